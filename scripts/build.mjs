@@ -1,0 +1,17 @@
+// Bundles the extension host, the CLI and the webview with esbuild.
+// better-sqlite3 stays external (native addon shipped in node_modules); `vscode` is provided by the host.
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning' };
+
+const builds = [
+  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node',
+    format: 'cjs', target: 'node22', external: ['vscode', 'better-sqlite3'] },
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs',
+    target: 'node22', external: ['better-sqlite3'], banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser',
+    format: 'iife', target: 'es2022', loader: { '.woff2': 'file', '.woff': 'empty', '.ttf': 'empty' } },
+];
+await Promise.all(builds.filter((b) => existsSync(b.entryPoints[0])).map((b) => esbuild.build(b)));

@@ -1,0 +1,81 @@
+/**
+ * The data model shared by every part of the core: readers produce it, the index stores it,
+ * metrics and reports consume it. No `vscode` import anywhere under `src/core`.
+ *
+ * Hierarchy: results folder -> run -> model -> dataset -> problem -> sample.
+ * - A *run* is the folder (relative to the results folder, POSIX separators, `""` for the root)
+ *   that holds the file a record came from.
+ * - A *model* is identified by (run, model name, revision). Its name comes from the data when the
+ *   data records one, else from the path (file or folder name).
+ * - A *problem* is identified by (dataset, problem id) so that the same problem lines up across
+ *   models and runs.
+ * - A *sample* is one sampled trajectory (trace) of one model for one problem.
+ */
+
+/** Formats the readers understand. `mapping` is the user-described format of a mapping file. */
+export type FormatId = 'qwen-math' | 'rollouts' | 'flat' | 'tot' | 'inspect' | 'mapping';
+
+export const FORMAT_IDS: readonly FormatId[] = ['qwen-math', 'rollouts', 'flat', 'tot', 'inspect', 'mapping'];
+
+/** One sampled trajectory. */
+export interface SampleRecord {
+  /**
+   * Position of the sample within its (model, problem) in source order, 0-based. Readers of
+   * per-problem formats set it; for one-sample-per-line formats the indexer assigns it.
+   */
+  sampleIndex?: number;
+  /** The full sample text (model output: untrusted). */
+  text: string;
+  /** Graded correctness; `null` when the source does not grade this sample. */
+  correct: boolean | null;
+  /** Final answer extracted from the text, when the source gives one. */
+  extractedAnswer?: string | null;
+  /** Reward-model score (higher is better), when present. */
+  rewardScore?: number | null;
+  /** Why generation stopped (`stop`, `length`, ...), when present. */
+  finishReason?: string | null;
+  /** Number of generated tokens, when present. */
+  tokenCount?: number | null;
+}
+
+/** Where a model's identity comes from. */
+export interface ModelRef {
+  /** Model name: from the data (`model_name`, Inspect's `eval.model`) or from the path. */
+  name: string;
+  /** Revision / checkpoint / method variant, when the data records one. */
+  revision?: string | null;
+  /** `data` when the name was recorded in the file, `path` when derived from file or folder names. */
+  source: 'data' | 'path';
+}
+
+/** One problem's samples as read from one record (a line, an array element, an Inspect sample group). */
+export interface ProblemRecord {
+  /** 1-based line of the record in its file (for JSON arrays and zips: best effort, 1 when unknown). */
+  line: number;
+  model: ModelRef;
+  /** Dataset name; problems are keyed by (dataset, problemId). */
+  dataset: string;
+  /** Problem id as a string (numbers are stringified: `0`, `17`, `HumanEval/3`). */
+  problemId: string;
+  /** Problem statement, when present. */
+  question?: string | null;
+  /** Reference (gold) answer, when present. */
+  referenceAnswer?: string | null;
+  /** Difficulty level as a string (`1`..`5`, `easy`), when present. */
+  level?: string | null;
+  samples: SampleRecord[];
+}
+
+/** A problem with a file, reported with the file path (relative to the results folder) and 1-based line. */
+export interface Diagnostic {
+  file: string;
+  /** 1-based line; 0 when the problem concerns the whole file. */
+  line: number;
+  message: string;
+  severity: 'error' | 'warning';
+}
+
+/** What a reader emits while streaming a file. */
+export type ReadEvent =
+  | { kind: 'problem'; record: ProblemRecord }
+  | { kind: 'diagnostic'; diagnostic: Diagnostic };

@@ -1,0 +1,32 @@
+import type { FormatId, ReadEvent } from '../model';
+
+/** Everything a reader needs to know about the file it reads. */
+export interface ReaderContext {
+  /** Absolute path of the results folder. */
+  root: string;
+  /** Path of the file relative to `root`, POSIX separators. Used in diagnostics. */
+  relPath: string;
+  /** Absolute path of the file. */
+  absPath: string;
+  /** The run folder: directory of `relPath` (`""` at the root). */
+  run: string;
+  /** Aborts reading between records. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A reader for one on-disk format. Readers stream: memory does not grow with file size (a record
+ * is held at most once). They never throw for bad content: every problem with the content is a
+ * `diagnostic` event naming the file and line, and every good record is still emitted. They may
+ * throw only for I/O failures of the file as a whole (the caller turns those into diagnostics too).
+ */
+export interface Reader {
+  readonly format: FormatId;
+  /**
+   * Whether this reader handles the file, from its relative path and the first record (parsed
+   * first JSON line, first array element, or `undefined` for binary/zip files; `head` is the raw
+   * first bytes, up to 64 KiB).
+   */
+  detect(relPath: string, first: unknown, head: Buffer): boolean;
+  read(ctx: ReaderContext): AsyncIterable<ReadEvent>;
+}
