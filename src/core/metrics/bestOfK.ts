@@ -1,0 +1,227 @@
+/**
+ * Best-of-k with a reward model (Lightman et al. 2023, "Let's Verify Step by Step"): among k samples
+ * take the one with the highest reward-model score and score its correctness; exact expectation
+ * over random k-subsets of the n samples (no Monte Carlo). Also the reward model's pairwise accuracy
+ * on (correct, incorrect) sample pairs of a problem (Wen et al. 2025, "Rethinking Reward Model
+ * Evaluation"). pass@k is the oracle upper bound of best-of-k; the gap is the reward model's regret.
+ *
+ * Cross-check: PRM800K's released evaluation averages 400 random subsamples instead; the exact
+ * expectation here is what that Monte Carlo estimates.
+ */
+
+import { passAtK } from './passAtK';
+
+/** One scored sample: reward-model score (higher is better) and graded correctness. */
+export interface ScoredSample {
+  score: number;
+  correct: boolean;
+}
+
+function checkK(k: number): void {
+  if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be an integer >= 1, got ${String(k)}`);
+}
+
+function checkScores(samples: readonly ScoredSample[]): void {
+  for (let i = 0; i < samples.length; i++) {
+    const s = samples[i].score;
+    if (typeof s !== 'number' || Number.isNaN(s)) {
+      throw new RangeError(`samples[${i}].score must be a number (not NaN), got ${String(s)}`);
+    }
+  }
+}
+
+/**
+ * Probability that the sample at rank j (1-based, by descending score, no ties) is the best of a
+ * uniformly random k-subset of n: p_j = C(n-j, k-1) / C(n, k). Computed by the ratio recurrence
+ * p_1 = k/n, p_{j+1} = p_j (n-j-k+1)/(n-j), which never overflows (n = 2048 is fine).
+ * @returns Float64Array of length n (p[j-1] = p_j), summing to 1; all zero if n < k.
+ */
+export function bestRankProbabilities(n: number, k: number): Float64Array {
+  checkK(k);
+  const p = new Float64Array(n);
+  if (n < k) return p;
+  p[0] = k / n;
+  for (let j = 1; j < n; j++) p[j] = (p[j - 1] * Math.max(0, n - j - k + 1)) / (n - j);
+  return p;
+}
+
+/**
+ * Exact expected correctness of best-of-k for one problem (Lightman et al. 2023): sort the n samples
+ * by score, descending; the sample at rank j is chosen with probability C(n-j, k-1)/C(n, k); sum
+ * over correct samples.
+ *
+ * Tie policy: samples with equal scores are broken uniformly at random, so a tied group occupying
+ * ranks a..b contributes (p_a + ... + p_b) * (correct in group / group size). +/-Infinity scores are
+ * allowed and ordered as numbers.
+ *
+ * @param samples all n samples of the problem.
+ * @param k integer >= 1.
+ * @returns expectation in [0, 1]; `null` when n < k (missing, as for pass@k).
+ * @throws RangeError on a NaN/non-number score or invalid k.
+ */
+export function bestOfK(samples: readonly ScoredSample[], k: number): number | null {
+  checkK(k);
+  checkScores(samples);
+  const n = samples.length;
+  if (n < k) return null;
+  const sorted = [...samples].sort((x, y) => (x.score === y.score ? 0 : x.score > y.score ? -1 : 1));
+  const p = bestRankProbabilities(n, k);
+  let total = 0;
+  let j = 0;
+  while (j < n) {
+    let e = j;
+    let correct = 0;
+    let mass = 0;
+    while (e < n && sorted[e].score === sorted[j].score) {
+      if (sorted[e].correct) correct++;
+      mass += p[e];
+      e++;
+    }
+    total += (mass * correct) / (e - j);
+    j = e;
+  }
+  return Math.min(1, Math.max(0, total));
+}
+
+/** One point of a dataset best-of-k curve, with the pass@k oracle for the same problems. */
+export interface BestOfKPoint {
+  k: number;
+  /** Mean best-of-k over problems with n >= k; `null` if none. */
+  value: number | null;
+  /** Mean pass@k over the same problems (oracle upper bound); `null` if none. */
+  passAtK: number | null;
+  /** Problems with n >= k. */
+  problems: number;
+  /** Problems with n < k (left out). */
+  missing: number;
+}
+
+/**
+ * Dataset best-of-k: mean of per-problem {@link bestOfK} over problems with n >= k (n < k is missing,
+ * counted, not padded).
+ * @param problems one array of scored samples per problem.
+ */
+export function datasetBestOfK(problems: readonly (readonly ScoredSample[])[], k: number): BestOfKPoint {
+  checkK(k);
+  let s = 0;
+  let o = 0;
+  let used = 0;
+  let missing = 0;
+  for (const samples of problems) {
+    const v = bestOfK(samples, k);
+    if (v === null) {
+      missing++;
+      continue;
+    }
+    s += v;
+    o += passAtK(samples.length, samples.filter((x) => x.correct).length, k) ?? 0;
+    used++;
+  }
+  return {
+    k,
+    value: used ? s / used : null,
+    passAtK: used ? o / used : null,
+    problems: used,
+    missing,
+  };
+}
+
+/**
+ * Dataset best-of-k curve at each k of `ks` (see {@link datasetBestOfK}), with the pass@k oracle on the
+ * same problems: passAtK - value is the reward model's regret.
+ */
+export function bestOfKCurve(problems: readonly (readonly ScoredSample[])[], ks: readonly number[]): BestOfKPoint[] {
+  return ks.map((k) => datasetBestOfK(problems, k));
+}
+
+/** Pairwise accuracy of a reward model on one problem. */
+export interface PairwiseAccuracy {
+  /** (wins + ties/2) / pairs; `null` when the problem has no (correct, incorrect) pair. */
+  value: number | null;
+  /** Number of (correct, incorrect) pairs: correct * incorrect. */
+  pairs: number;
+  /** Pairs where the correct sample scores strictly higher. */
+  wins: number;
+  /** Pairs with equal scores (each counts 0.5). */
+  ties: number;
+}
+
+/**
+ * Reward model's pairwise accuracy on one problem (Wen et al. 2025): over all (correct, incorrect)
+ * pairs of samples of the same problem, the fraction where the correct one scores higher; ties count
+ * 0.5 (the Mann-Whitney / AUC convention). O(n log n).
+ * @throws RangeError on a NaN score.
+ */
+export function pairwiseAccuracy(samples: readonly ScoredSample[]): PairwiseAccuracy {
+  checkScores(samples);
+  const sorted = [...samples].sort((x, y) => (x.score === y.score ? 0 : x.score < y.score ? -1 : 1));
+  let incorrectBelow = 0;
+  let wins = 0;
+  let ties = 0;
+  let nc = 0;
+  let ni = 0;
+  let j = 0;
+  while (j < sorted.length) {
+    let e = j;
+    let gc = 0;
+    let gi = 0;
+    while (e < sorted.length && sorted[e].score === sorted[j].score) {
+      if (sorted[e].correct) gc++;
+      else gi++;
+      e++;
+    }
+    wins += gc * incorrectBelow;
+    ties += gc * gi;
+    incorrectBelow += gi;
+    nc += gc;
+    ni += gi;
+    j = e;
+  }
+  const pairs = nc * ni;
+  return { value: pairs ? (wins + ties / 2) / pairs : null, pairs, wins, ties };
+}
+
+/** Dataset aggregation of pairwise accuracy. */
+export interface DatasetPairwiseAccuracy {
+  /** Mean of per-problem pairwise accuracy over problems that have at least one pair; `null` if none. */
+  macro: number | null;
+  /** Pooled over all pairs of all problems ((wins + ties/2) / pairs); `null` if no pairs. */
+  micro: number | null;
+  /** Problems with at least one (correct, incorrect) pair. */
+  problems: number;
+  /** Problems without such a pair (all correct or all incorrect): left out. */
+  skipped: number;
+  /** Total number of pairs. */
+  pairs: number;
+}
+
+/**
+ * Dataset pairwise accuracy of a reward model: `macro` weighs problems equally, `micro` weighs pairs
+ * equally (problems with many samples of both kinds dominate). Problems with only correct or only
+ * incorrect samples have no pair and are counted in `skipped`.
+ */
+export function datasetPairwiseAccuracy(problems: readonly (readonly ScoredSample[])[]): DatasetPairwiseAccuracy {
+  let macroSum = 0;
+  let used = 0;
+  let skipped = 0;
+  let credit = 0;
+  let pairs = 0;
+  for (const samples of problems) {
+    const r = pairwiseAccuracy(samples);
+    if (r.value === null) {
+      skipped++;
+      continue;
+    }
+    macroSum += r.value;
+    used++;
+    credit += r.wins + r.ties / 2;
+    pairs += r.pairs;
+  }
+  return {
+    macro: used ? macroSum / used : null,
+    micro: pairs ? credit / pairs : null,
+    problems: used,
+    skipped,
+    pairs,
+  };
+}
