@@ -1,0 +1,96 @@
+/**
+ * Reader for flat one-sample-per-line JSONL: openai/human-eval's `<samples>.jsonl_results.jsonl`
+ * (`{ task_id, completion, result, passed }`) and its ungraded input `<samples>.jsonl` (`{ task_id, completion }`).
+ */
+import * as path from 'node:path';
+import type { ModelRef, ReadEvent } from '../model';
+import type { Reader, ReaderContext } from './types';
+import { OncePerFile, checkAbort, diag, isEvent, isObject, readJsonLines, toCorrect, toStr, typeName } from './util';
+
+/** Detects a flat sample: an object with `task_id` and a string `completion`. */
+function detect(_relPath: string, first: unknown): boolean {
+  return isObject(first) && 'task_id' in first && typeof first.completion === 'string';
+}
+
+/**
+ * The model name of a flat file, from its file name: a trailing `_results.jsonl` is removed, then a
+ * trailing `.jsonl` (`run.jsonl_results.jsonl` -> `run`, `run.jsonl` -> `run`, `run_results.jsonl` -> `run`).
+ */
+export function flatModelName(relPath: string): string {
+  let base = path.posix.basename(relPath);
+  if (base.endsWith('_results.jsonl')) base = base.slice(0, -'_results.jsonl'.length);
+  if (base.endsWith('.jsonl')) base = base.slice(0, -'.jsonl'.length);
+  return base || path.posix.basename(relPath);
+}
+
+/**
+ * Splits a task id into dataset and problem id: the dataset is the part before the first `/`
+ * (`HumanEval/3` -> `HumanEval`), else `default`; the problem id is always the full task id.
+ */
+export function flatDataset(taskId: string): string {
+  const slash = taskId.indexOf('/');
+  return slash > 0 ? taskId.slice(0, slash) : 'default';
+}
+
+/**
+ * Streams a flat file: each line is one sample of problem `task_id`, emitted as a ProblemRecord with
+ * one sample and no `sampleIndex` (the indexer numbers samples of a (model, problem) in file order).
+ * - model = file name without `_results.jsonl` / `.jsonl` (source `path`);
+ * - dataset = `task_id` before its first `/`, else `default`; problemId = the full `task_id` (numbers
+ *   stringified); missing `task_id`: error, line skipped;
+ * - text = `completion` (not a string: error, line skipped);
+ * - correct = `passed` (bool, 0/1; strings one warning per file; other values null with a warning);
+ *   a file without `passed` is ungraded (correct null) and gets one warning per file.
+ * - question = `prompt` when present.
+ */
+async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
+  const model: ModelRef = { name: flatModelName(ctx.relPath), revision: null, source: 'path' };
+  const once = new OncePerFile();
+  for await (const item of readJsonLines(ctx)) {
+    if (isEvent(item)) {
+      yield item;
+      continue;
+    }
+    checkAbort(ctx);
+    const { line, value: o } = item;
+    const taskId = toStr(o.task_id);
+    if (taskId === null) {
+      yield diag(ctx, line, o.task_id === undefined ? 'missing task_id; line skipped' : `task_id is not a string or number (got ${typeName(o.task_id)}); line skipped`);
+      continue;
+    }
+    if (typeof o.completion !== 'string') {
+      yield diag(ctx, line, o.completion === undefined ? 'missing completion; line skipped' : `completion is not a string (got ${typeName(o.completion)}); line skipped`);
+      continue;
+    }
+    let correct: boolean | null = null;
+    if (o.passed === undefined) {
+      const w = once.warn(ctx, 'no-passed', line, 'no passed field: samples are ungraded (reported once per file)');
+      if (w) yield w;
+    } else {
+      const c = toCorrect(o.passed);
+      correct = c.value;
+      if (c.kind === 'string') {
+        const w = once.warn(ctx, 'string-passed', line, 'passed values are strings; read "true"/"false" as booleans (reported once per file)');
+        if (w) yield w;
+      } else if (c.kind === 'invalid') {
+        yield diag(ctx, line, `passed is not a boolean (got ${typeName(o.passed)}); sample ungraded`, 'warning');
+      }
+    }
+    yield {
+      kind: 'problem',
+      record: {
+        line,
+        model,
+        dataset: flatDataset(taskId),
+        problemId: taskId,
+        question: toStr(o.prompt),
+        referenceAnswer: null,
+        level: null,
+        samples: [{ text: o.completion, correct }],
+      },
+    };
+  }
+}
+
+/** The flat one-sample-per-line reader (format id `flat`). */
+export const flatReader: Reader = { format: 'flat', detect, read };

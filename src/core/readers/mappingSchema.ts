@@ -1,0 +1,92 @@
+/**
+ * JSON Schema (draft-07, checked with ajv) of a mapping file `trace-inspector.mapping.json`: the
+ * user's description of a JSON/JSONL results format no built-in reader knows. See docs/mapping.md.
+ */
+
+/** Name of the mapping file looked up in a file's folder and its parents up to the results folder. */
+export const MAPPING_FILE_NAME = 'trace-inspector.mapping.json';
+
+/** One mapping: which files it applies to and where each field lives. */
+export interface MappingSpec {
+  /** Globs relative to the mapping file's folder (see glob.ts): `*.jsonl`, `runs/**` + `/*.json`. */
+  files: string[];
+  /** `per-sample`: each record is one sample; `per-problem`: each record is one problem with its samples. */
+  records: 'per-sample' | 'per-problem';
+  /**
+   * Per-problem only: dotted path of the list of sample objects; the sample fields are then paths
+   * inside each element. Without it, per-problem sample fields name parallel lists on the record.
+   */
+  samples?: string;
+  /** `.json` files only: dotted path of the records array (default: the top-level array). */
+  recordsPath?: string;
+  /** Dotted paths (`a.b.0.c`; a numeric segment indexes a list, `-1` is the last element). */
+  fields: {
+    problemId: string;
+    text: string;
+    correct?: string;
+    model?: string;
+    revision?: string;
+    dataset?: string;
+    level?: string;
+    question?: string;
+    referenceAnswer?: string;
+    extractedAnswer?: string;
+    rewardScore?: string;
+    finishReason?: string;
+    tokenCount?: string;
+    sampleIndex?: string;
+  };
+  /** Model name when `fields.model` is absent or missing in a record (default: the file stem). */
+  model?: string;
+  /** Dataset name when `fields.dataset` is absent or missing in a record (default `default`). */
+  dataset?: string;
+  /** When set, numeric correctness values >= this threshold are correct (else only 1/0 and booleans are read). */
+  correctThreshold?: number;
+}
+
+const path = { type: 'string', minLength: 1, pattern: '^[^.](.*[^.])?$' } as const;
+
+const mappingObject = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['files', 'records', 'fields'],
+  properties: {
+    $schema: { type: 'string' },
+    description: { type: 'string' },
+    files: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+    records: { enum: ['per-sample', 'per-problem'] },
+    samples: path,
+    recordsPath: path,
+    fields: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['problemId', 'text'],
+      properties: {
+        problemId: path,
+        text: path,
+        correct: path,
+        model: path,
+        revision: path,
+        dataset: path,
+        level: path,
+        question: path,
+        referenceAnswer: path,
+        extractedAnswer: path,
+        rewardScore: path,
+        finishReason: path,
+        tokenCount: path,
+        sampleIndex: path,
+      },
+    },
+    model: { type: 'string', minLength: 1 },
+    dataset: { type: 'string', minLength: 1 },
+    correctThreshold: { type: 'number' },
+  },
+} as const;
+
+/** The schema: one mapping object, or a non-empty list of them (the first whose `files` match a file applies). */
+export const MAPPING_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'Reasoning Trace Inspector mapping file',
+  oneOf: [mappingObject, { type: 'array', minItems: 1, items: mappingObject }],
+} as const;

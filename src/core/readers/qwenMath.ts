@@ -1,0 +1,174 @@
+/**
+ * Reader for the Qwen2.5-Math evaluation output, also used by limit-of-RLVR (Yue et al. 2025):
+ * JSONL, one line per problem:
+ * `{ idx, question, gt, level, code: string[], score: bool[], pred: string[], pred_score?: number[][] | number[],
+ *    finish_reason?: string[], ... }`.
+ * `code[i]` is sample i's text, `score[i]` its graded correctness, `pred[i]` its extracted answer,
+ * `pred_score[i]` its reward-model score (last element of the inner list).
+ */
+import * as path from 'node:path';
+import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
+import type { Reader, ReaderContext } from './types';
+import {
+  OncePerFile, checkAbort, diag, dirSegments, fileStem, isEvent, isObject, readJsonLines, toCorrect, toLevel,
+  toScore, toStr, typeName,
+} from './util';
+
+/** Folder names that sit between the model path and the dataset folder and are not part of the model name. */
+const EVAL_SEGMENTS = new Set(['math_eval', 'eval']);
+
+/**
+ * Model and dataset of a Qwen-math file from its path (model source `path`).
+ * - limit-of-RLVR / Qwen2.5-Math layout `<model path...>/[math_eval|eval/]<dataset>/<file>.jsonl`, recognised
+ *   when the file name starts with `test_` or `train_` or the folder above the dataset folder is
+ *   `math_eval`/`eval`: dataset = the file's folder name; model = the folders above it joined with `/`,
+ *   with a trailing `math_eval`/`eval` dropped (the results folder's own name when nothing is left).
+ *   Example: `Qwen/Qwen2.5-Math-7B/math_eval/math500/test_qwen25-math-cot_-1_seed0_t0.0_s0_e-1.jsonl`
+ *   -> model `Qwen/Qwen2.5-Math-7B`, dataset `math500`.
+ * - otherwise: dataset = file stem; model = the containing folder's name, or the file stem for a file
+ *   at the root of the results folder (`qwen25-math-eval-example/math_cot_100.jsonl` -> model
+ *   `qwen25-math-eval-example`, dataset `math_cot_100`).
+ */
+export function qwenModelAndDataset(relPath: string, root: string): { model: ModelRef; dataset: string } {
+  const segs = dirSegments(relPath);
+  const base = path.posix.basename(relPath);
+  const stem = fileStem(relPath);
+  const evalLayout =
+    segs.length >= 1 &&
+    (/^(test|train)_/.test(base) || (segs.length >= 2 && EVAL_SEGMENTS.has(segs[segs.length - 2])));
+  if (evalLayout) {
+    const dataset = segs[segs.length - 1];
+    const modelSegs = segs.slice(0, -1);
+    if (modelSegs.length > 0 && EVAL_SEGMENTS.has(modelSegs[modelSegs.length - 1])) modelSegs.pop();
+    const name = modelSegs.length > 0 ? modelSegs.join('/') : path.basename(root) || stem;
+    return { model: { name, revision: null, source: 'path' }, dataset };
+  }
+  const name = segs.length > 0 ? segs[segs.length - 1] : stem;
+  return { model: { name, revision: null, source: 'path' }, dataset: stem };
+}
+
+/**
+ * Detects a Qwen-math record: an object with a `code` (or `response`) array and a `score` or `pred`
+ * array, and no `rollouts` field.
+ */
+function detect(_relPath: string, first: unknown): boolean {
+  if (!isObject(first) || 'rollouts' in first) return false;
+  const texts = Array.isArray(first.code) || Array.isArray(first.response);
+  return texts && (Array.isArray(first.score) || Array.isArray(first.pred));
+}
+
+/**
+ * Streams a Qwen-math JSONL file. Per line (a problem):
+ * - problemId = `String(idx)`; missing/non-scalar `idx`: the 0-based record number (count of object
+ *   records before it in the file) with a warning `missing idx; using record number N`.
+ * - question = `question` (else `problem`); referenceAnswer = `gt` (else `answer`); level = `level`
+ *   with a `Level N` prefix reduced to `N`.
+ * - sample texts = `code` (else `response`); a non-array gives an error `code is not an array (got T)`
+ *   and the line is skipped. A non-string text: error naming the index; that sample is skipped (the
+ *   others keep their source index as `sampleIndex`).
+ * - correctness = `score[i]` via {@link toCorrect}: booleans; 0/1; `"true"`/`"false"`-like strings
+ *   (one warning per file); other values -> `null` with a warning per line. Missing `score`: all samples
+ *   ungraded (`null`), one warning per file. A non-array `score`: error, samples ungraded.
+ * - Length policy: when `code` and `score` differ in length, the first min(len) samples are kept and a
+ *   warning `code has N samples but score has M; keeping the first K` is emitted.
+ * - extractedAnswer = `pred[i]`, rewardScore = `pred_score[i]` (number, or list whose last element is
+ *   the score), finishReason = `finish_reason[i]`; when present but shorter, the missing ones are null.
+ */
+async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
+  const { model, dataset } = qwenModelAndDataset(ctx.relPath, ctx.root);
+  const once = new OncePerFile();
+  let recordNo = 0;
+  for await (const item of readJsonLines(ctx)) {
+    if (isEvent(item)) {
+      yield item;
+      continue;
+    }
+    checkAbort(ctx);
+    const { line, value: o } = item;
+    const recNo = recordNo++;
+
+    let problemId = toStr(o.idx);
+    if (problemId === null) {
+      problemId = String(recNo);
+      yield diag(ctx, line, `missing idx; using record number ${recNo}`, 'warning');
+    }
+
+    const textKey = 'code' in o ? 'code' : 'response' in o ? 'response' : 'code';
+    const texts = o[textKey];
+    if (!Array.isArray(texts)) {
+      yield diag(ctx, line, texts === undefined ? 'missing code (sample texts); line skipped' : `${textKey} is not an array (got ${typeName(texts)}); line skipped`);
+      continue;
+    }
+
+    let scores: unknown[] | null = null;
+    if (o.score === undefined) {
+      const w = once.warn(ctx, 'no-score', line, 'missing score: samples are ungraded (reported once per file)');
+      if (w) yield w;
+    } else if (!Array.isArray(o.score)) {
+      yield diag(ctx, line, `score is not an array (got ${typeName(o.score)}); samples are ungraded`);
+    } else {
+      scores = o.score;
+    }
+
+    let n = texts.length;
+    if (scores && scores.length !== texts.length) {
+      n = Math.min(texts.length, scores.length);
+      yield diag(ctx, line, `${textKey} has ${texts.length} samples but score has ${scores.length}; keeping the first ${n}`, 'warning');
+    }
+    const preds = Array.isArray(o.pred) ? o.pred : null;
+    const predScores = Array.isArray(o.pred_score) ? o.pred_score : null;
+    const finish = Array.isArray(o.finish_reason) ? o.finish_reason : null;
+    for (const [name, list] of [['pred', preds], ['pred_score', predScores], ['finish_reason', finish]] as const) {
+      if (list && list.length < n) {
+        yield diag(ctx, line, `${name} has ${list.length} entries for ${n} samples; the missing ones are empty`, 'warning');
+      }
+    }
+
+    const samples: SampleRecord[] = [];
+    let invalidScores = 0;
+    for (let i = 0; i < n; i++) {
+      const text = texts[i];
+      if (typeof text !== 'string') {
+        yield diag(ctx, line, `${textKey}[${i}] is not a string (got ${typeName(text)}); sample skipped`);
+        continue;
+      }
+      let correct: boolean | null = null;
+      if (scores) {
+        const c = toCorrect(scores[i]);
+        correct = c.value;
+        if (c.kind === 'string') {
+          const w = once.warn(ctx, 'string-score', line, 'score values are strings; read "true"/"false" as booleans (reported once per file)');
+          if (w) yield w;
+        } else if (c.kind === 'invalid') {
+          invalidScores++;
+        }
+      }
+      samples.push({
+        sampleIndex: i,
+        text,
+        correct,
+        extractedAnswer: preds ? toStr(preds[i]) : null,
+        rewardScore: predScores ? toScore(predScores[i]) : null,
+        finishReason: finish ? toStr(finish[i]) : null,
+      });
+    }
+    if (invalidScores > 0) {
+      yield diag(ctx, line, `${invalidScores} score value(s) are not booleans or 0/1; those samples are ungraded`, 'warning');
+    }
+
+    const record: ProblemRecord = {
+      line,
+      model,
+      dataset,
+      problemId,
+      question: toStr(o.question ?? o.problem),
+      referenceAnswer: toStr(o.gt ?? o.answer),
+      level: toLevel(o.level),
+      samples,
+    };
+    yield { kind: 'problem', record };
+  }
+}
+
+/** The Qwen2.5-Math / limit-of-RLVR evaluation-output reader (format id `qwen-math`). */
+export const qwenMathReader: Reader = { format: 'qwen-math', detect, read };

@@ -1,0 +1,148 @@
+/**
+ * Reader for per-problem rollout JSONL (as in rlvr_behavior_probe): one line per problem,
+ * `{ qid, question, gold, model_name, model_revision?, dataset?, rollouts: [{ rollout, text, correct,
+ *    pred_value?, pred_token?, extract_method?, finish_reason?, num_tokens? }] }`.
+ */
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
+import type { Reader, ReaderContext } from './types';
+import {
+  OncePerFile, checkAbort, diag, fileStem, isEvent, isObject, readJsonLines, toCorrect, toNum, toStr, typeName,
+} from './util';
+
+/** Detects a rollouts record: an object with a `rollouts` array. */
+function detect(_relPath: string, first: unknown): boolean {
+  return isObject(first) && Array.isArray(first.rollouts);
+}
+
+/**
+ * The dataset named by a `run_config.json` next to the file: the file stem of its `question_file`
+ * (`data/gsm8k_subset.jsonl` -> `gsm8k_subset`), so that every run reading the same question file
+ * shares a dataset and its problems line up. `null` when there is no such file or field (or it is not
+ * valid JSON: then `warning` holds a message).
+ */
+export async function datasetFromRunConfig(absPath: string): Promise<{ dataset: string | null; warning?: string }> {
+  const cfgPath = path.join(path.dirname(absPath), 'run_config.json');
+  let text: string;
+  try {
+    text = await readFile(cfgPath, 'utf8');
+  } catch {
+    return { dataset: null };
+  }
+  try {
+    const cfg: unknown = JSON.parse(text);
+    const qf = isObject(cfg) ? cfg.question_file : undefined;
+    if (typeof qf === 'string' && qf.trim() !== '') return { dataset: fileStem(qf.replace(/\\/g, '/')) };
+    return { dataset: null };
+  } catch {
+    return { dataset: null, warning: `run_config.json next to this file is not valid JSON; ignored` };
+  }
+}
+
+/**
+ * Streams a rollouts JSONL file. Per line (a problem):
+ * - model = `model_name` (source `data`) with revision `model_revision` (null when absent); when
+ *   `model_name` is missing: the file stem (source `path`) and one warning per file.
+ * - dataset = stem of `question_file` in a sibling `run_config.json`, else the record's `dataset`
+ *   field, else `default`.
+ * - problemId = `String(qid)` (else `id`); missing: the 0-based record number, with a warning.
+ * - samples from `rollouts[]`: text = `text` (non-string: error, sample skipped); correct = `correct`
+ *   (bool, 0/1; strings one warning per file; other values null with a warning);
+ *   extractedAnswer = `pred_token`, else `String(pred_value)`; finishReason = `finish_reason`;
+ *   tokenCount = `num_tokens`.
+ * - sampleIndex = the `rollout` field when every rollout of the line has a distinct non-negative integer
+ *   `rollout`; otherwise the array position, with a warning.
+ * - `rollouts` not an array: error, line skipped. A rollout that is not an object: error, skipped.
+ */
+async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
+  const cfg = await datasetFromRunConfig(ctx.absPath);
+  if (cfg.warning) yield diag(ctx, 0, cfg.warning, 'warning');
+  const once = new OncePerFile();
+  let recordNo = 0;
+  for await (const item of readJsonLines(ctx)) {
+    if (isEvent(item)) {
+      yield item;
+      continue;
+    }
+    checkAbort(ctx);
+    const { line, value: o } = item;
+    const recNo = recordNo++;
+
+    let problemId = toStr(o.qid ?? o.id);
+    if (problemId === null) {
+      problemId = String(recNo);
+      yield diag(ctx, line, `missing qid; using record number ${recNo}`, 'warning');
+    }
+    const rollouts = o.rollouts;
+    if (!Array.isArray(rollouts)) {
+      yield diag(ctx, line, rollouts === undefined ? 'missing rollouts; line skipped' : `rollouts is not an array (got ${typeName(rollouts)}); line skipped`);
+      continue;
+    }
+
+    let model: ModelRef;
+    const name = toStr(o.model_name);
+    if (name !== null && name !== '') {
+      model = { name, revision: toStr(o.model_revision), source: 'data' };
+    } else {
+      model = { name: fileStem(ctx.relPath), revision: null, source: 'path' };
+      const w = once.warn(ctx, 'no-model', line, `missing model_name; using the file name "${model.name}" (reported once per file)`);
+      if (w) yield w;
+    }
+    const dataset = cfg.dataset ?? (toStr(o.dataset) || 'default');
+
+    // sample indices: the `rollout` field when usable, else positions
+    const ids = rollouts.map((r) => (isObject(r) && Number.isInteger(r.rollout) && (r.rollout as number) >= 0 ? (r.rollout as number) : -1));
+    const useIds = ids.every((x) => x >= 0) && new Set(ids).size === ids.length;
+    if (!useIds && rollouts.length > 0 && rollouts.some((r) => isObject(r) && r.rollout !== undefined)) {
+      yield diag(ctx, line, 'rollout numbers are missing, invalid or repeated; using positions as sample indices', 'warning');
+    }
+
+    const samples: SampleRecord[] = [];
+    let invalid = 0;
+    for (let i = 0; i < rollouts.length; i++) {
+      const r = rollouts[i];
+      if (!isObject(r)) {
+        yield diag(ctx, line, `rollouts[${i}] is not an object (got ${typeName(r)}); sample skipped`);
+        continue;
+      }
+      if (typeof r.text !== 'string') {
+        yield diag(ctx, line, `rollouts[${i}].text is ${r.text === undefined ? 'missing' : `not a string (got ${typeName(r.text)})`}; sample skipped`);
+        continue;
+      }
+      const c = toCorrect(r.correct);
+      if (c.kind === 'string') {
+        const w = once.warn(ctx, 'string-correct', line, 'correct values are strings; read "true"/"false" as booleans (reported once per file)');
+        if (w) yield w;
+      } else if (c.kind === 'invalid') {
+        invalid++;
+      }
+      const predToken = toStr(r.pred_token);
+      samples.push({
+        sampleIndex: useIds ? ids[i] : i,
+        text: r.text,
+        correct: c.value,
+        extractedAnswer: predToken ?? toStr(r.pred_value),
+        finishReason: toStr(r.finish_reason),
+        tokenCount: toNum(r.num_tokens),
+      });
+    }
+    if (invalid > 0) {
+      yield diag(ctx, line, `${invalid} correct value(s) are not booleans or 0/1; those samples are ungraded`, 'warning');
+    }
+    const record: ProblemRecord = {
+      line,
+      model,
+      dataset,
+      problemId,
+      question: toStr(o.question),
+      referenceAnswer: toStr(o.gold ?? o.answer),
+      level: null,
+      samples,
+    };
+    yield { kind: 'problem', record };
+  }
+}
+
+/** The per-problem rollouts reader (format id `rollouts`). */
+export const rolloutsReader: Reader = { format: 'rollouts', detect, read };

@@ -1,0 +1,268 @@
+/**
+ * Small helpers shared by the readers: diagnostics, JSON line parsing, value coercion and path names.
+ * Pure; no `vscode` import.
+ */
+import { open, readFile, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Diagnostic, ReadEvent } from '../model';
+import { readLineBatches, type LineReaderOptions } from './lines';
+import type { ReaderContext } from './types';
+
+/** Head size handed to `detect()`: the first 64 KiB of a file. */
+export const HEAD_BYTES = 64 * 1024;
+
+/** Largest whole-document JSON file (a JSON array or an Inspect `.json` log) parsed at once: 256 MiB. */
+export const MAX_JSON_DOCUMENT_BYTES = 256 * 1024 * 1024;
+
+/** Builds a diagnostic event. */
+export function diag(
+  ctx: Pick<ReaderContext, 'relPath'>,
+  line: number,
+  message: string,
+  severity: Diagnostic['severity'] = 'error',
+): ReadEvent {
+  return { kind: 'diagnostic', diagnostic: { file: ctx.relPath, line, message, severity } };
+}
+
+/** Reads up to `bytes` first bytes of a file (fewer when the file is shorter). */
+export async function readHead(absPath: string, bytes = HEAD_BYTES): Promise<Buffer> {
+  const fh = await open(absPath, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Whether a buffer holds a NUL byte (the test for "binary file": text formats never contain NUL). */
+export function hasNul(head: Buffer): boolean {
+  return head.indexOf(0) !== -1;
+}
+
+/** A plain JSON object (not an array, not null). */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Short description of a JSON value's type for messages: `string`, `number`, `array`, `object`, `null`, ... */
+export function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+/** Shortens a message part (model output in messages is untrusted and may be huge). */
+export function clip(s: string, max = 80): string {
+  return s.length <= max ? s : `${s.slice(0, max)}...`;
+}
+
+/** Parse error message for `JSON.parse`, with nesting-depth failures (RangeError) named as such. */
+export function jsonErrorMessage(err: unknown): string {
+  if (err instanceof RangeError) return `JSON nesting too deep (${clip(err.message)})`;
+  return `malformed JSON (${clip(err instanceof Error ? err.message : String(err), 120)})`;
+}
+
+/** One parsed record of a JSONL file. */
+export interface JsonLine {
+  line: number;
+  value: Record<string, unknown>;
+}
+
+/**
+ * Streams the JSON object records of a JSONL file, turning every bad line into a diagnostic:
+ * - empty (or whitespace-only) file: error `empty file` at line 0, no records;
+ * - NUL bytes in the first 64 KiB: error `binary file (NUL bytes in the first 64 KiB); not read`, line 0;
+ * - a line over the line cap: error `line too long (N bytes > cap bytes); skipped`;
+ * - a line that `JSON.parse` rejects (including `NaN`/`Infinity` literals and truncated lines): error
+ *   `malformed JSON (...)`, with `; truncated last line?` when it is the last line and the file does
+ *   not end with a newline; too-deep nesting (RangeError): `JSON nesting too deep (...)`;
+ * - a JSON value that is not an object: error `record is not a JSON object (got array)`.
+ * Aborting (`ctx.signal`) throws the signal's reason between records.
+ */
+export async function* readJsonLines(
+  ctx: ReaderContext,
+  options: LineReaderOptions = {},
+): AsyncGenerator<JsonLine | ReadEvent> {
+  const head = await readHead(ctx.absPath);
+  if (hasNul(head)) {
+    yield diag(ctx, 0, `binary file (NUL bytes in the first ${HEAD_BYTES / 1024} KiB); not read`);
+    return;
+  }
+  const size = (await stat(ctx.absPath)).size;
+  const endsWithNewline = await lastByteIsNewline(ctx.absPath, size);
+  let any = false;
+  let lastLine = 0;
+  let pending: { line: number; error: unknown } | null = null;
+  for await (const batch of readLineBatches(ctx.absPath, { ...options, signal: options.signal ?? ctx.signal })) {
+    for (const l of batch) {
+      any = true;
+      if (pending) {
+        yield diag(ctx, pending.line, jsonErrorMessage(pending.error));
+        pending = null;
+      }
+      lastLine = l.line;
+      if (l.text === null) {
+        yield diag(ctx, l.line, `line too long (${l.bytes} bytes > ${options.maxLineBytes ?? 64 * 1024 * 1024} bytes); skipped`);
+        continue;
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(l.text);
+      } catch (err) {
+        // held back one line so that the last line of a file can say "truncated"
+        pending = { line: l.line, error: err };
+        continue;
+      }
+      if (!isObject(value)) {
+        yield diag(ctx, l.line, `record is not a JSON object (got ${typeName(value)})`);
+        continue;
+      }
+      yield { line: l.line, value };
+    }
+  }
+  if (pending) {
+    const truncated = pending.line === lastLine && !endsWithNewline && !(pending.error instanceof RangeError);
+    yield diag(ctx, pending.line, jsonErrorMessage(pending.error) + (truncated ? '; truncated last line?' : ''));
+  }
+  if (!any) yield diag(ctx, 0, 'empty file');
+}
+
+async function lastByteIsNewline(absPath: string, size: number): Promise<boolean> {
+  if (size === 0) return true;
+  const fh = await open(absPath, 'r');
+  try {
+    const b = Buffer.alloc(1);
+    await fh.read(b, 0, 1, size - 1);
+    return b[0] === 0x0a;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Whether an item of `readJsonLines` is a diagnostic event rather than a record. */
+export function isEvent(x: JsonLine | ReadEvent): x is ReadEvent {
+  return (x as ReadEvent).kind !== undefined;
+}
+
+/** How a correctness value was read. */
+export type CorrectKind = 'bool' | 'number' | 'string' | 'null' | 'invalid';
+
+/**
+ * Reads a correctness label. Policy:
+ * - `true`/`false` as is; numbers `1`/`0` as true/false (kind `number`);
+ * - strings `"true"`/`"false"`, `"1"`/`"0"`, `"yes"`/`"no"`, `"correct"`/`"incorrect"`, `"C"`/`"I"`
+ *   (case-insensitive, trimmed) as true/false (kind `string`: callers warn once per file);
+ * - `null`/missing: `null` (ungraded);
+ * - anything else (other numbers, other strings, arrays, objects): `null`, kind `invalid` (callers warn).
+ */
+export function toCorrect(v: unknown): { value: boolean | null; kind: CorrectKind } {
+  if (typeof v === 'boolean') return { value: v, kind: 'bool' };
+  if (v === null || v === undefined) return { value: null, kind: 'null' };
+  if (typeof v === 'number') {
+    if (v === 1) return { value: true, kind: 'number' };
+    if (v === 0) return { value: false, kind: 'number' };
+    return { value: null, kind: 'invalid' };
+  }
+  if (typeof v === 'string') {
+    const s = v.trim().toLowerCase();
+    if (s === 'true' || s === '1' || s === 'yes' || s === 'correct' || s === 'c') return { value: true, kind: 'string' };
+    if (s === 'false' || s === '0' || s === 'no' || s === 'incorrect' || s === 'i') return { value: false, kind: 'string' };
+  }
+  return { value: null, kind: 'invalid' };
+}
+
+/** A string for a scalar (numbers and booleans stringified); `null` for null, missing, arrays and objects. */
+export function toStr(v: unknown): string | null {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return null;
+}
+
+/** A finite number, or `null` (numeric strings are accepted: `"3.5"` -> 3.5). */
+export function toNum(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v === 'string' && v.trim() !== '') {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}
+
+/**
+ * A reward score from either a number or a list whose last element is the score (the Qwen2.5-Math
+ * `pred_score` shape `[[3.5], [2.1]]`: per sample a list, last element = score). `null` otherwise.
+ */
+export function toScore(v: unknown): number | null {
+  if (Array.isArray(v)) return v.length === 0 ? null : toScore(v[v.length - 1]);
+  return toNum(v);
+}
+
+/** Normalises a difficulty level: `"Level 3"` -> `"3"`, `3` -> `"3"`, other strings as is, else `null`. */
+export function toLevel(v: unknown): string | null {
+  const s = toStr(v);
+  if (s === null) return null;
+  const m = /^\s*level\s*(\d+)\s*$/i.exec(s);
+  return m ? m[1] : s;
+}
+
+/** File name without its directory and its last extension: `a/b/run.jsonl` -> `run`. */
+export function fileStem(relPath: string): string {
+  const base = path.posix.basename(relPath);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+/** Directory segments of a relative POSIX path (`a/b/c.jsonl` -> `['a', 'b']`). */
+export function dirSegments(relPath: string): string[] {
+  const dir = path.posix.dirname(relPath);
+  return dir === '.' || dir === '' ? [] : dir.split('/').filter((s) => s.length > 0);
+}
+
+/**
+ * Collects warnings that are reported once per file (e.g. "score values are strings"): the first
+ * occurrence gives the line; later ones are counted and not reported.
+ */
+export class OncePerFile {
+  private seen = new Set<string>();
+  /** Returns a warning event the first time `key` is seen, else `null`. */
+  warn(ctx: Pick<ReaderContext, 'relPath'>, key: string, line: number, message: string): ReadEvent | null {
+    if (this.seen.has(key)) return null;
+    this.seen.add(key);
+    return diag(ctx, line, message, 'warning');
+  }
+}
+
+/** Throws the abort reason when the context's signal is aborted (called between records). */
+export function checkAbort(ctx: ReaderContext): void {
+  if (ctx.signal?.aborted) throw ctx.signal.reason;
+}
+
+/**
+ * Reads a whole JSON document (an array file, an Inspect `.json` log). Files over `maxBytes` are not
+ * parsed: an error diagnostic `file too large to parse as one JSON document (N bytes > cap)` is
+ * returned instead. Empty files give `empty file`, NUL bytes `binary file`, parse failures
+ * `malformed JSON (...)`; all at line 0 (position inside a one-document file is not a line).
+ */
+export async function readJsonDocument(
+  ctx: ReaderContext,
+  maxBytes = MAX_JSON_DOCUMENT_BYTES,
+): Promise<{ value: unknown } | { error: ReadEvent }> {
+  const size = (await stat(ctx.absPath)).size;
+  if (size > maxBytes) {
+    return { error: diag(ctx, 0, `file too large to parse as one JSON document (${size} bytes > ${maxBytes} bytes); not read`) };
+  }
+  const buf = await readFile(ctx.absPath);
+  if (hasNul(buf.subarray(0, HEAD_BYTES))) {
+    return { error: diag(ctx, 0, `binary file (NUL bytes in the first ${HEAD_BYTES / 1024} KiB); not read`) };
+  }
+  let text = buf.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (/^\s*$/.test(text)) return { error: diag(ctx, 0, 'empty file') };
+  try {
+    return { value: JSON.parse(text) };
+  } catch (err) {
+    return { error: diag(ctx, 0, jsonErrorMessage(err)) };
+  }
+}
