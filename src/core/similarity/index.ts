@@ -1,0 +1,38 @@
+/**
+ * Similarity of a model's samples to the base model's samples of the same problem.
+ * See docs/similarity.md for the measure and how to read it.
+ */
+export { SimToken, TokenSink, lexForSimilarity, tokenize, tokenizeWithOffsets, normalizeForSimilarity } from './tokenize';
+export {
+  DEFAULT_NGRAM,
+  DEFAULT_NUM_HASHES,
+  DEFAULT_SEED,
+  MinHashFamily,
+  estimateJaccard,
+  hashShingle,
+  jaccardSorted,
+  makeMinHashFamily,
+  minHashSignature,
+  positionalShingles,
+  toSortedSet,
+} from './shingles';
+export {
+  BaseIndex,
+  BaseSampleBaseline,
+  DistributionSummary,
+  ModelSampleSimilarity,
+  Neighbor,
+  NovelSpan,
+  NoveltyResult,
+  ProblemSimilarity,
+  SimilarityOptions,
+  buildBaseIndex,
+  nearestBaseSamples,
+  novelSpans,
+  noveltyScore,
+  problemSimilarity,
+  summarize,
+  textJaccard,
+  diffWithNearestBase,
+} from './baseIndex';
+export { DiffSegment, WordDiffOptions, wordDiff } from './diff';

@@ -1,0 +1,360 @@
+/**
+ * Tokenisation and normalisation of sample text for the similarity analysis
+ * ("does this RL sample appear among the base model's samples?").
+ *
+ * The tokenizer is the single definition of normalisation: two texts are "the same" for the
+ * similarity measure exactly when they produce the same token sequence, and
+ * {@link normalizeForSimilarity} is simply the tokens joined by one space. Every token keeps
+ * the character offsets of the ORIGINAL text it came from, so that novel spans can be
+ * highlighted in the unmodified sample.
+ *
+ * Rules, applied in one left-to-right pass over the original text (see docs/similarity.md):
+ * 1. Whitespace separates tokens and is otherwise ignored (this collapses all whitespace).
+ * 2. Everything is lower-cased (words and LaTeX command names alike).
+ * 3. Words are runs of Unicode letters/marks, with internal apostrophes kept (`i'll`, `jared's`;
+ *    `’` is read as `'`). Letters and digits are split: `2x` -> `2`, `x`.
+ * 4. Numbers are ASCII digit runs with an optional decimal part. Thousands separators are removed
+ *    (`1,000` -> `1000`, only for groups of exactly three digits) and trailing zeros of a decimal
+ *    part are dropped (`52.00` -> `52`, `0.50` -> `0.5`).
+ * 5. Math delimiters are removed: `$`, `$$`, `\(`, `\)`, `\[`, `\]` (and `\$`, which makes
+ *    `\$5` and `$5` both read `5`: a dollar sign cannot be told from a math delimiter).
+ * 6. LaTeX spacing and sizing is removed: `\,` `\!` `\;` `\:` `\ ` `\\` `\quad` `\qquad`,
+ *    `\left` `\right` (with an invisible `.` delimiter right after them), `\big`-family,
+ *    `\displaystyle`, `\limits`. So `\left(` -> `(` and `\right)` -> `)`.
+ * 7. Wrappers are unwrapped: `\boxed{x}`, `\text{x}`, `\textbf{x}`, `\textit{x}`, `\textrm{x}`,
+ *    `\mathrm{x}`, `\mathbf{x}`, `\mathit{x}`, `\operatorname{x}`, `\mbox{x}` all read `x` (the
+ *    command and its matching pair of braces produce no token).
+ * 8. Synonyms are unified: `\dfrac` `\tfrac` -> `\frac`; `\cdot` `\times` `×` `·` `⋅` `∙` and a
+ *    lone `*` -> `\times`; `\le` `\leq` `\leqslant` `≤` -> `\le`; `\ge` `\geq` `\geqslant` `≥` -> `\ge`;
+ *    `\ne` `\neq` `≠` -> `\ne`; `\div` `÷` -> `\div`; `\to` `\rightarrow` `→` -> `\to`;
+ *    `\approx` `≈` -> `\approx`; `\dots` `\ldots` `\cdots` `…` `...` -> `\dots`; `−` (U+2212) -> `-`;
+ *    `“` `”` -> `"`.
+ * 9. Markdown emphasis (runs of two or more `*`) is removed.
+ * 10. Other LaTeX commands are one token each (`\sqrt`, `\pi`); `\{` `\}` `\%` `\&` `\_` `\#` read
+ *    `\{` `\}` `%` `&` `_` `#`; every other character (punctuation, `{`, `}`, `+`, `=`, `<`, CJK
+ *    that is not a letter, emoji) is a token of its own (one code point).
+ *
+ * Offsets are UTF-16 code-unit indices into the original string (what `String.prototype.slice`
+ * and VS Code ranges use), `start` inclusive, `end` exclusive.
+ *
+ * Untrusted input: a non-string argument is treated as the empty string; no input throws.
+ */
+
+/** One token of a sample text, with its place in the original text. */
+export interface SimToken {
+  /** The normalised token (lower-case, LaTeX synonyms unified). */
+  token: string;
+  /** Start offset in the original text (UTF-16 code units, inclusive). */
+  start: number;
+  /** End offset in the original text (UTF-16 code units, exclusive). */
+  end: number;
+}
+
+/** Called once per token, in text order. */
+export type TokenSink = (token: string, start: number, end: number) => void;
+
+/** LaTeX commands (lower-cased, with backslash) that produce no token. */
+const DROPPED_COMMANDS = new Set([
+  '\\left', '\\right', '\\big', '\\bigl', '\\bigr', '\\bigm', '\\bigg', '\\biggl', '\\biggr', '\\biggm',
+  '\\quad', '\\qquad', '\\displaystyle', '\\textstyle', '\\limits', '\\nolimits', '\\nonumber',
+]);
+
+/** Commands after which an immediately following `.` is an invisible delimiter (dropped). */
+const DELIMITER_COMMANDS = new Set(['\\left', '\\right', '\\big', '\\bigl', '\\bigr', '\\bigg', '\\biggl', '\\biggr']);
+
+/** Wrapper commands: the command and its matching brace pair produce no token. */
+const UNWRAP_COMMANDS = new Set([
+  '\\boxed', '\\text', '\\textbf', '\\textit', '\\textrm', '\\textnormal', '\\mathrm', '\\mathbf',
+  '\\mathit', '\\operatorname', '\\mbox', '\\fbox',
+]);
+
+/** Synonyms of LaTeX commands (lower-cased). */
+const COMMAND_SYNONYMS = new Map<string, string>([
+  ['\\dfrac', '\\frac'], ['\\tfrac', '\\frac'],
+  ['\\cdot', '\\times'],
+  ['\\leq', '\\le'], ['\\leqslant', '\\le'],
+  ['\\geq', '\\ge'], ['\\geqslant', '\\ge'],
+  ['\\neq', '\\ne'],
+  ['\\rightarrow', '\\to'],
+  ['\\ldots', '\\dots'], ['\\cdots', '\\dots'],
+]);
+
+/** `\` + one non-letter character: what it reads as (`null`: dropped). Others keep `\c`. */
+const ESCAPES = new Map<string, string | null>([
+  ['\\,', null], ['\\!', null], ['\\;', null], ['\\:', null], ['\\>', null], ['\\ ', null], ['\\\\', null],
+  ['\\\n', null], ['\\\t', null], ['\\\r', null],
+  ['\\(', null], ['\\)', null], ['\\[', null], ['\\]', null], ['\\$', null],
+  ['\\%', '%'], ['\\&', '&'], ['\\_', '_'], ['\\#', '#'],
+]);
+
+/** Single characters with a synonym. */
+const CHAR_SYNONYMS = new Map<string, string>([
+  ['*', '\\times'], ['×', '\\times'], ['·', '\\times'], ['⋅', '\\times'], ['∙', '\\times'],
+  ['≤', '\\le'], ['≥', '\\ge'], ['≠', '\\ne'], ['÷', '\\div'], ['→', '\\to'], ['≈', '\\approx'],
+  ['…', '\\dots'], ['−', '-'], ['“', '"'], ['”', '"'], ['’', "'"],
+]);
+
+/** Canonical form of a number token: no thousands separators, no trailing decimal zeros. */
+function normalizeNumber(raw: string): string {
+  let s = raw.indexOf(',') >= 0 ? raw.replace(/,/g, '') : raw;
+  const dot = s.indexOf('.');
+  if (dot >= 0) {
+    let end = s.length;
+    while (end > dot + 1 && s.charCodeAt(end - 1) === 48 /* 0 */) end--;
+    if (end === dot + 1) end = dot;
+    s = s.slice(0, end);
+  }
+  return s;
+}
+
+const enum Kind {
+  Command, // \name
+  Escape, // \ + one other code point
+  Number,
+  Word,
+  Dots, // ...
+  Dropped, // markdown emphasis (** and longer), $ runs
+  Char, // any other single code point
+}
+
+const LETTER_OR_MARK = /^[\p{L}\p{M}]$/u;
+const SPACE = /^\s$/u;
+const letterCache = new Map<number, boolean>();
+
+/** Unicode letter or combining mark (\p{L} or \p{M}); ASCII fast path, cached otherwise. */
+function isLetterAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+  const cp = text.codePointAt(i)!;
+  let r = letterCache.get(cp);
+  if (r === undefined) {
+    r = LETTER_OR_MARK.test(String.fromCodePoint(cp));
+    if (letterCache.size < 65536) letterCache.set(cp, r);
+  }
+  return r;
+}
+
+function isSpace(c: number): boolean {
+  if (c === 32 || (c >= 9 && c <= 13)) return true;
+  if (c < 128) return false;
+  return SPACE.test(String.fromCharCode(c));
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** Length in UTF-16 units of the code point at i (2 for a surrogate pair, else 1). */
+function cpLen(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+    const d = text.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) return 2;
+  }
+  return 1;
+}
+
+/** End of the number starting at digit i (rule 4): thousands groups when well-formed, decimals. */
+function scanNumber(text: string, i: number): number {
+  const len = text.length;
+  let j = i;
+  while (j < len && isDigit(text.charCodeAt(j))) j++;
+  const scanDecimal = (k: number): number => {
+    if (k + 1 < len && text.charCodeAt(k) === 46 && isDigit(text.charCodeAt(k + 1))) {
+      k += 2;
+      while (k < len && isDigit(text.charCodeAt(k))) k++;
+    }
+    return k;
+  };
+  if (j - i <= 3) {
+    // \d{1,3}(,\d{3})+ : each group exactly three digits, not followed by a digit
+    let k = j;
+    let groups = 0;
+    while (
+      k + 3 < len &&
+      text.charCodeAt(k) === 44 &&
+      isDigit(text.charCodeAt(k + 1)) &&
+      isDigit(text.charCodeAt(k + 2)) &&
+      isDigit(text.charCodeAt(k + 3)) &&
+      !(k + 4 < len && isDigit(text.charCodeAt(k + 4)))
+    ) {
+      k += 4;
+      groups++;
+    }
+    if (groups > 0) {
+      const e = scanDecimal(k);
+      const followedByGroup = e + 1 < len && text.charCodeAt(e) === 44 && isDigit(text.charCodeAt(e + 1));
+      if (!followedByGroup) return e;
+    }
+  }
+  return scanDecimal(j);
+}
+
+/**
+ * Streams the normalised tokens of `text` to `sink` with their original offsets, without
+ * allocating token objects (the fast path used by the index). Rules: see the module comment.
+ *
+ * @param text sample text (untrusted; a non-string is read as `''`).
+ * @param sink receives `(token, start, end)` in text order.
+ */
+export function lexForSimilarity(text: string, sink: TokenSink): void {
+  if (typeof text !== 'string' || text.length === 0) return;
+  // Brace stack: true = this `{` opened an unwrapped argument (its `}` is dropped).
+  const braces: boolean[] = [];
+  let pendingUnwrap = false; // the previous token was an unwrap command awaiting its `{`
+  let pendingDelimiterDot = false; // the previous token was \left / \right / \big...
+
+  const handle = (kind: Kind, start: number, end: number): void => {
+    const wasPendingDot = pendingDelimiterDot;
+    pendingDelimiterDot = false;
+    if (pendingUnwrap) {
+      pendingUnwrap = false;
+      if (kind === Kind.Char && text.charCodeAt(start) === 123 /* { */) {
+        braces.push(true);
+        return;
+      }
+    }
+    switch (kind) {
+      case Kind.Command: {
+        const cmd = text.slice(start, end).toLowerCase();
+        if (DROPPED_COMMANDS.has(cmd)) {
+          if (DELIMITER_COMMANDS.has(cmd)) pendingDelimiterDot = true;
+          return;
+        }
+        if (UNWRAP_COMMANDS.has(cmd)) {
+          pendingUnwrap = true;
+          return;
+        }
+        sink(COMMAND_SYNONYMS.get(cmd) ?? cmd, start, end);
+        return;
+      }
+      case Kind.Escape: {
+        const raw = text.slice(start, end);
+        const mapped = ESCAPES.get(raw);
+        if (mapped === undefined) sink(raw.toLowerCase(), start, end);
+        else if (mapped !== null) sink(mapped, start, end);
+        return;
+      }
+      case Kind.Number:
+        sink(normalizeNumber(text.slice(start, end)), start, end);
+        return;
+      case Kind.Word: {
+        const w = text.slice(start, end).toLowerCase();
+        sink(w.indexOf('’') >= 0 ? w.replace(/’/g, "'") : w, start, end);
+        return;
+      }
+      case Kind.Dots:
+        sink('\\dots', start, end);
+        return;
+      case Kind.Dropped:
+        return;
+      case Kind.Char: {
+        const c = text.charCodeAt(start);
+        if (c === 46 /* . */ && wasPendingDot) return; // \left. / \right.
+        if (c === 123 /* { */) {
+          braces.push(false);
+          sink('{', start, end);
+        } else if (c === 125 /* } */) {
+          if (braces.length > 0 && braces.pop() === true) return;
+          sink('}', start, end);
+        } else {
+          const raw = text.slice(start, end);
+          sink(CHAR_SYNONYMS.get(raw) ?? raw.toLowerCase(), start, end);
+        }
+        return;
+      }
+    }
+  };
+
+  const len = text.length;
+  let i = 0;
+  while (i < len) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      i++;
+      continue;
+    }
+    let j: number;
+    let kind: Kind;
+    if (c === 92 /* \ */ && i + 1 < len) {
+      const d = text.charCodeAt(i + 1);
+      if ((d >= 97 && d <= 122) || (d >= 65 && d <= 90)) {
+        j = i + 2;
+        while (j < len) {
+          const e = text.charCodeAt(j);
+          if ((e >= 97 && e <= 122) || (e >= 65 && e <= 90)) j++;
+          else break;
+        }
+        kind = Kind.Command;
+      } else {
+        j = i + 1 + cpLen(text, i + 1);
+        kind = Kind.Escape;
+      }
+    } else if (isDigit(c)) {
+      j = scanNumber(text, i);
+      kind = Kind.Number;
+    } else if (isLetterAt(text, i)) {
+      j = i + cpLen(text, i);
+      for (;;) {
+        if (j < len && isLetterAt(text, j)) {
+          j += cpLen(text, j);
+        } else if (j + 1 < len && (text.charCodeAt(j) === 39 || text.charCodeAt(j) === 0x2019) && isLetterAt(text, j + 1)) {
+          j += 1;
+        } else break;
+      }
+      kind = Kind.Word;
+    } else if (c === 46 && i + 2 < len && text.charCodeAt(i + 1) === 46 && text.charCodeAt(i + 2) === 46) {
+      j = i + 3;
+      kind = Kind.Dots;
+    } else if (c === 42 /* * */ && i + 1 < len && text.charCodeAt(i + 1) === 42) {
+      j = i + 2;
+      while (j < len && text.charCodeAt(j) === 42) j++;
+      kind = Kind.Dropped;
+    } else if (c === 36 /* $ */) {
+      j = i + 1;
+      while (j < len && text.charCodeAt(j) === 36) j++;
+      kind = Kind.Dropped;
+    } else {
+      j = i + cpLen(text, i);
+      kind = Kind.Char;
+    }
+    handle(kind, i, j);
+    i = j;
+  }
+}
+
+/**
+ * The normalised tokens of `text` with their offsets in the original text.
+ *
+ * @param text sample text (untrusted; a non-string is read as `''`).
+ * @returns tokens in text order; `[]` for an empty or whitespace-only text.
+ * @example tokenizeWithOffsets('$\\dfrac{1}{2}$') ->
+ *   [{token:'\\frac',start:1,end:7},{token:'{',start:7,end:8},{token:'1',start:8,end:9},...]
+ */
+export function tokenizeWithOffsets(text: string): SimToken[] {
+  const out: SimToken[] = [];
+  lexForSimilarity(text, (token, start, end) => out.push({ token, start, end }));
+  return out;
+}
+
+/**
+ * The normalised tokens of `text` (see the module comment for the rules).
+ *
+ * @param text sample text (untrusted; a non-string is read as `''`).
+ */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  lexForSimilarity(text, (token) => out.push(token));
+  return out;
+}
+
+/**
+ * The normalised text: the tokens of {@link tokenize} joined by one space. Two texts compare as
+ * identical under the similarity measure exactly when their normalised texts are equal.
+ *
+ * @param text sample text (untrusted; a non-string is read as `''`).
+ * @example normalizeForSimilarity('$\\dfrac{1}{2}$  is  \\boxed{0.50}') === '\\frac { 1 } { 2 } is 0.5'
+ */
+export function normalizeForSimilarity(text: string): string {
+  return tokenize(text).join(' ');
+}
