@@ -1,0 +1,210 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  datasetMajAtK,
+  majAtK,
+  majAtKCurve,
+  majAtKDetailed,
+  mulberry32,
+  normalizeAnswer,
+  VoteSample,
+} from '../../src/core/metrics';
+
+describe('normalizeAnswer', () => {
+  const cases: [string | null, string | null][] = [
+    ['  42  ', '42'],
+    ['\\boxed{42}', '42'],
+    ['\\boxed{\\frac{1}{2}}', '\\frac{1}{2}'],
+    ['\\dfrac{1}{2}', '\\frac{1}{2}'],
+    ['\\tfrac12', '\\frac12'],
+    ['$5$', '5'],
+    ['\\$8', '8'],
+    ['\\$22,\\!500', '22500'],
+    ['1,000', '1000'],
+    ['1,000.50', '1000.5'],
+    ['1.50', '1.5'],
+    ['1.0', '1'],
+    ['007', '7'],
+    ['.5', '0.5'],
+    ['-0', '0'],
+    ['+5', '5'],
+    ['5.', '5'],
+    ['\\left( 1, 2 \\right)', '(1,2)'],
+    ['x \\rightarrow y', 'x\\rightarrowy'],
+    ['16 \\text{ hours}', '16'],
+    ['16\\,\\text{hours}', '16'],
+    ['52\\ \\text{WPM}', '52'],
+    ['\\text{8}', '8'],
+    ['50\\%', '50%'],
+    ['1,00', '1,00'], // not a valid thousands grouping: kept
+    ['12,345,678', '12345678'],
+    ['3 . 14', '3.14'],
+    ['', null],
+    ['$ $', null],
+    [null, null],
+  ];
+  for (const [input, expected] of cases) {
+    test(`${JSON.stringify(input)} -> ${JSON.stringify(expected)}`, () => {
+      assert.equal(normalizeAnswer(input), expected);
+    });
+  }
+  test('big integers are not rounded through floats', () => {
+    assert.equal(normalizeAnswer('12345678901234567890.10'), '12345678901234567890.1');
+  });
+});
+
+/** All k-subsets of 0..n-1. */
+function* subsets(n: number, k: number, start = 0, acc: number[] = []): Generator<number[]> {
+  if (acc.length === k) {
+    yield [...acc];
+    return;
+  }
+  for (let i = start; i <= n - (k - acc.length); i++) {
+    acc.push(i);
+    yield* subsets(n, k, i + 1, acc);
+    acc.pop();
+  }
+}
+
+/** Brute force maj@k over all k-subsets with the documented policies (answers already normalized). */
+function bruteMaj(samples: VoteSample[], k: number): number {
+  const groupCorrect = new Map<string, boolean>();
+  for (const s of samples) {
+    if (s.answer !== null) groupCorrect.set(s.answer, (groupCorrect.get(s.answer) ?? false) || s.correct === true);
+  }
+  let total = 0;
+  let count = 0;
+  for (const sub of subsets(samples.length, k)) {
+    count++;
+    const votes = new Map<string, number>();
+    for (const i of sub) {
+      const a = samples[i].answer;
+      if (a !== null) votes.set(a, (votes.get(a) ?? 0) + 1);
+    }
+    if (votes.size === 0) continue;
+    const top = Math.max(...votes.values());
+    const winners = [...votes].filter(([, v]) => v === top).map(([a]) => a);
+    total += winners.filter((a) => groupCorrect.get(a)).length / winners.length;
+  }
+  return total / count;
+}
+
+function randomVotes(r: () => number, n: number): VoteSample[] {
+  return Array.from({ length: n }, () => {
+    const x = r();
+    const answer = x < 0.15 ? null : String(Math.floor(r() * 4));
+    return { answer, correct: answer === '0' ? r() < 0.8 : answer === null ? null : false };
+  });
+}
+
+describe('majAtK', () => {
+  test('exact computation matches brute-force enumeration (nulls, ties, mixed verdicts)', () => {
+    const r = mulberry32(31);
+    for (let t = 0; t < 150; t++) {
+      const n = 1 + Math.floor(r() * 9);
+      const samples = randomVotes(r, n);
+      if (!samples.some((s) => s.correct !== null)) continue;
+      for (let k = 1; k <= n; k++) {
+        const d = majAtKDetailed(samples, k);
+        assert.equal(d.method, 'exact');
+        assert.ok(Math.abs((d.value as number) - bruteMaj(samples, k)) < 1e-12, `case ${t} n=${n} k=${k}`);
+      }
+    }
+  });
+
+  test('tie policy: split credit among tied top answers (not insertion order)', () => {
+    const s = [
+      { answer: 'A', correct: true },
+      { answer: 'B', correct: false },
+    ];
+    assert.equal(majAtK(s, 2), 0.5);
+    assert.equal(majAtK([...s].reverse(), 2), 0.5);
+  });
+
+  test('votes are on answers, not verdicts (Inspect mode reducer pitfall)', () => {
+    // 3 distinct wrong answers and 2 identical right ones: verdict-voting says "incorrect" (3 vs 2),
+    // answer-voting picks "7" (2 votes vs 1 each).
+    const s = [
+      { answer: '7', correct: true },
+      { answer: '7', correct: true },
+      { answer: '1', correct: false },
+      { answer: '2', correct: false },
+      { answer: '3', correct: false },
+    ];
+    assert.equal(majAtK(s, 5), 1);
+  });
+
+  test('null answers never win; a subset of only nulls scores 0', () => {
+    const s = [
+      { answer: null, correct: false },
+      { answer: null, correct: false },
+      { answer: 'B', correct: false },
+    ];
+    assert.equal(majAtK(s, 3), 0);
+    const t = [
+      { answer: 'A', correct: true },
+      { answer: null, correct: false },
+      { answer: null, correct: false },
+    ];
+    assert.equal(majAtK(t, 3), 1);
+    // k=1: only the 'A' draw scores
+    assert.ok(Math.abs((majAtK(t, 1) as number) - 1 / 3) < 1e-15);
+  });
+
+  test('an answer group is correct if any equivalent sample is graded correct', () => {
+    const s = [
+      { answer: '\\$22,\\!500', correct: false },
+      { answer: '22500', correct: true },
+      { answer: '45000', correct: false },
+    ];
+    assert.equal(majAtK(s, 3), 1);
+  });
+
+  test('n < k and ungraded problems are null', () => {
+    assert.equal(majAtK([{ answer: 'A', correct: true }], 2), null);
+    assert.deepEqual(majAtKDetailed([{ answer: 'A', correct: null }], 1), { value: null, method: 'none', draws: 0 });
+    assert.throws(() => majAtK([], 0), RangeError);
+  });
+
+  test('Monte Carlo is used past the exact limit, is seeded, and agrees with the exact value', () => {
+    const r = mulberry32(8);
+    const samples = randomVotes(r, 12);
+    const exact = majAtKDetailed(samples, 6);
+    assert.equal(exact.method, 'exact');
+    const mc = majAtKDetailed(samples, 6, { exactLimit: 0, draws: 40000, seed: 1 });
+    assert.equal(mc.method, 'monte-carlo');
+    assert.equal(mc.draws, 40000);
+    assert.ok(Math.abs((mc.value as number) - (exact.value as number)) < 0.01);
+    assert.deepEqual(majAtKDetailed(samples, 6, { exactLimit: 0, draws: 1000, seed: 5 }), majAtKDetailed(samples, 6, { exactLimit: 0, draws: 1000, seed: 5 }));
+  });
+
+  test('n=2048 with many distinct answers falls back to Monte Carlo and stays fast', () => {
+    const r = mulberry32(77);
+    const samples: VoteSample[] = Array.from({ length: 2048 }, () => {
+      const a = Math.floor(r() * r() * 60);
+      return { answer: String(a), correct: a === 0 };
+    });
+    const t0 = performance.now();
+    const d = majAtKDetailed(samples, 1024, { draws: 2000 });
+    assert.equal(d.method, 'monte-carlo');
+    // '0' is by far the most frequent answer: with 1024 draws it wins essentially always
+    assert.ok((d.value as number) > 0.99);
+    assert.ok(performance.now() - t0 < 3000);
+    // k=1 is always exact: fraction of samples whose answer group is correct
+    const one = majAtKDetailed(samples, 1);
+    assert.equal(one.method, 'exact');
+    assert.ok(Math.abs((one.value as number) - samples.filter((s) => s.correct).length / 2048) < 1e-12);
+  });
+
+  test('dataset aggregation and curve', () => {
+    const p1 = [
+      { answer: 'A', correct: true },
+      { answer: 'B', correct: false },
+    ];
+    const p2 = [{ answer: 'C', correct: true }];
+    const d = datasetMajAtK([p1, p2], 2);
+    assert.deepEqual(d, { k: 2, value: 0.5, problems: 1, missing: 1, monteCarlo: 0 });
+    const c = majAtKCurve([p1, p2], [1, 2]);
+    assert.equal(c[0].value, (0.5 + 1) / 2);
+  });
+});
