@@ -1,0 +1,513 @@
+/**
+ * What the problem view and the overview show, assembled from the index: plain data in the shapes
+ * of src/shared/protocol.ts. No `vscode` import, so it is tested with node's runner on real data.
+ *
+ * Metric definitions and sources are those of src/core/metrics (pass@k: Chen et al. 2021; Beta
+ * interval: Jeffreys, Brown, Cai & DasGupta 2001; crossover k, coverage, accuracy histogram: Yue et
+ * al. 2025, arXiv:2504.13837); similarity is src/core/similarity (token 3-gram Jaccard, MinHash
+ * shortlist, novel spans).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AnnotationStore } from '../core/index/annotations';
+import { STANDARD_LABELS } from '../core/index/annotations';
+import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
+import {
+  accuracyHistogram,
+  betaInterval,
+  bestOfK,
+  bootstrapPassAtKCurve,
+  coverage,
+  crossoverK,
+  kGrid,
+  majAtK,
+  passAtK,
+  type ProblemPair,
+} from '../core/metrics';
+import { buildBaseIndex, problemSimilarity } from '../core/similarity';
+import {
+  MAX_TEXT,
+  type CrossoverInfo,
+  type KPoint,
+  type ModelInfo,
+  type NoveltyData,
+  type OverviewData,
+  type PplData,
+  type ProblemData,
+  type ProblemModelStats,
+  type SamplePage,
+  type SampleSummary,
+  type SampleText,
+  type SimilarityData,
+  type WebviewFilter,
+} from '../shared/protocol';
+
+/** Model ids of the base model and the model in focus (either may be absent). */
+export interface Roles {
+  baseId?: number;
+  focusId?: number;
+}
+
+function modelInfo(m: ModelRow, roles: Roles): ModelInfo {
+  return { id: m.id, label: m.label, displayId: m.displayId, isBase: m.id === roles.baseId, isFocus: m.id === roles.focusId };
+}
+
+function curve(n: number, f: (k: number) => number | null): KPoint[] {
+  return n > 0 ? kGrid(n).map((k) => ({ k, value: f(k) })) : [];
+}
+
+/**
+ * Everything the problem view's header and chart need for one problem: per model n, c, c/n with its
+ * 95% Jeffreys interval, pass@k at k = 1, 2, 4, ..., n, best-of-k (when reward scores exist) and
+ * maj@k (when extracted answers exist), and each model's crossover k against the base model.
+ * n is the number of graded samples (ungraded samples do not enter pass@k).
+ * @returns undefined when the problem id is unknown.
+ */
+export function problemData(index: TraceIndex, problemId: number, roles: Roles, annotations?: AnnotationStore, hasLogprobs = false): ProblemData | undefined {
+  const p = index.problem(problemId);
+  if (!p) return undefined;
+  const rows = index.problemStats(problemId);
+  const byId = new Map(index.models().map((m) => [m.id, m]));
+  const present = rows.map((r) => byId.get(r.modelId)).filter((m): m is ModelRow => !!m);
+  present.sort((a, b) => Number(b.id === roles.baseId) - Number(a.id === roles.baseId));
+  const stats: ProblemModelStats[] = rows.map((r) => {
+    const n = r.graded;
+    const c = r.c;
+    const beta = n > 0 ? betaInterval(c, n) : null;
+    const scored = r.scored > 0 ? index.scoredSamples(problemId, r.modelId) : [];
+    const answers = index.answers(problemId, r.modelId);
+    const hasAnswers = answers.some((a) => a.answer !== null && a.answer !== '');
+    return {
+      modelId: r.modelId,
+      n,
+      c,
+      samples: r.n,
+      scored: r.scored,
+      accuracy: n > 0 ? c / n : null,
+      betaLow: beta ? beta.low : null,
+      betaHigh: beta ? beta.high : null,
+      passAtK: curve(n, (k) => passAtK(n, c, k)),
+      bestOfK: scored.length > 0 ? curve(scored.length, (k) => bestOfK(scored, k)) : [],
+      majAtK: hasAnswers ? curve(answers.length, (k) => majAtK(answers, k)) : [],
+    };
+  });
+  const crossovers: CrossoverInfo[] = [];
+  const base = rows.find((r) => r.modelId === roles.baseId);
+  if (base && base.graded > 0) {
+    for (const r of rows) {
+      if (r.modelId === base.modelId || r.graded === 0) continue;
+      const cross = crossoverK([{ problemKey: p.key, base: { n: base.graded, c: base.c }, model: { n: r.graded, c: r.c } }]);
+      crossovers.push({ modelId: r.modelId, baseModelId: base.modelId, k: cross.k, leaderAtK1: cross.leaderAtK1, kMax: cross.kMax });
+    }
+  }
+  const labels = [...new Set([...STANDARD_LABELS, ...(annotations?.labelsInUse() ?? [])])];
+  return {
+    problem: { id: p.id, dataset: p.dataset, problemId: p.problemId, question: p.question, referenceAnswer: p.referenceAnswer, level: p.level },
+    models: present.map((m) => modelInfo(m, roles)),
+    stats,
+    crossovers,
+    baseModelId: base ? base.modelId : null,
+    focusModelId: roles.focusId !== undefined && rows.some((r) => r.modelId === roles.focusId) ? roles.focusId : null,
+    labels,
+    hasLogprobs,
+  };
+}
+
+/**
+ * One page of a model's samples for one problem, correct samples first, then incorrect, then
+ * ungraded (each group in sample order). `offset`/`limit` index that combined order.
+ */
+export function samplePage(index: TraceIndex, problemId: number, modelId: number, offset: number, limit: number): SamplePage {
+  const counts = index.sampleCounts(problemId, modelId);
+  const groups: [boolean | null, number][] = [
+    [true, counts.correct],
+    [false, counts.incorrect],
+    [null, counts.ungraded],
+  ];
+  const total = counts.correct + counts.incorrect + counts.ungraded;
+  const out: SampleSummary[] = [];
+  let start = offset;
+  let want = limit;
+  for (const [verdict, count] of groups) {
+    if (want <= 0) break;
+    if (start >= count) {
+      start -= count;
+      continue;
+    }
+    const rows = index.samples(problemId, modelId, { correct: verdict, offset: start, limit: Math.min(want, count - start) });
+    for (const r of rows) {
+      out.push({
+        id: r.id,
+        modelId: r.modelId,
+        sampleIndex: r.sampleIndex,
+        correct: r.correct,
+        extractedAnswer: r.extractedAnswer,
+        rewardScore: r.rewardScore,
+        finishReason: r.finishReason,
+        tokenCount: r.tokenCount,
+        length: r.length,
+        labels: r.labels,
+        hasNote: r.hasNote,
+      });
+    }
+    want -= rows.length;
+    start = 0;
+  }
+  return { problemId, modelId, offset, total, samples: out };
+}
+
+/** A sample with its text (cut at MAX_TEXT) and its annotation. */
+export function sampleText(index: TraceIndex, annotations: AnnotationStore | undefined, sampleId: number): SampleText | undefined {
+  const s = index.sample(sampleId);
+  if (!s) return undefined;
+  const ref = annotations?.refOf(sampleId);
+  const a = ref ? annotations?.get(ref) : undefined;
+  return {
+    id: s.id,
+    modelId: s.modelId,
+    problemId: s.problemId,
+    sampleIndex: s.sampleIndex,
+    correct: s.correct,
+    extractedAnswer: s.extractedAnswer,
+    text: s.text.length > MAX_TEXT ? s.text.slice(0, MAX_TEXT) : s.text,
+    truncated: s.text.length > MAX_TEXT,
+    fullLength: s.text.length,
+    labels: a?.labels ?? [],
+    note: a?.note ?? '',
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Similarity (pure compute functions run in the similarity worker; cache helpers run on the host)
+
+/** Parameters of the similarity measure used by the views (defaults of src/core/similarity, 3 neighbours). */
+export const SIMILARITY_PARAMS = { n: 3, numHashes: 64, topK: 3, version: 1 } as const;
+
+/** Input of a similarity job: texts only, so it can be posted to a worker. */
+export interface SimilarityJob {
+  kind: 'problem';
+  base: { id: number; sampleIndex: number; text: string }[];
+  model: { id: number; sampleIndex: number; correct: boolean | null; text: string }[];
+}
+
+/** Input of a novelty job: one model sample against the base samples of its problem. */
+export interface NoveltyJob {
+  kind: 'novelty';
+  text: string;
+  base: { id: number; sampleIndex: number; text: string }[];
+}
+
+/** Body of a SimilarityData without the ids of the request (filled in by the caller). */
+export type SimilarityBody = Pick<SimilarityData, 'samples' | 'baseline' | 'summary'>;
+export type NoveltyBody = Omit<NoveltyData, 'sampleId' | 'baseModelId'>;
+
+/** Runs problemSimilarity on a job and maps indices back to sample ids. */
+export function runSimilarityJob(job: SimilarityJob): SimilarityBody {
+  const r = problemSimilarity(
+    job.base.map((b) => b.text),
+    job.model.map((m) => m.text),
+    { n: SIMILARITY_PARAMS.n, numHashes: SIMILARITY_PARAMS.numHashes, topK: SIMILARITY_PARAMS.topK },
+  );
+  return {
+    samples: r.model.map((m, j) => ({
+      sampleId: job.model[j].id,
+      sampleIndex: job.model[j].sampleIndex,
+      correct: job.model[j].correct,
+      similarity: m.similarity,
+      novelty: m.novelty,
+      baselinePercentile: m.baselinePercentile,
+      nearest: m.nearest.map((nb) => ({ baseSampleId: job.base[nb.baseIndex].id, baseSampleIndex: job.base[nb.baseIndex].sampleIndex, similarity: nb.similarity })),
+    })),
+    baseline: r.baseline.map((b) => ({ sampleId: job.base[b.baseIndex].id, sampleIndex: job.base[b.baseIndex].sampleIndex, similarity: b.similarity, novelty: b.novelty })),
+    summary: r.summary,
+  };
+}
+
+/** Novel spans, novelty score, nearest base sample and the word diff against it. */
+export function runNoveltyJob(job: NoveltyJob): NoveltyBody {
+  const text = job.text.length > MAX_TEXT ? job.text.slice(0, MAX_TEXT) : job.text;
+  const texts = job.base.map((b) => b.text);
+  const ix = buildBaseIndex(texts, { n: SIMILARITY_PARAMS.n, numHashes: SIMILARITY_PARAMS.numHashes });
+  const nov = ix.novelty(text);
+  const d = texts.length > 0 ? ix.diffWithNearest(text, texts) : null;
+  const best = d ? { baseIndex: d.baseIndex, similarity: d.similarity } : texts.length > 0 ? ix.nearest(text, 1)[0] : undefined;
+  const baseText = best ? job.base[best.baseIndex].text : '';
+  return {
+    text,
+    truncated: job.text.length > MAX_TEXT,
+    spans: nov.spans,
+    noveltyScore: nov.noveltyScore,
+    tokenCount: nov.tokenCount,
+    novelTokenCount: nov.novelTokenCount,
+    nearest: best
+      ? {
+          sampleId: job.base[best.baseIndex].id,
+          sampleIndex: job.base[best.baseIndex].sampleIndex,
+          similarity: best.similarity,
+          text: baseText.length > MAX_TEXT ? baseText.slice(0, MAX_TEXT) : baseText,
+          truncated: baseText.length > MAX_TEXT,
+        }
+      : null,
+    diff: d ? d.segments : null,
+  };
+}
+
+/** Builds the similarity job of (problem, base model, model) from the index. */
+export function similarityJob(index: TraceIndex, problemId: number, baseId: number, modelId: number): SimilarityJob {
+  return {
+    kind: 'problem',
+    base: index.sampleTexts(problemId, baseId).map((s) => ({ id: s.id, sampleIndex: s.sampleIndex, text: s.text })),
+    model: index.sampleTexts(problemId, modelId).map((s) => ({ id: s.id, sampleIndex: s.sampleIndex, correct: s.correct, text: s.text })),
+  };
+}
+
+/**
+ * Cache key params of a similarity result: the measure's parameters plus a digest of the content
+ * hashes of both sample lists, so a re-indexed folder whose texts changed never reads a stale result.
+ */
+export function similarityParams(index: TraceIndex, problemId: number, baseId: number, modelId: number): string {
+  const hashes = index.db
+    .prepare('SELECT model_id, sample_index, content_hash FROM samples WHERE problem_id = ? AND model_id IN (?, ?) ORDER BY model_id, sample_index')
+    .raw()
+    .all(problemId, baseId, modelId) as [number, number, string][];
+  const h = createHash('sha1');
+  for (const [m, i, c] of hashes) h.update(`${m === baseId ? 'b' : 'm'}:${i}:${c};`);
+  return JSON.stringify({ ...SIMILARITY_PARAMS, texts: h.digest('hex').slice(0, 16) });
+}
+
+/** A cached similarity result, or undefined. */
+export function readSimilarityCache(index: TraceIndex, problemId: number, baseId: number, modelId: number, params: string): SimilarityBody | undefined {
+  const row = index.db
+    .prepare('SELECT result FROM similarity_cache WHERE problem_id = ? AND base_model_id = ? AND model_id = ? AND params = ?')
+    .pluck()
+    .get(problemId, baseId, modelId, params) as string | undefined;
+  if (!row) return undefined;
+  try {
+    return JSON.parse(row) as SimilarityBody;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stores a similarity result (replacing older results of other params for the same triple). */
+export function writeSimilarityCache(index: TraceIndex, problemId: number, baseId: number, modelId: number, params: string, body: SimilarityBody): void {
+  index.db.transaction(() => {
+    index.db.prepare('DELETE FROM similarity_cache WHERE problem_id = ? AND base_model_id = ? AND model_id = ?').run(problemId, baseId, modelId);
+    index.db
+      .prepare('INSERT INTO similarity_cache (problem_id, base_model_id, model_id, params, result) VALUES (?, ?, ?, ?, ?)')
+      .run(problemId, baseId, modelId, params, JSON.stringify(body));
+  })();
+}
+
+// ------------------------------------------------------------------------------------------------
+// Overview
+
+/**
+ * The overview: per model the dataset pass@k curve at k = 1, 2, 4, ..., max n with a seeded
+ * percentile bootstrap band over problems (also per difficulty level when problems have levels),
+ * the accuracy histogram (12 bins), and per non-base model the coverage against the base model
+ * (solvable = c >= 1) with the dataset crossover k on shared problems. n = graded samples.
+ * @param replicates bootstrap replicates (default 1000: the band's edges move by well under 0.01).
+ */
+export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000): OverviewData {
+  const models = index.models();
+  const stats = index.allStats().filter((r) => r.graded > 0);
+  const byModel = new Map<number, StatRow[]>();
+  for (const s of stats) {
+    const list = byModel.get(s.modelId) ?? [];
+    list.push(s);
+    byModel.set(s.modelId, list);
+  }
+  const levels = index.levels();
+  const levelOf = new Map<number, string | null>();
+  if (levels.length > 0) {
+    for (const r of index.db.prepare('SELECT id, level FROM problems').all() as { id: number; level: string | null }[]) levelOf.set(r.id, r.level);
+  }
+  const curves: OverviewData['curves'] = [];
+  const histograms: OverviewData['histograms'] = [];
+  const warnings: string[] = [];
+  const boot = { replicates, seed: 12345 };
+  for (const m of models) {
+    const rows = byModel.get(m.id) ?? [];
+    if (rows.length === 0) continue;
+    const groups: [string | null, StatRow[]][] = [[null, rows]];
+    for (const level of levels) {
+      const sub = rows.filter((r) => levelOf.get(r.problemId) === level);
+      if (sub.length > 0) groups.push([level, sub]);
+    }
+    for (const [level, sub] of groups) {
+      const pc = sub.map((r) => ({ n: r.graded, c: r.c }));
+      const maxN = pc.reduce((a, p) => Math.max(a, p.n), 0);
+      for (const pt of bootstrapPassAtKCurve(pc, kGrid(maxN), boot)) {
+        curves.push({ modelId: m.id, level, k: pt.k, value: pt.value, ciLow: pt.ciLow, ciHigh: pt.ciHigh, problems: pt.problems });
+      }
+    }
+    const minN = rows.reduce((a, r) => Math.min(a, r.graded), Infinity);
+    const maxN = rows.reduce((a, r) => Math.max(a, r.graded), 0);
+    if (minN !== maxN) warnings.push(`${m.label}: n differs between problems (${minN}..${maxN}); points at k > ${minN} average fewer problems`);
+    accuracyHistogram(rows.map((r) => ({ n: r.graded, c: r.c }))).bins.forEach((b, i) => histograms.push({ modelId: m.id, bin: i, label: b.label, count: b.count }));
+  }
+  const cov: OverviewData['coverage'] = [];
+  if (roles.baseId !== undefined) {
+    const pairs = pairsAgainstBase(byModel, roles.baseId);
+    for (const [modelId, ps] of pairs) {
+      const c = coverage(ps);
+      cov.push({ modelId, baseModelId: roles.baseId, problems: ps.length, ...c, crossoverK: crossoverK(ps).k });
+    }
+  }
+  return {
+    models: models.filter((m) => byModel.has(m.id)).map((m) => modelInfo(m, roles)),
+    baseModelId: roles.baseId ?? null,
+    levels,
+    curves,
+    histograms,
+    coverage: cov,
+    warnings,
+    problems: index.countProblems(),
+  };
+}
+
+function pairsAgainstBase(byModel: Map<number, StatRow[]>, baseId: number): Map<number, ProblemPair[]> {
+  const base = new Map((byModel.get(baseId) ?? []).map((r) => [r.problemId, r]));
+  const out = new Map<number, ProblemPair[]>();
+  for (const [modelId, rows] of byModel) {
+    if (modelId === baseId) continue;
+    const ps: ProblemPair[] = [];
+    for (const r of rows) {
+      const b = base.get(r.problemId);
+      if (b) ps.push({ problemKey: String(r.problemId), base: { n: b.graded, c: b.c }, model: { n: r.graded, c: r.c } });
+    }
+    if (ps.length > 0) out.set(modelId, ps);
+  }
+  return out;
+}
+
+/** Histogram bin (0..11, as in accuracyHistogram) of c/n with n >= 1. */
+export function accuracyBin(n: number, c: number): number {
+  return accuracyHistogram([{ n, c }]).bins.findIndex((b) => b.count === 1);
+}
+
+/** What `traceInspector.filterProblems` receives: a ProblemFilter kind it knows or an explicit list. */
+export type ResolvedFilter = ProblemFilter | { kind: 'problems'; problemIds: number[]; title?: string };
+
+/**
+ * Turns a webview filter into what the tree's filter command accepts. Filters that depend on a
+ * particular model (histogram bins, coverage cells, failing/lost/gained of a model that may not be
+ * the tree's focus model) become an explicit list of problem ids with a title.
+ */
+export function resolveFilter(index: TraceIndex, f: WebviewFilter): ResolvedFilter {
+  const label = (id: number) => index.model(id)?.label ?? `model ${id}`;
+  const stats = (id: number) => new Map(index.modelStats(id).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));
+  switch (f.kind) {
+    case 'all':
+    case 'level':
+    case 'label':
+      return f;
+    case 'problems':
+      return { kind: 'problems', problemIds: f.problemIds };
+    case 'failing': {
+      const ids = [...stats(f.model).values()].filter((r) => r.c === 0).map((r) => r.problemId);
+      return { kind: 'problems', problemIds: ids, title: `unsolved by ${label(f.model)}` };
+    }
+    case 'accuracyBin': {
+      const ids = [...stats(f.model).values()].filter((r) => accuracyBin(r.graded, r.c) === f.bin).map((r) => r.problemId);
+      const bin = accuracyHistogram([]).bins[f.bin]?.label ?? String(f.bin);
+      return { kind: 'problems', problemIds: ids, title: `${label(f.model)}: accuracy ${bin}` };
+    }
+    case 'lost':
+    case 'gained':
+    case 'coverageCell': {
+      const cell = f.kind === 'lost' ? 'baseOnly' : f.kind === 'gained' ? 'modelOnly' : f.cell;
+      const b = stats(f.base);
+      const ids: number[] = [];
+      for (const [pid, r] of stats(f.model)) {
+        const br = b.get(pid);
+        if (!br) continue;
+        const bs = br.c > 0;
+        const ms = r.c > 0;
+        const hit = cell === 'both' ? bs && ms : cell === 'baseOnly' ? bs && !ms : cell === 'modelOnly' ? !bs && ms : !bs && !ms;
+        if (hit) ids.push(pid);
+      }
+      const what = { both: 'solved by both', baseOnly: 'solved by the base model only', modelOnly: 'solved by the RL model only', neither: 'solved by neither' }[cell];
+      return { kind: 'problems', problemIds: ids, title: `${label(f.model)} vs ${label(f.base)}: ${what}` };
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// PPL_base sidecar
+
+/** Where the base-model log-probability sidecar is looked for, relative to the results folder. */
+export const LOGPROB_SIDECAR = '.trace-inspector/base-logprobs.jsonl';
+
+/**
+ * Perplexity under the base model, PPL_base(Y) = exp(-(1/T) sum_t log p_base(y_t | x, y_<t))
+ * (Yue et al. 2025, sec. 4), of every sample of one problem found in the sidecar.
+ *
+ * Sidecar format (docs/problem-view.md): `<folder>/.trace-inspector/base-logprobs.jsonl`, one JSON
+ * object per line:
+ *   `{"dataset": "gsm8k_subset", "problemId": "0", "model": "<model display id or label>",
+ *     "sampleIndex": 0, "tokenLogprobs": [-0.1, -2.3, ...]}`
+ * or, instead of `tokenLogprobs`, `"sumLogprob": -123.4, "tokens": 87`. `dataset` may be omitted
+ * when the folder has one dataset; `problemId` may be a number. Natural-log probabilities of the
+ * sample's tokens under the BASE model (teacher-forced on the problem prompt). Lines that do not
+ * parse or match no sample are counted in `skipped` (first few reasons in `diagnostics`).
+ */
+export function pplData(root: string | undefined, index: TraceIndex, problemId: number): PplData {
+  const empty: PplData = { available: false, source: null, points: [], skipped: 0, diagnostics: [] };
+  if (!root) return empty;
+  const path = join(root, ...LOGPROB_SIDECAR.split('/'));
+  if (!existsSync(path) || !statSync(path).isFile()) return empty;
+  const p = index.problem(problemId);
+  if (!p) return empty;
+  const models = index.models();
+  const datasets = new Set((index.db.prepare('SELECT DISTINCT dataset FROM problems').pluck().all() as string[]));
+  const out: PplData = { available: true, source: LOGPROB_SIDECAR, points: [], skipped: 0, diagnostics: [] };
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const bad = (line: number, why: string) => {
+    out.skipped++;
+    if (out.diagnostics.length < 20) out.diagnostics.push(`${LOGPROB_SIDECAR}:${line}: ${why}`);
+  };
+  lines.forEach((raw, i) => {
+    const text = raw.trim();
+    if (!text) return;
+    let o: Record<string, unknown>;
+    try {
+      o = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      bad(i + 1, 'not valid JSON');
+      return;
+    }
+    if (typeof o !== 'object' || o === null) return bad(i + 1, 'expected an object');
+    const pid = typeof o.problemId === 'number' ? String(o.problemId) : o.problemId;
+    if (pid !== p.problemId) return; // another problem: not ours, not an error
+    const ds = typeof o.dataset === 'string' ? o.dataset : datasets.size === 1 ? [...datasets][0] : undefined;
+    if (ds !== p.dataset) return;
+    const m = models.find((x) => x.displayId === o.model || x.label === o.model);
+    if (!m) return bad(i + 1, `model ${JSON.stringify(o.model)} is not in the index`);
+    if (!Number.isInteger(o.sampleIndex)) return bad(i + 1, 'sampleIndex must be an integer');
+    let sum: number;
+    let tokens: number;
+    if (Array.isArray(o.tokenLogprobs)) {
+      if (!o.tokenLogprobs.every((x) => typeof x === 'number' && Number.isFinite(x) && x <= 0)) return bad(i + 1, 'tokenLogprobs must be finite numbers <= 0');
+      sum = (o.tokenLogprobs as number[]).reduce((a, x) => a + x, 0);
+      tokens = o.tokenLogprobs.length;
+    } else if (typeof o.sumLogprob === 'number' && Number.isInteger(o.tokens)) {
+      sum = o.sumLogprob;
+      tokens = o.tokens as number;
+    } else return bad(i + 1, 'needs tokenLogprobs, or sumLogprob and tokens');
+    if (tokens < 1) return bad(i + 1, 'no tokens');
+    const s = index.db
+      .prepare('SELECT id, correct FROM samples WHERE problem_id = ? AND model_id = ? AND sample_index = ?')
+      .get(problemId, m.id, o.sampleIndex) as { id: number; correct: number | null } | undefined;
+    if (!s) return bad(i + 1, `no sample ${String(o.sampleIndex)} of ${m.label} for this problem`);
+    out.points.push({ modelId: m.id, sampleId: s.id, correct: s.correct === null ? null : s.correct === 1, ppl: Math.exp(-sum / tokens) });
+  });
+  return out;
+}
+
+/** Whether the folder has a log-prob sidecar. */
+export function hasLogprobSidecar(root: string | undefined): boolean {
+  return !!root && existsSync(join(root, ...LOGPROB_SIDECAR.split('/')));
+}

@@ -1,0 +1,88 @@
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type { NoveltyBody, NoveltyJob, SimilarityBody, SimilarityJob } from './panelData';
+import { runJob, type SimilarityWorkerReply } from './similarityWorker';
+
+/**
+ * Runs similarity jobs in one lazily started worker thread (`workerPath`, normally
+ * dist/similarityWorker.js), one at a time in arrival order. When the worker file does not exist
+ * (unit tests of the host code without a bundle) jobs run in-process on a later tick. A worker that
+ * crashes fails the pending jobs and is restarted on the next job. `timeoutMs` bounds one job: a job
+ * that takes longer fails and the worker is terminated (and restarted next time).
+ */
+export class SimilarityRunner {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  /** Whether the last job ran in a worker thread (false: in-process fallback). */
+  usedWorker = false;
+
+  constructor(
+    private readonly workerPath: string | undefined,
+    private readonly timeoutMs = 60_000,
+  ) {}
+
+  run(job: SimilarityJob): Promise<SimilarityBody>;
+  run(job: NoveltyJob): Promise<NoveltyBody>;
+  run(job: SimilarityJob | NoveltyJob): Promise<unknown> {
+    if (!this.workerPath || !existsSync(this.workerPath)) {
+      this.usedWorker = false;
+      return new Promise((resolve, reject) =>
+        setImmediate(() => {
+          try {
+            resolve(runJob(job));
+          } catch (e) {
+            reject(e as Error);
+          }
+        }),
+      );
+    }
+    this.usedWorker = true;
+    const w = this.ensureWorker(this.workerPath);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`similarity job took longer than ${this.timeoutMs} ms`));
+        void this.worker?.terminate();
+        this.worker = undefined;
+      }, this.timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+      w.postMessage({ id, job });
+    });
+  }
+
+  private ensureWorker(path: string): Worker {
+    if (this.worker) return this.worker;
+    const w = new Worker(path);
+    w.on('message', (m: SimilarityWorkerReply) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      clearTimeout(p.timer);
+      if ('error' in m) p.reject(new Error(m.error));
+      else p.resolve(m.result);
+    });
+    const fail = (e: Error) => {
+      if (this.worker === w) this.worker = undefined;
+      for (const [id, p] of this.pending) {
+        clearTimeout(p.timer);
+        p.reject(e);
+        this.pending.delete(id);
+      }
+    };
+    w.on('error', fail);
+    w.on('exit', (code) => fail(new Error(`similarity worker exited with code ${code}`)));
+    w.unref();
+    this.worker = w;
+    return w;
+  }
+
+  dispose(): void {
+    const w = this.worker;
+    this.worker = undefined;
+    for (const p of this.pending.values()) clearTimeout(p.timer);
+    this.pending.clear();
+    void w?.terminate();
+  }
+}

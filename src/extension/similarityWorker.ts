@@ -1,0 +1,30 @@
+/**
+ * Worker-thread entry that computes similarity (nearest base samples, novel spans, word diffs) off
+ * the extension host's main thread. Bundled to dist/similarityWorker.js. Pure core only: no `vscode`.
+ * Messages: in `{ id, job }` (a SimilarityJob or NoveltyJob of ./panelData), out `{ id, result }` or
+ * `{ id, error }`. Texts come in with the job, so the worker needs no database connection.
+ */
+import { parentPort } from 'node:worker_threads';
+import { runNoveltyJob, runSimilarityJob, type NoveltyJob, type SimilarityJob } from './panelData';
+
+export interface SimilarityWorkerRequest {
+  id: number;
+  job: SimilarityJob | NoveltyJob;
+}
+export type SimilarityWorkerReply = { id: number; result: unknown } | { id: number; error: string };
+
+/** Runs one job (also used in-process when the worker bundle is missing). */
+export function runJob(job: SimilarityJob | NoveltyJob): unknown {
+  return job.kind === 'problem' ? runSimilarityJob(job) : runNoveltyJob(job);
+}
+
+const port = parentPort;
+if (port) {
+  port.on('message', (m: SimilarityWorkerRequest) => {
+    try {
+      port.postMessage({ id: m.id, result: runJob(m.job) } satisfies SimilarityWorkerReply);
+    } catch (e) {
+      port.postMessage({ id: m.id, error: (e as Error).message } satisfies SimilarityWorkerReply);
+    }
+  });
+}

@@ -1,0 +1,503 @@
+/**
+ * The ONE message protocol between the extension host and the Trace Inspector webviews (the problem
+ * view and the overview). Imported by both sides; no `vscode` and no DOM here.
+ *
+ * Envelope:
+ * - webview -> host: a {@link WebviewMessage}: `{ id, kind, ...params }`. `id` is a positive integer
+ *   chosen by the webview; requests get exactly one reply carrying `replyTo: id`. Notifications
+ *   (`ready`, `log`) get none.
+ * - host -> webview: a {@link HostMessage}: `{ id, kind: 'init' | 'reply' | 'error' | 'changed', ... }`.
+ *   A `reply` carries `replyTo` and `request` (the kind it answers) and a `result` typed by
+ *   {@link ResultOf}; an `error` carries `replyTo` and a message.
+ *
+ * Validation: every inbound message is checked before use: {@link validateWebviewMessage} on the
+ * host (the webview shows untrusted model output, so its messages are treated as untrusted too) and
+ * {@link validateHostMessage} in the webview. Both return the typed message or a reason string and
+ * never throw. Numbers must be finite integers in range, strings are length-limited, unknown kinds
+ * and extra-large arrays are refused.
+ *
+ * Only data crosses the boundary, never HTML: sample text goes as text and is rendered (escaped,
+ * Markdown + KaTeX, sanitised) in the webview.
+ */
+
+export const PROTOCOL_VERSION = 1;
+
+/** Which webview a panel shows. */
+export type ViewKind = 'problem' | 'overview';
+
+/** Longest string accepted from the webview (labels, notes, search text), in UTF-16 code units. */
+export const MAX_STRING = 20_000;
+/** Largest page a webview may ask for. */
+export const MAX_PAGE = 500;
+/** Most problem ids one filter message may carry. */
+export const MAX_IDS = 100_000;
+/** Sample text longer than this is sent truncated (the panel says so and offers the full trace in an editor). */
+export const MAX_TEXT = 200_000;
+
+// ------------------------------------------------------------------------------------------------
+// Shared data shapes
+
+/** A model as the webview sees it. `id` is the index's model row id. */
+export interface ModelInfo {
+  id: number;
+  label: string;
+  displayId: string;
+  isBase: boolean;
+  isFocus: boolean;
+}
+
+/** One point of a curve against k; `value` null where the problem(s) have fewer than k samples. */
+export interface KPoint {
+  k: number;
+  value: number | null;
+}
+
+/** One model's numbers for one problem. */
+export interface ProblemModelStats {
+  modelId: number;
+  /** Samples with a verdict (the n of pass@k) and correct ones (c). */
+  n: number;
+  c: number;
+  /** All samples, including ungraded. */
+  samples: number;
+  /** Samples with a reward score. */
+  scored: number;
+  /** c / n, null when n = 0. */
+  accuracy: number | null;
+  /** 95% Jeffreys interval of c/n (Brown, Cai & DasGupta 2001), null when n = 0. */
+  betaLow: number | null;
+  betaHigh: number | null;
+  /** pass@k at k = 1, 2, 4, ..., n (Chen et al. 2021 unbiased estimator). */
+  passAtK: KPoint[];
+  /** best-of-k by reward score at the same k; empty without reward scores. */
+  bestOfK: KPoint[];
+  /** maj@k by extracted answer at the same k; empty without extracted answers. */
+  majAtK: KPoint[];
+}
+
+/** Crossover of one model against the base model on this problem (Yue et al. 2025). */
+export interface CrossoverInfo {
+  modelId: number;
+  baseModelId: number;
+  /** Smallest k at which the model trailing at k = 1 reaches the leader; null if never / tie. */
+  k: number | null;
+  leaderAtK1: 'base' | 'model' | 'tie';
+  kMax: number;
+}
+
+export interface ProblemInfo {
+  id: number;
+  dataset: string;
+  problemId: string;
+  question: string | null;
+  referenceAnswer: string | null;
+  level: string | null;
+}
+
+/** Result of `getProblem`. */
+export interface ProblemData {
+  problem: ProblemInfo;
+  /** Models with samples for this problem (base first). */
+  models: ModelInfo[];
+  stats: ProblemModelStats[];
+  crossovers: CrossoverInfo[];
+  baseModelId: number | null;
+  focusModelId: number | null;
+  /** Labels to offer in the annotation control (standard ones first). */
+  labels: string[];
+  /** Whether a base-model log-probability sidecar was found (PPL_base chart). */
+  hasLogprobs: boolean;
+}
+
+/** One sample without its text. */
+export interface SampleSummary {
+  id: number;
+  modelId: number;
+  sampleIndex: number;
+  correct: boolean | null;
+  extractedAnswer: string | null;
+  rewardScore: number | null;
+  finishReason: string | null;
+  tokenCount: number | null;
+  length: number;
+  labels: string[];
+  hasNote: boolean;
+}
+
+/** Result of `getSamples`: one page, correct samples first, then incorrect, then ungraded. */
+export interface SamplePage {
+  problemId: number;
+  modelId: number;
+  offset: number;
+  total: number;
+  samples: SampleSummary[];
+}
+
+/** Result of `getSample`. */
+export interface SampleText {
+  id: number;
+  modelId: number;
+  problemId: number;
+  sampleIndex: number;
+  correct: boolean | null;
+  extractedAnswer: string | null;
+  /** The text, cut at {@link MAX_TEXT} code units when `truncated`. */
+  text: string;
+  truncated: boolean;
+  fullLength: number;
+  labels: string[];
+  note: string;
+}
+
+/** Five-number summary plus mean (see src/core/similarity). */
+export interface Summary {
+  count: number;
+  min: number | null;
+  q1: number | null;
+  median: number | null;
+  q3: number | null;
+  max: number | null;
+  mean: number | null;
+}
+
+/** Result of `getSimilarity`: every sample of `modelId` against the base model's samples. */
+export interface SimilarityData {
+  problemId: number;
+  modelId: number;
+  baseModelId: number;
+  samples: {
+    sampleId: number;
+    sampleIndex: number;
+    correct: boolean | null;
+    /** Jaccard similarity of token 3-gram sets with the nearest base sample; null without base samples. */
+    similarity: number | null;
+    /** Share of tokens in no n-gram of any base sample. */
+    novelty: number;
+    baselinePercentile: number | null;
+    nearest: { baseSampleId: number; baseSampleIndex: number; similarity: number }[];
+  }[];
+  /** Base-to-base leave-one-out baseline. */
+  baseline: { sampleId: number; sampleIndex: number; similarity: number | null; novelty: number }[];
+  summary: { modelSimilarity: Summary; modelNovelty: Summary; baselineSimilarity: Summary; baselineNovelty: Summary };
+  /** Whether the result came from the index's similarity cache. */
+  cached: boolean;
+}
+
+/** One piece of a word diff: neither flag = common. */
+export interface DiffPiece {
+  value: string;
+  added?: true;
+  removed?: true;
+}
+
+/** Result of `getNovelty`: one model sample against the base samples of its problem. */
+export interface NoveltyData {
+  sampleId: number;
+  baseModelId: number;
+  /** The model sample text (cut at MAX_TEXT; spans refer to it). */
+  text: string;
+  truncated: boolean;
+  spans: { start: number; end: number; novel: boolean }[];
+  noveltyScore: number;
+  tokenCount: number;
+  novelTokenCount: number;
+  /** Nearest base sample and the word diff against it; null without base samples. */
+  nearest: { sampleId: number; sampleIndex: number; similarity: number; text: string; truncated: boolean } | null;
+  /** null when there is no base sample or the diff gave up (very long, very different texts). */
+  diff: DiffPiece[] | null;
+}
+
+/** Result of `getPpl`: perplexity under the base model, from the log-prob sidecar. */
+export interface PplData {
+  available: boolean;
+  /** Sidecar path relative to the folder, when available. */
+  source: string | null;
+  points: { modelId: number; sampleId: number; correct: boolean | null; ppl: number }[];
+  /** Lines of the sidecar that did not match a sample or were malformed (count). */
+  skipped: number;
+  diagnostics: string[];
+}
+
+/** Result of `getOverview`. */
+export interface OverviewData {
+  models: ModelInfo[];
+  baseModelId: number | null;
+  levels: string[];
+  /** Dataset pass@k with bootstrap bands; `level` null = all problems. */
+  curves: { modelId: number; level: string | null; k: number; value: number | null; ciLow: number | null; ciHigh: number | null; problems: number }[];
+  /** Accuracy histogram per model: `bin` 0..11 (0 = exactly 0, 11 = exactly 1), label as shown. */
+  histograms: { modelId: number; bin: number; label: string; count: number }[];
+  /** Coverage of each non-base model against the base model. */
+  coverage: { modelId: number; baseModelId: number; problems: number; baseOnly: number; modelOnly: number; both: number; neither: number; crossoverK: number | null }[];
+  warnings: string[];
+  problems: number;
+}
+
+/** Annotation state after `setAnnotation`. */
+export interface AnnotationResult {
+  sampleId: number;
+  labels: string[];
+  note: string;
+}
+
+/** Problem sets the webview can ask the tree to show. Model ids are index row ids. */
+export type WebviewFilter =
+  | { kind: 'all' }
+  | { kind: 'failing'; model: number }
+  | { kind: 'lost'; base: number; model: number }
+  | { kind: 'gained'; base: number; model: number }
+  | { kind: 'level'; level: string }
+  | { kind: 'label'; label: string }
+  | { kind: 'problems'; problemIds: number[] }
+  /** Problems whose accuracy c/n of `model` falls in histogram bin `bin` (0..11). */
+  | { kind: 'accuracyBin'; model: number; bin: number }
+  /** One cell of the coverage table of `model` against `base`. */
+  | { kind: 'coverageCell'; base: number; model: number; cell: 'baseOnly' | 'modelOnly' | 'both' | 'neither' };
+
+// ------------------------------------------------------------------------------------------------
+// Webview -> host
+
+/** Requests (each gets one reply) with their parameters. */
+export interface RequestParams {
+  getProblem: { problemId: number };
+  getSamples: { problemId: number; modelId: number; offset: number; limit: number };
+  getSample: { sampleId: number };
+  getSimilarity: { problemId: number; modelId: number };
+  getNovelty: { sampleId: number };
+  getPpl: { problemId: number };
+  getOverview: Record<string, never>;
+  setAnnotation: { sampleId: number; labels: string[]; note: string };
+  filterProblems: { filter: WebviewFilter };
+  openSample: { sampleId: number };
+  openProblem: { problemId: number };
+}
+
+/** What each request's reply carries. */
+export interface RequestResults {
+  getProblem: ProblemData;
+  getSamples: SamplePage;
+  getSample: SampleText;
+  getSimilarity: SimilarityData;
+  getNovelty: NoveltyData;
+  getPpl: PplData;
+  getOverview: OverviewData;
+  setAnnotation: AnnotationResult;
+  filterProblems: { ok: true };
+  openSample: { ok: true };
+  openProblem: { ok: true };
+}
+
+export type RequestKind = keyof RequestParams;
+export type ResultOf<K extends RequestKind> = RequestResults[K];
+
+export type WebviewRequest = { [K in RequestKind]: { id: number; kind: K } & RequestParams[K] }[RequestKind];
+export type RequestOf<K extends RequestKind> = Extract<WebviewRequest, { kind: K }>;
+
+/** Notifications from the webview (no reply). */
+export type WebviewNotification =
+  | { id: number; kind: 'ready'; view: ViewKind }
+  | { id: number; kind: 'log'; level: 'info' | 'warn' | 'error'; message: string };
+
+export type WebviewMessage = WebviewRequest | WebviewNotification;
+
+// ------------------------------------------------------------------------------------------------
+// Host -> webview
+
+/** What a panel shows, also saved as webview state for restore after reload. */
+export interface PanelState {
+  view: ViewKind;
+  /** Problem row id for the problem view. */
+  problemId?: number;
+  /** Problem key (`dataset\x1fproblemId`): stable across re-indexing, used to restore. */
+  problemKey?: string;
+  /** Model whose samples are shown in the "in the base distribution?" section. */
+  modelId?: number;
+  sampleId?: number;
+}
+
+export type HostMessage =
+  | { id: number; kind: 'init'; protocol: number; state: PanelState }
+  | { [K in RequestKind]: { id: number; kind: 'reply'; replyTo: number; request: K; result: ResultOf<K> } }[RequestKind]
+  | { id: number; kind: 'error'; replyTo: number; message: string }
+  /** The index, the base/focus model or annotations changed: refetch. */
+  | { id: number; kind: 'changed' };
+
+// ------------------------------------------------------------------------------------------------
+// Validation
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 1;
+const isNat = (v: unknown, max = Number.MAX_SAFE_INTEGER): v is number =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= max;
+const isStr = (v: unknown, max = MAX_STRING): v is string => typeof v === 'string' && v.length <= max;
+
+/** Keys each request may carry besides `id` and `kind` (extra keys are refused). */
+const REQUEST_KEYS: { [K in RequestKind]: readonly (keyof RequestParams[K])[] } = {
+  getProblem: ['problemId'],
+  getSamples: ['problemId', 'modelId', 'offset', 'limit'],
+  getSample: ['sampleId'],
+  getSimilarity: ['problemId', 'modelId'],
+  getNovelty: ['sampleId'],
+  getPpl: ['problemId'],
+  getOverview: [],
+  setAnnotation: ['sampleId', 'labels', 'note'],
+  filterProblems: ['filter'],
+  openSample: ['sampleId'],
+  openProblem: ['problemId'],
+};
+
+export const REQUEST_KINDS = Object.keys(REQUEST_KEYS) as RequestKind[];
+
+function onlyKeys(o: Obj, allowed: readonly string[]): string | undefined {
+  for (const k of Object.keys(o)) if (!allowed.includes(k)) return `unexpected field "${k}"`;
+  return undefined;
+}
+
+/** Checks a filter from the webview; returns it or a reason. */
+export function validateFilter(v: unknown): WebviewFilter | string {
+  if (!isObj(v) || typeof v.kind !== 'string') return 'filter must be an object with a kind';
+  const need = (keys: string[], check: () => string | undefined): WebviewFilter | string => {
+    const extra = onlyKeys(v, ['kind', ...keys]);
+    if (extra) return `filter ${v.kind}: ${extra}`;
+    const bad = check();
+    return bad ? `filter ${v.kind}: ${bad}` : (v as unknown as WebviewFilter);
+  };
+  switch (v.kind) {
+    case 'all':
+      return need([], () => undefined);
+    case 'failing':
+      return need(['model'], () => (isId(v.model) ? undefined : 'model must be an id'));
+    case 'lost':
+    case 'gained':
+      return need(['base', 'model'], () => (isId(v.base) && isId(v.model) ? undefined : 'base and model must be ids'));
+    case 'level':
+      return need(['level'], () => (isStr(v.level, 200) ? undefined : 'level must be a string'));
+    case 'label':
+      return need(['label'], () => (isStr(v.label, 200) && v.label.trim() !== '' ? undefined : 'label must be a non-empty string'));
+    case 'problems':
+      return need(['problemIds'], () =>
+        Array.isArray(v.problemIds) && v.problemIds.length <= MAX_IDS && v.problemIds.every(isId)
+          ? undefined
+          : `problemIds must be a list of at most ${MAX_IDS} ids`,
+      );
+    case 'accuracyBin':
+      return need(['model', 'bin'], () => (isId(v.model) && isNat(v.bin, 11) ? undefined : 'model must be an id and bin in 0..11'));
+    case 'coverageCell':
+      return need(['base', 'model', 'cell'], () =>
+        isId(v.base) && isId(v.model) && ['baseOnly', 'modelOnly', 'both', 'neither'].includes(v.cell as string)
+          ? undefined
+          : 'base and model must be ids, cell one of baseOnly, modelOnly, both, neither',
+      );
+    default:
+      return `unknown filter kind "${String(v.kind).slice(0, 40)}"`;
+  }
+}
+
+/**
+ * Validates a message received from a webview. Returns the typed message, or a string saying
+ * why it was refused (the host logs it and, when the message has a usable id, replies with an error).
+ */
+export function validateWebviewMessage(v: unknown): WebviewMessage | string {
+  if (!isObj(v)) return 'message must be an object';
+  if (!isId(v.id)) return 'message id must be a positive integer';
+  if (typeof v.kind !== 'string') return 'message kind must be a string';
+  const kind = v.kind;
+  if (kind === 'ready') {
+    const extra = onlyKeys(v, ['id', 'kind', 'view']);
+    if (extra) return `ready: ${extra}`;
+    return v.view === 'problem' || v.view === 'overview' ? (v as WebviewMessage) : 'ready: view must be problem or overview';
+  }
+  if (kind === 'log') {
+    const extra = onlyKeys(v, ['id', 'kind', 'level', 'message']);
+    if (extra) return `log: ${extra}`;
+    if (!['info', 'warn', 'error'].includes(v.level as string)) return 'log: level must be info, warn or error';
+    return isStr(v.message, 4000) ? (v as WebviewMessage) : 'log: message must be a string of at most 4000 characters';
+  }
+  if (!Object.prototype.hasOwnProperty.call(REQUEST_KEYS, kind)) return `unknown message kind "${kind.slice(0, 40)}"`;
+  const k = kind as RequestKind;
+  const extra = onlyKeys(v, ['id', 'kind', ...(REQUEST_KEYS[k] as string[])]);
+  if (extra) return `${k}: ${extra}`;
+  const bad = checkParams(k, v);
+  return bad ? `${k}: ${bad}` : (v as WebviewMessage);
+}
+
+function checkParams(k: RequestKind, v: Obj): string | undefined {
+  switch (k) {
+    case 'getProblem':
+    case 'getPpl':
+    case 'openProblem':
+      return isId(v.problemId) ? undefined : 'problemId must be a positive integer';
+    case 'getSample':
+    case 'getNovelty':
+    case 'openSample':
+      return isId(v.sampleId) ? undefined : 'sampleId must be a positive integer';
+    case 'getSimilarity':
+      return isId(v.problemId) && isId(v.modelId) ? undefined : 'problemId and modelId must be positive integers';
+    case 'getSamples':
+      if (!isId(v.problemId) || !isId(v.modelId)) return 'problemId and modelId must be positive integers';
+      if (!isNat(v.offset)) return 'offset must be a non-negative integer';
+      return isNat(v.limit, MAX_PAGE) && v.limit >= 1 ? undefined : `limit must be an integer in 1..${MAX_PAGE}`;
+    case 'getOverview':
+      return undefined;
+    case 'setAnnotation':
+      if (!isId(v.sampleId)) return 'sampleId must be a positive integer';
+      if (!Array.isArray(v.labels) || v.labels.length > 50 || !v.labels.every((l) => isStr(l, 200))) {
+        return 'labels must be a list of at most 50 strings of at most 200 characters';
+      }
+      return isStr(v.note) ? undefined : `note must be a string of at most ${MAX_STRING} characters`;
+    case 'filterProblems': {
+      const f = validateFilter(v.filter);
+      return typeof f === 'string' ? f : undefined;
+    }
+  }
+}
+
+/**
+ * Validates a message received from the host (in the webview). Structural check of the envelope
+ * and of the state; results are checked to be objects of the kind the request asked for.
+ */
+export function validateHostMessage(v: unknown): HostMessage | string {
+  if (!isObj(v)) return 'message must be an object';
+  if (!isNat(v.id)) return 'message id must be a non-negative integer';
+  switch (v.kind) {
+    case 'init': {
+      if (v.protocol !== PROTOCOL_VERSION) return `protocol ${String(v.protocol)} is not ${PROTOCOL_VERSION}`;
+      const s = validatePanelState(v.state);
+      return typeof s === 'string' ? `init: ${s}` : (v as HostMessage);
+    }
+    case 'reply':
+      if (!isId(v.replyTo)) return 'reply: replyTo must be a positive integer';
+      if (typeof v.request !== 'string' || !REQUEST_KINDS.includes(v.request as RequestKind)) return 'reply: unknown request kind';
+      if (!isObj(v.result)) return 'reply: result must be an object';
+      return v as HostMessage;
+    case 'error':
+      if (!isId(v.replyTo)) return 'error: replyTo must be a positive integer';
+      return isStr(v.message) ? (v as HostMessage) : 'error: message must be a string';
+    case 'changed':
+      return v as HostMessage;
+    default:
+      return `unknown message kind "${String(v.kind).slice(0, 40)}"`;
+  }
+}
+
+/** Validates a saved panel state (the serializer hands back whatever was stored). */
+export function validatePanelState(v: unknown): PanelState | string {
+  if (!isObj(v)) return 'state must be an object';
+  if (v.view !== 'problem' && v.view !== 'overview') return 'state.view must be problem or overview';
+  if (v.problemId !== undefined && !isId(v.problemId)) return 'state.problemId must be a positive integer';
+  if (v.problemKey !== undefined && !isStr(v.problemKey, 4000)) return 'state.problemKey must be a string';
+  if (v.modelId !== undefined && !isId(v.modelId)) return 'state.modelId must be a positive integer';
+  if (v.sampleId !== undefined && !isId(v.sampleId)) return 'state.sampleId must be a positive integer';
+  const out: PanelState = { view: v.view };
+  if (v.problemId !== undefined) out.problemId = v.problemId as number;
+  if (v.problemKey !== undefined) out.problemKey = v.problemKey as string;
+  if (v.modelId !== undefined) out.modelId = v.modelId as number;
+  if (v.sampleId !== undefined) out.sampleId = v.sampleId as number;
+  return out;
+}
+
+/** Builds a reply (host side), typed by the request it answers. */
+export function reply<K extends RequestKind>(id: number, req: { id: number; kind: K }, result: ResultOf<K>): HostMessage {
+  return { id, kind: 'reply', replyTo: req.id, request: req.kind, result } as HostMessage;
+}
