@@ -134,6 +134,19 @@ describe('majAtK', () => {
     assert.equal(majAtK(s, 5), 1);
   });
 
+  test('lm-eval maj@k pitfall: the first k samples are one noisy subset; we average over all k-subsets', () => {
+    const s = [
+      { answer: 'B', correct: false },
+      { answer: 'B', correct: false },
+      { answer: 'A', correct: true },
+      { answer: 'A', correct: true },
+      { answer: 'A', correct: true },
+    ];
+    // first-2 vote says B (0). Over the 10 pairs: {B,B} 1 -> 0, {A,A} 3 -> 1, {A,B} 6 ties -> 0.5 each
+    assert.equal(majAtK(s.slice(0, 2), 2), 0);
+    assert.ok(Math.abs((majAtK(s, 2) as number) - 0.6) < 1e-15);
+  });
+
   test('null answers never win; a subset of only nulls scores 0', () => {
     const s = [
       { answer: null, correct: false },

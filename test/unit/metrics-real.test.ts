@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  accuracyHistogram,
   bestOfKCurve,
   categorize,
   categoryCounts,
@@ -172,6 +173,17 @@ describe('rlvr-probe-gsm8k results_2048_batched (SFT = base model, PPO-RLVR = mo
     expBase.forEach((v, i) => assert.ok(Math.abs(base[i] - v) < 1e-12, `base k index ${i}`));
     expModel.forEach((v, i) => assert.ok(Math.abs(model[i] - v) < 1e-12, `model k index ${i}`));
     assert.equal(datasetPassAtK(rawPairs.map((p) => p.base), 16).value, null);
+  });
+
+  test('accuracy histograms of c/8 per problem', () => {
+    assert.deepEqual(
+      accuracyHistogram(rawPairs.map((p) => p.base)).bins.map((b) => b.count),
+      [2, 0, 2, 3, 7, 1, 0, 3, 4, 3, 0, 5],
+    );
+    assert.deepEqual(
+      accuracyHistogram(rawPairs.map((p) => p.model)).bins.map((b) => b.count),
+      [1, 0, 2, 1, 1, 2, 0, 4, 4, 4, 0, 11],
+    );
   });
 
   test('no crossover up to k=8: the RL model leads at every k', () => {
