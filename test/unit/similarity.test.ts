@@ -15,6 +15,7 @@ import {
   problemSimilarity,
   summarize,
   textJaccard,
+  tokenDiff,
   tokenize,
   tokenizeWithOffsets,
   wordDiff,
@@ -407,11 +408,48 @@ describe('similarity: word diff (diff package)', () => {
     assert.equal(r.baseIndex, 1);
     assert.equal(r.similarity, 2 / 6);
     assert.deepEqual(r.segments, [
+      { value: 'the cat sat on ', start: 0, end: 15 },
+      { value: 'the', removed: true, start: 15, end: 18 },
+      { value: 'a', added: true, start: 15, end: 16 },
+      { value: ' mat', start: 16, end: 20 },
+    ]);
+    const w = diffWithNearestBase('the cat sat on a mat', base, { mode: 'words' })!;
+    assert.deepEqual(w.segments, [
       { value: 'the cat sat on ' },
       { value: 'the', removed: true },
       { value: 'a', added: true },
       { value: ' mat' },
     ]);
     assert.equal(diffWithNearestBase('x', []), null);
+    assert.throws(() => buildBaseIndex(base).diffWithNearest('x', ['only one']), RangeError);
+  });
+
+  test('token diff ignores LaTeX spelling and gives offsets into both original texts', () => {
+    const base = '$\\frac{1}{2}$ of 10 is 5';
+    const model = '\\dfrac{1}{2} of 10 is 6.';
+    assert.deepEqual(tokenDiff(base, model), [
+      { value: '\\dfrac{1}{2} of 10 is ', start: 0, end: 22 },
+      { value: '5', removed: true, start: 23, end: 24 },
+      { value: '6.', added: true, start: 22, end: 24 },
+    ]);
+  });
+
+  test('token diff: edges next to added runs, empty texts', () => {
+    assert.deepEqual(tokenDiff('b', '  a b  '), [
+      { value: '  ', start: 0, end: 2 },
+      { value: 'a', added: true, start: 2, end: 3 },
+      { value: ' b  ', start: 3, end: 7 },
+    ]);
+    assert.deepEqual(tokenDiff('a', ' b '), [
+      { value: 'a', removed: true, start: 0, end: 1 },
+      { value: ' ', start: 0, end: 1 },
+      { value: 'b', added: true, start: 1, end: 2 },
+      { value: ' ', start: 2, end: 3 },
+    ]);
+    assert.deepEqual(tokenDiff('', ''), []);
+    assert.deepEqual(tokenDiff('a b', '   '), [
+      { value: 'a b', removed: true, start: 0, end: 3 },
+      { value: '   ', start: 0, end: 3 },
+    ]);
   });
 });

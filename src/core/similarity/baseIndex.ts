@@ -35,7 +35,7 @@ import {
   toSortedSet,
   U32CountTable,
 } from './shingles';
-import { wordDiff, DiffSegment, WordDiffOptions } from './diff';
+import { tokenDiff, wordDiff, DiffSegment, WordDiffOptions } from './diff';
 
 /** Options of the similarity measure. */
 export interface SimilarityOptions {
@@ -356,24 +356,27 @@ export class BaseIndex {
   }
 
   /**
-   * Word-level diff between `text` and its nearest base sample (old = base sample, new = `text`;
-   * `added` segments are in the model sample only). Uses `diffWords` of the `diff` package on the
-   * ORIGINAL texts.
+   * Diff between `text` and its nearest base sample (old = base sample, new = `text`; `added`
+   * segments are in the model sample only), computed by the `diff` package:
+   * `mode: 'tokens'` (default) = {@link tokenDiff}, normalised tokens with offsets;
+   * `mode: 'words'` = {@link wordDiff}, jsdiff's `diffWords` on the raw texts.
    *
-   * @param baseTexts the same base texts the index was built from (the index keeps no text).
-   * @returns `null` for an empty base or when the diff gave up (see {@link wordDiff}).
+   * @param baseTexts the same base texts the index was built from (the index keeps no text;
+   *   RangeError when the count differs).
+   * @returns `null` for an empty base or when the diff gave up (timeout).
    */
   diffWithNearest(
     text: string,
     baseTexts: readonly string[],
-    opts?: WordDiffOptions,
+    opts?: WordDiffOptions & { mode?: 'tokens' | 'words' },
   ): { baseIndex: number; similarity: number; segments: DiffSegment[] } | null {
     if (baseTexts.length !== this.docs.length) {
       throw new RangeError(`baseTexts has ${baseTexts.length} texts but the index holds ${this.docs.length}`);
     }
     const best = this.nearest(text, 1)[0];
     if (!best) return null;
-    const segments = wordDiff(baseTexts[best.baseIndex], text, opts);
+    const baseText = baseTexts[best.baseIndex];
+    const segments = (opts?.mode ?? 'tokens') === 'tokens' ? tokenDiff(baseText, text, opts) : wordDiff(baseText, text, opts);
     return segments ? { baseIndex: best.baseIndex, similarity: best.similarity, segments } : null;
   }
 
@@ -610,7 +613,7 @@ export function textJaccard(a: string, b: string, opts?: { n?: number }): number
 export function diffWithNearestBase(
   modelText: string,
   baseTexts: readonly string[],
-  opts?: SimilarityOptions & WordDiffOptions,
+  opts?: SimilarityOptions & WordDiffOptions & { mode?: 'tokens' | 'words' },
 ): { baseIndex: number; similarity: number; segments: DiffSegment[] } | null {
   return buildBaseIndex(baseTexts, opts).diffWithNearest(modelText, baseTexts, opts);
 }

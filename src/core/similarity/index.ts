@@ -35,4 +35,4 @@ export {
   textJaccard,
   diffWithNearestBase,
 } from './baseIndex';
-export { DiffSegment, WordDiffOptions, wordDiff } from './diff';
+export { DiffSegment, TokenDiffSegment, WordDiffOptions, tokenDiff, wordDiff } from './diff';
