@@ -1,0 +1,549 @@
+/**
+ * One measured phase of the benchmark, run in its own process so that its peak RSS is its own:
+ *   node out/bench/phase.js <phase> <json args>
+ * Prints one JSON line (the phase's result, with `maxRssMB` and `wallMs`) as the last line of stdout.
+ * Phases: gen, floor, index, probe, fts, sizes, reindex, queries, report, simOne, simAll, bd-read,
+ * bd-hash, bd-filehash, bd-insert. The driver is bench/run.ts.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { TraceIndex } from '../src/core/index/traceIndex';
+import { buildFts, indexFolder, type IndexProgress } from '../src/core/index/indexer';
+import { buildReport } from '../src/core/report';
+import { readFile } from '../src/core/readers';
+import { contentHash } from '../src/core/text';
+import { passAtKSeries } from '../src/core/metrics';
+import { problemSimilarity } from '../src/core/similarity';
+import { generate, rng, type GenParams } from './gen';
+
+const MB = 1e6;
+
+function maxRssMB(): number {
+  // resourceUsage().maxRSS is in kilobytes (KiB) on Linux; VmHWM in /proc is the same figure.
+  let hwm: number | null = null;
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+    if (m) hwm = Number(m[1]);
+  } catch {
+    // not Linux
+  }
+  return ((hwm ?? process.resourceUsage().maxRSS) * 1024) / MB;
+}
+
+/** Results files of the generated folder (sorted relative paths ending in .jsonl). */
+function resultFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.jsonl')) out.push(p);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+function bytesOf(files: string[]): number {
+  return files.reduce((a, f) => a + fs.statSync(f).size, 0);
+}
+
+/** Size of the database file plus its WAL (after a checkpoint the WAL is empty). */
+function dbBytes(db: string): number {
+  let n = 0;
+  for (const suffix of ['', '-wal']) {
+    try {
+      n += fs.statSync(db + suffix).size;
+    } catch {
+      // absent
+    }
+  }
+  return n;
+}
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i];
+}
+
+/** Streams a file in 1 MiB chunks and calls `onLine(buffer, start, end)` for every non-empty line. */
+async function eachLine(file: string, onLine: (buf: Buffer, start: number, end: number) => void): Promise<void> {
+  const stream = fs.createReadStream(file, { highWaterMark: 1 << 20 });
+  let carry: Buffer[] = [];
+  for await (const raw of stream) {
+    const chunk = raw as Buffer;
+    let pos = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, pos);
+      if (nl === -1) {
+        if (pos < chunk.length) carry.push(chunk.subarray(pos));
+        break;
+      }
+      if (carry.length > 0) {
+        carry.push(chunk.subarray(pos, nl));
+        const joined = Buffer.concat(carry);
+        carry = [];
+        if (joined.length > 0) onLine(joined, 0, joined.length);
+      } else if (nl > pos) {
+        onLine(chunk, pos, nl);
+      }
+      pos = nl + 1;
+    }
+  }
+  if (carry.length > 0) {
+    const joined = Buffer.concat(carry);
+    if (joined.length > 0) onLine(joined, 0, joined.length);
+  }
+}
+
+type Args = Record<string, unknown>;
+
+const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
+  /** Generates the synthetic folder. */
+  async gen(a) {
+    const m = generate(a.params as GenParams, a.root as string, a.manifest as string);
+    return { manifest: m };
+  },
+
+  /** The floor: stream every file and JSON.parse every line, storing nothing. */
+  async floor(a) {
+    const files = resultFiles(a.root as string);
+    const t0 = performance.now();
+    let lines = 0;
+    let samples = 0;
+    for (const f of files) {
+      await eachLine(f, (buf, s, e) => {
+        const o = JSON.parse(buf.toString('utf8', s, e)) as { code?: unknown[] };
+        lines++;
+        if (Array.isArray(o.code)) samples += o.code.length;
+      });
+    }
+    const ms = performance.now() - t0;
+    return { ms, lines, samples, bytes: bytesOf(files) };
+  },
+
+  /** Full index (no FTS) into a fresh database. */
+  async index(a) {
+    const db = a.db as string;
+    const t0 = performance.now();
+    const index = TraceIndex.open(db);
+    const progress: { t: number; phase: IndexProgress['phase']; samples: number; file?: string }[] = [];
+    const summary = await indexFolder(index, a.root as string, {
+      fts: false,
+      batchSize: (a.batchSize as number | undefined) ?? undefined,
+      onProgress: (p) => progress.push({ t: performance.now() - t0, phase: p.phase, samples: p.samples, file: p.file }),
+    });
+    const ms = performance.now() - t0;
+    const tc = performance.now();
+    index.db.pragma('wal_checkpoint(TRUNCATE)');
+    const checkpointMs = performance.now() - tc;
+    const models = index.models().map((m) => ({ name: m.name, problems: m.problems, samples: m.samples, correct: m.correct }));
+    const problems = index.countProblems();
+    index.close();
+    // per-file: time from the file's first progress event to the next file's (or the end)
+    const perFile: { file: string; ms: number }[] = [];
+    let cur = null as { file: string; t: number } | null;
+    for (const p of progress) {
+      if (p.phase === 'index' && p.file && p.file !== cur?.file) {
+        if (cur) perFile.push({ file: cur.file, ms: p.t - cur.t });
+        cur = { file: p.file, t: p.t };
+      }
+    }
+    if (cur) perFile.push({ file: cur.file, ms: ms - cur.t });
+    return {
+      ms,
+      checkpointMs,
+      firstCommitMs: summary.firstCommitMs,
+      samples: summary.samples,
+      samplesWritten: summary.samplesWritten,
+      diagnostics: summary.diagnostics.length,
+      firstDiagnostics: summary.diagnostics.slice(0, 5),
+      filesIndexed: summary.filesIndexed,
+      models,
+      problems,
+      perFile,
+      dbBytes: dbBytes(db),
+    };
+  },
+
+  /**
+   * Polls the index from another process until the first problem is queryable (a problem row, its
+   * per-model counts and a page of its samples), and reports the time since `startEpochMs`.
+   */
+  async probe(a) {
+    const db = a.db as string;
+    const start = a.startEpochMs as number;
+    const deadline = start + ((a.timeoutMs as number | undefined) ?? 120000);
+    let index: TraceIndex | null = null;
+    let polls = 0;
+    while (Date.now() < deadline) {
+      polls++;
+      try {
+        if (!index && fs.existsSync(db)) index = TraceIndex.open(db, { readonly: true, busyTimeoutMs: 50 });
+        if (index) {
+          const p = index.listProblems({ kind: 'all' }, 0, 1)[0];
+          const st = p ? index.problemStats(p.id).find((s) => s.n > 0) : undefined;
+          const rows = st ? index.samples(p.id, st.modelId, { limit: 50 }) : [];
+          if (rows.length > 0) {
+            const queryableMs = Date.now() - start;
+            index.close();
+            return { queryableMs, polls, problemId: p.problemId, samplesSeen: rows.length };
+          }
+        }
+      } catch {
+        try {
+          index?.close();
+        } catch {
+          // ignore
+        }
+        index = null;
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return { queryableMs: null, polls };
+  },
+
+  /** Builds the full-text index over every sample. */
+  async fts(a) {
+    const db = a.db as string;
+    const index = TraceIndex.open(db);
+    const t0 = performance.now();
+    const r = buildFts(index);
+    const ms = performance.now() - t0;
+    index.db.pragma('wal_checkpoint(TRUNCATE)');
+    index.close();
+    return { ms, added: r.added, dbBytes: dbBytes(db) };
+  },
+
+  /** Space per table and index (SQLite's dbstat), grouped by table. */
+  async sizes(a) {
+    const index = TraceIndex.open(a.db as string, { readonly: true });
+    const rows = index.db
+      .prepare(
+        `SELECT d.name AS name, coalesce(m.tbl_name, d.name) AS tbl, m.type AS type, sum(d.pgsize) AS bytes,
+                sum(d.payload) AS payload, sum(d.unused) AS unused
+           FROM dbstat d LEFT JOIN sqlite_schema m ON m.name = d.name GROUP BY d.name ORDER BY bytes DESC`,
+      )
+      .all() as { name: string; tbl: string; type: string | null; bytes: number; payload: number; unused: number }[];
+    const text = index.db.prepare('SELECT sum(length(CAST(text AS BLOB))) AS textBytes, count(*) AS n FROM samples').get() as {
+      textBytes: number;
+      n: number;
+    };
+    index.close();
+    return { objects: rows, sampleTextBytes: text.textBytes, samples: text.n };
+  },
+
+  /** Re-indexes the unchanged folder (FTS on, as the extension does: nothing to add). */
+  async reindex(a) {
+    const index = TraceIndex.open(a.db as string);
+    const t0 = performance.now();
+    const s = await indexFolder(index, a.root as string);
+    const ms = performance.now() - t0;
+    index.close();
+    return { ms, filesSkipped: s.filesSkipped, filesIndexed: s.filesIndexed, samplesWritten: s.samplesWritten, samples: s.samples };
+  },
+
+  /** Latency of the queries the tree and the problem view make, with the index at full size. */
+  async queries(a) {
+    const index = TraceIndex.open(a.db as string, { readonly: true });
+    const iterations = (a.iterations as number | undefined) ?? 100;
+    const r = rng(4242);
+    const models = index.models();
+    const base = models[0];
+    const model = models[models.length - 1];
+    const problems = index.listProblems({ kind: 'all' }, 0, 10000);
+    const totalProblems = index.countProblems();
+    const pick = () => problems[Math.floor(r() * problems.length)];
+    const sampleIds = index.db.prepare('SELECT id FROM samples WHERE id % 997 = 0').pluck().all() as number[];
+    const searches = ['Lucía', 'discriminant', 'sum of roots', 'Pythagorean theorem', 'Marcus marbles', '194'];
+
+    const cases: { name: string; what: string; run: (i: number) => unknown }[] = [
+      { name: 'models', what: 'models() with totals (tree root, model mode)', run: () => index.models() },
+      {
+        name: 'problemsPage',
+        what: 'countProblems + listProblems(all, page of 200) (tree root)',
+        run: () => {
+          const offset = Math.floor(r() * Math.max(1, totalProblems - 200));
+          return [index.countProblems({ kind: 'all' }), index.listProblems({ kind: 'all' }, offset, 200)];
+        },
+      },
+      {
+        name: 'problemsPageLost',
+        what: 'count + list(lost: base solves, model never; page of 200) (tree filter)',
+        run: () => [index.countProblems({ kind: 'lost', base: base.id, model: model.id }), index.listProblems({ kind: 'lost', base: base.id, model: model.id }, 0, 200)],
+      },
+      {
+        name: 'problemsPageLowAccuracy',
+        what: 'count + list(lowAccuracy < 0.2; page of 200) (tree filter)',
+        run: () => [
+          index.countProblems({ kind: 'lowAccuracy', model: model.id, threshold: 0.2 }),
+          index.listProblems({ kind: 'lowAccuracy', model: model.id, threshold: 0.2 }, 0, 200),
+        ],
+      },
+      { name: 'problemModels', what: "problemStats(problem) + models() (one problem's models)", run: () => [index.problemStats(pick().id), index.models()] },
+      { name: 'modelStats', what: "modelStats(model) (model mode: one model's problems)", run: (i) => index.modelStats(models[i % models.length].id) },
+      { name: 'verdictCounts', what: 'sampleCounts(problem, model) (verdict nodes)', run: (i) => index.sampleCounts(pick().id, models[i % models.length].id) },
+      {
+        name: 'samplesPage',
+        what: 'samples(problem, model, {correct: false, limit 200}) (one page of samples)',
+        run: (i) => index.samples(pick().id, models[i % models.length].id, { correct: false, offset: 0, limit: 200 }),
+      },
+      {
+        name: 'samplesPageDeep',
+        what: 'samples(problem, model, {offset 800, limit 200}) (a later page)',
+        run: (i) => index.samples(pick().id, models[i % models.length].id, { offset: 800, limit: 200 }),
+      },
+      { name: 'sampleText', what: 'sample(id) with its text (open a sample)', run: () => index.sample(sampleIds[Math.floor(r() * sampleIds.length)]) },
+      {
+        name: 'passAtK',
+        what: "problemStats + pass@k for k = 1..n per model (one problem's pass@k data)",
+        run: () => index.problemStats(pick().id).map((s) => passAtKSeries(s.graded, s.c)),
+      },
+      { name: 'search', what: 'search(query, 200) (full-text search of sample text)', run: (i) => index.search(searches[i % searches.length], 200) },
+      {
+        name: 'problemsPageSearch',
+        what: 'count + list(search filter, page of 200) (tree search filter)',
+        run: (i) => {
+          const f = { kind: 'search' as const, query: searches[i % searches.length] };
+          return [index.countProblems(f), index.listProblems(f, 0, 200)];
+        },
+      },
+    ];
+    const out: Record<string, unknown>[] = [];
+    for (const c of cases) {
+      for (let i = 0; i < 5; i++) c.run(i); // warm-up (statement cache, page cache)
+      const times: number[] = [];
+      let rows = 0;
+      for (let i = 0; i < iterations; i++) {
+        const t0 = performance.now();
+        const res = c.run(i);
+        times.push(performance.now() - t0);
+        if (Array.isArray(res)) rows += res.length;
+      }
+      times.sort((x, y) => x - y);
+      out.push({ name: c.name, what: c.what, iterations, p50: quantile(times, 0.5), p95: quantile(times, 0.95), max: times[times.length - 1], meanRows: rows / iterations });
+    }
+    index.close();
+    return { cases: out, problems: totalProblems, models: models.length };
+  },
+
+  /** The full report (every pass@k curve with bootstrap intervals, comparisons, strata). */
+  async report(a) {
+    const index = TraceIndex.open(a.db as string, { readonly: true });
+    const runs: number[] = [];
+    let summary: Record<string, unknown> = {};
+    for (let i = 0; i < ((a.runs as number | undefined) ?? 3); i++) {
+      const t0 = performance.now();
+      const rep = buildReport(index);
+      runs.push(performance.now() - t0);
+      summary = {
+        base: rep.base,
+        models: rep.models.map((m) => ({ id: m.id, problems: m.problems, samples: m.samples, passAt1: m.passAtK[0]?.value, ks: m.passAtK.length, bestOfK: m.bestOfK.length })),
+        comparisons: rep.comparisons.map((c) => ({ model: c.model, crossoverK: c.crossoverK, coverage: c.coverage })),
+        strata: rep.strata.length,
+      };
+    }
+    index.close();
+    const sorted = [...runs].sort((x, y) => x - y);
+    return { runs, firstMs: runs[0], medianMs: quantile(sorted, 0.5), summary };
+  },
+
+  /** Similarity of one problem: every model sample against every base sample of that problem. */
+  async simOne(a) {
+    const index = TraceIndex.open(a.db as string, { readonly: true });
+    const models = index.models();
+    const base = models[0];
+    const model = models[models.length - 1];
+    const problems = index.listProblems({ kind: 'all' }, 0, 10000);
+    const p = problems[Math.floor(problems.length / 2)];
+    const runs: { loadMs: number; computeMs: number; totalMs: number }[] = [];
+    let result: Record<string, unknown> = {};
+    for (let i = 0; i < ((a.runs as number | undefined) ?? 3); i++) {
+      const t0 = performance.now();
+      const bt = index.sampleTexts(p.id, base.id).map((s) => s.text);
+      const mt = index.sampleTexts(p.id, model.id).map((s) => s.text);
+      const t1 = performance.now();
+      const sim = problemSimilarity(bt, mt);
+      const t2 = performance.now();
+      runs.push({ loadMs: t1 - t0, computeMs: t2 - t1, totalMs: t2 - t0 });
+      result = { problem: p.problemId, baseSamples: bt.length, modelSamples: mt.length, modelSimilarityMedian: sim.summary.modelSimilarity.median, baselineSimilarityMedian: sim.summary.baselineSimilarity.median };
+    }
+    index.close();
+    return { runs, firstMs: runs[0].totalMs, medianMs: quantile(runs.map((r) => r.totalMs).sort((x, y) => x - y), 0.5), ...result };
+  },
+
+  /** Similarity of every problem of every non-base model against the base model (the whole folder). */
+  async simAll(a) {
+    const index = TraceIndex.open(a.db as string, { readonly: true });
+    const models = index.models();
+    const base = models[0];
+    const problems = index.listProblems({ kind: 'all' }, 0, 10000);
+    const limitMs = (a.limitMs as number | undefined) ?? Infinity;
+    const t0 = performance.now();
+    let pairs = 0;
+    let loadMs = 0;
+    let samples = 0;
+    let truncated = false;
+    outer: for (const m of models.slice(1)) {
+      for (const p of problems) {
+        if (performance.now() - t0 > limitMs) {
+          truncated = true;
+          break outer;
+        }
+        const tl = performance.now();
+        const bt = index.sampleTexts(p.id, base.id).map((s) => s.text);
+        const mt = index.sampleTexts(p.id, m.id).map((s) => s.text);
+        loadMs += performance.now() - tl;
+        problemSimilarity(bt, mt);
+        pairs++;
+        samples += bt.length + mt.length;
+      }
+    }
+    const ms = performance.now() - t0;
+    const totalPairs = problems.length * (models.length - 1);
+    index.close();
+    return { ms, pairs, totalPairs, truncated, loadMs, samples, projectedMs: truncated ? (ms / pairs) * totalPairs : ms };
+  },
+
+  /** Breakdown: the qwen-math reader alone (read, parse, build records), storing nothing. */
+  async 'bd-read'(a) {
+    const root = a.root as string;
+    const files = resultFiles(root);
+    const t0 = performance.now();
+    let samples = 0;
+    let chars = 0;
+    for (const f of files) {
+      const rel = path.relative(root, f).split(path.sep).join('/');
+      for await (const ev of readFile({ root, relPath: rel, absPath: f, run: path.posix.dirname(rel) }, 'qwen-math')) {
+        if (ev.kind === 'problem') {
+          samples += ev.record.samples.length;
+          for (const s of ev.record.samples) chars += s.text.length;
+        }
+      }
+    }
+    return { ms: performance.now() - t0, samples, chars };
+  },
+
+  /** Breakdown: the reader plus the per-sample content hash (SHA-1 of each text). */
+  async 'bd-hash'(a) {
+    const root = a.root as string;
+    const files = resultFiles(root);
+    const t0 = performance.now();
+    let samples = 0;
+    let hashMs = 0;
+    for (const f of files) {
+      const rel = path.relative(root, f).split(path.sep).join('/');
+      for await (const ev of readFile({ root, relPath: rel, absPath: f, run: path.posix.dirname(rel) }, 'qwen-math')) {
+        if (ev.kind === 'problem') {
+          const th = performance.now();
+          for (const s of ev.record.samples) contentHash(s.text);
+          hashMs += performance.now() - th;
+          samples += ev.record.samples.length;
+        }
+      }
+    }
+    return { ms: performance.now() - t0, hashMs, samples };
+  },
+
+  /** Breakdown: the whole-file SHA-1 the indexer computes before reading a new or changed file. */
+  async 'bd-filehash'(a) {
+    const files = resultFiles(a.root as string);
+    const t0 = performance.now();
+    for (const f of files) {
+      await new Promise<void>((resolve, reject) => {
+        const h = createHash('sha1');
+        fs.createReadStream(f, { highWaterMark: 1 << 20 })
+          .on('data', (c) => h.update(c))
+          .on('error', reject)
+          .on('end', () => {
+            h.digest('hex');
+            resolve();
+          });
+      });
+    }
+    return { ms: performance.now() - t0 };
+  },
+
+  /**
+   * Breakdown: the reader plus the sample INSERT alone (same statement and schema as the indexer, 20000
+   * samples per transaction; no model/problem upserts, no stats). Variants: `plain` (constant content
+   * hash), `hash` (real content hash), `notext` (empty text: the cost of storing the text),
+   * `noidx` (without the two secondary indexes on samples).
+   */
+  async 'bd-insert'(a) {
+    const root = a.root as string;
+    const db = a.db as string;
+    const variant = a.variant as 'plain' | 'hash' | 'notext' | 'noidx';
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(db + suffix, { force: true });
+    const files = resultFiles(root);
+    const index = TraceIndex.open(db);
+    const d = index.db;
+    if (variant === 'noidx') d.exec('DROP INDEX samples_by_model_problem; DROP INDEX samples_by_file;');
+    const ins = d.prepare(
+      `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
+         reward_score, finish_reason, token_count, content_hash, text)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const ids = new Map<string, number>();
+    const idOf = (k: string) => {
+      let v = ids.get(k);
+      if (v === undefined) ids.set(k, (v = ids.size + 1));
+      return v;
+    };
+    const t0 = performance.now();
+    let samples = 0;
+    let inBatch = 0;
+    d.exec('BEGIN');
+    for (let fi = 0; fi < files.length; fi++) {
+      const f = files[fi];
+      const rel = path.relative(root, f).split(path.sep).join('/');
+      for await (const ev of readFile({ root, relPath: rel, absPath: f, run: path.posix.dirname(rel) }, 'qwen-math')) {
+        if (ev.kind !== 'problem') continue;
+        const r = ev.record;
+        const mid = idOf(`m${r.model.name}`);
+        const pid = idOf(`p${r.dataset}/${r.problemId}`);
+        for (const s of r.samples) {
+          ins.run(
+            fi + 1, r.line, mid, pid, s.sampleIndex ?? 0,
+            s.correct === null ? null : s.correct ? 1 : 0,
+            s.extractedAnswer ?? null, s.rewardScore ?? null, s.finishReason ?? null, null,
+            variant === 'hash' ? contentHash(s.text) : '0123456789abcdef',
+            variant === 'notext' ? '' : s.text,
+          );
+          samples++;
+          if (++inBatch >= 20000) {
+            d.exec('COMMIT');
+            d.exec('BEGIN');
+            inBatch = 0;
+          }
+        }
+      }
+    }
+    d.exec('COMMIT');
+    const ms = performance.now() - t0;
+    d.pragma('wal_checkpoint(TRUNCATE)');
+    index.close();
+    const bytes = dbBytes(db);
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(db + suffix, { force: true });
+    return { ms, samples, variant, dbBytes: bytes };
+  },
+};
+
+async function main(): Promise<void> {
+  const [name, json] = process.argv.slice(2);
+  const fn = phases[name];
+  if (!fn) {
+    console.error(`unknown phase ${name}; phases: ${Object.keys(phases).join(', ')}`);
+    process.exit(2);
+  }
+  const t0 = performance.now();
+  const result = await fn(json ? (JSON.parse(json) as Args) : {});
+  process.stdout.write('\n' + JSON.stringify({ phase: name, ...result, wallMs: performance.now() - t0, maxRssMB: maxRssMB() }) + '\n');
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.stack : e);
+  process.exit(1);
+});

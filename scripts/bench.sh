@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# npm run bench [-- options]: bundles bench/run.ts and bench/phase.ts with esbuild into out/bench/
+# (better-sqlite3 stays external) and runs the driver from the repository root.
+# Options: see bench/run.ts (--preset small|full, --scale full|quarter, --skip ..., --out FILE).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/ensure-node.sh
+node_modules/.bin/esbuild bench/run.ts bench/phase.ts --bundle --platform=node --format=cjs \
+  --target=node22 --external:better-sqlite3 --outdir=out/bench --log-level=warning
+exec node out/bench/run.js "$@"
