@@ -1,0 +1,202 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { createHash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { auditFolder } from '../core/audit';
+import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
+import { indexFolder, type IndexSummary } from '../core/index/indexer';
+import { TraceIndex } from '../core/index/traceIndex';
+import type { Diagnostic } from '../core/model';
+import { buildReport, type Report } from '../core/report';
+import { escapeControl } from '../core/text';
+
+/** Default index location for a results folder: a per-user cache, so read-only folders work. */
+export function defaultDbPath(folder: string): string {
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  const id = createHash('sha1').update(resolve(folder)).digest('hex').slice(0, 16);
+  return join(cache, 'trace-inspector', `${id}.db`);
+}
+
+function checkFolder(folder: string): string {
+  const abs = resolve(folder);
+  if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new InvalidArgumentError(`not a folder: ${folder}`);
+  return abs;
+}
+
+const safe = (s: string) => escapeControl(s);
+const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : (100 * v).toFixed(1));
+
+function progress(quiet: boolean) {
+  let last = 0;
+  return (p: { phase: string; file?: string; filesDone: number; filesTotal: number; samples: number }) => {
+    if (quiet) return;
+    const now = Date.now();
+    if (p.phase === 'index' && now - last < 200) return;
+    last = now;
+    const file = p.file ? ` ${safe(p.file)}` : '';
+    process.stderr.write(`[${p.phase}] ${p.filesDone}/${p.filesTotal} files, ${p.samples} samples${file}\n`);
+  };
+}
+
+async function runIndex(folder: string, dbPath: string, quiet: boolean): Promise<{ index: TraceIndex; summary: IndexSummary }> {
+  const index = TraceIndex.open(dbPath);
+  const summary = await indexFolder(index, folder, { onProgress: progress(quiet) });
+  // Restore annotations from the folder's mirror (after deleting the index, or from git).
+  new AnnotationStore(index).importJsonl(join(folder, ...MIRROR_RELATIVE_PATH.split('/')), MIRROR_RELATIVE_PATH);
+  return { index, summary };
+}
+
+function formatDiagnostics(diags: Diagnostic[]): string {
+  return diags.map((d) => `${safe(d.file)}:${d.line}: ${d.severity}: ${safe(d.message)}`).join('\n');
+}
+
+/** Renders the report as aligned text tables. */
+export function reportTable(r: Report): string {
+  const out: string[] = [];
+  const ks = [...new Set(r.models.flatMap((m) => m.passAtK.map((p) => p.k)))].sort((a, b) => a - b);
+  const head = ['model', 'problems', 'samples', 'correct', ...ks.map((k) => `pass@${k}`)];
+  const rows = r.models.map((m) => [
+    safe(m.label) + (m.id === r.base ? ' [base]' : ''),
+    String(m.problems),
+    String(m.samples),
+    String(m.correct),
+    ...ks.map((k) => {
+      const p = m.passAtK.find((x) => x.k === k);
+      return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]` : '—';
+    }),
+  ]);
+  out.push(table([head, ...rows]));
+  if (r.models.some((m) => m.bestOfK.length)) {
+    out.push('', 'best-of-k (reward-model selection, %):');
+    for (const m of r.models.filter((x) => x.bestOfK.length)) {
+      out.push(`  ${safe(m.label)}: ${m.bestOfK.map((b) => `k=${b.k} ${pct(b.value)}`).join('  ')}`);
+    }
+  }
+  if (r.comparisons.length) {
+    out.push('', `base model: ${safe(r.base ?? '—')} (${r.baseSource === 'guess' ? 'guessed; change with --base' : 'chosen'})`);
+    const ch = ['model', 'problems', 'base-only', 'model-only', 'both', 'neither', 'crossover k', 'sharpening', 'expansion', 'regression', 'unchanged', 'unsolved'];
+    out.push(
+      table([
+        ch,
+        ...r.comparisons.map((c) => [
+          safe(c.model),
+          String(c.problems),
+          String(c.coverage.baseOnly),
+          String(c.coverage.modelOnly),
+          String(c.coverage.both),
+          String(c.coverage.neither),
+          c.crossoverK === null ? `none (${c.leaderAtK1} leads)` : String(c.crossoverK),
+          String(c.categories.sharpening),
+          String(c.categories.expansion),
+          String(c.categories.regression),
+          String(c.categories.unchanged),
+          String(c.categories.unsolved),
+        ]),
+      ]),
+    );
+  }
+  if (r.strata.length) {
+    out.push('', 'pass@k by difficulty level:');
+    for (const s of r.strata) {
+      out.push(`  ${safe(s.model)} level ${safe(s.level)} (${s.problems} problems): ${s.passAtK.map((p) => `@${p.k} ${pct(p.value)}`).join('  ')}`);
+    }
+  }
+  if (r.audit.length) {
+    out.push('', 'audit: figures stored in the folder that disagree with the raw samples:');
+    for (const a of r.audit) out.push(`  ${safe(a.file)}: ${safe(a.metric)} stored ${a.stored} recomputed ${a.recomputed}`);
+  }
+  for (const w of r.warnings) out.push(`warning: ${safe(w)}`);
+  if (r.diagnostics.length) out.push('', `${r.diagnostics.length} diagnostics:`, formatDiagnostics(r.diagnostics));
+  return out.join('\n');
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => (r[j] ?? '').length)));
+  return rows.map((r) => r.map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  ')).join('\n');
+}
+
+/** CSV of every pass@k point: model,k,value,ci_low,ci_high,problems,missing. */
+export function reportCsv(r: Report): string {
+  const q = (s: string) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  const lines = ['model,label,k,pass_at_k,ci_low,ci_high,problems,missing'];
+  for (const m of r.models) {
+    for (const p of m.passAtK) {
+      lines.push([q(m.id), q(m.label), p.k, p.value ?? '', p.ciLow ?? '', p.ciHigh ?? '', p.problems, p.missing].join(','));
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Builds the command-line program (exported for tests). */
+export function program(): Command {
+  const cmd = new Command('trace-inspector')
+    .description('Index sampled reasoning traces and report base-vs-RL metrics (pass@k, coverage, best-of-k).')
+    .version('0.1.0')
+    .showHelpAfterError();
+
+  cmd
+    .command('index')
+    .description('index every supported results file under <folder> into SQLite (incremental)')
+    .argument('<folder>', 'results folder')
+    .option('--db <file>', 'index database (default: a per-user cache file for this folder)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('-q, --quiet', 'no progress on stderr')
+    .action(async (folder: string, opts: { db?: string; format: string; quiet?: boolean }) => {
+      const abs = checkFolder(folder);
+      const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet);
+      index.close();
+      if (opts.format === 'json') {
+        process.stdout.write(
+          `${JSON.stringify({ filesIndexed: summary.filesIndexed, filesSkipped: summary.filesSkipped, filesRemoved: summary.filesRemoved, samples: summary.samples, diagnostics: summary.diagnostics }, null, 2)}\n`,
+        );
+      } else {
+        process.stdout.write(
+          `indexed ${summary.filesIndexed} files, skipped ${summary.filesSkipped} unchanged, removed ${summary.filesRemoved}; ${summary.samples} samples in the index\n`,
+        );
+        if (summary.diagnostics.length) process.stdout.write(`${formatDiagnostics(summary.diagnostics)}\n`);
+      }
+    });
+
+  cmd
+    .command('report')
+    .description('index <folder> (incrementally) and report pass@k, best-of-k, coverage, crossover k, categories and audit')
+    .argument('<folder>', 'results folder')
+    .option('--db <file>', 'index database (default: a per-user cache file for this folder)')
+    .option('--base <text>', 'base model: a substring of its id or label (default: guessed from names)')
+    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json', 'csv']).default('table'))
+    .option('--replicates <n>', 'bootstrap replicates', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 100) throw new InvalidArgumentError('an integer >= 100');
+      return n;
+    })
+    .option('--seed <n>', 'bootstrap seed', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n)) throw new InvalidArgumentError('an integer');
+      return n;
+    })
+    .option('-q, --quiet', 'no progress on stderr')
+    .action(async (folder: string, opts: { db?: string; base?: string; format: string; replicates?: number; seed?: number; quiet?: boolean }) => {
+      const abs = checkFolder(folder);
+      const { index } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet);
+      try {
+        const audit = await auditFolder(index, abs);
+        const report = buildReport(index, { base: opts.base, audit, replicates: opts.replicates, seed: opts.seed });
+        if (opts.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        else if (opts.format === 'csv') process.stdout.write(`${reportCsv(report)}\n`);
+        else process.stdout.write(`${reportTable(report)}\n`);
+      } finally {
+        index.close();
+      }
+    });
+  return cmd;
+}
+
+if (require.main === module) {
+  program()
+    .parseAsync(process.argv)
+    .catch((e: unknown) => {
+      process.stderr.write(`trace-inspector: ${escapeControl((e as Error).message ?? String(e))}\n`);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,204 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { categorize, datasetPassAtK } from './metrics';
+import type { TraceIndex, ModelRow } from './index/traceIndex';
+import { listCandidateFiles } from './readers';
+
+/** One disagreement between a figure a results folder stores and the figure recomputed from its samples. */
+export interface AuditEntry {
+  /** Summary file, relative to the results folder. */
+  file: string;
+  /** Name of the figure in that file (`sft_pass_at_k`, `c_rl[qid=3]`, `acc`). */
+  metric: string;
+  stored: number;
+  recomputed: number;
+}
+
+const TOLERANCE = 1e-6;
+
+/**
+ * Compares the summaries a results folder carries with figures recomputed from its raw samples,
+ * and returns each disagreement. Understood summaries:
+ * - `summary.json` with a `metrics` object using `<alias>_sample_accuracy`, `<alias>_pass_at_k`
+ *   (at `metrics.k`) and `sharpening_questions` / `observed_expansion_questions` /
+ *   `regression_questions` / `unchanged_questions` (rlvr_behavior_probe). Aliases map to models of
+ *   the same run folder through `run_config.json`'s `<alias>_model`, else by name substring.
+ *   Its `unchanged` counts problems neither model solves as unchanged, so we compare it with our
+ *   `unchanged + unsolved`.
+ * - `per_question.csv` with `qid` and `c_<alias>` columns: per-problem correct counts.
+ * - `<stem>_*metrics.json` beside `<stem>.jsonl` (Qwen2.5-Math evaluation): `acc` = 100 x the mean
+ *   over problems of the first sample's correctness, rounded to 0.1 (their `evaluate.py`), so the
+ *   tolerance there is 0.05.
+ * Files that cannot be read or parsed are skipped (they are not results files).
+ */
+export async function auditFolder(index: TraceIndex, root: string): Promise<AuditEntry[]> {
+  const out: AuditEntry[] = [];
+  const files = await listCandidateFiles(root, { include: ['summary.json', 'per_question.csv', '*_metrics.json'] });
+  const models = index.models();
+  for (const rel of files) {
+    const base = posix.basename(rel);
+    const run = posix.dirname(rel) === '.' ? '' : posix.dirname(rel);
+    try {
+      if (base === 'summary.json') auditSummary(index, root, rel, run, models, out);
+      else if (base === 'per_question.csv') auditPerQuestion(index, root, rel, run, models, out);
+      else if (/_metrics\.json$/.test(base)) auditQwenMetrics(index, root, rel, run, models, out);
+    } catch {
+      // not a summary we understand
+    }
+  }
+  return out;
+}
+
+function readJson(root: string, rel: string): unknown {
+  return JSON.parse(readFileSync(join(root, ...rel.split('/')), 'utf8'));
+}
+
+/** Resolves a summary's alias (`sft`, `rl`) to a model of the same run. */
+function aliasModel(root: string, run: string, alias: string, models: ModelRow[]): ModelRow | undefined {
+  const inRun = models.filter((m) => m.run === run);
+  const cfgPath = join(root, ...(run ? run.split('/') : []), 'run_config.json');
+  if (existsSync(cfgPath)) {
+    try {
+      const cfg = JSON.parse(readFileSync(cfgPath, 'utf8')) as Record<string, unknown>;
+      const name = cfg[`${alias}_model`];
+      if (typeof name === 'string') {
+        const hit = inRun.find((m) => m.name === name);
+        if (hit) return hit;
+      }
+    } catch {
+      // fall through to name matching
+    }
+  }
+  const hits = inRun.filter((m) => m.name.toLowerCase().includes(alias.toLowerCase()));
+  return hits.length === 1 ? hits[0] : undefined;
+}
+
+function countsOf(index: TraceIndex, model: ModelRow): Map<number, { n: number; c: number }> {
+  return new Map(index.modelStats(model.id).map((s) => [s.problemId, { n: s.n, c: s.c }]));
+}
+
+function push(out: AuditEntry[], file: string, metric: string, stored: number, recomputed: number, tol = TOLERANCE): void {
+  if (!(Math.abs(stored - recomputed) <= tol)) out.push({ file, metric, stored, recomputed });
+}
+
+function auditSummary(index: TraceIndex, root: string, rel: string, run: string, models: ModelRow[], out: AuditEntry[]): void {
+  const doc = readJson(root, rel) as { metrics?: Record<string, unknown> };
+  const m = doc.metrics;
+  if (!m || typeof m !== 'object') return;
+  const k = typeof m.k === 'number' ? m.k : undefined;
+  const aliases = new Set<string>();
+  for (const [key, value] of Object.entries(m)) {
+    if (typeof value !== 'number') continue;
+    const acc = /^([a-z0-9]+)_sample_accuracy$/i.exec(key);
+    const pak = /^([a-z0-9]+)_pass_at_k$/i.exec(key);
+    const alias = acc?.[1] ?? pak?.[1];
+    if (!alias) continue;
+    aliases.add(alias);
+    const model = aliasModel(root, run, alias, models);
+    if (!model) continue;
+    if (acc) push(out, rel, key, value, model.samples ? model.correct / model.samples : 0);
+    if (pak && k !== undefined) {
+      const v = datasetPassAtK([...countsOf(index, model).values()], k).value;
+      if (v !== null) push(out, rel, key, value, v);
+    }
+  }
+  // Category counts between the first two aliases (`sft` -> base, `rl` -> model).
+  const [baseAlias, modelAlias] = ['sft', 'rl'].every((a) => aliases.has(a)) ? ['sft', 'rl'] : [...aliases];
+  if (!baseAlias || !modelAlias) return;
+  const bm = aliasModel(root, run, baseAlias, models);
+  const mm = aliasModel(root, run, modelAlias, models);
+  if (!bm || !mm) return;
+  const bc = countsOf(index, bm);
+  const mc = countsOf(index, mm);
+  const counts = { sharpening: 0, expansion: 0, regression: 0, unchanged: 0, unsolved: 0 };
+  for (const [pid, b] of bc) {
+    const x = mc.get(pid);
+    if (x) counts[categorize(b, x)]++;
+  }
+  const stored: [string, number][] = [
+    ['sharpening_questions', counts.sharpening],
+    ['observed_expansion_questions', counts.expansion],
+    ['regression_questions', counts.regression],
+    ['unchanged_questions', counts.unchanged + counts.unsolved],
+  ];
+  for (const [key, recomputed] of stored) if (typeof m[key] === 'number') push(out, rel, key, m[key] as number, recomputed);
+}
+
+function auditPerQuestion(index: TraceIndex, root: string, rel: string, run: string, models: ModelRow[], out: AuditEntry[]): void {
+  const text = readFileSync(join(root, ...rel.split('/')), 'utf8');
+  const rows = parseCsv(text);
+  if (rows.length < 2) return;
+  const header = rows[0];
+  const qidCol = header.indexOf('qid');
+  if (qidCol < 0) return;
+  const problemsByKey = new Map<string, number>();
+  for (const p of index.listProblems({ kind: 'all' }, 0, 10000)) problemsByKey.set(p.problemId, p.id);
+  header.forEach((col, j) => {
+    const alias = /^c_([a-z0-9]+)$/i.exec(col)?.[1];
+    if (!alias) return;
+    const model = aliasModel(root, run, alias, models);
+    if (!model) return;
+    const counts = countsOf(index, model);
+    for (const row of rows.slice(1)) {
+      const qid = row[qidCol];
+      const stored = Number(row[j]);
+      const pid = problemsByKey.get(qid);
+      if (pid === undefined || !Number.isFinite(stored)) continue;
+      push(out, rel, `${col}[qid=${qid}]`, stored, counts.get(pid)?.c ?? 0);
+    }
+  });
+}
+
+function auditQwenMetrics(index: TraceIndex, root: string, rel: string, run: string, models: ModelRow[], out: AuditEntry[]): void {
+  const doc = readJson(root, rel) as Record<string, unknown>;
+  if (typeof doc.acc !== 'number') return;
+  const stem = posix.basename(rel).replace(/_metrics\.json$/, '');
+  // The samples file whose stem starts the metrics file's name, in the same folder.
+  const file = index.db
+    .prepare(`SELECT id, path FROM files WHERE path LIKE ? ESCAPE '\\' ORDER BY length(path) DESC`)
+    .all(`${(run ? `${run}/` : '').replace(/[\\%_]/g, (c) => `\\${c}`)}%.jsonl`) as { id: number; path: string }[];
+  const match = file.find((f) => stem.startsWith(posix.basename(f.path).replace(/\.jsonl$/, '')));
+  if (!match) return;
+  const firsts = index.db
+    .prepare('SELECT correct FROM samples WHERE file_id = ? AND sample_index = 0')
+    .pluck()
+    .all(match.id) as (number | null)[];
+  if (firsts.length === 0) return;
+  const acc = Math.round((1000 * firsts.reduce<number>((a, c) => a + (c === 1 ? 1 : 0), 0)) / firsts.length) / 10;
+  push(out, rel, 'acc', doc.acc, acc, 0.05 + 1e-9);
+  void models;
+}
+
+/** Minimal RFC 4180 CSV parser (quoted fields, doubled quotes, CRLF). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else quoted = false;
+      } else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += ch;
+  }
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}

@@ -1,0 +1,551 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, promises as fsp } from 'node:fs';
+import { hostname } from 'node:os';
+import { join, posix } from 'node:path';
+import type Database from 'better-sqlite3';
+import type { Diagnostic, FormatId, ProblemRecord } from '../model';
+import { detectFile, listCandidateFiles, readFile } from '../readers';
+import { contentHash } from '../text';
+import { TraceIndex, modelKey, problemKey } from './traceIndex';
+import { refreshModelLabels } from './labels';
+
+/** Progress of an indexing pass, reported after each file and every few thousand samples. */
+export interface IndexProgress {
+  phase: 'scan' | 'index' | 'fts' | 'done';
+  file?: string;
+  filesDone: number;
+  filesTotal: number;
+  samples: number;
+}
+
+export interface IndexOptions {
+  /** Globs (relative to the folder, POSIX) of files to consider; default: every file. */
+  include?: string[];
+  /** Globs of files to leave out. */
+  exclude?: string[];
+  /** Forces one format for every candidate file instead of detecting it per file. */
+  format?: FormatId;
+  /** Stops between records; the pass then resolves with `cancelled: true`. */
+  signal?: AbortSignal;
+  onProgress?: (p: IndexProgress) => void;
+  /** Samples per transaction when a file is new (its samples become queryable batch by batch). Default 20000. */
+  batchSize?: number;
+  /** Builds the full-text index after indexing (default true). */
+  fts?: boolean;
+}
+
+/** Summary of one indexing pass (the CLI's JSON output). */
+export interface IndexSummary {
+  filesIndexed: number;
+  filesSkipped: number;
+  filesRemoved: number;
+  /** Samples in the index after the pass. */
+  samples: number;
+  /** Samples written by this pass. */
+  samplesWritten: number;
+  /** Every diagnostic of the files now indexed (including unchanged files from earlier passes). */
+  diagnostics: Diagnostic[];
+  cancelled: boolean;
+  /** Milliseconds from start until the first sample of this pass was committed (queryable), or null. */
+  firstCommitMs: number | null;
+  elapsedMs: number;
+}
+
+/** Thrown when another live process holds the indexer lock of the same database. */
+export class IndexBusyError extends Error {}
+
+const LOCK_KEY = 'indexer_lock';
+const LOCK_STALE_MS = 60_000;
+
+interface FileRow {
+  id: number;
+  path: string;
+  size: number;
+  mtime_ms: number;
+  hash: string;
+  status: string;
+  format: string | null;
+}
+
+/**
+ * Indexes every supported results file under `root` into `index`, incrementally:
+ * - a file whose size and mtime are unchanged, or whose content hash is unchanged, is skipped;
+ * - a changed file is replaced atomically (one transaction: the old samples stay visible until
+ *   the new ones commit; a crash leaves the old version);
+ * - a new file is written in batches (queryable early) and marked `partial` until complete, so a
+ *   crash or cancellation makes the next pass redo it;
+ * - a file that disappeared loses its samples.
+ * Bad content never throws: it becomes diagnostics (file, line, reason); I/O errors on one file
+ * become a diagnostic for that file. Only one indexer may write a database at a time: a second
+ * one gets {@link IndexBusyError} while the first is alive.
+ */
+export async function indexFolder(index: TraceIndex, root: string, options: IndexOptions = {}): Promise<IndexSummary> {
+  const started = Date.now();
+  const db = index.db;
+  const report = options.onProgress ?? (() => {});
+  acquireLock(db);
+  const heartbeat = setInterval(() => touchLock(db), 10_000);
+  heartbeat.unref?.();
+  let filesIndexed = 0;
+  let filesSkipped = 0;
+  let filesRemoved = 0;
+  let samplesWritten = 0;
+  let firstCommitMs: number | null = null;
+  let cancelled = false;
+  try {
+    report({ phase: 'scan', filesDone: 0, filesTotal: 0, samples: 0 });
+    const candidates = await listCandidateFiles(root, { include: options.include, exclude: options.exclude });
+    const known = new Map((db.prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files').all() as FileRow[]).map((f) => [f.path, f]));
+    const writer = new SampleWriter(db);
+
+    // Files that disappeared (or are now excluded).
+    const present = new Set(candidates);
+    for (const [path, row] of known) {
+      if (!present.has(path)) {
+        db.transaction(() => writer.removeFile(row.id, path))();
+        if (row.format) filesRemoved++;
+      }
+    }
+
+    let done = 0;
+    for (const rel of candidates) {
+      if (options.signal?.aborted) {
+        cancelled = true;
+        break;
+      }
+      report({ phase: 'index', file: rel, filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
+      const abs = join(root, ...rel.split('/'));
+      const prev = known.get(rel);
+      let stat;
+      try {
+        stat = await fsp.stat(abs);
+      } catch (e) {
+        writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
+        done++;
+        continue;
+      }
+      if (prev && prev.status === 'ready' && prev.size === stat.size && prev.mtime_ms === stat.mtimeMs) {
+        if (prev.format) filesSkipped++;
+        done++;
+        continue;
+      }
+      let fileHash: string;
+      try {
+        fileHash = await hashFile(abs);
+      } catch (e) {
+        writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
+        done++;
+        continue;
+      }
+      if (prev && prev.status === 'ready' && prev.hash === fileHash) {
+        db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?').run(stat.size, stat.mtimeMs, prev.id);
+        if (prev.format) filesSkipped++;
+        done++;
+        continue;
+      }
+      let format: FormatId | null = options.format ?? null;
+      if (!format) {
+        let detection;
+        try {
+          detection = await detectFile(abs, rel, root);
+        } catch (e) {
+          writer.recordFileError(rel, prev, `cannot detect format: ${(e as Error).message}`);
+          done++;
+          continue;
+        }
+        format = detection.format;
+        if (!format) {
+          // Not a results file: remember it (with any diagnostics, e.g. empty or binary) so that
+          // an unchanged one is not looked at again, and forget an earlier indexed version.
+          db.transaction(() => writer.recordNonResult(rel, prev, stat.size, stat.mtimeMs, fileHash, detection.diagnostics))();
+          done++;
+          continue;
+        }
+        if (detection.diagnostics.length) writer.pendingDiagnostics = detection.diagnostics;
+      }
+      const result = await writer.indexFile({
+        root,
+        rel,
+        abs,
+        format,
+        size: stat.size,
+        mtimeMs: stat.mtimeMs,
+        hash: fileHash,
+        prev,
+        batchSize: options.batchSize ?? 20000,
+        signal: options.signal,
+        onBatch: (n) => {
+          if (firstCommitMs === null && n > 0) firstCommitMs = Date.now() - started;
+          report({ phase: 'index', file: rel, filesDone: done, filesTotal: candidates.length, samples: samplesWritten + n });
+        },
+      });
+      samplesWritten += result.samples;
+      if (result.cancelled) {
+        cancelled = true;
+        break;
+      }
+      if (firstCommitMs === null && result.samples > 0) firstCommitMs = Date.now() - started;
+      filesIndexed++;
+      done++;
+    }
+    if (filesIndexed > 0 || filesRemoved > 0) {
+      db.transaction(() => {
+        writer.pruneOrphans();
+        refreshModelLabels(db);
+      })();
+    }
+    if (!cancelled && options.fts !== false) {
+      report({ phase: 'fts', filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
+      buildFts(index);
+    }
+    report({ phase: 'done', filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
+  } finally {
+    clearInterval(heartbeat);
+    releaseLock(db);
+  }
+  const total = (db.prepare('SELECT count(*) FROM samples').pluck().get() as number) ?? 0;
+  return {
+    filesIndexed,
+    filesSkipped,
+    filesRemoved,
+    samples: total,
+    samplesWritten,
+    diagnostics: index.diagnostics(),
+    cancelled,
+    firstCommitMs,
+    elapsedMs: Date.now() - started,
+  };
+}
+
+/**
+ * Brings the full-text index up to date: adds every sample with an id above the last one indexed
+ * (ids only grow: AUTOINCREMENT). Deleted samples are removed from it when their file is removed.
+ */
+export function buildFts(index: TraceIndex): { added: number } {
+  const db = index.db;
+  const last = Number(index.getMeta('fts_max_id') ?? '0');
+  const max = (db.prepare('SELECT coalesce(max(id), 0) FROM samples').pluck().get() as number) ?? 0;
+  if (max <= last) return { added: 0 };
+  let added = 0;
+  db.transaction(() => {
+    added = db.prepare('INSERT INTO samples_fts(rowid, text) SELECT id, text FROM samples WHERE id > ? AND id <= ?').run(last, max).changes;
+    index.setMeta('fts_max_id', String(max));
+  })();
+  return { added };
+}
+
+function hashFile(abs: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const h = createHash('sha1');
+    createReadStream(abs, { highWaterMark: 1 << 20 })
+      .on('data', (c) => h.update(c))
+      .on('error', reject)
+      .on('end', () => resolve(h.digest('hex')));
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function acquireLock(db: Database.Database): void {
+  db.transaction(() => {
+    const raw = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(LOCK_KEY) as string | undefined;
+    if (raw) {
+      const lock = JSON.parse(raw) as { pid: number; host: string; heartbeat: number };
+      const fresh = Date.now() - lock.heartbeat < LOCK_STALE_MS;
+      const alive = lock.host === hostname() ? isAlive(lock.pid) && lock.pid !== process.pid : fresh;
+      if (alive && fresh) {
+        throw new IndexBusyError(`another indexer (pid ${lock.pid} on ${lock.host}) is writing this index; try again when it finishes`);
+      }
+    }
+    db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
+      LOCK_KEY,
+      JSON.stringify({ pid: process.pid, host: hostname(), heartbeat: Date.now() }),
+    );
+  }).immediate();
+}
+
+function touchLock(db: Database.Database): void {
+  try {
+    db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(JSON.stringify({ pid: process.pid, host: hostname(), heartbeat: Date.now() }), LOCK_KEY);
+  } catch {
+    // busy: the next heartbeat retries
+  }
+}
+
+function releaseLock(db: Database.Database): void {
+  try {
+    if (db.open && !db.inTransaction) db.prepare('DELETE FROM meta WHERE key = ?').run(LOCK_KEY);
+  } catch {
+    // the lock goes stale by itself
+  }
+}
+
+interface IndexFileArgs {
+  root: string;
+  rel: string;
+  abs: string;
+  format: FormatId;
+  size: number;
+  mtimeMs: number;
+  hash: string;
+  prev: FileRow | undefined;
+  batchSize: number;
+  signal?: AbortSignal;
+  onBatch: (samplesSoFar: number) => void;
+}
+
+/** Prepared statements and caches for writing samples. */
+class SampleWriter {
+  private readonly insertSample: Database.Statement;
+  private readonly upsertModel: Database.Statement;
+  private readonly upsertProblem: Database.Statement;
+  private readonly refreshStat: Database.Statement;
+  private readonly dropStat: Database.Statement;
+  private readonly insertDiag: Database.Statement;
+  private readonly otherFileHas: Database.Statement;
+  private readonly models = new Map<string, number>();
+  private readonly problems = new Map<string, number>();
+
+  constructor(private readonly db: Database.Database) {
+    this.insertSample = db.prepare(
+      `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
+         reward_score, finish_reason, token_count, content_hash, text)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.upsertModel = db.prepare(
+      `INSERT INTO models (key, run, name, revision, name_source) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(key) DO UPDATE SET name_source = excluded.name_source RETURNING id`,
+    );
+    this.upsertProblem = db.prepare(
+      `INSERT INTO problems (key, dataset, problem_id, question, reference_answer, level) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT(key) DO UPDATE SET question = coalesce(problems.question, excluded.question),
+         reference_answer = coalesce(problems.reference_answer, excluded.reference_answer),
+         level = coalesce(problems.level, excluded.level)
+       RETURNING id`,
+    );
+    this.refreshStat = db.prepare(
+      `INSERT OR REPLACE INTO stats (model_id, problem_id, n, c, graded, scored)
+       SELECT model_id, problem_id, count(*), coalesce(sum(correct = 1), 0), count(correct), count(reward_score)
+         FROM samples WHERE model_id = ? AND problem_id = ? GROUP BY model_id, problem_id`,
+    );
+    this.dropStat = db.prepare(
+      'DELETE FROM stats WHERE model_id = ? AND problem_id = ? AND NOT EXISTS (SELECT 1 FROM samples WHERE model_id = ? AND problem_id = ?)',
+    );
+    this.insertDiag = db.prepare('INSERT INTO diagnostics (file, line, severity, message) VALUES (?, ?, ?, ?)');
+    this.otherFileHas = db.prepare('SELECT f.path FROM samples s JOIN files f ON f.id = s.file_id WHERE s.model_id = ? AND s.problem_id = ? AND s.file_id <> ? LIMIT 1');
+  }
+
+  private modelId(run: string, record: ProblemRecord): number {
+    const key = modelKey(run, record.model.name, record.model.revision);
+    let id = this.models.get(key);
+    if (id === undefined) {
+      id = (this.upsertModel.get(key, run, record.model.name, record.model.revision ?? null, record.model.source) as { id: number }).id;
+      this.models.set(key, id);
+    }
+    return id;
+  }
+
+  private problemId(record: ProblemRecord): number {
+    const key = problemKey(record.dataset, record.problemId);
+    let id = this.problems.get(key);
+    if (id === undefined) {
+      id = (
+        this.upsertProblem.get(key, record.dataset, record.problemId, record.question ?? null, record.referenceAnswer ?? null, record.level ?? null) as {
+          id: number;
+        }
+      ).id;
+      this.problems.set(key, id);
+    }
+    return id;
+  }
+
+  /** Pairs (model, problem) that a file's samples belong to. */
+  private pairsOf(fileId: number): { model_id: number; problem_id: number }[] {
+    return this.db.prepare('SELECT DISTINCT model_id, problem_id FROM samples WHERE file_id = ?').all(fileId) as {
+      model_id: number;
+      problem_id: number;
+    }[];
+  }
+
+  private deleteSamplesOf(fileId: number): void {
+    const pairs = this.pairsOf(fileId);
+    this.db.prepare('DELETE FROM samples_fts WHERE rowid IN (SELECT id FROM samples WHERE file_id = ?)').run(fileId);
+    this.db.prepare('DELETE FROM samples WHERE file_id = ?').run(fileId);
+    for (const p of pairs) {
+      this.refreshStat.run(p.model_id, p.problem_id);
+      this.dropStat.run(p.model_id, p.problem_id, p.model_id, p.problem_id);
+    }
+  }
+
+  /** Removes a file and its samples and diagnostics (inside the caller's transaction). */
+  removeFile(fileId: number, path: string): void {
+    this.deleteSamplesOf(fileId);
+    this.db.prepare('DELETE FROM files WHERE id = ?').run(fileId);
+    this.db.prepare('DELETE FROM diagnostics WHERE file = ?').run(path);
+  }
+
+  /** Records a file-level error; an earlier good version of the file stays indexed. */
+  recordFileError(rel: string, prev: FileRow | undefined, message: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM diagnostics WHERE file = ?').run(rel);
+      this.insertDiag.run(rel, 0, 'error', prev ? `${message} (keeping the previously indexed version)` : message);
+    })();
+  }
+
+  /** Diagnostics found while detecting the next file's format, stored with that file. */
+  pendingDiagnostics: Diagnostic[] = [];
+
+  /** Records a file that holds no results (format null), replacing an earlier indexed version. */
+  recordNonResult(rel: string, prev: FileRow | undefined, size: number, mtimeMs: number, hash: string, diagnostics: Diagnostic[]): void {
+    if (prev) this.removeFile(prev.id, rel);
+    this.db.prepare('DELETE FROM diagnostics WHERE file = ?').run(rel);
+    this.db
+      .prepare(`INSERT INTO files (path, size, mtime_ms, hash, format, status, samples, indexed_at) VALUES (?, ?, ?, ?, NULL, 'ready', 0, ?)`)
+      .run(rel, size, mtimeMs, hash, new Date().toISOString());
+    for (const d of diagnostics) this.insertDiag.run(rel, d.line, d.severity, d.message);
+  }
+
+  /** Drops models and problems that no longer have samples (annotations are keyed by strings and stay). */
+  pruneOrphans(): void {
+    this.db.exec(`
+      DELETE FROM models WHERE id NOT IN (SELECT DISTINCT model_id FROM stats);
+      DELETE FROM problems WHERE id NOT IN (SELECT DISTINCT problem_id FROM stats);
+      DELETE FROM similarity_cache WHERE problem_id NOT IN (SELECT id FROM problems) OR model_id NOT IN (SELECT id FROM models) OR base_model_id NOT IN (SELECT id FROM models);
+    `);
+    this.models.clear();
+    this.problems.clear();
+  }
+
+  /**
+   * Streams one file into the index. A replaced file is swapped in one transaction; a new file is
+   * committed in batches with status `partial` until its last record.
+   */
+  async indexFile(a: IndexFileArgs): Promise<{ samples: number; cancelled: boolean }> {
+    const db = this.db;
+    const run = posix.dirname(a.rel) === '.' ? '' : posix.dirname(a.rel);
+    const atomic = !!a.prev && a.prev.status === 'ready';
+    const now = new Date().toISOString();
+    let fileId: number;
+    let samples = 0;
+    let inBatch = 0;
+    const touched = new Map<string, [number, number]>();
+    const seen = new Map<string, { line: number; next: number }>();
+    const otherFile = new Map<string, string | null>();
+
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      if (a.prev) {
+        // Replace (atomic) or redo a partial file: drop its old rows first.
+        this.deleteSamplesOf(a.prev.id);
+        fileId = a.prev.id;
+        db.prepare(`UPDATE files SET size = ?, mtime_ms = ?, hash = ?, format = ?, status = 'partial', samples = 0, indexed_at = ? WHERE id = ?`).run(
+          a.size, a.mtimeMs, a.hash, a.format, now, fileId,
+        );
+      } else {
+        fileId = Number(
+          db.prepare(`INSERT INTO files (path, size, mtime_ms, hash, format, status, samples, indexed_at) VALUES (?, ?, ?, ?, ?, 'partial', 0, ?)`).run(
+            a.rel, a.size, a.mtimeMs, a.hash, a.format, now,
+          ).lastInsertRowid,
+        );
+      }
+      db.prepare('DELETE FROM diagnostics WHERE file = ?').run(a.rel);
+      for (const d of this.pendingDiagnostics) this.insertDiag.run(a.rel, d.line, d.severity, d.message);
+      this.pendingDiagnostics = [];
+
+      const flushStats = () => {
+        for (const [mid, pid] of touched.values()) this.refreshStat.run(mid, pid);
+        touched.clear();
+      };
+      const diag = (line: number, severity: 'error' | 'warning', message: string) => this.insertDiag.run(a.rel, line, severity, message);
+
+      for await (const ev of readFile({ root: a.root, relPath: a.rel, absPath: a.abs, run, signal: a.signal }, a.format)) {
+        if (a.signal?.aborted) {
+          flushStats();
+          db.exec(atomic ? 'ROLLBACK' : 'COMMIT');
+          return { samples: atomic ? 0 : samples, cancelled: true };
+        }
+        if (ev.kind === 'diagnostic') {
+          diag(ev.diagnostic.line, ev.diagnostic.severity, ev.diagnostic.message);
+          continue;
+        }
+        const r = ev.record;
+        const mid = this.modelId(run, r);
+        const pid = this.problemId(r);
+        const pairKey = `${mid}:${pid}`;
+        // A (model, problem) already indexed from another file of the same model: keep the first.
+        let other = otherFile.get(pairKey);
+        if (other === undefined) {
+          other = (this.otherFileHas.pluck().get(mid, pid, fileId) as string | undefined) ?? null;
+          otherFile.set(pairKey, other);
+        }
+        if (other !== null) {
+          diag(r.line, 'warning', `duplicate problem id ${JSON.stringify(r.problemId)} for model ${r.model.name}: already indexed from ${other}; skipped`);
+          continue;
+        }
+        let state = seen.get(pairKey);
+        const perProblemRecord = r.samples.some((s) => s.sampleIndex !== undefined);
+        if (state && perProblemRecord) {
+          diag(r.line, 'warning', `duplicate problem id ${JSON.stringify(r.problemId)} (first at line ${state.line}); skipped`);
+          continue;
+        }
+        if (!state) {
+          state = { line: r.line, next: 0 };
+          seen.set(pairKey, state);
+        }
+        for (const s of r.samples) {
+          const index = s.sampleIndex ?? state.next;
+          state.next = Math.max(state.next, index + 1);
+          this.insertSample.run(
+            fileId, r.line, mid, pid, index,
+            s.correct === null ? null : s.correct ? 1 : 0,
+            s.extractedAnswer ?? null,
+            typeof s.rewardScore === 'number' && Number.isFinite(s.rewardScore) ? s.rewardScore : null,
+            s.finishReason ?? null,
+            typeof s.tokenCount === 'number' && Number.isFinite(s.tokenCount) ? Math.round(s.tokenCount) : null,
+            contentHash(s.text),
+            s.text,
+          );
+          samples++;
+          inBatch++;
+        }
+        touched.set(pairKey, [mid, pid]);
+        if (!atomic && inBatch >= a.batchSize) {
+          flushStats();
+          db.prepare('UPDATE files SET samples = ? WHERE id = ?').run(samples, fileId);
+          db.exec('COMMIT');
+          a.onBatch(samples);
+          inBatch = 0;
+          await new Promise((r) => setImmediate(r));
+          db.exec('BEGIN IMMEDIATE');
+        }
+      }
+      flushStats();
+      if (a.signal?.aborted) {
+        // The reader stopped early because of the abort: the file is incomplete.
+        db.exec(atomic ? 'ROLLBACK' : 'COMMIT');
+        return { samples: atomic ? 0 : samples, cancelled: true };
+      }
+      db.prepare(`UPDATE files SET status = 'ready', samples = ? WHERE id = ?`).run(samples, fileId);
+      db.exec('COMMIT');
+      a.onBatch(samples);
+      return { samples, cancelled: false };
+    } catch (e) {
+      if (a.signal?.aborted) {
+        // Readers may throw an AbortError when cancelled: same as a cancellation between records.
+        if (db.inTransaction) db.exec(atomic ? 'ROLLBACK' : 'COMMIT');
+        return { samples: atomic ? 0 : samples, cancelled: true };
+      }
+      if (db.inTransaction) db.exec('ROLLBACK');
+      // The file could not be read to the end: keep the previous state, report why.
+      this.recordFileError(a.rel, a.prev, `indexing failed: ${(e as Error).message}`);
+      return { samples: 0, cancelled: false };
+    }
+  }
+}

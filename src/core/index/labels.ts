@@ -1,0 +1,84 @@
+import type Database from 'better-sqlite3';
+
+/** A model's identity parts, as stored. */
+export interface ModelIdentity {
+  run: string;
+  name: string;
+  revision: string | null;
+}
+
+/**
+ * Short labels for models: `name@revision`, plus ` (run)` when several runs hold a model of the
+ * same name (so `sft@ckpt (trajectory/step-100)` and `sft@ckpt (results_2048_batched)` differ).
+ * A model at the root of the folder has run `""` and shows `(.)` only if it needs disambiguation.
+ * Returns labels in the order of `models`.
+ */
+export function modelLabels(models: readonly ModelIdentity[]): string[] {
+  const runsByName = new Map<string, Set<string>>();
+  for (const m of models) {
+    const set = runsByName.get(m.name) ?? new Set<string>();
+    set.add(m.run);
+    runsByName.set(m.name, set);
+  }
+  return models.map((m) => {
+    const base = m.revision ? `${m.name}@${m.revision}` : m.name;
+    return (runsByName.get(m.name)?.size ?? 0) > 1 ? `${base} (${m.run || '.'})` : base;
+  });
+}
+
+/** Recomputes and stores every model's label (see {@link modelLabels}). */
+export function refreshModelLabels(db: Database.Database): void {
+  const rows = db.prepare('SELECT id, run, name, revision FROM models ORDER BY id').all() as (ModelIdentity & { id: number })[];
+  const labels = modelLabels(rows);
+  const update = db.prepare('UPDATE models SET label = ? WHERE id = ?');
+  rows.forEach((r, i) => update.run(labels[i], r.id));
+}
+
+const BASE_HINTS: [RegExp, number][] = [
+  [/(^|[^a-z])base([^a-z]|$)/i, 4],
+  [/(^|[^a-z])(sft|ref|reference|init|pretrained)([^a-z]|$)/i, 3],
+  [/instruct/i, 1],
+];
+const RL_HINTS: [RegExp, number][] = [
+  [/(^|[^a-z])(rl|rlvr|ppo|grpo|dpo|dapo|rloo|reinforce|zero|simplerl)([^a-z]|$)/i, 4],
+  [/(^|[^a-z])(step|global_step|ckpt)[-_]?\d+/i, 2],
+];
+
+/**
+ * Guesses the base model among `models` from names and structure: names with `base`, `sft`,
+ * `ref`... score up, names with `rl`, `ppo`, `grpo`, `dpo`, `zero` or a training step score down.
+ * Ties go to the model listed first (callers list models by run, then name). Returns the index of
+ * the guess in `models`, or -1 when the list is empty. A guess only: the user can change it.
+ */
+export function guessBaseModel(models: readonly ModelIdentity[]): number {
+  let best = -1;
+  let bestScore = -Infinity;
+  models.forEach((m, i) => {
+    const text = `${m.name} ${m.revision ?? ''}`;
+    let score = 0;
+    for (const [re, w] of BASE_HINTS) if (re.test(text)) score += w;
+    for (const [re, w] of RL_HINTS) if (re.test(text)) score -= w;
+    if (score > bestScore) {
+      bestScore = score;
+      best = i;
+    }
+  });
+  return best;
+}
+
+/**
+ * Picks a model by a case-insensitive substring of its display id or label (the CLI's `--base`).
+ * Exact matches of the label or display id win over substring matches. Returns -1 when nothing
+ * matches; throws when the substring is ambiguous (lists the candidates).
+ */
+export function pickModel(models: readonly { displayId: string; label: string }[], query: string): number {
+  const q = query.toLowerCase();
+  const exact = models.findIndex((m) => m.displayId.toLowerCase() === q || m.label.toLowerCase() === q);
+  if (exact >= 0) return exact;
+  const hits = models.map((m, i) => ((m.displayId + '\n' + m.label).toLowerCase().includes(q) ? i : -1)).filter((i) => i >= 0);
+  if (hits.length === 1) return hits[0];
+  if (hits.length > 1) {
+    throw new Error(`"${query}" matches ${hits.length} models: ${hits.map((i) => models[i].displayId).join(', ')}`);
+  }
+  return -1;
+}

@@ -1,0 +1,125 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Versioned schema migrations for the trace index. `migrations[i]` upgrades a database at
+ * `user_version = i` to `i + 1`; each runs in its own transaction, so a crash mid-upgrade leaves
+ * the previous version intact.
+ *
+ * Keys that must survive re-indexing are strings, not row ids:
+ * - `models.key`   = `run \x1f name \x1f revision`
+ * - `problems.key` = `dataset \x1f problemId`
+ * Annotations reference those keys (plus sample index and content hash), never row ids, so that
+ * re-indexing, or deleting the index and restoring from the JSONL mirror, re-attaches them exactly.
+ */
+export const migrations: readonly string[] = [
+  // 0 -> 1
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE files (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    size INTEGER NOT NULL,
+    mtime_ms REAL NOT NULL,
+    hash TEXT NOT NULL,
+    format TEXT,
+    status TEXT NOT NULL DEFAULT 'ready',          -- 'ready' | 'partial' (interrupted while indexing)
+    samples INTEGER NOT NULL DEFAULT 0,
+    indexed_at TEXT NOT NULL
+  );
+  CREATE TABLE models (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    run TEXT NOT NULL,
+    name TEXT NOT NULL,
+    revision TEXT,
+    name_source TEXT NOT NULL,
+    label TEXT NOT NULL DEFAULT ''
+  );
+  CREATE TABLE problems (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    dataset TEXT NOT NULL,
+    problem_id TEXT NOT NULL,
+    question TEXT,
+    reference_answer TEXT,
+    level TEXT
+  );
+  CREATE TABLE samples (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    file_id INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    model_id INTEGER NOT NULL,
+    problem_id INTEGER NOT NULL,
+    sample_index INTEGER NOT NULL,
+    correct INTEGER,
+    extracted_answer TEXT,
+    reward_score REAL,
+    finish_reason TEXT,
+    token_count INTEGER,
+    content_hash TEXT NOT NULL,
+    text TEXT NOT NULL
+  );
+  CREATE INDEX samples_by_model_problem ON samples (model_id, problem_id, sample_index);
+  CREATE INDEX samples_by_file ON samples (file_id);
+  CREATE TABLE stats (
+    model_id INTEGER NOT NULL,
+    problem_id INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    c INTEGER NOT NULL,
+    graded INTEGER NOT NULL,
+    scored INTEGER NOT NULL,
+    PRIMARY KEY (model_id, problem_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX stats_by_problem ON stats (problem_id, model_id);
+  CREATE TABLE diagnostics (
+    file TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    severity TEXT NOT NULL,
+    message TEXT NOT NULL
+  );
+  CREATE INDEX diagnostics_by_file ON diagnostics (file);
+  CREATE TABLE annotations (
+    problem_key TEXT NOT NULL,
+    model_key TEXT NOT NULL,
+    sample_index INTEGER NOT NULL,
+    content_hash TEXT NOT NULL,
+    labels TEXT NOT NULL DEFAULT '[]',
+    note TEXT NOT NULL DEFAULT '',
+    updated_at TEXT NOT NULL,
+    deleted INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (problem_key, model_key, sample_index, content_hash)
+  ) WITHOUT ROWID;
+  CREATE VIRTUAL TABLE samples_fts USING fts5 (text, content='', contentless_delete=1, tokenize='unicode61');
+  CREATE TABLE similarity_cache (
+    problem_id INTEGER NOT NULL,
+    base_model_id INTEGER NOT NULL,
+    model_id INTEGER NOT NULL,
+    params TEXT NOT NULL,
+    result TEXT NOT NULL,
+    PRIMARY KEY (problem_id, base_model_id, model_id, params)
+  ) WITHOUT ROWID;
+  `,
+];
+
+/** Current schema version (the number of migrations). */
+export const SCHEMA_VERSION = migrations.length;
+
+/**
+ * Brings `db` to {@link SCHEMA_VERSION}. Throws when the database was written by a newer version
+ * of the extension (downgrades are refused rather than guessed).
+ */
+export function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(
+      `index schema version ${current} is newer than this version supports (${SCHEMA_VERSION}); ` +
+        'update the extension or delete the index to rebuild it',
+    );
+  }
+  for (let v = current; v < SCHEMA_VERSION; v++) {
+    db.transaction(() => {
+      db.exec(migrations[v]);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,451 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrate } from './schema';
+import type { Diagnostic } from '../model';
+
+/** Separator inside composite string keys (ASCII unit separator: never in names or ids we accept). */
+export const KEY_SEP = '\x1f';
+
+/** Key of a problem that stays stable across re-indexing: `dataset \x1f problemId`. */
+export function problemKey(dataset: string, problemId: string): string {
+  return `${dataset}${KEY_SEP}${problemId}`;
+}
+
+/** Key of a model that stays stable across re-indexing: `run \x1f name \x1f revision`. */
+export function modelKey(run: string, name: string, revision: string | null | undefined): string {
+  return `${run}${KEY_SEP}${name}${KEY_SEP}${revision ?? ''}`;
+}
+
+/**
+ * Human-readable model id used by the CLI report and the UI: `run:name@revision`, without the parts
+ * that are empty (`name` alone for a model at the root without revision).
+ */
+export function modelDisplayId(run: string, name: string, revision: string | null | undefined): string {
+  return `${run ? `${run}:` : ''}${name}${revision ? `@${revision}` : ''}`;
+}
+
+/** Thrown when better-sqlite3 cannot run on this Node.js (better-sqlite3 13 needs Node-API >= 10, i.e. Node >= 22). */
+export class UnsupportedRuntimeError extends Error {}
+
+/** A model as stored, with its totals over all problems. */
+export interface ModelRow {
+  id: number;
+  key: string;
+  /** `run:name@revision` (see {@link modelDisplayId}). */
+  displayId: string;
+  run: string;
+  name: string;
+  revision: string | null;
+  nameSource: 'data' | 'path';
+  /** Short label for the UI: the name, plus the run when several runs hold a model of that name. */
+  label: string;
+  problems: number;
+  samples: number;
+  correct: number;
+  /** Samples with a reward-model score. */
+  scored: number;
+}
+
+/** A problem as stored. `id` is the row id (valid for this index only); `key` is stable. */
+export interface ProblemRow {
+  id: number;
+  key: string;
+  dataset: string;
+  problemId: string;
+  question: string | null;
+  referenceAnswer: string | null;
+  level: string | null;
+}
+
+/** Per (model, problem) counts: `n` samples, `c` correct, `graded` with a verdict, `scored` with a reward score. */
+export interface StatRow {
+  modelId: number;
+  problemId: number;
+  n: number;
+  c: number;
+  graded: number;
+  scored: number;
+}
+
+/** One sample without its text (for lists and tree nodes). */
+export interface SampleRow {
+  id: number;
+  modelId: number;
+  problemId: number;
+  sampleIndex: number;
+  correct: boolean | null;
+  extractedAnswer: string | null;
+  rewardScore: number | null;
+  finishReason: string | null;
+  tokenCount: number | null;
+  /** Length of the text in UTF-16 code units. */
+  length: number;
+  contentHash: string;
+  file: string;
+  line: number;
+  /** Labels of the sample's annotation (empty when not annotated). */
+  labels: string[];
+  hasNote: boolean;
+}
+
+/** A sample with its full text. */
+export interface SampleDetail extends SampleRow {
+  text: string;
+}
+
+/** Which problems a problem list returns. `model`/`base` are model row ids. */
+export type ProblemFilter =
+  | { kind: 'all' }
+  | { kind: 'failing'; model: number }
+  | { kind: 'lost'; base: number; model: number }
+  | { kind: 'gained'; base: number; model: number }
+  | { kind: 'lowAccuracy'; model: number; threshold: number }
+  | { kind: 'level'; level: string }
+  | { kind: 'label'; label: string }
+  | { kind: 'search'; query: string };
+
+/** Options for opening an index. */
+export interface OpenOptions {
+  readonly?: boolean;
+  /** How long to wait for another process's lock, in ms (SQLite busy timeout). Default 10000. */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * The SQLite trace index: one database file per results folder. Opening applies pending
+ * migrations; the database uses WAL so readers (tree, report) never block the indexer.
+ * All query methods are synchronous (better-sqlite3) and cheap (indexed).
+ */
+export class TraceIndex {
+  readonly db: Database.Database;
+
+  private constructor(db: Database.Database) {
+    this.db = db;
+  }
+
+  /**
+   * Opens (creating if needed) the index at `dbPath` (`:memory:` for tests).
+   * @throws UnsupportedRuntimeError on Node-API < 10; Error when the schema is newer than supported.
+   */
+  static open(dbPath: string, options: OpenOptions = {}): TraceIndex {
+    if (Number(process.versions.napi) < 10) {
+      throw new UnsupportedRuntimeError(
+        `Reasoning Trace Inspector needs Node.js >= 22.14 (Node-API 10) for its SQLite index; this is Node ${process.versions.node}`,
+      );
+    }
+    if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
+    const db = new Database(dbPath, { readonly: !!options.readonly, timeout: options.busyTimeoutMs ?? 10000 });
+    if (!options.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      migrate(db);
+    }
+    db.pragma('foreign_keys = OFF');
+    db.pragma('cache_size = -32000');
+    return new TraceIndex(db);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Every model with totals, ordered by run then name. */
+  models(): ModelRow[] {
+    const rows = this.db
+      .prepare(
+        `SELECT m.id, m.key, m.run, m.name, m.revision, m.name_source AS nameSource, m.label,
+                count(s.problem_id) AS problems, coalesce(sum(s.n),0) AS samples,
+                coalesce(sum(s.c),0) AS correct, coalesce(sum(s.scored),0) AS scored
+           FROM models m LEFT JOIN stats s ON s.model_id = m.id
+          GROUP BY m.id ORDER BY m.run, m.name, m.revision`,
+      )
+      .all() as Omit<ModelRow, 'displayId'>[];
+    return rows.map((r) => ({ ...r, displayId: modelDisplayId(r.run, r.name, r.revision) }));
+  }
+
+  /** The model with row id `id`, or undefined. */
+  model(id: number): ModelRow | undefined {
+    return this.models().find((m) => m.id === id);
+  }
+
+  /** The problem with row id `id`, or undefined. */
+  problem(id: number): ProblemRow | undefined {
+    return this.db
+      .prepare(
+        `SELECT id, key, dataset, problem_id AS problemId, question, reference_answer AS referenceAnswer, level
+           FROM problems WHERE id = ?`,
+      )
+      .get(id) as ProblemRow | undefined;
+  }
+
+  /** Number of problems matching `filter`. */
+  countProblems(filter: ProblemFilter = { kind: 'all' }): number {
+    const { where, params } = this.problemWhere(filter);
+    return (this.db.prepare(`SELECT count(*) AS n FROM problems p WHERE ${where}`).get(...params) as { n: number }).n;
+  }
+
+  /**
+   * One page of problems matching `filter`, in natural order of (dataset, problem id) — numeric ids
+   * sort numerically. `offset`/`limit` page the result (limit <= 10000).
+   */
+  listProblems(filter: ProblemFilter = { kind: 'all' }, offset = 0, limit = 200): ProblemRow[] {
+    const { where, params } = this.problemWhere(filter);
+    return this.db
+      .prepare(
+        `SELECT id, key, dataset, problem_id AS problemId, question, reference_answer AS referenceAnswer, level
+           FROM problems p WHERE ${where}
+          ORDER BY dataset, CAST(problem_id AS INTEGER) = problem_id DESC,
+                   CASE WHEN CAST(problem_id AS INTEGER) = problem_id THEN CAST(problem_id AS INTEGER) END, problem_id
+          LIMIT ? OFFSET ?`,
+      )
+      .all(...params, Math.min(limit, 10000), offset) as ProblemRow[];
+  }
+
+  private problemWhere(filter: ProblemFilter): { where: string; params: unknown[] } {
+    switch (filter.kind) {
+      case 'all':
+        return { where: '1', params: [] };
+      case 'failing':
+        return {
+          where: 'p.id IN (SELECT problem_id FROM stats WHERE model_id = ? AND c = 0)',
+          params: [filter.model],
+        };
+      case 'lost':
+        return {
+          where: `p.id IN (SELECT m.problem_id FROM stats m JOIN stats b ON b.problem_id = m.problem_id
+                            WHERE m.model_id = ? AND b.model_id = ? AND m.c = 0 AND b.c > 0)`,
+          params: [filter.model, filter.base],
+        };
+      case 'gained':
+        return {
+          where: `p.id IN (SELECT m.problem_id FROM stats m JOIN stats b ON b.problem_id = m.problem_id
+                            WHERE m.model_id = ? AND b.model_id = ? AND m.c > 0 AND b.c = 0)`,
+          params: [filter.model, filter.base],
+        };
+      case 'lowAccuracy':
+        return {
+          where: 'p.id IN (SELECT problem_id FROM stats WHERE model_id = ? AND n > 0 AND CAST(c AS REAL) / n < ?)',
+          params: [filter.model, filter.threshold],
+        };
+      case 'level':
+        return { where: 'p.level = ?', params: [filter.level] };
+      case 'label':
+        return {
+          where: `p.key IN (SELECT a.problem_key FROM annotations a, json_each(a.labels) j
+                             WHERE a.deleted = 0 AND j.value = ?)`,
+          params: [filter.label],
+        };
+      case 'search':
+        return {
+          where: `p.id IN (SELECT s.problem_id FROM samples s
+                            WHERE s.id IN (SELECT rowid FROM samples_fts WHERE samples_fts MATCH ?))`,
+          params: [ftsQuery(filter.query)],
+        };
+    }
+  }
+
+  /** Per-model counts for one problem (only models that have samples for it). */
+  problemStats(problemId: number): StatRow[] {
+    return this.db
+      .prepare(
+        `SELECT model_id AS modelId, problem_id AS problemId, n, c, graded, scored FROM stats
+          WHERE problem_id = ? ORDER BY model_id`,
+      )
+      .all(problemId) as StatRow[];
+  }
+
+  /** Per-problem counts of one model (every problem it has samples for). */
+  modelStats(modelId: number): StatRow[] {
+    return this.db
+      .prepare(
+        `SELECT model_id AS modelId, problem_id AS problemId, n, c, graded, scored FROM stats
+          WHERE model_id = ? ORDER BY problem_id`,
+      )
+      .all(modelId) as StatRow[];
+  }
+
+  /** Every (model, problem) count row. */
+  allStats(): StatRow[] {
+    return this.db
+      .prepare('SELECT model_id AS modelId, problem_id AS problemId, n, c, graded, scored FROM stats')
+      .all() as StatRow[];
+  }
+
+  /** Distinct difficulty levels, sorted (numeric levels numerically). */
+  levels(): string[] {
+    const rows = this.db.prepare('SELECT DISTINCT level FROM problems WHERE level IS NOT NULL').pluck().all() as string[];
+    return rows.sort((a, b) => (Number(a) - Number(b)) || a.localeCompare(b));
+  }
+
+  /**
+   * One page of a model's samples for one problem, in sample order. `correct` filters by verdict
+   * (`null` = ungraded samples; undefined = all).
+   */
+  samples(
+    problemId: number,
+    modelId: number,
+    options: { correct?: boolean | null; offset?: number; limit?: number } = {},
+  ): SampleRow[] {
+    let verdict = '';
+    if (options.correct === true) verdict = 'AND s.correct = 1';
+    else if (options.correct === false) verdict = 'AND s.correct = 0';
+    else if (options.correct === null) verdict = 'AND s.correct IS NULL';
+    const rows = this.db
+      .prepare(
+        `${SAMPLE_SELECT} WHERE s.problem_id = ? AND s.model_id = ? ${verdict}
+          ORDER BY s.sample_index LIMIT ? OFFSET ?`,
+      )
+      .all(problemId, modelId, options.limit ?? 200, options.offset ?? 0) as RawSample[];
+    return rows.map(toSampleRow);
+  }
+
+  /** Counts of a model's samples for one problem by verdict. */
+  sampleCounts(problemId: number, modelId: number): { correct: number; incorrect: number; ungraded: number } {
+    const r = this.db
+      .prepare(
+        `SELECT sum(correct = 1) AS correct, sum(correct = 0) AS incorrect, sum(correct IS NULL) AS ungraded
+           FROM samples WHERE problem_id = ? AND model_id = ?`,
+      )
+      .get(problemId, modelId) as { correct: number | null; incorrect: number | null; ungraded: number | null };
+    return { correct: r.correct ?? 0, incorrect: r.incorrect ?? 0, ungraded: r.ungraded ?? 0 };
+  }
+
+  /** One sample with its text, or undefined. */
+  sample(id: number): SampleDetail | undefined {
+    const r = this.db.prepare(`${SAMPLE_SELECT_TEXT} WHERE s.id = ?`).get(id) as (RawSample & { text: string }) | undefined;
+    return r ? { ...toSampleRow(r), text: r.text } : undefined;
+  }
+
+  /** Row id of the sample at (problem key, model key, sample index), or undefined (ids change on re-index; keys do not). */
+  findSample(problemKeyValue: string, modelKeyValue: string, sampleIndex: number): number | undefined {
+    return this.db
+      .prepare(
+        `SELECT s.id FROM samples s JOIN problems p ON p.id = s.problem_id JOIN models m ON m.id = s.model_id
+          WHERE p.key = ? AND m.key = ? AND s.sample_index = ?`,
+      )
+      .pluck()
+      .get(problemKeyValue, modelKeyValue, sampleIndex) as number | undefined;
+  }
+
+  /** Texts (and verdicts) of every sample of a model for one problem, in sample order. */
+  sampleTexts(problemId: number, modelId: number): { id: number; sampleIndex: number; correct: boolean | null; text: string }[] {
+    return (
+      this.db
+        .prepare(
+          `SELECT id, sample_index AS sampleIndex, correct, text FROM samples
+            WHERE problem_id = ? AND model_id = ? ORDER BY sample_index`,
+        )
+        .all(problemId, modelId) as { id: number; sampleIndex: number; correct: number | null; text: string }[]
+    ).map((r) => ({ ...r, correct: r.correct === null ? null : r.correct === 1 }));
+  }
+
+  /**
+   * Samples whose text matches a full-text query (FTS5 over sample text; the query is taken as a
+   * phrase, so punctuation in it is not FTS syntax). Newest index state; at most `limit` rows.
+   */
+  search(query: string, limit = 200): SampleRow[] {
+    const rows = this.db
+      .prepare(
+        `${SAMPLE_SELECT} WHERE s.id IN (SELECT rowid FROM samples_fts WHERE samples_fts MATCH ? LIMIT ?)
+          ORDER BY s.problem_id, s.model_id, s.sample_index`,
+      )
+      .all(ftsQuery(query), limit) as RawSample[];
+    return rows.map(toSampleRow);
+  }
+
+  /** Every stored diagnostic (of the files currently indexed), by file and line. */
+  diagnostics(): Diagnostic[] {
+    return this.db
+      .prepare('SELECT file, line, severity, message FROM diagnostics ORDER BY file, line')
+      .all() as Diagnostic[];
+  }
+
+  /** Per-sample reward scores and verdicts of a model for one problem (for best-of-k). */
+  scoredSamples(problemId: number, modelId: number): { score: number; correct: boolean }[] {
+    return (
+      this.db
+        .prepare(
+          `SELECT reward_score AS score, correct FROM samples
+            WHERE problem_id = ? AND model_id = ? AND reward_score IS NOT NULL AND correct IS NOT NULL`,
+        )
+        .all(problemId, modelId) as { score: number; correct: number }[]
+    ).map((r) => ({ score: r.score, correct: r.correct === 1 }));
+  }
+
+  /** Per-sample extracted answers and verdicts of a model for one problem (for maj@k). */
+  answers(problemId: number, modelId: number): { answer: string | null; correct: boolean | null }[] {
+    return (
+      this.db
+        .prepare(
+          'SELECT extracted_answer AS answer, correct FROM samples WHERE problem_id = ? AND model_id = ? ORDER BY sample_index',
+        )
+        .all(problemId, modelId) as { answer: string | null; correct: number | null }[]
+    ).map((r) => ({ answer: r.answer, correct: r.correct === null ? null : r.correct === 1 }));
+  }
+
+  /** A metadata value. */
+  getMeta(key: string): string | undefined {
+    return (this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined) ?? undefined;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+  }
+}
+
+/** Quotes free text as one FTS5 phrase per word, so any user input is a valid query. */
+export function ftsQuery(text: string): string {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return '""';
+  return words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' ');
+}
+
+interface RawSample {
+  id: number;
+  modelId: number;
+  problemId: number;
+  sampleIndex: number;
+  correct: number | null;
+  extractedAnswer: string | null;
+  rewardScore: number | null;
+  finishReason: string | null;
+  tokenCount: number | null;
+  length: number;
+  contentHash: string;
+  file: string;
+  line: number;
+  labels: string | null;
+  note: string | null;
+}
+
+const SAMPLE_COLUMNS = `s.id, s.model_id AS modelId, s.problem_id AS problemId, s.sample_index AS sampleIndex, s.correct,
+  s.extracted_answer AS extractedAnswer, s.reward_score AS rewardScore, s.finish_reason AS finishReason,
+  s.token_count AS tokenCount, length(s.text) AS length, s.content_hash AS contentHash, f.path AS file, s.line,
+  a.labels, a.note`;
+const SAMPLE_FROM = `FROM samples s JOIN files f ON f.id = s.file_id
+  JOIN models m ON m.id = s.model_id JOIN problems p ON p.id = s.problem_id
+  LEFT JOIN annotations a ON a.problem_key = p.key AND a.model_key = m.key AND a.sample_index = s.sample_index
+                         AND a.content_hash = s.content_hash AND a.deleted = 0`;
+const SAMPLE_SELECT = `SELECT ${SAMPLE_COLUMNS} ${SAMPLE_FROM}`;
+const SAMPLE_SELECT_TEXT = `SELECT ${SAMPLE_COLUMNS}, s.text ${SAMPLE_FROM}`;
+
+function toSampleRow(r: RawSample): SampleRow {
+  return {
+    id: r.id,
+    modelId: r.modelId,
+    problemId: r.problemId,
+    sampleIndex: r.sampleIndex,
+    correct: r.correct === null ? null : r.correct === 1,
+    extractedAnswer: r.extractedAnswer,
+    rewardScore: r.rewardScore,
+    finishReason: r.finishReason,
+    tokenCount: r.tokenCount,
+    length: r.length,
+    contentHash: r.contentHash,
+    file: r.file,
+    line: r.line,
+    labels: r.labels ? (JSON.parse(r.labels) as string[]) : [],
+    hasNote: !!r.note,
+  };
+}

@@ -1,0 +1,229 @@
+import type { Diagnostic } from './model';
+import type { AuditEntry } from './audit';
+import {
+  accuracyHistogram,
+  bestOfK,
+  bootstrapPassAtKCurve,
+  categoryCounts,
+  coverage,
+  crossoverK,
+  kGrid,
+  pairedBootstrapDiff,
+  type CategoryCounts,
+  type CoverageCounts,
+  type HistogramBin,
+  type ProblemCounts,
+  type ProblemPair,
+} from './metrics';
+import { guessBaseModel, pickModel } from './index/labels';
+import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
+
+/** A pass@k point with its bootstrap interval over problems (null where no problem has n >= k). */
+export interface PassAtKPoint {
+  k: number;
+  value: number | null;
+  ciLow: number | null;
+  ciHigh: number | null;
+  /** Problems with n >= k (the ones averaged). */
+  problems: number;
+  /** Problems left out at this k because n < k (reported, never counted as solved). */
+  missing: number;
+}
+
+export interface ModelReport {
+  /** `run:name@revision`. */
+  id: string;
+  label: string;
+  run: string;
+  problems: number;
+  samples: number;
+  correct: number;
+  /** correct / samples over graded samples. */
+  sampleAccuracy: number | null;
+  passAtK: PassAtKPoint[];
+  /** Best-of-k by reward score; empty when the model has no reward scores. */
+  bestOfK: { k: number; value: number | null; problems: number }[];
+  histogram: HistogramBin[];
+}
+
+export interface ComparisonReport {
+  base: string;
+  model: string;
+  /** Problems both models have samples for (the comparison's universe). */
+  problems: number;
+  coverage: CoverageCounts;
+  crossoverK: number | null;
+  leaderAtK1: 'base' | 'model' | 'tie';
+  categories: CategoryCounts;
+  /** Paired bootstrap of model - base pass@k on the shared problems. */
+  passAtKDiff: { k: number; diff: number | null; ciLow: number | null; ciHigh: number | null }[];
+}
+
+export interface StratumReport {
+  model: string;
+  level: string;
+  problems: number;
+  passAtK: PassAtKPoint[];
+}
+
+/** The report of the CLI's `report` command and the overview webview (JSON, schemaVersion 1). */
+export interface Report {
+  schemaVersion: 1;
+  /** Display id of the base model, or null when the folder has fewer than one model. */
+  base: string | null;
+  /** How the base model was chosen. */
+  baseSource: 'option' | 'guess' | 'none';
+  models: ModelReport[];
+  comparisons: ComparisonReport[];
+  strata: StratumReport[];
+  audit: AuditEntry[];
+  diagnostics: Diagnostic[];
+  /** Notes for the reader, e.g. ragged n between compared models. */
+  warnings: string[];
+}
+
+export interface ReportOptions {
+  /** Substring of the base model's id or label; guessed from names when absent. */
+  base?: string;
+  /** Bootstrap replicates (default 2000) and seed (default 12345). */
+  replicates?: number;
+  seed?: number;
+  /** Audit entries, computed by the caller ({@link auditFolder}) because it reads the folder. */
+  audit?: AuditEntry[];
+}
+
+/**
+ * Builds the full report from the index: per model pass@k curves at k = 1, 2, 4, ..., n with
+ * bootstrap intervals over problems (seeded: identical on every run), best-of-k by reward score,
+ * accuracy histograms; per non-base model the comparison with the base model on shared problems
+ * (coverage, crossover k, categories, paired bootstrap difference); per model and difficulty level
+ * the stratified pass@k. Formulas and sources: see `src/core/metrics`.
+ * @throws Error when `options.base` matches no model or several.
+ */
+export function buildReport(index: TraceIndex, options: ReportOptions = {}): Report {
+  const models = index.models();
+  const stats = index.allStats();
+  const byModel = new Map<number, StatRow[]>();
+  for (const s of stats) {
+    const list = byModel.get(s.modelId) ?? [];
+    list.push(s);
+    byModel.set(s.modelId, list);
+  }
+  const boot = { replicates: options.replicates ?? 2000, seed: options.seed ?? 12345 };
+  const warnings: string[] = [];
+
+  let baseIdx = -1;
+  let baseSource: Report['baseSource'] = 'none';
+  if (options.base) {
+    baseIdx = pickModel(models, options.base);
+    if (baseIdx < 0) throw new Error(`no model matches --base "${options.base}"; models: ${models.map((m) => m.displayId).join(', ')}`);
+    baseSource = 'option';
+  } else if (models.length > 0) {
+    baseIdx = guessBaseModel(models);
+    baseSource = 'guess';
+  }
+  const base = baseIdx >= 0 ? models[baseIdx] : undefined;
+
+  const counts = (rows: StatRow[]): ProblemCounts[] => rows.filter((r) => r.graded > 0).map((r) => ({ n: r.graded, c: r.c }));
+
+  const modelReports: ModelReport[] = models.map((m) => {
+    const rows = byModel.get(m.id) ?? [];
+    const pc = counts(rows);
+    const maxN = pc.reduce((a, p) => Math.max(a, p.n), 0);
+    const ks = maxN > 0 ? kGrid(maxN) : [];
+    const graded = pc.reduce((a, p) => a + p.n, 0);
+    return {
+      id: m.displayId,
+      label: m.label,
+      run: m.run,
+      problems: rows.length,
+      samples: m.samples,
+      correct: m.correct,
+      sampleAccuracy: graded > 0 ? m.correct / graded : null,
+      passAtK: bootstrapPassAtKCurve(pc, ks, boot),
+      bestOfK: m.scored > 0 ? bestOfKCurve(index, m, rows) : [],
+      histogram: accuracyHistogram(pc).bins,
+    };
+  });
+
+  const comparisons: ComparisonReport[] = [];
+  if (base) {
+    const baseRows = new Map((byModel.get(base.id) ?? []).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));
+    for (const m of models) {
+      if (m.id === base.id) continue;
+      const pairs: ProblemPair[] = [];
+      for (const r of byModel.get(m.id) ?? []) {
+        const b = baseRows.get(r.problemId);
+        if (b && r.graded > 0) pairs.push({ problemKey: String(r.problemId), base: { n: b.graded, c: b.c }, model: { n: r.graded, c: r.c } });
+      }
+      if (pairs.length === 0) continue;
+      const minN = pairs.reduce((a, p) => Math.min(a, p.base.n, p.model.n), Infinity);
+      const maxN = pairs.reduce((a, p) => Math.max(a, p.base.n, p.model.n), 0);
+      if (minN !== maxN) warnings.push(`${m.displayId} vs ${base.displayId}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`);
+      const cross = crossoverK(pairs);
+      comparisons.push({
+        base: base.displayId,
+        model: m.displayId,
+        problems: pairs.length,
+        coverage: coverage(pairs),
+        crossoverK: cross.k,
+        leaderAtK1: cross.leaderAtK1,
+        categories: categoryCounts(pairs),
+        passAtKDiff: pairedBootstrapDiff(
+          pairs.map((p) => p.base),
+          pairs.map((p) => p.model),
+          kGrid(maxN),
+          boot,
+        ).map((d) => ({ k: d.k, diff: d.diff, ciLow: d.ciLow, ciHigh: d.ciHigh })),
+      });
+    }
+  }
+
+  const strata: StratumReport[] = [];
+  const levels = index.levels();
+  if (levels.length > 0) {
+    const levelOf = new Map<number, string | null>(
+      (index.db.prepare('SELECT id, level FROM problems').all() as { id: number; level: string | null }[]).map((p) => [p.id, p.level]),
+    );
+    for (const m of models) {
+      const rows = byModel.get(m.id) ?? [];
+      for (const level of levels) {
+        const pc = counts(rows.filter((r) => levelOf.get(r.problemId) === level));
+        if (pc.length === 0) continue;
+        const maxN = pc.reduce((a, p) => Math.max(a, p.n), 0);
+        strata.push({ model: m.displayId, level, problems: pc.length, passAtK: bootstrapPassAtKCurve(pc, kGrid(maxN), boot) });
+      }
+    }
+  }
+
+  return {
+    schemaVersion: 1,
+    base: base?.displayId ?? null,
+    baseSource,
+    models: modelReports,
+    comparisons,
+    strata,
+    audit: options.audit ?? [],
+    diagnostics: index.diagnostics(),
+    warnings,
+  };
+}
+
+/** Dataset best-of-k curve of one model: mean over problems with n >= k of the exact per-problem expectation. */
+function bestOfKCurve(index: TraceIndex, m: ModelRow, rows: StatRow[]): { k: number; value: number | null; problems: number }[] {
+  const perProblem = rows.map((r) => index.scoredSamples(r.problemId, m.id)).filter((s) => s.length > 0);
+  const maxN = perProblem.reduce((a, s) => Math.max(a, s.length), 0);
+  if (maxN === 0) return [];
+  return kGrid(maxN).map((k) => {
+    let sum = 0;
+    let count = 0;
+    for (const s of perProblem) {
+      const v = bestOfK(s, k);
+      if (v !== null) {
+        sum += v;
+        count++;
+      }
+    }
+    return { k, value: count ? sum / count : null, problems: count };
+  });
+}

@@ -1,0 +1,33 @@
+import { hash } from 'node:crypto';
+
+/**
+ * Escapes control characters so that text from model output can be printed to a terminal
+ * without acting on it: C0 controls (except `\n` and `\t` when `keepNewlines`), DEL, C1 controls
+ * (U+0080..U+009F, which include the 8-bit CSI), and the bidi overrides U+202A..U+202E,
+ * U+2066..U+2069 are shown as `\xNN` / `\u{NNNN}`. ESC therefore never reaches the terminal, so no
+ * ANSI/OSC escape sequence can be injected.
+ */
+export function escapeControl(text: string, keepNewlines = false): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => {
+    if (keepNewlines && (ch === '\n' || ch === '\t')) return ch;
+    if (ch === '\n') return '\\n';
+    if (ch === '\t') return '\\t';
+    if (ch === '\r') return '\\r';
+    const code = ch.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
+  });
+}
+
+/** Shortens `text` to at most `max` characters on one line (whitespace collapsed), adding `…` when cut. */
+export function preview(text: string, max = 80): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/**
+ * Content hash of a sample text: the first 16 hex digits of its SHA-1. Part of an annotation's
+ * key, so that an annotation never re-attaches to a sample whose text changed.
+ */
+export function contentHash(text: string): string {
+  return hash('sha1', text, 'hex').slice(0, 16);
+}

@@ -1,0 +1,22 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** The shared real results folders (read-only; never copied into the repository). Tests run from the repository root. */
+export const REAL = resolve(process.cwd(), '../shared/data/real');
+
+/** A fresh temporary folder. */
+export function tempDir(prefix = 'ti-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Per-problem correct counts recomputed straight from a rollout JSONL file (independent of our readers). */
+export function rawRolloutCounts(file: string): Map<string, { n: number; c: number }> {
+  const out = new Map<string, { n: number; c: number }>();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const rec = JSON.parse(line) as { qid: number; rollouts: { correct: boolean }[] };
+    out.set(String(rec.qid), { n: rec.rollouts.length, c: rec.rollouts.filter((r) => r.correct).length });
+  }
+  return out;
+}

@@ -1,0 +1,254 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, copyFileSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { indexFolder } from '../../src/core/index/indexer';
+import { TraceIndex } from '../../src/core/index/traceIndex';
+import { AnnotationStore } from '../../src/core/index/annotations';
+import { REAL, rawRolloutCounts, tempDir } from './helpers';
+
+const RUN = join(REAL, 'rlvr-probe-gsm8k', 'results_2048_batched');
+
+/** A small results folder in the rollout format, written by the test. */
+function rolloutLine(qid: number, model: string, correct: boolean[], text = (i: number) => `solution ${qid}.${i}`): string {
+  return JSON.stringify({
+    qid,
+    question: `question ${qid}`,
+    gold: String(qid),
+    model_name: model,
+    model_revision: 'main',
+    rollouts: correct.map((c, i) => ({ rollout: i, correct: c, text: text(i), pred_token: c ? String(qid) : 'x' })),
+  });
+}
+
+describe('index: real rlvr-probe-gsm8k run', () => {
+  test('indexes both models with counts equal to the raw rollouts', async () => {
+    const index = TraceIndex.open(':memory:');
+    const summary = await indexFolder(index, RUN);
+    assert.equal(summary.filesIndexed, 2);
+    assert.equal(summary.samples, 480);
+    assert.deepEqual(summary.diagnostics, []);
+    const models = index.models();
+    assert.deepEqual(
+      models.map((m) => [m.displayId, m.problems, m.samples, m.correct]),
+      [
+        ['expx/qwen-2.5-1.5b-rlvr-ppo@main', 30, 240, 175],
+        ['ns-0/qwen-2.5-1.5b-instruct-reasoning-sft@checkpoint-8-of-10', 30, 240, 133],
+      ],
+    );
+    // Per problem, the index agrees with a direct count of the raw file.
+    for (const [file, model] of [['rl_raw.jsonl', models[0]], ['sft_raw.jsonl', models[1]]] as const) {
+      const raw = rawRolloutCounts(join(RUN, file));
+      const problems = new Map(index.listProblems().map((p) => [p.id, p.problemId]));
+      for (const s of index.modelStats(model.id)) {
+        assert.deepEqual({ n: s.n, c: s.c }, raw.get(problems.get(s.problemId)!), `${file} qid ${problems.get(s.problemId)}`);
+      }
+    }
+    index.close();
+  });
+
+  test('problems line up across runs: the whole folder has 30 problems and 12 models', async () => {
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, join(REAL, 'rlvr-probe-gsm8k'));
+    assert.equal(index.countProblems(), 30);
+    assert.equal(index.models().length, 12);
+    // Runs that share a model name are told apart by the run folder in the label.
+    assert.ok(index.models().some((m) => m.label === 'expx/qwen-2.5-1.5b-rlvr-ppo@step-100 (trajectory/step-100)'));
+    index.close();
+  });
+
+  test('filters: failing problems are those the model never solves', async () => {
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, RUN);
+    const [rl, sft] = index.models();
+    const raw = rawRolloutCounts(join(RUN, 'rl_raw.jsonl'));
+    const expected = [...raw].filter(([, v]) => v.c === 0).map(([k]) => k);
+    assert.deepEqual(index.listProblems({ kind: 'failing', model: rl.id }).map((p) => p.problemId), expected);
+    assert.equal(expected.length, 1);
+    // gained by RL: only RL solves; lost: only SFT solves
+    assert.equal(index.countProblems({ kind: 'gained', base: sft.id, model: rl.id }), 1);
+    assert.equal(index.countProblems({ kind: 'lost', base: sft.id, model: rl.id }), 0);
+    // natural numeric order of problem ids
+    assert.deepEqual(index.listProblems({ kind: 'all' }, 0, 12).map((p) => p.problemId), ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11']);
+    index.close();
+  });
+
+  test('full-text search finds samples by words of their text', async () => {
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, RUN);
+    const hits = index.search('typing speed');
+    assert.ok(hits.length > 0);
+    for (const h of hits) assert.match(index.sample(h.id)!.text.toLowerCase(), /typing/);
+    // punctuation in the query is not FTS syntax
+    assert.doesNotThrow(() => index.search('"unbalanced (quote AND OR'));
+    assert.equal(index.countProblems({ kind: 'search', query: 'zzzzqqqq-not-present' }), 0);
+    index.close();
+  });
+});
+
+describe('index: incremental', () => {
+  test('skips unchanged files, replaces changed ones, removes deleted ones', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.jsonl'), `${rolloutLine(0, 'base-model', [true, false])}\n${rolloutLine(1, 'base-model', [false, false])}\n`);
+    writeFileSync(join(dir, 'b.jsonl'), `${rolloutLine(0, 'rl-model', [true, true])}\n`);
+    const index = TraceIndex.open(join(dir, '.db', 'index.db'));
+    const first = await indexFolder(index, dir);
+    assert.deepEqual([first.filesIndexed, first.filesSkipped, first.samples], [2, 0, 6]);
+
+    const again = await indexFolder(index, dir);
+    assert.deepEqual([again.filesIndexed, again.filesSkipped, again.samplesWritten], [0, 2, 0]);
+
+    // Touched but same content: skipped by hash.
+    const later = new Date(Date.now() + 5000);
+    utimesSync(join(dir, 'a.jsonl'), later, later);
+    const touched = await indexFolder(index, dir);
+    assert.deepEqual([touched.filesIndexed, touched.filesSkipped], [0, 2]);
+
+    // Changed: replaced, counts follow.
+    appendFileSync(join(dir, 'b.jsonl'), `${rolloutLine(1, 'rl-model', [true, false, false])}\n`);
+    const changed = await indexFolder(index, dir);
+    assert.deepEqual([changed.filesIndexed, changed.filesSkipped, changed.samples], [1, 1, 9]);
+    const rl = index.models().find((m) => m.name === 'rl-model')!;
+    assert.deepEqual([rl.problems, rl.samples, rl.correct], [2, 5, 3]);
+
+    // Deleted: its samples, model and stats disappear.
+    rmSync(join(dir, 'b.jsonl'));
+    const removed = await indexFolder(index, dir);
+    assert.equal(removed.filesRemoved, 1);
+    assert.deepEqual(index.models().map((m) => m.name), ['base-model']);
+    assert.equal(removed.samples, 4);
+    index.close();
+  });
+
+  test('a bad line is a diagnostic with file and line; the good records still index', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'r.jsonl'), `${rolloutLine(0, 'm', [true])}\n{not json\n${rolloutLine(2, 'm', [false])}\n`);
+    const index = TraceIndex.open(':memory:');
+    const s = await indexFolder(index, dir);
+    assert.equal(s.samples, 2);
+    assert.equal(s.diagnostics.length, 1);
+    assert.equal(s.diagnostics[0].file, 'r.jsonl');
+    assert.equal(s.diagnostics[0].line, 2);
+    index.close();
+  });
+
+  test('a duplicate problem in the same file keeps the first record and reports the second', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'r.jsonl'), `${rolloutLine(0, 'm', [true])}\n${rolloutLine(0, 'm', [false, false])}\n`);
+    const index = TraceIndex.open(':memory:');
+    const s = await indexFolder(index, dir);
+    assert.equal(s.samples, 1);
+    assert.match(s.diagnostics[0].message, /duplicate problem id "0" \(first at line 1\)/);
+    assert.equal(s.diagnostics[0].line, 2);
+    index.close();
+  });
+
+  test('a cancelled pass leaves a database that opens and the next pass completes', async () => {
+    const dir = tempDir();
+    const lines = Array.from({ length: 50 }, (_, i) => rolloutLine(i, 'm', [true, false, true, false])).join('\n');
+    writeFileSync(join(dir, 'r.jsonl'), `${lines}\n`);
+    const dbPath = join(dir, '.db', 'index.db');
+    const index = TraceIndex.open(dbPath);
+    const controller = new AbortController();
+    const s = await indexFolder(index, dir, {
+      signal: controller.signal,
+      batchSize: 20,
+      onProgress: (p) => {
+        if (p.samples >= 40) controller.abort();
+      },
+    });
+    assert.equal(s.cancelled, true);
+    index.close();
+    const reopened = TraceIndex.open(dbPath);
+    const done = await indexFolder(reopened, dir);
+    assert.equal(done.cancelled, false);
+    assert.equal(done.samples, 200);
+    reopened.close();
+  });
+});
+
+describe('annotations', () => {
+  test('survive re-indexing, a rewritten file with the same samples, and deleting the index', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'r.jsonl');
+    writeFileSync(file, `${rolloutLine(0, 'm', [true, false])}\n`);
+    const dbPath = join(dir, 'cache', 'index.db');
+    let index = TraceIndex.open(dbPath);
+    await indexFolder(index, dir);
+    const mirror = join(dir, '.trace-inspector', 'annotations.jsonl');
+    let store = new AnnotationStore(index, mirror);
+    const sample = index.samples(index.listProblems()[0].id, index.models()[0].id)[1];
+    const ref = store.refOf(sample.id)!;
+    store.set(ref, ['lucky guess', ' lucky guess ', ''], 'answer right, steps wrong', new Date('2026-01-01T00:00:00Z'));
+    assert.deepEqual(store.get(ref)?.labels, ['lucky guess']);
+
+    // The file is rewritten with the same samples (new mtime, new row ids): the annotation stays attached.
+    copyFileSync(file, `${file}.tmp`);
+    rmSync(file);
+    writeFileSync(file, `\n${rolloutLine(0, 'm', [true, false])}\n`);
+    await indexFolder(index, dir);
+    const again = index.samples(index.listProblems()[0].id, index.models()[0].id)[1];
+    assert.deepEqual(again.labels, ['lucky guess']);
+    rmSync(`${file}.tmp`);
+
+    // The index is deleted: the mirror restores the annotation.
+    index.close();
+    rmSync(join(dir, 'cache'), { recursive: true });
+    index = TraceIndex.open(dbPath);
+    await indexFolder(index, dir);
+    store = new AnnotationStore(index, mirror);
+    const r = store.importJsonl(mirror);
+    assert.equal(r.added, 1);
+    const restored = index.samples(index.listProblems()[0].id, index.models()[0].id)[1];
+    assert.deepEqual(restored.labels, ['lucky guess']);
+    assert.equal(store.get(store.refOf(restored.id)!)?.note, 'answer right, steps wrong');
+    index.close();
+  });
+
+  test('an annotation does not re-attach to a sample whose text changed', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'r.jsonl');
+    writeFileSync(file, `${rolloutLine(0, 'm', [true])}\n`);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const store = new AnnotationStore(index);
+    const s0 = index.samples(index.listProblems()[0].id, index.models()[0].id)[0];
+    store.set(store.refOf(s0.id)!, ['grader error'], '');
+    writeFileSync(file, `${rolloutLine(0, 'm', [true], () => 'a different trace')}\n`);
+    await indexFolder(index, dir);
+    const s1 = index.samples(index.listProblems()[0].id, index.models()[0].id)[0];
+    assert.deepEqual(s1.labels, []);
+    assert.equal(store.all().length, 1, 'the orphaned annotation is kept, not dropped');
+    index.close();
+  });
+
+  test('mirror conflicts: the later updatedAt wins; equal times prefer the mirror; bad lines are diagnostics', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'r.jsonl'), `${rolloutLine(0, 'm', [true, false])}\n`);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const mirror = join(dir, '.trace-inspector', 'annotations.jsonl');
+    const store = new AnnotationStore(index, mirror);
+    const s = index.samples(index.listProblems()[0].id, index.models()[0].id)[0];
+    const ref = store.refOf(s.id)!;
+    store.set(ref, ['truncated'], 'mine', new Date('2026-02-01T00:00:00Z'));
+    const older = { ...ref, labels: ['reward hacking'], note: 'older edit', updatedAt: '2026-01-01T00:00:00.000Z', deleted: false };
+    const newer = { ...ref, labels: ['correct reasoning'], note: 'newer edit', updatedAt: '2026-03-01T00:00:00.000Z', deleted: false };
+    mkdirSync(join(dir, 'in'), { recursive: true });
+    writeFileSync(join(dir, 'in', 'a.jsonl'), `${JSON.stringify(older)}\n`);
+    assert.equal(store.importJsonl(join(dir, 'in', 'a.jsonl')).unchanged, 1);
+    assert.equal(store.get(ref)?.note, 'mine');
+    writeFileSync(join(dir, 'in', 'b.jsonl'), `${JSON.stringify(newer)}\nnot json\n{"problemKey":"x"}\n`);
+    const r = store.importJsonl(join(dir, 'in', 'b.jsonl'), 'in/b.jsonl');
+    assert.equal(r.updated, 1);
+    assert.equal(store.get(ref)?.note, 'newer edit');
+    assert.deepEqual(
+      r.diagnostics.map((d) => [d.file, d.line]),
+      [
+        ['in/b.jsonl', 2],
+        ['in/b.jsonl', 3],
+      ],
+    );
+    index.close();
+  });
+});

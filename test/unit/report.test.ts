@@ -1,0 +1,182 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { auditFolder } from '../../src/core/audit';
+import { indexFolder } from '../../src/core/index/indexer';
+import { TraceIndex } from '../../src/core/index/traceIndex';
+import { buildReport } from '../../src/core/report';
+import { escapeControl } from '../../src/core/text';
+import { REAL, rawRolloutCounts, tempDir } from './helpers';
+
+const RUN = join(REAL, 'rlvr-probe-gsm8k', 'results_2048_batched');
+
+/** Unbiased pass@k from the binomial form, in exact rational arithmetic with BigInt (an independent oracle for small n). */
+function passAtKExact(n: number, c: number, k: number): number {
+  const choose = (a: number, b: number): bigint => {
+    if (b < 0 || b > a) return 0n;
+    let r = 1n;
+    for (let i = 1; i <= b; i++) r = (r * BigInt(a - b + i)) / BigInt(i);
+    return r;
+  };
+  return 1 - Number(choose(n - c, k)) / Number(choose(n, k));
+}
+
+describe('report on rlvr-probe-gsm8k results_2048_batched (SFT as base)', async () => {
+  const index = TraceIndex.open(':memory:');
+  await indexFolder(index, RUN);
+  const audit = await auditFolder(index, RUN);
+  const report = buildReport(index, { base: 'sft', audit });
+  const rl = report.models.find((m) => m.id.startsWith('expx/'))!;
+  const sft = report.models.find((m) => m.id.startsWith('ns-0/'))!;
+
+  test('problems, samples, correct per model', () => {
+    assert.equal(report.schemaVersion, 1);
+    assert.equal(report.base, sft.id);
+    assert.deepEqual([sft.problems, sft.samples, sft.correct], [30, 240, 133]);
+    assert.deepEqual([rl.problems, rl.samples, rl.correct], [30, 240, 175]);
+  });
+
+  test('pass@1, 2, 4, 8 equal the mean of the exact per-problem formula over the raw rollouts', () => {
+    for (const [m, file] of [
+      [sft, 'sft_raw.jsonl'],
+      [rl, 'rl_raw.jsonl'],
+    ] as const) {
+      const raw = [...rawRolloutCounts(join(RUN, file)).values()];
+      assert.deepEqual(
+        m.passAtK.map((p) => p.k),
+        [1, 2, 4, 8],
+      );
+      for (const p of m.passAtK) {
+        const expected = raw.reduce((a, r) => a + passAtKExact(r.n, r.c, p.k), 0) / raw.length;
+        assert.ok(Math.abs(p.value! - expected) < 1e-12, `${m.id} pass@${p.k}: ${p.value} vs ${expected}`);
+        assert.ok(p.ciLow! <= p.value! && p.value! <= p.ciHigh!);
+      }
+    }
+    // the figures the data README quotes
+    assert.equal(sft.passAtK[0].value, 133 / 240);
+    assert.ok(Math.abs(sft.passAtK[3].value! - 28 / 30) < 1e-12);
+    assert.ok(Math.abs(rl.passAtK[3].value! - 29 / 30) < 1e-12);
+  });
+
+  test('coverage and categories match a direct recount of the raw rollouts', () => {
+    const b = rawRolloutCounts(join(RUN, 'sft_raw.jsonl'));
+    const m = rawRolloutCounts(join(RUN, 'rl_raw.jsonl'));
+    const cov = { baseOnly: 0, modelOnly: 0, both: 0, neither: 0 };
+    const cat = { sharpening: 0, expansion: 0, regression: 0, unchanged: 0, unsolved: 0 };
+    for (const [qid, bc] of b) {
+      const mc = m.get(qid)!;
+      const bs = bc.c > 0;
+      const ms = mc.c > 0;
+      if (bs && ms) cov.both++;
+      else if (bs) cov.baseOnly++;
+      else if (ms) cov.modelOnly++;
+      else cov.neither++;
+      if (!bs && !ms) cat.unsolved++;
+      else if (!bs) cat.expansion++;
+      else if (mc.c > bc.c) cat.sharpening++;
+      else if (mc.c < bc.c) cat.regression++;
+      else cat.unchanged++;
+    }
+    assert.equal(report.comparisons.length, 1);
+    const c = report.comparisons[0];
+    assert.deepEqual(c.coverage, cov);
+    assert.deepEqual(c.coverage, { baseOnly: 0, modelOnly: 1, both: 28, neither: 1 });
+    assert.deepEqual(c.categories, cat);
+    // RL leads at k = 1 and the SFT model never catches up by k = 8 on this run
+    assert.equal(c.leaderAtK1, 'model');
+    assert.equal(c.crossoverK, null);
+  });
+
+  test('audit lists the summary.json disagreements with the raw rollouts', () => {
+    const byMetric = new Map(report.audit.filter((a) => a.file === 'summary.json').map((a) => [a.metric, a]));
+    assert.equal(byMetric.get('sft_sample_accuracy')?.stored, 0.5333333333333333);
+    assert.equal(byMetric.get('sft_sample_accuracy')?.recomputed, 133 / 240);
+    assert.equal(byMetric.get('sft_pass_at_k')?.stored, 0.8666666666666667);
+    assert.ok(Math.abs(byMetric.get('sft_pass_at_k')!.recomputed - 28 / 30) < 1e-12);
+    assert.equal(byMetric.get('rl_sample_accuracy')?.recomputed, 175 / 240);
+    assert.ok(Math.abs(byMetric.get('rl_pass_at_k')!.recomputed - 29 / 30) < 1e-12);
+    // per_question.csv stores 0 correct for qid 13 where the rollouts have 3
+    const q13 = report.audit.find((a) => a.metric === 'c_sft[qid=13]');
+    assert.deepEqual([q13?.stored, q13?.recomputed], [0, 3]);
+  });
+
+  test('bootstrap intervals are reproducible with the same seed', () => {
+    const again = buildReport(index, { base: 'sft', audit });
+    assert.deepEqual(again.models, report.models);
+  });
+});
+
+describe('report on the Qwen2.5-Math example', async () => {
+  const dir = join(REAL, 'qwen25-math-eval-example');
+  const index = TraceIndex.open(':memory:');
+  await indexFolder(index, dir);
+  const report = buildReport(index);
+  const raw = readFileSync(join(dir, 'math_cot_100.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { score: boolean[]; pred_score: number[][]; level: number | string });
+
+  test('pass@k from score[]', () => {
+    const m = report.models[0];
+    assert.deepEqual([m.problems, m.samples], [100, 800]);
+    for (const p of m.passAtK) {
+      const expected = raw.reduce((a, r) => a + passAtKExact(r.score.length, r.score.filter(Boolean).length, p.k), 0) / raw.length;
+      assert.ok(Math.abs(p.value! - expected) < 1e-12, `pass@${p.k}`);
+    }
+  });
+
+  test('best-of-k from pred_score: best-of-1 = pass@1, best-of-8 = correctness of the top-scored sample', () => {
+    const m = report.models[0];
+    assert.deepEqual(m.bestOfK.map((b) => b.k), [1, 2, 4, 8]);
+    assert.ok(Math.abs(m.bestOfK[0].value! - m.passAtK[0].value!) < 1e-12);
+    // With all 8 samples, best-of-8 picks the highest score (ties: the mean correctness of the tied group).
+    const top = raw.map((r) => {
+      const scores = r.pred_score.map((s) => s[s.length - 1]);
+      const max = Math.max(...scores);
+      const tied = scores.map((s, i) => (s === max ? i : -1)).filter((i) => i >= 0);
+      return tied.filter((i) => r.score[i]).length / tied.length;
+    });
+    const expected = top.reduce((a, b) => a + b, 0) / top.length;
+    assert.ok(Math.abs(m.bestOfK[3].value! - expected) < 1e-12, `${m.bestOfK[3].value} vs ${expected}`);
+  });
+
+  test('per-level strata exist for levels 1-5 and add up to the problems', () => {
+    const levels = report.strata.map((s) => s.level);
+    assert.deepEqual(levels, ['1', '2', '3', '4', '5']);
+    assert.equal(
+      report.strata.reduce((a, s) => a + s.problems, 0),
+      100,
+    );
+  });
+});
+
+describe('CLI', () => {
+  const cli = join(process.cwd(), 'dist', 'cli.js');
+
+  test('index --format json prints the summary; report --format json has the documented shape', () => {
+    const db = join(tempDir(), 'i.db');
+    const out = JSON.parse(execFileSync(process.execPath, [cli, 'index', RUN, '--db', db, '--format', 'json', '-q'], { encoding: 'utf8' }));
+    assert.deepEqual(Object.keys(out), ['filesIndexed', 'filesSkipped', 'filesRemoved', 'samples', 'diagnostics']);
+    assert.deepEqual([out.filesIndexed, out.samples], [2, 480]);
+    const again = JSON.parse(execFileSync(process.execPath, [cli, 'index', RUN, '--db', db, '--format', 'json', '-q'], { encoding: 'utf8' }));
+    assert.deepEqual([again.filesIndexed, again.filesSkipped], [0, 2]);
+    const r = JSON.parse(execFileSync(process.execPath, [cli, 'report', RUN, '--db', db, '--base', 'sft', '--format', 'json', '-q'], { encoding: 'utf8' }));
+    assert.equal(r.schemaVersion, 1);
+    for (const key of ['models', 'comparisons', 'strata', 'audit', 'diagnostics']) assert.ok(Array.isArray(r[key]), key);
+    assert.deepEqual(Object.keys(r.models[0].passAtK[0]).slice(0, 4), ['k', 'value', 'ciLow', 'ciHigh']);
+    assert.equal(r.comparisons[0].coverage.modelOnly, 1);
+  });
+
+  test('an unknown --base is an error that names the models', () => {
+    const res = spawnSync(process.execPath, [cli, 'report', RUN, '--db', join(tempDir(), 'i.db'), '--base', 'nonexistent', '-q'], { encoding: 'utf8' });
+    assert.equal(res.status, 1);
+    assert.match(res.stderr, /no model matches --base "nonexistent"/);
+  });
+
+  test('model output cannot inject terminal escapes', () => {
+    assert.equal(escapeControl('a\x1b[31mred\x07\u009b2J'), 'a\\x1b[31mred\\x07\\x9b2J');
+    assert.equal(escapeControl('line1\nline2', true), 'line1\nline2');
+  });
+});
