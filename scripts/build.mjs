@@ -9,6 +9,8 @@ const common = { bundle: true, sourcemap: !production, minify: production, logLe
 const builds = [
   { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node',
     format: 'cjs', target: 'node22', external: ['vscode', 'better-sqlite3'] },
+  { ...common, entryPoints: ['src/extension/indexWorker.ts'], outfile: 'dist/indexWorker.js', platform: 'node',
+    format: 'cjs', target: 'node22', external: ['better-sqlite3'] },
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs',
     target: 'node22', external: ['better-sqlite3'], banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser',

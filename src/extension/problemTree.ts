@@ -1,0 +1,335 @@
+import * as vscode from 'vscode';
+import { passAtK } from '../core/metrics';
+import type { ModelRow, ProblemFilter, ProblemRow, SampleRow, StatRow } from '../core/index/traceIndex';
+import { preview } from '../core/text';
+import { readSettings, type FolderSession } from './session';
+
+/** How the tree is grouped. */
+export type TreeMode = 'problem' | 'model';
+
+/** The filter of the problem list, as the user chose it (model ids are resolved at query time). */
+export type TreeFilter =
+  | { kind: 'all' }
+  | { kind: 'failing' }
+  | { kind: 'lost' }
+  | { kind: 'gained' }
+  | { kind: 'lowAccuracy'; threshold?: number }
+  | { kind: 'level'; level: string }
+  | { kind: 'label'; label: string }
+  | { kind: 'search'; query: string }
+  | { kind: 'problems'; problemIds: number[]; title?: string };
+
+/** Tree nodes. Every node carries what its children query needs; ids are stable across refreshes. */
+export type Node =
+  | { type: 'problem'; problem: ProblemRow; modelId?: number }
+  | { type: 'model'; model: ModelRow; problemId?: number }
+  | { type: 'verdict'; problemId: number; modelId: number; verdict: boolean | null; count: number }
+  | { type: 'sample'; sample: SampleRow; problemLabel: string; modelLabel: string }
+  | { type: 'more'; parentId: string; offset: number; load: () => void }
+  | { type: 'message'; text: string; command?: vscode.Command };
+
+/** Describes a filter for the view description and quick pick. */
+export function describeFilter(f: TreeFilter, focus?: ModelRow, base?: ModelRow): string {
+  const m = focus?.label ?? 'model';
+  switch (f.kind) {
+    case 'all':
+      return 'All problems';
+    case 'failing':
+      return `Failing: ${m} never solves`;
+    case 'lost':
+      return `Lost by RL: ${base?.label ?? 'base'} solves, ${m} never`;
+    case 'gained':
+      return `Gained by RL: ${m} solves, ${base?.label ?? 'base'} never`;
+    case 'lowAccuracy':
+      return `Low accuracy: ${m} below ${Math.round(100 * (f.threshold ?? 0.25))}%`;
+    case 'level':
+      return `Level ${f.level}`;
+    case 'label':
+      return `Label: ${f.label}`;
+    case 'search':
+      return `Search: "${f.query}"`;
+    case 'problems':
+      return f.title ?? `${f.problemIds.length} selected problems`;
+  }
+}
+
+const passIcon = new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+const failIcon = new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+const partialIcon = new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('testing.iconQueued'));
+const ungradedIcon = new vscode.ThemeIcon('question');
+
+/** Largest configured k that `n` reaches (pass@k for n < k is undefined and never shown). */
+function treeK(kValues: number[], n: number): number | undefined {
+  return [...kValues].sort((a, b) => b - a).find((k) => k <= n);
+}
+
+function fmtCounts(s: StatRow | undefined, kValues: number[]): string {
+  if (!s) return '—';
+  const k = treeK(kValues, s.graded);
+  const p = k && k > 1 ? passAtK(s.graded, s.c, k) : null;
+  return `${s.c}/${s.n}${p !== null && k ? ` · pass@${k} ${p.toFixed(2)}` : ''}`;
+}
+
+/**
+ * The Problems tree: problem -> model -> correct/incorrect -> sample, or model -> problem ->
+ * correct/incorrect -> sample. No node returns more than a page of children (setting
+ * `traceInspector.pageSize`); a "Load more" node fetches the next page.
+ */
+export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  mode: TreeMode = 'problem';
+  filter: TreeFilter = { kind: 'all' };
+  /** How many items of each paged parent are shown (parent id -> count). */
+  private readonly shown = new Map<string, number>();
+  /** Problem count under the current filter (for the view's description and message). */
+  lastCount = 0;
+
+  constructor(private readonly getSession: () => FolderSession | undefined) {}
+
+  refresh(node?: Node): void {
+    if (!node) this.shown.clear();
+    this.emitter.fire(node);
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+
+  /** Resolves the user-level filter into an index filter with the current base / focus models. */
+  resolveFilter(s: FolderSession): ProblemFilter | { kind: 'problems'; problemIds: number[] } {
+    const f = this.filter;
+    const focus = s.focusModel();
+    const base = s.baseModel();
+    switch (f.kind) {
+      case 'failing':
+        return focus ? { kind: 'failing', model: focus.id } : { kind: 'all' };
+      case 'lost':
+        return focus && base ? { kind: 'lost', model: focus.id, base: base.id } : { kind: 'all' };
+      case 'gained':
+        return focus && base ? { kind: 'gained', model: focus.id, base: base.id } : { kind: 'all' };
+      case 'lowAccuracy':
+        return focus ? { kind: 'lowAccuracy', model: focus.id, threshold: f.threshold ?? readSettings(s.folder).lowAccuracyThreshold } : { kind: 'all' };
+      default:
+        return f;
+    }
+  }
+
+  private problemPage(s: FolderSession, offset: number, limit: number): { rows: ProblemRow[]; total: number } {
+    const f = this.resolveFilter(s);
+    if (f.kind === 'problems') {
+      const ids = f.problemIds.slice(offset, offset + limit);
+      return { rows: ids.map((id) => s.index.problem(id)).filter((p): p is ProblemRow => !!p), total: f.problemIds.length };
+    }
+    return { rows: s.index.listProblems(f, offset, limit), total: s.index.countProblems(f) };
+  }
+
+  private paged<T>(parentId: string, total: number, fetch: (offset: number, limit: number) => T[], toNode: (t: T) => Node, page: number, parent?: Node): Node[] {
+    const count = this.shown.get(parentId) ?? page;
+    const items = fetch(0, count).map(toNode);
+    if (total > count) {
+      items.push({
+        type: 'more',
+        parentId,
+        offset: count,
+        load: () => {
+          this.shown.set(parentId, count + page);
+          this.emitter.fire(parent);
+        },
+      });
+    }
+    return items;
+  }
+
+  getChildren(node?: Node): Node[] {
+    const s = this.getSession();
+    if (!s) return [];
+    const settings = readSettings(s.folder);
+    const page = settings.pageSize;
+    try {
+      if (!node) {
+        if (s.index.models().length === 0) {
+          return [
+            s.isIndexing
+              ? { type: 'message', text: 'Indexing…' }
+              : { type: 'message', text: 'No samples indexed yet. Index this folder', command: { command: 'traceInspector.index', title: 'Index Folder' } },
+          ];
+        }
+        if (this.mode === 'model') return s.models().map((m) => ({ type: 'model', model: m }) as Node);
+        const { total } = this.problemPage(s, 0, 0);
+        this.lastCount = total;
+        if (total === 0) return [{ type: 'message', text: `No problems match: ${describeFilter(this.filter, s.focusModel(), s.baseModel())}` }];
+        return this.paged('root', total, (o, l) => this.problemPage(s, o, l).rows, (p) => ({ type: 'problem', problem: p }), page);
+      }
+      switch (node.type) {
+        case 'problem': {
+          if (node.modelId !== undefined) return this.verdictNodes(s, node.problem.id, node.modelId);
+          const stats = s.index.problemStats(node.problem.id);
+          const models = new Map(s.models().map((m) => [m.id, m]));
+          const base = s.baseModel();
+          const order = (m: ModelRow) => (m.id === base?.id ? 0 : 1);
+          return stats
+            .map((st) => models.get(st.modelId))
+            .filter((m): m is ModelRow => !!m)
+            .sort((a, b) => order(a) - order(b) || a.label.localeCompare(b.label))
+            .map((m) => ({ type: 'model', model: m, problemId: node.problem.id }));
+        }
+        case 'model': {
+          if (node.problemId !== undefined) return this.verdictNodes(s, node.problemId, node.model.id);
+          const id = `m:${node.model.key}`;
+          const stats = new Set(s.index.modelStats(node.model.id).map((x) => x.problemId));
+          const { total } = this.problemPage(s, 0, 0);
+          return this.paged(
+            id,
+            total,
+            (o, l) => this.problemPage(s, o, l).rows.filter((p) => stats.has(p.id)),
+            (p) => ({ type: 'problem', problem: p, modelId: node.model.id }),
+            page,
+            node,
+          );
+        }
+        case 'verdict': {
+          const id = `v:${node.problemId}:${node.modelId}:${node.verdict}`;
+          const problem = s.index.problem(node.problemId);
+          const model = s.index.model(node.modelId);
+          return this.paged(
+            id,
+            node.count,
+            (o, l) => s.index.samples(node.problemId, node.modelId, { correct: node.verdict, offset: o, limit: l }),
+            (sample) => ({ type: 'sample', sample, problemLabel: problem?.problemId ?? '', modelLabel: model?.label ?? '' }),
+            page,
+            node,
+          );
+        }
+        default:
+          return [];
+      }
+    } catch (e) {
+      return [{ type: 'message', text: `Error: ${(e as Error).message}` }];
+    }
+  }
+
+  private verdictNodes(s: FolderSession, problemId: number, modelId: number): Node[] {
+    const c = s.index.sampleCounts(problemId, modelId);
+    const out: Node[] = [];
+    if (c.correct) out.push({ type: 'verdict', problemId, modelId, verdict: true, count: c.correct });
+    if (c.incorrect) out.push({ type: 'verdict', problemId, modelId, verdict: false, count: c.incorrect });
+    if (c.ungraded) out.push({ type: 'verdict', problemId, modelId, verdict: null, count: c.ungraded });
+    return out;
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    const s = this.getSession();
+    const kValues = s ? readSettings(s.folder).kValues : [1, 8];
+    switch (node.type) {
+      case 'message': {
+        const item = new vscode.TreeItem(node.text);
+        item.command = node.command;
+        item.iconPath = new vscode.ThemeIcon('info');
+        return item;
+      }
+      case 'more': {
+        const item = new vscode.TreeItem('Load more…');
+        item.id = `${node.parentId}:more:${node.offset}`;
+        item.iconPath = new vscode.ThemeIcon('ellipsis');
+        item.command = { command: 'traceInspector.loadMore', title: 'Load more', arguments: [node] };
+        item.contextValue = 'loadMore';
+        return item;
+      }
+      case 'problem': {
+        const p = node.problem;
+        const item = new vscode.TreeItem(`${p.problemId}`, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = node.modelId !== undefined ? `m:${node.modelId}/p:${p.key}` : `p:${p.key}`;
+        item.contextValue = 'problem';
+        if (s) {
+          const stats = s.index.problemStats(p.id);
+          const focus = node.modelId !== undefined ? s.index.model(node.modelId) : s.focusModel();
+          const base = s.baseModel();
+          const fs = stats.find((x) => x.modelId === focus?.id);
+          const bs = stats.find((x) => x.modelId === base?.id);
+          const parts: string[] = [];
+          if (node.modelId === undefined && base && base.id !== focus?.id) parts.push(`base ${bs ? `${bs.c}/${bs.n}` : '—'}`);
+          if (focus) parts.push(`${node.modelId === undefined ? 'model ' : ''}${fmtCounts(fs, kValues)}`);
+          item.description = `${parts.join(' · ')}${p.question ? ` — ${preview(p.question, 60)}` : ''}`;
+          item.iconPath = !fs || fs.graded === 0 ? ungradedIcon : fs.c === 0 ? failIcon : fs.c === fs.graded ? passIcon : partialIcon;
+        }
+        return item;
+      }
+      case 'model': {
+        const m = node.model;
+        const item = new vscode.TreeItem(m.label, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = node.problemId !== undefined ? `p:${node.problemId}/m:${m.key}` : `m:${m.key}`;
+        item.contextValue = 'model';
+        if (s) {
+          const base = s.baseModel();
+          if (node.problemId !== undefined) {
+            const st = s.index.problemStats(node.problemId).find((x) => x.modelId === m.id);
+            item.description = `${fmtCounts(st, kValues)}${m.id === base?.id ? ' · base' : ''}`;
+            item.iconPath = !st || st.graded === 0 ? ungradedIcon : st.c === 0 ? failIcon : st.c === st.graded ? passIcon : partialIcon;
+          } else {
+            item.description = `${m.problems} problems · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}`;
+            item.iconPath = new vscode.ThemeIcon(m.id === base?.id ? 'home' : 'hubot');
+          }
+        }
+        return item;
+      }
+      case 'verdict': {
+        const label = node.verdict === true ? 'correct' : node.verdict === false ? 'incorrect' : 'ungraded';
+        const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `v:${node.problemId}:${node.modelId}:${label}`;
+        item.description = String(node.count);
+        item.iconPath = node.verdict === true ? passIcon : node.verdict === false ? failIcon : ungradedIcon;
+        item.contextValue = 'verdict';
+        return item;
+      }
+      case 'sample': {
+        const x = node.sample;
+        const item = new vscode.TreeItem(`sample ${x.sampleIndex}`);
+        item.id = `s:${x.id}`;
+        const bits: string[] = [];
+        if (x.extractedAnswer !== null) bits.push(`answer ${preview(x.extractedAnswer, 24)}`);
+        if (x.rewardScore !== null) bits.push(`score ${x.rewardScore.toFixed(3)}`);
+        bits.push(`${x.length} chars`);
+        if (x.labels.length) bits.push(`🏷 ${x.labels.join(', ')}`);
+        item.description = bits.join(' · ');
+        item.iconPath = x.labels.length || x.hasNote ? new vscode.ThemeIcon('tag', new vscode.ThemeColor(x.correct ? 'testing.iconPassed' : 'testing.iconFailed')) : x.correct === true ? passIcon : x.correct === false ? failIcon : ungradedIcon;
+        item.contextValue = x.labels.length || x.hasNote ? 'sample.annotated' : 'sample';
+        item.command = { command: 'traceInspector.openSample', title: 'Open Sample', arguments: [{ sampleId: x.id }] };
+        return item;
+      }
+    }
+  }
+
+  /** Tooltips load lazily: only when the user hovers. Model output is shown as plain text. */
+  resolveTreeItem(item: vscode.TreeItem, node: Node): vscode.TreeItem {
+    const s = this.getSession();
+    if (!s) return item;
+    const md = new vscode.MarkdownString(undefined, false);
+    md.isTrusted = false;
+    md.supportHtml = false;
+    if (node.type === 'problem') {
+      const p = node.problem;
+      md.appendMarkdown(`**Problem** `).appendText(`${p.dataset} / ${p.problemId}`);
+      if (p.level) md.appendMarkdown(' · level ').appendText(p.level);
+      if (p.referenceAnswer) md.appendMarkdown('\n\n**Reference answer:** ').appendText(preview(p.referenceAnswer, 200));
+      if (p.question) md.appendMarkdown('\n\n').appendText(preview(p.question, 600));
+      const models = new Map(s.models().map((m) => [m.id, m]));
+      md.appendMarkdown('\n\n');
+      for (const st of s.index.problemStats(p.id)) {
+        md.appendMarkdown('- ').appendText(`${models.get(st.modelId)?.label ?? st.modelId}: ${fmtCounts(st, [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024])}`).appendMarkdown('\n');
+      }
+    } else if (node.type === 'sample') {
+      const d = s.index.sample(node.sample.id);
+      if (d) {
+        md.appendText(`${node.modelLabel} · problem ${node.problemLabel} · sample ${d.sampleIndex} · ${d.correct === null ? 'ungraded' : d.correct ? 'correct' : 'incorrect'}`);
+        md.appendMarkdown('\n\n').appendText(preview(d.text, 500));
+        const a = s.annotations.get(s.annotations.refOf(d.id)!);
+        if (a?.note) md.appendMarkdown('\n\n**Note:** ').appendText(a.note);
+      }
+    } else if (node.type === 'model') {
+      md.appendText(`${node.model.displayId}\n${node.model.problems} problems, ${node.model.samples} samples, ${node.model.correct} correct`);
+    } else return item;
+    item.tooltip = md;
+    return item;
+  }
+}

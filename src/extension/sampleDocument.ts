@@ -1,0 +1,121 @@
+import * as vscode from 'vscode';
+import type { SampleDetail } from '../core/index/traceIndex';
+import type { FolderSession } from './session';
+
+export const SAMPLE_SCHEME = 'trace-sample';
+
+/** What a sample URI names: stable keys (row ids change when the folder is re-indexed). */
+export interface SampleAddress {
+  folder: string;
+  problemKey: string;
+  modelKey: string;
+  sampleIndex: number;
+}
+
+/** `trace-sample:/<problem>/<model>/sample-<i>.md?<keys>`: readable path, keys in the query. */
+export function sampleUri(session: FolderSession, sample: SampleDetail | { id: number }): vscode.Uri | undefined {
+  const ref = session.annotations.refOf(sample.id);
+  const detail = session.index.sample(sample.id);
+  if (!ref || !detail) return undefined;
+  const problem = session.index.problem(detail.problemId);
+  const model = session.index.model(detail.modelId);
+  const clean = (s: string) => s.replace(/[\\/:*?"<>|#%\u0000-\u001f]/g, '_').slice(0, 60);
+  const query = new URLSearchParams({
+    folder: session.folder.uri.toString(),
+    p: ref.problemKey,
+    m: ref.modelKey,
+    i: String(ref.sampleIndex),
+  }).toString();
+  return vscode.Uri.from({
+    scheme: SAMPLE_SCHEME,
+    path: `/${clean(problem?.problemId ?? 'problem')}/${clean(model?.label ?? 'model')}/sample-${ref.sampleIndex}.md`,
+    query,
+  });
+}
+
+export function parseSampleUri(uri: vscode.Uri): SampleAddress | undefined {
+  if (uri.scheme !== SAMPLE_SCHEME) return undefined;
+  const q = new URLSearchParams(uri.query);
+  const folder = q.get('folder');
+  const p = q.get('p');
+  const m = q.get('m');
+  const i = Number(q.get('i'));
+  if (folder === null || p === null || m === null || !Number.isInteger(i)) return undefined;
+  return { folder, problemKey: p, modelKey: m, sampleIndex: i };
+}
+
+const fence = (text: string) => {
+  // A fence longer than any backtick run in the text, so model output cannot close it.
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(longest + 1);
+};
+
+/** One header line: `- **name:** value`, the value escaped for Markdown. */
+function field(name: string, value: string | number | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  const text = String(value).replace(/\s+/g, ' ').replace(/([\\`*_{}[\]()#+\-.!<>|~$])/g, '\\$1');
+  return `- **${name}:** ${text}\n`;
+}
+
+/**
+ * The read-only text of a sample tab: a Markdown header (problem, reference answer, model,
+ * correctness, extracted answer, reward score, finish reason, length, annotation) followed by the
+ * sample text unchanged. Shown as plain text in the editor; the Markdown preview (built-in, which
+ * sanitises HTML) renders it with math when the user asks for it.
+ */
+export function renderSample(session: FolderSession, d: SampleDetail): string {
+  const problem = session.index.problem(d.problemId);
+  const model = session.index.model(d.modelId);
+  const ref = session.annotations.refOf(d.id);
+  const ann = ref ? session.annotations.get(ref) : undefined;
+  const verdict = d.correct === null ? 'ungraded' : d.correct ? 'correct ✅' : 'incorrect ❌';
+  let out = `# Problem ${problem?.problemId ?? '?'} · ${model?.label ?? '?'} · sample ${d.sampleIndex}\n\n`;
+  out += field('Dataset', problem?.dataset);
+  out += field('Level', problem?.level);
+  out += field('Reference answer', problem?.referenceAnswer);
+  out += field('Model', model?.displayId);
+  out += field('Correctness', verdict);
+  out += field('Extracted answer', d.extractedAnswer);
+  out += field('Reward score', d.rewardScore);
+  out += field('Finish reason', d.finishReason);
+  out += field('Length', `${d.length} characters${d.tokenCount !== null ? `, ${d.tokenCount} tokens` : ''}`);
+  out += field('Source', `${d.file}:${d.line}`);
+  if (ann) {
+    out += field('Labels', ann.labels.join(', '));
+    out += field('Note', ann.note);
+  }
+  if (problem?.question) {
+    const f = fence(problem.question);
+    out += `\n## Question\n\n${f}text\n${problem.question}\n${f}\n`;
+  }
+  out += `\n## Sample\n\n${d.text}\n`;
+  return out;
+}
+
+/** Serves sample documents (read-only virtual documents) from the index. */
+export class SampleDocumentProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.emitter.event;
+
+  constructor(private readonly sessionFor: (folder: string) => FolderSession | undefined) {}
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const a = parseSampleUri(uri);
+    if (!a) return 'Not a sample address.';
+    const session = this.sessionFor(a.folder);
+    if (!session) return 'The results folder of this sample is not open.';
+    const id = session.index.findSample(a.problemKey, a.modelKey, a.sampleIndex);
+    const d = id !== undefined ? session.index.sample(id) : undefined;
+    if (!d) return 'This sample is no longer in the index (its results file changed or was removed).';
+    return renderSample(session, d);
+  }
+
+  /** Re-renders open sample documents (after an annotation or a re-index). */
+  refreshAll(): void {
+    for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === SAMPLE_SCHEME) this.emitter.fire(doc.uri);
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}

@@ -1,0 +1,218 @@
+import * as vscode from 'vscode';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
+import type { IndexProgress, IndexSummary } from '../core/index/indexer';
+import { guessBaseModel } from '../core/index/labels';
+import { TraceIndex, type ModelRow } from '../core/index/traceIndex';
+import type { Diagnostic } from '../core/model';
+import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
+
+/** Settings read by the extension (contributed in package.json under `traceInspector.*`). */
+export interface Settings {
+  kValues: number[];
+  pageSize: number;
+  autoIndex: boolean;
+  include: string[];
+  exclude: string[];
+  baseModel: string;
+  lowAccuracyThreshold: number;
+}
+
+export function readSettings(scope?: vscode.ConfigurationScope): Settings {
+  const c = vscode.workspace.getConfiguration('traceInspector', scope);
+  const kValues = (c.get<number[]>('kValues') ?? [1, 8]).filter((k) => Number.isInteger(k) && k >= 1);
+  return {
+    kValues: kValues.length ? kValues : [1, 8],
+    pageSize: Math.max(10, Math.min(5000, c.get<number>('pageSize') ?? 200)),
+    autoIndex: c.get<boolean>('autoIndex') ?? true,
+    include: c.get<string[]>('include') ?? [],
+    exclude: c.get<string[]>('exclude') ?? [],
+    baseModel: c.get<string>('baseModel') ?? '',
+    lowAccuracyThreshold: c.get<number>('lowAccuracyThreshold') ?? 0.25,
+  };
+}
+
+/**
+ * One results folder opened in VS Code: its index (a SQLite file in the workspace's extension
+ * storage), its annotations (mirrored into the folder), the chosen base model and the model in
+ * focus, and the indexing worker. Everything the tree, commands and webviews show comes from here.
+ */
+export class FolderSession implements vscode.Disposable {
+  readonly index: TraceIndex;
+  readonly annotations: AnnotationStore;
+  readonly dbPath: string;
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires after indexing, base/focus changes and annotation edits. */
+  readonly onDidChange = this.changed.event;
+  private running: { worker: Worker; done: Promise<IndexSummary | undefined> } | undefined;
+  private lastSummary: IndexSummary | undefined;
+
+  constructor(
+    readonly folder: vscode.WorkspaceFolder,
+    private readonly context: vscode.ExtensionContext,
+    private readonly output: vscode.OutputChannel,
+    private readonly diagnostics: vscode.DiagnosticCollection,
+  ) {
+    const storage = context.storageUri?.fsPath ?? context.globalStorageUri.fsPath;
+    const id = createHash('sha1').update(folder.uri.fsPath).digest('hex').slice(0, 12);
+    this.dbPath = join(storage, `index-${id}.db`);
+    this.index = TraceIndex.open(this.dbPath);
+    this.annotations = new AnnotationStore(this.index, join(folder.uri.fsPath, ...MIRROR_RELATIVE_PATH.split('/')));
+  }
+
+  get root(): string {
+    return this.folder.uri.fsPath;
+  }
+
+  get isIndexing(): boolean {
+    return !!this.running;
+  }
+
+  get summary(): IndexSummary | undefined {
+    return this.lastSummary;
+  }
+
+  fireChanged(): void {
+    this.changed.fire();
+  }
+
+  /** Models with totals. */
+  models(): ModelRow[] {
+    return this.index.models();
+  }
+
+  private stateKey(what: string): string {
+    return `traceInspector.${what}:${this.folder.uri.toString()}`;
+  }
+
+  /**
+   * The base model: the workspace's stored choice, else the `traceInspector.baseModel` setting
+   * (substring of id or label), else a guess from names.
+   */
+  baseModel(): ModelRow | undefined {
+    const models = this.models();
+    if (models.length === 0) return undefined;
+    const stored = this.context.workspaceState.get<string>(this.stateKey('base'));
+    const byKey = stored ? models.find((m) => m.key === stored) : undefined;
+    if (byKey) return byKey;
+    const setting = readSettings(this.folder).baseModel.trim().toLowerCase();
+    if (setting) {
+      const hit = models.find((m) => m.displayId.toLowerCase().includes(setting) || m.label.toLowerCase().includes(setting));
+      if (hit) return hit;
+    }
+    return models[guessBaseModel(models)];
+  }
+
+  /** Whether the base model is a stored/configured choice rather than a guess. */
+  baseModelIsGuess(): boolean {
+    const stored = this.context.workspaceState.get<string>(this.stateKey('base'));
+    return !(stored && this.models().some((m) => m.key === stored)) && !readSettings(this.folder).baseModel.trim();
+  }
+
+  async setBaseModel(model: ModelRow | undefined): Promise<void> {
+    await this.context.workspaceState.update(this.stateKey('base'), model?.key);
+    this.changed.fire();
+  }
+
+  /**
+   * The model in focus (the one "failing", "lost by RL", ... filters are about): the stored
+   * choice, else the first non-base model in the base model's run, else the first non-base model.
+   */
+  focusModel(): ModelRow | undefined {
+    const models = this.models();
+    const stored = this.context.workspaceState.get<string>(this.stateKey('focus'));
+    const byKey = stored ? models.find((m) => m.key === stored) : undefined;
+    if (byKey) return byKey;
+    const base = this.baseModel();
+    const others = models.filter((m) => m.id !== base?.id);
+    return others.find((m) => m.run === base?.run) ?? others[0] ?? base;
+  }
+
+  async setFocusModel(model: ModelRow | undefined): Promise<void> {
+    await this.context.workspaceState.update(this.stateKey('focus'), model?.key);
+    this.changed.fire();
+  }
+
+  /**
+   * Indexes the folder in a worker thread (its own database connection; the UI keeps reading
+   * committed data through WAL). Resolves with the summary, or undefined when cancelled or when
+   * an indexing pass is already running (the running one is awaited instead).
+   */
+  async reindex(token?: vscode.CancellationToken, onProgress?: (p: IndexProgress) => void): Promise<IndexSummary | undefined> {
+    if (this.running) return this.running.done;
+    const settings = readSettings(this.folder);
+    const worker = new Worker(join(this.context.extensionUri.fsPath, 'dist', 'indexWorker.js'));
+    const request: WorkerRequest = {
+      type: 'index',
+      root: this.root,
+      dbPath: this.dbPath,
+      include: settings.include,
+      exclude: settings.exclude,
+    };
+    const done = new Promise<IndexSummary | undefined>((resolve) => {
+      worker.on('message', (m: WorkerReply) => {
+        if (m.type === 'progress') onProgress?.(m.progress);
+        else if (m.type === 'done') resolve(m.summary);
+        else if (m.type === 'error') {
+          this.output.appendLine(`[index] failed: ${m.message}`);
+          void vscode.window.showErrorMessage(`Trace Inspector: indexing failed: ${m.message}`);
+          resolve(undefined);
+        }
+      });
+      worker.on('error', (e) => {
+        this.output.appendLine(`[index] worker error: ${e.message}`);
+        resolve(undefined);
+      });
+      worker.on('exit', () => resolve(undefined));
+    });
+    const sub = token?.onCancellationRequested(() => worker.postMessage({ type: 'cancel' } satisfies WorkerRequest));
+    this.running = { worker, done };
+    worker.postMessage(request);
+    try {
+      const summary = await done;
+      if (summary) {
+        this.lastSummary = summary;
+        this.output.appendLine(
+          `[index] ${this.folder.name}: ${summary.filesIndexed} indexed, ${summary.filesSkipped} unchanged, ${summary.filesRemoved} removed; ${summary.samples} samples (${summary.elapsedMs} ms)${summary.cancelled ? ' — cancelled' : ''}`,
+        );
+        const imported = this.annotations.importJsonl(this.annotations.mirrorPath!, MIRROR_RELATIVE_PATH);
+        if (imported.added || imported.updated) this.output.appendLine(`[annotations] restored ${imported.added} and updated ${imported.updated} from ${MIRROR_RELATIVE_PATH}`);
+        this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics]);
+      }
+      return summary;
+    } finally {
+      sub?.dispose();
+      this.running = undefined;
+      await worker.terminate();
+      this.changed.fire();
+    }
+  }
+
+  /** Shows parse problems in the Problems panel (file and line) and the output channel. */
+  publishDiagnostics(diags: Diagnostic[]): void {
+    this.diagnostics.clear();
+    const byFile = new Map<string, vscode.Diagnostic[]>();
+    for (const d of diags) {
+      const line = Math.max(0, d.line - 1);
+      const diag = new vscode.Diagnostic(
+        new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
+        d.message,
+        d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+      );
+      diag.source = 'Trace Inspector';
+      const list = byFile.get(d.file) ?? [];
+      list.push(diag);
+      byFile.set(d.file, list);
+      this.output.appendLine(`[diagnostic] ${d.file}:${d.line}: ${d.message.replace(/[\u0000-\u001f]/g, ' ')}`);
+    }
+    for (const [file, list] of byFile) this.diagnostics.set(vscode.Uri.joinPath(this.folder.uri, ...file.split('/')), list);
+  }
+
+  dispose(): void {
+    void this.running?.worker.terminate();
+    this.index.close();
+    this.changed.dispose();
+  }
+}
