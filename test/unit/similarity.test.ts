@@ -362,7 +362,7 @@ describe('similarity: per-problem distribution', () => {
     assert.equal(res.summary.baselineSimilarity.min, 1 / 3);
     assert.equal(res.summary.modelSimilarity.median, 0.5);
     assert.equal(res.options.n, 3);
-    assert.equal(res.options.numHashes, 64);
+    assert.equal(res.options.numHashes, 128);
   });
 
   test('no base sample, one base sample', () => {

@@ -15,17 +15,21 @@
  *   so they are identical); J(∅, B) = 0 for non-empty B.
  * - MinHash (Broder 1997): signature[k] = min over shingles x of h_k(x), with
  *   h_k(x) = fmix32((a_k * x + b_k) mod 2^32), a_k odd, (a_k, b_k) drawn from a splitmix32 stream
- *   seeded by `seed` (so signatures are deterministic). Each h_k is a bijection of 32-bit integers.
- *   The plain linear map a_k * x + b_k alone was measured biased on real traces (estimates ~0.02
- *   too high at K = 64); the fmix32 finaliser removes that. The estimate of J is the fraction of positions where
- *   two signatures agree; its standard error is ~sqrt(J(1-J)/K) for K hashes. An empty set has the
- *   all-0xFFFFFFFF signature (two empty texts estimate 1, matching the exact policy).
+ *   seeded by `seed` (so signatures are deterministic). Each h_k is a bijection of 32-bit integers
+ *   (the fmix32 finaliser on top of the linear map avoids the weak min-wise behaviour of plain
+ *   multiply-add hashing). The estimate of J is the fraction of positions where two signatures
+ *   agree; over random seeds it is unbiased with standard error sqrt(J(1-J)/K). For one fixed seed
+ *   the errors of different pairs are correlated: when a shingle shared by nearly all texts (e.g.
+ *   `<think> first ,`) holds the minimum of some h_k, every pair agrees there, so estimates of
+ *   unrelated texts can sit ~1/K above J. Ranking the candidates of one query is not affected
+ *   (the offset is the same for all of them), and final scores are exact anyway. An empty set has
+ *   the all-0xFFFFFFFF signature (two empty texts estimate 1, matching the exact policy).
  */
 
 /** Default shingle size (tokens per n-gram). */
 export const DEFAULT_NGRAM = 3;
-/** Default number of MinHash functions (signature length). */
-export const DEFAULT_NUM_HASHES = 64;
+/** Default number of MinHash functions (signature length): 128 (see docs/similarity.md for the measured trade-off). */
+export const DEFAULT_NUM_HASHES = 128;
 /** Default MinHash seed. */
 export const DEFAULT_SEED = 0x5eed1e55;
 
