@@ -9,14 +9,13 @@ const CHUNK_BYTES = 1024 * 1024;
 /**
  * One line of a text file.
  * - `line`: 1-based line number (counting every `\n`, including skipped empty lines).
- * - `offset`: byte offset of the line's first byte in the file (after a BOM on line 1).
  * - `text`: the decoded line without its `\n`, a trailing `\r`, or a leading UTF-8 BOM; `null` when
  *   the line was longer than the cap and was skipped (`tooLong` is then `true` and `bytes` is the
- *   line's length in bytes as far as it was read).
+ *   line's length in bytes).
  */
 export type Line =
-  | { line: number; offset: number; text: string; tooLong?: false }
-  | { line: number; offset: number; text: null; tooLong: true; bytes: number };
+  | { line: number; text: string; tooLong?: false }
+  | { line: number; text: null; tooLong: true; bytes: number };
 
 export interface LineReaderOptions {
   /** Lines longer than this many bytes are skipped and reported (`tooLong`). Default 64 MiB. */
@@ -28,21 +27,31 @@ export interface LineReaderOptions {
 }
 
 const NL = 0x0a;
-const CR = 0x0d;
 
-/** Whether a decoded line is empty or whitespace only (cheap for long lines: stops at the first non-blank). */
+/** Whether a decoded line is empty or whitespace only (cheap: the usual JSON line starts with `{`). */
 function isBlank(s: string): boolean {
-  return s.length === 0 || /^\s*$/.test(s);
+  if (s.length === 0) return true;
+  const c = s.charCodeAt(0);
+  if (c > 0x20 && c !== 0xa0 && c < 0x2000) return false;
+  return /^\s*$/.test(s);
+}
+
+/** UTF-8 length of a string, computed only when the character count cannot decide against `cap`. */
+function overCap(s: string, cap: number): number | null {
+  if (s.length > cap) return Buffer.byteLength(s, 'utf8');
+  if (s.length * 3 <= cap) return null;
+  const b = Buffer.byteLength(s, 'utf8');
+  return b > cap ? b : null;
 }
 
 /**
  * Streams the lines of a file in batches (one batch per read chunk), the fast path for readers.
  *
  * Behaviour:
- * - Splits on `\n` bytes (a `\n` byte never occurs inside a multi-byte UTF-8 sequence, so splitting
- *   bytes before decoding is safe); strips one trailing `\r` (CRLF files) and a UTF-8 BOM at the
- *   start of the file.
- * - Decodes UTF-8 with replacement: invalid byte sequences become U+FFFD, never an exception.
+ * - Splits on `\n`; strips one trailing `\r` (CRLF files) and a UTF-8 BOM at the start of the file.
+ * - Decodes UTF-8 with replacement: invalid byte sequences become U+FFFD, never an exception. (Each
+ *   chunk is decoded up to its last `\n`; a `\n` byte never occurs inside a multi-byte sequence and
+ *   an invalid sequence never swallows a following ASCII byte, so this equals decoding line by line.)
  * - Skips empty and whitespace-only lines (their numbers still count).
  * - Memory is bounded by one chunk plus one line of at most `maxLineBytes`: a longer line is not
  *   accumulated; it is reported once as `{ text: null, tooLong: true }` and skipped to its end.
@@ -56,10 +65,6 @@ export async function* readLineBatches(absPath: string, options: LineReaderOptio
   const stream = createReadStream(absPath, { highWaterMark: options.chunkBytes ?? CHUNK_BYTES });
 
   let lineNo = 1;
-  /** Absolute byte offset of the start of the current chunk. */
-  let chunkStart = 0;
-  /** Start offset (absolute) of the line being accumulated across chunks. */
-  let lineStart = 0;
   /** Parts of the current line carried over from earlier chunks. */
   let carry: Buffer[] = [];
   let carryBytes = 0;
@@ -67,12 +72,40 @@ export async function* readLineBatches(absPath: string, options: LineReaderOptio
   let skipping = false;
   let first = true;
 
-  const emit = (out: Line[], buf: Buffer, start: number, end: number, offset: number): void => {
-    // strip a trailing \r
-    if (end > start && buf[end - 1] === CR) end--;
-    if (end <= start) return;
-    const text = buf.toString('utf8', start, end);
-    if (!isBlank(text)) out.push({ line: lineNo, offset, text });
+  const pushText = (out: Line[], text: string): void => {
+    if (text.length > 0 && text.charCodeAt(text.length - 1) === 0x0d) text = text.slice(0, -1);
+    if (isBlank(text)) return;
+    const big = overCap(text, maxLine);
+    if (big !== null) out.push({ line: lineNo, text: null, tooLong: true, bytes: big });
+    else out.push({ line: lineNo, text });
+  };
+
+  /** Ends the carried line with `tail` (bytes of this chunk before its first `\n`). */
+  const finishCarried = (out: Line[], tail: Buffer): void => {
+    const total = carryBytes + tail.length;
+    if (skipping || total > maxLine) {
+      out.push({ line: lineNo, text: null, tooLong: true, bytes: total });
+    } else {
+      carry.push(tail);
+      pushText(out, Buffer.concat(carry, total).toString('utf8'));
+    }
+    carry = [];
+    carryBytes = 0;
+    skipping = false;
+    lineNo++;
+  };
+
+  /** Keeps bytes of an unfinished line, or only counts them once the line is over the cap. */
+  const keep = (part: Buffer): void => {
+    if (part.length === 0) return;
+    carryBytes += part.length;
+    if (skipping) return;
+    if (carryBytes > maxLine) {
+      skipping = true;
+      carry = [];
+    } else {
+      carry.push(part);
+    }
   };
 
   try {
@@ -81,68 +114,46 @@ export async function* readLineBatches(absPath: string, options: LineReaderOptio
       let chunk = raw as Buffer;
       if (first) {
         first = false;
-        if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-          chunk = chunk.subarray(3);
-          chunkStart = 3;
-          lineStart = 3;
-        }
+        if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
       }
       const out: Line[] = [];
       let pos = 0;
-      const len = chunk.length;
-      while (pos <= len) {
-        const nl = chunk.indexOf(NL, pos);
+      if (carryBytes > 0 || skipping) {
+        const nl = chunk.indexOf(NL);
         if (nl === -1) {
-          // no end of line in the rest of this chunk: carry it over (unless the line is too long)
-          const rest = len - pos;
-          if (rest > 0 && !skipping) {
-            if (carryBytes + rest > maxLine) {
-              skipping = true;
-              carryBytes += rest;
-              carry = [];
-            } else {
-              carry.push(chunk.subarray(pos));
-              carryBytes += rest;
-            }
-          } else if (rest > 0) {
-            carryBytes += rest;
-          }
-          break;
+          keep(chunk);
+          continue;
         }
-        // a line ends at nl
-        if (skipping) {
-          out.push({ line: lineNo, offset: lineStart, text: null, tooLong: true, bytes: carryBytes + (nl - pos) });
-          skipping = false;
-        } else if (carry.length > 0) {
-          const total = carryBytes + (nl - pos);
-          if (total > maxLine) {
-            out.push({ line: lineNo, offset: lineStart, text: null, tooLong: true, bytes: total });
-          } else {
-            carry.push(chunk.subarray(pos, nl));
-            const joined = Buffer.concat(carry, total);
-            emit(out, joined, 0, joined.length, lineStart);
-          }
-        } else if (nl - pos > maxLine) {
-          out.push({ line: lineNo, offset: lineStart, text: null, tooLong: true, bytes: nl - pos });
-        } else {
-          emit(out, chunk, pos, nl, lineStart);
-        }
-        carry = [];
-        carryBytes = 0;
-        lineNo++;
+        finishCarried(out, chunk.subarray(0, nl));
         pos = nl + 1;
-        lineStart = chunkStart + pos;
       }
-      chunkStart += len;
+      const last = chunk.lastIndexOf(NL);
+      if (last >= pos) {
+        // decode every whole line of the chunk at once, then split the string
+        const str = chunk.toString('utf8', pos, last);
+        let s = 0;
+        for (;;) {
+          const e = str.indexOf('\n', s);
+          if (e === -1) {
+            pushText(out, s === 0 ? str : str.slice(s));
+            lineNo++;
+            break;
+          }
+          pushText(out, str.slice(s, e));
+          lineNo++;
+          s = e + 1;
+        }
+        pos = last + 1;
+      }
+      keep(chunk.subarray(pos));
       if (out.length > 0) yield out;
     }
     // the last line, without a final \n
     if (skipping) {
-      yield [{ line: lineNo, offset: lineStart, text: null, tooLong: true, bytes: carryBytes }];
-    } else if (carry.length > 0) {
-      const joined = Buffer.concat(carry, carryBytes);
+      yield [{ line: lineNo, text: null, tooLong: true, bytes: carryBytes }];
+    } else if (carryBytes > 0) {
       const out: Line[] = [];
-      emit(out, joined, 0, joined.length, lineStart);
+      pushText(out, Buffer.concat(carry, carryBytes).toString('utf8'));
       if (out.length > 0) yield out;
     }
   } finally {
