@@ -35,11 +35,13 @@ async function all(p: string, opts: Parameters<typeof readLines>[1] = {}): Promi
 describe('readLines', () => {
   test('strips BOM and CR, skips blank lines, keeps line numbers, yields a last line without newline', async () => {
     const p = write('a.jsonl', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}\r\n\r\n  \n{"b":2}\n\t\n{"c":3}')]));
-    assert.deepEqual(await all(p), [
-      { line: 1, text: '{"a":1}' },
-      { line: 4, text: '{"b":2}' },
-      { line: 6, text: '{"c":3}' },
-    ]);
+    for (const chunkBytes of [1, 2, 1024]) {
+      assert.deepEqual(await all(p, { chunkBytes }), [
+        { line: 1, text: '{"a":1}' },
+        { line: 4, text: '{"b":2}' },
+        { line: 6, text: '{"c":3}' },
+      ], `chunkBytes ${chunkBytes}`);
+    }
   });
 
   test('invalid UTF-8 is replaced by U+FFFD, not thrown', async () => {

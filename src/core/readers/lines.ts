@@ -70,10 +70,11 @@ export async function* readLineBatches(absPath: string, options: LineReaderOptio
   let carryBytes = 0;
   /** The current line exceeded the cap: drop bytes until its `\n`. */
   let skipping = false;
-  let first = true;
 
   const pushText = (out: Line[], text: string): void => {
     if (text.length > 0 && text.charCodeAt(text.length - 1) === 0x0d) text = text.slice(0, -1);
+    // a UTF-8 BOM (decoded as U+FEFF) at the start of the file
+    if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (isBlank(text)) return;
     const big = overCap(text, maxLine);
     if (big !== null) out.push({ line: lineNo, text: null, tooLong: true, bytes: big });
@@ -111,11 +112,7 @@ export async function* readLineBatches(absPath: string, options: LineReaderOptio
   try {
     for await (const raw of stream) {
       if (signal?.aborted) throw signal.reason;
-      let chunk = raw as Buffer;
-      if (first) {
-        first = false;
-        if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
-      }
+      const chunk = raw as Buffer;
       const out: Line[] = [];
       let pos = 0;
       if (carryBytes > 0 || skipping) {
