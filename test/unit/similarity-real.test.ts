@@ -53,6 +53,12 @@ describe('similarity on real samples (rlvr-probe-gsm8k, qid 0)', { skip: !fs.exi
     assert.equal(res.model[0].similarity!.toFixed(4), '0.0911');
     assert.ok(res.model[0].novelty > 0.5);
     assert.equal(res.model[0].baselinePercentile, 1 / 8);
+    // six of the eight RL samples are closer to a base sample than any base sample is to another
+    const baselineMax = res.summary.baselineSimilarity.max!;
+    assert.deepEqual(
+      res.model.filter((m) => m.similarity! > baselineMax).map((m) => m.sampleIndex),
+      [1, 2, 4, 5, 6, 7],
+    );
   });
 
   test('determinism: identical results on a second run and with a fresh index', () => {
