@@ -86,7 +86,7 @@ export function reportTable(r: Report): string {
           String(c.coverage.modelOnly),
           String(c.coverage.both),
           String(c.coverage.neither),
-          c.crossoverK === null ? `none (${c.leaderAtK1} leads)` : String(c.crossoverK),
+          c.crossoverK === null ? (c.leaderAtK1 === "tie" ? "none (tied at k=1)" : `none (${c.leaderAtK1} leads)`) : String(c.crossoverK),
           String(c.categories.sharpening),
           String(c.categories.expansion),
           String(c.categories.regression),

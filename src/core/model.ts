@@ -46,6 +46,12 @@ export interface ModelRef {
   revision?: string | null;
   /** `data` when the name was recorded in the file, `path` when derived from file or folder names. */
   source: 'data' | 'path';
+  /**
+   * The run the model belongs to, when the reader knows better than the default (the folder of the
+   * file): `""` when the name already is the model's folder path (limit-of-RLVR layout), or the log
+   * file for formats where each file is its own run (Inspect logs).
+   */
+  run?: string;
 }
 
 /** One problem's samples as read from one record (a line, an array element, an Inspect sample group). */

@@ -90,7 +90,7 @@ describe('qwen-math reader', () => {
     const c = await collect(FIX, rel);
     assert.deepEqual(c.msgs, []);
     assert.equal(c.records.length, 2);
-    assert.deepEqual(c.records[0].model, { name: 'qwen/Qwen2.5-Math-7B', revision: null, source: 'path' });
+    assert.deepEqual(c.records[0].model, { name: 'qwen/Qwen2.5-Math-7B', revision: null, source: 'path', run: '' });
     assert.equal(c.records[0].dataset, 'math500');
     assert.equal(c.records[0].referenceAnswer, '4'); // number gt stringified
     assert.equal(c.records[0].level, '3');
@@ -102,10 +102,10 @@ describe('qwen-math reader', () => {
       model: { name: 'math_cot_100', revision: null, source: 'path' }, dataset: 'math_cot_100',
     });
     assert.deepEqual(qwenModelAndDataset('math/test_a.jsonl', '/x/Qwen2.5-7B'), {
-      model: { name: 'Qwen2.5-7B', revision: null, source: 'path' }, dataset: 'math',
+      model: { name: 'Qwen2.5-7B', revision: null, source: 'path', run: '' }, dataset: 'math',
     });
     assert.deepEqual(qwenModelAndDataset('org/m/eval/aime24/x.jsonl', '/r'), {
-      model: { name: 'org/m', revision: null, source: 'path' }, dataset: 'aime24',
+      model: { name: 'org/m', revision: null, source: 'path', run: '' }, dataset: 'aime24',
     });
   });
 });
@@ -214,7 +214,7 @@ describe('inspect reader', () => {
     assert.match(c.msgs[0], /^1:error:samples\/3_epoch_1\.json: malformed JSON \(.*\); skipped$/);
     assert.deepEqual(c.records.map((r) => r.problemId), ['2', '3', '10']);
     const [p2, p3, p10] = c.records;
-    assert.deepEqual(p2.model, { name: 'test/model-a', revision: null, source: 'data' });
+    assert.deepEqual(p2.model, { name: 'test/model-a', revision: null, source: 'data', run: 'inspect/good.eval' });
     assert.equal(p2.dataset, 'arith-ds');
     assert.equal(p2.question, 'question 2'); // last user message
     assert.equal(p2.referenceAnswer, '4');

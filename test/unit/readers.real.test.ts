@@ -126,7 +126,7 @@ describe('real data', { skip }, () => {
       const c = await collect(REAL, rel);
       assert.deepEqual(c.diags, [], rel);
       assert.deepEqual([c.records.length, summary(c.records).correct], [problems, correct], rel);
-      assert.deepEqual(c.records[0].model, { name: model, revision: null, source: 'data' }, rel);
+      assert.deepEqual(c.records[0].model, { name: model, revision: null, source: 'data', run: rel }, rel);
       assert.equal(c.records[0].dataset, dataset, rel);
     }
     // unscored run: samples are ungraded, not incorrect

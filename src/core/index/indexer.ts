@@ -476,7 +476,7 @@ class SampleWriter {
           continue;
         }
         const r = ev.record;
-        const mid = this.modelId(run, r);
+        const mid = this.modelId(r.model.run ?? run, r);
         const pid = this.problemId(r);
         const pairKey = `${mid}:${pid}`;
         // A (model, problem) already indexed from another file of the same model: keep the first.

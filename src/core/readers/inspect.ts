@@ -199,6 +199,8 @@ async function* readJsonLog(ctx: ReaderContext, limits: InspectLimits): AsyncGen
     return;
   }
   const { model, dataset } = inspectModelAndDataset(log.eval);
+  // Each Inspect log is its own evaluation run: two logs of one model are two runs, not duplicates.
+  model.run = ctx.relPath;
   if (!Array.isArray(log.samples)) {
     yield diag(ctx, 0, log.samples === undefined ? 'Inspect log has no samples (header-only log)' : `samples is not an array (got ${typeName(log.samples)})`, 'warning');
     return;
@@ -335,6 +337,8 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
       return;
     }
     const { model, dataset } = inspectModelAndDataset(header.eval);
+    // Each Inspect log is its own evaluation run: two logs of one model are two runs, not duplicates.
+    model.run = ctx.relPath;
 
     // group sample entries by id, epochs ascending
     const groups = new Map<string, { epoch: number; entry: yauzl.Entry }[]>();

@@ -41,7 +41,8 @@ export function qwenModelAndDataset(relPath: string, root: string): { model: Mod
     const modelSegs = segs.slice(0, -1);
     if (modelSegs.length > 0 && EVAL_SEGMENTS.has(modelSegs[modelSegs.length - 1])) modelSegs.pop();
     const name = modelSegs.length > 0 ? modelSegs.join('/') : path.basename(root) || stem;
-    return { model: { name, revision: null, source: 'path' }, dataset };
+    // The name is the model's folder path, so the run folder adds nothing: run "".
+    return { model: { name, revision: null, source: 'path', run: '' }, dataset };
   }
   const name = segs.length > 0 ? segs[segs.length - 1] : stem;
   return { model: { name, revision: null, source: 'path' }, dataset: stem };
