@@ -11,6 +11,8 @@ const builds = [
     format: 'cjs', target: 'node22', external: ['vscode', 'better-sqlite3'] },
   { ...common, entryPoints: ['src/extension/indexWorker.ts'], outfile: 'dist/indexWorker.js', platform: 'node',
     format: 'cjs', target: 'node22', external: ['better-sqlite3'] },
+  { ...common, entryPoints: ['src/extension/similarityWorker.ts'], outfile: 'dist/similarityWorker.js', platform: 'node',
+    format: 'cjs', target: 'node22' },
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs',
     target: 'node22', external: ['better-sqlite3'], banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser',

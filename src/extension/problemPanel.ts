@@ -12,7 +12,6 @@
  * events `onWebviewPanel:traceInspector.problemView` and `onWebviewPanel:traceInspector.overview`.
  */
 import * as vscode from 'vscode';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { FolderSession } from './session';
 import {
@@ -30,6 +29,8 @@ import {
   type Roles,
 } from './panelData';
 import { SimilarityRunner } from './similarityRunner';
+import { makeNonce, panelHtml } from './panelHtml';
+export { makeNonce, panelHtml } from './panelHtml';
 import {
   PROTOCOL_VERSION,
   reply,
@@ -52,43 +53,6 @@ type GetSession = () => FolderSession | undefined;
 
 /** A request failure shown to the user as text in the panel. */
 class RequestError extends Error {}
-
-/**
- * Builds the panel's HTML: a strict CSP (`default-src 'none'`; the script and the stylesheet only by
- * nonce; fonts from the extension; no `unsafe-eval`, no `unsafe-inline`), the bundled stylesheet and
- * script, and the view kind as a data attribute. Exported for tests.
- */
-export function panelHtml(opts: { cspSource: string; scriptUri: string; styleUri: string; view: ViewKind; nonce: string; title: string }): string {
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const csp = [
-    "default-src 'none'",
-    `img-src ${opts.cspSource}`,
-    `font-src ${opts.cspSource}`,
-    `style-src 'nonce-${opts.nonce}' ${opts.cspSource}`,
-    `script-src 'nonce-${opts.nonce}'`,
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(opts.title)}</title>
-<link rel="stylesheet" nonce="${opts.nonce}" href="${esc(opts.styleUri)}">
-</head>
-<body data-view="${opts.view}">
-<div id="app" role="main"><p class="loading">Loading…</p></div>
-<script nonce="${opts.nonce}" src="${esc(opts.scriptUri)}"></script>
-</body>
-</html>`;
-}
-
-/** A fresh CSP nonce (128 bits, base64). */
-export function makeNonce(): string {
-  return randomBytes(16).toString('base64');
-}
 
 /** The problem row id a command argument names: `{ problemId }`, a tree node (`{ problem: { id } }`, `{ sample: { problemId } }`). */
 export function problemIdOf(arg: unknown): number | undefined {

@@ -1,0 +1,46 @@
+/**
+ * The HTML shell of the Trace Inspector webviews (no `vscode` import, so the hostile-content
+ * browser test serves exactly the same page and CSP as the real panel).
+ */
+import { randomBytes } from 'node:crypto';
+import type { ViewKind } from '../shared/protocol';
+
+/**
+ * Builds the panel's HTML: a strict CSP (`default-src 'none'`; the script and the stylesheet only by
+ * nonce; fonts from the extension; no `unsafe-eval`, no `unsafe-inline`), the bundled stylesheet and
+ * script, and the view kind as a data attribute. The nonce is also published in
+ * `<meta property="csp-nonce">`, where the toolkit's FAST runtime reads it for the one <style> element
+ * it creates. Exported for tests.
+ */
+export function panelHtml(opts: { cspSource: string; scriptUri: string; styleUri: string; view: ViewKind; nonce: string; title: string }): string {
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const csp = [
+    "default-src 'none'",
+    `img-src ${opts.cspSource}`,
+    `font-src ${opts.cspSource}`,
+    `style-src 'nonce-${opts.nonce}' ${opts.cspSource}`,
+    `script-src 'nonce-${opts.nonce}'`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta property="csp-nonce" content="${opts.nonce}">
+<title>${esc(opts.title)}</title>
+<link rel="stylesheet" nonce="${opts.nonce}" href="${esc(opts.styleUri)}">
+</head>
+<body data-view="${opts.view}">
+<div id="app" role="main"><p class="loading">Loading…</p></div>
+<script nonce="${opts.nonce}" src="${esc(opts.scriptUri)}"></script>
+</body>
+</html>`;
+}
+
+/** A fresh CSP nonce (128 bits, base64). */
+export function makeNonce(): string {
+  return randomBytes(16).toString('base64');
+}

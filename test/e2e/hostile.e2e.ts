@@ -1,0 +1,304 @@
+/**
+ * Hostile traces in the real webview bundle, in a real browser (Debian's Chromium via
+ * playwright-core): builds webview/main.ts with esbuild, serves it from 127.0.0.1 inside the exact
+ * HTML shell and CSP of the real panel (src/extension/panelHtml.ts), with a stub
+ * `acquireVsCodeApi` that answers the webview's requests with a corpus of hostile samples (script
+ * tags, `<img onerror>`, `javascript:` links, SVG with script, KaTeX `\href`/`\url`/
+ * `\includegraphics`/`\htmlStyle`, raw HTML inside Markdown, mXSS, a hostile model label and
+ * question). For every sample it opens the rendered, novel-span and diff views and asserts:
+ * no dialog, no 'pwned' console marker, `window.__pwned` undefined, no request other than the
+ * page's own files, no CSP violation, and the hostile strings visible as text.
+ * Screenshot: test-output/e2e/screenshots/hostile-*.png.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { panelHtml } from '../../src/extension/panelHtml';
+import type { NoveltyData, ProblemData, SampleSummary, SampleText, SimilarityData } from '../../src/shared/protocol';
+
+// Browser globals used inside page callbacks (the project compiles without the DOM lib).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare const window: any;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare const document: any;
+
+function findRepoRoot(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const pj = path.join(dir, 'package.json');
+    if (fs.existsSync(pj) && JSON.parse(fs.readFileSync(pj, 'utf8')).name === 'reasoning-trace-inspector') return dir;
+    if (path.dirname(dir) === dir) return process.cwd();
+  }
+}
+const repoRoot = findRepoRoot();
+const outDir = path.join(repoRoot, 'test-output', 'e2e', 'hostile');
+const shotDir = path.join(repoRoot, 'test-output', 'e2e', 'screenshots');
+const CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
+
+/** The hostile corpus: each trace is one sample. `visible` must appear as text once rendered. */
+export const HOSTILE: { name: string; text: string; visible: string[] }[] = [
+  { name: 'script tag', text: "Step 1 <script>window.__pwned=1;console.log('pwned')</script> done", visible: ["<script>window.__pwned=1;console.log('pwned')</script>"] },
+  { name: 'img onerror', text: 'Look: <img src=x onerror="window.__pwned=1;console.log(\'pwned\')"> ok', visible: ['<img src=x onerror='] },
+  { name: 'javascript link', text: '[click me](javascript:window.__pwned=1) and <javascript:alert(1)> and [ok](http://evil.example/track "t")', visible: ['[click me](javascript:window.__pwned=1)', 'ok'] },
+  { name: 'svg script', text: '<svg onload="window.__pwned=1"><script>window.__pwned=1</script><use href="http://evil.example/x.svg#a"/></svg>', visible: ['<svg onload="window.__pwned=1">'] },
+  { name: 'katex href', text: 'Math $\\href{javascript:window.__pwned=1}{click}$ and $\\url{javascript:alert(1)}$ end', visible: ['\\href', 'end'] },
+  { name: 'katex includegraphics/htmlStyle', text: '$\\includegraphics{http://evil.example/a.png}$ $\\htmlStyle{background:url(http://evil.example/b)}{z}$ $\\htmlClass{x}{y}$', visible: ['\\includegraphics'] },
+  { name: 'macro bomb', text: '$\\def\\a{\\a\\a}\\a$ then $x^2$ and $5 and $10', visible: ['$5 and $10'] },
+  { name: 'html in markdown', text: '# Title <iframe src="http://evil.example"></iframe>\n\n* item <a href="javascript:alert(1)">x</a>\n\n<style>body{background:url(http://evil.example/c)}</style>\n\n<form action="http://evil.example"><button>go</button></form>', visible: ['<iframe src="http://evil.example"></iframe>', '<style>body{background:url(http://evil.example/c)}</style>'] },
+  { name: 'image', text: '![tracker](http://evil.example/pixel.png) after', visible: ['[image: tracker]'] },
+  { name: 'mxss', text: '<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned=1>', visible: ['<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned=1>'] },
+  { name: 'think', text: '<think>secret <img src=x onerror=window.__pwned=1> plan</think>**Answer**: $\\frac{1}{2}$ costs $3', visible: ['Thinking', 'Answer'] },
+  { name: 'entities', text: '&lt;script&gt;window.__pwned=1&lt;/script&gt; &#x3C;img src=x onerror=window.__pwned=1&#x3E;', visible: ['<script>window.__pwned=1</script>'] },
+];
+
+const HOSTILE_LABEL = '<img src=x onerror="window.__pwned=1">model';
+
+function fixtures() {
+  const modelId = 2;
+  const baseId = 1;
+  const problem: ProblemData = {
+    problem: { id: 1, dataset: 'hostile<script>', problemId: '7<img src=x onerror=window.__pwned=1>', question: 'What is <script>window.__pwned=1</script> $2+2$? It costs $5 and $10.', referenceAnswer: '<b>4</b>', level: null },
+    models: [
+      { id: baseId, label: 'base <svg onload=window.__pwned=1>', displayId: 'base', isBase: true, isFocus: false },
+      { id: modelId, label: HOSTILE_LABEL, displayId: 'rl', isBase: false, isFocus: true },
+    ],
+    stats: [
+      { modelId: baseId, n: 8, c: 2, samples: 8, scored: 0, accuracy: 0.25, betaLow: 0.05, betaHigh: 0.6, passAtK: [{ k: 1, value: 0.25 }, { k: 2, value: 0.46 }, { k: 4, value: 0.79 }, { k: 8, value: 1 }], bestOfK: [], majAtK: [] },
+      { modelId, n: 8, c: 6, samples: HOSTILE.length, scored: 0, accuracy: 0.75, betaLow: 0.4, betaHigh: 0.94, passAtK: [{ k: 1, value: 0.75 }, { k: 2, value: 0.96 }, { k: 4, value: 1 }, { k: 8, value: 1 }], bestOfK: [], majAtK: [] },
+    ],
+    crossovers: [{ modelId, baseModelId: baseId, k: 4, leaderAtK1: 'model', kMax: 8 }],
+    baseModelId: baseId,
+    focusModelId: modelId,
+    labels: ['correct reasoning', 'lucky guess', '<img src=x onerror=window.__pwned=1>'],
+    hasLogprobs: false,
+  };
+  const samples: SampleSummary[] = HOSTILE.map((h, i) => ({ id: 100 + i, modelId, sampleIndex: i, correct: i % 2 === 0, extractedAnswer: '<img src=x onerror=window.__pwned=1>', rewardScore: null, finishReason: 'stop', tokenCount: null, length: h.text.length, labels: ['<b>x</b>'], hasNote: false }));
+  const texts: Record<number, SampleText> = {};
+  const novelty: Record<number, NoveltyData> = {};
+  const baseText = 'Base sample <script>window.__pwned=1</script> with $x^2$';
+  HOSTILE.forEach((h, i) => {
+    const id = 100 + i;
+    texts[id] = { id, modelId, problemId: 1, sampleIndex: i, correct: i % 2 === 0, extractedAnswer: '<img src=x onerror=window.__pwned=1>', text: h.text, truncated: false, fullLength: h.text.length, labels: [], note: '<script>window.__pwned=1</script>' };
+    const mid = Math.floor(h.text.length / 2);
+    novelty[id] = {
+      sampleId: id, baseModelId: baseId, text: h.text, truncated: false,
+      spans: [{ start: 0, end: mid, novel: true }, { start: mid, end: h.text.length, novel: false }],
+      noveltyScore: 0.5, tokenCount: 10, novelTokenCount: 5,
+      nearest: { sampleId: 50, sampleIndex: 0, similarity: 0.3, text: baseText, truncated: false },
+      diff: [{ value: baseText, removed: true }, { value: h.text, added: true }],
+    };
+  });
+  const sim: SimilarityData = {
+    problemId: 1, modelId, baseModelId: baseId,
+    samples: samples.map((s, i) => ({ sampleId: s.id, sampleIndex: s.sampleIndex, correct: s.correct, similarity: 0.1 + i / 40, novelty: 0.5, baselinePercentile: 0.2, nearest: [{ baseSampleId: 50, baseSampleIndex: 0, similarity: 0.1 + i / 40 }] })),
+    baseline: [0, 1, 2].map((i) => ({ sampleId: 50 + i, sampleIndex: i, similarity: 0.3 + i / 10, novelty: 0.2 })),
+    summary: {
+      modelSimilarity: { count: 12, min: 0.1, q1: 0.2, median: 0.25, q3: 0.3, max: 0.4, mean: 0.25 },
+      modelNovelty: { count: 12, min: 0.5, q1: 0.5, median: 0.5, q3: 0.5, max: 0.5, mean: 0.5 },
+      baselineSimilarity: { count: 3, min: 0.3, q1: 0.35, median: 0.4, q3: 0.45, max: 0.5, mean: 0.4 },
+      baselineNovelty: { count: 3, min: 0.2, q1: 0.2, median: 0.2, q3: 0.2, max: 0.2, mean: 0.2 },
+    },
+    cached: false,
+  };
+  return { problem, samples, texts, novelty, sim };
+}
+
+/** The stub of `acquireVsCodeApi`, answering requests from the fixtures (served as /stub.js). */
+function stubScript(): string {
+  const data = fixtures();
+  return `(() => {
+  const data = ${JSON.stringify(data)};
+  let state;
+  let seq = 1;
+  window.__sent = [];
+  const post = (m) => setTimeout(() => window.postMessage(m, '*'), 0);
+  const answer = (m) => {
+    switch (m.kind) {
+      case 'getProblem': return data.problem;
+      case 'getSamples': return { problemId: m.problemId, modelId: m.modelId, offset: m.offset, total: data.samples.length, samples: data.samples.slice(m.offset, m.offset + m.limit) };
+      case 'getSample': return data.texts[m.sampleId];
+      case 'getSimilarity': return data.sim;
+      case 'getNovelty': return data.novelty[m.sampleId];
+      case 'setAnnotation': return { sampleId: m.sampleId, labels: m.labels, note: m.note };
+      default: return { ok: true };
+    }
+  };
+  window.acquireVsCodeApi = () => ({
+    postMessage(m) {
+      window.__sent.push(m);
+      if (m.kind === 'ready') { post({ id: seq++, kind: 'init', protocol: 1, state: { view: 'problem', problemId: 1 } }); return; }
+      if (m.kind === 'log') return;
+      const result = answer(m);
+      if (result === undefined) post({ id: seq++, kind: 'error', replyTo: m.id, message: 'no fixture' });
+      else post({ id: seq++, kind: 'reply', replyTo: m.id, request: m.kind, result });
+    },
+    getState() { return state; },
+    setState(s) { state = s; },
+  });
+})();`;
+}
+
+async function buildBundle(): Promise<void> {
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const esbuild = require('esbuild') as typeof import('esbuild');
+  await esbuild.build({
+    absWorkingDir: repoRoot,
+    entryPoints: ['webview/main.ts'],
+    outfile: path.join(outDir, 'webview.js'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    loader: { '.woff2': 'file', '.woff': 'empty', '.ttf': 'empty' },
+    logLevel: 'warning',
+  });
+  fs.writeFileSync(path.join(outDir, 'stub.js'), stubScript());
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.woff2': 'font/woff2' };
+
+function serve(): Promise<{ server: http.Server; origin: string }> {
+  return new Promise((resolve) => {
+    const server = http.createServer((req, res) => {
+      const name = decodeURIComponent((req.url ?? '/').split('?')[0]).replace(/^\/+/, '');
+      const file = path.join(outDir, name || 'index.html');
+      if (!file.startsWith(outDir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      fs.createReadStream(file).pipe(res);
+    });
+    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+  });
+}
+
+describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 }, () => {
+  let browser: Browser;
+  let page: Page;
+  let server: http.Server;
+  let origin: string;
+  const requests: string[] = [];
+  const dialogs: string[] = [];
+  const consoleLines: string[] = [];
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    await buildBundle();
+    ({ server, origin } = await serve());
+    const nonce = 'dGVzdC1ub25jZS0xMjM0NQ==';
+    const html = panelHtml({ cspSource: origin, scriptUri: `${origin}/webview.js`, styleUri: `${origin}/webview.css`, view: 'problem', nonce, title: 'hostile' })
+      // the stub acquireVsCodeApi is loaded first, under the same nonce (as VS Code injects its own)
+      .replace(`<script nonce="${nonce}" src=`, `<script nonce="${nonce}" src="${origin}/stub.js"></script>\n<script nonce="${nonce}" src=`);
+    fs.writeFileSync(path.join(outDir, 'index.html'), html);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.addInitScript(() => {
+      window.__csp = [];
+      document.addEventListener('securitypolicyviolation', (e: { violatedDirective: string; blockedURI: string; sample: string; sourceFile: string; lineNumber: number; columnNumber: number }) =>
+        window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`),
+      );
+    });
+    await page.goto(`${origin}/index.html`);
+    await page.waitForSelector('#stats-table', { timeout: 20_000 });
+    await page.waitForSelector('.sample-row', { timeout: 20_000 });
+  });
+
+  after(async () => {
+    await browser?.close();
+    server?.close();
+  });
+
+  test('every hostile sample renders as text in all three views, and nothing executes', async () => {
+    for (let i = 0; i < HOSTILE.length; i++) {
+      const h = HOSTILE[i];
+      await page.click(`.sample-row[data-sample-id="${100 + i}"]`);
+      await page.waitForFunction((i: number) => document.querySelector('.detail-head strong')?.textContent === `Sample #${i}`, i, { timeout: 10_000 });
+      await page.waitForSelector('#trace-rendered', { state: 'attached' });
+      const rendered: string = await page.$eval('#trace-rendered', (el: { textContent: string }) => el.textContent);
+      const spans: string = await page.$eval('#novel-spans', (el: { textContent: string }) => el.textContent);
+      const diff: string = await page.$eval('#diff-view', (el: { textContent: string }) => el.textContent);
+      for (const v of h.visible) assert.ok(rendered.includes(v), `${h.name}: rendered text lacks ${JSON.stringify(v)}: ${JSON.stringify(rendered.slice(0, 300))}`);
+      assert.equal(spans, h.text, `${h.name}: novel-span view is the exact text`);
+      assert.ok(diff.includes(h.text), `${h.name}: diff view shows the text`);
+      // the rendered trace holds no live element that could run or fetch anything
+      // (KaTeX's vetted layout styles are applied through CSSOM and show up as style attributes: allowed unless they load anything)
+      const live: string[] = await page.$$eval('#trace-rendered *', (els: { tagName: string; attributes: { name: string; value: string }[] }[]) =>
+        els
+          .filter(
+            (e) =>
+              /^(script|img|iframe|object|embed|a|form|style|link|use|image|foreignobject|video|audio)$/i.test(e.tagName) ||
+              [...e.attributes].some((a) => /^on|^href$|^src$|^xlink:href$|^action$|^formaction$/i.test(a.name) || (a.name === 'style' && /url\(|expression|@import/i.test(a.value))),
+          )
+          .map((e) => `${e.tagName}[${[...e.attributes].map((a) => a.name).join(',')}]`),
+      );
+      assert.deepEqual(live, [], `${h.name}: live elements in the rendered trace`);
+      // switch to the rendered tab once so the screenshot shows it
+      if (h.name === 'think') {
+        await page.click('#tab-rendered');
+        await page.click('details.think > summary');
+      }
+    }
+    await page.waitForTimeout(500);
+    fs.mkdirSync(shotDir, { recursive: true });
+    await page.screenshot({ path: path.join(shotDir, 'hostile-problem-view.png'), fullPage: true });
+
+    assert.deepEqual(dialogs, [], 'no dialog opened');
+    assert.equal(await page.evaluate(() => window.__pwned), undefined, 'window.__pwned is undefined');
+    assert.deepEqual(consoleLines.filter((l) => /pwned/i.test(l)), [], 'no pwned marker on the console');
+    assert.deepEqual(pageErrors, [], 'no uncaught page errors');
+    const allowed = new Set([`${origin}/index.html`, `${origin}/webview.js`, `${origin}/webview.css`, `${origin}/stub.js`]);
+    const foreign = requests.filter((u) => !allowed.has(u) && !(u.startsWith(`${origin}/KaTeX_`) && u.endsWith('.woff2')));
+    assert.deepEqual(foreign, [], 'no request other than the page, its script, stylesheet and KaTeX fonts');
+    const csp: string[] = await page.evaluate(() => window.__csp);
+    assert.deepEqual(csp, [], 'no CSP violation');
+  });
+
+  test('hostile labels, question, answer and annotation note are text', async () => {
+    const header: string = await page.$eval('h1', (el: { textContent: string }) => el.textContent);
+    assert.ok(header.includes('7<img src=x onerror=window.__pwned=1>'));
+    const table: string = await page.$eval('#stats-table', (el: { textContent: string }) => el.textContent);
+    assert.ok(table.includes(HOSTILE_LABEL));
+    const question: string = await page.$eval('.trace.question', (el: { textContent: string }) => el.textContent);
+    assert.ok(question.includes('<script>window.__pwned=1</script>'));
+    assert.ok(question.includes('$5 and $10'), 'dollar amounts in the question stay text');
+    const katex: number = await page.$$eval('.trace.question .katex', (els: unknown[]) => els.length);
+    assert.equal(katex, 1, '$2+2$ is math');
+    const noteValue: string = await page.$eval('vscode-text-area', (el: { value: string }) => el.value);
+    assert.equal(noteValue, '<script>window.__pwned=1</script>');
+    // saving an annotation sends exactly the typed protocol message
+    await page.click('fieldset.annotate vscode-button');
+    await page.waitForFunction(() => window.__sent.some((m: { kind: string }) => m.kind === 'setAnnotation'));
+    const sent = await page.evaluate(() => window.__sent.filter((m: { kind: string }) => m.kind === 'setAnnotation'));
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0].note, '<script>window.__pwned=1</script>');
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  });
+
+  test('messages that fail validation are ignored by the webview', async () => {
+    await page.evaluate(() => {
+      window.postMessage({ id: 1, kind: 'init', protocol: 1, state: { view: 'problem', problemId: '<script>' } }, '*');
+      window.postMessage({ kind: 'reply', replyTo: 'x', result: '<img src=x onerror=window.__pwned=1>' }, '*');
+      window.postMessage('<img src=x onerror=window.__pwned=1>', '*');
+    });
+    await page.waitForTimeout(300);
+    assert.ok(await page.$('#stats-table'), 'the view is still there');
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  });
+});

@@ -1,0 +1,290 @@
+/**
+ * Vega-Lite charts of the problem view and the overview. Specs are built here from protocol data
+ * (pure functions, see the `*Spec` exports); {@link showChart} embeds them with vega-embed using the
+ * AST expression interpreter (`ast: true` + vega-interpreter), so no `eval`/`new Function` runs and
+ * the CSP needs no `unsafe-eval`. Default styles, the actions menu and the tooltip's default style
+ * are off (they would inject <style> elements); the equivalent CSS lives in style.css. Colours come
+ * from the VS Code theme's CSS variables and the charts re-render when the theme changes.
+ */
+import embed from 'vega-embed';
+import { expressionInterpreter } from 'vega-interpreter';
+import type { CrossoverInfo, ModelInfo, OverviewData, PplData, ProblemModelStats, SimilarityData } from '../src/shared/protocol';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Spec = Record<string, any>;
+
+const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+
+function cssVar(name: string, fallback: string): string {
+  const v = getComputedStyle(document.body).getPropertyValue(name).trim();
+  return v || fallback;
+}
+
+/** Vega config from the VS Code theme (light, dark, high contrast). */
+export function themeConfig(): Spec {
+  const fg = cssVar('--vscode-editor-foreground', cssVar('--vscode-foreground', '#333'));
+  const muted = cssVar('--vscode-descriptionForeground', fg);
+  const grid = cssVar('--vscode-editorWidget-border', cssVar('--vscode-panel-border', '#8884'));
+  const hc = document.body.classList.contains('vscode-high-contrast') || document.body.classList.contains('vscode-high-contrast-light');
+  const font = cssVar('--vscode-font-family', 'sans-serif');
+  return {
+    background: null,
+    font,
+    view: { stroke: hc ? fg : null },
+    axis: { labelColor: fg, titleColor: fg, domainColor: muted, tickColor: muted, gridColor: grid, gridOpacity: hc ? 0.6 : 0.35, labelFont: font, titleFont: font },
+    legend: { labelColor: fg, titleColor: fg, labelFont: font, titleFont: font, labelLimit: 360 },
+    header: { labelColor: fg, titleColor: fg, labelFont: font, titleFont: font },
+    title: { color: fg, font },
+    text: { color: fg },
+    range: { category: { scheme: 'tableau10' } },
+    line: { strokeWidth: hc ? 3 : 2 },
+    point: { size: hc ? 70 : 45, filled: true },
+  };
+}
+
+export interface ChartHandle {
+  finalize(): void;
+}
+
+/**
+ * Embeds `spec` into `el`. `onClick` receives the clicked mark's datum (nothing for clicks on the
+ * background). Errors are shown as text in `el`, never thrown.
+ */
+export async function showChart(el: HTMLElement, spec: Spec, onClick?: (datum: Record<string, unknown>) => void): Promise<ChartHandle> {
+  try {
+    const res = await embed(el, { ...spec, $schema: SCHEMA, config: { ...themeConfig(), ...(spec.config ?? {}) } } as never, {
+      ast: true,
+      expr: expressionInterpreter,
+      actions: false,
+      defaultStyle: false,
+      renderer: 'canvas',
+      tooltip: { disableDefaultStyle: true, theme: document.body.classList.contains('vscode-light') ? 'light' : 'dark' },
+      logLevel: 0,
+    } as never);
+    if (onClick) {
+      res.view.addEventListener('click', (_e: unknown, item: unknown) => {
+        const datum = (item as { datum?: Record<string, unknown> } | null | undefined)?.datum;
+        if (datum && typeof datum === 'object') onClick(datum);
+      });
+    }
+    return { finalize: () => res.finalize() };
+  } catch (e) {
+    el.textContent = `Chart failed: ${(e as Error).message}`;
+    return { finalize: () => undefined };
+  }
+}
+
+const colorScale = (models: ModelInfo[]) => ({
+  domain: models.map((m) => m.label),
+  scheme: models.length > 10 ? 'tableau20' : 'tableau10',
+});
+
+/** Rows of the per-problem curve chart. */
+export function problemCurveRows(models: ModelInfo[], stats: ProblemModelStats[], metrics: { maj: boolean; best: boolean }) {
+  const label = new Map(models.map((m) => [m.id, m.label + (m.isBase ? ' (base)' : '')]));
+  const rows: { model: string; modelId: number; metric: string; k: number; value: number }[] = [];
+  for (const s of stats) {
+    const m = label.get(s.modelId) ?? String(s.modelId);
+    const add = (metric: string, pts: { k: number; value: number | null }[]) => {
+      for (const p of pts) if (p.value !== null) rows.push({ model: m, modelId: s.modelId, metric, k: p.k, value: p.value });
+    };
+    add('pass@k', s.passAtK);
+    if (metrics.maj) add('maj@k', s.majAtK);
+    if (metrics.best) add('best-of-k', s.bestOfK);
+  }
+  return rows;
+}
+
+/**
+ * pass@k of every model against k (log2 axis), one line per model, maj@k / best-of-k dashed beside
+ * it when asked for, and a vertical rule at each model's crossover k against the base model.
+ */
+export function problemCurveSpec(models: ModelInfo[], stats: ProblemModelStats[], crossovers: CrossoverInfo[], metrics: { maj: boolean; best: boolean }): Spec {
+  const labelled = models.map((m) => ({ ...m, label: m.label + (m.isBase ? ' (base)' : '') }));
+  const label = new Map(labelled.map((m) => [m.id, m.label]));
+  const rows = problemCurveRows(models, stats, metrics);
+  const cross = crossovers.filter((c) => c.k !== null).map((c) => ({ model: label.get(c.modelId) ?? '', k: c.k, text: `crossover k=${c.k}` }));
+  const maxK = Math.max(1, ...rows.map((r) => r.k));
+  const color = { field: 'model', type: 'nominal', title: 'model', scale: colorScale(labelled), legend: { orient: 'bottom', columns: 2 } };
+  const x = { field: 'k', type: 'quantitative', title: 'k (samples)', scale: { type: 'log', base: 2, domain: [1, maxK], nice: false }, axis: { values: [...new Set(rows.map((r) => r.k))] } };
+  const layers: Spec[] = [
+    {
+      data: { values: rows },
+      mark: { type: 'line', point: true },
+      encoding: {
+        x,
+        y: { field: 'value', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } },
+        color,
+        strokeDash: { field: 'metric', type: 'nominal', title: 'metric', scale: { domain: ['pass@k', 'maj@k', 'best-of-k'], range: [[1, 0], [6, 3], [2, 2]] }, legend: metrics.maj || metrics.best ? {} : null },
+        tooltip: [
+          { field: 'model', type: 'nominal' },
+          { field: 'metric', type: 'nominal' },
+          { field: 'k', type: 'quantitative' },
+          { field: 'value', type: 'quantitative', format: '.3f' },
+        ],
+      },
+    },
+  ];
+  if (cross.length > 0) {
+    layers.push({
+      data: { values: cross },
+      mark: { type: 'rule', strokeDash: [4, 4], opacity: 0.8 },
+      encoding: { x: { field: 'k', type: 'quantitative' }, color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null }, tooltip: [{ field: 'model' }, { field: 'text' }] },
+    });
+    layers.push({
+      data: { values: cross },
+      mark: { type: 'text', dy: -6, align: 'left', dx: 3, baseline: 'bottom' },
+      encoding: { x: { field: 'k', type: 'quantitative' }, y: { datum: 0.02 }, text: { field: 'text' }, color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null } },
+    });
+  }
+  return { width: 'container', height: 280, layer: layers, resolve: { scale: { color: 'shared' } } };
+}
+
+/** c/n of each model with its 95% Jeffreys interval, one row per model. */
+export function accuracySpec(models: ModelInfo[], stats: ProblemModelStats[]): Spec {
+  const labelled = models.map((m) => ({ ...m, label: m.label + (m.isBase ? ' (base)' : '') }));
+  const label = new Map(labelled.map((m) => [m.id, m.label]));
+  const rows = stats
+    .filter((s) => s.accuracy !== null)
+    .map((s) => ({ model: label.get(s.modelId) ?? '', accuracy: s.accuracy, low: s.betaLow, high: s.betaHigh, cn: `${s.c}/${s.n}` }));
+  const y = { field: 'model', type: 'nominal', title: null, sort: labelled.map((m) => m.label), axis: { labelLimit: 320 } };
+  return {
+    width: 'container',
+    height: { step: 18 },
+    data: { values: rows },
+    layer: [
+      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, x: { field: 'low', type: 'quantitative', scale: { domain: [0, 1] }, title: 'c/n with 95% Jeffreys interval' }, x2: { field: 'high' }, color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null } } },
+      {
+        mark: { type: 'point', filled: true, size: 60 },
+        encoding: {
+          y,
+          x: { field: 'accuracy', type: 'quantitative' },
+          color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null },
+          tooltip: [{ field: 'model' }, { field: 'cn', title: 'c/n' }, { field: 'low', format: '.3f', title: '2.5%' }, { field: 'high', format: '.3f', title: '97.5%' }],
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * Similarity to the nearest base sample: the model's samples against the base-to-base
+ * (leave-one-out) baseline, one dot per sample; colour = verdict.
+ */
+export function similaritySpec(sim: SimilarityData, modelLabel: string, baseLabel: string): Spec {
+  const verdict = (c: boolean | null) => (c === true ? 'correct' : c === false ? 'incorrect' : 'ungraded');
+  const rows = [
+    ...sim.baseline.filter((b) => b.similarity !== null).map((b) => ({ group: `${baseLabel} ↔ other base samples`, similarity: b.similarity, novelty: b.novelty, sample: `base #${b.sampleIndex}`, verdict: 'base', sampleId: b.sampleId })),
+    ...sim.samples.filter((s) => s.similarity !== null).map((s) => ({ group: `${modelLabel} → nearest base`, similarity: s.similarity, novelty: s.novelty, sample: `#${s.sampleIndex}`, verdict: verdict(s.correct), sampleId: s.sampleId })),
+  ];
+  return {
+    width: 'container',
+    height: 150,
+    data: { values: rows },
+    mark: { type: 'point', filled: true, size: 70, opacity: 0.85, cursor: 'pointer' },
+    encoding: {
+      y: { field: 'group', type: 'nominal', title: null, axis: { labelLimit: 360 } },
+      yOffset: { field: 'verdict', type: 'nominal', scale: { domain: ['base', 'correct', 'incorrect', 'ungraded'] } },
+      x: { field: 'similarity', type: 'quantitative', scale: { domain: [0, 1] }, title: 'similarity to the nearest base sample (Jaccard of token 3-grams)' },
+      color: { field: 'verdict', type: 'nominal', scale: { domain: ['base', 'correct', 'incorrect', 'ungraded'], range: ['#888888', '#3fa34d', '#d64545', '#b58900'] }, legend: { orient: 'bottom' } },
+      shape: { field: 'verdict', type: 'nominal', scale: { domain: ['base', 'correct', 'incorrect', 'ungraded'], range: ['circle', 'circle', 'cross', 'diamond'] } },
+      tooltip: [{ field: 'sample' }, { field: 'verdict' }, { field: 'similarity', format: '.3f' }, { field: 'novelty', format: '.1%' }],
+    },
+  };
+}
+
+/** PPL_base of base and other models' samples (Yue et al. 2025, fig. on perplexity). */
+export function pplSpec(ppl: PplData, models: ModelInfo[]): Spec {
+  const label = new Map(models.map((m) => [m.id, m.label + (m.isBase ? ' (base)' : '')]));
+  const rows = ppl.points.map((p) => ({ model: label.get(p.modelId) ?? String(p.modelId), ppl: p.ppl, verdict: p.correct === true ? 'correct' : p.correct === false ? 'incorrect' : 'ungraded' }));
+  return {
+    width: 'container',
+    height: { step: 40 },
+    data: { values: rows },
+    layer: [
+      { mark: { type: 'boxplot', extent: 'min-max', opacity: 0.35 }, encoding: { y: { field: 'model', type: 'nominal', title: null }, x: { field: 'ppl', type: 'quantitative', title: 'PPL under the base model', scale: { type: 'log', zero: false } } } },
+      { mark: { type: 'point', filled: true, size: 40 }, encoding: { y: { field: 'model', type: 'nominal' }, x: { field: 'ppl', type: 'quantitative' }, color: { field: 'verdict', type: 'nominal' }, tooltip: [{ field: 'model' }, { field: 'ppl', format: '.3f' }, { field: 'verdict' }] } },
+    ],
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Overview
+
+function overviewModels(d: OverviewData) {
+  return d.models.map((m) => ({ ...m, label: m.label + (m.isBase ? ' (base)' : '') }));
+}
+
+/** Dataset pass@k with bootstrap bands per model; faceted by difficulty level when levels exist. */
+export function overviewCurveSpec(d: OverviewData): Spec {
+  const ms = overviewModels(d);
+  const label = new Map(ms.map((m) => [m.id, m.label]));
+  const rows = d.curves.filter((c) => c.value !== null).map((c) => ({ ...c, model: label.get(c.modelId) ?? '', level: c.level === null ? 'all problems' : `level ${c.level}` }));
+  const color = { field: 'model', type: 'nominal', title: 'model', scale: colorScale(ms), legend: { orient: 'bottom', columns: 2 } };
+  const x = { field: 'k', type: 'quantitative', title: 'k', scale: { type: 'log', base: 2, nice: false }, axis: { values: [...new Set(rows.map((r) => r.k))] } };
+  const layer = [
+    { mark: { type: 'area', opacity: 0.15 }, encoding: { x, y: { field: 'ciLow', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } }, y2: { field: 'ciHigh' }, color } },
+    {
+      mark: { type: 'line', point: true },
+      encoding: {
+        x,
+        y: { field: 'value', type: 'quantitative' },
+        color,
+        tooltip: [{ field: 'model' }, { field: 'level' }, { field: 'k' }, { field: 'value', format: '.3f', title: 'pass@k' }, { field: 'ciLow', format: '.3f', title: '2.5%' }, { field: 'ciHigh', format: '.3f', title: '97.5%' }, { field: 'problems' }],
+      },
+    },
+  ];
+  if (d.levels.length === 0) return { width: 'container', height: 300, data: { values: rows }, layer };
+  return {
+    data: { values: rows },
+    facet: { field: 'level', type: 'nominal', title: null, sort: ['all problems', ...d.levels.map((l) => `level ${l}`)] },
+    columns: 3,
+    spec: { width: 220, height: 170, layer },
+  };
+}
+
+/** Accuracy (c/n) histogram per model, grouped bars; a bar's datum carries modelId and bin. */
+export function histogramSpec(d: OverviewData): Spec {
+  const ms = overviewModels(d);
+  const label = new Map(ms.map((m) => [m.id, m.label]));
+  const order = d.histograms.filter((h) => h.modelId === d.models[0]?.id).map((h) => h.label);
+  const rows = d.histograms.map((h) => ({ ...h, model: label.get(h.modelId) ?? '' }));
+  return {
+    width: 'container',
+    height: 240,
+    data: { values: rows },
+    mark: { type: 'bar', cursor: 'pointer' },
+    encoding: {
+      x: { field: 'label', type: 'ordinal', sort: order, title: 'per-problem accuracy c/n', axis: { labelAngle: -30 } },
+      xOffset: { field: 'model', type: 'nominal', sort: ms.map((m) => m.label) },
+      y: { field: 'count', type: 'quantitative', title: 'problems' },
+      color: { field: 'model', type: 'nominal', scale: colorScale(ms), legend: { orient: 'bottom', columns: 2 } },
+      tooltip: [{ field: 'model' }, { field: 'label', title: 'accuracy' }, { field: 'count', title: 'problems' }],
+    },
+  };
+}
+
+export const COVERAGE_CELLS = ['baseOnly', 'modelOnly', 'both', 'neither'] as const;
+const CELL_TEXT: Record<string, string> = { baseOnly: 'base only', modelOnly: 'RL only', both: 'both', neither: 'neither' };
+
+/** Coverage of each model against the base model: stacked bar of the four cells; datum carries modelId and cell. */
+export function coverageSpec(d: OverviewData): Spec {
+  const ms = overviewModels(d);
+  const label = new Map(ms.map((m) => [m.id, m.label]));
+  const rows = d.coverage.flatMap((c) =>
+    COVERAGE_CELLS.map((cell, i) => ({ model: label.get(c.modelId) ?? '', modelId: c.modelId, baseModelId: c.baseModelId, cell, cellText: CELL_TEXT[cell], order: i, count: c[cell] })),
+  );
+  return {
+    width: 'container',
+    height: { step: 22 },
+    data: { values: rows },
+    mark: { type: 'bar', cursor: 'pointer' },
+    encoding: {
+      y: { field: 'model', type: 'nominal', title: null, axis: { labelLimit: 360 } },
+      x: { field: 'count', type: 'quantitative', title: 'problems solved (c ≥ 1)', stack: 'zero' },
+      color: { field: 'cellText', type: 'nominal', title: 'solved by', scale: { domain: ['base only', 'RL only', 'both', 'neither'], range: ['#e8a33d', '#4c9be8', '#6aa84f', '#9e9e9e'] }, legend: { orient: 'bottom' } },
+      order: { field: 'order' },
+      tooltip: [{ field: 'model' }, { field: 'cellText', title: 'solved by' }, { field: 'count', title: 'problems' }],
+    },
+  };
+}

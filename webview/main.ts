@@ -1,0 +1,39 @@
+/**
+ * Webview entry (bundled to dist/webview.js, IIFE). Reads the view kind from <body data-view>,
+ * talks to the host through rpc.ts and renders the problem view or the overview.
+ */
+import 'katex/dist/katex.min.css';
+import './style.css';
+import { registerToolkit } from './toolkit';
+import { Rpc } from './rpc';
+import { ProblemView } from './problemView';
+import { OverviewView } from './overviewView';
+import { h } from './dom';
+import type { PanelState, ViewKind } from '../src/shared/protocol';
+
+function start(): void {
+  registerToolkit();
+  const view: ViewKind = document.body.dataset.view === 'overview' ? 'overview' : 'problem';
+  const root = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
+  const rpc = new Rpc(view);
+  let current: ProblemView | OverviewView | undefined;
+  rpc.onInit = (state: PanelState) => {
+    if (state.view !== view) return;
+    if (view === 'overview') {
+      current = new OverviewView(root, rpc);
+      rpc.setState({ view: 'overview' });
+    } else {
+      const saved = rpc.getState();
+      const merged: PanelState = saved && saved.problemId === state.problemId ? { ...state, modelId: state.modelId ?? saved.modelId, sampleId: saved.sampleId } : state;
+      current = new ProblemView(root, rpc, merged);
+      rpc.setState(merged);
+    }
+    void current.load();
+  };
+  rpc.onChanged = () => void current?.load();
+  // Re-render charts when VS Code switches theme (it changes the body's classes).
+  new MutationObserver(() => current?.rerenderCharts()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+  rpc.start();
+}
+
+start();

@@ -1,0 +1,97 @@
+/**
+ * The webview end of src/shared/protocol.ts: requests with ids and promised replies, validation of
+ * every message from the host, and the saved panel state.
+ */
+import {
+  validateHostMessage,
+  type HostMessage,
+  type PanelState,
+  type RequestKind,
+  type RequestParams,
+  type ResultOf,
+  type ViewKind,
+  type WebviewMessage,
+} from '../src/shared/protocol';
+
+interface VsCodeApi {
+  postMessage(m: unknown): void;
+  getState(): unknown;
+  setState(s: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+export class Rpc {
+  private readonly api: VsCodeApi;
+  private seq = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; kind: RequestKind }>();
+  onInit: (s: PanelState) => void = () => undefined;
+  onChanged: () => void = () => undefined;
+
+  constructor(private readonly view: ViewKind) {
+    this.api = acquireVsCodeApi();
+    window.addEventListener('message', (e: MessageEvent) => this.receive(e.data));
+  }
+
+  start(): void {
+    this.send({ id: this.seq++, kind: 'ready', view: this.view });
+  }
+
+  private send(m: WebviewMessage): void {
+    this.api.postMessage(m);
+  }
+
+  request<K extends RequestKind>(kind: K, params: RequestParams[K]): Promise<ResultOf<K>> {
+    const id = this.seq++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, kind });
+      this.send({ id, kind, ...params } as unknown as WebviewMessage);
+    });
+  }
+
+  log(level: 'info' | 'warn' | 'error', message: string): void {
+    this.send({ id: this.seq++, kind: 'log', level, message: message.slice(0, 4000) });
+  }
+
+  private receive(data: unknown): void {
+    const m = validateHostMessage(data);
+    if (typeof m === 'string') {
+      console.warn(`Trace Inspector: ignored a message from the host: ${m}`);
+      return;
+    }
+    this.dispatch(m);
+  }
+
+  private dispatch(m: HostMessage): void {
+    switch (m.kind) {
+      case 'init':
+        this.onInit(m.state);
+        return;
+      case 'changed':
+        this.onChanged();
+        return;
+      case 'reply': {
+        const p = this.pending.get(m.replyTo);
+        if (!p) return;
+        this.pending.delete(m.replyTo);
+        if (p.kind !== m.request) p.reject(new Error(`reply to ${p.kind} carried ${m.request}`));
+        else p.resolve(m.result);
+        return;
+      }
+      case 'error': {
+        const p = this.pending.get(m.replyTo);
+        if (!p) return;
+        this.pending.delete(m.replyTo);
+        p.reject(new Error(m.message));
+      }
+    }
+  }
+
+  getState(): Partial<PanelState> | undefined {
+    const s = this.api.getState();
+    return s && typeof s === 'object' ? (s as Partial<PanelState>) : undefined;
+  }
+
+  setState(s: PanelState): void {
+    this.api.setState(s);
+  }
+}
