@@ -21,12 +21,29 @@ fi
 t2=$(date +%s)
 
 # The project's own VSIX, fresh for this run (the smoke test packages its own throwaway extension).
+# A packaging failure fails the run, but the tests still run: those that need the VSIX fail with the
+# reason (harness.defaultVsixPath() throws E2E_VSIX_ERROR), the others still report.
+pkg_status=0
 if [ -z "${E2E_VSIX:-}" ] && [ -f scripts/package.sh ] && [ -f src/extension/extension.ts ]; then
   echo "[test-e2e] npm run package" >&2
-  npm run --silent package >&2
-  newest="$(ls -t ./*.vsix 2>/dev/null | head -n 1 || true)"
-  [ -n "$newest" ] || { echo "[test-e2e] npm run package produced no .vsix in the repo root" >&2; exit 1; }
-  export E2E_VSIX="$PWD/${newest#./}"
+  stamp="$(mktemp)"
+  if pkg_out="$(npm run --silent package)"; then
+    # package.sh prints the VSIX path as its last line; else take a *.vsix it wrote in the repo root
+    vsix="$(printf '%s\n' "$pkg_out" | tail -n 1)"
+    case "$vsix" in *.vsix) ;; *) vsix="$(find . -maxdepth 1 -name '*.vsix' -newer "$stamp" | head -n 1)" ;; esac
+    if [ -n "$vsix" ] && [ -f "$vsix" ]; then
+      export E2E_VSIX="$(cd "$(dirname "$vsix")" && pwd)/$(basename "$vsix")"
+      echo "[test-e2e] testing $E2E_VSIX" >&2
+    else
+      pkg_status=1
+      export E2E_VSIX_ERROR="npm run package produced no new .vsix"
+    fi
+  else
+    pkg_status=1
+    export E2E_VSIX_ERROR="npm run package failed (see its output above the test results)"
+  fi
+  rm -f "$stamp"
+  [ $pkg_status = 0 ] || echo "[test-e2e] $E2E_VSIX_ERROR" >&2
 fi
 t3=$(date +%s)
 
@@ -36,4 +53,5 @@ timeout --kill-after=30 "${E2E_TOTAL_TIMEOUT:-1800}" \
 t4=$(date +%s)
 
 echo "[test-e2e] setup $((t1 - t0)) s, compile $((t2 - t1)) s, package $((t3 - t2)) s, tests $((t4 - t3)) s; screenshots in test-output/e2e/screenshots/" >&2
+if [ $status = 0 ] && [ $pkg_status != 0 ]; then status=1; fi
 exit $status

@@ -13,6 +13,7 @@
  *
  * Environment overrides:
  *   E2E_VSIX             VSIX to install by default (else the newest *.vsix in the repo root)
+ *   E2E_VSIX_ERROR       set by scripts/test-e2e.sh when packaging failed; defaultVsixPath() throws it
  *   E2E_CODE_SERVER      path to code-server's out/node/entry.js
  *   E2E_CHROMIUM         browser executable (default /usr/bin/chromium)
  *   E2E_HEADED=1         show the browser (needs a display)
@@ -119,9 +120,11 @@ function codeServerEntry(): string {
 
 /**
  * The VSIX to install by default: $E2E_VSIX if set, else the most recently modified `*.vsix` in the
- * repository root (what `npm run package` produces). Returns undefined when there is none.
+ * repository root (what `npm run package` produces). Returns undefined when there is none. Throws when
+ * scripts/test-e2e.sh could not package the extension ($E2E_VSIX_ERROR), so no stale VSIX is tested.
  */
 export function defaultVsixPath(): string | undefined {
+  if (process.env.E2E_VSIX_ERROR) throw new Error(`no VSIX to test: ${process.env.E2E_VSIX_ERROR}`);
   if (process.env.E2E_VSIX) return path.resolve(process.env.E2E_VSIX);
   const found = fs
     .readdirSync(repoRoot)
@@ -205,10 +208,17 @@ export interface CodeServer extends CodeServerDirs {
 }
 
 const liveServers = new Set<ChildProcess>();
+// Last resort when a test crashes or is killed without calling stop(): code-server runs in its own
+// process group (so stop() can take its children along), which means nothing else would end it.
 process.on('exit', () => {
-  // Last resort when a test crashes without calling stop(): never leave servers behind.
   for (const p of liveServers) killGroup(p, 'SIGKILL');
 });
+for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  process.once(sig, () => {
+    for (const p of liveServers) killGroup(p, 'SIGKILL');
+    process.exit(code);
+  });
+}
 
 function killGroup(p: ChildProcess, signal: NodeJS.Signals): void {
   if (p.pid === undefined) return;
@@ -231,6 +241,12 @@ function envFor(dirs: CodeServerDirs, extra?: Record<string, string>): NodeJS.Pr
     XDG_DATA_HOME: path.join(dirs.runDir, 'xdg-data'),
     XDG_CACHE_HOME: path.join(dirs.runDir, 'xdg-cache'),
     VSCODE_PROXY_URI: '',
+    // no marketplace: gallery requests fail at once instead of waiting on DNS/network
+    EXTENSIONS_GALLERY: JSON.stringify({
+      serviceUrl: 'http://127.0.0.1:9/gallery',
+      itemUrl: 'http://127.0.0.1:9/items',
+      resourceUrlTemplate: 'http://127.0.0.1:9/{publisher}/{name}/{version}/{path}',
+    }),
     ...extra,
   };
 }
@@ -355,7 +371,7 @@ export async function startCodeServer(opts: StartCodeServerOptions): Promise<Cod
     folderUrl: (folder: string) => `${baseUrl}/?folder=${encodeURIComponent(path.resolve(folder))}`,
     logs(maxChars = 6000) {
       const parts = [`--- ${logFile}\n${readLog(maxChars)}`];
-      for (const f of findFiles(path.join(dirs.userDataDir, 'logs'), /(exthost|remoteexthost|renderer)\.log$/)) {
+      for (const f of findFiles(path.join(dirs.userDataDir, 'logs'), /(remoteexthost\.log|exthost\.log|output_logging_[^/]*\/[^/]+\.log)$/)) {
         parts.push(`--- ${f}\n${tail(fs.readFileSync(f, 'utf8'), maxChars)}`);
       }
       return parts.join('\n');
@@ -396,6 +412,21 @@ export async function startCodeServer(opts: StartCodeServerOptions): Promise<Cod
   return server;
 }
 
+/**
+ * Everything an extension's output channel (`vscode.window.createOutputChannel(name)`) wrote during this
+ * run, across window reloads, oldest first, read from the server's log folder. The extension host writes
+ * these files lazily: lines are guaranteed on disk only once that extension host has stopped (after
+ * reloadWindow() or server.stop()), so use it for post-mortems and after-reload assertions.
+ */
+export function outputChannelLog(server: Pick<CodeServerDirs, 'userDataDir'>, channelName: string): string {
+  return findFiles(path.join(server.userDataDir, 'logs'), /output_logging_[^/]*\/\d+-[^/]+\.log$/)
+    .filter((f) => path.basename(f).replace(/^\d+-/, '').replace(/\.log$/, '') === channelName)
+    .sort((a, b) => fs.statSync(a).birthtimeMs - fs.statSync(b).birthtimeMs || a.localeCompare(b))
+    .map((f) => fs.readFileSync(f, 'utf8'))
+    .join('');
+}
+
+/** Paths under `dir` (recursive) whose full path matches `re`, sorted. */
 function findFiles(dir: string, re: RegExp): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
@@ -408,7 +439,7 @@ function findFiles(dir: string, re: RegExp): string[] {
     for (const e of entries) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (re.test(e.name)) out.push(p);
+      else if (re.test(p)) out.push(p);
     }
   };
   walk(dir);
@@ -685,7 +716,10 @@ export async function openViewContainer(page: Page, title: string, opts: WaitOpt
   }
   const sidebarVisible = await page.locator('.part.sidebar').isVisible();
   const checked = (await item.getAttribute('class'))?.split(/\s+/).includes('checked');
-  if (!(checked && sidebarVisible)) await item.click();
+  if (!(checked && sidebarVisible)) {
+    await item.click();
+    await moveMouseAway(page);
+  }
   await waitUntil(
     page,
     async () => {
@@ -694,6 +728,12 @@ export async function openViewContainer(page: Page, title: string, opts: WaitOpt
     },
     { timeoutMs, what: `the side bar to show '${title}'` },
   );
+}
+
+/** Parks the mouse over the editor area so hover tooltips do not cover screenshots. */
+export async function moveMouseAway(page: Page): Promise<void> {
+  const vp = page.viewportSize() ?? { width: 1440, height: 900 };
+  await page.mouse.move(Math.round(vp.width * 0.75), Math.round(vp.height * 0.9));
 }
 
 /** Whether an activity-bar entry with this title is visible right now. */

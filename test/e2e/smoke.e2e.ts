@@ -16,6 +16,7 @@ import {
   freshRunDir,
   hasViewContainer,
   openViewContainer,
+  outputChannelLog,
   packageVsix,
   reloadWindow,
   repoRoot,
@@ -137,6 +138,9 @@ describe('e2e harness smoke (code-server + Chromium)', { timeout: 300_000 }, () 
     await openViewContainer(s.page, CONTAINER);
     await waitForTreeRow(s.page, VIEW, 'alpha');
     assert.deepEqual((await treeRows(s.page, VIEW)).slice(0, 2), ['alpha', 'beta']);
+    // the first extension host has stopped, so what its output channel wrote is on disk
+    await waitUntil(s.page, async () => outputChannelLog(s.server, 'E2E Smoke') !== '', { what: 'the output channel log' });
+    assert.equal(outputChannelLog(s.server, 'E2E Smoke'), 'said hello to 201 lines\n');
     await screenshot(s.page, 'smoke-after-reload');
   });
 });
