@@ -1,0 +1,191 @@
+/**
+ * The host side of the problem view and overview protocol, on the real rlvr-probe-gsm8k folder
+ * (read in place from ../shared/data/real; run from the repository root). Expected values are
+ * computed by hand from the raw rollouts: problem qid 0 has 7/8 correct for the SFT model and 6/8
+ * for the PPO model in results_2048_batched; over the folder the PPO model has 175/240 correct
+ * samples and solves 29/30 problems, the SFT model 133/240 and 28/30 (see the data README).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { TraceIndex, type ModelRow } from '../../src/core/index/traceIndex';
+import { indexFolder } from '../../src/core/index/indexer';
+import { AnnotationStore } from '../../src/core/index/annotations';
+import {
+  accuracyBin,
+  overviewData,
+  pplData,
+  problemData,
+  readSimilarityCache,
+  resolveFilter,
+  runNoveltyJob,
+  runSimilarityJob,
+  samplePage,
+  sampleText,
+  similarityJob,
+  similarityParams,
+  writeSimilarityCache,
+} from '../../src/extension/panelData';
+import { SimilarityRunner } from '../../src/extension/similarityRunner';
+
+const FOLDER = path.resolve(process.cwd(), '../shared/data/real/rlvr-probe-gsm8k');
+
+describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER) && 'real data not present' }, () => {
+  let index: TraceIndex;
+  let rl: ModelRow;
+  let sft: ModelRow;
+  let p0: number;
+  let tmp: string;
+
+  before(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ti-panel-'));
+    index = TraceIndex.open(path.join(tmp, 'index.db'), { readonly: false });
+    await indexFolder(index, FOLDER, { include: ['results_2048_batched/**'] });
+    const models = index.models();
+    rl = models.find((m) => m.name.includes('rlvr-ppo'))!;
+    sft = models.find((m) => m.name.includes('sft'))!;
+    assert.ok(rl && sft, `models: ${models.map((m) => m.displayId).join(', ')}`);
+    p0 = index.listProblems({ kind: 'all' }, 0, 1)[0].id;
+    assert.equal(index.problem(p0)!.problemId, '0');
+  });
+  after(() => {
+    index?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  test('problemData: c/n, pass@k, Beta interval and crossover k of problem 0', () => {
+    const d = problemData(index, p0, { baseId: sft.id, focusId: rl.id })!;
+    assert.deepEqual(d.models.map((m) => m.id), [sft.id, rl.id], 'base model first');
+    assert.equal(d.baseModelId, sft.id);
+    assert.equal(d.focusModelId, rl.id);
+    const s = d.stats.find((x) => x.modelId === sft.id)!;
+    const r = d.stats.find((x) => x.modelId === rl.id)!;
+    assert.deepEqual([s.c, s.n, r.c, r.n], [7, 8, 6, 8]);
+    assert.deepEqual(s.passAtK.map((p) => p.k), [1, 2, 4, 8]);
+    assert.equal(s.passAtK[0].value, 0.875);
+    assert.equal(s.passAtK[1].value, 1); // n - c = 1 < k = 2
+    assert.equal(r.passAtK[0].value, 0.75);
+    assert.ok(Math.abs(r.passAtK[1].value! - 27 / 28) < 1e-12); // 1 - C(2,2)/C(8,2)
+    assert.equal(r.passAtK[3].value, 1);
+    assert.ok(s.betaLow! < 0.875 && 0.875 < s.betaHigh! && s.betaHigh! < 1);
+    // base leads at k=1 (0.875 vs 0.75); at k=2 base 1 vs 27/28; at k=3 both 1
+    assert.deepEqual(d.crossovers, [{ modelId: rl.id, baseModelId: sft.id, k: 3, leaderAtK1: 'base', kMax: 8 }]);
+    assert.deepEqual(r.bestOfK, [], 'no reward scores in this folder');
+    assert.equal(r.majAtK.length, 4, 'extracted answers exist, so maj@k is there');
+    assert.equal(problemData(index, 999_999, {}), undefined);
+  });
+
+  test('samplePage: correct samples first, paged across the verdict groups', () => {
+    const all = samplePage(index, p0, rl.id, 0, 100);
+    assert.equal(all.total, 8);
+    assert.deepEqual(all.samples.map((s) => s.correct), [true, true, true, true, true, true, false, false]);
+    const second = samplePage(index, p0, rl.id, 5, 5);
+    assert.deepEqual(second.samples.map((s) => s.id), all.samples.slice(5).map((s) => s.id));
+    assert.equal(samplePage(index, p0, rl.id, 8, 5).samples.length, 0);
+  });
+
+  test('sampleText carries the annotation written through the store', () => {
+    const store = new AnnotationStore(index);
+    const id = samplePage(index, p0, rl.id, 0, 1).samples[0].id;
+    store.set(store.refOf(id)!, ['lucky guess'], 'checked by hand');
+    const t = sampleText(index, store, id)!;
+    assert.deepEqual([t.labels, t.note, t.truncated], [['lucky guess'], 'checked by hand', false]);
+    assert.equal(t.text, index.sample(id)!.text);
+  });
+
+  test('overviewData: dataset pass@1 / pass@8 and coverage match the raw rollouts', () => {
+    const o = overviewData(index, { baseId: sft.id, focusId: rl.id }, 200);
+    const at = (m: number, k: number) => o.curves.find((c) => c.modelId === m && c.k === k && c.level === null)!;
+    assert.ok(Math.abs(at(rl.id, 1).value! - 175 / 240) < 1e-12);
+    assert.ok(Math.abs(at(rl.id, 8).value! - 29 / 30) < 1e-12);
+    assert.ok(Math.abs(at(sft.id, 1).value! - 133 / 240) < 1e-12);
+    assert.ok(Math.abs(at(sft.id, 8).value! - 28 / 30) < 1e-12);
+    assert.ok(at(rl.id, 1).ciLow! < 175 / 240 && 175 / 240 < at(rl.id, 1).ciHigh!);
+    const cov = o.coverage.find((c) => c.modelId === rl.id)!;
+    assert.deepEqual({ ...cov }, { modelId: rl.id, baseModelId: sft.id, problems: 30, baseOnly: 0, modelOnly: 1, both: 28, neither: 1, crossoverK: cov.crossoverK });
+    assert.equal(o.histograms.filter((h) => h.modelId === rl.id).reduce((a, h) => a + h.count, 0), 30);
+    assert.equal(o.problems, 30);
+  });
+
+  test('resolveFilter turns chart clicks into problem lists', () => {
+    const gained = resolveFilter(index, { kind: 'coverageCell', base: sft.id, model: rl.id, cell: 'modelOnly' });
+    assert.equal(gained.kind, 'problems');
+    assert.equal((gained as { problemIds: number[] }).problemIds.length, 1);
+    const neither = resolveFilter(index, { kind: 'coverageCell', base: sft.id, model: rl.id, cell: 'neither' }) as { problemIds: number[] };
+    assert.equal(neither.problemIds.length, 1);
+    const perfect = resolveFilter(index, { kind: 'accuracyBin', model: rl.id, bin: 11 }) as { problemIds: number[]; title: string };
+    const expected = index.modelStats(rl.id).filter((r) => r.c === r.graded).length;
+    assert.equal(perfect.problemIds.length, expected);
+    assert.match(perfect.title, /accuracy 1$/);
+    assert.deepEqual(resolveFilter(index, { kind: 'level', level: '2' }), { kind: 'level', level: '2' });
+    assert.deepEqual([accuracyBin(8, 0), accuracyBin(8, 1), accuracyBin(10, 3), accuracyBin(8, 7), accuracyBin(20, 19), accuracyBin(8, 8)], [0, 2, 3, 9, 10, 11]);
+  });
+
+  test('similarity: job result, cache round trip, and the worker gives the same answer', async () => {
+    const job = similarityJob(index, p0, sft.id, rl.id);
+    assert.equal(job.base.length, 8);
+    assert.equal(job.model.length, 8);
+    const body = runSimilarityJob(job);
+    assert.equal(body.samples.length, 8);
+    assert.equal(body.baseline.length, 8);
+    for (const s of body.samples) {
+      assert.ok(s.similarity! > 0 && s.similarity! <= 1);
+      assert.equal(s.nearest[0].similarity, s.similarity);
+      assert.ok(job.base.some((b) => b.id === s.nearest[0].baseSampleId));
+    }
+    const params = similarityParams(index, p0, sft.id, rl.id);
+    assert.equal(readSimilarityCache(index, p0, sft.id, rl.id, params), undefined);
+    writeSimilarityCache(index, p0, sft.id, rl.id, params, body);
+    assert.deepEqual(readSimilarityCache(index, p0, sft.id, rl.id, params), body);
+    assert.equal(readSimilarityCache(index, p0, sft.id, rl.id, params.replace('"n":3', '"n":4')), undefined);
+
+    const workerPath = path.resolve(__dirname, '../../src/extension/similarityWorker.js');
+    const runner = new SimilarityRunner(workerPath);
+    try {
+      const viaWorker = await runner.run(job);
+      assert.equal(runner.usedWorker, true);
+      assert.deepEqual(viaWorker, body);
+      const nov = await runner.run({ kind: 'novelty', text: job.model[0].text, base: job.base });
+      assert.deepEqual(nov, runNoveltyJob({ kind: 'novelty', text: job.model[0].text, base: job.base }));
+      assert.equal(nov.spans.map((s) => nov.text.slice(s.start, s.end)).join(''), job.model[0].text, 'spans tile the text');
+      assert.ok(nov.spans.some((s) => s.novel) && nov.spans.some((s) => !s.novel));
+      const model = nov.diff!.filter((d) => !d.removed).map((d) => d.value).join('');
+      assert.equal(model, job.model[0].text, 'the diff rebuilds the model text');
+      assert.equal(nov.nearest!.sampleId, body.samples[0].nearest[0].baseSampleId);
+    } finally {
+      runner.dispose();
+    }
+    const inline = new SimilarityRunner(path.join(tmp, 'missing-worker.js'));
+    assert.deepEqual(await inline.run(job), body);
+    assert.equal(inline.usedWorker, false);
+  });
+
+  test('pplData reads the base log-prob sidecar and reports bad lines', () => {
+    const root = path.join(tmp, 'folder');
+    fs.mkdirSync(path.join(root, '.trace-inspector'), { recursive: true });
+    assert.equal(pplData(root, index, p0).available, false);
+    const lines = [
+      JSON.stringify({ problemId: 0, model: rl.displayId, sampleIndex: 0, tokenLogprobs: [-1, -1] }),
+      JSON.stringify({ dataset: 'gsm8k_subset', problemId: '0', model: sft.label, sampleIndex: 1, sumLogprob: -4, tokens: 2 }),
+      JSON.stringify({ problemId: '1', model: rl.displayId, sampleIndex: 0, tokenLogprobs: [-1] }),
+      '{not json',
+      JSON.stringify({ problemId: '0', model: 'nope', sampleIndex: 0, tokenLogprobs: [-1] }),
+      JSON.stringify({ problemId: '0', model: rl.displayId, sampleIndex: 0, tokenLogprobs: [0.5] }),
+    ];
+    fs.writeFileSync(path.join(root, '.trace-inspector', 'base-logprobs.jsonl'), lines.join('\n'));
+    const d = pplData(root, index, p0);
+    assert.equal(d.available, true);
+    assert.equal(d.points.length, 2);
+    assert.ok(Math.abs(d.points[0].ppl - Math.E) < 1e-12);
+    assert.ok(Math.abs(d.points[1].ppl - Math.E ** 2) < 1e-12);
+    assert.deepEqual(d.points.map((p) => p.modelId), [rl.id, sft.id]);
+    assert.equal(d.skipped, 3);
+    assert.deepEqual(d.diagnostics, [
+      '.trace-inspector/base-logprobs.jsonl:4: not valid JSON',
+      '.trace-inspector/base-logprobs.jsonl:5: model "nope" is not in the index',
+      '.trace-inspector/base-logprobs.jsonl:6: tokenLogprobs must be finite numbers <= 0',
+    ]);
+  });
+});

@@ -1,0 +1,91 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  MAX_PAGE,
+  PROTOCOL_VERSION,
+  reply,
+  validateFilter,
+  validateHostMessage,
+  validatePanelState,
+  validateWebviewMessage,
+} from '../../src/shared/protocol';
+
+describe('validateWebviewMessage', () => {
+  test('accepts each well-formed request and returns it unchanged', () => {
+    const ok = [
+      { id: 1, kind: 'ready', view: 'problem' },
+      { id: 2, kind: 'log', level: 'warn', message: 'x' },
+      { id: 3, kind: 'getProblem', problemId: 7 },
+      { id: 4, kind: 'getSamples', problemId: 7, modelId: 2, offset: 0, limit: MAX_PAGE },
+      { id: 5, kind: 'getSample', sampleId: 9 },
+      { id: 6, kind: 'getSimilarity', problemId: 7, modelId: 2 },
+      { id: 7, kind: 'getNovelty', sampleId: 9 },
+      { id: 8, kind: 'getPpl', problemId: 7 },
+      { id: 9, kind: 'getOverview' },
+      { id: 10, kind: 'setAnnotation', sampleId: 9, labels: ['lucky guess'], note: '' },
+      { id: 11, kind: 'filterProblems', filter: { kind: 'accuracyBin', model: 2, bin: 11 } },
+      { id: 12, kind: 'openSample', sampleId: 9 },
+      { id: 13, kind: 'openProblem', problemId: 7 },
+    ];
+    for (const m of ok) assert.deepEqual(validateWebviewMessage(m), m, JSON.stringify(m));
+  });
+
+  test('refuses malformed messages with a reason', () => {
+    const cases: [unknown, string][] = [
+      [null, 'message must be an object'],
+      [[1], 'message must be an object'],
+      [{ kind: 'getProblem', problemId: 1 }, 'message id must be a positive integer'],
+      [{ id: 0, kind: 'getProblem', problemId: 1 }, 'message id must be a positive integer'],
+      [{ id: 1.5, kind: 'getProblem', problemId: 1 }, 'message id must be a positive integer'],
+      [{ id: 1, kind: 'eval', code: 'x' }, 'unknown message kind "eval"'],
+      [{ id: 1, kind: '__proto__' }, 'unknown message kind "__proto__"'],
+      [{ id: 1, kind: 'getProblem', problemId: '1' }, 'getProblem: problemId must be a positive integer'],
+      [{ id: 1, kind: 'getProblem', problemId: 1, sql: 'DROP' }, 'getProblem: unexpected field "sql"'],
+      [{ id: 1, kind: 'getSamples', problemId: 1, modelId: 1, offset: -1, limit: 10 }, 'getSamples: offset must be a non-negative integer'],
+      [{ id: 1, kind: 'getSamples', problemId: 1, modelId: 1, offset: 0, limit: MAX_PAGE + 1 }, `getSamples: limit must be an integer in 1..${MAX_PAGE}`],
+      [{ id: 1, kind: 'getSamples', problemId: 1, modelId: 1, offset: 0, limit: 0 }, `getSamples: limit must be an integer in 1..${MAX_PAGE}`],
+      [{ id: 1, kind: 'setAnnotation', sampleId: 1, labels: [1], note: '' }, 'setAnnotation: labels must be a list of at most 50 strings of at most 200 characters'],
+      [{ id: 1, kind: 'setAnnotation', sampleId: 1, labels: [], note: 'x'.repeat(20_001) }, 'setAnnotation: note must be a string of at most 20000 characters'],
+      [{ id: 1, kind: 'ready', view: 'settings' }, 'ready: view must be problem or overview'],
+      [{ id: 1, kind: 'log', level: 'debug', message: '' }, 'log: level must be info, warn or error'],
+      [{ id: 1, kind: 'filterProblems', filter: { kind: 'search', query: 'x' } }, 'filterProblems: unknown filter kind "search"'],
+    ];
+    for (const [m, why] of cases) assert.equal(validateWebviewMessage(m), why, JSON.stringify(m));
+  });
+});
+
+describe('validateFilter', () => {
+  test('each filter kind, and refusals', () => {
+    assert.deepEqual(validateFilter({ kind: 'problems', problemIds: [1, 2] }), { kind: 'problems', problemIds: [1, 2] });
+    assert.deepEqual(validateFilter({ kind: 'coverageCell', base: 1, model: 2, cell: 'baseOnly' }), { kind: 'coverageCell', base: 1, model: 2, cell: 'baseOnly' });
+    assert.deepEqual(validateFilter({ kind: 'lost', base: 1, model: 2 }), { kind: 'lost', base: 1, model: 2 });
+    assert.deepEqual(validateFilter({ kind: 'level', level: '3' }), { kind: 'level', level: '3' });
+    assert.equal(validateFilter({ kind: 'problems', problemIds: [1, 0] }), 'filter problems: problemIds must be a list of at most 100000 ids');
+    assert.equal(validateFilter({ kind: 'accuracyBin', model: 2, bin: 12 }), 'filter accuracyBin: model must be an id and bin in 0..11');
+    assert.equal(validateFilter({ kind: 'coverageCell', base: 1, model: 2, cell: 'all' }), 'filter coverageCell: base and model must be ids, cell one of baseOnly, modelOnly, both, neither');
+    assert.equal(validateFilter({ kind: 'label', label: '  ' }), 'filter label: label must be a non-empty string');
+    assert.equal(validateFilter({ kind: 'all', extra: 1 }), 'filter all: unexpected field "extra"');
+  });
+});
+
+describe('validateHostMessage and state', () => {
+  test('accepts init, reply, error, changed; refuses the rest', () => {
+    const init = { id: 0, kind: 'init', protocol: PROTOCOL_VERSION, state: { view: 'problem', problemId: 3 } };
+    assert.deepEqual(validateHostMessage(init), init);
+    const r = reply(5, { id: 4, kind: 'openSample' }, { ok: true });
+    assert.deepEqual(r, { id: 5, kind: 'reply', replyTo: 4, request: 'openSample', result: { ok: true } });
+    assert.deepEqual(validateHostMessage(r), r);
+    assert.deepEqual(validateHostMessage({ id: 6, kind: 'changed' }), { id: 6, kind: 'changed' });
+    assert.equal(validateHostMessage({ id: 1, kind: 'init', protocol: 2, state: { view: 'problem' } }), 'protocol 2 is not 1');
+    assert.equal(validateHostMessage({ id: 1, kind: 'init', protocol: 1, state: { view: 'problem', problemId: '<x>' } }), 'init: state.problemId must be a positive integer');
+    assert.equal(validateHostMessage({ id: 1, kind: 'reply', replyTo: 2, request: 'getProblem', result: '<img>' }), 'reply: result must be an object');
+    assert.equal(validateHostMessage({ id: 1, kind: 'reply', replyTo: 2, request: 'runScript', result: {} }), 'reply: unknown request kind');
+    assert.equal(validateHostMessage({ id: 1, kind: 'html', html: '<script>' }), 'unknown message kind "html"');
+    assert.equal(validateHostMessage('x'), 'message must be an object');
+  });
+  test('validatePanelState keeps only known fields', () => {
+    assert.deepEqual(validatePanelState({ view: 'problem', problemId: 4, problemKey: 'd\x1f4', modelId: 2, sampleId: 9, junk: 1 }), { view: 'problem', problemId: 4, problemKey: 'd\x1f4', modelId: 2, sampleId: 9 });
+    assert.equal(validatePanelState(undefined), 'state must be an object');
+    assert.equal(validatePanelState({ view: 'overview', sampleId: -1 }), 'state.sampleId must be a positive integer');
+  });
+});
