@@ -66,7 +66,8 @@ class Extension implements vscode.Disposable {
     const base = s.baseModel();
     const focus = s.focusModel();
     const desc = describeFilter(this.tree.filter, focus, base);
-    this.view.description = this.tree.filter.kind === 'all' ? (focus ? `model: ${focus.label}` : '') : `${desc} (${this.tree.lastCount})`;
+    if (this.tree.filter.kind === 'all') this.tree.lastCount = s.index.countProblems();
+    this.view.description = this.tree.filter.kind === 'all' ? `${this.tree.lastCount} problems${focus ? ` · model: ${focus.label}` : ''}` : `${desc} (${this.tree.lastCount})`;
     void vscode.commands.executeCommand('setContext', 'traceInspector.filtered', this.tree.filter.kind !== 'all');
     void vscode.commands.executeCommand('setContext', 'traceInspector.groupBy', this.tree.mode);
     if (s.isIndexing) return;

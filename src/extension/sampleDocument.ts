@@ -50,11 +50,15 @@ const fence = (text: string) => {
   return '`'.repeat(longest + 1);
 };
 
-/** One header line: `- **name:** value`, the value escaped for Markdown. */
-function field(name: string, value: string | number | null | undefined): string {
+/** One header line: `- **name:** value`, the value in a code span (so no Markdown in it is live). */
+function field(name: string, value: string | number | null | undefined, code = true): string {
   if (value === null || value === undefined || value === '') return '';
-  const text = String(value).replace(/\s+/g, ' ').replace(/([\\`*_{}[\]()#+\-.!<>|~$])/g, '\\$1');
-  return `- **${name}:** ${text}\n`;
+  const text = String(value).replace(/\s+/g, ' ').trim();
+  if (!code) return `- **${name}:** ${text}\n`;
+  // A backtick run longer than any in the value, padded when the value starts or ends with a backtick.
+  const ticks = '`'.repeat(Math.max(1, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `- **${name}:** ${ticks}${pad}${text}${pad}${ticks}\n`;
 }
 
 /**
@@ -68,17 +72,17 @@ export function renderSample(session: FolderSession, d: SampleDetail): string {
   const model = session.index.model(d.modelId);
   const ref = session.annotations.refOf(d.id);
   const ann = ref ? session.annotations.get(ref) : undefined;
-  const verdict = d.correct === null ? 'ungraded' : d.correct ? 'correct ✅' : 'incorrect ❌';
+  const verdict = d.correct === null ? 'ungraded' : d.correct ? 'correct' : 'incorrect';
   let out = `# Problem ${problem?.problemId ?? '?'} · ${model?.label ?? '?'} · sample ${d.sampleIndex}\n\n`;
   out += field('Dataset', problem?.dataset);
   out += field('Level', problem?.level);
   out += field('Reference answer', problem?.referenceAnswer);
   out += field('Model', model?.displayId);
-  out += field('Correctness', verdict);
+  out += field('Correctness', verdict, false);
   out += field('Extracted answer', d.extractedAnswer);
   out += field('Reward score', d.rewardScore);
   out += field('Finish reason', d.finishReason);
-  out += field('Length', `${d.length} characters${d.tokenCount !== null ? `, ${d.tokenCount} tokens` : ''}`);
+  out += field('Length', `${d.length} characters${d.tokenCount !== null ? `, ${d.tokenCount} tokens` : ''}`, false);
   out += field('Source', `${d.file}:${d.line}`);
   if (ann) {
     out += field('Labels', ann.labels.join(', '));

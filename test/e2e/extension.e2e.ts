@@ -1,0 +1,192 @@
+/**
+ * The main job, end to end, in a real VS Code (code-server) in a real browser (Chromium), on the real
+ * folder ../shared/data/real/rlvr-probe-gsm8k (copied at test time into test-output, because the
+ * annotation mirror is written into the results folder and the shared data is read-only):
+ * the extension indexes it; the tree lists its 30 problems; the "failing problems" filter shows exactly
+ * the problems the RL model never solves; expanding a problem shows both models with their c/n;
+ * opening a sample shows its text; an annotation added through the UI is still there after the window
+ * reloads and appears in the JSONL mirror. Every step saves a screenshot and asserts on the screen.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  activeEditorText,
+  answerQuickInput,
+  clickTreeRow,
+  defaultVsixPath,
+  expandTreeRow,
+  openViewContainer,
+  outputRoot,
+  reloadWindow,
+  repoRoot,
+  runCommand,
+  screenshot,
+  startSession,
+  treeRowDetails,
+  waitForViewContainer,
+  waitUntil,
+  type Session,
+} from './harness';
+
+const CONTAINER = 'Trace Inspector';
+const VIEW = 'Problems';
+const REAL = path.resolve(repoRoot, '..', 'shared', 'data', 'real', 'rlvr-probe-gsm8k');
+const RUN = 'results_2048_batched';
+const RL_LABEL = 'expx/qwen-2.5-1.5b-rlvr-ppo@main (results_2048_batched)';
+const SFT_LABEL = 'ns-0/qwen-2.5-1.5b-instruct-reasoning-sft@checkpoint-8-of-10 (results_2048_batched)';
+
+/** c/n per qid straight from a raw rollout file (independent of the extension). */
+function rawCounts(file: string): Map<string, { n: number; c: number; texts: string[] }> {
+  const out = new Map<string, { n: number; c: number; texts: string[] }>();
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const r = JSON.parse(line) as { qid: number; rollouts: { correct: boolean; text: string }[] };
+    out.set(String(r.qid), { n: r.rollouts.length, c: r.rollouts.filter((x) => x.correct).length, texts: r.rollouts.map((x) => x.text) });
+  }
+  return out;
+}
+
+describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600_000 }, () => {
+  let s: Session;
+  let workspace: string;
+  const rl = rawCounts(path.join(REAL, RUN, 'rl_raw.jsonl'));
+  const sft = rawCounts(path.join(REAL, RUN, 'sft_raw.jsonl'));
+
+  before(async () => {
+    const vsix = defaultVsixPath();
+    assert.ok(vsix, 'a VSIX (npm run package) is needed');
+    workspace = path.join(outputRoot, 'workspace', 'rlvr-probe-gsm8k');
+    fs.rmSync(workspace, { recursive: true, force: true });
+    fs.cpSync(REAL, workspace, { recursive: true });
+    for (const f of fs.readdirSync(workspace, { recursive: true, withFileTypes: true })) {
+      if (f.isFile()) fs.chmodSync(path.join(f.parentPath, f.name), 0o644);
+      else fs.chmodSync(path.join(f.parentPath, f.name), 0o755);
+    }
+    fs.chmodSync(workspace, 0o755);
+    s = await startSession({
+      name: 'extension',
+      vsix,
+      folder: workspace,
+      settings: { 'traceInspector.baseModel': 'results_2048_batched:ns-0', 'workbench.colorTheme': 'Default Dark Modern' },
+    });
+  });
+
+  after(async () => {
+    await s?.close();
+  });
+
+  test('indexes the folder: the tree lists its 30 problems', async () => {
+    try {
+      await waitForViewContainer(s.page, CONTAINER);
+      await openViewContainer(s.page, CONTAINER);
+      const rows = await waitUntil(s.page, async () => {
+        const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1);
+        return r.length === 30 ? r : undefined;
+      }, { timeoutMs: 120_000, what: '30 problem rows' });
+      assert.deepEqual(rows.map((r) => r.label), Array.from({ length: 30 }, (_, i) => String(i)));
+      // The first rows are the problems in numeric order, each showing base and model counts.
+      assert.deepEqual(rows.slice(0, 5).map((r) => r.label), ['0', '1', '2', '3', '4']);
+      const r0 = rows[0].description;
+      assert.ok(r0.startsWith(`base ${sft.get('0')!.c}/8 · model ${rl.get('0')!.c}/8`), r0);
+      await screenshot(s.page, 'extension-1-tree');
+    } catch (e) {
+      await s.fail(e, 'extension-1');
+    }
+  });
+
+  test('the "failing problems" filter shows exactly the problems the RL model never solves', async () => {
+    try {
+      const expected = [...rl].filter(([, v]) => v.c === 0).map(([k]) => k);
+      assert.ok(expected.length > 0);
+      await runCommand(s.page, 'Trace Inspector: Filter Problems…');
+      await answerQuickInput(s.page, { pick: 'Failing problems' });
+      const rows = await waitUntil(s.page, async () => {
+        const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1);
+        return r.length === expected.length && r.every((x, i) => x.label === expected[i]) ? r : undefined;
+      }, { what: `exactly the failing problems ${expected.join(', ')}` });
+      assert.deepEqual(rows.map((r) => r.label), expected);
+      await screenshot(s.page, 'extension-2-failing-filter');
+      await runCommand(s.page, 'Trace Inspector: Clear Filter');
+      await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30, { what: 'the filter cleared' });
+    } catch (e) {
+      await s.fail(e, 'extension-2');
+    }
+  });
+
+  test('expanding a problem shows both models with their c/n', async () => {
+    try {
+      await expandTreeRow(s.page, VIEW, '0');
+      const rows = await waitUntil(s.page, async () => {
+        const r = await treeRowDetails(s.page, VIEW);
+        return r.some((x) => x.label === RL_LABEL) && r.some((x) => x.label === SFT_LABEL) ? r : undefined;
+      }, { what: 'both models of results_2048_batched under problem 0' });
+      const rlRow = rows.find((x) => x.label === RL_LABEL)!;
+      const sftRow = rows.find((x) => x.label === SFT_LABEL)!;
+      assert.match(rlRow.description, new RegExp(`^${rl.get('0')!.c}/8 · pass@8 `));
+      assert.match(sftRow.description, new RegExp(`^${sft.get('0')!.c}/8 · pass@8 .*· base$`));
+      await screenshot(s.page, 'extension-3-problem-models');
+    } catch (e) {
+      await s.fail(e, 'extension-3');
+    }
+  });
+
+  test('opening a sample shows its text', async () => {
+    try {
+      await expandTreeRow(s.page, VIEW, RL_LABEL);
+      await expandTreeRow(s.page, VIEW, 'correct');
+      const first = await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).find((r) => /^sample \d+$/.test(r.label)), { what: 'a sample row' });
+      const index = Number(first.label.split(' ')[1]);
+      await clickTreeRow(s.page, VIEW, first.label);
+      const text = await waitUntil(s.page, async () => {
+        const t = await activeEditorText(s.page);
+        return t.includes('## Sample') ? t : undefined;
+      }, { what: 'the sample document' });
+      assert.match(text, /^# Problem 0 · expx\/qwen-2\.5-1\.5b-rlvr-ppo@main \(results_2048_batched\) · sample \d+/);
+      assert.match(text, /\*\*Correctness:\*\* correct/);
+      const expectedText = rl.get('0')!.texts[index];
+      assert.ok(text.includes(expectedText.slice(0, 200)), 'the sample text from rl_raw.jsonl is shown');
+      await screenshot(s.page, 'extension-4-sample');
+    } catch (e) {
+      await s.fail(e, 'extension-4');
+    }
+  });
+
+  test('an annotation added through the UI survives a window reload and is in the JSONL mirror', async () => {
+    try {
+      await runCommand(s.page, 'Trace Inspector: Annotate Sample…');
+      await answerQuickInput(s.page, { pick: 'lucky guess' });
+      await s.page.keyboard.press('Enter'); // accept the multi-select
+      await answerQuickInput(s.page, { text: 'right answer, wrong arithmetic (e2e)' });
+      const labelled = () =>
+        waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).find((r) => /^sample \d+$/.test(r.label) && r.description.includes('lucky guess')), {
+          what: 'a sample row showing the label',
+          timeoutMs: 30_000,
+        });
+      const row = await labelled();
+      await screenshot(s.page, 'extension-5-annotated');
+
+      const mirror = path.join(workspace, '.trace-inspector', 'annotations.jsonl');
+      const lines = fs.readFileSync(mirror, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.equal(lines.length, 1);
+      assert.deepEqual(lines[0].labels, ['lucky guess']);
+      assert.equal(lines[0].note, 'right answer, wrong arithmetic (e2e)');
+      assert.equal(lines[0].sampleIndex, Number(row.label.split(' ')[1]));
+
+      await reloadWindow(s.page);
+      await waitForViewContainer(s.page, CONTAINER);
+      await openViewContainer(s.page, CONTAINER);
+      await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30, { timeoutMs: 60_000, what: 'the tree after reload' });
+      await expandTreeRow(s.page, VIEW, '0');
+      await expandTreeRow(s.page, VIEW, RL_LABEL);
+      await expandTreeRow(s.page, VIEW, 'correct');
+      const after = await labelled();
+      assert.equal(after.label, row.label);
+      await screenshot(s.page, 'extension-6-after-reload');
+      assert.equal(fs.readFileSync(mirror, 'utf8').trim().split('\n').length, 1);
+    } catch (e) {
+      await s.fail(e, 'extension-5');
+    }
+  });
+});
