@@ -73,7 +73,8 @@ def main() -> None:
     con.commit()
     index_s = time.perf_counter() - t1
     con.close()
-    rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    rss_kb = usage.ru_maxrss
     print(
         json.dumps(
             {
@@ -83,6 +84,7 @@ def main() -> None:
                 "samples": samples,
                 "dbBytes": os.path.getsize(db),
                 "maxRssMB": rss_kb * 1024 / 1e6,
+                "cpuMs": (usage.ru_utime + usage.ru_stime) * 1000,
                 "python": sys.version.split()[0],
                 "sqlite": sqlite3.sqlite_version,
             }
