@@ -115,13 +115,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     }
   }
 
-  private problemPage(s: FolderSession, offset: number, limit: number): { rows: ProblemRow[]; total: number } {
+  private problemPage(s: FolderSession, offset: number, limit: number, withModel?: number): { rows: ProblemRow[]; total: number } {
     const f = this.resolveFilter(s);
     if (f.kind === 'problems') {
-      const ids = f.problemIds.slice(offset, offset + limit);
-      return { rows: ids.map((id) => s.index.problem(id)).filter((p): p is ProblemRow => !!p), total: f.problemIds.length };
+      const has = withModel === undefined ? undefined : new Set(s.index.modelStats(withModel).map((x) => x.problemId));
+      const ids = f.problemIds.filter((id) => !has || has.has(id));
+      return { rows: ids.slice(offset, offset + limit).map((id) => s.index.problem(id)).filter((p): p is ProblemRow => !!p), total: ids.length };
     }
-    return { rows: s.index.listProblems(f, offset, limit), total: s.index.countProblems(f) };
+    return { rows: limit > 0 ? s.index.listProblems(f, offset, limit, withModel) : [], total: s.index.countProblems(f, withModel) };
   }
 
   private paged<T>(parentId: string, total: number, fetch: (offset: number, limit: number) => T[], toNode: (t: T) => Node, page: number, parent?: Node): Node[] {
@@ -177,12 +178,11 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         case 'model': {
           if (node.problemId !== undefined) return this.verdictNodes(s, node.problemId, node.model.id);
           const id = `m:${node.model.key}`;
-          const stats = new Set(s.index.modelStats(node.model.id).map((x) => x.problemId));
-          const { total } = this.problemPage(s, 0, 0);
+          const { total } = this.problemPage(s, 0, 0, node.model.id);
           return this.paged(
             id,
             total,
-            (o, l) => this.problemPage(s, o, l).rows.filter((p) => stats.has(p.id)),
+            (o, l) => this.problemPage(s, o, l, node.model.id).rows,
             (p) => ({ type: 'problem', problem: p, modelId: node.model.id }),
             page,
             node,

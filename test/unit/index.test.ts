@@ -120,6 +120,21 @@ describe('index: incremental', () => {
     index.close();
   });
 
+  test('problem lists restricted to the problems one model has samples for', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.jsonl'), [0, 1, 2].map((q) => rolloutLine(q, 'base-model', [q === 0])).join('\n'));
+    writeFileSync(join(dir, 'b.jsonl'), [1, 2, 3].map((q) => rolloutLine(q, 'rl-model', [false])).join('\n'));
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const rl = index.models().find((m) => m.name === 'rl-model')!;
+    assert.equal(index.countProblems(), 4);
+    assert.deepEqual(index.listProblems({ kind: 'all' }, 0, 10, rl.id).map((p) => p.problemId), ['1', '2', '3']);
+    assert.equal(index.countProblems({ kind: 'all' }, rl.id), 3);
+    // paging within the restriction
+    assert.deepEqual(index.listProblems({ kind: 'all' }, 1, 1, rl.id).map((p) => p.problemId), ['2']);
+    index.close();
+  });
+
   test('a bad line is a diagnostic with file and line; the good records still index', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'r.jsonl'), `${rolloutLine(0, 'm', [true])}\n{not json\n${rolloutLine(2, 'm', [false])}\n`);

@@ -180,17 +180,18 @@ export class TraceIndex {
   }
 
   /** Number of problems matching `filter`. */
-  countProblems(filter: ProblemFilter = { kind: 'all' }): number {
-    const { where, params } = this.problemWhere(filter);
+  countProblems(filter: ProblemFilter = { kind: 'all' }, withModel?: number): number {
+    const { where, params } = this.problemWhere(filter, withModel);
     return (this.db.prepare(`SELECT count(*) AS n FROM problems p WHERE ${where}`).get(...params) as { n: number }).n;
   }
 
   /**
    * One page of problems matching `filter`, in natural order of (dataset, problem id) — numeric ids
-   * sort numerically. `offset`/`limit` page the result (limit <= 10000).
+   * sort numerically. `offset`/`limit` page the result (limit <= 10000). `withModel` keeps only the
+   * problems that model has samples for.
    */
-  listProblems(filter: ProblemFilter = { kind: 'all' }, offset = 0, limit = 200): ProblemRow[] {
-    const { where, params } = this.problemWhere(filter);
+  listProblems(filter: ProblemFilter = { kind: 'all' }, offset = 0, limit = 200, withModel?: number): ProblemRow[] {
+    const { where, params } = this.problemWhere(filter, withModel);
     return this.db
       .prepare(
         `SELECT id, key, dataset, problem_id AS problemId, question, reference_answer AS referenceAnswer, level
@@ -202,7 +203,13 @@ export class TraceIndex {
       .all(...params, Math.min(limit, 10000), offset) as ProblemRow[];
   }
 
-  private problemWhere(filter: ProblemFilter): { where: string; params: unknown[] } {
+  private problemWhere(filter: ProblemFilter, withModel?: number): { where: string; params: unknown[] } {
+    const base = this.filterWhere(filter);
+    if (withModel === undefined) return base;
+    return { where: `(${base.where}) AND p.id IN (SELECT problem_id FROM stats WHERE model_id = ?)`, params: [...base.params, withModel] };
+  }
+
+  private filterWhere(filter: ProblemFilter): { where: string; params: unknown[] } {
     switch (filter.kind) {
       case 'all':
         return { where: '1', params: [] };
