@@ -82,11 +82,12 @@ const colorScale = (models: ModelInfo[]) => ({
 /** Rows of the per-problem curve chart. */
 export function problemCurveRows(models: ModelInfo[], stats: ProblemModelStats[], metrics: { maj: boolean; best: boolean }) {
   const label = new Map(models.map((m) => [m.id, m.label + (m.isBase ? ' (base)' : '')]));
-  const rows: { model: string; modelId: number; metric: string; k: number; value: number }[] = [];
+  const base = new Set(models.filter((m) => m.isBase).map((m) => m.id));
+  const rows: { model: string; modelId: number; isBase: boolean; metric: string; k: number; value: number }[] = [];
   for (const s of stats) {
     const m = label.get(s.modelId) ?? String(s.modelId);
     const add = (metric: string, pts: { k: number; value: number | null }[]) => {
-      for (const p of pts) if (p.value !== null) rows.push({ model: m, modelId: s.modelId, metric, k: p.k, value: p.value });
+      for (const p of pts) if (p.value !== null) rows.push({ model: m, modelId: s.modelId, isBase: base.has(s.modelId), metric, k: p.k, value: p.value });
     };
     add('pass@k', s.passAtK);
     if (metrics.maj) add('maj@k', s.majAtK);
@@ -114,6 +115,7 @@ export function problemCurveSpec(models: ModelInfo[], stats: ProblemModelStats[]
       encoding: {
         x,
         y: { field: 'value', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } },
+        strokeWidth: { field: 'isBase', type: 'nominal', scale: { domain: [true, false], range: [3.5, 1.8] }, legend: null },
         color,
         strokeDash: { field: 'metric', type: 'nominal', title: 'metric', scale: { domain: ['pass@k', 'maj@k', 'best-of-k'], range: [[1, 0], [6, 3], [2, 2]] }, legend: metrics.maj || metrics.best ? {} : null },
         tooltip: [
@@ -220,10 +222,10 @@ export function overviewCurveSpec(d: OverviewData): Spec {
   const ms = overviewModels(d);
   const label = new Map(ms.map((m) => [m.id, m.label]));
   const rows = d.curves.filter((c) => c.value !== null).map((c) => ({ ...c, model: label.get(c.modelId) ?? '', level: c.level === null ? 'all problems' : `level ${c.level}` }));
-  const color = { field: 'model', type: 'nominal', title: 'model', scale: colorScale(ms), legend: { orient: 'bottom', columns: 2 } };
+  const color = { field: 'model', type: 'nominal', title: 'model', scale: colorScale(ms), legend: { orient: 'bottom', columns: 2, symbolOpacity: 1, symbolType: 'stroke' } };
   const x = { field: 'k', type: 'quantitative', title: 'k', scale: { type: 'log', base: 2, nice: false }, axis: { values: [...new Set(rows.map((r) => r.k))] } };
   const layer = [
-    { mark: { type: 'area', opacity: 0.15 }, encoding: { x, y: { field: 'ciLow', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } }, y2: { field: 'ciHigh' }, color } },
+    { mark: { type: 'area', opacity: 0.12 }, encoding: { x, y: { field: 'ciLow', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } }, y2: { field: 'ciHigh' }, color } },
     {
       mark: { type: 'line', point: true },
       encoding: {

@@ -1,0 +1,175 @@
+/**
+ * The problem view and the overview end to end, in a real VS Code (code-server) in Chromium, on the
+ * real folder ../shared/data/real/rlvr-probe-gsm8k (copied into test-output: the index and mirror
+ * are written next to it): open the problem view of problem 0 from the tree; the pass@k chart has one
+ * curve per model and the table's pass@1 / pass@8 match the raw rollouts; the "in the base
+ * distribution?" section marks novel spans of an RL sample and shows the word diff against its
+ * nearest base sample; the overview renders its charts. Screenshots: test-output/e2e/screenshots/problem-view-*.png.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Frame } from 'playwright-core';
+import {
+  clickTreeRow,
+  defaultVsixPath,
+  openViewContainer,
+  outputRoot,
+  reloadWindow,
+  repoRoot,
+  runCommand,
+  screenshot,
+  startSession,
+  treeRowDetails,
+  waitForViewContainer,
+  waitUntil,
+  webviewFrame,
+  type Session,
+} from './harness';
+
+const CONTAINER = 'Trace Inspector';
+const VIEW = 'Problems';
+const REAL = path.resolve(repoRoot, '..', 'shared', 'data', 'real', 'rlvr-probe-gsm8k');
+const RUN = 'results_2048_batched';
+const RL_LABEL = 'expx/qwen-2.5-1.5b-rlvr-ppo@main (results_2048_batched)';
+const SFT_LABEL = 'ns-0/qwen-2.5-1.5b-instruct-reasoning-sft@checkpoint-8-of-10 (results_2048_batched)';
+
+/** c (of 8) for qid 0 in a raw rollout file, independent of the extension. */
+function correctOfQid0(file: string): number {
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const r = JSON.parse(line) as { qid: number; rollouts: { correct: boolean }[] };
+    if (r.qid === 0) return r.rollouts.filter((x) => x.correct).length;
+  }
+  throw new Error(`qid 0 not in ${file}`);
+}
+
+describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { timeout: 600_000 }, () => {
+  let s: Session;
+  let frame: Frame;
+
+  before(async () => {
+    const vsix = defaultVsixPath();
+    assert.ok(vsix, 'a VSIX (npm run package) is needed');
+    const workspace = path.join(outputRoot, 'workspace', 'problem-view-gsm8k');
+    fs.rmSync(workspace, { recursive: true, force: true });
+    fs.cpSync(REAL, workspace, { recursive: true });
+    for (const f of fs.readdirSync(workspace, { recursive: true, withFileTypes: true })) {
+      fs.chmodSync(path.join(f.parentPath, f.name), f.isFile() ? 0o644 : 0o755);
+    }
+    fs.chmodSync(workspace, 0o755);
+    s = await startSession({
+      name: 'problem-view',
+      vsix,
+      folder: workspace,
+      settings: { 'traceInspector.baseModel': 'results_2048_batched:ns-0', 'workbench.colorTheme': 'Default Dark Modern' },
+    });
+  });
+
+  after(async () => {
+    await s?.close();
+  });
+
+  test('opens from the tree: one curve per model, pass@1 and pass@8 right', async () => {
+    try {
+      await waitForViewContainer(s.page, CONTAINER);
+      await openViewContainer(s.page, CONTAINER);
+      await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30, { timeoutMs: 120_000, what: '30 problem rows' });
+      await clickTreeRow(s.page, VIEW, '0');
+      const action = s.page.locator('.monaco-list-row.selected .action-label[aria-label="Open Problem View"]').first();
+      await action.click({ timeout: 10_000 });
+      frame = await webviewFrame(s.page, 0, { timeoutMs: 30_000, what: 'the problem view' });
+      await frame.waitForSelector('#stats-table tbody tr', { timeout: 30_000 });
+      await frame.waitForSelector('#chart-passk canvas', { timeout: 30_000 });
+      const rows: string[][] = await frame.$$eval('#stats-table tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())));
+      const models = await frame.$$eval('#chart-passk-data li', (lis) => lis.map((li) => li.textContent ?? ''));
+      assert.equal(rows.length, 12, 'the folder has 12 models (2 per run folder)');
+      assert.equal(models.length, rows.length, 'one curve per model');
+      for (const r of rows) {
+        const [c, n] = r[1].split('/').map(Number);
+        assert.equal(n, 8);
+        assert.equal(r[3], (c / n).toFixed(3), `pass@1 = c/n for ${r[0]}`);
+        assert.equal(r[4], (c > 0 ? 1 : 0).toFixed(3), `pass@8 for ${r[0]}`);
+      }
+      const rl = correctOfQid0(path.join(REAL, RUN, 'rl_raw.jsonl'));
+      const sft = correctOfQid0(path.join(REAL, RUN, 'sft_raw.jsonl'));
+      const rlRow = rows.find((r) => r[0] === RL_LABEL)!;
+      const sftRow = rows.find((r) => r[0].startsWith(SFT_LABEL))!;
+      assert.equal(rlRow[1], `${rl}/8`);
+      assert.equal(sftRow[1], `${sft}/8`);
+      assert.ok(sftRow[0].endsWith('base'), 'the base model is marked');
+      assert.equal(rlRow[3], (rl / 8).toFixed(3));
+      await screenshot(s.page, 'problem-view-1-chart');
+    } catch (e) {
+      await s.fail(e, 'problem-view-1');
+    }
+  });
+
+  test('the diff view highlights novel spans of an RL sample', async () => {
+    try {
+      const selected = await frame.$eval('#model-select', (el) => (el as unknown as { value: string }).value);
+      assert.ok(selected, 'a model is chosen');
+      await frame.waitForSelector('#novel-spans', { timeout: 60_000, state: 'attached' });
+      const novel = await frame.$$eval('#novel-spans mark.novel', (els) => els.map((e) => e.textContent ?? ''));
+      assert.ok(novel.length > 0, 'some spans are novel');
+      const score = await frame.$eval('#novelty-score', (el) => el.textContent ?? '');
+      assert.match(score, /novelty \d+\.\d%/);
+      const rowsText = await frame.$$eval('.sample-row', (els) => els.map((e) => e.textContent ?? ''));
+      assert.equal(rowsText.length, 8);
+      assert.ok(rowsText.every((t) => /sim \d\.\d\d/.test(t)), 'each sample shows its similarity to the nearest base sample');
+      await frame.waitForSelector('#chart-similarity canvas', { timeout: 30_000 });
+      await frame.$eval('#in-base', (el) => el.scrollIntoView());
+      await screenshot(s.page, 'problem-view-2-similarity');
+      await frame.$eval('#sample-detail', (el) => el.scrollIntoView());
+      await screenshot(s.page, 'problem-view-2-novel-spans');
+      await frame.click('#tab-diff');
+      await frame.waitForSelector('#diff-view ins.added', { timeout: 10_000 });
+      const added = await frame.$$eval('#diff-view ins.added', (els) => els.length);
+      const removed = await frame.$$eval('#diff-view del.removed', (els) => els.length);
+      assert.ok(added > 0 && removed > 0);
+      await screenshot(s.page, 'problem-view-3-diff');
+      await frame.click('#tab-rendered');
+      await screenshot(s.page, 'problem-view-4-rendered');
+    } catch (e) {
+      await s.fail(e, 'problem-view-2');
+    }
+  });
+
+  test('the overview shows curves, histogram and coverage', async () => {
+    try {
+      await runCommand(s.page, 'Trace Inspector: Open Overview');
+      const ov = await waitUntil(s.page, async () => {
+        const f = await webviewFrame(s.page, 0, { timeoutMs: 5000 }).catch(() => undefined);
+        return f && (await f.$('#chart-curves')) ? f : undefined;
+      }, { timeoutMs: 30_000, what: 'the overview' });
+      await ov.waitForSelector('#chart-curves canvas', { timeout: 30_000 });
+      await ov.waitForSelector('#chart-histogram canvas', { timeout: 30_000 });
+      await ov.waitForSelector('#chart-coverage canvas', { timeout: 30_000 });
+      const header = await ov.$eval('header', (el) => el.textContent ?? '');
+      assert.match(header, /30 problems · 12 models/);
+      await screenshot(s.page, 'problem-view-5-overview');
+      await ov.$eval('#chart-histogram', (el) => el.scrollIntoView());
+      await screenshot(s.page, 'problem-view-6-overview-histogram');
+    } catch (e) {
+      await s.fail(e, 'problem-view-5');
+    }
+  });
+
+  test('both panels come back after a window reload (serializers)', async () => {
+    try {
+      await reloadWindow(s.page);
+      const restored = await waitUntil(s.page, async () => {
+        const f = await webviewFrame(s.page, 0, { timeoutMs: 5000 }).catch(() => undefined);
+        return f && ((await f.$('#chart-curves canvas')) || (await f.$('#stats-table tbody tr'))) ? f : undefined;
+      }, { timeoutMs: 60_000, what: 'a restored panel with content' });
+      assert.ok(restored);
+      const tabs = await s.page.locator('.tabs-container .tab .label-name').allTextContents();
+      assert.ok(tabs.some((t) => t.includes('Problem 0')), `tabs: ${tabs.join(' | ')}`);
+      assert.ok(tabs.some((t) => t.includes('Overview')), `tabs: ${tabs.join(' | ')}`);
+      await screenshot(s.page, 'problem-view-7-after-reload');
+    } catch (e) {
+      await s.fail(e, 'problem-view-7');
+    }
+  });
+});
