@@ -100,12 +100,22 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
 
     // Files that disappeared (or are now excluded).
     const present = new Set(candidates);
+    /** Order in this pass at which a file's samples changed (removed, replaced) or were (re-)read. */
+    let seq = 0;
+    const changedAt = new Map<string, number>();
+    const readAt = new Map<string, number>();
     for (const [path, row] of known) {
       if (!present.has(path)) {
         db.transaction(() => writer.removeFile(row.id, path))();
-        if (row.format) filesRemoved++;
+        if (row.format) {
+          filesRemoved++;
+          changedAt.set(path, seq++);
+        }
       }
     }
+    // Diagnostics of files that are gone without a files row (e.g. deleted after a read error).
+    const orphanDiags = (db.prepare('SELECT DISTINCT file FROM diagnostics').pluck().all() as string[]).filter((f) => !present.has(f));
+    if (orphanDiags.length) db.transaction(() => orphanDiags.forEach((f) => db.prepare('DELETE FROM diagnostics WHERE file = ?').run(f)))();
 
     let done = 0;
     for (const rel of candidates) {
@@ -158,6 +168,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
           // Not a results file: remember it (with any diagnostics, e.g. empty or binary) so that
           // an unchanged one is not looked at again, and forget an earlier indexed version.
           db.transaction(() => writer.recordNonResult(rel, prev, stat.size, stat.mtimeMs, fileHash, detection.diagnostics))();
+          if (prev?.format) changedAt.set(rel, seq++);
           done++;
           continue;
         }
@@ -186,7 +197,42 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       }
       if (firstCommitMs === null && result.samples > 0) firstCommitMs = Date.now() - started;
       filesIndexed++;
+      if (prev?.format) changedAt.set(rel, seq);
+      readAt.set(rel, seq++);
       done++;
+    }
+    // A (model, problem) skipped as a duplicate of another file must appear once that file no longer
+    // holds it: re-read the files whose duplicates point at a file removed or replaced in this pass
+    // (unless they were read after that change).
+    if (!cancelled && changedAt.size > 0) {
+      for (const rel of duplicateDependents(db, changedAt, readAt)) {
+        if (options.signal?.aborted) {
+          cancelled = true;
+          break;
+        }
+        const prev = db.prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files WHERE path = ?').get(rel) as FileRow | undefined;
+        if (!prev?.format || prev.status !== 'ready') continue;
+        const abs = join(root, ...rel.split('/'));
+        if (!options.format) {
+          try {
+            const det = await detectFile(abs, rel, root);
+            if (det.format !== prev.format) continue;
+            writer.pendingDiagnostics = det.diagnostics;
+          } catch {
+            continue;
+          }
+        }
+        const result = await writer.indexFile({
+          root, rel, abs, format: prev.format as FormatId, size: prev.size, mtimeMs: prev.mtime_ms, hash: prev.hash, prev,
+          batchSize: options.batchSize ?? 20000, signal: options.signal, onBatch: () => {},
+        });
+        samplesWritten += result.samples;
+        if (result.cancelled) {
+          cancelled = true;
+          break;
+        }
+        filesIndexed++;
+      }
     }
     if (filesIndexed > 0 || filesRemoved > 0) {
       db.transaction(() => {
@@ -232,6 +278,27 @@ export function buildFts(index: TraceIndex): { added: number } {
     index.setMeta('fts_max_id', String(max));
   })();
   return { added };
+}
+
+/** The part of a cross-file duplicate diagnostic that names the file holding the first copy. */
+const DUPLICATE_OF = ' already indexed from ';
+
+/**
+ * Files with a cross-file duplicate diagnostic (`... already indexed from X; skipped`) naming a file X
+ * whose samples changed at step `changedAt[X]` of this pass, and not read after that step.
+ */
+function duplicateDependents(db: Database.Database, changedAt: Map<string, number>, readAt: Map<string, number>): string[] {
+  const rows = db.prepare(`SELECT file, message FROM diagnostics WHERE message LIKE '%' || ? || '%; skipped'`).all(DUPLICATE_OF) as { file: string; message: string }[];
+  const out = new Set<string>();
+  for (const r of rows) {
+    const at = r.message.lastIndexOf(DUPLICATE_OF);
+    const other = r.message.slice(at + DUPLICATE_OF.length, -'; skipped'.length);
+    const changed = changedAt.get(other);
+    if (changed === undefined) continue;
+    const read = readAt.get(r.file);
+    if (read === undefined || read < changed) out.add(r.file);
+  }
+  return [...out].sort();
 }
 
 function hashFile(abs: string): Promise<string> {
