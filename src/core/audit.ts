@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { categorize, datasetPassAtK } from './metrics';
@@ -169,36 +170,7 @@ function auditQwenMetrics(index: TraceIndex, root: string, rel: string, run: str
   void models;
 }
 
-/** Minimal RFC 4180 CSV parser (quoted fields, doubled quotes, CRLF). */
+/** Parses CSV text into rows of fields (csv-parse: RFC 4180 quoting, CRLF or LF, BOM, ragged rows). */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  if (field !== '' || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
+  return parse(text, { bom: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'], skip_empty_lines: true }) as string[][];
 }
