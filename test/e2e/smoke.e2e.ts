@@ -37,7 +37,7 @@ import {
 const CONTAINER = 'E2E Smoke';
 const VIEW = 'Smoke Items';
 
-describe('e2e harness smoke (code-server + Chromium)', { timeout: 300_000 }, () => {
+describe('e2e harness smoke (code-server + Chromium)', { timeout: 600_000 }, () => {
   let s: Session;
   let workspace: string;
 
@@ -124,7 +124,7 @@ describe('e2e harness smoke (code-server + Chromium)', { timeout: 300_000 }, () 
 
   test('running an unknown command fails with a message naming it', async () => {
     await assert.rejects(runCommand(s.page, 'E2E Smoke: No Such Command', { timeoutMs: 2000 }), (e: Error) => {
-      assert.match(e.message, /Timed out after 2000 ms waiting for the command 'E2E Smoke: No Such Command' in the command palette \(offered: .*E2E Smoke: Say Hello.*\)/);
+      assert.match(e.message, /Timed out after 2000 ms waiting for the command 'E2E Smoke: No Such Command' in the command palette \(offered: [^)]*\)/);
       assert.match(e.message, /Screenshot: .*\.png/);
       return true;
     });
