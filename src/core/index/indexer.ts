@@ -320,7 +320,25 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Takes the advisory indexer lock (a `meta` row with pid, host and heartbeat). Throws
+ * {@link IndexBusyError} when a live indexer holds it, or when another process keeps the database
+ * write-locked for longer than the busy timeout (SQLITE_BUSY), so that a second indexer always gets
+ * the same clear error rather than a bare "database is locked".
+ */
 function acquireLock(db: Database.Database): void {
+  try {
+    takeLock(db);
+  } catch (e) {
+    if (e instanceof IndexBusyError) throw e;
+    if ((e as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new IndexBusyError('another process is writing this index (the database stayed locked for the whole busy timeout); try again when it finishes');
+    }
+    throw e;
+  }
+}
+
+function takeLock(db: Database.Database): void {
   db.transaction(() => {
     const raw = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(LOCK_KEY) as string | undefined;
     if (raw) {
