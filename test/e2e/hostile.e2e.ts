@@ -251,6 +251,9 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
       assert.deepEqual(live, [], `${h.name}: live elements in the rendered trace`);
       // switch to the rendered tab once so the screenshot shows it
       if (h.name === 'think') {
+        // safe math still lays out: KaTeX's vetted inline styles are applied through CSSOM
+        const layout = await page.$$eval('#trace-rendered .katex .vlist > span', (els: { style: { top: string } }[]) => els.map((e) => e.style.top));
+        assert.ok(layout.filter((t) => /^-?\d+(\.\d+)?em$/.test(t)).length >= 3, `fraction layout styles applied: ${JSON.stringify(layout)}`);
         await page.click('#tab-rendered');
         await page.click('details.think > summary');
       }
@@ -289,6 +292,19 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     assert.equal(sent.length, 1);
     assert.equal(sent[0].note, '<script>window.__pwned=1</script>');
     assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  });
+
+  test('charts re-render when the theme class changes (light, high contrast), still without CSP violations', async () => {
+    for (const theme of ['vscode-light', 'vscode-high-contrast', 'vscode-dark']) {
+      await page.evaluate((t: string) => {
+        document.body.className = t;
+      }, theme);
+      await page.waitForTimeout(400);
+      assert.ok(await page.$('#chart-passk canvas'), `${theme}: the pass@k chart is there`);
+      if (theme === 'vscode-high-contrast') await page.screenshot({ path: path.join(shotDir, 'hostile-high-contrast.png') });
+    }
+    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(await page.evaluate(() => window.__csp), []);
   });
 
   test('messages that fail validation are ignored by the webview', async () => {

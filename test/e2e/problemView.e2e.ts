@@ -28,6 +28,10 @@ import {
   type Session,
 } from './harness';
 
+// Browser global used inside frame.evaluate (the project compiles without the DOM lib).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare const document: any;
+
 const CONTAINER = 'Trace Inspector';
 const VIEW = 'Problems';
 const REAL = path.resolve(repoRoot, '..', 'shared', 'data', 'real', 'rlvr-probe-gsm8k');
@@ -130,6 +134,16 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       assert.ok(added > 0 && removed > 0);
       await screenshot(s.page, 'problem-view-3-diff');
       await frame.click('#tab-rendered');
+      const katex = await frame.$$eval('#trace-rendered .katex', (els) => els.length);
+      assert.ok(katex > 0, 'the sample has math, rendered by KaTeX');
+      // KaTeX fonts use font-display: block; wait until they are in before the screenshot
+      const mainFont = await frame.evaluate(async () => {
+        await document.fonts.ready;
+        return [...document.fonts].some((f: { family: string; status: string }) => f.family === 'KaTeX_Main' && f.status === 'loaded');
+      });
+      assert.ok(mainFont, 'the KaTeX fonts load under the CSP');
+      const tops = await frame.$$eval('#trace-rendered .katex .vlist > span', (els) => els.map((e) => (e as unknown as { style: { top: string } }).style.top).filter((t) => /em$/.test(t)));
+      assert.ok(tops.length > 0, 'KaTeX layout styles are applied (through CSSOM, the CSP has no unsafe-inline)');
       await screenshot(s.page, 'problem-view-4-rendered');
     } catch (e) {
       await s.fail(e, 'problem-view-2');
