@@ -25,6 +25,26 @@ function checkFolder(folder: string): string {
 }
 
 const safe = (s: string) => escapeControl(s);
+
+/**
+ * JSON for a terminal: `JSON.stringify` escapes C0 controls (ESC, BEL, NUL...) but leaves DEL, the C1
+ * controls (U+0080..U+009F, including the 8-bit CSI U+009B) and the bidi overrides raw; they are
+ * written as `\uXXXX` escapes here. The output is still valid JSON that parses to the same value.
+ */
+export function terminalJson(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * One CSV cell of untrusted text: control characters escaped as in {@link escapeControl}, a leading
+ * `=`, `+`, `-` or `@` prefixed with `'` (so a spreadsheet does not run it as a formula), and quoted
+ * when it holds `"`, `,` or a line break.
+ */
+export function csvCell(s: string): string {
+  let v = escapeControl(s);
+  if (/^[=+\-@]/.test(v)) v = `'${v}`;
+  return /[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : (100 * v).toFixed(1));
 
 function progress(quiet: boolean) {
@@ -118,7 +138,7 @@ function table(rows: string[][]): string {
 
 /** CSV of every pass@k point: model,k,value,ci_low,ci_high,problems,missing. */
 export function reportCsv(r: Report): string {
-  const q = (s: string) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  const q = csvCell;
   const lines = ['model,label,k,pass_at_k,ci_low,ci_high,problems,missing'];
   for (const m of r.models) {
     for (const p of m.passAtK) {
@@ -148,7 +168,7 @@ export function program(): Command {
       index.close();
       if (opts.format === 'json') {
         process.stdout.write(
-          `${JSON.stringify({ filesIndexed: summary.filesIndexed, filesSkipped: summary.filesSkipped, filesRemoved: summary.filesRemoved, samples: summary.samples, diagnostics: summary.diagnostics }, null, 2)}\n`,
+          `${terminalJson({ filesIndexed: summary.filesIndexed, filesSkipped: summary.filesSkipped, filesRemoved: summary.filesRemoved, samples: summary.samples, diagnostics: summary.diagnostics }, 2)}\n`,
         );
       } else {
         process.stdout.write(
@@ -182,7 +202,7 @@ export function program(): Command {
       try {
         const audit = await auditFolder(index, abs);
         const report = buildReport(index, { base: opts.base, audit, replicates: opts.replicates, seed: opts.seed });
-        if (opts.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        if (opts.format === 'json') process.stdout.write(`${terminalJson(report, 2)}\n`);
         else if (opts.format === 'csv') process.stdout.write(`${reportCsv(report)}\n`);
         else process.stdout.write(`${reportTable(report)}\n`);
       } finally {
