@@ -2,7 +2,7 @@ import type { Diagnostic } from './model';
 import type { AuditEntry } from './audit';
 import {
   accuracyHistogram,
-  bestOfK,
+  bestOfKCurve,
   bootstrapPassAtKCurve,
   categoryCounts,
   coverage,
@@ -141,7 +141,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       correct: m.correct,
       sampleAccuracy: graded > 0 ? m.correct / graded : null,
       passAtK: bootstrapPassAtKCurve(pc, ks, boot),
-      bestOfK: m.scored > 0 ? bestOfKCurve(index, m, rows) : [],
+      bestOfK: m.scored > 0 ? modelBestOfK(index, m) : [],
       histogram: accuracyHistogram(pc).bins,
     };
   });
@@ -209,21 +209,14 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
   };
 }
 
-/** Dataset best-of-k curve of one model: mean over problems with n >= k of the exact per-problem expectation. */
-function bestOfKCurve(index: TraceIndex, m: ModelRow, rows: StatRow[]): { k: number; value: number | null; problems: number }[] {
-  const perProblem = rows.map((r) => index.scoredSamples(r.problemId, m.id)).filter((s) => s.length > 0);
+/**
+ * Dataset best-of-k curve of one model at k = 1, 2, 4, ..., n: the exact per-problem expectation
+ * (metrics `bestOfKCurve`) averaged over problems with n >= k, using the samples that have both a
+ * reward score and a verdict. One query per model; each problem's samples are sorted once.
+ */
+function modelBestOfK(index: TraceIndex, m: ModelRow): { k: number; value: number | null; problems: number }[] {
+  const perProblem = [...index.scoredSamplesByProblem(m.id).values()];
   const maxN = perProblem.reduce((a, s) => Math.max(a, s.length), 0);
   if (maxN === 0) return [];
-  return kGrid(maxN).map((k) => {
-    let sum = 0;
-    let count = 0;
-    for (const s of perProblem) {
-      const v = bestOfK(s, k);
-      if (v !== null) {
-        sum += v;
-        count++;
-      }
-    }
-    return { k, value: count ? sum / count : null, problems: count };
-  });
+  return bestOfKCurve(perProblem, kGrid(maxN)).map((p) => ({ k: p.k, value: p.value, problems: p.problems }));
 }

@@ -307,15 +307,12 @@ export class TraceIndex {
     return rows.map(toSampleRow);
   }
 
-  /** Counts of a model's samples for one problem by verdict. */
+  /** Counts of a model's samples for one problem by verdict (from the per-(model, problem) stats: O(1)). */
   sampleCounts(problemId: number, modelId: number): { correct: number; incorrect: number; ungraded: number } {
-    const r = this.db
-      .prepare(
-        `SELECT sum(correct = 1) AS correct, sum(correct = 0) AS incorrect, sum(correct IS NULL) AS ungraded
-           FROM samples WHERE problem_id = ? AND model_id = ?`,
-      )
-      .get(problemId, modelId) as { correct: number | null; incorrect: number | null; ungraded: number | null };
-    return { correct: r.correct ?? 0, incorrect: r.incorrect ?? 0, ungraded: r.ungraded ?? 0 };
+    const r = this.db.prepare('SELECT n, c, graded FROM stats WHERE problem_id = ? AND model_id = ?').get(problemId, modelId) as
+      | { n: number; c: number; graded: number }
+      | undefined;
+    return r ? { correct: r.c, incorrect: r.graded - r.c, ungraded: r.n - r.graded } : { correct: 0, incorrect: 0, ungraded: 0 };
   }
 
   /** One sample with its text, or undefined. */
@@ -378,6 +375,24 @@ export class TraceIndex {
         )
         .all(problemId, modelId) as { score: number; correct: number }[]
     ).map((r) => ({ score: r.score, correct: r.correct === 1 }));
+  }
+
+  /** Reward scores and verdicts of every scored, graded sample of a model, grouped by problem row id. */
+  scoredSamplesByProblem(modelId: number): Map<number, { score: number; correct: boolean }[]> {
+    const out = new Map<number, { score: number; correct: boolean }[]>();
+    const rows = this.db
+      .prepare(
+        `SELECT problem_id AS p, reward_score AS score, correct FROM samples
+          WHERE model_id = ? AND reward_score IS NOT NULL AND correct IS NOT NULL`,
+      )
+      .raw()
+      .iterate(modelId) as IterableIterator<[number, number, number]>;
+    for (const [p, score, correct] of rows) {
+      let list = out.get(p);
+      if (!list) out.set(p, (list = []));
+      list.push({ score, correct: correct === 1 });
+    }
+    return out;
   }
 
   /** Per-sample extracted answers and verdicts of a model for one problem (for maj@k). */

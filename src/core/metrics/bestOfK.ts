@@ -61,24 +61,45 @@ export function bestRankProbabilities(n: number, k: number): Float64Array {
  */
 export function bestOfK(samples: readonly ScoredSample[], k: number): number | null {
   checkK(k);
+  return bestOfKRanked(rankScores(samples), k);
+}
+
+/** Samples sorted by score, descending, as tie groups: `size` samples of equal score, `correct` of them correct. */
+interface Ranked {
+  n: number;
+  correct: number;
+  groups: { size: number; correct: number }[];
+}
+
+/** Sorts once (the costly part of best-of-k) so that many k can reuse it. */
+function rankScores(samples: readonly ScoredSample[]): Ranked {
   checkScores(samples);
-  const n = samples.length;
-  if (n < k) return null;
   const sorted = [...samples].sort((x, y) => (x.score === y.score ? 0 : x.score > y.score ? -1 : 1));
-  const p = bestRankProbabilities(n, k);
-  let total = 0;
-  let j = 0;
-  while (j < n) {
+  const groups: { size: number; correct: number }[] = [];
+  let correct = 0;
+  for (let j = 0; j < sorted.length; ) {
     let e = j;
-    let correct = 0;
-    let mass = 0;
-    while (e < n && sorted[e].score === sorted[j].score) {
-      if (sorted[e].correct) correct++;
-      mass += p[e];
+    let c = 0;
+    while (e < sorted.length && sorted[e].score === sorted[j].score) {
+      if (sorted[e].correct) c++;
       e++;
     }
-    total += (mass * correct) / (e - j);
+    groups.push({ size: e - j, correct: c });
+    correct += c;
     j = e;
+  }
+  return { n: sorted.length, correct, groups };
+}
+
+function bestOfKRanked(r: Ranked, k: number, p: Float64Array = bestRankProbabilities(r.n, k)): number | null {
+  if (r.n < k) return null;
+  let total = 0;
+  let j = 0;
+  for (const g of r.groups) {
+    let mass = 0;
+    for (let e = j; e < j + g.size; e++) mass += p[e];
+    total += (mass * g.correct) / g.size;
+    j += g.size;
   }
   return Math.min(1, Math.max(0, total));
 }
@@ -103,18 +124,26 @@ export interface BestOfKPoint {
  */
 export function datasetBestOfK(problems: readonly (readonly ScoredSample[])[], k: number): BestOfKPoint {
   checkK(k);
+  return datasetFromRanked(problems.map(rankScores), k, new Map());
+}
+
+function datasetFromRanked(ranked: readonly Ranked[], k: number, probCache: Map<number, Float64Array>): BestOfKPoint {
   let s = 0;
   let o = 0;
   let used = 0;
   let missing = 0;
-  for (const samples of problems) {
-    const v = bestOfK(samples, k);
-    if (v === null) {
+  for (const r of ranked) {
+    if (r.n < k) {
       missing++;
       continue;
     }
-    s += v;
-    o += passAtK(samples.length, samples.filter((x) => x.correct).length, k) ?? 0;
+    let p = probCache.get(r.n);
+    if (!p) {
+      p = bestRankProbabilities(r.n, k);
+      probCache.set(r.n, p);
+    }
+    s += bestOfKRanked(r, k, p)!;
+    o += passAtK(r.n, r.correct, k) ?? 0;
     used++;
   }
   return {
@@ -128,10 +157,12 @@ export function datasetBestOfK(problems: readonly (readonly ScoredSample[])[], k
 
 /**
  * Dataset best-of-k curve at each k of `ks` (see {@link datasetBestOfK}), with the pass@k oracle on the
- * same problems: passAtK - value is the reward model's regret.
+ * same problems: passAtK - value is the reward model's regret. Each problem is sorted once for all k.
  */
 export function bestOfKCurve(problems: readonly (readonly ScoredSample[])[], ks: readonly number[]): BestOfKPoint[] {
-  return ks.map((k) => datasetBestOfK(problems, k));
+  ks.forEach(checkK);
+  const ranked = problems.map(rankScores);
+  return ks.map((k) => datasetFromRanked(ranked, k, new Map()));
 }
 
 /** Pairwise accuracy of a reward model on one problem. */
