@@ -87,7 +87,7 @@ describe('SIGKILL mid-index', () => {
     index.close();
 
     // v2: the same 2000 problems plus 400 more (a changed file: replaced atomically), and a new
-    // 25 000-sample file (written in batches of 20 000).
+    // 25 000-sample file (written in batches: 2000 first, then 20 000).
     const extra = writeRollouts(join(dir, 'extra.jsonl'), 'big', 2400, 10, 0);
     appendFileSync(join(folder, 'b-big.jsonl'), readFileSync(join(dir, 'extra.jsonl'), 'utf8').split('\n').slice(2000).join('\n'));
     const newCorrect = writeRollouts(join(folder, 'a-new.jsonl'), 'new', 2500, 10, 1);
@@ -101,7 +101,10 @@ describe('SIGKILL mid-index', () => {
     assert.equal(r.signal, 'SIGKILL', 'killed before it finished');
     index = TraceIndex.open(dbPath);
     assert.equal(index.db.pragma('integrity_check', { simple: true }), 'ok');
-    assert.deepEqual(fileRow(index.db, 'a-new.jsonl'), { status: 'partial', samples: 20000, hash: fileRow(index.db, 'a-new.jsonl')!.hash });
+    // A new file commits a first batch of 2000 samples (queryable at once), then batches of 20 000.
+    const partial = fileRow(index.db, 'a-new.jsonl')!;
+    assert.equal(partial.status, 'partial');
+    assert.ok([2000, 22000].includes(partial.samples), `committed batches only: ${partial.samples}`);
     assert.deepEqual(fileRow(index.db, 'b-big.jsonl'), { status: 'ready', samples: 20000, hash: v1Hash });
     assert.deepEqual(counts(index).big, [2000, 20000, bigCorrectV1]);
     assert.deepEqual(new AnnotationStore(index).all(), annotationsBefore);

@@ -139,13 +139,20 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         done++;
         continue;
       }
-      let fileHash: string;
-      try {
-        fileHash = await hashFile(abs);
-      } catch (e) {
-        writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
-        done++;
-        continue;
+      // The hash covers the bytes the stat saw, so a file appended to while it is read is seen as
+      // changed on the next pass. A file seen before needs it now (unchanged content is skipped); for
+      // a new file it is computed alongside the reading, so the first samples commit sooner.
+      const hashing = hashFile(abs, stat.size);
+      hashing.catch(() => {});
+      let fileHash = '';
+      if (prev) {
+        try {
+          fileHash = await hashing;
+        } catch (e) {
+          writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
+          done++;
+          continue;
+        }
       }
       if (prev && prev.status === 'ready' && prev.hash === fileHash) {
         db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?').run(stat.size, stat.mtimeMs, prev.id);
@@ -159,7 +166,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         try {
           detection = await detectFile(abs, rel, root);
         } catch (e) {
-          writer.recordFileError(rel, prev, `cannot detect format: ${(e as Error).message}`);
+          writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
           done++;
           continue;
         }
@@ -167,7 +174,8 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         if (!format) {
           // Not a results file: remember it (with any diagnostics, e.g. empty or binary) so that
           // an unchanged one is not looked at again, and forget an earlier indexed version.
-          db.transaction(() => writer.recordNonResult(rel, prev, stat.size, stat.mtimeMs, fileHash, detection.diagnostics))();
+          const h = fileHash || (await hashing.catch(() => ''));
+          db.transaction(() => writer.recordNonResult(rel, prev, stat.size, stat.mtimeMs, h, detection.diagnostics))();
           if (prev?.format) changedAt.set(rel, seq++);
           done++;
           continue;
@@ -181,7 +189,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         format,
         size: stat.size,
         mtimeMs: stat.mtimeMs,
-        hash: fileHash,
+        hash: fileHash ? Promise.resolve(fileHash) : hashing,
         prev,
         batchSize: options.batchSize ?? 20000,
         signal: options.signal,
@@ -223,7 +231,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
           }
         }
         const result = await writer.indexFile({
-          root, rel, abs, format: prev.format as FormatId, size: prev.size, mtimeMs: prev.mtime_ms, hash: prev.hash, prev,
+          root, rel, abs, format: prev.format as FormatId, size: prev.size, mtimeMs: prev.mtime_ms, hash: Promise.resolve(prev.hash), prev,
           batchSize: options.batchSize ?? 20000, signal: options.signal, onBatch: () => {},
         });
         samplesWritten += result.samples;
@@ -301,10 +309,15 @@ function duplicateDependents(db: Database.Database, changedAt: Map<string, numbe
   return [...out].sort();
 }
 
-function hashFile(abs: string): Promise<string> {
+/** SHA-1 of the first `size` bytes of a file (the size seen by stat). */
+function hashFile(abs: string, size: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const h = createHash('sha1');
-    createReadStream(abs, { highWaterMark: 1 << 20 })
+    if (size === 0) {
+      resolve(h.digest('hex'));
+      return;
+    }
+    createReadStream(abs, { highWaterMark: 1 << 20, start: 0, end: size - 1 })
       .on('data', (c) => h.update(c))
       .on('error', reject)
       .on('end', () => resolve(h.digest('hex')));
@@ -379,7 +392,8 @@ interface IndexFileArgs {
   format: FormatId;
   size: number;
   mtimeMs: number;
-  hash: string;
+  /** Content hash; for a new file still being computed while the file is read. */
+  hash: Promise<string>;
   prev: FileRow | undefined;
   batchSize: number;
   signal?: AbortSignal;
@@ -524,6 +538,8 @@ class SampleWriter {
     const seen = new Map<string, { line: number; next: number }>();
     const otherFile = new Map<string, string | null>();
 
+    const knownHash = a.prev ? await a.hash : '';
+    let commits = 0;
     db.exec('BEGIN IMMEDIATE');
     try {
       if (a.prev) {
@@ -531,12 +547,12 @@ class SampleWriter {
         this.deleteSamplesOf(a.prev.id);
         fileId = a.prev.id;
         db.prepare(`UPDATE files SET size = ?, mtime_ms = ?, hash = ?, format = ?, status = 'partial', samples = 0, indexed_at = ? WHERE id = ?`).run(
-          a.size, a.mtimeMs, a.hash, a.format, now, fileId,
+          a.size, a.mtimeMs, knownHash, a.format, now, fileId,
         );
       } else {
         fileId = Number(
           db.prepare(`INSERT INTO files (path, size, mtime_ms, hash, format, status, samples, indexed_at) VALUES (?, ?, ?, ?, ?, 'partial', 0, ?)`).run(
-            a.rel, a.size, a.mtimeMs, a.hash, a.format, now,
+            a.rel, a.size, a.mtimeMs, knownHash, a.format, now,
           ).lastInsertRowid,
         );
       }
@@ -601,7 +617,9 @@ class SampleWriter {
           inBatch++;
         }
         touched.set(pairKey, [mid, pid]);
-        if (!atomic && inBatch >= a.batchSize) {
+        // The first batch of a new file is small, so its first problems are queryable at once.
+        if (!atomic && inBatch >= (commits === 0 ? Math.min(a.batchSize, 2000) : a.batchSize)) {
+          commits++;
           flushStats();
           db.prepare('UPDATE files SET samples = ? WHERE id = ?').run(samples, fileId);
           db.exec('COMMIT');
@@ -617,7 +635,7 @@ class SampleWriter {
         db.exec(atomic ? 'ROLLBACK' : 'COMMIT');
         return { samples: atomic ? 0 : samples, cancelled: true };
       }
-      db.prepare(`UPDATE files SET status = 'ready', samples = ? WHERE id = ?`).run(samples, fileId);
+      db.prepare(`UPDATE files SET status = 'ready', samples = ?, hash = ? WHERE id = ?`).run(samples, await a.hash, fileId);
       db.exec('COMMIT');
       a.onBatch(samples);
       return { samples, cancelled: false };
