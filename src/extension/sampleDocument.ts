@@ -73,7 +73,9 @@ export function renderSample(session: FolderSession, d: SampleDetail): string {
   const ref = session.annotations.refOf(d.id);
   const ann = ref ? session.annotations.get(ref) : undefined;
   const verdict = d.correct === null ? 'ungraded' : d.correct ? 'correct' : 'incorrect';
-  let out = `# Problem ${problem?.problemId ?? '?'} · ${model?.label ?? '?'} · sample ${d.sampleIndex}\n\n`;
+  // Ids and names come from the data: one line, no control characters, Markdown-escaped.
+  const title = (v: string) => v.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim().replace(/([\\`*[\]<>#|~])/g, '\\$1');
+  let out = `# Problem ${title(problem?.problemId ?? '?')} · ${title(model?.label ?? '?')} · sample ${d.sampleIndex}\n\n`;
   out += field('Dataset', problem?.dataset);
   out += field('Level', problem?.level);
   out += field('Reference answer', problem?.referenceAnswer);

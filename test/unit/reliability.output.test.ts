@@ -248,7 +248,7 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
     }
   });
 
-  test('sample document: a problem id or model name cannot start a new Markdown line in the title', { todo: 'renderSample puts problemId and model label into the "# Problem" title unescaped (src/extension/sampleDocument.ts; owner: extension)' }, () => {
+  test('sample document: a problem id or model name cannot start a new Markdown line in the title', () => {
     const { renderSample } = loadWithStub<{ renderSample: (s: unknown, d: unknown) => string }>('../../src/extension/sampleDocument');
     const m = index.models().find((x) => x.name === HOSTILE_MODEL)!;
     const p = index.listProblems().find((x) => x.problemId === HOSTILE_PROBLEM)!;
