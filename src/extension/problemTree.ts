@@ -87,8 +87,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
 
   constructor(private readonly getSession: () => FolderSession | undefined) {}
 
+  /** Problems matching the last full-text search, computed once per query and index state (a common word matches most samples). */
+  private searchCache: { query: string; problemIds: number[] } | undefined;
+
   refresh(node?: Node): void {
-    if (!node) this.shown.clear();
+    if (!node) {
+      this.shown.clear();
+      this.searchCache = undefined;
+    }
     this.emitter.fire(node);
   }
 
@@ -110,6 +116,13 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         return focus && base ? { kind: 'gained', model: focus.id, base: base.id } : { kind: 'all' };
       case 'lowAccuracy':
         return focus ? { kind: 'lowAccuracy', model: focus.id, threshold: f.threshold ?? readSettings(s.folder).lowAccuracyThreshold } : { kind: 'all' };
+      case 'search': {
+        if (this.searchCache?.query !== f.query) {
+          const problemIds = s.index.listProblems({ kind: 'search', query: f.query }, 0, 1_000_000).map((p) => p.id);
+          this.searchCache = { query: f.query, problemIds };
+        }
+        return { kind: 'problems', problemIds: this.searchCache.problemIds };
+      }
       default:
         return f;
     }

@@ -187,7 +187,7 @@ export class TraceIndex {
 
   /**
    * One page of problems matching `filter`, in natural order of (dataset, problem id) — numeric ids
-   * sort numerically. `offset`/`limit` page the result (limit <= 10000). `withModel` keeps only the
+   * sort numerically. `offset`/`limit` page the result (limit <= 1,000,000). `withModel` keeps only the
    * problems that model has samples for.
    */
   listProblems(filter: ProblemFilter = { kind: 'all' }, offset = 0, limit = 200, withModel?: number): ProblemRow[] {
@@ -200,7 +200,7 @@ export class TraceIndex {
                    CASE WHEN CAST(problem_id AS INTEGER) = problem_id THEN CAST(problem_id AS INTEGER) END, problem_id
           LIMIT ? OFFSET ?`,
       )
-      .all(...params, Math.min(limit, 10000), offset) as ProblemRow[];
+      .all(...params, Math.min(limit, 1_000_000), offset) as ProblemRow[];
   }
 
   private problemWhere(filter: ProblemFilter, withModel?: number): { where: string; params: unknown[] } {
