@@ -287,7 +287,11 @@ class Extension implements vscode.Disposable {
     cmd('traceInspector.rebuildIndex', async () => {
       const s = this.active();
       if (!s) return;
-      s.index.db.exec('DELETE FROM files'); // every file is then re-read; annotations are kept
+      if (s.isIndexing) {
+        void vscode.window.showInformationMessage('Trace Inspector: indexing is running; rebuild when it finishes.');
+        return;
+      }
+      s.index.clearIndexedData(); // every file is then re-read; annotations are kept
       await this.index(true);
     });
     cmd('traceInspector.filter', () => this.pickFilter());

@@ -135,6 +135,29 @@ describe('index: incremental', () => {
     index.close();
   });
 
+  test('rebuilding the index (clear, then index) keeps the sample counts and the annotations; orphaned samples are not counted twice', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.jsonl'), `${rolloutLine(0, 'm', [true, false, true])}\n`);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const store = new AnnotationStore(index);
+    const s0 = index.samples(index.listProblems()[0].id, index.models()[0].id)[0];
+    store.set(store.refOf(s0.id)!, ['grader error'], '');
+    for (let i = 0; i < 2; i++) {
+      index.clearIndexedData();
+      assert.equal(index.models().length, 0);
+      await indexFolder(index, dir);
+      assert.deepEqual(index.models().map((m) => [m.samples, m.correct]), [[3, 2]], `rebuild ${i + 1}`);
+    }
+    assert.deepEqual(index.samples(index.listProblems()[0].id, index.models()[0].id)[0].labels, ['grader error']);
+    // The bug of the first "Rebuild Index": file rows deleted, samples left behind, then a pass re-reads the file.
+    index.db.exec('DELETE FROM files');
+    await indexFolder(index, dir);
+    assert.deepEqual(index.models().map((m) => [m.samples, m.correct]), [[3, 2]]);
+    assert.equal(index.db.prepare('SELECT count(*) FROM samples').pluck().get(), 3);
+    index.close();
+  });
+
   test('a bad line is a diagnostic with file and line; the good records still index', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'r.jsonl'), `${rolloutLine(0, 'm', [true])}\n{not json\n${rolloutLine(2, 'm', [false])}\n`);

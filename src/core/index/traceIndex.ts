@@ -406,6 +406,21 @@ export class TraceIndex {
     ).map((r) => ({ answer: r.answer, correct: r.correct === null ? null : r.correct === 1 }));
   }
 
+  /**
+   * Forgets everything indexed from the results files (samples, full-text index, counts, files,
+   * diagnostics, models, problems, similarity cache) in one transaction, so that the next indexing
+   * pass re-reads every file. Annotations are kept (they are keyed by strings, not row ids).
+   */
+  clearIndexedData(): void {
+    this.db.transaction(() => {
+      this.db.exec(`
+        DELETE FROM samples_fts; DELETE FROM samples; DELETE FROM stats; DELETE FROM files;
+        DELETE FROM diagnostics; DELETE FROM similarity_cache; DELETE FROM models; DELETE FROM problems;
+        DELETE FROM meta WHERE key = 'fts_max_id';
+      `);
+    })();
+  }
+
   /** A metadata value. */
   getMeta(key: string): string | undefined {
     return (this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined) ?? undefined;
