@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import { UnsupportedRuntimeError } from '../core/index/traceIndex';
 import { describeFilter, ProblemTreeProvider, type Node, type TreeFilter } from './problemTree';
-import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, sampleUri } from './sampleDocument';
+import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, previewUri, sampleUri } from './sampleDocument';
 import { FolderSession, readSettings } from './session';
 import { registerPanels } from './problemPanel';
 
@@ -68,12 +68,18 @@ class Extension implements vscode.Disposable {
     const desc = describeFilter(this.tree.filter, focus, base);
     if (this.tree.filter.kind === 'all') this.tree.lastCount = s.index.countProblems();
     this.view.description = this.tree.filter.kind === 'all' ? `${this.tree.lastCount} problems${focus ? ` · model: ${focus.label}` : ''}` : `${desc} (${this.tree.lastCount})`;
+    // The description is hidden when the container holds one view: the message above the tree is not.
+    const comparing = focus ? `"model" = ${focus.label}${base && base.id !== focus.id ? `; base = ${base.label}` : ''}` : '';
+    this.view.message =
+      this.tree.filter.kind === 'all'
+        ? comparing || undefined
+        : `${desc}: ${this.tree.lastCount} problem${this.tree.lastCount === 1 ? '' : 's'} (Clear Filter to show all). ${comparing}`;
     void vscode.commands.executeCommand('setContext', 'traceInspector.filtered', this.tree.filter.kind !== 'all');
     void vscode.commands.executeCommand('setContext', 'traceInspector.groupBy', this.tree.mode);
     if (s.isIndexing) return;
     const models = s.models();
     const samples = models.reduce((a, m) => a + m.samples, 0);
-    this.status.text = `$(beaker) ${samples.toLocaleString('en-US')} samples · base: ${base?.label ?? '—'}`;
+    this.status.text = `$(beaker) ${samples.toLocaleString('en-US')} samples · base: ${base?.label ?? '—'}${focus && focus.id !== base?.id ? ` · model: ${focus.label}` : ''}`;
     this.status.tooltip = new vscode.MarkdownString(undefined, false);
     this.status.tooltip.appendText(
       `Trace Inspector — ${models.length} models, ${samples} samples\nBase model: ${base?.label ?? '—'}${s.baseModelIsGuess() ? ' (guessed)' : ''}\nModel in focus: ${focus?.label ?? '—'}\nClick to change the base model.`,
@@ -173,7 +179,7 @@ class Extension implements vscode.Disposable {
     if (!uri) return;
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
-    if (preview) await vscode.commands.executeCommand('markdown.showPreviewToSide', uri);
+    if (preview) await vscode.commands.executeCommand('markdown.showPreviewToSide', previewUri(uri));
     else await vscode.window.showTextDocument(doc, { preview: true });
   }
 
@@ -209,17 +215,26 @@ class Extension implements vscode.Disposable {
   async compare(arg: unknown, selected?: unknown[]): Promise<void> {
     const s = this.active();
     if (!s) return;
-    const ids = (selected && selected.length >= 2 ? selected : [arg]).map((x) => this.sampleIdOf(x)).filter((x): x is number => x !== undefined);
+    // From the context menu VS Code passes the clicked node and the selection; from the palette,
+    // nothing: then the tree's selection (two samples) or the active sample tab is used.
+    const treeSelection = this.view.selection.filter((n) => n.type === 'sample');
+    const source = selected && selected.length >= 2 ? selected : arg === undefined && treeSelection.length >= 2 ? treeSelection : [arg];
+    const ids = source.map((x) => this.sampleIdOf(x)).filter((x): x is number => x !== undefined);
     let [a, b] = ids;
     if (b === undefined) {
-      if (!this.compareWith || a === undefined) {
-        this.compareWith = a !== undefined ? { sampleId: a } : undefined;
-        void vscode.window.showInformationMessage('Trace Inspector: sample selected for comparison; choose "Compare with Selected Sample" on another sample.');
+      if (a === undefined) {
+        void vscode.window.showInformationMessage('Trace Inspector: select two samples in the tree (Ctrl/Cmd+click), then run "Compare Samples".');
+        return;
+      }
+      if (!this.compareWith || this.compareWith.sampleId === a) {
+        this.compareWith = { sampleId: a };
+        void vscode.window.showInformationMessage('Trace Inspector: sample selected for comparison; now run "Compare Samples" on another sample (or select two samples in the tree).');
         return;
       }
       b = a;
       a = this.compareWith.sampleId;
     }
+    this.compareWith = undefined;
     const left = sampleUri(s, { id: a });
     const right = sampleUri(s, { id: b });
     if (!left || !right) return;
