@@ -50,7 +50,7 @@ const pct = (v: number | null | undefined) => (v === null || v === undefined ? '
 function progress(quiet: boolean) {
   let last = 0;
   return (p: { phase: string; file?: string; filesDone: number; filesTotal: number; samples: number }) => {
-    if (quiet) return;
+    if (quiet || p.phase === 'scan') return;
     const now = Date.now();
     if (p.phase === 'index' && now - last < 200) return;
     last = now;
@@ -94,12 +94,20 @@ export function reportTable(r: Report): string {
     }
   }
   if (r.comparisons.length) {
-    out.push('', `base model: ${safe(r.base ?? '—')} (${r.baseSource === 'guess' ? 'guessed; change with --base' : 'chosen'})`);
-    const ch = ['model', 'problems', 'base-only', 'model-only', 'both', 'neither', 'crossover k', 'sharpening', 'expansion', 'regression', 'unchanged', 'unsolved'];
+    const bases = [...new Set(r.comparisons.map((c) => c.base))];
+    out.push(
+      '',
+      bases.length > 1
+        ? 'base models: each run\'s own (guessed per run; --base compares every model with one model)'
+        : `base model: ${safe(r.base ?? '—')} (${r.baseSource === 'guess' ? 'guessed; change with --base' : 'chosen'})`,
+    );
+    const perRun = bases.length > 1;
+    const ch = [...(perRun ? ['base'] : []), 'model', 'problems', 'base-only', 'model-only', 'both', 'neither', 'crossover k', 'sharpening', 'expansion', 'regression', 'unchanged', 'unsolved'];
     out.push(
       table([
         ch,
         ...r.comparisons.map((c) => [
+          ...(perRun ? [safe(c.base)] : []),
           safe(c.model),
           String(c.problems),
           String(c.coverage.baseOnly),
@@ -124,7 +132,8 @@ export function reportTable(r: Report): string {
   }
   if (r.audit.length) {
     out.push('', 'audit: figures stored in the folder that disagree with the raw samples:');
-    for (const a of r.audit) out.push(`  ${safe(a.file)}: ${safe(a.metric)} stored ${a.stored} recomputed ${a.recomputed}`);
+    const num = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(4));
+    for (const a of r.audit) out.push(`  ${safe(a.file)}: ${safe(a.metric)} stored ${num(a.stored)} recomputed ${num(a.recomputed)}`);
   }
   for (const w of r.warnings) out.push(`warning: ${safe(w)}`);
   if (r.diagnostics.length) out.push('', `${r.diagnostics.length} diagnostics:`, formatDiagnostics(r.diagnostics));

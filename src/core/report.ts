@@ -146,11 +146,25 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     };
   });
 
+  // Which base each model is compared with. With --base, that model for every other model.
+  // Otherwise runs are compared within themselves (a run holding a base-like model and others,
+  // as rlvr_behavior_probe's runs and checkpoints do: each RL model against its own run's SFT),
+  // and models of runs without one are compared with the folder's guessed base.
+  const pairsToCompare: [ModelRow, ModelRow][] = [];
+  if (base && baseSource === 'option') {
+    for (const m of models) if (m.id !== base.id) pairsToCompare.push([base, m]);
+  } else if (base) {
+    const runs = new Map<string, ModelRow[]>();
+    for (const m of models) runs.set(m.run, [...(runs.get(m.run) ?? []), m]);
+    for (const inRun of runs.values()) {
+      const runBase = inRun.length >= 2 ? inRun[guessBaseModel(inRun)] : base;
+      for (const m of inRun) if (m.id !== runBase.id) pairsToCompare.push([runBase, m]);
+    }
+  }
   const comparisons: ComparisonReport[] = [];
-  if (base) {
-    const baseRows = new Map((byModel.get(base.id) ?? []).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));
-    for (const m of models) {
-      if (m.id === base.id) continue;
+  for (const [b, m] of pairsToCompare) {
+    const baseRows = new Map((byModel.get(b.id) ?? []).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));
+    {
       const pairs: ProblemPair[] = [];
       for (const r of byModel.get(m.id) ?? []) {
         const b = baseRows.get(r.problemId);
@@ -159,10 +173,10 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       if (pairs.length === 0) continue;
       const minN = pairs.reduce((a, p) => Math.min(a, p.base.n, p.model.n), Infinity);
       const maxN = pairs.reduce((a, p) => Math.max(a, p.base.n, p.model.n), 0);
-      if (minN !== maxN) warnings.push(`${m.displayId} vs ${base.displayId}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`);
+      if (minN !== maxN) warnings.push(`${m.displayId} vs ${b.displayId}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`);
       const cross = crossoverK(pairs);
       comparisons.push({
-        base: base.displayId,
+        base: b.displayId,
         model: m.displayId,
         problems: pairs.length,
         coverage: coverage(pairs),

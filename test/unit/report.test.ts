@@ -108,6 +108,33 @@ describe('report on rlvr-probe-gsm8k results_2048_batched (SFT as base)', async 
   });
 });
 
+describe('report on the whole rlvr-probe-gsm8k folder (several runs)', async () => {
+  const index = TraceIndex.open(':memory:');
+  await indexFolder(index, join(REAL, 'rlvr-probe-gsm8k'));
+
+  test('without --base each RL model is compared with the SFT model of its own run', () => {
+    const r = buildReport(index);
+    assert.equal(r.comparisons.length, 6);
+    for (const c of r.comparisons) {
+      const run = (id: string) => id.slice(0, id.indexOf(':'));
+      assert.equal(run(c.base), run(c.model), `${c.model} vs ${c.base}`);
+      assert.match(c.base, /qwen-2\.5-1\.5b-instruct-reasoning-sft/);
+      assert.match(c.model, /rlvr-ppo/);
+    }
+    // checkpoints in natural order
+    assert.deepEqual(
+      r.models.filter((m) => m.run.startsWith('trajectory/')).map((m) => m.run).filter((x, i, a) => a.indexOf(x) === i),
+      ['trajectory/step-100', 'trajectory/step-300', 'trajectory/step-500', 'trajectory/step-1000'],
+    );
+  });
+
+  test('--base step-100 picks step-100, not step-1000', () => {
+    const r = buildReport(index, { base: 'rlvr-ppo@step-100', replicates: 200 });
+    assert.equal(r.base, 'trajectory/step-100:expx/qwen-2.5-1.5b-rlvr-ppo@step-100');
+    assert.equal(r.comparisons.length, 11);
+  });
+});
+
 describe('report on the Qwen2.5-Math example', async () => {
   const dir = join(REAL, 'qwen25-math-eval-example');
   const index = TraceIndex.open(':memory:');

@@ -68,7 +68,8 @@ export function guessBaseModel(models: readonly ModelIdentity[]): number {
 
 /**
  * Picks a model by a case-insensitive substring of its display id or label (the CLI's `--base`).
- * Exact matches of the label or display id win over substring matches. Returns -1 when nothing
+ * Exact matches of the label or display id win over substring matches, and a substring that ends
+ * at a word boundary wins over one that does not (`step-100` picks step-100, not step-1000). Returns -1 when nothing
  * matches; throws when the substring is ambiguous (lists the candidates).
  */
 export function pickModel(models: readonly { displayId: string; label: string }[], query: string): number {
@@ -77,6 +78,10 @@ export function pickModel(models: readonly { displayId: string; label: string }[
   if (exact >= 0) return exact;
   const hits = models.map((m, i) => ((m.displayId + '\n' + m.label).toLowerCase().includes(q) ? i : -1)).filter((i) => i >= 0);
   if (hits.length === 1) return hits[0];
+  // `step-100` should not also pick `step-1000`: prefer matches that end at a word boundary.
+  const bounded = new RegExp(`${q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![a-z0-9])`);
+  const whole = hits.filter((i) => bounded.test((models[i].displayId + '\n' + models[i].label).toLowerCase()));
+  if (whole.length === 1) return whole[0];
   if (hits.length > 1) {
     throw new Error(`"${query}" matches ${hits.length} models: ${hits.map((i) => models[i].displayId).join(', ')}`);
   }

@@ -4,6 +4,8 @@ import { dirname } from 'node:path';
 import { migrate } from './schema';
 import type { Diagnostic } from '../model';
 
+const NATURAL = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
 /** Separator inside composite string keys (ASCII unit separator: never in names or ids we accept). */
 export const KEY_SEP = '\x1f';
 
@@ -161,7 +163,10 @@ export class TraceIndex {
           GROUP BY m.id ORDER BY m.run, m.name, m.revision`,
       )
       .all() as Omit<ModelRow, 'displayId'>[];
-    return rows.map((r) => ({ ...r, displayId: modelDisplayId(r.run, r.name, r.revision) }));
+    // Natural order: step-100, step-300, ..., step-1000 (not the text order step-1000 before step-300).
+    return rows
+      .map((r) => ({ ...r, displayId: modelDisplayId(r.run, r.name, r.revision) }))
+      .sort((a, b) => NATURAL.compare(a.run, b.run) || NATURAL.compare(a.name, b.name) || NATURAL.compare(a.revision ?? '', b.revision ?? ''));
   }
 
   /** The model with row id `id`, or undefined. */
