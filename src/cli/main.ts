@@ -62,6 +62,11 @@ function progress(quiet: boolean) {
 async function runIndex(folder: string, dbPath: string, quiet: boolean): Promise<{ index: TraceIndex; summary: IndexSummary }> {
   const index = TraceIndex.open(dbPath);
   const summary = await indexFolder(index, folder, { onProgress: progress(quiet) });
+  if (summary.samples === 0) {
+    process.stderr.write(
+      `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format (see README "Supported results folders", or describe yours with a trace-inspector.mapping.json)\n`,
+    );
+  }
   // Restore annotations from the folder's mirror (after deleting the index, or from git).
   new AnnotationStore(index).importJsonl(join(folder, ...MIRROR_RELATIVE_PATH.split('/')), MIRROR_RELATIVE_PATH);
   return { index, summary };
