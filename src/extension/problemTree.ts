@@ -208,7 +208,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           return this.paged(
             id,
             node.count,
-            (o, l) => s.index.samples(node.problemId, node.modelId, { correct: node.verdict, offset: o, limit: l }),
+            (o, l) => s.index.samples(node.problemId, node.modelId, { correct: node.verdict, offset: o, limit: l, matching: this.matching }),
             (sample) => ({ type: 'sample', sample, problemLabel: problem?.problemId ?? '', modelLabel: model?.label ?? '' }),
             page,
             node,
@@ -222,8 +222,13 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     }
   }
 
+  /** The full-text query samples must match while the search filter is on (only matching samples are listed). */
+  private get matching(): string | undefined {
+    return this.filter.kind === 'search' ? this.filter.query : undefined;
+  }
+
   private verdictNodes(s: FolderSession, problemId: number, modelId: number): Node[] {
-    const c = s.index.sampleCounts(problemId, modelId);
+    const c = s.index.sampleCounts(problemId, modelId, this.matching);
     const out: Node[] = [];
     if (c.correct) out.push({ type: 'verdict', problemId, modelId, verdict: true, count: c.correct });
     if (c.incorrect) out.push({ type: 'verdict', problemId, modelId, verdict: false, count: c.incorrect });
@@ -290,7 +295,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         const label = node.verdict === true ? 'correct' : node.verdict === false ? 'incorrect' : 'ungraded';
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `v:${node.problemId}:${node.modelId}:${label}`;
-        item.description = String(node.count);
+        item.description = this.matching !== undefined ? `${node.count} matching "${this.matching}"` : String(node.count);
         item.iconPath = node.verdict === true ? passIcon : node.verdict === false ? failIcon : ungradedIcon;
         item.contextValue = 'verdict';
         return item;

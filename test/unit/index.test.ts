@@ -82,6 +82,15 @@ describe('index: real rlvr-probe-gsm8k run', () => {
     // punctuation in the query is not FTS syntax
     assert.doesNotThrow(() => index.search('"unbalanced (quote AND OR'));
     assert.equal(index.countProblems({ kind: 'search', query: 'zzzzqqqq-not-present' }), 0);
+    // Within a problem, only the samples that match are listed and counted.
+    const [rl] = index.models();
+    const p0 = index.listProblems({ kind: 'search', query: 'typing speed' })[0];
+    const all = index.samples(p0.id, rl.id);
+    const matching = index.samples(p0.id, rl.id, { matching: 'typing speed' });
+    const expected = all.filter((x) => /typing/i.test(index.sample(x.id)!.text) && /speed/i.test(index.sample(x.id)!.text));
+    assert.deepEqual(matching.map((x) => x.id), expected.map((x) => x.id));
+    const counts = index.sampleCounts(p0.id, rl.id, 'typing speed');
+    assert.equal(counts.correct + counts.incorrect + counts.ungraded, expected.length);
     index.close();
   });
 });

@@ -297,23 +297,37 @@ export class TraceIndex {
   samples(
     problemId: number,
     modelId: number,
-    options: { correct?: boolean | null; offset?: number; limit?: number } = {},
+    options: { correct?: boolean | null; offset?: number; limit?: number; matching?: string } = {},
   ): SampleRow[] {
     let verdict = '';
     if (options.correct === true) verdict = 'AND s.correct = 1';
     else if (options.correct === false) verdict = 'AND s.correct = 0';
     else if (options.correct === null) verdict = 'AND s.correct IS NULL';
+    const match = options.matching !== undefined ? 'AND s.id IN (SELECT rowid FROM samples_fts WHERE samples_fts MATCH ?)' : '';
+    const params: unknown[] = [problemId, modelId, ...(options.matching !== undefined ? [ftsQuery(options.matching)] : [])];
     const rows = this.db
       .prepare(
-        `${SAMPLE_SELECT} WHERE s.problem_id = ? AND s.model_id = ? ${verdict}
+        `${SAMPLE_SELECT} WHERE s.problem_id = ? AND s.model_id = ? ${verdict} ${match}
           ORDER BY s.sample_index LIMIT ? OFFSET ?`,
       )
-      .all(problemId, modelId, options.limit ?? 200, options.offset ?? 0) as RawSample[];
+      .all(...params, options.limit ?? 200, options.offset ?? 0) as RawSample[];
     return rows.map(toSampleRow);
   }
 
-  /** Counts of a model's samples for one problem by verdict (from the per-(model, problem) stats: O(1)). */
-  sampleCounts(problemId: number, modelId: number): { correct: number; incorrect: number; ungraded: number } {
+  /**
+   * Counts of a model's samples for one problem by verdict: from the per-(model, problem) stats
+   * (O(1)), or, with `matching`, of the samples whose text matches that full-text query.
+   */
+  sampleCounts(problemId: number, modelId: number, matching?: string): { correct: number; incorrect: number; ungraded: number } {
+    if (matching !== undefined) {
+      const m = this.db
+        .prepare(
+          `SELECT coalesce(sum(correct = 1), 0) AS correct, coalesce(sum(correct = 0), 0) AS incorrect, coalesce(sum(correct IS NULL), 0) AS ungraded
+             FROM samples WHERE problem_id = ? AND model_id = ? AND id IN (SELECT rowid FROM samples_fts WHERE samples_fts MATCH ?)`,
+        )
+        .get(problemId, modelId, ftsQuery(matching)) as { correct: number; incorrect: number; ungraded: number };
+      return m;
+    }
     const r = this.db.prepare('SELECT n, c, graded FROM stats WHERE problem_id = ? AND model_id = ?').get(problemId, modelId) as
       | { n: number; c: number; graded: number }
       | undefined;
