@@ -31,9 +31,16 @@ export function sampleUri(session: FolderSession, sample: SampleDetail | { id: n
   }).toString();
   return vscode.Uri.from({
     scheme: SAMPLE_SCHEME,
-    path: `/${clean(problem?.problemId ?? 'problem')}/${clean(model?.label ?? 'model')}/sample-${ref.sampleIndex}.md`,
+    // The tab shows the last segment: make it say which problem, model and sample.
+    path: `/${clean(problem?.problemId ?? 'problem')}/${clean(model?.label ?? 'model')}/problem ${clean(problem?.problemId ?? '?')} · ${clean(shortModel(model?.name, model?.revision))} · sample ${ref.sampleIndex}.md`,
     query,
   });
+}
+
+/** The last segment of a model name, with its revision: `qwen-2.5-1.5b-rlvr-ppo@step-100`. */
+function shortModel(name: string | undefined, revision: string | null | undefined): string {
+  const last = (name ?? 'model').split('/').pop() || 'model';
+  return revision ? `${last}@${revision}` : last;
 }
 
 export function parseSampleUri(uri: vscode.Uri): SampleAddress | undefined {
