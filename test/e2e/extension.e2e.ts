@@ -176,8 +176,18 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
 
       await reloadWindow(s.page);
       await waitForViewContainer(s.page, CONTAINER);
-      await openViewContainer(s.page, CONTAINER);
-      await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30, { timeoutMs: 60_000, what: 'the tree after reload' });
+      // The workbench restores the side bar on its own after a reload; opening the container while
+      // it restores can toggle it closed again, so retry until the tree is there.
+      await waitUntil(
+        s.page,
+        async () => {
+          const rows = await treeRowDetails(s.page, VIEW).catch(() => undefined);
+          if (rows && rows.filter((x) => x.level === 1).length >= 30) return true;
+          if (!rows) await openViewContainer(s.page, CONTAINER, { timeoutMs: 5000 }).catch(() => undefined);
+          return false;
+        },
+        { timeoutMs: 90_000, intervalMs: 2000, what: 'the tree after reload' },
+      );
       await expandTreeRow(s.page, VIEW, '0');
       await expandTreeRow(s.page, VIEW, RL_LABEL);
       await expandTreeRow(s.page, VIEW, 'correct');
