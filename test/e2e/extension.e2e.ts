@@ -107,6 +107,12 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
         return r.length === expected.length && r.every((x, i) => x.label === expected[i]) ? r : undefined;
       }, { what: `exactly the failing problems ${expected.join(', ')}` });
       assert.deepEqual(rows.map((r) => r.label), expected);
+      // The active filter is stated above the tree (the view's description is hidden when the container holds one view).
+      await waitUntil(
+        s.page,
+        async () => ((await s.page.locator('.part.sidebar').innerText()).includes(`Failing: ${RL_LABEL} never solves: ${expected.length} problem`) ? true : undefined),
+        { what: 'the filter message above the tree' },
+      );
       await screenshot(s.page, 'extension-2-failing-filter');
       await runCommand(s.page, 'Trace Inspector: Clear Filter');
       await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30, { what: 'the filter cleared' });
