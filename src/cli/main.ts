@@ -7,7 +7,7 @@ import { auditFolder } from '../core/audit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import { indexFolder, type IndexSummary } from '../core/index/indexer';
 import { TraceIndex } from '../core/index/traceIndex';
-import type { Diagnostic } from '../core/model';
+import { FORMAT_IDS, type Diagnostic, type FormatId } from '../core/model';
 import { buildReport, type Report } from '../core/report';
 import { escapeControl } from '../core/text';
 
@@ -59,9 +59,9 @@ function progress(quiet: boolean) {
   };
 }
 
-async function runIndex(folder: string, dbPath: string, quiet: boolean): Promise<{ index: TraceIndex; summary: IndexSummary }> {
+async function runIndex(folder: string, dbPath: string, quiet: boolean, format?: FormatId): Promise<{ index: TraceIndex; summary: IndexSummary }> {
   const index = TraceIndex.open(dbPath);
-  const summary = await indexFolder(index, folder, { onProgress: progress(quiet) });
+  const summary = await indexFolder(index, folder, { onProgress: progress(quiet), format });
   if (summary.samples === 0) {
     process.stderr.write(
       `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format (see README "Supported results folders", or describe yours with a trace-inspector.mapping.json)\n`,
@@ -175,10 +175,11 @@ export function program(): Command {
     .argument('<folder>', 'results folder')
     .option('--db <file>', 'index database (default: a per-user cache file for this folder)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(new Option('--input-format <id>', 'read every file in this format instead of detecting it per file').choices([...FORMAT_IDS]))
     .option('-q, --quiet', 'no progress on stderr')
-    .action(async (folder: string, opts: { db?: string; format: string; quiet?: boolean }) => {
+    .action(async (folder: string, opts: { db?: string; format: string; inputFormat?: FormatId; quiet?: boolean }) => {
       const abs = checkFolder(folder);
-      const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet);
+      const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat);
       index.close();
       if (opts.format === 'json') {
         process.stdout.write(
@@ -209,10 +210,11 @@ export function program(): Command {
       if (!Number.isInteger(n)) throw new InvalidArgumentError('an integer');
       return n;
     })
+    .addOption(new Option('--input-format <id>', 'read every file in this format instead of detecting it per file').choices([...FORMAT_IDS]))
     .option('-q, --quiet', 'no progress on stderr')
-    .action(async (folder: string, opts: { db?: string; base?: string; format: string; replicates?: number; seed?: number; quiet?: boolean }) => {
+    .action(async (folder: string, opts: { db?: string; base?: string; format: string; replicates?: number; seed?: number; inputFormat?: FormatId; quiet?: boolean }) => {
       const abs = checkFolder(folder);
-      const { index } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet);
+      const { index } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat);
       try {
         const audit = await auditFolder(index, abs);
         const report = buildReport(index, { base: opts.base, audit, replicates: opts.replicates, seed: opts.seed });

@@ -196,6 +196,13 @@ describe('CLI', () => {
     assert.equal(r.comparisons[0].coverage.modelOnly, 1);
   });
 
+  test('--input-format forces the reader for result files but still skips the folder\'s summaries', () => {
+    const out = JSON.parse(
+      execFileSync(process.execPath, [cli, 'index', RUN, '--db', join(tempDir(), 'i.db'), '--input-format', 'rollouts', '--format', 'json', '-q'], { encoding: 'utf8' }),
+    );
+    assert.deepEqual([out.filesIndexed, out.samples, out.diagnostics.length], [2, 480, 0]);
+  });
+
   test('an unknown --base is an error that names the models', () => {
     const res = spawnSync(process.execPath, [cli, 'report', RUN, '--db', join(tempDir(), 'i.db'), '--base', 'nonexistent', '-q'], { encoding: 'utf8' });
     assert.equal(res.status, 1);

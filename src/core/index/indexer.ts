@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join, posix } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Diagnostic, FormatId, ProblemRecord } from '../model';
-import { detectFile, listCandidateFiles, readFile } from '../readers';
+import { detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
 import { contentHash } from '../text';
 import { TraceIndex, modelKey, problemKey } from './traceIndex';
 import { refreshModelLabels } from './labels';
@@ -171,7 +171,8 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         done++;
         continue;
       }
-      let format: FormatId | null = options.format ?? null;
+      // A forced format still leaves out the folders' own summaries and configs.
+      let format: FormatId | null = options.format && !isNonResultFile(rel) ? options.format : null;
       if (!format) {
         let detection;
         try {
