@@ -11,6 +11,7 @@ import {
   pairedBootstrapDiff,
   type CategoryCounts,
   type CoverageCounts,
+  type CurveCIPoint,
   type HistogramBin,
   type ProblemCounts,
   type ProblemPair,
@@ -19,16 +20,7 @@ import { guessBaseModel, pickModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
 
 /** A pass@k point with its bootstrap interval over problems (null where no problem has n >= k). */
-export interface PassAtKPoint {
-  k: number;
-  value: number | null;
-  ciLow: number | null;
-  ciHigh: number | null;
-  /** Problems with n >= k (the ones averaged). */
-  problems: number;
-  /** Problems left out at this k because n < k (reported, never counted as solved). */
-  missing: number;
-}
+export type PassAtKPoint = CurveCIPoint;
 
 export interface ModelReport {
   /** `run:name@revision`. */

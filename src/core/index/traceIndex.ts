@@ -457,20 +457,9 @@ export function ftsQuery(text: string): string {
   return words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' ');
 }
 
-interface RawSample {
-  id: number;
-  modelId: number;
-  problemId: number;
-  sampleIndex: number;
+/** A sample row as SQLite returns it (verdict as 0/1, annotation labels as JSON). */
+interface RawSample extends Omit<SampleRow, 'correct' | 'labels' | 'hasNote'> {
   correct: number | null;
-  extractedAnswer: string | null;
-  rewardScore: number | null;
-  finishReason: string | null;
-  tokenCount: number | null;
-  length: number;
-  contentHash: string;
-  file: string;
-  line: number;
   labels: string | null;
   note: string | null;
 }
