@@ -101,6 +101,14 @@ function runPhase(name: string, args: Record<string, unknown>): Promise<PhaseRes
   });
 }
 
+/** The repository's HEAD commit, with `+dirty` when tracked files under src/ or bench/ differ from it. */
+function gitCommit(): string | null {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' });
+  if (head.status !== 0) return null;
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'bench'], { cwd: repo, encoding: 'utf8' });
+  return head.stdout.trim() + (dirty.stdout.trim() ? '+dirty' : '');
+}
+
 function pythonVersion(): string | null {
   const r = spawnSync('python3', ['-c', 'import sys, sqlite3, json; print(json.dumps([sys.version.split()[0], sqlite3.sqlite_version]))'], { encoding: 'utf8' });
   if (r.status !== 0 || !r.stdout) return null;
@@ -313,6 +321,7 @@ async function main(): Promise<void> {
     python: py ? (JSON.parse(py) as string[])[0] : null,
     pythonSqlite: py ? (JSON.parse(py) as string[])[1] : null,
     date: started.toISOString(),
+    commit: gitCommit(),
   };
 
   // ---- derived figures and rows
@@ -430,7 +439,7 @@ function explain(res: Record<string, any>, inputBytes: number, rows: Row[]): str
     if (missed('index / parse floor')) {
       out.push(
         `Missed: index / parse floor (${rows.find((r) => r.measure === 'index / parse floor')?.value}). Over the floor's ${s(cpu(res.floor))} of CPU, ` +
-          `the reader adds ${s(cpu(bd.read) - cpu(res.floor))}, the per-sample hash ${s(cpu(bd.hash) - cpu(bd.read))}, the whole-file hash ` +
+          `the reader adds ${cpu(bd.read) - cpu(res.floor) <= 0 ? 'nothing measurable' : s(cpu(bd.read) - cpu(res.floor))}, the per-sample hash ${s(cpu(bd.hash) - cpu(bd.read))}, the whole-file hash ` +
           `${s(cpu(bd.filehash))}, the INSERTs ${s(insertOnly)} (of which the text ${s(cpu(bd.insertPlain) - cpu(bd.insertNoText))}) and ` +
           `bookkeeping ${s(bookkeeping)}. Storing ${mb(res.sizes?.sampleTextBytes ?? 0)} of sample text in SQLite B-trees costs more than ` +
           `parsing it, so 0.8x of the bare JSON.parse floor is out of reach while the index stores the text itself.`,
@@ -524,7 +533,7 @@ function markdown(r: any): string {
   lines.push('## Performance', '');
   lines.push(
     `Measured by \`npm run bench${preset}\` on ${r.machine.date.slice(0, 10)}: ${m.cpu}, ${m.cores} cores, ${m.ramGB} GB RAM, ${m.os}; ` +
-      `Node ${m.node}, better-sqlite3 ${m.betterSqlite3} (SQLite ${m.sqlite})${m.python ? `; baseline on Python ${m.python} (SQLite ${m.pythonSqlite})` : ''}. ` +
+      `${m.commit ? `commit ${m.commit}, ` : ''}Node ${m.node}, better-sqlite3 ${m.betterSqlite3} (SQLite ${m.sqlite})${m.python ? `; baseline on Python ${m.python} (SQLite ${m.pythonSqlite})` : ''}. ` +
       `Raw figures: \`${r.resultsFile ?? 'bench/results.json'}\`.`,
     '',
   );
