@@ -22,6 +22,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { mulberry32 } from '../src/core/metrics/bootstrap';
 
 export interface GenParams {
   problems: number;
@@ -57,17 +58,8 @@ export function modelNames(count: number): string[] {
   return names;
 }
 
-/** mulberry32: small, fast, deterministic 32-bit PRNG; returns floats in [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The generator's PRNG: the core's mulberry32 (same seed, same folder). */
+export const rng = mulberry32;
 
 const NAMES = ['Bobbi', 'Marcus', 'Priya', 'Chen', 'Olga', 'Tariq', 'Lucía', 'Kwame', 'Ingrid', 'Ravi', 'Hana', 'Dmitri', 'Amara', 'Jonas'];
 const OBJECTS = ['marbles', 'apples', 'tickets', 'coins', 'books', 'stamps', 'pencils', 'cards', 'tiles', 'beads'];
