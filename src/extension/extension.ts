@@ -274,7 +274,7 @@ class Extension implements vscode.Disposable {
       { label: '$(arrow-down) Lost by RL', description: `base solves, ${focus?.label ?? 'model'} never does`, filter: { kind: 'lost' } },
       { label: '$(arrow-up) Gained by RL', description: `${focus?.label ?? 'model'} solves, base ${base?.label ?? ''} never does`, filter: { kind: 'gained' } },
       { label: '$(graph) Low accuracy', description: `${focus?.label ?? 'model'} below ${Math.round(100 * readSettings(s.folder).lowAccuracyThreshold)}% correct`, filter: { kind: 'lowAccuracy' } },
-      { label: '$(layers) By difficulty level…', action: 'level' },
+      ...(s.index.levels().length ? [{ label: '$(layers) By difficulty level…', action: 'level' as const }] : []),
       { label: '$(tag) By annotation label…', action: 'label' },
       { label: '$(search) Search sample text…', action: 'search' },
     ];

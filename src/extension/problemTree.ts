@@ -58,6 +58,17 @@ const failIcon = new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.ic
 const partialIcon = new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('testing.iconQueued'));
 const ungradedIcon = new vscode.ThemeIcon('question');
 
+/**
+ * A model's name as a tree row shows it: the last segment of its name with the revision
+ * (`qwen-2.5-1.5b-rlvr-ppo@main`), led by the run folder when several runs hold that model name
+ * (`results_2048_batched › qwen-…`), so the part that tells rows apart is not cut off by a narrow side bar.
+ */
+export function treeModelLabel(m: Pick<ModelRow, 'name' | 'revision' | 'run' | 'label'>): string {
+  const last = m.name.split('/').pop() || m.name;
+  const short = m.revision ? `${last}@${m.revision}` : last;
+  return m.label.endsWith(` (${m.run || '.'})`) ? `${m.run || '.'} › ${short}` : short;
+}
+
 /** Largest configured k that `n` reaches (pass@k for n < k is undefined and never shown). */
 function treeK(kValues: number[], n: number): number | undefined {
   return [...kValues].sort((a, b) => b - a).find((k) => k <= n);
@@ -185,7 +196,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           return stats
             .map((st) => models.get(st.modelId))
             .filter((m): m is ModelRow => !!m)
-            .sort((a, b) => order(a) - order(b) || a.label.localeCompare(b.label))
+            .sort((a, b) => order(a) - order(b) || treeModelLabel(a).localeCompare(treeModelLabel(b), 'en', { numeric: true }))
             .map((m) => ({ type: 'model', model: m, problemId: node.problem.id }));
         }
         case 'model': {
@@ -275,7 +286,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       }
       case 'model': {
         const m = node.model;
-        const item = new vscode.TreeItem(m.label, vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(treeModelLabel(m), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = node.problemId !== undefined ? `p:${node.problemId}/m:${m.key}` : `m:${m.key}`;
         item.contextValue = 'model';
         if (s) {
@@ -308,7 +319,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         if (x.extractedAnswer !== null) bits.push(`answer ${preview(x.extractedAnswer, 24)}`);
         if (x.rewardScore !== null) bits.push(`score ${x.rewardScore.toFixed(3)}`);
         bits.push(`${x.length} chars`);
-        if (x.labels.length) bits.push(`🏷 ${x.labels.join(', ')}`);
+        if (x.labels.length) bits.push(`labels: ${x.labels.join(', ')}`);
         item.description = bits.join(' · ');
         item.iconPath = x.labels.length || x.hasNote ? new vscode.ThemeIcon('tag', new vscode.ThemeColor(x.correct ? 'testing.iconPassed' : 'testing.iconFailed')) : x.correct === true ? passIcon : x.correct === false ? failIcon : ungradedIcon;
         item.contextValue = x.labels.length || x.hasNote ? 'sample.annotated' : 'sample';

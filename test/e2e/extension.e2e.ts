@@ -34,8 +34,11 @@ const CONTAINER = 'Trace Inspector';
 const VIEW = 'Problems';
 const REAL = path.resolve(repoRoot, '..', 'shared', 'data', 'real', 'rlvr-probe-gsm8k');
 const RUN = 'results_2048_batched';
-const RL_LABEL = 'expx/qwen-2.5-1.5b-rlvr-ppo@main (results_2048_batched)';
-const SFT_LABEL = 'ns-0/qwen-2.5-1.5b-instruct-reasoning-sft@checkpoint-8-of-10 (results_2048_batched)';
+/** Model rows in the tree: run first when several runs hold the model name, then the name's last segment. */
+const RL_LABEL = 'results_2048_batched › qwen-2.5-1.5b-rlvr-ppo@main';
+const SFT_LABEL = 'results_2048_batched › qwen-2.5-1.5b-instruct-reasoning-sft@checkpoint-8-of-10';
+/** The same models as the filter message names them (full labels). */
+const RL_FULL = 'expx/qwen-2.5-1.5b-rlvr-ppo@main (results_2048_batched)';
 
 /** c/n per qid straight from a raw rollout file (independent of the extension). */
 function rawCounts(file: string): Map<string, { n: number; c: number; texts: string[] }> {
@@ -110,7 +113,7 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
       // The active filter is stated above the tree (the view's description is hidden when the container holds one view).
       await waitUntil(
         s.page,
-        async () => ((await s.page.locator('.part.sidebar').innerText()).includes(`Failing: ${RL_LABEL} never solves: ${expected.length} problem`) ? true : undefined),
+        async () => ((await s.page.locator('.part.sidebar').innerText()).includes(`Failing: ${RL_FULL} never solves: ${expected.length} problem`) ? true : undefined),
         { what: 'the filter message above the tree' },
       );
       await screenshot(s.page, 'extension-2-failing-filter');
