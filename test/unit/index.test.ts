@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, copyFileSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { indexFolder } from '../../src/core/index/indexer';
+import { buildFts, indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { REAL, rawRolloutCounts, tempDir } from './helpers';
@@ -164,6 +164,20 @@ describe('index: incremental', () => {
     await indexFolder(index, dir);
     assert.deepEqual(index.models().map((m) => [m.samples, m.correct]), [[3, 2]]);
     assert.equal(index.db.prepare('SELECT count(*) FROM samples').pluck().get(), 3);
+    index.close();
+  });
+
+  test('the full-text index is built in chunks and resumes from its watermark', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.jsonl'), [0, 1, 2].map((q) => rolloutLine(q, 'm', [true, false], (i) => `word${q}x${i} common`)).join('\n'));
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir, { fts: false });
+    assert.equal(index.search('common').length, 0, 'nothing searchable before the build');
+    assert.deepEqual(buildFts(index, 4), { added: 6 });
+    assert.equal(index.getMeta('fts_max_id'), '6');
+    assert.equal(index.search('common').length, 6);
+    assert.equal(index.search('word2x1').length, 1);
+    assert.deepEqual(buildFts(index, 4), { added: 0 });
     index.close();
   });
 

@@ -285,18 +285,23 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
 
 /**
  * Brings the full-text index up to date: adds every sample with an id above the last one indexed
- * (ids only grow: AUTOINCREMENT). Deleted samples are removed from it when their file is removed.
+ * (ids only grow: AUTOINCREMENT), in transactions of `chunk` ids so that another connection (an
+ * annotation being saved) never waits long for the lock; the watermark advances with each chunk,
+ * so an interrupted build resumes where it stopped. Deleted samples leave it when their file is removed.
  */
-export function buildFts(index: TraceIndex): { added: number } {
+export function buildFts(index: TraceIndex, chunk = 20000): { added: number } {
   const db = index.db;
-  const last = Number(index.getMeta('fts_max_id') ?? '0');
   const max = (db.prepare('SELECT coalesce(max(id), 0) FROM samples').pluck().get() as number) ?? 0;
-  if (max <= last) return { added: 0 };
+  const insert = db.prepare('INSERT INTO samples_fts(rowid, text) SELECT id, text FROM samples WHERE id > ? AND id <= ?');
   let added = 0;
-  db.transaction(() => {
-    added = db.prepare('INSERT INTO samples_fts(rowid, text) SELECT id, text FROM samples WHERE id > ? AND id <= ?').run(last, max).changes;
-    index.setMeta('fts_max_id', String(max));
-  })();
+  for (let last = Number(index.getMeta('fts_max_id') ?? '0'); last < max; ) {
+    const to = Math.min(max, last + chunk);
+    db.transaction(() => {
+      added += insert.run(last, to).changes;
+      index.setMeta('fts_max_id', String(to));
+    })();
+    last = to;
+  }
   return { added };
 }
 
