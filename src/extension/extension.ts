@@ -206,7 +206,12 @@ class Extension implements vscode.Disposable {
     }
     const note = await vscode.window.showInputBox({ title: 'Annotate sample: note', prompt: 'Free-text note (optional)', value: current?.note ?? '' });
     if (note === undefined) return;
-    s.annotations.set(ref, chosen, note);
+    try {
+      s.annotations.set(ref, chosen, note);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Trace Inspector: the annotation was not saved (${(e as Error).message}); try again when indexing finishes.`);
+      return;
+    }
     const mirror = s.annotations.writeMirror();
     if (!mirror.ok) void vscode.window.showWarningMessage(`Trace Inspector: annotation saved in the index, but the mirror file could not be written: ${mirror.error}`);
     s.fireChanged();
