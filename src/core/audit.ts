@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { categorize, datasetPassAtK } from './metrics';
 import type { TraceIndex, ModelRow } from './index/traceIndex';
+import type { Diagnostic } from './model';
 import { listCandidateFiles } from './readers';
 
 /** One disagreement between a figure a results folder stores and the figure recomputed from its samples. */
@@ -173,4 +174,37 @@ function auditQwenMetrics(index: TraceIndex, root: string, rel: string, run: str
 /** Parses CSV text into rows of fields (csv-parse: RFC 4180 quoting, CRLF or LF, BOM, ragged rows). */
 export function parseCsv(text: string): string[][] {
   return parse(text, { bom: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'], skip_empty_lines: true }) as string[][];
+}
+
+/**
+ * The audit as warnings on the summary files themselves (for an editor's Problems panel): each entry
+ * at the line of its figure: the line holding `"metric":` in a JSON summary, the row of `qid=N` in a
+ * CSV (`c_rl[qid=13]` -> the line whose first field is 13), else line 1.
+ */
+export function auditDiagnostics(root: string, entries: readonly AuditEntry[]): Diagnostic[] {
+  const lines = new Map<string, string[]>();
+  const linesOf = (file: string) => {
+    let l = lines.get(file);
+    if (!l) {
+      try {
+        l = readFileSync(join(root, ...file.split('/')), 'utf8').split(/\r?\n/);
+      } catch {
+        l = [];
+      }
+      lines.set(file, l);
+    }
+    return l;
+  };
+  const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(4));
+  return entries.map((a) => {
+    const text = linesOf(a.file);
+    const qid = /\[qid=([^\]]+)\]$/.exec(a.metric)?.[1];
+    const index = qid !== undefined ? text.findIndex((l, i) => i > 0 && l.split(',')[0] === qid) : text.findIndex((l) => l.includes(`"${a.metric}"`));
+    return {
+      file: a.file,
+      line: index >= 0 ? index + 1 : 1,
+      severity: 'warning' as const,
+      message: `${a.metric}: this file says ${fmt(a.stored)}, the raw samples give ${fmt(a.recomputed)}`,
+    };
+  });
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { auditDiagnostics, auditFolder } from '../core/audit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 import { guessBaseModel } from '../core/index/labels';
@@ -179,7 +180,15 @@ export class FolderSession implements vscode.Disposable {
         );
         const imported = this.annotations.importJsonl(this.annotations.mirrorPath!, MIRROR_RELATIVE_PATH);
         if (imported.added || imported.updated) this.output.appendLine(`[annotations] restored ${imported.added} and updated ${imported.updated} from ${MIRROR_RELATIVE_PATH}`);
-        this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics]);
+        // The folder's own summaries checked against its raw samples: warnings on the summary files.
+        let audit: Diagnostic[] = [];
+        try {
+          audit = auditDiagnostics(this.root, await auditFolder(this.index, this.root));
+          if (audit.length) this.output.appendLine(`[audit] ${audit.length} figures in the folder's summaries disagree with the raw samples (see the Problems panel)`);
+        } catch (e) {
+          this.output.appendLine(`[audit] skipped: ${(e as Error).message}`);
+        }
+        this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics, ...audit]);
       }
       return summary;
     } finally {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditFolder } from '../../src/core/audit';
+import { auditDiagnostics, auditFolder } from '../../src/core/audit';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { buildReport } from '../../src/core/report';
@@ -100,6 +100,16 @@ describe('report on rlvr-probe-gsm8k results_2048_batched (SFT as base)', async 
     // per_question.csv stores 0 correct for qid 13 where the rollouts have 3
     const q13 = report.audit.find((a) => a.metric === 'c_sft[qid=13]');
     assert.deepEqual([q13?.stored, q13?.recomputed], [0, 3]);
+  });
+
+  test('audit entries become warnings at the line of the figure in the summary file', () => {
+    const d = auditDiagnostics(RUN, report.audit);
+    const acc = d.find((x) => x.message.startsWith('sft_sample_accuracy'))!;
+    assert.deepEqual([acc.file, acc.severity], ['summary.json', 'warning']);
+    assert.match(readFileSync(join(RUN, 'summary.json'), 'utf8').split('\n')[acc.line - 1], /"sft_sample_accuracy"/);
+    assert.equal(acc.message, 'sft_sample_accuracy: this file says 0.5333, the raw samples give 0.5542');
+    const q13 = d.find((x) => x.message.startsWith('c_sft[qid=13]'))!;
+    assert.match(readFileSync(join(RUN, 'per_question.csv'), 'utf8').split('\n')[q13.line - 1], /^13,/);
   });
 
   test('bootstrap intervals are reproducible with the same seed', () => {
