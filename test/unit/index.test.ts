@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { appendFileSync, copyFileSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildFts, indexFolder } from '../../src/core/index/indexer';
+import Database from 'better-sqlite3';
 import { TraceIndex } from '../../src/core/index/traceIndex';
+import { SCHEMA_VERSION, migrations } from '../../src/core/index/schema';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { REAL, rawRolloutCounts, tempDir } from './helpers';
 
@@ -178,6 +180,28 @@ describe('index: incremental', () => {
     assert.equal(index.search('common').length, 6);
     assert.equal(index.search('word2x1').length, 1);
     assert.deepEqual(buildFts(index, 4), { added: 0 });
+    index.close();
+  });
+
+  test('a schema-version-1 database is migrated to the current version and its full-text search works', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.jsonl'), [0, 1].map((q) => rolloutLine(q, 'm', [true], () => `alpha${q} beta`)).join('\n'));
+    const dbPath = join(dir, 'db', 'index.db');
+    // Write a version-1 database by hand, as the first release did.
+    mkdirSync(join(dir, 'db'));
+    const v1 = new Database(dbPath);
+    v1.exec(migrations[0]);
+    v1.pragma('user_version = 1');
+    v1.close();
+    let index = TraceIndex.open(dbPath);
+    assert.equal(index.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    await indexFolder(index, dir);
+    assert.deepEqual(index.listProblems({ kind: 'search', query: 'alpha1' }).map((p) => p.problemId), ['1']);
+    index.close();
+    // Re-opening does not migrate again; an unchanged folder keeps its full-text index.
+    index = TraceIndex.open(dbPath);
+    await indexFolder(index, dir);
+    assert.equal(index.countProblems({ kind: 'search', query: 'beta' }), 2);
     index.close();
   });
 

@@ -292,7 +292,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
 export function buildFts(index: TraceIndex, chunk = 20000): { added: number } {
   const db = index.db;
   const max = (db.prepare('SELECT coalesce(max(id), 0) FROM samples').pluck().get() as number) ?? 0;
-  const insert = db.prepare('INSERT INTO samples_fts(rowid, text) SELECT id, text FROM samples WHERE id > ? AND id <= ?');
+  const insert = db.prepare('INSERT INTO samples_fts(rowid, text, problem_id) SELECT id, text, problem_id FROM samples WHERE id > ? AND id <= ?');
   let added = 0;
   for (let last = Number(index.getMeta('fts_max_id') ?? '0'); last < max; ) {
     const to = Math.min(max, last + chunk);

@@ -99,6 +99,15 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (problem_id, base_model_id, model_id, params)
   ) WITHOUT ROWID;
   `,
+  // 1 -> 2: the full-text index also stores each sample's problem (UNINDEXED, retrievable from the
+  // contentless table), so "problems whose samples match" needs no lookup in samples per match.
+  // It is rebuilt from the samples by the next indexing pass.
+  `
+  DROP TABLE samples_fts;
+  CREATE VIRTUAL TABLE samples_fts USING fts5 (text, problem_id UNINDEXED, content='', contentless_delete=1,
+    contentless_unindexed=1, tokenize='unicode61');
+  DELETE FROM meta WHERE key = 'fts_max_id';
+  `,
 ];
 
 /** Current schema version (the number of migrations). */

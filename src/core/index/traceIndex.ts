@@ -250,8 +250,7 @@ export class TraceIndex {
         };
       case 'search':
         return {
-          where: `p.id IN (SELECT s.problem_id FROM samples s
-                            WHERE s.id IN (SELECT rowid FROM samples_fts WHERE samples_fts MATCH ?))`,
+          where: 'p.id IN (SELECT problem_id FROM samples_fts WHERE samples_fts MATCH ?)',
           params: [ftsQuery(filter.query)],
         };
     }
