@@ -213,29 +213,110 @@ export function pplSpec(ppl: PplData, models: ModelInfo[]): Spec {
 // ------------------------------------------------------------------------------------------------
 // Overview
 
-function overviewModels(d: OverviewData) {
-  return d.models.map((m) => ({ ...m, label: m.label + (m.isBase ? ' (base)' : '') }));
+const TABLEAU10 = ['#4c78a8', '#f58518', '#e45756', '#72b7b2', '#54a24b', '#eeca3b', '#b279a2', '#ff9da6', '#9d755d', '#bab0ac'];
+const TABLEAU20 = ['#4c78a8', '#9ecae9', '#f58518', '#ffbf79', '#54a24b', '#88d27a', '#b79a20', '#f2cf5b', '#439894', '#83bcb6',
+  '#e45756', '#ff9d98', '#79706e', '#bab0ac', '#d67195', '#fcbfd2', '#b279a2', '#d6a5c9', '#9e765f', '#d8b5a5'];
+
+/** The base model's dash in the overview's curves (other models are solid). */
+const BASE_DASH = [7, 3];
+
+/** A model of the overview as drawn: label with "(base)" and a colour fixed for the panel's life. */
+export interface OverviewModel {
+  id: number;
+  label: string;
+  isBase: boolean;
+  color: string;
 }
 
-/** Dataset pass@k with bootstrap bands per model; faceted by difficulty level when levels exist. */
-export function overviewCurveSpec(d: OverviewData): Spec {
-  const ms = overviewModels(d);
-  const label = new Map(ms.map((m) => [m.id, m.label]));
-  const rows = d.curves.filter((c) => c.value !== null).map((c) => ({ ...c, model: label.get(c.modelId) ?? '', level: c.level === null ? 'all problems' : `level ${c.level}` }));
-  const color = { field: 'model', type: 'nominal', title: 'model', scale: colorScale(ms), legend: { orient: 'bottom', columns: 2, symbolOpacity: 1, symbolType: 'stroke' } };
+/**
+ * Labels and colours of the overview's models, in `d.models` order. The base model is drawn in the
+ * theme's foreground colour (no other model uses it); the others take tableau10 (tableau20 beyond
+ * 10 models) in order, so a model keeps its colour when others are hidden or shown.
+ */
+export function overviewModels(d: OverviewData): OverviewModel[] {
+  const others = d.models.filter((m) => !m.isBase).length;
+  const palette = others > 10 ? TABLEAU20 : TABLEAU10;
+  const fg = cssVar('--vscode-editor-foreground', cssVar('--vscode-foreground', '#333'));
+  let i = 0;
+  return d.models.map((m) => ({ id: m.id, label: m.label + (m.isBase ? ' (base)' : ''), isBase: m.isBase, color: m.isBase ? fg : palette[i++ % palette.length] }));
+}
+
+/**
+ * Models shown when the overview opens. Up to `max` models: all. Beyond: the base model(s), the
+ * model in focus and the other models of the focus model's run; when that leaves the base alone,
+ * the first models in order up to `max`.
+ */
+export function defaultVisibleModels(models: ModelInfo[], max = 4): Set<number> {
+  if (models.length <= max) return new Set(models.map((m) => m.id));
+  const focus = models.find((m) => m.isFocus);
+  const shown = new Set(models.filter((m) => m.isBase || m.isFocus || (focus !== undefined && focus.run !== undefined && m.run === focus.run)).map((m) => m.id));
+  for (const m of models) {
+    if (shown.size >= max || models.some((x) => shown.has(x.id) && !x.isBase)) break;
+    shown.add(m.id);
+  }
+  return shown;
+}
+
+/** Options of the overview's charts: models shown (all when undefined) and whether bootstrap bands are drawn. */
+export interface OverviewChartOptions {
+  visible?: Set<number>;
+  bands?: boolean;
+}
+
+/** Colour, dash and width scales of the shown models (one merged legend; click an entry to hide the model). */
+function modelEncodings(shown: OverviewModel[]) {
+  const domain = shown.map((m) => m.label);
+  const legend = {
+    orient: 'bottom',
+    columns: shown.length > 6 ? 2 : 1,
+    symbolOpacity: 1,
+    symbolType: 'stroke',
+    symbolStrokeWidth: 3,
+    symbolSize: 300,
+    encode: { entries: { interactive: true }, symbols: { interactive: true, update: { cursor: { value: 'pointer' } } }, labels: { interactive: true, update: { cursor: { value: 'pointer' } } } },
+  };
+  return {
+    color: { field: 'model', type: 'nominal', title: 'model (click to hide)', scale: { domain, range: shown.map((m) => m.color) }, legend },
+    strokeDash: { field: 'model', type: 'nominal', title: 'model (click to hide)', scale: { domain, range: shown.map((m) => (m.isBase ? BASE_DASH : [1, 0])) }, legend },
+    strokeWidth: { field: 'model', type: 'nominal', title: 'model (click to hide)', scale: { domain, range: shown.map((m) => (m.isBase ? 3.5 : 2)) }, legend },
+  };
+}
+
+/**
+ * Dataset pass@k with bootstrap bands of the shown models; faceted by difficulty level when levels
+ * exist. The base model's line is dashed and thicker, in the foreground colour; band opacity falls
+ * as more models are shown.
+ */
+export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = {}): Spec {
+  const all = overviewModels(d);
+  const shown = all.filter((m) => !opts.visible || opts.visible.has(m.id));
+  const label = new Map(shown.map((m) => [m.id, m.label]));
+  const rows = d.curves
+    .filter((c) => c.value !== null && label.has(c.modelId))
+    .map((c) => ({ ...c, model: label.get(c.modelId) ?? '', level: c.level === null ? 'all problems' : `level ${c.level}` }));
+  const enc = modelEncodings(shown);
   const x = { field: 'k', type: 'quantitative', title: 'k', scale: { type: 'log', base: 2, nice: false }, axis: { values: [...new Set(rows.map((r) => r.k))] } };
-  const layer = [
-    { mark: { type: 'area', opacity: 0.12 }, encoding: { x, y: { field: 'ciLow', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } }, y2: { field: 'ciHigh' }, color } },
-    {
-      mark: { type: 'line', point: true },
-      encoding: {
-        x,
-        y: { field: 'value', type: 'quantitative' },
-        color,
-        tooltip: [{ field: 'model' }, { field: 'level' }, { field: 'k' }, { field: 'value', format: '.3f', title: 'pass@k' }, { field: 'ciLow', format: '.3f', title: '2.5%' }, { field: 'ciHigh', format: '.3f', title: '97.5%' }, { field: 'problems' }],
-      },
+  const y = { field: 'value', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } };
+  const bandOpacity = shown.length <= 2 ? 0.16 : shown.length <= 4 ? 0.1 : 0.06;
+  const layer: Spec[] = [];
+  if (opts.bands !== false) {
+    layer.push({
+      transform: [{ filter: 'isValid(datum.ciLow) && isValid(datum.ciHigh)' }],
+      mark: { type: 'area', opacity: bandOpacity },
+      encoding: { x, y: { field: 'ciLow', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } }, y2: { field: 'ciHigh' }, color: enc.color },
+    });
+  }
+  layer.push({
+    mark: { type: 'line', point: true },
+    encoding: {
+      x,
+      y,
+      color: enc.color,
+      strokeDash: enc.strokeDash,
+      strokeWidth: enc.strokeWidth,
+      tooltip: [{ field: 'model' }, { field: 'level' }, { field: 'k' }, { field: 'value', format: '.3f', title: 'pass@k' }, { field: 'ciLow', format: '.3f', title: '2.5%' }, { field: 'ciHigh', format: '.3f', title: '97.5%' }, { field: 'problems' }],
     },
-  ];
+  });
   if (d.levels.length === 0) return { width: 'container', height: 300, data: { values: rows }, layer };
   return {
     data: { values: rows },
@@ -245,22 +326,29 @@ export function overviewCurveSpec(d: OverviewData): Spec {
   };
 }
 
-/** Accuracy (c/n) histogram per model, grouped bars; a bar's datum carries modelId and bin. */
-export function histogramSpec(d: OverviewData): Spec {
-  const ms = overviewModels(d);
-  const label = new Map(ms.map((m) => [m.id, m.label]));
-  const order = d.histograms.filter((h) => h.modelId === d.models[0]?.id).map((h) => h.label);
-  const rows = d.histograms.map((h) => ({ ...h, model: label.get(h.modelId) ?? '' }));
+/**
+ * Accuracy (c/n) histogram of the shown models, grouped bars (base model first, in the
+ * foreground colour); a bar's
+ * datum carries modelId and bin.
+ */
+export function histogramSpec(d: OverviewData, opts: OverviewChartOptions = {}): Spec {
+  const all = overviewModels(d);
+  const shown = all.filter((m) => !opts.visible || opts.visible.has(m.id));
+  const order = [...shown.filter((m) => m.isBase), ...shown.filter((m) => !m.isBase)].map((m) => m.label);
+  const label = new Map(shown.map((m) => [m.id, m.label]));
+  const bins = d.histograms.filter((h) => h.modelId === d.models[0]?.id).map((h) => h.label);
+  const rows = d.histograms.filter((h) => label.has(h.modelId)).map((h) => ({ ...h, model: label.get(h.modelId) ?? '' }));
+  const enc = modelEncodings(shown);
   return {
     width: 'container',
     height: 240,
     data: { values: rows },
     mark: { type: 'bar', cursor: 'pointer' },
     encoding: {
-      x: { field: 'label', type: 'ordinal', sort: order, title: 'per-problem accuracy c/n', axis: { labelAngle: -30 } },
-      xOffset: { field: 'model', type: 'nominal', sort: ms.map((m) => m.label) },
+      x: { field: 'label', type: 'ordinal', sort: bins, title: 'per-problem accuracy c/n', axis: { labelAngle: -30 } },
+      xOffset: { field: 'model', type: 'nominal', sort: order, scale: { domain: order } },
       y: { field: 'count', type: 'quantitative', title: 'problems' },
-      color: { field: 'model', type: 'nominal', scale: colorScale(ms), legend: { orient: 'bottom', columns: 2 } },
+      color: { ...enc.color, legend: { ...enc.color.legend, symbolType: 'square', symbolStrokeWidth: 0, symbolSize: 120 } },
       tooltip: [{ field: 'model' }, { field: 'label', title: 'accuracy' }, { field: 'count', title: 'problems' }],
     },
   };
@@ -270,10 +358,10 @@ export const COVERAGE_CELLS = ['baseOnly', 'modelOnly', 'both', 'neither'] as co
 const CELL_TEXT: Record<string, string> = { baseOnly: 'base only', modelOnly: 'RL only', both: 'both', neither: 'neither' };
 
 /** Coverage of each model against the base model: stacked bar of the four cells; datum carries modelId and cell. */
-export function coverageSpec(d: OverviewData): Spec {
+export function coverageSpec(d: OverviewData, opts: OverviewChartOptions = {}): Spec {
   const ms = overviewModels(d);
   const label = new Map(ms.map((m) => [m.id, m.label]));
-  const rows = d.coverage.flatMap((c) =>
+  const rows = d.coverage.filter((c) => !opts.visible || opts.visible.has(c.modelId)).flatMap((c) =>
     COVERAGE_CELLS.map((cell, i) => ({ model: label.get(c.modelId) ?? '', modelId: c.modelId, baseModelId: c.baseModelId, cell, cellText: CELL_TEXT[cell], order: i, count: c[cell] })),
   );
   return {

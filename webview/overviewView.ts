@@ -2,9 +2,11 @@
  * The overview: dataset pass@k curves per model with bootstrap bands (faceted by difficulty level
  * when the data has levels), the accuracy histogram per model and coverage against the base model.
  * Clicking a histogram bar or a coverage cell shows those problems in the tree.
+ * A model list above the charts shows or hides models (with more than 4 models only the base model
+ * and the focus model's run start shown); clicking a model's legend entry in a chart hides it.
  */
 import { h, fmt, replace } from './dom';
-import { coverageSpec, histogramSpec, overviewCurveSpec, showChart, type ChartHandle } from './charts';
+import { coverageSpec, defaultVisibleModels, histogramSpec, overviewCurveSpec, overviewModels, showChart, type ChartHandle } from './charts';
 import type { Rpc } from './rpc';
 import type { OverviewData, WebviewFilter } from '../src/shared/protocol';
 
@@ -12,6 +14,10 @@ export class OverviewView {
   private data: OverviewData | undefined;
   private charts: ChartHandle[] = [];
   private generation = 0;
+  /** Model ids shown in the charts; kept across reloads of the data (new models follow the default). */
+  private visible: Set<number> | undefined;
+  private known = new Set<number>();
+  private bands = true;
 
   constructor(
     private readonly root: HTMLElement,
@@ -24,6 +30,10 @@ export class OverviewView {
       const d = await this.rpc.request('getOverview', {});
       if (gen !== this.generation) return;
       this.data = d;
+      const fresh = defaultVisibleModels(d.models);
+      if (!this.visible) this.visible = fresh;
+      else for (const m of d.models) if (!this.known.has(m.id) && fresh.has(m.id)) this.visible.add(m.id);
+      this.known = new Set(d.models.map((m) => m.id));
       this.render(d);
     } catch (e) {
       replace(this.root, h('p', { className: 'error' }, `Could not load the overview: ${(e as Error).message}`));
@@ -44,6 +54,7 @@ export class OverviewView {
     replace(this.root, 
       h('header', null, h('h1', null, 'Overview'), h('span', { className: 'muted' }, `${d.problems} problems · ${d.models.length} models · base model: ${base?.label ?? 'none'}`)),
       d.warnings.length ? h('ul', { className: 'warning' }, d.warnings.map((w) => h('li', null, w))) : null,
+      this.modelPicker(d),
       h('section', null, h('h2', null, 'pass@k per model (95% bootstrap band over problems)'), h('div', { className: 'chart', id: 'chart-curves' })),
       h('section', null, h('h2', null, 'Per-problem accuracy'), h('p', { className: 'muted' }, 'Click a bar to show those problems in the tree.'), h('div', { className: 'chart', id: 'chart-histogram' })),
       h('section', null,
@@ -76,22 +87,108 @@ export class OverviewView {
     this.renderCharts(d);
   }
 
+  /** The list of models with a checkbox each, the count shown/hidden and the band toggle. */
+  private modelPicker(d: OverviewData): HTMLElement {
+    const visible = this.visible ?? new Set<number>();
+    const count = h('span', { id: 'models-shown', className: 'muted' });
+    const boxes = overviewModels(d).map((m) => {
+      const swatch = h('span', { className: m.isBase ? 'swatch base' : 'swatch' });
+      swatch.style.backgroundColor = m.color; // CSSOM, allowed without 'unsafe-inline'
+      const input = h('input', { type: 'checkbox', 'data-model-id': m.id, checked: visible.has(m.id) });
+      input.addEventListener('change', () => this.setVisible(m.id, input.checked));
+      return h('label', { className: m.isBase ? 'model-toggle base' : 'model-toggle', title: d.models.find((x) => x.id === m.id)?.displayId ?? m.label }, input, swatch, m.label);
+    });
+    const bands = h('input', { type: 'checkbox', id: 'show-bands', checked: this.bands });
+    bands.addEventListener('change', () => {
+      this.bands = bands.checked;
+      this.renderCharts(d);
+    });
+    const setAll = (ids: Iterable<number>) => {
+      this.visible = new Set(ids);
+      this.syncPicker(d);
+      this.renderCharts(d);
+    };
+    const picker = h('details', { className: 'model-picker', id: 'model-picker', open: true },
+      h('summary', null, h('strong', null, 'Models'), ' ', count),
+      h('div', { className: 'picker-actions' },
+        h('button', { className: 'link', id: 'show-all-models', onclick: () => setAll(d.models.map((m) => m.id)) }, 'show all'),
+        h('button', { className: 'link', id: 'show-default-models', onclick: () => setAll(defaultVisibleModels(d.models)) }, 'base + focus run'),
+        h('button', { className: 'link', id: 'show-base-only', onclick: () => setAll(d.models.filter((m) => m.isBase).map((m) => m.id)) }, 'base only'),
+        h('label', { className: 'model-toggle' }, bands, 'bootstrap bands'),
+        h('span', { className: 'muted' }, 'Click a legend entry to hide that model.'),
+      ),
+      h('div', { className: 'model-list' }, boxes),
+    );
+    this.pickerCount = count;
+    this.updateCount(d);
+    return picker;
+  }
+
+  private pickerCount: HTMLElement | undefined;
+
+  private updateCount(d: OverviewData): void {
+    const shown = d.models.filter((m) => this.visible?.has(m.id)).length;
+    const hidden = d.models.length - shown;
+    if (this.pickerCount) this.pickerCount.textContent = `${shown} of ${d.models.length} shown${hidden > 0 ? ` · ${hidden} hidden` : ''}`;
+  }
+
+  private syncPicker(d: OverviewData): void {
+    for (const input of this.root.querySelectorAll<HTMLInputElement>('input[data-model-id]')) input.checked = !!this.visible?.has(Number(input.dataset.modelId));
+    this.updateCount(d);
+  }
+
+  private setVisible(id: number, on: boolean): void {
+    const d = this.data;
+    if (!d) return;
+    this.visible ??= new Set();
+    if (on) this.visible.add(id);
+    else this.visible.delete(id);
+    this.syncPicker(d);
+    this.renderCharts(d);
+  }
+
+  /** A click on a legend entry (datum.value = the model's label as drawn) hides that model. */
+  private legendClick(d: OverviewData, datum: Record<string, unknown>): boolean {
+    if (typeof datum.value !== 'string' || 'modelId' in datum) return false;
+    const m = overviewModels(d).find((x) => x.label === datum.value);
+    if (!m) return false;
+    this.setVisible(m.id, false);
+    return true;
+  }
+
+  private chartGeneration = 0;
+
   private renderCharts(d: OverviewData): void {
     for (const c of this.charts) c.finalize();
     this.charts = [];
-    const el = (id: string) => this.root.querySelector<HTMLElement>(`#${id}`);
+    const gen = ++this.chartGeneration;
+    // a chart whose embedding finishes after a newer render started is dropped at once
+    const keep = (c: ChartHandle) => (gen === this.chartGeneration ? this.charts.push(c) : c.finalize());
+    const el = (id: string) => {
+      const e = this.root.querySelector<HTMLElement>(`#${id}`);
+      if (e) e.replaceChildren();
+      return e;
+    };
     const curves = el('chart-curves');
     const hist = el('chart-histogram');
     const cov = el('chart-coverage');
-    if (curves) void showChart(curves, overviewCurveSpec(d)).then((c) => this.charts.push(c));
-    if (hist) void showChart(hist, histogramSpec(d), (datum) => {
+    const opts = { visible: this.visible, bands: this.bands };
+    const none = (e: HTMLElement, text: string) => replace(e, h('p', { className: 'muted' }, text));
+    const anyShown = d.models.some((m) => this.visible?.has(m.id));
+    if (curves && !anyShown) none(curves, 'No model shown: tick one in the list above.');
+    else if (curves) void showChart(curves, overviewCurveSpec(d, opts), (datum) => this.legendClick(d, datum)).then(keep);
+    if (hist && !anyShown) none(hist, 'No model shown.');
+    else if (hist) void showChart(hist, histogramSpec(d, opts), (datum) => {
+      if (this.legendClick(d, datum)) return;
       if (typeof datum.modelId === 'number' && typeof datum.bin === 'number') this.filter({ kind: 'accuracyBin', model: datum.modelId, bin: datum.bin });
-    }).then((c) => this.charts.push(c));
-    if (cov && d.coverage.length) void showChart(cov, coverageSpec(d), (datum) => {
+    }).then(keep);
+    const covShown = d.coverage.some((c) => this.visible?.has(c.modelId));
+    if (cov && d.coverage.length && !covShown) none(cov, 'No model besides the base model is shown (the table below lists them all).');
+    else if (cov && d.coverage.length) void showChart(cov, coverageSpec(d, opts), (datum) => {
       const cell = datum.cell;
       if (typeof datum.modelId === 'number' && typeof datum.baseModelId === 'number' && (cell === 'baseOnly' || cell === 'modelOnly' || cell === 'both' || cell === 'neither')) {
         this.filter({ kind: 'coverageCell', base: datum.baseModelId, model: datum.modelId, cell });
       }
-    }).then((c) => this.charts.push(c));
+    }).then(keep);
   }
 }

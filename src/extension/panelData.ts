@@ -50,7 +50,7 @@ export interface Roles {
 }
 
 function modelInfo(m: ModelRow, roles: Roles): ModelInfo {
-  return { id: m.id, label: m.label, displayId: m.displayId, isBase: m.id === roles.baseId, isFocus: m.id === roles.focusId };
+  return { id: m.id, label: m.label, displayId: m.displayId, isBase: m.id === roles.baseId, isFocus: m.id === roles.focusId, run: m.run };
 }
 
 function curve(n: number, f: (k: number) => number | null): KPoint[] {

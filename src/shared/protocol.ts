@@ -44,6 +44,8 @@ export interface ModelInfo {
   displayId: string;
   isBase: boolean;
   isFocus: boolean;
+  /** The model's run (folder relative to the results folder, `""` for the root); the overview starts with the focus model's run shown. */
+  run?: string;
 }
 
 /** One point of a curve against k; `value` null where the problem(s) have fewer than k samples. */

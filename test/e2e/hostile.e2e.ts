@@ -8,7 +8,8 @@
  * question). For every sample it opens the rendered, novel-span and diff views and asserts:
  * no dialog, no 'pwned' console marker, `window.__pwned` undefined, no request other than the
  * page's own files, no CSP violation, and the hostile strings visible as text.
- * Screenshot: test-output/e2e/screenshots/hostile-*.png.
+ * The overview runs on a stub with hostile model labels: the model list and legend show and hide
+ * models, with the same checks. Screenshot: test-output/e2e/screenshots/hostile-*.png.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,7 +19,7 @@ import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { panelHtml } from '../../src/extension/panelHtml';
-import type { NoveltyData, ProblemData, SampleSummary, SampleText, SimilarityData } from '../../src/shared/protocol';
+import type { NoveltyData, OverviewData, ProblemData, SampleSummary, SampleText, SimilarityData } from '../../src/shared/protocol';
 
 // Browser globals used inside page callbacks (the project compiles without the DOM lib).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -103,7 +104,33 @@ function fixtures() {
     },
     cached: false,
   };
-  return { problem, samples, texts, novelty, sim };
+  return { problem, samples, texts, novelty, sim, overview: overviewFixture() };
+}
+
+/**
+ * An overview with 6 models (more than the 4 shown by default) in 3 runs, hostile labels: the base
+ * model and the focus model share run "a", so those two start shown and 4 start hidden.
+ */
+function overviewFixture(): OverviewData {
+  const models = [
+    { id: 1, label: 'base <svg onload=window.__pwned=1>', displayId: 'a:base', isBase: true, isFocus: false, run: 'a' },
+    { id: 2, label: HOSTILE_LABEL, displayId: 'a:rl', isBase: false, isFocus: true, run: 'a' },
+    { id: 3, label: 'rl step-100 <script>window.__pwned=1</script>', displayId: 'b:rl@100', isBase: false, isFocus: false, run: 'b' },
+    { id: 4, label: 'rl step-300', displayId: 'b:rl@300', isBase: false, isFocus: false, run: 'b' },
+    { id: 5, label: 'rl step-500', displayId: 'c:rl@500', isBase: false, isFocus: false, run: 'c' },
+    { id: 6, label: 'rl step-1000', displayId: 'c:rl@1000', isBase: false, isFocus: false, run: 'c' },
+  ];
+  const curves: OverviewData['curves'] = [];
+  const histograms: OverviewData['histograms'] = [];
+  for (const m of models) {
+    [1, 2, 4, 8].forEach((k, i) => {
+      const value = Math.min(1, 0.4 + 0.03 * m.id + 0.12 * i);
+      curves.push({ modelId: m.id, level: null, k, value, ciLow: value - 0.1, ciHigh: Math.min(1, value + 0.1), problems: 30 });
+    });
+    for (let bin = 0; bin < 12; bin++) histograms.push({ modelId: m.id, bin, label: bin === 0 ? '0' : bin === 11 ? '1' : `(${(bin - 1) / 10}, ${bin / 10}]`, count: (bin * m.id) % 7 });
+  }
+  const coverage = models.filter((m) => !m.isBase).map((m) => ({ modelId: m.id, baseModelId: 1, problems: 30, baseOnly: 2, modelOnly: m.id, both: 20, neither: 8 - m.id, crossoverK: 4 }));
+  return { models, baseModelId: 1, levels: [], curves, histograms, coverage, warnings: ['<img src=x onerror=window.__pwned=1> warning'], problems: 30 };
 }
 
 /** The stub of `acquireVsCodeApi`, answering requests from the fixtures (served as /stub.js). */
@@ -123,13 +150,14 @@ function stubScript(): string {
       case 'getSimilarity': return data.sim;
       case 'getNovelty': return data.novelty[m.sampleId];
       case 'setAnnotation': return { sampleId: m.sampleId, labels: m.labels, note: m.note };
+      case 'getOverview': return data.overview;
       default: return { ok: true };
     }
   };
   window.acquireVsCodeApi = () => ({
     postMessage(m) {
       window.__sent.push(m);
-      if (m.kind === 'ready') { post({ id: seq++, kind: 'init', protocol: 1, state: { view: 'problem', problemId: 1 } }); return; }
+      if (m.kind === 'ready') { post({ id: seq++, kind: 'init', protocol: 1, state: m.view === 'overview' ? { view: 'overview' } : { view: 'problem', problemId: 1 } }); return; }
       if (m.kind === 'log') return;
       const result = answer(m);
       if (result === undefined) post({ id: seq++, kind: 'error', replyTo: m.id, message: 'no fixture' });
@@ -196,6 +224,9 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
       // the stub acquireVsCodeApi is loaded first, under the same nonce (as VS Code injects its own)
       .replace(`<script nonce="${nonce}" src=`, `<script nonce="${nonce}" src="${origin}/stub.js"></script>\n<script nonce="${nonce}" src=`);
     fs.writeFileSync(path.join(outDir, 'index.html'), html);
+    const overviewHtml = panelHtml({ cspSource: origin, scriptUri: `${origin}/webview.js`, styleUri: `${origin}/webview.css`, view: 'overview', nonce, title: 'hostile overview' })
+      .replace(`<script nonce="${nonce}" src=`, `<script nonce="${nonce}" src="${origin}/stub.js"></script>\n<script nonce="${nonce}" src=`);
+    fs.writeFileSync(path.join(outDir, 'overview.html'), overviewHtml);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
@@ -316,5 +347,83 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     await page.waitForTimeout(300);
     assert.ok(await page.$('#stats-table'), 'the view is still there');
     assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  });
+
+  test('overview: hostile labels are text, models show and hide (list and legend), no CSP violation', async () => {
+    const ov = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+    const ovRequests: string[] = [];
+    const ovErrors: string[] = [];
+    const ovConsole: string[] = [];
+    ov.on('request', (r) => ovRequests.push(r.url()));
+    ov.on('pageerror', (e) => ovErrors.push(e.message));
+    ov.on('console', (m) => ovConsole.push(`${m.type()}: ${m.text()}`));
+    ov.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await ov.addInitScript(() => {
+      window.__csp = [];
+      document.addEventListener('securitypolicyviolation', (e: { violatedDirective: string; blockedURI: string; sample: string }) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
+    });
+    try {
+      await ov.goto(`${origin}/overview.html`);
+      await ov.waitForSelector('#chart-curves canvas', { timeout: 20_000 });
+      await ov.waitForSelector('#chart-histogram canvas', { timeout: 20_000 });
+      await ov.waitForSelector('#chart-coverage canvas', { timeout: 20_000 });
+      const count = () => ov.$eval('#models-shown', (el: { textContent: string }) => el.textContent);
+      const checked = () => ov.$$eval('input[data-model-id]', (els: { checked: boolean; dataset: { modelId: string } }[]) => els.filter((e) => e.checked).map((e) => Number(e.dataset.modelId)));
+      // 6 models: the base and the focus model's run (a) start shown
+      assert.deepEqual(await checked(), [1, 2]);
+      assert.equal(await count(), '2 of 6 shown · 4 hidden');
+      const list: string = await ov.$eval('.model-list', (el: { textContent: string }) => el.textContent);
+      assert.ok(list.includes(HOSTILE_LABEL) && list.includes('base <svg onload=window.__pwned=1> (base)') && list.includes('<script>window.__pwned=1</script>'), 'hostile labels are text');
+      assert.deepEqual(await ov.$$eval('.model-list *', (els: { tagName: string }[]) => els.map((e) => e.tagName.toLowerCase()).filter((t) => !['label', 'input', 'span'].includes(t))), []);
+      await ov.screenshot({ path: path.join(shotDir, 'hostile-overview-default.png'), fullPage: true });
+      // the list: tick one model, then show all
+      await ov.check('input[data-model-id="3"]');
+      assert.deepEqual(await checked(), [1, 2, 3]);
+      assert.equal(await count(), '3 of 6 shown · 3 hidden');
+      await ov.click('#show-all-models');
+      assert.equal(await count(), '6 of 6 shown');
+      await ov.click('#show-bands');
+      await ov.click('#show-bands');
+      // the legend: clicking the entries of the curves chart (below the plot) hides models
+      await ov.click('#show-default-models');
+      await ov.waitForTimeout(400);
+      const box = await ov.locator('#chart-curves canvas').boundingBox();
+      assert.ok(box, 'the curves chart has a canvas');
+      let hidden = false;
+      for (let y = box.y + box.height - 4; y > box.y + box.height - 60 && !hidden; y -= 4) {
+        for (const dx of [20, 60]) {
+          await ov.mouse.click(box.x + dx, y);
+          if ((await checked()).length < 2) {
+            hidden = true;
+            break;
+          }
+        }
+      }
+      assert.ok(hidden, 'a click on a legend entry hides that model');
+      assert.equal(await count(), '1 of 6 shown · 5 hidden');
+      await ov.waitForTimeout(400);
+      await ov.screenshot({ path: path.join(shotDir, 'hostile-overview-legend-hidden.png'), fullPage: true });
+      await ov.click('#show-base-only');
+      await ov.click('#show-all-models');
+      await ov.waitForSelector('#chart-coverage canvas', { timeout: 20_000 });
+      for (const theme of ['vscode-light', 'vscode-high-contrast', 'vscode-dark']) {
+        await ov.evaluate((t: string) => {
+          document.body.className = t;
+        }, theme);
+        await ov.waitForTimeout(300);
+      }
+      assert.deepEqual(ovErrors, [], 'no uncaught page errors');
+      assert.deepEqual(await ov.evaluate(() => window.__csp), [], 'no CSP violation');
+      assert.equal(await ov.evaluate(() => window.__pwned), undefined);
+      assert.deepEqual(ovConsole.filter((l) => /pwned/i.test(l)), []);
+      const allowed = new Set([`${origin}/overview.html`, `${origin}/webview.js`, `${origin}/webview.css`, `${origin}/stub.js`]);
+      assert.deepEqual(ovRequests.filter((u) => !allowed.has(u)), [], 'no request other than the page, its script and stylesheet');
+      assert.deepEqual(dialogs, []);
+    } finally {
+      await ov.close();
+    }
   });
 });

@@ -4,7 +4,8 @@
  * are written next to it): open the problem view of problem 0 from the tree; the pass@k chart has one
  * curve per model and the table's pass@1 / pass@8 match the raw rollouts; the "in the base
  * distribution?" section marks novel spans of an RL sample and shows the word diff against its
- * nearest base sample; the overview renders its charts. Screenshots: test-output/e2e/screenshots/problem-view-*.png.
+ * nearest base sample; the overview renders its charts with the base model and the focus run's models
+ * shown first, and models can be shown and hidden. Screenshots: test-output/e2e/screenshots/problem-view-*.png.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -162,9 +163,29 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       await ov.waitForSelector('#chart-coverage canvas', { timeout: 30_000 });
       const header = await ov.$eval('header', (el) => el.textContent ?? '');
       assert.match(header, /30 problems · 12 models/);
+      // 12 models: only the base model and the focus model's run (results_2048_batched: SFT base + RL) start shown
+      const shown = async () => ov.$$eval('input[data-model-id]', (els) => els.filter((e) => (e as unknown as { checked: boolean }).checked).map((e) => (e.parentElement?.textContent ?? '').trim()));
+      assert.deepEqual((await shown()).sort(), [RL_LABEL, `${SFT_LABEL} (base)`].sort());
+      assert.equal(await ov.$eval('#models-shown', (el) => el.textContent ?? ''), '2 of 12 shown · 10 hidden');
       await screenshot(s.page, 'problem-view-5-overview');
       await ov.$eval('#chart-histogram', (el) => el.scrollIntoView());
       await screenshot(s.page, 'problem-view-6-overview-histogram');
+      // ticking a model shows it; "show all" shows the 12
+      await ov.click('#show-all-models');
+      assert.equal(await ov.$eval('#models-shown', (el) => el.textContent ?? ''), '12 of 12 shown');
+      await ov.waitForSelector('#chart-curves canvas', { timeout: 30_000 });
+      await ov.$eval('#model-picker', (el) => el.scrollIntoView());
+      await s.page.waitForTimeout(500);
+      await screenshot(s.page, 'problem-view-5b-overview-all-models');
+      await ov.click('#show-default-models');
+      const step100 = await ov.$$eval('label.model-toggle', (els) => els.findIndex((e) => (e.textContent ?? '').includes('rlvr-ppo@step-100 ')));
+      assert.ok(step100 >= 0, 'the step-100 checkpoint is listed');
+      await ov.locator('label.model-toggle').nth(step100).locator('input').check();
+      assert.equal((await shown()).length, 3);
+      assert.equal(await ov.$eval('#models-shown', (el) => el.textContent ?? ''), '3 of 12 shown · 9 hidden');
+      await ov.waitForSelector('#chart-curves canvas', { timeout: 30_000 });
+      await s.page.waitForTimeout(500);
+      await screenshot(s.page, 'problem-view-5c-overview-three-models');
     } catch (e) {
       await s.fail(e, 'problem-view-5');
     }
