@@ -7,7 +7,7 @@ import type { ViewKind } from '../shared/protocol';
 
 /**
  * Builds the panel's HTML: a strict CSP (`default-src 'none'`; the script and the stylesheet only by
- * nonce; fonts from the extension; no `unsafe-eval`, no `unsafe-inline`), the bundled stylesheet and
+ * nonce; fonts from the extension; no eval and no inline script or style sources), the bundled stylesheet and
  * script, and the view kind as a data attribute. The nonce is also published in
  * `<meta property="csp-nonce">`, where the toolkit's FAST runtime reads it for the one <style> element
  * it creates. Exported for tests.
