@@ -264,9 +264,11 @@ export interface OverviewChartOptions {
 }
 
 /** Colour, dash and width scales of the shown models (one merged legend; click an entry to hide the model). */
-function modelEncodings(shown: OverviewModel[]) {
+function modelEncodings(models: OverviewModel[]) {
+  const shown = [...models.filter((m) => m.isBase), ...models.filter((m) => !m.isBase)];
   const domain = shown.map((m) => m.label);
   const legend = {
+    labelLimit: 900,
     orient: 'bottom',
     columns: shown.length > 6 ? 2 : 1,
     symbolOpacity: 1,
@@ -291,9 +293,10 @@ export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = 
   const all = overviewModels(d);
   const shown = all.filter((m) => !opts.visible || opts.visible.has(m.id));
   const label = new Map(shown.map((m) => [m.id, m.label]));
+  const base = new Set(shown.filter((m) => m.isBase).map((m) => m.id));
   const rows = d.curves
     .filter((c) => c.value !== null && label.has(c.modelId))
-    .map((c) => ({ ...c, model: label.get(c.modelId) ?? '', level: c.level === null ? 'all problems' : `level ${c.level}` }));
+    .map((c) => ({ ...c, model: label.get(c.modelId) ?? '', isBase: base.has(c.modelId), level: c.level === null ? 'all problems' : `level ${c.level}` }));
   const enc = modelEncodings(shown);
   const x = { field: 'k', type: 'quantitative', title: 'k', scale: { type: 'log', base: 2, nice: false }, axis: { values: [...new Set(rows.map((r) => r.k))] } };
   const y = { field: 'value', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } };
@@ -306,7 +309,8 @@ export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = 
       encoding: { x, y: { field: 'ciLow', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } }, y2: { field: 'ciHigh' }, color: enc.color },
     });
   }
-  layer.push({
+  const line = (filter: string): Spec => ({
+    transform: [{ filter }],
     mark: { type: 'line', point: true },
     encoding: {
       x,
@@ -317,6 +321,9 @@ export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = 
       tooltip: [{ field: 'model' }, { field: 'level' }, { field: 'k' }, { field: 'value', format: '.3f', title: 'pass@k' }, { field: 'ciLow', format: '.3f', title: '2.5%' }, { field: 'ciHigh', format: '.3f', title: '97.5%' }, { field: 'problems' }],
     },
   });
+  // the base model's line last, so it is drawn over the others
+  layer.push(line('!datum.isBase'));
+  if (shown.some((m) => m.isBase)) layer.push(line('datum.isBase'));
   if (d.levels.length === 0) return { width: 'container', height: 300, data: { values: rows }, layer };
   return {
     data: { values: rows },
