@@ -2,7 +2,7 @@
  * Vega-Lite charts of the problem view and the overview. Specs are built here from protocol data
  * (pure functions, see the `*Spec` exports); {@link showChart} embeds them with vega-embed using the
  * AST expression interpreter (`ast: true` + vega-interpreter), so no `eval`/`new Function` runs and
- * the CSP needs no `unsafe-eval`. Default styles, the actions menu and the tooltip's default style
+ * the CSP needs no eval permission. Default styles, the actions menu and the tooltip's default style
  * are off (they would inject <style> elements); the equivalent CSS lives in style.css. Colours come
  * from the VS Code theme's CSS variables and the charts re-render when the theme changes.
  */
