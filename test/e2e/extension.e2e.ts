@@ -18,7 +18,6 @@ import {
   defaultVsixPath,
   expandTreeRow,
   openViewContainer,
-  outputRoot,
   reloadWindow,
   repoRoot,
   runCommand,
@@ -27,6 +26,7 @@ import {
   treeRowDetails,
   waitForViewContainer,
   waitUntil,
+  workspaceCopy,
   type Session,
 } from './harness';
 
@@ -60,14 +60,7 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
   before(async () => {
     const vsix = defaultVsixPath();
     assert.ok(vsix, 'a VSIX (npm run package) is needed');
-    workspace = path.join(outputRoot, 'workspace', 'rlvr-probe-gsm8k');
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.cpSync(REAL, workspace, { recursive: true });
-    for (const f of fs.readdirSync(workspace, { recursive: true, withFileTypes: true })) {
-      if (f.isFile()) fs.chmodSync(path.join(f.parentPath, f.name), 0o644);
-      else fs.chmodSync(path.join(f.parentPath, f.name), 0o755);
-    }
-    fs.chmodSync(workspace, 0o755);
+    workspace = workspaceCopy(REAL, 'rlvr-probe-gsm8k');
     s = await startSession({
       name: 'extension',
       vsix,

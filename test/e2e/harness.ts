@@ -152,6 +152,21 @@ export function freshRunDir(name: string): string {
   return dir;
 }
 
+/**
+ * A writable copy of a (read-only) results folder under test-output/e2e/workspace/<name>: the
+ * extension writes its annotation mirror into the results folder, and the shared data must stay as it is.
+ */
+export function workspaceCopy(source: string, name: string): string {
+  const workspace = path.join(outputRoot, 'workspace', sanitizeName(name));
+  fs.rmSync(workspace, { recursive: true, force: true });
+  fs.cpSync(source, workspace, { recursive: true });
+  for (const f of fs.readdirSync(workspace, { recursive: true, withFileTypes: true })) {
+    fs.chmodSync(path.join(f.parentPath, f.name), f.isFile() ? 0o644 : 0o755);
+  }
+  fs.chmodSync(workspace, 0o755);
+  return workspace;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Small utilities
 

@@ -16,7 +16,6 @@ import {
   clickTreeRow,
   defaultVsixPath,
   openViewContainer,
-  outputRoot,
   reloadWindow,
   repoRoot,
   runCommand,
@@ -26,6 +25,7 @@ import {
   waitForViewContainer,
   waitUntil,
   webviewFrame,
+  workspaceCopy,
   type Session,
 } from './harness';
 
@@ -57,13 +57,7 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
   before(async () => {
     const vsix = defaultVsixPath();
     assert.ok(vsix, 'a VSIX (npm run package) is needed');
-    const workspace = path.join(outputRoot, 'workspace', 'problem-view-gsm8k');
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.cpSync(REAL, workspace, { recursive: true });
-    for (const f of fs.readdirSync(workspace, { recursive: true, withFileTypes: true })) {
-      fs.chmodSync(path.join(f.parentPath, f.name), f.isFile() ? 0o644 : 0o755);
-    }
-    fs.chmodSync(workspace, 0o755);
+    const workspace = workspaceCopy(REAL, 'problem-view-gsm8k');
     s = await startSession({
       name: 'problem-view',
       vsix,
