@@ -96,17 +96,6 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     report({ phase: 'scan', filesDone: 0, filesTotal: 0, samples: 0 });
     const candidates = await listCandidateFiles(root, { include: options.include, exclude: options.exclude });
     const writer = new SampleWriter(db);
-    // Samples whose file row is gone (an older version of this extension, or a hand-edited
-    // database) would be counted twice once their file is read again: drop them first.
-    const orphans = db.prepare('SELECT count(*) FROM samples WHERE file_id NOT IN (SELECT id FROM files)').pluck().get() as number;
-    if (orphans > 0) {
-      db.transaction(() => {
-        const pairs = db.prepare('SELECT DISTINCT model_id, problem_id FROM samples WHERE file_id NOT IN (SELECT id FROM files)').all() as { model_id: number; problem_id: number }[];
-        db.prepare('DELETE FROM samples_fts WHERE rowid IN (SELECT id FROM samples WHERE file_id NOT IN (SELECT id FROM files))').run();
-        db.prepare('DELETE FROM samples WHERE file_id NOT IN (SELECT id FROM files)').run();
-        writer.refreshPairs(pairs);
-      })();
-    }
     const known = new Map((db.prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files').all() as FileRow[]).map((f) => [f.path, f]));
 
     // Files that disappeared (or are now excluded).
@@ -498,7 +487,7 @@ class SampleWriter {
   }
 
   /** Recomputes (or drops, when empty) the counts of (model, problem) pairs whose samples changed. */
-  refreshPairs(pairs: readonly { model_id: number; problem_id: number }[]): void {
+  private refreshPairs(pairs: readonly { model_id: number; problem_id: number }[]): void {
     for (const p of pairs) {
       this.refreshStat.run(p.model_id, p.problem_id);
       this.dropStat.run(p.model_id, p.problem_id, p.model_id, p.problem_id);
