@@ -43,7 +43,7 @@ export async function auditFolder(index: TraceIndex, root: string): Promise<Audi
     try {
       if (base === 'summary.json') auditSummary(index, root, rel, run, models, out);
       else if (base === 'per_question.csv') auditPerQuestion(index, root, rel, run, models, out);
-      else if (/_metrics\.json$/.test(base)) auditQwenMetrics(index, root, rel, run, models, out);
+      else if (/_metrics\.json$/.test(base)) auditQwenMetrics(index, root, rel, run, out);
     } catch {
       // not a summary we understand
     }
@@ -151,7 +151,7 @@ function auditPerQuestion(index: TraceIndex, root: string, rel: string, run: str
   });
 }
 
-function auditQwenMetrics(index: TraceIndex, root: string, rel: string, run: string, models: ModelRow[], out: AuditEntry[]): void {
+function auditQwenMetrics(index: TraceIndex, root: string, rel: string, run: string, out: AuditEntry[]): void {
   const doc = readJson(root, rel) as Record<string, unknown>;
   if (typeof doc.acc !== 'number') return;
   const stem = posix.basename(rel).replace(/_metrics\.json$/, '');
@@ -168,7 +168,6 @@ function auditQwenMetrics(index: TraceIndex, root: string, rel: string, run: str
   if (firsts.length === 0) return;
   const acc = Math.round((1000 * firsts.reduce<number>((a, c) => a + (c === 1 ? 1 : 0), 0)) / firsts.length) / 10;
   push(out, rel, 'acc', doc.acc, acc, 0.05 + 1e-9);
-  void models;
 }
 
 /** Parses CSV text into rows of fields (csv-parse: RFC 4180 quoting, CRLF or LF, BOM, ragged rows). */

@@ -156,33 +156,31 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
   const comparisons: ComparisonReport[] = [];
   for (const [b, m] of pairsToCompare) {
     const baseRows = new Map((byModel.get(b.id) ?? []).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));
-    {
-      const pairs: ProblemPair[] = [];
-      for (const r of byModel.get(m.id) ?? []) {
-        const b = baseRows.get(r.problemId);
-        if (b && r.graded > 0) pairs.push({ problemKey: String(r.problemId), base: { n: b.graded, c: b.c }, model: { n: r.graded, c: r.c } });
-      }
-      if (pairs.length === 0) continue;
-      const minN = pairs.reduce((a, p) => Math.min(a, p.base.n, p.model.n), Infinity);
-      const maxN = pairs.reduce((a, p) => Math.max(a, p.base.n, p.model.n), 0);
-      if (minN !== maxN) warnings.push(`${m.displayId} vs ${b.displayId}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`);
-      const cross = crossoverK(pairs);
-      comparisons.push({
-        base: b.displayId,
-        model: m.displayId,
-        problems: pairs.length,
-        coverage: coverage(pairs),
-        crossoverK: cross.k,
-        leaderAtK1: cross.leaderAtK1,
-        categories: categoryCounts(pairs),
-        passAtKDiff: pairedBootstrapDiff(
-          pairs.map((p) => p.base),
-          pairs.map((p) => p.model),
-          kGrid(maxN),
-          boot,
-        ).map((d) => ({ k: d.k, diff: d.diff, ciLow: d.ciLow, ciHigh: d.ciHigh })),
-      });
+    const pairs: ProblemPair[] = [];
+    for (const r of byModel.get(m.id) ?? []) {
+      const br = baseRows.get(r.problemId);
+      if (br && r.graded > 0) pairs.push({ problemKey: String(r.problemId), base: { n: br.graded, c: br.c }, model: { n: r.graded, c: r.c } });
     }
+    if (pairs.length === 0) continue;
+    const minN = pairs.reduce((a, p) => Math.min(a, p.base.n, p.model.n), Infinity);
+    const maxN = pairs.reduce((a, p) => Math.max(a, p.base.n, p.model.n), 0);
+    if (minN !== maxN) warnings.push(`${m.displayId} vs ${b.displayId}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`);
+    const cross = crossoverK(pairs);
+    comparisons.push({
+      base: b.displayId,
+      model: m.displayId,
+      problems: pairs.length,
+      coverage: coverage(pairs),
+      crossoverK: cross.k,
+      leaderAtK1: cross.leaderAtK1,
+      categories: categoryCounts(pairs),
+      passAtKDiff: pairedBootstrapDiff(
+        pairs.map((p) => p.base),
+        pairs.map((p) => p.model),
+        kGrid(maxN),
+        boot,
+      ).map((d) => ({ k: d.k, diff: d.diff, ciLow: d.ciLow, ciHigh: d.ciHigh })),
+    });
   }
 
   const strata: StratumReport[] = [];
