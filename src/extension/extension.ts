@@ -312,6 +312,7 @@ class Extension implements vscode.Disposable {
         return;
       }
       s.index.clearIndexedData(); // every file is then re-read; annotations are kept
+      s.fireChanged();
       await this.index(true);
     });
     cmd('traceInspector.filter', () => this.pickFilter());

@@ -76,12 +76,15 @@ export class FolderSession implements vscode.Disposable {
   }
 
   fireChanged(): void {
+    this.modelsCache = undefined;
     this.changed.fire();
   }
 
-  /** Models with totals. */
+  /** Models with totals; cached until the next change (every tree row asks for the base and focus models). */
+  private modelsCache: ModelRow[] | undefined;
+
   models(): ModelRow[] {
-    return this.index.models();
+    return (this.modelsCache ??= this.index.models());
   }
 
   private stateKey(what: string): string {
@@ -114,6 +117,7 @@ export class FolderSession implements vscode.Disposable {
 
   async setBaseModel(model: ModelRow | undefined): Promise<void> {
     await this.context.workspaceState.update(this.stateKey('base'), model?.key);
+    this.modelsCache = undefined;
     this.changed.fire();
   }
 
@@ -133,6 +137,7 @@ export class FolderSession implements vscode.Disposable {
 
   async setFocusModel(model: ModelRow | undefined): Promise<void> {
     await this.context.workspaceState.update(this.stateKey('focus'), model?.key);
+    this.modelsCache = undefined;
     this.changed.fire();
   }
 
@@ -195,6 +200,7 @@ export class FolderSession implements vscode.Disposable {
       sub?.dispose();
       this.running = undefined;
       await worker.terminate();
+      this.modelsCache = undefined;
       this.changed.fire();
     }
   }
