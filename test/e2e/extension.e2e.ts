@@ -15,24 +15,21 @@ import {
   activeEditorText,
   answerQuickInput,
   clickTreeRow,
-  defaultVsixPath,
   expandTreeRow,
   openViewContainer,
   reloadWindow,
-  repoRoot,
   runCommand,
   screenshot,
-  startSession,
   treeRowDetails,
   waitForViewContainer,
   waitUntil,
-  workspaceCopy,
   type Session,
 } from './harness';
+import { RLVR_PROBE, startOnRlvrProbe } from './rlvrProbe';
 
 const CONTAINER = 'Trace Inspector';
 const VIEW = 'Problems';
-const REAL = path.resolve(repoRoot, '..', 'shared', 'data', 'real', 'rlvr-probe-gsm8k');
+const REAL = RLVR_PROBE;
 const RUN = 'results_2048_batched';
 /** Model rows in the tree: run first when several runs hold the model name, then the name's last segment. */
 const RL_LABEL = 'results_2048_batched › qwen-2.5-1.5b-rlvr-ppo@main';
@@ -58,15 +55,7 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
   const sft = rawCounts(path.join(REAL, RUN, 'sft_raw.jsonl'));
 
   before(async () => {
-    const vsix = defaultVsixPath();
-    assert.ok(vsix, 'a VSIX (npm run package) is needed');
-    workspace = workspaceCopy(REAL, 'rlvr-probe-gsm8k');
-    s = await startSession({
-      name: 'extension',
-      vsix,
-      folder: workspace,
-      settings: { 'traceInspector.baseModel': 'results_2048_batched:ns-0', 'workbench.colorTheme': 'Default Dark Modern' },
-    });
+    ({ session: s, workspace } = await startOnRlvrProbe('extension'));
   });
 
   after(async () => {

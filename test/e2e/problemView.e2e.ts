@@ -14,20 +14,17 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import {
   clickTreeRow,
-  defaultVsixPath,
   openViewContainer,
   reloadWindow,
-  repoRoot,
   runCommand,
   screenshot,
-  startSession,
   treeRowDetails,
   waitForViewContainer,
   waitUntil,
   webviewFrame,
-  workspaceCopy,
   type Session,
 } from './harness';
+import { RLVR_PROBE, startOnRlvrProbe } from './rlvrProbe';
 
 // Browser global used inside frame.evaluate (the project compiles without the DOM lib).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -35,7 +32,7 @@ declare const document: any;
 
 const CONTAINER = 'Trace Inspector';
 const VIEW = 'Problems';
-const REAL = path.resolve(repoRoot, '..', 'shared', 'data', 'real', 'rlvr-probe-gsm8k');
+const REAL = RLVR_PROBE;
 const RUN = 'results_2048_batched';
 const RL_LABEL = 'expx/qwen-2.5-1.5b-rlvr-ppo@main (results_2048_batched)';
 const SFT_LABEL = 'ns-0/qwen-2.5-1.5b-instruct-reasoning-sft@checkpoint-8-of-10 (results_2048_batched)';
@@ -55,15 +52,7 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
   let frame: Frame;
 
   before(async () => {
-    const vsix = defaultVsixPath();
-    assert.ok(vsix, 'a VSIX (npm run package) is needed');
-    const workspace = workspaceCopy(REAL, 'problem-view-gsm8k');
-    s = await startSession({
-      name: 'problem-view',
-      vsix,
-      folder: workspace,
-      settings: { 'traceInspector.baseModel': 'results_2048_batched:ns-0', 'workbench.colorTheme': 'Default Dark Modern' },
-    });
+    ({ session: s } = await startOnRlvrProbe('problem-view'));
   });
 
   after(async () => {
