@@ -10,6 +10,9 @@ import { TraceIndex, type ModelRow } from '../core/index/traceIndex';
 import type { Diagnostic } from '../core/model';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
 
+/** How often the tree shows newly committed samples while indexing runs (milliseconds). */
+const LIVE_REFRESH_MS = 2000;
+
 /** Settings read by the extension (contributed in package.json under `traceInspector.*`). */
 export interface Settings {
   kValues: number[];
@@ -80,7 +83,10 @@ export class FolderSession implements vscode.Disposable {
     this.changed.fire();
   }
 
-  /** Models with totals; cached until the next change (every tree row asks for the base and focus models). */
+  /**
+   * Models with totals; cached until the next change (every tree row asks for the base and focus
+   * models). While indexing runs, the change events of committed batches clear it.
+   */
   private modelsCache: ModelRow[] | undefined;
 
   models(): ModelRow[] {
@@ -157,9 +163,19 @@ export class FolderSession implements vscode.Disposable {
       include: settings.include,
       exclude: settings.exclude,
     };
+    const shown = { samples: 0, at: Date.now() };
     const done = new Promise<IndexSummary | undefined>((resolve) => {
       worker.on('message', (m: WorkerReply) => {
-        if (m.type === 'progress') onProgress?.(m.progress);
+        if (m.type === 'progress') {
+          onProgress?.(m.progress);
+          // Committed batches are readable at once (WAL): show them, at most every 2 s.
+          const now = Date.now();
+          if (m.progress.samples !== shown.samples && now - shown.at >= LIVE_REFRESH_MS) {
+            shown.samples = m.progress.samples;
+            shown.at = now;
+            this.fireChanged();
+          }
+        }
         else if (m.type === 'done') resolve(m.summary);
         else if (m.type === 'error') {
           this.output.appendLine(`[index] failed: ${m.message}`);

@@ -16,12 +16,11 @@ import {
   answerQuickInput,
   clickTreeRow,
   expandTreeRow,
-  openViewContainer,
   reloadWindow,
   runCommand,
   screenshot,
+  showTreeView,
   treeRowDetails,
-  waitForViewContainer,
   waitUntil,
   type Session,
 } from './harness';
@@ -64,17 +63,16 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
 
   test('indexes the folder: the tree lists its 30 problems', async () => {
     try {
-      await waitForViewContainer(s.page, CONTAINER);
-      await openViewContainer(s.page, CONTAINER);
+      await showTreeView(s.page, CONTAINER, VIEW);
+      // Rows appear as soon as the first batch is committed; the counts are final once both files are in.
+      const r0Prefix = `base ${sft.get('0')!.c}/8 · model ${rl.get('0')!.c}/8`;
       const rows = await waitUntil(s.page, async () => {
         const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1);
-        return r.length === 30 ? r : undefined;
-      }, { timeoutMs: 120_000, what: '30 problem rows' });
+        return r.length === 30 && r[0].description.startsWith(r0Prefix) ? r : undefined;
+      }, { timeoutMs: 120_000, what: `30 problem rows, the first one reading '${r0Prefix}'` });
       assert.deepEqual(rows.map((r) => r.label), Array.from({ length: 30 }, (_, i) => String(i)));
       // The first rows are the problems in numeric order, each showing base and model counts.
       assert.deepEqual(rows.slice(0, 5).map((r) => r.label), ['0', '1', '2', '3', '4']);
-      const r0 = rows[0].description;
-      assert.ok(r0.startsWith(`base ${sft.get('0')!.c}/8 · model ${rl.get('0')!.c}/8`), r0);
       await screenshot(s.page, 'extension-1-tree');
     } catch (e) {
       await s.fail(e, 'extension-1');
@@ -166,19 +164,11 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
       assert.equal(lines[0].sampleIndex, Number(row.label.split(' ')[1]));
 
       await reloadWindow(s.page);
-      await waitForViewContainer(s.page, CONTAINER);
-      // The workbench restores the side bar on its own after a reload; opening the container while
-      // it restores can toggle it closed again, so retry until the tree is there.
-      await waitUntil(
-        s.page,
-        async () => {
-          const rows = await treeRowDetails(s.page, VIEW).catch(() => undefined);
-          if (rows && rows.filter((x) => x.level === 1).length >= 30) return true;
-          if (!rows) await openViewContainer(s.page, CONTAINER, { timeoutMs: 5000 }).catch(() => undefined);
-          return false;
-        },
-        { timeoutMs: 90_000, intervalMs: 2000, what: 'the tree after reload' },
-      );
+      await showTreeView(s.page, CONTAINER, VIEW);
+      await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length >= 30, {
+        timeoutMs: 90_000,
+        what: 'the tree after reload',
+      });
       await expandTreeRow(s.page, VIEW, '0');
       await expandTreeRow(s.page, VIEW, RL_LABEL);
       await expandTreeRow(s.page, VIEW, 'correct');

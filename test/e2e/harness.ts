@@ -752,6 +752,27 @@ export async function openViewContainer(page: Page, title: string, opts: WaitOpt
   );
 }
 
+/**
+ * Shows the view `viewTitle` of the container `container` and waits until its pane is in the side bar.
+ * The workbench restores the side bar on its own after start-up or a reload, and an extension's
+ * container gets its views only once the extension host has registered them: a click made while that
+ * happens can be undone (the side bar falls back to the Explorer, or the click toggles the container
+ * closed). So this re-opens the container whenever the pane is missing, until `timeoutMs`.
+ */
+export async function showTreeView(page: Page, container: string, viewTitle: string, opts: WaitOptions = {}): Promise<void> {
+  await waitForViewContainer(page, container, opts);
+  await waitUntil(
+    page,
+    async () => {
+      const pane = viewPane(page, viewTitle);
+      if ((await pane.count()) > 0 && (await pane.isVisible())) return true;
+      await openViewContainer(page, container, { timeoutMs: 5000 }).catch(() => undefined);
+      return undefined;
+    },
+    { timeoutMs: opts.timeoutMs ?? timeouts.workbench, intervalMs: 1000, what: opts.what ?? `the view '${viewTitle}' in '${container}'` },
+  );
+}
+
 /** Parks the mouse over the editor area so hover tooltips do not cover screenshots. */
 export async function moveMouseAway(page: Page): Promise<void> {
   const vp = page.viewportSize() ?? { width: 1440, height: 900 };

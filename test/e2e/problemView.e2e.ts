@@ -14,12 +14,11 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import {
   clickTreeRow,
-  openViewContainer,
   reloadWindow,
   runCommand,
   screenshot,
+  showTreeView,
   treeRowDetails,
-  waitForViewContainer,
   waitUntil,
   webviewFrame,
   type Session,
@@ -61,8 +60,7 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
 
   test('opens from the tree: one curve per model, pass@1 and pass@8 right', async () => {
     try {
-      await waitForViewContainer(s.page, CONTAINER);
-      await openViewContainer(s.page, CONTAINER);
+      await showTreeView(s.page, CONTAINER, VIEW);
       await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30, { timeoutMs: 120_000, what: '30 problem rows' });
       await clickTreeRow(s.page, VIEW, '0');
       const action = s.page.locator('.monaco-list-row.selected .action-label[aria-label="Open Problem View"]').first();

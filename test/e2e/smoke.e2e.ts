@@ -19,6 +19,7 @@ import {
   outputChannelLog,
   packageVsix,
   reloadWindow,
+  showTreeView,
   repoRoot,
   runCommand,
   screenshot,
@@ -135,7 +136,7 @@ describe('e2e harness smoke (code-server + Chromium)', { timeout: 600_000 }, () 
     const t0 = Date.now();
     await reloadWindow(s.page);
     console.log(`[smoke] window reloaded in ${Date.now() - t0} ms`);
-    await openViewContainer(s.page, CONTAINER);
+    await showTreeView(s.page, CONTAINER, VIEW);
     await waitForTreeRow(s.page, VIEW, 'alpha');
     assert.deepEqual((await treeRows(s.page, VIEW)).slice(0, 2), ['alpha', 'beta']);
     // the first extension host has stopped, so what its output channel wrote is on disk
