@@ -98,6 +98,12 @@ export function reportTable(r: Report): string {
       out.push(`  ${safe(m.label)}: ${m.bestOfK.map((b) => `k=${b.k} ${pct(b.value)}`).join('  ')}`);
     }
   }
+  if (r.models.some((m) => m.majAtK?.length)) {
+    out.push('', 'maj@k (majority vote over extracted answers, %):');
+    for (const m of r.models.filter((x) => x.majAtK?.length)) {
+      out.push(`  ${safe(m.label)}: ${m.majAtK!.map((b) => `k=${b.k} ${pct(b.value)}`).join('  ')}`);
+    }
+  }
   if (r.comparisons.length) {
     const bases = [...new Set(r.comparisons.map((c) => c.base))];
     out.push(
@@ -210,14 +216,20 @@ export function program(): Command {
       if (!Number.isInteger(n)) throw new InvalidArgumentError('an integer');
       return n;
     })
+    .option('--maj-at-k [draws]', 'add maj@k curves (majority vote over extracted answers); exact where feasible, else a seeded Monte Carlo estimate of [draws] k-subsets per problem (default 2000)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 100) throw new InvalidArgumentError('an integer >= 100');
+      return n;
+    })
     .addOption(new Option('--input-format <id>', 'read every file in this format instead of detecting it per file').choices([...FORMAT_IDS]))
     .option('-q, --quiet', 'no progress on stderr')
-    .action(async (folder: string, opts: { db?: string; base?: string; format: string; replicates?: number; seed?: number; inputFormat?: FormatId; quiet?: boolean }) => {
+    .action(async (folder: string, opts: { db?: string; base?: string; format: string; replicates?: number; seed?: number; majAtK?: true | number; inputFormat?: FormatId; quiet?: boolean }) => {
       const abs = checkFolder(folder);
       const { index } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat);
       try {
         const audit = await auditFolder(index, abs);
-        const report = buildReport(index, { base: opts.base, audit, replicates: opts.replicates, seed: opts.seed });
+        const majAtK = opts.majAtK === undefined ? undefined : opts.majAtK === true ? true : { draws: opts.majAtK };
+        const report = buildReport(index, { base: opts.base, audit, replicates: opts.replicates, seed: opts.seed, majAtK });
         if (opts.format === 'json') process.stdout.write(`${terminalJson(report, 2)}\n`);
         else if (opts.format === 'csv') process.stdout.write(`${reportCsv(report)}\n`);
         else process.stdout.write(`${reportTable(report)}\n`);

@@ -8,11 +8,13 @@ import {
   coverage,
   crossoverK,
   kGrid,
+  majAtKCurve,
   pairedBootstrapDiff,
   type CategoryCounts,
   type CoverageCounts,
   type CurveCIPoint,
   type HistogramBin,
+  type MajAtKPoint,
   type ProblemCounts,
   type ProblemPair,
 } from './metrics';
@@ -35,6 +37,11 @@ export interface ModelReport {
   passAtK: PassAtKPoint[];
   /** Best-of-k by reward score; empty when the model has no reward scores. */
   bestOfK: { k: number; value: number | null; problems: number }[];
+  /**
+   * maj@k (majority vote over extracted answers) at k = 1, 2, 4, ..., n; only when the report was asked
+   * for it ({@link ReportOptions.majAtK}) and the model has extracted answers, else absent.
+   */
+  majAtK?: MajAtKPoint[];
   histogram: HistogramBin[];
 }
 
@@ -82,6 +89,12 @@ export interface ReportOptions {
   seed?: number;
   /** Audit entries, computed by the caller ({@link auditFolder}) because it reads the folder. */
   audit?: AuditEntry[];
+  /**
+   * Adds maj@k curves. Off by default: at large k with many distinct answers the exact expectation
+   * is replaced by a Monte Carlo estimate of `draws` seeded k-subsets per problem (default 2000;
+   * standard error per problem <= 0.5/sqrt(draws)), which costs O(draws * k) per problem and k.
+   */
+  majAtK?: boolean | { draws?: number };
 }
 
 /**
@@ -134,6 +147,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       sampleAccuracy: graded > 0 ? m.correct / graded : null,
       passAtK: bootstrapPassAtKCurve(pc, ks, boot),
       bestOfK: m.scored > 0 ? modelBestOfK(index, m) : [],
+      ...(options.majAtK ? modelMajAtK(index, m, options.majAtK === true ? {} : options.majAtK, boot.seed) : {}),
       histogram: accuracyHistogram(pc).bins,
     };
   });
@@ -223,4 +237,16 @@ function modelBestOfK(index: TraceIndex, m: ModelRow): { k: number; value: numbe
   const maxN = perProblem.reduce((a, s) => Math.max(a, s.length), 0);
   if (maxN === 0) return [];
   return bestOfKCurve(perProblem, kGrid(maxN)).map((p) => ({ k: p.k, value: p.value, problems: p.problems }));
+}
+
+/**
+ * Dataset maj@k curve of one model at k = 1, 2, 4, ..., n (metrics `majAtKCurve`: mean over problems
+ * with n >= k of the expected majority-vote credit; ties split the credit, null answers never win).
+ * Absent (`{}`) when no sample of the model has an extracted answer.
+ */
+function modelMajAtK(index: TraceIndex, m: ModelRow, opts: { draws?: number }, seed: number): { majAtK?: MajAtKPoint[] } {
+  const perProblem = [...index.answersByProblem(m.id).values()];
+  if (!perProblem.some((list) => list.some((s) => s.answer !== null && s.answer !== ''))) return {};
+  const maxN = perProblem.reduce((a, s) => Math.max(a, s.length), 0);
+  return { majAtK: majAtKCurve(perProblem, kGrid(maxN), { draws: opts.draws ?? 2000, seed }) };
 }

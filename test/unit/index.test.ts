@@ -4,7 +4,7 @@ import { appendFileSync, copyFileSync, mkdirSync, rmSync, utimesSync, writeFileS
 import { join } from 'node:path';
 import { buildFts, indexFolder } from '../../src/core/index/indexer';
 import Database from 'better-sqlite3';
-import { TraceIndex } from '../../src/core/index/traceIndex';
+import { SCORED_SAMPLES_SQL, TraceIndex } from '../../src/core/index/traceIndex';
 import { SCHEMA_VERSION, migrations } from '../../src/core/index/schema';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { REAL, rawRolloutCounts, tempDir } from './helpers';
@@ -198,6 +198,28 @@ describe('index: incremental', () => {
     index = TraceIndex.open(dbPath);
     await indexFolder(index, dir);
     assert.equal(index.countProblems({ kind: 'search', query: 'beta' }), 2);
+    index.close();
+  });
+
+  test('migration 3: best-of-k reads the covering index of scored samples, with the same result as before it', async () => {
+    const dir = tempDir();
+    const dbPath = join(dir, 'index.db');
+    let index = TraceIndex.open(dbPath);
+    await indexFolder(index, join(REAL, 'qwen25-math-eval-example'));
+    const model = index.models().find((m) => m.scored > 0)!;
+    assert.ok(model, 'the Qwen2.5-Math example has reward scores (pred_score)');
+    const before = index.scoredSamplesByProblem(model.id);
+    // Turn the database back into a version-2 one, as the previous release left it.
+    index.db.exec('DROP INDEX samples_scored');
+    index.db.pragma('user_version = 2');
+    index.close();
+    index = TraceIndex.open(dbPath);
+    assert.equal(index.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    const plan = (index.db.prepare(`EXPLAIN QUERY PLAN ${SCORED_SAMPLES_SQL}`).all(model.id) as { detail: string }[]).map((r) => r.detail).join('; ');
+    assert.match(plan, /USING COVERING INDEX samples_scored/);
+    const after = index.scoredSamplesByProblem(model.id);
+    assert.deepEqual([...after.entries()].sort((a, b) => a[0] - b[0]), [...before.entries()].sort((a, b) => a[0] - b[0]));
+    assert.equal([...after.values()].reduce((a, l) => a + l.length, 0), model.scored);
     index.close();
   });
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { auditDiagnostics, auditFolder } from '../../src/core/audit';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
+import { normalizeAnswer } from '../../src/core/metrics/majority';
 import { buildReport } from '../../src/core/report';
 import { escapeControl } from '../../src/core/text';
 import { REAL, rawRolloutCounts, tempDir } from './helpers';
@@ -179,6 +180,36 @@ describe('report on the Qwen2.5-Math example', async () => {
     assert.ok(Math.abs(m.bestOfK[3].value! - expected) < 1e-12, `${m.bestOfK[3].value} vs ${expected}`);
   });
 
+  test('maj@k (asked for): maj@1 and maj@8 equal a direct vote count over pred[] and score[]', () => {
+    assert.equal(report.models[0].majAtK, undefined, 'absent unless asked for');
+    const m = buildReport(index, { majAtK: true }).models[0];
+    assert.deepEqual(m.majAtK!.map((p) => p.k), [1, 2, 4, 8]);
+    const votes = raw.map((r) => {
+      const answers = (r as unknown as { pred: string[] }).pred.map((a) => normalizeAnswer(a));
+      const groups = new Map<string, { size: number; correct: boolean }>();
+      answers.forEach((a, i) => {
+        if (a === null) return;
+        const g = groups.get(a) ?? { size: 0, correct: false };
+        g.size++;
+        g.correct ||= r.score[i];
+        groups.set(a, g);
+      });
+      const n = answers.length;
+      // k = 1: one random sample; it scores when it has an answer whose group holds a correct sample.
+      const maj1 = answers.filter((a) => a !== null && groups.get(a)!.correct).length / n;
+      // k = n: the plurality answer of all samples; a tie splits the credit.
+      const max = Math.max(0, ...[...groups.values()].map((g) => g.size));
+      const winners = [...groups.values()].filter((g) => g.size === max && max > 0);
+      const majN = winners.length ? winners.filter((g) => g.correct).length / winners.length : 0;
+      return { maj1, majN };
+    });
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    assert.ok(Math.abs(m.majAtK![0].value! - mean(votes.map((v) => v.maj1))) < 1e-12, `maj@1 ${m.majAtK![0].value}`);
+    assert.ok(Math.abs(m.majAtK![3].value! - mean(votes.map((v) => v.majN))) < 1e-12, `maj@8 ${m.majAtK![3].value}`);
+    assert.equal(m.majAtK![3].problems, 100);
+    assert.equal(m.majAtK![3].monteCarlo, 0, 'n = 8 is always enumerated exactly');
+  });
+
   test('per-level strata exist for levels 1-5 and add up to the problems', () => {
     const levels = report.strata.map((s) => s.level);
     assert.deepEqual(levels, ['1', '2', '3', '4', '5']);
@@ -211,6 +242,20 @@ describe('CLI', () => {
       execFileSync(process.execPath, [cli, 'index', RUN, '--db', join(tempDir(), 'i.db'), '--input-format', 'rollouts', '--format', 'json', '-q'], { encoding: 'utf8' }),
     );
     assert.deepEqual([out.filesIndexed, out.samples, out.diagnostics.length], [2, 480, 0]);
+  });
+
+  test('report --maj-at-k adds the maj@k line to the table and the curve to the JSON', () => {
+    const dir = join(REAL, 'qwen25-math-eval-example');
+    const db = join(tempDir(), 'i.db');
+    const table = execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '--maj-at-k', '-q'], { encoding: 'utf8' });
+    assert.match(table, /maj@k \(majority vote over extracted answers, %\):\n  .*: k=1 \d+\.\d  k=2 \d+\.\d  k=4 \d+\.\d  k=8 \d+\.\d/);
+    const plain = execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '-q'], { encoding: 'utf8' });
+    assert.doesNotMatch(plain, /maj@k/);
+    const json = JSON.parse(execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '--maj-at-k', '500', '--format', 'json', '-q'], { encoding: 'utf8' }));
+    assert.deepEqual(json.models[0].majAtK.map((p: { k: number }) => p.k), [1, 2, 4, 8]);
+    const bad = spawnSync(process.execPath, [cli, 'report', dir, '--db', db, '--maj-at-k', '7', '-q'], { encoding: 'utf8' });
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /--maj-at-k.*an integer >= 100/);
   });
 
   test('an unknown --base is an error that names the models', () => {

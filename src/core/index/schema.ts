@@ -108,6 +108,12 @@ export const migrations: readonly string[] = [
     contentless_unindexed=1, tokenize='unicode61');
   DELETE FROM meta WHERE key = 'fts_max_id';
   `,
+  // 2 -> 3: best-of-k reads every scored sample's reward score and verdict; a covering partial index
+  // serves that scan without reading the sample rows (and their text) from the table.
+  `
+  CREATE INDEX samples_scored ON samples (model_id, problem_id, reward_score, correct)
+    WHERE reward_score IS NOT NULL AND correct IS NOT NULL;
+  `,
 ];
 
 /** Current schema version (the number of migrations). */

@@ -115,6 +115,13 @@ export interface OpenOptions {
 }
 
 /**
+ * Every scored and graded sample of one model (parameter: model row id), for best-of-k. Served by the
+ * covering partial index `samples_scored` (schema migration 3) without reading the sample rows.
+ */
+export const SCORED_SAMPLES_SQL = `SELECT problem_id AS p, reward_score AS score, correct FROM samples
+  WHERE model_id = ? AND reward_score IS NOT NULL AND correct IS NOT NULL`;
+
+/**
  * The SQLite trace index: one database file per results folder. Opening applies pending
  * migrations; the database uses WAL so readers (tree, report) never block the indexer.
  * All query methods are synchronous (better-sqlite3) and cheap (indexed).
@@ -399,16 +406,32 @@ export class TraceIndex {
   scoredSamplesByProblem(modelId: number): Map<number, { score: number; correct: boolean }[]> {
     const out = new Map<number, { score: number; correct: boolean }[]>();
     const rows = this.db
-      .prepare(
-        `SELECT problem_id AS p, reward_score AS score, correct FROM samples
-          WHERE model_id = ? AND reward_score IS NOT NULL AND correct IS NOT NULL`,
-      )
+      .prepare(SCORED_SAMPLES_SQL)
       .raw()
       .iterate(modelId) as IterableIterator<[number, number, number]>;
     for (const [p, score, correct] of rows) {
       let list = out.get(p);
       if (!list) out.set(p, (list = []));
       list.push({ score, correct: correct === 1 });
+    }
+    return out;
+  }
+
+  /**
+   * Extracted answers and verdicts of every sample of one model, grouped by problem row id (for the
+   * report's maj@k), in sample order. One query; samples without an extracted answer are included
+   * (`answer: null`, a non-vote).
+   */
+  answersByProblem(modelId: number): Map<number, { answer: string | null; correct: boolean | null }[]> {
+    const out = new Map<number, { answer: string | null; correct: boolean | null }[]>();
+    const rows = this.db
+      .prepare('SELECT problem_id, extracted_answer, correct FROM samples WHERE model_id = ? ORDER BY problem_id, sample_index')
+      .raw()
+      .iterate(modelId) as IterableIterator<[number, string | null, number | null]>;
+    for (const [p, answer, correct] of rows) {
+      let list = out.get(p);
+      if (!list) out.set(p, (list = []));
+      list.push({ answer, correct: correct === null ? null : correct === 1 });
     }
     return out;
   }
