@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # npm run bench [-- options]: bundles bench/run.ts and bench/phase.ts with esbuild into bench/work/bundle/
-# (gitignored, and not out/, which other scripts clean while a bench may be running; better-sqlite3 stays
+# with the parallel reader's thread (readerWorker.js) beside them (gitignored, and not out/, which other
+# scripts clean while a bench may be running; better-sqlite3 stays
 # external) and runs the driver from the repository root.
 # Options: see bench/run.ts (--preset small|full, --scale full|quarter, --skip ..., --out FILE).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/ensure-node.sh
-node_modules/.bin/esbuild bench/run.ts bench/phase.ts --bundle --platform=node --format=cjs \
-  --target=node22 --external:better-sqlite3 --outdir=bench/work/bundle --log-level=warning
+node_modules/.bin/esbuild bench/run.ts bench/phase.ts src/core/index/readerWorker.ts --bundle --platform=node --format=cjs \
+  --target=node22 --external:better-sqlite3 --outdir=bench/work/bundle --entry-names=[name] --log-level=warning
 exec node bench/work/bundle/run.js "$@"

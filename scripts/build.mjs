@@ -11,6 +11,9 @@ const builds = [
     format: 'cjs', target: 'node22', external: ['vscode', 'better-sqlite3'] },
   { ...common, entryPoints: ['src/extension/indexWorker.ts'], outfile: 'dist/indexWorker.js', platform: 'node',
     format: 'cjs', target: 'node22', external: ['better-sqlite3'] },
+  // The parallel reader's thread, started by the indexer from the directory of the bundle that runs it.
+  { ...common, entryPoints: ['src/core/index/readerWorker.ts'], outfile: 'dist/readerWorker.js', platform: 'node',
+    format: 'cjs', target: 'node22' },
   { ...common, entryPoints: ['src/extension/similarityWorker.ts'], outfile: 'dist/similarityWorker.js', platform: 'node',
     format: 'cjs', target: 'node22' },
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs',

@@ -36,6 +36,13 @@ export interface SampleRecord {
   finishReason?: string | null;
   /** Number of generated tokens, when present. */
   tokenCount?: number | null;
+  /**
+   * {@link contentHash} of `text`, when already computed (the parallel reader computes it on its own
+   * thread); the indexer computes it when absent. Readers leave it out.
+   */
+  contentHash?: string;
+  /** `text` as UTF-8 bytes, when the parallel reader has them (the indexer binds these instead). */
+  textUtf8?: Uint8Array;
 }
 
 /** Where a model's identity comes from. */

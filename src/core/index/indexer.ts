@@ -8,6 +8,7 @@ import { detectFile, isNonResultFile, listCandidateFiles, readFile } from '../re
 import { contentHash } from '../text';
 import { TraceIndex, modelKey, problemKey } from './traceIndex';
 import { refreshModelLabels } from './labels';
+import { PARALLEL_READ_MIN_BYTES, readFileParallel } from './parallelRead';
 
 /** Progress of an indexing pass, reported after each file and every few thousand samples. */
 export interface IndexProgress {
@@ -32,6 +33,12 @@ export interface IndexOptions {
   batchSize?: number;
   /** Builds the full-text index after indexing (default true). */
   fts?: boolean;
+  /**
+   * Files of at least this many bytes are parsed on a second thread while this one writes
+   * ({@link readFileParallel}); default {@link PARALLEL_READ_MIN_BYTES} (8 MiB). `Infinity` reads every
+   * file on this thread.
+   */
+  parallelReadMinBytes?: number;
 }
 
 /** Summary of one indexing pass (the CLI's JSON output). */
@@ -193,6 +200,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         hash: fileHash ? Promise.resolve(fileHash) : hashing,
         prev,
         batchSize: options.batchSize ?? 20000,
+        parallel: stat.size >= (options.parallelReadMinBytes ?? PARALLEL_READ_MIN_BYTES),
         signal: options.signal,
         onBatch: (n) => {
           if (firstCommitMs === null && n > 0) firstCommitMs = Date.now() - started;
@@ -233,7 +241,8 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         }
         const result = await writer.indexFile({
           root, rel, abs, format: prev.format as FormatId, size: prev.size, mtimeMs: prev.mtime_ms, hash: Promise.resolve(prev.hash), prev,
-          batchSize: options.batchSize ?? 20000, signal: options.signal, onBatch: () => {},
+          batchSize: options.batchSize ?? 20000, parallel: prev.size >= (options.parallelReadMinBytes ?? PARALLEL_READ_MIN_BYTES),
+          signal: options.signal, onBatch: () => {},
         });
         samplesWritten += result.samples;
         if (result.cancelled) {
@@ -402,6 +411,8 @@ interface IndexFileArgs {
   hash: Promise<string>;
   prev: FileRow | undefined;
   batchSize: number;
+  /** Parse on a second thread ({@link readFileParallel}). */
+  parallel: boolean;
   signal?: AbortSignal;
   onBatch: (samplesSoFar: number) => void;
 }
@@ -422,7 +433,7 @@ class SampleWriter {
     this.insertSample = db.prepare(
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
          reward_score, finish_reason, token_count, content_hash, text)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT))`,
     );
     this.upsertModel = db.prepare(
       `INSERT INTO models (key, run, name, revision, name_source) VALUES (?, ?, ?, ?, ?)
@@ -577,7 +588,8 @@ class SampleWriter {
       };
       const diag = (line: number, severity: 'error' | 'warning', message: string) => this.insertDiag.run(a.rel, line, severity, message);
 
-      for await (const ev of readFile({ root: a.root, relPath: a.rel, absPath: a.abs, run, signal: a.signal }, a.format)) {
+      const ctx = { root: a.root, relPath: a.rel, absPath: a.abs, run, signal: a.signal };
+      for await (const ev of a.parallel ? readFileParallel(ctx, a.format) : readFile(ctx, a.format)) {
         if (a.signal?.aborted) {
           flushStats();
           db.exec(atomic ? 'ROLLBACK' : 'COMMIT');
@@ -621,8 +633,9 @@ class SampleWriter {
             typeof s.rewardScore === 'number' && Number.isFinite(s.rewardScore) ? s.rewardScore : null,
             s.finishReason ?? null,
             typeof s.tokenCount === 'number' && Number.isFinite(s.tokenCount) ? Math.round(s.tokenCount) : null,
-            contentHash(s.text),
-            s.text,
+            s.contentHash ?? contentHash(s.text),
+            // UTF-8 bytes from the parallel reader are bound as a BLOB and CAST to TEXT (same bytes).
+            s.textUtf8 ?? s.text,
           );
           samples++;
           inBatch++;

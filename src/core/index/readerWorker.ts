@@ -1,0 +1,53 @@
+/**
+ * Worker-thread entry of the parallel reader ({@link readFileParallel}): reads one results file with
+ * the ordinary readers, computes each sample's content hash, and posts the events in batches while the
+ * indexing thread writes the previous ones. Built to `readerWorker.js` next to the module that starts
+ * it (dist/, out/src/core/index/, the bench bundle).
+ *
+ * Protocol (src/core/index/eventBatch.ts):
+ * - in:  `{ type: 'read', ctx, format }` once, then `{ type: 'ack' }` per batch consumed;
+ * - out: `{ type: 'events', batch }` (columns, at most {@link MAX_IN_FLIGHT} unacknowledged: memory
+ *   stays bounded however fast the reader is), then `{ type: 'end' }`, or `{ type: 'error', message }`.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { ReadEvent } from '../model';
+import { readFile } from '../readers';
+import { BATCH_SAMPLES, MAX_IN_FLIGHT, packEvents, type ReaderWorkerReply, type ReaderWorkerRequest } from './eventBatch';
+
+if (parentPort) {
+  const port = parentPort;
+  let inFlight = 0;
+  let wake: (() => void) | null = null;
+  const send = (m: ReaderWorkerReply) => port.postMessage(m);
+  port.on('message', (m: ReaderWorkerRequest) => {
+    if (m.type === 'ack') {
+      inFlight--;
+      wake?.();
+      wake = null;
+      return;
+    }
+    void (async () => {
+      try {
+        let batch: ReadEvent[] = [];
+        let samples = 0;
+        const flush = async () => {
+          while (inFlight >= MAX_IN_FLIGHT) await new Promise<void>((r) => (wake = r));
+          inFlight++;
+          const { batch: packed, transfer } = packEvents(batch);
+          port.postMessage({ type: 'events', batch: packed } satisfies ReaderWorkerReply, transfer);
+          batch = [];
+          samples = 0;
+        };
+        for await (const ev of readFile(m.ctx, m.format)) {
+          if (ev.kind === 'problem') samples += ev.record.samples.length;
+          batch.push(ev);
+          if (samples >= BATCH_SAMPLES || batch.length >= BATCH_SAMPLES) await flush();
+        }
+        if (batch.length) await flush();
+        send({ type: 'end' });
+      } catch (e) {
+        send({ type: 'error', message: e instanceof Error ? e.message : String(e) });
+      }
+    })();
+  });
+}
