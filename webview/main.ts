@@ -20,8 +20,8 @@ function start(): void {
   rpc.onInit = (state: PanelState) => {
     if (state.view !== view) return;
     if (view === 'overview') {
-      current = new OverviewView(root, rpc);
-      rpc.setState({ view: 'overview' });
+      const saved = rpc.getState();
+      current = new OverviewView(root, rpc, saved?.view === 'overview' ? saved : undefined);
     } else {
       const saved = rpc.getState();
       const merged: PanelState = saved && saved.problemId === state.problemId ? { ...state, modelId: state.modelId ?? saved.modelId, sampleId: saved.sampleId } : state;

@@ -3,12 +3,13 @@
  * when the data has levels), the accuracy histogram per model and coverage against the base model.
  * Clicking a histogram bar or a coverage cell shows those problems in the tree.
  * A model list above the charts shows or hides models (with more than 4 models only the base model
- * and the focus model's run start shown); clicking a model's legend entry in a chart hides it.
+ * and the focus model's run start shown); clicking a model's legend entry in a chart hides it. The
+ * choice and the band toggle are kept in the webview state, so they survive a window reload.
  */
 import { h, fmt, replace } from './dom';
 import { coverageSpec, defaultVisibleModels, histogramSpec, overviewCurveSpec, overviewModels, showChart, type ChartHandle } from './charts';
 import type { Rpc } from './rpc';
-import type { OverviewData, WebviewFilter } from '../src/shared/protocol';
+import type { OverviewData, PanelState, WebviewFilter } from '../src/shared/protocol';
 
 export class OverviewView {
   private data: OverviewData | undefined;
@@ -22,7 +23,36 @@ export class OverviewView {
   constructor(
     private readonly root: HTMLElement,
     private readonly rpc: Rpc,
-  ) {}
+    /** What the view saved before a reload: the shown models and the band toggle come back. */
+    private readonly saved?: Partial<PanelState>,
+  ) {
+    this.bands = saved?.bands ?? true;
+    this.persist();
+  }
+
+  /** Saves the shown models (by display id) and the band toggle in the webview state (kept across reloads). */
+  private persist(): void {
+    const d = this.data;
+    const state: PanelState = { view: 'overview', bands: this.bands };
+    if (d && this.visible) {
+      state.shownModels = d.models.filter((m) => this.visible!.has(m.id)).map((m) => m.displayId);
+      state.knownModels = d.models.map((m) => m.displayId);
+    } else if (this.saved?.shownModels && this.saved.knownModels) {
+      state.shownModels = this.saved.shownModels;
+      state.knownModels = this.saved.knownModels;
+    }
+    this.rpc.setState(state);
+  }
+
+  /** The models shown at first: the saved choice for models the saved view knew, the default for the others. */
+  private initialVisible(d: OverviewData, fresh: Set<number>): Set<number> {
+    const shown = this.saved?.shownModels;
+    const known = this.saved?.knownModels;
+    if (!shown || !known) return fresh;
+    const shownSet = new Set(shown);
+    const knownSet = new Set(known);
+    return new Set(d.models.filter((m) => (knownSet.has(m.displayId) ? shownSet.has(m.displayId) : fresh.has(m.id))).map((m) => m.id));
+  }
 
   async load(): Promise<void> {
     const gen = ++this.generation;
@@ -31,10 +61,11 @@ export class OverviewView {
       if (gen !== this.generation) return;
       this.data = d;
       const fresh = defaultVisibleModels(d.models);
-      if (!this.visible) this.visible = fresh;
+      if (!this.visible) this.visible = this.initialVisible(d, fresh);
       else for (const m of d.models) if (!this.known.has(m.id) && fresh.has(m.id)) this.visible.add(m.id);
       this.known = new Set(d.models.map((m) => m.id));
       this.render(d);
+      this.persist();
     } catch (e) {
       replace(this.root, h('p', { className: 'error' }, `Could not load the overview: ${(e as Error).message}`));
     }
@@ -101,11 +132,13 @@ export class OverviewView {
     const bands = h('input', { type: 'checkbox', id: 'show-bands', checked: this.bands });
     bands.addEventListener('change', () => {
       this.bands = bands.checked;
+      this.persist();
       this.renderCharts(d);
     });
     const setAll = (ids: Iterable<number>) => {
       this.visible = new Set(ids);
       this.syncPicker(d);
+      this.persist();
       this.renderCharts(d);
     };
     const picker = h('details', { className: 'model-picker', id: 'model-picker', open: true },
@@ -144,6 +177,7 @@ export class OverviewView {
     if (on) this.visible.add(id);
     else this.visible.delete(id);
     this.syncPicker(d);
+    this.persist();
     this.renderCharts(d);
   }
 

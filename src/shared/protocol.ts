@@ -315,6 +315,14 @@ export interface PanelState {
   /** Model whose samples are shown in the "in the base distribution?" section. */
   modelId?: number;
   sampleId?: number;
+  /**
+   * Overview: the models shown in the charts and every model the view knew when it saved, both by
+   * display id (stable across re-indexing); a model not in `knownModels` follows the default.
+   */
+  shownModels?: string[];
+  knownModels?: string[];
+  /** Overview: whether bootstrap bands are drawn. */
+  bands?: boolean;
 }
 
 export type HostMessage =
@@ -484,6 +492,9 @@ export function validateHostMessage(v: unknown): HostMessage | string {
 }
 
 /** Validates a saved panel state (the serializer hands back whatever was stored). */
+/** Most models a saved overview state lists. */
+export const MAX_STATE_MODELS = 1000;
+
 export function validatePanelState(v: unknown): PanelState | string {
   if (!isObj(v)) return 'state must be an object';
   if (v.view !== 'problem' && v.view !== 'overview') return 'state.view must be problem or overview';
@@ -491,7 +502,14 @@ export function validatePanelState(v: unknown): PanelState | string {
   if (v.problemKey !== undefined && !isStr(v.problemKey, 4000)) return 'state.problemKey must be a string';
   if (v.modelId !== undefined && !isId(v.modelId)) return 'state.modelId must be a positive integer';
   if (v.sampleId !== undefined && !isId(v.sampleId)) return 'state.sampleId must be a positive integer';
+  const ids = (x: unknown) => Array.isArray(x) && x.length <= MAX_STATE_MODELS && x.every((e) => isStr(e, 4000));
+  if (v.shownModels !== undefined && !ids(v.shownModels)) return `state.shownModels must be at most ${MAX_STATE_MODELS} strings`;
+  if (v.knownModels !== undefined && !ids(v.knownModels)) return `state.knownModels must be at most ${MAX_STATE_MODELS} strings`;
+  if (v.bands !== undefined && typeof v.bands !== 'boolean') return 'state.bands must be a boolean';
   const out: PanelState = { view: v.view };
+  if (v.shownModels !== undefined) out.shownModels = [...(v.shownModels as string[])];
+  if (v.knownModels !== undefined) out.knownModels = [...(v.knownModels as string[])];
+  if (v.bands !== undefined) out.bands = v.bands as boolean;
   if (v.problemId !== undefined) out.problemId = v.problemId as number;
   if (v.problemKey !== undefined) out.problemKey = v.problemKey as string;
   if (v.modelId !== undefined) out.modelId = v.modelId as number;

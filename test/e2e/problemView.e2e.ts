@@ -184,6 +184,17 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       assert.ok(tabs.some((t) => t.includes('Problem 0')), `tabs: ${tabs.join(' | ')}`);
       assert.ok(tabs.some((t) => t.includes('Overview')), `tabs: ${tabs.join(' | ')}`);
       await screenshot(s.page, 'problem-view-7-after-reload');
+      // The overview keeps the models shown before the reload (base, RL and the step-100 checkpoint).
+      await s.page.locator('.tabs-container .tab', { hasText: 'Overview' }).first().click();
+      const ov = await waitUntil(s.page, async () => {
+        const f = await webviewFrame(s.page, 0, { timeoutMs: 5000 }).catch(() => undefined);
+        return f && (await f.$('#models-shown')) ? f : undefined;
+      }, { timeoutMs: 60_000, what: 'the restored overview' });
+      await waitUntil(s.page, async () => (await ov.$eval('#models-shown', (el) => el.textContent ?? '')) === '3 of 12 shown · 9 hidden', {
+        what: 'the overview to show the 3 models chosen before the reload',
+      });
+      const shownAfter = await ov.$$eval('input[data-model-id]', (els) => els.filter((e) => (e as unknown as { checked: boolean }).checked).map((e) => (e.parentElement?.textContent ?? '').trim()));
+      assert.ok(shownAfter.some((t) => t.includes('rlvr-ppo@step-100 ')), `shown after reload: ${shownAfter.join(' | ')}`);
     } catch (e) {
       await s.fail(e, 'problem-view-7');
     }

@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
-import { readerWorkerPath } from '../../src/core/index/parallelRead';
+import { readFileParallel, readerWorkerPath } from '../../src/core/index/parallelRead';
+import type { ReadEvent } from '../../src/core/model';
+import { readFile } from '../../src/core/readers';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { contentHash } from '../../src/core/text';
 import { REAL, tempDir } from './helpers';
@@ -77,6 +79,45 @@ describe('parallel reader', () => {
     for (const r of rows) assert.equal(r.content_hash, contentHash(r.text));
     seq.close();
     par.close();
+  });
+
+  test('a reader thread that fails mid-file: the file goes on on this thread, same events, nothing twice', async () => {
+    const dir = tempDir();
+    const line = (qid: number, n: number) =>
+      JSON.stringify({ qid, model_name: 'm', rollouts: Array.from({ length: n }, (_, i) => ({ rollout: i, correct: i % 2 === 0, text: `q${qid} s${i} é` })) });
+    // 4 batches of 2000 samples, a bad line, more records.
+    const lines = [...Array.from({ length: 16 }, (_, q) => line(q, 500)), '{broken', ...Array.from({ length: 4 }, (_, q) => line(17 + q, 3))];
+    const file = join(dir, 'r.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const ctx = { root: dir, relPath: 'r.jsonl', absPath: file, run: '' };
+    const flat = (evs: ReadEvent[]) =>
+      evs.map((e) => (e.kind === 'diagnostic' ? e.diagnostic : { line: e.record.line, id: e.record.problemId, samples: e.record.samples.map((x) => [x.text, x.correct, x.sampleIndex]) }));
+    const expected: ReadEvent[] = [];
+    for await (const ev of readFile(ctx, 'rollouts')) expected.push(ev);
+    for (const failAfterBatches of [0, 2]) {
+      const got: ReadEvent[] = [];
+      const fallbacks: { delivered: number; reason: string }[] = [];
+      for await (const ev of readFileParallel(ctx, 'rollouts', { failAfterBatches, onFallback: (delivered, reason) => fallbacks.push({ delivered, reason }) })) got.push(ev);
+      assert.equal(fallbacks.length, 1, 'the reader thread failed once');
+      assert.match(fallbacks[0].reason, new RegExp(`failure injected after ${failAfterBatches} batches`));
+      // 4 problems of 500 samples per batch
+      assert.equal(fallbacks[0].delivered, 4 * failAfterBatches);
+      assert.deepEqual(flat(got), flat(expected));
+    }
+    // Without a failure, no fallback and the same events.
+    const fallbacks: unknown[] = [];
+    const got: ReadEvent[] = [];
+    for await (const ev of readFileParallel(ctx, 'rollouts', { onFallback: (d) => fallbacks.push(d) })) got.push(ev);
+    assert.deepEqual(fallbacks, []);
+    assert.deepEqual(flat(got), flat(expected));
+  });
+
+  test('an indexing pass uses a small page cache and gives the connection its own setting back', async () => {
+    const index = TraceIndex.open(':memory:');
+    index.db.pragma('cache_size = -12345');
+    await indexFolder(index, join(REAL, 'tot-game24'));
+    assert.equal(index.db.pragma('cache_size', { simple: true }), -12345);
+    index.close();
   });
 
   test('cancelled while a file is read on the worker: the file stays partial and the next pass completes it', async () => {

@@ -87,5 +87,12 @@ describe('validateHostMessage and state', () => {
     assert.deepEqual(validatePanelState({ view: 'problem', problemId: 4, problemKey: 'd\x1f4', modelId: 2, sampleId: 9, junk: 1 }), { view: 'problem', problemId: 4, problemKey: 'd\x1f4', modelId: 2, sampleId: 9 });
     assert.equal(validatePanelState(undefined), 'state must be an object');
     assert.equal(validatePanelState({ view: 'overview', sampleId: -1 }), 'state.sampleId must be a positive integer');
+    // The overview's saved model choice and band toggle.
+    assert.deepEqual(validatePanelState({ view: 'overview', shownModels: ['a:b@c'], knownModels: ['a:b@c', 'x'], bands: false }), {
+      view: 'overview', shownModels: ['a:b@c'], knownModels: ['a:b@c', 'x'], bands: false,
+    });
+    assert.equal(validatePanelState({ view: 'overview', shownModels: [1] }), 'state.shownModels must be at most 1000 strings');
+    assert.equal(validatePanelState({ view: 'overview', knownModels: Array(1001).fill('m') }), 'state.knownModels must be at most 1000 strings');
+    assert.equal(validatePanelState({ view: 'overview', bands: 'yes' }), 'state.bands must be a boolean');
   });
 });

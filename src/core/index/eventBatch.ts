@@ -10,7 +10,13 @@ import { contentHash } from '../text';
 /** Samples per posted batch. */
 export const BATCH_SAMPLES = 2000;
 /** Batches posted and not yet acknowledged before the reader waits. */
-export const MAX_IN_FLIGHT = 4;
+export const MAX_IN_FLIGHT = 2;
+
+/** The reader thread's `workerData`. */
+export interface ReaderWorkerData {
+  /** Throw after posting this many batches (tests of the fallback); undefined in use. */
+  failAfterBatches?: number;
+}
 
 export type ReaderWorkerRequest =
   | { type: 'read'; ctx: Omit<ReaderContext, 'signal'>; format: FormatId }

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { FormatId, ReadEvent } from '../model';
 import { readFile } from '../readers';
 import type { ReaderContext } from '../readers/types';
-import { unpackEvents, type ReaderWorkerReply, type ReaderWorkerRequest } from './eventBatch';
+import { unpackEvents, type ReaderWorkerData, type ReaderWorkerReply, type ReaderWorkerRequest } from './eventBatch';
 
 /** Files at least this large (bytes) are read on a second thread; smaller ones are not worth its start-up (~40 ms). */
 export const PARALLEL_READ_MIN_BYTES = 8 * 1024 * 1024;
@@ -23,22 +23,36 @@ export function readerWorkerPath(): string {
  * does not grow with the file.
  *
  * Falls back to `readFile` on this thread when the built worker file is missing (running from
- * sources) or `ctx.signal` is already aborted.
+ * sources) or `ctx.signal` is already aborted. When the thread fails (an exception, a crash), the
+ * file is read again on this thread and the events already delivered are skipped (readers are
+ * deterministic), so the caller sees the same sequence.
+ *
+ * No old-generation heap limit is set on the thread: a worker reaching it while allocating one large
+ * string aborts the whole process, not just the worker (nodejs/node#47224).
  *
  * Errors: like `readFile`, bad content is diagnostics and I/O errors of the file are a diagnostic at
- * line 0. Abort (`ctx.signal`) stops the worker and throws the signal's reason. A crash of the worker
- * itself (out of memory, a bug) throws `Error("reader thread failed: ...")`. Ending the iteration early
- * stops the worker.
+ * line 0. Abort (`ctx.signal`) stops the worker and throws the signal's reason. Ending the iteration
+ * early stops the worker.
+ * @param options.onFallback is told when the file goes on on this thread, after how many events and why;
+ *   `options.failAfterBatches` makes the thread throw after posting that many batches (for tests).
  */
-export async function* readFileParallel(ctx: ReaderContext, format: FormatId): AsyncGenerator<ReadEvent> {
+export async function* readFileParallel(
+  ctx: ReaderContext,
+  format: FormatId,
+  options: { onFallback?: (delivered: number, reason: string) => void; failAfterBatches?: number } = {},
+): AsyncGenerator<ReadEvent> {
   const path = readerWorkerPath();
   if (!existsSync(path) || ctx.signal?.aborted) {
     yield* readFile(ctx, format);
     return;
   }
-  // A smaller young generation than V8's default keeps the second heap's share of peak memory down
-  // (bench: about 40 MB less at 1M samples, for no measurable time).
-  const worker = new Worker(path, { resourceLimits: { maxYoungGenerationSizeMb: 16 } });
+  // A young generation smaller than V8's default keeps the second heap's share of peak memory down.
+  const worker = new Worker(path, {
+    resourceLimits: { maxYoungGenerationSizeMb: 16 },
+    workerData: { failAfterBatches: options.failAfterBatches } satisfies ReaderWorkerData,
+  });
+  let delivered = 0;
+  let failed: string | undefined;
   const queue: ReaderWorkerReply[] = [];
   let wake: (() => void) | null = null;
   const push = (m: ReaderWorkerReply) => {
@@ -65,13 +79,30 @@ export async function* readFileParallel(ctx: ReaderContext, format: FormatId): A
         continue;
       }
       if (m.type === 'end') return;
-      if (m.type === 'error') throw new Error(m.message.startsWith('reader thread') ? m.message : `reader thread failed: ${m.message}`);
+      if (m.type === 'error') {
+        failed = m.message;
+        break;
+      }
       worker.postMessage({ type: 'ack' } satisfies ReaderWorkerRequest);
-      yield* unpackEvents(m.batch);
+      for (const ev of unpackEvents(m.batch)) {
+        delivered++;
+        yield ev;
+      }
     }
   } finally {
     ctx.signal?.removeEventListener('abort', onAbort);
     worker.removeAllListeners('exit');
     void worker.terminate();
+  }
+  if (failed === undefined) return;
+  // The thread failed: read the file here and go on after the events already delivered.
+  options.onFallback?.(delivered, failed);
+  let skip = delivered;
+  for await (const ev of readFile(ctx, format)) {
+    if (skip > 0) {
+      skip--;
+      continue;
+    }
+    yield ev;
   }
 }

@@ -9,13 +9,15 @@
  * - out: `{ type: 'events', batch }` (columns, at most {@link MAX_IN_FLIGHT} unacknowledged: memory
  *   stays bounded however fast the reader is), then `{ type: 'end' }`, or `{ type: 'error', message }`.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { ReadEvent } from '../model';
 import { readFile } from '../readers';
-import { BATCH_SAMPLES, MAX_IN_FLIGHT, packEvents, type ReaderWorkerReply, type ReaderWorkerRequest } from './eventBatch';
+import { BATCH_SAMPLES, MAX_IN_FLIGHT, packEvents, type ReaderWorkerData, type ReaderWorkerReply, type ReaderWorkerRequest } from './eventBatch';
 
 if (parentPort) {
   const port = parentPort;
+  const failAfter = (workerData as ReaderWorkerData | undefined)?.failAfterBatches;
+  let posted = 0;
   let inFlight = 0;
   let wake: (() => void) | null = null;
   const send = (m: ReaderWorkerReply) => port.postMessage(m);
@@ -33,6 +35,8 @@ if (parentPort) {
         const flush = async () => {
           while (inFlight >= MAX_IN_FLIGHT) await new Promise<void>((r) => (wake = r));
           inFlight++;
+          if (posted === failAfter) throw new Error(`failure injected after ${posted} batches`);
+          posted++;
           const { batch: packed, transfer } = packEvents(batch);
           port.postMessage({ type: 'events', batch: packed } satisfies ReaderWorkerReply, transfer);
           batch = [];
