@@ -223,6 +223,48 @@ describe('index: incremental', () => {
     index.close();
   });
 
+  test('editing the mapping file re-reads the folder; its errors are reported once, on the mapping file, at the right line', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'rl'));
+    const line = (id: number) => JSON.stringify({ id, out: [`a${id}`, `b${id}`], ok: [true, false] });
+    writeFileSync(join(dir, 'rl', 'out.jsonl'), [0, 1].map((i) => line(i)).join('\n'));
+    const mapping = (model: string, textField = 'text') =>
+      JSON.stringify({ files: ['**/out.jsonl'], records: 'per-problem', fields: { problemId: 'id', [textField]: 'out', correct: 'ok' }, model }, null, 2);
+    const MAP = join(dir, 'trace-inspector.mapping.json');
+    writeFileSync(MAP, mapping('rl'));
+    const index = TraceIndex.open(join(dir, 'index.db'));
+    await indexFolder(index, dir);
+    assert.deepEqual(index.models().map((m) => m.name), ['rl']);
+    // A new model name in the mapping: the unchanged data files are read again.
+    writeFileSync(MAP, mapping('grpo-step200'));
+    const again = await indexFolder(index, dir);
+    assert.equal(again.filesIndexed, 1);
+    assert.deepEqual(index.models().map((m) => m.name), ['grpo-step200']);
+    // An invalid mapping: one error per problem, on the mapping file; the data files are no longer read through it.
+    writeFileSync(MAP, mapping('rl', 'txt'));
+    await indexFolder(index, dir);
+    assert.deepEqual(
+      index.diagnostics().map((d) => [d.file, d.line, d.message]),
+      [
+        ['trace-inspector.mapping.json', 0, 'invalid mapping file: /fields/text: required field is missing'],
+        ['trace-inspector.mapping.json', 0, 'invalid mapping file: /fields: unknown field "txt"'],
+      ],
+    );
+    assert.equal(index.models().some((m) => m.name === 'grpo-step200'), false);
+    // A JSON syntax error is reported at its line.
+    writeFileSync(MAP, '{\n  "files": ["**/out.jsonl"],\n  "records": per-problem\n}');
+    await indexFolder(index, dir);
+    assert.deepEqual(index.diagnostics().map((d) => [d.file, d.line]), [['trace-inspector.mapping.json', 3]]);
+    // Fixed again: the samples come back; an unchanged folder is then skipped.
+    writeFileSync(MAP, mapping('rl'));
+    await indexFolder(index, dir);
+    assert.deepEqual(index.diagnostics(), []);
+    assert.deepEqual(index.models().map((m) => [m.name, m.samples]), [['rl', 4]]);
+    const unchanged = await indexFolder(index, dir);
+    assert.equal(unchanged.filesIndexed, 0);
+    index.close();
+  });
+
   test('a bad line is a diagnostic with file and line; the good records still index', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'r.jsonl'), `${rolloutLine(0, 'm', [true])}\n{not json\n${rolloutLine(2, 'm', [false])}\n`);

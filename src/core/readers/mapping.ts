@@ -2,6 +2,7 @@
  * Reader for any JSON/JSONL results format described by a mapping file
  * (`trace-inspector.mapping.json`, schema in mappingSchema.ts, documented in docs/mapping.md).
  */
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
@@ -92,13 +93,39 @@ async function loadMapping(absPath: string): Promise<LoadedMapping['result'] | n
   if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.result;
   let result: LoadedMapping['result'];
   try {
-    const text = await readFile(absPath, 'utf8');
-    result = validateMapping(JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text));
+    const raw = await readFile(absPath, 'utf8');
+    const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    // jsonc-parser in strict mode finds where a syntax error is (JSON.parse's message may not say).
+    const syntax: ParseError[] = [];
+    parseJsonc(text, syntax, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    if (syntax.length > 0) {
+      const e = syntax[0];
+      const line = text.slice(0, e.offset).split('\n').length;
+      const column = e.offset - text.lastIndexOf('\n', e.offset - 1);
+      result = { errors: [`not valid JSON: ${printParseErrorCode(e.error)} (line ${line} column ${column})`] };
+    } else {
+      result = validateMapping(JSON.parse(text));
+    }
   } catch (err) {
     result = { errors: [`not valid JSON (${err instanceof Error ? err.message : String(err)})`] };
   }
   loadCache.set(absPath, { mtimeMs: st.mtimeMs, size: st.size, result });
   return result;
+}
+
+/**
+ * The problems of a mapping file itself, as diagnostics on that file (`relPath`): a JSON syntax error at
+ * its line (from the parser's "line L column C"; 0 when the message gives none), schema errors at line
+ * 0 naming the field. Empty for a valid or missing file. The indexer records them once, on the
+ * mapping file, whichever data files the mapping was meant for.
+ */
+export async function mappingFileDiagnostics(absPath: string, relPath: string): Promise<Diagnostic[]> {
+  const loaded = await loadMapping(absPath);
+  if (!loaded || !('errors' in loaded)) return [];
+  return loaded.errors.map((e) => {
+    const at = /\(line (\d+) column \d+\)/.exec(e);
+    return { file: relPath, line: at ? Number(at[1]) : 0, message: `invalid mapping file: ${e}`, severity: 'error' as const };
+  });
 }
 
 function toPosix(p: string): string {
