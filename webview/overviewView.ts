@@ -82,6 +82,8 @@ export class OverviewView {
   private render(d: OverviewData): void {
     const base = d.models.find((m) => m.id === d.baseModelId);
     const label = new Map(d.models.map((m) => [m.id, m.label]));
+    // With a guessed base, each run's models are compared with the run's own base: name it per row.
+    const perRunBases = new Set(d.coverage.map((c) => c.baseModelId)).size > 1;
     replace(this.root, 
       h('header', null, h('h1', null, 'Overview'), h('span', { className: 'muted' }, `${d.problems} problems · ${d.models.length} models · base model: ${base?.label ?? 'none'}`)),
       d.warnings.length ? h('ul', { className: 'warning' }, d.warnings.map((w) => h('li', null, w))) : null,
@@ -93,9 +95,10 @@ export class OverviewView {
         h('p', { className: 'muted' }, 'Solvable = at least one correct sample. Click a segment to show those problems in the tree.'),
         h('div', { className: 'chart', id: 'chart-coverage' }),
         h('table', { className: 'stats' },
-          h('thead', null, h('tr', null, ['model', 'problems', 'base only', 'RL only', 'both', 'neither', 'crossover k'].map((t) => h('th', null, t)))),
+          h('thead', null, h('tr', null, [...(perRunBases ? ['base'] : []), 'model', 'problems', 'base only', 'RL only', 'both', 'neither', 'crossover k'].map((t) => h('th', null, t)))),
           h('tbody', null, d.coverage.map((c) =>
             h('tr', null,
+              perRunBases ? h('td', null, label.get(c.baseModelId) ?? '') : null,
               h('td', null, label.get(c.modelId) ?? ''),
               h('td', null, String(c.problems)),
               ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>

@@ -18,7 +18,7 @@ import {
   type ProblemCounts,
   type ProblemPair,
 } from './metrics';
-import { guessBaseModel, pickModel } from './index/labels';
+import { comparisonPairs, guessBaseModel, pickModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
 
 /** A pass@k point with its bootstrap interval over problems (null where no problem has n >= k). */
@@ -156,17 +156,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
   // Otherwise runs are compared within themselves (a run holding a base-like model and others,
   // as rlvr_behavior_probe's runs and checkpoints do: each RL model against its own run's SFT),
   // and models of runs without one are compared with the folder's guessed base.
-  const pairsToCompare: [ModelRow, ModelRow][] = [];
-  if (base && baseSource === 'option') {
-    for (const m of models) if (m.id !== base.id) pairsToCompare.push([base, m]);
-  } else if (base) {
-    const runs = new Map<string, ModelRow[]>();
-    for (const m of models) runs.set(m.run, [...(runs.get(m.run) ?? []), m]);
-    for (const inRun of runs.values()) {
-      const runBase = inRun.length >= 2 ? inRun[guessBaseModel(inRun)] : base;
-      for (const m of inRun) if (m.id !== runBase.id) pairsToCompare.push([runBase, m]);
-    }
-  }
+  const pairsToCompare = comparisonPairs(models, base, baseSource === 'option');
   const comparisons: ComparisonReport[] = [];
   for (const [b, m] of pairsToCompare) {
     const baseRows = new Map((byModel.get(b.id) ?? []).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));

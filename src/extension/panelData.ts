@@ -12,6 +12,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
+import { comparisonPairs } from '../core/index/labels';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
 import {
   accuracyHistogram,
@@ -47,6 +48,8 @@ import {
 export interface Roles {
   baseId?: number;
   focusId?: number;
+  /** The user chose the base model (else it is a guess and runs are compared within themselves, as the CLI does). */
+  baseIsChoice?: boolean;
 }
 
 function modelInfo(m: ModelRow, roles: Roles): ModelInfo {
@@ -348,13 +351,15 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
     if (minN !== maxN) warnings.push(`${m.label}: n differs between problems (${minN}..${maxN}); points at k > ${minN} average fewer problems`);
     accuracyHistogram(rows.map((r) => ({ n: r.graded, c: r.c }))).bins.forEach((b, i) => histograms.push({ modelId: m.id, bin: i, label: b.label, count: b.count }));
   }
+  // Coverage per model against its base: the chosen base for every model, or each run's own base
+  // when the base is a guess (the same pairs as the CLI report).
   const cov: OverviewData['coverage'] = [];
-  if (roles.baseId !== undefined) {
-    const pairs = pairsAgainstBase(byModel, roles.baseId);
-    for (const [modelId, ps] of pairs) {
-      const c = coverage(ps);
-      cov.push({ modelId, baseModelId: roles.baseId, problems: ps.length, ...c, crossoverK: crossoverK(ps).k });
-    }
+  const base = models.find((m) => m.id === roles.baseId);
+  const withData = models.filter((m) => byModel.has(m.id));
+  for (const [b, m] of comparisonPairs(withData, base, !!roles.baseIsChoice)) {
+    const ps = problemPairs(byModel, b.id, m.id);
+    if (ps.length === 0) continue;
+    cov.push({ modelId: m.id, baseModelId: b.id, problems: ps.length, ...coverage(ps), crossoverK: crossoverK(ps).k });
   }
   return {
     models: models.filter((m) => byModel.has(m.id)).map((m) => modelInfo(m, roles)),
@@ -368,19 +373,15 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
   };
 }
 
-function pairsAgainstBase(byModel: Map<number, StatRow[]>, baseId: number): Map<number, ProblemPair[]> {
+/** The problems both `baseId` and `modelId` have graded samples for, with their counts. */
+function problemPairs(byModel: Map<number, StatRow[]>, baseId: number, modelId: number): ProblemPair[] {
   const base = new Map((byModel.get(baseId) ?? []).map((r) => [r.problemId, r]));
-  const out = new Map<number, ProblemPair[]>();
-  for (const [modelId, rows] of byModel) {
-    if (modelId === baseId) continue;
-    const ps: ProblemPair[] = [];
-    for (const r of rows) {
-      const b = base.get(r.problemId);
-      if (b) ps.push({ problemKey: String(r.problemId), base: { n: b.graded, c: b.c }, model: { n: r.graded, c: r.c } });
-    }
-    if (ps.length > 0) out.set(modelId, ps);
+  const ps: ProblemPair[] = [];
+  for (const r of byModel.get(modelId) ?? []) {
+    const b = base.get(r.problemId);
+    if (b) ps.push({ problemKey: String(r.problemId), base: { n: b.graded, c: b.c }, model: { n: r.graded, c: r.c } });
   }
-  return out;
+  return ps;
 }
 
 /** Histogram bin (0..11, as in accuracyHistogram) of c/n with n >= 1. */

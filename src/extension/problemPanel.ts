@@ -223,7 +223,7 @@ class Panel {
   }
 
   private roles(s: FolderSession): Roles {
-    return { baseId: s.baseModel()?.id, focusId: s.focusModel()?.id };
+    return { baseId: s.baseModel()?.id, focusId: s.focusModel()?.id, baseIsChoice: !s.baseModelIsGuess() };
   }
 
   private async onMessage(raw: unknown): Promise<void> {

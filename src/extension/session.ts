@@ -99,7 +99,8 @@ export class FolderSession implements vscode.Disposable {
 
   /**
    * The base model: the workspace's stored choice, else the `traceInspector.baseModel` setting
-   * (substring of id or label), else a guess from names.
+   * (substring of id or label), else a guess from names (within the focus model's run when the user
+   * chose a focus model there).
    */
   baseModel(): ModelRow | undefined {
     const models = this.models();
@@ -111,6 +112,15 @@ export class FolderSession implements vscode.Disposable {
     if (setting) {
       const hit = models.find((m) => m.displayId.toLowerCase().includes(setting) || m.label.toLowerCase().includes(setting));
       if (hit) return hit;
+    }
+    // A guess: when the user chose a model in focus in a run folder with other models, that run's own
+    // base-like model (as the CLI report compares runs within themselves), else the folder's.
+    const focusKey = this.context.workspaceState.get<string>(this.stateKey('focus'));
+    const focus = focusKey ? models.find((m) => m.key === focusKey) : undefined;
+    if (focus) {
+      const inRun = models.filter((m) => m.run === focus.run);
+      const runBase = inRun.length >= 2 ? inRun[guessBaseModel(inRun)] : undefined;
+      if (runBase && runBase.id !== focus.id) return runBase;
     }
     return models[guessBaseModel(models)];
   }

@@ -12,6 +12,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { TraceIndex, type ModelRow } from '../../src/core/index/traceIndex';
 import { indexFolder } from '../../src/core/index/indexer';
+import { buildReport } from '../../src/core/report';
+import { guessBaseModel } from '../../src/core/index/labels';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import {
   accuracyBin,
@@ -187,5 +189,38 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
       '.trace-inspector/base-logprobs.jsonl:5: model "nope" is not in the index',
       '.trace-inspector/base-logprobs.jsonl:6: tokenLogprobs must be finite numbers <= 0',
     ]);
+  });
+});
+
+describe('overview coverage on the whole rlvr-probe-gsm8k folder (several runs)', { skip: !fs.existsSync(FOLDER) && 'real data not present' }, () => {
+  let index: TraceIndex;
+  before(async () => {
+    index = TraceIndex.open(':memory:');
+    await indexFolder(index, FOLDER);
+  });
+  after(() => index?.close());
+
+  test('with a guessed base, each run is compared with its own base: the same pairs and counts as the CLI report', () => {
+    const models = index.models();
+    const report = buildReport(index);
+    // The guess the extension starts with, whichever run it falls in.
+    const guessed = models[guessBaseModel(models)];
+    const o = overviewData(index, { baseId: guessed.id, baseIsChoice: false }, 200);
+    const byDisplay = new Map(models.map((m) => [m.id, m.displayId]));
+    const rows = o.coverage.map((c) => ({ base: byDisplay.get(c.baseModelId), model: byDisplay.get(c.modelId), baseOnly: c.baseOnly, modelOnly: c.modelOnly, both: c.both, neither: c.neither, crossoverK: c.crossoverK }));
+    const expected = report.comparisons.map((c) => ({ base: c.base, model: c.model, ...c.coverage, crossoverK: c.crossoverK }));
+    assert.deepEqual(rows, expected);
+    // No SFT copy is compared as if it were an RL model, and every RL model's base is the SFT of its own run.
+    for (const c of o.coverage) {
+      const b = models.find((m) => m.id === c.baseModelId)!;
+      const m = models.find((x) => x.id === c.modelId)!;
+      assert.equal(b.run, m.run, `${m.displayId} compared with ${b.displayId}`);
+      assert.match(b.name, /sft/);
+      assert.doesNotMatch(m.name, /sft/);
+    }
+    // A chosen base: every other model against it.
+    const chosen = overviewData(index, { baseId: guessed.id, baseIsChoice: true }, 200);
+    assert.equal(chosen.coverage.length, models.length - 1);
+    assert.ok(chosen.coverage.every((c) => c.baseModelId === guessed.id));
   });
 });

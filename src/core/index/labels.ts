@@ -87,3 +87,28 @@ export function pickModel(models: readonly { displayId: string; label: string }[
   }
   return -1;
 }
+
+/**
+ * Which base model each model is compared with (the CLI report and the overview share this rule).
+ * - `baseIsChoice` (the user chose `base`: `--base`, or Choose Base Model): every other model against it.
+ * - otherwise (a guess), runs are compared within themselves: in a run folder holding two or more
+ *   models, each model against the run's own base-like model ({@link guessBaseModel} within the run),
+ *   as rlvr_behavior_probe's runs and checkpoints (each RL model against its own run's SFT); models of
+ *   single-model runs against `base`.
+ * Returns `[base, model]` pairs in the order of `models`; run bases are not compared with anything.
+ */
+export function comparisonPairs<M extends ModelIdentity & { id: number; run: string }>(models: readonly M[], base: M | undefined, baseIsChoice: boolean): [M, M][] {
+  const out: [M, M][] = [];
+  if (!base) return out;
+  if (baseIsChoice) {
+    for (const m of models) if (m.id !== base.id) out.push([base, m]);
+    return out;
+  }
+  const runs = new Map<string, M[]>();
+  for (const m of models) runs.set(m.run, [...(runs.get(m.run) ?? []), m]);
+  for (const inRun of runs.values()) {
+    const runBase = inRun.length >= 2 ? inRun[guessBaseModel(inRun)] : base;
+    for (const m of inRun) if (m.id !== runBase.id) out.push([runBase, m]);
+  }
+  return out;
+}
