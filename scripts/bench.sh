@@ -8,5 +8,6 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/ensure-node.sh
 node_modules/.bin/esbuild bench/run.ts bench/phase.ts src/core/index/readerWorker.ts --bundle --platform=node --format=cjs \
-  --target=node22 --external:better-sqlite3 --outdir=bench/work/bundle --entry-names=[name] --log-level=warning
+  --target=node22 --external:better-sqlite3 --outdir=bench/work/bundle --entry-names=[name] --log-level=warning \
+  --alias:jsonc-parser=./node_modules/jsonc-parser/lib/esm/main.js
 exec node bench/work/bundle/run.js "$@"

@@ -4,7 +4,11 @@ import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
-const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning' };
+// jsonc-parser's UMD entry requires its parts at run time, which a bundle cannot follow: use its ES module build.
+const common = {
+  bundle: true, sourcemap: !production, minify: production, logLevel: 'warning',
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+};
 
 const builds = [
   { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node',

@@ -18,6 +18,8 @@ export class OverviewView {
   /** Model ids shown in the charts; kept across reloads of the data (new models follow the default). */
   private visible: Set<number> | undefined;
   private known = new Set<number>();
+  /** `base/focus` model ids of the last load. */
+  private roles: string | undefined;
   private bands = true;
 
   constructor(
@@ -61,8 +63,12 @@ export class OverviewView {
       if (gen !== this.generation) return;
       this.data = d;
       const fresh = defaultVisibleModels(d.models);
+      // A new base or focus model (chosen in the tree or the status bar) is shown with its run.
+      const roles = `${d.baseModelId ?? ''}/${d.models.find((m) => m.isFocus)?.id ?? ''}`;
+      const rolesChanged = this.roles !== undefined && this.roles !== roles;
+      this.roles = roles;
       if (!this.visible) this.visible = this.initialVisible(d, fresh);
-      else for (const m of d.models) if (!this.known.has(m.id) && fresh.has(m.id)) this.visible.add(m.id);
+      else for (const m of d.models) if ((rolesChanged || !this.known.has(m.id)) && fresh.has(m.id)) this.visible.add(m.id);
       this.known = new Set(d.models.map((m) => m.id));
       this.render(d);
       this.persist();

@@ -173,7 +173,7 @@ export function program(): Command {
   const cmd = new Command('trace-inspector')
     .description('Index sampled reasoning traces and report base-vs-RL metrics (pass@k, coverage, best-of-k).')
     .version('0.1.0')
-    .showHelpAfterError();
+    .showHelpAfterError('(run with --help for usage)');
 
   cmd
     .command('index')
@@ -208,25 +208,31 @@ export function program(): Command {
     .addOption(new Option('--format <format>', 'output format').choices(['table', 'json', 'csv']).default('table'))
     .option('--replicates <n>', 'bootstrap replicates', (v) => {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 100) throw new InvalidArgumentError('an integer >= 100');
+      if (!Number.isInteger(n) || n < 100) throw new InvalidArgumentError('expected an integer >= 100');
       return n;
     })
     .option('--seed <n>', 'bootstrap seed', (v) => {
       const n = Number(v);
-      if (!Number.isInteger(n)) throw new InvalidArgumentError('an integer');
+      if (!Number.isInteger(n)) throw new InvalidArgumentError('expected an integer');
       return n;
     })
     .option('--maj-at-k [draws]', 'add maj@k curves (majority vote over extracted answers); exact where feasible, else a seeded Monte Carlo estimate of [draws] k-subsets per problem (default 2000)', (v) => {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 100) throw new InvalidArgumentError('an integer >= 100');
+      if (!Number.isInteger(n) || n < 100) throw new InvalidArgumentError('expected an integer >= 100');
       return n;
     })
     .addOption(new Option('--input-format <id>', 'read every file in this format instead of detecting it per file').choices([...FORMAT_IDS]))
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (folder: string, opts: { db?: string; base?: string; format: string; replicates?: number; seed?: number; majAtK?: true | number; inputFormat?: FormatId; quiet?: boolean }) => {
       const abs = checkFolder(folder);
-      const { index } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat);
+      const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat);
       try {
+        if (summary.samples === 0) {
+          // runIndex said why on stderr; an empty table on stdout would read as a result.
+          if (summary.diagnostics.length) process.stderr.write(`${formatDiagnostics(summary.diagnostics)}\n`);
+          process.exitCode = 1;
+          return;
+        }
         const audit = await auditFolder(index, abs);
         const majAtK = opts.majAtK === undefined ? undefined : opts.majAtK === true ? true : { draws: opts.majAtK };
         const report = buildReport(index, { base: opts.base, audit, replicates: opts.replicates, seed: opts.seed, majAtK });

@@ -27,7 +27,8 @@ const TOLERANCE = 1e-6;
  *   the same run folder through `run_config.json`'s `<alias>_model`, else by name substring.
  *   Its `unchanged` counts problems neither model solves as unchanged, so we compare it with our
  *   `unchanged + unsolved`.
- * - `per_question.csv` with `qid` and `c_<alias>` columns: per-problem correct counts.
+ * - `per_question.csv` with `qid` and `c_<alias>` columns: per-problem correct counts (rows of problems
+ *   the model has no indexed samples for, e.g. a malformed line, are not compared).
  * - `<stem>_*metrics.json` beside `<stem>.jsonl` (Qwen2.5-Math evaluation): `acc` = 100 x the mean
  *   over problems of the first sample's correctness, rounded to 0.1 (their `evaluate.py`), so the
  *   tolerance there is 0.05.
@@ -145,8 +146,10 @@ function auditPerQuestion(index: TraceIndex, root: string, rel: string, run: str
       const qid = row[qidCol];
       const stored = Number(row[j]);
       const pid = problemsByKey.get(qid);
-      if (pid === undefined || !Number.isFinite(stored)) continue;
-      push(out, rel, `${col}[qid=${qid}]`, stored, counts.get(pid)?.c ?? 0);
+      // A problem this model has no indexed samples for (a bad or missing line) is not "0 correct": skip it.
+      const recomputed = pid === undefined ? undefined : counts.get(pid)?.c;
+      if (recomputed === undefined || !Number.isFinite(stored)) continue;
+      push(out, rel, `${col}[qid=${qid}]`, stored, recomputed);
     }
   });
 }

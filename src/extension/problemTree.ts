@@ -193,9 +193,16 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           const models = new Map(s.models().map((m) => [m.id, m]));
           const base = s.baseModel();
           const order = (m: ModelRow) => (m.id === base?.id ? 0 : 1);
+          // Under the search filter, only the models with matching samples (as the verdict rows list only those).
+          const matching = this.matching;
           return stats
             .map((st) => models.get(st.modelId))
             .filter((m): m is ModelRow => !!m)
+            .filter((m) => {
+              if (matching === undefined) return true;
+              const c = s.index.sampleCounts(node.problem.id, m.id, matching);
+              return c.correct + c.incorrect + c.ungraded > 0;
+            })
             .sort((a, b) => order(a) - order(b) || treeModelLabel(a).localeCompare(treeModelLabel(b), 'en', { numeric: true }))
             .map((m) => ({ type: 'model', model: m, problemId: node.problem.id }));
         }

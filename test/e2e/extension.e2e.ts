@@ -15,6 +15,7 @@ import {
   activeEditorText,
   answerQuickInput,
   clickTreeRow,
+  collapseTreeRow,
   expandTreeRow,
   reloadWindow,
   runCommand,
@@ -101,6 +102,38 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
       await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30, { what: 'the filter cleared' });
     } catch (e) {
       await s.fail(e, 'extension-2');
+    }
+  });
+
+  test('searching sample text lists the problems with a matching sample, and under each only the models that have one', async () => {
+    try {
+      // "additions" occurs in RL samples of one problem and SFT samples of another (recomputed from the raw files,
+      // with the full-text index's tokenisation: runs of letters and digits, case-folded).
+      const word = 'additions';
+      const has = (texts: string[]) => texts.some((t) => (t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? ([] as string[])).includes(word));
+      const rlHits = [...rl].filter(([, v]) => has(v.texts)).map(([k]) => k);
+      const sftHits = [...sft].filter(([, v]) => has(v.texts)).map(([k]) => k);
+      const expected = [...new Set([...rlHits, ...sftHits])].sort((a, b) => Number(a) - Number(b));
+      assert.ok(rlHits.some((q) => !sftHits.includes(q)), 'a problem where only the RL model matches');
+      await runCommand(s.page, 'Trace Inspector: Search Sample Text…');
+      await answerQuickInput(s.page, { text: word });
+      await waitUntil(s.page, async () => {
+        const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).map((x) => x.label);
+        return r.join(',') === expected.join(',') ? r : undefined;
+      }, { what: `the problems ${expected.join(', ')} matching "${word}"` });
+      const only = rlHits.find((q) => !sftHits.includes(q))!;
+      await expandTreeRow(s.page, VIEW, only);
+      const models = await waitUntil(s.page, async () => {
+        const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 2).map((x) => x.label);
+        return r.length > 0 ? r : undefined;
+      }, { what: `the models under problem ${only}` });
+      assert.deepEqual(models, [RL_LABEL]);
+      await screenshot(s.page, 'extension-2b-search');
+      await collapseTreeRow(s.page, VIEW, only);
+      await runCommand(s.page, 'Trace Inspector: Clear Filter');
+      await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30, { what: 'the filter cleared' });
+    } catch (e) {
+      await s.fail(e, 'extension-2b');
     }
   });
 

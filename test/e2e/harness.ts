@@ -898,6 +898,19 @@ export async function expandTreeRow(page: Page, viewTitle: string, label: string
   });
 }
 
+/** Collapses an expanded tree row (no-op if collapsed) and waits until it reports collapsed. */
+export async function collapseTreeRow(page: Page, viewTitle: string, label: string, opts: WaitOptions = {}): Promise<void> {
+  await waitForTreeRow(page, viewTitle, label, opts);
+  const row = treeRowLocator(page, viewTitle, label);
+  if ((await row.getAttribute('aria-expanded')) === 'true') {
+    await row.locator('.monaco-tl-twistie').click({ timeout: opts.timeoutMs ?? timeouts.ui });
+  }
+  await waitUntil(page, async () => (await row.getAttribute('aria-expanded')) === 'false', {
+    timeoutMs: opts.timeoutMs,
+    what: `the row '${label}' in '${viewTitle}' to collapse`,
+  });
+}
+
 /** Title of the active editor tab, or undefined when no editor is open. */
 export async function activeEditorTitle(page: Page): Promise<string | undefined> {
   const tab = page.locator('.part.editor .editor-group-container.active .tab.active .label-name').first();

@@ -52,7 +52,7 @@ describe('qwen-math reader', () => {
       '3:error:code is not an array (got string); line skipped',
       '4:warning:score values are strings; read "true"/"false" as booleans (reported once per file)',
       '5:warning:code has 3 samples but score has 2; keeping the first 2',
-      '6:warning:missing idx; using record number 4',
+      '6:warning:missing idx; using "#4" (its record number)',
       // V8 wording of JSON errors is not ours: check the prefix (NaN literal, then plain text)
       c.msgs[4],
       c.msgs[5],
@@ -67,7 +67,7 @@ describe('qwen-math reader', () => {
     assert.match(c.msgs[9], /^12:error:malformed JSON \(.*\); truncated last line\?$/);
     assert.equal(c.msgs.length, 10);
 
-    assert.deepEqual(c.records.map((r) => [r.line, r.problemId]), [[1, '0'], [4, '2'], [5, '3'], [6, '4'], [9, '6'], [10, '7']]);
+    assert.deepEqual(c.records.map((r) => [r.line, r.problemId]), [[1, '0'], [4, '2'], [5, '3'], [6, '#4'], [9, '6'], [10, '7']]);
     const r0 = c.records[0];
     assert.deepEqual(r0.model, { name: 'mymodel', revision: null, source: 'path' });
     assert.equal(r0.dataset, 'math');
@@ -378,6 +378,15 @@ describe('bad input files', () => {
     writeFileSync(path.join(dir, rel), content);
   };
 
+  test('a record without its id gets "#N", which never collides with the real id N of another record', async () => {
+    const line = (q: number | null) => JSON.stringify({ ...(q === null ? {} : { qid: q }), model_name: 'm', rollouts: [{ rollout: 0, correct: true, text: `t${q}` }] });
+    // the third record (record number 2) has no qid, and qid 2 is the fourth record's
+    put('ids/r.jsonl', [line(0), line(1), line(null), line(2)].join('\n'));
+    const c = await collect(dir, 'ids/r.jsonl', 'rollouts');
+    assert.deepEqual(c.records.map((r) => r.problemId), ['0', '1', '#2', '2']);
+    assert.deepEqual(c.msgs, ['3:warning:missing qid; using "#2" (its record number)']);
+  });
+
   test('empty file: detection and each JSONL reader give "empty file" at line 0', async () => {
     put('empty.jsonl', '');
     put('blank.jsonl', '\n  \n');
@@ -447,7 +456,11 @@ describe('bad input files', () => {
   test('non-result files are skipped by name', async () => {
     for (const rel of ['summary.json', 'r/run_config.json', 'x_metrics.json', 'trace-inspector.mapping.json', '.trace-inspector/a.jsonl']) {
       put(rel, '{"task_id": "a", "completion": "b"}\n');
-      assert.deepEqual(await detectFile(path.join(dir, rel), rel, dir), { format: null, skipped: 'non-result', diagnostics: [] }, rel);
+      const det = await detectFile(path.join(dir, rel), rel, dir);
+      assert.deepEqual([det.format, det.skipped], [null, 'non-result'], rel);
+      // A mapping file is never read as results; what is wrong with it as a mapping is its own diagnostics.
+      if (rel === 'trace-inspector.mapping.json') assert.ok(det.diagnostics.length > 0 && det.diagnostics.every((d) => d.file === rel && /^invalid mapping file: /.test(d.message)));
+      else assert.deepEqual(det.diagnostics, [], rel);
     }
   });
 

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditDiagnostics, auditFolder } from '../../src/core/audit';
 import { indexFolder } from '../../src/core/index/indexer';
@@ -103,6 +103,25 @@ describe('report on rlvr-probe-gsm8k results_2048_batched (SFT as base)', async 
     assert.deepEqual([q13?.stored, q13?.recomputed], [0, 3]);
   });
 
+  test('audit: a problem whose line could not be read is not reported as "recomputed 0"', async () => {
+    const dir = tempDir();
+    for (const f of ['rl_raw.jsonl', 'sft_raw.jsonl', 'per_question.csv', 'summary.json', 'run_config.json']) {
+      if (existsSync(join(RUN, f))) copyFileSync(join(RUN, f), join(dir, f));
+    }
+    // Break the RL record of qid 4 (line 5): that problem has no RL samples in the index.
+    const lines = readFileSync(join(dir, 'rl_raw.jsonl'), 'utf8').split('\n');
+    assert.equal(JSON.parse(lines[4]).qid, 4);
+    lines[4] = lines[4].slice(0, 100);
+    writeFileSync(join(dir, 'rl_raw.jsonl'), lines.join('\n'));
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const audit = await auditFolder(index, dir);
+    assert.equal(audit.find((a) => a.metric === 'c_rl[qid=4]'), undefined);
+    // the disagreement that is real is still found
+    assert.deepEqual(audit.filter((a) => a.metric === 'c_sft[qid=13]').map((a) => [a.stored, a.recomputed]), [[0, 3]]);
+    index.close();
+  });
+
   test('audit entries become warnings at the line of the figure in the summary file', () => {
     const d = auditDiagnostics(RUN, report.audit);
     const acc = d.find((x) => x.message.startsWith('sft_sample_accuracy'))!;
@@ -111,6 +130,30 @@ describe('report on rlvr-probe-gsm8k results_2048_batched (SFT as base)', async 
     assert.equal(acc.message, 'sft_sample_accuracy: this file says 0.5333, the raw samples give 0.5542');
     const q13 = d.find((x) => x.message.startsWith('c_sft[qid=13]'))!;
     assert.match(readFileSync(join(RUN, 'per_question.csv'), 'utf8').split('\n')[q13.line - 1], /^13,/);
+  });
+
+  test('maj@8 votes on pred_value (the parsed answer): a direct vote count over the raw rollouts', async () => {
+    const m = buildReport(index, { base: 'sft', majAtK: true }).models.find((x) => /sft/.test(x.id))!;
+    const lines = readFileSync(join(RUN, 'sft_raw.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { qid: number; rollouts: { pred_value: number | null; correct: boolean }[] });
+    const perProblem = lines.map((l) => {
+      // plurality of the parsed values over all 8 samples; a tie splits the credit; a value counts as correct if any sample with it is
+      const groups = new Map<string, { size: number; correct: boolean }>();
+      for (const r of l.rollouts) {
+        if (r.pred_value === null || r.pred_value === undefined) continue;
+        const g = groups.get(String(r.pred_value)) ?? { size: 0, correct: false };
+        g.size++;
+        g.correct ||= r.correct;
+        groups.set(String(r.pred_value), g);
+      }
+      const max = Math.max(0, ...[...groups.values()].map((g) => g.size));
+      const winners = [...groups.values()].filter((g) => g.size === max && max > 0);
+      return { qid: l.qid, v: winners.length ? winners.filter((g) => g.correct).length / winners.length : 0 };
+    });
+    const expected = perProblem.reduce((a, p) => a + p.v, 0) / perProblem.length;
+    const at8 = m.majAtK!.find((p) => p.k === 8)!;
+    assert.ok(Math.abs(at8.value! - expected) < 1e-12, `maj@8 ${at8.value} vs ${expected}`);
+    // qid 22: "\$8,\!096" and "The optimal choice provides \$8,096" are one parsed value: a 4-4 tie, credit 0.5
+    assert.equal(perProblem.find((p) => p.qid === 22)!.v, 0.5);
   });
 
   test('bootstrap intervals are reproducible with the same seed', () => {
@@ -255,7 +298,17 @@ describe('CLI', () => {
     assert.deepEqual(json.models[0].majAtK.map((p: { k: number }) => p.k), [1, 2, 4, 8]);
     const bad = spawnSync(process.execPath, [cli, 'report', dir, '--db', db, '--maj-at-k', '7', '-q'], { encoding: 'utf8' });
     assert.equal(bad.status, 1);
-    assert.match(bad.stderr, /--maj-at-k.*an integer >= 100/);
+    assert.match(bad.stderr, /--maj-at-k.*argument '7' is invalid\. expected an integer >= 100/);
+    // One line and a pointer to --help, not the whole help text.
+    assert.match(bad.stderr, /\(run with --help for usage\)/);
+    assert.doesNotMatch(bad.stderr, /Options:/);
+  });
+
+  test('report on a folder without samples fails (exit 1) and prints no empty table', () => {
+    const res = spawnSync(process.execPath, [cli, 'report', tempDir(), '--db', join(tempDir(), 'i.db'), '-q'], { encoding: 'utf8' });
+    assert.equal(res.status, 1);
+    assert.equal(res.stdout, '');
+    assert.match(res.stderr, /no samples found in/);
   });
 
   test('an unknown --base is an error that names the models', () => {

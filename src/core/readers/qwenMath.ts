@@ -60,8 +60,9 @@ function detect(_relPath: string, first: unknown): boolean {
 
 /**
  * Streams a Qwen-math JSONL file. Per line (a problem):
- * - problemId = `String(idx)`; missing/non-scalar `idx`: the 0-based record number (count of object
- *   records before it in the file) with a warning `missing idx; using record number N`.
+ * - problemId = `String(idx)`; missing/non-scalar `idx`: `#N` with N the 0-based record number (count
+ *   of object records before it in the file; `#` so that it never collides with a real idx), with a
+ *   warning `missing idx; using "#N" (its record number)`.
  * - question = `question` (else `problem`); referenceAnswer = `gt` (else `answer`); level = `level`
  *   with a `Level N` prefix reduced to `N`.
  * - sample texts = `code` (else `response`); a non-array gives an error `code is not an array (got T)`
@@ -90,8 +91,9 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
 
     let problemId = toStr(o.idx);
     if (problemId === null) {
-      problemId = String(recNo);
-      yield diag(ctx, line, `missing idx; using record number ${recNo}`, 'warning');
+      // "#N", not "N": a record number must not collide with the real idx of another record.
+      problemId = `#${recNo}`;
+      yield diag(ctx, line, `missing idx; using "#${recNo}" (its record number)`, 'warning');
     }
 
     const textKey = 'code' in o ? 'code' : 'response' in o ? 'response' : 'code';

@@ -46,10 +46,12 @@ export async function datasetFromRunConfig(absPath: string): Promise<{ dataset: 
  *   `model_name` is missing: the file stem (source `path`) and one warning per file.
  * - dataset = stem of `question_file` in a sibling `run_config.json`, else the record's `dataset`
  *   field, else `default`.
- * - problemId = `String(qid)` (else `id`); missing: the 0-based record number, with a warning.
+ * - problemId = `String(qid)` (else `id`); missing: `#N` with N the 0-based record number (never a
+ *   real qid), with a warning.
  * - samples from `rollouts[]`: text = `text` (non-string: error, sample skipped); correct = `correct`
  *   (bool, 0/1; strings one warning per file; other values null with a warning);
- *   extractedAnswer = `pred_token`, else `String(pred_value)`; finishReason = `finish_reason`;
+ *   extractedAnswer = `pred_value` (the parsed answer the grader compared; a number as `String(n)`),
+ *   else `pred_token`; finishReason = `finish_reason`;
  *   tokenCount = `num_tokens`.
  * - sampleIndex = the `rollout` field when every rollout of the line has a distinct non-negative integer
  *   `rollout`; otherwise the array position, with a warning.
@@ -71,8 +73,9 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
 
     let problemId = toStr(o.qid ?? o.id);
     if (problemId === null) {
-      problemId = String(recNo);
-      yield diag(ctx, line, `missing qid; using record number ${recNo}`, 'warning');
+      // "#N", not "N": a record number must not collide with the real qid of another record.
+      problemId = `#${recNo}`;
+      yield diag(ctx, line, `missing qid; using "#${recNo}" (its record number)`, 'warning');
     }
     const rollouts = o.rollouts;
     if (!Array.isArray(rollouts)) {
@@ -117,12 +120,14 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       } else if (c.kind === 'invalid') {
         invalid++;
       }
-      const predToken = toStr(r.pred_token);
+      // The parsed value is what the grader compared, so majority votes group by it ("\\$8,\\!096" and
+      // "The optimal choice provides \\$8,096" are one answer, 8096); the raw token when there is none.
+      const value = typeof r.pred_value === 'number' && Number.isFinite(r.pred_value) ? String(r.pred_value) : toStr(r.pred_value);
       samples.push({
         sampleIndex: useIds ? ids[i] : i,
         text: r.text,
         correct: c.value,
-        extractedAnswer: predToken ?? toStr(r.pred_value),
+        extractedAnswer: value ?? toStr(r.pred_token),
         finishReason: toStr(r.finish_reason),
         tokenCount: toNum(r.num_tokens),
       });
