@@ -107,33 +107,44 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
 
   test('searching sample text lists the problems with a matching sample, and under each only the models that have one', async () => {
     try {
-      // "additions" occurs in RL samples of one problem and SFT samples of another (recomputed from the raw files,
-      // with the full-text index's tokenisation: runs of letters and digits, case-folded).
+      // "additions" occurs in some problems' samples only (recomputed from every raw file of the folder,
+      // with the full-text index's tokenisation: runs of letters and digits, case-folded). In
+      // results_2048_batched, one problem has it in RL samples and not in SFT samples.
       const word = 'additions';
       const has = (texts: string[]) => texts.some((t) => (t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? ([] as string[])).includes(word));
-      const rlHits = [...rl].filter(([, v]) => has(v.texts)).map(([k]) => k);
-      const sftHits = [...sft].filter(([, v]) => has(v.texts)).map(([k]) => k);
-      const expected = [...new Set([...rlHits, ...sftHits])].sort((a, b) => Number(a) - Number(b));
-      assert.ok(rlHits.some((q) => !sftHits.includes(q)), 'a problem where only the RL model matches');
+      const hits = new Set<string>();
+      const walk = (dir: string): void => {
+        for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+          const p = path.join(dir, e.name);
+          if (e.isDirectory()) walk(p);
+          else if (e.name.endsWith('_raw.jsonl')) for (const [q, v] of rawCounts(p)) if (has(v.texts)) hits.add(q);
+        }
+      };
+      walk(REAL);
+      const expected = [...hits].sort((a, b) => Number(a) - Number(b));
+      const only = [...rl].find(([q, v]) => has(v.texts) && !has(sft.get(q)!.texts))?.[0];
+      assert.ok(only !== undefined, 'a problem where the RL model of results_2048_batched matches and its SFT does not');
       await runCommand(s.page, 'Trace Inspector: Search Sample Text…');
       await answerQuickInput(s.page, { text: word });
       await waitUntil(s.page, async () => {
         const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).map((x) => x.label);
         return r.join(',') === expected.join(',') ? r : undefined;
       }, { what: `the problems ${expected.join(', ')} matching "${word}"` });
-      const only = rlHits.find((q) => !sftHits.includes(q))!;
       await expandTreeRow(s.page, VIEW, only);
       const models = await waitUntil(s.page, async () => {
         const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 2).map((x) => x.label);
         return r.length > 0 ? r : undefined;
       }, { what: `the models under problem ${only}` });
-      assert.deepEqual(models, [RL_LABEL]);
+      assert.ok(models.includes(RL_LABEL), models.join(' | '));
+      assert.ok(!models.includes(SFT_LABEL), `the SFT model has no matching sample: ${models.join(' | ')}`);
+      assert.ok(models.length < 12, `only models with a match, not all 12: ${models.join(' | ')}`);
       await screenshot(s.page, 'extension-2b-search');
       await collapseTreeRow(s.page, VIEW, only);
-      await runCommand(s.page, 'Trace Inspector: Clear Filter');
-      await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30, { what: 'the filter cleared' });
     } catch (e) {
       await s.fail(e, 'extension-2b');
+    } finally {
+      await runCommand(s.page, 'Trace Inspector: Clear Filter').catch(() => undefined);
+      await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30, { what: 'the filter cleared' }).catch(() => undefined);
     }
   });
 
