@@ -114,7 +114,8 @@ export function problemCurveSpec(models: ModelInfo[], stats: ProblemModelStats[]
       mark: { type: 'line', point: true },
       encoding: {
         x,
-        y: { field: 'value', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } },
+        // the axis names every metric drawn (pass@k alone unless maj@k or best-of-k is ticked)
+        y: { field: 'value', type: 'quantitative', title: ['pass@k', ...(metrics.maj ? ['maj@k'] : []), ...(metrics.best ? ['best-of-k'] : [])].join(' / '), scale: { domain: [0, 1] } },
         strokeWidth: { field: 'isBase', type: 'nominal', scale: { domain: [true, false], range: [3.5, 1.8] }, legend: null },
         color,
         strokeDash: { field: 'metric', type: 'nominal', title: 'metric', scale: { domain: ['pass@k', 'maj@k', 'best-of-k'], range: [[1, 0], [6, 3], [2, 2]] }, legend: metrics.maj || metrics.best ? {} : null },

@@ -90,6 +90,10 @@ export class OverviewView {
     const label = new Map(d.models.map((m) => [m.id, m.label]));
     // With a guessed base, each run's models are compared with the run's own base: name it per row.
     const perRunBases = new Set(d.coverage.map((c) => c.baseModelId)).size > 1;
+    // Rows in natural order of base, then model (step-300 before step-1000).
+    const collator = new Intl.Collator('en', { numeric: true });
+    const byLabels = (a: { baseModelId: number; modelId: number }, b: { baseModelId: number; modelId: number }) =>
+      collator.compare(label.get(a.baseModelId) ?? '', label.get(b.baseModelId) ?? '') || collator.compare(label.get(a.modelId) ?? '', label.get(b.modelId) ?? '');
     replace(this.root, 
       h('header', null, h('h1', null, 'Overview'), h('span', { className: 'muted' }, `${d.problems} problems · ${d.models.length} models · base model: ${base?.label ?? 'none'}`)),
       d.warnings.length ? h('ul', { className: 'warning' }, d.warnings.map((w) => h('li', null, w))) : null,
@@ -102,7 +106,7 @@ export class OverviewView {
         h('div', { className: 'chart', id: 'chart-coverage' }),
         h('table', { className: 'stats' },
           h('thead', null, h('tr', null, [...(perRunBases ? ['base'] : []), 'model', 'problems', 'base only', 'RL only', 'both', 'neither', 'crossover k'].map((t) => h('th', null, t)))),
-          h('tbody', null, d.coverage.map((c) =>
+          h('tbody', null, [...d.coverage].sort(byLabels).map((c) =>
             h('tr', null,
               perRunBases ? h('td', null, label.get(c.baseModelId) ?? '') : null,
               h('td', null, label.get(c.modelId) ?? ''),
@@ -110,7 +114,7 @@ export class OverviewView {
               ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>
                 h('td', null, h('button', { className: 'link', onclick: () => this.filter({ kind: 'coverageCell', base: c.baseModelId, model: c.modelId, cell }) }, String(c[cell]))),
               ),
-              h('td', null, c.crossoverK === null ? '—' : String(c.crossoverK)),
+              h('td', null, c.crossoverK === null ? 'none' : String(c.crossoverK)),
             ),
           )),
         ),

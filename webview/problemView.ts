@@ -184,6 +184,7 @@ export class ProblemView {
     return h('p', { className: 'summary' },
       `Median similarity to the nearest base sample: ${fmt(s.modelSimilarity.median)} for this model vs ${fmt(s.baselineSimilarity.median)} between base samples `,
       `(range ${fmt(s.baselineSimilarity.min)}–${fmt(s.baselineSimilarity.max)}). Median novelty ${pct(s.modelNovelty.median)} vs ${pct(s.baselineNovelty.median)}.`,
+      answersLine(sim),
       sim.cached ? h('span', { className: 'muted' }, ' (cached)') : null,
     );
   }
@@ -212,6 +213,7 @@ export class ProblemView {
         h('span', { className: 'idx' }, `#${s.sampleIndex}`),
         h('span', { className: 'sim', title: 'similarity to the nearest base sample' }, sim ? `sim ${fmt(sim.similarity, 2)}` : ''),
         h('span', { className: 'nov', title: 'novelty: share of tokens in no base 3-gram' }, sim ? `novel ${pct(sim.novelty)}` : ''),
+        h('span', { className: 'in-base', title: 'base samples with the same final answer (correct ones in brackets)' }, inBaseText(sim?.answerInBase, this.sim?.baseSamples)),
         h('span', { className: 'nearest', title: 'nearest base samples' }, sim ? sim.nearest.map((n) => `base #${n.baseSampleIndex} (${fmt(n.similarity, 2)})`).join(', ') : ''),
         s.labels.length ? h('span', { className: 'labels' }, s.labels.join(', ')) : null,
       );
@@ -348,4 +350,22 @@ export class ProblemView {
       replace(el, h('p', { className: 'error' }, (e as Error).message));
     }
   }
+}
+
+/** "answer in base 5/8 (5 ✓)" for a sample's final answer; empty when unknown. */
+function inBaseText(a: { count: number; correct: number } | null | undefined, baseSamples: number | undefined): string {
+  if (a === undefined || baseSamples === undefined) return '';
+  if (a === null) return 'no answer';
+  return a.count === 0 ? 'answer not in base' : `answer in base ${a.count}/${baseSamples} (${a.correct} ✓)`;
+}
+
+/**
+ * One sentence on final answers: how many of this model's correct samples give an answer that some
+ * correct base sample also gives (the answer-level "already in the base distribution").
+ */
+function answersLine(sim: SimilarityData): string {
+  const correct = sim.samples.filter((x) => x.correct === true && x.answerInBase);
+  if (sim.baseSamples === undefined || correct.length === 0) return '';
+  const inBase = correct.filter((x) => x.answerInBase!.correct > 0).length;
+  return ` Final answers: ${inBase} of this model's ${correct.length} correct samples give an answer that a correct base sample also gives.`;
 }

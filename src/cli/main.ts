@@ -82,10 +82,11 @@ export function reportTable(r: Report): string {
   const ks = [...new Set(r.models.flatMap((m) => m.passAtK.map((p) => p.k)))].sort((a, b) => a - b);
   const head = ['model', 'problems', 'samples', 'correct', ...ks.map((k) => `pass@${k}`)];
   const rows = r.models.map((m) => [
-    safe(m.label) + (m.id === r.base ? ' [base]' : ''),
+    safe(m.label) + (m.id === r.base && r.models.length > 1 ? ' [base]' : ''),
     String(m.problems),
     String(m.samples),
-    String(m.correct),
+    // no graded sample: "0 correct" would read as a failing model
+    m.sampleAccuracy === null ? 'ungraded' : String(m.correct),
     ...ks.map((k) => {
       const p = m.passAtK.find((x) => x.k === k);
       return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]` : '—';

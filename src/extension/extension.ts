@@ -69,7 +69,7 @@ class Extension implements vscode.Disposable {
     if (this.tree.filter.kind === 'all') this.tree.lastCount = s.index.countProblems();
     this.view.description = this.tree.filter.kind === 'all' ? `${this.tree.lastCount} problems${focus ? ` · model: ${focus.label}` : ''}` : `${desc} (${this.tree.lastCount})`;
     // The description is hidden when the container holds one view: the message above the tree is not.
-    const comparing = focus ? `"model" = ${focus.label}${base && base.id !== focus.id ? `; base = ${base.label}` : ''}` : '';
+    const comparing = focus ? (base && base.id !== focus.id ? `Model: ${focus.label} · base: ${base.label}` : `Model: ${focus.label}`) : '';
     this.view.message =
       this.tree.filter.kind === 'all'
         ? comparing || undefined

@@ -16,6 +16,8 @@ import { comparisonPairs } from '../core/index/labels';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
 import {
   accuracyHistogram,
+  answerInBase,
+  baseAnswerCounts,
   betaInterval,
   bestOfK,
   bootstrapPassAtKCurve,
@@ -202,7 +204,7 @@ export interface NoveltyJob {
 }
 
 /** Body of a SimilarityData without the ids of the request (filled in by the caller). */
-export type SimilarityBody = Pick<SimilarityData, 'samples' | 'baseline' | 'summary'>;
+export type SimilarityBody = Pick<SimilarityData, 'samples' | 'baseline' | 'summary' | 'baseSamples'>;
 export type NoveltyBody = Omit<NoveltyData, 'sampleId' | 'baseModelId'>;
 
 /** Runs problemSimilarity on a job and maps indices back to sample ids. */
@@ -254,6 +256,23 @@ export function runNoveltyJob(job: NoveltyJob): NoveltyBody {
       : null,
     diff: d ? d.segments : null,
   };
+}
+
+/**
+ * Adds to a similarity result, per model sample, how many base samples gave the same final answer
+ * (metrics `answerInBase`), from the extracted answers in the index. Not cached: it is one query.
+ */
+export function withAnswersInBase(index: TraceIndex, problemId: number, baseId: number, modelId: number, body: SimilarityBody): SimilarityBody {
+  const answers = (model: number) =>
+    index.db.prepare('SELECT id, extracted_answer AS answer, correct FROM samples WHERE problem_id = ? AND model_id = ?').all(problemId, model) as {
+      id: number;
+      answer: string | null;
+      correct: number | null;
+    }[];
+  const base = answers(baseId);
+  const counts = baseAnswerCounts(base.map((b) => ({ answer: b.answer, correct: b.correct === null ? null : b.correct === 1 })));
+  const byId = new Map(answers(modelId).map((a) => [a.id, a.answer]));
+  return { ...body, baseSamples: base.length, samples: body.samples.map((s) => ({ ...s, answerInBase: answerInBase(counts, byId.get(s.sampleId)) })) };
 }
 
 /** Builds the similarity job of (problem, base model, model) from the index. */

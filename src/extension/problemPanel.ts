@@ -25,6 +25,7 @@ import {
   sampleText,
   similarityJob,
   similarityParams,
+  withAnswersInBase,
   writeSimilarityCache,
   type Roles,
 } from './panelData';
@@ -307,14 +308,14 @@ class Panel {
     if (base.id === modelId) throw new RequestError('This is the base model: pick another model to compare with it.');
     const params = similarityParams(s.index, problemId, base.id, modelId);
     const cached = readSimilarityCache(s.index, problemId, base.id, modelId, params);
-    if (cached) return { problemId, modelId, baseModelId: base.id, ...cached, cached: true };
+    if (cached) return { problemId, modelId, baseModelId: base.id, ...withAnswersInBase(s.index, problemId, base.id, modelId, cached), cached: true };
     const body = await this.panels.runner.run(similarityJob(s.index, problemId, base.id, modelId));
     try {
       writeSimilarityCache(s.index, problemId, base.id, modelId, params, body);
     } catch {
       /* a busy or read-only index only loses the cache */
     }
-    return { problemId, modelId, baseModelId: base.id, ...body, cached: false };
+    return { problemId, modelId, baseModelId: base.id, ...withAnswersInBase(s.index, problemId, base.id, modelId, body), cached: false };
   }
 
   private async novelty(sampleId: number): Promise<NoveltyData> {

@@ -177,7 +177,14 @@ export interface SimilarityData {
     novelty: number;
     baselinePercentile: number | null;
     nearest: { baseSampleId: number; baseSampleIndex: number; similarity: number }[];
+    /**
+     * Base samples with the same normalised final answer, and how many of them are correct; null when
+     * this sample has no extracted answer (absent from results cached by older versions).
+     */
+    answerInBase?: { count: number; correct: number } | null;
   }[];
+  /** Base samples of the problem (the denominator of `answerInBase.count`). */
+  baseSamples?: number;
   /** Base-to-base leave-one-out baseline. */
   baseline: { sampleId: number; sampleIndex: number; similarity: number | null; novelty: number }[];
   summary: { modelSimilarity: Summary; modelNovelty: Summary; baselineSimilarity: Summary; baselineNovelty: Summary };

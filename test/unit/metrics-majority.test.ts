@@ -1,6 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  answerInBase,
+  baseAnswerCounts,
   datasetMajAtK,
   majAtK,
   majAtKCurve,
@@ -219,5 +221,24 @@ describe('majAtK', () => {
     assert.deepEqual(d, { k: 2, value: 0.5, problems: 1, missing: 1, monteCarlo: 0 });
     const c = majAtKCurve([p1, p2], [1, 2]);
     assert.equal(c[0].value, (0.5 + 1) / 2);
+  });
+});
+
+describe('answerInBase', () => {
+  test('counts base samples with the same normalised answer and the correct ones; null and empty answers are no answer', () => {
+    const counts = baseAnswerCounts([
+      { answer: '\\$8,\\!096', correct: true },
+      { answer: '8096', correct: false },
+      { answer: '8,096', correct: true },
+      { answer: '42', correct: false },
+      { answer: null, correct: true },
+      { answer: '', correct: true },
+    ]);
+    assert.deepEqual(answerInBase(counts, '8096'), { count: 3, correct: 2 });
+    assert.deepEqual(answerInBase(counts, '42'), { count: 1, correct: 0 });
+    assert.deepEqual(answerInBase(counts, '7'), { count: 0, correct: 0 });
+    assert.equal(answerInBase(counts, null), null);
+    assert.equal(answerInBase(counts, '   '), null);
+    assert.deepEqual(answerInBase(new Map(), '1'), { count: 0, correct: 0 });
   });
 });

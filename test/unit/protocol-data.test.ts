@@ -14,6 +14,7 @@ import { TraceIndex, type ModelRow } from '../../src/core/index/traceIndex';
 import { indexFolder } from '../../src/core/index/indexer';
 import { buildReport } from '../../src/core/report';
 import { guessBaseModel } from '../../src/core/index/labels';
+import { normalizeAnswer } from '../../src/core/metrics/majority';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import {
   accuracyBin,
@@ -28,6 +29,7 @@ import {
   sampleText,
   similarityJob,
   similarityParams,
+  withAnswersInBase,
   writeSimilarityCache,
 } from '../../src/extension/panelData';
 import { SimilarityRunner } from '../../src/extension/similarityRunner';
@@ -109,6 +111,35 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     assert.deepEqual({ ...cov }, { modelId: rl.id, baseModelId: sft.id, problems: 30, baseOnly: 0, modelOnly: 1, both: 28, neither: 1, crossoverK: cov.crossoverK });
     assert.equal(o.histograms.filter((h) => h.modelId === rl.id).reduce((a, h) => a + h.count, 0), 30);
     assert.equal(o.problems, 30);
+  });
+
+  test('answer in base: per RL sample, the SFT samples with the same final answer (and the correct ones), from the raw rollouts', () => {
+    const raw = (file: string) =>
+      new Map(
+        fs.readFileSync(path.join(FOLDER, 'results_2048_batched', file), 'utf8').split('\n').filter(Boolean)
+          .map((l) => JSON.parse(l) as { qid: number; rollouts: { rollout: number; pred_value: number | null; correct: boolean }[] })
+          .map((r) => [String(r.qid), r.rollouts]),
+      );
+    const rlRaw = raw('rl_raw.jsonl');
+    const sftRaw = raw('sft_raw.jsonl');
+    let checked = 0;
+    let notInBase = 0;
+    for (const p of index.listProblems({ kind: 'all' }, 0, 100)) {
+      const samples = index.sampleTexts(p.id, rl.id);
+      const stub = { samples: samples.map((x) => ({ sampleId: x.id, sampleIndex: x.sampleIndex, correct: x.correct, similarity: null, novelty: 0, baselinePercentile: null, nearest: [] })), baseline: [], summary: {} as never };
+      const body = withAnswersInBase(index, p.id, sft.id, rl.id, stub);
+      assert.equal(body.baseSamples, 8);
+      for (const x of body.samples) {
+        const mine = rlRaw.get(p.problemId)!.find((r) => r.rollout === x.sampleIndex)!;
+        const key = normalizeAnswer(mine.pred_value === null ? null : String(mine.pred_value));
+        const same = sftRaw.get(p.problemId)!.filter((b) => b.pred_value !== null && normalizeAnswer(String(b.pred_value)) === key);
+        assert.deepEqual(x.answerInBase, key === null ? null : { count: same.length, correct: same.filter((b) => b.correct).length }, `qid ${p.problemId} #${x.sampleIndex}`);
+        checked++;
+        if (x.answerInBase?.count === 0) notInBase++;
+      }
+    }
+    assert.equal(checked, 240);
+    assert.ok(notInBase > 0, 'some RL answers are not among the SFT answers');
   });
 
   test('resolveFilter turns chart clicks into problem lists', () => {

@@ -338,3 +338,35 @@ export function majAtKCurve(
 ): MajAtKPoint[] {
   return ks.map((k) => datasetMajAtK(problems, k, opts));
 }
+
+/** How the base model's samples answered: per normalised answer, how many samples and how many correct. */
+export type BaseAnswers = Map<string, { count: number; correct: number }>;
+
+/**
+ * Counts the base model's final answers for {@link answerInBase}: samples grouped by
+ * {@link normalizeAnswer} (null and empty answers are left out); `correct` counts samples graded correct.
+ */
+export function baseAnswerCounts(base: readonly VoteSample[]): BaseAnswers {
+  const out: BaseAnswers = new Map();
+  for (const s of base) {
+    const a = normalizeAnswer(s.answer);
+    if (a === null) continue;
+    const g = out.get(a) ?? { count: 0, correct: 0 };
+    g.count++;
+    if (s.correct === true) g.correct++;
+    out.set(a, g);
+  }
+  return out;
+}
+
+/**
+ * Whether a model sample's final answer is already among the base model's samples (the answer-level
+ * form of "is RL's solution in the base distribution?", Yue et al. 2025): how many base samples gave
+ * the same normalised answer and how many of those are graded correct. `null` when the sample has no
+ * extracted answer; `{ count: 0, correct: 0 }` when no base sample gave it.
+ */
+export function answerInBase(counts: BaseAnswers, answer: string | null | undefined): { count: number; correct: number } | null {
+  const a = normalizeAnswer(answer);
+  if (a === null) return null;
+  return counts.get(a) ?? { count: 0, correct: 0 };
+}
