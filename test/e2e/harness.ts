@@ -887,27 +887,24 @@ export async function clickTreeRow(page: Page, viewTitle: string, label: string,
 
 /** Expands a collapsible tree row (no-op if expanded) and waits until it reports expanded. */
 export async function expandTreeRow(page: Page, viewTitle: string, label: string, opts: WaitOptions = {}): Promise<void> {
-  await waitForTreeRow(page, viewTitle, label, opts);
-  const row = treeRowLocator(page, viewTitle, label);
-  if ((await row.getAttribute('aria-expanded')) === 'false') {
-    await row.locator('.monaco-tl-twistie').click({ timeout: opts.timeoutMs ?? timeouts.ui });
-  }
-  await waitUntil(page, async () => (await row.getAttribute('aria-expanded')) === 'true', {
-    timeoutMs: opts.timeoutMs,
-    what: `the row '${label}' in '${viewTitle}' to expand`,
-  });
+  await setTreeRowExpanded(page, viewTitle, label, true, opts);
 }
 
 /** Collapses an expanded tree row (no-op if collapsed) and waits until it reports collapsed. */
 export async function collapseTreeRow(page: Page, viewTitle: string, label: string, opts: WaitOptions = {}): Promise<void> {
+  await setTreeRowExpanded(page, viewTitle, label, false, opts);
+}
+
+async function setTreeRowExpanded(page: Page, viewTitle: string, label: string, expanded: boolean, opts: WaitOptions): Promise<void> {
   await waitForTreeRow(page, viewTitle, label, opts);
   const row = treeRowLocator(page, viewTitle, label);
-  if ((await row.getAttribute('aria-expanded')) === 'true') {
+  const want = String(expanded);
+  if ((await row.getAttribute('aria-expanded')) !== want) {
     await row.locator('.monaco-tl-twistie').click({ timeout: opts.timeoutMs ?? timeouts.ui });
   }
-  await waitUntil(page, async () => (await row.getAttribute('aria-expanded')) === 'false', {
+  await waitUntil(page, async () => (await row.getAttribute('aria-expanded')) === want, {
     timeoutMs: opts.timeoutMs,
-    what: `the row '${label}' in '${viewTitle}' to collapse`,
+    what: `the row '${label}' in '${viewTitle}' to ${expanded ? 'expand' : 'collapse'}`,
   });
 }
 
