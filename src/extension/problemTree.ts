@@ -194,15 +194,10 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           const base = s.baseModel();
           const order = (m: ModelRow) => (m.id === base?.id ? 0 : 1);
           // Under the search filter, only the models with matching samples (as the verdict rows list only those).
-          const matching = this.matching;
+          const matching = this.matching === undefined ? undefined : s.index.matchingModels(node.problem.id, this.matching);
           return stats
             .map((st) => models.get(st.modelId))
-            .filter((m): m is ModelRow => !!m)
-            .filter((m) => {
-              if (matching === undefined) return true;
-              const c = s.index.sampleCounts(node.problem.id, m.id, matching);
-              return c.correct + c.incorrect + c.ungraded > 0;
-            })
+            .filter((m): m is ModelRow => !!m && (matching === undefined || matching.has(m.id)))
             .sort((a, b) => order(a) - order(b) || treeModelLabel(a).localeCompare(treeModelLabel(b), 'en', { numeric: true }))
             .map((m) => ({ type: 'model', model: m, problemId: node.problem.id }));
         }

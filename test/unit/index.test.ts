@@ -93,6 +93,17 @@ describe('index: real rlvr-probe-gsm8k run', () => {
     assert.deepEqual(matching.map((x) => x.id), expected.map((x) => x.id));
     const counts = index.sampleCounts(p0.id, rl.id, 'typing speed');
     assert.equal(counts.correct + counts.incorrect + counts.ungraded, expected.length);
+    // The models with a matching sample under each problem (the tree lists only those): "additions"
+    // is in RL samples of one problem and SFT samples of another, recounted from the raw texts.
+    const word = 'additions';
+    for (const p of index.listProblems({ kind: 'search', query: word })) {
+      const expectedModels = index
+        .models()
+        .filter((m) => index.samples(p.id, m.id).some((x) => (index.sample(x.id)!.text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? ([] as string[])).includes(word)))
+        .map((m) => m.id);
+      assert.ok(expectedModels.length === 1, `one model matches in problem ${p.problemId}`);
+      assert.deepEqual([...index.matchingModels(p.id, word)], expectedModels);
+    }
     index.close();
   });
 });

@@ -340,6 +340,18 @@ export class TraceIndex {
     return r ? { correct: r.c, incorrect: r.graded - r.c, ungraded: r.n - r.graded } : { correct: 0, incorrect: 0, ungraded: 0 };
   }
 
+  /** Models with at least one sample of the problem matching a full-text query (one FTS evaluation for all models). */
+  matchingModels(problemId: number, query: string): Set<number> {
+    const rows = this.db
+      .prepare(
+        `SELECT DISTINCT model_id FROM samples
+          WHERE problem_id = ? AND id IN (SELECT rowid FROM samples_fts WHERE samples_fts MATCH ?)`,
+      )
+      .pluck()
+      .all(problemId, ftsQuery(query)) as number[];
+    return new Set(rows);
+  }
+
   /** One sample with its text, or undefined. */
   sample(id: number): SampleDetail | undefined {
     const r = this.db.prepare(`${SAMPLE_SELECT_TEXT} WHERE s.id = ?`).get(id) as (RawSample & { text: string }) | undefined;
