@@ -157,14 +157,21 @@ function table(rows: string[][]): string {
   return rows.map((r) => r.map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  ')).join('\n');
 }
 
-/** CSV of every pass@k point: model,k,value,ci_low,ci_high,problems,missing. */
+/**
+ * CSV of every curve point, one row per (model, metric, k) ("long" format, ready for a data frame):
+ * `model,label,metric,k,value,ci_low,ci_high,problems,missing` with metric `pass@k` (bootstrap interval
+ * over problems), `best-of-k` and `maj@k` (no interval; maj@k only with --maj-at-k). Empty cells are
+ * missing values. Comparisons (coverage, crossover k, categories) are in the JSON report.
+ */
 export function reportCsv(r: Report): string {
   const q = csvCell;
-  const lines = ['model,label,k,pass_at_k,ci_low,ci_high,problems,missing'];
+  const lines = ['model,label,metric,k,value,ci_low,ci_high,problems,missing'];
   for (const m of r.models) {
-    for (const p of m.passAtK) {
-      lines.push([q(m.id), q(m.label), p.k, p.value ?? '', p.ciLow ?? '', p.ciHigh ?? '', p.problems, p.missing].join(','));
-    }
+    const row = (metric: string, p: { k: number; value: number | null; ciLow?: number | null; ciHigh?: number | null; problems: number; missing?: number }) =>
+      lines.push([q(m.id), q(m.label), metric, p.k, p.value ?? '', p.ciLow ?? '', p.ciHigh ?? '', p.problems, p.missing ?? ''].join(','));
+    for (const p of m.passAtK) row('pass@k', p);
+    for (const p of m.bestOfK) row('best-of-k', p);
+    for (const p of m.majAtK ?? []) row('maj@k', p);
   }
   return lines.join('\n');
 }

@@ -304,6 +304,25 @@ describe('CLI', () => {
     assert.doesNotMatch(bad.stderr, /Options:/);
   });
 
+  test('report --format csv: one row per model, metric and k (pass@k with its interval, best-of-k, maj@k), the same values as the JSON', () => {
+    const dir = join(REAL, 'qwen25-math-eval-example');
+    const db = join(tempDir(), 'i.db');
+    const json = JSON.parse(execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '--maj-at-k', '--format', 'json', '-q'], { encoding: 'utf8' }));
+    const csv = execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '--maj-at-k', '--format', 'csv', '-q'], { encoding: 'utf8' }).trim().split('\n');
+    assert.equal(csv[0], 'model,label,metric,k,value,ci_low,ci_high,problems,missing');
+    const rows = csv.slice(1).map((l) => l.split(','));
+    const m = json.models[0];
+    for (const [metric, points] of [['pass@k', m.passAtK], ['best-of-k', m.bestOfK], ['maj@k', m.majAtK]] as const) {
+      const got = rows.filter((r) => r[2] === metric);
+      assert.equal(got.length, 4, metric);
+      got.forEach((r, i) => {
+        assert.equal(Number(r[3]), points[i].k);
+        assert.equal(Number(r[4]), points[i].value);
+      });
+    }
+    assert.equal(Number(rows.find((r) => r[2] === 'pass@k')![5]), m.passAtK[0].ciLow);
+  });
+
   test('report on a folder without samples fails (exit 1) and prints no empty table', () => {
     const res = spawnSync(process.execPath, [cli, 'report', tempDir(), '--db', join(tempDir(), 'i.db'), '-q'], { encoding: 'utf8' });
     assert.equal(res.status, 1);
