@@ -104,7 +104,8 @@ export function problemCurveSpec(models: ModelInfo[], stats: ProblemModelStats[]
   const labelled = models.map((m) => ({ ...m, label: m.label + (m.isBase ? ' (base)' : '') }));
   const label = new Map(labelled.map((m) => [m.id, m.label]));
   const rows = problemCurveRows(models, stats, metrics);
-  const cross = crossovers.filter((c) => c.k !== null).map((c) => ({ model: label.get(c.modelId) ?? '', k: c.k, text: `crossover k=${c.k}` }));
+  // Labels stacked upwards (one line each), so that crossovers at nearby k do not print over each other.
+  const cross = crossovers.filter((c) => c.k !== null).map((c, i) => ({ model: label.get(c.modelId) ?? '', k: c.k, text: `crossover k=${c.k}`, y: 0.02 + 0.07 * i }));
   const maxK = Math.max(1, ...rows.map((r) => r.k));
   const color = { field: 'model', type: 'nominal', title: 'model', scale: colorScale(labelled), legend: { orient: 'bottom', columns: 2 } };
   const x = { field: 'k', type: 'quantitative', title: 'k (samples)', scale: { type: 'log', base: 2, domain: [1, maxK], nice: false }, axis: { values: [...new Set(rows.map((r) => r.k))] } };
@@ -137,7 +138,7 @@ export function problemCurveSpec(models: ModelInfo[], stats: ProblemModelStats[]
     layers.push({
       data: { values: cross },
       mark: { type: 'text', dy: -6, align: 'left', dx: 3, baseline: 'bottom' },
-      encoding: { x: { field: 'k', type: 'quantitative' }, y: { datum: 0.02 }, text: { field: 'text' }, color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null } },
+      encoding: { x: { field: 'k', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' }, text: { field: 'text' }, color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null } },
     });
   }
   return { width: 'container', height: 280, layer: layers, resolve: { scale: { color: 'shared' } } };
