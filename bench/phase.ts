@@ -504,7 +504,7 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
    * Breakdown: the reader plus the sample INSERT alone (same statement and schema as the indexer, 20000
    * samples per transaction; no model/problem upserts, no stats). Variants: `plain` (constant content
    * hash), `hash` (real content hash), `notext` (empty text: the cost of storing the text),
-   * `noidx` (without the two secondary indexes on samples).
+   * `noidx` (without the secondary indexes on samples).
    */
   async 'bd-insert'(a) {
     const root = a.root as string;
@@ -514,7 +514,7 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
     const files = resultFiles(root);
     const index = TraceIndex.open(db);
     const d = index.db;
-    if (variant === 'noidx') d.exec('DROP INDEX samples_by_model_problem; DROP INDEX samples_by_file;');
+    if (variant === 'noidx') d.exec('DROP INDEX samples_by_model_problem; DROP INDEX samples_by_file; DROP INDEX samples_scored;');
     const ins = d.prepare(
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
          reward_score, finish_reason, token_count, content_hash, text)
@@ -566,7 +566,8 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
 
   /**
    * Breakdown of space: the full-text index rebuilt in a separate database file with another FTS5
-   * `detail` option (`column`: no positions; `none`: rowids only), for its size and build time.
+   * `detail` option (`full`: positions; `column`: columns only; `none`: rowids only, what the index
+   * uses since schema migration 4), for its size and build time.
    */
   async 'bd-fts'(a) {
     const other = a.other as string;

@@ -4,7 +4,7 @@ import { appendFileSync, copyFileSync, mkdirSync, rmSync, utimesSync, writeFileS
 import { join } from 'node:path';
 import { buildFts, indexFolder } from '../../src/core/index/indexer';
 import Database from 'better-sqlite3';
-import { SCORED_SAMPLES_SQL, TraceIndex } from '../../src/core/index/traceIndex';
+import { SCORED_SAMPLES_SQL, TraceIndex, ftsQuery } from '../../src/core/index/traceIndex';
 import { SCHEMA_VERSION, migrations } from '../../src/core/index/schema';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { REAL, rawRolloutCounts, tempDir } from './helpers';
@@ -209,6 +209,37 @@ describe('index: incremental', () => {
     index = TraceIndex.open(dbPath);
     await indexFolder(index, dir);
     assert.equal(index.countProblems({ kind: 'search', query: 'beta' }), 2);
+    index.close();
+  });
+
+  test('ftsQuery: the words of the input, quoted, joined by AND; never FTS syntax', () => {
+    assert.equal(ftsQuery('sum of roots'), '"sum" "of" "roots"');
+    assert.equal(ftsQuery('x^2+1'), '"x" "2" "1"');
+    assert.equal(ftsQuery('"unbalanced (quote AND OR NEAR(a b)'), '"unbalanced" "quote" "AND" "OR" "NEAR" "a" "b"');
+    assert.equal(ftsQuery('Lucía naïve Lucía'), '"Lucía" "naïve"');
+    assert.equal(ftsQuery('  --- !!! '), '""');
+  });
+
+  test('migration 4: a version-3 full-text index (positions, problem column) is replaced by one without positions, rebuilt on the next pass', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.jsonl'), [0, 1].map((q) => rolloutLine(q, 'm', [true, false], (i) => `alpha${q} beta x^2+${i}`)).join('\n'));
+    const dbPath = join(dir, 'index.db');
+    const v3 = new Database(dbPath);
+    for (const sql of migrations.slice(0, 3)) v3.exec(sql);
+    v3.prepare('INSERT INTO samples_fts(rowid, text, problem_id) VALUES (1, ?, 1)').run('stale words');
+    v3.prepare("INSERT INTO meta(key, value) VALUES ('fts_max_id', '1')").run();
+    v3.pragma('user_version = 3');
+    v3.close();
+    const index = TraceIndex.open(dbPath);
+    assert.equal(index.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    assert.match(index.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'samples_fts'").pluck().get() as string, /detail=none/);
+    assert.equal(index.getMeta('fts_max_id'), undefined);
+    assert.equal(index.search('stale').length, 0);
+    await indexFolder(index, dir);
+    assert.deepEqual(index.listProblems({ kind: 'search', query: 'alpha1 beta' }).map((p) => p.problemId), ['1']);
+    // words joined by punctuation are words of their own, found anywhere in the sample
+    assert.equal(index.search('x^2+1').length, 2);
+    assert.equal(index.search('x^2+0 alpha0').length, 1);
     index.close();
   });
 

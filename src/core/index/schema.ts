@@ -114,6 +114,18 @@ export const migrations: readonly string[] = [
   CREATE INDEX samples_scored ON samples (model_id, problem_id, reward_score, correct)
     WHERE reward_score IS NOT NULL AND correct IS NOT NULL;
   `,
+  // 3 -> 4: the full-text index keeps which samples hold each word, not where (detail=none): queries
+  // are words joined by AND (ftsQuery), which need no positions; at a million samples it is a third of
+  // the size (76 MB instead of 250 MB) and builds in a third of the time. Rebuilt by the next pass.
+  `
+  DROP TABLE samples_fts;
+  -- FTS5 leaves the shadow table of contentless_unindexed columns behind when the table is dropped,
+  -- and a shadow table can be dropped only outside defensive mode (see migrate)
+  DROP TABLE IF EXISTS samples_fts_content;
+  CREATE VIRTUAL TABLE samples_fts USING fts5 (text, problem_id UNINDEXED, content='', contentless_delete=1,
+    contentless_unindexed=1, detail=none, tokenize='unicode61');
+  DELETE FROM meta WHERE key = 'fts_max_id';
+  `,
 ];
 
 /** Current schema version (the number of migrations). */
@@ -131,10 +143,17 @@ export function migrate(db: Database.Database): void {
         'update the extension or delete the index to rebuild it',
     );
   }
-  for (let v = current; v < SCHEMA_VERSION; v++) {
-    db.transaction(() => {
-      db.exec(migrations[v]);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
+  if (current === SCHEMA_VERSION) return;
+  // Outside SQLite's defensive mode while migrating: migration 4 drops a shadow table FTS5 left behind.
+  db.unsafeMode(true);
+  try {
+    for (let v = current; v < SCHEMA_VERSION; v++) {
+      db.transaction(() => {
+        db.exec(migrations[v]);
+        db.pragma(`user_version = ${v + 1}`);
+      })();
+    }
+  } finally {
+    db.unsafeMode(false);
   }
 }

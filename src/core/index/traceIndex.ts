@@ -484,11 +484,18 @@ export class TraceIndex {
   }
 }
 
-/** Quotes free text as one FTS5 phrase per word, so any user input is a valid query. */
+/**
+ * The FTS5 query for what a user typed: every word of it (runs of letters, digits and marks, as the
+ * index's unicode61 tokenizer cuts them; case and diacritics are folded by the tokenizer) must occur
+ * in the sample, anywhere: `sum of roots` -> `"sum" "of" "roots"`, and `x^2+1` -> `"x" "2" "1"`. Each word
+ * is quoted, so FTS5 operators and punctuation in the input are never query syntax. The index stores
+ * no positions (schema migration 4), so there are no phrase queries. Nothing searchable gives `""`,
+ * which matches no sample.
+ */
 export function ftsQuery(text: string): string {
-  const words = text.trim().split(/\s+/).filter(Boolean);
+  const words = [...new Set(text.match(/[\p{L}\p{N}\p{M}\p{Co}]+/gu) ?? [])];
   if (words.length === 0) return '""';
-  return words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' ');
+  return words.map((w) => `"${w}"`).join(' ');
 }
 
 /** A sample row as SQLite returns it (verdict as 0/1, annotation labels as JSON). */
