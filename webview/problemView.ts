@@ -352,11 +352,11 @@ export class ProblemView {
   }
 }
 
-/** "answer in base 5/8 (5 ✓)" for a sample's final answer; empty when unknown. */
+/** "in base 5/8 (5 ✓)" for a sample's final answer (base samples giving it, correct ones); empty when unknown. */
 function inBaseText(a: { count: number; correct: number } | null | undefined, baseSamples: number | undefined): string {
   if (a === undefined || baseSamples === undefined) return '';
   if (a === null) return 'no answer';
-  return a.count === 0 ? 'answer not in base' : `answer in base ${a.count}/${baseSamples} (${a.correct} ✓)`;
+  return a.count === 0 ? 'answer not in base' : `in base ${a.count}/${baseSamples} (${a.correct} ✓)`;
 }
 
 /**

@@ -322,7 +322,10 @@ class Extension implements vscode.Disposable {
       else void vscode.window.showErrorMessage('Trace Inspector: invalid filter');
     });
     cmd('traceInspector.search', async (q?: string) => {
-      const query = typeof q === 'string' ? q : await vscode.window.showInputBox({ title: 'Search sample text', prompt: 'Words to find in sample text (full-text index)' });
+      const query = typeof q === 'string' ? q : await vscode.window.showInputBox({
+            title: 'Search sample text',
+            prompt: 'Samples holding every one of these words, anywhere (case and accents ignored; no phrases, OR or wildcards)',
+          });
       if (query?.trim()) this.setFilter({ kind: 'search', query: query.trim() });
     });
     cmd('traceInspector.clearFilter', () => this.setFilter({ kind: 'all' }));

@@ -12,7 +12,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
-import { comparisonPairs } from '../core/index/labels';
+import { comparisonBase, comparisonPairs } from '../core/index/labels';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
 import {
   accuracyHistogram,
@@ -97,14 +97,19 @@ export function problemData(index: TraceIndex, problemId: number, roles: Roles, 
       majAtK: hasAnswers ? curve(answers.length, (k) => majAtK(answers, k)) : [],
     };
   });
+  // Each model against its comparison base (the chosen base, or its own run's base while the base is a
+  // guess: the pairs of the CLI report and the overview); a base has no crossover.
   const crossovers: CrossoverInfo[] = [];
   const base = rows.find((r) => r.modelId === roles.baseId);
-  if (base && base.graded > 0) {
-    for (const r of rows) {
-      if (r.modelId === base.modelId || r.graded === 0) continue;
-      const cross = crossoverK([{ problemKey: p.key, base: { n: base.graded, c: base.c }, model: { n: r.graded, c: r.c } }]);
-      crossovers.push({ modelId: r.modelId, baseModelId: base.modelId, k: cross.k, leaderAtK1: cross.leaderAtK1, kMax: cross.kMax });
-    }
+  const allModels = [...byId.values()];
+  const roleBase = roles.baseId !== undefined ? byId.get(roles.baseId) : undefined;
+  for (const r of rows) {
+    const m = byId.get(r.modelId);
+    const b = m && comparisonBase(allModels, m, roleBase, !!roles.baseIsChoice);
+    const br = b && rows.find((x) => x.modelId === b.id);
+    if (!br || br.graded === 0 || r.graded === 0) continue;
+    const cross = crossoverK([{ problemKey: p.key, base: { n: br.graded, c: br.c }, model: { n: r.graded, c: r.c } }]);
+    crossovers.push({ modelId: r.modelId, baseModelId: br.modelId, k: cross.k, leaderAtK1: cross.leaderAtK1, kMax: cross.kMax });
   }
   const labels = [...new Set([...STANDARD_LABELS, ...(annotations?.labelsInUse() ?? [])])];
   return {

@@ -14,6 +14,8 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { FolderSession } from './session';
+import { comparisonBase } from '../core/index/labels';
+import type { ModelRow } from '../core/index/traceIndex';
 import {
   hasLogprobSidecar,
   overviewData,
@@ -301,11 +303,23 @@ class Panel {
     }
   }
 
-  private async similarity(problemId: number, modelId: number): Promise<SimilarityData> {
-    const s = this.session();
+  /**
+   * The base a model's samples are compared with: the chosen base, or the model's own run's base while
+   * the base is a guess (core `comparisonBase`, the pairs of the report and the overview).
+   */
+  private baseFor(s: FolderSession, modelId: number): ModelRow {
     const base = s.baseModel();
     if (!base) throw new RequestError('Choose a base model first (Trace Inspector: Choose Base Model).');
-    if (base.id === modelId) throw new RequestError('This is the base model: pick another model to compare with it.');
+    const models = s.models();
+    const model = models.find((m) => m.id === modelId);
+    const b = model && comparisonBase(models, model, base, !s.baseModelIsGuess());
+    if (!b) throw new RequestError('This is a base model (of its run): pick another model to compare with it.');
+    return b;
+  }
+
+  private async similarity(problemId: number, modelId: number): Promise<SimilarityData> {
+    const s = this.session();
+    const base = this.baseFor(s, modelId);
     const params = similarityParams(s.index, problemId, base.id, modelId);
     const cached = readSimilarityCache(s.index, problemId, base.id, modelId, params);
     if (cached) return { problemId, modelId, baseModelId: base.id, ...withAnswersInBase(s.index, problemId, base.id, modelId, cached), cached: true };
@@ -320,10 +334,9 @@ class Panel {
 
   private async novelty(sampleId: number): Promise<NoveltyData> {
     const s = this.session();
-    const base = s.baseModel();
-    if (!base) throw new RequestError('Choose a base model first (Trace Inspector: Choose Base Model).');
     const sample = s.index.sample(sampleId);
     if (!sample) throw new RequestError(`Sample ${sampleId} is not in the index.`);
+    const base = this.baseFor(s, sample.modelId);
     const baseTexts = s.index
       .sampleTexts(sample.problemId, base.id)
       .filter((b) => b.id !== sampleId)

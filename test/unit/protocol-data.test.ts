@@ -249,6 +249,12 @@ describe('overview coverage on the whole rlvr-probe-gsm8k folder (several runs)'
       assert.match(b.name, /sft/);
       assert.doesNotMatch(m.name, /sft/);
     }
+    // The problem view pairs models the same way: each crossover against the model's own run's base, none for a base.
+    const p4 = index.listProblems({ kind: 'all' }, 0, 100).find((p) => p.problemId === '4')!;
+    const pd = problemData(index, p4.id, { baseId: guessed.id, baseIsChoice: false })!;
+    const pairsOfReport = new Set(report.comparisons.map((c) => `${c.base} -> ${c.model}`));
+    assert.ok(pd.crossovers.length > 0);
+    for (const c of pd.crossovers) assert.ok(pairsOfReport.has(`${byDisplay.get(c.baseModelId)} -> ${byDisplay.get(c.modelId)}`), `${byDisplay.get(c.modelId)} vs ${byDisplay.get(c.baseModelId)}`);
     // A chosen base: every other model against it.
     const chosen = overviewData(index, { baseId: guessed.id, baseIsChoice: true }, 200);
     assert.equal(chosen.coverage.length, models.length - 1);

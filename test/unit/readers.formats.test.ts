@@ -52,7 +52,7 @@ describe('qwen-math reader', () => {
       '3:error:code is not an array (got string); line skipped',
       '4:warning:score values are strings; read "true"/"false" as booleans (reported once per file)',
       '5:warning:code has 3 samples but score has 2; keeping the first 2',
-      '6:warning:missing idx; using "#4" (its record number)',
+      '6:warning:missing idx; using "line 6" as the problem id',
       // V8 wording of JSON errors is not ours: check the prefix (NaN literal, then plain text)
       c.msgs[4],
       c.msgs[5],
@@ -67,7 +67,7 @@ describe('qwen-math reader', () => {
     assert.match(c.msgs[9], /^12:error:malformed JSON \(.*\); truncated last line\?$/);
     assert.equal(c.msgs.length, 10);
 
-    assert.deepEqual(c.records.map((r) => [r.line, r.problemId]), [[1, '0'], [4, '2'], [5, '3'], [6, '#4'], [9, '6'], [10, '7']]);
+    assert.deepEqual(c.records.map((r) => [r.line, r.problemId]), [[1, '0'], [4, '2'], [5, '3'], [6, 'line 6'], [9, '6'], [10, '7']]);
     const r0 = c.records[0];
     assert.deepEqual(r0.model, { name: 'mymodel', revision: null, source: 'path' });
     assert.equal(r0.dataset, 'math');
@@ -378,13 +378,16 @@ describe('bad input files', () => {
     writeFileSync(path.join(dir, rel), content);
   };
 
-  test('a record without its id gets "#N", which never collides with the real id N of another record', async () => {
+  test('a record without its id gets "line L": no collision with a real id, no shift after a line that fails to parse', async () => {
     const line = (q: number | null) => JSON.stringify({ ...(q === null ? {} : { qid: q }), model_name: 'm', rollouts: [{ rollout: 0, correct: true, text: `t${q}` }] });
-    // the third record (record number 2) has no qid, and qid 2 is the fourth record's
-    put('ids/r.jsonl', [line(0), line(1), line(null), line(2)].join('\n'));
-    const c = await collect(dir, 'ids/r.jsonl', 'rollouts');
-    assert.deepEqual(c.records.map((r) => r.problemId), ['0', '1', '#2', '2']);
-    assert.deepEqual(c.msgs, ['3:warning:missing qid; using "#2" (its record number)']);
+    // line 3 has no qid (qid 2 is line 4's); in the second file line 2 does not parse, line 3 has no qid either
+    put('ids/a.jsonl', [line(0), line(1), line(null), line(2)].join('\n'));
+    put('ids/b.jsonl', [line(0), '{broken', line(null), line(2)].join('\n'));
+    const a = await collect(dir, 'ids/a.jsonl', 'rollouts');
+    assert.deepEqual(a.records.map((r) => r.problemId), ['0', '1', 'line 3', '2']);
+    assert.deepEqual(a.msgs, ['3:warning:missing qid; using "line 3" as the problem id']);
+    const b = await collect(dir, 'ids/b.jsonl', 'rollouts');
+    assert.deepEqual(b.records.map((r) => r.problemId), ['0', 'line 3', '2']);
   });
 
   test('empty file: detection and each JSONL reader give "empty file" at line 0', async () => {

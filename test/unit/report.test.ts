@@ -323,6 +323,21 @@ describe('CLI', () => {
     assert.equal(Number(rows.find((r) => r[2] === 'pass@k')![5]), m.passAtK[0].ciLow);
   });
 
+  test('the audit says its figures come from the records that could be read when a results line is broken', () => {
+    const dir = tempDir();
+    for (const f of ['rl_raw.jsonl', 'sft_raw.jsonl', 'per_question.csv', 'summary.json', 'run_config.json']) {
+      if (existsSync(join(RUN, f))) copyFileSync(join(RUN, f), join(dir, f));
+    }
+    const lines = readFileSync(join(dir, 'sft_raw.jsonl'), 'utf8').split('\n');
+    lines[3] = lines[3].slice(0, 50);
+    writeFileSync(join(dir, 'sft_raw.jsonl'), lines.join('\n'));
+    const out = execFileSync(process.execPath, [cli, 'report', dir, '--db', join(tempDir(), 'i.db'), '--base', 'sft', '-q'], { encoding: 'utf8' });
+    assert.match(out, /audit: figures stored in the folder that disagree with the raw samples:\n {2}\(recomputed from the records that could be read: 1 error in the results files, listed below\)/);
+    assert.match(out, /sft_raw\.jsonl:4: error: malformed JSON/);
+    const clean = execFileSync(process.execPath, [cli, 'report', RUN, '--db', join(tempDir(), 'i.db'), '--base', 'sft', '-q'], { encoding: 'utf8' });
+    assert.doesNotMatch(clean, /recomputed from the records that could be read/);
+  });
+
   test('report on a folder without samples fails (exit 1) and prints no empty table', () => {
     const res = spawnSync(process.execPath, [cli, 'report', tempDir(), '--db', join(tempDir(), 'i.db'), '-q'], { encoding: 'utf8' });
     assert.equal(res.status, 1);

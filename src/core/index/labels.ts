@@ -112,3 +112,12 @@ export function comparisonPairs<M extends ModelIdentity & { id: number; run: str
   }
   return out;
 }
+
+/**
+ * The base `model` is compared with under the rule of {@link comparisonPairs} (the chosen base; or,
+ * when the base is a guess, the model's own run's base when its run holds two or more models):
+ * undefined when `model` is itself the base it would be compared with (a base is compared with nothing).
+ */
+export function comparisonBase<M extends ModelIdentity & { id: number; run: string }>(models: readonly M[], model: M, base: M | undefined, baseIsChoice: boolean): M | undefined {
+  return comparisonPairs(models, base, baseIsChoice).find(([, m]) => m.id === model.id)?.[0];
+}

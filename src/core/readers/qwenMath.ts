@@ -60,9 +60,9 @@ function detect(_relPath: string, first: unknown): boolean {
 
 /**
  * Streams a Qwen-math JSONL file. Per line (a problem):
- * - problemId = `String(idx)`; missing/non-scalar `idx`: `#N` with N the 0-based record number (count
- *   of object records before it in the file; `#` so that it never collides with a real idx), with a
- *   warning `missing idx; using "#N" (its record number)`.
+ * - problemId = `String(idx)`; missing/non-scalar `idx`: `line L` with L the record's line (never a
+ *   real idx, and unchanged when an earlier line fails to parse), with a warning
+ *   `missing idx; using "line L" as the problem id`.
  * - question = `question` (else `problem`); referenceAnswer = `gt` (else `answer`); level = `level`
  *   with a `Level N` prefix reduced to `N`.
  * - sample texts = `code` (else `response`); a non-array gives an error `code is not an array (got T)`
@@ -91,9 +91,10 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
 
     let problemId = toStr(o.idx);
     if (problemId === null) {
-      // "#N", not "N": a record number must not collide with the real idx of another record.
-      problemId = `#${recNo}`;
-      yield diag(ctx, line, `missing idx; using "#${recNo}" (its record number)`, 'warning');
+      // "line L", not a number: it must not collide with the real idx of another record, and it must not
+      // shift when an earlier line fails to parse (files of two models then still line up).
+      problemId = `line ${line}`;
+      yield diag(ctx, line, `missing idx; using "line ${line}" as the problem id`, 'warning');
     }
 
     const textKey = 'code' in o ? 'code' : 'response' in o ? 'response' : 'code';

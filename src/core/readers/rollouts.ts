@@ -46,8 +46,8 @@ export async function datasetFromRunConfig(absPath: string): Promise<{ dataset: 
  *   `model_name` is missing: the file stem (source `path`) and one warning per file.
  * - dataset = stem of `question_file` in a sibling `run_config.json`, else the record's `dataset`
  *   field, else `default`.
- * - problemId = `String(qid)` (else `id`); missing: `#N` with N the 0-based record number (never a
- *   real qid), with a warning.
+ * - problemId = `String(qid)` (else `id`); missing: `line L` with L the record's line (never a real
+ *   qid, stable when an earlier line fails to parse), with a warning.
  * - samples from `rollouts[]`: text = `text` (non-string: error, sample skipped); correct = `correct`
  *   (bool, 0/1; strings one warning per file; other values null with a warning);
  *   extractedAnswer = `pred_value` (the parsed answer the grader compared; a number as `String(n)`),
@@ -73,9 +73,10 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
 
     let problemId = toStr(o.qid ?? o.id);
     if (problemId === null) {
-      // "#N", not "N": a record number must not collide with the real qid of another record.
-      problemId = `#${recNo}`;
-      yield diag(ctx, line, `missing qid; using "#${recNo}" (its record number)`, 'warning');
+      // "line L", not a number: it must not collide with the real qid of another record, and it must not
+      // shift when an earlier line fails to parse (files of two models then still line up).
+      problemId = `line ${line}`;
+      yield diag(ctx, line, `missing qid; using "line ${line}" as the problem id`, 'warning');
     }
     const rollouts = o.rollouts;
     if (!Array.isArray(rollouts)) {
