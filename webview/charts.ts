@@ -107,7 +107,7 @@ export function problemCurveSpec(models: ModelInfo[], stats: ProblemModelStats[]
   // Labels stacked upwards (one line each), so that crossovers at nearby k do not print over each other.
   const cross = crossovers.filter((c) => c.k !== null).map((c, i) => ({ model: label.get(c.modelId) ?? '', k: c.k, text: `crossover k=${c.k}`, y: 0.02 + 0.07 * i }));
   const maxK = Math.max(1, ...rows.map((r) => r.k));
-  const color = { field: 'model', type: 'nominal', title: 'model', scale: colorScale(labelled), legend: { orient: 'bottom', columns: 2 } };
+  const color = { field: 'model', type: 'nominal', title: 'model', scale: colorScale(labelled), legend: { orient: 'bottom', columns: 2, labelLimit: 480 } }; // room for 'name@revision (run)' in two columns
   const x = { field: 'k', type: 'quantitative', title: 'k (samples)', scale: { type: 'log', base: 2, domain: [1, maxK], nice: false }, axis: { values: [...new Set(rows.map((r) => r.k))] } };
   const layers: Spec[] = [
     {
