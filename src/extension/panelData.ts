@@ -12,7 +12,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
-import { comparisonBase, comparisonPairs } from '../core/index/labels';
+import { comparisonPairs } from '../core/index/labels';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
 import {
   accuracyHistogram,
@@ -101,12 +101,10 @@ export function problemData(index: TraceIndex, problemId: number, roles: Roles, 
   // guess: the pairs of the CLI report and the overview); a base has no crossover.
   const crossovers: CrossoverInfo[] = [];
   const base = rows.find((r) => r.modelId === roles.baseId);
-  const allModels = [...byId.values()];
   const roleBase = roles.baseId !== undefined ? byId.get(roles.baseId) : undefined;
+  const baseOf = new Map(comparisonPairs([...byId.values()], roleBase, !!roles.baseIsChoice).map(([b, m]) => [m.id, b.id]));
   for (const r of rows) {
-    const m = byId.get(r.modelId);
-    const b = m && comparisonBase(allModels, m, roleBase, !!roles.baseIsChoice);
-    const br = b && rows.find((x) => x.modelId === b.id);
+    const br = rows.find((x) => x.modelId === baseOf.get(r.modelId));
     if (!br || br.graded === 0 || r.graded === 0) continue;
     const cross = crossoverK([{ problemKey: p.key, base: { n: br.graded, c: br.c }, model: { n: r.graded, c: r.c } }]);
     crossovers.push({ modelId: r.modelId, baseModelId: br.modelId, k: cross.k, leaderAtK1: cross.leaderAtK1, kMax: cross.kMax });
@@ -268,15 +266,9 @@ export function runNoveltyJob(job: NoveltyJob): NoveltyBody {
  * (metrics `answerInBase`), from the extracted answers in the index. Not cached: it is one query.
  */
 export function withAnswersInBase(index: TraceIndex, problemId: number, baseId: number, modelId: number, body: SimilarityBody): SimilarityBody {
-  const answers = (model: number) =>
-    index.db.prepare('SELECT id, extracted_answer AS answer, correct FROM samples WHERE problem_id = ? AND model_id = ?').all(problemId, model) as {
-      id: number;
-      answer: string | null;
-      correct: number | null;
-    }[];
-  const base = answers(baseId);
-  const counts = baseAnswerCounts(base.map((b) => ({ answer: b.answer, correct: b.correct === null ? null : b.correct === 1 })));
-  const byId = new Map(answers(modelId).map((a) => [a.id, a.answer]));
+  const base = index.answers(problemId, baseId);
+  const counts = baseAnswerCounts(base);
+  const byId = new Map(index.answers(problemId, modelId).map((a) => [a.id, a.answer]));
   return { ...body, baseSamples: base.length, samples: body.samples.map((s) => ({ ...s, answerInBase: answerInBase(counts, byId.get(s.sampleId)) })) };
 }
 

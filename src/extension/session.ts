@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { auditDiagnostics, auditFolder } from '../core/audit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
-import { guessBaseModel } from '../core/index/labels';
+import { comparisonBase, guessBaseModel } from '../core/index/labels';
 import { TraceIndex, type ModelRow } from '../core/index/traceIndex';
 import type { Diagnostic } from '../core/model';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
@@ -117,12 +117,8 @@ export class FolderSession implements vscode.Disposable {
     // base-like model (as the CLI report compares runs within themselves), else the folder's.
     const focusKey = this.context.workspaceState.get<string>(this.stateKey('focus'));
     const focus = focusKey ? models.find((m) => m.key === focusKey) : undefined;
-    if (focus) {
-      const inRun = models.filter((m) => m.run === focus.run);
-      const runBase = inRun.length >= 2 ? inRun[guessBaseModel(inRun)] : undefined;
-      if (runBase && runBase.id !== focus.id) return runBase;
-    }
-    return models[guessBaseModel(models)];
+    const guess = models[guessBaseModel(models)];
+    return (focus && comparisonBase(models, focus, guess, false)) || guess;
   }
 
   /** Whether the base model is a stored/configured choice rather than a guess. */

@@ -135,6 +135,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     // An added, edited or deleted mapping file can change how any file is read: then every file is
     // read again this pass, unchanged or not.
     const rereadAll = await mappingFilesChanged(root, candidates, known);
+    const parallelFor = (size: number) => size >= (options.parallelReadMinBytes ?? PARALLEL_READ_MIN_BYTES);
 
     let done = 0;
     for (const rel of candidates) {
@@ -212,7 +213,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         hash: fileHash ? Promise.resolve(fileHash) : hashing,
         prev,
         batchSize: options.batchSize ?? 20000,
-        parallel: stat.size >= (options.parallelReadMinBytes ?? PARALLEL_READ_MIN_BYTES),
+        parallel: parallelFor(stat.size),
         signal: options.signal,
         onBatch: (n) => {
           if (firstCommitMs === null && n > 0) firstCommitMs = Date.now() - started;
@@ -253,8 +254,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         }
         const result = await writer.indexFile({
           root, rel, abs, format: prev.format as FormatId, size: prev.size, mtimeMs: prev.mtime_ms, hash: Promise.resolve(prev.hash), prev,
-          batchSize: options.batchSize ?? 20000, parallel: prev.size >= (options.parallelReadMinBytes ?? PARALLEL_READ_MIN_BYTES),
-            signal: options.signal, onBatch: () => {},
+          batchSize: options.batchSize ?? 20000, parallel: parallelFor(prev.size), signal: options.signal, onBatch: () => {},
         });
         samplesWritten += result.samples;
         if (result.cancelled) {

@@ -448,15 +448,15 @@ export class TraceIndex {
     return out;
   }
 
-  /** Per-sample extracted answers and verdicts of a model for one problem (for maj@k). */
-  answers(problemId: number, modelId: number): { answer: string | null; correct: boolean | null }[] {
+  /** Per-sample extracted answers and verdicts of a model for one problem, in sample order, with sample ids (maj@k, answer in base). */
+  answers(problemId: number, modelId: number): { id: number; answer: string | null; correct: boolean | null }[] {
     return (
       this.db
         .prepare(
-          'SELECT extracted_answer AS answer, correct FROM samples WHERE problem_id = ? AND model_id = ? ORDER BY sample_index',
+          'SELECT id, extracted_answer AS answer, correct FROM samples WHERE problem_id = ? AND model_id = ? ORDER BY sample_index',
         )
-        .all(problemId, modelId) as { answer: string | null; correct: number | null }[]
-    ).map((r) => ({ answer: r.answer, correct: r.correct === null ? null : r.correct === 1 }));
+        .all(problemId, modelId) as { id: number; answer: string | null; correct: number | null }[]
+    ).map((r) => ({ id: r.id, answer: r.answer, correct: r.correct === null ? null : r.correct === 1 }));
   }
 
   /**
