@@ -992,6 +992,21 @@ export async function webviewFrame(page: Page, match: string | number = 0, opts:
   );
 }
 
+/**
+ * The content frame of the first visible webview that has an element matching `selector` (a CSS
+ * selector list: any of them), waiting for it: a webview restores or re-renders after its frame exists.
+ */
+export async function webviewWith(page: Page, selector: string, opts: WaitOptions = {}): Promise<Frame> {
+  return waitUntil(
+    page,
+    async () => {
+      const f = await webviewFrame(page, 0, { timeoutMs: 5000 }).catch(() => undefined);
+      return f && (await f.$(selector)) ? f : undefined;
+    },
+    { timeoutMs: opts.timeoutMs ?? 60_000 * TIMEOUT_SCALE, what: opts.what ?? `a webview with ${selector}` },
+  );
+}
+
 /** A FrameLocator for the first visible webview's content (for Playwright locator-style assertions). */
 export function webviewLocator(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview:visible').first().frameLocator('iframe#active-frame');

@@ -21,6 +21,7 @@ import {
   treeRowDetails,
   waitUntil,
   webviewFrame,
+  webviewWith,
   type Session,
 } from './harness';
 import { RLVR_PROBE, startOnRlvrProbe } from './rlvrProbe';
@@ -135,10 +136,7 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
   test('the overview shows curves, histogram and coverage', async () => {
     try {
       await runCommand(s.page, 'Trace Inspector: Open Overview');
-      const ov = await waitUntil(s.page, async () => {
-        const f = await webviewFrame(s.page, 0, { timeoutMs: 5000 }).catch(() => undefined);
-        return f && (await f.$('#chart-curves')) ? f : undefined;
-      }, { timeoutMs: 30_000, what: 'the overview' });
+      const ov = await webviewWith(s.page, '#chart-curves', { timeoutMs: 30_000, what: 'the overview' });
       await ov.waitForSelector('#chart-curves canvas', { timeout: 30_000 });
       await ov.waitForSelector('#chart-histogram canvas', { timeout: 30_000 });
       await ov.waitForSelector('#chart-coverage canvas', { timeout: 30_000 });
@@ -175,10 +173,7 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
   test('both panels come back after a window reload (serializers)', async () => {
     try {
       await reloadWindow(s.page);
-      const restored = await waitUntil(s.page, async () => {
-        const f = await webviewFrame(s.page, 0, { timeoutMs: 5000 }).catch(() => undefined);
-        return f && ((await f.$('#chart-curves canvas')) || (await f.$('#stats-table tbody tr'))) ? f : undefined;
-      }, { timeoutMs: 60_000, what: 'a restored panel with content' });
+      const restored = await webviewWith(s.page, '#chart-curves canvas, #stats-table tbody tr', { what: 'a restored panel with content' });
       assert.ok(restored);
       const tabs = await s.page.locator('.tabs-container .tab .label-name').allTextContents();
       assert.ok(tabs.some((t) => t.includes('Problem 0')), `tabs: ${tabs.join(' | ')}`);
@@ -186,10 +181,7 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       await screenshot(s.page, 'problem-view-7-after-reload');
       // The overview keeps the models shown before the reload (base, RL and the step-100 checkpoint).
       await s.page.locator('.tabs-container .tab', { hasText: 'Overview' }).first().click();
-      const ov = await waitUntil(s.page, async () => {
-        const f = await webviewFrame(s.page, 0, { timeoutMs: 5000 }).catch(() => undefined);
-        return f && (await f.$('#models-shown')) ? f : undefined;
-      }, { timeoutMs: 60_000, what: 'the restored overview' });
+      const ov = await webviewWith(s.page, '#models-shown', { what: 'the restored overview' });
       await waitUntil(s.page, async () => (await ov.$eval('#models-shown', (el) => el.textContent ?? '')) === '3 of 12 shown · 9 hidden', {
         what: 'the overview to show the 3 models chosen before the reload',
       });
