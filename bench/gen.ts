@@ -61,33 +61,48 @@ export function modelNames(count: number): string[] {
 /** The generator's PRNG: the core's mulberry32 (same seed, same folder). */
 export const rng = mulberry32;
 
-const NAMES = ['Bobbi', 'Marcus', 'Priya', 'Chen', 'Olga', 'Tariq', 'Lucía', 'Kwame', 'Ingrid', 'Ravi', 'Hana', 'Dmitri', 'Amara', 'Jonas'];
+const NAMES = [
+  'Bobbi',
+  'Marcus',
+  'Priya',
+  'Chen',
+  'Olga',
+  'Tariq',
+  'Lucía',
+  'Kwame',
+  'Ingrid',
+  'Ravi',
+  'Hana',
+  'Dmitri',
+  'Amara',
+  'Jonas',
+];
 const OBJECTS = ['marbles', 'apples', 'tickets', 'coins', 'books', 'stamps', 'pencils', 'cards', 'tiles', 'beads'];
 const OPENINGS = [
-  "To solve this problem, we need to carefully analyze the given information step by step.",
+  'To solve this problem, we need to carefully analyze the given information step by step.',
   "Let's break the problem down into smaller parts.",
-  "We start by writing down what we know.",
-  "To find the answer, we first set up the relevant equation.",
+  'We start by writing down what we know.',
+  'To find the answer, we first set up the relevant equation.',
   "Let's think step by step.",
-  "First, let us restate the problem in mathematical terms.",
+  'First, let us restate the problem in mathematical terms.',
 ];
 const FILLERS = [
   "Let's double-check this calculation to make sure it is correct.",
-  "This simplifies the expression considerably.",
-  "Now we can substitute this value back into the original equation.",
-  "Note that the expression is symmetric, so the order does not matter.",
-  "We can verify this by plugging the value back in.",
-  "Next, we combine like terms.",
-  "This is consistent with the constraints of the problem.",
-  "Recall that the sum of an arithmetic series is $\\frac{n(a_1 + a_n)}{2}$.",
-  "Since the discriminant is positive, there are two real roots.",
-  "Wait, let me reconsider the previous step.",
-  "Dividing both sides by the common factor gives a simpler equation.",
-  "By the Pythagorean theorem, $a^2 + b^2 = c^2$.",
-  "We need to be careful with the signs here.",
-  "Thus the condition $x \\geq 0$ is satisfied.",
-  "Multiplying out the brackets, we obtain the following.",
-  "The remaining case is handled the same way.",
+  'This simplifies the expression considerably.',
+  'Now we can substitute this value back into the original equation.',
+  'Note that the expression is symmetric, so the order does not matter.',
+  'We can verify this by plugging the value back in.',
+  'Next, we combine like terms.',
+  'This is consistent with the constraints of the problem.',
+  'Recall that the sum of an arithmetic series is $\\frac{n(a_1 + a_n)}{2}$.',
+  'Since the discriminant is positive, there are two real roots.',
+  'Wait, let me reconsider the previous step.',
+  'Dividing both sides by the common factor gives a simpler equation.',
+  'By the Pythagorean theorem, $a^2 + b^2 = c^2$.',
+  'We need to be careful with the signs here.',
+  'Thus the condition $x \\geq 0$ is satisfied.',
+  'Multiplying out the brackets, we obtain the following.',
+  'The remaining case is handled the same way.',
 ];
 
 /** Builds a problem's question, reference answer and step pool. */
@@ -102,7 +117,9 @@ function makeProblem(r: () => number, p: number) {
   let gt: string;
   if (kind === 0) {
     question = `${who} has ${a * b} ${obj} and gives away $\\frac{1}{${c + 1}}$ of them, then buys ${b} more. If ${who} shares the rest equally among ${a} friends, how many ${obj} does each friend receive? Express your answer as a common fraction if necessary.`;
-    gt = String(a * b - (a * b) / (c + 1) + b).includes('.') ? `\\frac{${a * b * c + b * (c + 1)}}{${(c + 1) * a}}` : `${(a * b - (a * b) / (c + 1) + b) / a}`;
+    gt = String(a * b - (a * b) / (c + 1) + b).includes('.')
+      ? `\\frac{${a * b * c + b * (c + 1)}}{${(c + 1) * a}}`
+      : `${(a * b - (a * b) / (c + 1) + b) / a}`;
   } else if (kind === 1) {
     question = `Let $f(x) = ${c}x^2 + ${a}x - ${b}$. What is the sum of all values of $x$ such that $f(x) = ${c * a * a - b}$?`;
     gt = `-\\frac{${a}}{${c}}`;
@@ -120,19 +137,27 @@ function makeProblem(r: () => number, p: number) {
     const y = 1 + Math.floor(r() * 30);
     switch (i % 5) {
       case 0:
-        steps.push(`We know that ${who} starts with ${a * b} ${obj}, so the first quantity is $${a} \\times ${b} = ${a * b}$.`);
+        steps.push(
+          `We know that ${who} starts with ${a * b} ${obj}, so the first quantity is $${a} \\times ${b} = ${a * b}$.`,
+        );
         break;
       case 1:
-        steps.push(`Substituting $x = ${x}$ gives:\n\\[\n${c}(${x})^2 + ${a}(${x}) - ${b} = ${c * x * x + a * x - b}\n\\]`);
+        steps.push(
+          `Substituting $x = ${x}$ gives:\n\\[\n${c}(${x})^2 + ${a}(${x}) - ${b} = ${c * x * x + a * x - b}\n\\]`,
+        );
         break;
       case 2:
         steps.push(`Dividing by ${y}, we get $\\frac{${a * y + x}}{${y}} = ${a} + \\frac{${x}}{${y}}$.`);
         break;
       case 3:
-        steps.push(`Using the formula for the sum of roots, $x_1 + x_2 = -\\frac{b}{a} = -\\frac{${a}}{${c}}$, which is approximately ${(-a / c).toFixed(3)}.`);
+        steps.push(
+          `Using the formula for the sum of roots, $x_1 + x_2 = -\\frac{b}{a} = -\\frac{${a}}{${c}}$, which is approximately ${(-a / c).toFixed(3)}.`,
+        );
         break;
       default:
-        steps.push(`Therefore the intermediate result is ${a * c + x} − ${y} = ${a * c + x - y}, and we check that ${a * c + x - y} ≤ ${a * b * 10}.`);
+        steps.push(
+          `Therefore the intermediate result is ${a * c + x} − ${y} = ${a * c + x - y}, and we check that ${a * c + x - y} ≤ ${a * b * 10}.`,
+        );
     }
   }
   const level = 1 + Math.floor(r() * 5);
@@ -177,7 +202,10 @@ export function generate(params: GenParams, root: string, manifestPath: string):
 
   // problems and base accuracies are shared by every model
   const pr = rng(params.seed);
-  const problems = Array.from({ length: params.problems }, (_, p) => ({ ...makeProblem(pr, p), acc: baseAccuracy(pr) }));
+  const problems = Array.from({ length: params.problems }, (_, p) => ({
+    ...makeProblem(pr, p),
+    acc: baseAccuracy(pr),
+  }));
 
   for (let m = 0; m < names.length; m++) {
     const dir = path.join(root, names[m], 'math_eval', DATASET);
@@ -223,7 +251,16 @@ export function generate(params: GenParams, root: string, manifestPath: string):
       }
       totalSamples += params.samples;
       const line =
-        JSON.stringify({ idx: p, question: prob.question, gt: prob.gt, level: `Level ${prob.level}`, code, score, pred, pred_score: predScore }) + '\n';
+        JSON.stringify({
+          idx: p,
+          question: prob.question,
+          gt: prob.gt,
+          level: `Level ${prob.level}`,
+          code,
+          score,
+          pred,
+          pred_score: predScore,
+        }) + '\n';
       const buf = Buffer.from(line, 'utf8');
       fs.writeSync(fd, buf);
       bytes += buf.length;

@@ -148,7 +148,9 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
     const tc = performance.now();
     index.db.pragma('wal_checkpoint(TRUNCATE)');
     const checkpointMs = performance.now() - tc;
-    const models = index.models().map((m) => ({ name: m.name, problems: m.problems, samples: m.samples, correct: m.correct }));
+    const models = index
+      .models()
+      .map((m) => ({ name: m.name, problems: m.problems, samples: m.samples, correct: m.correct }));
     const problems = index.countProblems();
     index.close();
     // per-file: time from the file's first progress event to the next file's (or the end)
@@ -236,7 +238,9 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
            FROM dbstat d LEFT JOIN sqlite_schema m ON m.name = d.name GROUP BY d.name ORDER BY bytes DESC`,
       )
       .all() as { name: string; tbl: string; type: string | null; bytes: number; payload: number; unused: number }[];
-    const text = index.db.prepare('SELECT sum(length(CAST(text AS BLOB))) AS textBytes, count(*) AS n FROM samples').get() as {
+    const text = index.db
+      .prepare('SELECT sum(length(CAST(text AS BLOB))) AS textBytes, count(*) AS n FROM samples')
+      .get() as {
       textBytes: number;
       n: number;
     };
@@ -251,7 +255,13 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
     const s = await indexFolder(index, a.root as string);
     const ms = performance.now() - t0;
     index.close();
-    return { ms, filesSkipped: s.filesSkipped, filesIndexed: s.filesIndexed, samplesWritten: s.samplesWritten, samples: s.samples };
+    return {
+      ms,
+      filesSkipped: s.filesSkipped,
+      filesIndexed: s.filesIndexed,
+      samplesWritten: s.samplesWritten,
+      samples: s.samples,
+    };
   },
 
   /** Latency of the queries the tree and the problem view make, with the index at full size. */
@@ -280,7 +290,10 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
       {
         name: 'problemsPageLost',
         what: 'count + list(lost: base solves, model never; page of 200) (tree filter)',
-        run: () => [index.countProblems({ kind: 'lost', base: base.id, model: model.id }), index.listProblems({ kind: 'lost', base: base.id, model: model.id }, 0, 200)],
+        run: () => [
+          index.countProblems({ kind: 'lost', base: base.id, model: model.id }),
+          index.listProblems({ kind: 'lost', base: base.id, model: model.id }, 0, 200),
+        ],
       },
       {
         name: 'problemsPageLowAccuracy',
@@ -290,9 +303,21 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
           index.listProblems({ kind: 'lowAccuracy', model: model.id, threshold: 0.2 }, 0, 200),
         ],
       },
-      { name: 'problemModels', what: "problemStats(problem) + models() (one problem's models)", run: () => [index.problemStats(pick().id), index.models()] },
-      { name: 'modelStats', what: "modelStats(model) (model mode: one model's problems)", run: (i) => index.modelStats(models[i % models.length].id) },
-      { name: 'verdictCounts', what: 'sampleCounts(problem, model) (verdict nodes)', run: (i) => index.sampleCounts(pick().id, models[i % models.length].id) },
+      {
+        name: 'problemModels',
+        what: "problemStats(problem) + models() (one problem's models)",
+        run: () => [index.problemStats(pick().id), index.models()],
+      },
+      {
+        name: 'modelStats',
+        what: "modelStats(model) (model mode: one model's problems)",
+        run: (i) => index.modelStats(models[i % models.length].id),
+      },
+      {
+        name: 'verdictCounts',
+        what: 'sampleCounts(problem, model) (verdict nodes)',
+        run: (i) => index.sampleCounts(pick().id, models[i % models.length].id),
+      },
       {
         name: 'samplesPage',
         what: 'samples(problem, model, {correct: false, limit 200}) (one page of samples)',
@@ -303,13 +328,21 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
         what: 'samples(problem, model, {offset 800, limit 200}) (a later page)',
         run: (i) => index.samples(pick().id, models[i % models.length].id, { offset: 800, limit: 200 }),
       },
-      { name: 'sampleText', what: 'sample(id) with its text (open a sample)', run: () => index.sample(sampleIds[Math.floor(r() * sampleIds.length)]) },
+      {
+        name: 'sampleText',
+        what: 'sample(id) with its text (open a sample)',
+        run: () => index.sample(sampleIds[Math.floor(r() * sampleIds.length)]),
+      },
       {
         name: 'passAtK',
         what: "problemStats + pass@k for k = 1..n per model (one problem's pass@k data)",
         run: () => index.problemStats(pick().id).map((s) => passAtKSeries(s.graded, s.c)),
       },
-      { name: 'search', what: 'search(query, 200) (full-text search of sample text)', run: (i) => index.search(searches[i % searches.length], 200) },
+      {
+        name: 'search',
+        what: 'search(query, 200) (full-text search of sample text)',
+        run: (i) => index.search(searches[i % searches.length], 200),
+      },
       {
         name: 'problemsPageSearch',
         what: 'listProblems(search filter, every match) (tree search filter: once per new query, then paged from memory)',
@@ -328,15 +361,32 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
         if (Array.isArray(res)) rows += res.length;
       }
       times.sort((x, y) => x - y);
-      out.push({ name: c.name, what: c.what, iterations, p50: quantile(times, 0.5), p95: quantile(times, 0.95), max: times[times.length - 1], meanRows: rows / iterations });
+      out.push({
+        name: c.name,
+        what: c.what,
+        iterations,
+        p50: quantile(times, 0.5),
+        p95: quantile(times, 0.95),
+        max: times[times.length - 1],
+        meanRows: rows / iterations,
+      });
     }
     // why the search filter costs what it costs: samples matched per term, and the filter's time for it
     const searchTerms = searches.map((q) => {
       const t0 = performance.now();
-      const matches = index.db.prepare('SELECT count(*) FROM samples_fts WHERE samples_fts MATCH ?').pluck().get(ftsQuery(q)) as number;
+      const matches = index.db
+        .prepare('SELECT count(*) FROM samples_fts WHERE samples_fts MATCH ?')
+        .pluck()
+        .get(ftsQuery(q)) as number;
       const t1 = performance.now();
       const problemsMatched = index.listProblems({ kind: 'search', query: q }, 0, 1_000_000).length;
-      return { query: q, samplesMatched: matches, ftsCountMs: t1 - t0, problemsMatched, filterCountMs: performance.now() - t1 };
+      return {
+        query: q,
+        samplesMatched: matches,
+        ftsCountMs: t1 - t0,
+        problemsMatched,
+        filterCountMs: performance.now() - t1,
+      };
     });
     index.close();
     return { cases: out, searchTerms, problems: totalProblems, models: models.length };
@@ -353,7 +403,14 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
       runs.push(performance.now() - t0);
       summary = {
         base: rep.base,
-        models: rep.models.map((m) => ({ id: m.id, problems: m.problems, samples: m.samples, passAt1: m.passAtK[0]?.value, ks: m.passAtK.length, bestOfK: m.bestOfK.length })),
+        models: rep.models.map((m) => ({
+          id: m.id,
+          problems: m.problems,
+          samples: m.samples,
+          passAt1: m.passAtK[0]?.value,
+          ks: m.passAtK.length,
+          bestOfK: m.bestOfK.length,
+        })),
         comparisons: rep.comparisons.map((c) => ({ model: c.model, crossoverK: c.crossoverK, coverage: c.coverage })),
         strata: rep.strata.length,
       };
@@ -394,10 +451,24 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
       const sim = problemSimilarity(bt, mt);
       const t2 = performance.now();
       runs.push({ loadMs: t1 - t0, computeMs: t2 - t1, totalMs: t2 - t0 });
-      result = { problem: p.problemId, baseSamples: bt.length, modelSamples: mt.length, modelSimilarityMedian: sim.summary.modelSimilarity.median, baselineSimilarityMedian: sim.summary.baselineSimilarity.median };
+      result = {
+        problem: p.problemId,
+        baseSamples: bt.length,
+        modelSamples: mt.length,
+        modelSimilarityMedian: sim.summary.modelSimilarity.median,
+        baselineSimilarityMedian: sim.summary.baselineSimilarity.median,
+      };
     }
     index.close();
-    return { runs, firstMs: runs[0].totalMs, medianMs: quantile(runs.map((r) => r.totalMs).sort((x, y) => x - y), 0.5), ...result };
+    return {
+      runs,
+      firstMs: runs[0].totalMs,
+      medianMs: quantile(
+        runs.map((r) => r.totalMs).sort((x, y) => x - y),
+        0.5,
+      ),
+      ...result,
+    };
   },
 
   /** Similarity of every problem of every non-base model against the base model (the whole folder). */
@@ -429,7 +500,15 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
     const ms = performance.now() - t0;
     const totalPairs = problems.length * (models.length - 1);
     index.close();
-    return { ms, pairs, totalPairs, truncated, loadMs, samples, projectedMs: truncated ? (ms / pairs) * totalPairs : ms };
+    return {
+      ms,
+      pairs,
+      totalPairs,
+      truncated,
+      loadMs,
+      samples,
+      projectedMs: truncated ? (ms / pairs) * totalPairs : ms,
+    };
   },
 
   /** Breakdown of the floor: streaming and UTF-8 decoding every line, without JSON.parse. */
@@ -514,7 +593,8 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
     const files = resultFiles(root);
     const index = TraceIndex.open(db);
     const d = index.db;
-    if (variant === 'noidx') d.exec('DROP INDEX samples_by_model_problem; DROP INDEX samples_by_file; DROP INDEX samples_scored;');
+    if (variant === 'noidx')
+      d.exec('DROP INDEX samples_by_model_problem; DROP INDEX samples_by_file; DROP INDEX samples_scored;');
     const ins = d.prepare(
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
          reward_score, finish_reason, token_count, content_hash, text)
@@ -540,9 +620,16 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
         const pid = idOf(`p${r.dataset}/${r.problemId}`);
         for (const s of r.samples) {
           ins.run(
-            fi + 1, r.line, mid, pid, s.sampleIndex ?? 0,
+            fi + 1,
+            r.line,
+            mid,
+            pid,
+            s.sampleIndex ?? 0,
             s.correct === null ? null : s.correct ? 1 : 0,
-            s.extractedAnswer ?? null, s.rewardScore ?? null, s.finishReason ?? null, null,
+            s.extractedAnswer ?? null,
+            s.rewardScore ?? null,
+            s.finishReason ?? null,
+            null,
             variant === 'hash' ? contentHash(s.text) : '0123456789abcdef',
             variant === 'notext' ? '' : s.text,
           );
@@ -575,7 +662,9 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
     const index = TraceIndex.open(a.db as string); // writable: an attached database inherits read-only
     const d = index.db;
     d.prepare('ATTACH DATABASE ? AS alt').run(other);
-    d.exec(`CREATE VIRTUAL TABLE alt.fts USING fts5 (text, content='', contentless_delete=1, tokenize='unicode61', detail=${a.detail as string})`);
+    d.exec(
+      `CREATE VIRTUAL TABLE alt.fts USING fts5 (text, content='', contentless_delete=1, tokenize='unicode61', detail=${a.detail as string})`,
+    );
     const t0 = performance.now();
     d.exec('INSERT INTO alt.fts(rowid, text) SELECT id, text FROM main.samples');
     const ms = performance.now() - t0;
@@ -622,7 +711,15 @@ async function main(): Promise<void> {
   const c = process.cpuUsage(c0);
   // cpuMs (user + system of this process during the phase) next to wallMs shows how much other load on the machine slowed it
   process.stdout.write(
-    '\n' + JSON.stringify({ phase: name, ...result, wallMs: performance.now() - t0, cpuMs: (c.user + c.system) / 1000, maxRssMB: maxRssMB() }) + '\n',
+    '\n' +
+      JSON.stringify({
+        phase: name,
+        ...result,
+        wallMs: performance.now() - t0,
+        cpuMs: (c.user + c.system) / 1000,
+        maxRssMB: maxRssMB(),
+      }) +
+      '\n',
   );
 }
 

@@ -41,7 +41,16 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { preset: 'full', scale: 'full', seed: 1, meanChars: 500, skip: new Set(), simAllLimitS: 120, iterations: 100, out: null };
+  const o: Options = {
+    preset: 'full',
+    scale: 'full',
+    seed: 1,
+    meanChars: 500,
+    skip: new Set(),
+    simAllLimitS: 120,
+    iterations: 100,
+    out: null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = () => {
@@ -64,7 +73,9 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--iterations') o.iterations = Number(v());
     else if (a === '--out') o.out = path.resolve(v());
     else if (a === '--help' || a === '-h') {
-      console.log('npm run bench -- [--preset small|full] [--scale full|quarter] [--seed N] [--mean-chars N] [--skip python,breakdown,simAll,scales] [--sim-all-limit-s N] [--iterations N] [--out FILE]');
+      console.log(
+        'npm run bench -- [--preset small|full] [--scale full|quarter] [--seed N] [--mean-chars N] [--skip python,breakdown,simAll,scales] [--sim-all-limit-s N] [--iterations N] [--out FILE]',
+      );
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
   }
@@ -82,7 +93,10 @@ function runPhase(name: string, args: Record<string, unknown>): Promise<PhaseRes
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const load0 = os.loadavg()[0];
-    const child = spawn(process.execPath, [phaseJs, name, JSON.stringify(args)], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [phaseJs, name, JSON.stringify(args)], {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => (out += c));
@@ -105,12 +119,19 @@ function runPhase(name: string, args: Record<string, unknown>): Promise<PhaseRes
 function gitCommit(): string | null {
   const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' });
   if (head.status !== 0) return null;
-  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'bench'], { cwd: repo, encoding: 'utf8' });
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'bench'], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
   return head.stdout.trim() + (dirty.stdout.trim() ? '+dirty' : '');
 }
 
 function pythonVersion(): string | null {
-  const r = spawnSync('python3', ['-c', 'import sys, sqlite3, json; print(json.dumps([sys.version.split()[0], sqlite3.sqlite_version]))'], { encoding: 'utf8' });
+  const r = spawnSync(
+    'python3',
+    ['-c', 'import sys, sqlite3, json; print(json.dumps([sys.version.split()[0], sqlite3.sqlite_version]))'],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0 || !r.stdout) return null;
   return r.stdout.trim();
 }
@@ -119,7 +140,10 @@ function runPython(root: string, db: string): Promise<PhaseResult> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const load0 = os.loadavg()[0];
-    const child = spawn('python3', [path.join(repo, 'bench', 'baseline.py'), root, db], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('python3', [path.join(repo, 'bench', 'baseline.py'), root, db], {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => (out += c));
@@ -134,13 +158,16 @@ function runPython(root: string, db: string): Promise<PhaseResult> {
 }
 
 function presetParams(o: Options, scale: 'full' | 'quarter'): GenParams {
-  const base = o.preset === 'small' ? { problems: 50, samples: 64, models: 2 } : { problems: 500, samples: 1024, models: 2 };
+  const base =
+    o.preset === 'small' ? { problems: 50, samples: 64, models: 2 } : { problems: 500, samples: 1024, models: 2 };
   const problems = scale === 'quarter' ? Math.ceil(base.problems / 4) : base.problems;
   return { problems, samples: base.samples, models: base.models, meanChars: o.meanChars, seed: o.seed };
 }
 
 /** Generates the folder for `params` unless bench/data already holds it (same parameters and sizes). */
-async function ensureData(params: GenParams): Promise<{ root: string; manifest: GenManifest; generatedMs: number | null }> {
+async function ensureData(
+  params: GenParams,
+): Promise<{ root: string; manifest: GenManifest; generatedMs: number | null }> {
   const key = `p${params.problems}-s${params.samples}-m${params.models}-c${params.meanChars}-seed${params.seed}`;
   const dir = path.join(repo, 'bench', 'data', key);
   const root = path.join(dir, 'results');
@@ -152,7 +179,9 @@ async function ensureData(params: GenParams): Promise<{ root: string; manifest: 
   }
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  log(`generating ${params.problems} problems x ${params.samples} samples x ${params.models} models into ${path.relative(repo, root)}`);
+  log(
+    `generating ${params.problems} problems x ${params.samples} samples x ${params.models} models into ${path.relative(repo, root)}`,
+  );
   const r = await runPhase('gen', { params, root, manifest: manifestPath });
   return { root, manifest: r.manifest as GenManifest, generatedMs: r.wallMs };
 }
@@ -184,7 +213,12 @@ interface Row {
 
 const f1 = (x: number) => x.toFixed(1);
 const f2 = (x: number) => x.toFixed(2);
-const ms = (x: number) => (x >= 10000 ? `${(x / 1000).toFixed(1)} s` : x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(x < 10 ? 2 : 0)} ms`);
+const ms = (x: number) =>
+  x >= 10000
+    ? `${(x / 1000).toFixed(1)} s`
+    : x >= 1000
+      ? `${(x / 1000).toFixed(2)} s`
+      : `${x.toFixed(x < 10 ? 2 : 0)} ms`;
 
 /** `--render results.json`: rewrites the RESULTS.md beside a results file from it, without measuring. */
 function render(file: string): void {
@@ -201,7 +235,15 @@ function render(file: string): void {
     if (loads.length) r.load = { min: Math.min(...loads), max: Math.max(...loads) };
   }
   r.analysis = explain(r.phases, r.input.bytes, r.rows);
-  const md = path.join(path.dirname(file), path.basename(file) === 'results.json' ? 'RESULTS.md' : path.basename(file).replace(/^results/, 'RESULTS').replace(/\.json$/, '.md'));
+  const md = path.join(
+    path.dirname(file),
+    path.basename(file) === 'results.json'
+      ? 'RESULTS.md'
+      : path
+          .basename(file)
+          .replace(/^results/, 'RESULTS')
+          .replace(/\.json$/, '.md'),
+  );
   fs.writeFileSync(md, markdown(r));
   console.log(`wrote ${path.relative(repo, md)}`);
 }
@@ -216,8 +258,16 @@ async function main(): Promise<void> {
   const key = `${o.preset}-${o.scale}`;
   const work = path.join(repo, 'bench', 'work', key);
   fs.mkdirSync(work, { recursive: true });
-  const outJson = o.out ?? (o.preset === 'full' && o.scale === 'full' ? path.join(repo, 'bench', 'results.json') : path.join(repo, 'bench', 'work', `results-${key}.json`));
-  const outMd = o.out ? outJson.replace(/\.json$/, '') + '.md' : o.preset === 'full' && o.scale === 'full' ? path.join(repo, 'bench', 'RESULTS.md') : path.join(repo, 'bench', 'work', `RESULTS-${key}.md`);
+  const outJson =
+    o.out ??
+    (o.preset === 'full' && o.scale === 'full'
+      ? path.join(repo, 'bench', 'results.json')
+      : path.join(repo, 'bench', 'work', `results-${key}.json`));
+  const outMd = o.out
+    ? outJson.replace(/\.json$/, '') + '.md'
+    : o.preset === 'full' && o.scale === 'full'
+      ? path.join(repo, 'bench', 'RESULTS.md')
+      : path.join(repo, 'bench', 'work', `RESULTS-${key}.md`);
 
   const data = await ensureData(params);
   const { root, manifest } = data;
@@ -231,13 +281,21 @@ async function main(): Promise<void> {
 
   log('floor: stream + JSON.parse every line');
   res.floor = await runPhase('floor', { root });
-  checks.push({ check: 'floor parsed every sample', ok: res.floor.samples === N, detail: `${res.floor.samples} of ${N}` });
+  checks.push({
+    check: 'floor parsed every sample',
+    ok: res.floor.samples === N,
+    detail: `${res.floor.samples} of ${N}`,
+  });
 
   const py = o.skip.has('python') ? null : pythonVersion();
   if (py) {
     log('baseline: python3 json + sqlite3 executemany');
     res.python = await runPython(root, path.join(work, 'baseline.db'));
-    checks.push({ check: 'python baseline loaded every sample', ok: res.python.samples === N, detail: `${res.python.samples} of ${N}` });
+    checks.push({
+      check: 'python baseline loaded every sample',
+      ok: res.python.samples === N,
+      detail: `${res.python.samples} of ${N}`,
+    });
     fs.rmSync(path.join(work, 'baseline.db'), { force: true });
   } else {
     res.python = { skipped: o.skip.has('python') ? 'skipped by --skip python' : 'no python3 on PATH' };
@@ -250,11 +308,25 @@ async function main(): Promise<void> {
   const probeP = runPhase('probe', { db, startEpochMs: t0, timeoutMs: 600000 });
   res.index = await runPhase('index', { root, db });
   res.probe = await probeP;
-  const byName = new Map((res.index.models as { name: string; samples: number; correct: number }[]).map((m) => [m.name, m]));
-  checks.push({ check: 'index holds every sample', ok: res.index.samples === N, detail: `${res.index.samples} of ${N}` });
-  checks.push({ check: 'index has no diagnostics', ok: res.index.diagnostics === 0, detail: JSON.stringify(res.index.firstDiagnostics) });
+  const byName = new Map(
+    (res.index.models as { name: string; samples: number; correct: number }[]).map((m) => [m.name, m]),
+  );
+  checks.push({
+    check: 'index holds every sample',
+    ok: res.index.samples === N,
+    detail: `${res.index.samples} of ${N}`,
+  });
+  checks.push({
+    check: 'index has no diagnostics',
+    ok: res.index.diagnostics === 0,
+    detail: JSON.stringify(res.index.firstDiagnostics),
+  });
   for (const [name, c] of Object.entries(manifest.correctByModel)) {
-    checks.push({ check: `correct samples of ${name} match the generator`, ok: byName.get(name)?.correct === c, detail: `${byName.get(name)?.correct} vs ${c}` });
+    checks.push({
+      check: `correct samples of ${name} match the generator`,
+      ok: byName.get(name)?.correct === c,
+      detail: `${byName.get(name)?.correct} vs ${c}`,
+    });
   }
 
   log('FTS build');
@@ -264,7 +336,11 @@ async function main(): Promise<void> {
   res.sizes = await runPhase('sizes', { db });
   log('re-index of the unchanged folder');
   res.reindex = await runPhase('reindex', { root, db });
-  checks.push({ check: 're-index wrote nothing', ok: res.reindex.samplesWritten === 0 && res.reindex.filesIndexed === 0, detail: JSON.stringify(res.reindex) });
+  checks.push({
+    check: 're-index wrote nothing',
+    ok: res.reindex.samplesWritten === 0 && res.reindex.filesIndexed === 0,
+    detail: JSON.stringify(res.reindex),
+  });
   log('query latency');
   res.queries = await runPhase('queries', { db, iterations: o.iterations });
   log('full report');
@@ -277,7 +353,9 @@ async function main(): Promise<void> {
   }
 
   if (!o.skip.has('breakdown')) {
-    log('breakdown: reader alone, + content hash, whole-file hash, inserts (plain, hash, no text, no secondary indexes)');
+    log(
+      'breakdown: reader alone, + content hash, whole-file hash, inserts (plain, hash, no text, no secondary indexes)',
+    );
     res.breakdown = {
       decode: await runPhase('bd-decode', { root }),
       read: await runPhase('bd-read', { root }),
@@ -317,7 +395,11 @@ async function main(): Promise<void> {
     os: `${os.type()} ${os.release()} ${os.arch()}`,
     node: process.version,
     sqlite: sqliteVersion,
-    betterSqlite3: (JSON.parse(fs.readFileSync(path.join(repo, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8')) as { version: string }).version,
+    betterSqlite3: (
+      JSON.parse(fs.readFileSync(path.join(repo, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version,
     python: py ? (JSON.parse(py) as string[])[0] : null,
     pythonSqlite: py ? (JSON.parse(py) as string[])[1] : null,
     date: started.toISOString(),
@@ -335,39 +417,140 @@ async function main(): Promise<void> {
   const add = (group: string, measure: string, value: string, target: string, ok: boolean | null) =>
     rows.push({ group, measure, value, target, status: ok === null ? 'info' : ok ? 'pass' : 'miss' });
 
-  add('input', 'folder', `${params.problems} problems x ${params.samples} samples x ${params.models} models = ${N.toLocaleString('en-US')} samples, ${f1(inputMB)} MB JSONL (mean ${Math.round(manifest.meanSampleChars)} chars/sample)`, '', null);
-  add('floor', 'stream + JSON.parse every line', `${f1(floorMBs)} MB/s, ${Math.round(N / (res.floor.ms / 1000)).toLocaleString('en-US')} samples/s (${ms(res.floor.ms)})`, '', null);
+  add(
+    'input',
+    'folder',
+    `${params.problems} problems x ${params.samples} samples x ${params.models} models = ${N.toLocaleString('en-US')} samples, ${f1(inputMB)} MB JSONL (mean ${Math.round(manifest.meanSampleChars)} chars/sample)`,
+    '',
+    null,
+  );
+  add(
+    'floor',
+    'stream + JSON.parse every line',
+    `${f1(floorMBs)} MB/s, ${Math.round(N / (res.floor.ms / 1000)).toLocaleString('en-US')} samples/s (${ms(res.floor.ms)})`,
+    '',
+    null,
+  );
   if (pyMBs !== null) {
-    add('baseline', 'python3 json + sqlite3 executemany, then one index', `${f1(pyMBs)} MB/s, ${Math.round(N / (res.python.ms / 1000)).toLocaleString('en-US')} samples/s (load ${ms(res.python.loadMs)} + index ${ms(res.python.indexMs)}); peak RSS ${f1(res.python.maxRssMB)} MB`, '', null);
+    add(
+      'baseline',
+      'python3 json + sqlite3 executemany, then one index',
+      `${f1(pyMBs)} MB/s, ${Math.round(N / (res.python.ms / 1000)).toLocaleString('en-US')} samples/s (load ${ms(res.python.loadMs)} + index ${ms(res.python.indexMs)}); peak RSS ${f1(res.python.maxRssMB)} MB`,
+      '',
+      null,
+    );
   } else {
-    rows.push({ group: 'baseline', measure: 'python3 baseline', value: res.python.skipped, target: '', status: 'skipped' });
+    rows.push({
+      group: 'baseline',
+      measure: 'python3 baseline',
+      value: res.python.skipped,
+      target: '',
+      status: 'skipped',
+    });
   }
-  add('index', 'index throughput (no FTS)', `${f1(indexMBs)} MB/s, ${Math.round(N / (res.index.ms / 1000)).toLocaleString('en-US')} samples/s (${ms(res.index.ms)})`, '', null);
-  if (pyMBs !== null) add('index', 'index / python baseline', `${f2(indexMBs / pyMBs)}x`, '>= 1.0x (aim 1.5x)', indexMBs / pyMBs >= 1);
+  add(
+    'index',
+    'index throughput (no FTS)',
+    `${f1(indexMBs)} MB/s, ${Math.round(N / (res.index.ms / 1000)).toLocaleString('en-US')} samples/s (${ms(res.index.ms)})`,
+    '',
+    null,
+  );
+  if (pyMBs !== null)
+    add('index', 'index / python baseline', `${f2(indexMBs / pyMBs)}x`, '>= 1.0x (aim 1.5x)', indexMBs / pyMBs >= 1);
   add('index', 'index / parse floor', `${f2(indexMBs / floorMBs)}x`, '>= 0.8x', indexMBs / floorMBs >= 0.8);
   // the same ratios in CPU time of each process: steadier than wall time when other jobs share the machine
   const cpuRatios = [`index / floor ${f2(res.floor.cpuMs / res.index.cpuMs)}x`];
   if (res.python.cpuMs) cpuRatios.unshift(`index / python baseline ${f2(res.python.cpuMs / res.index.cpuMs)}x`);
-  add('index', 'the same ratios in CPU time (user + system of each process; the index runs two threads)', `${cpuRatios.join(', ')} (index ${ms(res.index.cpuMs)} of CPU)`, '', null);
-  add('index', 'index + FTS throughput', `${f1(inputMB / (indexFtsMs / 1000))} MB/s (${ms(indexFtsMs)})${pyMBs !== null ? `; ${f2(inputMB / (indexFtsMs / 1000) / pyMBs)}x the baseline` : ''}`, '', null);
-  add('index', 'peak RSS (index / FTS phase)', `${f1(res.index.maxRssMB)} MB / ${f1(res.fts.maxRssMB)} MB`, '<= 300 MB', rssMain <= 300);
-  add('index', 'index size / input (no FTS)', `${f2(res.index.dbBytes / inputBytes)}x (${f1(res.index.dbBytes / MB)} MB)`, '', null);
-  add('index', 'index size / input (with FTS)', `${f2(finalBytes / inputBytes)}x (${f1(finalBytes / MB)} MB)`, '<= 1.0x (aim 0.5x)', finalBytes / inputBytes <= 1);
-  add('index', 'first problem queryable (seen by another process)', res.probe.queryableMs === null ? 'never' : `${ms(res.probe.queryableMs)} (indexer's first commit at ${ms(res.index.firstCommitMs)} after it started)`, '<= 2 s', res.probe.queryableMs !== null && res.probe.queryableMs <= 2000);
-  add('fts', 'FTS build', `${ms(res.fts.ms)} (${f1(inputMB / (res.fts.ms / 1000))} MB/s); adds ${f1((finalBytes - res.index.dbBytes) / MB)} MB`, '', null);
+  add(
+    'index',
+    'the same ratios in CPU time (user + system of each process; the index runs two threads)',
+    `${cpuRatios.join(', ')} (index ${ms(res.index.cpuMs)} of CPU)`,
+    '',
+    null,
+  );
+  add(
+    'index',
+    'index + FTS throughput',
+    `${f1(inputMB / (indexFtsMs / 1000))} MB/s (${ms(indexFtsMs)})${pyMBs !== null ? `; ${f2(inputMB / (indexFtsMs / 1000) / pyMBs)}x the baseline` : ''}`,
+    '',
+    null,
+  );
+  add(
+    'index',
+    'peak RSS (index / FTS phase)',
+    `${f1(res.index.maxRssMB)} MB / ${f1(res.fts.maxRssMB)} MB`,
+    '<= 300 MB',
+    rssMain <= 300,
+  );
+  add(
+    'index',
+    'index size / input (no FTS)',
+    `${f2(res.index.dbBytes / inputBytes)}x (${f1(res.index.dbBytes / MB)} MB)`,
+    '',
+    null,
+  );
+  add(
+    'index',
+    'index size / input (with FTS)',
+    `${f2(finalBytes / inputBytes)}x (${f1(finalBytes / MB)} MB)`,
+    '<= 1.0x (aim 0.5x)',
+    finalBytes / inputBytes <= 1,
+  );
+  add(
+    'index',
+    'first problem queryable (seen by another process)',
+    res.probe.queryableMs === null
+      ? 'never'
+      : `${ms(res.probe.queryableMs)} (indexer's first commit at ${ms(res.index.firstCommitMs)} after it started)`,
+    '<= 2 s',
+    res.probe.queryableMs !== null && res.probe.queryableMs <= 2000,
+  );
+  add(
+    'fts',
+    'FTS build',
+    `${ms(res.fts.ms)} (${f1(inputMB / (res.fts.ms / 1000))} MB/s); adds ${f1((finalBytes - res.index.dbBytes) / MB)} MB`,
+    '',
+    null,
+  );
   add('reindex', 'unchanged re-index', ms(res.reindex.ms), '< 2 s', res.reindex.ms < 2000);
   for (const c of res.queries.cases as { name: string; what: string; p50: number; p95: number }[]) {
     add('query', c.what, `p50 ${ms(c.p50)}, p95 ${ms(c.p95)}`, 'p95 < 20 ms', c.p95 < 20);
   }
-  add('report', 'full report (pass@k curves with bootstrap CIs, comparisons, strata)', `${ms(res.report.firstMs)} first, ${ms(res.report.medianMs)} median of ${res.report.runs.length}`, '< 2 s', res.report.firstMs < 2000);
-  add('similarity', `one problem (${res.simOne.modelSamples} model x ${res.simOne.baseSamples} base samples)`, `${ms(res.simOne.firstMs)} first (load ${ms(res.simOne.runs[0].loadMs)}), ${ms(res.simOne.medianMs)} median`, '< 1 s', res.simOne.firstMs < 1000);
+  add(
+    'report',
+    'full report (pass@k curves with bootstrap CIs, comparisons, strata)',
+    `${ms(res.report.firstMs)} first, ${ms(res.report.medianMs)} median of ${res.report.runs.length}`,
+    '< 2 s',
+    res.report.firstMs < 2000,
+  );
+  add(
+    'similarity',
+    `one problem (${res.simOne.modelSamples} model x ${res.simOne.baseSamples} base samples)`,
+    `${ms(res.simOne.firstMs)} first (load ${ms(res.simOne.runs[0].loadMs)}), ${ms(res.simOne.medianMs)} median`,
+    '< 1 s',
+    res.simOne.firstMs < 1000,
+  );
   if (res.simAll) {
-    add('similarity', 'whole folder (every problem, every model vs base)', res.simAll.truncated ? `${res.simAll.pairs} of ${res.simAll.totalPairs} problem pairs in ${ms(res.simAll.ms)}; projected ${ms(res.simAll.projectedMs)}` : `${res.simAll.pairs} problem pairs in ${ms(res.simAll.ms)} (${ms(res.simAll.ms / res.simAll.pairs)} each)`, '', null);
+    add(
+      'similarity',
+      'whole folder (every problem, every model vs base)',
+      res.simAll.truncated
+        ? `${res.simAll.pairs} of ${res.simAll.totalPairs} problem pairs in ${ms(res.simAll.ms)}; projected ${ms(res.simAll.projectedMs)}`
+        : `${res.simAll.pairs} problem pairs in ${ms(res.simAll.ms)} (${ms(res.simAll.ms / res.simAll.pairs)} each)`,
+      '',
+      null,
+    );
   }
   if (res.scales) {
     const q = res.scales.quarter;
     const rq = Math.max(q.index.maxRssMB, q.fts.maxRssMB);
-    add('memory', `peak RSS at a quarter (${q.samples.toLocaleString('en-US')} samples) vs full`, `${f1(rq)} MB vs ${f1(rssMain)} MB: ${f2(rssMain / rq)}x`, '<= 1.2x', rssMain / rq <= 1.2);
+    add(
+      'memory',
+      `peak RSS at a quarter (${q.samples.toLocaleString('en-US')} samples) vs full`,
+      `${f1(rq)} MB vs ${f1(rssMain)} MB: ${f2(rssMain / rq)}x`,
+      '<= 1.2x',
+      rssMain / rq <= 1.2,
+    );
   }
   const loads: number[] = [];
   const visit = (x: any) => {
@@ -384,15 +567,30 @@ async function main(): Promise<void> {
     '',
     null,
   );
-  for (const c of checks) if (!c.ok) rows.push({ group: 'check', measure: c.check, value: c.detail, target: 'must hold', status: 'miss' });
+  for (const c of checks)
+    if (!c.ok) rows.push({ group: 'check', measure: c.check, value: c.detail, target: 'must hold', status: 'miss' });
 
   const analysis = explain(res, inputBytes, rows);
   const results = {
     generatedBy: 'npm run bench',
     resultsFile: path.relative(repo, outJson).split(path.sep).join('/'),
-    options: { preset: o.preset, scale: o.scale, seed: o.seed, meanChars: o.meanChars, skip: [...o.skip], iterations: o.iterations },
+    options: {
+      preset: o.preset,
+      scale: o.scale,
+      seed: o.seed,
+      meanChars: o.meanChars,
+      skip: [...o.skip],
+      iterations: o.iterations,
+    },
     machine,
-    input: { params, files: manifest.files, bytes: inputBytes, samples: N, meanSampleChars: manifest.meanSampleChars, generatedMs: data.generatedMs },
+    input: {
+      params,
+      files: manifest.files,
+      bytes: inputBytes,
+      samples: N,
+      meanSampleChars: manifest.meanSampleChars,
+      generatedMs: data.generatedMs,
+    },
     checks,
     load: loads.length ? { min: Math.min(...loads), max: Math.max(...loads) } : null,
     rows,
@@ -405,7 +603,9 @@ async function main(): Promise<void> {
   fs.writeFileSync(outMd, markdown(results));
   console.log(table(rows));
   for (const a of analysis) console.log(`\n* ${a}`);
-  console.log(`\nwrote ${path.relative(repo, outJson)} and ${path.relative(repo, outMd)} (${ms(results.totalMs)} in all)`);
+  console.log(
+    `\nwrote ${path.relative(repo, outJson)} and ${path.relative(repo, outMd)} (${ms(results.totalMs)} in all)`,
+  );
   if (checks.some((c) => !c.ok)) {
     console.error('some correctness checks failed (see the table)');
     process.exitCode = 1;
@@ -427,7 +627,9 @@ function explain(res: Record<string, any>, inputBytes: number, rows: Row[]): str
     out.push(
       `Index time, in CPU seconds of each phase's process (the machine is shared, so CPU time is the steadier figure; wall times are in ` +
         `results.json): indexFolder ${s(idx)} (wall ${s(res.index.ms)}); the parse floor ${s(cpu(res.floor))}` +
-        (bd.decode ? `, of which streaming and UTF-8-decoding the lines alone is ${s(cpu(bd.decode))} (lines with any non-ASCII character decode to two-byte strings, slowly)` : '') +
+        (bd.decode
+          ? `, of which streaming and UTF-8-decoding the lines alone is ${s(cpu(bd.decode))} (lines with any non-ASCII character decode to two-byte strings, slowly)`
+          : '') +
         `. Measured separately on the ` +
         `same files: the qwen-math reader alone (read, parse, build records) ${s(cpu(bd.read))}; reader + SHA-1 content hash of every sample ` +
         `${s(cpu(bd.hash))}; whole-file SHA-1 ${s(cpu(bd.filehash))}; reader + the sample INSERT into the same schema (20000 per ` +
@@ -449,7 +651,10 @@ function explain(res: Record<string, any>, inputBytes: number, rows: Row[]): str
     if (missed('index / parse floor') || missed('index / python baseline')) {
       const py = res.python?.ms ? ` and the Python baseline's whole load (${s(res.python.ms)})` : '';
       out.push(
-        `Missed: ${['index / python baseline', 'index / parse floor'].filter((m) => missed(m)).map((m) => `${m} (${rows.find((r) => r.measure === m)?.value})`).join('; ')}. ` +
+        `Missed: ${['index / python baseline', 'index / parse floor']
+          .filter((m) => missed(m))
+          .map((m) => `${m} (${rows.find((r) => r.measure === m)?.value})`)
+          .join('; ')}. ` +
           `The reader thread alone (${s(readerThread)}) takes longer than the bare JSON.parse floor (${s(res.floor.ms)})${py}: Node decodes each ` +
           `line to a JavaScript string and JSON.parse copies every sample text once more, before the record is built and hashed. With two cores and ` +
           `the writer thread on the other, splitting the parsing further would only take time from the writer; storing ${mb(res.sizes?.sampleTextBytes ?? 0)} of text ` +
@@ -459,7 +664,8 @@ function explain(res: Record<string, any>, inputBytes: number, rows: Row[]): str
   }
   if (res.sizes) {
     const objs = res.sizes.objects as { name: string; tbl: string; bytes: number; unused: number }[];
-    const by = (pred: (o: { name: string; tbl: string }) => boolean) => objs.filter(pred).reduce((a, o) => a + o.bytes, 0);
+    const by = (pred: (o: { name: string; tbl: string }) => boolean) =>
+      objs.filter(pred).reduce((a, o) => a + o.bytes, 0);
     const total = objs.reduce((a, o) => a + o.bytes, 0);
     const samplesObj = objs.find((o) => o.name === 'samples');
     const samplesTable = samplesObj?.bytes ?? 0;
@@ -504,10 +710,21 @@ function explain(res: Record<string, any>, inputBytes: number, rows: Row[]): str
   }
   const q = (res.queries?.cases ?? []) as { name: string; p95: number; what: string }[];
   if (q.some((c) => c.name === 'problemsPageSearch' && c.p95 >= 20)) {
-    const terms = (res.queries.searchTerms ?? []) as { query: string; samplesMatched: number; ftsCountMs: number; problemsMatched: number; filterCountMs: number }[];
+    const terms = (res.queries.searchTerms ?? []) as {
+      query: string;
+      samplesMatched: number;
+      ftsCountMs: number;
+      problemsMatched: number;
+      filterCountMs: number;
+    }[];
     out.push(
       `Missed: the tree's search filter (problems whose samples match; the tree computes it once per new query). It looks up the problem of every matching sample: ` +
-        terms.map((t) => `"${t.query}" matches ${t.samplesMatched.toLocaleString('en-US')} samples (FTS alone ${t.ftsCountMs.toFixed(0)} ms) in ${t.problemsMatched} problems, listed in ${t.filterCountMs.toFixed(0)} ms`).join('; ') +
+        terms
+          .map(
+            (t) =>
+              `"${t.query}" matches ${t.samplesMatched.toLocaleString('en-US')} samples (FTS alone ${t.ftsCountMs.toFixed(0)} ms) in ${t.problemsMatched} problems, listed in ${t.filterCountMs.toFixed(0)} ms`,
+          )
+          .join('; ') +
         `. Rare terms are fast; a term in most samples costs a row lookup per match. The sample search itself (search(), LIMIT 200) stays fast.`,
     );
   }
@@ -531,9 +748,16 @@ function explain(res: Record<string, any>, inputBytes: number, rows: Row[]): str
 
 function table(rows: Row[]): string {
   const head = ['', 'measure', 'value', 'target', 'result'];
-  const body = rows.map((r) => [r.group, r.measure, r.value, r.target, r.status === 'info' ? '' : r.status.toUpperCase()]);
+  const body = rows.map((r) => [
+    r.group,
+    r.measure,
+    r.value,
+    r.target,
+    r.status === 'info' ? '' : r.status.toUpperCase(),
+  ]);
   const w = head.map((h, i) => Math.min(i === 2 ? 90 : 70, Math.max(h.length, ...body.map((b) => b[i].length))));
-  const fmt = (cells: string[]) => cells.map((c, i) => (c.length > w[i] ? c.slice(0, w[i] - 1) + '…' : c.padEnd(w[i]))).join('  ');
+  const fmt = (cells: string[]) =>
+    cells.map((c, i) => (c.length > w[i] ? c.slice(0, w[i] - 1) + '…' : c.padEnd(w[i]))).join('  ');
   return [fmt(head), w.map((n) => '-'.repeat(n)).join('  '), ...body.map(fmt)].join('\n');
 }
 
@@ -544,7 +768,10 @@ function mdEscape(s: string): string {
 function markdown(r: any): string {
   const m = r.machine;
   const lines: string[] = [];
-  const preset = r.options.preset === 'full' && r.options.scale === 'full' ? '' : ` -- --preset ${r.options.preset} --scale ${r.options.scale}`;
+  const preset =
+    r.options.preset === 'full' && r.options.scale === 'full'
+      ? ''
+      : ` -- --preset ${r.options.preset} --scale ${r.options.scale}`;
   lines.push('## Performance', '');
   lines.push(
     `Measured by \`npm run bench${preset}\` on ${r.machine.date.slice(0, 10)}: ${m.cpu}, ${m.cores} cores, ${m.ramGB} GB RAM, ${m.os}; ` +
@@ -569,11 +796,18 @@ function markdown(r: any): string {
   }
   lines.push('| | measure | value | target | result |', '|---|---|---|---|---|');
   for (const row of r.rows as Row[]) {
-    lines.push(`| ${row.group} | ${mdEscape(row.measure)} | ${mdEscape(row.value)} | ${mdEscape(row.target)} | ${row.status === 'info' ? '' : row.status === 'pass' ? 'pass' : `**${row.status}**`} |`);
+    lines.push(
+      `| ${row.group} | ${mdEscape(row.measure)} | ${mdEscape(row.value)} | ${mdEscape(row.target)} | ${row.status === 'info' ? '' : row.status === 'pass' ? 'pass' : `**${row.status}**`} |`,
+    );
   }
   lines.push('');
   const misses = (r.rows as Row[]).filter((x) => x.status === 'miss');
-  lines.push(misses.length === 0 ? 'Every target was met.' : `Missed: ${misses.map((x) => `${x.measure} (${x.value})`).join('; ')}.`, '');
+  lines.push(
+    misses.length === 0
+      ? 'Every target was met.'
+      : `Missed: ${misses.map((x) => `${x.measure} (${x.value})`).join('; ')}.`,
+    '',
+  );
   lines.push('### Where the time and space go', '');
   for (const a of r.analysis as string[]) lines.push(`- ${a}`);
   lines.push('');

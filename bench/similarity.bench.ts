@@ -25,7 +25,11 @@ const sft = load('sft_raw.jsonl');
 const rl = load('rl_raw.jsonl');
 const rnd = splitmix32(12345);
 const pick = <T>(a: T[]): T => a[rnd() % a.length];
-const otherLines = sft.flat().concat(rl.flat()).flatMap((t) => t.split('\n')).filter((l) => l.trim().length > 20);
+const otherLines = sft
+  .flat()
+  .concat(rl.flat())
+  .flatMap((t) => t.split('\n'))
+  .filter((l) => l.trim().length > 20);
 
 function synth(seeds: string[], count: number, targetChars: number): string[] {
   const out: string[] = [];
@@ -51,7 +55,9 @@ function synth(seeds: string[], count: number, targetChars: number): string[] {
 const base = synth(sft[0], 1024, 1400);
 const model = synth(rl[0], 1024, 1400);
 const chars = (a: string[]) => Math.round(a.reduce((s, t) => s + t.length, 0) / a.length);
-console.log(`base ${base.length} samples, mean ${chars(base)} chars; model ${model.length}, mean ${chars(model)} chars`);
+console.log(
+  `base ${base.length} samples, mean ${chars(base)} chars; model ${model.length}, mean ${chars(model)} chars`,
+);
 // Optional: `node similarity.bench.js <numHashes> <shortlist>`
 const numHashes = process.argv[2] ? Number(process.argv[2]) : undefined;
 const shortlist = process.argv[3] ? Number(process.argv[3]) : undefined;

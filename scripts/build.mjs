@@ -6,23 +6,67 @@ import { existsSync } from 'node:fs';
 const production = process.argv.includes('--production');
 // jsonc-parser's UMD entry requires its parts at run time, which a bundle cannot follow: use its ES module build.
 const common = {
-  bundle: true, sourcemap: !production, minify: production, logLevel: 'warning',
+  bundle: true,
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
 const builds = [
-  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node',
-    format: 'cjs', target: 'node22', external: ['vscode', 'better-sqlite3'] },
-  { ...common, entryPoints: ['src/extension/indexWorker.ts'], outfile: 'dist/indexWorker.js', platform: 'node',
-    format: 'cjs', target: 'node22', external: ['better-sqlite3'] },
+  {
+    ...common,
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['vscode', 'better-sqlite3'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/extension/indexWorker.ts'],
+    outfile: 'dist/indexWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['better-sqlite3'],
+  },
   // The parallel reader's thread, started by the indexer from the directory of the bundle that runs it.
-  { ...common, entryPoints: ['src/core/index/readerWorker.ts'], outfile: 'dist/readerWorker.js', platform: 'node',
-    format: 'cjs', target: 'node22' },
-  { ...common, entryPoints: ['src/extension/similarityWorker.ts'], outfile: 'dist/similarityWorker.js', platform: 'node',
-    format: 'cjs', target: 'node22' },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs',
-    target: 'node22', external: ['better-sqlite3'], banner: { js: '#!/usr/bin/env node' } },
-  { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser',
-    format: 'iife', target: 'es2022', loader: { '.woff2': 'file', '.woff': 'empty', '.ttf': 'empty' } },
+  {
+    ...common,
+    entryPoints: ['src/core/index/readerWorker.ts'],
+    outfile: 'dist/readerWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+  },
+  {
+    ...common,
+    entryPoints: ['src/extension/similarityWorker.ts'],
+    outfile: 'dist/similarityWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['better-sqlite3'],
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    ...common,
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    loader: { '.woff2': 'file', '.woff': 'empty', '.ttf': 'empty' },
+  },
 ];
 await Promise.all(builds.filter((b) => existsSync(b.entryPoints[0])).map((b) => esbuild.build(b)));

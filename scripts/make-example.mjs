@@ -33,7 +33,10 @@ function problem(i) {
   const b = 2 + ((i * 5) % 11);
   const level = 1 + (i % 5);
   const kinds = [
-    { q: `A store sells pens for $${a} each and notebooks for $${b} each. Maya buys 2 pens and 3 notebooks. How much does she spend in dollars?`, ans: 2 * a + 3 * b },
+    {
+      q: `A store sells pens for $${a} each and notebooks for $${b} each. Maya buys 2 pens and 3 notebooks. How much does she spend in dollars?`,
+      ans: 2 * a + 3 * b,
+    },
     { q: `Compute $\\frac{${a * b}}{${b}} + ${a}$.`, ans: 2 * a },
     { q: `Find the positive root of $x^2 - ${a + b}x + ${a * b} = 0$ that is larger.`, ans: Math.max(a, b) },
     { q: `What is the sum of the first ${a} positive odd integers?`, ans: a * a },
@@ -48,11 +51,21 @@ function trace(p, correct, style) {
   const steps = [
     pick(openers),
     `The numbers involved are ${p.a} and ${p.b}.`,
-    style === 'rl' ? `Combining them carefully: $${p.a} \\cdot 2 = ${2 * p.a}$ and $${p.b} \\cdot 3 = ${3 * p.b}$.` : `We compute $${p.a} \\times 2 = ${2 * p.a}$ and then $${p.b} \\times 3 = ${3 * p.b}$.`,
-    correct ? 'Checking the arithmetic once more confirms the intermediate values.' : pick(['I think I may have added wrong somewhere, but continuing.', 'Rounding a little here to keep it simple.']),
+    style === 'rl'
+      ? `Combining them carefully: $${p.a} \\cdot 2 = ${2 * p.a}$ and $${p.b} \\cdot 3 = ${3 * p.b}$.`
+      : `We compute $${p.a} \\times 2 = ${2 * p.a}$ and then $${p.b} \\times 3 = ${3 * p.b}$.`,
+    correct
+      ? 'Checking the arithmetic once more confirms the intermediate values.'
+      : pick([
+          'I think I may have added wrong somewhere, but continuing.',
+          'Rounding a little here to keep it simple.',
+        ]),
     `${pick(closers)} $\\boxed{${final}}$.`,
   ];
-  const think = style === 'rl' && rand() < 0.5 ? `<think>\nIt costs $${p.a} for one item; I should not confuse dollars with math.\n</think>\n\n` : '';
+  const think =
+    style === 'rl' && rand() < 0.5
+      ? `<think>\nIt costs $${p.a} for one item; I should not confuse dollars with math.\n</think>\n\n`
+      : '';
   return { text: think + steps.join('\n\n'), pred: String(final) };
 }
 

@@ -8,7 +8,14 @@
  */
 import embed from 'vega-embed';
 import { expressionInterpreter } from 'vega-interpreter';
-import type { CrossoverInfo, ModelInfo, OverviewData, PplData, ProblemModelStats, SimilarityData } from '../src/shared/protocol';
+import type {
+  CrossoverInfo,
+  ModelInfo,
+  OverviewData,
+  PplData,
+  ProblemModelStats,
+  SimilarityData,
+} from '../src/shared/protocol';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Spec = Record<string, any>;
@@ -25,13 +32,24 @@ export function themeConfig(): Spec {
   const fg = cssVar('--vscode-editor-foreground', cssVar('--vscode-foreground', '#333'));
   const muted = cssVar('--vscode-descriptionForeground', fg);
   const grid = cssVar('--vscode-editorWidget-border', cssVar('--vscode-panel-border', '#8884'));
-  const hc = document.body.classList.contains('vscode-high-contrast') || document.body.classList.contains('vscode-high-contrast-light');
+  const hc =
+    document.body.classList.contains('vscode-high-contrast') ||
+    document.body.classList.contains('vscode-high-contrast-light');
   const font = cssVar('--vscode-font-family', 'sans-serif');
   return {
     background: null,
     font,
     view: { stroke: hc ? fg : null },
-    axis: { labelColor: fg, titleColor: fg, domainColor: muted, tickColor: muted, gridColor: grid, gridOpacity: hc ? 0.6 : 0.35, labelFont: font, titleFont: font },
+    axis: {
+      labelColor: fg,
+      titleColor: fg,
+      domainColor: muted,
+      tickColor: muted,
+      gridColor: grid,
+      gridOpacity: hc ? 0.6 : 0.35,
+      labelFont: font,
+      titleFont: font,
+    },
     legend: { labelColor: fg, titleColor: fg, labelFont: font, titleFont: font, labelLimit: 360 },
     header: { labelColor: fg, titleColor: fg, labelFont: font, titleFont: font },
     title: { color: fg, font },
@@ -50,17 +68,28 @@ export interface ChartHandle {
  * Embeds `spec` into `el`. `onClick` receives the clicked mark's datum (nothing for clicks on the
  * background). Errors are shown as text in `el`, never thrown.
  */
-export async function showChart(el: HTMLElement, spec: Spec, onClick?: (datum: Record<string, unknown>) => void): Promise<ChartHandle> {
+export async function showChart(
+  el: HTMLElement,
+  spec: Spec,
+  onClick?: (datum: Record<string, unknown>) => void,
+): Promise<ChartHandle> {
   try {
-    const res = await embed(el, { ...spec, $schema: SCHEMA, config: { ...themeConfig(), ...(spec.config ?? {}) } } as never, {
-      ast: true,
-      expr: expressionInterpreter,
-      actions: false,
-      defaultStyle: false,
-      renderer: 'canvas',
-      tooltip: { disableDefaultStyle: true, theme: document.body.classList.contains('vscode-light') ? 'light' : 'dark' },
-      logLevel: 0,
-    } as never);
+    const res = await embed(
+      el,
+      { ...spec, $schema: SCHEMA, config: { ...themeConfig(), ...(spec.config ?? {}) } } as never,
+      {
+        ast: true,
+        expr: expressionInterpreter,
+        actions: false,
+        defaultStyle: false,
+        renderer: 'canvas',
+        tooltip: {
+          disableDefaultStyle: true,
+          theme: document.body.classList.contains('vscode-light') ? 'light' : 'dark',
+        },
+        logLevel: 0,
+      } as never,
+    );
     if (onClick) {
       res.view.addEventListener('click', (_e: unknown, item: unknown) => {
         const datum = (item as { datum?: Record<string, unknown> } | null | undefined)?.datum;
@@ -80,14 +109,20 @@ const colorScale = (models: ModelInfo[]) => ({
 });
 
 /** Rows of the per-problem curve chart. */
-export function problemCurveRows(models: ModelInfo[], stats: ProblemModelStats[], metrics: { maj: boolean; best: boolean }) {
+export function problemCurveRows(
+  models: ModelInfo[],
+  stats: ProblemModelStats[],
+  metrics: { maj: boolean; best: boolean },
+) {
   const label = new Map(models.map((m) => [m.id, m.label + (m.isBase ? ' (base)' : '')]));
   const base = new Set(models.filter((m) => m.isBase).map((m) => m.id));
   const rows: { model: string; modelId: number; isBase: boolean; metric: string; k: number; value: number }[] = [];
   for (const s of stats) {
     const m = label.get(s.modelId) ?? String(s.modelId);
     const add = (metric: string, pts: { k: number; value: number | null }[]) => {
-      for (const p of pts) if (p.value !== null) rows.push({ model: m, modelId: s.modelId, isBase: base.has(s.modelId), metric, k: p.k, value: p.value });
+      for (const p of pts)
+        if (p.value !== null)
+          rows.push({ model: m, modelId: s.modelId, isBase: base.has(s.modelId), metric, k: p.k, value: p.value });
     };
     add('pass@k', s.passAtK);
     if (metrics.maj) add('maj@k', s.majAtK);
@@ -100,15 +135,34 @@ export function problemCurveRows(models: ModelInfo[], stats: ProblemModelStats[]
  * pass@k of every model against k (log2 axis), one line per model, maj@k / best-of-k dashed beside
  * it when asked for, and a vertical rule at each model's crossover k against the base model.
  */
-export function problemCurveSpec(models: ModelInfo[], stats: ProblemModelStats[], crossovers: CrossoverInfo[], metrics: { maj: boolean; best: boolean }): Spec {
+export function problemCurveSpec(
+  models: ModelInfo[],
+  stats: ProblemModelStats[],
+  crossovers: CrossoverInfo[],
+  metrics: { maj: boolean; best: boolean },
+): Spec {
   const labelled = models.map((m) => ({ ...m, label: m.label + (m.isBase ? ' (base)' : '') }));
   const label = new Map(labelled.map((m) => [m.id, m.label]));
   const rows = problemCurveRows(models, stats, metrics);
   // Labels stacked upwards (one line each), so that crossovers at nearby k do not print over each other.
-  const cross = crossovers.filter((c) => c.k !== null).map((c, i) => ({ model: label.get(c.modelId) ?? '', k: c.k, text: `crossover k=${c.k}`, y: 0.02 + 0.07 * i }));
+  const cross = crossovers
+    .filter((c) => c.k !== null)
+    .map((c, i) => ({ model: label.get(c.modelId) ?? '', k: c.k, text: `crossover k=${c.k}`, y: 0.02 + 0.07 * i }));
   const maxK = Math.max(1, ...rows.map((r) => r.k));
-  const color = { field: 'model', type: 'nominal', title: 'model', scale: colorScale(labelled), legend: { orient: 'bottom', columns: 2, labelLimit: 480 } }; // room for 'name@revision (run)' in two columns
-  const x = { field: 'k', type: 'quantitative', title: 'k (samples)', scale: { type: 'log', base: 2, domain: [1, maxK], nice: false }, axis: { values: [...new Set(rows.map((r) => r.k))] } };
+  const color = {
+    field: 'model',
+    type: 'nominal',
+    title: 'model',
+    scale: colorScale(labelled),
+    legend: { orient: 'bottom', columns: 2, labelLimit: 480 },
+  }; // room for 'name@revision (run)' in two columns
+  const x = {
+    field: 'k',
+    type: 'quantitative',
+    title: 'k (samples)',
+    scale: { type: 'log', base: 2, domain: [1, maxK], nice: false },
+    axis: { values: [...new Set(rows.map((r) => r.k))] },
+  };
   const layers: Spec[] = [
     {
       data: { values: rows },
@@ -116,10 +170,33 @@ export function problemCurveSpec(models: ModelInfo[], stats: ProblemModelStats[]
       encoding: {
         x,
         // the axis names every metric drawn (pass@k alone unless maj@k or best-of-k is ticked)
-        y: { field: 'value', type: 'quantitative', title: ['pass@k', ...(metrics.maj ? ['maj@k'] : []), ...(metrics.best ? ['best-of-k'] : [])].join(' / '), scale: { domain: [0, 1] } },
-        strokeWidth: { field: 'isBase', type: 'nominal', scale: { domain: [true, false], range: [3.5, 1.8] }, legend: null },
+        y: {
+          field: 'value',
+          type: 'quantitative',
+          title: ['pass@k', ...(metrics.maj ? ['maj@k'] : []), ...(metrics.best ? ['best-of-k'] : [])].join(' / '),
+          scale: { domain: [0, 1] },
+        },
+        strokeWidth: {
+          field: 'isBase',
+          type: 'nominal',
+          scale: { domain: [true, false], range: [3.5, 1.8] },
+          legend: null,
+        },
         color,
-        strokeDash: { field: 'metric', type: 'nominal', title: 'metric', scale: { domain: ['pass@k', 'maj@k', 'best-of-k'], range: [[1, 0], [6, 3], [2, 2]] }, legend: metrics.maj || metrics.best ? {} : null },
+        strokeDash: {
+          field: 'metric',
+          type: 'nominal',
+          title: 'metric',
+          scale: {
+            domain: ['pass@k', 'maj@k', 'best-of-k'],
+            range: [
+              [1, 0],
+              [6, 3],
+              [2, 2],
+            ],
+          },
+          legend: metrics.maj || metrics.best ? {} : null,
+        },
         tooltip: [
           { field: 'model', type: 'nominal' },
           { field: 'metric', type: 'nominal' },
@@ -133,12 +210,21 @@ export function problemCurveSpec(models: ModelInfo[], stats: ProblemModelStats[]
     layers.push({
       data: { values: cross },
       mark: { type: 'rule', strokeDash: [4, 4], opacity: 0.8 },
-      encoding: { x: { field: 'k', type: 'quantitative' }, color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null }, tooltip: [{ field: 'model' }, { field: 'text' }] },
+      encoding: {
+        x: { field: 'k', type: 'quantitative' },
+        color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null },
+        tooltip: [{ field: 'model' }, { field: 'text' }],
+      },
     });
     layers.push({
       data: { values: cross },
       mark: { type: 'text', dy: -6, align: 'left', dx: 3, baseline: 'bottom' },
-      encoding: { x: { field: 'k', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' }, text: { field: 'text' }, color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null } },
+      encoding: {
+        x: { field: 'k', type: 'quantitative' },
+        y: { field: 'y', type: 'quantitative' },
+        text: { field: 'text' },
+        color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null },
+      },
     });
   }
   return { width: 'container', height: 280, layer: layers, resolve: { scale: { color: 'shared' } } };
@@ -150,21 +236,46 @@ export function accuracySpec(models: ModelInfo[], stats: ProblemModelStats[]): S
   const label = new Map(labelled.map((m) => [m.id, m.label]));
   const rows = stats
     .filter((s) => s.accuracy !== null)
-    .map((s) => ({ model: label.get(s.modelId) ?? '', accuracy: s.accuracy, low: s.betaLow, high: s.betaHigh, cn: `${s.c}/${s.n}` }));
-  const y = { field: 'model', type: 'nominal', title: null, sort: labelled.map((m) => m.label), axis: { labelLimit: 320 } };
+    .map((s) => ({
+      model: label.get(s.modelId) ?? '',
+      accuracy: s.accuracy,
+      low: s.betaLow,
+      high: s.betaHigh,
+      cn: `${s.c}/${s.n}`,
+    }));
+  const y = {
+    field: 'model',
+    type: 'nominal',
+    title: null,
+    sort: labelled.map((m) => m.label),
+    axis: { labelLimit: 320 },
+  };
   return {
     width: 'container',
     height: { step: 18 },
     data: { values: rows },
     layer: [
-      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, x: { field: 'low', type: 'quantitative', scale: { domain: [0, 1] }, title: 'c/n with 95% Jeffreys interval' }, x2: { field: 'high' }, color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null } } },
+      {
+        mark: { type: 'rule', strokeWidth: 2 },
+        encoding: {
+          y,
+          x: { field: 'low', type: 'quantitative', scale: { domain: [0, 1] }, title: 'c/n with 95% Jeffreys interval' },
+          x2: { field: 'high' },
+          color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null },
+        },
+      },
       {
         mark: { type: 'point', filled: true, size: 60 },
         encoding: {
           y,
           x: { field: 'accuracy', type: 'quantitative' },
           color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null },
-          tooltip: [{ field: 'model' }, { field: 'cn', title: 'c/n' }, { field: 'low', format: '.3f', title: '2.5%' }, { field: 'high', format: '.3f', title: '97.5%' }],
+          tooltip: [
+            { field: 'model' },
+            { field: 'cn', title: 'c/n' },
+            { field: 'low', format: '.3f', title: '2.5%' },
+            { field: 'high', format: '.3f', title: '97.5%' },
+          ],
         },
       },
     ],
@@ -178,8 +289,26 @@ export function accuracySpec(models: ModelInfo[], stats: ProblemModelStats[]): S
 export function similaritySpec(sim: SimilarityData, modelLabel: string, baseLabel: string): Spec {
   const verdict = (c: boolean | null) => (c === true ? 'correct' : c === false ? 'incorrect' : 'ungraded');
   const rows = [
-    ...sim.baseline.filter((b) => b.similarity !== null).map((b) => ({ group: `${baseLabel} ↔ other base samples`, similarity: b.similarity, novelty: b.novelty, sample: `base #${b.sampleIndex}`, verdict: 'base', sampleId: b.sampleId })),
-    ...sim.samples.filter((s) => s.similarity !== null).map((s) => ({ group: `${modelLabel} → nearest base`, similarity: s.similarity, novelty: s.novelty, sample: `#${s.sampleIndex}`, verdict: verdict(s.correct), sampleId: s.sampleId })),
+    ...sim.baseline
+      .filter((b) => b.similarity !== null)
+      .map((b) => ({
+        group: `${baseLabel} ↔ other base samples`,
+        similarity: b.similarity,
+        novelty: b.novelty,
+        sample: `base #${b.sampleIndex}`,
+        verdict: 'base',
+        sampleId: b.sampleId,
+      })),
+    ...sim.samples
+      .filter((s) => s.similarity !== null)
+      .map((s) => ({
+        group: `${modelLabel} → nearest base`,
+        similarity: s.similarity,
+        novelty: s.novelty,
+        sample: `#${s.sampleIndex}`,
+        verdict: verdict(s.correct),
+        sampleId: s.sampleId,
+      })),
   ];
   return {
     width: 'container',
@@ -189,10 +318,35 @@ export function similaritySpec(sim: SimilarityData, modelLabel: string, baseLabe
     encoding: {
       y: { field: 'group', type: 'nominal', title: null, axis: { labelLimit: 360 } },
       yOffset: { field: 'verdict', type: 'nominal', scale: { domain: ['base', 'correct', 'incorrect', 'ungraded'] } },
-      x: { field: 'similarity', type: 'quantitative', scale: { domain: [0, 1] }, title: 'similarity to the nearest base sample (Jaccard of token 3-grams)' },
-      color: { field: 'verdict', type: 'nominal', scale: { domain: ['base', 'correct', 'incorrect', 'ungraded'], range: ['#888888', '#3fa34d', '#d64545', '#b58900'] }, legend: { orient: 'bottom' } },
-      shape: { field: 'verdict', type: 'nominal', scale: { domain: ['base', 'correct', 'incorrect', 'ungraded'], range: ['circle', 'circle', 'cross', 'diamond'] } },
-      tooltip: [{ field: 'sample' }, { field: 'verdict' }, { field: 'similarity', format: '.3f' }, { field: 'novelty', format: '.1%' }],
+      x: {
+        field: 'similarity',
+        type: 'quantitative',
+        scale: { domain: [0, 1] },
+        title: 'similarity to the nearest base sample (Jaccard of token 3-grams)',
+      },
+      color: {
+        field: 'verdict',
+        type: 'nominal',
+        scale: {
+          domain: ['base', 'correct', 'incorrect', 'ungraded'],
+          range: ['#888888', '#3fa34d', '#d64545', '#b58900'],
+        },
+        legend: { orient: 'bottom' },
+      },
+      shape: {
+        field: 'verdict',
+        type: 'nominal',
+        scale: {
+          domain: ['base', 'correct', 'incorrect', 'ungraded'],
+          range: ['circle', 'circle', 'cross', 'diamond'],
+        },
+      },
+      tooltip: [
+        { field: 'sample' },
+        { field: 'verdict' },
+        { field: 'similarity', format: '.3f' },
+        { field: 'novelty', format: '.1%' },
+      ],
     },
   };
 }
@@ -200,14 +354,37 @@ export function similaritySpec(sim: SimilarityData, modelLabel: string, baseLabe
 /** PPL_base of base and other models' samples (Yue et al. 2025, fig. on perplexity). */
 export function pplSpec(ppl: PplData, models: ModelInfo[]): Spec {
   const label = new Map(models.map((m) => [m.id, m.label + (m.isBase ? ' (base)' : '')]));
-  const rows = ppl.points.map((p) => ({ model: label.get(p.modelId) ?? String(p.modelId), ppl: p.ppl, verdict: p.correct === true ? 'correct' : p.correct === false ? 'incorrect' : 'ungraded' }));
+  const rows = ppl.points.map((p) => ({
+    model: label.get(p.modelId) ?? String(p.modelId),
+    ppl: p.ppl,
+    verdict: p.correct === true ? 'correct' : p.correct === false ? 'incorrect' : 'ungraded',
+  }));
   return {
     width: 'container',
     height: { step: 40 },
     data: { values: rows },
     layer: [
-      { mark: { type: 'boxplot', extent: 'min-max', opacity: 0.35 }, encoding: { y: { field: 'model', type: 'nominal', title: null }, x: { field: 'ppl', type: 'quantitative', title: 'PPL under the base model', scale: { type: 'log', zero: false } } } },
-      { mark: { type: 'point', filled: true, size: 40 }, encoding: { y: { field: 'model', type: 'nominal' }, x: { field: 'ppl', type: 'quantitative' }, color: { field: 'verdict', type: 'nominal' }, tooltip: [{ field: 'model' }, { field: 'ppl', format: '.3f' }, { field: 'verdict' }] } },
+      {
+        mark: { type: 'boxplot', extent: 'min-max', opacity: 0.35 },
+        encoding: {
+          y: { field: 'model', type: 'nominal', title: null },
+          x: {
+            field: 'ppl',
+            type: 'quantitative',
+            title: 'PPL under the base model',
+            scale: { type: 'log', zero: false },
+          },
+        },
+      },
+      {
+        mark: { type: 'point', filled: true, size: 40 },
+        encoding: {
+          y: { field: 'model', type: 'nominal' },
+          x: { field: 'ppl', type: 'quantitative' },
+          color: { field: 'verdict', type: 'nominal' },
+          tooltip: [{ field: 'model' }, { field: 'ppl', format: '.3f' }, { field: 'verdict' }],
+        },
+      },
     ],
   };
 }
@@ -215,9 +392,40 @@ export function pplSpec(ppl: PplData, models: ModelInfo[]): Spec {
 // ------------------------------------------------------------------------------------------------
 // Overview
 
-const TABLEAU10 = ['#4c78a8', '#f58518', '#e45756', '#72b7b2', '#54a24b', '#eeca3b', '#b279a2', '#ff9da6', '#9d755d', '#bab0ac'];
-const TABLEAU20 = ['#4c78a8', '#9ecae9', '#f58518', '#ffbf79', '#54a24b', '#88d27a', '#b79a20', '#f2cf5b', '#439894', '#83bcb6',
-  '#e45756', '#ff9d98', '#79706e', '#bab0ac', '#d67195', '#fcbfd2', '#b279a2', '#d6a5c9', '#9e765f', '#d8b5a5'];
+const TABLEAU10 = [
+  '#4c78a8',
+  '#f58518',
+  '#e45756',
+  '#72b7b2',
+  '#54a24b',
+  '#eeca3b',
+  '#b279a2',
+  '#ff9da6',
+  '#9d755d',
+  '#bab0ac',
+];
+const TABLEAU20 = [
+  '#4c78a8',
+  '#9ecae9',
+  '#f58518',
+  '#ffbf79',
+  '#54a24b',
+  '#88d27a',
+  '#b79a20',
+  '#f2cf5b',
+  '#439894',
+  '#83bcb6',
+  '#e45756',
+  '#ff9d98',
+  '#79706e',
+  '#bab0ac',
+  '#d67195',
+  '#fcbfd2',
+  '#b279a2',
+  '#d6a5c9',
+  '#9e765f',
+  '#d8b5a5',
+];
 
 /** The base model's dash in the overview's curves (other models are solid). */
 const BASE_DASH = [7, 3];
@@ -240,7 +448,12 @@ export function overviewModels(d: OverviewData): OverviewModel[] {
   const palette = others > 10 ? TABLEAU20 : TABLEAU10;
   const fg = cssVar('--vscode-editor-foreground', cssVar('--vscode-foreground', '#333'));
   let i = 0;
-  return d.models.map((m) => ({ id: m.id, label: m.label + (m.isBase ? ' (base)' : ''), isBase: m.isBase, color: m.isBase ? fg : palette[i++ % palette.length] }));
+  return d.models.map((m) => ({
+    id: m.id,
+    label: m.label + (m.isBase ? ' (base)' : ''),
+    isBase: m.isBase,
+    color: m.isBase ? fg : palette[i++ % palette.length],
+  }));
 }
 
 /**
@@ -251,7 +464,11 @@ export function overviewModels(d: OverviewData): OverviewModel[] {
 export function defaultVisibleModels(models: ModelInfo[], max = 4): Set<number> {
   if (models.length <= max) return new Set(models.map((m) => m.id));
   const focus = models.find((m) => m.isFocus);
-  const shown = new Set(models.filter((m) => m.isBase || m.isFocus || (focus !== undefined && focus.run !== undefined && m.run === focus.run)).map((m) => m.id));
+  const shown = new Set(
+    models
+      .filter((m) => m.isBase || m.isFocus || (focus !== undefined && focus.run !== undefined && m.run === focus.run))
+      .map((m) => m.id),
+  );
   for (const m of models) {
     if (shown.size >= max || models.some((x) => shown.has(x.id) && !x.isBase)) break;
     shown.add(m.id);
@@ -277,12 +494,34 @@ function modelEncodings(models: OverviewModel[]) {
     symbolType: 'stroke',
     symbolStrokeWidth: 3,
     symbolSize: 300,
-    encode: { entries: { interactive: true }, symbols: { interactive: true, update: { cursor: { value: 'pointer' } } }, labels: { interactive: true, update: { cursor: { value: 'pointer' } } } },
+    encode: {
+      entries: { interactive: true },
+      symbols: { interactive: true, update: { cursor: { value: 'pointer' } } },
+      labels: { interactive: true, update: { cursor: { value: 'pointer' } } },
+    },
   };
   return {
-    color: { field: 'model', type: 'nominal', title: 'model (click to hide)', scale: { domain, range: shown.map((m) => m.color) }, legend },
-    strokeDash: { field: 'model', type: 'nominal', title: 'model (click to hide)', scale: { domain, range: shown.map((m) => (m.isBase ? BASE_DASH : [1, 0])) }, legend },
-    strokeWidth: { field: 'model', type: 'nominal', title: 'model (click to hide)', scale: { domain, range: shown.map((m) => (m.isBase ? 3.5 : 2)) }, legend },
+    color: {
+      field: 'model',
+      type: 'nominal',
+      title: 'model (click to hide)',
+      scale: { domain, range: shown.map((m) => m.color) },
+      legend,
+    },
+    strokeDash: {
+      field: 'model',
+      type: 'nominal',
+      title: 'model (click to hide)',
+      scale: { domain, range: shown.map((m) => (m.isBase ? BASE_DASH : [1, 0])) },
+      legend,
+    },
+    strokeWidth: {
+      field: 'model',
+      type: 'nominal',
+      title: 'model (click to hide)',
+      scale: { domain, range: shown.map((m) => (m.isBase ? 3.5 : 2)) },
+      legend,
+    },
   };
 }
 
@@ -298,9 +537,20 @@ export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = 
   const base = new Set(shown.filter((m) => m.isBase).map((m) => m.id));
   const rows = d.curves
     .filter((c) => c.value !== null && label.has(c.modelId))
-    .map((c) => ({ ...c, model: label.get(c.modelId) ?? '', isBase: base.has(c.modelId), level: c.level === null ? 'all problems' : `level ${c.level}` }));
+    .map((c) => ({
+      ...c,
+      model: label.get(c.modelId) ?? '',
+      isBase: base.has(c.modelId),
+      level: c.level === null ? 'all problems' : `level ${c.level}`,
+    }));
   const enc = modelEncodings(shown);
-  const x = { field: 'k', type: 'quantitative', title: 'k', scale: { type: 'log', base: 2, nice: false }, axis: { values: [...new Set(rows.map((r) => r.k))] } };
+  const x = {
+    field: 'k',
+    type: 'quantitative',
+    title: 'k',
+    scale: { type: 'log', base: 2, nice: false },
+    axis: { values: [...new Set(rows.map((r) => r.k))] },
+  };
   const y = { field: 'value', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } };
   const bandOpacity = shown.length <= 2 ? 0.16 : shown.length <= 4 ? 0.1 : 0.06;
   const layer: Spec[] = [];
@@ -308,7 +558,12 @@ export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = 
     layer.push({
       transform: [{ filter: 'isValid(datum.ciLow) && isValid(datum.ciHigh)' }],
       mark: { type: 'area', opacity: bandOpacity },
-      encoding: { x, y: { field: 'ciLow', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } }, y2: { field: 'ciHigh' }, color: enc.color },
+      encoding: {
+        x,
+        y: { field: 'ciLow', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } },
+        y2: { field: 'ciHigh' },
+        color: enc.color,
+      },
     });
   }
   const line = (filter: string): Spec => ({
@@ -320,7 +575,15 @@ export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = 
       color: enc.color,
       strokeDash: enc.strokeDash,
       strokeWidth: enc.strokeWidth,
-      tooltip: [{ field: 'model' }, { field: 'level' }, { field: 'k' }, { field: 'value', format: '.3f', title: 'pass@k' }, { field: 'ciLow', format: '.3f', title: '2.5%' }, { field: 'ciHigh', format: '.3f', title: '97.5%' }, { field: 'problems' }],
+      tooltip: [
+        { field: 'model' },
+        { field: 'level' },
+        { field: 'k' },
+        { field: 'value', format: '.3f', title: 'pass@k' },
+        { field: 'ciLow', format: '.3f', title: '2.5%' },
+        { field: 'ciHigh', format: '.3f', title: '97.5%' },
+        { field: 'problems' },
+      ],
     },
   });
   // the base model's line last, so it is drawn over the others
@@ -329,7 +592,12 @@ export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = 
   if (d.levels.length === 0) return { width: 'container', height: 300, data: { values: rows }, layer };
   return {
     data: { values: rows },
-    facet: { field: 'level', type: 'nominal', title: null, sort: ['all problems', ...d.levels.map((l) => `level ${l}`)] },
+    facet: {
+      field: 'level',
+      type: 'nominal',
+      title: null,
+      sort: ['all problems', ...d.levels.map((l) => `level ${l}`)],
+    },
     columns: 3,
     spec: { width: 220, height: 170, layer },
   };
@@ -346,7 +614,9 @@ export function histogramSpec(d: OverviewData, opts: OverviewChartOptions = {}):
   const order = [...shown.filter((m) => m.isBase), ...shown.filter((m) => !m.isBase)].map((m) => m.label);
   const label = new Map(shown.map((m) => [m.id, m.label]));
   const bins = d.histograms.filter((h) => h.modelId === d.models[0]?.id).map((h) => h.label);
-  const rows = d.histograms.filter((h) => label.has(h.modelId)).map((h) => ({ ...h, model: label.get(h.modelId) ?? '' }));
+  const rows = d.histograms
+    .filter((h) => label.has(h.modelId))
+    .map((h) => ({ ...h, model: label.get(h.modelId) ?? '' }));
   const enc = modelEncodings(shown);
   return {
     width: 'container',
@@ -357,22 +627,40 @@ export function histogramSpec(d: OverviewData, opts: OverviewChartOptions = {}):
       x: { field: 'label', type: 'ordinal', sort: bins, title: 'per-problem accuracy c/n', axis: { labelAngle: -30 } },
       xOffset: { field: 'model', type: 'nominal', sort: order, scale: { domain: order } },
       y: { field: 'count', type: 'quantitative', title: 'problems' },
-      color: { ...enc.color, legend: { ...enc.color.legend, symbolType: 'square', symbolStrokeWidth: 0, symbolSize: 120 } },
+      color: {
+        ...enc.color,
+        legend: { ...enc.color.legend, symbolType: 'square', symbolStrokeWidth: 0, symbolSize: 120 },
+      },
       tooltip: [{ field: 'model' }, { field: 'label', title: 'accuracy' }, { field: 'count', title: 'problems' }],
     },
   };
 }
 
 export const COVERAGE_CELLS = ['baseOnly', 'modelOnly', 'both', 'neither'] as const;
-const CELL_TEXT: Record<string, string> = { baseOnly: 'base only', modelOnly: 'RL only', both: 'both', neither: 'neither' };
+const CELL_TEXT: Record<string, string> = {
+  baseOnly: 'base only',
+  modelOnly: 'RL only',
+  both: 'both',
+  neither: 'neither',
+};
 
 /** Coverage of each model against the base model: stacked bar of the four cells; datum carries modelId and cell. */
 export function coverageSpec(d: OverviewData, opts: OverviewChartOptions = {}): Spec {
   const ms = overviewModels(d);
   const label = new Map(ms.map((m) => [m.id, m.label]));
-  const rows = d.coverage.filter((c) => !opts.visible || opts.visible.has(c.modelId)).flatMap((c) =>
-    COVERAGE_CELLS.map((cell, i) => ({ model: label.get(c.modelId) ?? '', modelId: c.modelId, baseModelId: c.baseModelId, cell, cellText: CELL_TEXT[cell], order: i, count: c[cell] })),
-  );
+  const rows = d.coverage
+    .filter((c) => !opts.visible || opts.visible.has(c.modelId))
+    .flatMap((c) =>
+      COVERAGE_CELLS.map((cell, i) => ({
+        model: label.get(c.modelId) ?? '',
+        modelId: c.modelId,
+        baseModelId: c.baseModelId,
+        cell,
+        cellText: CELL_TEXT[cell],
+        order: i,
+        count: c[cell],
+      })),
+    );
   return {
     width: 'container',
     height: { step: 22 },
@@ -381,7 +669,16 @@ export function coverageSpec(d: OverviewData, opts: OverviewChartOptions = {}): 
     encoding: {
       y: { field: 'model', type: 'nominal', title: null, axis: { labelLimit: 360 } },
       x: { field: 'count', type: 'quantitative', title: 'problems solved (c ≥ 1)', stack: 'zero' },
-      color: { field: 'cellText', type: 'nominal', title: 'solved by', scale: { domain: ['base only', 'RL only', 'both', 'neither'], range: ['#e8a33d', '#4c9be8', '#6aa84f', '#9e9e9e'] }, legend: { orient: 'bottom' } },
+      color: {
+        field: 'cellText',
+        type: 'nominal',
+        title: 'solved by',
+        scale: {
+          domain: ['base only', 'RL only', 'both', 'neither'],
+          range: ['#e8a33d', '#4c9be8', '#6aa84f', '#9e9e9e'],
+        },
+        legend: { orient: 'bottom' },
+      },
       order: { field: 'order' },
       tooltip: [{ field: 'model' }, { field: 'cellText', title: 'solved by' }, { field: 'count', title: 'problems' }],
     },

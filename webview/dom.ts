@@ -5,7 +5,11 @@
 type Child = Node | string | number | null | undefined | false | Child[];
 type Attrs = Record<string, string | number | boolean | null | undefined | ((e: Event) => void)>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs | null, ...children: Child[]): HTMLElementTagNameMap[K];
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Attrs | null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K];
 export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): HTMLElement;
 export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): HTMLElement {
   const el = document.createElement(tag);
@@ -29,8 +33,10 @@ export function append(el: Node, children: Child[]): void {
 }
 
 /** Formats a number in [0, 1] with 3 decimals; `—` for null. */
-export const fmt = (v: number | null | undefined, digits = 3): string => (v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(digits));
-export const pct = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)}%`);
+export const fmt = (v: number | null | undefined, digits = 3): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(digits);
+export const pct = (v: number | null | undefined): string =>
+  v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)}%`;
 
 /** Replaces `el`'s children (null/false children skipped; strings as text). */
 export function replace(el: Element, ...children: Child[]): void {

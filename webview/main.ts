@@ -24,7 +24,10 @@ function start(): void {
       current = new OverviewView(root, rpc, saved?.view === 'overview' ? saved : undefined);
     } else {
       const saved = rpc.getState();
-      const merged: PanelState = saved && saved.problemId === state.problemId ? { ...state, modelId: state.modelId ?? saved.modelId, sampleId: saved.sampleId } : state;
+      const merged: PanelState =
+        saved && saved.problemId === state.problemId
+          ? { ...state, modelId: state.modelId ?? saved.modelId, sampleId: saved.sampleId }
+          : state;
       current = new ProblemView(root, rpc, merged);
       rpc.setState(merged);
     }
@@ -32,7 +35,10 @@ function start(): void {
   };
   rpc.onChanged = () => void current?.load();
   // Re-render charts when VS Code switches theme (it changes the body's classes).
-  new MutationObserver(() => current?.rerenderCharts()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+  new MutationObserver(() => current?.rerenderCharts()).observe(document.body, {
+    attributes: true,
+    attributeFilter: ['class'],
+  });
   rpc.start();
 }
 

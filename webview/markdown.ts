@@ -29,7 +29,12 @@ const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
 /** Escapes text for an HTML text node or a double-quoted attribute value. */
 export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** KaTeX to HTML with the safety options above; any failure gives the escaped source as code. */
@@ -160,9 +165,12 @@ export function createMarkdown(): Markdown {
   md.inline.ruler.before('escape', 'math_inline', mathInline);
   md.block.ruler.before('fence', 'math_block', mathBlock, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
   md.renderer.rules.math_inline = (tokens, idx) => renderMath(tokens[idx].content, false);
-  md.renderer.rules.math_display = (tokens, idx) => `<span class="math-display">${renderMath(tokens[idx].content, true)}</span>`;
-  md.renderer.rules.math_block = (tokens, idx) => `<div class="math-block">${renderMath(tokens[idx].content, true)}</div>\n`;
-  md.renderer.rules.link_open = (tokens, idx) => `<span class="md-link" title="${escapeHtml(String(tokens[idx].attrGet('href') ?? ''))}">`;
+  md.renderer.rules.math_display = (tokens, idx) =>
+    `<span class="math-display">${renderMath(tokens[idx].content, true)}</span>`;
+  md.renderer.rules.math_block = (tokens, idx) =>
+    `<div class="math-block">${renderMath(tokens[idx].content, true)}</div>\n`;
+  md.renderer.rules.link_open = (tokens, idx) =>
+    `<span class="md-link" title="${escapeHtml(String(tokens[idx].attrGet('href') ?? ''))}">`;
   md.renderer.rules.link_close = () => '</span>';
   md.renderer.rules.image = (tokens, idx) => {
     const t = tokens[idx];

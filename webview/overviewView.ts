@@ -7,7 +7,15 @@
  * choice and the band toggle are kept in the webview state, so they survive a window reload.
  */
 import { h, fmt, replace } from './dom';
-import { coverageSpec, defaultVisibleModels, histogramSpec, overviewCurveSpec, overviewModels, showChart, type ChartHandle } from './charts';
+import {
+  coverageSpec,
+  defaultVisibleModels,
+  histogramSpec,
+  overviewCurveSpec,
+  overviewModels,
+  showChart,
+  type ChartHandle,
+} from './charts';
 import type { Rpc } from './rpc';
 import type { OverviewData, PanelState, WebviewFilter } from '../src/shared/protocol';
 
@@ -53,7 +61,11 @@ export class OverviewView {
     if (!shown || !known) return fresh;
     const shownSet = new Set(shown);
     const knownSet = new Set(known);
-    return new Set(d.models.filter((m) => (knownSet.has(m.displayId) ? shownSet.has(m.displayId) : fresh.has(m.id))).map((m) => m.id));
+    return new Set(
+      d.models
+        .filter((m) => (knownSet.has(m.displayId) ? shownSet.has(m.displayId) : fresh.has(m.id)))
+        .map((m) => m.id),
+    );
   }
 
   async load(): Promise<void> {
@@ -68,7 +80,9 @@ export class OverviewView {
       const rolesChanged = this.roles !== undefined && this.roles !== roles;
       this.roles = roles;
       if (!this.visible) this.visible = this.initialVisible(d, fresh);
-      else for (const m of d.models) if ((rolesChanged || !this.known.has(m.id)) && fresh.has(m.id)) this.visible.add(m.id);
+      else
+        for (const m of d.models)
+          if ((rolesChanged || !this.known.has(m.id)) && fresh.has(m.id)) this.visible.add(m.id);
       this.known = new Set(d.models.map((m) => m.id));
       this.render(d);
       this.persist();
@@ -93,40 +107,130 @@ export class OverviewView {
     // Rows in natural order of base, then model (step-300 before step-1000).
     const collator = new Intl.Collator('en', { numeric: true });
     const byLabels = (a: { baseModelId: number; modelId: number }, b: { baseModelId: number; modelId: number }) =>
-      collator.compare(label.get(a.baseModelId) ?? '', label.get(b.baseModelId) ?? '') || collator.compare(label.get(a.modelId) ?? '', label.get(b.modelId) ?? '');
-    replace(this.root, 
-      h('header', null, h('h1', null, 'Overview'), h('span', { className: 'muted' }, `${d.problems} problems · ${d.models.length} models · base model: ${base?.label ?? 'none'}`)),
-      d.warnings.length ? h('ul', { className: 'warning' }, d.warnings.map((w) => h('li', null, w))) : null,
-      this.modelPicker(d),
-      h('section', null, h('h2', null, 'pass@k per model (95% bootstrap band over problems)'), h('div', { className: 'chart', id: 'chart-curves' })),
-      h('section', null, h('h2', null, 'Per-problem accuracy'), h('p', { className: 'muted' }, 'Click a bar to show those problems in the tree.'), h('div', { className: 'chart', id: 'chart-histogram' })),
-      h('section', null,
-        h('h2', null, 'Coverage against the base model'),
-        h('p', { className: 'muted' }, 'Solvable = at least one correct sample. Click a segment to show those problems in the tree.'),
-        h('div', { className: 'chart', id: 'chart-coverage' }),
-        h('table', { className: 'stats' },
-          h('thead', null, h('tr', null, [...(perRunBases ? ['base'] : []), 'model', 'problems', 'base only', 'RL only', 'both', 'neither', 'crossover k'].map((t) => h('th', null, t)))),
-          h('tbody', null, [...d.coverage].sort(byLabels).map((c) =>
-            h('tr', null,
-              perRunBases ? h('td', null, label.get(c.baseModelId) ?? '') : null,
-              h('td', null, label.get(c.modelId) ?? ''),
-              h('td', null, String(c.problems)),
-              ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>
-                h('td', null, h('button', { className: 'link', onclick: () => this.filter({ kind: 'coverageCell', base: c.baseModelId, model: c.modelId, cell }) }, String(c[cell]))),
-              ),
-              h('td', null, c.crossoverK === null ? 'none' : String(c.crossoverK)),
-            ),
-          )),
+      collator.compare(label.get(a.baseModelId) ?? '', label.get(b.baseModelId) ?? '') ||
+      collator.compare(label.get(a.modelId) ?? '', label.get(b.modelId) ?? '');
+    replace(
+      this.root,
+      h(
+        'header',
+        null,
+        h('h1', null, 'Overview'),
+        h(
+          'span',
+          { className: 'muted' },
+          `${d.problems} problems · ${d.models.length} models · base model: ${base?.label ?? 'none'}`,
         ),
       ),
-      h('section', null, h('h2', null, 'Models'), h('table', { className: 'stats' },
-        h('thead', null, h('tr', null, h('th', null, 'model'), h('th', null, 'pass@1'), h('th', null, 'pass@max k'))),
-        h('tbody', null, d.models.map((m) => {
-          const pts = d.curves.filter((c) => c.modelId === m.id && c.level === null);
-          const last = pts[pts.length - 1];
-          return h('tr', null, h('td', null, m.label, m.isBase ? ' (base)' : ''), h('td', null, fmt(pts[0]?.value ?? null)), h('td', null, last ? `${fmt(last.value)} (k=${last.k})` : '—'));
-        })),
-      )),
+      d.warnings.length
+        ? h(
+            'ul',
+            { className: 'warning' },
+            d.warnings.map((w) => h('li', null, w)),
+          )
+        : null,
+      this.modelPicker(d),
+      h(
+        'section',
+        null,
+        h('h2', null, 'pass@k per model (95% bootstrap band over problems)'),
+        h('div', { className: 'chart', id: 'chart-curves' }),
+      ),
+      h(
+        'section',
+        null,
+        h('h2', null, 'Per-problem accuracy'),
+        h('p', { className: 'muted' }, 'Click a bar to show those problems in the tree.'),
+        h('div', { className: 'chart', id: 'chart-histogram' }),
+      ),
+      h(
+        'section',
+        null,
+        h('h2', null, 'Coverage against the base model'),
+        h(
+          'p',
+          { className: 'muted' },
+          'Solvable = at least one correct sample. Click a segment to show those problems in the tree.',
+        ),
+        h('div', { className: 'chart', id: 'chart-coverage' }),
+        h(
+          'table',
+          { className: 'stats' },
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              [
+                ...(perRunBases ? ['base'] : []),
+                'model',
+                'problems',
+                'base only',
+                'RL only',
+                'both',
+                'neither',
+                'crossover k',
+              ].map((t) => h('th', null, t)),
+            ),
+          ),
+          h(
+            'tbody',
+            null,
+            [...d.coverage]
+              .sort(byLabels)
+              .map((c) =>
+                h(
+                  'tr',
+                  null,
+                  perRunBases ? h('td', null, label.get(c.baseModelId) ?? '') : null,
+                  h('td', null, label.get(c.modelId) ?? ''),
+                  h('td', null, String(c.problems)),
+                  ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>
+                    h(
+                      'td',
+                      null,
+                      h(
+                        'button',
+                        {
+                          className: 'link',
+                          onclick: () =>
+                            this.filter({ kind: 'coverageCell', base: c.baseModelId, model: c.modelId, cell }),
+                        },
+                        String(c[cell]),
+                      ),
+                    ),
+                  ),
+                  h('td', null, c.crossoverK === null ? 'none' : String(c.crossoverK)),
+                ),
+              ),
+          ),
+        ),
+      ),
+      h(
+        'section',
+        null,
+        h('h2', null, 'Models'),
+        h(
+          'table',
+          { className: 'stats' },
+          h('thead', null, h('tr', null, h('th', null, 'model'), h('th', null, 'pass@1'), h('th', null, 'pass@max k'))),
+          h(
+            'tbody',
+            null,
+            d.models.map((m) => {
+              const pts = d.curves.filter((c) => c.modelId === m.id && c.level === null);
+              const last = pts[pts.length - 1];
+              return h(
+                'tr',
+                null,
+                h('td', null, m.label, m.isBase ? ' (base)' : ''),
+                h('td', null, fmt(pts[0]?.value ?? null)),
+                h('td', null, last ? `${fmt(last.value)} (k=${last.k})` : '—'),
+              );
+            }),
+          ),
+        ),
+      ),
     );
     this.renderCharts(d);
   }
@@ -140,7 +244,16 @@ export class OverviewView {
       swatch.style.backgroundColor = m.color; // CSSOM, allowed without 'unsafe-inline'
       const input = h('input', { type: 'checkbox', 'data-model-id': m.id, checked: visible.has(m.id) });
       input.addEventListener('change', () => this.setVisible(m.id, input.checked));
-      return h('label', { className: m.isBase ? 'model-toggle base' : 'model-toggle', title: d.models.find((x) => x.id === m.id)?.displayId ?? m.label }, input, swatch, m.label);
+      return h(
+        'label',
+        {
+          className: m.isBase ? 'model-toggle base' : 'model-toggle',
+          title: d.models.find((x) => x.id === m.id)?.displayId ?? m.label,
+        },
+        input,
+        swatch,
+        m.label,
+      );
     });
     const bands = h('input', { type: 'checkbox', id: 'show-bands', checked: this.bands });
     bands.addEventListener('change', () => {
@@ -154,12 +267,32 @@ export class OverviewView {
       this.persist();
       this.renderCharts(d);
     };
-    const picker = h('details', { className: 'model-picker', id: 'model-picker', open: true },
+    const picker = h(
+      'details',
+      { className: 'model-picker', id: 'model-picker', open: true },
       h('summary', null, h('strong', null, 'Models'), ' ', count),
-      h('div', { className: 'picker-actions' },
-        h('button', { className: 'link', id: 'show-all-models', onclick: () => setAll(d.models.map((m) => m.id)) }, 'show all'),
-        h('button', { className: 'link', id: 'show-default-models', onclick: () => setAll(defaultVisibleModels(d.models)) }, 'base + focus run'),
-        h('button', { className: 'link', id: 'show-base-only', onclick: () => setAll(d.models.filter((m) => m.isBase).map((m) => m.id)) }, 'base only'),
+      h(
+        'div',
+        { className: 'picker-actions' },
+        h(
+          'button',
+          { className: 'link', id: 'show-all-models', onclick: () => setAll(d.models.map((m) => m.id)) },
+          'show all',
+        ),
+        h(
+          'button',
+          { className: 'link', id: 'show-default-models', onclick: () => setAll(defaultVisibleModels(d.models)) },
+          'base + focus run',
+        ),
+        h(
+          'button',
+          {
+            className: 'link',
+            id: 'show-base-only',
+            onclick: () => setAll(d.models.filter((m) => m.isBase).map((m) => m.id)),
+          },
+          'base only',
+        ),
         h('label', { className: 'model-toggle' }, bands, 'bootstrap bands'),
         h('span', { className: 'muted' }, 'Click a legend entry to hide that model.'),
       ),
@@ -175,11 +308,13 @@ export class OverviewView {
   private updateCount(d: OverviewData): void {
     const shown = d.models.filter((m) => this.visible?.has(m.id)).length;
     const hidden = d.models.length - shown;
-    if (this.pickerCount) this.pickerCount.textContent = `${shown} of ${d.models.length} shown${hidden > 0 ? ` · ${hidden} hidden` : ''}`;
+    if (this.pickerCount)
+      this.pickerCount.textContent = `${shown} of ${d.models.length} shown${hidden > 0 ? ` · ${hidden} hidden` : ''}`;
   }
 
   private syncPicker(d: OverviewData): void {
-    for (const input of this.root.querySelectorAll<HTMLInputElement>('input[data-model-id]')) input.checked = !!this.visible?.has(Number(input.dataset.modelId));
+    for (const input of this.root.querySelectorAll<HTMLInputElement>('input[data-model-id]'))
+      input.checked = !!this.visible?.has(Number(input.dataset.modelId));
     this.updateCount(d);
   }
 
@@ -223,19 +358,28 @@ export class OverviewView {
     const none = (e: HTMLElement, text: string) => replace(e, h('p', { className: 'muted' }, text));
     const anyShown = d.models.some((m) => this.visible?.has(m.id));
     if (curves && !anyShown) none(curves, 'No model shown: tick one in the list above.');
-    else if (curves) void showChart(curves, overviewCurveSpec(d, opts), (datum) => this.legendClick(d, datum)).then(keep);
+    else if (curves)
+      void showChart(curves, overviewCurveSpec(d, opts), (datum) => this.legendClick(d, datum)).then(keep);
     if (hist && !anyShown) none(hist, 'No model shown.');
-    else if (hist) void showChart(hist, histogramSpec(d, opts), (datum) => {
-      if (this.legendClick(d, datum)) return;
-      if (typeof datum.modelId === 'number' && typeof datum.bin === 'number') this.filter({ kind: 'accuracyBin', model: datum.modelId, bin: datum.bin });
-    }).then(keep);
+    else if (hist)
+      void showChart(hist, histogramSpec(d, opts), (datum) => {
+        if (this.legendClick(d, datum)) return;
+        if (typeof datum.modelId === 'number' && typeof datum.bin === 'number')
+          this.filter({ kind: 'accuracyBin', model: datum.modelId, bin: datum.bin });
+      }).then(keep);
     const covShown = d.coverage.some((c) => this.visible?.has(c.modelId));
-    if (cov && d.coverage.length && !covShown) none(cov, 'No model besides the base model is shown (the table below lists them all).');
-    else if (cov && d.coverage.length) void showChart(cov, coverageSpec(d, opts), (datum) => {
-      const cell = datum.cell;
-      if (typeof datum.modelId === 'number' && typeof datum.baseModelId === 'number' && (cell === 'baseOnly' || cell === 'modelOnly' || cell === 'both' || cell === 'neither')) {
-        this.filter({ kind: 'coverageCell', base: datum.baseModelId, model: datum.modelId, cell });
-      }
-    }).then(keep);
+    if (cov && d.coverage.length && !covShown)
+      none(cov, 'No model besides the base model is shown (the table below lists them all).');
+    else if (cov && d.coverage.length)
+      void showChart(cov, coverageSpec(d, opts), (datum) => {
+        const cell = datum.cell;
+        if (
+          typeof datum.modelId === 'number' &&
+          typeof datum.baseModelId === 'number' &&
+          (cell === 'baseOnly' || cell === 'modelOnly' || cell === 'both' || cell === 'neither')
+        ) {
+          this.filter({ kind: 'coverageCell', base: datum.baseModelId, model: datum.modelId, cell });
+        }
+      }).then(keep);
   }
 }

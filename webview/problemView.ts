@@ -10,7 +10,15 @@ import { renderTrace } from './markdown';
 import { setSanitizedHtml } from './sanitize';
 import { accuracySpec, pplSpec, problemCurveSpec, showChart, similaritySpec, type ChartHandle } from './charts';
 import type { Rpc } from './rpc';
-import type { NoveltyData, PanelState, ProblemData, SamplePage, SampleSummary, SampleText, SimilarityData } from '../src/shared/protocol';
+import type {
+  NoveltyData,
+  PanelState,
+  ProblemData,
+  SamplePage,
+  SampleSummary,
+  SampleText,
+  SimilarityData,
+} from '../src/shared/protocol';
 
 const PAGE = 100;
 
@@ -54,7 +62,8 @@ export class ProblemView {
       this.renderCharts();
       await this.loadModelSection();
     } catch (e) {
-      if (gen === this.generation) replace(this.root, h('p', { className: 'error' }, `Could not load the problem: ${(e as Error).message}`));
+      if (gen === this.generation)
+        replace(this.root, h('p', { className: 'error' }, `Could not load the problem: ${(e as Error).message}`));
     }
   }
 
@@ -67,32 +76,89 @@ export class ProblemView {
     const label = new Map(d.models.map((m) => [m.id, m.label]));
     const hasMaj = d.stats.some((s) => s.majAtK.length > 0);
     const hasBest = d.stats.some((s) => s.bestOfK.length > 0);
-    const toggles = h('div', { className: 'toggles' },
-      hasMaj ? this.checkbox('maj@k (majority vote of extracted answers)', this.metrics.maj, (v) => { this.metrics.maj = v; this.renderCharts(); }) : null,
-      hasBest ? this.checkbox('best-of-k (by reward score)', this.metrics.best, (v) => { this.metrics.best = v; this.renderCharts(); }) : null,
+    const toggles = h(
+      'div',
+      { className: 'toggles' },
+      hasMaj
+        ? this.checkbox('maj@k (majority vote of extracted answers)', this.metrics.maj, (v) => {
+            this.metrics.maj = v;
+            this.renderCharts();
+          })
+        : null,
+      hasBest
+        ? this.checkbox('best-of-k (by reward score)', this.metrics.best, (v) => {
+            this.metrics.best = v;
+            this.renderCharts();
+          })
+        : null,
     );
     const maxK = Math.max(1, ...d.stats.map((s) => s.passAtK[s.passAtK.length - 1]?.k ?? 1));
     const cross = new Map(d.crossovers.map((c) => [c.modelId, c]));
-    const table = h('table', { className: 'stats', id: 'stats-table' },
-      h('thead', null, h('tr', null, h('th', null, 'model'), h('th', null, 'c/n'), h('th', null, '95% interval'), h('th', null, 'pass@1'), h('th', null, `pass@${maxK}`), h('th', null, 'crossover k vs base'))),
-      h('tbody', null, d.stats.map((s) => {
-        const last = s.passAtK.find((x) => x.k === maxK);
-        const cr = cross.get(s.modelId);
-        const m = d.models.find((x) => x.id === s.modelId);
-        return h('tr', { 'data-model-id': s.modelId, className: m?.isBase ? 'base' : '' },
-          h('td', { className: 'model' }, label.get(s.modelId) ?? String(s.modelId), m?.isBase ? h('span', { className: 'tag' }, 'base') : null),
-          h('td', null, `${s.c}/${s.n}`),
-          h('td', null, s.betaLow === null ? '—' : `[${fmt(s.betaLow)}, ${fmt(s.betaHigh)}]`),
-          h('td', { className: 'pass1' }, fmt(s.passAtK[0]?.value ?? null)),
-          h('td', { className: 'passmax' }, last ? fmt(last.value) : `— (n=${s.n} < ${maxK})`),
-          h('td', null, m?.isBase ? '—' : cr ? (cr.k === null ? (cr.leaderAtK1 === 'tie' ? 'tie at k=1' : `none (${cr.leaderAtK1} leads up to k=${cr.kMax})`) : `k=${cr.k} (${cr.leaderAtK1} leads at k=1)`) : '—'),
-        );
-      })),
+    const table = h(
+      'table',
+      { className: 'stats', id: 'stats-table' },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', null, 'model'),
+          h('th', null, 'c/n'),
+          h('th', null, '95% interval'),
+          h('th', null, 'pass@1'),
+          h('th', null, `pass@${maxK}`),
+          h('th', null, 'crossover k vs base'),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        d.stats.map((s) => {
+          const last = s.passAtK.find((x) => x.k === maxK);
+          const cr = cross.get(s.modelId);
+          const m = d.models.find((x) => x.id === s.modelId);
+          return h(
+            'tr',
+            { 'data-model-id': s.modelId, className: m?.isBase ? 'base' : '' },
+            h(
+              'td',
+              { className: 'model' },
+              label.get(s.modelId) ?? String(s.modelId),
+              m?.isBase ? h('span', { className: 'tag' }, 'base') : null,
+            ),
+            h('td', null, `${s.c}/${s.n}`),
+            h('td', null, s.betaLow === null ? '—' : `[${fmt(s.betaLow)}, ${fmt(s.betaHigh)}]`),
+            h('td', { className: 'pass1' }, fmt(s.passAtK[0]?.value ?? null)),
+            h('td', { className: 'passmax' }, last ? fmt(last.value) : `— (n=${s.n} < ${maxK})`),
+            h(
+              'td',
+              null,
+              m?.isBase
+                ? '—'
+                : cr
+                  ? cr.k === null
+                    ? cr.leaderAtK1 === 'tie'
+                      ? 'tie at k=1'
+                      : `none (${cr.leaderAtK1} leads up to k=${cr.kMax})`
+                    : `k=${cr.k} (${cr.leaderAtK1} leads at k=1)`
+                  : '—',
+            ),
+          );
+        }),
+      ),
     );
     const models = d.models.filter((m) => !m.isBase);
-    const chosen = this.state.modelId !== undefined && models.some((m) => m.id === this.state.modelId) ? this.state.modelId : (d.focusModelId !== null && d.focusModelId !== d.baseModelId ? d.focusModelId : models[0]?.id);
+    const chosen =
+      this.state.modelId !== undefined && models.some((m) => m.id === this.state.modelId)
+        ? this.state.modelId
+        : d.focusModelId !== null && d.focusModelId !== d.baseModelId
+          ? d.focusModelId
+          : models[0]?.id;
     if (chosen !== this.state.modelId) this.setState({ ...this.state, modelId: chosen });
-    const dropdown = h('vscode-dropdown', { id: 'model-select', 'aria-label': 'model to compare with the base model' },
+    const dropdown = h(
+      'vscode-dropdown',
+      { id: 'model-select', 'aria-label': 'model to compare with the base model' },
       models.map((m) => h('vscode-option', { value: String(m.id), selected: m.id === chosen }, m.label)),
     );
     dropdown.addEventListener('change', () => {
@@ -103,25 +169,81 @@ export class ProblemView {
       }
     });
     const base = d.models.find((m) => m.id === d.baseModelId);
-    replace(this.root, 
-      h('header', null,
-        h('h1', null, `Problem ${p.problemId}`, h('span', { className: 'muted' }, ` · ${p.dataset}${p.level ? ` · level ${p.level}` : ''}`)),
-        h('div', { className: 'actions' }, h('vscode-button', { appearance: 'secondary', onclick: () => void this.rpc.request('filterProblems', { filter: { kind: 'problems', problemIds: [p.id] } }) }, 'Show in tree')),
+    replace(
+      this.root,
+      h(
+        'header',
+        null,
+        h(
+          'h1',
+          null,
+          `Problem ${p.problemId}`,
+          h('span', { className: 'muted' }, ` · ${p.dataset}${p.level ? ` · level ${p.level}` : ''}`),
+        ),
+        h(
+          'div',
+          { className: 'actions' },
+          h(
+            'vscode-button',
+            {
+              appearance: 'secondary',
+              onclick: () =>
+                void this.rpc.request('filterProblems', { filter: { kind: 'problems', problemIds: [p.id] } }),
+            },
+            'Show in tree',
+          ),
+        ),
       ),
-      h('section', { className: 'problem' }, question, p.referenceAnswer !== null ? h('p', null, h('strong', null, 'Reference answer: '), h('code', null, p.referenceAnswer)) : null),
-      h('section', null,
+      h(
+        'section',
+        { className: 'problem' },
+        question,
+        p.referenceAnswer !== null
+          ? h('p', null, h('strong', null, 'Reference answer: '), h('code', null, p.referenceAnswer))
+          : null,
+      ),
+      h(
+        'section',
+        null,
         h('h2', null, 'pass@k per model'),
-        base ? null : h('p', { className: 'warning' }, 'No base model has samples for this problem: crossover k and similarity need one (Trace Inspector: Choose Base Model).'),
+        base
+          ? null
+          : h(
+              'p',
+              { className: 'warning' },
+              'No base model has samples for this problem: crossover k and similarity need one (Trace Inspector: Choose Base Model).',
+            ),
         toggles,
-        h('div', { className: 'chart', id: 'chart-passk', role: 'img', 'aria-label': 'pass@k against k for every model' }),
-        h('ul', { className: 'visually-hidden', id: 'chart-passk-data' }, d.stats.map((s) => h('li', null, `${label.get(s.modelId)}: ${s.passAtK.map((x) => `pass@${x.k}=${fmt(x.value)}`).join(', ')}`))),
+        h('div', {
+          className: 'chart',
+          id: 'chart-passk',
+          role: 'img',
+          'aria-label': 'pass@k against k for every model',
+        }),
+        h(
+          'ul',
+          { className: 'visually-hidden', id: 'chart-passk-data' },
+          d.stats.map((s) =>
+            h('li', null, `${label.get(s.modelId)}: ${s.passAtK.map((x) => `pass@${x.k}=${fmt(x.value)}`).join(', ')}`),
+          ),
+        ),
         h('div', { className: 'chart', id: 'chart-accuracy' }),
         table,
       ),
-      h('section', { id: 'in-base' },
+      h(
+        'section',
+        { id: 'in-base' },
         h('h2', null, 'In the base distribution?'),
         base
-          ? h('p', { className: 'muted' }, 'Each sample of ', dropdown, ` against the ${d.stats.find((s) => s.modelId === base.id)?.samples ?? 0} samples of the base model `, h('strong', null, base.label), '. Similarity = Jaccard of token 3-gram sets; novel spans are in no 3-gram of any base sample.')
+          ? h(
+              'p',
+              { className: 'muted' },
+              'Each sample of ',
+              dropdown,
+              ` against the ${d.stats.find((s) => s.modelId === base.id)?.samples ?? 0} samples of the base model `,
+              h('strong', null, base.label),
+              '. Similarity = Jaccard of token 3-gram sets; novel spans are in no 3-gram of any base sample.',
+            )
           : h('p', { className: 'muted' }, 'Choose a base model to compare samples with it.'),
         h('div', { id: 'model-section' }),
       ),
@@ -141,7 +263,10 @@ export class ProblemView {
     this.charts = [];
     const curve = this.root.querySelector<HTMLElement>('#chart-passk');
     const acc = this.root.querySelector<HTMLElement>('#chart-accuracy');
-    if (curve) void showChart(curve, problemCurveSpec(d.models, d.stats, d.crossovers, this.metrics)).then((c) => this.charts.push(c));
+    if (curve)
+      void showChart(curve, problemCurveSpec(d.models, d.stats, d.crossovers, this.metrics)).then((c) =>
+        this.charts.push(c),
+      );
     if (acc) void showChart(acc, accuracySpec(d.models, d.stats)).then((c) => this.charts.push(c));
   }
 
@@ -163,15 +288,26 @@ export class ProblemView {
       this.sim = sim instanceof Error ? undefined : sim;
       this.samples = p.samples;
       this.total = p.total;
-      replace(host, 
-        sim instanceof Error ? h('p', { className: 'error' }, `Similarity unavailable: ${sim.message}`) : this.similaritySummary(sim),
+      replace(
+        host,
+        sim instanceof Error
+          ? h('p', { className: 'error' }, `Similarity unavailable: ${sim.message}`)
+          : this.similaritySummary(sim),
         h('div', { className: 'chart', id: 'chart-similarity' }),
-        h('div', { className: 'split' }, h('div', { className: 'sample-list', id: 'sample-list' }), h('div', { className: 'sample-detail', id: 'sample-detail' })),
+        h(
+          'div',
+          { className: 'split' },
+          h('div', { className: 'sample-list', id: 'sample-list' }),
+          h('div', { className: 'sample-detail', id: 'sample-detail' }),
+        ),
         d.hasLogprobs ? h('div', { id: 'ppl' }) : null,
       );
       this.renderSimilarityChart();
       this.renderSampleList();
-      const first = this.state.sampleId !== undefined && page.samples.some((s) => s.id === this.state.sampleId) ? this.state.sampleId : page.samples[0]?.id;
+      const first =
+        this.state.sampleId !== undefined && page.samples.some((s) => s.id === this.state.sampleId)
+          ? this.state.sampleId
+          : page.samples[0]?.id;
       if (first !== undefined) void this.openSample(first);
       if (d.hasLogprobs) void this.loadPpl();
     } catch (e) {
@@ -181,7 +317,9 @@ export class ProblemView {
 
   private similaritySummary(sim: SimilarityData): HTMLElement {
     const s = sim.summary;
-    return h('p', { className: 'summary' },
+    return h(
+      'p',
+      { className: 'summary' },
       `Median similarity to the nearest base sample: ${fmt(s.modelSimilarity.median)} for this model vs ${fmt(s.baselineSimilarity.median)} between base samples `,
       `(range ${fmt(s.baselineSimilarity.min)}–${fmt(s.baselineSimilarity.max)}). Median novelty ${pct(s.modelNovelty.median)} vs ${pct(s.baselineNovelty.median)}.`,
       answersLine(sim),
@@ -208,27 +346,68 @@ export class ProblemView {
     const rows = this.samples.map((s) => {
       const sim = simOf.get(s.id);
       const mark = s.correct === true ? '✓' : s.correct === false ? '✗' : '?';
-      return h('button', { className: `sample-row ${s.correct === true ? 'ok' : s.correct === false ? 'bad' : ''} ${s.id === this.state.sampleId ? 'selected' : ''}`, 'data-sample-id': s.id, onclick: () => void this.openSample(s.id) },
-        h('span', { className: 'verdict', 'aria-label': s.correct === true ? 'correct' : s.correct === false ? 'incorrect' : 'ungraded' }, mark),
+      return h(
+        'button',
+        {
+          className: `sample-row ${s.correct === true ? 'ok' : s.correct === false ? 'bad' : ''} ${s.id === this.state.sampleId ? 'selected' : ''}`,
+          'data-sample-id': s.id,
+          onclick: () => void this.openSample(s.id),
+        },
+        h(
+          'span',
+          {
+            className: 'verdict',
+            'aria-label': s.correct === true ? 'correct' : s.correct === false ? 'incorrect' : 'ungraded',
+          },
+          mark,
+        ),
         h('span', { className: 'idx' }, `#${s.sampleIndex}`),
-        h('span', { className: 'sim', title: 'similarity to the nearest base sample' }, sim ? `sim ${fmt(sim.similarity, 2)}` : ''),
-        h('span', { className: 'nov', title: 'novelty: share of tokens in no base 3-gram' }, sim ? `novel ${pct(sim.novelty)}` : ''),
-        h('span', { className: 'in-base', title: 'base samples with the same final answer (correct ones in brackets)' }, inBaseText(sim?.answerInBase, this.sim?.baseSamples)),
-        h('span', { className: 'nearest', title: 'nearest base samples' }, sim ? sim.nearest.map((n) => `base #${n.baseSampleIndex} (${fmt(n.similarity, 2)})`).join(', ') : ''),
+        h(
+          'span',
+          { className: 'sim', title: 'similarity to the nearest base sample' },
+          sim ? `sim ${fmt(sim.similarity, 2)}` : '',
+        ),
+        h(
+          'span',
+          { className: 'nov', title: 'novelty: share of tokens in no base 3-gram' },
+          sim ? `novel ${pct(sim.novelty)}` : '',
+        ),
+        h(
+          'span',
+          { className: 'in-base', title: 'base samples with the same final answer (correct ones in brackets)' },
+          inBaseText(sim?.answerInBase, this.sim?.baseSamples),
+        ),
+        h(
+          'span',
+          { className: 'nearest', title: 'nearest base samples' },
+          sim ? sim.nearest.map((n) => `base #${n.baseSampleIndex} (${fmt(n.similarity, 2)})`).join(', ') : '',
+        ),
         s.labels.length ? h('span', { className: 'labels' }, s.labels.join(', ')) : null,
       );
     });
-    replace(el, 
+    replace(
+      el,
       h('div', { className: 'muted' }, `${this.total} samples, correct first`),
       ...rows,
-      this.samples.length < this.total ? h('vscode-button', { appearance: 'secondary', onclick: () => void this.more() }, `Load ${Math.min(PAGE, this.total - this.samples.length)} more`) : null,
+      this.samples.length < this.total
+        ? h(
+            'vscode-button',
+            { appearance: 'secondary', onclick: () => void this.more() },
+            `Load ${Math.min(PAGE, this.total - this.samples.length)} more`,
+          )
+        : null,
     );
   }
 
   private async more(): Promise<void> {
     const d = this.data;
     if (!d || this.state.modelId === undefined) return;
-    const p = await this.rpc.request('getSamples', { problemId: d.problem.id, modelId: this.state.modelId, offset: this.samples.length, limit: PAGE });
+    const p = await this.rpc.request('getSamples', {
+      problemId: d.problem.id,
+      modelId: this.state.modelId,
+      offset: this.samples.length,
+      limit: PAGE,
+    });
     this.samples.push(...p.samples);
     this.renderSampleList();
   }
@@ -237,7 +416,9 @@ export class ProblemView {
     const el = this.root.querySelector<HTMLElement>('#sample-detail');
     if (!el) return;
     this.setState({ ...this.state, sampleId });
-    this.root.querySelectorAll('.sample-row').forEach((r) => r.classList.toggle('selected', r.getAttribute('data-sample-id') === String(sampleId)));
+    this.root
+      .querySelectorAll('.sample-row')
+      .forEach((r) => r.classList.toggle('selected', r.getAttribute('data-sample-id') === String(sampleId)));
     replace(el, h('p', { className: 'muted loading' }, 'Loading…'));
     try {
       const [t, nov] = await Promise.all([
@@ -255,21 +436,59 @@ export class ProblemView {
     const rendered = h('div', { className: 'trace', id: 'trace-rendered' });
     setSanitizedHtml(rendered, renderTrace(t.text));
     const verdict = t.correct === true ? 'correct' : t.correct === false ? 'incorrect' : 'ungraded';
-    const tabs = h('vscode-panels', { 'aria-label': 'sample views', activeid: 'tab-novel' },
+    const tabs = h(
+      'vscode-panels',
+      { 'aria-label': 'sample views', activeid: 'tab-novel' },
       h('vscode-panel-tab', { id: 'tab-novel' }, 'Novel spans'),
       h('vscode-panel-tab', { id: 'tab-diff' }, 'Diff vs nearest base'),
       h('vscode-panel-tab', { id: 'tab-rendered' }, 'Rendered'),
-      h('vscode-panel-view', { id: 'view-novel' }, typeof nov === 'string' ? h('p', { className: 'error' }, nov) : this.novelView(nov)),
-      h('vscode-panel-view', { id: 'view-diff' }, typeof nov === 'string' ? h('p', { className: 'error' }, nov) : this.diffView(nov)),
+      h(
+        'vscode-panel-view',
+        { id: 'view-novel' },
+        typeof nov === 'string' ? h('p', { className: 'error' }, nov) : this.novelView(nov),
+      ),
+      h(
+        'vscode-panel-view',
+        { id: 'view-diff' },
+        typeof nov === 'string' ? h('p', { className: 'error' }, nov) : this.diffView(nov),
+      ),
       h('vscode-panel-view', { id: 'view-rendered' }, rendered),
     );
-    return h('div', null,
-      h('div', { className: 'detail-head' },
-        h('strong', null, `Sample #${t.sampleIndex}`), ` · ${verdict}`, t.extractedAnswer !== null ? ` · answer ` : '', t.extractedAnswer !== null ? h('code', null, t.extractedAnswer) : null,
-        typeof nov === 'string' ? null : h('span', { className: 'novelty-score', id: 'novelty-score' }, ` · novelty ${pct(nov.noveltyScore)} (${nov.novelTokenCount}/${nov.tokenCount} tokens)`),
-        h('vscode-button', { appearance: 'icon', title: 'Open in an editor', 'aria-label': 'Open in an editor', onclick: () => void this.rpc.request('openSample', { sampleId: t.id }) }, '↗'),
+    return h(
+      'div',
+      null,
+      h(
+        'div',
+        { className: 'detail-head' },
+        h('strong', null, `Sample #${t.sampleIndex}`),
+        ` · ${verdict}`,
+        t.extractedAnswer !== null ? ` · answer ` : '',
+        t.extractedAnswer !== null ? h('code', null, t.extractedAnswer) : null,
+        typeof nov === 'string'
+          ? null
+          : h(
+              'span',
+              { className: 'novelty-score', id: 'novelty-score' },
+              ` · novelty ${pct(nov.noveltyScore)} (${nov.novelTokenCount}/${nov.tokenCount} tokens)`,
+            ),
+        h(
+          'vscode-button',
+          {
+            appearance: 'icon',
+            title: 'Open in an editor',
+            'aria-label': 'Open in an editor',
+            onclick: () => void this.rpc.request('openSample', { sampleId: t.id }),
+          },
+          '↗',
+        ),
       ),
-      t.truncated ? h('p', { className: 'warning' }, `Showing the first ${t.text.length} of ${t.fullLength} characters; open it in an editor for the rest.`) : null,
+      t.truncated
+        ? h(
+            'p',
+            { className: 'warning' },
+            `Showing the first ${t.text.length} of ${t.fullLength} characters; open it in an editor for the rest.`,
+          )
+        : null,
       tabs,
       this.annotationControls(t),
     );
@@ -280,10 +499,19 @@ export class ProblemView {
     const pre = h('div', { className: 'spans', id: 'novel-spans' });
     for (const s of nov.spans) {
       const text = nov.text.slice(s.start, s.end);
-      pre.appendChild(s.novel ? h('mark', { className: 'novel', title: 'in no base sample' }, text) : document.createTextNode(text));
+      pre.appendChild(
+        s.novel ? h('mark', { className: 'novel', title: 'in no base sample' }, text) : document.createTextNode(text),
+      );
     }
-    return h('div', null,
-      h('p', { className: 'legend' }, h('mark', { className: 'novel' }, 'novel span'), ' = no 3-gram of it occurs in any base sample of this problem; unmarked text occurs in some base sample.'),
+    return h(
+      'div',
+      null,
+      h(
+        'p',
+        { className: 'legend' },
+        h('mark', { className: 'novel' }, 'novel span'),
+        ' = no 3-gram of it occurs in any base sample of this problem; unmarked text occurs in some base sample.',
+      ),
       pre,
     );
   }
@@ -295,12 +523,34 @@ export class ProblemView {
     const left = h('div', { className: 'diff-side base' });
     const right = h('div', { className: 'diff-side model' });
     for (const seg of nov.diff) {
-      if (!seg.added) left.appendChild(seg.removed ? h('del', { className: 'removed' }, seg.value) : document.createTextNode(seg.value));
-      if (!seg.removed) right.appendChild(seg.added ? h('ins', { className: 'added' }, seg.value) : document.createTextNode(seg.value));
+      if (!seg.added)
+        left.appendChild(
+          seg.removed ? h('del', { className: 'removed' }, seg.value) : document.createTextNode(seg.value),
+        );
+      if (!seg.removed)
+        right.appendChild(seg.added ? h('ins', { className: 'added' }, seg.value) : document.createTextNode(seg.value));
     }
-    return h('div', null,
-      h('div', { className: 'diff-heads' },
-        h('div', null, `Nearest base sample #${nov.nearest.sampleIndex} (similarity ${fmt(nov.nearest.similarity)})`, h('vscode-button', { appearance: 'icon', title: 'Open the base sample', 'aria-label': 'Open the base sample', onclick: () => void this.rpc.request('openSample', { sampleId: nov.nearest!.sampleId }) }, '↗')),
+    return h(
+      'div',
+      null,
+      h(
+        'div',
+        { className: 'diff-heads' },
+        h(
+          'div',
+          null,
+          `Nearest base sample #${nov.nearest.sampleIndex} (similarity ${fmt(nov.nearest.similarity)})`,
+          h(
+            'vscode-button',
+            {
+              appearance: 'icon',
+              title: 'Open the base sample',
+              'aria-label': 'Open the base sample',
+              onclick: () => void this.rpc.request('openSample', { sampleId: nov.nearest!.sampleId }),
+            },
+            '↗',
+          ),
+        ),
         h('div', null, 'This sample'),
       ),
       h('div', { className: 'diff', id: 'diff-view' }, left, right),
@@ -313,7 +563,9 @@ export class ProblemView {
     const chosen = new Set(t.labels);
     const boxes = labels.map((l) => {
       const cb = h('vscode-checkbox', { checked: chosen.has(l) }, l);
-      cb.addEventListener('change', () => ((cb as unknown as { checked: boolean }).checked ? chosen.add(l) : chosen.delete(l)));
+      cb.addEventListener('change', () =>
+        (cb as unknown as { checked: boolean }).checked ? chosen.add(l) : chosen.delete(l),
+      );
       return cb;
     });
     const custom = h('vscode-text-field', { placeholder: 'custom label', maxlength: 200 });
@@ -324,13 +576,26 @@ export class ProblemView {
       const extra = (custom as unknown as { value: string }).value.trim();
       const all = [...chosen, ...(extra ? [extra] : [])];
       try {
-        const r = await this.rpc.request('setAnnotation', { sampleId: t.id, labels: all, note: (note as unknown as { value: string }).value });
-        status.textContent = r.labels.length || r.note ? `Saved: ${r.labels.join(', ') || '(note only)'}` : 'Annotation removed';
+        const r = await this.rpc.request('setAnnotation', {
+          sampleId: t.id,
+          labels: all,
+          note: (note as unknown as { value: string }).value,
+        });
+        status.textContent =
+          r.labels.length || r.note ? `Saved: ${r.labels.join(', ') || '(note only)'}` : 'Annotation removed';
       } catch (e) {
         status.textContent = `Not saved: ${(e as Error).message}`;
       }
     };
-    return h('fieldset', { className: 'annotate' }, h('legend', null, 'Annotation'), h('div', { className: 'labels' }, boxes), custom, note, h('div', null, h('vscode-button', { onclick: () => void save() }, 'Save annotation'), ' ', status));
+    return h(
+      'fieldset',
+      { className: 'annotate' },
+      h('legend', null, 'Annotation'),
+      h('div', { className: 'labels' }, boxes),
+      custom,
+      note,
+      h('div', null, h('vscode-button', { onclick: () => void save() }, 'Save annotation'), ' ', status),
+    );
   }
 
   private async loadPpl(): Promise<void> {
@@ -340,11 +605,25 @@ export class ProblemView {
     try {
       const ppl = await this.rpc.request('getPpl', { problemId: d.problem.id });
       if (!ppl.available || ppl.points.length === 0) {
-        replace(el, h('p', { className: 'muted' }, `No log-probabilities for this problem in ${ppl.source ?? 'the sidecar'}.`));
+        replace(
+          el,
+          h('p', { className: 'muted' }, `No log-probabilities for this problem in ${ppl.source ?? 'the sidecar'}.`),
+        );
         return;
       }
       const chart = h('div', { className: 'chart' });
-      replace(el, h('h3', null, 'Perplexity under the base model (PPL_base)'), chart, ppl.skipped ? h('p', { className: 'warning' }, `${ppl.skipped} sidecar lines skipped: ${ppl.diagnostics.slice(0, 3).join('; ')}`) : null);
+      replace(
+        el,
+        h('h3', null, 'Perplexity under the base model (PPL_base)'),
+        chart,
+        ppl.skipped
+          ? h(
+              'p',
+              { className: 'warning' },
+              `${ppl.skipped} sidecar lines skipped: ${ppl.diagnostics.slice(0, 3).join('; ')}`,
+            )
+          : null,
+      );
       void showChart(chart, pplSpec(ppl, d.models)).then((c) => this.charts.push(c));
     } catch (e) {
       replace(el, h('p', { className: 'error' }, (e as Error).message));

@@ -23,7 +23,10 @@ declare function acquireVsCodeApi(): VsCodeApi;
 export class Rpc {
   private readonly api: VsCodeApi;
   private seq = 1;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; kind: RequestKind }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void; kind: RequestKind }
+  >();
   onInit: (s: PanelState) => void = () => undefined;
   onChanged: () => void = () => undefined;
 

@@ -40,7 +40,35 @@ function hook(): void {
 
 const CONFIG = {
   USE_PROFILES: { html: true, mathMl: true, svg: true },
-  FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'option', 'iframe', 'frame', 'object', 'embed', 'link', 'meta', 'base', 'img', 'image', 'video', 'audio', 'source', 'track', 'use', 'foreignObject', 'script', 'animate', 'set', 'animateTransform', 'animateMotion'],
+  FORBID_TAGS: [
+    'style',
+    'form',
+    'input',
+    'button',
+    'textarea',
+    'select',
+    'option',
+    'iframe',
+    'frame',
+    'object',
+    'embed',
+    'link',
+    'meta',
+    'base',
+    'img',
+    'image',
+    'video',
+    'audio',
+    'source',
+    'track',
+    'use',
+    'foreignObject',
+    'script',
+    'animate',
+    'set',
+    'animateTransform',
+    'animateMotion',
+  ],
   FORBID_ATTR: ['srcset', 'action', 'formaction', 'xlink:href', 'href', 'src', 'background', 'poster', 'ping'],
   ALLOW_DATA_ATTR: false,
   ADD_ATTR: [STYLE_DATA],
@@ -52,7 +80,10 @@ const CONFIG = {
 /** Sanitises `html` and returns a fragment ready to insert (call {@link applyStyles} after inserting). */
 export function sanitizeToFragment(html: string): DocumentFragment {
   hook();
-  return DOMPurify.sanitize(html, CONFIG as unknown as Parameters<typeof DOMPurify.sanitize>[1] & { RETURN_DOM_FRAGMENT: true }) as unknown as DocumentFragment;
+  return DOMPurify.sanitize(
+    html,
+    CONFIG as unknown as Parameters<typeof DOMPurify.sanitize>[1] & { RETURN_DOM_FRAGMENT: true },
+  ) as unknown as DocumentFragment;
 }
 
 /** Applies the vetted inline styles of `root`'s descendants through CSSOM. */

@@ -32,7 +32,10 @@ const safe = (s: string) => escapeControl(s);
  * written as `\uXXXX` escapes here. The output is still valid JSON that parses to the same value.
  */
 export function terminalJson(value: unknown, space?: number): string {
-  return JSON.stringify(value, null, space).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, null, space).replace(
+    /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
@@ -59,7 +62,12 @@ function progress(quiet: boolean) {
   };
 }
 
-async function runIndex(folder: string, dbPath: string, quiet: boolean, format?: FormatId): Promise<{ index: TraceIndex; summary: IndexSummary }> {
+async function runIndex(
+  folder: string,
+  dbPath: string,
+  quiet: boolean,
+  format?: FormatId,
+): Promise<{ index: TraceIndex; summary: IndexSummary }> {
   const index = TraceIndex.open(dbPath);
   const summary = await indexFolder(index, folder, { onProgress: progress(quiet), format });
   if (summary.samples === 0) {
@@ -110,11 +118,25 @@ export function reportTable(r: Report): string {
     out.push(
       '',
       bases.length > 1
-        ? 'base models: each run\'s own (guessed per run; --base compares every model with one model)'
+        ? "base models: each run's own (guessed per run; --base compares every model with one model)"
         : `base model: ${safe(r.base ?? '—')} (${r.baseSource === 'guess' ? 'guessed; change with --base' : 'chosen'})`,
     );
     const perRun = bases.length > 1;
-    const ch = [...(perRun ? ['base'] : []), 'model', 'problems', 'base-only', 'model-only', 'both', 'neither', 'crossover k', 'sharpening', 'expansion', 'regression', 'unchanged', 'unsolved'];
+    const ch = [
+      ...(perRun ? ['base'] : []),
+      'model',
+      'problems',
+      'base-only',
+      'model-only',
+      'both',
+      'neither',
+      'crossover k',
+      'sharpening',
+      'expansion',
+      'regression',
+      'unchanged',
+      'unsolved',
+    ];
     out.push(
       table([
         ch,
@@ -126,7 +148,11 @@ export function reportTable(r: Report): string {
           String(c.coverage.modelOnly),
           String(c.coverage.both),
           String(c.coverage.neither),
-          c.crossoverK === null ? (c.leaderAtK1 === "tie" ? "none (tied at k=1)" : `none (${c.leaderAtK1} leads)`) : String(c.crossoverK),
+          c.crossoverK === null
+            ? c.leaderAtK1 === 'tie'
+              ? 'none (tied at k=1)'
+              : `none (${c.leaderAtK1} leads)`
+            : String(c.crossoverK),
           String(c.categories.sharpening),
           String(c.categories.expansion),
           String(c.categories.regression),
@@ -139,16 +165,22 @@ export function reportTable(r: Report): string {
   if (r.strata.length) {
     out.push('', 'pass@k by difficulty level:');
     for (const s of r.strata) {
-      out.push(`  ${safe(s.model)} level ${safe(s.level)} (${s.problems} problems): ${s.passAtK.map((p) => `@${p.k} ${pct(p.value)}`).join('  ')}`);
+      out.push(
+        `  ${safe(s.model)} level ${safe(s.level)} (${s.problems} problems): ${s.passAtK.map((p) => `@${p.k} ${pct(p.value)}`).join('  ')}`,
+      );
     }
   }
   if (r.audit.length) {
     out.push('', 'audit: figures stored in the folder that disagree with the raw samples:');
     // Figures are recomputed from what could be read: say so when some of it could not.
     const unread = r.diagnostics.filter((d) => d.severity === 'error').length;
-    if (unread > 0) out.push(`  (recomputed from the records that could be read: ${unread} error${unread === 1 ? '' : 's'} in the results files, listed below)`);
+    if (unread > 0)
+      out.push(
+        `  (recomputed from the records that could be read: ${unread} error${unread === 1 ? '' : 's'} in the results files, listed below)`,
+      );
     const num = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(4));
-    for (const a of r.audit) out.push(`  ${safe(a.file)}: ${safe(a.metric)} stored ${num(a.stored)} recomputed ${num(a.recomputed)}`);
+    for (const a of r.audit)
+      out.push(`  ${safe(a.file)}: ${safe(a.metric)} stored ${num(a.stored)} recomputed ${num(a.recomputed)}`);
   }
   for (const w of r.warnings) out.push(`warning: ${safe(w)}`);
   if (r.diagnostics.length) out.push('', `${r.diagnostics.length} diagnostics:`, formatDiagnostics(r.diagnostics));
@@ -157,7 +189,9 @@ export function reportTable(r: Report): string {
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => (r[j] ?? '').length)));
-  return rows.map((r) => r.map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  ')).join('\n');
+  return rows
+    .map((r) => r.map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  '))
+    .join('\n');
 }
 
 /**
@@ -170,8 +204,30 @@ export function reportCsv(r: Report): string {
   const q = csvCell;
   const lines = ['model,label,metric,k,value,ci_low,ci_high,problems,missing'];
   for (const m of r.models) {
-    const row = (metric: string, p: { k: number; value: number | null; ciLow?: number | null; ciHigh?: number | null; problems: number; missing?: number }) =>
-      lines.push([q(m.id), q(m.label), metric, p.k, p.value ?? '', p.ciLow ?? '', p.ciHigh ?? '', p.problems, p.missing ?? ''].join(','));
+    const row = (
+      metric: string,
+      p: {
+        k: number;
+        value: number | null;
+        ciLow?: number | null;
+        ciHigh?: number | null;
+        problems: number;
+        missing?: number;
+      },
+    ) =>
+      lines.push(
+        [
+          q(m.id),
+          q(m.label),
+          metric,
+          p.k,
+          p.value ?? '',
+          p.ciLow ?? '',
+          p.ciHigh ?? '',
+          p.problems,
+          p.missing ?? '',
+        ].join(','),
+      );
     for (const p of m.passAtK) row('pass@k', p);
     for (const p of m.bestOfK) row('best-of-k', p);
     for (const p of m.majAtK ?? []) row('maj@k', p);
@@ -192,7 +248,11 @@ export function program(): Command {
     .argument('<folder>', 'results folder')
     .option('--db <file>', 'index database (default: a per-user cache file for this folder)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .addOption(new Option('--input-format <id>', 'read every file in this format instead of detecting it per file').choices([...FORMAT_IDS]))
+    .addOption(
+      new Option('--input-format <id>', 'read every file in this format instead of detecting it per file').choices([
+        ...FORMAT_IDS,
+      ]),
+    )
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (folder: string, opts: { db?: string; format: string; inputFormat?: FormatId; quiet?: boolean }) => {
       const abs = checkFolder(folder);
@@ -212,7 +272,9 @@ export function program(): Command {
 
   cmd
     .command('report')
-    .description('index <folder> (incrementally) and report pass@k, best-of-k, coverage, crossover k, categories and audit')
+    .description(
+      'index <folder> (incrementally) and report pass@k, best-of-k, coverage, crossover k, categories and audit',
+    )
     .argument('<folder>', 'results folder')
     .option('--db <file>', 'index database (default: a per-user cache file for this folder)')
     .option('--base <text>', 'base model: a substring of its id or label (default: guessed from names)')
@@ -227,33 +289,61 @@ export function program(): Command {
       if (!Number.isInteger(n)) throw new InvalidArgumentError('expected an integer');
       return n;
     })
-    .option('--maj-at-k [draws]', 'add maj@k curves (majority vote over extracted answers); exact where feasible, else a seeded Monte Carlo estimate of [draws] k-subsets per problem (default 2000)', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 100) throw new InvalidArgumentError('expected an integer >= 100');
-      return n;
-    })
-    .addOption(new Option('--input-format <id>', 'read every file in this format instead of detecting it per file').choices([...FORMAT_IDS]))
+    .option(
+      '--maj-at-k [draws]',
+      'add maj@k curves (majority vote over extracted answers); exact where feasible, else a seeded Monte Carlo estimate of [draws] k-subsets per problem (default 2000)',
+      (v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 100) throw new InvalidArgumentError('expected an integer >= 100');
+        return n;
+      },
+    )
+    .addOption(
+      new Option('--input-format <id>', 'read every file in this format instead of detecting it per file').choices([
+        ...FORMAT_IDS,
+      ]),
+    )
     .option('-q, --quiet', 'no progress on stderr')
-    .action(async (folder: string, opts: { db?: string; base?: string; format: string; replicates?: number; seed?: number; majAtK?: true | number; inputFormat?: FormatId; quiet?: boolean }) => {
-      const abs = checkFolder(folder);
-      const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat);
-      try {
-        if (summary.samples === 0) {
-          // runIndex said why on stderr; an empty table on stdout would read as a result.
-          if (summary.diagnostics.length) process.stderr.write(`${formatDiagnostics(summary.diagnostics)}\n`);
-          process.exitCode = 1;
-          return;
+    .action(
+      async (
+        folder: string,
+        opts: {
+          db?: string;
+          base?: string;
+          format: string;
+          replicates?: number;
+          seed?: number;
+          majAtK?: true | number;
+          inputFormat?: FormatId;
+          quiet?: boolean;
+        },
+      ) => {
+        const abs = checkFolder(folder);
+        const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat);
+        try {
+          if (summary.samples === 0) {
+            // runIndex said why on stderr; an empty table on stdout would read as a result.
+            if (summary.diagnostics.length) process.stderr.write(`${formatDiagnostics(summary.diagnostics)}\n`);
+            process.exitCode = 1;
+            return;
+          }
+          const audit = await auditFolder(index, abs);
+          const majAtK = opts.majAtK === undefined ? undefined : opts.majAtK === true ? true : { draws: opts.majAtK };
+          const report = buildReport(index, {
+            base: opts.base,
+            audit,
+            replicates: opts.replicates,
+            seed: opts.seed,
+            majAtK,
+          });
+          if (opts.format === 'json') process.stdout.write(`${terminalJson(report, 2)}\n`);
+          else if (opts.format === 'csv') process.stdout.write(`${reportCsv(report)}\n`);
+          else process.stdout.write(`${reportTable(report)}\n`);
+        } finally {
+          index.close();
         }
-        const audit = await auditFolder(index, abs);
-        const majAtK = opts.majAtK === undefined ? undefined : opts.majAtK === true ? true : { draws: opts.majAtK };
-        const report = buildReport(index, { base: opts.base, audit, replicates: opts.replicates, seed: opts.seed, majAtK });
-        if (opts.format === 'json') process.stdout.write(`${terminalJson(report, 2)}\n`);
-        else if (opts.format === 'csv') process.stdout.write(`${reportCsv(report)}\n`);
-        else process.stdout.write(`${reportTable(report)}\n`);
-      } finally {
-        index.close();
-      }
-    });
+      },
+    );
   return cmd;
 }
 

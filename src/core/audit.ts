@@ -80,11 +80,25 @@ function countsOf(index: TraceIndex, model: ModelRow): Map<number, { n: number; 
   return new Map(index.modelStats(model.id).map((s) => [s.problemId, { n: s.n, c: s.c }]));
 }
 
-function push(out: AuditEntry[], file: string, metric: string, stored: number, recomputed: number, tol = TOLERANCE): void {
+function push(
+  out: AuditEntry[],
+  file: string,
+  metric: string,
+  stored: number,
+  recomputed: number,
+  tol = TOLERANCE,
+): void {
   if (!(Math.abs(stored - recomputed) <= tol)) out.push({ file, metric, stored, recomputed });
 }
 
-function auditSummary(index: TraceIndex, root: string, rel: string, run: string, models: ModelRow[], out: AuditEntry[]): void {
+function auditSummary(
+  index: TraceIndex,
+  root: string,
+  rel: string,
+  run: string,
+  models: ModelRow[],
+  out: AuditEntry[],
+): void {
   const doc = readJson(root, rel) as { metrics?: Record<string, unknown> };
   const m = doc.metrics;
   if (!m || typeof m !== 'object') return;
@@ -124,10 +138,18 @@ function auditSummary(index: TraceIndex, root: string, rel: string, run: string,
     ['regression_questions', counts.regression],
     ['unchanged_questions', counts.unchanged + counts.unsolved],
   ];
-  for (const [key, recomputed] of stored) if (typeof m[key] === 'number') push(out, rel, key, m[key] as number, recomputed);
+  for (const [key, recomputed] of stored)
+    if (typeof m[key] === 'number') push(out, rel, key, m[key] as number, recomputed);
 }
 
-function auditPerQuestion(index: TraceIndex, root: string, rel: string, run: string, models: ModelRow[], out: AuditEntry[]): void {
+function auditPerQuestion(
+  index: TraceIndex,
+  root: string,
+  rel: string,
+  run: string,
+  models: ModelRow[],
+  out: AuditEntry[],
+): void {
   const text = readFileSync(join(root, ...rel.split('/')), 'utf8');
   const rows = parseCsv(text);
   if (rows.length < 2) return;
@@ -175,7 +197,12 @@ function auditQwenMetrics(index: TraceIndex, root: string, rel: string, run: str
 
 /** Parses CSV text into rows of fields (csv-parse: RFC 4180 quoting, CRLF or LF, BOM, ragged rows). */
 export function parseCsv(text: string): string[][] {
-  return parse(text, { bom: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'], skip_empty_lines: true }) as string[][];
+  return parse(text, {
+    bom: true,
+    relax_column_count: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    skip_empty_lines: true,
+  }) as string[][];
 }
 
 /**
@@ -201,7 +228,10 @@ export function auditDiagnostics(root: string, entries: readonly AuditEntry[]): 
   return entries.map((a) => {
     const text = linesOf(a.file);
     const qid = /\[qid=([^\]]+)\]$/.exec(a.metric)?.[1];
-    const index = qid !== undefined ? text.findIndex((l, i) => i > 0 && l.split(',')[0] === qid) : text.findIndex((l) => l.includes(`"${a.metric}"`));
+    const index =
+      qid !== undefined
+        ? text.findIndex((l, i) => i > 0 && l.split(',')[0] === qid)
+        : text.findIndex((l) => l.includes(`"${a.metric}"`));
     return {
       file: a.file,
       line: index >= 0 ? index + 1 : 1,

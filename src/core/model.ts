@@ -89,6 +89,4 @@ export interface Diagnostic {
 }
 
 /** What a reader emits while streaming a file. */
-export type ReadEvent =
-  | { kind: 'problem'; record: ProblemRecord }
-  | { kind: 'diagnostic'; diagnostic: Diagnostic };
+export type ReadEvent = { kind: 'problem'; record: ProblemRecord } | { kind: 'diagnostic'; diagnostic: Diagnostic };

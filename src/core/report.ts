@@ -121,7 +121,10 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
   let baseSource: Report['baseSource'] = 'none';
   if (options.base) {
     baseIdx = pickModel(models, options.base);
-    if (baseIdx < 0) throw new Error(`no model matches --base "${options.base}"; models: ${models.map((m) => m.displayId).join(', ')}`);
+    if (baseIdx < 0)
+      throw new Error(
+        `no model matches --base "${options.base}"; models: ${models.map((m) => m.displayId).join(', ')}`,
+      );
     baseSource = 'option';
   } else if (models.length > 0) {
     baseIdx = guessBaseModel(models);
@@ -129,7 +132,8 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
   }
   const base = baseIdx >= 0 ? models[baseIdx] : undefined;
 
-  const counts = (rows: StatRow[]): ProblemCounts[] => rows.filter((r) => r.graded > 0).map((r) => ({ n: r.graded, c: r.c }));
+  const counts = (rows: StatRow[]): ProblemCounts[] =>
+    rows.filter((r) => r.graded > 0).map((r) => ({ n: r.graded, c: r.c }));
 
   const modelReports: ModelReport[] = models.map((m) => {
     const rows = byModel.get(m.id) ?? [];
@@ -163,12 +167,20 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     const pairs: ProblemPair[] = [];
     for (const r of byModel.get(m.id) ?? []) {
       const br = baseRows.get(r.problemId);
-      if (br && r.graded > 0) pairs.push({ problemKey: String(r.problemId), base: { n: br.graded, c: br.c }, model: { n: r.graded, c: r.c } });
+      if (br && r.graded > 0)
+        pairs.push({
+          problemKey: String(r.problemId),
+          base: { n: br.graded, c: br.c },
+          model: { n: r.graded, c: r.c },
+        });
     }
     if (pairs.length === 0) continue;
     const minN = pairs.reduce((a, p) => Math.min(a, p.base.n, p.model.n), Infinity);
     const maxN = pairs.reduce((a, p) => Math.max(a, p.base.n, p.model.n), 0);
-    if (minN !== maxN) warnings.push(`${m.displayId} vs ${b.displayId}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`);
+    if (minN !== maxN)
+      warnings.push(
+        `${m.displayId} vs ${b.displayId}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`,
+      );
     const cross = crossoverK(pairs);
     comparisons.push({
       base: b.displayId,
@@ -191,7 +203,10 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
   const levels = index.levels();
   if (levels.length > 0) {
     const levelOf = new Map<number, string | null>(
-      (index.db.prepare('SELECT id, level FROM problems').all() as { id: number; level: string | null }[]).map((p) => [p.id, p.level]),
+      (index.db.prepare('SELECT id, level FROM problems').all() as { id: number; level: string | null }[]).map((p) => [
+        p.id,
+        p.level,
+      ]),
     );
     for (const m of models) {
       const rows = byModel.get(m.id) ?? [];
@@ -199,7 +214,12 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
         const pc = counts(rows.filter((r) => levelOf.get(r.problemId) === level));
         if (pc.length === 0) continue;
         const maxN = pc.reduce((a, p) => Math.max(a, p.n), 0);
-        strata.push({ model: m.displayId, level, problems: pc.length, passAtK: bootstrapPassAtKCurve(pc, kGrid(maxN), boot) });
+        strata.push({
+          model: m.displayId,
+          level,
+          problems: pc.length,
+          passAtK: bootstrapPassAtKCurve(pc, kGrid(maxN), boot),
+        });
       }
     }
   }
@@ -234,7 +254,12 @@ function modelBestOfK(index: TraceIndex, m: ModelRow): { k: number; value: numbe
  * with n >= k of the expected majority-vote credit; ties split the credit, null answers never win).
  * Absent (`{}`) when no sample of the model has an extracted answer.
  */
-function modelMajAtK(index: TraceIndex, m: ModelRow, opts: { draws?: number }, seed: number): { majAtK?: MajAtKPoint[] } {
+function modelMajAtK(
+  index: TraceIndex,
+  m: ModelRow,
+  opts: { draws?: number },
+  seed: number,
+): { majAtK?: MajAtKPoint[] } {
   const perProblem = [...index.answersByProblem(m.id).values()];
   if (!perProblem.some((list) => list.some((s) => s.answer !== null && s.answer !== ''))) return {};
   const maxN = perProblem.reduce((a, s) => Math.max(a, s.length), 0);

@@ -22,7 +22,11 @@ class Extension implements vscode.Disposable {
   private watchTimer: NodeJS.Timeout | undefined;
 
   constructor(readonly context: vscode.ExtensionContext) {
-    this.view = vscode.window.createTreeView('traceInspector.problems', { treeDataProvider: this.tree, showCollapseAll: true, canSelectMany: true });
+    this.view = vscode.window.createTreeView('traceInspector.problems', {
+      treeDataProvider: this.tree,
+      showCollapseAll: true,
+      canSelectMany: true,
+    });
     this.status.name = 'Trace Inspector';
     this.status.command = 'traceInspector.chooseBaseModel';
     this.disposables.push(
@@ -67,9 +71,16 @@ class Extension implements vscode.Disposable {
     const focus = s.focusModel();
     const desc = describeFilter(this.tree.filter, focus, base);
     if (this.tree.filter.kind === 'all') this.tree.lastCount = s.index.countProblems();
-    this.view.description = this.tree.filter.kind === 'all' ? `${this.tree.lastCount} problems${focus ? ` · model: ${focus.label}` : ''}` : `${desc} (${this.tree.lastCount})`;
+    this.view.description =
+      this.tree.filter.kind === 'all'
+        ? `${this.tree.lastCount} problems${focus ? ` · model: ${focus.label}` : ''}`
+        : `${desc} (${this.tree.lastCount})`;
     // The description is hidden when the container holds one view: the message above the tree is not.
-    const comparing = focus ? (base && base.id !== focus.id ? `Model: ${focus.label} · base: ${base.label}` : `Model: ${focus.label}`) : '';
+    const comparing = focus
+      ? base && base.id !== focus.id
+        ? `Model: ${focus.label} · base: ${base.label}`
+        : `Model: ${focus.label}`
+      : '';
     this.view.message =
       this.tree.filter.kind === 'all'
         ? comparing || undefined
@@ -93,18 +104,29 @@ class Extension implements vscode.Disposable {
       void vscode.window.showWarningMessage('Trace Inspector: open a results folder first.');
       return;
     }
-    const run = async (progress?: vscode.Progress<{ message?: string; increment?: number }>, token?: vscode.CancellationToken) => {
+    const run = async (
+      progress?: vscode.Progress<{ message?: string; increment?: number }>,
+      token?: vscode.CancellationToken,
+    ) => {
       this.status.text = '$(sync~spin) Indexing…';
       this.status.show();
       this.tree.refresh();
       const summary = await s.reindex(token, (p) => {
-        const msg = p.phase === 'index' ? `${p.filesDone}/${p.filesTotal} files, ${p.samples.toLocaleString('en-US')} samples` : p.phase === 'fts' ? 'building full-text index' : p.phase;
+        const msg =
+          p.phase === 'index'
+            ? `${p.filesDone}/${p.filesTotal} files, ${p.samples.toLocaleString('en-US')} samples`
+            : p.phase === 'fts'
+              ? 'building full-text index'
+              : p.phase;
         progress?.report({ message: msg });
         this.status.text = `$(sync~spin) Indexing ${msg}`;
       });
       if (summary && summary.diagnostics.length && withNotification) {
         void vscode.window
-          .showWarningMessage(`Trace Inspector: ${summary.diagnostics.length} problems in the results files (see the Problems panel).`, 'Show Problems')
+          .showWarningMessage(
+            `Trace Inspector: ${summary.diagnostics.length} problems in the results files (see the Problems panel).`,
+            'Show Problems',
+          )
           .then((c) => c && vscode.commands.executeCommand('workbench.actions.view.problems'));
       }
     };
@@ -195,25 +217,44 @@ class Extension implements vscode.Disposable {
     const labels = [...new Set([...STANDARD_LABELS, ...s.annotations.labelsInUse(), ...(current?.labels ?? [])])];
     const CUSTOM = '$(add) Custom label…';
     const picked = await vscode.window.showQuickPick(
-      [...labels.map((l) => ({ label: l, picked: current?.labels.includes(l) ?? false })), { label: CUSTOM, picked: false }],
-      { canPickMany: true, title: 'Annotate sample: labels', placeHolder: 'Select labels (Space toggles), Enter to continue' },
+      [
+        ...labels.map((l) => ({ label: l, picked: current?.labels.includes(l) ?? false })),
+        { label: CUSTOM, picked: false },
+      ],
+      {
+        canPickMany: true,
+        title: 'Annotate sample: labels',
+        placeHolder: 'Select labels (Space toggles), Enter to continue',
+      },
     );
     if (!picked) return;
     const chosen = picked.filter((p) => p.label !== CUSTOM).map((p) => p.label);
     if (picked.some((p) => p.label === CUSTOM)) {
-      const custom = await vscode.window.showInputBox({ title: 'Custom label', prompt: 'A short label for this sample' });
+      const custom = await vscode.window.showInputBox({
+        title: 'Custom label',
+        prompt: 'A short label for this sample',
+      });
       if (custom?.trim()) chosen.push(custom.trim());
     }
-    const note = await vscode.window.showInputBox({ title: 'Annotate sample: note', prompt: 'Free-text note (optional)', value: current?.note ?? '' });
+    const note = await vscode.window.showInputBox({
+      title: 'Annotate sample: note',
+      prompt: 'Free-text note (optional)',
+      value: current?.note ?? '',
+    });
     if (note === undefined) return;
     try {
       s.annotations.set(ref, chosen, note);
     } catch (e) {
-      void vscode.window.showErrorMessage(`Trace Inspector: the annotation was not saved (${(e as Error).message}); try again when indexing finishes.`);
+      void vscode.window.showErrorMessage(
+        `Trace Inspector: the annotation was not saved (${(e as Error).message}); try again when indexing finishes.`,
+      );
       return;
     }
     const mirror = s.annotations.writeMirror();
-    if (!mirror.ok) void vscode.window.showWarningMessage(`Trace Inspector: annotation saved in the index, but the mirror file could not be written: ${mirror.error}`);
+    if (!mirror.ok)
+      void vscode.window.showWarningMessage(
+        `Trace Inspector: annotation saved in the index, but the mirror file could not be written: ${mirror.error}`,
+      );
     s.fireChanged();
   }
 
@@ -223,17 +264,26 @@ class Extension implements vscode.Disposable {
     // From the context menu VS Code passes the clicked node and the selection; from the palette,
     // nothing: then the tree's selection (two samples) or the active sample tab is used.
     const treeSelection = this.view.selection.filter((n) => n.type === 'sample');
-    const source = selected && selected.length >= 2 ? selected : arg === undefined && treeSelection.length >= 2 ? treeSelection : [arg];
+    const source =
+      selected && selected.length >= 2
+        ? selected
+        : arg === undefined && treeSelection.length >= 2
+          ? treeSelection
+          : [arg];
     const ids = source.map((x) => this.sampleIdOf(x)).filter((x): x is number => x !== undefined);
     let [a, b] = ids;
     if (b === undefined) {
       if (a === undefined) {
-        void vscode.window.showInformationMessage('Trace Inspector: select two samples in the tree (Ctrl/Cmd+click), then run "Compare Samples".');
+        void vscode.window.showInformationMessage(
+          'Trace Inspector: select two samples in the tree (Ctrl/Cmd+click), then run "Compare Samples".',
+        );
         return;
       }
       if (!this.compareWith || this.compareWith.sampleId === a) {
         this.compareWith = { sampleId: a };
-        void vscode.window.showInformationMessage('Trace Inspector: sample selected for comparison; now run "Compare Samples" on another sample (or select two samples in the tree).');
+        void vscode.window.showInformationMessage(
+          'Trace Inspector: sample selected for comparison; now run "Compare Samples" on another sample (or select two samples in the tree).',
+        );
         return;
       }
       b = a;
@@ -259,8 +309,17 @@ class Extension implements vscode.Disposable {
     }
     const current = which === 'base' ? s.baseModel() : s.focusModel();
     const pick = await vscode.window.showQuickPick(
-      models.map((m) => ({ label: m.label, description: `${m.problems} problems · ${m.correct}/${m.samples} correct`, detail: m.displayId, model: m, picked: m.id === current?.id })),
-      { title: which === 'base' ? 'Choose the base model' : 'Choose the model in focus (the model filters are about)', placeHolder: current ? `current: ${current.label}` : undefined },
+      models.map((m) => ({
+        label: m.label,
+        description: `${m.problems} problems · ${m.correct}/${m.samples} correct`,
+        detail: m.displayId,
+        model: m,
+        picked: m.id === current?.id,
+      })),
+      {
+        title: which === 'base' ? 'Choose the base model' : 'Choose the model in focus (the model filters are about)',
+        placeHolder: current ? `current: ${current.label}` : undefined,
+      },
     );
     if (!pick) return;
     if (which === 'base') await s.setBaseModel(pick.model);
@@ -275,34 +334,56 @@ class Extension implements vscode.Disposable {
     type Item = vscode.QuickPickItem & { filter?: TreeFilter; action?: 'search' | 'label' | 'level' };
     const items: Item[] = [
       { label: '$(list-flat) All problems', filter: { kind: 'all' } },
-      { label: '$(error) Failing problems', description: `${focus?.label ?? 'model'} never solves them`, filter: { kind: 'failing' } },
-      { label: '$(arrow-down) Lost by RL', description: `base solves, ${focus?.label ?? 'model'} never does`, filter: { kind: 'lost' } },
-      { label: '$(arrow-up) Gained by RL', description: `${focus?.label ?? 'model'} solves, base ${base?.label ?? ''} never does`, filter: { kind: 'gained' } },
-      { label: '$(graph) Low accuracy', description: `${focus?.label ?? 'model'} below ${Math.round(100 * readSettings(s.folder).lowAccuracyThreshold)}% correct`, filter: { kind: 'lowAccuracy' } },
+      {
+        label: '$(error) Failing problems',
+        description: `${focus?.label ?? 'model'} never solves them`,
+        filter: { kind: 'failing' },
+      },
+      {
+        label: '$(arrow-down) Lost by RL',
+        description: `base solves, ${focus?.label ?? 'model'} never does`,
+        filter: { kind: 'lost' },
+      },
+      {
+        label: '$(arrow-up) Gained by RL',
+        description: `${focus?.label ?? 'model'} solves, base ${base?.label ?? ''} never does`,
+        filter: { kind: 'gained' },
+      },
+      {
+        label: '$(graph) Low accuracy',
+        description: `${focus?.label ?? 'model'} below ${Math.round(100 * readSettings(s.folder).lowAccuracyThreshold)}% correct`,
+        filter: { kind: 'lowAccuracy' },
+      },
       ...(s.index.levels().length ? [{ label: '$(layers) By difficulty level…', action: 'level' as const }] : []),
       { label: '$(tag) By annotation label…', action: 'label' },
       { label: '$(search) Search sample text…', action: 'search' },
     ];
-    const pick = await vscode.window.showQuickPick(items, { title: 'Filter problems', placeHolder: describeFilter(this.tree.filter, focus, base) });
+    const pick = await vscode.window.showQuickPick(items, {
+      title: 'Filter problems',
+      placeHolder: describeFilter(this.tree.filter, focus, base),
+    });
     if (!pick) return;
     if (pick.filter) return this.setFilter(pick.filter);
     if (pick.action === 'search') return void vscode.commands.executeCommand('traceInspector.search');
     if (pick.action === 'level') {
       const levels = s.index.levels();
-      if (!levels.length) return void vscode.window.showInformationMessage('Trace Inspector: this folder records no difficulty levels.');
+      if (!levels.length)
+        return void vscode.window.showInformationMessage('Trace Inspector: this folder records no difficulty levels.');
       const level = await vscode.window.showQuickPick(levels, { title: 'Difficulty level' });
       if (level) this.setFilter({ kind: 'level', level });
     }
     if (pick.action === 'label') {
       const labels = s.annotations.labelsInUse();
-      if (!labels.length) return void vscode.window.showInformationMessage('Trace Inspector: no annotation labels yet.');
+      if (!labels.length)
+        return void vscode.window.showInformationMessage('Trace Inspector: no annotation labels yet.');
       const label = await vscode.window.showQuickPick(labels, { title: 'Annotation label' });
       if (label) this.setFilter({ kind: 'label', label });
     }
   }
 
   register(): void {
-    const cmd = (id: string, fn: (...args: any[]) => unknown) => this.disposables.push(vscode.commands.registerCommand(id, fn));
+    const cmd = (id: string, fn: (...args: any[]) => unknown) =>
+      this.disposables.push(vscode.commands.registerCommand(id, fn));
     cmd('traceInspector.index', () => this.index(true));
     cmd('traceInspector.rebuildIndex', async () => {
       const s = this.active();
@@ -322,10 +403,14 @@ class Extension implements vscode.Disposable {
       else void vscode.window.showErrorMessage('Trace Inspector: invalid filter');
     });
     cmd('traceInspector.search', async (q?: string) => {
-      const query = typeof q === 'string' ? q : await vscode.window.showInputBox({
-            title: 'Search sample text',
-            prompt: 'Samples holding every one of these words, anywhere (case and accents ignored; no phrases, OR or wildcards)',
-          });
+      const query =
+        typeof q === 'string'
+          ? q
+          : await vscode.window.showInputBox({
+              title: 'Search sample text',
+              prompt:
+                'Samples holding every one of these words, anywhere (case and accents ignored; no phrases, OR or wildcards)',
+            });
       if (query?.trim()) this.setFilter({ kind: 'search', query: query.trim() });
     });
     cmd('traceInspector.clearFilter', () => this.setFilter({ kind: 'all' }));
@@ -364,7 +449,10 @@ class Extension implements vscode.Disposable {
     cmd('traceInspector.exportAnnotations', async () => {
       const s = this.active();
       if (!s) return;
-      const target = await vscode.window.showSaveDialog({ filters: { 'JSON Lines': ['jsonl'] }, defaultUri: vscode.Uri.joinPath(s.folder.uri, 'annotations.jsonl') });
+      const target = await vscode.window.showSaveDialog({
+        filters: { 'JSON Lines': ['jsonl'] },
+        defaultUri: vscode.Uri.joinPath(s.folder.uri, 'annotations.jsonl'),
+      });
       if (!target) return;
       const n = s.annotations.exportJsonl(target.fsPath, true);
       void vscode.window.showInformationMessage(`Trace Inspector: exported ${n} annotations.`);
@@ -372,11 +460,14 @@ class Extension implements vscode.Disposable {
     cmd('traceInspector.importAnnotations', async () => {
       const s = this.active();
       if (!s) return;
-      const [file] = (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'JSON Lines': ['jsonl'] } })) ?? [];
+      const [file] =
+        (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'JSON Lines': ['jsonl'] } })) ?? [];
       if (!file) return;
       const r = s.annotations.importJsonl(file.fsPath, vscode.workspace.asRelativePath(file));
       if (r.diagnostics.length) s.publishDiagnostics([...s.index.diagnostics(), ...r.diagnostics]);
-      void vscode.window.showInformationMessage(`Trace Inspector: imported ${r.added} new and ${r.updated} updated annotations${r.diagnostics.length ? `; ${r.diagnostics.length} bad lines (see Problems)` : ''}.`);
+      void vscode.window.showInformationMessage(
+        `Trace Inspector: imported ${r.added} new and ${r.updated} updated annotations${r.diagnostics.length ? `; ${r.diagnostics.length} bad lines (see Problems)` : ''}.`,
+      );
       s.fireChanged();
     });
     cmd('traceInspector.showOutput', () => this.output.show());
@@ -396,7 +487,9 @@ class Extension implements vscode.Disposable {
     this.updateChrome();
     if (!s || !readSettings(folder).autoIndex) return;
     if (!vscode.workspace.isTrusted) {
-      this.output.appendLine('[index] Restricted Mode: automatic indexing is off; run "Trace Inspector: Index Folder" to index.');
+      this.output.appendLine(
+        '[index] Restricted Mode: automatic indexing is off; run "Trace Inspector: Index Folder" to index.',
+      );
       return;
     }
     await this.index(false);
@@ -419,7 +512,9 @@ export function validateFilter(f: unknown): TreeFilter | undefined {
     case 'gained':
       return { kind: o.kind };
     case 'lowAccuracy':
-      return typeof o.threshold === 'number' && o.threshold >= 0 && o.threshold <= 1 ? { kind: 'lowAccuracy', threshold: o.threshold } : { kind: 'lowAccuracy' };
+      return typeof o.threshold === 'number' && o.threshold >= 0 && o.threshold <= 1
+        ? { kind: 'lowAccuracy', threshold: o.threshold }
+        : { kind: 'lowAccuracy' };
     case 'level':
       return typeof o.level === 'string' ? { kind: 'level', level: o.level } : undefined;
     case 'label':
@@ -428,7 +523,11 @@ export function validateFilter(f: unknown): TreeFilter | undefined {
       return typeof o.query === 'string' && o.query.trim() ? { kind: 'search', query: o.query } : undefined;
     case 'problems':
       return Array.isArray(o.problemIds) && o.problemIds.every((x) => Number.isInteger(x))
-        ? { kind: 'problems', problemIds: o.problemIds as number[], title: typeof o.title === 'string' ? o.title : undefined }
+        ? {
+            kind: 'problems',
+            problemIds: o.problemIds as number[],
+            title: typeof o.title === 'string' ? o.title : undefined,
+          }
         : undefined;
     default:
       return undefined;

@@ -55,7 +55,14 @@ export interface Roles {
 }
 
 function modelInfo(m: ModelRow, roles: Roles): ModelInfo {
-  return { id: m.id, label: m.label, displayId: m.displayId, isBase: m.id === roles.baseId, isFocus: m.id === roles.focusId, run: m.run };
+  return {
+    id: m.id,
+    label: m.label,
+    displayId: m.displayId,
+    isBase: m.id === roles.baseId,
+    isFocus: m.id === roles.focusId,
+    run: m.run,
+  };
 }
 
 function curve(n: number, f: (k: number) => number | null): KPoint[] {
@@ -69,7 +76,13 @@ function curve(n: number, f: (k: number) => number | null): KPoint[] {
  * n is the number of graded samples (ungraded samples do not enter pass@k).
  * @returns undefined when the problem id is unknown.
  */
-export function problemData(index: TraceIndex, problemId: number, roles: Roles, annotations?: AnnotationStore, hasLogprobs = false): ProblemData | undefined {
+export function problemData(
+  index: TraceIndex,
+  problemId: number,
+  roles: Roles,
+  annotations?: AnnotationStore,
+  hasLogprobs = false,
+): ProblemData | undefined {
   const p = index.problem(problemId);
   if (!p) return undefined;
   const rows = index.problemStats(problemId);
@@ -102,16 +115,31 @@ export function problemData(index: TraceIndex, problemId: number, roles: Roles, 
   const crossovers: CrossoverInfo[] = [];
   const base = rows.find((r) => r.modelId === roles.baseId);
   const roleBase = roles.baseId !== undefined ? byId.get(roles.baseId) : undefined;
-  const baseOf = new Map(comparisonPairs([...byId.values()], roleBase, !!roles.baseIsChoice).map(([b, m]) => [m.id, b.id]));
+  const baseOf = new Map(
+    comparisonPairs([...byId.values()], roleBase, !!roles.baseIsChoice).map(([b, m]) => [m.id, b.id]),
+  );
   for (const r of rows) {
     const br = rows.find((x) => x.modelId === baseOf.get(r.modelId));
     if (!br || br.graded === 0 || r.graded === 0) continue;
     const cross = crossoverK([{ problemKey: p.key, base: { n: br.graded, c: br.c }, model: { n: r.graded, c: r.c } }]);
-    crossovers.push({ modelId: r.modelId, baseModelId: br.modelId, k: cross.k, leaderAtK1: cross.leaderAtK1, kMax: cross.kMax });
+    crossovers.push({
+      modelId: r.modelId,
+      baseModelId: br.modelId,
+      k: cross.k,
+      leaderAtK1: cross.leaderAtK1,
+      kMax: cross.kMax,
+    });
   }
   const labels = [...new Set([...STANDARD_LABELS, ...(annotations?.labelsInUse() ?? [])])];
   return {
-    problem: { id: p.id, dataset: p.dataset, problemId: p.problemId, question: p.question, referenceAnswer: p.referenceAnswer, level: p.level },
+    problem: {
+      id: p.id,
+      dataset: p.dataset,
+      problemId: p.problemId,
+      question: p.question,
+      referenceAnswer: p.referenceAnswer,
+      level: p.level,
+    },
     models: present.map((m) => modelInfo(m, roles)),
     stats,
     crossovers,
@@ -126,7 +154,13 @@ export function problemData(index: TraceIndex, problemId: number, roles: Roles, 
  * One page of a model's samples for one problem, correct samples first, then incorrect, then
  * ungraded (each group in sample order). `offset`/`limit` index that combined order.
  */
-export function samplePage(index: TraceIndex, problemId: number, modelId: number, offset: number, limit: number): SamplePage {
+export function samplePage(
+  index: TraceIndex,
+  problemId: number,
+  modelId: number,
+  offset: number,
+  limit: number,
+): SamplePage {
   const counts = index.sampleCounts(problemId, modelId);
   const groups: [boolean | null, number][] = [
     [true, counts.correct],
@@ -143,7 +177,11 @@ export function samplePage(index: TraceIndex, problemId: number, modelId: number
       start -= count;
       continue;
     }
-    const rows = index.samples(problemId, modelId, { correct: verdict, offset: start, limit: Math.min(want, count - start) });
+    const rows = index.samples(problemId, modelId, {
+      correct: verdict,
+      offset: start,
+      limit: Math.min(want, count - start),
+    });
     for (const r of rows) {
       out.push({
         id: r.id,
@@ -166,7 +204,11 @@ export function samplePage(index: TraceIndex, problemId: number, modelId: number
 }
 
 /** A sample with its text (cut at MAX_TEXT) and its annotation. */
-export function sampleText(index: TraceIndex, annotations: AnnotationStore | undefined, sampleId: number): SampleText | undefined {
+export function sampleText(
+  index: TraceIndex,
+  annotations: AnnotationStore | undefined,
+  sampleId: number,
+): SampleText | undefined {
   const s = index.sample(sampleId);
   if (!s) return undefined;
   const ref = annotations?.refOf(sampleId);
@@ -225,9 +267,18 @@ export function runSimilarityJob(job: SimilarityJob): SimilarityBody {
       similarity: m.similarity,
       novelty: m.novelty,
       baselinePercentile: m.baselinePercentile,
-      nearest: m.nearest.map((nb) => ({ baseSampleId: job.base[nb.baseIndex].id, baseSampleIndex: job.base[nb.baseIndex].sampleIndex, similarity: nb.similarity })),
+      nearest: m.nearest.map((nb) => ({
+        baseSampleId: job.base[nb.baseIndex].id,
+        baseSampleIndex: job.base[nb.baseIndex].sampleIndex,
+        similarity: nb.similarity,
+      })),
     })),
-    baseline: r.baseline.map((b) => ({ sampleId: job.base[b.baseIndex].id, sampleIndex: job.base[b.baseIndex].sampleIndex, similarity: b.similarity, novelty: b.novelty })),
+    baseline: r.baseline.map((b) => ({
+      sampleId: job.base[b.baseIndex].id,
+      sampleIndex: job.base[b.baseIndex].sampleIndex,
+      similarity: b.similarity,
+      novelty: b.novelty,
+    })),
     summary: r.summary,
   };
 }
@@ -239,7 +290,11 @@ export function runNoveltyJob(job: NoveltyJob): NoveltyBody {
   const ix = buildBaseIndex(texts, { n: SIMILARITY_PARAMS.n, numHashes: SIMILARITY_PARAMS.numHashes });
   const nov = ix.novelty(text);
   const d = texts.length > 0 ? ix.diffWithNearest(text, texts) : null;
-  const best = d ? { baseIndex: d.baseIndex, similarity: d.similarity } : texts.length > 0 ? ix.nearest(text, 1)[0] : undefined;
+  const best = d
+    ? { baseIndex: d.baseIndex, similarity: d.similarity }
+    : texts.length > 0
+      ? ix.nearest(text, 1)[0]
+      : undefined;
   const baseText = best ? job.base[best.baseIndex].text : '';
   return {
     text,
@@ -265,11 +320,21 @@ export function runNoveltyJob(job: NoveltyJob): NoveltyBody {
  * Adds to a similarity result, per model sample, how many base samples gave the same final answer
  * (metrics `answerInBase`), from the extracted answers in the index. Not cached: it is one query.
  */
-export function withAnswersInBase(index: TraceIndex, problemId: number, baseId: number, modelId: number, body: SimilarityBody): SimilarityBody {
+export function withAnswersInBase(
+  index: TraceIndex,
+  problemId: number,
+  baseId: number,
+  modelId: number,
+  body: SimilarityBody,
+): SimilarityBody {
   const base = index.answers(problemId, baseId);
   const counts = baseAnswerCounts(base);
   const byId = new Map(index.answers(problemId, modelId).map((a) => [a.id, a.answer]));
-  return { ...body, baseSamples: base.length, samples: body.samples.map((s) => ({ ...s, answerInBase: answerInBase(counts, byId.get(s.sampleId)) })) };
+  return {
+    ...body,
+    baseSamples: base.length,
+    samples: body.samples.map((s) => ({ ...s, answerInBase: answerInBase(counts, byId.get(s.sampleId)) })),
+  };
 }
 
 /** Builds the similarity job of (problem, base model, model) from the index. */
@@ -277,7 +342,9 @@ export function similarityJob(index: TraceIndex, problemId: number, baseId: numb
   return {
     kind: 'problem',
     base: index.sampleTexts(problemId, baseId).map((s) => ({ id: s.id, sampleIndex: s.sampleIndex, text: s.text })),
-    model: index.sampleTexts(problemId, modelId).map((s) => ({ id: s.id, sampleIndex: s.sampleIndex, correct: s.correct, text: s.text })),
+    model: index
+      .sampleTexts(problemId, modelId)
+      .map((s) => ({ id: s.id, sampleIndex: s.sampleIndex, correct: s.correct, text: s.text })),
   };
 }
 
@@ -287,7 +354,9 @@ export function similarityJob(index: TraceIndex, problemId: number, baseId: numb
  */
 export function similarityParams(index: TraceIndex, problemId: number, baseId: number, modelId: number): string {
   const hashes = index.db
-    .prepare('SELECT model_id, sample_index, content_hash FROM samples WHERE problem_id = ? AND model_id IN (?, ?) ORDER BY model_id, sample_index')
+    .prepare(
+      'SELECT model_id, sample_index, content_hash FROM samples WHERE problem_id = ? AND model_id IN (?, ?) ORDER BY model_id, sample_index',
+    )
     .raw()
     .all(problemId, baseId, modelId) as [number, number, string][];
   const h = createHash('sha1');
@@ -296,9 +365,17 @@ export function similarityParams(index: TraceIndex, problemId: number, baseId: n
 }
 
 /** A cached similarity result, or undefined. */
-export function readSimilarityCache(index: TraceIndex, problemId: number, baseId: number, modelId: number, params: string): SimilarityBody | undefined {
+export function readSimilarityCache(
+  index: TraceIndex,
+  problemId: number,
+  baseId: number,
+  modelId: number,
+  params: string,
+): SimilarityBody | undefined {
   const row = index.db
-    .prepare('SELECT result FROM similarity_cache WHERE problem_id = ? AND base_model_id = ? AND model_id = ? AND params = ?')
+    .prepare(
+      'SELECT result FROM similarity_cache WHERE problem_id = ? AND base_model_id = ? AND model_id = ? AND params = ?',
+    )
     .pluck()
     .get(problemId, baseId, modelId, params) as string | undefined;
   if (!row) return undefined;
@@ -310,11 +387,22 @@ export function readSimilarityCache(index: TraceIndex, problemId: number, baseId
 }
 
 /** Stores a similarity result (replacing older results of other params for the same triple). */
-export function writeSimilarityCache(index: TraceIndex, problemId: number, baseId: number, modelId: number, params: string, body: SimilarityBody): void {
+export function writeSimilarityCache(
+  index: TraceIndex,
+  problemId: number,
+  baseId: number,
+  modelId: number,
+  params: string,
+  body: SimilarityBody,
+): void {
   index.db.transaction(() => {
-    index.db.prepare('DELETE FROM similarity_cache WHERE problem_id = ? AND base_model_id = ? AND model_id = ?').run(problemId, baseId, modelId);
     index.db
-      .prepare('INSERT INTO similarity_cache (problem_id, base_model_id, model_id, params, result) VALUES (?, ?, ?, ?, ?)')
+      .prepare('DELETE FROM similarity_cache WHERE problem_id = ? AND base_model_id = ? AND model_id = ?')
+      .run(problemId, baseId, modelId);
+    index.db
+      .prepare(
+        'INSERT INTO similarity_cache (problem_id, base_model_id, model_id, params, result) VALUES (?, ?, ?, ?, ?)',
+      )
       .run(problemId, baseId, modelId, params, JSON.stringify(body));
   })();
 }
@@ -341,7 +429,8 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
   const levels = index.levels();
   const levelOf = new Map<number, string | null>();
   if (levels.length > 0) {
-    for (const r of index.db.prepare('SELECT id, level FROM problems').all() as { id: number; level: string | null }[]) levelOf.set(r.id, r.level);
+    for (const r of index.db.prepare('SELECT id, level FROM problems').all() as { id: number; level: string | null }[])
+      levelOf.set(r.id, r.level);
   }
   const curves: OverviewData['curves'] = [];
   const histograms: OverviewData['histograms'] = [];
@@ -359,13 +448,26 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
       const pc = sub.map((r) => ({ n: r.graded, c: r.c }));
       const maxN = pc.reduce((a, p) => Math.max(a, p.n), 0);
       for (const pt of bootstrapPassAtKCurve(pc, kGrid(maxN), boot)) {
-        curves.push({ modelId: m.id, level, k: pt.k, value: pt.value, ciLow: pt.ciLow, ciHigh: pt.ciHigh, problems: pt.problems });
+        curves.push({
+          modelId: m.id,
+          level,
+          k: pt.k,
+          value: pt.value,
+          ciLow: pt.ciLow,
+          ciHigh: pt.ciHigh,
+          problems: pt.problems,
+        });
       }
     }
     const minN = rows.reduce((a, r) => Math.min(a, r.graded), Infinity);
     const maxN = rows.reduce((a, r) => Math.max(a, r.graded), 0);
-    if (minN !== maxN) warnings.push(`${m.label}: n differs between problems (${minN}..${maxN}); points at k > ${minN} average fewer problems`);
-    accuracyHistogram(rows.map((r) => ({ n: r.graded, c: r.c }))).bins.forEach((b, i) => histograms.push({ modelId: m.id, bin: i, label: b.label, count: b.count }));
+    if (minN !== maxN)
+      warnings.push(
+        `${m.label}: n differs between problems (${minN}..${maxN}); points at k > ${minN} average fewer problems`,
+      );
+    accuracyHistogram(rows.map((r) => ({ n: r.graded, c: r.c }))).bins.forEach((b, i) =>
+      histograms.push({ modelId: m.id, bin: i, label: b.label, count: b.count }),
+    );
   }
   // Coverage per model against its base: the chosen base for every model, or each run's own base
   // when the base is a guess (the same pairs as the CLI report).
@@ -415,7 +517,13 @@ export type ResolvedFilter = ProblemFilter | { kind: 'problems'; problemIds: num
  */
 export function resolveFilter(index: TraceIndex, f: WebviewFilter): ResolvedFilter {
   const label = (id: number) => index.model(id)?.label ?? `model ${id}`;
-  const stats = (id: number) => new Map(index.modelStats(id).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));
+  const stats = (id: number) =>
+    new Map(
+      index
+        .modelStats(id)
+        .filter((r) => r.graded > 0)
+        .map((r) => [r.problemId, r]),
+    );
   switch (f.kind) {
     case 'all':
     case 'level':
@@ -428,7 +536,9 @@ export function resolveFilter(index: TraceIndex, f: WebviewFilter): ResolvedFilt
       return { kind: 'problems', problemIds: ids, title: `unsolved by ${label(f.model)}` };
     }
     case 'accuracyBin': {
-      const ids = [...stats(f.model).values()].filter((r) => accuracyBin(r.graded, r.c) === f.bin).map((r) => r.problemId);
+      const ids = [...stats(f.model).values()]
+        .filter((r) => accuracyBin(r.graded, r.c) === f.bin)
+        .map((r) => r.problemId);
       const bin = accuracyHistogram([]).bins[f.bin]?.label ?? String(f.bin);
       return { kind: 'problems', problemIds: ids, title: `${label(f.model)}: accuracy ${bin}` };
     }
@@ -443,10 +553,16 @@ export function resolveFilter(index: TraceIndex, f: WebviewFilter): ResolvedFilt
         if (!br) continue;
         const bs = br.c > 0;
         const ms = r.c > 0;
-        const hit = cell === 'both' ? bs && ms : cell === 'baseOnly' ? bs && !ms : cell === 'modelOnly' ? !bs && ms : !bs && !ms;
+        const hit =
+          cell === 'both' ? bs && ms : cell === 'baseOnly' ? bs && !ms : cell === 'modelOnly' ? !bs && ms : !bs && !ms;
         if (hit) ids.push(pid);
       }
-      const what = { both: 'solved by both', baseOnly: 'solved by the base model only', modelOnly: 'solved by the RL model only', neither: 'solved by neither' }[cell];
+      const what = {
+        both: 'solved by both',
+        baseOnly: 'solved by the base model only',
+        modelOnly: 'solved by the RL model only',
+        neither: 'solved by neither',
+      }[cell];
       return { kind: 'problems', problemIds: ids, title: `${label(f.model)} vs ${label(f.base)}: ${what}` };
     }
   }
@@ -479,7 +595,7 @@ export function pplData(root: string | undefined, index: TraceIndex, problemId: 
   const p = index.problem(problemId);
   if (!p) return empty;
   const models = index.models();
-  const datasets = new Set((index.db.prepare('SELECT DISTINCT dataset FROM problems').pluck().all() as string[]));
+  const datasets = new Set(index.db.prepare('SELECT DISTINCT dataset FROM problems').pluck().all() as string[]);
   const out: PplData = { available: true, source: LOGPROB_SIDECAR, points: [], skipped: 0, diagnostics: [] };
   const lines = readFileSync(path, 'utf8').split('\n');
   const bad = (line: number, why: string) => {
@@ -507,7 +623,8 @@ export function pplData(root: string | undefined, index: TraceIndex, problemId: 
     let sum: number;
     let tokens: number;
     if (Array.isArray(o.tokenLogprobs)) {
-      if (!o.tokenLogprobs.every((x) => typeof x === 'number' && Number.isFinite(x) && x <= 0)) return bad(i + 1, 'tokenLogprobs must be finite numbers <= 0');
+      if (!o.tokenLogprobs.every((x) => typeof x === 'number' && Number.isFinite(x) && x <= 0))
+        return bad(i + 1, 'tokenLogprobs must be finite numbers <= 0');
       sum = (o.tokenLogprobs as number[]).reduce((a, x) => a + x, 0);
       tokens = o.tokenLogprobs.length;
     } else if (typeof o.sumLogprob === 'number' && Number.isInteger(o.tokens)) {
@@ -519,7 +636,12 @@ export function pplData(root: string | undefined, index: TraceIndex, problemId: 
       .prepare('SELECT id, correct FROM samples WHERE problem_id = ? AND model_id = ? AND sample_index = ?')
       .get(problemId, m.id, o.sampleIndex) as { id: number; correct: number | null } | undefined;
     if (!s) return bad(i + 1, `no sample ${String(o.sampleIndex)} of ${m.label} for this problem`);
-    out.points.push({ modelId: m.id, sampleId: s.id, correct: s.correct === null ? null : s.correct === 1, ppl: Math.exp(-sum / tokens) });
+    out.points.push({
+      modelId: m.id,
+      sampleId: s.id,
+      correct: s.correct === null ? null : s.correct === 1,
+      ppl: Math.exp(-sum / tokens),
+    });
   });
   return out;
 }

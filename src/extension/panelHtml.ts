@@ -12,8 +12,16 @@ import type { ViewKind } from '../shared/protocol';
  * `<meta property="csp-nonce">`, where the toolkit's FAST runtime reads it for the one <style> element
  * it creates. Exported for tests.
  */
-export function panelHtml(opts: { cspSource: string; scriptUri: string; styleUri: string; view: ViewKind; nonce: string; title: string }): string {
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export function panelHtml(opts: {
+  cspSource: string;
+  scriptUri: string;
+  styleUri: string;
+  view: ViewKind;
+  nonce: string;
+  title: string;
+}): string {
+  const esc = (s: string) =>
+    s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const csp = [
     "default-src 'none'",
     `img-src ${opts.cspSource}`,

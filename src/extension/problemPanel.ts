@@ -113,11 +113,19 @@ class Panels implements vscode.Disposable {
     }
     const panel =
       existing ??
-      vscode.window.createWebviewPanel(state.view === 'problem' ? PROBLEM_VIEW_TYPE : OVERVIEW_VIEW_TYPE, 'Trace Inspector', vscode.ViewColumn.Active, {
-        enableScripts: true,
-        retainContextWhenHidden: false,
-        localResourceRoots: [vscode.Uri.joinPath(this.context.extensionUri, 'dist'), vscode.Uri.joinPath(this.context.extensionUri, 'media')],
-      });
+      vscode.window.createWebviewPanel(
+        state.view === 'problem' ? PROBLEM_VIEW_TYPE : OVERVIEW_VIEW_TYPE,
+        'Trace Inspector',
+        vscode.ViewColumn.Active,
+        {
+          enableScripts: true,
+          retainContextWhenHidden: false,
+          localResourceRoots: [
+            vscode.Uri.joinPath(this.context.extensionUri, 'dist'),
+            vscode.Uri.joinPath(this.context.extensionUri, 'media'),
+          ],
+        },
+      );
     const p = new Panel(this, panel, state);
     this.open.add(p);
     return p;
@@ -144,10 +152,18 @@ class Panel {
     const webview = panel.webview;
     webview.options = {
       enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(panels.context.extensionUri, 'dist'), vscode.Uri.joinPath(panels.context.extensionUri, 'media')],
+      localResourceRoots: [
+        vscode.Uri.joinPath(panels.context.extensionUri, 'dist'),
+        vscode.Uri.joinPath(panels.context.extensionUri, 'media'),
+      ],
     };
-    panel.iconPath = vscode.Uri.joinPath(panels.context.extensionUri, 'media', state.view === 'problem' ? 'problem-view.svg' : 'overview.svg');
-    const dist = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(panels.context.extensionUri, 'dist', f)).toString();
+    panel.iconPath = vscode.Uri.joinPath(
+      panels.context.extensionUri,
+      'media',
+      state.view === 'problem' ? 'problem-view.svg' : 'overview.svg',
+    );
+    const dist = (f: string) =>
+      webview.asWebviewUri(vscode.Uri.joinPath(panels.context.extensionUri, 'dist', f)).toString();
     webview.html = panelHtml({
       cspSource: webview.cspSource,
       scriptUri: dist('webview.js'),
@@ -179,7 +195,8 @@ class Panel {
 
   private title(): string {
     if (this.state.view === 'overview') return 'Overview';
-    const p = this.state.problemId !== undefined ? this.panels.getSession()?.index.problem(this.state.problemId) : undefined;
+    const p =
+      this.state.problemId !== undefined ? this.panels.getSession()?.index.problem(this.state.problemId) : undefined;
     return p ? `Problem ${p.problemId}` : 'Problem';
   }
 
@@ -218,7 +235,9 @@ class Panel {
   resolveRestoredProblem(): void {
     const s = this.panels.getSession();
     if (!s || this.state.view !== 'problem' || !this.state.problemKey) return;
-    const id = s.index.db.prepare('SELECT id FROM problems WHERE key = ?').pluck().get(this.state.problemKey) as number | undefined;
+    const id = s.index.db.prepare('SELECT id FROM problems WHERE key = ?').pluck().get(this.state.problemKey) as
+      | number
+      | undefined;
     if (id !== undefined && id !== this.state.problemId) {
       this.state = { ...this.state, problemId: id, sampleId: undefined };
       this.refreshTitle();
@@ -233,7 +252,8 @@ class Panel {
     const m = validateWebviewMessage(raw);
     if (typeof m === 'string') {
       const id = (raw as { id?: unknown } | null)?.id;
-      if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 1) this.post({ id: this.nextId(), kind: 'error', replyTo: id, message: `refused: ${m}` });
+      if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 1)
+        this.post({ id: this.nextId(), kind: 'error', replyTo: id, message: `refused: ${m}` });
       return;
     }
     if (m.kind === 'ready') {
@@ -322,14 +342,27 @@ class Panel {
     const base = this.baseFor(s, modelId);
     const params = similarityParams(s.index, problemId, base.id, modelId);
     const cached = readSimilarityCache(s.index, problemId, base.id, modelId, params);
-    if (cached) return { problemId, modelId, baseModelId: base.id, ...withAnswersInBase(s.index, problemId, base.id, modelId, cached), cached: true };
+    if (cached)
+      return {
+        problemId,
+        modelId,
+        baseModelId: base.id,
+        ...withAnswersInBase(s.index, problemId, base.id, modelId, cached),
+        cached: true,
+      };
     const body = await this.panels.runner.run(similarityJob(s.index, problemId, base.id, modelId));
     try {
       writeSimilarityCache(s.index, problemId, base.id, modelId, params, body);
     } catch {
       /* a busy or read-only index only loses the cache */
     }
-    return { problemId, modelId, baseModelId: base.id, ...withAnswersInBase(s.index, problemId, base.id, modelId, body), cached: false };
+    return {
+      problemId,
+      modelId,
+      baseModelId: base.id,
+      ...withAnswersInBase(s.index, problemId, base.id, modelId, body),
+      cached: false,
+    };
   }
 
   private async novelty(sampleId: number): Promise<NoveltyData> {
@@ -370,7 +403,12 @@ export function registerPanels(context: vscode.ExtensionContext, getSession: Get
     if (problemId === undefined) {
       const rows = s.index.listProblems({ kind: 'all' }, 0, 5000);
       const picked = await vscode.window.showQuickPick(
-        rows.map((p) => ({ label: `${p.problemId}`, description: p.dataset, detail: (p.question ?? '').slice(0, 200).replace(/\s+/g, ' '), id: p.id })),
+        rows.map((p) => ({
+          label: `${p.problemId}`,
+          description: p.dataset,
+          detail: (p.question ?? '').slice(0, 200).replace(/\s+/g, ' '),
+          id: p.id,
+        })),
         { title: 'Open Problem View', placeHolder: 'Problem id or words of the question', matchOnDetail: true },
       );
       if (!picked) return;

@@ -126,7 +126,13 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       case 'gained':
         return focus && base ? { kind: 'gained', model: focus.id, base: base.id } : { kind: 'all' };
       case 'lowAccuracy':
-        return focus ? { kind: 'lowAccuracy', model: focus.id, threshold: f.threshold ?? readSettings(s.folder).lowAccuracyThreshold } : { kind: 'all' };
+        return focus
+          ? {
+              kind: 'lowAccuracy',
+              model: focus.id,
+              threshold: f.threshold ?? readSettings(s.folder).lowAccuracyThreshold,
+            }
+          : { kind: 'all' };
       case 'search': {
         if (this.searchCache?.query !== f.query) {
           const problemIds = s.index.listProblems({ kind: 'search', query: f.query }, 0, 1_000_000).map((p) => p.id);
@@ -139,17 +145,38 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     }
   }
 
-  private problemPage(s: FolderSession, offset: number, limit: number, withModel?: number): { rows: ProblemRow[]; total: number } {
+  private problemPage(
+    s: FolderSession,
+    offset: number,
+    limit: number,
+    withModel?: number,
+  ): { rows: ProblemRow[]; total: number } {
     const f = this.resolveFilter(s);
     if (f.kind === 'problems') {
       const has = withModel === undefined ? undefined : new Set(s.index.modelStats(withModel).map((x) => x.problemId));
       const ids = f.problemIds.filter((id) => !has || has.has(id));
-      return { rows: ids.slice(offset, offset + limit).map((id) => s.index.problem(id)).filter((p): p is ProblemRow => !!p), total: ids.length };
+      return {
+        rows: ids
+          .slice(offset, offset + limit)
+          .map((id) => s.index.problem(id))
+          .filter((p): p is ProblemRow => !!p),
+        total: ids.length,
+      };
     }
-    return { rows: limit > 0 ? s.index.listProblems(f, offset, limit, withModel) : [], total: s.index.countProblems(f, withModel) };
+    return {
+      rows: limit > 0 ? s.index.listProblems(f, offset, limit, withModel) : [],
+      total: s.index.countProblems(f, withModel),
+    };
   }
 
-  private paged<T>(parentId: string, total: number, fetch: (offset: number, limit: number) => T[], toNode: (t: T) => Node, page: number, parent?: Node): Node[] {
+  private paged<T>(
+    parentId: string,
+    total: number,
+    fetch: (offset: number, limit: number) => T[],
+    toNode: (t: T) => Node,
+    page: number,
+    parent?: Node,
+  ): Node[] {
     const count = this.shown.get(parentId) ?? page;
     const items = fetch(0, count).map(toNode);
     if (total > count) {
@@ -177,14 +204,30 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           return [
             s.isIndexing
               ? { type: 'message', text: 'Indexing…' }
-              : { type: 'message', text: 'No samples indexed yet. Index this folder', command: { command: 'traceInspector.index', title: 'Index Folder' } },
+              : {
+                  type: 'message',
+                  text: 'No samples indexed yet. Index this folder',
+                  command: { command: 'traceInspector.index', title: 'Index Folder' },
+                },
           ];
         }
         if (this.mode === 'model') return s.models().map((m) => ({ type: 'model', model: m }) as Node);
         const { total } = this.problemPage(s, 0, 0);
         this.lastCount = total;
-        if (total === 0) return [{ type: 'message', text: `No problems match: ${describeFilter(this.filter, s.focusModel(), s.baseModel())}` }];
-        return this.paged('root', total, (o, l) => this.problemPage(s, o, l).rows, (p) => ({ type: 'problem', problem: p }), page);
+        if (total === 0)
+          return [
+            {
+              type: 'message',
+              text: `No problems match: ${describeFilter(this.filter, s.focusModel(), s.baseModel())}`,
+            },
+          ];
+        return this.paged(
+          'root',
+          total,
+          (o, l) => this.problemPage(s, o, l).rows,
+          (p) => ({ type: 'problem', problem: p }),
+          page,
+        );
       }
       switch (node.type) {
         case 'problem': {
@@ -194,11 +237,15 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           const base = s.baseModel();
           const order = (m: ModelRow) => (m.id === base?.id ? 0 : 1);
           // Under the search filter, only the models with matching samples (as the verdict rows list only those).
-          const matching = this.matching === undefined ? undefined : s.index.matchingModels(node.problem.id, this.matching);
+          const matching =
+            this.matching === undefined ? undefined : s.index.matchingModels(node.problem.id, this.matching);
           return stats
             .map((st) => models.get(st.modelId))
             .filter((m): m is ModelRow => !!m && (matching === undefined || matching.has(m.id)))
-            .sort((a, b) => order(a) - order(b) || treeModelLabel(a).localeCompare(treeModelLabel(b), 'en', { numeric: true }))
+            .sort(
+              (a, b) =>
+                order(a) - order(b) || treeModelLabel(a).localeCompare(treeModelLabel(b), 'en', { numeric: true }),
+            )
             .map((m) => ({ type: 'model', model: m, problemId: node.problem.id }));
         }
         case 'model': {
@@ -221,8 +268,19 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           return this.paged(
             id,
             node.count,
-            (o, l) => s.index.samples(node.problemId, node.modelId, { correct: node.verdict, offset: o, limit: l, matching: this.matching }),
-            (sample) => ({ type: 'sample', sample, problemLabel: problem?.problemId ?? '', modelLabel: model?.label ?? '' }),
+            (o, l) =>
+              s.index.samples(node.problemId, node.modelId, {
+                correct: node.verdict,
+                offset: o,
+                limit: l,
+                matching: this.matching,
+              }),
+            (sample) => ({
+              type: 'sample',
+              sample,
+              problemLabel: problem?.problemId ?? '',
+              modelLabel: model?.label ?? '',
+            }),
             page,
             node,
           );
@@ -279,10 +337,12 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           const fs = stats.find((x) => x.modelId === focus?.id);
           const bs = stats.find((x) => x.modelId === base?.id);
           const parts: string[] = [];
-          if (node.modelId === undefined && base && base.id !== focus?.id) parts.push(`base ${bs ? `${bs.c}/${bs.n}` : '—'}`);
+          if (node.modelId === undefined && base && base.id !== focus?.id)
+            parts.push(`base ${bs ? `${bs.c}/${bs.n}` : '—'}`);
           if (focus) parts.push(`${node.modelId === undefined ? 'model ' : ''}${fmtCounts(fs, kValues)}`);
           item.description = `${parts.join(' · ')}${p.question ? ` — ${preview(p.question, 60)}` : ''}`;
-          item.iconPath = !fs || fs.graded === 0 ? ungradedIcon : fs.c === 0 ? failIcon : fs.c === fs.graded ? passIcon : partialIcon;
+          item.iconPath =
+            !fs || fs.graded === 0 ? ungradedIcon : fs.c === 0 ? failIcon : fs.c === fs.graded ? passIcon : partialIcon;
         }
         return item;
       }
@@ -296,7 +356,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           if (node.problemId !== undefined) {
             const st = s.index.problemStats(node.problemId).find((x) => x.modelId === m.id);
             item.description = `${fmtCounts(st, kValues)}${m.id === base?.id ? ' · base' : ''}`;
-            item.iconPath = !st || st.graded === 0 ? ungradedIcon : st.c === 0 ? failIcon : st.c === st.graded ? passIcon : partialIcon;
+            item.iconPath =
+              !st || st.graded === 0
+                ? ungradedIcon
+                : st.c === 0
+                  ? failIcon
+                  : st.c === st.graded
+                    ? passIcon
+                    : partialIcon;
           } else {
             item.description = `${m.problems} problems · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}`;
             item.iconPath = new vscode.ThemeIcon(m.id === base?.id ? 'home' : 'hubot');
@@ -308,7 +375,8 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         const label = node.verdict === true ? 'correct' : node.verdict === false ? 'incorrect' : 'ungraded';
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `v:${node.problemId}:${node.modelId}:${label}`;
-        item.description = this.matching !== undefined ? `${node.count} matching "${this.matching}"` : String(node.count);
+        item.description =
+          this.matching !== undefined ? `${node.count} matching "${this.matching}"` : String(node.count);
         item.iconPath = node.verdict === true ? passIcon : node.verdict === false ? failIcon : ungradedIcon;
         item.contextValue = 'verdict';
         return item;
@@ -323,7 +391,17 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         bits.push(`${x.length} chars`);
         if (x.labels.length) bits.push(`labels: ${x.labels.join(', ')}`);
         item.description = bits.join(' · ');
-        item.iconPath = x.labels.length || x.hasNote ? new vscode.ThemeIcon('tag', new vscode.ThemeColor(x.correct ? 'testing.iconPassed' : 'testing.iconFailed')) : x.correct === true ? passIcon : x.correct === false ? failIcon : ungradedIcon;
+        item.iconPath =
+          x.labels.length || x.hasNote
+            ? new vscode.ThemeIcon(
+                'tag',
+                new vscode.ThemeColor(x.correct ? 'testing.iconPassed' : 'testing.iconFailed'),
+              )
+            : x.correct === true
+              ? passIcon
+              : x.correct === false
+                ? failIcon
+                : ungradedIcon;
         item.contextValue = x.labels.length || x.hasNote ? 'sample.annotated' : 'sample';
         item.command = { command: 'traceInspector.openSample', title: 'Open Sample', arguments: [{ sampleId: x.id }] };
         return item;
@@ -342,23 +420,32 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       const p = node.problem;
       md.appendMarkdown(`**Problem** `).appendText(`${p.dataset} / ${p.problemId}`);
       if (p.level) md.appendMarkdown(' · level ').appendText(p.level);
-      if (p.referenceAnswer) md.appendMarkdown('\n\n**Reference answer:** ').appendText(preview(p.referenceAnswer, 200));
+      if (p.referenceAnswer)
+        md.appendMarkdown('\n\n**Reference answer:** ').appendText(preview(p.referenceAnswer, 200));
       if (p.question) md.appendMarkdown('\n\n').appendText(preview(p.question, 600));
       const models = new Map(s.models().map((m) => [m.id, m]));
       md.appendMarkdown('\n\n');
       for (const st of s.index.problemStats(p.id)) {
-        md.appendMarkdown('- ').appendText(`${models.get(st.modelId)?.label ?? st.modelId}: ${fmtCounts(st, [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024])}`).appendMarkdown('\n');
+        md.appendMarkdown('- ')
+          .appendText(
+            `${models.get(st.modelId)?.label ?? st.modelId}: ${fmtCounts(st, [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024])}`,
+          )
+          .appendMarkdown('\n');
       }
     } else if (node.type === 'sample') {
       const d = s.index.sample(node.sample.id);
       if (d) {
-        md.appendText(`${node.modelLabel} · problem ${node.problemLabel} · sample ${d.sampleIndex} · ${d.correct === null ? 'ungraded' : d.correct ? 'correct' : 'incorrect'}`);
+        md.appendText(
+          `${node.modelLabel} · problem ${node.problemLabel} · sample ${d.sampleIndex} · ${d.correct === null ? 'ungraded' : d.correct ? 'correct' : 'incorrect'}`,
+        );
         md.appendMarkdown('\n\n').appendText(preview(d.text, 500));
         const a = s.annotations.get(s.annotations.refOf(d.id)!);
         if (a?.note) md.appendMarkdown('\n\n**Note:** ').appendText(a.note);
       }
     } else if (node.type === 'model') {
-      md.appendText(`${node.model.displayId}\n${node.model.problems} problems, ${node.model.samples} samples, ${node.model.correct} correct`);
+      md.appendText(
+        `${node.model.displayId}\n${node.model.problems} problems, ${node.model.samples} samples, ${node.model.correct} correct`,
+      );
     } else return item;
     item.tooltip = md;
     return item;

@@ -64,7 +64,6 @@ export function previewUri(uri: vscode.Uri): vscode.Uri {
   return uri.with({ query: q.toString() });
 }
 
-
 const fence = (text: string) => {
   // A fence longer than any backtick run in the text, so model output cannot close it.
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -95,7 +94,12 @@ export function renderSample(session: FolderSession, d: SampleDetail, forPreview
   const ann = ref ? session.annotations.get(ref) : undefined;
   const verdict = d.correct === null ? 'ungraded' : d.correct ? 'correct' : 'incorrect';
   // Ids and names come from the data: one line, no control characters, Markdown-escaped.
-  const title = (v: string) => v.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim().replace(/([\\`*[\]<>#|~])/g, '\\$1');
+  const title = (v: string) =>
+    v
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/([\\`*[\]<>#|~])/g, '\\$1');
   let out = `# Problem ${title(problem?.problemId ?? '?')} · ${title(model?.label ?? '?')} · sample ${d.sampleIndex}\n\n`;
   out += field('Dataset', problem?.dataset);
   out += field('Level', problem?.level);

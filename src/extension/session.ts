@@ -110,7 +110,9 @@ export class FolderSession implements vscode.Disposable {
     if (byKey) return byKey;
     const setting = readSettings(this.folder).baseModel.trim().toLowerCase();
     if (setting) {
-      const hit = models.find((m) => m.displayId.toLowerCase().includes(setting) || m.label.toLowerCase().includes(setting));
+      const hit = models.find(
+        (m) => m.displayId.toLowerCase().includes(setting) || m.label.toLowerCase().includes(setting),
+      );
       if (hit) return hit;
     }
     // A guess: when the user chose a model in focus in a run folder with other models, that run's own
@@ -158,7 +160,10 @@ export class FolderSession implements vscode.Disposable {
    * committed data through WAL). Resolves with the summary, or undefined when cancelled or when
    * an indexing pass is already running (the running one is awaited instead).
    */
-  async reindex(token?: vscode.CancellationToken, onProgress?: (p: IndexProgress) => void): Promise<IndexSummary | undefined> {
+  async reindex(
+    token?: vscode.CancellationToken,
+    onProgress?: (p: IndexProgress) => void,
+  ): Promise<IndexSummary | undefined> {
     if (this.running) return this.running.done;
     const settings = readSettings(this.folder);
     const worker = new Worker(join(this.context.extensionUri.fsPath, 'dist', 'indexWorker.js'));
@@ -181,8 +186,7 @@ export class FolderSession implements vscode.Disposable {
             shown.at = now;
             this.fireChanged();
           }
-        }
-        else if (m.type === 'done') resolve(m.summary);
+        } else if (m.type === 'done') resolve(m.summary);
         else if (m.type === 'error') {
           this.output.appendLine(`[index] failed: ${m.message}`);
           void vscode.window.showErrorMessage(`Trace Inspector: indexing failed: ${m.message}`);
@@ -206,12 +210,18 @@ export class FolderSession implements vscode.Disposable {
           `[index] ${this.folder.name}: ${summary.filesIndexed} indexed, ${summary.filesSkipped} unchanged, ${summary.filesRemoved} removed; ${summary.samples} samples (${summary.elapsedMs} ms)${summary.cancelled ? ' — cancelled' : ''}`,
         );
         const imported = this.annotations.importJsonl(this.annotations.mirrorPath!, MIRROR_RELATIVE_PATH);
-        if (imported.added || imported.updated) this.output.appendLine(`[annotations] restored ${imported.added} and updated ${imported.updated} from ${MIRROR_RELATIVE_PATH}`);
+        if (imported.added || imported.updated)
+          this.output.appendLine(
+            `[annotations] restored ${imported.added} and updated ${imported.updated} from ${MIRROR_RELATIVE_PATH}`,
+          );
         // The folder's own summaries checked against its raw samples: warnings on the summary files.
         let audit: Diagnostic[] = [];
         try {
           audit = auditDiagnostics(this.root, await auditFolder(this.index, this.root));
-          if (audit.length) this.output.appendLine(`[audit] ${audit.length} figures in the folder's summaries disagree with the raw samples (see the Problems panel)`);
+          if (audit.length)
+            this.output.appendLine(
+              `[audit] ${audit.length} figures in the folder's summaries disagree with the raw samples (see the Problems panel)`,
+            );
         } catch (e) {
           this.output.appendLine(`[audit] skipped: ${(e as Error).message}`);
         }
@@ -244,7 +254,8 @@ export class FolderSession implements vscode.Disposable {
       byFile.set(d.file, list);
       this.output.appendLine(`[diagnostic] ${d.file}:${d.line}: ${d.message.replace(/[\u0000-\u001f]/g, ' ')}`);
     }
-    for (const [file, list] of byFile) this.diagnostics.set(vscode.Uri.joinPath(this.folder.uri, ...file.split('/')), list);
+    for (const [file, list] of byFile)
+      this.diagnostics.set(vscode.Uri.joinPath(this.folder.uri, ...file.split('/')), list);
   }
 
   dispose(): void {

@@ -13,7 +13,10 @@ import { runJob, type SimilarityWorkerReply } from './similarityWorker';
 export class SimilarityRunner {
   private worker: Worker | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+  >();
   /** Whether the last job ran in a worker thread (false: in-process fallback). */
   usedWorker = false;
 

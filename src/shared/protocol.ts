@@ -233,11 +233,28 @@ export interface OverviewData {
   baseModelId: number | null;
   levels: string[];
   /** Dataset pass@k with bootstrap bands; `level` null = all problems. */
-  curves: { modelId: number; level: string | null; k: number; value: number | null; ciLow: number | null; ciHigh: number | null; problems: number }[];
+  curves: {
+    modelId: number;
+    level: string | null;
+    k: number;
+    value: number | null;
+    ciLow: number | null;
+    ciHigh: number | null;
+    problems: number;
+  }[];
   /** Accuracy histogram per model: `bin` 0..11 (0 = exactly 0, 11 = exactly 1), label as shown. */
   histograms: { modelId: number; bin: number; label: string; count: number }[];
   /** Coverage of each non-base model against the base model. */
-  coverage: { modelId: number; baseModelId: number; problems: number; baseOnly: number; modelOnly: number; both: number; neither: number; crossoverK: number | null }[];
+  coverage: {
+    modelId: number;
+    baseModelId: number;
+    problems: number;
+    baseOnly: number;
+    modelOnly: number;
+    both: number;
+    neither: number;
+    crossoverK: number | null;
+  }[];
   warnings: string[];
   problems: number;
 }
@@ -391,7 +408,9 @@ export function validateFilter(v: unknown): WebviewFilter | string {
     case 'level':
       return need(['level'], () => (isStr(v.level, 200) ? undefined : 'level must be a string'));
     case 'label':
-      return need(['label'], () => (isStr(v.label, 200) && v.label.trim() !== '' ? undefined : 'label must be a non-empty string'));
+      return need(['label'], () =>
+        isStr(v.label, 200) && v.label.trim() !== '' ? undefined : 'label must be a non-empty string',
+      );
     case 'problems':
       return need(['problemIds'], () =>
         Array.isArray(v.problemIds) && v.problemIds.length <= MAX_IDS && v.problemIds.every(isId)
@@ -399,7 +418,9 @@ export function validateFilter(v: unknown): WebviewFilter | string {
           : `problemIds must be a list of at most ${MAX_IDS} ids`,
       );
     case 'accuracyBin':
-      return need(['model', 'bin'], () => (isId(v.model) && isNat(v.bin, 11) ? undefined : 'model must be an id and bin in 0..11'));
+      return need(['model', 'bin'], () =>
+        isId(v.model) && isNat(v.bin, 11) ? undefined : 'model must be an id and bin in 0..11',
+      );
     case 'coverageCell':
       return need(['base', 'model', 'cell'], () =>
         isId(v.base) && isId(v.model) && ['baseOnly', 'modelOnly', 'both', 'neither'].includes(v.cell as string)
@@ -423,7 +444,9 @@ export function validateWebviewMessage(v: unknown): WebviewMessage | string {
   if (kind === 'ready') {
     const extra = onlyKeys(v, ['id', 'kind', 'view']);
     if (extra) return `ready: ${extra}`;
-    return v.view === 'problem' || v.view === 'overview' ? (v as WebviewMessage) : 'ready: view must be problem or overview';
+    return v.view === 'problem' || v.view === 'overview'
+      ? (v as WebviewMessage)
+      : 'ready: view must be problem or overview';
   }
   if (kind === 'log') {
     const extra = onlyKeys(v, ['id', 'kind', 'level', 'message']);
@@ -485,7 +508,8 @@ export function validateHostMessage(v: unknown): HostMessage | string {
     }
     case 'reply':
       if (!isId(v.replyTo)) return 'reply: replyTo must be a positive integer';
-      if (typeof v.request !== 'string' || !REQUEST_KINDS.includes(v.request as RequestKind)) return 'reply: unknown request kind';
+      if (typeof v.request !== 'string' || !REQUEST_KINDS.includes(v.request as RequestKind))
+        return 'reply: unknown request kind';
       if (!isObj(v.result)) return 'reply: result must be an object';
       return v as HostMessage;
     case 'error':
@@ -510,8 +534,10 @@ export function validatePanelState(v: unknown): PanelState | string {
   if (v.modelId !== undefined && !isId(v.modelId)) return 'state.modelId must be a positive integer';
   if (v.sampleId !== undefined && !isId(v.sampleId)) return 'state.sampleId must be a positive integer';
   const ids = (x: unknown) => Array.isArray(x) && x.length <= MAX_STATE_MODELS && x.every((e) => isStr(e, 4000));
-  if (v.shownModels !== undefined && !ids(v.shownModels)) return `state.shownModels must be at most ${MAX_STATE_MODELS} strings`;
-  if (v.knownModels !== undefined && !ids(v.knownModels)) return `state.knownModels must be at most ${MAX_STATE_MODELS} strings`;
+  if (v.shownModels !== undefined && !ids(v.shownModels))
+    return `state.shownModels must be at most ${MAX_STATE_MODELS} strings`;
+  if (v.knownModels !== undefined && !ids(v.knownModels))
+    return `state.knownModels must be at most ${MAX_STATE_MODELS} strings`;
   if (v.bands !== undefined && typeof v.bands !== 'boolean') return 'state.bands must be a boolean';
   const out: PanelState = { view: v.view };
   if (v.shownModels !== undefined) out.shownModels = [...(v.shownModels as string[])];
@@ -525,6 +551,10 @@ export function validatePanelState(v: unknown): PanelState | string {
 }
 
 /** Builds a reply (host side), typed by the request it answers. */
-export function reply<K extends RequestKind>(id: number, req: { id: number; kind: K }, result: ResultOf<K>): HostMessage {
+export function reply<K extends RequestKind>(
+  id: number,
+  req: { id: number; kind: K },
+  result: ResultOf<K>,
+): HostMessage {
   return { id, kind: 'reply', replyTo: req.id, request: req.kind, result } as HostMessage;
 }

@@ -43,7 +43,11 @@ function rawCounts(file: string): Map<string, { n: number; c: number; texts: str
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     if (!line.trim()) continue;
     const r = JSON.parse(line) as { qid: number; rollouts: { correct: boolean; text: string }[] };
-    out.set(String(r.qid), { n: r.rollouts.length, c: r.rollouts.filter((x) => x.correct).length, texts: r.rollouts.map((x) => x.text) });
+    out.set(String(r.qid), {
+      n: r.rollouts.length,
+      c: r.rollouts.filter((x) => x.correct).length,
+      texts: r.rollouts.map((x) => x.text),
+    });
   }
   return out;
 }
@@ -67,13 +71,23 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
       await showTreeView(s.page, CONTAINER, VIEW);
       // Rows appear as soon as the first batch is committed; the counts are final once both files are in.
       const r0Prefix = `base ${sft.get('0')!.c}/8 · model ${rl.get('0')!.c}/8`;
-      const rows = await waitUntil(s.page, async () => {
-        const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1);
-        return r.length === 30 && r[0].description.startsWith(r0Prefix) ? r : undefined;
-      }, { timeoutMs: 120_000, what: `30 problem rows, the first one reading '${r0Prefix}'` });
-      assert.deepEqual(rows.map((r) => r.label), Array.from({ length: 30 }, (_, i) => String(i)));
+      const rows = await waitUntil(
+        s.page,
+        async () => {
+          const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1);
+          return r.length === 30 && r[0].description.startsWith(r0Prefix) ? r : undefined;
+        },
+        { timeoutMs: 120_000, what: `30 problem rows, the first one reading '${r0Prefix}'` },
+      );
+      assert.deepEqual(
+        rows.map((r) => r.label),
+        Array.from({ length: 30 }, (_, i) => String(i)),
+      );
       // The first rows are the problems in numeric order, each showing base and model counts.
-      assert.deepEqual(rows.slice(0, 5).map((r) => r.label), ['0', '1', '2', '3', '4']);
+      assert.deepEqual(
+        rows.slice(0, 5).map((r) => r.label),
+        ['0', '1', '2', '3', '4'],
+      );
       await screenshot(s.page, 'extension-1-tree');
     } catch (e) {
       await s.fail(e, 'extension-1');
@@ -86,20 +100,36 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
       assert.ok(expected.length > 0);
       await runCommand(s.page, 'Trace Inspector: Filter Problems…');
       await answerQuickInput(s.page, { pick: 'Failing problems' });
-      const rows = await waitUntil(s.page, async () => {
-        const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1);
-        return r.length === expected.length && r.every((x, i) => x.label === expected[i]) ? r : undefined;
-      }, { what: `exactly the failing problems ${expected.join(', ')}` });
-      assert.deepEqual(rows.map((r) => r.label), expected);
+      const rows = await waitUntil(
+        s.page,
+        async () => {
+          const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1);
+          return r.length === expected.length && r.every((x, i) => x.label === expected[i]) ? r : undefined;
+        },
+        { what: `exactly the failing problems ${expected.join(', ')}` },
+      );
+      assert.deepEqual(
+        rows.map((r) => r.label),
+        expected,
+      );
       // The active filter is stated above the tree (the view's description is hidden when the container holds one view).
       await waitUntil(
         s.page,
-        async () => ((await s.page.locator('.part.sidebar').innerText()).includes(`Failing: ${RL_FULL} never solves: ${expected.length} problem`) ? true : undefined),
+        async () =>
+          (await s.page.locator('.part.sidebar').innerText()).includes(
+            `Failing: ${RL_FULL} never solves: ${expected.length} problem`,
+          )
+            ? true
+            : undefined,
         { what: 'the filter message above the tree' },
       );
       await screenshot(s.page, 'extension-2-failing-filter');
       await runCommand(s.page, 'Trace Inspector: Clear Filter');
-      await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30, { what: 'the filter cleared' });
+      await waitUntil(
+        s.page,
+        async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30,
+        { what: 'the filter cleared' },
+      );
     } catch (e) {
       await s.fail(e, 'extension-2');
     }
@@ -111,7 +141,8 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
       // with the full-text index's tokenisation: runs of letters and digits, case-folded). In
       // results_2048_batched, one problem has it in RL samples and not in SFT samples.
       const word = 'additions';
-      const has = (texts: string[]) => texts.some((t) => (t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? ([] as string[])).includes(word));
+      const has = (texts: string[]) =>
+        texts.some((t) => (t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? ([] as string[])).includes(word));
       const hits = new Set<string>();
       const walk = (dir: string): void => {
         for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -123,18 +154,29 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
       walk(REAL);
       const expected = [...hits].sort((a, b) => Number(a) - Number(b));
       const only = [...rl].find(([q, v]) => has(v.texts) && !has(sft.get(q)!.texts))?.[0];
-      assert.ok(only !== undefined, 'a problem where the RL model of results_2048_batched matches and its SFT does not');
+      assert.ok(
+        only !== undefined,
+        'a problem where the RL model of results_2048_batched matches and its SFT does not',
+      );
       await runCommand(s.page, 'Trace Inspector: Search Sample Text…');
       await answerQuickInput(s.page, { text: word });
-      await waitUntil(s.page, async () => {
-        const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).map((x) => x.label);
-        return r.join(',') === expected.join(',') ? r : undefined;
-      }, { what: `the problems ${expected.join(', ')} matching "${word}"` });
+      await waitUntil(
+        s.page,
+        async () => {
+          const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).map((x) => x.label);
+          return r.join(',') === expected.join(',') ? r : undefined;
+        },
+        { what: `the problems ${expected.join(', ')} matching "${word}"` },
+      );
       await expandTreeRow(s.page, VIEW, only);
-      const models = await waitUntil(s.page, async () => {
-        const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 2).map((x) => x.label);
-        return r.length > 0 ? r : undefined;
-      }, { what: `the models under problem ${only}` });
+      const models = await waitUntil(
+        s.page,
+        async () => {
+          const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 2).map((x) => x.label);
+          return r.length > 0 ? r : undefined;
+        },
+        { what: `the models under problem ${only}` },
+      );
       assert.ok(models.includes(RL_LABEL), models.join(' | '));
       assert.ok(!models.includes(SFT_LABEL), `the SFT model has no matching sample: ${models.join(' | ')}`);
       assert.ok(models.length < 12, `only models with a match, not all 12: ${models.join(' | ')}`);
@@ -144,17 +186,25 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
       await s.fail(e, 'extension-2b');
     } finally {
       await runCommand(s.page, 'Trace Inspector: Clear Filter').catch(() => undefined);
-      await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30, { what: 'the filter cleared' }).catch(() => undefined);
+      await waitUntil(
+        s.page,
+        async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30,
+        { what: 'the filter cleared' },
+      ).catch(() => undefined);
     }
   });
 
   test('expanding a problem shows both models with their c/n', async () => {
     try {
       await expandTreeRow(s.page, VIEW, '0');
-      const rows = await waitUntil(s.page, async () => {
-        const r = await treeRowDetails(s.page, VIEW);
-        return r.some((x) => x.label === RL_LABEL) && r.some((x) => x.label === SFT_LABEL) ? r : undefined;
-      }, { what: 'both models of results_2048_batched under problem 0' });
+      const rows = await waitUntil(
+        s.page,
+        async () => {
+          const r = await treeRowDetails(s.page, VIEW);
+          return r.some((x) => x.label === RL_LABEL) && r.some((x) => x.label === SFT_LABEL) ? r : undefined;
+        },
+        { what: 'both models of results_2048_batched under problem 0' },
+      );
       const rlRow = rows.find((x) => x.label === RL_LABEL)!;
       const sftRow = rows.find((x) => x.label === SFT_LABEL)!;
       assert.match(rlRow.description, new RegExp(`^${rl.get('0')!.c}/8 · pass@8 `));
@@ -169,13 +219,21 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
     try {
       await expandTreeRow(s.page, VIEW, RL_LABEL);
       await expandTreeRow(s.page, VIEW, 'correct');
-      const first = await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).find((r) => /^sample \d+$/.test(r.label)), { what: 'a sample row' });
+      const first = await waitUntil(
+        s.page,
+        async () => (await treeRowDetails(s.page, VIEW)).find((r) => /^sample \d+$/.test(r.label)),
+        { what: 'a sample row' },
+      );
       const index = Number(first.label.split(' ')[1]);
       await clickTreeRow(s.page, VIEW, first.label);
-      const text = await waitUntil(s.page, async () => {
-        const t = await activeEditorText(s.page);
-        return t.includes('## Sample') ? t : undefined;
-      }, { what: 'the sample document' });
+      const text = await waitUntil(
+        s.page,
+        async () => {
+          const t = await activeEditorText(s.page);
+          return t.includes('## Sample') ? t : undefined;
+        },
+        { what: 'the sample document' },
+      );
       assert.match(text, /^# Problem 0 · expx\/qwen-2\.5-1\.5b-rlvr-ppo@main \(results_2048_batched\) · sample \d+/);
       assert.match(text, /\*\*Correctness:\*\* correct/);
       const expectedText = rl.get('0')!.texts[index];
@@ -193,15 +251,26 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
       await s.page.keyboard.press('Enter'); // accept the multi-select
       await answerQuickInput(s.page, { text: 'right answer, wrong arithmetic (e2e)' });
       const labelled = () =>
-        waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).find((r) => /^sample \d+$/.test(r.label) && r.description.includes('lucky guess')), {
-          what: 'a sample row showing the label',
-          timeoutMs: 30_000,
-        });
+        waitUntil(
+          s.page,
+          async () =>
+            (await treeRowDetails(s.page, VIEW)).find(
+              (r) => /^sample \d+$/.test(r.label) && r.description.includes('lucky guess'),
+            ),
+          {
+            what: 'a sample row showing the label',
+            timeoutMs: 30_000,
+          },
+        );
       const row = await labelled();
       await screenshot(s.page, 'extension-5-annotated');
 
       const mirror = path.join(workspace, '.trace-inspector', 'annotations.jsonl');
-      const lines = fs.readFileSync(mirror, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const lines = fs
+        .readFileSync(mirror, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.equal(lines.length, 1);
       assert.deepEqual(lines[0].labels, ['lucky guess']);
       assert.equal(lines[0].note, 'right answer, wrong arithmetic (e2e)');
@@ -209,10 +278,14 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
 
       await reloadWindow(s.page);
       await showTreeView(s.page, CONTAINER, VIEW);
-      await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length >= 30, {
-        timeoutMs: 90_000,
-        what: 'the tree after reload',
-      });
+      await waitUntil(
+        s.page,
+        async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length >= 30,
+        {
+          timeoutMs: 90_000,
+          what: 'the tree after reload',
+        },
+      );
       await expandTreeRow(s.page, VIEW, '0');
       await expandTreeRow(s.page, VIEW, RL_LABEL);
       await expandTreeRow(s.page, VIEW, 'correct');

@@ -113,7 +113,9 @@ function codeServerEntry(): string {
   // (no global WebSocket) and contributed views stay empty without any visible error.
   const [major, minor] = process.versions.node.split('.').map(Number);
   if (major < 22 || (major === 22 && minor < 14)) {
-    throw new Error(`e2e tests need Node >= 22.14 (running ${process.version}); run them through scripts/test-e2e.sh or \`source scripts/ensure-node.sh\` first`);
+    throw new Error(
+      `e2e tests need Node >= 22.14 (running ${process.version}); run them through scripts/test-e2e.sh or \`source scripts/ensure-node.sh\` first`,
+    );
   }
   const p =
     process.env.E2E_CODE_SERVER ??
@@ -234,7 +236,11 @@ const liveServers = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const p of liveServers) killGroup(p, 'SIGKILL');
 });
-for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+for (const [sig, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+] as const) {
   process.once(sig, () => {
     for (const p of liveServers) killGroup(p, 'SIGKILL');
     process.exit(code);
@@ -392,7 +398,10 @@ export async function startCodeServer(opts: StartCodeServerOptions): Promise<Cod
     folderUrl: (folder: string) => `${baseUrl}/?folder=${encodeURIComponent(path.resolve(folder))}`,
     logs(maxChars = 6000) {
       const parts = [`--- ${logFile}\n${readLog(maxChars)}`];
-      for (const f of findFiles(path.join(dirs.userDataDir, 'logs'), /(remoteexthost\.log|exthost\.log|output_logging_[^/]*\/[^/]+\.log)$/)) {
+      for (const f of findFiles(
+        path.join(dirs.userDataDir, 'logs'),
+        /(remoteexthost\.log|exthost\.log|output_logging_[^/]*\/[^/]+\.log)$/,
+      )) {
         parts.push(`--- ${f}\n${tail(fs.readFileSync(f, 'utf8'), maxChars)}`);
       }
       return parts.join('\n');
@@ -441,7 +450,13 @@ export async function startCodeServer(opts: StartCodeServerOptions): Promise<Cod
  */
 export function outputChannelLog(server: Pick<CodeServerDirs, 'userDataDir'>, channelName: string): string {
   return findFiles(path.join(server.userDataDir, 'logs'), /output_logging_[^/]*\/\d+-[^/]+\.log$/)
-    .filter((f) => path.basename(f).replace(/^\d+-/, '').replace(/\.log$/, '') === channelName)
+    .filter(
+      (f) =>
+        path
+          .basename(f)
+          .replace(/^\d+-/, '')
+          .replace(/\.log$/, '') === channelName,
+    )
     .sort((a, b) => fs.statSync(a).birthtimeMs - fs.statSync(b).birthtimeMs || a.localeCompare(b))
     .map((f) => fs.readFileSync(f, 'utf8'))
     .join('');
@@ -566,7 +581,11 @@ export interface WaitOptions {
 }
 
 /** Polls `predicate` until it returns a truthy value, which it returns. Throws via failure() on timeout. */
-export async function waitUntil<T>(page: Page, predicate: () => Promise<T | undefined | null | false>, opts: WaitOptions = {}): Promise<T> {
+export async function waitUntil<T>(
+  page: Page,
+  predicate: () => Promise<T | undefined | null | false>,
+  opts: WaitOptions = {},
+): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? timeouts.ui;
   const t0 = Date.now();
   let lastError: unknown;
@@ -628,9 +647,12 @@ export async function runCommand(page: Page, title: string, opts: WaitOptions = 
     const attemptEnd = Math.min(deadline, Date.now() + 2000 + attempt * 1000);
     while (Date.now() < attemptEnd) {
       const rows = page.locator(`${QUICK_INPUT} .monaco-list-row`);
-      const labels = (await rows.locator('.label-name').allTextContents().catch(() => [] as string[])).map((t) =>
-        t.replace(/\s+/g, ' ').trim(),
-      );
+      const labels = (
+        await rows
+          .locator('.label-name')
+          .allTextContents()
+          .catch(() => [] as string[])
+      ).map((t) => t.replace(/\s+/g, ' ').trim());
       offered = labels;
       const i = labels.findIndex((l) => l.toLowerCase() === wanted);
       if (i >= 0) {
@@ -642,7 +664,10 @@ export async function runCommand(page: Page, title: string, opts: WaitOptions = 
     }
     if (Date.now() >= deadline) {
       const list = offered.length ? offered.join(' | ') : 'none';
-      throw await failure(page, `Timed out after ${timeoutMs} ms waiting for the command '${title}' in the command palette (offered: ${list})`);
+      throw await failure(
+        page,
+        `Timed out after ${timeoutMs} ms waiting for the command '${title}' in the command palette (offered: ${list})`,
+      );
     }
     await page.keyboard.press('Escape');
   }
@@ -681,7 +706,11 @@ export async function quickPickItems(page: Page): Promise<string[]> {
  * Waits for an open quick pick / input box and answers it: types `text` and presses Enter, or, with
  * `pick`, selects the row whose label equals it.
  */
-export async function answerQuickInput(page: Page, answer: { text?: string; pick?: string }, opts: WaitOptions = {}): Promise<void> {
+export async function answerQuickInput(
+  page: Page,
+  answer: { text?: string; pick?: string },
+  opts: WaitOptions = {},
+): Promise<void> {
   const timeoutMs = opts.timeoutMs ?? timeouts.ui;
   const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
   try {
@@ -713,7 +742,9 @@ export async function answerQuickInput(page: Page, answer: { text?: string; pick
 
 /** Activity-bar entry whose accessible label starts with `title`. */
 function activityBarItem(page: Page, title: string): Locator {
-  return page.locator(`.part.activitybar .action-item:has(> a.action-label[aria-label^="${cssString(title)}"])`).first();
+  return page
+    .locator(`.part.activitybar .action-item:has(> a.action-label[aria-label^="${cssString(title)}"])`)
+    .first();
 }
 
 function cssString(s: string): string {
@@ -731,9 +762,9 @@ export async function openViewContainer(page: Page, title: string, opts: WaitOpt
     // an extension's container appears only once the extension host has scanned it: allow start-up time
     await item.waitFor({ state: 'visible', timeout: opts.timeoutMs ?? timeouts.workbench });
   } catch {
-    const offered = await page.locator('.part.activitybar .action-item a.action-label').evaluateAll((as) =>
-      as.map((a) => a.getAttribute('aria-label')),
-    );
+    const offered = await page
+      .locator('.part.activitybar .action-item a.action-label')
+      .evaluateAll((as) => as.map((a) => a.getAttribute('aria-label')));
     throw await failure(page, `No activity-bar entry '${title}' (entries: ${offered.join(' | ')})`);
   }
   const sidebarVisible = await page.locator('.part.sidebar').isVisible();
@@ -759,7 +790,12 @@ export async function openViewContainer(page: Page, title: string, opts: WaitOpt
  * happens can be undone (the side bar falls back to the Explorer, or the click toggles the container
  * closed). So this re-opens the container whenever the pane is missing, until `timeoutMs`.
  */
-export async function showTreeView(page: Page, container: string, viewTitle: string, opts: WaitOptions = {}): Promise<void> {
+export async function showTreeView(
+  page: Page,
+  container: string,
+  viewTitle: string,
+  opts: WaitOptions = {},
+): Promise<void> {
   await waitForViewContainer(page, container, opts);
   await waitUntil(
     page,
@@ -769,7 +805,11 @@ export async function showTreeView(page: Page, container: string, viewTitle: str
       await openViewContainer(page, container, { timeoutMs: 5000 }).catch(() => undefined);
       return undefined;
     },
-    { timeoutMs: opts.timeoutMs ?? timeouts.workbench, intervalMs: 1000, what: opts.what ?? `the view '${viewTitle}' in '${container}'` },
+    {
+      timeoutMs: opts.timeoutMs ?? timeouts.workbench,
+      intervalMs: 1000,
+      what: opts.what ?? `the view '${viewTitle}' in '${container}'`,
+    },
   );
 }
 
@@ -804,7 +844,9 @@ export function viewPane(page: Page, viewTitle: string): Locator {
   return page
     .locator('.monaco-workbench .pane')
     .filter({
-      has: page.locator('.pane-header .title').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(wanted)}\\s*$`, 'i') }),
+      has: page
+        .locator('.pane-header .title')
+        .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(wanted)}\\s*$`, 'i') }),
     })
     .first();
 }
@@ -860,7 +902,12 @@ export async function treeRows(page: Page, viewTitle: string): Promise<string[]>
 }
 
 /** Waits until the tree view shows a row with this label; returns all row labels at that moment. */
-export async function waitForTreeRow(page: Page, viewTitle: string, label: string | RegExp, opts: WaitOptions = {}): Promise<string[]> {
+export async function waitForTreeRow(
+  page: Page,
+  viewTitle: string,
+  label: string | RegExp,
+  opts: WaitOptions = {},
+): Promise<string[]> {
   const matches = (l: string) => (typeof label === 'string' ? l === label : label.test(l));
   return waitUntil(
     page,
@@ -880,22 +927,43 @@ function treeRowLocator(page: Page, viewTitle: string, label: string): Locator {
 }
 
 /** Clicks the tree row with exactly this label (waits for it first). */
-export async function clickTreeRow(page: Page, viewTitle: string, label: string, opts: WaitOptions = {}): Promise<void> {
+export async function clickTreeRow(
+  page: Page,
+  viewTitle: string,
+  label: string,
+  opts: WaitOptions = {},
+): Promise<void> {
   await waitForTreeRow(page, viewTitle, label, opts);
   await treeRowLocator(page, viewTitle, label).click({ timeout: opts.timeoutMs ?? timeouts.ui });
 }
 
 /** Expands a collapsible tree row (no-op if expanded) and waits until it reports expanded. */
-export async function expandTreeRow(page: Page, viewTitle: string, label: string, opts: WaitOptions = {}): Promise<void> {
+export async function expandTreeRow(
+  page: Page,
+  viewTitle: string,
+  label: string,
+  opts: WaitOptions = {},
+): Promise<void> {
   await setTreeRowExpanded(page, viewTitle, label, true, opts);
 }
 
 /** Collapses an expanded tree row (no-op if collapsed) and waits until it reports collapsed. */
-export async function collapseTreeRow(page: Page, viewTitle: string, label: string, opts: WaitOptions = {}): Promise<void> {
+export async function collapseTreeRow(
+  page: Page,
+  viewTitle: string,
+  label: string,
+  opts: WaitOptions = {},
+): Promise<void> {
   await setTreeRowExpanded(page, viewTitle, label, false, opts);
 }
 
-async function setTreeRowExpanded(page: Page, viewTitle: string, label: string, expanded: boolean, opts: WaitOptions): Promise<void> {
+async function setTreeRowExpanded(
+  page: Page,
+  viewTitle: string,
+  label: string,
+  expanded: boolean,
+  opts: WaitOptions,
+): Promise<void> {
   await waitForTreeRow(page, viewTitle, label, opts);
   const row = treeRowLocator(page, viewTitle, label);
   const want = String(expanded);
@@ -918,7 +986,9 @@ export async function activeEditorTitle(page: Page): Promise<string | undefined>
 function activeCodeEditor(page: Page): Locator {
   // In a diff editor this picks the modified (right-hand) side.
   return page
-    .locator('.part.editor .editor-group-container.active .editor-container .monaco-editor:not(.original-in-monaco-diff-editor)')
+    .locator(
+      '.part.editor .editor-group-container.active .editor-container .monaco-editor:not(.original-in-monaco-diff-editor)',
+    )
     .last();
 }
 
@@ -931,7 +1001,10 @@ export async function visibleEditorLines(page: Page): Promise<string[]> {
   if ((await editor.count()) === 0) throw await failure(page, 'No text editor is active');
   return editor.locator('.view-lines .view-line').evaluateAll((lines) =>
     lines
-      .map((l) => ({ top: parseFloat((l as DomElement).style.top || '0'), text: (l.textContent ?? '').replace(/\u00a0/g, ' ') }))
+      .map((l) => ({
+        top: parseFloat((l as DomElement).style.top || '0'),
+        text: (l.textContent ?? '').replace(/\u00a0/g, ' '),
+      }))
       .sort((a, b) => a.top - b.top)
       .map((l) => l.text),
   );
@@ -948,7 +1021,10 @@ export async function activeEditorText(page: Page): Promise<string> {
   } catch {
     throw await failure(page, 'No text editor is active');
   }
-  await editor.locator('.view-lines').first().click({ position: { x: 5, y: 5 } });
+  await editor
+    .locator('.view-lines')
+    .first()
+    .click({ position: { x: 5, y: 5 } });
   await page.evaluate(() => navigator.clipboard.writeText(''));
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Control+C');
@@ -977,7 +1053,8 @@ export async function webviewFrame(page: Page, match: string | number = 0, opts:
       for (const h of outers) {
         const box = await h.boundingBox();
         const src = (await h.getAttribute('src')) ?? '';
-        if (box && box.width > 0 && box.height > 0 && (typeof match !== 'string' || src.includes(match))) visible.push(h);
+        if (box && box.width > 0 && box.height > 0 && (typeof match !== 'string' || src.includes(match)))
+          visible.push(h);
       }
       const outer = typeof match === 'number' ? visible[match] : visible[0];
       const outerFrame = await outer?.contentFrame();
@@ -1021,11 +1098,10 @@ export async function notifications(page: Page): Promise<string[]> {
 /** Waits for a notification toast containing `text`. */
 export async function waitForNotification(page: Page, text: string | RegExp, opts: WaitOptions = {}): Promise<string> {
   const matches = (t: string) => (typeof text === 'string' ? t.includes(text) : text.test(t));
-  return waitUntil(
-    page,
-    async () => (await notifications(page)).find(matches),
-    { timeoutMs: opts.timeoutMs, what: opts.what ?? `a notification '${text}'` },
-  );
+  return waitUntil(page, async () => (await notifications(page)).find(matches), {
+    timeoutMs: opts.timeoutMs,
+    what: opts.what ?? `a notification '${text}'`,
+  });
 }
 
 /** Reloads the window via 'Developer: Reload Window' and waits for the workbench again. */
@@ -1114,7 +1190,10 @@ export async function packageVsix(extensionDir: string, outFile: string, timeout
       process.execPath,
       [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', outFile],
       { cwd: extensionDir, timeout: timeoutMs, maxBuffer: 16 << 20 },
-      (err, stdout, stderr) => (err ? reject(new Error(`vsce package failed in ${extensionDir}: ${err.message}\n${stdout}${stderr}`)) : resolve()),
+      (err, stdout, stderr) =>
+        err
+          ? reject(new Error(`vsce package failed in ${extensionDir}: ${err.message}\n${stdout}${stderr}`))
+          : resolve(),
     );
   });
   return outFile;

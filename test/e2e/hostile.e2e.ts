@@ -19,7 +19,14 @@ import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { panelHtml } from '../../src/extension/panelHtml';
-import type { NoveltyData, OverviewData, ProblemData, SampleSummary, SampleText, SimilarityData } from '../../src/shared/protocol';
+import type {
+  NoveltyData,
+  OverviewData,
+  ProblemData,
+  SampleSummary,
+  SampleText,
+  SimilarityData,
+} from '../../src/shared/protocol';
 
 // Browser globals used inside page callbacks (the project compiles without the DOM lib).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -41,18 +48,61 @@ const CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
 
 /** The hostile corpus: each trace is one sample. `visible` must appear as text once rendered. */
 export const HOSTILE: { name: string; text: string; visible: string[] }[] = [
-  { name: 'script tag', text: "Step 1 <script>window.__pwned=1;console.log('pwned')</script> done", visible: ["<script>window.__pwned=1;console.log('pwned')</script>"] },
-  { name: 'img onerror', text: 'Look: <img src=x onerror="window.__pwned=1;console.log(\'pwned\')"> ok', visible: ['<img src=x onerror='] },
-  { name: 'javascript link', text: '[click me](javascript:window.__pwned=1) and <javascript:alert(1)> and [ok](http://evil.example/track "t")', visible: ['[click me](javascript:window.__pwned=1)', 'ok'] },
-  { name: 'svg script', text: '<svg onload="window.__pwned=1"><script>window.__pwned=1</script><use href="http://evil.example/x.svg#a"/></svg>', visible: ['<svg onload="window.__pwned=1">'] },
-  { name: 'katex href', text: 'Math $\\href{javascript:window.__pwned=1}{click}$ and $\\url{javascript:alert(1)}$ end', visible: ['\\href', 'end'] },
-  { name: 'katex includegraphics/htmlStyle', text: '$\\includegraphics{http://evil.example/a.png}$ $\\htmlStyle{background:url(http://evil.example/b)}{z}$ $\\htmlClass{x}{y}$', visible: ['\\includegraphics'] },
+  {
+    name: 'script tag',
+    text: "Step 1 <script>window.__pwned=1;console.log('pwned')</script> done",
+    visible: ["<script>window.__pwned=1;console.log('pwned')</script>"],
+  },
+  {
+    name: 'img onerror',
+    text: 'Look: <img src=x onerror="window.__pwned=1;console.log(\'pwned\')"> ok',
+    visible: ['<img src=x onerror='],
+  },
+  {
+    name: 'javascript link',
+    text: '[click me](javascript:window.__pwned=1) and <javascript:alert(1)> and [ok](http://evil.example/track "t")',
+    visible: ['[click me](javascript:window.__pwned=1)', 'ok'],
+  },
+  {
+    name: 'svg script',
+    text: '<svg onload="window.__pwned=1"><script>window.__pwned=1</script><use href="http://evil.example/x.svg#a"/></svg>',
+    visible: ['<svg onload="window.__pwned=1">'],
+  },
+  {
+    name: 'katex href',
+    text: 'Math $\\href{javascript:window.__pwned=1}{click}$ and $\\url{javascript:alert(1)}$ end',
+    visible: ['\\href', 'end'],
+  },
+  {
+    name: 'katex includegraphics/htmlStyle',
+    text: '$\\includegraphics{http://evil.example/a.png}$ $\\htmlStyle{background:url(http://evil.example/b)}{z}$ $\\htmlClass{x}{y}$',
+    visible: ['\\includegraphics'],
+  },
   { name: 'macro bomb', text: '$\\def\\a{\\a\\a}\\a$ then $x^2$ and $5 and $10', visible: ['$5 and $10'] },
-  { name: 'html in markdown', text: '# Title <iframe src="http://evil.example"></iframe>\n\n* item <a href="javascript:alert(1)">x</a>\n\n<style>body{background:url(http://evil.example/c)}</style>\n\n<form action="http://evil.example"><button>go</button></form>', visible: ['<iframe src="http://evil.example"></iframe>', '<style>body{background:url(http://evil.example/c)}</style>'] },
+  {
+    name: 'html in markdown',
+    text: '# Title <iframe src="http://evil.example"></iframe>\n\n* item <a href="javascript:alert(1)">x</a>\n\n<style>body{background:url(http://evil.example/c)}</style>\n\n<form action="http://evil.example"><button>go</button></form>',
+    visible: [
+      '<iframe src="http://evil.example"></iframe>',
+      '<style>body{background:url(http://evil.example/c)}</style>',
+    ],
+  },
   { name: 'image', text: '![tracker](http://evil.example/pixel.png) after', visible: ['[image: tracker]'] },
-  { name: 'mxss', text: '<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned=1>', visible: ['<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned=1>'] },
-  { name: 'think', text: '<think>secret <img src=x onerror=window.__pwned=1> plan</think>**Answer**: $\\frac{1}{2}$ costs $3', visible: ['Thinking', 'Answer'] },
-  { name: 'entities', text: '&lt;script&gt;window.__pwned=1&lt;/script&gt; &#x3C;img src=x onerror=window.__pwned=1&#x3E;', visible: ['<script>window.__pwned=1</script>'] },
+  {
+    name: 'mxss',
+    text: '<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned=1>',
+    visible: ['<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned=1>'],
+  },
+  {
+    name: 'think',
+    text: '<think>secret <img src=x onerror=window.__pwned=1> plan</think>**Answer**: $\\frac{1}{2}$ costs $3',
+    visible: ['Thinking', 'Answer'],
+  },
+  {
+    name: 'entities',
+    text: '&lt;script&gt;window.__pwned=1&lt;/script&gt; &#x3C;img src=x onerror=window.__pwned=1&#x3E;',
+    visible: ['<script>window.__pwned=1</script>'],
+  },
 ];
 
 const HOSTILE_LABEL = '<img src=x onerror="window.__pwned=1">model';
@@ -61,14 +111,55 @@ function fixtures() {
   const modelId = 2;
   const baseId = 1;
   const problem: ProblemData = {
-    problem: { id: 1, dataset: 'hostile<script>', problemId: '7<img src=x onerror=window.__pwned=1>', question: 'What is <script>window.__pwned=1</script> $2+2$? It costs $5 and $10.', referenceAnswer: '<b>4</b>', level: null },
+    problem: {
+      id: 1,
+      dataset: 'hostile<script>',
+      problemId: '7<img src=x onerror=window.__pwned=1>',
+      question: 'What is <script>window.__pwned=1</script> $2+2$? It costs $5 and $10.',
+      referenceAnswer: '<b>4</b>',
+      level: null,
+    },
     models: [
       { id: baseId, label: 'base <svg onload=window.__pwned=1>', displayId: 'base', isBase: true, isFocus: false },
       { id: modelId, label: HOSTILE_LABEL, displayId: 'rl', isBase: false, isFocus: true },
     ],
     stats: [
-      { modelId: baseId, n: 8, c: 2, samples: 8, scored: 0, accuracy: 0.25, betaLow: 0.05, betaHigh: 0.6, passAtK: [{ k: 1, value: 0.25 }, { k: 2, value: 0.46 }, { k: 4, value: 0.79 }, { k: 8, value: 1 }], bestOfK: [], majAtK: [] },
-      { modelId, n: 8, c: 6, samples: HOSTILE.length, scored: 0, accuracy: 0.75, betaLow: 0.4, betaHigh: 0.94, passAtK: [{ k: 1, value: 0.75 }, { k: 2, value: 0.96 }, { k: 4, value: 1 }, { k: 8, value: 1 }], bestOfK: [], majAtK: [] },
+      {
+        modelId: baseId,
+        n: 8,
+        c: 2,
+        samples: 8,
+        scored: 0,
+        accuracy: 0.25,
+        betaLow: 0.05,
+        betaHigh: 0.6,
+        passAtK: [
+          { k: 1, value: 0.25 },
+          { k: 2, value: 0.46 },
+          { k: 4, value: 0.79 },
+          { k: 8, value: 1 },
+        ],
+        bestOfK: [],
+        majAtK: [],
+      },
+      {
+        modelId,
+        n: 8,
+        c: 6,
+        samples: HOSTILE.length,
+        scored: 0,
+        accuracy: 0.75,
+        betaLow: 0.4,
+        betaHigh: 0.94,
+        passAtK: [
+          { k: 1, value: 0.75 },
+          { k: 2, value: 0.96 },
+          { k: 4, value: 1 },
+          { k: 8, value: 1 },
+        ],
+        bestOfK: [],
+        majAtK: [],
+      },
     ],
     crossovers: [{ modelId, baseModelId: baseId, k: 4, leaderAtK1: 'model', kMax: 8 }],
     baseModelId: baseId,
@@ -76,25 +167,70 @@ function fixtures() {
     labels: ['correct reasoning', 'lucky guess', '<img src=x onerror=window.__pwned=1>'],
     hasLogprobs: false,
   };
-  const samples: SampleSummary[] = HOSTILE.map((h, i) => ({ id: 100 + i, modelId, sampleIndex: i, correct: i % 2 === 0, extractedAnswer: '<img src=x onerror=window.__pwned=1>', rewardScore: null, finishReason: 'stop', tokenCount: null, length: h.text.length, labels: ['<b>x</b>'], hasNote: false }));
+  const samples: SampleSummary[] = HOSTILE.map((h, i) => ({
+    id: 100 + i,
+    modelId,
+    sampleIndex: i,
+    correct: i % 2 === 0,
+    extractedAnswer: '<img src=x onerror=window.__pwned=1>',
+    rewardScore: null,
+    finishReason: 'stop',
+    tokenCount: null,
+    length: h.text.length,
+    labels: ['<b>x</b>'],
+    hasNote: false,
+  }));
   const texts: Record<number, SampleText> = {};
   const novelty: Record<number, NoveltyData> = {};
   const baseText = 'Base sample <script>window.__pwned=1</script> with $x^2$';
   HOSTILE.forEach((h, i) => {
     const id = 100 + i;
-    texts[id] = { id, modelId, problemId: 1, sampleIndex: i, correct: i % 2 === 0, extractedAnswer: '<img src=x onerror=window.__pwned=1>', text: h.text, truncated: false, fullLength: h.text.length, labels: [], note: '<script>window.__pwned=1</script>' };
+    texts[id] = {
+      id,
+      modelId,
+      problemId: 1,
+      sampleIndex: i,
+      correct: i % 2 === 0,
+      extractedAnswer: '<img src=x onerror=window.__pwned=1>',
+      text: h.text,
+      truncated: false,
+      fullLength: h.text.length,
+      labels: [],
+      note: '<script>window.__pwned=1</script>',
+    };
     const mid = Math.floor(h.text.length / 2);
     novelty[id] = {
-      sampleId: id, baseModelId: baseId, text: h.text, truncated: false,
-      spans: [{ start: 0, end: mid, novel: true }, { start: mid, end: h.text.length, novel: false }],
-      noveltyScore: 0.5, tokenCount: 10, novelTokenCount: 5,
+      sampleId: id,
+      baseModelId: baseId,
+      text: h.text,
+      truncated: false,
+      spans: [
+        { start: 0, end: mid, novel: true },
+        { start: mid, end: h.text.length, novel: false },
+      ],
+      noveltyScore: 0.5,
+      tokenCount: 10,
+      novelTokenCount: 5,
       nearest: { sampleId: 50, sampleIndex: 0, similarity: 0.3, text: baseText, truncated: false },
-      diff: [{ value: baseText, removed: true }, { value: h.text, added: true }],
+      diff: [
+        { value: baseText, removed: true },
+        { value: h.text, added: true },
+      ],
     };
   });
   const sim: SimilarityData = {
-    problemId: 1, modelId, baseModelId: baseId,
-    samples: samples.map((s, i) => ({ sampleId: s.id, sampleIndex: s.sampleIndex, correct: s.correct, similarity: 0.1 + i / 40, novelty: 0.5, baselinePercentile: 0.2, nearest: [{ baseSampleId: 50, baseSampleIndex: 0, similarity: 0.1 + i / 40 }] })),
+    problemId: 1,
+    modelId,
+    baseModelId: baseId,
+    samples: samples.map((s, i) => ({
+      sampleId: s.id,
+      sampleIndex: s.sampleIndex,
+      correct: s.correct,
+      similarity: 0.1 + i / 40,
+      novelty: 0.5,
+      baselinePercentile: 0.2,
+      nearest: [{ baseSampleId: 50, baseSampleIndex: 0, similarity: 0.1 + i / 40 }],
+    })),
     baseline: [0, 1, 2].map((i) => ({ sampleId: 50 + i, sampleIndex: i, similarity: 0.3 + i / 10, novelty: 0.2 })),
     summary: {
       modelSimilarity: { count: 12, min: 0.1, q1: 0.2, median: 0.25, q3: 0.3, max: 0.4, mean: 0.25 },
@@ -115,7 +251,14 @@ function overviewFixture(): OverviewData {
   const models = [
     { id: 1, label: 'base <svg onload=window.__pwned=1>', displayId: 'a:base', isBase: true, isFocus: false, run: 'a' },
     { id: 2, label: HOSTILE_LABEL, displayId: 'a:rl', isBase: false, isFocus: true, run: 'a' },
-    { id: 3, label: 'rl step-100 <script>window.__pwned=1</script>', displayId: 'b:rl@100', isBase: false, isFocus: false, run: 'b' },
+    {
+      id: 3,
+      label: 'rl step-100 <script>window.__pwned=1</script>',
+      displayId: 'b:rl@100',
+      isBase: false,
+      isFocus: false,
+      run: 'b',
+    },
     { id: 4, label: 'rl step-300', displayId: 'b:rl@300', isBase: false, isFocus: false, run: 'b' },
     { id: 5, label: 'rl step-500', displayId: 'c:rl@500', isBase: false, isFocus: false, run: 'c' },
     { id: 6, label: 'rl step-1000', displayId: 'c:rl@1000', isBase: false, isFocus: false, run: 'c' },
@@ -125,12 +268,46 @@ function overviewFixture(): OverviewData {
   for (const m of models) {
     [1, 2, 4, 8].forEach((k, i) => {
       const value = Math.min(1, 0.4 + 0.03 * m.id + 0.12 * i);
-      curves.push({ modelId: m.id, level: null, k, value, ciLow: value - 0.1, ciHigh: Math.min(1, value + 0.1), problems: 30 });
+      curves.push({
+        modelId: m.id,
+        level: null,
+        k,
+        value,
+        ciLow: value - 0.1,
+        ciHigh: Math.min(1, value + 0.1),
+        problems: 30,
+      });
     });
-    for (let bin = 0; bin < 12; bin++) histograms.push({ modelId: m.id, bin, label: bin === 0 ? '0' : bin === 11 ? '1' : `(${(bin - 1) / 10}, ${bin / 10}]`, count: (bin * m.id) % 7 });
+    for (let bin = 0; bin < 12; bin++)
+      histograms.push({
+        modelId: m.id,
+        bin,
+        label: bin === 0 ? '0' : bin === 11 ? '1' : `(${(bin - 1) / 10}, ${bin / 10}]`,
+        count: (bin * m.id) % 7,
+      });
   }
-  const coverage = models.filter((m) => !m.isBase).map((m) => ({ modelId: m.id, baseModelId: 1, problems: 30, baseOnly: 2, modelOnly: m.id, both: 20, neither: 8 - m.id, crossoverK: 4 }));
-  return { models, baseModelId: 1, levels: [], curves, histograms, coverage, warnings: ['<img src=x onerror=window.__pwned=1> warning'], problems: 30 };
+  const coverage = models
+    .filter((m) => !m.isBase)
+    .map((m) => ({
+      modelId: m.id,
+      baseModelId: 1,
+      problems: 30,
+      baseOnly: 2,
+      modelOnly: m.id,
+      both: 20,
+      neither: 8 - m.id,
+      crossoverK: 4,
+    }));
+  return {
+    models,
+    baseModelId: 1,
+    levels: [],
+    curves,
+    histograms,
+    coverage,
+    warnings: ['<img src=x onerror=window.__pwned=1> warning'],
+    problems: 30,
+  };
 }
 
 /** The stub of `acquireVsCodeApi`, answering requests from the fixtures (served as /stub.js). */
@@ -188,7 +365,12 @@ async function buildBundle(): Promise<void> {
   fs.writeFileSync(path.join(outDir, 'stub.js'), stubScript());
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.woff2': 'font/woff2' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.woff2': 'font/woff2',
+};
 
 function serve(): Promise<{ server: http.Server; origin: string }> {
   return new Promise((resolve) => {
@@ -202,7 +384,9 @@ function serve(): Promise<{ server: http.Server; origin: string }> {
       res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
       fs.createReadStream(file).pipe(res);
     });
-    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    );
   });
 }
 
@@ -220,17 +404,45 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     await buildBundle();
     ({ server, origin } = await serve());
     const nonce = 'dGVzdC1ub25jZS0xMjM0NQ==';
-    const html = panelHtml({ cspSource: origin, scriptUri: `${origin}/webview.js`, styleUri: `${origin}/webview.css`, view: 'problem', nonce, title: 'hostile' })
+    const html = panelHtml({
+      cspSource: origin,
+      scriptUri: `${origin}/webview.js`,
+      styleUri: `${origin}/webview.css`,
+      view: 'problem',
+      nonce,
+      title: 'hostile',
+    })
       // the stub acquireVsCodeApi is loaded first, under the same nonce (as VS Code injects its own)
-      .replace(`<script nonce="${nonce}" src=`, `<script nonce="${nonce}" src="${origin}/stub.js"></script>\n<script nonce="${nonce}" src=`);
+      .replace(
+        `<script nonce="${nonce}" src=`,
+        `<script nonce="${nonce}" src="${origin}/stub.js"></script>\n<script nonce="${nonce}" src=`,
+      );
     fs.writeFileSync(path.join(outDir, 'index.html'), html);
-    const overviewHtml = panelHtml({ cspSource: origin, scriptUri: `${origin}/webview.js`, styleUri: `${origin}/webview.css`, view: 'overview', nonce, title: 'hostile overview' })
-      .replace(`<script nonce="${nonce}" src=`, `<script nonce="${nonce}" src="${origin}/stub.js"></script>\n<script nonce="${nonce}" src=`);
+    const overviewHtml = panelHtml({
+      cspSource: origin,
+      scriptUri: `${origin}/webview.js`,
+      styleUri: `${origin}/webview.css`,
+      view: 'overview',
+      nonce,
+      title: 'hostile overview',
+    }).replace(
+      `<script nonce="${nonce}" src=`,
+      `<script nonce="${nonce}" src="${origin}/stub.js"></script>\n<script nonce="${nonce}" src=`,
+    );
     fs.writeFileSync(path.join(outDir, 'overview.html'), overviewHtml);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-dev-shm-usage',
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     page.on('request', (r) => requests.push(r.url()));
@@ -242,8 +454,19 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     page.on('pageerror', (e) => pageErrors.push(e.message));
     await page.addInitScript(() => {
       window.__csp = [];
-      document.addEventListener('securitypolicyviolation', (e: { violatedDirective: string; blockedURI: string; sample: string; sourceFile: string; lineNumber: number; columnNumber: number }) =>
-        window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`),
+      document.addEventListener(
+        'securitypolicyviolation',
+        (e: {
+          violatedDirective: string;
+          blockedURI: string;
+          sample: string;
+          sourceFile: string;
+          lineNumber: number;
+          columnNumber: number;
+        }) =>
+          window.__csp.push(
+            `${e.violatedDirective} ${e.blockedURI} ${e.sample} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`,
+          ),
       );
     });
     await page.goto(`${origin}/index.html`);
@@ -260,31 +483,52 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     for (let i = 0; i < HOSTILE.length; i++) {
       const h = HOSTILE[i];
       await page.click(`.sample-row[data-sample-id="${100 + i}"]`);
-      await page.waitForFunction((i: number) => document.querySelector('.detail-head strong')?.textContent === `Sample #${i}`, i, { timeout: 10_000 });
+      await page.waitForFunction(
+        (i: number) => document.querySelector('.detail-head strong')?.textContent === `Sample #${i}`,
+        i,
+        { timeout: 10_000 },
+      );
       await page.waitForSelector('#trace-rendered', { state: 'attached' });
       const rendered: string = await page.$eval('#trace-rendered', (el: { textContent: string }) => el.textContent);
       const spans: string = await page.$eval('#novel-spans', (el: { textContent: string }) => el.textContent);
       const diff: string = await page.$eval('#diff-view', (el: { textContent: string }) => el.textContent);
-      for (const v of h.visible) assert.ok(rendered.includes(v), `${h.name}: rendered text lacks ${JSON.stringify(v)}: ${JSON.stringify(rendered.slice(0, 300))}`);
+      for (const v of h.visible)
+        assert.ok(
+          rendered.includes(v),
+          `${h.name}: rendered text lacks ${JSON.stringify(v)}: ${JSON.stringify(rendered.slice(0, 300))}`,
+        );
       assert.equal(spans, h.text, `${h.name}: novel-span view is the exact text`);
       assert.ok(diff.includes(h.text), `${h.name}: diff view shows the text`);
       // the rendered trace holds no live element that could run or fetch anything
       // (KaTeX's vetted layout styles are applied through CSSOM and show up as style attributes: allowed unless they load anything)
-      const live: string[] = await page.$$eval('#trace-rendered *', (els: { tagName: string; attributes: { name: string; value: string }[] }[]) =>
-        els
-          .filter(
-            (e) =>
-              /^(script|img|iframe|object|embed|a|form|style|link|use|image|foreignobject|video|audio)$/i.test(e.tagName) ||
-              [...e.attributes].some((a) => /^on|^href$|^src$|^xlink:href$|^action$|^formaction$/i.test(a.name) || (a.name === 'style' && /url\(|expression|@import/i.test(a.value))),
-          )
-          .map((e) => `${e.tagName}[${[...e.attributes].map((a) => a.name).join(',')}]`),
+      const live: string[] = await page.$$eval(
+        '#trace-rendered *',
+        (els: { tagName: string; attributes: { name: string; value: string }[] }[]) =>
+          els
+            .filter(
+              (e) =>
+                /^(script|img|iframe|object|embed|a|form|style|link|use|image|foreignobject|video|audio)$/i.test(
+                  e.tagName,
+                ) ||
+                [...e.attributes].some(
+                  (a) =>
+                    /^on|^href$|^src$|^xlink:href$|^action$|^formaction$/i.test(a.name) ||
+                    (a.name === 'style' && /url\(|expression|@import/i.test(a.value)),
+                ),
+            )
+            .map((e) => `${e.tagName}[${[...e.attributes].map((a) => a.name).join(',')}]`),
       );
       assert.deepEqual(live, [], `${h.name}: live elements in the rendered trace`);
       // switch to the rendered tab once so the screenshot shows it
       if (h.name === 'think') {
         // safe math still lays out: KaTeX's vetted inline styles are applied through CSSOM
-        const layout = await page.$$eval('#trace-rendered .katex .vlist > span', (els: { style: { top: string } }[]) => els.map((e) => e.style.top));
-        assert.ok(layout.filter((t) => /^-?\d+(\.\d+)?em$/.test(t)).length >= 3, `fraction layout styles applied: ${JSON.stringify(layout)}`);
+        const layout = await page.$$eval('#trace-rendered .katex .vlist > span', (els: { style: { top: string } }[]) =>
+          els.map((e) => e.style.top),
+        );
+        assert.ok(
+          layout.filter((t) => /^-?\d+(\.\d+)?em$/.test(t)).length >= 3,
+          `fraction layout styles applied: ${JSON.stringify(layout)}`,
+        );
         await page.click('#tab-rendered');
         await page.click('details.think > summary');
       }
@@ -295,10 +539,21 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
 
     assert.deepEqual(dialogs, [], 'no dialog opened');
     assert.equal(await page.evaluate(() => window.__pwned), undefined, 'window.__pwned is undefined');
-    assert.deepEqual(consoleLines.filter((l) => /pwned/i.test(l)), [], 'no pwned marker on the console');
+    assert.deepEqual(
+      consoleLines.filter((l) => /pwned/i.test(l)),
+      [],
+      'no pwned marker on the console',
+    );
     assert.deepEqual(pageErrors, [], 'no uncaught page errors');
-    const allowed = new Set([`${origin}/index.html`, `${origin}/webview.js`, `${origin}/webview.css`, `${origin}/stub.js`]);
-    const foreign = requests.filter((u) => !allowed.has(u) && !(u.startsWith(`${origin}/KaTeX_`) && u.endsWith('.woff2')));
+    const allowed = new Set([
+      `${origin}/index.html`,
+      `${origin}/webview.js`,
+      `${origin}/webview.css`,
+      `${origin}/stub.js`,
+    ]);
+    const foreign = requests.filter(
+      (u) => !allowed.has(u) && !(u.startsWith(`${origin}/KaTeX_`) && u.endsWith('.woff2')),
+    );
     assert.deepEqual(foreign, [], 'no request other than the page, its script, stylesheet and KaTeX fonts');
     const csp: string[] = await page.evaluate(() => window.__csp);
     assert.deepEqual(csp, [], 'no CSP violation');
@@ -332,7 +587,8 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
       }, theme);
       await page.waitForTimeout(400);
       assert.ok(await page.$('#chart-passk canvas'), `${theme}: the pass@k chart is there`);
-      if (theme === 'vscode-high-contrast') await page.screenshot({ path: path.join(shotDir, 'hostile-high-contrast.png') });
+      if (theme === 'vscode-high-contrast')
+        await page.screenshot({ path: path.join(shotDir, 'hostile-high-contrast.png') });
     }
     assert.deepEqual(pageErrors, []);
     assert.deepEqual(await page.evaluate(() => window.__csp), []);
@@ -363,7 +619,11 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     });
     await ov.addInitScript(() => {
       window.__csp = [];
-      document.addEventListener('securitypolicyviolation', (e: { violatedDirective: string; blockedURI: string; sample: string }) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
+      document.addEventListener(
+        'securitypolicyviolation',
+        (e: { violatedDirective: string; blockedURI: string; sample: string }) =>
+          window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`),
+      );
     });
     try {
       await ov.goto(`${origin}/overview.html`);
@@ -371,13 +631,26 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
       await ov.waitForSelector('#chart-histogram canvas', { timeout: 20_000 });
       await ov.waitForSelector('#chart-coverage canvas', { timeout: 20_000 });
       const count = () => ov.$eval('#models-shown', (el: { textContent: string }) => el.textContent);
-      const checked = () => ov.$$eval('input[data-model-id]', (els: { checked: boolean; dataset: { modelId: string } }[]) => els.filter((e) => e.checked).map((e) => Number(e.dataset.modelId)));
+      const checked = () =>
+        ov.$$eval('input[data-model-id]', (els: { checked: boolean; dataset: { modelId: string } }[]) =>
+          els.filter((e) => e.checked).map((e) => Number(e.dataset.modelId)),
+        );
       // 6 models: the base and the focus model's run (a) start shown
       assert.deepEqual(await checked(), [1, 2]);
       assert.equal(await count(), '2 of 6 shown · 4 hidden');
       const list: string = await ov.$eval('.model-list', (el: { textContent: string }) => el.textContent);
-      assert.ok(list.includes(HOSTILE_LABEL) && list.includes('base <svg onload=window.__pwned=1> (base)') && list.includes('<script>window.__pwned=1</script>'), 'hostile labels are text');
-      assert.deepEqual(await ov.$$eval('.model-list *', (els: { tagName: string }[]) => els.map((e) => e.tagName.toLowerCase()).filter((t) => !['label', 'input', 'span'].includes(t))), []);
+      assert.ok(
+        list.includes(HOSTILE_LABEL) &&
+          list.includes('base <svg onload=window.__pwned=1> (base)') &&
+          list.includes('<script>window.__pwned=1</script>'),
+        'hostile labels are text',
+      );
+      assert.deepEqual(
+        await ov.$$eval('.model-list *', (els: { tagName: string }[]) =>
+          els.map((e) => e.tagName.toLowerCase()).filter((t) => !['label', 'input', 'span'].includes(t)),
+        ),
+        [],
+      );
       await ov.screenshot({ path: path.join(shotDir, 'hostile-overview-default.png'), fullPage: true });
       // the list: tick one model, then show all
       await ov.check('input[data-model-id="3"]');
@@ -418,9 +691,21 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
       assert.deepEqual(ovErrors, [], 'no uncaught page errors');
       assert.deepEqual(await ov.evaluate(() => window.__csp), [], 'no CSP violation');
       assert.equal(await ov.evaluate(() => window.__pwned), undefined);
-      assert.deepEqual(ovConsole.filter((l) => /pwned/i.test(l)), []);
-      const allowed = new Set([`${origin}/overview.html`, `${origin}/webview.js`, `${origin}/webview.css`, `${origin}/stub.js`]);
-      assert.deepEqual(ovRequests.filter((u) => !allowed.has(u)), [], 'no request other than the page, its script and stylesheet');
+      assert.deepEqual(
+        ovConsole.filter((l) => /pwned/i.test(l)),
+        [],
+      );
+      const allowed = new Set([
+        `${origin}/overview.html`,
+        `${origin}/webview.js`,
+        `${origin}/webview.css`,
+        `${origin}/stub.js`,
+      ]);
+      assert.deepEqual(
+        ovRequests.filter((u) => !allowed.has(u)),
+        [],
+        'no request other than the page, its script and stylesheet',
+      );
       assert.deepEqual(dialogs, []);
     } finally {
       await ov.close();

@@ -62,14 +62,20 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
   test('opens from the tree: one curve per model, pass@1 and pass@8 right', async () => {
     try {
       await showTreeView(s.page, CONTAINER, VIEW);
-      await waitUntil(s.page, async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30, { timeoutMs: 120_000, what: '30 problem rows' });
+      await waitUntil(
+        s.page,
+        async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30,
+        { timeoutMs: 120_000, what: '30 problem rows' },
+      );
       await clickTreeRow(s.page, VIEW, '0');
       const action = s.page.locator('.monaco-list-row.selected .action-label[aria-label="Open Problem View"]').first();
       await action.click({ timeout: 10_000 });
       frame = await webviewFrame(s.page, 0, { timeoutMs: 30_000, what: 'the problem view' });
       await frame.waitForSelector('#stats-table tbody tr', { timeout: 30_000 });
       await frame.waitForSelector('#chart-passk canvas', { timeout: 30_000 });
-      const rows: string[][] = await frame.$$eval('#stats-table tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())));
+      const rows: string[][] = await frame.$$eval('#stats-table tbody tr', (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())),
+      );
       const models = await frame.$$eval('#chart-passk-data li', (lis) => lis.map((li) => li.textContent ?? ''));
       assert.equal(rows.length, 12, 'the folder has 12 models (2 per run folder)');
       assert.equal(models.length, rows.length, 'one curve per model');
@@ -104,7 +110,10 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       assert.match(score, /novelty \d+\.\d%/);
       const rowsText = await frame.$$eval('.sample-row', (els) => els.map((e) => e.textContent ?? ''));
       assert.equal(rowsText.length, 8);
-      assert.ok(rowsText.every((t) => /sim \d\.\d\d/.test(t)), 'each sample shows its similarity to the nearest base sample');
+      assert.ok(
+        rowsText.every((t) => /sim \d\.\d\d/.test(t)),
+        'each sample shows its similarity to the nearest base sample',
+      );
       await frame.waitForSelector('#chart-similarity canvas', { timeout: 30_000 });
       await frame.$eval('#in-base', (el) => el.scrollIntoView());
       await screenshot(s.page, 'problem-view-2-similarity');
@@ -122,10 +131,14 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       // KaTeX fonts use font-display: block; wait until they are in before the screenshot
       const mainFont = await frame.evaluate(async () => {
         await document.fonts.ready;
-        return [...document.fonts].some((f: { family: string; status: string }) => f.family === 'KaTeX_Main' && f.status === 'loaded');
+        return [...document.fonts].some(
+          (f: { family: string; status: string }) => f.family === 'KaTeX_Main' && f.status === 'loaded',
+        );
       });
       assert.ok(mainFont, 'the KaTeX fonts load under the CSP');
-      const tops = await frame.$$eval('#trace-rendered .katex .vlist > span', (els) => els.map((e) => (e as unknown as { style: { top: string } }).style.top).filter((t) => /em$/.test(t)));
+      const tops = await frame.$$eval('#trace-rendered .katex .vlist > span', (els) =>
+        els.map((e) => (e as unknown as { style: { top: string } }).style.top).filter((t) => /em$/.test(t)),
+      );
       assert.ok(tops.length > 0, 'KaTeX layout styles are applied (through CSSOM, the CSP has no unsafe-inline)');
       await screenshot(s.page, 'problem-view-4-rendered');
     } catch (e) {
@@ -143,7 +156,12 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       const header = await ov.$eval('header', (el) => el.textContent ?? '');
       assert.match(header, /30 problems · 12 models/);
       // 12 models: only the base model and the focus model's run (results_2048_batched: SFT base + RL) start shown
-      const shown = async () => ov.$$eval('input[data-model-id]', (els) => els.filter((e) => (e as unknown as { checked: boolean }).checked).map((e) => (e.parentElement?.textContent ?? '').trim()));
+      const shown = async () =>
+        ov.$$eval('input[data-model-id]', (els) =>
+          els
+            .filter((e) => (e as unknown as { checked: boolean }).checked)
+            .map((e) => (e.parentElement?.textContent ?? '').trim()),
+        );
       assert.deepEqual((await shown()).sort(), [RL_LABEL, `${SFT_LABEL} (base)`].sort());
       assert.equal(await ov.$eval('#models-shown', (el) => el.textContent ?? ''), '2 of 12 shown · 10 hidden');
       await screenshot(s.page, 'problem-view-5-overview');
@@ -157,7 +175,9 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       await s.page.waitForTimeout(500);
       await screenshot(s.page, 'problem-view-5b-overview-all-models');
       await ov.click('#show-default-models');
-      const step100 = await ov.$$eval('label.model-toggle', (els) => els.findIndex((e) => (e.textContent ?? '').includes('rlvr-ppo@step-100 ')));
+      const step100 = await ov.$$eval('label.model-toggle', (els) =>
+        els.findIndex((e) => (e.textContent ?? '').includes('rlvr-ppo@step-100 ')),
+      );
       assert.ok(step100 >= 0, 'the step-100 checkpoint is listed');
       await ov.locator('label.model-toggle').nth(step100).locator('input').check();
       assert.equal((await shown()).length, 3);
@@ -173,20 +193,39 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
   test('both panels come back after a window reload (serializers)', async () => {
     try {
       await reloadWindow(s.page);
-      const restored = await webviewWith(s.page, '#chart-curves canvas, #stats-table tbody tr', { what: 'a restored panel with content' });
+      const restored = await webviewWith(s.page, '#chart-curves canvas, #stats-table tbody tr', {
+        what: 'a restored panel with content',
+      });
       assert.ok(restored);
       const tabs = await s.page.locator('.tabs-container .tab .label-name').allTextContents();
-      assert.ok(tabs.some((t) => t.includes('Problem 0')), `tabs: ${tabs.join(' | ')}`);
-      assert.ok(tabs.some((t) => t.includes('Overview')), `tabs: ${tabs.join(' | ')}`);
+      assert.ok(
+        tabs.some((t) => t.includes('Problem 0')),
+        `tabs: ${tabs.join(' | ')}`,
+      );
+      assert.ok(
+        tabs.some((t) => t.includes('Overview')),
+        `tabs: ${tabs.join(' | ')}`,
+      );
       await screenshot(s.page, 'problem-view-7-after-reload');
       // The overview keeps the models shown before the reload (base, RL and the step-100 checkpoint).
       await s.page.locator('.tabs-container .tab', { hasText: 'Overview' }).first().click();
       const ov = await webviewWith(s.page, '#models-shown', { what: 'the restored overview' });
-      await waitUntil(s.page, async () => (await ov.$eval('#models-shown', (el) => el.textContent ?? '')) === '3 of 12 shown · 9 hidden', {
-        what: 'the overview to show the 3 models chosen before the reload',
-      });
-      const shownAfter = await ov.$$eval('input[data-model-id]', (els) => els.filter((e) => (e as unknown as { checked: boolean }).checked).map((e) => (e.parentElement?.textContent ?? '').trim()));
-      assert.ok(shownAfter.some((t) => t.includes('rlvr-ppo@step-100 ')), `shown after reload: ${shownAfter.join(' | ')}`);
+      await waitUntil(
+        s.page,
+        async () => (await ov.$eval('#models-shown', (el) => el.textContent ?? '')) === '3 of 12 shown · 9 hidden',
+        {
+          what: 'the overview to show the 3 models chosen before the reload',
+        },
+      );
+      const shownAfter = await ov.$$eval('input[data-model-id]', (els) =>
+        els
+          .filter((e) => (e as unknown as { checked: boolean }).checked)
+          .map((e) => (e.parentElement?.textContent ?? '').trim()),
+      );
+      assert.ok(
+        shownAfter.some((t) => t.includes('rlvr-ppo@step-100 ')),
+        `shown after reload: ${shownAfter.join(' | ')}`,
+      );
     } catch (e) {
       await s.fail(e, 'problem-view-7');
     }

@@ -18,7 +18,10 @@ export async function startOnRlvrProbe(name: string): Promise<{ session: Session
     name,
     vsix,
     folder: workspace,
-    settings: { 'traceInspector.baseModel': 'results_2048_batched:ns-0', 'workbench.colorTheme': 'Default Dark Modern' },
+    settings: {
+      'traceInspector.baseModel': 'results_2048_batched:ns-0',
+      'workbench.colorTheme': 'Default Dark Modern',
+    },
   });
   return { session, workspace };
 }

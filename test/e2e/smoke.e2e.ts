@@ -61,10 +61,14 @@ describe('e2e harness smoke (code-server + Chromium)', { timeout: 600_000 }, () 
 
   test('the opened folder is shown in the Explorer', async () => {
     await openViewContainer(s.page, 'Explorer');
-    const rows = await waitUntil(s.page, async () => {
-      const r = await treeRows(s.page, 'workspace').catch((): string[] => []);
-      return r.includes('notes.txt') ? r : undefined;
-    }, { what: "notes.txt in the Explorer's folder view" });
+    const rows = await waitUntil(
+      s.page,
+      async () => {
+        const r = await treeRows(s.page, 'workspace').catch((): string[] => []);
+        return r.includes('notes.txt') ? r : undefined;
+      },
+      { what: "notes.txt in the Explorer's folder view" },
+    );
     assert.deepEqual(rows, ['notes.txt']);
   });
 
@@ -84,10 +88,14 @@ describe('e2e harness smoke (code-server + Chromium)', { timeout: 600_000 }, () 
       { label: 'beta-child-2', description: 'desc-beta-child-2', level: 2, expanded: undefined, selected: false },
     ]);
     await clickTreeRow(s.page, VIEW, 'beta-child-1');
-    await waitUntil(s.page, async () => {
-      const selected = (await treeRowDetails(s.page, VIEW)).filter((r) => r.selected).map((r) => r.label);
-      return selected.length === 1 && selected[0] === 'beta-child-1';
-    }, { what: "'beta-child-1' to be the only selected row" });
+    await waitUntil(
+      s.page,
+      async () => {
+        const selected = (await treeRowDetails(s.page, VIEW)).filter((r) => r.selected).map((r) => r.label);
+        return selected.length === 1 && selected[0] === 'beta-child-1';
+      },
+      { what: "'beta-child-1' to be the only selected row" },
+    );
     await screenshot(s.page, 'smoke-tree');
   });
 
@@ -125,7 +133,10 @@ describe('e2e harness smoke (code-server + Chromium)', { timeout: 600_000 }, () 
 
   test('running an unknown command fails with a message naming it', async () => {
     await assert.rejects(runCommand(s.page, 'E2E Smoke: No Such Command', { timeoutMs: 2000 }), (e: Error) => {
-      assert.match(e.message, /Timed out after 2000 ms waiting for the command 'E2E Smoke: No Such Command' in the command palette \(offered: [^)]*\)/);
+      assert.match(
+        e.message,
+        /Timed out after 2000 ms waiting for the command 'E2E Smoke: No Such Command' in the command palette \(offered: [^)]*\)/,
+      );
       assert.match(e.message, /Screenshot: .*\.png/);
       return true;
     });
@@ -140,7 +151,9 @@ describe('e2e harness smoke (code-server + Chromium)', { timeout: 600_000 }, () 
     await waitForTreeRow(s.page, VIEW, 'alpha');
     assert.deepEqual((await treeRows(s.page, VIEW)).slice(0, 2), ['alpha', 'beta']);
     // the first extension host has stopped, so what its output channel wrote is on disk
-    await waitUntil(s.page, async () => outputChannelLog(s.server, 'E2E Smoke') !== '', { what: 'the output channel log' });
+    await waitUntil(s.page, async () => outputChannelLog(s.server, 'E2E Smoke') !== '', {
+      what: 'the output channel log',
+    });
     assert.equal(outputChannelLog(s.server, 'E2E Smoke'), 'said hello to 201 lines\n');
     await screenshot(s.page, 'smoke-after-reload');
   });

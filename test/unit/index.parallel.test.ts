@@ -40,7 +40,13 @@ describe('parallel reader', () => {
     assert.ok(existsSync(readerWorkerPath()), readerWorkerPath());
   });
 
-  for (const folder of ['rlvr-probe-gsm8k', 'qwen25-math-eval-example', 'tot-game24', 'humaneval-samples-flat', 'inspect-logs']) {
+  for (const folder of [
+    'rlvr-probe-gsm8k',
+    'qwen25-math-eval-example',
+    'tot-game24',
+    'humaneval-samples-flat',
+    'inspect-logs',
+  ]) {
     test(`${folder}: the same index as reading on one thread`, async () => {
       const { seq, par } = await both(join(REAL, folder));
       const a = dump(seq);
@@ -56,13 +62,28 @@ describe('parallel reader', () => {
 
   test('hostile texts survive the UTF-8 round trip: NUL, lone surrogates, emoji, RTL overrides, invalid bytes, bad lines', async () => {
     const dir = tempDir();
-    const texts = ['a\u0000b', 'lone \ud800 high', 'lone \udc00 low', 'emoji 😀 and é', '\u202eevil\u202c', '', '<script>alert(1)</script>'];
+    const texts = [
+      'a\u0000b',
+      'lone \ud800 high',
+      'lone \udc00 low',
+      'emoji 😀 and é',
+      '\u202eevil\u202c',
+      '',
+      '<script>alert(1)</script>',
+    ];
     const line = (qid: number, ts: string[]) =>
-      JSON.stringify({ qid, model_name: 'm', rollouts: ts.map((text, i) => ({ rollout: i, correct: i % 2 === 0, text })) });
+      JSON.stringify({
+        qid,
+        model_name: 'm',
+        rollouts: ts.map((text, i) => ({ rollout: i, correct: i % 2 === 0, text })),
+      });
     // A bad line between good ones, and raw invalid UTF-8 inside a JSON string.
     const raw = Buffer.concat([
       Buffer.from(`${line(0, texts)}\n{not json\n`),
-      Buffer.from('{"qid": 2, "model_name": "m", "rollouts": [{"rollout": 0, "correct": true, "text": "bad \xff\xfe bytes"}]}\n', 'latin1'),
+      Buffer.from(
+        '{"qid": 2, "model_name": "m", "rollouts": [{"rollout": 0, "correct": true, "text": "bad \xff\xfe bytes"}]}\n',
+        'latin1',
+      ),
       Buffer.from(`${line(3, ['ok'])}\n`),
     ]);
     writeFileSync(join(dir, 'r.jsonl'), raw);
@@ -71,7 +92,10 @@ describe('parallel reader', () => {
     assert.deepEqual(par.diagnostics(), seq.diagnostics());
     assert.equal(par.diagnostics().length, 1);
     // Each text reads back as the single-thread path stores it, and its hash is the hash of that text.
-    const rows = par.db.prepare('SELECT text, content_hash FROM samples ORDER BY id').all() as { text: string; content_hash: string }[];
+    const rows = par.db.prepare('SELECT text, content_hash FROM samples ORDER BY id').all() as {
+      text: string;
+      content_hash: string;
+    }[];
     assert.equal(rows[0].text, 'a\u0000b');
     assert.equal(rows[3].text, 'emoji 😀 and é');
     assert.equal(rows[1].text, 'lone \ufffd high');
@@ -84,20 +108,40 @@ describe('parallel reader', () => {
   test('a reader thread that fails mid-file: the file goes on on this thread, same events, nothing twice', async () => {
     const dir = tempDir();
     const line = (qid: number, n: number) =>
-      JSON.stringify({ qid, model_name: 'm', rollouts: Array.from({ length: n }, (_, i) => ({ rollout: i, correct: i % 2 === 0, text: `q${qid} s${i} é` })) });
+      JSON.stringify({
+        qid,
+        model_name: 'm',
+        rollouts: Array.from({ length: n }, (_, i) => ({ rollout: i, correct: i % 2 === 0, text: `q${qid} s${i} é` })),
+      });
     // 4 batches of 2000 samples, a bad line, more records.
-    const lines = [...Array.from({ length: 16 }, (_, q) => line(q, 500)), '{broken', ...Array.from({ length: 4 }, (_, q) => line(17 + q, 3))];
+    const lines = [
+      ...Array.from({ length: 16 }, (_, q) => line(q, 500)),
+      '{broken',
+      ...Array.from({ length: 4 }, (_, q) => line(17 + q, 3)),
+    ];
     const file = join(dir, 'r.jsonl');
     writeFileSync(file, `${lines.join('\n')}\n`);
     const ctx = { root: dir, relPath: 'r.jsonl', absPath: file, run: '' };
     const flat = (evs: ReadEvent[]) =>
-      evs.map((e) => (e.kind === 'diagnostic' ? e.diagnostic : { line: e.record.line, id: e.record.problemId, samples: e.record.samples.map((x) => [x.text, x.correct, x.sampleIndex]) }));
+      evs.map((e) =>
+        e.kind === 'diagnostic'
+          ? e.diagnostic
+          : {
+              line: e.record.line,
+              id: e.record.problemId,
+              samples: e.record.samples.map((x) => [x.text, x.correct, x.sampleIndex]),
+            },
+      );
     const expected: ReadEvent[] = [];
     for await (const ev of readFile(ctx, 'rollouts')) expected.push(ev);
     for (const failAfterBatches of [0, 2]) {
       const got: ReadEvent[] = [];
       const fallbacks: { delivered: number; reason: string }[] = [];
-      for await (const ev of readFileParallel(ctx, 'rollouts', { failAfterBatches, onFallback: (delivered, reason) => fallbacks.push({ delivered, reason }) })) got.push(ev);
+      for await (const ev of readFileParallel(ctx, 'rollouts', {
+        failAfterBatches,
+        onFallback: (delivered, reason) => fallbacks.push({ delivered, reason }),
+      }))
+        got.push(ev);
       assert.equal(fallbacks.length, 1, 'the reader thread failed once');
       assert.match(fallbacks[0].reason, new RegExp(`failure injected after ${failAfterBatches} batches`));
       // 4 problems of 500 samples per batch
@@ -123,7 +167,15 @@ describe('parallel reader', () => {
   test('cancelled while a file is read on the worker: the file stays partial and the next pass completes it', async () => {
     const dir = tempDir();
     const lines = Array.from({ length: 400 }, (_, q) =>
-      JSON.stringify({ qid: q, model_name: 'm', rollouts: Array.from({ length: 50 }, (_, i) => ({ rollout: i, correct: i % 3 === 0, text: `q${q} s${i} ${'x'.repeat(200)}` })) }),
+      JSON.stringify({
+        qid: q,
+        model_name: 'm',
+        rollouts: Array.from({ length: 50 }, (_, i) => ({
+          rollout: i,
+          correct: i % 3 === 0,
+          text: `q${q} s${i} ${'x'.repeat(200)}`,
+        })),
+      }),
     );
     writeFileSync(join(dir, 'big.jsonl'), `${lines.join('\n')}\n`);
     const index = TraceIndex.open(':memory:');

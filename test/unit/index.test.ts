@@ -12,7 +12,12 @@ import { REAL, rawRolloutCounts, tempDir } from './helpers';
 const RUN = join(REAL, 'rlvr-probe-gsm8k', 'results_2048_batched');
 
 /** A small results folder in the rollout format, written by the test. */
-function rolloutLine(qid: number, model: string, correct: boolean[], text = (i: number) => `solution ${qid}.${i}`): string {
+function rolloutLine(
+  qid: number,
+  model: string,
+  correct: boolean[],
+  text = (i: number) => `solution ${qid}.${i}`,
+): string {
   return JSON.stringify({
     qid,
     question: `question ${qid}`,
@@ -39,11 +44,18 @@ describe('index: real rlvr-probe-gsm8k run', () => {
       ],
     );
     // Per problem, the index agrees with a direct count of the raw file.
-    for (const [file, model] of [['rl_raw.jsonl', models[0]], ['sft_raw.jsonl', models[1]]] as const) {
+    for (const [file, model] of [
+      ['rl_raw.jsonl', models[0]],
+      ['sft_raw.jsonl', models[1]],
+    ] as const) {
       const raw = rawRolloutCounts(join(RUN, file));
       const problems = new Map(index.listProblems().map((p) => [p.id, p.problemId]));
       for (const s of index.modelStats(model.id)) {
-        assert.deepEqual({ n: s.n, c: s.c }, raw.get(problems.get(s.problemId)!), `${file} qid ${problems.get(s.problemId)}`);
+        assert.deepEqual(
+          { n: s.n, c: s.c },
+          raw.get(problems.get(s.problemId)!),
+          `${file} qid ${problems.get(s.problemId)}`,
+        );
       }
     }
     index.close();
@@ -65,13 +77,19 @@ describe('index: real rlvr-probe-gsm8k run', () => {
     const [rl, sft] = index.models();
     const raw = rawRolloutCounts(join(RUN, 'rl_raw.jsonl'));
     const expected = [...raw].filter(([, v]) => v.c === 0).map(([k]) => k);
-    assert.deepEqual(index.listProblems({ kind: 'failing', model: rl.id }).map((p) => p.problemId), expected);
+    assert.deepEqual(
+      index.listProblems({ kind: 'failing', model: rl.id }).map((p) => p.problemId),
+      expected,
+    );
     assert.equal(expected.length, 1);
     // gained by RL: only RL solves; lost: only SFT solves
     assert.equal(index.countProblems({ kind: 'gained', base: sft.id, model: rl.id }), 1);
     assert.equal(index.countProblems({ kind: 'lost', base: sft.id, model: rl.id }), 0);
     // natural numeric order of problem ids
-    assert.deepEqual(index.listProblems({ kind: 'all' }, 0, 12).map((p) => p.problemId), ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11']);
+    assert.deepEqual(
+      index.listProblems({ kind: 'all' }, 0, 12).map((p) => p.problemId),
+      ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11'],
+    );
     index.close();
   });
 
@@ -89,8 +107,13 @@ describe('index: real rlvr-probe-gsm8k run', () => {
     const p0 = index.listProblems({ kind: 'search', query: 'typing speed' })[0];
     const all = index.samples(p0.id, rl.id);
     const matching = index.samples(p0.id, rl.id, { matching: 'typing speed' });
-    const expected = all.filter((x) => /typing/i.test(index.sample(x.id)!.text) && /speed/i.test(index.sample(x.id)!.text));
-    assert.deepEqual(matching.map((x) => x.id), expected.map((x) => x.id));
+    const expected = all.filter(
+      (x) => /typing/i.test(index.sample(x.id)!.text) && /speed/i.test(index.sample(x.id)!.text),
+    );
+    assert.deepEqual(
+      matching.map((x) => x.id),
+      expected.map((x) => x.id),
+    );
     const counts = index.sampleCounts(p0.id, rl.id, 'typing speed');
     assert.equal(counts.correct + counts.incorrect + counts.ungraded, expected.length);
     // The models with a matching sample under each problem (the tree lists only those): "additions"
@@ -99,7 +122,16 @@ describe('index: real rlvr-probe-gsm8k run', () => {
     for (const p of index.listProblems({ kind: 'search', query: word })) {
       const expectedModels = index
         .models()
-        .filter((m) => index.samples(p.id, m.id).some((x) => (index.sample(x.id)!.text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? ([] as string[])).includes(word)))
+        .filter((m) =>
+          index.samples(p.id, m.id).some((x) =>
+            (
+              index
+                .sample(x.id)!
+                .text.toLowerCase()
+                .match(/[\p{L}\p{N}]+/gu) ?? ([] as string[])
+            ).includes(word),
+          ),
+        )
         .map((m) => m.id);
       assert.ok(expectedModels.length === 1, `one model matches in problem ${p.problemId}`);
       assert.deepEqual([...index.matchingModels(p.id, word)], expectedModels);
@@ -111,7 +143,10 @@ describe('index: real rlvr-probe-gsm8k run', () => {
 describe('index: incremental', () => {
   test('skips unchanged files, replaces changed ones, removes deleted ones', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'a.jsonl'), `${rolloutLine(0, 'base-model', [true, false])}\n${rolloutLine(1, 'base-model', [false, false])}\n`);
+    writeFileSync(
+      join(dir, 'a.jsonl'),
+      `${rolloutLine(0, 'base-model', [true, false])}\n${rolloutLine(1, 'base-model', [false, false])}\n`,
+    );
     writeFileSync(join(dir, 'b.jsonl'), `${rolloutLine(0, 'rl-model', [true, true])}\n`);
     const index = TraceIndex.open(join(dir, '.db', 'index.db'));
     const first = await indexFolder(index, dir);
@@ -137,7 +172,10 @@ describe('index: incremental', () => {
     rmSync(join(dir, 'b.jsonl'));
     const removed = await indexFolder(index, dir);
     assert.equal(removed.filesRemoved, 1);
-    assert.deepEqual(index.models().map((m) => m.name), ['base-model']);
+    assert.deepEqual(
+      index.models().map((m) => m.name),
+      ['base-model'],
+    );
     assert.equal(removed.samples, 4);
     index.close();
   });
@@ -150,10 +188,16 @@ describe('index: incremental', () => {
     await indexFolder(index, dir);
     const rl = index.models().find((m) => m.name === 'rl-model')!;
     assert.equal(index.countProblems(), 4);
-    assert.deepEqual(index.listProblems({ kind: 'all' }, 0, 10, rl.id).map((p) => p.problemId), ['1', '2', '3']);
+    assert.deepEqual(
+      index.listProblems({ kind: 'all' }, 0, 10, rl.id).map((p) => p.problemId),
+      ['1', '2', '3'],
+    );
     assert.equal(index.countProblems({ kind: 'all' }, rl.id), 3);
     // paging within the restriction
-    assert.deepEqual(index.listProblems({ kind: 'all' }, 1, 1, rl.id).map((p) => p.problemId), ['2']);
+    assert.deepEqual(
+      index.listProblems({ kind: 'all' }, 1, 1, rl.id).map((p) => p.problemId),
+      ['2'],
+    );
     index.close();
   });
 
@@ -169,7 +213,11 @@ describe('index: incremental', () => {
       index.clearIndexedData();
       assert.equal(index.models().length, 0);
       await indexFolder(index, dir);
-      assert.deepEqual(index.models().map((m) => [m.samples, m.correct]), [[3, 2]], `rebuild ${i + 1}`);
+      assert.deepEqual(
+        index.models().map((m) => [m.samples, m.correct]),
+        [[3, 2]],
+        `rebuild ${i + 1}`,
+      );
     }
     assert.deepEqual(index.samples(index.listProblems()[0].id, index.models()[0].id)[0].labels, ['grader error']);
     assert.equal(index.db.prepare('SELECT count(*) FROM samples').pluck().get(), 3);
@@ -178,7 +226,10 @@ describe('index: incremental', () => {
 
   test('the full-text index is built in chunks and resumes from its watermark', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'a.jsonl'), [0, 1, 2].map((q) => rolloutLine(q, 'm', [true, false], (i) => `word${q}x${i} common`)).join('\n'));
+    writeFileSync(
+      join(dir, 'a.jsonl'),
+      [0, 1, 2].map((q) => rolloutLine(q, 'm', [true, false], (i) => `word${q}x${i} common`)).join('\n'),
+    );
     const index = TraceIndex.open(':memory:');
     await indexFolder(index, dir, { fts: false });
     assert.equal(index.search('common').length, 0, 'nothing searchable before the build');
@@ -192,7 +243,10 @@ describe('index: incremental', () => {
 
   test('a schema-version-1 database is migrated to the current version and its full-text search works', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'a.jsonl'), [0, 1].map((q) => rolloutLine(q, 'm', [true], () => `alpha${q} beta`)).join('\n'));
+    writeFileSync(
+      join(dir, 'a.jsonl'),
+      [0, 1].map((q) => rolloutLine(q, 'm', [true], () => `alpha${q} beta`)).join('\n'),
+    );
     const dbPath = join(dir, 'db', 'index.db');
     // Write a version-1 database by hand, as the first release did.
     mkdirSync(join(dir, 'db'));
@@ -203,7 +257,10 @@ describe('index: incremental', () => {
     let index = TraceIndex.open(dbPath);
     assert.equal(index.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
     await indexFolder(index, dir);
-    assert.deepEqual(index.listProblems({ kind: 'search', query: 'alpha1' }).map((p) => p.problemId), ['1']);
+    assert.deepEqual(
+      index.listProblems({ kind: 'search', query: 'alpha1' }).map((p) => p.problemId),
+      ['1'],
+    );
     index.close();
     // Re-opening does not migrate again; an unchanged folder keeps its full-text index.
     index = TraceIndex.open(dbPath);
@@ -222,7 +279,10 @@ describe('index: incremental', () => {
 
   test('migration 4: a version-3 full-text index (positions, problem column) is replaced by one without positions, rebuilt on the next pass', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'a.jsonl'), [0, 1].map((q) => rolloutLine(q, 'm', [true, false], (i) => `alpha${q} beta x^2+${i}`)).join('\n'));
+    writeFileSync(
+      join(dir, 'a.jsonl'),
+      [0, 1].map((q) => rolloutLine(q, 'm', [true, false], (i) => `alpha${q} beta x^2+${i}`)).join('\n'),
+    );
     const dbPath = join(dir, 'index.db');
     const v3 = new Database(dbPath);
     for (const sql of migrations.slice(0, 3)) v3.exec(sql);
@@ -232,11 +292,17 @@ describe('index: incremental', () => {
     v3.close();
     const index = TraceIndex.open(dbPath);
     assert.equal(index.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
-    assert.match(index.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'samples_fts'").pluck().get() as string, /detail=none/);
+    assert.match(
+      index.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'samples_fts'").pluck().get() as string,
+      /detail=none/,
+    );
     assert.equal(index.getMeta('fts_max_id'), undefined);
     assert.equal(index.search('stale').length, 0);
     await indexFolder(index, dir);
-    assert.deepEqual(index.listProblems({ kind: 'search', query: 'alpha1 beta' }).map((p) => p.problemId), ['1']);
+    assert.deepEqual(
+      index.listProblems({ kind: 'search', query: 'alpha1 beta' }).map((p) => p.problemId),
+      ['1'],
+    );
     // words joined by punctuation are words of their own, found anywhere in the sample
     assert.equal(index.search('x^2+1').length, 2);
     assert.equal(index.search('x^2+0 alpha0').length, 1);
@@ -257,11 +323,19 @@ describe('index: incremental', () => {
     index.close();
     index = TraceIndex.open(dbPath);
     assert.equal(index.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
-    const plan = (index.db.prepare(`EXPLAIN QUERY PLAN ${SCORED_SAMPLES_SQL}`).all(model.id) as { detail: string }[]).map((r) => r.detail).join('; ');
+    const plan = (index.db.prepare(`EXPLAIN QUERY PLAN ${SCORED_SAMPLES_SQL}`).all(model.id) as { detail: string }[])
+      .map((r) => r.detail)
+      .join('; ');
     assert.match(plan, /USING COVERING INDEX samples_scored/);
     const after = index.scoredSamplesByProblem(model.id);
-    assert.deepEqual([...after.entries()].sort((a, b) => a[0] - b[0]), [...before.entries()].sort((a, b) => a[0] - b[0]));
-    assert.equal([...after.values()].reduce((a, l) => a + l.length, 0), model.scored);
+    assert.deepEqual(
+      [...after.entries()].sort((a, b) => a[0] - b[0]),
+      [...before.entries()].sort((a, b) => a[0] - b[0]),
+    );
+    assert.equal(
+      [...after.values()].reduce((a, l) => a + l.length, 0),
+      model.scored,
+    );
     index.close();
   });
 
@@ -271,17 +345,32 @@ describe('index: incremental', () => {
     const line = (id: number) => JSON.stringify({ id, out: [`a${id}`, `b${id}`], ok: [true, false] });
     writeFileSync(join(dir, 'rl', 'out.jsonl'), [0, 1].map((i) => line(i)).join('\n'));
     const mapping = (model: string, textField = 'text') =>
-      JSON.stringify({ files: ['**/out.jsonl'], records: 'per-problem', fields: { problemId: 'id', [textField]: 'out', correct: 'ok' }, model }, null, 2);
+      JSON.stringify(
+        {
+          files: ['**/out.jsonl'],
+          records: 'per-problem',
+          fields: { problemId: 'id', [textField]: 'out', correct: 'ok' },
+          model,
+        },
+        null,
+        2,
+      );
     const MAP = join(dir, 'trace-inspector.mapping.json');
     writeFileSync(MAP, mapping('rl'));
     const index = TraceIndex.open(join(dir, 'index.db'));
     await indexFolder(index, dir);
-    assert.deepEqual(index.models().map((m) => m.name), ['rl']);
+    assert.deepEqual(
+      index.models().map((m) => m.name),
+      ['rl'],
+    );
     // A new model name in the mapping: the unchanged data files are read again.
     writeFileSync(MAP, mapping('grpo-step200'));
     const again = await indexFolder(index, dir);
     assert.equal(again.filesIndexed, 1);
-    assert.deepEqual(index.models().map((m) => m.name), ['grpo-step200']);
+    assert.deepEqual(
+      index.models().map((m) => m.name),
+      ['grpo-step200'],
+    );
     // An invalid mapping: one error per problem, on the mapping file; the data files are no longer read through it.
     writeFileSync(MAP, mapping('rl', 'txt'));
     await indexFolder(index, dir);
@@ -292,16 +381,25 @@ describe('index: incremental', () => {
         ['trace-inspector.mapping.json', 0, 'invalid mapping file: /fields: unknown field "txt"'],
       ],
     );
-    assert.equal(index.models().some((m) => m.name === 'grpo-step200'), false);
+    assert.equal(
+      index.models().some((m) => m.name === 'grpo-step200'),
+      false,
+    );
     // A JSON syntax error is reported at its line.
     writeFileSync(MAP, '{\n  "files": ["**/out.jsonl"],\n  "records": per-problem\n}');
     await indexFolder(index, dir);
-    assert.deepEqual(index.diagnostics().map((d) => [d.file, d.line]), [['trace-inspector.mapping.json', 3]]);
+    assert.deepEqual(
+      index.diagnostics().map((d) => [d.file, d.line]),
+      [['trace-inspector.mapping.json', 3]],
+    );
     // Fixed again: the samples come back; an unchanged folder is then skipped.
     writeFileSync(MAP, mapping('rl'));
     await indexFolder(index, dir);
     assert.deepEqual(index.diagnostics(), []);
-    assert.deepEqual(index.models().map((m) => [m.name, m.samples]), [['rl', 4]]);
+    assert.deepEqual(
+      index.models().map((m) => [m.name, m.samples]),
+      [['rl', 4]],
+    );
     const unchanged = await indexFolder(index, dir);
     assert.equal(unchanged.filesIndexed, 0);
     index.close();
@@ -419,8 +517,20 @@ describe('annotations', () => {
     const s = index.samples(index.listProblems()[0].id, index.models()[0].id)[0];
     const ref = store.refOf(s.id)!;
     store.set(ref, ['truncated'], 'mine', new Date('2026-02-01T00:00:00Z'));
-    const older = { ...ref, labels: ['reward hacking'], note: 'older edit', updatedAt: '2026-01-01T00:00:00.000Z', deleted: false };
-    const newer = { ...ref, labels: ['correct reasoning'], note: 'newer edit', updatedAt: '2026-03-01T00:00:00.000Z', deleted: false };
+    const older = {
+      ...ref,
+      labels: ['reward hacking'],
+      note: 'older edit',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      deleted: false,
+    };
+    const newer = {
+      ...ref,
+      labels: ['correct reasoning'],
+      note: 'newer edit',
+      updatedAt: '2026-03-01T00:00:00.000Z',
+      deleted: false,
+    };
     mkdirSync(join(dir, 'in'), { recursive: true });
     writeFileSync(join(dir, 'in', 'a.jsonl'), `${JSON.stringify(older)}\n`);
     assert.equal(store.importJsonl(join(dir, 'in', 'a.jsonl')).unchanged, 1);

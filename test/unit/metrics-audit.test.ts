@@ -13,7 +13,9 @@ describe('compareFigures', () => {
     ]);
   });
   test('tolerance is absolute up to 1 and relative beyond', () => {
-    assert.deepEqual(compareFigures({ a: 0.1 }, { a: 0.1 + 2e-9 }), [{ metric: 'a', stored: 0.1, recomputed: 0.1 + 2e-9 }]);
+    assert.deepEqual(compareFigures({ a: 0.1 }, { a: 0.1 + 2e-9 }), [
+      { metric: 'a', stored: 0.1, recomputed: 0.1 + 2e-9 },
+    ]);
     assert.deepEqual(compareFigures({ a: 0.1 }, { a: 0.1 + 2e-9 }, 1e-8), []);
     assert.deepEqual(compareFigures({ big: 1e6 }, { big: 1e6 + 1e-4 }), []);
     assert.equal(compareFigures({ big: 1e6 }, { big: 1e6 + 1e-2 }).length, 1);

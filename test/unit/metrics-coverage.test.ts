@@ -69,7 +69,7 @@ describe('crossoverK', () => {
     });
     assert.deepEqual(crossoverK([]), { k: null, leaderAtK1: 'tie', kMax: 0, problemsAtK: 0 });
   });
-  test('ragged n: at k beyond a problem\'s n only problems where both reach k are compared', () => {
+  test("ragged n: at k beyond a problem's n only problems where both reach k are compared", () => {
     // C's min n is 2, so kMax = 8 (from A and B) and C only counts at k <= 2.
     // k=1: base (1/8 + 4/8 + 1/2)/3 = 0.375, model (0 + 1 + 0)/3 = 0.333 -> base leads.
     // k>=3 (A, B only): model 0.5, base (k/8 + 1 - C(4,k)/C(8,k))/2 >= 0.5 -> never reached.

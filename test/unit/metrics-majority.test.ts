@@ -190,7 +190,10 @@ describe('majAtK', () => {
     assert.equal(mc.method, 'monte-carlo');
     assert.equal(mc.draws, 40000);
     assert.ok(Math.abs((mc.value as number) - (exact.value as number)) < 0.01);
-    assert.deepEqual(majAtKDetailed(samples, 6, { exactLimit: 0, draws: 1000, seed: 5 }), majAtKDetailed(samples, 6, { exactLimit: 0, draws: 1000, seed: 5 }));
+    assert.deepEqual(
+      majAtKDetailed(samples, 6, { exactLimit: 0, draws: 1000, seed: 5 }),
+      majAtKDetailed(samples, 6, { exactLimit: 0, draws: 1000, seed: 5 }),
+    );
   });
 
   test('n=2048 with many distinct answers falls back to Monte Carlo and stays fast', () => {

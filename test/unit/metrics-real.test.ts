@@ -55,7 +55,10 @@ function readJsonl<T>(file: string): T[] {
 
 /** per_question.csv as records keyed by header (csv-parse). */
 function readCsv(file: string): Record<string, string>[] {
-  return parse(fs.readFileSync(file, 'utf8'), { columns: true, bom: true, skip_empty_lines: true }) as Record<string, string>[];
+  return parse(fs.readFileSync(file, 'utf8'), { columns: true, bom: true, skip_empty_lines: true }) as Record<
+    string,
+    string
+  >[];
 }
 
 /** Our category -> the rlvr-probe CSV's category (its `unchanged` also holds both-unsolved problems). */
@@ -87,8 +90,14 @@ describe('rlvr-probe-gsm8k results_2048_batched (SFT = base model, PPO-RLVR = mo
   test('raw rollouts: 30 problems x 8, 133 and 175 correct samples', () => {
     assert.equal(rawPairs.length, 30);
     assert.ok(rawPairs.every((p) => p.base.n === 8 && p.model.n === 8));
-    assert.equal(rawPairs.reduce((s, p) => s + p.base.c, 0), 133);
-    assert.equal(rawPairs.reduce((s, p) => s + p.model.c, 0), 175);
+    assert.equal(
+      rawPairs.reduce((s, p) => s + p.base.c, 0),
+      133,
+    );
+    assert.equal(
+      rawPairs.reduce((s, p) => s + p.model.c, 0),
+      175,
+    );
   });
 
   test('per_question.csv categories are reproduced from its own counts (our unsolved maps to its unchanged)', () => {
@@ -143,7 +152,13 @@ describe('rlvr-probe-gsm8k results_2048_batched (SFT = base model, PPO-RLVR = mo
     const expModel = [35 / 48, 239 / 280, 323 / 350, 29 / 30];
     expBase.forEach((v, i) => assert.ok(Math.abs(base[i] - v) < 1e-12, `base k index ${i}`));
     expModel.forEach((v, i) => assert.ok(Math.abs(model[i] - v) < 1e-12, `model k index ${i}`));
-    assert.equal(datasetPassAtK(rawPairs.map((p) => p.base), 16).value, null);
+    assert.equal(
+      datasetPassAtK(
+        rawPairs.map((p) => p.base),
+        16,
+      ).value,
+      null,
+    );
   });
 
   test('accuracy histograms of c/8 per problem', () => {
@@ -187,10 +202,22 @@ describe('rlvr-probe-gsm8k results_2048_batched (SFT = base model, PPO-RLVR = mo
     const cats = categoryCounts(rawPairs);
     const recomputed: Record<string, number> = {
       n_questions: rawPairs.length,
-      sft_sample_accuracy: datasetPassAtK(rawPairs.map((p) => p.base), 1).value as number,
-      rl_sample_accuracy: datasetPassAtK(rawPairs.map((p) => p.model), 1).value as number,
-      sft_pass_at_k: datasetPassAtK(rawPairs.map((p) => p.base), 8).value as number,
-      rl_pass_at_k: datasetPassAtK(rawPairs.map((p) => p.model), 8).value as number,
+      sft_sample_accuracy: datasetPassAtK(
+        rawPairs.map((p) => p.base),
+        1,
+      ).value as number,
+      rl_sample_accuracy: datasetPassAtK(
+        rawPairs.map((p) => p.model),
+        1,
+      ).value as number,
+      sft_pass_at_k: datasetPassAtK(
+        rawPairs.map((p) => p.base),
+        8,
+      ).value as number,
+      rl_pass_at_k: datasetPassAtK(
+        rawPairs.map((p) => p.model),
+        8,
+      ).value as number,
       sharpening_questions: cats.sharpening,
       observed_expansion_questions: cats.expansion,
       regression_questions: cats.regression,

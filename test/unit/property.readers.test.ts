@@ -46,10 +46,23 @@ const RECORDS: Record<Exclude<FormatId, 'inspect'> | 'inspect-sample', fc.Arbitr
     question: text,
     gold: text,
     model_name: fc.constantFrom('m', 'base', ''),
-    rollouts: fc.array(fc.record({ rollout: fc.integer({ min: -1, max: 4 }), text, correct: verdict, num_tokens: fc.oneof(fc.nat(), fc.double()) }), { maxLength: 5 }),
+    rollouts: fc.array(
+      fc.record({
+        rollout: fc.integer({ min: -1, max: 4 }),
+        text,
+        correct: verdict,
+        num_tokens: fc.oneof(fc.nat(), fc.double()),
+      }),
+      { maxLength: 5 },
+    ),
   }),
   flat: fc.record({ task_id: id, completion: text, passed: verdict, prompt: text }),
-  tot: fc.record({ idx: id, ys: fc.array(text, { maxLength: 4 }), accs: fc.array(verdict, { maxLength: 4 }), infos: fc.array(fc.record({ r: fc.oneof(fc.nat({ max: 2 }), fc.double()) }), { maxLength: 4 }) }),
+  tot: fc.record({
+    idx: id,
+    ys: fc.array(text, { maxLength: 4 }),
+    accs: fc.array(verdict, { maxLength: 4 }),
+    infos: fc.array(fc.record({ r: fc.oneof(fc.nat({ max: 2 }), fc.double()) }), { maxLength: 4 }),
+  }),
   mapping: fc.record({
     meta: fc.record({ id, model: fc.constantFrom('m1', 'm2'), ds: text }),
     outputs: fc.array(text, { maxLength: 4 }),
@@ -61,10 +74,32 @@ const RECORDS: Record<Exclude<FormatId, 'inspect'> | 'inspect-sample', fc.Arbitr
   'inspect-sample': fc.record({
     id,
     epoch: fc.integer({ min: -1, max: 3 }),
-    input: fc.oneof(text, fc.array(fc.record({ role: fc.constantFrom('user', 'system'), content: text }), { maxLength: 2 })),
+    input: fc.oneof(
+      text,
+      fc.array(fc.record({ role: fc.constantFrom('user', 'system'), content: text }), { maxLength: 2 }),
+    ),
     target: text,
-    output: fc.record({ choices: fc.array(fc.record({ message: fc.record({ role: fc.constant('assistant'), content: fc.oneof(text, fc.array(fc.record({ type: fc.constantFrom('text', 'reasoning'), text, reasoning: text }), { maxLength: 2 })) }), stop_reason: text }), { maxLength: 2 }) }),
-    scores: fc.dictionary(fc.constantFrom('match', 'model_graded'), fc.record({ value: fc.oneof(verdict, fc.double(), fc.string()), answer: text })),
+    output: fc.record({
+      choices: fc.array(
+        fc.record({
+          message: fc.record({
+            role: fc.constant('assistant'),
+            content: fc.oneof(
+              text,
+              fc.array(fc.record({ type: fc.constantFrom('text', 'reasoning'), text, reasoning: text }), {
+                maxLength: 2,
+              }),
+            ),
+          }),
+          stop_reason: text,
+        }),
+        { maxLength: 2 },
+      ),
+    }),
+    scores: fc.dictionary(
+      fc.constantFrom('match', 'model_graded'),
+      fc.record({ value: fc.oneof(verdict, fc.double(), fc.string()), answer: text }),
+    ),
   }),
 };
 
@@ -98,7 +133,12 @@ function brokenLine(value: unknown): fc.Arbitrary<string> {
   return fc.oneof(
     { arbitrary: fc.constant(s), weight: 5 },
     { arbitrary: fc.nat({ max: s.length }).map((n) => s.slice(0, n)), weight: 1 },
-    { arbitrary: fc.tuple(fc.nat({ max: s.length }), fc.string({ unit: 'binary', maxLength: 6 })).map(([n, g]) => s.slice(0, n) + g + s.slice(n)), weight: 1 },
+    {
+      arbitrary: fc
+        .tuple(fc.nat({ max: s.length }), fc.string({ unit: 'binary', maxLength: 6 }))
+        .map(([n, g]) => s.slice(0, n) + g + s.slice(n)),
+      weight: 1,
+    },
     { arbitrary: fc.constant(s.replace(/\d+(\.\d+)?/, 'NaN')), weight: 1 },
   );
 }
@@ -107,7 +147,12 @@ function brokenLine(value: unknown): fc.Arbitrary<string> {
 function jsonlFile(rec: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<Buffer> {
   const lines = fc.array(mutated(rec).chain(brokenLine), { minLength: 1, maxLength: 6 });
   return fc.oneof(
-    { arbitrary: fc.tuple(lines, fc.constantFrom('\n', '\r\n'), fc.boolean()).map(([ls, eol, last]) => Buffer.from(ls.join(eol) + (last ? eol : ''))), weight: 9 },
+    {
+      arbitrary: fc
+        .tuple(lines, fc.constantFrom('\n', '\r\n'), fc.boolean())
+        .map(([ls, eol, last]) => Buffer.from(ls.join(eol) + (last ? eol : ''))),
+      weight: 9,
+    },
     { arbitrary: fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)), weight: 1 },
   );
 }
@@ -129,13 +174,19 @@ async function readAndCheck(dir: string, rel: string, format: FormatId, content:
         const d = ev.diagnostic;
         out.diagnostics++;
         assert.equal(d.file, rel);
-        assert.ok(Number.isInteger(d.line) && d.line >= 0 && d.line <= lineCount, `line ${d.line} of ${lineCount}: ${d.message}`);
+        assert.ok(
+          Number.isInteger(d.line) && d.line >= 0 && d.line <= lineCount,
+          `line ${d.line} of ${lineCount}: ${d.message}`,
+        );
         assert.ok(d.severity === 'error' || d.severity === 'warning');
         assert.ok(typeof d.message === 'string' && d.message.length > 0 && d.message.length < 2000);
       } else {
         const r = ev.record;
         out.records++;
-        assert.ok(Number.isInteger(r.line) && r.line >= 1 && r.line <= lineCount, `record line ${r.line} of ${lineCount}`);
+        assert.ok(
+          Number.isInteger(r.line) && r.line >= 1 && r.line <= lineCount,
+          `record line ${r.line} of ${lineCount}`,
+        );
         assert.equal(typeof r.problemId, 'string');
         assert.equal(typeof r.dataset, 'string');
         assert.equal(typeof r.model.name, 'string');
@@ -152,7 +203,10 @@ async function readAndCheck(dir: string, rel: string, format: FormatId, content:
 }
 
 describe('property: readers never throw; every problem is a diagnostic with file and line', () => {
-  const MAPPING = readFileSync(join(process.cwd(), 'test/fixtures/readers/mapping/parallel/trace-inspector.mapping.json'), 'utf8');
+  const MAPPING = readFileSync(
+    join(process.cwd(), 'test/fixtures/readers/mapping/parallel/trace-inspector.mapping.json'),
+    'utf8',
+  );
   const seen: Record<string, Checked> = {};
 
   for (const format of ['qwen-math', 'rollouts', 'flat', 'mapping'] as const) {
@@ -207,7 +261,12 @@ describe('property: readers never throw; every problem is a diagnostic with file
     let n = 0;
     const total: Checked = { records: 0, diagnostics: 0 };
     const header = fc.record({ task: text, model: fc.constantFrom('m/x', ''), dataset: fc.record({ name: text }) });
-    const log = fc.record({ version: fc.constantFrom(2, '2'), status: fc.constant('success'), eval: header, samples: fc.array(mutated(RECORDS['inspect-sample']), { maxLength: 4 }) });
+    const log = fc.record({
+      version: fc.constantFrom(2, '2'),
+      status: fc.constant('success'),
+      eval: header,
+      samples: fc.array(mutated(RECORDS['inspect-sample']), { maxLength: 4 }),
+    });
     await fc.assert(
       fc.asyncProperty(mutated(log as fc.Arbitrary<Record<string, unknown>>).chain(brokenLine), async (s) => {
         const rel = `log${n++}.json`;

@@ -61,13 +61,20 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
 
   test('problemData: c/n, pass@k, Beta interval and crossover k of problem 0', () => {
     const d = problemData(index, p0, { baseId: sft.id, focusId: rl.id })!;
-    assert.deepEqual(d.models.map((m) => m.id), [sft.id, rl.id], 'base model first');
+    assert.deepEqual(
+      d.models.map((m) => m.id),
+      [sft.id, rl.id],
+      'base model first',
+    );
     assert.equal(d.baseModelId, sft.id);
     assert.equal(d.focusModelId, rl.id);
     const s = d.stats.find((x) => x.modelId === sft.id)!;
     const r = d.stats.find((x) => x.modelId === rl.id)!;
     assert.deepEqual([s.c, s.n, r.c, r.n], [7, 8, 6, 8]);
-    assert.deepEqual(s.passAtK.map((p) => p.k), [1, 2, 4, 8]);
+    assert.deepEqual(
+      s.passAtK.map((p) => p.k),
+      [1, 2, 4, 8],
+    );
     assert.equal(s.passAtK[0].value, 0.875);
     assert.equal(s.passAtK[1].value, 1); // n - c = 1 < k = 2
     assert.equal(r.passAtK[0].value, 0.75);
@@ -84,9 +91,15 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
   test('samplePage: correct samples first, paged across the verdict groups', () => {
     const all = samplePage(index, p0, rl.id, 0, 100);
     assert.equal(all.total, 8);
-    assert.deepEqual(all.samples.map((s) => s.correct), [true, true, true, true, true, true, false, false]);
+    assert.deepEqual(
+      all.samples.map((s) => s.correct),
+      [true, true, true, true, true, true, false, false],
+    );
     const second = samplePage(index, p0, rl.id, 5, 5);
-    assert.deepEqual(second.samples.map((s) => s.id), all.samples.slice(5).map((s) => s.id));
+    assert.deepEqual(
+      second.samples.map((s) => s.id),
+      all.samples.slice(5).map((s) => s.id),
+    );
     assert.equal(samplePage(index, p0, rl.id, 8, 5).samples.length, 0);
   });
 
@@ -108,16 +121,40 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     assert.ok(Math.abs(at(sft.id, 8).value! - 28 / 30) < 1e-12);
     assert.ok(at(rl.id, 1).ciLow! < 175 / 240 && 175 / 240 < at(rl.id, 1).ciHigh!);
     const cov = o.coverage.find((c) => c.modelId === rl.id)!;
-    assert.deepEqual({ ...cov }, { modelId: rl.id, baseModelId: sft.id, problems: 30, baseOnly: 0, modelOnly: 1, both: 28, neither: 1, crossoverK: cov.crossoverK });
-    assert.equal(o.histograms.filter((h) => h.modelId === rl.id).reduce((a, h) => a + h.count, 0), 30);
+    assert.deepEqual(
+      { ...cov },
+      {
+        modelId: rl.id,
+        baseModelId: sft.id,
+        problems: 30,
+        baseOnly: 0,
+        modelOnly: 1,
+        both: 28,
+        neither: 1,
+        crossoverK: cov.crossoverK,
+      },
+    );
+    assert.equal(
+      o.histograms.filter((h) => h.modelId === rl.id).reduce((a, h) => a + h.count, 0),
+      30,
+    );
     assert.equal(o.problems, 30);
   });
 
   test('answer in base: per RL sample, the SFT samples with the same final answer (and the correct ones), from the raw rollouts', () => {
     const raw = (file: string) =>
       new Map(
-        fs.readFileSync(path.join(FOLDER, 'results_2048_batched', file), 'utf8').split('\n').filter(Boolean)
-          .map((l) => JSON.parse(l) as { qid: number; rollouts: { rollout: number; pred_value: number | null; correct: boolean }[] })
+        fs
+          .readFileSync(path.join(FOLDER, 'results_2048_batched', file), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map(
+            (l) =>
+              JSON.parse(l) as {
+                qid: number;
+                rollouts: { rollout: number; pred_value: number | null; correct: boolean }[];
+              },
+          )
           .map((r) => [String(r.qid), r.rollouts]),
       );
     const rlRaw = raw('rl_raw.jsonl');
@@ -126,14 +163,32 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     let notInBase = 0;
     for (const p of index.listProblems({ kind: 'all' }, 0, 100)) {
       const samples = index.sampleTexts(p.id, rl.id);
-      const stub = { samples: samples.map((x) => ({ sampleId: x.id, sampleIndex: x.sampleIndex, correct: x.correct, similarity: null, novelty: 0, baselinePercentile: null, nearest: [] })), baseline: [], summary: {} as never };
+      const stub = {
+        samples: samples.map((x) => ({
+          sampleId: x.id,
+          sampleIndex: x.sampleIndex,
+          correct: x.correct,
+          similarity: null,
+          novelty: 0,
+          baselinePercentile: null,
+          nearest: [],
+        })),
+        baseline: [],
+        summary: {} as never,
+      };
       const body = withAnswersInBase(index, p.id, sft.id, rl.id, stub);
       assert.equal(body.baseSamples, 8);
       for (const x of body.samples) {
         const mine = rlRaw.get(p.problemId)!.find((r) => r.rollout === x.sampleIndex)!;
         const key = normalizeAnswer(mine.pred_value === null ? null : String(mine.pred_value));
-        const same = sftRaw.get(p.problemId)!.filter((b) => b.pred_value !== null && normalizeAnswer(String(b.pred_value)) === key);
-        assert.deepEqual(x.answerInBase, key === null ? null : { count: same.length, correct: same.filter((b) => b.correct).length }, `qid ${p.problemId} #${x.sampleIndex}`);
+        const same = sftRaw
+          .get(p.problemId)!
+          .filter((b) => b.pred_value !== null && normalizeAnswer(String(b.pred_value)) === key);
+        assert.deepEqual(
+          x.answerInBase,
+          key === null ? null : { count: same.length, correct: same.filter((b) => b.correct).length },
+          `qid ${p.problemId} #${x.sampleIndex}`,
+        );
         checked++;
         if (x.answerInBase?.count === 0) notInBase++;
       }
@@ -146,14 +201,29 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     const gained = resolveFilter(index, { kind: 'coverageCell', base: sft.id, model: rl.id, cell: 'modelOnly' });
     assert.equal(gained.kind, 'problems');
     assert.equal((gained as { problemIds: number[] }).problemIds.length, 1);
-    const neither = resolveFilter(index, { kind: 'coverageCell', base: sft.id, model: rl.id, cell: 'neither' }) as { problemIds: number[] };
+    const neither = resolveFilter(index, { kind: 'coverageCell', base: sft.id, model: rl.id, cell: 'neither' }) as {
+      problemIds: number[];
+    };
     assert.equal(neither.problemIds.length, 1);
-    const perfect = resolveFilter(index, { kind: 'accuracyBin', model: rl.id, bin: 11 }) as { problemIds: number[]; title: string };
+    const perfect = resolveFilter(index, { kind: 'accuracyBin', model: rl.id, bin: 11 }) as {
+      problemIds: number[];
+      title: string;
+    };
     const expected = index.modelStats(rl.id).filter((r) => r.c === r.graded).length;
     assert.equal(perfect.problemIds.length, expected);
     assert.match(perfect.title, /accuracy 1$/);
     assert.deepEqual(resolveFilter(index, { kind: 'level', level: '2' }), { kind: 'level', level: '2' });
-    assert.deepEqual([accuracyBin(8, 0), accuracyBin(8, 1), accuracyBin(10, 3), accuracyBin(8, 7), accuracyBin(20, 19), accuracyBin(8, 8)], [0, 2, 3, 9, 10, 11]);
+    assert.deepEqual(
+      [
+        accuracyBin(8, 0),
+        accuracyBin(8, 1),
+        accuracyBin(10, 3),
+        accuracyBin(8, 7),
+        accuracyBin(20, 19),
+        accuracyBin(8, 8),
+      ],
+      [0, 2, 3, 9, 10, 11],
+    );
   });
 
   test('similarity: job result, cache round trip, and the worker gives the same answer', async () => {
@@ -182,9 +252,16 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
       assert.deepEqual(viaWorker, body);
       const nov = await runner.run({ kind: 'novelty', text: job.model[0].text, base: job.base });
       assert.deepEqual(nov, runNoveltyJob({ kind: 'novelty', text: job.model[0].text, base: job.base }));
-      assert.equal(nov.spans.map((s) => nov.text.slice(s.start, s.end)).join(''), job.model[0].text, 'spans tile the text');
+      assert.equal(
+        nov.spans.map((s) => nov.text.slice(s.start, s.end)).join(''),
+        job.model[0].text,
+        'spans tile the text',
+      );
       assert.ok(nov.spans.some((s) => s.novel) && nov.spans.some((s) => !s.novel));
-      const model = nov.diff!.filter((d) => !d.removed).map((d) => d.value).join('');
+      const model = nov
+        .diff!.filter((d) => !d.removed)
+        .map((d) => d.value)
+        .join('');
       assert.equal(model, job.model[0].text, 'the diff rebuilds the model text');
       assert.equal(nov.nearest!.sampleId, body.samples[0].nearest[0].baseSampleId);
     } finally {
@@ -201,7 +278,14 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     assert.equal(pplData(root, index, p0).available, false);
     const lines = [
       JSON.stringify({ problemId: 0, model: rl.displayId, sampleIndex: 0, tokenLogprobs: [-1, -1] }),
-      JSON.stringify({ dataset: 'gsm8k_subset', problemId: '0', model: sft.label, sampleIndex: 1, sumLogprob: -4, tokens: 2 }),
+      JSON.stringify({
+        dataset: 'gsm8k_subset',
+        problemId: '0',
+        model: sft.label,
+        sampleIndex: 1,
+        sumLogprob: -4,
+        tokens: 2,
+      }),
       JSON.stringify({ problemId: '1', model: rl.displayId, sampleIndex: 0, tokenLogprobs: [-1] }),
       '{not json',
       JSON.stringify({ problemId: '0', model: 'nope', sampleIndex: 0, tokenLogprobs: [-1] }),
@@ -213,7 +297,10 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     assert.equal(d.points.length, 2);
     assert.ok(Math.abs(d.points[0].ppl - Math.E) < 1e-12);
     assert.ok(Math.abs(d.points[1].ppl - Math.E ** 2) < 1e-12);
-    assert.deepEqual(d.points.map((p) => p.modelId), [rl.id, sft.id]);
+    assert.deepEqual(
+      d.points.map((p) => p.modelId),
+      [rl.id, sft.id],
+    );
     assert.equal(d.skipped, 3);
     assert.deepEqual(d.diagnostics, [
       '.trace-inspector/base-logprobs.jsonl:4: not valid JSON',
@@ -223,7 +310,9 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
   });
 });
 
-describe('overview coverage on the whole rlvr-probe-gsm8k folder (several runs)', { skip: !fs.existsSync(FOLDER) && 'real data not present' }, () => {
+describe('overview coverage on the whole rlvr-probe-gsm8k folder (several runs)', {
+  skip: !fs.existsSync(FOLDER) && 'real data not present',
+}, () => {
   let index: TraceIndex;
   before(async () => {
     index = TraceIndex.open(':memory:');
@@ -238,8 +327,21 @@ describe('overview coverage on the whole rlvr-probe-gsm8k folder (several runs)'
     const guessed = models[guessBaseModel(models)];
     const o = overviewData(index, { baseId: guessed.id, baseIsChoice: false }, 200);
     const byDisplay = new Map(models.map((m) => [m.id, m.displayId]));
-    const rows = o.coverage.map((c) => ({ base: byDisplay.get(c.baseModelId), model: byDisplay.get(c.modelId), baseOnly: c.baseOnly, modelOnly: c.modelOnly, both: c.both, neither: c.neither, crossoverK: c.crossoverK }));
-    const expected = report.comparisons.map((c) => ({ base: c.base, model: c.model, ...c.coverage, crossoverK: c.crossoverK }));
+    const rows = o.coverage.map((c) => ({
+      base: byDisplay.get(c.baseModelId),
+      model: byDisplay.get(c.modelId),
+      baseOnly: c.baseOnly,
+      modelOnly: c.modelOnly,
+      both: c.both,
+      neither: c.neither,
+      crossoverK: c.crossoverK,
+    }));
+    const expected = report.comparisons.map((c) => ({
+      base: c.base,
+      model: c.model,
+      ...c.coverage,
+      crossoverK: c.crossoverK,
+    }));
     assert.deepEqual(rows, expected);
     // No SFT copy is compared as if it were an RL model, and every RL model's base is the SFT of its own run.
     for (const c of o.coverage) {
@@ -254,7 +356,11 @@ describe('overview coverage on the whole rlvr-probe-gsm8k folder (several runs)'
     const pd = problemData(index, p4.id, { baseId: guessed.id, baseIsChoice: false })!;
     const pairsOfReport = new Set(report.comparisons.map((c) => `${c.base} -> ${c.model}`));
     assert.ok(pd.crossovers.length > 0);
-    for (const c of pd.crossovers) assert.ok(pairsOfReport.has(`${byDisplay.get(c.baseModelId)} -> ${byDisplay.get(c.modelId)}`), `${byDisplay.get(c.modelId)} vs ${byDisplay.get(c.baseModelId)}`);
+    for (const c of pd.crossovers)
+      assert.ok(
+        pairsOfReport.has(`${byDisplay.get(c.baseModelId)} -> ${byDisplay.get(c.modelId)}`),
+        `${byDisplay.get(c.modelId)} vs ${byDisplay.get(c.baseModelId)}`,
+      );
     // A chosen base: every other model against it.
     const chosen = overviewData(index, { baseId: guessed.id, baseIsChoice: true }, 200);
     assert.equal(chosen.coverage.length, models.length - 1);

@@ -41,14 +41,32 @@ describe('validateWebviewMessage', () => {
       [{ id: 1, kind: '__proto__' }, 'unknown message kind "__proto__"'],
       [{ id: 1, kind: 'getProblem', problemId: '1' }, 'getProblem: problemId must be a positive integer'],
       [{ id: 1, kind: 'getProblem', problemId: 1, sql: 'DROP' }, 'getProblem: unexpected field "sql"'],
-      [{ id: 1, kind: 'getSamples', problemId: 1, modelId: 1, offset: -1, limit: 10 }, 'getSamples: offset must be a non-negative integer'],
-      [{ id: 1, kind: 'getSamples', problemId: 1, modelId: 1, offset: 0, limit: MAX_PAGE + 1 }, `getSamples: limit must be an integer in 1..${MAX_PAGE}`],
-      [{ id: 1, kind: 'getSamples', problemId: 1, modelId: 1, offset: 0, limit: 0 }, `getSamples: limit must be an integer in 1..${MAX_PAGE}`],
-      [{ id: 1, kind: 'setAnnotation', sampleId: 1, labels: [1], note: '' }, 'setAnnotation: labels must be a list of at most 50 strings of at most 200 characters'],
-      [{ id: 1, kind: 'setAnnotation', sampleId: 1, labels: [], note: 'x'.repeat(20_001) }, 'setAnnotation: note must be a string of at most 20000 characters'],
+      [
+        { id: 1, kind: 'getSamples', problemId: 1, modelId: 1, offset: -1, limit: 10 },
+        'getSamples: offset must be a non-negative integer',
+      ],
+      [
+        { id: 1, kind: 'getSamples', problemId: 1, modelId: 1, offset: 0, limit: MAX_PAGE + 1 },
+        `getSamples: limit must be an integer in 1..${MAX_PAGE}`,
+      ],
+      [
+        { id: 1, kind: 'getSamples', problemId: 1, modelId: 1, offset: 0, limit: 0 },
+        `getSamples: limit must be an integer in 1..${MAX_PAGE}`,
+      ],
+      [
+        { id: 1, kind: 'setAnnotation', sampleId: 1, labels: [1], note: '' },
+        'setAnnotation: labels must be a list of at most 50 strings of at most 200 characters',
+      ],
+      [
+        { id: 1, kind: 'setAnnotation', sampleId: 1, labels: [], note: 'x'.repeat(20_001) },
+        'setAnnotation: note must be a string of at most 20000 characters',
+      ],
       [{ id: 1, kind: 'ready', view: 'settings' }, 'ready: view must be problem or overview'],
       [{ id: 1, kind: 'log', level: 'debug', message: '' }, 'log: level must be info, warn or error'],
-      [{ id: 1, kind: 'filterProblems', filter: { kind: 'search', query: 'x' } }, 'filterProblems: unknown filter kind "search"'],
+      [
+        { id: 1, kind: 'filterProblems', filter: { kind: 'search', query: 'x' } },
+        'filterProblems: unknown filter kind "search"',
+      ],
     ];
     for (const [m, why] of cases) assert.equal(validateWebviewMessage(m), why, JSON.stringify(m));
   });
@@ -56,13 +74,30 @@ describe('validateWebviewMessage', () => {
 
 describe('validateFilter', () => {
   test('each filter kind, and refusals', () => {
-    assert.deepEqual(validateFilter({ kind: 'problems', problemIds: [1, 2] }), { kind: 'problems', problemIds: [1, 2] });
-    assert.deepEqual(validateFilter({ kind: 'coverageCell', base: 1, model: 2, cell: 'baseOnly' }), { kind: 'coverageCell', base: 1, model: 2, cell: 'baseOnly' });
+    assert.deepEqual(validateFilter({ kind: 'problems', problemIds: [1, 2] }), {
+      kind: 'problems',
+      problemIds: [1, 2],
+    });
+    assert.deepEqual(validateFilter({ kind: 'coverageCell', base: 1, model: 2, cell: 'baseOnly' }), {
+      kind: 'coverageCell',
+      base: 1,
+      model: 2,
+      cell: 'baseOnly',
+    });
     assert.deepEqual(validateFilter({ kind: 'lost', base: 1, model: 2 }), { kind: 'lost', base: 1, model: 2 });
     assert.deepEqual(validateFilter({ kind: 'level', level: '3' }), { kind: 'level', level: '3' });
-    assert.equal(validateFilter({ kind: 'problems', problemIds: [1, 0] }), 'filter problems: problemIds must be a list of at most 100000 ids');
-    assert.equal(validateFilter({ kind: 'accuracyBin', model: 2, bin: 12 }), 'filter accuracyBin: model must be an id and bin in 0..11');
-    assert.equal(validateFilter({ kind: 'coverageCell', base: 1, model: 2, cell: 'all' }), 'filter coverageCell: base and model must be ids, cell one of baseOnly, modelOnly, both, neither');
+    assert.equal(
+      validateFilter({ kind: 'problems', problemIds: [1, 0] }),
+      'filter problems: problemIds must be a list of at most 100000 ids',
+    );
+    assert.equal(
+      validateFilter({ kind: 'accuracyBin', model: 2, bin: 12 }),
+      'filter accuracyBin: model must be an id and bin in 0..11',
+    );
+    assert.equal(
+      validateFilter({ kind: 'coverageCell', base: 1, model: 2, cell: 'all' }),
+      'filter coverageCell: base and model must be ids, cell one of baseOnly, modelOnly, both, neither',
+    );
     assert.equal(validateFilter({ kind: 'label', label: '  ' }), 'filter label: label must be a non-empty string');
     assert.equal(validateFilter({ kind: 'all', extra: 1 }), 'filter all: unexpected field "extra"');
   });
@@ -76,23 +111,50 @@ describe('validateHostMessage and state', () => {
     assert.deepEqual(r, { id: 5, kind: 'reply', replyTo: 4, request: 'openSample', result: { ok: true } });
     assert.deepEqual(validateHostMessage(r), r);
     assert.deepEqual(validateHostMessage({ id: 6, kind: 'changed' }), { id: 6, kind: 'changed' });
-    assert.equal(validateHostMessage({ id: 1, kind: 'init', protocol: 2, state: { view: 'problem' } }), 'protocol 2 is not 1');
-    assert.equal(validateHostMessage({ id: 1, kind: 'init', protocol: 1, state: { view: 'problem', problemId: '<x>' } }), 'init: state.problemId must be a positive integer');
-    assert.equal(validateHostMessage({ id: 1, kind: 'reply', replyTo: 2, request: 'getProblem', result: '<img>' }), 'reply: result must be an object');
-    assert.equal(validateHostMessage({ id: 1, kind: 'reply', replyTo: 2, request: 'runScript', result: {} }), 'reply: unknown request kind');
+    assert.equal(
+      validateHostMessage({ id: 1, kind: 'init', protocol: 2, state: { view: 'problem' } }),
+      'protocol 2 is not 1',
+    );
+    assert.equal(
+      validateHostMessage({ id: 1, kind: 'init', protocol: 1, state: { view: 'problem', problemId: '<x>' } }),
+      'init: state.problemId must be a positive integer',
+    );
+    assert.equal(
+      validateHostMessage({ id: 1, kind: 'reply', replyTo: 2, request: 'getProblem', result: '<img>' }),
+      'reply: result must be an object',
+    );
+    assert.equal(
+      validateHostMessage({ id: 1, kind: 'reply', replyTo: 2, request: 'runScript', result: {} }),
+      'reply: unknown request kind',
+    );
     assert.equal(validateHostMessage({ id: 1, kind: 'html', html: '<script>' }), 'unknown message kind "html"');
     assert.equal(validateHostMessage('x'), 'message must be an object');
   });
   test('validatePanelState keeps only known fields', () => {
-    assert.deepEqual(validatePanelState({ view: 'problem', problemId: 4, problemKey: 'd\x1f4', modelId: 2, sampleId: 9, junk: 1 }), { view: 'problem', problemId: 4, problemKey: 'd\x1f4', modelId: 2, sampleId: 9 });
+    assert.deepEqual(
+      validatePanelState({ view: 'problem', problemId: 4, problemKey: 'd\x1f4', modelId: 2, sampleId: 9, junk: 1 }),
+      { view: 'problem', problemId: 4, problemKey: 'd\x1f4', modelId: 2, sampleId: 9 },
+    );
     assert.equal(validatePanelState(undefined), 'state must be an object');
     assert.equal(validatePanelState({ view: 'overview', sampleId: -1 }), 'state.sampleId must be a positive integer');
     // The overview's saved model choice and band toggle.
-    assert.deepEqual(validatePanelState({ view: 'overview', shownModels: ['a:b@c'], knownModels: ['a:b@c', 'x'], bands: false }), {
-      view: 'overview', shownModels: ['a:b@c'], knownModels: ['a:b@c', 'x'], bands: false,
-    });
-    assert.equal(validatePanelState({ view: 'overview', shownModels: [1] }), 'state.shownModels must be at most 1000 strings');
-    assert.equal(validatePanelState({ view: 'overview', knownModels: Array(1001).fill('m') }), 'state.knownModels must be at most 1000 strings');
+    assert.deepEqual(
+      validatePanelState({ view: 'overview', shownModels: ['a:b@c'], knownModels: ['a:b@c', 'x'], bands: false }),
+      {
+        view: 'overview',
+        shownModels: ['a:b@c'],
+        knownModels: ['a:b@c', 'x'],
+        bands: false,
+      },
+    );
+    assert.equal(
+      validatePanelState({ view: 'overview', shownModels: [1] }),
+      'state.shownModels must be at most 1000 strings',
+    );
+    assert.equal(
+      validatePanelState({ view: 'overview', knownModels: Array(1001).fill('m') }),
+      'state.knownModels must be at most 1000 strings',
+    );
     assert.equal(validatePanelState({ view: 'overview', bands: 'yes' }), 'state.bands must be a boolean');
   });
 });

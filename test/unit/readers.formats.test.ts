@@ -67,7 +67,17 @@ describe('qwen-math reader', () => {
     assert.match(c.msgs[9], /^12:error:malformed JSON \(.*\); truncated last line\?$/);
     assert.equal(c.msgs.length, 10);
 
-    assert.deepEqual(c.records.map((r) => [r.line, r.problemId]), [[1, '0'], [4, '2'], [5, '3'], [6, 'line 6'], [9, '6'], [10, '7']]);
+    assert.deepEqual(
+      c.records.map((r) => [r.line, r.problemId]),
+      [
+        [1, '0'],
+        [4, '2'],
+        [5, '3'],
+        [6, 'line 6'],
+        [9, '6'],
+        [10, '7'],
+      ],
+    );
     const r0 = c.records[0];
     assert.deepEqual(r0.model, { name: 'mymodel', revision: null, source: 'path' });
     assert.equal(r0.dataset, 'math');
@@ -82,7 +92,10 @@ describe('qwen-math reader', () => {
     assert.deepEqual(texts(c.records[2]), ['p', 'q']); // min(3, 2)
     assert.deepEqual(corrects(c.records[3]), [true]); // score 1
     assert.deepEqual(corrects(c.records[4]), [true, null]); // "maybe" -> ungraded
-    assert.deepEqual(c.records[5].samples.map((s) => [s.sampleIndex, s.text]), [[0, 'k']]); // code[1] = 7 skipped
+    assert.deepEqual(
+      c.records[5].samples.map((s) => [s.sampleIndex, s.text]),
+      [[0, 'k']],
+    ); // code[1] = 7 skipped
   });
 
   test('limit-of-RLVR layout: model from the path above math_eval, dataset from the folder; pred_score as number[]', async () => {
@@ -94,18 +107,27 @@ describe('qwen-math reader', () => {
     assert.equal(c.records[0].dataset, 'math500');
     assert.equal(c.records[0].referenceAnswer, '4'); // number gt stringified
     assert.equal(c.records[0].level, '3');
-    assert.deepEqual(c.records[0].samples.map((s) => [s.rewardScore, s.finishReason]), [[0.9, 'stop'], [0.1, 'length']]);
+    assert.deepEqual(
+      c.records[0].samples.map((s) => [s.rewardScore, s.finishReason]),
+      [
+        [0.9, 'stop'],
+        [0.1, 'length'],
+      ],
+    );
   });
 
   test('model and dataset naming rules', () => {
     assert.deepEqual(qwenModelAndDataset('math_cot_100.jsonl', '/x/qwen25-math-eval-example'), {
-      model: { name: 'math_cot_100', revision: null, source: 'path' }, dataset: 'math_cot_100',
+      model: { name: 'math_cot_100', revision: null, source: 'path' },
+      dataset: 'math_cot_100',
     });
     assert.deepEqual(qwenModelAndDataset('math/test_a.jsonl', '/x/Qwen2.5-7B'), {
-      model: { name: 'Qwen2.5-7B', revision: null, source: 'path', run: '' }, dataset: 'math',
+      model: { name: 'Qwen2.5-7B', revision: null, source: 'path', run: '' },
+      dataset: 'math',
     });
     assert.deepEqual(qwenModelAndDataset('org/m/eval/aime24/x.jsonl', '/r'), {
-      model: { name: 'org/m', revision: null, source: 'path', run: '' }, dataset: 'aime24',
+      model: { name: 'org/m', revision: null, source: 'path', run: '' },
+      dataset: 'aime24',
     });
   });
 });
@@ -122,7 +144,10 @@ describe('rollouts reader', () => {
       '4:warning:missing model_name; using the file name "raw" (reported once per file)',
       '4:warning:1 correct value(s) are not booleans or 0/1; those samples are ungraded',
     ]);
-    assert.deepEqual(c.records.map((r) => r.problemId), ['0', '2', '3']);
+    assert.deepEqual(
+      c.records.map((r) => r.problemId),
+      ['0', '2', '3'],
+    );
     assert.ok(c.records.every((r) => r.dataset === 'q'));
     assert.deepEqual(c.records[0].model, { name: 'org/m', revision: 'r1', source: 'data' });
     assert.deepEqual(c.records[0].samples, [
@@ -140,7 +165,13 @@ describe('rollouts reader', () => {
     const c = await collect(FIX, 'rollouts/run_b/raw.jsonl');
     assert.deepEqual(c.msgs, []);
     assert.equal(c.records[0].dataset, 'gsm8k');
-    assert.deepEqual(c.records[0].samples.map((s) => [s.sampleIndex, s.text, s.correct]), [[0, 'z', true], [1, 'w', false]]);
+    assert.deepEqual(
+      c.records[0].samples.map((s) => [s.sampleIndex, s.text, s.correct]),
+      [
+        [0, 'z', true],
+        [1, 'w', false],
+      ],
+    );
   });
 });
 
@@ -153,25 +184,33 @@ describe('flat reader', () => {
       '4:error:completion is not a string (got null); line skipped',
       '5:warning:passed values are strings; read "true"/"false" as booleans (reported once per file)',
     ]);
-    assert.deepEqual(c.records.map((r) => [r.line, r.dataset, r.problemId, texts(r)[0], corrects(r)[0]]), [
-      [1, 'HumanEval', 'HumanEval/0', 'a', true],
-      [2, 'HumanEval', 'HumanEval/0', 'b', false],
-      [5, 'HumanEval', 'HumanEval/1', 'd', true],
-    ]);
+    assert.deepEqual(
+      c.records.map((r) => [r.line, r.dataset, r.problemId, texts(r)[0], corrects(r)[0]]),
+      [
+        [1, 'HumanEval', 'HumanEval/0', 'a', true],
+        [2, 'HumanEval', 'HumanEval/0', 'b', false],
+        [5, 'HumanEval', 'HumanEval/1', 'd', true],
+      ],
+    );
     assert.ok(c.records.every((r) => r.samples.length === 1 && r.samples[0].sampleIndex === undefined));
     assert.deepEqual(c.records[0].model, { name: 'model_x', revision: null, source: 'path' });
   });
 
   test('the ungraded samples file next to its results file is skipped; a lone one is read ungraded (CRLF file)', async () => {
     assert.deepEqual(await detectFile(path.join(FIX, 'flat/model_x.jsonl'), 'flat/model_x.jsonl', FIX), {
-      format: null, skipped: 'superseded', diagnostics: [],
+      format: null,
+      skipped: 'superseded',
+      diagnostics: [],
     });
     const c = await collect(FIX, 'flat/solo.jsonl');
     assert.deepEqual(c.msgs, ['1:warning:no passed field: samples are ungraded (reported once per file)']);
-    assert.deepEqual(c.records.map((r) => [r.dataset, r.problemId, texts(r)[0], corrects(r)[0]]), [
-      ['default', '7', 'c', null],
-      ['default', '7', 'e', null],
-    ]);
+    assert.deepEqual(
+      c.records.map((r) => [r.dataset, r.problemId, texts(r)[0], corrects(r)[0]]),
+      [
+        ['default', '7', 'c', null],
+        ['default', '7', 'e', null],
+      ],
+    );
   });
 
   test('naming helpers', () => {
@@ -195,15 +234,21 @@ describe('tot reader', () => {
       '1:error:element 4: ys is missing; skipped',
       '1:warning:element 5: missing idx; using array position 5',
     ]);
-    assert.deepEqual(c.records.map((r) => [r.problemId, r.question, corrects(r)]), [
-      ['0', '1 1 4 6', [false, true]],
-      ['1', '1 1 11 11', [true, false, null]], // quoted CSV field
-      ['2', '1 1 3 8', [false]],
-      ['5', '2 3 4 5', [false]], // question from steps[0].x
-    ]);
+    assert.deepEqual(
+      c.records.map((r) => [r.problemId, r.question, corrects(r)]),
+      [
+        ['0', '1 1 4 6', [false, true]],
+        ['1', '1 1 11 11', [true, false, null]], // quoted CSV field
+        ['2', '1 1 3 8', [false]],
+        ['5', '2 3 4 5', [false]], // question from steps[0].x
+      ],
+    );
     assert.deepEqual(c.records[0].model, { name: 'gpt-4_0.7_mini', revision: null, source: 'path' });
     assert.equal(c.records[0].dataset, 'game24');
-    assert.equal(totModelName('x/gpt-4_0.7_naive_cot_sample_100_start900_end1000.json'), 'gpt-4_0.7_naive_cot_sample_100');
+    assert.equal(
+      totModelName('x/gpt-4_0.7_naive_cot_sample_100_start900_end1000.json'),
+      'gpt-4_0.7_naive_cot_sample_100',
+    );
   });
 });
 
@@ -212,7 +257,10 @@ describe('inspect reader', () => {
     const c = await collect(FIX, 'inspect/good.eval');
     assert.equal(c.msgs.length, 1);
     assert.match(c.msgs[0], /^1:error:samples\/3_epoch_1\.json: malformed JSON \(.*\); skipped$/);
-    assert.deepEqual(c.records.map((r) => r.problemId), ['2', '3', '10']);
+    assert.deepEqual(
+      c.records.map((r) => r.problemId),
+      ['2', '3', '10'],
+    );
     const [p2, p3, p10] = c.records;
     assert.deepEqual(p2.model, { name: 'test/model-a', revision: null, source: 'data', run: 'inspect/good.eval' });
     assert.equal(p2.dataset, 'arith-ds');
@@ -220,18 +268,45 @@ describe('inspect reader', () => {
     assert.equal(p2.referenceAnswer, '4');
     assert.equal(p2.level, 'easy');
     assert.deepEqual(p2.samples, [
-      { sampleIndex: 0, text: 'four', correct: true, extractedAnswer: '4', rewardScore: 1, finishReason: 'stop', tokenCount: 3 },
-      { sampleIndex: 1, text: 'five', correct: false, extractedAnswer: '5', rewardScore: 0, finishReason: 'max_tokens', tokenCount: 7 },
+      {
+        sampleIndex: 0,
+        text: 'four',
+        correct: true,
+        extractedAnswer: '4',
+        rewardScore: 1,
+        finishReason: 'stop',
+        tokenCount: 3,
+      },
+      {
+        sampleIndex: 1,
+        text: 'five',
+        correct: false,
+        extractedAnswer: '5',
+        rewardScore: 0,
+        finishReason: 'max_tokens',
+        tokenCount: 7,
+      },
     ]);
-    assert.deepEqual(p3.samples.map((s) => [s.text, s.correct, s.rewardScore]), [['partial', false, 0.5]]);
-    assert.deepEqual(p10.samples.map((s) => [s.text, s.correct, s.rewardScore]), [['think\n\n4', true, 1]]);
+    assert.deepEqual(
+      p3.samples.map((s) => [s.text, s.correct, s.rewardScore]),
+      [['partial', false, 0.5]],
+    );
+    assert.deepEqual(
+      p10.samples.map((s) => [s.text, s.correct, s.rewardScore]),
+      [['think\n\n4', true, 1]],
+    );
   });
 
   test('.eval zip bomb: an entry over the cap is refused, the rest is read', async () => {
     const reader = createInspectReader({ maxEntryBytes: 1024 * 1024 });
     const c = await collect(FIX, 'inspect/bomb.eval', undefined, reader);
-    assert.deepEqual(c.msgs, ['0:error:samples/2_epoch_1.json: entry samples/2_epoch_1.json is too large (2097152 bytes > 1048576 bytes); skipped']);
-    assert.deepEqual(c.records.map((r) => r.problemId), ['1']);
+    assert.deepEqual(c.msgs, [
+      '0:error:samples/2_epoch_1.json: entry samples/2_epoch_1.json is too large (2097152 bytes > 1048576 bytes); skipped',
+    ]);
+    assert.deepEqual(
+      c.records.map((r) => r.problemId),
+      ['1'],
+    );
   });
 
   test('.eval total cap stops reading', async () => {
@@ -241,7 +316,10 @@ describe('inspect reader', () => {
     assert.equal(c.msgs.length, 2);
     assert.match(c.msgs[0], /^1:error:samples\/3_epoch_1\.json: malformed JSON/);
     assert.equal(c.msgs[1], '0:error:archive exceeds 900 uncompressed bytes; stopped before samples/3_epoch_2.json');
-    assert.deepEqual(c.records.map((r) => r.problemId), ['2']);
+    assert.deepEqual(
+      c.records.map((r) => r.problemId),
+      ['2'],
+    );
   });
 
   test('corrupt, header-less and empty .eval files give one diagnostic and no records', async () => {
@@ -256,12 +334,18 @@ describe('inspect reader', () => {
 
   test('.json log: samples grouped by id in first-appearance order, epochs sorted', async () => {
     const c = await collect(FIX, 'inspect/log.json');
-    assert.deepEqual(c.msgs, ['1:error:samples[3] has no id; skipped', '1:warning:sample c epoch 1 has no output text']);
-    assert.deepEqual(c.records.map((r) => [r.problemId, texts(r), corrects(r), r.referenceAnswer]), [
-      ['b', ['Yes', 'No'], [true, false], 'Yes | Y'],
-      ['a', ['Yes'], [true], 'Yes'],
-      ['c', [''], [null], null],
+    assert.deepEqual(c.msgs, [
+      '1:error:samples[3] has no id; skipped',
+      '1:warning:sample c epoch 1 has no output text',
     ]);
+    assert.deepEqual(
+      c.records.map((r) => [r.problemId, texts(r), corrects(r), r.referenceAnswer]),
+      [
+        ['b', ['Yes', 'No'], [true, false], 'Yes | Y'],
+        ['a', ['Yes'], [true], 'Yes'],
+        ['c', [''], [null], null],
+      ],
+    );
     assert.equal(c.records[0].dataset, 'popularity'); // no dataset.name: the task
   });
 
@@ -280,7 +364,10 @@ describe('mapping reader', () => {
   test('per-problem parallel lists, dotted paths, field and constant fallbacks', async () => {
     const rel = 'mapping/parallel/data.jsonl';
     assert.equal(await detectFormat(path.join(FIX, rel), rel, FIX), 'mapping');
-    assert.equal(await detectFormat(path.join(FIX, 'mapping/parallel/notes.txt'), 'mapping/parallel/notes.txt', FIX), null);
+    assert.equal(
+      await detectFormat(path.join(FIX, 'mapping/parallel/notes.txt'), 'mapping/parallel/notes.txt', FIX),
+      null,
+    );
     const c = await collect(FIX, rel);
     assert.deepEqual(c.msgs, [
       '2:warning:outputs has 1 samples but labels has 2; keeping the first 1',
@@ -297,8 +384,24 @@ describe('mapping reader', () => {
       referenceAnswer: 'a1',
       level: null,
       samples: [
-        { sampleIndex: 0, text: 'o1', correct: true, extractedAnswer: null, rewardScore: 0.75, finishReason: null, tokenCount: null },
-        { sampleIndex: 1, text: 'o2', correct: false, extractedAnswer: null, rewardScore: 0.2, finishReason: null, tokenCount: null },
+        {
+          sampleIndex: 0,
+          text: 'o1',
+          correct: true,
+          extractedAnswer: null,
+          rewardScore: 0.75,
+          finishReason: null,
+          tokenCount: null,
+        },
+        {
+          sampleIndex: 1,
+          text: 'o2',
+          correct: false,
+          extractedAnswer: null,
+          rewardScore: 0.2,
+          finishReason: null,
+          tokenCount: null,
+        },
       ],
     });
     assert.deepEqual(c.records[1].model, { name: 'data', revision: null, source: 'path' });
@@ -309,10 +412,20 @@ describe('mapping reader', () => {
     const c = await collect(FIX, 'mapping/objects/runs/r.jsonl');
     assert.deepEqual(c.msgs, ['1:error:gens[1]: out is not a string (got number); sample skipped']);
     assert.deepEqual(c.records[0].model, { name: 'const-model', revision: null, source: 'data' });
-    assert.deepEqual(c.records[0].samples.map((s) => [s.sampleIndex, s.text, s.correct, s.extractedAnswer, s.finishReason, s.tokenCount]), [
-      [0, 'g0', true, '3', 'stop', 10],
-      [2, 'g2', false, null, null, null],
-    ]);
+    assert.deepEqual(
+      c.records[0].samples.map((s) => [
+        s.sampleIndex,
+        s.text,
+        s.correct,
+        s.extractedAnswer,
+        s.finishReason,
+        s.tokenCount,
+      ]),
+      [
+        [0, 'g0', true, '3', 'stop', 10],
+        [2, 'g2', false, null, null, null],
+      ],
+    );
   });
 
   test('per-sample records in a .json document at recordsPath', async () => {
@@ -322,7 +435,10 @@ describe('mapping reader', () => {
       '1:warning:record 1: k is not a non-negative integer; the indexer numbers this sample',
       '1:error:record 2 is not a JSON object (got number); skipped',
     ]);
-    assert.deepEqual(c.records.map((r) => r.samples.map((s) => [s.sampleIndex, s.text, s.correct])), [[[0, 'r0', true]], [[undefined, 'r1', false]]]);
+    assert.deepEqual(
+      c.records.map((r) => r.samples.map((s) => [s.sampleIndex, s.text, s.correct])),
+      [[[0, 'r0', true]], [[undefined, 'r1', false]]],
+    );
   });
 
   test('nearest mapping whose globs match wins, searching up to the root', async () => {
@@ -331,7 +447,10 @@ describe('mapping reader', () => {
     assert.deepEqual(errors, []);
     assert.equal(mapping?.mappingRelPath, 'mapping/nested/trace-inspector.mapping.json');
     const c = await collect(FIX, 'mapping/nested/sub/d.jsonl');
-    assert.deepEqual(c.records.map((r) => [r.model.name, r.problemId, texts(r)]), [['outer', '1', ['hello']]]);
+    assert.deepEqual(
+      c.records.map((r) => [r.model.name, r.problemId, texts(r)]),
+      [['outer', '1', ['hello']]],
+    );
   });
 
   test('an invalid mapping is reported naming the mapping file and the bad fields, and is ignored', async () => {
@@ -344,21 +463,40 @@ describe('mapping reader', () => {
     const mdet = await detectFile(path.join(FIX, mrel), mrel, FIX);
     assert.equal(mdet.format, null);
     assert.deepEqual(mdet.diagnostics, [
-      { file: mrel, line: 0, severity: 'error', message: 'invalid mapping file: /records: must be one of ["per-sample","per-problem"]' },
-      { file: mrel, line: 0, severity: 'error', message: 'invalid mapping file: /fields/text: required field is missing' },
+      {
+        file: mrel,
+        line: 0,
+        severity: 'error',
+        message: 'invalid mapping file: /records: must be one of ["per-sample","per-problem"]',
+      },
+      {
+        file: mrel,
+        line: 0,
+        severity: 'error',
+        message: 'invalid mapping file: /fields/text: required field is missing',
+      },
       { file: mrel, line: 0, severity: 'error', message: 'invalid mapping file: /fields: unknown field "txt"' },
     ]);
     const c = await collect(FIX, rel);
     assert.equal(c.diags.length, 0);
-    assert.deepEqual(c.records.map((r) => r.problemId), ['T/1']);
+    assert.deepEqual(
+      c.records.map((r) => r.problemId),
+      ['T/1'],
+    );
   });
 
   test('validateMapping semantic rules and list prefixes; getPath', () => {
-    assert.deepEqual(validateMapping([{ files: ['*'], records: 'per-sample', samples: 'x', fields: { problemId: 'a', text: 'b' } }]), {
-      errors: ['/0/samples: only allowed with records "per-problem"'],
-    });
+    assert.deepEqual(
+      validateMapping([{ files: ['*'], records: 'per-sample', samples: 'x', fields: { problemId: 'a', text: 'b' } }]),
+      {
+        errors: ['/0/samples: only allowed with records "per-problem"'],
+      },
+    );
     assert.deepEqual(validateMapping({ files: [], records: 'per-sample', fields: { problemId: 'a.', text: 'b' } }), {
-      errors: ['/files: must NOT have fewer than 1 items', '/fields/problemId: must be a dotted path (no leading or trailing ".")'],
+      errors: [
+        '/files: must NOT have fewer than 1 items',
+        '/fields/problemId: must be a dotted path (no leading or trailing ".")',
+      ],
     });
     assert.deepEqual(validateMapping([]), { errors: ['/: the list of mappings is empty'] });
     assert.equal(getPath({ a: [{ b: 1 }, { b: 2 }] }, 'a.-1.b'), 2);
@@ -379,15 +517,26 @@ describe('bad input files', () => {
   };
 
   test('a record without its id gets "line L": no collision with a real id, no shift after a line that fails to parse', async () => {
-    const line = (q: number | null) => JSON.stringify({ ...(q === null ? {} : { qid: q }), model_name: 'm', rollouts: [{ rollout: 0, correct: true, text: `t${q}` }] });
+    const line = (q: number | null) =>
+      JSON.stringify({
+        ...(q === null ? {} : { qid: q }),
+        model_name: 'm',
+        rollouts: [{ rollout: 0, correct: true, text: `t${q}` }],
+      });
     // line 3 has no qid (qid 2 is line 4's); in the second file line 2 does not parse, line 3 has no qid either
     put('ids/a.jsonl', [line(0), line(1), line(null), line(2)].join('\n'));
     put('ids/b.jsonl', [line(0), '{broken', line(null), line(2)].join('\n'));
     const a = await collect(dir, 'ids/a.jsonl', 'rollouts');
-    assert.deepEqual(a.records.map((r) => r.problemId), ['0', '1', 'line 3', '2']);
+    assert.deepEqual(
+      a.records.map((r) => r.problemId),
+      ['0', '1', 'line 3', '2'],
+    );
     assert.deepEqual(a.msgs, ['3:warning:missing qid; using "line 3" as the problem id']);
     const b = await collect(dir, 'ids/b.jsonl', 'rollouts');
-    assert.deepEqual(b.records.map((r) => r.problemId), ['0', 'line 3', '2']);
+    assert.deepEqual(
+      b.records.map((r) => r.problemId),
+      ['0', 'line 3', '2'],
+    );
   });
 
   test('empty file: detection and each JSONL reader give "empty file" at line 0', async () => {
@@ -395,7 +544,9 @@ describe('bad input files', () => {
     put('blank.jsonl', '\n  \n');
     for (const rel of ['empty.jsonl', 'blank.jsonl']) {
       assert.deepEqual(await detectFile(path.join(dir, rel), rel, dir), {
-        format: null, skipped: 'empty', diagnostics: [{ file: rel, line: 0, message: 'empty file', severity: 'error' }],
+        format: null,
+        skipped: 'empty',
+        diagnostics: [{ file: rel, line: 0, message: 'empty file', severity: 'error' }],
       });
       assert.deepEqual((await collect(dir, rel)).msgs, ['0:error:empty file']);
       for (const f of ['qwen-math', 'rollouts', 'flat', 'tot'] as const) {
@@ -416,14 +567,24 @@ describe('bad input files', () => {
 
   test('very deep nesting does not crash; the record is reported and later lines read', async () => {
     const deep = '['.repeat(200000) + ']'.repeat(200000);
-    put('deep.jsonl', [
-      '{"idx": 0, "code": ["a"], "score": [true]}',
-      deep,
-      `{"idx": 1, "code": [${deep}], "score": [true]}`,
-      '{"idx": 2, "code": ["b"], "score": [false]}',
-    ].join('\n') + '\n');
+    put(
+      'deep.jsonl',
+      [
+        '{"idx": 0, "code": ["a"], "score": [true]}',
+        deep,
+        `{"idx": 1, "code": [${deep}], "score": [true]}`,
+        '{"idx": 2, "code": ["b"], "score": [false]}',
+      ].join('\n') + '\n',
+    );
     const c = await collect(dir, 'deep.jsonl', 'qwen-math');
-    assert.deepEqual(c.records.map((r) => [r.problemId, texts(r)]), [['0', ['a']], ['1', []], ['2', ['b']]]);
+    assert.deepEqual(
+      c.records.map((r) => [r.problemId, texts(r)]),
+      [
+        ['0', ['a']],
+        ['1', []],
+        ['2', ['b']],
+      ],
+    );
     // V8 parses deep arrays iteratively; if an engine throws RangeError instead, the message says so
     assert.equal(c.msgs.length, 2);
     assert.match(c.msgs[0], /^2:error:(record is not a JSON object \(got array\)|JSON nesting too deep)/);
@@ -431,38 +592,73 @@ describe('bad input files', () => {
   });
 
   test('Infinity literal and a line over the cap are reported, the rest is read', async () => {
-    put('inf.jsonl', '{"task_id": "A/1", "completion": "x", "passed": Infinity}\n{"task_id": "A/1", "completion": "y", "passed": true}\n');
+    put(
+      'inf.jsonl',
+      '{"task_id": "A/1", "completion": "x", "passed": Infinity}\n{"task_id": "A/1", "completion": "y", "passed": true}\n',
+    );
     const c = await collect(dir, 'inf.jsonl', 'flat');
     assert.equal(c.msgs.length, 1);
     assert.match(c.msgs[0], /^1:error:malformed JSON \(/);
-    assert.deepEqual(c.records.map((r) => texts(r)[0]), ['y']);
+    assert.deepEqual(
+      c.records.map((r) => texts(r)[0]),
+      ['y'],
+    );
   });
 
   test('a malformed first line does not prevent detection', async () => {
-    put('firstbad.jsonl', '{"qid": 0, "rollouts": [\n{"qid": 1, "model_name": "m", "rollouts": [{"text": "t", "correct": true}]}\n');
+    put(
+      'firstbad.jsonl',
+      '{"qid": 0, "rollouts": [\n{"qid": 1, "model_name": "m", "rollouts": [{"text": "t", "correct": true}]}\n',
+    );
     const c = await collect(dir, 'firstbad.jsonl');
     assert.equal(c.msgs.length, 1);
     assert.match(c.msgs[0], /^1:error:malformed JSON \(/);
-    assert.deepEqual(c.records.map((r) => r.problemId), ['1']);
+    assert.deepEqual(
+      c.records.map((r) => r.problemId),
+      ['1'],
+    );
   });
 
   test('JSONL that is not JSON at all, and JSON no reader knows', async () => {
     put('text.jsonl', 'hello\nworld\n');
     assert.deepEqual(await detectFile(path.join(dir, 'text.jsonl'), 'text.jsonl', dir), {
-      format: null, skipped: 'not-json', diagnostics: [{ file: 'text.jsonl', line: 0, severity: 'error', message: 'not a JSONL results file: none of the first 2 lines is a JSON object' }],
+      format: null,
+      skipped: 'not-json',
+      diagnostics: [
+        {
+          file: 'text.jsonl',
+          line: 0,
+          severity: 'error',
+          message: 'not a JSONL results file: none of the first 2 lines is a JSON object',
+        },
+      ],
     });
     put('questions.jsonl', '{"qid": 0, "question": "q", "gold": "1"}\n');
-    assert.deepEqual(await detectFile(path.join(dir, 'questions.jsonl'), 'questions.jsonl', dir), { format: null, skipped: 'unrecognized', diagnostics: [] });
+    assert.deepEqual(await detectFile(path.join(dir, 'questions.jsonl'), 'questions.jsonl', dir), {
+      format: null,
+      skipped: 'unrecognized',
+      diagnostics: [],
+    });
     assert.deepEqual((await collect(dir, 'questions.jsonl')).msgs, []);
   });
 
   test('non-result files are skipped by name', async () => {
-    for (const rel of ['summary.json', 'r/run_config.json', 'x_metrics.json', 'trace-inspector.mapping.json', '.trace-inspector/a.jsonl']) {
+    for (const rel of [
+      'summary.json',
+      'r/run_config.json',
+      'x_metrics.json',
+      'trace-inspector.mapping.json',
+      '.trace-inspector/a.jsonl',
+    ]) {
       put(rel, '{"task_id": "a", "completion": "b"}\n');
       const det = await detectFile(path.join(dir, rel), rel, dir);
       assert.deepEqual([det.format, det.skipped], [null, 'non-result'], rel);
       // A mapping file is never read as results; what is wrong with it as a mapping is its own diagnostics.
-      if (rel === 'trace-inspector.mapping.json') assert.ok(det.diagnostics.length > 0 && det.diagnostics.every((d) => d.file === rel && /^invalid mapping file: /.test(d.message)));
+      if (rel === 'trace-inspector.mapping.json')
+        assert.ok(
+          det.diagnostics.length > 0 &&
+            det.diagnostics.every((d) => d.file === rel && /^invalid mapping file: /.test(d.message)),
+        );
       else assert.deepEqual(det.diagnostics, [], rel);
     }
   });

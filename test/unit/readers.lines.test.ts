@@ -34,19 +34,35 @@ async function all(p: string, opts: Parameters<typeof readLines>[1] = {}): Promi
 
 describe('readLines', () => {
   test('strips BOM and CR, skips blank lines, keeps line numbers, yields a last line without newline', async () => {
-    const p = write('a.jsonl', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}\r\n\r\n  \n{"b":2}\n\t\n{"c":3}')]));
+    const p = write(
+      'a.jsonl',
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}\r\n\r\n  \n{"b":2}\n\t\n{"c":3}')]),
+    );
     for (const chunkBytes of [1, 2, 1024]) {
-      assert.deepEqual(await all(p, { chunkBytes }), [
-        { line: 1, text: '{"a":1}' },
-        { line: 4, text: '{"b":2}' },
-        { line: 6, text: '{"c":3}' },
-      ], `chunkBytes ${chunkBytes}`);
+      assert.deepEqual(
+        await all(p, { chunkBytes }),
+        [
+          { line: 1, text: '{"a":1}' },
+          { line: 4, text: '{"b":2}' },
+          { line: 6, text: '{"c":3}' },
+        ],
+        `chunkBytes ${chunkBytes}`,
+      );
     }
   });
 
   test('invalid UTF-8 is replaced by U+FFFD, not thrown', async () => {
     // 0xff is never valid; 0xc3 starts a 2-byte sequence cut short by the newline
-    const p = write('bad-utf8.jsonl', Buffer.concat([Buffer.from('a'), Buffer.from([0xff]), Buffer.from('b\n'), Buffer.from([0xc3]), Buffer.from('\nok\n')]));
+    const p = write(
+      'bad-utf8.jsonl',
+      Buffer.concat([
+        Buffer.from('a'),
+        Buffer.from([0xff]),
+        Buffer.from('b\n'),
+        Buffer.from([0xc3]),
+        Buffer.from('\nok\n'),
+      ]),
+    );
     assert.deepEqual(await all(p), [
       { line: 1, text: 'a\uFFFDb' },
       { line: 2, text: '\uFFFD' },
@@ -70,13 +86,17 @@ describe('readLines', () => {
     // line 2 is 20 bytes; cap 10; tiny chunks force the carried (cross-chunk) path too
     const p = write('long.jsonl', 'short\n01234567890123456789\nafter\n0123456789\nend');
     for (const chunkBytes of [4, 1024]) {
-      assert.deepEqual(await all(p, { maxLineBytes: 10, chunkBytes }), [
-        { line: 1, text: 'short' },
-        { line: 2, text: null, tooLong: true, bytes: 20 },
-        { line: 3, text: 'after' },
-        { line: 4, text: '0123456789' },
-        { line: 5, text: 'end' },
-      ], `chunkBytes ${chunkBytes}`);
+      assert.deepEqual(
+        await all(p, { maxLineBytes: 10, chunkBytes }),
+        [
+          { line: 1, text: 'short' },
+          { line: 2, text: null, tooLong: true, bytes: 20 },
+          { line: 3, text: 'after' },
+          { line: 4, text: '0123456789' },
+          { line: 5, text: 'end' },
+        ],
+        `chunkBytes ${chunkBytes}`,
+      );
     }
   });
 
@@ -102,7 +122,10 @@ describe('readLines', () => {
     const batches: Line[][] = [];
     for await (const b of readLineBatches(p)) batches.push(b);
     assert.equal(batches.length, 1);
-    assert.deepEqual(batches[0].map((l) => l.text), ['a', 'b', 'c']);
+    assert.deepEqual(
+      batches[0].map((l) => l.text),
+      ['a', 'b', 'c'],
+    );
   });
 
   test('an aborted signal stops reading by throwing its reason', async () => {
@@ -158,12 +181,18 @@ describe('listCandidateFiles', () => {
     symlinkSync(path.join(root, 'missing'), path.join(root, 'broken.jsonl'));
     assert.deepEqual(await listCandidateFiles(root), ['a/deep/z.eval', 'a/x.json', 'b.jsonl', 'tmp/t.jsonl']);
     assert.deepEqual(await listCandidateFiles(root, { exclude: ['tmp'] }), ['a/deep/z.eval', 'a/x.json', 'b.jsonl']);
-    assert.deepEqual(await listCandidateFiles(root, { include: ['*.txt', 'a/**/*.eval'] }), ['a/deep/z.eval', 'a/notes.txt']);
+    assert.deepEqual(await listCandidateFiles(root, { include: ['*.txt', 'a/**/*.eval'] }), [
+      'a/deep/z.eval',
+      'a/notes.txt',
+    ]);
   });
 
   test('files named by a mapping file are listed even with other extensions', async () => {
     const root = path.join(dir, 'mapped');
-    write('mapped/sub/trace-inspector.mapping.json', JSON.stringify({ files: ['*.txt'], records: 'per-sample', fields: { problemId: 'id', text: 't' } }));
+    write(
+      'mapped/sub/trace-inspector.mapping.json',
+      JSON.stringify({ files: ['*.txt'], records: 'per-sample', fields: { problemId: 'id', text: 't' } }),
+    );
     write('mapped/sub/d.txt', '{"id":1,"t":"x"}\n');
     write('mapped/e.txt', 'not listed');
     assert.deepEqual(await listCandidateFiles(root), ['sub/d.txt', 'sub/trace-inspector.mapping.json']);

@@ -40,8 +40,14 @@ describe('real data', { skip }, () => {
     assert.deepEqual(summary(rl.records), { problems: 30, samples: 240, correct: 175, solved: 29 });
     assert.ok(rl.records.every((r) => r.samples.length === 8));
     assert.deepEqual(rl.records[0].model, { name: 'expx/qwen-2.5-1.5b-rlvr-ppo', revision: 'main', source: 'data' });
-    assert.deepEqual(rl.records.map((r) => r.problemId), Array.from({ length: 30 }, (_, i) => String(i)));
-    assert.deepEqual(rl.records[0].samples.map((s) => s.sampleIndex), [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(
+      rl.records.map((r) => r.problemId),
+      Array.from({ length: 30 }, (_, i) => String(i)),
+    );
+    assert.deepEqual(
+      rl.records[0].samples.map((s) => s.sampleIndex),
+      [0, 1, 2, 3, 4, 5, 6, 7],
+    );
     assert.equal(rl.records[0].referenceAnswer, '52');
     assert.equal(rl.records[0].samples[0].extractedAnswer, '57');
     assert.equal(rl.records[0].samples[0].correct, false);
@@ -49,7 +55,11 @@ describe('real data', { skip }, () => {
     const sft = await collect(root, 'results_2048_batched/sft_raw.jsonl');
     assert.deepEqual(sft.diags, []);
     assert.deepEqual(summary(sft.records), { problems: 30, samples: 240, correct: 133, solved: 28 });
-    assert.deepEqual(sft.records[0].model, { name: 'ns-0/qwen-2.5-1.5b-instruct-reasoning-sft', revision: 'checkpoint-8-of-10', source: 'data' });
+    assert.deepEqual(sft.records[0].model, {
+      name: 'ns-0/qwen-2.5-1.5b-instruct-reasoning-sft',
+      revision: 'checkpoint-8-of-10',
+      source: 'data',
+    });
     for (const r of [...rl.records, ...sft.records]) assert.equal(r.dataset, 'gsm8k_subset');
   });
 
@@ -59,8 +69,20 @@ describe('real data', { skip }, () => {
     assert.equal(step.records[0].model.revision, 'step-300');
     const old = await collect(root, 'results_1024_cuda/rl_raw.jsonl');
     assert.equal(old.records[0].model.revision, null); // no model_revision in that run
-    assert.equal((await detectFile(path.join(root, 'data/gsm8k_subset.jsonl'), 'data/gsm8k_subset.jsonl', root)).skipped, 'unrecognized');
-    assert.equal((await detectFile(path.join(root, 'results_2048_batched/summary.json'), 'results_2048_batched/summary.json', root)).skipped, 'non-result');
+    assert.equal(
+      (await detectFile(path.join(root, 'data/gsm8k_subset.jsonl'), 'data/gsm8k_subset.jsonl', root)).skipped,
+      'unrecognized',
+    );
+    assert.equal(
+      (
+        await detectFile(
+          path.join(root, 'results_2048_batched/summary.json'),
+          'results_2048_batched/summary.json',
+          root,
+        )
+      ).skipped,
+      'non-result',
+    );
   });
 
   test('qwen25-math-eval-example: 100 problems x 8 samples with reward scores, 728 correct', async () => {
@@ -68,14 +90,19 @@ describe('real data', { skip }, () => {
     const c = await collect(REAL, rel);
     assert.deepEqual(c.diags, []);
     assert.deepEqual(summary(c.records), { problems: 100, samples: 800, correct: 728, solved: 96 });
-    assert.ok(c.records.every((r) => r.samples.length === 8 && r.samples.every((s) => typeof s.rewardScore === 'number')));
+    assert.ok(
+      c.records.every((r) => r.samples.length === 8 && r.samples.every((s) => typeof s.rewardScore === 'number')),
+    );
     const r0 = c.records[0];
     assert.deepEqual(r0.model, { name: 'qwen25-math-eval-example', revision: null, source: 'path' });
     assert.equal(r0.dataset, 'math_cot_100');
     assert.equal(r0.problemId, '0');
     assert.equal(r0.referenceAnswer, '420');
     assert.equal(r0.level, '3');
-    assert.deepEqual(r0.samples.map((s) => s.rewardScore), [3.546875, 3.515625, 3.46875, 3.46875, 3.265625, 3.328125, 3.5, 3.4375]);
+    assert.deepEqual(
+      r0.samples.map((s) => s.rewardScore),
+      [3.546875, 3.515625, 3.46875, 3.46875, 3.265625, 3.328125, 3.5, 3.4375],
+    );
     assert.equal(r0.samples[0].extractedAnswer, '420');
   });
 
@@ -89,7 +116,11 @@ describe('real data', { skip }, () => {
     assert.equal(perTask.size, 164);
     assert.ok([...perTask.values()].every((n) => n === 10));
     assert.equal(summary(c.records).correct, 1078);
-    assert.deepEqual(c.records[0].model, { name: 'hEvalTest35_noExp_1dPro_1CPT_500Tkns_10SPT_Samples', revision: null, source: 'path' });
+    assert.deepEqual(c.records[0].model, {
+      name: 'hEvalTest35_noExp_1dPro_1CPT_500Tkns_10SPT_Samples',
+      revision: null,
+      source: 'path',
+    });
     assert.equal(c.records[0].dataset, 'HumanEval');
     const ungraded = `${dir}/hEvalTest35_noExp_1dPro_1CPT_500Tkns_10SPT_Samples.jsonl`;
     assert.equal((await detectFile(path.join(REAL, ungraded), ungraded, REAL)).skipped, 'superseded');
@@ -99,7 +130,12 @@ describe('real data', { skip }, () => {
     const dir = 'tot-game24/logs/game24';
     const expect: Record<string, [string, number, number, number]> = {
       'gpt-4_0.7_naive_cot_sample_100_start900_end1000.json': ['gpt-4_0.7_naive_cot_sample_100', 10000, 403, 49],
-      'gpt-4_0.7_naive_standard_sample_100_start900_end1000.json': ['gpt-4_0.7_naive_standard_sample_100', 10000, 734, 33],
+      'gpt-4_0.7_naive_standard_sample_100_start900_end1000.json': [
+        'gpt-4_0.7_naive_standard_sample_100',
+        10000,
+        734,
+        33,
+      ],
       'gpt-4_0.7_propose1_value3_greedy5_start900_end1000.json': ['gpt-4_0.7_propose1_value3_greedy5', 500, 119, 69],
     };
     for (const [file, [model, samples, correct, solved]] of Object.entries(expect)) {
@@ -118,9 +154,21 @@ describe('real data', { skip }, () => {
     const cases: [string, string, string, number, number][] = [
       ['inspect-logs/tests/log/test_eval_log/log_read_sample.eval', 'ollama/gemma3', 'popularity', 1, 1],
       ['inspect-logs/tests/log/test_eval_log/log_read_sample.json', 'ollama/gemma3', 'popularity', 1, 1],
-      ['inspect-logs/tests/scorer/logs/2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval', 'openai/gpt-4o-mini', 'popularity', 10, 8],
+      [
+        'inspect-logs/tests/scorer/logs/2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval',
+        'openai/gpt-4o-mini',
+        'popularity',
+        10,
+        8,
+      ],
       ['inspect-logs/tests/analysis/test_logs_choices/mmlu-summary-choices.eval', 'openai/gpt-4o', 'cais/mmlu', 1, 0],
-      ['inspect-logs/tests/analysis/test_logs/2025-05-12T20-28-13-04-00_popularity.json', 'openai/gpt-4o-mini', 'popularity', 3, 2],
+      [
+        'inspect-logs/tests/analysis/test_logs/2025-05-12T20-28-13-04-00_popularity.json',
+        'openai/gpt-4o-mini',
+        'popularity',
+        3,
+        2,
+      ],
     ];
     for (const [rel, model, dataset, problems, correct] of cases) {
       const c = await collect(REAL, rel);
@@ -130,11 +178,17 @@ describe('real data', { skip }, () => {
       assert.equal(c.records[0].dataset, dataset, rel);
     }
     // unscored run: samples are ungraded, not incorrect
-    const unscored = await collect(REAL, 'inspect-logs/tests/scorer/logs/2025-02-11T15-17-00-05-00_popularity_dPiJifoWeEQBrfWsAopzWr.eval');
+    const unscored = await collect(
+      REAL,
+      'inspect-logs/tests/scorer/logs/2025-02-11T15-17-00-05-00_popularity_dPiJifoWeEQBrfWsAopzWr.eval',
+    );
     assert.equal(unscored.records.length, 10);
     assert.ok(unscored.records.every((r) => r.samples.every((s) => s.correct === null)));
     const mmlu = await collect(REAL, 'inspect-logs/tests/analysis/test_logs_choices/mmlu-summary-choices.eval');
-    assert.deepEqual(mmlu.records[0].samples.map((s) => [s.text, s.extractedAnswer, s.correct]), [['ANSWER: C', 'C', false]]);
+    assert.deepEqual(
+      mmlu.records[0].samples.map((s) => [s.text, s.extractedAnswer, s.correct]),
+      [['ANSWER: C', 'C', false]],
+    );
     assert.equal(mmlu.records[0].referenceAnswer, 'A');
   });
 

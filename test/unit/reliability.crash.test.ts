@@ -18,7 +18,12 @@ import { tempDir } from './helpers';
 import { rolloutLine, sleep, startCli, writeRollouts } from './reliability.support';
 
 /** Polls `check` against a read-only connection every 10 ms until it returns true (or `timeoutMs`). */
-async function pollDb(dbPath: string, check: (db: Database.Database) => boolean, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+async function pollDb(
+  dbPath: string,
+  check: (db: Database.Database) => boolean,
+  child: ChildProcess,
+  timeoutMs = 60_000,
+): Promise<void> {
   const t0 = Date.now();
   while (Date.now() - t0 < timeoutMs) {
     if (child.exitCode !== null) throw new Error(`the child exited (${child.exitCode}) before the awaited state`);
@@ -37,7 +42,9 @@ async function pollDb(dbPath: string, check: (db: Database.Database) => boolean,
   throw new Error('timed out waiting for the database state');
 }
 
-function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+function exited(
+  child: ChildProcess,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (b: Buffer) => (stdout += b.toString()));
@@ -46,7 +53,9 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: Nod
 }
 
 const fileRow = (db: Database.Database, path: string) =>
-  db.prepare('SELECT status, samples, hash FROM files WHERE path = ?').get(path) as { status: string; samples: number; hash: string } | undefined;
+  db.prepare('SELECT status, samples, hash FROM files WHERE path = ?').get(path) as
+    | { status: string; samples: number; hash: string }
+    | undefined;
 
 function counts(index: TraceIndex): Record<string, [number, number, number]> {
   return Object.fromEntries(index.models().map((m) => [m.displayId, [m.problems, m.samples, m.correct]]));
@@ -58,7 +67,8 @@ function attached(index: TraceIndex): string[] {
   const models = index.models();
   for (const p of index.listProblems({ kind: 'label', label: 'lucky guess' }, 0, 1000)) {
     for (const m of models) {
-      for (const s of index.samples(p.id, m.id, { limit: 1000 })) if (s.labels.length) out.push(`${m.name}/${p.problemId}/${s.sampleIndex}: ${s.labels.join(',')}`);
+      for (const s of index.samples(p.id, m.id, { limit: 1000 }))
+        if (s.labels.length) out.push(`${m.name}/${p.problemId}/${s.sampleIndex}: ${s.labels.join(',')}`);
     }
   }
   return out.sort();
@@ -89,7 +99,10 @@ describe('SIGKILL mid-index', () => {
     // v2: the same 2000 problems plus 400 more (a changed file: replaced atomically), and a new
     // 25 000-sample file (written in batches: 2000 first, then 20 000).
     const extra = writeRollouts(join(dir, 'extra.jsonl'), 'big', 2400, 10, 0);
-    appendFileSync(join(folder, 'b-big.jsonl'), readFileSync(join(dir, 'extra.jsonl'), 'utf8').split('\n').slice(2000).join('\n'));
+    appendFileSync(
+      join(folder, 'b-big.jsonl'),
+      readFileSync(join(dir, 'extra.jsonl'), 'utf8').split('\n').slice(2000).join('\n'),
+    );
     const newCorrect = writeRollouts(join(folder, 'a-new.jsonl'), 'new', 2500, 10, 1);
 
     // Kill 1: after the first batch of a-new.jsonl is committed.
@@ -120,7 +133,11 @@ describe('SIGKILL mid-index', () => {
     assert.equal(r.signal, 'SIGKILL', 'killed before it finished');
     index = TraceIndex.open(dbPath);
     assert.equal(index.db.pragma('integrity_check', { simple: true }), 'ok');
-    assert.deepEqual(fileRow(index.db, 'b-big.jsonl'), { status: 'ready', samples: 20000, hash: v1Hash }, 'the old version stays until the new one commits');
+    assert.deepEqual(
+      fileRow(index.db, 'b-big.jsonl'),
+      { status: 'ready', samples: 20000, hash: v1Hash },
+      'the old version stays until the new one commits',
+    );
     assert.deepEqual(counts(index), { big: [2000, 20000, bigCorrectV1], new: [2500, 25000, newCorrect] });
     assert.deepEqual(attached(index), ['big/1999/2: lucky guess', 'big/3/2: lucky guess']);
     index.close();
@@ -134,7 +151,11 @@ describe('SIGKILL mid-index', () => {
     index = TraceIndex.open(dbPath);
     assert.deepEqual(counts(index), { big: [2400, 24000, extra], new: [2500, 25000, newCorrect] });
     assert.deepEqual(attached(index), ['big/1999/2: lucky guess', 'big/3/2: lucky guess']);
-    assert.equal(index.getMeta('indexer_lock'), undefined, 'the stale lock of the killed process was taken over and released');
+    assert.equal(
+      index.getMeta('indexer_lock'),
+      undefined,
+      'the stale lock of the killed process was taken over and released',
+    );
     index.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -188,15 +209,24 @@ describe('two writers on one database', () => {
       await stopWhere(first, dbPath, false);
       const second = await exited(startCli(['index', folder, '--db', dbPath, '--format', 'json', '-q']));
       assert.equal(second.code, 1);
-      assert.match(second.stderr, /^trace-inspector: another indexer \(pid \d+ on .+\) is writing this index; try again when it finishes\n$/);
+      assert.match(
+        second.stderr,
+        /^trace-inspector: another indexer \(pid \d+ on .+\) is writing this index; try again when it finishes\n$/,
+      );
       // The extension's indexer in another window (in-process here): the same error, as an IndexBusyError.
       const other = TraceIndex.open(dbPath, { busyTimeoutMs: 300 });
-      await assert.rejects(indexFolder(other, folder), (e: Error) => e instanceof IndexBusyError && /another indexer \(pid \d+/.test(e.message));
+      await assert.rejects(
+        indexFolder(other, folder),
+        (e: Error) => e instanceof IndexBusyError && /another indexer \(pid \d+/.test(e.message),
+      );
 
       // The first indexer is inside a write transaction for longer than the busy timeout: still the clear error.
       first.kill('SIGCONT');
       await stopWhere(first, dbPath, true);
-      await assert.rejects(indexFolder(other, folder), (e: Error) => e instanceof IndexBusyError && /another process is writing this index/.test(e.message));
+      await assert.rejects(
+        indexFolder(other, folder),
+        (e: Error) => e instanceof IndexBusyError && /another process is writing this index/.test(e.message),
+      );
       first.kill('SIGCONT');
 
       // An annotation written from the other window while the first indexer runs waits for its batch and is kept.
@@ -244,8 +274,18 @@ describe('annotations are never lost', () => {
     let store = new AnnotationStore(index, mirror);
     const m = index.models()[0];
     const [p0, p1] = index.listProblems();
-    store.set(store.refOf(index.samples(p0.id, m.id)[1].id)!, ['lucky guess'], 'first', new Date('2026-01-01T00:00:00Z'));
-    store.set(store.refOf(index.samples(p1.id, m.id)[0].id)!, ['lucky guess', 'grader error'], 'second', new Date('2026-01-01T00:00:00Z'));
+    store.set(
+      store.refOf(index.samples(p0.id, m.id)[1].id)!,
+      ['lucky guess'],
+      'first',
+      new Date('2026-01-01T00:00:00Z'),
+    );
+    store.set(
+      store.refOf(index.samples(p1.id, m.id)[0].id)!,
+      ['lucky guess', 'grader error'],
+      'second',
+      new Date('2026-01-01T00:00:00Z'),
+    );
     const expected = ['m/0/1: lucky guess', 'm/1/0: lucky guess,grader error'];
     assert.deepEqual(attached(index), expected);
 
@@ -266,16 +306,35 @@ describe('annotations are never lost', () => {
     assert.deepEqual(store.importJsonl(mirror).added, 2);
     assert.deepEqual(attached(index), expected);
     // 4. a conflicting edit in the mirror (e.g. from git): the later updatedAt wins, per annotation
-    const mirrorLines = readFileSync(mirror, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    mirrorLines[0] = { ...mirrorLines[0], labels: ['lucky guess', 'truncated'], note: 'edited in git', updatedAt: '2026-03-01T00:00:00.000Z' };
-    mirrorLines[1] = { ...mirrorLines[1], labels: ['lucky guess', 'reward hacking'], note: 'older edit', updatedAt: '2025-12-01T00:00:00.000Z' };
+    const mirrorLines = readFileSync(mirror, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    mirrorLines[0] = {
+      ...mirrorLines[0],
+      labels: ['lucky guess', 'truncated'],
+      note: 'edited in git',
+      updatedAt: '2026-03-01T00:00:00.000Z',
+    };
+    mirrorLines[1] = {
+      ...mirrorLines[1],
+      labels: ['lucky guess', 'reward hacking'],
+      note: 'older edit',
+      updatedAt: '2025-12-01T00:00:00.000Z',
+    };
     writeFileSync(mirror, `${mirrorLines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const merged = store.importJsonl(mirror);
     assert.deepEqual([merged.added, merged.updated, merged.unchanged], [0, 1, 1]);
     assert.deepEqual(attached(index), ['m/0/1: lucky guess,truncated', 'm/1/0: lucky guess,grader error']);
     // the mirror is rewritten to agree with the index (the losing older edit is replaced)
-    const after = readFileSync(mirror, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { note: string });
-    assert.deepEqual(after.map((a) => a.note), ['edited in git', 'second']);
+    const after = readFileSync(mirror, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { note: string });
+    assert.deepEqual(
+      after.map((a) => a.note),
+      ['edited in git', 'second'],
+    );
     // 5. the CLI (another process) re-indexes the folder into its own index: it restores them too
     index.close();
     const child = startCli(['index', folder, '--db', join(dir, 'cli.db'), '--format', 'json', '-q']);

@@ -8,7 +8,18 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, chmodSync, closeSync, cpSync, mkdirSync, openSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  closeSync,
+  cpSync,
+  mkdirSync,
+  openSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
@@ -73,15 +84,36 @@ describe('bad input: the handwritten folder', () => {
       'qwen:qwen': [5, 18, 8],
     });
     assert.deepEqual(samplesOf(index, 'bom', '0'), [['bom q0 s0', true]]);
-    assert.deepEqual(samplesOf(index, 'crlf', '0'), [['crlf q0 s0', true], ['crlf q0 s1', true]]);
+    assert.deepEqual(samplesOf(index, 'crlf', '0'), [
+      ['crlf q0 s0', true],
+      ['crlf q0 s1', true],
+    ]);
     assert.deepEqual(samplesOf(index, 'utf8', '0'), [['caf\uFFFD(\uFFFD end', true]]);
-    assert.deepEqual(samplesOf(index, 'dup:dup', '1'), [['dup q1 s0', false], ['dup q1 s1', false]]);
+    assert.deepEqual(samplesOf(index, 'dup:dup', '1'), [
+      ['dup q1 s0', false],
+      ['dup q1 s1', false],
+    ]);
     // score as strings, 0/1, null, 8 codes with 7 scores, invalid values
-    assert.deepEqual(samplesOf(index, 'qwen:qwen', '0').map((x) => x[1]), [true, false, true, false]);
-    assert.deepEqual(samplesOf(index, 'qwen:qwen', '1').map((x) => x[1]), [true, false, true]);
-    assert.deepEqual(samplesOf(index, 'qwen:qwen', '2').map((x) => x[1]), [null, null]);
-    assert.deepEqual(samplesOf(index, 'qwen:qwen', '3').map((x) => x[0]), ['s0', 's1', 's2', 's3', 's4', 's5', 's6']);
-    assert.deepEqual(samplesOf(index, 'qwen:qwen', '4').map((x) => x[1]), [null, null]);
+    assert.deepEqual(
+      samplesOf(index, 'qwen:qwen', '0').map((x) => x[1]),
+      [true, false, true, false],
+    );
+    assert.deepEqual(
+      samplesOf(index, 'qwen:qwen', '1').map((x) => x[1]),
+      [true, false, true],
+    );
+    assert.deepEqual(
+      samplesOf(index, 'qwen:qwen', '2').map((x) => x[1]),
+      [null, null],
+    );
+    assert.deepEqual(
+      samplesOf(index, 'qwen:qwen', '3').map((x) => x[0]),
+      ['s0', 's1', 's2', 's3', 's4', 's5', 's6'],
+    );
+    assert.deepEqual(
+      samplesOf(index, 'qwen:qwen', '4').map((x) => x[1]),
+      [null, null],
+    );
     assert.equal(index.db.pragma('integrity_check', { simple: true }), 'ok');
     index.close();
   });
@@ -100,7 +132,10 @@ describe('bad input: generated cases', () => {
     symlinkSync('a-link.jsonl', join(dir, 'b-link.jsonl'));
     // 100 000 nested arrays as a whole line and inside a record
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
-    writeFileSync(join(dir, 'deep.jsonl'), `${deep}\n{"qid": 5, "model_name": "deep", "rollouts": [{"text": ${deep}, "correct": true}, {"text": "fine", "correct": true}]}\n`);
+    writeFileSync(
+      join(dir, 'deep.jsonl'),
+      `${deep}\n{"qid": 5, "model_name": "deep", "rollouts": [{"text": ${deep}, "correct": true}, {"text": "fine", "correct": true}]}\n`,
+    );
     // zip bomb 1: a sample entry whose header claims 100 bytes but inflates to 64 MiB
     // zip bomb 2: an entry that honestly declares 1 GiB (refused before inflating)
     const good = inspectSample(1, 1, 'four', 'C');
@@ -115,7 +150,10 @@ describe('bad input: generated cases', () => {
       ]),
     );
     // a truncated archive: the first half of a valid one
-    const whole = buildZip([{ name: 'header.json', data: Buffer.from(inspectHeader()) }, { name: 'samples/1_epoch_1.json', data: Buffer.from(good) }]);
+    const whole = buildZip([
+      { name: 'header.json', data: Buffer.from(inspectHeader()) },
+      { name: 'samples/1_epoch_1.json', data: Buffer.from(good) },
+    ]);
     writeFileSync(join(dir, 'cut.eval'), whole.subarray(0, Math.floor(whole.length / 2)));
 
     const index = TraceIndex.open(':memory:');
@@ -123,16 +161,25 @@ describe('bad input: generated cases', () => {
     const s = await indexFolder(index, dir);
     assert.ok(Date.now() - t0 < 30_000, 'no hang');
     const got = s.diagnostics.map(fmt);
-    assert.deepEqual(got.filter((m) => !m.startsWith('bomb.eval') && !m.startsWith('cut.eval')), [
-      'deep.jsonl:1:error:record is not a JSON object (got array)',
-      'deep.jsonl:2:error:rollouts[0].text is not a string (got array); sample skipped',
-    ]);
+    assert.deepEqual(
+      got.filter((m) => !m.startsWith('bomb.eval') && !m.startsWith('cut.eval')),
+      [
+        'deep.jsonl:1:error:record is not a JSON object (got array)',
+        'deep.jsonl:2:error:rollouts[0].text is not a string (got array); sample skipped',
+      ],
+    );
     const bomb = got.filter((m) => m.startsWith('bomb.eval'));
     assert.equal(bomb.length, 2, bomb.join('\n'));
     // diagnostics are listed by file and line: the declared-size refusal (line 0) first
-    assert.equal(bomb[0], 'bomb.eval:0:error:samples/3_epoch_1.json: entry samples/3_epoch_1.json is too large (1073741824 bytes > 268435456 bytes); skipped');
+    assert.equal(
+      bomb[0],
+      'bomb.eval:0:error:samples/3_epoch_1.json: entry samples/3_epoch_1.json is too large (1073741824 bytes > 268435456 bytes); skipped',
+    );
     // the lying header is caught after the first inflated block, not after 64 MiB
-    assert.match(bomb[1], /^bomb\.eval:1:error:samples\/2_epoch_1\.json: too many bytes in the stream\. expected 100\. got at least \d+; skipped$/);
+    assert.match(
+      bomb[1],
+      /^bomb\.eval:1:error:samples\/2_epoch_1\.json: too many bytes in the stream\. expected 100\. got at least \d+; skipped$/,
+    );
     assert.ok(Number(/at least (\d+)/.exec(bomb[1])![1]) <= 1024 * 1024, bomb[1]);
     const cut = got.filter((m) => m.startsWith('cut.eval'));
     assert.equal(cut.length, 1);
@@ -202,7 +249,10 @@ describe('files that change while they are indexed', () => {
         if (!appended && p.phase === 'index' && p.samples >= 10) {
           appended = true;
           // the writer appends whole lines and then half of one (it is still writing)
-          appendFileSync(file, `${rolloutLine(30, 'live', [true, true])}\n${rolloutLine(31, 'live', [false]).slice(0, 25)}`);
+          appendFileSync(
+            file,
+            `${rolloutLine(30, 'live', [true, true])}\n${rolloutLine(31, 'live', [false]).slice(0, 25)}`,
+          );
         }
       },
     });
@@ -260,18 +310,25 @@ describe('files that change while they are indexed', () => {
     writeFileSync(join(dir, 'b.jsonl'), `${rolloutLine(1, 'm', [false, false])}\n${rolloutLine(2, 'm', [true])}\n`);
     const index = TraceIndex.open(':memory:');
     const s = await indexFolder(index, dir);
-    assert.deepEqual(s.diagnostics.map(fmt), ['b.jsonl:1:warning:duplicate problem id "1" for model m: already indexed from a.jsonl; skipped']);
+    assert.deepEqual(s.diagnostics.map(fmt), [
+      'b.jsonl:1:warning:duplicate problem id "1" for model m: already indexed from a.jsonl; skipped',
+    ]);
     assert.deepEqual(counts(index).m, [3, 3, 3]);
     // a.jsonl is removed: b.jsonl's problem 1 is no longer a duplicate and must appear
     rmSync(join(dir, 'a.jsonl'));
     const after = await indexFolder(index, dir);
     assert.deepEqual(after.diagnostics.map(fmt), []);
     assert.deepEqual(counts(index).m, [2, 3, 1]);
-    assert.deepEqual(samplesOf(index, 'm', '1'), [['m q1 s0', false], ['m q1 s1', false]]);
+    assert.deepEqual(samplesOf(index, 'm', '1'), [
+      ['m q1 s0', false],
+      ['m q1 s1', false],
+    ]);
     // a.jsonl comes back: it is first in order again, but b.jsonl already holds problem 1 now, so a's copy is the duplicate
     writeFileSync(join(dir, 'a.jsonl'), `${rolloutLine(0, 'm', [true])}\n${rolloutLine(1, 'm', [true])}\n`);
     const back = await indexFolder(index, dir);
-    assert.deepEqual(back.diagnostics.map(fmt), ['a.jsonl:2:warning:duplicate problem id "1" for model m: already indexed from b.jsonl; skipped']);
+    assert.deepEqual(back.diagnostics.map(fmt), [
+      'a.jsonl:2:warning:duplicate problem id "1" for model m: already indexed from b.jsonl; skipped',
+    ]);
     assert.deepEqual(counts(index).m, [3, 4, 2]);
     index.close();
     rmSync(dir, { recursive: true, force: true });
@@ -279,7 +336,7 @@ describe('files that change while they are indexed', () => {
 });
 
 describe('bad input copied into a live folder', () => {
-  test('re-indexing the bad folder after a good one keeps the good models and adds the bad folder\'s diagnostics', async () => {
+  test("re-indexing the bad folder after a good one keeps the good models and adds the bad folder's diagnostics", async () => {
     const dir = tempDir('rel-mix-');
     cpSync(join(FIX, 'bad'), join(dir, 'bad'), { recursive: true });
     writeFileSync(join(dir, 'clean.jsonl'), `${rolloutLine(0, 'clean', [true, true])}\n`);

@@ -60,15 +60,25 @@ describe('CLI output', () => {
       const bad = FORBIDDEN.exec(r.stdout) ?? FORBIDDEN.exec(r.stderr);
       assert.equal(bad, null, `${name}: raw U+${bad?.[0].charCodeAt(0).toString(16)} at ${bad?.index}`);
     }
-    assert.match(runs['index text (with progress)'].stdout, /^evil\\x1b\[2Jname\\x9b\\u\{202e\}x\.jsonl:0: error: empty file$/m);
+    assert.match(
+      runs['index text (with progress)'].stdout,
+      /^evil\\x1b\[2Jname\\x9b\\u\{202e\}x\.jsonl:0: error: empty file$/m,
+    );
     assert.match(runs['report table'].stdout, /^base\\x1b\[31m<img src=x onerror=1>`@r\\u\{202e\}1 \[base\]/m);
     const index = JSON.parse(runs['index json'].stdout) as { diagnostics: { file: string; message: string }[] };
-    assert.deepEqual(index.diagnostics, [{ file: 'evil\u001b[2Jname\u009b\u202ex.jsonl', line: 0, severity: 'error', message: 'empty file' }]);
+    assert.deepEqual(index.diagnostics, [
+      { file: 'evil\u001b[2Jname\u009b\u202ex.jsonl', line: 0, severity: 'error', message: 'empty file' },
+    ]);
     const report = JSON.parse(runs['report json'].stdout) as { models: { id: string; label: string }[] };
     assert.deepEqual(report.models.map((m) => m.id).sort(), [`${HOSTILE_MODEL}@r\u202e1`, 'rl\u009b31m'].sort());
     const csv = runs['report csv'].stdout.trim().split('\n');
     assert.equal(csv[0], 'model,label,metric,k,value,ci_low,ci_high,problems,missing');
-    assert.ok(csv.slice(1).every((l) => l.startsWith('base\\x1b[31m<img src=x onerror=1>`@r\\u{202e}1,') || l.startsWith('rl\\x9b31m,')), csv.join('\n'));
+    assert.ok(
+      csv
+        .slice(1)
+        .every((l) => l.startsWith('base\\x1b[31m<img src=x onerror=1>`@r\\u{202e}1,') || l.startsWith('rl\\x9b31m,')),
+      csv.join('\n'),
+    );
   });
 });
 
@@ -82,8 +92,16 @@ describe('exported annotations', () => {
     const problem = index.listProblems().find((p) => p.problemId === HOSTILE_PROBLEM)!;
     const samples = index.samples(problem.id, model.id);
     assert.equal(samples.length, 11);
-    const notes = ['line1\nline2\r\n"quoted"', '\u001b]8;;http://evil.example\u0007link\u001b]8;;\u0007', '\u2028\u2029 separators \u0000 nul', '<script>x</script> `` ``` ', '\ud800 lone surrogate'];
-    notes.forEach((note, i) => store.set(store.refOf(samples[i].id)!, [`label\n${i}`, '\u202eevil'], note, new Date(Date.UTC(2026, 0, i + 1))));
+    const notes = [
+      'line1\nline2\r\n"quoted"',
+      '\u001b]8;;http://evil.example\u0007link\u001b]8;;\u0007',
+      '\u2028\u2029 separators \u0000 nul',
+      '<script>x</script> `` ``` ',
+      '\ud800 lone surrogate',
+    ];
+    notes.forEach((note, i) =>
+      store.set(store.refOf(samples[i].id)!, [`label\n${i}`, '\u202eevil'], note, new Date(Date.UTC(2026, 0, i + 1))),
+    );
     const out = join(dir, 'export.jsonl');
     assert.equal(store.exportJsonl(out), 5);
     for (const file of [out, mirror]) {
@@ -97,7 +115,13 @@ describe('exported annotations', () => {
     const restored = new AnnotationStore(fresh);
     assert.deepEqual(restored.importJsonl(out).added, 5);
     const expectNotes = notes.map((n) => n.replace('\ud800', '\ufffd')); // a lone surrogate cannot be stored as UTF-8
-    assert.deepEqual(restored.all().map((a) => a.note).sort(), expectNotes.sort());
+    assert.deepEqual(
+      restored
+        .all()
+        .map((a) => a.note)
+        .sort(),
+      expectNotes.sort(),
+    );
     index.close();
     fresh.close();
   });
@@ -109,7 +133,10 @@ function vscodeStub() {
     isTrusted: boolean | undefined = undefined;
     supportHtml = false;
     segments: { kind: 'markdown' | 'text'; value: string }[] = [];
-    constructor(value?: string, public supportThemeIcons = false) {
+    constructor(
+      value?: string,
+      public supportThemeIcons = false,
+    ) {
       if (value) this.segments.push({ kind: 'markdown', value });
     }
     appendMarkdown(value: string) {
@@ -125,7 +152,10 @@ function vscodeStub() {
     id?: string;
     description?: string;
     tooltip?: unknown;
-    constructor(public label: string, public collapsibleState?: number) {}
+    constructor(
+      public label: string,
+      public collapsibleState?: number,
+    ) {}
   }
   class EventEmitter {
     event = () => ({ dispose() {} });
@@ -133,13 +163,20 @@ function vscodeStub() {
     dispose() {}
   }
   class ThemeIcon {
-    constructor(public id: string, public color?: unknown) {}
+    constructor(
+      public id: string,
+      public color?: unknown,
+    ) {}
   }
   class ThemeColor {
     constructor(public id: string) {}
   }
   return {
-    MarkdownString, TreeItem, EventEmitter, ThemeIcon, ThemeColor,
+    MarkdownString,
+    TreeItem,
+    EventEmitter,
+    ThemeIcon,
+    ThemeColor,
     TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
     workspace: { getConfiguration: () => ({ get: () => undefined }), textDocuments: [] },
     window: {},
@@ -183,16 +220,37 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
   });
 
   test('tree tooltips: untrusted, no HTML, and every model-derived string goes through appendText (escaped)', () => {
-    const { ProblemTreeProvider } = loadWithStub<{ ProblemTreeProvider: new (g: () => unknown) => { getTreeItem(n: unknown): { tooltip?: unknown; label: string; description?: string }; resolveTreeItem(i: unknown, n: unknown): { tooltip?: unknown } } }>('../../src/extension/problemTree');
+    const { ProblemTreeProvider } = loadWithStub<{
+      ProblemTreeProvider: new (
+        g: () => unknown,
+      ) => {
+        getTreeItem(n: unknown): { tooltip?: unknown; label: string; description?: string };
+        resolveTreeItem(i: unknown, n: unknown): { tooltip?: unknown };
+      };
+    }>('../../src/extension/problemTree');
     const tree = new ProblemTreeProvider(() => session);
-    const fixed = new Set(['**Problem** ', ' · level ', '\n\n**Reference answer:** ', '\n\n', '- ', '\n', '\n\n**Note:** ']);
+    const fixed = new Set([
+      '**Problem** ',
+      ' · level ',
+      '\n\n**Reference answer:** ',
+      '\n\n',
+      '- ',
+      '\n',
+      '\n\n**Note:** ',
+    ]);
     let checked = 0;
     const check = (node: unknown) => {
       const item = tree.getTreeItem(node);
-      const md = tree.resolveTreeItem(item, node).tooltip as { isTrusted: boolean; supportHtml: boolean; segments: { kind: string; value: string }[] };
+      const md = tree.resolveTreeItem(item, node).tooltip as {
+        isTrusted: boolean;
+        supportHtml: boolean;
+        segments: { kind: string; value: string }[];
+      };
       assert.equal(md.isTrusted, false);
       assert.equal(md.supportHtml, false);
-      for (const seg of md.segments) if (seg.kind === 'markdown') assert.ok(fixed.has(seg.value), `markdown segment from data: ${JSON.stringify(seg.value)}`);
+      for (const seg of md.segments)
+        if (seg.kind === 'markdown')
+          assert.ok(fixed.has(seg.value), `markdown segment from data: ${JSON.stringify(seg.value)}`);
       assert.ok(!/\n/.test(item.description ?? ''), 'descriptions stay on one line');
       checked++;
     };
@@ -201,7 +259,11 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
       for (const m of index.models() as ModelRow[]) {
         check({ type: 'model', model: m, problemId: problem.id });
         for (const sample of index.samples(problem.id, m.id)) {
-          annotations.set(annotations.refOf(sample.id)!, ['x'], `note <img src=x onerror=1> [l](javascript:1) ${sample.sampleIndex}`);
+          annotations.set(
+            annotations.refOf(sample.id)!,
+            ['x'],
+            `note <img src=x onerror=1> [l](javascript:1) ${sample.sampleIndex}`,
+          );
           check({ type: 'sample', sample, problemLabel: problem.problemId, modelLabel: m.label });
         }
       }
@@ -210,7 +272,10 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
   });
 
   test('preview(): one line, at most max characters, for every hostile text', () => {
-    const texts = readFileSync(join(FIX, 'hostile', 'traces.jsonl'), 'utf8').trim().split('\n').flatMap((l) => (JSON.parse(l) as { rollouts: { text: string }[] }).rollouts.map((r) => r.text));
+    const texts = readFileSync(join(FIX, 'hostile', 'traces.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .flatMap((l) => (JSON.parse(l) as { rollouts: { text: string }[] }).rollouts.map((r) => r.text));
     assert.equal(texts.length, 22);
     for (const t of texts) {
       const p = preview(t, 80);
@@ -221,7 +286,9 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
   });
 
   test('sample document: header values stay inside their code spans; the sample text follows unchanged', () => {
-    const { renderSample } = loadWithStub<{ renderSample: (s: unknown, d: unknown) => string }>('../../src/extension/sampleDocument');
+    const { renderSample } = loadWithStub<{ renderSample: (s: unknown, d: unknown) => string }>(
+      '../../src/extension/sampleDocument',
+    );
     for (const m of index.models()) {
       for (const p of index.listProblems()) {
         for (const row of index.samples(p.id, m.id)) {
@@ -249,7 +316,9 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
   });
 
   test('sample document: a problem id or model name cannot start a new Markdown line in the title', () => {
-    const { renderSample } = loadWithStub<{ renderSample: (s: unknown, d: unknown) => string }>('../../src/extension/sampleDocument');
+    const { renderSample } = loadWithStub<{ renderSample: (s: unknown, d: unknown) => string }>(
+      '../../src/extension/sampleDocument',
+    );
     const m = index.models().find((x) => x.name === HOSTILE_MODEL)!;
     const p = index.listProblems().find((x) => x.problemId === HOSTILE_PROBLEM)!;
     const doc = renderSample(session, index.sample(index.samples(p.id, m.id)[0].id)!);

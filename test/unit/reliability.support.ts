@@ -15,7 +15,12 @@ export const CLI = resolve(__dirname, '../../src/cli/main.js');
 export const FIX = resolve(process.cwd(), 'test/fixtures/reliability');
 
 /** One line of the per-problem rollouts format. */
-export function rolloutLine(qid: number | string, model: string, correct: (boolean | null)[], text = (i: number) => `${model} q${qid} s${i}`): string {
+export function rolloutLine(
+  qid: number | string,
+  model: string,
+  correct: (boolean | null)[],
+  text = (i: number) => `${model} q${qid} s${i}`,
+): string {
   return JSON.stringify({
     qid,
     question: `question ${qid}`,
@@ -29,7 +34,14 @@ export function rolloutLine(qid: number | string, model: string, correct: (boole
  * Writes a rollouts file of `problems` lines with `perProblem` samples each; sample i of problem q is
  * correct when (q + i + salt) % 3 === 0. Returns the number of correct samples.
  */
-export function writeRollouts(path: string, model: string, problems: number, perProblem: number, salt = 0, pad = 4): number {
+export function writeRollouts(
+  path: string,
+  model: string,
+  problems: number,
+  perProblem: number,
+  salt = 0,
+  pad = 4,
+): number {
   const fd = openSync(path, 'w');
   let correct = 0;
   try {
@@ -37,7 +49,14 @@ export function writeRollouts(path: string, model: string, problems: number, per
     for (let q = 0; q < problems; q++) {
       const cs = Array.from({ length: perProblem }, (_, i) => (q + i + salt) % 3 === 0);
       correct += cs.filter(Boolean).length;
-      buf.push(rolloutLine(q, model, cs, (i) => `Sample ${i} of problem ${q} (${salt}): ${'the answer follows from the steps. '.repeat(pad)}`));
+      buf.push(
+        rolloutLine(
+          q,
+          model,
+          cs,
+          (i) => `Sample ${i} of problem ${q} (${salt}): ${'the answer follows from the steps. '.repeat(pad)}`,
+        ),
+      );
       if (buf.length >= 500) {
         writeSync(fd, `${buf.join('\n')}\n`);
         buf = [];
@@ -108,7 +127,11 @@ export function buildZip(entries: ZipEntry[]): Buffer {
 
 /** An Inspect header and one sample entry, as the `.eval` reader expects them. */
 export function inspectHeader(model = 'test/model-z'): string {
-  return JSON.stringify({ version: 2, status: 'success', eval: { task: 'arith', model, dataset: { name: 'arith-ds' } } });
+  return JSON.stringify({
+    version: 2,
+    status: 'success',
+    eval: { task: 'arith', model, dataset: { name: 'arith-ds' } },
+  });
 }
 
 export function inspectSample(id: number, epoch: number, content: string, value: string): string {
@@ -138,7 +161,10 @@ export interface CliRun {
 export function runCli(args: string[], tmp: string, timeoutMs = 60_000): CliRun {
   const hook = join(tmp, 'rss-hook.js');
   const out = join(tmp, `rss-${Date.now()}-${Math.random().toString(36).slice(2)}.txt`);
-  writeFileSync(hook, "process.on('exit', () => require('fs').writeFileSync(process.env.RSS_OUT, String(process.resourceUsage().maxRSS)));\n");
+  writeFileSync(
+    hook,
+    "process.on('exit', () => require('fs').writeFileSync(process.env.RSS_OUT, String(process.resourceUsage().maxRSS)));\n",
+  );
   const r: SpawnSyncReturns<string> = spawnSync(process.execPath, ['--require', hook, CLI, ...args], {
     encoding: 'utf8',
     timeout: timeoutMs,

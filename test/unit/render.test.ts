@@ -9,7 +9,14 @@ const render = (s: string) => renderTrace(s, md);
 
 describe('math delimiters', () => {
   test('dollar amounts stay text', () => {
-    for (const s of ['He paid $5 and $10 for it.', '$1,000 to $2,000', 'It costs $5, and he pays $3 more', '$5 + $3 = $8', 'from $5.50/$6 down', 'costs $ 5 and 6 $ total']) {
+    for (const s of [
+      'He paid $5 and $10 for it.',
+      '$1,000 to $2,000',
+      'It costs $5, and he pays $3 more',
+      '$5 + $3 = $8',
+      'from $5.50/$6 down',
+      'costs $ 5 and 6 $ total',
+    ]) {
       const html = render(s);
       assert.equal(formulas(html), 0, s);
       assert.ok(html.includes('$'), s);
@@ -44,7 +51,9 @@ describe('safety', () => {
     assert.ok(html.includes('&lt;img src=x onerror=alert(1)&gt;'));
   });
   test('links are inert text; javascript: links are not links at all', () => {
-    const html = render('[x](javascript:alert(1)) [y](https://example.com/a?b=1) ![pic](https://example.com/p.png) <https://example.com>');
+    const html = render(
+      '[x](javascript:alert(1)) [y](https://example.com/a?b=1) ![pic](https://example.com/p.png) <https://example.com>',
+    );
     assert.ok(!html.includes('<a '));
     assert.ok(!html.includes('<img'));
     assert.ok(html.includes('<span class="md-link" title="https://example.com/a?b=1">y</span>'));
@@ -52,9 +61,18 @@ describe('safety', () => {
     assert.ok(html.includes('<span class="md-image" title="https://example.com/p.png">[image: pic]</span>'));
   });
   test('KaTeX \\href, \\url, \\includegraphics and \\htmlClass do not produce links, images or classes', () => {
-    for (const tex of ['\\href{javascript:alert(1)}{x}', '\\url{https://evil.example}', '\\includegraphics{https://evil.example/a.png}', '\\htmlClass{x}{y}', '\\htmlStyle{background:url(https://evil.example)}{z}']) {
+    for (const tex of [
+      '\\href{javascript:alert(1)}{x}',
+      '\\url{https://evil.example}',
+      '\\includegraphics{https://evil.example/a.png}',
+      '\\htmlClass{x}{y}',
+      '\\htmlStyle{background:url(https://evil.example)}{z}',
+    ]) {
       const html = renderMath(tex, false);
-      assert.ok(!/<a |href=|<img|src=|class="x"|url\(https/.test(html.replace(/<annotation[\s\S]*?<\/annotation>/g, '')), tex);
+      assert.ok(
+        !/<a |href=|<img|src=|class="x"|url\(https/.test(html.replace(/<annotation[\s\S]*?<\/annotation>/g, '')),
+        tex,
+      );
     }
   });
   test('macro bombs stop at maxExpand and render as an error, not a hang', () => {

@@ -116,9 +116,15 @@ describe('report on rlvr-probe-gsm8k results_2048_batched (SFT as base)', async 
     const index = TraceIndex.open(':memory:');
     await indexFolder(index, dir);
     const audit = await auditFolder(index, dir);
-    assert.equal(audit.find((a) => a.metric === 'c_rl[qid=4]'), undefined);
+    assert.equal(
+      audit.find((a) => a.metric === 'c_rl[qid=4]'),
+      undefined,
+    );
     // the disagreement that is real is still found
-    assert.deepEqual(audit.filter((a) => a.metric === 'c_sft[qid=13]').map((a) => [a.stored, a.recomputed]), [[0, 3]]);
+    assert.deepEqual(
+      audit.filter((a) => a.metric === 'c_sft[qid=13]').map((a) => [a.stored, a.recomputed]),
+      [[0, 3]],
+    );
     index.close();
   });
 
@@ -134,7 +140,10 @@ describe('report on rlvr-probe-gsm8k results_2048_batched (SFT as base)', async 
 
   test('maj@8 votes on pred_value (the parsed answer): a direct vote count over the raw rollouts', async () => {
     const m = buildReport(index, { base: 'sft', majAtK: true }).models.find((x) => /sft/.test(x.id))!;
-    const lines = readFileSync(join(RUN, 'sft_raw.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { qid: number; rollouts: { pred_value: number | null; correct: boolean }[] });
+    const lines = readFileSync(join(RUN, 'sft_raw.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { qid: number; rollouts: { pred_value: number | null; correct: boolean }[] });
     const perProblem = lines.map((l) => {
       // plurality of the parsed values over all 8 samples; a tie splits the credit; a value counts as correct if any sample with it is
       const groups = new Map<string, { size: number; correct: boolean }>();
@@ -177,7 +186,10 @@ describe('report on the whole rlvr-probe-gsm8k folder (several runs)', async () 
     }
     // checkpoints in natural order
     assert.deepEqual(
-      r.models.filter((m) => m.run.startsWith('trajectory/')).map((m) => m.run).filter((x, i, a) => a.indexOf(x) === i),
+      r.models
+        .filter((m) => m.run.startsWith('trajectory/'))
+        .map((m) => m.run)
+        .filter((x, i, a) => a.indexOf(x) === i),
       ['trajectory/step-100', 'trajectory/step-300', 'trajectory/step-500', 'trajectory/step-1000'],
     );
   });
@@ -203,14 +215,18 @@ describe('report on the Qwen2.5-Math example', async () => {
     const m = report.models[0];
     assert.deepEqual([m.problems, m.samples], [100, 800]);
     for (const p of m.passAtK) {
-      const expected = raw.reduce((a, r) => a + passAtKExact(r.score.length, r.score.filter(Boolean).length, p.k), 0) / raw.length;
+      const expected =
+        raw.reduce((a, r) => a + passAtKExact(r.score.length, r.score.filter(Boolean).length, p.k), 0) / raw.length;
       assert.ok(Math.abs(p.value! - expected) < 1e-12, `pass@${p.k}`);
     }
   });
 
   test('best-of-k from pred_score: best-of-1 = pass@1, best-of-8 = correctness of the top-scored sample', () => {
     const m = report.models[0];
-    assert.deepEqual(m.bestOfK.map((b) => b.k), [1, 2, 4, 8]);
+    assert.deepEqual(
+      m.bestOfK.map((b) => b.k),
+      [1, 2, 4, 8],
+    );
     assert.ok(Math.abs(m.bestOfK[0].value! - m.passAtK[0].value!) < 1e-12);
     // With all 8 samples, best-of-8 picks the highest score (ties: the mean correctness of the tied group).
     const top = raw.map((r) => {
@@ -226,7 +242,10 @@ describe('report on the Qwen2.5-Math example', async () => {
   test('maj@k (asked for): maj@1 and maj@8 equal a direct vote count over pred[] and score[]', () => {
     assert.equal(report.models[0].majAtK, undefined, 'absent unless asked for');
     const m = buildReport(index, { majAtK: true }).models[0];
-    assert.deepEqual(m.majAtK!.map((p) => p.k), [1, 2, 4, 8]);
+    assert.deepEqual(
+      m.majAtK!.map((p) => p.k),
+      [1, 2, 4, 8],
+    );
     const votes = raw.map((r) => {
       const answers = (r as unknown as { pred: string[] }).pred.map((a) => normalizeAnswer(a));
       const groups = new Map<string, { size: number; correct: boolean }>();
@@ -268,21 +287,34 @@ describe('CLI', () => {
 
   test('index --format json prints the summary; report --format json has the documented shape', () => {
     const db = join(tempDir(), 'i.db');
-    const out = JSON.parse(execFileSync(process.execPath, [cli, 'index', RUN, '--db', db, '--format', 'json', '-q'], { encoding: 'utf8' }));
+    const out = JSON.parse(
+      execFileSync(process.execPath, [cli, 'index', RUN, '--db', db, '--format', 'json', '-q'], { encoding: 'utf8' }),
+    );
     assert.deepEqual(Object.keys(out), ['filesIndexed', 'filesSkipped', 'filesRemoved', 'samples', 'diagnostics']);
     assert.deepEqual([out.filesIndexed, out.samples], [2, 480]);
-    const again = JSON.parse(execFileSync(process.execPath, [cli, 'index', RUN, '--db', db, '--format', 'json', '-q'], { encoding: 'utf8' }));
+    const again = JSON.parse(
+      execFileSync(process.execPath, [cli, 'index', RUN, '--db', db, '--format', 'json', '-q'], { encoding: 'utf8' }),
+    );
     assert.deepEqual([again.filesIndexed, again.filesSkipped], [0, 2]);
-    const r = JSON.parse(execFileSync(process.execPath, [cli, 'report', RUN, '--db', db, '--base', 'sft', '--format', 'json', '-q'], { encoding: 'utf8' }));
+    const r = JSON.parse(
+      execFileSync(process.execPath, [cli, 'report', RUN, '--db', db, '--base', 'sft', '--format', 'json', '-q'], {
+        encoding: 'utf8',
+      }),
+    );
     assert.equal(r.schemaVersion, 1);
-    for (const key of ['models', 'comparisons', 'strata', 'audit', 'diagnostics']) assert.ok(Array.isArray(r[key]), key);
+    for (const key of ['models', 'comparisons', 'strata', 'audit', 'diagnostics'])
+      assert.ok(Array.isArray(r[key]), key);
     assert.deepEqual(Object.keys(r.models[0].passAtK[0]).slice(0, 4), ['k', 'value', 'ciLow', 'ciHigh']);
     assert.equal(r.comparisons[0].coverage.modelOnly, 1);
   });
 
-  test('--input-format forces the reader for result files but still skips the folder\'s summaries', () => {
+  test("--input-format forces the reader for result files but still skips the folder's summaries", () => {
     const out = JSON.parse(
-      execFileSync(process.execPath, [cli, 'index', RUN, '--db', join(tempDir(), 'i.db'), '--input-format', 'rollouts', '--format', 'json', '-q'], { encoding: 'utf8' }),
+      execFileSync(
+        process.execPath,
+        [cli, 'index', RUN, '--db', join(tempDir(), 'i.db'), '--input-format', 'rollouts', '--format', 'json', '-q'],
+        { encoding: 'utf8' },
+      ),
     );
     assert.deepEqual([out.filesIndexed, out.samples, out.diagnostics.length], [2, 480, 0]);
   });
@@ -290,13 +322,27 @@ describe('CLI', () => {
   test('report --maj-at-k adds the maj@k line to the table and the curve to the JSON', () => {
     const dir = join(REAL, 'qwen25-math-eval-example');
     const db = join(tempDir(), 'i.db');
-    const table = execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '--maj-at-k', '-q'], { encoding: 'utf8' });
-    assert.match(table, /maj@k \(majority vote over extracted answers, %\):\n  .*: k=1 \d+\.\d  k=2 \d+\.\d  k=4 \d+\.\d  k=8 \d+\.\d/);
+    const table = execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '--maj-at-k', '-q'], {
+      encoding: 'utf8',
+    });
+    assert.match(
+      table,
+      /maj@k \(majority vote over extracted answers, %\):\n  .*: k=1 \d+\.\d  k=2 \d+\.\d  k=4 \d+\.\d  k=8 \d+\.\d/,
+    );
     const plain = execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '-q'], { encoding: 'utf8' });
     assert.doesNotMatch(plain, /maj@k/);
-    const json = JSON.parse(execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '--maj-at-k', '500', '--format', 'json', '-q'], { encoding: 'utf8' }));
-    assert.deepEqual(json.models[0].majAtK.map((p: { k: number }) => p.k), [1, 2, 4, 8]);
-    const bad = spawnSync(process.execPath, [cli, 'report', dir, '--db', db, '--maj-at-k', '7', '-q'], { encoding: 'utf8' });
+    const json = JSON.parse(
+      execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '--maj-at-k', '500', '--format', 'json', '-q'], {
+        encoding: 'utf8',
+      }),
+    );
+    assert.deepEqual(
+      json.models[0].majAtK.map((p: { k: number }) => p.k),
+      [1, 2, 4, 8],
+    );
+    const bad = spawnSync(process.execPath, [cli, 'report', dir, '--db', db, '--maj-at-k', '7', '-q'], {
+      encoding: 'utf8',
+    });
     assert.equal(bad.status, 1);
     assert.match(bad.stderr, /--maj-at-k.*argument '7' is invalid\. expected an integer >= 100/);
     // One line and a pointer to --help, not the whole help text.
@@ -307,12 +353,26 @@ describe('CLI', () => {
   test('report --format csv: one row per model, metric and k (pass@k with its interval, best-of-k, maj@k), the same values as the JSON', () => {
     const dir = join(REAL, 'qwen25-math-eval-example');
     const db = join(tempDir(), 'i.db');
-    const json = JSON.parse(execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '--maj-at-k', '--format', 'json', '-q'], { encoding: 'utf8' }));
-    const csv = execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '--maj-at-k', '--format', 'csv', '-q'], { encoding: 'utf8' }).trim().split('\n');
+    const json = JSON.parse(
+      execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '--maj-at-k', '--format', 'json', '-q'], {
+        encoding: 'utf8',
+      }),
+    );
+    const csv = execFileSync(
+      process.execPath,
+      [cli, 'report', dir, '--db', db, '--maj-at-k', '--format', 'csv', '-q'],
+      { encoding: 'utf8' },
+    )
+      .trim()
+      .split('\n');
     assert.equal(csv[0], 'model,label,metric,k,value,ci_low,ci_high,problems,missing');
     const rows = csv.slice(1).map((l) => l.split(','));
     const m = json.models[0];
-    for (const [metric, points] of [['pass@k', m.passAtK], ['best-of-k', m.bestOfK], ['maj@k', m.majAtK]] as const) {
+    for (const [metric, points] of [
+      ['pass@k', m.passAtK],
+      ['best-of-k', m.bestOfK],
+      ['maj@k', m.majAtK],
+    ] as const) {
       const got = rows.filter((r) => r[2] === metric);
       assert.equal(got.length, 4, metric);
       got.forEach((r, i) => {
@@ -331,22 +391,39 @@ describe('CLI', () => {
     const lines = readFileSync(join(dir, 'sft_raw.jsonl'), 'utf8').split('\n');
     lines[3] = lines[3].slice(0, 50);
     writeFileSync(join(dir, 'sft_raw.jsonl'), lines.join('\n'));
-    const out = execFileSync(process.execPath, [cli, 'report', dir, '--db', join(tempDir(), 'i.db'), '--base', 'sft', '-q'], { encoding: 'utf8' });
-    assert.match(out, /audit: figures stored in the folder that disagree with the raw samples:\n {2}\(recomputed from the records that could be read: 1 error in the results files, listed below\)/);
+    const out = execFileSync(
+      process.execPath,
+      [cli, 'report', dir, '--db', join(tempDir(), 'i.db'), '--base', 'sft', '-q'],
+      { encoding: 'utf8' },
+    );
+    assert.match(
+      out,
+      /audit: figures stored in the folder that disagree with the raw samples:\n {2}\(recomputed from the records that could be read: 1 error in the results files, listed below\)/,
+    );
     assert.match(out, /sft_raw\.jsonl:4: error: malformed JSON/);
-    const clean = execFileSync(process.execPath, [cli, 'report', RUN, '--db', join(tempDir(), 'i.db'), '--base', 'sft', '-q'], { encoding: 'utf8' });
+    const clean = execFileSync(
+      process.execPath,
+      [cli, 'report', RUN, '--db', join(tempDir(), 'i.db'), '--base', 'sft', '-q'],
+      { encoding: 'utf8' },
+    );
     assert.doesNotMatch(clean, /recomputed from the records that could be read/);
   });
 
   test('report on a folder without samples fails (exit 1) and prints no empty table', () => {
-    const res = spawnSync(process.execPath, [cli, 'report', tempDir(), '--db', join(tempDir(), 'i.db'), '-q'], { encoding: 'utf8' });
+    const res = spawnSync(process.execPath, [cli, 'report', tempDir(), '--db', join(tempDir(), 'i.db'), '-q'], {
+      encoding: 'utf8',
+    });
     assert.equal(res.status, 1);
     assert.equal(res.stdout, '');
     assert.match(res.stderr, /no samples found in/);
   });
 
   test('an unknown --base is an error that names the models', () => {
-    const res = spawnSync(process.execPath, [cli, 'report', RUN, '--db', join(tempDir(), 'i.db'), '--base', 'nonexistent', '-q'], { encoding: 'utf8' });
+    const res = spawnSync(
+      process.execPath,
+      [cli, 'report', RUN, '--db', join(tempDir(), 'i.db'), '--base', 'nonexistent', '-q'],
+      { encoding: 'utf8' },
+    );
     assert.equal(res.status, 1);
     assert.match(res.stderr, /no model matches --base "nonexistent"/);
   });

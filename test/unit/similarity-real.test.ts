@@ -23,7 +23,9 @@ function load(file: string): Line[] {
     .map((l) => JSON.parse(l) as Line);
 }
 
-describe('similarity on real samples (rlvr-probe-gsm8k, qid 0)', { skip: !fs.existsSync(dir) && `missing ${dir}` }, () => {
+describe('similarity on real samples (rlvr-probe-gsm8k, qid 0)', {
+  skip: !fs.existsSync(dir) && `missing ${dir}`,
+}, () => {
   const sft = load('sft_raw.jsonl');
   const rl = load('rl_raw.jsonl');
   const base = sft.find((l) => l.qid === 0)!.rollouts.map((r) => r.text);
@@ -77,10 +79,15 @@ describe('similarity on real samples (rlvr-probe-gsm8k, qid 0)', { skip: !fs.exi
       pos = s.end;
     }
     assert.equal(pos, text.length);
-    const novelText = r.spans.filter((s) => s.novel).map((s) => text.slice(s.start, s.end)).join(' | ');
+    const novelText = r.spans
+      .filter((s) => s.novel)
+      .map((s) => text.slice(s.start, s.end))
+      .join(' | ');
     assert.ok(novelText.includes('47 \\times 10 = 470'), novelText.slice(0, 300));
     // novel-token count matches the spans: every novel token lies inside a novel span
-    const novelTokens = r.spans.filter((s) => s.novel).reduce((n, s) => n + tokenize(text.slice(s.start, s.end)).length, 0);
+    const novelTokens = r.spans
+      .filter((s) => s.novel)
+      .reduce((n, s) => n + tokenize(text.slice(s.start, s.end)).length, 0);
     assert.ok(novelTokens >= r.novelTokenCount);
   });
 
@@ -102,7 +109,10 @@ describe('similarity on real samples (rlvr-probe-gsm8k, qid 0)', { skip: !fs.exi
     for (let j = 0; j < rlPool.length; j += 6) {
       const a = index.nearest(rlPool[j], 1)[0];
       const e = exact.nearest(rlPool[j], 1)[0];
-      assert.ok(a.similarity <= e.similarity && e.similarity - a.similarity < 0.05, `rl ${j}: ${a.similarity} vs ${e.similarity}`);
+      assert.ok(
+        a.similarity <= e.similarity && e.similarity - a.similarity < 0.05,
+        `rl ${j}: ${a.similarity} vs ${e.similarity}`,
+      );
       if (a.baseIndex === e.baseIndex) same++;
     }
     assert.ok(same >= 35, `same nearest for ${same} of 40`);
@@ -122,7 +132,23 @@ describe('similarity on real samples (rlvr-probe-gsm8k, qid 0)', { skip: !fs.exi
     const best = index.nearest(model[6], 1)[0];
     const segs = wordDiff(base[best.baseIndex], model[6], { ignoreCase: false })!;
     const squash = (s: string) => s.replace(/\s+/g, '');
-    assert.equal(squash(segs.filter((s) => !s.removed).map((s) => s.value).join('')), squash(model[6]));
-    assert.equal(squash(segs.filter((s) => !s.added).map((s) => s.value).join('')), squash(base[best.baseIndex]));
+    assert.equal(
+      squash(
+        segs
+          .filter((s) => !s.removed)
+          .map((s) => s.value)
+          .join(''),
+      ),
+      squash(model[6]),
+    );
+    assert.equal(
+      squash(
+        segs
+          .filter((s) => !s.added)
+          .map((s) => s.value)
+          .join(''),
+      ),
+      squash(base[best.baseIndex]),
+    );
   });
 });

@@ -72,8 +72,19 @@ describe('similarity: tokenizer and normalisation', () => {
   });
 
   test('words: lower-case, apostrophes, curly quotes, other synonyms', () => {
-    assert.deepEqual(tokenize('I’ll check Jared\'s WPM'), ["i'll", 'check', "jared's", 'wpm']);
-    assert.deepEqual(tokenize('x \\leq y ≥ z \\neq w … a...'), ['x', '\\le', 'y', '\\ge', 'z', '\\ne', 'w', '\\dots', 'a', '\\dots']);
+    assert.deepEqual(tokenize("I’ll check Jared's WPM"), ["i'll", 'check', "jared's", 'wpm']);
+    assert.deepEqual(tokenize('x \\leq y ≥ z \\neq w … a...'), [
+      'x',
+      '\\le',
+      'y',
+      '\\ge',
+      'z',
+      '\\ne',
+      'w',
+      '\\dots',
+      'a',
+      '\\dots',
+    ]);
     assert.deepEqual(tokenize('\\$5 costs $5'), ['5', 'costs', '5']);
     assert.deepEqual(tokenize('−3'), ['-', '3']);
   });
@@ -162,7 +173,7 @@ describe('similarity: Jaccard and MinHash', () => {
     const trials = 30;
     for (let t = 0; t < trials; t++) {
       // A and B share `common` of their elements; exact J = common / (2*400 - common)
-      const common = 40 + ((t * 360) / trials) | 0;
+      const common = (40 + (t * 360) / trials) | 0;
       const shared = Array.from({ length: common }, () => rnd());
       const a = toSortedSet(Uint32Array.from([...shared, ...Array.from({ length: 400 - common }, () => rnd())]));
       const b = toSortedSet(Uint32Array.from([...shared, ...Array.from({ length: 400 - common }, () => rnd())]));
@@ -178,7 +189,10 @@ describe('similarity: Jaccard and MinHash', () => {
   test('MinHash: same seed -> same signature, different seed -> different signature', () => {
     const set = toSortedSet(Uint32Array.of(10, 20, 30, 40));
     assert.deepEqual(minHashSignature(set, makeMinHashFamily(64, 1)), minHashSignature(set, makeMinHashFamily(64, 1)));
-    assert.notDeepEqual(minHashSignature(set, makeMinHashFamily(64, 1)), minHashSignature(set, makeMinHashFamily(64, 2)));
+    assert.notDeepEqual(
+      minHashSignature(set, makeMinHashFamily(64, 1)),
+      minHashSignature(set, makeMinHashFamily(64, 2)),
+    );
     assert.throws(() => makeMinHashFamily(0), RangeError);
     assert.throws(() => estimateJaccard(new Uint32Array(2), new Uint32Array(3)), RangeError);
   });
@@ -207,7 +221,9 @@ describe('similarity: nearest base samples', () => {
       { baseIndex: 2, similarity: 2 / 6 },
       { baseIndex: 1, similarity: 0 },
     ]);
-    assert.deepEqual(nearestBaseSamples('the cat sat on the mat', base, { topK: 1 }), [{ baseIndex: 0, similarity: 1 }]);
+    assert.deepEqual(nearestBaseSamples('the cat sat on the mat', base, { topK: 1 }), [
+      { baseIndex: 0, similarity: 1 },
+    ]);
     assert.deepEqual(nearestBaseSamples('zzz yyy xxx', ['q r s', 'q r s'], { topK: 5 }), [
       { baseIndex: 0, similarity: 0 },
       { baseIndex: 1, similarity: 0 },
@@ -250,7 +266,10 @@ describe('similarity: nearest base samples', () => {
   });
 
   test('determinism: same inputs give identical results, the seed does not change exact scores', () => {
-    const texts = Array.from({ length: 40 }, (_, i) => `step ${i % 7} we add ${i % 5} and ${i % 3} to get ${(i % 5) + (i % 3)}`);
+    const texts = Array.from(
+      { length: 40 },
+      (_, i) => `step ${i % 7} we add ${i % 5} and ${i % 3} to get ${(i % 5) + (i % 3)}`,
+    );
     const q = 'step 3 we add 2 and 1 to get 3';
     const r1 = buildBaseIndex(texts).nearest(q, 5);
     const r2 = buildBaseIndex(texts).nearest(q, 5);
@@ -367,7 +386,14 @@ describe('similarity: per-problem distribution', () => {
 
   test('no base sample, one base sample', () => {
     const none = problemSimilarity([], ['a b c']);
-    assert.deepEqual(none.model[0], { sampleIndex: 0, nearest: [], similarity: null, novelty: 1, tokenCount: 3, baselinePercentile: null });
+    assert.deepEqual(none.model[0], {
+      sampleIndex: 0,
+      nearest: [],
+      similarity: null,
+      novelty: 1,
+      tokenCount: 3,
+      baselinePercentile: null,
+    });
     assert.equal(none.summary.modelSimilarity.count, 0);
     const one = problemSimilarity(['a b c d'], ['a b c']);
     assert.deepEqual(one.baseline, [{ baseIndex: 0, nearestOther: null, similarity: null, novelty: 1, tokenCount: 4 }]);
@@ -397,8 +423,20 @@ describe('similarity: word diff (diff package)', () => {
     const base = 'First, add 47 and 52 to get 99.\nThen divide by 3.';
     const model = 'First, add 47 and 57 to get 104.\nThen we divide by 3, giving 34.67.';
     const segs = wordDiff(base, model, { ignoreCase: false })!;
-    assert.equal(segs.filter((s) => !s.removed).map((s) => s.value).join(''), model);
-    assert.equal(segs.filter((s) => !s.added).map((s) => s.value).join(''), base);
+    assert.equal(
+      segs
+        .filter((s) => !s.removed)
+        .map((s) => s.value)
+        .join(''),
+      model,
+    );
+    assert.equal(
+      segs
+        .filter((s) => !s.added)
+        .map((s) => s.value)
+        .join(''),
+      base,
+    );
     assert.ok(segs.some((s) => s.added && s.value.includes('57')));
   });
 

@@ -4,7 +4,13 @@ import type { Diagnostic } from '../model';
 import { KEY_SEP, TraceIndex } from './traceIndex';
 
 /** Labels offered by the UI; any other non-empty string is a custom label. */
-export const STANDARD_LABELS = ['correct reasoning', 'lucky guess', 'grader error', 'reward hacking', 'truncated'] as const;
+export const STANDARD_LABELS = [
+  'correct reasoning',
+  'lucky guess',
+  'grader error',
+  'reward hacking',
+  'truncated',
+] as const;
 
 /** Where the annotation mirror lives inside a results folder. */
 export const MIRROR_RELATIVE_PATH = '.trace-inspector/annotations.jsonl';
@@ -79,7 +85,9 @@ export class AnnotationStore {
                 labels, note, updated_at AS updatedAt, deleted
            FROM annotations WHERE problem_key = ? AND model_key = ? AND sample_index = ? AND content_hash = ?`,
       )
-      .get(ref.problemKey, ref.modelKey, ref.sampleIndex, ref.contentHash) as (Omit<Annotation, 'labels' | 'deleted'> & { labels: string; deleted: number }) | undefined;
+      .get(ref.problemKey, ref.modelKey, ref.sampleIndex, ref.contentHash) as
+      | (Omit<Annotation, 'labels' | 'deleted'> & { labels: string; deleted: number })
+      | undefined;
     return r ? { ...r, labels: JSON.parse(r.labels) as string[], deleted: r.deleted === 1 } : undefined;
   }
 
@@ -138,7 +146,16 @@ export class AnnotationStore {
          ON CONFLICT(problem_key, model_key, sample_index, content_hash) DO UPDATE SET
            labels = excluded.labels, note = excluded.note, updated_at = excluded.updated_at, deleted = excluded.deleted`,
       )
-      .run(a.problemKey, a.modelKey, a.sampleIndex, a.contentHash, JSON.stringify(a.labels), a.note, a.updatedAt, a.deleted ? 1 : 0);
+      .run(
+        a.problemKey,
+        a.modelKey,
+        a.sampleIndex,
+        a.contentHash,
+        JSON.stringify(a.labels),
+        a.note,
+        a.updatedAt,
+        a.deleted ? 1 : 0,
+      );
   }
 
   /**
@@ -146,7 +163,10 @@ export class AnnotationStore {
    * rewrites the mirror (when this store has one) so both agree.
    * @returns counts and a diagnostic per bad line. A missing file imports nothing.
    */
-  importJsonl(path: string, displayPath = path): { added: number; updated: number; unchanged: number; diagnostics: Diagnostic[] } {
+  importJsonl(
+    path: string,
+    displayPath = path,
+  ): { added: number; updated: number; unchanged: number; diagnostics: Diagnostic[] } {
     const out = { added: 0, updated: 0, unchanged: 0, diagnostics: [] as Diagnostic[] };
     if (!existsSync(path)) return out;
     const lines = readFileSync(path, 'utf8').split('\n');
@@ -158,7 +178,12 @@ export class AnnotationStore {
         try {
           parsed = JSON.parse(text);
         } catch (e) {
-          out.diagnostics.push({ file: displayPath, line: i + 1, severity: 'error', message: `not valid JSON: ${(e as Error).message}` });
+          out.diagnostics.push({
+            file: displayPath,
+            line: i + 1,
+            severity: 'error',
+            message: `not valid JSON: ${(e as Error).message}`,
+          });
           return;
         }
         const a = validateAnnotation(parsed);
@@ -233,8 +258,10 @@ export function validateAnnotation(v: unknown): Annotation | string {
   for (const k of ['problemKey', 'modelKey', 'contentHash', 'updatedAt'] as const) {
     if (typeof o[k] !== 'string' || o[k] === '') return `field "${k}" must be a non-empty string`;
   }
-  if (!Number.isInteger(o.sampleIndex) || (o.sampleIndex as number) < 0) return 'field "sampleIndex" must be a non-negative integer';
-  if (!Array.isArray(o.labels) || !o.labels.every((l) => typeof l === 'string')) return 'field "labels" must be a list of strings';
+  if (!Number.isInteger(o.sampleIndex) || (o.sampleIndex as number) < 0)
+    return 'field "sampleIndex" must be a non-negative integer';
+  if (!Array.isArray(o.labels) || !o.labels.every((l) => typeof l === 'string'))
+    return 'field "labels" must be a list of strings';
   if (o.note !== undefined && typeof o.note !== 'string') return 'field "note" must be a string';
   if (Number.isNaN(Date.parse(o.updatedAt as string))) return 'field "updatedAt" must be an ISO-8601 time';
   return {

@@ -22,7 +22,10 @@ export type ReaderWorkerRequest =
   | { type: 'read'; ctx: Omit<ReaderContext, 'signal'>; format: FormatId }
   | { type: 'ack' };
 
-export type ReaderWorkerReply = { type: 'events'; batch: EventBatch } | { type: 'end' } | { type: 'error'; message: string };
+export type ReaderWorkerReply =
+  | { type: 'events'; batch: EventBatch }
+  | { type: 'end' }
+  | { type: 'error'; message: string };
 
 /**
  * A batch of events in columns. Structured cloning one object per sample, or even an array of long
@@ -68,8 +71,17 @@ export function packEvents(events: readonly ReadEvent[]): { batch: EventBatch; t
   }
   const bytes = Buffer.allocUnsafeSlow(Math.max(1, size));
   const b: EventBatch = {
-    order: [], problems: [], diagnostics: [], textBytes: bytes.buffer as ArrayBuffer, textEnd: new Int32Array(n), hash: new Array(n),
-    answer: new Array(n), finish: new Array(n), correct: new Int8Array(n), score: new Float64Array(n), tokens: new Float64Array(n),
+    order: [],
+    problems: [],
+    diagnostics: [],
+    textBytes: bytes.buffer as ArrayBuffer,
+    textEnd: new Int32Array(n),
+    hash: new Array(n),
+    answer: new Array(n),
+    finish: new Array(n),
+    correct: new Int8Array(n),
+    score: new Float64Array(n),
+    tokens: new Float64Array(n),
     sampleIndex: new Int32Array(n),
   };
   let row = 0;
@@ -133,7 +145,11 @@ export function* unpackEvents(b: EventBatch): Generator<ReadEvent> {
     const samples: SampleRecord[] = new Array(count);
     for (let i = 0; i < count; i++) {
       const r = first + i;
-      const s = new PackedSample(bytes.subarray(r === 0 ? 0 : b.textEnd[r - 1], b.textEnd[r]), b.correct[r] === -1 ? null : b.correct[r] === 1, b.hash[r]);
+      const s = new PackedSample(
+        bytes.subarray(r === 0 ? 0 : b.textEnd[r - 1], b.textEnd[r]),
+        b.correct[r] === -1 ? null : b.correct[r] === 1,
+        b.hash[r],
+      );
       if (b.sampleIndex[r] >= 0) s.sampleIndex = b.sampleIndex[r];
       if (b.answer[r] !== undefined) s.extractedAnswer = b.answer[r];
       if (b.finish[r] !== undefined) s.finishReason = b.finish[r];

@@ -111,7 +111,12 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     report({ phase: 'scan', filesDone: 0, filesTotal: 0, samples: 0 });
     const candidates = await listCandidateFiles(root, { include: options.include, exclude: options.exclude });
     const writer = new SampleWriter(db);
-    const known = new Map((db.prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files').all() as FileRow[]).map((f) => [f.path, f]));
+    const known = new Map(
+      (db.prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files').all() as FileRow[]).map((f) => [
+        f.path,
+        f,
+      ]),
+    );
 
     // Files that disappeared (or are now excluded).
     const present = new Set(candidates);
@@ -129,8 +134,11 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       }
     }
     // Diagnostics of files that are gone without a files row (e.g. deleted after a read error).
-    const orphanDiags = (db.prepare('SELECT DISTINCT file FROM diagnostics').pluck().all() as string[]).filter((f) => !present.has(f));
-    if (orphanDiags.length) db.transaction(() => orphanDiags.forEach((f) => db.prepare('DELETE FROM diagnostics WHERE file = ?').run(f)))();
+    const orphanDiags = (db.prepare('SELECT DISTINCT file FROM diagnostics').pluck().all() as string[]).filter(
+      (f) => !present.has(f),
+    );
+    if (orphanDiags.length)
+      db.transaction(() => orphanDiags.forEach((f) => db.prepare('DELETE FROM diagnostics WHERE file = ?').run(f)))();
 
     // An added, edited or deleted mapping file can change how any file is read: then every file is
     // read again this pass, unchanged or not.
@@ -217,7 +225,13 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         signal: options.signal,
         onBatch: (n) => {
           if (firstCommitMs === null && n > 0) firstCommitMs = Date.now() - started;
-          report({ phase: 'index', file: rel, filesDone: done, filesTotal: candidates.length, samples: samplesWritten + n });
+          report({
+            phase: 'index',
+            file: rel,
+            filesDone: done,
+            filesTotal: candidates.length,
+            samples: samplesWritten + n,
+          });
         },
       });
       samplesWritten += result.samples;
@@ -240,7 +254,9 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
           cancelled = true;
           break;
         }
-        const prev = db.prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files WHERE path = ?').get(rel) as FileRow | undefined;
+        const prev = db
+          .prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files WHERE path = ?')
+          .get(rel) as FileRow | undefined;
         if (!prev?.format || prev.status !== 'ready') continue;
         const abs = join(root, ...rel.split('/'));
         if (!options.format) {
@@ -253,8 +269,18 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
           }
         }
         const result = await writer.indexFile({
-          root, rel, abs, format: prev.format as FormatId, size: prev.size, mtimeMs: prev.mtime_ms, hash: Promise.resolve(prev.hash), prev,
-          batchSize: options.batchSize ?? 20000, parallel: parallelFor(prev.size), signal: options.signal, onBatch: () => {},
+          root,
+          rel,
+          abs,
+          format: prev.format as FormatId,
+          size: prev.size,
+          mtimeMs: prev.mtime_ms,
+          hash: Promise.resolve(prev.hash),
+          prev,
+          batchSize: options.batchSize ?? 20000,
+          parallel: parallelFor(prev.size),
+          signal: options.signal,
+          onBatch: () => {},
         });
         samplesWritten += result.samples;
         if (result.cancelled) {
@@ -304,7 +330,9 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
 export function buildFts(index: TraceIndex, chunk = 20000): { added: number } {
   const db = index.db;
   const max = (db.prepare('SELECT coalesce(max(id), 0) FROM samples').pluck().get() as number) ?? 0;
-  const insert = db.prepare('INSERT INTO samples_fts(rowid, text, problem_id) SELECT id, text, problem_id FROM samples WHERE id > ? AND id <= ?');
+  const insert = db.prepare(
+    'INSERT INTO samples_fts(rowid, text, problem_id) SELECT id, text, problem_id FROM samples WHERE id > ? AND id <= ?',
+  );
   let added = 0;
   for (let last = Number(index.getMeta('fts_max_id') ?? '0'); last < max; ) {
     const to = Math.min(max, last + chunk);
@@ -321,7 +349,11 @@ export function buildFts(index: TraceIndex, chunk = 20000): { added: number } {
  * Whether a mapping file (`trace-inspector.mapping.json`) appeared, disappeared or changed content
  * since the last pass (size and mtime first, then the content hash), judged from the `files` rows.
  */
-async function mappingFilesChanged(root: string, candidates: readonly string[], known: ReadonlyMap<string, FileRow>): Promise<boolean> {
+async function mappingFilesChanged(
+  root: string,
+  candidates: readonly string[],
+  known: ReadonlyMap<string, FileRow>,
+): Promise<boolean> {
   const isMapping = (rel: string) => posix.basename(rel) === MAPPING_FILE_NAME;
   const present = new Set(candidates.filter(isMapping));
   for (const rel of known.keys()) if (isMapping(rel) && !present.has(rel)) return true;
@@ -347,8 +379,14 @@ const DUPLICATE_OF = ' already indexed from ';
  * Files with a cross-file duplicate diagnostic (`... already indexed from X; skipped`) naming a file X
  * whose samples changed at step `changedAt[X]` of this pass, and not read after that step.
  */
-function duplicateDependents(db: Database.Database, changedAt: Map<string, number>, readAt: Map<string, number>): string[] {
-  const rows = db.prepare(`SELECT file, message FROM diagnostics WHERE message LIKE '%' || ? || '%; skipped'`).all(DUPLICATE_OF) as { file: string; message: string }[];
+function duplicateDependents(
+  db: Database.Database,
+  changedAt: Map<string, number>,
+  readAt: Map<string, number>,
+): string[] {
+  const rows = db
+    .prepare(`SELECT file, message FROM diagnostics WHERE message LIKE '%' || ? || '%; skipped'`)
+    .all(DUPLICATE_OF) as { file: string; message: string }[];
   const out = new Set<string>();
   for (const r of rows) {
     const at = r.message.lastIndexOf(DUPLICATE_OF);
@@ -405,7 +443,9 @@ function acquireLock(db: Database.Database): void {
   } catch (e) {
     if (e instanceof IndexBusyError) throw e;
     if ((e as { code?: string }).code === 'SQLITE_BUSY') {
-      throw new IndexBusyError('another process is writing this index (the database stayed locked for the whole busy timeout); try again when it finishes');
+      throw new IndexBusyError(
+        'another process is writing this index (the database stayed locked for the whole busy timeout); try again when it finishes',
+      );
     }
     throw e;
   }
@@ -419,7 +459,9 @@ function takeLock(db: Database.Database): void {
       const fresh = Date.now() - lock.heartbeat < LOCK_STALE_MS;
       const alive = lock.host === hostname() ? isAlive(lock.pid) && lock.pid !== process.pid : fresh;
       if (alive && fresh) {
-        throw new IndexBusyError(`another indexer (pid ${lock.pid} on ${lock.host}) is writing this index; try again when it finishes`);
+        throw new IndexBusyError(
+          `another indexer (pid ${lock.pid} on ${lock.host}) is writing this index; try again when it finishes`,
+        );
       }
     }
     db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
@@ -431,7 +473,10 @@ function takeLock(db: Database.Database): void {
 
 function touchLock(db: Database.Database): void {
   try {
-    db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(JSON.stringify({ pid: process.pid, host: hostname(), heartbeat: Date.now() }), LOCK_KEY);
+    db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(
+      JSON.stringify({ pid: process.pid, host: hostname(), heartbeat: Date.now() }),
+      LOCK_KEY,
+    );
   } catch {
     // busy: the next heartbeat retries
   }
@@ -500,14 +545,20 @@ class SampleWriter {
       'DELETE FROM stats WHERE model_id = ? AND problem_id = ? AND NOT EXISTS (SELECT 1 FROM samples WHERE model_id = ? AND problem_id = ?)',
     );
     this.insertDiag = db.prepare('INSERT INTO diagnostics (file, line, severity, message) VALUES (?, ?, ?, ?)');
-    this.otherFileHas = db.prepare('SELECT f.path FROM samples s JOIN files f ON f.id = s.file_id WHERE s.model_id = ? AND s.problem_id = ? AND s.file_id <> ? LIMIT 1');
+    this.otherFileHas = db.prepare(
+      'SELECT f.path FROM samples s JOIN files f ON f.id = s.file_id WHERE s.model_id = ? AND s.problem_id = ? AND s.file_id <> ? LIMIT 1',
+    );
   }
 
   private modelId(run: string, record: ProblemRecord): number {
     const key = modelKey(run, record.model.name, record.model.revision);
     let id = this.models.get(key);
     if (id === undefined) {
-      id = (this.upsertModel.get(key, run, record.model.name, record.model.revision ?? null, record.model.source) as { id: number }).id;
+      id = (
+        this.upsertModel.get(key, run, record.model.name, record.model.revision ?? null, record.model.source) as {
+          id: number;
+        }
+      ).id;
       this.models.set(key, id);
     }
     return id;
@@ -518,7 +569,14 @@ class SampleWriter {
     let id = this.problems.get(key);
     if (id === undefined) {
       id = (
-        this.upsertProblem.get(key, record.dataset, record.problemId, record.question ?? null, record.referenceAnswer ?? null, record.level ?? null) as {
+        this.upsertProblem.get(
+          key,
+          record.dataset,
+          record.problemId,
+          record.question ?? null,
+          record.referenceAnswer ?? null,
+          record.level ?? null,
+        ) as {
           id: number;
         }
       ).id;
@@ -569,11 +627,20 @@ class SampleWriter {
   pendingDiagnostics: Diagnostic[] = [];
 
   /** Records a file that holds no results (format null), replacing an earlier indexed version. */
-  recordNonResult(rel: string, prev: FileRow | undefined, size: number, mtimeMs: number, hash: string, diagnostics: Diagnostic[]): void {
+  recordNonResult(
+    rel: string,
+    prev: FileRow | undefined,
+    size: number,
+    mtimeMs: number,
+    hash: string,
+    diagnostics: Diagnostic[],
+  ): void {
     if (prev) this.removeFile(prev.id, rel);
     this.db.prepare('DELETE FROM diagnostics WHERE file = ?').run(rel);
     this.db
-      .prepare(`INSERT INTO files (path, size, mtime_ms, hash, format, status, samples, indexed_at) VALUES (?, ?, ?, ?, NULL, 'ready', 0, ?)`)
+      .prepare(
+        `INSERT INTO files (path, size, mtime_ms, hash, format, status, samples, indexed_at) VALUES (?, ?, ?, ?, NULL, 'ready', 0, ?)`,
+      )
       .run(rel, size, mtimeMs, hash, new Date().toISOString());
     for (const d of diagnostics) this.insertDiag.run(rel, d.line, d.severity, d.message);
   }
@@ -613,14 +680,16 @@ class SampleWriter {
         // Replace (atomic) or redo a partial file: drop its old rows first.
         this.deleteSamplesOf(a.prev.id);
         fileId = a.prev.id;
-        db.prepare(`UPDATE files SET size = ?, mtime_ms = ?, hash = ?, format = ?, status = 'partial', samples = 0, indexed_at = ? WHERE id = ?`).run(
-          a.size, a.mtimeMs, knownHash, a.format, now, fileId,
-        );
+        db.prepare(
+          `UPDATE files SET size = ?, mtime_ms = ?, hash = ?, format = ?, status = 'partial', samples = 0, indexed_at = ? WHERE id = ?`,
+        ).run(a.size, a.mtimeMs, knownHash, a.format, now, fileId);
       } else {
         fileId = Number(
-          db.prepare(`INSERT INTO files (path, size, mtime_ms, hash, format, status, samples, indexed_at) VALUES (?, ?, ?, ?, ?, 'partial', 0, ?)`).run(
-            a.rel, a.size, a.mtimeMs, knownHash, a.format, now,
-          ).lastInsertRowid,
+          db
+            .prepare(
+              `INSERT INTO files (path, size, mtime_ms, hash, format, status, samples, indexed_at) VALUES (?, ?, ?, ?, ?, 'partial', 0, ?)`,
+            )
+            .run(a.rel, a.size, a.mtimeMs, knownHash, a.format, now).lastInsertRowid,
         );
       }
       db.prepare('DELETE FROM diagnostics WHERE file = ?').run(a.rel);
@@ -631,7 +700,8 @@ class SampleWriter {
         for (const [mid, pid] of touched.values()) this.refreshStat.run(mid, pid);
         touched.clear();
       };
-      const diag = (line: number, severity: 'error' | 'warning', message: string) => this.insertDiag.run(a.rel, line, severity, message);
+      const diag = (line: number, severity: 'error' | 'warning', message: string) =>
+        this.insertDiag.run(a.rel, line, severity, message);
 
       const ctx = { root: a.root, relPath: a.rel, absPath: a.abs, run, signal: a.signal };
       for await (const ev of a.parallel ? readFileParallel(ctx, a.format) : readFile(ctx, a.format)) {
@@ -655,13 +725,21 @@ class SampleWriter {
           otherFile.set(pairKey, other);
         }
         if (other !== null) {
-          diag(r.line, 'warning', `duplicate problem id ${JSON.stringify(r.problemId)} for model ${r.model.name}: already indexed from ${other}; skipped`);
+          diag(
+            r.line,
+            'warning',
+            `duplicate problem id ${JSON.stringify(r.problemId)} for model ${r.model.name}: already indexed from ${other}; skipped`,
+          );
           continue;
         }
         let state = seen.get(pairKey);
         const perProblemRecord = r.samples.some((s) => s.sampleIndex !== undefined);
         if (state && perProblemRecord) {
-          diag(r.line, 'warning', `duplicate problem id ${JSON.stringify(r.problemId)} (first at line ${state.line}); skipped`);
+          diag(
+            r.line,
+            'warning',
+            `duplicate problem id ${JSON.stringify(r.problemId)} (first at line ${state.line}); skipped`,
+          );
           continue;
         }
         if (!state) {
@@ -672,7 +750,11 @@ class SampleWriter {
           const index = s.sampleIndex ?? state.next;
           state.next = Math.max(state.next, index + 1);
           this.insertSample.run(
-            fileId, r.line, mid, pid, index,
+            fileId,
+            r.line,
+            mid,
+            pid,
+            index,
             s.correct === null ? null : s.correct ? 1 : 0,
             s.extractedAnswer ?? null,
             typeof s.rewardScore === 'number' && Number.isFinite(s.rewardScore) ? s.rewardScore : null,
@@ -704,7 +786,11 @@ class SampleWriter {
         db.exec(atomic ? 'ROLLBACK' : 'COMMIT');
         return { samples: atomic ? 0 : samples, cancelled: true };
       }
-      db.prepare(`UPDATE files SET status = 'ready', samples = ?, hash = ? WHERE id = ?`).run(samples, await a.hash, fileId);
+      db.prepare(`UPDATE files SET status = 'ready', samples = ?, hash = ? WHERE id = ?`).run(
+        samples,
+        await a.hash,
+        fileId,
+      );
       db.exec('COMMIT');
       a.onBatch(samples);
       return { samples, cancelled: false };

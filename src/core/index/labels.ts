@@ -28,7 +28,9 @@ export function modelLabels(models: readonly ModelIdentity[]): string[] {
 
 /** Recomputes and stores every model's label (see {@link modelLabels}). */
 export function refreshModelLabels(db: Database.Database): void {
-  const rows = db.prepare('SELECT id, run, name, revision FROM models ORDER BY id').all() as (ModelIdentity & { id: number })[];
+  const rows = db.prepare('SELECT id, run, name, revision FROM models ORDER BY id').all() as (ModelIdentity & {
+    id: number;
+  })[];
   const labels = modelLabels(rows);
   const update = db.prepare('UPDATE models SET label = ? WHERE id = ?');
   rows.forEach((r, i) => update.run(labels[i], r.id));
@@ -76,7 +78,9 @@ export function pickModel(models: readonly { displayId: string; label: string }[
   const q = query.toLowerCase();
   const exact = models.findIndex((m) => m.displayId.toLowerCase() === q || m.label.toLowerCase() === q);
   if (exact >= 0) return exact;
-  const hits = models.map((m, i) => ((m.displayId + '\n' + m.label).toLowerCase().includes(q) ? i : -1)).filter((i) => i >= 0);
+  const hits = models
+    .map((m, i) => ((m.displayId + '\n' + m.label).toLowerCase().includes(q) ? i : -1))
+    .filter((i) => i >= 0);
   if (hits.length === 1) return hits[0];
   // `step-100` should not also pick `step-1000`: prefer matches that end at a word boundary.
   const bounded = new RegExp(`${q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![a-z0-9])`);
@@ -97,7 +101,11 @@ export function pickModel(models: readonly { displayId: string; label: string }[
  *   single-model runs against `base`.
  * Returns `[base, model]` pairs in the order of `models`; run bases are not compared with anything.
  */
-export function comparisonPairs<M extends ModelIdentity & { id: number; run: string }>(models: readonly M[], base: M | undefined, baseIsChoice: boolean): [M, M][] {
+export function comparisonPairs<M extends ModelIdentity & { id: number; run: string }>(
+  models: readonly M[],
+  base: M | undefined,
+  baseIsChoice: boolean,
+): [M, M][] {
   const out: [M, M][] = [];
   if (!base) return out;
   if (baseIsChoice) {
@@ -118,6 +126,11 @@ export function comparisonPairs<M extends ModelIdentity & { id: number; run: str
  * when the base is a guess, the model's own run's base when its run holds two or more models):
  * undefined when `model` is itself the base it would be compared with (a base is compared with nothing).
  */
-export function comparisonBase<M extends ModelIdentity & { id: number; run: string }>(models: readonly M[], model: M, base: M | undefined, baseIsChoice: boolean): M | undefined {
+export function comparisonBase<M extends ModelIdentity & { id: number; run: string }>(
+  models: readonly M[],
+  model: M,
+  base: M | undefined,
+  baseIsChoice: boolean,
+): M | undefined {
   return comparisonPairs(models, base, baseIsChoice).find(([, m]) => m.id === model.id)?.[0];
 }

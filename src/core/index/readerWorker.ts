@@ -14,7 +14,14 @@ import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ReadEvent } from '../model';
 import { readFile } from '../readers';
-import { BATCH_SAMPLES, MAX_IN_FLIGHT, packEvents, type ReaderWorkerData, type ReaderWorkerReply, type ReaderWorkerRequest } from './eventBatch';
+import {
+  BATCH_SAMPLES,
+  MAX_IN_FLIGHT,
+  packEvents,
+  type ReaderWorkerData,
+  type ReaderWorkerReply,
+  type ReaderWorkerRequest,
+} from './eventBatch';
 
 /**
  * A full garbage collection every this many batches (about 40 MB of sample text). Left to its own

@@ -173,7 +173,12 @@ export class TraceIndex {
     // Natural order: step-100, step-300, ..., step-1000 (not the text order step-1000 before step-300).
     return rows
       .map((r) => ({ ...r, displayId: modelDisplayId(r.run, r.name, r.revision) }))
-      .sort((a, b) => NATURAL.compare(a.run, b.run) || NATURAL.compare(a.name, b.name) || NATURAL.compare(a.revision ?? '', b.revision ?? ''));
+      .sort(
+        (a, b) =>
+          NATURAL.compare(a.run, b.run) ||
+          NATURAL.compare(a.name, b.name) ||
+          NATURAL.compare(a.revision ?? '', b.revision ?? ''),
+      );
   }
 
   /** The model with row id `id`, or undefined. */
@@ -218,7 +223,10 @@ export class TraceIndex {
   private problemWhere(filter: ProblemFilter, withModel?: number): { where: string; params: unknown[] } {
     const base = this.filterWhere(filter);
     if (withModel === undefined) return base;
-    return { where: `(${base.where}) AND p.id IN (SELECT problem_id FROM stats WHERE model_id = ?)`, params: [...base.params, withModel] };
+    return {
+      where: `(${base.where}) AND p.id IN (SELECT problem_id FROM stats WHERE model_id = ?)`,
+      params: [...base.params, withModel],
+    };
   }
 
   private filterWhere(filter: ProblemFilter): { where: string; params: unknown[] } {
@@ -292,8 +300,11 @@ export class TraceIndex {
 
   /** Distinct difficulty levels, sorted (numeric levels numerically). */
   levels(): string[] {
-    const rows = this.db.prepare('SELECT DISTINCT level FROM problems WHERE level IS NOT NULL').pluck().all() as string[];
-    return rows.sort((a, b) => (Number(a) - Number(b)) || a.localeCompare(b));
+    const rows = this.db
+      .prepare('SELECT DISTINCT level FROM problems WHERE level IS NOT NULL')
+      .pluck()
+      .all() as string[];
+    return rows.sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
   }
 
   /**
@@ -309,8 +320,13 @@ export class TraceIndex {
     if (options.correct === true) verdict = 'AND s.correct = 1';
     else if (options.correct === false) verdict = 'AND s.correct = 0';
     else if (options.correct === null) verdict = 'AND s.correct IS NULL';
-    const match = options.matching !== undefined ? 'AND s.id IN (SELECT rowid FROM samples_fts WHERE samples_fts MATCH ?)' : '';
-    const params: unknown[] = [problemId, modelId, ...(options.matching !== undefined ? [ftsQuery(options.matching)] : [])];
+    const match =
+      options.matching !== undefined ? 'AND s.id IN (SELECT rowid FROM samples_fts WHERE samples_fts MATCH ?)' : '';
+    const params: unknown[] = [
+      problemId,
+      modelId,
+      ...(options.matching !== undefined ? [ftsQuery(options.matching)] : []),
+    ];
     const rows = this.db
       .prepare(
         `${SAMPLE_SELECT} WHERE s.problem_id = ? AND s.model_id = ? ${verdict} ${match}
@@ -324,7 +340,11 @@ export class TraceIndex {
    * Counts of a model's samples for one problem by verdict: from the per-(model, problem) stats
    * (O(1)), or, with `matching`, of the samples whose text matches that full-text query.
    */
-  sampleCounts(problemId: number, modelId: number, matching?: string): { correct: number; incorrect: number; ungraded: number } {
+  sampleCounts(
+    problemId: number,
+    modelId: number,
+    matching?: string,
+  ): { correct: number; incorrect: number; ungraded: number } {
     if (matching !== undefined) {
       const m = this.db
         .prepare(
@@ -334,10 +354,12 @@ export class TraceIndex {
         .get(problemId, modelId, ftsQuery(matching)) as { correct: number; incorrect: number; ungraded: number };
       return m;
     }
-    const r = this.db.prepare('SELECT n, c, graded FROM stats WHERE problem_id = ? AND model_id = ?').get(problemId, modelId) as
-      | { n: number; c: number; graded: number }
-      | undefined;
-    return r ? { correct: r.c, incorrect: r.graded - r.c, ungraded: r.n - r.graded } : { correct: 0, incorrect: 0, ungraded: 0 };
+    const r = this.db
+      .prepare('SELECT n, c, graded FROM stats WHERE problem_id = ? AND model_id = ?')
+      .get(problemId, modelId) as { n: number; c: number; graded: number } | undefined;
+    return r
+      ? { correct: r.c, incorrect: r.graded - r.c, ungraded: r.n - r.graded }
+      : { correct: 0, incorrect: 0, ungraded: 0 };
   }
 
   /** Models with at least one sample of the problem matching a full-text query (one FTS evaluation for all models). */
@@ -354,7 +376,9 @@ export class TraceIndex {
 
   /** One sample with its text, or undefined. */
   sample(id: number): SampleDetail | undefined {
-    const r = this.db.prepare(`${SAMPLE_SELECT_TEXT} WHERE s.id = ?`).get(id) as (RawSample & { text: string }) | undefined;
+    const r = this.db.prepare(`${SAMPLE_SELECT_TEXT} WHERE s.id = ?`).get(id) as
+      | (RawSample & { text: string })
+      | undefined;
     return r ? { ...toSampleRow(r), text: r.text } : undefined;
   }
 
@@ -370,7 +394,10 @@ export class TraceIndex {
   }
 
   /** Texts (and verdicts) of every sample of a model for one problem, in sample order. */
-  sampleTexts(problemId: number, modelId: number): { id: number; sampleIndex: number; correct: boolean | null; text: string }[] {
+  sampleTexts(
+    problemId: number,
+    modelId: number,
+  ): { id: number; sampleIndex: number; correct: boolean | null; text: string }[] {
     return (
       this.db
         .prepare(
@@ -417,10 +444,9 @@ export class TraceIndex {
   /** Reward scores and verdicts of every scored, graded sample of a model, grouped by problem row id. */
   scoredSamplesByProblem(modelId: number): Map<number, { score: number; correct: boolean }[]> {
     const out = new Map<number, { score: number; correct: boolean }[]>();
-    const rows = this.db
-      .prepare(SCORED_SAMPLES_SQL)
-      .raw()
-      .iterate(modelId) as IterableIterator<[number, number, number]>;
+    const rows = this.db.prepare(SCORED_SAMPLES_SQL).raw().iterate(modelId) as IterableIterator<
+      [number, number, number]
+    >;
     for (const [p, score, correct] of rows) {
       let list = out.get(p);
       if (!list) out.set(p, (list = []));
@@ -437,7 +463,9 @@ export class TraceIndex {
   answersByProblem(modelId: number): Map<number, { answer: string | null; correct: boolean | null }[]> {
     const out = new Map<number, { answer: string | null; correct: boolean | null }[]>();
     const rows = this.db
-      .prepare('SELECT problem_id, extracted_answer, correct FROM samples WHERE model_id = ? ORDER BY problem_id, sample_index')
+      .prepare(
+        'SELECT problem_id, extracted_answer, correct FROM samples WHERE model_id = ? ORDER BY problem_id, sample_index',
+      )
       .raw()
       .iterate(modelId) as IterableIterator<[number, string | null, number | null]>;
     for (const [p, answer, correct] of rows) {
@@ -476,11 +504,15 @@ export class TraceIndex {
 
   /** A metadata value. */
   getMeta(key: string): string | undefined {
-    return (this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined) ?? undefined;
+    return (
+      (this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined) ?? undefined
+    );
   }
 
   setMeta(key: string, value: string): void {
-    this.db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.db
+      .prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+      .run(key, value);
   }
 }
 

@@ -45,7 +45,8 @@ export function compareFigures(
     const b = recomputed[metric];
     if (Number.isNaN(a) && Number.isNaN(b)) continue;
     if (a === b) continue;
-    if (Number.isFinite(a) && Number.isFinite(b) && Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b))) continue;
+    if (Number.isFinite(a) && Number.isFinite(b) && Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b)))
+      continue;
     out.push({ metric, stored: a, recomputed: b });
   }
   return out;

@@ -278,7 +278,8 @@ export function majAtKDetailed(samples: readonly VoteSample[], k: number, opts?:
   const exact = exactMaj(gr, n, k, limit);
   if (exact !== null) return { value: exact, method: 'exact', draws: 0 };
   const draws = opts?.draws ?? 20000;
-  if (!Number.isInteger(draws) || draws < 1) throw new RangeError(`draws must be an integer >= 1, got ${String(draws)}`);
+  if (!Number.isInteger(draws) || draws < 1)
+    throw new RangeError(`draws must be an integer >= 1, got ${String(draws)}`);
   return { value: monteCarloMaj(gr, n, k, draws, opts?.seed ?? 12345), method: 'monte-carlo', draws };
 }
 
@@ -365,7 +366,10 @@ export function baseAnswerCounts(base: readonly VoteSample[]): BaseAnswers {
  * the same normalised answer and how many of those are graded correct. `null` when the sample has no
  * extracted answer; `{ count: 0, correct: 0 }` when no base sample gave it.
  */
-export function answerInBase(counts: BaseAnswers, answer: string | null | undefined): { count: number; correct: number } | null {
+export function answerInBase(
+  counts: BaseAnswers,
+  answer: string | null | undefined,
+): { count: number; correct: number } | null {
   const a = normalizeAnswer(answer);
   if (a === null) return null;
   return counts.get(a) ?? { count: 0, correct: 0 };

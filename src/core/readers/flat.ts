@@ -55,11 +55,23 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
     const { line, value: o } = item;
     const taskId = toStr(o.task_id);
     if (taskId === null) {
-      yield diag(ctx, line, o.task_id === undefined ? 'missing task_id; line skipped' : `task_id is not a string or number (got ${typeName(o.task_id)}); line skipped`);
+      yield diag(
+        ctx,
+        line,
+        o.task_id === undefined
+          ? 'missing task_id; line skipped'
+          : `task_id is not a string or number (got ${typeName(o.task_id)}); line skipped`,
+      );
       continue;
     }
     if (typeof o.completion !== 'string') {
-      yield diag(ctx, line, o.completion === undefined ? 'missing completion; line skipped' : `completion is not a string (got ${typeName(o.completion)}); line skipped`);
+      yield diag(
+        ctx,
+        line,
+        o.completion === undefined
+          ? 'missing completion; line skipped'
+          : `completion is not a string (got ${typeName(o.completion)}); line skipped`,
+      );
       continue;
     }
     let correct: boolean | null = null;
@@ -70,7 +82,12 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       const c = toCorrect(o.passed);
       correct = c.value;
       if (c.kind === 'string') {
-        const w = once.warn(ctx, 'string-passed', line, 'passed values are strings; read "true"/"false" as booleans (reported once per file)');
+        const w = once.warn(
+          ctx,
+          'string-passed',
+          line,
+          'passed values are strings; read "true"/"false" as booleans (reported once per file)',
+        );
         if (w) yield w;
       } else if (c.kind === 'invalid') {
         yield diag(ctx, line, `passed is not a boolean (got ${typeName(o.passed)}); sample ungraded`, 'warning');

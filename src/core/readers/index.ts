@@ -42,7 +42,15 @@ export const DEFAULT_INCLUDE: readonly string[] = RESULT_EXTENSIONS.map((e) => `
 const SKIP_DIRS = new Set(['node_modules', '.git', '.trace-inspector']);
 
 /** File names that are never results: the authors' own summaries and configs, and our mapping file. */
-const NON_RESULT_NAMES = new Set(['summary.json', 'run_config.json', 'per_question.csv', MAPPING_FILE_NAME, 'package.json', 'package-lock.json', 'tsconfig.json']);
+const NON_RESULT_NAMES = new Set([
+  'summary.json',
+  'run_config.json',
+  'per_question.csv',
+  MAPPING_FILE_NAME,
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+]);
 
 /** `.json` files up to this size are parsed whole at detection so that `detect` sees the first element: 8 MiB. */
 const DETECT_PARSE_JSON_BYTES = 8 * 1024 * 1024;
@@ -178,11 +186,18 @@ export async function detectFile(absPath: string, relPath: string, root: string)
     }
     if (first === undefined && tooLong) {
       // say why: the only candidate line was too long to read, not "not JSON"
-      diagnostics.push(d(tooLong.line, `line too long (${tooLong.bytes} bytes > ${DEFAULT_MAX_LINE_BYTES} bytes) and none of the other first lines is a JSON object; not read`));
+      diagnostics.push(
+        d(
+          tooLong.line,
+          `line too long (${tooLong.bytes} bytes > ${DEFAULT_MAX_LINE_BYTES} bytes) and none of the other first lines is a JSON object; not read`,
+        ),
+      );
       return { format: null, skipped: 'not-json', diagnostics };
     }
     if (first === undefined) {
-      diagnostics.push(d(0, `not a JSONL results file: none of the first ${Math.min(seen, DETECT_MAX_LINES)} lines is a JSON object`));
+      diagnostics.push(
+        d(0, `not a JSONL results file: none of the first ${Math.min(seen, DETECT_MAX_LINES)} lines is a JSON object`),
+      );
       return { format: null, skipped: 'not-json', diagnostics };
     }
   }
@@ -193,7 +208,10 @@ export async function detectFile(absPath: string, relPath: string, root: string)
     const dir = path.dirname(absPath);
     const base = path.basename(absPath);
     const stem = base.slice(0, -'.jsonl'.length);
-    if ((await exists(path.join(dir, `${base}_results.jsonl`))) || (await exists(path.join(dir, `${stem}_results.jsonl`)))) {
+    if (
+      (await exists(path.join(dir, `${base}_results.jsonl`))) ||
+      (await exists(path.join(dir, `${stem}_results.jsonl`)))
+    ) {
       return { format: null, skipped: 'superseded', diagnostics };
     }
   }
@@ -225,7 +243,10 @@ export async function* readFile(ctx: ReaderContext, format?: FormatId): AsyncGen
   } catch (err) {
     if (isAbortError(err, ctx.signal)) throw err;
     const msg = err instanceof Error ? err.message : String(err);
-    yield { kind: 'diagnostic', diagnostic: { file: ctx.relPath, line: 0, message: `cannot read file (${msg})`, severity: 'error' } };
+    yield {
+      kind: 'diagnostic',
+      diagnostic: { file: ctx.relPath, line: 0, message: `cannot read file (${msg})`, severity: 'error' },
+    };
   }
 }
 

@@ -13,7 +13,18 @@ import type { Readable } from 'node:stream';
 import * as yauzl from 'yauzl';
 import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import type { Reader, ReaderContext } from './types';
-import { MAX_JSON_DOCUMENT_BYTES, checkAbort, clip, diag, isObject, jsonErrorMessage, readJsonDocument, toNum, toStr, typeName } from './util';
+import {
+  MAX_JSON_DOCUMENT_BYTES,
+  checkAbort,
+  clip,
+  diag,
+  isObject,
+  jsonErrorMessage,
+  readJsonDocument,
+  toNum,
+  toStr,
+  typeName,
+} from './util';
 
 /** Limits that protect against zip bombs and oversized logs. */
 export interface InspectLimits {
@@ -69,13 +80,24 @@ export function contentText(content: unknown): string | null {
  */
 export function inspectScore(value: unknown): { correct: boolean | null; reward: number | null } {
   if (typeof value === 'boolean') return { correct: value, reward: value ? 1 : 0 };
-  if (typeof value === 'number') return Number.isFinite(value) ? { correct: value >= 1, reward: value } : { correct: null, reward: null };
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? { correct: value >= 1, reward: value } : { correct: null, reward: null };
   if (typeof value === 'string') {
     const s = value.trim();
     switch (s.toLowerCase()) {
-      case 'c': case 'yes': case 'true': case 'correct': return { correct: true, reward: 1 };
-      case 'i': case 'n': case 'no': case 'false': case 'incorrect': return { correct: false, reward: 0 };
-      case 'p': return { correct: false, reward: 0.5 };
+      case 'c':
+      case 'yes':
+      case 'true':
+      case 'correct':
+        return { correct: true, reward: 1 };
+      case 'i':
+      case 'n':
+      case 'no':
+      case 'false':
+      case 'incorrect':
+        return { correct: false, reward: 0 };
+      case 'p':
+        return { correct: false, reward: 0.5 };
     }
     const n = toNum(s);
     if (n !== null) return { correct: n >= 1, reward: n };
@@ -115,7 +137,8 @@ function targetText(target: unknown): string | null {
 function toSample(s: Record<string, unknown>, warnings: string[]): SampleRecord {
   const output = isObject(s.output) ? s.output : {};
   const choice0 = Array.isArray(output.choices) && isObject(output.choices[0]) ? output.choices[0] : null;
-  let text: string | null = typeof output.completion === 'string' && output.completion !== '' ? output.completion : null;
+  let text: string | null =
+    typeof output.completion === 'string' && output.completion !== '' ? output.completion : null;
   if (text === null && choice0 && isObject(choice0.message)) text = contentText(choice0.message.content);
   if (text === null) {
     text = '';
@@ -147,7 +170,9 @@ function toSample(s: Record<string, unknown>, warnings: string[]): SampleRecord 
 export function inspectModelAndDataset(evalSpec: unknown): { model: ModelRef; dataset: string } {
   const e = isObject(evalSpec) ? evalSpec : {};
   const name = toStr(e.model);
-  const model: ModelRef = name ? { name, revision: null, source: 'data' } : { name: 'unknown', revision: null, source: 'path' };
+  const model: ModelRef = name
+    ? { name, revision: null, source: 'data' }
+    : { name: 'unknown', revision: null, source: 'path' };
   const ds = isObject(e.dataset) ? toStr(e.dataset.name) : null;
   return { model, dataset: ds || toStr(e.task) || 'default' };
 }
@@ -202,7 +227,14 @@ async function* readJsonLog(ctx: ReaderContext, limits: InspectLimits): AsyncGen
   // Each Inspect log is its own evaluation run: two logs of one model are two runs, not duplicates.
   model.run = ctx.relPath;
   if (!Array.isArray(log.samples)) {
-    yield diag(ctx, 0, log.samples === undefined ? 'Inspect log has no samples (header-only log)' : `samples is not an array (got ${typeName(log.samples)})`, 'warning');
+    yield diag(
+      ctx,
+      0,
+      log.samples === undefined
+        ? 'Inspect log has no samples (header-only log)'
+        : `samples is not an array (got ${typeName(log.samples)})`,
+      'warning',
+    );
     return;
   }
   const groups = new Map<string, Record<string, unknown>[]>();
@@ -210,7 +242,11 @@ async function* readJsonLog(ctx: ReaderContext, limits: InspectLimits): AsyncGen
     const s = log.samples[i];
     const id = isObject(s) ? toStr(s.id) : null;
     if (!isObject(s) || id === null) {
-      yield diag(ctx, 1, `samples[${i}] ${isObject(s) ? 'has no id' : `is not an object (got ${typeName(s)})`}; skipped`);
+      yield diag(
+        ctx,
+        1,
+        `samples[${i}] ${isObject(s) ? 'has no id' : `is not an object (got ${typeName(s)})`}; skipped`,
+      );
       continue;
     }
     let g = groups.get(id);
@@ -228,10 +264,14 @@ async function* readJsonLog(ctx: ReaderContext, limits: InspectLimits): AsyncGen
 
 function openZip(absPath: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.open(absPath, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false }, (err, zf) => {
-      if (err || !zf) reject(err ?? new Error('cannot open archive'));
-      else resolve(zf);
-    });
+    yauzl.open(
+      absPath,
+      { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false },
+      (err, zf) => {
+        if (err || !zf) reject(err ?? new Error('cannot open archive'));
+        else resolve(zf);
+      },
+    );
   });
 }
 
@@ -329,7 +369,11 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
     try {
       header = await readJsonEntry(headerEntry);
     } catch (err) {
-      yield diag(ctx, 0, `${headerEntry.fileName}: ${err instanceof SyntaxError || err instanceof RangeError ? jsonErrorMessage(err) : clip(err instanceof Error ? err.message : String(err), 160)}; not read`);
+      yield diag(
+        ctx,
+        0,
+        `${headerEntry.fileName}: ${err instanceof SyntaxError || err instanceof RangeError ? jsonErrorMessage(err) : clip(err instanceof Error ? err.message : String(err), 160)}; not read`,
+      );
       return;
     }
     if (!isObject(header) || !isObject(header.eval)) {
@@ -364,7 +408,10 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
         try {
           s = await readJsonEntry(entry);
         } catch (err) {
-          const msg = err instanceof SyntaxError || err instanceof RangeError ? jsonErrorMessage(err) : clip(err instanceof Error ? err.message : String(err), 160);
+          const msg =
+            err instanceof SyntaxError || err instanceof RangeError
+              ? jsonErrorMessage(err)
+              : clip(err instanceof Error ? err.message : String(err), 160);
           yield diag(ctx, /too large/.test(msg) ? 0 : 1, `${entry.fileName}: ${msg}; skipped`);
           continue;
         }
@@ -394,7 +441,8 @@ export function createInspectReader(limits: Partial<InspectLimits> = {}): Reader
   return {
     format: 'inspect',
     detect,
-    read: (ctx: ReaderContext) => (ctx.relPath.toLowerCase().endsWith('.eval') ? readEvalZip(ctx, l) : readJsonLog(ctx, l)),
+    read: (ctx: ReaderContext) =>
+      ctx.relPath.toLowerCase().endsWith('.eval') ? readEvalZip(ctx, l) : readJsonLog(ctx, l),
   };
 }
 

@@ -11,8 +11,20 @@ import { matchAny } from './glob';
 import { MAPPING_FILE_NAME, MAPPING_SCHEMA, type MappingSpec } from './mappingSchema';
 import type { Reader, ReaderContext } from './types';
 import {
-  OncePerFile, checkAbort, diag, fileStem, isEvent, isObject, readJsonDocument, readJsonLines, toCorrect, toLevel,
-  toNum, toScore, toStr, typeName,
+  OncePerFile,
+  checkAbort,
+  diag,
+  fileStem,
+  isEvent,
+  isObject,
+  readJsonDocument,
+  readJsonLines,
+  toCorrect,
+  toLevel,
+  toNum,
+  toScore,
+  toStr,
+  typeName,
 } from './util';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -58,7 +70,9 @@ export function validateMapping(doc: unknown): { mappings: MappingSpec[] } | { e
       errors.push(`${prefix}/samples: only allowed with records "per-problem"`);
     }
     if (spec.fields.sampleIndex !== undefined && spec.records !== 'per-sample') {
-      errors.push(`${prefix}/fields/sampleIndex: only allowed with records "per-sample" (per-problem samples are numbered by position)`);
+      errors.push(
+        `${prefix}/fields/sampleIndex: only allowed with records "per-sample" (per-problem samples are numbered by position)`,
+      );
     }
   });
   return errors.length > 0 ? { errors } : { mappings: list as MappingSpec[] };
@@ -124,7 +138,12 @@ export async function mappingFileDiagnostics(absPath: string, relPath: string): 
   if (!loaded || !('errors' in loaded)) return [];
   return loaded.errors.map((e) => {
     const at = /\(line (\d+) column \d+\)/.exec(e);
-    return { file: relPath, line: at ? Number(at[1]) : 0, message: `invalid mapping file: ${e}`, severity: 'error' as const };
+    return {
+      file: relPath,
+      line: at ? Number(at[1]) : 0,
+      message: `invalid mapping file: ${e}`,
+      severity: 'error' as const,
+    };
   });
 }
 
@@ -139,7 +158,10 @@ function toPosix(p: string): string {
  * An invalid mapping file is skipped and reported in `errors` (diagnostics naming the mapping file,
  * line 0, and the bad field).
  */
-export async function resolveMapping(absPath: string, root: string): Promise<{ mapping: ResolvedMapping | null; errors: Diagnostic[] }> {
+export async function resolveMapping(
+  absPath: string,
+  root: string,
+): Promise<{ mapping: ResolvedMapping | null; errors: Diagnostic[] }> {
   const errors: Diagnostic[] = [];
   const top = path.resolve(root);
   let dir = path.dirname(path.resolve(absPath));
@@ -193,22 +215,42 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   const defaultModel = spec.model ?? fileStem(ctx.relPath);
 
   const correctOf = (v: unknown, line: number, what: string, out: ReadEvent[]): boolean | null => {
-    if (spec.correctThreshold !== undefined && typeof v === 'number' && Number.isFinite(v)) return v >= spec.correctThreshold;
+    if (spec.correctThreshold !== undefined && typeof v === 'number' && Number.isFinite(v))
+      return v >= spec.correctThreshold;
     const c = toCorrect(v);
     if (c.kind === 'string') {
-      const w = once.warn(ctx, 'string-correct', line, `${f.correct} values are strings; read "true"/"false" as booleans (reported once per file)`);
+      const w = once.warn(
+        ctx,
+        'string-correct',
+        line,
+        `${f.correct} values are strings; read "true"/"false" as booleans (reported once per file)`,
+      );
       if (w) out.push(w);
     } else if (c.kind === 'invalid') {
-      out.push(diag(ctx, line, `${what}${f.correct} is not a boolean or 0/1 (got ${typeName(v)}); sample ungraded`, 'warning'));
+      out.push(
+        diag(ctx, line, `${what}${f.correct} is not a boolean or 0/1 (got ${typeName(v)}); sample ungraded`, 'warning'),
+      );
     }
     return c.value;
   };
 
-  const sampleOf = (o: unknown, get: (p: string) => unknown, line: number, what: string, out: ReadEvent[]): SampleRecord | null => {
+  const sampleOf = (
+    o: unknown,
+    get: (p: string) => unknown,
+    line: number,
+    what: string,
+    out: ReadEvent[],
+  ): SampleRecord | null => {
     void o;
     const text = get(f.text);
     if (typeof text !== 'string') {
-      out.push(diag(ctx, line, `${what}${f.text} is ${text === undefined ? 'missing' : `not a string (got ${typeName(text)})`}; sample skipped`));
+      out.push(
+        diag(
+          ctx,
+          line,
+          `${what}${f.text} is ${text === undefined ? 'missing' : `not a string (got ${typeName(text)})`}; sample skipped`,
+        ),
+      );
       return null;
     }
     return {
@@ -230,7 +272,11 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     const modelName = f.model ? toStr(getPath(o, f.model)) : null;
     const model: ModelRef = modelName
       ? { name: modelName, revision: f.revision ? toStr(getPath(o, f.revision)) : null, source: 'data' }
-      : { name: defaultModel, revision: f.revision ? toStr(getPath(o, f.revision)) : null, source: spec.model ? 'data' : 'path' };
+      : {
+          name: defaultModel,
+          revision: f.revision ? toStr(getPath(o, f.revision)) : null,
+          source: spec.model ? 'data' : 'path',
+        };
     const dataset = (f.dataset ? toStr(getPath(o, f.dataset)) : null) || spec.dataset || 'default';
     const samples: SampleRecord[] = [];
     if (spec.records === 'per-sample') {
@@ -239,13 +285,27 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       if (f.sampleIndex) {
         const si = getPath(o, f.sampleIndex);
         if (Number.isInteger(si) && (si as number) >= 0) s.sampleIndex = si as number;
-        else out.push(diag(ctx, line, `${what}${f.sampleIndex} is not a non-negative integer; the indexer numbers this sample`, 'warning'));
+        else
+          out.push(
+            diag(
+              ctx,
+              line,
+              `${what}${f.sampleIndex} is not a non-negative integer; the indexer numbers this sample`,
+              'warning',
+            ),
+          );
       }
       samples.push(s);
     } else if (spec.samples) {
       const list = getPath(o, spec.samples);
       if (!Array.isArray(list)) {
-        out.push(diag(ctx, line, `${what}${spec.samples} is ${list === undefined ? 'missing' : `not a list (got ${typeName(list)})`}; skipped`));
+        out.push(
+          diag(
+            ctx,
+            line,
+            `${what}${spec.samples} is ${list === undefined ? 'missing' : `not a list (got ${typeName(list)})`}; skipped`,
+          ),
+        );
         return null;
       }
       list.forEach((el, i) => {
@@ -256,7 +316,13 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       // parallel lists on the record
       const texts = getPath(o, f.text);
       if (!Array.isArray(texts)) {
-        out.push(diag(ctx, line, `${what}${f.text} is ${texts === undefined ? 'missing' : `not a list (got ${typeName(texts)})`}; skipped`));
+        out.push(
+          diag(
+            ctx,
+            line,
+            `${what}${f.text} is ${texts === undefined ? 'missing' : `not a list (got ${typeName(texts)})`}; skipped`,
+          ),
+        );
         return null;
       }
       let n = texts.length;
@@ -264,9 +330,18 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
         const labels = getPath(o, f.correct);
         if (Array.isArray(labels) && labels.length !== texts.length) {
           n = Math.min(n, labels.length);
-          out.push(diag(ctx, line, `${what}${f.text} has ${texts.length} samples but ${f.correct} has ${labels.length}; keeping the first ${n}`, 'warning'));
+          out.push(
+            diag(
+              ctx,
+              line,
+              `${what}${f.text} has ${texts.length} samples but ${f.correct} has ${labels.length}; keeping the first ${n}`,
+              'warning',
+            ),
+          );
         } else if (!Array.isArray(labels) && labels !== undefined) {
-          out.push(diag(ctx, line, `${what}${f.correct} is not a list (got ${typeName(labels)}); samples are ungraded`));
+          out.push(
+            diag(ctx, line, `${what}${f.correct} is not a list (got ${typeName(labels)}); samples are ungraded`),
+          );
         }
       }
       const listAt = (p: string, i: number): unknown => {
@@ -300,7 +375,11 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     if (spec.recordsPath) records = getPath(doc.value, spec.recordsPath);
     else if (!Array.isArray(records)) records = [records];
     if (!Array.isArray(records)) {
-      yield diag(ctx, 0, `records path ${spec.recordsPath} (from ${m.mappingRelPath}) is ${records === undefined ? 'missing' : `not a list (got ${typeName(records)})`}`);
+      yield diag(
+        ctx,
+        0,
+        `records path ${spec.recordsPath} (from ${m.mappingRelPath}) is ${records === undefined ? 'missing' : `not a list (got ${typeName(records)})`}`,
+      );
       return;
     }
     for (let i = 0; i < records.length; i++) {

@@ -10,8 +10,19 @@ import * as path from 'node:path';
 import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import type { Reader, ReaderContext } from './types';
 import {
-  OncePerFile, checkAbort, diag, dirSegments, fileStem, isEvent, isObject, readJsonLines, toCorrect, toLevel,
-  toScore, toStr, typeName,
+  OncePerFile,
+  checkAbort,
+  diag,
+  dirSegments,
+  fileStem,
+  isEvent,
+  isObject,
+  readJsonLines,
+  toCorrect,
+  toLevel,
+  toScore,
+  toStr,
+  typeName,
 } from './util';
 
 /** Folder names that sit between the model path and the dataset folder and are not part of the model name. */
@@ -34,8 +45,7 @@ export function qwenModelAndDataset(relPath: string, root: string): { model: Mod
   const base = path.posix.basename(relPath);
   const stem = fileStem(relPath);
   const evalLayout =
-    segs.length >= 1 &&
-    (/^(test|train)_/.test(base) || (segs.length >= 2 && EVAL_SEGMENTS.has(segs[segs.length - 2])));
+    segs.length >= 1 && (/^(test|train)_/.test(base) || (segs.length >= 2 && EVAL_SEGMENTS.has(segs[segs.length - 2])));
   if (evalLayout) {
     const dataset = segs[segs.length - 1];
     const modelSegs = segs.slice(0, -1);
@@ -100,7 +110,13 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
     const textKey = 'code' in o ? 'code' : 'response' in o ? 'response' : 'code';
     const texts = o[textKey];
     if (!Array.isArray(texts)) {
-      yield diag(ctx, line, texts === undefined ? 'missing code (sample texts); line skipped' : `${textKey} is not an array (got ${typeName(texts)}); line skipped`);
+      yield diag(
+        ctx,
+        line,
+        texts === undefined
+          ? 'missing code (sample texts); line skipped'
+          : `${textKey} is not an array (got ${typeName(texts)}); line skipped`,
+      );
       continue;
     }
 
@@ -117,14 +133,28 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
     let n = texts.length;
     if (scores && scores.length !== texts.length) {
       n = Math.min(texts.length, scores.length);
-      yield diag(ctx, line, `${textKey} has ${texts.length} samples but score has ${scores.length}; keeping the first ${n}`, 'warning');
+      yield diag(
+        ctx,
+        line,
+        `${textKey} has ${texts.length} samples but score has ${scores.length}; keeping the first ${n}`,
+        'warning',
+      );
     }
     const preds = Array.isArray(o.pred) ? o.pred : null;
     const predScores = Array.isArray(o.pred_score) ? o.pred_score : null;
     const finish = Array.isArray(o.finish_reason) ? o.finish_reason : null;
-    for (const [name, list] of [['pred', preds], ['pred_score', predScores], ['finish_reason', finish]] as const) {
+    for (const [name, list] of [
+      ['pred', preds],
+      ['pred_score', predScores],
+      ['finish_reason', finish],
+    ] as const) {
       if (list && list.length < n) {
-        yield diag(ctx, line, `${name} has ${list.length} entries for ${n} samples; the missing ones are empty`, 'warning');
+        yield diag(
+          ctx,
+          line,
+          `${name} has ${list.length} entries for ${n} samples; the missing ones are empty`,
+          'warning',
+        );
       }
     }
 
@@ -141,7 +171,12 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
         const c = toCorrect(scores[i]);
         correct = c.value;
         if (c.kind === 'string') {
-          const w = once.warn(ctx, 'string-score', line, 'score values are strings; read "true"/"false" as booleans (reported once per file)');
+          const w = once.warn(
+            ctx,
+            'string-score',
+            line,
+            'score values are strings; read "true"/"false" as booleans (reported once per file)',
+          );
           if (w) yield w;
         } else if (c.kind === 'invalid') {
           invalidScores++;
@@ -157,7 +192,12 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       });
     }
     if (invalidScores > 0) {
-      yield diag(ctx, line, `${invalidScores} score value(s) are not booleans or 0/1; those samples are ungraded`, 'warning');
+      yield diag(
+        ctx,
+        line,
+        `${invalidScores} score value(s) are not booleans or 0/1; those samples are ungraded`,
+        'warning',
+      );
     }
 
     const record: ProblemRecord = {

@@ -8,7 +8,17 @@ import * as path from 'node:path';
 import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import type { Reader, ReaderContext } from './types';
 import {
-  OncePerFile, checkAbort, diag, fileStem, isEvent, isObject, readJsonLines, toCorrect, toNum, toStr, typeName,
+  OncePerFile,
+  checkAbort,
+  diag,
+  fileStem,
+  isEvent,
+  isObject,
+  readJsonLines,
+  toCorrect,
+  toNum,
+  toStr,
+  typeName,
 } from './util';
 
 /** Detects a rollouts record: an object with a `rollouts` array. */
@@ -80,7 +90,13 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
     }
     const rollouts = o.rollouts;
     if (!Array.isArray(rollouts)) {
-      yield diag(ctx, line, rollouts === undefined ? 'missing rollouts; line skipped' : `rollouts is not an array (got ${typeName(rollouts)}); line skipped`);
+      yield diag(
+        ctx,
+        line,
+        rollouts === undefined
+          ? 'missing rollouts; line skipped'
+          : `rollouts is not an array (got ${typeName(rollouts)}); line skipped`,
+      );
       continue;
     }
 
@@ -90,16 +106,28 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       model = { name, revision: toStr(o.model_revision), source: 'data' };
     } else {
       model = { name: fileStem(ctx.relPath), revision: null, source: 'path' };
-      const w = once.warn(ctx, 'no-model', line, `missing model_name; using the file name "${model.name}" (reported once per file)`);
+      const w = once.warn(
+        ctx,
+        'no-model',
+        line,
+        `missing model_name; using the file name "${model.name}" (reported once per file)`,
+      );
       if (w) yield w;
     }
     const dataset = cfg.dataset ?? (toStr(o.dataset) || 'default');
 
     // sample indices: the `rollout` field when usable, else positions
-    const ids = rollouts.map((r) => (isObject(r) && Number.isInteger(r.rollout) && (r.rollout as number) >= 0 ? (r.rollout as number) : -1));
+    const ids = rollouts.map((r) =>
+      isObject(r) && Number.isInteger(r.rollout) && (r.rollout as number) >= 0 ? (r.rollout as number) : -1,
+    );
     const useIds = ids.every((x) => x >= 0) && new Set(ids).size === ids.length;
     if (!useIds && rollouts.length > 0 && rollouts.some((r) => isObject(r) && r.rollout !== undefined)) {
-      yield diag(ctx, line, 'rollout numbers are missing, invalid or repeated; using positions as sample indices', 'warning');
+      yield diag(
+        ctx,
+        line,
+        'rollout numbers are missing, invalid or repeated; using positions as sample indices',
+        'warning',
+      );
     }
 
     const samples: SampleRecord[] = [];
@@ -111,19 +139,29 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
         continue;
       }
       if (typeof r.text !== 'string') {
-        yield diag(ctx, line, `rollouts[${i}].text is ${r.text === undefined ? 'missing' : `not a string (got ${typeName(r.text)})`}; sample skipped`);
+        yield diag(
+          ctx,
+          line,
+          `rollouts[${i}].text is ${r.text === undefined ? 'missing' : `not a string (got ${typeName(r.text)})`}; sample skipped`,
+        );
         continue;
       }
       const c = toCorrect(r.correct);
       if (c.kind === 'string') {
-        const w = once.warn(ctx, 'string-correct', line, 'correct values are strings; read "true"/"false" as booleans (reported once per file)');
+        const w = once.warn(
+          ctx,
+          'string-correct',
+          line,
+          'correct values are strings; read "true"/"false" as booleans (reported once per file)',
+        );
         if (w) yield w;
       } else if (c.kind === 'invalid') {
         invalid++;
       }
       // The parsed value is what the grader compared, so majority votes group by it ("\\$8,\\!096" and
       // "The optimal choice provides \\$8,096" are one answer, 8096); the raw token when there is none.
-      const value = typeof r.pred_value === 'number' && Number.isFinite(r.pred_value) ? String(r.pred_value) : toStr(r.pred_value);
+      const value =
+        typeof r.pred_value === 'number' && Number.isFinite(r.pred_value) ? String(r.pred_value) : toStr(r.pred_value);
       samples.push({
         sampleIndex: useIds ? ids[i] : i,
         text: r.text,
@@ -134,7 +172,12 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       });
     }
     if (invalid > 0) {
-      yield diag(ctx, line, `${invalid} correct value(s) are not booleans or 0/1; those samples are ungraded`, 'warning');
+      yield diag(
+        ctx,
+        line,
+        `${invalid} correct value(s) are not booleans or 0/1; those samples are ungraded`,
+        'warning',
+      );
     }
     const record: ProblemRecord = {
       line,

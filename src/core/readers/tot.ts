@@ -8,7 +8,18 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ModelRef, ReadEvent, SampleRecord } from '../model';
 import type { Reader, ReaderContext } from './types';
-import { MAX_JSON_DOCUMENT_BYTES, checkAbort, diag, dirSegments, fileStem, isObject, readJsonDocument, toCorrect, toStr, typeName } from './util';
+import {
+  MAX_JSON_DOCUMENT_BYTES,
+  checkAbort,
+  diag,
+  dirSegments,
+  fileStem,
+  isObject,
+  readJsonDocument,
+  toCorrect,
+  toStr,
+  typeName,
+} from './util';
 
 /**
  * Detects a ToT log: a `.json` file whose first element (when parsed) has a `ys` array and `idx`,
@@ -18,7 +29,11 @@ import { MAX_JSON_DOCUMENT_BYTES, checkAbort, diag, dirSegments, fileStem, isObj
 function detect(relPath: string, first: unknown, head: Buffer): boolean {
   if (!relPath.toLowerCase().endsWith('.json')) return false;
   if (first !== undefined) {
-    return isObject(first) && Array.isArray(first.ys) && ('idx' in first || 'accs' in first || 'infos' in first || 'steps' in first);
+    return (
+      isObject(first) &&
+      Array.isArray(first.ys) &&
+      ('idx' in first || 'accs' in first || 'infos' in first || 'steps' in first)
+    );
   }
   const text = head.toString('utf8');
   return /^\uFEFF?\s*\[\s*\{/.test(text) && /"ys"\s*:/.test(text) && /"(idx|steps|infos)"\s*:/.test(text);
@@ -67,7 +82,10 @@ export async function findGame24Puzzles(absPath: string, root: string): Promise<
       const lines = text.split(/\r?\n/);
       const col = splitCsvLine(lines[0] ?? '').indexOf('Puzzles');
       if (col < 0) return null;
-      return lines.slice(1).filter((l) => l.length > 0).map((l) => splitCsvLine(l)[col] ?? '');
+      return lines
+        .slice(1)
+        .filter((l) => l.length > 0)
+        .map((l) => splitCsvLine(l)[col] ?? '');
     } catch {
       // not here: go up
     }
@@ -117,7 +135,11 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       continue;
     }
     if (!Array.isArray(o.ys)) {
-      yield diag(ctx, 1, `${where}: ys is ${o.ys === undefined ? 'missing' : `not an array (got ${typeName(o.ys)})`}; skipped`);
+      yield diag(
+        ctx,
+        1,
+        `${where}: ys is ${o.ys === undefined ? 'missing' : `not an array (got ${typeName(o.ys)})`}; skipped`,
+      );
       continue;
     }
     let problemId = toStr(o.idx);
@@ -140,7 +162,12 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       labelName = 'infos';
     }
     if (labels && labels.length !== o.ys.length) {
-      yield diag(ctx, 1, `${where}: ys has ${o.ys.length} outputs but ${labelName} has ${labels.length}; outputs without a label are ungraded`, 'warning');
+      yield diag(
+        ctx,
+        1,
+        `${where}: ys has ${o.ys.length} outputs but ${labelName} has ${labels.length}; outputs without a label are ungraded`,
+        'warning',
+      );
     }
     const samples: SampleRecord[] = [];
     let invalid = 0;
@@ -158,7 +185,13 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       }
       samples.push({ sampleIndex: i, text: y, correct });
     }
-    if (invalid > 0) yield diag(ctx, 1, `${where}: ${invalid} label(s) are not booleans or 0/1; those samples are ungraded`, 'warning');
+    if (invalid > 0)
+      yield diag(
+        ctx,
+        1,
+        `${where}: ${invalid} label(s) are not booleans or 0/1; those samples are ungraded`,
+        'warning',
+      );
     yield {
       kind: 'problem',
       record: { line: 1, model, dataset, problemId, question, referenceAnswer: null, level: null, samples },

@@ -104,7 +104,11 @@ export async function* readJsonLines(
       }
       lastLine = l.line;
       if (l.text === null) {
-        yield diag(ctx, l.line, `line too long (${l.bytes} bytes > ${options.maxLineBytes ?? 64 * 1024 * 1024} bytes); skipped`);
+        yield diag(
+          ctx,
+          l.line,
+          `line too long (${l.bytes} bytes > ${options.maxLineBytes ?? 64 * 1024 * 1024} bytes); skipped`,
+        );
         continue;
       }
       let value: unknown;
@@ -167,8 +171,10 @@ export function toCorrect(v: unknown): { value: boolean | null; kind: CorrectKin
   }
   if (typeof v === 'string') {
     const s = v.trim().toLowerCase();
-    if (s === 'true' || s === '1' || s === 'yes' || s === 'correct' || s === 'c') return { value: true, kind: 'string' };
-    if (s === 'false' || s === '0' || s === 'no' || s === 'incorrect' || s === 'i') return { value: false, kind: 'string' };
+    if (s === 'true' || s === '1' || s === 'yes' || s === 'correct' || s === 'c')
+      return { value: true, kind: 'string' };
+    if (s === 'false' || s === '0' || s === 'no' || s === 'incorrect' || s === 'i')
+      return { value: false, kind: 'string' };
   }
   return { value: null, kind: 'invalid' };
 }
@@ -251,7 +257,9 @@ export async function readJsonDocument(
 ): Promise<{ value: unknown } | { error: ReadEvent }> {
   const size = (await stat(ctx.absPath)).size;
   if (size > maxBytes) {
-    return { error: diag(ctx, 0, `file too large to parse as one JSON document (${size} bytes > ${maxBytes} bytes); not read`) };
+    return {
+      error: diag(ctx, 0, `file too large to parse as one JSON document (${size} bytes > ${maxBytes} bytes); not read`),
+    };
   }
   const buf = await readFile(ctx.absPath);
   if (hasNul(buf.subarray(0, HEAD_BYTES))) {

@@ -217,7 +217,13 @@ export class BaseIndex {
     const set = toSortedSet(shingles);
     const sig = sigOut ?? new Uint32Array(this.options.numHashes);
     minHashInto(set, this.family, sig, sigOut ? sigOffset : 0);
-    return { starts, ends, shingles, set, sig: sigOut ? sig.subarray(sigOffset, sigOffset + this.options.numHashes) : sig };
+    return {
+      starts,
+      ends,
+      shingles,
+      set,
+      sig: sigOut ? sig.subarray(sigOffset, sigOffset + this.options.numHashes) : sig,
+    };
   }
 
   /** The `topK` nearest base samples of a prepared query, excluding base sample `exclude`. */
@@ -267,7 +273,10 @@ export class BaseIndex {
         }
       }
     }
-    const scored: Neighbor[] = candidates.map((b) => ({ baseIndex: b, similarity: jaccardSorted(q.set, this.docs[b].set) }));
+    const scored: Neighbor[] = candidates.map((b) => ({
+      baseIndex: b,
+      similarity: jaccardSorted(q.set, this.docs[b].set),
+    }));
     scored.sort((x, y) => y.similarity - x.similarity || x.baseIndex - y.baseIndex);
     return scored.slice(0, topK);
   }
@@ -380,7 +389,8 @@ export class BaseIndex {
     const best = this.nearest(text, 1)[0];
     if (!best) return null;
     const baseText = baseTexts[best.baseIndex];
-    const segments = (opts?.mode ?? 'tokens') === 'tokens' ? tokenDiff(baseText, text, opts) : wordDiff(baseText, text, opts);
+    const segments =
+      (opts?.mode ?? 'tokens') === 'tokens' ? tokenDiff(baseText, text, opts) : wordDiff(baseText, text, opts);
     return segments ? { baseIndex: best.baseIndex, similarity: best.similarity, segments } : null;
   }
 
@@ -573,7 +583,8 @@ export function problemSimilarity(
       similarity,
       novelty: nov.noveltyScore,
       tokenCount: nov.tokenCount,
-      baselinePercentile: similarity === null || baseSims.length === 0 ? null : countLE(baseSims, similarity) / baseSims.length,
+      baselinePercentile:
+        similarity === null || baseSims.length === 0 ? null : countLE(baseSims, similarity) / baseSims.length,
     });
   }
   return {

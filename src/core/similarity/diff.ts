@@ -84,7 +84,11 @@ export interface TokenDiffSegment extends DiffSegment {
  * @returns the segments, `[]` when both texts are empty, or `null` when the diff exceeded
  *   `timeoutMs` (default 2000).
  */
-export function tokenDiff(baseText: string, modelText: string, opts?: { timeoutMs?: number }): TokenDiffSegment[] | null {
+export function tokenDiff(
+  baseText: string,
+  modelText: string,
+  opts?: { timeoutMs?: number },
+): TokenDiffSegment[] | null {
   const base = typeof baseText === 'string' ? baseText : '';
   const model = typeof modelText === 'string' ? modelText : '';
   const bt = tokenizeWithOffsets(base);
@@ -128,7 +132,8 @@ export function tokenDiff(baseText: string, modelText: string, opts?: { timeoutM
     if (gapStart < r.start) {
       if (prevModel && prevModel.kind === 'common') prevModel.end = r.start;
       else if (r.kind === 'common') r.start = gapStart;
-      else if (prevModel) prevModel.end = r.start; // added next to added (not produced by jsdiff)
+      else if (prevModel)
+        prevModel.end = r.start; // added next to added (not produced by jsdiff)
       else out.push({ kind: 'common', start: 0, end: r.start });
     }
     out.push(r);
@@ -140,7 +145,11 @@ export function tokenDiff(baseText: string, modelText: string, opts?: { timeoutM
     else out.push({ kind: 'common', start: tailStart, end: model.length });
   }
   return out.map((r) => {
-    const seg: TokenDiffSegment = { value: (r.kind === 'removed' ? base : model).slice(r.start, r.end), start: r.start, end: r.end };
+    const seg: TokenDiffSegment = {
+      value: (r.kind === 'removed' ? base : model).slice(r.start, r.end),
+      start: r.start,
+      end: r.end,
+    };
     if (r.kind === 'added') seg.added = true;
     if (r.kind === 'removed') seg.removed = true;
     return seg;

@@ -2,7 +2,14 @@
  * Similarity of a model's samples to the base model's samples of the same problem.
  * See docs/similarity.md for the measure and how to read it.
  */
-export { SimToken, TokenSink, lexForSimilarity, tokenize, tokenizeWithOffsets, normalizeForSimilarity } from './tokenize';
+export {
+  SimToken,
+  TokenSink,
+  lexForSimilarity,
+  tokenize,
+  tokenizeWithOffsets,
+  normalizeForSimilarity,
+} from './tokenize';
 export {
   DEFAULT_NGRAM,
   DEFAULT_NUM_HASHES,

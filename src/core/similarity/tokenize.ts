@@ -55,8 +55,23 @@ export type TokenSink = (token: string, start: number, end: number) => void;
 
 /** LaTeX commands (lower-cased, with backslash) that produce no token. */
 const DROPPED_COMMANDS = new Set([
-  '\\left', '\\right', '\\big', '\\bigl', '\\bigr', '\\bigm', '\\bigg', '\\biggl', '\\biggr', '\\biggm',
-  '\\quad', '\\qquad', '\\displaystyle', '\\textstyle', '\\limits', '\\nolimits', '\\nonumber',
+  '\\left',
+  '\\right',
+  '\\big',
+  '\\bigl',
+  '\\bigr',
+  '\\bigm',
+  '\\bigg',
+  '\\biggl',
+  '\\biggr',
+  '\\biggm',
+  '\\quad',
+  '\\qquad',
+  '\\displaystyle',
+  '\\textstyle',
+  '\\limits',
+  '\\nolimits',
+  '\\nonumber',
 ]);
 
 /** Commands after which an immediately following `.` is an invisible delimiter (dropped). */
@@ -64,34 +79,76 @@ const DELIMITER_COMMANDS = new Set(['\\left', '\\right', '\\big', '\\bigl', '\\b
 
 /** Wrapper commands: the command and its matching brace pair produce no token. */
 const UNWRAP_COMMANDS = new Set([
-  '\\boxed', '\\text', '\\textbf', '\\textit', '\\textrm', '\\textnormal', '\\mathrm', '\\mathbf',
-  '\\mathit', '\\operatorname', '\\mbox', '\\fbox',
+  '\\boxed',
+  '\\text',
+  '\\textbf',
+  '\\textit',
+  '\\textrm',
+  '\\textnormal',
+  '\\mathrm',
+  '\\mathbf',
+  '\\mathit',
+  '\\operatorname',
+  '\\mbox',
+  '\\fbox',
 ]);
 
 /** Synonyms of LaTeX commands (lower-cased). */
 const COMMAND_SYNONYMS = new Map<string, string>([
-  ['\\dfrac', '\\frac'], ['\\tfrac', '\\frac'],
+  ['\\dfrac', '\\frac'],
+  ['\\tfrac', '\\frac'],
   ['\\cdot', '\\times'],
-  ['\\leq', '\\le'], ['\\leqslant', '\\le'],
-  ['\\geq', '\\ge'], ['\\geqslant', '\\ge'],
+  ['\\leq', '\\le'],
+  ['\\leqslant', '\\le'],
+  ['\\geq', '\\ge'],
+  ['\\geqslant', '\\ge'],
   ['\\neq', '\\ne'],
   ['\\rightarrow', '\\to'],
-  ['\\ldots', '\\dots'], ['\\cdots', '\\dots'],
+  ['\\ldots', '\\dots'],
+  ['\\cdots', '\\dots'],
 ]);
 
 /** `\` + one non-letter character: what it reads as (`null`: dropped). Others keep `\c`. */
 const ESCAPES = new Map<string, string | null>([
-  ['\\,', null], ['\\!', null], ['\\;', null], ['\\:', null], ['\\>', null], ['\\ ', null], ['\\\\', null],
-  ['\\\n', null], ['\\\t', null], ['\\\r', null],
-  ['\\(', null], ['\\)', null], ['\\[', null], ['\\]', null], ['\\$', null],
-  ['\\%', '%'], ['\\&', '&'], ['\\_', '_'], ['\\#', '#'],
+  ['\\,', null],
+  ['\\!', null],
+  ['\\;', null],
+  ['\\:', null],
+  ['\\>', null],
+  ['\\ ', null],
+  ['\\\\', null],
+  ['\\\n', null],
+  ['\\\t', null],
+  ['\\\r', null],
+  ['\\(', null],
+  ['\\)', null],
+  ['\\[', null],
+  ['\\]', null],
+  ['\\$', null],
+  ['\\%', '%'],
+  ['\\&', '&'],
+  ['\\_', '_'],
+  ['\\#', '#'],
 ]);
 
 /** Single characters with a synonym. */
 const CHAR_SYNONYMS = new Map<string, string>([
-  ['*', '\\times'], ['×', '\\times'], ['·', '\\times'], ['⋅', '\\times'], ['∙', '\\times'],
-  ['≤', '\\le'], ['≥', '\\ge'], ['≠', '\\ne'], ['÷', '\\div'], ['→', '\\to'], ['≈', '\\approx'],
-  ['…', '\\dots'], ['−', '-'], ['“', '"'], ['”', '"'], ['’', "'"],
+  ['*', '\\times'],
+  ['×', '\\times'],
+  ['·', '\\times'],
+  ['⋅', '\\times'],
+  ['∙', '\\times'],
+  ['≤', '\\le'],
+  ['≥', '\\ge'],
+  ['≠', '\\ne'],
+  ['÷', '\\div'],
+  ['→', '\\to'],
+  ['≈', '\\approx'],
+  ['…', '\\dots'],
+  ['−', '-'],
+  ['“', '"'],
+  ['”', '"'],
+  ['’', "'"],
 ]);
 
 /** Canonical form of a number token: no thousands separators, no trailing decimal zeros. */
@@ -298,7 +355,11 @@ export function lexForSimilarity(text: string, sink: TokenSink): void {
       for (;;) {
         if (j < len && isLetterAt(text, j)) {
           j += cpLen(text, j);
-        } else if (j + 1 < len && (text.charCodeAt(j) === 39 || text.charCodeAt(j) === 0x2019) && isLetterAt(text, j + 1)) {
+        } else if (
+          j + 1 < len &&
+          (text.charCodeAt(j) === 39 || text.charCodeAt(j) === 0x2019) &&
+          isLetterAt(text, j + 1)
+        ) {
           j += 1;
         } else break;
       }

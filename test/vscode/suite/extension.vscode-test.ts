@@ -14,7 +14,12 @@ describe('Trace Inspector in VS Code desktop', () => {
 
   it('registers its commands under one category', async () => {
     const all = await vscode.commands.getCommands(true);
-    for (const id of ['traceInspector.index', 'traceInspector.filter', 'traceInspector.annotate', 'traceInspector.openProblemView']) {
+    for (const id of [
+      'traceInspector.index',
+      'traceInspector.filter',
+      'traceInspector.annotate',
+      'traceInspector.openProblemView',
+    ]) {
       assert.ok(all.includes(id), id);
     }
   });
