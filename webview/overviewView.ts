@@ -176,33 +176,31 @@ export class OverviewView {
           h(
             'tbody',
             null,
-            [...d.coverage]
-              .sort(byLabels)
-              .map((c) =>
-                h(
-                  'tr',
-                  null,
-                  perRunBases ? h('td', null, label.get(c.baseModelId) ?? '') : null,
-                  h('td', null, label.get(c.modelId) ?? ''),
-                  h('td', null, String(c.problems)),
-                  ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>
+            [...d.coverage].sort(byLabels).map((c) =>
+              h(
+                'tr',
+                null,
+                perRunBases ? h('td', null, label.get(c.baseModelId) ?? '') : null,
+                h('td', null, label.get(c.modelId) ?? ''),
+                h('td', null, String(c.problems)),
+                ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>
+                  h(
+                    'td',
+                    null,
                     h(
-                      'td',
-                      null,
-                      h(
-                        'button',
-                        {
-                          className: 'link',
-                          onclick: () =>
-                            this.filter({ kind: 'coverageCell', base: c.baseModelId, model: c.modelId, cell }),
-                        },
-                        String(c[cell]),
-                      ),
+                      'button',
+                      {
+                        className: 'link',
+                        onclick: () =>
+                          this.filter({ kind: 'coverageCell', base: c.baseModelId, model: c.modelId, cell }),
+                      },
+                      String(c[cell]),
                     ),
                   ),
-                  h('td', null, c.crossoverK === null ? 'none' : String(c.crossoverK)),
                 ),
+                h('td', null, c.crossoverK === null ? 'none' : String(c.crossoverK)),
               ),
+            ),
           ),
         ),
       ),

@@ -416,9 +416,9 @@ export class ProblemView {
     const el = this.root.querySelector<HTMLElement>('#sample-detail');
     if (!el) return;
     this.setState({ ...this.state, sampleId });
-    this.root
-      .querySelectorAll('.sample-row')
-      .forEach((r) => r.classList.toggle('selected', r.getAttribute('data-sample-id') === String(sampleId)));
+    this.root.querySelectorAll('.sample-row').forEach((r) => {
+      r.classList.toggle('selected', r.getAttribute('data-sample-id') === String(sampleId));
+    });
     replace(el, h('p', { className: 'muted loading' }, 'Loading…'));
     try {
       const [t, nov] = await Promise.all([

@@ -14,7 +14,7 @@ const STYLE_DATA = 'data-ti-style';
 /** A declaration list of plain values: letters, digits, spaces and `.:;%#(),+-*` only, and no function but calc(). */
 export function isSafeStyle(v: string): boolean {
   if (v.length > 600) return false;
-  if (!/^[a-zA-Z0-9\s.:;%#(),+*\/-]*$/.test(v)) return false;
+  if (!/^[a-zA-Z0-9\s.:;%#(),+*/-]*$/.test(v)) return false;
   const fns = v.match(/[a-zA-Z-]+\(/g) ?? [];
   return fns.every((f) => f.toLowerCase() === 'calc(');
 }

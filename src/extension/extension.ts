@@ -382,6 +382,7 @@ class Extension implements vscode.Disposable {
   }
 
   register(): void {
+    // biome-ignore lint/suspicious/noExplicitAny: VS Code passes command arguments untyped (registerCommand's own signature)
     const cmd = (id: string, fn: (...args: any[]) => unknown) =>
       this.disposables.push(vscode.commands.registerCommand(id, fn));
     cmd('traceInspector.index', () => this.index(true));

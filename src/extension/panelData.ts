@@ -465,9 +465,8 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
       warnings.push(
         `${m.label}: n differs between problems (${minN}..${maxN}); points at k > ${minN} average fewer problems`,
       );
-    accuracyHistogram(rows.map((r) => ({ n: r.graded, c: r.c }))).bins.forEach((b, i) =>
-      histograms.push({ modelId: m.id, bin: i, label: b.label, count: b.count }),
-    );
+    for (const [i, b] of accuracyHistogram(rows.map((r) => ({ n: r.graded, c: r.c }))).bins.entries())
+      histograms.push({ modelId: m.id, bin: i, label: b.label, count: b.count });
   }
   // Coverage per model against its base: the chosen base for every model, or each run's own base
   // when the base is a guess (the same pairs as the CLI report).
@@ -602,47 +601,67 @@ export function pplData(root: string | undefined, index: TraceIndex, problemId: 
     out.skipped++;
     if (out.diagnostics.length < 20) out.diagnostics.push(`${LOGPROB_SIDECAR}:${line}: ${why}`);
   };
-  lines.forEach((raw, i) => {
+  for (const [i, raw] of lines.entries()) {
     const text = raw.trim();
-    if (!text) return;
+    if (!text) continue;
     let o: Record<string, unknown>;
     try {
       o = JSON.parse(text) as Record<string, unknown>;
     } catch {
       bad(i + 1, 'not valid JSON');
-      return;
+      continue;
     }
-    if (typeof o !== 'object' || o === null) return bad(i + 1, 'expected an object');
+    if (typeof o !== 'object' || o === null) {
+      bad(i + 1, 'expected an object');
+      continue;
+    }
     const pid = typeof o.problemId === 'number' ? String(o.problemId) : o.problemId;
-    if (pid !== p.problemId) return; // another problem: not ours, not an error
+    if (pid !== p.problemId) continue; // another problem: not ours, not an error
     const ds = typeof o.dataset === 'string' ? o.dataset : datasets.size === 1 ? [...datasets][0] : undefined;
-    if (ds !== p.dataset) return;
+    if (ds !== p.dataset) continue;
     const m = models.find((x) => x.displayId === o.model || x.label === o.model);
-    if (!m) return bad(i + 1, `model ${JSON.stringify(o.model)} is not in the index`);
-    if (!Number.isInteger(o.sampleIndex)) return bad(i + 1, 'sampleIndex must be an integer');
+    if (!m) {
+      bad(i + 1, `model ${JSON.stringify(o.model)} is not in the index`);
+      continue;
+    }
+    if (!Number.isInteger(o.sampleIndex)) {
+      bad(i + 1, 'sampleIndex must be an integer');
+      continue;
+    }
     let sum: number;
     let tokens: number;
     if (Array.isArray(o.tokenLogprobs)) {
-      if (!o.tokenLogprobs.every((x) => typeof x === 'number' && Number.isFinite(x) && x <= 0))
-        return bad(i + 1, 'tokenLogprobs must be finite numbers <= 0');
+      if (!o.tokenLogprobs.every((x) => typeof x === 'number' && Number.isFinite(x) && x <= 0)) {
+        bad(i + 1, 'tokenLogprobs must be finite numbers <= 0');
+        continue;
+      }
       sum = (o.tokenLogprobs as number[]).reduce((a, x) => a + x, 0);
       tokens = o.tokenLogprobs.length;
     } else if (typeof o.sumLogprob === 'number' && Number.isInteger(o.tokens)) {
       sum = o.sumLogprob;
       tokens = o.tokens as number;
-    } else return bad(i + 1, 'needs tokenLogprobs, or sumLogprob and tokens');
-    if (tokens < 1) return bad(i + 1, 'no tokens');
+    } else {
+      bad(i + 1, 'needs tokenLogprobs, or sumLogprob and tokens');
+      continue;
+    }
+    if (tokens < 1) {
+      bad(i + 1, 'no tokens');
+      continue;
+    }
     const s = index.db
       .prepare('SELECT id, correct FROM samples WHERE problem_id = ? AND model_id = ? AND sample_index = ?')
       .get(problemId, m.id, o.sampleIndex) as { id: number; correct: number | null } | undefined;
-    if (!s) return bad(i + 1, `no sample ${String(o.sampleIndex)} of ${m.label} for this problem`);
+    if (!s) {
+      bad(i + 1, `no sample ${String(o.sampleIndex)} of ${m.label} for this problem`);
+      continue;
+    }
     out.points.push({
       modelId: m.id,
       sampleId: s.id,
       correct: s.correct === null ? null : s.correct === 1,
       ppl: Math.exp(-sum / tokens),
     });
-  });
+  }
   return out;
 }
 

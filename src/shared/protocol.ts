@@ -454,7 +454,7 @@ export function validateWebviewMessage(v: unknown): WebviewMessage | string {
     if (!['info', 'warn', 'error'].includes(v.level as string)) return 'log: level must be info, warn or error';
     return isStr(v.message, 4000) ? (v as WebviewMessage) : 'log: message must be a string of at most 4000 characters';
   }
-  if (!Object.prototype.hasOwnProperty.call(REQUEST_KEYS, kind)) return `unknown message kind "${kind.slice(0, 40)}"`;
+  if (!Object.hasOwn(REQUEST_KEYS, kind)) return `unknown message kind "${kind.slice(0, 40)}"`;
   const k = kind as RequestKind;
   const extra = onlyKeys(v, ['id', 'kind', ...(REQUEST_KEYS[k] as string[])]);
   if (extra) return `${k}: ${extra}`;

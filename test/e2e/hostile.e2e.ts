@@ -47,7 +47,7 @@ const shotDir = path.join(repoRoot, 'test-output', 'e2e', 'screenshots');
 const CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
 
 /** The hostile corpus: each trace is one sample. `visible` must appear as text once rendered. */
-export const HOSTILE: { name: string; text: string; visible: string[] }[] = [
+const HOSTILE: { name: string; text: string; visible: string[] }[] = [
   {
     name: 'script tag',
     text: "Step 1 <script>window.__pwned=1;console.log('pwned')</script> done",

@@ -150,8 +150,8 @@ describe('rlvr-probe-gsm8k results_2048_batched (SFT = base model, PPO-RLVR = mo
     ).map((p) => p.value as number);
     const expBase = [133 / 240, 76 / 105, 603 / 700, 14 / 15];
     const expModel = [35 / 48, 239 / 280, 323 / 350, 29 / 30];
-    expBase.forEach((v, i) => assert.ok(Math.abs(base[i] - v) < 1e-12, `base k index ${i}`));
-    expModel.forEach((v, i) => assert.ok(Math.abs(model[i] - v) < 1e-12, `model k index ${i}`));
+    for (const [i, v] of expBase.entries()) assert.ok(Math.abs(base[i] - v) < 1e-12, `base k index ${i}`);
+    for (const [i, v] of expModel.entries()) assert.ok(Math.abs(model[i] - v) < 1e-12, `model k index ${i}`);
     assert.equal(
       datasetPassAtK(
         rawPairs.map((p) => p.base),
@@ -269,7 +269,8 @@ describe('qwen25-math-eval-example (reward-model scores, 100 MATH problems x 8)'
   test('best-of-k equals brute-force subset enumeration (Python, exact fractions)', () => {
     const curve = bestOfKCurve(scored, [1, 2, 4, 8]);
     const expected = [91 / 100, 1299 / 1400, 6553 / 7000, 47 / 50];
-    curve.forEach((p, i) => assert.ok(Math.abs((p.value as number) - expected[i]) < 1e-12, `k=${p.k}: ${p.value}`));
+    for (const [i, p] of curve.entries())
+      assert.ok(Math.abs((p.value as number) - expected[i]) < 1e-12, `k=${p.k}: ${p.value}`);
     // the pass@k oracle bounds best-of-k from above
     for (const p of curve) assert.ok((p.passAtK as number) >= (p.value as number) - 1e-12);
     assert.equal(curve[0].passAtK, 0.91);

@@ -99,9 +99,8 @@ describe('exported annotations', () => {
       '<script>x</script> `` ``` ',
       '\ud800 lone surrogate',
     ];
-    notes.forEach((note, i) =>
-      store.set(store.refOf(samples[i].id)!, [`label\n${i}`, '\u202eevil'], note, new Date(Date.UTC(2026, 0, i + 1))),
-    );
+    for (const [i, note] of notes.entries())
+      store.set(store.refOf(samples[i].id)!, [`label\n${i}`, '\u202eevil'], note, new Date(Date.UTC(2026, 0, i + 1)));
     const out = join(dir, 'export.jsonl');
     assert.equal(store.exportJsonl(out), 5);
     for (const file of [out, mirror]) {

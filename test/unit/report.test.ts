@@ -327,7 +327,7 @@ describe('CLI', () => {
     });
     assert.match(
       table,
-      /maj@k \(majority vote over extracted answers, %\):\n  .*: k=1 \d+\.\d  k=2 \d+\.\d  k=4 \d+\.\d  k=8 \d+\.\d/,
+      /maj@k \(majority vote over extracted answers, %\):\n {2}.*: k=1 \d+\.\d {2}k=2 \d+\.\d {2}k=4 \d+\.\d {2}k=8 \d+\.\d/,
     );
     const plain = execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '-q'], { encoding: 'utf8' });
     assert.doesNotMatch(plain, /maj@k/);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { type Stats, promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, posix } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -138,7 +138,10 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       (f) => !present.has(f),
     );
     if (orphanDiags.length)
-      db.transaction(() => orphanDiags.forEach((f) => db.prepare('DELETE FROM diagnostics WHERE file = ?').run(f)))();
+      db.transaction(() => {
+        const del = db.prepare('DELETE FROM diagnostics WHERE file = ?');
+        for (const f of orphanDiags) del.run(f);
+      })();
 
     // An added, edited or deleted mapping file can change how any file is read: then every file is
     // read again this pass, unchanged or not.
@@ -154,7 +157,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       report({ phase: 'index', file: rel, filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
       const abs = join(root, ...rel.split('/'));
       const prev = known.get(rel);
-      let stat;
+      let stat: Stats;
       try {
         stat = await fsp.stat(abs);
       } catch (e) {
@@ -191,7 +194,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       // A forced format still leaves out the folders' own summaries and configs.
       let format: FormatId | null = options.format && !isNonResultFile(rel) ? options.format : null;
       if (!format) {
-        let detection;
+        let detection: Awaited<ReturnType<typeof detectFile>>;
         try {
           detection = await detectFile(abs, rel, root);
         } catch (e) {

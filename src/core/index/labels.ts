@@ -33,7 +33,7 @@ export function refreshModelLabels(db: Database.Database): void {
   })[];
   const labels = modelLabels(rows);
   const update = db.prepare('UPDATE models SET label = ? WHERE id = ?');
-  rows.forEach((r, i) => update.run(labels[i], r.id));
+  for (const [i, r] of rows.entries()) update.run(labels[i], r.id);
 }
 
 const BASE_HINTS: [RegExp, number][] = [

@@ -35,8 +35,8 @@ export function compareFigures(
   const out: FigureDisagreement[] = [];
   const keys = new Set([...Object.keys(stored), ...Object.keys(recomputed)]);
   for (const metric of [...keys].sort()) {
-    const hasS = Object.prototype.hasOwnProperty.call(stored, metric);
-    const hasR = Object.prototype.hasOwnProperty.call(recomputed, metric);
+    const hasS = Object.hasOwn(stored, metric);
+    const hasR = Object.hasOwn(recomputed, metric);
     if (!hasS || !hasR) {
       out.push({ metric, stored: hasS ? stored[metric] : null, recomputed: hasR ? recomputed[metric] : null });
       continue;

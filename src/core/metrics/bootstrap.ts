@@ -198,7 +198,7 @@ function bootstrapColumns(
       } else {
         for (let i = 0; i < m; i++) {
           const v = col[idx[i]];
-          if (v === v) {
+          if (!Number.isNaN(v)) {
             s += v;
             cnt++;
           }

@@ -2,6 +2,7 @@
  * Entry point of the readers: format detection, reading a file with the right reader, and listing the
  * candidate files of a results folder. Pure; no `vscode` import.
  */
+import type { Dirent } from 'node:fs';
 import { readdir, readFile as fsReadFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Diagnostic, FormatId, ReadEvent } from '../model';
@@ -286,7 +287,7 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
     }
     if (visited.has(real)) return;
     visited.add(real);
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await readdir(absDir, { withFileTypes: true });
     } catch {

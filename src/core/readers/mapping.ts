@@ -3,6 +3,7 @@
  * (`trace-inspector.mapping.json`, schema in mappingSchema.ts, documented in docs/mapping.md).
  */
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
@@ -96,7 +97,7 @@ const loadCache = new Map<string, LoadedMapping>();
 
 /** Loads and validates a mapping file (cached by path, modification time and size). `null` when it does not exist. */
 async function loadMapping(absPath: string): Promise<LoadedMapping['result'] | null> {
-  let st;
+  let st: Stats;
   try {
     st = await stat(absPath);
   } catch {
@@ -198,7 +199,7 @@ export function getPath(v: unknown, dotted: string): unknown {
       const i = Number(seg);
       cur = cur[i < 0 ? cur.length + i : i];
     } else if (isObject(cur)) {
-      cur = Object.prototype.hasOwnProperty.call(cur, seg) ? cur[seg] : undefined;
+      cur = Object.hasOwn(cur, seg) ? cur[seg] : undefined;
     } else {
       return undefined;
     }

@@ -89,7 +89,6 @@ function detect(_relPath: string, first: unknown): boolean {
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
   const { model, dataset } = qwenModelAndDataset(ctx.relPath, ctx.root);
   const once = new OncePerFile();
-  let recordNo = 0;
   for await (const item of readJsonLines(ctx)) {
     if (isEvent(item)) {
       yield item;
@@ -97,7 +96,6 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
     }
     checkAbort(ctx);
     const { line, value: o } = item;
-    const recNo = recordNo++;
 
     let problemId = toStr(o.idx);
     if (problemId === null) {

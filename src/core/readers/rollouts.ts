@@ -71,7 +71,6 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
   const cfg = await datasetFromRunConfig(ctx.absPath);
   if (cfg.warning) yield diag(ctx, 0, cfg.warning, 'warning');
   const once = new OncePerFile();
-  let recordNo = 0;
   for await (const item of readJsonLines(ctx)) {
     if (isEvent(item)) {
       yield item;
@@ -79,7 +78,6 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
     }
     checkAbort(ctx);
     const { line, value: o } = item;
-    const recNo = recordNo++;
 
     let problemId = toStr(o.qid ?? o.id);
     if (problemId === null) {
