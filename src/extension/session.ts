@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { auditDiagnostics, auditFolder } from '../core/audit';
+import { type GraderAudit, graderAudit, graderAuditDiagnostics } from '../core/graderAudit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 import { comparisonBase, guessBaseModel } from '../core/index/labels';
@@ -80,7 +81,18 @@ export class FolderSession implements vscode.Disposable {
 
   fireChanged(): void {
     this.modelsCache = undefined;
+    this.graderAuditCache = undefined;
     this.changed.fire();
+  }
+
+  private graderAuditCache: GraderAudit | undefined;
+
+  /**
+   * The grader audit of the indexed samples (groups of equivalent answers graded both ways; core
+   * `graderAudit`), computed once per index state (cleared by indexing and {@link fireChanged}).
+   */
+  graderAudit(): GraderAudit {
+    return (this.graderAuditCache ??= graderAudit(this.index));
   }
 
   /**
@@ -225,7 +237,20 @@ export class FolderSession implements vscode.Disposable {
         } catch (e) {
           this.output.appendLine(`[audit] skipped: ${(e as Error).message}`);
         }
-        this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics, ...audit]);
+        // The folder's grader checked against itself: equivalent answers of one problem graded both ways.
+        let grader: Diagnostic[] = [];
+        try {
+          this.graderAuditCache = undefined;
+          const ga = this.graderAudit();
+          grader = graderAuditDiagnostics(ga);
+          if (ga.inconsistent.length)
+            this.output.appendLine(
+              `[grader audit] ${ga.inconsistent.length} groups of equivalent answers graded both correct and incorrect in ${ga.problemsInconsistent} problems (filter: Grader disagreements; see the Problems panel)`,
+            );
+        } catch (e) {
+          this.output.appendLine(`[grader audit] skipped: ${(e as Error).message}`);
+        }
+        this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics, ...audit, ...grader]);
       }
       return summary;
     } finally {
@@ -233,6 +258,7 @@ export class FolderSession implements vscode.Disposable {
       this.running = undefined;
       await worker.terminate();
       this.modelsCache = undefined;
+      this.graderAuditCache = undefined;
       this.changed.fire();
     }
   }
