@@ -32,7 +32,7 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node22',
-    external: ['better-sqlite3'],
+    external: ['better-sqlite3', '@cortex-js/compute-engine'],
   },
   // The parallel reader's thread, started by the indexer from the directory of the bundle that runs it.
   {

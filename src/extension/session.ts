@@ -81,7 +81,6 @@ export class FolderSession implements vscode.Disposable {
 
   fireChanged(): void {
     this.modelsCache = undefined;
-    this.graderAuditCache = undefined;
     this.changed.fire();
   }
 
@@ -89,7 +88,7 @@ export class FolderSession implements vscode.Disposable {
 
   /**
    * The grader audit of the indexed samples (groups of equivalent answers graded both ways; core
-   * `graderAudit`), computed once per index state (cleared by indexing and {@link fireChanged}).
+   * `graderAudit`): the one the indexing worker computed after its last pass, else computed here once.
    */
   graderAudit(): GraderAudit {
     return (this.graderAuditCache ??= graderAudit(this.index));
@@ -187,6 +186,7 @@ export class FolderSession implements vscode.Disposable {
       exclude: settings.exclude,
     };
     const shown = { samples: 0, at: Date.now() };
+    let workerAudit: { audit?: GraderAudit; error?: string } | undefined;
     const done = new Promise<IndexSummary | undefined>((resolve) => {
       worker.on('message', (m: WorkerReply) => {
         if (m.type === 'progress') {
@@ -198,8 +198,10 @@ export class FolderSession implements vscode.Disposable {
             shown.at = now;
             this.fireChanged();
           }
-        } else if (m.type === 'done') resolve(m.summary);
-        else if (m.type === 'error') {
+        } else if (m.type === 'done') {
+          workerAudit = { audit: m.graderAudit, error: m.graderAuditError };
+          resolve(m.summary);
+        } else if (m.type === 'error') {
           this.output.appendLine(`[index] failed: ${m.message}`);
           void vscode.window.showErrorMessage(`Trace Inspector: indexing failed: ${m.message}`);
           resolve(undefined);
@@ -237,10 +239,12 @@ export class FolderSession implements vscode.Disposable {
         } catch (e) {
           this.output.appendLine(`[audit] skipped: ${(e as Error).message}`);
         }
-        // The folder's grader checked against itself: equivalent answers of one problem graded both ways.
+        // The folder's grader checked against itself: equivalent answers of one problem graded both ways
+        // (computed by the worker; here only if the worker could not).
         let grader: Diagnostic[] = [];
         try {
-          this.graderAuditCache = undefined;
+          if (workerAudit?.error) throw new Error(workerAudit.error);
+          this.graderAuditCache = workerAudit?.audit;
           const ga = this.graderAudit();
           grader = graderAuditDiagnostics(ga);
           if (ga.inconsistent.length)
@@ -258,7 +262,8 @@ export class FolderSession implements vscode.Disposable {
       this.running = undefined;
       await worker.terminate();
       this.modelsCache = undefined;
-      this.graderAuditCache = undefined;
+      // the worker's audit describes the index after this pass (none: computed again when asked for)
+      this.graderAuditCache = workerAudit?.audit;
       this.changed.fire();
     }
   }

@@ -15,6 +15,7 @@ import {
   sameAnswer,
   surfaceForm,
 } from '../../src/core/answers';
+import { mulberry32 } from '../../src/core/metrics';
 import { SPELLING_CLASSES } from './answerSpellings';
 
 /** Keys of expressions with unknowns are fingerprints: only equality is asserted. */
@@ -110,6 +111,39 @@ describe('answer equivalence: numbers, no answer, hostile input', () => {
   });
   test('unparseable LaTeX falls back to its surface form', () => {
     assert.equal(answerKey('\\frac{155}{3}\\)\\(WPM\\)'), 't:\\frac{155}{3}\\)\\(wpm\\)');
+  });
+});
+
+describe('answer equivalence: the fast path for simple LaTeX numbers agrees with the CAS', () => {
+  test('2000 fractions, mixed numbers, a/b and radicals: the same key as the CAS gives (forced by "+0")', () => {
+    const r = mulberry32(11);
+    const int = (n: number) => 1 + Math.floor(r() * n);
+    const forms = [
+      () => `\\frac{${int(5000)}}{${int(5000)}}`,
+      () => `-\\frac{${int(999)}}{${int(999)}}`,
+      () => `${int(99)}\\frac{${int(9)}}{${int(20)}}`,
+      () => `-${int(99)}\\frac{${int(9)}}{${int(20)}}`,
+      () => `${int(999)}/${int(999)}`,
+      () => `${int(20)}\\sqrt{${int(500)}}`,
+      () => `-\\sqrt{${int(500)}}`,
+      () => `\\frac{${int(20)}\\sqrt{${int(500)}}}{${int(50)}}`,
+      () => `\\frac{\\sqrt{${int(99)}}}{${int(9)}}`,
+      () => `\\frac${int(9)}${int(9)}`,
+    ];
+    let n = 0;
+    for (const f of forms)
+      for (let i = 0; i < 200; i++) {
+        const a = f();
+        assert.equal(answerKey(a), answerKey(`${a}+0`), a);
+        n++;
+      }
+    assert.equal(n, 2000);
+  });
+  test('degenerate mixed numbers are left to the CAS, which reads them as products', () => {
+    // by hand: the CAS reads 48\frac{3}{1} as 48 x 3 = 144, and 2\frac{2}{3} as 2 + 2/3
+    assert.equal(answerKey('48\\frac{3}{1}'), '144');
+    assert.equal(answerKey('2\\frac{2}{3}'), numberKey(8 / 3));
+    assert.equal(answerKey('-2\\frac{1}{3}'), numberKey(-7 / 3));
   });
 });
 

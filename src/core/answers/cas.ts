@@ -71,6 +71,11 @@ function getEngine(): Engine | null {
   return engine;
 }
 
+/** Whether the CAS has been loaded in this process (without loading it). */
+export function casLoaded(): boolean {
+  return !!engine;
+}
+
 /** Whether the CAS is available (it is loaded by this call if it was not yet), and why not. */
 export function casStatus(): { available: boolean; error?: string } {
   return getEngine() ? { available: true } : { available: false, error: loadError };

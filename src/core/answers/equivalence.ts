@@ -153,6 +153,46 @@ function textKey(s: string): CanonicalAnswer {
   return { key: `t:${s.replace(/\s+/g, ' ').trim().toLowerCase()}`, kind: 'text' };
 }
 
+/** `[-] [n] \frac{a}{b}` (a mixed number when n is there and 0 < a < b; `\frac12` too) and `[-] a/b`, integer literals. */
+const FRAC_RE = /^([+-])?\s*(?:(\d{1,15})\s*)?\\frac\s*(?:\{\s*(\d{1,15})\s*\}|(\d))\s*(?:\{\s*(\d{1,15})\s*\}|(\d))$/;
+const SLASH_RE = /^([+-])?(\d{1,15})\/(\d{1,15})$/;
+/** `[-] [c] \sqrt{n}` and `[-] \frac{[c] \sqrt{n}}{b}`, integer literals. */
+const SQRT_RE = /^([+-])?\s*(\d{1,15})?\s*\\sqrt\s*(?:\{\s*(\d{1,15})\s*\}|(\d))$/;
+const FRAC_SQRT_RE =
+  /^([+-])?\s*\\frac\s*\{\s*(\d{1,15})?\s*\\sqrt\s*(?:\{\s*(\d{1,15})\s*\}|(\d))\s*\}\s*\{\s*(\d{1,15})\s*\}$/;
+
+/**
+ * The value of the most common LaTeX numbers (fractions, mixed numbers, radicals with integer
+ * literals) without the CAS, which costs about a millisecond per answer: the same value the CAS
+ * gives (to the 12 significant digits of a key; tested against the CAS), so keys do not depend on
+ * which path computed them. `null` for anything else.
+ */
+function simpleLatexNumber(s: string): number | null {
+  const sign = (x: string | undefined) => (x === '-' ? -1 : 1);
+  let m = FRAC_RE.exec(s);
+  if (m) {
+    const num = Number(m[3] ?? m[4]);
+    const den = Number(m[5] ?? m[6]);
+    if (den === 0) return null;
+    // a mixed number only with a proper fraction: the CAS reads `48\frac{3}{1}` as 48 x 3
+    if (m[2] !== undefined && !(num > 0 && num < den)) return null;
+    return sign(m[1]) * (Number(m[2] ?? 0) + num / den);
+  }
+  m = SLASH_RE.exec(s);
+  if (m) {
+    const den = Number(m[3]);
+    return den === 0 ? null : (sign(m[1]) * Number(m[2])) / den;
+  }
+  m = SQRT_RE.exec(s);
+  if (m) return sign(m[1]) * Number(m[2] ?? 1) * Math.sqrt(Number(m[3] ?? m[4]));
+  m = FRAC_SQRT_RE.exec(s);
+  if (m) {
+    const den = Number(m[5]);
+    return den === 0 ? null : (sign(m[1]) * Number(m[2] ?? 1) * Math.sqrt(Number(m[3] ?? m[4]))) / den;
+  }
+  return null;
+}
+
 /** Canonical form of one surface form (or one part of a list); `depth` bounds recursion on nested lists. */
 function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | null {
   let s = surface.trim().replace(/^([+-])\s+/, '$1');
@@ -166,6 +206,8 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
     const v = s.startsWith('-') ? -Infinity : Infinity;
     return { key: numberKey(v), kind: 'number', value: v };
   }
+  const simple = simpleLatexNumber(s);
+  if (simple !== null) return { key: numberKey(simple), kind: 'number', value: simple };
   const letter = /^\(?([A-Za-z])\)?$/.exec(s);
   if (letter) return { key: `choice:${letter[1]}`, kind: 'choice' };
   if (depth < 4) {

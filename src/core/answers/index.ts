@@ -16,5 +16,5 @@ export {
   SIGNIFICANT_DIGITS,
   sameAnswer,
 } from './equivalence';
-export { casStatus } from './cas';
+export { casLoaded, casStatus } from './cas';
 export { surfaceForm, unicodeToLatex } from './surface';

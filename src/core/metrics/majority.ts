@@ -342,7 +342,7 @@ export type BaseAnswers = Map<string, { count: number; correct: number }>;
 
 /**
  * Counts the base model's final answers for {@link answerInBase}: samples grouped by answer key
- * ({@link normalizeAnswer}, the grouping of maj@k; no answer is left out); `correct` counts samples
+ * ({@link normalizeAnswer}, the grouping of maj@k; samples without an answer are left out); `correct` counts samples
  * graded correct.
  */
 export function baseAnswerCounts(base: readonly VoteSample[]): BaseAnswers {
