@@ -332,17 +332,34 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         item.contextValue = 'problem';
         if (s) {
           const stats = s.index.problemStats(p.id);
-          const focus = node.modelId !== undefined ? s.index.model(node.modelId) : s.focusModel();
+          const pending = node.modelId === undefined && s.focusPending();
+          const focus = node.modelId !== undefined ? s.index.model(node.modelId) : pending ? undefined : s.focusModel();
           const base = s.baseModel();
           const fs = stats.find((x) => x.modelId === focus?.id);
           const bs = stats.find((x) => x.modelId === base?.id);
+          // Figures not in the index yet say so (never another model's figures under this name).
+          const missing = s.isIndexing ? 'indexing…' : s.indexIncomplete() ? 'not indexed (indexing stopped)' : '—';
           const parts: string[] = [];
-          if (node.modelId === undefined && base && base.id !== focus?.id)
-            parts.push(`base ${bs ? `${bs.c}/${bs.n}` : '—'}`);
-          if (focus) parts.push(`${node.modelId === undefined ? 'model ' : ''}${fmtCounts(fs, kValues)}`);
+          if (pending) {
+            if (base) parts.push(`base ${bs ? fmtCounts(bs, kValues) : missing}`);
+            parts.push(`model: ${s.isIndexing ? 'indexing…' : 'not indexed (indexing stopped)'}`);
+          } else {
+            if (node.modelId === undefined && base && base.id !== focus?.id)
+              parts.push(`base ${bs ? `${bs.c}/${bs.n}` : missing}`);
+            if (focus)
+              parts.push(`${node.modelId === undefined ? 'model ' : ''}${fs ? fmtCounts(fs, kValues) : missing}`);
+          }
           item.description = `${parts.join(' · ')}${p.question ? ` — ${preview(p.question, 60)}` : ''}`;
           item.iconPath =
-            !fs || fs.graded === 0 ? ungradedIcon : fs.c === 0 ? failIcon : fs.c === fs.graded ? passIcon : partialIcon;
+            !fs && s.isIndexing
+              ? new vscode.ThemeIcon('loading~spin')
+              : !fs || fs.graded === 0
+                ? ungradedIcon
+                : fs.c === 0
+                  ? failIcon
+                  : fs.c === fs.graded
+                    ? passIcon
+                    : partialIcon;
         }
         return item;
       }
@@ -365,7 +382,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
                     ? passIcon
                     : partialIcon;
           } else {
-            item.description = `${m.problems} problems · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}`;
+            item.description = `${m.problems} problems · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}${s.isIndexing ? ' · indexing…' : ''}`;
             item.iconPath = new vscode.ThemeIcon(m.id === base?.id ? 'home' : 'hubot');
           }
         }
