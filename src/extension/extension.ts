@@ -85,7 +85,16 @@ class Extension implements vscode.Disposable {
         : `${desc} (${this.tree.lastCount})`;
     // The description is hidden when the container holds one view: the message above the tree is not.
     const comparing = pending
-      ? `Model: ${waiting}${base ? ` · base: ${base.label}` : ''}`
+      ? `Model: ${waiting}${
+          !base
+            ? ''
+            : s.baseModelIsGuess()
+              ? ` · indexed so far: ${s
+                  .models()
+                  .map((m) => m.label)
+                  .join(', ')}`
+              : ` · base: ${base.label}`
+        }`
       : focus
         ? base && base.id !== focus.id
           ? `Model: ${focus.label} · base: ${base.label}`

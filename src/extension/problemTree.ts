@@ -341,7 +341,12 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           const missing = s.isIndexing ? 'indexing…' : s.indexIncomplete() ? 'not indexed (indexing stopped)' : '—';
           const parts: string[] = [];
           if (pending) {
-            if (base) parts.push(`base ${bs ? fmtCounts(bs, kValues) : missing}`);
+            // The base is named "base" only when it is the user's choice: a guess from the models indexed
+            // so far may be the RL model (its file read first), so the row names the model itself.
+            if (base)
+              parts.push(
+                `${s.baseModelIsGuess() ? treeModelLabel(base) : 'base'} ${bs ? fmtCounts(bs, kValues) : missing}`,
+              );
             parts.push(`model: ${s.isIndexing ? 'indexing…' : 'not indexed (indexing stopped)'}`);
           } else {
             if (node.modelId === undefined && base && base.id !== focus?.id)
