@@ -1,7 +1,7 @@
 /**
  * The saturated base-vs-RL case of issue 19, generated: 2 models x 250 problems x 512 samples in the
  * Qwen2.5-Math / limit-of-RLVR layout (`<model>/math_eval/synth/test_synth.jsonl`, one line per problem
- * with `code[]`, `score[]`, `pred[]`), every problem solved by both models. Problem 0 has base 202/512
+ * with `code[]`, `score[]`, `pred[]`, `level` 1..5), every problem solved by both models. Problem 0 has base 202/512
  * and RL 373/512 as in the issue; the others are drawn from a seeded generator (mulberry32, seed 19):
  * base c in [100, 450], RL c = base c + a step in [-40, 160] (kept in [141, 511]: the problem slowest to
  * saturate is a base model's), so the RL model leads at every k, exactly (the unit test checks it with
@@ -61,6 +61,7 @@ export function writeSaturatedFolder(root: string, textChars = 40): { base: stri
           idx: i,
           question: `Synthetic problem ${i}: what is ${i} + ${i}?`,
           gt: String(2 * i),
+          level: `Level ${(i % 5) + 1}`,
           code: score.map(
             (ok, j) => `${pad.slice(0, textChars)} sample ${j}: the answer is ${ok ? 2 * i : 2 * i + 1}.`,
           ),
