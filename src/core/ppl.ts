@@ -197,14 +197,9 @@ export function readPplSidecar(root: string | undefined, index: TraceIndex, only
     'SELECT id, correct FROM samples WHERE problem_id = ? AND model_id = ? AND sample_index = ?',
   );
   const out: PplRead = { available: true, source: LOGPROB_SIDECAR, points: [], skipped: 0, diagnostics: [] };
-  const bad = (d: Diagnostic) => {
-    out.skipped++;
-    if (out.diagnostics.length < PPL_DIAGNOSTICS_CAP) out.diagnostics.push(d);
-  };
-  for (const d of parsed.diagnostics) {
-    // a malformed line of another problem is still malformed: report it with the problem's view too
-    bad(d);
-  }
+  // a malformed line of another problem is still malformed: it is reported with one problem's view too
+  const skipped: Diagnostic[] = [...parsed.diagnostics];
+  const bad = (d: Diagnostic) => skipped.push(d);
   const warn = (line: number, message: string): Diagnostic => ({
     file: LOGPROB_SIDECAR,
     line,
@@ -246,6 +241,8 @@ export function readPplSidecar(root: string | undefined, index: TraceIndex, only
       ppl: perplexity(e.sumLogprob, e.tokens),
     });
   }
+  out.skipped = skipped.length;
+  out.diagnostics = skipped.sort((a, b) => a.line - b.line).slice(0, PPL_DIAGNOSTICS_CAP);
   return out;
 }
 

@@ -114,10 +114,10 @@ describe('log-probability sidecar', () => {
       assert.deepEqual(
         read.diagnostics.map((d) => [d.line, d.message]),
         [
-          [9, 'not valid JSON'],
           [6, 'model "nobody" is not in the index'],
           [7, `no sample 9 of ${ppo.label} for problem 1`],
           [8, 'problem "7" of dataset "' + index.problem(read.points[0].problemId)!.dataset + '" is not in the index'],
+          [9, 'not valid JSON'],
         ],
       );
       // one problem only: the other problem's lines are neither points nor skipped; malformed lines still count
