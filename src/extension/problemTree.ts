@@ -69,6 +69,12 @@ export function treeModelLabel(m: Pick<ModelRow, 'name' | 'revision' | 'run' | '
   return m.label.endsWith(` (${m.run || '.'})`) ? `${m.run || '.'} › ${short}` : short;
 }
 
+/** Solved (every graded sample correct), failing, partly solved, or ungraded (no graded sample, or no row). */
+function countsIcon(st: StatRow | undefined): vscode.ThemeIcon {
+  if (!st || st.graded === 0) return ungradedIcon;
+  return st.c === 0 ? failIcon : st.c === st.graded ? passIcon : partialIcon;
+}
+
 /** Largest configured k that `n` reaches (pass@k for n < k is undefined and never shown). */
 function treeK(kValues: number[], n: number): number | undefined {
   return [...kValues].sort((a, b) => b - a).find((k) => k <= n);
@@ -355,16 +361,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
               parts.push(`${node.modelId === undefined ? 'model ' : ''}${fs ? fmtCounts(fs, kValues) : missing}`);
           }
           item.description = `${parts.join(' · ')}${p.question ? ` — ${preview(p.question, 60)}` : ''}`;
-          item.iconPath =
-            !fs && s.isIndexing
-              ? new vscode.ThemeIcon('loading~spin')
-              : !fs || fs.graded === 0
-                ? ungradedIcon
-                : fs.c === 0
-                  ? failIcon
-                  : fs.c === fs.graded
-                    ? passIcon
-                    : partialIcon;
+          item.iconPath = !fs && s.isIndexing ? new vscode.ThemeIcon('loading~spin') : countsIcon(fs);
         }
         return item;
       }
@@ -378,14 +375,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           if (node.problemId !== undefined) {
             const st = s.index.problemStats(node.problemId).find((x) => x.modelId === m.id);
             item.description = `${fmtCounts(st, kValues)}${m.id === base?.id ? ' · base' : ''}`;
-            item.iconPath =
-              !st || st.graded === 0
-                ? ungradedIcon
-                : st.c === 0
-                  ? failIcon
-                  : st.c === st.graded
-                    ? passIcon
-                    : partialIcon;
+            item.iconPath = countsIcon(st);
           } else {
             item.description = `${m.problems} problems · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}${s.isIndexing ? ' · indexing…' : ''}`;
             item.iconPath = new vscode.ThemeIcon(m.id === base?.id ? 'home' : 'hubot');

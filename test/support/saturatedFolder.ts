@@ -13,8 +13,11 @@ import { join } from 'node:path';
 
 export const SATURATED = { problems: 250, samples: 512, baseModel: 'base-sft', rlModel: 'rl-grpo' } as const;
 
-/** mulberry32 (public domain), a copy independent of src/core: the counts must not move with the product's code. */
-function rng(seed: number): () => number {
+/**
+ * mulberry32 (public domain), a copy independent of src/core: the generated counts must not move with the
+ * product's code, and the unit tests recompute the product's seeded bootstrap with it.
+ */
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

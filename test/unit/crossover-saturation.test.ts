@@ -22,7 +22,7 @@ import {
 } from '../../src/core/metrics';
 import { buildReport } from '../../src/core/report';
 import { crossoverText, sharePct } from '../../src/shared/claims';
-import { SATURATED, saturatedCounts, writeSaturatedFolder } from '../support/saturatedFolder';
+import { rng as mulberry32, SATURATED, saturatedCounts, writeSaturatedFolder } from '../support/saturatedFolder';
 import { REAL, rawRolloutCounts, tempDir } from './helpers';
 
 /** C(a, b) exactly. */
@@ -38,18 +38,6 @@ function deficit(n: number, cs: readonly number[], k: number, w?: readonly numbe
   let s = 0n;
   for (let i = 0; i < cs.length; i++) s += BigInt(w ? w[i] : 1) * choose(n - cs[i], k);
   return s;
-}
-
-/** mulberry32, written again here: the bootstrap is recomputed without the product's code. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('the saturated case: 2 models x 250 problems x 512 samples, every problem solved by both', async () => {
