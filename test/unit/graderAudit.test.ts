@@ -6,7 +6,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import Module from 'node:module';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { answerKey } from '../../src/core/answers';
@@ -15,6 +14,7 @@ import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { buildReport } from '../../src/core/report';
 import { REAL, tempDir } from './helpers';
+import { loadWithStub } from './vscodeStub';
 
 const FIX = resolve(process.cwd(), 'test', 'fixtures');
 const cli = resolve(process.cwd(), 'dist', 'cli.js');
@@ -151,34 +151,12 @@ describe('grader audit on the handwritten fixture (two models, five problems)', 
   });
 });
 
-/** The tree provider with `vscode` replaced by the few classes it constructs. */
-function loadTree(): {
-  ProblemTreeProvider: new (g: () => unknown) => { filter: unknown; resolveFilter(s: unknown): unknown };
-  describeFilter(f: unknown): string;
-} {
-  class EventEmitter {
-    event = () => ({ dispose() {} });
-    fire() {}
-    dispose() {}
-  }
-  class ThemeIcon {}
-  class ThemeColor {}
-  const stub = {
-    EventEmitter,
-    ThemeIcon,
-    ThemeColor,
-    workspace: { getConfiguration: () => ({ get: () => undefined }) },
-  };
-  const mod = Module as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
-  const orig = mod._load;
-  mod._load = function (request: string, parent: unknown, isMain: boolean) {
-    return request === 'vscode' ? stub : orig.call(this, request, parent, isMain);
-  };
-  try {
-    return require('../../src/extension/problemTree');
-  } finally {
-    mod._load = orig;
-  }
+/** The tree provider with `vscode` replaced by the shared stub. */
+function loadTree() {
+  return loadWithStub<{
+    ProblemTreeProvider: new (g: () => unknown) => { filter: unknown; resolveFilter(s: unknown): unknown };
+    describeFilter(f: unknown): string;
+  }>('../../src/extension/problemTree');
 }
 
 describe('tool grading (opt-in) of a folder with references and answers but no verdicts', async () => {
