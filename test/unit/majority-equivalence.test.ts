@@ -5,26 +5,20 @@
  */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { majAtK, majAtKCurve, voteGroups, type VoteSample } from '../../src/core/metrics';
-import { answerInBase, baseAnswerCounts } from '../../src/core/metrics';
+import {
+  answerInBase,
+  baseAnswerCounts,
+  majAtK,
+  majAtKCurve,
+  voteGroups,
+  type VoteSample,
+} from '../../src/core/metrics';
 import { SPELLING_CLASSES } from './answerSpellings';
+import { subsets } from './helpers';
 
 /** A sample with the hand-given label of its value. */
 interface Labelled extends VoteSample {
   label: string;
-}
-
-/** All k-subsets of 0..n-1. */
-function* subsets(n: number, k: number, start = 0, acc: number[] = []): Generator<number[]> {
-  if (acc.length === k) {
-    yield [...acc];
-    return;
-  }
-  for (let i = start; i <= n - (k - acc.length); i++) {
-    acc.push(i);
-    yield* subsets(n, k, i + 1, acc);
-    acc.pop();
-  }
 }
 
 /**

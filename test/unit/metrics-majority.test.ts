@@ -11,6 +11,7 @@ import {
   normalizeAnswer,
   VoteSample,
 } from '../../src/core/metrics';
+import { subsets } from './helpers';
 
 describe('normalizeAnswer (the answer-equivalence key maj@k votes on)', () => {
   // Expected keys by hand: numbers are their value rounded to 12 significant digits; see
@@ -59,19 +60,6 @@ describe('normalizeAnswer (the answer-equivalence key maj@k votes on)', () => {
     assert.notEqual(normalizeAnswer('123456789012'), normalizeAnswer('123456789013'));
   });
 });
-
-/** All k-subsets of 0..n-1. */
-function* subsets(n: number, k: number, start = 0, acc: number[] = []): Generator<number[]> {
-  if (acc.length === k) {
-    yield [...acc];
-    return;
-  }
-  for (let i = start; i <= n - (k - acc.length); i++) {
-    acc.push(i);
-    yield* subsets(n, k, i + 1, acc);
-    acc.pop();
-  }
-}
 
 /** Brute force maj@k over all k-subsets with the documented policies (answers already normalized). */
 function bruteMaj(samples: VoteSample[], k: number): number {

@@ -213,6 +213,12 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
   if (depth < 4) {
     const part = (p: string, keepAssignments: boolean) =>
       canonicalOfSurface(surfaceForm(p, keepAssignments), depth + 1);
+    // the keys of a list's parts; `x = 2` keeps its name when some part is an assignment ("x=2, y=3")
+    const partKeys = (items: string[]) => {
+      const keep = items.some((x) => x.includes('='));
+      return items.map((x) => part(x, keep)?.key ?? '');
+    };
+    const setOf = (items: string[]): CanonicalAnswer => ({ key: `{${partKeys(items).sort().join(',')}}`, kind: 'set' });
     // unions of intervals or sets: unordered
     const union = s.split(/\\cup(?![a-zA-Z])/);
     if (union.length > 1) {
@@ -221,27 +227,14 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
     }
     // a set \{..\}: unordered
     const set = /^\\\{([\s\S]*)\\\}$/.exec(s);
-    if (set && balancedSetBraces(set[1])) {
-      const items = set[1].trim() === '' ? [] : splitTopLevel(set[1], /,|;/);
-      const keep = items.some((x) => x.includes('='));
-      return {
-        key: `{${items
-          .map((x) => part(x, keep)?.key ?? '')
-          .sort()
-          .join(',')}}`,
-        kind: 'set',
-      };
-    }
+    if (set && balancedSetBraces(set[1])) return setOf(set[1].trim() === '' ? [] : splitTopLevel(set[1], /,|;/));
     // a bracketed tuple or interval: element-wise, ordered, brackets kept; one bracketed value: unwrapped
     const open = s[0];
     const close = s[s.length - 1];
     if ((open === '(' || open === '[') && (close === ')' || close === ']') && wrapsWhole(s)) {
       const inner = s.slice(1, -1);
       const items = splitTopLevel(inner, /,|;/);
-      if (items.length > 1) {
-        const keep = items.some((x) => x.includes('='));
-        return { key: `${open}${items.map((x) => part(x, keep)?.key ?? '').join(',')}${close}`, kind: 'tuple' };
-      }
+      if (items.length > 1) return { key: `${open}${partKeys(items).join(',')}${close}`, kind: 'tuple' };
       if (open === '(' && close === ')') return part(inner, false);
     }
     // a bare list "2, 5" (after thousands groupings were taken as numbers): an unordered set of solutions
@@ -250,16 +243,7 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
     // decimal more likely than a list; compared as written
     if (items.length > 1 && items.every((x) => /^\s*\d+\s*$/.test(x)) && items.slice(1).some((x) => /^\s*0\d/.test(x)))
       return textKey(s);
-    if (items.length > 1) {
-      const keep = items.some((x) => x.includes('='));
-      return {
-        key: `{${items
-          .map((x) => part(x, keep)?.key ?? '')
-          .sort()
-          .join(',')}}`,
-        kind: 'set',
-      };
-    }
+    if (items.length > 1) return setOf(items);
   }
   // words are text: an answer of letters only ("No", "Yes", "Monday"), or with a run of 3+ letters that
   // is not a command; spelled-out function names become commands first ("sqrt(2)" is \sqrt(2))
