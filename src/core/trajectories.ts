@@ -23,7 +23,7 @@ import {
   type ProblemPair,
   positiveGainShare,
 } from './metrics';
-import { detectSeries } from './series';
+import { detectSeries, type ModelSeries } from './series';
 
 /** A pass@k point with its bootstrap interval and denominator (problems with n >= k; `missing`: n < k). */
 export interface TrajectoryPassAtK {
@@ -63,8 +63,8 @@ export interface TrajectoryStep {
   /** Share of positive gains in correct samples from sharpening vs expansion; null without a base. */
   positiveGainShare: PositiveGainShare | null;
   /**
-   * Mean response length in characters (UTF-16 code units, JavaScript's string length; an astral
-   * character such as an emoji counts 2) over all samples of the step; null when not computed or no sample.
+   * Mean response length in characters (Unicode code points: an emoji counts 1) over all samples of the
+   * step; null when not computed (`problemsOnly`) or the step has no sample.
    */
   meanChars: number | null;
   /** The same for the step's base model. */
@@ -135,6 +135,24 @@ export interface TrajectoryOptions extends BootstrapOptions {
 const COLLATOR = new Intl.Collator('en', { numeric: true });
 
 /**
+ * The checkpoint series among `models` ({@link detectSeries}) and the base each model is compared with
+ * (`comparisonPairs`: the chosen base for every model, or each run's own base while the base is a guess;
+ * absent `base`: the folder's guess). Bases are never steps.
+ * @throws Error on an invalid step pattern.
+ */
+export function checkpointSeries(
+  models: readonly ModelRow[],
+  opts: Pick<TrajectoryOptions, 'base' | 'baseIsChoice' | 'stepPattern'> = {},
+): { series: ModelSeries<ModelRow>[]; warnings: string[]; baseOf: Map<number, ModelRow> } {
+  const base = opts.base ?? (models.length > 0 ? models[guessBaseModel(models)] : undefined);
+  const pairs = comparisonPairs(models, base, !!opts.baseIsChoice && !!opts.base);
+  const baseOf = new Map(pairs.map(([b, m]) => [m.id, b]));
+  const bases = new Set(pairs.map(([b]) => b.id));
+  if (base) bases.add(base.id);
+  return { ...detectSeries(models, { pattern: opts.stepPattern, exclude: bases }), baseOf };
+}
+
+/**
  * Every checkpoint series of the index with its figures (see the module comment). Bases (the models
  * some model is compared with) are never steps. Bootstrap: seeded (default 2000 replicates, seed
  * 12345), so figures are identical on every run and equal the report's per-model pass@k intervals.
@@ -147,13 +165,7 @@ export function computeTrajectories(
   opts: TrajectoryOptions = {},
 ): { trajectories: TrajectoryDetail[]; warnings: string[] } {
   const models = opts.models ?? index.models();
-  const chosen = opts.baseIsChoice ? opts.base : undefined;
-  const base = opts.base ?? (models.length > 0 ? models[guessBaseModel(models)] : undefined);
-  const pairs = comparisonPairs(models, base, !!chosen);
-  const baseOf = new Map(pairs.map(([b, m]) => [m.id, b]));
-  const bases = new Set(pairs.map(([b]) => b.id));
-  if (base) bases.add(base.id);
-  const { series, warnings } = detectSeries(models, { pattern: opts.stepPattern, exclude: bases });
+  const { series, warnings, baseOf } = checkpointSeries(models, opts);
   if (series.length === 0) return { trajectories: [], warnings };
 
   const byModel = new Map<number, Map<number, StatRow>>();
@@ -375,15 +387,24 @@ export function reportTrajectory(t: TrajectoryDetail): Trajectory {
 }
 
 /**
- * Mean length (UTF-16 code units) of every sample text of one model, or null when it has none. Reads
- * the texts (one pass over the model's samples) because SQLite's length() stops at a NUL character.
+ * Mean length in characters (Unicode code points) of every sample text of one model, or null when it
+ * has none. SQLite's length() counts characters but stops at a NUL character, so texts holding one
+ * (found with instr, which does not stop there) are counted again in JavaScript.
  */
 function meanTextLength(index: TraceIndex, modelId: number): number | null {
-  let n = 0;
-  let sum = 0;
-  for (const t of index.db.prepare('SELECT text FROM samples WHERE model_id = ?').pluck().iterate(modelId)) {
-    sum += (t as string).length;
-    n++;
+  const r = index.db
+    .prepare(
+      `SELECT count(*) AS n, coalesce(sum(length(text)), 0) AS chars, coalesce(sum(instr(text, char(0)) > 0), 0) AS withNul
+         FROM samples WHERE model_id = ?`,
+    )
+    .get(modelId) as { n: number; chars: number; withNul: number };
+  if (r.n === 0) return null;
+  let chars = r.chars;
+  if (r.withNul > 0) {
+    const rows = index.db
+      .prepare('SELECT text, length(text) AS cut FROM samples WHERE model_id = ? AND instr(text, char(0)) > 0')
+      .all(modelId) as { text: string; cut: number }[];
+    for (const x of rows) chars += [...x.text].length - x.cut;
   }
-  return n > 0 ? sum / n : null;
+  return chars / r.n;
 }

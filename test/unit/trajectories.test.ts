@@ -355,7 +355,7 @@ function rawFile(file: string): Map<string, { n: number; c: number; lengths: num
     out.set(String(r.qid), {
       n: r.rollouts.length,
       c: r.rollouts.filter((x) => x.correct === true).length,
-      lengths: r.rollouts.map((x) => x.text.length),
+      lengths: r.rollouts.map((x) => [...x.text].length),
     });
   }
   return out;
@@ -631,6 +631,35 @@ describe('trajectories on a small hand-made run (ragged n, a problem missing at 
     assert.equal(s20.positiveGainShare!.sharpening, 0.5);
     assert.equal(s20.pairedProblems, 2);
     assert.equal(s10.meanChars, (1 + 2 + 3 + 4) / 4);
+  });
+
+  test('mean length counts characters (code points) past a NUL character, as JavaScript would', async () => {
+    const d = tempDir();
+    const texts = ['ab\u0000cd', 'é😀', 'plain'];
+    for (const step of [1, 2, 3])
+      writeFileSync(
+        join(d, `s${step}.jsonl`),
+        JSON.stringify({
+          qid: 1,
+          model_name: 'm',
+          model_revision: `step-${step}`,
+          rollouts: texts.map((text, i) => ({ rollout: i, text, correct: i === 0 })),
+        }),
+      );
+    const ix = TraceIndex.open(':memory:');
+    await indexFolder(ix, d);
+    const t = computeTrajectories(ix).trajectories[0];
+    const expected = texts.reduce((a, x) => a + [...x].length, 0) / texts.length;
+    assert.equal(expected, (5 + 2 + 5) / 3);
+    // step 1 is the guessed base (the first model), steps 2 and 3 the series
+    assert.deepEqual(
+      t.steps.map((x) => [x.step, x.meanChars, x.baseMeanChars]),
+      [
+        [2, expected, expected],
+        [3, expected, expected],
+      ],
+    );
+    ix.close();
   });
 
   test('CLI: table section, JSON and CSV rows agree; --step-pattern overrides and a bad one is refused', () => {
