@@ -143,6 +143,10 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
       checkpointSteps: () => new Map(),
       baseModel: () => models.find((m) => m.name === HOSTILE_MODEL),
       focusModel: () => models.find((m) => m.name !== HOSTILE_MODEL),
+      isIndexing: false,
+      indexIncomplete: () => false,
+      focusPending: () => false,
+      baseModelIsGuess: () => false,
     };
   });
 

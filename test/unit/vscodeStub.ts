@@ -1,12 +1,12 @@
 /**
- * A recording stand-in for the `vscode` module, so that extension modules (the tree provider, the
- * sample document) load in node's test runner. Paths given to {@link loadWithStub} are resolved from
- * this folder (test/unit).
+ * A recording stand-in for the `vscode` module, so extension modules (tree provider, sample document,
+ * folder session) load under node's test runner; `loadWithStub` requires a module with `vscode`
+ * resolved to it. `overrides` replaces or adds members (e.g. a `workspace` with settings).
  */
 import Module from 'node:module';
 
 /** A recording stand-in for the `vscode` module: enough for the tree provider and the sample document. */
-export function vscodeStub() {
+export function vscodeStub(overrides: Record<string, unknown> = {}) {
   class MarkdownString {
     isTrusted: boolean | undefined = undefined;
     supportHtml = false;
@@ -59,12 +59,13 @@ export function vscodeStub() {
     workspace: { getConfiguration: () => ({ get: () => undefined }), textDocuments: [] },
     window: {},
     Uri: { from: (x: unknown) => x },
+    ...overrides,
   };
 }
 
 /** Loads an extension module with `vscode` resolved to the stub. */
-export function loadWithStub<T>(path: string): T {
-  const stub = vscodeStub();
+export function loadWithStub<T>(path: string, overrides: Record<string, unknown> = {}): T {
+  const stub = vscodeStub(overrides);
   const mod = Module as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
   const orig = mod._load;
   mod._load = function (request: string, parent: unknown, isMain: boolean) {

@@ -292,6 +292,12 @@ export function pairedBootstrapDiff(
   }));
 }
 
+/** Whether a paired-difference point's interval contains 0 (or there is no interval): the sign is within noise. */
+export function intervalHoldsZero(d: { ciLow: number | null; ciHigh: number | null } | undefined): boolean {
+  if (!d || d.ciLow === null || d.ciHigh === null) return true;
+  return d.ciLow <= 0 && 0 <= d.ciHigh;
+}
+
 /** A ratio of two sums with its bootstrap percentile interval. */
 export interface RatioCI {
   /** sum(num) / sum(den); `null` when sum(den) = 0. */
