@@ -17,6 +17,7 @@ import {
   type BootstrapOptions,
   bootstrapPassAtKCurve,
   type CategoryCounts,
+  type CurveCIPoint,
   categoryCounts,
   type PositiveGainShare,
   type ProblemCounts,
@@ -26,14 +27,7 @@ import {
 import { detectSeries, type ModelSeries } from './series';
 
 /** A pass@k point with its bootstrap interval and denominator (problems with n >= k; `missing`: n < k). */
-export interface TrajectoryPassAtK {
-  k: number;
-  value: number | null;
-  ciLow: number | null;
-  ciHigh: number | null;
-  problems: number;
-  missing: number;
-}
+export type TrajectoryPassAtK = CurveCIPoint;
 
 /** One checkpoint of a series. */
 export interface TrajectoryStep {

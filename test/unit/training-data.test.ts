@@ -7,7 +7,6 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
@@ -15,7 +14,7 @@ import { DEFAULT_STEP_PATTERN } from '../../src/core/series';
 import { checkpointSeries, clusterOrder, computeTrajectories, trajectoryFilter } from '../../src/core/trajectories';
 import { resolveFilter, trainingData } from '../../src/extension/panelData';
 import { validatePanelState, validateWebviewMessage } from '../../src/shared/protocol';
-import { REAL, tempDir } from './helpers';
+import { REAL, tempDir, writeRollouts } from './helpers';
 import { loadWithStub } from './vscodeStub';
 
 const TRAJ = join(REAL, 'rlvr-probe-gsm8k', 'trajectory');
@@ -142,22 +141,12 @@ describe('protocol: getTraining, openProblem at a checkpoint, training filters, 
 describe('the tree: checkpoints by step number, with their step; training filters', async () => {
   // One run folder: an SFT base and four checkpoints whose natural text order is not their step order.
   const dir = tempDir();
-  mkdirSync(join(dir, 'run'));
   const write = (name: string, revision: string, correct: boolean[][]) =>
-    writeFileSync(
+    writeRollouts(
       join(dir, 'run', `${revision}.jsonl`),
-      correct
-        .map((verdicts, qid) =>
-          JSON.stringify({
-            qid,
-            question: `q${qid}`,
-            gold: '1',
-            model_name: name,
-            model_revision: revision,
-            rollouts: verdicts.map((v, i) => ({ rollout: i, text: 'x', correct: v })),
-          }),
-        )
-        .join('\n'),
+      { name, revision },
+      correct.map((v, qid) => [qid, v]),
+      () => 'x',
     );
   write('org/sft', 'base', [
     [true, false],

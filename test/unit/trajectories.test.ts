@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
@@ -17,7 +17,7 @@ import {
   stepOf,
 } from '../../src/core/series';
 import { clusterOrder, computeTrajectories, followProblem, trajectoryFilter } from '../../src/core/trajectories';
-import { REAL, tempDir } from './helpers';
+import { REAL, tempDir, writeRollouts } from './helpers';
 
 const TRAJ = join(REAL, 'rlvr-probe-gsm8k', 'trajectory');
 const STEPS = [100, 300, 500, 1000];
@@ -568,24 +568,8 @@ describe('trajectories of the real run rlvr-probe-gsm8k/trajectory, recomputed f
 
 describe('trajectories on a small hand-made run (ragged n, a problem missing at a step, no base)', async () => {
   const dir = tempDir();
-  const write = (run: string, name: string, revision: string, rows: [number, boolean[]][]) => {
-    mkdirSync(join(dir, run), { recursive: true });
-    writeFileSync(
-      join(dir, run, `${name.replace(/\W/g, '_')}.jsonl`),
-      rows
-        .map(([qid, verdicts]) =>
-          JSON.stringify({
-            qid,
-            question: `q${qid}`,
-            gold: '1',
-            model_name: name,
-            model_revision: revision,
-            rollouts: verdicts.map((v, i) => ({ rollout: i, text: `${'x'.repeat(i + 1)}`, correct: v })),
-          }),
-        )
-        .join('\n'),
-    );
-  };
+  const write = (run: string, name: string, revision: string, rows: [number, boolean[]][]) =>
+    writeRollouts(join(dir, run, `${name.replace(/\W/g, '_')}.jsonl`), { name, revision }, rows);
   // base in each run; steps 10 and 20 (ragged n: 4 at step 10, 2 at step 20); problem 3 absent at step 20
   write('ckpt/step-10', 'sft', 'base', [
     [1, [true, false, false, false]],
