@@ -74,11 +74,16 @@ function treeK(kValues: number[], n: number): number | undefined {
   return [...kValues].sort((a, b) => b - a).find((k) => k <= n);
 }
 
+/** c/n, or `n ungraded` when no sample has a verdict ("0/n" would read as n failures). */
+function correctOfN(s: StatRow): string {
+  return s.graded === 0 ? `${s.n} ungraded` : `${s.c}/${s.n}`;
+}
+
 function fmtCounts(s: StatRow | undefined, kValues: number[]): string {
   if (!s) return '—';
   const k = treeK(kValues, s.graded);
   const p = k && k > 1 ? passAtK(s.graded, s.c, k) : null;
-  return `${s.c}/${s.n}${p !== null && k ? ` · pass@${k} ${p.toFixed(2)}` : ''}`;
+  return `${correctOfN(s)}${p !== null && k ? ` · pass@${k} ${p.toFixed(2)}` : ''}`;
 }
 
 /**
@@ -338,7 +343,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           const bs = stats.find((x) => x.modelId === base?.id);
           const parts: string[] = [];
           if (node.modelId === undefined && base && base.id !== focus?.id)
-            parts.push(`base ${bs ? `${bs.c}/${bs.n}` : '—'}`);
+            parts.push(`base ${bs ? correctOfN(bs) : '—'}`);
           if (focus) parts.push(`${node.modelId === undefined ? 'model ' : ''}${fmtCounts(fs, kValues)}`);
           item.description = `${parts.join(' · ')}${p.question ? ` — ${preview(p.question, 60)}` : ''}`;
           item.iconPath =

@@ -9,8 +9,6 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { crc32, zstdCompressSync } from 'node:zlib';
-import { Zip, ZipDeflate, type ZipInputFile, ZipPassThrough } from 'fflate';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import type { Diagnostic, ProblemRecord } from '../../src/core/model';
@@ -19,47 +17,7 @@ import { createInspectReader } from '../../src/core/readers/inspect';
 import { buildReport } from '../../src/core/report';
 import { tempDir } from './helpers';
 import { runCli } from './reliability.support';
-
-interface Entry {
-  name: string;
-  data: string | Buffer;
-  /** zip compression: deflate (default), store, zstd (method 93, as newer inspect_ai writes), or another method number written raw */
-  method?: 'deflate' | 'store' | 'zstd' | number;
-  /** uncompressed size written in the headers (default: the real one); a lie makes a zip bomb */
-  declaredSize?: number;
-}
-
-/** A zip archive written by fflate; Zstandard entries are compressed by node:zlib and added with method 93. */
-function archive(entries: Entry[]): Buffer {
-  const out: Uint8Array[] = [];
-  const zip = new Zip((err, chunk) => {
-    if (err) throw err;
-    out.push(chunk);
-  });
-  for (const e of entries) {
-    const data = typeof e.data === 'string' ? Buffer.from(e.data) : e.data;
-    if (e.method === 'zstd' || typeof e.method === 'number') {
-      const file: ZipInputFile = {
-        filename: e.name,
-        size: e.declaredSize ?? data.length,
-        crc: crc32(data),
-        compression: e.method === 'zstd' ? 93 : e.method,
-      };
-      zip.add(file);
-      file.ondata!(null, new Uint8Array(e.method === 'zstd' ? zstdCompressSync(data) : data), true);
-    } else if (e.method === 'store') {
-      const f = new ZipPassThrough(e.name);
-      zip.add(f);
-      f.push(data, true);
-    } else {
-      const f = new ZipDeflate(e.name, { level: 6 });
-      zip.add(f);
-      f.push(data, true);
-    }
-  }
-  zip.end();
-  return Buffer.concat(out);
-}
+import { type Entry, archive } from './zipArchive';
 
 const header = (version = 2) =>
   JSON.stringify({

@@ -8,6 +8,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import fc from 'fast-check';
+import { jsonpath } from 'json-p3';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import type { Diagnostic, ProblemRecord } from '../../src/core/model';
@@ -257,6 +259,50 @@ describe('mapping paths', () => {
     assert.equal(first(compilePath('a.x'), doc), undefined);
     assert.equal(first(compilePath('a.b.c'), doc), undefined, 'a dotted name on a list does not pluck (as before)');
     assert.equal(first(compilePath("$['it\\'s']['a b']"), doc), 3);
+  });
+
+  test('singular paths are evaluated as json-p3 evaluates them; dotted paths as the dotted evaluator of earlier versions did', () => {
+    /** The dotted-path evaluator of earlier versions (main before JSONPath), the oracle for dotted paths. */
+    const legacyGetPath = (v: unknown, dotted: string): unknown => {
+      let cur: unknown = v;
+      for (const seg of dotted.split('.')) {
+        if (Array.isArray(cur)) {
+          if (!/^-?\d+$/.test(seg)) return undefined;
+          const i = Number(seg);
+          cur = cur[i < 0 ? cur.length + i : i];
+        } else if (cur !== null && typeof cur === 'object') {
+          cur = Object.hasOwn(cur, seg) ? (cur as Record<string, unknown>)[seg] : undefined;
+        } else {
+          return undefined;
+        }
+        if (cur === undefined) return undefined;
+      }
+      return cur;
+    };
+    const key = fc.constantFrom('a', 'b', '0', '1', '-1', 'x y', "it's");
+    const doc = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.oneof(fc.integer(), fc.string({ maxLength: 3 }), fc.boolean(), fc.constant(null)),
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(key, tie('node'), { maxKeys: 4 }),
+      ),
+    })).node;
+    const seg = fc.oneof(key, fc.integer({ min: -3, max: 3 }).map(String));
+    fc.assert(
+      fc.property(doc, fc.array(seg, { minLength: 1, maxLength: 4 }), (d, segs) => {
+        const dotted = segs.join('.');
+        if (dotted.startsWith('$') || dotted.startsWith('.') || dotted.endsWith('.')) return;
+        const p = compilePath(dotted);
+        assert.deepEqual(first(p, d), legacyGetPath(d, dotted), dotted);
+        // the same path in RFC 9535 bracket notation, through the library and through the fast path
+        const rfc = `$${segs.map((x) => (/^-?\d+$/.test(x) ? `[${x}]` : `['${x.replace(/'/g, "\\'")}']`)).join('')}`;
+        const viaLibrary = jsonpath.query(rfc, d as never).values();
+        assert.deepEqual(first(compilePath(rfc), d), viaLibrary[0], rfc);
+        assert.ok(viaLibrary.length <= 1);
+      }),
+      { numRuns: 3000, seed: 7 },
+    );
   });
 
   test('listOf: a singular path names a list; P[*]S keeps positions; other non-singular paths give their matches', () => {

@@ -66,6 +66,10 @@ const SAMPLE_FIELDS = ['text', 'correct', 'extractedAnswer', 'rewardScore', 'fin
 type RecordField = (typeof RECORD_FIELDS)[number];
 type SampleField = (typeof SAMPLE_FIELDS)[number];
 type FieldName = RecordField | SampleField | 'sampleIndex';
+/** The name of each field in messages and path statistics: `fields.text`. */
+const STAT_KEY = Object.fromEntries(
+  [...RECORD_FIELDS, ...SAMPLE_FIELDS, 'sampleIndex'].map((f) => [f, `fields.${f}`]),
+) as Record<FieldName, string>;
 
 /** A validated mapping with its paths compiled and its correctness rule. */
 interface CompiledMapping {
@@ -506,7 +510,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     for (const name of SAMPLE_FIELDS) {
       if (!P[name]) continue;
       v[name] = get(name);
-      if (noteFields) stats.note(`fields.${name}`, v[name] !== undefined, out);
+      if (noteFields) stats.note(STAT_KEY[name], v[name] !== undefined, out);
     }
     const text = v.text;
     if (text === undefined) {
@@ -534,7 +538,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       const p = P[name];
       if (!p) continue;
       lists[name] = listOf(p, o);
-      stats.note(`fields.${name}`, listHit(lists[name]), out);
+      stats.note(STAT_KEY[name], listHit(lists[name]), out);
     }
     const texts = lists.text!;
     if (texts.kind === 'missing') {
@@ -608,7 +612,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       const p = P[name];
       if (!p) continue;
       rv[name] = first(p, o, key);
-      stats.note(`fields.${name}`, rv[name] !== undefined, out);
+      stats.note(STAT_KEY[name], rv[name] !== undefined, out);
     }
     const samples: SampleRecord[] = [];
     let ok = true;
