@@ -83,14 +83,12 @@ async function runIndex(
  * mapping file or a built-in reader) but every record of them failed (their diagnostics say why).
  */
 export function noSamplesMessage(index: TraceIndex, folder: string): string {
-  const rows = index.db
-    .prepare('SELECT format, count(*) AS n FROM files WHERE format IS NOT NULL GROUP BY format')
-    .all() as { format: string; n: number }[];
-  const files = rows.reduce((a, r) => a + r.n, 0);
+  const byFormat = index.resultFilesByFormat();
+  const files = Object.values(byFormat).reduce((a, n) => a + n, 0);
   if (files === 0) {
     return `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format (see README "Supported results folders", or describe yours with a trace-inspector.mapping.json)`;
   }
-  const mapped = rows.find((r) => r.format === 'mapping')?.n ?? 0;
+  const mapped = byFormat.mapping ?? 0;
   return `trace-inspector: no samples found in ${safe(folder)}: ${files} results file${files === 1 ? ' was' : 's were'} recognised${mapped ? ` (${mapped} through a mapping file)` : ''} but gave no sample: every record failed (see the diagnostics)`;
 }
 

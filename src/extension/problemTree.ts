@@ -206,14 +206,21 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     try {
       if (!node) {
         if (s.index.models().length === 0) {
+          const files = Object.values(s.index.resultFilesByFormat()).reduce((a, n) => a + n, 0);
           return [
             s.isIndexing
               ? { type: 'message', text: 'Indexing…' }
-              : {
-                  type: 'message',
-                  text: 'No samples indexed yet. Index this folder',
-                  command: { command: 'traceInspector.index', title: 'Index Folder' },
-                },
+              : files > 0
+                ? {
+                    type: 'message',
+                    text: `No samples: ${files} results file${files === 1 ? ' was' : 's were'} read but every record failed (see the Problems panel)`,
+                    command: { command: 'workbench.actions.view.problems', title: 'Show Problems' },
+                  }
+                : {
+                    type: 'message',
+                    text: 'No samples indexed yet. Index this folder',
+                    command: { command: 'traceInspector.index', title: 'Index Folder' },
+                  },
           ];
         }
         if (this.mode === 'model') return s.models().map((m) => ({ type: 'model', model: m }) as Node);
