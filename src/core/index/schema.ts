@@ -126,7 +126,7 @@ export const migrations: readonly string[] = [
     contentless_unindexed=1, detail=none, tokenize='unicode61');
   DELETE FROM meta WHERE key = 'fts_max_id';
   `,
-  // 4 -> 5: a diagnostic is shown on one file (\`file\`) but given by reading another (\`origin\`): reading
+  // 4 -> 5: a diagnostic is shown on one file (`file`) but given by reading another (`origin`): reading
   // x.json through a mapping file reports "this path matched nothing" on the mapping file. Re-reading
   // or removing a file replaces the diagnostics it gave, wherever they are shown.
   // The table is rebuilt rather than altered, so that the step also applies to a database that
