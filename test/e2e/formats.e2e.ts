@@ -201,6 +201,13 @@ describe('formats people have, in a real VS Code', { timeout: 600_000 }, () => {
       await field.fill('');
       await field.press('Enter');
       await screenshot(s.page, 'formats-4b-setting-cleared');
+      // the settings editor writes the change after a short delay: close it only once it is on disk
+      const settingsFile = path.join(s.server.userDataDir, 'User', 'settings.json');
+      await waitUntil(
+        s.page,
+        async () => (fs.readFileSync(settingsFile, 'utf8').includes('rubric.accuracy') ? undefined : true),
+        { what: 'the cleared scorer setting written to the user settings' },
+      );
       await s.page.keyboard.press('Escape');
       await s.page
         .locator('.settings-editor')

@@ -295,7 +295,8 @@ function readEntry(zf: yauzl.ZipFile, entry: yauzl.Entry, cap: number): Promise<
       const take = (b: Uint8Array): void => {
         total += b.length;
         if (total > cap) throw new Error(`entry ${entry.fileName} is too large (over ${cap} bytes)`);
-        parts.push(Buffer.from(b.buffer, b.byteOffset, b.length));
+        // yauzl's chunks are fresh Buffers; fzstd's output is copied (a decoder may reuse its window)
+        parts.push(Buffer.isBuffer(b) ? b : Buffer.from(b));
       };
       const decoder = zstd ? new ZstdDecompress((chunk) => take(chunk)) : null;
       const fail = (e: unknown): void => {
