@@ -22,6 +22,8 @@ export interface Settings {
   exclude: string[];
   baseModel: string;
   lowAccuracyThreshold: number;
+  /** Inspect AI logs: the scorer (`name` or `name.key`); empty for the default rule (see readers/inspectScorer.ts). */
+  scorer: string;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
@@ -35,6 +37,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     exclude: c.get<string[]>('exclude') ?? [],
     baseModel: c.get<string>('baseModel') ?? '',
     lowAccuracyThreshold: c.get<number>('lowAccuracyThreshold') ?? 0.25,
+    scorer: (c.get<string>('scorer') ?? '').trim(),
   };
 }
 
@@ -211,6 +214,7 @@ export class FolderSession implements vscode.Disposable {
       dbPath: this.dbPath,
       include: settings.include,
       exclude: settings.exclude,
+      scorer: settings.scorer,
     };
     const shown = { samples: 0, at: Date.now() };
     const done = new Promise<IndexSummary | undefined>((resolve) => {
