@@ -25,6 +25,8 @@ export interface Settings {
   lowAccuracyThreshold: number;
   /** Step pattern of checkpoint series (regular expression source); empty: the built-in one. */
   stepPattern: string;
+  /** Inspect AI logs: the scorer (`name` or `name.key`); empty for the default rule (see readers/inspectScorer.ts). */
+  scorer: string;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
@@ -39,6 +41,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     baseModel: c.get<string>('baseModel') ?? '',
     lowAccuracyThreshold: c.get<number>('lowAccuracyThreshold') ?? 0.25,
     stepPattern: c.get<string>('stepPattern') ?? '',
+    scorer: (c.get<string>('scorer') ?? '').trim(),
   };
 }
 
@@ -243,6 +246,7 @@ export class FolderSession implements vscode.Disposable {
       dbPath: this.dbPath,
       include: settings.include,
       exclude: settings.exclude,
+      scorer: settings.scorer,
     };
     const shown = { samples: 0, at: Date.now() };
     const done = new Promise<IndexSummary | undefined>((resolve) => {
