@@ -9,7 +9,10 @@ import { indexFolder, type IndexSummary } from '../core/index/indexer';
 import { TraceIndex } from '../core/index/traceIndex';
 import { FORMAT_IDS, type Diagnostic, type FormatId } from '../core/model';
 import { type PplReport, readPplSidecar } from '../core/ppl';
+import type { ReaderOptions } from '../core/readers';
 import { buildReport, type Report } from '../core/report';
+import { compileStepPattern } from '../core/series';
+import { type Trajectory, trajectoryFilter } from '../core/trajectories';
 import { escapeControl } from '../core/text';
 import { CROSSOVER_NOTE, crossoverText } from '../shared/claims';
 
@@ -69,18 +72,47 @@ async function runIndex(
   dbPath: string,
   quiet: boolean,
   format?: FormatId,
+  readerOptions?: ReaderOptions,
 ): Promise<{ index: TraceIndex; summary: IndexSummary }> {
   const index = TraceIndex.open(dbPath);
-  const summary = await indexFolder(index, folder, { onProgress: progress(quiet), format });
-  if (summary.samples === 0) {
-    process.stderr.write(
-      `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format (see README "Supported results folders", or describe yours with a trace-inspector.mapping.json)\n`,
-    );
-  }
+  const summary = await indexFolder(index, folder, { onProgress: progress(quiet), format, readerOptions });
+  if (summary.samples === 0) process.stderr.write(`${noSamplesMessage(index, folder)}\n`);
   // Restore annotations from the folder's mirror (after deleting the index, or from git).
   new AnnotationStore(index).importJsonl(join(folder, ...MIRROR_RELATIVE_PATH.split('/')), MIRROR_RELATIVE_PATH);
   return { index, summary };
 }
+
+/**
+ * Why an index has no samples: no file was in a format this tool reads, or some were (through a
+ * mapping file or a built-in reader) but every record of them failed (their diagnostics say why).
+ */
+export function noSamplesMessage(index: TraceIndex, folder: string): string {
+  const byFormat = index.resultFilesByFormat();
+  const files = Object.values(byFormat).reduce((a, n) => a + n, 0);
+  if (files === 0) {
+    return `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format (see README "Supported results folders", or describe yours with a trace-inspector.mapping.json)`;
+  }
+  const mapped = byFormat.mapping ?? 0;
+  return `trace-inspector: no samples found in ${safe(folder)}: ${files} results file${files === 1 ? ' was' : 's were'} recognised${mapped ? ` (${mapped} through a mapping file)` : ''} but gave no sample: every record failed (see the diagnostics)`;
+}
+
+/** `--scorer` value: a scorer name, or `name.key` for one metric of a scorer whose value is a dict. */
+function parseScorer(v: string): string {
+  if (v.trim() === '') throw new InvalidArgumentError('expected a scorer name (or name.key)');
+  return v;
+}
+
+/** Options of the `index` command. */
+interface IndexCommandOptions {
+  db?: string;
+  format: string;
+  inputFormat?: FormatId;
+  scorer?: string;
+  quiet?: boolean;
+}
+
+const SCORER_HELP =
+  'Inspect AI logs: the scorer whose values are the verdicts, or name.key for one metric of a scorer whose value is a dict (default: the first scorer whose values are verdicts)';
 
 function formatDiagnostics(diags: Diagnostic[]): string {
   return diags.map((d) => `${safe(d.file)}:${d.line}: ${d.severity}: ${safe(d.message)}`).join('\n');
@@ -203,6 +235,7 @@ export function reportTable(r: Report): string {
   out.push(...graderAuditLines(r));
   if (r.regrade) out.push(...regradeLines(r.regrade));
   if (r.ppl) out.push('', ...pplLines(r.ppl, new Map(r.models.map((m) => [m.id, m.label]))));
+  for (const t of r.trajectories) out.push('', ...trajectoryLines(t));
   for (const w of r.warnings) out.push(`warning: ${safe(w)}`);
   if (r.diagnostics.length) out.push('', `${r.diagnostics.length} diagnostics:`, formatDiagnostics(r.diagnostics));
   return out.join('\n');
@@ -323,6 +356,79 @@ function pplLines(p: PplReport, labels: Map<string, string>): string[] {
   return out;
 }
 
+/**
+ * The training section of the table: one row per checkpoint (pass@1 and pass@K with intervals, its
+ * base's pass@1 and pass@K, categories against the base, the share of positive gains from sharpening
+ * with its interval and the gains in correct samples behind it, mean response length), then the
+ * problems lost during training, solved only at late steps and flip-flopping, each with its denominator.
+ */
+export function trajectoryLines(t: Trajectory): string[] {
+  const k = t.k ?? 1;
+  const at = (pts: Trajectory['steps'][number]['passAtK'], kk: number) => {
+    const p = pts.find((x) => x.k === kk);
+    return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]` : '—';
+  };
+  const ks = k > 1 ? [1, k] : [1];
+  const bases = [...new Set(t.steps.map((s) => s.base))];
+  const out = [
+    `training: ${safe(t.name)} — ${t.steps.length} checkpoints, ${t.problems.length} problems; each step against its own base (categories and gain share over the problems both have graded samples for: "paired")`,
+  ];
+  out.push(
+    table([
+      [
+        'step',
+        'problems',
+        'samples',
+        'correct',
+        'accuracy',
+        ...ks.map((x) => `pass@${x}`),
+        ...ks.map((x) => `base pass@${x}`),
+        'paired',
+        'sharpening',
+        'expansion',
+        'regression',
+        'unchanged',
+        'unsolved',
+        'gain share sharpening',
+        'gains S/E',
+        'mean chars',
+      ],
+      ...t.steps.map((s) => {
+        const g = s.positiveGainShare;
+        return [
+          String(s.step),
+          String(s.problems),
+          String(s.samples),
+          s.graded > 0 ? String(s.correct) : 'ungraded',
+          pct(s.sampleAccuracy),
+          ...ks.map((x) => at(s.passAtK, x)),
+          ...ks.map((x) => at(s.basePassAtK, x)),
+          String(s.pairedProblems),
+          ...(['sharpening', 'expansion', 'regression', 'unchanged', 'unsolved'] as const).map((c) =>
+            s.categories ? String(s.categories[c]) : '—',
+          ),
+          g ? `${pct(g.sharpening)} [${pct(g.ciLow)},${pct(g.ciHigh)}]` : '—',
+          g ? `${fmtNum(g.gainFromSharpening)}/${fmtNum(g.gainFromExpansion)}` : '—',
+          s.meanChars === null ? '—' : s.meanChars.toFixed(0),
+        ];
+      }),
+    ]),
+  );
+  if (bases.length === 1) out.push(`  base: ${safe(bases[0] ?? 'none')}`);
+  else for (const s of t.steps) out.push(`  step ${s.step}: ${safe(s.model)} vs ${safe(s.base ?? 'no base')}`);
+  const last = t.steps[t.steps.length - 1]?.step;
+  const n = t.problems.length;
+  const lost = trajectoryFilter(t, 'lost').length;
+  const late = trajectoryFilter(t, 'late').length;
+  const flip = t.problems.filter((p) => p.pattern === 'flip-flop').length;
+  out.push(
+    `  of ${n} problems: ${lost} lost during training (solved at an earlier step, not at step ${last}); ${late} solved only at late steps (first solved at step ${t.lateFromStep} or later); ${flip} flip-flopping (solved, unsolved, solved again or the reverse)`,
+  );
+  return out;
+}
+
+const fmtNum = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
+
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => (r[j] ?? '').length)));
   return rows
@@ -332,13 +438,18 @@ function table(rows: string[][]): string {
 
 /**
  * CSV of every curve point, one row per (model, metric, k) ("long" format, ready for a data frame):
- * `model,label,metric,k,value,ci_low,ci_high,problems,missing` with metric `pass@k` (bootstrap interval
- * over problems), `best-of-k` and `maj@k` (no interval; maj@k only with --maj-at-k). Empty cells are
- * missing values. Comparisons (coverage, crossover k, categories) are in the JSON report.
+ * `model,label,metric,k,value,ci_low,ci_high,problems,missing,series,step` with metric `pass@k` (bootstrap
+ * interval over problems), `best-of-k` and `maj@k` (no interval; maj@k only with --maj-at-k). Empty cells
+ * are missing values. Then one block of rows per checkpoint of each training series (`series` and `step`
+ * set, `model` = the checkpoint): `sample-accuracy` (problems = problems with graded samples),
+ * `pass@k` and `base-pass@k` at k = 1 and the series' largest k, `category:<name>` (value = problems;
+ * problems = paired problems), `positive-gain-share:sharpening` and `:expansion` (with the bootstrap
+ * interval; problems = paired problems), `gain:sharpening` and `gain:expansion` (correct samples), `mean-chars`.
+ * Per-problem trajectories and the other comparisons (coverage, crossover k) are in the JSON report.
  */
 export function reportCsv(r: Report): string {
   const q = csvCell;
-  const lines = ['model,label,metric,k,value,ci_low,ci_high,problems,missing'];
+  const lines = ['model,label,metric,k,value,ci_low,ci_high,problems,missing,series,step'];
   for (const m of r.models) {
     const row = (
       metric: string,
@@ -362,11 +473,57 @@ export function reportCsv(r: Report): string {
           p.ciHigh ?? '',
           p.problems,
           p.missing ?? '',
+          '',
+          '',
         ].join(','),
       );
     for (const p of m.passAtK) row('pass@k', p);
     for (const p of m.bestOfK) row('best-of-k', p);
     for (const p of m.majAtK ?? []) row('maj@k', p);
+  }
+  for (const t of r.trajectories) {
+    for (const s of t.steps) {
+      const row = (
+        metric: string,
+        k: number | '',
+        value: number | null,
+        problems: number,
+        ci?: { low: number | null; high: number | null },
+        missing?: number,
+      ) =>
+        lines.push(
+          [
+            q(s.model),
+            q(s.label),
+            metric,
+            k,
+            value ?? '',
+            ci?.low ?? '',
+            ci?.high ?? '',
+            problems,
+            missing ?? '',
+            q(t.name),
+            s.step,
+          ].join(','),
+        );
+      row('sample-accuracy', '', s.sampleAccuracy, s.problems);
+      for (const p of s.passAtK) row('pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p.missing);
+      for (const p of s.basePassAtK)
+        row('base-pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p.missing);
+      if (s.categories)
+        for (const [c, v] of Object.entries(s.categories)) row(`category:${c}`, '', v, s.pairedProblems);
+      const g = s.positiveGainShare;
+      if (g) {
+        row('positive-gain-share:sharpening', '', g.sharpening, g.problems, { low: g.ciLow, high: g.ciHigh });
+        row('positive-gain-share:expansion', '', g.expansion, g.problems, {
+          low: g.ciHigh === null ? null : 1 - g.ciHigh,
+          high: g.ciLow === null ? null : 1 - g.ciLow,
+        });
+        row('gain:sharpening', '', g.gainFromSharpening, g.problems);
+        row('gain:expansion', '', g.gainFromExpansion, g.problems);
+      }
+      row('mean-chars', '', s.meanChars, s.problems);
+    }
   }
   return lines.join('\n');
 }
@@ -389,10 +546,13 @@ export function program(): Command {
         ...FORMAT_IDS,
       ]),
     )
+    .option('--scorer <name>', SCORER_HELP, parseScorer)
     .option('-q, --quiet', 'no progress on stderr')
-    .action(async (folder: string, opts: { db?: string; format: string; inputFormat?: FormatId; quiet?: boolean }) => {
+    .action(async (folder: string, opts: IndexCommandOptions) => {
       const abs = checkFolder(folder);
-      const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat);
+      const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat, {
+        scorer: opts.scorer,
+      });
       index.close();
       if (opts.format === 'json') {
         process.stdout.write(
@@ -447,6 +607,19 @@ export function program(): Command {
         ...FORMAT_IDS,
       ]),
     )
+    .option(
+      '--step-pattern <regex>',
+      'checkpoint step pattern for training series (a regular expression, case-insensitive; its first group is the step number; default: step-N, checkpoint-N, global_step_N, iter_N, ckpt-Nk, ...)',
+      (v) => {
+        try {
+          compileStepPattern(v);
+        } catch (e) {
+          throw new InvalidArgumentError((e as Error).message);
+        }
+        return v;
+      },
+    )
+    .option('--scorer <name>', SCORER_HELP, parseScorer)
     .option('-q, --quiet', 'no progress on stderr')
     .action(
       async (
@@ -461,11 +634,15 @@ export function program(): Command {
           regrade?: boolean;
           toolGrading?: boolean;
           inputFormat?: FormatId;
+          stepPattern?: string;
+          scorer?: string;
           quiet?: boolean;
         },
       ) => {
         const abs = checkFolder(folder);
-        const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat);
+        const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat, {
+          scorer: opts.scorer,
+        });
         try {
           if (summary.samples === 0) {
             // runIndex said why on stderr; an empty table on stdout would read as a result.
@@ -484,6 +661,7 @@ export function program(): Command {
             regrade: !!opts.regrade,
             toolGrading: !!opts.toolGrading,
             ppl: readPplSidecar(abs, index),
+            stepPattern: opts.stepPattern,
           });
           if (opts.format === 'json') process.stdout.write(`${terminalJson(report, 2)}\n`);
           else if (opts.format === 'csv') process.stdout.write(`${reportCsv(report)}\n`);

@@ -27,6 +27,7 @@ import {
 import { comparisonPairs, guessBaseModel, pickModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
 import { type PplRead, type PplReport, pplReport } from './ppl';
+import { computeTrajectories, reportTrajectory, type Trajectory } from './trajectories';
 
 /** A pass@k point with its bootstrap interval over problems (null where no problem has n >= k). */
 export type PassAtKPoint = CurveCIPoint;
@@ -118,6 +119,11 @@ export interface Report {
    * (src/core/ppl.ts); absent otherwise.
    */
   ppl?: PplReport;
+  /**
+   * Training dynamics: one entry per checkpoint series (models of one run at several steps, see
+   * src/core/trajectories.ts), each step against its own base; empty when the folder has none.
+   */
+  trajectories: Trajectory[];
   diagnostics: Diagnostic[];
   /** Notes for the reader, e.g. ragged n between compared models. */
   warnings: string[];
@@ -151,6 +157,8 @@ export interface ReportOptions {
    * has are never replaced.
    */
   toolGrading?: boolean;
+  /** Step pattern of checkpoint series (regular expression source); absent: the built-in one (src/core/series.ts). */
+  stepPattern?: string;
 }
 
 /**
@@ -158,8 +166,9 @@ export interface ReportOptions {
  * bootstrap intervals over problems (seeded: identical on every run), best-of-k by reward score,
  * accuracy histograms; per non-base model the comparison with the base model on shared problems
  * (coverage, crossover k, categories, paired bootstrap difference); per model and difficulty level
- * the stratified pass@k. Formulas and sources: see `src/core/metrics`.
- * @throws Error when `options.base` matches no model or several.
+ * the stratified pass@k; per checkpoint series the training trajectories (src/core/trajectories.ts).
+ * Formulas and sources: see `src/core/metrics`.
+ * @throws Error when `options.base` matches no model or several, or on an invalid `stepPattern`.
  */
 export function buildReport(index: TraceIndex, options: ReportOptions = {}): Report {
   const tool = options.toolGrading ? toolVerdicts(index) : undefined;
@@ -304,6 +313,16 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     }
   }
 
+  const training = computeTrajectories(index, {
+    base,
+    baseIsChoice: baseSource === 'option',
+    stepPattern: options.stepPattern,
+    ...boot,
+    models,
+    stats,
+  });
+  warnings.push(...training.warnings);
+
   return {
     schemaVersion: 1,
     base: base?.displayId ?? null,
@@ -317,6 +336,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     grading: { by: tool ? 'folder and tool' : 'folder', toolGraded, toolCorrect },
     ...(options.majAtK ? { majAtKRule: MAJ_AT_K_RULE } : {}),
     ...(options.ppl?.available ? { ppl: pplReport(options.ppl, models, pairsToCompare) } : {}),
+    trajectories: training.trajectories.map(reportTrajectory),
     diagnostics: index.diagnostics(),
     warnings,
   };

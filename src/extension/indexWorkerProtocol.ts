@@ -3,7 +3,15 @@ import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 
 /** Messages from the extension host to the indexing worker. */
 export type WorkerRequest =
-  | { type: 'index'; root: string; dbPath: string; include: string[]; exclude: string[] }
+  | {
+      type: 'index';
+      root: string;
+      dbPath: string;
+      include: string[];
+      exclude: string[];
+      /** Inspect scorer (`traceInspector.scorer`); empty: the default rule. */
+      scorer: string;
+    }
   | { type: 'cancel' };
 
 /** Messages from the indexing worker to the extension host. */
