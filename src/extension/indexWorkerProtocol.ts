@@ -1,3 +1,4 @@
+import type { GraderAudit } from '../core/graderAudit';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 
 /** Messages from the extension host to the indexing worker. */
@@ -16,5 +17,9 @@ export type WorkerRequest =
 /** Messages from the indexing worker to the extension host. */
 export type WorkerReply =
   | { type: 'progress'; progress: IndexProgress }
-  | { type: 'done'; summary: IndexSummary }
+  /**
+   * The pass finished. `graderAudit` (computed here, off the main thread: it canonicalises every
+   * distinct answer) describes the whole index after the pass; absent with `graderAuditError` if it failed.
+   */
+  | { type: 'done'; summary: IndexSummary; graderAudit?: GraderAudit; graderAuditError?: string }
   | { type: 'error'; message: string };
