@@ -8,6 +8,7 @@ import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations
 import { indexFolder, type IndexSummary } from '../core/index/indexer';
 import { TraceIndex } from '../core/index/traceIndex';
 import { FORMAT_IDS, type Diagnostic, type FormatId } from '../core/model';
+import { type Denominator, denominatorMark } from '../core/denominators';
 import { buildReport, type Report } from '../core/report';
 import { escapeControl } from '../core/text';
 
@@ -67,9 +68,10 @@ async function runIndex(
   dbPath: string,
   quiet: boolean,
   format?: FormatId,
+  correctThreshold?: number,
 ): Promise<{ index: TraceIndex; summary: IndexSummary }> {
   const index = TraceIndex.open(dbPath);
-  const summary = await indexFolder(index, folder, { onProgress: progress(quiet), format });
+  const summary = await indexFolder(index, folder, { onProgress: progress(quiet), format, correctThreshold });
   if (summary.samples === 0) {
     process.stderr.write(
       `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format (see README "Supported results folders", or describe yours with a trace-inspector.mapping.json)\n`,
@@ -84,7 +86,11 @@ function formatDiagnostics(diags: Diagnostic[]): string {
   return diags.map((d) => `${safe(d.file)}:${d.line}: ${d.severity}: ${safe(d.message)}`).join('\n');
 }
 
-/** Renders the report as aligned text tables. */
+/**
+ * Renders the report as aligned text tables. Every value computed over fewer than all of the model's
+ * problems carries the count, `70.0 (5/6)` (see src/core/denominators.ts); the warnings below the
+ * tables say why.
+ */
 export function reportTable(r: Report): string {
   const out: string[] = [];
   const ks = [...new Set(r.models.flatMap((m) => m.passAtK.map((p) => p.k)))].sort((a, b) => a - b);
@@ -97,20 +103,26 @@ export function reportTable(r: Report): string {
     m.sampleAccuracy === null ? 'ungraded' : String(m.correct),
     ...ks.map((k) => {
       const p = m.passAtK.find((x) => x.k === k);
-      return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]` : '—';
+      return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]${denominatorMark(p)}` : '—';
     }),
   ]);
   out.push(table([head, ...rows]));
+  if (r.models.flatMap((m) => [...m.passAtK, ...m.bestOfK, ...(m.majAtK ?? [])]).some((p) => p.missing > 0))
+    out.push("(a/b): over a of the model's b problems; the warnings below say why the others are left out");
   if (r.models.some((m) => m.bestOfK.length)) {
     out.push('', 'best-of-k (reward-model selection, %):');
     for (const m of r.models.filter((x) => x.bestOfK.length)) {
-      out.push(`  ${safe(m.label)}: ${m.bestOfK.map((b) => `k=${b.k} ${pct(b.value)}`).join('  ')}`);
+      out.push(
+        `  ${safe(m.label)}: ${m.bestOfK.map((b) => `k=${b.k} ${pct(b.value)}${denominatorMark(b)}`).join('  ')}`,
+      );
     }
   }
   if (r.models.some((m) => m.majAtK?.length)) {
     out.push('', 'maj@k (majority vote over extracted answers, %):');
     for (const m of r.models.filter((x) => x.majAtK?.length)) {
-      out.push(`  ${safe(m.label)}: ${m.majAtK!.map((b) => `k=${b.k} ${pct(b.value)}`).join('  ')}`);
+      out.push(
+        `  ${safe(m.label)}: ${m.majAtK!.map((b) => `k=${b.k} ${pct(b.value)}${denominatorMark(b)}`).join('  ')}`,
+      );
     }
   }
   if (r.comparisons.length) {
@@ -143,7 +155,7 @@ export function reportTable(r: Report): string {
         ...r.comparisons.map((c) => [
           ...(perRun ? [safe(c.base)] : []),
           safe(c.model),
-          String(c.problems),
+          c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems),
           String(c.coverage.baseOnly),
           String(c.coverage.modelOnly),
           String(c.coverage.both),
@@ -166,7 +178,7 @@ export function reportTable(r: Report): string {
     out.push('', 'pass@k by difficulty level:');
     for (const s of r.strata) {
       out.push(
-        `  ${safe(s.model)} level ${safe(s.level)} (${s.problems} problems): ${s.passAtK.map((p) => `@${p.k} ${pct(p.value)}`).join('  ')}`,
+        `  ${safe(s.model)} level ${safe(s.level)} (${s.problems} problems): ${s.passAtK.map((p) => `@${p.k} ${pct(p.value)}${denominatorMark(p)}`).join('  ')}`,
       );
     }
   }
@@ -194,46 +206,70 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
+/** Header of {@link reportCsv}. */
+export const CSV_HEADER =
+  'model,label,level,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score';
+
 /**
- * CSV of every curve point, one row per (model, metric, k) ("long" format, ready for a data frame):
- * `model,label,metric,k,value,ci_low,ci_high,problems,missing` with metric `pass@k` (bootstrap interval
- * over problems), `best-of-k` and `maj@k` (no interval; maj@k only with --maj-at-k). Empty cells are
- * missing values. Comparisons (coverage, crossover k, categories) are in the JSON report.
+ * CSV of every curve point, one row per (model, level, metric, k) ("long" format, ready for a data
+ * frame): {@link CSV_HEADER}, with metric `pass@k` (bootstrap interval over problems), `best-of-k` and
+ * `maj@k` (no interval; maj@k only with --maj-at-k); `level` empty for all problems, else one row per
+ * difficulty level (pass@k). `problems` entered the mean; `missing` = the model's other problems, split
+ * into `no_samples`, `ungraded` (no graded sample), `n_below_k` and `no_reward_score` (best-of-k), so
+ * `problems + missing` is the model's number of problems (of that level). Empty cells are missing
+ * values. Comparisons (coverage, crossover k, categories) are in the JSON report.
  */
 export function reportCsv(r: Report): string {
   const q = csvCell;
-  const lines = ['model,label,metric,k,value,ci_low,ci_high,problems,missing'];
+  const lines = [CSV_HEADER];
+  const row = (
+    m: { id: string; label: string },
+    level: string,
+    metric: string,
+    p: {
+      k: number;
+      value: number | null;
+      ciLow?: number | null;
+      ciHigh?: number | null;
+    } & Denominator,
+  ) =>
+    lines.push(
+      [
+        q(m.id),
+        q(m.label),
+        q(level),
+        metric,
+        p.k,
+        p.value ?? '',
+        p.ciLow ?? '',
+        p.ciHigh ?? '',
+        p.problems,
+        p.missing,
+        p.leftOut.noSamples,
+        p.leftOut.ungraded,
+        p.leftOut.belowK,
+        p.leftOut.noScore ?? '',
+      ].join(','),
+    );
   for (const m of r.models) {
-    const row = (
-      metric: string,
-      p: {
-        k: number;
-        value: number | null;
-        ciLow?: number | null;
-        ciHigh?: number | null;
-        problems: number;
-        missing?: number;
-      },
-    ) =>
-      lines.push(
-        [
-          q(m.id),
-          q(m.label),
-          metric,
-          p.k,
-          p.value ?? '',
-          p.ciLow ?? '',
-          p.ciHigh ?? '',
-          p.problems,
-          p.missing ?? '',
-        ].join(','),
-      );
-    for (const p of m.passAtK) row('pass@k', p);
-    for (const p of m.bestOfK) row('best-of-k', p);
-    for (const p of m.majAtK ?? []) row('maj@k', p);
+    for (const p of m.passAtK) row(m, '', 'pass@k', p);
+    for (const p of m.bestOfK) row(m, '', 'best-of-k', p);
+    for (const p of m.majAtK ?? []) row(m, '', 'maj@k', p);
+    for (const s of r.strata.filter((x) => x.model === m.id)) for (const p of s.passAtK) row(m, s.level, 'pass@k', p);
   }
   return lines.join('\n');
 }
+
+/** Parses `--correct-threshold`: a finite number. */
+function parseThreshold(v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n))
+    throw new InvalidArgumentError('expected a number (a score >= it is correct)');
+  return n;
+}
+
+const THRESHOLD_HELP =
+  'count a correctness score >= x as correct (for files whose scores are not verdicts: numbers other than 0/1, e.g. Tree-of-Thought infos[].r); without it such samples are ungraded';
 
 /** Builds the command-line program (exported for tests). */
 export function program(): Command {
@@ -253,22 +289,36 @@ export function program(): Command {
         ...FORMAT_IDS,
       ]),
     )
+    .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
     .option('-q, --quiet', 'no progress on stderr')
-    .action(async (folder: string, opts: { db?: string; format: string; inputFormat?: FormatId; quiet?: boolean }) => {
-      const abs = checkFolder(folder);
-      const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat);
-      index.close();
-      if (opts.format === 'json') {
-        process.stdout.write(
-          `${terminalJson({ filesIndexed: summary.filesIndexed, filesSkipped: summary.filesSkipped, filesRemoved: summary.filesRemoved, samples: summary.samples, diagnostics: summary.diagnostics }, 2)}\n`,
+    .action(
+      async (
+        folder: string,
+        opts: { db?: string; format: string; inputFormat?: FormatId; quiet?: boolean; correctThreshold?: number },
+      ) => {
+        const abs = checkFolder(folder);
+        const { index, summary } = await runIndex(
+          abs,
+          opts.db ?? defaultDbPath(abs),
+          !!opts.quiet,
+          opts.inputFormat,
+          opts.correctThreshold,
         );
-      } else {
-        process.stdout.write(
-          `indexed ${summary.filesIndexed} files, skipped ${summary.filesSkipped} unchanged, removed ${summary.filesRemoved}; ${summary.samples} samples in the index\n`,
-        );
-        if (summary.diagnostics.length) process.stdout.write(`${formatDiagnostics(summary.diagnostics)}\n`);
-      }
-    });
+        index.close();
+        // nothing indexed (no results file, or none with a readable sample): a failure, not an empty success
+        if (summary.samples === 0) process.exitCode = 1;
+        if (opts.format === 'json') {
+          process.stdout.write(
+            `${terminalJson({ filesIndexed: summary.filesIndexed, filesSkipped: summary.filesSkipped, filesRemoved: summary.filesRemoved, samples: summary.samples, diagnostics: summary.diagnostics }, 2)}\n`,
+          );
+        } else {
+          process.stdout.write(
+            `indexed ${summary.filesIndexed} files, skipped ${summary.filesSkipped} unchanged, removed ${summary.filesRemoved}; ${summary.samples} samples in the index\n`,
+          );
+          if (summary.diagnostics.length) process.stdout.write(`${formatDiagnostics(summary.diagnostics)}\n`);
+        }
+      },
+    );
 
   cmd
     .command('report')
@@ -303,6 +353,7 @@ export function program(): Command {
         ...FORMAT_IDS,
       ]),
     )
+    .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
     .option('-q, --quiet', 'no progress on stderr')
     .action(
       async (
@@ -316,10 +367,17 @@ export function program(): Command {
           majAtK?: true | number;
           inputFormat?: FormatId;
           quiet?: boolean;
+          correctThreshold?: number;
         },
       ) => {
         const abs = checkFolder(folder);
-        const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat);
+        const { index, summary } = await runIndex(
+          abs,
+          opts.db ?? defaultDbPath(abs),
+          !!opts.quiet,
+          opts.inputFormat,
+          opts.correctThreshold,
+        );
         try {
           if (summary.samples === 0) {
             // runIndex said why on stderr; an empty table on stdout would read as a result.

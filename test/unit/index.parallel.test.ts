@@ -126,7 +126,9 @@ describe('parallel reader', () => {
       evs.map((e) =>
         e.kind === 'diagnostic'
           ? e.diagnostic
-          : {
+          : e.kind === 'ungrade'
+            ? e
+            : {
               line: e.record.line,
               id: e.record.problemId,
               samples: e.record.samples.map((x) => [x.text, x.correct, x.sampleIndex]),

@@ -178,8 +178,10 @@ async function readAndCheck(dir: string, rel: string, format: FormatId, content:
           Number.isInteger(d.line) && d.line >= 0 && d.line <= lineCount,
           `line ${d.line} of ${lineCount}: ${d.message}`,
         );
-        assert.ok(d.severity === 'error' || d.severity === 'warning');
+        assert.ok(d.severity === 'error' || d.severity === 'warning' || d.severity === 'info');
         assert.ok(typeof d.message === 'string' && d.message.length > 0 && d.message.length < 2000);
+      } else if (ev.kind === 'ungrade') {
+        for (const l of ev.lines) assert.ok(Number.isInteger(l) && l >= 1 && l <= lineCount, `ungrade line ${l}`);
       } else {
         const r = ev.record;
         out.records++;

@@ -34,7 +34,7 @@ async function collect(root: string, rel: string, format?: FormatId, reader?: Re
   const it = reader ? reader.read(ctx) : readFile(ctx, format);
   for await (const ev of it) {
     if (ev.kind === 'problem') records.push(ev.record);
-    else diags.push(ev.diagnostic);
+    else if (ev.kind === 'diagnostic') diags.push(ev.diagnostic);
   }
   return { records, diags, msgs: diags.map((d) => `${d.line}:${d.severity}:${d.message}`) };
 }

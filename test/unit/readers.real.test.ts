@@ -19,7 +19,7 @@ async function collect(root: string, rel: string): Promise<{ records: ProblemRec
   const diags: Diagnostic[] = [];
   for await (const ev of readFile(makeContext(root, rel))) {
     if (ev.kind === 'problem') records.push(ev.record);
-    else diags.push(ev.diagnostic);
+    else if (ev.kind === 'diagnostic') diags.push(ev.diagnostic);
   }
   return { records, diags };
 }

@@ -12,6 +12,15 @@ import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import * as yauzl from 'yauzl';
 import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
+import {
+  invalidUtf8Bytes,
+  invalidUtf8Message,
+  isUnsafeInteger,
+  nonFiniteMessage,
+  parseExactIntegers,
+  parseJsonTolerant,
+  stripBom,
+} from '../textFile';
 import type { Reader, ReaderContext } from './types';
 import {
   MAX_JSON_DOCUMENT_BYTES,
@@ -130,8 +139,9 @@ function targetText(target: unknown): string | null {
  * Builds a sample from an Inspect sample object.
  * - text = `output.completion` when a non-empty string, else `output.choices[0].message.content`
  *   ({@link contentText}); neither: empty text and a warning.
- * - correct/rewardScore from the first scorer in `scores` ({@link inspectScore}); extractedAnswer =
- *   that scorer's `answer`; no scores: ungraded.
+ * - correct from the first scorer in `scores` ({@link inspectScore}); extractedAnswer = that scorer's
+ *   `answer`; no scores: ungraded. No reward score: the scorer's value is what the verdict is made
+ *   of, not a reward model's score, so best-of-k by it would only repeat pass@k.
  * - finishReason = `choices[0].stop_reason`; tokenCount = `output.usage.output_tokens`.
  */
 function toSample(s: Record<string, unknown>, warnings: string[]): SampleRecord {
@@ -145,13 +155,12 @@ function toSample(s: Record<string, unknown>, warnings: string[]): SampleRecord 
     warnings.push(`sample ${String(s.id)} epoch ${String(s.epoch)} has no output text`);
   }
   let correct: boolean | null = null;
-  let reward: number | null = null;
   let answer: string | null = null;
   if (isObject(s.scores)) {
     const firstKey = Object.keys(s.scores)[0];
     const sc = firstKey !== undefined ? s.scores[firstKey] : undefined;
     if (isObject(sc)) {
-      ({ correct, reward } = inspectScore(sc.value));
+      ({ correct } = inspectScore(sc.value));
       answer = toStr(sc.answer);
     }
   }
@@ -160,7 +169,7 @@ function toSample(s: Record<string, unknown>, warnings: string[]): SampleRecord 
     text,
     correct,
     extractedAnswer: answer,
-    rewardScore: reward,
+    rewardScore: null,
     finishReason: choice0 ? toStr(choice0.stop_reason) : null,
     tokenCount: toNum(usage.output_tokens),
   };
@@ -218,7 +227,11 @@ async function* readJsonLog(ctx: ReaderContext, limits: InspectLimits): AsyncGen
     yield doc.error;
     return;
   }
-  const log = doc.value;
+  yield* doc.warnings;
+  let log = doc.value;
+  // sample ids beyond 2^53: the log again, with those integers read from their source text
+  if (isObject(log) && Array.isArray(log.samples) && log.samples.some((x) => isObject(x) && isUnsafeInteger(x.id)))
+    log = parseExactIntegers(doc.text);
   if (!isObject(log) || !isObject(log.eval)) {
     yield diag(ctx, 0, 'not an Inspect log: no eval object at the top level');
     return;
@@ -353,10 +366,18 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
       }
       return null;
     };
+    /** Entry warnings (invalid UTF-8, NaN / Infinity literals), reported with the entry's name. */
+    const entryWarnings: ReadEvent[] = [];
     const readJsonEntry = async (e: yauzl.Entry): Promise<unknown> => {
       const buf = await readEntry(zf, e, Math.min(limits.maxEntryBytes, limits.maxTotalBytes - totalBytes));
       totalBytes += buf.length;
-      return JSON.parse(buf.toString('utf8'));
+      const text = buf.toString('utf8');
+      const bad = invalidUtf8Bytes(buf, text);
+      if (bad > 0) entryWarnings.push(diag(ctx, 1, `${e.fileName}: ${invalidUtf8Message(bad)}`, 'warning'));
+      const parsed = parseJsonTolerant(stripBom(text));
+      if (parsed.nonFinite > 0)
+        entryWarnings.push(diag(ctx, 1, `${e.fileName}: ${nonFiniteMessage(parsed.nonFinite)}`, 'warning'));
+      return parsed.value;
     };
 
     const byName = new Map(entries.map((e) => [e.fileName, e]));
@@ -421,9 +442,12 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
         }
         samples.push(s);
       }
+      yield* entryWarnings.splice(0);
       if (samples.length === 0) continue;
       const warnings: string[] = [];
-      const record = toProblem(toStr(samples[0].id) ?? id, samples, model, dataset, warnings);
+      // the entry name holds the id as written; a parsed id beyond 2^53 has lost digits
+      const parsedId = isUnsafeInteger(samples[0].id) ? null : toStr(samples[0].id);
+      const record = toProblem(parsedId ?? id, samples, model, dataset, warnings);
       for (const w of warnings) yield diag(ctx, 1, w, 'warning');
       yield { kind: 'problem', record };
     }

@@ -11,8 +11,10 @@ import type { Diagnostic, ModelRef, ProblemRecord, ReadEvent, SampleRecord } fro
 import { matchAny } from './glob';
 import { MAPPING_FILE_NAME, MAPPING_SCHEMA, type MappingSpec } from './mappingSchema';
 import type { Reader, ReaderContext } from './types';
+import { isUnsafeInteger, parseExactIntegers } from '../textFile';
 import {
   OncePerFile,
+  VerdictReader,
   checkAbort,
   diag,
   fileStem,
@@ -20,7 +22,6 @@ import {
   isObject,
   readJsonDocument,
   readJsonLines,
-  toCorrect,
   toLevel,
   toNum,
   toScore,
@@ -214,11 +215,12 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   const f = spec.fields;
   const once = new OncePerFile();
   const defaultModel = spec.model ?? fileStem(ctx.relPath);
+  // the mapping's own threshold first, then the one given to the indexer; numbers that are not 0/1
+  // make the file's numeric values scores, not verdicts (VerdictReader)
+  const verdicts = new VerdictReader(ctx, f.correct ?? 'correct', spec.correctThreshold ?? ctx.correctThreshold);
 
   const correctOf = (v: unknown, line: number, what: string, out: ReadEvent[]): boolean | null => {
-    if (spec.correctThreshold !== undefined && typeof v === 'number' && Number.isFinite(v))
-      return v >= spec.correctThreshold;
-    const c = toCorrect(v);
+    const c = verdicts.read(v, line);
     if (c.kind === 'string') {
       const w = once.warn(
         ctx,
@@ -372,9 +374,13 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       yield doc.error;
       return;
     }
-    let records: unknown = doc.value;
-    if (spec.recordsPath) records = getPath(doc.value, spec.recordsPath);
-    else if (!Array.isArray(records)) records = [records];
+    yield* doc.warnings;
+    const recordsOf = (v: unknown): unknown =>
+      spec.recordsPath ? getPath(v, spec.recordsPath) : Array.isArray(v) ? v : [v];
+    let records = recordsOf(doc.value);
+    // problem ids beyond 2^53: the document again, with those integers read from their source text
+    if (Array.isArray(records) && records.some((r) => isUnsafeInteger(getPath(r, f.problemId))))
+      records = recordsOf(parseExactIntegers(doc.text));
     if (!Array.isArray(records)) {
       yield diag(
         ctx,
@@ -396,6 +402,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       if (r) yield { kind: 'problem', record: r };
     }
     if (records.length === 0) yield diag(ctx, 0, 'no records', 'warning');
+    yield* verdicts.finish();
     return;
   }
 
@@ -406,10 +413,14 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     }
     checkAbort(ctx);
     const out: ReadEvent[] = [];
-    const r = recordOf(item.value, item.line, '', out);
+    const value = isUnsafeInteger(getPath(item.value, f.problemId))
+      ? (parseExactIntegers(item.text) as Record<string, unknown>)
+      : item.value;
+    const r = recordOf(value, item.line, '', out);
     yield* out;
     if (r) yield { kind: 'problem', record: r };
   }
+  yield* verdicts.finish();
 }
 
 /**

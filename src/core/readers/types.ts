@@ -12,6 +12,13 @@ export interface ReaderContext {
   run: string;
   /** Aborts reading between records. */
   signal?: AbortSignal;
+  /**
+   * Makes numeric correctness values verdicts: a score >= this is correct, below it incorrect (CLI
+   * `--correct-threshold`, setting `traceInspector.correctThreshold`). Without it, a file whose
+   * correctness values include numbers other than 0/1 holds scores, not verdicts, and its numeric
+   * values leave the samples ungraded (see util.ts `VerdictReader`).
+   */
+  correctThreshold?: number;
 }
 
 /**
