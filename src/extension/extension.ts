@@ -476,6 +476,8 @@ class Extension implements vscode.Disposable {
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('traceInspector')) this.onSessionChanged();
+        // another threshold changes which samples are graded: read the folder again
+        if (e.affectsConfiguration('traceInspector.correctThreshold')) void this.autoIndex();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.autoIndex()),
     );

@@ -2,7 +2,15 @@ import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 
 /** Messages from the extension host to the indexing worker. */
 export type WorkerRequest =
-  | { type: 'index'; root: string; dbPath: string; include: string[]; exclude: string[] }
+  | {
+      type: 'index';
+      root: string;
+      dbPath: string;
+      include: string[];
+      exclude: string[];
+      /** Setting `traceInspector.correctThreshold` (see IndexOptions.correctThreshold). */
+      correctThreshold?: number;
+    }
   | { type: 'cancel' };
 
 /** Messages from the indexing worker to the extension host. */

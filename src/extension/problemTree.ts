@@ -57,6 +57,37 @@ const passIcon = new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.ico
 const failIcon = new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
 const partialIcon = new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('testing.iconQueued'));
 const ungradedIcon = new vscode.ThemeIcon('question');
+const noSamplesIcon = new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
+
+/**
+ * The state of a model on a problem, as the tree shows it: `none` (no record), `noSamples` (a record
+ * without samples), `ungraded` (samples, none graded), else by verdicts. The first two and `ungraded`
+ * are left out of every figure (counted in `missing`), so they are never shown as failing.
+ */
+export type ProblemState = 'none' | 'noSamples' | 'ungraded' | 'failing' | 'partial' | 'solved';
+
+export function problemState(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined): ProblemState {
+  if (!s) return 'none';
+  if (s.n === 0) return 'noSamples';
+  if (s.graded === 0) return 'ungraded';
+  return s.c === 0 ? 'failing' : s.c === s.graded ? 'solved' : 'partial';
+}
+
+function stateIcon(state: ProblemState): vscode.ThemeIcon {
+  switch (state) {
+    case 'noSamples':
+      return noSamplesIcon;
+    case 'none':
+    case 'ungraded':
+      return ungradedIcon;
+    case 'failing':
+      return failIcon;
+    case 'solved':
+      return passIcon;
+    case 'partial':
+      return partialIcon;
+  }
+}
 
 /**
  * A model's name as a tree row shows it: the last segment of its name with the revision
@@ -74,11 +105,28 @@ function treeK(kValues: number[], n: number): number | undefined {
   return [...kValues].sort((a, b) => b - a).find((k) => k <= n);
 }
 
-function fmtCounts(s: StatRow | undefined, kValues: number[]): string {
-  if (!s) return '—';
+/**
+ * A model's counts on a problem: `c/n · pass@k` over graded samples; `c/g · u ungraded` when some
+ * samples have no verdict; `no samples` / `ungraded · N samples` for the states left out of the figures.
+ */
+export function fmtCounts(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined, kValues: number[]): string {
+  const state = problemState(s);
+  if (!s || state === 'none') return '—';
+  if (state === 'noSamples') return 'no samples';
+  if (state === 'ungraded') return `ungraded · ${s.n} sample${s.n === 1 ? '' : 's'}`;
   const k = treeK(kValues, s.graded);
   const p = k && k > 1 ? passAtK(s.graded, s.c, k) : null;
-  return `${s.c}/${s.n}${p !== null && k ? ` · pass@${k} ${p.toFixed(2)}` : ''}`;
+  const ungraded = s.n - s.graded;
+  return `${s.c}/${s.graded}${ungraded > 0 ? ` · ${ungraded} ungraded` : ''}${p !== null && k ? ` · pass@${k} ${p.toFixed(2)}` : ''}`;
+}
+
+/** `c/n` of the base model on a problem, or its state when it has no verdict there. */
+function shortCounts(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined): string {
+  const state = problemState(s);
+  if (!s || state === 'none') return '—';
+  if (state === 'noSamples') return 'no samples';
+  if (state === 'ungraded') return 'ungraded';
+  return `${s.c}/${s.graded}`;
 }
 
 /**
@@ -337,12 +385,10 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           const fs = stats.find((x) => x.modelId === focus?.id);
           const bs = stats.find((x) => x.modelId === base?.id);
           const parts: string[] = [];
-          if (node.modelId === undefined && base && base.id !== focus?.id)
-            parts.push(`base ${bs ? `${bs.c}/${bs.n}` : '—'}`);
+          if (node.modelId === undefined && base && base.id !== focus?.id) parts.push(`base ${shortCounts(bs)}`);
           if (focus) parts.push(`${node.modelId === undefined ? 'model ' : ''}${fmtCounts(fs, kValues)}`);
           item.description = `${parts.join(' · ')}${p.question ? ` — ${preview(p.question, 60)}` : ''}`;
-          item.iconPath =
-            !fs || fs.graded === 0 ? ungradedIcon : fs.c === 0 ? failIcon : fs.c === fs.graded ? passIcon : partialIcon;
+          item.iconPath = stateIcon(problemState(fs));
         }
         return item;
       }
@@ -356,16 +402,15 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           if (node.problemId !== undefined) {
             const st = s.index.problemStats(node.problemId).find((x) => x.modelId === m.id);
             item.description = `${fmtCounts(st, kValues)}${m.id === base?.id ? ' · base' : ''}`;
-            item.iconPath =
-              !st || st.graded === 0
-                ? ungradedIcon
-                : st.c === 0
-                  ? failIcon
-                  : st.c === st.graded
-                    ? passIcon
-                    : partialIcon;
+            item.iconPath = stateIcon(problemState(st));
+            // a record without samples has nothing to expand
+            if (st && st.n === 0) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
           } else {
-            item.description = `${m.problems} problems · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}`;
+            const left = [
+              m.emptyProblems ? `${m.emptyProblems} without samples` : '',
+              m.ungradedProblems ? `${m.ungradedProblems} ungraded` : '',
+            ].filter(Boolean);
+            item.description = `${m.problems} problems${left.length ? ` (${left.join(', ')})` : ''} · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}`;
             item.iconPath = new vscode.ThemeIcon(m.id === base?.id ? 'home' : 'hubot');
           }
         }
@@ -443,9 +488,12 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         if (a?.note) md.appendMarkdown('\n\n**Note:** ').appendText(a.note);
       }
     } else if (node.type === 'model') {
-      md.appendText(
-        `${node.model.displayId}\n${node.model.problems} problems, ${node.model.samples} samples, ${node.model.correct} correct`,
-      );
+      const m = node.model;
+      md.appendText(`${m.displayId}\n${m.problems} problems, ${m.samples} samples, ${m.correct} correct`);
+      if (m.emptyProblems || m.ungradedProblems)
+        md.appendMarkdown('\n\n').appendText(
+          `Left out of every figure (counted in "missing"): ${m.emptyProblems} problem(s) without samples, ${m.ungradedProblems} without a graded sample.`,
+        );
     } else return item;
     item.tooltip = md;
     return item;

@@ -22,6 +22,8 @@ export interface Settings {
   exclude: string[];
   baseModel: string;
   lowAccuracyThreshold: number;
+  /** A correctness score >= this is correct; undefined: scores that are not verdicts leave samples ungraded. */
+  correctThreshold: number | undefined;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
@@ -35,7 +37,12 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     exclude: c.get<string[]>('exclude') ?? [],
     baseModel: c.get<string>('baseModel') ?? '',
     lowAccuracyThreshold: c.get<number>('lowAccuracyThreshold') ?? 0.25,
+    correctThreshold: finiteOrUndefined(c.get<unknown>('correctThreshold')),
   };
+}
+
+function finiteOrUndefined(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
 /**
@@ -173,6 +180,7 @@ export class FolderSession implements vscode.Disposable {
       dbPath: this.dbPath,
       include: settings.include,
       exclude: settings.exclude,
+      correctThreshold: settings.correctThreshold,
     };
     const shown = { samples: 0, at: Date.now() };
     const done = new Promise<IndexSummary | undefined>((resolve) => {
@@ -246,7 +254,11 @@ export class FolderSession implements vscode.Disposable {
       const diag = new vscode.Diagnostic(
         new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
         d.message,
-        d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+        d.severity === 'error'
+          ? vscode.DiagnosticSeverity.Error
+          : d.severity === 'warning'
+            ? vscode.DiagnosticSeverity.Warning
+            : vscode.DiagnosticSeverity.Information,
       );
       diag.source = 'Trace Inspector';
       const list = byFile.get(d.file) ?? [];
