@@ -17,10 +17,13 @@ export function diagnosticKind(severity: Diagnostic['severity'], message: string
   const at = message.lastIndexOf(DUPLICATE_OF);
   const head = at >= 0 ? message.slice(0, at) : message;
   const tail = at >= 0 ? message.slice(at) : '';
-  return `${severity}:${head
-    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
-    .replace(/\([^()]*\)/g, '()')
-    .replace(/\d+/g, '#')}${tail}`;
+  let k = head.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  // innermost parentheses first, until none is left: `(... (line 1 column 2))` is one detail
+  for (let prev = ''; prev !== k; ) {
+    prev = k;
+    k = k.replace(/\([^()]*\)/g, '');
+  }
+  return `${severity}:${k.replace(/\d+/g, '#')}${tail}`;
 }
 
 /**
