@@ -301,8 +301,9 @@ function denominatorWarnings(id: string, set: ProblemSet, passAtK: PassAtKPoint[
   const firstShort = passAtK.find((p) => p.leftOut.belowK > 0);
   if (firstShort) {
     const last = passAtK[passAtK.length - 1];
+    const atLast = last.k === firstShort.k ? '' : `; pass@${last.k} ${describeDenominator(last, last.k)}`;
     out.push(
-      `${id}: the problem set changes along k: pass@${firstShort.k} and above are ${describeDenominator(firstShort, firstShort.k)}; pass@${last.k} ${describeDenominator(last, last.k)}`,
+      `${id}: the problem set changes along k: pass@${firstShort.k} and above are ${describeDenominator(firstShort, firstShort.k)}${atLast}`,
     );
   }
   return out;
