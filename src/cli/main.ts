@@ -63,23 +63,34 @@ function progress(quiet: boolean) {
   };
 }
 
+/** Options of both commands that say how the folder is indexed. */
+interface IndexCliOptions {
+  db?: string;
+  quiet?: boolean;
+  inputFormat?: FormatId;
+  correctThreshold?: number;
+}
+
+/** Indexes `folder` (checked, made absolute) into `--db` or the default index; returns the open index. */
 async function runIndex(
   folder: string,
-  dbPath: string,
-  quiet: boolean,
-  format?: FormatId,
-  correctThreshold?: number,
-): Promise<{ index: TraceIndex; summary: IndexSummary }> {
-  const index = TraceIndex.open(dbPath);
-  const summary = await indexFolder(index, folder, { onProgress: progress(quiet), format, correctThreshold });
+  opts: IndexCliOptions,
+): Promise<{ abs: string; index: TraceIndex; summary: IndexSummary }> {
+  const abs = checkFolder(folder);
+  const index = TraceIndex.open(opts.db ?? defaultDbPath(abs));
+  const summary = await indexFolder(index, abs, {
+    onProgress: progress(!!opts.quiet),
+    format: opts.inputFormat,
+    correctThreshold: opts.correctThreshold,
+  });
   if (summary.samples === 0) {
     process.stderr.write(
-      `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format (see README "Supported results folders", or describe yours with a trace-inspector.mapping.json)\n`,
+      `trace-inspector: no samples found in ${safe(abs)}: no file in a supported format (see README "Supported results folders", or describe yours with a trace-inspector.mapping.json)\n`,
     );
   }
   // Restore annotations from the folder's mirror (after deleting the index, or from git).
-  new AnnotationStore(index).importJsonl(join(folder, ...MIRROR_RELATIVE_PATH.split('/')), MIRROR_RELATIVE_PATH);
-  return { index, summary };
+  new AnnotationStore(index).importJsonl(join(abs, ...MIRROR_RELATIVE_PATH.split('/')), MIRROR_RELATIVE_PATH);
+  return { abs, index, summary };
 }
 
 function formatDiagnostics(diags: Diagnostic[]): string {
@@ -291,34 +302,22 @@ export function program(): Command {
     )
     .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
     .option('-q, --quiet', 'no progress on stderr')
-    .action(
-      async (
-        folder: string,
-        opts: { db?: string; format: string; inputFormat?: FormatId; quiet?: boolean; correctThreshold?: number },
-      ) => {
-        const abs = checkFolder(folder);
-        const { index, summary } = await runIndex(
-          abs,
-          opts.db ?? defaultDbPath(abs),
-          !!opts.quiet,
-          opts.inputFormat,
-          opts.correctThreshold,
+    .action(async (folder: string, opts: IndexCliOptions & { format: string }) => {
+      const { index, summary } = await runIndex(folder, opts);
+      index.close();
+      // nothing indexed (no results file, or none with a readable sample): a failure, not an empty success
+      if (summary.samples === 0) process.exitCode = 1;
+      if (opts.format === 'json') {
+        process.stdout.write(
+          `${terminalJson({ filesIndexed: summary.filesIndexed, filesSkipped: summary.filesSkipped, filesRemoved: summary.filesRemoved, samples: summary.samples, diagnostics: summary.diagnostics }, 2)}\n`,
         );
-        index.close();
-        // nothing indexed (no results file, or none with a readable sample): a failure, not an empty success
-        if (summary.samples === 0) process.exitCode = 1;
-        if (opts.format === 'json') {
-          process.stdout.write(
-            `${terminalJson({ filesIndexed: summary.filesIndexed, filesSkipped: summary.filesSkipped, filesRemoved: summary.filesRemoved, samples: summary.samples, diagnostics: summary.diagnostics }, 2)}\n`,
-          );
-        } else {
-          process.stdout.write(
-            `indexed ${summary.filesIndexed} files, skipped ${summary.filesSkipped} unchanged, removed ${summary.filesRemoved}; ${summary.samples} samples in the index\n`,
-          );
-          if (summary.diagnostics.length) process.stdout.write(`${formatDiagnostics(summary.diagnostics)}\n`);
-        }
-      },
-    );
+      } else {
+        process.stdout.write(
+          `indexed ${summary.filesIndexed} files, skipped ${summary.filesSkipped} unchanged, removed ${summary.filesRemoved}; ${summary.samples} samples in the index\n`,
+        );
+        if (summary.diagnostics.length) process.stdout.write(`${formatDiagnostics(summary.diagnostics)}\n`);
+      }
+    });
 
   cmd
     .command('report')
@@ -358,26 +357,15 @@ export function program(): Command {
     .action(
       async (
         folder: string,
-        opts: {
-          db?: string;
+        opts: IndexCliOptions & {
           base?: string;
           format: string;
           replicates?: number;
           seed?: number;
           majAtK?: true | number;
-          inputFormat?: FormatId;
-          quiet?: boolean;
-          correctThreshold?: number;
         },
       ) => {
-        const abs = checkFolder(folder);
-        const { index, summary } = await runIndex(
-          abs,
-          opts.db ?? defaultDbPath(abs),
-          !!opts.quiet,
-          opts.inputFormat,
-          opts.correctThreshold,
-        );
+        const { abs, index, summary } = await runIndex(folder, opts);
         try {
           if (summary.samples === 0) {
             // runIndex said why on stderr; an empty table on stdout would read as a result.
