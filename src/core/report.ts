@@ -27,6 +27,7 @@ import {
 } from './denominators';
 import { comparisonPairs, guessBaseModel, pickModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
+import { type PplRead, type PplReport, pplReport } from './ppl';
 
 /**
  * A pass@k point with its bootstrap interval over problems (null where no problem has n >= k).
@@ -100,6 +101,11 @@ export interface Report {
   comparisons: ComparisonReport[];
   strata: StratumReport[];
   audit: AuditEntry[];
+  /**
+   * PPL_base per model and per comparison, when the folder carries a base-model log-probability sidecar
+   * (src/core/ppl.ts); absent otherwise.
+   */
+  ppl?: PplReport;
   diagnostics: Diagnostic[];
   /** Notes for the reader, e.g. ragged n between compared models. */
   warnings: string[];
@@ -113,6 +119,8 @@ export interface ReportOptions {
   seed?: number;
   /** Audit entries, computed by the caller ({@link auditFolder}) because it reads the folder. */
   audit?: AuditEntry[];
+  /** The folder's log-probability sidecar, read by the caller ({@link readPplSidecar}) because it reads the folder. */
+  ppl?: PplRead;
   /**
    * Adds maj@k curves. Off by default: at large k with many distinct answers the exact expectation
    * is replaced by a Monte Carlo estimate of `draws` seeded k-subsets per problem (default 2000;
@@ -263,6 +271,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     comparisons,
     strata,
     audit: options.audit ?? [],
+    ...(options.ppl?.available ? { ppl: pplReport(options.ppl, models, pairsToCompare) } : {}),
     diagnostics: index.diagnostics(),
     warnings,
   };
