@@ -12,6 +12,7 @@ import { type Denominator, denominatorMark } from '../core/denominators';
 import { type PplReport, readPplSidecar } from '../core/ppl';
 import { buildReport, type Report } from '../core/report';
 import { escapeControl } from '../core/text';
+import { CROSSOVER_NOTE, crossoverText } from '../shared/claims';
 
 /** Default index location for a results folder: a per-user cache, so read-only folders work. */
 export function defaultDbPath(folder: string): string {
@@ -172,11 +173,7 @@ export function reportTable(r: Report): string {
           String(c.coverage.modelOnly),
           String(c.coverage.both),
           String(c.coverage.neither),
-          c.crossoverK === null
-            ? c.leaderAtK1 === 'tie'
-              ? 'none (tied at k=1)'
-              : `none (${c.leaderAtK1} leads)`
-            : String(c.crossoverK),
+          crossoverText(c),
           String(c.categories.sharpening),
           String(c.categories.expansion),
           String(c.categories.regression),
@@ -185,6 +182,17 @@ export function reportTable(r: Report): string {
         ]),
       ]),
     );
+    out.push(CROSSOVER_NOTE);
+    const noisy = r.comparisons.filter((c) => Object.values(c.categoriesWithinNoise).some((v) => v > 0));
+    if (noisy.length) {
+      out.push('categories decided within noise (the two 95% Jeffreys intervals of c/n overlap):');
+      for (const c of noisy) {
+        const w = c.categoriesWithinNoise;
+        out.push(
+          `  ${safe(c.model)}: sharpening ${w.sharpening} of ${c.categories.sharpening}, expansion ${w.expansion} of ${c.categories.expansion}, regression ${w.regression} of ${c.categories.regression}`,
+        );
+      }
+    }
   }
   if (r.strata.length) {
     out.push('', 'pass@k by difficulty level:');

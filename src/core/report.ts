@@ -4,14 +4,19 @@ import {
   accuracyHistogram,
   bestOfKCurve,
   bootstrapPassAtKCurve,
+  categoriesWithinNoise,
   categoryCounts,
   coverage,
+  crossoverBootstrap,
   crossoverK,
+  intervalHoldsZero,
   kGrid,
   majAtKCurve,
   pairedBootstrapDiff,
   type CategoryCounts,
   type CoverageCounts,
+  type CrossoverInterval,
+  type DifferenceCategory,
   type CurveCIPoint,
   type HistogramBin,
   type MajAtKPoint,
@@ -75,9 +80,24 @@ export interface ComparisonReport {
   missing: number;
   leftOut: LeftOut;
   coverage: CoverageCounts;
+  /**
+   * Smallest k at which the model trailing at k = 1 is ahead or level before saturation (metrics
+   * `crossoverK`); null if never, or when the two are level only at saturation (then `saturationK`).
+   */
   crossoverK: number | null;
+  /** Smallest k from which both are within 1e-9 of their common maximum ("tie at saturation from k = K"); null if never. */
+  saturationK: number | null;
+  /**
+   * Bootstrap interval of the crossover k over problems (2.5th-97.5th percentiles among replicates with
+   * one, and the share with none; metrics `crossoverBootstrap`); null when the two tie at k = 1.
+   */
+  crossoverInterval: CrossoverInterval | null;
   leaderAtK1: 'base' | 'model' | 'tie';
+  /** The paired bootstrap interval of model - base pass@1 contains 0: who leads at k = 1 is within noise. */
+  leaderAtK1WithinNoise: boolean;
   categories: CategoryCounts;
+  /** Of `categories`' difference categories, the problems decided within noise (overlapping 95% Jeffreys intervals). */
+  categoriesWithinNoise: Record<DifferenceCategory, number>;
   /** Paired bootstrap of model - base pass@k on the shared problems where both have n >= k. */
   passAtKDiff: ({ k: number; diff: number | null; ciLow: number | null; ciHigh: number | null } & Denominator)[];
 }
@@ -219,6 +239,18 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
         `${m.displayId} vs ${b.displayId}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`,
       );
     const cross = crossoverK(pairs);
+    const diff = pairedBootstrapDiff(
+      pairs.map((p) => p.base),
+      pairs.map((p) => p.model),
+      kGrid(maxN),
+      boot,
+    ).map((d) => ({
+      k: d.k,
+      diff: d.diff,
+      ciLow: d.ciLow,
+      ciHigh: d.ciHigh,
+      ...denominator(set, d.problems, d.missing, { notInBase }),
+    }));
     comparisons.push({
       base: b.displayId,
       model: m.displayId,
@@ -227,20 +259,13 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       leftOut: whole.leftOut,
       coverage: coverage(pairs),
       crossoverK: cross.k,
+      saturationK: cross.saturationK,
+      crossoverInterval: crossoverBootstrap(pairs, boot),
       leaderAtK1: cross.leaderAtK1,
+      leaderAtK1WithinNoise: intervalHoldsZero(diff[0]),
       categories: categoryCounts(pairs),
-      passAtKDiff: pairedBootstrapDiff(
-        pairs.map((p) => p.base),
-        pairs.map((p) => p.model),
-        kGrid(maxN),
-        boot,
-      ).map((d) => ({
-        k: d.k,
-        diff: d.diff,
-        ciLow: d.ciLow,
-        ciHigh: d.ciHigh,
-        ...denominator(set, d.problems, d.missing, { notInBase }),
-      })),
+      categoriesWithinNoise: categoriesWithinNoise(pairs),
+      passAtKDiff: diff,
     });
   }
 

@@ -22,23 +22,29 @@ import {
   betaInterval,
   bestOfK,
   bootstrapPassAtKCurve,
+  categorize,
   coverage,
+  crossoverBootstrap,
   crossoverK,
+  intervalHoldsZero,
   kGrid,
   majAtK,
+  pairedBootstrapDiff,
   passAtK,
+  problemSaturationK,
   type ProblemPair,
+  withinNoise,
 } from '../core/metrics';
 import { buildBaseIndex, problemSimilarity } from '../core/similarity';
 import { denominator, describeDenominator, problemSet } from '../core/denominators';
 import {
   MAX_TEXT,
-  type CrossoverInfo,
   type KPoint,
   type ModelInfo,
   type NoveltyData,
   type OverviewData,
   type PplData,
+  type ProblemComparison,
   type ProblemData,
   type ProblemModelStats,
   type SamplePage,
@@ -74,7 +80,8 @@ function curve(n: number, f: (k: number) => number | null): KPoint[] {
 /**
  * Everything the problem view's header and chart need for one problem: per model n, c, c/n with its
  * 95% Jeffreys interval, pass@k at k = 1, 2, 4, ..., n, best-of-k (when reward scores exist) and
- * maj@k (when extracted answers exist), and each model's crossover k against the base model.
+ * maj@k (when extracted answers exist), and each model against its base: category (and whether it is
+ * within noise) and the saturation point (no per-problem crossover: two curves of one problem never cross).
  * n is the number of graded samples (ungraded samples do not enter pass@k).
  * @returns undefined when the problem id is unknown.
  */
@@ -113,8 +120,8 @@ export function problemData(
     };
   });
   // Each model against its comparison base (the chosen base, or its own run's base while the base is a
-  // guess: the pairs of the CLI report and the overview); a base has no crossover.
-  const crossovers: CrossoverInfo[] = [];
+  // guess: the pairs of the CLI report and the overview); a base is compared with nothing.
+  const comparisons: ProblemComparison[] = [];
   const base = rows.find((r) => r.modelId === roles.baseId);
   const roleBase = roles.baseId !== undefined ? byId.get(roles.baseId) : undefined;
   const baseOf = new Map(
@@ -123,13 +130,14 @@ export function problemData(
   for (const r of rows) {
     const br = rows.find((x) => x.modelId === baseOf.get(r.modelId));
     if (!br || br.graded === 0 || r.graded === 0) continue;
-    const cross = crossoverK([{ problemKey: p.key, base: { n: br.graded, c: br.c }, model: { n: r.graded, c: r.c } }]);
-    crossovers.push({
+    const bc = { n: br.graded, c: br.c };
+    const mc = { n: r.graded, c: r.c };
+    comparisons.push({
       modelId: r.modelId,
       baseModelId: br.modelId,
-      k: cross.k,
-      leaderAtK1: cross.leaderAtK1,
-      kMax: cross.kMax,
+      category: categorize(bc, mc),
+      withinNoise: withinNoise(bc, mc),
+      saturationK: problemSaturationK(bc, mc),
     });
   }
   const labels = [...new Set([...STANDARD_LABELS, ...(annotations?.labelsInUse() ?? [])])];
@@ -144,7 +152,7 @@ export function problemData(
     },
     models: present.map((m) => modelInfo(m, roles)),
     stats,
-    crossovers,
+    comparisons,
     baseModelId: base ? base.modelId : null,
     focusModelId: roles.focusId !== undefined && rows.some((r) => r.modelId === roles.focusId) ? roles.focusId : null,
     labels,
@@ -416,7 +424,8 @@ export function writeSimilarityCache(
  * The overview: per model the dataset pass@k curve at k = 1, 2, 4, ..., max n with a seeded
  * percentile bootstrap band over problems (also per difficulty level when problems have levels),
  * the accuracy histogram (12 bins), and per non-base model the coverage against the base model
- * (solvable = c >= 1) with the dataset crossover k on shared problems. n = graded samples.
+ * (solvable = c >= 1) with the dataset crossover k on shared problems (before saturation, with its
+ * bootstrap interval) and whether the lead at k = 1 is within noise. n = graded samples.
  * @param replicates bootstrap replicates (default 1000: the band's edges move by well under 0.01).
  */
 export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000): OverviewData {
@@ -495,7 +504,24 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
   for (const [b, m] of comparisonPairs(withData, base, !!roles.baseIsChoice)) {
     const ps = problemPairs(byModel, b.id, m.id);
     if (ps.length === 0) continue;
-    cov.push({ modelId: m.id, baseModelId: b.id, problems: ps.length, ...coverage(ps), crossoverK: crossoverK(ps).k });
+    const cross = crossoverK(ps);
+    const at1 = pairedBootstrapDiff(
+      ps.map((p) => p.base),
+      ps.map((p) => p.model),
+      [1],
+      boot,
+    )[0];
+    cov.push({
+      modelId: m.id,
+      baseModelId: b.id,
+      problems: ps.length,
+      ...coverage(ps),
+      crossoverK: cross.k,
+      saturationK: cross.saturationK,
+      crossoverInterval: crossoverBootstrap(ps, boot),
+      leaderAtK1: cross.leaderAtK1,
+      leaderAtK1WithinNoise: intervalHoldsZero(at1),
+    });
   }
   return {
     models: models.filter((m) => byModel.has(m.id)).map((m) => modelInfo(m, roles)),

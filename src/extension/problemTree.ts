@@ -380,15 +380,30 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         item.contextValue = 'problem';
         if (s) {
           const stats = s.index.problemStats(p.id);
-          const focus = node.modelId !== undefined ? s.index.model(node.modelId) : s.focusModel();
+          const pending = node.modelId === undefined && s.focusPending();
+          const focus = node.modelId !== undefined ? s.index.model(node.modelId) : pending ? undefined : s.focusModel();
           const base = s.baseModel();
           const fs = stats.find((x) => x.modelId === focus?.id);
           const bs = stats.find((x) => x.modelId === base?.id);
+          // Figures not in the index yet say so (never another model's figures under this name).
+          const missing = s.isIndexing ? 'indexing…' : s.indexIncomplete() ? 'not indexed (indexing stopped)' : '—';
           const parts: string[] = [];
-          if (node.modelId === undefined && base && base.id !== focus?.id) parts.push(`base ${shortCounts(bs)}`);
-          if (focus) parts.push(`${node.modelId === undefined ? 'model ' : ''}${fmtCounts(fs, kValues)}`);
+          if (pending) {
+            // The base is named "base" only when it is the user's choice: a guess from the models indexed
+            // so far may be the RL model (its file read first), so the row names the model itself.
+            if (base)
+              parts.push(
+                `${s.baseModelIsGuess() ? treeModelLabel(base) : 'base'} ${bs ? fmtCounts(bs, kValues) : missing}`,
+              );
+            parts.push(`model: ${s.isIndexing ? 'indexing…' : 'not indexed (indexing stopped)'}`);
+          } else {
+            if (node.modelId === undefined && base && base.id !== focus?.id)
+              parts.push(`base ${bs ? shortCounts(bs) : missing}`);
+            if (focus)
+              parts.push(`${node.modelId === undefined ? 'model ' : ''}${fs ? fmtCounts(fs, kValues) : missing}`);
+          }
           item.description = `${parts.join(' · ')}${p.question ? ` — ${preview(p.question, 60)}` : ''}`;
-          item.iconPath = stateIcon(problemState(fs));
+          item.iconPath = !fs && s.isIndexing ? new vscode.ThemeIcon('loading~spin') : stateIcon(problemState(fs));
         }
         return item;
       }
@@ -410,7 +425,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
               m.emptyProblems ? `${m.emptyProblems} without samples` : '',
               m.ungradedProblems ? `${m.ungradedProblems} ungraded` : '',
             ].filter(Boolean);
-            item.description = `${m.problems} problems${left.length ? ` (${left.join(', ')})` : ''} · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}`;
+            item.description = `${m.problems} problems${left.length ? ` (${left.join(', ')})` : ''} · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}${s.isIndexing ? ' · indexing…' : ''}`;
             item.iconPath = new vscode.ThemeIcon(m.id === base?.id ? 'home' : 'hubot');
           }
         }
