@@ -10,6 +10,7 @@ import { TraceIndex } from '../core/index/traceIndex';
 import { FORMAT_IDS, type Diagnostic, type FormatId } from '../core/model';
 import { type Denominator, denominatorMark } from '../core/denominators';
 import { type PplReport, readPplSidecar } from '../core/ppl';
+import type { ReaderOptions } from '../core/readers';
 import { buildReport, type Report } from '../core/report';
 import { escapeControl } from '../core/text';
 import { CROSSOVER_NOTE, crossoverText } from '../shared/claims';
@@ -70,6 +71,7 @@ interface IndexCliOptions {
   db?: string;
   quiet?: boolean;
   inputFormat?: FormatId;
+  scorer?: string;
   correctThreshold?: number;
 }
 
@@ -80,20 +82,41 @@ async function runIndex(
 ): Promise<{ abs: string; index: TraceIndex; summary: IndexSummary }> {
   const abs = checkFolder(folder);
   const index = TraceIndex.open(opts.db ?? defaultDbPath(abs));
+  const readerOptions: ReaderOptions = { scorer: opts.scorer, correctThreshold: opts.correctThreshold };
   const summary = await indexFolder(index, abs, {
     onProgress: progress(!!opts.quiet),
     format: opts.inputFormat,
-    correctThreshold: opts.correctThreshold,
+    readerOptions,
   });
-  if (summary.samples === 0) {
-    process.stderr.write(
-      `trace-inspector: no samples found in ${safe(abs)}: no file in a supported format (see README "Supported results folders", or describe yours with a trace-inspector.mapping.json)\n`,
-    );
-  }
+  if (summary.samples === 0) process.stderr.write(`${noSamplesMessage(index, abs)}\n`);
   // Restore annotations from the folder's mirror (after deleting the index, or from git).
   new AnnotationStore(index).importJsonl(join(abs, ...MIRROR_RELATIVE_PATH.split('/')), MIRROR_RELATIVE_PATH);
   return { abs, index, summary };
 }
+
+/**
+ * Why an index has no samples: no file was in a format this tool reads, or some were (through a
+ * mapping file or a built-in reader) but every record of them failed (their diagnostics say why).
+ */
+export function noSamplesMessage(index: TraceIndex, folder: string): string {
+  const byFormat = index.resultFilesByFormat();
+  const files = Object.values(byFormat).reduce((a, n) => a + n, 0);
+  if (files === 0) {
+    return `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format (see README "Supported results folders", or describe yours with a trace-inspector.mapping.json)`;
+  }
+  const mapped = byFormat.mapping ?? 0;
+  return `trace-inspector: no samples found in ${safe(folder)}: ${files} results file${files === 1 ? ' was' : 's were'} recognised${mapped ? ` (${mapped} through a mapping file)` : ''} but gave no sample: every record failed (see the diagnostics)`;
+}
+
+/** `--scorer` value: a scorer name, or `name.key` for one metric of a scorer whose value is a dict. */
+function parseScorer(v: string): string {
+  if (v.trim() === '') throw new InvalidArgumentError('expected a scorer name (or name.key)');
+  return v;
+}
+
+/** Options of the `index` command. */
+const SCORER_HELP =
+  'Inspect AI logs: the scorer whose values are the verdicts, or name.key for one metric of a scorer whose value is a dict (default: the first scorer whose values are verdicts)';
 
 function formatDiagnostics(diags: Diagnostic[]): string {
   return diags.map((d) => `${safe(d.file)}:${d.line}: ${d.severity}: ${safe(d.message)}`).join('\n');
@@ -343,6 +366,7 @@ export function program(): Command {
         ...FORMAT_IDS,
       ]),
     )
+    .option('--scorer <name>', SCORER_HELP, parseScorer)
     .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (folder: string, opts: IndexCliOptions & { format: string }) => {
@@ -395,6 +419,7 @@ export function program(): Command {
         ...FORMAT_IDS,
       ]),
     )
+    .option('--scorer <name>', SCORER_HELP, parseScorer)
     .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
     .option('-q, --quiet', 'no progress on stderr')
     .action(

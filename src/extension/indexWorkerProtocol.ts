@@ -10,6 +10,8 @@ export type WorkerRequest =
       exclude: string[];
       /** Setting `traceInspector.correctThreshold` (see IndexOptions.correctThreshold). */
       correctThreshold?: number;
+      /** Inspect scorer (`traceInspector.scorer`); empty: the default rule. */
+      scorer: string;
     }
   | { type: 'cancel' };
 

@@ -107,13 +107,14 @@ function treeK(kValues: number[], n: number): number | undefined {
 
 /**
  * A model's counts on a problem: `c/n · pass@k` over graded samples; `c/g · u ungraded` when some
- * samples have no verdict; `no samples` / `ungraded · N samples` for the states left out of the figures.
+ * samples have no verdict; `no samples` / `N ungraded` for the states left out of the figures.
  */
 export function fmtCounts(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined, kValues: number[]): string {
   const state = problemState(s);
   if (!s || state === 'none') return '—';
   if (state === 'noSamples') return 'no samples';
-  if (state === 'ungraded') return `ungraded · ${s.n} sample${s.n === 1 ? '' : 's'}`;
+  // "0/n" would read as n failures
+  if (state === 'ungraded') return `${s.n} ungraded`;
   const k = treeK(kValues, s.graded);
   const p = k && k > 1 ? passAtK(s.graded, s.c, k) : null;
   const ungraded = s.n - s.graded;
@@ -125,7 +126,7 @@ function shortCounts(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined): string
   const state = problemState(s);
   if (!s || state === 'none') return '—';
   if (state === 'noSamples') return 'no samples';
-  if (state === 'ungraded') return 'ungraded';
+  if (state === 'ungraded') return `${s.n} ungraded`;
   return `${s.c}/${s.graded}`;
 }
 
@@ -249,14 +250,21 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     try {
       if (!node) {
         if (s.index.models().length === 0) {
+          const files = Object.values(s.index.resultFilesByFormat()).reduce((a, n) => a + n, 0);
           return [
             s.isIndexing
               ? { type: 'message', text: 'Indexing…' }
-              : {
-                  type: 'message',
-                  text: 'No samples indexed yet. Index this folder',
-                  command: { command: 'traceInspector.index', title: 'Index Folder' },
-                },
+              : files > 0
+                ? {
+                    type: 'message',
+                    text: `No samples: ${files} results file${files === 1 ? ' was' : 's were'} read but every record failed (see the Problems panel)`,
+                    command: { command: 'workbench.actions.view.problems', title: 'Show Problems' },
+                  }
+                : {
+                    type: 'message',
+                    text: 'No samples indexed yet. Index this folder',
+                    command: { command: 'traceInspector.index', title: 'Index Folder' },
+                  },
           ];
         }
         if (this.mode === 'model') return s.models().map((m) => ({ type: 'model', model: m }) as Node);

@@ -24,6 +24,8 @@ export interface Settings {
   lowAccuracyThreshold: number;
   /** A correctness score >= this is correct; undefined: scores that are not verdicts leave samples ungraded. */
   correctThreshold: number | undefined;
+  /** Inspect AI logs: the scorer (`name` or `name.key`); empty for the default rule (see readers/inspectScorer.ts). */
+  scorer: string;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
@@ -38,6 +40,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     baseModel: c.get<string>('baseModel') ?? '',
     lowAccuracyThreshold: c.get<number>('lowAccuracyThreshold') ?? 0.25,
     correctThreshold: finiteOrUndefined(c.get<unknown>('correctThreshold')),
+    scorer: (c.get<string>('scorer') ?? '').trim(),
   };
 }
 
@@ -219,6 +222,7 @@ export class FolderSession implements vscode.Disposable {
       include: settings.include,
       exclude: settings.exclude,
       correctThreshold: settings.correctThreshold,
+      scorer: settings.scorer,
     };
     const shown = { samples: 0, at: Date.now() };
     const done = new Promise<IndexSummary | undefined>((resolve) => {

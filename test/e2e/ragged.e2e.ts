@@ -87,7 +87,7 @@ describe('a ragged folder in a real VS Code: partial and ungraded states', { tim
       const desc = (label: string) => rows.find((r) => r.label === label)?.description ?? '';
       assert.match(desc('0'), /^base 4\/8 · model 6\/8 · pass@8 1\.00/);
       assert.match(desc('1'), /^base 2\/8 · model no samples —/);
-      assert.match(desc('2'), /^base 6\/8 · model ungraded · 8 samples —/);
+      assert.match(desc('2'), /^base 6\/8 · model 8 ungraded —/);
       assert.match(desc('3'), /^base 8\/8 · model 2\/4 —/); // 4 samples: pass@8 is not defined
       assert.match(desc('5'), /^base 3\/8 · model 0\/8 · pass@8 0\.00/);
       // under problem 1, the RL model's record has nothing to expand

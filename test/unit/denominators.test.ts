@@ -183,7 +183,7 @@ describe('scores that are not verdicts', () => {
     let m = buildReport(index, { replicates: 100 }).models[0];
     assert.deepEqual([m.problems, m.passAtK, m.leftOut], [2, [], { noSamples: 0, ungraded: 2 }]);
     // the same index, a threshold: every file is read again
-    const second = await indexFolder(index, dir, { correctThreshold: 1 });
+    const second = await indexFolder(index, dir, { readerOptions: { correctThreshold: 1 } });
     assert.equal(second.filesIndexed, 1);
     m = buildReport(index, { replicates: 100 }).models[0];
     // problem 0: 1 of 2 correct (1.0 >= 1), problem 1: 0 of 2. pass@1 = (1/2 + 0) / 2; pass@2 = (1 + 0) / 2
@@ -198,7 +198,7 @@ describe('scores that are not verdicts', () => {
       'logs/crosswords/cot.json:1:info:3 infos[].r values are scores other than 0/1, read as verdicts with the threshold 1 (a score >= 1 is correct)',
     ]);
     // an unchanged folder with the same threshold is not read again; back to none: read again
-    assert.equal((await indexFolder(index, dir, { correctThreshold: 1 })).filesIndexed, 0);
+    assert.equal((await indexFolder(index, dir, { readerOptions: { correctThreshold: 1 } })).filesIndexed, 0);
     assert.equal((await indexFolder(index, dir)).filesIndexed, 1);
     assert.deepEqual(buildReport(index, { replicates: 100 }).models[0].passAtK, []);
     index.close();

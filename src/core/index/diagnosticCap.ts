@@ -36,21 +36,23 @@ export function diagnosticKind(severity: Diagnostic['severity'], message: string
 export class DiagnosticCap {
   private readonly kinds = new Map<
     string,
-    { count: number; first?: { line: number; severity: Diagnostic['severity']; message: string } }
+    { count: number; first?: { line: number; severity: Diagnostic['severity']; message: string; file: string } }
   >();
 
   constructor(
-    private readonly write: (line: number, severity: Diagnostic['severity'], message: string) => void,
+    /** Writes one diagnostic; `file` is the file it is shown on (the file read, or a mapping file). */
+    private readonly write: (line: number, severity: Diagnostic['severity'], message: string, file: string) => void,
     private readonly perKind = DIAGNOSTICS_PER_KIND,
   ) {}
 
-  add(line: number, severity: Diagnostic['severity'], message: string): void {
-    const key = diagnosticKind(severity, message);
+  /** Adds one diagnostic shown on `file` (capped per file shown on and kind). */
+  add(line: number, severity: Diagnostic['severity'], message: string, file = ''): void {
+    const key = `${file}\x1f${diagnosticKind(severity, message)}`;
     let k = this.kinds.get(key);
     if (!k) this.kinds.set(key, (k = { count: 0 }));
     k.count++;
-    if (k.count <= this.perKind) this.write(line, severity, message);
-    else k.first ??= { line, severity, message };
+    if (k.count <= this.perKind) this.write(line, severity, message, file);
+    else k.first ??= { line, severity, message, file };
   }
 
   /** Writes the summary of every capped kind (call once, after the file's last diagnostic). */
@@ -62,6 +64,7 @@ export class DiagnosticCap {
         k.first.line,
         k.first.severity,
         `and ${more} more like this, the first at line ${k.first.line}: ${k.first.message}`,
+        k.first.file,
       );
     }
     this.kinds.clear();

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join, posix } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Diagnostic, FormatId, ProblemRecord } from '../model';
-import { detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
+import { type ReaderOptions, detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { contentHash } from '../text';
 import { TraceIndex, modelKey, problemKey } from './traceIndex';
@@ -29,10 +29,10 @@ export interface IndexOptions {
   /** Forces one format for every candidate file instead of detecting it per file. */
   format?: FormatId;
   /**
-   * Numeric correctness values become verdicts: a score >= this is correct (see readers/util.ts
-   * `VerdictReader`). Remembered in the index: a pass with another threshold reads every file again.
+   * How files are read (the Inspect scorer, the correctness threshold: see readers/types.ts). The options of the last pass are kept in the index;
+   * when they change, every file is read again (unchanged files too), since their samples would differ.
    */
-  correctThreshold?: number;
+  readerOptions?: ReaderOptions;
   /** Stops between records; the pass then resolves with `cancelled: true`. */
   signal?: AbortSignal;
   onProgress?: (p: IndexProgress) => void;
@@ -72,8 +72,8 @@ export class IndexBusyError extends Error {}
 const INDEXING_CACHE_KIB = 8000;
 
 const LOCK_KEY = 'indexer_lock';
-/** Meta key of the correctness threshold of the last pass (`""` for none). */
-const THRESHOLD_KEY = 'correct_threshold';
+/** Meta key of the reader options of the last complete pass (JSON). */
+const READER_OPTIONS_KEY = 'reader_options';
 const LOCK_STALE_MS = 60_000;
 
 interface FileRow {
@@ -142,21 +142,22 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       }
     }
     // Diagnostics of files that are gone without a files row (e.g. deleted after a read error).
-    const orphanDiags = (db.prepare('SELECT DISTINCT file FROM diagnostics').pluck().all() as string[]).filter(
+    const orphanDiags = (db.prepare('SELECT DISTINCT origin FROM diagnostics').pluck().all() as string[]).filter(
       (f) => !present.has(f),
     );
     if (orphanDiags.length)
       db.transaction(() => {
-        const del = db.prepare('DELETE FROM diagnostics WHERE file = ?');
+        const del = db.prepare('DELETE FROM diagnostics WHERE origin = ?');
         for (const f of orphanDiags) del.run(f);
       })();
 
     // An added, edited or deleted mapping file can change how any file is read: then every file is
     // read again this pass, unchanged or not.
-    // So does another correctness threshold than the last pass's.
-    const threshold = options.correctThreshold === undefined ? '' : String(options.correctThreshold);
-    const thresholdChanged = (index.getMeta(THRESHOLD_KEY) ?? '') !== threshold;
-    const rereadAll = thresholdChanged || (await mappingFilesChanged(root, candidates, known));
+    // So do other reader options than the last pass's (another Inspect scorer gives other verdicts).
+    const readerOptions = JSON.stringify(options.readerOptions ?? {});
+    const rereadAll =
+      (index.getMeta(READER_OPTIONS_KEY) ?? '{}') !== readerOptions ||
+      (await mappingFilesChanged(root, candidates, known));
     const parallelFor = (size: number) => size >= (options.parallelReadMinBytes ?? PARALLEL_READ_MIN_BYTES);
 
     let done = 0;
@@ -235,9 +236,9 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         hash: fileHash ? Promise.resolve(fileHash) : hashing,
         prev,
         batchSize: options.batchSize ?? 20000,
-        correctThreshold: options.correctThreshold,
         parallel: parallelFor(stat.size),
         signal: options.signal,
+        readerOptions: options.readerOptions,
         onBatch: (n) => {
           if (firstCommitMs === null && n > 0) firstCommitMs = Date.now() - started;
           report({
@@ -293,9 +294,9 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
           hash: Promise.resolve(prev.hash),
           prev,
           batchSize: options.batchSize ?? 20000,
-          correctThreshold: options.correctThreshold,
           parallel: parallelFor(prev.size),
           signal: options.signal,
+          readerOptions: options.readerOptions,
           onBatch: () => {},
         });
         samplesWritten += result.samples;
@@ -306,8 +307,6 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         filesIndexed++;
       }
     }
-    // Remembered only once every file was read with it (a cancelled pass reads them all again next time).
-    if (thresholdChanged && !cancelled) index.setMeta(THRESHOLD_KEY, threshold);
     // changedAt also holds results files that became non-results (their samples left with them).
     if (filesIndexed > 0 || filesRemoved > 0 || changedAt.size > 0) {
       db.transaction(() => {
@@ -315,6 +314,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         refreshModelLabels(db);
       })();
     }
+    if (!cancelled) index.setMeta(READER_OPTIONS_KEY, readerOptions);
     if (!cancelled && options.fts !== false) {
       report({ phase: 'fts', filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
       buildFts(index);
@@ -519,10 +519,10 @@ interface IndexFileArgs {
   hash: Promise<string>;
   prev: FileRow | undefined;
   batchSize: number;
-  correctThreshold?: number;
   /** Parse on a second thread ({@link readFileParallel}). */
   parallel: boolean;
   signal?: AbortSignal;
+  readerOptions?: ReaderOptions;
   onBatch: (samplesSoFar: number) => void;
 }
 
@@ -575,7 +575,11 @@ class SampleWriter {
       'INSERT OR IGNORE INTO stats (model_id, problem_id, n, c, graded, scored) VALUES (?, ?, 0, 0, 0, 0)',
     );
     this.statOf = db.prepare('SELECT n, graded FROM stats WHERE model_id = ? AND problem_id = ?');
-    this.insertDiag = db.prepare('INSERT INTO diagnostics (file, line, severity, message) VALUES (?, ?, ?, ?)');
+    // `origin` is the file whose reading gave the diagnostic; `file` the one it is shown on (a mapping
+    // file for "this path matched nothing in x.json"). Re-reading a file replaces the diagnostics it gave.
+    this.insertDiag = db.prepare(
+      'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
+    );
     // the file already holding samples of (model, problem), or an empty record of it
     this.otherFileHas = db.prepare(
       `SELECT path FROM files WHERE id = coalesce(
@@ -652,14 +656,14 @@ class SampleWriter {
   removeFile(fileId: number, path: string): void {
     this.deleteSamplesOf(fileId);
     this.db.prepare('DELETE FROM files WHERE id = ?').run(fileId);
-    this.db.prepare('DELETE FROM diagnostics WHERE file = ?').run(path);
+    this.db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(path);
   }
 
   /** Records a file-level error; an earlier good version of the file stays indexed. */
   recordFileError(rel: string, prev: FileRow | undefined, message: string): void {
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM diagnostics WHERE file = ?').run(rel);
-      this.insertDiag.run(rel, 0, 'error', prev ? `${message} (keeping the previously indexed version)` : message);
+      this.db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(rel);
+      this.insertDiag.run(rel, 0, 'error', prev ? `${message} (keeping the previously indexed version)` : message, rel);
     })();
   }
 
@@ -676,14 +680,16 @@ class SampleWriter {
     diagnostics: Diagnostic[],
   ): void {
     if (prev) this.removeFile(prev.id, rel);
-    this.db.prepare('DELETE FROM diagnostics WHERE file = ?').run(rel);
+    this.db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(rel);
     this.db
       .prepare(
         `INSERT INTO files (path, size, mtime_ms, hash, format, status, samples, indexed_at) VALUES (?, ?, ?, ?, NULL, 'ready', 0, ?)`,
       )
       .run(rel, size, mtimeMs, hash, new Date().toISOString());
-    const cap = new DiagnosticCap((line, severity, message) => this.insertDiag.run(rel, line, severity, message));
-    for (const d of diagnostics) cap.add(d.line, d.severity, d.message);
+    const cap = new DiagnosticCap((line, severity, message, file) =>
+      this.insertDiag.run(file, line, severity, message, rel),
+    );
+    for (const d of diagnostics) cap.add(d.line, d.severity, d.message, d.file || rel);
     cap.finish();
   }
 
@@ -738,17 +744,19 @@ class SampleWriter {
             .run(a.rel, a.size, a.mtimeMs, knownHash, a.format, now).lastInsertRowid,
         );
       }
-      db.prepare('DELETE FROM diagnostics WHERE file = ?').run(a.rel);
-      const cap = new DiagnosticCap((line, severity, message) => this.insertDiag.run(a.rel, line, severity, message));
-      for (const d of this.pendingDiagnostics) cap.add(d.line, d.severity, d.message);
+      db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(a.rel);
+      const cap = new DiagnosticCap((line, severity, message, file) =>
+        this.insertDiag.run(file, line, severity, message, a.rel),
+      );
+      for (const d of this.pendingDiagnostics) cap.add(d.line, d.severity, d.message, d.file || a.rel);
       this.pendingDiagnostics = [];
 
       const flushStats = () => {
         for (const [mid, pid] of touched.values()) this.refreshStat.run(mid, pid);
         touched.clear();
       };
-      const diag = (line: number, severity: Diagnostic['severity'], message: string) =>
-        cap.add(line, severity, message);
+      const diag = (line: number, severity: Diagnostic['severity'], message: string, file = a.rel) =>
+        cap.add(line, severity, message, file);
       /** The file's problems with samples but no graded one: an info each (left out of every figure). */
       const reportUngraded = () => {
         for (const st of seen.values()) {
@@ -767,14 +775,7 @@ class SampleWriter {
         cap.finish();
       };
 
-      const ctx = {
-        root: a.root,
-        relPath: a.rel,
-        absPath: a.abs,
-        run,
-        signal: a.signal,
-        correctThreshold: a.correctThreshold,
-      };
+      const ctx = { root: a.root, relPath: a.rel, absPath: a.abs, run, signal: a.signal, options: a.readerOptions };
       for await (const ev of a.parallel ? readFileParallel(ctx, a.format) : readFile(ctx, a.format)) {
         if (a.signal?.aborted) {
           flushStats();
@@ -783,7 +784,7 @@ class SampleWriter {
           return { samples: atomic ? 0 : samples, cancelled: true };
         }
         if (ev.kind === 'diagnostic') {
-          diag(ev.diagnostic.line, ev.diagnostic.severity, ev.diagnostic.message);
+          diag(ev.diagnostic.line, ev.diagnostic.severity, ev.diagnostic.message, ev.diagnostic.file || a.rel);
           continue;
         }
         if (ev.kind === 'ungrade') {

@@ -58,7 +58,7 @@ export function flatDataset(taskId: string): string {
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
   const model: ModelRef = { name: flatModelName(ctx.relPath), revision: null, source: 'path' };
   const once = new OncePerFile();
-  const verdicts = new VerdictReader(ctx, 'passed', ctx.correctThreshold);
+  const verdicts = new VerdictReader(ctx, 'passed', ctx.options?.correctThreshold);
   for await (const item of readJsonLines(ctx)) {
     if (isEvent(item)) {
       yield item;

@@ -81,7 +81,7 @@ function detect(_relPath: string, first: unknown): boolean {
  *   others keep their source index as `sampleIndex`).
  * - correctness = `score[i]` via {@link VerdictReader}: booleans; 0/1; `"true"`/`"false"`-like strings
  *   (one warning per file); other numbers are scores, not verdicts (ungraded, one warning per file,
- *   unless `ctx.correctThreshold`); other values -> `null` with a warning per line. Missing `score`: all samples
+ *   unless `ctx.options?.correctThreshold`); other values -> `null` with a warning per line. Missing `score`: all samples
  *   ungraded (`null`), one warning per file. A non-array `score`: error, samples ungraded.
  * - Length policy: when `code` and `score` differ in length, the first min(len) samples are kept and a
  *   warning `code has N samples but score has M; keeping the first K` is emitted.
@@ -91,7 +91,7 @@ function detect(_relPath: string, first: unknown): boolean {
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
   const { model, dataset } = qwenModelAndDataset(ctx.relPath, ctx.root);
   const once = new OncePerFile();
-  const verdicts = new VerdictReader(ctx, 'score', ctx.correctThreshold);
+  const verdicts = new VerdictReader(ctx, 'score', ctx.options?.correctThreshold);
   for await (const item of readJsonLines(ctx)) {
     if (isEvent(item)) {
       yield item;

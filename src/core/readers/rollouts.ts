@@ -74,7 +74,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
   const cfg = await datasetFromRunConfig(ctx.absPath);
   if (cfg.warning) yield diag(ctx, 0, cfg.warning, 'warning');
   const once = new OncePerFile();
-  const verdicts = new VerdictReader(ctx, 'correct', ctx.correctThreshold);
+  const verdicts = new VerdictReader(ctx, 'correct', ctx.options?.correctThreshold);
   for await (const item of readJsonLines(ctx)) {
     if (isEvent(item)) {
       yield item;

@@ -106,7 +106,7 @@ export async function findGame24Puzzles(absPath: string, root: string): Promise<
  * - samples = `ys[i]` (sampleIndex i); correct = `accs[i]` when `accs` is an array, else `infos[i].r`
  *   (1 -> true, 0 -> false), else null. `infos[].r` of the crosswords and other tasks is a partial
  *   reward: a file with any number other than 0/1 holds scores, not verdicts, so all its numeric
- *   labels are ungraded (one warning) unless `ctx.correctThreshold` is given ({@link VerdictReader},
+ *   labels are ungraded (one warning) unless `ctx.options?.correctThreshold` is given ({@link VerdictReader},
  *   the whole file is looked at first). Lengths differing from `ys`: warning, the samples without a
  *   label are ungraded.
  * - line = 1 for every record (the file is one JSON document).
@@ -136,12 +136,12 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       : Array.isArray(o.infos)
         ? o.infos.map((x) => (isObject(x) ? x.r : undefined))
         : null;
-  const verdicts = new VerdictReader(ctx, 'infos[].r', ctx.correctThreshold);
+  const verdicts = new VerdictReader(ctx, 'infos[].r', ctx.options?.correctThreshold);
   verdicts.prescan(
     elements.flatMap((o) => (isObject(o) && Array.isArray(o.ys) && !Array.isArray(o.accs) ? (labelsOf(o) ?? []) : [])),
     1,
   );
-  const accsVerdicts = new VerdictReader(ctx, 'accs', ctx.correctThreshold);
+  const accsVerdicts = new VerdictReader(ctx, 'accs', ctx.options?.correctThreshold);
   accsVerdicts.prescan(
     elements.flatMap((o) => (isObject(o) && Array.isArray(o.ys) && Array.isArray(o.accs) ? o.accs : [])),
     1,

@@ -81,6 +81,27 @@ export interface JsonLine {
   text: string;
 }
 
+/** Whether a parsed JSON value holds an integer beyond 2^53 anywhere (iterative: deep nesting is fine). */
+function hasUnsafeInteger(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (isUnsafeInteger(v)) return true;
+    if (Array.isArray(v)) stack.push(...v);
+    else if (isObject(v)) stack.push(...Object.values(v));
+  }
+  return false;
+}
+
+/**
+ * `value` (parsed from `text`) with every integer beyond 2^53 read exactly from the source text, as
+ * the string of its digits, for readers whose id can sit anywhere (a mapping file's path). Cheap: a
+ * look for 16 digits in a row first, the second parse only when such an integer is there.
+ */
+export function withExactIntegers<T>(value: T, text: string): T {
+  return /\d{16}/.test(text) && hasUnsafeInteger(value) ? (parseExactIntegers(text) as T) : value;
+}
+
 /**
  * The record with integers beyond 2^53 read exactly from its source text, when `id` (the value of
  * its problem-id field) is such an integer; else the record itself. Cheap: the second parse runs
