@@ -140,6 +140,7 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
       annotations,
       folder: { uri: { toString: () => 'file:///results' } },
       models: () => models,
+      checkpointSteps: () => new Map(),
       baseModel: () => models.find((m) => m.name === HOSTILE_MODEL),
       focusModel: () => models.find((m) => m.name !== HOSTILE_MODEL),
       isIndexing: false,

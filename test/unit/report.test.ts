@@ -367,7 +367,7 @@ describe('CLI', () => {
       .split('\n');
     assert.equal(
       csv[0],
-      'model,label,level,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score',
+      'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step',
     );
     const rows = csv.slice(1).map((l) => l.split(','));
     const m = json.models[0];
@@ -376,22 +376,22 @@ describe('CLI', () => {
       ['best-of-k', m.bestOfK],
       ['maj@k', m.majAtK],
     ] as const) {
-      const got = rows.filter((r) => r[3] === metric && r[2] === '');
+      const got = rows.filter((r) => r[2] === metric && r[13] === '');
       assert.equal(got.length, 4, metric);
       got.forEach((r, i) => {
-        assert.equal(Number(r[4]), points[i].k);
-        assert.equal(Number(r[5]), points[i].value);
+        assert.equal(Number(r[3]), points[i].k);
+        assert.equal(Number(r[4]), points[i].value);
         // 100 problems, every one with 8 graded samples: all of them, nothing missing
-        assert.deepEqual(r.slice(8, 13).map(Number), [100, 0, 0, 0, 0], metric);
+        assert.deepEqual([r[7], r[8], r[9], r[10], r[11]].map(Number), [100, 0, 0, 0, 0], metric);
       });
     }
-    assert.equal(Number(rows.find((r) => r[3] === 'pass@k')![6]), m.passAtK[0].ciLow);
+    assert.equal(Number(rows.find((r) => r[2] === 'pass@k')![5]), m.passAtK[0].ciLow);
     // per difficulty level: the level's problems; problems + missing = the level's size in the JSON
-    const levelRows = rows.filter((r) => r[2] !== '');
+    const levelRows = rows.filter((r) => r[13] !== '');
     assert.ok(levelRows.length > 0);
     for (const r of levelRows) {
-      const s = json.strata.find((x: { level: string }) => x.level === r[2]);
-      assert.equal(Number(r[8]) + Number(r[9]), s.problems, r.join(','));
+      const s = json.strata.find((x: { level: string }) => x.level === r[13]);
+      assert.equal(Number(r[7]) + Number(r[8]), s.problems, r.join(','));
     }
   });
 
