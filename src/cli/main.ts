@@ -8,6 +8,7 @@ import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations
 import { indexFolder, type IndexSummary } from '../core/index/indexer';
 import { TraceIndex } from '../core/index/traceIndex';
 import { FORMAT_IDS, type Diagnostic, type FormatId } from '../core/model';
+import { type Denominator, denominatorMark } from '../core/denominators';
 import { type PplReport, readPplSidecar } from '../core/ppl';
 import type { ReaderOptions } from '../core/readers';
 import { buildReport, type Report } from '../core/report';
@@ -67,19 +68,32 @@ function progress(quiet: boolean) {
   };
 }
 
+/** Options of both commands that say how the folder is indexed. */
+interface IndexCliOptions {
+  db?: string;
+  quiet?: boolean;
+  inputFormat?: FormatId;
+  scorer?: string;
+  correctThreshold?: number;
+}
+
+/** Indexes `folder` (checked, made absolute) into `--db` or the default index; returns the open index. */
 async function runIndex(
   folder: string,
-  dbPath: string,
-  quiet: boolean,
-  format?: FormatId,
-  readerOptions?: ReaderOptions,
-): Promise<{ index: TraceIndex; summary: IndexSummary }> {
-  const index = TraceIndex.open(dbPath);
-  const summary = await indexFolder(index, folder, { onProgress: progress(quiet), format, readerOptions });
-  if (summary.samples === 0) process.stderr.write(`${noSamplesMessage(index, folder)}\n`);
+  opts: IndexCliOptions,
+): Promise<{ abs: string; index: TraceIndex; summary: IndexSummary }> {
+  const abs = checkFolder(folder);
+  const index = TraceIndex.open(opts.db ?? defaultDbPath(abs));
+  const readerOptions: ReaderOptions = { scorer: opts.scorer, correctThreshold: opts.correctThreshold };
+  const summary = await indexFolder(index, abs, {
+    onProgress: progress(!!opts.quiet),
+    format: opts.inputFormat,
+    readerOptions,
+  });
+  if (summary.samples === 0) process.stderr.write(`${noSamplesMessage(index, abs)}\n`);
   // Restore annotations from the folder's mirror (after deleting the index, or from git).
-  new AnnotationStore(index).importJsonl(join(folder, ...MIRROR_RELATIVE_PATH.split('/')), MIRROR_RELATIVE_PATH);
-  return { index, summary };
+  new AnnotationStore(index).importJsonl(join(abs, ...MIRROR_RELATIVE_PATH.split('/')), MIRROR_RELATIVE_PATH);
+  return { abs, index, summary };
 }
 
 /**
@@ -103,14 +117,6 @@ function parseScorer(v: string): string {
 }
 
 /** Options of the `index` command. */
-interface IndexCommandOptions {
-  db?: string;
-  format: string;
-  inputFormat?: FormatId;
-  scorer?: string;
-  quiet?: boolean;
-}
-
 const SCORER_HELP =
   'Inspect AI logs: the scorer whose values are the verdicts, or name.key for one metric of a scorer whose value is a dict (default: the first scorer whose values are verdicts)';
 
@@ -118,7 +124,11 @@ function formatDiagnostics(diags: Diagnostic[]): string {
   return diags.map((d) => `${safe(d.file)}:${d.line}: ${d.severity}: ${safe(d.message)}`).join('\n');
 }
 
-/** Renders the report as aligned text tables. */
+/**
+ * Renders the report as aligned text tables. Every value computed over fewer than all of the model's
+ * problems carries the count, `70.0 (5/6)` (see src/core/denominators.ts); the warnings below the
+ * tables say why.
+ */
 export function reportTable(r: Report): string {
   const out: string[] = [];
   const ks = [...new Set(r.models.flatMap((m) => m.passAtK.map((p) => p.k)))].sort((a, b) => a - b);
@@ -131,7 +141,7 @@ export function reportTable(r: Report): string {
     m.sampleAccuracy === null ? 'ungraded' : String(m.correct),
     ...ks.map((k) => {
       const p = m.passAtK.find((x) => x.k === k);
-      return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]` : '—';
+      return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]${denominatorMark(p)}` : '—';
     }),
   ]);
   if (r.grading.by !== 'folder')
@@ -139,10 +149,14 @@ export function reportTable(r: Report): string {
       `grading: the folder's verdicts, plus the TOOL'S GRADING of ${r.grading.toolGraded} samples that had no verdict (${r.grading.toolCorrect} correct: answer equivalent to the reference answer)`,
     );
   out.push(table([head, ...rows]));
+  if (r.models.flatMap((m) => [...m.passAtK, ...m.bestOfK, ...(m.majAtK ?? [])]).some((p) => p.missing > 0))
+    out.push("(a/b): over a of the model's b problems; the warnings below say why the others are left out");
   if (r.models.some((m) => m.bestOfK.length)) {
     out.push('', 'best-of-k (reward-model selection, %):');
     for (const m of r.models.filter((x) => x.bestOfK.length)) {
-      out.push(`  ${safe(m.label)}: ${m.bestOfK.map((b) => `k=${b.k} ${pct(b.value)}`).join('  ')}`);
+      out.push(
+        `  ${safe(m.label)}: ${m.bestOfK.map((b) => `k=${b.k} ${pct(b.value)}${denominatorMark(b)}`).join('  ')}`,
+      );
     }
   }
   if (r.models.some((m) => m.majAtK?.length)) {
@@ -152,8 +166,10 @@ export function reportTable(r: Report): string {
       const judged =
         first.problems === 0
           ? ''
-          : ` (${first.problems} problems at k=1: ${first.byReference} judged by the reference answer, ${first.problems - first.byReference} by verdicts${first.missing ? `; ${first.missing} left out: no verdict` : ''})`;
-      out.push(`  ${safe(m.label)}: ${m.majAtK!.map((b) => `k=${b.k} ${pct(b.value)}`).join('  ')}${judged}`);
+          : ` (at k=1, ${first.byReference} of ${first.problems} problems judged by the reference answer, the others by verdicts)`;
+      out.push(
+        `  ${safe(m.label)}: ${m.majAtK!.map((b) => `k=${b.k} ${pct(b.value)}${denominatorMark(b)}`).join('  ')}${judged}`,
+      );
     }
   }
   if (r.comparisons.length) {
@@ -186,7 +202,7 @@ export function reportTable(r: Report): string {
         ...r.comparisons.map((c) => [
           ...(perRun ? [safe(c.base)] : []),
           safe(c.model),
-          String(c.problems),
+          c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems),
           String(c.coverage.baseOnly),
           String(c.coverage.modelOnly),
           String(c.coverage.both),
@@ -216,7 +232,7 @@ export function reportTable(r: Report): string {
     out.push('', 'pass@k by difficulty level:');
     for (const s of r.strata) {
       out.push(
-        `  ${safe(s.model)} level ${safe(s.level)} (${s.problems} problems): ${s.passAtK.map((p) => `@${p.k} ${pct(p.value)}`).join('  ')}`,
+        `  ${safe(s.model)} level ${safe(s.level)} (${s.problems} problems): ${s.passAtK.map((p) => `@${p.k} ${pct(p.value)}${denominatorMark(p)}`).join('  ')}`,
       );
     }
   }
@@ -436,50 +452,63 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
+/** Header of {@link reportCsv}. */
+export const CSV_HEADER =
+  'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step';
+
 /**
- * CSV of every curve point, one row per (model, metric, k) ("long" format, ready for a data frame):
- * `model,label,metric,k,value,ci_low,ci_high,problems,missing,series,step` with metric `pass@k` (bootstrap
- * interval over problems), `best-of-k` and `maj@k` (no interval; maj@k only with --maj-at-k). Empty cells
- * are missing values. Then one block of rows per checkpoint of each training series (`series` and `step`
- * set, `model` = the checkpoint): `sample-accuracy` (problems = problems with graded samples),
- * `pass@k` and `base-pass@k` at k = 1 and the series' largest k, `category:<name>` (value = problems;
- * problems = paired problems), `positive-gain-share:sharpening` and `:expansion` (with the bootstrap
- * interval; problems = paired problems), `gain:sharpening` and `gain:expansion` (correct samples), `mean-chars`.
+ * CSV of every curve point, one row per (model, metric, k, level) ("long" format, ready for a data
+ * frame): {@link CSV_HEADER}, with metric `pass@k` (bootstrap interval over problems), `best-of-k` and
+ * `maj@k` (no interval; maj@k only with --maj-at-k); `level` empty for all problems, else one row per
+ * difficulty level (pass@k). `problems` entered the mean; `missing` = the model's other problems, split
+ * into `no_samples`, `ungraded` (no graded sample), `n_below_k` and `no_reward_score` (best-of-k), so
+ * `problems + missing` is the model's number of problems (of that level). Empty cells are missing
+ * values. Then one block of rows per checkpoint of each training series (`series` and `step` set,
+ * `model` = the checkpoint): `sample-accuracy` (problems = problems with graded samples), `pass@k` and
+ * `base-pass@k` at k = 1 and the series' largest k, `category:<name>` (value = problems; problems =
+ * paired problems), `positive-gain-share:sharpening` and `:expansion` (with the bootstrap interval;
+ * problems = paired problems), `gain:sharpening` and `gain:expansion` (correct samples), `mean-chars`.
  * Per-problem trajectories and the other comparisons (coverage, crossover k) are in the JSON report.
  */
 export function reportCsv(r: Report): string {
   const q = csvCell;
-  const lines = ['model,label,metric,k,value,ci_low,ci_high,problems,missing,series,step'];
+  const lines = [CSV_HEADER];
+  const row = (
+    m: { id: string; label: string },
+    level: string,
+    metric: string,
+    p: {
+      k: number;
+      value: number | null;
+      ciLow?: number | null;
+      ciHigh?: number | null;
+    } & Denominator,
+  ) =>
+    lines.push(
+      [
+        q(m.id),
+        q(m.label),
+        metric,
+        p.k,
+        p.value ?? '',
+        p.ciLow ?? '',
+        p.ciHigh ?? '',
+        p.problems,
+        p.missing,
+        p.leftOut.noSamples,
+        p.leftOut.ungraded,
+        p.leftOut.belowK,
+        p.leftOut.noScore ?? '',
+        q(level),
+        '',
+        '',
+      ].join(','),
+    );
   for (const m of r.models) {
-    const row = (
-      metric: string,
-      p: {
-        k: number;
-        value: number | null;
-        ciLow?: number | null;
-        ciHigh?: number | null;
-        problems: number;
-        missing?: number;
-      },
-    ) =>
-      lines.push(
-        [
-          q(m.id),
-          q(m.label),
-          metric,
-          p.k,
-          p.value ?? '',
-          p.ciLow ?? '',
-          p.ciHigh ?? '',
-          p.problems,
-          p.missing ?? '',
-          '',
-          '',
-        ].join(','),
-      );
-    for (const p of m.passAtK) row('pass@k', p);
-    for (const p of m.bestOfK) row('best-of-k', p);
-    for (const p of m.majAtK ?? []) row('maj@k', p);
+    for (const p of m.passAtK) row(m, '', 'pass@k', p);
+    for (const p of m.bestOfK) row(m, '', 'best-of-k', p);
+    for (const p of m.majAtK ?? []) row(m, '', 'maj@k', p);
+    for (const s of r.strata.filter((x) => x.model === m.id)) for (const p of s.passAtK) row(m, s.level, 'pass@k', p);
   }
   for (const t of r.trajectories) {
     for (const s of t.steps) {
@@ -502,6 +531,12 @@ export function reportCsv(r: Report): string {
             ci?.high ?? '',
             problems,
             missing ?? '',
+            // the reasons of missing and the level: the per-step figures say their denominators in `problems`
+            '',
+            '',
+            '',
+            '',
+            '',
             q(t.name),
             s.step,
           ].join(','),
@@ -528,6 +563,17 @@ export function reportCsv(r: Report): string {
   return lines.join('\n');
 }
 
+/** Parses `--correct-threshold`: a finite number. */
+function parseThreshold(v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n))
+    throw new InvalidArgumentError('expected a number (a score >= it is correct)');
+  return n;
+}
+
+const THRESHOLD_HELP =
+  'count a correctness score >= x as correct (for files whose scores are not verdicts: numbers other than 0/1, e.g. Tree-of-Thought infos[].r); without it such samples are ungraded';
+
 /** Builds the command-line program (exported for tests). */
 export function program(): Command {
   const cmd = new Command('trace-inspector')
@@ -547,13 +593,13 @@ export function program(): Command {
       ]),
     )
     .option('--scorer <name>', SCORER_HELP, parseScorer)
+    .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
     .option('-q, --quiet', 'no progress on stderr')
-    .action(async (folder: string, opts: IndexCommandOptions) => {
-      const abs = checkFolder(folder);
-      const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat, {
-        scorer: opts.scorer,
-      });
+    .action(async (folder: string, opts: IndexCliOptions & { format: string }) => {
+      const { index, summary } = await runIndex(folder, opts);
       index.close();
+      // nothing indexed (no results file, or none with a readable sample): a failure, not an empty success
+      if (summary.samples === 0) process.exitCode = 1;
       if (opts.format === 'json') {
         process.stdout.write(
           `${terminalJson({ filesIndexed: summary.filesIndexed, filesSkipped: summary.filesSkipped, filesRemoved: summary.filesRemoved, samples: summary.samples, diagnostics: summary.diagnostics }, 2)}\n`,
@@ -620,12 +666,12 @@ export function program(): Command {
       },
     )
     .option('--scorer <name>', SCORER_HELP, parseScorer)
+    .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
     .option('-q, --quiet', 'no progress on stderr')
     .action(
       async (
         folder: string,
-        opts: {
-          db?: string;
+        opts: IndexCliOptions & {
           base?: string;
           format: string;
           replicates?: number;
@@ -639,10 +685,7 @@ export function program(): Command {
           quiet?: boolean;
         },
       ) => {
-        const abs = checkFolder(folder);
-        const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat, {
-          scorer: opts.scorer,
-        });
+        const { abs, index, summary } = await runIndex(folder, opts);
         try {
           if (summary.samples === 0) {
             // runIndex said why on stderr; an empty table on stdout would read as a result.

@@ -544,6 +544,8 @@ class Extension implements vscode.Disposable {
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('traceInspector')) this.onSessionChanged();
+        // another threshold changes which samples are graded: read the folder again
+        if (e.affectsConfiguration('traceInspector.correctThreshold')) void this.autoIndex();
         // another Inspect scorer gives other verdicts: the logs are read again
         if (e.affectsConfiguration('traceInspector.scorer')) void this.autoIndex();
       }),

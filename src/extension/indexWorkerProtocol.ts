@@ -9,6 +9,8 @@ export type WorkerRequest =
       dbPath: string;
       include: string[];
       exclude: string[];
+      /** Setting `traceInspector.correctThreshold` (see IndexOptions.correctThreshold). */
+      correctThreshold?: number;
       /** Inspect scorer (`traceInspector.scorer`); empty: the default rule. */
       scorer: string;
     }

@@ -37,6 +37,7 @@ import {
   withinNoise,
 } from '../core/metrics';
 import { buildBaseIndex, problemSimilarity } from '../core/similarity';
+import { denominator, describeDenominator, problemSet } from '../core/denominators';
 import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
 import { clusterOrder, computeTrajectories, type TrajectoryDetail, trajectoryFilter } from '../core/trajectories';
 import {
@@ -453,22 +454,37 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
     for (const r of index.db.prepare('SELECT id, level FROM problems').all() as { id: number; level: string | null }[])
       levelOf.set(r.id, r.level);
   }
+  // every problem of each model, graded or not: the denominators (src/core/denominators.ts)
+  const allByModel = new Map<number, StatRow[]>();
+  for (const s of index.allStats()) {
+    const list = allByModel.get(s.modelId) ?? [];
+    list.push(s);
+    allByModel.set(s.modelId, list);
+  }
   const curves: OverviewData['curves'] = [];
   const histograms: OverviewData['histograms'] = [];
   const warnings: string[] = [];
   const boot = { replicates, seed: 12345 };
   for (const m of models) {
     const rows = byModel.get(m.id) ?? [];
+    const all = allByModel.get(m.id) ?? [];
+    const whole = problemSet(all);
+    if (whole.noSamples + whole.ungraded > 0)
+      warnings.push(
+        `${m.label}: ${describeDenominator(denominator(whole, whole.graded.length, 0))}; those are left out of every figure`,
+      );
     if (rows.length === 0) continue;
-    const groups: [string | null, StatRow[]][] = [[null, rows]];
+    const groups: [string | null, StatRow[]][] = [[null, all]];
     for (const level of levels) {
-      const sub = rows.filter((r) => levelOf.get(r.problemId) === level);
+      const sub = all.filter((r) => levelOf.get(r.problemId) === level);
       if (sub.length > 0) groups.push([level, sub]);
     }
     for (const [level, sub] of groups) {
-      const pc = sub.map((r) => ({ n: r.graded, c: r.c }));
-      const maxN = pc.reduce((a, p) => Math.max(a, p.n), 0);
-      for (const pt of bootstrapPassAtKCurve(pc, kGrid(maxN), boot)) {
+      const set = problemSet(sub);
+      const maxN = set.graded.reduce((a, p) => Math.max(a, p.n), 0);
+      if (maxN === 0) continue;
+      for (const pt of bootstrapPassAtKCurve(set.graded, kGrid(maxN), boot)) {
+        const d = denominator(set, pt.problems, pt.missing);
         curves.push({
           modelId: m.id,
           level,
@@ -477,6 +493,8 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
           ciLow: pt.ciLow,
           ciHigh: pt.ciHigh,
           problems: pt.problems,
+          missing: d.missing,
+          over: describeDenominator(d, pt.k),
         });
       }
     }

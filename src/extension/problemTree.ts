@@ -72,6 +72,37 @@ const passIcon = new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.ico
 const failIcon = new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
 const partialIcon = new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('testing.iconQueued'));
 const ungradedIcon = new vscode.ThemeIcon('question');
+const noSamplesIcon = new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
+
+/**
+ * The state of a model on a problem, as the tree shows it: `none` (no record), `noSamples` (a record
+ * without samples), `ungraded` (samples, none graded), else by verdicts. The first two and `ungraded`
+ * are left out of every figure (counted in `missing`), so they are never shown as failing.
+ */
+export type ProblemState = 'none' | 'noSamples' | 'ungraded' | 'failing' | 'partial' | 'solved';
+
+export function problemState(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined): ProblemState {
+  if (!s) return 'none';
+  if (s.n === 0) return 'noSamples';
+  if (s.graded === 0) return 'ungraded';
+  return s.c === 0 ? 'failing' : s.c === s.graded ? 'solved' : 'partial';
+}
+
+function stateIcon(state: ProblemState): vscode.ThemeIcon {
+  switch (state) {
+    case 'noSamples':
+      return noSamplesIcon;
+    case 'none':
+    case 'ungraded':
+      return ungradedIcon;
+    case 'failing':
+      return failIcon;
+    case 'solved':
+      return passIcon;
+    case 'partial':
+      return partialIcon;
+  }
+}
 
 /**
  * A model's name as a tree row shows it: the last segment of its name with the revision
@@ -84,27 +115,34 @@ export function treeModelLabel(m: Pick<ModelRow, 'name' | 'revision' | 'run' | '
   return m.label.endsWith(` (${m.run || '.'})`) ? `${m.run || '.'} › ${short}` : short;
 }
 
-/** Solved (every graded sample correct), failing, partly solved, or ungraded (no graded sample, or no row). */
-function countsIcon(st: StatRow | undefined): vscode.ThemeIcon {
-  if (!st || st.graded === 0) return ungradedIcon;
-  return st.c === 0 ? failIcon : st.c === st.graded ? passIcon : partialIcon;
-}
-
 /** Largest configured k that `n` reaches (pass@k for n < k is undefined and never shown). */
 function treeK(kValues: number[], n: number): number | undefined {
   return [...kValues].sort((a, b) => b - a).find((k) => k <= n);
 }
 
-/** c/n, or `n ungraded` when no sample has a verdict ("0/n" would read as n failures). */
-function correctOfN(s: StatRow): string {
-  return s.graded === 0 ? `${s.n} ungraded` : `${s.c}/${s.n}`;
-}
-
-function fmtCounts(s: StatRow | undefined, kValues: number[]): string {
-  if (!s) return '—';
+/**
+ * A model's counts on a problem: `c/n · pass@k` over graded samples; `c/g · u ungraded` when some
+ * samples have no verdict; `no samples` / `N ungraded` for the states left out of the figures.
+ */
+export function fmtCounts(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined, kValues: number[]): string {
+  const state = problemState(s);
+  if (!s || state === 'none') return '—';
+  if (state === 'noSamples') return 'no samples';
+  // "0/n" would read as n failures
+  if (state === 'ungraded') return `${s.n} ungraded`;
   const k = treeK(kValues, s.graded);
   const p = k && k > 1 ? passAtK(s.graded, s.c, k) : null;
-  return `${correctOfN(s)}${p !== null && k ? ` · pass@${k} ${p.toFixed(2)}` : ''}`;
+  const ungraded = s.n - s.graded;
+  return `${s.c}/${s.graded}${ungraded > 0 ? ` · ${ungraded} ungraded` : ''}${p !== null && k ? ` · pass@${k} ${p.toFixed(2)}` : ''}`;
+}
+
+/** `c/n` of the base model on a problem, or its state when it has no verdict there. */
+function shortCounts(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined): string {
+  const state = problemState(s);
+  if (!s || state === 'none') return '—';
+  if (state === 'noSamples') return 'no samples';
+  if (state === 'ungraded') return `${s.n} ungraded`;
+  return `${s.c}/${s.graded}`;
 }
 
 /** `step 300 · ` for a checkpoint of a training series, else empty. */
@@ -449,12 +487,12 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
             parts.push(`model: ${s.isIndexing ? 'indexing…' : 'not indexed (indexing stopped)'}`);
           } else {
             if (node.modelId === undefined && base && base.id !== focus?.id)
-              parts.push(`base ${bs ? correctOfN(bs) : missing}`);
+              parts.push(`base ${bs ? shortCounts(bs) : missing}`);
             if (focus)
               parts.push(`${node.modelId === undefined ? 'model ' : ''}${fs ? fmtCounts(fs, kValues) : missing}`);
           }
           item.description = `${parts.join(' · ')}${p.question ? ` — ${preview(p.question, 60)}` : ''}`;
-          item.iconPath = !fs && s.isIndexing ? new vscode.ThemeIcon('loading~spin') : countsIcon(fs);
+          item.iconPath = !fs && s.isIndexing ? new vscode.ThemeIcon('loading~spin') : stateIcon(problemState(fs));
         }
         return item;
       }
@@ -468,9 +506,15 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           if (node.problemId !== undefined) {
             const st = s.index.problemStats(node.problemId).find((x) => x.modelId === m.id);
             item.description = `${stepText(s, m)}${fmtCounts(st, kValues)}${m.id === base?.id ? ' · base' : ''}`;
-            item.iconPath = countsIcon(st);
+            item.iconPath = stateIcon(problemState(st));
+            // a record without samples has nothing to expand
+            if (st && st.n === 0) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
           } else {
-            item.description = `${stepText(s, m)}${m.problems} problems · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}${s.isIndexing ? ' · indexing…' : ''}`;
+            const left = [
+              m.emptyProblems ? `${m.emptyProblems} without samples` : '',
+              m.ungradedProblems ? `${m.ungradedProblems} ungraded` : '',
+            ].filter(Boolean);
+            item.description = `${stepText(s, m)}${m.problems} problems${left.length ? ` (${left.join(', ')})` : ''} · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}${s.isIndexing ? ' · indexing…' : ''}`;
             item.iconPath = new vscode.ThemeIcon(m.id === base?.id ? 'home' : 'hubot');
           }
         }
@@ -548,9 +592,12 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         if (a?.note) md.appendMarkdown('\n\n**Note:** ').appendText(a.note);
       }
     } else if (node.type === 'model') {
-      md.appendText(
-        `${node.model.displayId}\n${node.model.problems} problems, ${node.model.samples} samples, ${node.model.correct} correct`,
-      );
+      const m = node.model;
+      md.appendText(`${m.displayId}\n${m.problems} problems, ${m.samples} samples, ${m.correct} correct`);
+      if (m.emptyProblems || m.ungradedProblems)
+        md.appendMarkdown('\n\n').appendText(
+          `Left out of every figure (counted in "missing"): ${m.emptyProblems} problem(s) without samples, ${m.ungradedProblems} without a graded sample.`,
+        );
     } else return item;
     item.tooltip = md;
     return item;

@@ -24,6 +24,8 @@ export interface Settings {
   exclude: string[];
   baseModel: string;
   lowAccuracyThreshold: number;
+  /** A correctness score >= this is correct; undefined: scores that are not verdicts leave samples ungraded. */
+  correctThreshold: number | undefined;
   /** Step pattern of checkpoint series (regular expression source); empty: the built-in one. */
   stepPattern: string;
   /** Inspect AI logs: the scorer (`name` or `name.key`); empty for the default rule (see readers/inspectScorer.ts). */
@@ -41,9 +43,14 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     exclude: c.get<string[]>('exclude') ?? [],
     baseModel: c.get<string>('baseModel') ?? '',
     lowAccuracyThreshold: c.get<number>('lowAccuracyThreshold') ?? 0.25,
+    correctThreshold: finiteOrUndefined(c.get<unknown>('correctThreshold')),
     stepPattern: c.get<string>('stepPattern') ?? '',
     scorer: (c.get<string>('scorer') ?? '').trim(),
   };
+}
+
+function finiteOrUndefined(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
 /**
@@ -257,6 +264,7 @@ export class FolderSession implements vscode.Disposable {
       dbPath: this.dbPath,
       include: settings.include,
       exclude: settings.exclude,
+      correctThreshold: settings.correctThreshold,
       scorer: settings.scorer,
     };
     const shown = { samples: 0, at: Date.now() };
@@ -352,7 +360,11 @@ export class FolderSession implements vscode.Disposable {
       const diag = new vscode.Diagnostic(
         new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
         d.message,
-        d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+        d.severity === 'error'
+          ? vscode.DiagnosticSeverity.Error
+          : d.severity === 'warning'
+            ? vscode.DiagnosticSeverity.Warning
+            : vscode.DiagnosticSeverity.Information,
       );
       diag.source = 'Trace Inspector';
       const list = byFile.get(d.file) ?? [];

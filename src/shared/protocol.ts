@@ -252,7 +252,12 @@ export interface OverviewData {
     value: number | null;
     ciLow: number | null;
     ciHigh: number | null;
+    /** Problems that entered the value. */
     problems: number;
+    /** The model's other problems (of this level): no samples, no graded sample, n < k. */
+    missing: number;
+    /** What the value is computed over, in words: `over 5 of 6 problems: 1 has n < 1024`. */
+    over: string;
   }[];
   /** Accuracy histogram per model: `bin` 0..11 (0 = exactly 0, 11 = exactly 1), label as shown. */
   histograms: { modelId: number; bin: number; label: string; count: number }[];

@@ -377,6 +377,12 @@ describe('index: incremental', () => {
     assert.deepEqual(
       index.diagnostics().map((d) => [d.file, d.line, d.message]),
       [
+        // the data file, no longer described, says why it is not read
+        [
+          'rl/out.jsonl',
+          0,
+          'not a results file: no reader recognises the first JSON object line (keys: id, out, ok); describe the format in a trace-inspector.mapping.json',
+        ],
         ['trace-inspector.mapping.json', 0, 'invalid mapping file: /fields/text: required field is missing'],
         ['trace-inspector.mapping.json', 0, 'invalid mapping file: /fields: unknown field "txt"'],
       ],
@@ -390,7 +396,10 @@ describe('index: incremental', () => {
     await indexFolder(index, dir);
     assert.deepEqual(
       index.diagnostics().map((d) => [d.file, d.line]),
-      [['trace-inspector.mapping.json', 3]],
+      [
+        ['rl/out.jsonl', 0],
+        ['trace-inspector.mapping.json', 3],
+      ],
     );
     // Fixed again: the samples come back; an unchanged folder is then skipped.
     writeFileSync(MAP, mapping('rl'));

@@ -334,7 +334,7 @@ describe('CLI', () => {
     });
     assert.match(
       table,
-      /maj@k \(majority vote over extracted answers grouped by answer equivalence, %\):\n {2}.*: k=1 91\.1 {2}k=2 \d+\.\d {2}k=4 \d+\.\d {2}k=8 \d+\.\d \(100 problems at k=1: 100 judged by the reference answer, 0 by verdicts\)/,
+      /maj@k \(majority vote over extracted answers grouped by answer equivalence, %\):\n {2}.*: k=1 91\.1 {2}k=2 \d+\.\d {2}k=4 \d+\.\d {2}k=8 \d+\.\d \(at k=1, 100 of 100 problems judged by the reference answer, the others by verdicts\)/,
     );
     const plain = execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '-q'], { encoding: 'utf8' });
     assert.doesNotMatch(plain, /maj@k/);
@@ -372,7 +372,10 @@ describe('CLI', () => {
     )
       .trim()
       .split('\n');
-    assert.equal(csv[0], 'model,label,metric,k,value,ci_low,ci_high,problems,missing,series,step');
+    assert.equal(
+      csv[0],
+      'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step',
+    );
     const rows = csv.slice(1).map((l) => l.split(','));
     const m = json.models[0];
     for (const [metric, points] of [
@@ -380,14 +383,23 @@ describe('CLI', () => {
       ['best-of-k', m.bestOfK],
       ['maj@k', m.majAtK],
     ] as const) {
-      const got = rows.filter((r) => r[2] === metric);
+      const got = rows.filter((r) => r[2] === metric && r[13] === '');
       assert.equal(got.length, 4, metric);
       got.forEach((r, i) => {
         assert.equal(Number(r[3]), points[i].k);
         assert.equal(Number(r[4]), points[i].value);
+        // 100 problems, every one with 8 graded samples: all of them, nothing missing
+        assert.deepEqual([r[7], r[8], r[9], r[10], r[11]].map(Number), [100, 0, 0, 0, 0], metric);
       });
     }
     assert.equal(Number(rows.find((r) => r[2] === 'pass@k')![5]), m.passAtK[0].ciLow);
+    // per difficulty level: the level's problems; problems + missing = the level's size in the JSON
+    const levelRows = rows.filter((r) => r[13] !== '');
+    assert.ok(levelRows.length > 0);
+    for (const r of levelRows) {
+      const s = json.strata.find((x: { level: string }) => x.level === r[13]);
+      assert.equal(Number(r[7]) + Number(r[8]), s.problems, r.join(','));
+    }
   });
 
   test('the audit says its figures come from the records that could be read when a results line is broken', () => {

@@ -9,6 +9,7 @@ import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { contentHash } from '../text';
 import { TraceIndex, modelKey, problemKey } from './traceIndex';
 import { refreshModelLabels } from './labels';
+import { DiagnosticCap } from './diagnosticCap';
 import { PARALLEL_READ_MIN_BYTES, readFileParallel } from './parallelRead';
 
 /** Progress of an indexing pass, reported after each file and every few thousand samples. */
@@ -28,7 +29,7 @@ export interface IndexOptions {
   /** Forces one format for every candidate file instead of detecting it per file. */
   format?: FormatId;
   /**
-   * How files are read (e.g. the Inspect scorer). The options of the last pass are kept in the index;
+   * How files are read (the Inspect scorer, the correctness threshold: see readers/types.ts). The options of the last pass are kept in the index;
    * when they change, every file is read again (unchanged files too), since their samples would differ.
    */
   readerOptions?: ReaderOptions;
@@ -532,8 +533,11 @@ class SampleWriter {
   private readonly upsertProblem: Database.Statement;
   private readonly refreshStat: Database.Statement;
   private readonly dropStat: Database.Statement;
+  private readonly insertEmpty: Database.Statement;
+  private readonly addEmptyStat: Database.Statement;
   private readonly insertDiag: Database.Statement;
   private readonly otherFileHas: Database.Statement;
+  private readonly statOf: Database.Statement;
   private readonly models = new Map<string, number>();
   private readonly problems = new Map<string, number>();
 
@@ -560,15 +564,27 @@ class SampleWriter {
          FROM samples WHERE model_id = ? AND problem_id = ? GROUP BY model_id, problem_id`,
     );
     this.dropStat = db.prepare(
-      'DELETE FROM stats WHERE model_id = ? AND problem_id = ? AND NOT EXISTS (SELECT 1 FROM samples WHERE model_id = ? AND problem_id = ?)',
+      `DELETE FROM stats WHERE model_id = @m AND problem_id = @p
+         AND NOT EXISTS (SELECT 1 FROM samples WHERE model_id = @m AND problem_id = @p)
+         AND NOT EXISTS (SELECT 1 FROM empty_records WHERE model_id = @m AND problem_id = @p)`,
     );
+    this.insertEmpty = db.prepare(
+      'INSERT INTO empty_records (file_id, line, model_id, problem_id) VALUES (?, ?, ?, ?)',
+    );
+    this.addEmptyStat = db.prepare(
+      'INSERT OR IGNORE INTO stats (model_id, problem_id, n, c, graded, scored) VALUES (?, ?, 0, 0, 0, 0)',
+    );
+    this.statOf = db.prepare('SELECT n, graded FROM stats WHERE model_id = ? AND problem_id = ?');
     // `origin` is the file whose reading gave the diagnostic; `file` the one it is shown on (a mapping
     // file for "this path matched nothing in x.json"). Re-reading a file replaces the diagnostics it gave.
     this.insertDiag = db.prepare(
       'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
     );
+    // the file already holding samples of (model, problem), or an empty record of it
     this.otherFileHas = db.prepare(
-      'SELECT f.path FROM samples s JOIN files f ON f.id = s.file_id WHERE s.model_id = ? AND s.problem_id = ? AND s.file_id <> ? LIMIT 1',
+      `SELECT path FROM files WHERE id = coalesce(
+         (SELECT file_id FROM samples WHERE model_id = @m AND problem_id = @p AND file_id <> @f LIMIT 1),
+         (SELECT file_id FROM empty_records WHERE model_id = @m AND problem_id = @p AND file_id <> @f LIMIT 1))`,
     );
   }
 
@@ -607,9 +623,14 @@ class SampleWriter {
     return id;
   }
 
-  /** Pairs (model, problem) that a file's samples belong to. */
+  /** Pairs (model, problem) that a file's samples and empty records belong to. */
   private pairsOf(fileId: number): { model_id: number; problem_id: number }[] {
-    return this.db.prepare('SELECT DISTINCT model_id, problem_id FROM samples WHERE file_id = ?').all(fileId) as {
+    return this.db
+      .prepare(
+        `SELECT DISTINCT model_id, problem_id FROM samples WHERE file_id = @f
+         UNION SELECT model_id, problem_id FROM empty_records WHERE file_id = @f`,
+      )
+      .all({ f: fileId }) as {
       model_id: number;
       problem_id: number;
     }[];
@@ -619,14 +640,15 @@ class SampleWriter {
     const pairs = this.pairsOf(fileId);
     this.db.prepare('DELETE FROM samples_fts WHERE rowid IN (SELECT id FROM samples WHERE file_id = ?)').run(fileId);
     this.db.prepare('DELETE FROM samples WHERE file_id = ?').run(fileId);
+    this.db.prepare('DELETE FROM empty_records WHERE file_id = ?').run(fileId);
     this.refreshPairs(pairs);
   }
 
-  /** Recomputes (or drops, when empty) the counts of (model, problem) pairs whose samples changed. */
+  /** Recomputes (or drops, when neither samples nor an empty record are left) the counts of (model, problem) pairs. */
   private refreshPairs(pairs: readonly { model_id: number; problem_id: number }[]): void {
     for (const p of pairs) {
       this.refreshStat.run(p.model_id, p.problem_id);
-      this.dropStat.run(p.model_id, p.problem_id, p.model_id, p.problem_id);
+      this.dropStat.run({ m: p.model_id, p: p.problem_id });
     }
   }
 
@@ -664,7 +686,11 @@ class SampleWriter {
         `INSERT INTO files (path, size, mtime_ms, hash, format, status, samples, indexed_at) VALUES (?, ?, ?, ?, NULL, 'ready', 0, ?)`,
       )
       .run(rel, size, mtimeMs, hash, new Date().toISOString());
-    for (const d of diagnostics) this.insertDiag.run(d.file || rel, d.line, d.severity, d.message, rel);
+    const cap = new DiagnosticCap((line, severity, message, file) =>
+      this.insertDiag.run(file, line, severity, message, rel),
+    );
+    for (const d of diagnostics) cap.add(d.line, d.severity, d.message, d.file || rel);
+    cap.finish();
   }
 
   /** Drops models and problems that no longer have samples (annotations are keyed by strings and stay). */
@@ -691,7 +717,11 @@ class SampleWriter {
     let samples = 0;
     let inBatch = 0;
     const touched = new Map<string, [number, number]>();
-    const seen = new Map<string, { line: number; next: number }>();
+    /** Every (model, problem) of the file: its first line and the next free sample index. */
+    const seen = new Map<
+      string,
+      { line: number; next: number; mid: number; pid: number; problem: string; model: string }
+    >();
     const otherFile = new Map<string, string | null>();
 
     const knownHash = a.prev ? await a.hash : '';
@@ -715,26 +745,60 @@ class SampleWriter {
         );
       }
       db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(a.rel);
-      for (const d of this.pendingDiagnostics)
-        this.insertDiag.run(d.file || a.rel, d.line, d.severity, d.message, a.rel);
+      const cap = new DiagnosticCap((line, severity, message, file) =>
+        this.insertDiag.run(file, line, severity, message, a.rel),
+      );
+      for (const d of this.pendingDiagnostics) cap.add(d.line, d.severity, d.message, d.file || a.rel);
       this.pendingDiagnostics = [];
 
       const flushStats = () => {
         for (const [mid, pid] of touched.values()) this.refreshStat.run(mid, pid);
         touched.clear();
       };
-      const diag = (line: number, severity: 'error' | 'warning', message: string, file = a.rel) =>
-        this.insertDiag.run(file, line, severity, message, a.rel);
+      const diag = (line: number, severity: Diagnostic['severity'], message: string, file = a.rel) =>
+        cap.add(line, severity, message, file);
+      /** The file's problems with samples but no graded one: an info each (left out of every figure). */
+      const reportUngraded = () => {
+        for (const st of seen.values()) {
+          const row = this.statOf.get(st.mid, st.pid) as { n: number; graded: number } | undefined;
+          if (row && row.n > 0 && row.graded === 0)
+            diag(
+              st.line,
+              'info',
+              `problem ${JSON.stringify(st.problem)} of model ${st.model} has no graded sample (${row.n} sample${row.n === 1 ? '' : 's'}, none with a verdict): it counts in "missing" of every figure of this model`,
+            );
+        }
+      };
+      const finishFile = () => {
+        flushStats();
+        reportUngraded();
+        cap.finish();
+      };
 
       const ctx = { root: a.root, relPath: a.rel, absPath: a.abs, run, signal: a.signal, options: a.readerOptions };
       for await (const ev of a.parallel ? readFileParallel(ctx, a.format) : readFile(ctx, a.format)) {
         if (a.signal?.aborted) {
           flushStats();
+          cap.finish();
           db.exec(atomic ? 'ROLLBACK' : 'COMMIT');
           return { samples: atomic ? 0 : samples, cancelled: true };
         }
         if (ev.kind === 'diagnostic') {
           diag(ev.diagnostic.line, ev.diagnostic.severity, ev.diagnostic.message, ev.diagnostic.file || a.rel);
+          continue;
+        }
+        if (ev.kind === 'ungrade') {
+          // verdicts already written from numbers 0/1 of a file that holds scores: ungraded
+          const lines = JSON.stringify(ev.lines);
+          const pairs = db
+            .prepare(
+              'SELECT DISTINCT model_id AS m, problem_id AS p FROM samples WHERE file_id = ? AND line IN (SELECT value FROM json_each(?))',
+            )
+            .all(fileId, lines) as { m: number; p: number }[];
+          for (const { m, p } of pairs) touched.set(`${m}:${p}`, [m, p]);
+          db.prepare(
+            'UPDATE samples SET correct = NULL WHERE file_id = ? AND line IN (SELECT value FROM json_each(?))',
+          ).run(fileId, lines);
           continue;
         }
         const r = ev.record;
@@ -744,7 +808,7 @@ class SampleWriter {
         // A (model, problem) already indexed from another file of the same model: keep the first.
         let other = otherFile.get(pairKey);
         if (other === undefined) {
-          other = (this.otherFileHas.pluck().get(mid, pid, fileId) as string | undefined) ?? null;
+          other = (this.otherFileHas.pluck().get({ m: mid, p: pid, f: fileId }) as string | undefined) ?? null;
           otherFile.set(pairKey, other);
         }
         if (other !== null) {
@@ -756,7 +820,8 @@ class SampleWriter {
           continue;
         }
         let state = seen.get(pairKey);
-        const perProblemRecord = r.samples.some((s) => s.sampleIndex !== undefined);
+        // one-sample-per-line formats never give a record without samples
+        const perProblemRecord = r.samples.length === 0 || r.samples.some((s) => s.sampleIndex !== undefined);
         if (state && perProblemRecord) {
           diag(
             r.line,
@@ -766,8 +831,19 @@ class SampleWriter {
           continue;
         }
         if (!state) {
-          state = { line: r.line, next: 0 };
+          state = { line: r.line, next: 0, mid, pid, problem: r.problemId, model: r.model.name };
           seen.set(pairKey, state);
+        }
+        if (r.samples.length === 0) {
+          // still one of the model's problems: counted in "missing", never dropped
+          this.insertEmpty.run(fileId, r.line, mid, pid);
+          this.addEmptyStat.run(mid, pid);
+          diag(
+            r.line,
+            'info',
+            `problem ${JSON.stringify(r.problemId)} of model ${r.model.name} has no samples: it counts in "missing" of every figure of this model`,
+          );
+          continue;
         }
         for (const s of r.samples) {
           const index = s.sampleIndex ?? state.next;
@@ -803,7 +879,7 @@ class SampleWriter {
           db.exec('BEGIN IMMEDIATE');
         }
       }
-      flushStats();
+      finishFile();
       if (a.signal?.aborted) {
         // The reader stopped early because of the abort: the file is incomplete.
         db.exec(atomic ? 'ROLLBACK' : 'COMMIT');

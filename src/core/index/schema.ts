@@ -146,6 +146,22 @@ export const migrations: readonly string[] = [
   CREATE INDEX diagnostics_by_file ON diagnostics (file);
   CREATE INDEX diagnostics_by_origin ON diagnostics (origin);
   `,
+  // 5 -> 6: a record of a problem with no samples (`code: []`, every sample unreadable) still makes the
+  // problem one of the model's problems: the figures count it in `missing` instead of dropping it. Its
+  // stats row has n = 0; this table ties it to the file and line it came from (dropped with the file).
+  `
+  CREATE TABLE IF NOT EXISTS empty_records (
+    file_id INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    model_id INTEGER NOT NULL,
+    problem_id INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS empty_records_by_file ON empty_records (file_id);
+  CREATE INDEX IF NOT EXISTS empty_records_by_pair ON empty_records (model_id, problem_id);
+  -- files indexed before this version lack their empty records (and read partial rewards as verdicts):
+  -- the next pass reads every file again
+  UPDATE files SET status = 'partial';
+  `,
 ];
 
 /** Current schema version (the number of migrations). */

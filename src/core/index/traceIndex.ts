@@ -43,11 +43,16 @@ export interface ModelRow {
   nameSource: 'data' | 'path';
   /** Short label for the UI: the name, plus the run when several runs hold a model of that name. */
   label: string;
+  /** Every problem the model has a record of, with or without samples (the denominator of its figures). */
   problems: number;
   samples: number;
   correct: number;
   /** Samples with a reward-model score. */
   scored: number;
+  /** Problems whose record has no samples (`code: []`, every sample unreadable). */
+  emptyProblems: number;
+  /** Problems with samples but none graded (no verdict: `score: null`, scores that are not verdicts). */
+  ungradedProblems: number;
 }
 
 /** A problem as stored. `id` is the row id (valid for this index only); `key` is stable. */
@@ -61,7 +66,10 @@ export interface ProblemRow {
   level: string | null;
 }
 
-/** Per (model, problem) counts: `n` samples, `c` correct, `graded` with a verdict, `scored` with a reward score. */
+/**
+ * Per (model, problem) counts: `n` samples, `c` correct, `graded` with a verdict, `scored` with a reward
+ * score. A row with n = 0 is a problem whose record had no samples (schema migration 5).
+ */
 export interface StatRow {
   modelId: number;
   problemId: number;
@@ -166,7 +174,8 @@ export class TraceIndex {
       .prepare(
         `SELECT m.id, m.key, m.run, m.name, m.revision, m.name_source AS nameSource, m.label,
                 count(s.problem_id) AS problems, coalesce(sum(s.n),0) AS samples,
-                coalesce(sum(s.c),0) AS correct, coalesce(sum(s.scored),0) AS scored
+                coalesce(sum(s.c),0) AS correct, coalesce(sum(s.scored),0) AS scored,
+                coalesce(sum(s.n = 0),0) AS emptyProblems, coalesce(sum(s.n > 0 AND s.graded = 0),0) AS ungradedProblems
            FROM models m LEFT JOIN stats s ON s.model_id = m.id
           GROUP BY m.id ORDER BY m.run, m.name, m.revision`,
       )
@@ -250,26 +259,28 @@ export class TraceIndex {
     switch (filter.kind) {
       case 'all':
         return { where: '1', params: [] };
+      // A problem without samples or without a graded sample is neither failing nor solved: it has no verdict.
       case 'failing':
         return {
-          where: 'p.id IN (SELECT problem_id FROM stats WHERE model_id = ? AND c = 0)',
+          where: 'p.id IN (SELECT problem_id FROM stats WHERE model_id = ? AND graded > 0 AND c = 0)',
           params: [filter.model],
         };
       case 'lost':
         return {
           where: `p.id IN (SELECT m.problem_id FROM stats m JOIN stats b ON b.problem_id = m.problem_id
-                            WHERE m.model_id = ? AND b.model_id = ? AND m.c = 0 AND b.c > 0)`,
+                            WHERE m.model_id = ? AND b.model_id = ? AND m.graded > 0 AND m.c = 0 AND b.c > 0)`,
           params: [filter.model, filter.base],
         };
       case 'gained':
         return {
           where: `p.id IN (SELECT m.problem_id FROM stats m JOIN stats b ON b.problem_id = m.problem_id
-                            WHERE m.model_id = ? AND b.model_id = ? AND m.c > 0 AND b.c = 0)`,
+                            WHERE m.model_id = ? AND b.model_id = ? AND m.c > 0 AND b.graded > 0 AND b.c = 0)`,
           params: [filter.model, filter.base],
         };
       case 'lowAccuracy':
         return {
-          where: 'p.id IN (SELECT problem_id FROM stats WHERE model_id = ? AND n > 0 AND CAST(c AS REAL) / n < ?)',
+          where:
+            'p.id IN (SELECT problem_id FROM stats WHERE model_id = ? AND graded > 0 AND CAST(c AS REAL) / graded < ?)',
           params: [filter.model, filter.threshold],
         };
       case 'level':
@@ -288,7 +299,7 @@ export class TraceIndex {
     }
   }
 
-  /** Per-model counts for one problem (only models that have samples for it). */
+  /** Per-model counts for one problem (the models with a record of it; n = 0 when that record had no samples). */
   problemStats(problemId: number): StatRow[] {
     return this.db
       .prepare(
@@ -298,7 +309,7 @@ export class TraceIndex {
       .all(problemId) as StatRow[];
   }
 
-  /** Per-problem counts of one model (every problem it has samples for). */
+  /** Per-problem counts of one model (every problem it has a record of; n = 0 for a record without samples). */
   modelStats(modelId: number): StatRow[] {
     return this.db
       .prepare(
@@ -524,7 +535,7 @@ export class TraceIndex {
   clearIndexedData(): void {
     this.db.transaction(() => {
       this.db.exec(`
-        DELETE FROM samples_fts; DELETE FROM samples; DELETE FROM stats; DELETE FROM files;
+        DELETE FROM samples_fts; DELETE FROM samples; DELETE FROM empty_records; DELETE FROM stats; DELETE FROM files;
         DELETE FROM diagnostics; DELETE FROM similarity_cache; DELETE FROM models; DELETE FROM problems;
         DELETE FROM meta WHERE key = 'fts_max_id';
       `);

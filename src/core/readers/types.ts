@@ -24,6 +24,13 @@ export interface ReaderOptions {
    * Default: the first scorer of each sample whose value is a verdict (see inspect.ts).
    */
   scorer?: string;
+  /**
+   * Makes numeric correctness values verdicts: a score >= this is correct, below it incorrect (CLI
+   * `--correct-threshold`, setting `traceInspector.correctThreshold`). Without it, a file whose
+   * correctness values include numbers other than 0/1 holds scores, not verdicts, and its numeric
+   * values leave the samples ungraded (see util.ts `VerdictReader`).
+   */
+  correctThreshold?: number;
 }
 
 /**
