@@ -22,7 +22,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../src/core/index/sqlite';
 import { existingManifest, type GenManifest, type GenParams } from './gen';
 
 const MB = 1e6;
@@ -385,8 +385,8 @@ async function main(): Promise<void> {
   }
 
   // ---- machine
-  const d = new Database(':memory:');
-  const sqliteVersion = (d.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+  const d = openDatabase(':memory:', { driver: 'better-sqlite3' });
+  const sqliteVersion = d.prepare('SELECT sqlite_version()').pluck().get() as string;
   d.close();
   const machine = {
     cpu: os.cpus()[0]?.model ?? 'unknown',

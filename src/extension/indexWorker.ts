@@ -1,9 +1,11 @@
 /**
  * Worker-thread entry that runs one indexing pass off the extension host's main thread, with its
- * own database connection. Bundled to dist/indexWorker.js. Pure core only: no `vscode` here.
+ * own database connection on the host's SQLite driver (given in the request). Bundled to
+ * dist/indexWorker.js. Pure core only: no `vscode` here.
  */
 import { parentPort } from 'node:worker_threads';
 import { indexFolder } from '../core/index/indexer';
+import { chooseSqliteDriver, sqliteDriver } from '../core/index/sqlite';
 import { TraceIndex } from '../core/index/traceIndex';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
 
@@ -21,6 +23,7 @@ port.on('message', (m: WorkerRequest) => {
   let last = 0;
   void (async () => {
     try {
+      chooseSqliteDriver(m.sqliteDriver, 'parent');
       index = TraceIndex.open(m.dbPath);
       const summary = await indexFolder(index, m.root, {
         include: m.include.length ? m.include : undefined,
@@ -33,7 +36,7 @@ port.on('message', (m: WorkerRequest) => {
           send({ type: 'progress', progress });
         },
       });
-      send({ type: 'done', summary });
+      send({ type: 'done', summary, sqliteDriver: sqliteDriver().name });
     } catch (e) {
       send({ type: 'error', message: (e as Error).message });
     } finally {

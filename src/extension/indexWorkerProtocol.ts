@@ -1,12 +1,23 @@
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
+import type { SqliteDriverName } from '../core/index/sqlite';
 
-/** Messages from the extension host to the indexing worker. */
+/**
+ * Messages from the extension host to the indexing worker. `sqliteDriver` is the host's driver: the
+ * worker uses the same one (two copies of SQLite on one database file in one process can corrupt it).
+ */
 export type WorkerRequest =
-  | { type: 'index'; root: string; dbPath: string; include: string[]; exclude: string[] }
+  | {
+      type: 'index';
+      root: string;
+      dbPath: string;
+      include: string[];
+      exclude: string[];
+      sqliteDriver: SqliteDriverName;
+    }
   | { type: 'cancel' };
 
 /** Messages from the indexing worker to the extension host. */
 export type WorkerReply =
   | { type: 'progress'; progress: IndexProgress }
-  | { type: 'done'; summary: IndexSummary }
+  | { type: 'done'; summary: IndexSummary; sqliteDriver: SqliteDriverName }
   | { type: 'error'; message: string };

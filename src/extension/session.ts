@@ -6,6 +6,7 @@ import { auditDiagnostics, auditFolder } from '../core/audit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 import { comparisonBase, guessBaseModel } from '../core/index/labels';
+import { sqliteDriver } from '../core/index/sqlite';
 import { TraceIndex, type ModelRow } from '../core/index/traceIndex';
 import type { Diagnostic } from '../core/model';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
@@ -173,6 +174,8 @@ export class FolderSession implements vscode.Disposable {
       dbPath: this.dbPath,
       include: settings.include,
       exclude: settings.exclude,
+      // the worker opens its own connection: with this process's driver (one SQLite per process)
+      sqliteDriver: sqliteDriver().name,
     };
     const shown = { samples: 0, at: Date.now() };
     const done = new Promise<IndexSummary | undefined>((resolve) => {
