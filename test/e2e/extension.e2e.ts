@@ -25,7 +25,7 @@ import {
   waitUntil,
   type Session,
 } from './harness';
-import { RLVR_PROBE, startOnRlvrProbe } from './rlvrProbe';
+import { RLVR_PROBE, holdsWord, problemsHoldingWord, rawCounts, startOnRlvrProbe } from './rlvrProbe';
 
 const CONTAINER = 'Trace Inspector';
 const VIEW = 'Problems';
@@ -36,21 +36,6 @@ const RL_LABEL = 'results_2048_batched › qwen-2.5-1.5b-rlvr-ppo@main';
 const SFT_LABEL = 'results_2048_batched › qwen-2.5-1.5b-instruct-reasoning-sft@checkpoint-8-of-10';
 /** The same models as the filter message names them (full labels). */
 const RL_FULL = 'expx/qwen-2.5-1.5b-rlvr-ppo@main (results_2048_batched)';
-
-/** c/n per qid straight from a raw rollout file (independent of the extension). */
-function rawCounts(file: string): Map<string, { n: number; c: number; texts: string[] }> {
-  const out = new Map<string, { n: number; c: number; texts: string[] }>();
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    const r = JSON.parse(line) as { qid: number; rollouts: { correct: boolean; text: string }[] };
-    out.set(String(r.qid), {
-      n: r.rollouts.length,
-      c: r.rollouts.filter((x) => x.correct).length,
-      texts: r.rollouts.map((x) => x.text),
-    });
-  }
-  return out;
-}
 
 describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600_000 }, () => {
   let s: Session;
@@ -141,18 +126,8 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
       // with the full-text index's tokenisation: runs of letters and digits, case-folded). In
       // results_2048_batched, one problem has it in RL samples and not in SFT samples.
       const word = 'additions';
-      const has = (texts: string[]) =>
-        texts.some((t) => (t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? ([] as string[])).includes(word));
-      const hits = new Set<string>();
-      const walk = (dir: string): void => {
-        for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-          const p = path.join(dir, e.name);
-          if (e.isDirectory()) walk(p);
-          else if (e.name.endsWith('_raw.jsonl')) for (const [q, v] of rawCounts(p)) if (has(v.texts)) hits.add(q);
-        }
-      };
-      walk(REAL);
-      const expected = [...hits].sort((a, b) => Number(a) - Number(b));
+      const has = (texts: string[]) => holdsWord(texts, word);
+      const expected = problemsHoldingWord(word);
       const only = [...rl].find(([q, v]) => has(v.texts) && !has(sft.get(q)!.texts))?.[0];
       assert.ok(
         only !== undefined,

@@ -13,8 +13,9 @@
  *   (and Buffer) as BLOB, bigint as INTEGER; booleans are refused (TypeError): bind 1/0. A BLOB of
  *   UTF-8 bytes is stored as TEXT with `CAST(? AS TEXT)` (the indexer does so).
  * - Rows are plain objects (`Object.prototype`), keyed by result column name (a later column of the
- *   same name wins). INTEGER values come back as JS numbers; one beyond 2^53 loses precision (as in
- *   better-sqlite3 without safeIntegers), it is never an error. There is no bigint mode.
+ *   same name wins). TEXT comes back whole, NUL characters included. INTEGER values come back as JS
+ *   numbers; one beyond 2^53 loses precision (as in better-sqlite3 without safeIntegers), it is never
+ *   an error. There is no bigint mode.
  * - `pluck()` switches a statement to return the first column's value instead of a row object (it
  *   stays switched: better-sqlite3 semantics).
  * - `transaction(fn)` returns a function that runs `fn` in BEGIN/COMMIT (`.immediate` for BEGIN

@@ -11,6 +11,9 @@
  *   statement (SELECT, VALUES, EXPLAIN, WITH without a write) is run again in bigint mode and the
  *   values converted; any other statement that returns rows (`... RETURNING`, PRAGMA) reads bigints
  *   from the start;
+ * - TEXT holding a NUL character read whole (node:sqlite stops at the first NUL): a read-only
+ *   statement with columns that may hold TEXT runs wrapped ({@link nulSafeSql}) so that such a value
+ *   also comes back as its UTF-8 bytes;
  * - `undefined` parameters bound as NULL (node:sqlite refuses them);
  * - `transaction()` with savepoints, `pragma()`, an idempotent `close()`, and the busy timeout as
  *   `PRAGMA busy_timeout`;
