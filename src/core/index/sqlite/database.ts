@@ -38,6 +38,11 @@
  *   A process (and its worker threads) uses one driver ({@link SqliteDriverName} from `sqliteDriver()`).
  * - While a statement is being iterated, better-sqlite3 refuses other statements on the same
  *   connection; node:sqlite allows them. Do not rely on either.
+ * - Give every named parameter: a missing one is a RangeError in better-sqlite3 and NULL in node:sqlite.
+ * - node:sqlite runs a read-only statement whose columns may hold TEXT inside a CTE (to read NUL
+ *   characters, ./nodeSqlite.ts): give every query that needs an order its ORDER BY (SQLite keeps a
+ *   subquery's order in practice, as it does here, but only ORDER BY promises it). Reading many rows is
+ *   slower on node:sqlite (`npm run bench`, rows `node:sqlite`).
  */
 
 /** The drivers, by the module they load. */
