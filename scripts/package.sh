@@ -8,5 +8,5 @@ cd "$(dirname "$0")/.."
 source scripts/ensure-node.sh
 rm -rf dist
 node scripts/build.mjs --production
-npx vsce package --no-rewrite-relative-links --allow-missing-repository --skip-license -o trace-inspector.vsix >&2
+npx vsce package --no-rewrite-relative-links --allow-missing-repository -o trace-inspector.vsix >&2
 echo "$PWD/trace-inspector.vsix"

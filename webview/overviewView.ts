@@ -17,6 +17,7 @@ import {
   type ChartHandle,
 } from './charts';
 import type { Rpc } from './rpc';
+import { CROSSOVER_NOTE, crossoverText } from '../src/shared/claims';
 import type { OverviewData, PanelState, WebviewFilter } from '../src/shared/protocol';
 
 export class OverviewView {
@@ -38,6 +39,7 @@ export class OverviewView {
   ) {
     this.bands = saved?.bands ?? true;
     this.persist();
+    this.resizeObserver.observe(this.root);
   }
 
   /** Saves the shown models (by display id) and the band toggle in the webview state (kept across reloads). */
@@ -149,7 +151,7 @@ export class OverviewView {
         h(
           'p',
           { className: 'muted' },
-          'Solvable = at least one correct sample. Click a segment to show those problems in the tree.',
+          'Solvable = at least one correct sample (observed: 0 correct of n does not prove a model cannot solve it). Click a segment to show those problems in the tree.',
         ),
         h('div', { className: 'chart', id: 'chart-coverage' }),
         h(
@@ -198,11 +200,12 @@ export class OverviewView {
                     ),
                   ),
                 ),
-                h('td', null, c.crossoverK === null ? 'none' : String(c.crossoverK)),
+                h('td', { className: 'crossover' }, crossoverText(c)),
               ),
             ),
           ),
         ),
+        h('p', { className: 'muted', id: 'crossover-note' }, CROSSOVER_NOTE),
       ),
       h(
         'section',
@@ -337,6 +340,16 @@ export class OverviewView {
   }
 
   private chartGeneration = 0;
+  /** Width the charts were last drawn for; a resize of the editor by more than a few pixels redraws them. */
+  private renderedWidth = 0;
+  private resizeTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly resizeObserver = new ResizeObserver(() => {
+    clearTimeout(this.resizeTimer);
+    this.resizeTimer = setTimeout(() => {
+      const el = this.root.querySelector<HTMLElement>('#chart-curves');
+      if (this.data && el && Math.abs(el.clientWidth - this.renderedWidth) > 8) this.renderCharts(this.data);
+    }, 150);
+  });
 
   private renderCharts(d: OverviewData): void {
     for (const c of this.charts) c.finalize();
@@ -352,7 +365,9 @@ export class OverviewView {
     const curves = el('chart-curves');
     const hist = el('chart-histogram');
     const cov = el('chart-coverage');
-    const opts = { visible: this.visible, bands: this.bands };
+    const width = (curves ?? this.root).clientWidth || 720;
+    this.renderedWidth = width;
+    const opts = { visible: this.visible, bands: this.bands, width };
     const none = (e: HTMLElement, text: string) => replace(e, h('p', { className: 'muted' }, text));
     const anyShown = d.models.some((m) => this.visible?.has(m.id));
     if (curves && !anyShown) none(curves, 'No model shown: tick one in the list above.');

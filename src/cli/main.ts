@@ -9,8 +9,10 @@ import { indexFolder, type IndexSummary } from '../core/index/indexer';
 import { SQLITE_DRIVER_ENV, describeSqliteDriver, sqliteDriver } from '../core/index/sqlite';
 import { TraceIndex } from '../core/index/traceIndex';
 import { FORMAT_IDS, type Diagnostic, type FormatId } from '../core/model';
+import { type PplReport, readPplSidecar } from '../core/ppl';
 import { buildReport, type Report } from '../core/report';
 import { escapeControl } from '../core/text';
+import { CROSSOVER_NOTE, crossoverText } from '../shared/claims';
 
 /** Default index location for a results folder: a per-user cache, so read-only folders work. */
 export function defaultDbPath(folder: string): string {
@@ -164,11 +166,7 @@ export function reportTable(r: Report): string {
           String(c.coverage.modelOnly),
           String(c.coverage.both),
           String(c.coverage.neither),
-          c.crossoverK === null
-            ? c.leaderAtK1 === 'tie'
-              ? 'none (tied at k=1)'
-              : `none (${c.leaderAtK1} leads)`
-            : String(c.crossoverK),
+          crossoverText(c),
           String(c.categories.sharpening),
           String(c.categories.expansion),
           String(c.categories.regression),
@@ -177,6 +175,17 @@ export function reportTable(r: Report): string {
         ]),
       ]),
     );
+    out.push(CROSSOVER_NOTE);
+    const noisy = r.comparisons.filter((c) => Object.values(c.categoriesWithinNoise).some((v) => v > 0));
+    if (noisy.length) {
+      out.push('categories decided within noise (the two 95% Jeffreys intervals of c/n overlap):');
+      for (const c of noisy) {
+        const w = c.categoriesWithinNoise;
+        out.push(
+          `  ${safe(c.model)}: sharpening ${w.sharpening} of ${c.categories.sharpening}, expansion ${w.expansion} of ${c.categories.expansion}, regression ${w.regression} of ${c.categories.regression}`,
+        );
+      }
+    }
   }
   if (r.strata.length) {
     out.push('', 'pass@k by difficulty level:');
@@ -198,9 +207,43 @@ export function reportTable(r: Report): string {
     for (const a of r.audit)
       out.push(`  ${safe(a.file)}: ${safe(a.metric)} stored ${num(a.stored)} recomputed ${num(a.recomputed)}`);
   }
+  if (r.ppl) out.push('', ...pplLines(r.ppl, new Map(r.models.map((m) => [m.id, m.label]))));
   for (const w of r.warnings) out.push(`warning: ${safe(w)}`);
   if (r.diagnostics.length) out.push('', `${r.diagnostics.length} diagnostics:`, formatDiagnostics(r.diagnostics));
   return out.join('\n');
+}
+
+/** The PPL_base section of the table: quartiles per model, median ratio per comparison, skipped lines. */
+function pplLines(p: PplReport, labels: Map<string, string>): string[] {
+  const label = (id: string) => safe(labels.get(id) ?? id);
+  const out = [`PPL_base (perplexity under the base model, from ${safe(p.source)}):`];
+  const num = (v: number | null) => (v === null ? '—' : v.toFixed(3));
+  out.push(
+    table([
+      ['model', 'samples', 'problems', 'correct', 'median', 'q1', 'q3', 'mean'],
+      ...p.models.map((m) => [
+        label(m.model),
+        String(m.samples),
+        String(m.problems),
+        String(m.correct),
+        num(m.median),
+        num(m.q1),
+        num(m.q3),
+        num(m.mean),
+      ]),
+    ]),
+  );
+  for (const c of p.comparisons.filter((x) => x.medianRatio !== null))
+    out.push(
+      `  ${label(c.model)} vs ${label(c.base)}: median PPL_base ratio ${num(c.medianRatio)} (below 1: more likely under the base model than the base model's own samples)`,
+    );
+  if (p.skipped > 0) {
+    out.push(
+      `  ${p.skipped} sidecar line${p.skipped === 1 ? '' : 's'} skipped${p.diagnostics.length < p.skipped ? ` (first ${p.diagnostics.length} below)` : ':'}`,
+    );
+    for (const d of p.diagnostics) out.push(`    ${safe(d.file)}:${d.line}: ${safe(d.message)}`);
+  }
+  return out;
 }
 
 function table(rows: string[][]): string {
@@ -389,6 +432,7 @@ export function program(): Command {
             replicates: opts.replicates,
             seed: opts.seed,
             majAtK,
+            ppl: readPplSidecar(abs, index),
           });
           if (opts.format === 'json') process.stdout.write(`${terminalJson(report, 2)}\n`);
           else if (opts.format === 'csv') process.stdout.write(`${reportCsv(report)}\n`);

@@ -4,14 +4,19 @@ import {
   accuracyHistogram,
   bestOfKCurve,
   bootstrapPassAtKCurve,
+  categoriesWithinNoise,
   categoryCounts,
   coverage,
+  crossoverBootstrap,
   crossoverK,
+  intervalHoldsZero,
   kGrid,
   majAtKCurve,
   pairedBootstrapDiff,
   type CategoryCounts,
   type CoverageCounts,
+  type CrossoverInterval,
+  type DifferenceCategory,
   type CurveCIPoint,
   type HistogramBin,
   type MajAtKPoint,
@@ -20,6 +25,7 @@ import {
 } from './metrics';
 import { comparisonPairs, guessBaseModel, pickModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
+import { type PplRead, type PplReport, pplReport } from './ppl';
 
 /** A pass@k point with its bootstrap interval over problems (null where no problem has n >= k). */
 export type PassAtKPoint = CurveCIPoint;
@@ -51,9 +57,24 @@ export interface ComparisonReport {
   /** Problems both models have samples for (the comparison's universe). */
   problems: number;
   coverage: CoverageCounts;
+  /**
+   * Smallest k at which the model trailing at k = 1 is ahead or level before saturation (metrics
+   * `crossoverK`); null if never, or when the two are level only at saturation (then `saturationK`).
+   */
   crossoverK: number | null;
+  /** Smallest k from which both are within 1e-9 of their common maximum ("tie at saturation from k = K"); null if never. */
+  saturationK: number | null;
+  /**
+   * Bootstrap interval of the crossover k over problems (2.5th-97.5th percentiles among replicates with
+   * one, and the share with none; metrics `crossoverBootstrap`); null when the two tie at k = 1.
+   */
+  crossoverInterval: CrossoverInterval | null;
   leaderAtK1: 'base' | 'model' | 'tie';
+  /** The paired bootstrap interval of model - base pass@1 contains 0: who leads at k = 1 is within noise. */
+  leaderAtK1WithinNoise: boolean;
   categories: CategoryCounts;
+  /** Of `categories`' difference categories, the problems decided within noise (overlapping 95% Jeffreys intervals). */
+  categoriesWithinNoise: Record<DifferenceCategory, number>;
   /** Paired bootstrap of model - base pass@k on the shared problems. */
   passAtKDiff: { k: number; diff: number | null; ciLow: number | null; ciHigh: number | null }[];
 }
@@ -76,6 +97,11 @@ export interface Report {
   comparisons: ComparisonReport[];
   strata: StratumReport[];
   audit: AuditEntry[];
+  /**
+   * PPL_base per model and per comparison, when the folder carries a base-model log-probability sidecar
+   * (src/core/ppl.ts); absent otherwise.
+   */
+  ppl?: PplReport;
   diagnostics: Diagnostic[];
   /** Notes for the reader, e.g. ragged n between compared models. */
   warnings: string[];
@@ -89,6 +115,8 @@ export interface ReportOptions {
   seed?: number;
   /** Audit entries, computed by the caller ({@link auditFolder}) because it reads the folder. */
   audit?: AuditEntry[];
+  /** The folder's log-probability sidecar, read by the caller ({@link readPplSidecar}) because it reads the folder. */
+  ppl?: PplRead;
   /**
    * Adds maj@k curves. Off by default: at large k with many distinct answers the exact expectation
    * is replaced by a Monte Carlo estimate of `draws` seeded k-subsets per problem (default 2000;
@@ -182,20 +210,25 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
         `${m.displayId} vs ${b.displayId}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`,
       );
     const cross = crossoverK(pairs);
+    const diff = pairedBootstrapDiff(
+      pairs.map((p) => p.base),
+      pairs.map((p) => p.model),
+      kGrid(maxN),
+      boot,
+    ).map((d) => ({ k: d.k, diff: d.diff, ciLow: d.ciLow, ciHigh: d.ciHigh }));
     comparisons.push({
       base: b.displayId,
       model: m.displayId,
       problems: pairs.length,
       coverage: coverage(pairs),
       crossoverK: cross.k,
+      saturationK: cross.saturationK,
+      crossoverInterval: crossoverBootstrap(pairs, boot),
       leaderAtK1: cross.leaderAtK1,
+      leaderAtK1WithinNoise: intervalHoldsZero(diff[0]),
       categories: categoryCounts(pairs),
-      passAtKDiff: pairedBootstrapDiff(
-        pairs.map((p) => p.base),
-        pairs.map((p) => p.model),
-        kGrid(maxN),
-        boot,
-      ).map((d) => ({ k: d.k, diff: d.diff, ciLow: d.ciLow, ciHigh: d.ciHigh })),
+      categoriesWithinNoise: categoriesWithinNoise(pairs),
+      passAtKDiff: diff,
     });
   }
 
@@ -232,6 +265,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     comparisons,
     strata,
     audit: options.audit ?? [],
+    ...(options.ppl?.available ? { ppl: pplReport(options.ppl, models, pairsToCompare) } : {}),
     diagnostics: index.diagnostics(),
     warnings,
   };

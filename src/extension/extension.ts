@@ -74,23 +74,44 @@ class Extension implements vscode.Disposable {
       return;
     }
     const base = s.baseModel();
-    const focus = s.focusModel();
+    const pending = s.focusPending();
+    const focus = pending ? undefined : s.focusModel();
     const desc = describeFilter(this.tree.filter, focus, base);
     if (this.tree.filter.kind === 'all') this.tree.lastCount = s.index.countProblems();
+    // What the index holds so far, while indexing runs or after it was stopped: names only what is indexed.
+    const waiting = s.isIndexing ? 'indexing…' : 'not indexed yet';
+    const state = s.isIndexing
+      ? 'Indexing: figures so far'
+      : s.indexIncomplete()
+        ? 'Index incomplete: indexing was stopped (run Index Folder to finish)'
+        : '';
     this.view.description =
       this.tree.filter.kind === 'all'
-        ? `${this.tree.lastCount} problems${focus ? ` · model: ${focus.label}` : ''}`
+        ? `${this.tree.lastCount} problems${focus ? ` · model: ${focus.label}` : pending ? ` · model: ${waiting}` : ''}`
         : `${desc} (${this.tree.lastCount})`;
     // The description is hidden when the container holds one view: the message above the tree is not.
-    const comparing = focus
-      ? base && base.id !== focus.id
-        ? `Model: ${focus.label} · base: ${base.label}`
-        : `Model: ${focus.label}`
-      : '';
-    this.view.message =
+    const comparing = pending
+      ? `Model: ${waiting}${
+          !base
+            ? ''
+            : s.baseModelIsGuess()
+              ? ` · indexed so far: ${s
+                  .models()
+                  .map((m) => m.label)
+                  .join(', ')}`
+              : ` · base: ${base.label}`
+        }`
+      : focus
+        ? base && base.id !== focus.id
+          ? `Model: ${focus.label} · base: ${base.label}`
+          : `Model: ${focus.label}`
+        : '';
+    const filtered =
       this.tree.filter.kind === 'all'
-        ? comparing || undefined
-        : `${desc}: ${this.tree.lastCount} problem${this.tree.lastCount === 1 ? '' : 's'} (Clear Filter to show all). ${comparing}`;
+        ? ''
+        : `${desc}: ${this.tree.lastCount} problem${this.tree.lastCount === 1 ? '' : 's'} (Clear Filter to show all).`;
+    this.view.message = [state, filtered, comparing].filter(Boolean).join(' · ') || undefined;
+    void vscode.commands.executeCommand('setContext', 'traceInspector.indexing', s.isIndexing);
     void vscode.commands.executeCommand('setContext', 'traceInspector.filtered', this.tree.filter.kind !== 'all');
     void vscode.commands.executeCommand('setContext', 'traceInspector.groupBy', this.tree.mode);
     if (s.isIndexing) return;
@@ -104,7 +125,13 @@ class Extension implements vscode.Disposable {
     this.status.show();
   }
 
-  async index(withNotification: boolean): Promise<void> {
+  /**
+   * Runs an indexing pass. `command` (Index Folder, Rebuild Index) and `auto` (the first indexing when
+   * a folder opens) show a cancellable progress notification; `watch` (files changed while open) shows
+   * progress in the view, and **Cancel Indexing** in the view's title bar stops any pass.
+   */
+  async index(mode: 'command' | 'auto' | 'watch'): Promise<void> {
+    const withNotification = mode !== 'watch';
     const s = this.active();
     if (!s) {
       void vscode.window.showWarningMessage('Trace Inspector: open a results folder first.');
@@ -117,6 +144,7 @@ class Extension implements vscode.Disposable {
       this.status.text = '$(sync~spin) Indexing…';
       this.status.show();
       this.tree.refresh();
+      this.updateChrome();
       const summary = await s.reindex(token, (p) => {
         const msg =
           p.phase === 'index'
@@ -127,7 +155,17 @@ class Extension implements vscode.Disposable {
         progress?.report({ message: msg });
         this.status.text = `$(sync~spin) Indexing ${msg}`;
       });
-      if (summary && summary.diagnostics.length && withNotification) {
+      if (summary?.cancelled) {
+        const models = s.models().length;
+        void vscode.window
+          .showInformationMessage(
+            `Trace Inspector: indexing stopped. The index holds ${models} model${models === 1 ? '' : 's'} so far; figures cover what is indexed.`,
+            'Index Folder',
+          )
+          .then((c) => c && vscode.commands.executeCommand('traceInspector.index'));
+        return;
+      }
+      if (summary && summary.diagnostics.length && mode === 'command') {
         void vscode.window
           .showWarningMessage(
             `Trace Inspector: ${summary.diagnostics.length} problems in the results files (see the Problems panel).`,
@@ -138,7 +176,11 @@ class Extension implements vscode.Disposable {
     };
     if (withNotification) {
       await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Trace Inspector: indexing', cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Trace Inspector: indexing ${s.folder.name}`,
+          cancellable: true,
+        },
         (progress, token) => run(progress, token),
       );
     } else {
@@ -175,7 +217,7 @@ class Extension implements vscode.Disposable {
       }
       if (!readSettings(folder).autoIndex || !vscode.workspace.isTrusted) return;
       clearTimeout(this.watchTimer);
-      this.watchTimer = setTimeout(() => void this.index(false), 1500);
+      this.watchTimer = setTimeout(() => void this.index('watch'), 1500);
     };
     watcher.onDidChange(onChange);
     watcher.onDidCreate(onChange);
@@ -391,7 +433,8 @@ class Extension implements vscode.Disposable {
     // biome-ignore lint/suspicious/noExplicitAny: VS Code passes command arguments untyped (registerCommand's own signature)
     const cmd = (id: string, fn: (...args: any[]) => unknown) =>
       this.disposables.push(vscode.commands.registerCommand(id, fn));
-    cmd('traceInspector.index', () => this.index(true));
+    cmd('traceInspector.index', () => this.index('command'));
+    cmd('traceInspector.cancelIndexing', () => this.active()?.cancelIndexing());
     cmd('traceInspector.rebuildIndex', async () => {
       const s = this.active();
       if (!s) return;
@@ -401,7 +444,7 @@ class Extension implements vscode.Disposable {
       }
       s.index.clearIndexedData(); // every file is then re-read; annotations are kept
       s.fireChanged();
-      await this.index(true);
+      await this.index('command');
     });
     cmd('traceInspector.filter', () => this.pickFilter());
     cmd('traceInspector.filterProblems', (f: unknown) => {
@@ -506,7 +549,7 @@ class Extension implements vscode.Disposable {
       );
       return;
     }
-    await this.index(false);
+    await this.index('auto');
   }
 
   dispose(): void {

@@ -8,11 +8,12 @@
  * shortlist, novel spans).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import { comparisonPairs } from '../core/index/labels';
+import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
 import {
   accuracyHistogram,
@@ -21,22 +22,28 @@ import {
   betaInterval,
   bestOfK,
   bootstrapPassAtKCurve,
+  categorize,
   coverage,
+  crossoverBootstrap,
   crossoverK,
+  intervalHoldsZero,
   kGrid,
   majAtK,
+  pairedBootstrapDiff,
   passAtK,
+  problemSaturationK,
   type ProblemPair,
+  withinNoise,
 } from '../core/metrics';
 import { buildBaseIndex, problemSimilarity } from '../core/similarity';
 import {
   MAX_TEXT,
-  type CrossoverInfo,
   type KPoint,
   type ModelInfo,
   type NoveltyData,
   type OverviewData,
   type PplData,
+  type ProblemComparison,
   type ProblemData,
   type ProblemModelStats,
   type SamplePage,
@@ -72,7 +79,8 @@ function curve(n: number, f: (k: number) => number | null): KPoint[] {
 /**
  * Everything the problem view's header and chart need for one problem: per model n, c, c/n with its
  * 95% Jeffreys interval, pass@k at k = 1, 2, 4, ..., n, best-of-k (when reward scores exist) and
- * maj@k (when extracted answers exist), and each model's crossover k against the base model.
+ * maj@k (when extracted answers exist), and each model against its base: category (and whether it is
+ * within noise) and the saturation point (no per-problem crossover: two curves of one problem never cross).
  * n is the number of graded samples (ungraded samples do not enter pass@k).
  * @returns undefined when the problem id is unknown.
  */
@@ -111,8 +119,8 @@ export function problemData(
     };
   });
   // Each model against its comparison base (the chosen base, or its own run's base while the base is a
-  // guess: the pairs of the CLI report and the overview); a base has no crossover.
-  const crossovers: CrossoverInfo[] = [];
+  // guess: the pairs of the CLI report and the overview); a base is compared with nothing.
+  const comparisons: ProblemComparison[] = [];
   const base = rows.find((r) => r.modelId === roles.baseId);
   const roleBase = roles.baseId !== undefined ? byId.get(roles.baseId) : undefined;
   const baseOf = new Map(
@@ -121,13 +129,14 @@ export function problemData(
   for (const r of rows) {
     const br = rows.find((x) => x.modelId === baseOf.get(r.modelId));
     if (!br || br.graded === 0 || r.graded === 0) continue;
-    const cross = crossoverK([{ problemKey: p.key, base: { n: br.graded, c: br.c }, model: { n: r.graded, c: r.c } }]);
-    crossovers.push({
+    const bc = { n: br.graded, c: br.c };
+    const mc = { n: r.graded, c: r.c };
+    comparisons.push({
       modelId: r.modelId,
       baseModelId: br.modelId,
-      k: cross.k,
-      leaderAtK1: cross.leaderAtK1,
-      kMax: cross.kMax,
+      category: categorize(bc, mc),
+      withinNoise: withinNoise(bc, mc),
+      saturationK: problemSaturationK(bc, mc),
     });
   }
   const labels = [...new Set([...STANDARD_LABELS, ...(annotations?.labelsInUse() ?? [])])];
@@ -142,7 +151,7 @@ export function problemData(
     },
     models: present.map((m) => modelInfo(m, roles)),
     stats,
-    crossovers,
+    comparisons,
     baseModelId: base ? base.modelId : null,
     focusModelId: roles.focusId !== undefined && rows.some((r) => r.modelId === roles.focusId) ? roles.focusId : null,
     labels,
@@ -413,7 +422,8 @@ export function writeSimilarityCache(
  * The overview: per model the dataset pass@k curve at k = 1, 2, 4, ..., max n with a seeded
  * percentile bootstrap band over problems (also per difficulty level when problems have levels),
  * the accuracy histogram (12 bins), and per non-base model the coverage against the base model
- * (solvable = c >= 1) with the dataset crossover k on shared problems. n = graded samples.
+ * (solvable = c >= 1) with the dataset crossover k on shared problems (before saturation, with its
+ * bootstrap interval) and whether the lead at k = 1 is within noise. n = graded samples.
  * @param replicates bootstrap replicates (default 1000: the band's edges move by well under 0.01).
  */
 export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000): OverviewData {
@@ -475,7 +485,24 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
   for (const [b, m] of comparisonPairs(withData, base, !!roles.baseIsChoice)) {
     const ps = problemPairs(byModel, b.id, m.id);
     if (ps.length === 0) continue;
-    cov.push({ modelId: m.id, baseModelId: b.id, problems: ps.length, ...coverage(ps), crossoverK: crossoverK(ps).k });
+    const cross = crossoverK(ps);
+    const at1 = pairedBootstrapDiff(
+      ps.map((p) => p.base),
+      ps.map((p) => p.model),
+      [1],
+      boot,
+    )[0];
+    cov.push({
+      modelId: m.id,
+      baseModelId: b.id,
+      problems: ps.length,
+      ...coverage(ps),
+      crossoverK: cross.k,
+      saturationK: cross.saturationK,
+      crossoverInterval: crossoverBootstrap(ps, boot),
+      leaderAtK1: cross.leaderAtK1,
+      leaderAtK1WithinNoise: intervalHoldsZero(at1),
+    });
   }
   return {
     models: models.filter((m) => byModel.has(m.id)).map((m) => modelInfo(m, roles)),
@@ -567,101 +594,18 @@ export function resolveFilter(index: TraceIndex, f: WebviewFilter): ResolvedFilt
 }
 
 // ------------------------------------------------------------------------------------------------
-// PPL_base sidecar
+// PPL_base sidecar (read and resolved by the core, src/core/ppl.ts)
 
-/** Where the base-model log-probability sidecar is looked for, relative to the results folder. */
-export const LOGPROB_SIDECAR = '.trace-inspector/base-logprobs.jsonl';
-
-/**
- * Perplexity under the base model, PPL_base(Y) = exp(-(1/T) sum_t log p_base(y_t | x, y_<t))
- * (Yue et al. 2025, sec. 4), of every sample of one problem found in the sidecar.
- *
- * Sidecar format (docs/problem-view.md): `<folder>/.trace-inspector/base-logprobs.jsonl`, one JSON
- * object per line:
- *   `{"dataset": "gsm8k_subset", "problemId": "0", "model": "<model display id or label>",
- *     "sampleIndex": 0, "tokenLogprobs": [-0.1, -2.3, ...]}`
- * or, instead of `tokenLogprobs`, `"sumLogprob": -123.4, "tokens": 87`. `dataset` may be omitted
- * when the folder has one dataset; `problemId` may be a number. Natural-log probabilities of the
- * sample's tokens under the BASE model (teacher-forced on the problem prompt). Lines that do not
- * parse or match no sample are counted in `skipped` (first few reasons in `diagnostics`).
- */
+/** PPL_base of one problem's samples, for the problem view (see {@link readPplSidecar}). */
 export function pplData(root: string | undefined, index: TraceIndex, problemId: number): PplData {
-  const empty: PplData = { available: false, source: null, points: [], skipped: 0, diagnostics: [] };
-  if (!root) return empty;
-  const path = join(root, ...LOGPROB_SIDECAR.split('/'));
-  if (!existsSync(path) || !statSync(path).isFile()) return empty;
-  const p = index.problem(problemId);
-  if (!p) return empty;
-  const models = index.models();
-  const datasets = new Set(index.db.prepare('SELECT DISTINCT dataset FROM problems').pluck().all() as string[]);
-  const out: PplData = { available: true, source: LOGPROB_SIDECAR, points: [], skipped: 0, diagnostics: [] };
-  const lines = readFileSync(path, 'utf8').split('\n');
-  const bad = (line: number, why: string) => {
-    out.skipped++;
-    if (out.diagnostics.length < 20) out.diagnostics.push(`${LOGPROB_SIDECAR}:${line}: ${why}`);
+  const r = readPplSidecar(root, index, problemId);
+  return {
+    available: r.available,
+    source: r.source,
+    points: r.points.map(({ modelId, sampleId, correct, ppl }) => ({ modelId, sampleId, correct, ppl })),
+    skipped: r.skipped,
+    diagnostics: r.diagnostics.map((d) => `${d.file}:${d.line}: ${d.message}`),
   };
-  for (const [i, raw] of lines.entries()) {
-    const text = raw.trim();
-    if (!text) continue;
-    let o: Record<string, unknown>;
-    try {
-      o = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      bad(i + 1, 'not valid JSON');
-      continue;
-    }
-    if (typeof o !== 'object' || o === null) {
-      bad(i + 1, 'expected an object');
-      continue;
-    }
-    const pid = typeof o.problemId === 'number' ? String(o.problemId) : o.problemId;
-    if (pid !== p.problemId) continue; // another problem: not ours, not an error
-    const ds = typeof o.dataset === 'string' ? o.dataset : datasets.size === 1 ? [...datasets][0] : undefined;
-    if (ds !== p.dataset) continue;
-    const m = models.find((x) => x.displayId === o.model || x.label === o.model);
-    if (!m) {
-      bad(i + 1, `model ${JSON.stringify(o.model)} is not in the index`);
-      continue;
-    }
-    if (!Number.isInteger(o.sampleIndex)) {
-      bad(i + 1, 'sampleIndex must be an integer');
-      continue;
-    }
-    let sum: number;
-    let tokens: number;
-    if (Array.isArray(o.tokenLogprobs)) {
-      if (!o.tokenLogprobs.every((x) => typeof x === 'number' && Number.isFinite(x) && x <= 0)) {
-        bad(i + 1, 'tokenLogprobs must be finite numbers <= 0');
-        continue;
-      }
-      sum = (o.tokenLogprobs as number[]).reduce((a, x) => a + x, 0);
-      tokens = o.tokenLogprobs.length;
-    } else if (typeof o.sumLogprob === 'number' && Number.isInteger(o.tokens)) {
-      sum = o.sumLogprob;
-      tokens = o.tokens as number;
-    } else {
-      bad(i + 1, 'needs tokenLogprobs, or sumLogprob and tokens');
-      continue;
-    }
-    if (tokens < 1) {
-      bad(i + 1, 'no tokens');
-      continue;
-    }
-    const s = index.db
-      .prepare('SELECT id, correct FROM samples WHERE problem_id = ? AND model_id = ? AND sample_index = ?')
-      .get(problemId, m.id, o.sampleIndex) as { id: number; correct: number | null } | undefined;
-    if (!s) {
-      bad(i + 1, `no sample ${String(o.sampleIndex)} of ${m.label} for this problem`);
-      continue;
-    }
-    out.points.push({
-      modelId: m.id,
-      sampleId: s.id,
-      correct: s.correct === null ? null : s.correct === 1,
-      ppl: Math.exp(-sum / tokens),
-    });
-  }
-  return out;
 }
 
 /** Whether the folder has a log-prob sidecar. */

@@ -69,6 +69,12 @@ export function treeModelLabel(m: Pick<ModelRow, 'name' | 'revision' | 'run' | '
   return m.label.endsWith(` (${m.run || '.'})`) ? `${m.run || '.'} › ${short}` : short;
 }
 
+/** Solved (every graded sample correct), failing, partly solved, or ungraded (no graded sample, or no row). */
+function countsIcon(st: StatRow | undefined): vscode.ThemeIcon {
+  if (!st || st.graded === 0) return ungradedIcon;
+  return st.c === 0 ? failIcon : st.c === st.graded ? passIcon : partialIcon;
+}
+
 /** Largest configured k that `n` reaches (pass@k for n < k is undefined and never shown). */
 function treeK(kValues: number[], n: number): number | undefined {
   return [...kValues].sort((a, b) => b - a).find((k) => k <= n);
@@ -332,17 +338,30 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         item.contextValue = 'problem';
         if (s) {
           const stats = s.index.problemStats(p.id);
-          const focus = node.modelId !== undefined ? s.index.model(node.modelId) : s.focusModel();
+          const pending = node.modelId === undefined && s.focusPending();
+          const focus = node.modelId !== undefined ? s.index.model(node.modelId) : pending ? undefined : s.focusModel();
           const base = s.baseModel();
           const fs = stats.find((x) => x.modelId === focus?.id);
           const bs = stats.find((x) => x.modelId === base?.id);
+          // Figures not in the index yet say so (never another model's figures under this name).
+          const missing = s.isIndexing ? 'indexing…' : s.indexIncomplete() ? 'not indexed (indexing stopped)' : '—';
           const parts: string[] = [];
-          if (node.modelId === undefined && base && base.id !== focus?.id)
-            parts.push(`base ${bs ? `${bs.c}/${bs.n}` : '—'}`);
-          if (focus) parts.push(`${node.modelId === undefined ? 'model ' : ''}${fmtCounts(fs, kValues)}`);
+          if (pending) {
+            // The base is named "base" only when it is the user's choice: a guess from the models indexed
+            // so far may be the RL model (its file read first), so the row names the model itself.
+            if (base)
+              parts.push(
+                `${s.baseModelIsGuess() ? treeModelLabel(base) : 'base'} ${bs ? fmtCounts(bs, kValues) : missing}`,
+              );
+            parts.push(`model: ${s.isIndexing ? 'indexing…' : 'not indexed (indexing stopped)'}`);
+          } else {
+            if (node.modelId === undefined && base && base.id !== focus?.id)
+              parts.push(`base ${bs ? `${bs.c}/${bs.n}` : missing}`);
+            if (focus)
+              parts.push(`${node.modelId === undefined ? 'model ' : ''}${fs ? fmtCounts(fs, kValues) : missing}`);
+          }
           item.description = `${parts.join(' · ')}${p.question ? ` — ${preview(p.question, 60)}` : ''}`;
-          item.iconPath =
-            !fs || fs.graded === 0 ? ungradedIcon : fs.c === 0 ? failIcon : fs.c === fs.graded ? passIcon : partialIcon;
+          item.iconPath = !fs && s.isIndexing ? new vscode.ThemeIcon('loading~spin') : countsIcon(fs);
         }
         return item;
       }
@@ -356,16 +375,9 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           if (node.problemId !== undefined) {
             const st = s.index.problemStats(node.problemId).find((x) => x.modelId === m.id);
             item.description = `${fmtCounts(st, kValues)}${m.id === base?.id ? ' · base' : ''}`;
-            item.iconPath =
-              !st || st.graded === 0
-                ? ungradedIcon
-                : st.c === 0
-                  ? failIcon
-                  : st.c === st.graded
-                    ? passIcon
-                    : partialIcon;
+            item.iconPath = countsIcon(st);
           } else {
-            item.description = `${m.problems} problems · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}`;
+            item.description = `${m.problems} problems · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}${s.isIndexing ? ' · indexing…' : ''}`;
             item.iconPath = new vscode.ThemeIcon(m.id === base?.id ? 'home' : 'hubot');
           }
         }

@@ -81,6 +81,7 @@ export class FolderSession implements vscode.Disposable {
 
   fireChanged(): void {
     this.modelsCache = undefined;
+    this.partialCache = undefined;
     this.changed.fire();
   }
 
@@ -138,16 +139,53 @@ export class FolderSession implements vscode.Disposable {
 
   /**
    * The model in focus (the one "failing", "lost by RL", ... filters are about): the stored
-   * choice, else the first non-base model in the base model's run, else the first non-base model.
+   * choice, else the first non-base model in the base model's run, else the first non-base model,
+   * else (a folder of one model) the base model.
+   *
+   * While indexing runs, a model not indexed yet is not replaced by another: when the stored choice
+   * is not in the index yet, or no model besides the base is, this is `undefined` (pending), so that
+   * no row shows one model's figures under the name of the model in focus ({@link focusPending}).
    */
   focusModel(): ModelRow | undefined {
     const models = this.models();
     const stored = this.context.workspaceState.get<string>(this.stateKey('focus'));
     const byKey = stored ? models.find((m) => m.key === stored) : undefined;
     if (byKey) return byKey;
+    if (stored && this.isIndexing) return undefined;
     const base = this.baseModel();
     const others = models.filter((m) => m.id !== base?.id);
+    if (others.length === 0 && this.isIndexing) return undefined;
     return others.find((m) => m.run === base?.run) ?? others[0] ?? base;
+  }
+
+  /**
+   * Whether the index may not hold every model of the folder yet: indexing runs, or the last pass
+   * was cancelled, or files were left half-read by an interrupted pass.
+   */
+  indexIncomplete(): boolean {
+    if (this.isIndexing || this.lastSummary?.cancelled) return true;
+    this.partialCache ??= this.index.partialFiles();
+    return this.partialCache > 0;
+  }
+
+  /** {@link TraceIndex.partialFiles}, cached like the models until the next change. */
+  private partialCache: number | undefined;
+
+  /**
+   * The model in focus is not known yet because the index is incomplete: none is indexed besides the
+   * base model (or the stored choice is not indexed yet). Rows then show the base model's figures
+   * under its own name and say the model is still to come.
+   */
+  focusPending(): boolean {
+    if (!this.indexIncomplete()) return false;
+    const focus = this.focusModel();
+    if (focus && this.context.workspaceState.get<string>(this.stateKey('focus')) === focus.key) return false;
+    return !focus || focus.id === this.baseModel()?.id;
+  }
+
+  /** Stops the running indexing pass (committed batches stay; the next pass redoes the unfinished file). */
+  cancelIndexing(): void {
+    this.running?.worker.postMessage({ type: 'cancel' } satisfies WorkerRequest);
   }
 
   async setFocusModel(model: ModelRow | undefined): Promise<void> {
@@ -236,6 +274,7 @@ export class FolderSession implements vscode.Disposable {
       this.running = undefined;
       await worker.terminate();
       this.modelsCache = undefined;
+      this.partialCache = undefined;
       this.changed.fire();
     }
   }

@@ -77,14 +77,24 @@ export interface ProblemModelStats {
   majAtK: KPoint[];
 }
 
-/** Crossover of one model against the base model on this problem (Yue et al. 2025). */
-export interface CrossoverInfo {
+/**
+ * One model against its comparison base on this problem. There is no per-problem crossover: for one
+ * problem pass@k grows with c at every k, so two curves never cross; they only meet at 1 once both
+ * solve every k-subset (k > n - c for both), which {@link saturationK} names.
+ */
+export interface ProblemComparison {
   modelId: number;
   baseModelId: number;
-  /** Smallest k at which the model trailing at k = 1 reaches the leader; null if never / tie. */
-  k: number | null;
-  leaderAtK1: 'base' | 'model' | 'tie';
-  kMax: number;
+  /** Category of the problem for this model against the base (metrics `categorize`). */
+  category: 'sharpening' | 'expansion' | 'regression' | 'unchanged' | 'unsolved';
+  /** The category is decided within noise: the two 95% Jeffreys intervals of c/n overlap (metrics `withinNoise`). */
+  withinNoise: boolean;
+  /**
+   * Saturation point: the smallest k from which both models solve every k-subset of their samples
+   * (k > n - c for both, so both pass@k are exactly 1); null when either has no correct sample or that
+   * k exceeds the smaller n.
+   */
+  saturationK: number | null;
 }
 
 export interface ProblemInfo {
@@ -102,7 +112,8 @@ export interface ProblemData {
   /** Models with samples for this problem (base first). */
   models: ModelInfo[];
   stats: ProblemModelStats[];
-  crossovers: CrossoverInfo[];
+  /** Each non-base model against its comparison base (none for a base). */
+  comparisons: ProblemComparison[];
   baseModelId: number | null;
   focusModelId: number | null;
   /** Labels to offer in the annotation control (standard ones first). */
@@ -253,7 +264,15 @@ export interface OverviewData {
     modelOnly: number;
     both: number;
     neither: number;
+    /** Dataset crossover k before saturation (metrics `crossoverK`); null if none. */
     crossoverK: number | null;
+    /** Smallest k from which both are within 1e-9 of their common maximum; null if never. */
+    saturationK: number | null;
+    /** Bootstrap interval of the crossover k (metrics `crossoverBootstrap`); null when tied at k = 1. */
+    crossoverInterval: { low: number | null; high: number | null; noneShare: number; replicates: number } | null;
+    leaderAtK1: 'base' | 'model' | 'tie';
+    /** The paired bootstrap interval of model - base pass@1 holds 0. */
+    leaderAtK1WithinNoise: boolean;
   }[];
   warnings: string[];
   problems: number;

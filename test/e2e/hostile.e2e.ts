@@ -161,7 +161,7 @@ function fixtures() {
         majAtK: [],
       },
     ],
-    crossovers: [{ modelId, baseModelId: baseId, k: 4, leaderAtK1: 'model', kMax: 8 }],
+    comparisons: [{ modelId, baseModelId: baseId, category: 'sharpening', withinNoise: true, saturationK: 4 }],
     baseModelId: baseId,
     focusModelId: modelId,
     labels: ['correct reasoning', 'lucky guess', '<img src=x onerror=window.__pwned=1>'],
@@ -297,6 +297,10 @@ function overviewFixture(): OverviewData {
       both: 20,
       neither: 8 - m.id,
       crossoverK: 4,
+      saturationK: null,
+      crossoverInterval: { low: 2, high: 7, noneShare: 0.12, replicates: 2000 },
+      leaderAtK1: 'model' as const,
+      leaderAtK1WithinNoise: false,
     }));
   return {
     models,

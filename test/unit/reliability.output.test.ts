@@ -9,7 +9,6 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import Module from 'node:module';
 import { join } from 'node:path';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { indexFolder } from '../../src/core/index/indexer';
@@ -18,6 +17,7 @@ import { csvCell, terminalJson } from '../../src/cli/main';
 import { escapeControl, preview } from '../../src/core/text';
 import { tempDir } from './helpers';
 import { FIX, runCli } from './reliability.support';
+import { loadWithStub } from './vscodeStub';
 
 /** Bytes that must never reach a terminal raw: C0 controls but tab and newline, DEL, C1 controls, bidi overrides. */
 const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
@@ -126,79 +126,6 @@ describe('exported annotations', () => {
   });
 });
 
-/** A recording stand-in for the `vscode` module: enough for the tree provider and the sample document. */
-function vscodeStub() {
-  class MarkdownString {
-    isTrusted: boolean | undefined = undefined;
-    supportHtml = false;
-    segments: { kind: 'markdown' | 'text'; value: string }[] = [];
-    constructor(
-      value?: string,
-      public supportThemeIcons = false,
-    ) {
-      if (value) this.segments.push({ kind: 'markdown', value });
-    }
-    appendMarkdown(value: string) {
-      this.segments.push({ kind: 'markdown', value });
-      return this;
-    }
-    appendText(value: string) {
-      this.segments.push({ kind: 'text', value });
-      return this;
-    }
-  }
-  class TreeItem {
-    id?: string;
-    description?: string;
-    tooltip?: unknown;
-    constructor(
-      public label: string,
-      public collapsibleState?: number,
-    ) {}
-  }
-  class EventEmitter {
-    event = () => ({ dispose() {} });
-    fire() {}
-    dispose() {}
-  }
-  class ThemeIcon {
-    constructor(
-      public id: string,
-      public color?: unknown,
-    ) {}
-  }
-  class ThemeColor {
-    constructor(public id: string) {}
-  }
-  return {
-    MarkdownString,
-    TreeItem,
-    EventEmitter,
-    ThemeIcon,
-    ThemeColor,
-    TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
-    workspace: { getConfiguration: () => ({ get: () => undefined }), textDocuments: [] },
-    window: {},
-    Uri: { from: (x: unknown) => x },
-  };
-}
-
-/** Loads an extension module with `vscode` resolved to the stub. */
-function loadWithStub<T>(path: string): T {
-  const stub = vscodeStub();
-  const mod = Module as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
-  const orig = mod._load;
-  mod._load = function (request: string, parent: unknown, isMain: boolean) {
-    return request === 'vscode' ? stub : orig.call(this, request, parent, isMain);
-  };
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(path) as T;
-  } finally {
-    mod._load = orig;
-  }
-}
-
 describe('editor surfaces (extension modules on a vscode stub)', () => {
   let index: TraceIndex;
   let annotations: AnnotationStore;
@@ -215,6 +142,10 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
       models: () => models,
       baseModel: () => models.find((m) => m.name === HOSTILE_MODEL),
       focusModel: () => models.find((m) => m.name !== HOSTILE_MODEL),
+      isIndexing: false,
+      indexIncomplete: () => false,
+      focusPending: () => false,
+      baseModelIsGuess: () => false,
     };
   });
 

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { modelLabels } from './labels';
 import { migrate } from './schema';
 import { type Database, type SqliteDriverName, openDatabase } from './sqlite';
 import type { Diagnostic } from '../model';
@@ -181,15 +182,31 @@ export class TraceIndex {
           GROUP BY m.id ORDER BY m.run, m.name, m.revision`,
       )
       .all() as Omit<ModelRow, 'displayId'>[];
+    // Labels are stored when an indexing pass ends; a model whose file is still being read (or whose
+    // pass was cancelled) has none yet: give it the label the pass would store, never an empty name.
+    const fallback = rows.some((r) => r.label === '') ? modelLabels(rows) : undefined;
     // Natural order: step-100, step-300, ..., step-1000 (not the text order step-1000 before step-300).
     return rows
-      .map((r) => ({ ...r, displayId: modelDisplayId(r.run, r.name, r.revision) }))
+      .map((r, i) => ({
+        ...r,
+        label: r.label === '' && fallback ? fallback[i] : r.label,
+        displayId: modelDisplayId(r.run, r.name, r.revision),
+      }))
       .sort(
         (a, b) =>
           NATURAL.compare(a.run, b.run) ||
           NATURAL.compare(a.name, b.name) ||
           NATURAL.compare(a.revision ?? '', b.revision ?? ''),
       );
+  }
+
+  /**
+   * Results files whose indexing started but did not finish (a pass cancelled or interrupted while
+   * reading them): while there are any, the index holds part of the folder. Files a cancelled pass
+   * never reached are not known here.
+   */
+  partialFiles(): number {
+    return this.db.prepare("SELECT count(*) FROM files WHERE status = 'partial'").pluck().get() as number;
   }
 
   /** The model with row id `id`, or undefined. */

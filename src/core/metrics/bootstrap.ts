@@ -291,3 +291,9 @@ export function pairedBootstrapDiff(
     missing: base.length - res.eligible[j],
   }));
 }
+
+/** Whether a paired-difference point's interval contains 0 (or there is no interval): the sign is within noise. */
+export function intervalHoldsZero(d: { ciLow: number | null; ciHigh: number | null } | undefined): boolean {
+  if (!d || d.ciLow === null || d.ciHigh === null) return true;
+  return d.ciLow <= 0 && 0 <= d.ciHigh;
+}
