@@ -25,7 +25,14 @@ import {
   waitUntil,
   type Session,
 } from './harness';
-import { RLVR_PROBE, holdsWord, problemsHoldingWord, rawCounts, startOnRlvrProbe } from './rlvrProbe';
+import {
+  RLVR_PROBE,
+  holdsWord,
+  problemsHoldingWord,
+  rawCounts,
+  startOnRlvrProbe,
+  waitForAllProblems,
+} from './rlvrProbe';
 
 const CONTAINER = 'Trace Inspector';
 const VIEW = 'Problems';
@@ -53,17 +60,7 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
 
   test('indexes the folder: the tree lists its 30 problems', async () => {
     try {
-      await showTreeView(s.page, CONTAINER, VIEW);
-      // Rows appear as soon as the first batch is committed; the counts are final once both files are in.
-      const r0Prefix = `base ${sft.get('0')!.c}/8 · model ${rl.get('0')!.c}/8`;
-      const rows = await waitUntil(
-        s.page,
-        async () => {
-          const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1);
-          return r.length === 30 && r[0].description.startsWith(r0Prefix) ? r : undefined;
-        },
-        { timeoutMs: 120_000, what: `30 problem rows, the first one reading '${r0Prefix}'` },
-      );
+      const rows = await waitForAllProblems(s);
       assert.deepEqual(
         rows.map((r) => r.label),
         Array.from({ length: 30 }, (_, i) => String(i)),

@@ -14,22 +14,18 @@ import {
   repoRoot,
   runCommand,
   screenshot,
-  showTreeView,
   treeRowDetails,
   visibleText,
   waitUntil,
   type Session,
 } from './harness';
-import { RLVR_PROBE, problemsHoldingWord, rawCounts, startOnRlvrProbe } from './rlvrProbe';
+import { batchedRunCounts, problemsHoldingWord, startOnRlvrProbe, waitForAllProblems } from './rlvrProbe';
 
 const VIEW = 'Problems';
 const OLD_GLIBC = path.join(repoRoot, 'test', 'fixtures', 'sqlite', 'old-glibc.cjs');
 
 describe('Trace Inspector where better-sqlite3 cannot load (glibc < 2.34)', { timeout: 600_000 }, () => {
   let s: Session;
-  const run = path.join(RLVR_PROBE, 'results_2048_batched');
-  const rl = rawCounts(path.join(run, 'rl_raw.jsonl'));
-  const sft = rawCounts(path.join(run, 'sft_raw.jsonl'));
 
   before(async () => {
     ({ session: s } = await startOnRlvrProbe('old-glibc', {
@@ -44,17 +40,11 @@ describe('Trace Inspector where better-sqlite3 cannot load (glibc < 2.34)', { ti
 
   test('indexes the folder on node:sqlite: 30 problems with the raw files’ counts', async () => {
     try {
-      await showTreeView(s.page, 'Trace Inspector', VIEW);
-      const prefix = (q: string) => `base ${sft.get(q)!.c}/8 · model ${rl.get(q)!.c}/8`;
-      const rows = await waitUntil(
-        s.page,
-        async () => {
-          const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1);
-          return r.length === 30 && r[0].description.startsWith(prefix('0')) ? r : undefined;
-        },
-        { timeoutMs: 120_000, what: `30 problem rows, the first one reading '${prefix('0')}'` },
-      );
-      for (const r of rows) assert.ok(r.description.startsWith(prefix(r.label)), `${r.label}: ${r.description}`);
+      const { rl, sft } = batchedRunCounts();
+      for (const r of await waitForAllProblems(s)) {
+        const want = `base ${sft.get(r.label)!.c}/8 · model ${rl.get(r.label)!.c}/8`;
+        assert.ok(r.description.startsWith(want), `${r.label}: ${r.description}`);
+      }
       await screenshot(s.page, 'old-glibc-1-tree');
     } catch (e) {
       await s.fail(e, 'old-glibc-1');

@@ -6,7 +6,17 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { defaultVsixPath, repoRoot, startSession, workspaceCopy, type Session } from './harness';
+import {
+  defaultVsixPath,
+  repoRoot,
+  showTreeView,
+  startSession,
+  treeRowDetails,
+  waitUntil,
+  workspaceCopy,
+  type Session,
+  type TreeRow,
+} from './harness';
 
 export const RLVR_PROBE = path.resolve(repoRoot, '..', 'shared', 'data', 'real', 'rlvr-probe-gsm8k');
 
@@ -46,6 +56,31 @@ export function problemsHoldingWord(word: string): string[] {
   };
   walk(RLVR_PROBE);
   return [...hits].sort((a, b) => Number(a) - Number(b));
+}
+
+/** The raw counts of results_2048_batched's RL model (`rl`) and its SFT base (`sft`), per qid. */
+export function batchedRunCounts(): { rl: ReturnType<typeof rawCounts>; sft: ReturnType<typeof rawCounts> } {
+  const run = path.join(RLVR_PROBE, 'results_2048_batched');
+  return { rl: rawCounts(path.join(run, 'rl_raw.jsonl')), sft: rawCounts(path.join(run, 'sft_raw.jsonl')) };
+}
+
+/**
+ * Shows the Problems view and waits until it lists the folder's 30 problems with problem 0's final
+ * counts (rows appear as soon as the first batch is committed; the counts are final once both files of
+ * results_2048_batched are in). Returns the problem rows.
+ */
+export async function waitForAllProblems(s: Session): Promise<TreeRow[]> {
+  const { rl, sft } = batchedRunCounts();
+  await showTreeView(s.page, 'Trace Inspector', 'Problems');
+  const r0Prefix = `base ${sft.get('0')!.c}/8 · model ${rl.get('0')!.c}/8`;
+  return waitUntil(
+    s.page,
+    async () => {
+      const r = (await treeRowDetails(s.page, 'Problems')).filter((x) => x.level === 1);
+      return r.length === 30 && r[0].description.startsWith(r0Prefix) ? r : undefined;
+    },
+    { timeoutMs: 120_000, what: `30 problem rows, the first one reading '${r0Prefix}'` },
+  );
 }
 
 /**
