@@ -10,6 +10,7 @@ import { SQLITE_DRIVER_ENV, describeSqliteDriver, sqliteDriver } from '../core/i
 import { TraceIndex } from '../core/index/traceIndex';
 import { FORMAT_IDS, type Diagnostic, type FormatId } from '../core/model';
 import { type PplReport, readPplSidecar } from '../core/ppl';
+import type { ReaderOptions } from '../core/readers';
 import { buildReport, type Report } from '../core/report';
 import { escapeControl } from '../core/text';
 import { CROSSOVER_NOTE, crossoverText } from '../shared/claims';
@@ -84,19 +85,48 @@ async function runIndex(
   dbPath: string,
   quiet: boolean,
   format?: FormatId,
+  readerOptions?: ReaderOptions,
 ): Promise<{ index: TraceIndex; summary: IndexSummary }> {
   const index = TraceIndex.open(dbPath);
   stateFallback();
-  const summary = await indexFolder(index, folder, { onProgress: progress(quiet), format });
-  if (summary.samples === 0) {
-    process.stderr.write(
-      `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format (see README "Supported results folders", or describe yours with a trace-inspector.mapping.json)\n`,
-    );
-  }
+  const summary = await indexFolder(index, folder, { onProgress: progress(quiet), format, readerOptions });
+  if (summary.samples === 0) process.stderr.write(`${noSamplesMessage(index, folder)}\n`);
   // Restore annotations from the folder's mirror (after deleting the index, or from git).
   new AnnotationStore(index).importJsonl(join(folder, ...MIRROR_RELATIVE_PATH.split('/')), MIRROR_RELATIVE_PATH);
   return { index, summary };
 }
+
+/**
+ * Why an index has no samples: no file was in a format this tool reads, or some were (through a
+ * mapping file or a built-in reader) but every record of them failed (their diagnostics say why).
+ */
+export function noSamplesMessage(index: TraceIndex, folder: string): string {
+  const byFormat = index.resultFilesByFormat();
+  const files = Object.values(byFormat).reduce((a, n) => a + n, 0);
+  if (files === 0) {
+    return `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format (see README "Supported results folders", or describe yours with a trace-inspector.mapping.json)`;
+  }
+  const mapped = byFormat.mapping ?? 0;
+  return `trace-inspector: no samples found in ${safe(folder)}: ${files} results file${files === 1 ? ' was' : 's were'} recognised${mapped ? ` (${mapped} through a mapping file)` : ''} but gave no sample: every record failed (see the diagnostics)`;
+}
+
+/** `--scorer` value: a scorer name, or `name.key` for one metric of a scorer whose value is a dict. */
+function parseScorer(v: string): string {
+  if (v.trim() === '') throw new InvalidArgumentError('expected a scorer name (or name.key)');
+  return v;
+}
+
+/** Options of the `index` command. */
+interface IndexCommandOptions {
+  db?: string;
+  format: string;
+  inputFormat?: FormatId;
+  scorer?: string;
+  quiet?: boolean;
+}
+
+const SCORER_HELP =
+  'Inspect AI logs: the scorer whose values are the verdicts, or name.key for one metric of a scorer whose value is a dict (default: the first scorer whose values are verdicts)';
 
 function formatDiagnostics(diags: Diagnostic[]): string {
   return diags.map((d) => `${safe(d.file)}:${d.line}: ${d.severity}: ${safe(d.message)}`).join('\n');
@@ -350,10 +380,13 @@ export function program(): Command {
         ...FORMAT_IDS,
       ]),
     )
+    .option('--scorer <name>', SCORER_HELP, parseScorer)
     .option('-q, --quiet', 'no progress on stderr')
-    .action(async (folder: string, opts: { db?: string; format: string; inputFormat?: FormatId; quiet?: boolean }) => {
+    .action(async (folder: string, opts: IndexCommandOptions) => {
       const abs = checkFolder(folder);
-      const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat);
+      const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat, {
+        scorer: opts.scorer,
+      });
       index.close();
       if (opts.format === 'json') {
         process.stdout.write(
@@ -400,6 +433,7 @@ export function program(): Command {
         ...FORMAT_IDS,
       ]),
     )
+    .option('--scorer <name>', SCORER_HELP, parseScorer)
     .option('-q, --quiet', 'no progress on stderr')
     .action(
       async (
@@ -412,11 +446,14 @@ export function program(): Command {
           seed?: number;
           majAtK?: true | number;
           inputFormat?: FormatId;
+          scorer?: string;
           quiet?: boolean;
         },
       ) => {
         const abs = checkFolder(folder);
-        const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat);
+        const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat, {
+          scorer: opts.scorer,
+        });
         try {
           if (summary.samples === 0) {
             // runIndex said why on stderr; an empty table on stdout would read as a result.

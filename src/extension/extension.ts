@@ -532,6 +532,8 @@ class Extension implements vscode.Disposable {
           );
         }
         if (e.affectsConfiguration('traceInspector')) this.onSessionChanged();
+        // another Inspect scorer gives other verdicts: the logs are read again
+        if (e.affectsConfiguration('traceInspector.scorer')) void this.autoIndex();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.autoIndex()),
     );

@@ -28,6 +28,7 @@ port.on('message', (m: WorkerRequest) => {
       const summary = await indexFolder(index, m.root, {
         include: m.include.length ? m.include : undefined,
         exclude: m.exclude.length ? m.exclude : undefined,
+        readerOptions: m.scorer ? { scorer: m.scorer } : undefined,
         signal: controller.signal,
         onProgress: (progress) => {
           const now = Date.now();

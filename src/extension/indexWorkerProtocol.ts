@@ -13,6 +13,8 @@ export type WorkerRequest =
       include: string[];
       exclude: string[];
       sqliteDriver: SqliteDriverName;
+      /** Inspect scorer (`traceInspector.scorer`); empty: the default rule. */
+      scorer: string;
     }
   | { type: 'cancel' };
 

@@ -80,11 +80,16 @@ function treeK(kValues: number[], n: number): number | undefined {
   return [...kValues].sort((a, b) => b - a).find((k) => k <= n);
 }
 
+/** c/n, or `n ungraded` when no sample has a verdict ("0/n" would read as n failures). */
+function correctOfN(s: StatRow): string {
+  return s.graded === 0 ? `${s.n} ungraded` : `${s.c}/${s.n}`;
+}
+
 function fmtCounts(s: StatRow | undefined, kValues: number[]): string {
   if (!s) return '—';
   const k = treeK(kValues, s.graded);
   const p = k && k > 1 ? passAtK(s.graded, s.c, k) : null;
-  return `${s.c}/${s.n}${p !== null && k ? ` · pass@${k} ${p.toFixed(2)}` : ''}`;
+  return `${correctOfN(s)}${p !== null && k ? ` · pass@${k} ${p.toFixed(2)}` : ''}`;
 }
 
 /**
@@ -207,14 +212,21 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     try {
       if (!node) {
         if (s.index.models().length === 0) {
+          const files = Object.values(s.index.resultFilesByFormat()).reduce((a, n) => a + n, 0);
           return [
             s.isIndexing
               ? { type: 'message', text: 'Indexing…' }
-              : {
-                  type: 'message',
-                  text: 'No samples indexed yet. Index this folder',
-                  command: { command: 'traceInspector.index', title: 'Index Folder' },
-                },
+              : files > 0
+                ? {
+                    type: 'message',
+                    text: `No samples: ${files} results file${files === 1 ? ' was' : 's were'} read but every record failed (see the Problems panel)`,
+                    command: { command: 'workbench.actions.view.problems', title: 'Show Problems' },
+                  }
+                : {
+                    type: 'message',
+                    text: 'No samples indexed yet. Index this folder',
+                    command: { command: 'traceInspector.index', title: 'Index Folder' },
+                  },
           ];
         }
         if (this.mode === 'model') return s.models().map((m) => ({ type: 'model', model: m }) as Node);
@@ -356,7 +368,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
             parts.push(`model: ${s.isIndexing ? 'indexing…' : 'not indexed (indexing stopped)'}`);
           } else {
             if (node.modelId === undefined && base && base.id !== focus?.id)
-              parts.push(`base ${bs ? `${bs.c}/${bs.n}` : missing}`);
+              parts.push(`base ${bs ? correctOfN(bs) : missing}`);
             if (focus)
               parts.push(`${node.modelId === undefined ? 'model ' : ''}${fs ? fmtCounts(fs, kValues) : missing}`);
           }

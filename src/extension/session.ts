@@ -23,6 +23,8 @@ export interface Settings {
   exclude: string[];
   baseModel: string;
   lowAccuracyThreshold: number;
+  /** Inspect AI logs: the scorer (`name` or `name.key`); empty for the default rule (see readers/inspectScorer.ts). */
+  scorer: string;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
@@ -36,6 +38,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     exclude: c.get<string[]>('exclude') ?? [],
     baseModel: c.get<string>('baseModel') ?? '',
     lowAccuracyThreshold: c.get<number>('lowAccuracyThreshold') ?? 0.25,
+    scorer: (c.get<string>('scorer') ?? '').trim(),
   };
 }
 
@@ -212,6 +215,7 @@ export class FolderSession implements vscode.Disposable {
       dbPath: this.dbPath,
       include: settings.include,
       exclude: settings.exclude,
+      scorer: settings.scorer,
       // the worker opens its own connection: with this process's driver (one SQLite per process)
       sqliteDriver: sqliteDriver().name,
     };

@@ -255,8 +255,13 @@ describe('tot reader', () => {
 describe('inspect reader', () => {
   test('.eval: epochs grouped per sample id in id order; scores C/I/P/1.0; content blocks; bad entry reported', async () => {
     const c = await collect(FIX, 'inspect/good.eval');
-    assert.equal(c.msgs.length, 1);
+    assert.equal(c.msgs.length, 2);
     assert.match(c.msgs[0], /^1:error:samples\/3_epoch_1\.json: malformed JSON \(.*\); skipped$/);
+    // the partial-credit policy is stated, with its count (4 samples read: 2/1, 2/2, 3/2, 10/1)
+    assert.equal(
+      c.msgs[1],
+      '0:warning:1 of 4 samples have partial credit "P" (scorer "match"): counted as not correct for pass@k; its value 0.5 is kept as the reward score',
+    );
     assert.deepEqual(
       c.records.map((r) => r.problemId),
       ['2', '3', '10'],
@@ -354,9 +359,16 @@ describe('inspect reader', () => {
     assert.deepEqual(inspectScore('I'), { correct: false, reward: 0 });
     assert.deepEqual(inspectScore('N'), { correct: false, reward: 0 });
     assert.deepEqual(inspectScore('P'), { correct: false, reward: 0.5 });
-    assert.deepEqual(inspectScore(0.25), { correct: false, reward: 0.25 });
+    // a number other than 0/1 is a score, not a verdict: kept as the reward, the sample ungraded
+    assert.deepEqual(inspectScore(0.25), { correct: null, reward: 0.25 });
+    assert.deepEqual(inspectScore(1), { correct: true, reward: 1 });
+    assert.deepEqual(inspectScore(0), { correct: false, reward: 0 });
     assert.deepEqual(inspectScore('1.0'), { correct: true, reward: 1 });
+    assert.deepEqual(inspectScore(' no '), { correct: false, reward: 0 });
+    assert.deepEqual(inspectScore(true), { correct: true, reward: 1 });
     assert.deepEqual(inspectScore({ a: 1 }), { correct: null, reward: null });
+    assert.deepEqual(inspectScore(['C']), { correct: null, reward: null });
+    assert.deepEqual(inspectScore(Number.NaN), { correct: null, reward: null });
   });
 });
 
@@ -433,7 +445,7 @@ describe('mapping reader', () => {
     assert.deepEqual(c.msgs, [
       '1:warning:score values are strings; read "true"/"false" as booleans (reported once per file)',
       '1:warning:record 1: k is not a non-negative integer; the indexer numbers this sample',
-      '1:error:record 2 is not a JSON object (got number); skipped',
+      '1:error:record 2 is not a JSON object or list (got number); skipped',
     ]);
     assert.deepEqual(
       c.records.map((r) => r.samples.map((s) => [s.sampleIndex, s.text, s.correct])),
@@ -495,7 +507,7 @@ describe('mapping reader', () => {
     assert.deepEqual(validateMapping({ files: [], records: 'per-sample', fields: { problemId: 'a.', text: 'b' } }), {
       errors: [
         '/files: must NOT have fewer than 1 items',
-        '/fields/problemId: must be a dotted path (no leading or trailing ".")',
+        '/fields/problemId: must be a JSONPath starting with "$" or a dotted path (no leading or trailing ".")',
       ],
     });
     assert.deepEqual(validateMapping([]), { errors: ['/: the list of mappings is empty'] });

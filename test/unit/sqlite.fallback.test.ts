@@ -169,6 +169,7 @@ describe("the extension's indexing thread uses the driver it is told", { skip },
         dbPath: join(dir, 'index.db'),
         include: [],
         exclude: [],
+        scorer: '',
         sqliteDriver: driver satisfies SqliteDriverName,
       } satisfies WorkerRequest);
       const m = await reply;

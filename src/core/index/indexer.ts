@@ -3,7 +3,7 @@ import { type Stats, promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, posix } from 'node:path';
 import type { Diagnostic, FormatId, ProblemRecord } from '../model';
-import { detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
+import { type ReaderOptions, detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { contentHash } from '../text';
 import { TraceIndex, modelKey, problemKey } from './traceIndex';
@@ -27,6 +27,11 @@ export interface IndexOptions {
   exclude?: string[];
   /** Forces one format for every candidate file instead of detecting it per file. */
   format?: FormatId;
+  /**
+   * How files are read (e.g. the Inspect scorer). The options of the last pass are kept in the index;
+   * when they change, every file is read again (unchanged files too), since their samples would differ.
+   */
+  readerOptions?: ReaderOptions;
   /** Stops between records; the pass then resolves with `cancelled: true`. */
   signal?: AbortSignal;
   onProgress?: (p: IndexProgress) => void;
@@ -66,6 +71,8 @@ export class IndexBusyError extends Error {}
 const INDEXING_CACHE_KIB = 8000;
 
 const LOCK_KEY = 'indexer_lock';
+/** Meta key of the reader options of the last complete pass (JSON). */
+const READER_OPTIONS_KEY = 'reader_options';
 const LOCK_STALE_MS = 60_000;
 
 interface FileRow {
@@ -134,18 +141,22 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       }
     }
     // Diagnostics of files that are gone without a files row (e.g. deleted after a read error).
-    const orphanDiags = (db.prepare('SELECT DISTINCT file FROM diagnostics').pluck().all() as string[]).filter(
+    const orphanDiags = (db.prepare('SELECT DISTINCT origin FROM diagnostics').pluck().all() as string[]).filter(
       (f) => !present.has(f),
     );
     if (orphanDiags.length)
       db.transaction(() => {
-        const del = db.prepare('DELETE FROM diagnostics WHERE file = ?');
+        const del = db.prepare('DELETE FROM diagnostics WHERE origin = ?');
         for (const f of orphanDiags) del.run(f);
       })();
 
     // An added, edited or deleted mapping file can change how any file is read: then every file is
     // read again this pass, unchanged or not.
-    const rereadAll = await mappingFilesChanged(root, candidates, known);
+    // So do other reader options than the last pass's (another Inspect scorer gives other verdicts).
+    const readerOptions = JSON.stringify(options.readerOptions ?? {});
+    const rereadAll =
+      (index.getMeta(READER_OPTIONS_KEY) ?? '{}') !== readerOptions ||
+      (await mappingFilesChanged(root, candidates, known));
     const parallelFor = (size: number) => size >= (options.parallelReadMinBytes ?? PARALLEL_READ_MIN_BYTES);
 
     let done = 0;
@@ -226,6 +237,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         batchSize: options.batchSize ?? 20000,
         parallel: parallelFor(stat.size),
         signal: options.signal,
+        readerOptions: options.readerOptions,
         onBatch: (n) => {
           if (firstCommitMs === null && n > 0) firstCommitMs = Date.now() - started;
           report({
@@ -283,6 +295,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
           batchSize: options.batchSize ?? 20000,
           parallel: parallelFor(prev.size),
           signal: options.signal,
+          readerOptions: options.readerOptions,
           onBatch: () => {},
         });
         samplesWritten += result.samples;
@@ -300,6 +313,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         refreshModelLabels(db);
       })();
     }
+    if (!cancelled) index.setMeta(READER_OPTIONS_KEY, readerOptions);
     if (!cancelled && options.fts !== false) {
       report({ phase: 'fts', filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
       buildFts(index);
@@ -503,6 +517,7 @@ interface IndexFileArgs {
   /** Parse on a second thread ({@link readFileParallel}). */
   parallel: boolean;
   signal?: AbortSignal;
+  readerOptions?: ReaderOptions;
   onBatch: (samplesSoFar: number) => void;
 }
 
@@ -543,7 +558,11 @@ class SampleWriter {
     this.dropStat = db.prepare(
       'DELETE FROM stats WHERE model_id = ? AND problem_id = ? AND NOT EXISTS (SELECT 1 FROM samples WHERE model_id = ? AND problem_id = ?)',
     );
-    this.insertDiag = db.prepare('INSERT INTO diagnostics (file, line, severity, message) VALUES (?, ?, ?, ?)');
+    // `origin` is the file whose reading gave the diagnostic; `file` the one it is shown on (a mapping
+    // file for "this path matched nothing in x.json"). Re-reading a file replaces the diagnostics it gave.
+    this.insertDiag = db.prepare(
+      'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
+    );
     this.otherFileHas = db.prepare(
       'SELECT f.path FROM samples s JOIN files f ON f.id = s.file_id WHERE s.model_id = ? AND s.problem_id = ? AND s.file_id <> ? LIMIT 1',
     );
@@ -611,14 +630,14 @@ class SampleWriter {
   removeFile(fileId: number, path: string): void {
     this.deleteSamplesOf(fileId);
     this.db.prepare('DELETE FROM files WHERE id = ?').run(fileId);
-    this.db.prepare('DELETE FROM diagnostics WHERE file = ?').run(path);
+    this.db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(path);
   }
 
   /** Records a file-level error; an earlier good version of the file stays indexed. */
   recordFileError(rel: string, prev: FileRow | undefined, message: string): void {
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM diagnostics WHERE file = ?').run(rel);
-      this.insertDiag.run(rel, 0, 'error', prev ? `${message} (keeping the previously indexed version)` : message);
+      this.db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(rel);
+      this.insertDiag.run(rel, 0, 'error', prev ? `${message} (keeping the previously indexed version)` : message, rel);
     })();
   }
 
@@ -635,13 +654,13 @@ class SampleWriter {
     diagnostics: Diagnostic[],
   ): void {
     if (prev) this.removeFile(prev.id, rel);
-    this.db.prepare('DELETE FROM diagnostics WHERE file = ?').run(rel);
+    this.db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(rel);
     this.db
       .prepare(
         `INSERT INTO files (path, size, mtime_ms, hash, format, status, samples, indexed_at) VALUES (?, ?, ?, ?, NULL, 'ready', 0, ?)`,
       )
       .run(rel, size, mtimeMs, hash, new Date().toISOString());
-    for (const d of diagnostics) this.insertDiag.run(rel, d.line, d.severity, d.message);
+    for (const d of diagnostics) this.insertDiag.run(d.file || rel, d.line, d.severity, d.message, rel);
   }
 
   /** Drops models and problems that no longer have samples (annotations are keyed by strings and stay). */
@@ -691,18 +710,19 @@ class SampleWriter {
             .run(a.rel, a.size, a.mtimeMs, knownHash, a.format, now).lastInsertRowid,
         );
       }
-      db.prepare('DELETE FROM diagnostics WHERE file = ?').run(a.rel);
-      for (const d of this.pendingDiagnostics) this.insertDiag.run(a.rel, d.line, d.severity, d.message);
+      db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(a.rel);
+      for (const d of this.pendingDiagnostics)
+        this.insertDiag.run(d.file || a.rel, d.line, d.severity, d.message, a.rel);
       this.pendingDiagnostics = [];
 
       const flushStats = () => {
         for (const [mid, pid] of touched.values()) this.refreshStat.run(mid, pid);
         touched.clear();
       };
-      const diag = (line: number, severity: 'error' | 'warning', message: string) =>
-        this.insertDiag.run(a.rel, line, severity, message);
+      const diag = (line: number, severity: 'error' | 'warning', message: string, file = a.rel) =>
+        this.insertDiag.run(file, line, severity, message, a.rel);
 
-      const ctx = { root: a.root, relPath: a.rel, absPath: a.abs, run, signal: a.signal };
+      const ctx = { root: a.root, relPath: a.rel, absPath: a.abs, run, signal: a.signal, options: a.readerOptions };
       for await (const ev of a.parallel ? readFileParallel(ctx, a.format) : readFile(ctx, a.format)) {
         if (a.signal?.aborted) {
           flushStats();
@@ -710,7 +730,7 @@ class SampleWriter {
           return { samples: atomic ? 0 : samples, cancelled: true };
         }
         if (ev.kind === 'diagnostic') {
-          diag(ev.diagnostic.line, ev.diagnostic.severity, ev.diagnostic.message);
+          diag(ev.diagnostic.line, ev.diagnostic.severity, ev.diagnostic.message, ev.diagnostic.file || a.rel);
           continue;
         }
         const r = ev.record;

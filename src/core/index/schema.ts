@@ -126,6 +126,26 @@ export const migrations: readonly string[] = [
     contentless_unindexed=1, detail=none, tokenize='unicode61');
   DELETE FROM meta WHERE key = 'fts_max_id';
   `,
+  // 4 -> 5: a diagnostic is shown on one file (`file`) but given by reading another (`origin`): reading
+  // x.json through a mapping file reports "this path matched nothing" on the mapping file. Re-reading
+  // or removing a file replaces the diagnostics it gave, wherever they are shown.
+  // The table is rebuilt rather than altered, so that the step also applies to a database that
+  // already has the column (one whose user_version was set back by hand).
+  `
+  CREATE TABLE diagnostics_v5 (
+    file TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    severity TEXT NOT NULL,
+    message TEXT NOT NULL,
+    origin TEXT NOT NULL
+  );
+  INSERT INTO diagnostics_v5 (file, line, severity, message, origin)
+    SELECT file, line, severity, message, file FROM diagnostics;
+  DROP TABLE diagnostics;
+  ALTER TABLE diagnostics_v5 RENAME TO diagnostics;
+  CREATE INDEX diagnostics_by_file ON diagnostics (file);
+  CREATE INDEX diagnostics_by_origin ON diagnostics (origin);
+  `,
 ];
 
 /** Current schema version (the number of migrations). */

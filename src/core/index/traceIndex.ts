@@ -457,6 +457,18 @@ export class TraceIndex {
       .all() as Diagnostic[];
   }
 
+  /**
+   * How many files of the folder were recognised as results, by format (`{ mapping: 2, inspect: 1 }`),
+   * whether or not they gave samples: with no sample in the index, it tells "no file in a supported
+   * format" from "every record failed".
+   */
+  resultFilesByFormat(): Record<string, number> {
+    const rows = this.db
+      .prepare('SELECT format, count(*) AS n FROM files WHERE format IS NOT NULL GROUP BY format')
+      .all() as { format: string; n: number }[];
+    return Object.fromEntries(rows.map((r) => [r.format, r.n]));
+  }
+
   /** Per-sample reward scores and verdicts of a model for one problem (for best-of-k). */
   scoredSamples(problemId: number, modelId: number): { score: number; correct: boolean }[] {
     return (

@@ -15,10 +15,10 @@ import { MAPPING_FILE_NAME } from './mappingSchema';
 import { qwenMathReader } from './qwenMath';
 import { rolloutsReader } from './rollouts';
 import { totReader } from './tot';
-import type { Reader, ReaderContext } from './types';
+import type { Reader, ReaderContext, ReaderOptions } from './types';
 import { HEAD_BYTES, hasNul, isObject, readHead } from './util';
 
-export type { Reader, ReaderContext } from './types';
+export type { Reader, ReaderContext, ReaderOptions } from './types';
 
 /** Every reader by format id. */
 export const READERS: Readonly<Record<FormatId, Reader>> = {
@@ -338,8 +338,20 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
 }
 
 /** Builds the reader context of a file under a results folder (`relPath` POSIX, `run` = its folder or `""`). */
-export function makeContext(root: string, relPath: string, signal?: AbortSignal): ReaderContext {
+export function makeContext(
+  root: string,
+  relPath: string,
+  signal?: AbortSignal,
+  options?: ReaderOptions,
+): ReaderContext {
   const rel = toPosix(relPath);
   const dir = path.posix.dirname(rel);
-  return { root, relPath: rel, absPath: path.join(root, ...rel.split('/')), run: dir === '.' ? '' : dir, signal };
+  return {
+    root,
+    relPath: rel,
+    absPath: path.join(root, ...rel.split('/')),
+    run: dir === '.' ? '' : dir,
+    signal,
+    ...(options ? { options } : {}),
+  };
 }

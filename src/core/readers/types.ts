@@ -12,6 +12,18 @@ export interface ReaderContext {
   run: string;
   /** Aborts reading between records. */
   signal?: AbortSignal;
+  /** Choices of the user that change how files are read (CLI options, settings). */
+  options?: ReaderOptions;
+}
+
+/** Choices of the user that change how files are read; a change re-reads the folder (see indexFolder). */
+export interface ReaderOptions {
+  /**
+   * Inspect AI logs: the scorer whose values are the verdicts, `name` or `name.key` for a scorer
+   * whose value is a dict of several metrics (CLI `--scorer`, setting `traceInspector.scorer`).
+   * Default: the first scorer of each sample whose value is a verdict (see inspect.ts).
+   */
+  scorer?: string;
 }
 
 /**
