@@ -12,6 +12,8 @@ import { FORMAT_IDS, type Diagnostic, type FormatId } from '../core/model';
 import { type PplReport, readPplSidecar } from '../core/ppl';
 import type { ReaderOptions } from '../core/readers';
 import { buildReport, type Report } from '../core/report';
+import { compileStepPattern } from '../core/series';
+import { type Trajectory, trajectoryFilter } from '../core/trajectories';
 import { escapeControl } from '../core/text';
 import { CROSSOVER_NOTE, crossoverText } from '../shared/claims';
 
@@ -238,6 +240,7 @@ export function reportTable(r: Report): string {
       out.push(`  ${safe(a.file)}: ${safe(a.metric)} stored ${num(a.stored)} recomputed ${num(a.recomputed)}`);
   }
   if (r.ppl) out.push('', ...pplLines(r.ppl, new Map(r.models.map((m) => [m.id, m.label]))));
+  for (const t of r.trajectories) out.push('', ...trajectoryLines(t));
   for (const w of r.warnings) out.push(`warning: ${safe(w)}`);
   if (r.diagnostics.length) out.push('', `${r.diagnostics.length} diagnostics:`, formatDiagnostics(r.diagnostics));
   return out.join('\n');
@@ -276,6 +279,79 @@ function pplLines(p: PplReport, labels: Map<string, string>): string[] {
   return out;
 }
 
+/**
+ * The training section of the table: one row per checkpoint (pass@1 and pass@K with intervals, its
+ * base's pass@1 and pass@K, categories against the base, the share of positive gains from sharpening
+ * with its interval and the gains in correct samples behind it, mean response length), then the
+ * problems lost during training, solved only at late steps and flip-flopping, each with its denominator.
+ */
+export function trajectoryLines(t: Trajectory): string[] {
+  const k = t.k ?? 1;
+  const at = (pts: Trajectory['steps'][number]['passAtK'], kk: number) => {
+    const p = pts.find((x) => x.k === kk);
+    return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]` : '—';
+  };
+  const ks = k > 1 ? [1, k] : [1];
+  const bases = [...new Set(t.steps.map((s) => s.base))];
+  const out = [
+    `training: ${safe(t.name)} — ${t.steps.length} checkpoints, ${t.problems.length} problems; each step against its own base (categories and gain share over the problems both have graded samples for: "paired")`,
+  ];
+  out.push(
+    table([
+      [
+        'step',
+        'problems',
+        'samples',
+        'correct',
+        'accuracy',
+        ...ks.map((x) => `pass@${x}`),
+        ...ks.map((x) => `base pass@${x}`),
+        'paired',
+        'sharpening',
+        'expansion',
+        'regression',
+        'unchanged',
+        'unsolved',
+        'gain share sharpening',
+        'gains S/E',
+        'mean chars',
+      ],
+      ...t.steps.map((s) => {
+        const g = s.positiveGainShare;
+        return [
+          String(s.step),
+          String(s.problems),
+          String(s.samples),
+          s.graded > 0 ? String(s.correct) : 'ungraded',
+          pct(s.sampleAccuracy),
+          ...ks.map((x) => at(s.passAtK, x)),
+          ...ks.map((x) => at(s.basePassAtK, x)),
+          String(s.pairedProblems),
+          ...(['sharpening', 'expansion', 'regression', 'unchanged', 'unsolved'] as const).map((c) =>
+            s.categories ? String(s.categories[c]) : '—',
+          ),
+          g ? `${pct(g.sharpening)} [${pct(g.ciLow)},${pct(g.ciHigh)}]` : '—',
+          g ? `${fmtNum(g.gainFromSharpening)}/${fmtNum(g.gainFromExpansion)}` : '—',
+          s.meanChars === null ? '—' : s.meanChars.toFixed(0),
+        ];
+      }),
+    ]),
+  );
+  if (bases.length === 1) out.push(`  base: ${safe(bases[0] ?? 'none')}`);
+  else for (const s of t.steps) out.push(`  step ${s.step}: ${safe(s.model)} vs ${safe(s.base ?? 'no base')}`);
+  const last = t.steps[t.steps.length - 1]?.step;
+  const n = t.problems.length;
+  const lost = trajectoryFilter(t, 'lost').length;
+  const late = trajectoryFilter(t, 'late').length;
+  const flip = t.problems.filter((p) => p.pattern === 'flip-flop').length;
+  out.push(
+    `  of ${n} problems: ${lost} lost during training (solved at an earlier step, not at step ${last}); ${late} solved only at late steps (first solved at step ${t.lateFromStep} or later); ${flip} flip-flopping (solved, unsolved, solved again or the reverse)`,
+  );
+  return out;
+}
+
+const fmtNum = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
+
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => (r[j] ?? '').length)));
   return rows
@@ -285,13 +361,18 @@ function table(rows: string[][]): string {
 
 /**
  * CSV of every curve point, one row per (model, metric, k) ("long" format, ready for a data frame):
- * `model,label,metric,k,value,ci_low,ci_high,problems,missing` with metric `pass@k` (bootstrap interval
- * over problems), `best-of-k` and `maj@k` (no interval; maj@k only with --maj-at-k). Empty cells are
- * missing values. Comparisons (coverage, crossover k, categories) are in the JSON report.
+ * `model,label,metric,k,value,ci_low,ci_high,problems,missing,series,step` with metric `pass@k` (bootstrap
+ * interval over problems), `best-of-k` and `maj@k` (no interval; maj@k only with --maj-at-k). Empty cells
+ * are missing values. Then one block of rows per checkpoint of each training series (`series` and `step`
+ * set, `model` = the checkpoint): `sample-accuracy` (problems = problems with graded samples),
+ * `pass@k` and `base-pass@k` at k = 1 and the series' largest k, `category:<name>` (value = problems;
+ * problems = paired problems), `positive-gain-share:sharpening` and `:expansion` (with the bootstrap
+ * interval; problems = paired problems), `gain:sharpening` and `gain:expansion` (correct samples), `mean-chars`.
+ * Per-problem trajectories and the other comparisons (coverage, crossover k) are in the JSON report.
  */
 export function reportCsv(r: Report): string {
   const q = csvCell;
-  const lines = ['model,label,metric,k,value,ci_low,ci_high,problems,missing'];
+  const lines = ['model,label,metric,k,value,ci_low,ci_high,problems,missing,series,step'];
   for (const m of r.models) {
     const row = (
       metric: string,
@@ -315,11 +396,57 @@ export function reportCsv(r: Report): string {
           p.ciHigh ?? '',
           p.problems,
           p.missing ?? '',
+          '',
+          '',
         ].join(','),
       );
     for (const p of m.passAtK) row('pass@k', p);
     for (const p of m.bestOfK) row('best-of-k', p);
     for (const p of m.majAtK ?? []) row('maj@k', p);
+  }
+  for (const t of r.trajectories) {
+    for (const s of t.steps) {
+      const row = (
+        metric: string,
+        k: number | '',
+        value: number | null,
+        problems: number,
+        ci?: { low: number | null; high: number | null },
+        missing?: number,
+      ) =>
+        lines.push(
+          [
+            q(s.model),
+            q(s.label),
+            metric,
+            k,
+            value ?? '',
+            ci?.low ?? '',
+            ci?.high ?? '',
+            problems,
+            missing ?? '',
+            q(t.name),
+            s.step,
+          ].join(','),
+        );
+      row('sample-accuracy', '', s.sampleAccuracy, s.problems);
+      for (const p of s.passAtK) row('pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p.missing);
+      for (const p of s.basePassAtK)
+        row('base-pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p.missing);
+      if (s.categories)
+        for (const [c, v] of Object.entries(s.categories)) row(`category:${c}`, '', v, s.pairedProblems);
+      const g = s.positiveGainShare;
+      if (g) {
+        row('positive-gain-share:sharpening', '', g.sharpening, g.problems, { low: g.ciLow, high: g.ciHigh });
+        row('positive-gain-share:expansion', '', g.expansion, g.problems, {
+          low: g.ciHigh === null ? null : 1 - g.ciHigh,
+          high: g.ciLow === null ? null : 1 - g.ciLow,
+        });
+        row('gain:sharpening', '', g.gainFromSharpening, g.problems);
+        row('gain:expansion', '', g.gainFromExpansion, g.problems);
+      }
+      row('mean-chars', '', s.meanChars, s.problems);
+    }
   }
   return lines.join('\n');
 }
@@ -433,6 +560,18 @@ export function program(): Command {
         ...FORMAT_IDS,
       ]),
     )
+    .option(
+      '--step-pattern <regex>',
+      'checkpoint step pattern for training series (a regular expression, case-insensitive; its first group is the step number; default: step-N, checkpoint-N, global_step_N, iter_N, ckpt-Nk, ...)',
+      (v) => {
+        try {
+          compileStepPattern(v);
+        } catch (e) {
+          throw new InvalidArgumentError((e as Error).message);
+        }
+        return v;
+      },
+    )
     .option('--scorer <name>', SCORER_HELP, parseScorer)
     .option('-q, --quiet', 'no progress on stderr')
     .action(
@@ -446,6 +585,7 @@ export function program(): Command {
           seed?: number;
           majAtK?: true | number;
           inputFormat?: FormatId;
+          stepPattern?: string;
           scorer?: string;
           quiet?: boolean;
         },
@@ -470,6 +610,7 @@ export function program(): Command {
             seed: opts.seed,
             majAtK,
             ppl: readPplSidecar(abs, index),
+            stepPattern: opts.stepPattern,
           });
           if (opts.format === 'json') process.stdout.write(`${terminalJson(report, 2)}\n`);
           else if (opts.format === 'csv') process.stdout.write(`${reportCsv(report)}\n`);

@@ -26,6 +26,7 @@ import {
 import { comparisonPairs, guessBaseModel, pickModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
 import { type PplRead, type PplReport, pplReport } from './ppl';
+import { computeTrajectories, reportTrajectory, type Trajectory } from './trajectories';
 
 /** A pass@k point with its bootstrap interval over problems (null where no problem has n >= k). */
 export type PassAtKPoint = CurveCIPoint;
@@ -102,6 +103,11 @@ export interface Report {
    * (src/core/ppl.ts); absent otherwise.
    */
   ppl?: PplReport;
+  /**
+   * Training dynamics: one entry per checkpoint series (models of one run at several steps, see
+   * src/core/trajectories.ts), each step against its own base; empty when the folder has none.
+   */
+  trajectories: Trajectory[];
   diagnostics: Diagnostic[];
   /** Notes for the reader, e.g. ragged n between compared models. */
   warnings: string[];
@@ -123,6 +129,8 @@ export interface ReportOptions {
    * standard error per problem <= 0.5/sqrt(draws)), which costs O(draws * k) per problem and k.
    */
   majAtK?: boolean | { draws?: number };
+  /** Step pattern of checkpoint series (regular expression source); absent: the built-in one (src/core/series.ts). */
+  stepPattern?: string;
 }
 
 /**
@@ -130,8 +138,9 @@ export interface ReportOptions {
  * bootstrap intervals over problems (seeded: identical on every run), best-of-k by reward score,
  * accuracy histograms; per non-base model the comparison with the base model on shared problems
  * (coverage, crossover k, categories, paired bootstrap difference); per model and difficulty level
- * the stratified pass@k. Formulas and sources: see `src/core/metrics`.
- * @throws Error when `options.base` matches no model or several.
+ * the stratified pass@k; per checkpoint series the training trajectories (src/core/trajectories.ts).
+ * Formulas and sources: see `src/core/metrics`.
+ * @throws Error when `options.base` matches no model or several, or on an invalid `stepPattern`.
  */
 export function buildReport(index: TraceIndex, options: ReportOptions = {}): Report {
   const models = index.models();
@@ -257,6 +266,16 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     }
   }
 
+  const training = computeTrajectories(index, {
+    base,
+    baseIsChoice: baseSource === 'option',
+    stepPattern: options.stepPattern,
+    ...boot,
+    models,
+    stats,
+  });
+  warnings.push(...training.warnings);
+
   return {
     schemaVersion: 1,
     base: base?.displayId ?? null,
@@ -266,6 +285,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     strata,
     audit: options.audit ?? [],
     ...(options.ppl?.available ? { ppl: pplReport(options.ppl, models, pairsToCompare) } : {}),
+    trajectories: training.trajectories.map(reportTrajectory),
     diagnostics: index.diagnostics(),
     warnings,
   };

@@ -11,6 +11,7 @@ import { describeFilter, ProblemTreeProvider, type Node, type TreeFilter } from 
 import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, previewUri, sampleUri } from './sampleDocument';
 import { FolderSession, readSettings } from './session';
 import { registerPanels } from './problemPanel';
+import { trainingFilterTitle, trainingSeries } from './panelData';
 
 const INDEX_GLOB = '**/*.{jsonl,json,eval}';
 
@@ -402,6 +403,7 @@ class Extension implements vscode.Disposable {
         description: `${focus?.label ?? 'model'} below ${Math.round(100 * readSettings(s.folder).lowAccuracyThreshold)}% correct`,
         filter: { kind: 'lowAccuracy' },
       },
+      ...this.trainingFilterItems(s),
       ...(s.index.levels().length ? [{ label: '$(layers) By difficulty level…', action: 'level' as const }] : []),
       { label: '$(tag) By annotation label…', action: 'label' },
       { label: '$(search) Search sample text…', action: 'search' },
@@ -427,6 +429,24 @@ class Extension implements vscode.Disposable {
       const label = await vscode.window.showQuickPick(labels, { title: 'Annotation label' });
       if (label) this.setFilter({ kind: 'label', label });
     }
+  }
+
+  /** "Lost during training" and "Solved only at late steps" for the series of the model in focus (else the first series). */
+  private trainingFilterItems(s: FolderSession): (vscode.QuickPickItem & { filter: TreeFilter })[] {
+    const focus = s.focusModel();
+    const all = trainingSeries(s.index, {
+      baseId: s.baseModel()?.id,
+      focusId: focus?.id,
+      baseIsChoice: !s.baseModelIsGuess(),
+      stepPattern: readSettings(s.folder).stepPattern,
+    }).trajectories;
+    const t = all.find((x) => focus !== undefined && x.ids.models.includes(focus.id)) ?? all[0];
+    if (!t) return [];
+    return (['lost', 'late'] as const).map((which) => ({
+      label: which === 'lost' ? '$(arrow-down) Lost during training' : '$(history) Solved only at late steps',
+      description: trainingFilterTitle(t, which).replace(/^[^:]*\(/, '('),
+      filter: { kind: 'training', which, series: t.name, title: trainingFilterTitle(t, which) },
+    }));
   }
 
   register(): void {
@@ -580,6 +600,17 @@ export function validateFilter(f: unknown): TreeFilter | undefined {
       return typeof o.label === 'string' ? { kind: 'label', label: o.label } : undefined;
     case 'search':
       return typeof o.query === 'string' && o.query.trim() ? { kind: 'search', query: o.query } : undefined;
+    case 'training':
+      return (o.which === 'lost' || o.which === 'late') &&
+        (o.series === undefined || typeof o.series === 'string') &&
+        (o.title === undefined || typeof o.title === 'string')
+        ? {
+            kind: 'training',
+            which: o.which,
+            series: o.series as string | undefined,
+            title: o.title as string | undefined,
+          }
+        : undefined;
     case 'problems':
       return Array.isArray(o.problemIds) && o.problemIds.every((x) => Number.isInteger(x))
         ? {

@@ -36,6 +36,8 @@ import {
   withinNoise,
 } from '../core/metrics';
 import { buildBaseIndex, problemSimilarity } from '../core/similarity';
+import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
+import { clusterOrder, computeTrajectories, type TrajectoryDetail, trajectoryFilter } from '../core/trajectories';
 import {
   MAX_TEXT,
   type KPoint,
@@ -50,6 +52,8 @@ import {
   type SampleSummary,
   type SampleText,
   type SimilarityData,
+  type TrainingData,
+  type TrainingSeries,
   type WebviewFilter,
 } from '../shared/protocol';
 
@@ -59,6 +63,8 @@ export interface Roles {
   focusId?: number;
   /** The user chose the base model (else it is a guess and runs are compared within themselves, as the CLI does). */
   baseIsChoice?: boolean;
+  /** Step pattern of checkpoint series (the `traceInspector.stepPattern` setting); empty: the built-in one. */
+  stepPattern?: string;
 }
 
 function modelInfo(m: ModelRow, roles: Roles): ModelInfo {
@@ -540,7 +546,7 @@ export type ResolvedFilter = ProblemFilter | { kind: 'problems'; problemIds: num
  * particular model (histogram bins, coverage cells, failing/lost/gained of a model that may not be
  * the tree's focus model) become an explicit list of problem ids with a title.
  */
-export function resolveFilter(index: TraceIndex, f: WebviewFilter): ResolvedFilter {
+export function resolveFilter(index: TraceIndex, f: WebviewFilter, roles: Roles = {}): ResolvedFilter {
   const label = (id: number) => index.model(id)?.label ?? `model ${id}`;
   const stats = (id: number) =>
     new Map(
@@ -590,7 +596,142 @@ export function resolveFilter(index: TraceIndex, f: WebviewFilter): ResolvedFilt
       }[cell];
       return { kind: 'problems', problemIds: ids, title: `${label(f.model)} vs ${label(f.base)}: ${what}` };
     }
+    case 'training': {
+      const t = trainingSeries(index, roles).trajectories.find((x) => x.name === f.series);
+      const ids = t ? trainingProblemIds(t, f.which) : [];
+      return {
+        kind: 'problems',
+        problemIds: ids,
+        title: t ? trainingFilterTitle(t, f.which) : `${f.series}: no such series`,
+      };
+    }
   }
+}
+
+/**
+ * The checkpoint series of the index with per-problem rows only (no bootstrap, no text scan): what the
+ * tree's training filters need. An invalid step pattern falls back to the built-in one, with a warning.
+ */
+export function trainingSeries(
+  index: TraceIndex,
+  roles: Roles,
+): { trajectories: TrajectoryDetail[]; warnings: string[] } {
+  const { pattern, warning } = usablePattern(roles.stepPattern);
+  const r = computeTrajectories(index, { ...trajectoryRoles(index, roles), stepPattern: pattern, problemsOnly: true });
+  return { trajectories: r.trajectories, warnings: warning ? [warning, ...r.warnings] : r.warnings };
+}
+
+/** Problem row ids of a training filter: lost during training, or solved only at late steps. */
+export function trainingProblemIds(t: TrajectoryDetail, which: 'lost' | 'late'): number[] {
+  return trajectoryFilter(t, which).map((i) => t.ids.problems[i]);
+}
+
+/** The title of a training filter, naming its series and steps. */
+export function trainingFilterTitle(t: TrajectoryDetail, which: 'lost' | 'late'): string {
+  const last = t.steps[t.steps.length - 1]?.step;
+  return which === 'lost'
+    ? `Lost during training (${t.name}): solved at an earlier step, not at step ${last}`
+    : `Solved only at late steps (${t.name}): first solved at step ${t.lateFromStep} or later`;
+}
+
+/** The setting's pattern when it compiles, else the built-in one and a warning saying why. */
+function usablePattern(pattern: string | undefined): { pattern: string | undefined; warning?: string } {
+  if (!pattern?.trim()) return { pattern: undefined };
+  try {
+    compileStepPattern(pattern);
+    return { pattern };
+  } catch (e) {
+    return {
+      pattern: undefined,
+      warning: `traceInspector.stepPattern: ${(e as Error).message}; the built-in pattern is used`,
+    };
+  }
+}
+
+/** The base model and whether it was chosen, as the trajectories computation takes them. */
+function trajectoryRoles(index: TraceIndex, roles: Roles): { base?: ModelRow; baseIsChoice: boolean } {
+  const base = roles.baseId !== undefined ? index.model(roles.baseId) : undefined;
+  return { base, baseIsChoice: !!roles.baseIsChoice };
+}
+
+/**
+ * The overview's Training tab: every checkpoint series with per-step figures (pass@1 and pass@K with
+ * seeded bootstrap intervals, the step's base as reference, categories and the positive-gain share
+ * against the base, mean response length) and every problem's c/n per step in heatmap order
+ * (src/core/trajectories.ts `clusterOrder`). n = graded samples.
+ * @param replicates bootstrap replicates (default 1000, as the overview's curves).
+ */
+export function trainingData(index: TraceIndex, roles: Roles, replicates = 1000): TrainingData {
+  const { pattern, warning } = usablePattern(roles.stepPattern);
+  const models = index.models();
+  const r = computeTrajectories(index, {
+    ...trajectoryRoles(index, roles),
+    stepPattern: pattern,
+    replicates,
+    seed: 12345,
+    models,
+  });
+  const label = new Map(models.map((m) => [m.id, m.label]));
+  const series: TrainingSeries[] = r.trajectories.map((t) => ({
+    name: t.name,
+    k: t.k,
+    lateFromStep: t.lateFromStep,
+    steps: t.steps.map((s, i) => {
+      const baseId = t.ids.bases[i];
+      const g = s.positiveGainShare;
+      return {
+        step: s.step,
+        modelId: t.ids.models[i],
+        label: s.label,
+        baseModelId: baseId,
+        baseLabel: baseId === null ? null : (label.get(baseId) ?? null),
+        samples: s.samples,
+        graded: s.graded,
+        correct: s.correct,
+        problems: s.problems,
+        sampleAccuracy: s.sampleAccuracy,
+        passAtK: s.passAtK,
+        basePassAtK: s.basePassAtK,
+        pairedProblems: s.pairedProblems,
+        categories: s.categories,
+        gainShare: g && {
+          sharpening: g.sharpening,
+          expansion: g.expansion,
+          ciLow: g.ciLow,
+          ciHigh: g.ciHigh,
+          gainFromSharpening: g.gainFromSharpening,
+          gainFromExpansion: g.gainFromExpansion,
+          gainedProblems: g.gainedProblems,
+        },
+        meanChars: s.meanChars,
+        baseMeanChars: s.baseMeanChars,
+      };
+    }),
+    problems: clusterOrder(t.problems).map((i) => {
+      const p = t.problems[i];
+      return {
+        id: t.ids.problems[i],
+        problemId: p.problemId,
+        dataset: p.dataset,
+        c: p.correctByStep,
+        n: p.nByStep,
+        baseC: p.baseCorrectByStep,
+        baseN: p.baseNByStep,
+        firstSolvedStep: p.firstSolvedStep,
+        lostAtStep: p.lostAtStep,
+        pattern: p.pattern,
+      };
+    }),
+    lost: trainingProblemIds(t, 'lost'),
+    late: trainingProblemIds(t, 'late'),
+  }));
+  return {
+    series,
+    stepPattern: pattern ?? DEFAULT_STEP_PATTERN,
+    defaultPattern: pattern === undefined,
+    warnings: warning ? [warning, ...r.warnings] : r.warnings,
+    models: models.length,
+  };
 }
 
 // ------------------------------------------------------------------------------------------------

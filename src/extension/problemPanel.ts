@@ -13,7 +13,7 @@
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import type { FolderSession } from './session';
+import { type FolderSession, readSettings } from './session';
 import { comparisonBase } from '../core/index/labels';
 import type { ModelRow } from '../core/index/traceIndex';
 import {
@@ -27,6 +27,7 @@ import {
   sampleText,
   similarityJob,
   similarityParams,
+  trainingData,
   withAnswersInBase,
   writeSimilarityCache,
   type Roles,
@@ -245,7 +246,12 @@ class Panel {
   }
 
   private roles(s: FolderSession): Roles {
-    return { baseId: s.baseModel()?.id, focusId: s.focusModel()?.id, baseIsChoice: !s.baseModelIsGuess() };
+    return {
+      baseId: s.baseModel()?.id,
+      focusId: s.focusModel()?.id,
+      baseIsChoice: !s.baseModelIsGuess(),
+      stepPattern: readSettings(s.folder).stepPattern,
+    };
   }
 
   private async onMessage(raw: unknown): Promise<void> {
@@ -301,6 +307,10 @@ class Panel {
         const s = this.session();
         return overviewData(s.index, this.roles(s));
       }
+      case 'getTraining': {
+        const s = this.session();
+        return trainingData(s.index, this.roles(s));
+      }
       case 'setAnnotation': {
         const s = this.session();
         const ref = s.annotations.refOf(m.sampleId);
@@ -311,15 +321,20 @@ class Panel {
       }
       case 'filterProblems': {
         const s = this.session();
-        await vscode.commands.executeCommand('traceInspector.filterProblems', resolveFilter(s.index, m.filter));
+        await vscode.commands.executeCommand(
+          'traceInspector.filterProblems',
+          resolveFilter(s.index, m.filter, this.roles(s)),
+        );
         return { ok: true };
       }
       case 'openSample':
         await vscode.commands.executeCommand('traceInspector.openSample', { sampleId: m.sampleId });
         return { ok: true };
-      case 'openProblem':
-        this.panels.show({ view: 'problem', problemId: m.problemId });
+      case 'openProblem': {
+        const key = this.panels.getSession()?.index.problem(m.problemId)?.key;
+        this.panels.show({ view: 'problem', problemId: m.problemId, problemKey: key, modelId: m.modelId });
         return { ok: true };
+      }
     }
   }
 

@@ -3,6 +3,7 @@ import { passAtK } from '../core/metrics';
 import type { ModelRow, ProblemFilter, ProblemRow, SampleRow, StatRow } from '../core/index/traceIndex';
 import { preview } from '../core/text';
 import { readSettings, type FolderSession } from './session';
+import { trainingFilterTitle, trainingProblemIds, trainingSeries } from './panelData';
 
 /** How the tree is grouped. */
 export type TreeMode = 'problem' | 'model';
@@ -17,7 +18,13 @@ export type TreeFilter =
   | { kind: 'level'; level: string }
   | { kind: 'label'; label: string }
   | { kind: 'search'; query: string }
-  | { kind: 'problems'; problemIds: number[]; title?: string };
+  | { kind: 'problems'; problemIds: number[]; title?: string }
+  /**
+   * Problems of a training series (checkpoints of one run): `lost` = lost during training (solved at an
+   * earlier step, not at the last one), `late` = solved only at late steps. `series` names the series;
+   * absent: the series of the model in focus, else the first one.
+   */
+  | { kind: 'training'; which: 'lost' | 'late'; series?: string; title?: string };
 
 /** Tree nodes. Every node carries what its children query needs; ids are stable across refreshes. */
 export type Node =
@@ -50,6 +57,11 @@ export function describeFilter(f: TreeFilter, focus?: ModelRow, base?: ModelRow)
       return `Search: "${f.query}"`;
     case 'problems':
       return f.title ?? `${f.problemIds.length} selected problems`;
+    case 'training':
+      return (
+        f.title ??
+        `${f.which === 'lost' ? 'Lost during training' : 'Solved only at late steps'}${f.series ? ` (${f.series})` : ''}`
+      );
   }
 }
 
@@ -92,6 +104,40 @@ function fmtCounts(s: StatRow | undefined, kValues: number[]): string {
   return `${correctOfN(s)}${p !== null && k ? ` · pass@${k} ${p.toFixed(2)}` : ''}`;
 }
 
+/** `step 300 · ` for a checkpoint of a training series, else empty. */
+function stepText(s: FolderSession, m: ModelRow): string {
+  const st = s.checkpointSteps().get(m.id);
+  return st ? `step ${st.step} · ` : '';
+}
+
+/**
+ * Model rows in the order given, except that the checkpoints of a training series are listed together,
+ * by step number (step-300 before step-1000, ckpt-500 before ckpt-2k), where the series' first member
+ * stands.
+ */
+export function groupCheckpoints<M extends { id: number }>(
+  ordered: readonly M[],
+  steps: ReadonlyMap<number, { step: number; series: string }>,
+): M[] {
+  const out: M[] = [];
+  const done = new Set<string>();
+  for (const m of ordered) {
+    const st = steps.get(m.id);
+    if (!st) {
+      out.push(m);
+      continue;
+    }
+    if (done.has(st.series)) continue;
+    done.add(st.series);
+    out.push(
+      ...ordered
+        .filter((x) => steps.get(x.id)?.series === st.series)
+        .sort((a, b) => (steps.get(a.id)?.step ?? 0) - (steps.get(b.id)?.step ?? 0)),
+    );
+  }
+  return out;
+}
+
 /**
  * The Problems tree: problem -> model -> correct/incorrect -> sample, or model -> problem ->
  * correct/incorrect -> sample. No node returns more than a page of children (setting
@@ -111,11 +157,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
 
   /** Problems matching the last full-text search, computed once per query and index state (a common word matches most samples). */
   private searchCache: { query: string; problemIds: number[] } | undefined;
+  /** Problems of the last training filter, computed once per filter and index state. */
+  private trainingCache: { filter: string; problemIds: number[]; title: string } | undefined;
 
   refresh(node?: Node): void {
     if (!node) {
       this.shown.clear();
       this.searchCache = undefined;
+      this.trainingCache = undefined;
     }
     this.emitter.fire(node);
   }
@@ -144,6 +193,26 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
               threshold: f.threshold ?? readSettings(s.folder).lowAccuracyThreshold,
             }
           : { kind: 'all' };
+      case 'training': {
+        const key = JSON.stringify(f);
+        if (this.trainingCache?.filter !== key) {
+          const all = trainingSeries(s.index, {
+            baseId: base?.id,
+            focusId: focus?.id,
+            baseIsChoice: !s.baseModelIsGuess(),
+            stepPattern: readSettings(s.folder).stepPattern,
+          }).trajectories;
+          const t = f.series
+            ? all.find((x) => x.name === f.series)
+            : (all.find((x) => focus !== undefined && x.ids.models.includes(focus.id)) ?? all[0]);
+          this.trainingCache = {
+            filter: key,
+            problemIds: t ? trainingProblemIds(t, f.which) : [],
+            title: t ? trainingFilterTitle(t, f.which) : 'No checkpoint series in this folder',
+          };
+        }
+        return { kind: 'problems', problemIds: this.trainingCache.problemIds };
+      }
       case 'search': {
         if (this.searchCache?.query !== f.query) {
           const problemIds = s.index.listProblems({ kind: 'search', query: f.query }, 0, 1_000_000).map((p) => p.id);
@@ -229,7 +298,10 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
                   },
           ];
         }
-        if (this.mode === 'model') return s.models().map((m) => ({ type: 'model', model: m }) as Node);
+        if (this.mode === 'model') {
+          const steps = s.checkpointSteps();
+          return groupCheckpoints(s.models(), steps).map((m) => ({ type: 'model', model: m }) as Node);
+        }
         const { total } = this.problemPage(s, 0, 0);
         this.lastCount = total;
         if (total === 0)
@@ -254,17 +326,18 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           const models = new Map(s.models().map((m) => [m.id, m]));
           const base = s.baseModel();
           const order = (m: ModelRow) => (m.id === base?.id ? 0 : 1);
+          const steps = s.checkpointSteps();
           // Under the search filter, only the models with matching samples (as the verdict rows list only those).
           const matching =
             this.matching === undefined ? undefined : s.index.matchingModels(node.problem.id, this.matching);
-          return stats
+          const rows = stats
             .map((st) => models.get(st.modelId))
             .filter((m): m is ModelRow => !!m && (matching === undefined || matching.has(m.id)))
             .sort(
               (a, b) =>
                 order(a) - order(b) || treeModelLabel(a).localeCompare(treeModelLabel(b), 'en', { numeric: true }),
-            )
-            .map((m) => ({ type: 'model', model: m, problemId: node.problem.id }));
+            );
+          return groupCheckpoints(rows, steps).map((m) => ({ type: 'model', model: m, problemId: node.problem.id }));
         }
         case 'model': {
           if (node.problemId !== undefined) return this.verdictNodes(s, node.problemId, node.model.id);
@@ -386,10 +459,10 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           const base = s.baseModel();
           if (node.problemId !== undefined) {
             const st = s.index.problemStats(node.problemId).find((x) => x.modelId === m.id);
-            item.description = `${fmtCounts(st, kValues)}${m.id === base?.id ? ' · base' : ''}`;
+            item.description = `${stepText(s, m)}${fmtCounts(st, kValues)}${m.id === base?.id ? ' · base' : ''}`;
             item.iconPath = countsIcon(st);
           } else {
-            item.description = `${m.problems} problems · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}${s.isIndexing ? ' · indexing…' : ''}`;
+            item.description = `${stepText(s, m)}${m.problems} problems · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}${s.isIndexing ? ' · indexing…' : ''}`;
             item.iconPath = new vscode.ThemeIcon(m.id === base?.id ? 'home' : 'hubot');
           }
         }

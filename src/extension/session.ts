@@ -7,6 +7,7 @@ import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 import { comparisonBase, guessBaseModel } from '../core/index/labels';
 import { sqliteDriver } from '../core/index/sqlite';
+import { checkpointSeries } from '../core/trajectories';
 import { TraceIndex, type ModelRow } from '../core/index/traceIndex';
 import type { Diagnostic } from '../core/model';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
@@ -23,6 +24,8 @@ export interface Settings {
   exclude: string[];
   baseModel: string;
   lowAccuracyThreshold: number;
+  /** Step pattern of checkpoint series (regular expression source); empty: the built-in one. */
+  stepPattern: string;
   /** Inspect AI logs: the scorer (`name` or `name.key`); empty for the default rule (see readers/inspectScorer.ts). */
   scorer: string;
 }
@@ -38,6 +41,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     exclude: c.get<string[]>('exclude') ?? [],
     baseModel: c.get<string>('baseModel') ?? '',
     lowAccuracyThreshold: c.get<number>('lowAccuracyThreshold') ?? 0.25,
+    stepPattern: c.get<string>('stepPattern') ?? '',
     scorer: (c.get<string>('scorer') ?? '').trim(),
   };
 }
@@ -96,6 +100,34 @@ export class FolderSession implements vscode.Disposable {
 
   models(): ModelRow[] {
     return (this.modelsCache ??= this.index.models());
+  }
+
+  private stepsCache:
+    | { key: string; models: ModelRow[]; steps: Map<number, { step: number; series: string }> }
+    | undefined;
+
+  /**
+   * The step and series of every model that is a checkpoint of a training series (core
+   * `checkpointSeries` with the `traceInspector.stepPattern` setting; an invalid pattern falls back to
+   * the built-in one). Cached until the models, the base or the setting change.
+   */
+  checkpointSteps(): Map<number, { step: number; series: string }> {
+    const models = this.models();
+    const base = this.baseModel();
+    const baseIsChoice = !this.baseModelIsGuess();
+    const pattern = readSettings(this.folder).stepPattern;
+    const key = `${base?.id ?? ''}|${baseIsChoice}|${pattern}`;
+    if (this.stepsCache?.key === key && this.stepsCache.models === models) return this.stepsCache.steps;
+    let found: ReturnType<typeof checkpointSeries>;
+    try {
+      found = checkpointSeries(models, { base, baseIsChoice, stepPattern: pattern });
+    } catch {
+      found = checkpointSeries(models, { base, baseIsChoice });
+    }
+    const steps = new Map<number, { step: number; series: string }>();
+    for (const s of found.series) for (const st of s.steps) steps.set(st.model.id, { step: st.step, series: s.name });
+    this.stepsCache = { key, models, steps };
+    return steps;
   }
 
   private stateKey(what: string): string {

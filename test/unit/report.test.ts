@@ -365,7 +365,7 @@ describe('CLI', () => {
     )
       .trim()
       .split('\n');
-    assert.equal(csv[0], 'model,label,metric,k,value,ci_low,ci_high,problems,missing');
+    assert.equal(csv[0], 'model,label,metric,k,value,ci_low,ci_high,problems,missing,series,step');
     const rows = csv.slice(1).map((l) => l.split(','));
     const m = json.models[0];
     for (const [metric, points] of [
