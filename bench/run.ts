@@ -367,6 +367,8 @@ async function main(): Promise<void> {
   res.queries = await runPhase('queries', { db, iterations: o.iterations });
   log('full report');
   res.report = await runPhase('report', { db, runs: 3 });
+  log('report with maj@k (answer equivalence) against the report with maj@k before issue 11');
+  res.reportMaj = await runPhase('reportMaj', { db, runs: 3 });
   log('similarity of one problem');
   res.simOne = await runPhase('simOne', { db, runs: 3 });
   if (!o.skip.has('simAll')) {
@@ -577,6 +579,24 @@ async function main(): Promise<void> {
     '< 2 s',
     res.report.firstMs < 2000,
   );
+  {
+    const rm = res.reportMaj;
+    const ratio = rm.nowCpuMs / rm.beforeCpuMs;
+    add(
+      'report',
+      'report with maj@k, answers grouped by answer equivalence (first run: every distinct answer canonicalised) vs the same before issue 11 (string normaliser), in CPU time of the process',
+      `${ms(rm.nowCpuMs)} of CPU vs ${ms(rm.beforeCpuMs)}: ${f2(ratio)}x. Wall: ${ms(rm.nowMs)} (later runs ${ms(rm.medianMs)} median of ${rm.runs.length}) vs ${ms(rm.beforeMs)} (report ${ms(rm.reportMs)} - grader audit ${ms(rm.auditMs)} + maj@k ${ms(rm.legacyMajMs)}); CAS ${rm.casLoaded ? 'loaded (some answer needed it; its load, about 0.5 s, is in neither figure)' : 'not needed (every answer a number, fraction or radical)'}`,
+      '<= 1.5x before',
+      ratio <= 1.5,
+    );
+    add(
+      'report',
+      'answer keys: each distinct answer string canonicalised once (cache); the grader audit alone',
+      `${rm.keysComputed.toLocaleString('en-US')} keys computed for ${rm.keyLookups.toLocaleString('en-US')} lookups (${rm.samples.toLocaleString('en-US')} samples); grader audit ${ms(rm.auditMs)} (${rm.auditInconsistent} inconsistent groups); largest maj@k change vs before ${f2(rm.maxDiffVsLegacy)}`,
+      '',
+      null,
+    );
+  }
   add(
     'similarity',
     `one problem (${res.simOne.modelSamples} model x ${res.simOne.baseSamples} base samples)`,

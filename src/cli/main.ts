@@ -150,6 +150,10 @@ export function reportTable(r: Report): string {
       return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]` : '—';
     }),
   ]);
+  if (r.grading.by !== 'folder')
+    out.push(
+      `grading: the folder's verdicts, plus the TOOL'S GRADING of ${r.grading.toolGraded} samples that had no verdict (${r.grading.toolCorrect} correct: answer equivalent to the reference answer)`,
+    );
   out.push(table([head, ...rows]));
   if (r.models.some((m) => m.bestOfK.length)) {
     out.push('', 'best-of-k (reward-model selection, %):');
@@ -158,9 +162,14 @@ export function reportTable(r: Report): string {
     }
   }
   if (r.models.some((m) => m.majAtK?.length)) {
-    out.push('', 'maj@k (majority vote over extracted answers, %):');
+    out.push('', 'maj@k (majority vote over extracted answers grouped by answer equivalence, %):');
     for (const m of r.models.filter((x) => x.majAtK?.length)) {
-      out.push(`  ${safe(m.label)}: ${m.majAtK!.map((b) => `k=${b.k} ${pct(b.value)}`).join('  ')}`);
+      const first = m.majAtK![0];
+      const judged =
+        first.problems === 0
+          ? ''
+          : ` (${first.problems} problems at k=1: ${first.byReference} judged by the reference answer, ${first.problems - first.byReference} by verdicts${first.missing ? `; ${first.missing} left out: no verdict` : ''})`;
+      out.push(`  ${safe(m.label)}: ${m.majAtK!.map((b) => `k=${b.k} ${pct(b.value)}`).join('  ')}${judged}`);
     }
   }
   if (r.comparisons.length) {
@@ -239,11 +248,95 @@ export function reportTable(r: Report): string {
     for (const a of r.audit)
       out.push(`  ${safe(a.file)}: ${safe(a.metric)} stored ${num(a.stored)} recomputed ${num(a.recomputed)}`);
   }
+  out.push(...graderAuditLines(r));
+  if (r.regrade) out.push(...regradeLines(r.regrade));
   if (r.ppl) out.push('', ...pplLines(r.ppl, new Map(r.models.map((m) => [m.id, m.label]))));
   for (const t of r.trajectories) out.push('', ...trajectoryLines(t));
   for (const w of r.warnings) out.push(`warning: ${safe(w)}`);
   if (r.diagnostics.length) out.push('', `${r.diagnostics.length} diagnostics:`, formatDiagnostics(r.diagnostics));
   return out.join('\n');
+}
+
+/** Quotes an answer from model output for the table: control characters escaped, one line, at most 40 characters. */
+function ans(a: string | null): string {
+  if (a === null) return '—';
+  const flat = a.replace(/\s+/g, ' ');
+  return JSON.stringify(safe(flat.length > 40 ? `${flat.slice(0, 39)}…` : flat));
+}
+
+/** The grader audit section of the table (groups of equivalent answers graded both ways). */
+function graderAuditLines(r: Report): string[] {
+  const g = r.graderAudit;
+  const skipped = `${g.samplesSkipped.noAnswer} without an answer and ${g.samplesSkipped.ungraded} ungraded not checked`;
+  if (g.inconsistent.length === 0)
+    return [
+      '',
+      `grader audit: no inconsistency: ${g.samplesChecked} graded samples in ${g.groupsChecked} answer groups of ${g.problemsChecked} problems; ${skipped}`,
+    ];
+  const out = [
+    '',
+    `grader audit: ${g.inconsistent.length} groups of equivalent answers graded both correct and incorrect, in ${g.problemsInconsistent} of ${g.problemsChecked} problems (${g.samplesInconsistent} of ${g.samplesChecked} graded samples; ${skipped}):`,
+  ];
+  const rows = g.inconsistent.map((x) => [
+    safe(x.dataset ? `${x.dataset}/${x.problemId}` : x.problemId),
+    ans(x.answer),
+    String(x.correct),
+    String(x.incorrect),
+    x.referenceSays === null ? 'no reference' : x.referenceSays ? 'equal' : 'differs',
+    x.spellings
+      .slice(0, 3)
+      .map((s) => `${ans(s.answer)} ${s.correct}/${s.incorrect}`)
+      .join(', '),
+  ]);
+  out.push(
+    table([
+      ['  problem', 'answer', 'correct', 'incorrect', 'reference', 'spellings (correct/incorrect)'],
+      ...rows.map((r) => [`  ${r[0]}`, ...r.slice(1)]),
+    ]),
+  );
+  return out;
+}
+
+/** The regrade section: per model, where the folder's verdict differs from answer equivalence with the reference. */
+function regradeLines(rg: NonNullable<Report['regrade']>): string[] {
+  const out = [
+    '',
+    `regrade: ${rg.disagreements} samples where the folder's verdict differs from the tool's (answer equivalent to the reference answer); the folder's verdicts are kept:`,
+  ];
+  out.push(
+    table([
+      [
+        '  model',
+        'samples',
+        'compared',
+        'agree',
+        'folder ✓ tool ✗',
+        'folder ✗ tool ✓',
+        'no answer',
+        'ungraded',
+        'no reference',
+      ],
+      ...rg.models.map((m) => [
+        `  ${safe(m.label)}`,
+        String(m.samples),
+        String(m.compared),
+        String(m.agree),
+        String(m.folderCorrectToolIncorrect),
+        String(m.folderIncorrectToolCorrect),
+        String(m.skipped.noAnswer),
+        String(m.skipped.ungraded),
+        String(m.skipped.noReference),
+      ]),
+    ]),
+  );
+  for (const m of rg.models.filter((x) => x.examples.length)) {
+    out.push(`  ${safe(m.label)}, examples:`);
+    for (const e of m.examples)
+      out.push(
+        `    ${safe(e.dataset ? `${e.dataset}/${e.problemId}` : e.problemId)} sample ${e.sampleIndex}: answer ${ans(e.answer)} reference ${ans(e.reference)}: folder ${e.folder ? 'correct' : 'incorrect'}, tool ${e.tool ? 'correct' : 'incorrect'} (${safe(e.file)}:${e.line})`,
+      );
+  }
+  return out;
 }
 
 /** The PPL_base section of the table: quartiles per model, median ratio per comparison, skipped lines. */
@@ -530,7 +623,7 @@ export function program(): Command {
   cmd
     .command('report')
     .description(
-      'index <folder> (incrementally) and report pass@k, best-of-k, coverage, crossover k, categories and audit',
+      'index <folder> (incrementally) and report pass@k, best-of-k, coverage, crossover k, categories, audit and grader audit',
     )
     .argument('<folder>', 'results folder')
     .option('--db <file>', 'index database (default: a per-user cache file for this folder)')
@@ -554,6 +647,14 @@ export function program(): Command {
         if (!Number.isInteger(n) || n < 100) throw new InvalidArgumentError('expected an integer >= 100');
         return n;
       },
+    )
+    .option(
+      '--regrade',
+      "list where the folder's verdicts differ from the tool's answer equivalence with the reference answer (per model, with examples); verdicts are not changed",
+    )
+    .option(
+      '--tool-grading',
+      "grade samples that have no verdict but an extracted answer and a reference answer by answer equivalence (labelled as the tool's grading; the folder's verdicts are kept)",
     )
     .addOption(
       new Option('--input-format <id>', 'read every file in this format instead of detecting it per file').choices([
@@ -584,6 +685,8 @@ export function program(): Command {
           replicates?: number;
           seed?: number;
           majAtK?: true | number;
+          regrade?: boolean;
+          toolGrading?: boolean;
           inputFormat?: FormatId;
           stepPattern?: string;
           scorer?: string;
@@ -609,6 +712,8 @@ export function program(): Command {
             replicates: opts.replicates,
             seed: opts.seed,
             majAtK,
+            regrade: !!opts.regrade,
+            toolGrading: !!opts.toolGrading,
             ppl: readPplSidecar(abs, index),
             stepPattern: opts.stepPattern,
           });

@@ -1,5 +1,6 @@
 import type { Diagnostic } from './model';
 import type { AuditEntry } from './audit';
+import { type GraderAudit, graderAudit, type Regrade, regrade, toolVerdicts, toolVerdict } from './graderAudit';
 import {
   accuracyHistogram,
   bestOfKCurve,
@@ -99,6 +100,21 @@ export interface Report {
   strata: StratumReport[];
   audit: AuditEntry[];
   /**
+   * The grader audit: groups of equivalent answers of one problem whose samples the folder graded
+   * differently (`src/core/graderAudit.ts`).
+   */
+  graderAudit: GraderAudit;
+  /** With {@link ReportOptions.regrade}: where the folder's verdicts differ from answer equivalence with the reference. */
+  regrade?: Regrade;
+  /**
+   * Who graded the samples the figures use. `folder`: only the folder's verdicts. `folder and tool`
+   * ({@link ReportOptions.toolGrading}): samples without a verdict that have an answer and a reference
+   * were graded by the tool (answer equivalent to the reference); `toolGraded` of them, `toolCorrect` correct.
+   */
+  grading: { by: 'folder' | 'folder and tool'; toolGraded: number; toolCorrect: number };
+  /** How maj@k decides whether the winning answer is correct (present with maj@k). */
+  majAtKRule?: string;
+  /**
    * PPL_base per model and per comparison, when the folder carries a base-model log-probability sidecar
    * (src/core/ppl.ts); absent otherwise.
    */
@@ -112,6 +128,10 @@ export interface Report {
   /** Notes for the reader, e.g. ragged n between compared models. */
   warnings: string[];
 }
+
+/** The rule of maj@k's correctness, as the report states it. */
+export const MAJ_AT_K_RULE =
+  "vote over extracted answers grouped by answer equivalence; the winning group is correct when its value equals the problem's reference answer (when the problem has one), otherwise when any of its samples is graded correct; ties split the credit; samples without an answer never win";
 
 export interface ReportOptions {
   /** Substring of the base model's id or label; guessed from names when absent. */
@@ -129,6 +149,14 @@ export interface ReportOptions {
    * standard error per problem <= 0.5/sqrt(draws)), which costs O(draws * k) per problem and k.
    */
   majAtK?: boolean | { draws?: number };
+  /** Adds {@link Report.regrade} (every sample's verdict against answer equivalence with the reference). */
+  regrade?: boolean;
+  /**
+   * Grades the samples that have no verdict but an extracted answer and a reference answer by answer
+   * equivalence (the tool's grading, opt-in; stated in {@link Report.grading}). Verdicts the folder
+   * has are never replaced.
+   */
+  toolGrading?: boolean;
   /** Step pattern of checkpoint series (regular expression source); absent: the built-in one (src/core/series.ts). */
   stepPattern?: string;
 }
@@ -143,8 +171,24 @@ export interface ReportOptions {
  * @throws Error when `options.base` matches no model or several, or on an invalid `stepPattern`.
  */
 export function buildReport(index: TraceIndex, options: ReportOptions = {}): Report {
-  const models = index.models();
-  const stats = index.allStats();
+  const tool = options.toolGrading ? toolVerdicts(index) : undefined;
+  let toolGraded = 0;
+  let toolCorrect = 0;
+  const models = index.models().map((m) => {
+    const t = tool?.get(m.id);
+    if (!t) return m;
+    let c = 0;
+    for (const v of t.values()) {
+      toolGraded += v.graded;
+      toolCorrect += v.correct;
+      c += v.correct;
+    }
+    return { ...m, correct: m.correct + c };
+  });
+  const stats = index.allStats().map((r) => {
+    const t = tool?.get(r.modelId)?.get(r.problemId);
+    return t ? { ...r, graded: r.graded + t.graded, c: r.c + t.correct } : r;
+  });
   const byModel = new Map<number, StatRow[]>();
   for (const s of stats) {
     const list = byModel.get(s.modelId) ?? [];
@@ -168,6 +212,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     baseSource = 'guess';
   }
   const base = baseIdx >= 0 ? models[baseIdx] : undefined;
+  const references = options.majAtK ? referenceAnswers(index) : new Map<number, string | null>();
 
   const counts = (rows: StatRow[]): ProblemCounts[] =>
     rows.filter((r) => r.graded > 0).map((r) => ({ n: r.graded, c: r.c }));
@@ -187,8 +232,10 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       correct: m.correct,
       sampleAccuracy: graded > 0 ? m.correct / graded : null,
       passAtK: bootstrapPassAtKCurve(pc, ks, boot),
-      bestOfK: m.scored > 0 ? modelBestOfK(index, m) : [],
-      ...(options.majAtK ? modelMajAtK(index, m, options.majAtK === true ? {} : options.majAtK, boot.seed) : {}),
+      bestOfK: m.scored > 0 ? modelBestOfK(index, m, !!tool) : [],
+      ...(options.majAtK
+        ? modelMajAtK(index, m, options.majAtK === true ? {} : options.majAtK, boot.seed, references, !!tool)
+        : {}),
       histogram: accuracyHistogram(pc).bins,
     };
   });
@@ -284,6 +331,10 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     comparisons,
     strata,
     audit: options.audit ?? [],
+    graderAudit: graderAudit(index),
+    ...(options.regrade ? { regrade: regrade(index) } : {}),
+    grading: { by: tool ? 'folder and tool' : 'folder', toolGraded, toolCorrect },
+    ...(options.majAtK ? { majAtKRule: MAJ_AT_K_RULE } : {}),
     ...(options.ppl?.available ? { ppl: pplReport(options.ppl, models, pairsToCompare) } : {}),
     trajectories: training.trajectories.map(reportTrajectory),
     diagnostics: index.diagnostics(),
@@ -296,26 +347,73 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
  * (metrics `bestOfKCurve`) averaged over problems with n >= k, using the samples that have both a
  * reward score and a verdict. One query per model; each problem's samples are sorted once.
  */
-function modelBestOfK(index: TraceIndex, m: ModelRow): { k: number; value: number | null; problems: number }[] {
-  const perProblem = [...index.scoredSamplesByProblem(m.id).values()];
+function modelBestOfK(
+  index: TraceIndex,
+  m: ModelRow,
+  toolGrading: boolean,
+): { k: number; value: number | null; problems: number }[] {
+  const byProblem = index.scoredSamplesByProblem(m.id);
+  if (toolGrading) {
+    // scored samples without a verdict, graded by the tool where they have an answer and a reference
+    const rows = index.db
+      .prepare(
+        `SELECT s.problem_id AS p, s.reward_score AS score, s.extracted_answer AS a, pr.reference_answer AS ref
+           FROM samples s JOIN problems pr ON pr.id = s.problem_id
+          WHERE s.model_id = ? AND s.reward_score IS NOT NULL AND s.correct IS NULL`,
+      )
+      .all(m.id) as { p: number; score: number; a: string | null; ref: string | null }[];
+    for (const r of rows) {
+      const v = toolVerdict(r.a, r.ref);
+      if (v === null) continue;
+      const list = byProblem.get(r.p) ?? [];
+      list.push({ score: r.score, correct: v });
+      byProblem.set(r.p, list);
+    }
+  }
+  const perProblem = [...byProblem.values()];
   const maxN = perProblem.reduce((a, s) => Math.max(a, s.length), 0);
   if (maxN === 0) return [];
   return bestOfKCurve(perProblem, kGrid(maxN)).map((p) => ({ k: p.k, value: p.value, problems: p.problems }));
 }
 
+/** Reference answer of every problem, by problem row id. */
+function referenceAnswers(index: TraceIndex): Map<number, string | null> {
+  return new Map(
+    (
+      index.db.prepare('SELECT id, reference_answer AS ref FROM problems').all() as {
+        id: number;
+        ref: string | null;
+      }[]
+    ).map((r) => [r.id, r.ref]),
+  );
+}
+
 /**
  * Dataset maj@k curve of one model at k = 1, 2, 4, ..., n (metrics `majAtKCurve`: mean over problems
- * with n >= k of the expected majority-vote credit; ties split the credit, null answers never win).
- * Absent (`{}`) when no sample of the model has an extracted answer.
+ * with n >= k of the expected majority-vote credit; answers grouped by answer equivalence, the
+ * winning group judged by the problem's reference answer when it has one, else by verdicts; ties
+ * split the credit, null answers never win). Absent (`{}`) when no sample of the model has an
+ * extracted answer. With tool grading, problems without any verdict are judged by the reference.
  */
 function modelMajAtK(
   index: TraceIndex,
   m: ModelRow,
   opts: { draws?: number },
   seed: number,
+  references: Map<number, string | null>,
+  toolGrading: boolean,
 ): { majAtK?: MajAtKPoint[] } {
-  const perProblem = [...index.answersByProblem(m.id).values()];
+  const byProblem = index.answersByProblem(m.id);
+  const perProblem = [...byProblem.values()];
   if (!perProblem.some((list) => list.some((s) => s.answer !== null && s.answer !== ''))) return {};
   const maxN = perProblem.reduce((a, s) => Math.max(a, s.length), 0);
-  return { majAtK: majAtKCurve(perProblem, kGrid(maxN), { draws: opts.draws ?? 2000, seed }) };
+  const refs = [...byProblem.keys()].map((p) => references.get(p) ?? null);
+  return {
+    majAtK: majAtKCurve(perProblem, kGrid(maxN), {
+      draws: opts.draws ?? 2000,
+      seed,
+      references: refs,
+      gradeByReference: toolGrading,
+    }),
+  };
 }

@@ -403,6 +403,11 @@ class Extension implements vscode.Disposable {
         description: `${focus?.label ?? 'model'} below ${Math.round(100 * readSettings(s.folder).lowAccuracyThreshold)}% correct`,
         filter: { kind: 'lowAccuracy' },
       },
+      {
+        label: '$(warning) Grader disagreements',
+        description: 'the same answer (by answer equivalence) graded correct in one sample and incorrect in another',
+        filter: { kind: 'graderDisagreements' },
+      },
       ...this.trainingFilterItems(s),
       ...(s.index.levels().length ? [{ label: '$(layers) By difficulty level…', action: 'level' as const }] : []),
       { label: '$(tag) By annotation label…', action: 'label' },
@@ -589,6 +594,7 @@ export function validateFilter(f: unknown): TreeFilter | undefined {
     case 'failing':
     case 'lost':
     case 'gained':
+    case 'graderDisagreements':
       return { kind: o.kind };
     case 'lowAccuracy':
       return typeof o.threshold === 'number' && o.threshold >= 0 && o.threshold <= 1

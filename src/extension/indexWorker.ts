@@ -1,9 +1,10 @@
 /**
  * Worker-thread entry that runs one indexing pass off the extension host's main thread, with its
- * own database connection on the host's SQLite driver (given in the request). Bundled to
- * dist/indexWorker.js. Pure core only: no `vscode` here.
+ * own database connection on the host's SQLite driver (given in the request), then the grader audit
+ * of the index. Bundled to dist/indexWorker.js. Pure core only: no `vscode` here.
  */
 import { parentPort } from 'node:worker_threads';
+import { type GraderAudit, graderAudit } from '../core/graderAudit';
 import { indexFolder } from '../core/index/indexer';
 import { chooseSqliteDriver, sqliteDriver } from '../core/index/sqlite';
 import { TraceIndex } from '../core/index/traceIndex';
@@ -37,7 +38,21 @@ port.on('message', (m: WorkerRequest) => {
           send({ type: 'progress', progress });
         },
       });
-      send({ type: 'done', summary, sqliteDriver: sqliteDriver().name });
+      // The grader audit of the whole index, here rather than on the extension host's main thread
+      let audit: GraderAudit | undefined;
+      let auditError: string | undefined;
+      try {
+        audit = graderAudit(index);
+      } catch (e) {
+        auditError = (e as Error).message;
+      }
+      send({
+        type: 'done',
+        summary,
+        graderAudit: audit,
+        graderAuditError: auditError,
+        sqliteDriver: sqliteDriver().name,
+      });
     } catch (e) {
       send({ type: 'error', message: (e as Error).message });
     } finally {

@@ -1,3 +1,4 @@
+import type { GraderAudit } from '../core/graderAudit';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 import type { SqliteDriverName } from '../core/index/sqlite';
 
@@ -21,5 +22,16 @@ export type WorkerRequest =
 /** Messages from the indexing worker to the extension host. */
 export type WorkerReply =
   | { type: 'progress'; progress: IndexProgress }
-  | { type: 'done'; summary: IndexSummary; sqliteDriver: SqliteDriverName }
+  /**
+   * The pass finished. `graderAudit` (computed here, off the main thread: it canonicalises every
+   * distinct answer) describes the whole index after the pass; absent with `graderAuditError` if it failed.
+   * `sqliteDriver`: the driver the worker used (the host's).
+   */
+  | {
+      type: 'done';
+      summary: IndexSummary;
+      graderAudit?: GraderAudit;
+      graderAuditError?: string;
+      sqliteDriver: SqliteDriverName;
+    }
   | { type: 'error'; message: string };

@@ -28,11 +28,12 @@ import {
   crossoverK,
   intervalHoldsZero,
   kGrid,
-  majAtK,
+  majOfGroups,
   pairedBootstrapDiff,
   passAtK,
   problemSaturationK,
   type ProblemPair,
+  voteGroups,
   withinNoise,
 } from '../core/metrics';
 import { buildBaseIndex, problemSimilarity } from '../core/similarity';
@@ -85,8 +86,10 @@ function curve(n: number, f: (k: number) => number | null): KPoint[] {
 /**
  * Everything the problem view's header and chart need for one problem: per model n, c, c/n with its
  * 95% Jeffreys interval, pass@k at k = 1, 2, 4, ..., n, best-of-k (when reward scores exist) and
- * maj@k (when extracted answers exist), and each model against its base: category (and whether it is
- * within noise) and the saturation point (no per-problem crossover: two curves of one problem never cross).
+ * maj@k (when extracted answers exist; answers grouped by answer equivalence, the winning group judged
+ * by the problem's reference answer when it has one, else by verdicts: metrics `voteGroups`), and each
+ * model against its base: category (and whether it is within noise) and the saturation point (no
+ * per-problem crossover: two curves of one problem never cross).
  * n is the number of graded samples (ungraded samples do not enter pass@k).
  * @returns undefined when the problem id is unknown.
  */
@@ -110,6 +113,8 @@ export function problemData(
     const scored = r.scored > 0 ? index.scoredSamples(problemId, r.modelId) : [];
     const answers = index.answers(problemId, r.modelId);
     const hasAnswers = answers.some((a) => a.answer !== null && a.answer !== '');
+    // answers grouped once (by answer equivalence, as the report's maj@k and "in base" do), judged by the reference
+    const votes = hasAnswers ? voteGroups(answers, { reference: p.referenceAnswer }) : null;
     return {
       modelId: r.modelId,
       n,
@@ -121,7 +126,7 @@ export function problemData(
       betaHigh: beta ? beta.high : null,
       passAtK: curve(n, (k) => passAtK(n, c, k)),
       bestOfK: scored.length > 0 ? curve(scored.length, (k) => bestOfK(scored, k)) : [],
-      majAtK: hasAnswers ? curve(answers.length, (k) => majAtK(answers, k)) : [],
+      majAtK: hasAnswers ? curve(answers.length, (k) => majOfGroups(votes, k).value) : [],
     };
   });
   // Each model against its comparison base (the chosen base, or its own run's base while the base is a

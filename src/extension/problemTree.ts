@@ -18,6 +18,7 @@ export type TreeFilter =
   | { kind: 'level'; level: string }
   | { kind: 'label'; label: string }
   | { kind: 'search'; query: string }
+  | { kind: 'graderDisagreements' }
   | { kind: 'problems'; problemIds: number[]; title?: string }
   /**
    * Problems of a training series (checkpoints of one run): `lost` = lost during training (solved at an
@@ -55,6 +56,8 @@ export function describeFilter(f: TreeFilter, focus?: ModelRow, base?: ModelRow)
       return `Label: ${f.label}`;
     case 'search':
       return `Search: "${f.query}"`;
+    case 'graderDisagreements':
+      return 'Grader disagreements: the same answer graded correct and incorrect';
     case 'problems':
       return f.title ?? `${f.problemIds.length} selected problems`;
     case 'training':
@@ -219,6 +222,11 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           this.searchCache = { query: f.query, problemIds };
         }
         return { kind: 'problems', problemIds: this.searchCache.problemIds };
+      }
+      case 'graderDisagreements': {
+        // problems with a group of equivalent answers graded both ways (the session caches the audit)
+        const ids = [...new Set(s.graderAudit().inconsistent.map((g) => g.problemRowId))];
+        return { kind: 'problems', problemIds: ids };
       }
       default:
         return f;

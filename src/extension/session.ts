@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { auditDiagnostics, auditFolder } from '../core/audit';
+import { type GraderAudit, graderAudit, graderAuditDiagnostics } from '../core/graderAudit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 import { comparisonBase, guessBaseModel } from '../core/index/labels';
@@ -90,6 +91,16 @@ export class FolderSession implements vscode.Disposable {
     this.modelsCache = undefined;
     this.partialCache = undefined;
     this.changed.fire();
+  }
+
+  private graderAuditCache: GraderAudit | undefined;
+
+  /**
+   * The grader audit of the indexed samples (groups of equivalent answers graded both ways; core
+   * `graderAudit`): the one the indexing worker computed after its last pass, else computed here once.
+   */
+  graderAudit(): GraderAudit {
+    return (this.graderAuditCache ??= graderAudit(this.index));
   }
 
   /**
@@ -252,6 +263,7 @@ export class FolderSession implements vscode.Disposable {
       sqliteDriver: sqliteDriver().name,
     };
     const shown = { samples: 0, at: Date.now() };
+    let workerAudit: { audit?: GraderAudit; error?: string } | undefined;
     const done = new Promise<IndexSummary | undefined>((resolve) => {
       worker.on('message', (m: WorkerReply) => {
         if (m.type === 'progress') {
@@ -263,8 +275,10 @@ export class FolderSession implements vscode.Disposable {
             shown.at = now;
             this.fireChanged();
           }
-        } else if (m.type === 'done') resolve(m.summary);
-        else if (m.type === 'error') {
+        } else if (m.type === 'done') {
+          workerAudit = { audit: m.graderAudit, error: m.graderAuditError };
+          resolve(m.summary);
+        } else if (m.type === 'error') {
           this.output.appendLine(`[index] failed: ${m.message}`);
           void vscode.window.showErrorMessage(`Trace Inspector: indexing failed: ${m.message}`);
           resolve(undefined);
@@ -302,7 +316,22 @@ export class FolderSession implements vscode.Disposable {
         } catch (e) {
           this.output.appendLine(`[audit] skipped: ${(e as Error).message}`);
         }
-        this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics, ...audit]);
+        // The folder's grader checked against itself: equivalent answers of one problem graded both ways
+        // (computed by the worker; here only if the worker could not).
+        let grader: Diagnostic[] = [];
+        try {
+          if (workerAudit?.error) throw new Error(workerAudit.error);
+          this.graderAuditCache = workerAudit?.audit;
+          const ga = this.graderAudit();
+          grader = graderAuditDiagnostics(ga);
+          if (ga.inconsistent.length)
+            this.output.appendLine(
+              `[grader audit] ${ga.inconsistent.length} groups of equivalent answers graded both correct and incorrect in ${ga.problemsInconsistent} problems (filter: Grader disagreements; see the Problems panel)`,
+            );
+        } catch (e) {
+          this.output.appendLine(`[grader audit] skipped: ${(e as Error).message}`);
+        }
+        this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics, ...audit, ...grader]);
       }
       return summary;
     } finally {
@@ -310,6 +339,8 @@ export class FolderSession implements vscode.Disposable {
       this.running = undefined;
       await worker.terminate();
       this.modelsCache = undefined;
+      // the worker's audit describes the index after this pass (none: computed again when asked for)
+      this.graderAuditCache = workerAudit?.audit;
       this.partialCache = undefined;
       this.changed.fire();
     }

@@ -189,8 +189,9 @@ export interface SimilarityData {
     baselinePercentile: number | null;
     nearest: { baseSampleId: number; baseSampleIndex: number; similarity: number }[];
     /**
-     * Base samples with the same normalised final answer, and how many of them are correct; null when
-     * this sample has no extracted answer (absent from results cached by older versions).
+     * Base samples whose final answer is the same value by answer equivalence (the grouping of maj@k),
+     * and how many of them are correct; null when this sample has no extracted answer (absent from
+     * results cached by older versions).
      */
     answerInBase?: { count: number; correct: number } | null;
   }[];

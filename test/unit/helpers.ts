@@ -21,6 +21,19 @@ export function rawRolloutCounts(file: string): Map<string, { n: number; c: numb
   return out;
 }
 
+/** All k-subsets of 0..n-1, in lexicographic order (the exact maj@k and best-of-k tests enumerate them). */
+export function* subsets(n: number, k: number, start = 0, acc: number[] = []): Generator<number[]> {
+  if (acc.length === k) {
+    yield [...acc];
+    return;
+  }
+  for (let i = start; i <= n - (k - acc.length); i++) {
+    acc.push(i);
+    yield* subsets(n, k, i + 1, acc);
+    acc.pop();
+  }
+}
+
 /**
  * Writes a small per-problem rollouts JSONL file (the `rollouts` reader's format) for hand-made runs:
  * one line per `[qid, verdicts]`, one rollout per verdict, the rollout's text given by `text(i)`
