@@ -3,7 +3,8 @@
  *   node out/bench/phase.js <phase> <json args>
  * Prints one JSON line (the phase's result, with `maxRssMB` and `wallMs`) as the last line of stdout.
  * Phases: gen, floor, index, probe, fts, sizes, reindex, queries, report, reportMaj, simOne, simAll, bd-read,
- * bd-hash, bd-filehash, bd-insert. The driver is bench/run.ts.
+ * bd-hash, bd-filehash, bd-insert. The driver is bench/run.ts. The phase's process uses the SQLite driver
+ * TRACE_INSPECTOR_SQLITE_DRIVER chooses (default: better-sqlite3) and says which in its result.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -18,6 +19,7 @@ import { readFile } from '../src/core/readers';
 import { contentHash } from '../src/core/text';
 import { bestOfKCurve, kGrid, passAtKSeries } from '../src/core/metrics';
 import { guessBaseModel } from '../src/core/index/labels';
+import { sqliteDriver } from '../src/core/index/sqlite';
 import * as zlib from 'node:zlib';
 import { problemSimilarity } from '../src/core/similarity';
 import { generate, rng, type GenParams } from './gen';
@@ -793,6 +795,8 @@ async function main(): Promise<void> {
       JSON.stringify({
         phase: name,
         ...result,
+        // the SQLite driver this process used (TRACE_INSPECTOR_SQLITE_DRIVER picks it; run.ts sets it for the node:sqlite phases)
+        sqliteDriver: sqliteDriver().name,
         wallMs: performance.now() - t0,
         cpuMs: (c.user + c.system) / 1000,
         maxRssMB: maxRssMB(),

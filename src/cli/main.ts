@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { auditFolder } from '../core/audit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import { indexFolder, type IndexSummary } from '../core/index/indexer';
+import { SQLITE_DRIVER_ENV, describeSqliteDriver, sqliteDriver } from '../core/index/sqlite';
 import { TraceIndex } from '../core/index/traceIndex';
 import { FORMAT_IDS, type Diagnostic, type FormatId } from '../core/model';
 import { type Denominator, denominatorMark } from '../core/denominators';
@@ -68,6 +69,20 @@ function progress(quiet: boolean) {
   };
 }
 
+let driverStated = false;
+
+/**
+ * Says once on stderr that the index runs on node:sqlite because better-sqlite3 cannot be loaded here
+ * (with the loader's reason); a driver forced by TRACE_INSPECTOR_SQLITE_DRIVER is what the user asked for, so
+ * nothing is said then (`trace-inspector info` shows it).
+ */
+function stateFallback(): void {
+  const info = sqliteDriver();
+  if (driverStated || info.fallbackReason === undefined) return;
+  driverStated = true;
+  process.stderr.write(`trace-inspector: ${safe(describeSqliteDriver(info))}\n`);
+}
+
 /** Options of both commands that say how the folder is indexed. */
 interface IndexCliOptions {
   db?: string;
@@ -84,6 +99,7 @@ async function runIndex(
 ): Promise<{ abs: string; index: TraceIndex; summary: IndexSummary }> {
   const abs = checkFolder(folder);
   const index = TraceIndex.open(opts.db ?? defaultDbPath(abs));
+  stateFallback();
   const readerOptions: ReaderOptions = { scorer: opts.scorer, correctThreshold: opts.correctThreshold };
   const summary = await indexFolder(index, abs, {
     onProgress: progress(!!opts.quiet),
@@ -580,6 +596,44 @@ export function program(): Command {
     .description('Index sampled reasoning traces and report base-vs-RL metrics (pass@k, coverage, best-of-k).')
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)');
+
+  cmd
+    .command('info')
+    .description(
+      `where this runs: Node, platform, glibc, and the SQLite driver in use and why (${SQLITE_DRIVER_ENV} forces one)`,
+    )
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action((opts: { format: string }) => {
+      const header = process.report?.getReport
+        ? ((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header ?? {})
+        : {};
+      const host = {
+        version: cmd.version() ?? '',
+        node: process.versions.node,
+        napi: process.versions.napi ?? null,
+        platform: process.platform,
+        arch: process.arch,
+        glibc: header.glibcVersionRuntime ?? null,
+      };
+      let driver: ReturnType<typeof sqliteDriver> | undefined;
+      let error: string | undefined;
+      try {
+        driver = sqliteDriver();
+      } catch (e) {
+        error = (e as Error).message;
+        process.exitCode = 1;
+      }
+      if (opts.format === 'json') {
+        process.stdout.write(`${terminalJson({ ...host, sqliteDriver: driver ?? null, error: error ?? null }, 2)}\n`);
+        return;
+      }
+      const lines = [
+        `trace-inspector ${host.version}`,
+        `Node ${host.node} (Node-API ${host.napi ?? '?'}), ${host.platform} ${host.arch}${host.glibc ? `, glibc ${host.glibc}` : ''}`,
+        driver ? describeSqliteDriver(driver) : `SQLite driver: none: ${error}`,
+      ];
+      process.stdout.write(`${lines.map(safe).join('\n')}\n`);
+    });
 
   cmd
     .command('index')

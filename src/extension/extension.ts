@@ -1,6 +1,12 @@
 import * as vscode from 'vscode';
 import { STANDARD_LABELS } from '../core/index/annotations';
-import { UnsupportedRuntimeError } from '../core/index/traceIndex';
+import {
+  UnsupportedRuntimeError,
+  chooseSqliteDriver,
+  describeSqliteDriver,
+  parseSqliteDriverChoice,
+  sqliteDriver,
+} from '../core/index/sqlite';
 import { describeFilter, ProblemTreeProvider, type Node, type TreeFilter } from './problemTree';
 import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, previewUri, sampleUri } from './sampleDocument';
 import { FolderSession, readSettings } from './session';
@@ -543,6 +549,13 @@ class Extension implements vscode.Disposable {
     this.disposables.push(...registerPanels(this.context, () => this.active()));
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('traceInspector.sqliteDriver')) {
+          // One SQLite driver per process (two copies of SQLite on one file can corrupt it): a new
+          // choice applies to the next extension host.
+          void vscode.window.showInformationMessage(
+            'Trace Inspector: the SQLite driver changes when the window is reloaded (Developer: Reload Window).',
+          );
+        }
         if (e.affectsConfiguration('traceInspector')) this.onSessionChanged();
         // another threshold changes which samples are graded: read the folder again
         if (e.affectsConfiguration('traceInspector.correctThreshold')) void this.autoIndex();
@@ -635,11 +648,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ exte
   ext.register();
   ext.watch();
   try {
+    // better-sqlite3, or node:sqlite where it cannot load (old glibc on a Remote-SSH host), unless the
+    // setting (else TRACE_INSPECTOR_SQLITE_DRIVER) forces one; said once in the output channel.
+    const setting = vscode.workspace.getConfiguration('traceInspector').get<string>('sqliteDriver');
+    chooseSqliteDriver(parseSqliteDriverChoice(setting) ?? 'auto', 'setting');
+    ext.output.appendLine(`[sqlite] ${describeSqliteDriver(sqliteDriver())}`);
     ext.active();
   } catch (e) {
     const msg = (e as Error).message;
     ext.output.appendLine(`[index] cannot open the index: ${msg}`);
-    void vscode.window.showErrorMessage(`Trace Inspector: cannot open the index: ${msg}`);
+    void vscode.window.showErrorMessage(
+      `Trace Inspector: cannot open the index: ${msg}${e instanceof UnsupportedRuntimeError ? ' (see the README, "Supported hosts")' : ''}`,
+    );
     return { extension: ext };
   }
   void ext.autoIndex();

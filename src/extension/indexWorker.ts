@@ -1,11 +1,12 @@
 /**
  * Worker-thread entry that runs one indexing pass off the extension host's main thread, with its
- * own database connection, then the grader audit of the index. Bundled to dist/indexWorker.js. Pure
- * core only: no `vscode` here.
+ * own database connection on the host's SQLite driver (given in the request), then the grader audit
+ * of the index. Bundled to dist/indexWorker.js. Pure core only: no `vscode` here.
  */
 import { parentPort } from 'node:worker_threads';
 import { type GraderAudit, graderAudit } from '../core/graderAudit';
 import { indexFolder } from '../core/index/indexer';
+import { chooseSqliteDriver, sqliteDriver } from '../core/index/sqlite';
 import { TraceIndex } from '../core/index/traceIndex';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
 
@@ -23,6 +24,7 @@ port.on('message', (m: WorkerRequest) => {
   let last = 0;
   void (async () => {
     try {
+      chooseSqliteDriver(m.sqliteDriver, 'parent');
       index = TraceIndex.open(m.dbPath);
       const summary = await indexFolder(index, m.root, {
         include: m.include.length ? m.include : undefined,
@@ -44,7 +46,13 @@ port.on('message', (m: WorkerRequest) => {
       } catch (e) {
         auditError = (e as Error).message;
       }
-      send({ type: 'done', summary, graderAudit: audit, graderAuditError: auditError });
+      send({
+        type: 'done',
+        summary,
+        graderAudit: audit,
+        graderAuditError: auditError,
+        sqliteDriver: sqliteDriver().name,
+      });
     } catch (e) {
       send({ type: 'error', message: (e as Error).message });
     } finally {

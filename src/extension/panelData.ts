@@ -376,12 +376,11 @@ export function similarityJob(index: TraceIndex, problemId: number, baseId: numb
 export function similarityParams(index: TraceIndex, problemId: number, baseId: number, modelId: number): string {
   const hashes = index.db
     .prepare(
-      'SELECT model_id, sample_index, content_hash FROM samples WHERE problem_id = ? AND model_id IN (?, ?) ORDER BY model_id, sample_index',
+      'SELECT model_id AS m, sample_index AS i, content_hash AS c FROM samples WHERE problem_id = ? AND model_id IN (?, ?) ORDER BY model_id, sample_index',
     )
-    .raw()
-    .all(problemId, baseId, modelId) as [number, number, string][];
+    .all(problemId, baseId, modelId) as { m: number; i: number; c: string }[];
   const h = createHash('sha1');
-  for (const [m, i, c] of hashes) h.update(`${m === baseId ? 'b' : 'm'}:${i}:${c};`);
+  for (const { m, i, c } of hashes) h.update(`${m === baseId ? 'b' : 'm'}:${i}:${c};`);
   return JSON.stringify({ ...SIMILARITY_PARAMS, texts: h.digest('hex').slice(0, 16) });
 }
 

@@ -7,6 +7,7 @@ import { type GraderAudit, graderAudit, graderAuditDiagnostics } from '../core/g
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 import { comparisonBase, guessBaseModel } from '../core/index/labels';
+import { sqliteDriver } from '../core/index/sqlite';
 import { checkpointSeries } from '../core/trajectories';
 import { TraceIndex, type ModelRow } from '../core/index/traceIndex';
 import type { Diagnostic } from '../core/model';
@@ -266,6 +267,8 @@ export class FolderSession implements vscode.Disposable {
       exclude: settings.exclude,
       correctThreshold: settings.correctThreshold,
       scorer: settings.scorer,
+      // the worker opens its own connection: with this process's driver (one SQLite per process)
+      sqliteDriver: sqliteDriver().name,
     };
     const shown = { samples: 0, at: Date.now() };
     let workerAudit: { audit?: GraderAudit; error?: string } | undefined;

@@ -230,10 +230,12 @@ describe('scores that are not verdicts', () => {
     put(dir, 'r.jsonl', [line(0, [1, 0]), line(1, [true, false]), line(2, [0.5, 1])].join('\n'));
     for (const parallelReadMinBytes of [Number.POSITIVE_INFINITY, 0]) {
       const { index } = await indexed(dir, { parallelReadMinBytes });
-      const verdicts = index.db
-        .prepare('SELECT line, correct FROM samples ORDER BY line, sample_index')
-        .raw()
-        .all() as [number, number | null][];
+      const verdicts = (
+        index.db.prepare('SELECT line, correct FROM samples ORDER BY line, sample_index').all() as {
+          line: number;
+          correct: number | null;
+        }[]
+      ).map((r) => [r.line, r.correct]);
       // booleans stay verdicts; every number (1/0 of line 1 included) is a score: ungraded
       assert.deepEqual(
         verdicts,

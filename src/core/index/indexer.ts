@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { type Stats, promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, posix } from 'node:path';
-import type Database from 'better-sqlite3';
 import type { Diagnostic, FormatId, ProblemRecord } from '../model';
 import { type ReaderOptions, detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
@@ -11,6 +10,7 @@ import { TraceIndex, modelKey, problemKey } from './traceIndex';
 import { refreshModelLabels } from './labels';
 import { DiagnosticCap } from './diagnosticCap';
 import { PARALLEL_READ_MIN_BYTES, readFileParallel } from './parallelRead';
+import { type Database, type Statement, isBusyError } from './sqlite';
 
 /** Progress of an indexing pass, reported after each file and every few thousand samples. */
 export interface IndexProgress {
@@ -397,11 +397,7 @@ const DUPLICATE_OF = ' already indexed from ';
  * Files with a cross-file duplicate diagnostic (`... already indexed from X; skipped`) naming a file X
  * whose samples changed at step `changedAt[X]` of this pass, and not read after that step.
  */
-function duplicateDependents(
-  db: Database.Database,
-  changedAt: Map<string, number>,
-  readAt: Map<string, number>,
-): string[] {
+function duplicateDependents(db: Database, changedAt: Map<string, number>, readAt: Map<string, number>): string[] {
   const rows = db
     .prepare(`SELECT file, message FROM diagnostics WHERE message LIKE '%' || ? || '%; skipped'`)
     .all(DUPLICATE_OF) as { file: string; message: string }[];
@@ -455,12 +451,12 @@ function isAlive(pid: number): boolean {
  * write-locked for longer than the busy timeout (SQLITE_BUSY), so that a second indexer always gets
  * the same clear error rather than a bare "database is locked".
  */
-function acquireLock(db: Database.Database): void {
+function acquireLock(db: Database): void {
   try {
     takeLock(db);
   } catch (e) {
     if (e instanceof IndexBusyError) throw e;
-    if ((e as { code?: string }).code === 'SQLITE_BUSY') {
+    if (isBusyError(e)) {
       throw new IndexBusyError(
         'another process is writing this index (the database stayed locked for the whole busy timeout); try again when it finishes',
       );
@@ -469,7 +465,7 @@ function acquireLock(db: Database.Database): void {
   }
 }
 
-function takeLock(db: Database.Database): void {
+function takeLock(db: Database): void {
   db.transaction(() => {
     const raw = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(LOCK_KEY) as string | undefined;
     if (raw) {
@@ -489,7 +485,7 @@ function takeLock(db: Database.Database): void {
   }).immediate();
 }
 
-function touchLock(db: Database.Database): void {
+function touchLock(db: Database): void {
   try {
     db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(
       JSON.stringify({ pid: process.pid, host: hostname(), heartbeat: Date.now() }),
@@ -500,7 +496,7 @@ function touchLock(db: Database.Database): void {
   }
 }
 
-function releaseLock(db: Database.Database): void {
+function releaseLock(db: Database): void {
   try {
     if (db.open && !db.inTransaction) db.prepare('DELETE FROM meta WHERE key = ?').run(LOCK_KEY);
   } catch {
@@ -528,20 +524,20 @@ interface IndexFileArgs {
 
 /** Prepared statements and caches for writing samples. */
 class SampleWriter {
-  private readonly insertSample: Database.Statement;
-  private readonly upsertModel: Database.Statement;
-  private readonly upsertProblem: Database.Statement;
-  private readonly refreshStat: Database.Statement;
-  private readonly dropStat: Database.Statement;
-  private readonly insertEmpty: Database.Statement;
-  private readonly addEmptyStat: Database.Statement;
-  private readonly insertDiag: Database.Statement;
-  private readonly otherFileHas: Database.Statement;
-  private readonly statOf: Database.Statement;
+  private readonly insertSample: Statement;
+  private readonly upsertModel: Statement;
+  private readonly upsertProblem: Statement;
+  private readonly refreshStat: Statement;
+  private readonly dropStat: Statement;
+  private readonly insertEmpty: Statement;
+  private readonly addEmptyStat: Statement;
+  private readonly insertDiag: Statement;
+  private readonly otherFileHas: Statement;
+  private readonly statOf: Statement;
   private readonly models = new Map<string, number>();
   private readonly problems = new Map<string, number>();
 
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly db: Database) {
     this.insertSample = db.prepare(
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
          reward_score, finish_reason, token_count, content_hash, text)

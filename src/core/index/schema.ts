@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from './sqlite';
 
 /**
  * Versioned schema migrations for the trace index. `migrations[i]` upgrades a database at
@@ -171,7 +171,7 @@ export const SCHEMA_VERSION = migrations.length;
  * Brings `db` to {@link SCHEMA_VERSION}. Throws when the database was written by a newer version
  * of the extension (downgrades are refused rather than guessed).
  */
-export function migrate(db: Database.Database): void {
+export function migrate(db: Database): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
     throw new Error(

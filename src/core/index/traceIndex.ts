@@ -1,9 +1,11 @@
-import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { modelLabels } from './labels';
 import { migrate } from './schema';
+import { type Database, type SqliteDriverName, openDatabase } from './sqlite';
 import type { Diagnostic } from '../model';
+
+export { UnsupportedRuntimeError } from './sqlite';
 
 const NATURAL = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
@@ -27,9 +29,6 @@ export function modelKey(run: string, name: string, revision: string | null | un
 export function modelDisplayId(run: string, name: string, revision: string | null | undefined): string {
   return `${run ? `${run}:` : ''}${name}${revision ? `@${revision}` : ''}`;
 }
-
-/** Thrown when better-sqlite3 cannot run on this Node.js (better-sqlite3 13 needs Node-API >= 10, i.e. Node >= 22). */
-export class UnsupportedRuntimeError extends Error {}
 
 /** A model as stored, with its totals over all problems. */
 export interface ModelRow {
@@ -121,6 +120,11 @@ export interface OpenOptions {
   readonly?: boolean;
   /** How long to wait for another process's lock, in ms (SQLite busy timeout). Default 10000. */
   busyTimeoutMs?: number;
+  /**
+   * The SQLite driver; default this process's ({@link sqliteDriver}). Only tests that write an index
+   * with one driver and read it with the other set it (never both on one file at once).
+   */
+  driver?: SqliteDriverName;
 }
 
 /**
@@ -133,34 +137,41 @@ export const SCORED_SAMPLES_SQL = `SELECT problem_id AS p, reward_score AS score
 /**
  * The SQLite trace index: one database file per results folder. Opening applies pending
  * migrations; the database uses WAL so readers (tree, report) never block the indexer.
- * All query methods are synchronous (better-sqlite3) and cheap (indexed).
+ * All query methods are synchronous and cheap (indexed). The connection runs on this process's SQLite
+ * driver (better-sqlite3, or node:sqlite where better-sqlite3 cannot load: ./sqlite/driver.ts); an
+ * index written by either opens with the other.
  */
 export class TraceIndex {
-  readonly db: Database.Database;
+  readonly db: Database;
 
-  private constructor(db: Database.Database) {
+  private constructor(db: Database) {
     this.db = db;
   }
 
   /**
    * Opens (creating if needed) the index at `dbPath` (`:memory:` for tests).
-   * @throws UnsupportedRuntimeError on Node-API < 10; Error when the schema is newer than supported.
+   * @throws UnsupportedRuntimeError when no SQLite driver can run here (the message says why for each);
+   *   Error when the schema is newer than supported.
    */
   static open(dbPath: string, options: OpenOptions = {}): TraceIndex {
-    if (Number(process.versions.napi) < 10) {
-      throw new UnsupportedRuntimeError(
-        `Reasoning Trace Inspector needs Node.js >= 22.14 (Node-API 10) for its SQLite index; this is Node ${process.versions.node}`,
-      );
-    }
     if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
-    const db = new Database(dbPath, { readonly: !!options.readonly, timeout: options.busyTimeoutMs ?? 10000 });
-    if (!options.readonly) {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      migrate(db);
+    const db = openDatabase(dbPath, {
+      readonly: !!options.readonly,
+      timeoutMs: options.busyTimeoutMs ?? 10000,
+      driver: options.driver,
+    });
+    try {
+      if (!options.readonly) {
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
+        migrate(db);
+      }
+      db.pragma('foreign_keys = OFF');
+      db.pragma('cache_size = -32000');
+    } catch (e) {
+      db.close();
+      throw e;
     }
-    db.pragma('foreign_keys = OFF');
-    db.pragma('cache_size = -32000');
     return new TraceIndex(db);
   }
 
@@ -484,10 +495,12 @@ export class TraceIndex {
   /** Reward scores and verdicts of every scored, graded sample of a model, grouped by problem row id. */
   scoredSamplesByProblem(modelId: number): Map<number, { score: number; correct: boolean }[]> {
     const out = new Map<number, { score: number; correct: boolean }[]>();
-    const rows = this.db.prepare(SCORED_SAMPLES_SQL).raw().iterate(modelId) as IterableIterator<
-      [number, number, number]
-    >;
-    for (const [p, score, correct] of rows) {
+    const rows = this.db.prepare(SCORED_SAMPLES_SQL).iterate(modelId) as IterableIterator<{
+      p: number;
+      score: number;
+      correct: number;
+    }>;
+    for (const { p, score, correct } of rows) {
       let list = out.get(p);
       if (!list) out.set(p, (list = []));
       list.push({ score, correct: correct === 1 });
@@ -504,11 +517,10 @@ export class TraceIndex {
     const out = new Map<number, { answer: string | null; correct: boolean | null }[]>();
     const rows = this.db
       .prepare(
-        'SELECT problem_id, extracted_answer, correct FROM samples WHERE model_id = ? ORDER BY problem_id, sample_index',
+        'SELECT problem_id AS p, extracted_answer AS answer, correct FROM samples WHERE model_id = ? ORDER BY problem_id, sample_index',
       )
-      .raw()
-      .iterate(modelId) as IterableIterator<[number, string | null, number | null]>;
-    for (const [p, answer, correct] of rows) {
+      .iterate(modelId) as IterableIterator<{ p: number; answer: string | null; correct: number | null }>;
+    for (const { p, answer, correct } of rows) {
       let list = out.get(p);
       if (!list) out.set(p, (list = []));
       list.push({ answer, correct: correct === null ? null : correct === 1 });
