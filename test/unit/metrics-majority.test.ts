@@ -53,10 +53,10 @@ describe('normalizeAnswer (the answer-equivalence key maj@k votes on)', () => {
       assert.equal(normalizeAnswer(input), expected);
     });
   }
-  test('numbers agree to 12 significant digits (relative tolerance), not digit for digit', () => {
-    // 1.2345678901234567890101e19 and ...891e19 differ by 9e-20 relative: one value; 123456789012 and 123456789013 differ in the 12th digit
-    assert.equal(normalizeAnswer('12345678901234567890.10'), '12345678901200000000');
-    assert.equal(normalizeAnswer('12345678901234567891'), normalizeAnswer('12345678901234567890.10'));
+  test('exact numbers are compared exactly: every digit counts (trial 3 finding 4)', () => {
+    // 12345678901234567890.1 and 12345678901234567891 differ by 0.9: two values; so do 123456789012 and 123456789013
+    assert.equal(normalizeAnswer('12345678901234567890.10'), '12345678901234567890.1');
+    assert.notEqual(normalizeAnswer('12345678901234567891'), normalizeAnswer('12345678901234567890.10'));
     assert.notEqual(normalizeAnswer('123456789012'), normalizeAnswer('123456789013'));
   });
 });

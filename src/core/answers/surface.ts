@@ -156,17 +156,28 @@ export function isMathOnly(s: string): boolean {
 /** A plain decimal number (optional sign, digits with an optional point, optional exponent). */
 export const PLAIN_NUMBER_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** Removes the thousands separators that LaTeX and Unicode spell explicitly (`1{,}000`, `1,\!000`, `1\,000`, `1\!000`, `1 000`). */
+/** The separators LaTeX and Unicode spell explicitly between groups of three digits (after NFKC). */
+const GROUP_SEP = String.raw`(?:\{,\}|,\s*\\[!,]\s*|\\[,!:;]|\\ |~| |')`;
+/**
+ * A whole thousands grouping with explicit separators: 1-3 digits, then one or more groups of exactly
+ * three, not glued to other digits or groups ("1234 567" and "12 345 6789" are not groupings), and
+ * not the whole part of a mixed number ("2 100/3").
+ */
+const GROUPING_RE = new RegExp(
+  String.raw`(?<![\d.]|\d${GROUP_SEP})\d{1,3}(?:${GROUP_SEP}\d{3})+(?!\d|${GROUP_SEP}\d|\s*\/)`,
+  'g',
+);
+
+/**
+ * Removes the thousands separators that LaTeX and Unicode spell explicitly (`1{,}000`, `1,\!000`,
+ * `1\,000`, `1\!000`, `1\ 000`, `1 000`, `1'000`), only in a well-formed grouping (1-3 digits, then
+ * groups of exactly 3); then a `{,}` between digits that is not such a grouping is a decimal comma
+ * (`1{,}5` is 1.5, `3{,}14` is 3.14: the comma of European LaTeX). Any other separator stays, and
+ * digits left separated by spaces are not read as one number (`./equivalence.ts`).
+ */
 function explicitThousands(s: string): string {
-  let t = s;
-  // `{,}` is only ever a thousands separator (MATH's own spelling), as is a comma followed by a LaTeX
-  // space (`,\!` the negative thin space, `,\,` the thin space)
-  t = t.replace(/(\d)\{,\}(?=\d{3}(?!\d))/g, '$1');
-  t = t.replace(/(\d),\s*\\[!,]\s*(?=\d{3}(?!\d))/g, '$1');
-  // a thin space, negative thin space or plain space between digit groups of three: `1\,000`, `1\!000`, `1 000 000`
-  t = t.replace(/(\d)(?:\\[,!:;]|\\ |~| )(?=\d{3}(?!\d))/g, '$1');
-  // the Swiss apostrophe: 1'000
-  t = t.replace(/(\d)'(?=\d{3}(?!\d))/g, '$1');
+  let t = s.replace(GROUPING_RE, (m) => m.replace(new RegExp(GROUP_SEP, 'g'), ''));
+  t = t.replace(/(?<![\d.]|\{,\})(\d+)\{,\}(\d+)(?![\d.]|\{,\})/g, '$1.$2');
   return t;
 }
 
