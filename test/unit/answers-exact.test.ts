@@ -9,8 +9,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { answerKey, canonicalAnswer } from '../../src/core/answers';
-import { graderAudit, regrade } from '../../src/core/graderAudit';
+import { answerKey, canonicalAnswer, measurementUnit, sameAnswer } from '../../src/core/answers';
+import { graderAudit, regrade, toolVerdict } from '../../src/core/graderAudit';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { buildReport } from '../../src/core/report';
@@ -233,5 +233,66 @@ describe('finding 1: --regrade against a mixed-number reference', async () => {
     const r = regrade(index);
     assert.equal(r.disagreements, 0, JSON.stringify(r));
     assert.equal(graderAudit(index).inconsistent.length, 0);
+  });
+});
+
+describe('finding 4: different units of measurement are kept apart in a comparison with the reference', () => {
+  test('the unit removed from an answer, in canonical form', () => {
+    const cases: [string, string | null][] = [
+      ['\\text{ cm}^2', 'cm^2'],
+      ['\\text{ cm}^{2}', 'cm^2'],
+      ['cm2', 'cm^2'],
+      ['square centimeters', 'cm^2'],
+      ['sq cm', 'cm^2'],
+      ['\\mathrm{m}', 'm'],
+      ['meters', 'm'],
+      ['hours', 'h'],
+      ['hrs', 'h'],
+      ['toys per hour', null],
+      ['apples', null],
+    ];
+    for (const [u, c] of cases) assert.equal(measurementUnit(u), c, u);
+  });
+  test('5 m vs 5 cm, 1/2 cm vs 1/2 cm^2, 2 km vs 2 m, 3 cm vs 3 cm^2: not the same answer', () => {
+    const pairs: [string, string][] = [
+      ['5\\text{ m}', '5\\text{ cm}'],
+      ['5 m', '5 cm'],
+      ['5m', '5cm'],
+      ['\\frac{1}{2} \\text{ cm}', '\\frac{1}{2} \\text{ cm}^2'],
+      ['3 cm', '3 cm^2'],
+      ['2 km', '2 m'],
+      ['-5 \\text{ m}', '-5 \\text{ cm}'],
+      ['2 1/2 hours', '2 1/2 minutes'],
+    ];
+    for (const [a, b] of pairs) {
+      assert.equal(sameAnswer(a, b), false, `${a} vs ${b}`);
+      assert.equal(toolVerdict(a, b), false, `${a} vs ${b}`);
+    }
+  });
+  test('the same unit in other spellings, or a unit on one side only, is the same answer', () => {
+    const pairs: [string, string][] = [
+      ['5\\text{ cm}', '5\\,\\mathrm{cm}'],
+      ['5 \\text{m}^2', '5 square meters'],
+      ['16 hours', '16 hrs'],
+      ['16 hours', '16'],
+      ['5 m', '5'],
+      ['16 toys per hour', '16 toys/hour'],
+      ['1 1/2 hours', '1.5'],
+    ];
+    for (const [a, b] of pairs) assert.equal(sameAnswer(a, b), true, `${a} vs ${b}`);
+  });
+  test('grouping (maj@k vote, grader audit) strips units: one key for 5 m, 5 and 5 cm (documented)', () => {
+    assert.equal(answerKey('5 m'), '5');
+    assert.equal(answerKey('5 cm'), '5');
+  });
+});
+
+describe('finding 4: --regrade keeps different units apart', async () => {
+  const folder = qwenFolder([
+    { gt: '5\\text{ cm}', pred: ['5\\text{ m}', '5 cm', '5', '5\\text{ cm}^2'], score: [false, true, true, false] },
+  ]);
+  const index = await indexed(folder);
+  test('5 m and 5 cm^2 against the reference 5 cm are wrong, as the folder says: no disagreement', () => {
+    assert.equal(regrade(index).disagreements, 0, JSON.stringify(regrade(index).models[0].examples));
   });
 });

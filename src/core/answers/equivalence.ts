@@ -27,7 +27,9 @@
  * 5. Units after a number: `\text{ hours}`, `\mbox{cm}^2`, `\mathrm{km}`, words (`16 hours`,
  *    `toys per hour`, SI symbols after a space: `5 m`), attached abbreviations (`5cm`, `60mph`)
  *    (Qwen: trailing `\text{..}` and a unit word list; Math-Verify: the same list, with `^2`).
- *    No conversion between units: `1 km` equals `1`, not `1000`.
+ *    No conversion between units: `1 km` equals `1`, not `1000`. The key has no unit (`5 m` and `5 cm`
+ *    are one group); {@link sameAnswer}, the comparison with a reference, also keeps two known units
+ *    of measurement apart when both answers carry one and they differ (`5 m` vs `5 cm`, `cm` vs `cm^2`).
  * 6. Degrees (`^\circ`, `^{\circ}`, `°`, `\degree`, `degrees`) and percent (`\%`, `%`, `percent`)
  *    at the end are removed: `50\%` equals `50` (Qwen removes `^\circ` and `\%`). `50\%` does not
  *    equal `0.5`: Qwen's grader also accepts reference/100 and reference*100, which is not transitive
@@ -57,12 +59,12 @@
  * 11. Multiple-choice letters: `A`, `(A)`, `\text{(A)}` are one answer.
  * 12. Everything else (words, times, parse failures, answers longer than 300 characters, answers the
  *     CAS refuses to evaluate) is compared as text: the surface form, whitespace collapsed, case folded.
- * Not equal: different units are not converted; `50\%` vs `0.5`; equations by rearrangement
+ * Not equal: different units are not converted (and conflict only in {@link sameAnswer}); `50\%` vs `0.5`; equations by rearrangement
  * (`y = 2x` vs `2x - y = 0`); matrices other than element-by-element equal spellings.
  */
 import { casValue } from './cas';
 import { floatPrintOfFraction, parseDecimal, type Rational, rational, rationalKey, toNumber } from './exact';
-import { isMathOnly, PLAIN_NUMBER_RE, stripThousandsCommas, surfaceForm } from './surface';
+import { isMathOnly, measurementUnit, PLAIN_NUMBER_RE, stripThousandsCommas, surfaceForm } from './surface';
 
 /** Significant digits to which numbers not known to be rational are compared (their `~` keys are the values rounded to this). */
 export const SIGNIFICANT_DIGITS = 12;
@@ -81,6 +83,11 @@ export interface CanonicalAnswer {
   kind: AnswerKind;
   /** The real value, for `number` answers. */
   value?: number;
+  /**
+   * The unit of measurement the surface step removed, when it is one `measurementUnit` knows (`cm^2`,
+   * `m`, `h`): not part of the key; {@link sameAnswer} keeps two answers with different units apart.
+   */
+  unit?: string;
 }
 
 /**
@@ -338,7 +345,13 @@ export function canonicalAnswer(answer: string | null | undefined): CanonicalAns
     return hit ?? null;
   }
   cacheMisses++;
-  const out = raw.trim() === '' ? null : canonicalOfSurface(surfaceForm(raw), 0);
+  let out: CanonicalAnswer | null = null;
+  if (raw.trim() !== '') {
+    const units: string[] = [];
+    out = canonicalOfSurface(surfaceForm(raw, false, units), 0);
+    const unit = units.map(measurementUnit).find((u) => u !== null);
+    if (out && unit) out = { ...out, unit };
+  }
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(raw, out);
   return out;
@@ -350,11 +363,18 @@ export function answerKey(answer: string | null | undefined): string | null {
 }
 
 /**
- * Whether two answers are the same value (equal canonical keys). `false` when either is no answer.
+ * Whether two answers are the same value (equal canonical keys) and do not carry different units of
+ * measurement (`5 m` vs `5 cm`, `\frac12 \text{ cm}` vs `\frac12 \text{ cm}^2`; a unit on one side only,
+ * or a unit `measurementUnit` does not know, is no difference: `16 hours` is `16`). This is the
+ * comparison with a reference (`--regrade`, `--tool-grading`); grouping (maj@k's vote, the grader
+ * audit) uses the keys alone, because "same value, no conflicting unit" is not transitive
+ * (5 m ~ 5 ~ 5 cm). `false` when either is no answer.
  */
 export function sameAnswer(a: string | null | undefined, b: string | null | undefined): boolean {
-  const ka = answerKey(a);
-  return ka !== null && ka === answerKey(b);
+  const ca = canonicalAnswer(a);
+  const cb = canonicalAnswer(b);
+  if (ca === null || cb === null || ca.key !== cb.key) return false;
+  return !(ca.unit && cb.unit && ca.unit !== cb.unit);
 }
 
 /** Cache counters since the process started (for the benchmark): distinct strings canonicalised, and lookups served. */
