@@ -296,3 +296,45 @@ describe('finding 4: --regrade keeps different units apart', async () => {
     assert.equal(regrade(index).disagreements, 0, JSON.stringify(regrade(index).models[0].examples));
   });
 });
+
+describe('finding 14: equal answers the trial saw kept apart', () => {
+  test('a number in words is that number: five = 5, Twenty-one = 21; other words stay words', () => {
+    sameKey('5', ['five', 'Five', '\\text{five}', '5']);
+    sameKey('21', ['twenty-one', 'Twenty one', '21']);
+    sameKey('0', ['zero', '0']);
+    assert.equal(canonicalAnswer('fivefold')!.kind, 'text');
+    assert.notEqual(answerKey('five'), answerKey('six'));
+  });
+  test('\\pm X is the set {X, -X}; a \\pm b is {a+b, a-b}', () => {
+    assert.equal(answerKey('\\pm 1'), answerKey('\\{-1, 1\\}'));
+    assert.equal(answerKey('\\pm 1'), answerKey('1, -1'));
+    assert.equal(answerKey('\u00b11'), answerKey('\\pm 1'));
+    assert.equal(answerKey('\\pm\\sqrt{2}'), answerKey('\\sqrt{2}, -\\sqrt{2}'));
+    assert.equal(answerKey('3 \\pm 2'), answerKey('\\{1, 5\\}'));
+    assert.equal(answerKey('2 \\pm \\sqrt{3}'), answerKey('2+\\sqrt{3}, 2-\\sqrt{3}'));
+    // the trial: every \pm answer had the key of 0
+    allApart(['\\pm 1', '\\pm\\sqrt{2}', '\\pm 2', '0', '1']);
+  });
+  test('the empty set: \\emptyset = \\varnothing = \\{\\} = the Unicode sign; not 0 nor {0}', () => {
+    sameKey('{}', ['\\emptyset', '\\varnothing', '\\{\\}', '\u2205', '\\{ \\}']);
+    allApart(['\\emptyset', '0', '\\{0\\}']);
+  });
+  test('an identity in x is its value: \\sin^2 x + \\cos^2 x = 1; a piecewise function is not', () => {
+    assert.equal(answerKey('\\sin^2 x + \\cos^2 x'), '1');
+    assert.equal(answerKey('\\cos^2 x + \\sin^2 x'), '1');
+    // floor(x/2) is 0 at both test points, but it is not the number 0
+    assert.notEqual(answerKey('\\lfloor x/2 \\rfloor'), answerKey('0'));
+    assert.notEqual(answerKey('x(x-1)(x-2)'), answerKey('0'));
+  });
+  test('10^-3 is 10^{-3} = 0.001 (and 2\\times10^-3 = 0.002, 10^+3 = 1000)', () => {
+    sameKey('0.001', ['10^-3', '10^{-3}', '0.001', '10^ - 3']);
+    sameKey('0.002', ['2\\times10^-3', '2 \\times 10^{-3}']);
+    sameKey('1000', ['10^+3', '10^3']);
+    allApart(['10^-3', '10^3', '-10^3']);
+  });
+  test('assignments to distinct one-letter names are the tuple of values by name: x=3, y=4 = (3,4)', () => {
+    sameKey('(3,4)', ['x=3, y=4', 'y=4, x=3', '(3,4)', 'x = 3 , y = 4', 'a=3, b=4']);
+    allApart(['x=2, y=3', 'x=3, y=2']);
+    assert.notEqual(answerKey('x=3, y=4'), answerKey('\\{3,4\\}'));
+  });
+});

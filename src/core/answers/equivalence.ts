@@ -57,6 +57,11 @@
  *     and the same values at two fixed points ({@link FINGERPRINT_DIGITS} significant digits), so
  *     `x^2+2x+1` equals `(x+1)^2` (Qwen and Math-Verify decide this with SymPy's `simplify`).
  * 11. Multiple-choice letters: `A`, `(A)`, `\text{(A)}` are one answer.
+ * 11a. Numbers in words (`five`, `twenty-one`; 0-99, the whole answer); `\pm X` as the set {X, -X}
+ *     and `a \pm b` as {a+b, a-b}; `\emptyset`, `\varnothing`, `∅` as `\{\}`; `10^-3` as `10^{-3}`;
+ *     an expression with unknowns whose value is the same whole number at both points and has no
+ *     piecewise function is that number (`\sin^2 x + \cos^2 x` is 1); assignments to distinct
+ *     one-letter names (`x=3, y=4`) are the tuple of values in alphabetical order of the names, `(3,4)`.
  * 12. Everything else (words, times, parse failures, answers longer than 300 characters, answers the
  *     CAS refuses to evaluate) is compared as text: the surface form, whitespace collapsed, case folded.
  * Not equal: different units are not converted (and conflict only in {@link sameAnswer}); `50\%` vs `0.5`; equations by rearrangement
@@ -244,6 +249,45 @@ function numberAnswer(v: NumberValue): CanonicalAnswer {
   return 'exact' in v ? exactNumber(v.exact) : approxNumber(v.approx);
 }
 
+const SMALL_NUMBER_WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
+const TENS_WORDS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+
+/** A whole answer that is a number from 0 to 99 in English words (`five`, `Twenty-one`, `ninety nine`), else null. */
+function numberWord(s: string): number | null {
+  const m = /^([a-z]+)(?:[- ]([a-z]+))?$/i.exec(s.trim());
+  if (!m) return null;
+  const a = m[1].toLowerCase();
+  const b = m[2]?.toLowerCase();
+  const small = SMALL_NUMBER_WORDS.indexOf(a);
+  if (b === undefined && small >= 0) return small;
+  const tens = TENS_WORDS.indexOf(a);
+  if (tens < 2) return null;
+  if (b === undefined) return tens * 10;
+  const unit = SMALL_NUMBER_WORDS.indexOf(b);
+  return unit >= 1 && unit <= 9 ? tens * 10 + unit : null;
+}
+
 /** Canonical form of one surface form (or one part of a list); `depth` bounds recursion on nested lists. */
 function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | null {
   let s = surface.trim().replace(/^([+-])\s+/, '$1');
@@ -262,6 +306,11 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
   if (simple !== null) return numberAnswer(simple);
   const letter = /^\(?([A-Za-z])\)?$/.exec(s);
   if (letter) return { key: `choice:${letter[1]}`, kind: 'choice' };
+  // a number in words ("five", "twenty-one"): that number
+  const word = numberWord(s);
+  if (word !== null) return exactNumber({ n: BigInt(word), d: 1n });
+  // the empty set: `\emptyset`, `\varnothing` are `\{\}`
+  if (/^\\(?:emptyset|varnothing)$/.test(s)) return { key: '{}', kind: 'set' };
   if (depth < 4) {
     const part = (p: string, keepAssignments: boolean) =>
       canonicalOfSurface(surfaceForm(p, keepAssignments), depth + 1);
@@ -271,6 +320,12 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
       return items.map((x) => part(x, keep)?.key ?? '');
     };
     const setOf = (items: string[]): CanonicalAnswer => ({ key: `{${partKeys(items).sort().join(',')}}`, kind: 'set' });
+    // `\pm X` is the set {X, -X}; `a \pm b` is {a+b, a-b} (Math-Verify expands \pm the same way)
+    const pm = /^(.*?)\s*\\pm(?![a-zA-Z])\s*(.+)$/.exec(s);
+    if (pm && !pm[2].includes('\\pm') && !/^[([]|\\\{/.test(s) && splitTopLevel(s, /,|;/).length === 1) {
+      const b = /^[\w\\{}.^]+$/.test(pm[2]) ? pm[2] : `(${pm[2]})`;
+      return setOf(pm[1] === '' ? [b, `-${b}`] : [`${pm[1]}+${b}`, `${pm[1]}-${b}`]);
+    }
     // unions of intervals or sets: unordered
     const union = s.split(/\\cup(?![a-zA-Z])/);
     if (union.length > 1) {
@@ -295,6 +350,16 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
     // decimal more likely than a list; compared as written
     if (items.length > 1 && items.every((x) => /^\s*\d+\s*$/.test(x)) && items.slice(1).some((x) => /^\s*0\d/.test(x)))
       return textKey(s);
+    // assignments to distinct one-letter names ("x=3, y=4", "y=4, x=3"): the tuple of values in the
+    // names' alphabetical order, so (3,4) too
+    if (items.length > 1) {
+      const named = items.map((x) => /^\s*([a-zA-Z])\s*=\s*([^=]+)$/.exec(x));
+      const names = named.map((m) => m?.[1]);
+      if (named.every((m) => m !== null) && new Set(names).size === names.length) {
+        const sorted = named.map((m) => m as RegExpExecArray).sort((a, b) => (a[1] < b[1] ? -1 : 1));
+        return { key: `(${sorted.map((m) => part(m[2], false)?.key ?? '').join(',')})`, kind: 'tuple' };
+      }
+    }
     if (items.length > 1) return setOf(items);
   }
   // words are text: an answer of letters only ("No", "Yes", "Monday"), or with a run of 3+ letters that
@@ -314,6 +379,18 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
     if (v.exact) return exactNumber(v.exact);
     const key = complexKey(v.re, v.im);
     return key.endsWith('i') ? { key, kind: 'expression' } : { key, kind: 'number', value: v.re };
+  }
+  // an expression whose value is the same whole number at both points and which has no piecewise
+  // function (floor, ceiling, absolute value, sign, mod) is an identity: `\sin^2 x + \cos^2 x` is 1
+  if (
+    v.kind === 'function' &&
+    !/\\(?:[lr]floor|[lr]ceil|lvert|rvert|mid|bmod|pmod|mod|operatorname)|\||sgn|sign/.test(s)
+  ) {
+    const [re0, im0, re1, im1] = v.values;
+    const whole = Math.round(re0);
+    const near = (x: number) => Math.abs(x - whole) <= 1e-9 * Math.max(1, Math.abs(whole));
+    if (im0 === 0 && im1 === 0 && near(re0) && near(re1) && Number.isSafeInteger(whole))
+      return exactNumber({ n: BigInt(whole), d: 1n });
   }
   if (v.kind === 'function')
     return {

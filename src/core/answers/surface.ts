@@ -43,6 +43,8 @@ const SYMBOLS: Record<string, string> = {
   '\u2215': '/', // division slash
   '\u2248': '\\approx ',
   '\u222a': '\\cup ',
+  '\u2205': '\\emptyset ',
+  '\u00b1': '\\pm ',
   '\u00b0': '^\\circ ',
   '\u2032': "'", // prime
   '\u2019': "'",
@@ -223,6 +225,7 @@ export function surfaceForm(raw: string, keepAssignments = false, units?: string
   s = s.replace(SIZING_RE, '').replace(SPACING_RE, ' ').replace(/\\ /g, ' ').replace(/~/g, ' ');
   s = s.replace(/\\[dtc]frac(?![a-zA-Z])/g, '\\frac');
   s = s.replace(/(\d)\s*\.\s*(?=\d)/g, '$1.'); // "3 . 14"
+  s = s.replace(/\^\s*([+-])\s*(\d+(?:\.\d+)?)(?![\d.])/g, '^{$1$2}'); // "10^-3" is 10^{-3}
   s = s.replace(/\s+/g, ' ').trim();
   for (let round = 0; round < 4; round++) {
     const before = s;
