@@ -13,6 +13,7 @@ import { answerKey, canonicalAnswer, measurementUnit, sameAnswer } from '../../s
 import { graderAudit, regrade, toolVerdict } from '../../src/core/graderAudit';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
+import { majAtK } from '../../src/core/metrics';
 import { buildReport } from '../../src/core/report';
 import { tempDir } from './helpers';
 
@@ -336,5 +337,62 @@ describe('finding 14: equal answers the trial saw kept apart', () => {
     sameKey('(3,4)', ['x=3, y=4', 'y=4, x=3', '(3,4)', 'x = 3 , y = 4', 'a=3, b=4']);
     allApart(['x=2, y=3', 'x=3, y=2']);
     assert.notEqual(answerKey('x=3, y=4'), answerKey('\\{3,4\\}'));
+  });
+});
+
+describe('finding 11: without a reference, a group is correct by the majority verdict of its graded samples', () => {
+  test('one right, one wrong: half credit (was: correct); more right than wrong: correct; fewer: not', () => {
+    const tie = [
+      { answer: '5', correct: true },
+      { answer: '5', correct: false },
+      { answer: '6', correct: false },
+      { answer: '6', correct: true },
+    ];
+    // every sample's group has credit 1/2: maj@1 = 1/2 (the trial saw 100%)
+    const near = (a: number | null, b: number) => assert.ok(a !== null && Math.abs(a - b) < 1e-12, `${a} vs ${b}`);
+    near(majAtK(tie, 1), 0.5);
+    near(majAtK(tie, 4), 0.5);
+    const mostlyRight = [
+      { answer: '\\$22,\\!500', correct: false },
+      { answer: '22500', correct: true },
+      { answer: '22500', correct: true },
+      { answer: '7', correct: false },
+    ];
+    // group 22500 (2 right, 1 wrong) is correct: maj@1 = 3/4
+    near(majAtK(mostlyRight, 1), 0.75);
+    const mostlyWrong = [
+      { answer: '5', correct: false },
+      { answer: '5', correct: false },
+      { answer: '5', correct: true },
+    ];
+    near(majAtK(mostlyWrong, 1), 0);
+    // ungraded samples do not vote on the verdict: 1 right, 2 ungraded -> correct
+    const ungraded = [
+      { answer: '5', correct: true },
+      { answer: '5', correct: null },
+      { answer: '5', correct: null },
+    ];
+    near(majAtK(ungraded, 1), 1);
+  });
+});
+
+describe('finding 11: maj@k on a results folder (the design of the trial gen_maj2.py)', async () => {
+  // p0: reference 1; answers "", "", 1, 2 (1 graded right). p1: reference 1; answers 2, 2, "", "" (all wrong).
+  // p2: no reference; 5 (right), 5 (wrong), 6 (wrong), 6 (right).
+  const folder = qwenFolder([
+    { gt: '1', pred: ['', '', '1', '2'], score: [false, false, true, false] },
+    { gt: '1', pred: ['2', '2', '', ''], score: [false, false, false, false] },
+    { gt: null, pred: ['5', '5', '6', '6'], score: [true, false, false, true] },
+  ]);
+  const index = await indexed(folder);
+  const m = buildReport(index, { majAtK: true }).models[0];
+  const at = (k: number) => m.majAtK!.find((p) => p.k === k)!;
+  test('maj@1 = (1/4 + 0 + 1/2) / 3 = 0.25, equal to pass@1 (the trial saw 41.7 vs 25.0)', () => {
+    assert.ok(Math.abs(at(1).value! - 0.25) < 1e-12, `${at(1).value}`);
+    assert.ok(Math.abs(m.passAtK[0].value! - 0.25) < 1e-12, `${m.passAtK[0].value}`);
+  });
+  test('maj@4 = (1/2 + 0 + 1/2) / 3 = 1/3', () => {
+    // p0: 1 and 2 tie (the empty answers do not vote): 1/2; p1: 2 wins: 0; p2: 5 and 6 tie, each 1/2: 1/2
+    assert.ok(Math.abs(at(4).value! - 1 / 3) < 1e-12, `${at(4).value}`);
   });
 });
