@@ -106,7 +106,18 @@ interface IndexCommandOptions {
   format: string;
   inputFormat?: FormatId;
   scorer?: string;
+  mapping?: string;
   quiet?: boolean;
+}
+
+const MAPPING_HELP =
+  "a mapping file (see docs/mapping.md) to read the folder with, for folders where a trace-inspector.mapping.json cannot be written; its globs are relative to <folder>, and it comes before the folder's own mapping files";
+
+/** `--mapping` value: an existing file, as an absolute path. */
+function parseMappingFile(v: string): string {
+  const abs = resolve(v);
+  if (!existsSync(abs) || !statSync(abs).isFile()) throw new InvalidArgumentError(`not a file: ${v}`);
+  return abs;
 }
 
 const SCORER_HELP =
@@ -327,11 +338,13 @@ export function program(): Command {
       ]),
     )
     .option('--scorer <name>', SCORER_HELP, parseScorer)
+    .option('--mapping <file>', MAPPING_HELP, parseMappingFile)
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (folder: string, opts: IndexCommandOptions) => {
       const abs = checkFolder(folder);
       const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat, {
         scorer: opts.scorer,
+        ...(opts.mapping ? { mappingFile: opts.mapping } : {}),
       });
       index.close();
       if (opts.format === 'json') {
@@ -380,6 +393,7 @@ export function program(): Command {
       ]),
     )
     .option('--scorer <name>', SCORER_HELP, parseScorer)
+    .option('--mapping <file>', MAPPING_HELP, parseMappingFile)
     .option('-q, --quiet', 'no progress on stderr')
     .action(
       async (
@@ -393,12 +407,14 @@ export function program(): Command {
           majAtK?: true | number;
           inputFormat?: FormatId;
           scorer?: string;
+          mapping?: string;
           quiet?: boolean;
         },
       ) => {
         const abs = checkFolder(folder);
         const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat, {
           scorer: opts.scorer,
+          ...(opts.mapping ? { mappingFile: opts.mapping } : {}),
         });
         try {
           if (summary.samples === 0) {

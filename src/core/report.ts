@@ -235,12 +235,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
   const strata: StratumReport[] = [];
   const levels = index.levels();
   if (levels.length > 0) {
-    const levelOf = new Map<number, string | null>(
-      (index.db.prepare('SELECT id, level FROM problems').all() as { id: number; level: string | null }[]).map((p) => [
-        p.id,
-        p.level,
-      ]),
-    );
+    const levelOf = index.levelByProblem();
     for (const m of models) {
       const rows = byModel.get(m.id) ?? [];
       for (const level of levels) {

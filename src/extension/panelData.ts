@@ -437,11 +437,7 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
     byModel.set(s.modelId, list);
   }
   const levels = index.levels();
-  const levelOf = new Map<number, string | null>();
-  if (levels.length > 0) {
-    for (const r of index.db.prepare('SELECT id, level FROM problems').all() as { id: number; level: string | null }[])
-      levelOf.set(r.id, r.level);
-  }
+  const levelOf = levels.length > 0 ? index.levelByProblem() : new Map<number, string | null>();
   const curves: OverviewData['curves'] = [];
   const histograms: OverviewData['histograms'] = [];
   const warnings: string[] = [];

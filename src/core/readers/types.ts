@@ -24,6 +24,12 @@ export interface ReaderOptions {
    * Default: the first scorer of each sample whose value is a verdict (see inspect.ts).
    */
   scorer?: string;
+  /**
+   * Absolute path of a mapping file given by path (CLI `--mapping`, setting `traceInspector.mappingFile`),
+   * for folders where one cannot be written: its `files` globs are relative to the results folder, and
+   * it is consulted before the folder's own `trace-inspector.mapping.json` files.
+   */
+  mappingFile?: string;
 }
 
 /**
