@@ -11,6 +11,7 @@ import { FORMAT_IDS, type Diagnostic, type FormatId } from '../core/model';
 import { type PplReport, readPplSidecar } from '../core/ppl';
 import type { ReaderOptions } from '../core/readers';
 import { buildReport, type Report } from '../core/report';
+import type { RewardModelsReport } from '../core/rewardReport';
 import { escapeControl } from '../core/text';
 import { CROSSOVER_NOTE, crossoverText } from '../shared/claims';
 
@@ -232,10 +233,85 @@ export function reportTable(r: Report): string {
     for (const a of r.audit)
       out.push(`  ${safe(a.file)}: ${safe(a.metric)} stored ${num(a.stored)} recomputed ${num(a.recomputed)}`);
   }
+  if (r.rewardModels) {
+    for (const rm of [r.rewardModels, ...(r.rewardModels.otherModels ?? [])]) out.push('', ...rewardModelLines(rm));
+    if (r.rewardModels.unattachedScores > 0)
+      out.push(
+        `  ${r.rewardModels.unattachedScores} score${r.rewardModels.unattachedScores === 1 ? '' : 's'} attach to no sample and are left out (see the diagnostics)`,
+      );
+  }
   if (r.ppl) out.push('', ...pplLines(r.ppl, new Map(r.models.map((m) => [m.id, m.label]))));
   for (const w of r.warnings) out.push(`warning: ${safe(w)}`);
   if (r.diagnostics.length) out.push('', `${r.diagnostics.length} diagnostics:`, formatDiagnostics(r.diagnostics));
   return out.join('\n');
+}
+
+/**
+ * The reward-model section of the table: the ranking of scorers by pairwise accuracy with best-of-N,
+ * pass@N and regret at each N, the rank correlations across scorers per N, and Spearman per stratum.
+ */
+export function rewardModelLines(rm: RewardModelsReport): string[] {
+  const out: string[] = [];
+  const left = rm.leftOut.incompleteScores + rm.leftOut.noGradedSample;
+  const nMax = rm.ns[rm.ns.length - 1] ?? 0;
+  out.push(
+    `reward models on the samples of ${safe(rm.model)}: ${rm.scorers.length} scorer${rm.scorers.length === 1 ? '' : 's'}, ${rm.problems} problems scored by every scorer (up to ${nMax} samples each)${left ? `; ${left} left out (${rm.leftOut.incompleteScores} not scored completely by every scorer, ${rm.leftOut.noGradedSample} without a graded sample)` : ''}`,
+  );
+  const rules = Object.entries(rm.stepRules);
+  if (rules.length)
+    out.push(`  step scores reduced to one number by: ${rules.map(([s, rule]) => `${safe(s)} ${rule}`).join(', ')}`);
+  const ranked = [...rm.scorers].sort((a, b) => (b.pairwiseAccuracy ?? -1) - (a.pairwiseAccuracy ?? -1));
+  const num = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(4));
+  out.push(
+    table([
+      [
+        'rank',
+        'scorer',
+        'pairwise acc',
+        'pairs',
+        ...rm.ns.map((n) => `best-of-${n}`),
+        ...rm.ns.filter((n) => n > 1).map((n) => `regret@${n}`),
+      ],
+      ...ranked.map((s, i) => [
+        String(i + 1),
+        safe(s.name),
+        num(s.pairwiseAccuracy),
+        String(s.pairs),
+        ...s.bestOfN.map((b) => num(b.value)),
+        ...s.bestOfN.filter((b) => b.n > 1).map((b) => num(b.regret)),
+      ]),
+      ['', 'pass@N (oracle)', '', '', ...(ranked[0]?.bestOfN ?? []).map((b) => num(b.passAtN))],
+    ]),
+  );
+  const defined = rm.correlations.filter((c) => c.spearman !== null || c.kendall !== null);
+  if (defined.length) {
+    out.push(
+      `rank correlation across the ${rm.scorers.length} scorers between pairwise accuracy and best-of-N (95% percentile bootstrap over the ${rm.problems} problems, ${rm.bootstrap.replicates} replicates, seed ${rm.bootstrap.seed}; Kendall's tau-b):`,
+    );
+    for (const c of defined)
+      out.push(
+        `  N=${c.n}: Spearman ${num(c.spearman)} [${num(c.ciLow)}, ${num(c.ciHigh)}]  Kendall tau-b ${num(c.kendall)} [${num(c.kendallCiLow)}, ${num(c.kendallCiHigh)}]`,
+      );
+    const undefinedAt = rm.correlations.filter((c) => c.spearman === null).map((c) => c.n);
+    if (undefinedAt.length)
+      out.push(
+        `  N=${undefinedAt.join(', ')}: undefined (best-of-N has no spread across scorers; at N=1 it is pass@1 for all)`,
+      );
+  } else if (rm.scorers.length < 2) out.push('  (one scorer: no correlation across scorers)');
+  if (rm.strata.length) {
+    const nShow = rm.ns.filter((n) => n > 1);
+    out.push(`by stratum: problems, Spearman of pairwise accuracy with best-of-N at N=${nShow.join(', ')}:`);
+    for (const st of rm.strata)
+      out.push(
+        `  ${safe(st.by)} ${safe(st.value)} (${st.problems} problems): ${st.spearman
+          .filter((x) => x.n > 1)
+          .map((x) => num(x.value))
+          .join('  ')}`,
+      );
+    for (const [by, n] of Object.entries(rm.unmatched))
+      if (n > 0) out.push(`  ${n} problem${n === 1 ? ' has' : 's have'} no ${safe(by)} (in no stratum of it)`);
+  }
+  return out;
 }
 
 /** The PPL_base section of the table: quartiles per model, median ratio per comparison, skipped lines. */
@@ -280,13 +356,16 @@ function table(rows: string[][]): string {
 
 /**
  * CSV of every curve point, one row per (model, metric, k) ("long" format, ready for a data frame):
- * `model,label,metric,k,value,ci_low,ci_high,problems,missing` with metric `pass@k` (bootstrap interval
- * over problems), `best-of-k` and `maj@k` (no interval; maj@k only with --maj-at-k). Empty cells are
- * missing values. Comparisons (coverage, crossover k, categories) are in the JSON report.
+ * `model,label,metric,k,value,ci_low,ci_high,problems,missing,scorer` with metric `pass@k` (bootstrap
+ * interval over problems), `best-of-k` and `maj@k` (no interval; maj@k only with --maj-at-k); with
+ * several scorers, per scorer `rm-pairwise-accuracy` (k empty), `rm-best-of-n`, `rm-pass@n` and
+ * `rm-regret` at each N (k = N), and per N `rm-spearman` and `rm-kendall-tau-b` with their bootstrap
+ * interval (scorer empty). Empty cells are missing values. Comparisons (coverage, crossover k,
+ * categories) and reward-model strata are in the JSON report.
  */
 export function reportCsv(r: Report): string {
   const q = csvCell;
-  const lines = ['model,label,metric,k,value,ci_low,ci_high,problems,missing'];
+  const lines = ['model,label,metric,k,value,ci_low,ci_high,problems,missing,scorer'];
   for (const m of r.models) {
     const row = (
       metric: string,
@@ -310,11 +389,52 @@ export function reportCsv(r: Report): string {
           p.ciHigh ?? '',
           p.problems,
           p.missing ?? '',
+          '',
         ].join(','),
       );
     for (const p of m.passAtK) row('pass@k', p);
     for (const p of m.bestOfK) row('best-of-k', p);
     for (const p of m.majAtK ?? []) row('maj@k', p);
+  }
+  // Reward models: one row per scorer and metric (and N), correlations per N with the scorer cell empty.
+  const models = new Map(r.models.map((m) => [m.id, m.label]));
+  for (const rm of r.rewardModels ? [r.rewardModels, ...(r.rewardModels.otherModels ?? [])] : []) {
+    const cells = (
+      metric: string,
+      k: number | '',
+      value: number | null,
+      lo: number | null | '',
+      hi: number | null | '',
+      problems: number,
+      missing: number | '',
+      scorer: string,
+    ) =>
+      lines.push(
+        [
+          q(rm.model),
+          q(models.get(rm.model) ?? rm.model),
+          metric,
+          k,
+          value ?? '',
+          lo ?? '',
+          hi ?? '',
+          problems,
+          missing,
+          q(scorer),
+        ].join(','),
+      );
+    for (const s of rm.scorers) {
+      cells('rm-pairwise-accuracy', '', s.pairwiseAccuracy, '', '', rm.problems, '', s.name);
+      for (const b of s.bestOfN) {
+        cells('rm-best-of-n', b.n, b.value, '', '', b.problems, b.missing, s.name);
+        cells('rm-pass@n', b.n, b.passAtN, '', '', b.problems, b.missing, s.name);
+        cells('rm-regret', b.n, b.regret, '', '', b.problems, b.missing, s.name);
+      }
+    }
+    for (const c of rm.correlations) {
+      cells('rm-spearman', c.n, c.spearman, c.ciLow, c.ciHigh, rm.problems, '', '');
+      cells('rm-kendall-tau-b', c.n, c.kendall, c.kendallCiLow, c.kendallCiHigh, rm.problems, '', '');
+    }
   }
   return lines.join('\n');
 }

@@ -26,6 +26,7 @@ import {
 import { comparisonPairs, guessBaseModel, pickModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
 import { type PplRead, type PplReport, pplReport } from './ppl';
+import { type RewardModelsReport, rewardModelsReport } from './rewardReport';
 
 /** A pass@k point with its bootstrap interval over problems (null where no problem has n >= k). */
 export type PassAtKPoint = CurveCIPoint;
@@ -97,6 +98,13 @@ export interface Report {
   comparisons: ComparisonReport[];
   strata: StratumReport[];
   audit: AuditEntry[];
+  /**
+   * Reward models (several scorers on the same samples): for the model whose samples carry the most
+   * scorers, each scorer's pairwise accuracy and best-of-N with pass@N and regret, and the rank
+   * correlations between the two across scorers (src/core/rewardReport.ts); `otherModels` holds the
+   * same for other scored models. Absent when no sample has a score.
+   */
+  rewardModels?: RewardModelsReport & { unattachedScores: number; otherModels?: RewardModelsReport[] };
   /**
    * PPL_base per model and per comparison, when the folder carries a base-model log-probability sidecar
    * (src/core/ppl.ts); absent otherwise.
@@ -260,9 +268,29 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     comparisons,
     strata,
     audit: options.audit ?? [],
+    ...rewardSection(index, boot),
     ...(options.ppl?.available ? { ppl: pplReport(options.ppl, models, pairsToCompare) } : {}),
     diagnostics: index.diagnostics(),
     warnings,
+  };
+}
+
+/**
+ * The `rewardModels` section: the model with the most scorers first (ties: the most problems), the others
+ * in `otherModels`; nothing when no model's samples carry a score.
+ */
+function rewardSection(index: TraceIndex, boot: { replicates: number; seed: number }): Pick<Report, 'rewardModels'> {
+  const section = rewardModelsReport(index, boot);
+  if (section.models.length === 0) return {};
+  const [main, ...others] = [...section.models].sort(
+    (a, b) => b.scorers.length - a.scorers.length || b.problems - a.problems,
+  );
+  return {
+    rewardModels: {
+      ...main,
+      unattachedScores: section.unattachedScores,
+      ...(others.length ? { otherModels: others } : {}),
+    },
   };
 }
 

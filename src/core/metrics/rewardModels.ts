@@ -260,7 +260,7 @@ interface Prepared {
  * scorer's accuracy and best-of-N, then the correlations; replicates where a correlation is undefined
  * are dropped (`replicates` says how many remain).
  *
- * @throws RangeError on invalid bootstrap options, or a problem whose `correct` is empty while scores are given.
+ * @throws RangeError on invalid bootstrap options or a NaN score (finite scores are checked before use).
  */
 export function evaluateRewardModels(
   problems: readonly RewardProblem[],
