@@ -46,6 +46,9 @@ export class OverviewView {
   private persist(): void {
     const d = this.data;
     const state: PanelState = { view: 'overview', bands: this.bands };
+    // the tab shown is kept by the tabs (main.ts)
+    const tab = this.rpc.getState()?.tab;
+    if (tab) state.tab = tab;
     if (d && this.visible) {
       state.shownModels = d.models.filter((m) => this.visible!.has(m.id)).map((m) => m.displayId);
       state.knownModels = d.models.map((m) => m.displayId);

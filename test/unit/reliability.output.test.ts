@@ -72,7 +72,7 @@ describe('CLI output', () => {
     const report = JSON.parse(runs['report json'].stdout) as { models: { id: string; label: string }[] };
     assert.deepEqual(report.models.map((m) => m.id).sort(), [`${HOSTILE_MODEL}@r\u202e1`, 'rl\u009b31m'].sort());
     const csv = runs['report csv'].stdout.trim().split('\n');
-    assert.equal(csv[0], 'model,label,metric,k,value,ci_low,ci_high,problems,missing');
+    assert.equal(csv[0], 'model,label,metric,k,value,ci_low,ci_high,problems,missing,scorer');
     assert.ok(
       csv
         .slice(1)

@@ -365,7 +365,7 @@ describe('CLI', () => {
     )
       .trim()
       .split('\n');
-    assert.equal(csv[0], 'model,label,metric,k,value,ci_low,ci_high,problems,missing');
+    assert.equal(csv[0], 'model,label,metric,k,value,ci_low,ci_high,problems,missing,scorer');
     const rows = csv.slice(1).map((l) => l.split(','));
     const m = json.models[0];
     for (const [metric, points] of [
@@ -381,6 +381,13 @@ describe('CLI', () => {
       });
     }
     assert.equal(Number(rows.find((r) => r[2] === 'pass@k')![5]), m.passAtK[0].ciLow);
+    // the reward score is the scorer reward_score of the reward-model rows: every sample is scored and
+    // graded here, so its best-of-N is the model's best-of-k
+    const rm = rows.filter((r) => r[2] === 'rm-best-of-n');
+    assert.deepEqual(
+      rm.map((r) => [r[9], Number(r[3]), Number(r[4])]),
+      m.bestOfK.map((b: { k: number; value: number }) => ['reward_score', b.k, b.value]),
+    );
   });
 
   test('the audit says its figures come from the records that could be read when a results line is broken', () => {

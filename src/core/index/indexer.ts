@@ -624,11 +624,10 @@ class SampleWriter {
        ON CONFLICT(key) DO UPDATE SET name_source = excluded.name_source RETURNING id`,
     );
     this.upsertProblem = db.prepare(
-      `INSERT INTO problems (key, dataset, problem_id, question, reference_answer, level, subject) VALUES (?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO problems (key, dataset, problem_id, question, reference_answer, level) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT(key) DO UPDATE SET question = coalesce(problems.question, excluded.question),
          reference_answer = coalesce(problems.reference_answer, excluded.reference_answer),
-         level = coalesce(problems.level, excluded.level),
-         subject = coalesce(problems.subject, excluded.subject)
+         level = coalesce(problems.level, excluded.level)
        RETURNING id`,
     );
     this.refreshStat = db.prepare(
@@ -686,7 +685,6 @@ class SampleWriter {
           record.question ?? null,
           record.referenceAnswer ?? null,
           record.level ?? null,
-          record.subject ?? null,
         ) as {
           id: number;
         }
@@ -909,6 +907,14 @@ class SampleWriter {
             this.storeScore(fileId, r, pk, null, modelName, index, sc, false);
           }
           continue;
+        }
+        if (r.subject) {
+          // a subject given with the samples: kept like a problem list's (table problem_info)
+          const pk = problemKey(r.dataset, r.problemId);
+          if (!infoSeen.has(pk)) {
+            infoSeen.set(pk, where);
+            this.insertInfo.run(fileId, r.line, r.record ?? null, pk, null, null, null, r.subject);
+          }
         }
         const mid = this.modelId(r.model.run ?? run, r);
         const pid = this.problemId(r);

@@ -150,9 +150,11 @@ export const migrations: readonly string[] = [
   // and problem lists give facts about problems (level, subject) that other files have samples of.
   // Both are keyed by strings (problem key, model key or name, sample index), not by row ids: scores in
   // one file attach to samples another file defines, whichever is read first or re-read later; the
-  // attachment is made when they are read together (TraceIndex.resolveScores).
+  // attachment is made when they are read together (TraceIndex.resolveScores). A subject given by a
+  // samples file is a problem_info row of that file too. Written to apply again to a database whose
+  // user_version was set back.
   `
-  CREATE TABLE scores (
+  CREATE TABLE IF NOT EXISTS scores (
     file_id INTEGER NOT NULL,
     line INTEGER NOT NULL,
     record INTEGER,                      -- position of the record in a JSON document (messages)
@@ -166,9 +168,9 @@ export const migrations: readonly string[] = [
     rule TEXT,                           -- how steps became value: min, last, product
     defines INTEGER NOT NULL DEFAULT 0   -- the record defines these samples too (same layout in every file)
   );
-  CREATE INDEX scores_by_key ON scores (problem_key, sample_index);
-  CREATE INDEX scores_by_file ON scores (file_id);
-  CREATE TABLE problem_info (
+  CREATE INDEX IF NOT EXISTS scores_by_key ON scores (problem_key, sample_index);
+  CREATE INDEX IF NOT EXISTS scores_by_file ON scores (file_id);
+  CREATE TABLE IF NOT EXISTS problem_info (
     file_id INTEGER NOT NULL,
     line INTEGER NOT NULL,
     record INTEGER,
@@ -178,9 +180,8 @@ export const migrations: readonly string[] = [
     level TEXT,
     subject TEXT
   );
-  CREATE INDEX problem_info_by_key ON problem_info (problem_key);
-  CREATE INDEX problem_info_by_file ON problem_info (file_id);
-  ALTER TABLE problems ADD COLUMN subject TEXT;
+  CREATE INDEX IF NOT EXISTS problem_info_by_key ON problem_info (problem_key);
+  CREATE INDEX IF NOT EXISTS problem_info_by_file ON problem_info (file_id);
   `,
 ];
 

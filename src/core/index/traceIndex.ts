@@ -124,9 +124,9 @@ export interface OpenOptions {
  */
 export const PROBLEM_LEVEL_SQL = `coalesce(p.level, (SELECT i.level FROM problem_info i JOIN files fi ON fi.id = i.file_id
   WHERE i.problem_key = p.key AND i.level IS NOT NULL ORDER BY fi.path, i.line LIMIT 1))`;
-/** A problem's subject, as {@link PROBLEM_LEVEL_SQL}. */
-export const PROBLEM_SUBJECT_SQL = `coalesce(p.subject, (SELECT i.subject FROM problem_info i JOIN files fi ON fi.id = i.file_id
-  WHERE i.problem_key = p.key AND i.subject IS NOT NULL ORDER BY fi.path, i.line LIMIT 1))`;
+/** A problem's subject (table `problem_info`: from a problem list, or given with the samples), first file in path order. */
+export const PROBLEM_SUBJECT_SQL = `(SELECT i.subject FROM problem_info i JOIN files fi ON fi.id = i.file_id
+  WHERE i.problem_key = p.key AND i.subject IS NOT NULL ORDER BY fi.path, i.line LIMIT 1)`;
 const PROBLEM_REF_SQL = `coalesce(p.reference_answer, (SELECT i.reference_answer FROM problem_info i JOIN files fi ON fi.id = i.file_id
   WHERE i.problem_key = p.key AND i.reference_answer IS NOT NULL ORDER BY fi.path, i.line LIMIT 1))`;
 const PROBLEM_COLUMNS = `p.id, p.key, p.dataset, p.problem_id AS problemId, p.question,
@@ -581,20 +581,24 @@ export class TraceIndex {
    * (`ambiguous`), attaches to none; of several scores of one sample by one scorer (two files name the
    * same scorer) the first in (file path, line) order is used and the others are `conflict`. Nothing is
    * dropped silently: the unattached ones are returned, counted by file, scorer and reason.
+   * `only.problemKey` limits the work to one problem's scores.
    */
-  resolveScores(): ResolvedScores {
+  resolveScores(only?: { problemKey: string }): ResolvedScores {
     const attached: AttachedScore[] = [];
     const groups = new Map<string, UnattachedScores>();
     if (!this.db.prepare('SELECT 1 FROM scores LIMIT 1').get()) return { attached, unattached: [], unattachedCount: 0 };
+    // one problem (the problem view's strips): the same rule on that problem's scores and samples only
+    const pkWhere = only ? 'sc.problem_key = ?' : '1';
+    const pkParams = only ? [only.problemKey] : [];
     type S = { id: number; mid: number; pid: number; mk: string; mn: string; correct: number | null };
     const byKey = new Map<string, S[]>();
     const rows = this.db
       .prepare(
         `SELECT p.key AS pk, s.sample_index AS i, s.id, s.model_id AS mid, s.problem_id AS pid, m.key AS mk, m.name AS mn, s.correct
            FROM samples s JOIN problems p ON p.id = s.problem_id JOIN models m ON m.id = s.model_id
-          WHERE p.key IN (SELECT DISTINCT problem_key FROM scores)`,
+          WHERE p.key IN (SELECT DISTINCT problem_key FROM scores sc WHERE ${pkWhere})`,
       )
-      .iterate() as IterableIterator<S & { pk: string; i: number }>;
+      .iterate(...pkParams) as IterableIterator<S & { pk: string; i: number }>;
     for (const r of rows) {
       const k = `${r.pk}${KEY_SEP}${r.i}`;
       let l = byKey.get(k);
@@ -606,9 +610,9 @@ export class TraceIndex {
       .prepare(
         `SELECT f.path AS file, sc.line, sc.record, sc.problem_key AS pk, sc.model_key AS mk, sc.model_name AS mn,
                 sc.sample_index AS i, sc.scorer, sc.value, sc.steps, sc.rule
-           FROM scores sc JOIN files f ON f.id = sc.file_id ORDER BY f.path, sc.line, sc.rowid`,
+           FROM scores sc JOIN files f ON f.id = sc.file_id WHERE ${pkWhere} ORDER BY f.path, sc.line, sc.rowid`,
       )
-      .iterate() as IterableIterator<{
+      .iterate(...pkParams) as IterableIterator<{
       file: string;
       line: number;
       record: number | null;
