@@ -519,8 +519,9 @@ class Extension implements vscode.Disposable {
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('traceInspector')) this.onSessionChanged();
-        // another Inspect scorer gives other verdicts: the logs are read again
-        if (e.affectsConfiguration('traceInspector.scorer')) void this.autoIndex();
+        // another Inspect scorer gives other verdicts, another mapping file other records: the folder is read again
+        if (e.affectsConfiguration('traceInspector.scorer') || e.affectsConfiguration('traceInspector.mappingFile'))
+          void this.autoIndex();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.autoIndex()),
     );

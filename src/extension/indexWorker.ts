@@ -25,7 +25,10 @@ port.on('message', (m: WorkerRequest) => {
       const summary = await indexFolder(index, m.root, {
         include: m.include.length ? m.include : undefined,
         exclude: m.exclude.length ? m.exclude : undefined,
-        readerOptions: m.scorer ? { scorer: m.scorer } : undefined,
+        readerOptions:
+          m.scorer || m.mappingFile
+            ? { ...(m.scorer ? { scorer: m.scorer } : {}), ...(m.mappingFile ? { mappingFile: m.mappingFile } : {}) }
+            : undefined,
         signal: controller.signal,
         onProgress: (progress) => {
           const now = Date.now();

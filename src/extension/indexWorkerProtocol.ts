@@ -10,6 +10,8 @@ export type WorkerRequest =
       exclude: string[];
       /** Inspect scorer (`traceInspector.scorer`); empty: the default rule. */
       scorer: string;
+      /** Absolute path of the mapping file given by `traceInspector.mappingFile`; empty: none. */
+      mappingFile: string;
     }
   | { type: 'cancel' };
 

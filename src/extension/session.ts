@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { auditDiagnostics, auditFolder } from '../core/audit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
@@ -24,6 +24,11 @@ export interface Settings {
   lowAccuracyThreshold: number;
   /** Inspect AI logs: the scorer (`name` or `name.key`); empty for the default rule (see readers/inspectScorer.ts). */
   scorer: string;
+  /**
+   * A mapping file given by path (`traceInspector.mappingFile`), for folders where a
+   * trace-inspector.mapping.json cannot be written: absolute, or relative to the results folder; empty: none.
+   */
+  mappingFile: string;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
@@ -38,6 +43,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     baseModel: c.get<string>('baseModel') ?? '',
     lowAccuracyThreshold: c.get<number>('lowAccuracyThreshold') ?? 0.25,
     scorer: (c.get<string>('scorer') ?? '').trim(),
+    mappingFile: (c.get<string>('mappingFile') ?? '').trim(),
   };
 }
 
@@ -215,6 +221,7 @@ export class FolderSession implements vscode.Disposable {
       include: settings.include,
       exclude: settings.exclude,
       scorer: settings.scorer,
+      mappingFile: settings.mappingFile ? resolve(this.root, settings.mappingFile) : '',
     };
     const shown = { samples: 0, at: Date.now() };
     const done = new Promise<IndexSummary | undefined>((resolve) => {
@@ -297,8 +304,12 @@ export class FolderSession implements vscode.Disposable {
       byFile.set(d.file, list);
       this.output.appendLine(`[diagnostic] ${d.file}:${d.line}: ${d.message.replace(/[\u0000-\u001f]/g, ' ')}`);
     }
+    // a mapping file given by path (traceInspector.mappingFile) is named by its absolute path
     for (const [file, list] of byFile)
-      this.diagnostics.set(vscode.Uri.joinPath(this.folder.uri, ...file.split('/')), list);
+      this.diagnostics.set(
+        isAbsolute(file) ? vscode.Uri.file(file) : vscode.Uri.joinPath(this.folder.uri, ...file.split('/')),
+        list,
+      );
   }
 
   dispose(): void {
