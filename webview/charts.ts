@@ -561,7 +561,9 @@ function modelEncodings(models: OverviewModel[], width = 720) {
 /**
  * Dataset pass@k with bootstrap bands of the shown models; faceted by difficulty level when levels
  * exist. The base model's line is dashed and thicker, in the foreground colour; band opacity falls
- * as more models are shown.
+ * as more models are shown. A point computed over fewer than all of the model's problems (no
+ * samples, no graded sample, n < k) is drawn hollow, and its tooltip says over how many and why
+ * (`over 5 of 6 problems: 1 has n < 1024`), so a curve whose problem set changes along k shows it.
  */
 export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = {}): Spec {
   const all = overviewModels(d);
@@ -600,29 +602,36 @@ export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = 
       },
     });
   }
-  const line = (filter: string): Spec => ({
-    transform: [{ filter }],
-    mark: { type: 'line', point: true },
-    encoding: {
-      x,
-      y,
-      color: enc.color,
-      strokeDash: enc.strokeDash,
-      strokeWidth: enc.strokeWidth,
-      tooltip: [
-        { field: 'model' },
-        { field: 'level' },
-        { field: 'k' },
-        { field: 'value', format: '.3f', title: 'pass@k' },
-        { field: 'ciLow', format: '.3f', title: '2.5%' },
-        { field: 'ciHigh', format: '.3f', title: '97.5%' },
-        { field: 'problems' },
-      ],
+  const tooltip = [
+    { field: 'model' },
+    { field: 'level' },
+    { field: 'k' },
+    { field: 'value', format: '.3f', title: 'pass@k' },
+    { field: 'ciLow', format: '.3f', title: '2.5%' },
+    { field: 'ciHigh', format: '.3f', title: '97.5%' },
+    { field: 'over', title: 'computed' },
+  ];
+  const line = (filter: string): Spec[] => [
+    {
+      transform: [{ filter }],
+      mark: { type: 'line' },
+      encoding: { x, y, color: enc.color, strokeDash: enc.strokeDash, strokeWidth: enc.strokeWidth },
     },
-  });
+    // points over all of the model's problems: filled; over fewer: hollow
+    {
+      transform: [{ filter: `(${filter}) && datum.missing === 0` }],
+      mark: { type: 'point', filled: true },
+      encoding: { x, y, color: enc.color, tooltip },
+    },
+    {
+      transform: [{ filter: `(${filter}) && datum.missing > 0` }],
+      mark: { type: 'point', filled: false, strokeWidth: 2, size: 70 },
+      encoding: { x, y, color: enc.color, tooltip },
+    },
+  ];
   // the base model's line last, so it is drawn over the others
-  layer.push(line('!datum.isBase'));
-  if (shown.some((m) => m.isBase)) layer.push(line('datum.isBase'));
+  layer.push(...line('!datum.isBase'));
+  if (shown.some((m) => m.isBase)) layer.push(...line('datum.isBase'));
   if (d.levels.length === 0) return { width: 'container', height: 300, data: { values: rows }, layer };
   const { columns, facetWidth } = facetLayout(width, d.levels.length + 1);
   return {

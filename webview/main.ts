@@ -8,8 +8,9 @@ import { registerToolkit } from './toolkit';
 import { Rpc } from './rpc';
 import { ProblemView } from './problemView';
 import { OverviewView } from './overviewView';
+import { TrainingView } from './trainingView';
 import { RewardModelsView } from './rewardModelsView';
-import { h, replace } from './dom';
+import { h } from './dom';
 import type { PanelState, ViewKind } from '../src/shared/protocol';
 
 function start(): void {
@@ -17,12 +18,17 @@ function start(): void {
   const view: ViewKind = document.body.dataset.view === 'overview' ? 'overview' : 'problem';
   const root = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
   const rpc = new Rpc(view);
-  let current: { load(): Promise<void>; rerenderCharts(): void } | undefined;
+  let current: ProblemView | OverviewView | undefined;
+  let training: { view: TrainingView; loaded: boolean } | undefined;
+  let rewards: { view: RewardModelsView; loaded: boolean } | undefined;
   rpc.onInit = (state: PanelState) => {
     if (state.view !== view) return;
     if (view === 'overview') {
       const saved = rpc.getState();
-      current = overviewTabs(root, rpc, saved?.view === 'overview' ? saved : undefined);
+      const panes = overviewTabs(root, rpc, saved?.view === 'overview' ? saved.tab : undefined);
+      training = panes.training;
+      rewards = panes.rewards;
+      current = new OverviewView(panes.models, rpc, saved?.view === 'overview' ? saved : undefined);
     } else {
       const saved = rpc.getState();
       const merged: PanelState =
@@ -34,69 +40,79 @@ function start(): void {
     }
     void current.load();
   };
-  rpc.onChanged = () => void current?.load();
+  rpc.onChanged = () => {
+    void current?.load();
+    if (training?.loaded) void training.view.load();
+    if (rewards?.loaded) void rewards.view.load();
+  };
   // Re-render charts when VS Code switches theme (it changes the body's classes).
-  new MutationObserver(() => current?.rerenderCharts()).observe(document.body, {
+  new MutationObserver(() => {
+    current?.rerenderCharts();
+    if (training?.loaded) training.view.rerenderCharts();
+    if (rewards?.loaded) rewards.view.rerenderCharts();
+  }).observe(document.body, {
     attributes: true,
     attributeFilter: ['class'],
   });
   rpc.start();
 }
 
+type OverviewTab = NonNullable<PanelState['tab']>;
+
 /**
- * The overview with its tabs: Overview (pass@k, histograms, coverage) and Reward models (loaded when first
- * shown: its bootstrap takes a moment). The tab shown is kept in the webview state.
+ * The overview's tabs: Models (the overview proper), Training (checkpoint series) and Reward models
+ * (several scorers on the same samples); the last two are loaded when first shown (the reward models'
+ * bootstrap takes a moment). The tab shown is kept in the webview state (`tab`).
  */
 function overviewTabs(
   root: HTMLElement,
   rpc: Rpc,
-  saved: Partial<PanelState> | undefined,
-): { load(): Promise<void>; rerenderCharts(): void } {
-  const ovRoot = h('div', { id: 'tab-overview', role: 'tabpanel' });
-  const rmRoot = h('div', { id: 'tab-reward-models', role: 'tabpanel' });
-  const overview = new OverviewView(ovRoot, rpc, saved);
-  const rewards = new RewardModelsView(rmRoot, rpc);
-  let tab: NonNullable<PanelState['tab']> = saved?.tab ?? 'overview';
-  /** The Reward models tab has data for the current index (reloaded on the next show otherwise). */
-  let rewardsFresh = false;
-  const buttons = (['overview', 'rewardModels'] as const).map((t) => {
-    const b = h(
-      'button',
-      { className: 'tab', role: 'tab', id: t === 'overview' ? 'tab-button-overview' : 'tab-button-reward-models' },
-      t === 'overview' ? 'Overview' : 'Reward models',
-    );
-    b.addEventListener('click', () => show(t));
-    return b;
-  });
-  const show = (t: NonNullable<PanelState['tab']>) => {
-    tab = t;
-    ovRoot.hidden = t !== 'overview';
-    rmRoot.hidden = t !== 'rewardModels';
-    buttons[0].setAttribute('aria-selected', String(t === 'overview'));
-    buttons[1].setAttribute('aria-selected', String(t === 'rewardModels'));
-    rpc.setState({ ...(rpc.getState() ?? {}), view: 'overview', tab: t });
-    if (t === 'rewardModels' && !rewardsFresh) {
-      rewardsFresh = true;
-      void rewards.load();
-    } else if (t === 'rewardModels') rewards.rerenderCharts();
-    else overview.rerenderCharts();
+  savedTab: PanelState['tab'],
+): {
+  models: HTMLElement;
+  training: { view: TrainingView; loaded: boolean };
+  rewards: { view: RewardModelsView; loaded: boolean };
+} {
+  const models = h('div', { id: 'overview-models', role: 'tabpanel', 'aria-labelledby': 'tab-models' });
+  const pane = h('div', { id: 'overview-training', role: 'tabpanel', 'aria-labelledby': 'tab-training' });
+  const rmPane = h('div', { id: 'overview-reward-models', role: 'tabpanel', 'aria-labelledby': 'tab-reward-models' });
+  const training = { view: new TrainingView(pane, rpc), loaded: false };
+  const rewards = { view: new RewardModelsView(rmPane, rpc), loaded: false };
+  const names: Record<OverviewTab, [string, string]> = {
+    models: ['tab-models', 'Models'],
+    training: ['tab-training', 'Training'],
+    rewardModels: ['tab-reward-models', 'Reward models'],
   };
-  replace(root, h('nav', { className: 'tabs', role: 'tablist' }, buttons), ovRoot, rmRoot);
-  show(tab);
-  return {
-    async load() {
-      rewardsFresh = false;
-      const loading = overview.load();
-      if (tab === 'rewardModels') {
-        rewardsFresh = true;
-        await Promise.all([loading, rewards.load()]);
-      } else await loading;
-    },
-    rerenderCharts() {
-      if (tab === 'overview') overview.rerenderCharts();
-      else rewards.rerenderCharts();
-    },
+  const order: OverviewTab[] = ['models', 'training', 'rewardModels'];
+  const tabs = order.map((t) =>
+    h('button', { id: names[t][0], role: 'tab', className: 'tab', onclick: () => show(t) }, names[t][1]),
+  );
+  const show = (t: OverviewTab) => {
+    for (const [i, b] of tabs.entries()) {
+      const on = order[i] === t;
+      b.setAttribute('aria-selected', String(on));
+      b.classList.toggle('selected', on);
+    }
+    models.hidden = t !== 'models';
+    pane.hidden = t !== 'training';
+    rmPane.hidden = t !== 'rewardModels';
+    rpc.stateExtras = { tab: t };
+    const saved = rpc.getState();
+    if (saved?.view === 'overview') rpc.setState({ ...saved, view: 'overview' });
+    if (t === 'training' && !training.loaded) {
+      training.loaded = true;
+      void training.view.load();
+    }
+    if (t === 'rewardModels') {
+      if (!rewards.loaded) {
+        rewards.loaded = true;
+        void rewards.view.load();
+      } else rewards.view.rerenderCharts();
+    }
   };
+  root.replaceChildren(h('nav', { className: 'tabs', role: 'tablist' }, tabs), models, pane, rmPane);
+  show(savedTab && order.includes(savedTab) ? savedTab : 'models');
+  return { models, training, rewards };
 }
 
 start();

@@ -46,9 +46,6 @@ export class OverviewView {
   private persist(): void {
     const d = this.data;
     const state: PanelState = { view: 'overview', bands: this.bands };
-    // the tab shown is kept by the tabs (main.ts)
-    const tab = this.rpc.getState()?.tab;
-    if (tab) state.tab = tab;
     if (d && this.visible) {
       state.shownModels = d.models.filter((m) => this.visible!.has(m.id)).map((m) => m.displayId);
       state.knownModels = d.models.map((m) => m.displayId);
@@ -138,6 +135,13 @@ export class OverviewView {
         'section',
         null,
         h('h2', null, 'pass@k per model (95% bootstrap band over problems)'),
+        d.curves.some((c) => c.missing > 0)
+          ? h(
+              'p',
+              { className: 'muted', id: 'curves-partial-note' },
+              "Hollow points are computed over fewer than all of the model's problems (no samples, no graded sample, or n < k): hover one for how many and why.",
+            )
+          : null,
         h('div', { className: 'chart', id: 'chart-curves' }),
       ),
       h(
@@ -224,12 +228,21 @@ export class OverviewView {
             d.models.map((m) => {
               const pts = d.curves.filter((c) => c.modelId === m.id && c.level === null);
               const last = pts[pts.length - 1];
+              // a value over fewer than all of the model's problems carries the count, and says why on hover
+              const cell = (p: (typeof pts)[number] | undefined, text: string) =>
+                p
+                  ? h(
+                      'td',
+                      { title: p.over, className: p.missing > 0 ? 'partial' : '' },
+                      text + (p.missing > 0 ? ` (${p.problems}/${p.problems + p.missing})` : ''),
+                    )
+                  : h('td', null, '—');
               return h(
                 'tr',
                 null,
                 h('td', null, m.label, m.isBase ? ' (base)' : ''),
-                h('td', null, fmt(pts[0]?.value ?? null)),
-                h('td', null, last ? `${fmt(last.value)} (k=${last.k})` : '—'),
+                cell(pts[0], fmt(pts[0]?.value ?? null)),
+                cell(last, last ? `${fmt(last.value)} (k=${last.k})` : ''),
               );
             }),
           ),

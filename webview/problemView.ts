@@ -14,6 +14,7 @@ import type {
   NoveltyData,
   PanelState,
   ProblemData,
+  ProblemModelStats,
   SamplePage,
   SampleSummary,
   SampleText,
@@ -138,10 +139,10 @@ export class ProblemView {
               label.get(s.modelId) ?? String(s.modelId),
               m?.isBase ? h('span', { className: 'tag' }, 'base') : null,
             ),
-            h('td', null, `${s.c}/${s.n}`),
+            h('td', { className: 'counts' }, countsText(s)),
             h('td', null, s.betaLow === null ? '—' : `[${fmt(s.betaLow)}, ${fmt(s.betaHigh)}]`),
             h('td', { className: 'pass1' }, fmt(s.passAtK[0]?.value ?? null)),
-            h('td', { className: 'passmax' }, last ? fmt(last.value) : `— (n=${s.n} < ${maxK})`),
+            h('td', { className: 'passmax' }, last ? fmt(last.value) : s.n === 0 ? '—' : `— (n=${s.n} < ${maxK})`),
             h('td', { className: 'category' }, cr ? `${cr.category}${cr.withinNoise ? ' (within noise)' : ''}` : '—'),
             h(
               'td',
@@ -210,6 +211,16 @@ export class ProblemView {
         'section',
         null,
         h('h2', null, 'pass@k per model'),
+        d.stats.some((x) => x.n === 0)
+          ? h(
+              'p',
+              { className: 'muted', id: 'not-drawn' },
+              `Not drawn (no verdict on this problem, left out of every figure): ${d.stats
+                .filter((x) => x.n === 0)
+                .map((x) => `${label.get(x.modelId) ?? x.modelId}: ${countsText(x)}`)
+                .join('; ')}.`,
+            )
+          : null,
         base
           ? null
           : h(
@@ -666,6 +677,17 @@ export class ProblemView {
       replace(el, h('p', { className: 'error' }, (e as Error).message));
     }
   }
+}
+
+/**
+ * A model's counts on this problem: `c/n` over graded samples, with the ungraded ones named; a model
+ * whose record has no samples, or no graded sample, says so (it is left out of every figure, not failing).
+ */
+export function countsText(s: Pick<ProblemModelStats, 'c' | 'n' | 'samples'>): string {
+  if (s.samples === 0) return 'no samples';
+  if (s.n === 0) return `ungraded (${s.samples} sample${s.samples === 1 ? '' : 's'}, none with a verdict)`;
+  const ungraded = s.samples - s.n;
+  return `${s.c}/${s.n}${ungraded > 0 ? ` (+${ungraded} ungraded)` : ''}`;
 }
 
 /** "in base 5/8 (5 ✓)" for a sample's final answer (base samples giving it, correct ones); empty when unknown. */

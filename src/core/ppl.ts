@@ -14,11 +14,12 @@
  * model and per comparison for the report. Every line is either a point or counted in `skipped` with a
  * diagnostic naming its line (the diagnostics list is capped, the count is not).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from './model';
 import type { ModelRow, TraceIndex } from './index/traceIndex';
 import { quantileSorted } from './metrics/bootstrap';
+import { readTextFileSync } from './textFile';
 
 /** Where the base-model log-probability sidecar is looked for, relative to the results folder. */
 export const LOGPROB_SIDECAR = '.trace-inspector/base-logprobs.jsonl';
@@ -180,7 +181,7 @@ export function readPplSidecar(root: string | undefined, index: TraceIndex, only
   if (!root) return none;
   const path = join(root, ...LOGPROB_SIDECAR.split('/'));
   if (!existsSync(path) || !statSync(path).isFile()) return none;
-  const parsed = parseLogprobSidecar(readFileSync(path, 'utf8'));
+  const parsed = parseLogprobSidecar(readTextFileSync(path));
   const problems = index.db.prepare('SELECT id, dataset, problem_id AS problemId FROM problems').all() as {
     id: number;
     dataset: string;

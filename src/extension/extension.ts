@@ -1,10 +1,17 @@
 import * as vscode from 'vscode';
 import { STANDARD_LABELS } from '../core/index/annotations';
-import { UnsupportedRuntimeError } from '../core/index/traceIndex';
+import {
+  UnsupportedRuntimeError,
+  chooseSqliteDriver,
+  describeSqliteDriver,
+  parseSqliteDriverChoice,
+  sqliteDriver,
+} from '../core/index/sqlite';
 import { describeFilter, ProblemTreeProvider, type Node, type TreeFilter } from './problemTree';
 import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, previewUri, sampleUri } from './sampleDocument';
 import { FolderSession, readSettings } from './session';
 import { registerPanels } from './problemPanel';
+import { trainingFilterTitle, trainingSeries } from './panelData';
 
 const INDEX_GLOB = '**/*.{jsonl,json,eval}';
 
@@ -396,6 +403,12 @@ class Extension implements vscode.Disposable {
         description: `${focus?.label ?? 'model'} below ${Math.round(100 * readSettings(s.folder).lowAccuracyThreshold)}% correct`,
         filter: { kind: 'lowAccuracy' },
       },
+      {
+        label: '$(warning) Grader disagreements',
+        description: 'the same answer (by answer equivalence) graded correct in one sample and incorrect in another',
+        filter: { kind: 'graderDisagreements' },
+      },
+      ...this.trainingFilterItems(s),
       ...(s.index.levels().length ? [{ label: '$(layers) By difficulty level…', action: 'level' as const }] : []),
       { label: '$(tag) By annotation label…', action: 'label' },
       { label: '$(search) Search sample text…', action: 'search' },
@@ -421,6 +434,24 @@ class Extension implements vscode.Disposable {
       const label = await vscode.window.showQuickPick(labels, { title: 'Annotation label' });
       if (label) this.setFilter({ kind: 'label', label });
     }
+  }
+
+  /** "Lost during training" and "Solved only at late steps" for the series of the model in focus (else the first series). */
+  private trainingFilterItems(s: FolderSession): (vscode.QuickPickItem & { filter: TreeFilter })[] {
+    const focus = s.focusModel();
+    const all = trainingSeries(s.index, {
+      baseId: s.baseModel()?.id,
+      focusId: focus?.id,
+      baseIsChoice: !s.baseModelIsGuess(),
+      stepPattern: readSettings(s.folder).stepPattern,
+    }).trajectories;
+    const t = all.find((x) => focus !== undefined && x.ids.models.includes(focus.id)) ?? all[0];
+    if (!t) return [];
+    return (['lost', 'late'] as const).map((which) => ({
+      label: which === 'lost' ? '$(arrow-down) Lost during training' : '$(history) Solved only at late steps',
+      description: trainingFilterTitle(t, which).replace(/^[^:]*\(/, '('),
+      filter: { kind: 'training', which, series: t.name, title: trainingFilterTitle(t, which) },
+    }));
   }
 
   register(): void {
@@ -518,7 +549,16 @@ class Extension implements vscode.Disposable {
     this.disposables.push(...registerPanels(this.context, () => this.active()));
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('traceInspector.sqliteDriver')) {
+          // One SQLite driver per process (two copies of SQLite on one file can corrupt it): a new
+          // choice applies to the next extension host.
+          void vscode.window.showInformationMessage(
+            'Trace Inspector: the SQLite driver changes when the window is reloaded (Developer: Reload Window).',
+          );
+        }
         if (e.affectsConfiguration('traceInspector')) this.onSessionChanged();
+        // another threshold changes which samples are graded: read the folder again
+        if (e.affectsConfiguration('traceInspector.correctThreshold')) void this.autoIndex();
         // another Inspect scorer gives other verdicts, another mapping file other records: the folder is read again
         if (e.affectsConfiguration('traceInspector.scorer') || e.affectsConfiguration('traceInspector.mappingFile'))
           void this.autoIndex();
@@ -557,6 +597,7 @@ export function validateFilter(f: unknown): TreeFilter | undefined {
     case 'failing':
     case 'lost':
     case 'gained':
+    case 'graderDisagreements':
       return { kind: o.kind };
     case 'lowAccuracy':
       return typeof o.threshold === 'number' && o.threshold >= 0 && o.threshold <= 1
@@ -568,6 +609,17 @@ export function validateFilter(f: unknown): TreeFilter | undefined {
       return typeof o.label === 'string' ? { kind: 'label', label: o.label } : undefined;
     case 'search':
       return typeof o.query === 'string' && o.query.trim() ? { kind: 'search', query: o.query } : undefined;
+    case 'training':
+      return (o.which === 'lost' || o.which === 'late') &&
+        (o.series === undefined || typeof o.series === 'string') &&
+        (o.title === undefined || typeof o.title === 'string')
+        ? {
+            kind: 'training',
+            which: o.which,
+            series: o.series as string | undefined,
+            title: o.title as string | undefined,
+          }
+        : undefined;
     case 'problems':
       return Array.isArray(o.problemIds) && o.problemIds.every((x) => Number.isInteger(x))
         ? {
@@ -597,11 +649,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ exte
   ext.register();
   ext.watch();
   try {
+    // better-sqlite3, or node:sqlite where it cannot load (old glibc on a Remote-SSH host), unless the
+    // setting (else TRACE_INSPECTOR_SQLITE_DRIVER) forces one; said once in the output channel.
+    const setting = vscode.workspace.getConfiguration('traceInspector').get<string>('sqliteDriver');
+    chooseSqliteDriver(parseSqliteDriverChoice(setting) ?? 'auto', 'setting');
+    ext.output.appendLine(`[sqlite] ${describeSqliteDriver(sqliteDriver())}`);
     ext.active();
   } catch (e) {
     const msg = (e as Error).message;
     ext.output.appendLine(`[index] cannot open the index: ${msg}`);
-    void vscode.window.showErrorMessage(`Trace Inspector: cannot open the index: ${msg}`);
+    void vscode.window.showErrorMessage(
+      `Trace Inspector: cannot open the index: ${msg}${e instanceof UnsupportedRuntimeError ? ' (see the README, "Supported hosts")' : ''}`,
+    );
     return { extension: ext };
   }
   void ext.autoIndex();

@@ -28,16 +28,20 @@ import {
   crossoverK,
   intervalHoldsZero,
   kGrid,
-  majAtK,
+  majOfGroups,
   pairedBootstrapDiff,
   passAtK,
   problemSaturationK,
   type ProblemPair,
+  voteGroups,
   withinNoise,
 } from '../core/metrics';
 import { buildBaseIndex, problemSimilarity } from '../core/similarity';
 import { REWARD_SCORE_SCORER, rewardModelsReport } from '../core/rewardReport';
 import { preview } from '../core/text';
+import { denominator, describeDenominator, problemSet } from '../core/denominators';
+import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
+import { clusterOrder, computeTrajectories, type TrajectoryDetail, trajectoryFilter } from '../core/trajectories';
 import {
   MAX_PAGE,
   MAX_TEXT,
@@ -55,6 +59,8 @@ import {
   type SampleSummary,
   type SampleText,
   type SimilarityData,
+  type TrainingData,
+  type TrainingSeries,
   type WebviewFilter,
 } from '../shared/protocol';
 
@@ -64,6 +70,8 @@ export interface Roles {
   focusId?: number;
   /** The user chose the base model (else it is a guess and runs are compared within themselves, as the CLI does). */
   baseIsChoice?: boolean;
+  /** Step pattern of checkpoint series (the `traceInspector.stepPattern` setting); empty: the built-in one. */
+  stepPattern?: string;
 }
 
 function modelInfo(m: ModelRow, roles: Roles): ModelInfo {
@@ -84,8 +92,10 @@ function curve(n: number, f: (k: number) => number | null): KPoint[] {
 /**
  * Everything the problem view's header and chart need for one problem: per model n, c, c/n with its
  * 95% Jeffreys interval, pass@k at k = 1, 2, 4, ..., n, best-of-k (when reward scores exist) and
- * maj@k (when extracted answers exist), and each model against its base: category (and whether it is
- * within noise) and the saturation point (no per-problem crossover: two curves of one problem never cross).
+ * maj@k (when extracted answers exist; answers grouped by answer equivalence, the winning group judged
+ * by the problem's reference answer when it has one, else by verdicts: metrics `voteGroups`), and each
+ * model against its base: category (and whether it is within noise) and the saturation point (no
+ * per-problem crossover: two curves of one problem never cross).
  * n is the number of graded samples (ungraded samples do not enter pass@k).
  * @returns undefined when the problem id is unknown.
  */
@@ -109,6 +119,8 @@ export function problemData(
     const scored = r.scored > 0 ? index.scoredSamples(problemId, r.modelId) : [];
     const answers = index.answers(problemId, r.modelId);
     const hasAnswers = answers.some((a) => a.answer !== null && a.answer !== '');
+    // answers grouped once (by answer equivalence, as the report's maj@k and "in base" do), judged by the reference
+    const votes = hasAnswers ? voteGroups(answers, { reference: p.referenceAnswer }) : null;
     return {
       modelId: r.modelId,
       n,
@@ -120,7 +132,7 @@ export function problemData(
       betaHigh: beta ? beta.high : null,
       passAtK: curve(n, (k) => passAtK(n, c, k)),
       bestOfK: scored.length > 0 ? curve(scored.length, (k) => bestOfK(scored, k)) : [],
-      majAtK: hasAnswers ? curve(answers.length, (k) => majAtK(answers, k)) : [],
+      majAtK: hasAnswers ? curve(answers.length, (k) => majOfGroups(votes, k).value) : [],
     };
   });
   // Each model against its comparison base (the chosen base, or its own run's base while the base is a
@@ -369,12 +381,11 @@ export function similarityJob(index: TraceIndex, problemId: number, baseId: numb
 export function similarityParams(index: TraceIndex, problemId: number, baseId: number, modelId: number): string {
   const hashes = index.db
     .prepare(
-      'SELECT model_id, sample_index, content_hash FROM samples WHERE problem_id = ? AND model_id IN (?, ?) ORDER BY model_id, sample_index',
+      'SELECT model_id AS m, sample_index AS i, content_hash AS c FROM samples WHERE problem_id = ? AND model_id IN (?, ?) ORDER BY model_id, sample_index',
     )
-    .raw()
-    .all(problemId, baseId, modelId) as [number, number, string][];
+    .all(problemId, baseId, modelId) as { m: number; i: number; c: string }[];
   const h = createHash('sha1');
-  for (const [m, i, c] of hashes) h.update(`${m === baseId ? 'b' : 'm'}:${i}:${c};`);
+  for (const { m, i, c } of hashes) h.update(`${m === baseId ? 'b' : 'm'}:${i}:${c};`);
   return JSON.stringify({ ...SIMILARITY_PARAMS, texts: h.digest('hex').slice(0, 16) });
 }
 
@@ -443,22 +454,37 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
   }
   const levels = index.levels();
   const levelOf = levels.length > 0 ? index.levelByProblem() : new Map<number, string | null>();
+  // every problem of each model, graded or not: the denominators (src/core/denominators.ts)
+  const allByModel = new Map<number, StatRow[]>();
+  for (const s of index.allStats()) {
+    const list = allByModel.get(s.modelId) ?? [];
+    list.push(s);
+    allByModel.set(s.modelId, list);
+  }
   const curves: OverviewData['curves'] = [];
   const histograms: OverviewData['histograms'] = [];
   const warnings: string[] = [];
   const boot = { replicates, seed: 12345 };
   for (const m of models) {
     const rows = byModel.get(m.id) ?? [];
+    const all = allByModel.get(m.id) ?? [];
+    const whole = problemSet(all);
+    if (whole.noSamples + whole.ungraded > 0)
+      warnings.push(
+        `${m.label}: ${describeDenominator(denominator(whole, whole.graded.length, 0))}; those are left out of every figure`,
+      );
     if (rows.length === 0) continue;
-    const groups: [string | null, StatRow[]][] = [[null, rows]];
+    const groups: [string | null, StatRow[]][] = [[null, all]];
     for (const level of levels) {
-      const sub = rows.filter((r) => levelOf.get(r.problemId) === level);
+      const sub = all.filter((r) => levelOf.get(r.problemId) === level);
       if (sub.length > 0) groups.push([level, sub]);
     }
     for (const [level, sub] of groups) {
-      const pc = sub.map((r) => ({ n: r.graded, c: r.c }));
-      const maxN = pc.reduce((a, p) => Math.max(a, p.n), 0);
-      for (const pt of bootstrapPassAtKCurve(pc, kGrid(maxN), boot)) {
+      const set = problemSet(sub);
+      const maxN = set.graded.reduce((a, p) => Math.max(a, p.n), 0);
+      if (maxN === 0) continue;
+      for (const pt of bootstrapPassAtKCurve(set.graded, kGrid(maxN), boot)) {
+        const d = denominator(set, pt.problems, pt.missing);
         curves.push({
           modelId: m.id,
           level,
@@ -467,6 +493,8 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
           ciLow: pt.ciLow,
           ciHigh: pt.ciHigh,
           problems: pt.problems,
+          missing: d.missing,
+          over: describeDenominator(d, pt.k),
         });
       }
     }
@@ -542,7 +570,7 @@ export type ResolvedFilter = ProblemFilter | { kind: 'problems'; problemIds: num
  * particular model (histogram bins, coverage cells, failing/lost/gained of a model that may not be
  * the tree's focus model) become an explicit list of problem ids with a title.
  */
-export function resolveFilter(index: TraceIndex, f: WebviewFilter): ResolvedFilter {
+export function resolveFilter(index: TraceIndex, f: WebviewFilter, roles: Roles = {}): ResolvedFilter {
   const label = (id: number) => index.model(id)?.label ?? `model ${id}`;
   const stats = (id: number) =>
     new Map(
@@ -592,7 +620,142 @@ export function resolveFilter(index: TraceIndex, f: WebviewFilter): ResolvedFilt
       }[cell];
       return { kind: 'problems', problemIds: ids, title: `${label(f.model)} vs ${label(f.base)}: ${what}` };
     }
+    case 'training': {
+      const t = trainingSeries(index, roles).trajectories.find((x) => x.name === f.series);
+      const ids = t ? trainingProblemIds(t, f.which) : [];
+      return {
+        kind: 'problems',
+        problemIds: ids,
+        title: t ? trainingFilterTitle(t, f.which) : `${f.series}: no such series`,
+      };
+    }
   }
+}
+
+/**
+ * The checkpoint series of the index with per-problem rows only (no bootstrap, no text scan): what the
+ * tree's training filters need. An invalid step pattern falls back to the built-in one, with a warning.
+ */
+export function trainingSeries(
+  index: TraceIndex,
+  roles: Roles,
+): { trajectories: TrajectoryDetail[]; warnings: string[] } {
+  const { pattern, warning } = usablePattern(roles.stepPattern);
+  const r = computeTrajectories(index, { ...trajectoryRoles(index, roles), stepPattern: pattern, problemsOnly: true });
+  return { trajectories: r.trajectories, warnings: warning ? [warning, ...r.warnings] : r.warnings };
+}
+
+/** Problem row ids of a training filter: lost during training, or solved only at late steps. */
+export function trainingProblemIds(t: TrajectoryDetail, which: 'lost' | 'late'): number[] {
+  return trajectoryFilter(t, which).map((i) => t.ids.problems[i]);
+}
+
+/** The title of a training filter, naming its series and steps. */
+export function trainingFilterTitle(t: TrajectoryDetail, which: 'lost' | 'late'): string {
+  const last = t.steps[t.steps.length - 1]?.step;
+  return which === 'lost'
+    ? `Lost during training (${t.name}): solved at an earlier step, not at step ${last}`
+    : `Solved only at late steps (${t.name}): first solved at step ${t.lateFromStep} or later`;
+}
+
+/** The setting's pattern when it compiles, else the built-in one and a warning saying why. */
+function usablePattern(pattern: string | undefined): { pattern: string | undefined; warning?: string } {
+  if (!pattern?.trim()) return { pattern: undefined };
+  try {
+    compileStepPattern(pattern);
+    return { pattern };
+  } catch (e) {
+    return {
+      pattern: undefined,
+      warning: `traceInspector.stepPattern: ${(e as Error).message}; the built-in pattern is used`,
+    };
+  }
+}
+
+/** The base model and whether it was chosen, as the trajectories computation takes them. */
+function trajectoryRoles(index: TraceIndex, roles: Roles): { base?: ModelRow; baseIsChoice: boolean } {
+  const base = roles.baseId !== undefined ? index.model(roles.baseId) : undefined;
+  return { base, baseIsChoice: !!roles.baseIsChoice };
+}
+
+/**
+ * The overview's Training tab: every checkpoint series with per-step figures (pass@1 and pass@K with
+ * seeded bootstrap intervals, the step's base as reference, categories and the positive-gain share
+ * against the base, mean response length) and every problem's c/n per step in heatmap order
+ * (src/core/trajectories.ts `clusterOrder`). n = graded samples.
+ * @param replicates bootstrap replicates (default 1000, as the overview's curves).
+ */
+export function trainingData(index: TraceIndex, roles: Roles, replicates = 1000): TrainingData {
+  const { pattern, warning } = usablePattern(roles.stepPattern);
+  const models = index.models();
+  const r = computeTrajectories(index, {
+    ...trajectoryRoles(index, roles),
+    stepPattern: pattern,
+    replicates,
+    seed: 12345,
+    models,
+  });
+  const label = new Map(models.map((m) => [m.id, m.label]));
+  const series: TrainingSeries[] = r.trajectories.map((t) => ({
+    name: t.name,
+    k: t.k,
+    lateFromStep: t.lateFromStep,
+    steps: t.steps.map((s, i) => {
+      const baseId = t.ids.bases[i];
+      const g = s.positiveGainShare;
+      return {
+        step: s.step,
+        modelId: t.ids.models[i],
+        label: s.label,
+        baseModelId: baseId,
+        baseLabel: baseId === null ? null : (label.get(baseId) ?? null),
+        samples: s.samples,
+        graded: s.graded,
+        correct: s.correct,
+        problems: s.problems,
+        sampleAccuracy: s.sampleAccuracy,
+        passAtK: s.passAtK,
+        basePassAtK: s.basePassAtK,
+        pairedProblems: s.pairedProblems,
+        categories: s.categories,
+        gainShare: g && {
+          sharpening: g.sharpening,
+          expansion: g.expansion,
+          ciLow: g.ciLow,
+          ciHigh: g.ciHigh,
+          gainFromSharpening: g.gainFromSharpening,
+          gainFromExpansion: g.gainFromExpansion,
+          gainedProblems: g.gainedProblems,
+        },
+        meanChars: s.meanChars,
+        baseMeanChars: s.baseMeanChars,
+      };
+    }),
+    problems: clusterOrder(t.problems).map((i) => {
+      const p = t.problems[i];
+      return {
+        id: t.ids.problems[i],
+        problemId: p.problemId,
+        dataset: p.dataset,
+        c: p.correctByStep,
+        n: p.nByStep,
+        baseC: p.baseCorrectByStep,
+        baseN: p.baseNByStep,
+        firstSolvedStep: p.firstSolvedStep,
+        lostAtStep: p.lostAtStep,
+        pattern: p.pattern,
+      };
+    }),
+    lost: trainingProblemIds(t, 'lost'),
+    late: trainingProblemIds(t, 'late'),
+  }));
+  return {
+    series,
+    stepPattern: pattern ?? DEFAULT_STEP_PATTERN,
+    defaultPattern: pattern === undefined,
+    warnings: warning ? [warning, ...r.warnings] : r.warnings,
+    models: models.length,
+  };
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import type { FolderSession } from './session';
+import { type FolderSession, readSettings } from './session';
 import { comparisonBase } from '../core/index/labels';
 import type { ModelRow } from '../core/index/traceIndex';
 import {
@@ -29,6 +29,7 @@ import {
   sampleText,
   similarityJob,
   similarityParams,
+  trainingData,
   withAnswersInBase,
   writeSimilarityCache,
   type Roles,
@@ -247,7 +248,12 @@ class Panel {
   }
 
   private roles(s: FolderSession): Roles {
-    return { baseId: s.baseModel()?.id, focusId: s.focusModel()?.id, baseIsChoice: !s.baseModelIsGuess() };
+    return {
+      baseId: s.baseModel()?.id,
+      focusId: s.focusModel()?.id,
+      baseIsChoice: !s.baseModelIsGuess(),
+      stepPattern: readSettings(s.folder).stepPattern,
+    };
   }
 
   private async onMessage(raw: unknown): Promise<void> {
@@ -310,6 +316,10 @@ class Panel {
         if (!d) throw new RequestError(`Problem ${m.problemId} or model ${m.modelId} is not in the index.`);
         return d;
       }
+      case 'getTraining': {
+        const s = this.session();
+        return trainingData(s.index, this.roles(s));
+      }
       case 'setAnnotation': {
         const s = this.session();
         const ref = s.annotations.refOf(m.sampleId);
@@ -320,15 +330,20 @@ class Panel {
       }
       case 'filterProblems': {
         const s = this.session();
-        await vscode.commands.executeCommand('traceInspector.filterProblems', resolveFilter(s.index, m.filter));
+        await vscode.commands.executeCommand(
+          'traceInspector.filterProblems',
+          resolveFilter(s.index, m.filter, this.roles(s)),
+        );
         return { ok: true };
       }
       case 'openSample':
         await vscode.commands.executeCommand('traceInspector.openSample', { sampleId: m.sampleId });
         return { ok: true };
-      case 'openProblem':
-        this.panels.show({ view: 'problem', problemId: m.problemId });
+      case 'openProblem': {
+        const key = this.panels.getSession()?.index.problem(m.problemId)?.key;
+        this.panels.show({ view: 'problem', problemId: m.problemId, problemKey: key, modelId: m.modelId });
         return { ok: true };
+      }
     }
   }
 

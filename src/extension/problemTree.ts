@@ -3,6 +3,7 @@ import { passAtK } from '../core/metrics';
 import type { ModelRow, ProblemFilter, ProblemRow, SampleRow, StatRow } from '../core/index/traceIndex';
 import { preview } from '../core/text';
 import { readSettings, type FolderSession } from './session';
+import { trainingFilterTitle, trainingProblemIds, trainingSeries } from './panelData';
 
 /** How the tree is grouped. */
 export type TreeMode = 'problem' | 'model';
@@ -17,7 +18,14 @@ export type TreeFilter =
   | { kind: 'level'; level: string }
   | { kind: 'label'; label: string }
   | { kind: 'search'; query: string }
-  | { kind: 'problems'; problemIds: number[]; title?: string };
+  | { kind: 'graderDisagreements' }
+  | { kind: 'problems'; problemIds: number[]; title?: string }
+  /**
+   * Problems of a training series (checkpoints of one run): `lost` = lost during training (solved at an
+   * earlier step, not at the last one), `late` = solved only at late steps. `series` names the series;
+   * absent: the series of the model in focus, else the first one.
+   */
+  | { kind: 'training'; which: 'lost' | 'late'; series?: string; title?: string };
 
 /** Tree nodes. Every node carries what its children query needs; ids are stable across refreshes. */
 export type Node =
@@ -48,8 +56,15 @@ export function describeFilter(f: TreeFilter, focus?: ModelRow, base?: ModelRow)
       return `Label: ${f.label}`;
     case 'search':
       return `Search: "${f.query}"`;
+    case 'graderDisagreements':
+      return 'Grader disagreements: the same answer graded correct and incorrect';
     case 'problems':
       return f.title ?? `${f.problemIds.length} selected problems`;
+    case 'training':
+      return (
+        f.title ??
+        `${f.which === 'lost' ? 'Lost during training' : 'Solved only at late steps'}${f.series ? ` (${f.series})` : ''}`
+      );
   }
 }
 
@@ -57,6 +72,37 @@ const passIcon = new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.ico
 const failIcon = new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
 const partialIcon = new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('testing.iconQueued'));
 const ungradedIcon = new vscode.ThemeIcon('question');
+const noSamplesIcon = new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
+
+/**
+ * The state of a model on a problem, as the tree shows it: `none` (no record), `noSamples` (a record
+ * without samples), `ungraded` (samples, none graded), else by verdicts. The first two and `ungraded`
+ * are left out of every figure (counted in `missing`), so they are never shown as failing.
+ */
+export type ProblemState = 'none' | 'noSamples' | 'ungraded' | 'failing' | 'partial' | 'solved';
+
+export function problemState(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined): ProblemState {
+  if (!s) return 'none';
+  if (s.n === 0) return 'noSamples';
+  if (s.graded === 0) return 'ungraded';
+  return s.c === 0 ? 'failing' : s.c === s.graded ? 'solved' : 'partial';
+}
+
+function stateIcon(state: ProblemState): vscode.ThemeIcon {
+  switch (state) {
+    case 'noSamples':
+      return noSamplesIcon;
+    case 'none':
+    case 'ungraded':
+      return ungradedIcon;
+    case 'failing':
+      return failIcon;
+    case 'solved':
+      return passIcon;
+    case 'partial':
+      return partialIcon;
+  }
+}
 
 /**
  * A model's name as a tree row shows it: the last segment of its name with the revision
@@ -69,27 +115,68 @@ export function treeModelLabel(m: Pick<ModelRow, 'name' | 'revision' | 'run' | '
   return m.label.endsWith(` (${m.run || '.'})`) ? `${m.run || '.'} › ${short}` : short;
 }
 
-/** Solved (every graded sample correct), failing, partly solved, or ungraded (no graded sample, or no row). */
-function countsIcon(st: StatRow | undefined): vscode.ThemeIcon {
-  if (!st || st.graded === 0) return ungradedIcon;
-  return st.c === 0 ? failIcon : st.c === st.graded ? passIcon : partialIcon;
-}
-
 /** Largest configured k that `n` reaches (pass@k for n < k is undefined and never shown). */
 function treeK(kValues: number[], n: number): number | undefined {
   return [...kValues].sort((a, b) => b - a).find((k) => k <= n);
 }
 
-/** c/n, or `n ungraded` when no sample has a verdict ("0/n" would read as n failures). */
-function correctOfN(s: StatRow): string {
-  return s.graded === 0 ? `${s.n} ungraded` : `${s.c}/${s.n}`;
-}
-
-function fmtCounts(s: StatRow | undefined, kValues: number[]): string {
-  if (!s) return '—';
+/**
+ * A model's counts on a problem: `c/n · pass@k` over graded samples; `c/g · u ungraded` when some
+ * samples have no verdict; `no samples` / `N ungraded` for the states left out of the figures.
+ */
+export function fmtCounts(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined, kValues: number[]): string {
+  const state = problemState(s);
+  if (!s || state === 'none') return '—';
+  if (state === 'noSamples') return 'no samples';
+  // "0/n" would read as n failures
+  if (state === 'ungraded') return `${s.n} ungraded`;
   const k = treeK(kValues, s.graded);
   const p = k && k > 1 ? passAtK(s.graded, s.c, k) : null;
-  return `${correctOfN(s)}${p !== null && k ? ` · pass@${k} ${p.toFixed(2)}` : ''}`;
+  const ungraded = s.n - s.graded;
+  return `${s.c}/${s.graded}${ungraded > 0 ? ` · ${ungraded} ungraded` : ''}${p !== null && k ? ` · pass@${k} ${p.toFixed(2)}` : ''}`;
+}
+
+/** `c/n` of the base model on a problem, or its state when it has no verdict there. */
+function shortCounts(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined): string {
+  const state = problemState(s);
+  if (!s || state === 'none') return '—';
+  if (state === 'noSamples') return 'no samples';
+  if (state === 'ungraded') return `${s.n} ungraded`;
+  return `${s.c}/${s.graded}`;
+}
+
+/** `step 300 · ` for a checkpoint of a training series, else empty. */
+function stepText(s: FolderSession, m: ModelRow): string {
+  const st = s.checkpointSteps().get(m.id);
+  return st ? `step ${st.step} · ` : '';
+}
+
+/**
+ * Model rows in the order given, except that the checkpoints of a training series are listed together,
+ * by step number (step-300 before step-1000, ckpt-500 before ckpt-2k), where the series' first member
+ * stands.
+ */
+export function groupCheckpoints<M extends { id: number }>(
+  ordered: readonly M[],
+  steps: ReadonlyMap<number, { step: number; series: string }>,
+): M[] {
+  const out: M[] = [];
+  const done = new Set<string>();
+  for (const m of ordered) {
+    const st = steps.get(m.id);
+    if (!st) {
+      out.push(m);
+      continue;
+    }
+    if (done.has(st.series)) continue;
+    done.add(st.series);
+    out.push(
+      ...ordered
+        .filter((x) => steps.get(x.id)?.series === st.series)
+        .sort((a, b) => (steps.get(a.id)?.step ?? 0) - (steps.get(b.id)?.step ?? 0)),
+    );
+  }
+  return out;
 }
 
 /**
@@ -111,11 +198,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
 
   /** Problems matching the last full-text search, computed once per query and index state (a common word matches most samples). */
   private searchCache: { query: string; problemIds: number[] } | undefined;
+  /** Problems of the last training filter, computed once per filter and index state. */
+  private trainingCache: { filter: string; problemIds: number[]; title: string } | undefined;
 
   refresh(node?: Node): void {
     if (!node) {
       this.shown.clear();
       this.searchCache = undefined;
+      this.trainingCache = undefined;
     }
     this.emitter.fire(node);
   }
@@ -144,12 +234,37 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
               threshold: f.threshold ?? readSettings(s.folder).lowAccuracyThreshold,
             }
           : { kind: 'all' };
+      case 'training': {
+        const key = JSON.stringify(f);
+        if (this.trainingCache?.filter !== key) {
+          const all = trainingSeries(s.index, {
+            baseId: base?.id,
+            focusId: focus?.id,
+            baseIsChoice: !s.baseModelIsGuess(),
+            stepPattern: readSettings(s.folder).stepPattern,
+          }).trajectories;
+          const t = f.series
+            ? all.find((x) => x.name === f.series)
+            : (all.find((x) => focus !== undefined && x.ids.models.includes(focus.id)) ?? all[0]);
+          this.trainingCache = {
+            filter: key,
+            problemIds: t ? trainingProblemIds(t, f.which) : [],
+            title: t ? trainingFilterTitle(t, f.which) : 'No checkpoint series in this folder',
+          };
+        }
+        return { kind: 'problems', problemIds: this.trainingCache.problemIds };
+      }
       case 'search': {
         if (this.searchCache?.query !== f.query) {
           const problemIds = s.index.listProblems({ kind: 'search', query: f.query }, 0, 1_000_000).map((p) => p.id);
           this.searchCache = { query: f.query, problemIds };
         }
         return { kind: 'problems', problemIds: this.searchCache.problemIds };
+      }
+      case 'graderDisagreements': {
+        // problems with a group of equivalent answers graded both ways (the session caches the audit)
+        const ids = [...new Set(s.graderAudit().inconsistent.map((g) => g.problemRowId))];
+        return { kind: 'problems', problemIds: ids };
       }
       default:
         return f;
@@ -229,7 +344,10 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
                   },
           ];
         }
-        if (this.mode === 'model') return s.models().map((m) => ({ type: 'model', model: m }) as Node);
+        if (this.mode === 'model') {
+          const steps = s.checkpointSteps();
+          return groupCheckpoints(s.models(), steps).map((m) => ({ type: 'model', model: m }) as Node);
+        }
         const { total } = this.problemPage(s, 0, 0);
         this.lastCount = total;
         if (total === 0)
@@ -254,17 +372,18 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           const models = new Map(s.models().map((m) => [m.id, m]));
           const base = s.baseModel();
           const order = (m: ModelRow) => (m.id === base?.id ? 0 : 1);
+          const steps = s.checkpointSteps();
           // Under the search filter, only the models with matching samples (as the verdict rows list only those).
           const matching =
             this.matching === undefined ? undefined : s.index.matchingModels(node.problem.id, this.matching);
-          return stats
+          const rows = stats
             .map((st) => models.get(st.modelId))
             .filter((m): m is ModelRow => !!m && (matching === undefined || matching.has(m.id)))
             .sort(
               (a, b) =>
                 order(a) - order(b) || treeModelLabel(a).localeCompare(treeModelLabel(b), 'en', { numeric: true }),
-            )
-            .map((m) => ({ type: 'model', model: m, problemId: node.problem.id }));
+            );
+          return groupCheckpoints(rows, steps).map((m) => ({ type: 'model', model: m, problemId: node.problem.id }));
         }
         case 'model': {
           if (node.problemId !== undefined) return this.verdictNodes(s, node.problemId, node.model.id);
@@ -368,12 +487,12 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
             parts.push(`model: ${s.isIndexing ? 'indexing…' : 'not indexed (indexing stopped)'}`);
           } else {
             if (node.modelId === undefined && base && base.id !== focus?.id)
-              parts.push(`base ${bs ? correctOfN(bs) : missing}`);
+              parts.push(`base ${bs ? shortCounts(bs) : missing}`);
             if (focus)
               parts.push(`${node.modelId === undefined ? 'model ' : ''}${fs ? fmtCounts(fs, kValues) : missing}`);
           }
           item.description = `${parts.join(' · ')}${p.question ? ` — ${preview(p.question, 60)}` : ''}`;
-          item.iconPath = !fs && s.isIndexing ? new vscode.ThemeIcon('loading~spin') : countsIcon(fs);
+          item.iconPath = !fs && s.isIndexing ? new vscode.ThemeIcon('loading~spin') : stateIcon(problemState(fs));
         }
         return item;
       }
@@ -386,10 +505,16 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           const base = s.baseModel();
           if (node.problemId !== undefined) {
             const st = s.index.problemStats(node.problemId).find((x) => x.modelId === m.id);
-            item.description = `${fmtCounts(st, kValues)}${m.id === base?.id ? ' · base' : ''}`;
-            item.iconPath = countsIcon(st);
+            item.description = `${stepText(s, m)}${fmtCounts(st, kValues)}${m.id === base?.id ? ' · base' : ''}`;
+            item.iconPath = stateIcon(problemState(st));
+            // a record without samples has nothing to expand
+            if (st && st.n === 0) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
           } else {
-            item.description = `${m.problems} problems · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}${s.isIndexing ? ' · indexing…' : ''}`;
+            const left = [
+              m.emptyProblems ? `${m.emptyProblems} without samples` : '',
+              m.ungradedProblems ? `${m.ungradedProblems} ungraded` : '',
+            ].filter(Boolean);
+            item.description = `${stepText(s, m)}${m.problems} problems${left.length ? ` (${left.join(', ')})` : ''} · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}${s.isIndexing ? ' · indexing…' : ''}`;
             item.iconPath = new vscode.ThemeIcon(m.id === base?.id ? 'home' : 'hubot');
           }
         }
@@ -467,9 +592,12 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         if (a?.note) md.appendMarkdown('\n\n**Note:** ').appendText(a.note);
       }
     } else if (node.type === 'model') {
-      md.appendText(
-        `${node.model.displayId}\n${node.model.problems} problems, ${node.model.samples} samples, ${node.model.correct} correct`,
-      );
+      const m = node.model;
+      md.appendText(`${m.displayId}\n${m.problems} problems, ${m.samples} samples, ${m.correct} correct`);
+      if (m.emptyProblems || m.ungradedProblems)
+        md.appendMarkdown('\n\n').appendText(
+          `Left out of every figure (counted in "missing"): ${m.emptyProblems} problem(s) without samples, ${m.ungradedProblems} without a graded sample.`,
+        );
     } else return item;
     item.tooltip = md;
     return item;

@@ -3,9 +3,12 @@ import { createHash } from 'node:crypto';
 import { isAbsolute, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { auditDiagnostics, auditFolder } from '../core/audit';
+import { type GraderAudit, graderAudit, graderAuditDiagnostics } from '../core/graderAudit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 import { comparisonBase, guessBaseModel } from '../core/index/labels';
+import { sqliteDriver } from '../core/index/sqlite';
+import { checkpointSeries } from '../core/trajectories';
 import { TraceIndex, type ModelRow } from '../core/index/traceIndex';
 import type { Diagnostic } from '../core/model';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
@@ -22,6 +25,10 @@ export interface Settings {
   exclude: string[];
   baseModel: string;
   lowAccuracyThreshold: number;
+  /** A correctness score >= this is correct; undefined: scores that are not verdicts leave samples ungraded. */
+  correctThreshold: number | undefined;
+  /** Step pattern of checkpoint series (regular expression source); empty: the built-in one. */
+  stepPattern: string;
   /** Inspect AI logs: the scorer (`name` or `name.key`); empty for the default rule (see readers/inspectScorer.ts). */
   scorer: string;
   /**
@@ -42,9 +49,15 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     exclude: c.get<string[]>('exclude') ?? [],
     baseModel: c.get<string>('baseModel') ?? '',
     lowAccuracyThreshold: c.get<number>('lowAccuracyThreshold') ?? 0.25,
+    correctThreshold: finiteOrUndefined(c.get<unknown>('correctThreshold')),
+    stepPattern: c.get<string>('stepPattern') ?? '',
     scorer: (c.get<string>('scorer') ?? '').trim(),
     mappingFile: (c.get<string>('mappingFile') ?? '').trim(),
   };
+}
+
+function finiteOrUndefined(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
 /**
@@ -93,6 +106,16 @@ export class FolderSession implements vscode.Disposable {
     this.changed.fire();
   }
 
+  private graderAuditCache: GraderAudit | undefined;
+
+  /**
+   * The grader audit of the indexed samples (groups of equivalent answers graded both ways; core
+   * `graderAudit`): the one the indexing worker computed after its last pass, else computed here once.
+   */
+  graderAudit(): GraderAudit {
+    return (this.graderAuditCache ??= graderAudit(this.index));
+  }
+
   /**
    * Models with totals; cached until the next change (every tree row asks for the base and focus
    * models). While indexing runs, the change events of committed batches clear it.
@@ -101,6 +124,34 @@ export class FolderSession implements vscode.Disposable {
 
   models(): ModelRow[] {
     return (this.modelsCache ??= this.index.models());
+  }
+
+  private stepsCache:
+    | { key: string; models: ModelRow[]; steps: Map<number, { step: number; series: string }> }
+    | undefined;
+
+  /**
+   * The step and series of every model that is a checkpoint of a training series (core
+   * `checkpointSeries` with the `traceInspector.stepPattern` setting; an invalid pattern falls back to
+   * the built-in one). Cached until the models, the base or the setting change.
+   */
+  checkpointSteps(): Map<number, { step: number; series: string }> {
+    const models = this.models();
+    const base = this.baseModel();
+    const baseIsChoice = !this.baseModelIsGuess();
+    const pattern = readSettings(this.folder).stepPattern;
+    const key = `${base?.id ?? ''}|${baseIsChoice}|${pattern}`;
+    if (this.stepsCache?.key === key && this.stepsCache.models === models) return this.stepsCache.steps;
+    let found: ReturnType<typeof checkpointSeries>;
+    try {
+      found = checkpointSeries(models, { base, baseIsChoice, stepPattern: pattern });
+    } catch {
+      found = checkpointSeries(models, { base, baseIsChoice });
+    }
+    const steps = new Map<number, { step: number; series: string }>();
+    for (const s of found.series) for (const st of s.steps) steps.set(st.model.id, { step: st.step, series: s.name });
+    this.stepsCache = { key, models, steps };
+    return steps;
   }
 
   private stateKey(what: string): string {
@@ -220,10 +271,14 @@ export class FolderSession implements vscode.Disposable {
       dbPath: this.dbPath,
       include: settings.include,
       exclude: settings.exclude,
+      correctThreshold: settings.correctThreshold,
       scorer: settings.scorer,
       mappingFile: settings.mappingFile ? resolve(this.root, settings.mappingFile) : '',
+      // the worker opens its own connection: with this process's driver (one SQLite per process)
+      sqliteDriver: sqliteDriver().name,
     };
     const shown = { samples: 0, at: Date.now() };
+    let workerAudit: { audit?: GraderAudit; error?: string } | undefined;
     const done = new Promise<IndexSummary | undefined>((resolve) => {
       worker.on('message', (m: WorkerReply) => {
         if (m.type === 'progress') {
@@ -235,8 +290,10 @@ export class FolderSession implements vscode.Disposable {
             shown.at = now;
             this.fireChanged();
           }
-        } else if (m.type === 'done') resolve(m.summary);
-        else if (m.type === 'error') {
+        } else if (m.type === 'done') {
+          workerAudit = { audit: m.graderAudit, error: m.graderAuditError };
+          resolve(m.summary);
+        } else if (m.type === 'error') {
           this.output.appendLine(`[index] failed: ${m.message}`);
           void vscode.window.showErrorMessage(`Trace Inspector: indexing failed: ${m.message}`);
           resolve(undefined);
@@ -274,7 +331,22 @@ export class FolderSession implements vscode.Disposable {
         } catch (e) {
           this.output.appendLine(`[audit] skipped: ${(e as Error).message}`);
         }
-        this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics, ...audit]);
+        // The folder's grader checked against itself: equivalent answers of one problem graded both ways
+        // (computed by the worker; here only if the worker could not).
+        let grader: Diagnostic[] = [];
+        try {
+          if (workerAudit?.error) throw new Error(workerAudit.error);
+          this.graderAuditCache = workerAudit?.audit;
+          const ga = this.graderAudit();
+          grader = graderAuditDiagnostics(ga);
+          if (ga.inconsistent.length)
+            this.output.appendLine(
+              `[grader audit] ${ga.inconsistent.length} groups of equivalent answers graded both correct and incorrect in ${ga.problemsInconsistent} problems (filter: Grader disagreements; see the Problems panel)`,
+            );
+        } catch (e) {
+          this.output.appendLine(`[grader audit] skipped: ${(e as Error).message}`);
+        }
+        this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics, ...audit, ...grader]);
       }
       return summary;
     } finally {
@@ -282,6 +354,8 @@ export class FolderSession implements vscode.Disposable {
       this.running = undefined;
       await worker.terminate();
       this.modelsCache = undefined;
+      // the worker's audit describes the index after this pass (none: computed again when asked for)
+      this.graderAuditCache = workerAudit?.audit;
       this.partialCache = undefined;
       this.changed.fire();
     }
@@ -296,7 +370,11 @@ export class FolderSession implements vscode.Disposable {
       const diag = new vscode.Diagnostic(
         new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
         d.message,
-        d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+        d.severity === 'error'
+          ? vscode.DiagnosticSeverity.Error
+          : d.severity === 'warning'
+            ? vscode.DiagnosticSeverity.Warning
+            : vscode.DiagnosticSeverity.Information,
       );
       diag.source = 'Trace Inspector';
       const list = byFile.get(d.file) ?? [];

@@ -276,6 +276,8 @@ function overviewFixture(): OverviewData {
         ciLow: value - 0.1,
         ciHigh: Math.min(1, value + 0.1),
         problems: 30,
+        missing: 0,
+        over: 'over all 30 problems',
       });
     });
     for (let bin = 0; bin < 12; bin++)

@@ -71,8 +71,8 @@ describe('Reward models tab on the real RewardMATH folder (read-only, mapping by
   test('the tab ranks the 22 scorers with the figures computed from the raw files', async () => {
     try {
       await runCommand(s.page, 'Trace Inspector: Open Overview');
-      frame = await webviewWith(s.page, '#tab-button-reward-models', { timeoutMs: 60_000, what: 'the overview tabs' });
-      await frame.click('#tab-button-reward-models');
+      frame = await webviewWith(s.page, '#tab-reward-models', { timeoutMs: 60_000, what: 'the overview tabs' });
+      await frame.click('#tab-reward-models');
       await frame.waitForSelector('#rm-ranking tbody tr', { timeout: 120_000 });
       await frame.waitForSelector('#chart-rm-scatter canvas', { timeout: 60_000 });
       const summary = (await frame.textContent('#rm-summary')) ?? '';

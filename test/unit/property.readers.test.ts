@@ -182,8 +182,10 @@ async function readAndCheck(dir: string, rel: string, format: FormatId, content:
           `line ${d.line} of ${lines}: ${d.message}`,
         );
         if (onMapping) assert.match(d.message, /^fields\.\w+ '[^']+' matched nothing in \d+ records? of /);
-        assert.ok(d.severity === 'error' || d.severity === 'warning');
+        assert.ok(d.severity === 'error' || d.severity === 'warning' || d.severity === 'info');
         assert.ok(typeof d.message === 'string' && d.message.length > 0 && d.message.length < 2000);
+      } else if (ev.kind === 'ungrade') {
+        for (const l of ev.lines) assert.ok(Number.isInteger(l) && l >= 1 && l <= lineCount, `ungrade line ${l}`);
       } else {
         const r = ev.record;
         out.records++;

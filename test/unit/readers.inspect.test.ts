@@ -44,7 +44,7 @@ async function collect(root: string, rel: string, options?: ReaderOptions, reade
   const diags: Diagnostic[] = [];
   for await (const ev of reader.read(makeContext(root, rel, undefined, options))) {
     if (ev.kind === 'problem') records.push(ev.record);
-    else diags.push(ev.diagnostic);
+    else if (ev.kind === 'diagnostic') diags.push(ev.diagnostic);
   }
   return { records, msgs: diags.map((d) => `${d.line}:${d.severity}:${d.message}`) };
 }
@@ -182,7 +182,7 @@ describe('Inspect: which scorer gives the verdicts', () => {
     ]);
   });
 
-  test('partial credit P: not correct for pass@k, 0.5 kept as the reward score; pass@k by hand', async () => {
+  test('partial credit P: not correct for pass@k, no reward score (0.5 restates the verdict); pass@k by hand', async () => {
     const dir = tempDir('ti-inspect-');
     const ss = [
       sample(1, 1, 'a', { m: { value: 'P' } }),
@@ -201,10 +201,10 @@ describe('Inspect: which scorer gives the verdicts', () => {
     ]);
     assert.deepEqual(
       c.records.flatMap((r) => r.samples.map((s) => s.rewardScore)),
-      [0.5, 1, 0.5, 0],
+      [null, null, null, null],
     );
     assert.deepEqual(c.msgs, [
-      '0:warning:2 of 4 samples have partial credit "P" (scorer "m"): counted as not correct for pass@k; its value 0.5 is kept as the reward score',
+      '0:warning:2 of 4 samples have partial credit "P" (scorer "m"): counted as not correct for pass@k; its value 0.5 restates the verdict and is no reward score',
     ]);
     const index = TraceIndex.open(':memory:');
     await indexFolder(index, dir, { fts: false });

@@ -27,7 +27,7 @@ async function collect(root: string, rel: string) {
   const diags: Diagnostic[] = [];
   for await (const ev of readFile(makeContext(root, rel))) {
     if (ev.kind === 'problem') records.push(ev.record);
-    else diags.push(ev.diagnostic);
+    else if (ev.kind === 'diagnostic') diags.push(ev.diagnostic);
   }
   return { records, diags, msgs: diags.map((d) => `${d.file}:${d.line}:${d.severity}:${d.message}`) };
 }
@@ -368,9 +368,16 @@ describe('a wrong mapping explains itself', () => {
     // indexed: the diagnostic is on the mapping file; the report says ungraded, not 0 correct
     const index = TraceIndex.open(path.join(dir, 'index.db'));
     await indexFolder(index, dir, { fts: false });
+    // and each of the 4 problems, now without a graded sample, is an info on the data file (issue 9)
     assert.deepEqual(
       index.diagnostics().map((d) => `${d.file}:${d.line}:${d.severity}`),
-      ['trace-inspector.mapping.json:7:warning'],
+      [
+        'crosswords.json:1:info',
+        'crosswords.json:1:info',
+        'crosswords.json:1:info',
+        'crosswords.json:1:info',
+        'trace-inspector.mapping.json:7:warning',
+      ],
     );
     assert.equal(buildReport(index, { replicates: 100 }).models[0].sampleAccuracy, null);
     // fixing the mapping re-reads the folder and the diagnostic goes with the reading that gave it

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex, type ModelRow } from '../../src/core/index/traceIndex';
-import { csvCell, terminalJson } from '../../src/cli/main';
+import { csvCell, terminalJson, CSV_HEADER } from '../../src/cli/main';
 import { escapeControl, preview } from '../../src/core/text';
 import { tempDir } from './helpers';
 import { FIX, runCli } from './reliability.support';
@@ -72,7 +72,7 @@ describe('CLI output', () => {
     const report = JSON.parse(runs['report json'].stdout) as { models: { id: string; label: string }[] };
     assert.deepEqual(report.models.map((m) => m.id).sort(), [`${HOSTILE_MODEL}@r\u202e1`, 'rl\u009b31m'].sort());
     const csv = runs['report csv'].stdout.trim().split('\n');
-    assert.equal(csv[0], 'model,label,metric,k,value,ci_low,ci_high,problems,missing,scorer');
+    assert.equal(csv[0], CSV_HEADER);
     assert.ok(
       csv
         .slice(1)
@@ -140,6 +140,7 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
       annotations,
       folder: { uri: { toString: () => 'file:///results' } },
       models: () => models,
+      checkpointSteps: () => new Map(),
       baseModel: () => models.find((m) => m.name === HOSTILE_MODEL),
       focusModel: () => models.find((m) => m.name !== HOSTILE_MODEL),
       isIndexing: false,

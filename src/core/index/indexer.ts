@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { type Stats, promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, posix } from 'node:path';
-import type Database from 'better-sqlite3';
 import type { Diagnostic, FormatId, NamedScore, ProblemRecord } from '../model';
 import { type ReaderOptions, detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
 import { mappingFileDiagnostics } from '../readers/mapping';
@@ -10,7 +9,9 @@ import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { contentHash } from '../text';
 import { KEY_SEP, TraceIndex, modelKey, problemKey } from './traceIndex';
 import { refreshModelLabels } from './labels';
+import { DiagnosticCap } from './diagnosticCap';
 import { PARALLEL_READ_MIN_BYTES, readFileParallel } from './parallelRead';
+import { type Database, type Statement, isBusyError } from './sqlite';
 
 /** Progress of an indexing pass, reported after each file and every few thousand samples. */
 export interface IndexProgress {
@@ -29,7 +30,7 @@ export interface IndexOptions {
   /** Forces one format for every candidate file instead of detecting it per file. */
   format?: FormatId;
   /**
-   * How files are read (e.g. the Inspect scorer). The options of the last pass are kept in the index;
+   * How files are read (the Inspect scorer, the correctness threshold: see readers/types.ts). The options of the last pass are kept in the index;
    * when they change, every file is read again (unchanged files too), since their samples would differ.
    */
   readerOptions?: ReaderOptions;
@@ -469,11 +470,7 @@ const DUPLICATE_OF = ' already indexed from ';
  * Files with a cross-file duplicate diagnostic (`... already indexed from X; skipped`) naming a file X
  * whose samples changed at step `changedAt[X]` of this pass, and not read after that step.
  */
-function duplicateDependents(
-  db: Database.Database,
-  changedAt: Map<string, number>,
-  readAt: Map<string, number>,
-): string[] {
+function duplicateDependents(db: Database, changedAt: Map<string, number>, readAt: Map<string, number>): string[] {
   const rows = db
     .prepare(`SELECT file, message FROM diagnostics WHERE message LIKE '%' || ? || '%; skipped'`)
     .all(DUPLICATE_OF) as { file: string; message: string }[];
@@ -527,12 +524,12 @@ function isAlive(pid: number): boolean {
  * write-locked for longer than the busy timeout (SQLITE_BUSY), so that a second indexer always gets
  * the same clear error rather than a bare "database is locked".
  */
-function acquireLock(db: Database.Database): void {
+function acquireLock(db: Database): void {
   try {
     takeLock(db);
   } catch (e) {
     if (e instanceof IndexBusyError) throw e;
-    if ((e as { code?: string }).code === 'SQLITE_BUSY') {
+    if (isBusyError(e)) {
       throw new IndexBusyError(
         'another process is writing this index (the database stayed locked for the whole busy timeout); try again when it finishes',
       );
@@ -541,7 +538,7 @@ function acquireLock(db: Database.Database): void {
   }
 }
 
-function takeLock(db: Database.Database): void {
+function takeLock(db: Database): void {
   db.transaction(() => {
     const raw = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(LOCK_KEY) as string | undefined;
     if (raw) {
@@ -561,7 +558,7 @@ function takeLock(db: Database.Database): void {
   }).immediate();
 }
 
-function touchLock(db: Database.Database): void {
+function touchLock(db: Database): void {
   try {
     db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(
       JSON.stringify({ pid: process.pid, host: hostname(), heartbeat: Date.now() }),
@@ -572,7 +569,7 @@ function touchLock(db: Database.Database): void {
   }
 }
 
-function releaseLock(db: Database.Database): void {
+function releaseLock(db: Database): void {
   try {
     if (db.open && !db.inTransaction) db.prepare('DELETE FROM meta WHERE key = ?').run(LOCK_KEY);
   } catch {
@@ -600,20 +597,23 @@ interface IndexFileArgs {
 
 /** Prepared statements and caches for writing samples. */
 class SampleWriter {
-  private readonly insertSample: Database.Statement;
-  private readonly upsertModel: Database.Statement;
-  private readonly upsertProblem: Database.Statement;
-  private readonly refreshStat: Database.Statement;
-  private readonly dropStat: Database.Statement;
-  private readonly insertDiag: Database.Statement;
-  private readonly otherFileHas: Database.Statement;
-  private readonly insertScore: Database.Statement;
-  private readonly insertInfo: Database.Statement;
-  private readonly samplesOfPair: Database.Statement;
+  private readonly insertSample: Statement;
+  private readonly upsertModel: Statement;
+  private readonly upsertProblem: Statement;
+  private readonly refreshStat: Statement;
+  private readonly dropStat: Statement;
+  private readonly insertEmpty: Statement;
+  private readonly addEmptyStat: Statement;
+  private readonly insertDiag: Statement;
+  private readonly otherFileHas: Statement;
+  private readonly statOf: Statement;
+  private readonly insertScore: Statement;
+  private readonly insertInfo: Statement;
+  private readonly samplesOfPair: Statement;
   private readonly models = new Map<string, number>();
   private readonly problems = new Map<string, number>();
 
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly db: Database) {
     this.insertSample = db.prepare(
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
          reward_score, finish_reason, token_count, content_hash, text)
@@ -636,8 +636,17 @@ class SampleWriter {
          FROM samples WHERE model_id = ? AND problem_id = ? GROUP BY model_id, problem_id`,
     );
     this.dropStat = db.prepare(
-      'DELETE FROM stats WHERE model_id = ? AND problem_id = ? AND NOT EXISTS (SELECT 1 FROM samples WHERE model_id = ? AND problem_id = ?)',
+      `DELETE FROM stats WHERE model_id = @m AND problem_id = @p
+         AND NOT EXISTS (SELECT 1 FROM samples WHERE model_id = @m AND problem_id = @p)
+         AND NOT EXISTS (SELECT 1 FROM empty_records WHERE model_id = @m AND problem_id = @p)`,
     );
+    this.insertEmpty = db.prepare(
+      'INSERT INTO empty_records (file_id, line, model_id, problem_id) VALUES (?, ?, ?, ?)',
+    );
+    this.addEmptyStat = db.prepare(
+      'INSERT OR IGNORE INTO stats (model_id, problem_id, n, c, graded, scored) VALUES (?, ?, 0, 0, 0, 0)',
+    );
+    this.statOf = db.prepare('SELECT n, graded FROM stats WHERE model_id = ? AND problem_id = ?');
     // `origin` is the file whose reading gave the diagnostic; `file` the one it is shown on (a mapping
     // file for "this path matched nothing in x.json"). Re-reading a file replaces the diagnostics it gave.
     this.insertDiag = db.prepare(
@@ -654,8 +663,11 @@ class SampleWriter {
     this.samplesOfPair = db.prepare(
       'SELECT sample_index AS i, correct FROM samples WHERE model_id = ? AND problem_id = ? ORDER BY sample_index',
     );
+    // the file already holding samples of (model, problem), or an empty record of it
     this.otherFileHas = db.prepare(
-      'SELECT f.path FROM samples s JOIN files f ON f.id = s.file_id WHERE s.model_id = ? AND s.problem_id = ? AND s.file_id <> ? LIMIT 1',
+      `SELECT path FROM files WHERE id = coalesce(
+         (SELECT file_id FROM samples WHERE model_id = @m AND problem_id = @p AND file_id <> @f LIMIT 1),
+         (SELECT file_id FROM empty_records WHERE model_id = @m AND problem_id = @p AND file_id <> @f LIMIT 1))`,
     );
   }
 
@@ -694,9 +706,14 @@ class SampleWriter {
     return id;
   }
 
-  /** Pairs (model, problem) that a file's samples belong to. */
+  /** Pairs (model, problem) that a file's samples and empty records belong to. */
   private pairsOf(fileId: number): { model_id: number; problem_id: number }[] {
-    return this.db.prepare('SELECT DISTINCT model_id, problem_id FROM samples WHERE file_id = ?').all(fileId) as {
+    return this.db
+      .prepare(
+        `SELECT DISTINCT model_id, problem_id FROM samples WHERE file_id = @f
+         UNION SELECT model_id, problem_id FROM empty_records WHERE file_id = @f`,
+      )
+      .all({ f: fileId }) as {
       model_id: number;
       problem_id: number;
     }[];
@@ -708,14 +725,15 @@ class SampleWriter {
     this.db.prepare('DELETE FROM samples WHERE file_id = ?').run(fileId);
     this.db.prepare('DELETE FROM scores WHERE file_id = ?').run(fileId);
     this.db.prepare('DELETE FROM problem_info WHERE file_id = ?').run(fileId);
+    this.db.prepare('DELETE FROM empty_records WHERE file_id = ?').run(fileId);
     this.refreshPairs(pairs);
   }
 
-  /** Recomputes (or drops, when empty) the counts of (model, problem) pairs whose samples changed. */
+  /** Recomputes (or drops, when neither samples nor an empty record are left) the counts of (model, problem) pairs. */
   private refreshPairs(pairs: readonly { model_id: number; problem_id: number }[]): void {
     for (const p of pairs) {
       this.refreshStat.run(p.model_id, p.problem_id);
-      this.dropStat.run(p.model_id, p.problem_id, p.model_id, p.problem_id);
+      this.dropStat.run({ m: p.model_id, p: p.problem_id });
     }
   }
 
@@ -753,7 +771,11 @@ class SampleWriter {
         `INSERT INTO files (path, size, mtime_ms, hash, format, status, samples, indexed_at) VALUES (?, ?, ?, ?, NULL, 'ready', 0, ?)`,
       )
       .run(rel, size, mtimeMs, hash, new Date().toISOString());
-    for (const d of diagnostics) this.insertDiag.run(d.file || rel, d.line, d.severity, d.message, rel);
+    const cap = new DiagnosticCap((line, severity, message, file) =>
+      this.insertDiag.run(file, line, severity, message, rel),
+    );
+    for (const d of diagnostics) cap.add(d.line, d.severity, d.message, d.file || rel);
+    cap.finish();
   }
 
   /** Drops models and problems that no longer have samples (annotations are keyed by strings and stay). */
@@ -767,7 +789,7 @@ class SampleWriter {
     this.problems.clear();
   }
 
-  /** Stores one named score (keyed by strings; see schema migration 5 -> 6). */
+  /** Stores one named score (keyed by strings; see schema migration 6 -> 7). */
   private storeScore(
     fileId: number,
     r: ProblemRecord,
@@ -807,8 +829,16 @@ class SampleWriter {
     let samples = 0;
     let inBatch = 0;
     const touched = new Map<string, [number, number]>();
-    const seen = new Map<string, { line: number; next: number; where?: string }>();
+    /** Every (model, problem) of the file: its first line and the next free sample index (and, for a record that only added scores, where it was). */
+    const seen = new Map<
+      string,
+      { line: number; next: number; mid: number; pid: number; problem: string; model: string; where?: string }
+    >();
     const otherFile = new Map<string, string | null>();
+    /** Scores-only records: the next sample index per (model name, problem), for per-sample records without one. */
+    const scoreState = new Map<string, { next: number }>();
+    /** (model, problem) pairs whose samples another file defined and this file only added scores to, and where. */
+    const addedScores = new Map<string, string>();
     /** Problems listed by a problem list, and where first. */
     const infoSeen = new Map<string, string>();
     /** Scores given twice for the same sample and scorer within this file, and where first. */
@@ -838,26 +868,60 @@ class SampleWriter {
         );
       }
       db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(a.rel);
-      for (const d of this.pendingDiagnostics)
-        this.insertDiag.run(d.file || a.rel, d.line, d.severity, d.message, a.rel);
+      const cap = new DiagnosticCap((line, severity, message, file) =>
+        this.insertDiag.run(file, line, severity, message, a.rel),
+      );
+      for (const d of this.pendingDiagnostics) cap.add(d.line, d.severity, d.message, d.file || a.rel);
       this.pendingDiagnostics = [];
 
       const flushStats = () => {
         for (const [mid, pid] of touched.values()) this.refreshStat.run(mid, pid);
         touched.clear();
       };
-      const diag = (line: number, severity: 'error' | 'warning', message: string, file = a.rel) =>
-        this.insertDiag.run(file, line, severity, message, a.rel);
+      const diag = (line: number, severity: Diagnostic['severity'], message: string, file = a.rel) =>
+        cap.add(line, severity, message, file);
+      /** The file's problems with samples but no graded one: an info each (left out of every figure). */
+      const reportUngraded = () => {
+        for (const st of seen.values()) {
+          const row = this.statOf.get(st.mid, st.pid) as { n: number; graded: number } | undefined;
+          if (row && row.n > 0 && row.graded === 0)
+            diag(
+              st.line,
+              'info',
+              `problem ${JSON.stringify(st.problem)} of model ${st.model} has no graded sample (${row.n} sample${row.n === 1 ? '' : 's'}, none with a verdict): it counts in "missing" of every figure of this model`,
+            );
+        }
+      };
+      const finishFile = () => {
+        flushStats();
+        reportUngraded();
+        cap.finish();
+      };
 
       const ctx = { root: a.root, relPath: a.rel, absPath: a.abs, run, signal: a.signal, options: a.readerOptions };
       for await (const ev of a.parallel ? readFileParallel(ctx, a.format) : readFile(ctx, a.format)) {
         if (a.signal?.aborted) {
           flushStats();
+          cap.finish();
           db.exec(atomic ? 'ROLLBACK' : 'COMMIT');
           return { samples: atomic ? 0 : samples, cancelled: true };
         }
         if (ev.kind === 'diagnostic') {
           diag(ev.diagnostic.line, ev.diagnostic.severity, ev.diagnostic.message, ev.diagnostic.file || a.rel);
+          continue;
+        }
+        if (ev.kind === 'ungrade') {
+          // verdicts already written from numbers 0/1 of a file that holds scores: ungraded
+          const lines = JSON.stringify(ev.lines);
+          const pairs = db
+            .prepare(
+              'SELECT DISTINCT model_id AS m, problem_id AS p FROM samples WHERE file_id = ? AND line IN (SELECT value FROM json_each(?))',
+            )
+            .all(fileId, lines) as { m: number; p: number }[];
+          for (const { m, p } of pairs) touched.set(`${m}:${p}`, [m, p]);
+          db.prepare(
+            'UPDATE samples SET correct = NULL WHERE file_id = ? AND line IN (SELECT value FROM json_each(?))',
+          ).run(fileId, lines);
           continue;
         }
         const r = ev.record;
@@ -890,9 +954,9 @@ class SampleWriter {
           // Scores for samples other files define: stored by key, attached when read (TraceIndex.resolveScores).
           const pk = problemKey(r.dataset, r.problemId);
           const modelName = r.model.name === '' ? null : r.model.name;
-          const stateKey = `s:${modelName ?? ''}\x1f${pk}`;
-          let state = seen.get(stateKey);
-          if (!state) seen.set(stateKey, (state = { line: r.line, next: 0 }));
+          const stateKey = `${modelName ?? ''}\x1f${pk}`;
+          let state = scoreState.get(stateKey);
+          if (!state) scoreState.set(stateKey, (state = { next: 0 }));
           for (const sc of r.scores ?? []) {
             const index = sc.sampleIndex ?? state.next;
             state.next = Math.max(state.next, index + 1);
@@ -925,10 +989,11 @@ class SampleWriter {
           // first file defines the samples; the others add their scores, once their samples agree.
           const mk = modelKey(r.model.run ?? run, r.model.name, r.model.revision);
           const pk = problemKey(r.dataset, r.problemId);
-          const firstAt = seen.get(pairKey);
-          if (firstAt) {
+          const defined = seen.get(pairKey);
+          const firstAt = addedScores.get(pairKey) ?? (defined ? (defined.where ?? `line ${defined.line}`) : undefined);
+          if (firstAt !== undefined) {
             dupScores.count += r.samples.reduce((a, x) => a + (x.scores?.length ?? 0), 0);
-            dupScores.first ??= `${where}: problem ${JSON.stringify(r.problemId)} is given again (first at ${firstAt.where ?? `line ${firstAt.line}`})`;
+            dupScores.first ??= `${where}: problem ${JSON.stringify(r.problemId)} is given again (first at ${firstAt})`;
             continue;
           }
           let other = otherFile.get(pairKey);
@@ -937,7 +1002,7 @@ class SampleWriter {
             otherFile.set(pairKey, other);
           }
           if (other !== null) {
-            seen.set(pairKey, { line: r.line, next: 0, where });
+            addedScores.set(pairKey, where);
             const have = this.samplesOfPair.all(mid, pid) as { i: number; correct: number | null }[];
             const verdict = (c: boolean | null | undefined) => (c === null || c === undefined ? null : c ? 1 : 0);
             const differs =
@@ -961,7 +1026,7 @@ class SampleWriter {
         // A (model, problem) already indexed from another file of the same model: keep the first.
         let other = otherFile.get(pairKey);
         if (other === undefined) {
-          other = (this.otherFileHas.pluck().get(mid, pid, fileId) as string | undefined) ?? null;
+          other = (this.otherFileHas.pluck().get({ m: mid, p: pid, f: fileId }) as string | undefined) ?? null;
           otherFile.set(pairKey, other);
         }
         if (other !== null) {
@@ -973,7 +1038,8 @@ class SampleWriter {
           continue;
         }
         let state = seen.get(pairKey);
-        const perProblemRecord = r.samples.some((s) => s.sampleIndex !== undefined);
+        // one-sample-per-line formats never give a record without samples
+        const perProblemRecord = r.samples.length === 0 || r.samples.some((s) => s.sampleIndex !== undefined);
         if (state && perProblemRecord) {
           diag(
             r.line,
@@ -983,8 +1049,19 @@ class SampleWriter {
           continue;
         }
         if (!state) {
-          state = { line: r.line, next: 0, where };
+          state = { line: r.line, next: 0, mid, pid, problem: r.problemId, model: r.model.name, where };
           seen.set(pairKey, state);
+        }
+        if (r.samples.length === 0) {
+          // still one of the model's problems: counted in "missing", never dropped
+          this.insertEmpty.run(fileId, r.line, mid, pid);
+          this.addEmptyStat.run(mid, pid);
+          diag(
+            r.line,
+            'info',
+            `problem ${JSON.stringify(r.problemId)} of model ${r.model.name} has no samples: it counts in "missing" of every figure of this model`,
+          );
+          continue;
         }
         for (const s of r.samples) {
           const index = s.sampleIndex ?? state.next;
@@ -1033,6 +1110,7 @@ class SampleWriter {
           'warning',
           `${mismatch.count} record${mismatch.count === 1 ? '' : 's'} of this file give samples unlike those already indexed; first: ${mismatch.first}`,
         );
+      finishFile();
       if (a.signal?.aborted) {
         // The reader stopped early because of the abort: the file is incomplete.
         db.exec(atomic ? 'ROLLBACK' : 'COMMIT');

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from './sqlite';
 
 /**
  * Versioned schema migrations for the trace index. `migrations[i]` upgrades a database at
@@ -146,7 +146,23 @@ export const migrations: readonly string[] = [
   CREATE INDEX diagnostics_by_file ON diagnostics (file);
   CREATE INDEX diagnostics_by_origin ON diagnostics (origin);
   `,
-  // 5 -> 6: a sample carries any number of named scores (reward models, judges; a scorer per file),
+  // 5 -> 6: a record of a problem with no samples (`code: []`, every sample unreadable) still makes the
+  // problem one of the model's problems: the figures count it in `missing` instead of dropping it. Its
+  // stats row has n = 0; this table ties it to the file and line it came from (dropped with the file).
+  `
+  CREATE TABLE IF NOT EXISTS empty_records (
+    file_id INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    model_id INTEGER NOT NULL,
+    problem_id INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS empty_records_by_file ON empty_records (file_id);
+  CREATE INDEX IF NOT EXISTS empty_records_by_pair ON empty_records (model_id, problem_id);
+  -- files indexed before this version lack their empty records (and read partial rewards as verdicts):
+  -- the next pass reads every file again
+  UPDATE files SET status = 'partial';
+  `,
+  // 6 -> 7: a sample carries any number of named scores (reward models, judges; a scorer per file),
   // and problem lists give facts about problems (level, subject) that other files have samples of.
   // Both are keyed by strings (problem key, model key or name, sample index), not by row ids: scores in
   // one file attach to samples another file defines, whichever is read first or re-read later; the
@@ -192,7 +208,7 @@ export const SCHEMA_VERSION = migrations.length;
  * Brings `db` to {@link SCHEMA_VERSION}. Throws when the database was written by a newer version
  * of the extension (downgrades are refused rather than guessed).
  */
-export function migrate(db: Database.Database): void {
+export function migrate(db: Database): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
     throw new Error(

@@ -11,3 +11,4 @@ export * from './bestOfK';
 export * from './majority';
 export * from './audit';
 export * from './rewardModels';
+export * from './gains';

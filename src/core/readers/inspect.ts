@@ -25,6 +25,15 @@ import type { Readable } from 'node:stream';
 import { Decompress as ZstdDecompress } from 'fzstd';
 import * as yauzl from 'yauzl';
 import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
+import {
+  invalidUtf8Bytes,
+  invalidUtf8Message,
+  isUnsafeInteger,
+  nonFiniteMessage,
+  parseExactIntegers,
+  parseJsonTolerant,
+  stripBom,
+} from '../textFile';
 import { ScorerRule } from './inspectScorer';
 import type { Reader, ReaderContext } from './types';
 import {
@@ -113,8 +122,10 @@ function targetText(target: unknown): string | null {
  * Builds a sample from an Inspect sample object.
  * - text = `output.completion` when a non-empty string, else `output.choices[0].message.content`
  *   ({@link contentText}); neither: empty text and a warning.
- * - correct, rewardScore and extractedAnswer (the score's `answer`) from the log's scorer
- *   ({@link ScorerRule}); no scores: ungraded.
+ * - correct and extractedAnswer (the score's `answer`) from the log's scorer ({@link ScorerRule}); no
+ *   scores: ungraded. A graded sample has no reward score: the scorer's value is what its verdict is
+ *   made of (C/I, P's 0.5), not a reward model's score, so best-of-k by it would only restate pass@k;
+ *   a number that is not a verdict (the sample is then ungraded) is kept as the reward score.
  * - finishReason = `choices[0].stop_reason`; tokenCount = `output.usage.output_tokens`.
  */
 function toSample(s: Record<string, unknown>, rule: ScorerRule, warnings: string[]): SampleRecord {
@@ -127,7 +138,9 @@ function toSample(s: Record<string, unknown>, rule: ScorerRule, warnings: string
     text = '';
     warnings.push(`sample ${String(s.id)} epoch ${String(s.epoch)} has no output text`);
   }
-  const { correct, reward, answer } = rule.read(s.scores);
+  const scored = rule.read(s.scores);
+  const { correct, answer } = scored;
+  const reward = correct === null ? scored.reward : null;
   const usage = isObject(output.usage) ? output.usage : {};
   return {
     text,
@@ -192,7 +205,11 @@ async function* readJsonLog(ctx: ReaderContext, limits: InspectLimits): AsyncGen
     yield doc.error;
     return;
   }
-  const log = doc.value;
+  yield* doc.warnings;
+  let log = doc.value;
+  // sample ids beyond 2^53: the log again, with those integers read from their source text
+  if (isObject(log) && Array.isArray(log.samples) && log.samples.some((x) => isObject(x) && isUnsafeInteger(x.id)))
+    log = parseExactIntegers(doc.text);
   if (!isObject(log) || !isObject(log.eval)) {
     yield diag(ctx, 0, 'not an Inspect log: no eval object at the top level');
     return;
@@ -415,10 +432,18 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
       }
       return null;
     };
+    /** Entry warnings (invalid UTF-8, NaN / Infinity literals), reported with the entry's name. */
+    const entryWarnings: ReadEvent[] = [];
     const readJsonEntry = async (e: yauzl.Entry): Promise<unknown> => {
       const buf = await readEntry(zf, e, Math.min(limits.maxEntryBytes, limits.maxTotalBytes - totalBytes));
       totalBytes += buf.length;
-      return JSON.parse(buf.toString('utf8'));
+      const text = buf.toString('utf8');
+      const bad = invalidUtf8Bytes(buf, text);
+      if (bad > 0) entryWarnings.push(diag(ctx, 1, `${e.fileName}: ${invalidUtf8Message(bad)}`, 'warning'));
+      const parsed = parseJsonTolerant(stripBom(text));
+      if (parsed.nonFinite > 0)
+        entryWarnings.push(diag(ctx, 1, `${e.fileName}: ${nonFiniteMessage(parsed.nonFinite)}`, 'warning'));
+      return parsed.value;
     };
     const errorText = (err: unknown): string =>
       err instanceof SyntaxError || err instanceof RangeError
@@ -557,10 +582,13 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
           yield diag(ctx, /too large|compression method/.test(msg) ? 0 : 1, `${se.entry.fileName}: ${msg}; skipped`);
         }
       }
+      yield* entryWarnings.splice(0);
       if (stopped) break;
       if (samples.length === 0) continue;
       const warnings: string[] = [];
-      const record = toProblem(toStr(samples[0].id) ?? id, samples, model, dataset, rule, warnings);
+      // the entry name holds the id as written; a parsed id beyond 2^53 has lost digits
+      const parsedId = isUnsafeInteger(samples[0].id) ? null : toStr(samples[0].id);
+      const record = toProblem(parsedId ?? id, samples, model, dataset, rule, warnings);
       for (const w of warnings) yield diag(ctx, 1, w, 'warning');
       yield { kind: 'problem', record };
     }

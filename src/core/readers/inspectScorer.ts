@@ -7,8 +7,9 @@
  * - A verdict is `C` (correct), `I` (incorrect), `N` (no answer: incorrect), `P` (partial credit),
  *   a boolean, the number 0 or 1 (or a string of it: `"1.0"`), or yes/no, true/false, correct/incorrect.
  *   Any other number (0.7, 4) is a score, not a verdict: kept as the reward score, the sample ungraded.
- * - Partial credit `P` is not correct for pass@k (correct = false) and keeps inspect_ai's numeric value
- *   0.5 (`value_to_float`, src/inspect_ai/scorer/_metric.py) as its reward score.
+ * - Partial credit `P` is not correct for pass@k (correct = false); inspect_ai's numeric value for it,
+ *   0.5 (`value_to_float`, src/inspect_ai/scorer/_metric.py), is returned as `reward` but the reader
+ *   keeps no reward score for a graded sample (inspect.ts: the value restates the verdict).
  * - The scorer: the one named by the user (`--scorer name`, setting `traceInspector.scorer`), or one
  *   metric of a dict-valued scorer (`--scorer name.key`); by default the first scorer (in the sample's
  *   order) whose value is a verdict in the first sample that has any score, for every sample of the log.
@@ -216,7 +217,7 @@ export class ScorerRule {
     if (this.counts.partial > 0) {
       out.push({
         severity: 'warning',
-        message: `${of(this.counts.partial)} have partial credit "P" (scorer "${src}"): counted as not correct for pass@k; its value 0.5 is kept as the reward score`,
+        message: `${of(this.counts.partial)} have partial credit "P" (scorer "${src}"): counted as not correct for pass@k; its value 0.5 restates the verdict and is no reward score`,
       });
     }
     return out;

@@ -27,6 +27,9 @@ import {
 import type { Reader, ReaderContext } from './types';
 import {
   OncePerFile,
+  VerdictReader,
+  withExactIntegers,
+  toCorrect,
   checkAbort,
   clip,
   diag,
@@ -35,7 +38,6 @@ import {
   isObject,
   readJsonDocument,
   readJsonLines,
-  toCorrect,
   toLevel,
   toNum,
   toScore,
@@ -622,6 +624,12 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   const stats = new PathStats();
   const rule = correctRule(spec, c, m.mappingRelPath);
   const defaultModel = spec.model ?? fileStem(ctx.relPath);
+  // Numbers under the default verdict rule: 0/1 are verdicts until the file shows another number (a
+  // partial reward, a rating): then its numeric values are scores, ungraded unless a threshold is given
+  // to the indexer (VerdictReader). The mapping's own correctValues / correctPattern / correctThreshold win.
+  const defaultRule =
+    spec.correctValues === undefined && c.correctPattern === null && spec.correctThreshold === undefined;
+  const verdicts = new VerdictReader(ctx, src('correct') || 'correct', ctx.options?.correctThreshold);
   const notVerdicts = { count: 0, firstLine: 0 };
   const scoresOnly = c.scores.length > 0 && !P.text;
   const infoOnly = spec.problemInfo === true;
@@ -656,6 +664,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   let firstSampleElement: unknown;
 
   const correctOf = (v: unknown, line: number, what: string, out: ReadEvent[]): boolean | null => {
+    if (defaultRule && typeof v === 'number' && Number.isFinite(v)) return verdicts.read(v, line).value;
     const r = rule.read(v);
     if (r.kind === 'string') {
       const w = once.warn(
@@ -1139,11 +1148,14 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       yield doc.error;
       return;
     }
+    yield* doc.warnings;
+    // integers beyond 2^53 (problem ids): the document again, with those read from their source text
+    const docValue = withExactIntegers(doc.value, doc.text);
     let records: { value: unknown; key: string | undefined }[];
     if (c.recordsPath) {
-      const r = recordsAt(c.recordsPath, doc.value);
+      const r = recordsAt(c.recordsPath, docValue);
       if ('missing' in r) {
-        const hint = explainMiss(c.recordsPath, doc.value);
+        const hint = explainMiss(c.recordsPath, docValue);
         yield diag(
           ctx,
           0,
@@ -1164,9 +1176,9 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       }
       records = r.records;
     } else {
-      records = Array.isArray(doc.value)
-        ? doc.value.map((value) => ({ value, key: undefined }))
-        : [{ value: doc.value, key: undefined }];
+      records = Array.isArray(docValue)
+        ? docValue.map((value) => ({ value, key: undefined }))
+        : [{ value: docValue, key: undefined }];
     }
     for (let i = 0; i < records.length; i++) {
       checkAbort(ctx);
@@ -1186,6 +1198,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     }
     if (records.length === 0) yield diag(ctx, 0, 'no records', 'warning');
     yield* summary();
+    yield* verdicts.finish();
     return;
   }
 
@@ -1196,11 +1209,12 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     }
     checkAbort(ctx);
     const out: ReadEvent[] = [];
-    const r = recordOf(item.value, undefined, item.line, '', out);
+    const r = recordOf(withExactIntegers(item.value, item.text), undefined, item.line, '', out);
     yield* out;
     if (r) yield { kind: 'problem', record: r };
   }
   yield* summary();
+  yield* verdicts.finish();
 }
 
 /**

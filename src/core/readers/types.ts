@@ -25,6 +25,13 @@ export interface ReaderOptions {
    */
   scorer?: string;
   /**
+   * Makes numeric correctness values verdicts: a score >= this is correct, below it incorrect (CLI
+   * `--correct-threshold`, setting `traceInspector.correctThreshold`). Without it, a file whose
+   * correctness values include numbers other than 0/1 holds scores, not verdicts, and its numeric
+   * values leave the samples ungraded (see util.ts `VerdictReader`).
+   */
+  correctThreshold?: number;
+  /**
    * Absolute path of a mapping file given by path (CLI `--mapping`, setting `traceInspector.mappingFile`),
    * for folders where one cannot be written: its `files` globs are relative to the results folder, and
    * it is consulted before the folder's own `trace-inspector.mapping.json` files.
