@@ -6,36 +6,19 @@
  */
 import type { ModelRow, TraceIndex } from './index/traceIndex';
 import { PROBLEM_LEVEL_SQL, PROBLEM_SUBJECT_SQL } from './index/traceIndex';
-import {
-  type CorrelationPoint,
-  type RewardModelEval,
-  type RewardProblem,
-  type ScorerEval,
-  type StratumEval,
-  evaluateRewardModels,
-} from './metrics/rewardModels';
+import { type RewardModelEval, type RewardProblem, evaluateRewardModels } from './metrics/rewardModels';
 
 /** Name under which the single reward score of the built-in readers (`reward_score`) appears as a scorer. */
 export const REWARD_SCORE_SCORER = 'reward_score';
 
-/** The reward-model evaluation of one model's samples. */
-export interface RewardModelsReport {
+/**
+ * The reward-model evaluation of one model's samples: the figures of metrics `evaluateRewardModels`
+ * (problems every scorer scored completely, the N grid, per scorer pairwise accuracy and best-of-N with
+ * pass@N and regret, correlations per N, strata by `subject` and `level`, unmatched per stratum variable).
+ */
+export interface RewardModelsReport extends RewardModelEval {
   /** Display id of the model whose samples are scored. */
   model: string;
-  /** Problems every scorer scored completely: the denominator of every figure. */
-  problems: number;
-  /** Problems of the model left out, by reason (no graded sample; some scorer lacks a score for some sample). */
-  leftOut: RewardModelEval['leftOut'];
-  /** Per scorer, the problems it did not score completely. */
-  incompleteByScorer: Record<string, number>;
-  /** Samples per problem: the largest n, and the N grid 1, 2, 4, ..., n. */
-  ns: number[];
-  scorers: ScorerEval[];
-  correlations: CorrelationPoint[];
-  /** By `subject` and `level`, when problems have them. */
-  strata: StratumEval[];
-  /** Per stratum variable: problems of the common set without a value (unmatched in the problem list). */
-  unmatched: Record<string, number>;
   /** Rule that reduced step scores to one number, per scorer that gave step scores. */
   stepRules: Record<string, string>;
   /** Bootstrap of the correlation intervals. */

@@ -998,7 +998,7 @@ class SampleWriter {
           }
           let other = otherFile.get(pairKey);
           if (other === undefined) {
-            other = (this.otherFileHas.pluck().get(mid, pid, fileId) as string | undefined) ?? null;
+            other = (this.otherFileHas.pluck().get({ m: mid, p: pid, f: fileId }) as string | undefined) ?? null;
             otherFile.set(pairKey, other);
           }
           if (other !== null) {

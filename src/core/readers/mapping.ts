@@ -690,6 +690,27 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     return r.value;
   };
 
+  /**
+   * Per-sample records: `fields.sampleIndex` of the record when it is a non-negative integer; undefined
+   * (the indexer numbers the sample in file order) when the mapping has none or, with a warning, when
+   * the value is something else.
+   */
+  const sampleIndexOf = (o: unknown, line: number, what: string, out: ReadEvent[]): number | undefined => {
+    if (!P.sampleIndex) return undefined;
+    const si = first(P.sampleIndex, o);
+    stats.note('fields.sampleIndex', si !== undefined, out);
+    if (Number.isInteger(si) && (si as number) >= 0) return si as number;
+    out.push(
+      diag(
+        ctx,
+        line,
+        `${what}${src('sampleIndex')} is not a non-negative integer; the indexer numbers this sample`,
+        'warning',
+      ),
+    );
+    return undefined;
+  };
+
   /** One sample's named scores from a getter of each score path; notes which paths matched. */
   const scoresOf = (
     get: (p: FieldPath) => unknown,
@@ -801,21 +822,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       for (const x of list) found.push(sampleIndex === undefined ? x : { ...x, sampleIndex });
     };
     if (spec.records === 'per-sample') {
-      let index: number | undefined;
-      if (P.sampleIndex) {
-        const si = first(P.sampleIndex, o);
-        stats.note('fields.sampleIndex', si !== undefined, out);
-        if (Number.isInteger(si) && (si as number) >= 0) index = si as number;
-        else
-          out.push(
-            diag(
-              ctx,
-              line,
-              `${what}${src('sampleIndex')} is not a non-negative integer; the indexer numbers this sample`,
-              'warning',
-            ),
-          );
-      }
+      const index = sampleIndexOf(o, line, what, out);
       push(
         scoresOf((p) => first(p, o), line, what, out, true),
         index,
@@ -963,20 +970,8 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       );
       if (!s) ok = false;
       else {
-        if (P.sampleIndex) {
-          const si = first(P.sampleIndex, o);
-          stats.note('fields.sampleIndex', si !== undefined, out);
-          if (Number.isInteger(si) && (si as number) >= 0) s.sampleIndex = si as number;
-          else
-            out.push(
-              diag(
-                ctx,
-                line,
-                `${what}${src('sampleIndex')} is not a non-negative integer; the indexer numbers this sample`,
-                'warning',
-              ),
-            );
-        }
+        const index = sampleIndexOf(o, line, what, out);
+        if (index !== undefined) s.sampleIndex = index;
         samples.push(s);
       }
     } else if (c.samples) {
