@@ -751,7 +751,7 @@ export function rewardScatterSpec(m: RewardModelsData['models'][number], n: numb
     data: { values: rows },
     title: {
       text: `best-of-${n} against pairwise accuracy (${rows.length} scorers)`,
-      subtitle: `${m.problems} problems; best-of-${n} over the ${point?.problems ?? 0} with at least ${n} samples; pass@${n} (the oracle) = ${point?.passAtN === null || point?.passAtN === undefined ? '—' : point.passAtN.toFixed(3)}`,
+      subtitle: `pairwise accuracy ${m.over}; best-of-${n} ${point?.over ?? 'over no problem'}; pass@${n} (the oracle) = ${point?.passAtN === null || point?.passAtN === undefined ? '—' : point.passAtN.toFixed(3)}`,
     },
     encoding: {
       x: {

@@ -11,6 +11,14 @@ import type { ProblemRankingData, RewardModelsData } from '../src/shared/protoco
 
 type RmModel = RewardModelsData['models'][number];
 
+/** ` · problems a scorer did not score completely: X 3, Y 1` when some scorer's scores are missing; '' otherwise. */
+function incompleteNote(m: RmModel): string {
+  const left = Object.entries(m.incompleteByScorer).filter(([, v]) => v > 0);
+  return left.length
+    ? ` · problems a scorer did not score completely: ${left.map(([s, v]) => `${s} ${v}`).join(', ')}`
+    : '';
+}
+
 export class RewardModelsView {
   private data: RewardModelsData | undefined;
   private model: RmModel | undefined;
@@ -64,7 +72,6 @@ export class RewardModelsView {
     }
     if (this.nIndex < 0 || this.nIndex >= m.ns.length)
       this.nIndex = Math.min(m.ns.length - 1, Math.max(0, m.ns.indexOf(4)));
-    const left = m.leftOut.incompleteScores + m.leftOut.noGradedSample;
     const modelPick =
       d.models.length > 1
         ? h(
@@ -129,7 +136,7 @@ export class RewardModelsView {
         h(
           'span',
           { className: 'muted', id: 'rm-summary' },
-          `${m.scorers.length} scorer${m.scorers.length === 1 ? '' : 's'} on the samples of ${m.label} · ${m.problems} problems scored by every scorer (up to ${m.ns[m.ns.length - 1]} samples each)${left ? ` · ${left} left out (${m.leftOut.incompleteScores} not scored completely by every scorer, ${m.leftOut.noGradedSample} without a graded sample)` : ''}${d.unattachedScores ? ` · ${d.unattachedScores} scores attach to no sample (see the Problems panel)` : ''}`,
+          `${m.scorers.length} scorer${m.scorers.length === 1 ? '' : 's'} on the same graded samples of ${m.label} · every figure ${m.over} (up to ${m.ns[m.ns.length - 1]} samples each)${incompleteNote(m)}${d.unattachedScores ? ` · ${d.unattachedScores} scores attach to no sample (see the Problems panel)` : ''}`,
         ),
       ),
       modelPick,
@@ -185,7 +192,7 @@ export class RewardModelsView {
     const byBest = [...m.scorers].sort((a, b) => (at(b)?.value ?? -1) - (at(a)?.value ?? -1)).map((s) => s.name);
     const point = at(m.scorers[0]);
     if (cap)
-      cap.textContent = `Pairwise accuracy over every (correct, incorrect) pair of the ${m.problems} problems (${m.scorers[0]?.pairs ?? 0} pairs per scorer, ties count 1/2); best-of-${n}, pass@${n} and regret over the ${point?.problems ?? 0} problems with at least ${n} samples${point?.missing ? ` (${point.missing} with fewer left out)` : ''}.`;
+      cap.textContent = `Pairwise accuracy over every (correct, incorrect) pair of the common set, ${m.over} (${m.scorers[0]?.pairs ?? 0} pairs per scorer, ties count 1/2); best-of-${n}, pass@${n} and regret ${point?.over ?? 'over no problem'}.`;
     replace(
       el,
       h(
@@ -242,7 +249,7 @@ export class RewardModelsView {
         m.scorers.length < 2
           ? 'One scorer: no rank correlation across scorers.'
           : corr && corr.spearman !== null
-            ? `Across the ${corr.scorers} scorers at N = ${n}: Spearman ${fmt(corr.spearman)} [${fmt(corr.ciLow)}, ${fmt(corr.ciHigh)}], Kendall tau-b ${fmt(corr.kendall)} [${fmt(corr.kendallCiLow)}, ${fmt(corr.kendallCiHigh)}] (95% percentile bootstrap over the ${m.problems} problems, ${corr.replicates} of ${m.bootstrap.replicates} replicates defined, seed ${m.bootstrap.seed}).`
+            ? `Across the ${corr.scorers} scorers at N = ${n}: Spearman ${fmt(corr.spearman)} [${fmt(corr.ciLow)}, ${fmt(corr.ciHigh)}], Kendall tau-b ${fmt(corr.kendall)} [${fmt(corr.kendallCiLow)}, ${fmt(corr.kendallCiHigh)}] (95% percentile bootstrap over the ${m.problems} problems of the common set, ${corr.replicates} of ${m.bootstrap.replicates} replicates defined, seed ${m.bootstrap.seed}).`
             : `At N = ${n} best-of-N does not vary across scorers${n === 1 ? ' (it is pass@1 for every scorer)' : ''}: no rank correlation.`;
     const el = this.root.querySelector<HTMLElement>('#chart-rm-scatter');
     if (!el) return;

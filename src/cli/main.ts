@@ -13,7 +13,7 @@ import { type Denominator, denominatorMark } from '../core/denominators';
 import { type PplReport, readPplSidecar } from '../core/ppl';
 import type { ReaderOptions } from '../core/readers';
 import { buildReport, type Report } from '../core/report';
-import type { RewardModelsReport } from '../core/rewardReport';
+import { type RewardModelsReport, describeRewardDenominator, rewardDenominator } from '../core/rewardReport';
 import { compileStepPattern } from '../core/series';
 import { type Trajectory, trajectoryFilter } from '../core/trajectories';
 import { escapeControl } from '../core/text';
@@ -303,11 +303,15 @@ export function reportTable(r: Report): string {
  */
 export function rewardModelLines(rm: RewardModelsReport): string[] {
   const out: string[] = [];
-  const left = rm.leftOut.incompleteScores + rm.leftOut.noGradedSample;
   const nMax = rm.ns[rm.ns.length - 1] ?? 0;
   out.push(
-    `reward models on the samples of ${safe(rm.model)}: ${rm.scorers.length} scorer${rm.scorers.length === 1 ? '' : 's'}, ${rm.problems} problems scored by every scorer (up to ${nMax} samples each)${left ? `; ${left} left out (${rm.leftOut.incompleteScores} not scored completely by every scorer, ${rm.leftOut.noGradedSample} without a graded sample)` : ''}`,
+    `reward models on the samples of ${safe(rm.model)}: ${rm.scorers.length} scorer${rm.scorers.length === 1 ? '' : 's'} compared on the same graded samples, ${describeRewardDenominator(rm)} (up to ${nMax} samples each)`,
   );
+  const incomplete = Object.entries(rm.incompleteByScorer).filter(([, v]) => v > 0);
+  if (incomplete.length)
+    out.push(
+      `  problems a scorer did not score completely: ${incomplete.map(([s, v]) => `${safe(s)} ${v}`).join(', ')}`,
+    );
   const rules = Object.entries(rm.stepRules);
   if (rules.length)
     out.push(`  step scores reduced to one number by: ${rules.map(([s, rule]) => `${safe(s)} ${rule}`).join(', ')}`);
@@ -326,18 +330,21 @@ export function rewardModelLines(rm: RewardModelsReport): string[] {
       ...ranked.map((s, i) => [
         String(i + 1),
         safe(s.name),
-        num(s.pairwiseAccuracy),
+        num(s.pairwiseAccuracy) + denominatorMark(rewardDenominator(rm)),
         String(s.pairs),
-        ...s.bestOfN.map((b) => num(b.value)),
-        ...s.bestOfN.filter((b) => b.n > 1).map((b) => num(b.regret)),
+        ...s.bestOfN.map((b) => num(b.value) + denominatorMark(b)),
+        ...s.bestOfN.filter((b) => b.n > 1).map((b) => num(b.regret) + denominatorMark(b)),
       ]),
-      ['', 'pass@N (oracle)', '', '', ...(ranked[0]?.bestOfN ?? []).map((b) => num(b.passAtN))],
+      ['', 'pass@N (oracle)', '', '', ...(ranked[0]?.bestOfN ?? []).map((b) => num(b.passAtN) + denominatorMark(b))],
     ]),
   );
+  // a point over fewer problems than the common set says why, once per N (the same for every scorer)
+  for (const b of ranked[0]?.bestOfN ?? [])
+    if (b.belowN > 0) out.push(`  best-of-${b.n}, pass@${b.n}, regret@${b.n}: ${describeRewardDenominator(rm, b)}`);
   const defined = rm.correlations.filter((c) => c.spearman !== null || c.kendall !== null);
   if (defined.length) {
     out.push(
-      `rank correlation across the ${rm.scorers.length} scorers between pairwise accuracy and best-of-N (95% percentile bootstrap over the ${rm.problems} problems, ${rm.bootstrap.replicates} replicates, seed ${rm.bootstrap.seed}; Kendall's tau-b):`,
+      `rank correlation across the ${rm.scorers.length} scorers between pairwise accuracy and best-of-N (95% percentile bootstrap over the ${rm.problems} problems of the common set, ${rm.bootstrap.replicates} replicates, seed ${rm.bootstrap.seed}; Kendall's tau-b):`,
     );
     for (const c of defined)
       out.push(
@@ -574,7 +581,9 @@ export const CSV_HEADER =
  * values. With several scorers, per scorer (column `scorer`) `rm-pairwise-accuracy` (k empty),
  * `rm-best-of-n`, `rm-pass@n` and `rm-regret` at each N (k = N; problems = the problems every scorer scored
  * with at least N samples), and per N `rm-spearman` and `rm-kendall-tau-b` with their bootstrap interval
- * (scorer empty); reward-model strata are in the JSON. Then one block of rows per checkpoint of each training series (`series` and `step` set,
+ * (scorer empty); on these rows too `problems + missing` is the model's number of problems, split into
+ * `no_samples`, `ungraded`, `n_below_k` and `no_reward_score` (= some scorer lacks a score for a graded
+ * sample of the problem); reward-model strata are in the JSON. Then one block of rows per checkpoint of each training series (`series` and `step` set,
  * `model` = the checkpoint): `sample-accuracy` (problems = problems with graded samples), `pass@k` and
  * `base-pass@k` at k = 1 and the series' largest k, `category:<name>` (value = problems; problems =
  * paired problems), `positive-gain-share:sharpening` and `:expansion` (with the bootstrap interval;
@@ -683,9 +692,10 @@ export function reportCsv(r: Report): string {
       lo: number | null | '',
       hi: number | null | '',
       problems: number,
-      missing: number | '',
+      belowN: number,
       scorer: string,
-    ) =>
+    ) => {
+      const missing = rm.total - problems;
       lines.push(
         [
           q(rm.model),
@@ -697,29 +707,30 @@ export function reportCsv(r: Report): string {
           hi ?? '',
           problems,
           missing,
-          // no_samples, ungraded, n_below_k, no_reward_score, level, series, step: the reward-model
-          // figures are over the problems every scorer scored (problems); missing = fewer than N samples
-          '',
-          '',
-          '',
-          '',
+          // no_samples, ungraded, n_below_k, no_reward_score (here: some scorer's score is missing), level,
+          // series, step
+          rm.leftOut.noSamples,
+          rm.leftOut.noGradedSample,
+          belowN,
+          rm.leftOut.incompleteScores,
           '',
           '',
           '',
           q(scorer),
         ].join(','),
       );
+    };
     for (const s of rm.scorers) {
-      cells('rm-pairwise-accuracy', '', s.pairwiseAccuracy, '', '', rm.problems, '', s.name);
+      cells('rm-pairwise-accuracy', '', s.pairwiseAccuracy, '', '', rm.problems, 0, s.name);
       for (const b of s.bestOfN) {
-        cells('rm-best-of-n', b.n, b.value, '', '', b.problems, b.missing, s.name);
-        cells('rm-pass@n', b.n, b.passAtN, '', '', b.problems, b.missing, s.name);
-        cells('rm-regret', b.n, b.regret, '', '', b.problems, b.missing, s.name);
+        cells('rm-best-of-n', b.n, b.value, '', '', b.problems, b.belowN, s.name);
+        cells('rm-pass@n', b.n, b.passAtN, '', '', b.problems, b.belowN, s.name);
+        cells('rm-regret', b.n, b.regret, '', '', b.problems, b.belowN, s.name);
       }
     }
     for (const c of rm.correlations) {
-      cells('rm-spearman', c.n, c.spearman, c.ciLow, c.ciHigh, rm.problems, '', '');
-      cells('rm-kendall-tau-b', c.n, c.kendall, c.kendallCiLow, c.kendallCiHigh, rm.problems, '', '');
+      cells('rm-spearman', c.n, c.spearman, c.ciLow, c.ciHigh, rm.problems, 0, '');
+      cells('rm-kendall-tau-b', c.n, c.kendall, c.kendallCiLow, c.kendallCiHigh, rm.problems, 0, '');
     }
   }
   return lines.join('\n');

@@ -6,7 +6,13 @@
  */
 import type { ModelRow, TraceIndex } from './index/traceIndex';
 import { PROBLEM_LEVEL_SQL, PROBLEM_SUBJECT_SQL } from './index/traceIndex';
-import { type RewardModelEval, type RewardProblem, evaluateRewardModels } from './metrics/rewardModels';
+import { type Denominator, describeDenominator } from './denominators';
+import {
+  type BestOfNPoint,
+  type RewardModelEval,
+  type RewardProblem,
+  evaluateRewardModels,
+} from './metrics/rewardModels';
 
 /** Name under which the single reward score of the built-in readers (`reward_score`) appears as a scorer. */
 export const REWARD_SCORE_SCORER = 'reward_score';
@@ -89,21 +95,27 @@ function modelEval(
   strataOf: Map<number, { subject: string | null; level: string | null }>,
   boot: { replicates: number; seed: number },
 ): Omit<RewardModelsReport, 'model' | 'stepRules' | 'bootstrap'> | null {
-  const rows = index.db
-    .prepare(
-      'SELECT id, problem_id AS p, correct, reward_score AS rs FROM samples WHERE model_id = ? ORDER BY problem_id, sample_index',
-    )
-    .iterate(m.id) as IterableIterator<{ id: number; p: number; correct: number | null; rs: number | null }>;
   const scorerNames = new Set<string>();
   for (const s of named.values()) for (const k of s.keys()) scorerNames.add(k);
   const useReward = m.scored > 0;
   if (useReward) scorerNames.add(REWARD_SCORE_SCORER);
   if (scorerNames.size === 0) return null;
-  const problems = new Map<number, { correct: boolean[]; scores: Map<string, (number | null)[]> }>();
+  // Every problem of the model, with or without samples (issue 9: a figure's denominator is the model's
+  // problems; those without samples or without a graded sample are counted as left out, not dropped).
+  const problems = new Map<number, { samples: number; correct: boolean[]; scores: Map<string, (number | null)[]> }>();
+  const fresh = () => ({ samples: 0, correct: [], scores: new Map([...scorerNames].map((n) => [n, []])) });
+  for (const st of index.modelStats(m.id)) problems.set(st.problemId, { ...fresh(), samples: st.n });
+  const rows = index.db
+    .prepare(
+      'SELECT id, problem_id AS p, correct, reward_score AS rs FROM samples WHERE model_id = ? ORDER BY problem_id, sample_index',
+    )
+    .iterate(m.id) as IterableIterator<{ id: number; p: number; correct: number | null; rs: number | null }>;
   for (const r of rows) {
-    if (r.correct === null) continue;
     let p = problems.get(r.p);
-    if (!p) problems.set(r.p, (p = { correct: [], scores: new Map([...scorerNames].map((n) => [n, []])) }));
+    // the stats table has a row for every problem with samples; a sample without one still counts
+    if (!p) problems.set(r.p, (p = { ...fresh(), samples: 1 }));
+    // ungraded samples cannot be counted right or wrong (the problem's `samples` still counts them)
+    if (r.correct === null) continue;
     p.correct.push(r.correct === 1);
     const s = named.get(r.id);
     for (const name of scorerNames) {
@@ -113,6 +125,7 @@ function modelEval(
   }
   const input: RewardProblem[] = [...problems.entries()].map(([pid, p]) => ({
     key: String(pid),
+    samples: p.samples,
     correct: p.correct,
     scores: p.scores,
     strata: strataOf.get(pid) ?? {},
@@ -127,4 +140,38 @@ function modelEval(
     seed: boot.seed,
   });
   return ev;
+}
+
+/**
+ * The denominator of a reward-model figure in the terms of denominators.ts (`problems + missing` = the
+ * model's problems): over the common set (pairwise accuracy, correlations) when `point` is absent, or
+ * over the common-set problems with at least N samples at one point of a best-of-N curve. Reasons: no
+ * samples, no graded sample, some scorer's score missing (`unscored`), fewer than N samples (`belowK`).
+ */
+export function rewardDenominator(
+  ev: Pick<RewardModelEval, 'total' | 'problems' | 'leftOut'>,
+  point?: Pick<BestOfNPoint, 'problems' | 'belowN'>,
+): Denominator {
+  const used = point ? point.problems : ev.problems;
+  return {
+    problems: used,
+    missing: ev.total - used,
+    leftOut: {
+      noSamples: ev.leftOut.noSamples,
+      ungraded: ev.leftOut.noGradedSample,
+      belowK: point?.belowN ?? 0,
+      unscored: ev.leftOut.incompleteScores,
+    },
+  };
+}
+
+/**
+ * {@link rewardDenominator} in words: `over all 483 problems`, `over 480 of 483 problems: 2 have no
+ * graded sample, 1 lacks a score of some scorer`; with a point, n < N is named with its N.
+ */
+export function describeRewardDenominator(
+  ev: Pick<RewardModelEval, 'total' | 'problems' | 'leftOut'>,
+  point?: Pick<BestOfNPoint, 'n' | 'problems' | 'belowN'>,
+): string {
+  return describeDenominator(rewardDenominator(ev, point), point?.n);
 }

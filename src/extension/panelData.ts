@@ -37,7 +37,7 @@ import {
   withinNoise,
 } from '../core/metrics';
 import { buildBaseIndex, problemSimilarity } from '../core/similarity';
-import { REWARD_SCORE_SCORER, rewardModelsReport } from '../core/rewardReport';
+import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../core/rewardReport';
 import { preview } from '../core/text';
 import { denominator, describeDenominator, problemSet } from '../core/denominators';
 import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
@@ -797,8 +797,10 @@ export function rewardModelsData(index: TraceIndex, replicates = 1000): RewardMo
           modelId: m.id,
           label: m.label,
           displayId: m.displayId,
+          total: r.total,
           problems: r.problems,
           leftOut: r.leftOut,
+          over: describeRewardDenominator(r),
           incompleteByScorer: r.incompleteByScorer,
           ns: r.ns,
           scorers: r.scorers.map((x) => ({
@@ -806,7 +808,7 @@ export function rewardModelsData(index: TraceIndex, replicates = 1000): RewardMo
             pairwiseAccuracy: x.pairwiseAccuracy,
             pairs: x.pairs,
             ties: x.ties,
-            bestOfN: x.bestOfN,
+            bestOfN: x.bestOfN.map((b) => ({ ...b, over: describeRewardDenominator(r, b) })),
           })),
           correlations: r.correlations,
           stepRules: r.stepRules,

@@ -296,9 +296,15 @@ export interface RewardScorerData {
     value: number | null;
     passAtN: number | null;
     regret: number | null;
-    /** Problems with at least N samples (the denominator at this N) and those left out. */
+    /**
+     * Problems with at least N samples (the denominator at this N); `missing` = the model's other problems
+     * (any reason), `belowN` = those of the common set with fewer than N samples.
+     */
     problems: number;
     missing: number;
+    belowN: number;
+    /** The denominator in words (core describeDenominator): `over 480 of 483 problems: 3 have n < 10`. */
+    over: string;
   }[];
 }
 
@@ -308,9 +314,14 @@ export interface RewardModelsData {
     modelId: number;
     label: string;
     displayId: string;
+    /** The model's problems, with or without samples. */
+    total: number;
     /** Problems every scorer scored completely: the denominator of every figure. */
     problems: number;
-    leftOut: { noGradedSample: number; incompleteScores: number };
+    /** The model's other problems, by reason. */
+    leftOut: { noSamples: number; noGradedSample: number; incompleteScores: number };
+    /** The common set's denominator in words: `over all 483 problems`, `over 480 of 483 problems: ...`. */
+    over: string;
     incompleteByScorer: Record<string, number>;
     /** The N grid 1, 2, 4, ..., n. */
     ns: number[];

@@ -116,7 +116,8 @@ describe('evaluateRewardModels', () => {
     const withGap = [...problems, problem('p3', [true, false, false], { A: [1, 2, 3], B: [1, null, 3] })];
     const e = evaluateRewardModels(withGap, { replicates: 10 });
     assert.equal(e.problems, 2);
-    assert.deepEqual(e.leftOut, { noGradedSample: 0, incompleteScores: 1 });
+    assert.deepEqual(e.leftOut, { noSamples: 0, noGradedSample: 0, incompleteScores: 1 });
+    assert.equal(e.total, 3);
     // B has a null, C has no scores at all for p3
     assert.deepEqual(e.incompleteByScorer, { A: 0, B: 1, C: 1 });
     close(e.scorers.find((s) => s.name === 'A')!.pairwiseAccuracy, 1);
@@ -146,5 +147,30 @@ describe('evaluateRewardModels', () => {
     const a3 = e.scorers.find((s) => s.name === 'A')!.bestOfN.find((b) => b.n === 3)!;
     assert.equal(a3.problems, 2);
     assert.equal(a3.missing, 1);
+    assert.equal(a3.belowN, 1);
+  });
+
+  test('problems without samples or without a graded sample are counted by reason; problems + missing = total', () => {
+    const e = evaluateRewardModels(
+      [
+        ...problems,
+        // a record with no samples (code: []), and one whose 3 samples have no verdict
+        { key: 'empty', correct: [], samples: 0, scores: new Map() },
+        { key: 'ungraded', correct: [], samples: 3, scores: new Map() },
+        problem('gap', [true, false, false], { A: [1, 2, 3], B: [1, 2, 3] }),
+        problem('short', [true, false], { A: [2, 1], B: [1, 2], C: [1, 1] }),
+      ],
+      { replicates: 10 },
+    );
+    assert.equal(e.total, 6);
+    // common set: the 2 base problems (n = 3) and 'short' (n = 2)
+    assert.equal(e.problems, 3);
+    assert.deepEqual(e.leftOut, { noSamples: 1, noGradedSample: 1, incompleteScores: 1 });
+    for (const s of e.scorers)
+      for (const b of s.bestOfN) {
+        assert.equal(b.problems + b.missing, 6, `${s.name} N=${b.n}`);
+        // at N = 3 'short' (n = 2) is also out
+        assert.equal(b.belowN, b.n === 3 ? 1 : 0);
+      }
   });
 });

@@ -9,7 +9,9 @@ import * as path from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { validateMapping } from '../../src/core/readers/mapping';
-import { REWARD_SCORE_SCORER, rewardModelsReport } from '../../src/core/rewardReport';
+import { CSV_HEADER, reportCsv, rewardModelLines } from '../../src/cli/main';
+import { buildReport } from '../../src/core/report';
+import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../../src/core/rewardReport';
 import { problemTextKey } from '../../src/core/text';
 import { tempDir } from './helpers';
 
@@ -193,6 +195,64 @@ describe('scores in their own files', () => {
     assert.deepEqual(
       r.scorers.map((s) => [s.name, s.pairwiseAccuracy]),
       [[REWARD_SCORE_SCORER, 0]],
+    );
+    index.close();
+  });
+
+  test('reward-model figures say their denominator: problems without samples or without a graded sample are left out by reason', async () => {
+    const dir = tempDir('ti-rs-den-');
+    writeFileSync(
+      path.join(dir, 'out.jsonl'),
+      jsonl([
+        { id: 1, outs: ['a', 'b'], ok: [1, 0], r: [0.2, 0.9] },
+        { id: 2, outs: ['c', 'd', 'e'], ok: [0, 1, 0], r: [0.1, 0.8, 0.3] },
+        // no samples at all, and samples without a verdict: both are the model's problems, left out
+        { id: 3, outs: [], ok: [], r: [] },
+        { id: 4, outs: ['f', 'g'], ok: [null, null], r: [0.5, 0.6] },
+      ]),
+    );
+    writeFileSync(
+      path.join(dir, 'trace-inspector.mapping.json'),
+      JSON.stringify({
+        files: ['out.jsonl'],
+        records: 'per-problem',
+        fields: { problemId: 'id', text: 'outs', correct: 'ok', rewardScore: 'r' },
+      }),
+    );
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir, { fts: false });
+    const rm = rewardModelsReport(index, { replicates: 10 }).models[0];
+    assert.equal(rm.total, 4);
+    assert.equal(rm.problems, 2);
+    assert.deepEqual(rm.leftOut, { noSamples: 1, noGradedSample: 1, incompleteScores: 0 });
+    // problem 1 ranks its correct sample last, problem 2 first: 0 of 1 and 2 of 2 pairs
+    assert.equal(rm.scorers[0].pairwiseAccuracy, 2 / 3);
+    assert.equal(describeRewardDenominator(rm), 'over 2 of 4 problems: 1 has no samples, 1 has no graded sample');
+    // best-of-3 is over problem 2 only (problem 1 has 2 samples); 1 correct of 3, ranked first: 1
+    const b3 = rm.scorers[0].bestOfN.find((b) => b.n === 3)!;
+    assert.deepEqual([b3.value, b3.problems, b3.missing, b3.belowN], [1, 1, 3, 1]);
+    assert.equal(
+      describeRewardDenominator(rm, b3),
+      'over 1 of 4 problems: 1 has no samples, 1 has no graded sample, 1 has n < 3',
+    );
+    const table = rewardModelLines(rm).join('\n');
+    assert.match(
+      table,
+      /1 scorer compared on the same graded samples, over 2 of 4 problems: 1 has no samples, 1 has no graded sample/,
+    );
+    assert.match(table, /0\.6667 \(2\/4\)/);
+    assert.match(table, /1\.0000 \(1\/4\)/);
+    assert.match(table, /best-of-3, pass@3, regret@3: over 1 of 4 problems: .*1 has n < 3/);
+    const report = buildReport(index, { replicates: 10 });
+    const csv = reportCsv(report).split('\n');
+    const cols = CSV_HEADER.split(',');
+    const row = csv
+      .map((l) => l.split(','))
+      .find((c) => c[cols.indexOf('metric')] === 'rm-best-of-n' && c[cols.indexOf('k')] === '3')!;
+    const cell = (name: string) => row[cols.indexOf(name)];
+    assert.deepEqual(
+      ['problems', 'missing', 'no_samples', 'ungraded', 'n_below_k', 'no_reward_score', 'scorer'].map(cell),
+      ['1', '3', '1', '1', '1', '0', REWARD_SCORE_SCORER],
     );
     index.close();
   });

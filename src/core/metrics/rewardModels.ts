@@ -30,6 +30,11 @@ export interface RewardProblem {
   /** Verdict of each graded sample, in sample order. Ungraded samples are left out by the caller. */
   correct: readonly boolean[];
   /**
+   * Samples of the problem, graded or not (default `correct.length`). 0 with `correct` empty: the problem
+   * has no samples at all (a record with `code: []`); more than 0 with `correct` empty: no graded sample.
+   */
+  samples?: number;
+  /**
    * Scorer name -> score of each sample, aligned with `correct` (same order and length). A missing
    * scorer, a shorter list, or a non-finite entry means that scorer did not score every sample of the
    * problem: the problem then leaves the common set (see {@link evaluateRewardModels}).
@@ -48,10 +53,15 @@ export interface BestOfNPoint {
   passAtN: number | null;
   /** passAtN - value: how much the scorer leaves on the table; null when either is null. */
   regret: number | null;
-  /** Problems with at least N samples (the denominator). */
+  /** Problems of the common set with at least N samples (the denominator). */
   problems: number;
-  /** Problems with fewer than N samples, left out at this N. */
+  /**
+   * Every problem given that is not in the mean at this N, whatever the reason (`total - problems`): the
+   * common set's left-outs (`leftOut`) plus `belowN`.
+   */
   missing: number;
+  /** Problems of the common set with fewer than N samples, left out at this N (never padded). */
+  belowN: number;
 }
 
 /** One scorer's figures on the common problem set. */
@@ -103,10 +113,15 @@ export interface StratumEval {
 
 /** Result of {@link evaluateRewardModels}. */
 export interface RewardModelEval {
+  /** Problems given (a model's problems, with or without samples): `problems` + the sum of `leftOut`. */
+  total: number;
   /** Problems in the common set: every scorer scored every graded sample. The denominator of every figure. */
   problems: number;
-  /** Problems left out, by reason. */
-  leftOut: { noGradedSample: number; incompleteScores: number };
+  /**
+   * Problems left out of every figure, by reason (the first that applies): no samples at all, samples but
+   * none graded, some scorer lacks a finite score for some graded sample.
+   */
+  leftOut: { noSamples: number; noGradedSample: number; incompleteScores: number };
   /** Per scorer: problems where it lacks a score for some graded sample (why they left the common set). */
   incompleteByScorer: Record<string, number>;
   /** The N grid: 1, 2, 4, ..., max n ({@link kGrid}). */
@@ -248,10 +263,11 @@ interface Prepared {
  * figures and their sources.
  *
  * Common set: a problem is used when it has at least one graded sample and every scorer gives a
- * finite score to every one of its graded samples; the others are counted in `leftOut` (and per scorer
- * in `incompleteByScorer`), never padded. Every figure is over the common set, so the scorers are
+ * finite score to every one of its graded samples; the others are counted in `leftOut` by reason (and per
+ * scorer in `incompleteByScorer`), never padded. Every figure is over the common set, so the scorers are
  * compared on the same samples. Best-of-N and pass@N at N above a problem's n leave that problem out
- * at that N (`missing`).
+ * at that N (`belowN`); `missing` counts every given problem outside the mean (issue 9's convention:
+ * `problems + missing = total`). Within a stratum, `total` is the stratum's common-set problems.
  *
  * Correlations: per N, across scorers, Spearman's rho and Kendall's tau-b between pooled pairwise
  * accuracy and best-of-N. At N = 1 best-of-N is pass@1 for every scorer (no spread): both are null.
@@ -271,11 +287,12 @@ export function evaluateRewardModels(
     ? [...opts.scorers]
     : [...new Set(problems.flatMap((p) => [...p.scores.keys()]))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const incompleteByScorer: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
-  const leftOut = { noGradedSample: 0, incompleteScores: 0 };
+  const leftOut = { noSamples: 0, noGradedSample: 0, incompleteScores: 0 };
   const common: RewardProblem[] = [];
   for (const p of problems) {
     if (p.correct.length === 0) {
-      leftOut.noGradedSample++;
+      if ((p.samples ?? 0) === 0) leftOut.noSamples++;
+      else leftOut.noGradedSample++;
       continue;
     }
     let complete = true;
@@ -293,7 +310,8 @@ export function evaluateRewardModels(
   const maxN = common.reduce((a, p) => Math.max(a, p.correct.length), 0);
   const ns = maxN > 0 ? kGrid(maxN) : [];
   const prepared = common.map((p) => prepare(p, names, ns));
-  const scorers = names.map((name, s) => scorerEval(name, s, prepared, ns));
+  const total = problems.length;
+  const scorers = names.map((name, s) => scorerEval(name, s, prepared, ns, total));
   const correlations = correlationsWithIntervals(ns, scorers, prepared, o);
 
   const strata: StratumEval[] = [];
@@ -315,7 +333,7 @@ export function evaluateRewardModels(
     const collator = new Intl.Collator('en', { numeric: true });
     for (const value of [...groups.keys()].sort(collator.compare)) {
       const g = groups.get(value)!;
-      const ev = names.map((name, s) => scorerEval(name, s, g, ns));
+      const ev = names.map((name, s) => scorerEval(name, s, g, ns, g.length));
       strata.push({
         by,
         value,
@@ -330,7 +348,17 @@ export function evaluateRewardModels(
       });
     }
   }
-  return { problems: common.length, leftOut, incompleteByScorer, ns, scorers, correlations, strata, unmatched };
+  return {
+    total,
+    problems: common.length,
+    leftOut,
+    incompleteByScorer,
+    ns,
+    scorers,
+    correlations,
+    strata,
+    unmatched,
+  };
 }
 
 function prepare(p: RewardProblem, names: readonly string[], ns: readonly number[]): Prepared {
@@ -351,7 +379,14 @@ function prepare(p: RewardProblem, names: readonly string[], ns: readonly number
   return { p, n, c, pairs: c * (n - c), credit, bon };
 }
 
-function scorerEval(name: string, s: number, prepared: readonly Prepared[], ns: readonly number[]): ScorerEval {
+/** One scorer's figures over `prepared`; `total` is the whole the per-N `missing` counts against. */
+function scorerEval(
+  name: string,
+  s: number,
+  prepared: readonly Prepared[],
+  ns: readonly number[],
+  total: number,
+): ScorerEval {
   let credit = 0;
   let pairs = 0;
   let ties = 0;
@@ -385,7 +420,8 @@ function scorerEval(name: string, s: number, prepared: readonly Prepared[], ns: 
       passAtN,
       regret: value === null || passAtN === null ? null : passAtN - value,
       problems: used,
-      missing: prepared.length - used,
+      missing: total - used,
+      belowN: prepared.length - used,
     };
   });
   return {
