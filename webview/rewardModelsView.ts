@@ -11,6 +11,15 @@ import type { ProblemRankingData, RewardModelsData } from '../src/shared/protoco
 
 type RmModel = RewardModelsData['models'][number];
 
+/**
+ * A table cell whose value is computed over fewer than all of the model's problems is marked as in the
+ * Models tab: class `partial`, ` (480/483)` after the value, the reasons in its tooltip.
+ */
+function partialCell(text: string, d: { problems: number; missing: number; over: string } | undefined): HTMLElement {
+  if (!d || d.missing === 0) return h('td', { title: d?.over ?? '' }, text);
+  return h('td', { title: d.over, className: 'partial' }, `${text} (${d.problems}/${d.problems + d.missing})`);
+}
+
 /** ` · problems a scorer did not score completely: X 3, Y 1` when some scorer's scores are missing; '' otherwise. */
 function incompleteNote(m: RmModel): string {
   const left = Object.entries(m.incompleteByScorer).filter(([, v]) => v > 0);
@@ -191,6 +200,7 @@ export class RewardModelsView {
     const ranked = [...m.scorers].sort((a, b) => (b.pairwiseAccuracy ?? -1) - (a.pairwiseAccuracy ?? -1));
     const byBest = [...m.scorers].sort((a, b) => (at(b)?.value ?? -1) - (at(a)?.value ?? -1)).map((s) => s.name);
     const point = at(m.scorers[0]);
+    const common = { problems: m.problems, missing: m.total - m.problems, over: m.over };
     if (cap)
       cap.textContent = `Pairwise accuracy over every (correct, incorrect) pair of the common set, ${m.over} (${m.scorers[0]?.pairs ?? 0} pairs per scorer, ties count 1/2); best-of-${n}, pass@${n} and regret ${point?.over ?? 'over no problem'}.`;
     replace(
@@ -225,11 +235,11 @@ export class RewardModelsView {
               null,
               h('td', null, String(i + 1)),
               h('td', null, s.name),
-              h('td', null, fmt(s.pairwiseAccuracy, 4)),
-              h('td', null, fmt(b?.value, 4)),
+              partialCell(fmt(s.pairwiseAccuracy, 4), common),
+              partialCell(fmt(b?.value, 4), b),
               h('td', null, String(byBest.indexOf(s.name) + 1)),
-              h('td', null, fmt(b?.passAtN, 4)),
-              h('td', null, fmt(b?.regret, 4)),
+              partialCell(fmt(b?.passAtN, 4), b),
+              partialCell(fmt(b?.regret, 4), b),
             );
           }),
         ),

@@ -78,7 +78,7 @@ describe('Reward models tab on the real RewardMATH folder (read-only, mapping by
       const summary = (await frame.textContent('#rm-summary')) ?? '';
       assert.match(
         summary,
-        /^22 scorers on the samples of .*RewardMATH-solutions · 483 problems scored by every scorer \(up to 10 samples each\)$/,
+        /^22 scorers on the same graded samples of .*RewardMATH-solutions · every figure over all 483 problems \(up to 10 samples each\)$/,
       );
       const r = await rows();
       assert.equal(r.length, 22);
@@ -104,7 +104,7 @@ describe('Reward models tab on the real RewardMATH folder (read-only, mapping by
       assert.equal(r[0][1], 'gpt4o');
       assert.match(
         (await frame.textContent('#rm-table-caption')) ?? '',
-        /^Pairwise accuracy over every \(correct, incorrect\) pair of the 483 problems \(4347 pairs per scorer/,
+        /^Pairwise accuracy over every \(correct, incorrect\) pair of the common set, over all 483 problems \(4347 pairs per scorer, ties count 1\/2\); best-of-4, pass@4 and regret over all 483 problems\.$/,
       );
       assert.match(
         (await frame.textContent('#rm-correlation')) ?? '',
