@@ -65,6 +65,23 @@ function folder(): string {
   return dir;
 }
 
+/** An index of one folder: `out.jsonl` with these per-problem records (id, outs, ok, r: the reward score). */
+async function rewardScoreIndex(rows: unknown[]): Promise<TraceIndex> {
+  const dir = tempDir('ti-rs-');
+  writeFileSync(path.join(dir, 'out.jsonl'), jsonl(rows));
+  writeFileSync(
+    path.join(dir, 'trace-inspector.mapping.json'),
+    JSON.stringify({
+      files: ['out.jsonl'],
+      records: 'per-problem',
+      fields: { problemId: 'id', text: 'outs', correct: 'ok', rewardScore: 'r' },
+    }),
+  );
+  const index = TraceIndex.open(':memory:');
+  await indexFolder(index, dir, { fts: false });
+  return index;
+}
+
 describe('scores in their own files', () => {
   test('attach by (dataset, problem, sample index); what attaches to nothing is counted and named', async () => {
     const dir = folder();
@@ -179,18 +196,7 @@ describe('scores in their own files', () => {
   });
 
   test('the single reward score of the built-in readers is the scorer reward_score', async () => {
-    const dir = tempDir('ti-rs-');
-    writeFileSync(path.join(dir, 'out.jsonl'), jsonl([{ id: 1, outs: ['a', 'b'], ok: [1, 0], r: [0.2, 0.9] }]));
-    writeFileSync(
-      path.join(dir, 'trace-inspector.mapping.json'),
-      JSON.stringify({
-        files: ['out.jsonl'],
-        records: 'per-problem',
-        fields: { problemId: 'id', text: 'outs', correct: 'ok', rewardScore: 'r' },
-      }),
-    );
-    const index = TraceIndex.open(':memory:');
-    await indexFolder(index, dir, { fts: false });
+    const index = await rewardScoreIndex([{ id: 1, outs: ['a', 'b'], ok: [1, 0], r: [0.2, 0.9] }]);
     const r = rewardModelsReport(index, { replicates: 10 }).models[0];
     assert.deepEqual(
       r.scorers.map((s) => [s.name, s.pairwiseAccuracy]),
@@ -200,27 +206,13 @@ describe('scores in their own files', () => {
   });
 
   test('reward-model figures say their denominator: problems without samples or without a graded sample are left out by reason', async () => {
-    const dir = tempDir('ti-rs-den-');
-    writeFileSync(
-      path.join(dir, 'out.jsonl'),
-      jsonl([
-        { id: 1, outs: ['a', 'b'], ok: [1, 0], r: [0.2, 0.9] },
-        { id: 2, outs: ['c', 'd', 'e'], ok: [0, 1, 0], r: [0.1, 0.8, 0.3] },
-        // no samples at all, and samples without a verdict: both are the model's problems, left out
-        { id: 3, outs: [], ok: [], r: [] },
-        { id: 4, outs: ['f', 'g'], ok: [null, null], r: [0.5, 0.6] },
-      ]),
-    );
-    writeFileSync(
-      path.join(dir, 'trace-inspector.mapping.json'),
-      JSON.stringify({
-        files: ['out.jsonl'],
-        records: 'per-problem',
-        fields: { problemId: 'id', text: 'outs', correct: 'ok', rewardScore: 'r' },
-      }),
-    );
-    const index = TraceIndex.open(':memory:');
-    await indexFolder(index, dir, { fts: false });
+    const index = await rewardScoreIndex([
+      { id: 1, outs: ['a', 'b'], ok: [1, 0], r: [0.2, 0.9] },
+      { id: 2, outs: ['c', 'd', 'e'], ok: [0, 1, 0], r: [0.1, 0.8, 0.3] },
+      // no samples at all, and samples without a verdict: both are the model's problems, left out
+      { id: 3, outs: [], ok: [], r: [] },
+      { id: 4, outs: ['f', 'g'], ok: [null, null], r: [0.5, 0.6] },
+    ]);
     const rm = rewardModelsReport(index, { replicates: 10 }).models[0];
     assert.equal(rm.total, 4);
     assert.equal(rm.problems, 2);
