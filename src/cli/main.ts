@@ -356,7 +356,8 @@ export function rewardModelLines(rm: RewardModelsReport): string[] {
         `  N=${undefinedAt.join(', ')}: undefined (best-of-N has no spread across scorers; at N=1 it is pass@1 for all)`,
       );
   } else if (rm.scorers.length < 2) out.push('  (one scorer: no correlation across scorers)');
-  if (rm.strata.length) {
+  // per stratum only the correlation across scorers is printed (per-scorer figures are in the JSON): none with one scorer
+  if (rm.strata.length && rm.scorers.length >= 2) {
     const nShow = rm.ns.filter((n) => n > 1);
     out.push(`by stratum: problems, Spearman of pairwise accuracy with best-of-N at N=${nShow.join(', ')}:`);
     for (const st of rm.strata)

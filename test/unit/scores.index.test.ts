@@ -65,8 +65,11 @@ function folder(): string {
   return dir;
 }
 
-/** An index of one folder: `out.jsonl` with these per-problem records (id, outs, ok, r: the reward score). */
-async function rewardScoreIndex(rows: unknown[]): Promise<TraceIndex> {
+/**
+ * An index of one folder: `out.jsonl` with these per-problem records (id, outs, ok, r: the reward score),
+ * mapped with `fields` added to those.
+ */
+async function rewardScoreIndex(rows: unknown[], fields: Record<string, string> = {}): Promise<TraceIndex> {
   const dir = tempDir('ti-rs-');
   writeFileSync(path.join(dir, 'out.jsonl'), jsonl(rows));
   writeFileSync(
@@ -74,7 +77,7 @@ async function rewardScoreIndex(rows: unknown[]): Promise<TraceIndex> {
     JSON.stringify({
       files: ['out.jsonl'],
       records: 'per-problem',
-      fields: { problemId: 'id', text: 'outs', correct: 'ok', rewardScore: 'r' },
+      fields: { problemId: 'id', text: 'outs', correct: 'ok', rewardScore: 'r', ...fields },
     }),
   );
   const index = TraceIndex.open(':memory:');
@@ -206,13 +209,16 @@ describe('scores in their own files', () => {
   });
 
   test('reward-model figures say their denominator: problems without samples or without a graded sample are left out by reason', async () => {
-    const index = await rewardScoreIndex([
-      { id: 1, outs: ['a', 'b'], ok: [1, 0], r: [0.2, 0.9] },
-      { id: 2, outs: ['c', 'd', 'e'], ok: [0, 1, 0], r: [0.1, 0.8, 0.3] },
-      // no samples at all, and samples without a verdict: both are the model's problems, left out
-      { id: 3, outs: [], ok: [], r: [] },
-      { id: 4, outs: ['f', 'g'], ok: [null, null], r: [0.5, 0.6] },
-    ]);
+    const index = await rewardScoreIndex(
+      [
+        { id: 1, outs: ['a', 'b'], ok: [1, 0], r: [0.2, 0.9], lvl: 1 },
+        { id: 2, outs: ['c', 'd', 'e'], ok: [0, 1, 0], r: [0.1, 0.8, 0.3], lvl: 2 },
+        // no samples at all, and samples without a verdict: both are the model's problems, left out
+        { id: 3, outs: [], ok: [], r: [], lvl: 1 },
+        { id: 4, outs: ['f', 'g'], ok: [null, null], r: [0.5, 0.6], lvl: 2 },
+      ],
+      { level: 'lvl' },
+    );
     const rm = rewardModelsReport(index, { replicates: 10 }).models[0];
     assert.equal(rm.total, 4);
     assert.equal(rm.problems, 2);
@@ -235,6 +241,15 @@ describe('scores in their own files', () => {
     assert.match(table, /0\.6667 \(2\/4\)/);
     assert.match(table, /1\.0000 \(1\/4\)/);
     assert.match(table, /best-of-3, pass@3, regret@3: over 1 of 4 problems: .*1 has n < 3/);
+    // levels 1 and 2 are strata, but with one scorer there is no correlation across scorers to print
+    assert.deepEqual(
+      rm.strata.map((x) => [x.by, x.value, x.problems]),
+      [
+        ['level', '1', 1],
+        ['level', '2', 1],
+      ],
+    );
+    assert.doesNotMatch(table, /by stratum/);
     const report = buildReport(index, { replicates: 10 });
     const csv = reportCsv(report).split('\n');
     const cols = CSV_HEADER.split(',');
