@@ -1,0 +1,323 @@
+/**
+ * The Trace Inspector commands: their registration (ids as contributed in package.json) and the
+ * handlers that are only user interface (quick picks, input boxes, dialogs). The state they act on
+ * (sessions, the tree, the status bar) lives in the {@link Extension} of extension.ts.
+ */
+import * as vscode from 'vscode';
+import { STANDARD_LABELS } from '../core/index/annotations';
+import type { Extension } from './extension';
+import { registerPanels } from './problemPanel';
+import { describeFilter, type Node, type TreeFilter } from './problemTree';
+import { sampleUri } from './sampleDocument';
+import { readSettings } from './session';
+
+/** Registers every `traceInspector.*` command (and the panels' commands); returns what to dispose on deactivation. */
+export function registerCommands(ext: Extension): vscode.Disposable[] {
+  const disposables: vscode.Disposable[] = [];
+  // biome-ignore lint/suspicious/noExplicitAny: VS Code passes command arguments untyped (registerCommand's own signature)
+  const cmd = (id: string, fn: (...args: any[]) => unknown) =>
+    disposables.push(vscode.commands.registerCommand(id, fn));
+  cmd('traceInspector.index', () => ext.index(true));
+  cmd('traceInspector.rebuildIndex', async () => {
+    const s = ext.active();
+    if (!s) return;
+    if (s.isIndexing) {
+      void vscode.window.showInformationMessage('Trace Inspector: indexing is running; rebuild when it finishes.');
+      return;
+    }
+    s.index.clearIndexedData(); // every file is then re-read; annotations are kept
+    s.fireChanged();
+    await ext.index(true);
+  });
+  cmd('traceInspector.filter', () => pickFilter(ext));
+  cmd('traceInspector.filterProblems', (f: unknown) => {
+    const v = validateFilter(f);
+    if (v) ext.setFilter(v);
+    else void vscode.window.showErrorMessage('Trace Inspector: invalid filter');
+  });
+  cmd('traceInspector.search', async (q?: string) => {
+    const query =
+      typeof q === 'string'
+        ? q
+        : await vscode.window.showInputBox({
+            title: 'Search sample text',
+            prompt:
+              'Samples holding every one of these words, anywhere (case and accents ignored; no phrases, OR or wildcards)',
+          });
+    if (query?.trim()) ext.setFilter({ kind: 'search', query: query.trim() });
+  });
+  cmd('traceInspector.clearFilter', () => ext.setFilter({ kind: 'all' }));
+  cmd('traceInspector.groupByModel', () => {
+    ext.tree.mode = 'model';
+    ext.tree.refresh();
+    ext.updateChrome();
+  });
+  cmd('traceInspector.groupByProblem', () => {
+    ext.tree.mode = 'problem';
+    ext.tree.refresh();
+    ext.updateChrome();
+  });
+  cmd('traceInspector.chooseBaseModel', () => chooseModel(ext, 'base'));
+  cmd('traceInspector.chooseFocusModel', () => chooseModel(ext, 'focus'));
+  cmd('traceInspector.openSample', (arg: unknown) => ext.openSample(arg));
+  cmd('traceInspector.openSamplePreview', (arg: unknown) => ext.openSample(arg, true));
+  cmd('traceInspector.annotate', (arg: unknown) => annotate(ext, arg));
+  cmd('traceInspector.clearAnnotation', (arg: unknown) => {
+    const s = ext.active();
+    const id = ext.sampleIdOf(arg);
+    const ref = id !== undefined ? s?.annotations.refOf(id) : undefined;
+    if (s && ref) {
+      s.annotations.remove(ref);
+      s.fireChanged();
+    }
+  });
+  cmd('traceInspector.compareSamples', (arg: unknown, selected?: unknown[]) => compare(ext, arg, selected));
+  cmd('traceInspector.selectForCompare', (arg: unknown) => {
+    const id = ext.sampleIdOf(arg);
+    ext.compareWith = id !== undefined ? { sampleId: id } : undefined;
+  });
+  cmd('traceInspector.loadMore', (node: Node) => {
+    if (node?.type === 'more') node.load();
+  });
+  cmd('traceInspector.exportAnnotations', async () => {
+    const s = ext.active();
+    if (!s) return;
+    const target = await vscode.window.showSaveDialog({
+      filters: { 'JSON Lines': ['jsonl'] },
+      defaultUri: vscode.Uri.joinPath(s.folder.uri, 'annotations.jsonl'),
+    });
+    if (!target) return;
+    const n = s.annotations.exportJsonl(target.fsPath, true);
+    void vscode.window.showInformationMessage(`Trace Inspector: exported ${n} annotations.`);
+  });
+  cmd('traceInspector.importAnnotations', async () => {
+    const s = ext.active();
+    if (!s) return;
+    const [file] =
+      (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'JSON Lines': ['jsonl'] } })) ?? [];
+    if (!file) return;
+    const r = s.annotations.importJsonl(file.fsPath, vscode.workspace.asRelativePath(file));
+    if (r.diagnostics.length) s.publishDiagnostics([...s.index.diagnostics(), ...r.diagnostics]);
+    void vscode.window.showInformationMessage(
+      `Trace Inspector: imported ${r.added} new and ${r.updated} updated annotations${r.diagnostics.length ? `; ${r.diagnostics.length} bad lines (see Problems)` : ''}.`,
+    );
+    s.fireChanged();
+  });
+  cmd('traceInspector.showOutput', () => ext.output.show());
+  disposables.push(...registerPanels(ext.context, () => ext.active()));
+  disposables.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('traceInspector')) ext.onSessionChanged();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void ext.autoIndex()),
+  );
+  return disposables;
+}
+
+async function annotate(ext: Extension, arg: unknown): Promise<void> {
+  const s = ext.active();
+  const id = ext.sampleIdOf(arg);
+  const ref = id !== undefined ? s?.annotations.refOf(id) : undefined;
+  if (!s || !ref) {
+    void vscode.window.showInformationMessage('Trace Inspector: open or select a sample to annotate.');
+    return;
+  }
+  const current = s.annotations.get(ref);
+  const labels = [...new Set([...STANDARD_LABELS, ...s.annotations.labelsInUse(), ...(current?.labels ?? [])])];
+  const CUSTOM = '$(add) Custom label…';
+  const picked = await vscode.window.showQuickPick(
+    [
+      ...labels.map((l) => ({ label: l, picked: current?.labels.includes(l) ?? false })),
+      { label: CUSTOM, picked: false },
+    ],
+    {
+      canPickMany: true,
+      title: 'Annotate sample: labels',
+      placeHolder: 'Select labels (Space toggles), Enter to continue',
+    },
+  );
+  if (!picked) return;
+  const chosen = picked.filter((p) => p.label !== CUSTOM).map((p) => p.label);
+  if (picked.some((p) => p.label === CUSTOM)) {
+    const custom = await vscode.window.showInputBox({
+      title: 'Custom label',
+      prompt: 'A short label for this sample',
+    });
+    if (custom?.trim()) chosen.push(custom.trim());
+  }
+  const note = await vscode.window.showInputBox({
+    title: 'Annotate sample: note',
+    prompt: 'Free-text note (optional)',
+    value: current?.note ?? '',
+  });
+  if (note === undefined) return;
+  try {
+    s.annotations.set(ref, chosen, note);
+  } catch (e) {
+    void vscode.window.showErrorMessage(
+      `Trace Inspector: the annotation was not saved (${(e as Error).message}); try again when indexing finishes.`,
+    );
+    return;
+  }
+  const mirror = s.annotations.writeMirror();
+  if (!mirror.ok)
+    void vscode.window.showWarningMessage(
+      `Trace Inspector: annotation saved in the index, but the mirror file could not be written: ${mirror.error}`,
+    );
+  s.fireChanged();
+}
+
+async function compare(ext: Extension, arg: unknown, selected?: unknown[]): Promise<void> {
+  const s = ext.active();
+  if (!s) return;
+  // From the context menu VS Code passes the clicked node and the selection; from the palette,
+  // nothing: then the tree's selection (two samples) or the active sample tab is used.
+  const treeSelection = ext.view.selection.filter((n) => n.type === 'sample');
+  const source =
+    selected && selected.length >= 2
+      ? selected
+      : arg === undefined && treeSelection.length >= 2
+        ? treeSelection
+        : [arg];
+  const ids = source.map((x) => ext.sampleIdOf(x)).filter((x): x is number => x !== undefined);
+  let [a, b] = ids;
+  if (b === undefined) {
+    if (a === undefined) {
+      void vscode.window.showInformationMessage(
+        'Trace Inspector: select two samples in the tree (Ctrl/Cmd+click), then run "Compare Samples".',
+      );
+      return;
+    }
+    if (!ext.compareWith || ext.compareWith.sampleId === a) {
+      ext.compareWith = { sampleId: a };
+      void vscode.window.showInformationMessage(
+        'Trace Inspector: sample selected for comparison; now run "Compare Samples" on another sample (or select two samples in the tree).',
+      );
+      return;
+    }
+    b = a;
+    a = ext.compareWith.sampleId;
+  }
+  ext.compareWith = undefined;
+  const left = sampleUri(s, { id: a });
+  const right = sampleUri(s, { id: b });
+  if (!left || !right) return;
+  const da = s.index.sample(a)!;
+  const db = s.index.sample(b)!;
+  const name = (d: typeof da) => `${s.index.model(d.modelId)?.label ?? '?'} #${d.sampleIndex}`;
+  await vscode.commands.executeCommand('vscode.diff', left, right, `${name(da)} ↔ ${name(db)}`);
+}
+
+async function chooseModel(ext: Extension, which: 'base' | 'focus'): Promise<void> {
+  const s = ext.active();
+  if (!s) return;
+  const models = s.models();
+  if (!models.length) {
+    void vscode.window.showInformationMessage('Trace Inspector: no models indexed yet.');
+    return;
+  }
+  const current = which === 'base' ? s.baseModel() : s.focusModel();
+  const pick = await vscode.window.showQuickPick(
+    models.map((m) => ({
+      label: m.label,
+      description: `${m.problems} problems · ${m.correct}/${m.samples} correct`,
+      detail: m.displayId,
+      model: m,
+      picked: m.id === current?.id,
+    })),
+    {
+      title: which === 'base' ? 'Choose the base model' : 'Choose the model in focus (the model filters are about)',
+      placeHolder: current ? `current: ${current.label}` : undefined,
+    },
+  );
+  if (!pick) return;
+  if (which === 'base') await s.setBaseModel(pick.model);
+  else await s.setFocusModel(pick.model);
+}
+
+async function pickFilter(ext: Extension): Promise<void> {
+  const s = ext.active();
+  if (!s) return;
+  const focus = s.focusModel();
+  const base = s.baseModel();
+  type Item = vscode.QuickPickItem & { filter?: TreeFilter; action?: 'search' | 'label' | 'level' };
+  const items: Item[] = [
+    { label: '$(list-flat) All problems', filter: { kind: 'all' } },
+    {
+      label: '$(error) Failing problems',
+      description: `${focus?.label ?? 'model'} never solves them`,
+      filter: { kind: 'failing' },
+    },
+    {
+      label: '$(arrow-down) Lost by RL',
+      description: `base solves, ${focus?.label ?? 'model'} never does`,
+      filter: { kind: 'lost' },
+    },
+    {
+      label: '$(arrow-up) Gained by RL',
+      description: `${focus?.label ?? 'model'} solves, base ${base?.label ?? ''} never does`,
+      filter: { kind: 'gained' },
+    },
+    {
+      label: '$(graph) Low accuracy',
+      description: `${focus?.label ?? 'model'} below ${Math.round(100 * readSettings(s.folder).lowAccuracyThreshold)}% correct`,
+      filter: { kind: 'lowAccuracy' },
+    },
+    ...(s.index.levels().length ? [{ label: '$(layers) By difficulty level…', action: 'level' as const }] : []),
+    { label: '$(tag) By annotation label…', action: 'label' },
+    { label: '$(search) Search sample text…', action: 'search' },
+  ];
+  const pick = await vscode.window.showQuickPick(items, {
+    title: 'Filter problems',
+    placeHolder: describeFilter(ext.tree.filter, focus, base),
+  });
+  if (!pick) return;
+  if (pick.filter) return ext.setFilter(pick.filter);
+  if (pick.action === 'search') return void vscode.commands.executeCommand('traceInspector.search');
+  if (pick.action === 'level') {
+    const levels = s.index.levels();
+    if (!levels.length)
+      return void vscode.window.showInformationMessage('Trace Inspector: this folder records no difficulty levels.');
+    const level = await vscode.window.showQuickPick(levels, { title: 'Difficulty level' });
+    if (level) ext.setFilter({ kind: 'level', level });
+  }
+  if (pick.action === 'label') {
+    const labels = s.annotations.labelsInUse();
+    if (!labels.length) return void vscode.window.showInformationMessage('Trace Inspector: no annotation labels yet.');
+    const label = await vscode.window.showQuickPick(labels, { title: 'Annotation label' });
+    if (label) ext.setFilter({ kind: 'label', label });
+  }
+}
+
+/** Validates a filter passed to `traceInspector.filterProblems` (from webviews or other extensions). */
+export function validateFilter(f: unknown): TreeFilter | undefined {
+  if (!f || typeof f !== 'object') return undefined;
+  const o = f as Record<string, unknown>;
+  switch (o.kind) {
+    case 'all':
+    case 'failing':
+    case 'lost':
+    case 'gained':
+      return { kind: o.kind };
+    case 'lowAccuracy':
+      return typeof o.threshold === 'number' && o.threshold >= 0 && o.threshold <= 1
+        ? { kind: 'lowAccuracy', threshold: o.threshold }
+        : { kind: 'lowAccuracy' };
+    case 'level':
+      return typeof o.level === 'string' ? { kind: 'level', level: o.level } : undefined;
+    case 'label':
+      return typeof o.label === 'string' ? { kind: 'label', label: o.label } : undefined;
+    case 'search':
+      return typeof o.query === 'string' && o.query.trim() ? { kind: 'search', query: o.query } : undefined;
+    case 'problems':
+      return Array.isArray(o.problemIds) && o.problemIds.every((x) => Number.isInteger(x))
+        ? {
+            kind: 'problems',
+            problemIds: o.problemIds as number[],
+            title: typeof o.title === 'string' ? o.title : undefined,
+          }
+        : undefined;
+    default:
+      return undefined;
+  }
+}
