@@ -11,7 +11,9 @@
  * - Math: KaTeX with `trust: false` (no `\href`, `\url`, `\includegraphics`, `\htmlClass`...),
  *   `maxExpand` 500 and `maxSize` 20em (macro bombs, giant rules), `throwOnError: false`, a fresh
  *   macro table per formula (`\gdef` cannot leak between formulas), formulas longer than
- *   {@link MAX_MATH} shown as code.
+ *   {@link MAX_MATH} shown as code. The commands KaTeX refuses without trust are macros that keep
+ *   what a reader would see ({@link REFUSED_COMMANDS}): the link text of `\href`, the URL of `\url`
+ *   as plain text, `[image: path]` for `\includegraphics`, the body of `\htmlClass` and its kin.
  * - Dollar amounts are not math: an opening `$` must be followed by a non-space; the FIRST later
  *   unescaped `$` must close it, and it closes only when preceded by a non-space and not followed
  *   by a digit; otherwise the opening `$` is a literal dollar sign. So `$5 and $10` and
@@ -37,6 +39,76 @@ export function escapeHtml(s: string): string {
     .replace(/'/g, '&#39;');
 }
 
+/** The part of KaTeX's macro context the macros below use (katex/src/defineMacro.ts). Token lists come last-first. */
+interface MacroContext {
+  future(): { text: string };
+  popToken(): { text: string };
+  consumeArgs(n: number): { text: string }[][];
+  lexer?: { setCatcode(char: string, code: number): void };
+}
+
+/** A token list (KaTeX keeps them last-first) as the text it spells, escaped for KaTeX's text mode. */
+function tokensAsText(tokens: { text: string }[]): string {
+  const esc: Record<string, string> = {
+    '\\': '\\textbackslash{}',
+    '{': '\\{',
+    '}': '\\}',
+    $: '\\$',
+    '&': '\\&',
+    '#': '\\#',
+    '^': '\\textasciicircum{}',
+    _: '\\_',
+    '%': '\\%',
+    '~': '\\textasciitilde{}',
+  };
+  return [...tokens]
+    .reverse()
+    .map((t) => t.text)
+    .join('')
+    .replace(/[\\{}$&#^_%~]/g, (c) => esc[c]);
+}
+
+/** A URL argument, read as KaTeX reads one: `%` is a character there, not a comment (catcode 13, then back to 14). */
+function urlArgument(ctx: MacroContext): { text: string }[] {
+  ctx.lexer?.setCatcode('%', 13);
+  try {
+    return ctx.consumeArgs(1)[0];
+  } finally {
+    ctx.lexer?.setCatcode('%', 14);
+  }
+}
+
+/** `\cmd{a}{b}` -> `b`: the visible argument of a command taking `count` arguments. */
+const keepArgument = (count: number, keep: number) => (ctx: MacroContext) => ({
+  tokens: ctx.consumeArgs(count)[keep],
+  numArgs: 0,
+});
+
+/**
+ * The commands KaTeX refuses with `trust: false` (it would print their name in red and drop their
+ * text), as macros that keep the visible text and make nothing live: `\href{url}{text}` -> text,
+ * `\url{url}` -> the URL as plain text, `\includegraphics[opts]{path}` -> `[image: path]`,
+ * `\htmlClass`/`\htmlId`/`\htmlStyle`/`\htmlData{x}{body}` -> body. A fresh copy per formula.
+ */
+export const REFUSED_COMMANDS: Record<string, (ctx: MacroContext) => unknown> = {
+  '\\href': (ctx) => {
+    urlArgument(ctx);
+    return { tokens: ctx.consumeArgs(1)[0], numArgs: 0 };
+  },
+  '\\url': (ctx) => `\\textrm{${tokensAsText(urlArgument(ctx))}}`,
+  '\\includegraphics': (ctx) => {
+    if (ctx.future().text === '[') {
+      // the optional [width=...] argument: skip to its closing bracket (or the end of the formula)
+      for (let t = ctx.popToken(); t.text !== ']' && t.text !== 'EOF'; t = ctx.popToken());
+    }
+    return `\\text{[image: ${tokensAsText(urlArgument(ctx))}]}`;
+  },
+  '\\htmlClass': keepArgument(2, 1),
+  '\\htmlId': keepArgument(2, 1),
+  '\\htmlStyle': keepArgument(2, 1),
+  '\\htmlData': keepArgument(2, 1),
+};
+
 /** KaTeX to HTML with the safety options above; any failure gives the escaped source as code. */
 export function renderMath(tex: string, displayMode: boolean): string {
   if (tex.length > MAX_MATH) return `<code class="math-raw">${escapeHtml(tex)}</code>`;
@@ -48,7 +120,7 @@ export function renderMath(tex: string, displayMode: boolean): string {
       strict: 'ignore',
       maxExpand: 500,
       maxSize: 20,
-      macros: {},
+      macros: { ...REFUSED_COMMANDS } as Record<string, (ctx: object) => string>,
       output: 'htmlAndMathml',
       globalGroup: false,
     });

@@ -71,12 +71,12 @@ const HOSTILE: { name: string; text: string; visible: string[] }[] = [
   {
     name: 'katex href',
     text: 'Math $\\href{javascript:window.__pwned=1}{click}$ and $\\url{javascript:alert(1)}$ end',
-    visible: ['\\href', 'end'],
+    visible: ['click', 'javascript:alert(1)', 'end'],
   },
   {
     name: 'katex includegraphics/htmlStyle',
     text: '$\\includegraphics{http://evil.example/a.png}$ $\\htmlStyle{background:url(http://evil.example/b)}{z}$ $\\htmlClass{x}{y}$',
-    visible: ['\\includegraphics'],
+    visible: ['[image: http://evil.example/a.png]', 'z', 'y'],
   },
   { name: 'macro bomb', text: '$\\def\\a{\\a\\a}\\a$ then $x^2$ and $5 and $10', visible: ['$5 and $10'] },
   {

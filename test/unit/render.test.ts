@@ -75,6 +75,33 @@ describe('safety', () => {
       );
     }
   });
+  test('commands KaTeX refuses keep their visible text (link text, URL, image path, body), and nothing is live', () => {
+    /** Text a reader sees: the HTML rendering without the MathML copy, tags stripped, KaTeX's spacing glyphs dropped. */
+    const seen = (html: string) =>
+      html
+        .replace(/<span class="katex-mathml">[\s\S]*?<\/math><\/span>/g, '')
+        .replace(/<[^>]+>/g, '')
+        .replace(/[\u200b\s]+/g, '');
+    const cases: [string, string][] = [
+      ['\\href{javascript:alert(1)}{clickhere}', 'clickhere'],
+      ['\\href {https://x.example/a%20b} {x+y}', 'x+y'],
+      ['\\url{https://evil.example/a_b#c~d%20e}', 'https://evil.example/a_b#c~d%20e'],
+      ['\\includegraphics{https://evil.example/a.png}', '[image:https://evil.example/a.png]'],
+      ['\\includegraphics[width=3cm]{fig_1.png}', '[image:fig_1.png]'],
+      ['\\htmlClass{x}{visible}', 'visible'],
+      ['\\htmlId{i}{idtext}', 'idtext'],
+      ['\\htmlStyle{background:url(https://evil.example)}{styled}', 'styled'],
+      ['\\htmlData{a=b}{datatext}', 'datatext'],
+      ['\\def\\h{\\href}\\h{u}{viaDef}', 'viaDef'],
+    ];
+    for (const [tex, visible] of cases) {
+      const html = renderMath(tex, false);
+      assert.ok(!html.includes('katex-error'), `${tex}: ${html}`);
+      assert.equal(seen(html), visible, tex);
+      const live = html.replace(/<annotation[\s\S]*?<\/annotation>/g, '');
+      assert.ok(!/<a |href=|<img|src=|class="x"|id="i"|data-a|url\(https/.test(live), tex);
+    }
+  });
   test('macro bombs stop at maxExpand and render as an error, not a hang', () => {
     const t0 = Date.now();
     const html = renderMath('\\def\\a{\\a\\a}\\a', false);
