@@ -8,18 +8,25 @@ import { registerToolkit } from './toolkit';
 import { Rpc } from './rpc';
 import { ProblemView } from './problemView';
 import { OverviewView } from './overviewView';
+import { PreviewView } from './previewView';
 import { h } from './dom';
 import type { PanelState, ViewKind } from '../src/shared/protocol';
 
 function start(): void {
   registerToolkit();
-  const view: ViewKind = document.body.dataset.view === 'overview' ? 'overview' : 'problem';
+  const kind = document.body.dataset.view;
+  const view: ViewKind = kind === 'overview' || kind === 'preview' ? kind : 'problem';
   const root = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
   const rpc = new Rpc(view);
-  let current: ProblemView | OverviewView | undefined;
+  let current: ProblemView | OverviewView | PreviewView | undefined;
   rpc.onInit = (state: PanelState) => {
     if (state.view !== view) return;
-    if (view === 'overview') {
+    if (view === 'preview') {
+      // One preview tab shows sample after sample: the host sends a new init for each.
+      if (current instanceof PreviewView) return current.show(state);
+      current = new PreviewView(root, rpc, state);
+      rpc.setState(state);
+    } else if (view === 'overview') {
       const saved = rpc.getState();
       current = new OverviewView(root, rpc, saved?.view === 'overview' ? saved : undefined);
     } else {

@@ -309,6 +309,76 @@ export function renderTrace(text: string, md: Markdown = sharedMd()): string {
     .join('\n');
 }
 
+/** Characters of Markdown rendered in one piece when a long sample is rendered incrementally. */
+export const CHUNK_CHARS = 6000;
+
+/** One part of a sample (inside a `<think>` block or not) as the Markdown pieces it is rendered from. */
+export interface PlannedPart {
+  think: boolean;
+  closed: boolean;
+  /** Words in the part (the think block's summary says how long it is). */
+  words: number;
+  /** Consecutive pieces of the part's text; joined they are the part's text. */
+  chunks: string[];
+}
+
+/**
+ * Splits Markdown into pieces of about `target` characters that render the same one by one as the
+ * whole does: cuts only at a blank line that is outside fenced code (```/~~~) and outside display
+ * math (`$$`, `\[ \]` blocks), once the piece holds `target` characters. A piece that reaches 8 x
+ * `target` without such a line is cut at the next line break outside fences and math. Text without
+ * line breaks stays one piece. Joined, the pieces give back `text` exactly.
+ */
+export function chunkMarkdown(text: string, target = CHUNK_CHARS): string[] {
+  if (text.length <= target) return [text];
+  const out: string[] = [];
+  let start = 0;
+  let fence: string | null = null; // the opening fence run while inside fenced code
+  let math: '$$' | '\\]' | null = null; // the closer while inside display math
+  let pos = 0;
+  while (pos < text.length) {
+    const nl = text.indexOf('\n', pos);
+    const end = nl < 0 ? text.length : nl + 1;
+    const line = text.slice(pos, nl < 0 ? text.length : nl);
+    const trimmed = line.trimStart();
+    if (fence) {
+      const m = /^(`{3,}|~{3,})\s*$/.exec(trimmed);
+      if (m && m[1][0] === fence[0] && m[1].length >= fence.length) fence = null;
+    } else if (math) {
+      if (line.includes(math)) math = null;
+    } else {
+      const f = /^(`{3,}|~{3,})/.exec(trimmed);
+      if (f && line.length - trimmed.length <= 3) fence = f[1];
+      else if (trimmed.startsWith('$$') && !trimmed.slice(2).includes('$$')) math = '$$';
+      else if (trimmed.startsWith('\\[') && !trimmed.includes('\\]')) math = '\\]';
+    }
+    pos = end;
+    const size = pos - start;
+    const outside = !fence && !math;
+    if (outside && pos < text.length && ((size >= target && trimmed === '') || size >= 8 * target)) {
+      out.push(text.slice(start, pos));
+      start = pos;
+    }
+  }
+  if (start < text.length) out.push(text.slice(start));
+  return out;
+}
+
+/** A sample as it is rendered incrementally: its `<think>` parts and the pieces of each (see {@link chunkMarkdown}). */
+export function planTrace(text: string, target = CHUNK_CHARS): PlannedPart[] {
+  return splitThink(text).map((p) => ({
+    think: p.think,
+    closed: p.closed,
+    words: wordCount(p.text),
+    chunks: chunkMarkdown(p.text, target),
+  }));
+}
+
+/** The shared markdown-it instance of the views. */
+export function sharedMarkdown(): Markdown {
+  return sharedMd();
+}
+
 let shared: Markdown | undefined;
 function sharedMd(): Markdown {
   shared ??= createMarkdown();

@@ -31,14 +31,3 @@ export function preview(text: string, max = 80): string {
 export function contentHash(text: string): string {
   return hash('sha1', text, 'hex').slice(0, 16);
 }
-
-/**
- * Rewrites LaTeX's `\\[ ... \\]` (display) and `\\( ... \\)` (inline, one line) math delimiters to the
- * `$$ ... $$` and `$...$` that Markdown math (VS Code's preview, markdown-it-katex) understands; the
- * body is trimmed because `$ x$` is not math there. Everything else is left as it is.
- */
-export function dollarMath(text: string): string {
-  return text
-    .replace(/\\\[([\s\S]+?)\\\]/g, (_m, body: string) => `\n$$\n${body.trim()}\n$$\n`)
-    .replace(/\\\(([^\n]+?)\\\)/g, (_m, body: string) => `$${body.trim()}$`);
-}

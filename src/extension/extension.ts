@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { UnsupportedRuntimeError } from '../core/index/traceIndex';
 import { registerCommands } from './commands';
 import { describeFilter, ProblemTreeProvider, type Node, type TreeFilter } from './problemTree';
-import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, previewUri, sampleUri } from './sampleDocument';
+import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, sampleUri } from './sampleDocument';
 import { FolderSession, readSettings } from './session';
 
 const INDEX_GLOB = '**/*.{jsonl,json,eval}';
@@ -190,19 +190,27 @@ export class Extension implements vscode.Disposable {
     return undefined;
   }
 
-  async openSample(arg: unknown, preview = false): Promise<void> {
+  /**
+   * Opens a sample: as text in a (reusable) editor tab, or with `preview` in the one sample preview
+   * tab. `preserveFocus` keeps the keyboard where it is (stepping through samples).
+   */
+  async openSample(arg: unknown, preview = false, preserveFocus = false): Promise<void> {
     const s = this.active();
     const id = this.sampleIdOf(arg);
     if (!s || id === undefined) {
       void vscode.window.showInformationMessage('Trace Inspector: select a sample in the Problems tree first.');
       return;
     }
+    if (preview) {
+      // The project's own preview (markdown.ts + KaTeX + DOMPurify under a strict CSP), one reused tab.
+      await vscode.commands.executeCommand('traceInspector.showSamplePreview', { sampleId: id }, preserveFocus);
+      return;
+    }
     const uri = sampleUri(s, { id });
     if (!uri) return;
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
-    if (preview) await vscode.commands.executeCommand('markdown.showPreviewToSide', previewUri(uri));
-    else await vscode.window.showTextDocument(doc, { preview: true });
+    await vscode.window.showTextDocument(doc, { preview: true, preserveFocus });
   }
 
   async autoIndex(): Promise<void> {

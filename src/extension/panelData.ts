@@ -30,6 +30,7 @@ import {
 } from '../core/metrics';
 import { buildBaseIndex, problemSimilarity } from '../core/similarity';
 import {
+  MAX_PREVIEW_TEXT,
   MAX_TEXT,
   type CrossoverInfo,
   type KPoint,
@@ -40,6 +41,7 @@ import {
   type ProblemData,
   type ProblemModelStats,
   type SamplePage,
+  type SamplePreview,
   type SampleSummary,
   type SampleText,
   type SimilarityData,
@@ -225,6 +227,52 @@ export function sampleText(
     fullLength: s.text.length,
     labels: a?.labels ?? [],
     note: a?.note ?? '',
+  };
+}
+
+/**
+ * Everything the sample preview shows for one sample: the problem (question, reference answer), the
+ * model with its role, the verdict and the sample's other fields, its annotation, and the text cut at
+ * {@link MAX_PREVIEW_TEXT} code units (`truncated`, `fullLength` say so). `position` is passed through
+ * (the host knows the tree's order). Undefined when the sample is not in the index.
+ */
+export function samplePreview(
+  index: TraceIndex,
+  annotations: AnnotationStore | undefined,
+  sampleId: number,
+  roles: Roles,
+  position: string | null = null,
+): SamplePreview | undefined {
+  const s = index.sample(sampleId);
+  const problem = s && index.problem(s.problemId);
+  const model = s && index.model(s.modelId);
+  if (!s || !problem || !model) return undefined;
+  const ref = annotations?.refOf(sampleId);
+  const a = ref ? annotations?.get(ref) : undefined;
+  return {
+    id: s.id,
+    problem: {
+      id: problem.id,
+      dataset: problem.dataset,
+      problemId: problem.problemId,
+      question: problem.question,
+      referenceAnswer: problem.referenceAnswer,
+      level: problem.level,
+    },
+    model: modelInfo(model, roles),
+    sampleIndex: s.sampleIndex,
+    correct: s.correct,
+    extractedAnswer: s.extractedAnswer,
+    rewardScore: s.rewardScore,
+    finishReason: s.finishReason,
+    tokenCount: s.tokenCount,
+    source: `${s.file}:${s.line}`,
+    text: s.text.length > MAX_PREVIEW_TEXT ? s.text.slice(0, MAX_PREVIEW_TEXT) : s.text,
+    truncated: s.text.length > MAX_PREVIEW_TEXT,
+    fullLength: s.text.length,
+    labels: a?.labels ?? [],
+    note: a?.note ?? '',
+    position,
   };
 }
 

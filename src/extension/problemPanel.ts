@@ -24,6 +24,7 @@ import {
   readSimilarityCache,
   resolveFilter,
   samplePage,
+  samplePreview,
   sampleText,
   similarityJob,
   similarityParams,
@@ -42,6 +43,7 @@ import {
   type HostMessage,
   type NoveltyData,
   type PanelState,
+  type PreviewAction,
   type RequestKind,
   type ResultOf,
   type SimilarityData,
@@ -51,8 +53,27 @@ import {
 
 export const PROBLEM_VIEW_TYPE = 'traceInspector.problemView';
 export const OVERVIEW_VIEW_TYPE = 'traceInspector.overview';
+/** The sample preview: one panel, reused for every sample previewed. */
+export const PREVIEW_VIEW_TYPE = 'traceInspector.samplePreview';
+
+const VIEW_TYPES: Record<ViewKind, string> = {
+  problem: PROBLEM_VIEW_TYPE,
+  overview: OVERVIEW_VIEW_TYPE,
+  preview: PREVIEW_VIEW_TYPE,
+};
+const ICONS: Record<ViewKind, string> = {
+  problem: 'problem-view.svg',
+  overview: 'overview.svg',
+  preview: 'sample-preview.svg',
+};
 
 type GetSession = () => FolderSession | undefined;
+
+/** What the panels learn from the tree: where a sample sits in its current order (for the preview's header). */
+export interface PanelHooks {
+  /** E.g. "sample 3 of 8 incorrect · problem 2 of 5"; null when the sample is not in the tree's list. */
+  position(sampleId: number): string | null;
+}
 
 /** A request failure shown to the user as text in the panel. */
 class RequestError extends Error {}
@@ -83,6 +104,7 @@ class Panels implements vscode.Disposable {
   constructor(
     readonly context: vscode.ExtensionContext,
     readonly getSession: GetSession,
+    readonly hooks: PanelHooks | undefined,
   ) {
     this.runner = new SimilarityRunner(join(context.extensionUri.fsPath, 'dist', 'similarityWorker.js'));
   }
@@ -101,7 +123,20 @@ class Panels implements vscode.Disposable {
     for (const p of this.open) p.post({ id: p.nextId(), kind: 'changed' });
   }
 
-  show(state: PanelState, existing?: vscode.WebviewPanel): Panel {
+  /**
+   * Shows `state` in a panel: the open one of the same problem (or the overview, or the one preview,
+   * which then shows the new sample), else a new one. `preserveFocus` keeps the keyboard where it is
+   * (stepping through samples from the tree or the preview itself).
+   */
+  show(state: PanelState, existing?: vscode.WebviewPanel, preserveFocus = false): Panel {
+    if (!existing && state.view === 'preview') {
+      for (const p of this.open) {
+        if (p.state.view !== 'preview') continue;
+        p.update(state);
+        p.panel.reveal(p.panel.viewColumn, preserveFocus);
+        return p;
+      }
+    }
     if (!existing) {
       for (const p of this.open) {
         if (p.state.view === state.view && (state.view === 'overview' || p.state.problemId === state.problemId)) {
@@ -114,9 +149,11 @@ class Panels implements vscode.Disposable {
     const panel =
       existing ??
       vscode.window.createWebviewPanel(
-        state.view === 'problem' ? PROBLEM_VIEW_TYPE : OVERVIEW_VIEW_TYPE,
+        VIEW_TYPES[state.view],
         'Trace Inspector',
-        vscode.ViewColumn.Active,
+        state.view === 'preview'
+          ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus }
+          : { viewColumn: vscode.ViewColumn.Active, preserveFocus },
         {
           enableScripts: true,
           retainContextWhenHidden: false,
@@ -157,11 +194,7 @@ class Panel {
         vscode.Uri.joinPath(panels.context.extensionUri, 'media'),
       ],
     };
-    panel.iconPath = vscode.Uri.joinPath(
-      panels.context.extensionUri,
-      'media',
-      state.view === 'problem' ? 'problem-view.svg' : 'overview.svg',
-    );
+    panel.iconPath = vscode.Uri.joinPath(panels.context.extensionUri, 'media', ICONS[state.view]);
     const dist = (f: string) =>
       webview.asWebviewUri(vscode.Uri.joinPath(panels.context.extensionUri, 'dist', f)).toString();
     webview.html = panelHtml({
@@ -195,13 +228,22 @@ class Panel {
 
   private title(): string {
     if (this.state.view === 'overview') return 'Overview';
+    if (this.state.view === 'preview') {
+      const s = this.panels.getSession();
+      const d = this.state.sampleId !== undefined ? s?.index.sample(this.state.sampleId) : undefined;
+      const p = d && s?.index.problem(d.problemId);
+      const m = d && s?.index.model(d.modelId);
+      return d && p && m
+        ? `${d.correct === true ? '✓' : d.correct === false ? '✗' : '?'} ${p.problemId} #${d.sampleIndex} · ${s?.shortLabel(m) ?? m.label}`
+        : 'Sample';
+    }
     const p =
       this.state.problemId !== undefined ? this.panels.getSession()?.index.problem(this.state.problemId) : undefined;
     return p ? `Problem ${p.problemId}` : 'Problem';
   }
 
   private refreshTitle(): void {
-    this.panel.title = `${this.title()} — Trace Inspector`;
+    this.panel.title = this.state.view === 'preview' ? this.title() : `${this.title()} — Trace Inspector`;
   }
 
   private session(): FolderSession {
@@ -234,6 +276,10 @@ class Panel {
   /** Re-resolves the problem row id from its stable key (row ids can change when the folder is re-indexed). */
   resolveRestoredProblem(): void {
     const s = this.panels.getSession();
+    if (s && this.state.view === 'preview') {
+      this.resolveRestoredSample(s);
+      return;
+    }
     if (!s || this.state.view !== 'problem' || !this.state.problemKey) return;
     const id = s.index.db.prepare('SELECT id FROM problems WHERE key = ?').pluck().get(this.state.problemKey) as
       | number
@@ -242,6 +288,15 @@ class Panel {
       this.state = { ...this.state, problemId: id, sampleId: undefined };
       this.refreshTitle();
     }
+  }
+
+  /** The preview's sample row id from its stable keys (problem key, model key, sample index). */
+  private resolveRestoredSample(s: FolderSession): void {
+    const { problemKey, modelKey, sampleIndex } = this.state;
+    if (problemKey === undefined || modelKey === undefined || sampleIndex === undefined) return;
+    const id = s.index.findSample(problemKey, modelKey, sampleIndex);
+    if (id !== undefined && id !== this.state.sampleId) this.state = { ...this.state, sampleId: id };
+    this.refreshTitle();
   }
 
   private roles(s: FolderSession): Roles {
@@ -320,6 +375,18 @@ class Panel {
       case 'openProblem':
         this.panels.show({ view: 'problem', problemId: m.problemId });
         return { ok: true };
+      case 'getSamplePreview': {
+        const s = this.session();
+        const position = this.panels.hooks?.position(m.sampleId) ?? null;
+        const d = samplePreview(s.index, s.annotations, m.sampleId, this.roles(s), position);
+        if (!d) throw new RequestError(`Sample ${m.sampleId} is not in the index (it may have been re-indexed).`);
+        return d;
+      }
+      case 'previewAction':
+        await previewAction(m.action, m.sampleId, this.session());
+        return { ok: true };
+      case 'openLink':
+        return { opened: await confirmOpenLink(m.url) };
     }
   }
 
@@ -390,8 +457,12 @@ class Panel {
  * without one, a quick pick of problems), `traceInspector.openOverview`, and the serializers that
  * restore both panels after a reload.
  */
-export function registerPanels(context: vscode.ExtensionContext, getSession: GetSession): vscode.Disposable[] {
-  const panels = new Panels(context, getSession);
+export function registerPanels(
+  context: vscode.ExtensionContext,
+  getSession: GetSession,
+  hooks?: PanelHooks,
+): vscode.Disposable[] {
+  const panels = new Panels(context, getSession, hooks);
 
   const openProblemView = async (arg?: unknown) => {
     const s = panels.watch();
@@ -437,7 +508,89 @@ export function registerPanels(context: vscode.ExtensionContext, getSession: Get
       }
       panels.show({ view: 'overview' });
     }),
+    vscode.commands.registerCommand('traceInspector.showSamplePreview', (arg: unknown, preserveFocus?: unknown) =>
+      showSamplePreview(panels, arg, preserveFocus === true),
+    ),
     vscode.window.registerWebviewPanelSerializer(PROBLEM_VIEW_TYPE, serializer('problem')),
     vscode.window.registerWebviewPanelSerializer(OVERVIEW_VIEW_TYPE, serializer('overview')),
+    vscode.window.registerWebviewPanelSerializer(PREVIEW_VIEW_TYPE, serializer('preview')),
   ];
+}
+
+/**
+ * Shows a sample in the one preview tab (`traceInspector.showSamplePreview`, argument `{ sampleId }`;
+ * not in the command palette: Open Sample Preview and the navigation commands call it). The state
+ * carries the sample's stable keys, so the tab comes back after a reload.
+ */
+function showSamplePreview(panels: Panels, arg: unknown, preserveFocus: boolean): boolean {
+  const s = panels.watch();
+  const id =
+    arg && typeof arg === 'object' && typeof (arg as { sampleId?: unknown }).sampleId === 'number'
+      ? (arg as { sampleId: number }).sampleId
+      : undefined;
+  const ref = id !== undefined ? s?.annotations.refOf(id) : undefined;
+  if (!s || id === undefined || !ref) return false;
+  panels.show(
+    {
+      view: 'preview',
+      sampleId: id,
+      problemKey: ref.problemKey,
+      modelKey: ref.modelKey,
+      sampleIndex: ref.sampleIndex,
+    },
+    undefined,
+    preserveFocus,
+  );
+  return true;
+}
+
+/** The preview toolbar's buttons: the same commands as the keybindings and menus. */
+async function previewAction(action: PreviewAction, sampleId: number, s: FolderSession): Promise<void> {
+  const sample = s.index.sample(sampleId);
+  if (!sample) throw new RequestError(`Sample ${sampleId} is not in the index.`);
+  const arg = { sampleId };
+  switch (action) {
+    case 'nextSample':
+    case 'previousSample':
+    case 'nextProblem':
+    case 'previousProblem':
+    case 'nextUnannotated':
+      await vscode.commands.executeCommand(`traceInspector.${action}`, arg);
+      return;
+    case 'annotate':
+      await vscode.commands.executeCommand('traceInspector.annotate', arg);
+      return;
+    case 'openText':
+      await vscode.commands.executeCommand('traceInspector.openSample', arg);
+      return;
+    case 'openProblemView':
+      await vscode.commands.executeCommand('traceInspector.openProblemView', {
+        problemId: sample.problemId,
+        modelId: sample.modelId,
+      });
+  }
+}
+
+/**
+ * A link from model output opens only when the user says so: a modal names the full URL and that the
+ * model wrote it. http and https only (checked by the protocol and again here). Returns whether it opened.
+ */
+async function confirmOpenLink(url: string): Promise<boolean> {
+  let uri: vscode.Uri;
+  try {
+    uri = vscode.Uri.parse(url, true);
+  } catch {
+    return false;
+  }
+  if (uri.scheme !== 'http' && uri.scheme !== 'https') return false;
+  const choice = await vscode.window.showWarningMessage(
+    'Open a link from model output?',
+    { modal: true, detail: `The model wrote this link; it was not checked:\n\n${url}` },
+    // Copy first: the modal's default button (Enter) then copies instead of opening.
+    'Copy Link',
+    'Open Link',
+  );
+  if (choice === 'Copy Link') await vscode.env.clipboard.writeText(url);
+  if (choice !== 'Open Link') return false;
+  return vscode.env.openExternal(uri);
 }

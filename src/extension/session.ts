@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { auditDiagnostics, auditFolder } from '../core/audit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
-import { comparisonBase, guessBaseModel } from '../core/index/labels';
+import { comparisonBase, distinctiveLabels, guessBaseModel } from '../core/index/labels';
 import { TraceIndex, type ModelRow } from '../core/index/traceIndex';
 import type { Diagnostic } from '../core/model';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
@@ -81,6 +81,22 @@ export class FolderSession implements vscode.Disposable {
   fireChanged(): void {
     this.modelsCache = undefined;
     this.changed.fire();
+  }
+
+  /** Short labels by model id (see core `distinctiveLabels`), for the models of {@link models}. */
+  private shortCache: { models: ModelRow[]; labels: Map<number, string> } | undefined;
+
+  /**
+   * A model's short label for narrow places (tree rows, status bar, tab titles): what tells it apart
+   * from the folder's other models first (`ppo@main · 2048_batched`). The full id goes in tooltips.
+   */
+  shortLabel(m: Pick<ModelRow, 'id' | 'label'>): string {
+    const models = this.models();
+    if (this.shortCache?.models !== models) {
+      const labels = distinctiveLabels(models);
+      this.shortCache = { models, labels: new Map(models.map((x, i) => [x.id, labels[i]])) };
+    }
+    return this.shortCache.labels.get(m.id) ?? m.label;
   }
 
   /**

@@ -26,6 +26,7 @@ import {
   runNoveltyJob,
   runSimilarityJob,
   samplePage,
+  samplePreview,
   sampleText,
   similarityJob,
   similarityParams,
@@ -110,6 +111,28 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     const t = sampleText(index, store, id)!;
     assert.deepEqual([t.labels, t.note, t.truncated], [['lucky guess'], 'checked by hand', false]);
     assert.equal(t.text, index.sample(id)!.text);
+  });
+
+  test('samplePreview: the header fields of a sample are those of its raw rollout', () => {
+    const store = new AnnotationStore(index);
+    const row = samplePage(index, p0, rl.id, 0, 8).samples.find((x) => x.sampleIndex === 3)!;
+    store.set(store.refOf(row.id)!, ['grader error'], 'n');
+    const raw = fs
+      .readFileSync(path.join(FOLDER, 'results_2048_batched', 'rl_raw.jsonl'), 'utf8')
+      .split('\n')
+      .map((l) => (l.trim() ? JSON.parse(l) : undefined))
+      .find((r) => r?.qid === 0) as { question: string; gold: string; rollouts: { correct: boolean; text: string }[] };
+    const p = samplePreview(index, store, row.id, { baseId: sft.id, focusId: rl.id }, 'sample 1 of 2')!;
+    assert.equal(p.problem.problemId, '0');
+    assert.equal(p.problem.question, raw.question);
+    assert.equal(p.text, raw.rollouts[3].text);
+    assert.equal(p.correct, raw.rollouts[3].correct);
+    assert.equal(p.fullLength, raw.rollouts[3].text.length);
+    assert.deepEqual([p.model.id, p.model.isFocus, p.model.isBase], [rl.id, true, false]);
+    assert.deepEqual([p.labels, p.note, p.position, p.truncated], [['grader error'], 'n', 'sample 1 of 2', false]);
+    assert.match(p.source, /^results_2048_batched\/rl_raw\.jsonl:1$/);
+    store.remove(store.refOf(row.id)!);
+    assert.equal(samplePreview(index, store, 987654321, {}), undefined);
   });
 
   test('overviewData: dataset pass@1 / pass@8 and coverage match the raw rollouts', () => {

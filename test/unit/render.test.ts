@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTrace, splitThink, renderMath, createMarkdown } from '../../webview/markdown';
+import { chunkMarkdown, planTrace, renderTrace, splitThink, renderMath, createMarkdown } from '../../webview/markdown';
 
 const md = createMarkdown();
 /** Number of KaTeX formulas in rendered HTML. */
@@ -140,5 +140,62 @@ describe('think blocks', () => {
     assert.ok(html.startsWith('<details class="think"><summary>Thinking · 4 words</summary>'));
     assert.ok(!html.includes('<details class="think" open'));
     assert.ok(html.includes('<strong>Answer</strong>: 6'));
+  });
+});
+
+describe('incremental rendering: chunkMarkdown and planTrace', () => {
+  /** A long trace: paragraphs, fenced code with blank lines, display math over several lines, a list. */
+  const para = (i: number) => `Step ${i}: we compute $x_${i}^2 = ${i * i}$ and carry on with the sum so far.`;
+  const blocks: string[] = [];
+  for (let i = 0; i < 400; i++) {
+    blocks.push(para(i));
+    if (i % 37 === 0) blocks.push('```python\nx = 1\n\n\ny = 2  # blank lines inside the fence\n```');
+    if (i % 53 === 0) blocks.push('$$\n\\sum_{k=1}^{n} k\n\n= \\frac{n(n+1)}{2}\n$$');
+    if (i % 71 === 0) blocks.push('~~~~\n~~~\nnot a close\n\n~~~~');
+  }
+  const text = blocks.join('\n\n');
+
+  test('the pieces join back to the text, and none is cut inside a fence or display math', () => {
+    const pieces = chunkMarkdown(text, 2000);
+    assert.ok(pieces.length > 5, `${pieces.length} pieces`);
+    assert.equal(pieces.join(''), text);
+    for (const p of pieces) {
+      // each piece opens and closes its fences and $$ blocks: an even number of fence lines and of $$ lines
+      const fenceLines = p.split('\n').filter((l) => /^```/.test(l)).length;
+      assert.equal(fenceLines % 2, 0, p.slice(0, 200));
+      const mathLines = p.split('\n').filter((l) => l.trim() === '$$').length;
+      assert.equal(mathLines % 2, 0, p.slice(0, 200));
+      const tildeOpen = p.split('\n').filter((l) => l === '~~~~').length;
+      assert.equal(tildeOpen % 2, 0, 'a ~~~ line does not close a ~~~~ fence');
+    }
+  });
+
+  test('rendered piece by piece it is the same HTML as rendered whole', () => {
+    const md = createMarkdown();
+    const whole = md.render(text);
+    const pieces = chunkMarkdown(text, 2000)
+      .map((p) => md.render(p))
+      .join('');
+    assert.equal(pieces, whole);
+  });
+
+  test('short text is one piece; a text without line breaks stays one piece; a long run without blank lines is cut at a line', () => {
+    assert.deepEqual(chunkMarkdown('short', 100), ['short']);
+    const oneLine = 'x'.repeat(50_000);
+    assert.deepEqual(chunkMarkdown(oneLine, 1000), [oneLine]);
+    const lines = Array.from({ length: 2000 }, (_, i) => `line ${i}`).join('\n');
+    const pieces = chunkMarkdown(lines, 1000);
+    assert.ok(pieces.length > 1);
+    assert.equal(pieces.join(''), lines);
+    for (const p of pieces.slice(0, -1)) assert.ok(p.endsWith('\n') && p.length <= 8 * 1000 + 20, `${p.length}`);
+  });
+
+  test('planTrace keeps think parts apart, with their word counts and pieces', () => {
+    const plan = planTrace(`<think>${'word '.repeat(3000)}</think>${text}`, 2000);
+    assert.equal(plan.length, 2);
+    assert.deepEqual([plan[0].think, plan[0].words, plan[0].closed], [true, 3000, true]);
+    assert.equal(plan[0].chunks.join(''), 'word '.repeat(3000));
+    assert.equal(plan[1].think, false);
+    assert.equal(plan[1].chunks.join(''), text);
   });
 });

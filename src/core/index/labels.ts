@@ -134,3 +134,77 @@ export function comparisonBase<M extends ModelIdentity & { id: number; run: stri
 ): M | undefined {
   return comparisonPairs(models, base, baseIsChoice).find(([, m]) => m.id === model.id)?.[0];
 }
+
+/** Splits a name into words at `-`, `_`, `/` and spaces (the separators of model and run names). */
+function words(s: string): string[] {
+  return s.split(/[-_/\s]+/).filter((w) => w !== '');
+}
+
+/**
+ * For each string, its shortest run of last words that no other distinct string in `all` ends with
+ * (joined with the original separators), at least `minWords` words when the string has that many.
+ * A string that is the end of another keeps all its words.
+ */
+function shortestUniqueSuffix(all: readonly string[], minWords: number): Map<string, string> {
+  const distinct = [...new Set(all)];
+  const out = new Map<string, string>();
+  for (const s of distinct) {
+    const ws = words(s);
+    let chosen = s;
+    for (let n = Math.min(minWords, ws.length); n <= ws.length; n++) {
+      const tail = ws.slice(-n).join('\u0000');
+      const clash = distinct.some((o) => o !== s && words(o).slice(-n).join('\u0000') === tail);
+      if (!clash) {
+        // Cut the original string at the start of the n-th last word (keeps its own separators).
+        let at = s.length;
+        for (let k = 0; k < n; k++) {
+          at = s.slice(0, at).search(/[^-_/\s]+[-_/\s]*$/);
+        }
+        chosen = s.slice(at);
+        break;
+      }
+    }
+    out.set(s, chosen);
+  }
+  return out;
+}
+
+/**
+ * Short model labels for narrow places (tree rows, the status bar, tab titles) that put first what
+ * tells the models apart: the words of the model name's last segment that no other model name ends
+ * with (`expx/qwen-2.5-1.5b-rlvr-ppo` and `ns-0/qwen-2.5-1.5b-instruct-reasoning-sft` become `ppo` and
+ * `sft`), the revision (`ppo@main`), and, when several runs hold a model of that name, the shortest
+ * distinguishing end of the run folder, at least two words (`ppo@main · 2048_batched` for run
+ * `results_2048_batched`, `ppo@step-100 · step-100` for `trajectory/step-100`). Two models whose
+ * names share the last segment keep their whole name. The full id stays in tooltips. Returns labels in
+ * the order of `models`; every label is unique when the models' display ids are.
+ */
+export function distinctiveLabels(models: readonly ModelIdentity[]): string[] {
+  const lastOf = (name: string) => name.split('/').pop() || name;
+  const names = [...new Set(models.map((m) => m.name))];
+  const lasts = names.map(lastOf);
+  // One model name: nothing to tell apart, so its whole last segment.
+  const shortName = names.length > 1 ? shortestUniqueSuffix(lasts, 1) : new Map(lasts.map((l) => [l, l]));
+  const runsByName = new Map<string, Set<string>>();
+  for (const m of models) runsByName.set(m.name, (runsByName.get(m.name) ?? new Set()).add(m.run));
+  const shortRun = shortestUniqueSuffix(
+    models.map((m) => m.run || '.'),
+    2,
+  );
+  const labels = models.map((m) => {
+    const last = lastOf(m.name);
+    const sameLast = names.filter((n) => lastOf(n) === last).length > 1;
+    const name = sameLast ? m.name : (shortName.get(last) ?? last);
+    const withRev = m.revision ? `${name}@${m.revision}` : name;
+    return (runsByName.get(m.name)?.size ?? 0) > 1 ? `${withRev} · ${shortRun.get(m.run || '.')}` : withRev;
+  });
+  // Identical labels (the same name and revision in runs whose ends agree): fall back to the whole run.
+  const count = new Map<string, number>();
+  for (const l of labels) count.set(l, (count.get(l) ?? 0) + 1);
+  return labels.map((l, i) => {
+    if ((count.get(l) ?? 0) <= 1) return l;
+    const m = models[i];
+    const last = lastOf(m.name);
+    return `${m.revision ? `${last}@${m.revision}` : last} · ${m.run || '.'}`;
+  });
+}
