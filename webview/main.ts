@@ -41,6 +41,10 @@ function start(): void {
     void current.load();
   };
   rpc.onChanged = () => void current?.load();
+  // One listener for the page: the problem view's sample list moves with the keyboard (ArrowUp/Down, j/k).
+  document.addEventListener('keydown', (e) => {
+    if (current instanceof ProblemView) current.onKey(e);
+  });
   // Re-render charts when VS Code switches theme (it changes the body's classes).
   new MutationObserver(() => current?.rerenderCharts()).observe(document.body, {
     attributes: true,

@@ -339,9 +339,32 @@ export class ProblemView {
     }).then((c) => this.charts.push(c));
   }
 
+  /**
+   * Keyboard in the sample list: ArrowDown / j and ArrowUp / k select the next / previous sample
+   * (j and k also when the focus is elsewhere in the view, but not while typing in a field).
+   */
+  onKey(e: KeyboardEvent): void {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target as HTMLElement | null;
+    if (t?.closest('input, textarea, vscode-text-field, vscode-text-area, vscode-dropdown')) return;
+    const inList = !!t?.closest('#sample-list');
+    const down = e.key === 'j' || (inList && e.key === 'ArrowDown');
+    const up = e.key === 'k' || (inList && e.key === 'ArrowUp');
+    if (!down && !up) return;
+    const i = this.samples.findIndex((x) => x.id === this.state.sampleId);
+    const next = this.samples[Math.max(0, Math.min(this.samples.length - 1, i < 0 ? 0 : i + (down ? 1 : -1)))];
+    if (!next) return;
+    e.preventDefault();
+    if (next.id !== this.state.sampleId) void this.openSample(next.id);
+    const row = this.root.querySelector<HTMLElement>(`.sample-row[data-sample-id="${next.id}"]`);
+    row?.focus();
+    row?.scrollIntoView({ block: 'nearest' });
+  }
+
   private renderSampleList(): void {
     const el = this.root.querySelector<HTMLElement>('#sample-list');
     if (!el) return;
+    el.setAttribute('aria-label', 'samples (↑/↓ or j/k to move)');
     const simOf = new Map((this.sim?.samples ?? []).map((s) => [s.sampleId, s]));
     const rows = this.samples.map((s) => {
       const sim = simOf.get(s.id);
@@ -387,7 +410,7 @@ export class ProblemView {
     });
     replace(
       el,
-      h('div', { className: 'muted' }, `${this.total} samples, correct first`),
+      h('div', { className: 'muted' }, `${this.total} samples, correct first · ↑↓ or j/k to move`),
       ...rows,
       this.samples.length < this.total
         ? h(

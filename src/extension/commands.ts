@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import type { Extension } from './extension';
+import { registerNavigation } from './navigation';
 import { registerPanels } from './problemPanel';
 import { describeFilter, type Node, type TreeFilter } from './problemTree';
 import { sampleUri } from './sampleDocument';
@@ -104,7 +105,10 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
     s.fireChanged();
   });
   cmd('traceInspector.showOutput', () => ext.output.show());
-  disposables.push(...registerPanels(ext.context, () => ext.active()));
+  disposables.push(
+    ...registerPanels(ext.context, () => ext.active(), { position: (id) => ext.nav.position(id) }),
+    ...registerNavigation(ext.nav),
+  );
   disposables.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('traceInspector')) ext.onSessionChanged();
@@ -112,6 +116,50 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
     vscode.workspace.onDidGrantWorkspaceTrust(() => void ext.autoIndex()),
   );
   return disposables;
+}
+
+/** The label picker's hint: what its keys do (checked by the keyboard e2e test). */
+export const LABEL_PICKER_HINT = 'Type a label (new or listed) and Enter · or ↓, Space to check several';
+
+/**
+ * The label picker: a multi-select quick pick of `labels` with `checked` checked. Keys (as VS Code's
+ * multi-select quick pick handles them, plus one rule): typing filters; ↓ moves into the list, where
+ * Space checks or unchecks; Enter accepts the checked labels and, when text is typed, the highlighted
+ * label too (the first label containing the text), or the text as a new label when no label contains
+ * it. Resolves undefined on Escape.
+ */
+function pickLabels(labels: string[], checked: string[], title: string): Promise<string[] | undefined> {
+  const qp = vscode.window.createQuickPick<vscode.QuickPickItem>();
+  qp.canSelectMany = true;
+  qp.title = title;
+  qp.placeholder = LABEL_PICKER_HINT;
+  qp.items = labels.map((label) => ({ label }));
+  qp.selectedItems = qp.items.filter((i) => checked.includes(i.label));
+  return new Promise((resolve) => {
+    let result: string[] | undefined;
+    qp.onDidAccept(() => {
+      const picked = qp.selectedItems.map((i) => i.label);
+      const typed = qp.value.trim();
+      if (typed) {
+        // The label the typed text names: an exact match, the highlighted row, the first label
+        // containing the text, else the text itself as a new label.
+        const t = typed.toLowerCase();
+        const add =
+          labels.find((l) => l.toLowerCase() === t) ??
+          qp.activeItems.find((i) => i.label.toLowerCase().includes(t))?.label ??
+          labels.find((l) => l.toLowerCase().includes(t)) ??
+          typed;
+        if (!picked.includes(add)) picked.push(add);
+      }
+      result = picked;
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      qp.dispose();
+      resolve(result);
+    });
+    qp.show();
+  });
 }
 
 async function annotate(ext: Extension, arg: unknown): Promise<void> {
@@ -124,30 +172,15 @@ async function annotate(ext: Extension, arg: unknown): Promise<void> {
   }
   const current = s.annotations.get(ref);
   const labels = [...new Set([...STANDARD_LABELS, ...s.annotations.labelsInUse(), ...(current?.labels ?? [])])];
-  const CUSTOM = '$(add) Custom label…';
-  const picked = await vscode.window.showQuickPick(
-    [
-      ...labels.map((l) => ({ label: l, picked: current?.labels.includes(l) ?? false })),
-      { label: CUSTOM, picked: false },
-    ],
-    {
-      canPickMany: true,
-      title: 'Annotate sample: labels',
-      placeHolder: 'Select labels (Space toggles), Enter to continue',
-    },
-  );
-  if (!picked) return;
-  const chosen = picked.filter((p) => p.label !== CUSTOM).map((p) => p.label);
-  if (picked.some((p) => p.label === CUSTOM)) {
-    const custom = await vscode.window.showInputBox({
-      title: 'Custom label',
-      prompt: 'A short label for this sample',
-    });
-    if (custom?.trim()) chosen.push(custom.trim());
-  }
+  const d = s.index.sample(id!);
+  const where = d
+    ? `problem ${s.index.problem(d.problemId)?.problemId ?? '?'} · ${s.shortLabel(s.index.model(d.modelId) ?? { id: -1, label: '?' })} · sample ${d.sampleIndex}`
+    : 'sample';
+  const chosen = await pickLabels(labels, current?.labels ?? [], `Annotate ${where}: labels`);
+  if (!chosen) return;
   const note = await vscode.window.showInputBox({
-    title: 'Annotate sample: note',
-    prompt: 'Free-text note (optional)',
+    title: `Annotate ${where}: note`,
+    prompt: 'Free-text note (optional); Enter saves, Escape cancels',
     value: current?.note ?? '',
   });
   if (note === undefined) return;
@@ -263,6 +296,12 @@ async function pickFilter(ext: Extension): Promise<void> {
       description: `${focus?.label ?? 'model'} below ${Math.round(100 * readSettings(s.folder).lowAccuracyThreshold)}% correct`,
       filter: { kind: 'lowAccuracy' },
     },
+    {
+      label: '$(question) Lucky guesses? (review queue)',
+      description: `${focus?.label ?? 'model'} correct on problems it solves at most ${Math.round(100 * readSettings(s.folder).luckyGuessThreshold)}% of the time`,
+      detail: 'Next Sample (Alt+]) then steps through those correct samples; Annotate (Alt+A) labels them',
+      filter: { kind: 'luckyGuess' },
+    },
     ...(s.index.levels().length ? [{ label: '$(layers) By difficulty level…', action: 'level' as const }] : []),
     { label: '$(tag) By annotation label…', action: 'label' },
     { label: '$(search) Search sample text…', action: 'search' },
@@ -300,9 +339,10 @@ export function validateFilter(f: unknown): TreeFilter | undefined {
     case 'gained':
       return { kind: o.kind };
     case 'lowAccuracy':
+    case 'luckyGuess':
       return typeof o.threshold === 'number' && o.threshold >= 0 && o.threshold <= 1
-        ? { kind: 'lowAccuracy', threshold: o.threshold }
-        : { kind: 'lowAccuracy' };
+        ? { kind: o.kind, threshold: o.threshold }
+        : { kind: o.kind };
     case 'level':
       return typeof o.level === 'string' ? { kind: 'level', level: o.level } : undefined;
     case 'label':

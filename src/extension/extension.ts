@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { UnsupportedRuntimeError } from '../core/index/traceIndex';
 import { registerCommands } from './commands';
+import { Navigator } from './navigation';
 import { describeFilter, ProblemTreeProvider, type Node, type TreeFilter } from './problemTree';
 import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, sampleUri } from './sampleDocument';
 import { FolderSession, readSettings } from './session';
@@ -17,6 +18,8 @@ export class Extension implements vscode.Disposable {
   readonly docs = new SampleDocumentProvider((folder) => this.sessions.get(folder));
   readonly view: vscode.TreeView<Node>;
   readonly status = vscode.window.createStatusBarItem('traceInspector.status', vscode.StatusBarAlignment.Left, 50);
+  /** Where Next / Previous Sample start from (navigation.ts). */
+  readonly nav: Navigator;
   /** The sample chosen with Select Sample for Compare, waiting for a second one. */
   compareWith: { sampleId: number } | undefined;
   private watchTimer: NodeJS.Timeout | undefined;
@@ -27,6 +30,7 @@ export class Extension implements vscode.Disposable {
       showCollapseAll: true,
       canSelectMany: true,
     });
+    this.nav = new Navigator(this);
     this.status.name = 'Trace Inspector';
     this.status.command = 'traceInspector.chooseBaseModel';
     this.disposables.push(
@@ -35,6 +39,7 @@ export class Extension implements vscode.Disposable {
       this.tree,
       this.docs,
       this.view,
+      this.nav,
       this.status,
       vscode.workspace.registerTextDocumentContentProvider(SAMPLE_SCHEME, this.docs),
     );
@@ -63,6 +68,7 @@ export class Extension implements vscode.Disposable {
   /** View description (active filter) and status bar summary. */
   updateChrome(): void {
     const s = this.active();
+    void vscode.commands.executeCommand('setContext', 'traceInspector.ready', !!s);
     if (!s) {
       this.status.hide();
       return;
@@ -184,6 +190,9 @@ export class Extension implements vscode.Disposable {
       if (a.type === 'sample' && a.sample) return a.sample.id;
       if (typeof a.sampleId === 'number') return a.sampleId;
     }
+    // No argument (a keybinding, the palette): the sample the user last looked at or selected.
+    const last = arg === undefined ? this.nav.currentSample() : undefined;
+    if (last !== undefined) return last;
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     const addr = uri ? parseSampleUri(uri) : undefined;
     if (addr) return this.sessions.get(addr.folder)?.index.findSample(addr.problemKey, addr.modelKey, addr.sampleIndex);
@@ -201,6 +210,7 @@ export class Extension implements vscode.Disposable {
       void vscode.window.showInformationMessage('Trace Inspector: select a sample in the Problems tree first.');
       return;
     }
+    this.nav.shown(id);
     if (preview) {
       // The project's own preview (markdown.ts + KaTeX + DOMPurify under a strict CSP), one reused tab.
       await vscode.commands.executeCommand('traceInspector.showSamplePreview', { sampleId: id }, preserveFocus);

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { passAtK } from '../core/metrics';
 import type { ModelRow, ProblemFilter, ProblemRow, SampleRow, StatRow } from '../core/index/traceIndex';
 import { preview } from '../core/text';
+import type { TreeOrder } from './sampleOrder';
 import { readSettings, type FolderSession } from './session';
 
 /** How the tree is grouped. */
@@ -14,6 +15,8 @@ export type TreeFilter =
   | { kind: 'lost' }
   | { kind: 'gained' }
   | { kind: 'lowAccuracy'; threshold?: number }
+  /** The review queue of likely lucky guesses: correct samples on problems the model solves at most `threshold` of the time. */
+  | { kind: 'luckyGuess'; threshold?: number }
   | { kind: 'level'; level: string }
   | { kind: 'label'; label: string }
   | { kind: 'search'; query: string }
@@ -42,6 +45,8 @@ export function describeFilter(f: TreeFilter, focus?: ModelRow, base?: ModelRow)
       return `Gained by RL: ${m} solves, ${base?.label ?? 'base'} never`;
     case 'lowAccuracy':
       return `Low accuracy: ${m} below ${Math.round(100 * (f.threshold ?? 0.25))}%`;
+    case 'luckyGuess':
+      return `Lucky guesses? ${m} correct, solving at most ${Math.round(100 * (f.threshold ?? 0.125))}%`;
     case 'level':
       return `Level ${f.level}`;
     case 'label':
@@ -131,6 +136,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
               kind: 'lowAccuracy',
               model: focus.id,
               threshold: f.threshold ?? readSettings(s.folder).lowAccuracyThreshold,
+            }
+          : { kind: 'all' };
+      case 'luckyGuess':
+        return focus
+          ? {
+              kind: 'luckyGuess',
+              model: focus.id,
+              threshold: f.threshold ?? readSettings(s.folder).luckyGuessThreshold,
             }
           : { kind: 'all' };
       case 'search': {
@@ -290,6 +303,88 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       }
     } catch (e) {
       return [{ type: 'message', text: `Error: ${(e as Error).message}` }];
+    }
+  }
+
+  /**
+   * The tree's order for stepping through samples (sampleOrder.ts): its problem list under the current
+   * filter (in model grouping, the model's problems), its verdict groups (the lucky-guess review queue
+   * keeps correct samples only), and the search query samples must match.
+   */
+  order(s: FolderSession): TreeOrder {
+    return {
+      problems: (modelId) =>
+        this.problemPage(s, 0, 1_000_000, this.mode === 'model' ? modelId : undefined).rows.map((p) => p.id),
+      verdicts: this.filter.kind === 'luckyGuess' ? [true] : [true, false, null],
+      matching: this.matching,
+    };
+  }
+
+  /** The tree node of a sample (for `TreeView.reveal`). */
+  sampleNode(s: FolderSession, sample: SampleRow): Node {
+    return {
+      type: 'sample',
+      sample,
+      problemLabel: s.index.problem(sample.problemId)?.problemId ?? '',
+      modelLabel: s.index.model(sample.modelId)?.label ?? '',
+    };
+  }
+
+  /**
+   * Makes the pages that hold `sample` long enough to list it (its verdict group's page and the
+   * problem list's), so that revealing it finds it among its parent's children.
+   */
+  showPagesOf(s: FolderSession, sample: SampleRow): void {
+    const page = readSettings(s.folder).pageSize;
+    const need = (id: string, position: number) => {
+      if (position < 0) return;
+      const want = Math.ceil((position + 1) / page) * page;
+      if ((this.shown.get(id) ?? page) < want) this.shown.set(id, want);
+    };
+    const group = s.index.samples(sample.problemId, sample.modelId, {
+      correct: sample.correct,
+      limit: 1_000_000,
+      matching: this.matching,
+    });
+    need(
+      `v:${sample.problemId}:${sample.modelId}:${sample.correct}`,
+      group.findIndex((x) => x.id === sample.id),
+    );
+    const model = s.index.model(sample.modelId);
+    const problems = this.order(s).problems(sample.modelId);
+    need(this.mode === 'model' && model ? `m:${model.key}` : 'root', problems.indexOf(sample.problemId));
+  }
+
+  /** Parents of nodes, for `TreeView.reveal` (the tree's grouping decides them). */
+  getParent(node: Node): Node | undefined {
+    const s = this.getSession();
+    if (!s) return undefined;
+    const modelRow = (id: number) => s.models().find((m) => m.id === id);
+    switch (node.type) {
+      case 'sample': {
+        const x = node.sample;
+        const c = s.index.sampleCounts(x.problemId, x.modelId, this.matching);
+        const count = x.correct === true ? c.correct : x.correct === false ? c.incorrect : c.ungraded;
+        return { type: 'verdict', problemId: x.problemId, modelId: x.modelId, verdict: x.correct, count };
+      }
+      case 'verdict': {
+        if (this.mode === 'model') {
+          const problem = s.index.problem(node.problemId);
+          return problem && { type: 'problem', problem, modelId: node.modelId };
+        }
+        const model = modelRow(node.modelId);
+        return model && { type: 'model', model, problemId: node.problemId };
+      }
+      case 'model': {
+        const problem = node.problemId !== undefined ? s.index.problem(node.problemId) : undefined;
+        return problem && { type: 'problem', problem };
+      }
+      case 'problem': {
+        const model = node.modelId !== undefined ? modelRow(node.modelId) : undefined;
+        return model && { type: 'model', model };
+      }
+      default:
+        return undefined;
     }
   }
 

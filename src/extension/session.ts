@@ -22,6 +22,8 @@ export interface Settings {
   exclude: string[];
   baseModel: string;
   lowAccuracyThreshold: number;
+  /** The lucky-guess review queue: problems the model in focus solves at most this often (c/graded). */
+  luckyGuessThreshold: number;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
@@ -35,6 +37,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     exclude: c.get<string[]>('exclude') ?? [],
     baseModel: c.get<string>('baseModel') ?? '',
     lowAccuracyThreshold: c.get<number>('lowAccuracyThreshold') ?? 0.25,
+    luckyGuessThreshold: c.get<number>('luckyGuessThreshold') ?? 0.125,
   };
 }
 
