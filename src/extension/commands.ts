@@ -5,6 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { STANDARD_LABELS } from '../core/index/annotations';
+import { comparisonPairs, guessBaseModel } from '../core/index/labels';
+import type { ModelRow } from '../core/index/traceIndex';
 import type { Extension } from './extension';
 import { registerNavigation } from './navigation';
 import { registerPanels } from './problemPanel';
@@ -60,6 +62,7 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
   });
   cmd('traceInspector.chooseBaseModel', () => chooseModel(ext, 'base'));
   cmd('traceInspector.chooseFocusModel', () => chooseModel(ext, 'focus'));
+  cmd('traceInspector.choosePair', () => choosePair(ext));
   cmd('traceInspector.openSample', (arg: unknown) => ext.openSample(arg));
   cmd('traceInspector.openSamplePreview', (arg: unknown) => ext.openSample(arg, true));
   cmd('traceInspector.annotate', (arg: unknown) => annotate(ext, arg));
@@ -266,6 +269,43 @@ async function chooseModel(ext: Extension, which: 'base' | 'focus'): Promise<voi
   if (!pick) return;
   if (which === 'base') await s.setBaseModel(pick.model);
   else await s.setFocusModel(pick.model);
+}
+
+/**
+ * Choose Models to Compare: one pick sets the model in focus and, while the base is a guess, the base
+ * with it (each model against its own run's base, as the overview and the CLI report pair them);
+ * with a chosen base, every model against it. The last item changes the base itself.
+ */
+async function choosePair(ext: Extension): Promise<void> {
+  const s = ext.active();
+  if (!s) return;
+  const models = s.models();
+  if (!models.length) {
+    void vscode.window.showInformationMessage('Trace Inspector: no models indexed yet.');
+    return;
+  }
+  const guessed = s.baseModelIsGuess();
+  const pairs = comparisonPairs(models, guessed ? models[guessBaseModel(models)] : s.baseModel(), !guessed);
+  const focus = s.focusModel();
+  type Item = vscode.QuickPickItem & { model?: ModelRow; base?: true };
+  const items: Item[] = pairs.map(([b, m]) => ({
+    label: s.shortLabel(m),
+    description: `vs ${s.shortLabel(b)}${m.id === focus?.id ? '  (current)' : ''}`,
+    detail: `${m.displayId}  vs  ${b.displayId}`,
+    model: m,
+  }));
+  items.push({ label: '$(home) Choose the base model instead…', base: true });
+  const pick = await vscode.window.showQuickPick(items, {
+    title: 'Choose the models to compare',
+    placeHolder: guessed
+      ? 'Each model is compared with the base of its own run'
+      : `Every model is compared with the chosen base ${s.baseModel()?.displayId ?? ''}`,
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
+  if (!pick) return;
+  if (pick.base) return chooseModel(ext, 'base');
+  if (pick.model) await s.setFocusModel(pick.model);
 }
 
 async function pickFilter(ext: Extension): Promise<void> {

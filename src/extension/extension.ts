@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { UnsupportedRuntimeError } from '../core/index/traceIndex';
 import { registerCommands } from './commands';
 import { Navigator } from './navigation';
-import { describeFilter, ProblemTreeProvider, type Node, type TreeFilter } from './problemTree';
+import { describeFilter, ProblemTreeProvider, shortFilter, type Node, type TreeFilter } from './problemTree';
 import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, sampleUri } from './sampleDocument';
 import { FolderSession, readSettings } from './session';
 
@@ -32,7 +32,7 @@ export class Extension implements vscode.Disposable {
     });
     this.nav = new Navigator(this);
     this.status.name = 'Trace Inspector';
-    this.status.command = 'traceInspector.chooseBaseModel';
+    this.status.command = 'traceInspector.choosePair';
     this.disposables.push(
       this.output,
       this.diagnostics,
@@ -66,6 +66,26 @@ export class Extension implements vscode.Disposable {
   }
 
   /** View description (active filter) and status bar summary. */
+  /**
+   * The two models compared, short: `ppo@main vs sft@checkpoint-8-of-10 · 2048_batched` (a run both
+   * labels end with is said once); the model alone when it is the base or there is none.
+   */
+  pairText(s: FolderSession): string {
+    const base = s.baseModel();
+    const focus = s.focusModel();
+    if (!focus) return base ? s.shortLabel(base) : '';
+    const f = s.shortLabel(focus);
+    if (!base || base.id === focus.id) return f;
+    const b = s.shortLabel(base);
+    const run = / · [^·]+$/.exec(f)?.[0];
+    return run && b.endsWith(run) ? `${f.slice(0, -run.length)} vs ${b.slice(0, -run.length)}${run}` : `${f} vs ${b}`;
+  }
+
+  /**
+   * The text above the tree (at most two lines at the default side-bar width: the filter with its
+   * count, and the pair compared, in short labels), the view's description, the status bar (the pair,
+   * short; the full ids, counts and how to change them in its tooltip) and context keys.
+   */
   updateChrome(): void {
     const s = this.active();
     void vscode.commands.executeCommand('setContext', 'traceInspector.ready', !!s);
@@ -78,30 +98,45 @@ export class Extension implements vscode.Disposable {
     const desc = describeFilter(this.tree.filter, focus, base);
     if (this.tree.filter.kind === 'all') this.tree.lastCount = s.index.countProblems();
     this.view.description =
-      this.tree.filter.kind === 'all'
-        ? `${this.tree.lastCount} problems${focus ? ` · model: ${focus.label}` : ''}`
-        : `${desc} (${this.tree.lastCount})`;
+      this.tree.filter.kind === 'all' ? `${this.tree.lastCount} problems` : `${desc} (${this.tree.lastCount})`;
     // The description is hidden when the container holds one view: the message above the tree is not.
-    const comparing = focus
-      ? base && base.id !== focus.id
-        ? `Model: ${focus.label} · base: ${base.label}`
-        : `Model: ${focus.label}`
-      : '';
+    const pair = this.pairText(s);
+    const n = this.tree.lastCount;
     this.view.message =
       this.tree.filter.kind === 'all'
-        ? comparing || undefined
-        : `${desc}: ${this.tree.lastCount} problem${this.tree.lastCount === 1 ? '' : 's'} (Clear Filter to show all). ${comparing}`;
+        ? pair || undefined
+        : `${shortFilter(this.tree.filter)}: ${n} problem${n === 1 ? '' : 's'}${pair ? ` · ${pair}` : ''}`;
     void vscode.commands.executeCommand('setContext', 'traceInspector.filtered', this.tree.filter.kind !== 'all');
     void vscode.commands.executeCommand('setContext', 'traceInspector.groupBy', this.tree.mode);
     if (s.isIndexing) return;
     const models = s.models();
     const samples = models.reduce((a, m) => a + m.samples, 0);
-    this.status.text = `$(beaker) ${samples.toLocaleString('en-US')} samples · base: ${base?.label ?? '—'}${focus && focus.id !== base?.id ? ` · model: ${focus.label}` : ''}`;
+    this.status.text = `$(beaker) ${pair || 'no models'}`;
     this.status.tooltip = new vscode.MarkdownString(undefined, false);
     this.status.tooltip.appendText(
-      `Trace Inspector — ${models.length} models, ${samples} samples\nBase model: ${base?.label ?? '—'}${s.baseModelIsGuess() ? ' (guessed)' : ''}\nModel in focus: ${focus?.label ?? '—'}\nClick to change the base model.`,
+      `Trace Inspector — ${models.length} models, ${samples.toLocaleString('en-US')} samples\nModel in focus: ${focus?.displayId ?? '—'}\nBase model: ${base?.displayId ?? '—'}${s.baseModelIsGuess() ? " (guessed: its run's base)" : ''}${this.tree.filter.kind === 'all' ? '' : `\nFilter: ${desc}`}\nClick to choose the models compared.`,
     );
     this.status.show();
+  }
+
+  /**
+   * The first time a folder with several runs is indexed and nobody chose the models: says which
+   * pair is compared (the final model of the last run against its own run's base) and offers the
+   * change in one click. Once per folder.
+   */
+  async announcePair(): Promise<void> {
+    const s = this.active();
+    if (!s || !s.baseModelIsGuess() || s.focusModelIsChoice()) return;
+    const models = s.models();
+    if (new Set(models.map((m) => m.run)).size < 2) return;
+    const focus = s.focusModel();
+    const base = s.baseModel();
+    if (!focus || !base || focus.id === base.id || !(await s.pairNoticeDue())) return;
+    const choice = await vscode.window.showInformationMessage(
+      `Trace Inspector compares ${s.shortLabel(focus)}, the final model of the last run (${focus.run || '.'}), with its own base ${s.shortLabel(base)}.`,
+      'Compare Another Pair…',
+    );
+    if (choice) await vscode.commands.executeCommand('traceInspector.choosePair');
   }
 
   async index(withNotification: boolean): Promise<void> {
@@ -127,6 +162,7 @@ export class Extension implements vscode.Disposable {
         progress?.report({ message: msg });
         this.status.text = `$(sync~spin) Indexing ${msg}`;
       });
+      if (summary) void this.announcePair();
       if (summary && summary.diagnostics.length && withNotification) {
         void vscode.window
           .showWarningMessage(

@@ -26,6 +26,8 @@ export type TreeFilter =
 export type Node =
   | { type: 'problem'; problem: ProblemRow; modelId?: number }
   | { type: 'model'; model: ModelRow; problemId?: number }
+  /** Under a problem: the models other than the base and the model in focus, behind one node. */
+  | { type: 'moreModels'; problemId: number; problemKey: string; models: ModelRow[] }
   | { type: 'verdict'; problemId: number; modelId: number; verdict: boolean | null; count: number }
   | { type: 'sample'; sample: SampleRow; problemLabel: string; modelLabel: string }
   | { type: 'more'; parentId: string; offset: number; load: () => void }
@@ -58,21 +60,28 @@ export function describeFilter(f: TreeFilter, focus?: ModelRow, base?: ModelRow)
   }
 }
 
+/** A filter in a few words, for the line above the tree (the models it is about are named after it). */
+export function shortFilter(f: TreeFilter): string {
+  switch (f.kind) {
+    case 'failing':
+      return 'Failing';
+    case 'lost':
+      return 'Lost by RL';
+    case 'gained':
+      return 'Gained by RL';
+    case 'lowAccuracy':
+      return f.threshold !== undefined ? `Low accuracy (< ${Math.round(100 * f.threshold)}%)` : 'Low accuracy';
+    case 'luckyGuess':
+      return 'Lucky guesses?';
+    default:
+      return describeFilter(f);
+  }
+}
+
 const passIcon = new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
 const failIcon = new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
 const partialIcon = new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('testing.iconQueued'));
 const ungradedIcon = new vscode.ThemeIcon('question');
-
-/**
- * A model's name as a tree row shows it: the last segment of its name with the revision
- * (`qwen-2.5-1.5b-rlvr-ppo@main`), led by the run folder when several runs hold that model name
- * (`results_2048_batched › qwen-…`), so the part that tells rows apart is not cut off by a narrow side bar.
- */
-export function treeModelLabel(m: Pick<ModelRow, 'name' | 'revision' | 'run' | 'label'>): string {
-  const last = m.name.split('/').pop() || m.name;
-  const short = m.revision ? `${last}@${m.revision}` : last;
-  return m.label.endsWith(` (${m.run || '.'})`) ? `${m.run || '.'} › ${short}` : short;
-}
 
 /** Largest configured k that `n` reaches (pass@k for n < k is undefined and never shown). */
 function treeK(kValues: number[], n: number): number | undefined {
@@ -245,22 +254,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       switch (node.type) {
         case 'problem': {
           if (node.modelId !== undefined) return this.verdictNodes(s, node.problem.id, node.modelId);
-          const stats = s.index.problemStats(node.problem.id);
-          const models = new Map(s.models().map((m) => [m.id, m]));
-          const base = s.baseModel();
-          const order = (m: ModelRow) => (m.id === base?.id ? 0 : 1);
-          // Under the search filter, only the models with matching samples (as the verdict rows list only those).
-          const matching =
-            this.matching === undefined ? undefined : s.index.matchingModels(node.problem.id, this.matching);
-          return stats
-            .map((st) => models.get(st.modelId))
-            .filter((m): m is ModelRow => !!m && (matching === undefined || matching.has(m.id)))
-            .sort(
-              (a, b) =>
-                order(a) - order(b) || treeModelLabel(a).localeCompare(treeModelLabel(b), 'en', { numeric: true }),
-            )
-            .map((m) => ({ type: 'model', model: m, problemId: node.problem.id }));
+          const { shown, more } = this.modelsUnder(s, node.problem.id);
+          const rows: Node[] = shown.map((m) => ({ type: 'model', model: m, problemId: node.problem.id }));
+          if (more.length)
+            rows.push({ type: 'moreModels', problemId: node.problem.id, problemKey: node.problem.key, models: more });
+          return rows;
         }
+        case 'moreModels':
+          return node.models.map((m) => ({ type: 'model', model: m, problemId: node.problemId }));
         case 'model': {
           if (node.problemId !== undefined) return this.verdictNodes(s, node.problemId, node.model.id);
           const id = `m:${node.model.key}`;
@@ -377,6 +378,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       }
       case 'model': {
         const problem = node.problemId !== undefined ? s.index.problem(node.problemId) : undefined;
+        if (!problem) return undefined;
+        const { more } = this.modelsUnder(s, problem.id);
+        return more.some((m) => m.id === node.model.id)
+          ? { type: 'moreModels', problemId: problem.id, problemKey: problem.key, models: more }
+          : { type: 'problem', problem };
+      }
+      case 'moreModels': {
+        const problem = s.index.problem(node.problemId);
         return problem && { type: 'problem', problem };
       }
       case 'problem': {
@@ -391,6 +400,29 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
   /** The full-text query samples must match while the search filter is on (only matching samples are listed). */
   private get matching(): string | undefined {
     return this.filter.kind === 'search' ? this.filter.query : undefined;
+  }
+
+  /**
+   * The models listed under a problem: the base model and the model in focus first, then the others
+   * in run and name order. With more than one other model and `traceInspector.showAllModels` off,
+   * the others go behind an "N more models" node (`more`). Under the search filter, only the models
+   * with a matching sample.
+   */
+  modelsUnder(s: FolderSession, problemId: number): { shown: ModelRow[]; more: ModelRow[] } {
+    const models = new Map(s.models().map((m) => [m.id, m]));
+    const base = s.baseModel();
+    const focus = s.focusModel();
+    const rank = (m: ModelRow) => (m.id === base?.id ? 0 : m.id === focus?.id ? 1 : 2);
+    const matching = this.matching === undefined ? undefined : s.index.matchingModels(problemId, this.matching);
+    const all = s.index
+      .problemStats(problemId)
+      .map((st) => models.get(st.modelId))
+      .filter((m): m is ModelRow => !!m && (matching === undefined || matching.has(m.id)))
+      .sort((a, b) => rank(a) - rank(b) || a.displayId.localeCompare(b.displayId, 'en', { numeric: true }));
+    const first = all.filter((m) => rank(m) < 2);
+    const rest = all.filter((m) => rank(m) === 2);
+    if (readSettings(s.folder).showAllModels || rest.length < 2) return { shown: all, more: [] };
+    return { shown: first, more: rest };
   }
 
   private verdictNodes(s: FolderSession, problemId: number, modelId: number): Node[] {
@@ -441,16 +473,34 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         }
         return item;
       }
+      case 'moreModels': {
+        const n = node.models.length;
+        const item = new vscode.TreeItem(`${n} more models`, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `p:${node.problemKey}/more`;
+        item.iconPath = new vscode.ThemeIcon('ellipsis');
+        const solved = s
+          ? s.index.problemStats(node.problemId).filter((x) => node.models.some((m) => m.id === x.modelId) && x.c > 0)
+              .length
+          : 0;
+        item.description = `${solved} of ${n} solve it`;
+        item.tooltip =
+          'Models other than the base model and the model in focus (setting traceInspector.showAllModels lists them all)';
+        item.contextValue = 'moreModels';
+        return item;
+      }
       case 'model': {
         const m = node.model;
-        const item = new vscode.TreeItem(treeModelLabel(m), vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(s ? s.shortLabel(m) : m.label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = node.problemId !== undefined ? `p:${node.problemId}/m:${m.key}` : `m:${m.key}`;
         item.contextValue = 'model';
         if (s) {
           const base = s.baseModel();
+          const focus = s.focusModel();
+          // The role first: a narrow side bar cuts the end of the description, not its start.
+          const role = m.id === base?.id ? 'base · ' : m.id === focus?.id ? 'focus · ' : '';
           if (node.problemId !== undefined) {
             const st = s.index.problemStats(node.problemId).find((x) => x.modelId === m.id);
-            item.description = `${fmtCounts(st, kValues)}${m.id === base?.id ? ' · base' : ''}`;
+            item.description = `${role}${fmtCounts(st, kValues)}`;
             item.iconPath =
               !st || st.graded === 0
                 ? ungradedIcon
@@ -460,8 +510,8 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
                     ? passIcon
                     : partialIcon;
           } else {
-            item.description = `${m.problems} problems · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}`;
-            item.iconPath = new vscode.ThemeIcon(m.id === base?.id ? 'home' : 'hubot');
+            item.description = `${role}${m.problems} problems · ${m.correct}/${m.samples} correct`;
+            item.iconPath = new vscode.ThemeIcon(m.id === base?.id ? 'home' : m.id === focus?.id ? 'target' : 'hubot');
           }
         }
         return item;
@@ -538,8 +588,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         if (a?.note) md.appendMarkdown('\n\n**Note:** ').appendText(a.note);
       }
     } else if (node.type === 'model') {
+      const role =
+        node.model.id === s.baseModel()?.id
+          ? ' (base model)'
+          : node.model.id === s.focusModel()?.id
+            ? ' (model in focus)'
+            : '';
       md.appendText(
-        `${node.model.displayId}\n${node.model.problems} problems, ${node.model.samples} samples, ${node.model.correct} correct`,
+        `${node.model.displayId}${role}\n${node.model.problems} problems, ${node.model.samples} samples, ${node.model.correct} correct`,
       );
     } else return item;
     item.tooltip = md;

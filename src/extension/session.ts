@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { auditDiagnostics, auditFolder } from '../core/audit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
-import { comparisonBase, distinctiveLabels, guessBaseModel } from '../core/index/labels';
+import { comparisonBase, defaultFocusModel, distinctiveLabels, guessBaseModel } from '../core/index/labels';
 import { TraceIndex, type ModelRow } from '../core/index/traceIndex';
 import type { Diagnostic } from '../core/model';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
@@ -24,6 +24,8 @@ export interface Settings {
   lowAccuracyThreshold: number;
   /** The lucky-guess review queue: problems the model in focus solves at most this often (c/graded). */
   luckyGuessThreshold: number;
+  /** List every model under a problem (else the base and the model in focus, the rest behind "N more models"). */
+  showAllModels: boolean;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
@@ -38,6 +40,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     baseModel: c.get<string>('baseModel') ?? '',
     lowAccuracyThreshold: c.get<number>('lowAccuracyThreshold') ?? 0.25,
     luckyGuessThreshold: c.get<number>('luckyGuessThreshold') ?? 0.125,
+    showAllModels: c.get<boolean>('showAllModels') ?? false,
   };
 }
 
@@ -134,10 +137,11 @@ export class FolderSession implements vscode.Disposable {
       );
       if (hit) return hit;
     }
-    // A guess: when the user chose a model in focus in a run folder with other models, that run's own
-    // base-like model (as the CLI report compares runs within themselves), else the folder's.
+    // A guess: the base of the model in focus (chosen, else the default: the final model of the last
+    // run) within its run folder when the run holds other models (as the CLI report compares runs
+    // within themselves), else the folder's base-like model.
     const focusKey = this.context.workspaceState.get<string>(this.stateKey('focus'));
-    const focus = focusKey ? models.find((m) => m.key === focusKey) : undefined;
+    const focus = (focusKey ? models.find((m) => m.key === focusKey) : undefined) ?? defaultFocusModel(models);
     const guess = models[guessBaseModel(models)];
     return (focus && comparisonBase(models, focus, guess, false)) || guess;
   }
@@ -156,16 +160,36 @@ export class FolderSession implements vscode.Disposable {
 
   /**
    * The model in focus (the one "failing", "lost by RL", ... filters are about): the stored
-   * choice, else the first non-base model in the base model's run, else the first non-base model.
+   * choice; else, while the base is a guess, the final model of the last run (core
+   * `defaultFocusModel`: largest training step or none); else the first non-base model in the base
+   * model's run, else the first non-base model.
    */
   focusModel(): ModelRow | undefined {
     const models = this.models();
     const stored = this.context.workspaceState.get<string>(this.stateKey('focus'));
     const byKey = stored ? models.find((m) => m.key === stored) : undefined;
     if (byKey) return byKey;
+    if (this.baseModelIsGuess()) {
+      const final = defaultFocusModel(models);
+      if (final) return final;
+    }
     const base = this.baseModel();
     const others = models.filter((m) => m.id !== base?.id);
     return others.find((m) => m.run === base?.run) ?? others[0] ?? base;
+  }
+
+  /** Whether the user chose the model in focus (else it is the default, see {@link focusModel}). */
+  focusModelIsChoice(): boolean {
+    const stored = this.context.workspaceState.get<string>(this.stateKey('focus'));
+    return !!stored && this.models().some((m) => m.key === stored);
+  }
+
+  /** Whether the first-open note on the pair compared was shown for this folder; marks it shown. */
+  async pairNoticeDue(): Promise<boolean> {
+    const key = this.stateKey('pairNotice');
+    if (this.context.workspaceState.get<boolean>(key)) return false;
+    await this.context.workspaceState.update(key, true);
+    return true;
   }
 
   async setFocusModel(model: ModelRow | undefined): Promise<void> {

@@ -215,6 +215,7 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
       models: () => models,
       baseModel: () => models.find((m) => m.name === HOSTILE_MODEL),
       focusModel: () => models.find((m) => m.name !== HOSTILE_MODEL),
+      shortLabel: (m: ModelRow) => m.label,
     };
   });
 

@@ -40,7 +40,7 @@ function expectedWalk(
   for (const qid of [...verdicts.keys()].sort((a, b) => a - b)) {
     const v = verdicts.get(qid)!;
     if (!keep(v)) continue;
-    for (const want of kinds) v.forEach((c, i) => c === want && out.push([qid, i]));
+    for (const want of kinds) for (const [i, c] of v.entries()) if (c === want) out.push([qid, i]);
   }
   return out;
 }
