@@ -63,11 +63,30 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
   cmd('traceInspector.chooseBaseModel', () => chooseModel(ext, 'base'));
   cmd('traceInspector.chooseFocusModel', () => chooseModel(ext, 'focus'));
   cmd('traceInspector.choosePair', () => choosePair(ext));
+  // Internal (not in package.json): a panel of another folder asks the tree to show its folder.
+  cmd('traceInspector.showFolder', async (uri: unknown) => {
+    const folder = (vscode.workspace.workspaceFolders ?? []).find((f) => f.uri.toString() === uri);
+    if (folder) await ext.setActiveFolder(folder);
+  });
+  cmd('traceInspector.chooseFolder', async () => {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const current = ext.activeFolder();
+    const pick = await vscode.window.showQuickPick(
+      folders.map((f) => ({
+        label: f.name,
+        description: f.uri.toString() === current?.uri.toString() ? '(shown)' : undefined,
+        detail: f.uri.fsPath,
+        folder: f,
+      })),
+      { title: 'Results folder to show in the Problems tree' },
+    );
+    if (pick) await ext.setActiveFolder(pick.folder);
+  });
   cmd('traceInspector.openSample', (arg: unknown) => ext.openSample(arg));
   cmd('traceInspector.openSamplePreview', (arg: unknown) => ext.openSample(arg, true));
   cmd('traceInspector.annotate', (arg: unknown) => annotate(ext, arg));
   cmd('traceInspector.clearAnnotation', (arg: unknown) => {
-    const s = ext.active();
+    const s = ext.sessionOfArg(arg);
     const id = ext.sampleIdOf(arg);
     const ref = id !== undefined ? s?.annotations.refOf(id) : undefined;
     if (s && ref) {
@@ -109,7 +128,9 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
   });
   cmd('traceInspector.showOutput', () => ext.output.show());
   disposables.push(
-    ...registerPanels(ext.context, () => ext.active(), { position: (id) => ext.nav.position(id) }),
+    ...registerPanels(ext.context, (folder) => (folder === undefined ? ext.active() : ext.sessionFor(folder)), {
+      position: (id) => ext.nav.position(id),
+    }),
     ...registerNavigation(ext.nav),
   );
   disposables.push(
@@ -166,7 +187,7 @@ function pickLabels(labels: string[], checked: string[], title: string): Promise
 }
 
 async function annotate(ext: Extension, arg: unknown): Promise<void> {
-  const s = ext.active();
+  const s = ext.sessionOfArg(arg);
   const id = ext.sampleIdOf(arg);
   const ref = id !== undefined ? s?.annotations.refOf(id) : undefined;
   if (!s || !ref) {

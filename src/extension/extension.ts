@@ -15,7 +15,7 @@ export class Extension implements vscode.Disposable {
   readonly output = vscode.window.createOutputChannel('Trace Inspector');
   readonly diagnostics = vscode.languages.createDiagnosticCollection('traceInspector');
   readonly tree = new ProblemTreeProvider(() => this.active());
-  readonly docs = new SampleDocumentProvider((folder) => this.sessions.get(folder));
+  readonly docs = new SampleDocumentProvider((folder) => this.sessionFor(folder));
   readonly view: vscode.TreeView<Node>;
   readonly status = vscode.window.createStatusBarItem('traceInspector.status', vscode.StatusBarAlignment.Left, 50);
   /** Where Next / Previous Sample start from (navigation.ts). */
@@ -23,6 +23,8 @@ export class Extension implements vscode.Disposable {
   /** The sample chosen with Select Sample for Compare, waiting for a second one. */
   compareWith: { sampleId: number } | undefined;
   private watchTimer: NodeJS.Timeout | undefined;
+  /** Folders whose results files changed while another folder was shown: re-indexed when shown. */
+  private readonly stale = new Set<string>();
 
   constructor(readonly context: vscode.ExtensionContext) {
     this.view = vscode.window.createTreeView('traceInspector.problems', {
@@ -41,22 +43,65 @@ export class Extension implements vscode.Disposable {
       this.view,
       this.nav,
       this.status,
-      vscode.workspace.registerTextDocumentContentProvider(SAMPLE_SCHEME, this.docs),
+      vscode.workspace.registerFileSystemProvider(SAMPLE_SCHEME, this.docs, {
+        isReadonly: true,
+        isCaseSensitive: true,
+      }),
     );
   }
 
-  /** The session of the first workspace folder (the folder the tree shows). */
+  /**
+   * The folder the tree shows: in a multi-root workspace the one chosen with Choose Results Folder
+   * (stored per workspace), else the first folder.
+   */
+  activeFolder(): vscode.WorkspaceFolder | undefined {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const chosen = this.context.workspaceState.get<string>('traceInspector.activeFolder');
+    return folders.find((f) => f.uri.toString() === chosen) ?? folders[0];
+  }
+
+  /** The session of the folder the tree shows (see {@link activeFolder}). */
   active(): FolderSession | undefined {
-    const folder = vscode.workspace.workspaceFolders?.[0];
+    const folder = this.activeFolder();
+    return folder ? this.sessionFor(folder.uri.toString()) : undefined;
+  }
+
+  /** The session of a workspace folder (by URI string), opened on first use; undefined for other folders. */
+  sessionFor(folderUri: string | undefined): FolderSession | undefined {
+    const folder = (vscode.workspace.workspaceFolders ?? []).find((f) => f.uri.toString() === folderUri);
     if (!folder) return undefined;
     let s = this.sessions.get(folder.uri.toString());
     if (!s) {
       s = new FolderSession(folder, this.context, this.output, this.diagnostics);
       this.sessions.set(folder.uri.toString(), s);
-      s.onDidChange(() => this.onSessionChanged());
+      const session = s;
+      s.onDidChange(() => {
+        if (session === this.active()) this.onSessionChanged();
+        else this.docs.refreshAll();
+      });
       this.disposables.push(s);
     }
     return s;
+  }
+
+  /** The session a command argument's sample belongs to: its `folder` (a panel of another folder), else the tree's. */
+  sessionOfArg(arg: unknown): FolderSession | undefined {
+    const folder = arg && typeof arg === 'object' ? (arg as { folder?: unknown }).folder : undefined;
+    return typeof folder === 'string' ? this.sessionFor(folder) : this.active();
+  }
+
+  /**
+   * Shows another workspace folder in the tree (multi-root workspaces): the filter is cleared, the
+   * stored choice updated, and the folder indexed when it has not been yet or its files changed.
+   */
+  async setActiveFolder(folder: vscode.WorkspaceFolder): Promise<void> {
+    if (folder.uri.toString() === this.activeFolder()?.uri.toString()) return;
+    await this.context.workspaceState.update('traceInspector.activeFolder', folder.uri.toString());
+    this.tree.filter = { kind: 'all' };
+    this.nav.reset();
+    this.onSessionChanged();
+    const s = this.active();
+    if (s && (this.stale.delete(folder.uri.toString()) || s.index.models().length === 0)) await this.autoIndex();
   }
 
   onSessionChanged(): void {
@@ -65,7 +110,6 @@ export class Extension implements vscode.Disposable {
     this.updateChrome();
   }
 
-  /** View description (active filter) and status bar summary. */
   /**
    * The two models compared, short: `ppo@main vs sft@checkpoint-8-of-10 · 2048_batched` (a run both
    * labels end with is said once); the model alone when it is the base or there is none.
@@ -102,10 +146,17 @@ export class Extension implements vscode.Disposable {
     // The description is hidden when the container holds one view: the message above the tree is not.
     const pair = this.pairText(s);
     const n = this.tree.lastCount;
+    // Several workspace folders: the line says which one the tree shows.
+    const where = (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? `${s.folder.name}: ` : '';
     this.view.message =
       this.tree.filter.kind === 'all'
-        ? pair || undefined
-        : `${shortFilter(this.tree.filter)}: ${n} problem${n === 1 ? '' : 's'}${pair ? ` · ${pair}` : ''}`;
+        ? `${where}${pair}` || undefined
+        : `${where}${shortFilter(this.tree.filter)}: ${n} problem${n === 1 ? '' : 's'}${pair ? ` · ${pair}` : ''}`;
+    void vscode.commands.executeCommand(
+      'setContext',
+      'traceInspector.multiRoot',
+      (vscode.workspace.workspaceFolders?.length ?? 0) > 1,
+    );
     void vscode.commands.executeCommand('setContext', 'traceInspector.filtered', this.tree.filter.kind !== 'all');
     void vscode.commands.executeCommand('setContext', 'traceInspector.groupBy', this.tree.mode);
     if (s.isIndexing) return;
@@ -196,27 +247,41 @@ export class Extension implements vscode.Disposable {
 
   /** Watches results files and re-indexes changed ones (debounced); re-imports an edited annotation mirror. */
   watch(): void {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder) return;
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, INDEX_GLOB));
+    const watcher = vscode.workspace.createFileSystemWatcher(INDEX_GLOB);
     const onChange = (uri: vscode.Uri) => {
-      const s = this.active();
-      if (!s) return;
+      const folder = vscode.workspace.getWorkspaceFolder(uri);
+      if (!folder) return;
+      const s = this.sessions.get(folder.uri.toString());
       if (uri.path.includes('/.trace-inspector/')) {
-        if (uri.fsPath === s.annotations.mirrorPath && !s.isIndexing) {
+        if (s && uri.fsPath === s.annotations.mirrorPath && !s.isIndexing) {
           const r = s.annotations.importJsonl(uri.fsPath);
           if (r.added || r.updated) s.fireChanged();
         }
         return;
       }
       if (!readSettings(folder).autoIndex || !vscode.workspace.isTrusted) return;
+      if (folder.uri.toString() !== this.activeFolder()?.uri.toString()) {
+        this.stale.add(folder.uri.toString());
+        return;
+      }
       clearTimeout(this.watchTimer);
       this.watchTimer = setTimeout(() => void this.index(false), 1500);
     };
     watcher.onDidChange(onChange);
     watcher.onDidCreate(onChange);
     watcher.onDidDelete(onChange);
-    this.disposables.push(watcher);
+    this.disposables.push(
+      watcher,
+      vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+        for (const f of e.removed) {
+          const key = f.uri.toString();
+          this.sessions.get(key)?.dispose();
+          this.sessions.delete(key);
+        }
+        this.onSessionChanged();
+        void this.autoIndex();
+      }),
+    );
   }
 
   /** The sample a command applies to: a tree node, `{ sampleId }`, or the active sample tab. */
@@ -240,16 +305,20 @@ export class Extension implements vscode.Disposable {
    * tab. `preserveFocus` keeps the keyboard where it is (stepping through samples).
    */
   async openSample(arg: unknown, preview = false, preserveFocus = false): Promise<void> {
-    const s = this.active();
+    const s = this.sessionOfArg(arg);
     const id = this.sampleIdOf(arg);
     if (!s || id === undefined) {
       void vscode.window.showInformationMessage('Trace Inspector: select a sample in the Problems tree first.');
       return;
     }
-    this.nav.shown(id);
+    if (s === this.active()) this.nav.shown(id);
     if (preview) {
       // The project's own preview (markdown.ts + KaTeX + DOMPurify under a strict CSP), one reused tab.
-      await vscode.commands.executeCommand('traceInspector.showSamplePreview', { sampleId: id }, preserveFocus);
+      await vscode.commands.executeCommand(
+        'traceInspector.showSamplePreview',
+        { sampleId: id, folder: s.folder.uri.toString() },
+        preserveFocus,
+      );
       return;
     }
     const uri = sampleUri(s, { id });
@@ -260,7 +329,7 @@ export class Extension implements vscode.Disposable {
   }
 
   async autoIndex(): Promise<void> {
-    const folder = vscode.workspace.workspaceFolders?.[0];
+    const folder = this.activeFolder();
     if (!folder) return;
     const s = this.active();
     this.updateChrome();

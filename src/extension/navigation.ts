@@ -41,6 +41,11 @@ export class Navigator implements vscode.Disposable {
     );
   }
 
+  /** Forgets the starting point (the tree now shows another folder, whose row ids differ). */
+  reset(): void {
+    this.cursor = undefined;
+  }
+
   /** The sample the user last looked at or selected, if the last thing was a sample. */
   currentSample(): number | undefined {
     return this.cursor && 'sampleId' in this.cursor ? this.cursor.sampleId : undefined;
@@ -87,7 +92,10 @@ export class Navigator implements vscode.Disposable {
   /** Where a command invoked with `arg` starts: the sample or node it names, else the last one seen. */
   private start(arg: unknown): Cursor | undefined {
     if (arg && typeof arg === 'object') {
-      const a = arg as { sampleId?: unknown; type?: string; focusTree?: unknown };
+      const a = arg as { sampleId?: unknown; type?: string; folder?: unknown };
+      // A sample of another workspace folder (a preview left from before a switch): start as if fresh.
+      if (typeof a.folder === 'string' && a.folder !== this.ext.active()?.folder.uri.toString())
+        return this.start(undefined);
       if (typeof a.sampleId === 'number') return { sampleId: a.sampleId };
       if (typeof a.type === 'string') return this.cursorOfNode(arg as Node);
     }

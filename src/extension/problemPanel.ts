@@ -67,7 +67,8 @@ const ICONS: Record<ViewKind, string> = {
   preview: 'sample-preview.svg',
 };
 
-type GetSession = () => FolderSession | undefined;
+/** The session of a workspace folder (by URI string); without one, the folder the tree shows. */
+type GetSession = (folder?: string) => FolderSession | undefined;
 
 /** What the panels learn from the tree: where a sample sits in its current order (for the preview's header). */
 export interface PanelHooks {
@@ -86,6 +87,12 @@ export function problemIdOf(arg: unknown): number | undefined {
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? v : undefined;
 }
 
+/** The workspace folder (URI string) a command argument names (`{ folder }`), if any. */
+function folderOf(arg: unknown): string | undefined {
+  const f = arg && typeof arg === 'object' ? (arg as { folder?: unknown }).folder : undefined;
+  return typeof f === 'string' ? f : undefined;
+}
+
 /** The model row id a tree node names, if any (to preselect it in the similarity section). */
 function modelIdOf(arg: unknown): number | undefined {
   if (!arg || typeof arg !== 'object') return undefined;
@@ -99,7 +106,7 @@ class Panels implements vscode.Disposable {
   readonly runner: SimilarityRunner;
   readonly open = new Set<Panel>();
   private readonly subs: vscode.Disposable[] = [];
-  private watched: FolderSession | undefined;
+  private readonly watched = new Set<FolderSession>();
 
   constructor(
     readonly context: vscode.ExtensionContext,
@@ -109,18 +116,22 @@ class Panels implements vscode.Disposable {
     this.runner = new SimilarityRunner(join(context.extensionUri.fsPath, 'dist', 'similarityWorker.js'));
   }
 
-  /** Subscribes to the current session's changes (re-done when the active session changes). */
-  watch(): FolderSession | undefined {
-    const s = this.getSession();
-    if (s && s !== this.watched) {
-      this.watched = s;
-      this.subs.push(s.onDidChange(() => this.broadcastChanged()));
+  /**
+   * The session of `folder` (default: the folder the tree shows), subscribed to once: its changes
+   * reach the panels that show it.
+   */
+  watch(folder?: string): FolderSession | undefined {
+    const s = this.getSession(folder);
+    if (s && !this.watched.has(s)) {
+      this.watched.add(s);
+      this.subs.push(s.onDidChange(() => this.broadcastChanged(s)));
     }
     return s;
   }
 
-  broadcastChanged(): void {
-    for (const p of this.open) p.post({ id: p.nextId(), kind: 'changed' });
+  broadcastChanged(s: FolderSession): void {
+    const folder = s.folder.uri.toString();
+    for (const p of this.open) if (p.state.folder === folder) p.post({ id: p.nextId(), kind: 'changed' });
   }
 
   /**
@@ -129,6 +140,11 @@ class Panels implements vscode.Disposable {
    * (stepping through samples from the tree or the preview itself).
    */
   show(state: PanelState, existing?: vscode.WebviewPanel, preserveFocus = false): Panel {
+    // A panel shows one workspace folder's data for good (row ids belong to that folder's index).
+    if (state.folder === undefined) {
+      const folder = this.getSession()?.folder.uri.toString();
+      if (folder !== undefined) state = { ...state, folder };
+    }
     if (!existing && state.view === 'preview') {
       for (const p of this.open) {
         if (p.state.view !== 'preview') continue;
@@ -139,7 +155,11 @@ class Panels implements vscode.Disposable {
     }
     if (!existing) {
       for (const p of this.open) {
-        if (p.state.view === state.view && (state.view === 'overview' || p.state.problemId === state.problemId)) {
+        if (
+          p.state.view === state.view &&
+          p.state.folder === state.folder &&
+          (state.view === 'overview' || p.state.problemId === state.problemId)
+        ) {
           p.panel.reveal();
           if (state.modelId !== undefined) p.update({ ...p.state, modelId: state.modelId });
           return p;
@@ -229,7 +249,7 @@ class Panel {
   private title(): string {
     if (this.state.view === 'overview') return 'Overview';
     if (this.state.view === 'preview') {
-      const s = this.panels.getSession();
+      const s = this.panels.getSession(this.state.folder);
       const d = this.state.sampleId !== undefined ? s?.index.sample(this.state.sampleId) : undefined;
       const p = d && s?.index.problem(d.problemId);
       const m = d && s?.index.model(d.modelId);
@@ -238,7 +258,9 @@ class Panel {
         : 'Sample';
     }
     const p =
-      this.state.problemId !== undefined ? this.panels.getSession()?.index.problem(this.state.problemId) : undefined;
+      this.state.problemId !== undefined
+        ? this.panels.getSession(this.state.folder)?.index.problem(this.state.problemId)
+        : undefined;
     return p ? `Problem ${p.problemId}` : 'Problem';
   }
 
@@ -247,7 +269,7 @@ class Panel {
   }
 
   private session(): FolderSession {
-    const s = this.panels.watch();
+    const s = this.panels.watch(this.state.folder);
     if (!s) {
       this.waitForSession();
       throw new RequestError('No results folder is open yet (indexing may still be starting).');
@@ -261,7 +283,7 @@ class Panel {
     let tries = 0;
     this.retry = setInterval(() => {
       tries++;
-      if (this.panels.watch()) {
+      if (this.panels.watch(this.state.folder)) {
         clearInterval(this.retry);
         this.retry = undefined;
         this.resolveRestoredProblem();
@@ -275,7 +297,7 @@ class Panel {
 
   /** Re-resolves the problem row id from its stable key (row ids can change when the folder is re-indexed). */
   resolveRestoredProblem(): void {
-    const s = this.panels.getSession();
+    const s = this.panels.getSession(this.state.folder);
     if (s && this.state.view === 'preview') {
       this.resolveRestoredSample(s);
       return;
@@ -313,7 +335,7 @@ class Panel {
     }
     if (m.kind === 'ready') {
       this.resolveRestoredProblem();
-      if (this.panels.getSession() === undefined) this.waitForSession();
+      if (this.panels.getSession(this.state.folder) === undefined) this.waitForSession();
       this.post({ id: this.nextId(), kind: 'init', protocol: PROTOCOL_VERSION, state: this.state });
       return;
     }
@@ -366,18 +388,24 @@ class Panel {
       }
       case 'filterProblems': {
         const s = this.session();
+        // The tree shows this panel's folder first (row ids belong to its index).
+        await vscode.commands.executeCommand('traceInspector.showFolder', s.folder.uri.toString());
         await vscode.commands.executeCommand('traceInspector.filterProblems', resolveFilter(s.index, m.filter));
         return { ok: true };
       }
       case 'openSample':
-        await vscode.commands.executeCommand('traceInspector.openSample', { sampleId: m.sampleId });
+        await vscode.commands.executeCommand('traceInspector.openSample', {
+          sampleId: m.sampleId,
+          folder: this.session().folder.uri.toString(),
+        });
         return { ok: true };
       case 'openProblem':
-        this.panels.show({ view: 'problem', problemId: m.problemId });
+        this.panels.show({ view: 'problem', problemId: m.problemId, folder: this.state.folder });
         return { ok: true };
       case 'getSamplePreview': {
         const s = this.session();
-        const position = this.panels.hooks?.position(m.sampleId) ?? null;
+        // Where it sits in the tree: only when the tree shows this folder.
+        const position = s === this.panels.getSession() ? (this.panels.hooks?.position(m.sampleId) ?? null) : null;
         const d = samplePreview(s.index, s.annotations, m.sampleId, this.roles(s), position);
         if (!d) throw new RequestError(`Sample ${m.sampleId} is not in the index (it may have been re-indexed).`);
         return d;
@@ -465,7 +493,8 @@ export function registerPanels(
   const panels = new Panels(context, getSession, hooks);
 
   const openProblemView = async (arg?: unknown) => {
-    const s = panels.watch();
+    const folder = folderOf(arg);
+    const s = panels.watch(folder);
     if (!s) {
       void vscode.window.showInformationMessage('Trace Inspector: open a results folder first.');
       return;
@@ -486,7 +515,13 @@ export function registerPanels(
       problemId = picked.id;
     }
     const key = s.index.problem(problemId)?.key;
-    panels.show({ view: 'problem', problemId, problemKey: key, modelId: modelIdOf(arg) });
+    panels.show({
+      view: 'problem',
+      problemId,
+      problemKey: key,
+      modelId: modelIdOf(arg),
+      folder: s.folder.uri.toString(),
+    });
   };
 
   const serializer = (view: ViewKind): vscode.WebviewPanelSerializer => ({
@@ -523,7 +558,7 @@ export function registerPanels(
  * carries the sample's stable keys, so the tab comes back after a reload.
  */
 function showSamplePreview(panels: Panels, arg: unknown, preserveFocus: boolean): boolean {
-  const s = panels.watch();
+  const s = panels.watch(folderOf(arg));
   const id =
     arg && typeof arg === 'object' && typeof (arg as { sampleId?: unknown }).sampleId === 'number'
       ? (arg as { sampleId: number }).sampleId
@@ -533,6 +568,7 @@ function showSamplePreview(panels: Panels, arg: unknown, preserveFocus: boolean)
   panels.show(
     {
       view: 'preview',
+      folder: s.folder.uri.toString(),
       sampleId: id,
       problemKey: ref.problemKey,
       modelKey: ref.modelKey,
@@ -548,7 +584,7 @@ function showSamplePreview(panels: Panels, arg: unknown, preserveFocus: boolean)
 async function previewAction(action: PreviewAction, sampleId: number, s: FolderSession): Promise<void> {
   const sample = s.index.sample(sampleId);
   if (!sample) throw new RequestError(`Sample ${sampleId} is not in the index.`);
-  const arg = { sampleId };
+  const arg = { sampleId, folder: s.folder.uri.toString() };
   switch (action) {
     case 'nextSample':
     case 'previousSample':
@@ -567,6 +603,7 @@ async function previewAction(action: PreviewAction, sampleId: number, s: FolderS
       await vscode.commands.executeCommand('traceInspector.openProblemView', {
         problemId: sample.problemId,
         modelId: sample.modelId,
+        folder: s.folder.uri.toString(),
       });
   }
 }

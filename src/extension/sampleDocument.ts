@@ -110,14 +110,24 @@ export function renderSample(session: FolderSession, d: SampleDetail): string {
   return out;
 }
 
-/** Serves sample documents (read-only virtual documents) from the index. */
-export class SampleDocumentProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.emitter.event;
+/**
+ * Serves sample documents from the index as a read-only file system (`trace-sample:`). A file system
+ * rather than a content provider so that sample tabs come back after a window reload: resolving a
+ * `trace-sample:` editor fires the `onFileSystem:trace-sample` activation event and waits for this
+ * provider, where a content provider registered a moment too late leaves the tab closed. The text is
+ * {@link renderSample}'s; its modification time moves when annotations or the index change, and open
+ * sample tabs reload.
+ */
+export class SampleDocumentProvider implements vscode.FileSystemProvider, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.emitter.event;
+  /** Bumped on every refresh: the mtime of every sample document. */
+  private version = Date.now();
 
   constructor(private readonly sessionFor: (folder: string) => FolderSession | undefined) {}
 
-  provideTextDocumentContent(uri: vscode.Uri): string {
+  /** The document text of a sample address (a message when it cannot be served). */
+  text(uri: vscode.Uri): string {
     const a = parseSampleUri(uri);
     if (!a) return 'Not a sample address.';
     const session = this.sessionFor(a.folder);
@@ -128,9 +138,49 @@ export class SampleDocumentProvider implements vscode.TextDocumentContentProvide
     return renderSample(session, d);
   }
 
+  stat(uri: vscode.Uri): vscode.FileStat {
+    return {
+      type: vscode.FileType.File,
+      ctime: this.version,
+      mtime: this.version,
+      size: Buffer.byteLength(this.text(uri), 'utf8'),
+      permissions: vscode.FilePermission.Readonly,
+    };
+  }
+
+  readFile(uri: vscode.Uri): Uint8Array {
+    return Buffer.from(this.text(uri), 'utf8');
+  }
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+
+  createDirectory(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  writeFile(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  delete(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  rename(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
   /** Re-renders open sample documents (after an annotation or a re-index). */
   refreshAll(): void {
-    for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === SAMPLE_SCHEME) this.emitter.fire(doc.uri);
+    this.version = Date.now();
+    const open = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === SAMPLE_SCHEME);
+    if (open.length) this.emitter.fire(open.map((d) => ({ type: vscode.FileChangeType.Changed, uri: d.uri })));
   }
 
   dispose(): void {

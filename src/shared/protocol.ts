@@ -391,6 +391,8 @@ export type WebviewMessage = WebviewRequest | WebviewNotification;
 /** What a panel shows, also saved as webview state for restore after reload. */
 export interface PanelState {
   view: ViewKind;
+  /** The workspace folder (URI string) whose index the panel shows: row ids belong to it. */
+  folder?: string;
   /** Problem row id for the problem view. */
   problemId?: number;
   /** Problem key (`dataset\x1fproblemId`): stable across re-indexing, used to restore. */
@@ -605,6 +607,7 @@ export function validatePanelState(v: unknown): PanelState | string {
   if (!VIEW_KINDS.includes(v.view as ViewKind)) return 'state.view must be problem, overview or preview';
   if (v.problemId !== undefined && !isId(v.problemId)) return 'state.problemId must be a positive integer';
   if (v.problemKey !== undefined && !isStr(v.problemKey, 4000)) return 'state.problemKey must be a string';
+  if (v.folder !== undefined && !isStr(v.folder, 4000)) return 'state.folder must be a string';
   if (v.modelId !== undefined && !isId(v.modelId)) return 'state.modelId must be a positive integer';
   if (v.sampleId !== undefined && !isId(v.sampleId)) return 'state.sampleId must be a positive integer';
   if (v.modelKey !== undefined && !isStr(v.modelKey, 4000)) return 'state.modelKey must be a string';
@@ -624,6 +627,7 @@ export function validatePanelState(v: unknown): PanelState | string {
   if (v.modelId !== undefined) out.modelId = v.modelId as number;
   if (v.sampleId !== undefined) out.sampleId = v.sampleId as number;
   if (v.modelKey !== undefined) out.modelKey = v.modelKey as string;
+  if (v.folder !== undefined) out.folder = v.folder as string;
   if (v.sampleIndex !== undefined) out.sampleIndex = v.sampleIndex as number;
   return out;
 }

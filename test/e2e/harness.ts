@@ -1189,6 +1189,8 @@ export async function reloadWindow(page: Page): Promise<void> {
 export interface SessionOptions extends StartCodeServerOptions {
   /** Folder to open (absolute path); omit for an empty window. */
   folder?: string;
+  /** A `.code-workspace` file to open instead (multi-root workspaces; absolute path). */
+  workspaceFile?: string;
 }
 
 export interface Session {
@@ -1215,7 +1217,11 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
   try {
     browser = await launchBrowser();
     const t1 = Date.now();
-    const url = opts.folder ? server.folderUrl(opts.folder) : server.baseUrl;
+    const url = opts.workspaceFile
+      ? `${server.baseUrl}/?workspace=${encodeURIComponent(path.resolve(opts.workspaceFile))}`
+      : opts.folder
+        ? server.folderUrl(opts.folder)
+        : server.baseUrl;
     const page = await openWorkbench(browser, url, { consoleLog: path.join(server.runDir, 'browser-console.log') });
     const workbenchMs = Date.now() - t1;
     let closed = false;

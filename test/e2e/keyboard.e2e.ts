@@ -13,7 +13,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import {
+  activeEditorText,
+  activeEditorTitle,
   answerQuickPickByKeyboard,
+  reloadWindow,
   runCommandByKeyboard,
   screenshot,
   showTreeView,
@@ -241,6 +244,56 @@ describe('the daily loop with the keyboard only, on rlvr-probe-gsm8k', { timeout
       assert.ok(await treeHasFocus());
     } catch (e) {
       await s.fail(e, 'keyboard-3');
+    }
+  });
+
+  test('the sample tabs come back after a window reload: the preview and a text tab, same samples', async () => {
+    try {
+      // at walk[3]: open its text tab from the preview's toolbar, then the preview again
+      const frame = await previewShows(walk[3].qid, walk[3].index);
+      await frame.click('vscode-button[aria-label="Open as text"]');
+      await waitUntil(
+        s.page,
+        async () =>
+          ((await activeEditorTitle(s.page)) ?? '').endsWith(`sample ${walk[3].index}.md`) ? true : undefined,
+        { what: 'the text tab' },
+      );
+      await reloadWindow(s.page);
+      const tabs = await waitUntil(
+        s.page,
+        async () => {
+          const t = await s.page.locator('.tabs-container .tab .label-name').allTextContents();
+          return t.some((x) => x.endsWith(`sample ${walk[3].index}.md`)) &&
+            t.some((x) => x.includes(`#${walk[3].index} ·`))
+            ? t
+            : undefined;
+        },
+        { timeoutMs: 90_000, what: 'both sample tabs after the reload' },
+      );
+      assert.ok(tabs.length >= 2, tabs.join(' | '));
+      // the text tab has its content (its provider is registered again before the editor resolves)
+      await s.page
+        .locator('.tabs-container .tab', { hasText: `sample ${walk[3].index}.md` })
+        .first()
+        .click();
+      const text = await waitUntil(
+        s.page,
+        async () => {
+          const t = await activeEditorText(s.page);
+          return t.includes('## Sample') ? t : undefined;
+        },
+        { what: 'the restored text tab' },
+      );
+      assert.match(text, new RegExp(`^# Problem ${walk[3].qid} · .* · sample ${walk[3].index}`));
+      // the preview shows the same sample
+      await s.page
+        .locator('.tabs-container .tab', { hasText: `#${walk[3].index} ·` })
+        .first()
+        .click();
+      await previewShows(walk[3].qid, walk[3].index);
+      await screenshot(s.page, 'keyboard-3-after-reload');
+    } catch (e) {
+      await s.fail(e, 'keyboard-4');
     }
   });
 });
