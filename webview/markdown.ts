@@ -310,7 +310,7 @@ export function renderTrace(text: string, md: Markdown = sharedMd()): string {
 }
 
 /** Characters of Markdown rendered in one piece when a long sample is rendered incrementally. */
-export const CHUNK_CHARS = 6000;
+export const CHUNK_CHARS = 2500;
 
 /** One part of a sample (inside a `<think>` block or not) as the Markdown pieces it is rendered from. */
 export interface PlannedPart {

@@ -5,9 +5,10 @@
  * sample, the similarity distribution against the base-to-base baseline, PPL_base when the folder
  * has a log-prob sidecar, and annotation controls.
  */
-import { h, fmt, pct, replace } from './dom';
+import { appendInBlocks, h, fmt, pct, replace } from './dom';
 import { renderTrace } from './markdown';
 import { setSanitizedHtml } from './sanitize';
+import { renderTraceInto, type TraceRender } from './traceRender';
 import { accuracySpec, pplSpec, problemCurveSpec, showChart, similaritySpec, type ChartHandle } from './charts';
 import type { Rpc } from './rpc';
 import type {
@@ -60,6 +61,7 @@ export class ProblemView {
       this.setState({ ...this.state, problemKey: `${d.problem.dataset}\x1f${d.problem.problemId}` });
       this.renderShell(d);
       this.renderCharts();
+      if (this.metrics.maj) void this.loadMajority(this.root.querySelector<HTMLElement>('#maj-status') ?? h('span'));
       await this.loadModelSection();
     } catch (e) {
       if (gen === this.generation)
@@ -74,17 +76,20 @@ export class ProblemView {
     const question = h('div', { className: 'trace question' });
     setSanitizedHtml(question, renderTrace(p.question ?? '(no problem statement in the data)'));
     const label = new Map(d.models.map((m) => [m.id, m.label]));
-    const hasMaj = d.stats.some((s) => s.majAtK.length > 0);
+    const hasMaj = d.stats.some((s) => s.hasMajAtK);
     const hasBest = d.stats.some((s) => s.bestOfK.length > 0);
+    const majStatus = h('span', { className: 'muted', id: 'maj-status', role: 'status' });
     const toggles = h(
       'div',
       { className: 'toggles' },
       hasMaj
         ? this.checkbox('maj@k (majority vote of extracted answers)', this.metrics.maj, (v) => {
             this.metrics.maj = v;
-            this.renderCharts();
+            if (v) void this.loadMajority(majStatus);
+            else this.renderCharts();
           })
         : null,
+      hasMaj ? majStatus : null,
       hasBest
         ? this.checkbox('best-of-k (by reward score)', this.metrics.best, (v) => {
             this.metrics.best = v;
@@ -250,6 +255,31 @@ export class ProblemView {
     );
   }
 
+  /**
+   * maj@k comes on demand (it costs seconds at n = 1024, computed in the host's worker): fetched once
+   * per problem, merged into the stats, then drawn.
+   */
+  private async loadMajority(status: HTMLElement): Promise<void> {
+    const d = this.data;
+    if (!d) return;
+    if (d.stats.some((s) => s.hasMajAtK && s.majAtK.length === 0)) {
+      status.textContent = 'computing maj@k…';
+      try {
+        const m = await this.rpc.request('getMajAtK', { problemId: d.problem.id });
+        if (this.data !== d) return;
+        for (const c of m.curves) {
+          const st = d.stats.find((x) => x.modelId === c.modelId);
+          if (st) st.majAtK = c.majAtK;
+        }
+        status.textContent = '';
+      } catch (e) {
+        status.textContent = `maj@k unavailable: ${(e as Error).message}`;
+        return;
+      }
+    }
+    if (this.metrics.maj) this.renderCharts();
+  }
+
   private checkbox(text: string, checked: boolean, onChange: (v: boolean) => void): HTMLElement {
     const cb = h('vscode-checkbox', { checked }, text);
     cb.addEventListener('change', () => onChange((cb as unknown as { checked: boolean }).checked));
@@ -264,9 +294,11 @@ export class ProblemView {
     const curve = this.root.querySelector<HTMLElement>('#chart-passk');
     const acc = this.root.querySelector<HTMLElement>('#chart-accuracy');
     if (curve)
-      void showChart(curve, problemCurveSpec(d.models, d.stats, d.crossovers, this.metrics)).then((c) =>
-        this.charts.push(c),
-      );
+      void showChart(curve, problemCurveSpec(d.models, d.stats, d.crossovers, this.metrics)).then((c) => {
+        this.charts.push(c);
+        // When the chart is on screen (epoch ms): the e2e suite measures the time from the click.
+        curve.setAttribute('data-rendered-at', String(Date.now()));
+      });
     if (acc) void showChart(acc, accuracySpec(d.models, d.stats)).then((c) => this.charts.push(c));
   }
 
@@ -304,6 +336,8 @@ export class ProblemView {
       );
       this.renderSimilarityChart();
       this.renderSampleList();
+      // When the list with similarities is on screen (epoch ms), for the e2e suite's timing.
+      if (this.sim) host.querySelector('#sample-list')?.setAttribute('data-rendered-at', String(Date.now()));
       const first =
         this.state.sampleId !== undefined && page.samples.some((s) => s.id === this.state.sampleId)
           ? this.state.sampleId
@@ -455,9 +489,15 @@ export class ProblemView {
     }
   }
 
+  /** The sample's Rendered tab being filled (a long sample renders a piece at a time; cancelled when another is opened). */
+  private traceRender: TraceRender | undefined;
+
   private sampleDetail(t: SampleText, nov: NoveltyData | string): HTMLElement {
     const rendered = h('div', { className: 'trace', id: 'trace-rendered' });
-    setSanitizedHtml(rendered, renderTrace(t.text));
+    this.traceRender?.cancel();
+    this.traceRender = renderTraceInto(rendered, t.text, (done, total) => {
+      if (done >= total) rendered.setAttribute('data-rendered', 'true');
+    });
     const verdict = t.correct === true ? 'correct' : t.correct === false ? 'incorrect' : 'ungraded';
     const tabs = h(
       'vscode-panels',
@@ -520,12 +560,12 @@ export class ProblemView {
   /** The sample text with novel spans marked (built from text nodes only). */
   private novelView(nov: NoveltyData): HTMLElement {
     const pre = h('div', { className: 'spans', id: 'novel-spans' });
-    for (const s of nov.spans) {
-      const text = nov.text.slice(s.start, s.end);
-      pre.appendChild(
-        s.novel ? h('mark', { className: 'novel', title: 'in no base sample' }, text) : document.createTextNode(text),
-      );
-    }
+    const mark = (text: string) => h('mark', { className: 'novel', title: 'in no base sample' }, text);
+    // In blocks laid out only near the viewport: a 200k-character sample does not stall the window.
+    appendInBlocks(
+      pre,
+      nov.spans.map((s) => ({ text: nov.text.slice(s.start, s.end), wrap: s.novel ? mark : undefined })),
+    );
     return h(
       'div',
       null,
@@ -545,14 +585,16 @@ export class ProblemView {
     if (!nov.diff) return h('p', { className: 'muted' }, 'The texts are too long and different for a word diff.');
     const left = h('div', { className: 'diff-side base' });
     const right = h('div', { className: 'diff-side model' });
-    for (const seg of nov.diff) {
-      if (!seg.added)
-        left.appendChild(
-          seg.removed ? h('del', { className: 'removed' }, seg.value) : document.createTextNode(seg.value),
-        );
-      if (!seg.removed)
-        right.appendChild(seg.added ? h('ins', { className: 'added' }, seg.value) : document.createTextNode(seg.value));
-    }
+    const removed = (t: string) => h('del', { className: 'removed' }, t);
+    const added = (t: string) => h('ins', { className: 'added' }, t);
+    appendInBlocks(
+      left,
+      nov.diff.filter((seg) => !seg.added).map((seg) => ({ text: seg.value, wrap: seg.removed ? removed : undefined })),
+    );
+    appendInBlocks(
+      right,
+      nov.diff.filter((seg) => !seg.removed).map((seg) => ({ text: seg.value, wrap: seg.added ? added : undefined })),
+    );
     return h(
       'div',
       null,

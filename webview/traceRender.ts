@@ -70,7 +70,11 @@ export function renderTraceInto(
       const { target, chunk } = steps[next++];
       const frag = sanitizeToFragment(md.render(chunk));
       applyStyles(frag);
-      target.append(frag);
+      // Each piece in a box the browser lays out only near the viewport (CSS content-visibility), so
+      // appending piece after piece does not lay out the whole, ever longer, trace again each time.
+      const box = h('div', { className: 'trace-chunk' });
+      box.append(frag);
+      target.append(box);
       rendered += chunk.length;
       if (now() - t0 >= budget) break;
     }

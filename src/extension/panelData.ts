@@ -34,6 +34,7 @@ import {
   MAX_TEXT,
   type CrossoverInfo,
   type KPoint,
+  type MajorityData,
   type ModelInfo,
   type NoveltyData,
   type OverviewData,
@@ -96,8 +97,7 @@ export function problemData(
     const c = r.c;
     const beta = n > 0 ? betaInterval(c, n) : null;
     const scored = r.scored > 0 ? index.scoredSamples(problemId, r.modelId) : [];
-    const answers = index.answers(problemId, r.modelId);
-    const hasAnswers = answers.some((a) => a.answer !== null && a.answer !== '');
+    const hasAnswers = hasExtractedAnswers(index, problemId, r.modelId);
     return {
       modelId: r.modelId,
       n,
@@ -109,7 +109,8 @@ export function problemData(
       betaHigh: beta ? beta.high : null,
       passAtK: curve(n, (k) => passAtK(n, c, k)),
       bestOfK: scored.length > 0 ? curve(scored.length, (k) => bestOfK(scored, k)) : [],
-      majAtK: hasAnswers ? curve(answers.length, (k) => majAtK(answers, k)) : [],
+      majAtK: [],
+      hasMajAtK: hasAnswers,
     };
   });
   // Each model against its comparison base (the chosen base, or its own run's base while the base is a
@@ -150,6 +151,40 @@ export function problemData(
     labels,
     hasLogprobs,
   };
+}
+
+/** Whether any sample of the model for the problem has an extracted answer. */
+function hasExtractedAnswers(index: TraceIndex, problemId: number, modelId: number): boolean {
+  return index.answers(problemId, modelId).some((a) => a.answer !== null && a.answer !== '');
+}
+
+/** Input of a maj@k job (the answers of each model with extracted answers), run in the similarity worker. */
+export interface MajorityJob {
+  kind: 'majority';
+  models: { modelId: number; answers: { answer: string | null; correct: boolean | null }[] }[];
+}
+
+/** The maj@k job of one problem: every model with extracted answers. */
+export function majorityJob(index: TraceIndex, problemId: number): MajorityJob {
+  return {
+    kind: 'majority',
+    models: index
+      .problemStats(problemId)
+      .map((r) => ({
+        modelId: r.modelId,
+        answers: index.answers(problemId, r.modelId).map((a) => ({ answer: a.answer, correct: a.correct })),
+      }))
+      .filter((m) => m.answers.some((a) => a.answer !== null && a.answer !== '')),
+  };
+}
+
+/**
+ * maj@k at k = 1, 2, 4, ..., n per model (core `majAtK`: exact when the enumeration is small, else a
+ * seeded Monte Carlo estimate; see src/core/metrics/majority.ts for ties, ungraded samples and
+ * normalisation). Seconds at n = 1024, so it runs in the worker and only when asked for.
+ */
+export function runMajorityJob(job: MajorityJob): MajorityData['curves'] {
+  return job.models.map((m) => ({ modelId: m.modelId, majAtK: curve(m.answers.length, (k) => majAtK(m.answers, k)) }));
 }
 
 /**

@@ -18,6 +18,7 @@ import { comparisonBase } from '../core/index/labels';
 import type { ModelRow } from '../core/index/traceIndex';
 import {
   hasLogprobSidecar,
+  majorityJob,
   overviewData,
   pplData,
   problemData,
@@ -105,6 +106,8 @@ function modelIdOf(arg: unknown): number | undefined {
 class Panels implements vscode.Disposable {
   readonly runner: SimilarityRunner;
   readonly open = new Set<Panel>();
+  /** Similarity jobs running, by folder, problem and model: a second request waits for the first. */
+  readonly inflight = new Map<string, Promise<SimilarityData>>();
   private readonly subs: vscode.Disposable[] = [];
   private readonly watched = new Set<FolderSession>();
 
@@ -185,6 +188,7 @@ class Panels implements vscode.Disposable {
       );
     const p = new Panel(this, panel, state);
     this.open.add(p);
+    if (!existing) p.prefetchSimilarity();
     return p;
   }
 
@@ -370,6 +374,11 @@ class Panel {
         return this.similarity(m.problemId, m.modelId);
       case 'getNovelty':
         return this.novelty(m.sampleId);
+      case 'getMajAtK': {
+        const s = this.session();
+        if (!s.index.problem(m.problemId)) throw new RequestError(`Problem ${m.problemId} is not in the index.`);
+        return { problemId: m.problemId, curves: await this.panels.runner.run(majorityJob(s.index, m.problemId)) };
+      }
       case 'getPpl': {
         const s = this.session();
         return pplData(s.root, s.index, m.problemId);
@@ -432,7 +441,39 @@ class Panel {
     return b;
   }
 
-  private async similarity(problemId: number, modelId: number): Promise<SimilarityData> {
+  /**
+   * Starts the similarity of the model the problem view will show first (the one it picks: the
+   * panel's model, else the model in focus, else the first model that is not the base) while the
+   * webview loads, so the list is ready sooner after the click. Errors are left to the real request.
+   */
+  prefetchSimilarity(): void {
+    const s = this.panels.getSession(this.state.folder);
+    const problemId = this.state.problemId;
+    if (!s || this.state.view !== 'problem' || problemId === undefined) return;
+    const present = s.index.problemStats(problemId).map((r) => r.modelId);
+    const baseId = s.baseModel()?.id;
+    const focusId = s.focusModel()?.id;
+    const others = present.filter((id) => id !== baseId);
+    const modelId =
+      this.state.modelId !== undefined && others.includes(this.state.modelId)
+        ? this.state.modelId
+        : focusId !== undefined && others.includes(focusId)
+          ? focusId
+          : others[0];
+    if (modelId !== undefined) this.similarity(problemId, modelId).catch(() => undefined);
+  }
+
+  /** Similarity of a problem's model against its base: from the cache, a job already running, or a new job. */
+  private similarity(problemId: number, modelId: number): Promise<SimilarityData> {
+    const key = `${this.state.folder}:${problemId}:${modelId}`;
+    const running = this.panels.inflight.get(key);
+    if (running !== undefined) return running;
+    const job = this.computeSimilarity(problemId, modelId).finally(() => this.panels.inflight.delete(key));
+    this.panels.inflight.set(key, job);
+    return job;
+  }
+
+  private async computeSimilarity(problemId: number, modelId: number): Promise<SimilarityData> {
     const s = this.session();
     const base = this.baseFor(s, modelId);
     const params = similarityParams(s.index, problemId, base.id, modelId);

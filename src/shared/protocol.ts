@@ -78,8 +78,19 @@ export interface ProblemModelStats {
   passAtK: KPoint[];
   /** best-of-k by reward score at the same k; empty without reward scores. */
   bestOfK: KPoint[];
-  /** maj@k by extracted answer at the same k; empty without extracted answers. */
+  /**
+   * maj@k by extracted answer at the same k: empty in `getProblem` (at n = 1024 it costs seconds, so
+   * it comes from `getMajAtK` when the user asks for it); see `hasMajAtK`.
+   */
   majAtK: KPoint[];
+  /** Whether the model has extracted answers, i.e. maj@k can be asked for. */
+  hasMajAtK: boolean;
+}
+
+/** Result of `getMajAtK`: maj@k curves of one problem's models (those with extracted answers). */
+export interface MajorityData {
+  problemId: number;
+  curves: { modelId: number; majAtK: KPoint[] }[];
 }
 
 /** Crossover of one model against the base model on this problem (Yue et al. 2025). */
@@ -348,6 +359,7 @@ export interface RequestParams {
   filterProblems: { filter: WebviewFilter };
   openSample: { sampleId: number };
   openProblem: { problemId: number };
+  getMajAtK: { problemId: number };
   getSamplePreview: { sampleId: number };
   previewAction: { action: PreviewAction; sampleId: number };
   /** A link in model output: the host asks the user before opening it (http and https only). */
@@ -367,6 +379,7 @@ export interface RequestResults {
   filterProblems: { ok: true };
   openSample: { ok: true };
   openProblem: { ok: true };
+  getMajAtK: MajorityData;
   getSamplePreview: SamplePreview;
   previewAction: { ok: true };
   openLink: { opened: boolean };
@@ -443,6 +456,7 @@ const REQUEST_KEYS: { [K in RequestKind]: readonly (keyof RequestParams[K])[] } 
   filterProblems: ['filter'],
   openSample: ['sampleId'],
   openProblem: ['problemId'],
+  getMajAtK: ['problemId'],
   getSamplePreview: ['sampleId'],
   previewAction: ['action', 'sampleId'],
   openLink: ['url'],
@@ -533,6 +547,7 @@ function checkParams(k: RequestKind, v: Obj): string | undefined {
   switch (k) {
     case 'getProblem':
     case 'getPpl':
+    case 'getMajAtK':
     case 'openProblem':
       return isId(v.problemId) ? undefined : 'problemId must be a positive integer';
     case 'getSample':

@@ -141,6 +141,7 @@ function fixtures() {
         ],
         bestOfK: [],
         majAtK: [],
+        hasMajAtK: false,
       },
       {
         modelId,
@@ -159,6 +160,7 @@ function fixtures() {
         ],
         bestOfK: [],
         majAtK: [],
+        hasMajAtK: false,
       },
     ],
     crossovers: [{ modelId, baseModelId: baseId, k: 4, leaderAtK1: 'model', kMax: 8 }],

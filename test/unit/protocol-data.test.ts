@@ -14,7 +14,7 @@ import { TraceIndex, type ModelRow } from '../../src/core/index/traceIndex';
 import { indexFolder } from '../../src/core/index/indexer';
 import { buildReport } from '../../src/core/report';
 import { guessBaseModel } from '../../src/core/index/labels';
-import { normalizeAnswer } from '../../src/core/metrics/majority';
+import { majAtK, normalizeAnswer } from '../../src/core/metrics/majority';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import {
   accuracyBin,
@@ -25,6 +25,8 @@ import {
   resolveFilter,
   runNoveltyJob,
   runSimilarityJob,
+  majorityJob,
+  runMajorityJob,
   samplePage,
   samplePreview,
   sampleText,
@@ -85,8 +87,22 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     // base leads at k=1 (0.875 vs 0.75); at k=2 base 1 vs 27/28; at k=3 both 1
     assert.deepEqual(d.crossovers, [{ modelId: rl.id, baseModelId: sft.id, k: 3, leaderAtK1: 'base', kMax: 8 }]);
     assert.deepEqual(r.bestOfK, [], 'no reward scores in this folder');
-    assert.equal(r.majAtK.length, 4, 'extracted answers exist, so maj@k is there');
+    assert.deepEqual([r.majAtK, r.hasMajAtK], [[], true], 'extracted answers exist: maj@k can be asked for');
     assert.equal(problemData(index, 999_999, {}), undefined);
+  });
+
+  test('maj@k on demand (majorityJob in the worker): the curves of core majAtK over the raw answers', () => {
+    const curves = runMajorityJob(majorityJob(index, p0));
+    const rlCurve = curves.find((c) => c.modelId === rl.id)!;
+    assert.deepEqual(
+      rlCurve.majAtK.map((x) => x.k),
+      [1, 2, 4, 8],
+    );
+    // maj@1 = the share of samples whose answer is right when the answer group holds a correct sample: c/n here
+    assert.ok(Math.abs(rlCurve.majAtK[0].value! - 6 / 8) < 1e-12, String(rlCurve.majAtK[0].value));
+    const expected = index.answers(p0, rl.id);
+    assert.equal(rlCurve.majAtK[3].value, majAtK(expected, 8));
+    assert.equal(curves.length, 2, 'both models have extracted answers');
   });
 
   test('samplePage: correct samples first, paged across the verdict groups', () => {

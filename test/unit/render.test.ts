@@ -1,6 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { chunkMarkdown, planTrace, renderTrace, splitThink, renderMath, createMarkdown } from '../../webview/markdown';
+import { splitIntoBlocks } from '../../webview/textBlocks';
 
 const md = createMarkdown();
 /** Number of KaTeX formulas in rendered HTML. */
@@ -197,5 +198,39 @@ describe('incremental rendering: chunkMarkdown and planTrace', () => {
     assert.equal(plan[0].chunks.join(''), 'word '.repeat(3000));
     assert.equal(plan[1].think, false);
     assert.equal(plan[1].chunks.join(''), text);
+  });
+});
+
+describe('splitIntoBlocks (long span and diff views laid out block by block)', () => {
+  test('cuts at the first line break at or after the block size; texts and wraps kept', () => {
+    // 'aaaa\n' x 3 = 15 chars in a plain piece, then a marked piece 'bb\ncc\n'
+    const blocks = splitIntoBlocks([{ text: 'aaaa\naaaa\naaaa\n' }, { text: 'bb\ncc\n', wrap: 'mark' }], 7);
+    // block 1: 'aaaa\naaaa\n' (10 chars: the first '\n' at or after 7 chars is at index 9)
+    // block 2: 'aaaa\n' + 'bb\n' (8 chars; the marked piece is cut after 'bb\n')
+    // block 3: 'cc\n'
+    assert.deepEqual(blocks, [
+      [{ text: 'aaaa\naaaa\n' }],
+      [{ text: 'aaaa\n' }, { text: 'bb\n', wrap: 'mark' }],
+      [{ text: 'cc\n', wrap: 'mark' }],
+    ]);
+  });
+
+  test('short text is one block; a long line stays whole; joined text is the input', () => {
+    assert.deepEqual(splitIntoBlocks([{ text: 'short' }], 4000), [[{ text: 'short' }]]);
+    assert.deepEqual(splitIntoBlocks([], 10), [[]]);
+    const line = 'x'.repeat(50);
+    assert.deepEqual(splitIntoBlocks([{ text: `${line}\nend` }], 10), [[{ text: `${line}\n` }], [{ text: 'end' }]]);
+    const pieces = Array.from({ length: 200 }, (_, i) => ({ text: `${i}`.repeat(i % 7) + (i % 3 ? '\n' : ' ') }));
+    const blocks = splitIntoBlocks(pieces, 40);
+    const joined = blocks
+      .flat()
+      .map((p) => p.text)
+      .join('');
+    assert.equal(joined, pieces.map((p) => p.text).join(''));
+    assert.ok(blocks.length > 10, String(blocks.length));
+    for (const b of blocks.slice(0, -1)) {
+      const t = b.map((p) => p.text).join('');
+      assert.ok(t.length >= 40 && t.endsWith('\n'), JSON.stringify(t));
+    }
   });
 });
