@@ -2,8 +2,9 @@
  * One measured phase of the benchmark, run in its own process so that its peak RSS is its own:
  *   node out/bench/phase.js <phase> <json args>
  * Prints one JSON line (the phase's result, with `maxRssMB` and `wallMs`) as the last line of stdout.
- * Phases: gen, floor, index, probe, fts, sizes, reindex, queries, report, simOne, simAll, bd-read,
- * bd-hash, bd-filehash, bd-insert. The driver is bench/run.ts.
+ * Phases: gen, floor, index, probe, fts, sizes, reindex, queries, report, reportMaj, simOne, simAll, bd-read,
+ * bd-hash, bd-filehash, bd-insert. The driver is bench/run.ts. The phase's process uses the SQLite driver
+ * TRACE_INSPECTOR_SQLITE_DRIVER chooses (default: better-sqlite3) and says which in its result.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -11,10 +12,14 @@ import * as path from 'node:path';
 import { TraceIndex, ftsQuery } from '../src/core/index/traceIndex';
 import { buildFts, indexFolder, type IndexProgress } from '../src/core/index/indexer';
 import { buildReport } from '../src/core/report';
+import { answerCacheStats, casLoaded, clearAnswerCache } from '../src/core/answers';
+import { graderAudit } from '../src/core/graderAudit';
+import { legacyMajAtKCurve } from './legacyMajority';
 import { readFile } from '../src/core/readers';
 import { contentHash } from '../src/core/text';
 import { bestOfKCurve, kGrid, passAtKSeries } from '../src/core/metrics';
 import { guessBaseModel } from '../src/core/index/labels';
+import { sqliteDriver } from '../src/core/index/sqlite';
 import * as zlib from 'node:zlib';
 import { problemSimilarity } from '../src/core/similarity';
 import { generate, rng, type GenParams } from './gen';
@@ -434,6 +439,81 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
     return { runs, firstMs: runs[0], medianMs: quantile(sorted, 0.5), bestOfKLoadMs, bestOfKComputeMs, summary };
   },
 
+  /**
+   * The report with maj@k (answer equivalence, issue 11) against the report with maj@k as it was
+   * before (bench/legacyMajority.ts: string normaliser, groups rebuilt at every k), in one process:
+   * one report to warm up the JIT (discarded; it loads the CAS if some answer needs it, which is then
+   * counted in neither figure); the report without maj@k and the grader audit alone (it did not exist
+   * before), both with every answer key cached; the maj@k part as before (loading each model's answers +
+   * the legacy curve); then, with the key cache emptied, the report with maj@k (its first run computes
+   * every distinct answer's key; later runs find them cached).
+   * Before = report - grader audit + legacy maj@k; now = first report with maj@k.
+   */
+  async reportMaj(a) {
+    const index = TraceIndex.open(a.db as string, { readonly: true });
+    const draws = 2000;
+    const seed = 12345;
+    // wall and CPU time (user + system of this process: steadier on a shared machine) of one step
+    const timed = <T>(fn: () => T): { value: T; ms: number; cpuMs: number } => {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      const value = fn();
+      const c = process.cpuUsage(c0);
+      return { value, ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
+    };
+    buildReport(index); // JIT warm-up, and every answer key cached (the CAS loaded if an answer needs it)
+    const report = timed(() => buildReport(index));
+    const audit = timed(() => graderAudit(index));
+    const legacy = timed(() => {
+      const out: Record<string, { k: number; value: number | null }[]> = {};
+      for (const m of index.models()) {
+        const perProblem = [...index.answersByProblem(m.id).values()];
+        const maxN = perProblem.reduce((x, p) => Math.max(x, p.length), 0);
+        out[m.displayId] = legacyMajAtKCurve(perProblem, kGrid(maxN), { draws, seed });
+      }
+      return out;
+    });
+    clearAnswerCache();
+    const runs: { ms: number; cpuMs: number }[] = [];
+    let maj: Record<string, { k: number; value: number | null; byReference: number }[]> = {};
+    for (let i = 0; i < ((a.runs as number | undefined) ?? 3); i++) {
+      const r = timed(() => buildReport(index, { majAtK: { draws } }));
+      runs.push({ ms: r.ms, cpuMs: r.cpuMs });
+      maj = Object.fromEntries(r.value.models.map((m) => [m.id, m.majAtK ?? []]));
+    }
+    const cache = answerCacheStats();
+    const samples = index.models().reduce((x, m) => x + m.samples, 0);
+    index.close();
+    // how far the new values are from the legacy ones (reference rule and equivalence; informational)
+    let maxDiff = 0;
+    for (const [id, curve] of Object.entries(maj))
+      for (const p of curve) {
+        const l = legacy.value[id]?.find((x) => x.k === p.k);
+        if (l?.value != null && p.value !== null) maxDiff = Math.max(maxDiff, Math.abs(l.value - p.value));
+      }
+    const sorted = runs.map((r) => r.ms).sort((x, y) => x - y);
+    return {
+      samples,
+      // the CAS is loaded only when some answer is not a plain number or a simple fraction or radical
+      casLoaded: casLoaded(),
+      reportMs: report.ms,
+      auditMs: audit.ms,
+      auditInconsistent: audit.value.inconsistent.length,
+      legacyMajMs: legacy.ms,
+      beforeMs: report.ms - audit.ms + legacy.ms,
+      beforeCpuMs: report.cpuMs - audit.cpuMs + legacy.cpuMs,
+      nowMs: runs[0].ms,
+      nowCpuMs: runs[0].cpuMs,
+      runs,
+      firstMs: runs[0].ms,
+      medianMs: quantile(sorted, 0.5),
+      distinctAnswers: cache.size,
+      keysComputed: cache.misses,
+      keyLookups: cache.hits + cache.misses,
+      maxDiffVsLegacy: maxDiff,
+    };
+  },
+
   /** Similarity of one problem: every model sample against every base sample of that problem. */
   async simOne(a) {
     const index = TraceIndex.open(a.db as string, { readonly: true });
@@ -715,6 +795,8 @@ async function main(): Promise<void> {
       JSON.stringify({
         phase: name,
         ...result,
+        // the SQLite driver this process used (TRACE_INSPECTOR_SQLITE_DRIVER picks it; run.ts sets it for the node:sqlite phases)
+        sqliteDriver: sqliteDriver().name,
         wallMs: performance.now() - t0,
         cpuMs: (c.user + c.system) / 1000,
         maxRssMB: maxRssMB(),

@@ -10,7 +10,9 @@
  *   --scale full|quarter   run the whole bench on a quarter of the problems (default full)
  *   --seed N               generator seed (default 1)
  *   --mean-chars N         mean sample length in characters (default 500)
- *   --skip a,b             phases to leave out: python, breakdown, simAll, scales
+ *   --skip a,b             phases to leave out: python, breakdown, simAll, scales, nodeSqlite (the index,
+ *                          FTS, size, query and report phases again on the node:sqlite driver, the
+ *                          fallback where better-sqlite3 cannot load)
  *   --sim-all-limit-s N    stop the whole-folder similarity after N s and project (default 120)
  *   --iterations N         runs per query for latency percentiles (default 100)
  *   --render FILE          only rewrite the RESULTS.md of an existing result JSON (no measuring)
@@ -22,7 +24,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../src/core/index/sqlite';
 import { existingManifest, type GenManifest, type GenParams } from './gen';
 
 const MB = 1e6;
@@ -88,14 +90,22 @@ function log(msg: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 }
 
-/** Runs one phase in a child process and returns its JSON result. */
-function runPhase(name: string, args: Record<string, unknown>): Promise<PhaseResult> {
+/** The SQLite driver of the phases: better-sqlite3 (the default), or node:sqlite for the fallback's figures. */
+type Driver = 'better-sqlite3' | 'node:sqlite';
+
+/** Runs one phase in a child process (on `driver`, default better-sqlite3) and returns its JSON result. */
+function runPhase(
+  name: string,
+  args: Record<string, unknown>,
+  driver: Driver = 'better-sqlite3',
+): Promise<PhaseResult> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const load0 = os.loadavg()[0];
     const child = spawn(process.execPath, [phaseJs, name, JSON.stringify(args)], {
       cwd: repo,
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TRACE_INSPECTOR_SQLITE_DRIVER: driver },
     });
     let out = '';
     let err = '';
@@ -124,6 +134,18 @@ function gitCommit(): string | null {
     encoding: 'utf8',
   });
   return head.stdout.trim() + (dirty.stdout.trim() ? '+dirty' : '');
+}
+
+/** SQLite version of node:sqlite in this Node (null when it cannot run the index). */
+function nodeSqliteVersion(): string | null {
+  try {
+    const d = openDatabase(':memory:', { driver: 'node:sqlite' });
+    const v = d.prepare('SELECT sqlite_version()').pluck().get() as string;
+    d.close();
+    return v;
+  } catch {
+    return null;
+  }
 }
 
 function pythonVersion(): string | null {
@@ -345,11 +367,44 @@ async function main(): Promise<void> {
   res.queries = await runPhase('queries', { db, iterations: o.iterations });
   log('full report');
   res.report = await runPhase('report', { db, runs: 3 });
+  log('report with maj@k (answer equivalence) against the report with maj@k before issue 11');
+  res.reportMaj = await runPhase('reportMaj', { db, runs: 3 });
   log('similarity of one problem');
   res.simOne = await runPhase('simOne', { db, runs: 3 });
   if (!o.skip.has('simAll')) {
     log(`similarity of the whole folder (stops after ${o.simAllLimitS} s and projects)`);
     res.simAll = await runPhase('simAll', { db, limitMs: o.simAllLimitS * 1000 });
+  }
+
+  if (!o.skip.has('nodeSqlite')) {
+    // The fallback driver on the same folder: index, FTS, size, queries and report, each in its own process.
+    const ndb = path.join(work, 'index-node-sqlite.db');
+    freshDb(ndb);
+    log('node:sqlite: index (no FTS), FTS build, re-index, query latency, full report');
+    const nIndex = await runPhase('index', { root, db: ndb }, 'node:sqlite');
+    const nFts = await runPhase('fts', { db: ndb }, 'node:sqlite');
+    const nReindex = await runPhase('reindex', { root, db: ndb }, 'node:sqlite');
+    const nQueries = await runPhase('queries', { db: ndb, iterations: o.iterations }, 'node:sqlite');
+    const nReport = await runPhase('report', { db: ndb, runs: 3 }, 'node:sqlite');
+    res.nodeSqlite = { index: nIndex, fts: nFts, reindex: nReindex, queries: nQueries, report: nReport };
+    checks.push({
+      check: 'the node:sqlite phases ran on node:sqlite, the others on better-sqlite3',
+      ok:
+        [nIndex, nFts, nReindex, nQueries, nReport].every((r) => r.sqliteDriver === 'node:sqlite') &&
+        [res.index, res.fts, res.queries, res.report].every((r: PhaseResult) => r.sqliteDriver === 'better-sqlite3'),
+      detail: `${nIndex.sqliteDriver} / ${res.index.sqliteDriver}`,
+    });
+    checks.push({
+      check: 'node:sqlite index: the same models and counts as better-sqlite3',
+      ok: JSON.stringify(nIndex.models) === JSON.stringify(res.index.models) && nFts.added === res.fts.added,
+      detail: `${nIndex.samples} samples, FTS ${nFts.added}`,
+    });
+    checks.push({
+      check: 'node:sqlite report: the same figures as better-sqlite3',
+      ok: JSON.stringify(nReport.summary) === JSON.stringify(res.report.summary),
+      detail: JSON.stringify(nReport.summary).slice(0, 200),
+    });
+    freshDb(ndb);
   }
 
   if (!o.skip.has('breakdown')) {
@@ -385,8 +440,8 @@ async function main(): Promise<void> {
   }
 
   // ---- machine
-  const d = new Database(':memory:');
-  const sqliteVersion = (d.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+  const d = openDatabase(':memory:', { driver: 'better-sqlite3' });
+  const sqliteVersion = d.prepare('SELECT sqlite_version()').pluck().get() as string;
   d.close();
   const machine = {
     cpu: os.cpus()[0]?.model ?? 'unknown',
@@ -395,6 +450,7 @@ async function main(): Promise<void> {
     os: `${os.type()} ${os.release()} ${os.arch()}`,
     node: process.version,
     sqlite: sqliteVersion,
+    nodeSqlite: nodeSqliteVersion(),
     betterSqlite3: (
       JSON.parse(fs.readFileSync(path.join(repo, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8')) as {
         version: string;
@@ -523,6 +579,24 @@ async function main(): Promise<void> {
     '< 2 s',
     res.report.firstMs < 2000,
   );
+  {
+    const rm = res.reportMaj;
+    const ratio = rm.nowCpuMs / rm.beforeCpuMs;
+    add(
+      'report',
+      'report with maj@k, answers grouped by answer equivalence (first run: every distinct answer canonicalised) vs the same before issue 11 (string normaliser), in CPU time of the process',
+      `${ms(rm.nowCpuMs)} of CPU vs ${ms(rm.beforeCpuMs)}: ${f2(ratio)}x. Wall: ${ms(rm.nowMs)} (later runs ${ms(rm.medianMs)} median of ${rm.runs.length}) vs ${ms(rm.beforeMs)} (report ${ms(rm.reportMs)} - grader audit ${ms(rm.auditMs)} + maj@k ${ms(rm.legacyMajMs)}); CAS ${rm.casLoaded ? 'loaded (some answer needed it; its load, about 0.5 s, is in neither figure)' : 'not needed (every answer a number, fraction or radical)'}`,
+      '<= 1.5x before',
+      ratio <= 1.5,
+    );
+    add(
+      'report',
+      'answer keys: each distinct answer string canonicalised once (cache); the grader audit alone',
+      `${rm.keysComputed.toLocaleString('en-US')} keys computed for ${rm.keyLookups.toLocaleString('en-US')} lookups (${rm.samples.toLocaleString('en-US')} samples); grader audit ${ms(rm.auditMs)} (${rm.auditInconsistent} inconsistent groups); largest maj@k change vs before ${f2(rm.maxDiffVsLegacy)}`,
+      '',
+      null,
+    );
+  }
   add(
     'similarity',
     `one problem (${res.simOne.modelSamples} model x ${res.simOne.baseSamples} base samples)`,
@@ -541,6 +615,7 @@ async function main(): Promise<void> {
       null,
     );
   }
+  if (res.nodeSqlite) nodeSqliteRows(res, inputBytes, add);
   if (res.scales) {
     const q = res.scales.quarter;
     const rq = Math.max(q.index.maxRssMB, q.fts.maxRssMB);
@@ -610,6 +685,80 @@ async function main(): Promise<void> {
     console.error('some correctness checks failed (see the table)');
     process.exitCode = 1;
   }
+}
+
+/**
+ * The fallback driver's figures beside the default's (group `node:sqlite`): index and FTS throughput,
+ * size, peak RSS, unchanged re-index, every query case, the report; each with the better-sqlite3
+ * figure and the ratio (node:sqlite / better-sqlite3, time: above 1 is slower). Same targets as the default.
+ */
+function nodeSqliteRows(
+  res: Record<string, any>,
+  inputBytes: number,
+  add: (group: string, measure: string, value: string, target: string, ok: boolean | null) => void,
+): void {
+  const n = res.nodeSqlite;
+  const g = 'node:sqlite';
+  const inputMB = inputBytes / MB;
+  const x = (a: number, b: number) => `${f2(a / b)}x`;
+  const nIdx = n.index.ms as number;
+  const nAll = nIdx + (n.fts.ms as number);
+  const bAll = (res.index.ms as number) + (res.fts.ms as number);
+  add(
+    g,
+    'index throughput (no FTS)',
+    `${f1(inputMB / (nIdx / 1000))} MB/s (${ms(nIdx)}, CPU ${ms(n.index.cpuMs)}); better-sqlite3 ${f1(inputMB / (res.index.ms / 1000))} MB/s ` +
+      `(${ms(res.index.ms)}, CPU ${ms(res.index.cpuMs)}): wall time ${x(nIdx, res.index.ms)}, CPU time ${x(n.index.cpuMs, res.index.cpuMs)}`,
+    '',
+    null,
+  );
+  add(
+    g,
+    'index + FTS throughput',
+    `${f1(inputMB / (nAll / 1000))} MB/s (${ms(nAll)}); better-sqlite3 ${f1(inputMB / (bAll / 1000))} MB/s: time ${x(nAll, bAll)}`,
+    '',
+    null,
+  );
+  add(
+    g,
+    'index size / input (with FTS)',
+    `${f2(n.fts.dbBytes / inputBytes)}x (${f1(n.fts.dbBytes / MB)} MB); better-sqlite3 ${f1(res.fts.dbBytes / MB)} MB`,
+    '',
+    null,
+  );
+  const rss = Math.max(n.index.maxRssMB, n.fts.maxRssMB);
+  add(
+    g,
+    'peak RSS (index / FTS phase)',
+    `${f1(n.index.maxRssMB)} MB / ${f1(n.fts.maxRssMB)} MB; better-sqlite3 ${f1(res.index.maxRssMB)} MB / ${f1(res.fts.maxRssMB)} MB`,
+    '<= 300 MB',
+    rss <= 300,
+  );
+  add(
+    g,
+    'unchanged re-index',
+    `${ms(n.reindex.ms)}; better-sqlite3 ${ms(res.reindex.ms)}`,
+    '< 2 s',
+    n.reindex.ms < 2000,
+  );
+  const base = new Map((res.queries.cases as { name: string; p95: number }[]).map((c) => [c.name, c]));
+  for (const c of n.queries.cases as { name: string; what: string; p50: number; p95: number }[]) {
+    const b = base.get(c.name);
+    add(
+      g,
+      c.what,
+      `p50 ${ms(c.p50)}, p95 ${ms(c.p95)}${b ? `; better-sqlite3 p95 ${ms(b.p95)}: ${x(c.p95, b.p95)}` : ''}`,
+      'p95 < 20 ms',
+      c.p95 < 20,
+    );
+  }
+  add(
+    g,
+    'full report',
+    `${ms(n.report.firstMs)} first, ${ms(n.report.medianMs)} median; better-sqlite3 ${ms(res.report.firstMs)} first: ${x(n.report.firstMs, res.report.firstMs)}`,
+    '< 2 s',
+    n.report.firstMs < 2000,
+  );
 }
 
 /** Where the time and space go (from the breakdown phases), and one paragraph per missed target. */
@@ -775,7 +924,7 @@ function markdown(r: any): string {
   lines.push('## Performance', '');
   lines.push(
     `Measured by \`npm run bench${preset}\` on ${r.machine.date.slice(0, 10)}: ${m.cpu}, ${m.cores} cores, ${m.ramGB} GB RAM, ${m.os}; ` +
-      `${m.commit ? `commit ${m.commit}, ` : ''}Node ${m.node}, better-sqlite3 ${m.betterSqlite3} (SQLite ${m.sqlite})${m.python ? `; baseline on Python ${m.python} (SQLite ${m.pythonSqlite})` : ''}. ` +
+      `${m.commit ? `commit ${m.commit}, ` : ''}Node ${m.node}, better-sqlite3 ${m.betterSqlite3} (SQLite ${m.sqlite})${m.nodeSqlite ? `, node:sqlite (SQLite ${m.nodeSqlite}) in the rows marked node:sqlite` : ''}${m.python ? `; baseline on Python ${m.python} (SQLite ${m.pythonSqlite})` : ''}. ` +
       `Raw figures: \`${r.resultsFile ?? 'bench/results.json'}\`.`,
     '',
   );
@@ -817,7 +966,7 @@ function markdown(r: any): string {
     'npm run bench                       # full: 500 x 1024 x 2 (~1M samples); writes bench/results.json and bench/RESULTS.md',
     'npm run bench -- --preset small     # 50 x 64 x 2, under a minute; writes bench/work/results-small-full.json',
     'npm run bench -- --scale quarter    # a quarter of the problems',
-    'npm run bench -- --skip python,breakdown,simAll,scales   # leave phases out',
+    'npm run bench -- --skip python,breakdown,simAll,scales,nodeSqlite   # leave phases out',
     '```',
     '',
     'Generated folders are kept in bench/data/ (gitignored) and reused when the parameters match; indexes go to bench/work/.',

@@ -1,5 +1,7 @@
 // Bundles the extension host, the CLI and the webview with esbuild.
 // better-sqlite3 stays external (native addon shipped in node_modules); `vscode` is provided by the host.
+// @cortex-js/compute-engine (answer equivalence's CAS, ~3.4 MB, loaded on first use) stays external too:
+// one copy in node_modules serves the extension host and the CLI instead of one inside each bundle.
 import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
 
@@ -21,7 +23,7 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node22',
-    external: ['vscode', 'better-sqlite3'],
+    external: ['vscode', 'better-sqlite3', '@cortex-js/compute-engine'],
   },
   {
     ...common,
@@ -30,7 +32,7 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node22',
-    external: ['better-sqlite3'],
+    external: ['better-sqlite3', '@cortex-js/compute-engine'],
   },
   // The parallel reader's thread, started by the indexer from the directory of the bundle that runs it.
   {
@@ -56,7 +58,7 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node22',
-    external: ['better-sqlite3'],
+    external: ['better-sqlite3', '@cortex-js/compute-engine'],
     banner: { js: '#!/usr/bin/env node' },
   },
   {

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds the VSIX (universal: better-sqlite3 13 ships Node-API prebuilds for 8 platforms that load in
-# VS Code >= 1.101 desktop, Remote-SSH and code-server). Output: trace-inspector.vsix in the repo root.
+# VS Code >= 1.101 desktop, Remote-SSH and code-server; where none loads, e.g. glibc < 2.34, the extension
+# uses Node's built-in node:sqlite, which needs nothing from the VSIX: README "Supported hosts").
+# Output: trace-inspector.vsix in the repo root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-node.sh
 rm -rf dist
 node scripts/build.mjs --production
-npx vsce package --no-rewrite-relative-links --allow-missing-repository --skip-license -o trace-inspector.vsix >&2
+npx vsce package --no-rewrite-relative-links --allow-missing-repository -o trace-inspector.vsix >&2
 echo "$PWD/trace-inspector.vsix"

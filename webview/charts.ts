@@ -9,10 +9,10 @@
 import embed from 'vega-embed';
 import { expressionInterpreter } from 'vega-interpreter';
 import type {
-  CrossoverInfo,
   ModelInfo,
   OverviewData,
   PplData,
+  ProblemComparison,
   ProblemModelStats,
   SimilarityData,
 } from '../src/shared/protocol';
@@ -133,22 +133,31 @@ export function problemCurveRows(
 
 /**
  * pass@k of every model against k (log2 axis), one line per model, maj@k / best-of-k dashed beside
- * it when asked for, and a vertical rule at each model's crossover k against the base model.
+ * it when asked for, and a dotted rule at each model's saturation point against its base: the k
+ * from which both solve every k-subset (both pass@k exactly 1). No crossover is drawn: two pass@k
+ * curves of one problem never cross, they only meet at 1.
  */
 export function problemCurveSpec(
   models: ModelInfo[],
   stats: ProblemModelStats[],
-  crossovers: CrossoverInfo[],
+  comparisons: ProblemComparison[],
   metrics: { maj: boolean; best: boolean },
 ): Spec {
   const labelled = models.map((m) => ({ ...m, label: m.label + (m.isBase ? ' (base)' : '') }));
   const label = new Map(labelled.map((m) => [m.id, m.label]));
   const rows = problemCurveRows(models, stats, metrics);
-  // Labels stacked upwards (one line each), so that crossovers at nearby k do not print over each other.
-  const cross = crossovers
-    .filter((c) => c.k !== null)
-    .map((c, i) => ({ model: label.get(c.modelId) ?? '', k: c.k, text: `crossover k=${c.k}`, y: 0.02 + 0.07 * i }));
-  const maxK = Math.max(1, ...rows.map((r) => r.k));
+  const maxKAll = Math.max(1, ...rows.map((r) => r.k));
+  // Labels stacked upwards (one line each), so that points at nearby k do not print over each other;
+  // right of the rule in the left half of the axis, left of it in the right half.
+  const sat = comparisons
+    .filter((c) => c.saturationK !== null)
+    .map((c, i) => ({
+      model: label.get(c.modelId) ?? '',
+      k: c.saturationK as number,
+      text: `saturation from k=${c.saturationK}: both solve every k-subset`,
+      y: 0.02 + 0.07 * i,
+      side: Math.log2(c.saturationK as number) > Math.log2(maxKAll) / 2 ? 'left' : 'right',
+    }));
   const color = {
     field: 'model',
     type: 'nominal',
@@ -160,7 +169,7 @@ export function problemCurveSpec(
     field: 'k',
     type: 'quantitative',
     title: 'k (samples)',
-    scale: { type: 'log', base: 2, domain: [1, maxK], nice: false },
+    scale: { type: 'log', base: 2, domain: [1, maxKAll], nice: false },
     axis: { values: [...new Set(rows.map((r) => r.k))] },
   };
   const layers: Spec[] = [
@@ -206,26 +215,34 @@ export function problemCurveSpec(
       },
     },
   ];
-  if (cross.length > 0) {
+  if (sat.length > 0) {
     layers.push({
-      data: { values: cross },
-      mark: { type: 'rule', strokeDash: [4, 4], opacity: 0.8 },
+      data: { values: sat },
+      mark: { type: 'rule', strokeDash: [2, 3], opacity: 0.8 },
       encoding: {
         x: { field: 'k', type: 'quantitative' },
         color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null },
-        tooltip: [{ field: 'model' }, { field: 'text' }],
+        tooltip: [{ field: 'model' }, { field: 'text', title: 'from k' }],
       },
     });
-    layers.push({
-      data: { values: cross },
-      mark: { type: 'text', dy: -6, align: 'left', dx: 3, baseline: 'bottom' },
-      encoding: {
-        x: { field: 'k', type: 'quantitative' },
-        y: { field: 'y', type: 'quantitative' },
-        text: { field: 'text' },
-        color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null },
-      },
-    });
+    for (const side of ['right', 'left'] as const)
+      layers.push({
+        data: { values: sat },
+        transform: [{ filter: `datum.side === '${side}'` }],
+        mark: {
+          type: 'text',
+          dy: -6,
+          align: side === 'right' ? 'left' : 'right',
+          dx: side === 'right' ? 3 : -3,
+          baseline: 'bottom',
+        },
+        encoding: {
+          x: { field: 'k', type: 'quantitative' },
+          y: { field: 'y', type: 'quantitative' },
+          text: { field: 'text' },
+          color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null },
+        },
+      });
   }
   return { width: 'container', height: 280, layer: layers, resolve: { scale: { color: 'shared' } } };
 }
@@ -480,16 +497,30 @@ export function defaultVisibleModels(models: ModelInfo[], max = 4): Set<number> 
 export interface OverviewChartOptions {
   visible?: Set<number>;
   bands?: boolean;
+  /**
+   * Width in CSS pixels the chart may take (its container's width). Faceted charts (one per difficulty
+   * level) size their columns from it and legends cut labels to it, so nothing is clipped in a narrow
+   * editor; default 720.
+   */
+  width?: number;
+}
+
+/** Facet columns and the width of one facet for an available width (room for axes and padding). */
+export function facetLayout(width: number, facets: number): { columns: number; facetWidth: number } {
+  const columns = Math.max(1, Math.min(3, facets, Math.floor(width / 250)));
+  return { columns, facetWidth: Math.max(120, Math.floor(width / columns) - 75) };
 }
 
 /** Colour, dash and width scales of the shown models (one merged legend; click an entry to hide the model). */
-function modelEncodings(models: OverviewModel[]) {
+function modelEncodings(models: OverviewModel[], width = 720) {
   const shown = [...models.filter((m) => m.isBase), ...models.filter((m) => !m.isBase)];
   const domain = shown.map((m) => m.label);
+  const columns = shown.length > 6 && width >= 600 ? 2 : 1;
   const legend = {
-    labelLimit: 900,
+    // labels are cut (with an ellipsis; the full name is in the model list) to fit the chart's width
+    labelLimit: Math.max(100, Math.floor(width / columns) - 60),
     orient: 'bottom',
-    columns: shown.length > 6 ? 2 : 1,
+    columns,
     symbolOpacity: 1,
     symbolType: 'stroke',
     symbolStrokeWidth: 3,
@@ -528,7 +559,9 @@ function modelEncodings(models: OverviewModel[]) {
 /**
  * Dataset pass@k with bootstrap bands of the shown models; faceted by difficulty level when levels
  * exist. The base model's line is dashed and thicker, in the foreground colour; band opacity falls
- * as more models are shown.
+ * as more models are shown. A point computed over fewer than all of the model's problems (no
+ * samples, no graded sample, n < k) is drawn hollow, and its tooltip says over how many and why
+ * (`over 5 of 6 problems: 1 has n < 1024`), so a curve whose problem set changes along k shows it.
  */
 export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = {}): Spec {
   const all = overviewModels(d);
@@ -543,7 +576,8 @@ export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = 
       isBase: base.has(c.modelId),
       level: c.level === null ? 'all problems' : `level ${c.level}`,
     }));
-  const enc = modelEncodings(shown);
+  const width = opts.width ?? 720;
+  const enc = modelEncodings(shown, width);
   const x = {
     field: 'k',
     type: 'quantitative',
@@ -566,30 +600,38 @@ export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = 
       },
     });
   }
-  const line = (filter: string): Spec => ({
-    transform: [{ filter }],
-    mark: { type: 'line', point: true },
-    encoding: {
-      x,
-      y,
-      color: enc.color,
-      strokeDash: enc.strokeDash,
-      strokeWidth: enc.strokeWidth,
-      tooltip: [
-        { field: 'model' },
-        { field: 'level' },
-        { field: 'k' },
-        { field: 'value', format: '.3f', title: 'pass@k' },
-        { field: 'ciLow', format: '.3f', title: '2.5%' },
-        { field: 'ciHigh', format: '.3f', title: '97.5%' },
-        { field: 'problems' },
-      ],
+  const tooltip = [
+    { field: 'model' },
+    { field: 'level' },
+    { field: 'k' },
+    { field: 'value', format: '.3f', title: 'pass@k' },
+    { field: 'ciLow', format: '.3f', title: '2.5%' },
+    { field: 'ciHigh', format: '.3f', title: '97.5%' },
+    { field: 'over', title: 'computed' },
+  ];
+  const line = (filter: string): Spec[] => [
+    {
+      transform: [{ filter }],
+      mark: { type: 'line' },
+      encoding: { x, y, color: enc.color, strokeDash: enc.strokeDash, strokeWidth: enc.strokeWidth },
     },
-  });
+    // points over all of the model's problems: filled; over fewer: hollow
+    {
+      transform: [{ filter: `(${filter}) && datum.missing === 0` }],
+      mark: { type: 'point', filled: true },
+      encoding: { x, y, color: enc.color, tooltip },
+    },
+    {
+      transform: [{ filter: `(${filter}) && datum.missing > 0` }],
+      mark: { type: 'point', filled: false, strokeWidth: 2, size: 70 },
+      encoding: { x, y, color: enc.color, tooltip },
+    },
+  ];
   // the base model's line last, so it is drawn over the others
-  layer.push(line('!datum.isBase'));
-  if (shown.some((m) => m.isBase)) layer.push(line('datum.isBase'));
+  layer.push(...line('!datum.isBase'));
+  if (shown.some((m) => m.isBase)) layer.push(...line('datum.isBase'));
   if (d.levels.length === 0) return { width: 'container', height: 300, data: { values: rows }, layer };
+  const { columns, facetWidth } = facetLayout(width, d.levels.length + 1);
   return {
     data: { values: rows },
     facet: {
@@ -598,8 +640,8 @@ export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = 
       title: null,
       sort: ['all problems', ...d.levels.map((l) => `level ${l}`)],
     },
-    columns: 3,
-    spec: { width: 220, height: 170, layer },
+    columns,
+    spec: { width: facetWidth, height: 170, layer },
   };
 }
 
@@ -617,7 +659,7 @@ export function histogramSpec(d: OverviewData, opts: OverviewChartOptions = {}):
   const rows = d.histograms
     .filter((h) => label.has(h.modelId))
     .map((h) => ({ ...h, model: label.get(h.modelId) ?? '' }));
-  const enc = modelEncodings(shown);
+  const enc = modelEncodings(shown, opts.width);
   return {
     width: 'container',
     height: 240,
@@ -667,7 +709,12 @@ export function coverageSpec(d: OverviewData, opts: OverviewChartOptions = {}): 
     data: { values: rows },
     mark: { type: 'bar', cursor: 'pointer' },
     encoding: {
-      y: { field: 'model', type: 'nominal', title: null, axis: { labelLimit: 360 } },
+      y: {
+        field: 'model',
+        type: 'nominal',
+        title: null,
+        axis: { labelLimit: Math.max(120, Math.min(360, Math.floor((opts.width ?? 720) / 2.5))) },
+      },
       x: { field: 'count', type: 'quantitative', title: 'problems solved (c ≥ 1)', stack: 'zero' },
       color: {
         field: 'cellText',

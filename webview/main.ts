@@ -9,6 +9,7 @@ import { Rpc } from './rpc';
 import { ProblemView } from './problemView';
 import { OverviewView } from './overviewView';
 import { PreviewView } from './previewView';
+import { TrainingView } from './trainingView';
 import { h } from './dom';
 import type { PanelState, ViewKind } from '../src/shared/protocol';
 
@@ -19,6 +20,7 @@ function start(): void {
   const root = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
   const rpc = new Rpc(view);
   let current: ProblemView | OverviewView | PreviewView | undefined;
+  let training: { view: TrainingView; loaded: boolean } | undefined;
   rpc.onInit = (state: PanelState) => {
     if (state.view !== view) return;
     if (view === 'preview') {
@@ -28,7 +30,9 @@ function start(): void {
       rpc.setState(state);
     } else if (view === 'overview') {
       const saved = rpc.getState();
-      current = new OverviewView(root, rpc, saved?.view === 'overview' ? saved : undefined);
+      const panes = overviewTabs(root, rpc, saved?.view === 'overview' ? saved.tab : undefined);
+      training = panes.training;
+      current = new OverviewView(panes.models, rpc, saved?.view === 'overview' ? saved : undefined);
     } else {
       const saved = rpc.getState();
       const merged: PanelState =
@@ -40,17 +44,63 @@ function start(): void {
     }
     void current.load();
   };
-  rpc.onChanged = () => void current?.load();
+  rpc.onChanged = () => {
+    void current?.load();
+    if (training?.loaded) void training.view.load();
+  };
   // One listener for the page: the problem view's sample list moves with the keyboard (ArrowUp/Down, j/k).
   document.addEventListener('keydown', (e) => {
     if (current instanceof ProblemView) current.onKey(e);
   });
   // Re-render charts when VS Code switches theme (it changes the body's classes).
-  new MutationObserver(() => current?.rerenderCharts()).observe(document.body, {
+  new MutationObserver(() => {
+    current?.rerenderCharts();
+    if (training?.loaded) training.view.rerenderCharts();
+  }).observe(document.body, {
     attributes: true,
     attributeFilter: ['class'],
   });
   rpc.start();
+}
+
+/**
+ * The overview's two tabs: Models (the overview proper) and Training (checkpoint series, loaded when
+ * first shown). The tab shown is kept in the webview state (`tab`).
+ */
+function overviewTabs(
+  root: HTMLElement,
+  rpc: Rpc,
+  savedTab: PanelState['tab'],
+): { models: HTMLElement; training: { view: TrainingView; loaded: boolean } } {
+  const models = h('div', { id: 'overview-models', role: 'tabpanel', 'aria-labelledby': 'tab-models' });
+  const pane = h('div', { id: 'overview-training', role: 'tabpanel', 'aria-labelledby': 'tab-training' });
+  const training = { view: new TrainingView(pane, rpc), loaded: false };
+  const tabs = (['models', 'training'] as const).map((t) =>
+    h(
+      'button',
+      { id: `tab-${t}`, role: 'tab', className: 'tab', onclick: () => show(t) },
+      t === 'models' ? 'Models' : 'Training',
+    ),
+  );
+  const show = (t: 'models' | 'training') => {
+    for (const [i, b] of tabs.entries()) {
+      const on = (i === 0) === (t === 'models');
+      b.setAttribute('aria-selected', String(on));
+      b.classList.toggle('selected', on);
+    }
+    models.hidden = t !== 'models';
+    pane.hidden = t !== 'training';
+    rpc.stateExtras = { tab: t };
+    const saved = rpc.getState();
+    if (saved?.view === 'overview') rpc.setState({ ...saved, view: 'overview' });
+    if (t === 'training' && !training.loaded) {
+      training.loaded = true;
+      void training.view.load();
+    }
+  };
+  root.replaceChildren(h('nav', { className: 'tabs', role: 'tablist' }, tabs), models, pane);
+  show(savedTab === 'training' ? 'training' : 'models');
+  return { models, training };
 }
 
 start();

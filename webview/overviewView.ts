@@ -17,6 +17,7 @@ import {
   type ChartHandle,
 } from './charts';
 import type { Rpc } from './rpc';
+import { CROSSOVER_NOTE, crossoverText } from '../src/shared/claims';
 import type { OverviewData, PanelState, WebviewFilter } from '../src/shared/protocol';
 
 export class OverviewView {
@@ -38,6 +39,7 @@ export class OverviewView {
   ) {
     this.bands = saved?.bands ?? true;
     this.persist();
+    this.resizeObserver.observe(this.root);
   }
 
   /** Saves the shown models (by display id) and the band toggle in the webview state (kept across reloads). */
@@ -133,6 +135,13 @@ export class OverviewView {
         'section',
         null,
         h('h2', null, 'pass@k per model (95% bootstrap band over problems)'),
+        d.curves.some((c) => c.missing > 0)
+          ? h(
+              'p',
+              { className: 'muted', id: 'curves-partial-note' },
+              "Hollow points are computed over fewer than all of the model's problems (no samples, no graded sample, or n < k): hover one for how many and why.",
+            )
+          : null,
         h('div', { className: 'chart', id: 'chart-curves' }),
       ),
       h(
@@ -149,7 +158,7 @@ export class OverviewView {
         h(
           'p',
           { className: 'muted' },
-          'Solvable = at least one correct sample. Click a segment to show those problems in the tree.',
+          'Solvable = at least one correct sample (observed: 0 correct of n does not prove a model cannot solve it). Click a segment to show those problems in the tree.',
         ),
         h('div', { className: 'chart', id: 'chart-coverage' }),
         h(
@@ -198,11 +207,12 @@ export class OverviewView {
                     ),
                   ),
                 ),
-                h('td', null, c.crossoverK === null ? 'none' : String(c.crossoverK)),
+                h('td', { className: 'crossover' }, crossoverText(c)),
               ),
             ),
           ),
         ),
+        h('p', { className: 'muted', id: 'crossover-note' }, CROSSOVER_NOTE),
       ),
       h(
         'section',
@@ -218,12 +228,21 @@ export class OverviewView {
             d.models.map((m) => {
               const pts = d.curves.filter((c) => c.modelId === m.id && c.level === null);
               const last = pts[pts.length - 1];
+              // a value over fewer than all of the model's problems carries the count, and says why on hover
+              const cell = (p: (typeof pts)[number] | undefined, text: string) =>
+                p
+                  ? h(
+                      'td',
+                      { title: p.over, className: p.missing > 0 ? 'partial' : '' },
+                      text + (p.missing > 0 ? ` (${p.problems}/${p.problems + p.missing})` : ''),
+                    )
+                  : h('td', null, '—');
               return h(
                 'tr',
                 null,
                 h('td', null, m.label, m.isBase ? ' (base)' : ''),
-                h('td', null, fmt(pts[0]?.value ?? null)),
-                h('td', null, last ? `${fmt(last.value)} (k=${last.k})` : '—'),
+                cell(pts[0], fmt(pts[0]?.value ?? null)),
+                cell(last, last ? `${fmt(last.value)} (k=${last.k})` : ''),
               );
             }),
           ),
@@ -337,6 +356,16 @@ export class OverviewView {
   }
 
   private chartGeneration = 0;
+  /** Width the charts were last drawn for; a resize of the editor by more than a few pixels redraws them. */
+  private renderedWidth = 0;
+  private resizeTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly resizeObserver = new ResizeObserver(() => {
+    clearTimeout(this.resizeTimer);
+    this.resizeTimer = setTimeout(() => {
+      const el = this.root.querySelector<HTMLElement>('#chart-curves');
+      if (this.data && el && Math.abs(el.clientWidth - this.renderedWidth) > 8) this.renderCharts(this.data);
+    }, 150);
+  });
 
   private renderCharts(d: OverviewData): void {
     for (const c of this.charts) c.finalize();
@@ -352,7 +381,9 @@ export class OverviewView {
     const curves = el('chart-curves');
     const hist = el('chart-histogram');
     const cov = el('chart-coverage');
-    const opts = { visible: this.visible, bands: this.bands };
+    const width = (curves ?? this.root).clientWidth || 720;
+    this.renderedWidth = width;
+    const opts = { visible: this.visible, bands: this.bands, width };
     const none = (e: HTMLElement, text: string) => replace(e, h('p', { className: 'muted' }, text));
     const anyShown = d.models.some((m) => this.visible?.has(m.id));
     if (curves && !anyShown) none(curves, 'No model shown: tick one in the list above.');

@@ -1,6 +1,6 @@
 /**
- * The problem view: pass@k of every model for one problem (with c/n, its Beta interval and the
- * crossover k), then "in the base distribution?": for the chosen model's samples (correct first)
+ * The problem view: pass@k of every model for one problem (with c/n, its Beta interval, the category
+ * against the base and the saturation point; no per-problem crossover, which cannot exist), then "in the base distribution?": for the chosen model's samples (correct first)
  * the nearest base samples with their similarity, novel spans, a word diff against the nearest base
  * sample, the similarity distribution against the base-to-base baseline, PPL_base when the folder
  * has a log-prob sidecar, and annotation controls.
@@ -15,6 +15,7 @@ import type {
   NoveltyData,
   PanelState,
   ProblemData,
+  ProblemModelStats,
   SamplePage,
   SampleSummary,
   SampleText,
@@ -98,7 +99,7 @@ export class ProblemView {
         : null,
     );
     const maxK = Math.max(1, ...d.stats.map((s) => s.passAtK[s.passAtK.length - 1]?.k ?? 1));
-    const cross = new Map(d.crossovers.map((c) => [c.modelId, c]));
+    const cmp = new Map(d.comparisons.map((c) => [c.modelId, c]));
     const table = h(
       'table',
       { className: 'stats', id: 'stats-table' },
@@ -113,7 +114,18 @@ export class ProblemView {
           h('th', null, '95% interval'),
           h('th', null, 'pass@1'),
           h('th', null, `pass@${maxK}`),
-          h('th', null, 'crossover k vs base'),
+          h(
+            'th',
+            { title: 'category of this problem against the base model; within noise = the 95% intervals overlap' },
+            'vs base',
+          ),
+          h(
+            'th',
+            {
+              title: 'smallest k from which both this model and the base solve every k-subset (both pass@k exactly 1)',
+            },
+            'saturation k',
+          ),
         ),
       ),
       h(
@@ -121,7 +133,7 @@ export class ProblemView {
         null,
         d.stats.map((s) => {
           const last = s.passAtK.find((x) => x.k === maxK);
-          const cr = cross.get(s.modelId);
+          const cr = cmp.get(s.modelId);
           const m = d.models.find((x) => x.id === s.modelId);
           return h(
             'tr',
@@ -132,22 +144,15 @@ export class ProblemView {
               label.get(s.modelId) ?? String(s.modelId),
               m?.isBase ? h('span', { className: 'tag' }, 'base') : null,
             ),
-            h('td', null, `${s.c}/${s.n}`),
+            h('td', { className: 'counts' }, countsText(s)),
             h('td', null, s.betaLow === null ? '—' : `[${fmt(s.betaLow)}, ${fmt(s.betaHigh)}]`),
             h('td', { className: 'pass1' }, fmt(s.passAtK[0]?.value ?? null)),
-            h('td', { className: 'passmax' }, last ? fmt(last.value) : `— (n=${s.n} < ${maxK})`),
+            h('td', { className: 'passmax' }, last ? fmt(last.value) : s.n === 0 ? '—' : `— (n=${s.n} < ${maxK})`),
+            h('td', { className: 'category' }, cr ? `${cr.category}${cr.withinNoise ? ' (within noise)' : ''}` : '—'),
             h(
               'td',
-              null,
-              m?.isBase
-                ? '—'
-                : cr
-                  ? cr.k === null
-                    ? cr.leaderAtK1 === 'tie'
-                      ? 'tie at k=1'
-                      : `none (${cr.leaderAtK1} leads up to k=${cr.kMax})`
-                    : `k=${cr.k} (${cr.leaderAtK1} leads at k=1)`
-                  : '—',
+              { className: 'saturation' },
+              cr ? (cr.saturationK === null ? 'never (up to the smaller n)' : `from k=${cr.saturationK}`) : '—',
             ),
           );
         }),
@@ -211,12 +216,22 @@ export class ProblemView {
         'section',
         null,
         h('h2', null, 'pass@k per model'),
+        d.stats.some((x) => x.n === 0)
+          ? h(
+              'p',
+              { className: 'muted', id: 'not-drawn' },
+              `Not drawn (no verdict on this problem, left out of every figure): ${d.stats
+                .filter((x) => x.n === 0)
+                .map((x) => `${label.get(x.modelId) ?? x.modelId}: ${countsText(x)}`)
+                .join('; ')}.`,
+            )
+          : null,
         base
           ? null
           : h(
               'p',
               { className: 'warning' },
-              'No base model has samples for this problem: crossover k and similarity need one (Trace Inspector: Choose Base Model).',
+              'No base model has samples for this problem: the comparison and similarity need one (Trace Inspector: Choose Base Model).',
             ),
         toggles,
         h('div', {
@@ -294,7 +309,7 @@ export class ProblemView {
     const curve = this.root.querySelector<HTMLElement>('#chart-passk');
     const acc = this.root.querySelector<HTMLElement>('#chart-accuracy');
     if (curve)
-      void showChart(curve, problemCurveSpec(d.models, d.stats, d.crossovers, this.metrics)).then((c) => {
+      void showChart(curve, problemCurveSpec(d.models, d.stats, d.comparisons, this.metrics)).then((c) => {
         this.charts.push(c);
         // When the chart is on screen (epoch ms): the e2e suite measures the time from the click.
         curve.setAttribute('data-rendered-at', String(Date.now()));
@@ -395,78 +410,111 @@ export class ProblemView {
     row?.scrollIntoView({ block: 'nearest' });
   }
 
+  /** The whole sample list: the count, one row per loaded sample and the "Load more" button. */
   private renderSampleList(): void {
     const el = this.root.querySelector<HTMLElement>('#sample-list');
     if (!el) return;
     el.setAttribute('aria-label', 'samples (↑/↓ or j/k to move)');
-    const simOf = new Map((this.sim?.samples ?? []).map((s) => [s.sampleId, s]));
-    const rows = this.samples.map((s) => {
-      const sim = simOf.get(s.id);
-      const mark = s.correct === true ? '✓' : s.correct === false ? '✗' : '?';
-      return h(
-        'button',
-        {
-          className: `sample-row ${s.correct === true ? 'ok' : s.correct === false ? 'bad' : ''} ${s.id === this.state.sampleId ? 'selected' : ''}`,
-          'data-sample-id': s.id,
-          onclick: () => void this.openSample(s.id),
-        },
-        h(
-          'span',
-          {
-            className: 'verdict',
-            'aria-label': s.correct === true ? 'correct' : s.correct === false ? 'incorrect' : 'ungraded',
-          },
-          mark,
-        ),
-        h('span', { className: 'idx' }, `#${s.sampleIndex}`),
-        h(
-          'span',
-          { className: 'sim', title: 'similarity to the nearest base sample' },
-          sim ? `sim ${fmt(sim.similarity, 2)}` : '',
-        ),
-        h(
-          'span',
-          { className: 'nov', title: 'novelty: share of tokens in no base 3-gram' },
-          sim ? `novel ${pct(sim.novelty)}` : '',
-        ),
-        h(
-          'span',
-          { className: 'in-base', title: 'base samples with the same final answer (correct ones in brackets)' },
-          inBaseText(sim?.answerInBase, this.sim?.baseSamples),
-        ),
-        h(
-          'span',
-          { className: 'nearest', title: 'nearest base samples' },
-          sim ? sim.nearest.map((n) => `base #${n.baseSampleIndex} (${fmt(n.similarity, 2)})`).join(', ') : '',
-        ),
-        s.labels.length ? h('span', { className: 'labels' }, s.labels.join(', ')) : null,
-      );
-    });
     replace(
       el,
       h('div', { className: 'muted' }, `${this.total} samples, correct first · ↑↓ or j/k to move`),
-      ...rows,
-      this.samples.length < this.total
-        ? h(
-            'vscode-button',
-            { appearance: 'secondary', onclick: () => void this.more() },
-            `Load ${Math.min(PAGE, this.total - this.samples.length)} more`,
-          )
-        : null,
+      ...this.samples.map((s) => this.sampleRow(s)),
+      this.moreButton(),
     );
   }
 
+  /** "Load N more" while samples remain, else null. */
+  private moreButton(): HTMLElement | null {
+    if (this.samples.length >= this.total) return null;
+    return h(
+      'vscode-button',
+      { appearance: 'secondary', id: 'load-more-samples', onclick: () => void this.more() },
+      `Load ${Math.min(PAGE, this.total - this.samples.length)} more`,
+    );
+  }
+
+  private sampleRow(s: SampleSummary): HTMLElement {
+    const sim = this.simOf().get(s.id);
+    const mark = s.correct === true ? '✓' : s.correct === false ? '✗' : '?';
+    return h(
+      'button',
+      {
+        className: `sample-row ${s.correct === true ? 'ok' : s.correct === false ? 'bad' : ''} ${s.id === this.state.sampleId ? 'selected' : ''}`,
+        'data-sample-id': s.id,
+        onclick: () => void this.openSample(s.id),
+      },
+      h(
+        'span',
+        {
+          className: 'verdict',
+          'aria-label': s.correct === true ? 'correct' : s.correct === false ? 'incorrect' : 'ungraded',
+        },
+        mark,
+      ),
+      h('span', { className: 'idx' }, `#${s.sampleIndex}`),
+      h(
+        'span',
+        { className: 'sim', title: 'similarity to the nearest base sample' },
+        sim ? `sim ${fmt(sim.similarity, 2)}` : '',
+      ),
+      h(
+        'span',
+        { className: 'nov', title: 'novelty: share of tokens in no base 3-gram' },
+        sim ? `novel ${pct(sim.novelty)}` : '',
+      ),
+      h(
+        'span',
+        { className: 'in-base', title: 'base samples with the same final answer (correct ones in brackets)' },
+        inBaseText(sim?.answerInBase, this.sim?.baseSamples),
+      ),
+      h(
+        'span',
+        { className: 'nearest', title: 'nearest base samples' },
+        sim ? sim.nearest.map((n) => `base #${n.baseSampleIndex} (${fmt(n.similarity, 2)})`).join(', ') : '',
+      ),
+      s.labels.length ? h('span', { className: 'labels' }, s.labels.join(', ')) : null,
+    );
+  }
+
+  /**
+   * Loads the next page and appends its rows before the button (the rows already shown stay: the
+   * list is not rebuilt, so each page costs the same).
+   */
   private async more(): Promise<void> {
     const d = this.data;
-    if (!d || this.state.modelId === undefined) return;
-    const p = await this.rpc.request('getSamples', {
-      problemId: d.problem.id,
-      modelId: this.state.modelId,
-      offset: this.samples.length,
-      limit: PAGE,
-    });
-    this.samples.push(...p.samples);
-    this.renderSampleList();
+    const el = this.root.querySelector<HTMLElement>('#sample-list');
+    if (!d || !el || this.state.modelId === undefined || this.loadingMore) return;
+    const modelId = this.state.modelId;
+    this.loadingMore = true;
+    try {
+      const p = await this.rpc.request('getSamples', {
+        problemId: d.problem.id,
+        modelId,
+        offset: this.samples.length,
+        limit: PAGE,
+      });
+      if (modelId !== this.state.modelId) return;
+      this.samples.push(...p.samples);
+      el.querySelector('#load-more-samples')?.remove();
+      el.append(...p.samples.map((s) => this.sampleRow(s)));
+      const button = this.moreButton();
+      if (button) el.append(button);
+    } finally {
+      this.loadingMore = false;
+    }
+  }
+
+  private loadingMore = false;
+  private simIndex: { of: SimilarityData | undefined; byId: Map<number, SimilarityData['samples'][number]> } = {
+    of: undefined,
+    byId: new Map(),
+  };
+
+  /** Similarity rows by sample id, rebuilt when the similarity result changes. */
+  private simOf(): Map<number, SimilarityData['samples'][number]> {
+    if (this.simIndex.of !== this.sim)
+      this.simIndex = { of: this.sim, byId: new Map((this.sim?.samples ?? []).map((x) => [x.sampleId, x])) };
+    return this.simIndex.byId;
   }
 
   async openSample(sampleId: number): Promise<void> {
@@ -694,6 +742,17 @@ export class ProblemView {
       replace(el, h('p', { className: 'error' }, (e as Error).message));
     }
   }
+}
+
+/**
+ * A model's counts on this problem: `c/n` over graded samples, with the ungraded ones named; a model
+ * whose record has no samples, or no graded sample, says so (it is left out of every figure, not failing).
+ */
+export function countsText(s: Pick<ProblemModelStats, 'c' | 'n' | 'samples'>): string {
+  if (s.samples === 0) return 'no samples';
+  if (s.n === 0) return `ungraded (${s.samples} sample${s.samples === 1 ? '' : 's'}, none with a verdict)`;
+  const ungraded = s.samples - s.n;
+  return `${s.c}/${s.n}${ungraded > 0 ? ` (+${ungraded} ungraded)` : ''}`;
 }
 
 /** "in base 5/8 (5 ✓)" for a sample's final answer (base samples giving it, correct ones); empty when unknown. */

@@ -94,7 +94,10 @@ export class Rpc {
     return s && typeof s === 'object' ? (s as Partial<PanelState>) : undefined;
   }
 
+  /** Fields merged into every state saved with {@link setState} (the overview's tab, kept by main.ts). */
+  stateExtras: Partial<PanelState> = {};
+
   setState(s: PanelState): void {
-    this.api.setState(s);
+    this.api.setState({ ...s, ...this.stateExtras });
   }
 }

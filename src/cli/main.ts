@@ -6,10 +6,17 @@ import { join, resolve } from 'node:path';
 import { auditFolder } from '../core/audit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import { indexFolder, type IndexSummary } from '../core/index/indexer';
+import { SQLITE_DRIVER_ENV, describeSqliteDriver, sqliteDriver } from '../core/index/sqlite';
 import { TraceIndex } from '../core/index/traceIndex';
 import { FORMAT_IDS, type Diagnostic, type FormatId } from '../core/model';
+import { type Denominator, denominatorMark } from '../core/denominators';
+import { type PplReport, readPplSidecar } from '../core/ppl';
+import type { ReaderOptions } from '../core/readers';
 import { buildReport, type Report } from '../core/report';
+import { compileStepPattern } from '../core/series';
+import { type Trajectory, trajectoryFilter } from '../core/trajectories';
 import { escapeControl } from '../core/text';
+import { CROSSOVER_NOTE, crossoverText } from '../shared/claims';
 
 /** Default index location for a results folder: a per-user cache, so read-only folders work. */
 export function defaultDbPath(folder: string): string {
@@ -62,29 +69,82 @@ function progress(quiet: boolean) {
   };
 }
 
+let driverStated = false;
+
+/**
+ * Says once on stderr that the index runs on node:sqlite because better-sqlite3 cannot be loaded here
+ * (with the loader's reason); a driver forced by TRACE_INSPECTOR_SQLITE_DRIVER is what the user asked for, so
+ * nothing is said then (`trace-inspector info` shows it).
+ */
+function stateFallback(): void {
+  const info = sqliteDriver();
+  if (driverStated || info.fallbackReason === undefined) return;
+  driverStated = true;
+  process.stderr.write(`trace-inspector: ${safe(describeSqliteDriver(info))}\n`);
+}
+
+/** Options of both commands that say how the folder is indexed. */
+interface IndexCliOptions {
+  db?: string;
+  quiet?: boolean;
+  inputFormat?: FormatId;
+  scorer?: string;
+  correctThreshold?: number;
+}
+
+/** Indexes `folder` (checked, made absolute) into `--db` or the default index; returns the open index. */
 async function runIndex(
   folder: string,
-  dbPath: string,
-  quiet: boolean,
-  format?: FormatId,
-): Promise<{ index: TraceIndex; summary: IndexSummary }> {
-  const index = TraceIndex.open(dbPath);
-  const summary = await indexFolder(index, folder, { onProgress: progress(quiet), format });
-  if (summary.samples === 0) {
-    process.stderr.write(
-      `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format (see README "Supported results folders", or describe yours with a trace-inspector.mapping.json)\n`,
-    );
-  }
+  opts: IndexCliOptions,
+): Promise<{ abs: string; index: TraceIndex; summary: IndexSummary }> {
+  const abs = checkFolder(folder);
+  const index = TraceIndex.open(opts.db ?? defaultDbPath(abs));
+  stateFallback();
+  const readerOptions: ReaderOptions = { scorer: opts.scorer, correctThreshold: opts.correctThreshold };
+  const summary = await indexFolder(index, abs, {
+    onProgress: progress(!!opts.quiet),
+    format: opts.inputFormat,
+    readerOptions,
+  });
+  if (summary.samples === 0) process.stderr.write(`${noSamplesMessage(index, abs)}\n`);
   // Restore annotations from the folder's mirror (after deleting the index, or from git).
-  new AnnotationStore(index).importJsonl(join(folder, ...MIRROR_RELATIVE_PATH.split('/')), MIRROR_RELATIVE_PATH);
-  return { index, summary };
+  new AnnotationStore(index).importJsonl(join(abs, ...MIRROR_RELATIVE_PATH.split('/')), MIRROR_RELATIVE_PATH);
+  return { abs, index, summary };
 }
+
+/**
+ * Why an index has no samples: no file was in a format this tool reads, or some were (through a
+ * mapping file or a built-in reader) but every record of them failed (their diagnostics say why).
+ */
+export function noSamplesMessage(index: TraceIndex, folder: string): string {
+  const byFormat = index.resultFilesByFormat();
+  const files = Object.values(byFormat).reduce((a, n) => a + n, 0);
+  if (files === 0) {
+    return `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format (see README "Supported results folders", or describe yours with a trace-inspector.mapping.json)`;
+  }
+  const mapped = byFormat.mapping ?? 0;
+  return `trace-inspector: no samples found in ${safe(folder)}: ${files} results file${files === 1 ? ' was' : 's were'} recognised${mapped ? ` (${mapped} through a mapping file)` : ''} but gave no sample: every record failed (see the diagnostics)`;
+}
+
+/** `--scorer` value: a scorer name, or `name.key` for one metric of a scorer whose value is a dict. */
+function parseScorer(v: string): string {
+  if (v.trim() === '') throw new InvalidArgumentError('expected a scorer name (or name.key)');
+  return v;
+}
+
+/** Options of the `index` command. */
+const SCORER_HELP =
+  'Inspect AI logs: the scorer whose values are the verdicts, or name.key for one metric of a scorer whose value is a dict (default: the first scorer whose values are verdicts)';
 
 function formatDiagnostics(diags: Diagnostic[]): string {
   return diags.map((d) => `${safe(d.file)}:${d.line}: ${d.severity}: ${safe(d.message)}`).join('\n');
 }
 
-/** Renders the report as aligned text tables. */
+/**
+ * Renders the report as aligned text tables. Every value computed over fewer than all of the model's
+ * problems carries the count, `70.0 (5/6)` (see src/core/denominators.ts); the warnings below the
+ * tables say why.
+ */
 export function reportTable(r: Report): string {
   const out: string[] = [];
   const ks = [...new Set(r.models.flatMap((m) => m.passAtK.map((p) => p.k)))].sort((a, b) => a - b);
@@ -97,20 +157,35 @@ export function reportTable(r: Report): string {
     m.sampleAccuracy === null ? 'ungraded' : String(m.correct),
     ...ks.map((k) => {
       const p = m.passAtK.find((x) => x.k === k);
-      return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]` : '—';
+      return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]${denominatorMark(p)}` : '—';
     }),
   ]);
+  if (r.grading.by !== 'folder')
+    out.push(
+      `grading: the folder's verdicts, plus the TOOL'S GRADING of ${r.grading.toolGraded} samples that had no verdict (${r.grading.toolCorrect} correct: answer equivalent to the reference answer)`,
+    );
   out.push(table([head, ...rows]));
+  if (r.models.flatMap((m) => [...m.passAtK, ...m.bestOfK, ...(m.majAtK ?? [])]).some((p) => p.missing > 0))
+    out.push("(a/b): over a of the model's b problems; the warnings below say why the others are left out");
   if (r.models.some((m) => m.bestOfK.length)) {
     out.push('', 'best-of-k (reward-model selection, %):');
     for (const m of r.models.filter((x) => x.bestOfK.length)) {
-      out.push(`  ${safe(m.label)}: ${m.bestOfK.map((b) => `k=${b.k} ${pct(b.value)}`).join('  ')}`);
+      out.push(
+        `  ${safe(m.label)}: ${m.bestOfK.map((b) => `k=${b.k} ${pct(b.value)}${denominatorMark(b)}`).join('  ')}`,
+      );
     }
   }
   if (r.models.some((m) => m.majAtK?.length)) {
-    out.push('', 'maj@k (majority vote over extracted answers, %):');
+    out.push('', 'maj@k (majority vote over extracted answers grouped by answer equivalence, %):');
     for (const m of r.models.filter((x) => x.majAtK?.length)) {
-      out.push(`  ${safe(m.label)}: ${m.majAtK!.map((b) => `k=${b.k} ${pct(b.value)}`).join('  ')}`);
+      const first = m.majAtK![0];
+      const judged =
+        first.problems === 0
+          ? ''
+          : ` (at k=1, ${first.byReference} of ${first.problems} problems judged by the reference answer, the others by verdicts)`;
+      out.push(
+        `  ${safe(m.label)}: ${m.majAtK!.map((b) => `k=${b.k} ${pct(b.value)}${denominatorMark(b)}`).join('  ')}${judged}`,
+      );
     }
   }
   if (r.comparisons.length) {
@@ -143,16 +218,12 @@ export function reportTable(r: Report): string {
         ...r.comparisons.map((c) => [
           ...(perRun ? [safe(c.base)] : []),
           safe(c.model),
-          String(c.problems),
+          c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems),
           String(c.coverage.baseOnly),
           String(c.coverage.modelOnly),
           String(c.coverage.both),
           String(c.coverage.neither),
-          c.crossoverK === null
-            ? c.leaderAtK1 === 'tie'
-              ? 'none (tied at k=1)'
-              : `none (${c.leaderAtK1} leads)`
-            : String(c.crossoverK),
+          crossoverText(c),
           String(c.categories.sharpening),
           String(c.categories.expansion),
           String(c.categories.regression),
@@ -161,12 +232,23 @@ export function reportTable(r: Report): string {
         ]),
       ]),
     );
+    out.push(CROSSOVER_NOTE);
+    const noisy = r.comparisons.filter((c) => Object.values(c.categoriesWithinNoise).some((v) => v > 0));
+    if (noisy.length) {
+      out.push('categories decided within noise (the two 95% Jeffreys intervals of c/n overlap):');
+      for (const c of noisy) {
+        const w = c.categoriesWithinNoise;
+        out.push(
+          `  ${safe(c.model)}: sharpening ${w.sharpening} of ${c.categories.sharpening}, expansion ${w.expansion} of ${c.categories.expansion}, regression ${w.regression} of ${c.categories.regression}`,
+        );
+      }
+    }
   }
   if (r.strata.length) {
     out.push('', 'pass@k by difficulty level:');
     for (const s of r.strata) {
       out.push(
-        `  ${safe(s.model)} level ${safe(s.level)} (${s.problems} problems): ${s.passAtK.map((p) => `@${p.k} ${pct(p.value)}`).join('  ')}`,
+        `  ${safe(s.model)} level ${safe(s.level)} (${s.problems} problems): ${s.passAtK.map((p) => `@${p.k} ${pct(p.value)}${denominatorMark(p)}`).join('  ')}`,
       );
     }
   }
@@ -182,10 +264,202 @@ export function reportTable(r: Report): string {
     for (const a of r.audit)
       out.push(`  ${safe(a.file)}: ${safe(a.metric)} stored ${num(a.stored)} recomputed ${num(a.recomputed)}`);
   }
+  out.push(...graderAuditLines(r));
+  if (r.regrade) out.push(...regradeLines(r.regrade));
+  if (r.ppl) out.push('', ...pplLines(r.ppl, new Map(r.models.map((m) => [m.id, m.label]))));
+  for (const t of r.trajectories) out.push('', ...trajectoryLines(t));
   for (const w of r.warnings) out.push(`warning: ${safe(w)}`);
   if (r.diagnostics.length) out.push('', `${r.diagnostics.length} diagnostics:`, formatDiagnostics(r.diagnostics));
   return out.join('\n');
 }
+
+/** Quotes an answer from model output for the table: control characters escaped, one line, at most 40 characters. */
+function ans(a: string | null): string {
+  if (a === null) return '—';
+  const flat = a.replace(/\s+/g, ' ');
+  return JSON.stringify(safe(flat.length > 40 ? `${flat.slice(0, 39)}…` : flat));
+}
+
+/** The grader audit section of the table (groups of equivalent answers graded both ways). */
+function graderAuditLines(r: Report): string[] {
+  const g = r.graderAudit;
+  const skipped = `${g.samplesSkipped.noAnswer} without an answer and ${g.samplesSkipped.ungraded} ungraded not checked`;
+  if (g.inconsistent.length === 0)
+    return [
+      '',
+      `grader audit: no inconsistency: ${g.samplesChecked} graded samples in ${g.groupsChecked} answer groups of ${g.problemsChecked} problems; ${skipped}`,
+    ];
+  const out = [
+    '',
+    `grader audit: ${g.inconsistent.length} groups of equivalent answers graded both correct and incorrect, in ${g.problemsInconsistent} of ${g.problemsChecked} problems (${g.samplesInconsistent} of ${g.samplesChecked} graded samples; ${skipped}):`,
+  ];
+  const rows = g.inconsistent.map((x) => [
+    safe(x.dataset ? `${x.dataset}/${x.problemId}` : x.problemId),
+    ans(x.answer),
+    String(x.correct),
+    String(x.incorrect),
+    x.referenceSays === null ? 'no reference' : x.referenceSays ? 'equal' : 'differs',
+    x.spellings
+      .slice(0, 3)
+      .map((s) => `${ans(s.answer)} ${s.correct}/${s.incorrect}`)
+      .join(', '),
+  ]);
+  out.push(
+    table([
+      ['  problem', 'answer', 'correct', 'incorrect', 'reference', 'spellings (correct/incorrect)'],
+      ...rows.map((r) => [`  ${r[0]}`, ...r.slice(1)]),
+    ]),
+  );
+  return out;
+}
+
+/** The regrade section: per model, where the folder's verdict differs from answer equivalence with the reference. */
+function regradeLines(rg: NonNullable<Report['regrade']>): string[] {
+  const out = [
+    '',
+    `regrade: ${rg.disagreements} samples where the folder's verdict differs from the tool's (answer equivalent to the reference answer); the folder's verdicts are kept:`,
+  ];
+  out.push(
+    table([
+      [
+        '  model',
+        'samples',
+        'compared',
+        'agree',
+        'folder ✓ tool ✗',
+        'folder ✗ tool ✓',
+        'no answer',
+        'ungraded',
+        'no reference',
+      ],
+      ...rg.models.map((m) => [
+        `  ${safe(m.label)}`,
+        String(m.samples),
+        String(m.compared),
+        String(m.agree),
+        String(m.folderCorrectToolIncorrect),
+        String(m.folderIncorrectToolCorrect),
+        String(m.skipped.noAnswer),
+        String(m.skipped.ungraded),
+        String(m.skipped.noReference),
+      ]),
+    ]),
+  );
+  for (const m of rg.models.filter((x) => x.examples.length)) {
+    out.push(`  ${safe(m.label)}, examples:`);
+    for (const e of m.examples)
+      out.push(
+        `    ${safe(e.dataset ? `${e.dataset}/${e.problemId}` : e.problemId)} sample ${e.sampleIndex}: answer ${ans(e.answer)} reference ${ans(e.reference)}: folder ${e.folder ? 'correct' : 'incorrect'}, tool ${e.tool ? 'correct' : 'incorrect'} (${safe(e.file)}:${e.line})`,
+      );
+  }
+  return out;
+}
+
+/** The PPL_base section of the table: quartiles per model, median ratio per comparison, skipped lines. */
+function pplLines(p: PplReport, labels: Map<string, string>): string[] {
+  const label = (id: string) => safe(labels.get(id) ?? id);
+  const out = [`PPL_base (perplexity under the base model, from ${safe(p.source)}):`];
+  const num = (v: number | null) => (v === null ? '—' : v.toFixed(3));
+  out.push(
+    table([
+      ['model', 'samples', 'problems', 'correct', 'median', 'q1', 'q3', 'mean'],
+      ...p.models.map((m) => [
+        label(m.model),
+        String(m.samples),
+        String(m.problems),
+        String(m.correct),
+        num(m.median),
+        num(m.q1),
+        num(m.q3),
+        num(m.mean),
+      ]),
+    ]),
+  );
+  for (const c of p.comparisons.filter((x) => x.medianRatio !== null))
+    out.push(
+      `  ${label(c.model)} vs ${label(c.base)}: median PPL_base ratio ${num(c.medianRatio)} (below 1: more likely under the base model than the base model's own samples)`,
+    );
+  if (p.skipped > 0) {
+    out.push(
+      `  ${p.skipped} sidecar line${p.skipped === 1 ? '' : 's'} skipped${p.diagnostics.length < p.skipped ? ` (first ${p.diagnostics.length} below)` : ':'}`,
+    );
+    for (const d of p.diagnostics) out.push(`    ${safe(d.file)}:${d.line}: ${safe(d.message)}`);
+  }
+  return out;
+}
+
+/**
+ * The training section of the table: one row per checkpoint (pass@1 and pass@K with intervals, its
+ * base's pass@1 and pass@K, categories against the base, the share of positive gains from sharpening
+ * with its interval and the gains in correct samples behind it, mean response length), then the
+ * problems lost during training, solved only at late steps and flip-flopping, each with its denominator.
+ */
+export function trajectoryLines(t: Trajectory): string[] {
+  const k = t.k ?? 1;
+  const at = (pts: Trajectory['steps'][number]['passAtK'], kk: number) => {
+    const p = pts.find((x) => x.k === kk);
+    return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]` : '—';
+  };
+  const ks = k > 1 ? [1, k] : [1];
+  const bases = [...new Set(t.steps.map((s) => s.base))];
+  const out = [
+    `training: ${safe(t.name)} — ${t.steps.length} checkpoints, ${t.problems.length} problems; each step against its own base (categories and gain share over the problems both have graded samples for: "paired")`,
+  ];
+  out.push(
+    table([
+      [
+        'step',
+        'problems',
+        'samples',
+        'correct',
+        'accuracy',
+        ...ks.map((x) => `pass@${x}`),
+        ...ks.map((x) => `base pass@${x}`),
+        'paired',
+        'sharpening',
+        'expansion',
+        'regression',
+        'unchanged',
+        'unsolved',
+        'gain share sharpening',
+        'gains S/E',
+        'mean chars',
+      ],
+      ...t.steps.map((s) => {
+        const g = s.positiveGainShare;
+        return [
+          String(s.step),
+          String(s.problems),
+          String(s.samples),
+          s.graded > 0 ? String(s.correct) : 'ungraded',
+          pct(s.sampleAccuracy),
+          ...ks.map((x) => at(s.passAtK, x)),
+          ...ks.map((x) => at(s.basePassAtK, x)),
+          String(s.pairedProblems),
+          ...(['sharpening', 'expansion', 'regression', 'unchanged', 'unsolved'] as const).map((c) =>
+            s.categories ? String(s.categories[c]) : '—',
+          ),
+          g ? `${pct(g.sharpening)} [${pct(g.ciLow)},${pct(g.ciHigh)}]` : '—',
+          g ? `${fmtNum(g.gainFromSharpening)}/${fmtNum(g.gainFromExpansion)}` : '—',
+          s.meanChars === null ? '—' : s.meanChars.toFixed(0),
+        ];
+      }),
+    ]),
+  );
+  if (bases.length === 1) out.push(`  base: ${safe(bases[0] ?? 'none')}`);
+  else for (const s of t.steps) out.push(`  step ${s.step}: ${safe(s.model)} vs ${safe(s.base ?? 'no base')}`);
+  const last = t.steps[t.steps.length - 1]?.step;
+  const n = t.problems.length;
+  const lost = trajectoryFilter(t, 'lost').length;
+  const late = trajectoryFilter(t, 'late').length;
+  const flip = t.problems.filter((p) => p.pattern === 'flip-flop').length;
+  out.push(
+    `  of ${n} problems: ${lost} lost during training (solved at an earlier step, not at step ${last}); ${late} solved only at late steps (first solved at step ${t.lateFromStep} or later); ${flip} flip-flopping (solved, unsolved, solved again or the reverse)`,
+  );
+  return out;
+}
+
+const fmtNum = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => (r[j] ?? '').length)));
@@ -194,46 +468,127 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
+/** Header of {@link reportCsv}. */
+export const CSV_HEADER =
+  'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step';
+
 /**
- * CSV of every curve point, one row per (model, metric, k) ("long" format, ready for a data frame):
- * `model,label,metric,k,value,ci_low,ci_high,problems,missing` with metric `pass@k` (bootstrap interval
- * over problems), `best-of-k` and `maj@k` (no interval; maj@k only with --maj-at-k). Empty cells are
- * missing values. Comparisons (coverage, crossover k, categories) are in the JSON report.
+ * CSV of every curve point, one row per (model, metric, k, level) ("long" format, ready for a data
+ * frame): {@link CSV_HEADER}, with metric `pass@k` (bootstrap interval over problems), `best-of-k` and
+ * `maj@k` (no interval; maj@k only with --maj-at-k); `level` empty for all problems, else one row per
+ * difficulty level (pass@k). `problems` entered the mean; `missing` = the model's other problems, split
+ * into `no_samples`, `ungraded` (no graded sample), `n_below_k` and `no_reward_score` (best-of-k), so
+ * `problems + missing` is the model's number of problems (of that level). Empty cells are missing
+ * values. Then one block of rows per checkpoint of each training series (`series` and `step` set,
+ * `model` = the checkpoint): `sample-accuracy` (problems = problems with graded samples), `pass@k` and
+ * `base-pass@k` at k = 1 and the series' largest k, `category:<name>` (value = problems; problems =
+ * paired problems), `positive-gain-share:sharpening` and `:expansion` (with the bootstrap interval;
+ * problems = paired problems), `gain:sharpening` and `gain:expansion` (correct samples), `mean-chars`.
+ * Per-problem trajectories and the other comparisons (coverage, crossover k) are in the JSON report.
  */
 export function reportCsv(r: Report): string {
   const q = csvCell;
-  const lines = ['model,label,metric,k,value,ci_low,ci_high,problems,missing'];
+  const lines = [CSV_HEADER];
+  const row = (
+    m: { id: string; label: string },
+    level: string,
+    metric: string,
+    p: {
+      k: number;
+      value: number | null;
+      ciLow?: number | null;
+      ciHigh?: number | null;
+    } & Denominator,
+  ) =>
+    lines.push(
+      [
+        q(m.id),
+        q(m.label),
+        metric,
+        p.k,
+        p.value ?? '',
+        p.ciLow ?? '',
+        p.ciHigh ?? '',
+        p.problems,
+        p.missing,
+        p.leftOut.noSamples,
+        p.leftOut.ungraded,
+        p.leftOut.belowK,
+        p.leftOut.noScore ?? '',
+        q(level),
+        '',
+        '',
+      ].join(','),
+    );
   for (const m of r.models) {
-    const row = (
-      metric: string,
-      p: {
-        k: number;
-        value: number | null;
-        ciLow?: number | null;
-        ciHigh?: number | null;
-        problems: number;
-        missing?: number;
-      },
-    ) =>
-      lines.push(
-        [
-          q(m.id),
-          q(m.label),
-          metric,
-          p.k,
-          p.value ?? '',
-          p.ciLow ?? '',
-          p.ciHigh ?? '',
-          p.problems,
-          p.missing ?? '',
-        ].join(','),
-      );
-    for (const p of m.passAtK) row('pass@k', p);
-    for (const p of m.bestOfK) row('best-of-k', p);
-    for (const p of m.majAtK ?? []) row('maj@k', p);
+    for (const p of m.passAtK) row(m, '', 'pass@k', p);
+    for (const p of m.bestOfK) row(m, '', 'best-of-k', p);
+    for (const p of m.majAtK ?? []) row(m, '', 'maj@k', p);
+    for (const s of r.strata.filter((x) => x.model === m.id)) for (const p of s.passAtK) row(m, s.level, 'pass@k', p);
+  }
+  for (const t of r.trajectories) {
+    for (const s of t.steps) {
+      const row = (
+        metric: string,
+        k: number | '',
+        value: number | null,
+        problems: number,
+        ci?: { low: number | null; high: number | null },
+        missing?: number,
+      ) =>
+        lines.push(
+          [
+            q(s.model),
+            q(s.label),
+            metric,
+            k,
+            value ?? '',
+            ci?.low ?? '',
+            ci?.high ?? '',
+            problems,
+            missing ?? '',
+            // the reasons of missing and the level: the per-step figures say their denominators in `problems`
+            '',
+            '',
+            '',
+            '',
+            '',
+            q(t.name),
+            s.step,
+          ].join(','),
+        );
+      row('sample-accuracy', '', s.sampleAccuracy, s.problems);
+      for (const p of s.passAtK) row('pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p.missing);
+      for (const p of s.basePassAtK)
+        row('base-pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p.missing);
+      if (s.categories)
+        for (const [c, v] of Object.entries(s.categories)) row(`category:${c}`, '', v, s.pairedProblems);
+      const g = s.positiveGainShare;
+      if (g) {
+        row('positive-gain-share:sharpening', '', g.sharpening, g.problems, { low: g.ciLow, high: g.ciHigh });
+        row('positive-gain-share:expansion', '', g.expansion, g.problems, {
+          low: g.ciHigh === null ? null : 1 - g.ciHigh,
+          high: g.ciLow === null ? null : 1 - g.ciLow,
+        });
+        row('gain:sharpening', '', g.gainFromSharpening, g.problems);
+        row('gain:expansion', '', g.gainFromExpansion, g.problems);
+      }
+      row('mean-chars', '', s.meanChars, s.problems);
+    }
   }
   return lines.join('\n');
 }
+
+/** Parses `--correct-threshold`: a finite number. */
+function parseThreshold(v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n))
+    throw new InvalidArgumentError('expected a number (a score >= it is correct)');
+  return n;
+}
+
+const THRESHOLD_HELP =
+  'count a correctness score >= x as correct (for files whose scores are not verdicts: numbers other than 0/1, e.g. Tree-of-Thought infos[].r); without it such samples are ungraded';
 
 /** Builds the command-line program (exported for tests). */
 export function program(): Command {
@@ -241,6 +596,44 @@ export function program(): Command {
     .description('Index sampled reasoning traces and report base-vs-RL metrics (pass@k, coverage, best-of-k).')
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)');
+
+  cmd
+    .command('info')
+    .description(
+      `where this runs: Node, platform, glibc, and the SQLite driver in use and why (${SQLITE_DRIVER_ENV} forces one)`,
+    )
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action((opts: { format: string }) => {
+      const header = process.report?.getReport
+        ? ((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header ?? {})
+        : {};
+      const host = {
+        version: cmd.version() ?? '',
+        node: process.versions.node,
+        napi: process.versions.napi ?? null,
+        platform: process.platform,
+        arch: process.arch,
+        glibc: header.glibcVersionRuntime ?? null,
+      };
+      let driver: ReturnType<typeof sqliteDriver> | undefined;
+      let error: string | undefined;
+      try {
+        driver = sqliteDriver();
+      } catch (e) {
+        error = (e as Error).message;
+        process.exitCode = 1;
+      }
+      if (opts.format === 'json') {
+        process.stdout.write(`${terminalJson({ ...host, sqliteDriver: driver ?? null, error: error ?? null }, 2)}\n`);
+        return;
+      }
+      const lines = [
+        `trace-inspector ${host.version}`,
+        `Node ${host.node} (Node-API ${host.napi ?? '?'}), ${host.platform} ${host.arch}${host.glibc ? `, glibc ${host.glibc}` : ''}`,
+        driver ? describeSqliteDriver(driver) : `SQLite driver: none: ${error}`,
+      ];
+      process.stdout.write(`${lines.map(safe).join('\n')}\n`);
+    });
 
   cmd
     .command('index')
@@ -253,11 +646,14 @@ export function program(): Command {
         ...FORMAT_IDS,
       ]),
     )
+    .option('--scorer <name>', SCORER_HELP, parseScorer)
+    .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
     .option('-q, --quiet', 'no progress on stderr')
-    .action(async (folder: string, opts: { db?: string; format: string; inputFormat?: FormatId; quiet?: boolean }) => {
-      const abs = checkFolder(folder);
-      const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat);
+    .action(async (folder: string, opts: IndexCliOptions & { format: string }) => {
+      const { index, summary } = await runIndex(folder, opts);
       index.close();
+      // nothing indexed (no results file, or none with a readable sample): a failure, not an empty success
+      if (summary.samples === 0) process.exitCode = 1;
       if (opts.format === 'json') {
         process.stdout.write(
           `${terminalJson({ filesIndexed: summary.filesIndexed, filesSkipped: summary.filesSkipped, filesRemoved: summary.filesRemoved, samples: summary.samples, diagnostics: summary.diagnostics }, 2)}\n`,
@@ -273,7 +669,7 @@ export function program(): Command {
   cmd
     .command('report')
     .description(
-      'index <folder> (incrementally) and report pass@k, best-of-k, coverage, crossover k, categories and audit',
+      'index <folder> (incrementally) and report pass@k, best-of-k, coverage, crossover k, categories, audit and grader audit',
     )
     .argument('<folder>', 'results folder')
     .option('--db <file>', 'index database (default: a per-user cache file for this folder)')
@@ -298,28 +694,52 @@ export function program(): Command {
         return n;
       },
     )
+    .option(
+      '--regrade',
+      "list where the folder's verdicts differ from the tool's answer equivalence with the reference answer (per model, with examples); verdicts are not changed",
+    )
+    .option(
+      '--tool-grading',
+      "grade samples that have no verdict but an extracted answer and a reference answer by answer equivalence (labelled as the tool's grading; the folder's verdicts are kept)",
+    )
     .addOption(
       new Option('--input-format <id>', 'read every file in this format instead of detecting it per file').choices([
         ...FORMAT_IDS,
       ]),
     )
+    .option(
+      '--step-pattern <regex>',
+      'checkpoint step pattern for training series (a regular expression, case-insensitive; its first group is the step number; default: step-N, checkpoint-N, global_step_N, iter_N, ckpt-Nk, ...)',
+      (v) => {
+        try {
+          compileStepPattern(v);
+        } catch (e) {
+          throw new InvalidArgumentError((e as Error).message);
+        }
+        return v;
+      },
+    )
+    .option('--scorer <name>', SCORER_HELP, parseScorer)
+    .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
     .option('-q, --quiet', 'no progress on stderr')
     .action(
       async (
         folder: string,
-        opts: {
-          db?: string;
+        opts: IndexCliOptions & {
           base?: string;
           format: string;
           replicates?: number;
           seed?: number;
           majAtK?: true | number;
+          regrade?: boolean;
+          toolGrading?: boolean;
           inputFormat?: FormatId;
+          stepPattern?: string;
+          scorer?: string;
           quiet?: boolean;
         },
       ) => {
-        const abs = checkFolder(folder);
-        const { index, summary } = await runIndex(abs, opts.db ?? defaultDbPath(abs), !!opts.quiet, opts.inputFormat);
+        const { abs, index, summary } = await runIndex(folder, opts);
         try {
           if (summary.samples === 0) {
             // runIndex said why on stderr; an empty table on stdout would read as a result.
@@ -335,6 +755,10 @@ export function program(): Command {
             replicates: opts.replicates,
             seed: opts.seed,
             majAtK,
+            regrade: !!opts.regrade,
+            toolGrading: !!opts.toolGrading,
+            ppl: readPplSidecar(abs, index),
+            stepPattern: opts.stepPattern,
           });
           if (opts.format === 'json') process.stdout.write(`${terminalJson(report, 2)}\n`);
           else if (opts.format === 'csv') process.stdout.write(`${reportCsv(report)}\n`);

@@ -1,10 +1,11 @@
 import { parse } from 'csv-parse/sync';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { categorize, datasetPassAtK } from './metrics';
 import type { TraceIndex, ModelRow } from './index/traceIndex';
 import type { Diagnostic } from './model';
 import { listCandidateFiles } from './readers';
+import { parseJsonTolerant, readTextFileSync } from './textFile';
 
 /** One disagreement between a figure a results folder stores and the figure recomputed from its samples. */
 export interface AuditEntry {
@@ -52,8 +53,9 @@ export async function auditFolder(index: TraceIndex, root: string): Promise<Audi
   return out;
 }
 
+/** A summary's JSON (BOM stripped, Python's NaN / Infinity read as null). */
 function readJson(root: string, rel: string): unknown {
-  return JSON.parse(readFileSync(join(root, ...rel.split('/')), 'utf8'));
+  return parseJsonTolerant(readTextFileSync(join(root, ...rel.split('/')))).value;
 }
 
 /** Resolves a summary's alias (`sft`, `rl`) to a model of the same run. */
@@ -62,7 +64,7 @@ function aliasModel(root: string, run: string, alias: string, models: ModelRow[]
   const cfgPath = join(root, ...(run ? run.split('/') : []), 'run_config.json');
   if (existsSync(cfgPath)) {
     try {
-      const cfg = JSON.parse(readFileSync(cfgPath, 'utf8')) as Record<string, unknown>;
+      const cfg = parseJsonTolerant(readTextFileSync(cfgPath)).value as Record<string, unknown>;
       const name = cfg[`${alias}_model`];
       if (typeof name === 'string') {
         const hit = inRun.find((m) => m.name === name);
@@ -150,7 +152,7 @@ function auditPerQuestion(
   models: ModelRow[],
   out: AuditEntry[],
 ): void {
-  const text = readFileSync(join(root, ...rel.split('/')), 'utf8');
+  const text = readTextFileSync(join(root, ...rel.split('/')));
   const rows = parseCsv(text);
   if (rows.length < 2) return;
   const header = rows[0];
@@ -216,7 +218,7 @@ export function auditDiagnostics(root: string, entries: readonly AuditEntry[]): 
     let l = lines.get(file);
     if (!l) {
       try {
-        l = readFileSync(join(root, ...file.split('/')), 'utf8').split(/\r?\n/);
+        l = readTextFileSync(join(root, ...file.split('/'))).split(/\r?\n/);
       } catch {
         l = [];
       }

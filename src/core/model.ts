@@ -85,8 +85,25 @@ export interface Diagnostic {
   /** 1-based line; 0 when the problem concerns the whole file. */
   line: number;
   message: string;
-  severity: 'error' | 'warning';
+  /**
+   * `error`: something in the file could not be read (a line, a record, a sample skipped); `warning`:
+   * read, but not as written (a value became missing, a sample ungraded); `info`: nothing lost, but a
+   * figure is computed over fewer problems than the file names (a problem without samples or without
+   * a graded sample), or a file that is not a results file, with the reason.
+   */
+  severity: 'error' | 'warning' | 'info';
 }
 
-/** What a reader emits while streaming a file. */
-export type ReadEvent = { kind: 'problem'; record: ProblemRecord } | { kind: 'diagnostic'; diagnostic: Diagnostic };
+/**
+ * What a reader emits while streaming a file:
+ * - `problem`: one record;
+ * - `diagnostic`: a problem with the file (file, line, reason);
+ * - `ungrade`: the verdicts that the records at these lines took from numbers 0/1 were scores, not
+ *   verdicts (the file turned out, further down, to hold other numbers as well): those samples become
+ *   ungraded. A streaming reader cannot know this before it has read the file to the end, so it says
+ *   so afterwards; the indexer applies it to what it has already written.
+ */
+export type ReadEvent =
+  | { kind: 'problem'; record: ProblemRecord }
+  | { kind: 'diagnostic'; diagnostic: Diagnostic }
+  | { kind: 'ungrade'; lines: number[] };

@@ -1,66 +1,113 @@
 import type { Diagnostic } from './model';
 import type { AuditEntry } from './audit';
+import { type GraderAudit, graderAudit, type Regrade, regrade, toolVerdicts, toolVerdict } from './graderAudit';
 import {
   accuracyHistogram,
   bestOfKCurve,
   bootstrapPassAtKCurve,
+  categoriesWithinNoise,
   categoryCounts,
   coverage,
+  crossoverBootstrap,
   crossoverK,
+  intervalHoldsZero,
   kGrid,
   majAtKCurve,
   pairedBootstrapDiff,
   type CategoryCounts,
   type CoverageCounts,
+  type CrossoverInterval,
+  type DifferenceCategory,
   type CurveCIPoint,
   type HistogramBin,
   type MajAtKPoint,
-  type ProblemCounts,
   type ProblemPair,
 } from './metrics';
+import {
+  type Denominator,
+  type LeftOut,
+  type ProblemSet,
+  denominator,
+  describeDenominator,
+  problemSet,
+} from './denominators';
 import { comparisonPairs, guessBaseModel, pickModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
+import { type PplRead, type PplReport, pplReport } from './ppl';
+import { computeTrajectories, reportTrajectory, type Trajectory } from './trajectories';
 
-/** A pass@k point with its bootstrap interval over problems (null where no problem has n >= k). */
-export type PassAtKPoint = CurveCIPoint;
+/**
+ * A pass@k point with its bootstrap interval over problems (null where no problem has n >= k).
+ * `problems` entered the mean; `missing` = every other problem of the model (of the level), by
+ * reason in `leftOut` (see denominators.ts): `problems + missing` is the model's number of problems.
+ */
+export type PassAtKPoint = Omit<CurveCIPoint, 'missing'> & Denominator;
+
+/** A best-of-k point: mean over the problems with at least k samples with a reward score and a verdict. */
+export type BestOfKReportPoint = { k: number; value: number | null } & Denominator;
+
+/** A maj@k point (see metrics/majority.ts) with the model's denominator. */
+export type MajAtKReportPoint = Omit<MajAtKPoint, 'missing'> & Denominator;
 
 export interface ModelReport {
   /** `run:name@revision`. */
   id: string;
   label: string;
   run: string;
+  /** Every problem the model has a record of, with or without samples: the whole of each figure's denominator. */
   problems: number;
+  /** Of those, the problems without samples and with samples but no graded one (left out of every figure). */
+  leftOut: Pick<LeftOut, 'noSamples' | 'ungraded'>;
   samples: number;
   correct: number;
   /** correct / samples over graded samples. */
   sampleAccuracy: number | null;
   passAtK: PassAtKPoint[];
-  /** Best-of-k by reward score; empty when the model has no reward scores. */
-  bestOfK: { k: number; value: number | null; problems: number }[];
+  /** Best-of-k by reward score; empty when no sample of the model carries a reward score. */
+  bestOfK: BestOfKReportPoint[];
   /**
    * maj@k (majority vote over extracted answers) at k = 1, 2, 4, ..., n; only when the report was asked
    * for it ({@link ReportOptions.majAtK}) and the model has extracted answers, else absent.
    */
-  majAtK?: MajAtKPoint[];
+  majAtK?: MajAtKReportPoint[];
   histogram: HistogramBin[];
 }
 
 export interface ComparisonReport {
   base: string;
   model: string;
-  /** Problems both models have samples for (the comparison's universe). */
+  /** Problems both models have graded samples for (the comparison's universe). */
   problems: number;
+  /** The model's other problems, by reason (`notInBase`: the base has no graded sample of it). */
+  missing: number;
+  leftOut: LeftOut;
   coverage: CoverageCounts;
+  /**
+   * Smallest k at which the model trailing at k = 1 is ahead or level before saturation (metrics
+   * `crossoverK`); null if never, or when the two are level only at saturation (then `saturationK`).
+   */
   crossoverK: number | null;
+  /** Smallest k from which both are within 1e-9 of their common maximum ("tie at saturation from k = K"); null if never. */
+  saturationK: number | null;
+  /**
+   * Bootstrap interval of the crossover k over problems (2.5th-97.5th percentiles among replicates with
+   * one, and the share with none; metrics `crossoverBootstrap`); null when the two tie at k = 1.
+   */
+  crossoverInterval: CrossoverInterval | null;
   leaderAtK1: 'base' | 'model' | 'tie';
+  /** The paired bootstrap interval of model - base pass@1 contains 0: who leads at k = 1 is within noise. */
+  leaderAtK1WithinNoise: boolean;
   categories: CategoryCounts;
-  /** Paired bootstrap of model - base pass@k on the shared problems. */
-  passAtKDiff: { k: number; diff: number | null; ciLow: number | null; ciHigh: number | null }[];
+  /** Of `categories`' difference categories, the problems decided within noise (overlapping 95% Jeffreys intervals). */
+  categoriesWithinNoise: Record<DifferenceCategory, number>;
+  /** Paired bootstrap of model - base pass@k on the shared problems where both have n >= k. */
+  passAtKDiff: ({ k: number; diff: number | null; ciLow: number | null; ciHigh: number | null } & Denominator)[];
 }
 
 export interface StratumReport {
   model: string;
   level: string;
+  /** Every problem of the model at this level (the denominator's whole). */
   problems: number;
   passAtK: PassAtKPoint[];
 }
@@ -76,10 +123,39 @@ export interface Report {
   comparisons: ComparisonReport[];
   strata: StratumReport[];
   audit: AuditEntry[];
+  /**
+   * The grader audit: groups of equivalent answers of one problem whose samples the folder graded
+   * differently (`src/core/graderAudit.ts`).
+   */
+  graderAudit: GraderAudit;
+  /** With {@link ReportOptions.regrade}: where the folder's verdicts differ from answer equivalence with the reference. */
+  regrade?: Regrade;
+  /**
+   * Who graded the samples the figures use. `folder`: only the folder's verdicts. `folder and tool`
+   * ({@link ReportOptions.toolGrading}): samples without a verdict that have an answer and a reference
+   * were graded by the tool (answer equivalent to the reference); `toolGraded` of them, `toolCorrect` correct.
+   */
+  grading: { by: 'folder' | 'folder and tool'; toolGraded: number; toolCorrect: number };
+  /** How maj@k decides whether the winning answer is correct (present with maj@k). */
+  majAtKRule?: string;
+  /**
+   * PPL_base per model and per comparison, when the folder carries a base-model log-probability sidecar
+   * (src/core/ppl.ts); absent otherwise.
+   */
+  ppl?: PplReport;
+  /**
+   * Training dynamics: one entry per checkpoint series (models of one run at several steps, see
+   * src/core/trajectories.ts), each step against its own base; empty when the folder has none.
+   */
+  trajectories: Trajectory[];
   diagnostics: Diagnostic[];
   /** Notes for the reader, e.g. ragged n between compared models. */
   warnings: string[];
 }
+
+/** The rule of maj@k's correctness, as the report states it. */
+export const MAJ_AT_K_RULE =
+  "vote over extracted answers grouped by answer equivalence; the winning group is correct when its value equals the problem's reference answer (when the problem has one), otherwise when any of its samples is graded correct; ties split the credit; samples without an answer never win";
 
 export interface ReportOptions {
   /** Substring of the base model's id or label; guessed from names when absent. */
@@ -89,12 +165,24 @@ export interface ReportOptions {
   seed?: number;
   /** Audit entries, computed by the caller ({@link auditFolder}) because it reads the folder. */
   audit?: AuditEntry[];
+  /** The folder's log-probability sidecar, read by the caller ({@link readPplSidecar}) because it reads the folder. */
+  ppl?: PplRead;
   /**
    * Adds maj@k curves. Off by default: at large k with many distinct answers the exact expectation
    * is replaced by a Monte Carlo estimate of `draws` seeded k-subsets per problem (default 2000;
    * standard error per problem <= 0.5/sqrt(draws)), which costs O(draws * k) per problem and k.
    */
   majAtK?: boolean | { draws?: number };
+  /** Adds {@link Report.regrade} (every sample's verdict against answer equivalence with the reference). */
+  regrade?: boolean;
+  /**
+   * Grades the samples that have no verdict but an extracted answer and a reference answer by answer
+   * equivalence (the tool's grading, opt-in; stated in {@link Report.grading}). Verdicts the folder
+   * has are never replaced.
+   */
+  toolGrading?: boolean;
+  /** Step pattern of checkpoint series (regular expression source); absent: the built-in one (src/core/series.ts). */
+  stepPattern?: string;
 }
 
 /**
@@ -102,12 +190,29 @@ export interface ReportOptions {
  * bootstrap intervals over problems (seeded: identical on every run), best-of-k by reward score,
  * accuracy histograms; per non-base model the comparison with the base model on shared problems
  * (coverage, crossover k, categories, paired bootstrap difference); per model and difficulty level
- * the stratified pass@k. Formulas and sources: see `src/core/metrics`.
- * @throws Error when `options.base` matches no model or several.
+ * the stratified pass@k; per checkpoint series the training trajectories (src/core/trajectories.ts).
+ * Formulas and sources: see `src/core/metrics`.
+ * @throws Error when `options.base` matches no model or several, or on an invalid `stepPattern`.
  */
 export function buildReport(index: TraceIndex, options: ReportOptions = {}): Report {
-  const models = index.models();
-  const stats = index.allStats();
+  const tool = options.toolGrading ? toolVerdicts(index) : undefined;
+  let toolGraded = 0;
+  let toolCorrect = 0;
+  const models = index.models().map((m) => {
+    const t = tool?.get(m.id);
+    if (!t) return m;
+    let c = 0;
+    for (const v of t.values()) {
+      toolGraded += v.graded;
+      toolCorrect += v.correct;
+      c += v.correct;
+    }
+    return { ...m, correct: m.correct + c };
+  });
+  const stats = index.allStats().map((r) => {
+    const t = tool?.get(r.modelId)?.get(r.problemId);
+    return t ? { ...r, graded: r.graded + t.graded, c: r.c + t.correct } : r;
+  });
   const byModel = new Map<number, StatRow[]>();
   for (const s of stats) {
     const list = byModel.get(s.modelId) ?? [];
@@ -131,29 +236,32 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     baseSource = 'guess';
   }
   const base = baseIdx >= 0 ? models[baseIdx] : undefined;
-
-  const counts = (rows: StatRow[]): ProblemCounts[] =>
-    rows.filter((r) => r.graded > 0).map((r) => ({ n: r.graded, c: r.c }));
+  const references = options.majAtK ? referenceAnswers(index) : new Map<number, string | null>();
 
   const modelReports: ModelReport[] = models.map((m) => {
     const rows = byModel.get(m.id) ?? [];
-    const pc = counts(rows);
-    const maxN = pc.reduce((a, p) => Math.max(a, p.n), 0);
-    const ks = maxN > 0 ? kGrid(maxN) : [];
+    const set = problemSet(rows);
+    const pc = set.graded;
     const graded = pc.reduce((a, p) => a + p.n, 0);
-    return {
+    const passAtK = passAtKPoints(set, boot);
+    const report: ModelReport = {
       id: m.displayId,
       label: m.label,
       run: m.run,
-      problems: rows.length,
+      problems: set.total,
+      leftOut: { noSamples: set.noSamples, ungraded: set.ungraded },
       samples: m.samples,
       correct: m.correct,
       sampleAccuracy: graded > 0 ? m.correct / graded : null,
-      passAtK: bootstrapPassAtKCurve(pc, ks, boot),
-      bestOfK: m.scored > 0 ? modelBestOfK(index, m) : [],
-      ...(options.majAtK ? modelMajAtK(index, m, options.majAtK === true ? {} : options.majAtK, boot.seed) : {}),
+      passAtK,
+      bestOfK: m.scored > 0 ? modelBestOfK(index, m, rows, set, !!tool) : [],
+      ...(options.majAtK
+        ? modelMajAtK(index, m, rows, set, options.majAtK === true ? {} : options.majAtK, boot.seed, references, !!tool)
+        : {}),
       histogram: accuracyHistogram(pc).bins,
     };
+    warnings.push(...denominatorWarnings(m.displayId, set, passAtK));
+    return report;
   });
 
   // Which base each model is compared with. With --base, that model for every other model.
@@ -165,9 +273,10 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
   for (const [b, m] of pairsToCompare) {
     const baseRows = new Map((byModel.get(b.id) ?? []).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));
     const pairs: ProblemPair[] = [];
-    for (const r of byModel.get(m.id) ?? []) {
+    const set = problemSet(byModel.get(m.id) ?? []);
+    for (const r of set.gradedRows) {
       const br = baseRows.get(r.problemId);
-      if (br && r.graded > 0)
+      if (br)
         pairs.push({
           problemKey: String(r.problemId),
           base: { n: br.graded, c: br.c },
@@ -175,6 +284,8 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
         });
     }
     if (pairs.length === 0) continue;
+    const notInBase = set.graded.length - pairs.length;
+    const whole = denominator(set, pairs.length, 0, { notInBase });
     const minN = pairs.reduce((a, p) => Math.min(a, p.base.n, p.model.n), Infinity);
     const maxN = pairs.reduce((a, p) => Math.max(a, p.base.n, p.model.n), 0);
     if (minN !== maxN)
@@ -182,20 +293,33 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
         `${m.displayId} vs ${b.displayId}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`,
       );
     const cross = crossoverK(pairs);
+    const diff = pairedBootstrapDiff(
+      pairs.map((p) => p.base),
+      pairs.map((p) => p.model),
+      kGrid(maxN),
+      boot,
+    ).map((d) => ({
+      k: d.k,
+      diff: d.diff,
+      ciLow: d.ciLow,
+      ciHigh: d.ciHigh,
+      ...denominator(set, d.problems, d.missing, { notInBase }),
+    }));
     comparisons.push({
       base: b.displayId,
       model: m.displayId,
       problems: pairs.length,
+      missing: whole.missing,
+      leftOut: whole.leftOut,
       coverage: coverage(pairs),
       crossoverK: cross.k,
+      saturationK: cross.saturationK,
+      crossoverInterval: crossoverBootstrap(pairs, boot),
       leaderAtK1: cross.leaderAtK1,
+      leaderAtK1WithinNoise: intervalHoldsZero(diff[0]),
       categories: categoryCounts(pairs),
-      passAtKDiff: pairedBootstrapDiff(
-        pairs.map((p) => p.base),
-        pairs.map((p) => p.model),
-        kGrid(maxN),
-        boot,
-      ).map((d) => ({ k: d.k, diff: d.diff, ciLow: d.ciLow, ciHigh: d.ciHigh })),
+      categoriesWithinNoise: categoriesWithinNoise(pairs),
+      passAtKDiff: diff,
     });
   }
 
@@ -211,18 +335,22 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     for (const m of models) {
       const rows = byModel.get(m.id) ?? [];
       for (const level of levels) {
-        const pc = counts(rows.filter((r) => levelOf.get(r.problemId) === level));
-        if (pc.length === 0) continue;
-        const maxN = pc.reduce((a, p) => Math.max(a, p.n), 0);
-        strata.push({
-          model: m.displayId,
-          level,
-          problems: pc.length,
-          passAtK: bootstrapPassAtKCurve(pc, kGrid(maxN), boot),
-        });
+        const set = problemSet(rows.filter((r) => levelOf.get(r.problemId) === level));
+        if (set.total === 0) continue;
+        strata.push({ model: m.displayId, level, problems: set.total, passAtK: passAtKPoints(set, boot) });
       }
     }
   }
+
+  const training = computeTrajectories(index, {
+    base,
+    baseIsChoice: baseSource === 'option',
+    stepPattern: options.stepPattern,
+    ...boot,
+    models,
+    stats,
+  });
+  warnings.push(...training.warnings);
 
   return {
     schemaVersion: 1,
@@ -232,36 +360,154 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     comparisons,
     strata,
     audit: options.audit ?? [],
+    graderAudit: graderAudit(index),
+    ...(options.regrade ? { regrade: regrade(index) } : {}),
+    grading: { by: tool ? 'folder and tool' : 'folder', toolGraded, toolCorrect },
+    ...(options.majAtK ? { majAtKRule: MAJ_AT_K_RULE } : {}),
+    ...(options.ppl?.available ? { ppl: pplReport(options.ppl, models, pairsToCompare) } : {}),
+    trajectories: training.trajectories.map(reportTrajectory),
     diagnostics: index.diagnostics(),
     warnings,
   };
 }
 
 /**
+ * Bootstrapped pass@k curve of a problem set at k = 1, 2, 4, ..., max graded n, with the set's
+ * denominator per point (problems without samples or verdicts, and n < k, counted in `missing`).
+ */
+function passAtKPoints(set: ProblemSet, boot: { replicates: number; seed: number }): PassAtKPoint[] {
+  const maxN = set.graded.reduce((a, p) => Math.max(a, p.n), 0);
+  if (maxN === 0) return [];
+  return bootstrapPassAtKCurve(set.graded, kGrid(maxN), boot).map((p) => ({
+    k: p.k,
+    value: p.value,
+    ciLow: p.ciLow,
+    ciHigh: p.ciHigh,
+    ...denominator(set, p.problems, p.missing),
+  }));
+}
+
+/**
+ * The notes a model's denominators call for: problems left out of every figure (no samples, no graded
+ * sample), and a pass@k curve whose problem set shrinks along k (ragged n), so that a value at large k
+ * is never read as one over all problems.
+ */
+function denominatorWarnings(id: string, set: ProblemSet, passAtK: PassAtKPoint[]): string[] {
+  const out: string[] = [];
+  if (set.noSamples + set.ungraded > 0) {
+    const has = (n: number, what: string) => (n ? `${n} ${n === 1 ? 'has' : 'have'} ${what}` : '');
+    const parts = [has(set.noSamples, 'no samples'), has(set.ungraded, 'no graded sample')].filter(Boolean);
+    out.push(
+      `${id}: of its ${set.total} problems, ${parts.join(' and ')}: left out of every figure (see the diagnostics)`,
+    );
+  }
+  const firstShort = passAtK.find((p) => p.leftOut.belowK > 0);
+  if (firstShort) {
+    const last = passAtK[passAtK.length - 1];
+    const atLast = last.k === firstShort.k ? '' : `; pass@${last.k} ${describeDenominator(last, last.k)}`;
+    out.push(
+      `${id}: the problem set changes along k: pass@${firstShort.k} and above are ${describeDenominator(firstShort, firstShort.k)}${atLast}`,
+    );
+  }
+  return out;
+}
+
+/**
  * Dataset best-of-k curve of one model at k = 1, 2, 4, ..., n: the exact per-problem expectation
  * (metrics `bestOfKCurve`) averaged over problems with n >= k, using the samples that have both a
- * reward score and a verdict. One query per model; each problem's samples are sorted once.
+ * reward score and a verdict. Problems with graded samples but none with a reward score count in
+ * `missing` as `noScore`. One query per model; each problem's samples are sorted once.
  */
-function modelBestOfK(index: TraceIndex, m: ModelRow): { k: number; value: number | null; problems: number }[] {
-  const perProblem = [...index.scoredSamplesByProblem(m.id).values()];
+function modelBestOfK(
+  index: TraceIndex,
+  m: ModelRow,
+  rows: readonly StatRow[],
+  set: ProblemSet,
+  toolGrading: boolean,
+): BestOfKReportPoint[] {
+  const byProblem = index.scoredSamplesByProblem(m.id);
+  if (toolGrading) {
+    // scored samples without a verdict, graded by the tool where they have an answer and a reference
+    const scored = index.db
+      .prepare(
+        `SELECT s.problem_id AS p, s.reward_score AS score, s.extracted_answer AS a, pr.reference_answer AS ref
+           FROM samples s JOIN problems pr ON pr.id = s.problem_id
+          WHERE s.model_id = ? AND s.reward_score IS NOT NULL AND s.correct IS NULL`,
+      )
+      .all(m.id) as { p: number; score: number; a: string | null; ref: string | null }[];
+    for (const r of scored) {
+      const v = toolVerdict(r.a, r.ref);
+      if (v === null) continue;
+      const list = byProblem.get(r.p) ?? [];
+      list.push({ score: r.score, correct: v });
+      byProblem.set(r.p, list);
+    }
+  }
+  const perProblem = [...byProblem.values()];
   const maxN = perProblem.reduce((a, s) => Math.max(a, s.length), 0);
   if (maxN === 0) return [];
-  return bestOfKCurve(perProblem, kGrid(maxN)).map((p) => ({ k: p.k, value: p.value, problems: p.problems }));
+  // Problems without a (scored, graded) sample, by reason; with tool grading an ungraded problem can be used.
+  const noScore = set.gradedRows.filter((r) => !byProblem.has(r.problemId)).length;
+  const ungraded = rows.filter((r) => r.n > 0 && r.graded === 0 && !byProblem.has(r.problemId)).length;
+  return bestOfKCurve(perProblem, kGrid(maxN)).map((p) => ({
+    k: p.k,
+    value: p.value,
+    ...denominator({ total: set.total, noSamples: set.noSamples, ungraded }, p.problems, p.missing, { noScore }),
+  }));
+}
+
+/** Reference answer of every problem, by problem row id. */
+function referenceAnswers(index: TraceIndex): Map<number, string | null> {
+  return new Map(
+    (
+      index.db.prepare('SELECT id, reference_answer AS ref FROM problems').all() as {
+        id: number;
+        ref: string | null;
+      }[]
+    ).map((r) => [r.id, r.ref]),
+  );
 }
 
 /**
  * Dataset maj@k curve of one model at k = 1, 2, 4, ..., n (metrics `majAtKCurve`: mean over problems
- * with n >= k of the expected majority-vote credit; ties split the credit, null answers never win).
- * Absent (`{}`) when no sample of the model has an extracted answer.
+ * with n >= k of the expected majority-vote credit; answers grouped by answer equivalence, the
+ * winning group judged by the problem's reference answer when it has one, else by verdicts; ties
+ * split the credit, null answers never win; n counts every sample, graded or not). Absent (`{}`) when
+ * no sample of the model has an extracted answer. With tool grading, problems without any verdict are
+ * judged by the reference. Denominator: problems without samples, problems no rule can judge (no
+ * verdict, and no reference used), and problems with n < k are counted in `missing`.
  */
 function modelMajAtK(
   index: TraceIndex,
   m: ModelRow,
+  rows: readonly StatRow[],
+  set: ProblemSet,
   opts: { draws?: number },
   seed: number,
-): { majAtK?: MajAtKPoint[] } {
-  const perProblem = [...index.answersByProblem(m.id).values()];
+  references: Map<number, string | null>,
+  toolGrading: boolean,
+): { majAtK?: MajAtKReportPoint[] } {
+  const byProblem = index.answersByProblem(m.id);
+  const perProblem = [...byProblem.values()];
   if (!perProblem.some((list) => list.some((s) => s.answer !== null && s.answer !== ''))) return {};
   const maxN = perProblem.reduce((a, s) => Math.max(a, s.length), 0);
-  return { majAtK: majAtKCurve(perProblem, kGrid(maxN), { draws: opts.draws ?? 2000, seed }) };
+  const refs = [...byProblem.keys()].map((p) => references.get(p) ?? null);
+  // a problem is judged by verdicts when it has one, else (tool grading only) by its reference answer
+  const judged = (r: StatRow) => r.graded > 0 || (toolGrading && (references.get(r.problemId) ?? null) !== null);
+  const unjudged = rows.filter((r) => r.n > 0 && !judged(r)).length;
+  return {
+    majAtK: majAtKCurve(perProblem, kGrid(maxN), {
+      draws: opts.draws ?? 2000,
+      seed,
+      references: refs,
+      gradeByReference: toolGrading,
+    }).map((p) => {
+      const belowK = rows.filter((r) => r.n > 0 && judged(r) && r.n < p.k).length;
+      const { missing: _m, ...rest } = p;
+      return {
+        ...rest,
+        ...denominator({ total: set.total, noSamples: set.noSamples, ungraded: unjudged }, p.problems, belowK),
+      };
+    }),
+  };
 }

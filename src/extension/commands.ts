@@ -12,7 +12,8 @@ import { registerNavigation } from './navigation';
 import { registerPanels } from './problemPanel';
 import { describeFilter, type Node, type TreeFilter } from './problemTree';
 import { sampleUri } from './sampleDocument';
-import { readSettings } from './session';
+import { trainingFilterTitle, trainingSeries } from './panelData';
+import { readSettings, type FolderSession } from './session';
 
 /** Registers every `traceInspector.*` command (and the panels' commands); returns what to dispose on deactivation. */
 export function registerCommands(ext: Extension): vscode.Disposable[] {
@@ -20,7 +21,8 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
   // biome-ignore lint/suspicious/noExplicitAny: VS Code passes command arguments untyped (registerCommand's own signature)
   const cmd = (id: string, fn: (...args: any[]) => unknown) =>
     disposables.push(vscode.commands.registerCommand(id, fn));
-  cmd('traceInspector.index', () => ext.index(true));
+  cmd('traceInspector.index', () => ext.index('command'));
+  cmd('traceInspector.cancelIndexing', () => ext.active()?.cancelIndexing());
   cmd('traceInspector.rebuildIndex', async () => {
     const s = ext.active();
     if (!s) return;
@@ -30,7 +32,7 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
     }
     s.index.clearIndexedData(); // every file is then re-read; annotations are kept
     s.fireChanged();
-    await ext.index(true);
+    await ext.index('command');
   });
   cmd('traceInspector.filter', () => pickFilter(ext));
   cmd('traceInspector.filterProblems', (f: unknown) => {
@@ -135,7 +137,18 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
   );
   disposables.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('traceInspector.sqliteDriver')) {
+        // One SQLite driver per process (two copies of SQLite on one file can corrupt it): a new
+        // choice applies to the next extension host.
+        void vscode.window.showInformationMessage(
+          'Trace Inspector: the SQLite driver changes when the window is reloaded (Developer: Reload Window).',
+        );
+      }
       if (e.affectsConfiguration('traceInspector')) ext.onSessionChanged();
+      // another threshold changes which samples are graded: read the folder again
+      if (e.affectsConfiguration('traceInspector.correctThreshold')) void ext.autoIndex();
+      // another Inspect scorer gives other verdicts: the logs are read again
+      if (e.affectsConfiguration('traceInspector.scorer')) void ext.autoIndex();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void ext.autoIndex()),
   );
@@ -363,6 +376,12 @@ async function pickFilter(ext: Extension): Promise<void> {
       detail: 'Next Sample (Alt+]) then steps through those correct samples; Annotate (Alt+A) labels them',
       filter: { kind: 'luckyGuess' },
     },
+    {
+      label: '$(warning) Grader disagreements',
+      description: 'the same answer (by answer equivalence) graded correct in one sample and incorrect in another',
+      filter: { kind: 'graderDisagreements' },
+    },
+    ...trainingFilterItems(s),
     ...(s.index.levels().length ? [{ label: '$(layers) By difficulty level…', action: 'level' as const }] : []),
     { label: '$(tag) By annotation label…', action: 'label' },
     { label: '$(search) Search sample text…', action: 'search' },
@@ -389,6 +408,24 @@ async function pickFilter(ext: Extension): Promise<void> {
   }
 }
 
+/** "Lost during training" and "Solved only at late steps" for the series of the model in focus (else the first series). */
+function trainingFilterItems(s: FolderSession): (vscode.QuickPickItem & { filter: TreeFilter })[] {
+  const focus = s.focusModel();
+  const all = trainingSeries(s.index, {
+    baseId: s.baseModel()?.id,
+    focusId: focus?.id,
+    baseIsChoice: !s.baseModelIsGuess(),
+    stepPattern: readSettings(s.folder).stepPattern,
+  }).trajectories;
+  const t = all.find((x) => focus !== undefined && x.ids.models.includes(focus.id)) ?? all[0];
+  if (!t) return [];
+  return (['lost', 'late'] as const).map((which) => ({
+    label: which === 'lost' ? '$(arrow-down) Lost during training' : '$(history) Solved only at late steps',
+    description: trainingFilterTitle(t, which).replace(/^[^:]*\(/, '('),
+    filter: { kind: 'training', which, series: t.name, title: trainingFilterTitle(t, which) },
+  }));
+}
+
 /** Validates a filter passed to `traceInspector.filterProblems` (from webviews or other extensions). */
 export function validateFilter(f: unknown): TreeFilter | undefined {
   if (!f || typeof f !== 'object') return undefined;
@@ -398,6 +435,7 @@ export function validateFilter(f: unknown): TreeFilter | undefined {
     case 'failing':
     case 'lost':
     case 'gained':
+    case 'graderDisagreements':
       return { kind: o.kind };
     case 'lowAccuracy':
     case 'luckyGuess':
@@ -410,6 +448,17 @@ export function validateFilter(f: unknown): TreeFilter | undefined {
       return typeof o.label === 'string' ? { kind: 'label', label: o.label } : undefined;
     case 'search':
       return typeof o.query === 'string' && o.query.trim() ? { kind: 'search', query: o.query } : undefined;
+    case 'training':
+      return (o.which === 'lost' || o.which === 'late') &&
+        (o.series === undefined || typeof o.series === 'string') &&
+        (o.title === undefined || typeof o.title === 'string')
+        ? {
+            kind: 'training',
+            which: o.which,
+            series: o.series as string | undefined,
+            title: o.title as string | undefined,
+          }
+        : undefined;
     case 'problems':
       return Array.isArray(o.problemIds) && o.problemIds.every((x) => Number.isInteger(x))
         ? {

@@ -1,5 +1,11 @@
 import * as vscode from 'vscode';
-import { UnsupportedRuntimeError } from '../core/index/traceIndex';
+import {
+  UnsupportedRuntimeError,
+  chooseSqliteDriver,
+  describeSqliteDriver,
+  parseSqliteDriverChoice,
+  sqliteDriver,
+} from '../core/index/sqlite';
 import { registerCommands } from './commands';
 import { Navigator } from './navigation';
 import { describeFilter, ProblemTreeProvider, shortFilter, type Node, type TreeFilter } from './problemTree';
@@ -138,25 +144,49 @@ export class Extension implements vscode.Disposable {
       return;
     }
     const base = s.baseModel();
-    const focus = s.focusModel();
+    const pending = s.focusPending();
+    const focus = pending ? undefined : s.focusModel();
     const desc = describeFilter(this.tree.filter, focus, base);
     if (this.tree.filter.kind === 'all') this.tree.lastCount = s.index.countProblems();
+    // What the index holds so far, while indexing runs or after it was stopped: names only what is indexed.
+    const waiting = s.isIndexing ? 'indexing…' : 'not indexed yet';
+    const state = s.isIndexing
+      ? 'Indexing: figures so far'
+      : s.indexIncomplete()
+        ? 'Index incomplete: indexing was stopped (run Index Folder to finish)'
+        : '';
     this.view.description =
-      this.tree.filter.kind === 'all' ? `${this.tree.lastCount} problems` : `${desc} (${this.tree.lastCount})`;
+      this.tree.filter.kind === 'all'
+        ? `${this.tree.lastCount} problems${pending ? ` · model: ${waiting}` : ''}`
+        : `${desc} (${this.tree.lastCount})`;
     // The description is hidden when the container holds one view: the message above the tree is not.
-    const pair = this.pairText(s);
+    // While the model in focus is not indexed yet, the line names only what is indexed.
+    const pair = pending
+      ? `model: ${waiting}${
+          !base
+            ? ''
+            : s.baseModelIsGuess()
+              ? ` · indexed so far: ${s
+                  .models()
+                  .map((m) => s.shortLabel(m))
+                  .join(', ')}`
+              : ` · base ${s.shortLabel(base)}`
+        }`
+      : this.pairText(s);
     const n = this.tree.lastCount;
     // Several workspace folders: the line says which one the tree shows.
     const where = (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? `${s.folder.name}: ` : '';
-    this.view.message =
+    const line =
       this.tree.filter.kind === 'all'
-        ? `${where}${pair}` || undefined
+        ? `${where}${pair}`
         : `${where}${shortFilter(this.tree.filter)}: ${n} problem${n === 1 ? '' : 's'}${pair ? ` · ${pair}` : ''}`;
+    this.view.message = [state, line].filter(Boolean).join(' · ') || undefined;
     void vscode.commands.executeCommand(
       'setContext',
       'traceInspector.multiRoot',
       (vscode.workspace.workspaceFolders?.length ?? 0) > 1,
     );
+    void vscode.commands.executeCommand('setContext', 'traceInspector.indexing', s.isIndexing);
     void vscode.commands.executeCommand('setContext', 'traceInspector.filtered', this.tree.filter.kind !== 'all');
     void vscode.commands.executeCommand('setContext', 'traceInspector.groupBy', this.tree.mode);
     if (s.isIndexing) return;
@@ -190,7 +220,13 @@ export class Extension implements vscode.Disposable {
     if (choice) await vscode.commands.executeCommand('traceInspector.choosePair');
   }
 
-  async index(withNotification: boolean): Promise<void> {
+  /**
+   * Runs an indexing pass. `command` (Index Folder, Rebuild Index) and `auto` (the first indexing when
+   * a folder opens) show a cancellable progress notification; `watch` (files changed while open) shows
+   * progress in the view, and **Cancel Indexing** in the view's title bar stops any pass.
+   */
+  async index(mode: 'command' | 'auto' | 'watch'): Promise<void> {
+    const withNotification = mode !== 'watch';
     const s = this.active();
     if (!s) {
       void vscode.window.showWarningMessage('Trace Inspector: open a results folder first.');
@@ -203,6 +239,7 @@ export class Extension implements vscode.Disposable {
       this.status.text = '$(sync~spin) Indexing…';
       this.status.show();
       this.tree.refresh();
+      this.updateChrome();
       const summary = await s.reindex(token, (p) => {
         const msg =
           p.phase === 'index'
@@ -213,8 +250,18 @@ export class Extension implements vscode.Disposable {
         progress?.report({ message: msg });
         this.status.text = `$(sync~spin) Indexing ${msg}`;
       });
+      if (summary?.cancelled) {
+        const models = s.models().length;
+        void vscode.window
+          .showInformationMessage(
+            `Trace Inspector: indexing stopped. The index holds ${models} model${models === 1 ? '' : 's'} so far; figures cover what is indexed.`,
+            'Index Folder',
+          )
+          .then((c) => c && vscode.commands.executeCommand('traceInspector.index'));
+        return;
+      }
       if (summary) void this.announcePair();
-      if (summary && summary.diagnostics.length && withNotification) {
+      if (summary && summary.diagnostics.length && mode === 'command') {
         void vscode.window
           .showWarningMessage(
             `Trace Inspector: ${summary.diagnostics.length} problems in the results files (see the Problems panel).`,
@@ -225,7 +272,11 @@ export class Extension implements vscode.Disposable {
     };
     if (withNotification) {
       await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Trace Inspector: indexing', cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Trace Inspector: indexing ${s.folder.name}`,
+          cancellable: true,
+        },
         (progress, token) => run(progress, token),
       );
     } else {
@@ -265,7 +316,7 @@ export class Extension implements vscode.Disposable {
         return;
       }
       clearTimeout(this.watchTimer);
-      this.watchTimer = setTimeout(() => void this.index(false), 1500);
+      this.watchTimer = setTimeout(() => void this.index('watch'), 1500);
     };
     watcher.onDidChange(onChange);
     watcher.onDidCreate(onChange);
@@ -340,7 +391,7 @@ export class Extension implements vscode.Disposable {
       );
       return;
     }
-    await this.index(false);
+    await this.index('auto');
   }
 
   dispose(): void {
@@ -365,11 +416,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ exte
   context.subscriptions.push(...registerCommands(ext));
   ext.watch();
   try {
+    // better-sqlite3, or node:sqlite where it cannot load (old glibc on a Remote-SSH host), unless the
+    // setting (else TRACE_INSPECTOR_SQLITE_DRIVER) forces one; said once in the output channel.
+    const setting = vscode.workspace.getConfiguration('traceInspector').get<string>('sqliteDriver');
+    chooseSqliteDriver(parseSqliteDriverChoice(setting) ?? 'auto', 'setting');
+    ext.output.appendLine(`[sqlite] ${describeSqliteDriver(sqliteDriver())}`);
     ext.active();
   } catch (e) {
     const msg = (e as Error).message;
     ext.output.appendLine(`[index] cannot open the index: ${msg}`);
-    void vscode.window.showErrorMessage(`Trace Inspector: cannot open the index: ${msg}`);
+    void vscode.window.showErrorMessage(
+      `Trace Inspector: cannot open the index: ${msg}${e instanceof UnsupportedRuntimeError ? ' (see the README, "Supported hosts")' : ''}`,
+    );
     return { extension: ext };
   }
   void ext.autoIndex();

@@ -1,9 +1,12 @@
 /**
  * Worker-thread entry that runs one indexing pass off the extension host's main thread, with its
- * own database connection. Bundled to dist/indexWorker.js. Pure core only: no `vscode` here.
+ * own database connection on the host's SQLite driver (given in the request), then the grader audit
+ * of the index. Bundled to dist/indexWorker.js. Pure core only: no `vscode` here.
  */
 import { parentPort } from 'node:worker_threads';
+import { type GraderAudit, graderAudit } from '../core/graderAudit';
 import { indexFolder } from '../core/index/indexer';
+import { chooseSqliteDriver, sqliteDriver } from '../core/index/sqlite';
 import { TraceIndex } from '../core/index/traceIndex';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
 
@@ -21,10 +24,12 @@ port.on('message', (m: WorkerRequest) => {
   let last = 0;
   void (async () => {
     try {
+      chooseSqliteDriver(m.sqliteDriver, 'parent');
       index = TraceIndex.open(m.dbPath);
       const summary = await indexFolder(index, m.root, {
         include: m.include.length ? m.include : undefined,
         exclude: m.exclude.length ? m.exclude : undefined,
+        readerOptions: { scorer: m.scorer || undefined, correctThreshold: m.correctThreshold },
         signal: controller.signal,
         onProgress: (progress) => {
           const now = Date.now();
@@ -33,7 +38,21 @@ port.on('message', (m: WorkerRequest) => {
           send({ type: 'progress', progress });
         },
       });
-      send({ type: 'done', summary });
+      // The grader audit of the whole index, here rather than on the extension host's main thread
+      let audit: GraderAudit | undefined;
+      let auditError: string | undefined;
+      try {
+        audit = graderAudit(index);
+      } catch (e) {
+        auditError = (e as Error).message;
+      }
+      send({
+        type: 'done',
+        summary,
+        graderAudit: audit,
+        graderAuditError: auditError,
+        sqliteDriver: sqliteDriver().name,
+      });
     } catch (e) {
       send({ type: 'error', message: (e as Error).message });
     } finally {

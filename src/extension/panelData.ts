@@ -8,11 +8,12 @@
  * shortlist, novel spans).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import { comparisonPairs } from '../core/index/labels';
+import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
 import {
   accuracyHistogram,
@@ -21,24 +22,34 @@ import {
   betaInterval,
   bestOfK,
   bootstrapPassAtKCurve,
+  categorize,
   coverage,
+  crossoverBootstrap,
   crossoverK,
+  intervalHoldsZero,
   kGrid,
-  majAtK,
+  majOfGroups,
+  pairedBootstrapDiff,
   passAtK,
+  problemSaturationK,
   type ProblemPair,
+  voteGroups,
+  withinNoise,
 } from '../core/metrics';
 import { buildBaseIndex, problemSimilarity } from '../core/similarity';
+import { denominator, describeDenominator, problemSet } from '../core/denominators';
+import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
+import { clusterOrder, computeTrajectories, type TrajectoryDetail, trajectoryFilter } from '../core/trajectories';
 import {
   MAX_PREVIEW_TEXT,
   MAX_TEXT,
-  type CrossoverInfo,
   type KPoint,
   type MajorityData,
   type ModelInfo,
   type NoveltyData,
   type OverviewData,
   type PplData,
+  type ProblemComparison,
   type ProblemData,
   type ProblemModelStats,
   type SamplePage,
@@ -46,6 +57,8 @@ import {
   type SampleSummary,
   type SampleText,
   type SimilarityData,
+  type TrainingData,
+  type TrainingSeries,
   type WebviewFilter,
 } from '../shared/protocol';
 
@@ -55,6 +68,8 @@ export interface Roles {
   focusId?: number;
   /** The user chose the base model (else it is a guess and runs are compared within themselves, as the CLI does). */
   baseIsChoice?: boolean;
+  /** Step pattern of checkpoint series (the `traceInspector.stepPattern` setting); empty: the built-in one. */
+  stepPattern?: string;
 }
 
 function modelInfo(m: ModelRow, roles: Roles): ModelInfo {
@@ -75,7 +90,10 @@ function curve(n: number, f: (k: number) => number | null): KPoint[] {
 /**
  * Everything the problem view's header and chart need for one problem: per model n, c, c/n with its
  * 95% Jeffreys interval, pass@k at k = 1, 2, 4, ..., n, best-of-k (when reward scores exist) and
- * maj@k (when extracted answers exist), and each model's crossover k against the base model.
+ * maj@k (when extracted answers exist; answers grouped by answer equivalence, the winning group judged
+ * by the problem's reference answer when it has one, else by verdicts: metrics `voteGroups`), and each
+ * model against its base: category (and whether it is within noise) and the saturation point (no
+ * per-problem crossover: two curves of one problem never cross).
  * n is the number of graded samples (ungraded samples do not enter pass@k).
  * @returns undefined when the problem id is unknown.
  */
@@ -114,8 +132,8 @@ export function problemData(
     };
   });
   // Each model against its comparison base (the chosen base, or its own run's base while the base is a
-  // guess: the pairs of the CLI report and the overview); a base has no crossover.
-  const crossovers: CrossoverInfo[] = [];
+  // guess: the pairs of the CLI report and the overview); a base is compared with nothing.
+  const comparisons: ProblemComparison[] = [];
   const base = rows.find((r) => r.modelId === roles.baseId);
   const roleBase = roles.baseId !== undefined ? byId.get(roles.baseId) : undefined;
   const baseOf = new Map(
@@ -124,13 +142,14 @@ export function problemData(
   for (const r of rows) {
     const br = rows.find((x) => x.modelId === baseOf.get(r.modelId));
     if (!br || br.graded === 0 || r.graded === 0) continue;
-    const cross = crossoverK([{ problemKey: p.key, base: { n: br.graded, c: br.c }, model: { n: r.graded, c: r.c } }]);
-    crossovers.push({
+    const bc = { n: br.graded, c: br.c };
+    const mc = { n: r.graded, c: r.c };
+    comparisons.push({
       modelId: r.modelId,
       baseModelId: br.modelId,
-      k: cross.k,
-      leaderAtK1: cross.leaderAtK1,
-      kMax: cross.kMax,
+      category: categorize(bc, mc),
+      withinNoise: withinNoise(bc, mc),
+      saturationK: problemSaturationK(bc, mc),
     });
   }
   const labels = [...new Set([...STANDARD_LABELS, ...(annotations?.labelsInUse() ?? [])])];
@@ -145,7 +164,7 @@ export function problemData(
     },
     models: present.map((m) => modelInfo(m, roles)),
     stats,
-    crossovers,
+    comparisons,
     baseModelId: base ? base.modelId : null,
     focusModelId: roles.focusId !== undefined && rows.some((r) => r.modelId === roles.focusId) ? roles.focusId : null,
     labels,
@@ -158,9 +177,13 @@ function hasExtractedAnswers(index: TraceIndex, problemId: number, modelId: numb
   return index.answers(problemId, modelId).some((a) => a.answer !== null && a.answer !== '');
 }
 
-/** Input of a maj@k job (the answers of each model with extracted answers), run in the similarity worker. */
+/**
+ * Input of a maj@k job, run in the similarity worker: the problem's reference answer (null: none) and
+ * the answers of each model with extracted answers.
+ */
 export interface MajorityJob {
   kind: 'majority';
+  reference: string | null;
   models: { modelId: number; answers: { answer: string | null; correct: boolean | null }[] }[];
 }
 
@@ -168,6 +191,7 @@ export interface MajorityJob {
 export function majorityJob(index: TraceIndex, problemId: number): MajorityJob {
   return {
     kind: 'majority',
+    reference: index.problem(problemId)?.referenceAnswer ?? null,
     models: index
       .problemStats(problemId)
       .map((r) => ({
@@ -179,12 +203,17 @@ export function majorityJob(index: TraceIndex, problemId: number): MajorityJob {
 }
 
 /**
- * maj@k at k = 1, 2, 4, ..., n per model (core `majAtK`: exact when the enumeration is small, else a
- * seeded Monte Carlo estimate; see src/core/metrics/majority.ts for ties, ungraded samples and
- * normalisation). Seconds at n = 1024, so it runs in the worker and only when asked for.
+ * maj@k at k = 1, 2, 4, ..., n per model: the answers grouped once by answer equivalence and judged by
+ * the reference answer when the problem has one, as the report's maj@k does (core `voteGroups` and
+ * `majOfGroups`: exact when the enumeration is small, else a seeded Monte Carlo estimate; see
+ * src/core/metrics/majority.ts for ties, ungraded samples and keys). Seconds at n = 1024, so it runs in
+ * the worker and only when asked for.
  */
 export function runMajorityJob(job: MajorityJob): MajorityData['curves'] {
-  return job.models.map((m) => ({ modelId: m.modelId, majAtK: curve(m.answers.length, (k) => majAtK(m.answers, k)) }));
+  return job.models.map((m) => {
+    const votes = voteGroups(m.answers, { reference: job.reference });
+    return { modelId: m.modelId, majAtK: curve(m.answers.length, (k) => majOfGroups(votes, k).value) };
+  });
 }
 
 /**
@@ -438,12 +467,11 @@ export function similarityJob(index: TraceIndex, problemId: number, baseId: numb
 export function similarityParams(index: TraceIndex, problemId: number, baseId: number, modelId: number): string {
   const hashes = index.db
     .prepare(
-      'SELECT model_id, sample_index, content_hash FROM samples WHERE problem_id = ? AND model_id IN (?, ?) ORDER BY model_id, sample_index',
+      'SELECT model_id AS m, sample_index AS i, content_hash AS c FROM samples WHERE problem_id = ? AND model_id IN (?, ?) ORDER BY model_id, sample_index',
     )
-    .raw()
-    .all(problemId, baseId, modelId) as [number, number, string][];
+    .all(problemId, baseId, modelId) as { m: number; i: number; c: string }[];
   const h = createHash('sha1');
-  for (const [m, i, c] of hashes) h.update(`${m === baseId ? 'b' : 'm'}:${i}:${c};`);
+  for (const { m, i, c } of hashes) h.update(`${m === baseId ? 'b' : 'm'}:${i}:${c};`);
   return JSON.stringify({ ...SIMILARITY_PARAMS, texts: h.digest('hex').slice(0, 16) });
 }
 
@@ -497,7 +525,8 @@ export function writeSimilarityCache(
  * The overview: per model the dataset pass@k curve at k = 1, 2, 4, ..., max n with a seeded
  * percentile bootstrap band over problems (also per difficulty level when problems have levels),
  * the accuracy histogram (12 bins), and per non-base model the coverage against the base model
- * (solvable = c >= 1) with the dataset crossover k on shared problems. n = graded samples.
+ * (solvable = c >= 1) with the dataset crossover k on shared problems (before saturation, with its
+ * bootstrap interval) and whether the lead at k = 1 is within noise. n = graded samples.
  * @param replicates bootstrap replicates (default 1000: the band's edges move by well under 0.01).
  */
 export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000): OverviewData {
@@ -515,22 +544,37 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
     for (const r of index.db.prepare('SELECT id, level FROM problems').all() as { id: number; level: string | null }[])
       levelOf.set(r.id, r.level);
   }
+  // every problem of each model, graded or not: the denominators (src/core/denominators.ts)
+  const allByModel = new Map<number, StatRow[]>();
+  for (const s of index.allStats()) {
+    const list = allByModel.get(s.modelId) ?? [];
+    list.push(s);
+    allByModel.set(s.modelId, list);
+  }
   const curves: OverviewData['curves'] = [];
   const histograms: OverviewData['histograms'] = [];
   const warnings: string[] = [];
   const boot = { replicates, seed: 12345 };
   for (const m of models) {
     const rows = byModel.get(m.id) ?? [];
+    const all = allByModel.get(m.id) ?? [];
+    const whole = problemSet(all);
+    if (whole.noSamples + whole.ungraded > 0)
+      warnings.push(
+        `${m.label}: ${describeDenominator(denominator(whole, whole.graded.length, 0))}; those are left out of every figure`,
+      );
     if (rows.length === 0) continue;
-    const groups: [string | null, StatRow[]][] = [[null, rows]];
+    const groups: [string | null, StatRow[]][] = [[null, all]];
     for (const level of levels) {
-      const sub = rows.filter((r) => levelOf.get(r.problemId) === level);
+      const sub = all.filter((r) => levelOf.get(r.problemId) === level);
       if (sub.length > 0) groups.push([level, sub]);
     }
     for (const [level, sub] of groups) {
-      const pc = sub.map((r) => ({ n: r.graded, c: r.c }));
-      const maxN = pc.reduce((a, p) => Math.max(a, p.n), 0);
-      for (const pt of bootstrapPassAtKCurve(pc, kGrid(maxN), boot)) {
+      const set = problemSet(sub);
+      const maxN = set.graded.reduce((a, p) => Math.max(a, p.n), 0);
+      if (maxN === 0) continue;
+      for (const pt of bootstrapPassAtKCurve(set.graded, kGrid(maxN), boot)) {
+        const d = denominator(set, pt.problems, pt.missing);
         curves.push({
           modelId: m.id,
           level,
@@ -539,6 +583,8 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
           ciLow: pt.ciLow,
           ciHigh: pt.ciHigh,
           problems: pt.problems,
+          missing: d.missing,
+          over: describeDenominator(d, pt.k),
         });
       }
     }
@@ -559,7 +605,24 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
   for (const [b, m] of comparisonPairs(withData, base, !!roles.baseIsChoice)) {
     const ps = problemPairs(byModel, b.id, m.id);
     if (ps.length === 0) continue;
-    cov.push({ modelId: m.id, baseModelId: b.id, problems: ps.length, ...coverage(ps), crossoverK: crossoverK(ps).k });
+    const cross = crossoverK(ps);
+    const at1 = pairedBootstrapDiff(
+      ps.map((p) => p.base),
+      ps.map((p) => p.model),
+      [1],
+      boot,
+    )[0];
+    cov.push({
+      modelId: m.id,
+      baseModelId: b.id,
+      problems: ps.length,
+      ...coverage(ps),
+      crossoverK: cross.k,
+      saturationK: cross.saturationK,
+      crossoverInterval: crossoverBootstrap(ps, boot),
+      leaderAtK1: cross.leaderAtK1,
+      leaderAtK1WithinNoise: intervalHoldsZero(at1),
+    });
   }
   return {
     models: models.filter((m) => byModel.has(m.id)).map((m) => modelInfo(m, roles)),
@@ -597,7 +660,7 @@ export type ResolvedFilter = ProblemFilter | { kind: 'problems'; problemIds: num
  * particular model (histogram bins, coverage cells, failing/lost/gained of a model that may not be
  * the tree's focus model) become an explicit list of problem ids with a title.
  */
-export function resolveFilter(index: TraceIndex, f: WebviewFilter): ResolvedFilter {
+export function resolveFilter(index: TraceIndex, f: WebviewFilter, roles: Roles = {}): ResolvedFilter {
   const label = (id: number) => index.model(id)?.label ?? `model ${id}`;
   const stats = (id: number) =>
     new Map(
@@ -647,105 +710,157 @@ export function resolveFilter(index: TraceIndex, f: WebviewFilter): ResolvedFilt
       }[cell];
       return { kind: 'problems', problemIds: ids, title: `${label(f.model)} vs ${label(f.base)}: ${what}` };
     }
+    case 'training': {
+      const t = trainingSeries(index, roles).trajectories.find((x) => x.name === f.series);
+      const ids = t ? trainingProblemIds(t, f.which) : [];
+      return {
+        kind: 'problems',
+        problemIds: ids,
+        title: t ? trainingFilterTitle(t, f.which) : `${f.series}: no such series`,
+      };
+    }
   }
 }
 
-// ------------------------------------------------------------------------------------------------
-// PPL_base sidecar
+/**
+ * The checkpoint series of the index with per-problem rows only (no bootstrap, no text scan): what the
+ * tree's training filters need. An invalid step pattern falls back to the built-in one, with a warning.
+ */
+export function trainingSeries(
+  index: TraceIndex,
+  roles: Roles,
+): { trajectories: TrajectoryDetail[]; warnings: string[] } {
+  const { pattern, warning } = usablePattern(roles.stepPattern);
+  const r = computeTrajectories(index, { ...trajectoryRoles(index, roles), stepPattern: pattern, problemsOnly: true });
+  return { trajectories: r.trajectories, warnings: warning ? [warning, ...r.warnings] : r.warnings };
+}
 
-/** Where the base-model log-probability sidecar is looked for, relative to the results folder. */
-export const LOGPROB_SIDECAR = '.trace-inspector/base-logprobs.jsonl';
+/** Problem row ids of a training filter: lost during training, or solved only at late steps. */
+export function trainingProblemIds(t: TrajectoryDetail, which: 'lost' | 'late'): number[] {
+  return trajectoryFilter(t, which).map((i) => t.ids.problems[i]);
+}
+
+/** The title of a training filter, naming its series and steps. */
+export function trainingFilterTitle(t: TrajectoryDetail, which: 'lost' | 'late'): string {
+  const last = t.steps[t.steps.length - 1]?.step;
+  return which === 'lost'
+    ? `Lost during training (${t.name}): solved at an earlier step, not at step ${last}`
+    : `Solved only at late steps (${t.name}): first solved at step ${t.lateFromStep} or later`;
+}
+
+/** The setting's pattern when it compiles, else the built-in one and a warning saying why. */
+function usablePattern(pattern: string | undefined): { pattern: string | undefined; warning?: string } {
+  if (!pattern?.trim()) return { pattern: undefined };
+  try {
+    compileStepPattern(pattern);
+    return { pattern };
+  } catch (e) {
+    return {
+      pattern: undefined,
+      warning: `traceInspector.stepPattern: ${(e as Error).message}; the built-in pattern is used`,
+    };
+  }
+}
+
+/** The base model and whether it was chosen, as the trajectories computation takes them. */
+function trajectoryRoles(index: TraceIndex, roles: Roles): { base?: ModelRow; baseIsChoice: boolean } {
+  const base = roles.baseId !== undefined ? index.model(roles.baseId) : undefined;
+  return { base, baseIsChoice: !!roles.baseIsChoice };
+}
 
 /**
- * Perplexity under the base model, PPL_base(Y) = exp(-(1/T) sum_t log p_base(y_t | x, y_<t))
- * (Yue et al. 2025, sec. 4), of every sample of one problem found in the sidecar.
- *
- * Sidecar format (docs/problem-view.md): `<folder>/.trace-inspector/base-logprobs.jsonl`, one JSON
- * object per line:
- *   `{"dataset": "gsm8k_subset", "problemId": "0", "model": "<model display id or label>",
- *     "sampleIndex": 0, "tokenLogprobs": [-0.1, -2.3, ...]}`
- * or, instead of `tokenLogprobs`, `"sumLogprob": -123.4, "tokens": 87`. `dataset` may be omitted
- * when the folder has one dataset; `problemId` may be a number. Natural-log probabilities of the
- * sample's tokens under the BASE model (teacher-forced on the problem prompt). Lines that do not
- * parse or match no sample are counted in `skipped` (first few reasons in `diagnostics`).
+ * The overview's Training tab: every checkpoint series with per-step figures (pass@1 and pass@K with
+ * seeded bootstrap intervals, the step's base as reference, categories and the positive-gain share
+ * against the base, mean response length) and every problem's c/n per step in heatmap order
+ * (src/core/trajectories.ts `clusterOrder`). n = graded samples.
+ * @param replicates bootstrap replicates (default 1000, as the overview's curves).
  */
-export function pplData(root: string | undefined, index: TraceIndex, problemId: number): PplData {
-  const empty: PplData = { available: false, source: null, points: [], skipped: 0, diagnostics: [] };
-  if (!root) return empty;
-  const path = join(root, ...LOGPROB_SIDECAR.split('/'));
-  if (!existsSync(path) || !statSync(path).isFile()) return empty;
-  const p = index.problem(problemId);
-  if (!p) return empty;
+export function trainingData(index: TraceIndex, roles: Roles, replicates = 1000): TrainingData {
+  const { pattern, warning } = usablePattern(roles.stepPattern);
   const models = index.models();
-  const datasets = new Set(index.db.prepare('SELECT DISTINCT dataset FROM problems').pluck().all() as string[]);
-  const out: PplData = { available: true, source: LOGPROB_SIDECAR, points: [], skipped: 0, diagnostics: [] };
-  const lines = readFileSync(path, 'utf8').split('\n');
-  const bad = (line: number, why: string) => {
-    out.skipped++;
-    if (out.diagnostics.length < 20) out.diagnostics.push(`${LOGPROB_SIDECAR}:${line}: ${why}`);
+  const r = computeTrajectories(index, {
+    ...trajectoryRoles(index, roles),
+    stepPattern: pattern,
+    replicates,
+    seed: 12345,
+    models,
+  });
+  const label = new Map(models.map((m) => [m.id, m.label]));
+  const series: TrainingSeries[] = r.trajectories.map((t) => ({
+    name: t.name,
+    k: t.k,
+    lateFromStep: t.lateFromStep,
+    steps: t.steps.map((s, i) => {
+      const baseId = t.ids.bases[i];
+      const g = s.positiveGainShare;
+      return {
+        step: s.step,
+        modelId: t.ids.models[i],
+        label: s.label,
+        baseModelId: baseId,
+        baseLabel: baseId === null ? null : (label.get(baseId) ?? null),
+        samples: s.samples,
+        graded: s.graded,
+        correct: s.correct,
+        problems: s.problems,
+        sampleAccuracy: s.sampleAccuracy,
+        passAtK: s.passAtK,
+        basePassAtK: s.basePassAtK,
+        pairedProblems: s.pairedProblems,
+        categories: s.categories,
+        gainShare: g && {
+          sharpening: g.sharpening,
+          expansion: g.expansion,
+          ciLow: g.ciLow,
+          ciHigh: g.ciHigh,
+          gainFromSharpening: g.gainFromSharpening,
+          gainFromExpansion: g.gainFromExpansion,
+          gainedProblems: g.gainedProblems,
+        },
+        meanChars: s.meanChars,
+        baseMeanChars: s.baseMeanChars,
+      };
+    }),
+    problems: clusterOrder(t.problems).map((i) => {
+      const p = t.problems[i];
+      return {
+        id: t.ids.problems[i],
+        problemId: p.problemId,
+        dataset: p.dataset,
+        c: p.correctByStep,
+        n: p.nByStep,
+        baseC: p.baseCorrectByStep,
+        baseN: p.baseNByStep,
+        firstSolvedStep: p.firstSolvedStep,
+        lostAtStep: p.lostAtStep,
+        pattern: p.pattern,
+      };
+    }),
+    lost: trainingProblemIds(t, 'lost'),
+    late: trainingProblemIds(t, 'late'),
+  }));
+  return {
+    series,
+    stepPattern: pattern ?? DEFAULT_STEP_PATTERN,
+    defaultPattern: pattern === undefined,
+    warnings: warning ? [warning, ...r.warnings] : r.warnings,
+    models: models.length,
   };
-  for (const [i, raw] of lines.entries()) {
-    const text = raw.trim();
-    if (!text) continue;
-    let o: Record<string, unknown>;
-    try {
-      o = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      bad(i + 1, 'not valid JSON');
-      continue;
-    }
-    if (typeof o !== 'object' || o === null) {
-      bad(i + 1, 'expected an object');
-      continue;
-    }
-    const pid = typeof o.problemId === 'number' ? String(o.problemId) : o.problemId;
-    if (pid !== p.problemId) continue; // another problem: not ours, not an error
-    const ds = typeof o.dataset === 'string' ? o.dataset : datasets.size === 1 ? [...datasets][0] : undefined;
-    if (ds !== p.dataset) continue;
-    const m = models.find((x) => x.displayId === o.model || x.label === o.model);
-    if (!m) {
-      bad(i + 1, `model ${JSON.stringify(o.model)} is not in the index`);
-      continue;
-    }
-    if (!Number.isInteger(o.sampleIndex)) {
-      bad(i + 1, 'sampleIndex must be an integer');
-      continue;
-    }
-    let sum: number;
-    let tokens: number;
-    if (Array.isArray(o.tokenLogprobs)) {
-      if (!o.tokenLogprobs.every((x) => typeof x === 'number' && Number.isFinite(x) && x <= 0)) {
-        bad(i + 1, 'tokenLogprobs must be finite numbers <= 0');
-        continue;
-      }
-      sum = (o.tokenLogprobs as number[]).reduce((a, x) => a + x, 0);
-      tokens = o.tokenLogprobs.length;
-    } else if (typeof o.sumLogprob === 'number' && Number.isInteger(o.tokens)) {
-      sum = o.sumLogprob;
-      tokens = o.tokens as number;
-    } else {
-      bad(i + 1, 'needs tokenLogprobs, or sumLogprob and tokens');
-      continue;
-    }
-    if (tokens < 1) {
-      bad(i + 1, 'no tokens');
-      continue;
-    }
-    const s = index.db
-      .prepare('SELECT id, correct FROM samples WHERE problem_id = ? AND model_id = ? AND sample_index = ?')
-      .get(problemId, m.id, o.sampleIndex) as { id: number; correct: number | null } | undefined;
-    if (!s) {
-      bad(i + 1, `no sample ${String(o.sampleIndex)} of ${m.label} for this problem`);
-      continue;
-    }
-    out.points.push({
-      modelId: m.id,
-      sampleId: s.id,
-      correct: s.correct === null ? null : s.correct === 1,
-      ppl: Math.exp(-sum / tokens),
-    });
-  }
-  return out;
+}
+
+// ------------------------------------------------------------------------------------------------
+// PPL_base sidecar (read and resolved by the core, src/core/ppl.ts)
+
+/** PPL_base of one problem's samples, for the problem view (see {@link readPplSidecar}). */
+export function pplData(root: string | undefined, index: TraceIndex, problemId: number): PplData {
+  const r = readPplSidecar(root, index, problemId);
+  return {
+    available: r.available,
+    source: r.source,
+    points: r.points.map(({ modelId, sampleId, correct, ppl }) => ({ modelId, sampleId, correct, ppl })),
+    skipped: r.skipped,
+    diagnostics: r.diagnostics.map((d) => `${d.file}:${d.line}: ${d.message}`),
+  };
 }
 
 /** Whether the folder has a log-prob sidecar. */

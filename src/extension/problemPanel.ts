@@ -13,7 +13,7 @@
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import type { FolderSession } from './session';
+import { type FolderSession, readSettings } from './session';
 import { comparisonBase } from '../core/index/labels';
 import type { ModelRow } from '../core/index/traceIndex';
 import {
@@ -29,6 +29,7 @@ import {
   sampleText,
   similarityJob,
   similarityParams,
+  trainingData,
   withAnswersInBase,
   writeSimilarityCache,
   type Roles,
@@ -326,7 +327,12 @@ class Panel {
   }
 
   private roles(s: FolderSession): Roles {
-    return { baseId: s.baseModel()?.id, focusId: s.focusModel()?.id, baseIsChoice: !s.baseModelIsGuess() };
+    return {
+      baseId: s.baseModel()?.id,
+      focusId: s.focusModel()?.id,
+      baseIsChoice: !s.baseModelIsGuess(),
+      stepPattern: readSettings(s.folder).stepPattern,
+    };
   }
 
   private async onMessage(raw: unknown): Promise<void> {
@@ -387,6 +393,10 @@ class Panel {
         const s = this.session();
         return overviewData(s.index, this.roles(s));
       }
+      case 'getTraining': {
+        const s = this.session();
+        return trainingData(s.index, this.roles(s));
+      }
       case 'setAnnotation': {
         const s = this.session();
         const ref = s.annotations.refOf(m.sampleId);
@@ -399,7 +409,10 @@ class Panel {
         const s = this.session();
         // The tree shows this panel's folder first (row ids belong to its index).
         await vscode.commands.executeCommand('traceInspector.showFolder', s.folder.uri.toString());
-        await vscode.commands.executeCommand('traceInspector.filterProblems', resolveFilter(s.index, m.filter));
+        await vscode.commands.executeCommand(
+          'traceInspector.filterProblems',
+          resolveFilter(s.index, m.filter, this.roles(s)),
+        );
         return { ok: true };
       }
       case 'openSample':
@@ -408,9 +421,17 @@ class Panel {
           folder: this.session().folder.uri.toString(),
         });
         return { ok: true };
-      case 'openProblem':
-        this.panels.show({ view: 'problem', problemId: m.problemId, folder: this.state.folder });
+      case 'openProblem': {
+        const key = this.session().index.problem(m.problemId)?.key;
+        this.panels.show({
+          view: 'problem',
+          problemId: m.problemId,
+          problemKey: key,
+          modelId: m.modelId,
+          folder: this.state.folder,
+        });
         return { ok: true };
+      }
       case 'getSamplePreview': {
         const s = this.session();
         // Where it sits in the tree: only when the tree shows this folder.

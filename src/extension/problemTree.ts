@@ -4,6 +4,7 @@ import type { ModelRow, ProblemFilter, ProblemRow, SampleRow, StatRow } from '..
 import { preview } from '../core/text';
 import type { TreeOrder } from './sampleOrder';
 import { readSettings, type FolderSession } from './session';
+import { trainingFilterTitle, trainingProblemIds, trainingSeries } from './panelData';
 
 /** How the tree is grouped. */
 export type TreeMode = 'problem' | 'model';
@@ -20,7 +21,14 @@ export type TreeFilter =
   | { kind: 'level'; level: string }
   | { kind: 'label'; label: string }
   | { kind: 'search'; query: string }
-  | { kind: 'problems'; problemIds: number[]; title?: string };
+  | { kind: 'graderDisagreements' }
+  | { kind: 'problems'; problemIds: number[]; title?: string }
+  /**
+   * Problems of a training series (checkpoints of one run): `lost` = lost during training (solved at an
+   * earlier step, not at the last one), `late` = solved only at late steps. `series` names the series;
+   * absent: the series of the model in focus, else the first one.
+   */
+  | { kind: 'training'; which: 'lost' | 'late'; series?: string; title?: string };
 
 /** Tree nodes. Every node carries what its children query needs; ids are stable across refreshes. */
 export type Node =
@@ -55,8 +63,15 @@ export function describeFilter(f: TreeFilter, focus?: ModelRow, base?: ModelRow)
       return `Label: ${f.label}`;
     case 'search':
       return `Search: "${f.query}"`;
+    case 'graderDisagreements':
+      return 'Grader disagreements: the same answer graded correct and incorrect';
     case 'problems':
       return f.title ?? `${f.problemIds.length} selected problems`;
+    case 'training':
+      return (
+        f.title ??
+        `${f.which === 'lost' ? 'Lost during training' : 'Solved only at late steps'}${f.series ? ` (${f.series})` : ''}`
+      );
   }
 }
 
@@ -82,17 +97,100 @@ const passIcon = new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.ico
 const failIcon = new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
 const partialIcon = new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('testing.iconQueued'));
 const ungradedIcon = new vscode.ThemeIcon('question');
+const noSamplesIcon = new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
+
+/**
+ * The state of a model on a problem, as the tree shows it: `none` (no record), `noSamples` (a record
+ * without samples), `ungraded` (samples, none graded), else by verdicts. The first two and `ungraded`
+ * are left out of every figure (counted in `missing`), so they are never shown as failing.
+ */
+export type ProblemState = 'none' | 'noSamples' | 'ungraded' | 'failing' | 'partial' | 'solved';
+
+export function problemState(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined): ProblemState {
+  if (!s) return 'none';
+  if (s.n === 0) return 'noSamples';
+  if (s.graded === 0) return 'ungraded';
+  return s.c === 0 ? 'failing' : s.c === s.graded ? 'solved' : 'partial';
+}
+
+function stateIcon(state: ProblemState): vscode.ThemeIcon {
+  switch (state) {
+    case 'noSamples':
+      return noSamplesIcon;
+    case 'none':
+    case 'ungraded':
+      return ungradedIcon;
+    case 'failing':
+      return failIcon;
+    case 'solved':
+      return passIcon;
+    case 'partial':
+      return partialIcon;
+  }
+}
 
 /** Largest configured k that `n` reaches (pass@k for n < k is undefined and never shown). */
 function treeK(kValues: number[], n: number): number | undefined {
   return [...kValues].sort((a, b) => b - a).find((k) => k <= n);
 }
 
-function fmtCounts(s: StatRow | undefined, kValues: number[]): string {
-  if (!s) return '—';
+/**
+ * A model's counts on a problem: `c/n · pass@k` over graded samples; `c/g · u ungraded` when some
+ * samples have no verdict; `no samples` / `N ungraded` for the states left out of the figures.
+ */
+export function fmtCounts(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined, kValues: number[]): string {
+  const state = problemState(s);
+  if (!s || state === 'none') return '—';
+  if (state === 'noSamples') return 'no samples';
+  // "0/n" would read as n failures
+  if (state === 'ungraded') return `${s.n} ungraded`;
   const k = treeK(kValues, s.graded);
   const p = k && k > 1 ? passAtK(s.graded, s.c, k) : null;
-  return `${s.c}/${s.n}${p !== null && k ? ` · pass@${k} ${p.toFixed(2)}` : ''}`;
+  const ungraded = s.n - s.graded;
+  return `${s.c}/${s.graded}${ungraded > 0 ? ` · ${ungraded} ungraded` : ''}${p !== null && k ? ` · pass@${k} ${p.toFixed(2)}` : ''}`;
+}
+
+/** `c/n` of the base model on a problem, or its state when it has no verdict there. */
+function shortCounts(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined): string {
+  const state = problemState(s);
+  if (!s || state === 'none') return '—';
+  if (state === 'noSamples') return 'no samples';
+  if (state === 'ungraded') return `${s.n} ungraded`;
+  return `${s.c}/${s.graded}`;
+}
+
+/** `step 300 · ` for a checkpoint of a training series, else empty. */
+function stepText(s: FolderSession, m: ModelRow): string {
+  const st = s.checkpointSteps().get(m.id);
+  return st ? `step ${st.step} · ` : '';
+}
+
+/**
+ * Model rows in the order given, except that the checkpoints of a training series are listed together,
+ * by step number (step-300 before step-1000, ckpt-500 before ckpt-2k), where the series' first member
+ * stands.
+ */
+export function groupCheckpoints<M extends { id: number }>(
+  ordered: readonly M[],
+  steps: ReadonlyMap<number, { step: number; series: string }>,
+): M[] {
+  const out: M[] = [];
+  const done = new Set<string>();
+  for (const m of ordered) {
+    const st = steps.get(m.id);
+    if (!st) {
+      out.push(m);
+      continue;
+    }
+    if (done.has(st.series)) continue;
+    done.add(st.series);
+    out.push(
+      ...ordered
+        .filter((x) => steps.get(x.id)?.series === st.series)
+        .sort((a, b) => (steps.get(a.id)?.step ?? 0) - (steps.get(b.id)?.step ?? 0)),
+    );
+  }
+  return out;
 }
 
 /**
@@ -114,11 +212,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
 
   /** Problems matching the last full-text search, computed once per query and index state (a common word matches most samples). */
   private searchCache: { query: string; problemIds: number[] } | undefined;
+  /** Problems of the last training filter, computed once per filter and index state. */
+  private trainingCache: { filter: string; problemIds: number[]; title: string } | undefined;
 
   refresh(node?: Node): void {
     if (!node) {
       this.shown.clear();
       this.searchCache = undefined;
+      this.trainingCache = undefined;
     }
     this.emitter.fire(node);
   }
@@ -155,12 +256,37 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
               threshold: f.threshold ?? readSettings(s.folder).luckyGuessThreshold,
             }
           : { kind: 'all' };
+      case 'training': {
+        const key = JSON.stringify(f);
+        if (this.trainingCache?.filter !== key) {
+          const all = trainingSeries(s.index, {
+            baseId: base?.id,
+            focusId: focus?.id,
+            baseIsChoice: !s.baseModelIsGuess(),
+            stepPattern: readSettings(s.folder).stepPattern,
+          }).trajectories;
+          const t = f.series
+            ? all.find((x) => x.name === f.series)
+            : (all.find((x) => focus !== undefined && x.ids.models.includes(focus.id)) ?? all[0]);
+          this.trainingCache = {
+            filter: key,
+            problemIds: t ? trainingProblemIds(t, f.which) : [],
+            title: t ? trainingFilterTitle(t, f.which) : 'No checkpoint series in this folder',
+          };
+        }
+        return { kind: 'problems', problemIds: this.trainingCache.problemIds };
+      }
       case 'search': {
         if (this.searchCache?.query !== f.query) {
           const problemIds = s.index.listProblems({ kind: 'search', query: f.query }, 0, 1_000_000).map((p) => p.id);
           this.searchCache = { query: f.query, problemIds };
         }
         return { kind: 'problems', problemIds: this.searchCache.problemIds };
+      }
+      case 'graderDisagreements': {
+        // problems with a group of equivalent answers graded both ways (the session caches the audit)
+        const ids = [...new Set(s.graderAudit().inconsistent.map((g) => g.problemRowId))];
+        return { kind: 'problems', problemIds: ids };
       }
       default:
         return f;
@@ -223,17 +349,27 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     try {
       if (!node) {
         if (s.index.models().length === 0) {
+          const files = Object.values(s.index.resultFilesByFormat()).reduce((a, n) => a + n, 0);
           return [
             s.isIndexing
               ? { type: 'message', text: 'Indexing…' }
-              : {
-                  type: 'message',
-                  text: 'No samples indexed yet. Index this folder',
-                  command: { command: 'traceInspector.index', title: 'Index Folder' },
-                },
+              : files > 0
+                ? {
+                    type: 'message',
+                    text: `No samples: ${files} results file${files === 1 ? ' was' : 's were'} read but every record failed (see the Problems panel)`,
+                    command: { command: 'workbench.actions.view.problems', title: 'Show Problems' },
+                  }
+                : {
+                    type: 'message',
+                    text: 'No samples indexed yet. Index this folder',
+                    command: { command: 'traceInspector.index', title: 'Index Folder' },
+                  },
           ];
         }
-        if (this.mode === 'model') return s.models().map((m) => ({ type: 'model', model: m }) as Node);
+        if (this.mode === 'model') {
+          const steps = s.checkpointSteps();
+          return groupCheckpoints(s.models(), steps).map((m) => ({ type: 'model', model: m }) as Node);
+        }
         const { total } = this.problemPage(s, 0, 0);
         this.lastCount = total;
         if (total === 0)
@@ -404,7 +540,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
 
   /**
    * The models listed under a problem: the base model and the model in focus first, then the others
-   * in run and name order. With more than one other model and `traceInspector.showAllModels` off,
+   * in run and name order (the checkpoints of a series together, by step). With more than one other model and `traceInspector.showAllModels` off,
    * the others go behind an "N more models" node (`more`). Under the search filter, only the models
    * with a matching sample.
    */
@@ -420,8 +556,12 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       .filter((m): m is ModelRow => !!m && (matching === undefined || matching.has(m.id)))
       .sort((a, b) => rank(a) - rank(b) || a.displayId.localeCompare(b.displayId, 'en', { numeric: true }));
     const first = all.filter((m) => rank(m) < 2);
-    const rest = all.filter((m) => rank(m) === 2);
-    if (readSettings(s.folder).showAllModels || rest.length < 2) return { shown: all, more: [] };
+    // checkpoints of one training series together, in step order
+    const rest = groupCheckpoints(
+      all.filter((m) => rank(m) === 2),
+      s.checkpointSteps(),
+    );
+    if (readSettings(s.folder).showAllModels || rest.length < 2) return { shown: [...first, ...rest], more: [] };
     return { shown: first, more: rest };
   }
 
@@ -459,17 +599,30 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         item.contextValue = 'problem';
         if (s) {
           const stats = s.index.problemStats(p.id);
-          const focus = node.modelId !== undefined ? s.index.model(node.modelId) : s.focusModel();
+          const pending = node.modelId === undefined && s.focusPending();
+          const focus = node.modelId !== undefined ? s.index.model(node.modelId) : pending ? undefined : s.focusModel();
           const base = s.baseModel();
           const fs = stats.find((x) => x.modelId === focus?.id);
           const bs = stats.find((x) => x.modelId === base?.id);
+          // Figures not in the index yet say so (never another model's figures under this name).
+          const missing = s.isIndexing ? 'indexing…' : s.indexIncomplete() ? 'not indexed (indexing stopped)' : '—';
           const parts: string[] = [];
-          if (node.modelId === undefined && base && base.id !== focus?.id)
-            parts.push(`base ${bs ? `${bs.c}/${bs.n}` : '—'}`);
-          if (focus) parts.push(`${node.modelId === undefined ? 'model ' : ''}${fmtCounts(fs, kValues)}`);
+          if (pending) {
+            // The base is named "base" only when it is the user's choice: a guess from the models indexed
+            // so far may be the RL model (its file read first), so the row names the model itself.
+            if (base)
+              parts.push(
+                `${s.baseModelIsGuess() ? s.shortLabel(base) : 'base'} ${bs ? fmtCounts(bs, kValues) : missing}`,
+              );
+            parts.push(`model: ${s.isIndexing ? 'indexing…' : 'not indexed (indexing stopped)'}`);
+          } else {
+            if (node.modelId === undefined && base && base.id !== focus?.id)
+              parts.push(`base ${bs ? shortCounts(bs) : missing}`);
+            if (focus)
+              parts.push(`${node.modelId === undefined ? 'model ' : ''}${fs ? fmtCounts(fs, kValues) : missing}`);
+          }
           item.description = `${parts.join(' · ')}${p.question ? ` — ${preview(p.question, 60)}` : ''}`;
-          item.iconPath =
-            !fs || fs.graded === 0 ? ungradedIcon : fs.c === 0 ? failIcon : fs.c === fs.graded ? passIcon : partialIcon;
+          item.iconPath = !fs && s.isIndexing ? new vscode.ThemeIcon('loading~spin') : stateIcon(problemState(fs));
         }
         return item;
       }
@@ -500,17 +653,16 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           const role = m.id === base?.id ? 'base · ' : m.id === focus?.id ? 'focus · ' : '';
           if (node.problemId !== undefined) {
             const st = s.index.problemStats(node.problemId).find((x) => x.modelId === m.id);
-            item.description = `${role}${fmtCounts(st, kValues)}`;
-            item.iconPath =
-              !st || st.graded === 0
-                ? ungradedIcon
-                : st.c === 0
-                  ? failIcon
-                  : st.c === st.graded
-                    ? passIcon
-                    : partialIcon;
+            item.description = `${role}${stepText(s, m)}${fmtCounts(st, kValues)}`;
+            item.iconPath = stateIcon(problemState(st));
+            // a record without samples has nothing to expand
+            if (st && st.n === 0) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
           } else {
-            item.description = `${role}${m.problems} problems · ${m.correct}/${m.samples} correct`;
+            const left = [
+              m.emptyProblems ? `${m.emptyProblems} without samples` : '',
+              m.ungradedProblems ? `${m.ungradedProblems} ungraded` : '',
+            ].filter(Boolean);
+            item.description = `${role}${stepText(s, m)}${m.problems} problems${left.length ? ` (${left.join(', ')})` : ''} · ${m.correct}/${m.samples} correct${s.isIndexing ? ' · indexing…' : ''}`;
             item.iconPath = new vscode.ThemeIcon(m.id === base?.id ? 'home' : m.id === focus?.id ? 'target' : 'hubot');
           }
         }
@@ -588,15 +740,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         if (a?.note) md.appendMarkdown('\n\n**Note:** ').appendText(a.note);
       }
     } else if (node.type === 'model') {
+      const m = node.model;
       const role =
-        node.model.id === s.baseModel()?.id
-          ? ' (base model)'
-          : node.model.id === s.focusModel()?.id
-            ? ' (model in focus)'
-            : '';
-      md.appendText(
-        `${node.model.displayId}${role}\n${node.model.problems} problems, ${node.model.samples} samples, ${node.model.correct} correct`,
-      );
+        m.id === s.baseModel()?.id ? ' (base model)' : m.id === s.focusModel()?.id ? ' (model in focus)' : '';
+      md.appendText(`${m.displayId}${role}\n${m.problems} problems, ${m.samples} samples, ${m.correct} correct`);
+      if (m.emptyProblems || m.ungradedProblems)
+        md.appendMarkdown('\n\n').appendText(
+          `Left out of every figure (counted in "missing"): ${m.emptyProblems} problem(s) without samples, ${m.ungradedProblems} without a graded sample.`,
+        );
     } else return item;
     item.tooltip = md;
     return item;

@@ -3,9 +3,12 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { auditDiagnostics, auditFolder } from '../core/audit';
+import { type GraderAudit, graderAudit, graderAuditDiagnostics } from '../core/graderAudit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 import { comparisonBase, defaultFocusModel, distinctiveLabels, guessBaseModel } from '../core/index/labels';
+import { sqliteDriver } from '../core/index/sqlite';
+import { checkpointSeries } from '../core/trajectories';
 import { TraceIndex, type ModelRow } from '../core/index/traceIndex';
 import type { Diagnostic } from '../core/model';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
@@ -26,6 +29,12 @@ export interface Settings {
   luckyGuessThreshold: number;
   /** List every model under a problem (else the base and the model in focus, the rest behind "N more models"). */
   showAllModels: boolean;
+  /** A correctness score >= this is correct; undefined: scores that are not verdicts leave samples ungraded. */
+  correctThreshold: number | undefined;
+  /** Step pattern of checkpoint series (regular expression source); empty: the built-in one. */
+  stepPattern: string;
+  /** Inspect AI logs: the scorer (`name` or `name.key`); empty for the default rule (see readers/inspectScorer.ts). */
+  scorer: string;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
@@ -41,7 +50,14 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     lowAccuracyThreshold: c.get<number>('lowAccuracyThreshold') ?? 0.25,
     luckyGuessThreshold: c.get<number>('luckyGuessThreshold') ?? 0.125,
     showAllModels: c.get<boolean>('showAllModels') ?? false,
+    correctThreshold: finiteOrUndefined(c.get<unknown>('correctThreshold')),
+    stepPattern: c.get<string>('stepPattern') ?? '',
+    scorer: (c.get<string>('scorer') ?? '').trim(),
   };
+}
+
+function finiteOrUndefined(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
 /**
@@ -86,6 +102,7 @@ export class FolderSession implements vscode.Disposable {
 
   fireChanged(): void {
     this.modelsCache = undefined;
+    this.partialCache = undefined;
     this.changed.fire();
   }
 
@@ -105,6 +122,16 @@ export class FolderSession implements vscode.Disposable {
     return this.shortCache.labels.get(m.id) ?? m.label;
   }
 
+  private graderAuditCache: GraderAudit | undefined;
+
+  /**
+   * The grader audit of the indexed samples (groups of equivalent answers graded both ways; core
+   * `graderAudit`): the one the indexing worker computed after its last pass, else computed here once.
+   */
+  graderAudit(): GraderAudit {
+    return (this.graderAuditCache ??= graderAudit(this.index));
+  }
+
   /**
    * Models with totals; cached until the next change (every tree row asks for the base and focus
    * models). While indexing runs, the change events of committed batches clear it.
@@ -113,6 +140,34 @@ export class FolderSession implements vscode.Disposable {
 
   models(): ModelRow[] {
     return (this.modelsCache ??= this.index.models());
+  }
+
+  private stepsCache:
+    | { key: string; models: ModelRow[]; steps: Map<number, { step: number; series: string }> }
+    | undefined;
+
+  /**
+   * The step and series of every model that is a checkpoint of a training series (core
+   * `checkpointSeries` with the `traceInspector.stepPattern` setting; an invalid pattern falls back to
+   * the built-in one). Cached until the models, the base or the setting change.
+   */
+  checkpointSteps(): Map<number, { step: number; series: string }> {
+    const models = this.models();
+    const base = this.baseModel();
+    const baseIsChoice = !this.baseModelIsGuess();
+    const pattern = readSettings(this.folder).stepPattern;
+    const key = `${base?.id ?? ''}|${baseIsChoice}|${pattern}`;
+    if (this.stepsCache?.key === key && this.stepsCache.models === models) return this.stepsCache.steps;
+    let found: ReturnType<typeof checkpointSeries>;
+    try {
+      found = checkpointSeries(models, { base, baseIsChoice, stepPattern: pattern });
+    } catch {
+      found = checkpointSeries(models, { base, baseIsChoice });
+    }
+    const steps = new Map<number, { step: number; series: string }>();
+    for (const s of found.series) for (const st of s.steps) steps.set(st.model.id, { step: st.step, series: s.name });
+    this.stepsCache = { key, models, steps };
+    return steps;
   }
 
   private stateKey(what: string): string {
@@ -162,19 +217,25 @@ export class FolderSession implements vscode.Disposable {
    * The model in focus (the one "failing", "lost by RL", ... filters are about): the stored
    * choice; else, while the base is a guess, the final model of the last run (core
    * `defaultFocusModel`: largest training step or none); else the first non-base model in the base
-   * model's run, else the first non-base model.
+   * model's run, else the first non-base model, else (a folder of one model) the base model.
+   *
+   * While indexing runs, a model not indexed yet is not replaced by another: when the stored choice
+   * is not in the index yet, or no model besides the base is, this is `undefined` (pending), so that
+   * no row shows one model's figures under the name of the model in focus ({@link focusPending}).
    */
   focusModel(): ModelRow | undefined {
     const models = this.models();
     const stored = this.context.workspaceState.get<string>(this.stateKey('focus'));
     const byKey = stored ? models.find((m) => m.key === stored) : undefined;
     if (byKey) return byKey;
+    if (stored && this.isIndexing) return undefined;
+    const base = this.baseModel();
+    const others = models.filter((m) => m.id !== base?.id);
+    if (others.length === 0 && this.isIndexing) return undefined;
     if (this.baseModelIsGuess()) {
       const final = defaultFocusModel(models);
       if (final) return final;
     }
-    const base = this.baseModel();
-    const others = models.filter((m) => m.id !== base?.id);
     return others.find((m) => m.run === base?.run) ?? others[0] ?? base;
   }
 
@@ -190,6 +251,36 @@ export class FolderSession implements vscode.Disposable {
     if (this.context.workspaceState.get<boolean>(key)) return false;
     await this.context.workspaceState.update(key, true);
     return true;
+  }
+
+  /**
+   * Whether the index may not hold every model of the folder yet: indexing runs, or the last pass
+   * was cancelled, or files were left half-read by an interrupted pass.
+   */
+  indexIncomplete(): boolean {
+    if (this.isIndexing || this.lastSummary?.cancelled) return true;
+    this.partialCache ??= this.index.partialFiles();
+    return this.partialCache > 0;
+  }
+
+  /** {@link TraceIndex.partialFiles}, cached like the models until the next change. */
+  private partialCache: number | undefined;
+
+  /**
+   * The model in focus is not known yet because the index is incomplete: none is indexed besides the
+   * base model (or the stored choice is not indexed yet). Rows then show the base model's figures
+   * under its own name and say the model is still to come.
+   */
+  focusPending(): boolean {
+    if (!this.indexIncomplete()) return false;
+    const focus = this.focusModel();
+    if (focus && this.context.workspaceState.get<string>(this.stateKey('focus')) === focus.key) return false;
+    return !focus || focus.id === this.baseModel()?.id;
+  }
+
+  /** Stops the running indexing pass (committed batches stay; the next pass redoes the unfinished file). */
+  cancelIndexing(): void {
+    this.running?.worker.postMessage({ type: 'cancel' } satisfies WorkerRequest);
   }
 
   async setFocusModel(model: ModelRow | undefined): Promise<void> {
@@ -216,8 +307,13 @@ export class FolderSession implements vscode.Disposable {
       dbPath: this.dbPath,
       include: settings.include,
       exclude: settings.exclude,
+      correctThreshold: settings.correctThreshold,
+      scorer: settings.scorer,
+      // the worker opens its own connection: with this process's driver (one SQLite per process)
+      sqliteDriver: sqliteDriver().name,
     };
     const shown = { samples: 0, at: Date.now() };
+    let workerAudit: { audit?: GraderAudit; error?: string } | undefined;
     const done = new Promise<IndexSummary | undefined>((resolve) => {
       worker.on('message', (m: WorkerReply) => {
         if (m.type === 'progress') {
@@ -229,8 +325,10 @@ export class FolderSession implements vscode.Disposable {
             shown.at = now;
             this.fireChanged();
           }
-        } else if (m.type === 'done') resolve(m.summary);
-        else if (m.type === 'error') {
+        } else if (m.type === 'done') {
+          workerAudit = { audit: m.graderAudit, error: m.graderAuditError };
+          resolve(m.summary);
+        } else if (m.type === 'error') {
           this.output.appendLine(`[index] failed: ${m.message}`);
           void vscode.window.showErrorMessage(`Trace Inspector: indexing failed: ${m.message}`);
           resolve(undefined);
@@ -268,7 +366,22 @@ export class FolderSession implements vscode.Disposable {
         } catch (e) {
           this.output.appendLine(`[audit] skipped: ${(e as Error).message}`);
         }
-        this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics, ...audit]);
+        // The folder's grader checked against itself: equivalent answers of one problem graded both ways
+        // (computed by the worker; here only if the worker could not).
+        let grader: Diagnostic[] = [];
+        try {
+          if (workerAudit?.error) throw new Error(workerAudit.error);
+          this.graderAuditCache = workerAudit?.audit;
+          const ga = this.graderAudit();
+          grader = graderAuditDiagnostics(ga);
+          if (ga.inconsistent.length)
+            this.output.appendLine(
+              `[grader audit] ${ga.inconsistent.length} groups of equivalent answers graded both correct and incorrect in ${ga.problemsInconsistent} problems (filter: Grader disagreements; see the Problems panel)`,
+            );
+        } catch (e) {
+          this.output.appendLine(`[grader audit] skipped: ${(e as Error).message}`);
+        }
+        this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics, ...audit, ...grader]);
       }
       return summary;
     } finally {
@@ -276,6 +389,9 @@ export class FolderSession implements vscode.Disposable {
       this.running = undefined;
       await worker.terminate();
       this.modelsCache = undefined;
+      // the worker's audit describes the index after this pass (none: computed again when asked for)
+      this.graderAuditCache = workerAudit?.audit;
+      this.partialCache = undefined;
       this.changed.fire();
     }
   }
@@ -289,7 +405,11 @@ export class FolderSession implements vscode.Disposable {
       const diag = new vscode.Diagnostic(
         new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
         d.message,
-        d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+        d.severity === 'error'
+          ? vscode.DiagnosticSeverity.Error
+          : d.severity === 'warning'
+            ? vscode.DiagnosticSeverity.Warning
+            : vscode.DiagnosticSeverity.Information,
       );
       diag.source = 'Trace Inspector';
       const list = byFile.get(d.file) ?? [];

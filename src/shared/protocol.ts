@@ -93,14 +93,24 @@ export interface MajorityData {
   curves: { modelId: number; majAtK: KPoint[] }[];
 }
 
-/** Crossover of one model against the base model on this problem (Yue et al. 2025). */
-export interface CrossoverInfo {
+/**
+ * One model against its comparison base on this problem. There is no per-problem crossover: for one
+ * problem pass@k grows with c at every k, so two curves never cross; they only meet at 1 once both
+ * solve every k-subset (k > n - c for both), which {@link saturationK} names.
+ */
+export interface ProblemComparison {
   modelId: number;
   baseModelId: number;
-  /** Smallest k at which the model trailing at k = 1 reaches the leader; null if never / tie. */
-  k: number | null;
-  leaderAtK1: 'base' | 'model' | 'tie';
-  kMax: number;
+  /** Category of the problem for this model against the base (metrics `categorize`). */
+  category: 'sharpening' | 'expansion' | 'regression' | 'unchanged' | 'unsolved';
+  /** The category is decided within noise: the two 95% Jeffreys intervals of c/n overlap (metrics `withinNoise`). */
+  withinNoise: boolean;
+  /**
+   * Saturation point: the smallest k from which both models solve every k-subset of their samples
+   * (k > n - c for both, so both pass@k are exactly 1); null when either has no correct sample or that
+   * k exceeds the smaller n.
+   */
+  saturationK: number | null;
 }
 
 export interface ProblemInfo {
@@ -118,7 +128,8 @@ export interface ProblemData {
   /** Models with samples for this problem (base first). */
   models: ModelInfo[];
   stats: ProblemModelStats[];
-  crossovers: CrossoverInfo[];
+  /** Each non-base model against its comparison base (none for a base). */
+  comparisons: ProblemComparison[];
   baseModelId: number | null;
   focusModelId: number | null;
   /** Labels to offer in the annotation control (standard ones first). */
@@ -194,8 +205,9 @@ export interface SimilarityData {
     baselinePercentile: number | null;
     nearest: { baseSampleId: number; baseSampleIndex: number; similarity: number }[];
     /**
-     * Base samples with the same normalised final answer, and how many of them are correct; null when
-     * this sample has no extracted answer (absent from results cached by older versions).
+     * Base samples whose final answer is the same value by answer equivalence (the grouping of maj@k),
+     * and how many of them are correct; null when this sample has no extracted answer (absent from
+     * results cached by older versions).
      */
     answerInBase?: { count: number; correct: number } | null;
   }[];
@@ -256,7 +268,12 @@ export interface OverviewData {
     value: number | null;
     ciLow: number | null;
     ciHigh: number | null;
+    /** Problems that entered the value. */
     problems: number;
+    /** The model's other problems (of this level): no samples, no graded sample, n < k. */
+    missing: number;
+    /** What the value is computed over, in words: `over 5 of 6 problems: 1 has n < 1024`. */
+    over: string;
   }[];
   /** Accuracy histogram per model: `bin` 0..11 (0 = exactly 0, 11 = exactly 1), label as shown. */
   histograms: { modelId: number; bin: number; label: string; count: number }[];
@@ -269,7 +286,15 @@ export interface OverviewData {
     modelOnly: number;
     both: number;
     neither: number;
+    /** Dataset crossover k before saturation (metrics `crossoverK`); null if none. */
     crossoverK: number | null;
+    /** Smallest k from which both are within 1e-9 of their common maximum; null if never. */
+    saturationK: number | null;
+    /** Bootstrap interval of the crossover k (metrics `crossoverBootstrap`); null when tied at k = 1. */
+    crossoverInterval: { low: number | null; high: number | null; noneShare: number; replicates: number } | null;
+    leaderAtK1: 'base' | 'model' | 'tie';
+    /** The paired bootstrap interval of model - base pass@1 holds 0. */
+    leaderAtK1WithinNoise: boolean;
   }[];
   warnings: string[];
   problems: number;
@@ -321,6 +346,95 @@ export const PREVIEW_ACTIONS: readonly PreviewAction[] = [
   'openText',
   'openProblemView',
 ];
+/** pass@k of one checkpoint with its 95% bootstrap interval over problems and its denominator. */
+export interface TrainingPassAtK {
+  k: number;
+  value: number | null;
+  ciLow: number | null;
+  ciHigh: number | null;
+  /** Problems with n >= k (the mean is over these); `missing`: problems with n < k, left out. */
+  problems: number;
+  missing: number;
+}
+
+/** One checkpoint of a training series (src/core/trajectories.ts), against its own base model. */
+export interface TrainingStep {
+  step: number;
+  modelId: number;
+  label: string;
+  /** The base model this step is compared with; null when it has none. */
+  baseModelId: number | null;
+  baseLabel: string | null;
+  samples: number;
+  graded: number;
+  correct: number;
+  /** Problems with graded samples: the denominator of sample accuracy. */
+  problems: number;
+  sampleAccuracy: number | null;
+  /** pass@1 and pass@K (K = the series' k), and the same for the base (empty without a base). */
+  passAtK: TrainingPassAtK[];
+  basePassAtK: TrainingPassAtK[];
+  /** Problems both this step and its base have graded samples for: the denominator of categories and gain share. */
+  pairedProblems: number;
+  categories: { sharpening: number; expansion: number; regression: number; unchanged: number; unsolved: number } | null;
+  /** Share of positive gains in correct samples from problems the base solves (sharpening) and from the others. */
+  gainShare: {
+    sharpening: number | null;
+    expansion: number | null;
+    ciLow: number | null;
+    ciHigh: number | null;
+    gainFromSharpening: number;
+    gainFromExpansion: number;
+    gainedProblems: number;
+  } | null;
+  /** Mean response length in characters (Unicode code points) of the step and of its base. */
+  meanChars: number | null;
+  baseMeanChars: number | null;
+}
+
+/** One problem across the checkpoints of a series. */
+export interface TrainingProblem {
+  /** Problem row id (opens the problem view). */
+  id: number;
+  problemId: string;
+  dataset: string;
+  /** c and n (graded samples) per step in step order; c null where the step has no graded sample. */
+  c: (number | null)[];
+  n: number[];
+  /** The same for each step's base model. */
+  baseC: (number | null)[];
+  baseN: number[];
+  firstSolvedStep: number | null;
+  lostAtStep: number | null;
+  pattern: 'gained' | 'lost' | 'flip-flop' | 'always' | 'never';
+}
+
+/** One checkpoint series. */
+export interface TrainingSeries {
+  name: string;
+  /** The largest k every step reaches; null without graded samples. */
+  k: number | null;
+  /** First step of the later half of the checkpoints ("solved only at late steps": first solved at or after it). */
+  lateFromStep: number;
+  steps: TrainingStep[];
+  /** Every problem some step has graded samples for, in heatmap order (gained, lost, flip-flopping, always, never). */
+  problems: TrainingProblem[];
+  /** Problem row ids: lost during training (solved earlier, not at the last step) and solved only at late steps. */
+  lost: number[];
+  late: number[];
+}
+
+/** Result of `getTraining`: the overview's Training tab. */
+export interface TrainingData {
+  series: TrainingSeries[];
+  /** The step pattern in use (the `traceInspector.stepPattern` setting, else the built-in one). */
+  stepPattern: string;
+  /** Whether `stepPattern` is the built-in pattern. */
+  defaultPattern: boolean;
+  warnings: string[];
+  /** Models in the folder (how many could have been checkpoints). */
+  models: number;
+}
 
 /** Annotation state after `setAnnotation`. */
 export interface AnnotationResult {
@@ -341,7 +455,9 @@ export type WebviewFilter =
   /** Problems whose accuracy c/n of `model` falls in histogram bin `bin` (0..11). */
   | { kind: 'accuracyBin'; model: number; bin: number }
   /** One cell of the coverage table of `model` against `base`. */
-  | { kind: 'coverageCell'; base: number; model: number; cell: 'baseOnly' | 'modelOnly' | 'both' | 'neither' };
+  | { kind: 'coverageCell'; base: number; model: number; cell: 'baseOnly' | 'modelOnly' | 'both' | 'neither' }
+  /** Problems of a training series (by name): lost during training, or solved only at late steps. */
+  | { kind: 'training'; series: string; which: 'lost' | 'late' };
 
 // ------------------------------------------------------------------------------------------------
 // Webview -> host
@@ -355,10 +471,12 @@ export interface RequestParams {
   getNovelty: { sampleId: number };
   getPpl: { problemId: number };
   getOverview: Record<string, never>;
+  getTraining: Record<string, never>;
   setAnnotation: { sampleId: number; labels: string[]; note: string };
   filterProblems: { filter: WebviewFilter };
   openSample: { sampleId: number };
-  openProblem: { problemId: number };
+  /** Opens the problem view; `modelId` (optional) preselects that model (a checkpoint of the Training tab). */
+  openProblem: { problemId: number; modelId?: number };
   getMajAtK: { problemId: number };
   getSamplePreview: { sampleId: number };
   previewAction: { action: PreviewAction; sampleId: number };
@@ -375,6 +493,7 @@ export interface RequestResults {
   getNovelty: NoveltyData;
   getPpl: PplData;
   getOverview: OverviewData;
+  getTraining: TrainingData;
   setAnnotation: AnnotationResult;
   filterProblems: { ok: true };
   openSample: { ok: true };
@@ -424,6 +543,8 @@ export interface PanelState {
   knownModels?: string[];
   /** Overview: whether bootstrap bands are drawn. */
   bands?: boolean;
+  /** Overview: the tab shown (models, the default, or training). */
+  tab?: 'models' | 'training';
 }
 
 export type HostMessage =
@@ -452,10 +573,11 @@ const REQUEST_KEYS: { [K in RequestKind]: readonly (keyof RequestParams[K])[] } 
   getNovelty: ['sampleId'],
   getPpl: ['problemId'],
   getOverview: [],
+  getTraining: [],
   setAnnotation: ['sampleId', 'labels', 'note'],
   filterProblems: ['filter'],
   openSample: ['sampleId'],
-  openProblem: ['problemId'],
+  openProblem: ['problemId', 'modelId'],
   getMajAtK: ['problemId'],
   getSamplePreview: ['sampleId'],
   previewAction: ['action', 'sampleId'],
@@ -508,6 +630,12 @@ export function validateFilter(v: unknown): WebviewFilter | string {
           ? undefined
           : 'base and model must be ids, cell one of baseOnly, modelOnly, both, neither',
       );
+    case 'training':
+      return need(['series', 'which'], () =>
+        isStr(v.series, 4000) && (v.which === 'lost' || v.which === 'late')
+          ? undefined
+          : 'series must be a string and which lost or late',
+      );
     default:
       return `unknown filter kind "${String(v.kind).slice(0, 40)}"`;
   }
@@ -548,8 +676,10 @@ function checkParams(k: RequestKind, v: Obj): string | undefined {
     case 'getProblem':
     case 'getPpl':
     case 'getMajAtK':
-    case 'openProblem':
       return isId(v.problemId) ? undefined : 'problemId must be a positive integer';
+    case 'openProblem':
+      if (!isId(v.problemId)) return 'problemId must be a positive integer';
+      return v.modelId === undefined || isId(v.modelId) ? undefined : 'modelId must be a positive integer';
     case 'getSample':
     case 'getNovelty':
     case 'openSample':
@@ -570,6 +700,7 @@ function checkParams(k: RequestKind, v: Obj): string | undefined {
       if (!isNat(v.offset)) return 'offset must be a non-negative integer';
       return isNat(v.limit, MAX_PAGE) && v.limit >= 1 ? undefined : `limit must be an integer in 1..${MAX_PAGE}`;
     case 'getOverview':
+    case 'getTraining':
       return undefined;
     case 'setAnnotation':
       if (!isId(v.sampleId)) return 'sampleId must be a positive integer';
@@ -633,10 +764,12 @@ export function validatePanelState(v: unknown): PanelState | string {
   if (v.knownModels !== undefined && !ids(v.knownModels))
     return `state.knownModels must be at most ${MAX_STATE_MODELS} strings`;
   if (v.bands !== undefined && typeof v.bands !== 'boolean') return 'state.bands must be a boolean';
+  if (v.tab !== undefined && v.tab !== 'models' && v.tab !== 'training') return 'state.tab must be models or training';
   const out: PanelState = { view: v.view as ViewKind };
   if (v.shownModels !== undefined) out.shownModels = [...(v.shownModels as string[])];
   if (v.knownModels !== undefined) out.knownModels = [...(v.knownModels as string[])];
   if (v.bands !== undefined) out.bands = v.bands as boolean;
+  if (v.tab !== undefined) out.tab = v.tab as 'models' | 'training';
   if (v.problemId !== undefined) out.problemId = v.problemId as number;
   if (v.problemKey !== undefined) out.problemKey = v.problemKey as string;
   if (v.modelId !== undefined) out.modelId = v.modelId as number;

@@ -25,7 +25,14 @@ import {
   waitUntil,
   type Session,
 } from './harness';
-import { RLVR_PROBE, startOnRlvrProbe } from './rlvrProbe';
+import {
+  RLVR_PROBE,
+  holdsWord,
+  problemsHoldingWord,
+  rawCounts,
+  startOnRlvrProbe,
+  waitForAllProblems,
+} from './rlvrProbe';
 
 const CONTAINER = 'Trace Inspector';
 const VIEW = 'Problems';
@@ -36,21 +43,6 @@ const RL_LABEL = 'ppo@main · 2048_batched';
 const SFT_LABEL = 'sft · 2048_batched';
 /** The pair the line above the tree and the status bar name (the run both end with said once). */
 const PAIR = 'ppo@main vs sft · 2048_batched';
-
-/** c/n per qid straight from a raw rollout file (independent of the extension). */
-function rawCounts(file: string): Map<string, { n: number; c: number; texts: string[] }> {
-  const out = new Map<string, { n: number; c: number; texts: string[] }>();
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    const r = JSON.parse(line) as { qid: number; rollouts: { correct: boolean; text: string }[] };
-    out.set(String(r.qid), {
-      n: r.rollouts.length,
-      c: r.rollouts.filter((x) => x.correct).length,
-      texts: r.rollouts.map((x) => x.text),
-    });
-  }
-  return out;
-}
 
 describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600_000 }, () => {
   let s: Session;
@@ -68,17 +60,7 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
 
   test('indexes the folder: the tree lists its 30 problems', async () => {
     try {
-      await showTreeView(s.page, CONTAINER, VIEW);
-      // Rows appear as soon as the first batch is committed; the counts are final once both files are in.
-      const r0Prefix = `base ${sft.get('0')!.c}/8 · model ${rl.get('0')!.c}/8`;
-      const rows = await waitUntil(
-        s.page,
-        async () => {
-          const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1);
-          return r.length === 30 && r[0].description.startsWith(r0Prefix) ? r : undefined;
-        },
-        { timeoutMs: 120_000, what: `30 problem rows, the first one reading '${r0Prefix}'` },
-      );
+      const rows = await waitForAllProblems(s);
       assert.deepEqual(
         rows.map((r) => r.label),
         Array.from({ length: 30 }, (_, i) => String(i)),
@@ -141,18 +123,8 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
       // with the full-text index's tokenisation: runs of letters and digits, case-folded). In
       // results_2048_batched, one problem has it in RL samples and not in SFT samples.
       const word = 'additions';
-      const has = (texts: string[]) =>
-        texts.some((t) => (t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? ([] as string[])).includes(word));
-      const hits = new Set<string>();
-      const walk = (dir: string): void => {
-        for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-          const p = path.join(dir, e.name);
-          if (e.isDirectory()) walk(p);
-          else if (e.name.endsWith('_raw.jsonl')) for (const [q, v] of rawCounts(p)) if (has(v.texts)) hits.add(q);
-        }
-      };
-      walk(REAL);
-      const expected = [...hits].sort((a, b) => Number(a) - Number(b));
+      const has = (texts: string[]) => holdsWord(texts, word);
+      const expected = problemsHoldingWord(word);
       const only = [...rl].find(([q, v]) => has(v.texts) && !has(sft.get(q)!.texts))?.[0];
       assert.ok(
         only !== undefined,

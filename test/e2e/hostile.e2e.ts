@@ -163,7 +163,7 @@ function fixtures() {
         hasMajAtK: false,
       },
     ],
-    crossovers: [{ modelId, baseModelId: baseId, k: 4, leaderAtK1: 'model', kMax: 8 }],
+    comparisons: [{ modelId, baseModelId: baseId, category: 'sharpening', withinNoise: true, saturationK: 4 }],
     baseModelId: baseId,
     focusModelId: modelId,
     labels: ['correct reasoning', 'lucky guess', '<img src=x onerror=window.__pwned=1>'],
@@ -278,6 +278,8 @@ function overviewFixture(): OverviewData {
         ciLow: value - 0.1,
         ciHigh: Math.min(1, value + 0.1),
         problems: 30,
+        missing: 0,
+        over: 'over all 30 problems',
       });
     });
     for (let bin = 0; bin < 12; bin++)
@@ -299,6 +301,10 @@ function overviewFixture(): OverviewData {
       both: 20,
       neither: 8 - m.id,
       crossoverK: 4,
+      saturationK: null,
+      crossoverInterval: { low: 2, high: 7, noneShare: 0.12, replicates: 2000 },
+      leaderAtK1: 'model' as const,
+      leaderAtK1WithinNoise: false,
     }));
   return {
     models,

@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /** The shared real results folders (read-only; never copied into the repository). Tests run from the repository root. */
 export const REAL = resolve(process.cwd(), '../shared/data/real');
@@ -19,4 +19,46 @@ export function rawRolloutCounts(file: string): Map<string, { n: number; c: numb
     out.set(String(rec.qid), { n: rec.rollouts.length, c: rec.rollouts.filter((r) => r.correct).length });
   }
   return out;
+}
+
+/** All k-subsets of 0..n-1, in lexicographic order (the exact maj@k and best-of-k tests enumerate them). */
+export function* subsets(n: number, k: number, start = 0, acc: number[] = []): Generator<number[]> {
+  if (acc.length === k) {
+    yield [...acc];
+    return;
+  }
+  for (let i = start; i <= n - (k - acc.length); i++) {
+    acc.push(i);
+    yield* subsets(n, k, i + 1, acc);
+    acc.pop();
+  }
+}
+
+/**
+ * Writes a small per-problem rollouts JSONL file (the `rollouts` reader's format) for hand-made runs:
+ * one line per `[qid, verdicts]`, one rollout per verdict, the rollout's text given by `text(i)`
+ * (default `x` repeated i + 1 times). Creates the folder.
+ */
+export function writeRollouts(
+  file: string,
+  model: { name: string; revision: string },
+  rows: [number, boolean[]][],
+  text: (i: number) => string = (i) => 'x'.repeat(i + 1),
+): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(
+    file,
+    rows
+      .map(([qid, verdicts]) =>
+        JSON.stringify({
+          qid,
+          question: `q${qid}`,
+          gold: '1',
+          model_name: model.name,
+          model_revision: model.revision,
+          rollouts: verdicts.map((v, i) => ({ rollout: i, text: text(i), correct: v })),
+        }),
+      )
+      .join('\n'),
+  );
 }

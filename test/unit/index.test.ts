@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { appendFileSync, copyFileSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildFts, indexFolder } from '../../src/core/index/indexer';
-import Database from 'better-sqlite3';
 import { SCORED_SAMPLES_SQL, TraceIndex, ftsQuery } from '../../src/core/index/traceIndex';
 import { SCHEMA_VERSION, migrations } from '../../src/core/index/schema';
 import { AnnotationStore } from '../../src/core/index/annotations';
+import { openDatabase } from '../../src/core/index/sqlite';
 import { REAL, rawRolloutCounts, tempDir } from './helpers';
 
 const RUN = join(REAL, 'rlvr-probe-gsm8k', 'results_2048_batched');
@@ -250,7 +250,7 @@ describe('index: incremental', () => {
     const dbPath = join(dir, 'db', 'index.db');
     // Write a version-1 database by hand, as the first release did.
     mkdirSync(join(dir, 'db'));
-    const v1 = new Database(dbPath);
+    const v1 = openDatabase(dbPath);
     v1.exec(migrations[0]);
     v1.pragma('user_version = 1');
     v1.close();
@@ -284,7 +284,7 @@ describe('index: incremental', () => {
       [0, 1].map((q) => rolloutLine(q, 'm', [true, false], (i) => `alpha${q} beta x^2+${i}`)).join('\n'),
     );
     const dbPath = join(dir, 'index.db');
-    const v3 = new Database(dbPath);
+    const v3 = openDatabase(dbPath);
     for (const sql of migrations.slice(0, 3)) v3.exec(sql);
     v3.prepare('INSERT INTO samples_fts(rowid, text, problem_id) VALUES (1, ?, 1)').run('stale words');
     v3.prepare("INSERT INTO meta(key, value) VALUES ('fts_max_id', '1')").run();
@@ -377,6 +377,12 @@ describe('index: incremental', () => {
     assert.deepEqual(
       index.diagnostics().map((d) => [d.file, d.line, d.message]),
       [
+        // the data file, no longer described, says why it is not read
+        [
+          'rl/out.jsonl',
+          0,
+          'not a results file: no reader recognises the first JSON object line (keys: id, out, ok); describe the format in a trace-inspector.mapping.json',
+        ],
         ['trace-inspector.mapping.json', 0, 'invalid mapping file: /fields/text: required field is missing'],
         ['trace-inspector.mapping.json', 0, 'invalid mapping file: /fields: unknown field "txt"'],
       ],
@@ -390,7 +396,10 @@ describe('index: incremental', () => {
     await indexFolder(index, dir);
     assert.deepEqual(
       index.diagnostics().map((d) => [d.file, d.line]),
-      [['trace-inspector.mapping.json', 3]],
+      [
+        ['rl/out.jsonl', 0],
+        ['trace-inspector.mapping.json', 3],
+      ],
     );
     // Fixed again: the samples come back; an unchanged folder is then skipped.
     writeFileSync(MAP, mapping('rl'));

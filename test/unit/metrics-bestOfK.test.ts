@@ -10,19 +10,7 @@ import {
   pairwiseAccuracy,
   ScoredSample,
 } from '../../src/core/metrics';
-
-/** All k-subsets of 0..n-1. */
-function* subsets(n: number, k: number, start = 0, acc: number[] = []): Generator<number[]> {
-  if (acc.length === k) {
-    yield [...acc];
-    return;
-  }
-  for (let i = start; i <= n - (k - acc.length); i++) {
-    acc.push(i);
-    yield* subsets(n, k, i + 1, acc);
-    acc.pop();
-  }
-}
+import { subsets } from './helpers';
 
 /** Brute force: mean over k-subsets of the correctness of the top-scored sample (ties: share). */
 function bruteBestOfK(samples: ScoredSample[], k: number): number {

@@ -39,14 +39,40 @@ describe('crossoverK', () => {
     // A: base 1/8, model 0/8; B: base 4/8, model 8/8. pass@1: base 5/16, model 1/2.
     // k=2: base (2/8 + 1 - C(4,2)/C(8,2))/2 = (0.25 + 22/28)/2 = 0.5179 >= 0.5
     const pairs = [pair('A', 8, 1, 8, 0), pair('B', 8, 4, 8, 8)];
-    assert.deepEqual(crossoverK(pairs), { k: 2, leaderAtK1: 'model', kMax: 8, problemsAtK: 2 });
+    assert.deepEqual(crossoverK(pairs), { k: 2, leaderAtK1: 'model', kMax: 8, problemsAtK: 2, saturationK: null });
   });
   test('roles swapped: base leads, model catches up at k=2', () => {
     const pairs = [pair('A', 8, 0, 8, 1), pair('B', 8, 8, 8, 4)];
-    assert.deepEqual(crossoverK(pairs), { k: 2, leaderAtK1: 'base', kMax: 8, problemsAtK: 2 });
+    assert.deepEqual(crossoverK(pairs), { k: 2, leaderAtK1: 'base', kMax: 8, problemsAtK: 2, saturationK: null });
   });
-  test('"reached" includes equality: base 1/2 vs model 2/2 are both 1 at k=2', () => {
-    assert.equal(crossoverK([pair('A', 2, 1, 2, 2)]).k, 2);
+  test('level only at saturation is no crossover: base 1/2 vs model 2/2 are both 1 at k=2', () => {
+    assert.deepEqual(crossoverK([pair('A', 2, 1, 2, 2)]), {
+      k: null,
+      leaderAtK1: 'model',
+      kMax: 2,
+      problemsAtK: 0,
+      saturationK: 2,
+    });
+  });
+  test('different maxima never saturate; identical mixtures tie at k=1 and saturate together', () => {
+    // A base 1/4 model 3/4, B base 3/4 model 0/4: k=1: base 0.5, model 0.375 -> base leads; k=2: base
+    // (1/2 + 1)/2 = 0.75, model (1 + 0)/2 = 0.5; the model's maximum is 1/2, the base's 1: no meeting, no saturation.
+    assert.deepEqual(crossoverK([pair('A', 4, 1, 4, 3), pair('B', 4, 3, 4, 0)]), {
+      k: null,
+      leaderAtK1: 'base',
+      kMax: 4,
+      problemsAtK: 0,
+      saturationK: null,
+    });
+    // A: base 1/4 model 2/4, B: base 2/4 model 1/4 -> pass@1 tie; k=2: both (1/2 + 5/6)/2; k=3: both
+    // (3/4 + 1)/2 = 0.875 < 1; k=4: both 1, the common maximum: saturation from k = 4.
+    assert.deepEqual(crossoverK([pair('A', 4, 1, 4, 2), pair('B', 4, 2, 4, 1)]), {
+      k: null,
+      leaderAtK1: 'tie',
+      kMax: 4,
+      problemsAtK: 0,
+      saturationK: 4,
+    });
   });
   test('a crossover later than the first few k is found at the right integer k', () => {
     // model: 4/16 on each of two problems; base: 16/16 on one, 0/16 on the other.
@@ -57,17 +83,26 @@ describe('crossoverK', () => {
       leaderAtK1: 'base',
       kMax: 16,
       problemsAtK: 2,
+      saturationK: null,
     });
   });
   test('tie at k=1 gives null; a leader that stays ahead gives null', () => {
-    assert.deepEqual(crossoverK([pair('A', 8, 3, 8, 3)]), { k: null, leaderAtK1: 'tie', kMax: 8, problemsAtK: 0 });
+    // 3/8 against 3/8: identical curves, both 1 from k = 8 - 3 + 1 = 6
+    assert.deepEqual(crossoverK([pair('A', 8, 3, 8, 3)]), {
+      k: null,
+      leaderAtK1: 'tie',
+      kMax: 8,
+      problemsAtK: 0,
+      saturationK: 6,
+    });
     assert.deepEqual(crossoverK([pair('A', 8, 1, 8, 5), pair('B', 8, 0, 8, 2)]), {
       k: null,
       leaderAtK1: 'model',
       kMax: 8,
       problemsAtK: 0,
+      saturationK: null,
     });
-    assert.deepEqual(crossoverK([]), { k: null, leaderAtK1: 'tie', kMax: 0, problemsAtK: 0 });
+    assert.deepEqual(crossoverK([]), { k: null, leaderAtK1: 'tie', kMax: 0, problemsAtK: 0, saturationK: null });
   });
   test("ragged n: at k beyond a problem's n only problems where both reach k are compared", () => {
     // C's min n is 2, so kMax = 8 (from A and B) and C only counts at k <= 2.

@@ -11,14 +11,17 @@ import {
   normalizeAnswer,
   VoteSample,
 } from '../../src/core/metrics';
+import { subsets } from './helpers';
 
-describe('normalizeAnswer', () => {
+describe('normalizeAnswer (the answer-equivalence key maj@k votes on)', () => {
+  // Expected keys by hand: numbers are their value rounded to 12 significant digits; see
+  // test/unit/answers.test.ts for every spelling class.
   const cases: [string | null, string | null][] = [
     ['  42  ', '42'],
     ['\\boxed{42}', '42'],
-    ['\\boxed{\\frac{1}{2}}', '\\frac{1}{2}'],
-    ['\\dfrac{1}{2}', '\\frac{1}{2}'],
-    ['\\tfrac12', '\\frac12'],
+    ['\\boxed{\\frac{1}{2}}', '0.5'],
+    ['\\dfrac{1}{2}', '0.5'],
+    ['\\tfrac12', '0.5'],
     ['$5$', '5'],
     ['\\$8', '8'],
     ['\\$22,\\!500', '22500'],
@@ -32,13 +35,13 @@ describe('normalizeAnswer', () => {
     ['+5', '5'],
     ['5.', '5'],
     ['\\left( 1, 2 \\right)', '(1,2)'],
-    ['x \\rightarrow y', 'x\\rightarrowy'],
+    ['x \\rightarrow y', 'e:["To","x","y"]'],
     ['16 \\text{ hours}', '16'],
     ['16\\,\\text{hours}', '16'],
     ['52\\ \\text{WPM}', '52'],
     ['\\text{8}', '8'],
-    ['50\\%', '50%'],
-    ['1,00', '1,00'], // not a valid thousands grouping: kept
+    ['50\\%', '50'],
+    ['1,00', 't:1,00'], // not a valid thousands grouping, and not a list of numbers (00): compared as written
     ['12,345,678', '12345678'],
     ['3 . 14', '3.14'],
     ['', null],
@@ -50,23 +53,13 @@ describe('normalizeAnswer', () => {
       assert.equal(normalizeAnswer(input), expected);
     });
   }
-  test('big integers are not rounded through floats', () => {
-    assert.equal(normalizeAnswer('12345678901234567890.10'), '12345678901234567890.1');
+  test('numbers agree to 12 significant digits (relative tolerance), not digit for digit', () => {
+    // 1.2345678901234567890101e19 and ...891e19 differ by 9e-20 relative: one value; 123456789012 and 123456789013 differ in the 12th digit
+    assert.equal(normalizeAnswer('12345678901234567890.10'), '12345678901200000000');
+    assert.equal(normalizeAnswer('12345678901234567891'), normalizeAnswer('12345678901234567890.10'));
+    assert.notEqual(normalizeAnswer('123456789012'), normalizeAnswer('123456789013'));
   });
 });
-
-/** All k-subsets of 0..n-1. */
-function* subsets(n: number, k: number, start = 0, acc: number[] = []): Generator<number[]> {
-  if (acc.length === k) {
-    yield [...acc];
-    return;
-  }
-  for (let i = start; i <= n - (k - acc.length); i++) {
-    acc.push(i);
-    yield* subsets(n, k, i + 1, acc);
-    acc.pop();
-  }
-}
 
 /** Brute force maj@k over all k-subsets with the documented policies (answers already normalized). */
 function bruteMaj(samples: VoteSample[], k: number): number {
@@ -221,7 +214,7 @@ describe('majAtK', () => {
     ];
     const p2 = [{ answer: 'C', correct: true }];
     const d = datasetMajAtK([p1, p2], 2);
-    assert.deepEqual(d, { k: 2, value: 0.5, problems: 1, missing: 1, monteCarlo: 0 });
+    assert.deepEqual(d, { k: 2, value: 0.5, problems: 1, missing: 1, monteCarlo: 0, byReference: 0 });
     const c = majAtKCurve([p1, p2], [1, 2]);
     assert.equal(c[0].value, (0.5 + 1) / 2);
   });

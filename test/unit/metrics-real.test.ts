@@ -173,7 +173,14 @@ describe('rlvr-probe-gsm8k results_2048_batched (SFT = base model, PPO-RLVR = mo
   });
 
   test('no crossover up to k=8: the RL model leads at every k', () => {
-    assert.deepEqual(crossoverK(rawPairs), { k: null, leaderAtK1: 'model', kMax: 8, problemsAtK: 0 });
+    // pass@8: RL 29/30, SFT 28/30: different maxima, so no saturation either
+    assert.deepEqual(crossoverK(rawPairs), {
+      k: null,
+      leaderAtK1: 'model',
+      kMax: 8,
+      problemsAtK: 0,
+      saturationK: null,
+    });
   });
 
   test('sampling-efficiency gap: base pass@8 - RL pass@1 = 14/15 - 35/48 = 49/240', () => {

@@ -62,7 +62,7 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  test('problemData: c/n, pass@k, Beta interval and crossover k of problem 0', () => {
+  test('problemData: c/n, pass@k, Beta interval, category and saturation point of problem 0', () => {
     const d = problemData(index, p0, { baseId: sft.id, focusId: rl.id })!;
     assert.deepEqual(
       d.models.map((m) => m.id),
@@ -84,8 +84,12 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     assert.ok(Math.abs(r.passAtK[1].value! - 27 / 28) < 1e-12); // 1 - C(2,2)/C(8,2)
     assert.equal(r.passAtK[3].value, 1);
     assert.ok(s.betaLow! < 0.875 && 0.875 < s.betaHigh! && s.betaHigh! < 1);
-    // base leads at k=1 (0.875 vs 0.75); at k=2 base 1 vs 27/28; at k=3 both 1
-    assert.deepEqual(d.crossovers, [{ modelId: rl.id, baseModelId: sft.id, k: 3, leaderAtK1: 'base', kMax: 8 }]);
+    // base leads at every k until both are 1: at k=2 base 1 vs 27/28; from k=3 (> 8 - 6) both solve every
+    // k-subset. That meeting is saturation, not a crossover (there is no per-problem crossover). 6/8 against
+    // 7/8 is a regression whose 95% Jeffreys intervals overlap: within noise.
+    assert.deepEqual(d.comparisons, [
+      { modelId: rl.id, baseModelId: sft.id, category: 'regression', withinNoise: true, saturationK: 3 },
+    ]);
     assert.deepEqual(r.bestOfK, [], 'no reward scores in this folder');
     assert.deepEqual([r.majAtK, r.hasMajAtK], [[], true], 'extracted answers exist: maj@k can be asked for');
     assert.equal(problemData(index, 999_999, {}), undefined);
@@ -101,7 +105,8 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     // maj@1 = the share of samples whose answer is right when the answer group holds a correct sample: c/n here
     assert.ok(Math.abs(rlCurve.majAtK[0].value! - 6 / 8) < 1e-12, String(rlCurve.majAtK[0].value));
     const expected = index.answers(p0, rl.id);
-    assert.equal(rlCurve.majAtK[3].value, majAtK(expected, 8));
+    const reference = index.problem(p0)?.referenceAnswer;
+    assert.equal(rlCurve.majAtK[3].value, majAtK(expected, 8, { reference }));
     assert.equal(curves.length, 2, 'both models have extracted answers');
   });
 
@@ -171,8 +176,14 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
         both: 28,
         neither: 1,
         crossoverK: cov.crossoverK,
+        saturationK: cov.saturationK,
+        crossoverInterval: cov.crossoverInterval,
+        leaderAtK1: 'model',
+        leaderAtK1WithinNoise: false,
       },
     );
+    // RL leads at every k up to 8 (pass@8 29/30 against 28/30): no crossover, no saturation (different maxima).
+    assert.deepEqual([cov.crossoverK, cov.saturationK], [null, null]);
     assert.equal(
       o.histograms.filter((h) => h.modelId === rl.id).reduce((a, h) => a + h.count, 0),
       30,
@@ -374,12 +385,19 @@ describe('overview coverage on the whole rlvr-probe-gsm8k folder (several runs)'
       both: c.both,
       neither: c.neither,
       crossoverK: c.crossoverK,
+      saturationK: c.saturationK,
+      leaderAtK1: c.leaderAtK1,
+      noneShare: c.crossoverInterval?.noneShare,
     }));
     const expected = report.comparisons.map((c) => ({
       base: c.base,
       model: c.model,
       ...c.coverage,
       crossoverK: c.crossoverK,
+      saturationK: c.saturationK,
+      leaderAtK1: c.leaderAtK1,
+      // the overview bootstraps with 200 replicates here, the report with 2000: only the presence agrees
+      noneShare: c.crossoverInterval === null ? undefined : rows.find((r) => r.model === c.model)?.noneShare,
     }));
     assert.deepEqual(rows, expected);
     // No SFT copy is compared as if it were an RL model, and every RL model's base is the SFT of its own run.
@@ -390,12 +408,12 @@ describe('overview coverage on the whole rlvr-probe-gsm8k folder (several runs)'
       assert.match(b.name, /sft/);
       assert.doesNotMatch(m.name, /sft/);
     }
-    // The problem view pairs models the same way: each crossover against the model's own run's base, none for a base.
+    // The problem view pairs models the same way: each model against its own run's base, none for a base.
     const p4 = index.listProblems({ kind: 'all' }, 0, 100).find((p) => p.problemId === '4')!;
     const pd = problemData(index, p4.id, { baseId: guessed.id, baseIsChoice: false })!;
     const pairsOfReport = new Set(report.comparisons.map((c) => `${c.base} -> ${c.model}`));
-    assert.ok(pd.crossovers.length > 0);
-    for (const c of pd.crossovers)
+    assert.ok(pd.comparisons.length > 0);
+    for (const c of pd.comparisons)
       assert.ok(
         pairsOfReport.has(`${byDisplay.get(c.baseModelId)} -> ${byDisplay.get(c.modelId)}`),
         `${byDisplay.get(c.modelId)} vs ${byDisplay.get(c.baseModelId)}`,

@@ -34,7 +34,7 @@ async function collect(root: string, rel: string, format?: FormatId, reader?: Re
   const it = reader ? reader.read(ctx) : readFile(ctx, format);
   for await (const ev of it) {
     if (ev.kind === 'problem') records.push(ev.record);
-    else diags.push(ev.diagnostic);
+    else if (ev.kind === 'diagnostic') diags.push(ev.diagnostic);
   }
   return { records, diags, msgs: diags.map((d) => `${d.line}:${d.severity}:${d.message}`) };
 }
@@ -53,11 +53,11 @@ describe('qwen-math reader', () => {
       '4:warning:score values are strings; read "true"/"false" as booleans (reported once per file)',
       '5:warning:code has 3 samples but score has 2; keeping the first 2',
       '6:warning:missing idx; using "line 6" as the problem id',
-      // V8 wording of JSON errors is not ours: check the prefix (NaN literal, then plain text)
-      c.msgs[4],
+      // Python's NaN literal: the line is read, the value is missing (score null: ungraded)
+      '7:warning:1 non-standard number (NaN, Infinity) read as missing value',
+      // V8 wording of JSON errors is not ours: check the prefix
       c.msgs[5],
     ]);
-    assert.match(c.msgs[4], /^7:error:malformed JSON \(.*\)$/);
     assert.match(c.msgs[5], /^8:error:malformed JSON \(.*\)$/);
     assert.deepEqual(c.msgs.slice(6, 9), [
       '9:warning:1 score value(s) are not booleans or 0/1; those samples are ungraded',
@@ -74,10 +74,14 @@ describe('qwen-math reader', () => {
         [4, '2'],
         [5, '3'],
         [6, 'line 6'],
+        [7, '5'],
         [9, '6'],
         [10, '7'],
       ],
     );
+    assert.deepEqual(c.records[4].samples, [
+      { sampleIndex: 0, text: 'n', correct: null, extractedAnswer: null, rewardScore: null, finishReason: null },
+    ]);
     const r0 = c.records[0];
     assert.deepEqual(r0.model, { name: 'mymodel', revision: null, source: 'path' });
     assert.equal(r0.dataset, 'math');
@@ -91,9 +95,9 @@ describe('qwen-math reader', () => {
     assert.deepEqual(corrects(c.records[1]), [true, false, true]); // "true"/"false" strings
     assert.deepEqual(texts(c.records[2]), ['p', 'q']); // min(3, 2)
     assert.deepEqual(corrects(c.records[3]), [true]); // score 1
-    assert.deepEqual(corrects(c.records[4]), [true, null]); // "maybe" -> ungraded
+    assert.deepEqual(corrects(c.records[5]), [true, null]); // "maybe" -> ungraded
     assert.deepEqual(
-      c.records[5].samples.map((s) => [s.sampleIndex, s.text]),
+      c.records[6].samples.map((s) => [s.sampleIndex, s.text]),
       [[0, 'k']],
     ); // code[1] = 7 skipped
   });
@@ -142,7 +146,8 @@ describe('rollouts reader', () => {
       '3:warning:correct values are strings; read "true"/"false" as booleans (reported once per file)',
       '3:error:rollouts[1].text is not a string (got number); sample skipped',
       '4:warning:missing model_name; using the file name "raw" (reported once per file)',
-      '4:warning:1 correct value(s) are not booleans or 0/1; those samples are ungraded',
+      // 0.5 is a score, not a verdict: the file's numeric values are ungraded (one warning per file)
+      '4:warning:correct values are scores, not verdicts (numbers other than 0/1, e.g. 0.5): the 1 samples with a numeric correct are ungraded; to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
     ]);
     assert.deepEqual(
       c.records.map((r) => r.problemId),
@@ -200,7 +205,15 @@ describe('flat reader', () => {
     assert.deepEqual(await detectFile(path.join(FIX, 'flat/model_x.jsonl'), 'flat/model_x.jsonl', FIX), {
       format: null,
       skipped: 'superseded',
-      diagnostics: [],
+      diagnostics: [
+        {
+          file: 'flat/model_x.jsonl',
+          line: 0,
+          message:
+            'not a results file: the same samples with their grades are in model_x.jsonl_results.jsonl or model_x_results.jsonl (human-eval), which is read instead',
+          severity: 'info',
+        },
+      ],
     });
     const c = await collect(FIX, 'flat/solo.jsonl');
     assert.deepEqual(c.msgs, ['1:warning:no passed field: samples are ungraded (reported once per file)']);
@@ -255,8 +268,13 @@ describe('tot reader', () => {
 describe('inspect reader', () => {
   test('.eval: epochs grouped per sample id in id order; scores C/I/P/1.0; content blocks; bad entry reported', async () => {
     const c = await collect(FIX, 'inspect/good.eval');
-    assert.equal(c.msgs.length, 1);
+    assert.equal(c.msgs.length, 2);
     assert.match(c.msgs[0], /^1:error:samples\/3_epoch_1\.json: malformed JSON \(.*\); skipped$/);
+    // the partial-credit policy is stated, with its count (4 samples read: 2/1, 2/2, 3/2, 10/1)
+    assert.equal(
+      c.msgs[1],
+      '0:warning:1 of 4 samples have partial credit "P" (scorer "match"): counted as not correct for pass@k; its value 0.5 restates the verdict and is no reward score',
+    );
     assert.deepEqual(
       c.records.map((r) => r.problemId),
       ['2', '3', '10'],
@@ -273,7 +291,8 @@ describe('inspect reader', () => {
         text: 'four',
         correct: true,
         extractedAnswer: '4',
-        rewardScore: 1,
+        // the scorer's value makes the verdict: no reward-model score (best-of-k would repeat pass@k)
+        rewardScore: null,
         finishReason: 'stop',
         tokenCount: 3,
       },
@@ -282,18 +301,18 @@ describe('inspect reader', () => {
         text: 'five',
         correct: false,
         extractedAnswer: '5',
-        rewardScore: 0,
+        rewardScore: null,
         finishReason: 'max_tokens',
         tokenCount: 7,
       },
     ]);
     assert.deepEqual(
       p3.samples.map((s) => [s.text, s.correct, s.rewardScore]),
-      [['partial', false, 0.5]],
+      [['partial', false, null]],
     );
     assert.deepEqual(
       p10.samples.map((s) => [s.text, s.correct, s.rewardScore]),
-      [['think\n\n4', true, 1]],
+      [['think\n\n4', true, null]],
     );
   });
 
@@ -354,9 +373,16 @@ describe('inspect reader', () => {
     assert.deepEqual(inspectScore('I'), { correct: false, reward: 0 });
     assert.deepEqual(inspectScore('N'), { correct: false, reward: 0 });
     assert.deepEqual(inspectScore('P'), { correct: false, reward: 0.5 });
-    assert.deepEqual(inspectScore(0.25), { correct: false, reward: 0.25 });
+    // a number other than 0/1 is a score, not a verdict: kept as the reward, the sample ungraded
+    assert.deepEqual(inspectScore(0.25), { correct: null, reward: 0.25 });
+    assert.deepEqual(inspectScore(1), { correct: true, reward: 1 });
+    assert.deepEqual(inspectScore(0), { correct: false, reward: 0 });
     assert.deepEqual(inspectScore('1.0'), { correct: true, reward: 1 });
+    assert.deepEqual(inspectScore(' no '), { correct: false, reward: 0 });
+    assert.deepEqual(inspectScore(true), { correct: true, reward: 1 });
     assert.deepEqual(inspectScore({ a: 1 }), { correct: null, reward: null });
+    assert.deepEqual(inspectScore(['C']), { correct: null, reward: null });
+    assert.deepEqual(inspectScore(Number.NaN), { correct: null, reward: null });
   });
 });
 
@@ -433,7 +459,7 @@ describe('mapping reader', () => {
     assert.deepEqual(c.msgs, [
       '1:warning:score values are strings; read "true"/"false" as booleans (reported once per file)',
       '1:warning:record 1: k is not a non-negative integer; the indexer numbers this sample',
-      '1:error:record 2 is not a JSON object (got number); skipped',
+      '1:error:record 2 is not a JSON object or list (got number); skipped',
     ]);
     assert.deepEqual(
       c.records.map((r) => r.samples.map((s) => [s.sampleIndex, s.text, s.correct])),
@@ -495,7 +521,7 @@ describe('mapping reader', () => {
     assert.deepEqual(validateMapping({ files: [], records: 'per-sample', fields: { problemId: 'a.', text: 'b' } }), {
       errors: [
         '/files: must NOT have fewer than 1 items',
-        '/fields/problemId: must be a dotted path (no leading or trailing ".")',
+        '/fields/problemId: must be a JSONPath starting with "$" or a dotted path (no leading or trailing ".")',
       ],
     });
     assert.deepEqual(validateMapping([]), { errors: ['/: the list of mappings is empty'] });
@@ -591,17 +617,19 @@ describe('bad input files', () => {
     assert.match(c.msgs[1], /^3:error:(code\[0\] is not a string \(got array\); sample skipped|JSON nesting too deep)/);
   });
 
-  test('Infinity literal and a line over the cap are reported, the rest is read', async () => {
+  test('an Infinity literal becomes a missing value with a warning; the record is read', async () => {
     put(
       'inf.jsonl',
       '{"task_id": "A/1", "completion": "x", "passed": Infinity}\n{"task_id": "A/1", "completion": "y", "passed": true}\n',
     );
     const c = await collect(dir, 'inf.jsonl', 'flat');
-    assert.equal(c.msgs.length, 1);
-    assert.match(c.msgs[0], /^1:error:malformed JSON \(/);
+    assert.deepEqual(c.msgs, ['1:warning:1 non-standard number (NaN, Infinity) read as missing value']);
     assert.deepEqual(
-      c.records.map((r) => texts(r)[0]),
-      ['y'],
+      c.records.map((r) => [texts(r)[0], corrects(r)[0]]),
+      [
+        ['x', null],
+        ['y', true],
+      ],
     );
   });
 
@@ -634,12 +662,15 @@ describe('bad input files', () => {
       ],
     });
     put('questions.jsonl', '{"qid": 0, "question": "q", "gold": "1"}\n');
+    // listed once, with why: a folder that yields nothing explains itself
+    const why =
+      'not a results file: no reader recognises the first JSON object line (keys: qid, question, gold); describe the format in a trace-inspector.mapping.json';
     assert.deepEqual(await detectFile(path.join(dir, 'questions.jsonl'), 'questions.jsonl', dir), {
       format: null,
       skipped: 'unrecognized',
-      diagnostics: [],
+      diagnostics: [{ file: 'questions.jsonl', line: 0, severity: 'info', message: why }],
     });
-    assert.deepEqual((await collect(dir, 'questions.jsonl')).msgs, []);
+    assert.deepEqual((await collect(dir, 'questions.jsonl')).msgs, [`0:info:${why}`]);
   });
 
   test('non-result files are skipped by name', async () => {

@@ -64,10 +64,38 @@ describe('readLines', () => {
       ]),
     );
     assert.deepEqual(await all(p), [
-      { line: 1, text: 'a\uFFFDb' },
-      { line: 2, text: '\uFFFD' },
+      { line: 1, text: 'a\uFFFDb', invalidBytes: 1 },
+      { line: 2, text: '\uFFFD', invalidBytes: 1 },
       { line: 3, text: 'ok' },
     ]);
+  });
+
+  test('invalid bytes are counted per line, in every chunk size; a real U+FFFD in the file is not', async () => {
+    // line 1: a real U+FFFD (EF BF BD) and a truncated 3-byte sequence E2 82 (2 bytes, one U+FFFD);
+    // line 2: C0 80 (overlong: 2 invalid bytes, 2 U+FFFD), then a valid é; line 3: valid; line 4 (no newline): FE
+    const p = write(
+      'mixed-utf8.jsonl',
+      Buffer.concat([
+        Buffer.from('x\uFFFDy', 'utf8'),
+        Buffer.from([0xe2, 0x82]),
+        Buffer.from('z\n'),
+        Buffer.from([0xc0, 0x80]),
+        Buffer.from('é\nfine\n', 'utf8'),
+        Buffer.from([0xfe]),
+      ]),
+    );
+    for (const chunkBytes of [1, 2, 3, 7, 1024]) {
+      assert.deepEqual(
+        (await all(p, { chunkBytes })).map((l) => [l.line, (l.text !== null && l.invalidBytes) || 0]),
+        [
+          [1, 2],
+          [2, 2],
+          [3, 0],
+          [4, 1],
+        ],
+        `chunkBytes ${chunkBytes}`,
+      );
+    }
   });
 
   test('lines and multi-byte characters spanning chunk boundaries are reassembled', async () => {

@@ -10,9 +10,9 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../../src/core/index/annotations';
 import { IndexBusyError, indexFolder } from '../../src/core/index/indexer';
+import { type Database, isBusyError, openDatabase } from '../../src/core/index/sqlite';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { tempDir } from './helpers';
 import { rolloutLine, sleep, startCli, writeRollouts } from './reliability.support';
@@ -20,7 +20,7 @@ import { rolloutLine, sleep, startCli, writeRollouts } from './reliability.suppo
 /** Polls `check` against a read-only connection every 10 ms until it returns true (or `timeoutMs`). */
 async function pollDb(
   dbPath: string,
-  check: (db: Database.Database) => boolean,
+  check: (db: Database) => boolean,
   child: ChildProcess,
   timeoutMs = 60_000,
 ): Promise<void> {
@@ -28,7 +28,7 @@ async function pollDb(
   while (Date.now() - t0 < timeoutMs) {
     if (child.exitCode !== null) throw new Error(`the child exited (${child.exitCode}) before the awaited state`);
     try {
-      const db = new Database(dbPath, { readonly: true, fileMustExist: true, timeout: 100 });
+      const db = openDatabase(dbPath, { readonly: true, timeoutMs: 100 });
       try {
         if (check(db)) return;
       } finally {
@@ -52,7 +52,7 @@ function exited(
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
 
-const fileRow = (db: Database.Database, path: string) =>
+const fileRow = (db: Database, path: string) =>
   db.prepare('SELECT status, samples, hash FROM files WHERE path = ?').get(path) as
     | { status: string; samples: number; hash: string }
     | undefined;
@@ -164,13 +164,13 @@ describe('SIGKILL mid-index', () => {
 describe('two writers on one database', () => {
   /** Whether some connection holds the write lock (a probe BEGIN IMMEDIATE that does not wait). */
   function writeLocked(dbPath: string): boolean {
-    const db = new Database(dbPath, { timeout: 0 });
+    const db = openDatabase(dbPath, { timeoutMs: 0 });
     try {
       db.exec('BEGIN IMMEDIATE');
       db.exec('ROLLBACK');
       return false;
     } catch (e) {
-      if ((e as { code?: string }).code === 'SQLITE_BUSY') return true;
+      if (isBusyError(e)) return true;
       throw e;
     } finally {
       db.close();

@@ -9,15 +9,15 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import Module from 'node:module';
 import { join } from 'node:path';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex, type ModelRow } from '../../src/core/index/traceIndex';
-import { csvCell, terminalJson } from '../../src/cli/main';
+import { csvCell, terminalJson, CSV_HEADER } from '../../src/cli/main';
 import { escapeControl, preview } from '../../src/core/text';
 import { tempDir } from './helpers';
 import { FIX, runCli } from './reliability.support';
+import { loadWithStub } from './vscodeStub';
 
 /** Bytes that must never reach a terminal raw: C0 controls but tab and newline, DEL, C1 controls, bidi overrides. */
 const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
@@ -72,7 +72,7 @@ describe('CLI output', () => {
     const report = JSON.parse(runs['report json'].stdout) as { models: { id: string; label: string }[] };
     assert.deepEqual(report.models.map((m) => m.id).sort(), [`${HOSTILE_MODEL}@r\u202e1`, 'rl\u009b31m'].sort());
     const csv = runs['report csv'].stdout.trim().split('\n');
-    assert.equal(csv[0], 'model,label,metric,k,value,ci_low,ci_high,problems,missing');
+    assert.equal(csv[0], CSV_HEADER);
     assert.ok(
       csv
         .slice(1)
@@ -126,79 +126,6 @@ describe('exported annotations', () => {
   });
 });
 
-/** A recording stand-in for the `vscode` module: enough for the tree provider and the sample document. */
-function vscodeStub() {
-  class MarkdownString {
-    isTrusted: boolean | undefined = undefined;
-    supportHtml = false;
-    segments: { kind: 'markdown' | 'text'; value: string }[] = [];
-    constructor(
-      value?: string,
-      public supportThemeIcons = false,
-    ) {
-      if (value) this.segments.push({ kind: 'markdown', value });
-    }
-    appendMarkdown(value: string) {
-      this.segments.push({ kind: 'markdown', value });
-      return this;
-    }
-    appendText(value: string) {
-      this.segments.push({ kind: 'text', value });
-      return this;
-    }
-  }
-  class TreeItem {
-    id?: string;
-    description?: string;
-    tooltip?: unknown;
-    constructor(
-      public label: string,
-      public collapsibleState?: number,
-    ) {}
-  }
-  class EventEmitter {
-    event = () => ({ dispose() {} });
-    fire() {}
-    dispose() {}
-  }
-  class ThemeIcon {
-    constructor(
-      public id: string,
-      public color?: unknown,
-    ) {}
-  }
-  class ThemeColor {
-    constructor(public id: string) {}
-  }
-  return {
-    MarkdownString,
-    TreeItem,
-    EventEmitter,
-    ThemeIcon,
-    ThemeColor,
-    TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
-    workspace: { getConfiguration: () => ({ get: () => undefined }), textDocuments: [] },
-    window: {},
-    Uri: { from: (x: unknown) => x },
-  };
-}
-
-/** Loads an extension module with `vscode` resolved to the stub. */
-function loadWithStub<T>(path: string): T {
-  const stub = vscodeStub();
-  const mod = Module as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
-  const orig = mod._load;
-  mod._load = function (request: string, parent: unknown, isMain: boolean) {
-    return request === 'vscode' ? stub : orig.call(this, request, parent, isMain);
-  };
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(path) as T;
-  } finally {
-    mod._load = orig;
-  }
-}
-
 describe('editor surfaces (extension modules on a vscode stub)', () => {
   let index: TraceIndex;
   let annotations: AnnotationStore;
@@ -213,9 +140,14 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
       annotations,
       folder: { uri: { toString: () => 'file:///results' } },
       models: () => models,
+      checkpointSteps: () => new Map(),
       baseModel: () => models.find((m) => m.name === HOSTILE_MODEL),
       focusModel: () => models.find((m) => m.name !== HOSTILE_MODEL),
       shortLabel: (m: ModelRow) => m.label,
+      isIndexing: false,
+      indexIncomplete: () => false,
+      focusPending: () => false,
+      baseModelIsGuess: () => false,
     };
   });
 

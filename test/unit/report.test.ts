@@ -239,21 +239,22 @@ describe('report on the Qwen2.5-Math example', async () => {
     assert.ok(Math.abs(m.bestOfK[3].value! - expected) < 1e-12, `${m.bestOfK[3].value} vs ${expected}`);
   });
 
-  test('maj@k (asked for): maj@1 and maj@8 equal a direct vote count over pred[] and score[]', () => {
+  test('maj@k (asked for): maj@1 and maj@8 equal a direct vote count over pred[], judged by the reference gt', () => {
     assert.equal(report.models[0].majAtK, undefined, 'absent unless asked for');
     const m = buildReport(index, { majAtK: true }).models[0];
     assert.deepEqual(
       m.majAtK!.map((p) => p.k),
       [1, 2, 4, 8],
     );
+    // every problem has a reference (gt), so a group is correct iff its value equals the reference
     const votes = raw.map((r) => {
       const answers = (r as unknown as { pred: string[] }).pred.map((a) => normalizeAnswer(a));
+      const ref = normalizeAnswer((r as unknown as { gt: string }).gt);
       const groups = new Map<string, { size: number; correct: boolean }>();
-      answers.forEach((a, i) => {
+      answers.forEach((a) => {
         if (a === null) return;
-        const g = groups.get(a) ?? { size: 0, correct: false };
+        const g = groups.get(a) ?? { size: 0, correct: a === ref };
         g.size++;
-        g.correct ||= r.score[i];
         groups.set(a, g);
       });
       const n = answers.length;
@@ -269,7 +270,13 @@ describe('report on the Qwen2.5-Math example', async () => {
     assert.ok(Math.abs(m.majAtK![0].value! - mean(votes.map((v) => v.maj1))) < 1e-12, `maj@1 ${m.majAtK![0].value}`);
     assert.ok(Math.abs(m.majAtK![3].value! - mean(votes.map((v) => v.majN))) < 1e-12, `maj@8 ${m.majAtK![3].value}`);
     assert.equal(m.majAtK![3].problems, 100);
+    assert.equal(m.majAtK![3].byReference, 100);
     assert.equal(m.majAtK![3].monteCarlo, 0, 'n = 8 is always enumerated exactly');
+    // By hand: the one place the reference and the folder's verdicts disagree is idx 72, whose 8th sample
+    // answers "10000" against gt "10{,}000" and is graded incorrect. By the reference it is correct, so
+    // maj@1 = pass@1 + (1/8)/100 = 0.91 + 0.00125; maj@8 is unchanged ("9999" wins 3 votes).
+    assert.ok(Math.abs(m.passAtK[0].value! - 0.91) < 1e-12);
+    assert.ok(Math.abs(m.majAtK![0].value! - 0.91125) < 1e-12, `maj@1 ${m.majAtK![0].value}`);
   });
 
   test('per-level strata exist for levels 1-5 and add up to the problems', () => {
@@ -327,7 +334,7 @@ describe('CLI', () => {
     });
     assert.match(
       table,
-      /maj@k \(majority vote over extracted answers, %\):\n {2}.*: k=1 \d+\.\d {2}k=2 \d+\.\d {2}k=4 \d+\.\d {2}k=8 \d+\.\d/,
+      /maj@k \(majority vote over extracted answers grouped by answer equivalence, %\):\n {2}.*: k=1 91\.1 {2}k=2 \d+\.\d {2}k=4 \d+\.\d {2}k=8 \d+\.\d \(at k=1, 100 of 100 problems judged by the reference answer, the others by verdicts\)/,
     );
     const plain = execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '-q'], { encoding: 'utf8' });
     assert.doesNotMatch(plain, /maj@k/);
@@ -365,7 +372,10 @@ describe('CLI', () => {
     )
       .trim()
       .split('\n');
-    assert.equal(csv[0], 'model,label,metric,k,value,ci_low,ci_high,problems,missing');
+    assert.equal(
+      csv[0],
+      'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step',
+    );
     const rows = csv.slice(1).map((l) => l.split(','));
     const m = json.models[0];
     for (const [metric, points] of [
@@ -373,14 +383,23 @@ describe('CLI', () => {
       ['best-of-k', m.bestOfK],
       ['maj@k', m.majAtK],
     ] as const) {
-      const got = rows.filter((r) => r[2] === metric);
+      const got = rows.filter((r) => r[2] === metric && r[13] === '');
       assert.equal(got.length, 4, metric);
       got.forEach((r, i) => {
         assert.equal(Number(r[3]), points[i].k);
         assert.equal(Number(r[4]), points[i].value);
+        // 100 problems, every one with 8 graded samples: all of them, nothing missing
+        assert.deepEqual([r[7], r[8], r[9], r[10], r[11]].map(Number), [100, 0, 0, 0, 0], metric);
       });
     }
     assert.equal(Number(rows.find((r) => r[2] === 'pass@k')![5]), m.passAtK[0].ciLow);
+    // per difficulty level: the level's problems; problems + missing = the level's size in the JSON
+    const levelRows = rows.filter((r) => r[13] !== '');
+    assert.ok(levelRows.length > 0);
+    for (const r of levelRows) {
+      const s = json.strata.find((x: { level: string }) => x.level === r[13]);
+      assert.equal(Number(r[7]) + Number(r[8]), s.problems, r.join(','));
+    }
   });
 
   test('the audit says its figures come from the records that could be read when a results line is broken', () => {

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readTextFileSync } from '../textFile';
 import { dirname, join } from 'node:path';
 import type { Diagnostic } from '../model';
 import { KEY_SEP, TraceIndex } from './traceIndex';
@@ -169,7 +170,7 @@ export class AnnotationStore {
   ): { added: number; updated: number; unchanged: number; diagnostics: Diagnostic[] } {
     const out = { added: 0, updated: 0, unchanged: 0, diagnostics: [] as Diagnostic[] };
     if (!existsSync(path)) return out;
-    const lines = readFileSync(path, 'utf8').split('\n');
+    const lines = readTextFileSync(path).split('\n');
     this.index.db.transaction(() => {
       lines.forEach((raw, i) => {
         const text = raw.replace(/^\uFEFF/, '').trim();

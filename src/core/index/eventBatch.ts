@@ -3,7 +3,7 @@
  * and the column layout in which read events cross between them. Kept apart from the worker entry,
  * which registers a message handler when loaded on any worker thread.
  */
-import type { Diagnostic, FormatId, ProblemRecord, ReadEvent, SampleRecord } from '../model';
+import type { FormatId, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import type { ReaderContext } from '../readers/types';
 import { contentHash } from '../text';
 
@@ -33,13 +33,13 @@ export type ReaderWorkerReply =
  * texts travel as UTF-8 bytes in one transferred buffer (no copy), and the indexer binds those bytes
  * as the text column without decoding them into JavaScript strings at all.
  * `problems[i]` is the record without its samples; its samples are rows `first .. first + count - 1`
- * of the columns. `order` interleaves problems (index >= 0) and diagnostics (index -1 - d) as the
- * reader emitted them.
+ * of the columns. `order` interleaves problems (index >= 0) and the other events (diagnostics,
+ * `ungrade`: index -1 - e) as the reader emitted them.
  */
 export interface EventBatch {
   order: number[];
   problems: (Omit<ProblemRecord, 'samples'> & { first: number; count: number })[];
-  diagnostics: Diagnostic[];
+  others: Exclude<ReadEvent, { kind: 'problem' }>[];
   /** UTF-8 of every sample text, back to back; sample r is bytes `textEnd[r - 1] .. textEnd[r]` (from 0 for r = 0). */
   textBytes: ArrayBuffer;
   textEnd: Int32Array;
@@ -73,7 +73,7 @@ export function packEvents(events: readonly ReadEvent[]): { batch: EventBatch; t
   const b: EventBatch = {
     order: [],
     problems: [],
-    diagnostics: [],
+    others: [],
     textBytes: bytes.buffer as ArrayBuffer,
     textEnd: new Int32Array(n),
     hash: new Array(n),
@@ -87,9 +87,9 @@ export function packEvents(events: readonly ReadEvent[]): { batch: EventBatch; t
   let row = 0;
   let end = 0;
   for (const ev of events) {
-    if (ev.kind === 'diagnostic') {
-      b.order.push(-1 - b.diagnostics.length);
-      b.diagnostics.push(ev.diagnostic);
+    if (ev.kind !== 'problem') {
+      b.order.push(-1 - b.others.length);
+      b.others.push(ev);
       continue;
     }
     const { samples, ...rest } = ev.record;
@@ -138,7 +138,7 @@ export function* unpackEvents(b: EventBatch): Generator<ReadEvent> {
   const bytes = Buffer.from(b.textBytes);
   for (const o of b.order) {
     if (o < 0) {
-      yield { kind: 'diagnostic', diagnostic: b.diagnostics[-1 - o] };
+      yield b.others[-1 - o];
       continue;
     }
     const { first, count, ...rest } = b.problems[o];

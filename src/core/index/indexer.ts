@@ -2,14 +2,15 @@ import { createHash } from 'node:crypto';
 import { type Stats, promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, posix } from 'node:path';
-import type Database from 'better-sqlite3';
 import type { Diagnostic, FormatId, ProblemRecord } from '../model';
-import { detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
+import { type ReaderOptions, detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { contentHash } from '../text';
 import { TraceIndex, modelKey, problemKey } from './traceIndex';
 import { refreshModelLabels } from './labels';
+import { DiagnosticCap } from './diagnosticCap';
 import { PARALLEL_READ_MIN_BYTES, readFileParallel } from './parallelRead';
+import { type Database, type Statement, isBusyError } from './sqlite';
 
 /** Progress of an indexing pass, reported after each file and every few thousand samples. */
 export interface IndexProgress {
@@ -27,6 +28,11 @@ export interface IndexOptions {
   exclude?: string[];
   /** Forces one format for every candidate file instead of detecting it per file. */
   format?: FormatId;
+  /**
+   * How files are read (the Inspect scorer, the correctness threshold: see readers/types.ts). The options of the last pass are kept in the index;
+   * when they change, every file is read again (unchanged files too), since their samples would differ.
+   */
+  readerOptions?: ReaderOptions;
   /** Stops between records; the pass then resolves with `cancelled: true`. */
   signal?: AbortSignal;
   onProgress?: (p: IndexProgress) => void;
@@ -66,6 +72,8 @@ export class IndexBusyError extends Error {}
 const INDEXING_CACHE_KIB = 8000;
 
 const LOCK_KEY = 'indexer_lock';
+/** Meta key of the reader options of the last complete pass (JSON). */
+const READER_OPTIONS_KEY = 'reader_options';
 const LOCK_STALE_MS = 60_000;
 
 interface FileRow {
@@ -134,18 +142,22 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       }
     }
     // Diagnostics of files that are gone without a files row (e.g. deleted after a read error).
-    const orphanDiags = (db.prepare('SELECT DISTINCT file FROM diagnostics').pluck().all() as string[]).filter(
+    const orphanDiags = (db.prepare('SELECT DISTINCT origin FROM diagnostics').pluck().all() as string[]).filter(
       (f) => !present.has(f),
     );
     if (orphanDiags.length)
       db.transaction(() => {
-        const del = db.prepare('DELETE FROM diagnostics WHERE file = ?');
+        const del = db.prepare('DELETE FROM diagnostics WHERE origin = ?');
         for (const f of orphanDiags) del.run(f);
       })();
 
     // An added, edited or deleted mapping file can change how any file is read: then every file is
     // read again this pass, unchanged or not.
-    const rereadAll = await mappingFilesChanged(root, candidates, known);
+    // So do other reader options than the last pass's (another Inspect scorer gives other verdicts).
+    const readerOptions = JSON.stringify(options.readerOptions ?? {});
+    const rereadAll =
+      (index.getMeta(READER_OPTIONS_KEY) ?? '{}') !== readerOptions ||
+      (await mappingFilesChanged(root, candidates, known));
     const parallelFor = (size: number) => size >= (options.parallelReadMinBytes ?? PARALLEL_READ_MIN_BYTES);
 
     let done = 0;
@@ -226,6 +238,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         batchSize: options.batchSize ?? 20000,
         parallel: parallelFor(stat.size),
         signal: options.signal,
+        readerOptions: options.readerOptions,
         onBatch: (n) => {
           if (firstCommitMs === null && n > 0) firstCommitMs = Date.now() - started;
           report({
@@ -283,6 +296,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
           batchSize: options.batchSize ?? 20000,
           parallel: parallelFor(prev.size),
           signal: options.signal,
+          readerOptions: options.readerOptions,
           onBatch: () => {},
         });
         samplesWritten += result.samples;
@@ -300,6 +314,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         refreshModelLabels(db);
       })();
     }
+    if (!cancelled) index.setMeta(READER_OPTIONS_KEY, readerOptions);
     if (!cancelled && options.fts !== false) {
       report({ phase: 'fts', filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
       buildFts(index);
@@ -382,11 +397,7 @@ const DUPLICATE_OF = ' already indexed from ';
  * Files with a cross-file duplicate diagnostic (`... already indexed from X; skipped`) naming a file X
  * whose samples changed at step `changedAt[X]` of this pass, and not read after that step.
  */
-function duplicateDependents(
-  db: Database.Database,
-  changedAt: Map<string, number>,
-  readAt: Map<string, number>,
-): string[] {
+function duplicateDependents(db: Database, changedAt: Map<string, number>, readAt: Map<string, number>): string[] {
   const rows = db
     .prepare(`SELECT file, message FROM diagnostics WHERE message LIKE '%' || ? || '%; skipped'`)
     .all(DUPLICATE_OF) as { file: string; message: string }[];
@@ -440,12 +451,12 @@ function isAlive(pid: number): boolean {
  * write-locked for longer than the busy timeout (SQLITE_BUSY), so that a second indexer always gets
  * the same clear error rather than a bare "database is locked".
  */
-function acquireLock(db: Database.Database): void {
+function acquireLock(db: Database): void {
   try {
     takeLock(db);
   } catch (e) {
     if (e instanceof IndexBusyError) throw e;
-    if ((e as { code?: string }).code === 'SQLITE_BUSY') {
+    if (isBusyError(e)) {
       throw new IndexBusyError(
         'another process is writing this index (the database stayed locked for the whole busy timeout); try again when it finishes',
       );
@@ -454,7 +465,7 @@ function acquireLock(db: Database.Database): void {
   }
 }
 
-function takeLock(db: Database.Database): void {
+function takeLock(db: Database): void {
   db.transaction(() => {
     const raw = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(LOCK_KEY) as string | undefined;
     if (raw) {
@@ -474,7 +485,7 @@ function takeLock(db: Database.Database): void {
   }).immediate();
 }
 
-function touchLock(db: Database.Database): void {
+function touchLock(db: Database): void {
   try {
     db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(
       JSON.stringify({ pid: process.pid, host: hostname(), heartbeat: Date.now() }),
@@ -485,7 +496,7 @@ function touchLock(db: Database.Database): void {
   }
 }
 
-function releaseLock(db: Database.Database): void {
+function releaseLock(db: Database): void {
   try {
     if (db.open && !db.inTransaction) db.prepare('DELETE FROM meta WHERE key = ?').run(LOCK_KEY);
   } catch {
@@ -507,22 +518,26 @@ interface IndexFileArgs {
   /** Parse on a second thread ({@link readFileParallel}). */
   parallel: boolean;
   signal?: AbortSignal;
+  readerOptions?: ReaderOptions;
   onBatch: (samplesSoFar: number) => void;
 }
 
 /** Prepared statements and caches for writing samples. */
 class SampleWriter {
-  private readonly insertSample: Database.Statement;
-  private readonly upsertModel: Database.Statement;
-  private readonly upsertProblem: Database.Statement;
-  private readonly refreshStat: Database.Statement;
-  private readonly dropStat: Database.Statement;
-  private readonly insertDiag: Database.Statement;
-  private readonly otherFileHas: Database.Statement;
+  private readonly insertSample: Statement;
+  private readonly upsertModel: Statement;
+  private readonly upsertProblem: Statement;
+  private readonly refreshStat: Statement;
+  private readonly dropStat: Statement;
+  private readonly insertEmpty: Statement;
+  private readonly addEmptyStat: Statement;
+  private readonly insertDiag: Statement;
+  private readonly otherFileHas: Statement;
+  private readonly statOf: Statement;
   private readonly models = new Map<string, number>();
   private readonly problems = new Map<string, number>();
 
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly db: Database) {
     this.insertSample = db.prepare(
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
          reward_score, finish_reason, token_count, content_hash, text)
@@ -545,11 +560,27 @@ class SampleWriter {
          FROM samples WHERE model_id = ? AND problem_id = ? GROUP BY model_id, problem_id`,
     );
     this.dropStat = db.prepare(
-      'DELETE FROM stats WHERE model_id = ? AND problem_id = ? AND NOT EXISTS (SELECT 1 FROM samples WHERE model_id = ? AND problem_id = ?)',
+      `DELETE FROM stats WHERE model_id = @m AND problem_id = @p
+         AND NOT EXISTS (SELECT 1 FROM samples WHERE model_id = @m AND problem_id = @p)
+         AND NOT EXISTS (SELECT 1 FROM empty_records WHERE model_id = @m AND problem_id = @p)`,
     );
-    this.insertDiag = db.prepare('INSERT INTO diagnostics (file, line, severity, message) VALUES (?, ?, ?, ?)');
+    this.insertEmpty = db.prepare(
+      'INSERT INTO empty_records (file_id, line, model_id, problem_id) VALUES (?, ?, ?, ?)',
+    );
+    this.addEmptyStat = db.prepare(
+      'INSERT OR IGNORE INTO stats (model_id, problem_id, n, c, graded, scored) VALUES (?, ?, 0, 0, 0, 0)',
+    );
+    this.statOf = db.prepare('SELECT n, graded FROM stats WHERE model_id = ? AND problem_id = ?');
+    // `origin` is the file whose reading gave the diagnostic; `file` the one it is shown on (a mapping
+    // file for "this path matched nothing in x.json"). Re-reading a file replaces the diagnostics it gave.
+    this.insertDiag = db.prepare(
+      'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
+    );
+    // the file already holding samples of (model, problem), or an empty record of it
     this.otherFileHas = db.prepare(
-      'SELECT f.path FROM samples s JOIN files f ON f.id = s.file_id WHERE s.model_id = ? AND s.problem_id = ? AND s.file_id <> ? LIMIT 1',
+      `SELECT path FROM files WHERE id = coalesce(
+         (SELECT file_id FROM samples WHERE model_id = @m AND problem_id = @p AND file_id <> @f LIMIT 1),
+         (SELECT file_id FROM empty_records WHERE model_id = @m AND problem_id = @p AND file_id <> @f LIMIT 1))`,
     );
   }
 
@@ -588,9 +619,14 @@ class SampleWriter {
     return id;
   }
 
-  /** Pairs (model, problem) that a file's samples belong to. */
+  /** Pairs (model, problem) that a file's samples and empty records belong to. */
   private pairsOf(fileId: number): { model_id: number; problem_id: number }[] {
-    return this.db.prepare('SELECT DISTINCT model_id, problem_id FROM samples WHERE file_id = ?').all(fileId) as {
+    return this.db
+      .prepare(
+        `SELECT DISTINCT model_id, problem_id FROM samples WHERE file_id = @f
+         UNION SELECT model_id, problem_id FROM empty_records WHERE file_id = @f`,
+      )
+      .all({ f: fileId }) as {
       model_id: number;
       problem_id: number;
     }[];
@@ -600,14 +636,15 @@ class SampleWriter {
     const pairs = this.pairsOf(fileId);
     this.db.prepare('DELETE FROM samples_fts WHERE rowid IN (SELECT id FROM samples WHERE file_id = ?)').run(fileId);
     this.db.prepare('DELETE FROM samples WHERE file_id = ?').run(fileId);
+    this.db.prepare('DELETE FROM empty_records WHERE file_id = ?').run(fileId);
     this.refreshPairs(pairs);
   }
 
-  /** Recomputes (or drops, when empty) the counts of (model, problem) pairs whose samples changed. */
+  /** Recomputes (or drops, when neither samples nor an empty record are left) the counts of (model, problem) pairs. */
   private refreshPairs(pairs: readonly { model_id: number; problem_id: number }[]): void {
     for (const p of pairs) {
       this.refreshStat.run(p.model_id, p.problem_id);
-      this.dropStat.run(p.model_id, p.problem_id, p.model_id, p.problem_id);
+      this.dropStat.run({ m: p.model_id, p: p.problem_id });
     }
   }
 
@@ -615,14 +652,14 @@ class SampleWriter {
   removeFile(fileId: number, path: string): void {
     this.deleteSamplesOf(fileId);
     this.db.prepare('DELETE FROM files WHERE id = ?').run(fileId);
-    this.db.prepare('DELETE FROM diagnostics WHERE file = ?').run(path);
+    this.db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(path);
   }
 
   /** Records a file-level error; an earlier good version of the file stays indexed. */
   recordFileError(rel: string, prev: FileRow | undefined, message: string): void {
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM diagnostics WHERE file = ?').run(rel);
-      this.insertDiag.run(rel, 0, 'error', prev ? `${message} (keeping the previously indexed version)` : message);
+      this.db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(rel);
+      this.insertDiag.run(rel, 0, 'error', prev ? `${message} (keeping the previously indexed version)` : message, rel);
     })();
   }
 
@@ -639,13 +676,17 @@ class SampleWriter {
     diagnostics: Diagnostic[],
   ): void {
     if (prev) this.removeFile(prev.id, rel);
-    this.db.prepare('DELETE FROM diagnostics WHERE file = ?').run(rel);
+    this.db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(rel);
     this.db
       .prepare(
         `INSERT INTO files (path, size, mtime_ms, hash, format, status, samples, indexed_at) VALUES (?, ?, ?, ?, NULL, 'ready', 0, ?)`,
       )
       .run(rel, size, mtimeMs, hash, new Date().toISOString());
-    for (const d of diagnostics) this.insertDiag.run(rel, d.line, d.severity, d.message);
+    const cap = new DiagnosticCap((line, severity, message, file) =>
+      this.insertDiag.run(file, line, severity, message, rel),
+    );
+    for (const d of diagnostics) cap.add(d.line, d.severity, d.message, d.file || rel);
+    cap.finish();
   }
 
   /** Drops models and problems that no longer have samples (annotations are keyed by strings and stay). */
@@ -672,7 +713,11 @@ class SampleWriter {
     let samples = 0;
     let inBatch = 0;
     const touched = new Map<string, [number, number]>();
-    const seen = new Map<string, { line: number; next: number }>();
+    /** Every (model, problem) of the file: its first line and the next free sample index. */
+    const seen = new Map<
+      string,
+      { line: number; next: number; mid: number; pid: number; problem: string; model: string }
+    >();
     const otherFile = new Map<string, string | null>();
 
     const knownHash = a.prev ? await a.hash : '';
@@ -695,26 +740,61 @@ class SampleWriter {
             .run(a.rel, a.size, a.mtimeMs, knownHash, a.format, now).lastInsertRowid,
         );
       }
-      db.prepare('DELETE FROM diagnostics WHERE file = ?').run(a.rel);
-      for (const d of this.pendingDiagnostics) this.insertDiag.run(a.rel, d.line, d.severity, d.message);
+      db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(a.rel);
+      const cap = new DiagnosticCap((line, severity, message, file) =>
+        this.insertDiag.run(file, line, severity, message, a.rel),
+      );
+      for (const d of this.pendingDiagnostics) cap.add(d.line, d.severity, d.message, d.file || a.rel);
       this.pendingDiagnostics = [];
 
       const flushStats = () => {
         for (const [mid, pid] of touched.values()) this.refreshStat.run(mid, pid);
         touched.clear();
       };
-      const diag = (line: number, severity: 'error' | 'warning', message: string) =>
-        this.insertDiag.run(a.rel, line, severity, message);
+      const diag = (line: number, severity: Diagnostic['severity'], message: string, file = a.rel) =>
+        cap.add(line, severity, message, file);
+      /** The file's problems with samples but no graded one: an info each (left out of every figure). */
+      const reportUngraded = () => {
+        for (const st of seen.values()) {
+          const row = this.statOf.get(st.mid, st.pid) as { n: number; graded: number } | undefined;
+          if (row && row.n > 0 && row.graded === 0)
+            diag(
+              st.line,
+              'info',
+              `problem ${JSON.stringify(st.problem)} of model ${st.model} has no graded sample (${row.n} sample${row.n === 1 ? '' : 's'}, none with a verdict): it counts in "missing" of every figure of this model`,
+            );
+        }
+      };
+      const finishFile = () => {
+        flushStats();
+        reportUngraded();
+        cap.finish();
+      };
 
-      const ctx = { root: a.root, relPath: a.rel, absPath: a.abs, run, signal: a.signal };
+      const ctx = { root: a.root, relPath: a.rel, absPath: a.abs, run, signal: a.signal, options: a.readerOptions };
       for await (const ev of a.parallel ? readFileParallel(ctx, a.format) : readFile(ctx, a.format)) {
         if (a.signal?.aborted) {
           flushStats();
+          cap.finish();
           db.exec(atomic ? 'ROLLBACK' : 'COMMIT');
           return { samples: atomic ? 0 : samples, cancelled: true };
         }
         if (ev.kind === 'diagnostic') {
-          diag(ev.diagnostic.line, ev.diagnostic.severity, ev.diagnostic.message);
+          diag(ev.diagnostic.line, ev.diagnostic.severity, ev.diagnostic.message, ev.diagnostic.file || a.rel);
+          continue;
+        }
+        if (ev.kind === 'ungrade') {
+          // verdicts already written from numbers 0/1 of a file that holds scores: ungraded
+          const lines = JSON.stringify(ev.lines);
+          const pairs = db
+            .prepare(
+              'SELECT DISTINCT model_id AS m, problem_id AS p FROM samples WHERE file_id = ? AND line IN (SELECT value FROM json_each(?))',
+            )
+            .all(fileId, lines) as { m: number; p: number }[];
+          for (const { m, p } of pairs) touched.set(`${m}:${p}`, [m, p]);
+          db.prepare(
+            'UPDATE samples SET correct = NULL WHERE file_id = ? AND line IN (SELECT value FROM json_each(?))',
+          ).run(fileId, lines);
           continue;
         }
         const r = ev.record;
@@ -724,7 +804,7 @@ class SampleWriter {
         // A (model, problem) already indexed from another file of the same model: keep the first.
         let other = otherFile.get(pairKey);
         if (other === undefined) {
-          other = (this.otherFileHas.pluck().get(mid, pid, fileId) as string | undefined) ?? null;
+          other = (this.otherFileHas.pluck().get({ m: mid, p: pid, f: fileId }) as string | undefined) ?? null;
           otherFile.set(pairKey, other);
         }
         if (other !== null) {
@@ -736,7 +816,8 @@ class SampleWriter {
           continue;
         }
         let state = seen.get(pairKey);
-        const perProblemRecord = r.samples.some((s) => s.sampleIndex !== undefined);
+        // one-sample-per-line formats never give a record without samples
+        const perProblemRecord = r.samples.length === 0 || r.samples.some((s) => s.sampleIndex !== undefined);
         if (state && perProblemRecord) {
           diag(
             r.line,
@@ -746,8 +827,19 @@ class SampleWriter {
           continue;
         }
         if (!state) {
-          state = { line: r.line, next: 0 };
+          state = { line: r.line, next: 0, mid, pid, problem: r.problemId, model: r.model.name };
           seen.set(pairKey, state);
+        }
+        if (r.samples.length === 0) {
+          // still one of the model's problems: counted in "missing", never dropped
+          this.insertEmpty.run(fileId, r.line, mid, pid);
+          this.addEmptyStat.run(mid, pid);
+          diag(
+            r.line,
+            'info',
+            `problem ${JSON.stringify(r.problemId)} of model ${r.model.name} has no samples: it counts in "missing" of every figure of this model`,
+          );
+          continue;
         }
         for (const s of r.samples) {
           const index = s.sampleIndex ?? state.next;
@@ -783,7 +875,7 @@ class SampleWriter {
           db.exec('BEGIN IMMEDIATE');
         }
       }
-      flushStats();
+      finishFile();
       if (a.signal?.aborted) {
         // The reader stopped early because of the abort: the file is incomplete.
         db.exec(atomic ? 'ROLLBACK' : 'COMMIT');

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from './sqlite';
 
 /** A model's identity parts, as stored. */
 export interface ModelIdentity {
@@ -27,7 +27,7 @@ export function modelLabels(models: readonly ModelIdentity[]): string[] {
 }
 
 /** Recomputes and stores every model's label (see {@link modelLabels}). */
-export function refreshModelLabels(db: Database.Database): void {
+export function refreshModelLabels(db: Database): void {
   const rows = db.prepare('SELECT id, run, name, revision FROM models ORDER BY id').all() as (ModelIdentity & {
     id: number;
   })[];

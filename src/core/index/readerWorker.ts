@@ -2,7 +2,8 @@
  * Worker-thread entry of the parallel reader ({@link readFileParallel}): reads one results file with
  * the ordinary readers, computes each sample's content hash, and posts the events in batches while the
  * indexing thread writes the previous ones. Built to `readerWorker.js` next to the module that starts
- * it (dist/, out/src/core/index/, the bench bundle).
+ * it (dist/, out/src/core/index/, the bench bundle). It opens no database, so it needs no SQLite driver
+ * (the indexing thread writes with its own: src/core/index/sqlite/driver.ts).
  *
  * Protocol (src/core/index/eventBatch.ts):
  * - in:  `{ type: 'read', ctx, format }` once, then `{ type: 'ack' }` per batch consumed;

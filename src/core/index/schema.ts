@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from './sqlite';
 
 /**
  * Versioned schema migrations for the trace index. `migrations[i]` upgrades a database at
@@ -126,6 +126,42 @@ export const migrations: readonly string[] = [
     contentless_unindexed=1, detail=none, tokenize='unicode61');
   DELETE FROM meta WHERE key = 'fts_max_id';
   `,
+  // 4 -> 5: a diagnostic is shown on one file (`file`) but given by reading another (`origin`): reading
+  // x.json through a mapping file reports "this path matched nothing" on the mapping file. Re-reading
+  // or removing a file replaces the diagnostics it gave, wherever they are shown.
+  // The table is rebuilt rather than altered, so that the step also applies to a database that
+  // already has the column (one whose user_version was set back by hand).
+  `
+  CREATE TABLE diagnostics_v5 (
+    file TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    severity TEXT NOT NULL,
+    message TEXT NOT NULL,
+    origin TEXT NOT NULL
+  );
+  INSERT INTO diagnostics_v5 (file, line, severity, message, origin)
+    SELECT file, line, severity, message, file FROM diagnostics;
+  DROP TABLE diagnostics;
+  ALTER TABLE diagnostics_v5 RENAME TO diagnostics;
+  CREATE INDEX diagnostics_by_file ON diagnostics (file);
+  CREATE INDEX diagnostics_by_origin ON diagnostics (origin);
+  `,
+  // 5 -> 6: a record of a problem with no samples (`code: []`, every sample unreadable) still makes the
+  // problem one of the model's problems: the figures count it in `missing` instead of dropping it. Its
+  // stats row has n = 0; this table ties it to the file and line it came from (dropped with the file).
+  `
+  CREATE TABLE IF NOT EXISTS empty_records (
+    file_id INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    model_id INTEGER NOT NULL,
+    problem_id INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS empty_records_by_file ON empty_records (file_id);
+  CREATE INDEX IF NOT EXISTS empty_records_by_pair ON empty_records (model_id, problem_id);
+  -- files indexed before this version lack their empty records (and read partial rewards as verdicts):
+  -- the next pass reads every file again
+  UPDATE files SET status = 'partial';
+  `,
 ];
 
 /** Current schema version (the number of migrations). */
@@ -135,7 +171,7 @@ export const SCHEMA_VERSION = migrations.length;
  * Brings `db` to {@link SCHEMA_VERSION}. Throws when the database was written by a newer version
  * of the extension (downgrades are refused rather than guessed).
  */
-export function migrate(db: Database.Database): void {
+export function migrate(db: Database): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
     throw new Error(

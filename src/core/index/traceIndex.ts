@@ -1,8 +1,11 @@
-import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { modelLabels } from './labels';
 import { migrate } from './schema';
+import { type Database, type SqliteDriverName, openDatabase } from './sqlite';
 import type { Diagnostic } from '../model';
+
+export { UnsupportedRuntimeError } from './sqlite';
 
 const NATURAL = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
@@ -27,9 +30,6 @@ export function modelDisplayId(run: string, name: string, revision: string | nul
   return `${run ? `${run}:` : ''}${name}${revision ? `@${revision}` : ''}`;
 }
 
-/** Thrown when better-sqlite3 cannot run on this Node.js (better-sqlite3 13 needs Node-API >= 10, i.e. Node >= 22). */
-export class UnsupportedRuntimeError extends Error {}
-
 /** A model as stored, with its totals over all problems. */
 export interface ModelRow {
   id: number;
@@ -42,11 +42,16 @@ export interface ModelRow {
   nameSource: 'data' | 'path';
   /** Short label for the UI: the name, plus the run when several runs hold a model of that name. */
   label: string;
+  /** Every problem the model has a record of, with or without samples (the denominator of its figures). */
   problems: number;
   samples: number;
   correct: number;
   /** Samples with a reward-model score. */
   scored: number;
+  /** Problems whose record has no samples (`code: []`, every sample unreadable). */
+  emptyProblems: number;
+  /** Problems with samples but none graded (no verdict: `score: null`, scores that are not verdicts). */
+  ungradedProblems: number;
 }
 
 /** A problem as stored. `id` is the row id (valid for this index only); `key` is stable. */
@@ -60,7 +65,10 @@ export interface ProblemRow {
   level: string | null;
 }
 
-/** Per (model, problem) counts: `n` samples, `c` correct, `graded` with a verdict, `scored` with a reward score. */
+/**
+ * Per (model, problem) counts: `n` samples, `c` correct, `graded` with a verdict, `scored` with a reward
+ * score. A row with n = 0 is a problem whose record had no samples (schema migration 5).
+ */
 export interface StatRow {
   modelId: number;
   problemId: number;
@@ -114,6 +122,11 @@ export interface OpenOptions {
   readonly?: boolean;
   /** How long to wait for another process's lock, in ms (SQLite busy timeout). Default 10000. */
   busyTimeoutMs?: number;
+  /**
+   * The SQLite driver; default this process's ({@link sqliteDriver}). Only tests that write an index
+   * with one driver and read it with the other set it (never both on one file at once).
+   */
+  driver?: SqliteDriverName;
 }
 
 /**
@@ -126,34 +139,41 @@ export const SCORED_SAMPLES_SQL = `SELECT problem_id AS p, reward_score AS score
 /**
  * The SQLite trace index: one database file per results folder. Opening applies pending
  * migrations; the database uses WAL so readers (tree, report) never block the indexer.
- * All query methods are synchronous (better-sqlite3) and cheap (indexed).
+ * All query methods are synchronous and cheap (indexed). The connection runs on this process's SQLite
+ * driver (better-sqlite3, or node:sqlite where better-sqlite3 cannot load: ./sqlite/driver.ts); an
+ * index written by either opens with the other.
  */
 export class TraceIndex {
-  readonly db: Database.Database;
+  readonly db: Database;
 
-  private constructor(db: Database.Database) {
+  private constructor(db: Database) {
     this.db = db;
   }
 
   /**
    * Opens (creating if needed) the index at `dbPath` (`:memory:` for tests).
-   * @throws UnsupportedRuntimeError on Node-API < 10; Error when the schema is newer than supported.
+   * @throws UnsupportedRuntimeError when no SQLite driver can run here (the message says why for each);
+   *   Error when the schema is newer than supported.
    */
   static open(dbPath: string, options: OpenOptions = {}): TraceIndex {
-    if (Number(process.versions.napi) < 10) {
-      throw new UnsupportedRuntimeError(
-        `Reasoning Trace Inspector needs Node.js >= 22.14 (Node-API 10) for its SQLite index; this is Node ${process.versions.node}`,
-      );
-    }
     if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
-    const db = new Database(dbPath, { readonly: !!options.readonly, timeout: options.busyTimeoutMs ?? 10000 });
-    if (!options.readonly) {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      migrate(db);
+    const db = openDatabase(dbPath, {
+      readonly: !!options.readonly,
+      timeoutMs: options.busyTimeoutMs ?? 10000,
+      driver: options.driver,
+    });
+    try {
+      if (!options.readonly) {
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
+        migrate(db);
+      }
+      db.pragma('foreign_keys = OFF');
+      db.pragma('cache_size = -32000');
+    } catch (e) {
+      db.close();
+      throw e;
     }
-    db.pragma('foreign_keys = OFF');
-    db.pragma('cache_size = -32000');
     return new TraceIndex(db);
   }
 
@@ -167,20 +187,37 @@ export class TraceIndex {
       .prepare(
         `SELECT m.id, m.key, m.run, m.name, m.revision, m.name_source AS nameSource, m.label,
                 count(s.problem_id) AS problems, coalesce(sum(s.n),0) AS samples,
-                coalesce(sum(s.c),0) AS correct, coalesce(sum(s.scored),0) AS scored
+                coalesce(sum(s.c),0) AS correct, coalesce(sum(s.scored),0) AS scored,
+                coalesce(sum(s.n = 0),0) AS emptyProblems, coalesce(sum(s.n > 0 AND s.graded = 0),0) AS ungradedProblems
            FROM models m LEFT JOIN stats s ON s.model_id = m.id
           GROUP BY m.id ORDER BY m.run, m.name, m.revision`,
       )
       .all() as Omit<ModelRow, 'displayId'>[];
+    // Labels are stored when an indexing pass ends; a model whose file is still being read (or whose
+    // pass was cancelled) has none yet: give it the label the pass would store, never an empty name.
+    const fallback = rows.some((r) => r.label === '') ? modelLabels(rows) : undefined;
     // Natural order: step-100, step-300, ..., step-1000 (not the text order step-1000 before step-300).
     return rows
-      .map((r) => ({ ...r, displayId: modelDisplayId(r.run, r.name, r.revision) }))
+      .map((r, i) => ({
+        ...r,
+        label: r.label === '' && fallback ? fallback[i] : r.label,
+        displayId: modelDisplayId(r.run, r.name, r.revision),
+      }))
       .sort(
         (a, b) =>
           NATURAL.compare(a.run, b.run) ||
           NATURAL.compare(a.name, b.name) ||
           NATURAL.compare(a.revision ?? '', b.revision ?? ''),
       );
+  }
+
+  /**
+   * Results files whose indexing started but did not finish (a pass cancelled or interrupted while
+   * reading them): while there are any, the index holds part of the folder. Files a cancelled pass
+   * never reached are not known here.
+   */
+  partialFiles(): number {
+    return this.db.prepare("SELECT count(*) FROM files WHERE status = 'partial'").pluck().get() as number;
   }
 
   /** The model with row id `id`, or undefined. */
@@ -235,26 +272,28 @@ export class TraceIndex {
     switch (filter.kind) {
       case 'all':
         return { where: '1', params: [] };
+      // A problem without samples or without a graded sample is neither failing nor solved: it has no verdict.
       case 'failing':
         return {
-          where: 'p.id IN (SELECT problem_id FROM stats WHERE model_id = ? AND c = 0)',
+          where: 'p.id IN (SELECT problem_id FROM stats WHERE model_id = ? AND graded > 0 AND c = 0)',
           params: [filter.model],
         };
       case 'lost':
         return {
           where: `p.id IN (SELECT m.problem_id FROM stats m JOIN stats b ON b.problem_id = m.problem_id
-                            WHERE m.model_id = ? AND b.model_id = ? AND m.c = 0 AND b.c > 0)`,
+                            WHERE m.model_id = ? AND b.model_id = ? AND m.graded > 0 AND m.c = 0 AND b.c > 0)`,
           params: [filter.model, filter.base],
         };
       case 'gained':
         return {
           where: `p.id IN (SELECT m.problem_id FROM stats m JOIN stats b ON b.problem_id = m.problem_id
-                            WHERE m.model_id = ? AND b.model_id = ? AND m.c > 0 AND b.c = 0)`,
+                            WHERE m.model_id = ? AND b.model_id = ? AND m.c > 0 AND b.graded > 0 AND b.c = 0)`,
           params: [filter.model, filter.base],
         };
       case 'lowAccuracy':
         return {
-          where: 'p.id IN (SELECT problem_id FROM stats WHERE model_id = ? AND n > 0 AND CAST(c AS REAL) / n < ?)',
+          where:
+            'p.id IN (SELECT problem_id FROM stats WHERE model_id = ? AND graded > 0 AND CAST(c AS REAL) / graded < ?)',
           params: [filter.model, filter.threshold],
         };
       case 'luckyGuess':
@@ -280,7 +319,7 @@ export class TraceIndex {
     }
   }
 
-  /** Per-model counts for one problem (only models that have samples for it). */
+  /** Per-model counts for one problem (the models with a record of it; n = 0 when that record had no samples). */
   problemStats(problemId: number): StatRow[] {
     return this.db
       .prepare(
@@ -290,7 +329,7 @@ export class TraceIndex {
       .all(problemId) as StatRow[];
   }
 
-  /** Per-problem counts of one model (every problem it has samples for). */
+  /** Per-problem counts of one model (every problem it has a record of; n = 0 for a record without samples). */
   modelStats(modelId: number): StatRow[] {
     return this.db
       .prepare(
@@ -438,6 +477,18 @@ export class TraceIndex {
       .all() as Diagnostic[];
   }
 
+  /**
+   * How many files of the folder were recognised as results, by format (`{ mapping: 2, inspect: 1 }`),
+   * whether or not they gave samples: with no sample in the index, it tells "no file in a supported
+   * format" from "every record failed".
+   */
+  resultFilesByFormat(): Record<string, number> {
+    const rows = this.db
+      .prepare('SELECT format, count(*) AS n FROM files WHERE format IS NOT NULL GROUP BY format')
+      .all() as { format: string; n: number }[];
+    return Object.fromEntries(rows.map((r) => [r.format, r.n]));
+  }
+
   /** Per-sample reward scores and verdicts of a model for one problem (for best-of-k). */
   scoredSamples(problemId: number, modelId: number): { score: number; correct: boolean }[] {
     return (
@@ -453,10 +504,12 @@ export class TraceIndex {
   /** Reward scores and verdicts of every scored, graded sample of a model, grouped by problem row id. */
   scoredSamplesByProblem(modelId: number): Map<number, { score: number; correct: boolean }[]> {
     const out = new Map<number, { score: number; correct: boolean }[]>();
-    const rows = this.db.prepare(SCORED_SAMPLES_SQL).raw().iterate(modelId) as IterableIterator<
-      [number, number, number]
-    >;
-    for (const [p, score, correct] of rows) {
+    const rows = this.db.prepare(SCORED_SAMPLES_SQL).iterate(modelId) as IterableIterator<{
+      p: number;
+      score: number;
+      correct: number;
+    }>;
+    for (const { p, score, correct } of rows) {
       let list = out.get(p);
       if (!list) out.set(p, (list = []));
       list.push({ score, correct: correct === 1 });
@@ -473,11 +526,10 @@ export class TraceIndex {
     const out = new Map<number, { answer: string | null; correct: boolean | null }[]>();
     const rows = this.db
       .prepare(
-        'SELECT problem_id, extracted_answer, correct FROM samples WHERE model_id = ? ORDER BY problem_id, sample_index',
+        'SELECT problem_id AS p, extracted_answer AS answer, correct FROM samples WHERE model_id = ? ORDER BY problem_id, sample_index',
       )
-      .raw()
-      .iterate(modelId) as IterableIterator<[number, string | null, number | null]>;
-    for (const [p, answer, correct] of rows) {
+      .iterate(modelId) as IterableIterator<{ p: number; answer: string | null; correct: number | null }>;
+    for (const { p, answer, correct } of rows) {
       let list = out.get(p);
       if (!list) out.set(p, (list = []));
       list.push({ answer, correct: correct === null ? null : correct === 1 });
@@ -504,7 +556,7 @@ export class TraceIndex {
   clearIndexedData(): void {
     this.db.transaction(() => {
       this.db.exec(`
-        DELETE FROM samples_fts; DELETE FROM samples; DELETE FROM stats; DELETE FROM files;
+        DELETE FROM samples_fts; DELETE FROM samples; DELETE FROM empty_records; DELETE FROM stats; DELETE FROM files;
         DELETE FROM diagnostics; DELETE FROM similarity_cache; DELETE FROM models; DELETE FROM problems;
         DELETE FROM meta WHERE key = 'fts_max_id';
       `);

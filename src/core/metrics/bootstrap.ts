@@ -291,3 +291,62 @@ export function pairedBootstrapDiff(
     missing: base.length - res.eligible[j],
   }));
 }
+
+/** Whether a paired-difference point's interval contains 0 (or there is no interval): the sign is within noise. */
+export function intervalHoldsZero(d: { ciLow: number | null; ciHigh: number | null } | undefined): boolean {
+  if (!d || d.ciLow === null || d.ciHigh === null) return true;
+  return d.ciLow <= 0 && 0 <= d.ciHigh;
+}
+
+/** A ratio of two sums with its bootstrap percentile interval. */
+export interface RatioCI {
+  /** sum(num) / sum(den); `null` when sum(den) = 0. */
+  value: number | null;
+  /** Percentile bounds over the replicates whose resampled denominator is not 0; `null` when none is. */
+  ciLow: number | null;
+  ciHigh: number | null;
+  /** Replicates that entered the interval (the others drew a zero denominator and are dropped). */
+  replicates: number;
+}
+
+/**
+ * Percentile bootstrap interval of a ratio of sums over problems, sum(num) / sum(den): each replicate
+ * draws `num.length` problem indices with replacement and takes the ratio of the drawn sums, so
+ * numerator and denominator are resampled together (paired; used for the share of positive gains in
+ * correct samples that comes from one kind of problem). Replicates whose drawn denominator is 0 have
+ * no ratio and are dropped (as rlvr_behavior_probe's summarize_results.py drops NaN shares); `replicates`
+ * says how many remain. Same PRNG and percentile rule as every bootstrap here (mulberry32, type 7).
+ *
+ * @param num per-problem numerators (finite).
+ * @param den per-problem denominators (finite), aligned with `num`.
+ * @throws RangeError on different lengths, a non-finite value or invalid options.
+ */
+export function bootstrapRatioOfSums(num: readonly number[], den: readonly number[], opts?: BootstrapOptions): RatioCI {
+  if (num.length !== den.length)
+    throw new RangeError(`num and den must be aligned: got ${num.length} and ${den.length} values`);
+  const o = resolve(opts);
+  const m = num.length;
+  let sn = 0;
+  let sd = 0;
+  for (let i = 0; i < m; i++) {
+    if (!Number.isFinite(num[i]) || !Number.isFinite(den[i]))
+      throw new RangeError(`num[${i}] and den[${i}] must be finite numbers, got ${num[i]} and ${den[i]}`);
+    sn += num[i];
+    sd += den[i];
+  }
+  const reps = new Float64Array(o.replicates);
+  let filled = 0;
+  const rand = mulberry32(o.seed);
+  for (let r = 0; r < o.replicates && m > 0; r++) {
+    let a = 0;
+    let b = 0;
+    for (let i = 0; i < m; i++) {
+      const j = Math.floor(rand() * m);
+      a += num[j];
+      b += den[j];
+    }
+    if (b !== 0) reps[filled++] = a / b;
+  }
+  const p = percentile(reps, filled, o.level);
+  return { value: sd !== 0 ? sn / sd : null, ciLow: p.low, ciHigh: p.high, replicates: filled };
+}

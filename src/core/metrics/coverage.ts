@@ -10,6 +10,8 @@
  * `unsolved` (that CSV files them under `unchanged`, e.g. its qids 13, 24, 26).
  */
 
+import { type BootstrapOptions, DEFAULT_BOOTSTRAP_SEED, mulberry32 } from './bootstrap';
+import { betaInterval } from './beta';
 import { checkCounts, passAtKSeries, ProblemCounts } from './passAtK';
 
 /** Per-problem counts of the base model and the model for the same problem. */
@@ -55,60 +57,242 @@ export function coverage(pairs: readonly ProblemPair[]): CoverageCounts {
 
 /** Result of {@link crossoverK}. */
 export interface CrossoverResult {
-  /** Smallest k at which the trailing model reaches or passes the leader at k = 1; `null` if never or tie at k = 1. */
+  /**
+   * Smallest k at which the model trailing at k = 1 is ahead or level, before saturation; `null` if
+   * never, if the two tie at k = 1, or if they become level only at saturation (see `saturationK`).
+   */
   k: number | null;
-  /** Which model has the higher dataset pass@1 (`tie` when equal within 1e-12). */
+  /** Which model has the higher dataset pass@1 (`tie` when equal within {@link CROSSOVER_TIE_TOLERANCE}). */
   leaderAtK1: 'base' | 'model' | 'tie';
   /** Largest k examined: the largest min(base.n, model.n) over problems (0 when there are none). */
   kMax: number;
   /** Number of problems entering the comparison at the returned k (0 when k is null). */
   problemsAtK: number;
+  /**
+   * Smallest k at which both models have reached their common maximum (the share of problems each
+   * solves at least once, equal for both) within {@link SATURATION_TOLERANCE}: from there the curves are
+   * level because both are saturated, not because one caught up. `null` when that never happens up to kMax.
+   */
+  saturationK: number | null;
 }
 
-const TIE_EPS = 1e-12;
+/** Two dataset pass@k values closer than this are level (float noise of means of per-problem values). */
+export const CROSSOVER_TIE_TOLERANCE = 1e-12;
+
+/**
+ * A dataset pass@k within this of its maximum (the share of problems with c >= 1) counts as having
+ * reached it. Per-problem pass@k is a product of up to n factors with rounding error ~ n x 1.1e-16
+ * (2.3e-13 at n = 2048); a real gap to the maximum of 1e-9 is a chance of one in a billion, so
+ * nothing a reader can see is decided below it. Yue et al.'s curves meet at 1 this way: at
+ * 2 models x 250 problems x 512 samples both solve every problem and the RL lead falls to 7.3e-13.
+ */
+export const SATURATION_TOLERANCE = 1e-9;
+
+/**
+ * Per-problem pass@k series and solved flags, computed once so that {@link crossoverK} and the
+ * bootstrap of {@link crossoverBootstrap} scan them with different problem weights.
+ */
+interface CrossoverTables {
+  bs: Float64Array[];
+  ms: Float64Array[];
+  bSolved: Uint8Array;
+  mSolved: Uint8Array;
+  /** min(base.n, model.n) per problem: the largest k at which the problem enters. */
+  len: Int32Array;
+  kMax: number;
+}
+
+function crossoverTables(pairs: readonly ProblemPair[]): CrossoverTables {
+  const m = pairs.length;
+  const t: CrossoverTables = {
+    bs: [],
+    ms: [],
+    bSolved: new Uint8Array(m),
+    mSolved: new Uint8Array(m),
+    len: new Int32Array(m),
+    kMax: 0,
+  };
+  for (let i = 0; i < m; i++) {
+    const p = pairs[i];
+    t.bs.push(passAtKSeries(p.base.n, p.base.c));
+    t.ms.push(passAtKSeries(p.model.n, p.model.c));
+    t.bSolved[i] = p.base.c >= 1 ? 1 : 0;
+    t.mSolved[i] = p.model.c >= 1 ? 1 : 0;
+    t.len[i] = Math.min(p.base.n, p.model.n);
+    t.kMax = Math.max(t.kMax, t.len[i]);
+  }
+  return t;
+}
+
+interface ScanResult {
+  k: number | null;
+  problemsAtK: number;
+  saturationK: number | null;
+}
+
+/**
+ * Scans k = `from`, ..., kMax with problem weights `w` (null = 1 each). At each k the dataset values
+ * are weighted means over the problems with min(n) >= k. Stops at the first crossover (the `trailing`
+ * model ahead or level within {@link CROSSOVER_TIE_TOLERANCE}) unless `wantSaturation`, and always at
+ * saturation (both within {@link SATURATION_TOLERANCE} of the same maximum), which comes first when
+ * both happen at one k: a tie at saturation is no crossover.
+ */
+function scanCrossover(
+  t: CrossoverTables,
+  w: Int32Array | null,
+  trailing: 'base' | 'model',
+  from: number,
+  wantSaturation: boolean,
+): ScanResult {
+  const m = t.len.length;
+  let k: number | null = null;
+  let problemsAtK = 0;
+  for (let kk = from; kk <= t.kMax; kk++) {
+    let b = 0;
+    let md = 0;
+    let capB = 0;
+    let capM = 0;
+    let count = 0;
+    for (let i = 0; i < m; i++) {
+      const wi = w === null ? 1 : w[i];
+      if (wi === 0 || t.len[i] < kk) continue;
+      b += wi * t.bs[i][kk - 1];
+      md += wi * t.ms[i][kk - 1];
+      capB += wi * t.bSolved[i];
+      capM += wi * t.mSolved[i];
+      count += wi;
+    }
+    if (count === 0) continue;
+    b /= count;
+    md /= count;
+    if (capB === capM && capB / count - b <= SATURATION_TOLERANCE && capM / count - md <= SATURATION_TOLERANCE)
+      return { k, problemsAtK, saturationK: kk };
+    if (k === null) {
+      const reached = trailing === 'base' ? b >= md - CROSSOVER_TIE_TOLERANCE : md >= b - CROSSOVER_TIE_TOLERANCE;
+      if (reached) {
+        k = kk;
+        problemsAtK = count;
+        if (!wantSaturation) return { k, problemsAtK, saturationK: null };
+      }
+    }
+  }
+  return { k, problemsAtK, saturationK: null };
+}
 
 /**
  * Crossover k (Yue et al. 2025, arXiv:2504.13837): RL models usually win at k = 1 and lose at large
- * k. This returns the smallest integer k in [1, kMax] at which the model that leads at k = 1 is
- * reached or passed (within 1e-12) by the other one, where kMax = max over problems of
- * min(base.n, model.n). At each k the two dataset pass@k values are means over the same problems:
- * those where both models have n >= k (ragged n: at large k this can be a subset; `problemsAtK` says
- * how many).
+ * k. This returns the smallest integer k in [2, kMax] at which the model that leads at k = 1 is
+ * reached or passed by the other one (level within {@link CROSSOVER_TIE_TOLERANCE}) **before
+ * saturation**, where kMax = max over problems of min(base.n, model.n). At each k the two dataset
+ * pass@k values are means over the same problems: those where both models have n >= k (ragged n: at
+ * large k this can be a subset; `problemsAtK` says how many).
  *
- * Policy: `k` is `null` when the two tie at k = 1 (no leader, nothing to cross) or when the leader
- * stays strictly ahead up to kMax. Every integer k is examined (not only powers of two), using the
- * O(n) recurrence of {@link passAtKSeries}.
+ * Saturation: when both dataset values are within {@link SATURATION_TOLERANCE} of the same maximum
+ * (the share of those problems each model solves at least once), the two are level because both are
+ * saturated, not because the trailing model caught up: that is no crossover (`k: null`) and
+ * `saturationK` says from which k ("tie at saturation from k = K"). `saturationK` is reported whether
+ * or not a crossover came before it. Per problem, two curves never cross (pass@k grows with c at every
+ * k); they only meet at 1 once k > n - c of the weaker one: that is why a per-problem "crossover" is
+ * always saturation.
+ *
+ * Policy: `k` is `null` when the two tie at k = 1 (no leader, nothing to cross), when the leader
+ * stays strictly ahead up to kMax, or when they are level only at saturation. Every integer k is
+ * examined (not only powers of two), using the O(n) recurrence of {@link passAtKSeries}.
  * @throws RangeError on invalid counts.
  */
 export function crossoverK(pairs: readonly ProblemPair[]): CrossoverResult {
-  let kMax = 0;
-  for (const p of pairs) kMax = Math.max(kMax, Math.min(p.base.n, p.model.n));
-  const bs = pairs.map((p) => passAtKSeries(p.base.n, p.base.c));
-  const ms = pairs.map((p) => passAtKSeries(p.model.n, p.model.c));
-  const at = (k: number): { b: number; m: number; count: number } => {
-    let b = 0;
-    let m = 0;
-    let count = 0;
-    for (let i = 0; i < pairs.length; i++) {
-      if (bs[i].length >= k && ms[i].length >= k) {
-        b += bs[i][k - 1];
-        m += ms[i][k - 1];
-        count++;
-      }
-    }
-    return count > 0 ? { b: b / count, m: m / count, count } : { b: 0, m: 0, count: 0 };
-  };
-  if (kMax === 0) return { k: null, leaderAtK1: 'tie', kMax, problemsAtK: 0 };
-  const first = at(1);
-  const leaderAtK1 = Math.abs(first.m - first.b) <= TIE_EPS ? 'tie' : first.m > first.b ? 'model' : 'base';
-  if (leaderAtK1 === 'tie') return { k: null, leaderAtK1, kMax, problemsAtK: 0 };
-  for (let k = 2; k <= kMax; k++) {
-    const v = at(k);
-    if (v.count === 0) continue;
-    const reached = leaderAtK1 === 'model' ? v.b >= v.m - TIE_EPS : v.m >= v.b - TIE_EPS;
-    if (reached) return { k, leaderAtK1, kMax, problemsAtK: v.count };
+  const t = crossoverTables(pairs);
+  const kMax = t.kMax;
+  if (kMax === 0) return { k: null, leaderAtK1: 'tie', kMax, problemsAtK: 0, saturationK: null };
+  const leaderAtK1 = leaderAt1(t, null);
+  if (leaderAtK1 === 'tie') {
+    const sat = scanCrossover(t, null, 'base', 1, true).saturationK;
+    return { k: null, leaderAtK1, kMax, problemsAtK: 0, saturationK: sat };
   }
-  return { k: null, leaderAtK1, kMax, problemsAtK: 0 };
+  // From k = 1: the trailing model is behind there by definition, but both may already be saturated.
+  const r = scanCrossover(t, null, leaderAtK1 === 'model' ? 'base' : 'model', 1, true);
+  return { k: r.k, leaderAtK1, kMax, problemsAtK: r.k === null ? 0 : r.problemsAtK, saturationK: r.saturationK };
+}
+
+/** The model with the higher (weighted) dataset pass@1, or `tie` within {@link CROSSOVER_TIE_TOLERANCE}. */
+function leaderAt1(t: CrossoverTables, w: Int32Array | null): 'base' | 'model' | 'tie' {
+  let b = 0;
+  let md = 0;
+  let count = 0;
+  for (let i = 0; i < t.len.length; i++) {
+    const wi = w === null ? 1 : w[i];
+    if (wi === 0 || t.len[i] < 1) continue;
+    b += wi * t.bs[i][0];
+    md += wi * t.ms[i][0];
+    count += wi;
+  }
+  if (count === 0) return 'tie';
+  b /= count;
+  md /= count;
+  return Math.abs(md - b) <= CROSSOVER_TIE_TOLERANCE ? 'tie' : md > b ? 'model' : 'base';
+}
+
+/** Result of {@link crossoverBootstrap}. */
+export interface CrossoverInterval {
+  /** 2.5th percentile of the crossover k over the replicates that have one; `null` when none has. */
+  low: number | null;
+  /** 97.5th percentile, likewise. */
+  high: number | null;
+  /** Share of replicates (0..1) with no crossover (the leader stays ahead, or a tie only at saturation). */
+  noneShare: number;
+  /** Number of bootstrap replicates. */
+  replicates: number;
+}
+
+/**
+ * Bootstrap interval of the crossover k over problems: each replicate resamples the problems with
+ * replacement (mulberry32, the seed and draw order of src/core/metrics/bootstrap.ts: one index
+ * `floor(rand() * m)` per problem per replicate) and scans the resampled dataset as {@link crossoverK}
+ * does, with one difference: the direction is fixed by the full data (the model trailing at k = 1 in
+ * the data), and k = 1 counts, so a replicate in which that model is already ahead or level at
+ * k = 1 has crossover k = 1 (the lead itself is within noise there). A replicate level only at
+ * saturation has none.
+ *
+ * Reported: the 2.5th and 97.5th percentiles (for `level` 0.95) of the crossover k among the
+ * replicates that have one, as order statistics (Hyndman & Fan type 1, inverted CDF: the smallest
+ * k with at least p of those replicates at or below it, so the bounds are integers), and the share of
+ * replicates with none. Source: Efron & Tibshirani 1993 (percentile bootstrap).
+ *
+ * @returns `null` when the full data has no leader at k = 1 (a tie: there is nothing to cross) or
+ *   no problem.
+ * @throws RangeError on invalid counts or options.
+ */
+export function crossoverBootstrap(pairs: readonly ProblemPair[], opts?: BootstrapOptions): CrossoverInterval | null {
+  const replicates = opts?.replicates ?? 2000;
+  const seed = opts?.seed ?? DEFAULT_BOOTSTRAP_SEED;
+  const level = opts?.level ?? 0.95;
+  if (!Number.isInteger(replicates) || replicates < 1)
+    throw new RangeError(`replicates must be an integer >= 1, got ${String(replicates)}`);
+  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${String(level)}`);
+  const t = crossoverTables(pairs);
+  if (t.kMax === 0) return null;
+  const leader = leaderAt1(t, null);
+  if (leader === 'tie') return null;
+  const trailing = leader === 'model' ? 'base' : 'model';
+  const m = pairs.length;
+  const w = new Int32Array(m);
+  const rand = mulberry32(seed);
+  const found: number[] = [];
+  for (let r = 0; r < replicates; r++) {
+    w.fill(0);
+    for (let i = 0; i < m; i++) w[Math.floor(rand() * m)]++;
+    const k = scanCrossover(t, w, trailing, 1, false).k;
+    if (k !== null) found.push(k);
+  }
+  found.sort((a, b) => a - b);
+  const a = (1 - level) / 2;
+  const rank = (p: number) => found[Math.min(found.length - 1, Math.max(0, Math.ceil(p * found.length) - 1))];
+  return {
+    low: found.length ? rank(a) : null,
+    high: found.length ? rank(1 - a) : null,
+    noneShare: (replicates - found.length) / replicates,
+    replicates,
+  };
 }
 
 /** Per-problem category of a base-vs-model comparison. */
@@ -160,6 +344,54 @@ export type CategoryCounts = Record<ProblemCategory, number>;
 export function categoryCounts(pairs: readonly ProblemPair[]): CategoryCounts {
   const out: CategoryCounts = { sharpening: 0, expansion: 0, regression: 0, unchanged: 0, unsolved: 0 };
   for (const p of pairs) out[categorize(p.base, p.model)]++;
+  return out;
+}
+
+/**
+ * Saturation point of one problem: the smallest k from which both models solve every k-subset of
+ * their samples, i.e. k > n - c for both (then pass@k = 1 - C(n-c, k)/C(n, k) is exactly 1 for both).
+ * Integer arithmetic, no tolerance. For one problem the two pass@k curves never cross (pass@k grows
+ * with c at every k); this is where they meet.
+ * @returns max(base.n - base.c, model.n - model.c) + 1, or `null` when either side has no correct
+ *   sample or that k exceeds min(base.n, model.n).
+ * @throws RangeError on invalid counts.
+ */
+export function problemSaturationK(base: ProblemCounts, model: ProblemCounts): number | null {
+  checkCounts(base.n, base.c);
+  checkCounts(model.n, model.c);
+  if (base.c === 0 || model.c === 0) return null;
+  const k = Math.max(base.n - base.c, model.n - model.c) + 1;
+  return k <= Math.min(base.n, model.n) ? k : null;
+}
+
+/** Categories that claim a difference between the two models (the others claim none). */
+export type DifferenceCategory = 'sharpening' | 'expansion' | 'regression';
+
+/**
+ * Whether a problem's category is decided within noise: the two models' 95% Jeffreys intervals of
+ * c/n (Brown, Cai & DasGupta 2001; {@link betaInterval}) overlap. A screen, not a test: intervals
+ * that do not overlap mean a difference well beyond the 5% level, overlapping ones do not prove
+ * there is none (the rule errs towards "within noise"). 3/8 against 4/8, 0/8 against 1/8 (an
+ * "expansion"), 4/8 against 7/8 are within noise; 0/64 against 8/64 is not. `false` for the
+ * categories that claim no difference (unchanged, unsolved) and for a side with n = 0.
+ * @throws RangeError on invalid counts.
+ */
+export function withinNoise(base: ProblemCounts, model: ProblemCounts): boolean {
+  const cat = categorize(base, model);
+  if (cat === 'unchanged' || cat === 'unsolved' || base.n === 0 || model.n === 0) return false;
+  const b = betaInterval(base.c, base.n);
+  const m = betaInterval(model.c, model.n);
+  return b.low <= m.high && m.low <= b.high;
+}
+
+/** Of the problems in each difference category, how many are decided within noise ({@link withinNoise}). */
+export function categoriesWithinNoise(pairs: readonly ProblemPair[]): Record<DifferenceCategory, number> {
+  const out: Record<DifferenceCategory, number> = { sharpening: 0, expansion: 0, regression: 0 };
+  for (const p of pairs) {
+    if (!withinNoise(p.base, p.model)) continue;
+    const cat = categorize(p.base, p.model);
+    if (cat === 'sharpening' || cat === 'expansion' || cat === 'regression') out[cat]++;
+  }
   return out;
 }
 

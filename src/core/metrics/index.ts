@@ -10,3 +10,4 @@ export * from './coverage';
 export * from './bestOfK';
 export * from './majority';
 export * from './audit';
+export * from './gains';

@@ -9,79 +9,17 @@
  * subset; breaking ties by insertion order.
  */
 
+import { answerKey } from '../answers/equivalence';
 import { mulberry32 } from './bootstrap';
 
-/** Unwraps every `\cmd{...}` (brace-matched) into its content. */
-function unwrapCommand(s: string, cmd: string): string {
-  const open = `\\${cmd}{`;
-  let out = s;
-  for (let guard = 0; guard < 100; guard++) {
-    const at = out.indexOf(open);
-    if (at < 0) break;
-    let depth = 1;
-    let i = at + open.length;
-    for (; i < out.length && depth > 0; i++) {
-      if (out[i] === '{') depth++;
-      else if (out[i] === '}') depth--;
-    }
-    if (depth !== 0) {
-      // unbalanced: drop the command prefix only
-      out = out.slice(0, at) + out.slice(at + open.length);
-      continue;
-    }
-    out = out.slice(0, at) + out.slice(at + open.length, i - 1) + out.slice(i);
-  }
-  return out;
-}
-
-const NUMBER_RE = /^([+-]?)(\d{1,3}(?:,\d{3})+|\d+)?(?:\.(\d+))?$/;
-
-/** Canonical decimal string of a plain number ("1,000.50" -> "1000.5"), or null if not a number. */
-function canonicalNumber(s: string): string | null {
-  const m = NUMBER_RE.exec(s);
-  if (!m || (m[2] === undefined && m[3] === undefined)) return null;
-  let int = (m[2] ?? '0').replace(/,/g, '').replace(/^0+(?=\d)/, '');
-  if (int === '') int = '0';
-  const frac = (m[3] ?? '').replace(/0+$/, '');
-  const body = frac ? `${int}.${frac}` : int;
-  const sign = m[1] === '-' && body !== '0' ? '-' : '';
-  return sign + body;
-}
-
 /**
- * Normalizes an extracted final answer for voting. Two answers are equivalent iff their normalized
- * strings are equal. Steps, in order:
- * 1. trim; unwrap `\boxed{...}` and `\fbox{...}` (brace-matched, anywhere);
- * 2. drop `\left` / `\right` (not `\rightarrow`), the LaTeX spaces `\!`, `\,`, `\;`, `\:`, `\ `,
- *    dollar signs (`\$` and `$`); `\dfrac` / `\tfrac` -> `\frac`; `\%` -> `%`;
- * 3. remove all whitespace; strip trailing `.`;
- * 4. unwrap a whole-answer `\text{X}` to X, and drop a unit `\text{...}` / `\mbox{...}` / `\mathrm{...}`
- *    that directly follows a number (`16\,\text{hours}` -> `16`);
- * 5. numbers: `1,000` -> `1000` (only valid thousands grouping), `1.50` -> `1.5`, `007` -> `7`,
- *    `.5` -> `0.5`, `+5` -> `5`, `-0` -> `0` (string rewriting, no float rounding).
- * Not handled (kept distinct): fractions vs decimals (`\frac{1}{2}` vs `0.5`), percent vs plain
- * (`50%` vs `50`), reordered expressions.
- * @returns the normalized answer, or `null` for `null`/empty input (no answer).
+ * The key answers are grouped by for voting: the canonical key of answer equivalence
+ * (`src/core/answers`: `\frac{1}{2}`, `0.5` and `1/2` are one answer; `16 hours` and `16` too).
+ * Kept under this name for existing callers; new code uses `answerKey` from `src/core/answers`.
+ * @returns the key, or `null` for no answer (null, empty, or empty after removing wrappers).
  */
 export function normalizeAnswer(answer: string | null | undefined): string | null {
-  if (answer === null || answer === undefined) return null;
-  let s = String(answer).trim();
-  s = unwrapCommand(s, 'boxed');
-  s = unwrapCommand(s, 'fbox');
-  s = s.replace(/\\left(?![a-zA-Z])/g, '').replace(/\\right(?![a-zA-Z])/g, '');
-  s = s.replace(/\\[!,;:]/g, '').replace(/\\ /g, '');
-  s = s.replace(/\\\$/g, '').replace(/\$/g, '');
-  s = s.replace(/\\[dt]frac(?![a-zA-Z])/g, '\\frac');
-  s = s.replace(/\\%/g, '%');
-  s = s.replace(/\s+/g, '');
-  s = s.replace(/\.+$/, '');
-  const whole = /^\\(?:text|textbf|mathrm|mbox)\{([^{}]*)\}$/.exec(s);
-  if (whole) s = whole[1].replace(/\.+$/, '');
-  const unit = /^([+-]?[\d.,]*\d)\\(?:text|mbox|mathrm)\{[^{}]*\}$/.exec(s);
-  if (unit) s = unit[1];
-  const num = canonicalNumber(s);
-  if (num !== null) s = num;
-  return s === '' ? null : s;
+  return answerKey(answer);
 }
 
 /** One sample for voting: its extracted final answer and its graded correctness. */
@@ -103,27 +41,58 @@ export interface MajAtKOptions {
   draws?: number;
   /** Monte Carlo PRNG seed (mulberry32). Default 12345. */
   seed?: number;
-  /** Answer normalizer; default {@link normalizeAnswer}. Pass `(a) => a` for pre-normalized answers. */
+  /**
+   * The key answers are grouped by; default {@link normalizeAnswer} (answer equivalence). Pass
+   * `(a) => a` for pre-normalized answers. The reference answer goes through the same function.
+   */
   normalize?: (answer: string | null) => string | null;
+  /**
+   * The problem's reference answer. When it is known (its key is not null), an answer group is
+   * correct iff its key equals the reference's key; otherwise by its samples' verdicts.
+   */
+  reference?: string | null;
+  /**
+   * Score a problem none of whose samples has a verdict by the reference alone (the tool's grading,
+   * opt-in: `report --tool-grading`). Without it such a problem has no value (counted as missing).
+   */
+  gradeByReference?: boolean;
 }
 
 /** maj@k with the method used. */
 export interface MajAtKResult {
-  /** Expected credit in [0, 1]; `null` when n < k or no sample is graded. */
+  /** Expected credit in [0, 1]; `null` when n < k, or nothing is graded (and no reference grading was asked for). */
   value: number | null;
   /** `exact` (enumeration), `monte-carlo` (seeded estimate), or `none` when value is null. */
   method: 'exact' | 'monte-carlo' | 'none';
   /** Monte Carlo draws used (0 for exact). */
   draws: number;
+  /** How the answer groups were judged: by the reference answer, or by the samples' verdicts. */
+  correctness?: 'reference' | 'verdicts';
 }
 
-interface Groups {
+/** The answer groups of one problem's samples, built once and reused for every k. */
+export interface VoteGroups {
+  /** Samples per answer group (in order of first appearance). */
   sizes: number[];
+  /** Whether each group is correct (by the rule of {@link MajAtKOptions.reference}). */
   correct: boolean[];
+  /** Samples without an answer (non-votes). */
   nullCount: number;
+  /** Total samples n. */
+  n: number;
+  correctness: 'reference' | 'verdicts';
 }
 
-function buildGroups(samples: readonly VoteSample[], normalize: (a: string | null) => string | null): Groups | null {
+/**
+ * Groups one problem's samples by answer key for voting, and decides each group's correctness:
+ * by the reference answer when it is known (`opts.reference` with a non-null key), else a group is
+ * correct when any of its samples is graded correct (so a grader that marked `\$22,\!500` wrong and
+ * `22500` right does not split the credit); ungraded samples count as not correct.
+ * @returns `null` when no sample has a verdict (unless `opts.gradeByReference` and a reference is known).
+ */
+export function voteGroups(samples: readonly VoteSample[], opts?: MajAtKOptions): VoteGroups | null {
+  const normalize = opts?.normalize ?? normalizeAnswer;
+  const refKey = opts?.reference === undefined || opts.reference === null ? null : normalize(opts.reference);
   const index = new Map<string, number>();
   const sizes: number[] = [];
   const correct: boolean[] = [];
@@ -141,12 +110,13 @@ function buildGroups(samples: readonly VoteSample[], normalize: (a: string | nul
       g = sizes.length;
       index.set(a, g);
       sizes.push(0);
-      correct.push(false);
+      correct.push(refKey !== null && a === refKey);
     }
     sizes[g]++;
-    if (s.correct === true) correct[g] = true;
+    if (refKey === null && s.correct === true) correct[g] = true;
   }
-  return graded ? { sizes, correct, nullCount } : null;
+  if (!graded && !(opts?.gradeByReference && refKey !== null)) return null;
+  return { sizes, correct, nullCount, n: samples.length, correctness: refKey !== null ? 'reference' : 'verdicts' };
 }
 
 function logFactorials(n: number): Float64Array {
@@ -156,7 +126,7 @@ function logFactorials(n: number): Float64Array {
 }
 
 /** Exact expectation by enumerating count vectors; returns null if the node budget is exceeded. */
-function exactMaj(gr: Groups, n: number, k: number, limit: number): number | null {
+function exactMaj(gr: VoteGroups, n: number, k: number, limit: number): number | null {
   const G = gr.sizes.length;
   const lf = logFactorials(n);
   const lnC = (a: number, b: number): number => lf[a] - lf[b] - lf[a - b];
@@ -205,7 +175,7 @@ function exactMaj(gr: Groups, n: number, k: number, limit: number): number | nul
   return aborted ? null : Math.min(1, Math.max(0, total));
 }
 
-function monteCarloMaj(gr: Groups, n: number, k: number, draws: number, seed: number): number {
+function monteCarloMaj(gr: VoteGroups, n: number, k: number, draws: number, seed: number): number {
   const G = gr.sizes.length;
   const pool = new Int32Array(n);
   let p = 0;
@@ -254,33 +224,43 @@ function monteCarloMaj(gr: Groups, n: number, k: number, draws: number, seed: nu
  * random k-subset of the n samples.
  *
  * Policies:
- * - votes are on normalized answers ({@link normalizeAnswer}), never on verdicts;
+ * - votes are on answer keys ({@link normalizeAnswer}: answer equivalence), never on verdicts;
  * - a null (or empty) answer is a non-vote: it never wins; a subset with only null answers scores 0;
- * - an answer group is correct if any of its samples is graded correct (so a grader that marked
- *   `\$22,\!500` wrong but `22500` right does not split the credit); ungraded samples (`correct: null`)
- *   count as not correct, and if no sample of the problem is graded the value is `null`;
+ * - the winning group is correct by the rule of {@link voteGroups}: when the problem's reference
+ *   answer is known (`opts.reference`), iff the group's value equals the reference; otherwise iff
+ *   any of its samples is graded correct; if no sample of the problem is graded the value is `null`
+ *   (unless `opts.gradeByReference`);
  * - ties for the most votes split the credit equally among the tied answers (expected score of a
  *   uniform random tie-break), never insertion order.
  * Method: exact enumeration of the answer-count vectors of a k-subset (multivariate hypergeometric
  * weights) when it needs at most `exactLimit` nodes (always for small n, and for k = 1 or few distinct
  * answers); otherwise the mean over `draws` seeded random k-subsets (standard error <= 0.5/sqrt(draws)).
  *
- * @returns `{value, method, draws}`; value `null` when n < k or nothing is graded.
+ * @returns `{value, method, draws, correctness}`; value `null` when n < k or nothing is graded.
  * @throws RangeError when k is not an integer >= 1.
  */
 export function majAtKDetailed(samples: readonly VoteSample[], k: number, opts?: MajAtKOptions): MajAtKResult {
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be an integer >= 1, got ${String(k)}`);
-  const n = samples.length;
-  if (n < k) return { value: null, method: 'none', draws: 0 };
-  const gr = buildGroups(samples, opts?.normalize ?? normalizeAnswer);
-  if (gr === null) return { value: null, method: 'none', draws: 0 };
+  if (samples.length < k) return { value: null, method: 'none', draws: 0 };
+  return majOfGroups(voteGroups(samples, opts), k, opts);
+}
+
+/** maj@k from groups built by {@link voteGroups} (so a curve groups each problem's answers once). */
+export function majOfGroups(gr: VoteGroups | null, k: number, opts?: MajAtKOptions): MajAtKResult {
+  if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be an integer >= 1, got ${String(k)}`);
+  if (gr === null || gr.n < k) return { value: null, method: 'none', draws: 0 };
   const limit = opts?.exactLimit ?? 200000;
-  const exact = exactMaj(gr, n, k, limit);
-  if (exact !== null) return { value: exact, method: 'exact', draws: 0 };
+  const exact = exactMaj(gr, gr.n, k, limit);
+  if (exact !== null) return { value: exact, method: 'exact', draws: 0, correctness: gr.correctness };
   const draws = opts?.draws ?? 20000;
   if (!Number.isInteger(draws) || draws < 1)
     throw new RangeError(`draws must be an integer >= 1, got ${String(draws)}`);
-  return { value: monteCarloMaj(gr, n, k, draws, opts?.seed ?? 12345), method: 'monte-carlo', draws };
+  return {
+    value: monteCarloMaj(gr, gr.n, k, draws, opts?.seed ?? 12345),
+    method: 'monte-carlo',
+    draws,
+    correctness: gr.correctness,
+  };
 }
 
 /**
@@ -302,50 +282,68 @@ export interface MajAtKPoint {
   missing: number;
   /** Problems estimated by Monte Carlo (the rest were exact). */
   monteCarlo: number;
+  /** Of `problems`, those whose answer groups were judged by the reference answer (the rest by verdicts). */
+  byReference: number;
+}
+
+/** Per-problem options of a dataset maj@k: the reference answer of each problem (aligned with `problems`). */
+export interface DatasetMajAtKOptions extends Omit<MajAtKOptions, 'reference'> {
+  references?: readonly (string | null | undefined)[];
 }
 
 /**
  * Dataset maj@k: mean over problems of {@link majAtK}; problems with n < k or without graded samples
  * are counted in `missing`. Monte Carlo problems use seed `opts.seed + index` so results reproduce.
+ * `opts.references[i]` is problem i's reference answer (see {@link MajAtKOptions.reference}).
  */
 export function datasetMajAtK(
   problems: readonly (readonly VoteSample[])[],
   k: number,
-  opts?: MajAtKOptions,
+  opts?: DatasetMajAtKOptions,
 ): MajAtKPoint {
-  let s = 0;
-  let used = 0;
-  let missing = 0;
-  let mc = 0;
-  const seed = opts?.seed ?? 12345;
-  problems.forEach((samples, i) => {
-    const r = majAtKDetailed(samples, k, { ...opts, seed: (seed + i) >>> 0 });
-    if (r.value === null) {
-      missing++;
-      return;
-    }
-    s += r.value;
-    used++;
-    if (r.method === 'monte-carlo') mc++;
-  });
-  return { k, value: used ? s / used : null, problems: used, missing, monteCarlo: mc };
+  return majAtKCurve(problems, [k], opts)[0];
 }
 
-/** Dataset maj@k at each k of `ks` (see {@link datasetMajAtK}). */
+/**
+ * Dataset maj@k at each k of `ks` (see {@link datasetMajAtK}); each problem's answers are grouped
+ * once (answer keys are cached per distinct string), then every k is computed from the groups.
+ */
 export function majAtKCurve(
   problems: readonly (readonly VoteSample[])[],
   ks: readonly number[],
-  opts?: MajAtKOptions,
+  opts?: DatasetMajAtKOptions,
 ): MajAtKPoint[] {
-  return ks.map((k) => datasetMajAtK(problems, k, opts));
+  const seed = opts?.seed ?? 12345;
+  const groups = problems.map((samples, i) => voteGroups(samples, { ...opts, reference: opts?.references?.[i] }));
+  return ks.map((k) => {
+    if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be an integer >= 1, got ${String(k)}`);
+    let s = 0;
+    let used = 0;
+    let missing = 0;
+    let mc = 0;
+    let byReference = 0;
+    groups.forEach((gr, i) => {
+      const r = majOfGroups(gr, k, { ...opts, seed: (seed + i) >>> 0 });
+      if (r.value === null) {
+        missing++;
+        return;
+      }
+      s += r.value;
+      used++;
+      if (r.method === 'monte-carlo') mc++;
+      if (r.correctness === 'reference') byReference++;
+    });
+    return { k, value: used ? s / used : null, problems: used, missing, monteCarlo: mc, byReference };
+  });
 }
 
-/** How the base model's samples answered: per normalised answer, how many samples and how many correct. */
+/** How the base model's samples answered: per answer key, how many samples and how many correct. */
 export type BaseAnswers = Map<string, { count: number; correct: number }>;
 
 /**
- * Counts the base model's final answers for {@link answerInBase}: samples grouped by
- * {@link normalizeAnswer} (null and empty answers are left out); `correct` counts samples graded correct.
+ * Counts the base model's final answers for {@link answerInBase}: samples grouped by answer key
+ * ({@link normalizeAnswer}, the grouping of maj@k; samples without an answer are left out); `correct` counts samples
+ * graded correct.
  */
 export function baseAnswerCounts(base: readonly VoteSample[]): BaseAnswers {
   const out: BaseAnswers = new Map();
@@ -363,7 +361,7 @@ export function baseAnswerCounts(base: readonly VoteSample[]): BaseAnswers {
 /**
  * Whether a model sample's final answer is already among the base model's samples (the answer-level
  * form of "is RL's solution in the base distribution?", Yue et al. 2025): how many base samples gave
- * the same normalised answer and how many of those are graded correct. `null` when the sample has no
+ * the same answer (the same key as maj@k's vote) and how many of those are graded correct. `null` when the sample has no
  * extracted answer; `{ count: 0, correct: 0 }` when no base sample gave it.
  */
 export function answerInBase(

@@ -5,7 +5,18 @@
 import * as path from 'node:path';
 import type { ModelRef, ReadEvent } from '../model';
 import type { Reader, ReaderContext } from './types';
-import { OncePerFile, checkAbort, diag, isEvent, isObject, readJsonLines, toCorrect, toStr, typeName } from './util';
+import {
+  OncePerFile,
+  VerdictReader,
+  checkAbort,
+  diag,
+  exactIds,
+  isEvent,
+  isObject,
+  readJsonLines,
+  toStr,
+  typeName,
+} from './util';
 
 /** Detects a flat sample: an object with `task_id` and a string `completion`. */
 function detect(_relPath: string, first: unknown): boolean {
@@ -37,22 +48,25 @@ export function flatDataset(taskId: string): string {
  * one sample and no `sampleIndex` (the indexer numbers samples of a (model, problem) in file order).
  * - model = file name without `_results.jsonl` / `.jsonl` (source `path`);
  * - dataset = `task_id` before its first `/`, else `default`; problemId = the full `task_id` (numbers
- *   stringified); missing `task_id`: error, line skipped;
+ *   stringified; an integer beyond 2^53 read exactly from the line); missing `task_id`: error, line skipped;
  * - text = `completion` (not a string: error, line skipped);
- * - correct = `passed` (bool, 0/1; strings one warning per file; other values null with a warning);
+ * - correct = `passed` (bool, 0/1; strings one warning per file; other numbers are scores, see
+ *   {@link VerdictReader}; other values null with a warning);
  *   a file without `passed` is ungraded (correct null) and gets one warning per file.
  * - question = `prompt` when present.
  */
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
   const model: ModelRef = { name: flatModelName(ctx.relPath), revision: null, source: 'path' };
   const once = new OncePerFile();
+  const verdicts = new VerdictReader(ctx, 'passed', ctx.options?.correctThreshold);
   for await (const item of readJsonLines(ctx)) {
     if (isEvent(item)) {
       yield item;
       continue;
     }
     checkAbort(ctx);
-    const { line, value: o } = item;
+    const { line } = item;
+    const o = exactIds(item.value, item.value.task_id, item.text);
     const taskId = toStr(o.task_id);
     if (taskId === null) {
       yield diag(
@@ -79,7 +93,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       const w = once.warn(ctx, 'no-passed', line, 'no passed field: samples are ungraded (reported once per file)');
       if (w) yield w;
     } else {
-      const c = toCorrect(o.passed);
+      const c = verdicts.read(o.passed, line);
       correct = c.value;
       if (c.kind === 'string') {
         const w = once.warn(
@@ -107,6 +121,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       },
     };
   }
+  yield* verdicts.finish();
 }
 
 /** The flat one-sample-per-line reader (format id `flat`). */

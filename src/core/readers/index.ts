@@ -3,9 +3,10 @@
  * candidate files of a results folder. Pure; no `vscode` import.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, readFile as fsReadFile, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Diagnostic, FormatId, ReadEvent } from '../model';
+import { parseJsonTolerant, readTextFile } from '../textFile';
 import { flatReader } from './flat';
 import { matchAny } from './glob';
 import { inspectReader } from './inspect';
@@ -15,10 +16,10 @@ import { MAPPING_FILE_NAME } from './mappingSchema';
 import { qwenMathReader } from './qwenMath';
 import { rolloutsReader } from './rollouts';
 import { totReader } from './tot';
-import type { Reader, ReaderContext } from './types';
-import { HEAD_BYTES, hasNul, isObject, readHead } from './util';
+import type { Reader, ReaderContext, ReaderOptions } from './types';
+import { HEAD_BYTES, clip, hasNul, isObject, readHead } from './util';
 
-export type { Reader, ReaderContext } from './types';
+export type { Reader, ReaderContext, ReaderOptions } from './types';
 
 /** Every reader by format id. */
 export const READERS: Readonly<Record<FormatId, Reader>> = {
@@ -73,7 +74,7 @@ export type SkipReason =
   | 'binary'
   /** no JSON object in the first lines (diagnostic) */
   | 'not-json'
-  /** valid JSON that no reader recognises (no diagnostic: e.g. a question file) */
+  /** valid JSON that no reader recognises (info `not a results file: ...`: e.g. a question file) */
   | 'unrecognized';
 
 /** Result of {@link detectFile}. */
@@ -118,13 +119,18 @@ async function exists(p: string): Promise<boolean> {
  * `resolveMapping`) makes it `mapping`; `.eval` is `inspect`; files with NUL bytes in the first 64 KiB
  * are `binary` (error diagnostic), empty files `empty` (error `empty file`); then the built-in readers'
  * `detect` are asked in the order inspect, tot, rollouts, qwen-math, flat with
- * - for `.json`: the first element of the top-level array (or the top-level object) when the file is
- *   at most 8 MiB, else `undefined` (readers then sniff the head);
- * - for other files: the first of the first 20 non-empty lines that parses as a JSON object; if none
- *   does: `not-json` with an error diagnostic (at the first line over the 64 MiB line cap, saying so,
+ * - for `.json`: the first 20 elements of the top-level array in turn (or the top-level object) when
+ *   the file is at most 8 MiB, else `undefined` (readers then sniff the head);
+ * - for other files: the first 20 non-empty lines that parse as JSON objects, in turn, until a reader
+ *   recognises one (so a first record with a missing or broken field does not hide the format); if none
+ *   parses: `not-json` with an error diagnostic (at the first line over the 64 MiB line cap, saying so,
  *   when there is one: a file that is one huge line).
  * An ungraded flat `X.jsonl` with a sibling `X.jsonl_results.jsonl` (or `X_results.jsonl`) is `superseded`:
  * human-eval's results file holds the same samples with grades, so indexing both would duplicate a model.
+ * Every listed file that is neither read nor a known non-result says why, once (severity `info`
+ * for `unrecognized`, `superseded` and `unsupported`: `not a results file: <why>`; `error` for
+ * `empty`, `binary` and `not-json`), so a folder that yields nothing explains itself.
+ * JSON is parsed as the readers parse it: a BOM stripped, Python's `NaN` / `Infinity` tolerated.
  * An invalid mapping file is ignored for the data files (they are detected as if it were absent); its
  * errors are the diagnostics of the mapping file itself (`detectFile` on it), naming the field or line.
  */
@@ -140,10 +146,24 @@ export async function detectFile(absPath: string, relPath: string, root: string)
 
   const lower = relPath.toLowerCase();
   const ext = path.posix.extname(lower);
-  if (!RESULT_EXTENSIONS.includes(ext)) return { format: null, skipped: 'unsupported', diagnostics };
+  const d = (line: number, message: string, severity: Diagnostic['severity'] = 'error'): Diagnostic => ({
+    file: relPath,
+    line,
+    message,
+    severity,
+  });
+  if (!RESULT_EXTENSIONS.includes(ext)) {
+    diagnostics.push(
+      d(
+        0,
+        `not a results file: files ending ${ext || 'without an extension'} are read only through a ${MAPPING_FILE_NAME}`,
+        'info',
+      ),
+    );
+    return { format: null, skipped: 'unsupported', diagnostics };
+  }
   if (ext === '.eval') return { format: 'inspect', diagnostics };
 
-  const d = (line: number, message: string): Diagnostic => ({ file: relPath, line, message, severity: 'error' });
   const head = await readHead(absPath);
   if (hasNul(head)) {
     diagnostics.push(d(0, `binary file (NUL bytes in the first ${HEAD_BYTES / 1024} KiB); not read`));
@@ -156,17 +176,25 @@ export async function detectFile(absPath: string, relPath: string, root: string)
   }
 
   let first: unknown = undefined;
+  let reader: Reader | undefined;
+  /** The first candidate record some reader recognises (a broken first record does not hide the file's format). */
+  const recognise = (candidate: unknown): boolean => {
+    first ??= candidate;
+    reader = DETECT_ORDER.find((r) => r.detect(relPath, candidate, head));
+    if (reader) first = candidate;
+    return reader !== undefined;
+  };
   if (ext === '.json') {
     if (size <= DETECT_PARSE_JSON_BYTES) {
       try {
-        let text = (await fsReadFile(absPath)).toString('utf8');
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        const doc: unknown = JSON.parse(text);
-        first = Array.isArray(doc) ? doc[0] : doc;
+        const doc: unknown = parseJsonTolerant(await readTextFile(absPath)).value;
+        const candidates = Array.isArray(doc) ? doc.slice(0, DETECT_MAX_LINES) : [doc];
+        for (const c of candidates) if (recognise(c)) break;
       } catch {
         first = undefined;
       }
     }
+    if (!reader) recognise(first);
   } else {
     let seen = 0;
     let tooLong: { line: number; bytes: number } | null = null;
@@ -174,11 +202,8 @@ export async function detectFile(absPath: string, relPath: string, root: string)
       if (l.text === null) tooLong ??= { line: l.line, bytes: l.bytes };
       if (l.text !== null) {
         try {
-          const v: unknown = JSON.parse(l.text);
-          if (isObject(v)) {
-            first = v;
-            break;
-          }
+          const v: unknown = parseJsonTolerant(l.text).value;
+          if (isObject(v) && recognise(v)) break;
         } catch {
           // try the next line
         }
@@ -203,8 +228,10 @@ export async function detectFile(absPath: string, relPath: string, root: string)
     }
   }
 
-  const reader = DETECT_ORDER.find((r) => r.detect(relPath, first, head));
-  if (!reader) return { format: null, skipped: 'unrecognized', diagnostics };
+  if (!reader) {
+    diagnostics.push(d(0, `not a results file: ${unrecognizedReason(ext, first)}`, 'info'));
+    return { format: null, skipped: 'unrecognized', diagnostics };
+  }
   if (reader.format === 'flat' && lower.endsWith('.jsonl') && !lower.endsWith('_results.jsonl')) {
     const dir = path.dirname(absPath);
     const base = path.basename(absPath);
@@ -213,10 +240,32 @@ export async function detectFile(absPath: string, relPath: string, root: string)
       (await exists(path.join(dir, `${base}_results.jsonl`))) ||
       (await exists(path.join(dir, `${stem}_results.jsonl`)))
     ) {
+      diagnostics.push(
+        d(
+          0,
+          `not a results file: the same samples with their grades are in ${path.posix.basename(relPath)}_results.jsonl or ${stem}_results.jsonl (human-eval), which is read instead`,
+          'info',
+        ),
+      );
       return { format: null, skipped: 'superseded', diagnostics };
     }
   }
   return { format: reader.format, diagnostics };
+}
+
+/** Why no reader recognises a JSON file: what its first record looks like. */
+function unrecognizedReason(ext: string, first: unknown): string {
+  const what = ext === '.json' ? 'the first element' : 'the first JSON object line';
+  if (first === undefined)
+    return `too large to look inside at detection and its first bytes match no format (describe it in a ${MAPPING_FILE_NAME})`;
+  if (!isObject(first)) return `${what} is not an object (describe the format in a ${MAPPING_FILE_NAME})`;
+  const keys = Object.keys(first);
+  const shown =
+    keys
+      .slice(0, 8)
+      .map((k) => clip(k, 40))
+      .join(', ') + (keys.length > 8 ? `, ... (${keys.length} keys)` : '');
+  return `no reader recognises ${what} (keys: ${shown || 'none'}); describe the format in a ${MAPPING_FILE_NAME}`;
 }
 
 /** The format of a file, or `null` when it is not a results file this project reads (see {@link detectFile}). */
@@ -297,7 +346,7 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
     let here = scopes;
     if (entries.some((e) => e.name === MAPPING_FILE_NAME)) {
       try {
-        const v = validateMapping(JSON.parse(await fsReadFile(path.join(absDir, MAPPING_FILE_NAME), 'utf8')));
+        const v = validateMapping(JSON.parse(await readTextFile(path.join(absDir, MAPPING_FILE_NAME))));
         if ('mappings' in v) here = [...scopes, { baseRel: relDir, patterns: v.mappings.flatMap((m) => m.files) }];
       } catch {
         // invalid mapping: reported by detectFile
@@ -338,8 +387,20 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
 }
 
 /** Builds the reader context of a file under a results folder (`relPath` POSIX, `run` = its folder or `""`). */
-export function makeContext(root: string, relPath: string, signal?: AbortSignal): ReaderContext {
+export function makeContext(
+  root: string,
+  relPath: string,
+  signal?: AbortSignal,
+  options?: ReaderOptions,
+): ReaderContext {
   const rel = toPosix(relPath);
   const dir = path.posix.dirname(rel);
-  return { root, relPath: rel, absPath: path.join(root, ...rel.split('/')), run: dir === '.' ? '' : dir, signal };
+  return {
+    root,
+    relPath: rel,
+    absPath: path.join(root, ...rel.split('/')),
+    run: dir === '.' ? '' : dir,
+    signal,
+    ...(options ? { options } : {}),
+  };
 }

@@ -1,17 +1,40 @@
 /**
- * Reader for Inspect AI logs (UK AISI `inspect_ai`):
- * - `.eval`: a zip with `header.json` (or, for an unfinished run, `_journal/start.json`) holding
- *   `{ eval: { task, model, dataset: { name } } }`, and one entry per sample and epoch
- *   `samples/<id>_epoch_<n>.json`;
+ * Reader for Inspect AI logs (UK AISI `inspect_ai`, https://github.com/UKGovernmentBEIS/inspect_ai).
  * - `.json`: one document `{ version, eval, samples: [...] }`.
+ * - `.eval`: a zip archive (src/inspect_ai/log/_recorders/eval.py) with `header.json` (or, for an
+ *   unfinished run, `_journal/start.json`) holding `{ version, eval: { task, model, dataset: { name } } }`,
+ *   `summaries.json`, `reductions.json`, and per sample and epoch either
+ *   - one entry `samples/<id>_epoch_<n>.json` (log format version 2, the "monolith" shape), or
+ *   - a "chunked" sample (format version 3; src/inspect_ai/log/_recorders/chunked/format.py,
+ *     `CHUNKED_LOG_VERSION = 3`): a shell `samples/<id>_epoch_<n>/sample.json` (the sample without its
+ *     messages, events, attachments and metadata, plus `message_refs` and `sequences`),
+ *     `samples/<id>_epoch_<n>/metadata.json` (only when non-empty), and chunk files
+ *     `samples/<id>_epoch_<n>/{messages,events,calls,attachments}/<start>.json` (a JSON list each, named
+ *     by the index of its first item). One log can mix both shapes; text the writer moved into the
+ *     attachments sequence is referenced as `attachment://<index>` (chunked/read.py). This reader needs
+ *     only the shell (input, target, output, scores), `metadata.json`, and the attachments chunks when
+ *     the shell refers to one; message, event and call chunks are not read.
+ *   Entries are deflated or, in newer logs, Zstandard-compressed (zip method 93, written by
+ *   src/inspect_ai/_util/zipfile.py); both are read (yauzl for the archive, fzstd for Zstandard).
  * A sample is `{ id, epoch, input, target, output: { completion?, choices: [{ message: { content },
  * stop_reason }], usage: { output_tokens } }, scores: { <scorer>: { value, answer } }, metadata }`.
- * The epochs of one sample id are the samples of one problem.
+ * The epochs of one sample id are the samples of one problem. Which score is the verdict: inspectScorer.ts.
  */
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { Decompress as ZstdDecompress } from 'fzstd';
 import * as yauzl from 'yauzl';
 import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
+import {
+  invalidUtf8Bytes,
+  invalidUtf8Message,
+  isUnsafeInteger,
+  nonFiniteMessage,
+  parseExactIntegers,
+  parseJsonTolerant,
+  stripBom,
+} from '../textFile';
+import { ScorerRule } from './inspectScorer';
 import type { Reader, ReaderContext } from './types';
 import {
   MAX_JSON_DOCUMENT_BYTES,
@@ -72,38 +95,7 @@ export function contentText(content: unknown): string | null {
   return parts.join('\n\n');
 }
 
-/**
- * Correctness and reward from an Inspect score value, following inspect_ai's `value_to_float`:
- * `'C'` (correct) -> true; `'I'` (incorrect), `'N'` (no answer) -> false; `'P'` (partial) -> false,
- * reward 0.5; booleans as is; `"yes"`/`"true"` -> true, `"no"`/`"false"` -> false; numbers: reward =
- * the number, correct = `value >= 1`; anything else (dicts of several metrics, unknown strings): null.
- */
-export function inspectScore(value: unknown): { correct: boolean | null; reward: number | null } {
-  if (typeof value === 'boolean') return { correct: value, reward: value ? 1 : 0 };
-  if (typeof value === 'number')
-    return Number.isFinite(value) ? { correct: value >= 1, reward: value } : { correct: null, reward: null };
-  if (typeof value === 'string') {
-    const s = value.trim();
-    switch (s.toLowerCase()) {
-      case 'c':
-      case 'yes':
-      case 'true':
-      case 'correct':
-        return { correct: true, reward: 1 };
-      case 'i':
-      case 'n':
-      case 'no':
-      case 'false':
-      case 'incorrect':
-        return { correct: false, reward: 0 };
-      case 'p':
-        return { correct: false, reward: 0.5 };
-    }
-    const n = toNum(s);
-    if (n !== null) return { correct: n >= 1, reward: n };
-  }
-  return { correct: null, reward: null };
-}
+export { inspectScore } from './inspectScorer';
 
 /** The text of a sample's input: a string, or the last `user` message's content. */
 function inputText(input: unknown): string | null {
@@ -130,11 +122,13 @@ function targetText(target: unknown): string | null {
  * Builds a sample from an Inspect sample object.
  * - text = `output.completion` when a non-empty string, else `output.choices[0].message.content`
  *   ({@link contentText}); neither: empty text and a warning.
- * - correct/rewardScore from the first scorer in `scores` ({@link inspectScore}); extractedAnswer =
- *   that scorer's `answer`; no scores: ungraded.
+ * - correct and extractedAnswer (the score's `answer`) from the log's scorer ({@link ScorerRule}); no
+ *   scores: ungraded. A graded sample has no reward score: the scorer's value is what its verdict is
+ *   made of (C/I, P's 0.5), not a reward model's score, so best-of-k by it would only restate pass@k;
+ *   a number that is not a verdict (the sample is then ungraded) is kept as the reward score.
  * - finishReason = `choices[0].stop_reason`; tokenCount = `output.usage.output_tokens`.
  */
-function toSample(s: Record<string, unknown>, warnings: string[]): SampleRecord {
+function toSample(s: Record<string, unknown>, rule: ScorerRule, warnings: string[]): SampleRecord {
   const output = isObject(s.output) ? s.output : {};
   const choice0 = Array.isArray(output.choices) && isObject(output.choices[0]) ? output.choices[0] : null;
   let text: string | null =
@@ -144,17 +138,9 @@ function toSample(s: Record<string, unknown>, warnings: string[]): SampleRecord 
     text = '';
     warnings.push(`sample ${String(s.id)} epoch ${String(s.epoch)} has no output text`);
   }
-  let correct: boolean | null = null;
-  let reward: number | null = null;
-  let answer: string | null = null;
-  if (isObject(s.scores)) {
-    const firstKey = Object.keys(s.scores)[0];
-    const sc = firstKey !== undefined ? s.scores[firstKey] : undefined;
-    if (isObject(sc)) {
-      ({ correct, reward } = inspectScore(sc.value));
-      answer = toStr(sc.answer);
-    }
-  }
+  const scored = rule.read(s.scores);
+  const { correct, answer } = scored;
+  const reward = correct === null ? scored.reward : null;
   const usage = isObject(output.usage) ? output.usage : {};
   return {
     text,
@@ -183,6 +169,7 @@ function toProblem(
   group: Record<string, unknown>[],
   model: ModelRef,
   dataset: string,
+  rule: ScorerRule,
   warnings: string[],
 ): ProblemRecord {
   group.sort((a, b) => (toNum(a.epoch) ?? 0) - (toNum(b.epoch) ?? 0));
@@ -196,7 +183,7 @@ function toProblem(
     question: inputText(first.input),
     referenceAnswer: targetText(first.target),
     level: toStr(meta.level) ?? toStr(meta.difficulty),
-    samples: group.map((s, i) => ({ ...toSample(s, warnings), sampleIndex: i })),
+    samples: group.map((s, i) => ({ ...toSample(s, rule, warnings), sampleIndex: i })),
   };
 }
 
@@ -218,7 +205,11 @@ async function* readJsonLog(ctx: ReaderContext, limits: InspectLimits): AsyncGen
     yield doc.error;
     return;
   }
-  const log = doc.value;
+  yield* doc.warnings;
+  let log = doc.value;
+  // sample ids beyond 2^53: the log again, with those integers read from their source text
+  if (isObject(log) && Array.isArray(log.samples) && log.samples.some((x) => isObject(x) && isUnsafeInteger(x.id)))
+    log = parseExactIntegers(doc.text);
   if (!isObject(log) || !isObject(log.eval)) {
     yield diag(ctx, 0, 'not an Inspect log: no eval object at the top level');
     return;
@@ -253,13 +244,15 @@ async function* readJsonLog(ctx: ReaderContext, limits: InspectLimits): AsyncGen
     if (!g) groups.set(id, (g = []));
     g.push(s);
   }
+  const rule = new ScorerRule(ctx.options?.scorer);
   for (const [id, group] of groups) {
     checkAbort(ctx);
     const warnings: string[] = [];
-    const record = toProblem(id, group, model, dataset, warnings);
+    const record = toProblem(id, group, model, dataset, rule, warnings);
     for (const w of warnings) yield diag(ctx, 1, w, 'warning');
     yield { kind: 'problem', record };
   }
+  for (const d of rule.summary()) yield diag(ctx, 0, d.message, d.severity);
 }
 
 function openZip(absPath: string): Promise<yauzl.ZipFile> {
@@ -288,42 +281,128 @@ function listEntries(zf: yauzl.ZipFile): Promise<yauzl.Entry[]> {
   });
 }
 
-/** Reads one entry fully, refusing more than `cap` bytes (declared or actual). */
+/** Zip compression method of Zstandard (APPNOTE 4.4.5), used by newer inspect_ai versions. */
+const ZIP_ZSTANDARD = 93;
+
+/**
+ * Reads one entry fully, refusing more than `cap` bytes (declared or actual, after decompression).
+ * Stored and deflated entries are decoded by yauzl; Zstandard entries (method 93) are read raw and
+ * decoded by fzstd's streaming decompressor, counting its output so that a small entry that inflates
+ * beyond the cap is stopped. Other methods: an error naming the method.
+ */
 function readEntry(zf: yauzl.ZipFile, entry: yauzl.Entry, cap: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     if (entry.uncompressedSize > cap) {
       reject(new Error(`entry ${entry.fileName} is too large (${entry.uncompressedSize} bytes > ${cap} bytes)`));
       return;
     }
-    zf.openReadStream(entry, (err, stream?: Readable) => {
+    const zstd = entry.compressionMethod === ZIP_ZSTANDARD;
+    if (!zstd && entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
+      reject(new Error(`entry ${entry.fileName} uses zip compression method ${entry.compressionMethod}, not read`));
+      return;
+    }
+    zf.openReadStream(entry, zstd ? { decodeFileData: false } : {}, (err, stream?: Readable) => {
       if (err || !stream) {
         reject(err ?? new Error('cannot read entry'));
         return;
       }
       const parts: Buffer[] = [];
       let total = 0;
-      stream.on('data', (b: Buffer) => {
+      let failed = false;
+      const take = (b: Uint8Array): void => {
         total += b.length;
-        if (total > cap) {
-          stream.destroy(new Error(`entry ${entry.fileName} is too large (over ${cap} bytes)`));
+        if (total > cap) throw new Error(`entry ${entry.fileName} is too large (over ${cap} bytes)`);
+        // yauzl's chunks are fresh Buffers; fzstd's output is copied (a decoder may reuse its window)
+        parts.push(Buffer.isBuffer(b) ? b : Buffer.from(b));
+      };
+      const decoder = zstd ? new ZstdDecompress((chunk) => take(chunk)) : null;
+      const fail = (e: unknown): void => {
+        if (failed) return;
+        failed = true;
+        const msg = e instanceof Error ? e.message : String(e);
+        stream.destroy();
+        reject(new Error(decoder && !/too large/.test(msg) ? `entry ${entry.fileName}: Zstandard data: ${msg}` : msg));
+      };
+      stream.on('data', (b: Buffer) => {
+        try {
+          if (decoder) decoder.push(b);
+          else take(b);
+        } catch (e) {
+          fail(e);
+        }
+      });
+      stream.on('error', fail);
+      stream.on('end', () => {
+        if (failed) return;
+        try {
+          decoder?.push(new Uint8Array(0), true);
+        } catch (e) {
+          fail(e);
           return;
         }
-        parts.push(b);
+        resolve(Buffer.concat(parts, total));
       });
-      stream.on('error', reject);
-      stream.on('end', () => resolve(Buffer.concat(parts, total)));
     });
   });
 }
 
-const SAMPLE_ENTRY = /^samples\/(.+)_epoch_(\d+)\.json$/;
+/** A monolith sample entry (log format version 2): `samples/<id>_epoch_<n>.json`. */
+const MONOLITH_ENTRY = /^samples\/(.+)_epoch_(\d+)\.json$/;
+/** The shell of a chunked sample (log format version 3): `samples/<id>_epoch_<n>/sample.json`. */
+const CHUNKED_SHELL = /^samples\/(.+)_epoch_(\d+)\/sample\.json$/;
+/** Any entry of a chunked sample's folder. */
+const CHUNKED_PART =
+  /^samples\/.+_epoch_\d+\/(sample|metadata|skeleton)\.json$|^samples\/.+_epoch_\d+\/(messages|events|calls|attachments)\/[^/]+\.json$/;
+/** Highest log format version whose layout this reader knows (chunked samples). */
+const KNOWN_LOG_VERSION = 3;
+/** A string that is wholly a reference to an attachment: `attachment://<index>` (chunked) or `attachment://<hash>`. */
+const ATTACHMENT_REF = /^attachment:\/\/([0-9a-f]+)$/;
+
+/** One epoch of one sample in an archive, in either shape. */
+interface SampleEntry {
+  epoch: number;
+  entry: yauzl.Entry;
+  /** For a chunked sample: the folder `samples/<id>_epoch_<n>` of its parts. */
+  chunked: string | null;
+}
 
 /**
- * Reads a `.eval` archive. Errors (each a diagnostic at line 0 unless noted; other entries still read):
- * corrupt or non-zip archive (`corrupt .eval archive (...)`, no records); no `header.json` nor
- * `_journal/start.json` (`no header.json ...`, no records); an entry over `maxEntryBytes` or the
- * archive over `maxTotalBytes` uncompressed (zip-bomb guard); a sample entry that is not valid JSON
- * (line 1, that epoch skipped).
+ * Replaces, in the fields this reader uses (input, target, output), every string that is wholly an
+ * attachment reference by the attachment's text, from `lookup` (undefined: left as is). Works on a copy.
+ */
+async function resolveAttachments(
+  s: Record<string, unknown>,
+  lookup: (ref: string) => Promise<string | undefined>,
+): Promise<Record<string, unknown>> {
+  const walk = async (v: unknown): Promise<unknown> => {
+    if (typeof v === 'string') {
+      const m = ATTACHMENT_REF.exec(v);
+      return m ? ((await lookup(m[1])) ?? v) : v;
+    }
+    if (Array.isArray(v)) {
+      const out: unknown[] = [];
+      for (const x of v) out.push(await walk(x));
+      return out;
+    }
+    if (isObject(v)) {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[k] = await walk(x);
+      return out;
+    }
+    return v;
+  };
+  if (!JSON.stringify([s.input, s.target, s.output]).includes('attachment://')) return s;
+  return { ...s, input: await walk(s.input), target: await walk(s.target), output: await walk(s.output) };
+}
+
+/**
+ * Reads a `.eval` archive (both sample shapes, see the module comment). Errors (each a diagnostic at
+ * line 0 unless noted; other entries still read): corrupt or non-zip archive (`corrupt .eval archive
+ * (...)`, no records); no `header.json` nor `_journal/start.json` (`no header.json ...`, no records); an
+ * entry over `maxEntryBytes` or the archive over `maxTotalBytes` uncompressed (zip-bomb guard, also for
+ * Zstandard entries); a sample entry that is not valid JSON (line 1, that epoch skipped); entries under
+ * `samples/` in neither known layout (counted, named); a header version above 3 (warning: read as far as
+ * the layout is known); an archive without samples (warning). Then the scorer summary ({@link ScorerRule}).
  */
 async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGenerator<ReadEvent> {
   const size = (await stat(ctx.absPath)).size;
@@ -353,11 +432,23 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
       }
       return null;
     };
+    /** Entry warnings (invalid UTF-8, NaN / Infinity literals), reported with the entry's name. */
+    const entryWarnings: ReadEvent[] = [];
     const readJsonEntry = async (e: yauzl.Entry): Promise<unknown> => {
       const buf = await readEntry(zf, e, Math.min(limits.maxEntryBytes, limits.maxTotalBytes - totalBytes));
       totalBytes += buf.length;
-      return JSON.parse(buf.toString('utf8'));
+      const text = buf.toString('utf8');
+      const bad = invalidUtf8Bytes(buf, text);
+      if (bad > 0) entryWarnings.push(diag(ctx, 1, `${e.fileName}: ${invalidUtf8Message(bad)}`, 'warning'));
+      const parsed = parseJsonTolerant(stripBom(text));
+      if (parsed.nonFinite > 0)
+        entryWarnings.push(diag(ctx, 1, `${e.fileName}: ${nonFiniteMessage(parsed.nonFinite)}`, 'warning'));
+      return parsed.value;
     };
+    const errorText = (err: unknown): string =>
+      err instanceof SyntaxError || err instanceof RangeError
+        ? jsonErrorMessage(err)
+        : clip(err instanceof Error ? err.message : String(err), 160);
 
     const byName = new Map(entries.map((e) => [e.fileName, e]));
     const headerEntry = byName.get('header.json') ?? byName.get('_journal/start.json');
@@ -369,64 +460,139 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
     try {
       header = await readJsonEntry(headerEntry);
     } catch (err) {
-      yield diag(
-        ctx,
-        0,
-        `${headerEntry.fileName}: ${err instanceof SyntaxError || err instanceof RangeError ? jsonErrorMessage(err) : clip(err instanceof Error ? err.message : String(err), 160)}; not read`,
-      );
+      yield diag(ctx, 0, `${headerEntry.fileName}: ${errorText(err)}; not read`);
       return;
     }
     if (!isObject(header) || !isObject(header.eval)) {
       yield diag(ctx, 0, `${headerEntry.fileName} has no eval object; not read`);
       return;
     }
+    const version = toNum(header.version);
+    if (version !== null && version > KNOWN_LOG_VERSION) {
+      yield diag(
+        ctx,
+        0,
+        `log format version ${version} is newer than this reader knows (up to ${KNOWN_LOG_VERSION}); samples are read where their layout is known`,
+        'warning',
+      );
+    }
     const { model, dataset } = inspectModelAndDataset(header.eval);
     // Each Inspect log is its own evaluation run: two logs of one model are two runs, not duplicates.
     model.run = ctx.relPath;
 
-    // group sample entries by id, epochs ascending
-    const groups = new Map<string, { epoch: number; entry: yauzl.Entry }[]>();
+    // group sample entries (either shape) by id, epochs ascending
+    const groups = new Map<string, SampleEntry[]>();
+    const unknown: string[] = [];
     for (const e of entries) {
-      const m = SAMPLE_ENTRY.exec(e.fileName);
-      if (!m) continue;
+      const m = CHUNKED_SHELL.exec(e.fileName) ?? MONOLITH_ENTRY.exec(e.fileName);
+      if (!m) {
+        if (e.fileName.startsWith('samples/') && !e.fileName.endsWith('/') && !CHUNKED_PART.test(e.fileName)) {
+          unknown.push(e.fileName);
+        }
+        continue;
+      }
+      const chunked = e.fileName.endsWith('/sample.json') ? e.fileName.slice(0, -'/sample.json'.length) : null;
       let g = groups.get(m[1]);
       if (!g) groups.set(m[1], (g = []));
-      g.push({ epoch: Number(m[2]), entry: e });
+      g.push({ epoch: Number(m[2]), entry: e, chunked });
     }
+    if (unknown.length > 0) {
+      yield diag(
+        ctx,
+        0,
+        `${unknown.length} entr${unknown.length === 1 ? 'y' : 'ies'} under samples/ in no known layout (samples/<id>_epoch_<n>.json, or samples/<id>_epoch_<n>/sample.json with its chunks), not read: ${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', ...' : ''}`,
+      );
+    }
+    if (groups.size === 0) {
+      if (unknown.length === 0) yield diag(ctx, 0, 'Inspect log has no samples (header-only log)', 'warning');
+      return;
+    }
+
+    /** The attachments sequence of a chunked sample (list of strings, by index), read once when first needed. */
+    const attachmentsOf = async (folder: string): Promise<string[]> => {
+      const prefix = `${folder}/attachments/`;
+      const chunks = entries
+        .filter((e) => e.fileName.startsWith(prefix) && /^\d+\.json$/.test(e.fileName.slice(prefix.length)))
+        .map((e) => ({ start: Number(e.fileName.slice(prefix.length, -'.json'.length)), e }))
+        .sort((a, b) => a.start - b.start);
+      const out: string[] = [];
+      for (const { start, e } of chunks) {
+        const over = budget(e);
+        if (over) throw new Error(over);
+        const list = await readJsonEntry(e);
+        if (!Array.isArray(list))
+          throw new Error(`attachments chunk ${e.fileName} is not a list (got ${typeName(list)})`);
+        list.forEach((x, i) => {
+          out[start + i] = typeof x === 'string' ? x : String(x);
+        });
+      }
+      return out;
+    };
+
+    /** Reads one epoch: the monolith entry, or a chunked sample's shell with its metadata and attachments. */
+    const readSample = async (se: SampleEntry): Promise<Record<string, unknown>> => {
+      const s = await readJsonEntry(se.entry);
+      if (!isObject(s)) throw new Error(`not a JSON object (got ${typeName(s)})`);
+      let sample: Record<string, unknown> = s;
+      if (se.chunked !== null) {
+        const meta = byName.get(`${se.chunked}/metadata.json`);
+        if (meta && sample.metadata === undefined) {
+          const over = budget(meta);
+          if (over) throw new Error(over);
+          sample = { ...sample, metadata: await readJsonEntry(meta) };
+        }
+        let attachments: string[] | null = null;
+        const folder = se.chunked;
+        sample = await resolveAttachments(sample, async (ref) => {
+          if (!/^\d+$/.test(ref)) return undefined;
+          attachments ??= await attachmentsOf(folder);
+          return attachments[Number(ref)];
+        });
+      } else if (isObject(sample.attachments) && Object.keys(sample.attachments).length > 0) {
+        const map = sample.attachments;
+        sample = await resolveAttachments(sample, async (ref) => toStr(map[ref]) ?? undefined);
+      }
+      return sample;
+    };
+
+    const rule = new ScorerRule(ctx.options?.scorer);
     const ids = [...groups.keys()].sort(compareIds);
+    let stopped = false;
     for (const id of ids) {
       checkAbort(ctx);
       const group = groups.get(id)!.sort((a, b) => a.epoch - b.epoch);
       const samples: Record<string, unknown>[] = [];
-      for (const { entry } of group) {
-        const over = budget(entry);
+      for (const se of group) {
+        const over = budget(se.entry);
         if (over) {
           yield diag(ctx, 0, over);
-          return;
+          stopped = true;
+          break;
         }
-        let s: unknown;
         try {
-          s = await readJsonEntry(entry);
+          samples.push(await readSample(se));
         } catch (err) {
-          const msg =
-            err instanceof SyntaxError || err instanceof RangeError
-              ? jsonErrorMessage(err)
-              : clip(err instanceof Error ? err.message : String(err), 160);
-          yield diag(ctx, /too large/.test(msg) ? 0 : 1, `${entry.fileName}: ${msg}; skipped`);
-          continue;
+          const msg = errorText(err);
+          if (/^archive exceeds/.test(msg)) {
+            yield diag(ctx, 0, msg);
+            stopped = true;
+            break;
+          }
+          // an entry refused for its declared size concerns the archive (line 0); bad content, line 1
+          yield diag(ctx, /too large|compression method/.test(msg) ? 0 : 1, `${se.entry.fileName}: ${msg}; skipped`);
         }
-        if (!isObject(s)) {
-          yield diag(ctx, 1, `${entry.fileName} is not a JSON object (got ${typeName(s)}); skipped`);
-          continue;
-        }
-        samples.push(s);
       }
+      yield* entryWarnings.splice(0);
+      if (stopped) break;
       if (samples.length === 0) continue;
       const warnings: string[] = [];
-      const record = toProblem(toStr(samples[0].id) ?? id, samples, model, dataset, warnings);
+      // the entry name holds the id as written; a parsed id beyond 2^53 has lost digits
+      const parsedId = isUnsafeInteger(samples[0].id) ? null : toStr(samples[0].id);
+      const record = toProblem(parsedId ?? id, samples, model, dataset, rule, warnings);
       for (const w of warnings) yield diag(ctx, 1, w, 'warning');
       yield { kind: 'problem', record };
     }
+    for (const d of rule.summary()) yield diag(ctx, 0, d.message, d.severity);
   } finally {
     zf.close();
   }

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { invalidUtf8Bytes } from '../textFile';
 
 /** Default cap on one line's length in bytes: 64 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -12,9 +13,11 @@ const CHUNK_BYTES = 1024 * 1024;
  * - `text`: the decoded line without its `\n`, a trailing `\r`, or a leading UTF-8 BOM; `null` when
  *   the line was longer than the cap and was skipped (`tooLong` is then `true` and `bytes` is the
  *   line's length in bytes).
+ * - `invalidBytes`: how many bytes of the line were not valid UTF-8 (each invalid sequence became
+ *   U+FFFD in `text`); absent when the line is valid.
  */
 export type Line =
-  | { line: number; text: string; tooLong?: false }
+  | { line: number; text: string; tooLong?: false; invalidBytes?: number }
   | { line: number; text: null; tooLong: true; bytes: number };
 
 export interface LineReaderOptions {
@@ -71,14 +74,21 @@ export async function* readLineBatches(absPath: string, options: LineReaderOptio
   /** The current line exceeded the cap: drop bytes until its `\n`. */
   let skipping = false;
 
-  const pushText = (out: Line[], text: string): void => {
+  const pushText = (out: Line[], text: string, invalidBytes = 0): void => {
     if (text.length > 0 && text.charCodeAt(text.length - 1) === 0x0d) text = text.slice(0, -1);
     // a UTF-8 BOM (decoded as U+FEFF) at the start of the file
     if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (isBlank(text)) return;
     const big = overCap(text, maxLine);
     if (big !== null) out.push({ line: lineNo, text: null, tooLong: true, bytes: big });
+    else if (invalidBytes > 0) out.push({ line: lineNo, text, invalidBytes });
     else out.push({ line: lineNo, text });
+  };
+
+  /** Decodes one line's bytes, counting invalid UTF-8 (the slow path, for chunks that hold a U+FFFD). */
+  const pushBytes = (out: Line[], bytes: Buffer): void => {
+    const text = bytes.toString('utf8');
+    pushText(out, text, invalidUtf8Bytes(bytes, text));
   };
 
   /** Ends the carried line with `tail` (bytes of this chunk before its first `\n`). */
@@ -88,7 +98,7 @@ export async function* readLineBatches(absPath: string, options: LineReaderOptio
       out.push({ line: lineNo, text: null, tooLong: true, bytes: total });
     } else {
       carry.push(tail);
-      pushText(out, Buffer.concat(carry, total).toString('utf8'));
+      pushBytes(out, Buffer.concat(carry, total));
     }
     carry = [];
     carryBytes = 0;
@@ -129,7 +139,19 @@ export async function* readLineBatches(absPath: string, options: LineReaderOptio
         // decode every whole line of the chunk at once, then split the string
         const str = chunk.toString('utf8', pos, last);
         let s = 0;
-        for (;;) {
+        if (str.includes('\uFFFD')) {
+          // invalid UTF-8 somewhere (or a real U+FFFD): line by line, so each line's bytes are counted
+          for (let b = pos; ; ) {
+            const e = chunk.indexOf(NL, b);
+            const end = e === -1 || e > last ? last : e;
+            pushBytes(out, chunk.subarray(b, end));
+            lineNo++;
+            if (end === last) break;
+            b = end + 1;
+          }
+          s = -1;
+        }
+        for (; s >= 0; ) {
           const e = str.indexOf('\n', s);
           if (e === -1) {
             pushText(out, s === 0 ? str : str.slice(s));
@@ -150,7 +172,7 @@ export async function* readLineBatches(absPath: string, options: LineReaderOptio
       yield [{ line: lineNo, text: null, tooLong: true, bytes: carryBytes }];
     } else if (carryBytes > 0) {
       const out: Line[] = [];
-      pushText(out, Buffer.concat(carry, carryBytes).toString('utf8'));
+      pushBytes(out, Buffer.concat(carry, carryBytes));
       if (out.length > 0) yield out;
     }
   } finally {

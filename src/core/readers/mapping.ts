@@ -1,8 +1,9 @@
 /**
  * Reader for any JSON/JSONL results format described by a mapping file
- * (`trace-inspector.mapping.json`, schema in mappingSchema.ts, documented in docs/mapping.md).
+ * (`trace-inspector.mapping.json`, schema in mappingSchema.ts, paths in mappingPath.ts, documented in
+ * docs/mapping.md).
  */
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { findNodeAtLocation, parse as parseJsonc, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -10,17 +11,31 @@ import Ajv, { type ErrorObject } from 'ajv';
 import type { Diagnostic, ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import { matchAny } from './glob';
 import { MAPPING_FILE_NAME, MAPPING_SCHEMA, type MappingSpec } from './mappingSchema';
+import {
+  KEY_PATH,
+  compilePath,
+  describeValue,
+  explainMiss,
+  first,
+  listOf,
+  recordsAt,
+  type FieldPath,
+  type ListResult,
+} from './mappingPath';
 import type { Reader, ReaderContext } from './types';
 import {
   OncePerFile,
+  VerdictReader,
+  withExactIntegers,
+  toCorrect,
   checkAbort,
+  clip,
   diag,
   fileStem,
   isEvent,
   isObject,
   readJsonDocument,
   readJsonLines,
-  toCorrect,
   toLevel,
   toNum,
   toScore,
@@ -43,15 +58,40 @@ function formatAjvError(e: ErrorObject): string {
   if (e.keyword === 'enum') {
     return `${where}: must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`;
   }
-  if (e.keyword === 'pattern') return `${where}: must be a dotted path (no leading or trailing ".")`;
   return `${where}: ${e.message ?? 'invalid'}`;
 }
+
+/** Record-level fields: read once per record (these may be `@key`). */
+const RECORD_FIELDS = ['problemId', 'model', 'revision', 'dataset', 'level', 'question', 'referenceAnswer'] as const;
+/** Sample-level fields: read per sample (in parallel lists, per element). */
+const SAMPLE_FIELDS = ['text', 'correct', 'extractedAnswer', 'rewardScore', 'finishReason', 'tokenCount'] as const;
+type RecordField = (typeof RECORD_FIELDS)[number];
+type SampleField = (typeof SAMPLE_FIELDS)[number];
+type FieldName = RecordField | SampleField | 'sampleIndex';
+/** The name of each field in messages and path statistics: `fields.text`. */
+const STAT_KEY = Object.fromEntries(
+  [...RECORD_FIELDS, ...SAMPLE_FIELDS, 'sampleIndex'].map((f) => [f, `fields.${f}`]),
+) as Record<FieldName, string>;
+
+/** A validated mapping with its paths compiled and its correctness rule. */
+interface CompiledMapping {
+  fields: Partial<Record<FieldName, FieldPath>>;
+  samples: FieldPath | null;
+  recordsPath: FieldPath | null;
+  /** Full-match regular expression of `correctPattern`. */
+  correctPattern: RegExp | null;
+}
+const compiledOf = new WeakMap<MappingSpec, CompiledMapping>();
 
 /**
  * Validates a parsed mapping document: one mapping object or a non-empty list of them. Returns the
  * mappings, or error messages each naming the bad field as a JSON pointer (`/fields/txt: unknown
  * field "txt"`, `/0/records: must be one of ["per-sample","per-problem"]`). Beyond the schema:
- * `samples` is only allowed with `records: "per-problem"`, `fields.sampleIndex` only with `per-sample`.
+ * - every path compiles (mappingPath.ts `compilePath`: JSONPath per RFC 9535, dotted, or `@key`);
+ * - `@key` only in record-level fields and only with a `recordsPath` that selects several values;
+ * - `samples` only with `records: "per-problem"`, `fields.sampleIndex` only with `per-sample`;
+ * - `correctPattern` is a valid regular expression; `correctThreshold` is not combined with
+ *   `correctValues` / `correctPattern` (one rule decides what is correct).
  */
 export function validateMapping(doc: unknown): { mappings: MappingSpec[] } | { errors: string[] } {
   const list = Array.isArray(doc) ? doc : [doc];
@@ -59,14 +99,39 @@ export function validateMapping(doc: unknown): { mappings: MappingSpec[] } | { e
   const errors: string[] = [];
   list.forEach((m, i) => {
     const prefix = Array.isArray(doc) ? `/${i}` : '';
+    const before = errors.length;
     if (!validateOne(m)) {
       for (const e of validateOne.errors ?? []) {
         const msg = formatAjvError(e);
         errors.push(prefix + (msg.startsWith('/: ') && prefix ? msg.slice(1) : msg));
       }
-      return;
+      // the paths' own syntax is still checked below (when they are strings), so every error shows at once
+      if (!isObject(m) || !isObject(m.fields)) return;
     }
     const spec = m as MappingSpec;
+    const compile = (pointer: string, src: unknown, keyAllowed: boolean): FieldPath | null => {
+      if (typeof src !== 'string' || src === '') return null;
+      if (src === KEY_PATH && !keyAllowed) {
+        errors.push(
+          `${prefix}${pointer}: ${KEY_PATH} is only allowed in record-level fields (${RECORD_FIELDS.join(', ')}) with a recordsPath that selects several values (such as "$.*")`,
+        );
+        return null;
+      }
+      try {
+        return compilePath(src);
+      } catch (err) {
+        errors.push(`${prefix}${pointer}: ${err instanceof Error ? err.message : String(err)}`);
+        return null;
+      }
+    };
+    const recordsPath = compile('/recordsPath', spec.recordsPath, false);
+    const keyed = recordsPath !== null && !recordsPath.singular;
+    const fields: CompiledMapping['fields'] = {};
+    for (const [name, src] of Object.entries(spec.fields) as [FieldName, unknown][]) {
+      const p = compile(`/fields/${name}`, src, keyed && (RECORD_FIELDS as readonly string[]).includes(name));
+      if (p) fields[name] = p;
+    }
+    const samples = compile('/samples', spec.samples, false);
     if (spec.samples !== undefined && spec.records !== 'per-problem') {
       errors.push(`${prefix}/samples: only allowed with records "per-problem"`);
     }
@@ -75,8 +140,38 @@ export function validateMapping(doc: unknown): { mappings: MappingSpec[] } | { e
         `${prefix}/fields/sampleIndex: only allowed with records "per-sample" (per-problem samples are numbered by position)`,
       );
     }
+    let correctPattern: RegExp | null = null;
+    if (spec.correctPattern !== undefined) {
+      try {
+        correctPattern = new RegExp(`^(?:${spec.correctPattern})$`, 'u');
+      } catch (err) {
+        errors.push(
+          `${prefix}/correctPattern: not a regular expression (${err instanceof Error ? err.message : String(err)})`,
+        );
+      }
+    }
+    if (
+      spec.correctThreshold !== undefined &&
+      (spec.correctValues !== undefined || spec.correctPattern !== undefined)
+    ) {
+      errors.push(
+        `${prefix}/correctThreshold: cannot be combined with correctValues or correctPattern (one rule decides what is correct)`,
+      );
+    }
+    if (errors.length === before) compiledOf.set(spec, { fields, samples, recordsPath, correctPattern });
   });
   return errors.length > 0 ? { errors } : { mappings: list as MappingSpec[] };
+}
+
+/** The compiled form of a mapping returned by {@link validateMapping} (compiled again if needed). */
+function compiled(spec: MappingSpec): CompiledMapping {
+  let c = compiledOf.get(spec);
+  if (!c) {
+    const v = validateMapping(spec);
+    if ('errors' in v) throw new Error(`invalid mapping: ${v.errors.join('; ')}`);
+    c = compiledOf.get(spec)!;
+  }
+  return c;
 }
 
 /** A mapping that applies to a file. */
@@ -86,17 +181,24 @@ export interface ResolvedMapping {
   mappingRelPath: string;
   /** Absolute folder of the mapping file (globs are relative to it). */
   baseDir: string;
+  /** Position of the mapping in the mapping file's list; null when the file holds one mapping object. */
+  position?: number | null;
+  /** Text of the mapping file (to point diagnostics at the line of a field). */
+  text?: string;
 }
 
 interface LoadedMapping {
   mtimeMs: number;
   size: number;
+  text: string;
   result: { mappings: MappingSpec[] } | { errors: string[] };
+  /** Whether the document is a list of mappings. */
+  isList: boolean;
 }
 const loadCache = new Map<string, LoadedMapping>();
 
 /** Loads and validates a mapping file (cached by path, modification time and size). `null` when it does not exist. */
-async function loadMapping(absPath: string): Promise<LoadedMapping['result'] | null> {
+async function loadMapping(absPath: string): Promise<LoadedMapping | null> {
   let st: Stats;
   try {
     st = await stat(absPath);
@@ -105,11 +207,13 @@ async function loadMapping(absPath: string): Promise<LoadedMapping['result'] | n
   }
   if (!st.isFile()) return null;
   const hit = loadCache.get(absPath);
-  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.result;
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit;
   let result: LoadedMapping['result'];
+  let text = '';
+  let isList = false;
   try {
     const raw = await readFile(absPath, 'utf8');
-    const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
     // jsonc-parser in strict mode finds where a syntax error is (JSON.parse's message may not say).
     const syntax: ParseError[] = [];
     parseJsonc(text, syntax, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
@@ -119,13 +223,16 @@ async function loadMapping(absPath: string): Promise<LoadedMapping['result'] | n
       const column = e.offset - text.lastIndexOf('\n', e.offset - 1);
       result = { errors: [`not valid JSON: ${printParseErrorCode(e.error)} (line ${line} column ${column})`] };
     } else {
-      result = validateMapping(JSON.parse(text));
+      const doc: unknown = JSON.parse(text);
+      isList = Array.isArray(doc);
+      result = validateMapping(doc);
     }
   } catch (err) {
     result = { errors: [`not valid JSON (${err instanceof Error ? err.message : String(err)})`] };
   }
-  loadCache.set(absPath, { mtimeMs: st.mtimeMs, size: st.size, result });
-  return result;
+  const loaded = { mtimeMs: st.mtimeMs, size: st.size, text, result, isList };
+  loadCache.set(absPath, loaded);
+  return loaded;
 }
 
 /**
@@ -136,8 +243,8 @@ async function loadMapping(absPath: string): Promise<LoadedMapping['result'] | n
  */
 export async function mappingFileDiagnostics(absPath: string, relPath: string): Promise<Diagnostic[]> {
   const loaded = await loadMapping(absPath);
-  if (!loaded || !('errors' in loaded)) return [];
-  return loaded.errors.map((e) => {
+  if (!loaded || !('errors' in loaded.result)) return [];
+  return loaded.result.errors.map((e) => {
     const at = /\(line (\d+) column \d+\)/.exec(e);
     return {
       file: relPath,
@@ -170,14 +277,22 @@ export async function resolveMapping(
     const mPath = path.join(dir, MAPPING_FILE_NAME);
     const loaded = await loadMapping(mPath);
     const mappingRelPath = toPosix(path.relative(top, mPath));
-    if (loaded && 'errors' in loaded) {
-      for (const e of loaded.errors) {
+    const result = loaded?.result;
+    if (result && 'errors' in result) {
+      for (const e of result.errors) {
         errors.push({ file: mappingRelPath, line: 0, message: `invalid mapping file: ${e}`, severity: 'error' });
       }
-    } else if (loaded) {
+    } else if (loaded && result) {
+      const mappings: MappingSpec[] = result.mappings;
       const rel = toPosix(path.relative(dir, absPath));
-      const spec = loaded.mappings.find((m) => matchAny(rel, m.files));
-      if (spec) return { mapping: { spec, mappingRelPath, baseDir: dir }, errors };
+      const i = mappings.findIndex((m) => matchAny(rel, m.files));
+      if (i >= 0) {
+        const spec = mappings[i];
+        return {
+          mapping: { spec, mappingRelPath, baseDir: dir, position: loaded.isList ? i : null, text: loaded.text },
+          errors,
+        };
+      }
     }
     if (dir === top) break;
     const parent = path.dirname(dir);
@@ -188,183 +303,448 @@ export async function resolveMapping(
 }
 
 /**
- * Looks up a dotted path in a JSON value: `a.b.0.c`; a numeric segment indexes a list (`-1` is the
- * last element). `undefined` when any step is missing.
+ * Looks up a path (JSONPath, dotted or numeric segments as in mappingPath.ts) in a JSON value: the one
+ * value a singular path selects, the first match of any other; `undefined` when it matches nothing.
+ * Kept for callers of the dotted-path era: `getPath(v, 'a.b.0.c')`, `getPath(v, 'history.-1')`.
  */
-export function getPath(v: unknown, dotted: string): unknown {
-  let cur: unknown = v;
-  for (const seg of dotted.split('.')) {
-    if (Array.isArray(cur)) {
-      if (!/^-?\d+$/.test(seg)) return undefined;
-      const i = Number(seg);
-      cur = cur[i < 0 ? cur.length + i : i];
-    } else if (isObject(cur)) {
-      cur = Object.hasOwn(cur, seg) ? cur[seg] : undefined;
-    } else {
-      return undefined;
-    }
-    if (cur === undefined) return undefined;
-  }
-  return cur;
+export function getPath(v: unknown, p: string): unknown {
+  return first(compilePath(p), v);
 }
 
-/** Reads records through a mapping. Exported for tests; the `Reader` below resolves the mapping itself. */
+/** 1-based line of `key` of a mapping (`["fields", "correct"]`) in its mapping file; 0 when unknown. */
+function mappingLine(m: ResolvedMapping, key: (string | number)[]): number {
+  if (!m.text) return 0;
+  const tree = parseTree(m.text);
+  if (!tree) return 0;
+  const node = findNodeAtLocation(tree, m.position === null || m.position === undefined ? key : [m.position, ...key]);
+  const at = node?.parent?.offset ?? node?.offset;
+  return at === undefined ? 0 : m.text.slice(0, at).split('\n').length;
+}
+
+/** How a mapping reads correctness values (see docs/mapping.md "Correctness"). */
+interface CorrectRule {
+  read(v: unknown): { value: boolean | null; kind: 'ok' | 'string' | 'invalid' };
+  /** The accepted forms, for warnings. */
+  accepted: string;
+}
+
+/**
+ * The correctness rule of a mapping:
+ * - `correctValues` / `correctPattern`: a string, number or boolean is correct when it is one of the
+ *   values (JSON equality) or, as its JSON text for numbers and booleans, matches the pattern as a
+ *   whole; any other string, number or boolean is incorrect; lists and objects are not verdicts;
+ * - `correctThreshold`: a number or numeric string is correct when `>=` the threshold; booleans as is;
+ * - neither: {@link toCorrect} (booleans, 0/1 and the strings true/false, yes/no, correct/incorrect, C/I, 1/0).
+ * `null` or a path that matches nothing: ungraded, no warning.
+ */
+function correctRule(spec: MappingSpec, c: CompiledMapping, mappingRelPath: string): CorrectRule {
+  const values = spec.correctValues;
+  const pattern = c.correctPattern;
+  if (values !== undefined || pattern !== null) {
+    const parts: string[] = [];
+    if (values !== undefined) parts.push(`one of ${JSON.stringify(values)}`);
+    if (pattern !== null) parts.push(`a whole match of /${spec.correctPattern}/`);
+    return {
+      accepted: `a string, number or boolean (correct when it is ${parts.join(' or ')}, else incorrect)`,
+      read(v) {
+        if (v === null || v === undefined) return { value: null, kind: 'ok' };
+        if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') {
+          return { value: null, kind: 'invalid' };
+        }
+        const hit =
+          (values !== undefined && values.some((x) => x === v)) ||
+          (pattern !== null && pattern.test(typeof v === 'string' ? v : JSON.stringify(v)));
+        return { value: hit, kind: 'ok' };
+      },
+    };
+  }
+  const t = spec.correctThreshold;
+  if (t !== undefined) {
+    return {
+      accepted: `a number or numeric string (correct when >= ${t}), or true/false`,
+      read(v) {
+        if (v === null || v === undefined) return { value: null, kind: 'ok' };
+        if (typeof v === 'boolean') return { value: v, kind: 'ok' };
+        const n = typeof v === 'string' || typeof v === 'number' ? toNum(v) : null;
+        return n === null ? { value: null, kind: 'invalid' } : { value: n >= t, kind: 'ok' };
+      },
+    };
+  }
+  return {
+    accepted: `true/false, 1/0, or the strings "true"/"false", "1"/"0", "yes"/"no", "correct"/"incorrect", "C"/"I" (for other values set correctValues, correctPattern or correctThreshold in ${mappingRelPath})`,
+    read(v) {
+      const r = toCorrect(v);
+      return { value: r.value, kind: r.kind === 'invalid' ? 'invalid' : r.kind === 'string' ? 'string' : 'ok' };
+    },
+  };
+}
+
+/** What a failed required field gives, for the "matched nothing" diagnostic. */
+const CONSEQUENCE: Record<FieldName | 'samples', string> = {
+  problemId: 'every record is skipped',
+  text: 'every sample is skipped',
+  samples: 'every record is skipped',
+  correct: 'every sample is ungraded',
+  rewardScore: 'no sample has a reward score',
+  extractedAnswer: 'no sample has an extracted answer',
+  finishReason: 'no sample has a finish reason',
+  tokenCount: 'no sample has a token count',
+  sampleIndex: 'the indexer numbers the samples',
+  model: `the model name is the mapping's "model" or the file name`,
+  revision: 'no revision is recorded',
+  dataset: `the dataset is the mapping's "dataset" or "default"`,
+  level: 'no difficulty level is recorded',
+  question: 'no question is recorded',
+  referenceAnswer: 'no reference answer is recorded',
+};
+
+/** Held diagnostics of a field that has matched in no record yet, at most this many (the rest counted). */
+const MAX_HELD = 1000;
+
+/**
+ * Per file: which mapping paths have matched in at least one record. A record-level failure of a
+ * required path (missing problem id, text, samples list) is held back while that path has matched in
+ * no record yet: when it matches later the held diagnostics are given; when it never matches they are
+ * replaced by one diagnostic on the mapping file (`fields.text 'outputs' matched nothing in 20 records
+ * of x.json`), so a wrong mapping is one message, not one per record.
+ */
+class PathStats {
+  private readonly matched = new Set<string>();
+  private readonly held = new Map<string, { events: ReadEvent[]; more: number }>();
+
+  note(field: string, hit: boolean, out: ReadEvent[]): void {
+    if (!hit || this.matched.has(field)) return;
+    this.matched.add(field);
+    const h = this.held.get(field);
+    if (h) {
+      out.push(...h.events);
+      this.held.delete(field);
+    }
+  }
+
+  has(field: string): boolean {
+    return this.matched.has(field);
+  }
+
+  /** Emits `ev` now when `field` has matched before, else holds it. */
+  gate(field: string, ev: ReadEvent, out: ReadEvent[]): void {
+    if (this.matched.has(field)) {
+      out.push(ev);
+      return;
+    }
+    let h = this.held.get(field);
+    if (!h) this.held.set(field, (h = { events: [], more: 0 }));
+    if (h.events.length < MAX_HELD) h.events.push(ev);
+    else h.more++;
+  }
+}
+
+/** Whether a list read for a parallel-list field holds anything (a `P[*]S` list of only missing values does not). */
+function listHit(l: ListResult): boolean {
+  return l.kind === 'not-list' || (l.kind === 'list' && (l.list.length === 0 || l.list.some((x) => x !== undefined)));
+}
+
+/**
+ * Reads records through a mapping. Exported for tests; the `Reader` below resolves the mapping itself.
+ *
+ * Diagnostics (besides the file-level ones of the JSON/JSONL readers):
+ * - per record: a missing or non-scalar problem id, a text that is missing or not a string, a list
+ *   that is not a list, parallel lists of different lengths (warning), a `sampleIndex` that is not a
+ *   non-negative integer (warning); errors skip the record or sample;
+ * - per file: a correctness value that is not a verdict is a warning naming the value and the accepted
+ *   forms (the first one at its line, then a count of all of them at line 0);
+ * - per file, on the mapping file (at the line of the field): each path that matched nothing in any
+ *   record of the file, with the count of records and a hint from the first record (`$.infos is a list
+ *   of 20 objects: to take "r" from each element write "$.infos[*].r"`); see {@link PathStats};
+ * - when records were read but none gave a sample: `every record failed: ...` (error, line 0).
+ */
 export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): AsyncGenerator<ReadEvent> {
   const spec = m.spec;
-  const f = spec.fields;
+  const c = compiled(spec);
+  const P = c.fields;
+  const src = (name: FieldName): string => spec.fields[name] ?? '';
   const once = new OncePerFile();
+  const stats = new PathStats();
+  const rule = correctRule(spec, c, m.mappingRelPath);
   const defaultModel = spec.model ?? fileStem(ctx.relPath);
+  // Numbers under the default verdict rule: 0/1 are verdicts until the file shows another number (a
+  // partial reward, a rating): then its numeric values are scores, ungraded unless a threshold is given
+  // to the indexer (VerdictReader). The mapping's own correctValues / correctPattern / correctThreshold win.
+  const defaultRule =
+    spec.correctValues === undefined && c.correctPattern === null && spec.correctThreshold === undefined;
+  const verdicts = new VerdictReader(ctx, src('correct') || 'correct', ctx.options?.correctThreshold);
+  const notVerdicts = { count: 0, firstLine: 0 };
+  let recordsSeen = 0;
+  let samplesRead = 0;
+  /** The first record, and its first sample element (`samples` mode): where a "matched nothing" hint looks. */
+  let firstRecord: unknown;
+  let firstSampleElement: unknown;
 
   const correctOf = (v: unknown, line: number, what: string, out: ReadEvent[]): boolean | null => {
-    if (spec.correctThreshold !== undefined && typeof v === 'number' && Number.isFinite(v))
-      return v >= spec.correctThreshold;
-    const c = toCorrect(v);
-    if (c.kind === 'string') {
+    if (defaultRule && typeof v === 'number' && Number.isFinite(v)) return verdicts.read(v, line).value;
+    const r = rule.read(v);
+    if (r.kind === 'string') {
       const w = once.warn(
         ctx,
         'string-correct',
         line,
-        `${f.correct} values are strings; read "true"/"false" as booleans (reported once per file)`,
+        `${src('correct')} values are strings; read "true"/"false" as booleans (reported once per file)`,
       );
       if (w) out.push(w);
-    } else if (c.kind === 'invalid') {
-      out.push(
-        diag(ctx, line, `${what}${f.correct} is not a boolean or 0/1 (got ${typeName(v)}); sample ungraded`, 'warning'),
-      );
+    } else if (r.kind === 'invalid') {
+      if (notVerdicts.count++ === 0) {
+        notVerdicts.firstLine = line;
+        out.push(
+          diag(
+            ctx,
+            line,
+            `${what}${src('correct')} value ${clip(JSON.stringify(v) ?? String(v), 60)} is not a verdict (accepted: ${rule.accepted}); sample ungraded`,
+            'warning',
+          ),
+        );
+      }
     }
-    return c.value;
+    return r.value;
   };
 
+  /** A sample from a getter of its fields; notes which sample paths matched. */
   const sampleOf = (
-    o: unknown,
-    get: (p: string) => unknown,
+    get: (name: SampleField) => unknown,
     line: number,
     what: string,
     out: ReadEvent[],
+    noteFields: boolean,
   ): SampleRecord | null => {
-    void o;
-    const text = get(f.text);
+    const v: Partial<Record<SampleField, unknown>> = {};
+    for (const name of SAMPLE_FIELDS) {
+      if (!P[name]) continue;
+      v[name] = get(name);
+      if (noteFields) stats.note(STAT_KEY[name], v[name] !== undefined, out);
+    }
+    const text = v.text;
+    if (text === undefined) {
+      stats.gate('fields.text', diag(ctx, line, `${what}${src('text')} is missing; sample skipped`), out);
+      return null;
+    }
     if (typeof text !== 'string') {
-      out.push(
-        diag(
-          ctx,
-          line,
-          `${what}${f.text} is ${text === undefined ? 'missing' : `not a string (got ${typeName(text)})`}; sample skipped`,
-        ),
-      );
+      out.push(diag(ctx, line, `${what}${src('text')} is not a string (got ${typeName(text)}); sample skipped`));
       return null;
     }
     return {
       text,
-      correct: f.correct ? correctOf(get(f.correct), line, what, out) : null,
-      extractedAnswer: f.extractedAnswer ? toStr(get(f.extractedAnswer)) : null,
-      rewardScore: f.rewardScore ? toScore(get(f.rewardScore)) : null,
-      finishReason: f.finishReason ? toStr(get(f.finishReason)) : null,
-      tokenCount: f.tokenCount ? toNum(get(f.tokenCount)) : null,
+      correct: P.correct ? correctOf(v.correct, line, what, out) : null,
+      extractedAnswer: P.extractedAnswer ? toStr(v.extractedAnswer) : null,
+      rewardScore: P.rewardScore ? toScore(v.rewardScore) : null,
+      finishReason: P.finishReason ? toStr(v.finishReason) : null,
+      tokenCount: P.tokenCount ? toNum(v.tokenCount) : null,
     };
   };
 
-  const recordOf = (o: Record<string, unknown>, line: number, what: string, out: ReadEvent[]): ProblemRecord | null => {
-    const problemId = toStr(getPath(o, f.problemId));
-    if (problemId === null) {
-      out.push(diag(ctx, line, `${what}problem id ${f.problemId} is missing or not a scalar; skipped`));
+  /** Samples of a per-problem record whose sample fields are parallel lists. */
+  const parallelSamples = (o: unknown, line: number, what: string, out: ReadEvent[]): SampleRecord[] | null => {
+    const lists: Partial<Record<SampleField, ListResult>> = {};
+    for (const name of SAMPLE_FIELDS) {
+      const p = P[name];
+      if (!p) continue;
+      lists[name] = listOf(p, o);
+      stats.note(STAT_KEY[name], listHit(lists[name]), out);
+    }
+    const texts = lists.text!;
+    if (texts.kind === 'missing') {
+      stats.gate('fields.text', diag(ctx, line, `${what}${src('text')} is missing; skipped`), out);
       return null;
     }
-    const modelName = f.model ? toStr(getPath(o, f.model)) : null;
-    const model: ModelRef = modelName
-      ? { name: modelName, revision: f.revision ? toStr(getPath(o, f.revision)) : null, source: 'data' }
-      : {
-          name: defaultModel,
-          revision: f.revision ? toStr(getPath(o, f.revision)) : null,
-          source: spec.model ? 'data' : 'path',
-        };
-    const dataset = (f.dataset ? toStr(getPath(o, f.dataset)) : null) || spec.dataset || 'default';
-    const samples: SampleRecord[] = [];
-    if (spec.records === 'per-sample') {
-      const s = sampleOf(o, (p) => getPath(o, p), line, what, out);
-      if (!s) return null;
-      if (f.sampleIndex) {
-        const si = getPath(o, f.sampleIndex);
-        if (Number.isInteger(si) && (si as number) >= 0) s.sampleIndex = si as number;
-        else
+    if (texts.kind === 'not-list') {
+      out.push(diag(ctx, line, `${what}${src('text')} is not a list (got ${typeName(texts.value)}); skipped`));
+      return null;
+    }
+    const nText = texts.list.length;
+    let n = nText;
+    for (const name of SAMPLE_FIELDS) {
+      const l = lists[name];
+      if (name === 'text' || !l) continue;
+      if (l.kind === 'list' && l.list.length !== nText) {
+        if (name === 'correct') {
+          n = Math.min(n, l.list.length);
           out.push(
             diag(
               ctx,
               line,
-              `${what}${f.sampleIndex} is not a non-negative integer; the indexer numbers this sample`,
+              `${what}${src('text')} has ${nText} samples but ${src(name)} has ${l.list.length}; keeping the first ${n}`,
               'warning',
             ),
           );
-      }
-      samples.push(s);
-    } else if (spec.samples) {
-      const list = getPath(o, spec.samples);
-      if (!Array.isArray(list)) {
-        out.push(
-          diag(
-            ctx,
-            line,
-            `${what}${spec.samples} is ${list === undefined ? 'missing' : `not a list (got ${typeName(list)})`}; skipped`,
-          ),
-        );
-        return null;
-      }
-      list.forEach((el, i) => {
-        const s = sampleOf(el, (p) => getPath(el, p), line, `${what}${spec.samples}[${i}]: `, out);
-        if (s) samples.push({ ...s, sampleIndex: i });
-      });
-    } else {
-      // parallel lists on the record
-      const texts = getPath(o, f.text);
-      if (!Array.isArray(texts)) {
-        out.push(
-          diag(
-            ctx,
-            line,
-            `${what}${f.text} is ${texts === undefined ? 'missing' : `not a list (got ${typeName(texts)})`}; skipped`,
-          ),
-        );
-        return null;
-      }
-      let n = texts.length;
-      if (f.correct) {
-        const labels = getPath(o, f.correct);
-        if (Array.isArray(labels) && labels.length !== texts.length) {
-          n = Math.min(n, labels.length);
+        } else {
           out.push(
             diag(
               ctx,
               line,
-              `${what}${f.text} has ${texts.length} samples but ${f.correct} has ${labels.length}; keeping the first ${n}`,
+              `${what}${src('text')} has ${nText} samples but ${src(name)} has ${l.list.length}; ${l.list.length < nText ? `samples from ${l.list.length} on have no ${name}` : `the last ${l.list.length - nText} values are ignored`}`,
               'warning',
             ),
-          );
-        } else if (!Array.isArray(labels) && labels !== undefined) {
-          out.push(
-            diag(ctx, line, `${what}${f.correct} is not a list (got ${typeName(labels)}); samples are ungraded`),
           );
         }
-      }
-      const listAt = (p: string, i: number): unknown => {
-        const l = getPath(o, p);
-        return Array.isArray(l) ? l[i] : undefined;
-      };
-      for (let i = 0; i < n; i++) {
-        const s = sampleOf(o, (p) => listAt(p, i), line, `${what}sample ${i}: `, out);
-        if (s) samples.push({ ...s, sampleIndex: i });
+      } else if (l.kind === 'not-list') {
+        out.push(
+          diag(
+            ctx,
+            line,
+            `${what}${src(name)} is not a list (got ${typeName(l.value)}); ${name === 'correct' ? 'samples are ungraded' : `no sample has ${name}`}`,
+            name === 'correct' ? 'error' : 'warning',
+          ),
+        );
       }
     }
+    const at = (name: SampleField, i: number): unknown => {
+      const l = lists[name];
+      return l?.kind === 'list' ? l.list[i] : undefined;
+    };
+    const samples: SampleRecord[] = [];
+    for (let i = 0; i < n; i++) {
+      const s = sampleOf((name) => at(name, i), line, `${what}sample ${i}: `, out, false);
+      if (s) samples.push({ ...s, sampleIndex: i });
+    }
+    return samples;
+  };
+
+  const recordOf = (
+    o: unknown,
+    key: string | undefined,
+    line: number,
+    what: string,
+    out: ReadEvent[],
+  ): ProblemRecord | null => {
+    recordsSeen++;
+    if (recordsSeen === 1) firstRecord = o;
+    const rv: Partial<Record<RecordField, unknown>> = {};
+    for (const name of RECORD_FIELDS) {
+      const p = P[name];
+      if (!p) continue;
+      rv[name] = first(p, o, key);
+      stats.note(STAT_KEY[name], rv[name] !== undefined, out);
+    }
+    const samples: SampleRecord[] = [];
+    let ok = true;
+    if (spec.records === 'per-sample') {
+      const s = sampleOf((name) => first(P[name]!, o), line, what, out, true);
+      if (!s) ok = false;
+      else {
+        if (P.sampleIndex) {
+          const si = first(P.sampleIndex, o);
+          stats.note('fields.sampleIndex', si !== undefined, out);
+          if (Number.isInteger(si) && (si as number) >= 0) s.sampleIndex = si as number;
+          else
+            out.push(
+              diag(
+                ctx,
+                line,
+                `${what}${src('sampleIndex')} is not a non-negative integer; the indexer numbers this sample`,
+                'warning',
+              ),
+            );
+        }
+        samples.push(s);
+      }
+    } else if (c.samples) {
+      const l = listOf(c.samples, o);
+      stats.note('samples', l.kind !== 'missing', out);
+      if (l.kind === 'missing') {
+        stats.gate('samples', diag(ctx, line, `${what}${spec.samples} is missing; skipped`), out);
+        ok = false;
+      } else if (l.kind === 'not-list') {
+        out.push(diag(ctx, line, `${what}${spec.samples} is not a list (got ${typeName(l.value)}); skipped`));
+        ok = false;
+      } else {
+        if (firstSampleElement === undefined && l.list.length > 0) firstSampleElement = l.list[0];
+        l.list.forEach((el, i) => {
+          const s = sampleOf((name) => first(P[name]!, el), line, `${what}${spec.samples}[${i}]: `, out, true);
+          if (s) samples.push({ ...s, sampleIndex: i });
+        });
+      }
+    } else {
+      const ss = parallelSamples(o, line, what, out);
+      if (ss) samples.push(...ss);
+      else ok = false;
+    }
+    const problemId = toStr(rv.problemId);
+    if (problemId === null) {
+      const d = diag(ctx, line, `${what}problem id ${src('problemId')} is missing or not a scalar; skipped`);
+      if (rv.problemId === undefined) stats.gate('fields.problemId', d, out);
+      else out.push(d);
+      return null;
+    }
+    if (!ok) return null;
+    const modelName = toStr(rv.model);
+    const revision = toStr(rv.revision);
+    const model: ModelRef = modelName
+      ? { name: modelName, revision, source: 'data' }
+      : { name: defaultModel, revision, source: spec.model ? 'data' : 'path' };
+    samplesRead += samples.length;
     return {
       line,
       model,
-      dataset,
+      dataset: toStr(rv.dataset) || spec.dataset || 'default',
       problemId,
-      question: f.question ? toStr(getPath(o, f.question)) : null,
-      referenceAnswer: f.referenceAnswer ? toStr(getPath(o, f.referenceAnswer)) : null,
-      level: f.level ? toLevel(getPath(o, f.level)) : null,
+      question: P.question ? toStr(rv.question) : null,
+      referenceAnswer: P.referenceAnswer ? toStr(rv.referenceAnswer) : null,
+      level: P.level ? toLevel(rv.level) : null,
       samples,
     };
   };
+
+  /** End of file: paths that matched nothing (on the mapping file), unreadable verdicts, every record failed. */
+  function* summary(): Generator<ReadEvent> {
+    if (notVerdicts.count > 1) {
+      yield diag(
+        ctx,
+        0,
+        `${src('correct')}: ${notVerdicts.count} values in this file are not verdicts (first at line ${notVerdicts.firstLine}); those samples are ungraded`,
+        'warning',
+      );
+    }
+    if (recordsSeen === 0) return;
+    const unmatched: string[] = [];
+    const check = (field: string, source: string, key: (string | number)[], p: FieldPath, where: unknown) => {
+      if (stats.has(field)) return;
+      const name = field.replace(/^fields\./, '') as FieldName | 'samples';
+      const required = name === 'problemId' || name === 'text' || name === 'samples';
+      const hint = where === undefined ? null : explainMiss(p, where);
+      const whereName = where === firstSampleElement && where !== firstRecord ? 'first sample' : 'first record';
+      unmatched.push(`${field} '${source}'`);
+      const hintText =
+        hint === null
+          ? ''
+          : hint.startsWith('the record ')
+            ? ` (the ${whereName} ${hint.slice('the record '.length)})`
+            : ` (in the ${whereName}, ${hint})`;
+      return {
+        kind: 'diagnostic' as const,
+        diagnostic: {
+          file: m.mappingRelPath,
+          line: mappingLine(m, key),
+          severity: required ? ('error' as const) : ('warning' as const),
+          message: `${field} '${source}' matched nothing in ${recordsSeen} record${recordsSeen === 1 ? '' : 's'} of ${ctx.relPath}; ${CONSEQUENCE[name]}${hintText}`,
+        },
+      };
+    };
+    const out: (ReadEvent | undefined)[] = [];
+    if (c.samples) out.push(check('samples', spec.samples!, ['samples'], c.samples, firstRecord));
+    for (const name of [...RECORD_FIELDS, ...SAMPLE_FIELDS, 'sampleIndex'] as const) {
+      const p = P[name];
+      if (!p || p.kind === 'key') continue;
+      const sampleLevel = name !== 'sampleIndex' && (SAMPLE_FIELDS as readonly string[]).includes(name);
+      const where = sampleLevel && c.samples ? firstSampleElement : firstRecord;
+      out.push(check(`fields.${name}`, spec.fields[name]!, ['fields', name], p, where));
+    }
+    for (const ev of out) if (ev) yield ev;
+    if (samplesRead === 0) {
+      yield diag(
+        ctx,
+        0,
+        `every record failed: none of the ${recordsSeen} record${recordsSeen === 1 ? '' : 's'} gave a sample through ${m.mappingRelPath}${unmatched.length ? ` (${unmatched.join(', ')} matched nothing: see the diagnostics of ${m.mappingRelPath})` : ''}`,
+      );
+    }
+  }
 
   if (ctx.relPath.toLowerCase().endsWith('.json')) {
     const doc = await readJsonDocument(ctx);
@@ -372,30 +752,57 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       yield doc.error;
       return;
     }
-    let records: unknown = doc.value;
-    if (spec.recordsPath) records = getPath(doc.value, spec.recordsPath);
-    else if (!Array.isArray(records)) records = [records];
-    if (!Array.isArray(records)) {
-      yield diag(
-        ctx,
-        0,
-        `records path ${spec.recordsPath} (from ${m.mappingRelPath}) is ${records === undefined ? 'missing' : `not a list (got ${typeName(records)})`}`,
-      );
-      return;
+    yield* doc.warnings;
+    // integers beyond 2^53 (problem ids): the document again, with those read from their source text
+    const docValue = withExactIntegers(doc.value, doc.text);
+    let records: { value: unknown; key: string | undefined }[];
+    if (c.recordsPath) {
+      const r = recordsAt(c.recordsPath, docValue);
+      if ('missing' in r) {
+        const hint = explainMiss(c.recordsPath, docValue);
+        yield diag(
+          ctx,
+          0,
+          `records path ${spec.recordsPath} (from ${m.mappingRelPath}) matched nothing${hint ? ` (${hint.replace(/^the record/, 'the document')})` : ''}`,
+        );
+        return;
+      }
+      if ('notList' in r) {
+        const keyedHint = isObject(r.notList)
+          ? `; to read the values of this object as records (keyed by problem id: "problemId": "${KEY_PATH}") write "${c.recordsPath.jsonPath}.*"`
+          : '';
+        yield diag(
+          ctx,
+          0,
+          `records path ${spec.recordsPath} (from ${m.mappingRelPath}) is ${describeValue(r.notList)}, not a list${keyedHint}`,
+        );
+        return;
+      }
+      records = r.records;
+    } else {
+      records = Array.isArray(docValue)
+        ? docValue.map((value) => ({ value, key: undefined }))
+        : [{ value: docValue, key: undefined }];
     }
     for (let i = 0; i < records.length; i++) {
       checkAbort(ctx);
-      const o = records[i];
-      if (!isObject(o)) {
-        yield diag(ctx, 1, `record ${i} is not a JSON object (got ${typeName(o)}); skipped`);
+      const { value: o, key } = records[i];
+      if (!isObject(o) && !Array.isArray(o)) {
+        yield diag(
+          ctx,
+          1,
+          `record ${key === undefined ? i : JSON.stringify(key)} is not a JSON object or list (got ${typeName(o)}); skipped`,
+        );
         continue;
       }
       const out: ReadEvent[] = [];
-      const r = recordOf(o, 1, `record ${i}: `, out);
+      const r = recordOf(o, key, 1, `record ${key === undefined ? i : JSON.stringify(key)}: `, out);
       yield* out;
       if (r) yield { kind: 'problem', record: r };
     }
     if (records.length === 0) yield diag(ctx, 0, 'no records', 'warning');
+    yield* summary();
+    yield* verdicts.finish();
     return;
   }
 
@@ -406,23 +813,30 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     }
     checkAbort(ctx);
     const out: ReadEvent[] = [];
-    const r = recordOf(item.value, item.line, '', out);
+    const r = recordOf(withExactIntegers(item.value, item.text), undefined, item.line, '', out);
     yield* out;
     if (r) yield { kind: 'problem', record: r };
   }
+  yield* summary();
+  yield* verdicts.finish();
 }
 
 /**
  * Reads a file through the mapping that applies to it (see {@link resolveMapping}). `detect()` is
  * always false: whether a mapping applies depends on the folder, so `detectFormat` (index.ts) checks
- * mappings itself, before the built-in readers. Without an applicable mapping, `read` gives the
- * mapping files' errors, if any, and an error `no mapping file applies to this file`.
+ * mappings itself, before the built-in readers. Without an applicable mapping, `read` gives an error
+ * `no mapping file applies to this file`, naming the invalid mapping files on the way, if any (their
+ * own errors are diagnostics of the mapping files themselves).
  */
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
   const { mapping, errors } = await resolveMapping(ctx.absPath, ctx.root);
-  for (const d of errors) yield { kind: 'diagnostic', diagnostic: d };
   if (!mapping) {
-    yield diag(ctx, 0, `no ${MAPPING_FILE_NAME} applies to this file`);
+    const invalid = [...new Set(errors.map((d) => d.file))];
+    yield diag(
+      ctx,
+      0,
+      `no ${MAPPING_FILE_NAME} applies to this file${invalid.length ? ` (invalid, so ignored: ${invalid.join(', ')})` : ''}`,
+    );
     return;
   }
   yield* readWithMapping(ctx, mapping);

@@ -13,13 +13,22 @@ export interface MappingSpec {
   /** `per-sample`: each record is one sample; `per-problem`: each record is one problem with its samples. */
   records: 'per-sample' | 'per-problem';
   /**
-   * Per-problem only: dotted path of the list of sample objects; the sample fields are then paths
-   * inside each element. Without it, per-problem sample fields name parallel lists on the record.
+   * Per-problem only: path of the list of samples (objects, or tuples such as `[code, result]`; `$` when
+   * the record itself is that list); the sample fields are then paths inside each element. Without it,
+   * per-problem sample fields name parallel lists on the record.
    */
   samples?: string;
-  /** `.json` files only: dotted path of the records array (default: the top-level array). */
+  /**
+   * `.json` files only: path of the records. A path selecting one list: its elements (`results.items`);
+   * a path selecting several values: those values (`$.*`: the values of a top-level object keyed by
+   * problem id, whose keys `@key` names). Default: the top-level list (a top-level object is one record).
+   */
   recordsPath?: string;
-  /** Dotted paths (`a.b.0.c`; a numeric segment indexes a list, `-1` is the last element). */
+  /**
+   * Paths (mappingPath.ts): JSONPath (RFC 9535) starting with `$` (`$.infos[*].r`), a dotted path
+   * (`a.b.0.c`; a numeric segment indexes a list, `-1` is the last element), or `@key` (record-level
+   * fields: the record's key in a keyed object).
+   */
   fields: {
     problemId: string;
     text: string;
@@ -40,11 +49,23 @@ export interface MappingSpec {
   model?: string;
   /** Dataset name when `fields.dataset` is absent or missing in a record (default `default`). */
   dataset?: string;
-  /** When set, numeric correctness values >= this threshold are correct (else only 1/0 and booleans are read). */
+  /** When set, numeric correctness values (numbers or numeric strings) >= this threshold are correct. */
   correctThreshold?: number;
+  /**
+   * Values of `fields.correct` that mean correct (`["passed"]`); any other string, number or boolean
+   * means incorrect. Compared as JSON values (`1` is not `"1"`).
+   */
+  correctValues?: (string | number | boolean)[];
+  /**
+   * A regular expression (JavaScript syntax, Unicode mode) that a correct value matches as a whole
+   * (`"pass(ed)?"`, `"1(\\.0+)?"`); numbers and booleans are matched as their JSON text; any other
+   * string, number or boolean means incorrect.
+   */
+  correctPattern?: string;
 }
 
-const path = { type: 'string', minLength: 1, pattern: '^[^.](.*[^.])?$' } as const;
+/** A path: its syntax is checked by `compilePath` (mappingPath.ts) after the schema, naming the field. */
+const path = { type: 'string', minLength: 1 } as const;
 
 const mappingObject = {
   type: 'object',
@@ -81,6 +102,8 @@ const mappingObject = {
     model: { type: 'string', minLength: 1 },
     dataset: { type: 'string', minLength: 1 },
     correctThreshold: { type: 'number' },
+    correctValues: { type: 'array', minItems: 1, items: { type: ['string', 'number', 'boolean'] } },
+    correctPattern: { type: 'string', minLength: 1 },
   },
 } as const;
 

@@ -11,14 +11,15 @@ import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model'
 import type { Reader, ReaderContext } from './types';
 import {
   OncePerFile,
+  VerdictReader,
   checkAbort,
   diag,
   dirSegments,
+  exactIds,
   fileStem,
   isEvent,
   isObject,
   readJsonLines,
-  toCorrect,
   toLevel,
   toScore,
   toStr,
@@ -70,7 +71,7 @@ function detect(_relPath: string, first: unknown): boolean {
 
 /**
  * Streams a Qwen-math JSONL file. Per line (a problem):
- * - problemId = `String(idx)`; missing/non-scalar `idx`: `line L` with L the record's line (never a
+ * - problemId = `String(idx)` (an integer beyond 2^53 read exactly from the line); missing/non-scalar `idx`: `line L` with L the record's line (never a
  *   real idx, and unchanged when an earlier line fails to parse), with a warning
  *   `missing idx; using "line L" as the problem id`.
  * - question = `question` (else `problem`); referenceAnswer = `gt` (else `answer`); level = `level`
@@ -78,8 +79,9 @@ function detect(_relPath: string, first: unknown): boolean {
  * - sample texts = `code` (else `response`); a non-array gives an error `code is not an array (got T)`
  *   and the line is skipped. A non-string text: error naming the index; that sample is skipped (the
  *   others keep their source index as `sampleIndex`).
- * - correctness = `score[i]` via {@link toCorrect}: booleans; 0/1; `"true"`/`"false"`-like strings
- *   (one warning per file); other values -> `null` with a warning per line. Missing `score`: all samples
+ * - correctness = `score[i]` via {@link VerdictReader}: booleans; 0/1; `"true"`/`"false"`-like strings
+ *   (one warning per file); other numbers are scores, not verdicts (ungraded, one warning per file,
+ *   unless `ctx.options?.correctThreshold`); other values -> `null` with a warning per line. Missing `score`: all samples
  *   ungraded (`null`), one warning per file. A non-array `score`: error, samples ungraded.
  * - Length policy: when `code` and `score` differ in length, the first min(len) samples are kept and a
  *   warning `code has N samples but score has M; keeping the first K` is emitted.
@@ -89,13 +91,15 @@ function detect(_relPath: string, first: unknown): boolean {
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
   const { model, dataset } = qwenModelAndDataset(ctx.relPath, ctx.root);
   const once = new OncePerFile();
+  const verdicts = new VerdictReader(ctx, 'score', ctx.options?.correctThreshold);
   for await (const item of readJsonLines(ctx)) {
     if (isEvent(item)) {
       yield item;
       continue;
     }
     checkAbort(ctx);
-    const { line, value: o } = item;
+    const { line, text: source } = item;
+    const o = exactIds(item.value, item.value.idx, source);
 
     let problemId = toStr(o.idx);
     if (problemId === null) {
@@ -166,7 +170,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       }
       let correct: boolean | null = null;
       if (scores) {
-        const c = toCorrect(scores[i]);
+        const c = verdicts.read(scores[i], line);
         correct = c.value;
         if (c.kind === 'string') {
           const w = once.warn(
@@ -210,6 +214,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
     };
     yield { kind: 'problem', record };
   }
+  yield* verdicts.finish();
 }
 
 /** The Qwen2.5-Math / limit-of-RLVR evaluation-output reader (format id `qwen-math`). */

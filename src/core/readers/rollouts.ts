@@ -3,19 +3,20 @@
  * `{ qid, question, gold, model_name, model_revision?, dataset?, rollouts: [{ rollout, text, correct,
  *    pred_value?, pred_token?, extract_method?, finish_reason?, num_tokens? }] }`.
  */
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import type { Reader, ReaderContext } from './types';
+import { readTextFile } from '../textFile';
 import {
   OncePerFile,
+  VerdictReader,
   checkAbort,
   diag,
+  exactIds,
   fileStem,
   isEvent,
   isObject,
   readJsonLines,
-  toCorrect,
   toNum,
   toStr,
   typeName,
@@ -36,7 +37,7 @@ export async function datasetFromRunConfig(absPath: string): Promise<{ dataset: 
   const cfgPath = path.join(path.dirname(absPath), 'run_config.json');
   let text: string;
   try {
-    text = await readFile(cfgPath, 'utf8');
+    text = await readTextFile(cfgPath);
   } catch {
     return { dataset: null };
   }
@@ -57,9 +58,11 @@ export async function datasetFromRunConfig(absPath: string): Promise<{ dataset: 
  * - dataset = stem of `question_file` in a sibling `run_config.json`, else the record's `dataset`
  *   field, else `default`.
  * - problemId = `String(qid)` (else `id`); missing: `line L` with L the record's line (never a real
- *   qid, stable when an earlier line fails to parse), with a warning.
+ *   qid, stable when an earlier line fails to parse), with a warning. An integer beyond 2^53 is read
+ *   exactly from the line.
  * - samples from `rollouts[]`: text = `text` (non-string: error, sample skipped); correct = `correct`
- *   (bool, 0/1; strings one warning per file; other values null with a warning);
+ *   (bool, 0/1; strings one warning per file; other numbers are scores, see {@link VerdictReader};
+ *   other values null with a warning);
  *   extractedAnswer = `pred_value` (the parsed answer the grader compared; a number as `String(n)`),
  *   else `pred_token`; finishReason = `finish_reason`;
  *   tokenCount = `num_tokens`.
@@ -71,13 +74,15 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
   const cfg = await datasetFromRunConfig(ctx.absPath);
   if (cfg.warning) yield diag(ctx, 0, cfg.warning, 'warning');
   const once = new OncePerFile();
+  const verdicts = new VerdictReader(ctx, 'correct', ctx.options?.correctThreshold);
   for await (const item of readJsonLines(ctx)) {
     if (isEvent(item)) {
       yield item;
       continue;
     }
     checkAbort(ctx);
-    const { line, value: o } = item;
+    const { line } = item;
+    const o = exactIds(item.value, item.value.qid ?? item.value.id, item.text);
 
     let problemId = toStr(o.qid ?? o.id);
     if (problemId === null) {
@@ -144,7 +149,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
         );
         continue;
       }
-      const c = toCorrect(r.correct);
+      const c = verdicts.read(r.correct, line);
       if (c.kind === 'string') {
         const w = once.warn(
           ctx,
@@ -189,6 +194,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
     };
     yield { kind: 'problem', record };
   }
+  yield* verdicts.finish();
 }
 
 /** The per-problem rollouts reader (format id `rollouts`). */

@@ -4,19 +4,19 @@
  * `ys[i]` is output i; its correctness is `accs[i]` (naive standard sampling) or `infos[i].r`
  * (chain-of-thought sampling, ToT search).
  */
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ModelRef, ReadEvent, SampleRecord } from '../model';
+import { isUnsafeInteger, parseExactIntegers, readTextFile } from '../textFile';
 import type { Reader, ReaderContext } from './types';
 import {
   MAX_JSON_DOCUMENT_BYTES,
+  VerdictReader,
   checkAbort,
   diag,
   dirSegments,
   fileStem,
   isObject,
   readJsonDocument,
-  toCorrect,
   toStr,
   typeName,
 } from './util';
@@ -78,7 +78,7 @@ export async function findGame24Puzzles(absPath: string, root: string): Promise<
   const top = path.resolve(root);
   for (;;) {
     try {
-      const text = await readFile(path.join(dir, '24.csv'), 'utf8');
+      const text = await readTextFile(path.join(dir, '24.csv'));
       const lines = text.split(/\r?\n/);
       const col = splitCsvLine(lines[0] ?? '').indexOf('Puzzles');
       if (col < 0) return null;
@@ -100,11 +100,15 @@ export async function findGame24Puzzles(absPath: string, root: string): Promise<
  * Reads a ToT log (whole file parsed at once, up to 256 MiB; larger: error, no records).
  * - model = file stem without `_start<N>_end<M>` (source `path`); dataset = the file's folder name
  *   (`logs/game24/x.json` -> `game24`), `game24` at the root.
- * - problemId = `String(idx)`; missing: the array position, with a warning.
+ * - problemId = `String(idx)` (integers beyond 2^53 read exactly from the file); missing: the array
+ *   position, with a warning.
  * - question = row `idx` of a `24.csv` found up the folder tree, else `steps[0].x`, else null.
  * - samples = `ys[i]` (sampleIndex i); correct = `accs[i]` when `accs` is an array, else `infos[i].r`
- *   (1 -> true, 0 -> false, via {@link toCorrect}), else null. Lengths differing from `ys`: warning,
- *   the samples without a label are ungraded.
+ *   (1 -> true, 0 -> false), else null. `infos[].r` of the crosswords and other tasks is a partial
+ *   reward: a file with any number other than 0/1 holds scores, not verdicts, so all its numeric
+ *   labels are ungraded (one warning) unless `ctx.options?.correctThreshold` is given ({@link VerdictReader},
+ *   the whole file is looked at first). Lengths differing from `ys`: warning, the samples without a
+ *   label are ungraded.
  * - line = 1 for every record (the file is one JSON document).
  */
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
@@ -113,6 +117,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
     yield doc.error;
     return;
   }
+  yield* doc.warnings;
   if (!Array.isArray(doc.value)) {
     yield diag(ctx, 0, `not a Tree-of-Thought log: top level is ${typeName(doc.value)}, expected an array`);
     return;
@@ -121,14 +126,34 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
     yield diag(ctx, 0, 'empty file');
     return;
   }
+  // problem ids beyond 2^53: the whole file again, with those integers read from their source text
+  const elements: unknown[] = doc.value.some((o) => isObject(o) && isUnsafeInteger(o.idx))
+    ? (parseExactIntegers(doc.text) as unknown[])
+    : doc.value;
+  const labelsOf = (o: Record<string, unknown>): unknown[] | null =>
+    Array.isArray(o.accs)
+      ? o.accs
+      : Array.isArray(o.infos)
+        ? o.infos.map((x) => (isObject(x) ? x.r : undefined))
+        : null;
+  const verdicts = new VerdictReader(ctx, 'infos[].r', ctx.options?.correctThreshold);
+  verdicts.prescan(
+    elements.flatMap((o) => (isObject(o) && Array.isArray(o.ys) && !Array.isArray(o.accs) ? (labelsOf(o) ?? []) : [])),
+    1,
+  );
+  const accsVerdicts = new VerdictReader(ctx, 'accs', ctx.options?.correctThreshold);
+  accsVerdicts.prescan(
+    elements.flatMap((o) => (isObject(o) && Array.isArray(o.ys) && Array.isArray(o.accs) ? o.accs : [])),
+    1,
+  );
   const model: ModelRef = { name: totModelName(ctx.relPath), revision: null, source: 'path' };
   const segs = dirSegments(ctx.relPath);
   const dataset = segs.length > 0 ? segs[segs.length - 1] : 'game24';
   const puzzles = await findGame24Puzzles(ctx.absPath, ctx.root);
 
-  for (let p = 0; p < doc.value.length; p++) {
+  for (let p = 0; p < elements.length; p++) {
     checkAbort(ctx);
-    const o = doc.value[p];
+    const o = elements[p];
     const where = `element ${p}`;
     if (!isObject(o)) {
       yield diag(ctx, 1, `${where} is not an object (got ${typeName(o)}); skipped`);
@@ -152,15 +177,9 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
     if (puzzles && Number.isInteger(idxNum) && idxNum >= 0 && idxNum < puzzles.length) question = puzzles[idxNum];
     else if (Array.isArray(o.steps) && isObject(o.steps[0])) question = toStr(o.steps[0].x);
 
-    let labels: unknown[] | null = null;
-    let labelName = '';
-    if (Array.isArray(o.accs)) {
-      labels = o.accs;
-      labelName = 'accs';
-    } else if (Array.isArray(o.infos)) {
-      labels = o.infos.map((x) => (isObject(x) ? x.r : undefined));
-      labelName = 'infos';
-    }
+    const labels = labelsOf(o);
+    const labelName = Array.isArray(o.accs) ? 'accs' : 'infos';
+    const reader = Array.isArray(o.accs) ? accsVerdicts : verdicts;
     if (labels && labels.length !== o.ys.length) {
       yield diag(
         ctx,
@@ -179,7 +198,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       }
       let correct: boolean | null = null;
       if (labels && i < labels.length) {
-        const c = toCorrect(labels[i]);
+        const c = reader.read(labels[i], 1);
         correct = c.value;
         if (c.kind === 'invalid') invalid++;
       }
@@ -197,6 +216,8 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       record: { line: 1, model, dataset, problemId, question, referenceAnswer: null, level: null, samples },
     };
   }
+  yield* verdicts.finish();
+  yield* accsVerdicts.finish();
 }
 
 /** The Tree-of-Thought log reader (format id `tot`). */

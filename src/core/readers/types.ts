@@ -12,6 +12,25 @@ export interface ReaderContext {
   run: string;
   /** Aborts reading between records. */
   signal?: AbortSignal;
+  /** Choices of the user that change how files are read (CLI options, settings). */
+  options?: ReaderOptions;
+}
+
+/** Choices of the user that change how files are read; a change re-reads the folder (see indexFolder). */
+export interface ReaderOptions {
+  /**
+   * Inspect AI logs: the scorer whose values are the verdicts, `name` or `name.key` for a scorer
+   * whose value is a dict of several metrics (CLI `--scorer`, setting `traceInspector.scorer`).
+   * Default: the first scorer of each sample whose value is a verdict (see inspect.ts).
+   */
+  scorer?: string;
+  /**
+   * Makes numeric correctness values verdicts: a score >= this is correct, below it incorrect (CLI
+   * `--correct-threshold`, setting `traceInspector.correctThreshold`). Without it, a file whose
+   * correctness values include numbers other than 0/1 holds scores, not verdicts, and its numeric
+   * values leave the samples ungraded (see util.ts `VerdictReader`).
+   */
+  correctThreshold?: number;
 }
 
 /**

@@ -5,6 +5,15 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Diagnostic, ReadEvent } from '../model';
+import {
+  invalidUtf8Bytes,
+  invalidUtf8Message,
+  isUnsafeInteger,
+  nonFiniteMessage,
+  parseExactIntegers,
+  parseJsonTolerant,
+  stripBom,
+} from '../textFile';
 import { readLineBatches, type LineReaderOptions } from './lines';
 import type { ReaderContext } from './types';
 
@@ -68,6 +77,38 @@ export function jsonErrorMessage(err: unknown): string {
 export interface JsonLine {
   line: number;
   value: Record<string, unknown>;
+  /** The text that was parsed (for {@link exactIds}). */
+  text: string;
+}
+
+/** Whether a parsed JSON value holds an integer beyond 2^53 anywhere (iterative: deep nesting is fine). */
+function hasUnsafeInteger(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (isUnsafeInteger(v)) return true;
+    if (Array.isArray(v)) stack.push(...v);
+    else if (isObject(v)) stack.push(...Object.values(v));
+  }
+  return false;
+}
+
+/**
+ * `value` (parsed from `text`) with every integer beyond 2^53 read exactly from the source text, as
+ * the string of its digits, for readers whose id can sit anywhere (a mapping file's path). Cheap: a
+ * look for 16 digits in a row first, the second parse only when such an integer is there.
+ */
+export function withExactIntegers<T>(value: T, text: string): T {
+  return /\d{16}/.test(text) && hasUnsafeInteger(value) ? (parseExactIntegers(text) as T) : value;
+}
+
+/**
+ * The record with integers beyond 2^53 read exactly from its source text, when `id` (the value of
+ * its problem-id field) is such an integer; else the record itself. Cheap: the second parse runs
+ * only for those records.
+ */
+export function exactIds<T>(record: T, id: unknown, text: string): T {
+  return isUnsafeInteger(id) ? (parseExactIntegers(text) as T) : record;
 }
 
 /**
@@ -75,9 +116,12 @@ export interface JsonLine {
  * - empty (or whitespace-only) file: error `empty file` at line 0, no records;
  * - NUL bytes in the first 64 KiB: error `binary file (NUL bytes in the first 64 KiB); not read`, line 0;
  * - a line over the line cap: error `line too long (N bytes > cap bytes); skipped`;
- * - a line that `JSON.parse` rejects (including `NaN`/`Infinity` literals and truncated lines): error
- *   `malformed JSON (...)`, with `; truncated last line?` when it is the last line and the file does
- *   not end with a newline; too-deep nesting (RangeError): `JSON nesting too deep (...)`;
+ * - a line that `JSON.parse` rejects (truncated lines included): error `malformed JSON (...)`, with
+ *   `; truncated last line?` when it is the last line and the file does not end with a newline;
+ *   too-deep nesting (RangeError): `JSON nesting too deep (...)`;
+ * - Python's `NaN` / `Infinity` / `-Infinity` literals: the line is parsed again with each of them as
+ *   `null` (a missing value), with a warning `N non-standard numbers (NaN, Infinity) read as missing values`;
+ * - invalid UTF-8 bytes: replaced by U+FFFD, with a warning `invalid UTF-8: N bytes replaced by U+FFFD`;
  * - a JSON value that is not an object: error `record is not a JSON object (got array)`.
  * Aborting (`ctx.signal`) throws the signal's reason between records.
  */
@@ -111,19 +155,29 @@ export async function* readJsonLines(
         );
         continue;
       }
+      if (l.invalidBytes) yield diag(ctx, l.line, invalidUtf8Message(l.invalidBytes), 'warning');
       let value: unknown;
+      let text = l.text;
       try {
-        value = JSON.parse(l.text);
+        value = JSON.parse(text);
       } catch (err) {
-        // held back one line so that the last line of a file can say "truncated"
-        pending = { line: l.line, error: err };
-        continue;
+        let parsed: ReturnType<typeof parseJsonTolerant> | undefined;
+        try {
+          parsed = parseJsonTolerant(text);
+        } catch {
+          // held back one line so that the last line of a file can say "truncated"
+          pending = { line: l.line, error: err };
+          continue;
+        }
+        value = parsed.value;
+        text = parsed.text;
+        yield diag(ctx, l.line, nonFiniteMessage(parsed.nonFinite), 'warning');
       }
       if (!isObject(value)) {
         yield diag(ctx, l.line, `record is not a JSON object (got ${typeName(value)})`);
         continue;
       }
-      yield { line: l.line, value };
+      yield { line: l.line, value, text };
     }
   }
   if (pending) {
@@ -177,6 +231,95 @@ export function toCorrect(v: unknown): { value: boolean | null; kind: CorrectKin
       return { value: false, kind: 'string' };
   }
   return { value: null, kind: 'invalid' };
+}
+
+/** How a correctness value was read by a {@link VerdictReader}: as {@link toCorrect}, or `score` (a number that is not a verdict). */
+export type VerdictKind = CorrectKind | 'score';
+
+/**
+ * Reads the correctness values of one file, telling verdicts from scores. Policy (per file):
+ * - booleans, strings and `null` as {@link toCorrect};
+ * - with a threshold x (`ctx.correctThreshold`, or the mapping's own `correctThreshold`): every finite
+ *   number is a verdict, `value >= x` correct; an info diagnostic counts the numbers other than 0/1;
+ * - without one: numbers 0/1 are verdicts until the file shows any other number (a partial reward
+ *   `0.3`, a rating `7`): then the file holds scores, not verdicts, and every sample whose value is a
+ *   number is ungraded, also those read before (an `ungrade` event names their lines, see model.ts
+ *   `ReadEvent`), with one warning per file that names the threshold option. So a file of partial
+ *   rewards never counts its 1.0s as correct and its 0.3s as missing (a pass@k that falls with k).
+ * Readers that see every value before emitting records call {@link prescan} first and need no `ungrade`.
+ */
+export class VerdictReader {
+  private readonly numericLines: number[] = [];
+  private firstScore: { line: number; value: number } | null = null;
+  private numeric = 0;
+  private thresholded: { count: number; line: number } | null = null;
+
+  constructor(
+    private readonly ctx: Pick<ReaderContext, 'relPath'>,
+    /** The field's name in messages (`score`, `correct`, `infos[].r`). */
+    private readonly field: string,
+    private readonly threshold: number | undefined,
+  ) {}
+
+  /** Looks at every value of the file first: any number other than 0/1 makes all numeric values scores. */
+  prescan(values: Iterable<unknown>, line: number): void {
+    if (this.threshold !== undefined) return;
+    for (const v of values) {
+      if (typeof v === 'number' && Number.isFinite(v) && v !== 0 && v !== 1) {
+        this.firstScore = { line, value: v };
+        return;
+      }
+    }
+  }
+
+  /** Reads one correctness value of the record at `line`. */
+  read(v: unknown, line: number): { value: boolean | null; kind: VerdictKind } {
+    if (typeof v !== 'number' || !Number.isFinite(v)) return toCorrect(v);
+    this.numeric++;
+    const verdict = v === 0 || v === 1;
+    if (this.threshold !== undefined) {
+      if (!verdict) {
+        this.thresholded ??= { count: 0, line };
+        this.thresholded.count++;
+      }
+      return { value: v >= this.threshold, kind: 'number' };
+    }
+    if (!verdict) {
+      this.firstScore ??= { line, value: v };
+      return { value: null, kind: 'score' };
+    }
+    if (this.firstScore) return { value: null, kind: 'score' };
+    if (this.numericLines[this.numericLines.length - 1] !== line) this.numericLines.push(line);
+    return toCorrect(v);
+  }
+
+  /** The file's diagnostics about its scores and the `ungrade` event, after its last record. */
+  finish(): ReadEvent[] {
+    const out: ReadEvent[] = [];
+    if (this.firstScore) {
+      const { line, value } = this.firstScore;
+      out.push(
+        diag(
+          this.ctx,
+          line,
+          `${this.field} values are scores, not verdicts (numbers other than 0/1, e.g. ${value}): the ${this.numeric} samples with a numeric ${this.field} are ungraded; to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)`,
+          'warning',
+        ),
+      );
+      if (this.numericLines.length > 0) out.push({ kind: 'ungrade', lines: this.numericLines.splice(0) });
+    }
+    if (this.thresholded) {
+      out.push(
+        diag(
+          this.ctx,
+          this.thresholded.line,
+          `${this.thresholded.count} ${this.field} values are scores other than 0/1, read as verdicts with the threshold ${this.threshold} (a score >= ${this.threshold} is correct)`,
+          'info',
+        ),
+      );
+    }
+    return out;
+  }
 }
 
 /** A string for a scalar (numbers and booleans stringified); `null` for null, missing, arrays and objects. */
@@ -245,16 +388,33 @@ export function checkAbort(ctx: ReaderContext): void {
   if (ctx.signal?.aborted) throw ctx.signal.reason;
 }
 
+/** A parsed JSON document with the warnings its reading gave (invalid UTF-8, NaN / Infinity literals). */
+export interface JsonDocument {
+  value: unknown;
+  warnings: ReadEvent[];
+  /** The text that was parsed, for {@link parseExactIntegers}. */
+  text: string;
+}
+
+/** 1-based line of a character offset in `text`. */
+function lineAt(text: string, offset: number): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 /**
  * Reads a whole JSON document (an array file, an Inspect `.json` log). Files over `maxBytes` are not
  * parsed: an error diagnostic `file too large to parse as one JSON document (N bytes > cap)` is
  * returned instead. Empty files give `empty file`, NUL bytes `binary file`, parse failures
- * `malformed JSON (...)`; all at line 0 (position inside a one-document file is not a line).
+ * `malformed JSON (...)`; all at line 0 (position inside a one-document file is not a line). A BOM is
+ * stripped; Python's `NaN` / `Infinity` become `null` with a warning (at the line of the first);
+ * invalid UTF-8 is a warning at the line of the first replaced sequence.
  */
 export async function readJsonDocument(
   ctx: ReaderContext,
   maxBytes = MAX_JSON_DOCUMENT_BYTES,
-): Promise<{ value: unknown } | { error: ReadEvent }> {
+): Promise<JsonDocument | { error: ReadEvent }> {
   const size = (await stat(ctx.absPath)).size;
   if (size > maxBytes) {
     return {
@@ -265,11 +425,19 @@ export async function readJsonDocument(
   if (hasNul(buf.subarray(0, HEAD_BYTES))) {
     return { error: diag(ctx, 0, `binary file (NUL bytes in the first ${HEAD_BYTES / 1024} KiB); not read`) };
   }
-  let text = buf.toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const decoded = buf.toString('utf8');
+  const warnings: ReadEvent[] = [];
+  const bad = invalidUtf8Bytes(buf, decoded);
+  const text = stripBom(decoded);
+  if (bad > 0) warnings.push(diag(ctx, lineAt(text, text.indexOf('\uFFFD')), invalidUtf8Message(bad), 'warning'));
   if (/^\s*$/.test(text)) return { error: diag(ctx, 0, 'empty file') };
   try {
-    return { value: JSON.parse(text) };
+    const parsed = parseJsonTolerant(text);
+    if (parsed.nonFinite > 0) {
+      const at = /(?<![\w"])(-?Infinity|NaN)(?![\w$])/.exec(text)?.index ?? 0;
+      warnings.push(diag(ctx, lineAt(text, at), nonFiniteMessage(parsed.nonFinite), 'warning'));
+    }
+    return { value: parsed.value, warnings, text: parsed.text };
   } catch (err) {
     return { error: diag(ctx, 0, jsonErrorMessage(err)) };
   }

@@ -1,0 +1,20 @@
+/**
+ * Answer equivalence (when two final answers are the same value written differently): the one
+ * module every comparison of final answers uses. Policy and sources: `./equivalence.ts`.
+ */
+export {
+  answerCacheStats,
+  answerKey,
+  type AnswerKind,
+  type CanonicalAnswer,
+  CACHE_LIMIT,
+  canonicalAnswer,
+  clearAnswerCache,
+  FINGERPRINT_DIGITS,
+  numberKey,
+  RELATIVE_TOLERANCE,
+  SIGNIFICANT_DIGITS,
+  sameAnswer,
+} from './equivalence';
+export { casLoaded, casStatus } from './cas';
+export { surfaceForm, unicodeToLatex } from './surface';

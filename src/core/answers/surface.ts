@@ -1,0 +1,268 @@
+/**
+ * The surface step of answer equivalence: rewrites the spellings that say nothing about the value
+ * (wrappers, spacing, separators, currency, units, degree and percent marks, Unicode look-alikes) so
+ * that what is left is a number, a list of parts, or a LaTeX expression for the CAS step. No
+ * arithmetic happens here. The rules, each with its source, are listed in `./equivalence.ts`.
+ */
+
+/** Superscript digits and signs (x², 10⁻³): rewritten to `^{...}` before NFKC, which would flatten `5²` into `52`. */
+const SUPERSCRIPTS: Record<string, string> = {
+  '⁰': '0',
+  '¹': '1',
+  '²': '2',
+  '³': '3',
+  '⁴': '4',
+  '⁵': '5',
+  '⁶': '6',
+  '⁷': '7',
+  '⁸': '8',
+  '⁹': '9',
+  '⁻': '-',
+  '⁺': '+',
+};
+
+/** Characters NFKC leaves alone that mean a LaTeX command or an ASCII sign in a final answer. */
+const SYMBOLS: Record<string, string> = {
+  '\u2212': '-', // minus sign
+  '\u2010': '-', // hyphen
+  '\u2011': '-', // non-breaking hyphen
+  '\u2012': '-', // figure dash
+  '\u2013': '-', // en dash
+  '\u2014': '-', // em dash
+  '\u2015': '-', // horizontal bar
+  '\u2043': '-', // hyphen bullet
+  '\u00d7': '\\times ',
+  '\u00f7': '\\div ',
+  '\u00b7': '\\cdot ',
+  '\u22c5': '\\cdot ',
+  '\u2219': '\\cdot ',
+  '\u221a': '\\sqrt ',
+  '\u03c0': '\\pi ',
+  '\u221e': '\\infty ',
+  '\u2044': '/', // fraction slash (NFKC turns ½ into 1⁄2)
+  '\u2215': '/', // division slash
+  '\u2248': '\\approx ',
+  '\u222a': '\\cup ',
+  '\u00b0': '^\\circ ',
+  '\u2032': "'", // prime
+  '\u2019': "'",
+};
+
+const SYMBOL_RE = new RegExp(`[${Object.keys(SYMBOLS).join('')}]`, 'g');
+const SUPERSCRIPT_RE = /[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+/g;
+
+/**
+ * Unicode to ASCII/LaTeX for the characters that matter in answers: superscripts to `^{..}`, then
+ * NFKC (the standard compatibility mapping: full-width digits and signs, vulgar fractions, the
+ * no-break, thin and other spaces, small and full-width hyphen-minus), then the minus sign and the
+ * dashes to `-` and the math symbols (×, ÷, ·, √, π, ∞, °, ∪, ≈) to their LaTeX commands.
+ */
+export function unicodeToLatex(s: string): string {
+  // ASCII fast path
+  if (/^[\x00-\x7f]*$/.test(s)) return s;
+  let out = s.replace(SUPERSCRIPT_RE, (m) => `^{${[...m].map((c) => SUPERSCRIPTS[c]).join('')}}`);
+  out = out.normalize('NFKC');
+  return out.replace(SYMBOL_RE, (c) => SYMBOLS[c]);
+}
+
+/** Index just past the brace group that opens at `open` (`s[open] === '{'`), or -1 when unbalanced. */
+export function braceEnd(s: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < s.length; i++) {
+    const c = s[i];
+    if (c === '\\') {
+      i++; // an escaped brace does not count
+      continue;
+    }
+    if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+/** Replaces every `\cmd{X}` (brace-matched) by `X`; an unbalanced one loses only its `\cmd{`. */
+export function unwrapCommand(s: string, cmd: string): string {
+  const open = `\\${cmd}{`;
+  let out = s;
+  for (let guard = 0; guard < 50; guard++) {
+    const at = out.indexOf(open);
+    if (at < 0) break;
+    const end = braceEnd(out, at + open.length - 1);
+    out =
+      end < 0
+        ? out.slice(0, at) + out.slice(at + open.length)
+        : out.slice(0, at) + out.slice(at + open.length, end - 1) + out.slice(end);
+  }
+  return out;
+}
+
+/** Strips one pair of math delimiters around the whole answer: `$..$`, `$$..$$`, `\(..\)`, `\[..\]`. */
+function stripMathDelimiters(s: string): string {
+  let t = s;
+  for (let guard = 0; guard < 3; guard++) {
+    const m = /^(?:\$\$([\s\S]*)\$\$|\\\(([\s\S]*)\\\)|\\\[([\s\S]*)\\\]|\$([^$]*)\$)$/.exec(t);
+    if (!m) break;
+    t = (m[1] ?? m[2] ?? m[3] ?? m[4]).trim();
+  }
+  return t;
+}
+
+/** Words for money that may stand before or after an amount (removed; no conversion between currencies). */
+const CURRENCY_WORDS = 'usd|us\\$|dollars?|bucks|cents?|eur|euros?|gbp|pounds?|inr|rs\\.?|rupees?|yen|yuan|rmb|cny';
+
+/** Unit and count words that may follow a number (lowercase; plural `s`/`es` optional). Whole words only. */
+const UNIT_ATTACHED = [
+  'cm',
+  'mm',
+  'km',
+  'kg',
+  'mg',
+  'ml',
+  'mph',
+  'kph',
+  'kmh',
+  'ft',
+  'hrs?',
+  'mins?',
+  'secs?',
+  'lbs?',
+  'oz',
+  'sq',
+  'cc',
+  'kmph',
+  'mi',
+  'yds?',
+];
+const UNIT_ATTACHED_RE = new RegExp(`^(.*\\d)(?:${UNIT_ATTACHED.join('|')})(?:\\^\\{?[23]\\}?|[23])?$`, 'i');
+
+/** LaTeX spacing and sizing commands that carry no value. */
+const SPACING_RE =
+  /\\(?:[,;:!>]|quad\b|qquad\b|enspace\b|thinspace\b|medspace\b|thickspace\b|negthinspace\b|displaystyle\b|textstyle\b|scriptstyle\b|limits\b|nolimits\b)|\\(?:h|v)space\*?\{[^{}]*\}|\\phantom\{[^{}]*\}/g;
+const SIZING_RE = /\\(?:left|right|middle|[bB]igg?[lrm]?)(?![a-zA-Z])\.?/g;
+
+/** Text-like wrappers whose content is words, not math. */
+const TEXT_CMDS = 'text|textrm|textnormal|textit|textbf|textsf|texttt|mbox|mathrm|mathit|mathbf|mathsf|operatorname';
+const WHOLE_TEXT_RE = new RegExp(`^\\\\(?:${TEXT_CMDS})\\s*\\{([^{}]*)\\}$`);
+// one or more unit pieces: `\text{ hours}`, `\mbox{cm}^2`, `\text{km}/\text{h}`, `\text{m}\cdot\text{s}^{-1}`
+const UNIT_PIECE = `\\\\(?:${TEXT_CMDS})\\s*\\{[^{}]*\\}(?:\\^\\{?-?[123]\\}?)?`;
+const TRAILING_TEXT_RE = new RegExp(`^(.*?)\\s*${UNIT_PIECE}(?:\\s*(?:/|\\\\cdot|\\s)\\s*${UNIT_PIECE})*$`);
+const LEADING_TEXT_RE = new RegExp(`^\\\\(?:${TEXT_CMDS})\\s*\\{([^{}]*)\\}\\s*(.+)$`);
+
+/** True when `s` holds no letters outside LaTeX commands: a number or arithmetic, not words. */
+export function isMathOnly(s: string): boolean {
+  return !/[a-zA-Z]/.test(s.replace(/\\[a-zA-Z]+/g, ''));
+}
+
+/** A plain decimal number (optional sign, digits with an optional point, optional exponent). */
+export const PLAIN_NUMBER_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** Removes the thousands separators that LaTeX and Unicode spell explicitly (`1{,}000`, `1,\!000`, `1\,000`, `1\!000`, `1 000`). */
+function explicitThousands(s: string): string {
+  let t = s;
+  // `{,}` is only ever a thousands separator (MATH's own spelling), as is a comma followed by a LaTeX
+  // space (`,\!` the negative thin space, `,\,` the thin space)
+  t = t.replace(/(\d)\{,\}(?=\d{3}(?!\d))/g, '$1');
+  t = t.replace(/(\d),\s*\\[!,]\s*(?=\d{3}(?!\d))/g, '$1');
+  // a thin space, negative thin space or plain space between digit groups of three: `1\,000`, `1\!000`, `1 000 000`
+  t = t.replace(/(\d)(?:\\[,!:;]|\\ |~| )(?=\d{3}(?!\d))/g, '$1');
+  // the Swiss apostrophe: 1'000
+  t = t.replace(/(\d)'(?=\d{3}(?!\d))/g, '$1');
+  return t;
+}
+
+/**
+ * A thousands-grouped integer part with an optional decimal part (`1,000`, `-12,345,678.5`): the
+ * commas are removed. Only a valid grouping (1-3 digits, then groups of exactly 3) counts; anything
+ * else keeps its commas (a list).
+ */
+export function stripThousandsCommas(s: string): string {
+  return /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(s) ? s.replace(/,/g, '') : s;
+}
+
+/**
+ * The surface form of one answer (or one part of a tuple or list): every rewriting that does not
+ * change the value, in this order:
+ * 1. Unicode ({@link unicodeToLatex}); trim; math delimiters around the whole answer;
+ * 2. `\boxed{..}` / `\fbox{..}` unwrapped; `\left`, `\right`, `\big` and friends, spacing commands
+ *    (`\!`, `\,`, `\;`, `\:`, `\quad`, `\hspace{..}`, `\displaystyle`, ...) and `~` removed, after the
+ *    explicit thousands separators (`1{,}000`, `1,\!000`, `1\,000`, `1\!000`, `1 000`) were joined;
+ *    `\dfrac`, `\tfrac`, `\cfrac` to `\frac`;
+ * 3. a leading `\text{..}` label before math (`\text{Maximum profit: } \$221`), a short assignment
+ *    (`x = 5`, `k=2`, `x \in [1,2]`: left side of at most two characters, as Qwen2.5-Math's parser),
+ *    trailing `.`;
+ * 4. money: `\$`, `$`, `\textdollar`, `€`, `£`, `¥`, `₹`, `¢` and currency words before or after the
+ *    amount; a sign before the currency is kept (`-\$20` is -20);
+ * 5. trailing marks: degrees (`^\circ`, `^{\circ}`, `°`, `\degree`, `degrees`), percent (`\%`, `%`,
+ *    `percent`, `pct`), units (`\text{ hours}`, `\mbox{cm}^2`, `hours`, `toys per hour`, and attached
+ *    `cm`, `km`, `mph`, `kg`, ...) when what stands before them is math;
+ * 6. a whole-answer `\text{X}` becomes X; whitespace collapsed.
+ * Steps 3-6 repeat until nothing changes (at most 4 rounds), so `\boxed{\text{16 hours}}` and
+ * `\$45{,}000\text{ per year}` reach their number.
+ * @param raw one answer as extracted (not null).
+ * @param keepAssignments keep `x = ...` as written (for the parts of a list such as `x=2, y=3`).
+ * @returns the surface form; may be empty (the answer had only wrappers or marks).
+ */
+export function surfaceForm(raw: string, keepAssignments = false): string {
+  let s = unicodeToLatex(raw).trim();
+  s = stripMathDelimiters(s);
+  s = unwrapCommand(s, 'boxed');
+  s = unwrapCommand(s, 'fbox');
+  s = explicitThousands(s);
+  s = s.replace(SIZING_RE, '').replace(SPACING_RE, ' ').replace(/\\ /g, ' ').replace(/~/g, ' ');
+  s = s.replace(/\\[dtc]frac(?![a-zA-Z])/g, '\\frac');
+  s = s.replace(/(\d)\s*\.\s*(?=\d)/g, '$1.'); // "3 . 14"
+  s = s.replace(/\s+/g, ' ').trim();
+  for (let round = 0; round < 4; round++) {
+    const before = s;
+    s = stripOnce(s, keepAssignments);
+    if (s === before) break;
+  }
+  return s;
+}
+
+/** `2 and 3`, `2 \text{ or } 3`: parts of math joined by "and" / "or" become a comma list (Math-Verify's rule). */
+function andOrToComma(s: string): string {
+  const parts = s.split(/\s*(?:\\text\s*\{\s*(?:and|or)\s*\}|(?<![a-zA-Z\\])(?:and|or)(?![a-zA-Z]))\s*/);
+  return parts.length > 1 && parts.every((p) => p !== '' && isMathOnly(p)) ? parts.join(', ') : s;
+}
+
+function stripOnce(input: string, keepAssignments: boolean): string {
+  // a trailing full stop, and a dangling separator ("2,", "40;")
+  let s = andOrToComma(input.trim().replace(/(?:\s*[.,;])+$/, ''));
+  // a label in \text{} before math: "\text{Maximum Profit: } \$221", "\text{The answer is } 5"
+  const lead = LEADING_TEXT_RE.exec(s);
+  if (lead && /\d/.test(lead[2]) && isMathOnly(lead[2].replace(/\\\$|\$/g, ''))) s = lead[2];
+  // short assignment, Qwen2.5-Math parser: a left side of at most two characters ("x = 5", "k=2",
+  // "x \in [1,2]"), only when it is the answer's one relation ("x=2, y=3" keeps its names)
+  const assign = keepAssignments
+    ? null
+    : /^([a-zA-Z](?:_\{?\w\}?|\w)?)\s*(?:=|\\in(?![a-zA-Z])|\\approx(?![a-zA-Z]))\s*([^=]+)$/.exec(s);
+  if (assign) s = assign[2];
+  // money
+  s = s.replace(/\\textdollar\b|\\\$|\$|[€£¥₹¢₩₽]|\\euro\b|\\pounds\b|\\yen\b/g, '');
+  s = s.replace(new RegExp(`^([+-]?)\\s*(?:${CURRENCY_WORDS})\\s*(?=[\\d.])`, 'i'), '$1');
+  s = s.trim();
+  // degrees and percent at the end
+  s = s.replace(/\s*(?:\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\\circ|\\degree)\s*(?:[CF](?![a-zA-Z]))?$/, '');
+  s = s.replace(/\s*(?:\\%|%|\\text\{\s*%\s*\})$/, '');
+  // a unit in \text{}, \mbox{}, \mathrm{} after math (with ^2 or ^3 for areas and volumes)
+  const unit = TRAILING_TEXT_RE.exec(s);
+  if (unit && unit[1] !== '' && /[\d}).]$/.test(unit[1]) && isMathOnly(unit[1])) s = unit[1];
+  // words after math: "16 hours", "38 toys per hour", "50 percent", "30 degrees", "5 dollars"; one
+  // letter only when it is an SI unit symbol ("5 m", "3 s"), so that "2 x" stays a product
+  const words = /^(.*?[\d}).])\s+([a-zA-Z][a-zA-Z'.]*(?:[\s/-]+[a-zA-Z][a-zA-Z'.]*)*)$/.exec(s);
+  if (
+    words &&
+    isMathOnly(words[1]) &&
+    (/[a-zA-Z]{2}/.test(words[2]) || /^[msghlLJNWVK]\.?$/.test(words[2])) &&
+    !/^[ap]\.?\s*m\.?$/i.test(words[2]) // "4:30 p.m." is not "4:30 a.m."
+  )
+    s = words[1];
+  // an attached unit abbreviation: "5cm", "60mph", "3kg", "12cm^2"
+  const attached = UNIT_ATTACHED_RE.exec(s);
+  if (attached && isMathOnly(attached[1])) s = attached[1];
+  // a whole-answer \text{X}
+  const whole = WHOLE_TEXT_RE.exec(s);
+  if (whole) s = whole[1];
+  return s.replace(/\s+/g, ' ').trim();
+}

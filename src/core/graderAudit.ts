@@ -1,0 +1,417 @@
+/**
+ * Checks of the folder's grader against answer equivalence (`./answers`), on the raw samples in the
+ * index. Nothing stored is changed: verdicts stay the folder's.
+ *
+ * - {@link graderAudit}: within one problem, samples whose answers are the same value (the same
+ *   canonical key, e.g. `\$990.00` and `990.0`) should carry the same verdict. A group of
+ *   equivalent answers with both correct and incorrect samples is a grader inconsistency. Groups
+ *   span every model of the problem (the same answer to the same problem); ungraded samples and
+ *   samples without an answer are not checked (counted).
+ * - {@link regrade}: every sample with an answer, a verdict and a reference answer, compared with
+ *   the tool's verdict (answer equivalent to the reference); where the two differ, per model.
+ * - {@link toolVerdicts}: the tool's verdict for samples that have an answer and a reference but no
+ *   verdict (the opt-in grading of `report --tool-grading`).
+ */
+import { answerKey } from './answers/equivalence';
+import type { TraceIndex } from './index/traceIndex';
+import type { Diagnostic } from './model';
+
+/** How the grader audit groups and judges, for the report. */
+export const GRADER_AUDIT_RULE =
+  'samples of one problem (all models) whose extracted answers are the same value by answer equivalence should have the same verdict; a group with both correct and incorrect samples is listed';
+
+/** One spelling of an answer in a group, with its verdict counts. */
+export interface SpellingCount {
+  answer: string;
+  correct: number;
+  incorrect: number;
+}
+
+/** One sample of a group, where it is. */
+export interface AuditSample {
+  model: string;
+  sampleIndex: number;
+  answer: string;
+  correct: boolean;
+  file: string;
+  line: number;
+}
+
+/** A group of equivalent answers of one problem whose samples carry different verdicts. */
+export interface GraderInconsistency {
+  /** Problem row id in this index (for the tree filter; not stable across re-indexing). */
+  problemRowId: number;
+  dataset: string;
+  problemId: string;
+  reference: string | null;
+  /** Canonical key of the group's value. */
+  key: string;
+  /** Most frequent spelling in the group. */
+  answer: string;
+  correct: number;
+  incorrect: number;
+  /** What answer equivalence says of this value against the reference (`null`: no usable reference). */
+  referenceSays: boolean | null;
+  /** Every spelling with its counts, most frequent first. */
+  spellings: SpellingCount[];
+  /** Per model: counts of correct and incorrect samples in the group. */
+  models: { model: string; correct: number; incorrect: number }[];
+  /** Up to {@link GraderAuditOptions.examples} samples, both verdicts represented, in sample order. */
+  examples: AuditSample[];
+}
+
+/** The grader audit of a folder (the report's `graderAudit`). */
+export interface GraderAudit {
+  rule: string;
+  /** Samples checked: with an extracted answer and a verdict. */
+  samplesChecked: number;
+  /** Samples not checked: no extracted answer (or empty after removing wrappers), or no verdict. */
+  samplesSkipped: { noAnswer: number; ungraded: number };
+  /** Problems with at least one checked sample. */
+  problemsChecked: number;
+  /** Answer groups (distinct values per problem) checked. */
+  groupsChecked: number;
+  /** Problems with at least one inconsistent group. */
+  problemsInconsistent: number;
+  /** Samples in inconsistent groups. */
+  samplesInconsistent: number;
+  /** Every inconsistent group, in problem order. */
+  inconsistent: GraderInconsistency[];
+}
+
+export interface GraderAuditOptions {
+  /** Example samples per group (default 6). */
+  examples?: number;
+}
+
+interface Tally {
+  correct: number;
+  incorrect: number;
+}
+
+function problemOrder(
+  index: TraceIndex,
+): Map<number, { dataset: string; problemId: string; reference: string | null; order: number }> {
+  const out = new Map<number, { dataset: string; problemId: string; reference: string | null; order: number }>();
+  index.listProblems({ kind: 'all' }, 0, 1_000_000).forEach((p, i) => {
+    out.set(p.id, { dataset: p.dataset, problemId: p.problemId, reference: p.referenceAnswer, order: i });
+  });
+  return out;
+}
+
+/**
+ * The grader audit: groups of equivalent answers (per problem, across models) whose samples carry
+ * both verdicts. One pass over every sample's answer and verdict (answer keys are cached per
+ * distinct string), then one query per inconsistent problem for the samples' places.
+ */
+export function graderAudit(index: TraceIndex, opts: GraderAuditOptions = {}): GraderAudit {
+  const maxExamples = opts.examples ?? 6;
+  const byProblem = new Map<number, Map<string, Tally>>();
+  let checked = 0;
+  let noAnswer = 0;
+  let ungraded = 0;
+  const rows = index.db
+    .prepare('SELECT problem_id AS p, extracted_answer AS a, correct AS c FROM samples')
+    .iterate() as IterableIterator<{ p: number; a: string | null; c: number | null }>;
+  for (const r of rows) {
+    const key = answerKey(r.a);
+    if (key === null) {
+      noAnswer++;
+      continue;
+    }
+    if (r.c === null) {
+      ungraded++;
+      continue;
+    }
+    checked++;
+    let groups = byProblem.get(r.p);
+    if (!groups) byProblem.set(r.p, (groups = new Map()));
+    let t = groups.get(key);
+    if (!t) groups.set(key, (t = { correct: 0, incorrect: 0 }));
+    if (r.c === 1) t.correct++;
+    else t.incorrect++;
+  }
+  let groupsChecked = 0;
+  const bad: { problem: number; key: string }[] = [];
+  for (const [p, groups] of byProblem) {
+    groupsChecked += groups.size;
+    for (const [key, t] of groups) if (t.correct > 0 && t.incorrect > 0) bad.push({ problem: p, key });
+  }
+  const problems = problemOrder(index);
+  const models = new Map(index.models().map((m) => [m.id, m.displayId]));
+  const sampleQuery = index.db.prepare(
+    `SELECT s.model_id AS m, s.sample_index AS i, s.extracted_answer AS a, s.correct AS c, f.path AS file, s.line
+       FROM samples s JOIN files f ON f.id = s.file_id
+      WHERE s.problem_id = ? AND s.correct IS NOT NULL AND s.extracted_answer IS NOT NULL
+      ORDER BY s.model_id, s.sample_index`,
+  );
+  const inconsistent: GraderInconsistency[] = [];
+  const badProblems = [...new Set(bad.map((b) => b.problem))].sort(
+    (a, b) => (problems.get(a)?.order ?? 0) - (problems.get(b)?.order ?? 0),
+  );
+  for (const p of badProblems) {
+    const info = problems.get(p);
+    const refKey = answerKey(info?.reference ?? null);
+    const keys = new Set(bad.filter((b) => b.problem === p).map((b) => b.key));
+    const samples = (
+      sampleQuery.all(p) as { m: number; i: number; a: string; c: number; file: string; line: number }[]
+    ).filter((s) => keys.has(answerKey(s.a) ?? ''));
+    for (const key of keys) {
+      const members = samples.filter((s) => answerKey(s.a) === key);
+      const spellings = new Map<string, SpellingCount>();
+      const perModel = new Map<number, Tally>();
+      for (const s of members) {
+        const sp = spellings.get(s.a) ?? { answer: s.a, correct: 0, incorrect: 0 };
+        const pm = perModel.get(s.m) ?? { correct: 0, incorrect: 0 };
+        if (s.c === 1) {
+          sp.correct++;
+          pm.correct++;
+        } else {
+          sp.incorrect++;
+          pm.incorrect++;
+        }
+        spellings.set(s.a, sp);
+        perModel.set(s.m, pm);
+      }
+      const sorted = [...spellings.values()].sort(
+        (a, b) => b.correct + b.incorrect - (a.correct + a.incorrect) || a.answer.localeCompare(b.answer),
+      );
+      // examples: alternate the two verdicts so both are shown
+      const yes = members.filter((s) => s.c === 1);
+      const no = members.filter((s) => s.c !== 1);
+      const picked: typeof members = [];
+      for (let j = 0; picked.length < maxExamples && (j < yes.length || j < no.length); j++) {
+        if (j < no.length) picked.push(no[j]);
+        if (j < yes.length && picked.length < maxExamples) picked.push(yes[j]);
+      }
+      inconsistent.push({
+        problemRowId: p,
+        dataset: info?.dataset ?? '',
+        problemId: info?.problemId ?? String(p),
+        reference: info?.reference ?? null,
+        key,
+        answer: sorted[0].answer,
+        correct: yes.length,
+        incorrect: no.length,
+        referenceSays: refKey === null ? null : refKey === key,
+        spellings: sorted,
+        models: [...perModel].map(([m, t]) => ({ model: models.get(m) ?? String(m), ...t })),
+        examples: picked.map((s) => ({
+          model: models.get(s.m) ?? String(s.m),
+          sampleIndex: s.i,
+          answer: s.a,
+          correct: s.c === 1,
+          file: s.file,
+          line: s.line,
+        })),
+      });
+    }
+  }
+  return {
+    rule: GRADER_AUDIT_RULE,
+    samplesChecked: checked,
+    samplesSkipped: { noAnswer, ungraded },
+    problemsChecked: byProblem.size,
+    groupsChecked,
+    problemsInconsistent: badProblems.length,
+    samplesInconsistent: inconsistent.reduce((a, g) => a + g.correct + g.incorrect, 0),
+    inconsistent,
+  };
+}
+
+/** Quotes an answer for a message (one line, at most 60 characters). */
+function q(answer: string): string {
+  const flat = answer.replace(/\s+/g, ' ');
+  return JSON.stringify(flat.length > 60 ? `${flat.slice(0, 59)}…` : flat);
+}
+
+/**
+ * One warning per inconsistent group, at the file and line of its first sample with the minority
+ * verdict (the one more likely to be the grader's mistake; incorrect on a tie).
+ */
+export function graderAuditDiagnostics(audit: GraderAudit): Diagnostic[] {
+  return audit.inconsistent.map((g) => {
+    const minorityCorrect = g.correct < g.incorrect;
+    const at = g.examples.find((e) => e.correct === minorityCorrect) ?? g.examples[0];
+    const spellings = g.spellings
+      .slice(0, 4)
+      .map((s) => `${q(s.answer)} ${s.correct} correct / ${s.incorrect} incorrect`)
+      .join('; ');
+    const ref =
+      g.referenceSays === null
+        ? ''
+        : ` The reference ${q(g.reference ?? '')} ${g.referenceSays ? 'equals' : 'differs from'} this value.`;
+    return {
+      file: at?.file ?? '',
+      line: at?.line ?? 0,
+      severity: 'warning' as const,
+      message: `grader inconsistency: problem ${g.problemId}: the same answer ${q(g.answer)} is graded correct in ${g.correct} and incorrect in ${g.incorrect} samples (${spellings}).${ref}`,
+    };
+  });
+}
+
+/** A sample where the folder's verdict and the tool's differ. */
+export interface RegradeExample {
+  dataset: string;
+  problemId: string;
+  sampleIndex: number;
+  answer: string;
+  reference: string;
+  /** The folder's verdict. */
+  folder: boolean;
+  /** The tool's: answer equivalent to the reference. */
+  tool: boolean;
+  file: string;
+  line: number;
+}
+
+/** Regrade counts of one model. */
+export interface RegradeModel {
+  model: string;
+  label: string;
+  samples: number;
+  /** Samples with an answer, a verdict and a reference: the ones compared. */
+  compared: number;
+  agree: number;
+  /** The folder says correct, the answer is not equivalent to the reference. */
+  folderCorrectToolIncorrect: number;
+  /** The folder says incorrect, the answer is equivalent to the reference. */
+  folderIncorrectToolCorrect: number;
+  /** Not compared: no extracted answer, no verdict, or no reference answer. */
+  skipped: { noAnswer: number; ungraded: number; noReference: number };
+  /** Up to {@link RegradeOptions.examples} disagreements, in problem and sample order. */
+  examples: RegradeExample[];
+}
+
+/** The regrade of a folder (`report --regrade`). */
+export interface Regrade {
+  rule: string;
+  models: RegradeModel[];
+  /** Disagreements over all models. */
+  disagreements: number;
+}
+
+export interface RegradeOptions {
+  /** Example disagreements per model (default 10). */
+  examples?: number;
+}
+
+export const REGRADE_RULE =
+  "each sample's extracted answer compared with the problem's reference answer by answer equivalence; the folder's verdicts are not changed";
+
+/**
+ * Compares every sample's verdict with the tool's (answer equivalent to the reference answer), per
+ * model. Samples without an answer, a verdict or a reference are counted, not compared.
+ */
+export function regrade(index: TraceIndex, opts: RegradeOptions = {}): Regrade {
+  const maxExamples = opts.examples ?? 10;
+  const problems = problemOrder(index);
+  const query = index.db.prepare(
+    `SELECT s.problem_id AS p, s.sample_index AS i, s.extracted_answer AS a, s.correct AS c, f.path AS file, s.line
+       FROM samples s JOIN files f ON f.id = s.file_id WHERE s.model_id = ?`,
+  );
+  const out: RegradeModel[] = [];
+  for (const m of index.models()) {
+    const r: RegradeModel = {
+      model: m.displayId,
+      label: m.label,
+      samples: 0,
+      compared: 0,
+      agree: 0,
+      folderCorrectToolIncorrect: 0,
+      folderIncorrectToolCorrect: 0,
+      skipped: { noAnswer: 0, ungraded: 0, noReference: 0 },
+      examples: [],
+    };
+    const disagreements: (RegradeExample & { order: number })[] = [];
+    for (const s of query.iterate(m.id) as IterableIterator<{
+      p: number;
+      i: number;
+      a: string | null;
+      c: number | null;
+      file: string;
+      line: number;
+    }>) {
+      r.samples++;
+      const info = problems.get(s.p);
+      const key = answerKey(s.a);
+      const refKey = answerKey(info?.reference ?? null);
+      if (key === null) r.skipped.noAnswer++;
+      else if (s.c === null) r.skipped.ungraded++;
+      else if (refKey === null) r.skipped.noReference++;
+      else {
+        r.compared++;
+        const folder = s.c === 1;
+        const tool = key === refKey;
+        if (folder === tool) r.agree++;
+        else {
+          if (folder) r.folderCorrectToolIncorrect++;
+          else r.folderIncorrectToolCorrect++;
+          disagreements.push({
+            order: info?.order ?? 0,
+            dataset: info?.dataset ?? '',
+            problemId: info?.problemId ?? String(s.p),
+            sampleIndex: s.i,
+            answer: s.a ?? '',
+            reference: info?.reference ?? '',
+            folder,
+            tool,
+            file: s.file,
+            line: s.line,
+          });
+        }
+      }
+    }
+    disagreements.sort((a, b) => a.order - b.order || a.sampleIndex - b.sampleIndex);
+    r.examples = disagreements.slice(0, maxExamples).map(({ order: _o, ...e }) => e);
+    out.push(r);
+  }
+  return {
+    rule: REGRADE_RULE,
+    models: out,
+    disagreements: out.reduce((a, m) => a + m.folderCorrectToolIncorrect + m.folderIncorrectToolCorrect, 0),
+  };
+}
+
+/** The tool's verdicts for the ungraded samples of one model and problem. */
+export interface ToolGraded {
+  /** Ungraded samples with an answer and a reference (now graded by the tool). */
+  graded: number;
+  /** Of those, equivalent to the reference. */
+  correct: number;
+}
+
+/**
+ * The tool's grading of samples that have an extracted answer and a reference answer but no
+ * verdict: correct iff the answer is equivalent to the reference. Per model row id, per problem
+ * row id. Samples that have a verdict are not touched.
+ */
+export function toolVerdicts(index: TraceIndex): Map<number, Map<number, ToolGraded>> {
+  const out = new Map<number, Map<number, ToolGraded>>();
+  const rows = index.db
+    .prepare(
+      `SELECT s.model_id AS m, s.problem_id AS p, s.extracted_answer AS a, pr.reference_answer AS ref
+         FROM samples s JOIN problems pr ON pr.id = s.problem_id
+        WHERE s.correct IS NULL AND s.extracted_answer IS NOT NULL AND pr.reference_answer IS NOT NULL`,
+    )
+    .iterate() as IterableIterator<{ m: number; p: number; a: string; ref: string }>;
+  for (const r of rows) {
+    const key = answerKey(r.a);
+    const refKey = answerKey(r.ref);
+    if (key === null || refKey === null) continue;
+    let byProblem = out.get(r.m);
+    if (!byProblem) out.set(r.m, (byProblem = new Map()));
+    const t = byProblem.get(r.p) ?? { graded: 0, correct: 0 };
+    t.graded++;
+    if (key === refKey) t.correct++;
+    byProblem.set(r.p, t);
+  }
+  return out;
+}
+
+/** The tool's verdict of one sample (`null` when it has no answer or the problem no reference). */
+export function toolVerdict(answer: string | null | undefined, reference: string | null | undefined): boolean | null {
+  const key = answerKey(answer);
+  const refKey = answerKey(reference);
+  return key === null || refKey === null ? null : key === refKey;
+}

@@ -1,0 +1,225 @@
+/**
+ * Which score of an Inspect AI sample is its verdict. A sample carries `scores: { <scorer>: { value,
+ * answer, ... } }`, one entry per scorer of the task, in the task's order; a value is a string, a number,
+ * a boolean, a list, or a dict of several metrics (inspect_ai `Value`, src/inspect_ai/scorer/_metric.py).
+ *
+ * Policy (README "Inspect AI logs"):
+ * - A verdict is `C` (correct), `I` (incorrect), `N` (no answer: incorrect), `P` (partial credit),
+ *   a boolean, the number 0 or 1 (or a string of it: `"1.0"`), or yes/no, true/false, correct/incorrect.
+ *   Any other number (0.7, 4) is a score, not a verdict: kept as the reward score, the sample ungraded.
+ * - Partial credit `P` is not correct for pass@k (correct = false); inspect_ai's numeric value for it,
+ *   0.5 (`value_to_float`, src/inspect_ai/scorer/_metric.py), is returned as `reward` but the reader
+ *   keeps no reward score for a graded sample (inspect.ts: the value restates the verdict).
+ * - The scorer: the one named by the user (`--scorer name`, setting `traceInspector.scorer`), or one
+ *   metric of a dict-valued scorer (`--scorer name.key`); by default the first scorer (in the sample's
+ *   order) whose value is a verdict in the first sample that has any score, for every sample of the log.
+ * - A scorer whose value is a dict, and no key is named: not a verdict; the log says which keys it has.
+ * Everything skipped is counted and reported once per log ({@link ScorerRule.summary}).
+ *
+ * Pure; no `vscode` import.
+ */
+import { clip, isObject, toNum, toStr } from './util';
+
+/**
+ * Correctness and reward of one Inspect score value (see the module policy): `C`, yes, true, correct,
+ * `true`, 1 -> correct, reward 1; `I`, `N`, no, false, incorrect, `false`, 0 -> incorrect, reward 0;
+ * `P` -> incorrect, reward 0.5; another finite number (or numeric string) -> ungraded, reward = the
+ * number; anything else (dicts, lists, other strings, null) -> ungraded, no reward. Strings are
+ * trimmed and compared case-insensitively.
+ */
+export function inspectScore(value: unknown): { correct: boolean | null; reward: number | null } {
+  if (typeof value === 'boolean') return { correct: value, reward: value ? 1 : 0 };
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return { correct: null, reward: null };
+    return { correct: value === 1 ? true : value === 0 ? false : null, reward: value };
+  }
+  if (typeof value === 'string') {
+    switch (value.trim().toLowerCase()) {
+      case 'c':
+      case 'yes':
+      case 'true':
+      case 'correct':
+        return { correct: true, reward: 1 };
+      case 'i':
+      case 'n':
+      case 'no':
+      case 'false':
+      case 'incorrect':
+        return { correct: false, reward: 0 };
+      case 'p':
+        return { correct: false, reward: 0.5 };
+    }
+    const n = toNum(value);
+    if (n !== null) return inspectScore(n);
+  }
+  return { correct: null, reward: null };
+}
+
+/** A short description of a score value that is not a verdict: `a dict (keys: accuracy, f1)`, `0.7`. */
+function describeScore(value: unknown): string {
+  if (isObject(value)) {
+    const keys = Object.keys(value);
+    return `a dict (keys: ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', ...' : ''})`;
+  }
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (value === null || value === undefined) return 'no value';
+  return clip(JSON.stringify(value) ?? String(value), 40);
+}
+
+/** The verdict of one sample under a {@link ScorerRule}. */
+export interface ScoreReading {
+  correct: boolean | null;
+  reward: number | null;
+  answer: string | null;
+}
+
+/**
+ * Reads the verdicts of one log's samples under the user's scorer choice (`choice`: undefined for the
+ * default rule, `name` or `name.key`); see the module policy. One instance per log file.
+ */
+export class ScorerRule {
+  /** Default rule: the scorer chosen on the first sample with scores (null: none of them is a verdict). */
+  private chosen: string | null | undefined = undefined;
+  /** Default rule: scorers passed over, with what their value was, in order. */
+  private readonly passedOver = new Map<string, string>();
+  private samples = 0;
+  private readonly counts = { missing: 0, dictWithoutKey: 0, keyMissing: 0, notDict: 0, notVerdict: 0, partial: 0 };
+  private example: { notVerdict?: string; dictKeys?: string; notDict?: string } = {};
+  private readonly scorerNames = new Set<string>();
+
+  constructor(private readonly choice?: string) {}
+
+  /** The verdict of a sample from its `scores` object. */
+  read(scores: unknown): ScoreReading {
+    this.samples++;
+    const none: ScoreReading = { correct: null, reward: null, answer: null };
+    if (!isObject(scores)) {
+      if (this.choice !== undefined) this.counts.missing++;
+      return none;
+    }
+    for (const k of Object.keys(scores)) this.scorerNames.add(k);
+    let name: string | null;
+    let key: string | null = null;
+    if (this.choice === undefined) {
+      if (this.chosen === undefined && Object.values(scores).some((s) => isObject(s) && s.value != null)) {
+        this.chosen = null;
+        for (const [k, s] of Object.entries(scores)) {
+          const v = isObject(s) ? s.value : undefined;
+          if (inspectScore(v).correct !== null) {
+            this.chosen = k;
+            break;
+          }
+          this.passedOver.set(k, describeScore(v));
+        }
+      }
+      name = this.chosen ?? null;
+      if (name === null) return none;
+    } else if (Object.hasOwn(scores, this.choice)) {
+      name = this.choice;
+    } else {
+      const dot = this.choice.lastIndexOf('.');
+      name = dot > 0 ? this.choice.slice(0, dot) : this.choice;
+      key = dot > 0 ? this.choice.slice(dot + 1) : null;
+    }
+    const sc = scores[name];
+    if (!isObject(sc)) {
+      this.counts.missing++;
+      return none;
+    }
+    let value = sc.value;
+    if (key !== null) {
+      if (!isObject(value)) {
+        this.counts.notDict++;
+        this.example.notDict ??= describeScore(value);
+        return none;
+      }
+      if (!Object.hasOwn(value, key)) {
+        this.counts.keyMissing++;
+        this.example.dictKeys ??= describeScore(value);
+        return none;
+      }
+      value = value[key];
+    } else if (isObject(value)) {
+      this.counts.dictWithoutKey++;
+      this.example.dictKeys ??= describeScore(value);
+      return { ...none, answer: toStr(sc.answer) };
+    }
+    const { correct, reward } = inspectScore(value);
+    if (correct === null) {
+      this.counts.notVerdict++;
+      this.example.notVerdict ??= describeScore(value);
+    } else if (typeof value === 'string' && value.trim().toUpperCase() === 'P') {
+      this.counts.partial++;
+    }
+    return { correct, reward, answer: toStr(sc.answer) };
+  }
+
+  /** The scorer the verdicts came from, as the user would name it (`match`, `rubric.accuracy`); null when none. */
+  source(): string | null {
+    return this.choice ?? this.chosen ?? null;
+  }
+
+  /**
+   * What was skipped or decided, as warnings (error when no sample could be graded by the user's
+   * choice), once per log: scorers passed over by the default rule and why, a named scorer missing
+   * from samples, dict values without a key, values that are not verdicts, partial credit.
+   */
+  summary(): { message: string; severity: 'error' | 'warning' }[] {
+    const out: { message: string; severity: 'error' | 'warning' }[] = [];
+    const n = this.samples;
+    const of = (c: number) => (c === n ? `all ${n} samples` : `${c} of ${n} samples`);
+    const scorers = [...this.scorerNames].map((s) => JSON.stringify(s)).join(', ') || 'none';
+    if (this.choice === undefined) {
+      const passed = [...this.passedOver].map(([k, v]) => `"${k}" (${v})`);
+      if (this.chosen === null) {
+        const dict = [...this.passedOver].find(([, v]) => v.startsWith('a dict'));
+        out.push({
+          severity: 'warning',
+          message: `no scorer of this log gives verdicts (${passed.join(', ')}); samples ungraded${dict ? `: to read one metric of "${dict[0]}" use --scorer ${dict[0]}.<key> (setting traceInspector.scorer)` : ''}`,
+        });
+      } else if (this.chosen !== undefined && passed.length > 0) {
+        out.push({
+          severity: 'warning',
+          message: `verdicts from scorer "${this.chosen}"; passed over ${passed.join(', ')}: not verdicts (choose a scorer with --scorer <name> or <name>.<key>, setting traceInspector.scorer)`,
+        });
+      }
+    } else if (this.counts.missing > 0) {
+      out.push({
+        severity: this.counts.missing === n ? 'error' : 'warning',
+        message: `scorer "${this.choice}" (--scorer, setting traceInspector.scorer) is missing in ${of(this.counts.missing)} of this log (its scorers: ${scorers}); those samples are ungraded`,
+      });
+    }
+    const src = this.source();
+    if (this.counts.dictWithoutKey > 0) {
+      out.push({
+        severity: this.counts.dictWithoutKey === n ? 'error' : 'warning',
+        message: `scorer "${src}" has ${this.example.dictKeys} values, not verdicts, in ${of(this.counts.dictWithoutKey)}; those are ungraded (name one metric: --scorer ${src}.<key>)`,
+      });
+    }
+    if (this.counts.keyMissing > 0) {
+      out.push({
+        severity: this.counts.keyMissing === n ? 'error' : 'warning',
+        message: `scorer "${src}": the key is missing from the value in ${of(this.counts.keyMissing)} (for example ${this.example.dictKeys}); those are ungraded`,
+      });
+    }
+    if (this.counts.notDict > 0) {
+      out.push({
+        severity: this.counts.notDict === n ? 'error' : 'warning',
+        message: `--scorer ${src} names a key, but the scorer's value is not a dict in ${of(this.counts.notDict)} (for example ${this.example.notDict}); those are ungraded`,
+      });
+    }
+    if (this.counts.notVerdict > 0) {
+      out.push({
+        severity: 'warning',
+        message: `scorer "${src}" gives values that are not verdicts in ${of(this.counts.notVerdict)} (for example ${this.example.notVerdict}; verdicts are C/I/P/N, booleans, 0/1); those are ungraded, a number is kept as the reward score`,
+      });
+    }
+    if (this.counts.partial > 0) {
+      out.push({
+        severity: 'warning',
+        message: `${of(this.counts.partial)} have partial credit "P" (scorer "${src}"): counted as not correct for pass@k; its value 0.5 restates the verdict and is no reward score`,
+      });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,404 @@
+/**
+ * Training dynamics: every checkpoint of a training run ({@link detectSeries}) side by side, and every
+ * problem followed across them. For each checkpoint (a *step*) of a series: sample accuracy, pass@1 and
+ * pass@K with bootstrap intervals (K = the largest k every step reaches), and the comparison with the
+ * step's own base model (the pairs of the report and the overview, `comparisonPairs`): categories and the
+ * share of positive gains in correct samples that comes from problems the base already solves
+ * (`positiveGainShare`), mean response length; for each problem its c and n per step, the first step
+ * that solves it and the last step at which a problem solved earlier is no longer solved.
+ *
+ * Used by the CLI report (`trajectories`), the overview's Training tab and the tree's training filters.
+ * Pure core: reads the index, no `vscode`. n is always the number of graded samples (a sample without
+ * a verdict never counts as a failure).
+ */
+import { comparisonPairs, guessBaseModel } from './index/labels';
+import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
+import {
+  type BootstrapOptions,
+  bootstrapPassAtKCurve,
+  type CategoryCounts,
+  type CurveCIPoint,
+  categoryCounts,
+  type PositiveGainShare,
+  type ProblemCounts,
+  type ProblemPair,
+  positiveGainShare,
+} from './metrics';
+import { detectSeries, type ModelSeries } from './series';
+
+/** A pass@k point with its bootstrap interval and denominator (problems with n >= k; `missing`: n < k). */
+export type TrajectoryPassAtK = CurveCIPoint;
+
+/** One checkpoint of a series. */
+export interface TrajectoryStep {
+  /** Step number (`step-100` -> 100, `ckpt-2k` -> 2000). */
+  step: number;
+  /** Display id (`run:name@revision`) and label of the checkpoint's model. */
+  model: string;
+  label: string;
+  /** Display id of the base model this step is compared with; null when it has none. */
+  base: string | null;
+  /** All samples, graded samples and correct samples of the step's model. */
+  samples: number;
+  graded: number;
+  correct: number;
+  /** Problems with graded samples (the denominator of sample accuracy and pass@k). */
+  problems: number;
+  /** correct / graded; null without graded samples. */
+  sampleAccuracy: number | null;
+  /** pass@1 and pass@K (K = the series' `k`), 95% bootstrap over problems. */
+  passAtK: TrajectoryPassAtK[];
+  /** The same for the step's base model (the reference line); empty without a base. */
+  basePassAtK: TrajectoryPassAtK[];
+  /** Problems both the step and its base have graded samples for: the denominator of the next two. */
+  pairedProblems: number;
+  /** Per-problem categories against the base (sharpening, expansion, regression, unchanged, unsolved); null without a base. */
+  categories: CategoryCounts | null;
+  /** Share of positive gains in correct samples from sharpening vs expansion; null without a base. */
+  positiveGainShare: PositiveGainShare | null;
+  /**
+   * Mean response length in characters (Unicode code points: an emoji counts 1) over all samples of the
+   * step; null when not computed (`problemsOnly`) or the step has no sample.
+   */
+  meanChars: number | null;
+  /** The same for the step's base model. */
+  baseMeanChars: number | null;
+}
+
+/** How a problem's solved state (c >= 1) moves across the steps that have graded samples for it. */
+export type TrajectoryPattern = 'gained' | 'lost' | 'flip-flop' | 'always' | 'never';
+
+/** One problem across the steps of a series. */
+export interface TrajectoryProblem {
+  problemId: string;
+  dataset: string;
+  /** c per step, in step order; null where the step has no graded sample of the problem. */
+  correctByStep: (number | null)[];
+  /** n (graded samples) per step; 0 where the step has none. */
+  nByStep: number[];
+  /** c and n of each step's base model (null / 0 where there is none). */
+  baseCorrectByStep: (number | null)[];
+  baseNByStep: number[];
+  /** First step with c >= 1; null when no step solves it. */
+  firstSolvedStep: number | null;
+  /** Last step with c = 0 (n >= 1) after an earlier step with c >= 1; null when that never happens. */
+  lostAtStep: number | null;
+  /**
+   * `gained`: unsolved, then solved to the end (one change); `lost`: solved, then unsolved to the end;
+   * `flip-flop`: two or more changes; `always` / `never`: solved at every / no step with samples.
+   */
+  pattern: TrajectoryPattern;
+}
+
+/** One checkpoint series with its steps and problems. */
+export interface Trajectory {
+  /** The series' masked identity, e.g. `trajectory/step-*:expx/qwen-2.5-1.5b-rlvr-ppo@step-*`. */
+  name: string;
+  /** The largest k every step reaches (the smallest of the steps' largest n); null without graded samples. */
+  k: number | null;
+  /**
+   * First step of the later half of the checkpoints (the last floor(S/2) of S steps): "solved only at
+   * late steps" means first solved at or after it.
+   */
+  lateFromStep: number;
+  steps: TrajectoryStep[];
+  /** Every problem some step has graded samples for, in natural (dataset, problem id) order. */
+  problems: TrajectoryProblem[];
+}
+
+/** A {@link Trajectory} with the index row ids behind it (for the overview and the tree; not in the report JSON). */
+export interface TrajectoryDetail extends Trajectory {
+  ids: { models: number[]; bases: (number | null)[]; problems: number[] };
+}
+
+/** Options of {@link computeTrajectories}. */
+export interface TrajectoryOptions extends BootstrapOptions {
+  /** The base model (as in the report: chosen, or the folder's guess); absent: guessed from names (`guessBaseModel`). */
+  base?: ModelRow;
+  /** Whether the base was chosen (every step against it) or guessed (each run against its own base). */
+  baseIsChoice?: boolean;
+  /** Step pattern (regular expression source); empty: the built-in one (src/core/series.ts). */
+  stepPattern?: string | null;
+  /** Per-problem rows only: no bootstrap, no gain share, no response lengths (for the tree's filters). */
+  problemsOnly?: boolean;
+  /** The index's models and stats, when the caller already has them. */
+  models?: ModelRow[];
+  stats?: StatRow[];
+}
+
+const COLLATOR = new Intl.Collator('en', { numeric: true });
+
+/**
+ * The checkpoint series among `models` ({@link detectSeries}) and the base each model is compared with
+ * (`comparisonPairs`: the chosen base for every model, or each run's own base while the base is a guess;
+ * absent `base`: the folder's guess). Bases are never steps.
+ * @throws Error on an invalid step pattern.
+ */
+export function checkpointSeries(
+  models: readonly ModelRow[],
+  opts: Pick<TrajectoryOptions, 'base' | 'baseIsChoice' | 'stepPattern'> = {},
+): { series: ModelSeries<ModelRow>[]; warnings: string[]; baseOf: Map<number, ModelRow> } {
+  const base = opts.base ?? (models.length > 0 ? models[guessBaseModel(models)] : undefined);
+  const pairs = comparisonPairs(models, base, !!opts.baseIsChoice && !!opts.base);
+  const baseOf = new Map(pairs.map(([b, m]) => [m.id, b]));
+  const bases = new Set(pairs.map(([b]) => b.id));
+  if (base) bases.add(base.id);
+  return { ...detectSeries(models, { pattern: opts.stepPattern, exclude: bases }), baseOf };
+}
+
+/**
+ * Every checkpoint series of the index with its figures (see the module comment). Bases (the models
+ * some model is compared with) are never steps. Bootstrap: seeded (default 2000 replicates, seed
+ * 12345), so figures are identical on every run and equal the report's per-model pass@k intervals.
+ *
+ * @returns the trajectories (series in natural name order) and warnings (ambiguous steps, ragged n).
+ * @throws Error on an invalid step pattern.
+ */
+export function computeTrajectories(
+  index: TraceIndex,
+  opts: TrajectoryOptions = {},
+): { trajectories: TrajectoryDetail[]; warnings: string[] } {
+  const models = opts.models ?? index.models();
+  const { series, warnings, baseOf } = checkpointSeries(models, opts);
+  if (series.length === 0) return { trajectories: [], warnings };
+
+  const byModel = new Map<number, Map<number, StatRow>>();
+  for (const s of opts.stats ?? index.allStats()) {
+    if (s.graded === 0) continue;
+    let m = byModel.get(s.modelId);
+    if (!m) byModel.set(s.modelId, (m = new Map()));
+    m.set(s.problemId, s);
+  }
+  const boot = { replicates: opts.replicates ?? 2000, seed: opts.seed ?? 12345, level: opts.level };
+  const problemRows = new Map(
+    (
+      index.db.prepare('SELECT id, dataset, problem_id AS problemId FROM problems').all() as {
+        id: number;
+        dataset: string;
+        problemId: string;
+      }[]
+    ).map((p) => [p.id, p]),
+  );
+  const counts = (modelId: number | undefined): ProblemCounts[] =>
+    modelId === undefined ? [] : [...(byModel.get(modelId)?.values() ?? [])].map((r) => ({ n: r.graded, c: r.c }));
+  const lengths = new Map<number, number | null>();
+  const meanChars = (modelId: number | undefined): number | null => {
+    if (opts.problemsOnly || modelId === undefined) return null;
+    if (!lengths.has(modelId)) lengths.set(modelId, meanTextLength(index, modelId));
+    return lengths.get(modelId) ?? null;
+  };
+
+  const trajectories: TrajectoryDetail[] = [];
+  for (const s of series) {
+    const maxNs = s.steps.map((st) => counts(st.model.id).reduce((a, p) => Math.max(a, p.n), 0)).filter((n) => n > 0);
+    const k = maxNs.length > 0 ? Math.min(...maxNs) : null;
+    if (k !== null && Math.max(...maxNs) !== k)
+      warnings.push(
+        `series ${s.name}: the steps' largest n differ (${Math.min(...maxNs)}..${Math.max(...maxNs)}); pass@k is shown at k = ${k}, the largest k every step reaches`,
+      );
+    const ks = k === null ? [] : k > 1 ? [1, k] : [1];
+    const steps: TrajectoryStep[] = [];
+    const baseIds: (number | null)[] = [];
+    for (const st of s.steps) {
+      const m = st.model;
+      const base = baseOf.get(m.id);
+      baseIds.push(base?.id ?? null);
+      const rows = [...(byModel.get(m.id)?.values() ?? [])];
+      const graded = rows.reduce((a, r) => a + r.graded, 0);
+      const correct = rows.reduce((a, r) => a + r.c, 0);
+      const ps: ProblemPair[] = [];
+      const baseRows = base ? byModel.get(base.id) : undefined;
+      if (baseRows)
+        for (const r of rows) {
+          const b = baseRows.get(r.problemId);
+          if (b)
+            ps.push({
+              problemKey: String(r.problemId),
+              base: { n: b.graded, c: b.c },
+              model: { n: r.graded, c: r.c },
+            });
+        }
+      const curve = (pc: ProblemCounts[]) =>
+        opts.problemsOnly || pc.length === 0 ? [] : bootstrapPassAtKCurve(pc, ks, boot);
+      steps.push({
+        step: st.step,
+        model: m.displayId,
+        label: m.label,
+        base: base?.displayId ?? null,
+        samples: m.samples,
+        graded,
+        correct,
+        problems: rows.length,
+        sampleAccuracy: graded > 0 ? correct / graded : null,
+        passAtK: curve(counts(m.id)),
+        basePassAtK: base ? curve(counts(base.id)) : [],
+        pairedProblems: ps.length,
+        categories: base ? categoryCounts(ps) : null,
+        positiveGainShare: base && !opts.problemsOnly ? positiveGainShare(ps, boot) : null,
+        meanChars: meanChars(m.id),
+        baseMeanChars: meanChars(base?.id),
+      });
+    }
+
+    const problemIds = new Set<number>();
+    for (const st of s.steps) for (const id of byModel.get(st.model.id)?.keys() ?? []) problemIds.add(id);
+    const ordered = [...problemIds]
+      .map((id) => ({ id, row: problemRows.get(id) }))
+      .filter((p): p is { id: number; row: { id: number; dataset: string; problemId: string } } => !!p.row)
+      .sort(
+        (a, b) => COLLATOR.compare(a.row.dataset, b.row.dataset) || COLLATOR.compare(a.row.problemId, b.row.problemId),
+      );
+    const stepNumbers = s.steps.map((st) => st.step);
+    const problems = ordered.map(({ id, row }) => {
+      const cell = (modelId: number | null | undefined) =>
+        modelId === null || modelId === undefined ? undefined : byModel.get(modelId)?.get(id);
+      const own = s.steps.map((st) => cell(st.model.id));
+      const base = baseIds.map((b) => cell(b));
+      const correctByStep = own.map((r) => (r ? r.c : null));
+      return {
+        problemId: row.problemId,
+        dataset: row.dataset,
+        correctByStep,
+        nByStep: own.map((r) => r?.graded ?? 0),
+        baseCorrectByStep: base.map((r) => (r ? r.c : null)),
+        baseNByStep: base.map((r) => r?.graded ?? 0),
+        ...followProblem(correctByStep, stepNumbers),
+      };
+    });
+    trajectories.push({
+      name: s.name,
+      k,
+      lateFromStep: stepNumbers[Math.ceil(stepNumbers.length / 2)],
+      steps,
+      problems,
+      ids: { models: s.steps.map((st) => st.model.id), bases: baseIds, problems: ordered.map((p) => p.id) },
+    });
+  }
+  return { trajectories, warnings };
+}
+
+/**
+ * First solved step, last lost step and pattern of one problem from its c per step (null = no graded
+ * sample at that step: skipped) and the step numbers (see {@link TrajectoryProblem}).
+ */
+export function followProblem(
+  correctByStep: readonly (number | null)[],
+  steps: readonly number[],
+): Pick<TrajectoryProblem, 'firstSolvedStep' | 'lostAtStep' | 'pattern'> {
+  let firstSolvedStep: number | null = null;
+  let lostAtStep: number | null = null;
+  let changes = 0;
+  let prev: boolean | undefined;
+  let solvedAny = false;
+  let unsolvedAny = false;
+  for (let i = 0; i < correctByStep.length; i++) {
+    const c = correctByStep[i];
+    if (c === null) continue;
+    const solved = c >= 1;
+    if (solved && firstSolvedStep === null) firstSolvedStep = steps[i];
+    if (!solved && firstSolvedStep !== null) lostAtStep = steps[i];
+    if (prev !== undefined && prev !== solved) changes++;
+    prev = solved;
+    if (solved) solvedAny = true;
+    else unsolvedAny = true;
+  }
+  let pattern: TrajectoryPattern;
+  if (!solvedAny) pattern = 'never';
+  else if (!unsolvedAny) pattern = 'always';
+  else if (changes >= 2) pattern = 'flip-flop';
+  else pattern = prev ? 'gained' : 'lost';
+  return { firstSolvedStep, lostAtStep, pattern };
+}
+
+/**
+ * Problems (indices into `t.problems`) of the tree's training filters:
+ * - `lost`: lost during training: solved at an earlier step and not solved at the last step
+ *   (`lostAtStep` is the last step);
+ * - `late`: solved only at late steps: first solved at or after `lateFromStep` (no earlier step solves it).
+ */
+export function trajectoryFilter(t: Trajectory, kind: 'lost' | 'late'): number[] {
+  const last = t.steps[t.steps.length - 1]?.step;
+  const out: number[] = [];
+  t.problems.forEach((p, i) => {
+    const hit =
+      kind === 'lost'
+        ? p.lostAtStep !== null && p.lostAtStep === last
+        : p.firstSolvedStep !== null && p.firstSolvedStep >= t.lateFromStep;
+    if (hit) out.push(i);
+  });
+  return out;
+}
+
+const PATTERN_ORDER: Record<TrajectoryPattern, number> = { gained: 0, lost: 1, 'flip-flop': 2, always: 3, never: 4 };
+
+/**
+ * Row order of the problems x steps heatmap (indices into `problems`): gained problems first (by the
+ * step they are first solved at), then lost ones (by the step they are lost at), then flip-flopping
+ * ones (most changes first), then those solved at every step (largest rise in c/n from the first to
+ * the last step first), then those never solved; ties keep the natural problem order.
+ */
+export function clusterOrder(problems: readonly TrajectoryProblem[]): number[] {
+  const rate = (p: TrajectoryProblem, i: number) =>
+    p.nByStep[i] > 0 ? (p.correctByStep[i] ?? 0) / p.nByStep[i] : null;
+  const rise = (p: TrajectoryProblem) => {
+    const rates = p.nByStep.map((_, i) => rate(p, i)).filter((r): r is number => r !== null);
+    return rates.length ? rates[rates.length - 1] - rates[0] : 0;
+  };
+  const changes = (p: TrajectoryProblem) => {
+    let n = 0;
+    let prev: boolean | undefined;
+    for (const c of p.correctByStep) {
+      if (c === null) continue;
+      if (prev !== undefined && prev !== c >= 1) n++;
+      prev = c >= 1;
+    }
+    return n;
+  };
+  const key = (p: TrajectoryProblem): number => {
+    switch (p.pattern) {
+      case 'gained':
+        return p.firstSolvedStep ?? 0;
+      case 'lost':
+        return p.lostAtStep ?? 0;
+      case 'flip-flop':
+        return -changes(p);
+      case 'always':
+        return -rise(p);
+      case 'never':
+        return 0;
+    }
+  };
+  return problems
+    .map((p, i) => ({ i, g: PATTERN_ORDER[p.pattern], k: key(p) }))
+    .sort((a, b) => a.g - b.g || a.k - b.k || a.i - b.i)
+    .map((x) => x.i);
+}
+
+/** The report's form of a trajectory: without the index row ids. */
+export function reportTrajectory(t: TrajectoryDetail): Trajectory {
+  const { ids: _ids, ...rest } = t;
+  return rest;
+}
+
+/**
+ * Mean length in characters (Unicode code points) of every sample text of one model, or null when it
+ * has none. SQLite's length() counts characters but stops at a NUL character, so texts holding one
+ * (found with instr, which does not stop there) are counted again in JavaScript.
+ */
+function meanTextLength(index: TraceIndex, modelId: number): number | null {
+  const r = index.db
+    .prepare(
+      `SELECT count(*) AS n, coalesce(sum(length(text)), 0) AS chars, coalesce(sum(instr(text, char(0)) > 0), 0) AS withNul
+         FROM samples WHERE model_id = ?`,
+    )
+    .get(modelId) as { n: number; chars: number; withNul: number };
+  if (r.n === 0) return null;
+  let chars = r.chars;
+  if (r.withNul > 0) {
+    const rows = index.db
+      .prepare('SELECT text, length(text) AS cut FROM samples WHERE model_id = ? AND instr(text, char(0)) > 0')
+      .all(modelId) as { text: string; cut: number }[];
+    for (const x of rows) chars += [...x.text].length - x.cut;
+  }
+  return chars / r.n;
+}

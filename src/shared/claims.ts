@@ -1,0 +1,56 @@
+/**
+ * How a base-vs-model comparison's claims are worded, shared by the CLI table and the overview (no
+ * `vscode`, no DOM), so that both say the same thing: a crossover k with its bootstrap interval, "no
+ * crossover" with its reason (a tie at k = 1, a tie only at saturation, or a lead kept to the end),
+ * and a lead at k = 1 that the paired bootstrap cannot tell from 0 marked as within noise.
+ */
+
+/** The fields of a comparison that {@link crossoverText} words (a subset of the report's ComparisonReport). */
+export interface CrossoverClaim {
+  crossoverK: number | null;
+  saturationK: number | null;
+  leaderAtK1: 'base' | 'model' | 'tie';
+  leaderAtK1WithinNoise?: boolean;
+  crossoverInterval: { low: number | null; high: number | null; noneShare: number; replicates: number } | null;
+}
+
+/** A share 0..1 as a whole percent ("12%"; "<1%" for a share above 0 that rounds to 0). */
+export function sharePct(x: number): string {
+  const p = Math.round(100 * x);
+  return p === 0 && x > 0 ? '<1%' : p === 100 && x < 1 ? '>99%' : `${p}%`;
+}
+
+/**
+ * One line for a comparison's crossover k:
+ * - `5 [3–9]` (the 2.5–97.5 percentiles of the bootstrap over problems among replicates that have a
+ *   crossover), then `, none in 12%` when some replicates have none;
+ * - `none: tied at saturation from k = 52` when the two are level only because both are saturated;
+ * - `none (tied at k = 1)`, `none (model leads)`;
+ * then, when no crossover is claimed but some replicates have one, `; crossover in 3% of replicates [k 2–40]`,
+ * and `; lead at k = 1 within noise` when the paired interval of pass@1 holds 0.
+ */
+export function crossoverText(c: CrossoverClaim): string {
+  const iv = c.crossoverInterval;
+  const range =
+    iv && iv.low !== null && iv.high !== null ? (iv.low === iv.high ? `${iv.low}` : `${iv.low}–${iv.high}`) : '';
+  let out: string;
+  if (c.crossoverK !== null) {
+    out = `${c.crossoverK}${range ? ` [${range}]` : ''}${iv && iv.noneShare > 0 ? `, none in ${sharePct(iv.noneShare)}` : ''}`;
+  } else {
+    out =
+      c.leaderAtK1 === 'tie'
+        ? 'none (tied at k = 1)'
+        : c.saturationK !== null
+          ? `none: tied at saturation from k = ${c.saturationK}`
+          : `none (${c.leaderAtK1} leads)`;
+    if (iv && iv.noneShare < 1) out += `; crossover in ${sharePct(1 - iv.noneShare)} of replicates [k ${range}]`;
+  }
+  if (c.leaderAtK1 !== 'tie' && c.leaderAtK1WithinNoise) out += '; lead at k = 1 within noise';
+  return out;
+}
+
+/** What the crossover figures mean, printed under the tables that show them. */
+export const CROSSOVER_NOTE =
+  'crossover k: the smallest k at which the model trailing at k = 1 is ahead or level (within 1e-12) before both ' +
+  'saturate (within 1e-9 of their common maximum, the share of problems each solves at least once); ' +
+  '[2.5%–97.5%] of a bootstrap over problems among the replicates that have one, and the share that have none.';
