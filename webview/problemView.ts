@@ -12,6 +12,7 @@ import { renderTraceInto, type TraceRender } from './traceRender';
 import { accuracySpec, pplSpec, problemCurveSpec, showChart, similaritySpec, type ChartHandle } from './charts';
 import type { Rpc } from './rpc';
 import type {
+  KPoint,
   NoveltyData,
   PanelState,
   ProblemData,
@@ -240,13 +241,7 @@ export class ProblemView {
           role: 'img',
           'aria-label': 'pass@k against k for every model',
         }),
-        h(
-          'ul',
-          { className: 'visually-hidden', id: 'chart-passk-data' },
-          d.stats.map((s) =>
-            h('li', null, `${label.get(s.modelId)}: ${s.passAtK.map((x) => `pass@${x.k}=${fmt(x.value)}`).join(', ')}`),
-          ),
-        ),
+        h('ul', { className: 'visually-hidden', id: 'chart-passk-data' }),
         h('div', { className: 'chart', id: 'chart-accuracy' }),
         table,
       ),
@@ -308,6 +303,7 @@ export class ProblemView {
     this.charts = [];
     const curve = this.root.querySelector<HTMLElement>('#chart-passk');
     const acc = this.root.querySelector<HTMLElement>('#chart-accuracy');
+    this.renderChartData(d);
     if (curve)
       void showChart(curve, problemCurveSpec(d.models, d.stats, d.comparisons, this.metrics)).then((c) => {
         this.charts.push(c);
@@ -315,6 +311,28 @@ export class ProblemView {
         curve.setAttribute('data-rendered-at', String(Date.now()));
       });
     if (acc) void showChart(acc, accuracySpec(d.models, d.stats)).then((c) => this.charts.push(c));
+  }
+
+  /** The pass@k chart's figures as text (for screen readers and tests): pass@k, and maj@k / best-of-k when ticked. */
+  private renderChartData(d: ProblemData): void {
+    const list = this.root.querySelector<HTMLElement>('#chart-passk-data');
+    if (!list) return;
+    const label = new Map(d.models.map((m) => [m.id, m.label]));
+    const series = (name: string, pts: KPoint[]) => pts.map((x) => `${name}${x.k}=${fmt(x.value)}`);
+    replace(
+      list,
+      ...d.stats.map((s) =>
+        h(
+          'li',
+          null,
+          `${label.get(s.modelId)}: ${[
+            ...series('pass@', s.passAtK),
+            ...(this.metrics.maj ? series('maj@', s.majAtK) : []),
+            ...(this.metrics.best ? series('best-of-', s.bestOfK) : []),
+          ].join(', ')}`,
+        ),
+      ),
+    );
   }
 
   private async loadModelSection(): Promise<void> {

@@ -94,6 +94,26 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       assert.ok(sftRow[0].endsWith('base'), 'the base model is marked');
       assert.equal(rlRow[3], (rl / 8).toFixed(3));
       await screenshot(s.page, 'problem-view-1-chart');
+      // maj@k is not in the problem's data (seconds at n = 1024): ticking it asks the host's worker for it
+      assert.doesNotMatch((await frame.textContent('#chart-passk-data')) ?? '', /maj@/);
+      await frame.locator('vscode-checkbox', { hasText: 'maj@k' }).click();
+      await frame.waitForFunction(() => /maj@8=/.test(document.querySelector('#chart-passk-data')?.textContent ?? ''), {
+        timeout: 60_000,
+      });
+      const withMaj = await frame.$$eval('#chart-passk-data li', (lis) => lis.map((li) => li.textContent ?? ''));
+      const rlLine = withMaj.find((t) => t.startsWith(`${RL_LABEL}:`))!;
+      const maj = [...rlLine.matchAll(/maj@(\d+)=([\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+      assert.deepEqual(
+        maj.map(([k]) => k),
+        [1, 2, 4, 8],
+        rlLine,
+      );
+      assert.ok(
+        maj.every(([, v]) => v >= 0 && v <= 1),
+        rlLine,
+      );
+      assert.equal(((await frame.textContent('#maj-status')) ?? '').trim(), '', 'no error from getMajAtK');
+      await screenshot(s.page, 'problem-view-1b-maj');
     } catch (e) {
       await s.fail(e, 'problem-view-1');
     }
