@@ -683,18 +683,10 @@ export async function runCommandByKeyboard(page: Page, title: string, opts: Wait
   await page.keyboard.press('F1');
   await input.waitFor({ state: 'visible', timeout: opts.timeoutMs ?? timeouts.ui });
   await page.keyboard.type(title);
-  await waitUntil(
-    page,
-    async () => {
-      const label = await page
-        .locator(`${QUICK_INPUT} .monaco-list-row.focused .label-name`)
-        .first()
-        .textContent()
-        .catch(() => null);
-      return label?.replace(/\s+/g, ' ').trim().toLowerCase() === wanted ? true : undefined;
-    },
-    { timeoutMs: opts.timeoutMs, what: `the command '${title}' highlighted in the palette` },
-  );
+  await waitForHighlighted(page, (label) => label.toLowerCase() === wanted, {
+    timeoutMs: opts.timeoutMs,
+    what: `the command '${title}' highlighted in the palette`,
+  });
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
 }
@@ -729,19 +721,31 @@ export async function answerQuickPickByKeyboard(
   await page.keyboard.type(text);
   const highlighted = opts.highlighted;
   if (highlighted !== undefined)
-    await waitUntil(
-      page,
-      async () => {
-        const label = await page
-          .locator(`${QUICK_INPUT} .monaco-list-row.focused .label-name`)
-          .first()
-          .textContent()
-          .catch(() => null);
-        return label?.replace(/\s+/g, ' ').trim() === highlighted ? true : undefined;
-      },
-      { timeoutMs: opts.timeoutMs, what: `'${highlighted}' highlighted in the quick pick` },
-    );
+    await waitForHighlighted(page, (label) => label === highlighted, {
+      timeoutMs: opts.timeoutMs,
+      what: `'${highlighted}' highlighted in the quick pick`,
+    });
   await page.keyboard.press('Enter');
+}
+
+/** Waits until the quick input's highlighted row has a label (spaces collapsed, trimmed) that `ok` accepts. */
+async function waitForHighlighted(
+  page: Page,
+  ok: (label: string) => boolean,
+  opts: { timeoutMs?: number; what: string },
+): Promise<void> {
+  await waitUntil(
+    page,
+    async () => {
+      const label = await page
+        .locator(`${QUICK_INPUT} .monaco-list-row.focused .label-name`)
+        .first()
+        .textContent()
+        .catch(() => null);
+      return label !== null && ok(label.replace(/\s+/g, ' ').trim()) ? true : undefined;
+    },
+    opts,
+  );
 }
 
 /** Opens the command palette (F1, falling back to Ctrl+Shift+P). */

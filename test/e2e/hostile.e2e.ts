@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { panelHtml } from '../../src/extension/panelHtml';
+import { SHARED_HOSTILE_CASES } from './hostileCases';
 import type {
   NoveltyData,
   OverviewData,
@@ -88,21 +89,7 @@ const HOSTILE: { name: string; text: string; visible: string[] }[] = [
     ],
   },
   { name: 'image', text: '![tracker](http://evil.example/pixel.png) after', visible: ['[image: tracker]'] },
-  {
-    name: 'mxss',
-    text: '<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned=1>',
-    visible: ['<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned=1>'],
-  },
-  {
-    name: 'think',
-    text: '<think>secret <img src=x onerror=window.__pwned=1> plan</think>**Answer**: $\\frac{1}{2}$ costs $3',
-    visible: ['Thinking', 'Answer'],
-  },
-  {
-    name: 'entities',
-    text: '&lt;script&gt;window.__pwned=1&lt;/script&gt; &#x3C;img src=x onerror=window.__pwned=1&#x3E;',
-    visible: ['<script>window.__pwned=1</script>'],
-  },
+  ...SHARED_HOSTILE_CASES,
 ];
 
 const HOSTILE_LABEL = '<img src=x onerror="window.__pwned=1">model';

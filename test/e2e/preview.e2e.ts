@@ -18,6 +18,7 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Frame } from 'playwright-core';
+import { SHARED_HOSTILE_CASES } from './hostileCases';
 import {
   activeEditorTitle,
   clickTreeRow,
@@ -91,21 +92,7 @@ function corpus(canary: string): { name: string; text: string; visible: string[]
       text: `<svg onload="window.__pwned=1"><image href="${canary}/svg"/><script>window.__pwned=1</script></svg>`,
       visible: ['<svg onload="window.__pwned=1">'],
     },
-    {
-      name: 'mxss',
-      text: '<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned=1>',
-      visible: ['<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned=1>'],
-    },
-    {
-      name: 'think',
-      text: '<think>secret <img src=x onerror=window.__pwned=1> plan</think>**Answer**: $\\frac{1}{2}$ costs $3',
-      visible: ['Thinking', 'Answer'],
-    },
-    {
-      name: 'entities',
-      text: '&lt;script&gt;window.__pwned=1&lt;/script&gt; &#x3C;img src=x onerror=window.__pwned=1&#x3E;',
-      visible: ['<script>window.__pwned=1</script>'],
-    },
+    ...SHARED_HOSTILE_CASES,
     {
       name: 'terminal escapes',
       text: 'clear \u001b[2J\u001b[H screen and osc8 \u001b]8;;http://evil.example/\u001b\\click\u001b]8;;\u001b\\ end',
