@@ -484,7 +484,10 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
         { timeout: 10_000 },
       );
       await page.waitForSelector('#trace-rendered', { state: 'attached' });
-      const rendered: string = await page.$eval('#trace-rendered', (el: { textContent: string }) => el.textContent);
+      // KaTeX sets the spaces of text in math as no-break spaces: compared as the spaces they show as
+      const rendered: string = (
+        await page.$eval('#trace-rendered', (el: { textContent: string }) => el.textContent)
+      ).replace(/\u00a0/g, ' ');
       const spans: string = await page.$eval('#novel-spans', (el: { textContent: string }) => el.textContent);
       const diff: string = await page.$eval('#diff-view', (el: { textContent: string }) => el.textContent);
       for (const v of h.visible)
