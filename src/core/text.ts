@@ -31,3 +31,12 @@ export function preview(text: string, max = 80): string {
 export function contentHash(text: string): string {
   return hash('sha1', text, 'hex').slice(0, 16);
 }
+
+/**
+ * The problem id of a problem that has no id, from its text: `#` and the first 12 hex digits of the
+ * SHA-1 of the text in Unicode NFC with runs of whitespace made one space and the ends trimmed, so
+ * that files which write the same problem with other line breaks or spacing key it alike.
+ */
+export function problemTextKey(text: string): string {
+  return `#${hash('sha1', text.normalize('NFC').replace(/\s+/g, ' ').trim(), 'hex').slice(0, 12)}`;
+}

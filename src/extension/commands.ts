@@ -147,8 +147,9 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
       if (e.affectsConfiguration('traceInspector')) ext.onSessionChanged();
       // another threshold changes which samples are graded: read the folder again
       if (e.affectsConfiguration('traceInspector.correctThreshold')) void ext.autoIndex();
-      // another Inspect scorer gives other verdicts: the logs are read again
-      if (e.affectsConfiguration('traceInspector.scorer')) void ext.autoIndex();
+      // another Inspect scorer gives other verdicts, another mapping file other records: the folder is read again
+      if (e.affectsConfiguration('traceInspector.scorer') || e.affectsConfiguration('traceInspector.mappingFile'))
+        void ext.autoIndex();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void ext.autoIndex()),
   );

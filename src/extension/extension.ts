@@ -11,6 +11,7 @@ import { Navigator } from './navigation';
 import { describeFilter, ProblemTreeProvider, shortFilter, type Node, type TreeFilter } from './problemTree';
 import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, sampleUri } from './sampleDocument';
 import { FolderSession, readSettings } from './session';
+import { registerWalkthrough } from './walkthrough';
 
 const INDEX_GLOB = '**/*.{jsonl,json,eval}';
 
@@ -403,6 +404,7 @@ export class Extension implements vscode.Disposable {
 let ext: Extension | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<{ extension: Extension } | undefined> {
+  context.subscriptions.push(...registerWalkthrough(context));
   try {
     ext = new Extension(context);
   } catch (e) {

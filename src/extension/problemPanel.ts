@@ -20,6 +20,8 @@ import {
   hasLogprobSidecar,
   majorityJob,
   overviewData,
+  problemRankingData,
+  rewardModelsData,
   pplData,
   problemData,
   readSimilarityCache,
@@ -392,6 +394,13 @@ class Panel {
       case 'getOverview': {
         const s = this.session();
         return overviewData(s.index, this.roles(s));
+      }
+      case 'getRewardModels':
+        return rewardModelsData(this.session().index);
+      case 'getProblemRanking': {
+        const d = problemRankingData(this.session().index, m.problemId, m.modelId);
+        if (!d) throw new RequestError(`Problem ${m.problemId} or model ${m.modelId} is not in the index.`);
+        return d;
       }
       case 'getTraining': {
         const s = this.session();
