@@ -279,14 +279,18 @@ async function compare(ext: Extension, arg: unknown, selected?: unknown[]): Prom
   await vscode.commands.executeCommand('vscode.diff', left, right, `${name(da)} ↔ ${name(db)}`);
 }
 
+/** The folder's indexed models; undefined (and says so) when none is indexed yet. */
+function indexedModels(s: FolderSession): ModelRow[] | undefined {
+  const models = s.models();
+  if (models.length) return models;
+  void vscode.window.showInformationMessage('Trace Inspector: no models indexed yet.');
+  return undefined;
+}
+
 async function chooseModel(ext: Extension, which: 'base' | 'focus'): Promise<void> {
   const s = ext.active();
-  if (!s) return;
-  const models = s.models();
-  if (!models.length) {
-    void vscode.window.showInformationMessage('Trace Inspector: no models indexed yet.');
-    return;
-  }
+  const models = s ? indexedModels(s) : undefined;
+  if (!s || !models) return;
   const current = which === 'base' ? s.baseModel() : s.focusModel();
   const pick = await vscode.window.showQuickPick(
     models.map((m) => ({
@@ -313,12 +317,8 @@ async function chooseModel(ext: Extension, which: 'base' | 'focus'): Promise<voi
  */
 async function choosePair(ext: Extension): Promise<void> {
   const s = ext.active();
-  if (!s) return;
-  const models = s.models();
-  if (!models.length) {
-    void vscode.window.showInformationMessage('Trace Inspector: no models indexed yet.');
-    return;
-  }
+  const models = s ? indexedModels(s) : undefined;
+  if (!s || !models) return;
   const guessed = s.baseModelIsGuess();
   const pairs = comparisonPairs(models, guessed ? models[guessBaseModel(models)] : s.baseModel(), !guessed);
   const focus = s.focusModel();
