@@ -194,6 +194,10 @@ export class Extension implements vscode.Disposable {
     const models = s.models();
     const samples = models.reduce((a, m) => a + m.samples, 0);
     this.status.text = `$(beaker) ${pair || 'no models'}`;
+    // what a screen reader says: the pair, and how much is indexed (the short text names only the pair)
+    this.status.accessibilityInformation = {
+      label: `Trace Inspector: ${pair || 'no models'}; ${models.length} models, ${samples.toLocaleString('en-US')} samples`,
+    };
     this.status.tooltip = new vscode.MarkdownString(undefined, false);
     this.status.tooltip.appendText(
       `Trace Inspector — ${models.length} models, ${samples.toLocaleString('en-US')} samples\nModel in focus: ${focus?.displayId ?? '—'}\nBase model: ${base?.displayId ?? '—'}${s.baseModelIsGuess() ? " (guessed: its run's base)" : ''}${this.tree.filter.kind === 'all' ? '' : `\nFilter: ${desc}`}\nClick to choose the models compared.`,
