@@ -143,6 +143,7 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
       checkpointSteps: () => new Map(),
       baseModel: () => models.find((m) => m.name === HOSTILE_MODEL),
       focusModel: () => models.find((m) => m.name !== HOSTILE_MODEL),
+      shortLabel: (m: ModelRow) => m.label,
       isIndexing: false,
       indexIncomplete: () => false,
       focusPending: () => false,

@@ -113,6 +113,8 @@ export type ProblemFilter =
   | { kind: 'lost'; base: number; model: number }
   | { kind: 'gained'; base: number; model: number }
   | { kind: 'lowAccuracy'; model: number; threshold: number }
+  /** Problems `model` solves rarely: 0 < c/graded <= threshold (its correct samples there are the likeliest lucky guesses). */
+  | { kind: 'luckyGuess'; model: number; threshold: number }
   | { kind: 'level'; level: string }
   | { kind: 'label'; label: string }
   | { kind: 'search'; query: string };
@@ -342,6 +344,13 @@ export class TraceIndex {
         return {
           where:
             'p.id IN (SELECT problem_id FROM stats WHERE model_id = ? AND graded > 0 AND CAST(c AS REAL) / graded < ?)',
+          params: [filter.model, filter.threshold],
+        };
+      case 'luckyGuess':
+        // Over graded samples: an ungraded sample is not a verdict, so it is in neither c nor the denominator.
+        return {
+          where:
+            'p.id IN (SELECT problem_id FROM stats WHERE model_id = ? AND graded > 0 AND c > 0 AND CAST(c AS REAL) / graded <= ?)',
           params: [filter.model, filter.threshold],
         };
       case 'level':
