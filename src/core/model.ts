@@ -43,6 +43,12 @@ export interface SampleRecord {
   contentHash?: string;
   /** `text` as UTF-8 bytes, when the parallel reader has them (the indexer binds these instead). */
   textUtf8?: Uint8Array;
+  /**
+   * What the full-text index is given for `text` (search.ts `searchText`), as a string or UTF-8 bytes,
+   * when already computed (the parallel reader computes it on its own thread); the indexer computes it
+   * when absent. Readers leave it out.
+   */
+  searchText?: string | Uint8Array;
 }
 
 /** Where a model's identity comes from. */

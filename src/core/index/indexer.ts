@@ -5,6 +5,7 @@ import { join, posix } from 'node:path';
 import type { Diagnostic, FormatId, ProblemRecord } from '../model';
 import { type ReaderOptions, detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
+import { searchText } from '../search';
 import { contentHash } from '../text';
 import { TraceIndex, modelKey, problemKey } from './traceIndex';
 import { refreshModelLabels } from './labels';
@@ -14,7 +15,7 @@ import { type Database, type Statement, isBusyError } from './sqlite';
 
 /** Progress of an indexing pass, reported after each file and every few thousand samples. */
 export interface IndexProgress {
-  phase: 'scan' | 'index' | 'fts' | 'done';
+  phase: 'scan' | 'index' | 'done';
   file?: string;
   filesDone: number;
   filesTotal: number;
@@ -38,7 +39,10 @@ export interface IndexOptions {
   onProgress?: (p: IndexProgress) => void;
   /** Samples per transaction when a file is new (its samples become queryable batch by batch). Default 20000. */
   batchSize?: number;
-  /** Builds the full-text index after indexing (default true). */
+  /**
+   * Writes each sample into the full-text index as it is indexed (default true). A pass without it
+   * leaves the full-text index short of what it wrote; the next pass with it reads every file again.
+   */
   fts?: boolean;
   /**
    * Files of at least this many bytes are parsed on a second thread while this one writes
@@ -74,6 +78,8 @@ const INDEXING_CACHE_KIB = 8000;
 const LOCK_KEY = 'indexer_lock';
 /** Meta key of the reader options of the last complete pass (JSON). */
 const READER_OPTIONS_KEY = 'reader_options';
+/** Meta key set while samples are missing from the full-text index (a pass ran with `fts: false`). */
+const FTS_MISSING_KEY = 'fts_missing';
 const LOCK_STALE_MS = 60_000;
 
 interface FileRow {
@@ -118,7 +124,10 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
   try {
     report({ phase: 'scan', filesDone: 0, filesTotal: 0, samples: 0 });
     const candidates = await listCandidateFiles(root, { include: options.include, exclude: options.exclude });
-    const writer = new SampleWriter(db);
+    const fts = options.fts !== false;
+    const ftsMissing = index.getMeta(FTS_MISSING_KEY) !== undefined;
+    if (!fts) index.setMeta(FTS_MISSING_KEY, '1');
+    const writer = new SampleWriter(db, fts);
     const known = new Map(
       (db.prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files').all() as FileRow[]).map((f) => [
         f.path,
@@ -156,6 +165,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     // So do other reader options than the last pass's (another Inspect scorer gives other verdicts).
     const readerOptions = JSON.stringify(options.readerOptions ?? {});
     const rereadAll =
+      (fts && ftsMissing) ||
       (index.getMeta(READER_OPTIONS_KEY) ?? '{}') !== readerOptions ||
       (await mappingFilesChanged(root, candidates, known));
     const parallelFor = (size: number) => size >= (options.parallelReadMinBytes ?? PARALLEL_READ_MIN_BYTES);
@@ -315,10 +325,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       })();
     }
     if (!cancelled) index.setMeta(READER_OPTIONS_KEY, readerOptions);
-    if (!cancelled && options.fts !== false) {
-      report({ phase: 'fts', filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
-      buildFts(index);
-    }
+    if (!cancelled && fts && ftsMissing) db.prepare('DELETE FROM meta WHERE key = ?').run(FTS_MISSING_KEY);
     report({ phase: 'done', filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
   } finally {
     clearInterval(heartbeat);
@@ -337,30 +344,6 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     firstCommitMs,
     elapsedMs: Date.now() - started,
   };
-}
-
-/**
- * Brings the full-text index up to date: adds every sample with an id above the last one indexed
- * (ids only grow: AUTOINCREMENT), in transactions of `chunk` ids so that another connection (an
- * annotation being saved) never waits long for the lock; the watermark advances with each chunk,
- * so an interrupted build resumes where it stopped. Deleted samples leave it when their file is removed.
- */
-export function buildFts(index: TraceIndex, chunk = 20000): { added: number } {
-  const db = index.db;
-  const max = (db.prepare('SELECT coalesce(max(id), 0) FROM samples').pluck().get() as number) ?? 0;
-  const insert = db.prepare(
-    'INSERT INTO samples_fts(rowid, text, problem_id) SELECT id, text, problem_id FROM samples WHERE id > ? AND id <= ?',
-  );
-  let added = 0;
-  for (let last = Number(index.getMeta('fts_max_id') ?? '0'); last < max; ) {
-    const to = Math.min(max, last + chunk);
-    db.transaction(() => {
-      added += insert.run(last, to).changes;
-      index.setMeta('fts_max_id', String(to));
-    })();
-    last = to;
-  }
-  return { added };
 }
 
 /**
@@ -525,6 +508,7 @@ interface IndexFileArgs {
 /** Prepared statements and caches for writing samples. */
 class SampleWriter {
   private readonly insertSample: Statement;
+  private readonly insertFts: Statement | null;
   private readonly upsertModel: Statement;
   private readonly upsertProblem: Statement;
   private readonly refreshStat: Statement;
@@ -537,7 +521,13 @@ class SampleWriter {
   private readonly models = new Map<string, number>();
   private readonly problems = new Map<string, number>();
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    fts: boolean,
+  ) {
+    // The full-text index is contentless: it is given the text as searchText() prepares it (UTF-8 bytes
+    // from the parallel reader are bound as a BLOB and CAST to TEXT).
+    this.insertFts = fts ? db.prepare('INSERT INTO samples_fts(rowid, text) VALUES (?, CAST(? AS TEXT))') : null;
     this.insertSample = db.prepare(
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
          reward_score, finish_reason, token_count, content_hash, text)
@@ -844,7 +834,7 @@ class SampleWriter {
         for (const s of r.samples) {
           const index = s.sampleIndex ?? state.next;
           state.next = Math.max(state.next, index + 1);
-          this.insertSample.run(
+          const { lastInsertRowid } = this.insertSample.run(
             fileId,
             r.line,
             mid,
@@ -859,6 +849,7 @@ class SampleWriter {
             // UTF-8 bytes from the parallel reader are bound as a BLOB and CAST to TEXT (same bytes).
             s.textUtf8 ?? s.text,
           );
+          this.insertFts?.run(lastInsertRowid, s.searchText ?? searchText(s.text));
           samples++;
           inBatch++;
         }
