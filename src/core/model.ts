@@ -83,6 +83,13 @@ export interface ProblemRecord {
   /** Difficulty level as a string (`1`..`5`, `easy`), when present. */
   level?: string | null;
   samples: SampleRecord[];
+  /**
+   * Where the record is in its file, for records that are one line of a line-based format (JSONL):
+   * its first byte and length in bytes. The index stores it with each sample, and reads the sample's
+   * text again from there (src/core/index/sampleText.ts); absent for other formats (their text is kept
+   * in the index).
+   */
+  span?: { offset: number; bytes: number };
 }
 
 /** A problem with a file, reported with the file path (relative to the results folder) and 1-based line. */

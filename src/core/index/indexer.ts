@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Stats, promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
-import { join, posix } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import type { Diagnostic, FormatId, ProblemRecord } from '../model';
 import { type ReaderOptions, detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
@@ -81,6 +81,8 @@ const READER_OPTIONS_KEY = 'reader_options';
 /** Meta key set while samples are missing from the full-text index (a pass ran with `fts: false`). */
 const FTS_MISSING_KEY = 'fts_missing';
 const LOCK_STALE_MS = 60_000;
+/** Meta key of the absolute path of the results folder last indexed. */
+export const ROOT_KEY = 'root';
 
 interface FileRow {
   id: number;
@@ -109,6 +111,8 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
   const db = index.db;
   const report = options.onProgress ?? (() => {});
   acquireLock(db);
+  // The folder the files' paths are relative to (sample texts are read from the files: sampleText.ts).
+  index.setMeta(ROOT_KEY, resolve(root));
   // Writing needs few cached pages (samples are appended); a smaller page cache for the pass keeps
   // its peak memory down. The connection's own setting comes back afterwards.
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
@@ -509,6 +513,7 @@ interface IndexFileArgs {
 class SampleWriter {
   private readonly insertSample: Statement;
   private readonly insertFts: Statement | null;
+  private readonly insertSpan: Statement;
   private readonly upsertModel: Statement;
   private readonly upsertProblem: Statement;
   private readonly refreshStat: Statement;
@@ -532,6 +537,9 @@ class SampleWriter {
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
          reward_score, finish_reason, token_count, content_hash, text)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT))`,
+    );
+    this.insertSpan = db.prepare(
+      'INSERT INTO sample_spans (sample_id, rec_offset, rec_bytes, rec_pos) VALUES (?, ?, ?, ?)',
     );
     this.upsertModel = db.prepare(
       `INSERT INTO models (key, run, name, revision, name_source) VALUES (?, ?, ?, ?, ?)
@@ -625,6 +633,9 @@ class SampleWriter {
   private deleteSamplesOf(fileId: number): void {
     const pairs = this.pairsOf(fileId);
     this.db.prepare('DELETE FROM samples_fts WHERE rowid IN (SELECT id FROM samples WHERE file_id = ?)').run(fileId);
+    this.db
+      .prepare('DELETE FROM sample_spans WHERE sample_id IN (SELECT id FROM samples WHERE file_id = ?)')
+      .run(fileId);
     this.db.prepare('DELETE FROM samples WHERE file_id = ?').run(fileId);
     this.db.prepare('DELETE FROM empty_records WHERE file_id = ?').run(fileId);
     this.refreshPairs(pairs);
@@ -831,7 +842,8 @@ class SampleWriter {
           );
           continue;
         }
-        for (const s of r.samples) {
+        for (let pos = 0; pos < r.samples.length; pos++) {
+          const s = r.samples[pos];
           const index = s.sampleIndex ?? state.next;
           state.next = Math.max(state.next, index + 1);
           const { lastInsertRowid } = this.insertSample.run(
@@ -849,6 +861,8 @@ class SampleWriter {
             // UTF-8 bytes from the parallel reader are bound as a BLOB and CAST to TEXT (same bytes).
             s.textUtf8 ?? s.text,
           );
+          // where the text is read again from (sampleText.ts): the record's bytes, the sample's position in it
+          if (r.span) this.insertSpan.run(lastInsertRowid, r.span.offset, r.span.bytes, pos);
           this.insertFts?.run(lastInsertRowid, s.searchText ?? searchText(s.text));
           samples++;
           inBatch++;

@@ -177,6 +177,21 @@ export const migrations: readonly string[] = [
   DELETE FROM meta WHERE key = 'fts_max_id';
   UPDATE files SET status = 'partial';
   `,
+  // 7 -> 8: an index, not a copy (issue 12). Each sample of a line-based file (JSONL) records where its
+  // text is read again from (src/core/index/sampleText.ts): the record's first byte and length in its
+  // file, and the sample's position among the record's samples; other formats have no row here. A table
+  // of its own (keyed by the sample's row id) rather than columns of samples, so that the step also
+  // applies to a database that already has it (one whose user_version was set back by hand). Every file
+  // is read again by the next pass, which fills it.
+  `
+  CREATE TABLE IF NOT EXISTS sample_spans (
+    sample_id INTEGER PRIMARY KEY,
+    rec_offset INTEGER NOT NULL,
+    rec_bytes INTEGER NOT NULL,
+    rec_pos INTEGER NOT NULL
+  );
+  UPDATE files SET status = 'partial';
+  `,
 ];
 
 /** Current schema version (the number of migrations). */

@@ -590,7 +590,7 @@ export class TraceIndex {
   clearIndexedData(): void {
     this.db.transaction(() => {
       this.db.exec(`
-        DELETE FROM samples_fts; DELETE FROM samples; DELETE FROM empty_records; DELETE FROM stats; DELETE FROM files;
+        DELETE FROM samples_fts; DELETE FROM sample_spans; DELETE FROM samples; DELETE FROM empty_records; DELETE FROM stats; DELETE FROM files;
         DELETE FROM diagnostics; DELETE FROM similarity_cache; DELETE FROM models; DELETE FROM problems;
         DELETE FROM meta WHERE key IN ('fts_max_id', 'fts_missing');
       `);
