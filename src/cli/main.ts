@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { auditFolder } from '../core/audit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import { indexFolder, type IndexSummary } from '../core/index/indexer';
+import { readSampleText } from '../core/index/sampleText';
 import { SQLITE_DRIVER_ENV, describeSqliteDriver, sqliteDriver } from '../core/index/sqlite';
 import { TraceIndex } from '../core/index/traceIndex';
 import { FORMAT_IDS, type Diagnostic, type FormatId } from '../core/model';
@@ -610,11 +611,11 @@ export interface SearchMatch {
  * (case-insensitive; every model when absent; an error listing the models when none does), with the
  * verdict asked for; `total` counts every match, `matches` the first `limit`, each with its snippet.
  */
-export function searchIndex(
+export async function searchIndex(
   index: TraceIndex,
   query: string,
   opts: { model?: string; correct?: boolean; limit: number },
-): { query: string; total: number; matches: SearchMatch[] } {
+): Promise<{ query: string; total: number; matches: SearchMatch[] }> {
   const models = index.models();
   let ids: number[] | undefined;
   if (opts.model !== undefined) {
@@ -626,17 +627,20 @@ export function searchIndex(
   }
   const byId = new Map(models.map((m) => [m.id, m]));
   const { total, samples } = index.searchSamples(query, { models: ids, correct: opts.correct, limit: opts.limit });
-  const matches = samples.map((s) => {
+  const matches: SearchMatch[] = [];
+  for (const s of samples) {
     const p = index.problem(s.problemId);
-    return {
+    // the text is read from its results file (checked against its content hash: a changed file throws, naming it)
+    const text = (await readSampleText(index, s.id)) ?? '';
+    matches.push({
       problemId: p?.problemId ?? '',
       dataset: p?.dataset ?? '',
       model: byId.get(s.modelId)?.displayId ?? '',
       sampleIndex: s.sampleIndex,
       correct: s.correct,
-      snippet: snippet(index.sample(s.id)?.text ?? '', query),
-    };
-  });
+      snippet: snippet(text, query),
+    });
+  }
   return { query, total, matches };
 }
 
@@ -858,7 +862,7 @@ export function program(): Command {
         const { index } = await runIndex(folder, opts);
         try {
           const correct = opts.correct ? true : opts.incorrect ? false : undefined;
-          const result = searchIndex(index, query, { model: opts.model, correct, limit: opts.limit ?? 20 });
+          const result = await searchIndex(index, query, { model: opts.model, correct, limit: opts.limit ?? 20 });
           if (opts.format === 'json') {
             process.stdout.write(`${terminalJson(result, 2)}\n`);
             return;

@@ -7,6 +7,7 @@
  * al. 2025, arXiv:2504.13837); similarity is src/core/similarity (token 3-gram Jaccard, MinHash
  * shortlist, novel spans).
  */
+import type { TextSource } from '../core/index/sampleText';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -224,14 +225,20 @@ export function samplePage(
   return { problemId, modelId, offset, total, samples: out };
 }
 
-/** A sample with its text (cut at MAX_TEXT) and its annotation. */
-export function sampleText(
+/**
+ * A sample with its text (cut at MAX_TEXT; read from its results file through `texts`, which throws
+ * when the file changed since it was indexed) and its annotation.
+ */
+export async function sampleText(
   index: TraceIndex,
   annotations: AnnotationStore | undefined,
   sampleId: number,
-): SampleText | undefined {
-  const s = index.sample(sampleId);
-  if (!s) return undefined;
+  texts: TextSource,
+): Promise<SampleText | undefined> {
+  const row = index.sample(sampleId);
+  const text = row ? await texts.sampleText(sampleId) : undefined;
+  if (!row || text === undefined) return undefined;
+  const s = { ...row, text };
   const ref = annotations?.refOf(sampleId);
   const a = ref ? annotations?.get(ref) : undefined;
   return {
@@ -358,14 +365,26 @@ export function withAnswersInBase(
   };
 }
 
-/** Builds the similarity job of (problem, base model, model) from the index. */
-export function similarityJob(index: TraceIndex, problemId: number, baseId: number, modelId: number): SimilarityJob {
+/** Builds the similarity job of (problem, base model, model), the texts read through `texts` (the results files). */
+export async function similarityJob(
+  texts: TextSource,
+  problemId: number,
+  baseId: number,
+  modelId: number,
+): Promise<SimilarityJob> {
   return {
     kind: 'problem',
-    base: index.sampleTexts(problemId, baseId).map((s) => ({ id: s.id, sampleIndex: s.sampleIndex, text: s.text })),
-    model: index
-      .sampleTexts(problemId, modelId)
-      .map((s) => ({ id: s.id, sampleIndex: s.sampleIndex, correct: s.correct, text: s.text })),
+    base: (await texts.sampleTexts(problemId, baseId)).map((s) => ({
+      id: s.id,
+      sampleIndex: s.sampleIndex,
+      text: s.text,
+    })),
+    model: (await texts.sampleTexts(problemId, modelId)).map((s) => ({
+      id: s.id,
+      sampleIndex: s.sampleIndex,
+      correct: s.correct,
+      text: s.text,
+    })),
   };
 }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { SourceChangedError } from '../core/index/sampleText';
 import type { SampleDetail } from '../core/index/traceIndex';
 import { dollarMath } from '../core/text';
 import type { FolderSession } from './session';
@@ -130,7 +131,7 @@ export class SampleDocumentProvider implements vscode.TextDocumentContentProvide
 
   constructor(private readonly sessionFor: (folder: string) => FolderSession | undefined) {}
 
-  provideTextDocumentContent(uri: vscode.Uri): string {
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const a = parseSampleUri(uri);
     if (!a) return 'Not a sample address.';
     const session = this.sessionFor(a.folder);
@@ -138,7 +139,15 @@ export class SampleDocumentProvider implements vscode.TextDocumentContentProvide
     const id = session.index.findSample(a.problemKey, a.modelKey, a.sampleIndex);
     const d = id !== undefined ? session.index.sample(id) : undefined;
     if (!d) return 'This sample is no longer in the index (its results file changed or was removed).';
-    return renderSample(session, d, a.preview);
+    try {
+      // the text is read from the results file, checked against the hash stored when it was indexed
+      const text = await session.sampleText(d.id);
+      if (text === undefined) return 'This sample is no longer in the index (its results file changed or was removed).';
+      return renderSample(session, { ...d, text }, a.preview);
+    } catch (e) {
+      if (!(e instanceof SourceChangedError)) throw e;
+      return `${e.file} changed since it was indexed: this sample's text is not shown until the folder is indexed again (Trace Inspector: Index Folder). Annotations are kept.`;
+    }
   }
 
   /** Re-renders open sample documents (after an annotation or a re-index). */

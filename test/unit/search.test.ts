@@ -217,7 +217,7 @@ describe('search on real folders', () => {
       assert.equal(got.total, expected.length, q);
     }
     // the Chinese hits are snippets around the term
-    const hit = searchIndex(index, '平方米', { limit: 5 }).matches[0];
+    const hit = (await searchIndex(index, '平方米', { limit: 5 })).matches[0];
     assert.match(hit.snippet, /«平方»/);
     index.close();
   });

@@ -145,3 +145,20 @@ export async function readSampleTexts(
     text: texts[i],
   }));
 }
+
+/** Where sample texts are read from: the results files (FolderSession adds the user's notice when one changed). */
+export interface TextSource {
+  sampleText(sampleId: number): Promise<string | undefined>;
+  sampleTexts(
+    problemId: number,
+    modelId: number,
+  ): Promise<{ id: number; sampleIndex: number; correct: boolean | null; text: string }[]>;
+}
+
+/** The {@link TextSource} of an index: {@link readSampleText} and {@link readSampleTexts}. */
+export function fileTextSource(index: TraceIndex): TextSource {
+  return {
+    sampleText: (id) => readSampleText(index, id),
+    sampleTexts: (p, m) => readSampleTexts(index, p, m),
+  };
+}
