@@ -644,6 +644,20 @@ export async function searchIndex(
   return { query, total, matches };
 }
 
+/** Adds the options that say where the index is and how the folder is read (`index` and `search`). */
+function withIndexOptions(c: Command): Command {
+  return c
+    .option('--db <file>', 'index database (default: a per-user cache file for this folder)')
+    .addOption(
+      new Option('--input-format <id>', 'read every file in this format instead of detecting it per file').choices([
+        ...FORMAT_IDS,
+      ]),
+    )
+    .option('--scorer <name>', SCORER_HELP, parseScorer)
+    .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
+    .option('-q, --quiet', 'no progress on stderr');
+}
+
 /** Builds the command-line program (exported for tests). */
 export function program(): Command {
   const cmd = new Command('trace-inspector')
@@ -689,20 +703,10 @@ export function program(): Command {
       process.stdout.write(`${lines.map(safe).join('\n')}\n`);
     });
 
-  cmd
-    .command('index')
+  withIndexOptions(cmd.command('index'))
     .description('index every supported results file under <folder> into SQLite (incremental)')
     .argument('<folder>', 'results folder')
-    .option('--db <file>', 'index database (default: a per-user cache file for this folder)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .addOption(
-      new Option('--input-format <id>', 'read every file in this format instead of detecting it per file').choices([
-        ...FORMAT_IDS,
-      ]),
-    )
-    .option('--scorer <name>', SCORER_HELP, parseScorer)
-    .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
-    .option('-q, --quiet', 'no progress on stderr')
     .action(async (folder: string, opts: IndexCliOptions & { format: string }) => {
       const { index, summary } = await runIndex(folder, opts);
       index.close();
@@ -822,8 +826,7 @@ export function program(): Command {
         }
       },
     );
-  cmd
-    .command('search')
+  withIndexOptions(cmd.command('search'))
     .description(
       'index <folder> (incrementally) and list the samples whose text holds every word of <query> (any script; the search filter of the Problems tree)',
     )
@@ -837,16 +840,7 @@ export function program(): Command {
       if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected an integer >= 0');
       return n;
     })
-    .option('--db <file>', 'index database (default: a per-user cache file for this folder)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .addOption(
-      new Option('--input-format <id>', 'read every file in this format instead of detecting it per file').choices([
-        ...FORMAT_IDS,
-      ]),
-    )
-    .option('--scorer <name>', SCORER_HELP, parseScorer)
-    .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
-    .option('-q, --quiet', 'no progress on stderr')
     .action(
       async (
         folder: string,
