@@ -1,6 +1,6 @@
 /**
  * Full-text search of sample text in every script: what the full-text index (SQLite FTS5, schema
- * migration 7) is given for a sample text, the FTS5 query for what a user typed, and the snippet shown
+ * migration 8) is given for a sample text, the FTS5 query for what a user typed, and the snippet shown
  * for a match. Pure; no `vscode` import.
  *
  * FTS5's `unicode61` tokenizer cuts text into runs of letters, digits and marks and folds case and
@@ -40,7 +40,7 @@ const RUN_UNIT = /\P{M}\p{M}*/gu;
 
 /**
  * A word as the index's tokenizer cuts it (`unicode61` with `categories 'L* N* Co M*'`, schema
- * migration 7): a run of letters, digits, private-use characters and marks.
+ * migration 8): a run of letters, digits, private-use characters and marks.
  */
 const WORD = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
 

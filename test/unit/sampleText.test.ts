@@ -170,7 +170,7 @@ describe('a results file changed after indexing', () => {
     });
   }
 
-  test('an index from before migration 8 (no spans) reads the copy it keeps', async () => {
+  test('an index from before migration 9 (no spans) reads the copy it keeps', async () => {
     const f = folder();
     const index = TraceIndex.open(join(f.dir, 'index.db'));
     await indexFolder(index, f.dir);

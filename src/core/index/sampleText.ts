@@ -4,12 +4,12 @@
  *
  * A sample of a line-based file (JSONL: the `qwen-math`, `rollouts`, `flat` and JSONL `mapping`
  * formats) records where its record is in the file (`sample_spans.rec_offset`, `rec_bytes`: the line's
- * first byte and length) and its position among the record's samples (`rec_pos`), schema migration 8. Its text is read
+ * first byte and length) and its position among the record's samples (`rec_pos`), schema migration 9. Its text is read
  * by running the file's reader over those bytes only (one read and one parse of one line; a per-problem
  * line gives every sample of that problem and model at once), and checked against the content hash
  * stored when it was indexed. A mismatch (the file was edited, truncated or replaced since) throws a
  * {@link SourceChangedError} naming the file: a wrong text is never returned. Samples of other formats
- * (whole-document `.json`, Inspect `.eval` zips) and samples indexed before migration 8 have no span:
+ * (whole-document `.json`, Inspect `.eval` zips) and samples indexed before migration 9 have no span:
  * their text comes from the copy the index keeps.
  */
 import { join, posix } from 'node:path';
@@ -46,7 +46,7 @@ interface TextRow {
   recOffset: number | null;
   recBytes: number | null;
   recPos: number | null;
-  /** The copy kept in the index (every sample until migration 9; samples without a span after it). */
+  /** The copy kept in the index (of every sample for now; a later step drops it where there is a span). */
   text: string | null;
 }
 

@@ -162,7 +162,44 @@ export const migrations: readonly string[] = [
   -- the next pass reads every file again
   UPDATE files SET status = 'partial';
   `,
-  // 6 -> 7: search every script (src/core/search.ts). The full-text index is given each sample's text
+  // 6 -> 7: a sample carries any number of named scores (reward models, judges; a scorer per file),
+  // and problem lists give facts about problems (level, subject) that other files have samples of.
+  // Both are keyed by strings (problem key, model key or name, sample index), not by row ids: scores in
+  // one file attach to samples another file defines, whichever is read first or re-read later; the
+  // attachment is made when they are read together (TraceIndex.resolveScores). A subject given by a
+  // samples file is a problem_info row of that file too. Written to apply again to a database whose
+  // user_version was set back.
+  `
+  CREATE TABLE IF NOT EXISTS scores (
+    file_id INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    record INTEGER,                      -- position of the record in a JSON document (messages)
+    problem_key TEXT NOT NULL,           -- dataset \x1f problem id
+    model_key TEXT,                      -- the exact model, when the record also defines the samples
+    model_name TEXT,                     -- else the model name the file gives; NULL: the one model with this problem
+    sample_index INTEGER NOT NULL,
+    scorer TEXT NOT NULL,
+    value REAL NOT NULL,
+    steps TEXT,                          -- JSON list of a process reward model's step scores
+    rule TEXT,                           -- how steps became value: min, last, product
+    defines INTEGER NOT NULL DEFAULT 0   -- the record defines these samples too (same layout in every file)
+  );
+  CREATE INDEX IF NOT EXISTS scores_by_key ON scores (problem_key, sample_index);
+  CREATE INDEX IF NOT EXISTS scores_by_file ON scores (file_id);
+  CREATE TABLE IF NOT EXISTS problem_info (
+    file_id INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    record INTEGER,
+    problem_key TEXT NOT NULL,
+    question TEXT,
+    reference_answer TEXT,
+    level TEXT,
+    subject TEXT
+  );
+  CREATE INDEX IF NOT EXISTS problem_info_by_key ON problem_info (problem_key);
+  CREATE INDEX IF NOT EXISTS problem_info_by_file ON problem_info (file_id);
+  `,
+  // 7 -> 8: search every script (src/core/search.ts). The full-text index is given each sample's text
   // as searchText() prepares it (NFKC; Chinese, Japanese, Korean, Thai, ... runs as character bigrams)
   // while the indexer writes the sample, no longer copied from the samples table afterwards (so it no
   // longer needs the text stored there). Marks are word characters (categories 'L* N* Co M*'): the
@@ -177,7 +214,7 @@ export const migrations: readonly string[] = [
   DELETE FROM meta WHERE key = 'fts_max_id';
   UPDATE files SET status = 'partial';
   `,
-  // 7 -> 8: an index, not a copy (issue 12). Each sample of a line-based file (JSONL) records where its
+  // 8 -> 9: an index, not a copy (issue 12). Each sample of a line-based file (JSONL) records where its
   // text is read again from (src/core/index/sampleText.ts): the record's first byte and length in its
   // file, and the sample's position among the record's samples; other formats have no row here. A table
   // of its own (keyed by the sample's row id) rather than columns of samples, so that the step also
