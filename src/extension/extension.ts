@@ -249,9 +249,7 @@ export class Extension implements vscode.Disposable {
         const msg =
           p.phase === 'index'
             ? `${p.filesDone}/${p.filesTotal} files, ${p.samples.toLocaleString('en-US')} samples`
-            : p.phase === 'fts'
-              ? 'building full-text index'
-              : p.phase;
+            : p.phase;
         progress?.report({ message: msg });
         this.status.text = `$(sync~spin) Indexing ${msg}`;
       });

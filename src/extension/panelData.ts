@@ -7,6 +7,7 @@
  * al. 2025, arXiv:2504.13837); similarity is src/core/similarity (token 3-gram Jaccard, MinHash
  * shortlist, novel spans).
  */
+import type { TextSource } from '../core/index/sampleText';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -274,14 +275,20 @@ export function samplePage(
   return { problemId, modelId, offset, total, samples: out };
 }
 
-/** A sample with its text (cut at MAX_TEXT) and its annotation. */
-export function sampleText(
+/**
+ * A sample with its text (cut at MAX_TEXT; read from its results file through `texts`, which throws
+ * when the file changed since it was indexed) and its annotation.
+ */
+export async function sampleText(
   index: TraceIndex,
   annotations: AnnotationStore | undefined,
   sampleId: number,
-): SampleText | undefined {
-  const s = index.sample(sampleId);
-  if (!s) return undefined;
+  texts: TextSource,
+): Promise<SampleText | undefined> {
+  const row = index.sample(sampleId);
+  const text = row ? await texts.sampleText(sampleId) : undefined;
+  if (!row || text === undefined) return undefined;
+  const s = { ...row, text };
   const ref = annotations?.refOf(sampleId);
   const a = ref ? annotations?.get(ref) : undefined;
   return {
@@ -454,14 +461,26 @@ export function withAnswersInBase(
   };
 }
 
-/** Builds the similarity job of (problem, base model, model) from the index. */
-export function similarityJob(index: TraceIndex, problemId: number, baseId: number, modelId: number): SimilarityJob {
+/** Builds the similarity job of (problem, base model, model), the texts read through `texts` (the results files). */
+export async function similarityJob(
+  texts: TextSource,
+  problemId: number,
+  baseId: number,
+  modelId: number,
+): Promise<SimilarityJob> {
   return {
     kind: 'problem',
-    base: index.sampleTexts(problemId, baseId).map((s) => ({ id: s.id, sampleIndex: s.sampleIndex, text: s.text })),
-    model: index
-      .sampleTexts(problemId, modelId)
-      .map((s) => ({ id: s.id, sampleIndex: s.sampleIndex, correct: s.correct, text: s.text })),
+    base: (await texts.sampleTexts(problemId, baseId)).map((s) => ({
+      id: s.id,
+      sampleIndex: s.sampleIndex,
+      text: s.text,
+    })),
+    model: (await texts.sampleTexts(problemId, modelId)).map((s) => ({
+      id: s.id,
+      sampleIndex: s.sampleIndex,
+      correct: s.correct,
+      text: s.text,
+    })),
   };
 }
 
@@ -918,17 +937,19 @@ export function rewardModelsData(index: TraceIndex, replicates = 1000): RewardMo
 /**
  * How each scorer ranks one problem's samples of one model: the samples in order (with the start of
  * their text) and, per scorer, each sample's score (null when that scorer did not score it) and step
- * scores. The single reward score appears as the scorer `reward_score` when a sample has one.
+ * scores. The single reward score appears as the scorer `reward_score` when a sample has one. The texts
+ * are read through `texts` (the results files; throws when one changed since it was indexed).
  * @returns undefined when the problem or model is not in the index.
  */
-export function problemRankingData(
+export async function problemRankingData(
   index: TraceIndex,
   problemId: number,
   modelId: number,
-): ProblemRankingData | undefined {
+  texts: TextSource,
+): Promise<ProblemRankingData | undefined> {
   const p = index.problem(problemId);
   if (!p || !index.model(modelId)) return undefined;
-  const rows = index.sampleTexts(problemId, modelId);
+  const rows = await texts.sampleTexts(problemId, modelId);
   const ids = new Map(rows.map((r, i) => [r.id, i]));
   const scorers = new Map<string, { scores: (number | null)[]; steps: (number[] | null)[]; rule: string | null }>();
   const get = (name: string) => {

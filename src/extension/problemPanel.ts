@@ -374,7 +374,7 @@ class Panel {
         return samplePage(this.session().index, m.problemId, m.modelId, m.offset, m.limit);
       case 'getSample': {
         const s = this.session();
-        const t = sampleText(s.index, s.annotations, m.sampleId);
+        const t = await sampleText(s.index, s.annotations, m.sampleId, s);
         if (!t) throw new RequestError(`Sample ${m.sampleId} is not in the index.`);
         return t;
       }
@@ -398,7 +398,8 @@ class Panel {
       case 'getRewardModels':
         return rewardModelsData(this.session().index);
       case 'getProblemRanking': {
-        const d = problemRankingData(this.session().index, m.problemId, m.modelId);
+        const s = this.session();
+        const d = await problemRankingData(s.index, m.problemId, m.modelId, s);
         if (!d) throw new RequestError(`Problem ${m.problemId} or model ${m.modelId} is not in the index.`);
         return d;
       }
@@ -516,7 +517,7 @@ class Panel {
         ...withAnswersInBase(s.index, problemId, base.id, modelId, cached),
         cached: true,
       };
-    const body = await this.panels.runner.run(similarityJob(s.index, problemId, base.id, modelId));
+    const body = await this.panels.runner.run(await similarityJob(s, problemId, base.id, modelId));
     try {
       writeSimilarityCache(s.index, problemId, base.id, modelId, params, body);
     } catch {
@@ -534,13 +535,13 @@ class Panel {
   private async novelty(sampleId: number): Promise<NoveltyData> {
     const s = this.session();
     const sample = s.index.sample(sampleId);
-    if (!sample) throw new RequestError(`Sample ${sampleId} is not in the index.`);
+    const text = sample ? await s.sampleText(sampleId) : undefined;
+    if (!sample || text === undefined) throw new RequestError(`Sample ${sampleId} is not in the index.`);
     const base = this.baseFor(s, sample.modelId);
-    const baseTexts = s.index
-      .sampleTexts(sample.problemId, base.id)
+    const baseTexts = (await s.sampleTexts(sample.problemId, base.id))
       .filter((b) => b.id !== sampleId)
       .map((b) => ({ id: b.id, sampleIndex: b.sampleIndex, text: b.text }));
-    const body = await this.panels.runner.run({ kind: 'novelty', text: sample.text, base: baseTexts });
+    const body = await this.panels.runner.run({ kind: 'novelty', text, base: baseTexts });
     return { sampleId, baseModelId: base.id, ...body };
   }
 

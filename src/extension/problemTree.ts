@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { SourceChangedError } from '../core/index/sampleText';
 import { passAtK } from '../core/metrics';
 import type { ModelRow, ProblemFilter, ProblemRow, SampleRow, StatRow } from '../core/index/traceIndex';
 import { preview } from '../core/text';
@@ -707,7 +708,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
   }
 
   /** Tooltips load lazily: only when the user hovers. Model output is shown as plain text. */
-  resolveTreeItem(item: vscode.TreeItem, node: Node): vscode.TreeItem {
+  async resolveTreeItem(item: vscode.TreeItem, node: Node): Promise<vscode.TreeItem> {
     const s = this.getSession();
     if (!s) return item;
     const md = new vscode.MarkdownString(undefined, false);
@@ -735,7 +736,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         md.appendText(
           `${node.modelLabel} · problem ${node.problemLabel} · sample ${d.sampleIndex} · ${d.correct === null ? 'ungraded' : d.correct ? 'correct' : 'incorrect'}`,
         );
-        md.appendMarkdown('\n\n').appendText(preview(d.text, 500));
+        // the text is read from its results file; a file changed since indexing is named instead
+        let text: string;
+        try {
+          text = (await s.sampleText(d.id)) ?? '';
+        } catch (e) {
+          text = e instanceof SourceChangedError ? e.message : `text not readable: ${(e as Error).message}`;
+        }
+        md.appendMarkdown('\n\n').appendText(preview(text, 500));
         const a = s.annotations.get(s.annotations.refOf(d.id)!);
         if (a?.note) md.appendMarkdown('\n\n**Note:** ').appendText(a.note);
       }

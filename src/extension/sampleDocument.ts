@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { SourceChangedError } from '../core/index/sampleText';
 import type { SampleDetail } from '../core/index/traceIndex';
 import type { FolderSession } from './session';
 
@@ -127,7 +128,7 @@ export class SampleDocumentProvider implements vscode.FileSystemProvider, vscode
   constructor(private readonly sessionFor: (folder: string) => FolderSession | undefined) {}
 
   /** The document text of a sample address (a message when it cannot be served). */
-  text(uri: vscode.Uri): string {
+  async text(uri: vscode.Uri): Promise<string> {
     const a = parseSampleUri(uri);
     if (!a) return 'Not a sample address.';
     const session = this.sessionFor(a.folder);
@@ -135,21 +136,29 @@ export class SampleDocumentProvider implements vscode.FileSystemProvider, vscode
     const id = session.index.findSample(a.problemKey, a.modelKey, a.sampleIndex);
     const d = id !== undefined ? session.index.sample(id) : undefined;
     if (!d) return 'This sample is no longer in the index (its results file changed or was removed).';
-    return renderSample(session, d);
+    try {
+      // the text is read from the results file, checked against the hash stored when it was indexed
+      const text = await session.sampleText(d.id);
+      if (text === undefined) return 'This sample is no longer in the index (its results file changed or was removed).';
+      return renderSample(session, { ...d, text });
+    } catch (e) {
+      if (!(e instanceof SourceChangedError)) throw e;
+      return `${e.file} changed since it was indexed: this sample's text is not shown until the folder is indexed again (Trace Inspector: Index Folder). Annotations are kept.`;
+    }
   }
 
-  stat(uri: vscode.Uri): vscode.FileStat {
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     return {
       type: vscode.FileType.File,
       ctime: this.version,
       mtime: this.version,
-      size: Buffer.byteLength(this.text(uri), 'utf8'),
+      size: Buffer.byteLength(await this.text(uri), 'utf8'),
       permissions: vscode.FilePermission.Readonly,
     };
   }
 
-  readFile(uri: vscode.Uri): Uint8Array {
-    return Buffer.from(this.text(uri), 'utf8');
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    return Buffer.from(await this.text(uri), 'utf8');
   }
 
   watch(): vscode.Disposable {

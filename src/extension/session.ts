@@ -7,6 +7,7 @@ import { type GraderAudit, graderAudit, graderAuditDiagnostics } from '../core/g
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 import { comparisonBase, defaultFocusModel, distinctiveLabels, guessBaseModel } from '../core/index/labels';
+import { SourceChangedError, readSampleText, readSampleTexts } from '../core/index/sampleText';
 import { sqliteDriver } from '../core/index/sqlite';
 import { checkpointSeries } from '../core/trajectories';
 import { TraceIndex, type ModelRow } from '../core/index/traceIndex';
@@ -96,6 +97,49 @@ export class FolderSession implements vscode.Disposable {
 
   get root(): string {
     return this.folder.uri.fsPath;
+  }
+
+  /** When each changed file was last reported (a tooltip or a page may ask for many of its samples at once). */
+  private readonly changedReported = new Map<string, number>();
+
+  /**
+   * The text of a sample, read from its results file (core sampleText.ts). When the file changed since
+   * it was indexed, tells the user which file (at most once a minute per file), offers to index the
+   * folder again (annotations are kept: they follow the sample's keys and content hash), and throws the
+   * {@link SourceChangedError}: a wrong text is never shown.
+   */
+  async sampleText(sampleId: number): Promise<string | undefined> {
+    return this.sourceChecked(() => readSampleText(this.index, sampleId));
+  }
+
+  /** Texts of every sample of a model for one problem (see {@link sampleText}). */
+  async sampleTexts(
+    problemId: number,
+    modelId: number,
+  ): Promise<{ id: number; sampleIndex: number; correct: boolean | null; text: string }[]> {
+    return this.sourceChecked(() => readSampleTexts(this.index, problemId, modelId));
+  }
+
+  private async sourceChecked<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (e) {
+      if (e instanceof SourceChangedError) this.reportChanged(e);
+      throw e;
+    }
+  }
+
+  private reportChanged(e: SourceChangedError): void {
+    const last = this.changedReported.get(e.file) ?? 0;
+    if (Date.now() - last < 60_000) return;
+    this.changedReported.set(e.file, Date.now());
+    this.output.appendLine(`[${new Date().toISOString()}] ${e.message}`);
+    void vscode.window
+      .showWarningMessage(
+        `Trace Inspector: ${e.file} changed since it was indexed, so its sample texts are not shown until the folder is indexed again (annotations are kept).`,
+        'Index Folder',
+      )
+      .then((c) => c && vscode.commands.executeCommand('traceInspector.index'));
   }
 
   get isIndexing(): boolean {

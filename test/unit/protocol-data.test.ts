@@ -16,6 +16,7 @@ import { buildReport } from '../../src/core/report';
 import { guessBaseModel } from '../../src/core/index/labels';
 import { majAtK, normalizeAnswer } from '../../src/core/metrics/majority';
 import { AnnotationStore } from '../../src/core/index/annotations';
+import { fileTextSource } from '../../src/core/index/sampleText';
 import {
   accuracyBin,
   overviewData,
@@ -125,11 +126,11 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     assert.equal(samplePage(index, p0, rl.id, 8, 5).samples.length, 0);
   });
 
-  test('sampleText carries the annotation written through the store', () => {
+  test('sampleText carries the annotation written through the store', async () => {
     const store = new AnnotationStore(index);
     const id = samplePage(index, p0, rl.id, 0, 1).samples[0].id;
     store.set(store.refOf(id)!, ['lucky guess'], 'checked by hand');
-    const t = sampleText(index, store, id)!;
+    const t = (await sampleText(index, store, id, fileTextSource(index)))!;
     assert.deepEqual([t.labels, t.note, t.truncated], [['lucky guess'], 'checked by hand', false]);
     assert.equal(t.text, index.sample(id)!.text);
   });
@@ -277,7 +278,7 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
   });
 
   test('similarity: job result, cache round trip, and the worker gives the same answer', async () => {
-    const job = similarityJob(index, p0, sft.id, rl.id);
+    const job = await similarityJob(fileTextSource(index), p0, sft.id, rl.id);
     assert.equal(job.base.length, 8);
     assert.equal(job.model.length, 8);
     const body = runSimilarityJob(job);
