@@ -54,3 +54,13 @@ export {
   stepsFromTokens,
 } from './steps';
 export { PathMatch, ProblemPaths, comparePath, pathLine, problemPaths } from './paths';
+export {
+  FolderShingles,
+  ModelTextMatch,
+  ProblemTextSimilarity,
+  ShingleIdf,
+  TextMatch,
+  buildShingleIdf,
+  problemTextSimilarity,
+  weightedJaccard,
+} from './weighted';
