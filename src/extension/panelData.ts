@@ -36,11 +36,13 @@ import {
   voteGroups,
   withinNoise,
 } from '../core/metrics';
-import { buildBaseIndex, problemSimilarity } from '../core/similarity';
+import { buildBaseIndex, type PathMatch, type ProblemPaths, problemPaths, problemSimilarity } from '../core/similarity';
+import type { PathMatchData } from '../shared/pathLine';
 import { denominator, describeDenominator, problemSet } from '../core/denominators';
 import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
 import { clusterOrder, computeTrajectories, type TrajectoryDetail, trajectoryFilter } from '../core/trajectories';
 import {
+  MAX_NEW_STEPS,
   MAX_TEXT,
   type KPoint,
   type ModelInfo,
@@ -252,13 +254,16 @@ export function sampleText(
 // ------------------------------------------------------------------------------------------------
 // Similarity (pure compute functions run in the similarity worker; cache helpers run on the host)
 
-/** Parameters of the similarity measure used by the views (defaults of src/core/similarity, 3 neighbours). */
-export const SIMILARITY_PARAMS = { n: 3, numHashes: 64, topK: 3, version: 1 } as const;
+/**
+ * Parameters of the similarity measure used by the views (defaults of src/core/similarity, 3 neighbours);
+ * `version` 2 adds computation paths (cached results of version 1 are recomputed).
+ */
+export const SIMILARITY_PARAMS = { n: 3, numHashes: 64, topK: 3, version: 2 } as const;
 
 /** Input of a similarity job: texts only, so it can be posted to a worker. */
 export interface SimilarityJob {
   kind: 'problem';
-  base: { id: number; sampleIndex: number; text: string }[];
+  base: { id: number; sampleIndex: number; correct?: boolean | null; text: string }[];
   model: { id: number; sampleIndex: number; correct: boolean | null; text: string }[];
 }
 
@@ -270,7 +275,7 @@ export interface NoveltyJob {
 }
 
 /** Body of a SimilarityData without the ids of the request (filled in by the caller). */
-export type SimilarityBody = Pick<SimilarityData, 'samples' | 'baseline' | 'summary' | 'baseSamples'>;
+export type SimilarityBody = Pick<SimilarityData, 'samples' | 'baseline' | 'summary' | 'baseSamples' | 'paths'>;
 export type NoveltyBody = Omit<NoveltyData, 'sampleId' | 'baseModelId'>;
 
 /** Runs problemSimilarity on a job and maps indices back to sample ids. */
@@ -280,8 +285,13 @@ export function runSimilarityJob(job: SimilarityJob): SimilarityBody {
     job.model.map((m) => m.text),
     { n: SIMILARITY_PARAMS.n, numHashes: SIMILARITY_PARAMS.numHashes, topK: SIMILARITY_PARAMS.topK },
   );
+  const paths = problemPaths(
+    job.base.map((b) => b.text),
+    job.model.map((m) => m.text),
+  );
   return {
     samples: r.model.map((m, j) => ({
+      path: pathData(paths.model[j]),
       sampleId: job.model[j].id,
       sampleIndex: job.model[j].sampleIndex,
       correct: job.model[j].correct,
@@ -301,7 +311,36 @@ export function runSimilarityJob(job: SimilarityJob): SimilarityBody {
       novelty: b.novelty,
     })),
     summary: r.summary,
+    paths: pathCounts(paths, job),
   };
+}
+
+/** A path comparison in the protocol's shape: the first MAX_NEW_STEPS new steps as text, and their count. */
+function pathData(m: PathMatch): PathMatchData & { newSteps: string[]; newStepCount: number } {
+  return {
+    steps: m.steps,
+    fullPath: m.fullPath,
+    bestFound: m.bestFound,
+    candidates: m.candidates,
+    newSteps: m.newSteps.slice(0, MAX_NEW_STEPS).map((s) => s.display),
+    newStepCount: m.newSteps.length,
+  };
+}
+
+/** Correct samples with steps, and those whose path is in the base (model) or in another base sample (baseline). */
+function pathCounts(p: ProblemPaths, job: SimilarityJob): NonNullable<SimilarityData['paths']> {
+  const out = { modelInBase: 0, modelWithSteps: 0, baseInOthers: 0, baseWithSteps: 0 };
+  p.model.forEach((m, j) => {
+    if (job.model[j].correct !== true || m.steps === 0) return;
+    out.modelWithSteps++;
+    if (m.fullPath > 0) out.modelInBase++;
+  });
+  p.baseline.forEach((b, i) => {
+    if (job.base[i].correct !== true || b.steps === 0) return;
+    out.baseWithSteps++;
+    if (b.fullPath > 0) out.baseInOthers++;
+  });
+  return out;
 }
 
 /** Novel spans, novelty score, nearest base sample and the word diff against it. */
@@ -362,7 +401,9 @@ export function withAnswersInBase(
 export function similarityJob(index: TraceIndex, problemId: number, baseId: number, modelId: number): SimilarityJob {
   return {
     kind: 'problem',
-    base: index.sampleTexts(problemId, baseId).map((s) => ({ id: s.id, sampleIndex: s.sampleIndex, text: s.text })),
+    base: index
+      .sampleTexts(problemId, baseId)
+      .map((s) => ({ id: s.id, sampleIndex: s.sampleIndex, correct: s.correct, text: s.text })),
     model: index
       .sampleTexts(problemId, modelId)
       .map((s) => ({ id: s.id, sampleIndex: s.sampleIndex, correct: s.correct, text: s.text })),

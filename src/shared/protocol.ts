@@ -19,6 +19,7 @@
  * Only data crosses the boundary, never HTML: sample text goes as text and is rendered (escaped,
  * Markdown + KaTeX, sanitised) in the webview.
  */
+import type { PathMatchData } from './pathLine';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -173,6 +174,9 @@ export interface Summary {
   mean: number | null;
 }
 
+/** Most new steps of one sample carried by `SimilarityData` (the count says how many there are). */
+export const MAX_NEW_STEPS = 5;
+
 /** Result of `getSimilarity`: every sample of `modelId` against the base model's samples. */
 export interface SimilarityData {
   problemId: number;
@@ -194,7 +198,18 @@ export interface SimilarityData {
      * results cached by older versions).
      */
     answerInBase?: { count: number; correct: number } | null;
+    /**
+     * The sample's computation path against the base samples (docs/similarity.md section 6): at most
+     * {@link MAX_NEW_STEPS} new steps listed, `newStepCount` of them in all. Absent from results cached by older versions.
+     */
+    path?: PathMatchData & { newSteps: string[]; newStepCount: number };
   }[];
+  /**
+   * Paths of correct samples on this problem: this model's whose path some base sample computes in
+   * full, and the base samples' whose path another base sample computes (the baseline, n - 1
+   * candidates); samples without a step are left out of both counts.
+   */
+  paths?: { modelInBase: number; modelWithSteps: number; baseInOthers: number; baseWithSteps: number };
   /** Base samples of the problem (the denominator of `answerInBase.count`). */
   baseSamples?: number;
   /** Base-to-base leave-one-out baseline. */

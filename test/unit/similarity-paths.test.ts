@@ -5,14 +5,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import {
-  comparePath,
-  computationPath,
-  extractSteps,
-  MAX_LINK_TOKENS,
-  pathLine,
-  problemPaths,
-} from '../../src/core/similarity';
+import { comparePath, computationPath, extractSteps, MAX_LINK_TOKENS, problemPaths } from '../../src/core/similarity';
+import { pathLine } from '../../src/shared/pathLine';
 
 const keys = (t: string) => computationPath(t).keys;
 const shown = (t: string) => computationPath(t).steps.map((s) => s.display);
@@ -214,6 +208,14 @@ describe('computation paths: comparisons and baselines', () => {
       'path not in base: 0/4 base samples compute all 3 steps (at most 1); 1 step new: 3 × 17 = 51',
     );
     assert.equal(pathLine(r.model[2]), 'no computation steps found');
+    // the protocol's shape: the first few new steps as strings and their count
+    assert.equal(
+      pathLine(
+        { steps: 5, fullPath: 0, bestFound: 0, candidates: 8, newSteps: ['a = 1', 'b = 2'], newStepCount: 5 },
+        2,
+      ),
+      'path not in base: 0/8 base samples compute all 5 steps; 5 steps new: a = 1; b = 2; …',
+    );
   });
 
   test('no base samples: nothing found, nothing left out silently', () => {

@@ -53,7 +53,7 @@ export {
   pathOfSteps,
   stepsFromTokens,
 } from './steps';
-export { PathMatch, ProblemPaths, comparePath, pathLine, problemPaths } from './paths';
+export { PathMatch, ProblemPaths, comparePath, problemPaths } from './paths';
 export {
   FolderShingles,
   ModelTextMatch,

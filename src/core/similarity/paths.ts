@@ -127,23 +127,3 @@ export function problemPaths(baseTexts: readonly string[], modelTexts: readonly 
     modelBaseline: modelPaths.map((p, i) => comparePath(p, others(modelSets, i))),
   };
 }
-
-/**
- * One line for people (the problem view's): `path in base: 5/8 base samples compute all 4 steps`, or
- * `path not in base: 0/8 base samples compute all 5 steps (at most 4); 1 step new: 3 × 17 = 51`
- * (at most `maxNew` new steps listed, then `…`). Without steps: `no computation steps found`.
- */
-export function pathLine(m: PathMatch, maxNew = 3): string {
-  if (m.steps === 0) return 'no computation steps found';
-  const all = m.steps === 1 ? 'the one step' : `all ${m.steps} steps`;
-  const head = `${m.fullPath}/${m.candidates} base samples compute ${all}`;
-  if (m.fullPath > 0) return `path in base: ${head}`;
-  const best = m.bestFound > 0 ? ` (at most ${m.bestFound})` : '';
-  const listed = m.newSteps.slice(0, maxNew).map((s) => s.display);
-  const more = m.newSteps.length > maxNew ? '; …' : '';
-  const news =
-    m.newSteps.length === 0
-      ? 'every step is in some base sample'
-      : `${m.newSteps.length} ${m.newSteps.length === 1 ? 'step' : 'steps'} new: ${listed.join('; ')}${more}`;
-  return `path not in base: ${head}${best}; ${news}`;
-}
