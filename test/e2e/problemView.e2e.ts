@@ -119,6 +119,26 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       await screenshot(s.page, 'problem-view-2-similarity');
       await frame.$eval('#sample-detail', (el) => el.scrollIntoView());
       await screenshot(s.page, 'problem-view-2-novel-spans');
+      // the computation path beside the text similarity (docs/similarity.md section 6)
+      const pathText = await frame.$eval('#path-line', (el) => el.textContent ?? '');
+      assert.match(
+        pathText,
+        /^(path in base: \d\/8 base samples compute (all \d+ steps|the one step)|path not in base: 0\/8 base samples compute .*|no computation steps found)$/,
+      );
+      const summary = await frame.$eval('p.summary', (el) => el.textContent ?? '');
+      assert.match(summary, /Paths: \d+ of this model's \d+ correct samples with computation steps compute a path/);
+      await screenshot(s.page, 'problem-view-2b-path-line');
+      // RL sample #0 takes a route no SFT sample takes (docs/similarity.md section 6): its new steps are named
+      const first = await frame.$eval('.sample-row.selected .idx', (el) => el.textContent ?? '');
+      await frame.locator('.sample-row:has(.idx:text-is("#0"))').click();
+      await frame.waitForSelector('#path-line.not-in-base', { timeout: 30_000 });
+      assert.equal(
+        await frame.$eval('#path-line', (el) => el.textContent ?? ''),
+        'path not in base: 0/8 base samples compute all 11 steps (at most 1); 10 steps new: 47 × 10 = 470; 52 × 8 = 416; 470 + 416 = 886; …',
+      );
+      await screenshot(s.page, 'problem-view-2c-path-not-in-base');
+      await frame.locator(`.sample-row:has(.idx:text-is("${first}"))`).click();
+      await frame.waitForSelector('#path-line.in-base', { timeout: 30_000 });
       await frame.click('#tab-diff');
       await frame.waitForSelector('#diff-view ins.added', { timeout: 10_000 });
       const added = await frame.$$eval('#diff-view ins.added', (els) => els.length);
