@@ -183,6 +183,7 @@ export function pathLines(paths: readonly PathSummary[]): string[] {
   const rows: string[][] = [['model', 'measure', 'm/b n', 'm/b n-1', 'b/b', 'm/m']];
   for (const p of paths) {
     const t = p.text;
+    if (!t) continue;
     for (const k of ['jaccard', 'weightedJaccard', 'containment', 'weightedContainment'] as const)
       rows.push([
         safe(p.model),
@@ -194,11 +195,13 @@ export function pathLines(paths: readonly PathSummary[]): string[] {
       ]);
   }
   out.push(table(rows));
-  const capped = paths.filter((p) => p.text.samplesLeftOut.base + p.text.samplesLeftOut.model > 0);
-  for (const p of capped)
+  for (const p of paths) {
+    const t = p.text;
+    if (!t || t.samplesLeftOut.base + t.samplesLeftOut.model === 0) continue;
     out.push(
-      `  ${safe(p.model)}: text measures over the first ${p.text.maxSamplesPerProblem} samples per problem (${p.text.samplesLeftOut.model} model and ${p.text.samplesLeftOut.base} base samples left out)`,
+      `  ${safe(p.model)}: text measures over the first ${t.maxSamplesPerProblem} samples per problem (${t.samplesLeftOut.model} model and ${t.samplesLeftOut.base} base samples left out)`,
     );
+  }
   return out;
 }
 

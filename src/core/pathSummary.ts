@@ -61,7 +61,8 @@ export interface PathSummary {
   baselinePathInBase: RatioCI & { samples: number };
   /** Mean share of steps found in the base, over correct model samples with steps (n, and n - 1 candidates), and the baseline's. */
   stepsFound: { model: number | null; modelLeaveOneOut: number | null; baseline: number | null };
-  text: {
+  /** Absent when computed without text measures (`withText` false: the overview). */
+  text?: {
     /** Samples per model and problem that entered (the first ones by sample index). */
     maxSamplesPerProblem: number;
     /** Samples left out by that cap (base, model). */
@@ -128,10 +129,16 @@ export interface PathContext {
 }
 
 /** Reads the base model's samples and counts shingle IDF over its problems (one per base model). */
-export function pathContext(index: TraceIndex, baseId: number, maxTextSamples = DEFAULT_MAX_TEXT_SAMPLES): PathContext {
+export function pathContext(
+  index: TraceIndex,
+  baseId: number,
+  maxTextSamples = DEFAULT_MAX_TEXT_SAMPLES,
+  withText = true,
+): PathContext {
   const shingles = new FolderShingles();
   const base = samplesByProblem(index, baseId);
   const baseSets = new Map<number, Uint32Array[]>();
+  if (!withText) return { shingles, base, baseSets, idf: buildShingleIdf([]) };
   for (const [p, rows] of base)
     baseSets.set(
       p,
@@ -146,6 +153,7 @@ export function pathContext(index: TraceIndex, baseId: number, maxTextSamples = 
  * @param ctx the base model's context ({@link pathContext}, built with the same `maxTextSamples`).
  * @param names display ids of the base model and the model.
  * @param boot bootstrap replicates and seed (defaults of src/core/metrics/bootstrap.ts).
+ * @param withText also the text measures (exact over pairs; the costly part).
  */
 export function pathSummary(
   index: TraceIndex,
@@ -154,6 +162,7 @@ export function pathSummary(
   names: { base: string; model: string },
   boot?: BootstrapOptions,
   maxTextSamples = DEFAULT_MAX_TEXT_SAMPLES,
+  withText = true,
 ): PathSummary {
   const model = samplesByProblem(index, modelId);
   const leftOut = { noBaseSamples: 0, noCorrectSample: 0, noStepsInCorrect: 0 };
@@ -216,6 +225,7 @@ export function pathSummary(
       num.push(inBase);
       den.push(withSteps);
     }
+    if (!withText) continue;
     // text measures on the first maxTextSamples samples of each side
     const bs = ctx.baseSets.get(p) ?? [];
     const ms = rows.slice(0, maxTextSamples).map((r) => ctx.shingles.set(r.text));
@@ -242,14 +252,16 @@ export function pathSummary(
     pathInBaseLeaveOneOut: withSteps > 0 ? looSum / withSteps : null,
     baselinePathInBase: { ...bootstrapRatioOfSums(bNum, bDen, boot), samples: baseWith },
     stepsFound: { model: mean(found), modelLeaveOneOut: mean(foundLoo), baseline: mean(foundBase) },
-    text: {
-      maxSamplesPerProblem: maxTextSamples,
-      samplesLeftOut: capped,
-      idfProblems: ctx.idf.problems,
-      modelVsBase: medians(mvb),
-      modelVsBaseLeaveOneOut: medians(mvbLoo),
-      baseVsBase: medians(bvb),
-      modelVsModel: medians(mvm),
-    },
+    text: !withText
+      ? undefined
+      : {
+          maxSamplesPerProblem: maxTextSamples,
+          samplesLeftOut: capped,
+          idfProblems: ctx.idf.problems,
+          modelVsBase: medians(mvb),
+          modelVsBaseLeaveOneOut: medians(mvbLoo),
+          baseVsBase: medians(bvb),
+          modelVsModel: medians(mvm),
+        },
   };
 }

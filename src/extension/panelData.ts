@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import { comparisonPairs } from '../core/index/labels';
+import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummary } from '../core/pathSummary';
 import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
 import {
@@ -43,6 +44,7 @@ import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
 import { clusterOrder, computeTrajectories, type TrajectoryDetail, trajectoryFilter } from '../core/trajectories';
 import {
   MAX_NEW_STEPS,
+  type PathsData,
   MAX_TEXT,
   type KPoint,
   type ModelInfo,
@@ -816,4 +818,55 @@ export function pplData(root: string | undefined, index: TraceIndex, problemId: 
 /** Whether the folder has a log-prob sidecar. */
 export function hasLogprobSidecar(root: string | undefined): boolean {
   return !!root && existsSync(join(root, ...LOGPROB_SIDECAR.split('/')));
+}
+
+/**
+ * Per compared model (the overview's coverage pairs: the chosen base for every model, or each run's
+ * own base while the base is a guess), the share of correct samples whose computation path is in the
+ * base, with its bootstrap interval and denominator (src/core/pathSummary.ts, without text measures).
+ * Reads every sample text of the compared models once; cost linear in the text.
+ */
+export function pathsData(index: TraceIndex, roles: Roles, replicates = 1000): PathsData {
+  const models = index.models();
+  const withData = new Set(
+    index
+      .allStats()
+      .filter((r) => r.graded > 0)
+      .map((r) => r.modelId),
+  );
+  const base = models.find((m) => m.id === roles.baseId);
+  const contexts = new Map<number, PathContext>();
+  const summaries: PathsData['summaries'] = [];
+  for (const [b, m] of comparisonPairs(
+    models.filter((x) => withData.has(x.id)),
+    base,
+    !!roles.baseIsChoice,
+  )) {
+    let ctx = contexts.get(b.id);
+    if (!ctx) {
+      ctx = pathContext(index, b.id, DEFAULT_MAX_TEXT_SAMPLES, false);
+      contexts.set(b.id, ctx);
+    }
+    const p = pathSummary(
+      index,
+      ctx,
+      m.id,
+      { base: b.displayId, model: m.displayId },
+      { replicates, seed: 12345 },
+      DEFAULT_MAX_TEXT_SAMPLES,
+      false,
+    );
+    summaries.push({
+      baseModelId: b.id,
+      modelId: m.id,
+      problems: p.problems,
+      leftOut: p.leftOut,
+      correctSamples: p.correctSamples,
+      correctWithoutSteps: p.correctWithoutSteps,
+      pathInBase: p.pathInBase,
+      pathInBaseLeaveOneOut: p.pathInBaseLeaveOneOut,
+      baselinePathInBase: p.baselinePathInBase,
+    });
+  }
+  return { summaries };
 }

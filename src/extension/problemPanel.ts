@@ -19,6 +19,7 @@ import type { ModelRow } from '../core/index/traceIndex';
 import {
   hasLogprobSidecar,
   overviewData,
+  pathsData,
   pplData,
   problemData,
   readSimilarityCache,
@@ -306,6 +307,10 @@ class Panel {
       case 'getOverview': {
         const s = this.session();
         return overviewData(s.index, this.roles(s));
+      }
+      case 'getPaths': {
+        const s = this.session();
+        return pathsData(s.index, this.roles(s));
       }
       case 'getTraining': {
         const s = this.session();

@@ -254,6 +254,26 @@ export interface PplData {
   diagnostics: string[];
 }
 
+/**
+ * Result of `getPaths`: per compared model (the coverage pairs of the overview), the share of correct
+ * samples whose computation path some base sample computes in full (src/core/pathSummary.ts; without
+ * the text measures, which the CLI's `report --paths` adds).
+ */
+export interface PathsData {
+  summaries: {
+    baseModelId: number;
+    modelId: number;
+    /** Problems whose correct samples with steps entered (the bootstrap resamples these). */
+    problems: number;
+    leftOut: { noBaseSamples: number; noCorrectSample: number; noStepsInCorrect: number };
+    correctSamples: number;
+    correctWithoutSteps: number;
+    pathInBase: { value: number | null; ciLow: number | null; ciHigh: number | null; samples: number };
+    pathInBaseLeaveOneOut: number | null;
+    baselinePathInBase: { value: number | null; ciLow: number | null; ciHigh: number | null; samples: number };
+  }[];
+}
+
 /** Result of `getOverview`. */
 export interface OverviewData {
   models: ModelInfo[];
@@ -424,6 +444,7 @@ export interface RequestParams {
   getNovelty: { sampleId: number };
   getPpl: { problemId: number };
   getOverview: Record<string, never>;
+  getPaths: Record<string, never>;
   getTraining: Record<string, never>;
   setAnnotation: { sampleId: number; labels: string[]; note: string };
   filterProblems: { filter: WebviewFilter };
@@ -441,6 +462,7 @@ export interface RequestResults {
   getNovelty: NoveltyData;
   getPpl: PplData;
   getOverview: OverviewData;
+  getPaths: PathsData;
   getTraining: TrainingData;
   setAnnotation: AnnotationResult;
   filterProblems: { ok: true };
@@ -512,6 +534,7 @@ const REQUEST_KEYS: { [K in RequestKind]: readonly (keyof RequestParams[K])[] } 
   getNovelty: ['sampleId'],
   getPpl: ['problemId'],
   getOverview: [],
+  getPaths: [],
   getTraining: [],
   setAnnotation: ['sampleId', 'labels', 'note'],
   filterProblems: ['filter'],
@@ -625,6 +648,7 @@ function checkParams(k: RequestKind, v: Obj): string | undefined {
       if (!isNat(v.offset)) return 'offset must be a non-negative integer';
       return isNat(v.limit, MAX_PAGE) && v.limit >= 1 ? undefined : `limit must be an integer in 1..${MAX_PAGE}`;
     case 'getOverview':
+    case 'getPaths':
     case 'getTraining':
       return undefined;
     case 'setAnnotation':

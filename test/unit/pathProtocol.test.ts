@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { computationPath } from '../../src/core/similarity';
-import { runSimilarityJob, similarityJob } from '../../src/extension/panelData';
+import { buildReport } from '../../src/core/report';
+import { pathsData, runSimilarityJob, similarityJob } from '../../src/extension/panelData';
 import { pathLine } from '../../src/shared/pathLine';
 import { MAX_NEW_STEPS } from '../../src/shared/protocol';
 import { REAL } from './helpers';
@@ -70,6 +71,30 @@ describe('problem view path data on rlvr-probe-gsm8k', { skip: !existsSync(RUN) 
       assert.deepEqual(body.paths, want, p.problemId);
     }
     assert.equal(checked, 240);
+  });
+
+  test("the overview's path summary (getPaths) equals the report's, interval included (same seed and replicates)", () => {
+    const d = pathsData(index, { baseId: sft.id }, 500);
+    assert.equal(d.summaries.length, 1);
+    const o = d.summaries[0];
+    assert.equal(o.baseModelId, sft.id);
+    assert.equal(o.modelId, rl.id);
+    const r = buildReport(index, { paths: true, replicates: 500, seed: 12345 }).paths![0];
+    assert.deepEqual(
+      { ...o, baseModelId: undefined, modelId: undefined },
+      {
+        baseModelId: undefined,
+        modelId: undefined,
+        problems: r.problems,
+        leftOut: r.leftOut,
+        correctSamples: r.correctSamples,
+        correctWithoutSteps: r.correctWithoutSteps,
+        pathInBase: r.pathInBase,
+        pathInBaseLeaveOneOut: r.pathInBaseLeaveOneOut,
+        baselinePathInBase: r.baselinePathInBase,
+      },
+    );
+    assert.equal(o.pathInBase.samples, 174);
   });
 
   test('problem 0, RL sample 0: the line names its new steps (docs/similarity.md example)', () => {

@@ -106,14 +106,14 @@ describe('report --paths on rlvr-probe-gsm8k results_2048_batched', {
   });
 
   test('Jaccard median (model vs base, all n) equals the one by textJaccard', () => {
-    const p = report.paths![0];
-    assert.equal(p.text.modelVsBase.samples, 240);
-    assert.equal(p.text.modelVsBase.jaccard!.toFixed(6), summarize(jac).median!.toFixed(6));
+    const t = report.paths![0].text!;
+    assert.equal(t.modelVsBase.samples, 240);
+    assert.equal(t.modelVsBase.jaccard!.toFixed(6), summarize(jac).median!.toFixed(6));
     // equal footing can only lower the nearest similarity
-    assert.ok(p.text.modelVsBaseLeaveOneOut.jaccard! <= p.text.modelVsBase.jaccard!);
+    assert.ok(t.modelVsBaseLeaveOneOut.jaccard! <= t.modelVsBase.jaccard!);
     // the reading: RL-vs-RL above base-vs-base
-    assert.ok(p.text.modelVsModel.jaccard! > p.text.baseVsBase.jaccard!);
-    assert.equal(p.text.samplesLeftOut.base + p.text.samplesLeftOut.model, 0);
+    assert.ok(t.modelVsModel.jaccard! > t.baseVsBase.jaccard!);
+    assert.equal(t.samplesLeftOut.base + t.samplesLeftOut.model, 0);
   });
 
   test('the CLI table prints the share, its interval and the denominator', () => {
