@@ -15,12 +15,13 @@ const share = (c: { value: number | null; ciLow: number | null; ciHigh: number |
 /** What a summary is computed over and what is left out, in words. */
 export function pathsDenominator(s: Summary): string {
   const l = s.leftOut;
+  const problems = (n: number) => `${n} ${n === 1 ? 'problem' : 'problems'}`;
   const out = [
-    `over ${s.problems} problems and ${s.pathInBase.samples} of ${s.correctSamples} correct samples`,
+    `over ${problems(s.problems)} and ${s.pathInBase.samples} of ${s.correctSamples} correct samples`,
     s.correctWithoutSteps > 0 ? `${s.correctWithoutSteps} correct without a computation step left out` : '',
-    l.noCorrectSample > 0 ? `${l.noCorrectSample} problems without a correct sample` : '',
-    l.noStepsInCorrect > 0 ? `${l.noStepsInCorrect} problems whose correct samples have no step` : '',
-    l.noBaseSamples > 0 ? `${l.noBaseSamples} problems without base samples` : '',
+    l.noCorrectSample > 0 ? `${problems(l.noCorrectSample)} without a correct sample` : '',
+    l.noStepsInCorrect > 0 ? `${problems(l.noStepsInCorrect)} whose correct samples have no step` : '',
+    l.noBaseSamples > 0 ? `${problems(l.noBaseSamples)} without base samples` : '',
   ];
   return out.filter((x) => x !== '').join('; ');
 }

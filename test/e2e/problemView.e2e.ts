@@ -205,6 +205,21 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       await ov.waitForSelector('#chart-curves canvas', { timeout: 30_000 });
       await s.page.waitForTimeout(500);
       await screenshot(s.page, 'problem-view-5c-overview-three-models');
+      // reasoning paths on request: one row per compared model, the same pairs as the coverage table
+      const coverageRows = await ov.$$eval('table.stats:not(#paths-table) td.crossover', (tds) => tds.length);
+      await ov.click('#paths-compute');
+      await ov.waitForSelector('#paths-table tbody tr', { timeout: 120_000 });
+      const pathRows = await ov.$$eval('#paths-table tbody tr', (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())),
+      );
+      assert.equal(pathRows.length, coverageRows);
+      // results_2048_batched: 127 of 174 correct RL samples with steps (test/unit/pathSummary-real.test.ts recomputes it)
+      const main = pathRows.find((r) => r.some((c) => c === RL_LABEL))!;
+      assert.ok(main, `a row for ${RL_LABEL}: ${JSON.stringify(pathRows)}`);
+      assert.match(main.join(' | '), /73\.0% \[\d+\.\d%, \d+\.\d%\]/);
+      assert.match(main.join(' | '), /over 29 problems and 174 of 175 correct samples/);
+      await ov.$eval('#paths-table', (el) => el.scrollIntoView());
+      await screenshot(s.page, 'problem-view-5d-overview-paths');
     } catch (e) {
       await s.fail(e, 'problem-view-5');
     }
