@@ -77,27 +77,26 @@ export interface PathSummary {
 }
 
 interface Row {
-  problemId: number;
   sampleIndex: number;
   correct: number | null;
   text: string;
 }
 
-/** Samples of one model grouped by problem, in sample order. */
-function samplesByProblem(index: TraceIndex, modelId: number): Map<number, Row[]> {
-  const out = new Map<number, Row[]>();
-  const it = index.db
+/** Problems (row ids) where a model has samples, ascending. */
+function problemsOf(index: TraceIndex, modelId: number): number[] {
+  return index.db
+    .prepare('SELECT DISTINCT problem_id FROM samples WHERE model_id = ? ORDER BY problem_id')
+    .pluck()
+    .all(modelId) as number[];
+}
+
+/** One model's samples of one problem, in sample order (one problem at a time: memory stays bounded). */
+function rowsOf(index: TraceIndex, problemId: number, modelId: number): Row[] {
+  return index.db
     .prepare(
-      `SELECT problem_id AS problemId, sample_index AS sampleIndex, correct, text FROM samples
-        WHERE model_id = ? ORDER BY problem_id, sample_index`,
+      'SELECT sample_index AS sampleIndex, correct, text FROM samples WHERE problem_id = ? AND model_id = ? ORDER BY sample_index',
     )
-    .iterate(modelId) as IterableIterator<Row>;
-  for (const r of it) {
-    const list = out.get(r.problemId) ?? [];
-    list.push(r);
-    out.set(r.problemId, list);
-  }
-  return out;
+    .all(problemId, modelId) as Row[];
 }
 
 function medians(rows: readonly Omit<TextMatch, 'candidates'>[]): TextMedians {
@@ -122,13 +121,19 @@ const mean = (xs: readonly number[]) => (xs.length > 0 ? xs.reduce((a, b) => a +
 
 /** A folder-wide context shared by every pair with the same base model (vocabulary and IDF). */
 export interface PathContext {
+  baseId: number;
+  /** Whether the text measures are computed (else `shingles`, `baseSets` and `idf` are empty). */
+  withText: boolean;
+  maxTextSamples: number;
   shingles: FolderShingles;
-  base: Map<number, Row[]>;
   baseSets: Map<number, Uint32Array[]>;
   idf: ShingleIdf;
 }
 
-/** Reads the base model's samples and counts shingle IDF over its problems (one per base model). */
+/**
+ * The base model's context: with `withText`, its first `maxTextSamples` samples per problem as
+ * shingle sets and the shingle IDF over its problems (reads the base samples one problem at a time).
+ */
 export function pathContext(
   index: TraceIndex,
   baseId: number,
@@ -136,65 +141,52 @@ export function pathContext(
   withText = true,
 ): PathContext {
   const shingles = new FolderShingles();
-  const base = samplesByProblem(index, baseId);
   const baseSets = new Map<number, Uint32Array[]>();
-  if (!withText) return { shingles, base, baseSets, idf: buildShingleIdf([]) };
-  for (const [p, rows] of base)
-    baseSets.set(
-      p,
-      rows.slice(0, maxTextSamples).map((r) => shingles.set(r.text)),
-    );
-  return { shingles, base, baseSets, idf: buildShingleIdf([...baseSets.values()]) };
+  if (withText)
+    for (const p of problemsOf(index, baseId))
+      baseSets.set(
+        p,
+        rowsOf(index, p, baseId)
+          .slice(0, maxTextSamples)
+          .map((r) => shingles.set(r.text)),
+      );
+  return { baseId, withText, maxTextSamples, shingles, baseSets, idf: buildShingleIdf([...baseSets.values()]) };
 }
 
-/**
- * The summary of one (base model, model) pair (module comment).
- *
- * @param ctx the base model's context ({@link pathContext}, built with the same `maxTextSamples`).
- * @param names display ids of the base model and the model.
- * @param boot bootstrap replicates and seed (defaults of src/core/metrics/bootstrap.ts).
- * @param withText also the text measures (exact over pairs; the costly part).
- */
-export function pathSummary(
-  index: TraceIndex,
-  ctx: PathContext,
-  modelId: number,
-  names: { base: string; model: string },
-  boot?: BootstrapOptions,
-  maxTextSamples = DEFAULT_MAX_TEXT_SAMPLES,
-  withText = true,
-): PathSummary {
-  const model = samplesByProblem(index, modelId);
-  const leftOut = { noBaseSamples: 0, noCorrectSample: 0, noStepsInCorrect: 0 };
-  const num: number[] = [];
-  const den: number[] = [];
-  const bNum: number[] = [];
-  const bDen: number[] = [];
-  let correctSamples = 0;
-  let correctWithoutSteps = 0;
-  let looSum = 0;
-  const found: number[] = [];
-  const foundLoo: number[] = [];
-  const foundBase: number[] = [];
-  const mvb: TextMatch[] = [];
-  const mvbLoo: Omit<TextMatch, 'candidates'>[] = [];
-  const bvb: TextMatch[] = [];
-  const mvm: TextMatch[] = [];
-  const capped = { base: 0, model: 0 };
-  for (const [p, rows] of model) {
-    const baseRows = ctx.base.get(p);
-    if (!baseRows || baseRows.length === 0) {
-      leftOut.noBaseSamples++;
-      continue;
+/** Sums over problems for one (base, model) pair; {@link PathAccumulator.add} takes one problem. */
+class PathAccumulator {
+  private readonly leftOut = { noBaseSamples: 0, noCorrectSample: 0, noStepsInCorrect: 0 };
+  private readonly num: number[] = [];
+  private readonly den: number[] = [];
+  private readonly bNum: number[] = [];
+  private readonly bDen: number[] = [];
+  private correctSamples = 0;
+  private correctWithoutSteps = 0;
+  private looSum = 0;
+  private readonly found: number[] = [];
+  private readonly foundLoo: number[] = [];
+  private readonly foundBase: number[] = [];
+  private readonly mvb: TextMatch[] = [];
+  private readonly mvbLoo: Omit<TextMatch, 'candidates'>[] = [];
+  private readonly bvb: TextMatch[] = [];
+  private readonly mvm: TextMatch[] = [];
+  private readonly capped = { base: 0, model: 0 };
+
+  constructor(private readonly ctx: PathContext) {}
+
+  add(problemId: number, baseRows: readonly Row[], rows: readonly Row[]): void {
+    if (baseRows.length === 0) {
+      this.leftOut.noBaseSamples++;
+      return;
     }
     const paths = problemPaths(
       baseRows.map((r) => r.text),
       rows.map((r) => r.text),
     );
+    const n = baseRows.length;
     let inBase = 0;
     let withSteps = 0;
     let correct = 0;
-    const n = baseRows.length;
     rows.forEach((r, i) => {
       if (r.correct !== 1) return;
       correct++;
@@ -202,9 +194,9 @@ export function pathSummary(
       if (m.steps === 0) return;
       withSteps++;
       if (m.fullPath > 0) inBase++;
-      looSum += m.fullPath >= 2 ? 1 : m.fullPath === 1 ? (n - 1) / n : 0;
-      found.push(m.shareFound!);
-      if (m.shareFoundLeaveOneOut != null) foundLoo.push(m.shareFoundLeaveOneOut);
+      this.looSum += m.fullPath >= 2 ? 1 : m.fullPath === 1 ? (n - 1) / n : 0;
+      this.found.push(m.shareFound as number);
+      if (m.shareFoundLeaveOneOut != null) this.foundLoo.push(m.shareFoundLeaveOneOut);
     });
     let bIn = 0;
     let bWith = 0;
@@ -213,55 +205,120 @@ export function pathSummary(
       if (r.correct !== 1 || b.steps === 0) return;
       bWith++;
       if (b.fullPath > 0) bIn++;
-      foundBase.push(b.shareFound!);
+      this.foundBase.push(b.shareFound as number);
     });
-    bNum.push(bIn);
-    bDen.push(bWith);
-    correctSamples += correct;
-    correctWithoutSteps += correct - withSteps;
-    if (correct === 0) leftOut.noCorrectSample++;
-    else if (withSteps === 0) leftOut.noStepsInCorrect++;
+    this.bNum.push(bIn);
+    this.bDen.push(bWith);
+    this.correctSamples += correct;
+    this.correctWithoutSteps += correct - withSteps;
+    if (correct === 0) this.leftOut.noCorrectSample++;
+    else if (withSteps === 0) this.leftOut.noStepsInCorrect++;
     if (withSteps > 0) {
-      num.push(inBase);
-      den.push(withSteps);
+      this.num.push(inBase);
+      this.den.push(withSteps);
     }
-    if (!withText) continue;
+    if (!this.ctx.withText) return;
     // text measures on the first maxTextSamples samples of each side
-    const bs = ctx.baseSets.get(p) ?? [];
-    const ms = rows.slice(0, maxTextSamples).map((r) => ctx.shingles.set(r.text));
-    capped.base += Math.max(0, baseRows.length - maxTextSamples);
-    capped.model += Math.max(0, rows.length - maxTextSamples);
-    const t = problemTextSimilarity(bs, ms, ctx.idf);
+    const cap = this.ctx.maxTextSamples;
+    const bs = this.ctx.baseSets.get(problemId) ?? [];
+    const ms = rows.slice(0, cap).map((r) => this.ctx.shingles.set(r.text));
+    this.capped.base += Math.max(0, baseRows.length - cap);
+    this.capped.model += Math.max(0, rows.length - cap);
+    const t = problemTextSimilarity(bs, ms, this.ctx.idf);
     for (const m of t.model) {
-      mvb.push(m);
-      mvbLoo.push(m.leaveOneOut);
+      this.mvb.push(m);
+      this.mvbLoo.push(m.leaveOneOut);
     }
-    bvb.push(...t.baseline);
-    mvm.push(...t.modelBaseline);
+    this.bvb.push(...t.baseline);
+    this.mvm.push(...t.modelBaseline);
   }
-  const withSteps = den.reduce((a, b) => a + b, 0);
-  const baseWith = bDen.reduce((a, b) => a + b, 0);
-  return {
-    base: names.base,
-    model: names.model,
-    problems: num.length,
-    leftOut,
-    correctSamples,
-    correctWithoutSteps,
-    pathInBase: { ...bootstrapRatioOfSums(num, den, boot), samples: withSteps },
-    pathInBaseLeaveOneOut: withSteps > 0 ? looSum / withSteps : null,
-    baselinePathInBase: { ...bootstrapRatioOfSums(bNum, bDen, boot), samples: baseWith },
-    stepsFound: { model: mean(found), modelLeaveOneOut: mean(foundLoo), baseline: mean(foundBase) },
-    text: !withText
-      ? undefined
-      : {
-          maxSamplesPerProblem: maxTextSamples,
-          samplesLeftOut: capped,
-          idfProblems: ctx.idf.problems,
-          modelVsBase: medians(mvb),
-          modelVsBaseLeaveOneOut: medians(mvbLoo),
-          baseVsBase: medians(bvb),
-          modelVsModel: medians(mvm),
-        },
-  };
+
+  result(names: { base: string; model: string }, boot?: BootstrapOptions): PathSummary {
+    const withSteps = this.den.reduce((a, b) => a + b, 0);
+    const baseWith = this.bDen.reduce((a, b) => a + b, 0);
+    return {
+      base: names.base,
+      model: names.model,
+      problems: this.num.length,
+      leftOut: this.leftOut,
+      correctSamples: this.correctSamples,
+      correctWithoutSteps: this.correctWithoutSteps,
+      pathInBase: { ...bootstrapRatioOfSums(this.num, this.den, boot), samples: withSteps },
+      pathInBaseLeaveOneOut: withSteps > 0 ? this.looSum / withSteps : null,
+      baselinePathInBase: { ...bootstrapRatioOfSums(this.bNum, this.bDen, boot), samples: baseWith },
+      stepsFound: { model: mean(this.found), modelLeaveOneOut: mean(this.foundLoo), baseline: mean(this.foundBase) },
+      text: this.ctx.withText
+        ? {
+            maxSamplesPerProblem: this.ctx.maxTextSamples,
+            samplesLeftOut: this.capped,
+            idfProblems: this.ctx.idf.problems,
+            modelVsBase: medians(this.mvb),
+            modelVsBaseLeaveOneOut: medians(this.mvbLoo),
+            baseVsBase: medians(this.bvb),
+            modelVsModel: medians(this.mvm),
+          }
+        : undefined,
+    };
+  }
+}
+
+/** The work of one summary, one problem per step (the sync and async drivers below). */
+function* summarySteps(
+  index: TraceIndex,
+  ctx: PathContext,
+  modelId: number,
+  names: { base: string; model: string },
+  boot?: BootstrapOptions,
+): Generator<void, PathSummary> {
+  const acc = new PathAccumulator(ctx);
+  for (const p of problemsOf(index, modelId)) {
+    acc.add(p, rowsOf(index, p, ctx.baseId), rowsOf(index, p, modelId));
+    yield;
+  }
+  return acc.result(names, boot);
+}
+
+/**
+ * The summary of one (base model, model) pair (module comment). Reads one problem at a time.
+ *
+ * @param ctx the base model's context ({@link pathContext}: it decides the text measures and their cap).
+ * @param names display ids of the base model and the model.
+ * @param boot bootstrap replicates and seed (defaults of src/core/metrics/bootstrap.ts).
+ */
+export function pathSummary(
+  index: TraceIndex,
+  ctx: PathContext,
+  modelId: number,
+  names: { base: string; model: string },
+  boot?: BootstrapOptions,
+): PathSummary {
+  const it = summarySteps(index, ctx, modelId, names, boot);
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * {@link pathSummary} that gives the event loop back every `sliceMs` milliseconds of work (between
+ * problems), so an extension host stays responsive while it reads a large folder.
+ */
+export async function pathSummaryAsync(
+  index: TraceIndex,
+  ctx: PathContext,
+  modelId: number,
+  names: { base: string; model: string },
+  boot?: BootstrapOptions,
+  sliceMs = 20,
+): Promise<PathSummary> {
+  const it = summarySteps(index, ctx, modelId, names, boot);
+  let t0 = Date.now();
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+    if (Date.now() - t0 >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      t0 = Date.now();
+    }
+  }
 }

@@ -347,7 +347,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
         ctx = pathContext(index, b.id, cap);
         contexts.set(b.id, ctx);
       }
-      paths.push(pathSummary(index, ctx, m.id, { base: b.displayId, model: m.displayId }, boot, cap));
+      paths.push(pathSummary(index, ctx, m.id, { base: b.displayId, model: m.displayId }, boot));
     }
   }
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import { comparisonPairs } from '../core/index/labels';
-import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummary } from '../core/pathSummary';
+import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummaryAsync } from '../core/pathSummary';
 import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
 import {
@@ -824,9 +824,10 @@ export function hasLogprobSidecar(root: string | undefined): boolean {
  * Per compared model (the overview's coverage pairs: the chosen base for every model, or each run's
  * own base while the base is a guess), the share of correct samples whose computation path is in the
  * base, with its bootstrap interval and denominator (src/core/pathSummary.ts, without text measures).
- * Reads every sample text of the compared models once; cost linear in the text.
+ * Reads every sample text of the compared models once, one problem at a time, giving the event loop
+ * back between problems (about 0.4 ms of CPU per sample on the development machine).
  */
-export function pathsData(index: TraceIndex, roles: Roles, replicates = 1000): PathsData {
+export async function pathsData(index: TraceIndex, roles: Roles, replicates = 1000): Promise<PathsData> {
   const models = index.models();
   const withData = new Set(
     index
@@ -847,14 +848,12 @@ export function pathsData(index: TraceIndex, roles: Roles, replicates = 1000): P
       ctx = pathContext(index, b.id, DEFAULT_MAX_TEXT_SAMPLES, false);
       contexts.set(b.id, ctx);
     }
-    const p = pathSummary(
+    const p = await pathSummaryAsync(
       index,
       ctx,
       m.id,
       { base: b.displayId, model: m.displayId },
       { replicates, seed: 12345 },
-      DEFAULT_MAX_TEXT_SAMPLES,
-      false,
     );
     summaries.push({
       baseModelId: b.id,

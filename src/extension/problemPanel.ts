@@ -310,7 +310,7 @@ class Panel {
       }
       case 'getPaths': {
         const s = this.session();
-        return pathsData(s.index, this.roles(s));
+        return await pathsData(s.index, this.roles(s));
       }
       case 'getTraining': {
         const s = this.session();

@@ -73,8 +73,8 @@ describe('problem view path data on rlvr-probe-gsm8k', { skip: !existsSync(RUN) 
     assert.equal(checked, 240);
   });
 
-  test("the overview's path summary (getPaths) equals the report's, interval included (same seed and replicates)", () => {
-    const d = pathsData(index, { baseId: sft.id }, 500);
+  test("the overview's path summary (getPaths) equals the report's, interval included (same seed and replicates)", async () => {
+    const d = await pathsData(index, { baseId: sft.id }, 500);
     assert.equal(d.summaries.length, 1);
     const o = d.summaries[0];
     assert.equal(o.baseModelId, sft.id);
