@@ -20,6 +20,8 @@ import {
   hasLogprobSidecar,
   overviewData,
   pathsData,
+  problemRankingData,
+  rewardModelsData,
   pplData,
   problemData,
   readSimilarityCache,
@@ -311,6 +313,13 @@ class Panel {
       case 'getPaths': {
         const s = this.session();
         return await pathsData(s.index, this.roles(s));
+      }
+      case 'getRewardModels':
+        return rewardModelsData(this.session().index);
+      case 'getProblemRanking': {
+        const d = problemRankingData(this.session().index, m.problemId, m.modelId);
+        if (!d) throw new RequestError(`Problem ${m.problemId} or model ${m.modelId} is not in the index.`);
+        return d;
       }
       case 'getTraining': {
         const s = this.session();
