@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
+import { fileTextSource } from '../../src/core/index/sampleText';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { computationPath } from '../../src/core/similarity';
 import { buildReport } from '../../src/core/report';
@@ -39,10 +40,10 @@ describe('problem view path data on rlvr-probe-gsm8k', { skip: !existsSync(RUN) 
   const sftRaw = read('sft_raw.jsonl');
   const rlRaw = read('rl_raw.jsonl');
 
-  test('every problem: per-sample path and the per-problem counts equal the recomputation', () => {
+  test('every problem: per-sample path and the per-problem counts equal the recomputation', async () => {
     let checked = 0;
     for (const p of index.listProblems({ kind: 'all' }, 0, 100)) {
-      const body = runSimilarityJob(similarityJob(index, p.id, sft.id, rl.id));
+      const body = runSimilarityJob(await similarityJob(fileTextSource(index), p.id, sft.id, rl.id));
       const base = sftRaw.get(p.problemId)!.rollouts;
       const baseSets = base.map((r) => new Set(computationPath(r.text).keys));
       const want = { modelInBase: 0, modelWithSteps: 0, baseInOthers: 0, baseWithSteps: 0 };
@@ -97,9 +98,11 @@ describe('problem view path data on rlvr-probe-gsm8k', { skip: !existsSync(RUN) 
     assert.equal(o.pathInBase.samples, 174);
   });
 
-  test('problem 0, RL sample 0: the line names its new steps (docs/similarity.md example)', () => {
+  test('problem 0, RL sample 0: the line names its new steps (docs/similarity.md example)', async () => {
     const p0 = index.listProblems({ kind: 'all' }, 0, 100).find((p) => p.problemId === '0')!;
-    const s0 = runSimilarityJob(similarityJob(index, p0.id, sft.id, rl.id)).samples.find((s) => s.sampleIndex === 0)!;
+    const s0 = runSimilarityJob(await similarityJob(fileTextSource(index), p0.id, sft.id, rl.id)).samples.find(
+      (s) => s.sampleIndex === 0,
+    )!;
     assert.equal(
       pathLine(s0.path!),
       'path not in base: 0/8 base samples compute all 11 steps (at most 1); 10 steps new: 47 × 10 = 470; 52 × 8 = 416; 470 + 416 = 886; …',
