@@ -6,6 +6,7 @@
  * and the focus model's run start shown); clicking a model's legend entry in a chart hides it. The
  * choice and the band toggle are kept in the webview state, so they survive a window reload.
  */
+import { pathsSection } from './pathsSection';
 import { h, fmt, replace } from './dom';
 import {
   coverageSpec,
@@ -214,6 +215,7 @@ export class OverviewView {
         ),
         h('p', { className: 'muted', id: 'crossover-note' }, CROSSOVER_NOTE),
       ),
+      pathsSection(this.rpc, label, perRunBases),
       h(
         'section',
         null,

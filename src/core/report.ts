@@ -33,6 +33,7 @@ import {
 } from './denominators';
 import { comparisonPairs, guessBaseModel, pickModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
+import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, type PathSummary, pathSummary } from './pathSummary';
 import { type PplRead, type PplReport, pplReport } from './ppl';
 import { type RewardModelsReport, rewardModelsReport } from './rewardReport';
 import { computeTrajectories, reportTrajectory, type Trajectory } from './trajectories';
@@ -156,6 +157,11 @@ export interface Report {
    * src/core/trajectories.ts), each step against its own base; empty when the folder has none.
    */
   trajectories: Trajectory[];
+  /**
+   * Per compared model: share of correct samples whose computation path is in the base, and the
+   * boilerplate-discounted text measures with their baselines (src/core/pathSummary.ts); with `paths` only.
+   */
+  paths?: PathSummary[];
   diagnostics: Diagnostic[];
   /** Notes for the reader, e.g. ragged n between compared models. */
   warnings: string[];
@@ -189,6 +195,12 @@ export interface ReportOptions {
    * has are never replaced.
    */
   toolGrading?: boolean;
+  /**
+   * Adds {@link Report.paths} (computation paths and weighted text similarity per compared model).
+   * Off by default: it reads every sample text; the text measures are exact over pairs of the first
+   * `maxTextSamples` samples (default 64) per model and problem.
+   */
+  paths?: boolean | { maxTextSamples?: number };
   /** Step pattern of checkpoint series (regular expression source); absent: the built-in one (src/core/series.ts). */
   stepPattern?: string;
 }
@@ -331,6 +343,22 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     });
   }
 
+  let paths: PathSummary[] | undefined;
+  if (options.paths) {
+    const cap = (options.paths === true ? undefined : options.paths.maxTextSamples) ?? DEFAULT_MAX_TEXT_SAMPLES;
+    const contexts = new Map<number, PathContext>();
+    paths = [];
+    for (const [b, m] of pairsToCompare) {
+      if (!comparisons.some((c) => c.base === b.displayId && c.model === m.displayId)) continue;
+      let ctx = contexts.get(b.id);
+      if (!ctx) {
+        ctx = pathContext(index, b.id, cap);
+        contexts.set(b.id, ctx);
+      }
+      paths.push(pathSummary(index, ctx, m.id, { base: b.displayId, model: m.displayId }, boot));
+    }
+  }
+
   const strata: StratumReport[] = [];
   const levels = index.levels();
   if (levels.length > 0) {
@@ -370,6 +398,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     ...rewardSection(index, boot),
     ...(options.ppl?.available ? { ppl: pplReport(options.ppl, models, pairsToCompare) } : {}),
     trajectories: training.trajectories.map(reportTrajectory),
+    ...(paths ? { paths } : {}),
     diagnostics: index.diagnostics(),
     warnings,
   };

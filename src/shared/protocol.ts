@@ -19,6 +19,7 @@
  * Only data crosses the boundary, never HTML: sample text goes as text and is rendered (escaped,
  * Markdown + KaTeX, sanitised) in the webview.
  */
+import type { PathMatchData } from './pathLine';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -189,6 +190,9 @@ export interface Summary {
   mean: number | null;
 }
 
+/** Most new steps of one sample carried by `SimilarityData` (the count says how many there are). */
+export const MAX_NEW_STEPS = 5;
+
 /** Result of `getSimilarity`: every sample of `modelId` against the base model's samples. */
 export interface SimilarityData {
   problemId: number;
@@ -210,7 +214,18 @@ export interface SimilarityData {
      * results cached by older versions).
      */
     answerInBase?: { count: number; correct: number } | null;
+    /**
+     * The sample's computation path against the base samples (docs/similarity.md section 6): at most
+     * {@link MAX_NEW_STEPS} new steps listed, `newStepCount` of them in all. Absent from results cached by older versions.
+     */
+    path?: PathMatchData & { newSteps: string[]; newStepCount: number };
   }[];
+  /**
+   * Paths of correct samples on this problem: this model's whose path some base sample computes in
+   * full, and the base samples' whose path another base sample computes (the baseline, n - 1
+   * candidates); samples without a step are left out of both counts.
+   */
+  paths?: { modelInBase: number; modelWithSteps: number; baseInOthers: number; baseWithSteps: number };
   /** Base samples of the problem (the denominator of `answerInBase.count`). */
   baseSamples?: number;
   /** Base-to-base leave-one-out baseline. */
@@ -253,6 +268,26 @@ export interface PplData {
   /** Lines of the sidecar that did not match a sample or were malformed (count). */
   skipped: number;
   diagnostics: string[];
+}
+
+/**
+ * Result of `getPaths`: per compared model (the coverage pairs of the overview), the share of correct
+ * samples whose computation path some base sample computes in full (src/core/pathSummary.ts; without
+ * the text measures, which the CLI's `report --paths` adds).
+ */
+export interface PathsData {
+  summaries: {
+    baseModelId: number;
+    modelId: number;
+    /** Problems whose correct samples with steps entered (the bootstrap resamples these). */
+    problems: number;
+    leftOut: { noBaseSamples: number; noCorrectSample: number; noStepsInCorrect: number };
+    correctSamples: number;
+    correctWithoutSteps: number;
+    pathInBase: { value: number | null; ciLow: number | null; ciHigh: number | null; samples: number };
+    pathInBaseLeaveOneOut: number | null;
+    baselinePathInBase: { value: number | null; ciLow: number | null; ciHigh: number | null; samples: number };
+  }[];
 }
 
 /** Result of `getOverview`. */
@@ -549,6 +584,7 @@ export interface RequestParams {
   getNovelty: { sampleId: number };
   getPpl: { problemId: number };
   getOverview: Record<string, never>;
+  getPaths: Record<string, never>;
   getRewardModels: Record<string, never>;
   getProblemRanking: { problemId: number; modelId: number };
   getTraining: Record<string, never>;
@@ -573,6 +609,7 @@ export interface RequestResults {
   getNovelty: NoveltyData;
   getPpl: PplData;
   getOverview: OverviewData;
+  getPaths: PathsData;
   getRewardModels: RewardModelsData;
   getProblemRanking: ProblemRankingData;
   getTraining: TrainingData;
@@ -655,6 +692,7 @@ const REQUEST_KEYS: { [K in RequestKind]: readonly (keyof RequestParams[K])[] } 
   getNovelty: ['sampleId'],
   getPpl: ['problemId'],
   getOverview: [],
+  getPaths: [],
   getRewardModels: [],
   getProblemRanking: ['problemId', 'modelId'],
   getTraining: [],
@@ -785,6 +823,7 @@ function checkParams(k: RequestKind, v: Obj): string | undefined {
       if (!isNat(v.offset)) return 'offset must be a non-negative integer';
       return isNat(v.limit, MAX_PAGE) && v.limit >= 1 ? undefined : `limit must be an integer in 1..${MAX_PAGE}`;
     case 'getOverview':
+    case 'getPaths':
     case 'getRewardModels':
     case 'getTraining':
       return undefined;
