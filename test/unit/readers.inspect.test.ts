@@ -411,3 +411,83 @@ describe('Inspect: newer .eval archives', () => {
     ]);
   });
 });
+
+describe('Inspect: the default scorer is chosen from every sample (trial 1, finding 1)', () => {
+  /**
+   * 3 problems x 3 epochs; `f1` (a continuous metric, 1.0 in the first sample) listed before `exact`
+   * (C/I). By hand from `exact`: c = 2, 2, 0 of 3, pass@1 = (2/3 + 2/3 + 0) / 3 = 4/9 = 44.4%. The old
+   * rule (first scorer whose value is a verdict in the first sample) took f1 and gave 75%.
+   */
+  function f1Samples() {
+    const f1 = [1.0, 0.5, 0.3, 0.2, 1.0, 0.7, 0.1, 0, 0.4];
+    const exact = ['C', 'C', 'I', 'I', 'C', 'C', 'I', 'I', 'I'];
+    return f1.map((v, i) =>
+      sample(Math.floor(i / 3) + 1, (i % 3) + 1, `t${i}`, { f1: { value: v }, exact: { value: exact[i] } }),
+    );
+  }
+
+  test('a continuous metric that is 1.0 in the first sample is passed over, and the log names the scorer chosen', async () => {
+    const dir = tempDir('ti-inspect-');
+    const ss = f1Samples();
+    writeFileSync(
+      path.join(dir, 'f.json'),
+      JSON.stringify({ version: 2, eval: JSON.parse(header()).eval, samples: ss }),
+    );
+    const entries = ss.map((s) => ({ name: `samples/${s.id}_epoch_${s.epoch}.json`, data: JSON.stringify(s) }));
+    writeFileSync(path.join(dir, 'f.eval'), archive([{ name: 'header.json', data: header() }, ...entries]));
+    // with summaries.json (what a finished run writes): the survey reads it instead of every sample
+    const summaries = ss.map((s) => ({ id: s.id, epoch: s.epoch, scores: s.scores }));
+    writeFileSync(
+      path.join(dir, 'g.eval'),
+      archive([
+        { name: 'header.json', data: header() },
+        { name: 'summaries.json', data: JSON.stringify(summaries) },
+        ...entries,
+      ]),
+    );
+    for (const rel of ['f.json', 'f.eval', 'g.eval']) {
+      const c = await collect(dir, rel);
+      assert.deepEqual(counts(c.records), [
+        ['1', 3, 2, 3],
+        ['2', 3, 2, 3],
+        ['3', 3, 0, 3],
+      ]);
+      assert.deepEqual(c.msgs, [
+        '0:warning:verdicts from scorer "exact"; passed over "f1" (values that are not verdicts in 6 of 9 samples, for example 0.5): not verdicts (choose a scorer with --scorer <name> or <name>.<key>, setting traceInspector.scorer)',
+      ]);
+      assert.equal(c.records[0].model.grader, 'scorer "exact"');
+    }
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir, { fts: false });
+    const report = buildReport(index, { replicates: 100 });
+    assert.equal(report.models.length, 3);
+    for (const m of report.models) assert.ok(Math.abs(m.passAtK[0].value! - 4 / 9) < 1e-12, `${m.passAtK[0].value}`);
+    assert.deepEqual(
+      index.models().map((m) => m.grader),
+      ['scorer "exact"', 'scorer "exact"', 'scorer "exact"'],
+    );
+    index.close();
+  });
+
+  test('a first sample that lacks the verdict scorer does not change the choice; the samples without it are counted', async () => {
+    const dir = tempDir('ti-inspect-');
+    const ss = f1Samples();
+    ss[0] = { ...ss[0], scores: { f1: { value: 1.0 } } };
+    writeFileSync(
+      path.join(dir, 'f.json'),
+      JSON.stringify({ version: 2, eval: JSON.parse(header()).eval, samples: ss }),
+    );
+    const c = await collect(dir, 'f.json');
+    assert.deepEqual(counts(c.records), [
+      ['1', 3, 1, 2],
+      ['2', 3, 2, 3],
+      ['3', 3, 0, 3],
+    ]);
+    assert.ok(
+      c.msgs.includes(
+        '0:warning:scorer "exact" is missing in 1 of 9 samples of this log (its scorers: "f1", "exact"); those samples are ungraded',
+      ),
+      c.msgs.join('\n'),
+    );
+  });
+});

@@ -533,6 +533,8 @@ class SampleWriter {
   private readonly addEmptyStat: Statement;
   private readonly insertDiag: Statement;
   private readonly otherFileHas: Statement;
+  private readonly setGrader: Statement;
+  private readonly clearGrader: Statement;
   private readonly statOf: Statement;
   private readonly models = new Map<string, number>();
   private readonly problems = new Map<string, number>();
@@ -576,6 +578,10 @@ class SampleWriter {
     this.insertDiag = db.prepare(
       'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
     );
+    this.setGrader = db.prepare(
+      'INSERT INTO model_graders (model_id, grader) VALUES (?, ?) ON CONFLICT (model_id) DO UPDATE SET grader = excluded.grader',
+    );
+    this.clearGrader = db.prepare('DELETE FROM model_graders WHERE model_id = ?');
     // the file already holding samples of (model, problem), or an empty record of it
     this.otherFileHas = db.prepare(
       `SELECT path FROM files WHERE id = coalesce(
@@ -595,8 +601,17 @@ class SampleWriter {
       ).id;
       this.models.set(key, id);
     }
+    const grader = record.model.grader ?? null;
+    if (this.graders.get(id) !== grader) {
+      this.graders.set(id, grader);
+      if (grader === null) this.clearGrader.run(id);
+      else this.setGrader.run(id, grader);
+    }
     return id;
   }
+
+  /** The grader last written per model id in this pass (one UPDATE per model and change, not per record). */
+  private readonly graders = new Map<number, string | null>();
 
   private problemId(record: ProblemRecord): number {
     const key = problemKey(record.dataset, record.problemId);
@@ -693,10 +708,12 @@ class SampleWriter {
   pruneOrphans(): void {
     this.db.exec(`
       DELETE FROM models WHERE id NOT IN (SELECT DISTINCT model_id FROM stats);
+      DELETE FROM model_graders WHERE model_id NOT IN (SELECT id FROM models);
       DELETE FROM problems WHERE id NOT IN (SELECT DISTINCT problem_id FROM stats);
       DELETE FROM similarity_cache WHERE problem_id NOT IN (SELECT id FROM problems) OR model_id NOT IN (SELECT id FROM models) OR base_model_id NOT IN (SELECT id FROM models);
     `);
     this.models.clear();
+    this.graders.clear();
     this.problems.clear();
   }
 
