@@ -165,6 +165,9 @@ export function reportTable(r: Report): string {
       `grading: the folder's verdicts, plus the TOOL'S GRADING of ${r.grading.toolGraded} samples that had no verdict (${r.grading.toolCorrect} correct: answer equivalent to the reference answer)`,
     );
   out.push(table([head, ...rows]));
+  const graded = r.models.filter((m) => m.grader !== null);
+  if (graded.length)
+    out.push(`verdicts: ${graded.map((m) => `${safe(m.label)} by ${safe(m.grader!)}`).join('; ')}`);
   if (r.models.flatMap((m) => [...m.passAtK, ...m.bestOfK, ...(m.majAtK ?? [])]).some((p) => p.missing > 0))
     out.push("(a/b): over a of the model's b problems; the warnings below say why the others are left out");
   if (r.models.some((m) => m.bestOfK.length)) {
@@ -217,7 +220,7 @@ export function reportTable(r: Report): string {
         ch,
         ...r.comparisons.map((c) => [
           ...(perRun ? [safe(c.base)] : []),
-          safe(c.model),
+          safe(c.model) + (c.differentGraders ? ' [GRADED DIFFERENTLY]' : ''),
           c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems),
           String(c.coverage.baseOnly),
           String(c.coverage.modelOnly),

@@ -54,6 +54,16 @@ export interface ModelReport {
   id: string;
   label: string;
   run: string;
+  /**
+   * What gave the model's verdicts when the format has a choice (an Inspect log's `scorer "match"`);
+   * null for formats with one verdict field. Comparisons of models graded differently say so.
+   */
+  grader: string | null;
+  /**
+   * Some of the model's samples come from a file whose indexing did not finish (a cancelled or
+   * interrupted pass): its figures cover only part of that file.
+   */
+  partial: boolean;
   /** Every problem the model has a record of, with or without samples: the whole of each figure's denominator. */
   problems: number;
   /** Of those, the problems without samples and with samples but no graded one (left out of every figure). */
@@ -100,6 +110,12 @@ export interface ComparisonReport {
   categories: CategoryCounts;
   /** Of `categories`' difference categories, the problems decided within noise (overlapping 95% Jeffreys intervals). */
   categoriesWithinNoise: Record<DifferenceCategory, number>;
+  /**
+   * The graders of the two models when both are known and differ (an Inspect log scored by
+   * `model_graded_fact` against one scored by `match`): the comparison sets two verdict rules side by
+   * side, and the report's warnings say so. Null when they agree or either is unknown.
+   */
+  differentGraders: { base: string; model: string } | null;
   /** Paired bootstrap of model - base pass@k on the shared problems where both have n >= k. */
   passAtKDiff: ({ k: number; diff: number | null; ciLow: number | null; ciHigh: number | null } & Denominator)[];
 }
@@ -248,6 +264,8 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       id: m.displayId,
       label: m.label,
       run: m.run,
+      grader: m.grader,
+      partial: m.partial,
       problems: set.total,
       leftOut: { noSamples: set.noSamples, ungraded: set.ungraded },
       samples: m.samples,
@@ -292,6 +310,8 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       warnings.push(
         `${m.displayId} vs ${b.displayId}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`,
       );
+    const differentGraders = graderDifference(b, m);
+    if (differentGraders) warnings.push(graderWarning(b.displayId, m.displayId, differentGraders));
     const cross = crossoverK(pairs);
     const diff = pairedBootstrapDiff(
       pairs.map((p) => p.base),
@@ -319,6 +339,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       leaderAtK1WithinNoise: intervalHoldsZero(diff[0]),
       categories: categoryCounts(pairs),
       categoriesWithinNoise: categoriesWithinNoise(pairs),
+      differentGraders,
       passAtKDiff: diff,
     });
   }
@@ -369,6 +390,24 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     diagnostics: index.diagnostics(),
     warnings,
   };
+}
+
+/**
+ * The graders of a compared pair when both are known and differ (see ComparisonReport
+ * `differentGraders`); null when they agree or either is unknown (a format with one verdict field).
+ */
+export function graderDifference(
+  base: Pick<ModelRow, 'grader'>,
+  model: Pick<ModelRow, 'grader'>,
+): { base: string; model: string } | null {
+  return base.grader !== null && model.grader !== null && base.grader !== model.grader
+    ? { base: base.grader, model: model.grader }
+    : null;
+}
+
+/** The warning of a compared pair graded differently (CLI report and overview say the same). */
+export function graderWarning(base: string, model: string, g: { base: string; model: string }): string {
+  return `${model} vs ${base}: GRADED DIFFERENTLY (${model} by ${g.model}, ${base} by ${g.base}): the comparison sets two verdict rules side by side; grade both the same way (--scorer <name>, setting traceInspector.scorer)`;
 }
 
 /**

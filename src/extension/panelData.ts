@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import { comparisonPairs } from '../core/index/labels';
+import { graderDifference, graderWarning } from '../core/report';
 import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
 import {
@@ -514,6 +515,8 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
   for (const [b, m] of comparisonPairs(withData, base, !!roles.baseIsChoice)) {
     const ps = problemPairs(byModel, b.id, m.id);
     if (ps.length === 0) continue;
+    const differentGraders = graderDifference(b, m);
+    if (differentGraders) warnings.push(graderWarning(b.label, m.label, differentGraders));
     const cross = crossoverK(ps);
     const at1 = pairedBootstrapDiff(
       ps.map((p) => p.base),
@@ -531,6 +534,7 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
       crossoverInterval: crossoverBootstrap(ps, boot),
       leaderAtK1: cross.leaderAtK1,
       leaderAtK1WithinNoise: intervalHoldsZero(at1),
+      differentGraders,
     });
   }
   return {

@@ -279,6 +279,8 @@ export interface OverviewData {
     leaderAtK1: 'base' | 'model' | 'tie';
     /** The paired bootstrap interval of model - base pass@1 holds 0. */
     leaderAtK1WithinNoise: boolean;
+    /** The two models' graders when both are known and differ (report `differentGraders`); null otherwise. */
+    differentGraders: { base: string; model: string } | null;
   }[];
   warnings: string[];
   problems: number;

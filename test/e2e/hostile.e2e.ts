@@ -303,6 +303,7 @@ function overviewFixture(): OverviewData {
       crossoverInterval: { low: 2, high: 7, noneShare: 0.12, replicates: 2000 },
       leaderAtK1: 'model' as const,
       leaderAtK1WithinNoise: false,
+      differentGraders: null,
     }));
   return {
     models,

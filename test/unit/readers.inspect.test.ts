@@ -15,6 +15,7 @@ import type { Diagnostic, ProblemRecord } from '../../src/core/model';
 import { type ReaderOptions, makeContext } from '../../src/core/readers/index';
 import { createInspectReader } from '../../src/core/readers/inspect';
 import { buildReport } from '../../src/core/report';
+import { overviewData } from '../../src/extension/panelData';
 import { tempDir } from './helpers';
 import { runCli } from './reliability.support';
 import { type Entry, archive } from './zipArchive';
@@ -489,5 +490,101 @@ describe('Inspect: the default scorer is chosen from every sample (trial 1, find
       ),
       c.msgs.join('\n'),
     );
+  });
+});
+
+describe('Inspect: compared models graded by different scorers are flagged (trial 1, finding 2)', () => {
+  /** A log of `model` with the given samples (scores as given). */
+  function log(model: string, samples: unknown[]) {
+    return JSON.stringify({
+      version: 2,
+      eval: { task: 'qa', model, dataset: { name: 'qa-ds' } },
+      samples,
+    });
+  }
+  // base: model_graded_fact only. c = 1, 1 of 3: pass@1 = 1/3.
+  const baseSamples = [
+    ['C', 'I', 'I'],
+    ['I', 'C', 'I'],
+  ].flatMap((vs, q) => vs.map((v, e) => sample(q + 1, e + 1, `b${q}${e}`, { model_graded_fact: { value: v } })));
+  // rl: `match` says C, C, I / C, I, I (pass@1 = 1/2); model_graded_fact says I, I, C / I, C, I (pass@1 = 1/3)
+  const match = ['C', 'C', 'I', 'C', 'I', 'I'];
+  const mgf = ['I', 'I', 'C', 'I', 'C', 'I'];
+  const rlBoth = match.map((m, i) =>
+    sample(Math.floor(i / 3) + 1, (i % 3) + 1, `r${i}`, {
+      match: { value: m },
+      ...(i === 0 ? {} : { model_graded_fact: { value: mgf[i] } }),
+    }),
+  );
+
+  test('a pair graded by different scorers: report, CLI table and overview say so', async () => {
+    const dir = tempDir('ti-inspect-');
+    writeFileSync(path.join(dir, 'base.json'), log('hf/base-m', baseSamples));
+    writeFileSync(
+      path.join(dir, 'rl.json'),
+      log(
+        'hf/rl-m',
+        rlBoth.map((x) => ({ ...x, scores: { match: x.scores.match } })),
+      ),
+    );
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir, { fts: false });
+    const r = buildReport(index, { replicates: 100, base: 'base-m' });
+    const byLabel = new Map(r.models.map((m) => [m.id.includes('rl-m') ? 'rl' : 'base', m]));
+    assert.equal(byLabel.get('base')!.grader, 'scorer "model_graded_fact"');
+    assert.equal(byLabel.get('rl')!.grader, 'scorer "match"');
+    assert.ok(Math.abs(byLabel.get('rl')!.passAtK[0].value! - 1 / 2) < 1e-12);
+    assert.ok(Math.abs(byLabel.get('base')!.passAtK[0].value! - 1 / 3) < 1e-12);
+    assert.equal(r.comparisons.length, 1);
+    assert.deepEqual(r.comparisons[0].differentGraders, {
+      base: 'scorer "model_graded_fact"',
+      model: 'scorer "match"',
+    });
+    assert.equal(r.warnings.filter((w) => w.includes('GRADED DIFFERENTLY')).length, 1);
+    const ov = overviewData(index, { baseId: index.models().find((m) => m.displayId.includes('base-m'))!.id }, 50);
+    assert.deepEqual(
+      ov.coverage.map((c) => c.differentGraders),
+      [{ base: 'scorer "model_graded_fact"', model: 'scorer "match"' }],
+    );
+    assert.equal(ov.warnings.filter((w) => w.includes('GRADED DIFFERENTLY')).length, 1);
+    index.close();
+
+    const tmp = tempDir();
+    const cli = runCli(['report', dir, '--db', path.join(tmp, 'c.db'), '--base', 'base-m', '-q'], tmp);
+    assert.equal(cli.status, 0, cli.stderr);
+    assert.match(cli.stdout, /\[GRADED DIFFERENTLY\]/);
+    assert.match(
+      cli.stdout,
+      /verdicts: .*by scorer "model_graded_fact".*by scorer "match"|verdicts: .*by scorer "match".*by scorer "model_graded_fact"/,
+    );
+  });
+
+  test('a first sample without the base scorer no longer decides: both graded by model_graded_fact, no flag', async () => {
+    const dir = tempDir('ti-inspect-');
+    writeFileSync(path.join(dir, 'base.json'), log('hf/base-m', baseSamples));
+    // order of the widest sample: match, model_graded_fact; match is a verdict everywhere, so it is chosen
+    // unless model_graded_fact comes first: write it first in every sample that has it
+    writeFileSync(
+      path.join(dir, 'rl.json'),
+      log(
+        'hf/rl-m',
+        rlBoth.map((x, i) => ({
+          ...x,
+          scores: i === 0 ? x.scores : { model_graded_fact: { value: mgf[i] }, match: { value: match[i] } },
+        })),
+      ),
+    );
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir, { fts: false });
+    const r = buildReport(index, { replicates: 100, base: 'base-m' });
+    const rl = r.models.find((m) => m.id.includes('rl-m'))!;
+    assert.equal(rl.grader, 'scorer "model_graded_fact"');
+    // model_graded_fact: problem 1 has 2 graded samples (I, C: c = 1), problem 2 has I, C, I: (1/2 + 1/3) / 2
+    assert.ok(Math.abs(rl.passAtK[0].value! - (1 / 2 + 1 / 3) / 2) < 1e-12, `${rl.passAtK[0].value}`);
+    assert.deepEqual(
+      r.comparisons.map((c) => c.differentGraders),
+      [null],
+    );
+    index.close();
   });
 });
