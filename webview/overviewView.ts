@@ -190,7 +190,21 @@ export class OverviewView {
                 'tr',
                 null,
                 perRunBases ? h('td', null, label.get(c.baseModelId) ?? '') : null,
-                h('td', null, label.get(c.modelId) ?? ''),
+                h(
+                  'td',
+                  null,
+                  label.get(c.modelId) ?? '',
+                  c.differentGraders
+                    ? h(
+                        'span',
+                        {
+                          className: 'warning-mark',
+                          title: `graded by ${c.differentGraders.model}; the base by ${c.differentGraders.base}`,
+                        },
+                        ' [graded differently]',
+                      )
+                    : null,
+                ),
                 h('td', null, String(c.problems)),
                 ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>
                   h(

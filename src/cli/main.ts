@@ -166,8 +166,7 @@ export function reportTable(r: Report): string {
     );
   out.push(table([head, ...rows]));
   const graded = r.models.filter((m) => m.grader !== null);
-  if (graded.length)
-    out.push(`verdicts: ${graded.map((m) => `${safe(m.label)} by ${safe(m.grader!)}`).join('; ')}`);
+  if (graded.length) out.push(`verdicts: ${graded.map((m) => `${safe(m.label)} by ${safe(m.grader!)}`).join('; ')}`);
   if (r.models.flatMap((m) => [...m.passAtK, ...m.bestOfK, ...(m.majAtK ?? [])]).some((p) => p.missing > 0))
     out.push("(a/b): over a of the model's b problems; the warnings below say why the others are left out");
   if (r.models.some((m) => m.bestOfK.length)) {
