@@ -533,6 +533,7 @@ class SampleWriter {
   private readonly addEmptyStat: Statement;
   private readonly insertDiag: Statement;
   private readonly otherFileHas: Statement;
+  private readonly nextIndexOf: Statement;
   private readonly setGrader: Statement;
   private readonly clearGrader: Statement;
   private readonly statOf: Statement;
@@ -587,6 +588,9 @@ class SampleWriter {
       `SELECT path FROM files WHERE id = coalesce(
          (SELECT file_id FROM samples WHERE model_id = @m AND problem_id = @p AND file_id <> @f LIMIT 1),
          (SELECT file_id FROM empty_records WHERE model_id = @m AND problem_id = @p AND file_id <> @f LIMIT 1))`,
+    );
+    this.nextIndexOf = db.prepare(
+      'SELECT coalesce(max(sample_index) + 1, 0) FROM samples WHERE model_id = @m AND problem_id = @p AND file_id <> @f',
     );
   }
 
@@ -736,6 +740,8 @@ class SampleWriter {
       { line: number; next: number; mid: number; pid: number; problem: string; model: string }
     >();
     const otherFile = new Map<string, string | null>();
+    /** Per-sample records of problems other files already have samples of (merged: seed shards). */
+    const merged = { problems: 0, from: new Set<string>() };
 
     const knownHash = a.prev ? await a.hash : '';
     let commits = 0;
@@ -785,6 +791,14 @@ class SampleWriter {
       const finishFile = () => {
         flushStats();
         reportUngraded();
+        if (merged.problems > 0) {
+          const from = [...merged.from].sort();
+          diag(
+            0,
+            'info',
+            `per-sample records of ${merged.problems} problem${merged.problems === 1 ? '' : 's'} that already ${merged.problems === 1 ? 'has' : 'have'} samples of the same model from ${from.slice(0, 3).join(', ')}${from.length > 3 ? ', ...' : ''}: read as more samples of those problems (seed shards), numbered after the ones already indexed; if this file is a copy, remove it (its samples would count twice)`,
+          );
+        }
         cap.finish();
       };
 
@@ -824,7 +838,10 @@ class SampleWriter {
           other = (this.otherFileHas.pluck().get({ m: mid, p: pid, f: fileId }) as string | undefined) ?? null;
           otherFile.set(pairKey, other);
         }
-        if (other !== null) {
+        // one-sample-per-line formats never give a record without samples
+        const perProblemRecord = r.samples.length === 0 || r.samples.some((s) => s.sampleIndex !== undefined);
+        let state = seen.get(pairKey);
+        if (other !== null && perProblemRecord) {
           diag(
             r.line,
             'warning',
@@ -832,9 +849,22 @@ class SampleWriter {
           );
           continue;
         }
-        let state = seen.get(pairKey);
-        // one-sample-per-line formats never give a record without samples
-        const perProblemRecord = r.samples.length === 0 || r.samples.some((s) => s.sampleIndex !== undefined);
+        if (other !== null && !state) {
+          // A per-sample record of a (model, problem) another file has samples of (seed shards:
+          // samples_seed0.jsonl, samples_seed1.jsonl): more samples of that problem, numbered after the
+          // ones already indexed (files are indexed in path order). Said once per file.
+          merged.problems++;
+          merged.from.add(other);
+          state = {
+            line: r.line,
+            next: this.nextIndexOf.pluck().get({ m: mid, p: pid, f: fileId }) as number,
+            mid,
+            pid,
+            problem: r.problemId,
+            model: r.model.name,
+          };
+          seen.set(pairKey, state);
+        }
         if (state && perProblemRecord) {
           diag(
             r.line,
