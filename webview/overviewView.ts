@@ -120,7 +120,7 @@ export class OverviewView {
         h(
           'span',
           { className: 'muted' },
-          `${d.problems} problems · ${d.models.length} models · base model: ${base?.label ?? 'none'}`,
+          `${d.problems} problem${d.problems === 1 ? '' : 's'} · ${d.models.length} model${d.models.length === 1 ? '' : 's'} · base model: ${base?.label ?? 'none'}`,
         ),
       ),
       d.warnings.length

@@ -148,11 +148,21 @@ function formatDiagnostics(diags: Diagnostic[]): string {
 export function reportTable(r: Report): string {
   const out: string[] = [];
   const ks = [...new Set(r.models.flatMap((m) => m.passAtK.map((p) => p.k)))].sort((a, b) => a - b);
-  const head = ['model', 'problems', 'samples', 'correct', ...ks.map((k) => `pass@${k}`)];
+  // samples without a verdict are in no figure: their count is shown beside the samples when there are any
+  const someUngraded = r.models.some((m) => m.ungradedSamples > 0);
+  const head = [
+    'model',
+    'problems',
+    'samples',
+    ...(someUngraded ? ['ungraded'] : []),
+    'correct',
+    ...ks.map((k) => `pass@${k}`),
+  ];
   const rows = r.models.map((m) => [
-    safe(m.label) + (m.id === r.base && r.models.length > 1 ? ' [base]' : ''),
+    safe(m.label) + (m.id === r.base && r.models.length > 1 ? ' [base]' : '') + (m.partial ? ' [PARTIAL]' : ''),
     String(m.problems),
     String(m.samples),
+    ...(someUngraded ? [String(m.ungradedSamples)] : []),
     // no graded sample: "0 correct" would read as a failing model
     m.sampleAccuracy === null ? 'ungraded' : String(m.correct),
     ...ks.map((k) => {

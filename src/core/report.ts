@@ -69,6 +69,8 @@ export interface ModelReport {
   /** Of those, the problems without samples and with samples but no graded one (left out of every figure). */
   leftOut: Pick<LeftOut, 'noSamples' | 'ungraded'>;
   samples: number;
+  /** Of `samples`, those without a verdict (left out of every figure; `samples - ungradedSamples` is pass@k's n summed). */
+  ungradedSamples: number;
   correct: number;
   /** correct / samples over graded samples. */
   sampleAccuracy: number | null;
@@ -269,6 +271,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       problems: set.total,
       leftOut: { noSamples: set.noSamples, ungraded: set.ungraded },
       samples: m.samples,
+      ungradedSamples: m.samples - graded,
       correct: m.correct,
       sampleAccuracy: graded > 0 ? m.correct / graded : null,
       passAtK,
@@ -278,6 +281,10 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
         : {}),
       histogram: accuracyHistogram(pc).bins,
     };
+    if (m.partial)
+      warnings.push(
+        `${m.displayId}: PARTIAL: some of its samples come from a file whose indexing did not finish; its figures cover only the part read (index the folder again to complete it)`,
+      );
     warnings.push(...denominatorWarnings(m.displayId, set, passAtK));
     return report;
   });

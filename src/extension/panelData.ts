@@ -73,11 +73,13 @@ export interface Roles {
 function modelInfo(m: ModelRow, roles: Roles): ModelInfo {
   return {
     id: m.id,
-    label: m.label,
+    // a partly indexed model is marked wherever its label is shown (legends, tables, headers)
+    label: m.partial ? `${m.label} (partial)` : m.label,
     displayId: m.displayId,
     isBase: m.id === roles.baseId,
     isFocus: m.id === roles.focusId,
     run: m.run,
+    partial: m.partial,
   };
 }
 
@@ -468,6 +470,10 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
   for (const m of models) {
     const rows = byModel.get(m.id) ?? [];
     const all = allByModel.get(m.id) ?? [];
+    if (m.partial)
+      warnings.push(
+        `${m.label}: PARTIAL: some of its samples come from a file whose indexing did not finish; its figures cover only the part read (index the folder again to complete it)`,
+      );
     const whole = problemSet(all);
     if (whole.noSamples + whole.ungraded > 0)
       warnings.push(

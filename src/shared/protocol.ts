@@ -46,6 +46,11 @@ export interface ModelInfo {
   isFocus: boolean;
   /** The model's run (folder relative to the results folder, `""` for the root); the overview starts with the focus model's run shown. */
   run?: string;
+  /**
+   * Some of the model's samples come from a file whose indexing did not finish (cancelled or
+   * interrupted): its figures cover only the part read. Views mark the model wherever its figures appear.
+   */
+  partial?: boolean;
 }
 
 /** One point of a curve against k; `value` null where the problem(s) have fewer than k samples. */

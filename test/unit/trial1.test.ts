@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { buildReport } from '../../src/core/report';
+import { reportTable } from '../../src/cli/main';
 import { tempDir } from './helpers';
 
 /** Unbiased pass@k of one problem (Chen et al. 2021), by the product form. */
@@ -138,6 +139,47 @@ describe('sharded seeds: per-sample records of one model and problem spread over
       index.diagnostics().map((d) => `${d.file}:${d.line}:${d.message}`),
       ['b.jsonl:1:duplicate problem id "0" for model m: already indexed from a.jsonl; skipped'],
     );
+    index.close();
+  });
+});
+
+describe('ungraded samples are counted apart from n everywhere (finding 10)', () => {
+  test('Inspect: 1 correct + 2 unscored samples of Q1: n = 1 for pass@k, the CLI shows 2 ungraded', async () => {
+    const dir = tempDir('ti-ungraded-');
+    const sample = (id: number, epoch: number, value: string | null) => ({
+      id,
+      epoch,
+      input: `q${id}`,
+      output: { choices: [{ message: { role: 'assistant', content: `a${id}.${epoch}` } }] },
+      scores: value === null ? {} : { match: { value } },
+    });
+    const values = [
+      ['C', null, null],
+      ['C', 'I', 'I'],
+      ['I', 'I', 'I'],
+    ];
+    writeFileSync(
+      join(dir, 'log.json'),
+      JSON.stringify({
+        version: 2,
+        eval: { task: 't', model: 'x/m' },
+        samples: values.flatMap((vs, q) => vs.map((v, e) => sample(q + 1, e + 1, v))),
+      }),
+    );
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir, { fts: false });
+    const [m] = index.models();
+    assert.deepEqual([m.samples, m.graded, m.correct], [9, 7, 2]);
+    const r = buildReport(index, { replicates: 50 });
+    assert.equal(r.models[0].ungradedSamples, 2);
+    // pass@1 by hand over graded samples: (1/1 + 1/3 + 0) / 3
+    assert.ok(Math.abs(r.models[0].passAtK[0].value! - (1 + 1 / 3) / 3) < 1e-12);
+    const table = reportTable(r);
+    const [head, row] = table
+      .split('\n')
+      .filter((l) => /^\s*(model|x\/m|m)\b/.test(l.trim()) || l.includes('ungraded'));
+    assert.match(head, /samples\s+ungraded\s+correct/);
+    assert.match(row, /\b3\s+9\s+2\s+2\b/);
     index.close();
   });
 });
