@@ -99,6 +99,13 @@ export interface ComparisonReport {
    * `crossoverK`); null if never, or when the two are level only at saturation (then `saturationK`).
    */
   crossoverK: number | null;
+  /**
+   * At `crossoverK`: `ahead` (the trailing model strictly ahead) or `level` (equal within 1e-12: Yue et
+   * al.'s definition counts it, base >= RL, but nothing overtook); null when `crossoverK` is null.
+   */
+  crossoverKind: 'ahead' | 'level' | null;
+  /** Smallest k >= crossoverK, before saturation, at which the trailing model is strictly ahead; null if never. */
+  crossoverAheadK: number | null;
   /** Smallest k from which both are within 1e-9 of their common maximum ("tie at saturation from k = K"); null if never. */
   saturationK: number | null;
   /**
@@ -340,6 +347,8 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       leftOut: whole.leftOut,
       coverage: coverage(pairs),
       crossoverK: cross.k,
+      crossoverKind: cross.kind,
+      crossoverAheadK: cross.aheadK,
       saturationK: cross.saturationK,
       crossoverInterval: crossoverBootstrap(pairs, boot),
       leaderAtK1: cross.leaderAtK1,

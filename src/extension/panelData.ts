@@ -536,6 +536,8 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
       problems: ps.length,
       ...coverage(ps),
       crossoverK: cross.k,
+      crossoverKind: cross.kind,
+      crossoverAheadK: cross.aheadK,
       saturationK: cross.saturationK,
       crossoverInterval: crossoverBootstrap(ps, boot),
       leaderAtK1: cross.leaderAtK1,

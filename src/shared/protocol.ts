@@ -277,6 +277,10 @@ export interface OverviewData {
     neither: number;
     /** Dataset crossover k before saturation (metrics `crossoverK`); null if none. */
     crossoverK: number | null;
+    /** At the crossover k: the trailing model strictly ahead, or only level (report `crossoverKind`). */
+    crossoverKind: 'ahead' | 'level' | null;
+    /** Smallest k from which the trailing model is strictly ahead before saturation; null if never. */
+    crossoverAheadK: number | null;
     /** Smallest k from which both are within 1e-9 of their common maximum; null if never. */
     saturationK: number | null;
     /** Bootstrap interval of the crossover k (metrics `crossoverBootstrap`); null when tied at k = 1. */

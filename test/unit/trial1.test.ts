@@ -10,7 +10,10 @@ import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { buildReport } from '../../src/core/report';
 import { reportTable } from '../../src/cli/main';
-import { tempDir } from './helpers';
+import { type CrossoverResult, crossoverK } from '../../src/core/metrics/coverage';
+import { overviewData } from '../../src/extension/panelData';
+import { crossoverText } from '../../src/shared/claims';
+import { tempDir, writeRollouts } from './helpers';
 
 /** Unbiased pass@k of one problem (Chen et al. 2021), by the product form. */
 function passAtK(n: number, c: number, k: number): number {
@@ -18,6 +21,15 @@ function passAtK(n: number, c: number, k: number): number {
   for (let i = 0; i < k; i++) q *= (n - c - i) / (n - i);
   return 1 - Math.max(0, q);
 }
+
+/** The claim fields of a crossover result, as the report sets them. */
+const fromResult = (r: CrossoverResult) => ({
+  crossoverK: r.k,
+  saturationK: r.saturationK,
+  leaderAtK1: r.leaderAtK1,
+  crossoverKind: r.kind,
+  crossoverAheadK: r.aheadK,
+});
 
 describe('sharded seeds: per-sample records of one model and problem spread over files (finding 9)', () => {
   /**
@@ -180,6 +192,57 @@ describe('ungraded samples are counted apart from n everywhere (finding 10)', ()
       .filter((l) => /^\s*(model|x\/m|m)\b/.test(l.trim()) || l.includes('ungraded'));
     assert.match(head, /samples\s+ungraded\s+correct/);
     assert.match(row, /\b3\s+9\s+2\s+2\b/);
+    index.close();
+  });
+});
+
+describe('crossover k says whether the trailing model is ahead or only level (finding 5)', () => {
+  const pair = (bn: number, bc: number, mn: number, mc: number, key: string) => ({
+    problemKey: key,
+    base: { n: bn, c: bc },
+    model: { n: mn, c: mc },
+  });
+
+  test('an exact level before saturation (problems with c = 1 of 8 swapped between models): "5 (level: never ahead)"', () => {
+    // A: base 1/8, RL 0/8; B: base 0/8, RL 1/8 (they cancel: k/8 each side); C: base 4/8, RL 6/8, both
+    // pass@k = 1 from k = 5 (k > n - c). So RL - base = (pC(8,6,k) - pC(8,4,k)) / 3: 1/210 at k = 4, 0 from
+    // k = 5. Saturation (both at their common max 2/3) only at k = 8, where A and B reach 1.
+    const pairs = [pair(8, 1, 8, 0, 'A'), pair(8, 0, 8, 1, 'B'), pair(8, 4, 8, 6, 'C')];
+    assert.ok(Math.abs(passAtK(8, 6, 4) - passAtK(8, 4, 4) - 1 / 70) < 1e-15);
+    const r = crossoverK(pairs);
+    assert.deepEqual([r.leaderAtK1, r.k, r.kind, r.aheadK, r.saturationK], ['model', 5, 'level', null, 8]);
+    assert.match(crossoverText({ ...fromResult(r), crossoverInterval: null }), /^5 \(level: never ahead\)/);
+  });
+
+  test('a base that overtakes: "3 (ahead)"', () => {
+    // base: 2/8 on both problems; RL: 8/8 and 0/8. RL = 1/2 at every k; base = pass@k(8, 2, k):
+    // 1/4, 13/28, 9/14 at k = 1, 2, 3: ahead at k = 3.
+    const ahead = crossoverK([pair(8, 2, 8, 8, 'A'), pair(8, 2, 8, 0, 'B')]);
+    assert.ok(passAtK(8, 2, 2) < 0.5 && passAtK(8, 2, 3) > 0.5);
+    assert.deepEqual([ahead.k, ahead.kind, ahead.aheadK], [3, 'ahead', 3]);
+    assert.match(crossoverText({ ...fromResult(ahead), crossoverInterval: null }), /^3 \(ahead\)/);
+  });
+
+  test('the report and the overview carry the kind; the CLI table says it', async () => {
+    const dir = tempDir('ti-cross-');
+    // rollouts of the level case: two models, 3 problems x 8 samples
+    const rows = (cs: number[]) =>
+      cs.map((c, q): [number, boolean[]] => [q, Array.from({ length: 8 }, (_, i) => i < c)]);
+    writeRollouts(join(dir, 'base.jsonl'), { name: 'base', revision: 'main' }, rows([1, 0, 4]));
+    writeRollouts(join(dir, 'rl.jsonl'), { name: 'rl', revision: 'main' }, rows([0, 1, 6]));
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir, { fts: false });
+    const r = buildReport(index, { replicates: 100, base: 'base' });
+    if (r.comparisons.length === 0) assert.fail(`no comparison: ${JSON.stringify(index.diagnostics())}`);
+    const c = r.comparisons[0];
+    assert.deepEqual([c.crossoverK, c.crossoverKind, c.crossoverAheadK], [5, 'level', null]);
+    assert.match(reportTable(r), /5 \(level: never ahead\)/);
+    const baseId = index.models().find((m) => m.name === 'base')!.id;
+    const ov = overviewData(index, { baseId, baseIsChoice: true }, 50);
+    assert.deepEqual(
+      ov.coverage.map((x) => [x.crossoverK, x.crossoverKind, x.crossoverAheadK]),
+      [[5, 'level', null]],
+    );
     index.close();
   });
 });
