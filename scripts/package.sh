@@ -8,5 +8,12 @@ cd "$(dirname "$0")/.."
 source scripts/ensure-node.sh
 rm -rf dist
 node scripts/build.mjs --production
-npx vsce package --no-rewrite-relative-links --allow-missing-repository -o trace-inspector.vsix >&2
+# Marketplace READMEs need absolute image URLs: with REPOSITORY_URL (the public repository, once there is
+# one) vsce rewrites relative links and images to it; without, they stay relative (fine inside VS Code).
+if [ -n "${REPOSITORY_URL:-}" ]; then
+  links=(--baseContentUrl "${REPOSITORY_URL%/}/blob/HEAD/" --baseImagesUrl "${REPOSITORY_URL%/}/raw/HEAD/")
+else
+  links=(--no-rewrite-relative-links)
+fi
+npx vsce package "${links[@]}" --allow-missing-repository -o trace-inspector.vsix >&2
 echo "$PWD/trace-inspector.vsix"

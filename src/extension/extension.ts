@@ -12,6 +12,7 @@ import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, previewUri, samp
 import { FolderSession, readSettings } from './session';
 import { registerPanels } from './problemPanel';
 import { trainingFilterTitle, trainingSeries } from './panelData';
+import { registerWalkthrough } from './walkthrough';
 
 const INDEX_GLOB = '**/*.{jsonl,json,eval}';
 
@@ -635,6 +636,7 @@ export function validateFilter(f: unknown): TreeFilter | undefined {
 let ext: Extension | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<{ extension: Extension } | undefined> {
+  context.subscriptions.push(...registerWalkthrough(context));
   try {
     ext = new Extension(context);
   } catch (e) {

@@ -300,6 +300,9 @@ export class FolderSession implements vscode.Disposable {
     });
     const sub = token?.onCancellationRequested(() => worker.postMessage({ type: 'cancel' } satisfies WorkerRequest));
     this.running = { worker, done };
+    // Views say at once that indexing runs (not "Index incomplete" until the first batch is shown).
+    this.partialCache = undefined;
+    this.changed.fire();
     worker.postMessage(request);
     try {
       const summary = await done;

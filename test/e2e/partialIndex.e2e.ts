@@ -122,6 +122,14 @@ describe('a folder indexed in two steps, in a real VS Code', { timeout: 900_000 
   test('Index Folder finishes it: labels stay right while it runs and at the end', async () => {
     try {
       await runCommand(s.page, 'Trace Inspector: Index Folder');
+      // Regression: the message above the tree kept "Index incomplete: indexing was stopped" while the
+      // new run read the folder (the views learned of the run only with its first shown batch).
+      await waitUntil(
+        s.page,
+        async () =>
+          (await s.page.locator('.part.sidebar').innerText()).includes('Indexing: figures so far') ? true : undefined,
+        { timeoutMs: 30_000, what: 'the message above the tree saying indexing runs' },
+      );
       let shotWhileIndexing = false;
       await waitUntil(
         s.page,
