@@ -14,6 +14,7 @@ import {
   kGrid,
   majAtKCurve,
   pairedBootstrapDiff,
+  twoLevelPairedDiffAt1,
   type CategoryCounts,
   type CoverageCounts,
   type CrossoverInterval,
@@ -219,6 +220,12 @@ export interface ReportOptions {
  * Formulas and sources: see `src/core/metrics`.
  * @throws Error when `options.base` matches no model or several, or on an invalid `stepPattern`.
  */
+/**
+ * Bootstrap replicates of the report's intervals, and of the overview's comparison figures (crossover
+ * interval, lead at k = 1 within noise), so that the two show the same figures for the same data.
+ */
+export const REPORT_REPLICATES = 2000;
+
 export function buildReport(index: TraceIndex, options: ReportOptions = {}): Report {
   const tool = options.toolGrading ? toolVerdicts(index) : undefined;
   let toolGraded = 0;
@@ -244,7 +251,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     list.push(s);
     byModel.set(s.modelId, list);
   }
-  const boot = { replicates: options.replicates ?? 2000, seed: options.seed ?? 12345 };
+  const boot = { replicates: options.replicates ?? REPORT_REPLICATES, seed: options.seed ?? 12345 };
   const warnings: string[] = [];
 
   let baseIdx = -1;
@@ -327,18 +334,27 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     const differentGraders = graderDifference(b, m);
     if (differentGraders) warnings.push(graderWarning(b.displayId, m.displayId, differentGraders));
     const cross = crossoverK(pairs);
+    // at k = 1 the interval is the two-level one (problems, then samples within each problem): it
+    // decides whether the lead at k = 1 is within noise (metrics `twoLevelPairedDiffAt1`)
+    const at1 = twoLevelPairedDiffAt1(
+      pairs.map((p) => p.base),
+      pairs.map((p) => p.model),
+      boot,
+    );
     const diff = pairedBootstrapDiff(
       pairs.map((p) => p.base),
       pairs.map((p) => p.model),
       kGrid(maxN),
       boot,
-    ).map((d) => ({
-      k: d.k,
-      diff: d.diff,
-      ciLow: d.ciLow,
-      ciHigh: d.ciHigh,
-      ...denominator(set, d.problems, d.missing, { notInBase }),
-    }));
+    )
+      .map((d) => (d.k === 1 ? { ...d, ciLow: at1.ciLow, ciHigh: at1.ciHigh } : d))
+      .map((d) => ({
+        k: d.k,
+        diff: d.diff,
+        ciLow: d.ciLow,
+        ciHigh: d.ciHigh,
+        ...denominator(set, d.problems, d.missing, { notInBase }),
+      }));
     comparisons.push({
       base: b.displayId,
       model: m.displayId,

@@ -10,10 +10,11 @@ import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { buildReport } from '../../src/core/report';
 import { reportTable } from '../../src/cli/main';
+import { pairedBootstrapDiff, twoLevelPairedDiffAt1 } from '../../src/core/metrics/bootstrap';
 import { type CrossoverResult, crossoverK } from '../../src/core/metrics/coverage';
 import { overviewData } from '../../src/extension/panelData';
 import { crossoverText } from '../../src/shared/claims';
-import { tempDir, writeRollouts } from './helpers';
+import { REAL, tempDir, writeRollouts } from './helpers';
 
 /** Unbiased pass@k of one problem (Chen et al. 2021), by the product form. */
 function passAtK(n: number, c: number, k: number): number {
@@ -245,4 +246,97 @@ describe('crossover k says whether the trailing model is ahead or only level (fi
     );
     index.close();
   });
+});
+
+describe('within noise at k = 1 counts the sampling noise within each problem (finding 6)', () => {
+  // 5 problems x 8 samples; SFT c = 3, 4, 2, 5, 1; GRPO c = 4, 5, 2, 6, 1. GRPO - SFT pass@1 = (1+1+0+1+0)/40 = 0.075.
+  const sft = [3, 4, 2, 5, 1].map((c) => ({ n: 8, c }));
+  const grpo = [4, 5, 2, 6, 1].map((c) => ({ n: 8, c }));
+
+  /**
+   * The same two-level bootstrap written independently: its own PRNG (a linear congruential generator)
+   * and binomial draws as sums of n Bernoulli trials. Many replicates, so its percentiles are close to
+   * the true ones; the module's (another stream, 2000 replicates) must be within Monte Carlo error.
+   */
+  function independentTwoLevel(R: number): [number, number] {
+    let state = 987654321;
+    const rand = () => {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      return state / 4294967296;
+    };
+    const bin = (n: number, p: number) => {
+      let x = 0;
+      for (let i = 0; i < n; i++) if (rand() < p) x++;
+      return x;
+    };
+    const reps: number[] = [];
+    for (let r = 0; r < R; r++) {
+      let s = 0;
+      for (let t = 0; t < 5; t++) {
+        const j = Math.floor(rand() * 5);
+        s += bin(8, grpo[j].c / 8) / 8 - bin(8, sft[j].c / 8) / 8;
+      }
+      reps.push(s / 5);
+    }
+    reps.sort((a, b) => a - b);
+    return [reps[Math.floor(0.025 * R)], reps[Math.floor(0.975 * R)]];
+  }
+
+  test('the two-level interval holds 0 (about [-0.125, 0.275]); resampling problems alone gave [0.025, 0.125]', () => {
+    const one = pairedBootstrapDiff(sft, grpo, [1])[0];
+    assert.ok(one.ciLow! > 0, `problems-only interval [${one.ciLow}, ${one.ciHigh}] excludes 0`);
+    const two = twoLevelPairedDiffAt1(sft, grpo);
+    assert.ok(Math.abs(two.diff! - 0.075) < 1e-12);
+    assert.ok(two.ciLow! < 0 && two.ciHigh! > 0, `[${two.ciLow}, ${two.ciHigh}]`);
+    const [lo, hi] = independentTwoLevel(40000);
+    assert.ok(Math.abs(two.ciLow! - lo) <= 0.03, `${two.ciLow} vs ${lo}`);
+    assert.ok(Math.abs(two.ciHigh! - hi) <= 0.03, `${two.ciHigh} vs ${hi}`);
+    // seeded: the same interval twice
+    assert.deepEqual(twoLevelPairedDiffAt1(sft, grpo), two);
+  });
+
+  test('the report: the lead at k = 1 is within noise, consistent with the categories; pass@1 difference interval is the two-level one', async () => {
+    const dir = tempDir('ti-noise-');
+    const rows = (cs: number[]) =>
+      cs.map((c, q): [number, boolean[]] => [q, Array.from({ length: 8 }, (_, i) => i < c)]);
+    writeRollouts(join(dir, 'sft.jsonl'), { name: 'sft', revision: 'main' }, rows(sft.map((p) => p.c)));
+    writeRollouts(join(dir, 'grpo.jsonl'), { name: 'grpo', revision: 'main' }, rows(grpo.map((p) => p.c)));
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir, { fts: false });
+    const c = buildReport(index, { base: 'sft' }).comparisons[0];
+    assert.equal(c.leaderAtK1, 'model');
+    assert.equal(c.leaderAtK1WithinNoise, true);
+    assert.equal(c.categories.sharpening, 3);
+    assert.equal(c.categoriesWithinNoise.sharpening, 3);
+    const two = twoLevelPairedDiffAt1(sft, grpo);
+    assert.deepEqual([c.passAtKDiff[0].ciLow, c.passAtKDiff[0].ciHigh], [two.ciLow, two.ciHigh]);
+    assert.match(reportTable(buildReport(index, { base: 'sft' })), /lead at k = 1 within noise/);
+    index.close();
+  });
+});
+
+describe('the overview and the CLI give the same comparison figures for the same data (finding 11)', () => {
+  for (const run of ['trajectory/step-300', 'results_2048_batched']) {
+    test(`rlvr-probe-gsm8k ${run}: crossover interval and within-noise agree`, async () => {
+      const index = TraceIndex.open(':memory:');
+      await indexFolder(index, join(REAL, 'rlvr-probe-gsm8k', ...run.split('/')), { fts: false });
+      const report = buildReport(index, {});
+      const byId = new Map(index.models().map((m) => [m.id, m.displayId]));
+      // the session's roles: the guessed base, as the report guesses it
+      const baseId = index.models().find((m) => m.displayId === report.base)!.id;
+      const ov = overviewData(index, { baseId }, 50);
+      assert.ok(report.comparisons.length > 0);
+      assert.equal(ov.coverage.length, report.comparisons.length);
+      for (const c of ov.coverage) {
+        const r = report.comparisons.find(
+          (x) => x.model === byId.get(c.modelId) && x.base === byId.get(c.baseModelId),
+        )!;
+        assert.ok(r, `${byId.get(c.modelId)}`);
+        assert.deepEqual(c.crossoverInterval, r.crossoverInterval);
+        assert.equal(c.leaderAtK1WithinNoise, r.leaderAtK1WithinNoise);
+        assert.equal(crossoverText(c), crossoverText(r));
+      }
+      index.close();
+    });
+  }
 });
