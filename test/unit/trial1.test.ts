@@ -340,3 +340,43 @@ describe('the overview and the CLI give the same comparison figures for the same
     });
   }
 });
+
+describe('ragged n: the table, the crossover cell and the warnings agree (finding 4, re-checked after #9)', () => {
+  test('base 8/16 on problems 0-4 and 0/4 on 5-9; RL 10/16 and 0/16: marks, warning, and a tie at saturation', async () => {
+    const dir = tempDir('ti-ragged-');
+    const rows = (spec: [number, number][]) =>
+      spec.map(([n, c], q): [number, boolean[]] => [q, Array.from({ length: n }, (_, i) => i < c)]);
+    const five = <T>(x: T) => [x, x, x, x, x];
+    writeRollouts(
+      join(dir, 'base.jsonl'),
+      { name: 'base', revision: 'main' },
+      rows([...five<[number, number]>([16, 8]), ...five<[number, number]>([4, 0])]),
+    );
+    writeRollouts(
+      join(dir, 'rl.jsonl'),
+      { name: 'rl', revision: 'main' },
+      rows([...five<[number, number]>([16, 10]), ...five<[number, number]>([16, 0])]),
+    );
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir, { fts: false });
+    const r = buildReport(index, { base: 'base', replicates: 100 });
+    const base = r.models.find((m) => m.id.includes('base'))!;
+    const rl = r.models.find((m) => m.id.includes('rl'))!;
+    // base pass@8 over problems 0-4 only (n >= 8): pass@8(16, 8) each; problems 5-9 counted missing
+    const b8 = base.passAtK.find((p) => p.k === 8)!;
+    assert.deepEqual([b8.problems, b8.missing], [5, 5]);
+    assert.ok(Math.abs(b8.value! - passAtK(16, 8, 8)) < 1e-12);
+    const r8 = rl.passAtK.find((p) => p.k === 8)!;
+    assert.deepEqual([r8.problems, r8.missing], [10, 0]);
+    assert.ok(Math.abs(r8.value! - passAtK(16, 10, 8) / 2) < 1e-12);
+    assert.ok(r.warnings.some((w) => w.includes(base.id) && /the problem set changes along k/.test(w)));
+    // the comparison is over the same problems at each k: at k > 4 only problems 0-4, where both reach 1
+    // from k = 9 (k > 16 - 8): a tie at saturation, no crossover
+    const c = r.comparisons[0];
+    assert.deepEqual([c.leaderAtK1, c.crossoverK, c.saturationK], ['model', null, 9]);
+    const table = reportTable(r);
+    assert.match(table, /\(5\/10\)/);
+    assert.match(table, /none: tied at saturation from k = 9/);
+    index.close();
+  });
+});
