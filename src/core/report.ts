@@ -295,10 +295,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
         : {}),
       histogram: accuracyHistogram(pc).bins,
     };
-    if (m.partial)
-      warnings.push(
-        `${m.displayId}: PARTIAL: some of its samples come from a file whose indexing did not finish; its figures cover only the part read (index the folder again to complete it)`,
-      );
+    if (m.partial) warnings.push(partialWarning(m.displayId));
     warnings.push(...denominatorWarnings(m.displayId, set, passAtK));
     return report;
   });
@@ -435,6 +432,11 @@ export function graderDifference(
   return base.grader !== null && model.grader !== null && base.grader !== model.grader
     ? { base: base.grader, model: model.grader }
     : null;
+}
+
+/** The warning of a partly indexed model (CLI report and overview say the same). */
+export function partialWarning(model: string): string {
+  return `${model}: PARTIAL: some of its samples come from a file whose indexing did not finish; its figures cover only the part read (index the folder again to complete it)`;
 }
 
 /** The warning of a compared pair graded differently (CLI report and overview say the same). */

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import { comparisonPairs } from '../core/index/labels';
-import { graderDifference, graderWarning, REPORT_REPLICATES } from '../core/report';
+import { graderDifference, graderWarning, partialWarning, REPORT_REPLICATES } from '../core/report';
 import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
 import {
@@ -478,10 +478,7 @@ export function overviewData(
   for (const m of models) {
     const rows = byModel.get(m.id) ?? [];
     const all = allByModel.get(m.id) ?? [];
-    if (m.partial)
-      warnings.push(
-        `${m.label}: PARTIAL: some of its samples come from a file whose indexing did not finish; its figures cover only the part read (index the folder again to complete it)`,
-      );
+    if (m.partial) warnings.push(partialWarning(m.label));
     const whole = problemSet(all);
     if (whole.noSamples + whole.ungraded > 0)
       warnings.push(
