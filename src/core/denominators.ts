@@ -10,6 +10,8 @@
  * - `ungraded`: it has samples, none with a verdict (`score: null`, scores that are not verdicts);
  * - `noScore` (best-of-k): graded samples, but none with a reward score;
  * - `notInBase` (comparisons): the base model has no graded sample of it;
+ * - `unscored` (reward models): some scorer lacks a score for one of its graded samples, so the scorers
+ *   could not be compared on the same samples;
  * - `belowK`: fewer than k samples (pass@k: graded samples; maj@k: samples; best-of-k: samples with a
  *   reward score and a verdict). Never padded, never counted as failures (see metrics/passAtK.ts).
  * Pure; no `vscode` import.
@@ -24,6 +26,8 @@ export interface LeftOut {
   belowK: number;
   noScore?: number;
   notInBase?: number;
+  /** Reward models: graded samples, but some scorer lacks a score for one of them (not every scorer scored it). */
+  unscored?: number;
 }
 
 /** A figure's denominator: `problems` entered the mean, `missing` did not (`leftOut` says why). */
@@ -92,6 +96,7 @@ export function describeDenominator(d: Denominator, k?: number, nName = 'n'): st
   if (l.ungraded) why.push(`${plural(l.ungraded, 'has', 'have')} no graded sample`);
   if (l.noScore) why.push(`${plural(l.noScore, 'has', 'have')} no reward score`);
   if (l.notInBase) why.push(`${plural(l.notInBase, 'is', 'are')} not graded for the base model`);
+  if (l.unscored) why.push(`${plural(l.unscored, 'lacks', 'lack')} a score of some scorer`);
   if (l.belowK) why.push(`${plural(l.belowK, 'has', 'have')} ${nName} < ${k ?? 'k'}`);
   return `over ${d.problems} of ${plural(total, 'problem', 'problems')}: ${why.join(', ')}`;
 }
