@@ -232,11 +232,21 @@ export function pathLines(paths: readonly PathSummary[]): string[] {
 export function reportTable(r: Report): string {
   const out: string[] = [];
   const ks = [...new Set(r.models.flatMap((m) => m.passAtK.map((p) => p.k)))].sort((a, b) => a - b);
-  const head = ['model', 'problems', 'samples', 'correct', ...ks.map((k) => `pass@${k}`)];
+  // samples without a verdict are in no figure: their count is shown beside the samples when there are any
+  const someUngraded = r.models.some((m) => m.ungradedSamples > 0);
+  const head = [
+    'model',
+    'problems',
+    'samples',
+    ...(someUngraded ? ['ungraded'] : []),
+    'correct',
+    ...ks.map((k) => `pass@${k}`),
+  ];
   const rows = r.models.map((m) => [
-    safe(m.label) + (m.id === r.base && r.models.length > 1 ? ' [base]' : ''),
+    safe(m.label) + (m.id === r.base && r.models.length > 1 ? ' [base]' : '') + (m.partial ? ' [PARTIAL]' : ''),
     String(m.problems),
     String(m.samples),
+    ...(someUngraded ? [String(m.ungradedSamples)] : []),
     // no graded sample: "0 correct" would read as a failing model
     m.sampleAccuracy === null ? 'ungraded' : String(m.correct),
     ...ks.map((k) => {
@@ -249,6 +259,8 @@ export function reportTable(r: Report): string {
       `grading: the folder's verdicts, plus the TOOL'S GRADING of ${r.grading.toolGraded} samples that had no verdict (${r.grading.toolCorrect} correct: answer equivalent to the reference answer)`,
     );
   out.push(table([head, ...rows]));
+  const graded = r.models.filter((m) => m.grader !== null);
+  if (graded.length) out.push(`verdicts: ${graded.map((m) => `${safe(m.label)} by ${safe(m.grader!)}`).join('; ')}`);
   if (r.models.flatMap((m) => [...m.passAtK, ...m.bestOfK, ...(m.majAtK ?? [])]).some((p) => p.missing > 0))
     out.push("(a/b): over a of the model's b problems; the warnings below say why the others are left out");
   if (r.models.some((m) => m.bestOfK.length)) {
@@ -301,7 +313,7 @@ export function reportTable(r: Report): string {
         ch,
         ...r.comparisons.map((c) => [
           ...(perRun ? [safe(c.base)] : []),
-          safe(c.model),
+          safe(c.model) + (c.differentGraders ? ' [GRADED DIFFERENTLY]' : ''),
           c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems),
           String(c.coverage.baseOnly),
           String(c.coverage.modelOnly),

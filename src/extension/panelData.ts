@@ -15,6 +15,7 @@ import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import { comparisonPairs } from '../core/index/labels';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummaryAsync } from '../core/pathSummary';
+import { graderDifference, graderWarning, partialWarning, REPORT_REPLICATES } from '../core/report';
 import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
 import {
@@ -31,7 +32,7 @@ import {
   intervalHoldsZero,
   kGrid,
   majOfGroups,
-  pairedBootstrapDiff,
+  twoLevelPairedDiffAt1,
   passAtK,
   problemSaturationK,
   type ProblemPair,
@@ -85,11 +86,13 @@ export interface Roles {
 function modelInfo(m: ModelRow, roles: Roles): ModelInfo {
   return {
     id: m.id,
-    label: m.label,
+    // a partly indexed model is marked wherever its label is shown (legends, tables, headers)
+    label: m.partial ? `${m.label} (partial)` : m.label,
     displayId: m.displayId,
     isBase: m.id === roles.baseId,
     isFocus: m.id === roles.focusId,
     run: m.run,
+    partial: m.partial,
   };
 }
 
@@ -593,9 +596,17 @@ export function writeSimilarityCache(
  * the accuracy histogram (12 bins), and per non-base model the coverage against the base model
  * (solvable = c >= 1) with the dataset crossover k on shared problems (before saturation, with its
  * bootstrap interval) and whether the lead at k = 1 is within noise. n = graded samples.
- * @param replicates bootstrap replicates (default 1000: the band's edges move by well under 0.01).
+ * @param replicates bootstrap replicates of the curves' bands (default 1000: the edges move by well under 0.01).
+ * @param compareReplicates replicates of the comparison figures (crossover interval, lead at k = 1 within
+ *   noise: the two-level bootstrap); default the report's {@link REPORT_REPLICATES}, with the report's seed,
+ *   so that the overview and the CLI give the same intervals for the same data.
  */
-export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000): OverviewData {
+export function overviewData(
+  index: TraceIndex,
+  roles: Roles,
+  replicates = 1000,
+  compareReplicates?: number,
+): OverviewData {
   const models = index.models();
   const stats = index.allStats().filter((r) => r.graded > 0);
   const byModel = new Map<number, StatRow[]>();
@@ -620,6 +631,7 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
   for (const m of models) {
     const rows = byModel.get(m.id) ?? [];
     const all = allByModel.get(m.id) ?? [];
+    if (m.partial) warnings.push(partialWarning(m.label));
     const whole = problemSet(all);
     if (whole.noSamples + whole.ungraded > 0)
       warnings.push(
@@ -664,26 +676,32 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
   const cov: OverviewData['coverage'] = [];
   const base = models.find((m) => m.id === roles.baseId);
   const withData = models.filter((m) => byModel.has(m.id));
+  const compareBoot = { replicates: compareReplicates ?? REPORT_REPLICATES, seed: 12345 };
   for (const [b, m] of comparisonPairs(withData, base, !!roles.baseIsChoice)) {
     const ps = problemPairs(byModel, b.id, m.id);
     if (ps.length === 0) continue;
+    const differentGraders = graderDifference(b, m);
+    if (differentGraders) warnings.push(graderWarning(b.label, m.label, differentGraders));
     const cross = crossoverK(ps);
-    const at1 = pairedBootstrapDiff(
+    // the report's replicates and seed: the overview and the CLI show the same comparison figures
+    const at1 = twoLevelPairedDiffAt1(
       ps.map((p) => p.base),
       ps.map((p) => p.model),
-      [1],
-      boot,
-    )[0];
+      compareBoot,
+    );
     cov.push({
       modelId: m.id,
       baseModelId: b.id,
       problems: ps.length,
       ...coverage(ps),
       crossoverK: cross.k,
+      crossoverKind: cross.kind,
+      crossoverAheadK: cross.aheadK,
       saturationK: cross.saturationK,
-      crossoverInterval: crossoverBootstrap(ps, boot),
+      crossoverInterval: crossoverBootstrap(ps, compareBoot),
       leaderAtK1: cross.leaderAtK1,
       leaderAtK1WithinNoise: intervalHoldsZero(at1),
+      differentGraders,
     });
   }
   return {

@@ -52,6 +52,11 @@ export interface ModelInfo {
   isFocus: boolean;
   /** The model's run (folder relative to the results folder, `""` for the root); the overview starts with the focus model's run shown. */
   run?: string;
+  /**
+   * Some of the model's samples come from a file whose indexing did not finish (cancelled or
+   * interrupted): its figures cover only the part read. Views mark the model wherever its figures appear.
+   */
+  partial?: boolean;
 }
 
 /** One point of a curve against k; `value` null where the problem(s) have fewer than k samples. */
@@ -323,6 +328,10 @@ export interface OverviewData {
     neither: number;
     /** Dataset crossover k before saturation (metrics `crossoverK`); null if none. */
     crossoverK: number | null;
+    /** At the crossover k: the trailing model strictly ahead, or only level (report `crossoverKind`). */
+    crossoverKind: 'ahead' | 'level' | null;
+    /** Smallest k from which the trailing model is strictly ahead before saturation; null if never. */
+    crossoverAheadK: number | null;
     /** Smallest k from which both are within 1e-9 of their common maximum; null if never. */
     saturationK: number | null;
     /** Bootstrap interval of the crossover k (metrics `crossoverBootstrap`); null when tied at k = 1. */
@@ -330,6 +339,8 @@ export interface OverviewData {
     leaderAtK1: 'base' | 'model' | 'tie';
     /** The paired bootstrap interval of model - base pass@1 holds 0. */
     leaderAtK1WithinNoise: boolean;
+    /** The two models' graders when both are known and differ (report `differentGraders`); null otherwise. */
+    differentGraders: { base: string; model: string } | null;
   }[];
   warnings: string[];
   problems: number;
