@@ -6,6 +6,7 @@
  * and the focus model's run start shown); clicking a model's legend entry in a chart hides it. The
  * choice and the band toggle are kept in the webview state, so they survive a window reload.
  */
+import { pathsSection } from './pathsSection';
 import { h, fmt, replace } from './dom';
 import {
   coverageSpec,
@@ -120,7 +121,7 @@ export class OverviewView {
         h(
           'span',
           { className: 'muted' },
-          `${d.problems} problems · ${d.models.length} models · base model: ${base?.label ?? 'none'}`,
+          `${d.problems} problem${d.problems === 1 ? '' : 's'} · ${d.models.length} model${d.models.length === 1 ? '' : 's'} · base model: ${base?.label ?? 'none'}`,
         ),
       ),
       d.warnings.length
@@ -190,7 +191,21 @@ export class OverviewView {
                 'tr',
                 null,
                 perRunBases ? h('td', null, label.get(c.baseModelId) ?? '') : null,
-                h('td', null, label.get(c.modelId) ?? ''),
+                h(
+                  'td',
+                  null,
+                  label.get(c.modelId) ?? '',
+                  c.differentGraders
+                    ? h(
+                        'span',
+                        {
+                          className: 'warning-mark',
+                          title: `graded by ${c.differentGraders.model}; the base by ${c.differentGraders.base}`,
+                        },
+                        ' [graded differently]',
+                      )
+                    : null,
+                ),
                 h('td', null, String(c.problems)),
                 ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>
                   h(
@@ -214,6 +229,7 @@ export class OverviewView {
         ),
         h('p', { className: 'muted', id: 'crossover-note' }, CROSSOVER_NOTE),
       ),
+      pathsSection(this.rpc, label, perRunBases),
       h(
         'section',
         null,

@@ -7,6 +7,7 @@
  */
 import { appendInBlocks, h, fmt, pct, replace } from './dom';
 import { renderTrace } from './markdown';
+import { pathsSummaryText, samplePathLine } from './pathView';
 import { setSanitizedHtml } from './sanitize';
 import { renderTraceInto, type TraceRender } from './traceRender';
 import { accuracySpec, pplSpec, problemCurveSpec, showChart, similaritySpec, type ChartHandle } from './charts';
@@ -390,6 +391,7 @@ export class ProblemView {
       `Median similarity to the nearest base sample: ${fmt(s.modelSimilarity.median)} for this model vs ${fmt(s.baselineSimilarity.median)} between base samples `,
       `(range ${fmt(s.baselineSimilarity.min)}–${fmt(s.baselineSimilarity.max)}). Median novelty ${pct(s.modelNovelty.median)} vs ${pct(s.baselineNovelty.median)}.`,
       answersLine(sim),
+      pathsSummaryText(sim),
       sim.cached ? h('span', { className: 'muted' }, ' (cached)') : null,
     );
   }
@@ -611,6 +613,7 @@ export class ProblemView {
           '↗',
         ),
       ),
+      samplePathLine(this.simOf().get(t.id)),
       t.truncated
         ? h(
             'p',

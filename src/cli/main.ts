@@ -13,6 +13,7 @@ import { FORMAT_IDS, type Diagnostic, type FormatId } from '../core/model';
 import { type Denominator, denominatorMark } from '../core/denominators';
 import { type PplReport, readPplSidecar } from '../core/ppl';
 import type { ReaderOptions } from '../core/readers';
+import type { PathSummary } from '../core/pathSummary';
 import { buildReport, type Report } from '../core/report';
 import { type RewardModelsReport, describeRewardDenominator, rewardDenominator } from '../core/rewardReport';
 import { compileStepPattern } from '../core/series';
@@ -160,6 +161,70 @@ function formatDiagnostics(diags: Diagnostic[]): string {
 }
 
 /**
+ * The `--paths` section: per compared model, the share of correct samples whose computation path is
+ * in the base (with its interval and denominator) beside the baselines, then the text measures' medians.
+ */
+export function pathLines(paths: readonly PathSummary[]): string[] {
+  const ci = (c: { value: number | null; ciLow: number | null; ciHigh: number | null }) =>
+    `${pct(c.value)} [${pct(c.ciLow)},${pct(c.ciHigh)}]`;
+  const num = (v: number | null) => (v === null ? '—' : v.toFixed(3));
+  const out = [
+    'reasoning paths: correct samples whose computation steps (equations with a numeric result) some base sample computes in full, % (docs/similarity.md sections 6-8):',
+    table([
+      ['base', 'model', 'problems', 'samples', 'path in base', 'n-1 footing', 'base vs base', 'steps found m/b'],
+      ...paths.map((p) => [
+        safe(p.base),
+        safe(p.model),
+        String(p.problems),
+        String(p.pathInBase.samples),
+        ci(p.pathInBase),
+        pct(p.pathInBaseLeaveOneOut),
+        `${ci(p.baselinePathInBase)} of ${p.baselinePathInBase.samples}`,
+        `${pct(p.stepsFound.modelLeaveOneOut)}/${pct(p.stepsFound.baseline)}`,
+      ]),
+    ]),
+  ];
+  for (const p of paths) {
+    const l = p.leftOut;
+    const parts = [
+      l.noBaseSamples && `${l.noBaseSamples} without base samples`,
+      l.noCorrectSample && `${l.noCorrectSample} without a correct sample`,
+      l.noStepsInCorrect && `${l.noStepsInCorrect} whose correct samples have no step`,
+    ].filter(Boolean);
+    out.push(
+      `  ${safe(p.model)}: over ${p.problems} problems and ${p.pathInBase.samples} of ${p.correctSamples} correct samples (${p.correctWithoutSteps} without a step left out)${parts.length ? `; problems left out: ${parts.join(', ')}` : ''}`,
+    );
+  }
+  out.push(
+    '',
+    'text similarity, medians over samples (model vs base with n and n-1 candidates | base vs base | model vs model); weighted = 3-grams weighted by IDF over problems:',
+  );
+  const rows: string[][] = [['model', 'measure', 'm/b n', 'm/b n-1', 'b/b', 'm/m']];
+  for (const p of paths) {
+    const t = p.text;
+    if (!t) continue;
+    for (const k of ['jaccard', 'weightedJaccard', 'containment', 'weightedContainment'] as const)
+      rows.push([
+        safe(p.model),
+        k,
+        num(t.modelVsBase[k]),
+        num(t.modelVsBaseLeaveOneOut[k]),
+        num(t.baseVsBase[k]),
+        num(t.modelVsModel[k]),
+      ]);
+  }
+  out.push(table(rows));
+  for (const p of paths) {
+    const t = p.text;
+    if (!t || t.samplesLeftOut.base + t.samplesLeftOut.model === 0) continue;
+    out.push(
+      `  ${safe(p.model)}: text measures over the first ${t.maxSamplesPerProblem} samples per problem (${t.samplesLeftOut.model} model and ${t.samplesLeftOut.base} base samples left out)`,
+    );
+  }
+  return out;
+}
+
+/**
  * Renders the report as aligned text tables. Every value computed over fewer than all of the model's
  * problems carries the count, `70.0 (5/6)` (see src/core/denominators.ts); the warnings below the
  * tables say why.
@@ -167,11 +232,21 @@ function formatDiagnostics(diags: Diagnostic[]): string {
 export function reportTable(r: Report): string {
   const out: string[] = [];
   const ks = [...new Set(r.models.flatMap((m) => m.passAtK.map((p) => p.k)))].sort((a, b) => a - b);
-  const head = ['model', 'problems', 'samples', 'correct', ...ks.map((k) => `pass@${k}`)];
+  // samples without a verdict are in no figure: their count is shown beside the samples when there are any
+  const someUngraded = r.models.some((m) => m.ungradedSamples > 0);
+  const head = [
+    'model',
+    'problems',
+    'samples',
+    ...(someUngraded ? ['ungraded'] : []),
+    'correct',
+    ...ks.map((k) => `pass@${k}`),
+  ];
   const rows = r.models.map((m) => [
-    safe(m.label) + (m.id === r.base && r.models.length > 1 ? ' [base]' : ''),
+    safe(m.label) + (m.id === r.base && r.models.length > 1 ? ' [base]' : '') + (m.partial ? ' [PARTIAL]' : ''),
     String(m.problems),
     String(m.samples),
+    ...(someUngraded ? [String(m.ungradedSamples)] : []),
     // no graded sample: "0 correct" would read as a failing model
     m.sampleAccuracy === null ? 'ungraded' : String(m.correct),
     ...ks.map((k) => {
@@ -184,6 +259,8 @@ export function reportTable(r: Report): string {
       `grading: the folder's verdicts, plus the TOOL'S GRADING of ${r.grading.toolGraded} samples that had no verdict (${r.grading.toolCorrect} correct: answer equivalent to the reference answer)`,
     );
   out.push(table([head, ...rows]));
+  const graded = r.models.filter((m) => m.grader !== null);
+  if (graded.length) out.push(`verdicts: ${graded.map((m) => `${safe(m.label)} by ${safe(m.grader!)}`).join('; ')}`);
   if (r.models.flatMap((m) => [...m.passAtK, ...m.bestOfK, ...(m.majAtK ?? [])]).some((p) => p.missing > 0))
     out.push("(a/b): over a of the model's b problems; the warnings below say why the others are left out");
   if (r.models.some((m) => m.bestOfK.length)) {
@@ -236,7 +313,7 @@ export function reportTable(r: Report): string {
         ch,
         ...r.comparisons.map((c) => [
           ...(perRun ? [safe(c.base)] : []),
-          safe(c.model),
+          safe(c.model) + (c.differentGraders ? ' [GRADED DIFFERENTLY]' : ''),
           c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems),
           String(c.coverage.baseOnly),
           String(c.coverage.modelOnly),
@@ -294,6 +371,7 @@ export function reportTable(r: Report): string {
   if (r.regrade) out.push(...regradeLines(r.regrade));
   if (r.ppl) out.push('', ...pplLines(r.ppl, new Map(r.models.map((m) => [m.id, m.label]))));
   for (const t of r.trajectories) out.push('', ...trajectoryLines(t));
+  if (r.paths?.length) out.push('', ...pathLines(r.paths));
   for (const w of r.warnings) out.push(`warning: ${safe(w)}`);
   if (r.diagnostics.length) out.push('', `${r.diagnostics.length} diagnostics:`, formatDiagnostics(r.diagnostics));
   return out.join('\n');
@@ -938,12 +1016,22 @@ export function program(): Command {
     )
     .option('--scorer <name>', SCORER_HELP, parseScorer)
     .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
+    .option(
+      '--paths [maxTextSamples]',
+      'add reasoning paths: share of correct samples whose computation steps are in the base (bootstrap interval over problems), and IDF-weighted text similarity and containment with equal-footing baselines over the first [maxTextSamples] samples per problem (default 64)',
+      (v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 2) throw new InvalidArgumentError('expected an integer >= 2');
+        return n;
+      },
+    )
     .option('--mapping <file>', MAPPING_HELP, parseMappingFile)
     .option('-q, --quiet', 'no progress on stderr')
     .action(
       async (
         folder: string,
         opts: IndexCliOptions & {
+          paths?: true | number;
           base?: string;
           format: string;
           replicates?: number;
@@ -978,6 +1066,7 @@ export function program(): Command {
             toolGrading: !!opts.toolGrading,
             ppl: readPplSidecar(abs, index),
             stepPattern: opts.stepPattern,
+            paths: opts.paths === undefined ? undefined : opts.paths === true ? true : { maxTextSamples: opts.paths },
           });
           if (opts.format === 'json') process.stdout.write(`${terminalJson(report, 2)}\n`);
           else if (opts.format === 'csv') process.stdout.write(`${reportCsv(report)}\n`);

@@ -88,6 +88,11 @@ export interface ModelRef {
    * file for formats where each file is its own run (Inspect logs).
    */
   run?: string;
+  /**
+   * What gave the verdicts of this model's samples, when the format has a choice (an Inspect log's
+   * scorer: `scorer "match"`); compared models graded by different ones are reported as such.
+   */
+  grader?: string;
 }
 
 /** One problem's samples as read from one record (a line, an array element, an Inspect sample group). */

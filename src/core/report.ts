@@ -14,6 +14,7 @@ import {
   kGrid,
   majAtKCurve,
   pairedBootstrapDiff,
+  twoLevelPairedDiffAt1,
   type CategoryCounts,
   type CoverageCounts,
   type CrossoverInterval,
@@ -33,6 +34,7 @@ import {
 } from './denominators';
 import { comparisonPairs, guessBaseModel, pickModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
+import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, type PathSummary, pathSummary } from './pathSummary';
 import { type PplRead, type PplReport, pplReport } from './ppl';
 import { type RewardModelsReport, rewardModelsReport } from './rewardReport';
 import { computeTrajectories, reportTrajectory, type Trajectory } from './trajectories';
@@ -55,11 +57,23 @@ export interface ModelReport {
   id: string;
   label: string;
   run: string;
+  /**
+   * What gave the model's verdicts when the format has a choice (an Inspect log's `scorer "match"`);
+   * null for formats with one verdict field. Comparisons of models graded differently say so.
+   */
+  grader: string | null;
+  /**
+   * Some of the model's samples come from a file whose indexing did not finish (a cancelled or
+   * interrupted pass): its figures cover only part of that file.
+   */
+  partial: boolean;
   /** Every problem the model has a record of, with or without samples: the whole of each figure's denominator. */
   problems: number;
   /** Of those, the problems without samples and with samples but no graded one (left out of every figure). */
   leftOut: Pick<LeftOut, 'noSamples' | 'ungraded'>;
   samples: number;
+  /** Of `samples`, those without a verdict (left out of every figure; `samples - ungradedSamples` is pass@k's n summed). */
+  ungradedSamples: number;
   correct: number;
   /** correct / samples over graded samples. */
   sampleAccuracy: number | null;
@@ -88,6 +102,13 @@ export interface ComparisonReport {
    * `crossoverK`); null if never, or when the two are level only at saturation (then `saturationK`).
    */
   crossoverK: number | null;
+  /**
+   * At `crossoverK`: `ahead` (the trailing model strictly ahead) or `level` (equal within 1e-12: Yue et
+   * al.'s definition counts it, base >= RL, but nothing overtook); null when `crossoverK` is null.
+   */
+  crossoverKind: 'ahead' | 'level' | null;
+  /** Smallest k >= crossoverK, before saturation, at which the trailing model is strictly ahead; null if never. */
+  crossoverAheadK: number | null;
   /** Smallest k from which both are within 1e-9 of their common maximum ("tie at saturation from k = K"); null if never. */
   saturationK: number | null;
   /**
@@ -101,6 +122,12 @@ export interface ComparisonReport {
   categories: CategoryCounts;
   /** Of `categories`' difference categories, the problems decided within noise (overlapping 95% Jeffreys intervals). */
   categoriesWithinNoise: Record<DifferenceCategory, number>;
+  /**
+   * The graders of the two models when both are known and differ (an Inspect log scored by
+   * `model_graded_fact` against one scored by `match`): the comparison sets two verdict rules side by
+   * side, and the report's warnings say so. Null when they agree or either is unknown.
+   */
+  differentGraders: { base: string; model: string } | null;
   /** Paired bootstrap of model - base pass@k on the shared problems where both have n >= k. */
   passAtKDiff: ({ k: number; diff: number | null; ciLow: number | null; ciHigh: number | null } & Denominator)[];
 }
@@ -156,6 +183,11 @@ export interface Report {
    * src/core/trajectories.ts), each step against its own base; empty when the folder has none.
    */
   trajectories: Trajectory[];
+  /**
+   * Per compared model: share of correct samples whose computation path is in the base, and the
+   * boilerplate-discounted text measures with their baselines (src/core/pathSummary.ts); with `paths` only.
+   */
+  paths?: PathSummary[];
   diagnostics: Diagnostic[];
   /** Notes for the reader, e.g. ragged n between compared models. */
   warnings: string[];
@@ -189,6 +221,12 @@ export interface ReportOptions {
    * has are never replaced.
    */
   toolGrading?: boolean;
+  /**
+   * Adds {@link Report.paths} (computation paths and weighted text similarity per compared model).
+   * Off by default: it reads every sample text; the text measures are exact over pairs of the first
+   * `maxTextSamples` samples (default 64) per model and problem.
+   */
+  paths?: boolean | { maxTextSamples?: number };
   /** Step pattern of checkpoint series (regular expression source); absent: the built-in one (src/core/series.ts). */
   stepPattern?: string;
 }
@@ -202,6 +240,12 @@ export interface ReportOptions {
  * Formulas and sources: see `src/core/metrics`.
  * @throws Error when `options.base` matches no model or several, or on an invalid `stepPattern`.
  */
+/**
+ * Bootstrap replicates of the report's intervals, and of the overview's comparison figures (crossover
+ * interval, lead at k = 1 within noise), so that the two show the same figures for the same data.
+ */
+export const REPORT_REPLICATES = 2000;
+
 export function buildReport(index: TraceIndex, options: ReportOptions = {}): Report {
   const tool = options.toolGrading ? toolVerdicts(index) : undefined;
   let toolGraded = 0;
@@ -227,7 +271,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     list.push(s);
     byModel.set(s.modelId, list);
   }
-  const boot = { replicates: options.replicates ?? 2000, seed: options.seed ?? 12345 };
+  const boot = { replicates: options.replicates ?? REPORT_REPLICATES, seed: options.seed ?? 12345 };
   const warnings: string[] = [];
 
   let baseIdx = -1;
@@ -256,9 +300,12 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       id: m.displayId,
       label: m.label,
       run: m.run,
+      grader: m.grader,
+      partial: m.partial,
       problems: set.total,
       leftOut: { noSamples: set.noSamples, ungraded: set.ungraded },
       samples: m.samples,
+      ungradedSamples: m.samples - graded,
       correct: m.correct,
       sampleAccuracy: graded > 0 ? m.correct / graded : null,
       passAtK,
@@ -268,6 +315,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
         : {}),
       histogram: accuracyHistogram(pc).bins,
     };
+    if (m.partial) warnings.push(partialWarning(m.displayId));
     warnings.push(...denominatorWarnings(m.displayId, set, passAtK));
     return report;
   });
@@ -300,19 +348,30 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       warnings.push(
         `${m.displayId} vs ${b.displayId}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`,
       );
+    const differentGraders = graderDifference(b, m);
+    if (differentGraders) warnings.push(graderWarning(b.displayId, m.displayId, differentGraders));
     const cross = crossoverK(pairs);
+    // at k = 1 the interval is the two-level one (problems, then samples within each problem): it
+    // decides whether the lead at k = 1 is within noise (metrics `twoLevelPairedDiffAt1`)
+    const at1 = twoLevelPairedDiffAt1(
+      pairs.map((p) => p.base),
+      pairs.map((p) => p.model),
+      boot,
+    );
     const diff = pairedBootstrapDiff(
       pairs.map((p) => p.base),
       pairs.map((p) => p.model),
       kGrid(maxN),
       boot,
-    ).map((d) => ({
-      k: d.k,
-      diff: d.diff,
-      ciLow: d.ciLow,
-      ciHigh: d.ciHigh,
-      ...denominator(set, d.problems, d.missing, { notInBase }),
-    }));
+    )
+      .map((d) => (d.k === 1 ? { ...d, ciLow: at1.ciLow, ciHigh: at1.ciHigh } : d))
+      .map((d) => ({
+        k: d.k,
+        diff: d.diff,
+        ciLow: d.ciLow,
+        ciHigh: d.ciHigh,
+        ...denominator(set, d.problems, d.missing, { notInBase }),
+      }));
     comparisons.push({
       base: b.displayId,
       model: m.displayId,
@@ -321,14 +380,33 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       leftOut: whole.leftOut,
       coverage: coverage(pairs),
       crossoverK: cross.k,
+      crossoverKind: cross.kind,
+      crossoverAheadK: cross.aheadK,
       saturationK: cross.saturationK,
       crossoverInterval: crossoverBootstrap(pairs, boot),
       leaderAtK1: cross.leaderAtK1,
       leaderAtK1WithinNoise: intervalHoldsZero(diff[0]),
       categories: categoryCounts(pairs),
       categoriesWithinNoise: categoriesWithinNoise(pairs),
+      differentGraders,
       passAtKDiff: diff,
     });
+  }
+
+  let paths: PathSummary[] | undefined;
+  if (options.paths) {
+    const cap = (options.paths === true ? undefined : options.paths.maxTextSamples) ?? DEFAULT_MAX_TEXT_SAMPLES;
+    const contexts = new Map<number, PathContext>();
+    paths = [];
+    for (const [b, m] of pairsToCompare) {
+      if (!comparisons.some((c) => c.base === b.displayId && c.model === m.displayId)) continue;
+      let ctx = contexts.get(b.id);
+      if (!ctx) {
+        ctx = pathContext(index, b.id, cap);
+        contexts.set(b.id, ctx);
+      }
+      paths.push(pathSummary(index, ctx, m.id, { base: b.displayId, model: m.displayId }, boot));
+    }
   }
 
   const strata: StratumReport[] = [];
@@ -370,9 +448,33 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     ...rewardSection(index, boot),
     ...(options.ppl?.available ? { ppl: pplReport(options.ppl, models, pairsToCompare) } : {}),
     trajectories: training.trajectories.map(reportTrajectory),
+    ...(paths ? { paths } : {}),
     diagnostics: index.diagnostics(),
     warnings,
   };
+}
+
+/**
+ * The graders of a compared pair when both are known and differ (see ComparisonReport
+ * `differentGraders`); null when they agree or either is unknown (a format with one verdict field).
+ */
+export function graderDifference(
+  base: Pick<ModelRow, 'grader'>,
+  model: Pick<ModelRow, 'grader'>,
+): { base: string; model: string } | null {
+  return base.grader !== null && model.grader !== null && base.grader !== model.grader
+    ? { base: base.grader, model: model.grader }
+    : null;
+}
+
+/** The warning of a partly indexed model (CLI report and overview say the same). */
+export function partialWarning(model: string): string {
+  return `${model}: PARTIAL: some of its samples come from a file whose indexing did not finish; its figures cover only the part read (index the folder again to complete it)`;
+}
+
+/** The warning of a compared pair graded differently (CLI report and overview say the same). */
+export function graderWarning(base: string, model: string, g: { base: string; model: string }): string {
+  return `${model} vs ${base}: GRADED DIFFERENTLY (${model} by ${g.model}, ${base} by ${g.base}): the comparison sets two verdict rules side by side; grade both the same way (--scorer <name>, setting traceInspector.scorer)`;
 }
 
 /**

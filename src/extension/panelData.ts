@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import { comparisonPairs } from '../core/index/labels';
+import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummaryAsync } from '../core/pathSummary';
+import { graderDifference, graderWarning, partialWarning, REPORT_REPLICATES } from '../core/report';
 import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
 import {
@@ -30,20 +32,23 @@ import {
   intervalHoldsZero,
   kGrid,
   majOfGroups,
-  pairedBootstrapDiff,
+  twoLevelPairedDiffAt1,
   passAtK,
   problemSaturationK,
   type ProblemPair,
   voteGroups,
   withinNoise,
 } from '../core/metrics';
-import { buildBaseIndex, problemSimilarity } from '../core/similarity';
+import { buildBaseIndex, type PathMatch, type ProblemPaths, problemPaths, problemSimilarity } from '../core/similarity';
+import type { PathMatchData } from '../shared/pathLine';
 import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../core/rewardReport';
 import { preview } from '../core/text';
 import { denominator, describeDenominator, problemSet } from '../core/denominators';
 import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
 import { clusterOrder, computeTrajectories, type TrajectoryDetail, trajectoryFilter } from '../core/trajectories';
 import {
+  MAX_NEW_STEPS,
+  type PathsData,
   MAX_PREVIEW_TEXT,
   MAX_PAGE,
   MAX_TEXT,
@@ -81,11 +86,13 @@ export interface Roles {
 function modelInfo(m: ModelRow, roles: Roles): ModelInfo {
   return {
     id: m.id,
-    label: m.label,
+    // a partly indexed model is marked wherever its label is shown (legends, tables, headers)
+    label: m.partial ? `${m.label} (partial)` : m.label,
     displayId: m.displayId,
     isBase: m.id === roles.baseId,
     isFocus: m.id === roles.focusId,
     run: m.run,
+    partial: m.partial,
   };
 }
 
@@ -355,13 +362,16 @@ export function samplePreview(
 // ------------------------------------------------------------------------------------------------
 // Similarity (pure compute functions run in the similarity worker; cache helpers run on the host)
 
-/** Parameters of the similarity measure used by the views (defaults of src/core/similarity, 3 neighbours). */
-export const SIMILARITY_PARAMS = { n: 3, numHashes: 64, topK: 3, version: 1 } as const;
+/**
+ * Parameters of the similarity measure used by the views (defaults of src/core/similarity, 3 neighbours);
+ * `version` 2 adds computation paths (cached results of version 1 are recomputed).
+ */
+export const SIMILARITY_PARAMS = { n: 3, numHashes: 64, topK: 3, version: 2 } as const;
 
 /** Input of a similarity job: texts only, so it can be posted to a worker. */
 export interface SimilarityJob {
   kind: 'problem';
-  base: { id: number; sampleIndex: number; text: string }[];
+  base: { id: number; sampleIndex: number; correct?: boolean | null; text: string }[];
   model: { id: number; sampleIndex: number; correct: boolean | null; text: string }[];
 }
 
@@ -373,7 +383,7 @@ export interface NoveltyJob {
 }
 
 /** Body of a SimilarityData without the ids of the request (filled in by the caller). */
-export type SimilarityBody = Pick<SimilarityData, 'samples' | 'baseline' | 'summary' | 'baseSamples'>;
+export type SimilarityBody = Pick<SimilarityData, 'samples' | 'baseline' | 'summary' | 'baseSamples' | 'paths'>;
 export type NoveltyBody = Omit<NoveltyData, 'sampleId' | 'baseModelId'>;
 
 /** Runs problemSimilarity on a job and maps indices back to sample ids. */
@@ -383,8 +393,13 @@ export function runSimilarityJob(job: SimilarityJob): SimilarityBody {
     job.model.map((m) => m.text),
     { n: SIMILARITY_PARAMS.n, numHashes: SIMILARITY_PARAMS.numHashes, topK: SIMILARITY_PARAMS.topK },
   );
+  const paths = problemPaths(
+    job.base.map((b) => b.text),
+    job.model.map((m) => m.text),
+  );
   return {
     samples: r.model.map((m, j) => ({
+      path: pathData(paths.model[j]),
       sampleId: job.model[j].id,
       sampleIndex: job.model[j].sampleIndex,
       correct: job.model[j].correct,
@@ -404,7 +419,36 @@ export function runSimilarityJob(job: SimilarityJob): SimilarityBody {
       novelty: b.novelty,
     })),
     summary: r.summary,
+    paths: pathCounts(paths, job),
   };
+}
+
+/** A path comparison in the protocol's shape: the first MAX_NEW_STEPS new steps as text, and their count. */
+function pathData(m: PathMatch): PathMatchData & { newSteps: string[]; newStepCount: number } {
+  return {
+    steps: m.steps,
+    fullPath: m.fullPath,
+    bestFound: m.bestFound,
+    candidates: m.candidates,
+    newSteps: m.newSteps.slice(0, MAX_NEW_STEPS).map((s) => s.display),
+    newStepCount: m.newSteps.length,
+  };
+}
+
+/** Correct samples with steps, and those whose path is in the base (model) or in another base sample (baseline). */
+function pathCounts(p: ProblemPaths, job: SimilarityJob): NonNullable<SimilarityData['paths']> {
+  const out = { modelInBase: 0, modelWithSteps: 0, baseInOthers: 0, baseWithSteps: 0 };
+  p.model.forEach((m, j) => {
+    if (job.model[j].correct !== true || m.steps === 0) return;
+    out.modelWithSteps++;
+    if (m.fullPath > 0) out.modelInBase++;
+  });
+  p.baseline.forEach((b, i) => {
+    if (job.base[i].correct !== true || b.steps === 0) return;
+    out.baseWithSteps++;
+    if (b.fullPath > 0) out.baseInOthers++;
+  });
+  return out;
 }
 
 /** Novel spans, novelty score, nearest base sample and the word diff against it. */
@@ -473,6 +517,7 @@ export async function similarityJob(
     base: (await texts.sampleTexts(problemId, baseId)).map((s) => ({
       id: s.id,
       sampleIndex: s.sampleIndex,
+      correct: s.correct,
       text: s.text,
     })),
     model: (await texts.sampleTexts(problemId, modelId)).map((s) => ({
@@ -551,9 +596,17 @@ export function writeSimilarityCache(
  * the accuracy histogram (12 bins), and per non-base model the coverage against the base model
  * (solvable = c >= 1) with the dataset crossover k on shared problems (before saturation, with its
  * bootstrap interval) and whether the lead at k = 1 is within noise. n = graded samples.
- * @param replicates bootstrap replicates (default 1000: the band's edges move by well under 0.01).
+ * @param replicates bootstrap replicates of the curves' bands (default 1000: the edges move by well under 0.01).
+ * @param compareReplicates replicates of the comparison figures (crossover interval, lead at k = 1 within
+ *   noise: the two-level bootstrap); default the report's {@link REPORT_REPLICATES}, with the report's seed,
+ *   so that the overview and the CLI give the same intervals for the same data.
  */
-export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000): OverviewData {
+export function overviewData(
+  index: TraceIndex,
+  roles: Roles,
+  replicates = 1000,
+  compareReplicates?: number,
+): OverviewData {
   const models = index.models();
   const stats = index.allStats().filter((r) => r.graded > 0);
   const byModel = new Map<number, StatRow[]>();
@@ -578,6 +631,7 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
   for (const m of models) {
     const rows = byModel.get(m.id) ?? [];
     const all = allByModel.get(m.id) ?? [];
+    if (m.partial) warnings.push(partialWarning(m.label));
     const whole = problemSet(all);
     if (whole.noSamples + whole.ungraded > 0)
       warnings.push(
@@ -622,26 +676,32 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
   const cov: OverviewData['coverage'] = [];
   const base = models.find((m) => m.id === roles.baseId);
   const withData = models.filter((m) => byModel.has(m.id));
+  const compareBoot = { replicates: compareReplicates ?? REPORT_REPLICATES, seed: 12345 };
   for (const [b, m] of comparisonPairs(withData, base, !!roles.baseIsChoice)) {
     const ps = problemPairs(byModel, b.id, m.id);
     if (ps.length === 0) continue;
+    const differentGraders = graderDifference(b, m);
+    if (differentGraders) warnings.push(graderWarning(b.label, m.label, differentGraders));
     const cross = crossoverK(ps);
-    const at1 = pairedBootstrapDiff(
+    // the report's replicates and seed: the overview and the CLI show the same comparison figures
+    const at1 = twoLevelPairedDiffAt1(
       ps.map((p) => p.base),
       ps.map((p) => p.model),
-      [1],
-      boot,
-    )[0];
+      compareBoot,
+    );
     cov.push({
       modelId: m.id,
       baseModelId: b.id,
       problems: ps.length,
       ...coverage(ps),
       crossoverK: cross.k,
+      crossoverKind: cross.kind,
+      crossoverAheadK: cross.aheadK,
       saturationK: cross.saturationK,
-      crossoverInterval: crossoverBootstrap(ps, boot),
+      crossoverInterval: crossoverBootstrap(ps, compareBoot),
       leaderAtK1: cross.leaderAtK1,
       leaderAtK1WithinNoise: intervalHoldsZero(at1),
+      differentGraders,
     });
   }
   return {
@@ -886,6 +946,56 @@ export function pplData(root: string | undefined, index: TraceIndex, problemId: 
 /** Whether the folder has a log-prob sidecar. */
 export function hasLogprobSidecar(root: string | undefined): boolean {
   return !!root && existsSync(join(root, ...LOGPROB_SIDECAR.split('/')));
+}
+
+/**
+ * Per compared model (the overview's coverage pairs: the chosen base for every model, or each run's
+ * own base while the base is a guess), the share of correct samples whose computation path is in the
+ * base, with its bootstrap interval and denominator (src/core/pathSummary.ts, without text measures).
+ * Reads every sample text of the compared models once, one problem at a time, giving the event loop
+ * back between problems (about 0.4 ms of CPU per sample on the development machine).
+ */
+export async function pathsData(index: TraceIndex, roles: Roles, replicates = 1000): Promise<PathsData> {
+  const models = index.models();
+  const withData = new Set(
+    index
+      .allStats()
+      .filter((r) => r.graded > 0)
+      .map((r) => r.modelId),
+  );
+  const base = models.find((m) => m.id === roles.baseId);
+  const contexts = new Map<number, PathContext>();
+  const summaries: PathsData['summaries'] = [];
+  for (const [b, m] of comparisonPairs(
+    models.filter((x) => withData.has(x.id)),
+    base,
+    !!roles.baseIsChoice,
+  )) {
+    let ctx = contexts.get(b.id);
+    if (!ctx) {
+      ctx = pathContext(index, b.id, DEFAULT_MAX_TEXT_SAMPLES, false);
+      contexts.set(b.id, ctx);
+    }
+    const p = await pathSummaryAsync(
+      index,
+      ctx,
+      m.id,
+      { base: b.displayId, model: m.displayId },
+      { replicates, seed: 12345 },
+    );
+    summaries.push({
+      baseModelId: b.id,
+      modelId: m.id,
+      problems: p.problems,
+      leftOut: p.leftOut,
+      correctSamples: p.correctSamples,
+      correctWithoutSteps: p.correctWithoutSteps,
+      pathInBase: p.pathInBase,
+      pathInBaseLeaveOneOut: p.pathInBaseLeaveOneOut,
+      baselinePathInBase: p.baselinePathInBase,
+    });
+  }
+  return { summaries };
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   hasLogprobSidecar,
   majorityJob,
   overviewData,
+  pathsData,
   problemRankingData,
   rewardModelsData,
   pplData,
@@ -394,6 +395,10 @@ class Panel {
       case 'getOverview': {
         const s = this.session();
         return overviewData(s.index, this.roles(s));
+      }
+      case 'getPaths': {
+        const s = this.session();
+        return await pathsData(s.index, this.roles(s));
       }
       case 'getRewardModels':
         return rewardModelsData(this.session().index);

@@ -663,7 +663,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
               m.emptyProblems ? `${m.emptyProblems} without samples` : '',
               m.ungradedProblems ? `${m.ungradedProblems} ungraded` : '',
             ].filter(Boolean);
-            item.description = `${role}${stepText(s, m)}${m.problems} problems${left.length ? ` (${left.join(', ')})` : ''} · ${m.correct}/${m.samples} correct${s.isIndexing ? ' · indexing…' : ''}`;
+            item.description = `${role}${stepText(s, m)}${m.problems} problems${left.length ? ` (${left.join(', ')})` : ''} · ${m.correct}/${m.graded} correct${m.samples > m.graded ? ` · ${m.samples - m.graded} samples ungraded` : ''}${m.partial ? ' · partial: indexing not finished' : ''}${s.isIndexing ? ' · indexing…' : ''}`;
             item.iconPath = new vscode.ThemeIcon(m.id === base?.id ? 'home' : m.id === focus?.id ? 'target' : 'hubot');
           }
         }

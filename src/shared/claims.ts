@@ -12,6 +12,10 @@ export interface CrossoverClaim {
   leaderAtK1: 'base' | 'model' | 'tie';
   leaderAtK1WithinNoise?: boolean;
   crossoverInterval: { low: number | null; high: number | null; noneShare: number; replicates: number } | null;
+  /** At the crossover k: the trailing model strictly ahead, or only level (metrics `CrossoverResult.kind`). */
+  crossoverKind?: 'ahead' | 'level' | null;
+  /** Smallest k from which the trailing model is strictly ahead before saturation; null if never. */
+  crossoverAheadK?: number | null;
 }
 
 /** A share 0..1 as a whole percent ("12%"; "<1%" for a share above 0 that rounds to 0). */
@@ -22,7 +26,9 @@ export function sharePct(x: number): string {
 
 /**
  * One line for a comparison's crossover k:
- * - `5 [3–9]` (the 2.5–97.5 percentiles of the bootstrap over problems among replicates that have a
+ * - `5 (ahead) [3–9]`, `7 (level: never ahead) [2–7]`, `7 (level: ahead from k = 9)`: whether the
+ *   trailing model is strictly ahead at the crossover k or only level with the leader (equal within
+ *   1e-12), then the 2.5–97.5 percentiles of the bootstrap over problems among replicates that have a
  *   crossover), then `, none in 12%` when some replicates have none;
  * - `none: tied at saturation from k = 52` when the two are level only because both are saturated;
  * - `none (tied at k = 1)`, `none (model leads)`;
@@ -35,7 +41,15 @@ export function crossoverText(c: CrossoverClaim): string {
     iv && iv.low !== null && iv.high !== null ? (iv.low === iv.high ? `${iv.low}` : `${iv.low}–${iv.high}`) : '';
   let out: string;
   if (c.crossoverK !== null) {
-    out = `${c.crossoverK}${range ? ` [${range}]` : ''}${iv && iv.noneShare > 0 ? `, none in ${sharePct(iv.noneShare)}` : ''}`;
+    const kind =
+      c.crossoverKind === 'ahead'
+        ? ' (ahead)'
+        : c.crossoverKind === 'level'
+          ? c.crossoverAheadK != null
+            ? ` (level: ahead from k = ${c.crossoverAheadK})`
+            : ' (level: never ahead)'
+          : '';
+    out = `${c.crossoverK}${kind}${range ? ` [${range}]` : ''}${iv && iv.noneShare > 0 ? `, none in ${sharePct(iv.noneShare)}` : ''}`;
   } else {
     out =
       c.leaderAtK1 === 'tie'
@@ -51,6 +65,7 @@ export function crossoverText(c: CrossoverClaim): string {
 
 /** What the crossover figures mean, printed under the tables that show them. */
 export const CROSSOVER_NOTE =
-  'crossover k: the smallest k at which the model trailing at k = 1 is ahead or level (within 1e-12) before both ' +
+  'crossover k: the smallest k at which the model trailing at k = 1 is ahead or level (equal within 1e-12) before both ' +
   'saturate (within 1e-9 of their common maximum, the share of problems each solves at least once); ' +
+  '"(ahead)" or "(level: ...)" says whether the trailing model is strictly ahead there or only level, and from which k it is ahead, if ever; ' +
   '[2.5%–97.5%] of a bootstrap over problems among the replicates that have one, and the share that have none.';

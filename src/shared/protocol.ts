@@ -19,6 +19,7 @@
  * Only data crosses the boundary, never HTML: sample text goes as text and is rendered (escaped,
  * Markdown + KaTeX, sanitised) in the webview.
  */
+import type { PathMatchData } from './pathLine';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -51,6 +52,11 @@ export interface ModelInfo {
   isFocus: boolean;
   /** The model's run (folder relative to the results folder, `""` for the root); the overview starts with the focus model's run shown. */
   run?: string;
+  /**
+   * Some of the model's samples come from a file whose indexing did not finish (cancelled or
+   * interrupted): its figures cover only the part read. Views mark the model wherever its figures appear.
+   */
+  partial?: boolean;
 }
 
 /** One point of a curve against k; `value` null where the problem(s) have fewer than k samples. */
@@ -189,6 +195,9 @@ export interface Summary {
   mean: number | null;
 }
 
+/** Most new steps of one sample carried by `SimilarityData` (the count says how many there are). */
+export const MAX_NEW_STEPS = 5;
+
 /** Result of `getSimilarity`: every sample of `modelId` against the base model's samples. */
 export interface SimilarityData {
   problemId: number;
@@ -210,7 +219,18 @@ export interface SimilarityData {
      * results cached by older versions).
      */
     answerInBase?: { count: number; correct: number } | null;
+    /**
+     * The sample's computation path against the base samples (docs/similarity.md section 6): at most
+     * {@link MAX_NEW_STEPS} new steps listed, `newStepCount` of them in all. Absent from results cached by older versions.
+     */
+    path?: PathMatchData & { newSteps: string[]; newStepCount: number };
   }[];
+  /**
+   * Paths of correct samples on this problem: this model's whose path some base sample computes in
+   * full, and the base samples' whose path another base sample computes (the baseline, n - 1
+   * candidates); samples without a step are left out of both counts.
+   */
+  paths?: { modelInBase: number; modelWithSteps: number; baseInOthers: number; baseWithSteps: number };
   /** Base samples of the problem (the denominator of `answerInBase.count`). */
   baseSamples?: number;
   /** Base-to-base leave-one-out baseline. */
@@ -255,6 +275,26 @@ export interface PplData {
   diagnostics: string[];
 }
 
+/**
+ * Result of `getPaths`: per compared model (the coverage pairs of the overview), the share of correct
+ * samples whose computation path some base sample computes in full (src/core/pathSummary.ts; without
+ * the text measures, which the CLI's `report --paths` adds).
+ */
+export interface PathsData {
+  summaries: {
+    baseModelId: number;
+    modelId: number;
+    /** Problems whose correct samples with steps entered (the bootstrap resamples these). */
+    problems: number;
+    leftOut: { noBaseSamples: number; noCorrectSample: number; noStepsInCorrect: number };
+    correctSamples: number;
+    correctWithoutSteps: number;
+    pathInBase: { value: number | null; ciLow: number | null; ciHigh: number | null; samples: number };
+    pathInBaseLeaveOneOut: number | null;
+    baselinePathInBase: { value: number | null; ciLow: number | null; ciHigh: number | null; samples: number };
+  }[];
+}
+
 /** Result of `getOverview`. */
 export interface OverviewData {
   models: ModelInfo[];
@@ -288,6 +328,10 @@ export interface OverviewData {
     neither: number;
     /** Dataset crossover k before saturation (metrics `crossoverK`); null if none. */
     crossoverK: number | null;
+    /** At the crossover k: the trailing model strictly ahead, or only level (report `crossoverKind`). */
+    crossoverKind: 'ahead' | 'level' | null;
+    /** Smallest k from which the trailing model is strictly ahead before saturation; null if never. */
+    crossoverAheadK: number | null;
     /** Smallest k from which both are within 1e-9 of their common maximum; null if never. */
     saturationK: number | null;
     /** Bootstrap interval of the crossover k (metrics `crossoverBootstrap`); null when tied at k = 1. */
@@ -295,6 +339,8 @@ export interface OverviewData {
     leaderAtK1: 'base' | 'model' | 'tie';
     /** The paired bootstrap interval of model - base pass@1 holds 0. */
     leaderAtK1WithinNoise: boolean;
+    /** The two models' graders when both are known and differ (report `differentGraders`); null otherwise. */
+    differentGraders: { base: string; model: string } | null;
   }[];
   warnings: string[];
   problems: number;
@@ -549,6 +595,7 @@ export interface RequestParams {
   getNovelty: { sampleId: number };
   getPpl: { problemId: number };
   getOverview: Record<string, never>;
+  getPaths: Record<string, never>;
   getRewardModels: Record<string, never>;
   getProblemRanking: { problemId: number; modelId: number };
   getTraining: Record<string, never>;
@@ -573,6 +620,7 @@ export interface RequestResults {
   getNovelty: NoveltyData;
   getPpl: PplData;
   getOverview: OverviewData;
+  getPaths: PathsData;
   getRewardModels: RewardModelsData;
   getProblemRanking: ProblemRankingData;
   getTraining: TrainingData;
@@ -655,6 +703,7 @@ const REQUEST_KEYS: { [K in RequestKind]: readonly (keyof RequestParams[K])[] } 
   getNovelty: ['sampleId'],
   getPpl: ['problemId'],
   getOverview: [],
+  getPaths: [],
   getRewardModels: [],
   getProblemRanking: ['problemId', 'modelId'],
   getTraining: [],
@@ -785,6 +834,7 @@ function checkParams(k: RequestKind, v: Obj): string | undefined {
       if (!isNat(v.offset)) return 'offset must be a non-negative integer';
       return isNat(v.limit, MAX_PAGE) && v.limit >= 1 ? undefined : `limit must be an integer in 1..${MAX_PAGE}`;
     case 'getOverview':
+    case 'getPaths':
     case 'getRewardModels':
     case 'getTraining':
       return undefined;

@@ -288,10 +288,13 @@ function overviewFixture(): OverviewData {
       both: 20,
       neither: 8 - m.id,
       crossoverK: 4,
+      crossoverKind: 'ahead' as const,
+      crossoverAheadK: 4,
       saturationK: null,
       crossoverInterval: { low: 2, high: 7, noneShare: 0.12, replicates: 2000 },
       leaderAtK1: 'model' as const,
       leaderAtK1WithinNoise: false,
+      differentGraders: null,
     }));
   return {
     models,

@@ -170,6 +170,26 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       await screenshot(s.page, 'problem-view-2-similarity');
       await frame.$eval('#sample-detail', (el) => el.scrollIntoView());
       await screenshot(s.page, 'problem-view-2-novel-spans');
+      // the computation path beside the text similarity (docs/similarity.md section 6)
+      const pathText = await frame.$eval('#path-line', (el) => el.textContent ?? '');
+      assert.match(
+        pathText,
+        /^(path in base: \d\/8 base samples compute (all \d+ steps|the one step)|path not in base: 0\/8 base samples compute .*|no computation steps found)$/,
+      );
+      const summary = await frame.$eval('p.summary', (el) => el.textContent ?? '');
+      assert.match(summary, /Paths: \d+ of this model's \d+ correct samples with computation steps compute a path/);
+      await screenshot(s.page, 'problem-view-2b-path-line');
+      // RL sample #0 takes a route no SFT sample takes (docs/similarity.md section 6): its new steps are named
+      const first = await frame.$eval('.sample-row.selected .idx', (el) => el.textContent ?? '');
+      await frame.locator('.sample-row:has(.idx:text-is("#0"))').click();
+      await frame.waitForSelector('#path-line.not-in-base', { timeout: 30_000 });
+      assert.equal(
+        await frame.$eval('#path-line', (el) => el.textContent ?? ''),
+        'path not in base: 0/8 base samples compute all 11 steps (at most 1); 10 steps new: 47 × 10 = 470; 52 × 8 = 416; 470 + 416 = 886; …',
+      );
+      await screenshot(s.page, 'problem-view-2c-path-not-in-base');
+      await frame.locator(`.sample-row:has(.idx:text-is("${first}"))`).click();
+      await frame.waitForSelector('#path-line.in-base', { timeout: 30_000 });
       await frame.click('#tab-diff');
       await frame.waitForSelector('#diff-view ins.added', { timeout: 10_000 });
       const added = await frame.$$eval('#diff-view ins.added', (els) => els.length);
@@ -236,6 +256,21 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       await ov.waitForSelector('#chart-curves canvas', { timeout: 30_000 });
       await s.page.waitForTimeout(500);
       await screenshot(s.page, 'problem-view-5c-overview-three-models');
+      // reasoning paths on request: one row per compared model, the same pairs as the coverage table
+      const coverageRows = await ov.$$eval('table.stats:not(#paths-table) td.crossover', (tds) => tds.length);
+      await ov.click('#paths-compute');
+      await ov.waitForSelector('#paths-table tbody tr', { timeout: 120_000 });
+      const pathRows = await ov.$$eval('#paths-table tbody tr', (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())),
+      );
+      assert.equal(pathRows.length, coverageRows);
+      // results_2048_batched: 127 of 174 correct RL samples with steps (test/unit/pathSummary-real.test.ts recomputes it)
+      const main = pathRows.find((r) => r.some((c) => c === RL_LABEL))!;
+      assert.ok(main, `a row for ${RL_LABEL}: ${JSON.stringify(pathRows)}`);
+      assert.match(main.join(' | '), /73\.0% \[\d+\.\d%, \d+\.\d%\]/);
+      assert.match(main.join(' | '), /over 29 problems and 174 of 175 correct samples/);
+      await ov.$eval('#paths-table', (el) => el.scrollIntoView());
+      await screenshot(s.page, 'problem-view-5d-overview-paths');
     } catch (e) {
       await s.fail(e, 'problem-view-5');
     }

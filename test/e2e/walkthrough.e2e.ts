@@ -129,6 +129,8 @@ describe('the Get Started walkthrough in a real VS Code', { timeout: 900_000 }, 
       // the report's own denominator: every graded sample of the example's 40 problems
       assert.match(text, /1280 graded samples in \d+ answer groups of 40 problems/);
       await runCommand(s.page, 'View: Toggle Maximized Panel');
+      // the report is longer than the panel (reward models, levels, audit): its table is at the top
+      await runCommand(s.page, 'Terminal: Scroll to Top');
       await waitUntil(
         s.page,
         async () => ((await terminal.innerText()).includes('Qwen2.5-Math-7B [base]') ? true : undefined),

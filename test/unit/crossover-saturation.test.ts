@@ -180,7 +180,11 @@ describe('rlvr-probe-gsm8k results_1024_cuda: a genuine crossover stays', async 
     // and the function itself on the same pairs
     const pairs = cb.map((x, i) => ({ problemKey: qids[i], base: { n, c: x }, model: { n, c: cm[i] } }));
     assert.deepEqual(crossoverBootstrap(pairs, { seed: 12345, replicates: R }), expected);
-    assert.equal(crossoverText(c), `5 [${expected.low}–${expected.high}], none in ${sharePct(expected.noneShare)}`);
+    assert.equal(c.crossoverKind, 'ahead');
+    assert.equal(
+      crossoverText(c),
+      `5 (ahead) [${expected.low}–${expected.high}], none in ${sharePct(expected.noneShare)}`,
+    );
   });
 
   test('categories say how many are decided within noise; the lead at k = 1 is not within noise here', () => {

@@ -39,11 +39,27 @@ describe('crossoverK', () => {
     // A: base 1/8, model 0/8; B: base 4/8, model 8/8. pass@1: base 5/16, model 1/2.
     // k=2: base (2/8 + 1 - C(4,2)/C(8,2))/2 = (0.25 + 22/28)/2 = 0.5179 >= 0.5
     const pairs = [pair('A', 8, 1, 8, 0), pair('B', 8, 4, 8, 8)];
-    assert.deepEqual(crossoverK(pairs), { k: 2, leaderAtK1: 'model', kMax: 8, problemsAtK: 2, saturationK: null });
+    assert.deepEqual(crossoverK(pairs), {
+      k: 2,
+      leaderAtK1: 'model',
+      kMax: 8,
+      problemsAtK: 2,
+      saturationK: null,
+      kind: 'ahead',
+      aheadK: 2,
+    });
   });
   test('roles swapped: base leads, model catches up at k=2', () => {
     const pairs = [pair('A', 8, 0, 8, 1), pair('B', 8, 8, 8, 4)];
-    assert.deepEqual(crossoverK(pairs), { k: 2, leaderAtK1: 'base', kMax: 8, problemsAtK: 2, saturationK: null });
+    assert.deepEqual(crossoverK(pairs), {
+      k: 2,
+      leaderAtK1: 'base',
+      kMax: 8,
+      problemsAtK: 2,
+      saturationK: null,
+      kind: 'ahead',
+      aheadK: 2,
+    });
   });
   test('level only at saturation is no crossover: base 1/2 vs model 2/2 are both 1 at k=2', () => {
     assert.deepEqual(crossoverK([pair('A', 2, 1, 2, 2)]), {
@@ -52,6 +68,8 @@ describe('crossoverK', () => {
       kMax: 2,
       problemsAtK: 0,
       saturationK: 2,
+      kind: null,
+      aheadK: null,
     });
   });
   test('different maxima never saturate; identical mixtures tie at k=1 and saturate together', () => {
@@ -63,6 +81,8 @@ describe('crossoverK', () => {
       kMax: 4,
       problemsAtK: 0,
       saturationK: null,
+      kind: null,
+      aheadK: null,
     });
     // A: base 1/4 model 2/4, B: base 2/4 model 1/4 -> pass@1 tie; k=2: both (1/2 + 5/6)/2; k=3: both
     // (3/4 + 1)/2 = 0.875 < 1; k=4: both 1, the common maximum: saturation from k = 4.
@@ -72,6 +92,8 @@ describe('crossoverK', () => {
       kMax: 4,
       problemsAtK: 0,
       saturationK: 4,
+      kind: null,
+      aheadK: null,
     });
   });
   test('a crossover later than the first few k is found at the right integer k', () => {
@@ -84,6 +106,8 @@ describe('crossoverK', () => {
       kMax: 16,
       problemsAtK: 2,
       saturationK: null,
+      kind: 'ahead',
+      aheadK: 3,
     });
   });
   test('tie at k=1 gives null; a leader that stays ahead gives null', () => {
@@ -94,6 +118,8 @@ describe('crossoverK', () => {
       kMax: 8,
       problemsAtK: 0,
       saturationK: 6,
+      kind: null,
+      aheadK: null,
     });
     assert.deepEqual(crossoverK([pair('A', 8, 1, 8, 5), pair('B', 8, 0, 8, 2)]), {
       k: null,
@@ -101,8 +127,18 @@ describe('crossoverK', () => {
       kMax: 8,
       problemsAtK: 0,
       saturationK: null,
+      kind: null,
+      aheadK: null,
     });
-    assert.deepEqual(crossoverK([]), { k: null, leaderAtK1: 'tie', kMax: 0, problemsAtK: 0, saturationK: null });
+    assert.deepEqual(crossoverK([]), {
+      k: null,
+      leaderAtK1: 'tie',
+      kMax: 0,
+      problemsAtK: 0,
+      saturationK: null,
+      kind: null,
+      aheadK: null,
+    });
   });
   test("ragged n: at k beyond a problem's n only problems where both reach k are compared", () => {
     // C's min n is 2, so kMax = 8 (from A and B) and C only counts at k <= 2.

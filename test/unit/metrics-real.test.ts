@@ -180,6 +180,8 @@ describe('rlvr-probe-gsm8k results_2048_batched (SFT = base model, PPO-RLVR = mo
       kMax: 8,
       problemsAtK: 0,
       saturationK: null,
+      kind: null,
+      aheadK: null,
     });
   });
 

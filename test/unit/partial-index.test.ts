@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { modelLabels } from '../../src/core/index/labels';
 import { passAtK } from '../../src/core/metrics';
+import { buildReport } from '../../src/core/report';
+import { reportTable } from '../../src/cli/main';
+import { overviewData } from '../../src/extension/panelData';
 import type { FolderSession } from '../../src/extension/session';
 import type { ProblemTreeProvider } from '../../src/extension/problemTree';
 import { REAL, rawRolloutCounts, tempDir } from './helpers';
@@ -88,6 +91,31 @@ describe('a folder indexed in two steps (the first one stopped inside the RL fil
     }
   });
 
+  test('step 1: the model row, the report and the CLI mark the RL model as partial (trial 1, finding 8)', () => {
+    const t = tree(s);
+    t.mode = 'model';
+    const rows = t.getChildren() as { type: string; model?: { partial: boolean; graded: number; correct: number } }[];
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0].model!.partial, true);
+    const d = String(t.getTreeItem(rows[0] as never).description);
+    // the figures read so far, by hand from the stored counts
+    const sum = s.index.allStats().reduce((a, r) => [a[0] + r.c, a[1] + r.graded], [0, 0]);
+    assert.match(d, new RegExp(` · ${sum[0]}/${sum[1]} correct · partial: indexing not finished`), d);
+    const r = buildReport(s.index, { replicates: 50 });
+    assert.deepEqual(
+      r.models.map((m) => m.partial),
+      [true],
+    );
+    assert.ok(
+      r.warnings.some((w) => /PARTIAL: some of its samples come from a file whose indexing did not finish/.test(w)),
+    );
+    assert.match(reportTable(r), /\[PARTIAL\]/);
+    const ov = overviewData(s.index, {}, 50);
+    assert.equal(ov.models[0].partial, true);
+    assert.match(ov.models[0].label, / \(partial\)$/);
+    assert.ok(ov.warnings.some((w) => /PARTIAL/.test(w)));
+  });
+
   test('step 2: after the second pass both models show their own figures under their roles', async () => {
     const second = await indexFolder(s.index, RUN);
     assert.equal(second.cancelled, false);
@@ -98,6 +126,10 @@ describe('a folder indexed in two steps (the first one stopped inside the RL fil
     assert.equal(s.focusPending(), false);
     assert.match(s.baseModel()!.name, /sft/);
     assert.match(s.focusModel()!.name, /rlvr-ppo/);
+    assert.deepEqual(
+      s.index.models().map((m) => m.partial),
+      [false, false],
+    );
     const t = tree(s);
     const problems = (t.getChildren() as { type: string; problem?: { problemId: string } }[]).filter(
       (r) => r.type === 'problem',

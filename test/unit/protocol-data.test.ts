@@ -177,10 +177,13 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
         both: 28,
         neither: 1,
         crossoverK: cov.crossoverK,
+        crossoverKind: null,
+        crossoverAheadK: null,
         saturationK: cov.saturationK,
         crossoverInterval: cov.crossoverInterval,
         leaderAtK1: 'model',
         leaderAtK1WithinNoise: false,
+        differentGraders: null,
       },
     );
     // RL leads at every k up to 8 (pass@8 29/30 against 28/30): no crossover, no saturation (different maxima).

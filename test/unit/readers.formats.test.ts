@@ -280,7 +280,13 @@ describe('inspect reader', () => {
       ['2', '3', '10'],
     );
     const [p2, p3, p10] = c.records;
-    assert.deepEqual(p2.model, { name: 'test/model-a', revision: null, source: 'data', run: 'inspect/good.eval' });
+    assert.deepEqual(p2.model, {
+      name: 'test/model-a',
+      revision: null,
+      source: 'data',
+      run: 'inspect/good.eval',
+      grader: 'scorer "match"',
+    });
     assert.equal(p2.dataset, 'arith-ds');
     assert.equal(p2.question, 'question 2'); // last user message
     assert.equal(p2.referenceAnswer, '4');
@@ -356,6 +362,8 @@ describe('inspect reader', () => {
     assert.deepEqual(c.msgs, [
       '1:error:samples[3] has no id; skipped',
       '1:warning:sample c epoch 1 has no output text',
+      // sample c has an empty scores object: counted (trial 1, finding 1: the samples without the chosen scorer)
+      '0:warning:scorer "match" is missing in 1 of 4 samples of this log (its scorers: "match"); those samples are ungraded',
     ]);
     assert.deepEqual(
       c.records.map((r) => [r.problemId, texts(r), corrects(r), r.referenceAnswer]),

@@ -15,6 +15,7 @@ import type { Diagnostic, ProblemRecord } from '../../src/core/model';
 import { type ReaderOptions, makeContext } from '../../src/core/readers/index';
 import { createInspectReader } from '../../src/core/readers/inspect';
 import { buildReport } from '../../src/core/report';
+import { overviewData } from '../../src/extension/panelData';
 import { tempDir } from './helpers';
 import { runCli } from './reliability.support';
 import { type Entry, archive } from './zipArchive';
@@ -409,5 +410,181 @@ describe('Inspect: newer .eval archives', () => {
     assert.deepEqual((await collect(dir, 'empty.eval')).msgs, [
       '0:warning:Inspect log has no samples (header-only log)',
     ]);
+  });
+});
+
+describe('Inspect: the default scorer is chosen from every sample (trial 1, finding 1)', () => {
+  /**
+   * 3 problems x 3 epochs; `f1` (a continuous metric, 1.0 in the first sample) listed before `exact`
+   * (C/I). By hand from `exact`: c = 2, 2, 0 of 3, pass@1 = (2/3 + 2/3 + 0) / 3 = 4/9 = 44.4%. The old
+   * rule (first scorer whose value is a verdict in the first sample) took f1 and gave 75%.
+   */
+  function f1Samples() {
+    const f1 = [1.0, 0.5, 0.3, 0.2, 1.0, 0.7, 0.1, 0, 0.4];
+    const exact = ['C', 'C', 'I', 'I', 'C', 'C', 'I', 'I', 'I'];
+    return f1.map((v, i) =>
+      sample(Math.floor(i / 3) + 1, (i % 3) + 1, `t${i}`, { f1: { value: v }, exact: { value: exact[i] } }),
+    );
+  }
+
+  test('a continuous metric that is 1.0 in the first sample is passed over, and the log names the scorer chosen', async () => {
+    const dir = tempDir('ti-inspect-');
+    const ss = f1Samples();
+    writeFileSync(
+      path.join(dir, 'f.json'),
+      JSON.stringify({ version: 2, eval: JSON.parse(header()).eval, samples: ss }),
+    );
+    const entries = ss.map((s) => ({ name: `samples/${s.id}_epoch_${s.epoch}.json`, data: JSON.stringify(s) }));
+    writeFileSync(path.join(dir, 'f.eval'), archive([{ name: 'header.json', data: header() }, ...entries]));
+    // with summaries.json (what a finished run writes): the survey reads it instead of every sample
+    const summaries = ss.map((s) => ({ id: s.id, epoch: s.epoch, scores: s.scores }));
+    writeFileSync(
+      path.join(dir, 'g.eval'),
+      archive([
+        { name: 'header.json', data: header() },
+        { name: 'summaries.json', data: JSON.stringify(summaries) },
+        ...entries,
+      ]),
+    );
+    for (const rel of ['f.json', 'f.eval', 'g.eval']) {
+      const c = await collect(dir, rel);
+      assert.deepEqual(counts(c.records), [
+        ['1', 3, 2, 3],
+        ['2', 3, 2, 3],
+        ['3', 3, 0, 3],
+      ]);
+      assert.deepEqual(c.msgs, [
+        '0:warning:verdicts from scorer "exact"; passed over "f1" (values that are not verdicts in 6 of 9 samples, for example 0.5): not verdicts (choose a scorer with --scorer <name> or <name>.<key>, setting traceInspector.scorer)',
+      ]);
+      assert.equal(c.records[0].model.grader, 'scorer "exact"');
+    }
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir, { fts: false });
+    const report = buildReport(index, { replicates: 100 });
+    assert.equal(report.models.length, 3);
+    for (const m of report.models) assert.ok(Math.abs(m.passAtK[0].value! - 4 / 9) < 1e-12, `${m.passAtK[0].value}`);
+    assert.deepEqual(
+      index.models().map((m) => m.grader),
+      ['scorer "exact"', 'scorer "exact"', 'scorer "exact"'],
+    );
+    index.close();
+  });
+
+  test('a first sample that lacks the verdict scorer does not change the choice; the samples without it are counted', async () => {
+    const dir = tempDir('ti-inspect-');
+    const ss = f1Samples();
+    ss[0] = { ...ss[0], scores: { f1: { value: 1.0 } } };
+    writeFileSync(
+      path.join(dir, 'f.json'),
+      JSON.stringify({ version: 2, eval: JSON.parse(header()).eval, samples: ss }),
+    );
+    const c = await collect(dir, 'f.json');
+    assert.deepEqual(counts(c.records), [
+      ['1', 3, 1, 2],
+      ['2', 3, 2, 3],
+      ['3', 3, 0, 3],
+    ]);
+    assert.ok(
+      c.msgs.includes(
+        '0:warning:scorer "exact" is missing in 1 of 9 samples of this log (its scorers: "f1", "exact"); those samples are ungraded',
+      ),
+      c.msgs.join('\n'),
+    );
+  });
+});
+
+describe('Inspect: compared models graded by different scorers are flagged (trial 1, finding 2)', () => {
+  /** A log of `model` with the given samples (scores as given). */
+  function log(model: string, samples: unknown[]) {
+    return JSON.stringify({
+      version: 2,
+      eval: { task: 'qa', model, dataset: { name: 'qa-ds' } },
+      samples,
+    });
+  }
+  // base: model_graded_fact only. c = 1, 1 of 3: pass@1 = 1/3.
+  const baseSamples = [
+    ['C', 'I', 'I'],
+    ['I', 'C', 'I'],
+  ].flatMap((vs, q) => vs.map((v, e) => sample(q + 1, e + 1, `b${q}${e}`, { model_graded_fact: { value: v } })));
+  // rl: `match` says C, C, I / C, I, I (pass@1 = 1/2); model_graded_fact says I, I, C / I, C, I (pass@1 = 1/3)
+  const match = ['C', 'C', 'I', 'C', 'I', 'I'];
+  const mgf = ['I', 'I', 'C', 'I', 'C', 'I'];
+  const rlBoth = match.map((m, i) =>
+    sample(Math.floor(i / 3) + 1, (i % 3) + 1, `r${i}`, {
+      match: { value: m },
+      ...(i === 0 ? {} : { model_graded_fact: { value: mgf[i] } }),
+    }),
+  );
+
+  test('a pair graded by different scorers: report, CLI table and overview say so', async () => {
+    const dir = tempDir('ti-inspect-');
+    writeFileSync(path.join(dir, 'base.json'), log('hf/base-m', baseSamples));
+    writeFileSync(
+      path.join(dir, 'rl.json'),
+      log(
+        'hf/rl-m',
+        rlBoth.map((x) => ({ ...x, scores: { match: x.scores.match } })),
+      ),
+    );
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir, { fts: false });
+    const r = buildReport(index, { replicates: 100, base: 'base-m' });
+    const byLabel = new Map(r.models.map((m) => [m.id.includes('rl-m') ? 'rl' : 'base', m]));
+    assert.equal(byLabel.get('base')!.grader, 'scorer "model_graded_fact"');
+    assert.equal(byLabel.get('rl')!.grader, 'scorer "match"');
+    assert.ok(Math.abs(byLabel.get('rl')!.passAtK[0].value! - 1 / 2) < 1e-12);
+    assert.ok(Math.abs(byLabel.get('base')!.passAtK[0].value! - 1 / 3) < 1e-12);
+    assert.equal(r.comparisons.length, 1);
+    assert.deepEqual(r.comparisons[0].differentGraders, {
+      base: 'scorer "model_graded_fact"',
+      model: 'scorer "match"',
+    });
+    assert.equal(r.warnings.filter((w) => w.includes('GRADED DIFFERENTLY')).length, 1);
+    const ov = overviewData(index, { baseId: index.models().find((m) => m.displayId.includes('base-m'))!.id }, 50);
+    assert.deepEqual(
+      ov.coverage.map((c) => c.differentGraders),
+      [{ base: 'scorer "model_graded_fact"', model: 'scorer "match"' }],
+    );
+    assert.equal(ov.warnings.filter((w) => w.includes('GRADED DIFFERENTLY')).length, 1);
+    index.close();
+
+    const tmp = tempDir();
+    const cli = runCli(['report', dir, '--db', path.join(tmp, 'c.db'), '--base', 'base-m', '-q'], tmp);
+    assert.equal(cli.status, 0, cli.stderr);
+    assert.match(cli.stdout, /\[GRADED DIFFERENTLY\]/);
+    assert.match(
+      cli.stdout,
+      /verdicts: .*by scorer "model_graded_fact".*by scorer "match"|verdicts: .*by scorer "match".*by scorer "model_graded_fact"/,
+    );
+  });
+
+  test('a first sample without the base scorer no longer decides: both graded by model_graded_fact, no flag', async () => {
+    const dir = tempDir('ti-inspect-');
+    writeFileSync(path.join(dir, 'base.json'), log('hf/base-m', baseSamples));
+    // order of the widest sample: match, model_graded_fact; match is a verdict everywhere, so it is chosen
+    // unless model_graded_fact comes first: write it first in every sample that has it
+    writeFileSync(
+      path.join(dir, 'rl.json'),
+      log(
+        'hf/rl-m',
+        rlBoth.map((x, i) => ({
+          ...x,
+          scores: i === 0 ? x.scores : { model_graded_fact: { value: mgf[i] }, match: { value: match[i] } },
+        })),
+      ),
+    );
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir, { fts: false });
+    const r = buildReport(index, { replicates: 100, base: 'base-m' });
+    const rl = r.models.find((m) => m.id.includes('rl-m'))!;
+    assert.equal(rl.grader, 'scorer "model_graded_fact"');
+    // model_graded_fact: problem 1 has 2 graded samples (I, C: c = 1), problem 2 has I, C, I: (1/2 + 1/3) / 2
+    assert.ok(Math.abs(rl.passAtK[0].value! - (1 / 2 + 1 / 3) / 2) < 1e-12, `${rl.passAtK[0].value}`);
+    assert.deepEqual(
+      r.comparisons.map((c) => c.differentGraders),
+      [null],
+    );
+    index.close();
   });
 });

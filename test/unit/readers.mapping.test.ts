@@ -514,3 +514,85 @@ describe('mapping on real folders (linked, never copied)', () => {
     assert.ok(correct > 0 && correct < 1640, `${correct} passed`);
   });
 });
+
+describe('a correctness rule that matches no value is reported, not a silent 0% (trial 1, finding 3)', () => {
+  /** EvalPlus-style results: 3 problems x (5, 5, 4) samples with base_status pass 6, fail 6, timeout 2. */
+  function evalplus(): string {
+    const statuses = [
+      ['pass', 'pass', 'fail', 'fail', 'timeout'],
+      ['pass', 'pass', 'pass', 'fail', 'fail'],
+      ['pass', 'fail', 'fail', 'timeout'],
+    ];
+    const ev: Record<string, unknown> = {};
+    statuses.forEach((ss, q) => {
+      ev[`HumanEval/${q}`] = ss.map((st, i) => ({ solution: `def f${q}_${i}(): pass`, base_status: st }));
+    });
+    return JSON.stringify({ date: 'x', eval: ev });
+  }
+  const mapping = (rule: Record<string, unknown>) =>
+    JSON.stringify({
+      files: ['*.json'],
+      records: 'per-problem',
+      recordsPath: '$.eval.*',
+      samples: '$',
+      fields: { problemId: '@key', text: '$.solution', correct: '$.base_status' },
+      model: 'm',
+      ...rule,
+    });
+
+  test('correctValues, correctPattern and correctThreshold that match nothing say what was seen; a right rule is silent', async () => {
+    const dir = tempDir('ti-map-');
+    writeFileSync(path.join(dir, 'evalplus.json'), evalplus());
+    const expectWarning = async (rule: Record<string, unknown>, ruleText: string, seen: string) => {
+      writeFileSync(path.join(dir, 'trace-inspector.mapping.json'), mapping(rule));
+      const c = await collect(dir, 'evalplus.json');
+      assert.deepEqual(
+        c.records.map((r) => r.samples.length),
+        [5, 5, 4],
+      );
+      assert.ok(c.records.every((r) => r.samples.every((s) => s.correct === false)));
+      assert.deepEqual(c.msgs, [
+        `evalplus.json:0:warning:${ruleText} matched none of the 14 $.base_status values in this file (seen: ${seen}): every sample is graded incorrect; check the rule in trace-inspector.mapping.json`,
+      ]);
+    };
+    await expectWarning({ correctValues: ['passed'] }, 'correctValues ["passed"]', '"pass" 6, "fail" 6, "timeout" 2');
+    await expectWarning(
+      { correctPattern: 'PASS|success' },
+      'correctPattern /PASS|success/',
+      '"pass" 6, "fail" 6, "timeout" 2',
+    );
+    // the right rule: c = 2, 3, 1 by hand, no diagnostic
+    writeFileSync(path.join(dir, 'trace-inspector.mapping.json'), mapping({ correctValues: ['pass'] }));
+    const ok = await collect(dir, 'evalplus.json');
+    assert.deepEqual(ok.msgs, []);
+    assert.deepEqual(
+      ok.records.map((r) => r.samples.filter((s) => s.correct).length),
+      [2, 3, 1],
+    );
+    // the sibling rule: a threshold above every score
+    writeFileSync(
+      path.join(dir, 'scores.jsonl'),
+      [0.2, 0.5, 0.7].map((x, i) => JSON.stringify({ id: i, out: `t${i}`, score: x })).join('\n'),
+    );
+    writeFileSync(
+      path.join(dir, 'trace-inspector.mapping.json'),
+      JSON.stringify({
+        files: ['*.jsonl'],
+        records: 'per-sample',
+        fields: { problemId: 'id', text: 'out', correct: 'score' },
+        correctThreshold: 0.9,
+        model: 'm',
+      }),
+    );
+    const th = await collect(dir, 'scores.jsonl');
+    assert.deepEqual(th.msgs, [
+      'scores.jsonl:0:warning:correctThreshold 0.9 matched none of the 3 score values in this file (seen: 0.2 1, 0.5 1, 0.7 1): every sample is graded incorrect; check the rule in trace-inspector.mapping.json',
+    ]);
+    // the CLI's index --format json lists it
+    const tmp = tempDir();
+    writeFileSync(path.join(dir, 'trace-inspector.mapping.json'), mapping({ correctValues: ['passed'] }));
+    const r = runCli(['index', dir, '--db', path.join(tmp, 'i.db'), '--format', 'json'], tmp);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /correctValues \[\\"passed\\"\] matched none of the 14/);
+  });
+});

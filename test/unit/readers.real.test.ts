@@ -174,7 +174,9 @@ describe('real data', { skip }, () => {
       const c = await collect(REAL, rel);
       assert.deepEqual(c.diags, [], rel);
       assert.deepEqual([c.records.length, summary(c.records).correct], [problems, correct], rel);
-      assert.deepEqual(c.records[0].model, { name: model, revision: null, source: 'data', run: rel }, rel);
+      const { grader, ...ref } = c.records[0].model;
+      assert.deepEqual(ref, { name: model, revision: null, source: 'data', run: rel }, rel);
+      assert.match(grader ?? '', /^scorer "\w+"$/, rel);
       assert.equal(c.records[0].dataset, dataset, rel);
     }
     // unscored run: samples are ungraded, not incorrect

@@ -595,6 +595,9 @@ class SampleWriter {
   private readonly addEmptyStat: Statement;
   private readonly insertDiag: Statement;
   private readonly otherFileHas: Statement;
+  private readonly nextIndexOf: Statement;
+  private readonly setGrader: Statement;
+  private readonly clearGrader: Statement;
   private readonly statOf: Statement;
   private readonly insertScore: Statement;
   private readonly insertInfo: Statement;
@@ -650,6 +653,10 @@ class SampleWriter {
     this.insertDiag = db.prepare(
       'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
     );
+    this.setGrader = db.prepare(
+      'INSERT INTO model_graders (model_id, grader) VALUES (?, ?) ON CONFLICT (model_id) DO UPDATE SET grader = excluded.grader',
+    );
+    this.clearGrader = db.prepare('DELETE FROM model_graders WHERE model_id = ?');
     this.insertScore = db.prepare(
       `INSERT INTO scores (file_id, line, record, problem_key, model_key, model_name, sample_index, scorer, value, steps, rule, defines)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -667,6 +674,9 @@ class SampleWriter {
          (SELECT file_id FROM samples WHERE model_id = @m AND problem_id = @p AND file_id <> @f LIMIT 1),
          (SELECT file_id FROM empty_records WHERE model_id = @m AND problem_id = @p AND file_id <> @f LIMIT 1))`,
     );
+    this.nextIndexOf = db.prepare(
+      'SELECT coalesce(max(sample_index) + 1, 0) FROM samples WHERE model_id = @m AND problem_id = @p AND file_id <> @f',
+    );
   }
 
   private modelId(run: string, record: ProblemRecord): number {
@@ -680,8 +690,17 @@ class SampleWriter {
       ).id;
       this.models.set(key, id);
     }
+    const grader = record.model.grader ?? null;
+    if (this.graders.get(id) !== grader) {
+      this.graders.set(id, grader);
+      if (grader === null) this.clearGrader.run(id);
+      else this.setGrader.run(id, grader);
+    }
     return id;
   }
+
+  /** The grader last written per model id in this pass (one UPDATE per model and change, not per record). */
+  private readonly graders = new Map<number, string | null>();
 
   private problemId(record: ProblemRecord): number {
     const key = problemKey(record.dataset, record.problemId);
@@ -783,10 +802,12 @@ class SampleWriter {
   pruneOrphans(): void {
     this.db.exec(`
       DELETE FROM models WHERE id NOT IN (SELECT DISTINCT model_id FROM stats);
+      DELETE FROM model_graders WHERE model_id NOT IN (SELECT id FROM models);
       DELETE FROM problems WHERE id NOT IN (SELECT DISTINCT problem_id FROM stats);
       DELETE FROM similarity_cache WHERE problem_id NOT IN (SELECT id FROM problems) OR model_id NOT IN (SELECT id FROM models) OR base_model_id NOT IN (SELECT id FROM models);
     `);
     this.models.clear();
+    this.graders.clear();
     this.problems.clear();
   }
 
@@ -836,6 +857,8 @@ class SampleWriter {
       { line: number; next: number; mid: number; pid: number; problem: string; model: string; where?: string }
     >();
     const otherFile = new Map<string, string | null>();
+    /** Per-sample records of problems other files already have samples of (merged: seed shards). */
+    const merged = { problems: 0, from: new Set<string>() };
     /** Scores-only records: the next sample index per (model name, problem), for per-sample records without one. */
     const scoreState = new Map<string, { next: number }>();
     /** (model, problem) pairs whose samples another file defined and this file only added scores to, and where. */
@@ -896,6 +919,14 @@ class SampleWriter {
       const finishFile = () => {
         flushStats();
         reportUngraded();
+        if (merged.problems > 0) {
+          const from = [...merged.from].sort();
+          diag(
+            0,
+            'info',
+            `per-sample records of ${merged.problems} problem${merged.problems === 1 ? '' : 's'} that already ${merged.problems === 1 ? 'has' : 'have'} samples of the same model from ${from.slice(0, 3).join(', ')}${from.length > 3 ? ', ...' : ''}: read as more samples of those problems (seed shards), numbered after the ones already indexed; if this file is a copy, remove it (its samples would count twice)`,
+          );
+        }
         cap.finish();
       };
 
@@ -1030,7 +1061,10 @@ class SampleWriter {
           other = (this.otherFileHas.pluck().get({ m: mid, p: pid, f: fileId }) as string | undefined) ?? null;
           otherFile.set(pairKey, other);
         }
-        if (other !== null) {
+        // one-sample-per-line formats never give a record without samples
+        const perProblemRecord = r.samples.length === 0 || r.samples.some((s) => s.sampleIndex !== undefined);
+        let state = seen.get(pairKey);
+        if (other !== null && perProblemRecord) {
           diag(
             r.line,
             'warning',
@@ -1038,9 +1072,23 @@ class SampleWriter {
           );
           continue;
         }
-        let state = seen.get(pairKey);
-        // one-sample-per-line formats never give a record without samples
-        const perProblemRecord = r.samples.length === 0 || r.samples.some((s) => s.sampleIndex !== undefined);
+        if (other !== null && !state) {
+          // A per-sample record of a (model, problem) another file has samples of (seed shards:
+          // samples_seed0.jsonl, samples_seed1.jsonl): more samples of that problem, numbered after the
+          // ones already indexed (files are indexed in path order). Said once per file.
+          merged.problems++;
+          merged.from.add(other);
+          state = {
+            line: r.line,
+            next: this.nextIndexOf.pluck().get({ m: mid, p: pid, f: fileId }) as number,
+            mid,
+            pid,
+            problem: r.problemId,
+            model: r.model.name,
+            where,
+          };
+          seen.set(pairKey, state);
+        }
         if (state && perProblemRecord) {
           diag(
             r.line,

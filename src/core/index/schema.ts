@@ -229,6 +229,19 @@ export const migrations: readonly string[] = [
   );
   UPDATE files SET status = 'partial';
   `,
+  // 9 -> 10: what gave a model's verdicts (\`scorer "match"\` for an Inspect log), so that a comparison of
+  // two models graded by different scorers says so (a table of its own rather than a column, so that the
+  // step also applies to a database whose user_version was set back by hand). Files read under older rules are read again: Inspect
+  // logs (the default scorer is now chosen from every sample, not the first one) and files whose
+  // one-sample records were skipped as duplicates of another file's problem (per-sample records of one
+  // model and problem spread over files, seed shards, are now one problem's samples). An unknown hash
+  // and mtime make the next pass see them as changed; their samples stay until then.
+  `
+  CREATE TABLE IF NOT EXISTS model_graders (model_id INTEGER PRIMARY KEY, grader TEXT NOT NULL);
+  UPDATE files SET hash = '', mtime_ms = -1
+   WHERE format = 'inspect'
+      OR path IN (SELECT origin FROM diagnostics WHERE message LIKE 'duplicate problem id % already indexed from %');
+  `,
 ];
 
 /** Current schema version (the number of migrations). */

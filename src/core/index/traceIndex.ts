@@ -55,6 +55,15 @@ export interface ModelRow {
   emptyProblems: number;
   /** Problems with samples but none graded (no verdict: `score: null`, scores that are not verdicts). */
   ungradedProblems: number;
+  /** Samples with a verdict (the others are ungraded: not in any figure). */
+  graded: number;
+  /** What gave the verdicts, when the format has a choice (an Inspect log's `scorer "match"`); null otherwise. */
+  grader: string | null;
+  /**
+   * Some of the model's samples come from a file whose indexing did not finish (a pass cancelled or
+   * interrupted while reading it): its figures cover part of that file.
+   */
+  partial: boolean;
 }
 
 /** A problem as stored. `id` is the row id (valid for this index only); `key` is stable. */
@@ -241,14 +250,16 @@ export class TraceIndex {
   models(): ModelRow[] {
     const rows = this.db
       .prepare(
-        `SELECT m.id, m.key, m.run, m.name, m.revision, m.name_source AS nameSource, m.label,
+        `SELECT m.id, m.key, m.run, m.name, m.revision, m.name_source AS nameSource, m.label, g.grader,
                 count(s.problem_id) AS problems, coalesce(sum(s.n),0) AS samples,
                 coalesce(sum(s.c),0) AS correct, coalesce(sum(s.scored),0) AS scored,
-                coalesce(sum(s.n = 0),0) AS emptyProblems, coalesce(sum(s.n > 0 AND s.graded = 0),0) AS ungradedProblems
-           FROM models m LEFT JOIN stats s ON s.model_id = m.id
+                coalesce(sum(s.n = 0),0) AS emptyProblems, coalesce(sum(s.n > 0 AND s.graded = 0),0) AS ungradedProblems,
+                coalesce(sum(s.graded),0) AS graded
+           FROM models m LEFT JOIN stats s ON s.model_id = m.id LEFT JOIN model_graders g ON g.model_id = m.id
           GROUP BY m.id ORDER BY m.run, m.name, m.revision`,
       )
-      .all() as Omit<ModelRow, 'displayId'>[];
+      .all() as Omit<ModelRow, 'displayId' | 'partial'>[];
+    const partial = this.partialModels();
     // Labels are stored when an indexing pass ends; a model whose file is still being read (or whose
     // pass was cancelled) has none yet: give it the label the pass would store, never an empty name.
     const fallback = rows.some((r) => r.label === '') ? modelLabels(rows) : undefined;
@@ -256,6 +267,7 @@ export class TraceIndex {
     return rows
       .map((r, i) => ({
         ...r,
+        partial: partial.has(r.id),
         label: r.label === '' && fallback ? fallback[i] : r.label,
         displayId: modelDisplayId(r.run, r.name, r.revision),
       }))
@@ -274,6 +286,21 @@ export class TraceIndex {
    */
   partialFiles(): number {
     return this.db.prepare("SELECT count(*) FROM files WHERE status = 'partial'").pluck().get() as number;
+  }
+
+  /**
+   * Models with samples or empty records from a file whose status is `partial` (its indexing started
+   * but did not finish). One query over the few partial files (samples are indexed by file).
+   */
+  partialModels(): Set<number> {
+    const ids = this.db
+      .prepare(
+        `SELECT DISTINCT model_id FROM samples WHERE file_id IN (SELECT id FROM files WHERE status = 'partial')
+         UNION SELECT model_id FROM empty_records WHERE file_id IN (SELECT id FROM files WHERE status = 'partial')`,
+      )
+      .pluck()
+      .all() as number[];
+    return new Set(ids);
   }
 
   /** The model with row id `id`, or undefined. */
@@ -822,7 +849,7 @@ export class TraceIndex {
       this.db.exec(`
         DELETE FROM samples_fts; DELETE FROM sample_spans; DELETE FROM samples; DELETE FROM empty_records; DELETE FROM stats; DELETE FROM files;
         DELETE FROM scores; DELETE FROM problem_info;
-        DELETE FROM diagnostics; DELETE FROM similarity_cache; DELETE FROM models; DELETE FROM problems;
+        DELETE FROM diagnostics; DELETE FROM similarity_cache; DELETE FROM model_graders; DELETE FROM models; DELETE FROM problems;
         DELETE FROM meta WHERE key IN ('fts_max_id', 'fts_missing');
       `);
     })();

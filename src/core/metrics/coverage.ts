@@ -74,6 +74,18 @@ export interface CrossoverResult {
    * level because both are saturated, not because one caught up. `null` when that never happens up to kMax.
    */
   saturationK: number | null;
+  /**
+   * At `k`, whether the trailing model is strictly `ahead` (by more than {@link CROSSOVER_TIE_TOLERANCE})
+   * or only `level` (equal within that tolerance: the same dataset value up to float noise); null when
+   * `k` is null. Yue et al.'s crossover counts both (base >= RL); readers take "crossover" as "the
+   * other model overtakes", so every display says which.
+   */
+  kind: 'ahead' | 'level' | null;
+  /**
+   * Smallest k >= `k`, before saturation, at which the trailing model is strictly ahead: equal to `k`
+   * when `kind` is `ahead`; null when it is never ahead (level only) or `k` is null.
+   */
+  aheadK: number | null;
 }
 
 /** Two dataset pass@k values closer than this are level (float noise of means of per-problem values). */
@@ -128,6 +140,8 @@ interface ScanResult {
   k: number | null;
   problemsAtK: number;
   saturationK: number | null;
+  kind: 'ahead' | 'level' | null;
+  aheadK: number | null;
 }
 
 /**
@@ -147,6 +161,8 @@ function scanCrossover(
   const m = t.len.length;
   let k: number | null = null;
   let problemsAtK = 0;
+  let kind: ScanResult['kind'] = null;
+  let aheadK: number | null = null;
   for (let kk = from; kk <= t.kMax; kk++) {
     let b = 0;
     let md = 0;
@@ -166,17 +182,18 @@ function scanCrossover(
     b /= count;
     md /= count;
     if (capB === capM && capB / count - b <= SATURATION_TOLERANCE && capM / count - md <= SATURATION_TOLERANCE)
-      return { k, problemsAtK, saturationK: kk };
-    if (k === null) {
-      const reached = trailing === 'base' ? b >= md - CROSSOVER_TIE_TOLERANCE : md >= b - CROSSOVER_TIE_TOLERANCE;
-      if (reached) {
-        k = kk;
-        problemsAtK = count;
-        if (!wantSaturation) return { k, problemsAtK, saturationK: null };
-      }
+      return { k, problemsAtK, saturationK: kk, kind, aheadK };
+    const lead = trailing === 'base' ? b - md : md - b;
+    const ahead = lead > CROSSOVER_TIE_TOLERANCE;
+    if (k === null && lead >= -CROSSOVER_TIE_TOLERANCE) {
+      k = kk;
+      problemsAtK = count;
+      kind = ahead ? 'ahead' : 'level';
+      if (!wantSaturation) return { k, problemsAtK, saturationK: null, kind, aheadK: ahead ? kk : null };
     }
+    if (k !== null && ahead && aheadK === null) aheadK = kk;
   }
-  return { k, problemsAtK, saturationK: null };
+  return { k, problemsAtK, saturationK: null, kind, aheadK };
 }
 
 /**
@@ -195,6 +212,10 @@ function scanCrossover(
  * k); they only meet at 1 once k > n - c of the weaker one: that is why a per-problem "crossover" is
  * always saturation.
  *
+ * `kind` says whether at `k` the trailing model is strictly ahead or only level (the definition, after
+ * Yue et al., counts a level as a crossover: base >= RL), and `aheadK` from which k, if any, it is
+ * strictly ahead before saturation.
+ *
  * Policy: `k` is `null` when the two tie at k = 1 (no leader, nothing to cross), when the leader
  * stays strictly ahead up to kMax, or when they are level only at saturation. Every integer k is
  * examined (not only powers of two), using the O(n) recurrence of {@link passAtKSeries}.
@@ -203,15 +224,24 @@ function scanCrossover(
 export function crossoverK(pairs: readonly ProblemPair[]): CrossoverResult {
   const t = crossoverTables(pairs);
   const kMax = t.kMax;
-  if (kMax === 0) return { k: null, leaderAtK1: 'tie', kMax, problemsAtK: 0, saturationK: null };
+  const none = { kind: null, aheadK: null };
+  if (kMax === 0) return { k: null, leaderAtK1: 'tie', kMax, problemsAtK: 0, saturationK: null, ...none };
   const leaderAtK1 = leaderAt1(t, null);
   if (leaderAtK1 === 'tie') {
     const sat = scanCrossover(t, null, 'base', 1, true).saturationK;
-    return { k: null, leaderAtK1, kMax, problemsAtK: 0, saturationK: sat };
+    return { k: null, leaderAtK1, kMax, problemsAtK: 0, saturationK: sat, ...none };
   }
   // From k = 1: the trailing model is behind there by definition, but both may already be saturated.
   const r = scanCrossover(t, null, leaderAtK1 === 'model' ? 'base' : 'model', 1, true);
-  return { k: r.k, leaderAtK1, kMax, problemsAtK: r.k === null ? 0 : r.problemsAtK, saturationK: r.saturationK };
+  return {
+    k: r.k,
+    leaderAtK1,
+    kMax,
+    problemsAtK: r.k === null ? 0 : r.problemsAtK,
+    saturationK: r.saturationK,
+    kind: r.kind,
+    aheadK: r.aheadK,
+  };
 }
 
 /** The model with the higher (weighted) dataset pass@1, or `tie` within {@link CROSSOVER_TIE_TOLERANCE}. */

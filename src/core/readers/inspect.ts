@@ -173,11 +173,12 @@ function toProblem(
   warnings: string[],
 ): ProblemRecord {
   group.sort((a, b) => (toNum(a.epoch) ?? 0) - (toNum(b.epoch) ?? 0));
+  const grader = rule.source();
   const first = group[0];
   const meta = isObject(first.metadata) ? first.metadata : {};
   return {
     line: 1,
-    model,
+    model: grader === null ? model : { ...model, grader: `scorer "${grader}"` },
     dataset,
     problemId: id,
     question: inputText(first.input),
@@ -245,6 +246,7 @@ async function* readJsonLog(ctx: ReaderContext, limits: InspectLimits): AsyncGen
     g.push(s);
   }
   const rule = new ScorerRule(ctx.options?.scorer);
+  rule.survey(log.samples.map((x) => (isObject(x) ? x.scores : undefined)));
   for (const [id, group] of groups) {
     checkAbort(ctx);
     const warnings: string[] = [];
@@ -557,6 +559,19 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
 
     const rule = new ScorerRule(ctx.options?.scorer);
     const ids = [...groups.keys()].sort(compareIds);
+    if (rule.needsSurvey()) {
+      // The default rule looks at every sample's scores before the first verdict is read: from the
+      // archive's summaries.json when it lists every sample with its scores, else from the samples.
+      const spent = totalBytes;
+      const scores = await surveyScores(byName, groups, ids, async (e) => {
+        if (budget(e)) throw new Error('over budget');
+        return readJsonEntry(e);
+      });
+      // the survey reads entries a second time: its bytes and warnings are not the reading's
+      totalBytes = spent;
+      entryWarnings.splice(0);
+      rule.survey(scores);
+    }
     let stopped = false;
     for (const id of ids) {
       checkAbort(ctx);
@@ -596,6 +611,55 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
   } finally {
     zf.close();
   }
+}
+
+/**
+ * The `scores` of every sample of an archive, for {@link ScorerRule.survey}, in the reading order (ids
+ * in natural order, epochs ascending): from `summaries.json` (inspect_ai writes one summary per sample,
+ * with its scores, when a run finishes) when it has an entry with scores for every sample entry; else
+ * each sample entry is read for its scores (a sample that cannot be read is left out here; the reading
+ * reports it). `read` throws to stop the survey (the archive's byte budget), which keeps what was read.
+ */
+async function surveyScores(
+  byName: Map<string, yauzl.Entry>,
+  groups: Map<string, SampleEntry[]>,
+  ids: string[],
+  read: (e: yauzl.Entry) => Promise<unknown>,
+): Promise<unknown[]> {
+  const summaries = byName.get('summaries.json');
+  if (summaries) {
+    try {
+      const list = await read(summaries);
+      if (Array.isArray(list)) {
+        const byKey = new Map<string, unknown>();
+        for (const x of list)
+          if (isObject(x) && isObject(x.scores)) byKey.set(`${toStr(x.id)}\u0000${toNum(x.epoch)}`, x.scores);
+        const out: unknown[] = [];
+        for (const id of ids)
+          for (const se of [...groups.get(id)!].sort((a, b) => a.epoch - b.epoch))
+            out.push(byKey.get(`${id}\u0000${se.epoch}`));
+        if (out.every((x) => x !== undefined)) return out;
+      }
+    } catch {
+      // unreadable summaries: the samples themselves are read below
+    }
+  }
+  const out: unknown[] = [];
+  try {
+    for (const id of ids) {
+      for (const se of [...groups.get(id)!].sort((a, b) => a.epoch - b.epoch)) {
+        try {
+          const s = await read(se.entry);
+          if (isObject(s)) out.push(s.scores);
+        } catch (err) {
+          if (err instanceof Error && err.message === 'over budget') throw err;
+        }
+      }
+    }
+  } catch {
+    // over the archive's budget: the survey keeps the samples read so far
+  }
+  return out;
 }
 
 /**

@@ -11,8 +11,13 @@
  *   0.5 (`value_to_float`, src/inspect_ai/scorer/_metric.py), is returned as `reward` but the reader
  *   keeps no reward score for a graded sample (inspect.ts: the value restates the verdict).
  * - The scorer: the one named by the user (`--scorer name`, setting `traceInspector.scorer`), or one
- *   metric of a dict-valued scorer (`--scorer name.key`); by default the first scorer (in the sample's
- *   order) whose value is a verdict in the first sample that has any score, for every sample of the log.
+ *   metric of a dict-valued scorer (`--scorer name.key`); by default the first scorer, in the log's
+ *   order, whose values are verdicts in **every** sample that has it ({@link ScorerRule.survey} looks at
+ *   every sample of the log before any is read): one 1.0 of a continuous metric (an F1 score that
+ *   happens to be 1.0 in the first sample) does not make it the verdict scorer. The log's order is the
+ *   order of the sample with the most scorers, then any scorer only other samples have, in order of
+ *   first appearance, so a first sample that lacks one scorer does not reorder them. A sample without
+ *   the chosen scorer is ungraded and counted.
  * - A scorer whose value is a dict, and no key is named: not a verdict; the log says which keys it has.
  * Everything skipped is counted and reported once per log ({@link ScorerRule.summary}).
  *
@@ -78,7 +83,7 @@ export interface ScoreReading {
  * default rule, `name` or `name.key`); see the module policy. One instance per log file.
  */
 export class ScorerRule {
-  /** Default rule: the scorer chosen on the first sample with scores (null: none of them is a verdict). */
+  /** Default rule: the scorer chosen by {@link survey} (null: none of them is a verdict; undefined: not surveyed yet). */
   private chosen: string | null | undefined = undefined;
   /** Default rule: scorers passed over, with what their value was, in order. */
   private readonly passedOver = new Map<string, string>();
@@ -88,6 +93,66 @@ export class ScorerRule {
   private readonly scorerNames = new Set<string>();
 
   constructor(private readonly choice?: string) {}
+
+  /**
+   * Default rule: looks at the `scores` of every sample of the log (in the log's order) and chooses the
+   * scorer (see the module policy). Called once, before {@link read}; a no-op when the user named a
+   * scorer. Each scorer passed over is remembered with why: a dict, or values that are not verdicts
+   * (`0.5 in 6 of 9 samples`).
+   */
+  survey(allScores: Iterable<unknown>): void {
+    if (this.choice !== undefined) return;
+    const stats = new Map<string, { present: number; verdicts: number; other: number; example: unknown }>();
+    let widest: string[] = [];
+    const appearance: string[] = [];
+    let scored = 0;
+    for (const scores of allScores) {
+      if (!isObject(scores)) continue;
+      const names = Object.keys(scores);
+      if (names.length > widest.length) widest = names;
+      let any = false;
+      for (const k of names) {
+        let st = stats.get(k);
+        if (!st) {
+          stats.set(k, (st = { present: 0, verdicts: 0, other: 0, example: undefined }));
+          appearance.push(k);
+        }
+        const sc = scores[k];
+        const v = isObject(sc) ? sc.value : undefined;
+        if (v === null || v === undefined) continue;
+        any = true;
+        st.present++;
+        if (!isObject(v) && inspectScore(v).correct !== null) st.verdicts++;
+        else {
+          st.other++;
+          if (st.example === undefined) st.example = v;
+        }
+      }
+      if (any) scored++;
+    }
+    if (scored === 0) return;
+    const order = [...widest, ...appearance.filter((k) => !widest.includes(k))];
+    this.chosen = null;
+    for (const k of order) {
+      const st = stats.get(k)!;
+      if (st.present > 0 && st.other === 0) {
+        this.chosen = k;
+        break;
+      }
+      if (st.present === 0) continue;
+      this.passedOver.set(
+        k,
+        isObject(st.example)
+          ? describeScore(st.example)
+          : `values that are not verdicts in ${st.other} of ${st.present} samples, for example ${describeScore(st.example)}`,
+      );
+    }
+  }
+
+  /** Whether {@link survey} is still to be called (the default rule, not surveyed yet). */
+  needsSurvey(): boolean {
+    return this.choice === undefined && this.chosen === undefined;
+  }
 
   /** The verdict of a sample from its `scores` object. */
   read(scores: unknown): ScoreReading {
@@ -101,17 +166,9 @@ export class ScorerRule {
     let name: string | null;
     let key: string | null = null;
     if (this.choice === undefined) {
-      if (this.chosen === undefined && Object.values(scores).some((s) => isObject(s) && s.value != null)) {
-        this.chosen = null;
-        for (const [k, s] of Object.entries(scores)) {
-          const v = isObject(s) ? s.value : undefined;
-          if (inspectScore(v).correct !== null) {
-            this.chosen = k;
-            break;
-          }
-          this.passedOver.set(k, describeScore(v));
-        }
-      }
+      // not surveyed (a caller that reads one sample at a time): this sample's own scores decide
+      if (this.chosen === undefined && Object.values(scores).some((s) => isObject(s) && s.value != null))
+        this.survey([scores]);
       name = this.chosen ?? null;
       if (name === null) return none;
     } else if (Object.hasOwn(scores, this.choice)) {
@@ -181,6 +238,12 @@ export class ScorerRule {
         out.push({
           severity: 'warning',
           message: `verdicts from scorer "${this.chosen}"; passed over ${passed.join(', ')}: not verdicts (choose a scorer with --scorer <name> or <name>.<key>, setting traceInspector.scorer)`,
+        });
+      }
+      if (this.chosen && this.counts.missing > 0) {
+        out.push({
+          severity: 'warning',
+          message: `scorer "${this.chosen}" is missing in ${of(this.counts.missing)} of this log (its scorers: ${scorers}); those samples are ungraded`,
         });
       }
     } else if (this.counts.missing > 0) {

@@ -631,6 +631,8 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     spec.correctValues === undefined && c.correctPattern === null && spec.correctThreshold === undefined;
   const verdicts = new VerdictReader(ctx, src('correct') || 'correct', ctx.options?.correctThreshold);
   const notVerdicts = { count: 0, firstLine: 0 };
+  /** correctValues / correctPattern: the values read (distinct, with counts) and how many were correct. */
+  const ruleTally = { read: 0, correct: 0, seen: new Map<string, number>() };
   const scoresOnly = c.scores.length > 0 && !P.text;
   const infoOnly = spec.problemInfo === true;
   // The scorers of this file: a fixed name, or the first group of scorerFromFile on the file name.
@@ -666,6 +668,13 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   const correctOf = (v: unknown, line: number, what: string, out: ReadEvent[]): boolean | null => {
     if (defaultRule && typeof v === 'number' && Number.isFinite(v)) return verdicts.read(v, line).value;
     const r = rule.read(v);
+    if (!defaultRule && r.value !== null) {
+      ruleTally.read++;
+      if (r.value) ruleTally.correct++;
+      const key = JSON.stringify(v);
+      if (ruleTally.seen.has(key) || ruleTally.seen.size < 8)
+        ruleTally.seen.set(key, (ruleTally.seen.get(key) ?? 0) + 1);
+    }
     if (r.kind === 'string') {
       const w = once.warn(
         ctx,
@@ -1055,6 +1064,26 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
 
   /** End of file: paths that matched nothing (on the mapping file), unreadable verdicts, every record failed. */
   function* summary(): Generator<ReadEvent> {
+    if (ruleTally.read > 0 && ruleTally.correct === 0) {
+      // a rule that matches nothing is far more often a misspelt value ("passed" for "pass") than a
+      // model that failed every sample: say what was seen instead of a silent 0%
+      const rules = [
+        spec.correctValues !== undefined ? `correctValues ${JSON.stringify(spec.correctValues)}` : '',
+        c.correctPattern !== null ? `correctPattern /${spec.correctPattern}/` : '',
+        spec.correctThreshold !== undefined ? `correctThreshold ${spec.correctThreshold}` : '',
+      ].filter(Boolean);
+      const seen = [...ruleTally.seen.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, n]) => `${clip(k, 40)} ${n}`)
+        .join(', ');
+      const more = ruleTally.seen.size >= 8 ? ', ...' : '';
+      yield diag(
+        ctx,
+        0,
+        `${rules.join(' or ')} matched none of the ${ruleTally.read} ${src('correct')} values in this file (seen: ${seen}${more}): every sample is graded incorrect; check the rule in ${m.mappingRelPath}`,
+        'warning',
+      );
+    }
     for (const [scorer, b] of badScores)
       if (b.count > 1)
         yield diag(

@@ -43,3 +43,24 @@ export {
   diffWithNearestBase,
 } from './baseIndex';
 export { DiffSegment, TokenDiffSegment, WordDiffOptions, tokenDiff, wordDiff } from './diff';
+export {
+  ComputationPath,
+  ComputationStep,
+  MAX_DEPTH,
+  MAX_LINK_TOKENS,
+  computationPath,
+  extractSteps,
+  pathOfSteps,
+  stepsFromTokens,
+} from './steps';
+export { PathMatch, ProblemPaths, comparePath, problemPaths } from './paths';
+export {
+  FolderShingles,
+  ModelTextMatch,
+  ProblemTextSimilarity,
+  ShingleIdf,
+  TextMatch,
+  buildShingleIdf,
+  problemTextSimilarity,
+  weightedJaccard,
+} from './weighted';

@@ -1,0 +1,129 @@
+/**
+ * "Is this sample's reasoning path among the base model's samples?" — computation paths compared,
+ * not wording (docs/similarity.md section 6).
+ *
+ * A sample's path is its distinct computation steps in order of first occurrence (`steps.ts`:
+ * equations with a written numeric result, canonicalised by value through the answer equivalence's
+ * `numberKey`, so `156 / 3 = 52` and `\frac{156}{3} = 52.00` are one step). A sample is compared
+ * with a list of **candidates** (the base samples of the same problem, or for a baseline the OTHER
+ * samples of the same model):
+ * - `found`: the sample's steps that at least one candidate computes; `shareFound = found / steps`;
+ * - `fullPath`: candidates that compute every step of the sample (a superset: the candidate may
+ *   compute more steps, and the order of steps is not compared);
+ * - `newSteps`: the sample's steps that no candidate computes, in the sample's order.
+ *
+ * Equal footing (the issue's "n - 1 candidates"): a model sample meets all n base samples, a base
+ * sample in the baseline only the n - 1 others. `shareFoundLeaveOneOut` is the model sample's share
+ * of steps found averaged over which one of the n base samples is left out: a step that c base
+ * samples compute counts 1 when c >= 2, (n - 1)/n when c = 1, 0 when c = 0. `fullPath / candidates`
+ * is a share and needs no correction (its leave-one-out average is the same share).
+ *
+ * A sample without steps (no equation with a numeric result, e.g. arithmetic only in words) has
+ * `steps = 0` and `shareFound = null`: it is neither "in the base" nor "new", and summaries count
+ * it as left out.
+ */
+import { type ComputationPath, type ComputationStep, computationPath } from './steps';
+
+/** One sample's path compared with a list of candidates (module comment). */
+export interface PathMatch {
+  /** Distinct steps of the sample. */
+  steps: number;
+  /** Steps that at least one candidate computes. */
+  found: number;
+  /** found / steps; `null` when the sample has no steps. */
+  shareFound: number | null;
+  /**
+   * Share of steps found averaged over which candidate is left out (n - 1 candidates, the baseline's
+   * footing); `null` without steps or without candidates. Set only for comparisons with all n base samples.
+   */
+  shareFoundLeaveOneOut?: number | null;
+  /** Candidates that compute every step of the sample (0 when the sample has no steps). */
+  fullPath: number;
+  /** The most of the sample's steps one candidate computes (= steps when fullPath > 0). */
+  bestFound: number;
+  /** Candidates compared with. */
+  candidates: number;
+  /** Steps no candidate computes, in the sample's order (their `display` is for people, `key` for code). */
+  newSteps: ComputationStep[];
+}
+
+/**
+ * Compares one path with candidate step-key sets.
+ *
+ * @param path the sample's path ({@link computationPath}).
+ * @param candidates each candidate's set of step keys.
+ * @param leaveOneOut also compute `shareFoundLeaveOneOut` (for a comparison with all n base samples).
+ */
+export function comparePath(
+  path: ComputationPath,
+  candidates: readonly ReadonlySet<string>[],
+  leaveOneOut = false,
+): PathMatch {
+  const n = candidates.length;
+  const newSteps: ComputationStep[] = [];
+  let found = 0;
+  let looSum = 0;
+  for (let i = 0; i < path.keys.length; i++) {
+    let c = 0;
+    for (const cand of candidates) if (cand.has(path.keys[i])) c++;
+    if (c > 0) found++;
+    else newSteps.push(path.steps[i]);
+    looSum += c >= 2 ? 1 : c === 1 ? (n - 1) / n : 0;
+  }
+  let fullPath = 0;
+  let bestFound = 0;
+  for (const cand of candidates) {
+    let f = 0;
+    for (const k of path.keys) if (cand.has(k)) f++;
+    if (f > bestFound) bestFound = f;
+    if (path.keys.length > 0 && f === path.keys.length) fullPath++;
+  }
+  const steps = path.keys.length;
+  const out: PathMatch = {
+    steps,
+    found,
+    shareFound: steps > 0 ? found / steps : null,
+    fullPath,
+    bestFound,
+    candidates: n,
+    newSteps,
+  };
+  if (leaveOneOut) out.shareFoundLeaveOneOut = steps > 0 && n > 0 ? looSum / steps : null;
+  return out;
+}
+
+/** Result of {@link problemPaths}: every sample of one problem compared by computation path. */
+export interface ProblemPaths {
+  /** The base samples' paths (index = base sample index). */
+  basePaths: ComputationPath[];
+  /** The model samples' paths. */
+  modelPaths: ComputationPath[];
+  /** Each model sample against all base samples (with the leave-one-out share). */
+  model: PathMatch[];
+  /** Baseline: each base sample against the OTHER base samples (n - 1 candidates). */
+  baseline: PathMatch[];
+  /** Each model sample against the OTHER model samples (is the model more uniform than the base?). */
+  modelBaseline: PathMatch[];
+}
+
+/**
+ * Computation paths of one problem's base and model samples and their comparisons (module comment).
+ * Cost: one extraction per text (linear in its length) and one set lookup per (step, candidate).
+ *
+ * @param baseTexts base-model samples of the problem (untrusted; non-strings read as `''`).
+ * @param modelTexts another model's samples of the same problem.
+ */
+export function problemPaths(baseTexts: readonly string[], modelTexts: readonly string[]): ProblemPaths {
+  const basePaths = baseTexts.map((t) => computationPath(t));
+  const modelPaths = modelTexts.map((t) => computationPath(t));
+  const baseSets = basePaths.map((p) => new Set(p.keys));
+  const modelSets = modelPaths.map((p) => new Set(p.keys));
+  const others = (sets: Set<string>[], i: number) => sets.filter((_, j) => j !== i);
+  return {
+    basePaths,
+    modelPaths,
+    model: modelPaths.map((p) => comparePath(p, baseSets, true)),
+    baseline: basePaths.map((p, i) => comparePath(p, others(baseSets, i))),
+    modelBaseline: modelPaths.map((p, i) => comparePath(p, others(modelSets, i))),
+  };
+}

@@ -1,0 +1,709 @@
+/**
+ * Computation steps of a sample: the arithmetic it writes down, in order ("is this RL sample's
+ * reasoning path already among the base model's samples?", docs/similarity.md section 6).
+ *
+ * A sample is read through the similarity tokenizer (`tokenize.ts`), so every spelling the text
+ * similarity ignores is ignored here too: `\dfrac`/`\frac`, `\times`/`\cdot`/`*`/`×`/`·`, `÷`/`\div`,
+ * `$`, `\(`, `\[`, `\left`, `\,`, `\text{..}` and `\boxed{..}` wrappers, `1,000`, `52.00`, `\$`.
+ *
+ * ## What counts as a step
+ * A **chain** is a run of numeric expressions joined by `=` or `\approx` (`≈`): `e0 = e1 = ... = ek`.
+ * A numeric expression is built from numbers and `+`, `-`, `\times`, `\div`, `/`, `^`, `\frac{a}{b}`,
+ * `\sqrt{a}`, parentheses `( )` and braces `{ }`; a number may carry `%` (read as /100) and a unit of
+ * up to four words after it (`47\,\text{WPM}`, `10 minutes`, `60 miles/hour`, `5 dollars per hour`:
+ * the unit is ignored). A word `x` between two numbers is a multiplication (`3 x 17`, `3x17`).
+ * A **step** is an expression with at least one operation (an *operation link*) together with a
+ * **written numeric result**, the first of these that applies:
+ * 1. the link right after it is a plain number (`156 / 3 = 52`, `47 + 52 + 57 = 156`); a wrong
+ *    result is still the sample's step (`consistent: false`);
+ * 2. the link right after it is an operation whose first number is this link's value: running
+ *    arithmetic written as one chain (`47 + 52 = 99 + 57 = 156` gives `47 + 52 = 99` and `99 + 57 = 156`);
+ * 3. a later link of the chain is a plain number (`\frac{47+52+57}{3} = \frac{156}{3} = 52` gives
+ *    `(47 + 52 + 57)/3 = 52` and `156/3 = 52`);
+ * 4. the link right before it is a plain number (`52 = \frac{156}{3}`).
+ * An operation link with none of these (`\text{Average} = \frac{47+52+57}{3}`, nothing computed yet)
+ * is not a step; neither is a link without an operation (`x = 5`, `1 hour = 60 minutes`).
+ *
+ * Not steps: arithmetic in words (`adding 47 and 52 gives 99`), expressions with unknowns
+ * (`2x + 3 = 13`: a one-letter word is a variable, never a unit), mixed numbers and implicit
+ * multiplication (`3\frac{1}{2}`, `2(3+4)`), `\sqrt[3]{}`, constants (`\pi`). A `-` or `+` that starts a
+ * line and is followed by a space is a list bullet, not a sign.
+ *
+ * ## Same value, same step
+ * Two steps are the same when their canonical **keys** are equal. The key is the expression's tree
+ * with every number replaced by its value's key (`numberKey` of src/core/answers: the answer
+ * equivalence's 12 significant digits, so `52`, `52.0`, `52.00` and `\$52` are one number; `20\%`
+ * is `0.2`), sums and products flattened and their operands sorted (`47 + 52 + 57` = `57 + 47 + 52`,
+ * `a - b` = `-b + a`, `156 / 3` = `\frac{156}{3}` = `156 \div 3`), then `=` and the result's key.
+ * Operands are not merged across steps: `47 + 52 + 57 = 156` and `99 + 57 = 156` are two steps.
+ *
+ * Untrusted input: any string (or a non-string, read as `''`); no input throws, and the work per
+ * relation sign is bounded (a window of {@link MAX_LINK_TOKENS} tokens, nesting depth
+ * {@link MAX_DEPTH}).
+ */
+import { numberKey } from '../answers';
+import { lexForSimilarity } from './tokenize';
+
+/** One computation step of a sample. */
+export interface ComputationStep {
+  /** Canonical key: equal keys = the same step (module comment). */
+  key: string;
+  /** The step as written, re-printed: `(47 + 52 + 57)/3 = 52`, `3 × 17 = 51` (numbers as normalised by the tokenizer). */
+  display: string;
+  /** The written result's value (case 2: the value the next link starts from). */
+  result: number;
+  /** The expression's value computed from its numbers (IEEE doubles); may be non-finite (`5/0`). */
+  computed: number;
+  /**
+   * Whether the computed value matches the written result: equal keys, or within half a unit of the
+   * result's last written decimal (for a result with decimals, or after `\approx`).
+   */
+  consistent: boolean;
+  /**
+   * Offsets in the original text (UTF-16 code units, end exclusive): the expression's first token to
+   * the result's last number or bracket (a unit word after the result is not part of the span).
+   */
+  start: number;
+  end: number;
+}
+
+/** Most tokens an expression to the left of a relation may span (bounds the search on hostile text). */
+export const MAX_LINK_TOKENS = 48;
+/** Deepest nesting of parentheses, braces and operators the parser follows. */
+export const MAX_DEPTH = 32;
+/** Most words a unit after a number may have (`miles per hour`, `minutes/hour`). */
+const MAX_UNIT_TOKENS = 4;
+
+type Node =
+  | { t: 'num'; v: number; s: string }
+  | { t: 'sum'; terms: { neg: boolean; n: Node }[] }
+  | { t: 'prod'; factors: { inv: boolean; n: Node }[]; frac?: boolean }
+  | { t: 'neg'; n: Node }
+  | { t: 'pow'; b: Node; e: Node }
+  | { t: 'sqrt'; n: Node }
+  | { t: 'group'; n: Node };
+
+/** A parsed link: its tree and the token range [from, to). */
+interface Link {
+  node: Node;
+  from: number;
+  to: number;
+  /** Has at least one operation. */
+  op: boolean;
+  /** The link is a bare number (possibly signed, with a unit): its value, else null. */
+  plain: number | null;
+  /** The bare number is written with `%` (`plain` is then the value / 100). */
+  percent: boolean;
+  /** Decimals written in a plain number (for the rounding tolerance). */
+  decimals: number;
+}
+
+const LETTERS = /^[\p{L}\p{M}][\p{L}\p{M}']*$/u;
+
+/** A word that can be (part of) a unit: letters, at least two of them (a one-letter word is a variable). */
+function isUnitWord(t: string): boolean {
+  return t.length > 1 && LETTERS.test(t);
+}
+const NUMBER = /^\d+(?:\.\d+)?$/;
+
+/** Parser over the tokens of one text (recursive descent; every method returns null on failure). */
+class Parser {
+  pos = 0;
+  depth = 0;
+  constructor(
+    private readonly toks: readonly string[],
+    private end: number,
+  ) {}
+
+  reset(from: number, end: number): void {
+    this.pos = from;
+    this.end = end;
+    this.depth = 0;
+  }
+
+  private peek(o = 0): string | undefined {
+    const i = this.pos + o;
+    return i < this.end ? this.toks[i] : undefined;
+  }
+
+  /** A word `x` used as multiplication: between two numbers (or a closing bracket and a number/opening bracket). */
+  private isTimesX(): boolean {
+    if (this.peek() !== 'x') return false;
+    const next = this.peek(1);
+    return next !== undefined && (NUMBER.test(next) || next === '(');
+  }
+
+  expr(): Node | null {
+    if (++this.depth > MAX_DEPTH) return null;
+    const first = this.product();
+    if (!first) return null;
+    const terms: { neg: boolean; n: Node }[] = [{ neg: false, n: first }];
+    for (;;) {
+      const t = this.peek();
+      if (t !== '+' && t !== '-') break;
+      const save = this.pos;
+      this.pos++;
+      const n = this.product();
+      if (!n) {
+        this.pos = save;
+        break;
+      }
+      terms.push({ neg: t === '-', n });
+    }
+    this.depth--;
+    return terms.length === 1 ? first : { t: 'sum', terms };
+  }
+
+  private product(): Node | null {
+    const first = this.unary();
+    if (!first) return null;
+    const factors: { inv: boolean; n: Node }[] = [{ inv: false, n: first }];
+    for (;;) {
+      const t = this.peek();
+      const times = t === '\\times' || this.isTimesX();
+      if (!times && t !== '\\div' && t !== '/') break;
+      const save = this.pos;
+      this.pos++;
+      const n = this.unary();
+      if (!n) {
+        this.pos = save;
+        break;
+      }
+      factors.push({ inv: !times, n });
+    }
+    return factors.length === 1 ? first : { t: 'prod', factors };
+  }
+
+  private unary(): Node | null {
+    const t = this.peek();
+    if (t === '-' || t === '+') {
+      if (++this.depth > MAX_DEPTH) return null;
+      this.pos++;
+      const n = this.unary();
+      this.depth--;
+      if (!n) return null;
+      if (t === '+') return n;
+      return n.t === 'num' ? { t: 'num', v: -n.v, s: `-${n.s}` } : { t: 'neg', n };
+    }
+    return this.power();
+  }
+
+  private power(): Node | null {
+    const b = this.atom();
+    if (!b) return null;
+    if (this.peek() !== '^') return b;
+    const save = this.pos;
+    this.pos++;
+    const e = this.unary();
+    if (!e) {
+      this.pos = save;
+      return b;
+    }
+    return { t: 'pow', b, e };
+  }
+
+  /** `{ expr }` (for \frac and \sqrt arguments). */
+  private braced(): Node | null {
+    if (this.peek() !== '{') return null;
+    this.pos++;
+    const n = this.expr();
+    if (!n || this.peek() !== '}') return null;
+    this.pos++;
+    return n;
+  }
+
+  private atom(): Node | null {
+    const t = this.peek();
+    if (t === undefined) return null;
+    if (NUMBER.test(t)) {
+      this.pos++;
+      let v = Number(t);
+      let s = t;
+      if (this.peek() === '%') {
+        this.pos++;
+        v /= 100;
+        s += '%';
+      }
+      this.skipUnit();
+      return { t: 'num', v, s };
+    }
+    if (t === '(' || t === '{') {
+      if (++this.depth > MAX_DEPTH) return null;
+      this.pos++;
+      const n = this.expr();
+      this.depth--;
+      if (!n || this.peek() !== (t === '(' ? ')' : '}')) return null;
+      this.pos++;
+      return { t: 'group', n };
+    }
+    if (t === '\\frac') {
+      if (++this.depth > MAX_DEPTH) return null;
+      this.pos++;
+      const a = this.braced();
+      const b = a && this.braced();
+      this.depth--;
+      if (!a || !b) return null;
+      this.skipUnit();
+      return {
+        t: 'prod',
+        factors: [
+          { inv: false, n: a },
+          { inv: true, n: b },
+        ],
+        frac: true,
+      };
+    }
+    if (t === '\\sqrt') {
+      if (++this.depth > MAX_DEPTH) return null;
+      this.pos++;
+      const a = this.braced();
+      this.depth--;
+      return a ? { t: 'sqrt', n: a } : null;
+    }
+    return null;
+  }
+
+  /**
+   * Skips a unit after a number: up to four words (not one-letter ones), joined by `/` or `per`, or
+   * words in parentheses (`4 (blue)`, `\$10,\!000 (\text{plane})`).
+   */
+  private skipUnit(): void {
+    let taken = 0;
+    let expectWord = false;
+    while (taken < MAX_UNIT_TOKENS) {
+      const t = this.peek();
+      if (t === undefined) break;
+      if (t === '(' && !expectWord) {
+        let k = 1;
+        while (k <= MAX_UNIT_TOKENS && this.peek(k) !== undefined && isUnitWord(this.peek(k)!)) k++;
+        if (k > 1 && this.peek(k) === ')') {
+          this.pos += k + 1;
+          taken += k - 1;
+          continue;
+        }
+        break;
+      }
+      if (t === '/' && taken > 0 && !expectWord) {
+        const w = this.peek(1);
+        if (w !== undefined && isUnitWord(w)) {
+          this.pos++;
+          expectWord = true;
+          continue;
+        }
+        break;
+      }
+      if (!isUnitWord(t)) break;
+      this.pos++;
+      taken++;
+      expectWord = false;
+    }
+  }
+}
+
+function hasOp(n: Node): boolean {
+  return n.t !== 'num' && !(n.t === 'group' && !hasOp(n.n));
+}
+
+function evaluate(n: Node): number {
+  switch (n.t) {
+    case 'num':
+      return n.v;
+    case 'group':
+      return evaluate(n.n);
+    case 'neg':
+      return -evaluate(n.n);
+    case 'sqrt':
+      return Math.sqrt(evaluate(n.n));
+    case 'pow':
+      return evaluate(n.b) ** evaluate(n.e);
+    case 'sum': {
+      let s = 0;
+      for (const x of n.terms) s += x.neg ? -evaluate(x.n) : evaluate(x.n);
+      return s;
+    }
+    case 'prod': {
+      let p = 1;
+      for (const x of n.factors) p = x.inv ? p / evaluate(x.n) : p * evaluate(x.n);
+      return p;
+    }
+  }
+}
+
+/** The first number of an expression as written (for running arithmetic), or null. */
+function firstNumber(n: Node): number | null {
+  switch (n.t) {
+    case 'num':
+      return n.v;
+    case 'group':
+    case 'neg':
+    case 'sqrt':
+      return n.t === 'neg' ? null : firstNumber(n.n);
+    case 'pow':
+      return firstNumber(n.b);
+    case 'sum':
+      return n.terms[0].neg ? null : firstNumber(n.terms[0].n);
+    case 'prod':
+      return firstNumber(n.factors[0].n);
+  }
+}
+
+/** Canonical key of a tree (module comment): flattened, operands sorted, numbers by value. */
+function keyOf(n: Node): string {
+  switch (n.t) {
+    case 'num':
+      return numberKey(n.v);
+    case 'group':
+      return keyOf(n.n);
+    case 'neg':
+      return `-(${keyOf(n.n)})`;
+    case 'sqrt':
+      return `sqrt(${keyOf(n.n)})`;
+    case 'pow':
+      return `pow(${keyOf(n.b)},${keyOf(n.e)})`;
+    case 'sum': {
+      const parts: string[] = [];
+      const add = (x: Node, neg: boolean) => {
+        const inner = x.t === 'group' ? x.n : x;
+        if (inner.t === 'sum') for (const y of inner.terms) add(y.n, neg !== y.neg);
+        else parts.push(`${neg ? '-' : '+'}${keyOf(inner)}`);
+      };
+      for (const x of n.terms) add(x.n, x.neg);
+      return `s[${parts.sort().join(',')}]`;
+    }
+    case 'prod': {
+      const parts: string[] = [];
+      const mul = (x: Node, inv: boolean) => {
+        const inner = x.t === 'group' ? x.n : x;
+        if (inner.t === 'prod') for (const y of inner.factors) mul(y.n, inv !== y.inv);
+        else parts.push(`${inv ? '/' : '*'}${keyOf(inner)}`);
+      };
+      for (const x of n.factors) mul(x.n, x.inv);
+      return `p[${parts.sort().join(',')}]`;
+    }
+  }
+}
+
+/** Re-printed expression for display: `(47 + 52 + 57)/3`, `3 × 17`, `√(16)`. */
+function show(n: Node, parentPrec = 0): string {
+  const wrap = (s: string, prec: number) => (prec < parentPrec ? `(${s})` : s);
+  switch (n.t) {
+    case 'num':
+      return n.s;
+    case 'group':
+      return show(n.n, parentPrec);
+    case 'neg':
+      return wrap(`-${show(n.n, 3)}`, 3);
+    case 'sqrt':
+      return `√(${show(n.n)})`;
+    case 'pow':
+      return wrap(`${show(n.b, 4)}^${show(n.e, 4)}`, 4);
+    case 'sum':
+      return wrap(
+        n.terms.map((x, i) => `${i === 0 ? (x.neg ? '-' : '') : x.neg ? ' - ' : ' + '}${show(x.n, 2)}`).join(''),
+        1,
+      );
+    case 'prod':
+      if (n.frac) return wrap(`${show(n.factors[0].n, 3)}/${show(n.factors[1].n, 3)}`, 2);
+      return wrap(
+        n.factors.map((x, i) => `${i === 0 ? '' : x.inv ? ' / ' : ' × '}${show(x.n, x.inv ? 3 : 2)}`).join(''),
+        2,
+      );
+  }
+}
+
+/** Decimals written in a number token (`49.33` -> 2). */
+function decimalsOf(s: string): number {
+  const dot = s.indexOf('.');
+  return dot < 0 ? 0 : s.length - dot - 1;
+}
+
+function isRelation(t: string): boolean {
+  return t === '=' || t === '\\approx';
+}
+
+/** Tokens that end the search for an expression to the left of a relation (punctuation, other relations). */
+const STOP = new Set([
+  '.',
+  ',',
+  ':',
+  ';',
+  '!',
+  '?',
+  '=',
+  '\\approx',
+  '<',
+  '>',
+  '\\le',
+  '\\ge',
+  '\\ne',
+  '\\to',
+  '\\dots',
+]);
+
+/**
+ * The computation steps of a text, in text order, one entry per occurrence (a step written twice is
+ * listed twice; {@link computationPath} keeps the first). Rules: the module comment.
+ *
+ * @param text sample text (untrusted; a non-string is read as `''`).
+ */
+export function extractSteps(text: string): ComputationStep[] {
+  const toks: string[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  lexForSimilarity(text, (t, s, e) => {
+    toks.push(t);
+    starts.push(s);
+    ends.push(e);
+  });
+  return stepsFromTokens(typeof text === 'string' ? text : '', toks, starts, ends);
+}
+
+/** The text between two digit tokens that makes them one number: `1,\\!000`, `1{,}000`, `1\\,000`, `1\\!000`. */
+const THOUSANDS_GAP = /^(?:\{,\}|,?\s*\\[!,]\s*)$/;
+
+/**
+ * Joins digit groups the tokenizer leaves apart because LaTeX spacing sits between them
+ * (`8,\\!096` -> `8096`; the answer equivalence reads them so too). Copies the arrays only when it joins.
+ */
+function joinThousands(
+  text: string,
+  toks: readonly string[],
+  starts: readonly number[],
+  ends: readonly number[],
+): { toks: readonly string[]; starts: readonly number[]; ends: readonly number[] } {
+  let out: { toks: string[]; starts: number[]; ends: number[] } | null = null;
+  const T = toks.length;
+  for (let i = 0; i < T; i++) {
+    let t = toks[i];
+    let end = ends[i];
+    let j = i;
+    if (/^\d{1,3}$/.test(t)) {
+      // the next digit token after `,` `{` `}` tokens, when the original text between is a thousands gap
+      for (;;) {
+        let k = j + 1;
+        while (k < T && k - j <= 3 && (toks[k] === ',' || toks[k] === '{' || toks[k] === '}')) k++;
+        if (k >= T || !/^\d{3}(?:\.\d+)?$/.test(toks[k]) || !THOUSANDS_GAP.test(text.slice(ends[j], starts[k]))) break;
+        t += toks[k];
+        end = ends[k];
+        j = k;
+        if (toks[k].includes('.')) break;
+      }
+    }
+    if (j > i && !out) out = { toks: toks.slice(0, i), starts: starts.slice(0, i), ends: ends.slice(0, i) };
+    if (out) {
+      out.toks.push(t);
+      out.starts.push(starts[i]);
+      out.ends.push(end);
+    }
+    i = j;
+  }
+  return out ?? { toks, starts, ends };
+}
+
+/**
+ * {@link extractSteps} on tokens already produced by `lexForSimilarity` for `text` (the similarity
+ * index lexes each sample once and reuses its tokens).
+ */
+export function stepsFromTokens(
+  text: string,
+  rawToks: readonly string[],
+  rawStarts: readonly number[],
+  rawEnds: readonly number[],
+): ComputationStep[] {
+  const out: ComputationStep[] = [];
+  // cheap exit: no relation sign, no step
+  if (!rawToks.includes('=') && !rawToks.includes('\\approx')) return out;
+  const { toks, starts, ends } = joinThousands(text, rawToks, rawStarts, rawEnds);
+  const T = toks.length;
+  const p = new Parser(toks, T);
+  /** A line-start `-`/`+` followed by a space: a Markdown bullet, not a sign. */
+  const isBullet = (i: number): boolean => {
+    if (toks[i] !== '-' && toks[i] !== '+') return false;
+    const after = text.charCodeAt(ends[i]);
+    if (after !== 32 && after !== 9) return false;
+    for (let k = starts[i] - 1; k >= 0; k--) {
+      const c = text.charCodeAt(k);
+      if (c === 10 || c === 13) return true;
+      if (c !== 32 && c !== 9) return false;
+    }
+    return true;
+  };
+  /** Index of the relation at i (`=`, `\\approx`, or either after an alignment `&`), else -1. */
+  const relationAt = (i: number): number => {
+    if (i >= T) return -1;
+    if (isRelation(toks[i])) return i;
+    return toks[i] === '&' && i + 1 < T && isRelation(toks[i + 1]) ? i + 1 : -1;
+  };
+  const parseLink = (from: number, end: number): Link | null => {
+    p.reset(from, end);
+    const node = p.expr();
+    if (!node) return null;
+    const op = hasOp(node);
+    const plainNode = node.t === 'group' ? node.n : node;
+    const num = !op && plainNode.t === 'num' ? plainNode : null;
+    return {
+      node,
+      from,
+      to: p.pos,
+      op,
+      plain: num ? num.v : null,
+      percent: !!num && num.s.endsWith('%'),
+      decimals: num ? decimalsOf(num.s.replace(/^-|%$/g, '')) : 0,
+    };
+  };
+  let consumed = 0; // tokens before this index belong to an earlier chain
+  for (let r = 0; r < T; r++) {
+    if (!isRelation(toks[r]) || r < consumed) continue;
+    // the expression left of the first relation: the longest window ending exactly at r (or at its `&`) that parses
+    const leftEnd = r > 0 && toks[r - 1] === '&' ? r - 1 : r;
+    let left: Link | null = null;
+    let lo = leftEnd;
+    while (lo > consumed && leftEnd - lo < MAX_LINK_TOKENS && !STOP.has(toks[lo - 1])) lo--;
+    for (let s = lo; s < leftEnd && !left; s++) {
+      if (isBullet(s)) continue;
+      const l = parseLink(s, leftEnd);
+      if (l && l.to === leftEnd) left = l;
+    }
+    const links: Link[] = left ? [left] : [];
+    /** rels[j]: the relation sign before links[j] (index 0 unused with a left link). */
+    const rels: string[] = left ? [''] : [];
+    let at = r;
+    // the links to the right, while each ends exactly at the next relation
+    for (;;) {
+      const l = parseLink(at + 1, Math.min(T, at + 1 + MAX_LINK_TOKENS));
+      if (!l) break;
+      rels.push(toks[at]);
+      links.push(l);
+      const nextRel = relationAt(l.to);
+      if (nextRel < 0) {
+        at = l.to;
+        break;
+      }
+      at = nextRel;
+    }
+    consumed = Math.max(at, r + 1);
+    if (links.length < 2) continue;
+    for (let i = 0; i < links.length; i++) {
+      const step = stepOf(links, rels, i);
+      if (!step) continue;
+      const { fromTok, toTok, ...rest } = step;
+      out.push({ ...rest, start: starts[fromTok], end: ends[withoutUnit(toks, fromTok, toTok)] });
+    }
+  }
+  return out;
+}
+
+/**
+ * The last token of a span [from, to] without a unit after its last number: unit words, `/` and
+ * `per` between them, words in parentheses (`470 words (WPM)` ends at `470`).
+ */
+function withoutUnit(toks: readonly string[], from: number, to: number): number {
+  let t = to;
+  while (t > from) {
+    const tok = toks[t];
+    if (isUnitWord(tok) || tok === '/') t--;
+    else if (tok === ')') {
+      let k = t - 1;
+      while (k > from && isUnitWord(toks[k])) k--;
+      if (k === t - 1 || toks[k] !== '(') break;
+      t = k - 1;
+    } else break;
+  }
+  return t;
+}
+
+/** Whether `computed` matches a written value: equal keys, or within half a unit of its last decimal when rounding is allowed. */
+function matches(computed: number, value: number, decimals: number, rounded: boolean): boolean {
+  if (numberKey(computed) === numberKey(value)) return true;
+  const tolerance = rounded ? 0.5 * 10 ** -decimals : 0;
+  return Number.isFinite(computed) && Math.abs(computed - value) <= tolerance + 1e-9 * Math.abs(value);
+}
+
+/**
+ * The step of operation link i of a chain (rules 1-4 of the module comment), with its token span,
+ * or null when link i is not an operation or has no written result.
+ */
+function stepOf(
+  links: readonly Link[],
+  rels: readonly string[],
+  i: number,
+): (ComputationStep & { fromTok: number; toTok: number }) | null {
+  const L = links[i];
+  if (!L.op) return null;
+  const computed = evaluate(L.node);
+  const next = links[i + 1];
+  let res: Link | undefined;
+  let approx = false;
+  let running: number | null = null;
+  if (next && next.plain !== null) {
+    res = next;
+    approx = rels[i + 1] === '\\approx';
+  } else if (next?.op && (running = firstNumber(next.node)) !== null && matches(computed, running, 0, false)) {
+    res = next;
+  } else {
+    running = null;
+    const j = links.findIndex((x, k) => k > i && x.plain !== null);
+    if (j > i) {
+      res = links[j];
+      for (let k = i + 1; k <= j; k++) if (rels[k] === '\\approx') approx = true;
+    } else if (i > 0 && links[i - 1].plain !== null) res = links[i - 1];
+  }
+  if (!res) return null;
+  let result: number;
+  let consistent: boolean;
+  if (running !== null) {
+    result = running;
+    consistent = true;
+  } else {
+    // a written `%` result: its value (/100) when the computation gives it (`1/5 = 20%` is 0.2), else the
+    // number as written, as the answer equivalence reads `50\\%` (`6/12 × 100 = 50%` is 50)
+    const rounded = res.decimals > 0 || approx;
+    const asValue = res.plain!;
+    if (res.percent && !matches(computed, asValue, res.decimals + 2, rounded)) result = asValue * 100;
+    else result = asValue;
+    consistent = matches(
+      computed,
+      result,
+      res.percent && result === asValue ? res.decimals + 2 : res.decimals,
+      rounded,
+    );
+  }
+  const resultText = running !== null ? numberKey(running) : show(res.node);
+  return {
+    key: `${keyOf(L.node)}=${numberKey(result)}`,
+    display: `${show(L.node)} ${approx ? '≈' : '='} ${resultText}`,
+    result,
+    computed,
+    consistent,
+    start: 0,
+    end: 0,
+    fromTok: Math.min(L.from, res.from),
+    toTok: running !== null ? res.from : Math.max(L.to, res.to) - 1,
+  };
+}
+
+/** A sample's computation path: its distinct steps in order of first occurrence. */
+export interface ComputationPath {
+  /** Distinct step keys, in order of first occurrence. */
+  keys: string[];
+  /** The first occurrence of each key (same order as `keys`). */
+  steps: ComputationStep[];
+}
+
+/** Distinct steps of a list of step occurrences, first occurrence first. */
+export function pathOfSteps(steps: readonly ComputationStep[]): ComputationPath {
+  const seen = new Set<string>();
+  const out: ComputationPath = { keys: [], steps: [] };
+  for (const s of steps) {
+    if (seen.has(s.key)) continue;
+    seen.add(s.key);
+    out.keys.push(s.key);
+    out.steps.push(s);
+  }
+  return out;
+}
+
+/** The computation path of a text ({@link extractSteps}, distinct keys in order of first occurrence). */
+export function computationPath(text: string): ComputationPath {
+  return pathOfSteps(extractSteps(text));
+}
