@@ -12,7 +12,7 @@
  * - {@link toolVerdicts}: the tool's verdict for samples that have an answer and a reference but no
  *   verdict (the opt-in grading of `report --tool-grading`).
  */
-import { answerKey } from './answers/equivalence';
+import { answerKey, sameAnswer } from './answers/equivalence';
 import type { TraceIndex } from './index/traceIndex';
 import type { Diagnostic } from './model';
 
@@ -342,7 +342,7 @@ export function regrade(index: TraceIndex, opts: RegradeOptions = {}): Regrade {
       else {
         r.compared++;
         const folder = s.c === 1;
-        const tool = key === refKey;
+        const tool = sameAnswer(s.a, info?.reference);
         if (folder === tool) r.agree++;
         else {
           if (folder) r.folderCorrectToolIncorrect++;
@@ -403,7 +403,7 @@ export function toolVerdicts(index: TraceIndex): Map<number, Map<number, ToolGra
     if (!byProblem) out.set(r.m, (byProblem = new Map()));
     const t = byProblem.get(r.p) ?? { graded: 0, correct: 0 };
     t.graded++;
-    if (key === refKey) t.correct++;
+    if (sameAnswer(r.a, r.ref)) t.correct++;
     byProblem.set(r.p, t);
   }
   return out;
@@ -413,5 +413,5 @@ export function toolVerdicts(index: TraceIndex): Map<number, Map<number, ToolGra
 export function toolVerdict(answer: string | null | undefined, reference: string | null | undefined): boolean | null {
   const key = answerKey(answer);
   const refKey = answerKey(reference);
-  return key === null || refKey === null ? null : key === refKey;
+  return key === null || refKey === null ? null : sameAnswer(answer, reference);
 }

@@ -195,7 +195,7 @@ export interface Report {
 
 /** The rule of maj@k's correctness, as the report states it. */
 export const MAJ_AT_K_RULE =
-  "vote over extracted answers grouped by answer equivalence; the winning group is correct when its value equals the problem's reference answer (when the problem has one), otherwise when any of its samples is graded correct; ties split the credit; samples without an answer never win";
+  "vote over extracted answers grouped by answer equivalence; the winning group is correct when its value equals the problem's reference answer (when the problem has one), otherwise by the majority verdict of its graded samples (half credit when they are half correct); ties split the credit; samples without an answer never win";
 
 export interface ReportOptions {
   /** Substring of the base model's id or label; guessed from names when absent. */

@@ -134,7 +134,7 @@ describe('group correctness: the reference answer when known, else verdicts', ()
         bruteMaj(s, k, (l) => l === '990'),
         `reference, k=${k}`,
       );
-      // without a reference: correct when any sample of the group is graded correct (same answer here)
+      // without a reference: by the majority verdict of the group's graded samples (2 correct, 1 incorrect: correct)
       close(
         majAtK(s, k),
         bruteMaj(s, k, (l) => l === '990'),

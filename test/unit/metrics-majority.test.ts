@@ -53,20 +53,29 @@ describe('normalizeAnswer (the answer-equivalence key maj@k votes on)', () => {
       assert.equal(normalizeAnswer(input), expected);
     });
   }
-  test('numbers agree to 12 significant digits (relative tolerance), not digit for digit', () => {
-    // 1.2345678901234567890101e19 and ...891e19 differ by 9e-20 relative: one value; 123456789012 and 123456789013 differ in the 12th digit
-    assert.equal(normalizeAnswer('12345678901234567890.10'), '12345678901200000000');
-    assert.equal(normalizeAnswer('12345678901234567891'), normalizeAnswer('12345678901234567890.10'));
+  test('exact numbers are compared exactly: every digit counts (trial 3 finding 4)', () => {
+    // 12345678901234567890.1 and 12345678901234567891 differ by 0.9: two values; so do 123456789012 and 123456789013
+    assert.equal(normalizeAnswer('12345678901234567890.10'), '12345678901234567890.1');
+    assert.notEqual(normalizeAnswer('12345678901234567891'), normalizeAnswer('12345678901234567890.10'));
     assert.notEqual(normalizeAnswer('123456789012'), normalizeAnswer('123456789013'));
   });
 });
 
 /** Brute force maj@k over all k-subsets with the documented policies (answers already normalized). */
 function bruteMaj(samples: VoteSample[], k: number): number {
-  const groupCorrect = new Map<string, boolean>();
+  // a group's credit: the majority verdict of its graded samples, 1/2 on a tie, 0 with none graded
+  const tally = new Map<string, [number, number]>();
   for (const s of samples) {
-    if (s.answer !== null) groupCorrect.set(s.answer, (groupCorrect.get(s.answer) ?? false) || s.correct === true);
+    if (s.answer === null) continue;
+    const t = tally.get(s.answer) ?? [0, 0];
+    if (s.correct === true) t[0]++;
+    else if (s.correct === false) t[1]++;
+    tally.set(s.answer, t);
   }
+  const credit = (a: string) => {
+    const [r, w] = tally.get(a)!;
+    return r > w ? 1 : r < w ? 0 : r > 0 ? 0.5 : 0;
+  };
   let total = 0;
   let count = 0;
   for (const sub of subsets(samples.length, k)) {
@@ -79,7 +88,7 @@ function bruteMaj(samples: VoteSample[], k: number): number {
     if (votes.size === 0) continue;
     const top = Math.max(...votes.values());
     const winners = [...votes].filter(([, v]) => v === top).map(([a]) => a);
-    total += winners.filter((a) => groupCorrect.get(a)).length / winners.length;
+    total += winners.reduce((acc, a) => acc + credit(a), 0) / winners.length;
   }
   return total / count;
 }
@@ -159,13 +168,16 @@ describe('majAtK', () => {
     assert.ok(Math.abs((majAtK(t, 1) as number) - 1 / 3) < 1e-15);
   });
 
-  test('an answer group is correct if any equivalent sample is graded correct', () => {
+  test('an answer group is correct by the majority verdict of its equivalent samples (half on a tie)', () => {
     const s = [
       { answer: '\\$22,\\!500', correct: false },
       { answer: '22500', correct: true },
       { answer: '45000', correct: false },
     ];
-    assert.equal(majAtK(s, 3), 1);
+    // 22500 wins (2 votes); its verdicts: 1 right, 1 wrong -> 1/2
+    assert.equal(majAtK(s, 3), 0.5);
+    // one more 22,500 graded right: 2 right, 1 wrong -> correct
+    assert.equal(majAtK([...s, { answer: '22,500', correct: true }], 4), 1);
   });
 
   test('n < k and ungraded problems are null', () => {

@@ -11,6 +11,8 @@
  * falls back to a structural key (the same spelling after the surface step), never a crash or a hang.
  */
 
+import { exactFromMathJson, type Rational } from './exact';
+
 /** The part of a Compute Engine boxed expression this module uses. */
 interface Boxed {
   readonly json: unknown;
@@ -18,7 +20,9 @@ interface Boxed {
   readonly unknowns: readonly string[];
   readonly re: number;
   readonly im: number;
+  readonly isRational: boolean | undefined;
   N(): Boxed;
+  evaluate(): Boxed;
   subs(sub: Record<string, number>): Boxed;
 }
 
@@ -83,7 +87,7 @@ export function casStatus(): { available: boolean; error?: string } {
 
 /** What the CAS made of one answer. */
 export type CasValue =
-  | { kind: 'number'; re: number; im: number }
+  | { kind: 'number'; re: number; im: number; exact?: Rational }
   | { kind: 'function'; unknowns: string[]; values: number[] }
   | { kind: 'structure'; json: string }
   | { kind: 'unparsed' };
@@ -161,7 +165,9 @@ function evaluate(ce: Engine, e: Boxed): { re: number; im: number } | null {
 
 /**
  * Parses and evaluates one answer (its surface form, see `./surface.ts`):
- * - no unknowns: its numeric value (`number`, real and imaginary parts; ±Infinity for `\infty`);
+ * - no unknowns: its numeric value (`number`, real and imaginary parts; ±Infinity for `\infty`), and
+ *   `exact` when the value is known to be rational (literals and field operations, integer powers, or
+ *   the engine's exact evaluation says so);
  * - unknowns (at most 5, e.g. `4a-2`, `\frac{x+2}{7}`): its values at two fixed points of the
  *   unknowns (`function`), so `x^2+2x+1` and `(x+1)^2` have the same fingerprint;
  * - anything else it can parse (equations, sets, matrices, refused or failed evaluation): its
@@ -190,7 +196,15 @@ export function casValue(latex: string): CasValue | null {
     const unknowns = [...e.unknowns].sort();
     if (unknowns.length === 0) {
       const v = evaluate(ce, e);
-      return v ? { kind: 'number', ...v } : structure;
+      if (!v) return structure;
+      // exact when the value is rational: arithmetic of literals (computed here with BigInt), or what the
+      // engine's exact evaluation proves rational (`\log_2 8`, `\sqrt{4}`, `e^{i\pi}`); else a float
+      let exact = exactFromMathJson(e.json);
+      if (!exact) {
+        const x = ce.withTimeLimit(TIME_LIMIT_MS, () => e.evaluate());
+        if (x.isValid && x.isRational === true) exact = exactFromMathJson(x.json);
+      }
+      return exact ? { kind: 'number', ...v, exact } : { kind: 'number', ...v };
     }
     if (unknowns.length > POINTS[0].length) return structure;
     const values: number[] = [];

@@ -13,9 +13,12 @@
  * (`latex2sympy2_extended/math_normalization.py` `normalize_latex`, `math_verify/grader.py`).
  * 1. Wrappers: `\boxed{}`, `\fbox{}`, `$..$`, `\(..\)`, `\left`/`\right`, `\displaystyle`, spacing
  *    commands (`\!`, `\,`, `\;`, `\:`, `\quad`, `~`, `\ `), `\dfrac`/`\tfrac` (both references).
- * 2. Thousands separators: `1,000` (valid groupings only), `1{,}000`, `1,\!000`, `1\,000`,
- *    `1\!000`, `1 000`, thin and no-break spaces, `1'000` (Qwen: `\!` removed and commas dropped in
- *    numbers; Math-Verify: `{,}` to `,`).
+ * 2. Thousands separators, only in a well-formed grouping (1-3 digits, then groups of exactly 3):
+ *    `1,000`, `1{,}000`, `1,\!000`, `1\,000`, `1\ 000`, `1\!000`, `1 000`, thin and no-break spaces,
+ *    `1'000` (Qwen: `\!` removed and commas dropped in numbers; Math-Verify: `{,}` to `,`); a `{,}`
+ *    that is not a grouping is a decimal comma (`1{,}5` is 1.5, never 15). Plain-text mixed numbers:
+ *    `2 1/2` is 5/2 (a proper fraction only). Digits still separated by spaces after that (`3 4`,
+ *    `1 2 3`, `2 3/2`) are not one number: compared as written, apart from every number and list.
  * 3. Unicode: NFKC (full-width digits, vulgar fractions, compatibility spaces), the minus sign and
  *    every dash (U+2010..U+2015) as `-`, ×, ÷, ·, √, π, ∞, °, superscript digits (this module; both
  *    references assume ASCII LaTeX).
@@ -24,7 +27,9 @@
  * 5. Units after a number: `\text{ hours}`, `\mbox{cm}^2`, `\mathrm{km}`, words (`16 hours`,
  *    `toys per hour`, SI symbols after a space: `5 m`), attached abbreviations (`5cm`, `60mph`)
  *    (Qwen: trailing `\text{..}` and a unit word list; Math-Verify: the same list, with `^2`).
- *    No conversion between units: `1 km` equals `1`, not `1000`.
+ *    No conversion between units: `1 km` equals `1`, not `1000`. The key has no unit (`5 m` and `5 cm`
+ *    are one group); {@link sameAnswer}, the comparison with a reference, also keeps two known units
+ *    of measurement apart when both answers carry one and they differ (`5 m` vs `5 cm`, `cm` vs `cm^2`).
  * 6. Degrees (`^\circ`, `^{\circ}`, `°`, `\degree`, `degrees`) and percent (`\%`, `%`, `percent`)
  *    at the end are removed: `50\%` equals `50` (Qwen removes `^\circ` and `\%`). `50\%` does not
  *    equal `0.5`: Qwen's grader also accepts reference/100 and reference*100, which is not transitive
@@ -33,9 +38,14 @@
  *    (left side of at most two characters, the answer's only relation; Qwen's rule).
  * 8. Numbers: every plain decimal (`0.50`, `.5`, `+5`, `007`, `1.5e3`) and every LaTeX expression
  *    without unknowns (`\frac{1}{2}`, `1/2`, `3\frac12`, `2\sqrt{2}`, `\sqrt{8}`, `7\pi`,
- *    `0.\overline{3}`, `\binom{5}{2}`) is evaluated by the Compute Engine; two numbers are equal
- *    when they agree to {@link SIGNIFICANT_DIGITS} significant digits (a relative tolerance of at
- *    most {@link RELATIVE_TOLERANCE}; values that straddle a rounding boundary can still differ).
+ *    `0.\overline{3}`, `\binom{5}{2}`) is evaluated. A rational value is compared exactly (`./exact.ts`:
+ *    BigInt fractions; key the exact decimal or `n/d`), so `1000000000001` is not `1000000000000` and
+ *    `0.333333333333` is not `\frac13`; a double's 16-17-digit print of a fraction with denominator
+ *    <= 10 000 (`0.7272727272727273`) is that fraction. A value not known to be rational (`\sqrt2`,
+ *    `\pi`) has the key `~` + its value to {@link SIGNIFICANT_DIGITS} significant digits: such values
+ *    equal each other when they agree to that (a relative tolerance of at most
+ *    {@link RELATIVE_TOLERANCE}; values that straddle a rounding boundary can still differ), and never
+ *    equal a written decimal.
  *    Qwen uses `isclose(rel_tol=1e-4)` and Math-Verify rounds floats to 6 decimals; both are looser
  *    on purpose (they grade against a reference). Here `33.33`, `33.333` and `\frac{100}{3}` stay
  *    three answers: maj@k groups spellings of one value, not roundings of it.
@@ -47,15 +57,21 @@
  *     and the same values at two fixed points ({@link FINGERPRINT_DIGITS} significant digits), so
  *     `x^2+2x+1` equals `(x+1)^2` (Qwen and Math-Verify decide this with SymPy's `simplify`).
  * 11. Multiple-choice letters: `A`, `(A)`, `\text{(A)}` are one answer.
+ * 11a. Numbers in words (`five`, `twenty-one`; 0-99, the whole answer); `\pm X` as the set {X, -X}
+ *     and `a \pm b` as {a+b, a-b}; `\emptyset`, `\varnothing`, `∅` as `\{\}`; `10^-3` as `10^{-3}`;
+ *     an expression with unknowns whose value is the same whole number at both points and has no
+ *     piecewise function is that number (`\sin^2 x + \cos^2 x` is 1); assignments to distinct
+ *     one-letter names (`x=3, y=4`) are the tuple of values in alphabetical order of the names, `(3,4)`.
  * 12. Everything else (words, times, parse failures, answers longer than 300 characters, answers the
  *     CAS refuses to evaluate) is compared as text: the surface form, whitespace collapsed, case folded.
- * Not equal: different units are not converted; `50\%` vs `0.5`; equations by rearrangement
+ * Not equal: different units are not converted (and conflict only in {@link sameAnswer}); `50\%` vs `0.5`; equations by rearrangement
  * (`y = 2x` vs `2x - y = 0`); matrices other than element-by-element equal spellings.
  */
 import { casValue } from './cas';
-import { isMathOnly, PLAIN_NUMBER_RE, stripThousandsCommas, surfaceForm } from './surface';
+import { floatPrintOfFraction, parseDecimal, type Rational, rational, rationalKey, toNumber } from './exact';
+import { isMathOnly, measurementUnit, PLAIN_NUMBER_RE, stripThousandsCommas, surfaceForm } from './surface';
 
-/** Significant digits to which numbers are compared (their keys are the values rounded to this). */
+/** Significant digits to which numbers not known to be rational are compared (their `~` keys are the values rounded to this). */
 export const SIGNIFICANT_DIGITS = 12;
 /** The largest relative difference two numbers with the same key can have: 10^(1 - SIGNIFICANT_DIGITS) / 2. */
 export const RELATIVE_TOLERANCE = 5e-12;
@@ -67,11 +83,16 @@ export type AnswerKind = 'number' | 'tuple' | 'set' | 'union' | 'expression' | '
 
 /** The canonical form of an answer. */
 export interface CanonicalAnswer {
-  /** Equal keys = equivalent answers. Numbers are their rounded decimal (`1000`, `0.5`, `-2.82842712475`). */
+  /** Equal keys = equivalent answers. Exact numbers: exact decimal or fraction (`1000`, `0.5`, `1/3`); others `~` and 12 digits (`~2.82842712475`). */
   key: string;
   kind: AnswerKind;
   /** The real value, for `number` answers. */
   value?: number;
+  /**
+   * The unit of measurement the surface step removed, when it is one `measurementUnit` knows (`cm^2`,
+   * `m`, `h`): not part of the key; {@link sameAnswer} keeps two answers with different units apart.
+   */
+  unit?: string;
 }
 
 /**
@@ -90,7 +111,7 @@ function complexKey(re: number, im: number): string {
   const tiny = 1e-12 * Math.max(1, Math.abs(re), Math.abs(im));
   const r = Math.abs(re) <= tiny && im !== 0 ? 0 : re;
   const i = Math.abs(im) <= tiny ? 0 : im;
-  if (i === 0) return numberKey(r);
+  if (i === 0) return approxNumber(r).key;
   return `${r === 0 ? '' : numberKey(r)}${i > 0 && r !== 0 ? '+' : ''}${numberKey(i)}i`;
 }
 
@@ -154,43 +175,117 @@ function textKey(s: string): CanonicalAnswer {
 }
 
 /** `[-] [n] \frac{a}{b}` (a mixed number when n is there and 0 < a < b; `\frac12` too) and `[-] a/b`, integer literals. */
-const FRAC_RE = /^([+-])?\s*(?:(\d{1,15})\s*)?\\frac\s*(?:\{\s*(\d{1,15})\s*\}|(\d))\s*(?:\{\s*(\d{1,15})\s*\}|(\d))$/;
-const SLASH_RE = /^([+-])?(\d{1,15})\/(\d{1,15})$/;
+const FRAC_RE =
+  /^([+-])?\s*(?:(\d{1,300})\s*)?\\frac\s*(?:\{\s*(\d{1,300})\s*\}|(\d))\s*(?:\{\s*(\d{1,300})\s*\}|(\d))$/;
+const SLASH_RE = /^([+-])?(\d{1,300})\/(\d{1,300})$/;
+/** A plain-text mixed number `[-] n a/b` ("2 1/2" is 5/2). */
+const MIXED_SLASH_RE = /^([+-])?(\d{1,300}) (\d{1,300}) ?\/ ?(\d{1,300})$/;
 /** `[-] [c] \sqrt{n}` and `[-] \frac{[c] \sqrt{n}}{b}`, integer literals. */
 const SQRT_RE = /^([+-])?\s*(\d{1,15})?\s*\\sqrt\s*(?:\{\s*(\d{1,15})\s*\}|(\d))$/;
 const FRAC_SQRT_RE =
   /^([+-])?\s*\\frac\s*\{\s*(\d{1,15})?\s*\\sqrt\s*(?:\{\s*(\d{1,15})\s*\}|(\d))\s*\}\s*\{\s*(\d{1,15})\s*\}$/;
 
+/** An exact value, or a float for a value that is not known to be rational. */
+type NumberValue = { exact: Rational } | { approx: number };
+
+/** `[c]\sqrt{n}` / b: exact when n is a perfect square, else a float (as the CAS gives). */
+function radical(sign: number, c: number, n: number, b: number): NumberValue | null {
+  if (b === 0) return null;
+  const root = Math.round(Math.sqrt(n));
+  if (root * root === n) {
+    const r = rational(BigInt(sign * c * root), BigInt(b));
+    return r ? { exact: r } : null;
+  }
+  return { approx: (sign * c * Math.sqrt(n)) / b };
+}
+
 /**
  * The value of the most common LaTeX numbers (fractions, mixed numbers, radicals with integer
  * literals) without the CAS, which costs about a millisecond per answer: the same value the CAS
- * gives (to the 12 significant digits of a key; tested against the CAS), so keys do not depend on
- * which path computed them. `null` for anything else.
+ * gives (exact for fractions and mixed numbers; a float for a radical that is not a whole number;
+ * tested against the CAS), so keys do not depend on which path computed them. `null` for anything else.
  */
-function simpleLatexNumber(s: string): number | null {
+function simpleLatexNumber(s: string): NumberValue | null {
   const sign = (x: string | undefined) => (x === '-' ? -1 : 1);
   let m = FRAC_RE.exec(s);
   if (m) {
-    const num = Number(m[3] ?? m[4]);
-    const den = Number(m[5] ?? m[6]);
-    if (den === 0) return null;
+    const num = BigInt(m[3] ?? m[4]);
+    const den = BigInt(m[5] ?? m[6]);
+    if (den === 0n) return null;
     // a mixed number only with a proper fraction: the CAS reads `48\frac{3}{1}` as 48 x 3
-    if (m[2] !== undefined && !(num > 0 && num < den)) return null;
-    return sign(m[1]) * (Number(m[2] ?? 0) + num / den);
+    if (m[2] !== undefined && !(num > 0n && num < den)) return null;
+    const r = rational(BigInt(sign(m[1])) * (BigInt(m[2] ?? 0) * den + num), den);
+    return r ? { exact: r } : null;
   }
-  m = SLASH_RE.exec(s);
+  m = SLASH_RE.exec(s) ?? MIXED_SLASH_RE.exec(s);
   if (m) {
-    const den = Number(m[3]);
-    return den === 0 ? null : (sign(m[1]) * Number(m[2])) / den;
+    const whole = m[4] === undefined ? 0n : BigInt(m[2]);
+    const num = BigInt(m[4] === undefined ? m[2] : m[3]);
+    const den = BigInt(m[4] ?? m[3]);
+    if (den === 0n) return null;
+    // "2 1/2" is 5/2 only with a proper fraction; "2 3/2" is not a number (kept apart, as written)
+    if (m[4] !== undefined && !(num > 0n && num < den)) return null;
+    const r = rational(BigInt(sign(m[1])) * (whole * den + num), den);
+    return r ? { exact: r } : null;
   }
   m = SQRT_RE.exec(s);
-  if (m) return sign(m[1]) * Number(m[2] ?? 1) * Math.sqrt(Number(m[3] ?? m[4]));
+  if (m) return radical(sign(m[1]), Number(m[2] ?? 1), Number(m[3] ?? m[4]), 1);
   m = FRAC_SQRT_RE.exec(s);
-  if (m) {
-    const den = Number(m[5]);
-    return den === 0 ? null : (sign(m[1]) * Number(m[2] ?? 1) * Math.sqrt(Number(m[3] ?? m[4]))) / den;
-  }
+  if (m) return radical(sign(m[1]), Number(m[2] ?? 1), Number(m[3] ?? m[4]), Number(m[5]));
   return null;
+}
+
+/** An exact number's answer: its exact key ({@link rationalKey}). */
+function exactNumber(r: Rational): CanonicalAnswer {
+  return { key: rationalKey(r), kind: 'number', value: toNumber(r) };
+}
+
+/** A number not known to be rational (`\sqrt2`, `\pi`): `~` and its value to 12 significant digits. */
+function approxNumber(v: number): CanonicalAnswer {
+  return { key: Number.isFinite(v) ? `~${numberKey(v)}` : numberKey(v), kind: 'number', value: v };
+}
+
+function numberAnswer(v: NumberValue): CanonicalAnswer {
+  return 'exact' in v ? exactNumber(v.exact) : approxNumber(v.approx);
+}
+
+const SMALL_NUMBER_WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
+const TENS_WORDS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+
+/** A whole answer that is a number from 0 to 99 in English words (`five`, `Twenty-one`, `ninety nine`), else null. */
+function numberWord(s: string): number | null {
+  const m = /^([a-z]+)(?:[- ]([a-z]+))?$/i.exec(s.trim());
+  if (!m) return null;
+  const a = m[1].toLowerCase();
+  const b = m[2]?.toLowerCase();
+  const small = SMALL_NUMBER_WORDS.indexOf(a);
+  if (b === undefined && small >= 0) return small;
+  const tens = TENS_WORDS.indexOf(a);
+  if (tens < 2) return null;
+  if (b === undefined) return tens * 10;
+  const unit = SMALL_NUMBER_WORDS.indexOf(b);
+  return unit >= 1 && unit <= 9 ? tens * 10 + unit : null;
 }
 
 /** Canonical form of one surface form (or one part of a list); `depth` bounds recursion on nested lists. */
@@ -199,17 +294,23 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
   if (s === '') return null;
   const plain = stripThousandsCommas(s);
   if (PLAIN_NUMBER_RE.test(plain)) {
-    const v = Number(plain);
-    return { key: numberKey(v), kind: 'number', value: v };
+    // exact; a double's print of a small fraction (0.7272727272727273) is that fraction
+    const r = floatPrintOfFraction(plain) ?? parseDecimal(plain);
+    return r ? exactNumber(r) : textKey(s);
   }
   if (/^[+-]?\\infty$|^[+-]?(?:infinity|inf)$/i.test(s)) {
     const v = s.startsWith('-') ? -Infinity : Infinity;
     return { key: numberKey(v), kind: 'number', value: v };
   }
   const simple = simpleLatexNumber(s);
-  if (simple !== null) return { key: numberKey(simple), kind: 'number', value: simple };
+  if (simple !== null) return numberAnswer(simple);
   const letter = /^\(?([A-Za-z])\)?$/.exec(s);
   if (letter) return { key: `choice:${letter[1]}`, kind: 'choice' };
+  // a number in words ("five", "twenty-one"): that number
+  const word = numberWord(s);
+  if (word !== null) return exactNumber({ n: BigInt(word), d: 1n });
+  // the empty set: `\emptyset`, `\varnothing` are `\{\}`
+  if (/^\\(?:emptyset|varnothing)$/.test(s)) return { key: '{}', kind: 'set' };
   if (depth < 4) {
     const part = (p: string, keepAssignments: boolean) =>
       canonicalOfSurface(surfaceForm(p, keepAssignments), depth + 1);
@@ -219,6 +320,12 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
       return items.map((x) => part(x, keep)?.key ?? '');
     };
     const setOf = (items: string[]): CanonicalAnswer => ({ key: `{${partKeys(items).sort().join(',')}}`, kind: 'set' });
+    // `\pm X` is the set {X, -X}; `a \pm b` is {a+b, a-b} (Math-Verify expands \pm the same way)
+    const pm = /^(.*?)\s*\\pm(?![a-zA-Z])\s*(.+)$/.exec(s);
+    if (pm && !pm[2].includes('\\pm') && !/^[([]|\\\{/.test(s) && splitTopLevel(s, /,|;/).length === 1) {
+      const b = /^[\w\\{}.^]+$/.test(pm[2]) ? pm[2] : `(${pm[2]})`;
+      return setOf(pm[1] === '' ? [b, `-${b}`] : [`${pm[1]}+${b}`, `${pm[1]}-${b}`]);
+    }
     // unions of intervals or sets: unordered
     const union = s.split(/\\cup(?![a-zA-Z])/);
     if (union.length > 1) {
@@ -243,18 +350,47 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
     // decimal more likely than a list; compared as written
     if (items.length > 1 && items.every((x) => /^\s*\d+\s*$/.test(x)) && items.slice(1).some((x) => /^\s*0\d/.test(x)))
       return textKey(s);
+    // assignments to distinct one-letter names ("x=3, y=4", "y=4, x=3"): the tuple of values in the
+    // names' alphabetical order, so (3,4) too
+    if (items.length > 1) {
+      const named = items.map((x) => /^\s*([a-zA-Z])\s*=\s*([^=]+)$/.exec(x));
+      const names = named.map((m) => m?.[1]);
+      if (named.every((m) => m !== null) && new Set(names).size === names.length) {
+        const sorted = named.map((m) => m as RegExpExecArray).sort((a, b) => (a[1] < b[1] ? -1 : 1));
+        return { key: `(${sorted.map((m) => part(m[2], false)?.key ?? '').join(',')})`, kind: 'tuple' };
+      }
+    }
     if (items.length > 1) return setOf(items);
   }
   // words are text: an answer of letters only ("No", "Yes", "Monday"), or with a run of 3+ letters that
   // is not a command; spelled-out function names become commands first ("sqrt(2)" is \sqrt(2))
+  // digits separated by spaces are not one number ("3 4" is not 34, "1 2 3" not 123, "2 3/2" not 23/2,
+  // but `\log_2 8` is a subscript and a number;
+  // a thousands grouping "1 000" was joined by the surface step, a mixed number "2 1/2" read above):
+  // compared as written, so they never merge with a number; so is a `{,}` that is neither a thousands
+  // separator nor a decimal comma ("1{,}23{,}4")
+  if (/(?<![\d_^])\d+\s+\d/.test(s) || /\d\s*\{,\}\s*\d/.test(s)) return textKey(s);
   s = s.replace(FUNCTION_WORDS_RE, '\\$1');
   if (/^[a-zA-Z][a-zA-Z\s'.,!?-]*$/.test(s)) return textKey(s);
   if (!isMathOnly(s.replace(/(?<![a-zA-Z\\])[a-zA-Z]{1,2}(?![a-zA-Z])/g, ''))) return textKey(s);
   const v = casValue(s);
   if (v === null || v.kind === 'unparsed') return textKey(s);
   if (v.kind === 'number') {
+    if (v.exact) return exactNumber(v.exact);
     const key = complexKey(v.re, v.im);
-    return v.im === 0 || key === numberKey(v.re) ? { key, kind: 'number', value: v.re } : { key, kind: 'expression' };
+    return key.endsWith('i') ? { key, kind: 'expression' } : { key, kind: 'number', value: v.re };
+  }
+  // an expression whose value is the same whole number at both points and which has no piecewise
+  // function (floor, ceiling, absolute value, sign, mod) is an identity: `\sin^2 x + \cos^2 x` is 1
+  if (
+    v.kind === 'function' &&
+    !/\\(?:[lr]floor|[lr]ceil|lvert|rvert|mid|bmod|pmod|mod|operatorname)|\||sgn|sign/.test(s)
+  ) {
+    const [re0, im0, re1, im1] = v.values;
+    const whole = Math.round(re0);
+    const near = (x: number) => Math.abs(x - whole) <= 1e-9 * Math.max(1, Math.abs(whole));
+    if (im0 === 0 && im1 === 0 && near(re0) && near(re1) && Number.isSafeInteger(whole))
+      return exactNumber({ n: BigInt(whole), d: 1n });
   }
   if (v.kind === 'function')
     return {
@@ -286,7 +422,13 @@ export function canonicalAnswer(answer: string | null | undefined): CanonicalAns
     return hit ?? null;
   }
   cacheMisses++;
-  const out = raw.trim() === '' ? null : canonicalOfSurface(surfaceForm(raw), 0);
+  let out: CanonicalAnswer | null = null;
+  if (raw.trim() !== '') {
+    const units: string[] = [];
+    out = canonicalOfSurface(surfaceForm(raw, false, units), 0);
+    const unit = units.map(measurementUnit).find((u) => u !== null);
+    if (out && unit) out = { ...out, unit };
+  }
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(raw, out);
   return out;
@@ -298,11 +440,18 @@ export function answerKey(answer: string | null | undefined): string | null {
 }
 
 /**
- * Whether two answers are the same value (equal canonical keys). `false` when either is no answer.
+ * Whether two answers are the same value (equal canonical keys) and do not carry different units of
+ * measurement (`5 m` vs `5 cm`, `\frac12 \text{ cm}` vs `\frac12 \text{ cm}^2`; a unit on one side only,
+ * or a unit `measurementUnit` does not know, is no difference: `16 hours` is `16`). This is the
+ * comparison with a reference (`--regrade`, `--tool-grading`); grouping (maj@k's vote, the grader
+ * audit) uses the keys alone, because "same value, no conflicting unit" is not transitive
+ * (5 m ~ 5 ~ 5 cm). `false` when either is no answer.
  */
 export function sameAnswer(a: string | null | undefined, b: string | null | undefined): boolean {
-  const ka = answerKey(a);
-  return ka !== null && ka === answerKey(b);
+  const ca = canonicalAnswer(a);
+  const cb = canonicalAnswer(b);
+  if (ca === null || cb === null || ca.key !== cb.key) return false;
+  return !(ca.unit && cb.unit && ca.unit !== cb.unit);
 }
 
 /** Cache counters since the process started (for the benchmark): distinct strings canonicalised, and lookups served. */

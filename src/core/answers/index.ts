@@ -17,4 +17,4 @@ export {
   sameAnswer,
 } from './equivalence';
 export { casLoaded, casStatus } from './cas';
-export { surfaceForm, unicodeToLatex } from './surface';
+export { measurementUnit, surfaceForm, unicodeToLatex } from './surface';

@@ -43,6 +43,8 @@ const SYMBOLS: Record<string, string> = {
   '\u2215': '/', // division slash
   '\u2248': '\\approx ',
   '\u222a': '\\cup ',
+  '\u2205': '\\emptyset ',
+  '\u00b1': '\\pm ',
   '\u00b0': '^\\circ ',
   '\u2032': "'", // prime
   '\u2019': "'",
@@ -156,17 +158,28 @@ export function isMathOnly(s: string): boolean {
 /** A plain decimal number (optional sign, digits with an optional point, optional exponent). */
 export const PLAIN_NUMBER_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** Removes the thousands separators that LaTeX and Unicode spell explicitly (`1{,}000`, `1,\!000`, `1\,000`, `1\!000`, `1 000`). */
+/** The separators LaTeX and Unicode spell explicitly between groups of three digits (after NFKC). */
+const GROUP_SEP = String.raw`(?:\{,\}|,\s*\\[!,]\s*|\\[,!:;]|\\ |~| |')`;
+/**
+ * A whole thousands grouping with explicit separators: 1-3 digits, then one or more groups of exactly
+ * three, not glued to other digits or groups ("1234 567" and "12 345 6789" are not groupings), and
+ * not the whole part of a mixed number ("2 100/3").
+ */
+const GROUPING_RE = new RegExp(
+  String.raw`(?<![\d.]|\d${GROUP_SEP})\d{1,3}(?:${GROUP_SEP}\d{3})+(?!\d|${GROUP_SEP}\d|\s*\/)`,
+  'g',
+);
+
+/**
+ * Removes the thousands separators that LaTeX and Unicode spell explicitly (`1{,}000`, `1,\!000`,
+ * `1\,000`, `1\!000`, `1\ 000`, `1 000`, `1'000`), only in a well-formed grouping (1-3 digits, then
+ * groups of exactly 3); then a `{,}` between digits that is not such a grouping is a decimal comma
+ * (`1{,}5` is 1.5, `3{,}14` is 3.14: the comma of European LaTeX). Any other separator stays, and
+ * digits left separated by spaces are not read as one number (`./equivalence.ts`).
+ */
 function explicitThousands(s: string): string {
-  let t = s;
-  // `{,}` is only ever a thousands separator (MATH's own spelling), as is a comma followed by a LaTeX
-  // space (`,\!` the negative thin space, `,\,` the thin space)
-  t = t.replace(/(\d)\{,\}(?=\d{3}(?!\d))/g, '$1');
-  t = t.replace(/(\d),\s*\\[!,]\s*(?=\d{3}(?!\d))/g, '$1');
-  // a thin space, negative thin space or plain space between digit groups of three: `1\,000`, `1\!000`, `1 000 000`
-  t = t.replace(/(\d)(?:\\[,!:;]|\\ |~| )(?=\d{3}(?!\d))/g, '$1');
-  // the Swiss apostrophe: 1'000
-  t = t.replace(/(\d)'(?=\d{3}(?!\d))/g, '$1');
+  let t = s.replace(GROUPING_RE, (m) => m.replace(new RegExp(GROUP_SEP, 'g'), ''));
+  t = t.replace(/(?<![\d.]|\{,\})(\d+)\{,\}(\d+)(?![\d.]|\{,\})/g, '$1.$2');
   return t;
 }
 
@@ -200,9 +213,10 @@ export function stripThousandsCommas(s: string): string {
  * `\$45{,}000\text{ per year}` reach their number.
  * @param raw one answer as extracted (not null).
  * @param keepAssignments keep `x = ...` as written (for the parts of a list such as `x=2, y=3`).
+ * @param units when given, every unit removed in step 5 is appended as written (see {@link measurementUnit}).
  * @returns the surface form; may be empty (the answer had only wrappers or marks).
  */
-export function surfaceForm(raw: string, keepAssignments = false): string {
+export function surfaceForm(raw: string, keepAssignments = false, units?: string[]): string {
   let s = unicodeToLatex(raw).trim();
   s = stripMathDelimiters(s);
   s = unwrapCommand(s, 'boxed');
@@ -211,10 +225,11 @@ export function surfaceForm(raw: string, keepAssignments = false): string {
   s = s.replace(SIZING_RE, '').replace(SPACING_RE, ' ').replace(/\\ /g, ' ').replace(/~/g, ' ');
   s = s.replace(/\\[dtc]frac(?![a-zA-Z])/g, '\\frac');
   s = s.replace(/(\d)\s*\.\s*(?=\d)/g, '$1.'); // "3 . 14"
+  s = s.replace(/\^\s*([+-])\s*(\d+(?:\.\d+)?)(?![\d.])/g, '^{$1$2}'); // "10^-3" is 10^{-3}
   s = s.replace(/\s+/g, ' ').trim();
   for (let round = 0; round < 4; round++) {
     const before = s;
-    s = stripOnce(s, keepAssignments);
+    s = stripOnce(s, keepAssignments, units);
     if (s === before) break;
   }
   return s;
@@ -226,7 +241,7 @@ function andOrToComma(s: string): string {
   return parts.length > 1 && parts.every((p) => p !== '' && isMathOnly(p)) ? parts.join(', ') : s;
 }
 
-function stripOnce(input: string, keepAssignments: boolean): string {
+function stripOnce(input: string, keepAssignments: boolean, units?: string[]): string {
   // a trailing full stop, and a dangling separator ("2,", "40;")
   let s = andOrToComma(input.trim().replace(/(?:\s*[.,;])+$/, ''));
   // a label in \text{} before math: "\text{Maximum Profit: } \$221", "\text{The answer is } 5"
@@ -247,7 +262,10 @@ function stripOnce(input: string, keepAssignments: boolean): string {
   s = s.replace(/\s*(?:\\%|%|\\text\{\s*%\s*\})$/, '');
   // a unit in \text{}, \mbox{}, \mathrm{} after math (with ^2 or ^3 for areas and volumes)
   const unit = TRAILING_TEXT_RE.exec(s);
-  if (unit && unit[1] !== '' && /[\d}).]$/.test(unit[1]) && isMathOnly(unit[1])) s = unit[1];
+  if (unit && unit[1] !== '' && /[\d}).]$/.test(unit[1]) && isMathOnly(unit[1])) {
+    units?.push(s.slice(unit[1].length));
+    s = unit[1];
+  }
   // words after math: "16 hours", "38 toys per hour", "50 percent", "30 degrees", "5 dollars"; one
   // letter only when it is an SI unit symbol ("5 m", "3 s"), so that "2 x" stays a product
   const words = /^(.*?[\d}).])\s+([a-zA-Z][a-zA-Z'.]*(?:[\s/-]+[a-zA-Z][a-zA-Z'.]*)*)$/.exec(s);
@@ -256,13 +274,81 @@ function stripOnce(input: string, keepAssignments: boolean): string {
     isMathOnly(words[1]) &&
     (/[a-zA-Z]{2}/.test(words[2]) || /^[msghlLJNWVK]\.?$/.test(words[2])) &&
     !/^[ap]\.?\s*m\.?$/i.test(words[2]) // "4:30 p.m." is not "4:30 a.m."
-  )
+  ) {
+    units?.push(words[2]);
     s = words[1];
+  }
   // an attached unit abbreviation: "5cm", "60mph", "3kg", "12cm^2"
   const attached = UNIT_ATTACHED_RE.exec(s);
-  if (attached && isMathOnly(attached[1])) s = attached[1];
+  if (attached && isMathOnly(attached[1])) {
+    units?.push(s.slice(attached[1].length));
+    s = attached[1];
+  }
   // a whole-answer \text{X}
   const whole = WHOLE_TEXT_RE.exec(s);
   if (whole) s = whole[1];
   return s.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Units of measurement recognised for the "different units" rule, each canonical symbol with its
+ * spellings (singular; a plural `s` is removed first). Only these are compared: a unit not in this
+ * table (`toys per hour`) is removed and never makes two answers different.
+ */
+const MEASUREMENT_UNITS: Record<string, string[]> = {
+  mm: ['mm', 'millimeter', 'millimetre'],
+  cm: ['cm', 'centimeter', 'centimetre'],
+  m: ['m', 'meter', 'metre'],
+  km: ['km', 'kilometer', 'kilometre'],
+  in: ['in', 'inch', 'inche'],
+  ft: ['ft', 'foot', 'feet'],
+  yd: ['yd', 'yard'],
+  mi: ['mi', 'mile'],
+  mg: ['mg', 'milligram'],
+  g: ['g', 'gram'],
+  kg: ['kg', 'kilogram'],
+  lb: ['lb', 'lbs'],
+  oz: ['oz', 'ounce'],
+  ml: ['ml', 'milliliter', 'millilitre'],
+  l: ['l', 'liter', 'litre'],
+  s: ['s', 'sec', 'second'],
+  min: ['min', 'minute'],
+  h: ['h', 'hr', 'hrs', 'hour'],
+  day: ['day'],
+  week: ['week', 'wk'],
+  year: ['year', 'yr'],
+  'km/h': ['km/h', 'kmh', 'kph', 'kmph', 'kilometerperhour', 'kilometreperhour'],
+  mph: ['mph', 'mileperhour', 'mi/h'],
+  'm/s': ['m/s', 'meterpersecond', 'metrepersecond'],
+};
+const UNIT_CANONICAL = new Map<string, string>(
+  Object.entries(MEASUREMENT_UNITS).flatMap(([c, spellings]) => spellings.map((x) => [x, c] as [string, string])),
+);
+
+/**
+ * The canonical form of a unit removed from an answer (as {@link surfaceForm} collects them), when it is
+ * a unit of measurement this module knows: `\text{ cm}^2`, `cm^{2}`, `square centimeters`, `sq cm` and
+ * `cm2` are all `cm^2`; `hours`, `hrs`, `\text{h}` are `h`. `null` for anything else (`toys per hour`).
+ */
+export function measurementUnit(removed: string): string | null {
+  let u = removed
+    .replace(new RegExp(`\\\\(?:${TEXT_CMDS})\\s*`, 'g'), '')
+    .replace(/\\(?:[,;:! ]|quad\b)/g, '')
+    .replace(/[{}\s]/g, '')
+    .replace(/\\cdot/g, '*')
+    .toLowerCase();
+  let power = '';
+  const pow = /\^?([23])$/.exec(u);
+  if (pow) {
+    power = `^${pow[1]}`;
+    u = u.slice(0, u.length - pow[0].length);
+  }
+  const word = /^(square|sq\.?|cubic)(.+)$/.exec(u);
+  if (word && !power) {
+    power = word[1] === 'cubic' ? '^3' : '^2';
+    u = word[2];
+  }
+  u = u.replace(/(?<=..)s$/, '').replace(/\.$/, '');
+  const c = UNIT_CANONICAL.get(u) ?? UNIT_CANONICAL.get(u.replace(/per/g, '/'));
+  return c === undefined ? null : `${c}${power}`;
 }

@@ -74,8 +74,11 @@ export interface MajAtKResult {
 export interface VoteGroups {
   /** Samples per answer group (in order of first appearance). */
   sizes: number[];
-  /** Whether each group is correct (by the rule of {@link MajAtKOptions.reference}). */
-  correct: boolean[];
+  /**
+   * The credit of each group when it wins, in [0, 1] (by the rule of {@link voteGroups}): 1 or 0 by the
+   * reference; by verdicts 1 or 0, or 1/2 when its graded samples are half correct, half incorrect.
+   */
+  correct: number[];
   /** Samples without an answer (non-votes). */
   nullCount: number;
   /** Total samples n. */
@@ -85,9 +88,13 @@ export interface VoteGroups {
 
 /**
  * Groups one problem's samples by answer key for voting, and decides each group's correctness:
- * by the reference answer when it is known (`opts.reference` with a non-null key), else a group is
- * correct when any of its samples is graded correct (so a grader that marked `\$22,\!500` wrong and
- * `22500` right does not split the credit); ungraded samples count as not correct.
+ * by the reference answer when it is known (`opts.reference` with a non-null key), else by the
+ * majority verdict of its graded samples: correct (credit 1) when more are graded correct than
+ * incorrect, not correct (0) when fewer, and half (1/2) on a tie; ungraded samples do not vote, and a
+ * group with no graded sample is not correct. So a grader that marked `\$22,\!500` wrong once and
+ * `22500` right five times does not split the credit, and an inconsistent grader (answer 5 graded once
+ * right, once wrong) does not make the group correct (trial 3, finding 11: "any sample correct" gave
+ * maj@1 = 100% on such a problem).
  * @returns `null` when no sample has a verdict (unless `opts.gradeByReference` and a reference is known).
  */
 export function voteGroups(samples: readonly VoteSample[], opts?: MajAtKOptions): VoteGroups | null {
@@ -95,7 +102,9 @@ export function voteGroups(samples: readonly VoteSample[], opts?: MajAtKOptions)
   const refKey = opts?.reference === undefined || opts.reference === null ? null : normalize(opts.reference);
   const index = new Map<string, number>();
   const sizes: number[] = [];
-  const correct: boolean[] = [];
+  const correct: number[] = [];
+  const right: number[] = [];
+  const wrong: number[] = [];
   let nullCount = 0;
   let graded = false;
   for (const s of samples) {
@@ -110,11 +119,17 @@ export function voteGroups(samples: readonly VoteSample[], opts?: MajAtKOptions)
       g = sizes.length;
       index.set(a, g);
       sizes.push(0);
-      correct.push(refKey !== null && a === refKey);
+      correct.push(refKey !== null && a === refKey ? 1 : 0);
+      right.push(0);
+      wrong.push(0);
     }
     sizes[g]++;
-    if (refKey === null && s.correct === true) correct[g] = true;
+    if (s.correct === true) right[g]++;
+    else if (s.correct === false) wrong[g]++;
   }
+  if (refKey === null)
+    for (let g = 0; g < sizes.length; g++)
+      correct[g] = right[g] > wrong[g] ? 1 : right[g] < wrong[g] ? 0 : right[g] > 0 ? 0.5 : 0;
   if (!graded && !(opts?.gradeByReference && refKey !== null)) return null;
   return { sizes, correct, nullCount, n: samples.length, correctness: refKey !== null ? 'reference' : 'verdicts' };
 }
@@ -157,7 +172,7 @@ function exactMaj(gr: VoteGroups, n: number, k: number, limit: number): number |
       for (let i = 0; i < G; i++) {
         if (x[i] === m) {
           winners++;
-          if (gr.correct[i]) good++;
+          good += gr.correct[i];
         }
       }
       total += (w * good) / winners;
@@ -203,7 +218,7 @@ function monteCarloMaj(gr: VoteGroups, n: number, k: number, draws: number, seed
         if (g >= 0 && counts[g] === m && !seen[g]) {
           seen[g] = 1;
           winners++;
-          if (gr.correct[g]) good++;
+          good += gr.correct[g];
         }
       }
       total += good / winners;
@@ -227,8 +242,8 @@ function monteCarloMaj(gr: VoteGroups, n: number, k: number, draws: number, seed
  * - votes are on answer keys ({@link normalizeAnswer}: answer equivalence), never on verdicts;
  * - a null (or empty) answer is a non-vote: it never wins; a subset with only null answers scores 0;
  * - the winning group is correct by the rule of {@link voteGroups}: when the problem's reference
- *   answer is known (`opts.reference`), iff the group's value equals the reference; otherwise iff
- *   any of its samples is graded correct; if no sample of the problem is graded the value is `null`
+ *   answer is known (`opts.reference`), iff the group's value equals the reference; otherwise by the
+ *   majority verdict of its graded samples (a tie is half credit); if no sample of the problem is graded the value is `null`
  *   (unless `opts.gradeByReference`);
  * - ties for the most votes split the credit equally among the tied answers (expected score of a
  *   uniform random tie-break), never insertion order.
