@@ -16,7 +16,7 @@ import { buildReport, type Report } from '../core/report';
 import { compileStepPattern } from '../core/series';
 import { type Trajectory, trajectoryFilter } from '../core/trajectories';
 import { escapeControl } from '../core/text';
-import { CROSSOVER_NOTE, crossoverText } from '../shared/claims';
+import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../shared/claims';
 
 /** Default index location for a results folder: a per-user cache, so read-only folders work. */
 export function defaultDbPath(folder: string): string {
@@ -223,7 +223,7 @@ export function reportTable(r: Report): string {
           String(c.coverage.modelOnly),
           String(c.coverage.both),
           String(c.coverage.neither),
-          crossoverText(c),
+          crossoverText(c) + crossoverScope(c),
           String(c.categories.sharpening),
           String(c.categories.expansion),
           String(c.categories.regression),
@@ -232,6 +232,10 @@ export function reportTable(r: Report): string {
         ]),
       ]),
     );
+    if (r.comparisons.some((c) => c.missing > 0))
+      out.push(
+        '(a/b) in a comparison: over a of the b problems of the two models (either has a record of); the warnings below name the others and why',
+      );
     out.push(CROSSOVER_NOTE);
     const noisy = r.comparisons.filter((c) => Object.values(c.categoriesWithinNoise).some((v) => v > 0));
     if (noisy.length) {
@@ -470,7 +474,7 @@ function table(rows: string[][]): string {
 
 /** Header of {@link reportCsv}. */
 export const CSV_HEADER =
-  'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step';
+  'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,base,not_in_base,not_in_model';
 
 /**
  * CSV of every curve point, one row per (model, metric, k, level) ("long" format, ready for a data
@@ -484,7 +488,11 @@ export const CSV_HEADER =
  * `base-pass@k` at k = 1 and the series' largest k, `category:<name>` (value = problems; problems =
  * paired problems), `positive-gain-share:sharpening` and `:expansion` (with the bootstrap interval;
  * problems = paired problems), `gain:sharpening` and `gain:expansion` (correct samples), `mean-chars`.
- * Per-problem trajectories and the other comparisons (coverage, crossover k) are in the JSON report.
+ * Then per comparison (`base` set, `model` = the compared model): `pass@k-diff` (model − base, paired
+ * bootstrap interval) per k and `crossover-k` (value empty when there is none; k = the largest k searched),
+ * with the comparison's denominator: `problems + missing` = the problems of the two models, `not_in_base`
+ * and `not_in_model` (only the base has a record of it) beside the model's own reasons.
+ * Per-problem trajectories and coverage counts are in the JSON report.
  */
 export function reportCsv(r: Report): string {
   const q = csvCell;
@@ -518,6 +526,9 @@ export function reportCsv(r: Report): string {
         q(level),
         '',
         '',
+        '',
+        '',
+        '',
       ].join(','),
     );
   for (const m of r.models) {
@@ -525,6 +536,39 @@ export function reportCsv(r: Report): string {
     for (const p of m.bestOfK) row(m, '', 'best-of-k', p);
     for (const p of m.majAtK ?? []) row(m, '', 'maj@k', p);
     for (const s of r.strata.filter((x) => x.model === m.id)) for (const p of s.passAtK) row(m, s.level, 'pass@k', p);
+  }
+  for (const c of r.comparisons) {
+    const crow = (metric: string, k: number, value: number | null, ci: [number | null, number | null], d: Denominator) =>
+      lines.push(
+        [
+          q(c.model),
+          q(r.models.find((m) => m.id === c.model)?.label ?? c.model),
+          metric,
+          k,
+          value ?? '',
+          ci[0] ?? '',
+          ci[1] ?? '',
+          d.problems,
+          d.missing,
+          d.leftOut.noSamples,
+          d.leftOut.ungraded,
+          d.leftOut.belowK,
+          '',
+          '',
+          '',
+          '',
+          q(c.base),
+          d.leftOut.notInBase ?? 0,
+          d.leftOut.notInModel ?? 0,
+        ].join(','),
+      );
+    for (const d of c.passAtKDiff) crow('pass@k-diff', d.k, d.diff, [d.ciLow, d.ciHigh], d);
+    const iv = c.crossoverInterval;
+    crow('crossover-k', c.crossoverKMax, c.crossoverK, [iv?.low ?? null, iv?.high ?? null], {
+      problems: c.problems,
+      missing: c.missing,
+      leftOut: c.leftOut,
+    });
   }
   for (const t of r.trajectories) {
     for (const s of t.steps) {
@@ -555,6 +599,9 @@ export function reportCsv(r: Report): string {
             '',
             q(t.name),
             s.step,
+            '',
+            '',
+            '',
           ].join(','),
         );
       row('sample-accuracy', '', s.sampleAccuracy, s.problems);

@@ -10,6 +10,8 @@
  * - `ungraded`: it has samples, none with a verdict (`score: null`, scores that are not verdicts);
  * - `noScore` (best-of-k): graded samples, but none with a reward score;
  * - `notInBase` (comparisons): the base model has no graded sample of it;
+ * - `notInModel` (comparisons): the base model has a record of it, the model none. A comparison's
+ *   whole is every problem either model has a record of, so a problem only the base has is counted too;
  * - `belowK`: fewer than k samples (pass@k: graded samples; maj@k: samples; best-of-k: samples with a
  *   reward score and a verdict). Never padded, never counted as failures (see metrics/passAtK.ts).
  * Pure; no `vscode` import.
@@ -24,6 +26,7 @@ export interface LeftOut {
   belowK: number;
   noScore?: number;
   notInBase?: number;
+  notInModel?: number;
 }
 
 /** A figure's denominator: `problems` entered the mean, `missing` did not (`leftOut` says why). */
@@ -67,7 +70,7 @@ export function denominator(
   set: Pick<ProblemSet, 'total' | 'noSamples' | 'ungraded'>,
   used: number,
   belowK: number,
-  extra: Pick<LeftOut, 'noScore' | 'notInBase'> = {},
+  extra: Pick<LeftOut, 'noScore' | 'notInBase' | 'notInModel'> = {},
 ): Denominator {
   return {
     problems: used,
@@ -92,6 +95,7 @@ export function describeDenominator(d: Denominator, k?: number, nName = 'n'): st
   if (l.ungraded) why.push(`${plural(l.ungraded, 'has', 'have')} no graded sample`);
   if (l.noScore) why.push(`${plural(l.noScore, 'has', 'have')} no reward score`);
   if (l.notInBase) why.push(`${plural(l.notInBase, 'is', 'are')} not graded for the base model`);
+  if (l.notInModel) why.push(`${plural(l.notInModel, 'is', 'are')} only in the base model's results`);
   if (l.belowK) why.push(`${plural(l.belowK, 'has', 'have')} ${nName} < ${k ?? 'k'}`);
   return `over ${d.problems} of ${plural(total, 'problem', 'problems')}: ${why.join(', ')}`;
 }

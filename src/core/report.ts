@@ -76,9 +76,13 @@ export interface ModelReport {
 export interface ComparisonReport {
   base: string;
   model: string;
-  /** Problems both models have graded samples for (the comparison's universe). */
+  /** Problems both models have graded samples for (what every figure of the comparison is over). */
   problems: number;
-  /** The model's other problems, by reason (`notInBase`: the base has no graded sample of it). */
+  /**
+   * The other problems either model has a record of, by reason: the model's own (`noSamples`,
+   * `ungraded`, `notInBase`: the base has no graded sample of it) and the base's that the model has no
+   * record of (`notInModel`). `problems + missing` = the problems of the two models together.
+   */
   missing: number;
   leftOut: LeftOut;
   coverage: CoverageCounts;
@@ -87,6 +91,14 @@ export interface ComparisonReport {
    * `crossoverK`); null if never, or when the two are level only at saturation (then `saturationK`).
    */
   crossoverK: number | null;
+  /**
+   * The largest k the crossover was searched at (metrics `crossoverKLimit`): the smallest n over the
+   * compared problems, so that every k is over all `problems` (the crossover's denominator is the
+   * comparison's). Beyond it problems with n < k would drop out and could fake a crossover.
+   */
+  crossoverKMax: number;
+  /** The largest min(base n, model n) over the compared problems: `crossoverKMax` below it means the search stopped early. */
+  crossoverKMaxRagged: number;
   /** Smallest k from which both are within 1e-9 of their common maximum ("tie at saturation from k = K"); null if never. */
   saturationK: number | null;
   /**
@@ -273,7 +285,8 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
   for (const [b, m] of pairsToCompare) {
     const baseRows = new Map((byModel.get(b.id) ?? []).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));
     const pairs: ProblemPair[] = [];
-    const set = problemSet(byModel.get(m.id) ?? []);
+    const modelRows = byModel.get(m.id) ?? [];
+    const set = problemSet(modelRows);
     for (const r of set.gradedRows) {
       const br = baseRows.get(r.problemId);
       if (br)
@@ -284,8 +297,8 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
         });
     }
     if (pairs.length === 0) continue;
-    const notInBase = set.graded.length - pairs.length;
-    const whole = denominator(set, pairs.length, 0, { notInBase });
+    const { left, cset, extra, whole } = comparisonDenominator(modelRows, byModel.get(b.id) ?? [], pairs.length);
+    if (whole.missing > 0) warnings.push(comparisonWarning(index, m.displayId, b.displayId, whole, left));
     const minN = pairs.reduce((a, p) => Math.min(a, p.base.n, p.model.n), Infinity);
     const maxN = pairs.reduce((a, p) => Math.max(a, p.base.n, p.model.n), 0);
     if (minN !== maxN)
@@ -293,6 +306,10 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
         `${m.displayId} vs ${b.displayId}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`,
       );
     const cross = crossoverK(pairs);
+    if (cross.k === null && cross.kMax < maxMinN(pairs))
+      warnings.push(
+        `${m.displayId} vs ${b.displayId}: crossover k searched up to k = ${cross.kMax} only, the largest k all ${pairs.length} compared problems reach (${atLimit(pairs, cross.kMax)} with n = ${cross.kMax}); beyond it the problem set would change with k`,
+      );
     const diff = pairedBootstrapDiff(
       pairs.map((p) => p.base),
       pairs.map((p) => p.model),
@@ -303,7 +320,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       diff: d.diff,
       ciLow: d.ciLow,
       ciHigh: d.ciHigh,
-      ...denominator(set, d.problems, d.missing, { notInBase }),
+      ...denominator(cset, d.problems, d.missing, extra),
     }));
     comparisons.push({
       base: b.displayId,
@@ -313,6 +330,8 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       leftOut: whole.leftOut,
       coverage: coverage(pairs),
       crossoverK: cross.k,
+      crossoverKMax: cross.kMax,
+      crossoverKMaxRagged: maxMinN(pairs),
       saturationK: cross.saturationK,
       crossoverInterval: crossoverBootstrap(pairs, boot),
       leaderAtK1: cross.leaderAtK1,
@@ -369,6 +388,87 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     diagnostics: index.diagnostics(),
     warnings,
   };
+}
+
+/** How many compared problems have min(base n, model n) = k. */
+function atLimit(pairs: readonly ProblemPair[], k: number): number {
+  return pairs.filter((p) => Math.min(p.base.n, p.model.n) === k).length;
+}
+
+/** The largest min(base n, model n) over compared problems (how far k would go with a shrinking problem set). */
+export function maxMinN(pairs: readonly ProblemPair[]): number {
+  return pairs.reduce((a, p) => Math.max(a, Math.min(p.base.n, p.model.n)), 0);
+}
+
+/** A comparison's problems left out, by reason, as problem row ids (see {@link ComparisonReport.missing}). */
+export interface ComparisonLeftOut {
+  noSamples: number[];
+  ungraded: number[];
+  notInBase: number[];
+  notInModel: number[];
+}
+
+/**
+ * Which problems of the two models a comparison leaves out, and why: the model's records without
+ * samples or without a graded sample, the model's graded problems the base has no graded sample of,
+ * and the base's problems (any record) the model has no record of.
+ */
+function comparisonLeftOut(modelRows: readonly StatRow[], baseRows: readonly StatRow[]): ComparisonLeftOut {
+  const baseGraded = new Set(baseRows.filter((r) => r.graded > 0).map((r) => r.problemId));
+  const inModel = new Set(modelRows.map((r) => r.problemId));
+  const out: ComparisonLeftOut = { noSamples: [], ungraded: [], notInBase: [], notInModel: [] };
+  for (const r of modelRows) {
+    if (r.n === 0) out.noSamples.push(r.problemId);
+    else if (r.graded === 0) out.ungraded.push(r.problemId);
+    else if (!baseGraded.has(r.problemId)) out.notInBase.push(r.problemId);
+  }
+  for (const r of baseRows) if (!inModel.has(r.problemId)) out.notInModel.push(r.problemId);
+  return out;
+}
+
+/**
+ * A comparison's denominator over `paired` problems (both models have graded samples): the whole is
+ * every problem either model has a record of (see {@link ComparisonReport.missing}). Also returns the
+ * problem set (`cset`) and extra reasons to build the denominators of its per-k points with.
+ */
+export function comparisonDenominator(modelRows: readonly StatRow[], baseRows: readonly StatRow[], paired: number) {
+  const left = comparisonLeftOut(modelRows, baseRows);
+  const extra = { notInBase: left.notInBase.length, notInModel: left.notInModel.length };
+  const set = problemSet(modelRows);
+  const cset = { total: set.total + extra.notInModel, noSamples: set.noSamples, ungraded: set.ungraded };
+  return { left, cset, extra, whole: denominator(cset, paired, 0, extra) };
+}
+
+/** At most this many problems are named per reason in a warning; the rest are counted. */
+const NAMED_PROBLEMS = 5;
+
+/**
+ * The warning of a comparison over fewer than all the problems of the two models: the count and the
+ * problems by reason (`Qwen-rl vs Qwen-base: compared over 3 of 4 problems: 1 only in the base model's
+ * results (problem 3)`), so that the table's `3/4` is explained where it is read.
+ */
+export function comparisonWarning(
+  index: TraceIndex,
+  model: string,
+  base: string,
+  d: Denominator,
+  left: ComparisonLeftOut,
+): string {
+  const name = (ids: number[]) => {
+    const shown = ids.slice(0, NAMED_PROBLEMS).map((id) => JSON.stringify(index.problem(id)?.problemId ?? String(id)));
+    const more = ids.length > shown.length ? ` and ${ids.length - shown.length} more` : '';
+    return `(${ids.length === 1 ? 'problem' : 'problems'} ${shown.join(', ')}${more})`;
+  };
+  const parts: [number[], string, string][] = [
+    [left.noSamples, `${model} has no samples of it`, `${model} has no samples of them`],
+    [left.ungraded, `${model} has no graded sample of it`, `${model} has no graded sample of them`],
+    [left.notInBase, `${base} has no graded sample of it`, `${base} has no graded sample of them`],
+    [left.notInModel, `only ${base} has it: ${model} has no record of it`, `only ${base} has them: ${model} has no record of them`],
+  ];
+  const why = parts
+    .filter(([ids]) => ids.length > 0)
+    .map(([ids, one, many]) => `${ids.length} ${ids.length === 1 ? one : many} ${name(ids)}`);
+  return `${model} vs ${base}: compared over ${d.problems} of the ${d.problems + d.missing} problems of the two models: ${why.join('; ')}`;
 }
 
 /**

@@ -38,6 +38,7 @@ import {
 } from '../core/metrics';
 import { buildBaseIndex, problemSimilarity } from '../core/similarity';
 import { denominator, describeDenominator, problemSet } from '../core/denominators';
+import { comparisonDenominator, comparisonWarning, maxMinN } from '../core/report';
 import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
 import { clusterOrder, computeTrajectories, type TrajectoryDetail, trajectoryFilter } from '../core/trajectories';
 import {
@@ -515,6 +516,8 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
     const ps = problemPairs(byModel, b.id, m.id);
     if (ps.length === 0) continue;
     const cross = crossoverK(ps);
+    const cd = comparisonDenominator(allByModel.get(m.id) ?? [], allByModel.get(b.id) ?? [], ps.length);
+    if (cd.whole.missing > 0) warnings.push(comparisonWarning(index, m.label, b.label, cd.whole, cd.left));
     const at1 = pairedBootstrapDiff(
       ps.map((p) => p.base),
       ps.map((p) => p.model),
@@ -525,8 +528,12 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
       modelId: m.id,
       baseModelId: b.id,
       problems: ps.length,
+      missing: cd.whole.missing,
+      over: describeDenominator(cd.whole),
       ...coverage(ps),
       crossoverK: cross.k,
+      crossoverKMax: cross.kMax,
+      crossoverKMaxRagged: maxMinN(ps),
       saturationK: cross.saturationK,
       crossoverInterval: crossoverBootstrap(ps, boot),
       leaderAtK1: cross.leaderAtK1,

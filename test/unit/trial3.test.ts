@@ -1,0 +1,192 @@
+/**
+ * Regressions of the fresh-user trial 3 (denominators and silent drops): each folder is built here
+ * after /work/trial3-inputs/gen_*.py, indexed into real SQLite and reported by the core and the CLI's
+ * table and CSV renderers; the right values are computed by hand in the comments.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { reportCsv, reportTable } from '../../src/cli/main';
+import { indexFolder } from '../../src/core/index/indexer';
+import { TraceIndex } from '../../src/core/index/traceIndex';
+import { crossoverK, type ProblemPair } from '../../src/core/metrics';
+import { buildReport, type ReportOptions } from '../../src/core/report';
+import { tempDir } from './helpers';
+
+function put(dir: string, rel: string, lines: unknown[]): void {
+  mkdirSync(join(dir, ...rel.split('/').slice(0, -1)), { recursive: true });
+  writeFileSync(join(dir, ...rel.split('/')), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+}
+
+/** One Qwen2.5-Math record with the given verdicts (answer "1" when correct, else "2"). */
+function qwen(idx: number | string, scores: unknown[], extra: Record<string, unknown> = {}) {
+  return {
+    idx,
+    question: `q${idx}`,
+    gt: '1',
+    level: 'Level 1',
+    code: scores.map((s) => `\\boxed{${s === true ? 1 : 2}}`),
+    score: scores,
+    pred: scores.map((s) => (s === true ? '1' : '2')),
+    ...extra,
+  };
+}
+
+const T = true;
+const F = false;
+/** `c` correct of `n` verdicts. */
+const verdicts = (n: number, c: number) => Array.from({ length: n }, (_, i) => i < c);
+
+async function report(dir: string, options: ReportOptions = {}) {
+  const index = TraceIndex.open(':memory:');
+  await indexFolder(index, dir);
+  const r = buildReport(index, { replicates: 200, ...options });
+  index.close();
+  return r;
+}
+
+/** The row of `model` in the table's comparison section (after its header). */
+function comparisonRow(table: string, model: string): string {
+  const lines = table.split('\n');
+  const head = lines.findIndex((l) => l.includes('base-only'));
+  return lines.slice(head).find((l) => l.startsWith(`${model} `))!;
+}
+
+const csvRows = (csv: string, metric: string) =>
+  csv
+    .split('\n')
+    .map((l) => l.split(','))
+    .filter((c) => c[2] === metric);
+
+describe('finding 2: a crossover k never comes from the problem set shrinking along k', () => {
+  // gen_cross.py: problem A n = 8 (base c = 4, RL c = 3), problem B n = 2 (base 0, RL 2).
+  // k = 1: base (4/8 + 0)/2 = 0.25, RL (3/8 + 1)/2 = 0.6875; k = 2: base (1 - C(4,2)/C(8,2))/2 = (1 - 6/28)/2
+  // = 0.3929, RL (1 - 10/28 + 1)/2 = 0.8214: RL leads at every k both problems reach. At k = 3 only A is
+  // left: base 1 - C(4,3)/C(8,3) = 1 - 4/56 = 0.929 > RL 1 - 10/56 = 0.821: the old "crossover 3".
+  const A = { base: { n: 8, c: 4 }, model: { n: 8, c: 3 } };
+  const B = { base: { n: 2, c: 0 }, model: { n: 2, c: 2 } };
+  const pairs: ProblemPair[] = [
+    { problemKey: 'A', ...A },
+    { problemKey: 'B', ...B },
+  ];
+
+  test('metrics: the search stops at the smallest n (2): no crossover', () => {
+    const r = crossoverK(pairs);
+    assert.deepEqual([r.k, r.leaderAtK1, r.kMax], [null, 'model', 2]);
+    // over A alone (one problem set at every k) the base passes at k = 1 already: 0.5 > 0.375
+    assert.equal(crossoverK([pairs[0]]).leaderAtK1, 'base');
+  });
+
+  test('metrics: a crossover inside the fixed set is still found with ragged n', () => {
+    // P1 n = 4 base 0 RL 4; P2 n = 2 base 1 RL 0; P3 n = 4 base 1 RL 0. k = 1: base (0 + 1/2 + 1/4)/3 = 0.25,
+    // RL 1/3; k = 2: base (0 + 1 + (1 - C(3,2)/C(4,2)))/3 = (1 + 0.5)/3 = 0.5 > RL 1/3: crossover 2 (limit 2).
+    const r = crossoverK([
+      { problemKey: '1', base: { n: 4, c: 0 }, model: { n: 4, c: 4 } },
+      { problemKey: '2', base: { n: 2, c: 1 }, model: { n: 2, c: 0 } },
+      { problemKey: '3', base: { n: 4, c: 1 }, model: { n: 4, c: 0 } },
+    ]);
+    assert.deepEqual([r.k, r.kMax, r.problemsAtK], [2, 2, 3]);
+  });
+
+  test('report, table and CSV: "none (model leads)", searched k ≤ 2 only, and why', async () => {
+    const dir = tempDir();
+    for (const [m, a, b] of [
+      ['Qwen-base', 4, 0],
+      ['Qwen-base-grpo', 3, 2],
+    ] as const)
+      put(dir, `${m}/math_eval/math500/test_qwen-boxed.jsonl`, [qwen(0, verdicts(8, a)), qwen(1, verdicts(2, b))]);
+    const r = await report(dir);
+    const c = r.comparisons[0];
+    assert.deepEqual(
+      [c.crossoverK, c.crossoverKMax, c.crossoverKMaxRagged, c.leaderAtK1, c.problems, c.missing],
+      [null, 2, 8, 'model', 2, 0],
+    );
+    const row = comparisonRow(reportTable(r), 'Qwen-base-grpo');
+    assert.match(row, /none \(model leads\).*; searched k ≤ 2 only/);
+    assert.ok(
+      r.warnings.includes(
+        'Qwen-base-grpo vs Qwen-base: crossover k searched up to k = 2 only, the largest k all 2 compared problems reach (1 with n = 2); beyond it the problem set would change with k',
+      ),
+    );
+    const [cross] = csvRows(reportCsv(r), 'crossover-k');
+    // k = the largest k searched, value empty (none), problems 2, missing 0, base named
+    assert.deepEqual([cross[3], cross[4], cross[7], cross[8], cross[16]], ['2', '', '2', '0', 'Qwen-base']);
+  });
+});
+
+describe('finding 5: a comparison counts the problems of both models, and names those it leaves out', () => {
+  test('the base solves problem 3, the RL model has no record of it: 3/4, notInModel 1, named in a warning', async () => {
+    // gen_missing.py: base problems 0..3, RL 0..2
+    const dir = tempDir();
+    put(dir, 'Qwen-base/math_eval/math500/test_qwen-boxed.jsonl', [
+      qwen(0, [T, F]),
+      qwen(1, [T, T]),
+      qwen(2, [F, T]),
+      qwen(3, [T, T]),
+    ]);
+    put(dir, 'Qwen-base-grpo/math_eval/math500/test_qwen-boxed.jsonl', [
+      qwen(0, [T, T]),
+      qwen(1, [T, T]),
+      qwen(2, [T, T]),
+    ]);
+    const r = await report(dir);
+    const c = r.comparisons[0];
+    assert.deepEqual(
+      [c.problems, c.missing, c.leftOut],
+      [3, 1, { noSamples: 0, ungraded: 0, belowK: 0, notInBase: 0, notInModel: 1 }],
+    );
+    assert.deepEqual(
+      c.passAtKDiff.map((d) => [d.k, d.problems, d.missing, d.leftOut.notInModel]),
+      [
+        [1, 3, 1, 1],
+        [2, 3, 1, 1],
+      ],
+    );
+    assert.ok(
+      r.warnings.includes(
+        'Qwen-base-grpo vs Qwen-base: compared over 3 of the 4 problems of the two models: 1 only Qwen-base has it: Qwen-base-grpo has no record of it (problem "3")',
+      ),
+      r.warnings.join('\n'),
+    );
+    const table = reportTable(r);
+    assert.match(comparisonRow(table, 'Qwen-base-grpo'), /^Qwen-base-grpo\s+3\/4\s/);
+    assert.match(table, /\(a\/b\) in a comparison: over a of the b problems of the two models/);
+    // CSV: pass@k-diff at k = 1: problems 3, missing 1, not_in_base 0, not_in_model 1
+    const [d1] = csvRows(reportCsv(r), 'pass@k-diff');
+    assert.deepEqual([d1[3], d1[7], d1[8], d1[17], d1[18]], ['1', '3', '1', '0', '1']);
+  });
+
+  test('the other direction, and every reason at once: 6 of the 12 problems of the two models, each named', async () => {
+    // base: 0 (graded), 1 (graded, RL has no record), 2 (no samples), 3 (ungraded), 4..7 graded
+    // RL:   0, 2, 3, 4..7 graded; 8, 9 (the base has no record); 10 no samples; 11 ungraded
+    // union 0..11 = 12; paired: 0, 4, 5, 6, 7 = 5; RL's notInBase: 2, 3 (base not graded), 8, 9 = 4;
+    // notInModel: 1; RL noSamples 10, ungraded 11: 5 + 4 + 1 + 1 + 1 = 12
+    const dir = tempDir();
+    put(dir, 'Qwen-base/math_eval/math500/test_qwen-boxed.jsonl', [
+      qwen(0, [T, F]),
+      qwen(1, [T, F]),
+      qwen(2, []),
+      qwen(3, [null, null]),
+      ...[4, 5, 6, 7].map((i) => qwen(i, [T, F])),
+    ]);
+    put(dir, 'Qwen-base-grpo/math_eval/math500/test_qwen-boxed.jsonl', [
+      ...[0, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => qwen(i, [T, T])),
+      qwen(10, []),
+      qwen(11, [null, null]),
+    ]);
+    const r = await report(dir);
+    const c = r.comparisons[0];
+    assert.deepEqual(
+      [c.problems, c.missing, c.leftOut],
+      [5, 7, { noSamples: 1, ungraded: 1, belowK: 0, notInBase: 4, notInModel: 1 }],
+    );
+    assert.ok(
+      r.warnings.includes(
+        'Qwen-base-grpo vs Qwen-base: compared over 5 of the 12 problems of the two models: 1 Qwen-base-grpo has no samples of it (problem "10"); 1 Qwen-base-grpo has no graded sample of it (problem "11"); 4 Qwen-base has no graded sample of them (problems "2", "3", "8", "9"); 1 only Qwen-base has it: Qwen-base-grpo has no record of it (problem "1")',
+      ),
+      r.warnings.join('\n'),
+    );
+    assert.match(comparisonRow(reportTable(r), 'Qwen-base-grpo'), /^Qwen-base-grpo\s+5\/12\s/);
+  });
+});
