@@ -191,7 +191,11 @@ export class OverviewView {
                 null,
                 perRunBases ? h('td', null, label.get(c.baseModelId) ?? '') : null,
                 h('td', null, label.get(c.modelId) ?? ''),
-                h('td', { title: c.over }, c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems)),
+                h(
+                  'td',
+                  { title: c.over },
+                  c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems),
+                ),
                 ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>
                   h(
                     'td',

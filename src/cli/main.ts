@@ -402,7 +402,7 @@ export function trajectoryLines(t: Trajectory): string[] {
   const k = t.k ?? 1;
   const at = (pts: Trajectory['steps'][number]['passAtK'], kk: number) => {
     const p = pts.find((x) => x.k === kk);
-    return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]` : '—';
+    return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]${denominatorMark(p)}` : '—';
   };
   const ks = k > 1 ? [1, k] : [1];
   const bases = [...new Set(t.steps.map((s) => s.base))];
@@ -433,7 +433,7 @@ export function trajectoryLines(t: Trajectory): string[] {
         const g = s.positiveGainShare;
         return [
           String(s.step),
-          String(s.problems),
+          s.missing > 0 ? `${s.problems}/${s.problems + s.missing}` : String(s.problems),
           String(s.samples),
           s.graded > 0 ? String(s.correct) : 'ungraded',
           pct(s.sampleAccuracy),
@@ -450,6 +450,10 @@ export function trajectoryLines(t: Trajectory): string[] {
       }),
     ]),
   );
+  if (t.steps.some((s) => s.missing > 0 || [...s.passAtK, ...s.basePassAtK].some((p) => p.missing > 0)))
+    out.push(
+      "  (a/b): a step's figures over a of the series' b problems (a base's: of the base's b); the warnings below say why",
+    );
   if (bases.length === 1) out.push(`  base: ${safe(bases[0] ?? 'none')}`);
   else for (const s of t.steps) out.push(`  step ${s.step}: ${safe(s.model)} vs ${safe(s.base ?? 'no base')}`);
   const last = t.steps[t.steps.length - 1]?.step;
@@ -485,7 +489,8 @@ export const CSV_HEADER =
  * `problems + missing` is the model's number of problems (of that level). Empty cells are missing
  * values. Then one block of rows per checkpoint of each training series (`series` and `step` set,
  * `model` = the checkpoint): `sample-accuracy` (problems = problems with graded samples), `pass@k` and
- * `base-pass@k` at k = 1 and the series' largest k, `category:<name>` (value = problems; problems =
+ * `base-pass@k` at k = 1 and the series' largest k (with their denominators: a step's `problems + missing`
+ * = the series' problems, `not_in_model` = those this checkpoint has no record of; a base's = its own), `category:<name>` (value = problems; problems =
  * paired problems), `positive-gain-share:sharpening` and `:expansion` (with the bootstrap interval;
  * problems = paired problems), `gain:sharpening` and `gain:expansion` (correct samples), `mean-chars`.
  * Then per comparison (`base` set, `model` = the compared model): `pass@k-diff` (model − base, paired
@@ -538,7 +543,13 @@ export function reportCsv(r: Report): string {
     for (const s of r.strata.filter((x) => x.model === m.id)) for (const p of s.passAtK) row(m, s.level, 'pass@k', p);
   }
   for (const c of r.comparisons) {
-    const crow = (metric: string, k: number, value: number | null, ci: [number | null, number | null], d: Denominator) =>
+    const crow = (
+      metric: string,
+      k: number,
+      value: number | null,
+      ci: [number | null, number | null],
+      d: Denominator,
+    ) =>
       lines.push(
         [
           q(c.model),
@@ -578,7 +589,7 @@ export function reportCsv(r: Report): string {
         value: number | null,
         problems: number,
         ci?: { low: number | null; high: number | null },
-        missing?: number,
+        d?: Pick<Denominator, 'missing' | 'leftOut'>,
       ) =>
         lines.push(
           [
@@ -590,24 +601,22 @@ export function reportCsv(r: Report): string {
             ci?.low ?? '',
             ci?.high ?? '',
             problems,
-            missing ?? '',
-            // the reasons of missing and the level: the per-step figures say their denominators in `problems`
-            '',
-            '',
-            '',
+            d?.missing ?? '',
+            d?.leftOut.noSamples ?? '',
+            d?.leftOut.ungraded ?? '',
+            d?.leftOut.belowK ?? '',
             '',
             '',
             q(t.name),
             s.step,
             '',
             '',
-            '',
+            d?.leftOut.notInStep ?? '',
           ].join(','),
         );
-      row('sample-accuracy', '', s.sampleAccuracy, s.problems);
-      for (const p of s.passAtK) row('pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p.missing);
-      for (const p of s.basePassAtK)
-        row('base-pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p.missing);
+      row('sample-accuracy', '', s.sampleAccuracy, s.problems, undefined, s);
+      for (const p of s.passAtK) row('pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p);
+      for (const p of s.basePassAtK) row('base-pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p);
       if (s.categories)
         for (const [c, v] of Object.entries(s.categories)) row(`category:${c}`, '', v, s.pairedProblems);
       const g = s.positiveGainShare;

@@ -29,6 +29,7 @@ import {
   type ProblemSet,
   denominator,
   describeDenominator,
+  nameProblems,
   problemSet,
 } from './denominators';
 import { comparisonPairs, guessBaseModel, pickModel } from './index/labels';
@@ -273,6 +274,12 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       histogram: accuracyHistogram(pc).bins,
     };
     warnings.push(...denominatorWarnings(m.displayId, set, passAtK));
+    for (const w of [
+      alongK(m.displayId, 'best-of-', report.bestOfK, 'n with a reward score'),
+      alongK(m.displayId, 'maj', report.majAtK ?? []),
+    ])
+      if (w) warnings.push(w);
+    if (report.bestOfK.length) warnings.push(...bestOfKWarnings(index, m, set));
     return report;
   });
 
@@ -356,7 +363,10 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       for (const level of levels) {
         const set = problemSet(rows.filter((r) => levelOf.get(r.problemId) === level));
         if (set.total === 0) continue;
-        strata.push({ model: m.displayId, level, problems: set.total, passAtK: passAtKPoints(set, boot) });
+        const passAtK = passAtKPoints(set, boot);
+        strata.push({ model: m.displayId, level, problems: set.total, passAtK });
+        const w = alongK(`${m.displayId} level ${level}`, 'pass', passAtK);
+        if (w) warnings.push(w);
       }
     }
   }
@@ -439,9 +449,6 @@ export function comparisonDenominator(modelRows: readonly StatRow[], baseRows: r
   return { left, cset, extra, whole: denominator(cset, paired, 0, extra) };
 }
 
-/** At most this many problems are named per reason in a warning; the rest are counted. */
-const NAMED_PROBLEMS = 5;
-
 /**
  * The warning of a comparison over fewer than all the problems of the two models: the count and the
  * problems by reason (`Qwen-rl vs Qwen-base: compared over 3 of 4 problems: 1 only in the base model's
@@ -454,16 +461,16 @@ export function comparisonWarning(
   d: Denominator,
   left: ComparisonLeftOut,
 ): string {
-  const name = (ids: number[]) => {
-    const shown = ids.slice(0, NAMED_PROBLEMS).map((id) => JSON.stringify(index.problem(id)?.problemId ?? String(id)));
-    const more = ids.length > shown.length ? ` and ${ids.length - shown.length} more` : '';
-    return `(${ids.length === 1 ? 'problem' : 'problems'} ${shown.join(', ')}${more})`;
-  };
+  const name = (ids: number[]) => nameProblems(ids, (id) => index.problem(id)?.problemId ?? String(id));
   const parts: [number[], string, string][] = [
     [left.noSamples, `${model} has no samples of it`, `${model} has no samples of them`],
     [left.ungraded, `${model} has no graded sample of it`, `${model} has no graded sample of them`],
     [left.notInBase, `${base} has no graded sample of it`, `${base} has no graded sample of them`],
-    [left.notInModel, `only ${base} has it: ${model} has no record of it`, `only ${base} has them: ${model} has no record of them`],
+    [
+      left.notInModel,
+      `only ${base} has it: ${model} has no record of it`,
+      `only ${base} has them: ${model} has no record of them`,
+    ],
   ];
   const why = parts
     .filter(([ids]) => ids.length > 0)
@@ -501,15 +508,38 @@ function denominatorWarnings(id: string, set: ProblemSet, passAtK: PassAtKPoint[
       `${id}: of its ${set.total} problems, ${parts.join(' and ')}: left out of every figure (see the diagnostics)`,
     );
   }
-  const firstShort = passAtK.find((p) => p.leftOut.belowK > 0);
-  if (firstShort) {
-    const last = passAtK[passAtK.length - 1];
-    const atLast = last.k === firstShort.k ? '' : `; pass@${last.k} ${describeDenominator(last, last.k)}`;
-    out.push(
-      `${id}: the problem set changes along k: pass@${firstShort.k} and above are ${describeDenominator(firstShort, firstShort.k)}${atLast}`,
-    );
-  }
+  const along = alongK(id, 'pass', passAtK);
+  if (along) out.push(along);
   return out;
+}
+
+/**
+ * The note of a curve whose problem set shrinks along k: every k at which it changes, each with its
+ * denominator and reasons (`pass@4 and pass@8: over 5 of 11 problems: ...; pass@12: over 1 of 11 ...`),
+ * so that no value in the table carries a mark the note does not explain (trial 3 finding 10: the note
+ * named pass@4 and pass@12 and skipped pass@8 at 2/11). `metric` is `pass`, `best-of-`, `maj`
+ * (`best-of-k` is written `best-of-4`); null when no point leaves a problem out for n < k.
+ */
+export function alongK(
+  id: string,
+  metric: 'pass' | 'maj' | 'best-of-',
+  points: readonly ({ k: number } & Denominator)[],
+  nName = 'n',
+): string | null {
+  const name = (k: number) => (metric === 'best-of-' ? `best-of-${k}` : `${metric}@${k}`);
+  const runs: { ks: number[]; p: { k: number } & Denominator }[] = [];
+  for (const p of points) {
+    if (p.leftOut.belowK === 0) continue;
+    const last = runs[runs.length - 1];
+    if (last && last.p.problems === p.problems && last.p.leftOut.belowK === p.leftOut.belowK) last.ks.push(p.k);
+    else runs.push({ ks: [p.k], p });
+  }
+  if (runs.length === 0) return null;
+  const parts = runs.map(({ ks, p }) => {
+    const label = ks.length === 1 ? name(ks[0]) : `${name(ks[0])} to ${name(ks[ks.length - 1])}`;
+    return `${label} ${describeDenominator(p, ks[0], nName)}`;
+  });
+  return `${id}: the problem set changes along k: ${parts.join('; ')}`;
 }
 
 /**
@@ -554,6 +584,52 @@ function modelBestOfK(
     value: p.value,
     ...denominator({ total: set.total, noSamples: set.noSamples, ungraded }, p.problems, p.missing, { noScore }),
   }));
+}
+
+/**
+ * Why best-of-k leaves problems and samples out, where the table shows it: the graded problems without
+ * any sample that has a reward score and a verdict (`noScore`, named), and the samples of the other
+ * problems that are not used because they lack a reward score or a verdict (trial 3 finding 8: `(3/5)`
+ * with the reason only in the JSON). Empty when nothing is left out.
+ */
+function bestOfKWarnings(index: TraceIndex, m: ModelRow, set: ProblemSet): string[] {
+  const rows = index.db
+    .prepare(
+      `SELECT problem_id AS p,
+              sum(reward_score IS NOT NULL AND correct IS NOT NULL) AS usable,
+              sum(reward_score IS NULL AND correct IS NOT NULL) AS noScore,
+              sum(reward_score IS NOT NULL AND correct IS NULL) AS noVerdict
+         FROM samples WHERE model_id = ? GROUP BY problem_id`,
+    )
+    .all(m.id) as { p: number; usable: number; noScore: number; noVerdict: number }[];
+  const byProblem = new Map(rows.map((r) => [r.p, r]));
+  const name = (ids: number[]) => nameProblems(ids, (id) => index.problem(id)?.problemId ?? String(id));
+  const noScore = set.gradedRows.filter((r) => !byProblem.get(r.problemId)?.usable).map((r) => r.problemId);
+  const used = rows.filter((r) => r.usable > 0);
+  const unscored = used.filter((r) => r.noScore > 0);
+  const unverdicted = used.filter((r) => r.noVerdict > 0);
+  const sum = (list: typeof rows, f: (r: (typeof rows)[number]) => number) => list.reduce((a, r) => a + f(r), 0);
+  const samples = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const out: string[] = [];
+  if (noScore.length)
+    out.push(
+      `${m.displayId}: best-of-k leaves out ${noScore.length} of its ${set.total} problems whose graded samples have no reward score ${name(noScore)}`,
+    );
+  if (unscored.length)
+    out.push(
+      `${m.displayId}: best-of-k leaves out ${samples(
+        sum(unscored, (r) => r.noScore),
+        'graded sample',
+      )} without a reward score ${name(unscored.map((r) => r.p))}: n is the samples with a reward score and a verdict`,
+    );
+  if (unverdicted.length)
+    out.push(
+      `${m.displayId}: best-of-k leaves out ${samples(
+        sum(unverdicted, (r) => r.noVerdict),
+        'sample',
+      )} with a reward score but no verdict ${name(unverdicted.map((r) => r.p))}`,
+    );
+  return out;
 }
 
 /** Reference answer of every problem, by problem row id. */

@@ -286,15 +286,17 @@ describe('following a problem across steps', () => {
   const steps = [100, 300, 500, 1000];
   test('first solved, lost at, pattern', () => {
     assert.deepEqual(followProblem([0, 0, 2, 5], steps), { firstSolvedStep: 500, lostAtStep: null, pattern: 'gained' });
-    assert.deepEqual(followProblem([3, 1, 0, 0], steps), { firstSolvedStep: 100, lostAtStep: 1000, pattern: 'lost' });
+    // lost at the first step of the final unsolved run (500), not the last unsolved step (trial 3 finding 7)
+    assert.deepEqual(followProblem([3, 1, 0, 0], steps), { firstSolvedStep: 100, lostAtStep: 500, pattern: 'lost' });
     assert.deepEqual(followProblem([3, 0, 2, 0], steps), {
       firstSolvedStep: 100,
       lostAtStep: 1000,
       pattern: 'flip-flop',
     });
+    // solved again at the end: not lost
     assert.deepEqual(followProblem([3, 0, 2, 2], steps), {
       firstSolvedStep: 100,
-      lostAtStep: 300,
+      lostAtStep: null,
       pattern: 'flip-flop',
     });
     assert.deepEqual(followProblem([1, 8, 8, 8], steps), { firstSolvedStep: 100, lostAtStep: null, pattern: 'always' });
@@ -516,8 +518,11 @@ describe('trajectories of the real run rlvr-probe-gsm8k/trajectory, recomputed f
       const solved = c.map((x) => x > 0);
       const first = solved.indexOf(true);
       assert.equal(p.firstSolvedStep, first < 0 ? null : STEPS[first]);
+      // the first step of the final unsolved run, when an earlier step solved it
       let lost: number | null = null;
-      for (let i = 0; i < 4; i++) if (!solved[i] && solved.slice(0, i).some(Boolean)) lost = STEPS[i];
+      for (let i = 0; i < 4; i++)
+        if (solved[i]) lost = null;
+        else if (i > 0 && solved[i - 1]) lost = STEPS[i];
       assert.equal(p.lostAtStep, lost);
     }
     const lost = trajectoryFilter(t, 'lost').map((i) => t.problems[i].problemId);

@@ -190,3 +190,216 @@ describe('finding 5: a comparison counts the problems of both models, and names 
     assert.match(comparisonRow(reportTable(r), 'Qwen-base-grpo'), /^Qwen-base-grpo\s+5\/12\s/);
   });
 });
+
+/**
+ * gen_traj.py / gen_traj_ragged.py's layout: `trajectory/step-<s>/{sft_raw,rl_raw}.jsonl` in the rollouts
+ * format, the base `org/sft` at every step. `steps` maps the step to the RL model's per-problem
+ * `[c, n]` (`'u'` for c: every verdict null; null: no record), `base` gives the base's `[c, n]`.
+ */
+function trainingFolder(steps: Record<number, ([number | 'u', number] | null)[]>, base: [number, number][]): string {
+  const dir = tempDir();
+  const line = (alias: string, name: string, rev: string, q: number, [c, n]: [number | 'u', number]) => ({
+    model_alias: alias,
+    model_name: name,
+    model_revision: rev,
+    qid: q,
+    question: `q${q}`,
+    gold: '7',
+    gold_value: 7,
+    rollouts: Array.from({ length: n }, (_, i) => ({
+      rollout: i,
+      pred_token: c !== 'u' && i < c ? '7' : '8',
+      correct: c === 'u' ? null : i < c,
+      text: `t${i}`,
+    })),
+  });
+  for (const [s, cs] of Object.entries(steps)) {
+    const d = `trajectory/step-${s}`;
+    put(
+      dir,
+      `${d}/sft_raw.jsonl`,
+      base.map((cn, q) => line('sft', 'org/sft', 'ck', q, cn)),
+    );
+    put(
+      dir,
+      `${d}/rl_raw.jsonl`,
+      cs.flatMap((cn, q) => (cn ? [line('rl', 'org/ppo', `step-${s}`, q, cn)] : [])),
+    );
+    writeFileSync(join(dir, d, 'run_config.json'), JSON.stringify({ question_file: 'data/x.jsonl' }));
+  }
+  return dir;
+}
+
+describe('finding 7: lostAtStep is when the problem was lost', () => {
+  test('c = 1, 0, 0 at steps 100, 300, 1000: lost at 300; 4, 4, 0: at 1000; 1, 0, 2: not lost', async () => {
+    // gen_traj.py traj1: per problem c (n = 4) at steps 100, 300, 1000
+    const C = [
+      [0, 2, 3],
+      [1, 0, 0],
+      [4, 4, 0],
+      [0, 0, 0],
+      [1, 0, 2],
+      [2, 2, 2],
+    ];
+    const steps: Record<number, [number, number][]> = {};
+    [100, 300, 1000].forEach((s, i) => {
+      steps[s] = C.map((c) => [c[i], 4]);
+    });
+    const r = await report(
+      trainingFolder(
+        steps,
+        [0, 2, 4, 0, 1, 2].map((c) => [c, 4]),
+      ),
+    );
+    const t = r.trajectories[0];
+    assert.deepEqual(
+      t.problems.map((p) => [p.problemId, p.lostAtStep, p.pattern]),
+      [
+        ['0', null, 'gained'],
+        ['1', 300, 'lost'],
+        ['2', 1000, 'lost'],
+        ['3', null, 'never'],
+        ['4', null, 'flip-flop'],
+        ['5', null, 'always'],
+      ],
+    );
+    // "lost during training" (not solved at the last step, solved before): problems 1 and 2
+    assert.match(reportTable(r), /of 6 problems: 2 lost during training/);
+  });
+});
+
+describe('finding 6: every checkpoint says over which of the series problems its figures are', () => {
+  test('step 300 without problem 0 and with problem 1 ungraded: 4/6 in table, JSON and CSV, and why', async () => {
+    // gen_traj_ragged.py: c (n) per problem at steps 100, 300, 1000; base 0, 2, 4, 0, 1, 2 of 4
+    const r = await report(
+      trainingFolder(
+        {
+          100: [
+            [0, 4],
+            [1, 4],
+            [4, 4],
+            [0, 4],
+            [1, 4],
+            [2, 4],
+          ],
+          300: [null, ['u', 4], [4, 4], [0, 4], [0, 4], [2, 4]],
+          1000: [
+            [6, 8],
+            [0, 8],
+            [0, 8],
+            [0, 8],
+            [4, 8],
+            [4, 8],
+          ],
+        },
+        [0, 2, 4, 0, 1, 2].map((c) => [c, 4]),
+      ),
+    );
+    const s300 = r.trajectories[0].steps.find((s) => s.step === 300)!;
+    const why = { noSamples: 0, ungraded: 1, belowK: 0, notInStep: 1 };
+    assert.deepEqual([s300.problems, s300.missing, s300.leftOut], [4, 2, why]);
+    // pass@1 over problems 2..5: (4/4 + 0 + 0 + 2/4) / 4 = 0.375; the base's over its 6:
+    // (0 + 2/4 + 4/4 + 0 + 1/4 + 2/4) / 6 = 0.375
+    const p1 = s300.passAtK[0];
+    assert.deepEqual([p1.k, p1.value, p1.problems, p1.missing, p1.leftOut], [1, 0.375, 4, 2, why]);
+    const b1 = s300.basePassAtK[0];
+    assert.deepEqual([b1.value, b1.problems, b1.missing], [0.375, 6, 0]);
+    const table = reportTable(r);
+    assert.match(table, /\n300\s+4\/6\s+20\s+6\s+37\.5\s+37\.5 \[[\d.]+,[\d.]+\] \(4\/6\)/);
+    assert.ok(
+      r.warnings.includes(
+        'series trajectory/step-*:org/ppo@step-* step 300: figures over 4 of the series\' 6 problems: 1 without a graded sample (problem "1"), 1 not in this checkpoint\'s results (problem "0"); its base\'s figures are over 6 of the base\'s 6 problems',
+      ),
+      r.warnings.join('\n'),
+    );
+    // CSV: step 300's pass@1: problems 4, missing 2, no_samples 0, ungraded 1, n_below_k 0, not_in_model 1
+    const row = csvRows(reportCsv(r), 'pass@k').find((c) => c[15] === '300' && c[3] === '1' && c[0].includes('ppo'))!;
+    assert.deepEqual([row[7], row[8], row[9], row[10], row[11], row[18]], ['4', '2', '0', '1', '0', '1']);
+  });
+});
+
+describe('finding 10: the note on a problem set changing along k names every k at which it changes', () => {
+  test('pass@4, pass@8, pass@12 each with its own denominator; best-of-k, maj@k and per level too', async () => {
+    // n per problem: 2, 4, 4, 8, 12 (every verdict true, answer "1", reward score i / 10)
+    // pass@4: over 4 of 5 (1 has n < 4); pass@8: over 2 of 5 (3 have n < 8); pass@16 is not on the grid
+    // (largest n 12: k = 1, 2, 4, 8, 12); pass@12: over 1 of 5 (4 have n < 12)
+    const dir = tempDir();
+    const ns = [2, 4, 4, 8, 12];
+    put(
+      dir,
+      'Qwen-rm/math_eval/math500/test_qwen-boxed.jsonl',
+      ns.map((n, i) => qwen(i, verdicts(n, n), { pred_score: Array.from({ length: n }, (_, j) => [j / 10]) })),
+    );
+    const r = await report(dir, { majAtK: true });
+    const w = (prefix: string) => r.warnings.find((x) => x.startsWith(prefix));
+    assert.equal(
+      w('Qwen-rm: the problem set changes along k: pass@'),
+      'Qwen-rm: the problem set changes along k: pass@4 over 4 of 5 problems: 1 has n < 4; pass@8 over 2 of 5 problems: 3 have n < 8; pass@12 over 1 of 5 problems: 4 have n < 12',
+    );
+    assert.equal(
+      w('Qwen-rm: the problem set changes along k: best-of-'),
+      'Qwen-rm: the problem set changes along k: best-of-4 over 4 of 5 problems: 1 has n with a reward score < 4; best-of-8 over 2 of 5 problems: 3 have n with a reward score < 8; best-of-12 over 1 of 5 problems: 4 have n with a reward score < 12',
+    );
+    assert.equal(
+      w('Qwen-rm: the problem set changes along k: maj@'),
+      'Qwen-rm: the problem set changes along k: maj@4 over 4 of 5 problems: 1 has n < 4; maj@8 over 2 of 5 problems: 3 have n < 8; maj@12 over 1 of 5 problems: 4 have n < 12',
+    );
+    assert.equal(
+      w('Qwen-rm level 1: '),
+      'Qwen-rm level 1: the problem set changes along k: pass@4 over 4 of 5 problems: 1 has n < 4; pass@8 over 2 of 5 problems: 3 have n < 8; pass@12 over 1 of 5 problems: 4 have n < 12',
+    );
+    // every marked value of the table is explained: pass@8 (2/5) is named
+    assert.match(reportTable(r), /100\.0 \[100\.0,100\.0\] \(2\/5\)/);
+  });
+});
+
+describe('finding 8: best-of-k says which problems and samples have no reward score', () => {
+  test('gen_bok.py: (3/5) with problems "3" and "4" named, and the unscored sample of problem "2"', async () => {
+    // p0 scores .9 .8 .1 .95; p1 .5 .5 .5 .2; p2 .3, none, .9, .1; p3 no pred_score; p4 every score null
+    const dir = tempDir();
+    const P: [number[], (number | null)[][] | null][] = [
+      [
+        [1, 0, 1, 0],
+        [[0.9], [0.8], [0.1], [0.95]],
+      ],
+      [
+        [1, 1, 0, 0],
+        [[0.5], [0.5], [0.5], [0.2]],
+      ],
+      [
+        [1, 0, 0, 0],
+        [[0.3], null as never, [0.9], [0.1]],
+      ],
+      [[0, 1, 0, 1], null],
+      [
+        [1, 0, 1, 1],
+        [[null], [null], [null], [null]],
+      ],
+    ];
+    put(
+      dir,
+      'Qwen-rm/math_eval/math500/test_qwen-boxed.jsonl',
+      P.map(([sc, ps], i) => qwen(i, sc.map(Boolean), ps ? { pred_score: ps } : {})),
+    );
+    const r = await report(dir);
+    const m = r.models[0];
+    // best-of-1 = mean c over the scored samples: p0 2/4, p1 2/4, p2 1/3 -> (0.5 + 0.5 + 1/3) / 3 = 0.4444
+    assert.deepEqual(
+      [m.bestOfK[0].k, m.bestOfK[0].problems, m.bestOfK[0].missing, m.bestOfK[0].leftOut.noScore],
+      [1, 3, 2, 2],
+    );
+    assert.ok(Math.abs(m.bestOfK[0].value! - 4 / 9) < 1e-12);
+    assert.ok(
+      r.warnings.includes(
+        'Qwen-rm: best-of-k leaves out 2 of its 5 problems whose graded samples have no reward score (problems "3", "4")',
+      ),
+      r.warnings.join('\n'),
+    );
+    assert.ok(
+      r.warnings.includes(
+        'Qwen-rm: best-of-k leaves out 1 graded sample without a reward score (problem "2"): n is the samples with a reward score and a verdict',
+      ),
+    );
+    assert.match(reportTable(r), /k=1 44\.4 \(3\/5\)/);
+  });
+});
