@@ -258,6 +258,7 @@ export function reportTable(r: Report): string {
   }
   if (r.audit.length) {
     out.push('', 'audit: figures stored in the folder that disagree with the raw samples:');
+    if (r.auditRules) out.push(`  (${r.auditRules})`);
     // Figures are recomputed from what could be read: say so when some of it could not.
     const unread = r.diagnostics.filter((d) => d.severity === 'error').length;
     if (unread > 0)

@@ -1,5 +1,5 @@
 import type { Diagnostic } from './model';
-import type { AuditEntry } from './audit';
+import { AUDIT_RULES, type AuditEntry } from './audit';
 import { type GraderAudit, graderAudit, type Regrade, regrade, toolVerdicts, toolVerdict } from './graderAudit';
 import {
   accuracyHistogram,
@@ -136,6 +136,8 @@ export interface Report {
   comparisons: ComparisonReport[];
   strata: StratumReport[];
   audit: AuditEntry[];
+  /** With audit entries: the rules the audit recomputed with (the report's own, src/core/audit.ts `AUDIT_RULES`). */
+  auditRules?: string;
   /**
    * The grader audit: groups of equivalent answers of one problem whose samples the folder graded
    * differently (`src/core/graderAudit.ts`).
@@ -389,6 +391,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     comparisons,
     strata,
     audit: options.audit ?? [],
+    ...(options.audit?.length ? { auditRules: AUDIT_RULES } : {}),
     graderAudit: graderAudit(index),
     ...(options.regrade ? { regrade: regrade(index) } : {}),
     grading: { by: tool ? 'folder and tool' : 'folder', toolGraded, toolCorrect },

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reportCsv, reportTable } from '../../src/cli/main';
+import { AUDIT_RULES, auditFolder } from '../../src/core/audit';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { crossoverK, type ProblemPair } from '../../src/core/metrics';
@@ -401,5 +402,75 @@ describe('finding 8: best-of-k says which problems and samples have no reward sc
       ),
     );
     assert.match(reportTable(r), /k=1 44\.4 \(3\/5\)/);
+  });
+});
+
+describe("finding 3: the folder-summary audit recomputes with the report's own rules", () => {
+  test('gen_roll_audit.py (named): 4/10 not 4/12; no regression from a problem without samples; rules stated', async () => {
+    const dir = tempDir();
+    const ro = (cs: unknown[]) => cs.map((c, i) => ({ rollout: i, pred_token: '7', correct: c, text: 't' }));
+    const line = (name: string, q: number, cs: unknown[] | null) => ({
+      model_alias: 'x',
+      model_name: name,
+      model_revision: 'main',
+      qid: q,
+      question: `q${q}`,
+      gold: '7',
+      ...(cs ? { rollouts: ro(cs) } : {}),
+    });
+    put(
+      dir,
+      'run1/sft_raw.jsonl',
+      [0, 1, 2, 3, 4].map((q) => line('org/sft', q, [T, F, F, F])),
+    );
+    put(dir, 'run1/rl_raw.jsonl', [
+      line('org/ppo', 0, [T, null, T, F]), // graded 3, c 2
+      line('org/ppo', 1, []), // no samples
+      line('org/ppo', 2, null), // no rollouts
+      line('org/ppo', 3, [T, 0.5, F, F]), // 0.5 is a score: graded 3, c 1
+      line('org/ppo', 4, [F, F, F, T]), // graded 4, c 1
+    ]);
+    writeFileSync(
+      join(dir, 'run1/run_config.json'),
+      JSON.stringify({ question_file: 'data/x.jsonl', sft_model: 'org/sft', rl_model: 'org/ppo' }),
+    );
+    writeFileSync(
+      join(dir, 'run1/summary.json'),
+      JSON.stringify({
+        metrics: {
+          n_questions: 5,
+          k: 4,
+          sft_sample_accuracy: 0.25,
+          rl_sample_accuracy: 0.9,
+          sft_pass_at_k: 1.0,
+          rl_pass_at_k: 0.5,
+          sharpening_questions: 0,
+          observed_expansion_questions: 0,
+          regression_questions: 0,
+          unchanged_questions: 5,
+        },
+      }),
+    );
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const audit = await auditFolder(index, dir);
+    const r = buildReport(index, { replicates: 100, audit });
+    index.close();
+    // RL: 12 samples, 2 ungraded (null, 0.5), correct 2 + 1 + 1 = 4: 4/10 = 0.4, as the report's sampleAccuracy.
+    // pass@4 over the problems with n >= 4 graded: only qid 4 (c 1 of 4): 1.0. The base: 5/20 = 0.25 and
+    // pass@4 = 1 agree with the file. Categories over qids 0, 3, 4 (1 and 2 have no samples): 2/3 and 1/3
+    // against 1/4 are sharpening, 1/4 against 1/4 unchanged: 2 / 0 / 0 / 1.
+    const byMetric = new Map(audit.map((a) => [a.metric, a.recomputed]));
+    assert.deepEqual(Object.fromEntries(byMetric), {
+      rl_sample_accuracy: 0.4,
+      rl_pass_at_k: 1,
+      sharpening_questions: 2,
+      unchanged_questions: 1,
+    });
+    assert.equal(r.models.find((m) => m.label.includes('ppo'))!.sampleAccuracy, 0.4);
+    const c = r.comparisons[0].categories;
+    assert.deepEqual([c.sharpening, c.regression, c.unchanged + c.unsolved], [2, 0, 1]);
+    assert.match(reportTable(r), /audit: .*\n {2}\(recomputed with the report's rules: n = graded samples/);
+    assert.equal(r.auditRules, AUDIT_RULES);
   });
 });
