@@ -255,6 +255,10 @@ export function reportTable(r: Report): string {
         `  ${safe(s.model)} level ${safe(s.level)} (${s.problems} problems): ${s.passAtK.map((p) => `@${p.k} ${pct(p.value)}${denominatorMark(p)}`).join('  ')}`,
       );
     }
+    for (const x of r.noLevel)
+      out.push(
+        `  ${safe(x.model)}: ${x.problems} of its ${x.total} problems without a level (${x.named.map((n) => JSON.stringify(safe(n))).join(', ')}${x.problems > x.named.length ? ', …' : ''}) are in no level's figures`,
+      );
   }
   if (r.audit.length) {
     out.push('', 'audit: figures stored in the folder that disagree with the raw samples:');

@@ -135,6 +135,11 @@ export interface Report {
   models: ModelReport[];
   comparisons: ComparisonReport[];
   strata: StratumReport[];
+  /**
+   * Per model whose folder has levels: its problems without a level, which are in no level's figures
+   * (`problems` of them, of the model's `total`, the first few named); empty when every problem has one.
+   */
+  noLevel: { model: string; problems: number; total: number; named: string[] }[];
   audit: AuditEntry[];
   /** With audit entries: the rules the audit recomputed with (the report's own, src/core/audit.ts `AUDIT_RULES`). */
   auditRules?: string;
@@ -352,6 +357,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
   }
 
   const strata: StratumReport[] = [];
+  const noLevel: Report['noLevel'] = [];
   const levels = index.levels();
   if (levels.length > 0) {
     const levelOf = new Map<number, string | null>(
@@ -369,6 +375,19 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
         strata.push({ model: m.displayId, level, problems: set.total, passAtK });
         const w = alongK(`${m.displayId} level ${level}`, 'pass', passAtK);
         if (w) warnings.push(w);
+      }
+      const without = rows.filter((r) => (levelOf.get(r.problemId) ?? null) === null).map((r) => r.problemId);
+      if (without.length) {
+        const name = (id: number) => index.problem(id)?.problemId ?? String(id);
+        noLevel.push({
+          model: m.displayId,
+          problems: without.length,
+          total: rows.length,
+          named: without.slice(0, 5).map(name),
+        });
+        warnings.push(
+          `${m.displayId}: ${without.length} of its ${rows.length} problems ${without.length === 1 ? 'has' : 'have'} no level ${nameProblems(without, name)}: in no level's figures (pass@k by difficulty level)`,
+        );
       }
     }
   }
@@ -390,6 +409,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     models: modelReports,
     comparisons,
     strata,
+    noLevel,
     audit: options.audit ?? [],
     ...(options.audit?.length ? { auditRules: AUDIT_RULES } : {}),
     graderAudit: graderAudit(index),

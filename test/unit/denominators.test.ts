@@ -305,8 +305,8 @@ describe('nothing lost while reading', () => {
     );
     const { index, summary } = await indexed(dir);
     assert.deepEqual(summary.diagnostics.map(fmt), [
-      'm/res.jsonl:1:warning:1 non-standard number (NaN, Infinity) read as missing value',
-      'm/res.jsonl:2:warning:1 non-standard number (NaN, Infinity) read as missing value',
+      'm/res.jsonl:1:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
+      'm/res.jsonl:2:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
     ]);
     const m = index.models()[0];
     assert.deepEqual([m.problems, m.samples, m.correct, m.scored], [3, 4, 2, 1]);

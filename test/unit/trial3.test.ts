@@ -474,3 +474,70 @@ describe("finding 3: the folder-summary audit recomputes with the report's own r
     assert.equal(r.auditRules, AUDIT_RULES);
   });
 });
+
+describe('finding 12: ungraded samples are reported as ungraded', () => {
+  test('a null verdict inside a graded problem is an info at its line, in every reader kind; the grader audit counts it ungraded', async () => {
+    // flat human-eval (gen_denom2.py lines 1-3): HumanEval/0 passed true, false, null: 2 graded, 1 ungraded
+    // rollouts (gen_roll.py qid 0): correct true, null, true, false: 3 graded, 1 ungraded
+    // Qwen2.5-Math: score [true, null]: 1 graded, 1 ungraded
+    const dir = tempDir();
+    put(dir, 'modelA_results.jsonl', [
+      { task_id: 'HumanEval/0', completion: 'return 1', passed: true },
+      { task_id: 'HumanEval/0', completion: 'return 1', passed: false },
+      { task_id: 'HumanEval/0', completion: 'return 1', passed: null },
+    ]);
+    put(dir, 'run1/rl_raw.jsonl', [
+      {
+        model_name: 'org/ppo',
+        model_revision: 'main',
+        qid: 0,
+        question: 'q0',
+        gold: '7',
+        rollouts: [true, null, true, false].map((c, i) => ({ rollout: i, pred_token: '7', correct: c, text: 't' })),
+      },
+    ]);
+    put(dir, 'Qwen-x/math_eval/math500/test_qwen-boxed.jsonl', [qwen(0, [T, null])]);
+    const index = TraceIndex.open(':memory:');
+    const summary = await indexFolder(index, dir);
+    const infos = summary.diagnostics.filter((d) => /no verdict \(ungraded\)/.test(d.message));
+    assert.deepEqual(infos.map((d) => `${d.file}:${d.line}: ${d.message}`).sort(), [
+      'Qwen-x/math_eval/math500/test_qwen-boxed.jsonl:1: problem "0" of model Qwen-x: 1 of its 2 samples has no verdict (ungraded): it is in no figure; its n is the 1 graded',
+      'modelA_results.jsonl:1: problem "HumanEval/0" of model modelA: 1 of its 3 samples has no verdict (ungraded): it is in no figure; its n is the 2 graded',
+      'run1/rl_raw.jsonl:1: problem "0" of model org/ppo: 1 of its 4 samples has no verdict (ungraded): it is in no figure; its n is the 3 graded',
+    ]);
+    // the grader audit: 3 ungraded samples (the flat and rollout ones have no extracted answer: still ungraded)
+    const r = buildReport(index, { replicates: 50 });
+    index.close();
+    assert.equal(r.graderAudit.samplesSkipped.ungraded, 3);
+  });
+});
+
+describe('finding 13: a problem without a level is named under the per-level section', () => {
+  test('gen_denom2.py: levels cover 5 of 6 problems; problem "3" has none', async () => {
+    const dir = tempDir();
+    put(dir, 'Qwen-x/math_eval/math500/test_qwen-boxed.jsonl', [
+      qwen(0, [T, T, F, F], { level: 'Level 2' }),
+      qwen(1, [T, F], { level: 'Level 2' }),
+      qwen(2, [T, F], { level: 'Level 2' }),
+      qwen(3, [T, T, T], { level: undefined }),
+      qwen(4, [F, F, F], { level: 'Level 5' }),
+      qwen(6, [T, T], { level: 3 }),
+    ]);
+    const r = await report(dir);
+    // levels: 2 (problems 0, 1, 2), 5 (4), 3 (6): 5 problems; problem 3 in none
+    assert.equal(
+      r.strata.reduce((a, s) => a + s.problems, 0),
+      5,
+    );
+    assert.deepEqual(r.noLevel, [{ model: 'Qwen-x', problems: 1, total: 6, named: ['3'] }]);
+    assert.ok(
+      r.warnings.includes(
+        'Qwen-x: 1 of its 6 problems has no level (problem "3"): in no level\'s figures (pass@k by difficulty level)',
+      ),
+    );
+    assert.match(
+      reportTable(r),
+      /pass@k by difficulty level:\n(.*\n)*  Qwen-x: 1 of its 6 problems without a level \("3"\) are in no level's figures/,
+    );
+  });
+});
