@@ -537,7 +537,7 @@ describe('finding 13: a problem without a level is named under the per-level sec
     );
     assert.match(
       reportTable(r),
-      /pass@k by difficulty level:\n(.*\n)*  Qwen-x: 1 of its 6 problems without a level \("3"\) are in no level's figures/,
+      /pass@k by difficulty level:\n(.*\n)* {2}Qwen-x: 1 of its 6 problems without a level \("3"\) are in no level's figures/,
     );
   });
 });
