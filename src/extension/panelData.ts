@@ -37,7 +37,7 @@ import {
   withinNoise,
 } from '../core/metrics';
 import { buildBaseIndex, problemSimilarity } from '../core/similarity';
-import { denominator, describeDenominator, problemSet } from '../core/denominators';
+import { denominator, describeDenominator, nameProblems, problemSet } from '../core/denominators';
 import { comparisonDenominator, comparisonWarning, maxMinN } from '../core/report';
 import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
 import { clusterOrder, computeTrajectories, type TrajectoryDetail, trajectoryFilter } from '../core/trajectories';
@@ -479,6 +479,14 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
       const sub = all.filter((r) => levelOf.get(r.problemId) === level);
       if (sub.length > 0) groups.push([level, sub]);
     }
+    const noLevel = levels.length ? all.filter((r) => (levelOf.get(r.problemId) ?? null) === null) : [];
+    if (noLevel.length)
+      warnings.push(
+        `${m.label}: ${noLevel.length} of its ${all.length} problems ${noLevel.length === 1 ? 'has' : 'have'} no level ${nameProblems(
+          noLevel.map((r) => r.problemId),
+          (id) => index.problem(id)?.problemId ?? String(id),
+        )}: in no level's curve`,
+      );
     for (const [level, sub] of groups) {
       const set = problemSet(sub);
       const maxN = set.graded.reduce((a, p) => Math.max(a, p.n), 0);

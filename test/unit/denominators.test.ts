@@ -151,7 +151,7 @@ describe('denominators: every problem of the model is counted', () => {
     const c = r.comparisons[0];
     assert.deepEqual(
       [c.problems, c.missing, c.leftOut],
-      [2, 2, { noSamples: 1, ungraded: 0, belowK: 0, notInBase: 1 }],
+      [2, 2, { noSamples: 1, ungraded: 0, belowK: 0, notInBase: 1, notInModel: 0 }],
     );
     assert.deepEqual(
       c.passAtKDiff.map((d) => [d.k, d.problems, d.missing]),

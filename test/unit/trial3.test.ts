@@ -13,6 +13,7 @@ import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { crossoverK, type ProblemPair } from '../../src/core/metrics';
 import { buildReport, type ReportOptions } from '../../src/core/report';
+import { overviewData } from '../../src/extension/panelData';
 import { tempDir } from './helpers';
 
 function put(dir: string, rel: string, lines: unknown[]): void {
@@ -45,6 +46,15 @@ async function report(dir: string, options: ReportOptions = {}) {
   const r = buildReport(index, { replicates: 200, ...options });
   index.close();
   return r;
+}
+
+/** The overview's data for `dir`, the base chosen by its label. */
+async function overview(dir: string, base?: string) {
+  const index = TraceIndex.open(':memory:');
+  await indexFolder(index, dir);
+  const d = overviewData(index, { baseId: index.models().find((m) => m.label === base)?.id, baseIsChoice: !!base }, 50);
+  index.close();
+  return d;
 }
 
 /** The row of `model` in the table's comparison section (after its header). */
@@ -153,6 +163,13 @@ describe('finding 5: a comparison counts the problems of both models, and names 
     const table = reportTable(r);
     assert.match(comparisonRow(table, 'Qwen-base-grpo'), /^Qwen-base-grpo\s+3\/4\s/);
     assert.match(table, /\(a\/b\) in a comparison: over a of the b problems of the two models/);
+    // the overview's coverage table: 3/4 with the reason, and the same warning
+    const d = await overview(dir, 'Qwen-base');
+    assert.deepEqual(
+      d.coverage.map((x) => [x.problems, x.missing, x.over]),
+      [[3, 1, "over 3 of 4 problems: 1 is only in the base model's results"]],
+    );
+    assert.ok(d.warnings.some((w) => w.includes('1 only Qwen-base has it: Qwen-base-grpo has no record of it (problem "3")')));
     // CSV: pass@k-diff at k = 1: problems 3, missing 1, not_in_base 0, not_in_model 1
     const [d1] = csvRows(reportCsv(r), 'pass@k-diff');
     assert.deepEqual([d1[3], d1[7], d1[8], d1[17], d1[18]], ['1', '3', '1', '0', '1']);
@@ -534,6 +551,9 @@ describe('finding 13: a problem without a level is named under the per-level sec
       r.warnings.includes(
         'Qwen-x: 1 of its 6 problems has no level (problem "3"): in no level\'s figures (pass@k by difficulty level)',
       ),
+    );
+    assert.ok(
+      (await overview(dir)).warnings.includes('Qwen-x: 1 of its 6 problems has no level (problem "3"): in no level\'s curve'),
     );
     assert.match(
       reportTable(r),
