@@ -257,7 +257,9 @@ export function reportTable(r: Report): string {
     }
     for (const x of r.noLevel)
       out.push(
-        `  ${safe(x.model)}: ${x.problems} of its ${x.total} problems without a level (${x.named.map((n) => JSON.stringify(safe(n))).join(', ')}${x.problems > x.named.length ? ', …' : ''}) are in no level's figures`,
+        x.problems === x.total
+          ? `  ${safe(x.model)}: none of its ${x.total} problems has a level`
+          : `  ${safe(x.model)}: ${x.problems} of its ${x.total} problems without a level (${x.named.map((n) => JSON.stringify(safe(n))).join(', ')}${x.problems > x.named.length ? ', …' : ''}) are in no level's figures`,
       );
   }
   if (r.audit.length) {

