@@ -13,6 +13,8 @@ import type {
   OverviewData,
   PplData,
   ProblemComparison,
+  ProblemRankingData,
+  RewardModelsData,
   ProblemModelStats,
   SimilarityData,
 } from '../src/shared/protocol';
@@ -729,5 +731,124 @@ export function coverageSpec(d: OverviewData, opts: OverviewChartOptions = {}): 
       order: { field: 'order' },
       tooltip: [{ field: 'model' }, { field: 'cellText', title: 'solved by' }, { field: 'count', title: 'problems' }],
     },
+  };
+}
+
+/**
+ * Reward models tab: best-of-N at one N against pairwise accuracy, one point per scorer (labelled), with
+ * the denominators in the axis titles. Wen et al. 2025 ask how well the first predicts the second.
+ */
+export function rewardScatterSpec(m: RewardModelsData['models'][number], n: number, width: number): Spec {
+  const rows = m.scorers.flatMap((s) => {
+    const b = s.bestOfN.find((x) => x.n === n);
+    if (s.pairwiseAccuracy === null || !b || b.value === null) return [];
+    return [{ scorer: s.name, accuracy: s.pairwiseAccuracy, best: b.value, passAtN: b.passAtN, regret: b.regret }];
+  });
+  const point = m.scorers[0]?.bestOfN.find((x) => x.n === n);
+  return {
+    width: Math.max(320, Math.min(width - 40, 900)),
+    height: 340,
+    data: { values: rows },
+    title: {
+      text: `best-of-${n} against pairwise accuracy (${rows.length} scorers)`,
+      subtitle: `pairwise accuracy ${m.over}; best-of-${n} ${point?.over ?? 'over no problem'}; pass@${n} (the oracle) = ${point?.passAtN === null || point?.passAtN === undefined ? '—' : point.passAtN.toFixed(3)}`,
+    },
+    encoding: {
+      x: {
+        field: 'accuracy',
+        type: 'quantitative',
+        title: `pairwise accuracy (${m.scorers[0]?.pairs ?? 0} correct-vs-incorrect pairs per scorer, ties 1/2)`,
+        scale: { zero: false, nice: true },
+      },
+      y: { field: 'best', type: 'quantitative', title: `best-of-${n}`, scale: { zero: false, nice: true } },
+      tooltip: [
+        { field: 'scorer', title: 'scorer' },
+        { field: 'accuracy', title: 'pairwise accuracy', format: '.4f' },
+        { field: 'best', title: `best-of-${n}`, format: '.4f' },
+        { field: 'passAtN', title: `pass@${n}`, format: '.4f' },
+        { field: 'regret', title: 'regret', format: '.4f' },
+      ],
+    },
+    layer: [
+      { mark: { type: 'point', filled: true, size: 70 } },
+      { mark: { type: 'text', align: 'left', dx: 6, dy: -4, fontSize: 10 }, encoding: { text: { field: 'scorer' } } },
+    ],
+  };
+}
+
+/**
+ * One problem's samples as each scorer ranks them: a row per scorer, its samples from the best score
+ * (left) to the worst, coloured by verdict, the sample index written in the cell; samples a scorer did
+ * not score come last in grey. Ties keep sample order and are marked in the tooltip. A click on a cell
+ * gives its `sampleId` (the view opens the sample).
+ */
+export function rankingStripSpec(r: ProblemRankingData, width: number): Spec {
+  const rows: Record<string, unknown>[] = [];
+  for (const sc of r.scorers) {
+    const order = r.samples
+      .map((s, i) => ({ s, i, score: sc.scores[i] }))
+      .sort((a, b) =>
+        a.score === null ? (b.score === null ? a.i - b.i : 1) : b.score === null ? -1 : b.score - a.score || a.i - b.i,
+      );
+    order.forEach((o, pos) => {
+      const tied = o.score !== null && order.some((x) => x !== o && x.score === o.score);
+      const steps = sc.steps[o.i];
+      rows.push({
+        scorer: sc.name,
+        position: pos + 1,
+        sampleId: o.s.sampleId,
+        sample: o.s.sampleIndex,
+        verdict:
+          o.score === null ? 'not scored' : o.s.correct === null ? 'ungraded' : o.s.correct ? 'correct' : 'incorrect',
+        score: o.score === null ? 'not scored' : `${Number(o.score.toPrecision(6))}${tied ? ' (tied)' : ''}`,
+        steps: steps
+          ? `${steps.length} steps, ${sc.rule ?? 'min'}: ${steps.map((x) => Number(x.toPrecision(3))).join(', ')}`
+          : '',
+        text: o.s.preview,
+      });
+    });
+  }
+  const cell = Math.max(16, Math.min(40, Math.floor((width - 180) / Math.max(1, r.samples.length))));
+  return {
+    width: cell * Math.max(1, r.samples.length),
+    height: { step: 18 },
+    data: { values: rows },
+    encoding: {
+      x: { field: 'position', type: 'ordinal', title: 'rank by score (1 = best)', axis: { labelAngle: 0 } },
+      y: { field: 'scorer', type: 'nominal', title: null, sort: r.scorers.map((s) => s.name) },
+      tooltip: [
+        { field: 'scorer' },
+        { field: 'sample', title: 'sample' },
+        { field: 'verdict' },
+        { field: 'score' },
+        { field: 'steps' },
+        { field: 'text', title: 'text (start)' },
+      ],
+    },
+    layer: [
+      {
+        mark: { type: 'rect', stroke: cssVar('--vscode-editor-background', '#fff'), strokeWidth: 1, cursor: 'pointer' },
+        encoding: {
+          color: {
+            field: 'verdict',
+            type: 'nominal',
+            title: 'sample',
+            scale: {
+              domain: ['correct', 'incorrect', 'ungraded', 'not scored'],
+              range: [
+                cssVar('--vscode-testing-iconPassed', '#3fa34d'),
+                cssVar('--vscode-testing-iconFailed', '#d64545'),
+                '#888888',
+                '#cccccc',
+              ],
+            },
+          },
+        },
+      },
+      {
+        mark: { type: 'text', fontSize: 9, color: '#ffffff', cursor: 'pointer' },
+        encoding: { text: { field: 'sample' } },
+      },
+    ],
   };
 }

@@ -9,6 +9,7 @@ import { Rpc } from './rpc';
 import { ProblemView } from './problemView';
 import { OverviewView } from './overviewView';
 import { TrainingView } from './trainingView';
+import { RewardModelsView } from './rewardModelsView';
 import { h } from './dom';
 import type { PanelState, ViewKind } from '../src/shared/protocol';
 
@@ -19,12 +20,14 @@ function start(): void {
   const rpc = new Rpc(view);
   let current: ProblemView | OverviewView | undefined;
   let training: { view: TrainingView; loaded: boolean } | undefined;
+  let rewards: { view: RewardModelsView; loaded: boolean } | undefined;
   rpc.onInit = (state: PanelState) => {
     if (state.view !== view) return;
     if (view === 'overview') {
       const saved = rpc.getState();
       const panes = overviewTabs(root, rpc, saved?.view === 'overview' ? saved.tab : undefined);
       training = panes.training;
+      rewards = panes.rewards;
       current = new OverviewView(panes.models, rpc, saved?.view === 'overview' ? saved : undefined);
     } else {
       const saved = rpc.getState();
@@ -40,11 +43,13 @@ function start(): void {
   rpc.onChanged = () => {
     void current?.load();
     if (training?.loaded) void training.view.load();
+    if (rewards?.loaded) void rewards.view.load();
   };
   // Re-render charts when VS Code switches theme (it changes the body's classes).
   new MutationObserver(() => {
     current?.rerenderCharts();
     if (training?.loaded) training.view.rerenderCharts();
+    if (rewards?.loaded) rewards.view.rerenderCharts();
   }).observe(document.body, {
     attributes: true,
     attributeFilter: ['class'],
@@ -52,33 +57,45 @@ function start(): void {
   rpc.start();
 }
 
+type OverviewTab = NonNullable<PanelState['tab']>;
+
 /**
- * The overview's two tabs: Models (the overview proper) and Training (checkpoint series, loaded when
- * first shown). The tab shown is kept in the webview state (`tab`).
+ * The overview's tabs: Models (the overview proper), Training (checkpoint series) and Reward models
+ * (several scorers on the same samples); the last two are loaded when first shown (the reward models'
+ * bootstrap takes a moment). The tab shown is kept in the webview state (`tab`).
  */
 function overviewTabs(
   root: HTMLElement,
   rpc: Rpc,
   savedTab: PanelState['tab'],
-): { models: HTMLElement; training: { view: TrainingView; loaded: boolean } } {
+): {
+  models: HTMLElement;
+  training: { view: TrainingView; loaded: boolean };
+  rewards: { view: RewardModelsView; loaded: boolean };
+} {
   const models = h('div', { id: 'overview-models', role: 'tabpanel', 'aria-labelledby': 'tab-models' });
   const pane = h('div', { id: 'overview-training', role: 'tabpanel', 'aria-labelledby': 'tab-training' });
+  const rmPane = h('div', { id: 'overview-reward-models', role: 'tabpanel', 'aria-labelledby': 'tab-reward-models' });
   const training = { view: new TrainingView(pane, rpc), loaded: false };
-  const tabs = (['models', 'training'] as const).map((t) =>
-    h(
-      'button',
-      { id: `tab-${t}`, role: 'tab', className: 'tab', onclick: () => show(t) },
-      t === 'models' ? 'Models' : 'Training',
-    ),
+  const rewards = { view: new RewardModelsView(rmPane, rpc), loaded: false };
+  const names: Record<OverviewTab, [string, string]> = {
+    models: ['tab-models', 'Models'],
+    training: ['tab-training', 'Training'],
+    rewardModels: ['tab-reward-models', 'Reward models'],
+  };
+  const order: OverviewTab[] = ['models', 'training', 'rewardModels'];
+  const tabs = order.map((t) =>
+    h('button', { id: names[t][0], role: 'tab', className: 'tab', onclick: () => show(t) }, names[t][1]),
   );
-  const show = (t: 'models' | 'training') => {
+  const show = (t: OverviewTab) => {
     for (const [i, b] of tabs.entries()) {
-      const on = (i === 0) === (t === 'models');
+      const on = order[i] === t;
       b.setAttribute('aria-selected', String(on));
       b.classList.toggle('selected', on);
     }
     models.hidden = t !== 'models';
     pane.hidden = t !== 'training';
+    rmPane.hidden = t !== 'rewardModels';
     rpc.stateExtras = { tab: t };
     const saved = rpc.getState();
     if (saved?.view === 'overview') rpc.setState({ ...saved, view: 'overview' });
@@ -86,10 +103,16 @@ function overviewTabs(
       training.loaded = true;
       void training.view.load();
     }
+    if (t === 'rewardModels') {
+      if (!rewards.loaded) {
+        rewards.loaded = true;
+        void rewards.view.load();
+      } else rewards.view.rerenderCharts();
+    }
   };
-  root.replaceChildren(h('nav', { className: 'tabs', role: 'tablist' }, tabs), models, pane);
-  show(savedTab === 'training' ? 'training' : 'models');
-  return { models, training };
+  root.replaceChildren(h('nav', { className: 'tabs', role: 'tablist' }, tabs), models, pane, rmPane);
+  show(savedTab && order.includes(savedTab) ? savedTab : 'models');
+  return { models, training, rewards };
 }
 
 start();

@@ -13,6 +13,7 @@ import { type Denominator, denominatorMark } from '../core/denominators';
 import { type PplReport, readPplSidecar } from '../core/ppl';
 import type { ReaderOptions } from '../core/readers';
 import { buildReport, type Report } from '../core/report';
+import { type RewardModelsReport, describeRewardDenominator, rewardDenominator } from '../core/rewardReport';
 import { compileStepPattern } from '../core/series';
 import { type Trajectory, trajectoryFilter } from '../core/trajectories';
 import { escapeControl } from '../core/text';
@@ -90,6 +91,8 @@ interface IndexCliOptions {
   inputFormat?: FormatId;
   scorer?: string;
   correctThreshold?: number;
+  /** `--mapping`: a mapping file given by path (absolute). */
+  mapping?: string;
 }
 
 /** Indexes `folder` (checked, made absolute) into `--db` or the default index; returns the open index. */
@@ -100,7 +103,11 @@ async function runIndex(
   const abs = checkFolder(folder);
   const index = TraceIndex.open(opts.db ?? defaultDbPath(abs));
   stateFallback();
-  const readerOptions: ReaderOptions = { scorer: opts.scorer, correctThreshold: opts.correctThreshold };
+  const readerOptions: ReaderOptions = {
+    scorer: opts.scorer,
+    correctThreshold: opts.correctThreshold,
+    ...(opts.mapping ? { mappingFile: opts.mapping } : {}),
+  };
   const summary = await indexFolder(index, abs, {
     onProgress: progress(!!opts.quiet),
     format: opts.inputFormat,
@@ -133,6 +140,16 @@ function parseScorer(v: string): string {
 }
 
 /** Options of the `index` command. */
+const MAPPING_HELP =
+  "a mapping file (see docs/mapping.md) to read the folder with, for folders where a trace-inspector.mapping.json cannot be written; its globs are relative to <folder>, and it comes before the folder's own mapping files";
+
+/** `--mapping` value: an existing file, as an absolute path. */
+function parseMappingFile(v: string): string {
+  const abs = resolve(v);
+  if (!existsSync(abs) || !statSync(abs).isFile()) throw new InvalidArgumentError(`not a file: ${v}`);
+  return abs;
+}
+
 const SCORER_HELP =
   'Inspect AI logs: the scorer whose values are the verdicts, or name.key for one metric of a scorer whose value is a dict (default: the first scorer whose values are verdicts)';
 
@@ -275,6 +292,13 @@ export function reportTable(r: Report): string {
     for (const a of r.audit)
       out.push(`  ${safe(a.file)}: ${safe(a.metric)} stored ${num(a.stored)} recomputed ${num(a.recomputed)}`);
   }
+  if (r.rewardModels) {
+    for (const rm of [r.rewardModels, ...(r.rewardModels.otherModels ?? [])]) out.push('', ...rewardModelLines(rm));
+    if (r.rewardModels.unattachedScores > 0)
+      out.push(
+        `  ${r.rewardModels.unattachedScores} score${r.rewardModels.unattachedScores === 1 ? '' : 's'} attach to no sample and are left out (see the diagnostics)`,
+      );
+  }
   out.push(...graderAuditLines(r));
   if (r.regrade) out.push(...regradeLines(r.regrade));
   if (r.ppl) out.push('', ...pplLines(r.ppl, new Map(r.models.map((m) => [m.id, m.label]))));
@@ -282,6 +306,82 @@ export function reportTable(r: Report): string {
   for (const w of r.warnings) out.push(`warning: ${safe(w)}`);
   if (r.diagnostics.length) out.push('', `${r.diagnostics.length} diagnostics:`, formatDiagnostics(r.diagnostics));
   return out.join('\n');
+}
+
+/**
+ * The reward-model section of the table: the ranking of scorers by pairwise accuracy with best-of-N,
+ * pass@N and regret at each N, the rank correlations across scorers per N, and Spearman per stratum.
+ */
+export function rewardModelLines(rm: RewardModelsReport): string[] {
+  const out: string[] = [];
+  const nMax = rm.ns[rm.ns.length - 1] ?? 0;
+  out.push(
+    `reward models on the samples of ${safe(rm.model)}: ${rm.scorers.length} scorer${rm.scorers.length === 1 ? '' : 's'} compared on the same graded samples, ${describeRewardDenominator(rm)} (up to ${nMax} samples each)`,
+  );
+  const incomplete = Object.entries(rm.incompleteByScorer).filter(([, v]) => v > 0);
+  if (incomplete.length)
+    out.push(
+      `  problems a scorer did not score completely: ${incomplete.map(([s, v]) => `${safe(s)} ${v}`).join(', ')}`,
+    );
+  const rules = Object.entries(rm.stepRules);
+  if (rules.length)
+    out.push(`  step scores reduced to one number by: ${rules.map(([s, rule]) => `${safe(s)} ${rule}`).join(', ')}`);
+  const ranked = [...rm.scorers].sort((a, b) => (b.pairwiseAccuracy ?? -1) - (a.pairwiseAccuracy ?? -1));
+  const num = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(4));
+  out.push(
+    table([
+      [
+        'rank',
+        'scorer',
+        'pairwise acc',
+        'pairs',
+        ...rm.ns.map((n) => `best-of-${n}`),
+        ...rm.ns.filter((n) => n > 1).map((n) => `regret@${n}`),
+      ],
+      ...ranked.map((s, i) => [
+        String(i + 1),
+        safe(s.name),
+        num(s.pairwiseAccuracy) + denominatorMark(rewardDenominator(rm)),
+        String(s.pairs),
+        ...s.bestOfN.map((b) => num(b.value) + denominatorMark(b)),
+        ...s.bestOfN.filter((b) => b.n > 1).map((b) => num(b.regret) + denominatorMark(b)),
+      ]),
+      ['', 'pass@N (oracle)', '', '', ...(ranked[0]?.bestOfN ?? []).map((b) => num(b.passAtN) + denominatorMark(b))],
+    ]),
+  );
+  // a point over fewer problems than the common set says why, once per N (the same for every scorer)
+  for (const b of ranked[0]?.bestOfN ?? [])
+    if (b.belowN > 0) out.push(`  best-of-${b.n}, pass@${b.n}, regret@${b.n}: ${describeRewardDenominator(rm, b)}`);
+  const defined = rm.correlations.filter((c) => c.spearman !== null || c.kendall !== null);
+  if (defined.length) {
+    out.push(
+      `rank correlation across the ${rm.scorers.length} scorers between pairwise accuracy and best-of-N (95% percentile bootstrap over the ${rm.problems} problems of the common set, ${rm.bootstrap.replicates} replicates, seed ${rm.bootstrap.seed}; Kendall's tau-b):`,
+    );
+    for (const c of defined)
+      out.push(
+        `  N=${c.n}: Spearman ${num(c.spearman)} [${num(c.ciLow)}, ${num(c.ciHigh)}]  Kendall tau-b ${num(c.kendall)} [${num(c.kendallCiLow)}, ${num(c.kendallCiHigh)}]`,
+      );
+    const undefinedAt = rm.correlations.filter((c) => c.spearman === null).map((c) => c.n);
+    if (undefinedAt.length)
+      out.push(
+        `  N=${undefinedAt.join(', ')}: undefined (best-of-N has no spread across scorers; at N=1 it is pass@1 for all)`,
+      );
+  } else if (rm.scorers.length < 2) out.push('  (one scorer: no correlation across scorers)');
+  // per stratum only the correlation across scorers is printed (per-scorer figures are in the JSON): none with one scorer
+  if (rm.strata.length && rm.scorers.length >= 2) {
+    const nShow = rm.ns.filter((n) => n > 1);
+    out.push(`by stratum: problems, Spearman of pairwise accuracy with best-of-N at N=${nShow.join(', ')}:`);
+    for (const st of rm.strata)
+      out.push(
+        `  ${safe(st.by)} ${safe(st.value)} (${st.problems} problems): ${st.spearman
+          .filter((x) => x.n > 1)
+          .map((x) => num(x.value))
+          .join('  ')}`,
+      );
+    for (const [by, n] of Object.entries(rm.unmatched))
+      if (n > 0) out.push(`  ${n} problem${n === 1 ? ' has' : 's have'} no ${safe(by)} (in no stratum of it)`);
+  }
+  return out;
 }
 
 /** Quotes an answer from model output for the table: control characters escaped, one line, at most 40 characters. */
@@ -485,7 +585,7 @@ function table(rows: string[][]): string {
 
 /** Header of {@link reportCsv}. */
 export const CSV_HEADER =
-  'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,base,not_in_base,not_in_model';
+  'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer,base,not_in_base,not_in_model';
 
 /**
  * CSV of every curve point, one row per (model, metric, k, level) ("long" format, ready for a data
@@ -494,7 +594,12 @@ export const CSV_HEADER =
  * difficulty level (pass@k). `problems` entered the mean; `missing` = the model's other problems, split
  * into `no_samples`, `ungraded` (no graded sample), `n_below_k` and `no_reward_score` (best-of-k), so
  * `problems + missing` is the model's number of problems (of that level). Empty cells are missing
- * values. Then one block of rows per checkpoint of each training series (`series` and `step` set,
+ * values. With several scorers, per scorer (column `scorer`) `rm-pairwise-accuracy` (k empty),
+ * `rm-best-of-n`, `rm-pass@n` and `rm-regret` at each N (k = N; problems = the problems every scorer scored
+ * with at least N samples), and per N `rm-spearman` and `rm-kendall-tau-b` with their bootstrap interval
+ * (scorer empty); on these rows too `problems + missing` is the model's number of problems, split into
+ * `no_samples`, `ungraded`, `n_below_k` and `no_reward_score` (= some scorer lacks a score for a graded
+ * sample of the problem); reward-model strata are in the JSON. Then one block of rows per checkpoint of each training series (`series` and `step` set,
  * `model` = the checkpoint): `sample-accuracy` (problems = problems with graded samples), `pass@k` and
  * `base-pass@k` at k = 1 and the series' largest k (with their denominators: a step's `problems + missing`
  * = the series' problems, `not_in_model` = those this checkpoint has no record of; a base's = its own), `category:<name>` (value = problems; problems =
@@ -541,6 +646,7 @@ export function reportCsv(r: Report): string {
         '',
         '',
         '',
+        '',
       ].join(','),
     );
   for (const m of r.models) {
@@ -571,6 +677,7 @@ export function reportCsv(r: Report): string {
           d.leftOut.noSamples,
           d.leftOut.ungraded,
           d.leftOut.belowK,
+          '',
           '',
           '',
           '',
@@ -618,6 +725,7 @@ export function reportCsv(r: Report): string {
             s.step,
             '',
             '',
+            '',
             d?.leftOut.notInStep ?? '',
           ].join(','),
         );
@@ -637,6 +745,60 @@ export function reportCsv(r: Report): string {
         row('gain:expansion', '', g.gainFromExpansion, g.problems);
       }
       row('mean-chars', '', s.meanChars, s.problems);
+    }
+  }
+  // Reward models: one row per scorer and metric (and N), correlations per N with the scorer cell empty.
+  const models = new Map(r.models.map((m) => [m.id, m.label]));
+  for (const rm of r.rewardModels ? [r.rewardModels, ...(r.rewardModels.otherModels ?? [])] : []) {
+    const cells = (
+      metric: string,
+      k: number | '',
+      value: number | null,
+      lo: number | null | '',
+      hi: number | null | '',
+      problems: number,
+      belowN: number,
+      scorer: string,
+    ) => {
+      const missing = rm.total - problems;
+      lines.push(
+        [
+          q(rm.model),
+          q(models.get(rm.model) ?? rm.model),
+          metric,
+          k,
+          value ?? '',
+          lo ?? '',
+          hi ?? '',
+          problems,
+          missing,
+          // no_samples, ungraded, n_below_k, no_reward_score (here: some scorer's score is missing), level,
+          // series, step
+          rm.leftOut.noSamples,
+          rm.leftOut.noGradedSample,
+          belowN,
+          rm.leftOut.incompleteScores,
+          '',
+          '',
+          '',
+          q(scorer),
+          '',
+          '',
+          '',
+        ].join(','),
+      );
+    };
+    for (const s of rm.scorers) {
+      cells('rm-pairwise-accuracy', '', s.pairwiseAccuracy, '', '', rm.problems, 0, s.name);
+      for (const b of s.bestOfN) {
+        cells('rm-best-of-n', b.n, b.value, '', '', b.problems, b.belowN, s.name);
+        cells('rm-pass@n', b.n, b.passAtN, '', '', b.problems, b.belowN, s.name);
+        cells('rm-regret', b.n, b.regret, '', '', b.problems, b.belowN, s.name);
+      }
+    }
+    for (const c of rm.correlations) {
+      cells('rm-spearman', c.n, c.spearman, c.ciLow, c.ciHigh, rm.problems, 0, '');
+      cells('rm-kendall-tau-b', c.n, c.kendall, c.kendallCiLow, c.kendallCiHigh, rm.problems, 0, '');
     }
   }
   return lines.join('\n');
@@ -711,6 +873,7 @@ export function program(): Command {
     )
     .option('--scorer <name>', SCORER_HELP, parseScorer)
     .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
+    .option('--mapping <file>', MAPPING_HELP, parseMappingFile)
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (folder: string, opts: IndexCliOptions & { format: string }) => {
       const { index, summary } = await runIndex(folder, opts);
@@ -784,6 +947,7 @@ export function program(): Command {
     )
     .option('--scorer <name>', SCORER_HELP, parseScorer)
     .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
+    .option('--mapping <file>', MAPPING_HELP, parseMappingFile)
     .option('-q, --quiet', 'no progress on stderr')
     .action(
       async (
@@ -799,6 +963,7 @@ export function program(): Command {
           inputFormat?: FormatId;
           stepPattern?: string;
           scorer?: string;
+          mapping?: string;
           quiet?: boolean;
         },
       ) => {

@@ -13,6 +13,8 @@
  * - `notInModel` (comparisons): the base model has a record of it, the model none. A comparison's
  *   whole is every problem either model has a record of, so a problem only the base has is counted too;
  * - `notInStep` (training steps): another checkpoint of the series has a record of it, this one none;
+ * - `unscored` (reward models): some scorer lacks a score for one of its graded samples, so the scorers
+ *   could not be compared on the same samples;
  * - `belowK`: fewer than k samples (pass@k: graded samples; maj@k: samples; best-of-k: samples with a
  *   reward score and a verdict). Never padded, never counted as failures (see metrics/passAtK.ts).
  * Pure; no `vscode` import.
@@ -29,6 +31,8 @@ export interface LeftOut {
   notInBase?: number;
   notInModel?: number;
   notInStep?: number;
+  /** Reward models: graded samples, but some scorer lacks a score for one of them (not every scorer scored it). */
+  unscored?: number;
 }
 
 /** A figure's denominator: `problems` entered the mean, `missing` did not (`leftOut` says why). */
@@ -99,6 +103,7 @@ export function describeDenominator(d: Denominator, k?: number, nName = 'n'): st
   if (l.notInBase) why.push(`${plural(l.notInBase, 'is', 'are')} not graded for the base model`);
   if (l.notInModel) why.push(`${plural(l.notInModel, 'is', 'are')} only in the base model's results`);
   if (l.notInStep) why.push(`${plural(l.notInStep, 'is', 'are')} not in this checkpoint's results`);
+  if (l.unscored) why.push(`${plural(l.unscored, 'lacks', 'lack')} a score of some scorer`);
   if (l.belowK) why.push(`${plural(l.belowK, 'has', 'have')} ${nName} < ${k ?? 'k'}`);
   return `over ${d.problems} of ${plural(total, 'problem', 'problems')}: ${why.join(', ')}`;
 }

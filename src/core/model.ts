@@ -43,6 +43,29 @@ export interface SampleRecord {
   contentHash?: string;
   /** `text` as UTF-8 bytes, when the parallel reader has them (the indexer binds these instead). */
   textUtf8?: Uint8Array;
+  /** Named scores of several scorers (reward models, judges), when the source gives them. */
+  scores?: NamedScore[];
+}
+
+/**
+ * How a process reward model's list of step scores becomes one number: the smallest step (`min`, the
+ * default: a solution is as good as its worst step, Lightman et al. 2023), the last step (`last`) or
+ * the product of the steps (`product`: the chance that every step is right when steps are probabilities).
+ */
+export type StepRule = 'min' | 'last' | 'product';
+
+export const STEP_RULES: readonly StepRule[] = ['min', 'last', 'product'];
+
+/** One scorer's score of one sample. */
+export interface NamedScore {
+  /** Scorer name (`gpt4o`, `ArmoRM`: a reward model or judge). */
+  scorer: string;
+  /** The score (higher is better); for step scores, the steps reduced by `rule`. */
+  value: number;
+  /** A process reward model's step scores, kept for display; absent for a single score. */
+  steps?: number[];
+  /** The rule that reduced `steps` to `value`; absent for a single score. */
+  rule?: StepRule;
 }
 
 /** Where a model's identity comes from. */
@@ -76,6 +99,21 @@ export interface ProblemRecord {
   referenceAnswer?: string | null;
   /** Difficulty level as a string (`1`..`5`, `easy`), when present. */
   level?: string | null;
+  /** Subject (`Algebra`), when present. */
+  subject?: string | null;
+  /** 0-based position of the record in a JSON document, for messages; absent for JSONL. */
+  record?: number;
+  /**
+   * What the record gives besides (or instead of) samples:
+   * - absent: samples (with their named scores, if any);
+   * - `scores`: no samples, only `scores` for samples that other records define (a scorer per file),
+   *   matched by (dataset, problem id, sample index) and by model name when `model.name` is not empty
+   *   (empty: whichever single model has that problem and sample index);
+   * - `info`: no samples, only facts about the problem (question, reference answer, level, subject).
+   */
+  role?: 'scores' | 'info';
+  /** With role `scores`: the scores, each with the index of the sample it is for. */
+  scores?: (NamedScore & { sampleIndex: number })[];
   samples: SampleRecord[];
 }
 

@@ -35,6 +35,7 @@ import {
 import { comparisonPairs, guessBaseModel, pickModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
 import { type PplRead, type PplReport, pplReport } from './ppl';
+import { type RewardModelsReport, rewardModelsReport } from './rewardReport';
 import { computeTrajectories, reportTrajectory, type Trajectory } from './trajectories';
 
 /**
@@ -158,6 +159,13 @@ export interface Report {
   grading: { by: 'folder' | 'folder and tool'; toolGraded: number; toolCorrect: number };
   /** How maj@k decides whether the winning answer is correct (present with maj@k). */
   majAtKRule?: string;
+  /**
+   * Reward models (several scorers on the same samples): for the model whose samples carry the most
+   * scorers, each scorer's pairwise accuracy and best-of-N with pass@N and regret, and the rank
+   * correlations between the two across scorers (src/core/rewardReport.ts); `otherModels` holds the
+   * same for other scored models. Absent when no sample has a score.
+   */
+  rewardModels?: RewardModelsReport & { unattachedScores: number; otherModels?: RewardModelsReport[] };
   /**
    * PPL_base per model and per comparison, when the folder carries a base-model log-probability sidecar
    * (src/core/ppl.ts); absent otherwise.
@@ -360,12 +368,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
   const noLevel: Report['noLevel'] = [];
   const levels = index.levels();
   if (levels.length > 0) {
-    const levelOf = new Map<number, string | null>(
-      (index.db.prepare('SELECT id, level FROM problems').all() as { id: number; level: string | null }[]).map((p) => [
-        p.id,
-        p.level,
-      ]),
-    );
+    const levelOf = index.levelByProblem();
     for (const m of models) {
       const rows = byModel.get(m.id) ?? [];
       for (const level of levels) {
@@ -418,6 +421,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     ...(options.regrade ? { regrade: regrade(index) } : {}),
     grading: { by: tool ? 'folder and tool' : 'folder', toolGraded, toolCorrect },
     ...(options.majAtK ? { majAtKRule: MAJ_AT_K_RULE } : {}),
+    ...rewardSection(index, boot),
     ...(options.ppl?.available ? { ppl: pplReport(options.ppl, models, pairsToCompare) } : {}),
     trajectories: training.trajectories.map(reportTrajectory),
     diagnostics: index.diagnostics(),
@@ -501,6 +505,25 @@ export function comparisonWarning(
     .filter(([ids]) => ids.length > 0)
     .map(([ids, one, many]) => `${ids.length} ${ids.length === 1 ? one : many} ${name(ids)}`);
   return `${model} vs ${base}: compared over ${d.problems} of the ${d.problems + d.missing} problems of the two models: ${why.join('; ')}`;
+}
+
+/**
+ * The `rewardModels` section: the model with the most scorers first (ties: the most problems), the others
+ * in `otherModels`; nothing when no model's samples carry a score.
+ */
+function rewardSection(index: TraceIndex, boot: { replicates: number; seed: number }): Pick<Report, 'rewardModels'> {
+  const section = rewardModelsReport(index, boot);
+  if (section.models.length === 0) return {};
+  const [main, ...others] = [...section.models].sort(
+    (a, b) => b.scorers.length - a.scorers.length || b.problems - a.problems,
+  );
+  return {
+    rewardModels: {
+      ...main,
+      unattachedScores: section.unattachedScores,
+      ...(others.length ? { otherModels: others } : {}),
+    },
+  };
 }
 
 /**

@@ -42,3 +42,12 @@ export function dollarMath(text: string): string {
     .replace(/\\\[([\s\S]+?)\\\]/g, (_m, body: string) => `\n$$\n${body.trim()}\n$$\n`)
     .replace(/\\\(([^\n]+?)\\\)/g, (_m, body: string) => `$${body.trim()}$`);
 }
+
+/**
+ * The problem id of a problem that has no id, from its text: `#` and the first 12 hex digits of the
+ * SHA-1 of the text in Unicode NFC with runs of whitespace made one space and the ends trimmed, so
+ * that files which write the same problem with other line breaks or spacing key it alike.
+ */
+export function problemTextKey(text: string): string {
+  return `#${hash('sha1', text.normalize('NFC').replace(/\s+/g, ' ').trim(), 'hex').slice(0, 12)}`;
+}

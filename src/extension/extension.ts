@@ -560,8 +560,9 @@ class Extension implements vscode.Disposable {
         if (e.affectsConfiguration('traceInspector')) this.onSessionChanged();
         // another threshold changes which samples are graded: read the folder again
         if (e.affectsConfiguration('traceInspector.correctThreshold')) void this.autoIndex();
-        // another Inspect scorer gives other verdicts: the logs are read again
-        if (e.affectsConfiguration('traceInspector.scorer')) void this.autoIndex();
+        // another Inspect scorer gives other verdicts, another mapping file other records: the folder is read again
+        if (e.affectsConfiguration('traceInspector.scorer') || e.affectsConfiguration('traceInspector.mappingFile'))
+          void this.autoIndex();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.autoIndex()),
     );

@@ -29,7 +29,11 @@ port.on('message', (m: WorkerRequest) => {
       const summary = await indexFolder(index, m.root, {
         include: m.include.length ? m.include : undefined,
         exclude: m.exclude.length ? m.exclude : undefined,
-        readerOptions: { scorer: m.scorer || undefined, correctThreshold: m.correctThreshold },
+        readerOptions: {
+          scorer: m.scorer || undefined,
+          correctThreshold: m.correctThreshold,
+          ...(m.mappingFile ? { mappingFile: m.mappingFile } : {}),
+        },
         signal: controller.signal,
         onProgress: (progress) => {
           const now = Date.now();

@@ -18,6 +18,8 @@ export type WorkerRequest =
       sqliteDriver: SqliteDriverName;
       /** Inspect scorer (`traceInspector.scorer`); empty: the default rule. */
       scorer: string;
+      /** Absolute path of the mapping file given by `traceInspector.mappingFile`; empty: none. */
+      mappingFile?: string;
     }
   | { type: 'cancel' };
 

@@ -37,11 +37,14 @@ import {
   withinNoise,
 } from '../core/metrics';
 import { buildBaseIndex, problemSimilarity } from '../core/similarity';
+import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../core/rewardReport';
+import { preview } from '../core/text';
 import { denominator, describeDenominator, nameProblems, problemSet } from '../core/denominators';
 import { comparisonDenominator, comparisonWarning, maxMinN } from '../core/report';
 import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
 import { clusterOrder, computeTrajectories, type TrajectoryDetail, trajectoryFilter } from '../core/trajectories';
 import {
+  MAX_PAGE,
   MAX_TEXT,
   type KPoint,
   type ModelInfo,
@@ -51,6 +54,8 @@ import {
   type ProblemComparison,
   type ProblemData,
   type ProblemModelStats,
+  type ProblemRankingData,
+  type RewardModelsData,
   type SamplePage,
   type SampleSummary,
   type SampleText,
@@ -449,11 +454,7 @@ export function overviewData(index: TraceIndex, roles: Roles, replicates = 1000)
     byModel.set(s.modelId, list);
   }
   const levels = index.levels();
-  const levelOf = new Map<number, string | null>();
-  if (levels.length > 0) {
-    for (const r of index.db.prepare('SELECT id, level FROM problems').all() as { id: number; level: string | null }[])
-      levelOf.set(r.id, r.level);
-  }
+  const levelOf = levels.length > 0 ? index.levelByProblem() : new Map<number, string | null>();
   // every problem of each model, graded or not: the denominators (src/core/denominators.ts)
   const allByModel = new Map<number, StatRow[]>();
   for (const s of index.allStats()) {
@@ -790,4 +791,109 @@ export function pplData(root: string | undefined, index: TraceIndex, problemId: 
 /** Whether the folder has a log-prob sidecar. */
 export function hasLogprobSidecar(root: string | undefined): boolean {
   return !!root && existsSync(join(root, ...LOGPROB_SIDECAR.split('/')));
+}
+
+/**
+ * The Reward models tab: the reward-model evaluation of every scored model (core rewardReport.ts;
+ * bootstrap of the correlations with `replicates`, seed 12345), with each model's problems for the
+ * per-problem strips.
+ */
+export function rewardModelsData(index: TraceIndex, replicates = 1000): RewardModelsData {
+  const section = rewardModelsReport(index, { replicates });
+  const models = new Map(index.models().map((m) => [m.displayId, m]));
+  return {
+    unattachedScores: section.unattachedScores,
+    models: section.models.flatMap((r) => {
+      const m = models.get(r.model);
+      if (!m) return [];
+      const problems = index.listProblems({ kind: 'all' }, 0, 1_000_000, m.id);
+      return [
+        {
+          modelId: m.id,
+          label: m.label,
+          displayId: m.displayId,
+          total: r.total,
+          problems: r.problems,
+          leftOut: r.leftOut,
+          over: describeRewardDenominator(r),
+          incompleteByScorer: r.incompleteByScorer,
+          ns: r.ns,
+          scorers: r.scorers.map((x) => ({
+            name: x.name,
+            pairwiseAccuracy: x.pairwiseAccuracy,
+            pairs: x.pairs,
+            ties: x.ties,
+            bestOfN: x.bestOfN.map((b) => ({ ...b, over: describeRewardDenominator(r, b) })),
+          })),
+          correlations: r.correlations,
+          stepRules: r.stepRules,
+          unmatched: r.unmatched,
+          bootstrap: r.bootstrap,
+          problemList: problems.map((p) => ({
+            problemId: p.id,
+            label: `${p.problemId}${p.question ? ` — ${preview(p.question, 70)}` : ''}`,
+          })),
+        },
+      ];
+    }),
+  };
+}
+
+/**
+ * How each scorer ranks one problem's samples of one model: the samples in order (with the start of
+ * their text) and, per scorer, each sample's score (null when that scorer did not score it) and step
+ * scores. The single reward score appears as the scorer `reward_score` when a sample has one.
+ * @returns undefined when the problem or model is not in the index.
+ */
+export function problemRankingData(
+  index: TraceIndex,
+  problemId: number,
+  modelId: number,
+): ProblemRankingData | undefined {
+  const p = index.problem(problemId);
+  if (!p || !index.model(modelId)) return undefined;
+  const rows = index.sampleTexts(problemId, modelId);
+  const ids = new Map(rows.map((r, i) => [r.id, i]));
+  const scorers = new Map<string, { scores: (number | null)[]; steps: (number[] | null)[]; rule: string | null }>();
+  const get = (name: string) => {
+    let e = scorers.get(name);
+    if (!e) scorers.set(name, (e = { scores: rows.map(() => null), steps: rows.map(() => null), rule: null }));
+    return e;
+  };
+  for (const a of index.resolveScores({ problemKey: p.key }).attached) {
+    const i = ids.get(a.sampleId);
+    if (i === undefined) continue;
+    const e = get(a.scorer);
+    e.scores[i] = a.value;
+    e.steps[i] = a.steps;
+    if (a.rule) e.rule = a.rule;
+  }
+  const reward = index.samples(problemId, modelId, { limit: MAX_PAGE });
+  if (reward.some((s) => s.rewardScore !== null)) {
+    const e = get(REWARD_SCORE_SCORER);
+    for (const s of reward) {
+      const i = ids.get(s.id);
+      if (i !== undefined && s.rewardScore !== null && e.scores[i] === null) e.scores[i] = s.rewardScore;
+    }
+  }
+  return {
+    problemId,
+    modelId,
+    label: p.problemId,
+    question: p.question,
+    samples: rows.slice(0, MAX_PAGE).map((r) => ({
+      sampleId: r.id,
+      sampleIndex: r.sampleIndex,
+      correct: r.correct,
+      preview: preview(r.text, 80),
+    })),
+    scorers: [...scorers.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, e]) => ({
+        name,
+        scores: e.scores.slice(0, MAX_PAGE),
+        steps: e.steps.slice(0, MAX_PAGE),
+        rule: e.rule,
+      })),
+  };
 }

@@ -19,6 +19,8 @@ import type { ModelRow } from '../core/index/traceIndex';
 import {
   hasLogprobSidecar,
   overviewData,
+  problemRankingData,
+  rewardModelsData,
   pplData,
   problemData,
   readSimilarityCache,
@@ -306,6 +308,13 @@ class Panel {
       case 'getOverview': {
         const s = this.session();
         return overviewData(s.index, this.roles(s));
+      }
+      case 'getRewardModels':
+        return rewardModelsData(this.session().index);
+      case 'getProblemRanking': {
+        const d = problemRankingData(this.session().index, m.problemId, m.modelId);
+        if (!d) throw new RequestError(`Problem ${m.problemId} or model ${m.modelId} is not in the index.`);
+        return d;
       }
       case 'getTraining': {
         const s = this.session();

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { auditDiagnostics, auditFolder } from '../core/audit';
 import { type GraderAudit, graderAudit, graderAuditDiagnostics } from '../core/graderAudit';
@@ -31,6 +31,11 @@ export interface Settings {
   stepPattern: string;
   /** Inspect AI logs: the scorer (`name` or `name.key`); empty for the default rule (see readers/inspectScorer.ts). */
   scorer: string;
+  /**
+   * A mapping file given by path (`traceInspector.mappingFile`), for folders where a
+   * trace-inspector.mapping.json cannot be written: absolute, or relative to the results folder; empty: none.
+   */
+  mappingFile: string;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
@@ -47,6 +52,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     correctThreshold: finiteOrUndefined(c.get<unknown>('correctThreshold')),
     stepPattern: c.get<string>('stepPattern') ?? '',
     scorer: (c.get<string>('scorer') ?? '').trim(),
+    mappingFile: (c.get<string>('mappingFile') ?? '').trim(),
   };
 }
 
@@ -267,6 +273,7 @@ export class FolderSession implements vscode.Disposable {
       exclude: settings.exclude,
       correctThreshold: settings.correctThreshold,
       scorer: settings.scorer,
+      mappingFile: settings.mappingFile ? resolve(this.root, settings.mappingFile) : '',
       // the worker opens its own connection: with this process's driver (one SQLite per process)
       sqliteDriver: sqliteDriver().name,
     };
@@ -378,8 +385,12 @@ export class FolderSession implements vscode.Disposable {
       byFile.set(d.file, list);
       this.output.appendLine(`[diagnostic] ${d.file}:${d.line}: ${d.message.replace(/[\u0000-\u001f]/g, ' ')}`);
     }
+    // a mapping file given by path (traceInspector.mappingFile) is named by its absolute path
     for (const [file, list] of byFile)
-      this.diagnostics.set(vscode.Uri.joinPath(this.folder.uri, ...file.split('/')), list);
+      this.diagnostics.set(
+        isAbsolute(file) ? vscode.Uri.file(file) : vscode.Uri.joinPath(this.folder.uri, ...file.split('/')),
+        list,
+      );
   }
 
   dispose(): void {

@@ -290,6 +290,83 @@ export interface OverviewData {
   problems: number;
 }
 
+/** One scorer's figures in the Reward models tab (core rewardReport.ts / metrics/rewardModels.ts). */
+export interface RewardScorerData {
+  name: string;
+  /** Pooled over every (correct, incorrect) pair of every problem, ties 1/2; null without pairs. */
+  pairwiseAccuracy: number | null;
+  pairs: number;
+  ties: number;
+  bestOfN: {
+    n: number;
+    value: number | null;
+    passAtN: number | null;
+    regret: number | null;
+    /**
+     * Problems with at least N samples (the denominator at this N); `missing` = the model's other problems
+     * (any reason), `belowN` = those of the common set with fewer than N samples.
+     */
+    problems: number;
+    missing: number;
+    belowN: number;
+    /** The denominator in words (core describeDenominator): `over 480 of 483 problems: 3 have n < 10`. */
+    over: string;
+  }[];
+}
+
+/** Result of `getRewardModels`: per model whose samples carry scores, the evaluation of its scorers. */
+export interface RewardModelsData {
+  models: {
+    modelId: number;
+    label: string;
+    displayId: string;
+    /** The model's problems, with or without samples. */
+    total: number;
+    /** Problems every scorer scored completely: the denominator of every figure. */
+    problems: number;
+    /** The model's other problems, by reason. */
+    leftOut: { noSamples: number; noGradedSample: number; incompleteScores: number };
+    /** The common set's denominator in words: `over all 483 problems`, `over 480 of 483 problems: ...`. */
+    over: string;
+    incompleteByScorer: Record<string, number>;
+    /** The N grid 1, 2, 4, ..., n. */
+    ns: number[];
+    scorers: RewardScorerData[];
+    /** Per N, across scorers: Spearman's rho and Kendall's tau-b of accuracy with best-of-N, bootstrap intervals. */
+    correlations: {
+      n: number;
+      scorers: number;
+      spearman: number | null;
+      kendall: number | null;
+      ciLow: number | null;
+      ciHigh: number | null;
+      kendallCiLow: number | null;
+      kendallCiHigh: number | null;
+      replicates: number;
+    }[];
+    stepRules: Record<string, string>;
+    /** Per stratum variable (subject, level), problems without a value. */
+    unmatched: Record<string, number>;
+    bootstrap: { replicates: number; seed: number; level: number };
+    /** The model's problems, for the per-problem strips (row ids, labels: id and the start of the question). */
+    problemList: { problemId: number; label: string }[];
+  }[];
+  /** Scores that attach to no sample (each named in a diagnostic on its file). */
+  unattachedScores: number;
+}
+
+/** Result of `getProblemRanking`: how each scorer ranks one problem's samples of one model. */
+export interface ProblemRankingData {
+  problemId: number;
+  modelId: number;
+  label: string;
+  question: string | null;
+  /** The problem's samples in sample order; `preview` is the start of the text (untrusted: shown as text). */
+  samples: { sampleId: number; sampleIndex: number; correct: boolean | null; preview: string }[];
+  /** Per scorer, the score of each sample (aligned with `samples`; null: not scored), with step scores when given. */
+  scorers: { name: string; scores: (number | null)[]; steps: (number[] | null)[]; rule: string | null }[];
+}
+
 /** pass@k of one checkpoint with its 95% bootstrap interval over problems and its denominator. */
 export interface TrainingPassAtK {
   k: number;
@@ -415,6 +492,8 @@ export interface RequestParams {
   getNovelty: { sampleId: number };
   getPpl: { problemId: number };
   getOverview: Record<string, never>;
+  getRewardModels: Record<string, never>;
+  getProblemRanking: { problemId: number; modelId: number };
   getTraining: Record<string, never>;
   setAnnotation: { sampleId: number; labels: string[]; note: string };
   filterProblems: { filter: WebviewFilter };
@@ -432,6 +511,8 @@ export interface RequestResults {
   getNovelty: NoveltyData;
   getPpl: PplData;
   getOverview: OverviewData;
+  getRewardModels: RewardModelsData;
+  getProblemRanking: ProblemRankingData;
   getTraining: TrainingData;
   setAnnotation: AnnotationResult;
   filterProblems: { ok: true };
@@ -473,8 +554,8 @@ export interface PanelState {
   knownModels?: string[];
   /** Overview: whether bootstrap bands are drawn. */
   bands?: boolean;
-  /** Overview: the tab shown (models, the default, or training). */
-  tab?: 'models' | 'training';
+  /** Overview: the tab shown (models, the default, training, or reward models). */
+  tab?: 'models' | 'training' | 'rewardModels';
 }
 
 export type HostMessage =
@@ -503,6 +584,8 @@ const REQUEST_KEYS: { [K in RequestKind]: readonly (keyof RequestParams[K])[] } 
   getNovelty: ['sampleId'],
   getPpl: ['problemId'],
   getOverview: [],
+  getRewardModels: [],
+  getProblemRanking: ['problemId', 'modelId'],
   getTraining: [],
   setAnnotation: ['sampleId', 'labels', 'note'],
   filterProblems: ['filter'],
@@ -610,12 +693,14 @@ function checkParams(k: RequestKind, v: Obj): string | undefined {
     case 'openSample':
       return isId(v.sampleId) ? undefined : 'sampleId must be a positive integer';
     case 'getSimilarity':
+    case 'getProblemRanking':
       return isId(v.problemId) && isId(v.modelId) ? undefined : 'problemId and modelId must be positive integers';
     case 'getSamples':
       if (!isId(v.problemId) || !isId(v.modelId)) return 'problemId and modelId must be positive integers';
       if (!isNat(v.offset)) return 'offset must be a non-negative integer';
       return isNat(v.limit, MAX_PAGE) && v.limit >= 1 ? undefined : `limit must be an integer in 1..${MAX_PAGE}`;
     case 'getOverview':
+    case 'getRewardModels':
     case 'getTraining':
       return undefined;
     case 'setAnnotation':
@@ -677,12 +762,13 @@ export function validatePanelState(v: unknown): PanelState | string {
   if (v.knownModels !== undefined && !ids(v.knownModels))
     return `state.knownModels must be at most ${MAX_STATE_MODELS} strings`;
   if (v.bands !== undefined && typeof v.bands !== 'boolean') return 'state.bands must be a boolean';
-  if (v.tab !== undefined && v.tab !== 'models' && v.tab !== 'training') return 'state.tab must be models or training';
+  if (v.tab !== undefined && v.tab !== 'models' && v.tab !== 'training' && v.tab !== 'rewardModels')
+    return 'state.tab must be models, training or rewardModels';
   const out: PanelState = { view: v.view };
   if (v.shownModels !== undefined) out.shownModels = [...(v.shownModels as string[])];
   if (v.knownModels !== undefined) out.knownModels = [...(v.knownModels as string[])];
   if (v.bands !== undefined) out.bands = v.bands as boolean;
-  if (v.tab !== undefined) out.tab = v.tab as 'models' | 'training';
+  if (v.tab !== undefined) out.tab = v.tab as PanelState['tab'];
   if (v.problemId !== undefined) out.problemId = v.problemId as number;
   if (v.problemKey !== undefined) out.problemKey = v.problemKey as string;
   if (v.modelId !== undefined) out.modelId = v.modelId as number;

@@ -377,7 +377,7 @@ describe('CLI', () => {
       .split('\n');
     assert.equal(
       csv[0],
-      'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,base,not_in_base,not_in_model',
+      'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer,base,not_in_base,not_in_model',
     );
     const rows = csv.slice(1).map((l) => l.split(','));
     const m = json.models[0];
@@ -403,6 +403,13 @@ describe('CLI', () => {
       const s = json.strata.find((x: { level: string }) => x.level === r[13]);
       assert.equal(Number(r[7]) + Number(r[8]), s.problems, r.join(','));
     }
+    // the reward score is the scorer reward_score of the reward-model rows (last column): every sample is
+    // scored and graded here, so its best-of-N is the model's best-of-k
+    const rm = rows.filter((r) => r[2] === 'rm-best-of-n');
+    assert.deepEqual(
+      rm.map((r) => [r[16], Number(r[3]), Number(r[4])]),
+      m.bestOfK.map((b: { k: number; value: number }) => ['reward_score', b.k, b.value]),
+    );
   });
 
   test('the audit says its figures come from the records that could be read when a results line is broken', () => {

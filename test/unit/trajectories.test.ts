@@ -667,6 +667,7 @@ describe('trajectories on a small hand-made run (ragged n, a problem missing at 
     const json = JSON.parse(run('--format', 'json'));
     assert.deepEqual(json.trajectories, JSON.parse(JSON.stringify(r.trajectories)));
     const csv = run('--format', 'csv').trim().split('\n');
+    // series and step by column (then the scorer and comparison columns, empty or set on training rows)
     const rows = csv.filter((l) => l.split(',')[14] === 'ckpt/step-*:grpo@step-*' && l.split(',')[15] === '20');
     const get = (metric: string, k = '') => rows.map((l) => l.split(',')).find((c) => c[2] === metric && c[3] === k)!;
     assert.equal(Number(get('positive-gain-share:sharpening')[4]), 0.5);

@@ -122,7 +122,7 @@ describe('finding 2: a crossover k never comes from the problem set shrinking al
     );
     const [cross] = csvRows(reportCsv(r), 'crossover-k');
     // k = the largest k searched, value empty (none), problems 2, missing 0, base named
-    assert.deepEqual([cross[3], cross[4], cross[7], cross[8], cross[16]], ['2', '', '2', '0', 'Qwen-base']);
+    assert.deepEqual([cross[3], cross[4], cross[7], cross[8], cross[17]], ['2', '', '2', '0', 'Qwen-base']);
   });
 });
 
@@ -174,7 +174,7 @@ describe('finding 5: a comparison counts the problems of both models, and names 
     );
     // CSV: pass@k-diff at k = 1: problems 3, missing 1, not_in_base 0, not_in_model 1
     const [d1] = csvRows(reportCsv(r), 'pass@k-diff');
-    assert.deepEqual([d1[3], d1[7], d1[8], d1[17], d1[18]], ['1', '3', '1', '0', '1']);
+    assert.deepEqual([d1[3], d1[7], d1[8], d1[18], d1[19]], ['1', '3', '1', '0', '1']);
   });
 
   test('the other direction, and every reason at once: 6 of the 12 problems of the two models, each named', async () => {
@@ -334,7 +334,7 @@ describe('finding 6: every checkpoint says over which of the series problems its
     );
     // CSV: step 300's pass@1: problems 4, missing 2, no_samples 0, ungraded 1, n_below_k 0, not_in_model 1
     const row = csvRows(reportCsv(r), 'pass@k').find((c) => c[15] === '300' && c[3] === '1' && c[0].includes('ppo'))!;
-    assert.deepEqual([row[7], row[8], row[9], row[10], row[11], row[18]], ['4', '2', '0', '1', '0', '1']);
+    assert.deepEqual([row[7], row[8], row[9], row[10], row[11], row[19]], ['4', '2', '0', '1', '0', '1']);
   });
 });
 

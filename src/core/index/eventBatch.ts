@@ -3,7 +3,7 @@
  * and the column layout in which read events cross between them. Kept apart from the worker entry,
  * which registers a message handler when loaded on any worker thread.
  */
-import type { FormatId, ProblemRecord, ReadEvent, SampleRecord } from '../model';
+import type { FormatId, NamedScore, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import type { ReaderContext } from '../readers/types';
 import { contentHash } from '../text';
 
@@ -34,12 +34,15 @@ export type ReaderWorkerReply =
  * as the text column without decoding them into JavaScript strings at all.
  * `problems[i]` is the record without its samples; its samples are rows `first .. first + count - 1`
  * of the columns. `order` interleaves problems (index >= 0) and the other events (diagnostics,
- * `ungrade`: index -1 - e) as the reader emitted them.
+ * `ungrade`: index -1 - e) as the reader emitted them. Record-level `scores` (role `scores`) are
+ * structured-cloned with the record.
  */
 export interface EventBatch {
   order: number[];
   problems: (Omit<ProblemRecord, 'samples'> & { first: number; count: number })[];
   others: Exclude<ReadEvent, { kind: 'problem' }>[];
+  /** Named scores of each sample (structured-cloned; rare). */
+  scores: (NamedScore[] | undefined)[];
   /** UTF-8 of every sample text, back to back; sample r is bytes `textEnd[r - 1] .. textEnd[r]` (from 0 for r = 0). */
   textBytes: ArrayBuffer;
   textEnd: Int32Array;
@@ -74,6 +77,7 @@ export function packEvents(events: readonly ReadEvent[]): { batch: EventBatch; t
     order: [],
     problems: [],
     others: [],
+    scores: new Array(n),
     textBytes: bytes.buffer as ArrayBuffer,
     textEnd: new Int32Array(n),
     hash: new Array(n),
@@ -106,6 +110,7 @@ export function packEvents(events: readonly ReadEvent[]): { batch: EventBatch; t
       b.score[row] = typeof s.rewardScore === 'number' ? s.rewardScore : NaN;
       b.tokens[row] = typeof s.tokenCount === 'number' ? s.tokenCount : NaN;
       b.sampleIndex[row] = s.sampleIndex ?? -1;
+      b.scores[row] = s.scores;
       row++;
     }
   }
@@ -122,6 +127,7 @@ class PackedSample implements SampleRecord {
   rewardScore?: number | null;
   finishReason?: string | null;
   tokenCount?: number | null;
+  scores?: NamedScore[];
   constructor(
     readonly textUtf8: Buffer,
     readonly correct: boolean | null,
@@ -155,6 +161,7 @@ export function* unpackEvents(b: EventBatch): Generator<ReadEvent> {
       if (b.finish[r] !== undefined) s.finishReason = b.finish[r];
       if (!Number.isNaN(b.score[r])) s.rewardScore = b.score[r];
       if (!Number.isNaN(b.tokens[r])) s.tokenCount = b.tokens[r];
+      if (b.scores[r] !== undefined) s.scores = b.scores[r];
       samples[i] = s;
     }
     yield { kind: 'problem', record: { ...rest, samples } };

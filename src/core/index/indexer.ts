@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { type Stats, promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, posix } from 'node:path';
-import type { Diagnostic, FormatId, ProblemRecord } from '../model';
+import type { Diagnostic, FormatId, NamedScore, ProblemRecord } from '../model';
 import { type ReaderOptions, detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
+import { mappingFileDiagnostics } from '../readers/mapping';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { contentHash } from '../text';
-import { TraceIndex, modelKey, problemKey } from './traceIndex';
+import { KEY_SEP, TraceIndex, modelKey, problemKey } from './traceIndex';
 import { refreshModelLabels } from './labels';
 import { DiagnosticCap } from './diagnosticCap';
 import { PARALLEL_READ_MIN_BYTES, readFileParallel } from './parallelRead';
@@ -117,7 +118,12 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
   let cancelled = false;
   try {
     report({ phase: 'scan', filesDone: 0, filesTotal: 0, samples: 0 });
-    const candidates = await listCandidateFiles(root, { include: options.include, exclude: options.exclude });
+    const mappingFile = options.readerOptions?.mappingFile;
+    const candidates = await listCandidateFiles(root, {
+      include: options.include,
+      exclude: options.exclude,
+      mappingFile,
+    });
     const writer = new SampleWriter(db);
     const known = new Map(
       (db.prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files').all() as FileRow[]).map((f) => [
@@ -154,7 +160,29 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     // An added, edited or deleted mapping file can change how any file is read: then every file is
     // read again this pass, unchanged or not.
     // So do other reader options than the last pass's (another Inspect scorer gives other verdicts).
-    const readerOptions = JSON.stringify(options.readerOptions ?? {});
+    // A mapping file given by path is no candidate: its content is part of the options, and its own
+    // errors are recorded on it here (they are not tied to any data file).
+    const readerOptions = JSON.stringify({
+      ...(options.readerOptions ?? {}),
+      ...(mappingFile
+        ? {
+            mappingDigest: await hashFile(
+              mappingFile,
+              (await fsp.stat(mappingFile).catch(() => ({ size: 0 }))).size,
+            ).catch(() => 'missing'),
+          }
+        : {}),
+    });
+    if (mappingFile) {
+      const d = await mappingFileDiagnostics(mappingFile, mappingFile, true);
+      db.transaction(() => {
+        db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(mappingFile);
+        const ins = db.prepare(
+          'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
+        );
+        for (const x of d) ins.run(x.file, x.line, x.severity, x.message, mappingFile);
+      })();
+    }
     const rereadAll =
       (index.getMeta(READER_OPTIONS_KEY) ?? '{}') !== readerOptions ||
       (await mappingFilesChanged(root, candidates, known));
@@ -208,7 +236,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       if (!format) {
         let detection: Awaited<ReturnType<typeof detectFile>>;
         try {
-          detection = await detectFile(abs, rel, root);
+          detection = await detectFile(abs, rel, root, options.readerOptions);
         } catch (e) {
           writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
           done++;
@@ -264,8 +292,11 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     // A (model, problem) skipped as a duplicate of another file must appear once that file no longer
     // holds it: re-read the files whose duplicates point at a file removed or replaced in this pass
     // (unless they were read after that change).
+    // Likewise files that kept only their scores because another file had their samples (the same
+    // samples in every scorer's file), once that file is removed or changed.
     if (!cancelled && changedAt.size > 0) {
-      for (const rel of duplicateDependents(db, changedAt, readAt)) {
+      const again = new Set([...duplicateDependents(db, changedAt, readAt), ...index.filesWithUndefinedSamples()]);
+      for (const rel of [...again].sort()) {
         if (options.signal?.aborted) {
           cancelled = true;
           break;
@@ -277,7 +308,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         const abs = join(root, ...rel.split('/'));
         if (!options.format) {
           try {
-            const det = await detectFile(abs, rel, root);
+            const det = await detectFile(abs, rel, root, options.readerOptions);
             if (det.format !== prev.format) continue;
             writer.pendingDiagnostics = det.diagnostics;
           } catch {
@@ -314,6 +345,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         refreshModelLabels(db);
       })();
     }
+    if (!cancelled) db.transaction(() => refreshScoreDiagnostics(index))();
     if (!cancelled) index.setMeta(READER_OPTIONS_KEY, readerOptions);
     if (!cancelled && options.fts !== false) {
       report({ phase: 'fts', filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
@@ -388,6 +420,47 @@ async function mappingFilesChanged(
     }
   }
   return false;
+}
+
+/** Suffix of the `origin` of the diagnostics about attaching scores and problem lists (recomputed each pass). */
+const ATTACH_ORIGIN = `${KEY_SEP}scores`;
+
+/**
+ * Recomputes the diagnostics about named scores that attach to no sample (TraceIndex.resolveScores:
+ * no sample, several models' samples, a second score of one sample by one scorer) and about problem
+ * lists (listed problems without samples, indexed problems not listed). They depend on every file, so
+ * they are rebuilt after each pass; each is shown on the file that gave the scores or the list.
+ */
+export function refreshScoreDiagnostics(index: TraceIndex): void {
+  const db = index.db;
+  db.prepare('DELETE FROM diagnostics WHERE origin LIKE ?').run(`%${ATTACH_ORIGIN}`);
+  const ins = db.prepare('INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)');
+  for (const u of index.resolveScores().unattached) {
+    const at = u.first.record === null ? `line ${u.first.line}` : `record ${u.first.record}`;
+    const what = `${u.count} ${u.scorer} score${u.count === 1 ? '' : 's'} of this file`;
+    const first = `first: ${at}, problem ${JSON.stringify(u.first.problemId)}, sample ${u.first.sampleIndex}`;
+    const message =
+      u.reason === 'no-sample'
+        ? `${what} attach to no sample: no indexed sample has that (dataset, problem, sample index)${u.count === 1 ? '' : ''} and model; left out of every figure (${first})`
+        : u.reason === 'ambiguous'
+          ? `${what} match samples of several models (${u.detail}) and attach to none: name the model in the mapping ("model" or fields.model) (${first})`
+          : `${what} score samples that ${u.detail} also scores as ${u.scorer}; the score from ${u.detail} is used (${first})`;
+    ins.run(u.file, u.first.line, 'warning', message, `${u.file}${ATTACH_ORIGIN}`);
+  }
+  for (const c of index.problemInfoCoverage()) {
+    const unmatched = c.listed - c.matched;
+    if (unmatched === 0 && c.notListed === 0) continue;
+    const parts = [`${c.matched} of the ${c.listed} problems listed in this file have samples in the index`];
+    if (unmatched > 0)
+      parts.push(
+        `${unmatched} listed problem${unmatched === 1 ? ' has' : 's have'} none (first at line ${c.unmatchedFirst})`,
+      );
+    if (c.notListed > 0)
+      parts.push(
+        `${c.notListed} indexed problem${c.notListed === 1 ? ' of its dataset is' : 's of its datasets are'} not listed here (no level or subject from this list)`,
+      );
+    ins.run(c.file, 0, 'warning', parts.join('; '), `${c.file}${ATTACH_ORIGIN}`);
+  }
 }
 
 /** The part of a cross-file duplicate diagnostic that names the file holding the first copy. */
@@ -534,6 +607,9 @@ class SampleWriter {
   private readonly insertDiag: Statement;
   private readonly otherFileHas: Statement;
   private readonly statOf: Statement;
+  private readonly insertScore: Statement;
+  private readonly insertInfo: Statement;
+  private readonly samplesOfPair: Statement;
   private readonly models = new Map<string, number>();
   private readonly problems = new Map<string, number>();
 
@@ -575,6 +651,17 @@ class SampleWriter {
     // file for "this path matched nothing in x.json"). Re-reading a file replaces the diagnostics it gave.
     this.insertDiag = db.prepare(
       'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.insertScore = db.prepare(
+      `INSERT INTO scores (file_id, line, record, problem_key, model_key, model_name, sample_index, scorer, value, steps, rule, defines)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertInfo = db.prepare(
+      `INSERT INTO problem_info (file_id, line, record, problem_key, question, reference_answer, level, subject)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.samplesOfPair = db.prepare(
+      'SELECT sample_index AS i, correct FROM samples WHERE model_id = ? AND problem_id = ? ORDER BY sample_index',
     );
     // the file already holding samples of (model, problem), or an empty record of it
     this.otherFileHas = db.prepare(
@@ -636,6 +723,8 @@ class SampleWriter {
     const pairs = this.pairsOf(fileId);
     this.db.prepare('DELETE FROM samples_fts WHERE rowid IN (SELECT id FROM samples WHERE file_id = ?)').run(fileId);
     this.db.prepare('DELETE FROM samples WHERE file_id = ?').run(fileId);
+    this.db.prepare('DELETE FROM scores WHERE file_id = ?').run(fileId);
+    this.db.prepare('DELETE FROM problem_info WHERE file_id = ?').run(fileId);
     this.db.prepare('DELETE FROM empty_records WHERE file_id = ?').run(fileId);
     this.refreshPairs(pairs);
   }
@@ -700,6 +789,33 @@ class SampleWriter {
     this.problems.clear();
   }
 
+  /** Stores one named score (keyed by strings; see schema migration 6 -> 7). */
+  private storeScore(
+    fileId: number,
+    r: ProblemRecord,
+    pk: string,
+    mk: string | null,
+    modelName: string | null,
+    sampleIndex: number,
+    sc: NamedScore,
+    defines: boolean,
+  ): void {
+    this.insertScore.run(
+      fileId,
+      r.line,
+      r.record ?? null,
+      pk,
+      mk,
+      modelName,
+      sampleIndex,
+      sc.scorer,
+      sc.value,
+      sc.steps ? JSON.stringify(sc.steps) : null,
+      sc.rule ?? null,
+      defines ? 1 : 0,
+    );
+  }
+
   /**
    * Streams one file into the index. A replaced file is swapped in one transaction; a new file is
    * committed in batches with status `partial` until its last record.
@@ -713,12 +829,23 @@ class SampleWriter {
     let samples = 0;
     let inBatch = 0;
     const touched = new Map<string, [number, number]>();
-    /** Every (model, problem) of the file: its first line and the next free sample index. */
+    /** Every (model, problem) of the file: its first line and the next free sample index (and, for a record that only added scores, where it was). */
     const seen = new Map<
       string,
-      { line: number; next: number; mid: number; pid: number; problem: string; model: string }
+      { line: number; next: number; mid: number; pid: number; problem: string; model: string; where?: string }
     >();
     const otherFile = new Map<string, string | null>();
+    /** Scores-only records: the next sample index per (model name, problem), for per-sample records without one. */
+    const scoreState = new Map<string, { next: number }>();
+    /** (model, problem) pairs whose samples another file defined and this file only added scores to, and where. */
+    const addedScores = new Map<string, string>();
+    /** Problems listed by a problem list, and where first. */
+    const infoSeen = new Map<string, string>();
+    /** Scores given twice for the same sample and scorer within this file, and where first. */
+    const scoreSeen = new Map<string, string>();
+    const dupScores: { count: number; first?: string } = { count: 0 };
+    /** Records whose samples differ from the copy another file defined. */
+    const mismatch: { count: number; first?: string } = { count: 0 };
 
     const knownHash = a.prev ? await a.hash : '';
     let commits = 0;
@@ -807,9 +934,104 @@ class SampleWriter {
           continue;
         }
         const r = ev.record;
+        const where = r.record === undefined ? `line ${r.line}` : `record ${r.record}`;
+        if (r.role === 'info') {
+          const pk = problemKey(r.dataset, r.problemId);
+          const first = infoSeen.get(pk);
+          if (first !== undefined) {
+            diag(
+              r.line,
+              'warning',
+              `${where}: problem ${JSON.stringify(r.problemId)} is listed again (first at ${first}); skipped`,
+            );
+            continue;
+          }
+          infoSeen.set(pk, where);
+          this.insertInfo.run(
+            fileId,
+            r.line,
+            r.record ?? null,
+            pk,
+            r.question ?? null,
+            r.referenceAnswer ?? null,
+            r.level ?? null,
+            r.subject ?? null,
+          );
+          continue;
+        }
+        if (r.role === 'scores') {
+          // Scores for samples other files define: stored by key, attached when read (TraceIndex.resolveScores).
+          const pk = problemKey(r.dataset, r.problemId);
+          const modelName = r.model.name === '' ? null : r.model.name;
+          const stateKey = `${modelName ?? ''}\x1f${pk}`;
+          let state = scoreState.get(stateKey);
+          if (!state) scoreState.set(stateKey, (state = { next: 0 }));
+          for (const sc of r.scores ?? []) {
+            const index = sc.sampleIndex ?? state.next;
+            state.next = Math.max(state.next, index + 1);
+            const dupKey = `${stateKey}\x1f${index}\x1f${sc.scorer}`;
+            const firstAt = scoreSeen.get(dupKey);
+            if (firstAt !== undefined) {
+              dupScores.count++;
+              dupScores.first ??= `${where}: ${sc.scorer} scores sample ${index} of problem ${JSON.stringify(r.problemId)} again (first at ${firstAt})`;
+              continue;
+            }
+            scoreSeen.set(dupKey, where);
+            this.storeScore(fileId, r, pk, null, modelName, index, sc, false);
+          }
+          continue;
+        }
+        if (r.subject) {
+          // a subject given with the samples: kept like a problem list's (table problem_info)
+          const pk = problemKey(r.dataset, r.problemId);
+          if (!infoSeen.has(pk)) {
+            infoSeen.set(pk, where);
+            this.insertInfo.run(fileId, r.line, r.record ?? null, pk, null, null, null, r.subject);
+          }
+        }
         const mid = this.modelId(r.model.run ?? run, r);
         const pid = this.problemId(r);
         const pairKey = `${mid}:${pid}`;
+        const carriesScores = r.samples.some((x) => x.scores !== undefined && x.scores.length > 0);
+        if (carriesScores) {
+          // The same samples in every file, each file with its scorer's scores (RewardMATH's layout): the
+          // first file defines the samples; the others add their scores, once their samples agree.
+          const mk = modelKey(r.model.run ?? run, r.model.name, r.model.revision);
+          const pk = problemKey(r.dataset, r.problemId);
+          const defined = seen.get(pairKey);
+          const firstAt = addedScores.get(pairKey) ?? (defined ? (defined.where ?? `line ${defined.line}`) : undefined);
+          if (firstAt !== undefined) {
+            dupScores.count += r.samples.reduce((a, x) => a + (x.scores?.length ?? 0), 0);
+            dupScores.first ??= `${where}: problem ${JSON.stringify(r.problemId)} is given again (first at ${firstAt})`;
+            continue;
+          }
+          let other = otherFile.get(pairKey);
+          if (other === undefined) {
+            other = (this.otherFileHas.pluck().get({ m: mid, p: pid, f: fileId }) as string | undefined) ?? null;
+            otherFile.set(pairKey, other);
+          }
+          if (other !== null) {
+            addedScores.set(pairKey, where);
+            const have = this.samplesOfPair.all(mid, pid) as { i: number; correct: number | null }[];
+            const verdict = (c: boolean | null | undefined) => (c === null || c === undefined ? null : c ? 1 : 0);
+            const differs =
+              have.length !== r.samples.length ||
+              r.samples.some((x, j) => have[j]?.i !== (x.sampleIndex ?? j) || have[j]?.correct !== verdict(x.correct));
+            if (differs) {
+              mismatch.count++;
+              mismatch.first ??= `${where}: the samples of problem ${JSON.stringify(r.problemId)} differ from those indexed from ${other} (${have.length} there, ${r.samples.length} here, or another verdict at the same index); this file's scores are attached by sample index all the same`;
+            }
+            for (const x of r.samples)
+              for (const sc of x.scores ?? []) this.storeScore(fileId, r, pk, mk, null, x.sampleIndex ?? 0, sc, true);
+            continue;
+          }
+        }
+        if (carriesScores) {
+          const mk = modelKey(r.model.run ?? run, r.model.name, r.model.revision);
+          const pk = problemKey(r.dataset, r.problemId);
+          for (const x of r.samples)
+            for (const sc of x.scores ?? []) this.storeScore(fileId, r, pk, mk, null, x.sampleIndex ?? 0, sc, true);
+        }
         // A (model, problem) already indexed from another file of the same model: keep the first.
         let other = otherFile.get(pairKey);
         if (other === undefined) {
@@ -836,7 +1058,7 @@ class SampleWriter {
           continue;
         }
         if (!state) {
-          state = { line: r.line, next: 0, mid, pid, problem: r.problemId, model: r.model.name };
+          state = { line: r.line, next: 0, mid, pid, problem: r.problemId, model: r.model.name, where };
           seen.set(pairKey, state);
         }
         if (r.samples.length === 0) {
@@ -884,6 +1106,19 @@ class SampleWriter {
           db.exec('BEGIN IMMEDIATE');
         }
       }
+      flushStats();
+      if (dupScores.count > 0)
+        diag(
+          0,
+          'warning',
+          `${dupScores.count} score${dupScores.count === 1 ? '' : 's'} in this file repeat a sample and scorer already scored in it and are left out (the first kept); first: ${dupScores.first}`,
+        );
+      if (mismatch.count > 0)
+        diag(
+          0,
+          'warning',
+          `${mismatch.count} record${mismatch.count === 1 ? '' : 's'} of this file give samples unlike those already indexed; first: ${mismatch.first}`,
+        );
       finishFile();
       if (a.signal?.aborted) {
         // The reader stopped early because of the abort: the file is incomplete.

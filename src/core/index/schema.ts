@@ -162,6 +162,43 @@ export const migrations: readonly string[] = [
   -- the next pass reads every file again
   UPDATE files SET status = 'partial';
   `,
+  // 6 -> 7: a sample carries any number of named scores (reward models, judges; a scorer per file),
+  // and problem lists give facts about problems (level, subject) that other files have samples of.
+  // Both are keyed by strings (problem key, model key or name, sample index), not by row ids: scores in
+  // one file attach to samples another file defines, whichever is read first or re-read later; the
+  // attachment is made when they are read together (TraceIndex.resolveScores). A subject given by a
+  // samples file is a problem_info row of that file too. Written to apply again to a database whose
+  // user_version was set back.
+  `
+  CREATE TABLE IF NOT EXISTS scores (
+    file_id INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    record INTEGER,                      -- position of the record in a JSON document (messages)
+    problem_key TEXT NOT NULL,           -- dataset \x1f problem id
+    model_key TEXT,                      -- the exact model, when the record also defines the samples
+    model_name TEXT,                     -- else the model name the file gives; NULL: the one model with this problem
+    sample_index INTEGER NOT NULL,
+    scorer TEXT NOT NULL,
+    value REAL NOT NULL,
+    steps TEXT,                          -- JSON list of a process reward model's step scores
+    rule TEXT,                           -- how steps became value: min, last, product
+    defines INTEGER NOT NULL DEFAULT 0   -- the record defines these samples too (same layout in every file)
+  );
+  CREATE INDEX IF NOT EXISTS scores_by_key ON scores (problem_key, sample_index);
+  CREATE INDEX IF NOT EXISTS scores_by_file ON scores (file_id);
+  CREATE TABLE IF NOT EXISTS problem_info (
+    file_id INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    record INTEGER,
+    problem_key TEXT NOT NULL,
+    question TEXT,
+    reference_answer TEXT,
+    level TEXT,
+    subject TEXT
+  );
+  CREATE INDEX IF NOT EXISTS problem_info_by_key ON problem_info (problem_key);
+  CREATE INDEX IF NOT EXISTS problem_info_by_file ON problem_info (file_id);
+  `,
 ];
 
 /** Current schema version (the number of migrations). */

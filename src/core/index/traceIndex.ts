@@ -63,6 +63,8 @@ export interface ProblemRow {
   question: string | null;
   referenceAnswer: string | null;
   level: string | null;
+  /** Subject (`Algebra`), from the samples' records or a problem list; null when unknown. */
+  subject: string | null;
 }
 
 /**
@@ -128,11 +130,62 @@ export interface OpenOptions {
 }
 
 /**
+ * A problem's difficulty level (SQL over `problems p`): from its samples' records, else from a problem
+ * list read through a `problemInfo` mapping (table `problem_info`, matched by problem key; the first
+ * file in path order wins).
+ */
+export const PROBLEM_LEVEL_SQL = `coalesce(p.level, (SELECT i.level FROM problem_info i JOIN files fi ON fi.id = i.file_id
+  WHERE i.problem_key = p.key AND i.level IS NOT NULL ORDER BY fi.path, i.line LIMIT 1))`;
+/** A problem's subject (table `problem_info`: from a problem list, or given with the samples), first file in path order. */
+export const PROBLEM_SUBJECT_SQL = `(SELECT i.subject FROM problem_info i JOIN files fi ON fi.id = i.file_id
+  WHERE i.problem_key = p.key AND i.subject IS NOT NULL ORDER BY fi.path, i.line LIMIT 1)`;
+const PROBLEM_REF_SQL = `coalesce(p.reference_answer, (SELECT i.reference_answer FROM problem_info i JOIN files fi ON fi.id = i.file_id
+  WHERE i.problem_key = p.key AND i.reference_answer IS NOT NULL ORDER BY fi.path, i.line LIMIT 1))`;
+const PROBLEM_COLUMNS = `p.id, p.key, p.dataset, p.problem_id AS problemId, p.question,
+  ${PROBLEM_REF_SQL} AS referenceAnswer, ${PROBLEM_LEVEL_SQL} AS level, ${PROBLEM_SUBJECT_SQL} AS subject`;
+
+/**
  * Every scored and graded sample of one model (parameter: model row id), for best-of-k. Served by the
  * covering partial index `samples_scored` (schema migration 3) without reading the sample rows.
  */
 export const SCORED_SAMPLES_SQL = `SELECT problem_id AS p, reward_score AS score, correct FROM samples
   WHERE model_id = ? AND reward_score IS NOT NULL AND correct IS NOT NULL`;
+
+/** A named score attached to its sample (see {@link TraceIndex.resolveScores}). */
+export interface AttachedScore {
+  sampleId: number;
+  modelId: number;
+  problemId: number;
+  sampleIndex: number;
+  /** The sample's verdict. */
+  correct: boolean | null;
+  scorer: string;
+  value: number;
+  /** Step scores of a process reward model, when the score came from steps. */
+  steps: number[] | null;
+  rule: string | null;
+}
+
+/** Named scores that attach to no single sample, grouped by file, scorer and reason. */
+export interface UnattachedScores {
+  /** The file that gave the scores. */
+  file: string;
+  scorer: string;
+  reason: 'no-sample' | 'ambiguous' | 'conflict';
+  count: number;
+  /** Where the first one is: line, record (JSON documents), problem id and sample index. */
+  first: { line: number; record: number | null; problemId: string; sampleIndex: number };
+  /** For `ambiguous`: the models whose samples it matched; for `conflict`: the file whose score is used. */
+  detail: string;
+}
+
+/** Result of {@link TraceIndex.resolveScores}. */
+export interface ResolvedScores {
+  attached: AttachedScore[];
+  unattached: UnattachedScores[];
+  /** Total of `unattached` counts. */
+  unattachedCount: number;
+}
 
 /**
  * The SQLite trace index: one database file per results folder. Opening applies pending
@@ -225,12 +278,9 @@ export class TraceIndex {
 
   /** The problem with row id `id`, or undefined. */
   problem(id: number): ProblemRow | undefined {
-    return this.db
-      .prepare(
-        `SELECT id, key, dataset, problem_id AS problemId, question, reference_answer AS referenceAnswer, level
-           FROM problems WHERE id = ?`,
-      )
-      .get(id) as ProblemRow | undefined;
+    return this.db.prepare(`SELECT ${PROBLEM_COLUMNS} FROM problems p WHERE p.id = ?`).get(id) as
+      | ProblemRow
+      | undefined;
   }
 
   /** Number of problems matching `filter`. */
@@ -248,7 +298,7 @@ export class TraceIndex {
     const { where, params } = this.problemWhere(filter, withModel);
     return this.db
       .prepare(
-        `SELECT id, key, dataset, problem_id AS problemId, question, reference_answer AS referenceAnswer, level
+        `SELECT ${PROBLEM_COLUMNS}
            FROM problems p WHERE ${where}
           ORDER BY dataset, CAST(problem_id AS INTEGER) = problem_id DESC,
                    CASE WHEN CAST(problem_id AS INTEGER) = problem_id THEN CAST(problem_id AS INTEGER) END, problem_id
@@ -295,7 +345,7 @@ export class TraceIndex {
           params: [filter.model, filter.threshold],
         };
       case 'level':
-        return { where: 'p.level = ?', params: [filter.level] };
+        return { where: `${PROBLEM_LEVEL_SQL} = ?`, params: [filter.level] };
       case 'label':
         return {
           where: `p.key IN (SELECT a.problem_key FROM annotations a, json_each(a.labels) j
@@ -339,11 +389,19 @@ export class TraceIndex {
 
   /** Distinct difficulty levels, sorted (numeric levels numerically). */
   levels(): string[] {
-    const rows = this.db
-      .prepare('SELECT DISTINCT level FROM problems WHERE level IS NOT NULL')
-      .pluck()
-      .all() as string[];
+    const rows = (
+      this.db.prepare(`SELECT DISTINCT ${PROBLEM_LEVEL_SQL} FROM problems p`).pluck().all() as (string | null)[]
+    ).filter((l): l is string => l !== null);
     return rows.sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+  }
+
+  /** Each problem's difficulty level (see {@link PROBLEM_LEVEL_SQL}), by problem row id; null when unknown. */
+  levelByProblem(): Map<number, string | null> {
+    const rows = this.db.prepare(`SELECT p.id, ${PROBLEM_LEVEL_SQL} AS level FROM problems p`).all() as {
+      id: number;
+      level: string | null;
+    }[];
+    return new Map(rows.map((r) => [r.id, r.level]));
   }
 
   /**
@@ -540,7 +598,170 @@ export class TraceIndex {
   }
 
   /**
-   * Forgets everything indexed from the results files (samples, full-text index, counts, files,
+   * Attaches every stored named score to its sample: the sample of the same problem key and sample
+   * index, of the model the score names (its exact model for records that defined the samples, else
+   * a model name, else any model). A score matching no sample, or samples of several models
+   * (`ambiguous`), attaches to none; of several scores of one sample by one scorer (two files name the
+   * same scorer) the first in (file path, line) order is used and the others are `conflict`. Nothing is
+   * dropped silently: the unattached ones are returned, counted by file, scorer and reason.
+   * `only.problemKey` limits the work to one problem's scores.
+   */
+  resolveScores(only?: { problemKey: string }): ResolvedScores {
+    const attached: AttachedScore[] = [];
+    const groups = new Map<string, UnattachedScores>();
+    if (!this.db.prepare('SELECT 1 FROM scores LIMIT 1').get()) return { attached, unattached: [], unattachedCount: 0 };
+    // one problem (the problem view's strips): the same rule on that problem's scores and samples only
+    const pkWhere = only ? 'sc.problem_key = ?' : '1';
+    const pkParams = only ? [only.problemKey] : [];
+    type S = { id: number; mid: number; pid: number; mk: string; mn: string; correct: number | null };
+    const byKey = new Map<string, S[]>();
+    const rows = this.db
+      .prepare(
+        `SELECT p.key AS pk, s.sample_index AS i, s.id, s.model_id AS mid, s.problem_id AS pid, m.key AS mk, m.name AS mn, s.correct
+           FROM samples s JOIN problems p ON p.id = s.problem_id JOIN models m ON m.id = s.model_id
+          WHERE p.key IN (SELECT DISTINCT problem_key FROM scores sc WHERE ${pkWhere})`,
+      )
+      .iterate(...pkParams) as IterableIterator<S & { pk: string; i: number }>;
+    for (const r of rows) {
+      const k = `${r.pk}${KEY_SEP}${r.i}`;
+      let l = byKey.get(k);
+      if (!l) byKey.set(k, (l = []));
+      l.push(r);
+    }
+    const used = new Map<string, string>();
+    const scores = this.db
+      .prepare(
+        `SELECT f.path AS file, sc.line, sc.record, sc.problem_key AS pk, sc.model_key AS mk, sc.model_name AS mn,
+                sc.sample_index AS i, sc.scorer, sc.value, sc.steps, sc.rule
+           FROM scores sc JOIN files f ON f.id = sc.file_id WHERE ${pkWhere} ORDER BY f.path, sc.line, sc.rowid`,
+      )
+      .iterate(...pkParams) as IterableIterator<{
+      file: string;
+      line: number;
+      record: number | null;
+      pk: string;
+      mk: string | null;
+      mn: string | null;
+      i: number;
+      scorer: string;
+      value: number;
+      steps: string | null;
+      rule: string | null;
+    }>;
+    for (const sc of scores) {
+      const cands = (byKey.get(`${sc.pk}${KEY_SEP}${sc.i}`) ?? []).filter((x) =>
+        sc.mk !== null ? x.mk === sc.mk : sc.mn === null || x.mn === sc.mn,
+      );
+      let reason: UnattachedScores['reason'] | null = null;
+      let detail = '';
+      if (cands.length === 0) reason = 'no-sample';
+      else if (cands.length > 1) {
+        reason = 'ambiguous';
+        detail = [...new Set(cands.map((x) => x.mk.split(KEY_SEP).filter(Boolean).join(':')))].join(', ');
+      } else {
+        const k = `${cands[0].id}${KEY_SEP}${sc.scorer}`;
+        const prev = used.get(k);
+        if (prev !== undefined) {
+          reason = 'conflict';
+          detail = prev;
+        } else used.set(k, sc.file);
+      }
+      if (reason !== null) {
+        const g = `${sc.file}${KEY_SEP}${sc.scorer}${KEY_SEP}${reason}`;
+        const e = groups.get(g);
+        if (e) e.count++;
+        else
+          groups.set(g, {
+            file: sc.file,
+            scorer: sc.scorer,
+            reason,
+            count: 1,
+            first: {
+              line: sc.line,
+              record: sc.record,
+              problemId: sc.pk.slice(sc.pk.indexOf(KEY_SEP) + 1),
+              sampleIndex: sc.i,
+            },
+            detail,
+          });
+        continue;
+      }
+      const x = cands[0];
+      attached.push({
+        sampleId: x.id,
+        modelId: x.mid,
+        problemId: x.pid,
+        sampleIndex: sc.i,
+        correct: x.correct === null ? null : x.correct === 1,
+        scorer: sc.scorer,
+        value: sc.value,
+        steps: sc.steps ? (JSON.parse(sc.steps) as number[]) : null,
+        rule: sc.rule,
+      });
+    }
+    const unattached = [...groups.values()];
+    return { attached, unattached, unattachedCount: unattached.reduce((a, u) => a + u.count, 0) };
+  }
+
+  /**
+   * Files whose records defined samples that another file had indexed first (so only their scores were
+   * kept) and whose scores now match no sample: the file that had the samples was removed or changed.
+   * Reading them again makes them define the samples.
+   */
+  filesWithUndefinedSamples(): string[] {
+    return this.db
+      .prepare(
+        `SELECT DISTINCT f.path FROM scores sc JOIN files f ON f.id = sc.file_id
+          WHERE sc.defines = 1 AND NOT EXISTS (
+            SELECT 1 FROM models m JOIN problems p ON p.key = sc.problem_key
+              JOIN samples s ON s.model_id = m.id AND s.problem_id = p.id AND s.sample_index = sc.sample_index
+             WHERE m.key = sc.model_key)
+          ORDER BY f.path`,
+      )
+      .pluck()
+      .all() as string[];
+  }
+
+  /**
+   * Problem lists (`problemInfo` mappings): per list file, how many listed problems match indexed
+   * problems, how many have no samples (the first named), and how many indexed problems of the list's
+   * datasets are not listed.
+   */
+  problemInfoCoverage(): {
+    file: string;
+    listed: number;
+    matched: number;
+    unmatchedFirst: number | null;
+    notListed: number;
+  }[] {
+    const files = this.db
+      .prepare('SELECT DISTINCT f.id, f.path FROM problem_info i JOIN files f ON f.id = i.file_id ORDER BY f.path')
+      .all() as { id: number; path: string }[];
+    return files.map((f) => {
+      const r = this.db
+        .prepare(
+          `SELECT count(*) AS listed,
+                  coalesce(sum(EXISTS (SELECT 1 FROM problems p JOIN stats st ON st.problem_id = p.id WHERE p.key = i.problem_key)), 0) AS matched,
+                  min(CASE WHEN NOT EXISTS (SELECT 1 FROM problems p JOIN stats st ON st.problem_id = p.id WHERE p.key = i.problem_key)
+                      THEN i.line END) AS unmatchedFirst
+             FROM problem_info i WHERE i.file_id = ?`,
+        )
+        .get(f.id) as { listed: number; matched: number; unmatchedFirst: number | null };
+      const notListed = this.db
+        .prepare(
+          `SELECT count(*) FROM problems p
+            WHERE p.dataset IN (SELECT DISTINCT substr(problem_key, 1, instr(problem_key, char(31)) - 1) FROM problem_info WHERE file_id = ?)
+              AND p.id IN (SELECT problem_id FROM stats)
+              AND p.key NOT IN (SELECT problem_key FROM problem_info WHERE file_id = ?)`,
+        )
+        .pluck()
+        .get(f.id, f.id) as number;
+      return { file: f.path, ...r, notListed };
+    });
+  }
+
+  /**
+   * Forgets everything indexed from the results files (samples, named scores, problem lists, full-text index, counts, files,
    * diagnostics, models, problems, similarity cache) in one transaction, so that the next indexing
    * pass re-reads every file. Annotations are kept (they are keyed by strings, not row ids).
    */
@@ -548,6 +769,7 @@ export class TraceIndex {
     this.db.transaction(() => {
       this.db.exec(`
         DELETE FROM samples_fts; DELETE FROM samples; DELETE FROM empty_records; DELETE FROM stats; DELETE FROM files;
+        DELETE FROM scores; DELETE FROM problem_info;
         DELETE FROM diagnostics; DELETE FROM similarity_cache; DELETE FROM models; DELETE FROM problems;
         DELETE FROM meta WHERE key = 'fts_max_id';
       `);

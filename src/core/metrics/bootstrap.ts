@@ -39,13 +39,18 @@ export interface BootstrapOptions {
 /** Default seed of every bootstrap in this module. */
 export const DEFAULT_BOOTSTRAP_SEED = 12345;
 
-interface ResolvedOptions {
+/** Bootstrap options with every default filled in. */
+export interface ResolvedOptions {
   replicates: number;
   seed: number;
   level: number;
 }
 
-function resolve(opts: BootstrapOptions | undefined): ResolvedOptions {
+/**
+ * Fills in the defaults of {@link BootstrapOptions} (2000 replicates, seed 12345, level 0.95).
+ * @throws RangeError on replicates < 1 or not an integer, level outside (0, 1), a non-finite seed.
+ */
+export function resolveBootstrapOptions(opts: BootstrapOptions | undefined): ResolvedOptions {
   const replicates = opts?.replicates ?? 2000;
   const seed = opts?.seed ?? DEFAULT_BOOTSTRAP_SEED;
   const level = opts?.level ?? 0.95;
@@ -70,8 +75,12 @@ export function quantileSorted(sorted: ArrayLike<number>, p: number): number {
   return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
 
-/** Percentile interval of the first `m` replicate values (sorted in place). */
-function percentile(reps: Float64Array, m: number, level: number): { low: number | null; high: number | null } {
+/** Percentile interval of the first `m` replicate values (sorted in place); nulls when m = 0. */
+export function percentileInterval(
+  reps: Float64Array,
+  m: number,
+  level: number,
+): { low: number | null; high: number | null } {
   if (m === 0) return { low: null, high: null };
   const s = reps.subarray(0, m).sort();
   const a = (1 - level) / 2;
@@ -98,7 +107,7 @@ export interface MeanCI {
  * @throws RangeError on a non-finite value or invalid options.
  */
 export function bootstrapMeanCI(values: readonly number[], opts?: BootstrapOptions): MeanCI {
-  const o = resolve(opts);
+  const o = resolveBootstrapOptions(opts);
   const m = values.length;
   if (m === 0) return { mean: null, low: null, high: null };
   let sum = 0;
@@ -114,7 +123,7 @@ export function bootstrapMeanCI(values: readonly number[], opts?: BootstrapOptio
     for (let i = 0; i < m; i++) s += values[Math.floor(rand() * m)];
     reps[r] = s / m;
   }
-  const { low, high } = percentile(reps, o.replicates, o.level);
+  const { low, high } = percentileInterval(reps, o.replicates, o.level);
   return { mean: sum / m, low, high };
 }
 
@@ -210,7 +219,7 @@ function bootstrapColumns(
   const low: (number | null)[] = [];
   const high: (number | null)[] = [];
   for (let j = 0; j < K; j++) {
-    const p = percentile(reps[j], filled[j], o.level);
+    const p = percentileInterval(reps[j], filled[j], o.level);
     low.push(p.low);
     high.push(p.high);
   }
@@ -238,7 +247,7 @@ export function bootstrapPassAtKCurve(
   ks: readonly number[],
   opts?: BootstrapOptions,
 ): CurveCIPoint[] {
-  const o = resolve(opts);
+  const o = resolveBootstrapOptions(opts);
   const table = perProblemTable(problems, ks);
   const res = bootstrapColumns(table, problems.length, o);
   return ks.map((k, j) => ({
@@ -276,7 +285,7 @@ export function pairedBootstrapDiff(
       `base and model must be aligned by problem: got ${base.length} base and ${model.length} model problems`,
     );
   }
-  const o = resolve(opts);
+  const o = resolveBootstrapOptions(opts);
   const tb = perProblemTable(base, ks);
   const tm = perProblemTable(model, ks);
   // NaN propagates: a problem is excluded when either side has n < k.
@@ -324,7 +333,7 @@ export interface RatioCI {
 export function bootstrapRatioOfSums(num: readonly number[], den: readonly number[], opts?: BootstrapOptions): RatioCI {
   if (num.length !== den.length)
     throw new RangeError(`num and den must be aligned: got ${num.length} and ${den.length} values`);
-  const o = resolve(opts);
+  const o = resolveBootstrapOptions(opts);
   const m = num.length;
   let sn = 0;
   let sd = 0;
@@ -347,6 +356,6 @@ export function bootstrapRatioOfSums(num: readonly number[], den: readonly numbe
     }
     if (b !== 0) reps[filled++] = a / b;
   }
-  const p = percentile(reps, filled, o.level);
+  const p = percentileInterval(reps, filled, o.level);
   return { value: sd !== 0 ? sn / sd : null, ciLow: p.low, ciHigh: p.high, replicates: filled };
 }

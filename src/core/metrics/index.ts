@@ -10,4 +10,5 @@ export * from './coverage';
 export * from './bestOfK';
 export * from './majority';
 export * from './audit';
+export * from './rewardModels';
 export * from './gains';

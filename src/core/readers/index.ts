@@ -11,7 +11,7 @@ import { flatReader } from './flat';
 import { matchAny } from './glob';
 import { inspectReader } from './inspect';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines';
-import { mappingFileDiagnostics, mappingReader, resolveMapping, validateMapping } from './mapping';
+import { mappingFileDiagnostics, mappingFileGlobs, mappingReader, resolveMapping, validateMapping } from './mapping';
 import { MAPPING_FILE_NAME } from './mappingSchema';
 import { qwenMathReader } from './qwenMath';
 import { rolloutsReader } from './rollouts';
@@ -131,17 +131,23 @@ async function exists(p: string): Promise<boolean> {
  * for `unrecognized`, `superseded` and `unsupported`: `not a results file: <why>`; `error` for
  * `empty`, `binary` and `not-json`), so a folder that yields nothing explains itself.
  * JSON is parsed as the readers parse it: a BOM stripped, Python's `NaN` / `Infinity` tolerated.
+ * A mapping file given by path (`options.mappingFile`) is consulted first (see mapping.ts `resolveMapping`).
  * An invalid mapping file is ignored for the data files (they are detected as if it were absent); its
  * errors are the diagnostics of the mapping file itself (`detectFile` on it), naming the field or line.
  */
-export async function detectFile(absPath: string, relPath: string, root: string): Promise<Detection> {
+export async function detectFile(
+  absPath: string,
+  relPath: string,
+  root: string,
+  options?: ReaderOptions,
+): Promise<Detection> {
   const diagnostics: Diagnostic[] = [];
   // A mapping file is no results file; its own problems are its diagnostics (once, not per data file).
   if (path.posix.basename(relPath) === MAPPING_FILE_NAME) {
     return { format: null, skipped: 'non-result', diagnostics: await mappingFileDiagnostics(absPath, relPath) };
   }
   if (isNonResultFile(relPath)) return { format: null, skipped: 'non-result', diagnostics };
-  const { mapping } = await resolveMapping(absPath, root);
+  const { mapping } = await resolveMapping(absPath, root, options?.mappingFile);
   if (mapping) return { format: 'mapping', diagnostics };
 
   const lower = relPath.toLowerCase();
@@ -284,7 +290,7 @@ export async function* readFile(ctx: ReaderContext, format?: FormatId): AsyncGen
   try {
     let fmt = format;
     if (fmt === undefined) {
-      const det = await detectFile(ctx.absPath, ctx.relPath, ctx.root);
+      const det = await detectFile(ctx.absPath, ctx.relPath, ctx.root, ctx.options);
       if (det.format !== 'mapping') for (const d of det.diagnostics) yield { kind: 'diagnostic', diagnostic: d };
       if (det.format === null) return;
       fmt = det.format;
@@ -306,6 +312,8 @@ export interface ListOptions {
   include?: string[];
   /** Globs of files and folders to leave out (a folder that matches is not walked). */
   exclude?: string[];
+  /** A mapping file given by path (ReaderOptions.mappingFile): the files its globs match are listed too. */
+  mappingFile?: string;
 }
 
 /**
@@ -381,7 +389,8 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
     }
   };
 
-  await walk(top, '', []);
+  const given = options.mappingFile ? await mappingFileGlobs(options.mappingFile) : [];
+  await walk(top, '', given.length ? [{ baseRel: '', patterns: given }] : []);
   out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return out;
 }

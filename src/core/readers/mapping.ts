@@ -8,7 +8,9 @@ import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
-import type { Diagnostic, ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
+import type { Diagnostic, ModelRef, NamedScore, ProblemRecord, ReadEvent, SampleRecord, StepRule } from '../model';
+import { reduceSteps } from '../metrics/rewardModels';
+import { problemTextKey } from '../text';
 import { matchAny } from './glob';
 import { MAPPING_FILE_NAME, MAPPING_SCHEMA, type MappingSpec } from './mappingSchema';
 import {
@@ -44,7 +46,32 @@ import {
 } from './util';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
-const validateOne = ajv.compile((MAPPING_SCHEMA.oneOf as readonly unknown[])[0] as object);
+const MAPPING_OBJECT = (MAPPING_SCHEMA.oneOf as readonly unknown[])[0] as {
+  properties: { fields: { required: readonly string[] } };
+};
+const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+/**
+ * The schema check of one mapping object. `fields.problemId` is required unless `fields.question` is
+ * given (problems keyed by their text); `fields.text` unless the mapping gives `scores` or is `problemInfo`.
+ */
+function validatorFor(m: unknown): ReturnType<typeof ajv.compile> {
+  const o = isObject(m) ? m : {};
+  const f = isObject(o.fields) ? o.fields : {};
+  const required = MAPPING_OBJECT.properties.fields.required.filter(
+    (r) =>
+      !(r === 'problemId' && f.question !== undefined) &&
+      !(r === 'text' && (o.scores !== undefined || o.problemInfo === true)),
+  );
+  const key = required.join(',');
+  let v = validators.get(key);
+  if (!v) {
+    const schema = structuredClone(MAPPING_OBJECT) as typeof MAPPING_OBJECT;
+    schema.properties.fields.required = required;
+    v = ajv.compile(schema);
+    validators.set(key, v);
+  }
+  return v;
+}
 
 function formatAjvError(e: ErrorObject): string {
   const where = e.instancePath || '/';
@@ -62,7 +89,16 @@ function formatAjvError(e: ErrorObject): string {
 }
 
 /** Record-level fields: read once per record (these may be `@key`). */
-const RECORD_FIELDS = ['problemId', 'model', 'revision', 'dataset', 'level', 'question', 'referenceAnswer'] as const;
+const RECORD_FIELDS = [
+  'problemId',
+  'model',
+  'revision',
+  'dataset',
+  'level',
+  'subject',
+  'question',
+  'referenceAnswer',
+] as const;
 /** Sample-level fields: read per sample (in parallel lists, per element). */
 const SAMPLE_FIELDS = ['text', 'correct', 'extractedAnswer', 'rewardScore', 'finishReason', 'tokenCount'] as const;
 type RecordField = (typeof RECORD_FIELDS)[number];
@@ -80,6 +116,18 @@ interface CompiledMapping {
   recordsPath: FieldPath | null;
   /** Full-match regular expression of `correctPattern`. */
   correctPattern: RegExp | null;
+  /** The `scores` entries, compiled. */
+  scores: CompiledScore[];
+}
+
+/** One compiled entry of a mapping's `scores`. */
+interface CompiledScore {
+  path: FieldPath;
+  /** The JSON pointer of the entry in the mapping (`/scores/0`), for messages. */
+  at: number;
+  scorer: string | null;
+  fromFile: RegExp | null;
+  rule: StepRule;
 }
 const compiledOf = new WeakMap<MappingSpec, CompiledMapping>();
 
@@ -100,6 +148,7 @@ export function validateMapping(doc: unknown): { mappings: MappingSpec[] } | { e
   list.forEach((m, i) => {
     const prefix = Array.isArray(doc) ? `/${i}` : '';
     const before = errors.length;
+    const validateOne = validatorFor(m);
     if (!validateOne(m)) {
       for (const e of validateOne.errors ?? []) {
         const msg = formatAjvError(e);
@@ -158,7 +207,54 @@ export function validateMapping(doc: unknown): { mappings: MappingSpec[] } | { e
         `${prefix}/correctThreshold: cannot be combined with correctValues or correctPattern (one rule decides what is correct)`,
       );
     }
-    if (errors.length === before) compiledOf.set(spec, { fields, samples, recordsPath, correctPattern });
+    const scores: CompiledScore[] = [];
+    (spec.scores ?? []).forEach((sc, i) => {
+      if (!isObject(sc)) return;
+      const p = compile(`/scores/${i}/path`, sc.path, false);
+      if ((sc.scorer === undefined) === (sc.scorerFromFile === undefined)) {
+        errors.push(
+          `${prefix}/scores/${i}: give exactly one of scorer (a name) and scorerFromFile (a regular expression)`,
+        );
+        return;
+      }
+      let fromFile: RegExp | null = null;
+      if (sc.scorerFromFile !== undefined) {
+        try {
+          fromFile = new RegExp(`^(?:${sc.scorerFromFile})$`, 'u');
+          if (!/\((?!\?)/.test(sc.scorerFromFile.replace(/\\./g, ''))) {
+            errors.push(`${prefix}/scores/${i}/scorerFromFile: needs a group, (...), that captures the scorer name`);
+          }
+        } catch (err) {
+          errors.push(
+            `${prefix}/scores/${i}/scorerFromFile: not a regular expression (${err instanceof Error ? err.message : String(err)})`,
+          );
+        }
+      }
+      if (p) scores.push({ path: p, at: i, scorer: sc.scorer ?? null, fromFile, rule: sc.stepRule ?? 'min' });
+    });
+    const scoresOnly = spec.scores !== undefined && spec.fields.text === undefined;
+    const infoOnly = spec.problemInfo === true;
+    if (infoOnly || scoresOnly) {
+      const why = infoOnly
+        ? 'problemInfo mappings give facts about problems, not samples'
+        : 'a mapping with scores but no fields.text gives scores for samples other files define';
+      for (const f of ['correct', 'extractedAnswer', 'rewardScore', 'finishReason', 'tokenCount'] as const) {
+        if (spec.fields[f] !== undefined)
+          errors.push(`${prefix}/fields/${f}: a sample field needs fields.text (${why})`);
+      }
+      for (const k of ['correctValues', 'correctPattern', 'correctThreshold'] as const) {
+        if (spec[k] !== undefined) errors.push(`${prefix}/${k}: only with fields.correct (${why})`);
+      }
+    }
+    if (infoOnly) {
+      if (spec.records !== 'per-problem') errors.push(`${prefix}/problemInfo: only with records "per-problem"`);
+      for (const k of ['samples', 'scores'] as const) {
+        if (spec[k] !== undefined) errors.push(`${prefix}/${k}: not with problemInfo (its records have no samples)`);
+      }
+      if (spec.fields.text !== undefined)
+        errors.push(`${prefix}/fields/text: not with problemInfo (its records have no samples)`);
+    }
+    if (errors.length === before) compiledOf.set(spec, { fields, samples, recordsPath, correctPattern, scores });
   });
   return errors.length > 0 ? { errors } : { mappings: list as MappingSpec[] };
 }
@@ -236,13 +332,29 @@ async function loadMapping(absPath: string): Promise<LoadedMapping | null> {
 }
 
 /**
+ * The `files` globs of a valid mapping file given by path (see {@link resolveMapping}); empty when the
+ * file is missing or invalid.
+ */
+export async function mappingFileGlobs(absPath: string): Promise<string[]> {
+  const loaded = await loadMapping(path.resolve(absPath));
+  return loaded && 'mappings' in loaded.result ? loaded.result.mappings.flatMap((m) => m.files) : [];
+}
+
+/**
  * The problems of a mapping file itself, as diagnostics on that file (`relPath`): a JSON syntax error at
  * its line (from the parser's "line L column C"; 0 when the message gives none), schema errors at line
  * 0 naming the field. Empty for a valid or missing file. The indexer records them once, on the
  * mapping file, whichever data files the mapping was meant for.
  */
-export async function mappingFileDiagnostics(absPath: string, relPath: string): Promise<Diagnostic[]> {
+export async function mappingFileDiagnostics(
+  absPath: string,
+  relPath: string,
+  mustExist = false,
+): Promise<Diagnostic[]> {
   const loaded = await loadMapping(absPath);
+  if (!loaded && mustExist) {
+    return [{ file: relPath, line: 0, message: 'mapping file not found (or not a file); not used', severity: 'error' }];
+  }
   if (!loaded || !('errors' in loaded.result)) return [];
   return loaded.result.errors.map((e) => {
     const at = /\(line (\d+) column \d+\)/.exec(e);
@@ -269,9 +381,31 @@ function toPosix(p: string): string {
 export async function resolveMapping(
   absPath: string,
   root: string,
+  mappingFile?: string,
 ): Promise<{ mapping: ResolvedMapping | null; errors: Diagnostic[] }> {
   const errors: Diagnostic[] = [];
   const top = path.resolve(root);
+  if (mappingFile) {
+    // A mapping file given by path (read-only folders): globs relative to the results folder; it comes
+    // before the folder's own mapping files. Its own errors are reported by the indexer, once.
+    const abs = path.resolve(mappingFile);
+    const loaded = await loadMapping(abs);
+    if (loaded && 'mappings' in loaded.result) {
+      const rel = toPosix(path.relative(top, path.resolve(absPath)));
+      const i = loaded.result.mappings.findIndex((m) => matchAny(rel, m.files));
+      if (i >= 0)
+        return {
+          mapping: {
+            spec: loaded.result.mappings[i],
+            mappingRelPath: toPosix(abs),
+            baseDir: top,
+            position: loaded.isList ? i : null,
+            text: loaded.text,
+          },
+          errors,
+        };
+    }
+  }
   let dir = path.dirname(path.resolve(absPath));
   for (;;) {
     const mPath = path.join(dir, MAPPING_FILE_NAME);
@@ -394,6 +528,7 @@ const CONSEQUENCE: Record<FieldName | 'samples', string> = {
   revision: 'no revision is recorded',
   dataset: `the dataset is the mapping's "dataset" or "default"`,
   level: 'no difficulty level is recorded',
+  subject: 'no subject is recorded',
   question: 'no question is recorded',
   referenceAnswer: 'no reference answer is recorded',
 };
@@ -439,6 +574,28 @@ class PathStats {
   }
 }
 
+/**
+ * Reads one named score: a finite number or numeric string as is; a non-empty list of them as a process
+ * reward model's step scores, reduced to one number by `rule` ({@link reduceSteps}) and kept.
+ * @returns the score, `'missing'` for null or undefined, `'invalid'` for anything else (an empty list,
+ * a list holding a non-number, a string that is not a number, an object).
+ */
+export function readScore(v: unknown, scorer: string, rule: StepRule): NamedScore | 'missing' | 'invalid' {
+  if (v === null || v === undefined) return 'missing';
+  if (Array.isArray(v)) {
+    if (v.length === 0) return 'invalid';
+    const steps: number[] = [];
+    for (const x of v) {
+      const n = typeof x === 'number' || typeof x === 'string' ? toNum(x) : null;
+      if (n === null) return 'invalid';
+      steps.push(n);
+    }
+    return { scorer, value: reduceSteps(steps, rule), steps, rule };
+  }
+  const n = typeof v === 'number' || typeof v === 'string' ? toNum(v) : null;
+  return n === null ? 'invalid' : { scorer, value: n };
+}
+
 /** Whether a list read for a parallel-list field holds anything (a `P[*]S` list of only missing values does not). */
 function listHit(l: ListResult): boolean {
   return l.kind === 'not-list' || (l.kind === 'list' && (l.list.length === 0 || l.list.some((x) => x !== undefined)));
@@ -474,8 +631,34 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     spec.correctValues === undefined && c.correctPattern === null && spec.correctThreshold === undefined;
   const verdicts = new VerdictReader(ctx, src('correct') || 'correct', ctx.options?.correctThreshold);
   const notVerdicts = { count: 0, firstLine: 0 };
+  const scoresOnly = c.scores.length > 0 && !P.text;
+  const infoOnly = spec.problemInfo === true;
+  // The scorers of this file: a fixed name, or the first group of scorerFromFile on the file name.
+  const fileName = path.posix.basename(ctx.relPath);
+  const scorers: { sc: CompiledScore; scorer: string; rule: StepRule; stat: string }[] = [];
+  const preamble: ReadEvent[] = [];
+  for (const sc of c.scores) {
+    const scorer = sc.scorer ?? sc.fromFile?.exec(fileName)?.[1] ?? '';
+    if (scorer === '') {
+      preamble.push(
+        diag(
+          ctx,
+          0,
+          `scores[${sc.at}].scorerFromFile ${JSON.stringify(spec.scores?.[sc.at]?.scorerFromFile)} (from ${m.mappingRelPath}) does not match the file name ${JSON.stringify(fileName)} (or its group is empty): no scorer name, so the scores of this entry are not read`,
+        ),
+      );
+      continue;
+    }
+    scorers.push({ sc, scorer, rule: spec.stepRules?.[scorer] ?? sc.rule, stat: `scores[${sc.at}].path` });
+  }
+  /** Per scorer: score values that are not scores (first one reported at its line), samples without a value. */
+  const badScores = new Map<string, { count: number; firstLine: number }>();
+  const noScore = new Map<string, number>();
   let recordsSeen = 0;
   let samplesRead = 0;
+  /** Scores read by a scores-only mapping, records read by a problemInfo mapping. */
+  let scoresRead = 0;
+  let infosRead = 0;
   /** The first record, and its first sample element (`samples` mode): where a "matched nothing" hint looks. */
   let firstRecord: unknown;
   let firstSampleElement: unknown;
@@ -507,6 +690,60 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     return r.value;
   };
 
+  /**
+   * Per-sample records: `fields.sampleIndex` of the record when it is a non-negative integer; undefined
+   * (the indexer numbers the sample in file order) when the mapping has none or, with a warning, when
+   * the value is something else.
+   */
+  const sampleIndexOf = (o: unknown, line: number, what: string, out: ReadEvent[]): number | undefined => {
+    if (!P.sampleIndex) return undefined;
+    const si = first(P.sampleIndex, o);
+    stats.note('fields.sampleIndex', si !== undefined, out);
+    if (Number.isInteger(si) && (si as number) >= 0) return si as number;
+    out.push(
+      diag(
+        ctx,
+        line,
+        `${what}${src('sampleIndex')} is not a non-negative integer; the indexer numbers this sample`,
+        'warning',
+      ),
+    );
+    return undefined;
+  };
+
+  /** One sample's named scores from a getter of each score path; notes which paths matched. */
+  const scoresOf = (
+    get: (p: FieldPath) => unknown,
+    line: number,
+    what: string,
+    out: ReadEvent[],
+    noteFields: boolean,
+  ): NamedScore[] => {
+    const got: NamedScore[] = [];
+    for (const s of scorers) {
+      const v = get(s.sc.path);
+      if (noteFields) stats.note(s.stat, v !== undefined, out);
+      const r = readScore(v, s.scorer, s.rule);
+      if (r === 'missing') noScore.set(s.scorer, (noScore.get(s.scorer) ?? 0) + 1);
+      else if (r === 'invalid') {
+        let b = badScores.get(s.scorer);
+        if (!b) {
+          badScores.set(s.scorer, (b = { count: 0, firstLine: line }));
+          out.push(
+            diag(
+              ctx,
+              line,
+              `${what}${spec.scores?.[s.sc.at]?.path} value ${clip(JSON.stringify(v) ?? String(v), 60)} is not a score of ${s.scorer} (accepted: a number, a numeric string, or a non-empty list of numbers: step scores, reduced by ${s.rule}); no ${s.scorer} score for this sample`,
+              'warning',
+            ),
+          );
+        }
+        b.count++;
+      } else got.push(r);
+    }
+    return got;
+  };
+
   /** A sample from a getter of its fields; notes which sample paths matched. */
   const sampleOf = (
     get: (name: SampleField) => unknown,
@@ -514,6 +751,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     what: string,
     out: ReadEvent[],
     noteFields: boolean,
+    getScore: (p: FieldPath) => unknown = () => undefined,
   ): SampleRecord | null => {
     const v: Partial<Record<SampleField, unknown>> = {};
     for (const name of SAMPLE_FIELDS) {
@@ -537,7 +775,88 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       rewardScore: P.rewardScore ? toScore(v.rewardScore) : null,
       finishReason: P.finishReason ? toStr(v.finishReason) : null,
       tokenCount: P.tokenCount ? toNum(v.tokenCount) : null,
+      ...(scorers.length ? { scores: scoresOf(getScore, line, what, out, noteFields) } : {}),
     };
+  };
+
+  /**
+   * Parallel score lists of a per-problem record (no `samples`): per scorer its list, with a warning when
+   * its length differs from `n` samples (`n` null: scores-only, any length).
+   */
+  const scoreLists = (o: unknown, line: number, what: string, out: ReadEvent[], n: number | null) => {
+    const lists = new Map<FieldPath, readonly unknown[]>();
+    for (const s of scorers) {
+      const l = listOf(s.sc.path, o);
+      stats.note(s.stat, listHit(l), out);
+      const scorePath = spec.scores?.[s.sc.at]?.path;
+      if (l.kind === 'not-list') {
+        out.push(
+          diag(
+            ctx,
+            line,
+            `${what}${scorePath} is not a list (got ${typeName(l.value)}); no sample has a ${s.scorer} score`,
+            'warning',
+          ),
+        );
+      } else if (l.kind === 'list') {
+        if (n !== null && l.list.length !== n) {
+          out.push(
+            diag(
+              ctx,
+              line,
+              `${what}${src('text')} has ${n} samples but ${scorePath} has ${l.list.length} ${s.scorer} scores; ${l.list.length < n ? `samples from ${l.list.length} on have no ${s.scorer} score` : `the last ${l.list.length - n} scores are ignored`}`,
+              'warning',
+            ),
+          );
+        }
+        lists.set(s.sc.path, l.list);
+      }
+    }
+    return lists;
+  };
+
+  /** Scores-only record: the scores of each sample, by sample index (per-sample records: the record's own index, or none). */
+  const attachedScores = (o: unknown, line: number, what: string, out: ReadEvent[]) => {
+    const found: (NamedScore & { sampleIndex?: number })[] = [];
+    const push = (list: NamedScore[], sampleIndex: number | undefined) => {
+      for (const x of list) found.push(sampleIndex === undefined ? x : { ...x, sampleIndex });
+    };
+    if (spec.records === 'per-sample') {
+      const index = sampleIndexOf(o, line, what, out);
+      push(
+        scoresOf((p) => first(p, o), line, what, out, true),
+        index,
+      );
+    } else if (c.samples) {
+      const l = listOf(c.samples, o);
+      stats.note('samples', l.kind !== 'missing', out);
+      if (l.kind !== 'list') {
+        const d = diag(
+          ctx,
+          line,
+          `${what}${spec.samples} is ${l.kind === 'missing' ? 'missing' : `not a list (got ${typeName(l.value)})`}; skipped`,
+        );
+        if (l.kind === 'missing') stats.gate('samples', d, out);
+        else out.push(d);
+        return null;
+      }
+      if (firstSampleElement === undefined && l.list.length > 0) firstSampleElement = l.list[0];
+      l.list.forEach((el, i) => {
+        push(
+          scoresOf((p) => first(p, el), line, `${what}${spec.samples}[${i}]: `, out, true),
+          i,
+        );
+      });
+    } else {
+      const lists = scoreLists(o, line, what, out, null);
+      const n = Math.max(0, ...[...lists.values()].map((l) => l.length));
+      for (let i = 0; i < n; i++)
+        push(
+          scoresOf((p) => lists.get(p)?.[i], line, `${what}sample ${i}: `, out, false),
+          i,
+        );
+    }
+    return found;
   };
 
   /** Samples of a per-problem record whose sample fields are parallel lists. */
@@ -599,9 +918,17 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       const l = lists[name];
       return l?.kind === 'list' ? l.list[i] : undefined;
     };
+    const lists2 = scorers.length ? scoreLists(o, line, what, out, nText) : new Map<FieldPath, readonly unknown[]>();
     const samples: SampleRecord[] = [];
     for (let i = 0; i < n; i++) {
-      const s = sampleOf((name) => at(name, i), line, `${what}sample ${i}: `, out, false);
+      const s = sampleOf(
+        (name) => at(name, i),
+        line,
+        `${what}sample ${i}: `,
+        out,
+        false,
+        (p) => lists2.get(p)?.[i],
+      );
       if (s) samples.push({ ...s, sampleIndex: i });
     }
     return samples;
@@ -613,6 +940,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     line: number,
     what: string,
     out: ReadEvent[],
+    recordIndex?: number,
   ): ProblemRecord | null => {
     recordsSeen++;
     if (recordsSeen === 1) firstRecord = o;
@@ -625,24 +953,25 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     }
     const samples: SampleRecord[] = [];
     let ok = true;
-    if (spec.records === 'per-sample') {
-      const s = sampleOf((name) => first(P[name]!, o), line, what, out, true);
+    let attached: (NamedScore & { sampleIndex?: number })[] | null = null;
+    if (infoOnly) {
+      // facts about the problem only
+    } else if (scoresOnly) {
+      attached = attachedScores(o, line, what, out);
+      if (!attached) ok = false;
+    } else if (spec.records === 'per-sample') {
+      const s = sampleOf(
+        (name) => first(P[name]!, o),
+        line,
+        what,
+        out,
+        true,
+        (p) => first(p, o),
+      );
       if (!s) ok = false;
       else {
-        if (P.sampleIndex) {
-          const si = first(P.sampleIndex, o);
-          stats.note('fields.sampleIndex', si !== undefined, out);
-          if (Number.isInteger(si) && (si as number) >= 0) s.sampleIndex = si as number;
-          else
-            out.push(
-              diag(
-                ctx,
-                line,
-                `${what}${src('sampleIndex')} is not a non-negative integer; the indexer numbers this sample`,
-                'warning',
-              ),
-            );
-        }
+        const index = sampleIndexOf(o, line, what, out);
+        if (index !== undefined) s.sampleIndex = index;
         samples.push(s);
       }
     } else if (c.samples) {
@@ -657,7 +986,14 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       } else {
         if (firstSampleElement === undefined && l.list.length > 0) firstSampleElement = l.list[0];
         l.list.forEach((el, i) => {
-          const s = sampleOf((name) => first(P[name]!, el), line, `${what}${spec.samples}[${i}]: `, out, true);
+          const s = sampleOf(
+            (name) => first(P[name]!, el),
+            line,
+            `${what}${spec.samples}[${i}]: `,
+            out,
+            true,
+            (p) => first(p, el),
+          );
           if (s) samples.push({ ...s, sampleIndex: i });
         });
       }
@@ -666,34 +1002,74 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       if (ss) samples.push(...ss);
       else ok = false;
     }
-    const problemId = toStr(rv.problemId);
-    if (problemId === null) {
-      const d = diag(ctx, line, `${what}problem id ${src('problemId')} is missing or not a scalar; skipped`);
-      if (rv.problemId === undefined) stats.gate('fields.problemId', d, out);
-      else out.push(d);
-      return null;
+    let problemId: string | null;
+    if (P.problemId) {
+      problemId = toStr(rv.problemId);
+      if (problemId === null) {
+        const d = diag(ctx, line, `${what}problem id ${src('problemId')} is missing or not a scalar; skipped`);
+        if (rv.problemId === undefined) stats.gate('fields.problemId', d, out);
+        else out.push(d);
+        return null;
+      }
+    } else {
+      // No problem id in the data: the problem is keyed by its text.
+      problemId = typeof rv.question === 'string' && rv.question.trim() !== '' ? problemTextKey(rv.question) : null;
+      if (problemId === null) {
+        const d = diag(
+          ctx,
+          line,
+          `${what}problem text ${src('question')} is missing or not a non-empty string (without fields.problemId, problems are keyed by their text); skipped`,
+        );
+        if (rv.question === undefined) stats.gate('fields.question', d, out);
+        else out.push(d);
+        return null;
+      }
     }
     if (!ok) return null;
     const modelName = toStr(rv.model);
     const revision = toStr(rv.revision);
+    // Scores for samples other files define name a model only when the mapping or the data does.
     const model: ModelRef = modelName
       ? { name: modelName, revision, source: 'data' }
-      : { name: defaultModel, revision, source: spec.model ? 'data' : 'path' };
+      : scoresOnly && !spec.model
+        ? { name: '', revision, source: 'path' }
+        : { name: defaultModel, revision, source: spec.model ? 'data' : 'path' };
     samplesRead += samples.length;
+    if (attached) scoresRead += attached.length;
+    if (infoOnly) infosRead++;
     return {
       line,
+      ...(recordIndex === undefined ? {} : { record: recordIndex }),
       model,
       dataset: toStr(rv.dataset) || spec.dataset || 'default',
       problemId,
       question: P.question ? toStr(rv.question) : null,
       referenceAnswer: P.referenceAnswer ? toStr(rv.referenceAnswer) : null,
       level: P.level ? toLevel(rv.level) : null,
+      ...(P.subject ? { subject: toStr(rv.subject) } : {}),
+      ...(infoOnly ? { role: 'info' as const } : {}),
+      ...(attached ? { role: 'scores' as const, scores: attached as (NamedScore & { sampleIndex: number })[] } : {}),
       samples,
     };
   };
 
   /** End of file: paths that matched nothing (on the mapping file), unreadable verdicts, every record failed. */
   function* summary(): Generator<ReadEvent> {
+    for (const [scorer, b] of badScores)
+      if (b.count > 1)
+        yield diag(
+          ctx,
+          0,
+          `${b.count} ${scorer} score values in this file are not scores (first at line ${b.firstLine}); those samples have no ${scorer} score`,
+          'warning',
+        );
+    for (const [scorer, n] of noScore)
+      yield diag(
+        ctx,
+        0,
+        `${n} sample${n === 1 ? ' has' : 's have'} no ${scorer} score in this file (null or missing)`,
+        'warning',
+      );
     if (notVerdicts.count > 1) {
       yield diag(
         ctx,
@@ -736,16 +1112,31 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       const where = sampleLevel && c.samples ? firstSampleElement : firstRecord;
       out.push(check(`fields.${name}`, spec.fields[name]!, ['fields', name], p, where));
     }
+    for (const s of scorers) {
+      if (stats.has(s.stat)) continue;
+      const where = c.samples ? firstSampleElement : firstRecord;
+      const hint = where === undefined ? null : explainMiss(s.sc.path, where);
+      out.push({
+        kind: 'diagnostic',
+        diagnostic: {
+          file: m.mappingRelPath,
+          line: mappingLine(m, ['scores', s.sc.at, 'path']),
+          severity: 'warning',
+          message: `scores[${s.sc.at}].path '${spec.scores?.[s.sc.at]?.path}' matched nothing in ${recordsSeen} record${recordsSeen === 1 ? '' : 's'} of ${ctx.relPath}; no sample has a ${s.scorer} score${hint ? ` (in the first record, ${hint.replace(/^the record /, '')})` : ''}`,
+        },
+      });
+    }
     for (const ev of out) if (ev) yield ev;
-    if (samplesRead === 0) {
+    if (samplesRead + scoresRead + infosRead === 0) {
       yield diag(
         ctx,
         0,
-        `every record failed: none of the ${recordsSeen} record${recordsSeen === 1 ? '' : 's'} gave a sample through ${m.mappingRelPath}${unmatched.length ? ` (${unmatched.join(', ')} matched nothing: see the diagnostics of ${m.mappingRelPath})` : ''}`,
+        `every record failed: none of the ${recordsSeen} record${recordsSeen === 1 ? '' : 's'} gave ${scoresOnly ? 'a score' : infoOnly ? 'a problem' : 'a sample'} through ${m.mappingRelPath}${unmatched.length ? ` (${unmatched.join(', ')} matched nothing: see the diagnostics of ${m.mappingRelPath})` : ''}`,
       );
     }
   }
 
+  yield* preamble;
   if (ctx.relPath.toLowerCase().endsWith('.json')) {
     const doc = await readJsonDocument(ctx);
     if ('error' in doc) {
@@ -796,7 +1187,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
         continue;
       }
       const out: ReadEvent[] = [];
-      const r = recordOf(o, key, 1, `record ${key === undefined ? i : JSON.stringify(key)}: `, out);
+      const r = recordOf(o, key, 1, `record ${key === undefined ? i : JSON.stringify(key)}: `, out, i);
       yield* out;
       if (r) yield { kind: 'problem', record: r };
     }
@@ -829,7 +1220,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
  * own errors are diagnostics of the mapping files themselves).
  */
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
-  const { mapping, errors } = await resolveMapping(ctx.absPath, ctx.root);
+  const { mapping, errors } = await resolveMapping(ctx.absPath, ctx.root, ctx.options?.mappingFile);
   if (!mapping) {
     const invalid = [...new Set(errors.map((d) => d.file))];
     yield diag(

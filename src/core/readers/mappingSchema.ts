@@ -1,3 +1,5 @@
+import type { StepRule } from '../model';
+
 /**
  * JSON Schema (draft-07, checked with ajv) of a mapping file `trace-inspector.mapping.json`: the
  * user's description of a JSON/JSONL results format no built-in reader knows. See docs/mapping.md.
@@ -30,13 +32,16 @@ export interface MappingSpec {
    * fields: the record's key in a keyed object).
    */
   fields: {
-    problemId: string;
-    text: string;
+    /** Required unless `question` is given: problems without an id are keyed by their text. */
+    problemId?: string;
+    /** Required unless the mapping gives `scores` (scores for samples other files define) or is `problemInfo`. */
+    text?: string;
     correct?: string;
     model?: string;
     revision?: string;
     dataset?: string;
     level?: string;
+    subject?: string;
     question?: string;
     referenceAnswer?: string;
     extractedAnswer?: string;
@@ -62,7 +67,36 @@ export interface MappingSpec {
    * string, number or boolean means incorrect.
    */
   correctPattern?: string;
+  /**
+   * Named scores of several scorers on each sample (reward models, judges): each entry reads one
+   * sample-level path (a number, or a list of step scores reduced by the step rule) under a scorer name
+   * given as is (`scorer`) or taken from the file name (`scorerFromFile`, a regular expression whose
+   * first group is the name: `"(.+)_reward\\.json"`). Without `fields.text` the records define no
+   * samples: their scores attach to samples other files define (see docs/mapping.md "Scores").
+   */
+  scores?: ScoreSpec[];
+  /** Step rule per scorer name, over the entries' `stepRule`: `{"Math_Shepherd": "product"}`. */
+  stepRules?: Record<string, StepRule>;
+  /**
+   * The records are problems without samples: they give the level, subject, question or reference answer
+   * of problems that other files have samples of (a problem list such as MATH-500's `test500.jsonl`).
+   */
+  problemInfo?: boolean;
 }
+
+/** One entry of a mapping's `scores`. */
+export interface ScoreSpec {
+  /** Sample-level path of the score (parallel list, element of `samples`, or per-sample record field). */
+  path: string;
+  /** The scorer's name. */
+  scorer?: string;
+  /** A regular expression matched against the file name (not its folder); its first group is the scorer name. */
+  scorerFromFile?: string;
+  /** How a list of step scores becomes one number (default `min`). */
+  stepRule?: StepRule;
+}
+
+const stepRule = { enum: ['min', 'last', 'product'] } as const;
 
 /** A path: its syntax is checked by `compilePath` (mappingPath.ts) after the schema, naming the field. */
 const path = { type: 'string', minLength: 1 } as const;
@@ -85,6 +119,7 @@ const mappingObject = {
       properties: {
         problemId: path,
         text: path,
+        subject: path,
         correct: path,
         model: path,
         revision: path,
@@ -104,6 +139,23 @@ const mappingObject = {
     correctThreshold: { type: 'number' },
     correctValues: { type: 'array', minItems: 1, items: { type: ['string', 'number', 'boolean'] } },
     correctPattern: { type: 'string', minLength: 1 },
+    scores: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['path'],
+        properties: {
+          path,
+          scorer: { type: 'string', minLength: 1 },
+          scorerFromFile: { type: 'string', minLength: 1 },
+          stepRule,
+        },
+      },
+    },
+    stepRules: { type: 'object', additionalProperties: stepRule },
+    problemInfo: { type: 'boolean' },
   },
 } as const;
 

@@ -31,6 +31,12 @@ export interface ReaderOptions {
    * values leave the samples ungraded (see util.ts `VerdictReader`).
    */
   correctThreshold?: number;
+  /**
+   * Absolute path of a mapping file given by path (CLI `--mapping`, setting `traceInspector.mappingFile`),
+   * for folders where one cannot be written: its `files` globs are relative to the results folder, and
+   * it is consulted before the folder's own `trace-inspector.mapping.json` files.
+   */
+  mappingFile?: string;
 }
 
 /**
