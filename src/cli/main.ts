@@ -281,13 +281,13 @@ export function reportTable(r: Report): string {
   }
   if (r.audit.length) {
     out.push('', 'audit: figures stored in the folder that disagree with the raw samples:');
-    if (r.auditRules) out.push(`  (${r.auditRules})`);
     // Figures are recomputed from what could be read: say so when some of it could not.
     const unread = r.diagnostics.filter((d) => d.severity === 'error').length;
     if (unread > 0)
       out.push(
         `  (recomputed from the records that could be read: ${unread} error${unread === 1 ? '' : 's'} in the results files, listed below)`,
       );
+    if (r.auditRules) out.push(`  (${r.auditRules})`);
     const num = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(4));
     for (const a of r.audit)
       out.push(`  ${safe(a.file)}: ${safe(a.metric)} stored ${num(a.stored)} recomputed ${num(a.recomputed)}`);
