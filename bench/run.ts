@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: generates (or reuses) a synthetic Qwen2.5-Math / limit-of-RLVR results folder and
- * measures, on the same files, the parse floor, a Python/SQLite baseline, our index, the FTS build,
+ * measures, on the same files, the parse floor, a Python/SQLite baseline, our index (the full-text
+ * index written with the samples),
  * an unchanged re-index, tree/problem-view query latency, the full report, similarity, and peak RSS
  * at a quarter and the full scale. Each phase runs in its own process (bench/phase.ts) so that peak
  * RSS is per phase. Writes a JSON result file and RESULTS.md text and prints a table.
@@ -325,7 +326,7 @@ async function main(): Promise<void> {
 
   const db = path.join(work, 'index.db');
   freshDb(db);
-  log('index (no FTS) + a second process polling until the first problem is queryable');
+  log('index (with FTS) + a second process polling until the first problem is queryable');
   const t0 = Date.now();
   const probeP = runPhase('probe', { db, startEpochMs: t0, timeoutMs: 600000 });
   res.index = await runPhase('index', { root, db });
@@ -351,7 +352,7 @@ async function main(): Promise<void> {
     });
   }
 
-  log('FTS build');
+  log('full-text index: count its rows');
   res.fts = await runPhase('fts', { db });
   checks.push({ check: 'FTS indexed every sample', ok: res.fts.added === N, detail: `${res.fts.added} of ${N}` });
   log('space per table (dbstat)');
@@ -380,7 +381,7 @@ async function main(): Promise<void> {
     // The fallback driver on the same folder: index, FTS, size, queries and report, each in its own process.
     const ndb = path.join(work, 'index-node-sqlite.db');
     freshDb(ndb);
-    log('node:sqlite: index (no FTS), FTS build, re-index, query latency, full report');
+    log('node:sqlite: index (with FTS), FTS rows, re-index, query latency, full report');
     const nIndex = await runPhase('index', { root, db: ndb }, 'node:sqlite');
     const nFts = await runPhase('fts', { db: ndb }, 'node:sqlite');
     const nReindex = await runPhase('reindex', { root, db: ndb }, 'node:sqlite');
@@ -466,9 +467,8 @@ async function main(): Promise<void> {
   const floorMBs = inputMB / (res.floor.ms / 1000);
   const indexMBs = inputMB / (res.index.ms / 1000);
   const pyMBs = res.python.ms ? inputMB / (res.python.ms / 1000) : null;
-  const indexFtsMs = res.index.ms + res.fts.ms;
   const finalBytes = res.fts.dbBytes as number;
-  const rssMain = Math.max(res.index.maxRssMB, res.fts.maxRssMB);
+  const rssMain = res.index.maxRssMB as number;
   const rows: Row[] = [];
   const add = (group: string, measure: string, value: string, target: string, ok: boolean | null) =>
     rows.push({ group, measure, value, target, status: ok === null ? 'info' : ok ? 'pass' : 'miss' });
@@ -506,7 +506,7 @@ async function main(): Promise<void> {
   }
   add(
     'index',
-    'index throughput (no FTS)',
+    'index throughput (with FTS)',
     `${f1(indexMBs)} MB/s, ${Math.round(N / (res.index.ms / 1000)).toLocaleString('en-US')} samples/s (${ms(res.index.ms)})`,
     '',
     null,
@@ -524,27 +524,7 @@ async function main(): Promise<void> {
     '',
     null,
   );
-  add(
-    'index',
-    'index + FTS throughput',
-    `${f1(inputMB / (indexFtsMs / 1000))} MB/s (${ms(indexFtsMs)})${pyMBs !== null ? `; ${f2(inputMB / (indexFtsMs / 1000) / pyMBs)}x the baseline` : ''}`,
-    '',
-    null,
-  );
-  add(
-    'index',
-    'peak RSS (index / FTS phase)',
-    `${f1(res.index.maxRssMB)} MB / ${f1(res.fts.maxRssMB)} MB`,
-    '<= 300 MB',
-    rssMain <= 300,
-  );
-  add(
-    'index',
-    'index size / input (no FTS)',
-    `${f2(res.index.dbBytes / inputBytes)}x (${f1(res.index.dbBytes / MB)} MB)`,
-    '',
-    null,
-  );
+  add('index', 'peak RSS (index phase)', `${f1(res.index.maxRssMB)} MB`, '<= 300 MB', rssMain <= 300);
   add(
     'index',
     'index size / input (with FTS)',
@@ -560,13 +540,6 @@ async function main(): Promise<void> {
       : `${ms(res.probe.queryableMs)} (indexer's first commit at ${ms(res.index.firstCommitMs)} after it started)`,
     '<= 2 s',
     res.probe.queryableMs !== null && res.probe.queryableMs <= 2000,
-  );
-  add(
-    'fts',
-    'FTS build',
-    `${ms(res.fts.ms)} (${f1(inputMB / (res.fts.ms / 1000))} MB/s); adds ${f1((finalBytes - res.index.dbBytes) / MB)} MB`,
-    '',
-    null,
   );
   add('reindex', 'unchanged re-index', ms(res.reindex.ms), '< 2 s', res.reindex.ms < 2000);
   for (const c of res.queries.cases as { name: string; what: string; p50: number; p95: number }[]) {
@@ -706,7 +679,7 @@ function nodeSqliteRows(
   const bAll = (res.index.ms as number) + (res.fts.ms as number);
   add(
     g,
-    'index throughput (no FTS)',
+    'index throughput (with FTS)',
     `${f1(inputMB / (nIdx / 1000))} MB/s (${ms(nIdx)}, CPU ${ms(n.index.cpuMs)}); better-sqlite3 ${f1(inputMB / (res.index.ms / 1000))} MB/s ` +
       `(${ms(res.index.ms)}, CPU ${ms(res.index.cpuMs)}): wall time ${x(nIdx, res.index.ms)}, CPU time ${x(n.index.cpuMs, res.index.cpuMs)}`,
     '',

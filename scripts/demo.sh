@@ -15,10 +15,8 @@ fi
 bash scripts/setup-e2e.sh
 DEMO_DIR="$PWD/.tools/demo"
 mkdir -p "$DEMO_DIR/user/User" "$DEMO_DIR/extensions"
-cat > "$DEMO_DIR/user/User/settings.json" <<JSON
-{ "security.workspace.trust.enabled": false, "workbench.startupEditor": "none", "telemetry.telemetryLevel": "off",
-  "update.mode": "none", "extensions.autoUpdate": false, "workbench.colorTheme": "Default Dark Modern" }
-JSON
+# The demo window: no trust prompt, no welcome page, no AI chat panel (scripts/demo-settings.json).
+cp scripts/demo-settings.json "$DEMO_DIR/user/User/settings.json"
 CS="$PWD/.tools/code-server/node_modules/code-server/out/node/entry.js"
 node "$CS" --install-extension "$VSIX" --force --extensions-dir "$DEMO_DIR/extensions" --user-data-dir "$DEMO_DIR/user" >/dev/null
 PORT="${PORT:-8080}"

@@ -1,3 +1,5 @@
+import { splitIntoBlocks, type Piece } from './textBlocks';
+
 /**
  * Tiny DOM builder: strings become text nodes (never HTML), attributes are set one by one, and
  * `on*` keys add event listeners. Everything the views build from data goes through here.
@@ -42,4 +44,20 @@ export const pct = (v: number | null | undefined): string =>
 export function replace(el: Element, ...children: Child[]): void {
   el.replaceChildren();
   append(el, children);
+}
+
+/** One run of text and how to show it (default: a plain text node). */
+export type TextPiece = Piece<(text: string) => Node>;
+
+/**
+ * Appends long text, given as consecutive pieces, as the blocks of {@link splitIntoBlocks}, each a
+ * `div.text-block` that the browser lays out only near the viewport (CSS content-visibility). The
+ * text content of `container` is the pieces' texts joined. Short text makes one block.
+ */
+export function appendInBlocks(container: HTMLElement, pieces: Iterable<TextPiece>, blockChars = 4000): void {
+  for (const pieceList of splitIntoBlocks(pieces, blockChars)) {
+    const block = h('div', { className: 'text-block' });
+    for (const { text, wrap } of pieceList) block.appendChild(wrap ? wrap(text) : document.createTextNode(text));
+    container.appendChild(block);
+  }
 }

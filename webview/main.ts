@@ -8,6 +8,7 @@ import { registerToolkit } from './toolkit';
 import { Rpc } from './rpc';
 import { ProblemView } from './problemView';
 import { OverviewView } from './overviewView';
+import { PreviewView } from './previewView';
 import { TrainingView } from './trainingView';
 import { RewardModelsView } from './rewardModelsView';
 import { h } from './dom';
@@ -15,15 +16,21 @@ import type { PanelState, ViewKind } from '../src/shared/protocol';
 
 function start(): void {
   registerToolkit();
-  const view: ViewKind = document.body.dataset.view === 'overview' ? 'overview' : 'problem';
+  const kind = document.body.dataset.view;
+  const view: ViewKind = kind === 'overview' || kind === 'preview' ? kind : 'problem';
   const root = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
   const rpc = new Rpc(view);
-  let current: ProblemView | OverviewView | undefined;
+  let current: ProblemView | OverviewView | PreviewView | undefined;
   let training: { view: TrainingView; loaded: boolean } | undefined;
   let rewards: { view: RewardModelsView; loaded: boolean } | undefined;
   rpc.onInit = (state: PanelState) => {
     if (state.view !== view) return;
-    if (view === 'overview') {
+    if (view === 'preview') {
+      // One preview tab shows sample after sample: the host sends a new init for each.
+      if (current instanceof PreviewView) return current.show(state);
+      current = new PreviewView(root, rpc, state);
+      rpc.setState(state);
+    } else if (view === 'overview') {
       const saved = rpc.getState();
       const panes = overviewTabs(root, rpc, saved?.view === 'overview' ? saved.tab : undefined);
       training = panes.training;
@@ -45,6 +52,10 @@ function start(): void {
     if (training?.loaded) void training.view.load();
     if (rewards?.loaded) void rewards.view.load();
   };
+  // One listener for the page: the problem view's sample list moves with the keyboard (ArrowUp/Down, j/k).
+  document.addEventListener('keydown', (e) => {
+    if (current instanceof ProblemView) current.onKey(e);
+  });
   // Re-render charts when VS Code switches theme (it changes the body's classes).
   new MutationObserver(() => {
     current?.rerenderCharts();

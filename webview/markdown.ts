@@ -11,7 +11,9 @@
  * - Math: KaTeX with `trust: false` (no `\href`, `\url`, `\includegraphics`, `\htmlClass`...),
  *   `maxExpand` 500 and `maxSize` 20em (macro bombs, giant rules), `throwOnError: false`, a fresh
  *   macro table per formula (`\gdef` cannot leak between formulas), formulas longer than
- *   {@link MAX_MATH} shown as code.
+ *   {@link MAX_MATH} shown as code. The commands KaTeX refuses without trust are macros that keep
+ *   what a reader would see ({@link REFUSED_COMMANDS}): the link text of `\href`, the URL of `\url`
+ *   as plain text, `[image: path]` for `\includegraphics`, the body of `\htmlClass` and its kin.
  * - Dollar amounts are not math: an opening `$` must be followed by a non-space; the FIRST later
  *   unescaped `$` must close it, and it closes only when preceded by a non-space and not followed
  *   by a digit; otherwise the opening `$` is a literal dollar sign. So `$5 and $10` and
@@ -37,6 +39,76 @@ export function escapeHtml(s: string): string {
     .replace(/'/g, '&#39;');
 }
 
+/** The part of KaTeX's macro context the macros below use (katex/src/defineMacro.ts). Token lists come last-first. */
+interface MacroContext {
+  future(): { text: string };
+  popToken(): { text: string };
+  consumeArgs(n: number): { text: string }[][];
+  lexer?: { setCatcode(char: string, code: number): void };
+}
+
+/** A token list (KaTeX keeps them last-first) as the text it spells, escaped for KaTeX's text mode. */
+function tokensAsText(tokens: { text: string }[]): string {
+  const esc: Record<string, string> = {
+    '\\': '\\textbackslash{}',
+    '{': '\\{',
+    '}': '\\}',
+    $: '\\$',
+    '&': '\\&',
+    '#': '\\#',
+    '^': '\\textasciicircum{}',
+    _: '\\_',
+    '%': '\\%',
+    '~': '\\textasciitilde{}',
+  };
+  return [...tokens]
+    .reverse()
+    .map((t) => t.text)
+    .join('')
+    .replace(/[\\{}$&#^_%~]/g, (c) => esc[c]);
+}
+
+/** A URL argument, read as KaTeX reads one: `%` is a character there, not a comment (catcode 13, then back to 14). */
+function urlArgument(ctx: MacroContext): { text: string }[] {
+  ctx.lexer?.setCatcode('%', 13);
+  try {
+    return ctx.consumeArgs(1)[0];
+  } finally {
+    ctx.lexer?.setCatcode('%', 14);
+  }
+}
+
+/** `\cmd{a}{b}` -> `b`: the visible argument of a command taking `count` arguments. */
+const keepArgument = (count: number, keep: number) => (ctx: MacroContext) => ({
+  tokens: ctx.consumeArgs(count)[keep],
+  numArgs: 0,
+});
+
+/**
+ * The commands KaTeX refuses with `trust: false` (it would print their name in red and drop their
+ * text), as macros that keep the visible text and make nothing live: `\href{url}{text}` -> text,
+ * `\url{url}` -> the URL as plain text, `\includegraphics[opts]{path}` -> `[image: path]`,
+ * `\htmlClass`/`\htmlId`/`\htmlStyle`/`\htmlData{x}{body}` -> body. A fresh copy per formula.
+ */
+export const REFUSED_COMMANDS: Record<string, (ctx: MacroContext) => unknown> = {
+  '\\href': (ctx) => {
+    urlArgument(ctx);
+    return { tokens: ctx.consumeArgs(1)[0], numArgs: 0 };
+  },
+  '\\url': (ctx) => `\\textrm{${tokensAsText(urlArgument(ctx))}}`,
+  '\\includegraphics': (ctx) => {
+    if (ctx.future().text === '[') {
+      // the optional [width=...] argument: skip to its closing bracket (or the end of the formula)
+      for (let t = ctx.popToken(); t.text !== ']' && t.text !== 'EOF'; t = ctx.popToken());
+    }
+    return `\\text{[image: ${tokensAsText(urlArgument(ctx))}]}`;
+  },
+  '\\htmlClass': keepArgument(2, 1),
+  '\\htmlId': keepArgument(2, 1),
+  '\\htmlStyle': keepArgument(2, 1),
+  '\\htmlData': keepArgument(2, 1),
+};
+
 /** KaTeX to HTML with the safety options above; any failure gives the escaped source as code. */
 export function renderMath(tex: string, displayMode: boolean): string {
   if (tex.length > MAX_MATH) return `<code class="math-raw">${escapeHtml(tex)}</code>`;
@@ -48,7 +120,7 @@ export function renderMath(tex: string, displayMode: boolean): string {
       strict: 'ignore',
       maxExpand: 500,
       maxSize: 20,
-      macros: {},
+      macros: { ...REFUSED_COMMANDS } as Record<string, (ctx: object) => string>,
       output: 'htmlAndMathml',
       globalGroup: false,
     });
@@ -235,6 +307,76 @@ export function renderTrace(text: string, md: Markdown = sharedMd()): string {
         : md.render(p.text),
     )
     .join('\n');
+}
+
+/** Characters of Markdown rendered in one piece when a long sample is rendered incrementally. */
+export const CHUNK_CHARS = 2500;
+
+/** One part of a sample (inside a `<think>` block or not) as the Markdown pieces it is rendered from. */
+export interface PlannedPart {
+  think: boolean;
+  closed: boolean;
+  /** Words in the part (the think block's summary says how long it is). */
+  words: number;
+  /** Consecutive pieces of the part's text; joined they are the part's text. */
+  chunks: string[];
+}
+
+/**
+ * Splits Markdown into pieces of about `target` characters that render the same one by one as the
+ * whole does: cuts only at a blank line that is outside fenced code (```/~~~) and outside display
+ * math (`$$`, `\[ \]` blocks), once the piece holds `target` characters. A piece that reaches 8 x
+ * `target` without such a line is cut at the next line break outside fences and math. Text without
+ * line breaks stays one piece. Joined, the pieces give back `text` exactly.
+ */
+export function chunkMarkdown(text: string, target = CHUNK_CHARS): string[] {
+  if (text.length <= target) return [text];
+  const out: string[] = [];
+  let start = 0;
+  let fence: string | null = null; // the opening fence run while inside fenced code
+  let math: '$$' | '\\]' | null = null; // the closer while inside display math
+  let pos = 0;
+  while (pos < text.length) {
+    const nl = text.indexOf('\n', pos);
+    const end = nl < 0 ? text.length : nl + 1;
+    const line = text.slice(pos, nl < 0 ? text.length : nl);
+    const trimmed = line.trimStart();
+    if (fence) {
+      const m = /^(`{3,}|~{3,})\s*$/.exec(trimmed);
+      if (m && m[1][0] === fence[0] && m[1].length >= fence.length) fence = null;
+    } else if (math) {
+      if (line.includes(math)) math = null;
+    } else {
+      const f = /^(`{3,}|~{3,})/.exec(trimmed);
+      if (f && line.length - trimmed.length <= 3) fence = f[1];
+      else if (trimmed.startsWith('$$') && !trimmed.slice(2).includes('$$')) math = '$$';
+      else if (trimmed.startsWith('\\[') && !trimmed.includes('\\]')) math = '\\]';
+    }
+    pos = end;
+    const size = pos - start;
+    const outside = !fence && !math;
+    if (outside && pos < text.length && ((size >= target && trimmed === '') || size >= 8 * target)) {
+      out.push(text.slice(start, pos));
+      start = pos;
+    }
+  }
+  if (start < text.length) out.push(text.slice(start));
+  return out;
+}
+
+/** A sample as it is rendered incrementally: its `<think>` parts and the pieces of each (see {@link chunkMarkdown}). */
+export function planTrace(text: string, target = CHUNK_CHARS): PlannedPart[] {
+  return splitThink(text).map((p) => ({
+    think: p.think,
+    closed: p.closed,
+    words: wordCount(p.text),
+    chunks: chunkMarkdown(p.text, target),
+  }));
+}
+
+/** The shared markdown-it instance of the views. */
+export function sharedMarkdown(): Markdown {
+  return sharedMd();
 }
 
 let shared: Markdown | undefined;

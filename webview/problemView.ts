@@ -5,12 +5,14 @@
  * sample, the similarity distribution against the base-to-base baseline, PPL_base when the folder
  * has a log-prob sidecar, and annotation controls.
  */
-import { h, fmt, pct, replace } from './dom';
+import { appendInBlocks, h, fmt, pct, replace } from './dom';
 import { renderTrace } from './markdown';
 import { setSanitizedHtml } from './sanitize';
+import { renderTraceInto, type TraceRender } from './traceRender';
 import { accuracySpec, pplSpec, problemCurveSpec, showChart, similaritySpec, type ChartHandle } from './charts';
 import type { Rpc } from './rpc';
 import type {
+  KPoint,
   NoveltyData,
   PanelState,
   ProblemData,
@@ -61,6 +63,7 @@ export class ProblemView {
       this.setState({ ...this.state, problemKey: `${d.problem.dataset}\x1f${d.problem.problemId}` });
       this.renderShell(d);
       this.renderCharts();
+      if (this.metrics.maj) void this.loadMajority(this.root.querySelector<HTMLElement>('#maj-status') ?? h('span'));
       await this.loadModelSection();
     } catch (e) {
       if (gen === this.generation)
@@ -75,17 +78,20 @@ export class ProblemView {
     const question = h('div', { className: 'trace question' });
     setSanitizedHtml(question, renderTrace(p.question ?? '(no problem statement in the data)'));
     const label = new Map(d.models.map((m) => [m.id, m.label]));
-    const hasMaj = d.stats.some((s) => s.majAtK.length > 0);
+    const hasMaj = d.stats.some((s) => s.hasMajAtK);
     const hasBest = d.stats.some((s) => s.bestOfK.length > 0);
+    const majStatus = h('span', { className: 'muted', id: 'maj-status', role: 'status' });
     const toggles = h(
       'div',
       { className: 'toggles' },
       hasMaj
         ? this.checkbox('maj@k (majority vote of extracted answers)', this.metrics.maj, (v) => {
             this.metrics.maj = v;
-            this.renderCharts();
+            if (v) void this.loadMajority(majStatus);
+            else this.renderCharts();
           })
         : null,
+      hasMaj ? majStatus : null,
       hasBest
         ? this.checkbox('best-of-k (by reward score)', this.metrics.best, (v) => {
             this.metrics.best = v;
@@ -235,13 +241,7 @@ export class ProblemView {
           role: 'img',
           'aria-label': 'pass@k against k for every model',
         }),
-        h(
-          'ul',
-          { className: 'visually-hidden', id: 'chart-passk-data' },
-          d.stats.map((s) =>
-            h('li', null, `${label.get(s.modelId)}: ${s.passAtK.map((x) => `pass@${x.k}=${fmt(x.value)}`).join(', ')}`),
-          ),
-        ),
+        h('ul', { className: 'visually-hidden', id: 'chart-passk-data' }),
         h('div', { className: 'chart', id: 'chart-accuracy' }),
         table,
       ),
@@ -265,6 +265,31 @@ export class ProblemView {
     );
   }
 
+  /**
+   * maj@k comes on demand (it costs seconds at n = 1024, computed in the host's worker): fetched once
+   * per problem, merged into the stats, then drawn.
+   */
+  private async loadMajority(status: HTMLElement): Promise<void> {
+    const d = this.data;
+    if (!d) return;
+    if (d.stats.some((s) => s.hasMajAtK && s.majAtK.length === 0)) {
+      status.textContent = 'computing maj@k…';
+      try {
+        const m = await this.rpc.request('getMajAtK', { problemId: d.problem.id });
+        if (this.data !== d) return;
+        for (const c of m.curves) {
+          const st = d.stats.find((x) => x.modelId === c.modelId);
+          if (st) st.majAtK = c.majAtK;
+        }
+        status.textContent = '';
+      } catch (e) {
+        status.textContent = `maj@k unavailable: ${(e as Error).message}`;
+        return;
+      }
+    }
+    if (this.metrics.maj) this.renderCharts();
+  }
+
   private checkbox(text: string, checked: boolean, onChange: (v: boolean) => void): HTMLElement {
     const cb = h('vscode-checkbox', { checked }, text);
     cb.addEventListener('change', () => onChange((cb as unknown as { checked: boolean }).checked));
@@ -278,11 +303,36 @@ export class ProblemView {
     this.charts = [];
     const curve = this.root.querySelector<HTMLElement>('#chart-passk');
     const acc = this.root.querySelector<HTMLElement>('#chart-accuracy');
+    this.renderChartData(d);
     if (curve)
-      void showChart(curve, problemCurveSpec(d.models, d.stats, d.comparisons, this.metrics)).then((c) =>
-        this.charts.push(c),
-      );
+      void showChart(curve, problemCurveSpec(d.models, d.stats, d.comparisons, this.metrics)).then((c) => {
+        this.charts.push(c);
+        // When the chart is on screen (epoch ms): the e2e suite measures the time from the click.
+        curve.setAttribute('data-rendered-at', String(Date.now()));
+      });
     if (acc) void showChart(acc, accuracySpec(d.models, d.stats)).then((c) => this.charts.push(c));
+  }
+
+  /** The pass@k chart's figures as text (for screen readers and tests): pass@k, and maj@k / best-of-k when ticked. */
+  private renderChartData(d: ProblemData): void {
+    const list = this.root.querySelector<HTMLElement>('#chart-passk-data');
+    if (!list) return;
+    const label = new Map(d.models.map((m) => [m.id, m.label]));
+    const series = (name: string, pts: KPoint[]) => pts.map((x) => `${name}${x.k}=${fmt(x.value)}`);
+    replace(
+      list,
+      ...d.stats.map((s) =>
+        h(
+          'li',
+          null,
+          `${label.get(s.modelId)}: ${[
+            ...series('pass@', s.passAtK),
+            ...(this.metrics.maj ? series('maj@', s.majAtK) : []),
+            ...(this.metrics.best ? series('best-of-', s.bestOfK) : []),
+          ].join(', ')}`,
+        ),
+      ),
+    );
   }
 
   private async loadModelSection(): Promise<void> {
@@ -319,6 +369,8 @@ export class ProblemView {
       );
       this.renderSimilarityChart();
       this.renderSampleList();
+      // When the list with similarities is on screen (epoch ms), for the e2e suite's timing.
+      if (this.sim) host.querySelector('#sample-list')?.setAttribute('data-rendered-at', String(Date.now()));
       const first =
         this.state.sampleId !== undefined && page.samples.some((s) => s.id === this.state.sampleId)
           ? this.state.sampleId
@@ -354,13 +406,36 @@ export class ProblemView {
     }).then((c) => this.charts.push(c));
   }
 
+  /**
+   * Keyboard in the sample list: ArrowDown / j and ArrowUp / k select the next / previous sample
+   * (j and k also when the focus is elsewhere in the view, but not while typing in a field).
+   */
+  onKey(e: KeyboardEvent): void {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target as HTMLElement | null;
+    if (t?.closest('input, textarea, vscode-text-field, vscode-text-area, vscode-dropdown')) return;
+    const inList = !!t?.closest('#sample-list');
+    const down = e.key === 'j' || (inList && e.key === 'ArrowDown');
+    const up = e.key === 'k' || (inList && e.key === 'ArrowUp');
+    if (!down && !up) return;
+    const i = this.samples.findIndex((x) => x.id === this.state.sampleId);
+    const next = this.samples[Math.max(0, Math.min(this.samples.length - 1, i < 0 ? 0 : i + (down ? 1 : -1)))];
+    if (!next) return;
+    e.preventDefault();
+    if (next.id !== this.state.sampleId) void this.openSample(next.id);
+    const row = this.root.querySelector<HTMLElement>(`.sample-row[data-sample-id="${next.id}"]`);
+    row?.focus();
+    row?.scrollIntoView({ block: 'nearest' });
+  }
+
   /** The whole sample list: the count, one row per loaded sample and the "Load more" button. */
   private renderSampleList(): void {
     const el = this.root.querySelector<HTMLElement>('#sample-list');
     if (!el) return;
+    el.setAttribute('aria-label', 'samples (↑/↓ or j/k to move)');
     replace(
       el,
-      h('div', { className: 'muted' }, `${this.total} samples, correct first`),
+      h('div', { className: 'muted' }, `${this.total} samples, correct first · ↑↓ or j/k to move`),
       ...this.samples.map((s) => this.sampleRow(s)),
       this.moreButton(),
     );
@@ -480,9 +555,15 @@ export class ProblemView {
     }
   }
 
+  /** The sample's Rendered tab being filled (a long sample renders a piece at a time; cancelled when another is opened). */
+  private traceRender: TraceRender | undefined;
+
   private sampleDetail(t: SampleText, nov: NoveltyData | string): HTMLElement {
     const rendered = h('div', { className: 'trace', id: 'trace-rendered' });
-    setSanitizedHtml(rendered, renderTrace(t.text));
+    this.traceRender?.cancel();
+    this.traceRender = renderTraceInto(rendered, t.text, (done, total) => {
+      if (done >= total) rendered.setAttribute('data-rendered', 'true');
+    });
     const verdict = t.correct === true ? 'correct' : t.correct === false ? 'incorrect' : 'ungraded';
     const tabs = h(
       'vscode-panels',
@@ -545,12 +626,12 @@ export class ProblemView {
   /** The sample text with novel spans marked (built from text nodes only). */
   private novelView(nov: NoveltyData): HTMLElement {
     const pre = h('div', { className: 'spans', id: 'novel-spans' });
-    for (const s of nov.spans) {
-      const text = nov.text.slice(s.start, s.end);
-      pre.appendChild(
-        s.novel ? h('mark', { className: 'novel', title: 'in no base sample' }, text) : document.createTextNode(text),
-      );
-    }
+    const mark = (text: string) => h('mark', { className: 'novel', title: 'in no base sample' }, text);
+    // In blocks laid out only near the viewport: a 200k-character sample does not stall the window.
+    appendInBlocks(
+      pre,
+      nov.spans.map((s) => ({ text: nov.text.slice(s.start, s.end), wrap: s.novel ? mark : undefined })),
+    );
     return h(
       'div',
       null,
@@ -570,14 +651,16 @@ export class ProblemView {
     if (!nov.diff) return h('p', { className: 'muted' }, 'The texts are too long and different for a word diff.');
     const left = h('div', { className: 'diff-side base' });
     const right = h('div', { className: 'diff-side model' });
-    for (const seg of nov.diff) {
-      if (!seg.added)
-        left.appendChild(
-          seg.removed ? h('del', { className: 'removed' }, seg.value) : document.createTextNode(seg.value),
-        );
-      if (!seg.removed)
-        right.appendChild(seg.added ? h('ins', { className: 'added' }, seg.value) : document.createTextNode(seg.value));
-    }
+    const removed = (t: string) => h('del', { className: 'removed' }, t);
+    const added = (t: string) => h('ins', { className: 'added' }, t);
+    appendInBlocks(
+      left,
+      nov.diff.filter((seg) => !seg.added).map((seg) => ({ text: seg.value, wrap: seg.removed ? removed : undefined })),
+    );
+    appendInBlocks(
+      right,
+      nov.diff.filter((seg) => !seg.removed).map((seg) => ({ text: seg.value, wrap: seg.added ? added : undefined })),
+    );
     return h(
       'div',
       null,

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { auditFolder } from '../core/audit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import { indexFolder, type IndexSummary } from '../core/index/indexer';
+import { readSampleText } from '../core/index/sampleText';
 import { SQLITE_DRIVER_ENV, describeSqliteDriver, sqliteDriver } from '../core/index/sqlite';
 import { TraceIndex } from '../core/index/traceIndex';
 import { FORMAT_IDS, type Diagnostic, type FormatId } from '../core/model';
@@ -16,6 +17,7 @@ import { buildReport, type Report } from '../core/report';
 import { type RewardModelsReport, describeRewardDenominator, rewardDenominator } from '../core/rewardReport';
 import { compileStepPattern } from '../core/series';
 import { type Trajectory, trajectoryFilter } from '../core/trajectories';
+import { snippet } from '../core/search';
 import { escapeControl } from '../core/text';
 import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../shared/claims';
 
@@ -815,6 +817,73 @@ function parseThreshold(v: string): number {
 const THRESHOLD_HELP =
   'count a correctness score >= x as correct (for files whose scores are not verdicts: numbers other than 0/1, e.g. Tree-of-Thought infos[].r); without it such samples are ungraded';
 
+/** One match of `trace-inspector search` (the JSON output's `matches[]`). */
+export interface SearchMatch {
+  problemId: string;
+  dataset: string;
+  /** The model's display id (`run:name@revision`). */
+  model: string;
+  sampleIndex: number;
+  /** The sample's verdict; null when ungraded. */
+  correct: boolean | null;
+  /** The text around the first matched term, the term between « and » (search.ts `snippet`). */
+  snippet: string;
+}
+
+/**
+ * The `search` command's result: samples of the index whose text holds every term of `query`
+ * (TraceIndex.searchSamples), of the models whose display id or label contains `model`
+ * (case-insensitive; every model when absent; an error listing the models when none does), with the
+ * verdict asked for; `total` counts every match, `matches` the first `limit`, each with its snippet.
+ */
+export async function searchIndex(
+  index: TraceIndex,
+  query: string,
+  opts: { model?: string; correct?: boolean; limit: number },
+): Promise<{ query: string; total: number; matches: SearchMatch[] }> {
+  const models = index.models();
+  let ids: number[] | undefined;
+  if (opts.model !== undefined) {
+    const q = opts.model.toLowerCase();
+    ids = models.filter((m) => `${m.displayId}\n${m.label}`.toLowerCase().includes(q)).map((m) => m.id);
+    if (ids.length === 0) {
+      throw new Error(`no model matches --model "${opts.model}"; models: ${models.map((m) => m.displayId).join(', ')}`);
+    }
+  }
+  const byId = new Map(models.map((m) => [m.id, m]));
+  const { total, samples } = index.searchSamples(query, { models: ids, correct: opts.correct, limit: opts.limit });
+  const matches: SearchMatch[] = [];
+  for (const s of samples) {
+    const p = index.problem(s.problemId);
+    // the text is read from its results file (checked against its content hash: a changed file throws, naming it)
+    const text = (await readSampleText(index, s.id)) ?? '';
+    matches.push({
+      problemId: p?.problemId ?? '',
+      dataset: p?.dataset ?? '',
+      model: byId.get(s.modelId)?.displayId ?? '',
+      sampleIndex: s.sampleIndex,
+      correct: s.correct,
+      snippet: snippet(text, query),
+    });
+  }
+  return { query, total, matches };
+}
+
+/** Adds the options that say where the index is and how the folder is read (`index` and `search`). */
+function withIndexOptions(c: Command): Command {
+  return c
+    .option('--db <file>', 'index database (default: a per-user cache file for this folder)')
+    .addOption(
+      new Option('--input-format <id>', 'read every file in this format instead of detecting it per file').choices([
+        ...FORMAT_IDS,
+      ]),
+    )
+    .option('--scorer <name>', SCORER_HELP, parseScorer)
+    .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
+    .option('--mapping <file>', MAPPING_HELP, parseMappingFile)
+    .option('-q, --quiet', 'no progress on stderr');
+}
+
 /** Builds the command-line program (exported for tests). */
 export function program(): Command {
   const cmd = new Command('trace-inspector')
@@ -860,21 +929,10 @@ export function program(): Command {
       process.stdout.write(`${lines.map(safe).join('\n')}\n`);
     });
 
-  cmd
-    .command('index')
+  withIndexOptions(cmd.command('index'))
     .description('index every supported results file under <folder> into SQLite (incremental)')
     .argument('<folder>', 'results folder')
-    .option('--db <file>', 'index database (default: a per-user cache file for this folder)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .addOption(
-      new Option('--input-format <id>', 'read every file in this format instead of detecting it per file').choices([
-        ...FORMAT_IDS,
-      ]),
-    )
-    .option('--scorer <name>', SCORER_HELP, parseScorer)
-    .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
-    .option('--mapping <file>', MAPPING_HELP, parseMappingFile)
-    .option('-q, --quiet', 'no progress on stderr')
     .action(async (folder: string, opts: IndexCliOptions & { format: string }) => {
       const { index, summary } = await runIndex(folder, opts);
       index.close();
@@ -991,6 +1049,56 @@ export function program(): Command {
           if (opts.format === 'json') process.stdout.write(`${terminalJson(report, 2)}\n`);
           else if (opts.format === 'csv') process.stdout.write(`${reportCsv(report)}\n`);
           else process.stdout.write(`${reportTable(report)}\n`);
+        } finally {
+          index.close();
+        }
+      },
+    );
+  withIndexOptions(cmd.command('search'))
+    .description(
+      'index <folder> (incrementally) and list the samples whose text holds every word of <query> (any script; the search filter of the Problems tree)',
+    )
+    .argument('<folder>', 'results folder')
+    .argument('<query>', 'words that must all occur in the sample text (case, width and Latin accents ignored)')
+    .option('--model <text>', 'only the models whose id or label contains this text (case-insensitive)')
+    .addOption(new Option('--correct', 'only samples graded correct').conflicts('incorrect'))
+    .addOption(new Option('--incorrect', 'only samples graded incorrect'))
+    .option('--limit <n>', 'list at most n matches (the total counts all)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected an integer >= 0');
+      return n;
+    })
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(
+      async (
+        folder: string,
+        query: string,
+        opts: IndexCliOptions & {
+          model?: string;
+          correct?: boolean;
+          incorrect?: boolean;
+          limit?: number;
+          format: string;
+        },
+      ) => {
+        const { index } = await runIndex(folder, opts);
+        try {
+          const correct = opts.correct ? true : opts.incorrect ? false : undefined;
+          const result = await searchIndex(index, query, { model: opts.model, correct, limit: opts.limit ?? 20 });
+          if (opts.format === 'json') {
+            process.stdout.write(`${terminalJson(result, 2)}\n`);
+            return;
+          }
+          const verdict = (c: boolean | null) => (c === null ? 'ungraded' : c ? 'correct' : 'incorrect');
+          for (const m of result.matches) {
+            const where = `${m.dataset ? `${m.dataset}/` : ''}${m.problemId}`;
+            process.stdout.write(
+              `${safe(where)}  ${safe(m.model)}  #${m.sampleIndex}  ${verdict(m.correct)}\n    ${safe(m.snippet)}\n`,
+            );
+          }
+          process.stdout.write(
+            `${result.matches.length} of ${result.total} matching sample${result.total === 1 ? '' : 's'} shown\n`,
+          );
         } finally {
           index.close();
         }

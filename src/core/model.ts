@@ -43,6 +43,12 @@ export interface SampleRecord {
   contentHash?: string;
   /** `text` as UTF-8 bytes, when the parallel reader has them (the indexer binds these instead). */
   textUtf8?: Uint8Array;
+  /**
+   * What the full-text index is given for `text` (search.ts `searchText`), as a string or UTF-8 bytes,
+   * when already computed (the parallel reader computes it on its own thread); the indexer computes it
+   * when absent. Readers leave it out.
+   */
+  searchText?: string | Uint8Array;
   /** Named scores of several scorers (reward models, judges), when the source gives them. */
   scores?: NamedScore[];
 }
@@ -115,6 +121,13 @@ export interface ProblemRecord {
   /** With role `scores`: the scores, each with the index of the sample it is for. */
   scores?: (NamedScore & { sampleIndex: number })[];
   samples: SampleRecord[];
+  /**
+   * Where the record is in its file, for records that are one line of a line-based format (JSONL):
+   * its first byte and length in bytes. The index stores it with each sample, and reads the sample's
+   * text again from there (src/core/index/sampleText.ts); absent for other formats (their text is kept
+   * in the index).
+   */
+  span?: { offset: number; bytes: number };
 }
 
 /** A problem with a file, reported with the file path (relative to the results folder) and 1-based line. */

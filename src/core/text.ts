@@ -33,17 +33,6 @@ export function contentHash(text: string): string {
 }
 
 /**
- * Rewrites LaTeX's `\\[ ... \\]` (display) and `\\( ... \\)` (inline, one line) math delimiters to the
- * `$$ ... $$` and `$...$` that Markdown math (VS Code's preview, markdown-it-katex) understands; the
- * body is trimmed because `$ x$` is not math there. Everything else is left as it is.
- */
-export function dollarMath(text: string): string {
-  return text
-    .replace(/\\\[([\s\S]+?)\\\]/g, (_m, body: string) => `\n$$\n${body.trim()}\n$$\n`)
-    .replace(/\\\(([^\n]+?)\\\)/g, (_m, body: string) => `$${body.trim()}$`);
-}
-
-/**
  * The problem id of a problem that has no id, from its text: `#` and the first 12 hex digits of the
  * SHA-1 of the text in Unicode NFC with runs of whitespace made one space and the ends trimmed, so
  * that files which write the same problem with other line breaks or spacing key it alike.

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { STANDARD_LABELS } from '../core/index/annotations';
 import {
   UnsupportedRuntimeError,
   chooseSqliteDriver,
@@ -7,27 +6,32 @@ import {
   parseSqliteDriverChoice,
   sqliteDriver,
 } from '../core/index/sqlite';
-import { describeFilter, ProblemTreeProvider, type Node, type TreeFilter } from './problemTree';
-import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, previewUri, sampleUri } from './sampleDocument';
+import { registerCommands } from './commands';
+import { Navigator } from './navigation';
+import { describeFilter, ProblemTreeProvider, shortFilter, type Node, type TreeFilter } from './problemTree';
+import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, sampleUri } from './sampleDocument';
 import { FolderSession, readSettings } from './session';
-import { registerPanels } from './problemPanel';
-import { trainingFilterTitle, trainingSeries } from './panelData';
 import { registerWalkthrough } from './walkthrough';
 
 const INDEX_GLOB = '**/*.{jsonl,json,eval}';
 
 /** Extension state: one session per workspace folder, the tree, and the shared UI pieces. */
-class Extension implements vscode.Disposable {
+export class Extension implements vscode.Disposable {
   private readonly sessions = new Map<string, FolderSession>();
   private readonly disposables: vscode.Disposable[] = [];
   readonly output = vscode.window.createOutputChannel('Trace Inspector');
   readonly diagnostics = vscode.languages.createDiagnosticCollection('traceInspector');
   readonly tree = new ProblemTreeProvider(() => this.active());
-  readonly docs = new SampleDocumentProvider((folder) => this.sessions.get(folder));
+  readonly docs = new SampleDocumentProvider((folder) => this.sessionFor(folder));
   readonly view: vscode.TreeView<Node>;
   readonly status = vscode.window.createStatusBarItem('traceInspector.status', vscode.StatusBarAlignment.Left, 50);
-  private compareWith: { sampleId: number } | undefined;
+  /** Where Next / Previous Sample start from (navigation.ts). */
+  readonly nav: Navigator;
+  /** The sample chosen with Select Sample for Compare, waiting for a second one. */
+  compareWith: { sampleId: number } | undefined;
   private watchTimer: NodeJS.Timeout | undefined;
+  /** Folders whose results files changed while another folder was shown: re-indexed when shown. */
+  private readonly stale = new Set<string>();
 
   constructor(readonly context: vscode.ExtensionContext) {
     this.view = vscode.window.createTreeView('traceInspector.problems', {
@@ -35,31 +39,76 @@ class Extension implements vscode.Disposable {
       showCollapseAll: true,
       canSelectMany: true,
     });
+    this.nav = new Navigator(this);
     this.status.name = 'Trace Inspector';
-    this.status.command = 'traceInspector.chooseBaseModel';
+    this.status.command = 'traceInspector.choosePair';
     this.disposables.push(
       this.output,
       this.diagnostics,
       this.tree,
       this.docs,
       this.view,
+      this.nav,
       this.status,
-      vscode.workspace.registerTextDocumentContentProvider(SAMPLE_SCHEME, this.docs),
+      vscode.workspace.registerFileSystemProvider(SAMPLE_SCHEME, this.docs, {
+        isReadonly: true,
+        isCaseSensitive: true,
+      }),
     );
   }
 
-  /** The session of the first workspace folder (the folder the tree shows). */
+  /**
+   * The folder the tree shows: in a multi-root workspace the one chosen with Choose Results Folder
+   * (stored per workspace), else the first folder.
+   */
+  activeFolder(): vscode.WorkspaceFolder | undefined {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const chosen = this.context.workspaceState.get<string>('traceInspector.activeFolder');
+    return folders.find((f) => f.uri.toString() === chosen) ?? folders[0];
+  }
+
+  /** The session of the folder the tree shows (see {@link activeFolder}). */
   active(): FolderSession | undefined {
-    const folder = vscode.workspace.workspaceFolders?.[0];
+    const folder = this.activeFolder();
+    return folder ? this.sessionFor(folder.uri.toString()) : undefined;
+  }
+
+  /** The session of a workspace folder (by URI string), opened on first use; undefined for other folders. */
+  sessionFor(folderUri: string | undefined): FolderSession | undefined {
+    const folder = (vscode.workspace.workspaceFolders ?? []).find((f) => f.uri.toString() === folderUri);
     if (!folder) return undefined;
     let s = this.sessions.get(folder.uri.toString());
     if (!s) {
       s = new FolderSession(folder, this.context, this.output, this.diagnostics);
       this.sessions.set(folder.uri.toString(), s);
-      s.onDidChange(() => this.onSessionChanged());
+      const session = s;
+      s.onDidChange(() => {
+        if (session === this.active()) this.onSessionChanged();
+        else this.docs.refreshAll();
+      });
       this.disposables.push(s);
     }
     return s;
+  }
+
+  /** The session a command argument's sample belongs to: its `folder` (a panel of another folder), else the tree's. */
+  sessionOfArg(arg: unknown): FolderSession | undefined {
+    const folder = arg && typeof arg === 'object' ? (arg as { folder?: unknown }).folder : undefined;
+    return typeof folder === 'string' ? this.sessionFor(folder) : this.active();
+  }
+
+  /**
+   * Shows another workspace folder in the tree (multi-root workspaces): the filter is cleared, the
+   * stored choice updated, and the folder indexed when it has not been yet or its files changed.
+   */
+  async setActiveFolder(folder: vscode.WorkspaceFolder): Promise<void> {
+    if (folder.uri.toString() === this.activeFolder()?.uri.toString()) return;
+    await this.context.workspaceState.update('traceInspector.activeFolder', folder.uri.toString());
+    this.tree.filter = { kind: 'all' };
+    this.nav.reset();
+    this.onSessionChanged();
+    const s = this.active();
+    if (s && (this.stale.delete(folder.uri.toString()) || s.index.models().length === 0)) await this.autoIndex();
   }
 
   onSessionChanged(): void {
@@ -68,9 +117,29 @@ class Extension implements vscode.Disposable {
     this.updateChrome();
   }
 
-  /** View description (active filter) and status bar summary. */
+  /**
+   * The two models compared, short: `ppo@main vs sft@checkpoint-8-of-10 · 2048_batched` (a run both
+   * labels end with is said once); the model alone when it is the base or there is none.
+   */
+  pairText(s: FolderSession): string {
+    const base = s.baseModel();
+    const focus = s.focusModel();
+    if (!focus) return base ? s.shortLabel(base) : '';
+    const f = s.shortLabel(focus);
+    if (!base || base.id === focus.id) return f;
+    const b = s.shortLabel(base);
+    const run = / · [^·]+$/.exec(f)?.[0];
+    return run && b.endsWith(run) ? `${f.slice(0, -run.length)} vs ${b.slice(0, -run.length)}${run}` : `${f} vs ${b}`;
+  }
+
+  /**
+   * The text above the tree (at most two lines at the default side-bar width: the filter with its
+   * count, and the pair compared, in short labels), the view's description, the status bar (the pair,
+   * short; the full ids, counts and how to change them in its tooltip) and context keys.
+   */
   updateChrome(): void {
     const s = this.active();
+    void vscode.commands.executeCommand('setContext', 'traceInspector.ready', !!s);
     if (!s) {
       this.status.hide();
       return;
@@ -89,42 +158,71 @@ class Extension implements vscode.Disposable {
         : '';
     this.view.description =
       this.tree.filter.kind === 'all'
-        ? `${this.tree.lastCount} problems${focus ? ` · model: ${focus.label}` : pending ? ` · model: ${waiting}` : ''}`
+        ? `${this.tree.lastCount} problems${pending ? ` · model: ${waiting}` : ''}`
         : `${desc} (${this.tree.lastCount})`;
     // The description is hidden when the container holds one view: the message above the tree is not.
-    const comparing = pending
-      ? `Model: ${waiting}${
+    // While the model in focus is not indexed yet, the line names only what is indexed.
+    const pair = pending
+      ? `model: ${waiting}${
           !base
             ? ''
             : s.baseModelIsGuess()
               ? ` · indexed so far: ${s
                   .models()
-                  .map((m) => m.label)
+                  .map((m) => s.shortLabel(m))
                   .join(', ')}`
-              : ` · base: ${base.label}`
+              : ` · base ${s.shortLabel(base)}`
         }`
-      : focus
-        ? base && base.id !== focus.id
-          ? `Model: ${focus.label} · base: ${base.label}`
-          : `Model: ${focus.label}`
-        : '';
-    const filtered =
+      : this.pairText(s);
+    const n = this.tree.lastCount;
+    // Several workspace folders: the line says which one the tree shows.
+    const where = (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? `${s.folder.name}: ` : '';
+    const line =
       this.tree.filter.kind === 'all'
-        ? ''
-        : `${desc}: ${this.tree.lastCount} problem${this.tree.lastCount === 1 ? '' : 's'} (Clear Filter to show all).`;
-    this.view.message = [state, filtered, comparing].filter(Boolean).join(' · ') || undefined;
+        ? `${where}${pair}`
+        : `${where}${shortFilter(this.tree.filter)}: ${n} problem${n === 1 ? '' : 's'}${pair ? ` · ${pair}` : ''}`;
+    this.view.message = [state, line].filter(Boolean).join(' · ') || undefined;
+    void vscode.commands.executeCommand(
+      'setContext',
+      'traceInspector.multiRoot',
+      (vscode.workspace.workspaceFolders?.length ?? 0) > 1,
+    );
     void vscode.commands.executeCommand('setContext', 'traceInspector.indexing', s.isIndexing);
     void vscode.commands.executeCommand('setContext', 'traceInspector.filtered', this.tree.filter.kind !== 'all');
     void vscode.commands.executeCommand('setContext', 'traceInspector.groupBy', this.tree.mode);
     if (s.isIndexing) return;
     const models = s.models();
     const samples = models.reduce((a, m) => a + m.samples, 0);
-    this.status.text = `$(beaker) ${samples.toLocaleString('en-US')} samples · base: ${base?.label ?? '—'}${focus && focus.id !== base?.id ? ` · model: ${focus.label}` : ''}`;
+    this.status.text = `$(beaker) ${pair || 'no models'}`;
+    // what a screen reader says: the pair, and how much is indexed (the short text names only the pair)
+    this.status.accessibilityInformation = {
+      label: `Trace Inspector: ${pair || 'no models'}; ${models.length} models, ${samples.toLocaleString('en-US')} samples`,
+    };
     this.status.tooltip = new vscode.MarkdownString(undefined, false);
     this.status.tooltip.appendText(
-      `Trace Inspector — ${models.length} models, ${samples} samples\nBase model: ${base?.label ?? '—'}${s.baseModelIsGuess() ? ' (guessed)' : ''}\nModel in focus: ${focus?.label ?? '—'}\nClick to change the base model.`,
+      `Trace Inspector — ${models.length} models, ${samples.toLocaleString('en-US')} samples\nModel in focus: ${focus?.displayId ?? '—'}\nBase model: ${base?.displayId ?? '—'}${s.baseModelIsGuess() ? " (guessed: its run's base)" : ''}${this.tree.filter.kind === 'all' ? '' : `\nFilter: ${desc}`}\nClick to choose the models compared.`,
     );
     this.status.show();
+  }
+
+  /**
+   * The first time a folder with several runs is indexed and nobody chose the models: says which
+   * pair is compared (the final model of the last run against its own run's base) and offers the
+   * change in one click. Once per folder.
+   */
+  async announcePair(): Promise<void> {
+    const s = this.active();
+    if (!s || !s.baseModelIsGuess() || s.focusModelIsChoice()) return;
+    const models = s.models();
+    if (new Set(models.map((m) => m.run)).size < 2) return;
+    const focus = s.focusModel();
+    const base = s.baseModel();
+    if (!focus || !base || focus.id === base.id || !(await s.pairNoticeDue())) return;
+    const choice = await vscode.window.showInformationMessage(
+      `Trace Inspector compares ${s.shortLabel(focus)}, the final model of the last run (${focus.run || '.'}), with its own base ${s.shortLabel(base)}.`,
+      'Compare Another Pair…',
+    );
+    if (choice) await vscode.commands.executeCommand('traceInspector.choosePair');
   }
 
   /**
@@ -151,9 +249,7 @@ class Extension implements vscode.Disposable {
         const msg =
           p.phase === 'index'
             ? `${p.filesDone}/${p.filesTotal} files, ${p.samples.toLocaleString('en-US')} samples`
-            : p.phase === 'fts'
-              ? 'building full-text index'
-              : p.phase;
+            : p.phase;
         progress?.report({ message: msg });
         this.status.text = `$(sync~spin) Indexing ${msg}`;
       });
@@ -167,6 +263,7 @@ class Extension implements vscode.Disposable {
           .then((c) => c && vscode.commands.executeCommand('traceInspector.index'));
         return;
       }
+      if (summary) void this.announcePair();
       if (summary && summary.diagnostics.length && mode === 'command') {
         void vscode.window
           .showWarningMessage(
@@ -204,27 +301,41 @@ class Extension implements vscode.Disposable {
 
   /** Watches results files and re-indexes changed ones (debounced); re-imports an edited annotation mirror. */
   watch(): void {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder) return;
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, INDEX_GLOB));
+    const watcher = vscode.workspace.createFileSystemWatcher(INDEX_GLOB);
     const onChange = (uri: vscode.Uri) => {
-      const s = this.active();
-      if (!s) return;
+      const folder = vscode.workspace.getWorkspaceFolder(uri);
+      if (!folder) return;
+      const s = this.sessions.get(folder.uri.toString());
       if (uri.path.includes('/.trace-inspector/')) {
-        if (uri.fsPath === s.annotations.mirrorPath && !s.isIndexing) {
+        if (s && uri.fsPath === s.annotations.mirrorPath && !s.isIndexing) {
           const r = s.annotations.importJsonl(uri.fsPath);
           if (r.added || r.updated) s.fireChanged();
         }
         return;
       }
       if (!readSettings(folder).autoIndex || !vscode.workspace.isTrusted) return;
+      if (folder.uri.toString() !== this.activeFolder()?.uri.toString()) {
+        this.stale.add(folder.uri.toString());
+        return;
+      }
       clearTimeout(this.watchTimer);
       this.watchTimer = setTimeout(() => void this.index('watch'), 1500);
     };
     watcher.onDidChange(onChange);
     watcher.onDidCreate(onChange);
     watcher.onDidDelete(onChange);
-    this.disposables.push(watcher);
+    this.disposables.push(
+      watcher,
+      vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+        for (const f of e.removed) {
+          const key = f.uri.toString();
+          this.sessions.get(key)?.dispose();
+          this.sessions.delete(key);
+        }
+        this.onSessionChanged();
+        void this.autoIndex();
+      }),
+    );
   }
 
   /** The sample a command applies to: a tree node, `{ sampleId }`, or the active sample tab. */
@@ -234,342 +345,45 @@ class Extension implements vscode.Disposable {
       if (a.type === 'sample' && a.sample) return a.sample.id;
       if (typeof a.sampleId === 'number') return a.sampleId;
     }
+    // No argument (a keybinding, the palette): the sample the user last looked at or selected.
+    const last = arg === undefined ? this.nav.currentSample() : undefined;
+    if (last !== undefined) return last;
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     const addr = uri ? parseSampleUri(uri) : undefined;
     if (addr) return this.sessions.get(addr.folder)?.index.findSample(addr.problemKey, addr.modelKey, addr.sampleIndex);
     return undefined;
   }
 
-  async openSample(arg: unknown, preview = false): Promise<void> {
-    const s = this.active();
+  /**
+   * Opens a sample: as text in a (reusable) editor tab, or with `preview` in the one sample preview
+   * tab. `preserveFocus` keeps the keyboard where it is (stepping through samples).
+   */
+  async openSample(arg: unknown, preview = false, preserveFocus = false): Promise<void> {
+    const s = this.sessionOfArg(arg);
     const id = this.sampleIdOf(arg);
     if (!s || id === undefined) {
       void vscode.window.showInformationMessage('Trace Inspector: select a sample in the Problems tree first.');
+      return;
+    }
+    if (s === this.active()) this.nav.shown(id);
+    if (preview) {
+      // The project's own preview (markdown.ts + KaTeX + DOMPurify under a strict CSP), one reused tab.
+      await vscode.commands.executeCommand(
+        'traceInspector.showSamplePreview',
+        { sampleId: id, folder: s.folder.uri.toString() },
+        preserveFocus,
+      );
       return;
     }
     const uri = sampleUri(s, { id });
     if (!uri) return;
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
-    if (preview) await vscode.commands.executeCommand('markdown.showPreviewToSide', previewUri(uri));
-    else await vscode.window.showTextDocument(doc, { preview: true });
-  }
-
-  async annotate(arg: unknown): Promise<void> {
-    const s = this.active();
-    const id = this.sampleIdOf(arg);
-    const ref = id !== undefined ? s?.annotations.refOf(id) : undefined;
-    if (!s || !ref) {
-      void vscode.window.showInformationMessage('Trace Inspector: open or select a sample to annotate.');
-      return;
-    }
-    const current = s.annotations.get(ref);
-    const labels = [...new Set([...STANDARD_LABELS, ...s.annotations.labelsInUse(), ...(current?.labels ?? [])])];
-    const CUSTOM = '$(add) Custom label…';
-    const picked = await vscode.window.showQuickPick(
-      [
-        ...labels.map((l) => ({ label: l, picked: current?.labels.includes(l) ?? false })),
-        { label: CUSTOM, picked: false },
-      ],
-      {
-        canPickMany: true,
-        title: 'Annotate sample: labels',
-        placeHolder: 'Select labels (Space toggles), Enter to continue',
-      },
-    );
-    if (!picked) return;
-    const chosen = picked.filter((p) => p.label !== CUSTOM).map((p) => p.label);
-    if (picked.some((p) => p.label === CUSTOM)) {
-      const custom = await vscode.window.showInputBox({
-        title: 'Custom label',
-        prompt: 'A short label for this sample',
-      });
-      if (custom?.trim()) chosen.push(custom.trim());
-    }
-    const note = await vscode.window.showInputBox({
-      title: 'Annotate sample: note',
-      prompt: 'Free-text note (optional)',
-      value: current?.note ?? '',
-    });
-    if (note === undefined) return;
-    try {
-      s.annotations.set(ref, chosen, note);
-    } catch (e) {
-      void vscode.window.showErrorMessage(
-        `Trace Inspector: the annotation was not saved (${(e as Error).message}); try again when indexing finishes.`,
-      );
-      return;
-    }
-    const mirror = s.annotations.writeMirror();
-    if (!mirror.ok)
-      void vscode.window.showWarningMessage(
-        `Trace Inspector: annotation saved in the index, but the mirror file could not be written: ${mirror.error}`,
-      );
-    s.fireChanged();
-  }
-
-  async compare(arg: unknown, selected?: unknown[]): Promise<void> {
-    const s = this.active();
-    if (!s) return;
-    // From the context menu VS Code passes the clicked node and the selection; from the palette,
-    // nothing: then the tree's selection (two samples) or the active sample tab is used.
-    const treeSelection = this.view.selection.filter((n) => n.type === 'sample');
-    const source =
-      selected && selected.length >= 2
-        ? selected
-        : arg === undefined && treeSelection.length >= 2
-          ? treeSelection
-          : [arg];
-    const ids = source.map((x) => this.sampleIdOf(x)).filter((x): x is number => x !== undefined);
-    let [a, b] = ids;
-    if (b === undefined) {
-      if (a === undefined) {
-        void vscode.window.showInformationMessage(
-          'Trace Inspector: select two samples in the tree (Ctrl/Cmd+click), then run "Compare Samples".',
-        );
-        return;
-      }
-      if (!this.compareWith || this.compareWith.sampleId === a) {
-        this.compareWith = { sampleId: a };
-        void vscode.window.showInformationMessage(
-          'Trace Inspector: sample selected for comparison; now run "Compare Samples" on another sample (or select two samples in the tree).',
-        );
-        return;
-      }
-      b = a;
-      a = this.compareWith.sampleId;
-    }
-    this.compareWith = undefined;
-    const left = sampleUri(s, { id: a });
-    const right = sampleUri(s, { id: b });
-    if (!left || !right) return;
-    const da = s.index.sample(a)!;
-    const db = s.index.sample(b)!;
-    const name = (d: typeof da) => `${s.index.model(d.modelId)?.label ?? '?'} #${d.sampleIndex}`;
-    await vscode.commands.executeCommand('vscode.diff', left, right, `${name(da)} ↔ ${name(db)}`);
-  }
-
-  async chooseModel(which: 'base' | 'focus'): Promise<void> {
-    const s = this.active();
-    if (!s) return;
-    const models = s.models();
-    if (!models.length) {
-      void vscode.window.showInformationMessage('Trace Inspector: no models indexed yet.');
-      return;
-    }
-    const current = which === 'base' ? s.baseModel() : s.focusModel();
-    const pick = await vscode.window.showQuickPick(
-      models.map((m) => ({
-        label: m.label,
-        description: `${m.problems} problems · ${m.correct}/${m.samples} correct`,
-        detail: m.displayId,
-        model: m,
-        picked: m.id === current?.id,
-      })),
-      {
-        title: which === 'base' ? 'Choose the base model' : 'Choose the model in focus (the model filters are about)',
-        placeHolder: current ? `current: ${current.label}` : undefined,
-      },
-    );
-    if (!pick) return;
-    if (which === 'base') await s.setBaseModel(pick.model);
-    else await s.setFocusModel(pick.model);
-  }
-
-  async pickFilter(): Promise<void> {
-    const s = this.active();
-    if (!s) return;
-    const focus = s.focusModel();
-    const base = s.baseModel();
-    type Item = vscode.QuickPickItem & { filter?: TreeFilter; action?: 'search' | 'label' | 'level' };
-    const items: Item[] = [
-      { label: '$(list-flat) All problems', filter: { kind: 'all' } },
-      {
-        label: '$(error) Failing problems',
-        description: `${focus?.label ?? 'model'} never solves them`,
-        filter: { kind: 'failing' },
-      },
-      {
-        label: '$(arrow-down) Lost by RL',
-        description: `base solves, ${focus?.label ?? 'model'} never does`,
-        filter: { kind: 'lost' },
-      },
-      {
-        label: '$(arrow-up) Gained by RL',
-        description: `${focus?.label ?? 'model'} solves, base ${base?.label ?? ''} never does`,
-        filter: { kind: 'gained' },
-      },
-      {
-        label: '$(graph) Low accuracy',
-        description: `${focus?.label ?? 'model'} below ${Math.round(100 * readSettings(s.folder).lowAccuracyThreshold)}% correct`,
-        filter: { kind: 'lowAccuracy' },
-      },
-      {
-        label: '$(warning) Grader disagreements',
-        description: 'the same answer (by answer equivalence) graded correct in one sample and incorrect in another',
-        filter: { kind: 'graderDisagreements' },
-      },
-      ...this.trainingFilterItems(s),
-      ...(s.index.levels().length ? [{ label: '$(layers) By difficulty level…', action: 'level' as const }] : []),
-      { label: '$(tag) By annotation label…', action: 'label' },
-      { label: '$(search) Search sample text…', action: 'search' },
-    ];
-    const pick = await vscode.window.showQuickPick(items, {
-      title: 'Filter problems',
-      placeHolder: describeFilter(this.tree.filter, focus, base),
-    });
-    if (!pick) return;
-    if (pick.filter) return this.setFilter(pick.filter);
-    if (pick.action === 'search') return void vscode.commands.executeCommand('traceInspector.search');
-    if (pick.action === 'level') {
-      const levels = s.index.levels();
-      if (!levels.length)
-        return void vscode.window.showInformationMessage('Trace Inspector: this folder records no difficulty levels.');
-      const level = await vscode.window.showQuickPick(levels, { title: 'Difficulty level' });
-      if (level) this.setFilter({ kind: 'level', level });
-    }
-    if (pick.action === 'label') {
-      const labels = s.annotations.labelsInUse();
-      if (!labels.length)
-        return void vscode.window.showInformationMessage('Trace Inspector: no annotation labels yet.');
-      const label = await vscode.window.showQuickPick(labels, { title: 'Annotation label' });
-      if (label) this.setFilter({ kind: 'label', label });
-    }
-  }
-
-  /** "Lost during training" and "Solved only at late steps" for the series of the model in focus (else the first series). */
-  private trainingFilterItems(s: FolderSession): (vscode.QuickPickItem & { filter: TreeFilter })[] {
-    const focus = s.focusModel();
-    const all = trainingSeries(s.index, {
-      baseId: s.baseModel()?.id,
-      focusId: focus?.id,
-      baseIsChoice: !s.baseModelIsGuess(),
-      stepPattern: readSettings(s.folder).stepPattern,
-    }).trajectories;
-    const t = all.find((x) => focus !== undefined && x.ids.models.includes(focus.id)) ?? all[0];
-    if (!t) return [];
-    return (['lost', 'late'] as const).map((which) => ({
-      label: which === 'lost' ? '$(arrow-down) Lost during training' : '$(history) Solved only at late steps',
-      description: trainingFilterTitle(t, which).replace(/^[^:]*\(/, '('),
-      filter: { kind: 'training', which, series: t.name, title: trainingFilterTitle(t, which) },
-    }));
-  }
-
-  register(): void {
-    // biome-ignore lint/suspicious/noExplicitAny: VS Code passes command arguments untyped (registerCommand's own signature)
-    const cmd = (id: string, fn: (...args: any[]) => unknown) =>
-      this.disposables.push(vscode.commands.registerCommand(id, fn));
-    cmd('traceInspector.index', () => this.index('command'));
-    cmd('traceInspector.cancelIndexing', () => this.active()?.cancelIndexing());
-    cmd('traceInspector.rebuildIndex', async () => {
-      const s = this.active();
-      if (!s) return;
-      if (s.isIndexing) {
-        void vscode.window.showInformationMessage('Trace Inspector: indexing is running; rebuild when it finishes.');
-        return;
-      }
-      s.index.clearIndexedData(); // every file is then re-read; annotations are kept
-      s.fireChanged();
-      await this.index('command');
-    });
-    cmd('traceInspector.filter', () => this.pickFilter());
-    cmd('traceInspector.filterProblems', (f: unknown) => {
-      const v = validateFilter(f);
-      if (v) this.setFilter(v);
-      else void vscode.window.showErrorMessage('Trace Inspector: invalid filter');
-    });
-    cmd('traceInspector.search', async (q?: string) => {
-      const query =
-        typeof q === 'string'
-          ? q
-          : await vscode.window.showInputBox({
-              title: 'Search sample text',
-              prompt:
-                'Samples holding every one of these words, anywhere (case and accents ignored; no phrases, OR or wildcards)',
-            });
-      if (query?.trim()) this.setFilter({ kind: 'search', query: query.trim() });
-    });
-    cmd('traceInspector.clearFilter', () => this.setFilter({ kind: 'all' }));
-    cmd('traceInspector.groupByModel', () => {
-      this.tree.mode = 'model';
-      this.tree.refresh();
-      this.updateChrome();
-    });
-    cmd('traceInspector.groupByProblem', () => {
-      this.tree.mode = 'problem';
-      this.tree.refresh();
-      this.updateChrome();
-    });
-    cmd('traceInspector.chooseBaseModel', () => this.chooseModel('base'));
-    cmd('traceInspector.chooseFocusModel', () => this.chooseModel('focus'));
-    cmd('traceInspector.openSample', (arg: unknown) => this.openSample(arg));
-    cmd('traceInspector.openSamplePreview', (arg: unknown) => this.openSample(arg, true));
-    cmd('traceInspector.annotate', (arg: unknown) => this.annotate(arg));
-    cmd('traceInspector.clearAnnotation', (arg: unknown) => {
-      const s = this.active();
-      const id = this.sampleIdOf(arg);
-      const ref = id !== undefined ? s?.annotations.refOf(id) : undefined;
-      if (s && ref) {
-        s.annotations.remove(ref);
-        s.fireChanged();
-      }
-    });
-    cmd('traceInspector.compareSamples', (arg: unknown, selected?: unknown[]) => this.compare(arg, selected));
-    cmd('traceInspector.selectForCompare', (arg: unknown) => {
-      const id = this.sampleIdOf(arg);
-      this.compareWith = id !== undefined ? { sampleId: id } : undefined;
-    });
-    cmd('traceInspector.loadMore', (node: Node) => {
-      if (node?.type === 'more') node.load();
-    });
-    cmd('traceInspector.exportAnnotations', async () => {
-      const s = this.active();
-      if (!s) return;
-      const target = await vscode.window.showSaveDialog({
-        filters: { 'JSON Lines': ['jsonl'] },
-        defaultUri: vscode.Uri.joinPath(s.folder.uri, 'annotations.jsonl'),
-      });
-      if (!target) return;
-      const n = s.annotations.exportJsonl(target.fsPath, true);
-      void vscode.window.showInformationMessage(`Trace Inspector: exported ${n} annotations.`);
-    });
-    cmd('traceInspector.importAnnotations', async () => {
-      const s = this.active();
-      if (!s) return;
-      const [file] =
-        (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'JSON Lines': ['jsonl'] } })) ?? [];
-      if (!file) return;
-      const r = s.annotations.importJsonl(file.fsPath, vscode.workspace.asRelativePath(file));
-      if (r.diagnostics.length) s.publishDiagnostics([...s.index.diagnostics(), ...r.diagnostics]);
-      void vscode.window.showInformationMessage(
-        `Trace Inspector: imported ${r.added} new and ${r.updated} updated annotations${r.diagnostics.length ? `; ${r.diagnostics.length} bad lines (see Problems)` : ''}.`,
-      );
-      s.fireChanged();
-    });
-    cmd('traceInspector.showOutput', () => this.output.show());
-    this.disposables.push(...registerPanels(this.context, () => this.active()));
-    this.disposables.push(
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('traceInspector.sqliteDriver')) {
-          // One SQLite driver per process (two copies of SQLite on one file can corrupt it): a new
-          // choice applies to the next extension host.
-          void vscode.window.showInformationMessage(
-            'Trace Inspector: the SQLite driver changes when the window is reloaded (Developer: Reload Window).',
-          );
-        }
-        if (e.affectsConfiguration('traceInspector')) this.onSessionChanged();
-        // another threshold changes which samples are graded: read the folder again
-        if (e.affectsConfiguration('traceInspector.correctThreshold')) void this.autoIndex();
-        // another Inspect scorer gives other verdicts, another mapping file other records: the folder is read again
-        if (e.affectsConfiguration('traceInspector.scorer') || e.affectsConfiguration('traceInspector.mappingFile'))
-          void this.autoIndex();
-      }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.autoIndex()),
-    );
+    await vscode.window.showTextDocument(doc, { preview: true, preserveFocus });
   }
 
   async autoIndex(): Promise<void> {
-    const folder = vscode.workspace.workspaceFolders?.[0];
+    const folder = this.activeFolder();
     if (!folder) return;
     const s = this.active();
     this.updateChrome();
@@ -589,51 +403,6 @@ class Extension implements vscode.Disposable {
   }
 }
 
-/** Validates a filter passed to `traceInspector.filterProblems` (from webviews or other extensions). */
-export function validateFilter(f: unknown): TreeFilter | undefined {
-  if (!f || typeof f !== 'object') return undefined;
-  const o = f as Record<string, unknown>;
-  switch (o.kind) {
-    case 'all':
-    case 'failing':
-    case 'lost':
-    case 'gained':
-    case 'graderDisagreements':
-      return { kind: o.kind };
-    case 'lowAccuracy':
-      return typeof o.threshold === 'number' && o.threshold >= 0 && o.threshold <= 1
-        ? { kind: 'lowAccuracy', threshold: o.threshold }
-        : { kind: 'lowAccuracy' };
-    case 'level':
-      return typeof o.level === 'string' ? { kind: 'level', level: o.level } : undefined;
-    case 'label':
-      return typeof o.label === 'string' ? { kind: 'label', label: o.label } : undefined;
-    case 'search':
-      return typeof o.query === 'string' && o.query.trim() ? { kind: 'search', query: o.query } : undefined;
-    case 'training':
-      return (o.which === 'lost' || o.which === 'late') &&
-        (o.series === undefined || typeof o.series === 'string') &&
-        (o.title === undefined || typeof o.title === 'string')
-        ? {
-            kind: 'training',
-            which: o.which,
-            series: o.series as string | undefined,
-            title: o.title as string | undefined,
-          }
-        : undefined;
-    case 'problems':
-      return Array.isArray(o.problemIds) && o.problemIds.every((x) => Number.isInteger(x))
-        ? {
-            kind: 'problems',
-            problemIds: o.problemIds as number[],
-            title: typeof o.title === 'string' ? o.title : undefined,
-          }
-        : undefined;
-    default:
-      return undefined;
-  }
-}
-
 let ext: Extension | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<{ extension: Extension } | undefined> {
@@ -648,7 +417,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ exte
     throw e;
   }
   context.subscriptions.push(ext);
-  ext.register();
+  context.subscriptions.push(...registerCommands(ext));
   ext.watch();
   try {
     // better-sqlite3, or node:sqlite where it cannot load (old glibc on a Remote-SSH host), unless the

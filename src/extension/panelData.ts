@@ -7,6 +7,7 @@
  * al. 2025, arXiv:2504.13837); similarity is src/core/similarity (token 3-gram Jaccard, MinHash
  * shortlist, novel spans).
  */
+import type { TextSource } from '../core/index/sampleText';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,9 +45,11 @@ import { comparisonDenominator, comparisonWarning, maxMinN } from '../core/repor
 import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
 import { clusterOrder, computeTrajectories, type TrajectoryDetail, trajectoryFilter } from '../core/trajectories';
 import {
+  MAX_PREVIEW_TEXT,
   MAX_PAGE,
   MAX_TEXT,
   type KPoint,
+  type MajorityData,
   type ModelInfo,
   type NoveltyData,
   type OverviewData,
@@ -57,6 +60,7 @@ import {
   type ProblemRankingData,
   type RewardModelsData,
   type SamplePage,
+  type SamplePreview,
   type SampleSummary,
   type SampleText,
   type SimilarityData,
@@ -118,10 +122,7 @@ export function problemData(
     const c = r.c;
     const beta = n > 0 ? betaInterval(c, n) : null;
     const scored = r.scored > 0 ? index.scoredSamples(problemId, r.modelId) : [];
-    const answers = index.answers(problemId, r.modelId);
-    const hasAnswers = answers.some((a) => a.answer !== null && a.answer !== '');
-    // answers grouped once (by answer equivalence, as the report's maj@k and "in base" do), judged by the reference
-    const votes = hasAnswers ? voteGroups(answers, { reference: p.referenceAnswer }) : null;
+    const hasAnswers = hasExtractedAnswers(index, problemId, r.modelId);
     return {
       modelId: r.modelId,
       n,
@@ -133,7 +134,8 @@ export function problemData(
       betaHigh: beta ? beta.high : null,
       passAtK: curve(n, (k) => passAtK(n, c, k)),
       bestOfK: scored.length > 0 ? curve(scored.length, (k) => bestOfK(scored, k)) : [],
-      majAtK: hasAnswers ? curve(answers.length, (k) => majOfGroups(votes, k).value) : [],
+      majAtK: [],
+      hasMajAtK: hasAnswers,
     };
   });
   // Each model against its comparison base (the chosen base, or its own run's base while the base is a
@@ -175,6 +177,50 @@ export function problemData(
     labels,
     hasLogprobs,
   };
+}
+
+/** Whether any sample of the model for the problem has an extracted answer. */
+function hasExtractedAnswers(index: TraceIndex, problemId: number, modelId: number): boolean {
+  return index.answers(problemId, modelId).some((a) => a.answer !== null && a.answer !== '');
+}
+
+/**
+ * Input of a maj@k job, run in the similarity worker: the problem's reference answer (null: none) and
+ * the answers of each model with extracted answers.
+ */
+export interface MajorityJob {
+  kind: 'majority';
+  reference: string | null;
+  models: { modelId: number; answers: { answer: string | null; correct: boolean | null }[] }[];
+}
+
+/** The maj@k job of one problem: every model with extracted answers. */
+export function majorityJob(index: TraceIndex, problemId: number): MajorityJob {
+  return {
+    kind: 'majority',
+    reference: index.problem(problemId)?.referenceAnswer ?? null,
+    models: index
+      .problemStats(problemId)
+      .map((r) => ({
+        modelId: r.modelId,
+        answers: index.answers(problemId, r.modelId).map((a) => ({ answer: a.answer, correct: a.correct })),
+      }))
+      .filter((m) => m.answers.some((a) => a.answer !== null && a.answer !== '')),
+  };
+}
+
+/**
+ * maj@k at k = 1, 2, 4, ..., n per model: the answers grouped once by answer equivalence and judged by
+ * the reference answer when the problem has one, as the report's maj@k does (core `voteGroups` and
+ * `majOfGroups`: exact when the enumeration is small, else a seeded Monte Carlo estimate; see
+ * src/core/metrics/majority.ts for ties, ungraded samples and keys). Seconds at n = 1024, so it runs in
+ * the worker and only when asked for.
+ */
+export function runMajorityJob(job: MajorityJob): MajorityData['curves'] {
+  return job.models.map((m) => {
+    const votes = voteGroups(m.answers, { reference: job.reference });
+    return { modelId: m.modelId, majAtK: curve(m.answers.length, (k) => majOfGroups(votes, k).value) };
+  });
 }
 
 /**
@@ -230,14 +276,20 @@ export function samplePage(
   return { problemId, modelId, offset, total, samples: out };
 }
 
-/** A sample with its text (cut at MAX_TEXT) and its annotation. */
-export function sampleText(
+/**
+ * A sample with its text (cut at MAX_TEXT; read from its results file through `texts`, which throws
+ * when the file changed since it was indexed) and its annotation.
+ */
+export async function sampleText(
   index: TraceIndex,
   annotations: AnnotationStore | undefined,
   sampleId: number,
-): SampleText | undefined {
-  const s = index.sample(sampleId);
-  if (!s) return undefined;
+  texts: TextSource,
+): Promise<SampleText | undefined> {
+  const row = index.sample(sampleId);
+  const text = row ? await texts.sampleText(sampleId) : undefined;
+  if (!row || text === undefined) return undefined;
+  const s = { ...row, text };
   const ref = annotations?.refOf(sampleId);
   const a = ref ? annotations?.get(ref) : undefined;
   return {
@@ -252,6 +304,52 @@ export function sampleText(
     fullLength: s.text.length,
     labels: a?.labels ?? [],
     note: a?.note ?? '',
+  };
+}
+
+/**
+ * Everything the sample preview shows for one sample: the problem (question, reference answer), the
+ * model with its role, the verdict and the sample's other fields, its annotation, and the text cut at
+ * {@link MAX_PREVIEW_TEXT} code units (`truncated`, `fullLength` say so). `position` is passed through
+ * (the host knows the tree's order). Undefined when the sample is not in the index.
+ */
+export function samplePreview(
+  index: TraceIndex,
+  annotations: AnnotationStore | undefined,
+  sampleId: number,
+  roles: Roles,
+  position: string | null = null,
+): SamplePreview | undefined {
+  const s = index.sample(sampleId);
+  const problem = s && index.problem(s.problemId);
+  const model = s && index.model(s.modelId);
+  if (!s || !problem || !model) return undefined;
+  const ref = annotations?.refOf(sampleId);
+  const a = ref ? annotations?.get(ref) : undefined;
+  return {
+    id: s.id,
+    problem: {
+      id: problem.id,
+      dataset: problem.dataset,
+      problemId: problem.problemId,
+      question: problem.question,
+      referenceAnswer: problem.referenceAnswer,
+      level: problem.level,
+    },
+    model: modelInfo(model, roles),
+    sampleIndex: s.sampleIndex,
+    correct: s.correct,
+    extractedAnswer: s.extractedAnswer,
+    rewardScore: s.rewardScore,
+    finishReason: s.finishReason,
+    tokenCount: s.tokenCount,
+    source: `${s.file}:${s.line}`,
+    text: s.text.length > MAX_PREVIEW_TEXT ? s.text.slice(0, MAX_PREVIEW_TEXT) : s.text,
+    truncated: s.text.length > MAX_PREVIEW_TEXT,
+    fullLength: s.text.length,
+    labels: a?.labels ?? [],
+    note: a?.note ?? '',
+    position,
   };
 }
 
@@ -364,14 +462,26 @@ export function withAnswersInBase(
   };
 }
 
-/** Builds the similarity job of (problem, base model, model) from the index. */
-export function similarityJob(index: TraceIndex, problemId: number, baseId: number, modelId: number): SimilarityJob {
+/** Builds the similarity job of (problem, base model, model), the texts read through `texts` (the results files). */
+export async function similarityJob(
+  texts: TextSource,
+  problemId: number,
+  baseId: number,
+  modelId: number,
+): Promise<SimilarityJob> {
   return {
     kind: 'problem',
-    base: index.sampleTexts(problemId, baseId).map((s) => ({ id: s.id, sampleIndex: s.sampleIndex, text: s.text })),
-    model: index
-      .sampleTexts(problemId, modelId)
-      .map((s) => ({ id: s.id, sampleIndex: s.sampleIndex, correct: s.correct, text: s.text })),
+    base: (await texts.sampleTexts(problemId, baseId)).map((s) => ({
+      id: s.id,
+      sampleIndex: s.sampleIndex,
+      text: s.text,
+    })),
+    model: (await texts.sampleTexts(problemId, modelId)).map((s) => ({
+      id: s.id,
+      sampleIndex: s.sampleIndex,
+      correct: s.correct,
+      text: s.text,
+    })),
   };
 }
 
@@ -842,17 +952,19 @@ export function rewardModelsData(index: TraceIndex, replicates = 1000): RewardMo
 /**
  * How each scorer ranks one problem's samples of one model: the samples in order (with the start of
  * their text) and, per scorer, each sample's score (null when that scorer did not score it) and step
- * scores. The single reward score appears as the scorer `reward_score` when a sample has one.
+ * scores. The single reward score appears as the scorer `reward_score` when a sample has one. The texts
+ * are read through `texts` (the results files; throws when one changed since it was indexed).
  * @returns undefined when the problem or model is not in the index.
  */
-export function problemRankingData(
+export async function problemRankingData(
   index: TraceIndex,
   problemId: number,
   modelId: number,
-): ProblemRankingData | undefined {
+  texts: TextSource,
+): Promise<ProblemRankingData | undefined> {
   const p = index.problem(problemId);
   if (!p || !index.model(modelId)) return undefined;
-  const rows = index.sampleTexts(problemId, modelId);
+  const rows = await texts.sampleTexts(problemId, modelId);
   const ids = new Map(rows.map((r, i) => [r.id, i]));
   const scorers = new Map<string, { scores: (number | null)[]; steps: (number[] | null)[]; rule: string | null }>();
   const get = (name: string) => {

@@ -18,6 +18,7 @@ import { comparisonBase } from '../core/index/labels';
 import type { ModelRow } from '../core/index/traceIndex';
 import {
   hasLogprobSidecar,
+  majorityJob,
   overviewData,
   problemRankingData,
   rewardModelsData,
@@ -26,6 +27,7 @@ import {
   readSimilarityCache,
   resolveFilter,
   samplePage,
+  samplePreview,
   sampleText,
   similarityJob,
   similarityParams,
@@ -45,6 +47,7 @@ import {
   type HostMessage,
   type NoveltyData,
   type PanelState,
+  type PreviewAction,
   type RequestKind,
   type ResultOf,
   type SimilarityData,
@@ -54,8 +57,28 @@ import {
 
 export const PROBLEM_VIEW_TYPE = 'traceInspector.problemView';
 export const OVERVIEW_VIEW_TYPE = 'traceInspector.overview';
+/** The sample preview: one panel, reused for every sample previewed. */
+export const PREVIEW_VIEW_TYPE = 'traceInspector.samplePreview';
 
-type GetSession = () => FolderSession | undefined;
+const VIEW_TYPES: Record<ViewKind, string> = {
+  problem: PROBLEM_VIEW_TYPE,
+  overview: OVERVIEW_VIEW_TYPE,
+  preview: PREVIEW_VIEW_TYPE,
+};
+const ICONS: Record<ViewKind, string> = {
+  problem: 'problem-view.svg',
+  overview: 'overview.svg',
+  preview: 'sample-preview.svg',
+};
+
+/** The session of a workspace folder (by URI string); without one, the folder the tree shows. */
+type GetSession = (folder?: string) => FolderSession | undefined;
+
+/** What the panels learn from the tree: where a sample sits in its current order (for the preview's header). */
+export interface PanelHooks {
+  /** E.g. "sample 3 of 8 incorrect · problem 2 of 5"; null when the sample is not in the tree's list. */
+  position(sampleId: number): string | null;
+}
 
 /** A request failure shown to the user as text in the panel. */
 class RequestError extends Error {}
@@ -66,6 +89,12 @@ export function problemIdOf(arg: unknown): number | undefined {
   const a = arg as { problemId?: unknown; problem?: { id?: unknown }; sample?: { problemId?: unknown } };
   const v = a.problemId ?? a.problem?.id ?? a.sample?.problemId;
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? v : undefined;
+}
+
+/** The workspace folder (URI string) a command argument names (`{ folder }`), if any. */
+function folderOf(arg: unknown): string | undefined {
+  const f = arg && typeof arg === 'object' ? (arg as { folder?: unknown }).folder : undefined;
+  return typeof f === 'string' ? f : undefined;
 }
 
 /** The model row id a tree node names, if any (to preselect it in the similarity section). */
@@ -80,34 +109,63 @@ function modelIdOf(arg: unknown): number | undefined {
 class Panels implements vscode.Disposable {
   readonly runner: SimilarityRunner;
   readonly open = new Set<Panel>();
+  /** Similarity jobs running, by folder, problem and model: a second request waits for the first. */
+  readonly inflight = new Map<string, Promise<SimilarityData>>();
   private readonly subs: vscode.Disposable[] = [];
-  private watched: FolderSession | undefined;
+  private readonly watched = new Set<FolderSession>();
 
   constructor(
     readonly context: vscode.ExtensionContext,
     readonly getSession: GetSession,
+    readonly hooks: PanelHooks | undefined,
   ) {
     this.runner = new SimilarityRunner(join(context.extensionUri.fsPath, 'dist', 'similarityWorker.js'));
   }
 
-  /** Subscribes to the current session's changes (re-done when the active session changes). */
-  watch(): FolderSession | undefined {
-    const s = this.getSession();
-    if (s && s !== this.watched) {
-      this.watched = s;
-      this.subs.push(s.onDidChange(() => this.broadcastChanged()));
+  /**
+   * The session of `folder` (default: the folder the tree shows), subscribed to once: its changes
+   * reach the panels that show it.
+   */
+  watch(folder?: string): FolderSession | undefined {
+    const s = this.getSession(folder);
+    if (s && !this.watched.has(s)) {
+      this.watched.add(s);
+      this.subs.push(s.onDidChange(() => this.broadcastChanged(s)));
     }
     return s;
   }
 
-  broadcastChanged(): void {
-    for (const p of this.open) p.post({ id: p.nextId(), kind: 'changed' });
+  broadcastChanged(s: FolderSession): void {
+    const folder = s.folder.uri.toString();
+    for (const p of this.open) if (p.state.folder === folder) p.post({ id: p.nextId(), kind: 'changed' });
   }
 
-  show(state: PanelState, existing?: vscode.WebviewPanel): Panel {
+  /**
+   * Shows `state` in a panel: the open one of the same problem (or the overview, or the one preview,
+   * which then shows the new sample), else a new one. `preserveFocus` keeps the keyboard where it is
+   * (stepping through samples from the tree or the preview itself).
+   */
+  show(state: PanelState, existing?: vscode.WebviewPanel, preserveFocus = false): Panel {
+    // A panel shows one workspace folder's data for good (row ids belong to that folder's index).
+    if (state.folder === undefined) {
+      const folder = this.getSession()?.folder.uri.toString();
+      if (folder !== undefined) state = { ...state, folder };
+    }
+    if (!existing && state.view === 'preview') {
+      for (const p of this.open) {
+        if (p.state.view !== 'preview') continue;
+        p.update(state);
+        p.panel.reveal(p.panel.viewColumn, preserveFocus);
+        return p;
+      }
+    }
     if (!existing) {
       for (const p of this.open) {
-        if (p.state.view === state.view && (state.view === 'overview' || p.state.problemId === state.problemId)) {
+        if (
+          p.state.view === state.view &&
+          p.state.folder === state.folder &&
+          (state.view === 'overview' || p.state.problemId === state.problemId)
+        ) {
           p.panel.reveal();
           if (state.modelId !== undefined) p.update({ ...p.state, modelId: state.modelId });
           return p;
@@ -117,9 +175,11 @@ class Panels implements vscode.Disposable {
     const panel =
       existing ??
       vscode.window.createWebviewPanel(
-        state.view === 'problem' ? PROBLEM_VIEW_TYPE : OVERVIEW_VIEW_TYPE,
+        VIEW_TYPES[state.view],
         'Trace Inspector',
-        vscode.ViewColumn.Active,
+        state.view === 'preview'
+          ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus }
+          : { viewColumn: vscode.ViewColumn.Active, preserveFocus },
         {
           enableScripts: true,
           retainContextWhenHidden: false,
@@ -131,6 +191,7 @@ class Panels implements vscode.Disposable {
       );
     const p = new Panel(this, panel, state);
     this.open.add(p);
+    if (!existing) p.prefetchSimilarity();
     return p;
   }
 
@@ -160,11 +221,7 @@ class Panel {
         vscode.Uri.joinPath(panels.context.extensionUri, 'media'),
       ],
     };
-    panel.iconPath = vscode.Uri.joinPath(
-      panels.context.extensionUri,
-      'media',
-      state.view === 'problem' ? 'problem-view.svg' : 'overview.svg',
-    );
+    panel.iconPath = vscode.Uri.joinPath(panels.context.extensionUri, 'media', ICONS[state.view]);
     const dist = (f: string) =>
       webview.asWebviewUri(vscode.Uri.joinPath(panels.context.extensionUri, 'dist', f)).toString();
     webview.html = panelHtml({
@@ -198,17 +255,28 @@ class Panel {
 
   private title(): string {
     if (this.state.view === 'overview') return 'Overview';
+    if (this.state.view === 'preview') {
+      const s = this.panels.getSession(this.state.folder);
+      const d = this.state.sampleId !== undefined ? s?.index.sample(this.state.sampleId) : undefined;
+      const p = d && s?.index.problem(d.problemId);
+      const m = d && s?.index.model(d.modelId);
+      return d && p && m
+        ? `${d.correct === true ? '✓' : d.correct === false ? '✗' : '?'} ${p.problemId} #${d.sampleIndex} · ${s?.shortLabel(m) ?? m.label}`
+        : 'Sample';
+    }
     const p =
-      this.state.problemId !== undefined ? this.panels.getSession()?.index.problem(this.state.problemId) : undefined;
+      this.state.problemId !== undefined
+        ? this.panels.getSession(this.state.folder)?.index.problem(this.state.problemId)
+        : undefined;
     return p ? `Problem ${p.problemId}` : 'Problem';
   }
 
   private refreshTitle(): void {
-    this.panel.title = `${this.title()} — Trace Inspector`;
+    this.panel.title = this.state.view === 'preview' ? this.title() : `${this.title()} — Trace Inspector`;
   }
 
   private session(): FolderSession {
-    const s = this.panels.watch();
+    const s = this.panels.watch(this.state.folder);
     if (!s) {
       this.waitForSession();
       throw new RequestError('No results folder is open yet (indexing may still be starting).');
@@ -222,7 +290,7 @@ class Panel {
     let tries = 0;
     this.retry = setInterval(() => {
       tries++;
-      if (this.panels.watch()) {
+      if (this.panels.watch(this.state.folder)) {
         clearInterval(this.retry);
         this.retry = undefined;
         this.resolveRestoredProblem();
@@ -236,7 +304,11 @@ class Panel {
 
   /** Re-resolves the problem row id from its stable key (row ids can change when the folder is re-indexed). */
   resolveRestoredProblem(): void {
-    const s = this.panels.getSession();
+    const s = this.panels.getSession(this.state.folder);
+    if (s && this.state.view === 'preview') {
+      this.resolveRestoredSample(s);
+      return;
+    }
     if (!s || this.state.view !== 'problem' || !this.state.problemKey) return;
     const id = s.index.db.prepare('SELECT id FROM problems WHERE key = ?').pluck().get(this.state.problemKey) as
       | number
@@ -245,6 +317,15 @@ class Panel {
       this.state = { ...this.state, problemId: id, sampleId: undefined };
       this.refreshTitle();
     }
+  }
+
+  /** The preview's sample row id from its stable keys (problem key, model key, sample index). */
+  private resolveRestoredSample(s: FolderSession): void {
+    const { problemKey, modelKey, sampleIndex } = this.state;
+    if (problemKey === undefined || modelKey === undefined || sampleIndex === undefined) return;
+    const id = s.index.findSample(problemKey, modelKey, sampleIndex);
+    if (id !== undefined && id !== this.state.sampleId) this.state = { ...this.state, sampleId: id };
+    this.refreshTitle();
   }
 
   private roles(s: FolderSession): Roles {
@@ -266,7 +347,7 @@ class Panel {
     }
     if (m.kind === 'ready') {
       this.resolveRestoredProblem();
-      if (this.panels.getSession() === undefined) this.waitForSession();
+      if (this.panels.getSession(this.state.folder) === undefined) this.waitForSession();
       this.post({ id: this.nextId(), kind: 'init', protocol: PROTOCOL_VERSION, state: this.state });
       return;
     }
@@ -293,7 +374,7 @@ class Panel {
         return samplePage(this.session().index, m.problemId, m.modelId, m.offset, m.limit);
       case 'getSample': {
         const s = this.session();
-        const t = sampleText(s.index, s.annotations, m.sampleId);
+        const t = await sampleText(s.index, s.annotations, m.sampleId, s);
         if (!t) throw new RequestError(`Sample ${m.sampleId} is not in the index.`);
         return t;
       }
@@ -301,6 +382,11 @@ class Panel {
         return this.similarity(m.problemId, m.modelId);
       case 'getNovelty':
         return this.novelty(m.sampleId);
+      case 'getMajAtK': {
+        const s = this.session();
+        if (!s.index.problem(m.problemId)) throw new RequestError(`Problem ${m.problemId} is not in the index.`);
+        return { problemId: m.problemId, curves: await this.panels.runner.run(majorityJob(s.index, m.problemId)) };
+      }
       case 'getPpl': {
         const s = this.session();
         return pplData(s.root, s.index, m.problemId);
@@ -312,7 +398,8 @@ class Panel {
       case 'getRewardModels':
         return rewardModelsData(this.session().index);
       case 'getProblemRanking': {
-        const d = problemRankingData(this.session().index, m.problemId, m.modelId);
+        const s = this.session();
+        const d = await problemRankingData(s.index, m.problemId, m.modelId, s);
         if (!d) throw new RequestError(`Problem ${m.problemId} or model ${m.modelId} is not in the index.`);
         return d;
       }
@@ -330,6 +417,8 @@ class Panel {
       }
       case 'filterProblems': {
         const s = this.session();
+        // The tree shows this panel's folder first (row ids belong to its index).
+        await vscode.commands.executeCommand('traceInspector.showFolder', s.folder.uri.toString());
         await vscode.commands.executeCommand(
           'traceInspector.filterProblems',
           resolveFilter(s.index, m.filter, this.roles(s)),
@@ -337,13 +426,35 @@ class Panel {
         return { ok: true };
       }
       case 'openSample':
-        await vscode.commands.executeCommand('traceInspector.openSample', { sampleId: m.sampleId });
+        await vscode.commands.executeCommand('traceInspector.openSample', {
+          sampleId: m.sampleId,
+          folder: this.session().folder.uri.toString(),
+        });
         return { ok: true };
       case 'openProblem': {
-        const key = this.panels.getSession()?.index.problem(m.problemId)?.key;
-        this.panels.show({ view: 'problem', problemId: m.problemId, problemKey: key, modelId: m.modelId });
+        const key = this.session().index.problem(m.problemId)?.key;
+        this.panels.show({
+          view: 'problem',
+          problemId: m.problemId,
+          problemKey: key,
+          modelId: m.modelId,
+          folder: this.state.folder,
+        });
         return { ok: true };
       }
+      case 'getSamplePreview': {
+        const s = this.session();
+        // Where it sits in the tree: only when the tree shows this folder.
+        const position = s === this.panels.getSession() ? (this.panels.hooks?.position(m.sampleId) ?? null) : null;
+        const d = samplePreview(s.index, s.annotations, m.sampleId, this.roles(s), position);
+        if (!d) throw new RequestError(`Sample ${m.sampleId} is not in the index (it may have been re-indexed).`);
+        return d;
+      }
+      case 'previewAction':
+        await previewAction(m.action, m.sampleId, this.session());
+        return { ok: true };
+      case 'openLink':
+        return { opened: await confirmOpenLink(m.url) };
     }
   }
 
@@ -361,7 +472,39 @@ class Panel {
     return b;
   }
 
-  private async similarity(problemId: number, modelId: number): Promise<SimilarityData> {
+  /**
+   * Starts the similarity of the model the problem view will show first (the one it picks: the
+   * panel's model, else the model in focus, else the first model that is not the base) while the
+   * webview loads, so the list is ready sooner after the click. Errors are left to the real request.
+   */
+  prefetchSimilarity(): void {
+    const s = this.panels.getSession(this.state.folder);
+    const problemId = this.state.problemId;
+    if (!s || this.state.view !== 'problem' || problemId === undefined) return;
+    const present = s.index.problemStats(problemId).map((r) => r.modelId);
+    const baseId = s.baseModel()?.id;
+    const focusId = s.focusModel()?.id;
+    const others = present.filter((id) => id !== baseId);
+    const modelId =
+      this.state.modelId !== undefined && others.includes(this.state.modelId)
+        ? this.state.modelId
+        : focusId !== undefined && others.includes(focusId)
+          ? focusId
+          : others[0];
+    if (modelId !== undefined) this.similarity(problemId, modelId).catch(() => undefined);
+  }
+
+  /** Similarity of a problem's model against its base: from the cache, a job already running, or a new job. */
+  private similarity(problemId: number, modelId: number): Promise<SimilarityData> {
+    const key = `${this.state.folder}:${problemId}:${modelId}`;
+    const running = this.panels.inflight.get(key);
+    if (running !== undefined) return running;
+    const job = this.computeSimilarity(problemId, modelId).finally(() => this.panels.inflight.delete(key));
+    this.panels.inflight.set(key, job);
+    return job;
+  }
+
+  private async computeSimilarity(problemId: number, modelId: number): Promise<SimilarityData> {
     const s = this.session();
     const base = this.baseFor(s, modelId);
     const params = similarityParams(s.index, problemId, base.id, modelId);
@@ -374,7 +517,7 @@ class Panel {
         ...withAnswersInBase(s.index, problemId, base.id, modelId, cached),
         cached: true,
       };
-    const body = await this.panels.runner.run(similarityJob(s.index, problemId, base.id, modelId));
+    const body = await this.panels.runner.run(await similarityJob(s, problemId, base.id, modelId));
     try {
       writeSimilarityCache(s.index, problemId, base.id, modelId, params, body);
     } catch {
@@ -392,13 +535,13 @@ class Panel {
   private async novelty(sampleId: number): Promise<NoveltyData> {
     const s = this.session();
     const sample = s.index.sample(sampleId);
-    if (!sample) throw new RequestError(`Sample ${sampleId} is not in the index.`);
+    const text = sample ? await s.sampleText(sampleId) : undefined;
+    if (!sample || text === undefined) throw new RequestError(`Sample ${sampleId} is not in the index.`);
     const base = this.baseFor(s, sample.modelId);
-    const baseTexts = s.index
-      .sampleTexts(sample.problemId, base.id)
+    const baseTexts = (await s.sampleTexts(sample.problemId, base.id))
       .filter((b) => b.id !== sampleId)
       .map((b) => ({ id: b.id, sampleIndex: b.sampleIndex, text: b.text }));
-    const body = await this.panels.runner.run({ kind: 'novelty', text: sample.text, base: baseTexts });
+    const body = await this.panels.runner.run({ kind: 'novelty', text, base: baseTexts });
     return { sampleId, baseModelId: base.id, ...body };
   }
 
@@ -414,11 +557,16 @@ class Panel {
  * without one, a quick pick of problems), `traceInspector.openOverview`, and the serializers that
  * restore both panels after a reload.
  */
-export function registerPanels(context: vscode.ExtensionContext, getSession: GetSession): vscode.Disposable[] {
-  const panels = new Panels(context, getSession);
+export function registerPanels(
+  context: vscode.ExtensionContext,
+  getSession: GetSession,
+  hooks?: PanelHooks,
+): vscode.Disposable[] {
+  const panels = new Panels(context, getSession, hooks);
 
   const openProblemView = async (arg?: unknown) => {
-    const s = panels.watch();
+    const folder = folderOf(arg);
+    const s = panels.watch(folder);
     if (!s) {
       void vscode.window.showInformationMessage('Trace Inspector: open a results folder first.');
       return;
@@ -439,7 +587,13 @@ export function registerPanels(context: vscode.ExtensionContext, getSession: Get
       problemId = picked.id;
     }
     const key = s.index.problem(problemId)?.key;
-    panels.show({ view: 'problem', problemId, problemKey: key, modelId: modelIdOf(arg) });
+    panels.show({
+      view: 'problem',
+      problemId,
+      problemKey: key,
+      modelId: modelIdOf(arg),
+      folder: s.folder.uri.toString(),
+    });
   };
 
   const serializer = (view: ViewKind): vscode.WebviewPanelSerializer => ({
@@ -461,7 +615,91 @@ export function registerPanels(context: vscode.ExtensionContext, getSession: Get
       }
       panels.show({ view: 'overview' });
     }),
+    vscode.commands.registerCommand('traceInspector.showSamplePreview', (arg: unknown, preserveFocus?: unknown) =>
+      showSamplePreview(panels, arg, preserveFocus === true),
+    ),
     vscode.window.registerWebviewPanelSerializer(PROBLEM_VIEW_TYPE, serializer('problem')),
     vscode.window.registerWebviewPanelSerializer(OVERVIEW_VIEW_TYPE, serializer('overview')),
+    vscode.window.registerWebviewPanelSerializer(PREVIEW_VIEW_TYPE, serializer('preview')),
   ];
+}
+
+/**
+ * Shows a sample in the one preview tab (`traceInspector.showSamplePreview`, argument `{ sampleId }`;
+ * not in the command palette: Open Sample Preview and the navigation commands call it). The state
+ * carries the sample's stable keys, so the tab comes back after a reload.
+ */
+function showSamplePreview(panels: Panels, arg: unknown, preserveFocus: boolean): boolean {
+  const s = panels.watch(folderOf(arg));
+  const id =
+    arg && typeof arg === 'object' && typeof (arg as { sampleId?: unknown }).sampleId === 'number'
+      ? (arg as { sampleId: number }).sampleId
+      : undefined;
+  const ref = id !== undefined ? s?.annotations.refOf(id) : undefined;
+  if (!s || id === undefined || !ref) return false;
+  panels.show(
+    {
+      view: 'preview',
+      folder: s.folder.uri.toString(),
+      sampleId: id,
+      problemKey: ref.problemKey,
+      modelKey: ref.modelKey,
+      sampleIndex: ref.sampleIndex,
+    },
+    undefined,
+    preserveFocus,
+  );
+  return true;
+}
+
+/** The preview toolbar's buttons: the same commands as the keybindings and menus. */
+async function previewAction(action: PreviewAction, sampleId: number, s: FolderSession): Promise<void> {
+  const sample = s.index.sample(sampleId);
+  if (!sample) throw new RequestError(`Sample ${sampleId} is not in the index.`);
+  const arg = { sampleId, folder: s.folder.uri.toString() };
+  switch (action) {
+    case 'nextSample':
+    case 'previousSample':
+    case 'nextProblem':
+    case 'previousProblem':
+    case 'nextUnannotated':
+      await vscode.commands.executeCommand(`traceInspector.${action}`, arg);
+      return;
+    case 'annotate':
+      await vscode.commands.executeCommand('traceInspector.annotate', arg);
+      return;
+    case 'openText':
+      await vscode.commands.executeCommand('traceInspector.openSample', arg);
+      return;
+    case 'openProblemView':
+      await vscode.commands.executeCommand('traceInspector.openProblemView', {
+        problemId: sample.problemId,
+        modelId: sample.modelId,
+        folder: s.folder.uri.toString(),
+      });
+  }
+}
+
+/**
+ * A link from model output opens only when the user says so: a modal names the full URL and that the
+ * model wrote it. http and https only (checked by the protocol and again here). Returns whether it opened.
+ */
+async function confirmOpenLink(url: string): Promise<boolean> {
+  let uri: vscode.Uri;
+  try {
+    uri = vscode.Uri.parse(url, true);
+  } catch {
+    return false;
+  }
+  if (uri.scheme !== 'http' && uri.scheme !== 'https') return false;
+  const choice = await vscode.window.showWarningMessage(
+    'Open a link from model output?',
+    { modal: true, detail: `The model wrote this link; it was not checked:\n\n${url}` },
+    // Copy first: the modal's default button (Enter) then copies instead of opening.
+    'Copy Link',
+    'Open Link',
+  );
+  if (choice === 'Copy Link') await vscode.env.clipboard.writeText(url);
+  if (choice !== 'Open Link') return false;
+  return vscode.env.openExternal(uri);
 }

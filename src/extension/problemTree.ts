@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
+import { SourceChangedError } from '../core/index/sampleText';
 import { passAtK } from '../core/metrics';
 import type { ModelRow, ProblemFilter, ProblemRow, SampleRow, StatRow } from '../core/index/traceIndex';
 import { preview } from '../core/text';
+import type { TreeOrder } from './sampleOrder';
 import { readSettings, type FolderSession } from './session';
 import { trainingFilterTitle, trainingProblemIds, trainingSeries } from './panelData';
 
@@ -15,6 +17,8 @@ export type TreeFilter =
   | { kind: 'lost' }
   | { kind: 'gained' }
   | { kind: 'lowAccuracy'; threshold?: number }
+  /** The review queue of likely lucky guesses: correct samples on problems the model solves at most `threshold` of the time. */
+  | { kind: 'luckyGuess'; threshold?: number }
   | { kind: 'level'; level: string }
   | { kind: 'label'; label: string }
   | { kind: 'search'; query: string }
@@ -31,6 +35,8 @@ export type TreeFilter =
 export type Node =
   | { type: 'problem'; problem: ProblemRow; modelId?: number }
   | { type: 'model'; model: ModelRow; problemId?: number }
+  /** Under a problem: the models other than the base and the model in focus, behind one node. */
+  | { type: 'moreModels'; problemId: number; problemKey: string; models: ModelRow[] }
   | { type: 'verdict'; problemId: number; modelId: number; verdict: boolean | null; count: number }
   | { type: 'sample'; sample: SampleRow; problemLabel: string; modelLabel: string }
   | { type: 'more'; parentId: string; offset: number; load: () => void }
@@ -50,6 +56,8 @@ export function describeFilter(f: TreeFilter, focus?: ModelRow, base?: ModelRow)
       return `Gained by RL: ${m} solves, ${base?.label ?? 'base'} never`;
     case 'lowAccuracy':
       return `Low accuracy: ${m} below ${Math.round(100 * (f.threshold ?? 0.25))}%`;
+    case 'luckyGuess':
+      return `Lucky guesses? ${m} correct, solving at most ${Math.round(100 * (f.threshold ?? 0.125))}%`;
     case 'level':
       return `Level ${f.level}`;
     case 'label':
@@ -65,6 +73,24 @@ export function describeFilter(f: TreeFilter, focus?: ModelRow, base?: ModelRow)
         f.title ??
         `${f.which === 'lost' ? 'Lost during training' : 'Solved only at late steps'}${f.series ? ` (${f.series})` : ''}`
       );
+  }
+}
+
+/** A filter in a few words, for the line above the tree (the models it is about are named after it). */
+export function shortFilter(f: TreeFilter): string {
+  switch (f.kind) {
+    case 'failing':
+      return 'Failing';
+    case 'lost':
+      return 'Lost by RL';
+    case 'gained':
+      return 'Gained by RL';
+    case 'lowAccuracy':
+      return f.threshold !== undefined ? `Low accuracy (< ${Math.round(100 * f.threshold)}%)` : 'Low accuracy';
+    case 'luckyGuess':
+      return 'Lucky guesses?';
+    default:
+      return describeFilter(f);
   }
 }
 
@@ -102,17 +128,6 @@ function stateIcon(state: ProblemState): vscode.ThemeIcon {
     case 'partial':
       return partialIcon;
   }
-}
-
-/**
- * A model's name as a tree row shows it: the last segment of its name with the revision
- * (`qwen-2.5-1.5b-rlvr-ppo@main`), led by the run folder when several runs hold that model name
- * (`results_2048_batched › qwen-…`), so the part that tells rows apart is not cut off by a narrow side bar.
- */
-export function treeModelLabel(m: Pick<ModelRow, 'name' | 'revision' | 'run' | 'label'>): string {
-  const last = m.name.split('/').pop() || m.name;
-  const short = m.revision ? `${last}@${m.revision}` : last;
-  return m.label.endsWith(` (${m.run || '.'})`) ? `${m.run || '.'} › ${short}` : short;
 }
 
 /** Largest configured k that `n` reaches (pass@k for n < k is undefined and never shown). */
@@ -232,6 +247,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
               kind: 'lowAccuracy',
               model: focus.id,
               threshold: f.threshold ?? readSettings(s.folder).lowAccuracyThreshold,
+            }
+          : { kind: 'all' };
+      case 'luckyGuess':
+        return focus
+          ? {
+              kind: 'luckyGuess',
+              model: focus.id,
+              threshold: f.threshold ?? readSettings(s.folder).luckyGuessThreshold,
             }
           : { kind: 'all' };
       case 'training': {
@@ -368,23 +391,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       switch (node.type) {
         case 'problem': {
           if (node.modelId !== undefined) return this.verdictNodes(s, node.problem.id, node.modelId);
-          const stats = s.index.problemStats(node.problem.id);
-          const models = new Map(s.models().map((m) => [m.id, m]));
-          const base = s.baseModel();
-          const order = (m: ModelRow) => (m.id === base?.id ? 0 : 1);
-          const steps = s.checkpointSteps();
-          // Under the search filter, only the models with matching samples (as the verdict rows list only those).
-          const matching =
-            this.matching === undefined ? undefined : s.index.matchingModels(node.problem.id, this.matching);
-          const rows = stats
-            .map((st) => models.get(st.modelId))
-            .filter((m): m is ModelRow => !!m && (matching === undefined || matching.has(m.id)))
-            .sort(
-              (a, b) =>
-                order(a) - order(b) || treeModelLabel(a).localeCompare(treeModelLabel(b), 'en', { numeric: true }),
-            );
-          return groupCheckpoints(rows, steps).map((m) => ({ type: 'model', model: m, problemId: node.problem.id }));
+          const { shown, more } = this.modelsUnder(s, node.problem.id);
+          const rows: Node[] = shown.map((m) => ({ type: 'model', model: m, problemId: node.problem.id }));
+          if (more.length)
+            rows.push({ type: 'moreModels', problemId: node.problem.id, problemKey: node.problem.key, models: more });
+          return rows;
         }
+        case 'moreModels':
+          return node.models.map((m) => ({ type: 'model', model: m, problemId: node.problemId }));
         case 'model': {
           if (node.problemId !== undefined) return this.verdictNodes(s, node.problemId, node.model.id);
           const id = `m:${node.model.key}`;
@@ -430,9 +444,126 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     }
   }
 
+  /**
+   * The tree's order for stepping through samples (sampleOrder.ts): its problem list under the current
+   * filter (in model grouping, the model's problems), its verdict groups (the lucky-guess review queue
+   * keeps correct samples only), and the search query samples must match.
+   */
+  order(s: FolderSession): TreeOrder {
+    return {
+      problems: (modelId) =>
+        this.problemPage(s, 0, 1_000_000, this.mode === 'model' ? modelId : undefined).rows.map((p) => p.id),
+      verdicts: this.filter.kind === 'luckyGuess' ? [true] : [true, false, null],
+      matching: this.matching,
+    };
+  }
+
+  /** The tree node of a sample (for `TreeView.reveal`). */
+  sampleNode(s: FolderSession, sample: SampleRow): Node {
+    return {
+      type: 'sample',
+      sample,
+      problemLabel: s.index.problem(sample.problemId)?.problemId ?? '',
+      modelLabel: s.index.model(sample.modelId)?.label ?? '',
+    };
+  }
+
+  /**
+   * Makes the pages that hold `sample` long enough to list it (its verdict group's page and the
+   * problem list's), so that revealing it finds it among its parent's children.
+   */
+  showPagesOf(s: FolderSession, sample: SampleRow): void {
+    const page = readSettings(s.folder).pageSize;
+    const need = (id: string, position: number) => {
+      if (position < 0) return;
+      const want = Math.ceil((position + 1) / page) * page;
+      if ((this.shown.get(id) ?? page) < want) this.shown.set(id, want);
+    };
+    const group = s.index.samples(sample.problemId, sample.modelId, {
+      correct: sample.correct,
+      limit: 1_000_000,
+      matching: this.matching,
+    });
+    need(
+      `v:${sample.problemId}:${sample.modelId}:${sample.correct}`,
+      group.findIndex((x) => x.id === sample.id),
+    );
+    const model = s.index.model(sample.modelId);
+    const problems = this.order(s).problems(sample.modelId);
+    need(this.mode === 'model' && model ? `m:${model.key}` : 'root', problems.indexOf(sample.problemId));
+  }
+
+  /** Parents of nodes, for `TreeView.reveal` (the tree's grouping decides them). */
+  getParent(node: Node): Node | undefined {
+    const s = this.getSession();
+    if (!s) return undefined;
+    const modelRow = (id: number) => s.models().find((m) => m.id === id);
+    switch (node.type) {
+      case 'sample': {
+        const x = node.sample;
+        const c = s.index.sampleCounts(x.problemId, x.modelId, this.matching);
+        const count = x.correct === true ? c.correct : x.correct === false ? c.incorrect : c.ungraded;
+        return { type: 'verdict', problemId: x.problemId, modelId: x.modelId, verdict: x.correct, count };
+      }
+      case 'verdict': {
+        if (this.mode === 'model') {
+          const problem = s.index.problem(node.problemId);
+          return problem && { type: 'problem', problem, modelId: node.modelId };
+        }
+        const model = modelRow(node.modelId);
+        return model && { type: 'model', model, problemId: node.problemId };
+      }
+      case 'model': {
+        const problem = node.problemId !== undefined ? s.index.problem(node.problemId) : undefined;
+        if (!problem) return undefined;
+        const { more } = this.modelsUnder(s, problem.id);
+        return more.some((m) => m.id === node.model.id)
+          ? { type: 'moreModels', problemId: problem.id, problemKey: problem.key, models: more }
+          : { type: 'problem', problem };
+      }
+      case 'moreModels': {
+        const problem = s.index.problem(node.problemId);
+        return problem && { type: 'problem', problem };
+      }
+      case 'problem': {
+        const model = node.modelId !== undefined ? modelRow(node.modelId) : undefined;
+        return model && { type: 'model', model };
+      }
+      default:
+        return undefined;
+    }
+  }
+
   /** The full-text query samples must match while the search filter is on (only matching samples are listed). */
   private get matching(): string | undefined {
     return this.filter.kind === 'search' ? this.filter.query : undefined;
+  }
+
+  /**
+   * The models listed under a problem: the base model and the model in focus first, then the others
+   * in run and name order (the checkpoints of a series together, by step). With more than one other model and `traceInspector.showAllModels` off,
+   * the others go behind an "N more models" node (`more`). Under the search filter, only the models
+   * with a matching sample.
+   */
+  modelsUnder(s: FolderSession, problemId: number): { shown: ModelRow[]; more: ModelRow[] } {
+    const models = new Map(s.models().map((m) => [m.id, m]));
+    const base = s.baseModel();
+    const focus = s.focusModel();
+    const rank = (m: ModelRow) => (m.id === base?.id ? 0 : m.id === focus?.id ? 1 : 2);
+    const matching = this.matching === undefined ? undefined : s.index.matchingModels(problemId, this.matching);
+    const all = s.index
+      .problemStats(problemId)
+      .map((st) => models.get(st.modelId))
+      .filter((m): m is ModelRow => !!m && (matching === undefined || matching.has(m.id)))
+      .sort((a, b) => rank(a) - rank(b) || a.displayId.localeCompare(b.displayId, 'en', { numeric: true }));
+    const first = all.filter((m) => rank(m) < 2);
+    // checkpoints of one training series together, in step order
+    const rest = groupCheckpoints(
+      all.filter((m) => rank(m) === 2),
+      s.checkpointSteps(),
+    );
+    if (readSettings(s.folder).showAllModels || rest.length < 2) return { shown: [...first, ...rest], more: [] };
+    return { shown: first, more: rest };
   }
 
   private verdictNodes(s: FolderSession, problemId: number, modelId: number): Node[] {
@@ -482,7 +613,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
             // so far may be the RL model (its file read first), so the row names the model itself.
             if (base)
               parts.push(
-                `${s.baseModelIsGuess() ? treeModelLabel(base) : 'base'} ${bs ? fmtCounts(bs, kValues) : missing}`,
+                `${s.baseModelIsGuess() ? s.shortLabel(base) : 'base'} ${bs ? fmtCounts(bs, kValues) : missing}`,
               );
             parts.push(`model: ${s.isIndexing ? 'indexing…' : 'not indexed (indexing stopped)'}`);
           } else {
@@ -496,16 +627,34 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         }
         return item;
       }
+      case 'moreModels': {
+        const n = node.models.length;
+        const item = new vscode.TreeItem(`${n} more models`, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `p:${node.problemKey}/more`;
+        item.iconPath = new vscode.ThemeIcon('ellipsis');
+        const solved = s
+          ? s.index.problemStats(node.problemId).filter((x) => node.models.some((m) => m.id === x.modelId) && x.c > 0)
+              .length
+          : 0;
+        item.description = `${solved} of ${n} solve it`;
+        item.tooltip =
+          'Models other than the base model and the model in focus (setting traceInspector.showAllModels lists them all)';
+        item.contextValue = 'moreModels';
+        return item;
+      }
       case 'model': {
         const m = node.model;
-        const item = new vscode.TreeItem(treeModelLabel(m), vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(s ? s.shortLabel(m) : m.label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = node.problemId !== undefined ? `p:${node.problemId}/m:${m.key}` : `m:${m.key}`;
         item.contextValue = 'model';
         if (s) {
           const base = s.baseModel();
+          const focus = s.focusModel();
+          // The role first: a narrow side bar cuts the end of the description, not its start.
+          const role = m.id === base?.id ? 'base · ' : m.id === focus?.id ? 'focus · ' : '';
           if (node.problemId !== undefined) {
             const st = s.index.problemStats(node.problemId).find((x) => x.modelId === m.id);
-            item.description = `${stepText(s, m)}${fmtCounts(st, kValues)}${m.id === base?.id ? ' · base' : ''}`;
+            item.description = `${role}${stepText(s, m)}${fmtCounts(st, kValues)}`;
             item.iconPath = stateIcon(problemState(st));
             // a record without samples has nothing to expand
             if (st && st.n === 0) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
@@ -514,8 +663,8 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
               m.emptyProblems ? `${m.emptyProblems} without samples` : '',
               m.ungradedProblems ? `${m.ungradedProblems} ungraded` : '',
             ].filter(Boolean);
-            item.description = `${stepText(s, m)}${m.problems} problems${left.length ? ` (${left.join(', ')})` : ''} · ${m.correct}/${m.samples} correct${m.id === base?.id ? ' · base' : ''}${s.isIndexing ? ' · indexing…' : ''}`;
-            item.iconPath = new vscode.ThemeIcon(m.id === base?.id ? 'home' : 'hubot');
+            item.description = `${role}${stepText(s, m)}${m.problems} problems${left.length ? ` (${left.join(', ')})` : ''} · ${m.correct}/${m.samples} correct${s.isIndexing ? ' · indexing…' : ''}`;
+            item.iconPath = new vscode.ThemeIcon(m.id === base?.id ? 'home' : m.id === focus?.id ? 'target' : 'hubot');
           }
         }
         return item;
@@ -559,7 +708,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
   }
 
   /** Tooltips load lazily: only when the user hovers. Model output is shown as plain text. */
-  resolveTreeItem(item: vscode.TreeItem, node: Node): vscode.TreeItem {
+  async resolveTreeItem(item: vscode.TreeItem, node: Node): Promise<vscode.TreeItem> {
     const s = this.getSession();
     if (!s) return item;
     const md = new vscode.MarkdownString(undefined, false);
@@ -587,13 +736,22 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         md.appendText(
           `${node.modelLabel} · problem ${node.problemLabel} · sample ${d.sampleIndex} · ${d.correct === null ? 'ungraded' : d.correct ? 'correct' : 'incorrect'}`,
         );
-        md.appendMarkdown('\n\n').appendText(preview(d.text, 500));
+        // the text is read from its results file; a file changed since indexing is named instead
+        let text: string;
+        try {
+          text = (await s.sampleText(d.id)) ?? '';
+        } catch (e) {
+          text = e instanceof SourceChangedError ? e.message : `text not readable: ${(e as Error).message}`;
+        }
+        md.appendMarkdown('\n\n').appendText(preview(text, 500));
         const a = s.annotations.get(s.annotations.refOf(d.id)!);
         if (a?.note) md.appendMarkdown('\n\n**Note:** ').appendText(a.note);
       }
     } else if (node.type === 'model') {
       const m = node.model;
-      md.appendText(`${m.displayId}\n${m.problems} problems, ${m.samples} samples, ${m.correct} correct`);
+      const role =
+        m.id === s.baseModel()?.id ? ' (base model)' : m.id === s.focusModel()?.id ? ' (model in focus)' : '';
+      md.appendText(`${m.displayId}${role}\n${m.problems} problems, ${m.samples} samples, ${m.correct} correct`);
       if (m.emptyProblems || m.ungradedProblems)
         md.appendMarkdown('\n\n').appendText(
           `Left out of every figure (counted in "missing"): ${m.emptyProblems} problem(s) without samples, ${m.ungradedProblems} without a graded sample.`,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
+import { SourceChangedError } from '../core/index/sampleText';
 import type { SampleDetail } from '../core/index/traceIndex';
-import { dollarMath } from '../core/text';
 import type { FolderSession } from './session';
 
 export const SAMPLE_SCHEME = 'trace-sample';
@@ -11,8 +11,6 @@ export interface SampleAddress {
   problemKey: string;
   modelKey: string;
   sampleIndex: number;
-  /** The variant for the Markdown preview (math delimiters rewritten). */
-  preview: boolean;
 }
 
 /** `trace-sample:/<problem>/<model>/sample-<i>.md?<keys>`: readable path, keys in the query. */
@@ -51,17 +49,7 @@ export function parseSampleUri(uri: vscode.Uri): SampleAddress | undefined {
   const m = q.get('m');
   const i = Number(q.get('i'));
   if (folder === null || p === null || m === null || !Number.isInteger(i)) return undefined;
-  return { folder, problemKey: p, modelKey: m, sampleIndex: i, preview: q.get('view') === 'preview' };
-}
-
-/**
- * The same sample for VS Code's Markdown preview, whose math (KaTeX) understands `$...$` and
- * `$$...$$` only: LaTeX's `\\( ... \\)` and `\\[ ... \\]`, which models write, are rewritten to those.
- */
-export function previewUri(uri: vscode.Uri): vscode.Uri {
-  const q = new URLSearchParams(uri.query);
-  q.set('view', 'preview');
-  return uri.with({ query: q.toString() });
+  return { folder, problemKey: p, modelKey: m, sampleIndex: i };
 }
 
 const fence = (text: string) => {
@@ -84,10 +72,10 @@ function field(name: string, value: string | number | null | undefined, code = t
 /**
  * The read-only text of a sample tab: a Markdown header (problem, reference answer, model,
  * correctness, extracted answer, reward score, finish reason, length, annotation) followed by the
- * sample text unchanged. Shown as plain text in the editor; the Markdown preview (built-in, which
- * sanitises HTML) renders it with math when the user asks for it.
+ * sample text unchanged. Shown as plain text in the editor (Markdown language mode for its
+ * outline); Open Sample Preview renders the sample in the project's own preview instead.
  */
-export function renderSample(session: FolderSession, d: SampleDetail, forPreview = false): string {
+export function renderSample(session: FolderSession, d: SampleDetail): string {
   const problem = session.index.problem(d.problemId);
   const model = session.index.model(d.modelId);
   const ref = session.annotations.refOf(d.id);
@@ -119,18 +107,28 @@ export function renderSample(session: FolderSession, d: SampleDetail, forPreview
     const f = fence(problem.question);
     out += `\n## Question\n\n${f}text\n${problem.question}\n${f}\n`;
   }
-  out += `\n## Sample\n\n${forPreview ? dollarMath(d.text) : d.text}\n`;
+  out += `\n## Sample\n\n${d.text}\n`;
   return out;
 }
 
-/** Serves sample documents (read-only virtual documents) from the index. */
-export class SampleDocumentProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.emitter.event;
+/**
+ * Serves sample documents from the index as a read-only file system (`trace-sample:`). A file system
+ * rather than a content provider so that sample tabs come back after a window reload: resolving a
+ * `trace-sample:` editor fires the `onFileSystem:trace-sample` activation event and waits for this
+ * provider, where a content provider registered a moment too late leaves the tab closed. The text is
+ * {@link renderSample}'s; its modification time moves when annotations or the index change, and open
+ * sample tabs reload.
+ */
+export class SampleDocumentProvider implements vscode.FileSystemProvider, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.emitter.event;
+  /** Bumped on every refresh: the mtime of every sample document. */
+  private version = Date.now();
 
   constructor(private readonly sessionFor: (folder: string) => FolderSession | undefined) {}
 
-  provideTextDocumentContent(uri: vscode.Uri): string {
+  /** The document text of a sample address (a message when it cannot be served). */
+  async text(uri: vscode.Uri): Promise<string> {
     const a = parseSampleUri(uri);
     if (!a) return 'Not a sample address.';
     const session = this.sessionFor(a.folder);
@@ -138,12 +136,60 @@ export class SampleDocumentProvider implements vscode.TextDocumentContentProvide
     const id = session.index.findSample(a.problemKey, a.modelKey, a.sampleIndex);
     const d = id !== undefined ? session.index.sample(id) : undefined;
     if (!d) return 'This sample is no longer in the index (its results file changed or was removed).';
-    return renderSample(session, d, a.preview);
+    try {
+      // the text is read from the results file, checked against the hash stored when it was indexed
+      const text = await session.sampleText(d.id);
+      if (text === undefined) return 'This sample is no longer in the index (its results file changed or was removed).';
+      return renderSample(session, { ...d, text });
+    } catch (e) {
+      if (!(e instanceof SourceChangedError)) throw e;
+      return `${e.file} changed since it was indexed: this sample's text is not shown until the folder is indexed again (Trace Inspector: Index Folder). Annotations are kept.`;
+    }
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    return {
+      type: vscode.FileType.File,
+      ctime: this.version,
+      mtime: this.version,
+      size: Buffer.byteLength(await this.text(uri), 'utf8'),
+      permissions: vscode.FilePermission.Readonly,
+    };
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    return Buffer.from(await this.text(uri), 'utf8');
+  }
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+
+  createDirectory(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  writeFile(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  delete(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  rename(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
   }
 
   /** Re-renders open sample documents (after an annotation or a re-index). */
   refreshAll(): void {
-    for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === SAMPLE_SCHEME) this.emitter.fire(doc.uri);
+    this.version = Date.now();
+    const open = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === SAMPLE_SCHEME);
+    if (open.length) this.emitter.fire(open.map((d) => ({ type: vscode.FileChangeType.Changed, uri: d.uri })));
   }
 
   dispose(): void {

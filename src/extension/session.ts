@@ -6,7 +6,8 @@ import { auditDiagnostics, auditFolder } from '../core/audit';
 import { type GraderAudit, graderAudit, graderAuditDiagnostics } from '../core/graderAudit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
-import { comparisonBase, guessBaseModel } from '../core/index/labels';
+import { comparisonBase, defaultFocusModel, distinctiveLabels, guessBaseModel } from '../core/index/labels';
+import { SourceChangedError, readSampleText, readSampleTexts } from '../core/index/sampleText';
 import { sqliteDriver } from '../core/index/sqlite';
 import { checkpointSeries } from '../core/trajectories';
 import { TraceIndex, type ModelRow } from '../core/index/traceIndex';
@@ -25,6 +26,10 @@ export interface Settings {
   exclude: string[];
   baseModel: string;
   lowAccuracyThreshold: number;
+  /** The lucky-guess review queue: problems the model in focus solves at most this often (c/graded). */
+  luckyGuessThreshold: number;
+  /** List every model under a problem (else the base and the model in focus, the rest behind "N more models"). */
+  showAllModels: boolean;
   /** A correctness score >= this is correct; undefined: scores that are not verdicts leave samples ungraded. */
   correctThreshold: number | undefined;
   /** Step pattern of checkpoint series (regular expression source); empty: the built-in one. */
@@ -49,6 +54,8 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     exclude: c.get<string[]>('exclude') ?? [],
     baseModel: c.get<string>('baseModel') ?? '',
     lowAccuracyThreshold: c.get<number>('lowAccuracyThreshold') ?? 0.25,
+    luckyGuessThreshold: c.get<number>('luckyGuessThreshold') ?? 0.125,
+    showAllModels: c.get<boolean>('showAllModels') ?? false,
     correctThreshold: finiteOrUndefined(c.get<unknown>('correctThreshold')),
     stepPattern: c.get<string>('stepPattern') ?? '',
     scorer: (c.get<string>('scorer') ?? '').trim(),
@@ -92,6 +99,49 @@ export class FolderSession implements vscode.Disposable {
     return this.folder.uri.fsPath;
   }
 
+  /** When each changed file was last reported (a tooltip or a page may ask for many of its samples at once). */
+  private readonly changedReported = new Map<string, number>();
+
+  /**
+   * The text of a sample, read from its results file (core sampleText.ts). When the file changed since
+   * it was indexed, tells the user which file (at most once a minute per file), offers to index the
+   * folder again (annotations are kept: they follow the sample's keys and content hash), and throws the
+   * {@link SourceChangedError}: a wrong text is never shown.
+   */
+  async sampleText(sampleId: number): Promise<string | undefined> {
+    return this.sourceChecked(() => readSampleText(this.index, sampleId));
+  }
+
+  /** Texts of every sample of a model for one problem (see {@link sampleText}). */
+  async sampleTexts(
+    problemId: number,
+    modelId: number,
+  ): Promise<{ id: number; sampleIndex: number; correct: boolean | null; text: string }[]> {
+    return this.sourceChecked(() => readSampleTexts(this.index, problemId, modelId));
+  }
+
+  private async sourceChecked<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (e) {
+      if (e instanceof SourceChangedError) this.reportChanged(e);
+      throw e;
+    }
+  }
+
+  private reportChanged(e: SourceChangedError): void {
+    const last = this.changedReported.get(e.file) ?? 0;
+    if (Date.now() - last < 60_000) return;
+    this.changedReported.set(e.file, Date.now());
+    this.output.appendLine(`[${new Date().toISOString()}] ${e.message}`);
+    void vscode.window
+      .showWarningMessage(
+        `Trace Inspector: ${e.file} changed since it was indexed, so its sample texts are not shown until the folder is indexed again (annotations are kept).`,
+        'Index Folder',
+      )
+      .then((c) => c && vscode.commands.executeCommand('traceInspector.index'));
+  }
+
   get isIndexing(): boolean {
     return !!this.running;
   }
@@ -104,6 +154,22 @@ export class FolderSession implements vscode.Disposable {
     this.modelsCache = undefined;
     this.partialCache = undefined;
     this.changed.fire();
+  }
+
+  /** Short labels by model id (see core `distinctiveLabels`), for the models of {@link models}. */
+  private shortCache: { models: ModelRow[]; labels: Map<number, string> } | undefined;
+
+  /**
+   * A model's short label for narrow places (tree rows, status bar, tab titles): what tells it apart
+   * from the folder's other models first (`ppo@main · 2048_batched`). The full id goes in tooltips.
+   */
+  shortLabel(m: Pick<ModelRow, 'id' | 'label'>): string {
+    const models = this.models();
+    if (this.shortCache?.models !== models) {
+      const labels = distinctiveLabels(models);
+      this.shortCache = { models, labels: new Map(models.map((x, i) => [x.id, labels[i]])) };
+    }
+    return this.shortCache.labels.get(m.id) ?? m.label;
   }
 
   private graderAuditCache: GraderAudit | undefined;
@@ -176,10 +242,11 @@ export class FolderSession implements vscode.Disposable {
       );
       if (hit) return hit;
     }
-    // A guess: when the user chose a model in focus in a run folder with other models, that run's own
-    // base-like model (as the CLI report compares runs within themselves), else the folder's.
+    // A guess: the base of the model in focus (chosen, else the default: the final model of the last
+    // run) within its run folder when the run holds other models (as the CLI report compares runs
+    // within themselves), else the folder's base-like model.
     const focusKey = this.context.workspaceState.get<string>(this.stateKey('focus'));
-    const focus = focusKey ? models.find((m) => m.key === focusKey) : undefined;
+    const focus = (focusKey ? models.find((m) => m.key === focusKey) : undefined) ?? defaultFocusModel(models);
     const guess = models[guessBaseModel(models)];
     return (focus && comparisonBase(models, focus, guess, false)) || guess;
   }
@@ -198,8 +265,9 @@ export class FolderSession implements vscode.Disposable {
 
   /**
    * The model in focus (the one "failing", "lost by RL", ... filters are about): the stored
-   * choice, else the first non-base model in the base model's run, else the first non-base model,
-   * else (a folder of one model) the base model.
+   * choice; else, while the base is a guess, the final model of the last run (core
+   * `defaultFocusModel`: largest training step or none); else the first non-base model in the base
+   * model's run, else the first non-base model, else (a folder of one model) the base model.
    *
    * While indexing runs, a model not indexed yet is not replaced by another: when the stored choice
    * is not in the index yet, or no model besides the base is, this is `undefined` (pending), so that
@@ -214,7 +282,25 @@ export class FolderSession implements vscode.Disposable {
     const base = this.baseModel();
     const others = models.filter((m) => m.id !== base?.id);
     if (others.length === 0 && this.isIndexing) return undefined;
+    if (this.baseModelIsGuess()) {
+      const final = defaultFocusModel(models);
+      if (final) return final;
+    }
     return others.find((m) => m.run === base?.run) ?? others[0] ?? base;
+  }
+
+  /** Whether the user chose the model in focus (else it is the default, see {@link focusModel}). */
+  focusModelIsChoice(): boolean {
+    const stored = this.context.workspaceState.get<string>(this.stateKey('focus'));
+    return !!stored && this.models().some((m) => m.key === stored);
+  }
+
+  /** Whether the first-open note on the pair compared was shown for this folder; marks it shown. */
+  async pairNoticeDue(): Promise<boolean> {
+    const key = this.stateKey('pairNotice');
+    if (this.context.workspaceState.get<boolean>(key)) return false;
+    await this.context.workspaceState.update(key, true);
+    return true;
   }
 
   /**

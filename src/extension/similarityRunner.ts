@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { NoveltyBody, NoveltyJob, SimilarityBody, SimilarityJob } from './panelData';
+import type { MajorityJob, NoveltyBody, NoveltyJob, SimilarityBody, SimilarityJob } from './panelData';
+import type { MajorityData } from '../shared/protocol';
 import { runJob, type SimilarityWorkerReply } from './similarityWorker';
 
 /**
@@ -27,7 +28,8 @@ export class SimilarityRunner {
 
   run(job: SimilarityJob): Promise<SimilarityBody>;
   run(job: NoveltyJob): Promise<NoveltyBody>;
-  run(job: SimilarityJob | NoveltyJob): Promise<unknown> {
+  run(job: MajorityJob): Promise<MajorityData['curves']>;
+  run(job: SimilarityJob | NoveltyJob | MajorityJob): Promise<unknown> {
     if (!this.workerPath || !existsSync(this.workerPath)) {
       this.usedWorker = false;
       return new Promise((resolve, reject) =>

@@ -1,20 +1,28 @@
 /**
- * Worker-thread entry that computes similarity (nearest base samples, novel spans, word diffs) off
- * the extension host's main thread. Bundled to dist/similarityWorker.js. Pure core only: no `vscode`.
+ * Worker-thread entry that computes similarity (nearest base samples, novel spans, word diffs) and
+ * maj@k curves off the extension host's main thread. Bundled to dist/similarityWorker.js. Pure core only: no `vscode`.
  * Messages: in `{ id, job }` (a SimilarityJob or NoveltyJob of ./panelData), out `{ id, result }` or
  * `{ id, error }`. Texts come in with the job, so the worker needs no database connection.
  */
 import { parentPort } from 'node:worker_threads';
-import { runNoveltyJob, runSimilarityJob, type NoveltyJob, type SimilarityJob } from './panelData';
+import {
+  runMajorityJob,
+  runNoveltyJob,
+  runSimilarityJob,
+  type MajorityJob,
+  type NoveltyJob,
+  type SimilarityJob,
+} from './panelData';
 
 export interface SimilarityWorkerRequest {
   id: number;
-  job: SimilarityJob | NoveltyJob;
+  job: SimilarityJob | NoveltyJob | MajorityJob;
 }
 export type SimilarityWorkerReply = { id: number; result: unknown } | { id: number; error: string };
 
 /** Runs one job (also used in-process when the worker bundle is missing). */
-export function runJob(job: SimilarityJob | NoveltyJob): unknown {
+export function runJob(job: SimilarityJob | NoveltyJob | MajorityJob): unknown {
+  if (job.kind === 'majority') return runMajorityJob(job);
   return job.kind === 'problem' ? runSimilarityJob(job) : runNoveltyJob(job);
 }
 

@@ -22,8 +22,9 @@
 
 export const PROTOCOL_VERSION = 1;
 
-/** Which webview a panel shows. */
-export type ViewKind = 'problem' | 'overview';
+/** Which webview a panel shows: the problem view, the overview, or the sample preview (one reused tab). */
+export type ViewKind = 'problem' | 'overview' | 'preview';
+const VIEW_KINDS: readonly ViewKind[] = ['problem', 'overview', 'preview'];
 
 /** Longest string accepted from the webview (labels, notes, search text), in UTF-16 code units. */
 export const MAX_STRING = 20_000;
@@ -33,6 +34,10 @@ export const MAX_PAGE = 500;
 export const MAX_IDS = 100_000;
 /** Sample text longer than this is sent truncated (the panel says so and offers the full trace in an editor). */
 export const MAX_TEXT = 200_000;
+/** The sample preview renders the text incrementally, so it takes far more; longer text is cut and the preview says so. */
+export const MAX_PREVIEW_TEXT = 4_000_000;
+/** Longest link target the preview may ask the host to open (after the user confirms). */
+export const MAX_URL = 2_000;
 
 // ------------------------------------------------------------------------------------------------
 // Shared data shapes
@@ -73,8 +78,19 @@ export interface ProblemModelStats {
   passAtK: KPoint[];
   /** best-of-k by reward score at the same k; empty without reward scores. */
   bestOfK: KPoint[];
-  /** maj@k by extracted answer at the same k; empty without extracted answers. */
+  /**
+   * maj@k by extracted answer at the same k: empty in `getProblem` (at n = 1024 it costs seconds, so
+   * it comes from `getMajAtK` when the user asks for it); see `hasMajAtK`.
+   */
   majAtK: KPoint[];
+  /** Whether the model has extracted answers, i.e. maj@k can be asked for. */
+  hasMajAtK: boolean;
+}
+
+/** Result of `getMajAtK`: maj@k curves of one problem's models (those with extracted answers). */
+export interface MajorityData {
+  problemId: number;
+  curves: { modelId: number; majAtK: KPoint[] }[];
 }
 
 /**
@@ -290,6 +306,53 @@ export interface OverviewData {
   problems: number;
 }
 
+/** Result of `getSamplePreview`: a sample with everything its preview's header shows. Text from the data, all of it. */
+export interface SamplePreview {
+  id: number;
+  problem: ProblemInfo;
+  model: ModelInfo;
+  sampleIndex: number;
+  correct: boolean | null;
+  extractedAnswer: string | null;
+  rewardScore: number | null;
+  finishReason: string | null;
+  tokenCount: number | null;
+  /** `file:line` relative to the results folder. */
+  source: string;
+  /** The text, cut at {@link MAX_PREVIEW_TEXT} code units when `truncated`. */
+  text: string;
+  truncated: boolean;
+  fullLength: number;
+  labels: string[];
+  note: string;
+  /**
+   * Where the sample sits in the tree's order (its filter, grouping and order), e.g. "sample 3 of 8
+   * incorrect · problem 2 of 5"; null when it is not in the tree's current list.
+   */
+  position: string | null;
+}
+
+/** What the preview's toolbar asks the host to do (the same commands as the keybindings). */
+export type PreviewAction =
+  | 'nextSample'
+  | 'previousSample'
+  | 'nextProblem'
+  | 'previousProblem'
+  | 'nextUnannotated'
+  | 'annotate'
+  | 'openText'
+  | 'openProblemView';
+export const PREVIEW_ACTIONS: readonly PreviewAction[] = [
+  'nextSample',
+  'previousSample',
+  'nextProblem',
+  'previousProblem',
+  'nextUnannotated',
+  'annotate',
+  'openText',
+  'openProblemView',
+];
+
 /** One scorer's figures in the Reward models tab (core rewardReport.ts / metrics/rewardModels.ts). */
 export interface RewardScorerData {
   name: string;
@@ -500,6 +563,11 @@ export interface RequestParams {
   openSample: { sampleId: number };
   /** Opens the problem view; `modelId` (optional) preselects that model (a checkpoint of the Training tab). */
   openProblem: { problemId: number; modelId?: number };
+  getMajAtK: { problemId: number };
+  getSamplePreview: { sampleId: number };
+  previewAction: { action: PreviewAction; sampleId: number };
+  /** A link in model output: the host asks the user before opening it (http and https only). */
+  openLink: { url: string };
 }
 
 /** What each request's reply carries. */
@@ -518,6 +586,10 @@ export interface RequestResults {
   filterProblems: { ok: true };
   openSample: { ok: true };
   openProblem: { ok: true };
+  getMajAtK: MajorityData;
+  getSamplePreview: SamplePreview;
+  previewAction: { ok: true };
+  openLink: { opened: boolean };
 }
 
 export type RequestKind = keyof RequestParams;
@@ -539,6 +611,8 @@ export type WebviewMessage = WebviewRequest | WebviewNotification;
 /** What a panel shows, also saved as webview state for restore after reload. */
 export interface PanelState {
   view: ViewKind;
+  /** The workspace folder (URI string) whose index the panel shows: row ids belong to it. */
+  folder?: string;
   /** Problem row id for the problem view. */
   problemId?: number;
   /** Problem key (`dataset\x1fproblemId`): stable across re-indexing, used to restore. */
@@ -546,6 +620,9 @@ export interface PanelState {
   /** Model whose samples are shown in the "in the base distribution?" section. */
   modelId?: number;
   sampleId?: number;
+  /** Preview: the sample's model key and index (with `problemKey`: stable across re-indexing, used to restore). */
+  modelKey?: string;
+  sampleIndex?: number;
   /**
    * Overview: the models shown in the charts and every model the view knew when it saved, both by
    * display id (stable across re-indexing); a model not in `knownModels` follows the default.
@@ -591,6 +668,10 @@ const REQUEST_KEYS: { [K in RequestKind]: readonly (keyof RequestParams[K])[] } 
   filterProblems: ['filter'],
   openSample: ['sampleId'],
   openProblem: ['problemId', 'modelId'],
+  getMajAtK: ['problemId'],
+  getSamplePreview: ['sampleId'],
+  previewAction: ['action', 'sampleId'],
+  openLink: ['url'],
 };
 
 export const REQUEST_KINDS = Object.keys(REQUEST_KEYS) as RequestKind[];
@@ -662,9 +743,9 @@ export function validateWebviewMessage(v: unknown): WebviewMessage | string {
   if (kind === 'ready') {
     const extra = onlyKeys(v, ['id', 'kind', 'view']);
     if (extra) return `ready: ${extra}`;
-    return v.view === 'problem' || v.view === 'overview'
+    return VIEW_KINDS.includes(v.view as ViewKind)
       ? (v as WebviewMessage)
-      : 'ready: view must be problem or overview';
+      : 'ready: view must be problem, overview or preview';
   }
   if (kind === 'log') {
     const extra = onlyKeys(v, ['id', 'kind', 'level', 'message']);
@@ -684,6 +765,7 @@ function checkParams(k: RequestKind, v: Obj): string | undefined {
   switch (k) {
     case 'getProblem':
     case 'getPpl':
+    case 'getMajAtK':
       return isId(v.problemId) ? undefined : 'problemId must be a positive integer';
     case 'openProblem':
       if (!isId(v.problemId)) return 'problemId must be a positive integer';
@@ -691,7 +773,16 @@ function checkParams(k: RequestKind, v: Obj): string | undefined {
     case 'getSample':
     case 'getNovelty':
     case 'openSample':
+    case 'getSamplePreview':
       return isId(v.sampleId) ? undefined : 'sampleId must be a positive integer';
+    case 'previewAction':
+      if (!PREVIEW_ACTIONS.includes(v.action as PreviewAction))
+        return `action must be one of ${PREVIEW_ACTIONS.join(', ')}`;
+      return isId(v.sampleId) ? undefined : 'sampleId must be a positive integer';
+    case 'openLink':
+      return isStr(v.url, MAX_URL) && /^https?:\/\/[^\s]+$/i.test(v.url)
+        ? undefined
+        : `url must be an http(s) URL of at most ${MAX_URL} characters without spaces`;
     case 'getSimilarity':
     case 'getProblemRanking':
       return isId(v.problemId) && isId(v.modelId) ? undefined : 'problemId and modelId must be positive integers';
@@ -751,11 +842,14 @@ export const MAX_STATE_MODELS = 1000;
 
 export function validatePanelState(v: unknown): PanelState | string {
   if (!isObj(v)) return 'state must be an object';
-  if (v.view !== 'problem' && v.view !== 'overview') return 'state.view must be problem or overview';
+  if (!VIEW_KINDS.includes(v.view as ViewKind)) return 'state.view must be problem, overview or preview';
   if (v.problemId !== undefined && !isId(v.problemId)) return 'state.problemId must be a positive integer';
   if (v.problemKey !== undefined && !isStr(v.problemKey, 4000)) return 'state.problemKey must be a string';
+  if (v.folder !== undefined && !isStr(v.folder, 4000)) return 'state.folder must be a string';
   if (v.modelId !== undefined && !isId(v.modelId)) return 'state.modelId must be a positive integer';
   if (v.sampleId !== undefined && !isId(v.sampleId)) return 'state.sampleId must be a positive integer';
+  if (v.modelKey !== undefined && !isStr(v.modelKey, 4000)) return 'state.modelKey must be a string';
+  if (v.sampleIndex !== undefined && !isNat(v.sampleIndex)) return 'state.sampleIndex must be a non-negative integer';
   const ids = (x: unknown) => Array.isArray(x) && x.length <= MAX_STATE_MODELS && x.every((e) => isStr(e, 4000));
   if (v.shownModels !== undefined && !ids(v.shownModels))
     return `state.shownModels must be at most ${MAX_STATE_MODELS} strings`;
@@ -764,7 +858,7 @@ export function validatePanelState(v: unknown): PanelState | string {
   if (v.bands !== undefined && typeof v.bands !== 'boolean') return 'state.bands must be a boolean';
   if (v.tab !== undefined && v.tab !== 'models' && v.tab !== 'training' && v.tab !== 'rewardModels')
     return 'state.tab must be models, training or rewardModels';
-  const out: PanelState = { view: v.view };
+  const out: PanelState = { view: v.view as ViewKind };
   if (v.shownModels !== undefined) out.shownModels = [...(v.shownModels as string[])];
   if (v.knownModels !== undefined) out.knownModels = [...(v.knownModels as string[])];
   if (v.bands !== undefined) out.bands = v.bands as boolean;
@@ -773,6 +867,9 @@ export function validatePanelState(v: unknown): PanelState | string {
   if (v.problemKey !== undefined) out.problemKey = v.problemKey as string;
   if (v.modelId !== undefined) out.modelId = v.modelId as number;
   if (v.sampleId !== undefined) out.sampleId = v.sampleId as number;
+  if (v.modelKey !== undefined) out.modelKey = v.modelKey as string;
+  if (v.folder !== undefined) out.folder = v.folder as string;
+  if (v.sampleIndex !== undefined) out.sampleIndex = v.sampleIndex as number;
   return out;
 }
 

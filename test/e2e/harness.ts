@@ -673,6 +673,81 @@ export async function runCommand(page: Page, title: string, opts: WaitOptions = 
   }
 }
 
+/**
+ * Runs a command with the keyboard only: F1, types `title`, waits until the palette's highlighted
+ * row is exactly `title` (case-insensitive), presses Enter. No click, so the focus is the user's.
+ */
+export async function runCommandByKeyboard(page: Page, title: string, opts: WaitOptions = {}): Promise<void> {
+  const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
+  const wanted = title.replace(/\s+/g, ' ').trim().toLowerCase();
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible', timeout: opts.timeoutMs ?? timeouts.ui });
+  await page.keyboard.type(title);
+  await waitForHighlighted(page, (label) => label.toLowerCase() === wanted, {
+    timeoutMs: opts.timeoutMs,
+    what: `the command '${title}' highlighted in the palette`,
+  });
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+}
+
+/**
+ * Waits for an open quick pick or input box (whose title contains `title`, when given), types
+ * `text` and, once the highlighted row is `highlighted` (when given), presses Enter. Keyboard only.
+ */
+export async function answerQuickPickByKeyboard(
+  page: Page,
+  text: string,
+  opts: WaitOptions & { highlighted?: string; title?: string } = {},
+): Promise<void> {
+  const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
+  await input.waitFor({ state: 'visible', timeout: opts.timeoutMs ?? timeouts.ui });
+  if (opts.title !== undefined) {
+    const title = opts.title;
+    await waitUntil(
+      page,
+      async () =>
+        (
+          await page
+            .locator(`${QUICK_INPUT} .quick-input-title`)
+            .innerText()
+            .catch(() => '')
+        ).includes(title)
+          ? true
+          : undefined,
+      { timeoutMs: opts.timeoutMs, what: `a quick input titled '${title}'` },
+    );
+  }
+  await page.keyboard.type(text);
+  const highlighted = opts.highlighted;
+  if (highlighted !== undefined)
+    await waitForHighlighted(page, (label) => label === highlighted, {
+      timeoutMs: opts.timeoutMs,
+      what: `'${highlighted}' highlighted in the quick pick`,
+    });
+  await page.keyboard.press('Enter');
+}
+
+/** Waits until the quick input's highlighted row has a label (spaces collapsed, trimmed) that `ok` accepts. */
+async function waitForHighlighted(
+  page: Page,
+  ok: (label: string) => boolean,
+  opts: { timeoutMs?: number; what: string },
+): Promise<void> {
+  await waitUntil(
+    page,
+    async () => {
+      const label = await page
+        .locator(`${QUICK_INPUT} .monaco-list-row.focused .label-name`)
+        .first()
+        .textContent()
+        .catch(() => null);
+      return label !== null && ok(label.replace(/\s+/g, ' ').trim()) ? true : undefined;
+    },
+    opts,
+  );
+}
+
 /** Opens the command palette (F1, falling back to Ctrl+Shift+P). */
 async function openCommandPalette(page: Page, timeoutMs: number, forWhat: string): Promise<void> {
   const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
@@ -1118,6 +1193,8 @@ export async function reloadWindow(page: Page): Promise<void> {
 export interface SessionOptions extends StartCodeServerOptions {
   /** Folder to open (absolute path); omit for an empty window. */
   folder?: string;
+  /** A `.code-workspace` file to open instead (multi-root workspaces; absolute path). */
+  workspaceFile?: string;
 }
 
 export interface Session {
@@ -1144,7 +1221,11 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
   try {
     browser = await launchBrowser();
     const t1 = Date.now();
-    const url = opts.folder ? server.folderUrl(opts.folder) : server.baseUrl;
+    const url = opts.workspaceFile
+      ? `${server.baseUrl}/?workspace=${encodeURIComponent(path.resolve(opts.workspaceFile))}`
+      : opts.folder
+        ? server.folderUrl(opts.folder)
+        : server.baseUrl;
     const page = await openWorkbench(browser, url, { consoleLog: path.join(server.runDir, 'browser-console.log') });
     const workbenchMs = Date.now() - t1;
     let closed = false;

@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { panelHtml } from '../../src/extension/panelHtml';
+import { SHARED_HOSTILE_CASES } from './hostileCases';
 import type {
   NoveltyData,
   OverviewData,
@@ -71,12 +72,12 @@ const HOSTILE: { name: string; text: string; visible: string[] }[] = [
   {
     name: 'katex href',
     text: 'Math $\\href{javascript:window.__pwned=1}{click}$ and $\\url{javascript:alert(1)}$ end',
-    visible: ['\\href', 'end'],
+    visible: ['click', 'javascript:alert(1)', 'end'],
   },
   {
     name: 'katex includegraphics/htmlStyle',
     text: '$\\includegraphics{http://evil.example/a.png}$ $\\htmlStyle{background:url(http://evil.example/b)}{z}$ $\\htmlClass{x}{y}$',
-    visible: ['\\includegraphics'],
+    visible: ['[image: http://evil.example/a.png]', 'z', 'y'],
   },
   { name: 'macro bomb', text: '$\\def\\a{\\a\\a}\\a$ then $x^2$ and $5 and $10', visible: ['$5 and $10'] },
   {
@@ -88,21 +89,7 @@ const HOSTILE: { name: string; text: string; visible: string[] }[] = [
     ],
   },
   { name: 'image', text: '![tracker](http://evil.example/pixel.png) after', visible: ['[image: tracker]'] },
-  {
-    name: 'mxss',
-    text: '<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned=1>',
-    visible: ['<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned=1>'],
-  },
-  {
-    name: 'think',
-    text: '<think>secret <img src=x onerror=window.__pwned=1> plan</think>**Answer**: $\\frac{1}{2}$ costs $3',
-    visible: ['Thinking', 'Answer'],
-  },
-  {
-    name: 'entities',
-    text: '&lt;script&gt;window.__pwned=1&lt;/script&gt; &#x3C;img src=x onerror=window.__pwned=1&#x3E;',
-    visible: ['<script>window.__pwned=1</script>'],
-  },
+  ...SHARED_HOSTILE_CASES,
 ];
 
 const HOSTILE_LABEL = '<img src=x onerror="window.__pwned=1">model';
@@ -141,6 +128,7 @@ function fixtures() {
         ],
         bestOfK: [],
         majAtK: [],
+        hasMajAtK: false,
       },
       {
         modelId,
@@ -159,6 +147,7 @@ function fixtures() {
         ],
         bestOfK: [],
         majAtK: [],
+        hasMajAtK: false,
       },
     ],
     comparisons: [{ modelId, baseModelId: baseId, category: 'sharpening', withinNoise: true, saturationK: 4 }],
@@ -499,7 +488,10 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
         { timeout: 10_000 },
       );
       await page.waitForSelector('#trace-rendered', { state: 'attached' });
-      const rendered: string = await page.$eval('#trace-rendered', (el: { textContent: string }) => el.textContent);
+      // KaTeX sets the spaces of text in math as no-break spaces: compared as the spaces they show as
+      const rendered: string = (
+        await page.$eval('#trace-rendered', (el: { textContent: string }) => el.textContent)
+      ).replace(/\u00a0/g, ' ');
       const spans: string = await page.$eval('#novel-spans', (el: { textContent: string }) => el.textContent);
       const diff: string = await page.$eval('#diff-view', (el: { textContent: string }) => el.textContent);
       for (const v of h.visible)

@@ -94,6 +94,26 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       assert.ok(sftRow[0].endsWith('base'), 'the base model is marked');
       assert.equal(rlRow[3], (rl / 8).toFixed(3));
       await screenshot(s.page, 'problem-view-1-chart');
+      // maj@k is not in the problem's data (seconds at n = 1024): ticking it asks the host's worker for it
+      assert.doesNotMatch((await frame.textContent('#chart-passk-data')) ?? '', /maj@/);
+      await frame.locator('vscode-checkbox', { hasText: 'maj@k' }).click();
+      await frame.waitForFunction(() => /maj@8=/.test(document.querySelector('#chart-passk-data')?.textContent ?? ''), {
+        timeout: 60_000,
+      });
+      const withMaj = await frame.$$eval('#chart-passk-data li', (lis) => lis.map((li) => li.textContent ?? ''));
+      const rlLine = withMaj.find((t) => t.startsWith(`${RL_LABEL}:`))!;
+      const maj = [...rlLine.matchAll(/maj@(\d+)=([\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+      assert.deepEqual(
+        maj.map(([k]) => k),
+        [1, 2, 4, 8],
+        rlLine,
+      );
+      assert.ok(
+        maj.every(([, v]) => v >= 0 && v <= 1),
+        rlLine,
+      );
+      assert.equal(((await frame.textContent('#maj-status')) ?? '').trim(), '', 'no error from getMajAtK');
+      await screenshot(s.page, 'problem-view-1b-maj');
     } catch (e) {
       await s.fail(e, 'problem-view-1');
     }
@@ -114,6 +134,37 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
         rowsText.every((t) => /sim \d\.\d\d/.test(t)),
         'each sample shows its similarity to the nearest base sample',
       );
+      // "in base" is never cut: its text fits its box in every row
+      const inBase = await frame.$$eval('.sample-row .in-base', (els) =>
+        els.map((e) => {
+          const el = e as unknown as { textContent: string; scrollWidth: number; clientWidth: number };
+          return { text: el.textContent, cut: el.scrollWidth > el.clientWidth + 1 };
+        }),
+      );
+      assert.equal(inBase.length, 8);
+      for (const x of inBase) {
+        assert.match(x.text, /^(in base \d+\/\d+ \(\d+ ✓\)|answer not in base|no answer)$/);
+        assert.equal(x.cut, false, `"${x.text}" is cut`);
+      }
+      // j / k and the arrow keys move the selection in the sample list
+      const selectedIndex = () =>
+        frame.$$eval('.sample-row', (els) => els.findIndex((e) => e.classList.contains('selected')));
+      const at = await selectedIndex();
+      await frame.focus('.sample-row.selected');
+      await s.page.keyboard.press('j');
+      await waitUntil(s.page, async () => ((await selectedIndex()) === at + 1 ? true : undefined), {
+        what: 'j selects the next sample',
+      });
+      await s.page.keyboard.press('ArrowDown');
+      await waitUntil(s.page, async () => ((await selectedIndex()) === at + 2 ? true : undefined), {
+        what: 'ArrowDown selects the next sample',
+      });
+      await s.page.keyboard.press('k');
+      await s.page.keyboard.press('ArrowUp');
+      await waitUntil(s.page, async () => ((await selectedIndex()) === at ? true : undefined), {
+        what: 'k and ArrowUp go back',
+      });
+      await frame.waitForSelector('#novel-spans', { timeout: 60_000, state: 'attached' });
       await frame.waitForSelector('#chart-similarity canvas', { timeout: 30_000 });
       await frame.$eval('#in-base', (el) => el.scrollIntoView());
       await screenshot(s.page, 'problem-view-2-similarity');

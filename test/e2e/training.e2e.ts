@@ -188,18 +188,31 @@ describe('the Training tab in a real VS Code on rlvr-probe-gsm8k/trajectory', { 
         { what: `the tree to list the lost problems ${want.join(', ')}` },
       );
       await expandTreeRow(s.page, VIEW, want[0]);
-      const models = await waitUntil(
+      // the base and the model in focus (the last checkpoint) first, the other 6 models behind one row
+      const shown = await waitUntil(
         s.page,
         async () => {
           const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 2);
-          return r.length === 8 ? r : undefined;
+          return r.length === 3 ? r : undefined;
         },
-        { what: 'the 8 model rows of the problem' },
+        { what: 'the base, the model in focus and "6 more models" under the problem' },
       );
-      const stepped = models.filter((m) => m.description.startsWith('step '));
+      assert.equal(shown[2].label, '6 more models');
+      assert.match(shown[1].description, new RegExp(`^focus · step ${STEPS[STEPS.length - 1]} · `));
+      await expandTreeRow(s.page, VIEW, '6 more models');
+      const more = await waitUntil(
+        s.page,
+        async () => {
+          const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 3);
+          return r.length === 6 ? r : undefined;
+        },
+        { what: 'the 6 other model rows of the problem' },
+      );
+      // the earlier checkpoints, together and in step order (100 before 300 before 500, not text order)
+      const stepped = more.filter((m) => m.description.startsWith('step '));
       assert.deepEqual(
         stepped.map((m) => m.description.split(' · ')[0]),
-        STEPS.map((st) => `step ${st}`),
+        STEPS.slice(0, -1).map((st) => `step ${st}`),
       );
       await screenshot(s.page, 'training-5-tree-lost');
     } catch (e) {

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, copyFileSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildFts, indexFolder } from '../../src/core/index/indexer';
+import { indexFolder } from '../../src/core/index/indexer';
 import { SCORED_SAMPLES_SQL, TraceIndex, ftsQuery } from '../../src/core/index/traceIndex';
 import { SCHEMA_VERSION, migrations } from '../../src/core/index/schema';
 import { AnnotationStore } from '../../src/core/index/annotations';
@@ -224,7 +224,7 @@ describe('index: incremental', () => {
     index.close();
   });
 
-  test('the full-text index is built in chunks and resumes from its watermark', async () => {
+  test('a pass without the full-text index leaves it out; the next pass with it reads every file again', async () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, 'a.jsonl'),
@@ -232,12 +232,16 @@ describe('index: incremental', () => {
     );
     const index = TraceIndex.open(':memory:');
     await indexFolder(index, dir, { fts: false });
-    assert.equal(index.search('common').length, 0, 'nothing searchable before the build');
-    assert.deepEqual(buildFts(index, 4), { added: 6 });
-    assert.equal(index.getMeta('fts_max_id'), '6');
+    assert.equal(index.search('common').length, 0, 'nothing searchable after a pass without it');
+    assert.equal(index.getMeta('fts_missing'), '1');
+    const again = await indexFolder(index, dir);
+    assert.equal(again.filesIndexed, 1, 'the unchanged file is read again to fill the full-text index');
+    assert.equal(index.getMeta('fts_missing'), undefined);
     assert.equal(index.search('common').length, 6);
     assert.equal(index.search('word2x1').length, 1);
-    assert.deepEqual(buildFts(index, 4), { added: 0 });
+    // and a further pass has nothing to do
+    assert.equal((await indexFolder(index, dir)).filesIndexed, 0);
+    assert.equal(index.search('common').length, 6);
     index.close();
   });
 

@@ -14,8 +14,9 @@ import { TraceIndex, type ModelRow } from '../../src/core/index/traceIndex';
 import { indexFolder } from '../../src/core/index/indexer';
 import { buildReport } from '../../src/core/report';
 import { guessBaseModel } from '../../src/core/index/labels';
-import { normalizeAnswer } from '../../src/core/metrics/majority';
+import { majAtK, normalizeAnswer } from '../../src/core/metrics/majority';
 import { AnnotationStore } from '../../src/core/index/annotations';
+import { fileTextSource } from '../../src/core/index/sampleText';
 import {
   accuracyBin,
   overviewData,
@@ -25,7 +26,10 @@ import {
   resolveFilter,
   runNoveltyJob,
   runSimilarityJob,
+  majorityJob,
+  runMajorityJob,
   samplePage,
+  samplePreview,
   sampleText,
   similarityJob,
   similarityParams,
@@ -88,8 +92,23 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
       { modelId: rl.id, baseModelId: sft.id, category: 'regression', withinNoise: true, saturationK: 3 },
     ]);
     assert.deepEqual(r.bestOfK, [], 'no reward scores in this folder');
-    assert.equal(r.majAtK.length, 4, 'extracted answers exist, so maj@k is there');
+    assert.deepEqual([r.majAtK, r.hasMajAtK], [[], true], 'extracted answers exist: maj@k can be asked for');
     assert.equal(problemData(index, 999_999, {}), undefined);
+  });
+
+  test('maj@k on demand (majorityJob in the worker): the curves of core majAtK over the raw answers', () => {
+    const curves = runMajorityJob(majorityJob(index, p0));
+    const rlCurve = curves.find((c) => c.modelId === rl.id)!;
+    assert.deepEqual(
+      rlCurve.majAtK.map((x) => x.k),
+      [1, 2, 4, 8],
+    );
+    // maj@1 = the share of samples whose answer is right when the answer group holds a correct sample: c/n here
+    assert.ok(Math.abs(rlCurve.majAtK[0].value! - 6 / 8) < 1e-12, String(rlCurve.majAtK[0].value));
+    const expected = index.answers(p0, rl.id);
+    const reference = index.problem(p0)?.referenceAnswer;
+    assert.equal(rlCurve.majAtK[3].value, majAtK(expected, 8, { reference }));
+    assert.equal(curves.length, 2, 'both models have extracted answers');
   });
 
   test('samplePage: correct samples first, paged across the verdict groups', () => {
@@ -107,13 +126,35 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     assert.equal(samplePage(index, p0, rl.id, 8, 5).samples.length, 0);
   });
 
-  test('sampleText carries the annotation written through the store', () => {
+  test('sampleText carries the annotation written through the store', async () => {
     const store = new AnnotationStore(index);
     const id = samplePage(index, p0, rl.id, 0, 1).samples[0].id;
     store.set(store.refOf(id)!, ['lucky guess'], 'checked by hand');
-    const t = sampleText(index, store, id)!;
+    const t = (await sampleText(index, store, id, fileTextSource(index)))!;
     assert.deepEqual([t.labels, t.note, t.truncated], [['lucky guess'], 'checked by hand', false]);
     assert.equal(t.text, index.sample(id)!.text);
+  });
+
+  test('samplePreview: the header fields of a sample are those of its raw rollout', () => {
+    const store = new AnnotationStore(index);
+    const row = samplePage(index, p0, rl.id, 0, 8).samples.find((x) => x.sampleIndex === 3)!;
+    store.set(store.refOf(row.id)!, ['grader error'], 'n');
+    const raw = fs
+      .readFileSync(path.join(FOLDER, 'results_2048_batched', 'rl_raw.jsonl'), 'utf8')
+      .split('\n')
+      .map((l) => (l.trim() ? JSON.parse(l) : undefined))
+      .find((r) => r?.qid === 0) as { question: string; gold: string; rollouts: { correct: boolean; text: string }[] };
+    const p = samplePreview(index, store, row.id, { baseId: sft.id, focusId: rl.id }, 'sample 1 of 2')!;
+    assert.equal(p.problem.problemId, '0');
+    assert.equal(p.problem.question, raw.question);
+    assert.equal(p.text, raw.rollouts[3].text);
+    assert.equal(p.correct, raw.rollouts[3].correct);
+    assert.equal(p.fullLength, raw.rollouts[3].text.length);
+    assert.deepEqual([p.model.id, p.model.isFocus, p.model.isBase], [rl.id, true, false]);
+    assert.deepEqual([p.labels, p.note, p.position, p.truncated], [['grader error'], 'n', 'sample 1 of 2', false]);
+    assert.match(p.source, /^results_2048_batched\/rl_raw\.jsonl:1$/);
+    store.remove(store.refOf(row.id)!);
+    assert.equal(samplePreview(index, store, 987654321, {}), undefined);
   });
 
   test('overviewData: dataset pass@1 / pass@8 and coverage match the raw rollouts', () => {
@@ -241,7 +282,7 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
   });
 
   test('similarity: job result, cache round trip, and the worker gives the same answer', async () => {
-    const job = similarityJob(index, p0, sft.id, rl.id);
+    const job = await similarityJob(fileTextSource(index), p0, sft.id, rl.id);
     assert.equal(job.base.length, 8);
     assert.equal(job.model.length, 8);
     const body = runSimilarityJob(job);

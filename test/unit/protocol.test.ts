@@ -26,6 +26,10 @@ describe('validateWebviewMessage', () => {
       { id: 11, kind: 'filterProblems', filter: { kind: 'accuracyBin', model: 2, bin: 11 } },
       { id: 12, kind: 'openSample', sampleId: 9 },
       { id: 13, kind: 'openProblem', problemId: 7 },
+      { id: 14, kind: 'ready', view: 'preview' },
+      { id: 15, kind: 'getSamplePreview', sampleId: 9 },
+      { id: 16, kind: 'previewAction', action: 'nextSample', sampleId: 9 },
+      { id: 17, kind: 'openLink', url: 'https://example.com/a?b=1#c' },
     ];
     for (const m of ok) assert.deepEqual(validateWebviewMessage(m), m, JSON.stringify(m));
   });
@@ -61,7 +65,26 @@ describe('validateWebviewMessage', () => {
         { id: 1, kind: 'setAnnotation', sampleId: 1, labels: [], note: 'x'.repeat(20_001) },
         'setAnnotation: note must be a string of at most 20000 characters',
       ],
-      [{ id: 1, kind: 'ready', view: 'settings' }, 'ready: view must be problem or overview'],
+      [{ id: 1, kind: 'ready', view: 'settings' }, 'ready: view must be problem, overview or preview'],
+      [
+        { id: 1, kind: 'previewAction', action: 'runCommand', sampleId: 9 },
+        'previewAction: action must be one of nextSample, previousSample, nextProblem, previousProblem, nextUnannotated, annotate, openText, openProblemView',
+      ],
+      [
+        { id: 1, kind: 'previewAction', action: 'annotate', sampleId: 0 },
+        'previewAction: sampleId must be a positive integer',
+      ],
+      [{ id: 1, kind: 'getSamplePreview', sampleId: '9' }, 'getSamplePreview: sampleId must be a positive integer'],
+      ...[
+        'javascript:alert(1)',
+        'file:///etc/passwd',
+        'command:workbench.action.quit',
+        'https://a b',
+        `https://${'x'.repeat(2000)}`,
+      ].map((url): [unknown, string] => [
+        { id: 1, kind: 'openLink', url },
+        'openLink: url must be an http(s) URL of at most 2000 characters without spaces',
+      ]),
       [{ id: 1, kind: 'log', level: 'debug', message: '' }, 'log: level must be info, warn or error'],
       [
         { id: 1, kind: 'filterProblems', filter: { kind: 'search', query: 'x' } },
@@ -136,6 +159,16 @@ describe('validateHostMessage and state', () => {
       { view: 'problem', problemId: 4, problemKey: 'd\x1f4', modelId: 2, sampleId: 9 },
     );
     assert.equal(validatePanelState(undefined), 'state must be an object');
+    // The preview's sample, by row id and by its stable keys.
+    assert.deepEqual(
+      validatePanelState({ view: 'preview', sampleId: 9, problemKey: 'd\x1f4', modelKey: 'm', sampleIndex: 0 }),
+      { view: 'preview', sampleId: 9, problemKey: 'd\x1f4', modelKey: 'm', sampleIndex: 0 },
+    );
+    assert.equal(
+      validatePanelState({ view: 'preview', sampleIndex: -1 }),
+      'state.sampleIndex must be a non-negative integer',
+    );
+    assert.equal(validatePanelState({ view: 'editor' }), 'state.view must be problem, overview or preview');
     assert.equal(validatePanelState({ view: 'overview', sampleId: -1 }), 'state.sampleId must be a positive integer');
     // The overview's saved model choice and band toggle.
     assert.deepEqual(

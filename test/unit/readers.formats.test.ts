@@ -5,7 +5,7 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Diagnostic, ProblemRecord } from '../../src/core/model';
@@ -429,6 +429,8 @@ describe('mapping reader', () => {
           tokenCount: null,
         },
       ],
+      // the record is the file's first line (its bytes, counted here from the fixture)
+      span: { offset: 0, bytes: readFileSync(path.join(FIX, rel)).indexOf(0x0a) },
     });
     assert.deepEqual(c.records[1].model, { name: 'data', revision: null, source: 'path' });
     assert.equal(c.records[1].dataset, 'fallback-ds');

@@ -4,7 +4,7 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { readLineBatches, readLines, type Line } from '../../src/core/readers/lines';
@@ -26,9 +26,35 @@ function write(name: string, content: Buffer | string): string {
   return p;
 }
 
-async function all(p: string, opts: Parameters<typeof readLines>[1] = {}): Promise<Line[]> {
-  const out: Line[] = [];
-  for await (const l of readLines(p, opts)) out.push(l);
+/**
+ * The lines of a file, each checked against the file's bytes at its `offset` (`bytes` long, ending at a
+ * `\n` or the end of the file, and decoding to its text but for a BOM and a `\r`); returned without
+ * `offset` (and without `bytes` for lines that were read), as the tests below state them.
+ */
+/** A line as the tests below state it (no offset). */
+type Shown = { line: number; text: string | null; invalidBytes?: number; tooLong?: boolean; bytes?: number };
+
+async function all(p: string, opts: Parameters<typeof readLines>[1] = {}): Promise<Shown[]> {
+  const file = readFileSync(p);
+  const out: Shown[] = [];
+  for await (const l of readLines(p, opts)) {
+    const { offset, ...rest } = l;
+    const end = offset + l.bytes;
+    assert.ok(end === file.length || file[end] === 0x0a, `line ${l.line} ends at a newline`);
+    assert.equal(file.subarray(offset, end).indexOf(0x0a), -1, `line ${l.line} holds no newline`);
+    assert.ok(offset === 0 || file[offset - 1] === 0x0a, `line ${l.line} starts after a newline`);
+    if (l.text === null) {
+      out.push(rest);
+      continue;
+    }
+    const raw = file
+      .toString('utf8', offset, end)
+      .replace(/^\uFEFF/, '')
+      .replace(/\r$/, '');
+    assert.equal(raw, l.text, `line ${l.line} is the bytes at its offset`);
+    const { bytes: _bytes, ...shown } = rest as typeof rest & { bytes: number };
+    out.push(shown);
+  }
   return out;
 }
 

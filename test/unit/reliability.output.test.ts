@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AnnotationStore } from '../../src/core/index/annotations';
+import { readSampleText } from '../../src/core/index/sampleText';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex, type ModelRow } from '../../src/core/index/traceIndex';
 import { csvCell, terminalJson, CSV_HEADER } from '../../src/cli/main';
@@ -143,20 +144,22 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
       checkpointSteps: () => new Map(),
       baseModel: () => models.find((m) => m.name === HOSTILE_MODEL),
       focusModel: () => models.find((m) => m.name !== HOSTILE_MODEL),
+      shortLabel: (m: ModelRow) => m.label,
       isIndexing: false,
       indexIncomplete: () => false,
       focusPending: () => false,
       baseModelIsGuess: () => false,
+      sampleText: (id: number) => readSampleText(index, id),
     };
   });
 
-  test('tree tooltips: untrusted, no HTML, and every model-derived string goes through appendText (escaped)', () => {
+  test('tree tooltips: untrusted, no HTML, and every model-derived string goes through appendText (escaped)', async () => {
     const { ProblemTreeProvider } = loadWithStub<{
       ProblemTreeProvider: new (
         g: () => unknown,
       ) => {
         getTreeItem(n: unknown): { tooltip?: unknown; label: string; description?: string };
-        resolveTreeItem(i: unknown, n: unknown): { tooltip?: unknown };
+        resolveTreeItem(i: unknown, n: unknown): Promise<{ tooltip?: unknown }>;
       };
     }>('../../src/extension/problemTree');
     const tree = new ProblemTreeProvider(() => session);
@@ -170,9 +173,9 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
       '\n\n**Note:** ',
     ]);
     let checked = 0;
-    const check = (node: unknown) => {
+    const check = async (node: unknown) => {
       const item = tree.getTreeItem(node);
-      const md = tree.resolveTreeItem(item, node).tooltip as {
+      const md = (await tree.resolveTreeItem(item, node)).tooltip as {
         isTrusted: boolean;
         supportHtml: boolean;
         segments: { kind: string; value: string }[];
@@ -186,16 +189,16 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
       checked++;
     };
     for (const problem of index.listProblems()) {
-      check({ type: 'problem', problem });
+      await check({ type: 'problem', problem });
       for (const m of index.models() as ModelRow[]) {
-        check({ type: 'model', model: m, problemId: problem.id });
+        await check({ type: 'model', model: m, problemId: problem.id });
         for (const sample of index.samples(problem.id, m.id)) {
           annotations.set(
             annotations.refOf(sample.id)!,
             ['x'],
             `note <img src=x onerror=1> [l](javascript:1) ${sample.sampleIndex}`,
           );
-          check({ type: 'sample', sample, problemLabel: problem.problemId, modelLabel: m.label });
+          await check({ type: 'sample', sample, problemLabel: problem.problemId, modelLabel: m.label });
         }
       }
     }

@@ -1,6 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTrace, splitThink, renderMath, createMarkdown } from '../../webview/markdown';
+import { chunkMarkdown, planTrace, renderTrace, splitThink, renderMath, createMarkdown } from '../../webview/markdown';
+import { splitIntoBlocks } from '../../webview/textBlocks';
 
 const md = createMarkdown();
 /** Number of KaTeX formulas in rendered HTML. */
@@ -75,6 +76,33 @@ describe('safety', () => {
       );
     }
   });
+  test('commands KaTeX refuses keep their visible text (link text, URL, image path, body), and nothing is live', () => {
+    /** Text a reader sees: the HTML rendering without the MathML copy, tags stripped, KaTeX's spacing glyphs dropped. */
+    const seen = (html: string) =>
+      html
+        .replace(/<span class="katex-mathml">[\s\S]*?<\/math><\/span>/g, '')
+        .replace(/<[^>]+>/g, '')
+        .replace(/[\u200b\s]+/g, '');
+    const cases: [string, string][] = [
+      ['\\href{javascript:alert(1)}{clickhere}', 'clickhere'],
+      ['\\href {https://x.example/a%20b} {x+y}', 'x+y'],
+      ['\\url{https://evil.example/a_b#c~d%20e}', 'https://evil.example/a_b#c~d%20e'],
+      ['\\includegraphics{https://evil.example/a.png}', '[image:https://evil.example/a.png]'],
+      ['\\includegraphics[width=3cm]{fig_1.png}', '[image:fig_1.png]'],
+      ['\\htmlClass{x}{visible}', 'visible'],
+      ['\\htmlId{i}{idtext}', 'idtext'],
+      ['\\htmlStyle{background:url(https://evil.example)}{styled}', 'styled'],
+      ['\\htmlData{a=b}{datatext}', 'datatext'],
+      ['\\def\\h{\\href}\\h{u}{viaDef}', 'viaDef'],
+    ];
+    for (const [tex, visible] of cases) {
+      const html = renderMath(tex, false);
+      assert.ok(!html.includes('katex-error'), `${tex}: ${html}`);
+      assert.equal(seen(html), visible, tex);
+      const live = html.replace(/<annotation[\s\S]*?<\/annotation>/g, '');
+      assert.ok(!/<a |href=|<img|src=|class="x"|id="i"|data-a|url\(https/.test(live), tex);
+    }
+  });
   test('macro bombs stop at maxExpand and render as an error, not a hang', () => {
     const t0 = Date.now();
     const html = renderMath('\\def\\a{\\a\\a}\\a', false);
@@ -113,5 +141,96 @@ describe('think blocks', () => {
     assert.ok(html.startsWith('<details class="think"><summary>Thinking · 4 words</summary>'));
     assert.ok(!html.includes('<details class="think" open'));
     assert.ok(html.includes('<strong>Answer</strong>: 6'));
+  });
+});
+
+describe('incremental rendering: chunkMarkdown and planTrace', () => {
+  /** A long trace: paragraphs, fenced code with blank lines, display math over several lines, a list. */
+  const para = (i: number) => `Step ${i}: we compute $x_${i}^2 = ${i * i}$ and carry on with the sum so far.`;
+  const blocks: string[] = [];
+  for (let i = 0; i < 400; i++) {
+    blocks.push(para(i));
+    if (i % 37 === 0) blocks.push('```python\nx = 1\n\n\ny = 2  # blank lines inside the fence\n```');
+    if (i % 53 === 0) blocks.push('$$\n\\sum_{k=1}^{n} k\n\n= \\frac{n(n+1)}{2}\n$$');
+    if (i % 71 === 0) blocks.push('~~~~\n~~~\nnot a close\n\n~~~~');
+  }
+  const text = blocks.join('\n\n');
+
+  test('the pieces join back to the text, and none is cut inside a fence or display math', () => {
+    const pieces = chunkMarkdown(text, 2000);
+    assert.ok(pieces.length > 5, `${pieces.length} pieces`);
+    assert.equal(pieces.join(''), text);
+    for (const p of pieces) {
+      // each piece opens and closes its fences and $$ blocks: an even number of fence lines and of $$ lines
+      const fenceLines = p.split('\n').filter((l) => /^```/.test(l)).length;
+      assert.equal(fenceLines % 2, 0, p.slice(0, 200));
+      const mathLines = p.split('\n').filter((l) => l.trim() === '$$').length;
+      assert.equal(mathLines % 2, 0, p.slice(0, 200));
+      const tildeOpen = p.split('\n').filter((l) => l === '~~~~').length;
+      assert.equal(tildeOpen % 2, 0, 'a ~~~ line does not close a ~~~~ fence');
+    }
+  });
+
+  test('rendered piece by piece it is the same HTML as rendered whole', () => {
+    const md = createMarkdown();
+    const whole = md.render(text);
+    const pieces = chunkMarkdown(text, 2000)
+      .map((p) => md.render(p))
+      .join('');
+    assert.equal(pieces, whole);
+  });
+
+  test('short text is one piece; a text without line breaks stays one piece; a long run without blank lines is cut at a line', () => {
+    assert.deepEqual(chunkMarkdown('short', 100), ['short']);
+    const oneLine = 'x'.repeat(50_000);
+    assert.deepEqual(chunkMarkdown(oneLine, 1000), [oneLine]);
+    const lines = Array.from({ length: 2000 }, (_, i) => `line ${i}`).join('\n');
+    const pieces = chunkMarkdown(lines, 1000);
+    assert.ok(pieces.length > 1);
+    assert.equal(pieces.join(''), lines);
+    for (const p of pieces.slice(0, -1)) assert.ok(p.endsWith('\n') && p.length <= 8 * 1000 + 20, `${p.length}`);
+  });
+
+  test('planTrace keeps think parts apart, with their word counts and pieces', () => {
+    const plan = planTrace(`<think>${'word '.repeat(3000)}</think>${text}`, 2000);
+    assert.equal(plan.length, 2);
+    assert.deepEqual([plan[0].think, plan[0].words, plan[0].closed], [true, 3000, true]);
+    assert.equal(plan[0].chunks.join(''), 'word '.repeat(3000));
+    assert.equal(plan[1].think, false);
+    assert.equal(plan[1].chunks.join(''), text);
+  });
+});
+
+describe('splitIntoBlocks (long span and diff views laid out block by block)', () => {
+  test('cuts at the first line break at or after the block size; texts and wraps kept', () => {
+    // 'aaaa\n' x 3 = 15 chars in a plain piece, then a marked piece 'bb\ncc\n'
+    const blocks = splitIntoBlocks([{ text: 'aaaa\naaaa\naaaa\n' }, { text: 'bb\ncc\n', wrap: 'mark' }], 7);
+    // block 1: 'aaaa\naaaa\n' (10 chars: the first '\n' at or after 7 chars is at index 9)
+    // block 2: 'aaaa\n' + 'bb\n' (8 chars; the marked piece is cut after 'bb\n')
+    // block 3: 'cc\n'
+    assert.deepEqual(blocks, [
+      [{ text: 'aaaa\naaaa\n' }],
+      [{ text: 'aaaa\n' }, { text: 'bb\n', wrap: 'mark' }],
+      [{ text: 'cc\n', wrap: 'mark' }],
+    ]);
+  });
+
+  test('short text is one block; a long line stays whole; joined text is the input', () => {
+    assert.deepEqual(splitIntoBlocks([{ text: 'short' }], 4000), [[{ text: 'short' }]]);
+    assert.deepEqual(splitIntoBlocks([], 10), [[]]);
+    const line = 'x'.repeat(50);
+    assert.deepEqual(splitIntoBlocks([{ text: `${line}\nend` }], 10), [[{ text: `${line}\n` }], [{ text: 'end' }]]);
+    const pieces = Array.from({ length: 200 }, (_, i) => ({ text: `${i}`.repeat(i % 7) + (i % 3 ? '\n' : ' ') }));
+    const blocks = splitIntoBlocks(pieces, 40);
+    const joined = blocks
+      .flat()
+      .map((p) => p.text)
+      .join('');
+    assert.equal(joined, pieces.map((p) => p.text).join(''));
+    assert.ok(blocks.length > 10, String(blocks.length));
+    for (const b of blocks.slice(0, -1)) {
+      const t = b.map((p) => p.text).join('');
+      assert.ok(t.length >= 40 && t.endsWith('\n'), JSON.stringify(t));
+    }
   });
 });

@@ -188,6 +188,7 @@ describe('the tree: checkpoints by step number, with their step; training filter
     baseModel: () => base,
     focusModel: () => models.find((m) => m.revision === 'ckpt-2k'),
     baseModelIsGuess: () => true,
+    shortLabel: (m: { label: string }) => m.label,
   };
   type Item = { label: string; description?: string };
   type Tree = {
@@ -221,14 +222,24 @@ describe('the tree: checkpoints by step number, with their step; training filter
     assert.doesNotMatch(tree.getTreeItem(roots[4]).description!, /step/);
     tree.mode = 'problem';
     const problem = tree.getChildren()[0];
+    // the base and the model in focus (step 2000) first, the other checkpoints behind 'N more models', by step
     const rows = tree.getChildren(problem);
     assert.deepEqual(
-      rows.map((n) => n.model!.revision),
-      ['base', 'ckpt-500', 'ckpt-1k', 'ckpt-1.5k', 'ckpt-2k'],
+      rows.map((n) => n.model?.revision ?? n.type),
+      ['base', 'ckpt-2k', 'moreModels'],
     );
     assert.deepEqual(
-      rows.map((n) => tree.getTreeItem(n).description!.split(' · ')[0]),
-      ['1/2', 'step 500', 'step 1000', 'step 1500', 'step 2000'],
+      rows.slice(0, 2).map((n) => tree.getTreeItem(n).description!.split(' · ').slice(0, 2).join(' · ')),
+      ['base · 1/2', 'focus · step 2000'],
+    );
+    const more = tree.getChildren(rows[2]);
+    assert.deepEqual(
+      more.map((n) => n.model!.revision),
+      ['ckpt-500', 'ckpt-1k', 'ckpt-1.5k'],
+    );
+    assert.deepEqual(
+      more.map((n) => tree.getTreeItem(n).description!.split(' · ')[0]),
+      ['step 500', 'step 1000', 'step 1500'],
     );
   });
 

@@ -5,6 +5,7 @@
  */
 import type { FormatId, NamedScore, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import type { ReaderContext } from '../readers/types';
+import { searchText } from '../search';
 import { contentHash } from '../text';
 
 /** Samples per posted batch. */
@@ -47,6 +48,8 @@ export interface EventBatch {
   textBytes: ArrayBuffer;
   textEnd: Int32Array;
   hash: string[];
+  /** What the full-text index is given for the text, when it is not the text itself (search.ts `searchText`). */
+  search: (string | undefined)[];
   answer: (string | null | undefined)[];
   finish: (string | null | undefined)[];
   /** 1 correct, 0 incorrect, -1 ungraded. */
@@ -60,7 +63,8 @@ export interface EventBatch {
 }
 
 /**
- * Packs events into an {@link EventBatch}, computing each sample's content hash. A non-string `text`
+ * Packs events into an {@link EventBatch}, computing each sample's content hash and what the full-text
+ * index is given for it (on the reader's thread, so the indexing thread does not). A non-string `text`
  * (never produced by the readers) is packed as the empty text.
  * @returns the batch and the buffers to transfer with it.
  */
@@ -81,6 +85,7 @@ export function packEvents(events: readonly ReadEvent[]): { batch: EventBatch; t
     textBytes: bytes.buffer as ArrayBuffer,
     textEnd: new Int32Array(n),
     hash: new Array(n),
+    search: new Array(n),
     answer: new Array(n),
     finish: new Array(n),
     correct: new Int8Array(n),
@@ -104,6 +109,8 @@ export function packEvents(events: readonly ReadEvent[]): { batch: EventBatch; t
       end += bytes.write(text, end, 'utf8');
       b.textEnd[row] = end;
       b.hash[row] = contentHash(text);
+      const st = searchText(text);
+      if (st !== text) b.search[row] = st;
       b.answer[row] = s.extractedAnswer;
       b.finish[row] = s.finishReason;
       b.correct[row] = s.correct === null || s.correct === undefined ? -1 : s.correct ? 1 : 0;
@@ -127,19 +134,23 @@ class PackedSample implements SampleRecord {
   rewardScore?: number | null;
   finishReason?: string | null;
   tokenCount?: number | null;
+  readonly searchText: string | Uint8Array;
   scores?: NamedScore[];
   constructor(
     readonly textUtf8: Buffer,
     readonly correct: boolean | null,
     readonly contentHash: string,
-  ) {}
+    search: string | undefined,
+  ) {
+    this.searchText = search ?? textUtf8;
+  }
 
   get text(): string {
     return this.textUtf8.toString('utf8');
   }
 }
 
-/** The events of a batch, as {@link packEvents} received them (samples with `contentHash` and `textUtf8`). */
+/** The events of a batch, as {@link packEvents} received them (samples with `contentHash`, `textUtf8` and `searchText`). */
 export function* unpackEvents(b: EventBatch): Generator<ReadEvent> {
   const bytes = Buffer.from(b.textBytes);
   for (const o of b.order) {
@@ -155,6 +166,7 @@ export function* unpackEvents(b: EventBatch): Generator<ReadEvent> {
         bytes.subarray(r === 0 ? 0 : b.textEnd[r - 1], b.textEnd[r]),
         b.correct[r] === -1 ? null : b.correct[r] === 1,
         b.hash[r],
+        b.search[r],
       );
       if (b.sampleIndex[r] >= 0) s.sampleIndex = b.sampleIndex[r];
       if (b.answer[r] !== undefined) s.extractedAnswer = b.answer[r];

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { type Stats, promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
-import { join, posix } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import type { Diagnostic, FormatId, NamedScore, ProblemRecord } from '../model';
 import { type ReaderOptions, detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
 import { mappingFileDiagnostics } from '../readers/mapping';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
+import { searchText } from '../search';
 import { contentHash } from '../text';
 import { KEY_SEP, TraceIndex, modelKey, problemKey } from './traceIndex';
 import { refreshModelLabels } from './labels';
@@ -15,7 +16,7 @@ import { type Database, type Statement, isBusyError } from './sqlite';
 
 /** Progress of an indexing pass, reported after each file and every few thousand samples. */
 export interface IndexProgress {
-  phase: 'scan' | 'index' | 'fts' | 'done';
+  phase: 'scan' | 'index' | 'done';
   file?: string;
   filesDone: number;
   filesTotal: number;
@@ -39,7 +40,10 @@ export interface IndexOptions {
   onProgress?: (p: IndexProgress) => void;
   /** Samples per transaction when a file is new (its samples become queryable batch by batch). Default 20000. */
   batchSize?: number;
-  /** Builds the full-text index after indexing (default true). */
+  /**
+   * Writes each sample into the full-text index as it is indexed (default true). A pass without it
+   * leaves the full-text index short of what it wrote; the next pass with it reads every file again.
+   */
   fts?: boolean;
   /**
    * Files of at least this many bytes are parsed on a second thread while this one writes
@@ -75,7 +79,11 @@ const INDEXING_CACHE_KIB = 8000;
 const LOCK_KEY = 'indexer_lock';
 /** Meta key of the reader options of the last complete pass (JSON). */
 const READER_OPTIONS_KEY = 'reader_options';
+/** Meta key set while samples are missing from the full-text index (a pass ran with `fts: false`). */
+const FTS_MISSING_KEY = 'fts_missing';
 const LOCK_STALE_MS = 60_000;
+/** Meta key of the absolute path of the results folder last indexed. */
+export const ROOT_KEY = 'root';
 
 interface FileRow {
   id: number;
@@ -104,6 +112,8 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
   const db = index.db;
   const report = options.onProgress ?? (() => {});
   acquireLock(db);
+  // The folder the files' paths are relative to (sample texts are read from the files: sampleText.ts).
+  index.setMeta(ROOT_KEY, resolve(root));
   // Writing needs few cached pages (samples are appended); a smaller page cache for the pass keeps
   // its peak memory down. The connection's own setting comes back afterwards.
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
@@ -124,7 +134,10 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       exclude: options.exclude,
       mappingFile,
     });
-    const writer = new SampleWriter(db);
+    const fts = options.fts !== false;
+    const ftsMissing = index.getMeta(FTS_MISSING_KEY) !== undefined;
+    if (!fts) index.setMeta(FTS_MISSING_KEY, '1');
+    const writer = new SampleWriter(db, fts);
     const known = new Map(
       (db.prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files').all() as FileRow[]).map((f) => [
         f.path,
@@ -184,6 +197,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       })();
     }
     const rereadAll =
+      (fts && ftsMissing) ||
       (index.getMeta(READER_OPTIONS_KEY) ?? '{}') !== readerOptions ||
       (await mappingFilesChanged(root, candidates, known));
     const parallelFor = (size: number) => size >= (options.parallelReadMinBytes ?? PARALLEL_READ_MIN_BYTES);
@@ -347,10 +361,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     }
     if (!cancelled) db.transaction(() => refreshScoreDiagnostics(index))();
     if (!cancelled) index.setMeta(READER_OPTIONS_KEY, readerOptions);
-    if (!cancelled && options.fts !== false) {
-      report({ phase: 'fts', filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
-      buildFts(index);
-    }
+    if (!cancelled && fts && ftsMissing) db.prepare('DELETE FROM meta WHERE key = ?').run(FTS_MISSING_KEY);
     report({ phase: 'done', filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
   } finally {
     clearInterval(heartbeat);
@@ -369,30 +380,6 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     firstCommitMs,
     elapsedMs: Date.now() - started,
   };
-}
-
-/**
- * Brings the full-text index up to date: adds every sample with an id above the last one indexed
- * (ids only grow: AUTOINCREMENT), in transactions of `chunk` ids so that another connection (an
- * annotation being saved) never waits long for the lock; the watermark advances with each chunk,
- * so an interrupted build resumes where it stopped. Deleted samples leave it when their file is removed.
- */
-export function buildFts(index: TraceIndex, chunk = 20000): { added: number } {
-  const db = index.db;
-  const max = (db.prepare('SELECT coalesce(max(id), 0) FROM samples').pluck().get() as number) ?? 0;
-  const insert = db.prepare(
-    'INSERT INTO samples_fts(rowid, text, problem_id) SELECT id, text, problem_id FROM samples WHERE id > ? AND id <= ?',
-  );
-  let added = 0;
-  for (let last = Number(index.getMeta('fts_max_id') ?? '0'); last < max; ) {
-    const to = Math.min(max, last + chunk);
-    db.transaction(() => {
-      added += insert.run(last, to).changes;
-      index.setMeta('fts_max_id', String(to));
-    })();
-    last = to;
-  }
-  return { added };
 }
 
 /**
@@ -598,6 +585,8 @@ interface IndexFileArgs {
 /** Prepared statements and caches for writing samples. */
 class SampleWriter {
   private readonly insertSample: Statement;
+  private readonly insertFts: Statement | null;
+  private readonly insertSpan: Statement;
   private readonly upsertModel: Statement;
   private readonly upsertProblem: Statement;
   private readonly refreshStat: Statement;
@@ -613,11 +602,20 @@ class SampleWriter {
   private readonly models = new Map<string, number>();
   private readonly problems = new Map<string, number>();
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    fts: boolean,
+  ) {
+    // The full-text index is contentless: it is given the text as searchText() prepares it (UTF-8 bytes
+    // from the parallel reader are bound as a BLOB and CAST to TEXT).
+    this.insertFts = fts ? db.prepare('INSERT INTO samples_fts(rowid, text) VALUES (?, CAST(? AS TEXT))') : null;
     this.insertSample = db.prepare(
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
          reward_score, finish_reason, token_count, content_hash, text)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT))`,
+    );
+    this.insertSpan = db.prepare(
+      'INSERT INTO sample_spans (sample_id, rec_offset, rec_bytes, rec_pos) VALUES (?, ?, ?, ?)',
     );
     this.upsertModel = db.prepare(
       `INSERT INTO models (key, run, name, revision, name_source) VALUES (?, ?, ?, ?, ?)
@@ -722,6 +720,9 @@ class SampleWriter {
   private deleteSamplesOf(fileId: number): void {
     const pairs = this.pairsOf(fileId);
     this.db.prepare('DELETE FROM samples_fts WHERE rowid IN (SELECT id FROM samples WHERE file_id = ?)').run(fileId);
+    this.db
+      .prepare('DELETE FROM sample_spans WHERE sample_id IN (SELECT id FROM samples WHERE file_id = ?)')
+      .run(fileId);
     this.db.prepare('DELETE FROM samples WHERE file_id = ?').run(fileId);
     this.db.prepare('DELETE FROM scores WHERE file_id = ?').run(fileId);
     this.db.prepare('DELETE FROM problem_info WHERE file_id = ?').run(fileId);
@@ -1072,10 +1073,11 @@ class SampleWriter {
           );
           continue;
         }
-        for (const s of r.samples) {
+        for (let pos = 0; pos < r.samples.length; pos++) {
+          const s = r.samples[pos];
           const index = s.sampleIndex ?? state.next;
           state.next = Math.max(state.next, index + 1);
-          this.insertSample.run(
+          const { lastInsertRowid } = this.insertSample.run(
             fileId,
             r.line,
             mid,
@@ -1090,6 +1092,9 @@ class SampleWriter {
             // UTF-8 bytes from the parallel reader are bound as a BLOB and CAST to TEXT (same bytes).
             s.textUtf8 ?? s.text,
           );
+          // where the text is read again from (sampleText.ts): the record's bytes, the sample's position in it
+          if (r.span) this.insertSpan.run(lastInsertRowid, r.span.offset, r.span.bytes, pos);
+          this.insertFts?.run(lastInsertRowid, s.searchText ?? searchText(s.text));
           samples++;
           inBatch++;
         }

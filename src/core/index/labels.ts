@@ -46,6 +46,15 @@ const RL_HINTS: [RegExp, number][] = [
   [/(^|[^a-z])(step|global_step|ckpt)[-_]?\d+/i, 2],
 ];
 
+/** How base-like a model's name and revision are (see {@link guessBaseModel}): base hints up, RL hints down. */
+function baseScore(m: ModelIdentity): number {
+  const text = `${m.name} ${m.revision ?? ''}`;
+  let score = 0;
+  for (const [re, w] of BASE_HINTS) if (re.test(text)) score += w;
+  for (const [re, w] of RL_HINTS) if (re.test(text)) score -= w;
+  return score;
+}
+
 /**
  * Guesses the base model among `models` from names and structure: names with `base`, `sft`,
  * `ref`... score up, names with `rl`, `ppo`, `grpo`, `dpo`, `zero` or a training step score down.
@@ -56,10 +65,7 @@ export function guessBaseModel(models: readonly ModelIdentity[]): number {
   let best = -1;
   let bestScore = -Infinity;
   models.forEach((m, i) => {
-    const text = `${m.name} ${m.revision ?? ''}`;
-    let score = 0;
-    for (const [re, w] of BASE_HINTS) if (re.test(text)) score += w;
-    for (const [re, w] of RL_HINTS) if (re.test(text)) score -= w;
+    const score = baseScore(m);
     if (score > bestScore) {
       bestScore = score;
       best = i;
@@ -133,4 +139,129 @@ export function comparisonBase<M extends ModelIdentity & { id: number; run: stri
   baseIsChoice: boolean,
 ): M | undefined {
   return comparisonPairs(models, base, baseIsChoice).find(([, m]) => m.id === model.id)?.[0];
+}
+
+/** Splits a name into words at `-`, `_`, `/` and spaces (the separators of model and run names). */
+function words(s: string): string[] {
+  return s.split(/[-_/\s]+/).filter((w) => w !== '');
+}
+
+/**
+ * For each string, its shortest run of last words that no other distinct string in `all` ends with
+ * (joined with the original separators), at least `minWords` words when the string has that many.
+ * A string that is the end of another keeps all its words.
+ */
+function shortestUniqueSuffix(all: readonly string[], minWords: number): Map<string, string> {
+  const distinct = [...new Set(all)];
+  const out = new Map<string, string>();
+  for (const s of distinct) {
+    const ws = words(s);
+    let chosen = s;
+    for (let n = Math.min(minWords, ws.length); n <= ws.length; n++) {
+      const tail = ws.slice(-n).join('\u0000');
+      const clash = distinct.some((o) => o !== s && words(o).slice(-n).join('\u0000') === tail);
+      if (!clash) {
+        // Cut the original string at the start of the n-th last word (keeps its own separators).
+        let at = s.length;
+        for (let k = 0; k < n; k++) {
+          at = s.slice(0, at).search(/[^-_/\s]+[-_/\s]*$/);
+        }
+        chosen = s.slice(at);
+        break;
+      }
+    }
+    out.set(s, chosen);
+  }
+  return out;
+}
+
+/**
+ * Short model labels for narrow places (tree rows, the status bar, tab titles) that put first what
+ * tells the models apart: the words of the model name's last segment that no other model name ends
+ * with (`expx/qwen-2.5-1.5b-rlvr-ppo` and `ns-0/qwen-2.5-1.5b-instruct-reasoning-sft` become `ppo` and
+ * `sft`); the revision when it tells models of that name apart (`ppo@main`, `ppo@step-100`; not the
+ * `checkpoint-8-of-10` every revised copy of the SFT model has); and, when several runs hold a model of
+ * that name, the shortest distinguishing end of the run folder, at least two words
+ * (`ppo@main · 2048_batched` for run `results_2048_batched`, `sft · step-100` for
+ * `trajectory/step-100`), left out when the revision already says it (`ppo@step-100`). Two models
+ * whose names share the last segment keep their whole name. The full id stays in tooltips. Returns
+ * labels in the order of `models`; every label is unique when the models' display ids are.
+ */
+export function distinctiveLabels(models: readonly ModelIdentity[]): string[] {
+  const lastOf = (name: string) => name.split('/').pop() || name;
+  const names = [...new Set(models.map((m) => m.name))];
+  const lasts = names.map(lastOf);
+  // One model name: nothing to tell apart, so its whole last segment.
+  const shortName = names.length > 1 ? shortestUniqueSuffix(lasts, 1) : new Map(lasts.map((l) => [l, l]));
+  const runsByName = new Map<string, Set<string>>();
+  for (const m of models) runsByName.set(m.name, (runsByName.get(m.name) ?? new Set()).add(m.run));
+  const shortRun = shortestUniqueSuffix(
+    models.map((m) => m.run || '.'),
+    2,
+  );
+  // A revision every revised model of that name shares tells nothing apart (the run does): left out.
+  const revisionsByName = new Map<string, Set<string>>();
+  for (const m of models)
+    if (m.revision) revisionsByName.set(m.name, (revisionsByName.get(m.name) ?? new Set()).add(m.revision));
+  const labels = models.map((m) => {
+    const last = lastOf(m.name);
+    const sameLast = names.filter((n) => lastOf(n) === last).length > 1;
+    const name = sameLast ? m.name : (shortName.get(last) ?? last);
+    const revisionTells =
+      m.revision && ((revisionsByName.get(m.name)?.size ?? 0) > 1 || runsByName.get(m.name)?.size === 1);
+    const withRev = revisionTells ? `${name}@${m.revision}` : name;
+    if ((runsByName.get(m.name)?.size ?? 0) <= 1) return withRev;
+    const run = shortRun.get(m.run || '.') ?? m.run;
+    // `ppo@step-100` in run `trajectory/step-100`: the revision already says the run.
+    return revisionTells && run === m.revision ? withRev : `${withRev} · ${run}`;
+  });
+  // Identical labels (the same name and revision in runs whose ends agree): fall back to the whole run.
+  const count = new Map<string, number>();
+  for (const l of labels) count.set(l, (count.get(l) ?? 0) + 1);
+  return labels.map((l, i) => {
+    if ((count.get(l) ?? 0) <= 1) return l;
+    const m = models[i];
+    const last = lastOf(m.name);
+    return `${m.revision ? `${last}@${m.revision}` : last} · ${m.run || '.'}`;
+  });
+}
+
+/**
+ * The training step a model is at, from its revision or name: the number after `step`, `global_step`,
+ * `ckpt` or `checkpoint` (`step-1000`, `global_step_300`, `checkpoint-8-of-10` -> 8); the last such
+ * mention wins. Undefined when there is none (a final or released model).
+ */
+export function trainingStep(m: Pick<ModelIdentity, 'name' | 'revision'>): number | undefined {
+  const text = `${m.name} ${m.revision ?? ''}`;
+  let step: number | undefined;
+  for (const hit of text.matchAll(/(?:^|[^a-z])(?:global_step|step|ckpt|checkpoint)[-_]?(\d+)/gi))
+    step = Number(hit[1]);
+  return step;
+}
+
+/**
+ * The model to study when the user has chosen none: the final model of the last run. Runs are taken in
+ * natural order of their folder names (`results_1024`, `results_2048`, `trajectory/step-100`, …,
+ * `trajectory/step-1000`), the last run that holds a model other than its base; within it, among the
+ * models other than the run's base ({@link guessBaseModel} within the run; a run of one model counts
+ * when its model is less base-like than the folder's base), a model without a training step (a final
+ * model) before the largest step
+ * ({@link trainingStep}); ties go to the first listed. Undefined when every model is a base.
+ */
+export function defaultFocusModel<M extends ModelIdentity & { id: number }>(models: readonly M[]): M | undefined {
+  if (models.length === 0) return undefined;
+  const folderBase = models[guessBaseModel(models)];
+  const runs = [...new Set(models.map((m) => m.run))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  for (const run of runs.reverse()) {
+    const inRun = models.filter((m) => m.run === run);
+    // A run of one model: a candidate unless it is as base-like as the folder's base (a base run).
+    const candidates =
+      inRun.length >= 2
+        ? inRun.filter((m) => m.id !== inRun[guessBaseModel(inRun)].id)
+        : inRun.filter((m) => m.id !== folderBase.id && baseScore(m) < baseScore(folderBase));
+    if (candidates.length === 0) continue;
+    const rank = (m: M) => trainingStep(m) ?? Number.POSITIVE_INFINITY;
+    return candidates.reduce((best, m) => (rank(m) > rank(best) ? m : best));
+  }
+  return undefined;
 }

@@ -199,6 +199,36 @@ export const migrations: readonly string[] = [
   CREATE INDEX IF NOT EXISTS problem_info_by_key ON problem_info (problem_key);
   CREATE INDEX IF NOT EXISTS problem_info_by_file ON problem_info (file_id);
   `,
+  // 7 -> 8: search every script (src/core/search.ts). The full-text index is given each sample's text
+  // as searchText() prepares it (NFKC; Chinese, Japanese, Korean, Thai, ... runs as character bigrams)
+  // while the indexer writes the sample, no longer copied from the samples table afterwards (so it no
+  // longer needs the text stored there). Marks are word characters (categories 'L* N* Co M*'): the
+  // default tokenizer cut Devanagari or Thai words at every vowel sign, and a query for such a word was
+  // an FTS5 phrase, refused with detail=none. The problem is no longer kept in the full-text index: the
+  // search filter finds it through the sample (traceIndex.ts). Every file is read again by the next pass.
+  `
+  DROP TABLE samples_fts;
+  DROP TABLE IF EXISTS samples_fts_content;
+  CREATE VIRTUAL TABLE samples_fts USING fts5 (text, content='', contentless_delete=1, detail=none,
+    tokenize="unicode61 remove_diacritics 2 categories 'L* N* Co M*'");
+  DELETE FROM meta WHERE key = 'fts_max_id';
+  UPDATE files SET status = 'partial';
+  `,
+  // 8 -> 9: an index, not a copy (issue 12). Each sample of a line-based file (JSONL) records where its
+  // text is read again from (src/core/index/sampleText.ts): the record's first byte and length in its
+  // file, and the sample's position among the record's samples; other formats have no row here. A table
+  // of its own (keyed by the sample's row id) rather than columns of samples, so that the step also
+  // applies to a database that already has it (one whose user_version was set back by hand). Every file
+  // is read again by the next pass, which fills it.
+  `
+  CREATE TABLE IF NOT EXISTS sample_spans (
+    sample_id INTEGER PRIMARY KEY,
+    rec_offset INTEGER NOT NULL,
+    rec_bytes INTEGER NOT NULL,
+    rec_pos INTEGER NOT NULL
+  );
+  UPDATE files SET status = 'partial';
+  `,
 ];
 
 /** Current schema version (the number of migrations). */

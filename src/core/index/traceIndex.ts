@@ -4,6 +4,9 @@ import { modelLabels } from './labels';
 import { migrate } from './schema';
 import { type Database, type SqliteDriverName, openDatabase } from './sqlite';
 import type { Diagnostic } from '../model';
+import { ftsQuery } from '../search';
+
+export { ftsQuery } from '../search';
 
 export { UnsupportedRuntimeError } from './sqlite';
 
@@ -113,6 +116,8 @@ export type ProblemFilter =
   | { kind: 'lost'; base: number; model: number }
   | { kind: 'gained'; base: number; model: number }
   | { kind: 'lowAccuracy'; model: number; threshold: number }
+  /** Problems `model` solves rarely: 0 < c/graded <= threshold (its correct samples there are the likeliest lucky guesses). */
+  | { kind: 'luckyGuess'; model: number; threshold: number }
   | { kind: 'level'; level: string }
   | { kind: 'label'; label: string }
   | { kind: 'search'; query: string };
@@ -344,6 +349,13 @@ export class TraceIndex {
             'p.id IN (SELECT problem_id FROM stats WHERE model_id = ? AND graded > 0 AND CAST(c AS REAL) / graded < ?)',
           params: [filter.model, filter.threshold],
         };
+      case 'luckyGuess':
+        // Over graded samples: an ungraded sample is not a verdict, so it is in neither c nor the denominator.
+        return {
+          where:
+            'p.id IN (SELECT problem_id FROM stats WHERE model_id = ? AND graded > 0 AND c > 0 AND CAST(c AS REAL) / graded <= ?)',
+          params: [filter.model, filter.threshold],
+        };
       case 'level':
         return { where: `${PROBLEM_LEVEL_SQL} = ?`, params: [filter.level] };
       case 'label':
@@ -354,7 +366,8 @@ export class TraceIndex {
         };
       case 'search':
         return {
-          where: 'p.id IN (SELECT problem_id FROM samples_fts WHERE samples_fts MATCH ?)',
+          where:
+            'p.id IN (SELECT s.problem_id FROM samples_fts f JOIN samples s ON s.id = f.rowid WHERE samples_fts MATCH ?)',
           params: [ftsQuery(filter.query)],
         };
     }
@@ -517,6 +530,45 @@ export class TraceIndex {
       )
       .all(ftsQuery(query), limit) as RawSample[];
     return rows.map(toSampleRow);
+  }
+
+  /**
+   * The full-text search of the CLI's `search` (the tree's search filter, by sample): samples whose
+   * text holds every term of `query` (search.ts `ftsQuery`: any script, NFKC, case and Latin
+   * diacritics folded), of the given models (row ids; undefined: every model) and verdict (`true`
+   * correct, `false` incorrect, `null` ungraded; undefined: all). `total` counts every match; `samples`
+   * are the first `limit` (default 20) in problem order (dataset, then problem id, numbers
+   * numerically), then model (run, name, revision), then sample index.
+   */
+  searchSamples(
+    query: string,
+    options: { models?: readonly number[]; correct?: boolean | null; limit?: number } = {},
+  ): { total: number; samples: SampleRow[] } {
+    const where = ['samples_fts MATCH ?'];
+    const params: unknown[] = [ftsQuery(query)];
+    if (options.models) {
+      if (options.models.length === 0) return { total: 0, samples: [] };
+      where.push(`s.model_id IN (${options.models.map(() => '?').join(', ')})`);
+      params.push(...options.models);
+    }
+    if (options.correct === true) where.push('s.correct = 1');
+    else if (options.correct === false) where.push('s.correct = 0');
+    else if (options.correct === null) where.push('s.correct IS NULL');
+    const cond = where.join(' AND ');
+    const total = this.db
+      .prepare(`SELECT count(*) FROM samples_fts JOIN samples s ON s.id = samples_fts.rowid WHERE ${cond}`)
+      .pluck()
+      .get(...params) as number;
+    const rows = this.db
+      .prepare(
+        `${SAMPLE_SELECT} JOIN samples_fts ON samples_fts.rowid = s.id WHERE ${cond}
+          ORDER BY p.dataset, CAST(p.problem_id AS INTEGER) = p.problem_id DESC,
+                   CASE WHEN CAST(p.problem_id AS INTEGER) = p.problem_id THEN CAST(p.problem_id AS INTEGER) END,
+                   p.problem_id, m.run, m.name, m.revision, s.sample_index
+          LIMIT ?`,
+      )
+      .all(...params, options.limit ?? 20) as RawSample[];
+    return { total, samples: rows.map(toSampleRow) };
   }
 
   /** Every stored diagnostic (of the files currently indexed), by file and line. */
@@ -768,10 +820,10 @@ export class TraceIndex {
   clearIndexedData(): void {
     this.db.transaction(() => {
       this.db.exec(`
-        DELETE FROM samples_fts; DELETE FROM samples; DELETE FROM empty_records; DELETE FROM stats; DELETE FROM files;
+        DELETE FROM samples_fts; DELETE FROM sample_spans; DELETE FROM samples; DELETE FROM empty_records; DELETE FROM stats; DELETE FROM files;
         DELETE FROM scores; DELETE FROM problem_info;
         DELETE FROM diagnostics; DELETE FROM similarity_cache; DELETE FROM models; DELETE FROM problems;
-        DELETE FROM meta WHERE key = 'fts_max_id';
+        DELETE FROM meta WHERE key IN ('fts_max_id', 'fts_missing');
       `);
     })();
   }
@@ -788,20 +840,6 @@ export class TraceIndex {
       .prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
       .run(key, value);
   }
-}
-
-/**
- * The FTS5 query for what a user typed: every word of it (runs of letters, digits and marks, as the
- * index's unicode61 tokenizer cuts them; case and diacritics are folded by the tokenizer) must occur
- * in the sample, anywhere: `sum of roots` -> `"sum" "of" "roots"`, and `x^2+1` -> `"x" "2" "1"`. Each word
- * is quoted, so FTS5 operators and punctuation in the input are never query syntax. The index stores
- * no positions (schema migration 4), so there are no phrase queries. Nothing searchable gives `""`,
- * which matches no sample.
- */
-export function ftsQuery(text: string): string {
-  const words = [...new Set(text.match(/[\p{L}\p{N}\p{M}\p{Co}]+/gu) ?? [])];
-  if (words.length === 0) return '""';
-  return words.map((w) => `"${w}"`).join(' ');
 }
 
 /** A sample row as SQLite returns it (verdict as 0/1, annotation labels as JSON). */

@@ -118,6 +118,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
         referenceAnswer: null,
         level: null,
         samples: [{ text: o.completion, correct }],
+        span: { offset: item.offset, bytes: item.bytes },
       },
     };
   }

@@ -13,12 +13,14 @@ const CHUNK_BYTES = 1024 * 1024;
  * - `text`: the decoded line without its `\n`, a trailing `\r`, or a leading UTF-8 BOM; `null` when
  *   the line was longer than the cap and was skipped (`tooLong` is then `true` and `bytes` is the
  *   line's length in bytes).
+ * - `offset`, `bytes`: where the line is in the file: its first byte, and its length in bytes without
+ *   the `\n` (a trailing `\r` and a BOM included); reading those bytes again with `range` gives the line.
  * - `invalidBytes`: how many bytes of the line were not valid UTF-8 (each invalid sequence became
  *   U+FFFD in `text`); absent when the line is valid.
  */
 export type Line =
-  | { line: number; text: string; tooLong?: false; invalidBytes?: number }
-  | { line: number; text: null; tooLong: true; bytes: number };
+  | { line: number; text: string; tooLong?: false; invalidBytes?: number; offset: number; bytes: number }
+  | { line: number; text: null; tooLong: true; bytes: number; offset: number };
 
 export interface LineReaderOptions {
   /** Lines longer than this many bytes are skipped and reported (`tooLong`). Default 64 MiB. */
@@ -27,6 +29,11 @@ export interface LineReaderOptions {
   chunkBytes?: number;
   /** Checked between chunks; when aborted the reader throws `signal.reason`. */
   signal?: AbortSignal;
+  /**
+   * Reads only bytes `start .. end - 1` of the file (a line's `offset` and `offset + bytes`: that line
+   * again); line numbers then count from 1 at `start`, and a BOM is stripped at `start`.
+   */
+  range?: { start: number; end: number };
 }
 
 const NL = 0x0a;
@@ -65,7 +72,19 @@ function overCap(s: string, cap: number): number | null {
 export async function* readLineBatches(absPath: string, options: LineReaderOptions = {}): AsyncGenerator<Line[]> {
   const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const signal = options.signal;
-  const stream = createReadStream(absPath, { highWaterMark: options.chunkBytes ?? CHUNK_BYTES });
+  const range = options.range;
+  const stream = createReadStream(absPath, {
+    highWaterMark: options.chunkBytes ?? CHUNK_BYTES,
+    ...(range ? { start: range.start, end: Math.max(range.start, range.end) - 1 } : {}),
+  });
+  if (range && range.end <= range.start) {
+    stream.destroy();
+    return;
+  }
+  /** Offset in the file of the current chunk's first byte. */
+  let base = range?.start ?? 0;
+  /** Offset in the file of the current line's first byte. */
+  let lineStart = base;
 
   let lineNo = 1;
   /** Parts of the current line carried over from earlier chunks. */
@@ -74,28 +93,32 @@ export async function* readLineBatches(absPath: string, options: LineReaderOptio
   /** The current line exceeded the cap: drop bytes until its `\n`. */
   let skipping = false;
 
-  const pushText = (out: Line[], text: string, invalidBytes = 0): void => {
+  /** Adds the line of `bytes` bytes starting at `lineStart`, and moves `lineStart` past it and its `\n`. */
+  const pushText = (out: Line[], text: string, bytes: number, invalidBytes = 0): void => {
+    const offset = lineStart;
+    lineStart += bytes + 1;
     if (text.length > 0 && text.charCodeAt(text.length - 1) === 0x0d) text = text.slice(0, -1);
     // a UTF-8 BOM (decoded as U+FEFF) at the start of the file
     if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (isBlank(text)) return;
     const big = overCap(text, maxLine);
-    if (big !== null) out.push({ line: lineNo, text: null, tooLong: true, bytes: big });
-    else if (invalidBytes > 0) out.push({ line: lineNo, text, invalidBytes });
-    else out.push({ line: lineNo, text });
+    if (big !== null) out.push({ line: lineNo, text: null, tooLong: true, bytes: big, offset });
+    else if (invalidBytes > 0) out.push({ line: lineNo, text, invalidBytes, offset, bytes });
+    else out.push({ line: lineNo, text, offset, bytes });
   };
 
   /** Decodes one line's bytes, counting invalid UTF-8 (the slow path, for chunks that hold a U+FFFD). */
   const pushBytes = (out: Line[], bytes: Buffer): void => {
     const text = bytes.toString('utf8');
-    pushText(out, text, invalidUtf8Bytes(bytes, text));
+    pushText(out, text, bytes.length, invalidUtf8Bytes(bytes, text));
   };
 
   /** Ends the carried line with `tail` (bytes of this chunk before its first `\n`). */
   const finishCarried = (out: Line[], tail: Buffer): void => {
     const total = carryBytes + tail.length;
     if (skipping || total > maxLine) {
-      out.push({ line: lineNo, text: null, tooLong: true, bytes: total });
+      out.push({ line: lineNo, text: null, tooLong: true, bytes: total, offset: lineStart });
+      lineStart += total + 1;
     } else {
       carry.push(tail);
       pushBytes(out, Buffer.concat(carry, total));
@@ -125,6 +148,8 @@ export async function* readLineBatches(absPath: string, options: LineReaderOptio
       const chunk = raw as Buffer;
       const out: Line[] = [];
       let pos = 0;
+      const chunkBase = base;
+      base += chunk.length;
       if (carryBytes > 0 || skipping) {
         const nl = chunk.indexOf(NL);
         if (nl === -1) {
@@ -151,14 +176,19 @@ export async function* readLineBatches(absPath: string, options: LineReaderOptio
           }
           s = -1;
         }
+        // the byte length of each line: from its first byte (lineStart) to its \n in the chunk
+        const lineBytes = (): number => {
+          const e = chunk.indexOf(NL, lineStart - chunkBase);
+          return (e === -1 || e > last ? last : e) - (lineStart - chunkBase);
+        };
         for (; s >= 0; ) {
           const e = str.indexOf('\n', s);
           if (e === -1) {
-            pushText(out, s === 0 ? str : str.slice(s));
+            pushText(out, s === 0 ? str : str.slice(s), lineBytes());
             lineNo++;
             break;
           }
-          pushText(out, str.slice(s, e));
+          pushText(out, str.slice(s, e), lineBytes());
           lineNo++;
           s = e + 1;
         }
@@ -169,7 +199,7 @@ export async function* readLineBatches(absPath: string, options: LineReaderOptio
     }
     // the last line, without a final \n
     if (skipping) {
-      yield [{ line: lineNo, text: null, tooLong: true, bytes: carryBytes }];
+      yield [{ line: lineNo, text: null, tooLong: true, bytes: carryBytes, offset: lineStart }];
     } else if (carryBytes > 0) {
       const out: Line[] = [];
       pushBytes(out, Buffer.concat(carry, carryBytes));

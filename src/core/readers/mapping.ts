@@ -1206,7 +1206,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     const out: ReadEvent[] = [];
     const r = recordOf(withExactIntegers(item.value, item.text), undefined, item.line, '', out);
     yield* out;
-    if (r) yield { kind: 'problem', record: r };
+    if (r) yield { kind: 'problem', record: { ...r, span: { offset: item.offset, bytes: item.bytes } } };
   }
   yield* summary();
   yield* verdicts.finish();

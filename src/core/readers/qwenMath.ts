@@ -211,6 +211,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       referenceAnswer: toStr(o.gt ?? o.answer),
       level: toLevel(o.level),
       samples,
+      span: { offset: item.offset, bytes: item.bytes },
     };
     yield { kind: 'problem', record };
   }

@@ -191,6 +191,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       referenceAnswer: toStr(o.gold ?? o.answer),
       level: null,
       samples,
+      span: { offset: item.offset, bytes: item.bytes },
     };
     yield { kind: 'problem', record };
   }

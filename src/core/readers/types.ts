@@ -14,6 +14,11 @@ export interface ReaderContext {
   signal?: AbortSignal;
   /** Choices of the user that change how files are read (CLI options, settings). */
   options?: ReaderOptions;
+  /**
+   * Line-based formats: read only these bytes of the file (one record's `span`, to read its sample
+   * texts again: src/core/index/sampleText.ts). Other formats ignore it.
+   */
+  range?: { start: number; end: number };
 }
 
 /** Choices of the user that change how files are read; a change re-reads the folder (see indexFolder). */

@@ -79,6 +79,9 @@ export interface JsonLine {
   value: Record<string, unknown>;
   /** The text that was parsed (for {@link exactIds}). */
   text: string;
+  /** Where the line is in the file: first byte and length in bytes (lines.ts `Line`). */
+  offset: number;
+  bytes: number;
 }
 
 /** Whether a parsed JSON value holds an integer beyond 2^53 anywhere (iterative: deep nesting is fine). */
@@ -139,7 +142,11 @@ export async function* readJsonLines(
   let any = false;
   let lastLine = 0;
   let pending: { line: number; error: unknown } | null = null;
-  for await (const batch of readLineBatches(ctx.absPath, { ...options, signal: options.signal ?? ctx.signal })) {
+  for await (const batch of readLineBatches(ctx.absPath, {
+    ...options,
+    signal: options.signal ?? ctx.signal,
+    range: options.range ?? ctx.range,
+  })) {
     for (const l of batch) {
       any = true;
       if (pending) {
@@ -177,7 +184,7 @@ export async function* readJsonLines(
         yield diag(ctx, l.line, `record is not a JSON object (got ${typeName(value)})`);
         continue;
       }
-      yield { line: l.line, value, text };
+      yield { line: l.line, value, text, offset: l.offset, bytes: l.bytes };
     }
   }
   if (pending) {

@@ -1,0 +1,200 @@
+/**
+ * Full-text search of sample text in every script: what the full-text index (SQLite FTS5, schema
+ * migration 8) is given for a sample text, the FTS5 query for what a user typed, and the snippet shown
+ * for a match. Pure; no `vscode` import.
+ *
+ * FTS5's `unicode61` tokenizer cuts text into runs of letters, digits and marks and folds case and
+ * diacritics, which works for scripts that put spaces between words. It does not for the rest, and
+ * FTS5 tokenizers cannot be written in JavaScript, so the text is prepared before FTS5 sees it (the
+ * index is contentless: what it is given is never shown, only tokenized), and the query the same way:
+ * 1. NFKC normalisation (`String.prototype.normalize`), of text and query alike: NFD from macOS tools
+ *    and some detokenizers (Hangul as conjoining jamo, `e` + U+0301) becomes NFC, full-width `１２`
+ *    and `ＡＢＣ` become `12` and `ABC`, ligatures and compatibility forms their letters.
+ * 2. Runs of a script written without spaces between words (Han, Hiragana, Katakana, Thai, Lao, Khmer,
+ *    Myanmar) and Hangul (Korean attaches particles to words: `답은`) are cut into overlapping
+ *    character bigrams, each character also on its own, as Lucene's CJKAnalyzer does
+ *    (CJKBigramFilter with `outputUnigrams`): `面积为` -> `面 积 为 面积 积为`. A query run is cut into
+ *    bigrams (a one-character run is that character), so `面积` finds `长方形的面积为`; the run is also
+ *    set apart from the letters and digits around it, so `12` and `gen-itgc` inside Chinese are words.
+ *    A "character" here is a letter with the marks that follow it (Thai vowel signs, tone marks).
+ * Bigrams rather than a dictionary segmenter (ICU's word break, `Intl.Segmenter`): the index and the
+ * query must be cut alike, and a dictionary cuts a word differently in a sentence and alone (`面积`
+ * inside `长方形的面积为` and as a query), and differently between ICU versions (the index written by
+ * the CLI's Node is read by VS Code's Electron); bigrams depend on nothing but the characters, find
+ * any run of two or more characters, and cost one pass of a regular expression.
+ * Known limit: the index keeps no positions (detail=none), so a query run of three or more characters
+ * matches a sample holding each of its bigrams, in any order (`长方形` also finds `方形…长方`).
+ */
+
+/** Any character outside ASCII: text without one needs no normalisation nor segmentation (the fast path). */
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/** Scripts cut into bigrams: written without spaces between words, or (Hangul) with particles attached. */
+const CONTINUOUS_CHAR =
+  '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}\\u30fc\\uff70';
+
+/** A run of those scripts' letters, each with the marks after it. */
+const CONTINUOUS_RUN = new RegExp(`(?:[${CONTINUOUS_CHAR}]\\p{M}*)+`, 'gu');
+/** One character of such a run: a letter and the marks that follow it. */
+const RUN_UNIT = /\P{M}\p{M}*/gu;
+
+/**
+ * A word as the index's tokenizer cuts it (`unicode61` with `categories 'L* N* Co M*'`, schema
+ * migration 8): a run of letters, digits, private-use characters and marks.
+ */
+const WORD = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
+
+/** The characters of a run, each with its marks. */
+function units(run: string): string[] {
+  return run.match(RUN_UNIT) ?? [];
+}
+
+/** Unigrams and overlapping bigrams of a run, for the index. */
+function indexRun(run: string): string {
+  const u = units(run);
+  let out = ` ${u.join(' ')}`;
+  for (let i = 0; i + 1 < u.length; i++) out += ` ${u[i]}${u[i + 1]}`;
+  return `${out} `;
+}
+
+/**
+ * What the full-text index is given for a sample text: NFKC, with every run of a continuous script
+ * replaced by its characters and overlapping bigrams, set apart by spaces (see the module comment).
+ * ASCII text is returned as is (the same string). Deterministic; never throws.
+ */
+export function searchText(text: string): string {
+  if (!NON_ASCII.test(text)) return text;
+  return text.normalize('NFKC').replace(CONTINUOUS_RUN, indexRun);
+}
+
+/**
+ * The terms a query is made of, in order of first appearance, without repeats (compared lowercased):
+ * the query in NFKC, each run of a continuous script as its overlapping bigrams (a one-character run as
+ * that character), every other word (letters, digits, marks) as it is. Punctuation and symbols are
+ * not terms: `x^2+1` -> `x`, `2`, `1`; `gen-itgc` -> `gen`, `itgc`.
+ */
+export function searchTerms(query: string): string[] {
+  const q = query.normalize('NFKC');
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const add = (t: string) => {
+    const key = t.toLowerCase();
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(t);
+  };
+  let last = 0;
+  const words = (s: string) => {
+    for (const w of s.match(WORD) ?? []) add(w);
+  };
+  for (const m of q.matchAll(CONTINUOUS_RUN)) {
+    words(q.slice(last, m.index));
+    const u = units(m[0]);
+    if (u.length === 1) add(u[0]);
+    for (let i = 0; i + 1 < u.length; i++) add(u[i] + u[i + 1]);
+    last = m.index + m[0].length;
+  }
+  words(q.slice(last));
+  return out;
+}
+
+/**
+ * The FTS5 query for what a user typed: every term of it ({@link searchTerms}) must occur in the
+ * sample, anywhere (AND; the index keeps no positions, so there are no phrase queries):
+ * `sum of roots` -> `"sum" "of" "roots"`, `面积是12` -> `"面积" "积是" "12"`. Each term is quoted, so
+ * FTS5 operators and punctuation in the input are never query syntax. Nothing searchable gives `""`,
+ * which matches no sample.
+ */
+export function ftsQuery(text: string): string {
+  const terms = searchTerms(text);
+  if (terms.length === 0) return '""';
+  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' ');
+}
+
+/** Folds one piece of text for matching as the index does: NFKC, then Latin diacritics removed, lower case. */
+function fold(s: string): string {
+  return s
+    .normalize('NFKC')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+}
+
+/** A letter, digit or mark (a term's neighbour that makes it part of a longer word). */
+const WORD_CHAR = /[\p{L}\p{N}\p{Co}\p{M}]/u;
+const CONTINUOUS_TEST = new RegExp(`[${CONTINUOUS_CHAR}]`, 'u');
+const GRAPHEMES = new Intl.Segmenter('und', { granularity: 'grapheme' });
+
+/**
+ * Whether a neighbouring character makes a term part of a longer word: a letter, digit or mark, but not
+ * one of a continuous script (its runs are set apart from the words around them: `答えは１２です` holds `12`).
+ */
+function joins(c: string): boolean {
+  return c !== '' && WORD_CHAR.test(c) && !CONTINUOUS_TEST.test(c);
+}
+
+/**
+ * Where the first term of `query` occurs in `text` as the index matches it (case, width and Latin
+ * diacritics folded; a term of a spaced script as a whole word, a bigram of a continuous script
+ * anywhere): `{ start, end }` in UTF-16 code units of `text`, or null when no term is found (a term
+ * may be a false match of the index, see the module comment).
+ */
+export function findTerm(text: string, query: string): { start: number; end: number } | null {
+  const terms = searchTerms(query).map(fold);
+  if (terms.length === 0) return null;
+  // the folded text, and for each of its code units the code unit of `text` it comes from
+  let folded = '';
+  const from: number[] = [];
+  const ascii = !NON_ASCII.test(text);
+  if (ascii) folded = text.toLowerCase();
+  else {
+    // grapheme by grapheme: NFKC composes within one (Hangul jamo, a letter and its marks)
+    for (const { segment, index } of GRAPHEMES.segment(text)) {
+      const f = segment.length === 1 && segment.charCodeAt(0) < 0x80 ? segment.toLowerCase() : fold(segment);
+      folded += f;
+      for (let k = 0; k < f.length; k++) from.push(index);
+    }
+  }
+  const orig = (k: number) => (ascii ? k : k < from.length ? from[k] : text.length);
+  let best: { start: number; end: number } | null = null;
+  for (const t of terms) {
+    if (t === '') continue;
+    const whole = !CONTINUOUS_TEST.test(t);
+    for (let at = folded.indexOf(t); at !== -1; at = folded.indexOf(t, at + 1)) {
+      if (best && orig(at) >= best.start) break;
+      const before = at > 0 ? folded[at - 1] : '';
+      const after = folded[at + t.length] ?? '';
+      if (whole && (joins(before) || joins(after))) continue;
+      const start = orig(at);
+      const end = at + t.length >= folded.length ? text.length : orig(at + t.length);
+      best = { start, end: Math.max(end, start + 1) };
+      break;
+    }
+  }
+  return best;
+}
+
+/** Marks around the matched term in a {@link snippet}. */
+export const SNIPPET_OPEN = '«';
+export const SNIPPET_CLOSE = '»';
+
+/**
+ * A one-line excerpt of `text` around the first match of `query` ({@link findTerm}), the match
+ * between « and », whitespace collapsed, about `width` characters, `…` where the text is cut; the
+ * start of the text when no term is found there. Control characters are left as they are: escape them
+ * for the terminal (text.ts `escapeControl`).
+ */
+export function snippet(text: string, query: string, width = 100): string {
+  const hit = findTerm(text, query);
+  const flat = (s: string) => s.replace(/\s+/g, ' ');
+  if (!hit) {
+    const head = flat(text).trim();
+    return head.length <= width ? head : `${head.slice(0, width - 1)}…`;
+  }
+  const before = Math.max(0, Math.floor((width - (hit.end - hit.start)) / 3));
+  const from = Math.max(0, hit.start - before);
+  const to = Math.min(text.length, from + width + (hit.end - hit.start));
+  const lead = flat(text.slice(from, hit.start)).trimStart();
+  const tail = flat(text.slice(hit.end, to)).trimEnd();
+  return `${from > 0 ? '…' : ''}${lead}${SNIPPET_OPEN}${flat(text.slice(hit.start, hit.end))}${SNIPPET_CLOSE}${tail}${to < text.length ? '…' : ''}`;
+}

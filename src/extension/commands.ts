@@ -1,0 +1,474 @@
+/**
+ * The Trace Inspector commands: their registration (ids as contributed in package.json) and the
+ * handlers that are only user interface (quick picks, input boxes, dialogs). The state they act on
+ * (sessions, the tree, the status bar) lives in the {@link Extension} of extension.ts.
+ */
+import * as vscode from 'vscode';
+import { STANDARD_LABELS } from '../core/index/annotations';
+import { comparisonPairs, guessBaseModel } from '../core/index/labels';
+import type { ModelRow } from '../core/index/traceIndex';
+import type { Extension } from './extension';
+import { registerNavigation } from './navigation';
+import { registerPanels } from './problemPanel';
+import { describeFilter, type Node, type TreeFilter } from './problemTree';
+import { sampleUri } from './sampleDocument';
+import { trainingFilterTitle, trainingSeries } from './panelData';
+import { readSettings, type FolderSession } from './session';
+
+/** Registers every `traceInspector.*` command (and the panels' commands); returns what to dispose on deactivation. */
+export function registerCommands(ext: Extension): vscode.Disposable[] {
+  const disposables: vscode.Disposable[] = [];
+  // biome-ignore lint/suspicious/noExplicitAny: VS Code passes command arguments untyped (registerCommand's own signature)
+  const cmd = (id: string, fn: (...args: any[]) => unknown) =>
+    disposables.push(vscode.commands.registerCommand(id, fn));
+  cmd('traceInspector.index', () => ext.index('command'));
+  cmd('traceInspector.cancelIndexing', () => ext.active()?.cancelIndexing());
+  cmd('traceInspector.rebuildIndex', async () => {
+    const s = ext.active();
+    if (!s) return;
+    if (s.isIndexing) {
+      void vscode.window.showInformationMessage('Trace Inspector: indexing is running; rebuild when it finishes.');
+      return;
+    }
+    s.index.clearIndexedData(); // every file is then re-read; annotations are kept
+    s.fireChanged();
+    await ext.index('command');
+  });
+  cmd('traceInspector.filter', () => pickFilter(ext));
+  cmd('traceInspector.filterProblems', (f: unknown) => {
+    const v = validateFilter(f);
+    if (v) ext.setFilter(v);
+    else void vscode.window.showErrorMessage('Trace Inspector: invalid filter');
+  });
+  cmd('traceInspector.search', async (q?: string) => {
+    const query =
+      typeof q === 'string'
+        ? q
+        : await vscode.window.showInputBox({
+            title: 'Search sample text',
+            prompt:
+              'Samples holding every one of these words, anywhere (case and accents ignored; no phrases, OR or wildcards)',
+          });
+    if (query?.trim()) ext.setFilter({ kind: 'search', query: query.trim() });
+  });
+  cmd('traceInspector.clearFilter', () => ext.setFilter({ kind: 'all' }));
+  cmd('traceInspector.groupByModel', () => {
+    ext.tree.mode = 'model';
+    ext.tree.refresh();
+    ext.updateChrome();
+  });
+  cmd('traceInspector.groupByProblem', () => {
+    ext.tree.mode = 'problem';
+    ext.tree.refresh();
+    ext.updateChrome();
+  });
+  cmd('traceInspector.chooseBaseModel', () => chooseModel(ext, 'base'));
+  cmd('traceInspector.chooseFocusModel', () => chooseModel(ext, 'focus'));
+  cmd('traceInspector.choosePair', () => choosePair(ext));
+  // Internal (not in package.json): a panel of another folder asks the tree to show its folder.
+  cmd('traceInspector.showFolder', async (uri: unknown) => {
+    const folder = (vscode.workspace.workspaceFolders ?? []).find((f) => f.uri.toString() === uri);
+    if (folder) await ext.setActiveFolder(folder);
+  });
+  cmd('traceInspector.chooseFolder', async () => {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const current = ext.activeFolder();
+    const pick = await vscode.window.showQuickPick(
+      folders.map((f) => ({
+        label: f.name,
+        description: f.uri.toString() === current?.uri.toString() ? '(shown)' : undefined,
+        detail: f.uri.fsPath,
+        folder: f,
+      })),
+      { title: 'Results folder to show in the Problems tree' },
+    );
+    if (pick) await ext.setActiveFolder(pick.folder);
+  });
+  cmd('traceInspector.openSample', (arg: unknown) => ext.openSample(arg));
+  cmd('traceInspector.openSamplePreview', (arg: unknown) => ext.openSample(arg, true));
+  cmd('traceInspector.annotate', (arg: unknown) => annotate(ext, arg));
+  cmd('traceInspector.clearAnnotation', (arg: unknown) => {
+    const s = ext.sessionOfArg(arg);
+    const id = ext.sampleIdOf(arg);
+    const ref = id !== undefined ? s?.annotations.refOf(id) : undefined;
+    if (s && ref) {
+      s.annotations.remove(ref);
+      s.fireChanged();
+    }
+  });
+  cmd('traceInspector.compareSamples', (arg: unknown, selected?: unknown[]) => compare(ext, arg, selected));
+  cmd('traceInspector.selectForCompare', (arg: unknown) => {
+    const id = ext.sampleIdOf(arg);
+    ext.compareWith = id !== undefined ? { sampleId: id } : undefined;
+  });
+  cmd('traceInspector.loadMore', (node: Node) => {
+    if (node?.type === 'more') node.load();
+  });
+  cmd('traceInspector.exportAnnotations', async () => {
+    const s = ext.active();
+    if (!s) return;
+    const target = await vscode.window.showSaveDialog({
+      filters: { 'JSON Lines': ['jsonl'] },
+      defaultUri: vscode.Uri.joinPath(s.folder.uri, 'annotations.jsonl'),
+    });
+    if (!target) return;
+    const n = s.annotations.exportJsonl(target.fsPath, true);
+    void vscode.window.showInformationMessage(`Trace Inspector: exported ${n} annotations.`);
+  });
+  cmd('traceInspector.importAnnotations', async () => {
+    const s = ext.active();
+    if (!s) return;
+    const [file] =
+      (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'JSON Lines': ['jsonl'] } })) ?? [];
+    if (!file) return;
+    const r = s.annotations.importJsonl(file.fsPath, vscode.workspace.asRelativePath(file));
+    if (r.diagnostics.length) s.publishDiagnostics([...s.index.diagnostics(), ...r.diagnostics]);
+    void vscode.window.showInformationMessage(
+      `Trace Inspector: imported ${r.added} new and ${r.updated} updated annotations${r.diagnostics.length ? `; ${r.diagnostics.length} bad lines (see Problems)` : ''}.`,
+    );
+    s.fireChanged();
+  });
+  cmd('traceInspector.showOutput', () => ext.output.show());
+  disposables.push(
+    ...registerPanels(ext.context, (folder) => (folder === undefined ? ext.active() : ext.sessionFor(folder)), {
+      position: (id) => ext.nav.position(id),
+    }),
+    ...registerNavigation(ext.nav),
+  );
+  disposables.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('traceInspector.sqliteDriver')) {
+        // One SQLite driver per process (two copies of SQLite on one file can corrupt it): a new
+        // choice applies to the next extension host.
+        void vscode.window.showInformationMessage(
+          'Trace Inspector: the SQLite driver changes when the window is reloaded (Developer: Reload Window).',
+        );
+      }
+      if (e.affectsConfiguration('traceInspector')) ext.onSessionChanged();
+      // another threshold changes which samples are graded: read the folder again
+      if (e.affectsConfiguration('traceInspector.correctThreshold')) void ext.autoIndex();
+      // another Inspect scorer gives other verdicts, another mapping file other records: the folder is read again
+      if (e.affectsConfiguration('traceInspector.scorer') || e.affectsConfiguration('traceInspector.mappingFile'))
+        void ext.autoIndex();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void ext.autoIndex()),
+  );
+  return disposables;
+}
+
+/** The label picker's hint: what its keys do (checked by the keyboard e2e test). */
+export const LABEL_PICKER_HINT = 'Type a label (new or listed) and Enter · or ↓, Space to check several';
+
+/**
+ * The label picker: a multi-select quick pick of `labels` with `checked` checked. Keys (as VS Code's
+ * multi-select quick pick handles them, plus one rule): typing filters; ↓ moves into the list, where
+ * Space checks or unchecks; Enter accepts the checked labels and, when text is typed, the highlighted
+ * label too (the first label containing the text), or the text as a new label when no label contains
+ * it. Resolves undefined on Escape.
+ */
+function pickLabels(labels: string[], checked: string[], title: string): Promise<string[] | undefined> {
+  const qp = vscode.window.createQuickPick<vscode.QuickPickItem>();
+  qp.canSelectMany = true;
+  qp.title = title;
+  qp.placeholder = LABEL_PICKER_HINT;
+  qp.items = labels.map((label) => ({ label }));
+  qp.selectedItems = qp.items.filter((i) => checked.includes(i.label));
+  return new Promise((resolve) => {
+    let result: string[] | undefined;
+    qp.onDidAccept(() => {
+      const picked = qp.selectedItems.map((i) => i.label);
+      const typed = qp.value.trim();
+      if (typed) {
+        // The label the typed text names: an exact match, the highlighted row, the first label
+        // containing the text, else the text itself as a new label.
+        const t = typed.toLowerCase();
+        const add =
+          labels.find((l) => l.toLowerCase() === t) ??
+          qp.activeItems.find((i) => i.label.toLowerCase().includes(t))?.label ??
+          labels.find((l) => l.toLowerCase().includes(t)) ??
+          typed;
+        if (!picked.includes(add)) picked.push(add);
+      }
+      result = picked;
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      qp.dispose();
+      resolve(result);
+    });
+    qp.show();
+  });
+}
+
+async function annotate(ext: Extension, arg: unknown): Promise<void> {
+  const s = ext.sessionOfArg(arg);
+  const id = ext.sampleIdOf(arg);
+  const ref = id !== undefined ? s?.annotations.refOf(id) : undefined;
+  if (!s || !ref) {
+    void vscode.window.showInformationMessage('Trace Inspector: open or select a sample to annotate.');
+    return;
+  }
+  const current = s.annotations.get(ref);
+  const labels = [...new Set([...STANDARD_LABELS, ...s.annotations.labelsInUse(), ...(current?.labels ?? [])])];
+  const d = s.index.sample(id!);
+  const where = d
+    ? `problem ${s.index.problem(d.problemId)?.problemId ?? '?'} · ${s.shortLabel(s.index.model(d.modelId) ?? { id: -1, label: '?' })} · sample ${d.sampleIndex}`
+    : 'sample';
+  const chosen = await pickLabels(labels, current?.labels ?? [], `Annotate ${where}: labels`);
+  if (!chosen) return;
+  const note = await vscode.window.showInputBox({
+    title: `Annotate ${where}: note`,
+    prompt: 'Free-text note (optional); Enter saves, Escape cancels',
+    value: current?.note ?? '',
+  });
+  if (note === undefined) return;
+  try {
+    s.annotations.set(ref, chosen, note);
+  } catch (e) {
+    void vscode.window.showErrorMessage(
+      `Trace Inspector: the annotation was not saved (${(e as Error).message}); try again when indexing finishes.`,
+    );
+    return;
+  }
+  const mirror = s.annotations.writeMirror();
+  if (!mirror.ok)
+    void vscode.window.showWarningMessage(
+      `Trace Inspector: annotation saved in the index, but the mirror file could not be written: ${mirror.error}`,
+    );
+  s.fireChanged();
+}
+
+async function compare(ext: Extension, arg: unknown, selected?: unknown[]): Promise<void> {
+  const s = ext.active();
+  if (!s) return;
+  // From the context menu VS Code passes the clicked node and the selection; from the palette,
+  // nothing: then the tree's selection (two samples) or the active sample tab is used.
+  const treeSelection = ext.view.selection.filter((n) => n.type === 'sample');
+  const source =
+    selected && selected.length >= 2
+      ? selected
+      : arg === undefined && treeSelection.length >= 2
+        ? treeSelection
+        : [arg];
+  const ids = source.map((x) => ext.sampleIdOf(x)).filter((x): x is number => x !== undefined);
+  let [a, b] = ids;
+  if (b === undefined) {
+    if (a === undefined) {
+      void vscode.window.showInformationMessage(
+        'Trace Inspector: select two samples in the tree (Ctrl/Cmd+click), then run "Compare Samples".',
+      );
+      return;
+    }
+    if (!ext.compareWith || ext.compareWith.sampleId === a) {
+      ext.compareWith = { sampleId: a };
+      void vscode.window.showInformationMessage(
+        'Trace Inspector: sample selected for comparison; now run "Compare Samples" on another sample (or select two samples in the tree).',
+      );
+      return;
+    }
+    b = a;
+    a = ext.compareWith.sampleId;
+  }
+  ext.compareWith = undefined;
+  const left = sampleUri(s, { id: a });
+  const right = sampleUri(s, { id: b });
+  if (!left || !right) return;
+  const da = s.index.sample(a)!;
+  const db = s.index.sample(b)!;
+  const name = (d: typeof da) => `${s.index.model(d.modelId)?.label ?? '?'} #${d.sampleIndex}`;
+  await vscode.commands.executeCommand('vscode.diff', left, right, `${name(da)} ↔ ${name(db)}`);
+}
+
+/** The folder's indexed models; undefined (and says so) when none is indexed yet. */
+function indexedModels(s: FolderSession): ModelRow[] | undefined {
+  const models = s.models();
+  if (models.length) return models;
+  void vscode.window.showInformationMessage('Trace Inspector: no models indexed yet.');
+  return undefined;
+}
+
+async function chooseModel(ext: Extension, which: 'base' | 'focus'): Promise<void> {
+  const s = ext.active();
+  const models = s ? indexedModels(s) : undefined;
+  if (!s || !models) return;
+  const current = which === 'base' ? s.baseModel() : s.focusModel();
+  const pick = await vscode.window.showQuickPick(
+    models.map((m) => ({
+      label: m.label,
+      description: `${m.problems} problems · ${m.correct}/${m.samples} correct`,
+      detail: m.displayId,
+      model: m,
+      picked: m.id === current?.id,
+    })),
+    {
+      title: which === 'base' ? 'Choose the base model' : 'Choose the model in focus (the model filters are about)',
+      placeHolder: current ? `current: ${current.label}` : undefined,
+    },
+  );
+  if (!pick) return;
+  if (which === 'base') await s.setBaseModel(pick.model);
+  else await s.setFocusModel(pick.model);
+}
+
+/**
+ * Choose Models to Compare: one pick sets the model in focus and, while the base is a guess, the base
+ * with it (each model against its own run's base, as the overview and the CLI report pair them);
+ * with a chosen base, every model against it. The last item changes the base itself.
+ */
+async function choosePair(ext: Extension): Promise<void> {
+  const s = ext.active();
+  const models = s ? indexedModels(s) : undefined;
+  if (!s || !models) return;
+  const guessed = s.baseModelIsGuess();
+  const pairs = comparisonPairs(models, guessed ? models[guessBaseModel(models)] : s.baseModel(), !guessed);
+  const focus = s.focusModel();
+  type Item = vscode.QuickPickItem & { model?: ModelRow; base?: true };
+  const items: Item[] = pairs.map(([b, m]) => ({
+    label: s.shortLabel(m),
+    description: `vs ${s.shortLabel(b)}${m.id === focus?.id ? '  (current)' : ''}`,
+    detail: `${m.displayId}  vs  ${b.displayId}`,
+    model: m,
+  }));
+  items.push({ label: '$(home) Choose the base model instead…', base: true });
+  const pick = await vscode.window.showQuickPick(items, {
+    title: 'Choose the models to compare',
+    placeHolder: guessed
+      ? 'Each model is compared with the base of its own run'
+      : `Every model is compared with the chosen base ${s.baseModel()?.displayId ?? ''}`,
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
+  if (!pick) return;
+  if (pick.base) return chooseModel(ext, 'base');
+  if (pick.model) await s.setFocusModel(pick.model);
+}
+
+async function pickFilter(ext: Extension): Promise<void> {
+  const s = ext.active();
+  if (!s) return;
+  const focus = s.focusModel();
+  const base = s.baseModel();
+  type Item = vscode.QuickPickItem & { filter?: TreeFilter; action?: 'search' | 'label' | 'level' };
+  const items: Item[] = [
+    { label: '$(list-flat) All problems', filter: { kind: 'all' } },
+    {
+      label: '$(error) Failing problems',
+      description: `${focus?.label ?? 'model'} never solves them`,
+      filter: { kind: 'failing' },
+    },
+    {
+      label: '$(arrow-down) Lost by RL',
+      description: `base solves, ${focus?.label ?? 'model'} never does`,
+      filter: { kind: 'lost' },
+    },
+    {
+      label: '$(arrow-up) Gained by RL',
+      description: `${focus?.label ?? 'model'} solves, base ${base?.label ?? ''} never does`,
+      filter: { kind: 'gained' },
+    },
+    {
+      label: '$(graph) Low accuracy',
+      description: `${focus?.label ?? 'model'} below ${Math.round(100 * readSettings(s.folder).lowAccuracyThreshold)}% correct`,
+      filter: { kind: 'lowAccuracy' },
+    },
+    {
+      label: '$(question) Lucky guesses? (review queue)',
+      description: `${focus?.label ?? 'model'} correct on problems it solves at most ${Math.round(100 * readSettings(s.folder).luckyGuessThreshold)}% of the time`,
+      detail: 'Next Sample (Alt+]) then steps through those correct samples; Annotate (Alt+A) labels them',
+      filter: { kind: 'luckyGuess' },
+    },
+    {
+      label: '$(warning) Grader disagreements',
+      description: 'the same answer (by answer equivalence) graded correct in one sample and incorrect in another',
+      filter: { kind: 'graderDisagreements' },
+    },
+    ...trainingFilterItems(s),
+    ...(s.index.levels().length ? [{ label: '$(layers) By difficulty level…', action: 'level' as const }] : []),
+    { label: '$(tag) By annotation label…', action: 'label' },
+    { label: '$(search) Search sample text…', action: 'search' },
+  ];
+  const pick = await vscode.window.showQuickPick(items, {
+    title: 'Filter problems',
+    placeHolder: describeFilter(ext.tree.filter, focus, base),
+  });
+  if (!pick) return;
+  if (pick.filter) return ext.setFilter(pick.filter);
+  if (pick.action === 'search') return void vscode.commands.executeCommand('traceInspector.search');
+  if (pick.action === 'level') {
+    const levels = s.index.levels();
+    if (!levels.length)
+      return void vscode.window.showInformationMessage('Trace Inspector: this folder records no difficulty levels.');
+    const level = await vscode.window.showQuickPick(levels, { title: 'Difficulty level' });
+    if (level) ext.setFilter({ kind: 'level', level });
+  }
+  if (pick.action === 'label') {
+    const labels = s.annotations.labelsInUse();
+    if (!labels.length) return void vscode.window.showInformationMessage('Trace Inspector: no annotation labels yet.');
+    const label = await vscode.window.showQuickPick(labels, { title: 'Annotation label' });
+    if (label) ext.setFilter({ kind: 'label', label });
+  }
+}
+
+/** "Lost during training" and "Solved only at late steps" for the series of the model in focus (else the first series). */
+function trainingFilterItems(s: FolderSession): (vscode.QuickPickItem & { filter: TreeFilter })[] {
+  const focus = s.focusModel();
+  const all = trainingSeries(s.index, {
+    baseId: s.baseModel()?.id,
+    focusId: focus?.id,
+    baseIsChoice: !s.baseModelIsGuess(),
+    stepPattern: readSettings(s.folder).stepPattern,
+  }).trajectories;
+  const t = all.find((x) => focus !== undefined && x.ids.models.includes(focus.id)) ?? all[0];
+  if (!t) return [];
+  return (['lost', 'late'] as const).map((which) => ({
+    label: which === 'lost' ? '$(arrow-down) Lost during training' : '$(history) Solved only at late steps',
+    description: trainingFilterTitle(t, which).replace(/^[^:]*\(/, '('),
+    filter: { kind: 'training', which, series: t.name, title: trainingFilterTitle(t, which) },
+  }));
+}
+
+/** Validates a filter passed to `traceInspector.filterProblems` (from webviews or other extensions). */
+export function validateFilter(f: unknown): TreeFilter | undefined {
+  if (!f || typeof f !== 'object') return undefined;
+  const o = f as Record<string, unknown>;
+  switch (o.kind) {
+    case 'all':
+    case 'failing':
+    case 'lost':
+    case 'gained':
+    case 'graderDisagreements':
+      return { kind: o.kind };
+    case 'lowAccuracy':
+    case 'luckyGuess':
+      return typeof o.threshold === 'number' && o.threshold >= 0 && o.threshold <= 1
+        ? { kind: o.kind, threshold: o.threshold }
+        : { kind: o.kind };
+    case 'level':
+      return typeof o.level === 'string' ? { kind: 'level', level: o.level } : undefined;
+    case 'label':
+      return typeof o.label === 'string' ? { kind: 'label', label: o.label } : undefined;
+    case 'search':
+      return typeof o.query === 'string' && o.query.trim() ? { kind: 'search', query: o.query } : undefined;
+    case 'training':
+      return (o.which === 'lost' || o.which === 'late') &&
+        (o.series === undefined || typeof o.series === 'string') &&
+        (o.title === undefined || typeof o.title === 'string')
+        ? {
+            kind: 'training',
+            which: o.which,
+            series: o.series as string | undefined,
+            title: o.title as string | undefined,
+          }
+        : undefined;
+    case 'problems':
+      return Array.isArray(o.problemIds) && o.problemIds.every((x) => Number.isInteger(x))
+        ? {
+            kind: 'problems',
+            problemIds: o.problemIds as number[],
+            title: typeof o.title === 'string' ? o.title : undefined,
+          }
+        : undefined;
+    default:
+      return undefined;
+  }
+}

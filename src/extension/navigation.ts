@@ -1,0 +1,171 @@
+/**
+ * Keyboard stepping through samples: Next / Previous Sample, Next / Previous Problem and Next
+ * Unannotated Sample (keybindings in package.json, active in the Problems tree, a sample tab, the
+ * sample preview and the problem view). Each step follows the tree's current filter, grouping and
+ * order (sampleOrder.ts), shows the sample in the one preview tab without taking the keyboard away,
+ * and selects it in the tree.
+ *
+ * Where a step starts: the sample the command names (the preview's toolbar passes it), else the last
+ * thing the user looked at: the sample shown in the preview or a sample tab, or the node selected in
+ * the tree; with nothing yet, the first problem's samples of the model in focus.
+ */
+import * as vscode from 'vscode';
+import type { Extension } from './extension';
+import { describeFilter, type Node } from './problemTree';
+import { type Cursor, positionOf, type Step, stepFrom } from './sampleOrder';
+import { parseSampleUri } from './sampleDocument';
+
+export const STEP_COMMANDS: Record<Step, string> = {
+  next: 'traceInspector.nextSample',
+  previous: 'traceInspector.previousSample',
+  nextProblem: 'traceInspector.nextProblem',
+  previousProblem: 'traceInspector.previousProblem',
+  nextUnannotated: 'traceInspector.nextUnannotated',
+};
+
+/** What a step starts from, kept up to date as the user moves around. */
+export class Navigator implements vscode.Disposable {
+  private cursor: Cursor | undefined;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(private readonly ext: Extension) {
+    this.subs.push(
+      ext.view.onDidChangeSelection((e) => {
+        const c = e.selection.length === 1 ? this.cursorOfNode(e.selection[0]) : undefined;
+        if (c) this.cursor = c;
+      }),
+      vscode.window.onDidChangeActiveTextEditor((e) => {
+        const id = e ? this.sampleOfUri(e.document.uri) : undefined;
+        if (id !== undefined) this.cursor = { sampleId: id };
+      }),
+    );
+  }
+
+  /** Forgets the starting point (the tree now shows another folder, whose row ids differ). */
+  reset(): void {
+    this.cursor = undefined;
+  }
+
+  /** The sample the user last looked at or selected, if the last thing was a sample. */
+  currentSample(): number | undefined {
+    return this.cursor && 'sampleId' in this.cursor ? this.cursor.sampleId : undefined;
+  }
+
+  /** Records the sample the user is reading (a preview or a sample tab was opened). */
+  shown(sampleId: number): void {
+    this.cursor = { sampleId };
+  }
+
+  private sampleOfUri(uri: vscode.Uri): number | undefined {
+    const a = parseSampleUri(uri);
+    const s = this.ext.active();
+    return a && s ? s.index.findSample(a.problemKey, a.modelKey, a.sampleIndex) : undefined;
+  }
+
+  /** A tree node as a starting point: a sample, or the place before the first sample under the node. */
+  private cursorOfNode(node: Node): Cursor | undefined {
+    const s = this.ext.active();
+    switch (node.type) {
+      case 'sample':
+        return { sampleId: node.sample.id };
+      case 'verdict':
+        return { problemId: node.problemId, modelId: node.modelId };
+      case 'model':
+        if (node.problemId !== undefined) return { problemId: node.problemId, modelId: node.model.id };
+        return this.firstProblem(node.model.id);
+      case 'problem': {
+        const modelId = node.modelId ?? s?.focusModel()?.id;
+        return modelId !== undefined ? { problemId: node.problem.id, modelId } : undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** Before the first sample of the first problem the tree lists for `modelId`. */
+  private firstProblem(modelId: number): Cursor | undefined {
+    const s = this.ext.active();
+    const first = s ? this.ext.tree.order(s).problems(modelId)[0] : undefined;
+    return first !== undefined ? { problemId: first, modelId } : undefined;
+  }
+
+  /** Where a command invoked with `arg` starts: the sample or node it names, else the last one seen. */
+  private start(arg: unknown): Cursor | undefined {
+    if (arg && typeof arg === 'object') {
+      const a = arg as { sampleId?: unknown; type?: string; folder?: unknown };
+      // A sample of another workspace folder (a preview left from before a switch): start as if fresh.
+      if (typeof a.folder === 'string' && a.folder !== this.ext.active()?.folder.uri.toString())
+        return this.start(undefined);
+      if (typeof a.sampleId === 'number') return { sampleId: a.sampleId };
+      if (typeof a.type === 'string') return this.cursorOfNode(arg as Node);
+    }
+    if (arg instanceof vscode.Uri) {
+      const id = this.sampleOfUri(arg);
+      if (id !== undefined) return { sampleId: id };
+    }
+    const s = this.ext.active();
+    if (this.cursor && 'sampleId' in this.cursor && !s?.index.sample(this.cursor.sampleId)) this.cursor = undefined;
+    if (this.cursor) return this.cursor;
+    const focus = s?.focusModel();
+    return focus ? this.firstProblem(focus.id) : undefined;
+  }
+
+  /** Runs one step: shows the sample in the preview (keyboard stays put) and selects it in the tree. */
+  async step(how: Step, arg?: unknown): Promise<void> {
+    const s = this.ext.active();
+    if (!s) return;
+    const from = this.start(arg);
+    if (!from) {
+      vscode.window.setStatusBarMessage('Trace Inspector: no samples to step through', 4000);
+      return;
+    }
+    const order = this.ext.tree.order(s);
+    const sample = stepFrom(s.index, order, from, how);
+    if (!sample) {
+      const model = s.index.model('sampleId' in from ? (s.index.sample(from.sampleId)?.modelId ?? -1) : from.modelId);
+      const what = how === 'nextUnannotated' ? 'unannotated sample' : how.endsWith('Problem') ? 'problem' : 'sample';
+      const where = how.startsWith('previous') ? 'before this one' : 'after this one';
+      vscode.window.setStatusBarMessage(
+        `$(info) Trace Inspector: no ${what} ${where} for ${model ? s.shortLabel(model) : 'this model'} (${describeFilter(this.ext.tree.filter, s.focusModel(), s.baseModel())})`,
+        5000,
+      );
+      return;
+    }
+    this.cursor = { sampleId: sample.id };
+    await this.ext.openSample({ sampleId: sample.id }, true, true);
+    if (this.ext.view.visible) {
+      // Pressed in the tree (the keybinding says so): the tree's keyboard cursor moves along, so
+      // Enter and the arrow keys go on from the sample shown; elsewhere the keyboard stays where it is.
+      const focus = !!arg && typeof arg === 'object' && (arg as { focusTree?: unknown }).focusTree === true;
+      this.ext.tree.showPagesOf(s, sample);
+      await this.ext.view
+        .reveal(this.ext.tree.sampleNode(s, sample), { select: true, focus })
+        .then(undefined, () => undefined); // a node the tree cannot show (a page not loaded yet) is no error
+    }
+  }
+
+  /** "Problem 2 of 5 (Failing: …) · sample 3 of 8" for the preview's header; null outside the tree's list. */
+  position(sampleId: number): string | null {
+    const s = this.ext.active();
+    if (!s) return null;
+    const p = positionOf(s.index, this.ext.tree.order(s), sampleId);
+    if (!p) return null;
+    const f = this.ext.tree.filter;
+    const filter = f.kind === 'all' ? '' : ` (${describeFilter(f, s.focusModel(), s.baseModel())})`;
+    return `Problem ${p.problem} of ${p.problems}${filter} · sample ${p.sample} of ${p.samples}`;
+  }
+
+  dispose(): void {
+    for (const d of this.subs) d.dispose();
+  }
+}
+
+/**
+ * Registers the five stepping commands (argument: `{ sampleId }`, a tree node, or nothing; the
+ * tree's keybindings pass `{ focusTree: true }`).
+ */
+export function registerNavigation(nav: Navigator): vscode.Disposable[] {
+  return (Object.keys(STEP_COMMANDS) as Step[]).map((how) =>
+    vscode.commands.registerCommand(STEP_COMMANDS[how], (arg?: unknown) => nav.step(how, arg)),
+  );
+}

@@ -1,0 +1,182 @@
+/**
+ * The sample preview: one sample rendered for reading (Markdown with math, `<think>` blocks
+ * collapsed), under a header with the problem, the model and its role, the verdict, the extracted and
+ * reference answers, and the annotation. One preview tab is reused for every sample; the toolbar runs
+ * the same commands as the keybindings (next / previous sample and problem, next unannotated,
+ * annotate). Model output is rendered by markdown.ts (no raw HTML, inert links, KaTeX without trust)
+ * and DOMPurify; a link in it is a span that, when clicked, asks the host, which asks the user.
+ */
+import { h, replace } from './dom';
+import { renderTraceInto, type TraceRender } from './traceRender';
+import type { Rpc } from './rpc';
+import type { PanelState, PreviewAction, SamplePreview } from '../src/shared/protocol';
+
+export class PreviewView {
+  private render: TraceRender | undefined;
+  private question: TraceRender | undefined;
+  private generation = 0;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly rpc: Rpc,
+    private state: PanelState,
+  ) {
+    // Links in model output are inert spans; a click asks the host (which asks the user) to open one.
+    root.addEventListener('click', (e) => {
+      const link = (e.target as Element | null)?.closest?.('.md-link');
+      const url = link?.getAttribute('title');
+      if (url && /^https?:\/\//i.test(url)) void this.rpc.request('openLink', { url }).catch(() => undefined);
+    });
+  }
+
+  /** Shows another sample in the same view (the host reuses one preview tab). */
+  show(state: PanelState): void {
+    this.state = state;
+    this.rpc.setState(state);
+    void this.load();
+  }
+
+  rerenderCharts(): void {
+    /* no charts */
+  }
+
+  async load(): Promise<void> {
+    const gen = ++this.generation;
+    const id = this.state.sampleId;
+    if (id === undefined) {
+      replace(this.root, h('p', { className: 'muted' }, 'No sample selected.'));
+      return;
+    }
+    try {
+      const p = await this.rpc.request('getSamplePreview', { sampleId: id });
+      if (gen !== this.generation) return;
+      this.rpc.setState({
+        ...this.state,
+        problemKey: `${p.problem.dataset}\x1f${p.problem.problemId}`,
+        sampleIndex: p.sampleIndex,
+      });
+      this.renderSample(p);
+    } catch (e) {
+      if (gen === this.generation)
+        replace(this.root, h('p', { className: 'error' }, `Could not load the sample: ${(e as Error).message}`));
+    }
+  }
+
+  private action(action: PreviewAction, sampleId: number): void {
+    void this.rpc.request('previewAction', { action, sampleId }).catch(() => undefined);
+  }
+
+  private button(label: string, title: string, action: PreviewAction, sampleId: number): HTMLElement {
+    return h(
+      'vscode-button',
+      { appearance: 'secondary', title, 'aria-label': title, onclick: () => this.action(action, sampleId) },
+      label,
+    );
+  }
+
+  private renderSample(p: SamplePreview): void {
+    this.render?.cancel();
+    this.question?.cancel();
+    const verdict = p.correct === true ? 'correct' : p.correct === false ? 'incorrect' : 'ungraded';
+    const mark = p.correct === true ? '✓' : p.correct === false ? '✗' : '?';
+    const role = p.model.isBase ? 'base' : p.model.isFocus ? 'in focus' : null;
+    const field = (name: string, value: string | number | null | undefined, code = false) =>
+      value === null || value === undefined || value === ''
+        ? null
+        : h('div', { className: 'field' }, h('dt', null, name), h('dd', null, code ? h('code', null, value) : value));
+    const body = h('div', { className: 'trace', id: 'preview-text', 'data-sample-index': p.sampleIndex });
+    const progress = h('span', { className: 'muted', id: 'preview-progress', role: 'status' });
+    const question = h('div', { className: 'trace question', id: 'preview-question' });
+    replace(
+      this.root,
+      h(
+        'header',
+        { className: 'preview-head' },
+        h(
+          'h1',
+          null,
+          h('span', { className: `verdict ${verdict}`, 'aria-label': verdict, title: verdict }, mark),
+          ` Problem ${p.problem.problemId} · sample ${p.sampleIndex}`,
+        ),
+        h(
+          'div',
+          { className: 'actions', role: 'toolbar', 'aria-label': 'sample navigation' },
+          this.button('‹ Previous', 'Previous sample (Alt+[)', 'previousSample', p.id),
+          this.button('Next ›', 'Next sample (Alt+])', 'nextSample', p.id),
+          this.button('Next unannotated', 'Next unannotated sample (Alt+U)', 'nextUnannotated', p.id),
+          this.button('Annotate…', 'Annotate this sample (Alt+A)', 'annotate', p.id),
+          h(
+            'vscode-button',
+            {
+              appearance: 'icon',
+              title: 'Open as text',
+              'aria-label': 'Open as text',
+              onclick: () => this.action('openText', p.id),
+            },
+            '≡',
+          ),
+          h(
+            'vscode-button',
+            {
+              appearance: 'icon',
+              title: 'Open the problem view',
+              'aria-label': 'Open the problem view',
+              onclick: () => this.action('openProblemView', p.id),
+            },
+            '↗',
+          ),
+        ),
+      ),
+      p.position ? h('p', { className: 'muted position', id: 'preview-position' }, p.position) : null,
+      h(
+        'dl',
+        { className: 'fields', id: 'preview-fields' },
+        h(
+          'div',
+          { className: 'field' },
+          h('dt', null, 'Model'),
+          h('dd', { title: p.model.displayId }, p.model.label, role ? h('span', { className: 'tag' }, role) : null),
+        ),
+        field('Verdict', verdict),
+        field('Answer', p.extractedAnswer, true),
+        field('Reference', p.problem.referenceAnswer, true),
+        field('Reward score', p.rewardScore),
+        field('Finish', p.finishReason),
+        field(
+          'Length',
+          `${p.fullLength.toLocaleString('en-US')} characters${p.tokenCount !== null ? `, ${p.tokenCount} tokens` : ''}`,
+        ),
+        field('Dataset', `${p.problem.dataset}${p.problem.level ? ` · level ${p.problem.level}` : ''}`),
+        field('Source', p.source, true),
+        p.labels.length
+          ? h(
+              'div',
+              { className: 'field' },
+              h('dt', null, 'Labels'),
+              h(
+                'dd',
+                { id: 'preview-labels' },
+                p.labels.map((l) => h('span', { className: 'label-chip' }, l)),
+              ),
+            )
+          : null,
+        field('Note', p.note),
+      ),
+      p.problem.question ? h('details', { className: 'question-box' }, h('summary', null, 'Question'), question) : null,
+      h('h2', null, 'Sample ', progress),
+      p.truncated
+        ? h(
+            'p',
+            { className: 'warning' },
+            `Showing the first ${p.text.length.toLocaleString('en-US')} of ${p.fullLength.toLocaleString('en-US')} characters; open it as text for the rest.`,
+          )
+        : null,
+      body,
+    );
+    if (p.problem.question) this.question = renderTraceInto(question, p.problem.question);
+    this.render = renderTraceInto(body, p.text, (done, total) => {
+      progress.textContent = done < total ? `(rendering… ${Math.round((100 * done) / total)}%)` : '';
+      if (done >= total) body.setAttribute('data-rendered', 'true');
+    });
+  }
+}

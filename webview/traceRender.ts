@@ -1,0 +1,94 @@
+/**
+ * Renders a sample into the DOM a piece at a time, so a long trace (hundreds of thousands of
+ * characters) never holds the renderer's main thread for long: in code-server the webview shares
+ * that thread with the workbench. The first pieces render at once (what is on screen first), the
+ * rest in slices of at most {@link SLICE_MS} milliseconds between which the browser handles input and
+ * paints. Every piece goes through markdown.ts (markdown-it + KaTeX) and DOMPurify (sanitize.ts).
+ */
+import { h } from './dom';
+import { planTrace, sharedMarkdown } from './markdown';
+import { applyStyles, sanitizeToFragment } from './sanitize';
+
+/** Longest stretch of rendering work between two yields to the browser, in milliseconds. */
+export const SLICE_MS = 12;
+/** Work done before the first yield (the top of the sample appears in the same frame). */
+const FIRST_SLICE_MS = 40;
+
+/** A running render: `done` resolves when every piece is in (or when cancelled). */
+export interface TraceRender {
+  cancel(): void;
+  readonly done: Promise<void>;
+}
+
+const now = () => performance.now();
+
+/**
+ * Fills `container` (emptied first) with the rendered sample `text`: Markdown with math, `<think>`
+ * parts as collapsed `<details>` with their word count, rendered in pieces (see {@link planTrace}).
+ * `onProgress(rendered, total)` reports characters rendered so far (of the text without its `<think>` tags). Cancel it before rendering
+ * something else into the same container.
+ */
+export function renderTraceInto(
+  container: HTMLElement,
+  text: string,
+  onProgress?: (rendered: number, total: number) => void,
+): TraceRender {
+  container.replaceChildren();
+  const md = sharedMarkdown();
+  const steps: { target: HTMLElement; chunk: string }[] = [];
+  for (const part of planTrace(text)) {
+    let target = container;
+    if (part.think) {
+      target = h('div', { className: 'think-body' });
+      container.append(
+        h(
+          'details',
+          { className: 'think' },
+          h('summary', null, `Thinking · ${part.words} words${part.closed ? '' : ' (unclosed)'}`),
+          target,
+        ),
+      );
+    } else {
+      target = h('div', { className: 'trace-part' });
+      container.append(target);
+    }
+    for (const chunk of part.chunks) steps.push({ target, chunk });
+  }
+  // Pieces hold the text without its <think> tags: progress is counted in them.
+  const total = steps.reduce((a, x) => a + x.chunk.length, 0);
+  let cancelled = false;
+  let next = 0;
+  let rendered = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let finish: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const run = (budget: number) => {
+    const t0 = now();
+    while (!cancelled && next < steps.length) {
+      const { target, chunk } = steps[next++];
+      const frag = sanitizeToFragment(md.render(chunk));
+      applyStyles(frag);
+      // Each piece in a box the browser lays out only near the viewport (CSS content-visibility), so
+      // appending piece after piece does not lay out the whole, ever longer, trace again each time.
+      const box = h('div', { className: 'trace-chunk' });
+      box.append(frag);
+      target.append(box);
+      rendered += chunk.length;
+      if (now() - t0 >= budget) break;
+    }
+    onProgress?.(rendered, total);
+    if (cancelled || next >= steps.length) finish();
+    else timer = setTimeout(() => run(SLICE_MS), 0);
+  };
+  run(FIRST_SLICE_MS);
+  return {
+    cancel() {
+      cancelled = true;
+      if (timer !== undefined) clearTimeout(timer);
+      finish();
+    },
+    done,
+  };
+}
