@@ -18,7 +18,7 @@ import {
   type ChartHandle,
 } from './charts';
 import type { Rpc } from './rpc';
-import { CROSSOVER_NOTE, crossoverText } from '../src/shared/claims';
+import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../src/shared/claims';
 import type { OverviewData, PanelState, WebviewFilter } from '../src/shared/protocol';
 
 export class OverviewView {
@@ -206,7 +206,11 @@ export class OverviewView {
                       )
                     : null,
                 ),
-                h('td', null, String(c.problems)),
+                h(
+                  'td',
+                  { title: c.over },
+                  c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems),
+                ),
                 ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>
                   h(
                     'td',
@@ -222,7 +226,7 @@ export class OverviewView {
                     ),
                   ),
                 ),
-                h('td', { className: 'crossover' }, crossoverText(c)),
+                h('td', { className: 'crossover' }, crossoverText(c) + crossoverScope(c)),
               ),
             ),
           ),

@@ -20,7 +20,7 @@ import { compileStepPattern } from '../core/series';
 import { type Trajectory, trajectoryFilter } from '../core/trajectories';
 import { snippet } from '../core/search';
 import { escapeControl } from '../core/text';
-import { CROSSOVER_NOTE, crossoverText } from '../shared/claims';
+import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../shared/claims';
 
 /** Default index location for a results folder: a per-user cache, so read-only folders work. */
 export function defaultDbPath(folder: string): string {
@@ -319,7 +319,7 @@ export function reportTable(r: Report): string {
           String(c.coverage.modelOnly),
           String(c.coverage.both),
           String(c.coverage.neither),
-          crossoverText(c),
+          crossoverText(c) + crossoverScope(c),
           String(c.categories.sharpening),
           String(c.categories.expansion),
           String(c.categories.regression),
@@ -328,6 +328,10 @@ export function reportTable(r: Report): string {
         ]),
       ]),
     );
+    if (r.comparisons.some((c) => c.missing > 0))
+      out.push(
+        '(a/b) in a comparison: over a of the b problems of the two models (either has a record of); the warnings below name the others and why',
+      );
     out.push(CROSSOVER_NOTE);
     const noisy = r.comparisons.filter((c) => Object.values(c.categoriesWithinNoise).some((v) => v > 0));
     if (noisy.length) {
@@ -347,6 +351,12 @@ export function reportTable(r: Report): string {
         `  ${safe(s.model)} level ${safe(s.level)} (${s.problems} problems): ${s.passAtK.map((p) => `@${p.k} ${pct(p.value)}${denominatorMark(p)}`).join('  ')}`,
       );
     }
+    for (const x of r.noLevel)
+      out.push(
+        x.problems === x.total
+          ? `  ${safe(x.model)}: none of its ${x.total} problems has a level`
+          : `  ${safe(x.model)}: ${x.problems} of its ${x.total} problems without a level (${x.named.map((n) => JSON.stringify(safe(n))).join(', ')}${x.problems > x.named.length ? ', …' : ''}) are in no level's figures`,
+      );
   }
   if (r.audit.length) {
     out.push('', 'audit: figures stored in the folder that disagree with the raw samples:');
@@ -356,6 +366,7 @@ export function reportTable(r: Report): string {
       out.push(
         `  (recomputed from the records that could be read: ${unread} error${unread === 1 ? '' : 's'} in the results files, listed below)`,
       );
+    if (r.auditRules) out.push(`  (${r.auditRules})`);
     const num = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(4));
     for (const a of r.audit)
       out.push(`  ${safe(a.file)}: ${safe(a.metric)} stored ${num(a.stored)} recomputed ${num(a.recomputed)}`);
@@ -578,7 +589,7 @@ export function trajectoryLines(t: Trajectory): string[] {
   const k = t.k ?? 1;
   const at = (pts: Trajectory['steps'][number]['passAtK'], kk: number) => {
     const p = pts.find((x) => x.k === kk);
-    return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]` : '—';
+    return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]${denominatorMark(p)}` : '—';
   };
   const ks = k > 1 ? [1, k] : [1];
   const bases = [...new Set(t.steps.map((s) => s.base))];
@@ -609,7 +620,7 @@ export function trajectoryLines(t: Trajectory): string[] {
         const g = s.positiveGainShare;
         return [
           String(s.step),
-          String(s.problems),
+          s.missing > 0 ? `${s.problems}/${s.problems + s.missing}` : String(s.problems),
           String(s.samples),
           s.graded > 0 ? String(s.correct) : 'ungraded',
           pct(s.sampleAccuracy),
@@ -626,6 +637,10 @@ export function trajectoryLines(t: Trajectory): string[] {
       }),
     ]),
   );
+  if (t.steps.some((s) => s.missing > 0 || [...s.passAtK, ...s.basePassAtK].some((p) => p.missing > 0)))
+    out.push(
+      "  (a/b): a step's figures over a of the series' b problems (a base's: of the base's b); the warnings below say why",
+    );
   if (bases.length === 1) out.push(`  base: ${safe(bases[0] ?? 'none')}`);
   else for (const s of t.steps) out.push(`  step ${s.step}: ${safe(s.model)} vs ${safe(s.base ?? 'no base')}`);
   const last = t.steps[t.steps.length - 1]?.step;
@@ -650,7 +665,7 @@ function table(rows: string[][]): string {
 
 /** Header of {@link reportCsv}. */
 export const CSV_HEADER =
-  'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer';
+  'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer,base,not_in_base,not_in_model';
 
 /**
  * CSV of every curve point, one row per (model, metric, k, level) ("long" format, ready for a data
@@ -666,10 +681,15 @@ export const CSV_HEADER =
  * `no_samples`, `ungraded`, `n_below_k` and `no_reward_score` (= some scorer lacks a score for a graded
  * sample of the problem); reward-model strata are in the JSON. Then one block of rows per checkpoint of each training series (`series` and `step` set,
  * `model` = the checkpoint): `sample-accuracy` (problems = problems with graded samples), `pass@k` and
- * `base-pass@k` at k = 1 and the series' largest k, `category:<name>` (value = problems; problems =
+ * `base-pass@k` at k = 1 and the series' largest k (with their denominators: a step's `problems + missing`
+ * = the series' problems, `not_in_model` = those this checkpoint has no record of; a base's = its own), `category:<name>` (value = problems; problems =
  * paired problems), `positive-gain-share:sharpening` and `:expansion` (with the bootstrap interval;
  * problems = paired problems), `gain:sharpening` and `gain:expansion` (correct samples), `mean-chars`.
- * Per-problem trajectories and the other comparisons (coverage, crossover k) are in the JSON report.
+ * Then per comparison (`base` set, `model` = the compared model): `pass@k-diff` (model − base, paired
+ * bootstrap interval) per k and `crossover-k` (value empty when there is none; k = the largest k searched),
+ * with the comparison's denominator: `problems + missing` = the problems of the two models, `not_in_base`
+ * and `not_in_model` (only the base has a record of it) beside the model's own reasons.
+ * Per-problem trajectories and coverage counts are in the JSON report.
  */
 export function reportCsv(r: Report): string {
   const q = csvCell;
@@ -704,6 +724,9 @@ export function reportCsv(r: Report): string {
         '',
         '',
         '',
+        '',
+        '',
+        '',
       ].join(','),
     );
   for (const m of r.models) {
@@ -711,6 +734,46 @@ export function reportCsv(r: Report): string {
     for (const p of m.bestOfK) row(m, '', 'best-of-k', p);
     for (const p of m.majAtK ?? []) row(m, '', 'maj@k', p);
     for (const s of r.strata.filter((x) => x.model === m.id)) for (const p of s.passAtK) row(m, s.level, 'pass@k', p);
+  }
+  for (const c of r.comparisons) {
+    const crow = (
+      metric: string,
+      k: number,
+      value: number | null,
+      ci: [number | null, number | null],
+      d: Denominator,
+    ) =>
+      lines.push(
+        [
+          q(c.model),
+          q(r.models.find((m) => m.id === c.model)?.label ?? c.model),
+          metric,
+          k,
+          value ?? '',
+          ci[0] ?? '',
+          ci[1] ?? '',
+          d.problems,
+          d.missing,
+          d.leftOut.noSamples,
+          d.leftOut.ungraded,
+          d.leftOut.belowK,
+          '',
+          '',
+          '',
+          '',
+          '',
+          q(c.base),
+          d.leftOut.notInBase ?? 0,
+          d.leftOut.notInModel ?? 0,
+        ].join(','),
+      );
+    for (const d of c.passAtKDiff) crow('pass@k-diff', d.k, d.diff, [d.ciLow, d.ciHigh], d);
+    const iv = c.crossoverInterval;
+    crow('crossover-k', c.crossoverKMax, c.crossoverK, [iv?.low ?? null, iv?.high ?? null], {
+      problems: c.problems,
+      missing: c.missing,
+      leftOut: c.leftOut,
+    });
   }
   for (const t of r.trajectories) {
     for (const s of t.steps) {
@@ -720,7 +783,7 @@ export function reportCsv(r: Report): string {
         value: number | null,
         problems: number,
         ci?: { low: number | null; high: number | null },
-        missing?: number,
+        d?: Pick<Denominator, 'missing' | 'leftOut'>,
       ) =>
         lines.push(
           [
@@ -732,22 +795,23 @@ export function reportCsv(r: Report): string {
             ci?.low ?? '',
             ci?.high ?? '',
             problems,
-            missing ?? '',
-            // the reasons of missing and the level: the per-step figures say their denominators in `problems`
-            '',
-            '',
-            '',
+            d?.missing ?? '',
+            d?.leftOut.noSamples ?? '',
+            d?.leftOut.ungraded ?? '',
+            d?.leftOut.belowK ?? '',
             '',
             '',
             q(t.name),
             s.step,
             '',
+            '',
+            '',
+            d?.leftOut.notInStep ?? '',
           ].join(','),
         );
-      row('sample-accuracy', '', s.sampleAccuracy, s.problems);
-      for (const p of s.passAtK) row('pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p.missing);
-      for (const p of s.basePassAtK)
-        row('base-pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p.missing);
+      row('sample-accuracy', '', s.sampleAccuracy, s.problems, undefined, s);
+      for (const p of s.passAtK) row('pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p);
+      for (const p of s.basePassAtK) row('base-pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p);
       if (s.categories)
         for (const [c, v] of Object.entries(s.categories)) row(`category:${c}`, '', v, s.pairedProblems);
       const g = s.positiveGainShare;
@@ -798,6 +862,9 @@ export function reportCsv(r: Report): string {
           '',
           '',
           q(scorer),
+          '',
+          '',
+          '',
         ].join(','),
       );
     };

@@ -20,8 +20,8 @@ export interface AuditEntry {
 const TOLERANCE = 1e-6;
 
 /**
- * Compares the summaries a results folder carries with figures recomputed from its raw samples,
- * and returns each disagreement. Understood summaries:
+ * Compares the summaries a results folder carries with figures recomputed from its raw samples by the
+ * report's rules ({@link AUDIT_RULES}), and returns each disagreement. Understood summaries:
  * - `summary.json` with a `metrics` object using `<alias>_sample_accuracy`, `<alias>_pass_at_k`
  *   (at `metrics.k`) and `sharpening_questions` / `observed_expansion_questions` /
  *   `regression_questions` / `unchanged_questions` (rlvr_behavior_probe). Aliases map to models of
@@ -78,8 +78,22 @@ function aliasModel(root: string, run: string, alias: string, models: ModelRow[]
   return hits.length === 1 ? hits[0] : undefined;
 }
 
+/**
+ * The rules the audit recomputes with: the report's own (src/core/denominators.ts), so that a figure
+ * it flags disagrees with the folder, not with a second definition (trial 3 finding 3: ungraded samples
+ * were left in n, 4/12 against the report's 4/10, and a problem without samples was a regression).
+ */
+export const AUDIT_RULES =
+  "recomputed with the report's rules: n = graded samples (samples without a verdict are in no figure); sample accuracy = correct / graded samples; pass@k over the problems with a graded sample and n >= k; categories over the problems both models have graded samples for (a problem without samples is not a regression)";
+
+/** Per-problem counts by the report's rules ({@link AUDIT_RULES}): n = graded samples; problems without one are left out. */
 function countsOf(index: TraceIndex, model: ModelRow): Map<number, { n: number; c: number }> {
-  return new Map(index.modelStats(model.id).map((s) => [s.problemId, { n: s.n, c: s.c }]));
+  return new Map(
+    index
+      .modelStats(model.id)
+      .filter((s) => s.graded > 0)
+      .map((s) => [s.problemId, { n: s.graded, c: s.c }]),
+  );
 }
 
 function push(
@@ -115,7 +129,10 @@ function auditSummary(
     aliases.add(alias);
     const model = aliasModel(root, run, alias, models);
     if (!model) continue;
-    if (acc) push(out, rel, key, value, model.samples ? model.correct / model.samples : 0);
+    if (acc) {
+      const graded = [...countsOf(index, model).values()].reduce((a, p) => a + p.n, 0);
+      if (graded > 0) push(out, rel, key, value, model.correct / graded);
+    }
     if (pak && k !== undefined) {
       const v = datasetPassAtK([...countsOf(index, model).values()], k).value;
       if (v !== null) push(out, rel, key, value, v);
@@ -238,7 +255,7 @@ export function auditDiagnostics(root: string, entries: readonly AuditEntry[]): 
       file: a.file,
       line: index >= 0 ? index + 1 : 1,
       severity: 'warning' as const,
-      message: `${a.metric}: this file says ${fmt(a.stored)}, the raw samples give ${fmt(a.recomputed)}`,
+      message: `${a.metric}: this file says ${fmt(a.stored)}, the raw samples give ${fmt(a.recomputed)} (n = graded samples)`,
     };
   });
 }

@@ -10,6 +10,9 @@
  * - `ungraded`: it has samples, none with a verdict (`score: null`, scores that are not verdicts);
  * - `noScore` (best-of-k): graded samples, but none with a reward score;
  * - `notInBase` (comparisons): the base model has no graded sample of it;
+ * - `notInModel` (comparisons): the base model has a record of it, the model none. A comparison's
+ *   whole is every problem either model has a record of, so a problem only the base has is counted too;
+ * - `notInStep` (training steps): another checkpoint of the series has a record of it, this one none;
  * - `unscored` (reward models): some scorer lacks a score for one of its graded samples, so the scorers
  *   could not be compared on the same samples;
  * - `belowK`: fewer than k samples (pass@k: graded samples; maj@k: samples; best-of-k: samples with a
@@ -26,6 +29,8 @@ export interface LeftOut {
   belowK: number;
   noScore?: number;
   notInBase?: number;
+  notInModel?: number;
+  notInStep?: number;
   /** Reward models: graded samples, but some scorer lacks a score for one of them (not every scorer scored it). */
   unscored?: number;
 }
@@ -71,7 +76,7 @@ export function denominator(
   set: Pick<ProblemSet, 'total' | 'noSamples' | 'ungraded'>,
   used: number,
   belowK: number,
-  extra: Pick<LeftOut, 'noScore' | 'notInBase'> = {},
+  extra: Pick<LeftOut, 'noScore' | 'notInBase' | 'notInModel' | 'notInStep'> = {},
 ): Denominator {
   return {
     problems: used,
@@ -96,6 +101,8 @@ export function describeDenominator(d: Denominator, k?: number, nName = 'n'): st
   if (l.ungraded) why.push(`${plural(l.ungraded, 'has', 'have')} no graded sample`);
   if (l.noScore) why.push(`${plural(l.noScore, 'has', 'have')} no reward score`);
   if (l.notInBase) why.push(`${plural(l.notInBase, 'is', 'are')} not graded for the base model`);
+  if (l.notInModel) why.push(`${plural(l.notInModel, 'is', 'are')} only in the base model's results`);
+  if (l.notInStep) why.push(`${plural(l.notInStep, 'is', 'are')} not in this checkpoint's results`);
   if (l.unscored) why.push(`${plural(l.unscored, 'lacks', 'lack')} a score of some scorer`);
   if (l.belowK) why.push(`${plural(l.belowK, 'has', 'have')} ${nName} < ${k ?? 'k'}`);
   return `over ${d.problems} of ${plural(total, 'problem', 'problems')}: ${why.join(', ')}`;
@@ -104,4 +111,14 @@ export function describeDenominator(d: Denominator, k?: number, nName = 'n'): st
 /** The mark of a value computed over fewer than all problems: ` (5/6)`; `''` over all of them. */
 export function denominatorMark(d: Pick<Denominator, 'problems' | 'missing'>): string {
   return d.missing > 0 ? ` (${d.problems}/${d.problems + d.missing})` : '';
+}
+
+/**
+ * Problems named in a warning: `(problem "3")`, `(problems "2", "3" and 4 more)`; at most `max` are
+ * named, the rest counted. `nameOf` gives a problem's id as the folder spells it.
+ */
+export function nameProblems(ids: readonly number[], nameOf: (id: number) => string, max = 5): string {
+  const shown = ids.slice(0, max).map((id) => JSON.stringify(nameOf(id)));
+  const more = ids.length > shown.length ? ` and ${ids.length - shown.length} more` : '';
+  return `(${ids.length === 1 ? 'problem' : 'problems'} ${shown.join(', ')}${more})`;
 }

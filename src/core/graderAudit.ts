@@ -65,7 +65,7 @@ export interface GraderAudit {
   rule: string;
   /** Samples checked: with an extracted answer and a verdict. */
   samplesChecked: number;
-  /** Samples not checked: no extracted answer (or empty after removing wrappers), or no verdict. */
+  /** Samples not checked: no verdict (`ungraded`, with or without an answer), else no extracted answer (or empty after removing wrappers). */
   samplesSkipped: { noAnswer: number; ungraded: number };
   /** Problems with at least one checked sample. */
   problemsChecked: number;
@@ -114,13 +114,15 @@ export function graderAudit(index: TraceIndex, opts: GraderAuditOptions = {}): G
     .prepare('SELECT problem_id AS p, extracted_answer AS a, correct AS c FROM samples')
     .iterate() as IterableIterator<{ p: number; a: string | null; c: number | null }>;
   for (const r of rows) {
+    // a sample without a verdict is ungraded whether or not it has an answer (trial 3 finding 12: the
+    // ungraded samples without an answer were counted under "without an answer" only)
+    if (r.c === null) {
+      ungraded++;
+      continue;
+    }
     const key = answerKey(r.a);
     if (key === null) {
       noAnswer++;
-      continue;
-    }
-    if (r.c === null) {
-      ungraded++;
       continue;
     }
     checked++;

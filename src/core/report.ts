@@ -1,5 +1,5 @@
 import type { Diagnostic } from './model';
-import type { AuditEntry } from './audit';
+import { AUDIT_RULES, type AuditEntry } from './audit';
 import { type GraderAudit, graderAudit, type Regrade, regrade, toolVerdicts, toolVerdict } from './graderAudit';
 import {
   accuracyHistogram,
@@ -30,6 +30,7 @@ import {
   type ProblemSet,
   denominator,
   describeDenominator,
+  nameProblems,
   problemSet,
 } from './denominators';
 import { comparisonPairs, guessBaseModel, pickModel } from './index/labels';
@@ -91,9 +92,13 @@ export interface ModelReport {
 export interface ComparisonReport {
   base: string;
   model: string;
-  /** Problems both models have graded samples for (the comparison's universe). */
+  /** Problems both models have graded samples for (what every figure of the comparison is over). */
   problems: number;
-  /** The model's other problems, by reason (`notInBase`: the base has no graded sample of it). */
+  /**
+   * The other problems either model has a record of, by reason: the model's own (`noSamples`,
+   * `ungraded`, `notInBase`: the base has no graded sample of it) and the base's that the model has no
+   * record of (`notInModel`). `problems + missing` = the problems of the two models together.
+   */
   missing: number;
   leftOut: LeftOut;
   coverage: CoverageCounts;
@@ -109,6 +114,14 @@ export interface ComparisonReport {
   crossoverKind: 'ahead' | 'level' | null;
   /** Smallest k >= crossoverK, before saturation, at which the trailing model is strictly ahead; null if never. */
   crossoverAheadK: number | null;
+  /**
+   * The largest k the crossover was searched at (metrics `crossoverKLimit`): the smallest n over the
+   * compared problems, so that every k is over all `problems` (the crossover's denominator is the
+   * comparison's). Beyond it problems with n < k would drop out and could fake a crossover.
+   */
+  crossoverKMax: number;
+  /** The largest min(base n, model n) over the compared problems: `crossoverKMax` below it means the search stopped early. */
+  crossoverKMaxRagged: number;
   /** Smallest k from which both are within 1e-9 of their common maximum ("tie at saturation from k = K"); null if never. */
   saturationK: number | null;
   /**
@@ -150,7 +163,14 @@ export interface Report {
   models: ModelReport[];
   comparisons: ComparisonReport[];
   strata: StratumReport[];
+  /**
+   * Per model whose folder has levels: its problems without a level, which are in no level's figures
+   * (`problems` of them, of the model's `total`, the first few named); empty when every problem has one.
+   */
+  noLevel: { model: string; problems: number; total: number; named: string[] }[];
   audit: AuditEntry[];
+  /** With audit entries: the rules the audit recomputed with (the report's own, src/core/audit.ts `AUDIT_RULES`). */
+  auditRules?: string;
   /**
    * The grader audit: groups of equivalent answers of one problem whose samples the folder graded
    * differently (`src/core/graderAudit.ts`).
@@ -317,6 +337,12 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     };
     if (m.partial) warnings.push(partialWarning(m.displayId));
     warnings.push(...denominatorWarnings(m.displayId, set, passAtK));
+    for (const w of [
+      alongK(m.displayId, 'best-of-', report.bestOfK, 'n with a reward score'),
+      alongK(m.displayId, 'maj', report.majAtK ?? []),
+    ])
+      if (w) warnings.push(w);
+    if (report.bestOfK.length) warnings.push(...bestOfKWarnings(index, m, set));
     return report;
   });
 
@@ -329,7 +355,8 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
   for (const [b, m] of pairsToCompare) {
     const baseRows = new Map((byModel.get(b.id) ?? []).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));
     const pairs: ProblemPair[] = [];
-    const set = problemSet(byModel.get(m.id) ?? []);
+    const modelRows = byModel.get(m.id) ?? [];
+    const set = problemSet(modelRows);
     for (const r of set.gradedRows) {
       const br = baseRows.get(r.problemId);
       if (br)
@@ -340,8 +367,8 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
         });
     }
     if (pairs.length === 0) continue;
-    const notInBase = set.graded.length - pairs.length;
-    const whole = denominator(set, pairs.length, 0, { notInBase });
+    const { left, cset, extra, whole } = comparisonDenominator(modelRows, byModel.get(b.id) ?? [], pairs.length);
+    if (whole.missing > 0) warnings.push(comparisonWarning(index, m.displayId, b.displayId, whole, left));
     const minN = pairs.reduce((a, p) => Math.min(a, p.base.n, p.model.n), Infinity);
     const maxN = pairs.reduce((a, p) => Math.max(a, p.base.n, p.model.n), 0);
     if (minN !== maxN)
@@ -358,6 +385,10 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       pairs.map((p) => p.model),
       boot,
     );
+    if (cross.k === null && cross.kMax < maxMinN(pairs))
+      warnings.push(
+        `${m.displayId} vs ${b.displayId}: crossover k searched up to k = ${cross.kMax} only, the largest k all ${pairs.length} compared problems reach (${atLimit(pairs, cross.kMax)} with n = ${cross.kMax}); beyond it the problem set would change with k`,
+      );
     const diff = pairedBootstrapDiff(
       pairs.map((p) => p.base),
       pairs.map((p) => p.model),
@@ -370,7 +401,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
         diff: d.diff,
         ciLow: d.ciLow,
         ciHigh: d.ciHigh,
-        ...denominator(set, d.problems, d.missing, { notInBase }),
+        ...denominator(cset, d.problems, d.missing, extra),
       }));
     comparisons.push({
       base: b.displayId,
@@ -382,6 +413,8 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       crossoverK: cross.k,
       crossoverKind: cross.kind,
       crossoverAheadK: cross.aheadK,
+      crossoverKMax: cross.kMax,
+      crossoverKMaxRagged: maxMinN(pairs),
       saturationK: cross.saturationK,
       crossoverInterval: crossoverBootstrap(pairs, boot),
       leaderAtK1: cross.leaderAtK1,
@@ -410,6 +443,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
   }
 
   const strata: StratumReport[] = [];
+  const noLevel: Report['noLevel'] = [];
   const levels = index.levels();
   if (levels.length > 0) {
     const levelOf = index.levelByProblem();
@@ -418,7 +452,25 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
       for (const level of levels) {
         const set = problemSet(rows.filter((r) => levelOf.get(r.problemId) === level));
         if (set.total === 0) continue;
-        strata.push({ model: m.displayId, level, problems: set.total, passAtK: passAtKPoints(set, boot) });
+        const passAtK = passAtKPoints(set, boot);
+        strata.push({ model: m.displayId, level, problems: set.total, passAtK });
+        const w = alongK(`${m.displayId} level ${level}`, 'pass', passAtK);
+        if (w) warnings.push(w);
+      }
+      const without = rows.filter((r) => (levelOf.get(r.problemId) ?? null) === null).map((r) => r.problemId);
+      if (without.length) {
+        const name = (id: number) => index.problem(id)?.problemId ?? String(id);
+        noLevel.push({
+          model: m.displayId,
+          problems: without.length,
+          total: rows.length,
+          named: without.slice(0, 5).map(name),
+        });
+        warnings.push(
+          without.length === rows.length
+            ? `${m.displayId}: none of its ${rows.length} problems has a level: it has no figures by difficulty level`
+            : `${m.displayId}: ${without.length} of its ${rows.length} problems ${without.length === 1 ? 'has' : 'have'} no level ${nameProblems(without, name)}: in no level's figures (pass@k by difficulty level)`,
+        );
       }
     }
   }
@@ -440,7 +492,9 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     models: modelReports,
     comparisons,
     strata,
+    noLevel,
     audit: options.audit ?? [],
+    ...(options.audit?.length ? { auditRules: AUDIT_RULES } : {}),
     graderAudit: graderAudit(index),
     ...(options.regrade ? { regrade: regrade(index) } : {}),
     grading: { by: tool ? 'folder and tool' : 'folder', toolGraded, toolCorrect },
@@ -452,6 +506,84 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     diagnostics: index.diagnostics(),
     warnings,
   };
+}
+
+/** How many compared problems have min(base n, model n) = k. */
+function atLimit(pairs: readonly ProblemPair[], k: number): number {
+  return pairs.filter((p) => Math.min(p.base.n, p.model.n) === k).length;
+}
+
+/** The largest min(base n, model n) over compared problems (how far k would go with a shrinking problem set). */
+export function maxMinN(pairs: readonly ProblemPair[]): number {
+  return pairs.reduce((a, p) => Math.max(a, Math.min(p.base.n, p.model.n)), 0);
+}
+
+/** A comparison's problems left out, by reason, as problem row ids (see {@link ComparisonReport.missing}). */
+export interface ComparisonLeftOut {
+  noSamples: number[];
+  ungraded: number[];
+  notInBase: number[];
+  notInModel: number[];
+}
+
+/**
+ * Which problems of the two models a comparison leaves out, and why: the model's records without
+ * samples or without a graded sample, the model's graded problems the base has no graded sample of,
+ * and the base's problems (any record) the model has no record of.
+ */
+function comparisonLeftOut(modelRows: readonly StatRow[], baseRows: readonly StatRow[]): ComparisonLeftOut {
+  const baseGraded = new Set(baseRows.filter((r) => r.graded > 0).map((r) => r.problemId));
+  const inModel = new Set(modelRows.map((r) => r.problemId));
+  const out: ComparisonLeftOut = { noSamples: [], ungraded: [], notInBase: [], notInModel: [] };
+  for (const r of modelRows) {
+    if (r.n === 0) out.noSamples.push(r.problemId);
+    else if (r.graded === 0) out.ungraded.push(r.problemId);
+    else if (!baseGraded.has(r.problemId)) out.notInBase.push(r.problemId);
+  }
+  for (const r of baseRows) if (!inModel.has(r.problemId)) out.notInModel.push(r.problemId);
+  return out;
+}
+
+/**
+ * A comparison's denominator over `paired` problems (both models have graded samples): the whole is
+ * every problem either model has a record of (see {@link ComparisonReport.missing}). Also returns the
+ * problem set (`cset`) and extra reasons to build the denominators of its per-k points with.
+ */
+export function comparisonDenominator(modelRows: readonly StatRow[], baseRows: readonly StatRow[], paired: number) {
+  const left = comparisonLeftOut(modelRows, baseRows);
+  const extra = { notInBase: left.notInBase.length, notInModel: left.notInModel.length };
+  const set = problemSet(modelRows);
+  const cset = { total: set.total + extra.notInModel, noSamples: set.noSamples, ungraded: set.ungraded };
+  return { left, cset, extra, whole: denominator(cset, paired, 0, extra) };
+}
+
+/**
+ * The warning of a comparison over fewer than all the problems of the two models: the count and the
+ * problems by reason (`Qwen-rl vs Qwen-base: compared over 3 of 4 problems: 1 only in the base model's
+ * results (problem 3)`), so that the table's `3/4` is explained where it is read.
+ */
+export function comparisonWarning(
+  index: TraceIndex,
+  model: string,
+  base: string,
+  d: Denominator,
+  left: ComparisonLeftOut,
+): string {
+  const name = (ids: number[]) => nameProblems(ids, (id) => index.problem(id)?.problemId ?? String(id));
+  const parts: [number[], string, string][] = [
+    [left.noSamples, `${model} has no samples of it`, `${model} has no samples of them`],
+    [left.ungraded, `${model} has no graded sample of it`, `${model} has no graded sample of them`],
+    [left.notInBase, `${base} has no graded sample of it`, `${base} has no graded sample of them`],
+    [
+      left.notInModel,
+      `only ${base} has it: ${model} has no record of it`,
+      `only ${base} has them: ${model} has no record of them`,
+    ],
+  ];
+  const why = parts
+    .filter(([ids]) => ids.length > 0)
+    .map(([ids, one, many]) => `${ids.length} ${ids.length === 1 ? one : many} ${name(ids)}`);
+  return `${model} vs ${base}: compared over ${d.problems} of the ${d.problems + d.missing} problems of the two models: ${why.join('; ')}`;
 }
 
 /**
@@ -526,15 +658,38 @@ function denominatorWarnings(id: string, set: ProblemSet, passAtK: PassAtKPoint[
       `${id}: of its ${set.total} problems, ${parts.join(' and ')}: left out of every figure (see the diagnostics)`,
     );
   }
-  const firstShort = passAtK.find((p) => p.leftOut.belowK > 0);
-  if (firstShort) {
-    const last = passAtK[passAtK.length - 1];
-    const atLast = last.k === firstShort.k ? '' : `; pass@${last.k} ${describeDenominator(last, last.k)}`;
-    out.push(
-      `${id}: the problem set changes along k: pass@${firstShort.k} and above are ${describeDenominator(firstShort, firstShort.k)}${atLast}`,
-    );
-  }
+  const along = alongK(id, 'pass', passAtK);
+  if (along) out.push(along);
   return out;
+}
+
+/**
+ * The note of a curve whose problem set shrinks along k: every k at which it changes, each with its
+ * denominator and reasons (`pass@4 and pass@8: over 5 of 11 problems: ...; pass@12: over 1 of 11 ...`),
+ * so that no value in the table carries a mark the note does not explain (trial 3 finding 10: the note
+ * named pass@4 and pass@12 and skipped pass@8 at 2/11). `metric` is `pass`, `best-of-`, `maj`
+ * (`best-of-k` is written `best-of-4`); null when no point leaves a problem out for n < k.
+ */
+export function alongK(
+  id: string,
+  metric: 'pass' | 'maj' | 'best-of-',
+  points: readonly ({ k: number } & Denominator)[],
+  nName = 'n',
+): string | null {
+  const name = (k: number) => (metric === 'best-of-' ? `best-of-${k}` : `${metric}@${k}`);
+  const runs: { ks: number[]; p: { k: number } & Denominator }[] = [];
+  for (const p of points) {
+    if (p.leftOut.belowK === 0) continue;
+    const last = runs[runs.length - 1];
+    if (last && last.p.problems === p.problems && last.p.leftOut.belowK === p.leftOut.belowK) last.ks.push(p.k);
+    else runs.push({ ks: [p.k], p });
+  }
+  if (runs.length === 0) return null;
+  const parts = runs.map(({ ks, p }) => {
+    const label = ks.length === 1 ? name(ks[0]) : `${name(ks[0])} to ${name(ks[ks.length - 1])}`;
+    return `${label} ${describeDenominator(p, ks[0], nName)}`;
+  });
+  return `${id}: the problem set changes along k: ${parts.join('; ')}`;
 }
 
 /**
@@ -579,6 +734,52 @@ function modelBestOfK(
     value: p.value,
     ...denominator({ total: set.total, noSamples: set.noSamples, ungraded }, p.problems, p.missing, { noScore }),
   }));
+}
+
+/**
+ * Why best-of-k leaves problems and samples out, where the table shows it: the graded problems without
+ * any sample that has a reward score and a verdict (`noScore`, named), and the samples of the other
+ * problems that are not used because they lack a reward score or a verdict (trial 3 finding 8: `(3/5)`
+ * with the reason only in the JSON). Empty when nothing is left out.
+ */
+function bestOfKWarnings(index: TraceIndex, m: ModelRow, set: ProblemSet): string[] {
+  const rows = index.db
+    .prepare(
+      `SELECT problem_id AS p,
+              sum(reward_score IS NOT NULL AND correct IS NOT NULL) AS usable,
+              sum(reward_score IS NULL AND correct IS NOT NULL) AS noScore,
+              sum(reward_score IS NOT NULL AND correct IS NULL) AS noVerdict
+         FROM samples WHERE model_id = ? GROUP BY problem_id`,
+    )
+    .all(m.id) as { p: number; usable: number; noScore: number; noVerdict: number }[];
+  const byProblem = new Map(rows.map((r) => [r.p, r]));
+  const name = (ids: number[]) => nameProblems(ids, (id) => index.problem(id)?.problemId ?? String(id));
+  const noScore = set.gradedRows.filter((r) => !byProblem.get(r.problemId)?.usable).map((r) => r.problemId);
+  const used = rows.filter((r) => r.usable > 0);
+  const unscored = used.filter((r) => r.noScore > 0);
+  const unverdicted = used.filter((r) => r.noVerdict > 0);
+  const sum = (list: typeof rows, f: (r: (typeof rows)[number]) => number) => list.reduce((a, r) => a + f(r), 0);
+  const samples = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const out: string[] = [];
+  if (noScore.length)
+    out.push(
+      `${m.displayId}: best-of-k leaves out ${noScore.length} of its ${set.total} problems whose graded samples have no reward score ${name(noScore)}`,
+    );
+  if (unscored.length)
+    out.push(
+      `${m.displayId}: best-of-k leaves out ${samples(
+        sum(unscored, (r) => r.noScore),
+        'graded sample',
+      )} without a reward score ${name(unscored.map((r) => r.p))}: n is the samples with a reward score and a verdict`,
+    );
+  if (unverdicted.length)
+    out.push(
+      `${m.displayId}: best-of-k leaves out ${samples(
+        sum(unverdicted, (r) => r.noVerdict),
+        'sample',
+      )} with a reward score but no verdict ${name(unverdicted.map((r) => r.p))}`,
+    );
+  return out;
 }
 
 /** Reference answer of every problem, by problem row id. */

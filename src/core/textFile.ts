@@ -97,7 +97,7 @@ export function parseJsonTolerant(text: string): TolerantParse {
 
 /** The message of a non-finite-number warning. */
 export function nonFiniteMessage(n: number): string {
-  return `${n} non-standard number${n === 1 ? '' : 's'} (NaN, Infinity) read as missing value${n === 1 ? '' : 's'}`;
+  return `${n} non-standard number${n === 1 ? '' : 's'} (NaN, Infinity) read as missing value${n === 1 ? '' : 's'} (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)`;
 }
 
 /** Whether `v` is an integer that a double cannot hold exactly (|v| > 2^53 - 1). */

@@ -5,7 +5,7 @@
  * step's own base model (the pairs of the report and the overview, `comparisonPairs`): categories and the
  * share of positive gains in correct samples that comes from problems the base already solves
  * (`positiveGainShare`), mean response length; for each problem its c and n per step, the first step
- * that solves it and the last step at which a problem solved earlier is no longer solved.
+ * that solves it and the step from which a problem solved earlier stays unsolved (`lostAtStep`).
  *
  * Used by the CLI report (`trajectories`), the overview's Training tab and the tree's training filters.
  * Pure core: reads the index, no `vscode`. n is always the number of graded samples (a sample without
@@ -25,9 +25,15 @@ import {
   positiveGainShare,
 } from './metrics';
 import { detectSeries, type ModelSeries } from './series';
+import { type Denominator, type LeftOut, denominator, nameProblems, problemSet } from './denominators';
 
-/** A pass@k point with its bootstrap interval and denominator (problems with n >= k; `missing`: n < k). */
-export type TrajectoryPassAtK = CurveCIPoint;
+/**
+ * A pass@k point with its bootstrap interval and denominator: `problems` entered the mean; `missing` =
+ * the other problems, by reason in `leftOut` (src/core/denominators.ts). A step's whole is every problem
+ * some checkpoint of the series has a record of (`notInStep`: this checkpoint has none); its base's
+ * whole is the base's own problems.
+ */
+export type TrajectoryPassAtK = Omit<CurveCIPoint, 'missing'> & Denominator;
 
 /** One checkpoint of a series. */
 export interface TrajectoryStep {
@@ -44,6 +50,12 @@ export interface TrajectoryStep {
   correct: number;
   /** Problems with graded samples (the denominator of sample accuracy and pass@k). */
   problems: number;
+  /**
+   * The series' other problems (some checkpoint has a record of them), by reason: no samples, no graded
+   * sample at this step, or no record at this step (`notInStep`). `problems + missing` is the same at every step.
+   */
+  missing: number;
+  leftOut: LeftOut;
   /** correct / graded; null without graded samples. */
   sampleAccuracy: number | null;
   /** pass@1 and pass@K (K = the series' `k`), 95% bootstrap over problems. */
@@ -81,7 +93,12 @@ export interface TrajectoryProblem {
   baseNByStep: number[];
   /** First step with c >= 1; null when no step solves it. */
   firstSolvedStep: number | null;
-  /** Last step with c = 0 (n >= 1) after an earlier step with c >= 1; null when that never happens. */
+  /**
+   * When the problem was lost: the first step of the final run of unsolved steps (c = 0, n >= 1; steps
+   * without graded samples are skipped), when an earlier step solved it (c >= 1). Null when it is solved
+   * at its last step with graded samples, or never solved. c = 1, 0, 0 at steps 100, 300, 1000 -> 300
+   * (not 1000, the last unsolved step, which is always the last step and says nothing about when).
+   */
   lostAtStep: number | null;
   /**
    * `gained`: unsolved, then solved to the end (one change); `lost`: solved, then unsolved to the end;
@@ -163,7 +180,12 @@ export function computeTrajectories(
   if (series.length === 0) return { trajectories: [], warnings };
 
   const byModel = new Map<number, Map<number, StatRow>>();
+  // every record, graded or not: the denominators
+  const allRows = new Map<number, StatRow[]>();
   for (const s of opts.stats ?? index.allStats()) {
+    const list = allRows.get(s.modelId) ?? [];
+    list.push(s);
+    allRows.set(s.modelId, list);
     if (s.graded === 0) continue;
     let m = byModel.get(s.modelId);
     if (!m) byModel.set(s.modelId, (m = new Map()));
@@ -199,10 +221,17 @@ export function computeTrajectories(
     const ks = k === null ? [] : k > 1 ? [1, k] : [1];
     const steps: TrajectoryStep[] = [];
     const baseIds: (number | null)[] = [];
+    const universe = new Set<number>();
+    for (const st of s.steps) for (const r of allRows.get(st.model.id) ?? []) universe.add(r.problemId);
     for (const st of s.steps) {
       const m = st.model;
       const base = baseOf.get(m.id);
       baseIds.push(base?.id ?? null);
+      const own = problemSet(allRows.get(m.id) ?? []);
+      const ownIds = new Set((allRows.get(m.id) ?? []).map((r) => r.problemId));
+      const notInStep = [...universe].filter((id) => !ownIds.has(id));
+      const stepSet = { total: universe.size, noSamples: own.noSamples, ungraded: own.ungraded };
+      const baseSet = problemSet(base ? (allRows.get(base.id) ?? []) : []);
       const rows = [...(byModel.get(m.id)?.values() ?? [])];
       const graded = rows.reduce((a, r) => a + r.graded, 0);
       const correct = rows.reduce((a, r) => a + r.c, 0);
@@ -218,8 +247,18 @@ export function computeTrajectories(
               model: { n: r.graded, c: r.c },
             });
         }
-      const curve = (pc: ProblemCounts[]) =>
-        opts.problemsOnly || pc.length === 0 ? [] : bootstrapPassAtKCurve(pc, ks, boot);
+      const curve = (pc: ProblemCounts[], set: typeof stepSet, extra: { notInStep?: number } = {}) =>
+        opts.problemsOnly || pc.length === 0
+          ? []
+          : bootstrapPassAtKCurve(pc, ks, boot).map(({ missing, ...p }) => ({
+              ...p,
+              ...denominator(set, p.problems, missing, extra),
+            }));
+      const whole = denominator(stepSet, rows.length, 0, { notInStep: notInStep.length });
+      if (whole.missing > 0 && !opts.problemsOnly)
+        warnings.push(
+          stepWarning(index, s.name, st.step, whole, allRows.get(m.id) ?? [], notInStep, base ? baseSet : null),
+        );
       steps.push({
         step: st.step,
         model: m.displayId,
@@ -229,9 +268,11 @@ export function computeTrajectories(
         graded,
         correct,
         problems: rows.length,
+        missing: whole.missing,
+        leftOut: whole.leftOut,
         sampleAccuracy: graded > 0 ? correct / graded : null,
-        passAtK: curve(counts(m.id)),
-        basePassAtK: base ? curve(counts(base.id)) : [],
+        passAtK: curve(counts(m.id), stepSet, { notInStep: notInStep.length }),
+        basePassAtK: base ? curve(counts(base.id), baseSet) : [],
         pairedProblems: ps.length,
         categories: base ? categoryCounts(ps) : null,
         positiveGainShare: base && !opts.problemsOnly ? positiveGainShare(ps, boot) : null,
@@ -278,7 +319,35 @@ export function computeTrajectories(
 }
 
 /**
- * First solved step, last lost step and pattern of one problem from its c per step (null = no graded
+ * The warning of a checkpoint whose figures leave out some of the series' problems: how many by reason,
+ * the problems named (at most 5 per reason), and what its base's figures are over, so that the table's
+ * `4/6` beside a base over 6 is explained where it is read.
+ */
+function stepWarning(
+  index: TraceIndex,
+  series: string,
+  step: number,
+  whole: Denominator,
+  ownRows: StatRow[],
+  notInStep: number[],
+  baseSet: ReturnType<typeof problemSet> | null,
+): string {
+  const name = (ids: number[]) => ` ${nameProblems(ids, (id) => index.problem(id)?.problemId ?? String(id))}`;
+  const ids = (rows: StatRow[], pick: (r: StatRow) => boolean) => rows.filter(pick).map((r) => r.problemId);
+  const parts: string[] = [];
+  const noSamples = ids(ownRows, (r) => r.n === 0);
+  const ungraded = ids(ownRows, (r) => r.n > 0 && r.graded === 0);
+  if (noSamples.length) parts.push(`${noSamples.length} without samples${name(noSamples)}`);
+  if (ungraded.length) parts.push(`${ungraded.length} without a graded sample${name(ungraded)}`);
+  if (notInStep.length) parts.push(`${notInStep.length} not in this checkpoint's results${name(notInStep)}`);
+  const baseOver = baseSet
+    ? `; its base's figures are over ${baseSet.graded.length} of the base's ${baseSet.total} problems`
+    : '';
+  return `series ${series} step ${step}: figures over ${whole.problems} of the series' ${whole.problems + whole.missing} problems: ${parts.join(', ')}${baseOver}`;
+}
+
+/**
+ * First solved step, the step it was lost at (the first of its final unsolved run) and pattern of one problem from its c per step (null = no graded
  * sample at that step: skipped) and the step numbers (see {@link TrajectoryProblem}).
  */
 export function followProblem(
@@ -296,7 +365,9 @@ export function followProblem(
     if (c === null) continue;
     const solved = c >= 1;
     if (solved && firstSolvedStep === null) firstSolvedStep = steps[i];
-    if (!solved && firstSolvedStep !== null) lostAtStep = steps[i];
+    // the first unsolved step after a solved one opens a run; a later solved step closes it
+    if (solved) lostAtStep = null;
+    else if (prev === true) lostAtStep = steps[i];
     if (prev !== undefined && prev !== solved) changes++;
     prev = solved;
     if (solved) solvedAny = true;
@@ -312,17 +383,16 @@ export function followProblem(
 
 /**
  * Problems (indices into `t.problems`) of the tree's training filters:
- * - `lost`: lost during training: solved at an earlier step and not solved at the last step
- *   (`lostAtStep` is the last step);
+ * - `lost`: lost during training: solved at an earlier step and not solved at the last step (the last
+ *   step has graded samples of it with c = 0; `lostAtStep` says since when);
  * - `late`: solved only at late steps: first solved at or after `lateFromStep` (no earlier step solves it).
  */
 export function trajectoryFilter(t: Trajectory, kind: 'lost' | 'late'): number[] {
-  const last = t.steps[t.steps.length - 1]?.step;
   const out: number[] = [];
   t.problems.forEach((p, i) => {
     const hit =
       kind === 'lost'
-        ? p.lostAtStep !== null && p.lostAtStep === last
+        ? p.lostAtStep !== null && p.correctByStep[p.correctByStep.length - 1] === 0
         : p.firstSolvedStep !== null && p.firstSolvedStep >= t.lateFromStep;
     if (hit) out.push(i);
   });

@@ -43,7 +43,8 @@ import { buildBaseIndex, type PathMatch, type ProblemPaths, problemPaths, proble
 import type { PathMatchData } from '../shared/pathLine';
 import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../core/rewardReport';
 import { preview } from '../core/text';
-import { denominator, describeDenominator, problemSet } from '../core/denominators';
+import { denominator, describeDenominator, nameProblems, problemSet } from '../core/denominators';
+import { comparisonDenominator, comparisonWarning, maxMinN } from '../core/report';
 import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
 import { clusterOrder, computeTrajectories, type TrajectoryDetail, trajectoryFilter } from '../core/trajectories';
 import {
@@ -643,6 +644,14 @@ export function overviewData(
       const sub = all.filter((r) => levelOf.get(r.problemId) === level);
       if (sub.length > 0) groups.push([level, sub]);
     }
+    const noLevel = levels.length ? all.filter((r) => (levelOf.get(r.problemId) ?? null) === null) : [];
+    if (noLevel.length)
+      warnings.push(
+        `${m.label}: ${noLevel.length} of its ${all.length} problems ${noLevel.length === 1 ? 'has' : 'have'} no level ${nameProblems(
+          noLevel.map((r) => r.problemId),
+          (id) => index.problem(id)?.problemId ?? String(id),
+        )}: in no level's curve`,
+      );
     for (const [level, sub] of groups) {
       const set = problemSet(sub);
       const maxN = set.graded.reduce((a, p) => Math.max(a, p.n), 0);
@@ -683,6 +692,8 @@ export function overviewData(
     const differentGraders = graderDifference(b, m);
     if (differentGraders) warnings.push(graderWarning(b.label, m.label, differentGraders));
     const cross = crossoverK(ps);
+    const cd = comparisonDenominator(allByModel.get(m.id) ?? [], allByModel.get(b.id) ?? [], ps.length);
+    if (cd.whole.missing > 0) warnings.push(comparisonWarning(index, m.label, b.label, cd.whole, cd.left));
     // the report's replicates and seed: the overview and the CLI show the same comparison figures
     const at1 = twoLevelPairedDiffAt1(
       ps.map((p) => p.base),
@@ -693,10 +704,14 @@ export function overviewData(
       modelId: m.id,
       baseModelId: b.id,
       problems: ps.length,
+      missing: cd.whole.missing,
+      over: describeDenominator(cd.whole),
       ...coverage(ps),
       crossoverK: cross.k,
       crossoverKind: cross.kind,
       crossoverAheadK: cross.aheadK,
+      crossoverKMax: cross.kMax,
+      crossoverKMaxRagged: maxMinN(ps),
       saturationK: cross.saturationK,
       crossoverInterval: crossoverBootstrap(ps, compareBoot),
       leaderAtK1: cross.leaderAtK1,

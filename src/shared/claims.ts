@@ -69,3 +69,26 @@ export const CROSSOVER_NOTE =
   'saturate (within 1e-9 of their common maximum, the share of problems each solves at least once); ' +
   '"(ahead)" or "(level: ...)" says whether the trailing model is strictly ahead there or only level, and from which k it is ahead, if ever; ' +
   '[2.5%–97.5%] of a bootstrap over problems among the replicates that have one, and the share that have none.';
+
+/** The fields of a comparison that {@link crossoverScope} words. */
+export interface CrossoverScope {
+  crossoverK: number | null;
+  problems: number;
+  missing: number;
+  /** The largest k searched (the smallest n over the compared problems). */
+  crossoverKMax: number;
+  /** The largest k a shrinking problem set would have allowed. */
+  crossoverKMaxRagged: number;
+}
+
+/**
+ * What the crossover k is computed over, appended to {@link crossoverText}: `; searched k ≤ 2 only` when
+ * no crossover was found and the search stopped at the smallest n of the compared problems (beyond it the problem set would change
+ * with k, which can fake a crossover), then the comparison's `(a/b)` when it leaves problems out.
+ */
+export function crossoverScope(c: CrossoverScope): string {
+  const limited =
+    c.crossoverK === null && c.crossoverKMax < c.crossoverKMaxRagged ? `; searched k ≤ ${c.crossoverKMax} only` : '';
+  const mark = c.missing > 0 ? ` (${c.problems}/${c.problems + c.missing})` : '';
+  return `${limited}${mark}`;
+}

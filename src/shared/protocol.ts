@@ -326,6 +326,12 @@ export interface OverviewData {
     modelOnly: number;
     both: number;
     neither: number;
+    /** The other problems of the two models (report `ComparisonReport.missing`), and why in words. */
+    missing: number;
+    over: string;
+    /** The largest k the crossover was searched at, and the largest a shrinking problem set would allow (report). */
+    crossoverKMax: number;
+    crossoverKMaxRagged: number;
     /** Dataset crossover k before saturation (metrics `crossoverK`); null if none. */
     crossoverK: number | null;
     /** At the crossover k: the trailing model strictly ahead, or only level (report `crossoverKind`). */

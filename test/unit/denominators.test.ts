@@ -108,10 +108,7 @@ describe('denominators: every problem of the model is counted', () => {
     const row = table.split('\n').find((l) => l.startsWith('m '))!;
     assert.match(row, /83\.3 \[[^\]]+\] {2,}80\.0 \[[^\]]+\] \(5\/6\) {2,}80\.0 \[[^\]]+\] \(5\/6\)$/);
     assert.doesNotMatch(row.slice(0, row.indexOf('80.0')), /\(\d+\/6\)/, 'no mark while every problem counts');
-    assert.match(
-      table,
-      /the problem set changes along k: pass@1024 and above are over 5 of 6 problems: 1 has n < 1024/,
-    );
+    assert.match(table, /the problem set changes along k: pass@1024 to pass@2048 over 5 of 6 problems: 1 has n < 1024/);
     const csv = runCli(['report', dir, '--db', db, '-q', '--format', 'csv', '--replicates', '100'], tmp).stdout;
     const r2048 = csv
       .split('\n')
@@ -154,7 +151,7 @@ describe('denominators: every problem of the model is counted', () => {
     const c = r.comparisons[0];
     assert.deepEqual(
       [c.problems, c.missing, c.leftOut],
-      [2, 2, { noSamples: 1, ungraded: 0, belowK: 0, notInBase: 1 }],
+      [2, 2, { noSamples: 1, ungraded: 0, belowK: 0, notInBase: 1, notInModel: 0 }],
     );
     assert.deepEqual(
       c.passAtKDiff.map((d) => [d.k, d.problems, d.missing]),
@@ -308,8 +305,8 @@ describe('nothing lost while reading', () => {
     );
     const { index, summary } = await indexed(dir);
     assert.deepEqual(summary.diagnostics.map(fmt), [
-      'm/res.jsonl:1:warning:1 non-standard number (NaN, Infinity) read as missing value',
-      'm/res.jsonl:2:warning:1 non-standard number (NaN, Infinity) read as missing value',
+      'm/res.jsonl:1:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
+      'm/res.jsonl:2:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
     ]);
     const m = index.models()[0];
     assert.deepEqual([m.problems, m.samples, m.correct, m.scored], [3, 4, 2, 1]);

@@ -140,14 +140,14 @@ describe('crossoverK', () => {
       aheadK: null,
     });
   });
-  test("ragged n: at k beyond a problem's n only problems where both reach k are compared", () => {
-    // C's min n is 2, so kMax = 8 (from A and B) and C only counts at k <= 2.
+  test('ragged n: the search stops at the smallest n, so every k is over the same problems', () => {
+    // C's min n is 2, so kMax = 2 (trial 3 finding 2: beyond it C would drop out and the problem set change).
     // k=1: base (1/8 + 4/8 + 1/2)/3 = 0.375, model (0 + 1 + 0)/3 = 0.333 -> base leads.
-    // k>=3 (A, B only): model 0.5, base (k/8 + 1 - C(4,k)/C(8,k))/2 >= 0.5 -> never reached.
+    // k=2: base (1 - 21/28 + 1 - 6/28 + 1)/3 = 0.679, model (0 + 1 + 0)/3 = 0.333 -> not reached.
     const pairs = [pair('A', 8, 1, 8, 0), pair('B', 8, 4, 8, 8), pair('C', 2, 1, 16, 0)];
     const r = crossoverK(pairs);
     assert.equal(r.leaderAtK1, 'base');
-    assert.equal(r.kMax, 8);
+    assert.equal(r.kMax, 2);
     assert.equal(r.k, null);
   });
 });

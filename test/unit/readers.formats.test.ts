@@ -54,7 +54,7 @@ describe('qwen-math reader', () => {
       '5:warning:code has 3 samples but score has 2; keeping the first 2',
       '6:warning:missing idx; using "line 6" as the problem id',
       // Python's NaN literal: the line is read, the value is missing (score null: ungraded)
-      '7:warning:1 non-standard number (NaN, Infinity) read as missing value',
+      '7:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
       // V8 wording of JSON errors is not ours: check the prefix
       c.msgs[5],
     ]);
@@ -633,7 +633,9 @@ describe('bad input files', () => {
       '{"task_id": "A/1", "completion": "x", "passed": Infinity}\n{"task_id": "A/1", "completion": "y", "passed": true}\n',
     );
     const c = await collect(dir, 'inf.jsonl', 'flat');
-    assert.deepEqual(c.msgs, ['1:warning:1 non-standard number (NaN, Infinity) read as missing value']);
+    assert.deepEqual(c.msgs, [
+      '1:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
+    ]);
     assert.deepEqual(
       c.records.map((r) => [texts(r)[0], corrects(r)[0]]),
       [

@@ -70,10 +70,10 @@ describe('bad input: the handwritten folder', () => {
         'dup/dup-b.jsonl:1:warning:duplicate problem id "1" for model dup: already indexed from dup/dup-a.jsonl; skipped',
         'empty.jsonl:0:error:empty file',
         // Python's json.dumps literals: each value is missing, the line is read
-        'nan.jsonl:1:warning:1 non-standard number (NaN, Infinity) read as missing value',
+        'nan.jsonl:1:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
         'nan.jsonl:1:info:problem "0" of model nan has no graded sample (1 sample, none with a verdict): it counts in "missing" of every figure of this model',
-        'nan.jsonl:2:warning:1 non-standard number (NaN, Infinity) read as missing value',
-        'nan.jsonl:3:warning:1 non-standard number (NaN, Infinity) read as missing value',
+        'nan.jsonl:2:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
+        'nan.jsonl:3:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
         'qwen/scores.jsonl:1:warning:score values are strings; read "true"/"false" as booleans (reported once per file)',
         // line 5's score 2 is not a verdict: every numeric score of the file is ungraded, line 2's 1/0 too
         'qwen/scores.jsonl:2:info:problem "1" of model qwen has no graded sample (3 samples, none with a verdict): it counts in "missing" of every figure of this model',

@@ -133,7 +133,10 @@ describe('report on rlvr-probe-gsm8k results_2048_batched (SFT as base)', async 
     const acc = d.find((x) => x.message.startsWith('sft_sample_accuracy'))!;
     assert.deepEqual([acc.file, acc.severity], ['summary.json', 'warning']);
     assert.match(readFileSync(join(RUN, 'summary.json'), 'utf8').split('\n')[acc.line - 1], /"sft_sample_accuracy"/);
-    assert.equal(acc.message, 'sft_sample_accuracy: this file says 0.5333, the raw samples give 0.5542');
+    assert.equal(
+      acc.message,
+      'sft_sample_accuracy: this file says 0.5333, the raw samples give 0.5542 (n = graded samples)',
+    );
     const q13 = d.find((x) => x.message.startsWith('c_sft[qid=13]'))!;
     assert.match(readFileSync(join(RUN, 'per_question.csv'), 'utf8').split('\n')[q13.line - 1], /^13,/);
   });
@@ -374,7 +377,7 @@ describe('CLI', () => {
       .split('\n');
     assert.equal(
       csv[0],
-      'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer',
+      'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer,base,not_in_base,not_in_model',
     );
     const rows = csv.slice(1).map((l) => l.split(','));
     const m = json.models[0];

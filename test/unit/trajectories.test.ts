@@ -286,15 +286,17 @@ describe('following a problem across steps', () => {
   const steps = [100, 300, 500, 1000];
   test('first solved, lost at, pattern', () => {
     assert.deepEqual(followProblem([0, 0, 2, 5], steps), { firstSolvedStep: 500, lostAtStep: null, pattern: 'gained' });
-    assert.deepEqual(followProblem([3, 1, 0, 0], steps), { firstSolvedStep: 100, lostAtStep: 1000, pattern: 'lost' });
+    // lost at the first step of the final unsolved run (500), not the last unsolved step (trial 3 finding 7)
+    assert.deepEqual(followProblem([3, 1, 0, 0], steps), { firstSolvedStep: 100, lostAtStep: 500, pattern: 'lost' });
     assert.deepEqual(followProblem([3, 0, 2, 0], steps), {
       firstSolvedStep: 100,
       lostAtStep: 1000,
       pattern: 'flip-flop',
     });
+    // solved again at the end: not lost
     assert.deepEqual(followProblem([3, 0, 2, 2], steps), {
       firstSolvedStep: 100,
-      lostAtStep: 300,
+      lostAtStep: null,
       pattern: 'flip-flop',
     });
     assert.deepEqual(followProblem([1, 8, 8, 8], steps), { firstSolvedStep: 100, lostAtStep: null, pattern: 'always' });
@@ -516,8 +518,11 @@ describe('trajectories of the real run rlvr-probe-gsm8k/trajectory, recomputed f
       const solved = c.map((x) => x > 0);
       const first = solved.indexOf(true);
       assert.equal(p.firstSolvedStep, first < 0 ? null : STEPS[first]);
+      // the first step of the final unsolved run, when an earlier step solved it
       let lost: number | null = null;
-      for (let i = 0; i < 4; i++) if (!solved[i] && solved.slice(0, i).some(Boolean)) lost = STEPS[i];
+      for (let i = 0; i < 4; i++)
+        if (solved[i]) lost = null;
+        else if (i > 0 && solved[i - 1]) lost = STEPS[i];
       assert.equal(p.lostAtStep, lost);
     }
     const lost = trajectoryFilter(t, 'lost').map((i) => t.problems[i].problemId);
@@ -662,8 +667,8 @@ describe('trajectories on a small hand-made run (ragged n, a problem missing at 
     const json = JSON.parse(run('--format', 'json'));
     assert.deepEqual(json.trajectories, JSON.parse(JSON.stringify(r.trajectories)));
     const csv = run('--format', 'csv').trim().split('\n');
-    // series, step, then the scorer column (empty on training rows)
-    const rows = csv.filter((l) => l.endsWith(',ckpt/step-*:grpo@step-*,20,'));
+    // series and step by column (then the scorer and comparison columns, empty or set on training rows)
+    const rows = csv.filter((l) => l.split(',')[14] === 'ckpt/step-*:grpo@step-*' && l.split(',')[15] === '20');
     const get = (metric: string, k = '') => rows.map((l) => l.split(',')).find((c) => c[2] === metric && c[3] === k)!;
     assert.equal(Number(get('positive-gain-share:sharpening')[4]), 0.5);
     assert.equal(Number(get('pass@k', '2')[4]), json.trajectories[0].steps[1].passAtK[1].value);

@@ -914,6 +914,15 @@ class SampleWriter {
               'info',
               `problem ${JSON.stringify(st.problem)} of model ${st.model} has no graded sample (${row.n} sample${row.n === 1 ? '' : 's'}, none with a verdict): it counts in "missing" of every figure of this model`,
             );
+          else if (row && row.graded < row.n) {
+            // some samples of a graded problem have no verdict: they are in no figure (n = graded samples)
+            const u = row.n - row.graded;
+            diag(
+              st.line,
+              'info',
+              `problem ${JSON.stringify(st.problem)} of model ${st.model}: ${u} of its ${row.n} samples ${u === 1 ? 'has' : 'have'} no verdict (ungraded): ${u === 1 ? 'it is' : 'they are'} in no figure; its n is the ${row.graded} graded`,
+            );
+          }
         }
       };
       const finishFile = () => {

@@ -64,9 +64,12 @@ export interface CrossoverResult {
   k: number | null;
   /** Which model has the higher dataset pass@1 (`tie` when equal within {@link CROSSOVER_TIE_TOLERANCE}). */
   leaderAtK1: 'base' | 'model' | 'tie';
-  /** Largest k examined: the largest min(base.n, model.n) over problems (0 when there are none). */
+  /**
+   * Largest k examined: the smallest min(base.n, model.n) over the problems with n >= 1 on both sides
+   * ({@link crossoverKLimit}), so that every k is over the same problems (0 when there are none).
+   */
   kMax: number;
-  /** Number of problems entering the comparison at the returned k (0 when k is null). */
+  /** Number of problems entering the comparison at the returned k (0 when k is null): all of them. */
   problemsAtK: number;
   /**
    * Smallest k at which both models have reached their common maximum (the share of problems each
@@ -111,7 +114,26 @@ interface CrossoverTables {
   mSolved: Uint8Array;
   /** min(base.n, model.n) per problem: the largest k at which the problem enters. */
   len: Int32Array;
+  /** The largest k scanned: {@link crossoverKLimit}. */
   kMax: number;
+}
+
+/**
+ * The largest k a crossover may be searched at: the smallest min(base.n, model.n) over the problems
+ * (those with n = 0 on a side enter at no k and are ignored); 0 without problems. Up to it, every
+ * k's dataset values are means over the same problems, the k = 1 set. Beyond it problems with n < k
+ * drop out, and a "crossover" there can come from the problem set changing, not from either curve:
+ * problem A (n = 8, base c = 4, model c = 3) and B (n = 2, base 0, model 2) give the model the lead at
+ * k = 1 and 2 over both, and the base "the lead" at k = 3 only because B is no longer counted
+ * (trial 3, finding 2). So the search stops here; ragged n costs the large k, never the truth of a claim.
+ */
+export function crossoverKLimit(pairs: readonly ProblemPair[]): number {
+  let lim = Infinity;
+  for (const p of pairs) {
+    const len = Math.min(p.base.n, p.model.n);
+    if (len >= 1) lim = Math.min(lim, len);
+  }
+  return lim === Infinity ? 0 : lim;
 }
 
 function crossoverTables(pairs: readonly ProblemPair[]): CrossoverTables {
@@ -131,8 +153,8 @@ function crossoverTables(pairs: readonly ProblemPair[]): CrossoverTables {
     t.bSolved[i] = p.base.c >= 1 ? 1 : 0;
     t.mSolved[i] = p.model.c >= 1 ? 1 : 0;
     t.len[i] = Math.min(p.base.n, p.model.n);
-    t.kMax = Math.max(t.kMax, t.len[i]);
   }
+  t.kMax = crossoverKLimit(pairs);
   return t;
 }
 
@@ -200,9 +222,9 @@ function scanCrossover(
  * Crossover k (Yue et al. 2025, arXiv:2504.13837): RL models usually win at k = 1 and lose at large
  * k. This returns the smallest integer k in [2, kMax] at which the model that leads at k = 1 is
  * reached or passed by the other one (level within {@link CROSSOVER_TIE_TOLERANCE}) **before
- * saturation**, where kMax = max over problems of min(base.n, model.n). At each k the two dataset
- * pass@k values are means over the same problems: those where both models have n >= k (ragged n: at
- * large k this can be a subset; `problemsAtK` says how many).
+ * saturation**, where kMax = {@link crossoverKLimit}: the smallest min(base.n, model.n) over problems.
+ * At every k the two dataset pass@k values are means over the same problems, all of them (with ragged
+ * n the search stops early rather than let the problem set change along k and fake a crossover).
  *
  * Saturation: when both dataset values are within {@link SATURATION_TOLERANCE} of the same maximum
  * (the share of those problems each model solves at least once), the two are level because both are
