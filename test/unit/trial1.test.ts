@@ -370,13 +370,17 @@ describe('ragged n: the table, the crossover cell and the warnings agree (findin
     assert.deepEqual([r8.problems, r8.missing], [10, 0]);
     assert.ok(Math.abs(r8.value! - passAtK(16, 10, 8) / 2) < 1e-12);
     assert.ok(r.warnings.some((w) => w.includes(base.id) && /the problem set changes along k/.test(w)));
-    // the comparison is over the same problems at each k: at k > 4 only problems 0-4, where both reach 1
-    // from k = 9 (k > 16 - 8): a tie at saturation, no crossover
+    // the comparison is over one problem set: the crossover is searched up to the smallest n (4, the
+    // base's problems 5-9), where neither saturates (base pass@4(16, 8) = 1 - 70/1820 < 1 on problems
+    // 0-4): no crossover and no saturation within it. Beyond k = 4 problems 5-9 would drop out (the
+    // "tie at saturation from k = 9" shown before came from that shrinking set: trial 3, finding 2).
     const c = r.comparisons[0];
-    assert.deepEqual([c.leaderAtK1, c.crossoverK, c.saturationK], ['model', null, 9]);
+    assert.deepEqual([c.leaderAtK1, c.crossoverK, c.saturationK, c.crossoverKMax], ['model', null, null, 4]);
     const table = reportTable(r);
     assert.match(table, /\(5\/10\)/);
-    assert.match(table, /none: tied at saturation from k = 9/);
+    assert.match(table, /none \(model leads\)/);
+    assert.match(table, /searched k ≤ 4 only/);
+    assert.doesNotMatch(table, /tied at saturation/);
     index.close();
   });
 });
