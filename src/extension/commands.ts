@@ -169,6 +169,8 @@ export const LABEL_PICKER_HINT = 'Type a label (new or listed) and Enter Â· or â
 function pickLabels(labels: string[], checked: string[], title: string): Promise<string[] | undefined> {
   const qp = vscode.window.createQuickPick<vscode.QuickPickItem>();
   qp.canSelectMany = true;
+  // a step of a two-step input: a refresh of the tree or the preview taking focus must not cancel it
+  qp.ignoreFocusOut = true;
   qp.title = title;
   qp.placeholder = LABEL_PICKER_HINT;
   qp.items = labels.map((label) => ({ label }));
@@ -220,6 +222,7 @@ async function annotate(ext: Extension, arg: unknown): Promise<void> {
     title: `Annotate ${where}: note`,
     prompt: 'Free-text note (optional); Enter saves, Escape cancels',
     value: current?.note ?? '',
+    ignoreFocusOut: true,
   });
   if (note === undefined) return;
   try {
