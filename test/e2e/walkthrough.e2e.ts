@@ -14,7 +14,6 @@ import * as path from 'node:path';
 import {
   answerQuickInput,
   defaultVsixPath,
-  repoRoot,
   runCommand,
   screenshot,
   screenshotDir,
@@ -148,7 +147,6 @@ describe('the Get Started walkthrough in a real VS Code', { timeout: 900_000 }, 
       await s.page
         .locator('.part.panel')
         .screenshot({ path: path.join(screenshotDir, 'walkthrough-4-report-panel.png'), timeout: 10_000 });
-      assert.ok(fs.existsSync(path.join(repoRoot, 'media', 'walkthrough', 'report.png')), 'the step image exists');
     } catch (e) {
       await s.fail(e, 'walkthrough-2');
     }
