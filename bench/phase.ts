@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readSampleText, readSampleTexts } from '../src/core/index/sampleText';
 import { TraceIndex, ftsQuery } from '../src/core/index/traceIndex';
 import { indexFolder, type IndexProgress } from '../src/core/index/indexer';
 import { buildReport } from '../src/core/report';
@@ -335,8 +336,11 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
       },
       {
         name: 'sampleText',
-        what: 'sample(id) with its text (open a sample)',
-        run: () => index.sample(sampleIds[Math.floor(r() * sampleIds.length)]),
+        what: 'sample(id) and its text read from the results file, hash checked (open a sample)',
+        run: () => {
+          const id = sampleIds[Math.floor(r() * sampleIds.length)];
+          return Promise.all([index.sample(id), readSampleText(index, id)]);
+        },
       },
       {
         name: 'passAtK',
@@ -356,12 +360,12 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
     ];
     const out: Record<string, unknown>[] = [];
     for (const c of cases) {
-      for (let i = 0; i < 5; i++) c.run(i); // warm-up (statement cache, page cache)
+      for (let i = 0; i < 5; i++) await c.run(i); // warm-up (statement cache, page cache)
       const times: number[] = [];
       let rows = 0;
       for (let i = 0; i < iterations; i++) {
         const t0 = performance.now();
-        const res = c.run(i);
+        const res = await c.run(i);
         times.push(performance.now() - t0);
         if (Array.isArray(res)) rows += res.length;
       }
@@ -525,8 +529,8 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
     let result: Record<string, unknown> = {};
     for (let i = 0; i < ((a.runs as number | undefined) ?? 3); i++) {
       const t0 = performance.now();
-      const bt = index.sampleTexts(p.id, base.id).map((s) => s.text);
-      const mt = index.sampleTexts(p.id, model.id).map((s) => s.text);
+      const bt = (await readSampleTexts(index, p.id, base.id)).map((s) => s.text);
+      const mt = (await readSampleTexts(index, p.id, model.id)).map((s) => s.text);
       const t1 = performance.now();
       const sim = problemSimilarity(bt, mt);
       const t2 = performance.now();
@@ -569,8 +573,8 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
           break outer;
         }
         const tl = performance.now();
-        const bt = index.sampleTexts(p.id, base.id).map((s) => s.text);
-        const mt = index.sampleTexts(p.id, m.id).map((s) => s.text);
+        const bt = (await readSampleTexts(index, p.id, base.id)).map((s) => s.text);
+        const mt = (await readSampleTexts(index, p.id, m.id)).map((s) => s.text);
         loadMs += performance.now() - tl;
         problemSimilarity(bt, mt);
         pairs++;

@@ -14,7 +14,7 @@ import { type Denominator, denominatorMark } from '../core/denominators';
 import { type PplReport, readPplSidecar } from '../core/ppl';
 import type { ReaderOptions } from '../core/readers';
 import type { PathSummary } from '../core/pathSummary';
-import { buildReport, type Report } from '../core/report';
+import { buildReportAsync, type Report } from '../core/report';
 import { type RewardModelsReport, describeRewardDenominator, rewardDenominator } from '../core/rewardReport';
 import { compileStepPattern } from '../core/series';
 import { type Trajectory, trajectoryFilter } from '../core/trajectories';
@@ -1123,7 +1123,7 @@ export function program(): Command {
           }
           const audit = await auditFolder(index, abs);
           const majAtK = opts.majAtK === undefined ? undefined : opts.majAtK === true ? true : { draws: opts.majAtK };
-          const report = buildReport(index, {
+          const report = await buildReportAsync(index, {
             base: opts.base,
             audit,
             replicates: opts.replicates,

@@ -43,6 +43,8 @@ export interface SampleRecord {
   contentHash?: string;
   /** `text` as UTF-8 bytes, when the parallel reader has them (the indexer binds these instead). */
   textUtf8?: Uint8Array;
+  /** Length of `text` in Unicode code points, when already computed (the parallel reader); readers leave it out. */
+  textLength?: number;
   /**
    * What the full-text index is given for `text` (search.ts `searchText`), as a string or UTF-8 bytes,
    * when already computed (the parallel reader computes it on its own thread); the indexer computes it

@@ -17,6 +17,7 @@
  *   (m - 1). Exact over every pair, so only the first `maxTextSamples` samples (by sample index) of
  *   each model per problem enter; how many were left out is given.
  */
+import { readSampleTexts } from './index/sampleText';
 import type { TraceIndex } from './index/traceIndex';
 import { type BootstrapOptions, bootstrapRatioOfSums, type RatioCI } from './metrics/bootstrap';
 import {
@@ -90,13 +91,17 @@ function problemsOf(index: TraceIndex, modelId: number): number[] {
     .all(modelId) as number[];
 }
 
-/** One model's samples of one problem, in sample order (one problem at a time: memory stays bounded). */
-function rowsOf(index: TraceIndex, problemId: number, modelId: number): Row[] {
-  return index.db
-    .prepare(
-      'SELECT sample_index AS sampleIndex, correct, text FROM samples WHERE problem_id = ? AND model_id = ? ORDER BY sample_index',
-    )
-    .all(problemId, modelId) as Row[];
+/**
+ * One model's samples of one problem, in sample order (one problem at a time: memory stays bounded),
+ * their texts read from the results files (sampleText.ts). Throws SourceChangedError when a file
+ * changed since it was indexed.
+ */
+async function rowsOf(index: TraceIndex, problemId: number, modelId: number): Promise<Row[]> {
+  return (await readSampleTexts(index, problemId, modelId)).map((r) => ({
+    sampleIndex: r.sampleIndex,
+    correct: r.correct === null ? null : r.correct ? 1 : 0,
+    text: r.text,
+  }));
 }
 
 function medians(rows: readonly Omit<TextMatch, 'candidates'>[]): TextMedians {
@@ -134,21 +139,19 @@ export interface PathContext {
  * The base model's context: with `withText`, its first `maxTextSamples` samples per problem as
  * shingle sets and the shingle IDF over its problems (reads the base samples one problem at a time).
  */
-export function pathContext(
+export async function pathContext(
   index: TraceIndex,
   baseId: number,
   maxTextSamples = DEFAULT_MAX_TEXT_SAMPLES,
   withText = true,
-): PathContext {
+): Promise<PathContext> {
   const shingles = new FolderShingles();
   const baseSets = new Map<number, Uint32Array[]>();
   if (withText)
     for (const p of problemsOf(index, baseId))
       baseSets.set(
         p,
-        rowsOf(index, p, baseId)
-          .slice(0, maxTextSamples)
-          .map((r) => shingles.set(r.text)),
+        (await rowsOf(index, p, baseId)).slice(0, maxTextSamples).map((r) => shingles.set(r.text)),
       );
   return { baseId, withText, maxTextSamples, shingles, baseSets, idf: buildShingleIdf([...baseSets.values()]) };
 }
@@ -262,48 +265,17 @@ class PathAccumulator {
   }
 }
 
-/** The work of one summary, one problem per step (the sync and async drivers below). */
-function* summarySteps(
-  index: TraceIndex,
-  ctx: PathContext,
-  modelId: number,
-  names: { base: string; model: string },
-  boot?: BootstrapOptions,
-): Generator<void, PathSummary> {
-  const acc = new PathAccumulator(ctx);
-  for (const p of problemsOf(index, modelId)) {
-    acc.add(p, rowsOf(index, p, ctx.baseId), rowsOf(index, p, modelId));
-    yield;
-  }
-  return acc.result(names, boot);
-}
-
 /**
- * The summary of one (base model, model) pair (module comment). Reads one problem at a time.
+ * The summary of one (base model, model) pair (module comment). Reads one problem at a time (the
+ * texts from the results files) and gives the event loop back every `sliceMs` milliseconds of work
+ * (between problems), so an extension host stays responsive while it reads a large folder.
  *
  * @param ctx the base model's context ({@link pathContext}: it decides the text measures and their cap).
  * @param names display ids of the base model and the model.
  * @param boot bootstrap replicates and seed (defaults of src/core/metrics/bootstrap.ts).
+ * @throws SourceChangedError (sampleText.ts) when a results file changed since it was indexed.
  */
-export function pathSummary(
-  index: TraceIndex,
-  ctx: PathContext,
-  modelId: number,
-  names: { base: string; model: string },
-  boot?: BootstrapOptions,
-): PathSummary {
-  const it = summarySteps(index, ctx, modelId, names, boot);
-  for (;;) {
-    const r = it.next();
-    if (r.done) return r.value;
-  }
-}
-
-/**
- * {@link pathSummary} that gives the event loop back every `sliceMs` milliseconds of work (between
- * problems), so an extension host stays responsive while it reads a large folder.
- */
-export async function pathSummaryAsync(
+export async function pathSummary(
   index: TraceIndex,
   ctx: PathContext,
   modelId: number,
@@ -311,14 +283,14 @@ export async function pathSummaryAsync(
   boot?: BootstrapOptions,
   sliceMs = 20,
 ): Promise<PathSummary> {
-  const it = summarySteps(index, ctx, modelId, names, boot);
+  const acc = new PathAccumulator(ctx);
   let t0 = Date.now();
-  for (;;) {
-    const r = it.next();
-    if (r.done) return r.value;
+  for (const p of problemsOf(index, modelId)) {
+    acc.add(p, await rowsOf(index, p, ctx.baseId), await rowsOf(index, p, modelId));
     if (Date.now() - t0 >= sliceMs) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       t0 = Date.now();
     }
   }
+  return acc.result(names, boot);
 }

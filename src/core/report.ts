@@ -266,7 +266,42 @@ export interface ReportOptions {
  */
 export const REPORT_REPLICATES = 2000;
 
-export function buildReport(index: TraceIndex, options: ReportOptions = {}): Report {
+/**
+ * The report of {@link buildReport}'s comment (above {@link REPORT_REPLICATES}), without
+ * {@link Report.paths}: {@link buildReportAsync} adds them (their texts are read from the results files).
+ */
+export function buildReport(index: TraceIndex, options: Omit<ReportOptions, 'paths'> = {}): Report {
+  return reportParts(index, options).report;
+}
+
+/**
+ * {@link buildReport} with {@link Report.paths} when `options.paths` asks for them: per compared
+ * (base, model) pair, the reasoning-path summary (src/core/pathSummary.ts), the texts read from the
+ * results files one problem at a time.
+ * @throws as {@link buildReport}; SourceChangedError (sampleText.ts) when a results file changed
+ *   since it was indexed.
+ */
+export async function buildReportAsync(index: TraceIndex, options: ReportOptions = {}): Promise<Report> {
+  const { report, pathPairs, boot } = reportParts(index, options);
+  if (!options.paths) return report;
+  const cap = (options.paths === true ? undefined : options.paths.maxTextSamples) ?? DEFAULT_MAX_TEXT_SAMPLES;
+  const contexts = new Map<number, PathContext>();
+  const paths: PathSummary[] = [];
+  for (const [b, m] of pathPairs) {
+    let ctx = contexts.get(b.id);
+    if (!ctx) {
+      ctx = await pathContext(index, b.id, cap);
+      contexts.set(b.id, ctx);
+    }
+    paths.push(await pathSummary(index, ctx, m.id, { base: b.displayId, model: m.displayId }, boot));
+  }
+  // paths stay where the report has always had them: before the diagnostics and warnings
+  const { diagnostics, warnings, ...rest } = report;
+  return { ...rest, paths, diagnostics, warnings };
+}
+
+/** The report without paths, the pairs whose paths {@link buildReportAsync} adds, and the bootstrap options. */
+function reportParts(index: TraceIndex, options: ReportOptions) {
   const tool = options.toolGrading ? toolVerdicts(index) : undefined;
   let toolGraded = 0;
   let toolCorrect = 0;
@@ -426,21 +461,10 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     });
   }
 
-  let paths: PathSummary[] | undefined;
-  if (options.paths) {
-    const cap = (options.paths === true ? undefined : options.paths.maxTextSamples) ?? DEFAULT_MAX_TEXT_SAMPLES;
-    const contexts = new Map<number, PathContext>();
-    paths = [];
-    for (const [b, m] of pairsToCompare) {
-      if (!comparisons.some((c) => c.base === b.displayId && c.model === m.displayId)) continue;
-      let ctx = contexts.get(b.id);
-      if (!ctx) {
-        ctx = pathContext(index, b.id, cap);
-        contexts.set(b.id, ctx);
-      }
-      paths.push(pathSummary(index, ctx, m.id, { base: b.displayId, model: m.displayId }, boot));
-    }
-  }
+  // the pairs whose reasoning paths buildReportAsync adds (their texts are read from the files)
+  const pathPairs = pairsToCompare.filter(([b, m]) =>
+    comparisons.some((c) => c.base === b.displayId && c.model === m.displayId),
+  );
 
   const strata: StratumReport[] = [];
   const noLevel: Report['noLevel'] = [];
@@ -485,7 +509,7 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
   });
   warnings.push(...training.warnings);
 
-  return {
+  const report: Report = {
     schemaVersion: 1,
     base: base?.displayId ?? null,
     baseSource,
@@ -502,10 +526,10 @@ export function buildReport(index: TraceIndex, options: ReportOptions = {}): Rep
     ...rewardSection(index, boot),
     ...(options.ppl?.available ? { ppl: pplReport(options.ppl, models, pairsToCompare) } : {}),
     trajectories: training.trajectories.map(reportTrajectory),
-    ...(paths ? { paths } : {}),
     diagnostics: index.diagnostics(),
     warnings,
   };
+  return { report, pathPairs, boot };
 }
 
 /** How many compared problems have min(base n, model n) = k. */

@@ -40,3 +40,20 @@ export function contentHash(text: string): string {
 export function problemTextKey(text: string): string {
   return `#${hash('sha1', text.normalize('NFC').replace(/\s+/g, ' ').trim(), 'hex').slice(0, 12)}`;
 }
+
+/** Length of a text in Unicode code points (what SQLite's length() gives for a text without NUL). */
+export function codePoints(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // a high surrogate followed by a low one is one code point
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}

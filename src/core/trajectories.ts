@@ -452,23 +452,12 @@ export function reportTrajectory(t: TrajectoryDetail): Trajectory {
 
 /**
  * Mean length in characters (Unicode code points) of every sample text of one model, or null when it
- * has none. SQLite's length() counts characters but stops at a NUL character, so texts holding one
- * (found with instr, which does not stop there) are counted again in JavaScript.
+ * has none: from the length stored while indexing (`samples.text_length`, schema migration 11; the
+ * index keeps no copy of a JSONL sample's text).
  */
 function meanTextLength(index: TraceIndex, modelId: number): number | null {
   const r = index.db
-    .prepare(
-      `SELECT count(*) AS n, coalesce(sum(length(text)), 0) AS chars, coalesce(sum(instr(text, char(0)) > 0), 0) AS withNul
-         FROM samples WHERE model_id = ?`,
-    )
-    .get(modelId) as { n: number; chars: number; withNul: number };
-  if (r.n === 0) return null;
-  let chars = r.chars;
-  if (r.withNul > 0) {
-    const rows = index.db
-      .prepare('SELECT text, length(text) AS cut FROM samples WHERE model_id = ? AND instr(text, char(0)) > 0')
-      .all(modelId) as { text: string; cut: number }[];
-    for (const x of rows) chars += [...x.text].length - x.cut;
-  }
-  return chars / r.n;
+    .prepare('SELECT count(*) AS n, coalesce(sum(text_length), 0) AS chars FROM samples WHERE model_id = ?')
+    .get(modelId) as { n: number; chars: number };
+  return r.n === 0 ? null : r.chars / r.n;
 }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import { comparisonPairs } from '../core/index/labels';
-import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummaryAsync } from '../core/pathSummary';
+import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummary } from '../core/pathSummary';
 import { graderDifference, graderWarning, partialWarning, REPORT_REPLICATES } from '../core/report';
 import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
@@ -318,19 +318,24 @@ export async function sampleText(
  * Everything the sample preview shows for one sample: the problem (question, reference answer), the
  * model with its role, the verdict and the sample's other fields, its annotation, and the text cut at
  * {@link MAX_PREVIEW_TEXT} code units (`truncated`, `fullLength` say so). `position` is passed through
- * (the host knows the tree's order). Undefined when the sample is not in the index.
+ * (the host knows the tree's order); the text is read from its results file through `texts` (which
+ * throws SourceChangedError when the file changed since it was indexed). Undefined when the sample is
+ * not in the index.
  */
-export function samplePreview(
+export async function samplePreview(
   index: TraceIndex,
   annotations: AnnotationStore | undefined,
   sampleId: number,
   roles: Roles,
+  texts: TextSource,
   position: string | null = null,
-): SamplePreview | undefined {
-  const s = index.sample(sampleId);
-  const problem = s && index.problem(s.problemId);
-  const model = s && index.model(s.modelId);
-  if (!s || !problem || !model) return undefined;
+): Promise<SamplePreview | undefined> {
+  const row = index.sample(sampleId);
+  const problem = row && index.problem(row.problemId);
+  const model = row && index.model(row.modelId);
+  const text = row && problem && model ? await texts.sampleText(sampleId) : undefined;
+  if (!row || !problem || !model || text === undefined) return undefined;
+  const s = { ...row, text };
   const ref = annotations?.refOf(sampleId);
   const a = ref ? annotations?.get(ref) : undefined;
   return {
@@ -988,10 +993,10 @@ export async function pathsData(index: TraceIndex, roles: Roles, replicates = 10
   )) {
     let ctx = contexts.get(b.id);
     if (!ctx) {
-      ctx = pathContext(index, b.id, DEFAULT_MAX_TEXT_SAMPLES, false);
+      ctx = await pathContext(index, b.id, DEFAULT_MAX_TEXT_SAMPLES, false);
       contexts.set(b.id, ctx);
     }
-    const p = await pathSummaryAsync(
+    const p = await pathSummary(
       index,
       ctx,
       m.id,

@@ -451,7 +451,7 @@ class Panel {
         const s = this.session();
         // Where it sits in the tree: only when the tree shows this folder.
         const position = s === this.panels.getSession() ? (this.panels.hooks?.position(m.sampleId) ?? null) : null;
-        const d = samplePreview(s.index, s.annotations, m.sampleId, this.roles(s), position);
+        const d = await samplePreview(s.index, s.annotations, m.sampleId, this.roles(s), s, position);
         if (!d) throw new RequestError(`Sample ${m.sampleId} is not in the index (it may have been re-indexed).`);
         return d;
       }

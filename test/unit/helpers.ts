@@ -1,6 +1,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { readSampleTexts } from '../../src/core/index/sampleText';
+import type { TraceIndex } from '../../src/core/index/traceIndex';
 
 /** The shared real results folders (read-only; never copied into the repository). Tests run from the repository root. */
 export const REAL = resolve(process.cwd(), '../shared/data/real');
@@ -61,4 +63,17 @@ export function writeRollouts(
       )
       .join('\n'),
   );
+}
+
+/**
+ * The text of every sample of an index by sample id, read as the product reads it: from the results
+ * files (sampleText.ts `readSampleTexts`, hash checked), one (problem, model) at a time.
+ */
+export async function textsById(index: TraceIndex): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  const pairs = index.db
+    .prepare('SELECT problem_id AS p, model_id AS m FROM samples GROUP BY problem_id, model_id')
+    .all() as { p: number; m: number }[];
+  for (const { p, m } of pairs) for (const s of await readSampleTexts(index, p, m)) out.set(s.id, s.text);
+  return out;
 }

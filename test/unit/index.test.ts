@@ -7,7 +7,7 @@ import { SCORED_SAMPLES_SQL, TraceIndex, ftsQuery } from '../../src/core/index/t
 import { SCHEMA_VERSION, migrations } from '../../src/core/index/schema';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { openDatabase } from '../../src/core/index/sqlite';
-import { REAL, rawRolloutCounts, tempDir } from './helpers';
+import { REAL, rawRolloutCounts, tempDir, textsById } from './helpers';
 
 const RUN = join(REAL, 'rlvr-probe-gsm8k', 'results_2048_batched');
 
@@ -98,7 +98,8 @@ describe('index: real rlvr-probe-gsm8k run', () => {
     await indexFolder(index, RUN);
     const hits = index.search('typing speed');
     assert.ok(hits.length > 0);
-    for (const h of hits) assert.match(index.sample(h.id)!.text.toLowerCase(), /typing/);
+    const text = await textsById(index);
+    for (const h of hits) assert.match(text.get(h.id)!.toLowerCase(), /typing/);
     // punctuation in the query is not FTS syntax
     assert.doesNotThrow(() => index.search('"unbalanced (quote AND OR'));
     assert.equal(index.countProblems({ kind: 'search', query: 'zzzzqqqq-not-present' }), 0);
@@ -107,9 +108,7 @@ describe('index: real rlvr-probe-gsm8k run', () => {
     const p0 = index.listProblems({ kind: 'search', query: 'typing speed' })[0];
     const all = index.samples(p0.id, rl.id);
     const matching = index.samples(p0.id, rl.id, { matching: 'typing speed' });
-    const expected = all.filter(
-      (x) => /typing/i.test(index.sample(x.id)!.text) && /speed/i.test(index.sample(x.id)!.text),
-    );
+    const expected = all.filter((x) => /typing/i.test(text.get(x.id)!) && /speed/i.test(text.get(x.id)!));
     assert.deepEqual(
       matching.map((x) => x.id),
       expected.map((x) => x.id),
@@ -125,9 +124,9 @@ describe('index: real rlvr-probe-gsm8k run', () => {
         .filter((m) =>
           index.samples(p.id, m.id).some((x) =>
             (
-              index
-                .sample(x.id)!
-                .text.toLowerCase()
+              text
+                .get(x.id)!
+                .toLowerCase()
                 .match(/[\p{L}\p{N}]+/gu) ?? ([] as string[])
             ).includes(word),
           ),
@@ -255,7 +254,7 @@ describe('index: incremental', () => {
     // Write a version-1 database by hand, as the first release did.
     mkdirSync(join(dir, 'db'));
     const v1 = openDatabase(dbPath);
-    v1.exec(migrations[0]);
+    v1.exec(migrations[0] as string);
     v1.pragma('user_version = 1');
     v1.close();
     let index = TraceIndex.open(dbPath);
@@ -289,7 +288,7 @@ describe('index: incremental', () => {
     );
     const dbPath = join(dir, 'index.db');
     const v3 = openDatabase(dbPath);
-    for (const sql of migrations.slice(0, 3)) v3.exec(sql);
+    for (const sql of migrations.slice(0, 3)) v3.exec(sql as string);
     v3.prepare('INSERT INTO samples_fts(rowid, text, problem_id) VALUES (1, ?, 1)').run('stale words');
     v3.prepare("INSERT INTO meta(key, value) VALUES ('fts_max_id', '1')").run();
     v3.pragma('user_version = 3');

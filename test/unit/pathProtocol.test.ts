@@ -10,7 +10,7 @@ import { indexFolder } from '../../src/core/index/indexer';
 import { fileTextSource } from '../../src/core/index/sampleText';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { computationPath } from '../../src/core/similarity';
-import { buildReport } from '../../src/core/report';
+import { buildReportAsync } from '../../src/core/report';
 import { pathsData, runSimilarityJob, similarityJob } from '../../src/extension/panelData';
 import { pathLine } from '../../src/shared/pathLine';
 import { MAX_NEW_STEPS } from '../../src/shared/protocol';
@@ -80,7 +80,7 @@ describe('problem view path data on rlvr-probe-gsm8k', { skip: !existsSync(RUN) 
     const o = d.summaries[0];
     assert.equal(o.baseModelId, sft.id);
     assert.equal(o.modelId, rl.id);
-    const r = buildReport(index, { paths: true, replicates: 500, seed: 12345 }).paths![0];
+    const r = (await buildReportAsync(index, { paths: true, replicates: 500, seed: 12345 })).paths![0];
     assert.deepEqual(
       { ...o, baseModelId: undefined, modelId: undefined },
       {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathLines } from '../../src/cli/main';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { buildReport } from '../../src/core/report';
+import { buildReport, buildReportAsync } from '../../src/core/report';
 import { computationPath, summarize, textJaccard } from '../../src/core/similarity';
 import { REAL } from './helpers';
 
@@ -33,7 +33,7 @@ describe('report --paths on rlvr-probe-gsm8k results_2048_batched', {
 }, async () => {
   const index = TraceIndex.open(':memory:');
   await indexFolder(index, RUN);
-  const report = buildReport(index, { base: 'sft', paths: true, replicates: 400 });
+  const report = await buildReportAsync(index, { base: 'sft', paths: true, replicates: 400 });
   const sft = read('sft_raw.jsonl');
   const rl = new Map(read('rl_raw.jsonl').map((l) => [l.qid, l]));
 

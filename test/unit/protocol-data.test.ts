@@ -16,7 +16,7 @@ import { buildReport } from '../../src/core/report';
 import { guessBaseModel } from '../../src/core/index/labels';
 import { majAtK, normalizeAnswer } from '../../src/core/metrics/majority';
 import { AnnotationStore } from '../../src/core/index/annotations';
-import { fileTextSource } from '../../src/core/index/sampleText';
+import { fileTextSource, readSampleText, readSampleTexts } from '../../src/core/index/sampleText';
 import {
   accuracyBin,
   overviewData,
@@ -132,10 +132,10 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     store.set(store.refOf(id)!, ['lucky guess'], 'checked by hand');
     const t = (await sampleText(index, store, id, fileTextSource(index)))!;
     assert.deepEqual([t.labels, t.note, t.truncated], [['lucky guess'], 'checked by hand', false]);
-    assert.equal(t.text, index.sample(id)!.text);
+    assert.equal(t.text, await readSampleText(index, id));
   });
 
-  test('samplePreview: the header fields of a sample are those of its raw rollout', () => {
+  test('samplePreview: the header fields of a sample are those of its raw rollout', async () => {
     const store = new AnnotationStore(index);
     const row = samplePage(index, p0, rl.id, 0, 8).samples.find((x) => x.sampleIndex === 3)!;
     store.set(store.refOf(row.id)!, ['grader error'], 'n');
@@ -144,7 +144,14 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
       .split('\n')
       .map((l) => (l.trim() ? JSON.parse(l) : undefined))
       .find((r) => r?.qid === 0) as { question: string; gold: string; rollouts: { correct: boolean; text: string }[] };
-    const p = samplePreview(index, store, row.id, { baseId: sft.id, focusId: rl.id }, 'sample 1 of 2')!;
+    const p = (await samplePreview(
+      index,
+      store,
+      row.id,
+      { baseId: sft.id, focusId: rl.id },
+      fileTextSource(index),
+      'sample 1 of 2',
+    ))!;
     assert.equal(p.problem.problemId, '0');
     assert.equal(p.problem.question, raw.question);
     assert.equal(p.text, raw.rollouts[3].text);
@@ -154,7 +161,7 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     assert.deepEqual([p.labels, p.note, p.position, p.truncated], [['grader error'], 'n', 'sample 1 of 2', false]);
     assert.match(p.source, /^results_2048_batched\/rl_raw\.jsonl:1$/);
     store.remove(store.refOf(row.id)!);
-    assert.equal(samplePreview(index, store, 987654321, {}), undefined);
+    assert.equal(await samplePreview(index, store, 987654321, {}, fileTextSource(index)), undefined);
   });
 
   test('overviewData: dataset pass@1 / pass@8 and coverage match the raw rollouts', () => {
@@ -199,7 +206,7 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     assert.equal(o.problems, 30);
   });
 
-  test('answer in base: per RL sample, the SFT samples with the same final answer (and the correct ones), from the raw rollouts', () => {
+  test('answer in base: per RL sample, the SFT samples with the same final answer (and the correct ones), from the raw rollouts', async () => {
     const raw = (file: string) =>
       new Map(
         fs
@@ -220,7 +227,7 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     let checked = 0;
     let notInBase = 0;
     for (const p of index.listProblems({ kind: 'all' }, 0, 100)) {
-      const samples = index.sampleTexts(p.id, rl.id);
+      const samples = await readSampleTexts(index, p.id, rl.id);
       const stub = {
         samples: samples.map((x) => ({
           sampleId: x.id,

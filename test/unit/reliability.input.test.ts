@@ -22,6 +22,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
+import { readSampleTexts } from '../../src/core/index/sampleText';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import type { Diagnostic } from '../../src/core/model';
 import { tempDir } from './helpers';
@@ -35,10 +36,10 @@ function counts(index: TraceIndex): Record<string, [number, number, number]> {
 }
 
 /** Texts and verdicts of one model's samples of one problem, in sample order. */
-function samplesOf(index: TraceIndex, displayId: string, problemId: string): [string, boolean | null][] {
+async function samplesOf(index: TraceIndex, displayId: string, problemId: string): Promise<[string, boolean | null][]> {
   const m = index.models().find((x) => x.displayId === displayId)!;
   for (const p of index.listProblems({ kind: 'all' }, 0, 100_000).filter((x) => x.problemId === problemId)) {
-    const got = index.sampleTexts(p.id, m.id);
+    const got = await readSampleTexts(index, p.id, m.id);
     if (got.length) return got.map((s) => [s.text, s.correct]);
   }
   return [];
@@ -96,35 +97,35 @@ describe('bad input: the handwritten folder', () => {
       'dup:dup': [3, 4, 2], // dup-a q0 [T], q1 [F,F]; dup-b q1 skipped (first file wins), q2 [T]
       'qwen:qwen': [5, 18, 6], // problem 1's 1/0/1 are scores (the file also holds a 2): 0 correct
     });
-    assert.deepEqual(samplesOf(index, 'bom', '0'), [['bom q0 s0', true]]);
-    assert.deepEqual(samplesOf(index, 'crlf', '0'), [
+    assert.deepEqual(await samplesOf(index, 'bom', '0'), [['bom q0 s0', true]]);
+    assert.deepEqual(await samplesOf(index, 'crlf', '0'), [
       ['crlf q0 s0', true],
       ['crlf q0 s1', true],
     ]);
-    assert.deepEqual(samplesOf(index, 'utf8', '0'), [['caf\uFFFD(\uFFFD end', true]]);
-    assert.deepEqual(samplesOf(index, 'dup:dup', '1'), [
+    assert.deepEqual(await samplesOf(index, 'utf8', '0'), [['caf\uFFFD(\uFFFD end', true]]);
+    assert.deepEqual(await samplesOf(index, 'dup:dup', '1'), [
       ['dup q1 s0', false],
       ['dup q1 s1', false],
     ]);
     // score as strings, 0/1, null, 8 codes with 7 scores, invalid values
     assert.deepEqual(
-      samplesOf(index, 'qwen:qwen', '0').map((x) => x[1]),
+      (await samplesOf(index, 'qwen:qwen', '0')).map((x) => x[1]),
       [true, false, true, false],
     );
     assert.deepEqual(
-      samplesOf(index, 'qwen:qwen', '1').map((x) => x[1]),
+      (await samplesOf(index, 'qwen:qwen', '1')).map((x) => x[1]),
       [null, null, null],
     );
     assert.deepEqual(
-      samplesOf(index, 'qwen:qwen', '2').map((x) => x[1]),
+      (await samplesOf(index, 'qwen:qwen', '2')).map((x) => x[1]),
       [null, null],
     );
     assert.deepEqual(
-      samplesOf(index, 'qwen:qwen', '3').map((x) => x[0]),
+      (await samplesOf(index, 'qwen:qwen', '3')).map((x) => x[0]),
       ['s0', 's1', 's2', 's3', 's4', 's5', 's6'],
     );
     assert.deepEqual(
-      samplesOf(index, 'qwen:qwen', '4').map((x) => x[1]),
+      (await samplesOf(index, 'qwen:qwen', '4')).map((x) => x[1]),
       [null, null],
     );
     assert.equal(index.db.pragma('integrity_check', { simple: true }), 'ok');
@@ -332,7 +333,7 @@ describe('files that change while they are indexed', () => {
     const after = await indexFolder(index, dir);
     assert.deepEqual(after.diagnostics.map(fmt), []);
     assert.deepEqual(counts(index).m, [2, 3, 1]);
-    assert.deepEqual(samplesOf(index, 'm', '1'), [
+    assert.deepEqual(await samplesOf(index, 'm', '1'), [
       ['m q1 s0', false],
       ['m q1 s1', false],
     ]);

@@ -219,14 +219,14 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
     assert.equal(escapeControl(preview('a\u001b[2J\nb')), 'a\\x1b[2J b');
   });
 
-  test('sample document: header values stay inside their code spans; the sample text follows unchanged', () => {
+  test('sample document: header values stay inside their code spans; the sample text follows unchanged', async () => {
     const { renderSample } = loadWithStub<{ renderSample: (s: unknown, d: unknown) => string }>(
       '../../src/extension/sampleDocument',
     );
     for (const m of index.models()) {
       for (const p of index.listProblems()) {
         for (const row of index.samples(p.id, m.id)) {
-          const d = index.sample(row.id)!;
+          const d = { ...index.sample(row.id)!, text: (await readSampleText(index, row.id))! };
           const doc = renderSample(session, d);
           const body = `\n## Sample\n\n${d.text}\n`;
           assert.ok(doc.endsWith(body), 'the text is appended unchanged after the header');
@@ -249,13 +249,14 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
     }
   });
 
-  test('sample document: a problem id or model name cannot start a new Markdown line in the title', () => {
+  test('sample document: a problem id or model name cannot start a new Markdown line in the title', async () => {
     const { renderSample } = loadWithStub<{ renderSample: (s: unknown, d: unknown) => string }>(
       '../../src/extension/sampleDocument',
     );
     const m = index.models().find((x) => x.name === HOSTILE_MODEL)!;
     const p = index.listProblems().find((x) => x.problemId === HOSTILE_PROBLEM)!;
-    const doc = renderSample(session, index.sample(index.samples(p.id, m.id)[0].id)!);
+    const id = index.samples(p.id, m.id)[0].id;
+    const doc = renderSample(session, { ...index.sample(id)!, text: await readSampleText(index, id) });
     assert.equal(doc.split('\n')[1], '', 'the title is one line');
     assert.ok(!doc.split('\n').includes('# injected'));
   });

@@ -4,9 +4,13 @@ import { appendFileSync, readFileSync, readdirSync, rmSync, statSync, truncateSy
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
+import { RECLAIM_KEY } from '../../src/core/index/schema';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { SourceChangedError, readSampleText, readSampleTexts } from '../../src/core/index/sampleText';
 import { readLines } from '../../src/core/readers/lines';
+import { makeContext, readFile } from '../../src/core/readers';
+import type { FormatId } from '../../src/core/model';
+import { codePoints, contentHash } from '../../src/core/text';
 import { REAL, tempDir } from './helpers';
 
 /** Every (problem, model) pair of an index. */
@@ -17,6 +21,39 @@ function pairs(index: TraceIndex): { p: number; m: number }[] {
   }[];
 }
 
+/**
+ * The text each reader produces for every record of every indexed file, read with the readers alone
+ * (not through the index), keyed by file, record line and position among the record's samples.
+ */
+async function readerTexts(index: TraceIndex, root: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const files = index.db.prepare('SELECT path, format FROM files WHERE format IS NOT NULL').all() as {
+    path: string;
+    format: FormatId;
+  }[];
+  for (const f of files)
+    for await (const ev of readFile(makeContext(root, f.path), f.format)) {
+      if (ev.kind !== 'problem') continue;
+      ev.record.samples.forEach((s, i) => {
+        out.set(`${f.path}\u0000${ev.record.line}\u0000${i}`, s.text);
+      });
+    }
+  return out;
+}
+
+/** Where each sample of an index is: file, line, position in its record (null without a span), hash, the stored copy. */
+function whereOf(
+  index: TraceIndex,
+): Map<number, { file: string; line: number; recPos: number | null; hash: string; copy: string }> {
+  const rows = index.db
+    .prepare(
+      `SELECT s.id, f.path AS file, s.line, sp.rec_pos AS recPos, s.content_hash AS hash, s.text AS copy
+         FROM samples s JOIN files f ON f.id = s.file_id LEFT JOIN sample_spans sp ON sp.sample_id = s.id`,
+    )
+    .all() as { id: number; file: string; line: number; recPos: number | null; hash: string; copy: string }[];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
 describe('sample texts read from the results files', () => {
   const folders = readdirSync(REAL).filter((f) => statSync(join(REAL, f)).isDirectory());
 
@@ -24,11 +61,22 @@ describe('sample texts read from the results files', () => {
     test(`every sample of the real folder ${folder}: the text read from its file equals the text the reader produced`, async () => {
       const index = TraceIndex.open(':memory:');
       await indexFolder(index, join(REAL, folder));
+      const produced = await readerTexts(index, join(REAL, folder));
+      const where = whereOf(index);
       let checked = 0;
       for (const { p, m } of pairs(index)) {
         for (const s of await readSampleTexts(index, p, m)) {
-          // the reader's text, as the index stored it while indexing
-          assert.equal(s.text, index.sample(s.id)!.text, `sample ${s.id}`);
+          const w = where.get(s.id)!;
+          if (w.recPos === null) {
+            // whole-document .json and .eval: the copy the index keeps, the reader's text when indexed
+            assert.equal(contentHash(s.text), w.hash, `sample ${s.id}`);
+          } else {
+            // the text the reader produces for that record now, read independently of the index
+            assert.equal(s.text, produced.get(`${w.file}\u0000${w.line}\u0000${w.recPos}`), `sample ${s.id}`);
+            // and no copy of it in the index (schema migration 11)
+            assert.equal(w.copy, '', `sample ${s.id} keeps no copy`);
+          }
+          assert.equal(codePoints(s.text), index.sample(s.id)!.length, `sample ${s.id}: stored length`);
           checked++;
         }
       }
@@ -60,10 +108,13 @@ describe('sample texts read from the results files', () => {
     const run = join(REAL, 'rlvr-probe-gsm8k', 'results_2048_batched');
     const index = TraceIndex.open(':memory:');
     await indexFolder(index, run, { parallelReadMinBytes: 0 });
+    const produced = await readerTexts(index, run);
+    const where = whereOf(index);
     let n = 0;
     for (const { p, m } of pairs(index)) {
       for (const s of await readSampleTexts(index, p, m)) {
-        assert.equal(s.text, index.sample(s.id)!.text);
+        const w = where.get(s.id)!;
+        assert.equal(s.text, produced.get(`${w.file}\u0000${w.line}\u0000${w.recPos}`));
         n++;
       }
     }
@@ -143,6 +194,8 @@ describe('a results file changed after indexing', () => {
       const index = TraceIndex.open(join(f.dir, 'index.db'));
       await indexFolder(index, f.dir);
       const id = await firstSampleOfProblem(index, '1');
+      // no copy in the index to fall back on: the text comes from the file alone
+      assert.equal(index.db.prepare('SELECT text FROM samples WHERE id = ?').pluck().get(id), '');
       assert.equal(await readSampleText(index, id), 'text 1.1 面积');
       const store = new AnnotationStore(index);
       store.set(store.refOf(id)!, ['checked'], 'note');
@@ -170,14 +223,85 @@ describe('a results file changed after indexing', () => {
     });
   }
 
-  test('an index from before migration 9 (no spans) reads the copy it keeps', async () => {
-    const f = folder();
-    const index = TraceIndex.open(join(f.dir, 'index.db'));
+  /**
+   * The folder indexed, then put back to what schema 10 stored (a copy of every text, no text_length
+   * column), `noSpans` also without spans (an index from before migration 9 not read again yet).
+   */
+  async function schema10(f: { dir: string }, noSpans: boolean): Promise<string> {
+    const db = join(f.dir, 'index.db');
+    const index = TraceIndex.open(db);
     await indexFolder(index, f.dir);
-    index.db.exec('DELETE FROM sample_spans');
-    rmSync(f.file);
-    const id = await firstSampleOfProblem(index, '2');
-    assert.equal(await readSampleText(index, id), 'text 2.1 面积');
+    const store = new AnnotationStore(index);
+    store.set(store.refOf(await firstSampleOfProblem(index, '2'))!, ['checked'], 'kept');
+    // the copies schema 10 kept: the readers' texts (with spans: made long, so that emptying them frees pages)
+    const texts = await readerTexts(index, f.dir);
+    const set = index.db.prepare('UPDATE samples SET text = ? WHERE id = ?');
+    for (const [id, w] of whereOf(index))
+      set.run(`${texts.get(`${w.file}\u0000${w.line}\u0000${w.recPos}`)}${noSpans ? '' : ' '.repeat(50_000)}`, id);
+    if (noSpans) index.db.exec('DELETE FROM sample_spans');
+    index.db.exec('ALTER TABLE samples DROP COLUMN text_length');
+    index.db.pragma('user_version = 10');
     index.close();
+    return db;
+  }
+
+  test('migration 11 (an index of schema 10): the copies of samples with a span are emptied, lengths stored, annotations kept', async () => {
+    const f = folder();
+    const db = await schema10(f, false);
+    const before = statSync(db).size;
+    const index = TraceIndex.open(db);
+    assert.equal(index.db.pragma('user_version', { simple: true }), 11);
+    assert.equal(index.db.prepare(`SELECT count(*) FROM samples WHERE text <> ''`).pluck().get(), 0);
+    const id = await firstSampleOfProblem(index, '2');
+    // the length of the copy schema 10 kept: 'text 2.1 面积' (11 code points, counted by hand) and the padding
+    assert.equal(index.sample(id)!.length, 11 + 50_000);
+    assert.equal(await readSampleText(index, id), 'text 2.1 面积');
+    const store = new AnnotationStore(index);
+    const a = store.get(store.refOf(id)!)!;
+    assert.deepEqual([a.labels, a.note], [['checked'], 'kept']);
+    assert.equal(index.db.prepare('SELECT count(*) FROM meta WHERE key = ?').pluck().get(RECLAIM_KEY), 0);
+    index.close();
+    // the space of 6 copies of 50 000 bytes each is given back (VACUUM): the file is less than half its size
+    assert.ok(before > 300_000, `schema 10 file ${before} bytes`);
+    assert.ok(statSync(db).size < before / 2, `${statSync(db).size} of ${before} bytes`);
+    // opened again: nothing more to do
+    const again = TraceIndex.open(db);
+    assert.equal(await readSampleText(again, id), 'text 2.1 面积');
+    again.close();
+  });
+
+  test('migration 11 on an index without spans keeps the copies (read from them, even with the file gone) until the next pass', async () => {
+    const f = folder();
+    const db = await schema10(f, true);
+    const index = TraceIndex.open(db);
+    assert.equal(index.db.prepare(`SELECT count(*) FROM samples WHERE text = ''`).pluck().get(), 0);
+    const id = await firstSampleOfProblem(index, '2');
+    // 'text 2.1 面积': 11 code points, counted by hand
+    assert.equal(index.sample(id)!.length, 11);
+    const saved = readFileSync(f.file);
+    rmSync(f.file);
+    assert.equal(await readSampleText(index, id), 'text 2.1 面积');
+    // the next pass reads the file again: spans written, copies gone
+    writeFileSync(f.file, saved);
+    index.db.exec(`UPDATE files SET status = 'partial'`);
+    await indexFolder(index, f.dir);
+    assert.equal(index.db.prepare(`SELECT count(*) FROM samples WHERE text <> ''`).pluck().get(), 0);
+    const again = await firstSampleOfProblem(index, '2');
+    assert.equal(await readSampleText(index, again), 'text 2.1 面积');
+    index.close();
+  });
+
+  test('migration 11 runs again on a database that has its column (user_version set back by hand)', async () => {
+    const f = folder();
+    const db = await schema10(f, false);
+    const index = TraceIndex.open(db);
+    assert.equal(index.db.pragma('user_version', { simple: true }), 11);
+    // the column exists once, whatever user_version said
+    index.db.pragma('user_version = 10');
+    index.close();
+    const twice = TraceIndex.open(db);
+    assert.equal(twice.db.pragma('user_version', { simple: true }), 11);
+    assert.equal(await readSampleText(twice, await firstSampleOfProblem(twice, '2')), 'text 2.1 面积');
+    twice.close();
   });
 });

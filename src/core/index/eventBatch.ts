@@ -6,7 +6,7 @@
 import type { FormatId, NamedScore, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import type { ReaderContext } from '../readers/types';
 import { searchText } from '../search';
-import { contentHash } from '../text';
+import { codePoints, contentHash } from '../text';
 
 /** Samples per posted batch. */
 export const BATCH_SAMPLES = 2000;
@@ -47,6 +47,8 @@ export interface EventBatch {
   /** UTF-8 of every sample text, back to back; sample r is bytes `textEnd[r - 1] .. textEnd[r]` (from 0 for r = 0). */
   textBytes: ArrayBuffer;
   textEnd: Int32Array;
+  /** Length of each text in Unicode code points (text.ts `codePoints`). */
+  textLength: Int32Array;
   hash: string[];
   /** What the full-text index is given for the text, when it is not the text itself (search.ts `searchText`). */
   search: (string | undefined)[];
@@ -84,6 +86,7 @@ export function packEvents(events: readonly ReadEvent[]): { batch: EventBatch; t
     scores: new Array(n),
     textBytes: bytes.buffer as ArrayBuffer,
     textEnd: new Int32Array(n),
+    textLength: new Int32Array(n),
     hash: new Array(n),
     search: new Array(n),
     answer: new Array(n),
@@ -108,6 +111,7 @@ export function packEvents(events: readonly ReadEvent[]): { batch: EventBatch; t
       const text = typeof s.text === 'string' ? s.text : '';
       end += bytes.write(text, end, 'utf8');
       b.textEnd[row] = end;
+      b.textLength[row] = codePoints(text);
       b.hash[row] = contentHash(text);
       const st = searchText(text);
       if (st !== text) b.search[row] = st;
@@ -141,6 +145,7 @@ class PackedSample implements SampleRecord {
     readonly correct: boolean | null,
     readonly contentHash: string,
     search: string | undefined,
+    readonly textLength: number,
   ) {
     this.searchText = search ?? textUtf8;
   }
@@ -167,6 +172,7 @@ export function* unpackEvents(b: EventBatch): Generator<ReadEvent> {
         b.correct[r] === -1 ? null : b.correct[r] === 1,
         b.hash[r],
         b.search[r],
+        b.textLength[r],
       );
       if (b.sampleIndex[r] >= 0) s.sampleIndex = b.sampleIndex[r];
       if (b.answer[r] !== undefined) s.extractedAnswer = b.answer[r];

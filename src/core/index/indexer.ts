@@ -7,11 +7,12 @@ import { type ReaderOptions, detectFile, isNonResultFile, listCandidateFiles, re
 import { mappingFileDiagnostics } from '../readers/mapping';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { searchText } from '../search';
-import { contentHash } from '../text';
+import { codePoints, contentHash } from '../text';
 import { KEY_SEP, TraceIndex, modelKey, problemKey } from './traceIndex';
 import { refreshModelLabels } from './labels';
 import { DiagnosticCap } from './diagnosticCap';
 import { PARALLEL_READ_MIN_BYTES, readFileParallel } from './parallelRead';
+import { reclaimSpace } from './schema';
 import { type Database, type Statement, isBusyError } from './sqlite';
 
 /** Progress of an indexing pass, reported after each file and every few thousand samples. */
@@ -362,6 +363,8 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     if (!cancelled) db.transaction(() => refreshScoreDiagnostics(index))();
     if (!cancelled) index.setMeta(READER_OPTIONS_KEY, readerOptions);
     if (!cancelled && fts && ftsMissing) db.prepare('DELETE FROM meta WHERE key = ?').run(FTS_MISSING_KEY);
+    // an index from before migration 11 gives back the space of the texts it no longer keeps
+    if (!cancelled) reclaimSpace(db);
     report({ phase: 'done', filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
   } finally {
     clearInterval(heartbeat);
@@ -614,8 +617,8 @@ class SampleWriter {
     this.insertFts = fts ? db.prepare('INSERT INTO samples_fts(rowid, text) VALUES (?, CAST(? AS TEXT))') : null;
     this.insertSample = db.prepare(
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
-         reward_score, finish_reason, token_count, content_hash, text)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT))`,
+         reward_score, finish_reason, token_count, content_hash, text, text_length)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?)`,
     );
     this.insertSpan = db.prepare(
       'INSERT INTO sample_spans (sample_id, rec_offset, rec_bytes, rec_pos) VALUES (?, ?, ?, ?)',
@@ -1137,8 +1140,11 @@ class SampleWriter {
             s.finishReason ?? null,
             typeof s.tokenCount === 'number' && Number.isFinite(s.tokenCount) ? Math.round(s.tokenCount) : null,
             s.contentHash ?? contentHash(s.text),
-            // UTF-8 bytes from the parallel reader are bound as a BLOB and CAST to TEXT (same bytes).
-            s.textUtf8 ?? s.text,
+            // A sample with a span is read from its file (sampleText.ts): no copy (schema migration 11).
+            // Other formats keep the copy: UTF-8 bytes from the parallel reader are bound as a BLOB and
+            // CAST to TEXT (same bytes).
+            r.span ? '' : (s.textUtf8 ?? s.text),
+            s.textLength ?? codePoints(s.text),
           );
           // where the text is read again from (sampleText.ts): the record's bytes, the sample's position in it
           if (r.span) this.insertSpan.run(lastInsertRowid, r.span.offset, r.span.bytes, pos);

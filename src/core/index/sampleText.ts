@@ -8,9 +8,10 @@
  * by running the file's reader over those bytes only (one read and one parse of one line; a per-problem
  * line gives every sample of that problem and model at once), and checked against the content hash
  * stored when it was indexed. A mismatch (the file was edited, truncated or replaced since) throws a
- * {@link SourceChangedError} naming the file: a wrong text is never returned. Samples of other formats
- * (whole-document `.json`, Inspect `.eval` zips) and samples indexed before migration 9 have no span:
- * their text comes from the copy the index keeps.
+ * {@link SourceChangedError} naming the file: a wrong text is never returned. The index keeps no copy
+ * of such a sample's text (schema migration 11), so this is the only way to it. Samples of other
+ * formats (whole-document `.json`, Inspect `.eval` zips) and samples indexed before migration 9 (not
+ * read again yet) have no span: their text comes from the copy the index keeps for them.
  */
 import { join, posix } from 'node:path';
 import type { FormatId } from '../model';
@@ -46,7 +47,7 @@ interface TextRow {
   recOffset: number | null;
   recBytes: number | null;
   recPos: number | null;
-  /** The copy kept in the index (of every sample for now; a later step drops it where there is a span). */
+  /** The copy kept in the index for a sample without a span ('' for one with a span: migration 11). */
   text: string | null;
 }
 

@@ -1,3 +1,4 @@
+import { codePoints } from '../text';
 import type { Database } from './sqlite';
 
 /**
@@ -11,7 +12,7 @@ import type { Database } from './sqlite';
  * Annotations reference those keys (plus sample index and content hash), never row ids, so that
  * re-indexing, or deleting the index and restoring from the JSONL mirror, re-attaches them exactly.
  */
-export const migrations: readonly string[] = [
+export const migrations: readonly (string | ((db: Database) => void))[] = [
   // 0 -> 1
   `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -242,7 +243,51 @@ export const migrations: readonly string[] = [
    WHERE format = 'inspect'
       OR path IN (SELECT origin FROM diagnostics WHERE message LIKE 'duplicate problem id % already indexed from %');
   `,
+  // 10 -> 11: an index, not a copy (issue 12, step 3). A sample with a span (sample_spans: line-based
+  // JSONL formats) no longer keeps its text in the index: `samples.text` is '' and the text is read
+  // from the results file (sampleText.ts); whole-document .json and Inspect .eval samples keep the copy.
+  // The text's length (Unicode code points, what SQLite's length() counted for the tree's labels and
+  // sorting) is stored in `text_length`. Existing copies are emptied here (no file is read again);
+  // the space is given back to the file system by {@link reclaimSpace} after the migration. A function
+  // rather than SQL so that a database that already has the column (user_version set back by hand)
+  // is not altered twice; it runs in one transaction like the others, so an interrupted run is redone.
+  (db: Database) => {
+    const cols = db.pragma('table_info(samples)') as { name: string }[];
+    if (!cols.some((c) => c.name === 'text_length')) db.exec('ALTER TABLE samples ADD COLUMN text_length INTEGER');
+    // length() stops at a NUL character: such texts are measured in JavaScript (code points, as length())
+    db.exec('UPDATE samples SET text_length = length(text) WHERE text_length IS NULL AND instr(text, char(0)) = 0');
+    const withNul = db.prepare('SELECT id, text FROM samples WHERE text_length IS NULL').all() as {
+      id: number;
+      text: string;
+    }[];
+    const setLength = db.prepare('UPDATE samples SET text_length = ? WHERE id = ?');
+    for (const r of withNul) setLength.run(codePoints(r.text), r.id);
+    db.exec(`UPDATE samples SET text = '' WHERE text <> '' AND id IN (SELECT sample_id FROM sample_spans)`);
+    db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('${RECLAIM_KEY}', '1')`).run();
+  },
 ];
+
+/** Meta key set by a migration that freed much of the file ({@link reclaimSpace} gives it back, then clears it). */
+export const RECLAIM_KEY = 'reclaim_space';
+
+/**
+ * Gives the space of emptied sample texts back to the file system (VACUUM, outside any transaction)
+ * when a migration asked for it ({@link RECLAIM_KEY}) and at least a quarter of the file's pages are
+ * free; clears the request (kept while files are still to be read again). VACUUM rewrites the file (about as long as reading it; it needs as much
+ * free disk as the index while it runs); interrupted, it leaves the file as it was and the request
+ * set, so it runs again at the next open.
+ */
+export function reclaimSpace(db: Database): void {
+  const asked = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(RECLAIM_KEY);
+  if (asked === undefined) return;
+  const free = db.pragma('freelist_count', { simple: true }) as number;
+  const pages = db.pragma('page_count', { simple: true }) as number;
+  if (free * 4 >= pages) db.exec('VACUUM');
+  // Files still to be read again (an index older than migration 9 has no spans yet: its copies go when
+  // the next pass rewrites its samples) keep the request for the end of that pass.
+  else if (db.prepare(`SELECT 1 FROM files WHERE status = 'partial' LIMIT 1`).get() !== undefined) return;
+  db.prepare('DELETE FROM meta WHERE key = ?').run(RECLAIM_KEY);
+}
 
 /** Current schema version (the number of migrations). */
 export const SCHEMA_VERSION = migrations.length;
@@ -265,7 +310,9 @@ export function migrate(db: Database): void {
   try {
     for (let v = current; v < SCHEMA_VERSION; v++) {
       db.transaction(() => {
-        db.exec(migrations[v]);
+        const m = migrations[v];
+        if (typeof m === 'string') db.exec(m);
+        else m(db);
         db.pragma(`user_version = ${v + 1}`);
       })();
     }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { modelLabels } from './labels';
-import { migrate } from './schema';
+import { migrate, reclaimSpace } from './schema';
 import { type Database, type SqliteDriverName, openDatabase } from './sqlite';
 import type { Diagnostic } from '../model';
 import { ftsQuery } from '../search';
@@ -103,7 +103,7 @@ export interface SampleRow {
   rewardScore: number | null;
   finishReason: string | null;
   tokenCount: number | null;
-  /** Length of the text in UTF-16 code units. */
+  /** Length of the text in Unicode code points (stored while indexing: schema migration 11). */
   length: number;
   contentHash: string;
   file: string;
@@ -113,7 +113,7 @@ export interface SampleRow {
   hasNote: boolean;
 }
 
-/** A sample with its full text. */
+/** A sample with its full text (read from its results file: sampleText.ts). */
 export interface SampleDetail extends SampleRow {
   text: string;
 }
@@ -232,6 +232,7 @@ export class TraceIndex {
         db.pragma('journal_mode = WAL');
         db.pragma('synchronous = NORMAL');
         migrate(db);
+        reclaimSpace(db);
       }
       db.pragma('foreign_keys = OFF');
       db.pragma('cache_size = -32000');
@@ -511,12 +512,13 @@ export class TraceIndex {
     return new Set(rows);
   }
 
-  /** One sample with its text, or undefined. */
-  sample(id: number): SampleDetail | undefined {
-    const r = this.db.prepare(`${SAMPLE_SELECT_TEXT} WHERE s.id = ?`).get(id) as
-      | (RawSample & { text: string })
-      | undefined;
-    return r ? { ...toSampleRow(r), text: r.text } : undefined;
+  /**
+   * One sample without its text, or undefined. The text is read from its results file
+   * (sampleText.ts `readSampleText`): the index keeps no copy of a JSONL sample's text.
+   */
+  sample(id: number): SampleRow | undefined {
+    const r = this.db.prepare(`${SAMPLE_SELECT} WHERE s.id = ?`).get(id) as RawSample | undefined;
+    return r ? toSampleRow(r) : undefined;
   }
 
   /** Row id of the sample at (problem key, model key, sample index), or undefined (ids change on re-index; keys do not). */
@@ -528,21 +530,6 @@ export class TraceIndex {
       )
       .pluck()
       .get(problemKeyValue, modelKeyValue, sampleIndex) as number | undefined;
-  }
-
-  /** Texts (and verdicts) of every sample of a model for one problem, in sample order. */
-  sampleTexts(
-    problemId: number,
-    modelId: number,
-  ): { id: number; sampleIndex: number; correct: boolean | null; text: string }[] {
-    return (
-      this.db
-        .prepare(
-          `SELECT id, sample_index AS sampleIndex, correct, text FROM samples
-            WHERE problem_id = ? AND model_id = ? ORDER BY sample_index`,
-        )
-        .all(problemId, modelId) as { id: number; sampleIndex: number; correct: number | null; text: string }[]
-    ).map((r) => ({ ...r, correct: r.correct === null ? null : r.correct === 1 }));
   }
 
   /**
@@ -878,14 +865,13 @@ interface RawSample extends Omit<SampleRow, 'correct' | 'labels' | 'hasNote'> {
 
 const SAMPLE_COLUMNS = `s.id, s.model_id AS modelId, s.problem_id AS problemId, s.sample_index AS sampleIndex, s.correct,
   s.extracted_answer AS extractedAnswer, s.reward_score AS rewardScore, s.finish_reason AS finishReason,
-  s.token_count AS tokenCount, length(s.text) AS length, s.content_hash AS contentHash, f.path AS file, s.line,
+  s.token_count AS tokenCount, s.text_length AS length, s.content_hash AS contentHash, f.path AS file, s.line,
   a.labels, a.note`;
 const SAMPLE_FROM = `FROM samples s JOIN files f ON f.id = s.file_id
   JOIN models m ON m.id = s.model_id JOIN problems p ON p.id = s.problem_id
   LEFT JOIN annotations a ON a.problem_key = p.key AND a.model_key = m.key AND a.sample_index = s.sample_index
                          AND a.content_hash = s.content_hash AND a.deleted = 0`;
 const SAMPLE_SELECT = `SELECT ${SAMPLE_COLUMNS} ${SAMPLE_FROM}`;
-const SAMPLE_SELECT_TEXT = `SELECT ${SAMPLE_COLUMNS}, s.text ${SAMPLE_FROM}`;
 
 function toSampleRow(r: RawSample): SampleRow {
   return {
