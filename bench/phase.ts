@@ -357,6 +357,11 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
         what: 'listProblems(search filter, every match) (tree search filter: once per new query, then paged from memory)',
         run: (i) => index.listProblems({ kind: 'search', query: searches[i % searches.length] }, 0, 1_000_000),
       },
+      {
+        name: 'problemsPageSearchCommon',
+        what: "listProblems(search filter 'sum of roots', a term in most samples) (tree search filter, worst case)",
+        run: () => index.listProblems({ kind: 'search', query: 'sum of roots' }, 0, 1_000_000),
+      },
     ];
     const out: Record<string, unknown>[] = [];
     for (const c of cases) {
@@ -749,9 +754,17 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
     d.exec(
       `CREATE VIRTUAL TABLE alt.fts USING fts5 (text, content='', contentless_delete=1, tokenize='unicode61', detail=${a.detail as string})`,
     );
-    const t0 = performance.now();
-    d.exec('INSERT INTO alt.fts(rowid, text) SELECT id, text FROM main.samples');
-    const ms = performance.now() - t0;
+    // the texts come from the folder (the index keeps no copy since schema migration 11), numbered as read
+    const insert = d.prepare('INSERT INTO alt.fts(rowid, text) VALUES (?, ?)');
+    let id = 0;
+    let ms = 0;
+    d.exec('BEGIN');
+    for await (const text of folderTexts(a.root as string)) {
+      const t0 = performance.now();
+      insert.run(++id, text);
+      ms += performance.now() - t0;
+    }
+    d.exec('COMMIT');
     d.exec('DETACH DATABASE alt');
     index.close();
     const bytes = dbBytes(other);
@@ -761,9 +774,9 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
 
   /** Breakdown of space: what per-sample compression of the text would save (every 8th sample, scaled up). */
   async 'bd-compress'(a) {
-    const index = TraceIndex.open(a.db as string, { readonly: true });
-    const texts = index.db.prepare('SELECT text FROM samples WHERE id % 8 = 0').pluck().all() as string[];
-    index.close();
+    const texts: string[] = [];
+    let n = 0;
+    for await (const text of folderTexts(a.root as string)) if (n++ % 8 === 0) texts.push(text);
     const raw = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
     const out: Record<string, { bytes: number; ms: number; ratio: number }> = {};
     const run = (name: string, f: (b: Buffer) => Buffer) => {
@@ -781,6 +794,15 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
     return { rawBytes: raw * 8, sampled: texts.length, codecs: out };
   },
 };
+
+/** Every sample text of the bench folder (qwen-math files), in file order, as the reader produces it. */
+async function* folderTexts(root: string): AsyncGenerator<string> {
+  for (const f of resultFiles(root)) {
+    const rel = path.relative(root, f).split(path.sep).join('/');
+    for await (const ev of readFile({ root, relPath: rel, absPath: f, run: path.posix.dirname(rel) }, 'qwen-math'))
+      if (ev.kind === 'problem') for (const s of ev.record.samples) yield s.text;
+  }
+}
 
 async function main(): Promise<void> {
   const [name, json] = process.argv.slice(2);

@@ -421,9 +421,9 @@ async function main(): Promise<void> {
       insertHash: await runPhase('bd-insert', { root, db: path.join(work, 'bd.db'), variant: 'hash' }),
       insertNoText: await runPhase('bd-insert', { root, db: path.join(work, 'bd.db'), variant: 'notext' }),
       insertNoIdx: await runPhase('bd-insert', { root, db: path.join(work, 'bd.db'), variant: 'noidx' }),
-      ftsColumn: await runPhase('bd-fts', { db, other: path.join(work, 'fts-alt.db'), detail: 'column' }),
-      ftsFull: await runPhase('bd-fts', { db, other: path.join(work, 'fts-alt.db'), detail: 'full' }),
-      compress: await runPhase('bd-compress', { db }),
+      ftsColumn: await runPhase('bd-fts', { db, root, other: path.join(work, 'fts-alt.db'), detail: 'column' }),
+      ftsFull: await runPhase('bd-fts', { db, root, other: path.join(work, 'fts-alt.db'), detail: 'full' }),
+      compress: await runPhase('bd-compress', { root }),
     };
   }
 
@@ -529,8 +529,8 @@ async function main(): Promise<void> {
     'index',
     'index size / input (with FTS)',
     `${f2(finalBytes / inputBytes)}x (${f1(finalBytes / MB)} MB)`,
-    '<= 1.0x (aim 0.5x)',
-    finalBytes / inputBytes <= 1,
+    '<= 0.5x (aim 0.25x)',
+    finalBytes / inputBytes <= 0.5,
   );
   add(
     'index',
@@ -543,7 +543,10 @@ async function main(): Promise<void> {
   );
   add('reindex', 'unchanged re-index', ms(res.reindex.ms), '< 2 s', res.reindex.ms < 2000);
   for (const c of res.queries.cases as { name: string; what: string; p50: number; p95: number }[]) {
-    add('query', c.what, `p50 ${ms(c.p50)}, p95 ${ms(c.p95)}`, 'p95 < 20 ms', c.p95 < 20);
+    // the tree's search filter lists every problem with a match: issue 12's target is 100 ms for it
+    const limit = c.name.startsWith('problemsPageSearch') ? 100 : 20;
+    const target = limit === 100 ? 'p95 <= 100 ms' : 'p95 < 20 ms';
+    add('query', c.what, `p50 ${ms(c.p50)}, p95 ${ms(c.p95)}`, target, limit === 100 ? c.p95 <= 100 : c.p95 < 20);
   }
   add(
     'report',
@@ -756,7 +759,7 @@ function explain(res: Record<string, any>, inputBytes: number, rows: Row[]): str
         `same files: the qwen-math reader alone (read, parse, build records) ${s(cpu(bd.read))}; reader + SHA-1 content hash of every sample ` +
         `${s(cpu(bd.hash))}; whole-file SHA-1 ${s(cpu(bd.filehash))}; reader + the sample INSERT into the same schema (20000 per ` +
         `transaction, constant hash) ${s(cpu(bd.insertPlain))}, i.e. ${s(insertOnly)} for the INSERTs; with real hashes ${s(cpu(bd.insertHash))}; ` +
-        `with empty text ${s(cpu(bd.insertNoText))} (storing the text costs ${s(cpu(bd.insertPlain) - cpu(bd.insertNoText))}); without the two ` +
+        `with empty text, as the index stores JSONL samples since schema migration 11, ${s(cpu(bd.insertNoText))} (storing the text would cost ${s(cpu(bd.insertPlain) - cpu(bd.insertNoText))}); without the two ` +
         `secondary indexes ${s(cpu(bd.insertNoIdx))} (maintaining them costs ${s(cpu(bd.insertPlain) - cpu(bd.insertNoIdx))}). The rest of ` +
         `indexFolder (model/problem upserts, duplicate checks, stats refresh, batch commits) is ${s(bookkeeping)}.`,
     );
@@ -779,8 +782,8 @@ function explain(res: Record<string, any>, inputBytes: number, rows: Row[]): str
           .join('; ')}. ` +
           `The reader thread alone (${s(readerThread)}) takes longer than the bare JSON.parse floor (${s(res.floor.ms)})${py}: Node decodes each ` +
           `line to a JavaScript string and JSON.parse copies every sample text once more, before the record is built and hashed. With two cores and ` +
-          `the writer thread on the other, splitting the parsing further would only take time from the writer; storing ${mb(res.sizes?.sampleTextBytes ?? 0)} of text ` +
-          `costs the writer ${s(cpu(bd.insertPlain) - cpu(bd.insertNoText))} of its ${s(writerThread)}.`,
+          `the writer thread on the other, splitting the parsing further would only take time from the writer (which since schema migration 11 stores ` +
+          `${mb(res.sizes?.sampleTextBytes ?? 0)} of text: a copy only for formats without a line span).`,
       );
     }
   }
@@ -815,8 +818,8 @@ function explain(res: Record<string, any>, inputBytes: number, rows: Row[]): str
           .join(', ')} instead of ${mb(bd.compress.rawBytes)}.`;
       }
       out.push(
-        `Missed: index size (${rows.find((r) => r.measure === 'index size / input (with FTS)')?.value}). The index keeps a full, uncompressed copy of ` +
-          `every sample text (${mb(text)}, ${((100 * text) / inputBytes).toFixed(0)}% of the input on its own) and the full-text index adds ${mb(fts)} ` +
+        `Missed: index size (${rows.find((r) => r.measure === 'index size / input (with FTS)')?.value}). The index keeps ${mb(text)} of sample text ` +
+          `(${((100 * text) / inputBytes).toFixed(0)}% of the input; since schema migration 11 only formats without a line span keep a copy) and the full-text index adds ${mb(fts)} ` +
           `(FTS5 ${bd?.ftsFull ? 'with detail=none: which samples hold a word, not where' : 'with detail=full'}).${alt}`,
       );
     }
@@ -831,7 +834,7 @@ function explain(res: Record<string, any>, inputBytes: number, rows: Row[]): str
     );
   }
   const q = (res.queries?.cases ?? []) as { name: string; p95: number; what: string }[];
-  if (q.some((c) => c.name === 'problemsPageSearch' && c.p95 >= 20)) {
+  if (q.some((c) => c.name.startsWith('problemsPageSearch') && c.p95 > 100)) {
     const terms = (res.queries.searchTerms ?? []) as {
       query: string;
       samplesMatched: number;

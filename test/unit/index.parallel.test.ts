@@ -13,14 +13,14 @@ import type { ReadEvent } from '../../src/core/model';
 import { readFile } from '../../src/core/readers';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { contentHash } from '../../src/core/text';
-import { REAL, tempDir } from './helpers';
+import { REAL, tempDir, textsById } from './helpers';
 
 /** Every sample row with its model and problem keys (row ids differ between databases). */
 function dump(index: TraceIndex): unknown[] {
   return index.db
     .prepare(
       `SELECT m.key AS model, p.key AS problem, s.sample_index, s.line, s.correct, s.extracted_answer, s.reward_score,
-              s.finish_reason, s.token_count, s.content_hash, s.text, typeof(s.text) AS type, f.path
+              s.finish_reason, s.token_count, s.content_hash, s.text, typeof(s.text) AS type, s.text_length, f.path
          FROM samples s JOIN models m ON m.id = s.model_id JOIN problems p ON p.id = s.problem_id JOIN files f ON f.id = s.file_id
         ORDER BY f.path, s.id`,
     )
@@ -98,14 +98,24 @@ describe('parallel reader', () => {
         [3, 'warning', 'invalid UTF-8: 2 bytes replaced by U+FFFD'],
       ],
     );
-    // Each text reads back as the single-thread path stores it, and its hash is the hash of that text.
-    const rows = par.db.prepare('SELECT text, content_hash FROM samples ORDER BY id').all() as {
-      text: string;
-      content_hash: string;
-    }[];
+    // Each text reads back from the file as the single-thread path read it, its hash is the hash of
+    // that text and its stored length its length in code points (the index keeps no copy to compare).
+    const read = await textsById(par);
+    const rows = (
+      par.db.prepare('SELECT id, content_hash, text_length FROM samples ORDER BY id').all() as {
+        id: number;
+        content_hash: string;
+        text_length: number;
+      }[]
+    ).map((r) => ({ ...r, text: read.get(r.id) as string }));
+    // counted by hand: 'a', NUL, 'b'; 'emoji ' 6 + one emoji + ' and é' 6
+    assert.deepEqual([rows[0].text_length, rows[3].text_length], [3, 13]);
     assert.equal(rows[0].text, 'a\u0000b');
     assert.equal(rows[3].text, 'emoji 😀 and é');
-    assert.equal(rows[1].text, 'lone \ufffd high');
+    // the reader's own text: a lone surrogate written as a JSON escape stays (the UTF-8 copy the index
+    // kept before schema migration 11 had U+FFFD there; the content hash, of the UTF-8 bytes, is the same)
+    assert.equal(rows[1].text, 'lone \ud800 high');
+    assert.equal(contentHash('lone \ud800 high'), contentHash('lone \ufffd high'));
     assert.equal(rows[7].text, 'bad \ufffd\ufffd bytes');
     for (const r of rows) assert.equal(r.content_hash, contentHash(r.text));
     seq.close();

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
+import { readSampleTexts } from '../../src/core/index/sampleText';
 import { buildReport } from '../../src/core/report';
 import { reportTable } from '../../src/cli/main';
 import { pairedBootstrapDiff, twoLevelPairedDiffAt1 } from '../../src/core/metrics/bootstrap';
@@ -92,12 +93,8 @@ describe('sharded seeds: per-sample records of one model and problem spread over
     assert.ok(Math.abs(p2.value! - (3 * passAtK(3, 2, 2)) / 4) < 1e-12, `${p2.value}`);
     assert.equal(p1.problems, 4);
     // the documented order: samples numbered in the order their files are indexed (path order)
-    const texts = index.db
-      .prepare(
-        `SELECT s.text FROM samples s JOIN problems p ON p.id = s.problem_id WHERE p.problem_id = '1' ORDER BY s.sample_index`,
-      )
-      .pluck()
-      .all();
+    const p = index.listProblems({ kind: 'all' }).find((x) => x.problemId === '1')!;
+    const texts = (await readSampleTexts(index, p.id, m.id)).map((s) => s.text);
     assert.deepEqual(texts, ['seed 0 answer to 1', 'seed 1 answer to 1', 'seed 2 answer to 1']);
     const diags = index.diagnostics();
     assert.deepEqual(
