@@ -259,6 +259,10 @@ describe('a results file changed after indexing', () => {
     const store = new AnnotationStore(index);
     const a = store.get(store.refOf(id)!)!;
     assert.deepEqual([a.labels, a.note], [['checked'], 'kept']);
+    // the space is given back at the end of the next indexing pass (nothing to read again here)
+    assert.equal(index.db.prepare('SELECT count(*) FROM meta WHERE key = ?').pluck().get(RECLAIM_KEY), 1);
+    const pass = await indexFolder(index, f.dir);
+    assert.equal(pass.filesIndexed, 0);
     assert.equal(index.db.prepare('SELECT count(*) FROM meta WHERE key = ?').pluck().get(RECLAIM_KEY), 0);
     index.close();
     // the space of 6 copies of 50 000 bytes each is given back (VACUUM): the file is less than half its size

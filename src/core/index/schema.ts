@@ -248,7 +248,8 @@ export const migrations: readonly (string | ((db: Database) => void))[] = [
   // from the results file (sampleText.ts); whole-document .json and Inspect .eval samples keep the copy.
   // The text's length (Unicode code points, what SQLite's length() counted for the tree's labels and
   // sorting) is stored in `text_length`. Existing copies are emptied here (no file is read again);
-  // the space is given back to the file system by {@link reclaimSpace} after the migration. A function
+  // the space is given back to the file system by {@link reclaimSpace} at the end of the next indexing
+  // pass (in the extension, on the indexing thread rather than the one that opened the index). A function
   // rather than SQL so that a database that already has the column (user_version set back by hand)
   // is not altered twice; it runs in one transaction like the others, so an interrupted run is redone.
   (db: Database) => {
@@ -274,15 +275,24 @@ export const RECLAIM_KEY = 'reclaim_space';
  * Gives the space of emptied sample texts back to the file system (VACUUM, outside any transaction)
  * when a migration asked for it ({@link RECLAIM_KEY}) and at least a quarter of the file's pages are
  * free; clears the request (kept while files are still to be read again). VACUUM rewrites the file (about as long as reading it; it needs as much
- * free disk as the index while it runs); interrupted, it leaves the file as it was and the request
- * set, so it runs again at the next open.
+ * free disk as the index while it runs); interrupted or refused (another connection reading, disk
+ * full), it leaves the file as it was and the request set, so it runs again at the next open or at the
+ * end of the next indexing pass. Never throws for VACUUM's sake.
  */
 export function reclaimSpace(db: Database): void {
   const asked = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(RECLAIM_KEY);
   if (asked === undefined) return;
   const free = db.pragma('freelist_count', { simple: true }) as number;
   const pages = db.pragma('page_count', { simple: true }) as number;
-  if (free * 4 >= pages) db.exec('VACUUM');
+  if (free * 4 >= pages) {
+    try {
+      db.exec('VACUUM');
+    } catch {
+      // another connection is reading (SQLITE_BUSY) or the disk is full: the file stays as it was and
+      // the request stays, for the next open or the end of the next indexing pass
+      return;
+    }
+  }
   // Files still to be read again (an index older than migration 9 has no spans yet: its copies go when
   // the next pass rewrites its samples) keep the request for the end of that pass.
   else if (db.prepare(`SELECT 1 FROM files WHERE status = 'partial' LIMIT 1`).get() !== undefined) return;

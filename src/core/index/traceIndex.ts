@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { modelLabels } from './labels';
-import { migrate, reclaimSpace } from './schema';
+import { migrate } from './schema';
 import { type Database, type SqliteDriverName, openDatabase } from './sqlite';
 import type { Diagnostic } from '../model';
 import { ftsQuery } from '../search';
@@ -232,7 +232,6 @@ export class TraceIndex {
         db.pragma('journal_mode = WAL');
         db.pragma('synchronous = NORMAL');
         migrate(db);
-        reclaimSpace(db);
       }
       db.pragma('foreign_keys = OFF');
       db.pragma('cache_size = -32000');
