@@ -81,6 +81,8 @@ describe('a results file edited after indexing, in a real VS Code', { timeout: 9
   test('the changed file is named, its new text is not shown, and Index Folder brings the sample back', async () => {
     try {
       await showTreeView(s.page, CONTAINER, VIEW);
+      // automatic indexing is off: the user indexes the folder
+      await runCommand(s.page, 'Trace Inspector: Index Folder');
       await expandTreeRow(s.page, VIEW, 'q0', { timeoutMs: 120_000 });
       await expandTreeRow(s.page, VIEW, 'model');
       await expandTreeRow(s.page, VIEW, 'correct');
