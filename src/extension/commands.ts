@@ -278,7 +278,10 @@ async function compare(ext: Extension, arg: unknown, selected?: unknown[]): Prom
   if (!left || !right) return;
   const da = s.index.sample(a)!;
   const db = s.index.sample(b)!;
-  const name = (d: typeof da) => `${s.index.model(d.modelId)?.label ?? '?'} #${d.sampleIndex}`;
+  const name = (d: typeof da) => {
+    const m = s.models().find((x) => x.id === d.modelId);
+    return `${m ? s.shortLabel(m) : '?'} #${d.sampleIndex}`;
+  };
   await vscode.commands.executeCommand('vscode.diff', left, right, `${name(da)} ↔ ${name(db)}`);
 }
 
@@ -351,32 +354,33 @@ async function pickFilter(ext: Extension): Promise<void> {
   if (!s) return;
   const focus = s.focusModel();
   const base = s.baseModel();
+  const focusName = focus ? s.shortLabel(focus) : 'model';
   type Item = vscode.QuickPickItem & { filter?: TreeFilter; action?: 'search' | 'label' | 'level' };
   const items: Item[] = [
     { label: '$(list-flat) All problems', filter: { kind: 'all' } },
     {
       label: '$(error) Failing problems',
-      description: `${focus?.label ?? 'model'} never solves them`,
+      description: `${focusName} never solves them`,
       filter: { kind: 'failing' },
     },
     {
       label: '$(arrow-down) Lost by RL',
-      description: `base solves, ${focus?.label ?? 'model'} never does`,
+      description: `base solves, ${focusName} never does`,
       filter: { kind: 'lost' },
     },
     {
       label: '$(arrow-up) Gained by RL',
-      description: `${focus?.label ?? 'model'} solves, base ${base?.label ?? ''} never does`,
+      description: `${focusName} solves, base ${base ? s.shortLabel(base) : ''} never does`,
       filter: { kind: 'gained' },
     },
     {
       label: '$(graph) Low accuracy',
-      description: `${focus?.label ?? 'model'} below ${Math.round(100 * readSettings(s.folder).lowAccuracyThreshold)}% correct`,
+      description: `${focusName} below ${Math.round(100 * readSettings(s.folder).lowAccuracyThreshold)}% correct`,
       filter: { kind: 'lowAccuracy' },
     },
     {
       label: '$(question) Lucky guesses? (review queue)',
-      description: `${focus?.label ?? 'model'} correct on problems it solves at most ${Math.round(100 * readSettings(s.folder).luckyGuessThreshold)}% of the time`,
+      description: `${focusName} correct on problems it solves at most ${Math.round(100 * readSettings(s.folder).luckyGuessThreshold)}% of the time`,
       detail: 'Next Sample (Alt+]) then steps through those correct samples; Annotate (Alt+A) labels them',
       filter: { kind: 'luckyGuess' },
     },
