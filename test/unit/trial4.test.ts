@@ -148,3 +148,59 @@ describe('trial 4 finding 2: short model labels keep the run and the step', () =
     ]);
   });
 });
+
+describe('trial 4 finding 4: a record that could not be read is named as such, with file and line', () => {
+  /** rl-mut/: base 4 problems; step-100's last record truncated (line 4), step-200's line 2 bad JSON. */
+  function mutFolder(): string {
+    const dir = tempDir('trial4-mut-');
+    const rec = (i: number) => JSON.stringify(qwen(i, [true, false]));
+    const write = (rel: string, lines: string[]) => {
+      mkdirSync(join(dir, ...rel.split('/').slice(0, -1)), { recursive: true });
+      writeFileSync(join(dir, ...rel.split('/')), lines.map((l) => `${l}\n`).join(''));
+    };
+    write('qwen-base/math_eval/synth/test_qwen.jsonl', [0, 1, 2, 3].map(rec));
+    write('qwen-grpo/step-100/math_eval/synth/test_qwen.jsonl', [rec(0), rec(1), rec(2), rec(3).slice(0, 40)]);
+    write('qwen-grpo/step-200/math_eval/synth/test_qwen.jsonl', [rec(0), '{idx: 1, "score": [true]}', rec(2), rec(3)]);
+    return dir;
+  }
+  const FILE100 = 'qwen-grpo/step-100/math_eval/synth/test_qwen.jsonl';
+  const FILE200 = 'qwen-grpo/step-200/math_eval/synth/test_qwen.jsonl';
+
+  test('the report and the overview count the unreadable records of each model and say where', async () => {
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, mutFolder());
+    const byName = new Map(index.models().map((m) => [m.displayId, m]));
+    assert.deepEqual(
+      index.unreadableRecords(byName.get('qwen-grpo/step-100')!.id).map((d) => `${d.file}:${d.line}`),
+      [`${FILE100}:4`],
+    );
+    assert.deepEqual(
+      index.unreadableRecords(byName.get('qwen-grpo/step-200')!.id).map((d) => `${d.file}:${d.line}`),
+      [`${FILE200}:2`],
+    );
+    assert.deepEqual(index.unreadableRecords(byName.get('qwen-base')!.id), []);
+    const r = buildReport(index, { replicates: 50 });
+    // step-100 lacks problem 3 (its record is the truncated line 4): not "has no record of it"
+    const cmp = r.warnings.find((w) => w.startsWith('qwen-grpo/step-100 vs qwen-base'));
+    assert.equal(
+      cmp,
+      `qwen-grpo/step-100 vs qwen-base: compared over 3 of the 4 problems of the two models: 1 only qwen-base has it: qwen-grpo/step-100 has no readable record of it (problem "3"); 1 record of qwen-grpo/step-100 could not be read (${FILE100}:4)`,
+    );
+    assert.ok(
+      r.warnings.includes(
+        `qwen-grpo/step-200: 1 record could not be read (${FILE200}:2): left out of every figure; each is listed with its reason in the Problems panel (CLI: the diagnostics)`,
+      ),
+      r.warnings.join('\n'),
+    );
+    const { overviewData } = await import('../../src/extension/panelData');
+    const base = byName.get('qwen-base')!;
+    const o = overviewData(index, { baseId: base.id, baseIsChoice: true }, 50);
+    // the overview says the same with the models' labels: the two models' unreadable records, and the
+    // reason of both comparisons (step-200's bad line 2 was problem 1's record: it lacks problem 1)
+    const unreadable = o.warnings.filter((w) => w.includes('could not be read ('));
+    assert.equal(unreadable.length, 4, o.warnings.join('\n'));
+    assert.ok(o.warnings.some((w) => w.includes(`has no readable record of it (problem "1"); 1 record of`)));
+    assert.ok(o.warnings.some((w) => w.includes(`has no readable record of it (problem "3"); 1 record of`)));
+    index.close();
+  });
+});

@@ -598,6 +598,23 @@ export class TraceIndex {
     return { total, samples: rows.map(toSampleRow) };
   }
 
+  /**
+   * The lines that could not be read (diagnostics of severity `error` at a line > 0: a truncated or
+   * malformed record, a record without its fields) in the files that hold samples of `modelId`, by file
+   * and line. Their records are in no figure; a problem whose only record is one of them is a problem the
+   * model "has no record of". A file no sample came from at all is not attributed to any model.
+   */
+  unreadableRecords(modelId: number): Diagnostic[] {
+    return this.db
+      .prepare(
+        `SELECT d.file, d.line, d.severity, d.message FROM diagnostics d
+          WHERE d.severity = 'error' AND d.line > 0
+            AND d.file IN (SELECT f.path FROM files f WHERE f.id IN (SELECT DISTINCT file_id FROM samples WHERE model_id = ?))
+          ORDER BY d.file, d.line`,
+      )
+      .all(modelId) as Diagnostic[];
+  }
+
   /** Every stored diagnostic (of the files currently indexed), by file and line. */
   diagnostics(): Diagnostic[] {
     return this.db
