@@ -204,3 +204,83 @@ describe('trial 4 finding 4: a record that could not be read is named as such, w
     index.close();
   });
 });
+
+describe('trial 4 finding 5: reward-model score lists shorter than the samples, and null scores, at their line', () => {
+  /** rl-rm3/: qwen-base, 3 problems of 4 samples; rm/<scorer>.jsonl scores them per problem (`s` lists). */
+  function rmFolder(bad: unknown[]): string {
+    const dir = tempDir('trial4-rm-');
+    put(
+      dir,
+      'qwen-base/math_eval/synth/test_qwen.jsonl',
+      [0, 1, 2].map((i) => qwen(i, [true, false, true, false])),
+    );
+    writeFileSync(
+      join(dir, 'trace-inspector.mapping.json'),
+      JSON.stringify([
+        {
+          files: ['rm/*.jsonl'],
+          records: 'per-problem',
+          fields: { problemId: 'id' },
+          scores: [{ path: 's', scorerFromFile: '(.+)\\.jsonl' }],
+          model: 'qwen-base',
+          dataset: 'synth',
+        },
+      ]),
+    );
+    put(dir, 'rm/orm_good.jsonl', [0, 1, 2].map((id) => ({ id, s: [0.9, 0.1, 0.8, 0.2] })));
+    put(dir, 'rm/orm_bad.jsonl', bad);
+    return dir;
+  }
+  const messages = async (dir: string) => {
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const out = index.diagnostics().map((d) => `${d.file}:${d.line}: ${d.message}`);
+    index.close();
+    return out;
+  };
+
+  test('a list of 3 scores for 4 samples (line 2) and one of 2 (line 3): one warning at line 2 counting 3 samples', async () => {
+    const d = await messages(
+      rmFolder([
+        { id: 0, s: [0.1, 0.2, 0.3, 0.4] },
+        { id: 1, s: [0.1, 0.2, 0.9] },
+        { id: 2, s: [0.5, 0.6] },
+      ]),
+    );
+    // problem 1 lacks sample 3, problem 2 samples 2 and 3: 3 samples in 2 problems; orm_good is complete
+    assert.deepEqual(
+      d.filter((m) => m.includes('while other samples')),
+      [
+        'rm/orm_bad.jsonl:2: 3 samples in 2 problems have no orm_bad score in this file while other samples of the problem do (a score list shorter than the samples?): those samples are in no best-of-k over orm_bad (first: line 2, problem "1", sample 3 of its 4)',
+      ],
+    );
+  });
+
+  test('siblings: a per-problem file that leaves out a whole problem is no short list; a complete file says nothing', async () => {
+    const d = await messages(
+      rmFolder([
+        { id: 0, s: [0.1, 0.2, 0.3, 0.4] },
+        { id: 2, s: [0.5, 0.6, 0.7, 0.8] },
+      ]),
+    );
+    assert.deepEqual(
+      d.filter((m) => m.includes('orm_')),
+      [],
+    );
+  });
+
+  test('a null score is named at its line with its sample, not at line 0', async () => {
+    const d = await messages(
+      rmFolder([
+        { id: 0, s: [0.1, 0.2, 0.3, 0.4] },
+        { id: 1, s: [0.1, 0.2, null, 0.4] },
+        { id: 2, s: [null, 0.6, null, 0.8] },
+      ]),
+    );
+    assert.ok(
+      d.includes('rm/orm_bad.jsonl:2: 3 samples have no orm_bad score in this file (null or missing; first at line 2, sample 2)'),
+      d.join('\n'),
+    );
+    assert.ok(!d.some((m) => m.startsWith('rm/orm_bad.jsonl:0:')), d.join('\n'));
+  });
+});

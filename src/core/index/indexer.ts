@@ -8,7 +8,7 @@ import { mappingFileDiagnostics } from '../readers/mapping';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { searchText } from '../search';
 import { contentHash } from '../text';
-import { KEY_SEP, TraceIndex, modelKey, problemKey } from './traceIndex';
+import { type AttachedScore, KEY_SEP, TraceIndex, modelKey, problemKey } from './traceIndex';
 import { refreshModelLabels } from './labels';
 import { DiagnosticCap } from './diagnosticCap';
 import { PARALLEL_READ_MIN_BYTES, readFileParallel } from './parallelRead';
@@ -422,7 +422,10 @@ export function refreshScoreDiagnostics(index: TraceIndex): void {
   const db = index.db;
   db.prepare('DELETE FROM diagnostics WHERE origin LIKE ?').run(`%${ATTACH_ORIGIN}`);
   const ins = db.prepare('INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)');
-  for (const u of index.resolveScores().unattached) {
+  const resolved = index.resolveScores();
+  for (const d of shortScoreLists(index, resolved.attached))
+    ins.run(d.file, d.line, 'warning', d.message, `${d.file}${ATTACH_ORIGIN}`);
+  for (const u of resolved.unattached) {
     const at = u.first.record === null ? `line ${u.first.line}` : `record ${u.first.record}`;
     const what = `${u.count} ${u.scorer} score${u.count === 1 ? '' : 's'} of this file`;
     const first = `first: ${at}, problem ${JSON.stringify(u.first.problemId)}, sample ${u.first.sampleIndex}`;
@@ -448,6 +451,77 @@ export function refreshScoreDiagnostics(index: TraceIndex): void {
       );
     ins.run(c.file, 0, 'warning', parts.join('; '), `${c.file}${ATTACH_ORIGIN}`);
   }
+}
+
+/**
+ * Scores files that score some samples of a (model, problem) but not all: a score list shorter than
+ * the samples (`"s": [0.1, 0.1, 0.9]` for 4 samples), a per-sample file missing a sample. One warning
+ * per file and scorer, at the first such problem's line: how many samples in how many problems have no
+ * score, the first problem and its first sample without one. Those samples are in no best-of-k over
+ * that scorer. A (model, problem) the file gives no score for at all is not counted (a file may score a
+ * subset of the problems).
+ */
+function shortScoreLists(
+  index: TraceIndex,
+  attached: readonly AttachedScore[],
+): { file: string; line: number; message: string }[] {
+  const groups = new Map<
+    string,
+    { file: string; scorer: string; modelId: number; problemId: number; line: number; got: Set<number> }
+  >();
+  for (const a of attached) {
+    const k = [a.file, a.scorer, a.modelId, a.problemId].join(KEY_SEP);
+    const g = groups.get(k);
+    if (g) {
+      g.got.add(a.sampleIndex);
+      g.line = Math.min(g.line, a.line);
+    } else
+      groups.set(k, {
+        file: a.file,
+        scorer: a.scorer,
+        modelId: a.modelId,
+        problemId: a.problemId,
+        line: a.line,
+        got: new Set([a.sampleIndex]),
+      });
+  }
+  const indices = index.db
+    .prepare('SELECT sample_index FROM samples WHERE model_id = ? AND problem_id = ? ORDER BY sample_index')
+    .pluck();
+  const byFile = new Map<
+    string,
+    {
+      file: string;
+      scorer: string;
+      samples: number;
+      problems: number;
+      first: { line: number; problem: string; sample: number; n: number };
+    }
+  >();
+  for (const g of groups.values()) {
+    const all = indices.all(g.modelId, g.problemId) as number[];
+    const missing = all.filter((i) => !g.got.has(i));
+    if (missing.length === 0) continue;
+    const k = `${g.file}${KEY_SEP}${g.scorer}`;
+    const e = byFile.get(k);
+    const first = {
+      line: g.line,
+      problem: index.problem(g.problemId)?.problemId ?? String(g.problemId),
+      sample: missing[0],
+      n: all.length,
+    };
+    if (!e) byFile.set(k, { file: g.file, scorer: g.scorer, samples: missing.length, problems: 1, first });
+    else {
+      e.samples += missing.length;
+      e.problems++;
+      if (first.line < e.first.line) e.first = first;
+    }
+  }
+  return [...byFile.values()].map((e) => ({
+    file: e.file,
+    line: e.first.line,
+    message: `${e.samples} sample${e.samples === 1 ? '' : 's'} in ${e.problems} problem${e.problems === 1 ? '' : 's'} ${e.samples === 1 ? 'has' : 'have'} no ${e.scorer} score in this file while other samples of the problem do (a score list shorter than the samples?): those samples are in no best-of-k over ${e.scorer} (first: line ${e.first.line}, problem ${JSON.stringify(e.first.problem)}, sample ${e.first.sample} of its ${e.first.n})`,
+  }));
 }
 
 /** The part of a cross-file duplicate diagnostic that names the file holding the first copy. */

@@ -178,6 +178,9 @@ export interface AttachedScore {
   /** Step scores of a process reward model, when the score came from steps. */
   steps: number[] | null;
   rule: string | null;
+  /** The file and 1-based line the score was read from. */
+  file: string;
+  line: number;
 }
 
 /** Named scores that attach to no single sample, grouped by file, scorer and reason. */
@@ -793,6 +796,8 @@ export class TraceIndex {
         value: sc.value,
         steps: sc.steps ? (JSON.parse(sc.steps) as number[]) : null,
         rule: sc.rule,
+        file: sc.file,
+        line: sc.line,
       });
     }
     const unattached = [...groups.values()];
