@@ -227,7 +227,11 @@ describe('trial 4 finding 5: reward-model score lists shorter than the samples, 
         },
       ]),
     );
-    put(dir, 'rm/orm_good.jsonl', [0, 1, 2].map((id) => ({ id, s: [0.9, 0.1, 0.8, 0.2] })));
+    put(
+      dir,
+      'rm/orm_good.jsonl',
+      [0, 1, 2].map((id) => ({ id, s: [0.9, 0.1, 0.8, 0.2] })),
+    );
     put(dir, 'rm/orm_bad.jsonl', bad);
     return dir;
   }
@@ -278,7 +282,9 @@ describe('trial 4 finding 5: reward-model score lists shorter than the samples, 
       ]),
     );
     assert.ok(
-      d.includes('rm/orm_bad.jsonl:2: 3 samples have no orm_bad score in this file (null or missing; first at line 2, sample 2)'),
+      d.includes(
+        'rm/orm_bad.jsonl:2: 3 samples have no orm_bad score in this file (null or missing; first at line 2, sample 2)',
+      ),
       d.join('\n'),
     );
     assert.ok(!d.some((m) => m.startsWith('rm/orm_bad.jsonl:0:')), d.join('\n'));
