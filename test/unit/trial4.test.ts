@@ -290,3 +290,83 @@ describe('trial 4 finding 5: reward-model score lists shorter than the samples, 
     assert.ok(!d.some((m) => m.startsWith('rm/orm_bad.jsonl:0:')), d.join('\n'));
   });
 });
+
+describe('trial 4 finding 6: a second seed file of the same model is merged, not skipped line by line', () => {
+  test('rl-dup/: test_qwen_seed1.jsonl beside test_qwen.jsonl gives n = 8 per problem and one info, no duplicate warning', async () => {
+    const dir = tempDir('trial4-dup-');
+    // seed 0: 1 of 4 correct on every problem; seed 1: 3 of 4: together 4 of 8
+    put(
+      dir,
+      'qwen-base/math_eval/synth/test_qwen.jsonl',
+      [0, 1, 2].map((i) => qwen(i, [true, false, false, false])),
+    );
+    put(
+      dir,
+      'qwen-base/math_eval/synth/test_qwen_seed1.jsonl',
+      [0, 1, 2].map((i) => qwen(i, [true, true, true, false])),
+    );
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const [m] = index.models();
+    assert.equal(m.samples, 24);
+    assert.equal(m.correct, 12);
+    const d = index.diagnostics();
+    assert.deepEqual(
+      d.filter((x) => x.message.includes('duplicate')),
+      [],
+    );
+    const info = d.filter((x) => x.message.includes('seed shard'));
+    assert.equal(info.length, 1);
+    assert.equal(info[0].file, 'qwen-base/math_eval/synth/test_qwen_seed1.jsonl');
+    assert.match(
+      info[0].message,
+      /of 3 problems that already have samples .* from qwen-base\/math_eval\/synth\/test_qwen.jsonl/,
+    );
+    // sample indices 0..7 per problem, none twice
+    const r = buildReport(index, { replicates: 20 });
+    assert.equal(r.models[0].passAtK.find((p) => p.k === 8)?.value, 1);
+    index.close();
+  });
+
+  test('isSeedShard: the seed spellings merge; another version of the file does not', async () => {
+    const { isSeedShard } = await import('../../src/core/index/indexer');
+    const d = 'm/math_eval/synth/';
+    for (const b of [
+      'test_qwen_seed1.jsonl',
+      'test_qwen-seed1.jsonl',
+      'test_qwen.seed1.jsonl',
+      'test_qwen_seed_1.jsonl',
+      'test_qwen_s1.jsonl',
+      'test_qwen_run1.jsonl',
+    ])
+      assert.ok(isSeedShard(`${d}test_qwen.jsonl`, `${d}${b}`), b);
+    assert.ok(
+      isSeedShard(
+        `${d}test_qwen25-math-cot_-1_seed0_t1.0_s0_e-1.jsonl`,
+        `${d}test_qwen25-math-cot_-1_seed1_t1.0_s0_e-1.jsonl`,
+      ),
+    );
+    assert.ok(!isSeedShard(`${d}test_qwen.jsonl`, `${d}test_qwen_v2.jsonl`));
+    assert.ok(!isSeedShard(`${d}test_qwen.jsonl`, `other/test_qwen_seed1.jsonl`));
+    assert.ok(!isSeedShard(`${d}test_qwen.jsonl`, `${d}test_qwen.jsonl`));
+  });
+
+  test('a copy under another name is still a duplicate: skipped with its warning', async () => {
+    const dir = tempDir('trial4-dup2-');
+    put(
+      dir,
+      'qwen-base/math_eval/synth/test_qwen.jsonl',
+      [0, 1].map((i) => qwen(i, [true, false])),
+    );
+    put(
+      dir,
+      'qwen-base/math_eval/synth/test_qwen_copy.jsonl',
+      [0, 1].map((i) => qwen(i, [true, false])),
+    );
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    assert.equal(index.models()[0].samples, 4);
+    assert.equal(index.diagnostics().filter((x) => x.message.includes('duplicate problem id')).length, 2);
+    index.close();
+  });
+});

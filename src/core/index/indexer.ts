@@ -524,6 +524,24 @@ function shortScoreLists(
   }));
 }
 
+/**
+ * Whether two result files are seed shards of one run: in the same folder, with names equal once a seed
+ * or run number is taken out (`test_qwen.jsonl`, `test_qwen_seed1.jsonl`, `test_qwen-seed1.jsonl`,
+ * `test_qwen.seed1.jsonl`, `test_qwen_seed_1.jsonl`, `test_qwen_s1.jsonl`, `test_qwen_run1.jsonl`;
+ * `..._seed0_t1.0_s0_e-1.jsonl` and `..._seed1_t1.0_s0_e-1.jsonl`). Paths are relative, `/`-separated.
+ * Files that differ otherwise (`test_qwen.jsonl`, `test_qwen_v2.jsonl`) are not shards: a problem in both
+ * is a duplicate, skipped.
+ */
+export function isSeedShard(a: string, b: string): boolean {
+  if (a === b || posix.dirname(a) !== posix.dirname(b)) return false;
+  const stem = (p: string) =>
+    posix
+      .basename(p)
+      .replace(/[-_.](?:seed|run|s)[-_]?\d+(?=[-_.]|$)/gi, '')
+      .toLowerCase();
+  return stem(a) === stem(b);
+}
+
 /** The part of a cross-file duplicate diagnostic that names the file holding the first copy. */
 const DUPLICATE_OF = ' already indexed from ';
 
@@ -928,11 +946,21 @@ class SampleWriter {
     /** Every (model, problem) of the file: its first line and the next free sample index (and, for a record that only added scores, where it was). */
     const seen = new Map<
       string,
-      { line: number; next: number; mid: number; pid: number; problem: string; model: string; where?: string }
+      {
+        line: number;
+        next: number;
+        mid: number;
+        pid: number;
+        problem: string;
+        model: string;
+        where?: string;
+        /** A per-problem record of a seed shard: its sample indices are shifted by this (after the samples already indexed). */
+        offset?: number;
+      }
     >();
     const otherFile = new Map<string, string | null>();
     /** Per-sample records of problems other files already have samples of (merged: seed shards). */
-    const merged = { problems: 0, from: new Set<string>() };
+    const merged = { problems: 0, from: new Set<string>(), perProblem: false };
     /** Scores-only records: the next sample index per (model name, problem), for per-sample records without one. */
     const scoreState = new Map<string, { next: number }>();
     /** (model, problem) pairs whose samples another file defined and this file only added scores to, and where. */
@@ -1007,7 +1035,7 @@ class SampleWriter {
           diag(
             0,
             'info',
-            `per-sample records of ${merged.problems} problem${merged.problems === 1 ? '' : 's'} that already ${merged.problems === 1 ? 'has' : 'have'} samples of the same model from ${from.slice(0, 3).join(', ')}${from.length > 3 ? ', ...' : ''}: read as more samples of those problems (seed shards), numbered after the ones already indexed; if this file is a copy, remove it (its samples would count twice)`,
+            `${merged.perProblem ? 'records (this file is a seed shard of the one named below)' : 'per-sample records'} of ${merged.problems} problem${merged.problems === 1 ? '' : 's'} that already ${merged.problems === 1 ? 'has' : 'have'} samples of the same model from ${from.slice(0, 3).join(', ')}${from.length > 3 ? ', ...' : ''}: read as more samples of those problems (seed shards), numbered after the ones already indexed; if this file is a copy, remove it (its samples would count twice)`,
           );
         }
         cap.finish();
@@ -1147,7 +1175,11 @@ class SampleWriter {
         // one-sample-per-line formats never give a record without samples
         const perProblemRecord = r.samples.length === 0 || r.samples.some((s) => s.sampleIndex !== undefined);
         let state = seen.get(pairKey);
-        if (other !== null && perProblemRecord) {
+        // A per-problem record of a problem a seed shard of this file already has (`test_qwen.jsonl` and
+        // `test_qwen_seed1.jsonl`): merged as more samples below, not skipped as a duplicate.
+        const shard = other !== null && perProblemRecord && r.samples.length > 0 && isSeedShard(a.rel, other);
+        let mergedNow = false;
+        if (other !== null && perProblemRecord && !shard) {
           diag(
             r.line,
             'warning',
@@ -1161,18 +1193,22 @@ class SampleWriter {
           // ones already indexed (files are indexed in path order). Said once per file.
           merged.problems++;
           merged.from.add(other);
+          const next = this.nextIndexOf.pluck().get({ m: mid, p: pid, f: fileId }) as number;
           state = {
             line: r.line,
-            next: this.nextIndexOf.pluck().get({ m: mid, p: pid, f: fileId }) as number,
+            next,
             mid,
             pid,
             problem: r.problemId,
             model: r.model.name,
             where,
+            ...(shard ? { offset: next } : {}),
           };
+          if (shard) merged.perProblem = true;
           seen.set(pairKey, state);
+          mergedNow = true;
         }
-        if (state && perProblemRecord) {
+        if (state && perProblemRecord && !mergedNow) {
           diag(
             r.line,
             'warning',
@@ -1197,7 +1233,10 @@ class SampleWriter {
         }
         for (let pos = 0; pos < r.samples.length; pos++) {
           const s = r.samples[pos];
-          const index = s.sampleIndex ?? state.next;
+          const index =
+            state.offset !== undefined && s.sampleIndex !== undefined
+              ? state.offset + s.sampleIndex
+              : (s.sampleIndex ?? state.next);
           state.next = Math.max(state.next, index + 1);
           const { lastInsertRowid } = this.insertSample.run(
             fileId,
