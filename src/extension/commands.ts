@@ -3,6 +3,7 @@
  * handlers that are only user interface (quick picks, input boxes, dialogs). The state they act on
  * (sessions, the tree, the status bar) lives in the {@link Extension} of extension.ts.
  */
+import { percent } from '../core/thresholds';
 import * as vscode from 'vscode';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import { comparisonPairs, guessBaseModel } from '../core/index/labels';
@@ -375,12 +376,12 @@ async function pickFilter(ext: Extension): Promise<void> {
     },
     {
       label: '$(graph) Low accuracy',
-      description: `${focusName} below ${Math.round(100 * readSettings(s.folder).lowAccuracyThreshold)}% correct`,
+      description: `${focusName} below ${percent(readSettings(s.folder).lowAccuracyThreshold)} correct`,
       filter: { kind: 'lowAccuracy' },
     },
     {
       label: '$(question) Lucky guesses? (review queue)',
-      description: `${focusName} correct on problems it solves at most ${Math.round(100 * readSettings(s.folder).luckyGuessThreshold)}% of the time`,
+      description: `${focusName} correct on problems it solves at most ${percent(readSettings(s.folder).luckyGuessThreshold)} of the time`,
       detail: 'Next Sample (Alt+]) then steps through those correct samples; Annotate (Alt+A) labels them',
       filter: { kind: 'luckyGuess' },
     },
@@ -399,20 +400,26 @@ async function pickFilter(ext: Extension): Promise<void> {
     placeHolder: describeFilter(ext.tree.filter, focus, base),
   });
   if (!pick) return;
-  if (pick.filter) return ext.setFilter(pick.filter);
+  // A filter chosen from the palette leaves focus in the (often empty) editor group, where Alt+] and the
+  // other stepping keys do nothing: move it to the tree so the next key steps through the filter.
+  const apply = (f: TreeFilter) => {
+    ext.setFilter(f);
+    void vscode.commands.executeCommand('traceInspector.problems.focus');
+  };
+  if (pick.filter) return apply(pick.filter);
   if (pick.action === 'search') return void vscode.commands.executeCommand('traceInspector.search');
   if (pick.action === 'level') {
     const levels = s.index.levels();
     if (!levels.length)
       return void vscode.window.showInformationMessage('Trace Inspector: this folder records no difficulty levels.');
     const level = await vscode.window.showQuickPick(levels, { title: 'Difficulty level' });
-    if (level) ext.setFilter({ kind: 'level', level });
+    if (level) apply({ kind: 'level', level });
   }
   if (pick.action === 'label') {
     const labels = s.annotations.labelsInUse();
     if (!labels.length) return void vscode.window.showInformationMessage('Trace Inspector: no annotation labels yet.');
     const label = await vscode.window.showQuickPick(labels, { title: 'Annotation label' });
-    if (label) ext.setFilter({ kind: 'label', label });
+    if (label) apply({ kind: 'label', label });
   }
 }
 

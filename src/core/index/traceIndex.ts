@@ -618,6 +618,16 @@ export class TraceIndex {
       .all(modelId) as Diagnostic[];
   }
 
+  /** The largest number of graded samples `modelId` has on one problem (0 when none). */
+  maxGraded(modelId: number): number {
+    return (
+      (this.db
+        .prepare('SELECT coalesce(max(graded), 0) FROM stats WHERE model_id = ?')
+        .pluck()
+        .get(modelId) as number) ?? 0
+    );
+  }
+
   /** Every stored diagnostic (of the files currently indexed), by file and line. */
   diagnostics(): Diagnostic[] {
     return this.db
