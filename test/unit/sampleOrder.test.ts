@@ -140,15 +140,17 @@ describe('stepping through samples in the tree order (rlvr-probe-gsm8k, results_
     ]);
   });
 
+  /** The id of the RL model's sample `i` of problem qid `q`. */
+  const at = (q: number, i: number) =>
+    index.findSample(
+      index.listProblems({ kind: 'all' }, 0, 100).find((p) => p.problemId === String(q))!.key,
+      rl.key,
+      i,
+    )!;
+
   test('Next Unannotated Sample skips samples with labels or a note', () => {
     const order = orderOf({ kind: 'failing', model: rl.id });
     const store = new AnnotationStore(index);
-    const at = (q: number, i: number) =>
-      index.findSample(
-        index.listProblems({ kind: 'all' }, 0, 100).find((p) => p.problemId === String(q))!.key,
-        rl.key,
-        i,
-      )!;
     for (const i of [1, 2, 3]) store.set(store.refOf(at(12, i))!, ['lucky guess'], '');
     store.set(store.refOf(at(12, 5))!, [], 'a note only');
     const got = walk(order, { sampleId: at(12, 0) }, 'nextUnannotated').slice(0, 4);
@@ -164,12 +166,6 @@ describe('stepping through samples in the tree order (rlvr-probe-gsm8k, results_
   test('Next Unannotated wraps to the first unannotated sample of the list (trial 4 finding 9)', () => {
     const order = orderOf({ kind: 'failing', model: rl.id });
     const store = new AnnotationStore(index);
-    const at = (q: number, i: number) =>
-      index.findSample(
-        index.listProblems({ kind: 'all' }, 0, 100).find((p) => p.problemId === String(q))!.key,
-        rl.key,
-        i,
-      )!;
     // the failing list is qids 12, 22, 23 with 8 rollouts each (all incorrect, by index); 12's 0 and 1 labelled
     for (const i of [0, 1]) store.set(store.refOf(at(12, i))!, ['lucky guess'], '');
     const last = at(23, 7);
