@@ -371,6 +371,8 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
       histogram: accuracyHistogram(pc).bins,
     };
     if (m.partial) warnings.push(partialWarning(m.displayId));
+    const unreadable = unreadableWarning(m.displayId, index.unreadableRecords(m.id));
+    if (unreadable) warnings.push(unreadable);
     warnings.push(...denominatorWarnings(m.displayId, set, passAtK));
     for (const w of [
       alongK(m.displayId, 'best-of-', report.bestOfK, 'n with a reward score'),
@@ -403,7 +405,8 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     }
     if (pairs.length === 0) continue;
     const { left, cset, extra, whole } = comparisonDenominator(modelRows, byModel.get(b.id) ?? [], pairs.length);
-    if (whole.missing > 0) warnings.push(comparisonWarning(index, m.displayId, b.displayId, whole, left));
+    if (whole.missing > 0)
+      warnings.push(comparisonWarning(index, m.displayId, b.displayId, whole, left, index.unreadableRecords(m.id)));
     const minN = pairs.reduce((a, p) => Math.min(a, p.base.n, p.model.n), Infinity);
     const maxN = pairs.reduce((a, p) => Math.max(a, p.base.n, p.model.n), 0);
     if (minN !== maxN)
@@ -592,7 +595,10 @@ export function comparisonWarning(
   base: string,
   d: Denominator,
   left: ComparisonLeftOut,
+  unreadable: readonly Diagnostic[] = [],
 ): string {
+  // A problem the model "has no record of" while some of its records could not be read: say so (file:line).
+  const noRecord = unreadable.length === 0 ? 'has no record of' : 'has no readable record of';
   const name = (ids: number[]) => nameProblems(ids, (id) => index.problem(id)?.problemId ?? String(id));
   const parts: [number[], string, string][] = [
     [left.noSamples, `${model} has no samples of it`, `${model} has no samples of them`],
@@ -600,13 +606,16 @@ export function comparisonWarning(
     [left.notInBase, `${base} has no graded sample of it`, `${base} has no graded sample of them`],
     [
       left.notInModel,
-      `only ${base} has it: ${model} has no record of it`,
-      `only ${base} has them: ${model} has no record of them`,
+      `only ${base} has it: ${model} ${noRecord} it`,
+      `only ${base} has them: ${model} ${noRecord} them`,
     ],
   ];
   const why = parts
     .filter(([ids]) => ids.length > 0)
     .map(([ids, one, many]) => `${ids.length} ${ids.length === 1 ? one : many} ${name(ids)}`);
+  const n = unreadable.length;
+  if (left.notInModel.length > 0 && n > 0)
+    why.push(`${n} record${n === 1 ? '' : 's'} of ${model} could not be read (${whereList(unreadable)})`);
   return `${model} vs ${base}: compared over ${d.problems} of the ${d.problems + d.missing} problems of the two models: ${why.join('; ')}`;
 }
 
@@ -621,6 +630,23 @@ export function graderDifference(
   return base.grader !== null && model.grader !== null && base.grader !== model.grader
     ? { base: base.grader, model: model.grader }
     : null;
+}
+
+/** `file:line` of at most three diagnostics, `and N more` after them. */
+function whereList(lines: readonly Diagnostic[]): string {
+  const shown = lines.slice(0, 3).map((l) => `${l.file}:${l.line}`);
+  return lines.length > 3 ? `${shown.join(', ')} and ${lines.length - 3} more` : shown.join(', ');
+}
+
+/**
+ * The warning of a model some of whose records could not be read (`TraceIndex.unreadableRecords`):
+ * how many, where (file:line, the first three), and that they are in no figure; the CLI report and the
+ * overview say the same. Undefined when there are none.
+ */
+export function unreadableWarning(model: string, lines: readonly Diagnostic[]): string | undefined {
+  if (lines.length === 0) return undefined;
+  const n = lines.length;
+  return `${model}: ${n} record${n === 1 ? '' : 's'} could not be read (${whereList(lines)}): left out of every figure; each is listed with its reason in the Problems panel (CLI: the diagnostics)`;
 }
 
 /** The warning of a partly indexed model (CLI report and overview say the same). */

@@ -3,6 +3,7 @@
  * handlers that are only user interface (quick picks, input boxes, dialogs). The state they act on
  * (sessions, the tree, the status bar) lives in the {@link Extension} of extension.ts.
  */
+import { percent } from '../core/thresholds';
 import * as vscode from 'vscode';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import { comparisonPairs, guessBaseModel } from '../core/index/labels';
@@ -278,7 +279,10 @@ async function compare(ext: Extension, arg: unknown, selected?: unknown[]): Prom
   if (!left || !right) return;
   const da = s.index.sample(a)!;
   const db = s.index.sample(b)!;
-  const name = (d: typeof da) => `${s.index.model(d.modelId)?.label ?? '?'} #${d.sampleIndex}`;
+  const name = (d: typeof da) => {
+    const m = s.models().find((x) => x.id === d.modelId);
+    return `${m ? s.shortLabel(m) : '?'} #${d.sampleIndex}`;
+  };
   await vscode.commands.executeCommand('vscode.diff', left, right, `${name(da)} ↔ ${name(db)}`);
 }
 
@@ -351,32 +355,33 @@ async function pickFilter(ext: Extension): Promise<void> {
   if (!s) return;
   const focus = s.focusModel();
   const base = s.baseModel();
+  const focusName = focus ? s.shortLabel(focus) : 'model';
   type Item = vscode.QuickPickItem & { filter?: TreeFilter; action?: 'search' | 'label' | 'level' };
   const items: Item[] = [
     { label: '$(list-flat) All problems', filter: { kind: 'all' } },
     {
       label: '$(error) Failing problems',
-      description: `${focus?.label ?? 'model'} never solves them`,
+      description: `${focusName} never solves them`,
       filter: { kind: 'failing' },
     },
     {
       label: '$(arrow-down) Lost by RL',
-      description: `base solves, ${focus?.label ?? 'model'} never does`,
+      description: `base solves, ${focusName} never does`,
       filter: { kind: 'lost' },
     },
     {
       label: '$(arrow-up) Gained by RL',
-      description: `${focus?.label ?? 'model'} solves, base ${base?.label ?? ''} never does`,
+      description: `${focusName} solves, base ${base ? s.shortLabel(base) : ''} never does`,
       filter: { kind: 'gained' },
     },
     {
       label: '$(graph) Low accuracy',
-      description: `${focus?.label ?? 'model'} below ${Math.round(100 * readSettings(s.folder).lowAccuracyThreshold)}% correct`,
+      description: `${focusName} below ${percent(readSettings(s.folder).lowAccuracyThreshold)} correct`,
       filter: { kind: 'lowAccuracy' },
     },
     {
       label: '$(question) Lucky guesses? (review queue)',
-      description: `${focus?.label ?? 'model'} correct on problems it solves at most ${Math.round(100 * readSettings(s.folder).luckyGuessThreshold)}% of the time`,
+      description: `${focusName} correct on problems it solves at most ${percent(readSettings(s.folder).luckyGuessThreshold)} of the time`,
       detail: 'Next Sample (Alt+]) then steps through those correct samples; Annotate (Alt+A) labels them',
       filter: { kind: 'luckyGuess' },
     },
@@ -395,20 +400,26 @@ async function pickFilter(ext: Extension): Promise<void> {
     placeHolder: describeFilter(ext.tree.filter, focus, base),
   });
   if (!pick) return;
-  if (pick.filter) return ext.setFilter(pick.filter);
+  // A filter chosen from the palette leaves focus in the (often empty) editor group, where Alt+] and the
+  // other stepping keys do nothing: move it to the tree so the next key steps through the filter.
+  const apply = (f: TreeFilter) => {
+    ext.setFilter(f);
+    void vscode.commands.executeCommand('traceInspector.problems.focus');
+  };
+  if (pick.filter) return apply(pick.filter);
   if (pick.action === 'search') return void vscode.commands.executeCommand('traceInspector.search');
   if (pick.action === 'level') {
     const levels = s.index.levels();
     if (!levels.length)
       return void vscode.window.showInformationMessage('Trace Inspector: this folder records no difficulty levels.');
     const level = await vscode.window.showQuickPick(levels, { title: 'Difficulty level' });
-    if (level) ext.setFilter({ kind: 'level', level });
+    if (level) apply({ kind: 'level', level });
   }
   if (pick.action === 'label') {
     const labels = s.annotations.labelsInUse();
     if (!labels.length) return void vscode.window.showInformationMessage('Trace Inspector: no annotation labels yet.');
     const label = await vscode.window.showQuickPick(labels, { title: 'Annotation label' });
-    if (label) ext.setFilter({ kind: 'label', label });
+    if (label) apply({ kind: 'label', label });
   }
 }
 

@@ -6,6 +6,7 @@ import {
   parseSqliteDriverChoice,
   sqliteDriver,
 } from '../core/index/sqlite';
+import { focusRun } from '../core/index/labels';
 import { registerCommands } from './commands';
 import { Navigator } from './navigation';
 import { describeFilter, ProblemTreeProvider, shortFilter, type Node, type TreeFilter } from './problemTree';
@@ -214,12 +215,13 @@ export class Extension implements vscode.Disposable {
     const s = this.active();
     if (!s || !s.baseModelIsGuess() || s.focusModelIsChoice()) return;
     const models = s.models();
-    if (new Set(models.map((m) => m.run)).size < 2) return;
+    // Several runs: run folders, or (Qwen2.5-Math's layout, every model at the root) the folders of the names.
+    if (new Set(models.map(focusRun)).size < 2) return;
     const focus = s.focusModel();
     const base = s.baseModel();
     if (!focus || !base || focus.id === base.id || !(await s.pairNoticeDue())) return;
     const choice = await vscode.window.showInformationMessage(
-      `Trace Inspector compares ${s.shortLabel(focus)}, the final model of the last run (${focus.run || '.'}), with its own base ${s.shortLabel(base)}.`,
+      `Trace Inspector compares ${s.shortLabel(focus)}, the final model of the last run (${focusRun(focus) || '.'}), with the base ${s.shortLabel(base)} (guessed from the names).`,
       'Compare Another Pair…',
     );
     if (choice) await vscode.commands.executeCommand('traceInspector.choosePair');

@@ -12,7 +12,7 @@
 import * as vscode from 'vscode';
 import type { Extension } from './extension';
 import { describeFilter, type Node } from './problemTree';
-import { type Cursor, positionOf, type Step, stepFrom } from './sampleOrder';
+import { type Cursor, nextUnannotatedWrapping, positionOf, type Step, stepFrom } from './sampleOrder';
 import { parseSampleUri } from './sampleDocument';
 
 export const STEP_COMMANDS: Record<Step, string> = {
@@ -120,11 +120,22 @@ export class Navigator implements vscode.Disposable {
       return;
     }
     const order = this.ext.tree.order(s);
-    const sample = stepFrom(s.index, order, from, how);
+    // Next Unannotated wraps to the first unannotated sample of the list, as editors' find does, and says so.
+    const wrap = how === 'nextUnannotated' ? nextUnannotatedWrapping(s.index, order, from) : undefined;
+    const sample = how === 'nextUnannotated' ? wrap?.sample : stepFrom(s.index, order, from, how);
+    if (wrap?.wrapped)
+      vscode.window.setStatusBarMessage(
+        '$(debug-restart) Trace Inspector: no unannotated sample after this one: wrapped to the first',
+        5000,
+      );
     if (!sample) {
       const model = s.index.model('sampleId' in from ? (s.index.sample(from.sampleId)?.modelId ?? -1) : from.modelId);
       const what = how === 'nextUnannotated' ? 'unannotated sample' : how.endsWith('Problem') ? 'problem' : 'sample';
-      const where = how.startsWith('previous') ? 'before this one' : 'after this one';
+      const where = how.startsWith('previous')
+        ? 'before this one'
+        : how === 'nextUnannotated'
+          ? 'other than this one'
+          : 'after this one';
       vscode.window.setStatusBarMessage(
         `$(info) Trace Inspector: no ${what} ${where} for ${model ? s.shortLabel(model) : 'this model'} (${describeFilter(this.ext.tree.filter, s.focusModel(), s.baseModel())})`,
         5000,

@@ -15,7 +15,7 @@ import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import { comparisonPairs } from '../core/index/labels';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummary } from '../core/pathSummary';
-import { graderDifference, graderWarning, partialWarning, REPORT_REPLICATES } from '../core/report';
+import { graderDifference, graderWarning, partialWarning, REPORT_REPLICATES, unreadableWarning } from '../core/report';
 import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
 import {
@@ -638,6 +638,8 @@ export function overviewData(
     const rows = byModel.get(m.id) ?? [];
     const all = allByModel.get(m.id) ?? [];
     if (m.partial) warnings.push(partialWarning(m.label));
+    const unreadable = unreadableWarning(m.label, index.unreadableRecords(m.id));
+    if (unreadable) warnings.push(unreadable);
     const whole = problemSet(all);
     if (whole.noSamples + whole.ungraded > 0)
       warnings.push(
@@ -698,7 +700,8 @@ export function overviewData(
     if (differentGraders) warnings.push(graderWarning(b.label, m.label, differentGraders));
     const cross = crossoverK(ps);
     const cd = comparisonDenominator(allByModel.get(m.id) ?? [], allByModel.get(b.id) ?? [], ps.length);
-    if (cd.whole.missing > 0) warnings.push(comparisonWarning(index, m.label, b.label, cd.whole, cd.left));
+    if (cd.whole.missing > 0)
+      warnings.push(comparisonWarning(index, m.label, b.label, cd.whole, cd.left, index.unreadableRecords(m.id)));
     // the report's replicates and seed: the overview and the CLI show the same comparison figures
     const at1 = twoLevelPairedDiffAt1(
       ps.map((p) => p.base),

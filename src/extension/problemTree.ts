@@ -3,6 +3,7 @@ import { SourceChangedError } from '../core/index/sampleText';
 import { passAtK } from '../core/metrics';
 import type { ModelRow, ProblemFilter, ProblemRow, SampleRow, StatRow } from '../core/index/traceIndex';
 import { preview } from '../core/text';
+import { luckyGuessHint, percent } from '../core/thresholds';
 import type { TreeOrder } from './sampleOrder';
 import { readSettings, type FolderSession } from './session';
 import { trainingFilterTitle, trainingProblemIds, trainingSeries } from './panelData';
@@ -55,9 +56,9 @@ export function describeFilter(f: TreeFilter, focus?: ModelRow, base?: ModelRow)
     case 'gained':
       return `Gained by RL: ${m} solves, ${base?.label ?? 'base'} never`;
     case 'lowAccuracy':
-      return `Low accuracy: ${m} below ${Math.round(100 * (f.threshold ?? 0.25))}%`;
+      return `Low accuracy: ${m} below ${percent(f.threshold ?? 0.25)}`;
     case 'luckyGuess':
-      return `Lucky guesses? ${m} correct, solving at most ${Math.round(100 * (f.threshold ?? 0.125))}%`;
+      return `Lucky guesses? ${m} correct, solving at most ${percent(f.threshold ?? 0.125)}`;
     case 'level':
       return `Level ${f.level}`;
     case 'label':
@@ -373,13 +374,20 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         }
         const { total } = this.problemPage(s, 0, 0);
         this.lastCount = total;
-        if (total === 0)
+        if (total === 0) {
+          const f = this.filter;
+          const focus = s.focusModel();
+          const hint =
+            f.kind === 'luckyGuess' && focus
+              ? luckyGuessHint(s.index.maxGraded(focus.id), f.threshold ?? readSettings(s.folder).luckyGuessThreshold)
+              : undefined;
           return [
             {
               type: 'message',
-              text: `No problems match: ${describeFilter(this.filter, s.focusModel(), s.baseModel())}`,
+              text: `No problems match: ${describeFilter(this.filter, s.focusModel(), s.baseModel())}${hint ? ` (${hint})` : ''}`,
             },
           ];
+        }
         return this.paged(
           'root',
           total,

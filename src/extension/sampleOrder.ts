@@ -112,3 +112,23 @@ export function stepFrom(index: TraceIndex, order: TreeOrder, from: Cursor, how:
   }
   return undefined;
 }
+
+/**
+ * Next Unannotated Sample with wrap-around, as editors' "find next": the next unannotated sample after
+ * `from` ({@link stepFrom}); when there is none after it, the first unannotated sample of the list
+ * (`wrapped: true`), unless that is the sample at `from` itself. Undefined when no other sample of the
+ * list is unannotated.
+ */
+export function nextUnannotatedWrapping(
+  index: TraceIndex,
+  order: TreeOrder,
+  from: Cursor,
+): { sample: SampleRow; wrapped: boolean } | undefined {
+  const hit = stepFrom(index, order, from, 'nextUnannotated');
+  if (hit) return { sample: hit, wrapped: false };
+  const modelId = 'sampleId' in from ? index.sample(from.sampleId)?.modelId : from.modelId;
+  if (modelId === undefined) return undefined;
+  const first = stepFrom(index, order, { problemId: -1, modelId }, 'nextUnannotated');
+  if (!first || ('sampleId' in from && first.id === from.sampleId)) return undefined;
+  return { sample: first, wrapped: true };
+}

@@ -118,6 +118,8 @@ describe('the daily loop with the keyboard only, on rlvr-probe-gsm8k', { timeout
       await answerQuickPickByKeyboard(s.page, 'ppo (results_1024', {
         highlighted: 'expx/qwen-2.5-1.5b-rlvr-ppo (results_1024_cuda)',
       });
+      // as in the trial: the palette opened from the (empty) editor group, not from the tree
+      await runCommandByKeyboard(s.page, 'View: Focus First Editor Group');
       await runCommandByKeyboard(s.page, 'Trace Inspector: Filter Problems…');
       await answerQuickPickByKeyboard(s.page, 'Failing', { highlighted: 'Failing problems' });
       const failingQids = [...new Set(walk.map((w) => w.qid))];
@@ -129,7 +131,8 @@ describe('the daily loop with the keyboard only, on rlvr-probe-gsm8k', { timeout
         },
         { what: `the failing problems ${failingQids.join(', ')}` },
       );
-      await runCommandByKeyboard(s.page, 'Trace Inspector: Focus on Problems View');
+      // No "Focus on Problems View" here (trial 4 finding 3): the filter chosen from the palette moves
+      // focus to the tree, so Alt+] steps right away.
       for (let i = 0; i < 10; i++) {
         await s.page.keyboard.press('Alt+BracketRight');
         const { qid, index } = walk[i];

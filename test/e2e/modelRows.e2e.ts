@@ -76,7 +76,7 @@ describe('model rows and the compared pair at the default side-bar width', { tim
       const note = await waitForNotification(s.page, 'Trace Inspector compares', { timeoutMs: 120_000 });
       assert.equal(
         note,
-        'Trace Inspector compares ppo@step-1000, the final model of the last run (trajectory/step-1000), with its own base sft · step-1000.',
+        'Trace Inspector compares ppo@step-1000, the final model of the last run (trajectory/step-1000), with the base sft · step-1000 (guessed from the names).',
       );
       await waitUntil(
         s.page,

@@ -11,7 +11,14 @@ import { join } from 'node:path';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { indexFolder } from '../../src/core/index/indexer';
 import { type ModelRow, type ProblemFilter, TraceIndex } from '../../src/core/index/traceIndex';
-import { type Cursor, positionOf, type Step, stepFrom, type TreeOrder } from '../../src/extension/sampleOrder';
+import {
+  type Cursor,
+  nextUnannotatedWrapping,
+  positionOf,
+  type Step,
+  stepFrom,
+  type TreeOrder,
+} from '../../src/extension/sampleOrder';
 import { REAL } from './helpers';
 
 const RUN = join(REAL, 'rlvr-probe-gsm8k', 'results_1024_cuda');
@@ -133,15 +140,17 @@ describe('stepping through samples in the tree order (rlvr-probe-gsm8k, results_
     ]);
   });
 
+  /** The id of the RL model's sample `i` of problem qid `q`. */
+  const at = (q: number, i: number) =>
+    index.findSample(
+      index.listProblems({ kind: 'all' }, 0, 100).find((p) => p.problemId === String(q))!.key,
+      rl.key,
+      i,
+    )!;
+
   test('Next Unannotated Sample skips samples with labels or a note', () => {
     const order = orderOf({ kind: 'failing', model: rl.id });
     const store = new AnnotationStore(index);
-    const at = (q: number, i: number) =>
-      index.findSample(
-        index.listProblems({ kind: 'all' }, 0, 100).find((p) => p.problemId === String(q))!.key,
-        rl.key,
-        i,
-      )!;
     for (const i of [1, 2, 3]) store.set(store.refOf(at(12, i))!, ['lucky guess'], '');
     store.set(store.refOf(at(12, 5))!, [], 'a note only');
     const got = walk(order, { sampleId: at(12, 0) }, 'nextUnannotated').slice(0, 4);
@@ -152,6 +161,26 @@ describe('stepping through samples in the tree order (rlvr-probe-gsm8k, results_
       [22, 0],
     ]);
     for (const i of [1, 2, 3, 5]) store.remove(store.refOf(at(12, i))!);
+  });
+
+  test('Next Unannotated wraps to the first unannotated sample of the list (trial 4 finding 9)', () => {
+    const order = orderOf({ kind: 'failing', model: rl.id });
+    const store = new AnnotationStore(index);
+    // the failing list is qids 12, 22, 23 with 8 rollouts each (all incorrect, by index); 12's 0 and 1 labelled
+    for (const i of [0, 1]) store.set(store.refOf(at(12, i))!, ['lucky guess'], '');
+    const last = at(23, 7);
+    assert.equal(stepFrom(index, order, { sampleId: last }, 'nextUnannotated'), undefined);
+    const w = nextUnannotatedWrapping(index, order, { sampleId: last })!;
+    assert.equal(w.wrapped, true);
+    assert.deepEqual(key(w.sample.id), [12, 2]);
+    // not at the end: no wrap
+    const mid = nextUnannotatedWrapping(index, order, { sampleId: at(22, 3) })!;
+    assert.deepEqual([key(mid.sample.id), mid.wrapped], [[22, 4], false]);
+    // every other sample labelled: nothing to wrap to but the sample itself
+    const all = [12, 22, 23].flatMap((q) => Array.from({ length: 8 }, (_, i) => at(q, i)));
+    for (const id of all) if (id !== last) store.set(store.refOf(id)!, ['lucky guess'], '');
+    assert.equal(nextUnannotatedWrapping(index, order, { sampleId: last }), undefined);
+    for (const id of all) if (id !== last) store.remove(store.refOf(id)!);
   });
 
   test('the lucky-guess queue (results_2048_batched): correct samples only, on problems solved at most 1 in 8', async () => {

@@ -8,7 +8,7 @@ import { mappingFileDiagnostics } from '../readers/mapping';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { searchText } from '../search';
 import { codePoints, contentHash } from '../text';
-import { KEY_SEP, TraceIndex, modelKey, problemKey } from './traceIndex';
+import { type AttachedScore, KEY_SEP, TraceIndex, modelKey, problemKey } from './traceIndex';
 import { refreshModelLabels } from './labels';
 import { DiagnosticCap } from './diagnosticCap';
 import { PARALLEL_READ_MIN_BYTES, readFileParallel } from './parallelRead';
@@ -425,7 +425,10 @@ export function refreshScoreDiagnostics(index: TraceIndex): void {
   const db = index.db;
   db.prepare('DELETE FROM diagnostics WHERE origin LIKE ?').run(`%${ATTACH_ORIGIN}`);
   const ins = db.prepare('INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)');
-  for (const u of index.resolveScores().unattached) {
+  const resolved = index.resolveScores();
+  for (const d of shortScoreLists(index, resolved.attached))
+    ins.run(d.file, d.line, 'warning', d.message, `${d.file}${ATTACH_ORIGIN}`);
+  for (const u of resolved.unattached) {
     const at = u.first.record === null ? `line ${u.first.line}` : `record ${u.first.record}`;
     const what = `${u.count} ${u.scorer} score${u.count === 1 ? '' : 's'} of this file`;
     const first = `first: ${at}, problem ${JSON.stringify(u.first.problemId)}, sample ${u.first.sampleIndex}`;
@@ -451,6 +454,95 @@ export function refreshScoreDiagnostics(index: TraceIndex): void {
       );
     ins.run(c.file, 0, 'warning', parts.join('; '), `${c.file}${ATTACH_ORIGIN}`);
   }
+}
+
+/**
+ * Scores files that score some samples of a (model, problem) but not all: a score list shorter than
+ * the samples (`"s": [0.1, 0.1, 0.9]` for 4 samples), a per-sample file missing a sample. One warning
+ * per file and scorer, at the first such problem's line: how many samples in how many problems have no
+ * score, the first problem and its first sample without one. Those samples are in no best-of-k over
+ * that scorer. A (model, problem) the file gives no score for at all is not counted (a file may score a
+ * subset of the problems).
+ */
+function shortScoreLists(
+  index: TraceIndex,
+  attached: readonly AttachedScore[],
+): { file: string; line: number; message: string }[] {
+  const groups = new Map<
+    string,
+    { file: string; scorer: string; modelId: number; problemId: number; line: number; got: Set<number> }
+  >();
+  for (const a of attached) {
+    const k = [a.file, a.scorer, a.modelId, a.problemId].join(KEY_SEP);
+    const g = groups.get(k);
+    if (g) {
+      g.got.add(a.sampleIndex);
+      g.line = Math.min(g.line, a.line);
+    } else
+      groups.set(k, {
+        file: a.file,
+        scorer: a.scorer,
+        modelId: a.modelId,
+        problemId: a.problemId,
+        line: a.line,
+        got: new Set([a.sampleIndex]),
+      });
+  }
+  const indices = index.db
+    .prepare('SELECT sample_index FROM samples WHERE model_id = ? AND problem_id = ? ORDER BY sample_index')
+    .pluck();
+  const byFile = new Map<
+    string,
+    {
+      file: string;
+      scorer: string;
+      samples: number;
+      problems: number;
+      first: { line: number; problem: string; sample: number; n: number };
+    }
+  >();
+  for (const g of groups.values()) {
+    const all = indices.all(g.modelId, g.problemId) as number[];
+    const missing = all.filter((i) => !g.got.has(i));
+    if (missing.length === 0) continue;
+    const k = `${g.file}${KEY_SEP}${g.scorer}`;
+    const e = byFile.get(k);
+    const first = {
+      line: g.line,
+      problem: index.problem(g.problemId)?.problemId ?? String(g.problemId),
+      sample: missing[0],
+      n: all.length,
+    };
+    if (!e) byFile.set(k, { file: g.file, scorer: g.scorer, samples: missing.length, problems: 1, first });
+    else {
+      e.samples += missing.length;
+      e.problems++;
+      if (first.line < e.first.line) e.first = first;
+    }
+  }
+  return [...byFile.values()].map((e) => ({
+    file: e.file,
+    line: e.first.line,
+    message: `${e.samples} sample${e.samples === 1 ? '' : 's'} in ${e.problems} problem${e.problems === 1 ? '' : 's'} ${e.samples === 1 ? 'has' : 'have'} no ${e.scorer} score in this file while other samples of the problem do (a score list shorter than the samples?): those samples are in no best-of-k over ${e.scorer} (first: line ${e.first.line}, problem ${JSON.stringify(e.first.problem)}, sample ${e.first.sample} of its ${e.first.n})`,
+  }));
+}
+
+/**
+ * Whether two result files are seed shards of one run: in the same folder, with names equal once a seed
+ * or run number is taken out (`test_qwen.jsonl`, `test_qwen_seed1.jsonl`, `test_qwen-seed1.jsonl`,
+ * `test_qwen.seed1.jsonl`, `test_qwen_seed_1.jsonl`, `test_qwen_s1.jsonl`, `test_qwen_run1.jsonl`;
+ * `..._seed0_t1.0_s0_e-1.jsonl` and `..._seed1_t1.0_s0_e-1.jsonl`). Paths are relative, `/`-separated.
+ * Files that differ otherwise (`test_qwen.jsonl`, `test_qwen_v2.jsonl`) are not shards: a problem in both
+ * is a duplicate, skipped.
+ */
+export function isSeedShard(a: string, b: string): boolean {
+  if (a === b || posix.dirname(a) !== posix.dirname(b)) return false;
+  const stem = (p: string) =>
+    posix
+      .basename(p)
+      .replace(/[-_.](?:seed|run|s)[-_]?\d+(?=[-_.]|$)/gi, '')
+      .toLowerCase();
+  return stem(a) === stem(b);
 }
 
 /** The part of a cross-file duplicate diagnostic that names the file holding the first copy. */
@@ -857,11 +949,21 @@ class SampleWriter {
     /** Every (model, problem) of the file: its first line and the next free sample index (and, for a record that only added scores, where it was). */
     const seen = new Map<
       string,
-      { line: number; next: number; mid: number; pid: number; problem: string; model: string; where?: string }
+      {
+        line: number;
+        next: number;
+        mid: number;
+        pid: number;
+        problem: string;
+        model: string;
+        where?: string;
+        /** A per-problem record of a seed shard: its sample indices are shifted by this (after the samples already indexed). */
+        offset?: number;
+      }
     >();
     const otherFile = new Map<string, string | null>();
     /** Per-sample records of problems other files already have samples of (merged: seed shards). */
-    const merged = { problems: 0, from: new Set<string>() };
+    const merged = { problems: 0, from: new Set<string>(), perProblem: false };
     /** Scores-only records: the next sample index per (model name, problem), for per-sample records without one. */
     const scoreState = new Map<string, { next: number }>();
     /** (model, problem) pairs whose samples another file defined and this file only added scores to, and where. */
@@ -936,7 +1038,7 @@ class SampleWriter {
           diag(
             0,
             'info',
-            `per-sample records of ${merged.problems} problem${merged.problems === 1 ? '' : 's'} that already ${merged.problems === 1 ? 'has' : 'have'} samples of the same model from ${from.slice(0, 3).join(', ')}${from.length > 3 ? ', ...' : ''}: read as more samples of those problems (seed shards), numbered after the ones already indexed; if this file is a copy, remove it (its samples would count twice)`,
+            `${merged.perProblem ? 'records (this file is a seed shard of the one named below)' : 'per-sample records'} of ${merged.problems} problem${merged.problems === 1 ? '' : 's'} that already ${merged.problems === 1 ? 'has' : 'have'} samples of the same model from ${from.slice(0, 3).join(', ')}${from.length > 3 ? ', ...' : ''}: read as more samples of those problems (seed shards), numbered after the ones already indexed; if this file is a copy, remove it (its samples would count twice)`,
           );
         }
         cap.finish();
@@ -1076,7 +1178,11 @@ class SampleWriter {
         // one-sample-per-line formats never give a record without samples
         const perProblemRecord = r.samples.length === 0 || r.samples.some((s) => s.sampleIndex !== undefined);
         let state = seen.get(pairKey);
-        if (other !== null && perProblemRecord) {
+        // A per-problem record of a problem a seed shard of this file already has (`test_qwen.jsonl` and
+        // `test_qwen_seed1.jsonl`): merged as more samples below, not skipped as a duplicate.
+        const shard = other !== null && perProblemRecord && r.samples.length > 0 && isSeedShard(a.rel, other);
+        let mergedNow = false;
+        if (other !== null && perProblemRecord && !shard) {
           diag(
             r.line,
             'warning',
@@ -1090,18 +1196,22 @@ class SampleWriter {
           // ones already indexed (files are indexed in path order). Said once per file.
           merged.problems++;
           merged.from.add(other);
+          const next = this.nextIndexOf.pluck().get({ m: mid, p: pid, f: fileId }) as number;
           state = {
             line: r.line,
-            next: this.nextIndexOf.pluck().get({ m: mid, p: pid, f: fileId }) as number,
+            next,
             mid,
             pid,
             problem: r.problemId,
             model: r.model.name,
             where,
+            ...(shard ? { offset: next } : {}),
           };
+          if (shard) merged.perProblem = true;
           seen.set(pairKey, state);
+          mergedNow = true;
         }
-        if (state && perProblemRecord) {
+        if (state && perProblemRecord && !mergedNow) {
           diag(
             r.line,
             'warning',
@@ -1126,7 +1236,10 @@ class SampleWriter {
         }
         for (let pos = 0; pos < r.samples.length; pos++) {
           const s = r.samples[pos];
-          const index = s.sampleIndex ?? state.next;
+          const index =
+            state.offset !== undefined && s.sampleIndex !== undefined
+              ? state.offset + s.sampleIndex
+              : (s.sampleIndex ?? state.next);
           state.next = Math.max(state.next, index + 1);
           const { lastInsertRowid } = this.insertSample.run(
             fileId,

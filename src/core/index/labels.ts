@@ -55,17 +55,56 @@ function baseScore(m: ModelIdentity): number {
   return score;
 }
 
+/** Whether a name or revision says the model was RL-trained or is a training checkpoint (an RL hint or a step). */
+function rlEvidence(m: ModelIdentity): boolean {
+  const text = `${m.name} ${m.revision ?? ''}`;
+  return RL_HINTS.some(([re]) => re.test(text)) || trainingStep(m) !== undefined;
+}
+
+/**
+ * A released post-trained variant of a pretrained model: the last name segment with `-Instruct`,
+ * `-Chat` or `-it` (any of `-`, `_`, `.` before it; a version may follow: `Mistral-7B-Instruct-v0.2`).
+ * Returns the name of the pretrained model it derives from (`Qwen2.5-Math-7B-Instruct` ->
+ * `qwen2.5-math-7b`, `gemma-2-9b-it` -> `gemma-2-9b`, `Mistral-7B-Instruct-v0.2` -> `mistral-7b-v0.2`),
+ * lower case; undefined for any other name. `-SFT` is not such a variant: an SFT model is the start
+ * of RL training, the base RL is compared with (see {@link guessBaseModel}).
+ */
+function variantStem(name: string): string | undefined {
+  const last = (name.split('/').pop() || name).toLowerCase();
+  const hit = /^(.+?)[-_.](?:instruct|chat|it)([-_.].*)?$/.exec(last);
+  return hit ? hit[1] + (hit[2] ?? '') : undefined;
+}
+
+/**
+ * {@link baseScore} of every model, with one rule that needs the other models: a post-trained
+ * variant (`X-Instruct`, `X-Chat`, `X-it`; {@link variantStem}) of a pretrained model `X` that is
+ * also in `models` scores below `X` (the Instruct model is a model under study, `X` the base RL-zero
+ * training starts from). Returns scores in the order of `models`.
+ */
+function baseScores(models: readonly ModelIdentity[]): number[] {
+  const scores = models.map(baseScore);
+  const lastOf = (name: string) => (name.split('/').pop() || name).toLowerCase();
+  return models.map((m, i) => {
+    const stem = variantStem(m.name);
+    if (stem === undefined) return scores[i];
+    const parents = models.flatMap((o, j) => (j !== i && lastOf(o.name) === stem ? [scores[j]] : []));
+    return parents.length === 0 ? scores[i] : Math.min(scores[i], Math.max(...parents) - 1);
+  });
+}
+
 /**
  * Guesses the base model among `models` from names and structure: names with `base`, `sft`,
- * `ref`... score up, names with `rl`, `ppo`, `grpo`, `dpo`, `zero` or a training step score down.
+ * `ref`... score up, names with `rl`, `ppo`, `grpo`, `dpo`, `zero` or a training step score down;
+ * `X-Instruct` (`-Chat`, `-it`) scores below `X` when both are present ({@link baseScores}).
  * Ties go to the model listed first (callers list models by run, then name). Returns the index of
  * the guess in `models`, or -1 when the list is empty. A guess only: the user can change it.
  */
 export function guessBaseModel(models: readonly ModelIdentity[]): number {
   let best = -1;
   let bestScore = -Infinity;
-  models.forEach((m, i) => {
-    const score = baseScore(m);
+  const scores = baseScores(models);
+  models.forEach((_m, i) => {
+    const score = scores[i];
     if (score > bestScore) {
       bestScore = score;
       best = i;
@@ -184,15 +223,77 @@ function shortestUniqueSuffix(all: readonly string[], minWords: number): Map<str
  * that name, the shortest distinguishing end of the run folder, at least two words
  * (`ppo@main · 2048_batched` for run `results_2048_batched`, `sft · step-100` for
  * `trajectory/step-100`), left out when the revision already says it (`ppo@step-100`). Two models
- * whose names share the last segment keep their whole name. The full id stays in tooltips. Returns
- * labels in the order of `models`; every label is unique when the models' display ids are.
+ * whose names share the last segment keep their whole name. A checkpoint named by its folder path
+ * (`grpo-lr1e-6/global_step_100`, `ppo-kl0.01/checkpoint-500`; Qwen2.5-Math's layout) reads
+ * `<run> · step-<n>` (`grpo-lr1e-6 · step-100`, `ppo-kl0.01 · step-500`): the run's last folder when it
+ * is at most 16 characters and tells the runs apart, else the run's shortest distinct end. The full id
+ * stays in tooltips. Returns labels in the order of `models`; every label is unique when the models'
+ * display ids are.
  */
 export function distinctiveLabels(models: readonly ModelIdentity[]): string[] {
+  // Checkpoints named by their folder path (`grpo-lr1e-6/global_step_100`, `ppo-kl0.01/checkpoint-500`):
+  // `<run> · step-<n>`, so the run and the step both stay (not `global_step_100` or `500` alone).
+  const ckpt = models.map(checkpointPath);
+  const others = models.flatMap((m, i) => (ckpt[i] ? [] : [m]));
+  const otherLabels = namedLabels(others);
+  const runs = [...new Set(ckpt.flatMap((c) => (c ? [c.run] : [])))];
+  const lastOfRun = (r: string) => r.split('/').pop() || r;
+  const lastUnique = new Set(runs.map(lastOfRun)).size === runs.length;
+  const shortRun = shortestUniqueSuffix(runs, 2);
+  let k = 0;
+  const labels = models.map((m, i) => {
+    const c = ckpt[i];
+    if (!c) return otherLabels[k++];
+    // The run's last folder when it is short and tells the runs apart; else its shortest distinct end.
+    const last = lastOfRun(c.run);
+    const run = lastUnique && last.length <= 16 ? last : (shortRun.get(c.run) ?? c.run);
+    return `${run} · step-${c.step}`;
+  });
+  const count = new Map<string, number>();
+  for (const l of labels) count.set(l, (count.get(l) ?? 0) + 1);
+  return labels.map((l, i) => ((count.get(l) ?? 0) <= 1 ? l : ckpt[i] ? models[i].name : l));
+}
+
+/**
+ * A model named by a checkpoint folder path: no revision, and a name whose last segment is only a
+ * training step (`global_step_100`, `step-200`, `checkpoint-500`, `ckpt_3`, `iter_0001000`) under at
+ * least one folder. Returns the folders above it (run folder first, when any) and the step; undefined otherwise.
+ */
+function checkpointPath(m: ModelIdentity): { run: string; step: number } | undefined {
+  if (m.revision) return undefined;
+  const cut = m.name.lastIndexOf('/');
+  if (cut <= 0) return undefined;
+  const hit = /^(?:global_step|step|checkpoint|ckpt|iter)[-_]?(\d+)$/i.exec(m.name.slice(cut + 1));
+  if (!hit) return undefined;
+  const dir = m.name.slice(0, cut);
+  return { run: m.run ? `${m.run}/${dir}` : dir, step: Number(hit[1]) };
+}
+
+/** {@link distinctiveLabels} for models named by a model name (not a checkpoint folder path). */
+function namedLabels(models: readonly ModelIdentity[]): string[] {
   const lastOf = (name: string) => name.split('/').pop() || name;
   const names = [...new Set(models.map((m) => m.name))];
   const lasts = names.map(lastOf);
   // One model name: nothing to tell apart, so its whole last segment.
   const shortName = names.length > 1 ? shortestUniqueSuffix(lasts, 1) : new Map(lasts.map((l) => [l, l]));
+  // A name another name begins with (`Qwen2.5-Math-7B` beside `Qwen2.5-Math-7B-SimpleRL-Zoo`) keeps its
+  // whole last segment (its distinct end alone, `7B`, names nothing); the longer one shows all it adds
+  // (`SimpleRL-Zoo`, not `Zoo`) when that is unique.
+  const extends_ = (o: string, l: string) =>
+    o !== l && o.toLowerCase().startsWith(l.toLowerCase()) && /^[-_.]./.test(o.slice(l.length));
+  for (const l of lasts) {
+    if (lasts.some((o) => extends_(o, l))) shortName.set(l, l);
+    const parent = lasts.filter((p) => extends_(l, p)).sort((a, b) => b.length - a.length)[0];
+    const added = parent && l.slice(parent.length + 1);
+    // `it` alone (gemma-2-9b-it) reads as a word: a short addition keeps the whole segment.
+    if (added && added.length < 4) shortName.set(l, l);
+    else if (
+      added &&
+      (shortName.get(l)?.length ?? 0) < added.length &&
+      !lasts.some((o) => o !== l && o.endsWith(added))
+    )
+      shortName.set(l, added);
+  }
   const runsByName = new Map<string, Set<string>>();
   for (const m of models) runsByName.set(m.name, (runsByName.get(m.name) ?? new Set()).add(m.run));
   const shortRun = shortestUniqueSuffix(
@@ -240,28 +341,50 @@ export function trainingStep(m: Pick<ModelIdentity, 'name' | 'revision'>): numbe
 }
 
 /**
- * The model to study when the user has chosen none: the final model of the last run. Runs are taken in
- * natural order of their folder names (`results_1024`, `results_2048`, `trajectory/step-100`, …,
- * `trajectory/step-1000`), the last run that holds a model other than its base; within it, among the
- * models other than the run's base ({@link guessBaseModel} within the run; a run of one model counts
- * when its model is less base-like than the folder's base), a model without a training step (a final
- * model) before the largest step
- * ({@link trainingStep}); ties go to the first listed. Undefined when every model is a base.
+ * The run a model belongs to for choosing the model in focus: its run folder; for a model at the root of
+ * the folder whose name is a folder path (`grpo-lr1e-6/global_step_100`, Qwen2.5-Math's layout), the
+ * folders of the name above the model's own (`grpo-lr1e-6`); `""` for a top-level model.
+ */
+export function focusRun(m: ModelIdentity): string {
+  if (m.run) return m.run;
+  const cut = m.name.lastIndexOf('/');
+  return cut > 0 ? m.name.slice(0, cut) : '';
+}
+
+/**
+ * The model to study when the user has chosen none: the final model of the last run. Runs
+ * ({@link focusRun}) are taken in natural order of their folder names (`results_1024`, `results_2048`,
+ * `trajectory/step-100`, …, `trajectory/step-1000`), the last run that holds a model other than its
+ * base; within it, among the models other than the run's base ({@link guessBaseModel} within a run
+ * folder of two or more models; otherwise every model less base-like than the folder's base), a model
+ * without a training step (a final model) before the largest step ({@link trainingStep}); ties go to
+ * the first listed. Models whose name says RL or a training step (an RL hint or a step) are preferred:
+ * only when no run holds one is a model without such a mark (`X-Instruct` beside `X`) in focus.
+ * Undefined when every model is a base.
  */
 export function defaultFocusModel<M extends ModelIdentity & { id: number }>(models: readonly M[]): M | undefined {
   if (models.length === 0) return undefined;
+  const scores = new Map(baseScores(models).map((sc, i) => [models[i].id, sc]));
+  const score = (m: M) => scores.get(m.id) ?? 0;
   const folderBase = models[guessBaseModel(models)];
-  const runs = [...new Set(models.map((m) => m.run))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-  for (const run of runs.reverse()) {
-    const inRun = models.filter((m) => m.run === run);
-    // A run of one model: a candidate unless it is as base-like as the folder's base (a base run).
-    const candidates =
-      inRun.length >= 2
-        ? inRun.filter((m) => m.id !== inRun[guessBaseModel(inRun)].id)
-        : inRun.filter((m) => m.id !== folderBase.id && baseScore(m) < baseScore(folderBase));
-    if (candidates.length === 0) continue;
-    const rank = (m: M) => trainingStep(m) ?? Number.POSITIVE_INFINITY;
-    return candidates.reduce((best, m) => (rank(m) > rank(best) ? m : best));
+  const runs = [...new Set(models.map(focusRun))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  runs.reverse();
+  for (const needRl of [true, false]) {
+    for (const run of runs) {
+      const inRun = models.filter((m) => focusRun(m) === run);
+      // A run folder of two or more models has its own base; otherwise (one model, or a run read from
+      // model names) a model is a candidate unless it is as base-like as the folder's base.
+      const fromNames = inRun[0].run === '' && run !== '';
+      const ownBase = inRun.length >= 2 && !fromNames ? inRun[guessBaseModel(inRun)] : undefined;
+      const candidates = (
+        ownBase
+          ? inRun.filter((m) => m.id !== ownBase.id)
+          : inRun.filter((m) => m.id !== folderBase.id && score(m) < score(folderBase))
+      ).filter((m) => !needRl || rlEvidence(m));
+      if (candidates.length === 0) continue;
+      const rank = (m: M) => trainingStep(m) ?? Number.POSITIVE_INFINITY;
+      return candidates.reduce((best, m) => (rank(m) > rank(best) ? m : best));
+    }
   }
   return undefined;
 }

@@ -178,6 +178,9 @@ export interface AttachedScore {
   /** Step scores of a process reward model, when the score came from steps. */
   steps: number[] | null;
   rule: string | null;
+  /** The file and 1-based line the score was read from. */
+  file: string;
+  line: number;
 }
 
 /** Named scores that attach to no single sample, grouped by file, scorer and reason. */
@@ -584,6 +587,33 @@ export class TraceIndex {
     return { total, samples: rows.map(toSampleRow) };
   }
 
+  /**
+   * The lines that could not be read (diagnostics of severity `error` at a line > 0: a truncated or
+   * malformed record, a record without its fields) in the files that hold samples of `modelId`, by file
+   * and line. Their records are in no figure; a problem whose only record is one of them is a problem the
+   * model "has no record of". A file no sample came from at all is not attributed to any model.
+   */
+  unreadableRecords(modelId: number): Diagnostic[] {
+    return this.db
+      .prepare(
+        `SELECT d.file, d.line, d.severity, d.message FROM diagnostics d
+          WHERE d.severity = 'error' AND d.line > 0
+            AND d.file IN (SELECT f.path FROM files f WHERE f.id IN (SELECT DISTINCT file_id FROM samples WHERE model_id = ?))
+          ORDER BY d.file, d.line`,
+      )
+      .all(modelId) as Diagnostic[];
+  }
+
+  /** The largest number of graded samples `modelId` has on one problem (0 when none). */
+  maxGraded(modelId: number): number {
+    return (
+      (this.db
+        .prepare('SELECT coalesce(max(graded), 0) FROM stats WHERE model_id = ?')
+        .pluck()
+        .get(modelId) as number) ?? 0
+    );
+  }
+
   /** Every stored diagnostic (of the files currently indexed), by file and line. */
   diagnostics(): Diagnostic[] {
     return this.db
@@ -762,6 +792,8 @@ export class TraceIndex {
         value: sc.value,
         steps: sc.steps ? (JSON.parse(sc.steps) as number[]) : null,
         rule: sc.rule,
+        file: sc.file,
+        line: sc.line,
       });
     }
     const unattached = [...groups.values()];

@@ -655,7 +655,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   }
   /** Per scorer: score values that are not scores (first one reported at its line), samples without a value. */
   const badScores = new Map<string, { count: number; firstLine: number }>();
-  const noScore = new Map<string, number>();
+  const noScore = new Map<string, { count: number; firstLine: number; what: string }>();
   let recordsSeen = 0;
   let samplesRead = 0;
   /** Scores read by a scores-only mapping, records read by a problemInfo mapping. */
@@ -733,8 +733,11 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       const v = get(s.sc.path);
       if (noteFields) stats.note(s.stat, v !== undefined, out);
       const r = readScore(v, s.scorer, s.rule);
-      if (r === 'missing') noScore.set(s.scorer, (noScore.get(s.scorer) ?? 0) + 1);
-      else if (r === 'invalid') {
+      if (r === 'missing') {
+        const e = noScore.get(s.scorer);
+        if (e) e.count++;
+        else noScore.set(s.scorer, { count: 1, firstLine: line, what: what.replace(/:\s*$/, '') });
+      } else if (r === 'invalid') {
         let b = badScores.get(s.scorer);
         if (!b) {
           badScores.set(s.scorer, (b = { count: 0, firstLine: line }));
@@ -1092,11 +1095,12 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
           `${b.count} ${scorer} score values in this file are not scores (first at line ${b.firstLine}); those samples have no ${scorer} score`,
           'warning',
         );
-    for (const [scorer, n] of noScore)
+    // at the first such sample's line, named (not the whole file: `file:0` named no record)
+    for (const [scorer, { count: n, firstLine, what }] of noScore)
       yield diag(
         ctx,
-        0,
-        `${n} sample${n === 1 ? ' has' : 's have'} no ${scorer} score in this file (null or missing)`,
+        firstLine,
+        `${n} sample${n === 1 ? ' has' : 's have'} no ${scorer} score in this file (null or missing; first at line ${firstLine}${what ? `, ${what}` : ''})`,
         'warning',
       );
     if (notVerdicts.count > 1) {
