@@ -9,7 +9,7 @@ import { indexFolder, type IndexSummary } from '../core/index/indexer';
 import { readSampleText, readSampleTexts } from '../core/index/sampleText';
 import { SQLITE_DRIVER_ENV, describeSqliteDriver, sqliteDriver } from '../core/index/sqlite';
 import { TraceIndex } from '../core/index/traceIndex';
-import { FORMAT_IDS, type Diagnostic, type FormatId } from '../core/model';
+import { FORMAT_IDS, type Diagnostic, diagnosticPlace, type FormatId } from '../core/model';
 import { type Denominator, denominatorMark } from '../core/denominators';
 import { type PplReport, readPplSidecar } from '../core/ppl';
 import type { ReaderOptions } from '../core/readers';
@@ -157,7 +157,7 @@ const SCORER_HELP =
   'Inspect AI logs: the scorer whose values are the verdicts, or name.key for one metric of a scorer whose value is a dict (default: the first scorer whose values are verdicts)';
 
 function formatDiagnostics(diags: Diagnostic[]): string {
-  return diags.map((d) => `${safe(d.file)}:${d.line}: ${d.severity}: ${safe(d.message)}`).join('\n');
+  return diags.map((d) => `${safe(diagnosticPlace(d))}: ${d.severity}: ${safe(d.message)}`).join('\n');
 }
 
 /**
@@ -574,7 +574,7 @@ function pplLines(p: PplReport, labels: Map<string, string>): string[] {
     out.push(
       `  ${p.skipped} sidecar line${p.skipped === 1 ? '' : 's'} skipped${p.diagnostics.length < p.skipped ? ` (first ${p.diagnostics.length} below)` : ':'}`,
     );
-    for (const d of p.diagnostics) out.push(`    ${safe(d.file)}:${d.line}: ${safe(d.message)}`);
+    for (const d of p.diagnostics) out.push(`    ${safe(diagnosticPlace(d))}: ${safe(d.message)}`);
   }
   return out;
 }

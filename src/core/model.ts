@@ -153,6 +153,14 @@ export interface Diagnostic {
 }
 
 /**
+ * Where a diagnostic is, as printed: `file:line`, or the file alone when it concerns the whole file
+ * (line 0), so no one looks for a line 0 (trial 4: `test_empty.jsonl:0: error: empty file`).
+ */
+export function diagnosticPlace(d: Pick<Diagnostic, 'file' | 'line'>): string {
+  return d.line > 0 ? `${d.file}:${d.line}` : d.file;
+}
+
+/**
  * What a reader emits while streaming a file:
  * - `problem`: one record;
  * - `diagnostic`: a problem with the file (file, line, reason);

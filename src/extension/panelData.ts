@@ -16,6 +16,7 @@ import { STANDARD_LABELS } from '../core/index/annotations';
 import { comparisonPairs } from '../core/index/labels';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummary } from '../core/pathSummary';
 import { graderDifference, graderWarning, partialWarning, REPORT_REPLICATES, unreadableWarning } from '../core/report';
+import { diagnosticPlace } from '../core/model';
 import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
 import {
@@ -962,7 +963,7 @@ export function pplData(root: string | undefined, index: TraceIndex, problemId: 
     source: r.source,
     points: r.points.map(({ modelId, sampleId, correct, ppl }) => ({ modelId, sampleId, correct, ppl })),
     skipped: r.skipped,
-    diagnostics: r.diagnostics.map((d) => `${d.file}:${d.line}: ${d.message}`),
+    diagnostics: r.diagnostics.map((d) => `${diagnosticPlace(d)}: ${d.message}`),
   };
 }
 

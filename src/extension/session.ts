@@ -11,7 +11,7 @@ import { SourceChangedError, readSampleText, readSampleTexts } from '../core/ind
 import { sqliteDriver } from '../core/index/sqlite';
 import { checkpointSeries } from '../core/trajectories';
 import { TraceIndex, type ModelRow } from '../core/index/traceIndex';
-import type { Diagnostic } from '../core/model';
+import { type Diagnostic, diagnosticPlace } from '../core/model';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
 
 /** How often the tree shows newly committed samples while indexing runs (milliseconds). */
@@ -469,7 +469,7 @@ export class FolderSession implements vscode.Disposable {
       const list = byFile.get(d.file) ?? [];
       list.push(diag);
       byFile.set(d.file, list);
-      this.output.appendLine(`[diagnostic] ${d.file}:${d.line}: ${d.message.replace(/[\u0000-\u001f]/g, ' ')}`);
+      this.output.appendLine(`[diagnostic] ${diagnosticPlace(d)}: ${d.message.replace(/[\u0000-\u001f]/g, ' ')}`);
     }
     // a mapping file given by path (traceInspector.mappingFile) is named by its absolute path
     for (const [file, list] of byFile)

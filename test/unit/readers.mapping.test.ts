@@ -406,7 +406,7 @@ describe('a wrong mapping explains itself', () => {
       r.stderr,
       /no samples found in .*: 1 results file was recognised \(1 through a mapping file\) but gave no sample/,
     );
-    assert.match(r.stderr, /crosswords\.json:0: error: every record failed/);
+    assert.match(r.stderr, /crosswords\.json: error: every record failed/);
     assert.match(r.stderr, /trace-inspector\.mapping\.json:6: error: fields\.text 'outputs' matched nothing/);
   });
 

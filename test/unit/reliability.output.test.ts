@@ -63,7 +63,7 @@ describe('CLI output', () => {
     }
     assert.match(
       runs['index text (with progress)'].stdout,
-      /^evil\\x1b\[2Jname\\x9b\\u\{202e\}x\.jsonl:0: error: empty file$/m,
+      /^evil\\x1b\[2Jname\\x9b\\u\{202e\}x\.jsonl: error: empty file$/m,
     );
     assert.match(runs['report table'].stdout, /^base\\x1b\[31m<img src=x onerror=1>`@r\\u\{202e\}1 \[base\]/m);
     const index = JSON.parse(runs['index json'].stdout) as { diagnostics: { file: string; message: string }[] };
