@@ -594,12 +594,12 @@ export function trajectoryLines(t: Trajectory): string[] {
   const ks = k > 1 ? [1, k] : [1];
   const bases = [...new Set(t.steps.map((s) => s.base))];
   const out = [
-    `training: ${safe(t.name)} — ${t.steps.length} checkpoints, ${t.problems.length} problems; each step against its own base (categories and gain share over the problems both have graded samples for: "paired")`,
+    `training: ${safe(t.name)} — ${t.steps.length} checkpoints${t.unit === 'epoch' ? ' numbered by epoch' : ''}, ${t.problems.length} problems; each step against its own base (categories and gain share over the problems both have graded samples for: "paired")`,
   ];
   out.push(
     table([
       [
-        'step',
+        t.unit,
         'problems',
         'samples',
         'correct',
@@ -642,14 +642,14 @@ export function trajectoryLines(t: Trajectory): string[] {
       "  (a/b): a step's figures over a of the series' b problems (a base's: of the base's b); the warnings below say why",
     );
   if (bases.length === 1) out.push(`  base: ${safe(bases[0] ?? 'none')}`);
-  else for (const s of t.steps) out.push(`  step ${s.step}: ${safe(s.model)} vs ${safe(s.base ?? 'no base')}`);
+  else for (const s of t.steps) out.push(`  ${t.unit} ${s.step}: ${safe(s.model)} vs ${safe(s.base ?? 'no base')}`);
   const last = t.steps[t.steps.length - 1]?.step;
   const n = t.problems.length;
   const lost = trajectoryFilter(t, 'lost').length;
   const late = trajectoryFilter(t, 'late').length;
   const flip = t.problems.filter((p) => p.pattern === 'flip-flop').length;
   out.push(
-    `  of ${n} problems: ${lost} lost during training (solved at an earlier step, not at step ${last}); ${late} solved only at late steps (first solved at step ${t.lateFromStep} or later); ${flip} flip-flopping (solved, unsolved, solved again or the reverse)`,
+    `  of ${n} problems: ${lost} lost during training (solved at an earlier step, not at ${t.unit} ${last}); ${late} solved only at late steps (first solved at ${t.unit} ${t.lateFromStep} or later); ${flip} flip-flopping (solved, unsolved, solved again or the reverse)`,
   );
   return out;
 }

@@ -542,6 +542,8 @@ export interface TrainingProblem {
 /** One checkpoint series. */
 export interface TrainingSeries {
   name: string;
+  /** What the step numbers count: training steps or epochs (never mixed in one series). */
+  unit: 'step' | 'epoch';
   /** The largest k every step reaches; null without graded samples. */
   k: number | null;
   /** First step of the later half of the checkpoints ("solved only at late steps": first solved at or after it). */
