@@ -5,7 +5,7 @@
  */
 import { findNodeAtLocation, parse as parseJsonc, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { Stats } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
 import type { Diagnostic, ModelRef, NamedScore, ProblemRecord, ReadEvent, SampleRecord, StepRule } from '../model';
@@ -365,6 +365,94 @@ export async function mappingFileDiagnostics(
       severity: 'error' as const,
     };
   });
+}
+
+/** Most files {@link unmatchedMappingGlobs} lists under a mapping's folder, and names in its message. */
+const SEEN_MAX = 2000;
+const SEEN_SHOWN = 8;
+
+/** Up to `max` file paths under `dir` (POSIX, relative to it; breadth first; `.git`, `node_modules` skipped). */
+async function filesUnder(dir: string, max: number): Promise<{ files: string[]; more: boolean }> {
+  const files: string[] = [];
+  const queue = [''];
+  while (queue.length > 0) {
+    const rel = queue.shift() as string;
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await readdir(path.join(dir, ...rel.split('/').filter(Boolean)), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (!['.git', 'node_modules', '.trace-inspector'].includes(e.name)) queue.push(r);
+      } else if (e.name !== MAPPING_FILE_NAME) {
+        if (files.length >= max) return { files, more: true };
+        files.push(r);
+      }
+    }
+  }
+  return { files, more: false };
+}
+
+/**
+ * Mappings whose `files` globs match no file, as warnings on their mapping file: a mapping in the
+ * folder (`trace-inspector.mapping.json` among `candidates`) matches paths relative to its own folder,
+ * a mapping file given by path (`mappingFile`) paths relative to `root`. A mapping entry is reported
+ * when none of its globs matches any file there (an entry with several globs of which one matches is
+ * fine). The message names the mapping (its position in a list), the globs, and the files seen there
+ * (the first 8 of at most 2000, so a case or extension mismatch shows: globs are case-sensitive).
+ * Invalid or missing mapping files give nothing here (their own diagnostics say why).
+ * @param candidates the indexer's listed files (POSIX, relative to `root`): every file a mapping's glob
+ *   matches is among them, so a glob that matches none of them matches no file.
+ */
+export async function unmatchedMappingGlobs(
+  root: string,
+  candidates: readonly string[],
+  mappingFile?: string,
+): Promise<Diagnostic[]> {
+  const top = path.resolve(root);
+  const sources: { abs: string; file: string; baseRel: string; given: boolean }[] = candidates
+    .filter((c) => path.posix.basename(c) === MAPPING_FILE_NAME)
+    .map((c) => {
+      const dir = path.posix.dirname(c);
+      return { abs: path.join(top, ...c.split('/')), file: c, baseRel: dir === '.' ? '' : dir, given: false };
+    });
+  if (mappingFile) sources.unshift({ abs: path.resolve(mappingFile), file: mappingFile, baseRel: '', given: true });
+  const out: Diagnostic[] = [];
+  for (const src of sources) {
+    const loaded = await loadMapping(src.abs);
+    if (!loaded || !('mappings' in loaded.result)) continue;
+    const under = src.baseRel
+      ? candidates.filter((c) => c.startsWith(`${src.baseRel}/`)).map((c) => c.slice(src.baseRel.length + 1))
+      : candidates;
+    const data = under.filter((c) => path.posix.basename(c) !== MAPPING_FILE_NAME);
+    let seen: { files: string[]; more: boolean } | undefined;
+    for (const [i, m] of loaded.result.mappings.entries()) {
+      if (data.some((c) => matchAny(c, m.files))) continue;
+      seen ??= await filesUnder(src.baseRel ? path.join(top, ...src.baseRel.split('/')) : top, SEEN_MAX);
+      const n = seen.files.length;
+      const shown = seen.files.slice(0, SEEN_SHOWN).join(', ');
+      const folder = src.given
+        ? 'the results folder (a mapping given by path matches paths relative to the results folder)'
+        : src.baseRel
+          ? `its folder ${src.baseRel}/`
+          : 'its folder (the results folder)';
+      const files =
+        n === 0
+          ? 'there is no other file there'
+          : `files seen there: ${shown}${n > SEEN_SHOWN ? ` and ${n - SEEN_SHOWN}${seen.more ? '+' : ''} more` : ''}`;
+      out.push({
+        file: src.file,
+        line: 0,
+        severity: 'warning',
+        message: `mapping${loaded.isList ? ` #${i + 1}` : ''}: "files" ${JSON.stringify(m.files)} matches no file under ${folder}; globs are case-sensitive and a glob without "/" matches the file name in any subfolder; ${files}`,
+      });
+    }
+  }
+  return out;
 }
 
 function toPosix(p: string): string {
