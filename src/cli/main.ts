@@ -14,7 +14,7 @@ import { type Denominator, denominatorMark } from '../core/denominators';
 import { type PplReport, readPplSidecar } from '../core/ppl';
 import type { ReaderOptions } from '../core/readers';
 import type { PathSummary } from '../core/pathSummary';
-import { buildReport, type Report } from '../core/report';
+import { buildReport, noModelMatches, type Report } from '../core/report';
 import { type RewardModelsReport, describeRewardDenominator, rewardDenominator } from '../core/rewardReport';
 import { compileStepPattern } from '../core/series';
 import { type Trajectory, trajectoryFilter } from '../core/trajectories';
@@ -928,7 +928,7 @@ export async function searchIndex(
     const q = opts.model.toLowerCase();
     ids = models.filter((m) => `${m.displayId}\n${m.label}`.toLowerCase().includes(q)).map((m) => m.id);
     if (ids.length === 0) {
-      throw new Error(`no model matches --model "${opts.model}"; models: ${models.map((m) => m.displayId).join(', ')}`);
+      throw new Error(noModelMatches('--model', opts.model, models));
     }
   }
   const byId = new Map(models.map((m) => [m.id, m]));

@@ -43,9 +43,12 @@ import {
   toScore,
   toStr,
   typeName,
+  stringVerdictWarning,
+  didYouMean,
 } from './util';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// verbose: an error carries its schema (the known keys of an object, for "did you mean")
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 const MAPPING_OBJECT = (MAPPING_SCHEMA.oneOf as readonly unknown[])[0] as {
   properties: { fields: { required: readonly string[] } };
 };
@@ -76,7 +79,10 @@ function validatorFor(m: unknown): ReturnType<typeof ajv.compile> {
 function formatAjvError(e: ErrorObject): string {
   const where = e.instancePath || '/';
   if (e.keyword === 'additionalProperties') {
-    return `${where}: unknown field "${String((e.params as { additionalProperty: string }).additionalProperty)}"`;
+    const key = String((e.params as { additionalProperty: string }).additionalProperty);
+    const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+    const near = didYouMean(key, known);
+    return `${where}: unknown field "${key}"${near.length ? ` (did you mean ${near.map((k) => `"${k}"`).join(' or ')}?)` : ''}${known.length ? `; the fields here are ${known.join(', ')}` : ''}`;
   }
   if (e.keyword === 'required') {
     const miss = String((e.params as { missingProperty: string }).missingProperty);
@@ -455,6 +461,25 @@ export async function unmatchedMappingGlobs(
   return out;
 }
 
+/**
+ * Why a value is no problem id (a string, number or boolean is one): missing, null, or an object or a
+ * list, with its first keys / its length, so "points at an object" is said as such with a way out.
+ */
+export function notAnId(v: unknown): string {
+  if (v === undefined) return 'is missing';
+  if (v === null) return 'is null';
+  if (Array.isArray(v)) return `is a list of ${v.length} value${v.length === 1 ? '' : 's'}, not a string or number`;
+  if (isObject(v)) {
+    const keys = Object.keys(v);
+    const shown = keys
+      .slice(0, 6)
+      .map((k) => clip(JSON.stringify(k), 40))
+      .join(', ');
+    return `is an object (keys: ${shown || 'none'}${keys.length > 6 ? ', ...' : ''}), not a string or number: point fields.problemId at one of its keys`;
+  }
+  return `is a ${typeof v}, not a string or number`;
+}
+
 function toPosix(p: string): string {
   return p.split(path.sep).join('/');
 }
@@ -764,12 +789,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
         ruleTally.seen.set(key, (ruleTally.seen.get(key) ?? 0) + 1);
     }
     if (r.kind === 'string') {
-      const w = once.warn(
-        ctx,
-        'string-correct',
-        line,
-        `${src('correct')} values are strings; read "true"/"false" as booleans (reported once per file)`,
-      );
+      const w = once.warn(ctx, 'string-correct', line, stringVerdictWarning(src('correct'), v, r.value));
       if (w) out.push(w);
     } else if (r.kind === 'invalid') {
       if (notVerdicts.count++ === 0) {
@@ -1103,7 +1123,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     if (P.problemId) {
       problemId = toStr(rv.problemId);
       if (problemId === null) {
-        const d = diag(ctx, line, `${what}problem id ${src('problemId')} is missing or not a scalar; skipped`);
+        const d = diag(ctx, line, `${what}problem id ${src('problemId')} ${notAnId(rv.problemId)}; skipped`);
         if (rv.problemId === undefined) stats.gate('fields.problemId', d, out);
         else out.push(d);
         return null;
