@@ -227,6 +227,9 @@ export function pathLines(paths: readonly PathSummary[]): string[] {
   return out;
 }
 
+/** The largest k of a model's pass@k grid (its largest n); 0 without points. */
+const maxK = (m: Report['models'][number]) => m.passAtK.reduce((a, p) => Math.max(a, p.k), 0);
+
 /**
  * Renders the report as aligned text tables. Every value computed over fewer than all of the model's
  * problems carries the count, `70.0 (5/6)` (see src/core/denominators.ts); the warnings below the
@@ -254,7 +257,9 @@ export function reportTable(r: Report): string {
     m.sampleAccuracy === null ? 'ungraded' : String(m.correct),
     ...ks.map((k) => {
       const p = m.passAtK.find((x) => x.k === k);
-      return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]${denominatorMark(p)}` : '—';
+      if (p) return `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]${denominatorMark(p)}`;
+      // no point: k above the model's largest n, or between the points of its grid (1, 2, 4, ..., n)
+      return k > maxK(m) ? '— (k > n)' : 'not computed';
     }),
   ]);
   if (r.grading.by !== 'folder')
@@ -262,6 +267,15 @@ export function reportTable(r: Report): string {
       `grading: the folder's verdicts, plus the TOOL'S GRADING of ${r.grading.toolGraded} samples that had no verdict (${r.grading.toolCorrect} correct: answer equivalent to the reference answer)`,
     );
   out.push(table([head, ...rows]));
+  const gaps = r.models.filter((m) => ks.some((k) => k <= maxK(m) && !m.passAtK.some((p) => p.k === k)));
+  if (gaps.length)
+    out.push(
+      `not computed: pass@k is computed at k = 1, 2, 4, 8, ... and each model's largest n (${gaps.map((m) => `${safe(m.label)}: n = ${maxK(m)}`).join('; ')}); other columns come from other models' n`,
+    );
+  if (r.models.some((m) => ks.some((k) => k > maxK(m))))
+    out.push(
+      "— (k > n): k is above the model's largest number of graded samples per problem; pass@k is not defined there",
+    );
   const graded = r.models.filter((m) => m.grader !== null);
   if (graded.length) out.push(`verdicts: ${graded.map((m) => `${safe(m.label)} by ${safe(m.grader!)}`).join('; ')}`);
   if (r.models.flatMap((m) => [...m.passAtK, ...m.bestOfK, ...(m.majAtK ?? [])]).some((p) => p.missing > 0))

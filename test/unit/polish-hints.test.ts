@@ -5,7 +5,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ModelRow } from '../../src/core/index/traceIndex';
 import { makeContext, readFile } from '../../src/core/readers/index';
@@ -142,5 +143,73 @@ describe('what a value is, said as it is', () => {
       '3:error:problem id meta is an object (keys: "id", "split"), not a string or number: point fields.problemId at one of its keys; skipped',
       '4:error:problem id meta is a list of 1 value, not a string or number; skipped',
     ]);
+  });
+});
+
+describe('CLI table: a k the model has no point at says why (trial 1 polish)', () => {
+  test('n = 3 next to n = 8: pass@3 of the n = 8 model is "not computed", pass@4 and pass@8 of the n = 3 model "k > n"', () => {
+    const dir = tempDir();
+    const rows = (name: string, rev: string, problems: [number, boolean[]][]) =>
+      problems
+        .map(([q, v]) =>
+          JSON.stringify({
+            qid: q,
+            question: `q${q}`,
+            gold: '1',
+            model_name: name,
+            model_revision: rev,
+            rollouts: v.map((c, i) => ({ rollout: i, text: `x${i}`, correct: c })),
+          }),
+        )
+        .join('\n');
+    mkdirSync(path.join(dir, 'r'));
+    writeFileSync(
+      path.join(dir, 'r', 'base.jsonl'),
+      rows('m', 'base', [
+        [1, [true, false, false]],
+        [2, [false, false, false]],
+      ]),
+    );
+    const eight = (c: number) => Array.from({ length: 8 }, (_, i) => i < c);
+    writeFileSync(
+      path.join(dir, 'r', 'rl.jsonl'),
+      rows('m', 'rl', [
+        [1, eight(2)],
+        [2, eight(1)],
+      ]),
+    );
+    const out = execFileSync(
+      process.execPath,
+      [
+        path.join(process.cwd(), 'dist', 'cli.js'),
+        'report',
+        dir,
+        '--db',
+        path.join(tempDir(), 'i.db'),
+        '-q',
+        '--replicates',
+        '100',
+      ],
+      { encoding: 'utf8' },
+    );
+    const lines = out.split('\n');
+    const header = lines[0].trim().split(/\s{2,}/);
+    assert.deepEqual(header.slice(-5), ['pass@1', 'pass@2', 'pass@3', 'pass@4', 'pass@8']);
+    const cells = (label: string) =>
+      lines
+        .find((l) => l.startsWith(label))!
+        .trim()
+        .split(/\s{2,}/);
+    // base n = 3: pass@3 = (1 + 0) / 2 = 50.0; no pass@4, pass@8
+    assert.deepEqual(cells('m@base').slice(-3), ['50.0 [0.0,100.0]', '— (k > n)', '— (k > n)']);
+    // rl n = 8: pass@4 = (1 - C(6,4)/C(8,4) + 1 - C(7,4)/C(8,4)) / 2 = (1 - 15/70 + 1 - 35/70) / 2 = 0.642857
+    const rl = cells('m@rl');
+    assert.equal(rl[rl.length - 3], 'not computed');
+    assert.match(rl[rl.length - 2], /^64\.3 /);
+    assert.match(
+      out,
+      /^not computed: pass@k is computed at k = 1, 2, 4, 8, \.\.\. and each model's largest n \(m@rl: n = 8\)/m,
+    );
+    assert.match(out, /^— \(k > n\): k is above the model's largest number of graded samples per problem/m);
   });
 });
