@@ -9,10 +9,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ModelRow } from '../../src/core/index/traceIndex';
+import { mulberry32 } from '../../src/core/metrics/bootstrap';
+import { crossoverBootstrap } from '../../src/core/metrics/coverage';
 import { makeContext, readFile } from '../../src/core/readers/index';
 import { notAnId, validateMapping } from '../../src/core/readers/mapping';
 import { didYouMean, nearSubstring, stringVerdictWarning } from '../../src/core/readers/util';
 import { noModelMatches } from '../../src/core/report';
+import { CROSSOVER_NOTE, crossoverText, sharePct } from '../../src/shared/claims';
 import { tempDir } from './helpers';
 
 describe('did you mean', () => {
@@ -211,5 +214,39 @@ describe('CLI table: a k the model has no point at says why (trial 1 polish)', (
       /^not computed: pass@k is computed at k = 1, 2, 4, 8, \.\.\. and each model's largest n \(m@rl: n = 8\)/m,
     );
     assert.match(out, /^— \(k > n\): k is above the model's largest number of graded samples per problem/m);
+  });
+});
+
+describe('crossover bootstrap: replicates counted at k = 1 are said as such (trial 3 wording)', () => {
+  test('n = 1: the base leads 2/3 vs 1/3; a replicate crosses at k = 1 exactly when it draws problem 3 at least twice', () => {
+    // problems 1, 2: base 1/1, model 0/1; problem 3: base 0/1, model 1/1. With n = 1 only k = 1 exists, so
+    // every replicate with a crossover has it at k = 1: the model (trailing in the data) is ahead or level in
+    // the resample iff w3 >= w1 + w2, i.e. w3 >= 2 of 3 draws. Recomputed with the same seeded draws.
+    const pairs = [
+      { problemKey: '1', base: { n: 1, c: 1 }, model: { n: 1, c: 0 } },
+      { problemKey: '2', base: { n: 1, c: 1 }, model: { n: 1, c: 0 } },
+      { problemKey: '3', base: { n: 1, c: 0 }, model: { n: 1, c: 1 } },
+    ];
+    const R = 500;
+    const rand = mulberry32(777);
+    let hits = 0;
+    for (let r = 0; r < R; r++) {
+      const w = [0, 0, 0];
+      for (let i = 0; i < 3; i++) w[Math.floor(rand() * 3)]++;
+      if (w[2] >= 2) hits++;
+    }
+    const iv = crossoverBootstrap(pairs, { seed: 777, replicates: R })!;
+    assert.equal(iv.atK1Share, hits / R);
+    assert.equal(iv.noneShare, 1 - hits / R);
+    assert.ok(hits > 0 && hits < R);
+    const text = crossoverText({ crossoverK: null, saturationK: null, leaderAtK1: 'base', crossoverInterval: iv });
+    assert.equal(
+      text,
+      `none (base leads); model ahead or level at some k in ${sharePct(hits / R)} of replicates [k 1], already at k = 1 in ${sharePct(hits / R)}`,
+    );
+    assert.match(
+      CROSSOVER_NOTE,
+      /where that model is already ahead or level at k = 1 in the resample, the replicate counts k = 1/,
+    );
   });
 });
