@@ -5,20 +5,23 @@
  * and a lead at k = 1 that the paired bootstrap cannot tell from 0 marked as within noise.
  */
 
+/** Bootstrap interval of the crossover k as data (src/core/metrics/coverage.ts `CrossoverInterval`). */
+export interface CrossoverIntervalData {
+  low: number | null;
+  high: number | null;
+  noneShare: number;
+  /** Share of replicates whose crossover is k = 1 (the trailing model already ahead or level there); absent: unknown. */
+  atK1Share?: number;
+  replicates: number;
+}
+
 /** The fields of a comparison that {@link crossoverText} words (a subset of the report's ComparisonReport). */
 export interface CrossoverClaim {
   crossoverK: number | null;
   saturationK: number | null;
   leaderAtK1: 'base' | 'model' | 'tie';
   leaderAtK1WithinNoise?: boolean;
-  crossoverInterval: {
-    low: number | null;
-    high: number | null;
-    noneShare: number;
-    /** Share of replicates whose crossover is k = 1 (the trailing model already ahead or level there); absent: unknown. */
-    atK1Share?: number;
-    replicates: number;
-  } | null;
+  crossoverInterval: CrossoverIntervalData | null;
   /** At the crossover k: the trailing model strictly ahead, or only level (metrics `CrossoverResult.kind`). */
   crossoverKind?: 'ahead' | 'level' | null;
   /** Smallest k from which the trailing model is strictly ahead before saturation; null if never. */

@@ -19,6 +19,7 @@
  * Only data crosses the boundary, never HTML: sample text goes as text and is rendered (escaped,
  * Markdown + KaTeX, sanitised) in the webview.
  */
+import type { CrossoverIntervalData } from './claims';
 import type { PathMatchData } from './pathLine';
 
 export const PROTOCOL_VERSION = 1;
@@ -341,14 +342,7 @@ export interface OverviewData {
     /** Smallest k from which both are within 1e-9 of their common maximum; null if never. */
     saturationK: number | null;
     /** Bootstrap interval of the crossover k (metrics `crossoverBootstrap`); null when tied at k = 1. */
-    crossoverInterval: {
-      low: number | null;
-      high: number | null;
-      noneShare: number;
-      /** Share of replicates whose crossover is k = 1 (see src/core/metrics/coverage.ts `CrossoverInterval`). */
-      atK1Share?: number;
-      replicates: number;
-    } | null;
+    crossoverInterval: CrossoverIntervalData | null;
     leaderAtK1: 'base' | 'model' | 'tie';
     /** The paired bootstrap interval of model - base pass@1 holds 0. */
     leaderAtK1WithinNoise: boolean;
