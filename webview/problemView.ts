@@ -115,7 +115,8 @@ export class ProblemView {
           h('th', null, 'c/n'),
           h('th', null, '95% interval'),
           h('th', null, 'pass@1'),
-          h('th', null, `pass@${maxK}`),
+          // n = 1 everywhere: pass@1 is the only k (no second "pass@1" column)
+          maxK > 1 ? h('th', null, `pass@${maxK}`) : null,
           h(
             'th',
             { title: 'category of this problem against the base model; within noise = the 95% intervals overlap' },
@@ -149,7 +150,9 @@ export class ProblemView {
             h('td', { className: 'counts' }, countsText(s)),
             h('td', null, s.betaLow === null ? '—' : `[${fmt(s.betaLow)}, ${fmt(s.betaHigh)}]`),
             h('td', { className: 'pass1' }, fmt(s.passAtK[0]?.value ?? null)),
-            h('td', { className: 'passmax' }, last ? fmt(last.value) : s.n === 0 ? '—' : `— (n=${s.n} < ${maxK})`),
+            maxK > 1
+              ? h('td', { className: 'passmax' }, last ? fmt(last.value) : s.n === 0 ? '—' : `— (n=${s.n} < ${maxK})`)
+              : null,
             h('td', { className: 'category' }, cr ? `${cr.category}${cr.withinNoise ? ' (within noise)' : ''}` : '—'),
             h(
               'td',

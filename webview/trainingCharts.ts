@@ -16,7 +16,7 @@ export const HEATMAP_MAX_ROWS = 600;
 const stepAxis = (s: TrainingSeries) => ({
   field: 'step',
   type: 'quantitative',
-  title: 'training step',
+  title: `training ${s.unit}`,
   scale: { zero: false, nice: false, padding: 12 },
   axis: { values: s.steps.map((x) => x.step), format: 'd' },
 });
@@ -133,7 +133,7 @@ export function trainingCategoriesSpec(s: TrainingSeries): Spec {
       x: {
         field: 'step',
         type: 'ordinal',
-        title: 'training step',
+        title: `training ${s.unit}`,
         sort: s.steps.map((x) => `${x.step}`),
         axis: { labelAngle: 0 },
       },
@@ -286,7 +286,7 @@ export function trainingHeatmapSpec(s: TrainingSeries): Spec {
   const x = {
     field: 'step',
     type: 'ordinal',
-    title: 'training step',
+    title: `training ${s.unit}`,
     scale: { domain: ['pattern', ...s.steps.map((st) => `${st.step}`)], paddingInner: 0.02 },
     axis: { labelAngle: 0, orient: 'top' },
   };

@@ -137,7 +137,7 @@ export class TrainingView {
           { className: 'link', id: `training-late-${i}`, onclick: () => this.filter(s.name, 'late') },
           `${s.late.length} solved only at late steps`,
         ),
-        ` (first solved at step ${s.lateFromStep} or later) · ${flip} flip-flopping. Click to show them in the tree.`,
+        ` (first solved at ${s.unit} ${s.lateFromStep} or later) · ${flip} flip-flopping. Click to show them in the tree.`,
       ),
       section(
         'training-pass',
@@ -178,7 +178,7 @@ export class TrainingView {
         : '—';
     };
     const head = [
-      'step',
+      s.unit,
       'model',
       'base',
       'problems',

@@ -14,7 +14,7 @@ import { type Denominator, denominatorMark } from '../core/denominators';
 import { type PplReport, readPplSidecar } from '../core/ppl';
 import type { ReaderOptions } from '../core/readers';
 import type { PathSummary } from '../core/pathSummary';
-import { buildReportAsync, type Report } from '../core/report';
+import { buildReportAsync, noModelMatches, type Report } from '../core/report';
 import { type RewardModelsReport, describeRewardDenominator, rewardDenominator } from '../core/rewardReport';
 import { compileStepPattern } from '../core/series';
 import { type Trajectory, trajectoryFilter } from '../core/trajectories';
@@ -130,6 +130,9 @@ export function noSamplesMessage(index: TraceIndex, folder: string): string {
   const byFormat = index.resultFilesByFormat();
   const files = Object.values(byFormat).reduce((a, n) => a + n, 0);
   if (files === 0) {
+    const unmatched = index.diagnostics().filter((d) => /^mapping( #\d+)?: "files" .* matches no file/.test(d.message));
+    if (unmatched.length > 0)
+      return `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format, and ${unmatched.length === 1 ? 'a mapping whose "files" match' : `${unmatched.length} mappings whose "files" match`} no file (${[...new Set(unmatched.map((d) => safe(d.file)))].join(', ')}: see the warning below)`;
     return `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format (see README "Supported results folders", or describe yours with a trace-inspector.mapping.json)`;
   }
   const mapped = byFormat.mapping ?? 0;
@@ -224,6 +227,9 @@ export function pathLines(paths: readonly PathSummary[]): string[] {
   return out;
 }
 
+/** The largest k of a model's pass@k grid (its largest n); 0 without points. */
+const maxK = (m: Report['models'][number]) => m.passAtK.reduce((a, p) => Math.max(a, p.k), 0);
+
 /**
  * Renders the report as aligned text tables. Every value computed over fewer than all of the model's
  * problems carries the count, `70.0 (5/6)` (see src/core/denominators.ts); the warnings below the
@@ -251,7 +257,9 @@ export function reportTable(r: Report): string {
     m.sampleAccuracy === null ? 'ungraded' : String(m.correct),
     ...ks.map((k) => {
       const p = m.passAtK.find((x) => x.k === k);
-      return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]${denominatorMark(p)}` : '—';
+      if (p) return `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]${denominatorMark(p)}`;
+      // no point: k above the model's largest n, or between the points of its grid (1, 2, 4, ..., n)
+      return k > maxK(m) ? '— (k > n)' : 'not computed';
     }),
   ]);
   if (r.grading.by !== 'folder')
@@ -259,6 +267,15 @@ export function reportTable(r: Report): string {
       `grading: the folder's verdicts, plus the TOOL'S GRADING of ${r.grading.toolGraded} samples that had no verdict (${r.grading.toolCorrect} correct: answer equivalent to the reference answer)`,
     );
   out.push(table([head, ...rows]));
+  const gaps = r.models.filter((m) => ks.some((k) => k <= maxK(m) && !m.passAtK.some((p) => p.k === k)));
+  if (gaps.length)
+    out.push(
+      `not computed: pass@k is computed at k = 1, 2, 4, 8, ... and each model's largest n (${gaps.map((m) => `${safe(m.label)}: n = ${maxK(m)}`).join('; ')}); other columns come from other models' n`,
+    );
+  if (r.models.some((m) => ks.some((k) => k > maxK(m))))
+    out.push(
+      "— (k > n): k is above the model's largest number of graded samples per problem; pass@k is not defined there",
+    );
   const graded = r.models.filter((m) => m.grader !== null);
   if (graded.length) out.push(`verdicts: ${graded.map((m) => `${safe(m.label)} by ${safe(m.grader!)}`).join('; ')}`);
   if (r.models.flatMap((m) => [...m.passAtK, ...m.bestOfK, ...(m.majAtK ?? [])]).some((p) => p.missing > 0))
@@ -594,12 +611,12 @@ export function trajectoryLines(t: Trajectory): string[] {
   const ks = k > 1 ? [1, k] : [1];
   const bases = [...new Set(t.steps.map((s) => s.base))];
   const out = [
-    `training: ${safe(t.name)} — ${t.steps.length} checkpoints, ${t.problems.length} problems; each step against its own base (categories and gain share over the problems both have graded samples for: "paired")`,
+    `training: ${safe(t.name)} — ${t.steps.length} checkpoints${t.unit === 'epoch' ? ' numbered by epoch' : ''}, ${t.problems.length} problems; each step against its own base (categories and gain share over the problems both have graded samples for: "paired")`,
   ];
   out.push(
     table([
       [
-        'step',
+        t.unit,
         'problems',
         'samples',
         'correct',
@@ -642,14 +659,14 @@ export function trajectoryLines(t: Trajectory): string[] {
       "  (a/b): a step's figures over a of the series' b problems (a base's: of the base's b); the warnings below say why",
     );
   if (bases.length === 1) out.push(`  base: ${safe(bases[0] ?? 'none')}`);
-  else for (const s of t.steps) out.push(`  step ${s.step}: ${safe(s.model)} vs ${safe(s.base ?? 'no base')}`);
+  else for (const s of t.steps) out.push(`  ${t.unit} ${s.step}: ${safe(s.model)} vs ${safe(s.base ?? 'no base')}`);
   const last = t.steps[t.steps.length - 1]?.step;
   const n = t.problems.length;
   const lost = trajectoryFilter(t, 'lost').length;
   const late = trajectoryFilter(t, 'late').length;
   const flip = t.problems.filter((p) => p.pattern === 'flip-flop').length;
   out.push(
-    `  of ${n} problems: ${lost} lost during training (solved at an earlier step, not at step ${last}); ${late} solved only at late steps (first solved at step ${t.lateFromStep} or later); ${flip} flip-flopping (solved, unsolved, solved again or the reverse)`,
+    `  of ${n} problems: ${lost} lost during training (solved at an earlier step, not at ${t.unit} ${last}); ${late} solved only at late steps (first solved at ${t.unit} ${t.lateFromStep} or later); ${flip} flip-flopping (solved, unsolved, solved again or the reverse)`,
   );
   return out;
 }
@@ -934,7 +951,7 @@ export async function searchIndex(
     const q = opts.model.toLowerCase();
     ids = models.filter((m) => `${m.displayId}\n${m.label}`.toLowerCase().includes(q)).map((m) => m.id);
     if (ids.length === 0) {
-      throw new Error(`no model matches --model "${opts.model}"; models: ${models.map((m) => m.displayId).join(', ')}`);
+      throw new Error(noModelMatches('--model', opts.model, models));
     }
   }
   const byId = new Map(models.map((m) => [m.id, m]));

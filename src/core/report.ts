@@ -38,6 +38,7 @@ import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, type PathSummary, pathSummary } from './pathSummary';
 import { type PplRead, type PplReport, pplReport } from './ppl';
 import { type RewardModelsReport, rewardModelsReport } from './rewardReport';
+import { nearSubstring } from './readers/util';
 import { computeTrajectories, reportTrajectory, type Trajectory } from './trajectories';
 
 /**
@@ -333,10 +334,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   let baseSource: Report['baseSource'] = 'none';
   if (options.base) {
     baseIdx = pickModel(models, options.base);
-    if (baseIdx < 0)
-      throw new Error(
-        `no model matches --base "${options.base}"; models: ${models.map((m) => m.displayId).join(', ')}`,
-      );
+    if (baseIdx < 0) throw new Error(noModelMatches('--base', options.base, models));
     baseSource = 'option';
   } else if (models.length > 0) {
     baseIdx = guessBaseModel(models);
@@ -533,6 +531,20 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     warnings,
   };
   return { report, pathPairs, boot };
+}
+
+/**
+ * The error text for a model filter (`--base`, `--model`: a case-insensitive substring of a model's id
+ * or label) that matches no model: the models, and "did you mean" the models whose id or label holds a
+ * near miss of the text ({@link nearSubstring}: edit distance at most a third of its length; the nearest
+ * ones only).
+ */
+export function noModelMatches(option: string, text: string, models: readonly ModelRow[]): string {
+  const dist = models.map((m) => nearSubstring(text, `${m.displayId}\n${m.label}`));
+  const best = Math.min(...dist.map((d) => d ?? Number.POSITIVE_INFINITY));
+  const near = models.filter((_, i) => dist[i] === best);
+  const list = models.map((m) => m.displayId).join(', ');
+  return `no model matches ${option} "${text}"${near.length ? ` (did you mean ${near.map((m) => `"${m.displayId}"`).join(' or ')}?)` : ''}; models: ${list || 'none'}`;
 }
 
 /** How many compared problems have min(base n, model n) = k. */

@@ -24,7 +24,7 @@ import {
   type ProblemPair,
   positiveGainShare,
 } from './metrics';
-import { detectSeries, type ModelSeries } from './series';
+import { detectSeries, type ModelSeries, type StepUnit } from './series';
 import { type Denominator, type LeftOut, denominator, nameProblems, problemSet } from './denominators';
 
 /**
@@ -111,6 +111,11 @@ export interface TrajectoryProblem {
 export interface Trajectory {
   /** The series' masked identity, e.g. `trajectory/step-*:expx/qwen-2.5-1.5b-rlvr-ppo@step-*`. */
   name: string;
+  /**
+   * What the step numbers count: `step` (training steps / iterations) or `epoch` (`epoch_3`, `ep3`;
+   * src/core/series.ts). A series never mixes the two.
+   */
+  unit: StepUnit;
   /** The largest k every step reaches (the smallest of the steps' largest n); null without graded samples. */
   k: number | null;
   /**
@@ -308,6 +313,7 @@ export function computeTrajectories(
     });
     trajectories.push({
       name: s.name,
+      unit: s.unit,
       k,
       lateFromStep: stepNumbers[Math.ceil(stepNumbers.length / 2)],
       steps,

@@ -197,11 +197,11 @@ export class Extension implements vscode.Disposable {
     this.status.text = `$(beaker) ${pair || 'no models'}`;
     // what a screen reader says: the pair, and how much is indexed (the short text names only the pair)
     this.status.accessibilityInformation = {
-      label: `Trace Inspector: ${pair || 'no models'}; ${models.length} models, ${samples.toLocaleString('en-US')} samples`,
+      label: `Trace Inspector: ${pair || 'no models'}; ${models.length} model${models.length === 1 ? '' : 's'}, ${samples.toLocaleString('en-US')} sample${samples === 1 ? '' : 's'}`,
     };
     this.status.tooltip = new vscode.MarkdownString(undefined, false);
     this.status.tooltip.appendText(
-      `Trace Inspector — ${models.length} models, ${samples.toLocaleString('en-US')} samples\nModel in focus: ${focus?.displayId ?? '—'}\nBase model: ${base?.displayId ?? '—'}${s.baseModelIsGuess() ? " (guessed: its run's base)" : ''}${this.tree.filter.kind === 'all' ? '' : `\nFilter: ${desc}`}\nClick to choose the models compared.`,
+      `Trace Inspector — ${models.length} model${models.length === 1 ? '' : 's'}, ${samples.toLocaleString('en-US')} sample${samples === 1 ? '' : 's'}\nModel in focus: ${focus?.displayId ?? '—'}\nBase model: ${base?.displayId ?? '—'}${s.baseModelIsGuess() ? " (guessed: its run's base)" : ''}${this.tree.filter.kind === 'all' ? '' : `\nFilter: ${desc}`}\nClick to choose the models compared.`,
     );
     this.status.show();
   }

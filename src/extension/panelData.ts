@@ -849,7 +849,7 @@ export function trainingFilterTitle(t: TrajectoryDetail, which: 'lost' | 'late')
   const last = t.steps[t.steps.length - 1]?.step;
   return which === 'lost'
     ? `Lost during training (${t.name}): solved at an earlier step, not at step ${last}`
-    : `Solved only at late steps (${t.name}): first solved at step ${t.lateFromStep} or later`;
+    : `Solved only at late steps (${t.name}): first solved at ${t.unit} ${t.lateFromStep} or later`;
 }
 
 /** The setting's pattern when it compiles, else the built-in one and a warning saying why. */
@@ -892,6 +892,7 @@ export function trainingData(index: TraceIndex, roles: Roles, replicates = 1000)
   const label = new Map(models.map((m) => [m.id, m.label]));
   const series: TrainingSeries[] = r.trajectories.map((t) => ({
     name: t.name,
+    unit: t.unit,
     k: t.k,
     lateFromStep: t.lateFromStep,
     steps: t.steps.map((s, i) => {

@@ -3,33 +3,28 @@
  * - `traceInspector.openExample` opens the example results folder shipped in the VSIX
  *   (`examples/demo-results`: Qwen2.5-Math-7B and its SimpleRL-Zoo child on MATH-500). The extension's
  *   install folder may be read-only and is replaced on update, and annotations are written inside the
- *   results folder (`.trace-inspector/annotations.jsonl`), so the folder is copied once into the
- *   extension's global storage and that copy is opened (kept across sessions, with its annotations).
+ *   results folder (`.trace-inspector/annotations.jsonl`), so the folder is copied into the
+ *   extension's global storage and that copy is opened (kept across sessions, with its annotations;
+ *   replaced by a fresh copy, annotations kept, when an extension update changes the example).
  * - `traceInspector.runReportInTerminal` runs the bundled CLI's `report` on the open folder in a new
  *   terminal, with the Node that runs the extension host (Electron as Node in desktop VS Code, Node in
  *   code-server): the same runtime that loads the extension's SQLite driver, whatever Node the shell has.
  */
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { syncExampleCopy } from './exampleCopy';
 
 /** Folder name of the bundled example, under `examples/` in the extension and in global storage. */
 export const EXAMPLE_FOLDER = 'demo-results';
 
 /**
- * Copies the bundled example into `storage` unless a copy is there already, and returns the copy's URI.
+ * Copies the bundled example into `storage` (see ./exampleCopy.ts: refreshed when a new extension
+ * version ships a changed example, the user's annotations of it kept), and returns the copy's URI.
  * Errors: the file system's (no space, no permission), passed on.
  */
 export async function ensureExampleCopy(extensionUri: vscode.Uri, storage: vscode.Uri): Promise<vscode.Uri> {
   const source = vscode.Uri.joinPath(extensionUri, 'examples', EXAMPLE_FOLDER);
-  const target = vscode.Uri.joinPath(storage, EXAMPLE_FOLDER);
-  if (!fs.existsSync(target.fsPath)) {
-    await fs.promises.mkdir(storage.fsPath, { recursive: true });
-    // into a temporary name first: a copy cut short is never taken for the example
-    const partial = `${target.fsPath}.partial-${process.pid}`;
-    await fs.promises.cp(source.fsPath, partial, { recursive: true });
-    await fs.promises.rename(partial, target.fsPath);
-  }
-  return target;
+  await syncExampleCopy(source.fsPath, storage.fsPath, EXAMPLE_FOLDER);
+  return vscode.Uri.joinPath(storage, EXAMPLE_FOLDER);
 }
 
 /** Quotes one argument for the terminal's shell (POSIX shells and PowerShell both read '…' literally). */

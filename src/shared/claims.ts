@@ -5,13 +5,23 @@
  * and a lead at k = 1 that the paired bootstrap cannot tell from 0 marked as within noise.
  */
 
+/** Bootstrap interval of the crossover k as data (src/core/metrics/coverage.ts `CrossoverInterval`). */
+export interface CrossoverIntervalData {
+  low: number | null;
+  high: number | null;
+  noneShare: number;
+  /** Share of replicates whose crossover is k = 1 (the trailing model already ahead or level there); absent: unknown. */
+  atK1Share?: number;
+  replicates: number;
+}
+
 /** The fields of a comparison that {@link crossoverText} words (a subset of the report's ComparisonReport). */
 export interface CrossoverClaim {
   crossoverK: number | null;
   saturationK: number | null;
   leaderAtK1: 'base' | 'model' | 'tie';
   leaderAtK1WithinNoise?: boolean;
-  crossoverInterval: { low: number | null; high: number | null; noneShare: number; replicates: number } | null;
+  crossoverInterval: CrossoverIntervalData | null;
   /** At the crossover k: the trailing model strictly ahead, or only level (metrics `CrossoverResult.kind`). */
   crossoverKind?: 'ahead' | 'level' | null;
   /** Smallest k from which the trailing model is strictly ahead before saturation; null if never. */
@@ -32,8 +42,11 @@ export function sharePct(x: number): string {
  *   crossover), then `, none in 12%` when some replicates have none;
  * - `none: tied at saturation from k = 52` when the two are level only because both are saturated;
  * - `none (tied at k = 1)`, `none (model leads)`;
- * then, when no crossover is claimed but some replicates have one, `; crossover in 3% of replicates [k 2–40]`,
- * and `; lead at k = 1 within noise` when the paired interval of pass@1 holds 0.
+ * then, when no crossover is claimed but some replicates have one, `; base ahead or level at some k in 3% of
+ * replicates [k 2–40]` (the trailing model named);
+ * in both cases, when some replicates have their crossover at k = 1 (the trailing model of the whole data
+ * already ahead or level at k = 1 in the resample: the k = 1 lead reversed, not a crossing along k),
+ * `, already at k = 1 in 5%`; and `; lead at k = 1 within noise` when the paired interval of pass@1 holds 0.
  */
 export function crossoverText(c: CrossoverClaim): string {
   const iv = c.crossoverInterval;
@@ -49,7 +62,7 @@ export function crossoverText(c: CrossoverClaim): string {
             ? ` (level: ahead from k = ${c.crossoverAheadK})`
             : ' (level: never ahead)'
           : '';
-    out = `${c.crossoverK}${kind}${range ? ` [${range}]` : ''}${iv && iv.noneShare > 0 ? `, none in ${sharePct(iv.noneShare)}` : ''}`;
+    out = `${c.crossoverK}${kind}${range ? ` [${range}]` : ''}${iv && iv.noneShare > 0 ? `, none in ${sharePct(iv.noneShare)}` : ''}${atK1(iv)}`;
   } else {
     out =
       c.leaderAtK1 === 'tie'
@@ -57,10 +70,18 @@ export function crossoverText(c: CrossoverClaim): string {
         : c.saturationK !== null
           ? `none: tied at saturation from k = ${c.saturationK}`
           : `none (${c.leaderAtK1} leads)`;
-    if (iv && iv.noneShare < 1) out += `; crossover in ${sharePct(1 - iv.noneShare)} of replicates [k ${range}]`;
+    if (iv && iv.noneShare < 1) {
+      const trailing = c.leaderAtK1 === 'model' ? 'base' : 'model';
+      out += `; ${trailing} ahead or level at some k in ${sharePct(1 - iv.noneShare)} of replicates [k ${range}]${atK1(iv)}`;
+    }
   }
   if (c.leaderAtK1 !== 'tie' && c.leaderAtK1WithinNoise) out += '; lead at k = 1 within noise';
   return out;
+}
+
+/** `, already at k = 1 in 5%` when some bootstrap replicates have their crossover at k = 1; else empty. */
+function atK1(iv: CrossoverClaim['crossoverInterval']): string {
+  return iv?.atK1Share ? `, already at k = 1 in ${sharePct(iv.atK1Share)}` : '';
 }
 
 /** What the crossover figures mean, printed under the tables that show them. */
@@ -68,7 +89,9 @@ export const CROSSOVER_NOTE =
   'crossover k: the smallest k at which the model trailing at k = 1 is ahead or level (equal within 1e-12) before both ' +
   'saturate (within 1e-9 of their common maximum, the share of problems each solves at least once); ' +
   '"(ahead)" or "(level: ...)" says whether the trailing model is strictly ahead there or only level, and from which k it is ahead, if ever; ' +
-  '[2.5%–97.5%] of a bootstrap over problems among the replicates that have one, and the share that have none.';
+  '[2.5%–97.5%] of a bootstrap over problems among the replicates that have one, and the share that have none. ' +
+  'Each replicate follows the model that trails at k = 1 in the whole data; where that model is already ahead or level at ' +
+  'k = 1 in the resample, the replicate counts k = 1 ("already at k = 1 in x%": the k = 1 lead reversed, not a crossing along k).';
 
 /** The fields of a comparison that {@link crossoverScope} words. */
 export interface CrossoverScope {

@@ -19,6 +19,7 @@
  * Only data crosses the boundary, never HTML: sample text goes as text and is rendered (escaped,
  * Markdown + KaTeX, sanitised) in the webview.
  */
+import type { CrossoverIntervalData } from './claims';
 import type { PathMatchData } from './pathLine';
 
 export const PROTOCOL_VERSION = 1;
@@ -341,7 +342,7 @@ export interface OverviewData {
     /** Smallest k from which both are within 1e-9 of their common maximum; null if never. */
     saturationK: number | null;
     /** Bootstrap interval of the crossover k (metrics `crossoverBootstrap`); null when tied at k = 1. */
-    crossoverInterval: { low: number | null; high: number | null; noneShare: number; replicates: number } | null;
+    crossoverInterval: CrossoverIntervalData | null;
     leaderAtK1: 'base' | 'model' | 'tie';
     /** The paired bootstrap interval of model - base pass@1 holds 0. */
     leaderAtK1WithinNoise: boolean;
@@ -542,6 +543,8 @@ export interface TrainingProblem {
 /** One checkpoint series. */
 export interface TrainingSeries {
   name: string;
+  /** What the step numbers count: training steps or epochs (never mixed in one series). */
+  unit: 'step' | 'epoch';
   /** The largest k every step reaches; null without graded samples. */
   k: number | null;
   /** First step of the later half of the checkpoints ("solved only at late steps": first solved at or after it). */

@@ -94,7 +94,7 @@ describe('the saturated case: 2 models x 250 problems x 512 samples, every probl
 
   test('the bootstrap finds no crossover in any replicate (the RL model leads every resample until saturation)', () => {
     const iv = report.comparisons[0].crossoverInterval!;
-    assert.deepEqual(iv, { low: null, high: null, noneShare: 1, replicates: 2000 });
+    assert.deepEqual(iv, { low: null, high: null, noneShare: 1, atK1Share: 0, replicates: 2000 });
   });
   index.close();
 });
@@ -174,7 +174,14 @@ describe('rlvr-probe-gsm8k results_1024_cuda: a genuine crossover stays', async 
     }
     found.sort((a, b) => a - b);
     const rank = (p: number) => found[Math.ceil(p * found.length) - 1];
-    const expected = { low: rank(0.025), high: rank(0.975), noneShare: (R - found.length) / R, replicates: R };
+    const atK1Share = found.filter((k) => k === 1).length / R;
+    const expected = {
+      low: rank(0.025),
+      high: rank(0.975),
+      noneShare: (R - found.length) / R,
+      atK1Share,
+      replicates: R,
+    };
     assert.deepEqual(c.crossoverInterval, expected);
     assert.ok(solvedB === 28 && solvedM === 27);
     // and the function itself on the same pairs
@@ -183,7 +190,7 @@ describe('rlvr-probe-gsm8k results_1024_cuda: a genuine crossover stays', async 
     assert.equal(c.crossoverKind, 'ahead');
     assert.equal(
       crossoverText(c),
-      `5 (ahead) [${expected.low}–${expected.high}], none in ${sharePct(expected.noneShare)}`,
+      `5 (ahead) [${expected.low}–${expected.high}], none in ${sharePct(expected.noneShare)}${atK1Share > 0 ? `, already at k = 1 in ${sharePct(atK1Share)}` : ''}`,
     );
   });
 
@@ -291,7 +298,27 @@ describe('per-problem claims', () => {
         leaderAtK1WithinNoise: true,
         crossoverInterval: { low: 2, high: 7, noneShare: 0.7, replicates: 2000 },
       }),
-      'none (model leads); crossover in 30% of replicates [k 2–7]; lead at k = 1 within noise',
+      'none (model leads); base ahead or level at some k in 30% of replicates [k 2–7]; lead at k = 1 within noise',
+    );
+    // trial 3: replicates whose crossover is k = 1 are those where the trailing model already leads there
+    assert.equal(
+      crossoverText({
+        crossoverK: null,
+        saturationK: null,
+        leaderAtK1: 'base',
+        crossoverInterval: { low: 1, high: 1, noneShare: 0.78, atK1Share: 0.22, replicates: 2000 },
+      }),
+      'none (base leads); model ahead or level at some k in 22% of replicates [k 1], already at k = 1 in 22%',
+    );
+    assert.equal(
+      crossoverText({
+        crossoverK: 3,
+        crossoverKind: 'ahead',
+        saturationK: null,
+        leaderAtK1: 'model',
+        crossoverInterval: { low: 1, high: 5, noneShare: 0.1, atK1Share: 0.05, replicates: 2000 },
+      }),
+      '3 (ahead) [1–5], none in 10%, already at k = 1 in 5%',
     );
     assert.equal(sharePct(0.001), '<1%');
     assert.equal(sharePct(0.999), '>99%');

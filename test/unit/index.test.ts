@@ -387,7 +387,11 @@ describe('index: incremental', () => {
           'not a results file: no reader recognises the first JSON object line (keys: id, out, ok); describe the format in a trace-inspector.mapping.json',
         ],
         ['trace-inspector.mapping.json', 0, 'invalid mapping file: /fields/text: required field is missing'],
-        ['trace-inspector.mapping.json', 0, 'invalid mapping file: /fields: unknown field "txt"'],
+        [
+          'trace-inspector.mapping.json',
+          0,
+          `invalid mapping file: /fields: unknown field "txt" (did you mean "text"?); the fields here are problemId, text, subject, correct, model, revision, dataset, level, question, referenceAnswer, extractedAnswer, rewardScore, finishReason, tokenCount, sampleIndex`,
+        ],
       ],
     );
     assert.equal(

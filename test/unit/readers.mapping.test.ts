@@ -596,3 +596,91 @@ describe('a correctness rule that matches no value is reported, not a silent 0% 
     assert.match(r.stdout, /correctValues \[\\"passed\\"\] matched none of the 14/);
   });
 });
+
+describe('a mapping whose files glob matches no file says so (trial 1, polish)', () => {
+  const spec = (files: string[]) => ({
+    files,
+    records: 'per-sample',
+    fields: { problemId: 'id', text: 'out', correct: 'ok' },
+  });
+  const line = `${JSON.stringify({ id: '1', out: 'a', ok: true })}\n`;
+  const warningsOf = async (dir: string, mappingFile?: string) => {
+    const index = TraceIndex.open(':memory:');
+    const summary = await indexFolder(index, dir, {
+      fts: false,
+      ...(mappingFile ? { readerOptions: { mappingFile } } : {}),
+    });
+    const w = index
+      .diagnostics()
+      .filter((d) => /matches no file/.test(d.message))
+      .map((d) => `${d.file}:${d.severity}:${d.message}`);
+    index.close();
+    return { w, samples: summary.samples };
+  };
+
+  test('in the folder, in a subfolder, given by path, in a list; the files seen are named; it clears once a file matches', async () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, 'runs'), { recursive: true });
+    writeFileSync(path.join(dir, 'runs', 'm.JSONL'), line);
+    writeFileSync(path.join(dir, 'runs', 'notes.txt'), 'x');
+    writeFileSync(path.join(dir, 'trace-inspector.mapping.json'), JSON.stringify(spec(['*.jsonl'])));
+    const a = await warningsOf(dir);
+    assert.equal(a.samples, 0);
+    assert.deepEqual(a.w, [
+      'trace-inspector.mapping.json:warning:mapping: "files" ["*.jsonl"] matches no file under its folder (the results folder); globs are case-sensitive and a glob without "/" matches the file name in any subfolder; files seen there: runs/m.JSONL, runs/notes.txt',
+    ]);
+    // the CLI's "no samples" line points at it
+    const tmp = tempDir();
+    const cli = runCli(['report', dir, '--db', path.join(tmp, 'cli.db'), '-q'], tmp);
+    assert.match(
+      cli.stderr,
+      /no file in a supported format, and a mapping whose "files" match no file \(trace-inspector\.mapping\.json: see the warning below\)/,
+    );
+    // a list: only the entry that matches nothing; an entry with one matching glob of two is fine
+    writeFileSync(
+      path.join(dir, 'trace-inspector.mapping.json'),
+      JSON.stringify([spec(['*.JSONL', '*.json']), spec(['results/*.jsonl'])]),
+    );
+    const b = await warningsOf(dir);
+    assert.equal(b.samples, 1);
+    assert.equal(b.w.length, 1);
+    assert.match(
+      b.w[0],
+      /^trace-inspector\.mapping\.json:warning:mapping #2: "files" \["results\/\*\.jsonl"\] matches no file/,
+    );
+    // a mapping in a subfolder matches paths relative to it
+    writeFileSync(path.join(dir, 'trace-inspector.mapping.json'), JSON.stringify(spec(['*.JSONL'])));
+    writeFileSync(path.join(dir, 'runs', 'trace-inspector.mapping.json'), JSON.stringify(spec(['runs/*.JSONL'])));
+    const c = await warningsOf(dir);
+    assert.equal(c.w.length, 1);
+    assert.ok(
+      c.w[0].startsWith(
+        'runs/trace-inspector.mapping.json:warning:mapping: "files" ["runs/*.JSONL"] matches no file under its folder runs/; ',
+      ),
+      c.w[0],
+    );
+    assert.match(c.w[0], /files seen there: m\.JSONL, notes\.txt$/);
+    // the file appears: the warning is gone on the next pass
+    writeFileSync(path.join(dir, 'runs', 'trace-inspector.mapping.json'), JSON.stringify(spec(['*.JSONL'])));
+    assert.deepEqual((await warningsOf(dir)).w, []);
+  });
+
+  test('a mapping given by path: globs relative to the results folder; many files are cut to 8 with a count', async () => {
+    const dir = tempDir();
+    for (let i = 0; i < 11; i++) writeFileSync(path.join(dir, `s${String(i).padStart(2, '0')}.jsonl`), line);
+    const outside = path.join(tempDir(), 'my.mapping.json');
+    writeFileSync(outside, JSON.stringify(spec(['samples/*.jsonl'])));
+    const a = await warningsOf(dir, outside);
+    assert.equal(a.w.length, 1);
+    assert.ok(
+      a.w[0].startsWith(
+        `${outside}:warning:mapping: "files" ["samples/*.jsonl"] matches no file under the results folder (a mapping given by path matches paths relative to the results folder)`,
+      ),
+    );
+    assert.match(a.w[0], /files seen there: s00\.jsonl, s01\.jsonl, .*, s07\.jsonl and 3 more$/);
+    writeFileSync(outside, JSON.stringify(spec(['*.jsonl'])));
+    const b = await warningsOf(dir, outside);
+    assert.deepEqual(b.w, []);
+    assert.equal(b.samples, 11);
+  });
+});

@@ -48,12 +48,55 @@ describe('step numbers and the step pattern', () => {
       ['run3/global_step_300/actor', 300],
       ['qwen-grpo-step-700', 700],
       ['qwen_step_700_seed1', 700],
+      // what training tools write (trial 3, finding 14: the siblings of each spelling)
+      ['checkpoint-500/pytorch_model.bin', 500], // HF Trainer, TRL
+      ['global_step10', 10], // OpenRLHF / DeepSpeed tags
+      ['checkpoints/global_step_100/actor', 100], // verl
+      ['iter_0001000/mp_rank_00', 1000], // Megatron-LM
+      ['megatron_gpt--val_loss=1.23-step=1000-consumed_samples=8000', 1000], // NeMo
+      ['epoch=2-step=1000.ckpt', 1000], // Lightning: the step wins over the epoch
+      ['pythia-1b@step143000', 143000], // Hugging Face revisions (Pythia)
+      ['stage1-step5000-tokens21B', 5000], // OLMo revisions
+      ['step500', 500],
+      ['step_500', 500],
+      ['ckpt-2500', 2500],
     ];
     const re = compileStepPattern();
     for (const [text, step] of cases) {
       const m = stepOf(model(1, '', text), re);
       assert.equal(m?.step, step, text);
+      assert.equal(m?.unit, 'step', text);
     }
+  });
+
+  test('epoch spellings are checkpoints numbered by epoch (trial 3, finding 14)', () => {
+    const re = compileStepPattern();
+    const cases: [string, number][] = [
+      ['epoch_3', 3],
+      ['epoch-3', 3],
+      ['epoch3', 3],
+      ['Epoch_3', 3],
+      ['epoch=3', 3],
+      ['epochs_3', 3],
+      ['ep3', 3],
+      ['ep_03', 3],
+      ['qwen-sft-epoch_12', 12],
+      ['runs/epoch-2/model', 2],
+    ];
+    for (const [text, n] of cases) {
+      const m = stepOf(model(1, '', text), re);
+      assert.deepEqual(m && { step: m.step, unit: m.unit }, { step: n, unit: 'epoch' }, text);
+    }
+    for (const text of ['deep3', 'epochal', 'rep3', 'ep3b', 'epoch-', 'step3ep'])
+      assert.equal(stepOf(model(1, '', text), re), null, text);
+    // an epoch in the revision beats a step in the run folder (revision, name, run: the first field that has one)
+    assert.deepEqual(stepOf(model(1, 'global_step_5', 'm', 'epoch_2'), re), {
+      step: 2,
+      unit: 'epoch',
+      field: 'revision',
+      token: 'epoch_2',
+    });
+    assert.equal(maskSteps('run/epoch_3/ep4-step-100', re), 'run/epoch_*/ep*-step-*');
   });
 
   test('names that only look like steps are not checkpoints', () => {
@@ -76,11 +119,17 @@ describe('step numbers and the step pattern', () => {
     const re = compileStepPattern();
     assert.deepEqual(stepOf(model(1, 'step-5', 'm-step-7', 'step-9'), re), {
       step: 9,
+      unit: 'step',
       field: 'revision',
       token: 'step-9',
     });
     assert.equal(stepOf(model(1, 'step-5', 'm-step-7', 'main'), re)?.field, 'name');
-    assert.deepEqual(stepOf(model(1, 'runs/step-5', 'm', null), re), { step: 5, field: 'run', token: 'step-5' });
+    assert.deepEqual(stepOf(model(1, 'runs/step-5', 'm', null), re), {
+      step: 5,
+      unit: 'step',
+      field: 'run',
+      token: 'step-5',
+    });
   });
 
   test('parseStepNumber', () => {
@@ -208,6 +257,83 @@ describe('series detection', () => {
     ]);
     assert.equal(g.series.length, 1);
     assert.equal(g.warnings.length, 0, 'Step-1 masks to Step-*: its own group');
+  });
+
+  test('epochs form a series of their own; a group mixing epochs and steps keeps one unit and says so', () => {
+    const a = detectSeries([
+      model(1, 'sft', 'm', 'epoch_3'),
+      model(2, 'sft', 'm', 'epoch_1'),
+      model(3, 'sft', 'm', 'epoch_2'),
+    ]);
+    assert.deepEqual(
+      a.series.map((s) => [s.name, s.unit, s.steps.map((x) => x.step)]),
+      [['sft:m@epoch_*', 'epoch', [1, 2, 3]]],
+    );
+    assert.deepEqual(a.warnings, []);
+    // epoch_N and step-N never share a group: their masks differ (two series, each with its unit)
+    const b = detectSeries([
+      model(1, 'r', 'm-epoch_1'),
+      model(2, 'r', 'm-epoch_2'),
+      model(3, 'r', 'm-step-100'),
+      model(4, 'r', 'm-step-200'),
+    ]);
+    assert.deepEqual(
+      b.series.map((s) => [s.name, s.unit]),
+      [
+        ['r:m-epoch_*', 'epoch'],
+        ['r:m-step-*', 'step'],
+      ],
+    );
+    // same mask, different units: ckpt-1.2345k is no step number, so that model falls back to its epoch
+    const c = detectSeries([
+      model(1, 'r', 'm', 'epoch_1-ckpt-1.5k'),
+      model(2, 'r', 'm', 'epoch_2-ckpt-1.2345k'),
+      model(3, 'r', 'm', 'epoch_3-ckpt-2k'),
+    ]);
+    assert.deepEqual(
+      c.series.map((s) => [s.unit, s.steps.map((x) => x.model.id)]),
+      [['step', [1, 3]]],
+    );
+    assert.equal(c.warnings.length, 1);
+    assert.match(
+      c.warnings[0],
+      /1 model\(s\) are numbered by epoch \(r:m@epoch_2-ckpt-1\.2345k: epoch_2\) and 2 by step; epochs and steps are not put on one axis/,
+    );
+  });
+
+  test('models that differ only in a number but have no step token are reported, not silently left out', () => {
+    const a = detectSeries([model(1, 'run', 'ck100'), model(2, 'run', 'ck200'), model(3, 'run', 'ck300')]);
+    assert.equal(a.series.length, 0);
+    assert.equal(a.warnings.length, 1);
+    assert.match(
+      a.warnings[0],
+      /^3 models differ only in a number \(run:ck100, run:ck200, run:ck300\) but are not read as checkpoints of one run: no step or epoch token/,
+    );
+    assert.match(a.warnings[0], /--step-pattern/);
+    const e = detectSeries([model(1, '', 'sft-e1'), model(2, '', 'sft-e2'), model(3, '', 'base')], {
+      exclude: new Set([3]),
+    });
+    assert.equal(e.warnings.length, 1, 'sft-e1 / sft-e2');
+    // sizes, seeds and shards are not checkpoint numbers; a single model is no run; recognised steps are a series
+    for (const names of [
+      ['qwen-7b', 'qwen-14b'],
+      ['qwen-1.5b', 'qwen-7b'],
+      ['m-seed1', 'm-seed2'],
+      ['m_shard_0', 'm_shard_1'],
+      ['ck100'],
+      ['m-step-1', 'm-step-2'],
+      ['m-epoch_1', 'm-epoch_2'],
+    ]) {
+      const r = detectSeries(names.map((n, i) => model(i + 1, 'run', n)));
+      assert.deepEqual(r.warnings, [], names.join(' '));
+    }
+    // with a custom step pattern that reads them, they are a series and nothing is reported
+    const custom = detectSeries([model(1, 'run', 'ck100'), model(2, 'run', 'ck200')], { pattern: 'ck(\\d+)' });
+    assert.deepEqual(
+      custom.series.map((s) => s.steps.map((x) => x.step)),
+      [[100, 200]],
+    );
+    assert.deepEqual(custom.warnings, []);
   });
 
   test('a step held by two models of one group is ambiguous', () => {
@@ -682,5 +808,57 @@ describe('trajectories on a small hand-made run (ragged n, a problem missing at 
     });
     assert.equal(bad.status, 1);
     assert.match(bad.stderr, /--step-pattern.*invalid step pattern/);
+  });
+});
+
+describe('checkpoints numbered by epoch, and checkpoints the step pattern does not know (trial 3, finding 14)', async () => {
+  const dir = tempDir();
+  const write = (run: string, name: string, revision: string, rows: [number, boolean[]][]) =>
+    writeRollouts(join(dir, run, `${name}-${revision}.jsonl`), { name, revision }, rows);
+  write('sft', 'qwen', 'base', [
+    [1, [false, false]],
+    [2, [false, false]],
+  ]);
+  write('sft', 'qwen-sft', 'epoch_1', [
+    [1, [true, false]],
+    [2, [false, false]],
+  ]);
+  write('sft', 'qwen-sft', 'epoch_2', [
+    [1, [true, true]],
+    [2, [true, false]],
+  ]);
+  // ck100 / ck200: no step word; reported, not silently left out
+  write('other', 'm', 'ck100', [[1, [true, false]]]);
+  write('other', 'm', 'ck200', [[1, [true, true]]]);
+  const index = TraceIndex.open(':memory:');
+  await indexFolder(index, dir);
+  const r = buildReport(index, { replicates: 200, base: 'qwen@base' });
+
+  test('epoch_N is a checkpoint: a series numbered by epoch, named so in the JSON and the table', () => {
+    assert.deepEqual(
+      r.trajectories.map((t) => [t.name, t.unit, t.steps.map((s) => s.step)]),
+      [['sft:qwen-sft@epoch_*', 'epoch', [1, 2]]],
+    );
+    // epoch 2: c = 2 of 2 and 1 of 2 -> pass@1 = (1 + 0.5) / 2 = 0.75
+    assert.equal(r.trajectories[0].steps[1].passAtK[0].value, 0.75);
+    const cli = join(process.cwd(), 'dist', 'cli.js');
+    const table = execFileSync(
+      process.execPath,
+      [cli, 'report', dir, '--db', join(dir, 'i.db'), '-q', '--replicates', '200', '--base', 'qwen@base'],
+      { encoding: 'utf8' },
+    );
+    assert.match(table, /^training: sft:qwen-sft@epoch_\* — 2 checkpoints numbered by epoch, 2 problems;/m);
+    assert.match(table, /^ *epoch +problems +samples/m);
+    assert.match(table, /not at epoch 2\); \d+ solved only at late steps \(first solved at epoch 2 or later\)/);
+    assert.match(
+      table,
+      /2 models differ only in a number \(other:m@ck100, other:m@ck200\) but are not read as checkpoints/,
+    );
+  });
+
+  test('models that look like checkpoints but are not recognised are in the report warnings', () => {
+    const w = r.warnings.filter((x) => /differ only in a number/.test(x));
+    assert.deepEqual(w.length, 1);
+    assert.match(w[0], /^2 models differ only in a number \(other:m@ck100, other:m@ck200\)/);
   });
 });

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import type { Diagnostic, FormatId, NamedScore, ProblemRecord } from '../model';
 import { type ReaderOptions, detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
-import { mappingFileDiagnostics } from '../readers/mapping';
+import { mappingFileDiagnostics, unmatchedMappingGlobs } from '../readers/mapping';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { searchText } from '../search';
 import { codePoints, contentHash } from '../text';
@@ -197,6 +197,16 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         for (const x of d) ins.run(x.file, x.line, x.severity, x.message, mappingFile);
       })();
     }
+    // Mappings whose `files` globs match no listed file (recomputed each pass: files come and go; the
+    // previous pass's are orphans by their origin and were deleted above).
+    const unmatched = await unmatchedMappingGlobs(root, candidates, mappingFile);
+    if (unmatched.length)
+      db.transaction(() => {
+        const ins = db.prepare(
+          'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
+        );
+        for (const x of unmatched) ins.run(x.file, x.line, x.severity, x.message, `${x.file}${KEY_SEP}globs`);
+      })();
     const rereadAll =
       (fts && ftsMissing) ||
       (index.getMeta(READER_OPTIONS_KEY) ?? '{}') !== readerOptions ||

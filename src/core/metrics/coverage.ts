@@ -292,6 +292,12 @@ export interface CrossoverInterval {
   high: number | null;
   /** Share of replicates (0..1) with no crossover (the leader stays ahead, or a tie only at saturation). */
   noneShare: number;
+  /**
+   * Share of replicates (0..1) whose crossover is k = 1: the model trailing at k = 1 in the whole data is
+   * already ahead or level at k = 1 in the resample (the k = 1 lead reversed there; no crossing along k).
+   * Included in `low`/`high` and in 1 - `noneShare`.
+   */
+  atK1Share: number;
   /** Number of bootstrap replicates. */
   replicates: number;
 }
@@ -343,6 +349,7 @@ export function crossoverBootstrap(pairs: readonly ProblemPair[], opts?: Bootstr
     low: found.length ? rank(a) : null,
     high: found.length ? rank(1 - a) : null,
     noneShare: (replicates - found.length) / replicates,
+    atK1Share: found.filter((k) => k === 1).length / replicates,
     replicates,
   };
 }

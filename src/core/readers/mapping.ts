@@ -5,7 +5,7 @@
  */
 import { findNodeAtLocation, parse as parseJsonc, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { Stats } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
 import type { Diagnostic, ModelRef, NamedScore, ProblemRecord, ReadEvent, SampleRecord, StepRule } from '../model';
@@ -43,9 +43,12 @@ import {
   toScore,
   toStr,
   typeName,
+  stringVerdictWarning,
+  didYouMean,
 } from './util';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// verbose: an error carries its schema (the known keys of an object, for "did you mean")
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 const MAPPING_OBJECT = (MAPPING_SCHEMA.oneOf as readonly unknown[])[0] as {
   properties: { fields: { required: readonly string[] } };
 };
@@ -76,7 +79,10 @@ function validatorFor(m: unknown): ReturnType<typeof ajv.compile> {
 function formatAjvError(e: ErrorObject): string {
   const where = e.instancePath || '/';
   if (e.keyword === 'additionalProperties') {
-    return `${where}: unknown field "${String((e.params as { additionalProperty: string }).additionalProperty)}"`;
+    const key = String((e.params as { additionalProperty: string }).additionalProperty);
+    const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+    const near = didYouMean(key, known);
+    return `${where}: unknown field "${key}"${near.length ? ` (did you mean ${near.map((k) => `"${k}"`).join(' or ')}?)` : ''}${known.length ? `; the fields here are ${known.join(', ')}` : ''}`;
   }
   if (e.keyword === 'required') {
     const miss = String((e.params as { missingProperty: string }).missingProperty);
@@ -365,6 +371,113 @@ export async function mappingFileDiagnostics(
       severity: 'error' as const,
     };
   });
+}
+
+/** Most files {@link unmatchedMappingGlobs} lists under a mapping's folder, and names in its message. */
+const SEEN_MAX = 2000;
+const SEEN_SHOWN = 8;
+
+/** Up to `max` file paths under `dir` (POSIX, relative to it; breadth first; `.git`, `node_modules` skipped). */
+async function filesUnder(dir: string, max: number): Promise<{ files: string[]; more: boolean }> {
+  const files: string[] = [];
+  const queue = [''];
+  while (queue.length > 0) {
+    const rel = queue.shift() as string;
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await readdir(path.join(dir, ...rel.split('/').filter(Boolean)), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (!['.git', 'node_modules', '.trace-inspector'].includes(e.name)) queue.push(r);
+      } else if (e.name !== MAPPING_FILE_NAME) {
+        if (files.length >= max) return { files, more: true };
+        files.push(r);
+      }
+    }
+  }
+  return { files, more: false };
+}
+
+/**
+ * Mappings whose `files` globs match no file, as warnings on their mapping file: a mapping in the
+ * folder (`trace-inspector.mapping.json` among `candidates`) matches paths relative to its own folder,
+ * a mapping file given by path (`mappingFile`) paths relative to `root`. A mapping entry is reported
+ * when none of its globs matches any file there (an entry with several globs of which one matches is
+ * fine). The message names the mapping (its position in a list), the globs, and the files seen there
+ * (the first 8 of at most 2000, so a case or extension mismatch shows: globs are case-sensitive).
+ * Invalid or missing mapping files give nothing here (their own diagnostics say why).
+ * @param candidates the indexer's listed files (POSIX, relative to `root`): every file a mapping's glob
+ *   matches is among them, so a glob that matches none of them matches no file.
+ */
+export async function unmatchedMappingGlobs(
+  root: string,
+  candidates: readonly string[],
+  mappingFile?: string,
+): Promise<Diagnostic[]> {
+  const top = path.resolve(root);
+  const sources: { abs: string; file: string; baseRel: string; given: boolean }[] = candidates
+    .filter((c) => path.posix.basename(c) === MAPPING_FILE_NAME)
+    .map((c) => {
+      const dir = path.posix.dirname(c);
+      return { abs: path.join(top, ...c.split('/')), file: c, baseRel: dir === '.' ? '' : dir, given: false };
+    });
+  if (mappingFile) sources.unshift({ abs: path.resolve(mappingFile), file: mappingFile, baseRel: '', given: true });
+  const out: Diagnostic[] = [];
+  for (const src of sources) {
+    const loaded = await loadMapping(src.abs);
+    if (!loaded || !('mappings' in loaded.result)) continue;
+    const under = src.baseRel
+      ? candidates.filter((c) => c.startsWith(`${src.baseRel}/`)).map((c) => c.slice(src.baseRel.length + 1))
+      : candidates;
+    const data = under.filter((c) => path.posix.basename(c) !== MAPPING_FILE_NAME);
+    let seen: { files: string[]; more: boolean } | undefined;
+    for (const [i, m] of loaded.result.mappings.entries()) {
+      if (data.some((c) => matchAny(c, m.files))) continue;
+      seen ??= await filesUnder(src.baseRel ? path.join(top, ...src.baseRel.split('/')) : top, SEEN_MAX);
+      const n = seen.files.length;
+      const shown = seen.files.slice(0, SEEN_SHOWN).join(', ');
+      const folder = src.given
+        ? 'the results folder (a mapping given by path matches paths relative to the results folder)'
+        : src.baseRel
+          ? `its folder ${src.baseRel}/`
+          : 'its folder (the results folder)';
+      const files =
+        n === 0
+          ? 'there is no other file there'
+          : `files seen there: ${shown}${n > SEEN_SHOWN ? ` and ${n - SEEN_SHOWN}${seen.more ? '+' : ''} more` : ''}`;
+      out.push({
+        file: src.file,
+        line: 0,
+        severity: 'warning',
+        message: `mapping${loaded.isList ? ` #${i + 1}` : ''}: "files" ${JSON.stringify(m.files)} matches no file under ${folder}; globs are case-sensitive and a glob without "/" matches the file name in any subfolder; ${files}`,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Why a value is no problem id (a string, number or boolean is one): missing, null, or an object or a
+ * list, with its first keys / its length, so "points at an object" is said as such with a way out.
+ */
+export function notAnId(v: unknown): string {
+  if (v === undefined) return 'is missing';
+  if (v === null) return 'is null';
+  if (Array.isArray(v)) return `is a list of ${v.length} value${v.length === 1 ? '' : 's'}, not a string or number`;
+  if (isObject(v)) {
+    const keys = Object.keys(v);
+    const shown = keys
+      .slice(0, 6)
+      .map((k) => clip(JSON.stringify(k), 40))
+      .join(', ');
+    return `is an object (keys: ${shown || 'none'}${keys.length > 6 ? ', ...' : ''}), not a string or number: point fields.problemId at one of its keys`;
+  }
+  return `is a ${typeof v}, not a string or number`;
 }
 
 function toPosix(p: string): string {
@@ -676,12 +789,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
         ruleTally.seen.set(key, (ruleTally.seen.get(key) ?? 0) + 1);
     }
     if (r.kind === 'string') {
-      const w = once.warn(
-        ctx,
-        'string-correct',
-        line,
-        `${src('correct')} values are strings; read "true"/"false" as booleans (reported once per file)`,
-      );
+      const w = once.warn(ctx, 'string-correct', line, stringVerdictWarning(src('correct'), v, r.value));
       if (w) out.push(w);
     } else if (r.kind === 'invalid') {
       if (notVerdicts.count++ === 0) {
@@ -1018,7 +1126,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     if (P.problemId) {
       problemId = toStr(rv.problemId);
       if (problemId === null) {
-        const d = diag(ctx, line, `${what}problem id ${src('problemId')} is missing or not a scalar; skipped`);
+        const d = diag(ctx, line, `${what}problem id ${src('problemId')} ${notAnId(rv.problemId)}; skipped`);
         if (rv.problemId === undefined) stats.gate('fields.problemId', d, out);
         else out.push(d);
         return null;

@@ -24,6 +24,7 @@ import {
   toScore,
   toStr,
   typeName,
+  stringVerdictWarning,
 } from './util';
 
 /** Folder names that sit between the model path and the dataset folder and are not part of the model name. */
@@ -173,12 +174,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
         const c = verdicts.read(scores[i], line);
         correct = c.value;
         if (c.kind === 'string') {
-          const w = once.warn(
-            ctx,
-            'string-score',
-            line,
-            'score values are strings; read "true"/"false" as booleans (reported once per file)',
-          );
+          const w = once.warn(ctx, 'string-score', line, stringVerdictWarning('score', scores[i], c.value));
           if (w) yield w;
         } else if (c.kind === 'invalid') {
           invalidScores++;

@@ -20,6 +20,7 @@ import {
   toNum,
   toStr,
   typeName,
+  stringVerdictWarning,
 } from './util';
 
 /** Detects a rollouts record: an object with a `rollouts` array. */
@@ -151,12 +152,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       }
       const c = verdicts.read(r.correct, line);
       if (c.kind === 'string') {
-        const w = once.warn(
-          ctx,
-          'string-correct',
-          line,
-          'correct values are strings; read "true"/"false" as booleans (reported once per file)',
-        );
+        const w = once.warn(ctx, 'string-correct', line, stringVerdictWarning('correct', r.correct, c.value));
         if (w) yield w;
       } else if (c.kind === 'invalid') {
         invalid++;

@@ -2,6 +2,7 @@
  * Small helpers shared by the readers: diagnostics, JSON line parsing, value coercion and path names.
  * Pure; no `vscode` import.
  */
+import { distance as levenshtein } from 'fastest-levenshtein';
 import { open, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Diagnostic, ReadEvent } from '../model';
@@ -240,6 +241,17 @@ export function toCorrect(v: unknown): { value: boolean | null; kind: CorrectKin
   return { value: null, kind: 'invalid' };
 }
 
+/**
+ * The once-per-file warning for correctness values given as strings (`"yes"`, `"true"`, `"C"`): says
+ * how the first one met (`v`, on the warning's line) was read, and which strings are verdicts, so a
+ * `"yes"` is not explained as if it were `"true"`.
+ * @param field the field's name in the message (`passed`, `score`, `fields.correct 'ok'`).
+ */
+export function stringVerdictWarning(field: string, v: unknown, value: boolean | null): string {
+  const shown = typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : String(v);
+  return `${field} values are strings; read as verdicts (${shown} here as ${value ? 'correct' : 'incorrect'}; "true", "yes", "correct", "C", "1" are correct and "false", "no", "incorrect", "I", "0" incorrect, in any case) (reported once per file)`;
+}
+
 /** How a correctness value was read by a {@link VerdictReader}: as {@link toCorrect}, or `score` (a number that is not a verdict). */
 export type VerdictKind = CorrectKind | 'score';
 
@@ -448,4 +460,43 @@ export async function readJsonDocument(
   } catch (err) {
     return { error: diag(ctx, 0, jsonErrorMessage(err)) };
   }
+}
+
+/**
+ * The known names closest to a misspelt one, for "did you mean": Levenshtein distance (fastest-levenshtein)
+ * between lower-cased names, at most 1 for names of up to 3 characters, else max(2, floor(length / 3)) of
+ * the longer (so `txt` -> `text`, `modle` -> `model`, `corect` -> `correct`, `problemID` -> `problemId`), the closest first; names that differ only in case
+ * come first. Empty when nothing is that close.
+ * @param name the unknown name; @param known the names allowed there.
+ */
+export function didYouMean(name: string, known: readonly string[], max = 3): string[] {
+  const n = name.toLowerCase();
+  const scored = known
+    .map((k) => ({ k, d: levenshtein(n, k.toLowerCase()) }))
+    .filter((x) => {
+      const len = Math.max(n.length, x.k.length);
+      return x.d <= (len <= 3 ? 1 : Math.max(2, Math.floor(len / 3))) && x.k !== name;
+    })
+    .sort((a, b) => a.d - b.d || a.k.localeCompare(b.k));
+  return scored.slice(0, max).map((x) => x.k);
+}
+
+/**
+ * How near a miss `text` is of some part of `hay` (case-insensitive): the smallest Levenshtein distance
+ * between `text` and a window of `hay` of length |text| - 1 .. |text| + 1, when it is at most
+ * max(1, floor(|text| / 3)) (`naive_cto` in `gpt-4_naive_cot_sample`: 2); null otherwise, and for texts
+ * under 3 characters. For "did you mean" on substring filters.
+ */
+export function nearSubstring(text: string, hay: string): number | null {
+  const t = text.toLowerCase();
+  const h = hay.toLowerCase();
+  if (t.length < 3) return null;
+  const max = Math.max(1, Math.floor(t.length / 3));
+  let best: number | null = null;
+  for (let len = Math.max(1, t.length - 1); len <= t.length + 1; len++)
+    for (let i = 0; i + len <= h.length; i++) {
+      const d = levenshtein(t, h.slice(i, i + len));
+      if (d <= max && (best === null || d < best)) best = d;
+    }
+  return best;
 }
