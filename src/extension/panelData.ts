@@ -39,7 +39,14 @@ import {
   voteGroups,
   withinNoise,
 } from '../core/metrics';
-import { buildBaseIndex, type PathMatch, type ProblemPaths, problemPaths, problemSimilarity } from '../core/similarity';
+import {
+  buildBaseIndex,
+  lexText,
+  type PathMatch,
+  type ProblemPaths,
+  problemPaths,
+  problemSimilarity,
+} from '../core/similarity';
 import type { PathMatchData } from '../shared/pathLine';
 import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../core/rewardReport';
 import { preview } from '../core/text';
@@ -389,15 +396,17 @@ export type NoveltyBody = Omit<NoveltyData, 'sampleId' | 'baseModelId'>;
 
 /** Runs problemSimilarity on a job and maps indices back to sample ids. */
 export function runSimilarityJob(job: SimilarityJob): SimilarityBody {
+  const baseTexts = job.base.map((b) => b.text);
+  const modelTexts = job.model.map((m) => m.text);
+  // each text is lexed once, for both the similarity index and the computation paths
+  const lexed = { base: baseTexts.map(lexText), model: modelTexts.map(lexText) };
   const r = problemSimilarity(
-    job.base.map((b) => b.text),
-    job.model.map((m) => m.text),
+    baseTexts,
+    modelTexts,
     { n: SIMILARITY_PARAMS.n, numHashes: SIMILARITY_PARAMS.numHashes, topK: SIMILARITY_PARAMS.topK },
+    lexed,
   );
-  const paths = problemPaths(
-    job.base.map((b) => b.text),
-    job.model.map((m) => m.text),
-  );
+  const paths = problemPaths(baseTexts, modelTexts, lexed);
   return {
     samples: r.model.map((m, j) => ({
       path: pathData(paths.model[j]),

@@ -41,8 +41,20 @@
  * relation sign is bounded (a window of {@link MAX_LINK_TOKENS} tokens, nesting depth
  * {@link MAX_DEPTH}).
  */
-import { numberKey } from '../answers';
+import { numberKey as answerNumberKey } from '../answers';
 import { lexForSimilarity } from './tokenize';
+
+/** The answer equivalence's `numberKey` (default digits), memoised: steps key the same few numbers over and over. */
+const numberKeys = new Map<number, string>();
+function numberKey(v: number): string {
+  let k = numberKeys.get(v);
+  if (k === undefined) {
+    k = answerNumberKey(v);
+    if (numberKeys.size >= 65536) numberKeys.clear();
+    numberKeys.set(v, k);
+  }
+  return k;
+}
 
 /** One computation step of a sample. */
 export interface ComputationStep {

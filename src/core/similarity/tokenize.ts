@@ -384,6 +384,29 @@ export function lexForSimilarity(text: string, sink: TokenSink): void {
   }
 }
 
+/** The tokens of one text with their offsets (parallel arrays), as {@link lexText} returns them. */
+export interface LexedText {
+  toks: string[];
+  starts: number[];
+  ends: number[];
+}
+
+/**
+ * The normalised tokens of `text` with their offsets, as parallel arrays: what the similarity index and
+ * the computation paths both read, so a caller that needs both lexes each text once.
+ *
+ * @param text sample text (untrusted; a non-string is read as `''`).
+ */
+export function lexText(text: string): LexedText {
+  const out: LexedText = { toks: [], starts: [], ends: [] };
+  lexForSimilarity(text, (t, s, e) => {
+    out.toks.push(t);
+    out.starts.push(s);
+    out.ends.push(e);
+  });
+  return out;
+}
+
 /**
  * The normalised tokens of `text` with their offsets in the original text.
  *
