@@ -114,9 +114,42 @@ const LETTERS = /^[\p{L}\p{M}][\p{L}\p{M}']*$/u;
 
 /** A word that can be (part of) a unit: letters, at least two of them (a one-letter word is a variable). */
 function isUnitWord(t: string): boolean {
-  return t.length > 1 && LETTERS.test(t);
+  if (t.length <= 1) return false;
+  // ASCII fast path (same answer as LETTERS: ASCII letters are \p{L}, other ASCII is neither \p{L} nor \p{M})
+  const c0 = t.charCodeAt(0) | 32;
+  if (c0 < 97 || c0 > 122) return t.charCodeAt(0) >= 128 && LETTERS.test(t);
+  for (let i = 1; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c >= 128) return LETTERS.test(t);
+    const l = c | 32;
+    if ((l < 97 || l > 122) && c !== 39) return false;
+  }
+  return true;
 }
-const NUMBER = /^\d+(?:\.\d+)?$/;
+
+function isDigitCode(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** `/^\d+(?:\.\d+)?$/.test(t)` without a regular expression (called for every token the parser looks at). */
+function isNumberToken(t: string): boolean {
+  const len = t.length;
+  let i = 0;
+  while (i < len && isDigitCode(t.charCodeAt(i))) i++;
+  if (i === 0) return false;
+  if (i === len) return true;
+  if (t.charCodeAt(i) !== 46 || i + 1 === len) return false;
+  for (i++; i < len; i++) if (!isDigitCode(t.charCodeAt(i))) return false;
+  return true;
+}
+
+/** `/^\d{1,3}$/.test(t)`. */
+function isShortDigits(t: string): boolean {
+  const len = t.length;
+  if (len < 1 || len > 3) return false;
+  for (let i = 0; i < len; i++) if (!isDigitCode(t.charCodeAt(i))) return false;
+  return true;
+}
 
 /** Parser over the tokens of one text (recursive descent; every method returns null on failure). */
 class Parser {
@@ -142,7 +175,7 @@ class Parser {
   private isTimesX(): boolean {
     if (this.peek() !== 'x') return false;
     const next = this.peek(1);
-    return next !== undefined && (NUMBER.test(next) || next === '(');
+    return next !== undefined && (isNumberToken(next) || next === '(');
   }
 
   expr(): Node | null {
@@ -227,7 +260,7 @@ class Parser {
   private atom(): Node | null {
     const t = this.peek();
     if (t === undefined) return null;
-    if (NUMBER.test(t)) {
+    if (isNumberToken(t)) {
       this.pos++;
       let v = Number(t);
       let s = t;
@@ -489,7 +522,7 @@ function joinThousands(
     let t = toks[i];
     let end = ends[i];
     let j = i;
-    if (/^\d{1,3}$/.test(t)) {
+    if (isShortDigits(t)) {
       // the next digit token after `,` `{` `}` tokens, when the original text between is a thousands gap
       for (;;) {
         let k = j + 1;
