@@ -3,14 +3,15 @@
  * `runSimilarityJob` = nearest base samples, novelty, leave-one-out baseline and computation paths) on the
  * folder the problem-view targets are stated for: 1024 base x 1024 RL samples of one problem, texts of
  * ~4.5k characters (bench/gen.ts, seed 1, the folder test/e2e/perf.e2e.ts opens). Not a test: prints figures.
- * Run after `npx tsc -p .`: `node out/bench/problemSimilarity.bench.js [reps]` (first run includes JIT warm-up;
- * the second problem shows the cost once the base of a problem is cached, when the cache exists).
+ * Run after `npx tsc -p .`: `node --expose-gc out/bench/problemSimilarity.bench.js [reps]` (the first run includes
+ * JIT warm-up). Each problem is run first with nothing kept, then again with its base's work kept by the worker
+ * (what a second model compared with the same base costs); with --expose-gc it also prints the heap that stays.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { generate } from './gen';
-import { runSimilarityJob, type SimilarityJob } from '../src/extension/panelData';
+import { clearBaseWorkCache, runSimilarityJob, type SimilarityJob } from '../src/extension/panelData';
 
 const root = path.join(os.tmpdir(), 'ti-bench-problem-similarity');
 const manifestPath = path.join(root, 'manifest.json');
@@ -43,14 +44,24 @@ console.log(
 );
 for (let rep = 0; rep < reps; rep++) {
   for (let p = 0; p < jobs.length; p++) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    const r = runSimilarityJob(jobs[p]);
-    const wall = performance.now() - t0;
-    const cpu = process.cpuUsage(c0);
-    console.log(
-      `run ${rep} problem ${p}: ${wall.toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU; ` +
-        `similarity median ${r.summary.modelSimilarity.median?.toFixed(4)}, novelty median ${r.summary.modelNovelty.median?.toFixed(4)}`,
-    );
+    // first time (nothing kept), then the same problem again: another model against the same base
+    for (const cached of [false, true]) {
+      if (!cached) clearBaseWorkCache();
+      global.gc?.();
+      const heap0 = process.memoryUsage().heapUsed;
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      const r = runSimilarityJob(jobs[p]);
+      const wall = performance.now() - t0;
+      const cpu = process.cpuUsage(c0);
+      global.gc?.();
+      const kept = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
+      console.log(
+        `run ${rep} problem ${p} ${cached ? 'base kept ' : 'first time'}: ${wall.toFixed(0)} ms wall, ` +
+          `${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU; similarity median ${r.summary.modelSimilarity.median?.toFixed(4)}, ` +
+          `novelty median ${r.summary.modelNovelty.median?.toFixed(4)}` +
+          (global.gc ? `; heap kept ${kept.toFixed(0)} MB` : ''),
+      );
+    }
   }
 }

@@ -19,10 +19,11 @@ import {
   computationPath,
   lexText,
   problemPaths,
+  prepareBase,
   problemSimilarity,
   tokenizeWithOffsets,
 } from '../../src/core/similarity';
-import { runNoveltyJob, runSimilarityJob, type SimilarityJob } from '../../src/extension/panelData';
+import { clearBaseWorkCache, runNoveltyJob, runSimilarityJob, type SimilarityJob } from '../../src/extension/panelData';
 
 const real = path.resolve(process.cwd(), '../shared/data/real');
 
@@ -89,6 +90,7 @@ describe('fast similarity = the results before it, on real folders', {
         base: b.map((text, i) => ({ id: i + 1, sampleIndex: i, correct: i % 2 === 0, text })),
         model: m.map((text, i) => ({ id: 10000 + i, sampleIndex: i, correct: i % 3 !== 0, text })),
       };
+      clearBaseWorkCache();
       const nov = [0, 1, 2].map((j) => runNoveltyJob({ kind: 'novelty', text: m[j], base: job.base }));
       assert.deepEqual(
         {
@@ -127,5 +129,40 @@ describe('fast similarity = the results before it, on real folders', {
     );
     // the pooled problem has shared steps and new ones, so the comparisons can differ
     assert.ok(fast.model.some((x) => x.fullPath > 0) && fast.model.some((x) => x.newSteps.length > 0));
+  });
+  test('a base kept from an earlier job (another model, same base) gives the results of a fresh job', () => {
+    const [b, m] = cases['qwen25-math']();
+    const job = (model: string[]): SimilarityJob => ({
+      kind: 'problem',
+      base: b.map((text, i) => ({ id: i + 1, sampleIndex: i, correct: i % 2 === 0, text })),
+      model: model.map((text, i) => ({ id: 10000 + i, sampleIndex: i, correct: i % 3 !== 0, text })),
+    });
+    const other = m.slice().reverse().slice(0, 300);
+    clearBaseWorkCache();
+    const fresh = runSimilarityJob(job(other));
+    clearBaseWorkCache();
+    assert.equal(sha(runSimilarityJob(job(m))), BEFORE['qwen25-math'].job);
+    assert.deepEqual(runSimilarityJob(job(other)), fresh); // base kept from the job before
+    assert.equal(sha(runSimilarityJob(job(m))), BEFORE['qwen25-math'].job); // and kept again
+    // a different base (one text changed) is not mistaken for the kept one
+    const changed = job(m);
+    changed.base[5] = { ...changed.base[5], text: `${changed.base[5].text} 47 + 52 = 99.` };
+    const viaKept = runSimilarityJob(changed);
+    clearBaseWorkCache();
+    assert.deepEqual(viaKept, runSimilarityJob(changed));
+    assert.notEqual(sha(viaKept), BEFORE['qwen25-math'].job);
+  });
+
+  test('a prepared base must match the base texts and options', () => {
+    const prepared = prepareBase(['a b c d', 'b c d e', 'c d e f'], { numHashes: 16 });
+    assert.throws(() => problemSimilarity(['a b c d', 'b c d e'], ['x'], { numHashes: 16 }, { prepared }), RangeError);
+    assert.throws(
+      () => problemSimilarity(['a b c d', 'b c d e', 'c d e f'], ['x'], { numHashes: 32 }, { prepared }),
+      RangeError,
+    );
+    assert.deepEqual(
+      problemSimilarity(['a b c d', 'b c d e', 'c d e f'], ['a b c x'], { numHashes: 16 }, { prepared }),
+      problemSimilarity(['a b c d', 'b c d e', 'c d e f'], ['a b c x'], { numHashes: 16 }),
+    );
   });
 });

@@ -556,17 +556,81 @@ export interface ProblemSimilarity {
  * @param modelTexts another model's samples of the same problem.
  * @param opts measure options and `topK` (neighbours kept per model sample, default 1).
  * @param lexed the texts' tokens when the caller already has them (`lexText` of each text, same order):
- *   they are not lexed again; the result is the same.
+ *   they are not lexed again; and `prepared`, the base's {@link prepareBase} when the caller kept it
+ *   from an earlier call with the same base texts and options (RangeError when its size or options
+ *   differ). The result is the same.
  */
 export function problemSimilarity(
   baseTexts: readonly string[],
   modelTexts: readonly string[],
   opts?: SimilarityOptions & { topK?: number },
-  lexed?: { base: readonly LexedText[]; model: readonly LexedText[] },
+  lexed?: { base?: readonly LexedText[]; model?: readonly LexedText[]; prepared?: PreparedBase },
 ): ProblemSimilarity {
   const topK = opts?.topK ?? 1;
   checkTopK(topK);
-  const index = buildBaseIndex(baseTexts, opts, lexed?.base);
+  const { index, baseline, baseSims } = lexed?.prepared ?? prepareBase(baseTexts, opts, lexed?.base);
+  const resolved = resolveOptions(opts);
+  if (
+    index.size !== baseTexts.length ||
+    (Object.keys(resolved) as (keyof ResolvedOptions)[]).some((k) => index.options[k] !== resolved[k])
+  ) {
+    throw new RangeError('the prepared base was built from other base texts or options');
+  }
+  const model: ModelSampleSimilarity[] = [];
+  for (let j = 0; j < modelTexts.length; j++) {
+    const text = modelTexts[j];
+    const { nearest, novelty: nov } = index.query(text, topK, lexed?.model?.[j]);
+    const similarity = nearest.length > 0 ? nearest[0].similarity : null;
+    model.push({
+      sampleIndex: j,
+      nearest,
+      similarity,
+      novelty: nov.noveltyScore,
+      tokenCount: nov.tokenCount,
+      baselinePercentile:
+        similarity === null || baseSims.length === 0 ? null : countLE(baseSims, similarity) / baseSims.length,
+    });
+  }
+  return {
+    options: { ...index.options, topK },
+    model,
+    baseline: baseline.slice(),
+    summary: {
+      modelSimilarity: summarize(model.flatMap((m) => (m.similarity === null ? [] : [m.similarity]))),
+      modelNovelty: summarize(model.map((m) => m.novelty)),
+      baselineSimilarity: summarize(baseSims),
+      baselineNovelty: summarize(baseline.map((b) => b.novelty)),
+    },
+  };
+}
+
+/**
+ * The model-independent half of {@link problemSimilarity}: the base index and the leave-one-out
+ * baseline of one problem's base samples. It depends only on the base texts and the measure's
+ * options, so a caller comparing several models with the same base may build it once and pass it
+ * to `problemSimilarity` (which checks that its size and options match).
+ */
+export interface PreparedBase {
+  index: BaseIndex;
+  /** Per base sample, in base order (treat as read-only). */
+  baseline: readonly BaseSampleBaseline[];
+  /** The baseline's similarities (non-null), ascending. */
+  baseSims: readonly number[];
+}
+
+/**
+ * Builds the {@link PreparedBase} of one problem.
+ *
+ * @param baseTexts base-model samples of one problem.
+ * @param opts measure options (the same as later passed to `problemSimilarity`).
+ * @param lexed `lexText` of each base text when the caller has them (same result).
+ */
+export function prepareBase(
+  baseTexts: readonly string[],
+  opts?: SimilarityOptions,
+  lexed?: readonly LexedText[],
+): PreparedBase {
+  const index = buildBaseIndex(baseTexts, opts, lexed);
   const baseline: BaseSampleBaseline[] = [];
   for (let i = 0; i < index.size; i++) {
     const nb = index.size > 1 ? index.nearestOtherBase(i, 1)[0] : null;
@@ -583,32 +647,7 @@ export function problemSimilarity(
     .map((b) => b.similarity)
     .filter((s): s is number => s !== null)
     .sort((a, b) => a - b);
-  const model: ModelSampleSimilarity[] = [];
-  for (let j = 0; j < modelTexts.length; j++) {
-    const text = modelTexts[j];
-    const { nearest, novelty: nov } = index.query(text, topK, lexed?.model[j]);
-    const similarity = nearest.length > 0 ? nearest[0].similarity : null;
-    model.push({
-      sampleIndex: j,
-      nearest,
-      similarity,
-      novelty: nov.noveltyScore,
-      tokenCount: nov.tokenCount,
-      baselinePercentile:
-        similarity === null || baseSims.length === 0 ? null : countLE(baseSims, similarity) / baseSims.length,
-    });
-  }
-  return {
-    options: { ...index.options, topK },
-    model,
-    baseline,
-    summary: {
-      modelSimilarity: summarize(model.flatMap((m) => (m.similarity === null ? [] : [m.similarity]))),
-      modelNovelty: summarize(model.map((m) => m.novelty)),
-      baselineSimilarity: summarize(baseSims),
-      baselineNovelty: summarize(baseline.map((b) => b.novelty)),
-    },
-  };
+  return { index, baseline, baseSims };
 }
 
 /** Number of elements of the ascending array `sorted` that are <= x (binary search). */

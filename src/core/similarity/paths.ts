@@ -189,17 +189,21 @@ class StepPostings {
  * @param baseTexts base-model samples of the problem (untrusted; non-strings read as `''`).
  * @param modelTexts another model's samples of the same problem.
  * @param lexed the texts' tokens when the caller already has them (`lexText` of each text, same order),
- *   so they are not lexed twice; the result is the same.
+ *   so they are not lexed twice; and `basePaths`, the base texts' paths from an earlier call with the
+ *   same base texts (RangeError when their count differs). The result is the same.
  */
 export function problemPaths(
   baseTexts: readonly string[],
   modelTexts: readonly string[],
-  lexed?: { base: readonly LexedText[]; model: readonly LexedText[] },
+  lexed?: { base?: readonly LexedText[]; model?: readonly LexedText[]; basePaths?: readonly ComputationPath[] },
 ): ProblemPaths {
   const pathOf = (t: string, lx: LexedText | undefined) =>
     lx ? pathOfSteps(stepsFromTokens(typeof t === 'string' ? t : '', lx.toks, lx.starts, lx.ends)) : computationPath(t);
-  const basePaths = baseTexts.map((t, i) => pathOf(t, lexed?.base[i]));
-  const modelPaths = modelTexts.map((t, i) => pathOf(t, lexed?.model[i]));
+  if (lexed?.basePaths && lexed.basePaths.length !== baseTexts.length) {
+    throw new RangeError(`basePaths has ${lexed.basePaths.length} paths for ${baseTexts.length} base texts`);
+  }
+  const basePaths = lexed?.basePaths?.slice() ?? baseTexts.map((t, i) => pathOf(t, lexed?.base?.[i]));
+  const modelPaths = modelTexts.map((t, i) => pathOf(t, lexed?.model?.[i]));
   const baseIndex = new StepPostings(basePaths);
   const modelIndex = new StepPostings(modelPaths);
   return {
