@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import {
   comparePath,
   computationPath,
+  extractSteps,
   lexText,
   problemPaths,
   prepareBase,
@@ -164,5 +165,42 @@ describe('fast similarity = the results before it, on real folders', {
       problemSimilarity(['a b c d', 'b c d e', 'c d e f'], ['a b c x'], { numHashes: 16 }, { prepared }),
       problemSimilarity(['a b c d', 'b c d e', 'c d e f'], ['a b c x'], { numHashes: 16 }),
     );
+  });
+  test('edge spellings of numbers, digit groups and units: tokens, steps and paths as before', () => {
+    // the step parser and the lexer check these by character codes now (they used regular expressions)
+    const cases = [
+      '1,000 + 2,000.50 = 3,000.5 dollars',
+      '8,\\!096 / 2 = 4,\\!048',
+      '1{,}000 \\times 3 = 3{,}000',
+      '12. + 3 = 15.',
+      '1.2.3 + 1 = 2',
+      '0.50 + 0.25 = 0.75',
+      '5 métres + 3 métres = 8 métres',
+      '5 Meters + 3 METERS = 8 meters',
+      "3 o'clock + 2 = 5",
+      '4 (blue) + 6 (red) = 10',
+      '10 km/h \\times 2 h = 20 km',
+      '10 miles per hour x 3 = 30',
+      '3 x 17 = 51',
+      '20\\% \\times 50 = 10',
+      '1/5 = 20%',
+      '\\frac{156}{3} = 52.00 ≈ 52',
+      '2^{10} = 1024',
+      '\\sqrt{16} = 4',
+      '−3 + 5 = 2',
+      '1234 + 1 = 1235',
+      '123.456 + 0 = 123.456',
+      '999,999 + 1 = 1,000,000',
+      'ÄÖ 5 + 5 = 10 Äpfel',
+      '- 5 + 3 = 8\n- 2 + 2 = 4',
+      '7 ＋ 3 = 10',
+      '1.5e3 + 1 = 1501',
+      '٣ + ٤ = ٧',
+      '5 µm + 5 µm = 10 µm',
+    ];
+    const out = cases.map((c) => [tokenizeWithOffsets(c), extractSteps(c), computationPath(c)]);
+    assert.equal(out.filter(([, steps]) => (steps as unknown[]).length > 0).length, 24);
+    // digest of the same by the code before the change
+    assert.equal(sha(out), 'b7c55a89beddb6dd93c0b3f0196b647d83947f7233901cc2317a2fe523b6d769');
   });
 });

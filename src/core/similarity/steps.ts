@@ -143,6 +143,17 @@ function isNumberToken(t: string): boolean {
   return true;
 }
 
+/** `/^\d{3}(?:\.\d+)?$/.test(t)`: a group of three digits, with decimals after the last group. */
+function isDigitGroup(t: string): boolean {
+  if (t.length < 3 || !isDigitCode(t.charCodeAt(0)) || !isDigitCode(t.charCodeAt(1)) || !isDigitCode(t.charCodeAt(2))) {
+    return false;
+  }
+  if (t.length === 3) return true;
+  if (t.charCodeAt(3) !== 46 || t.length === 4) return false;
+  for (let i = 4; i < t.length; i++) if (!isDigitCode(t.charCodeAt(i))) return false;
+  return true;
+}
+
 /** `/^\d{1,3}$/.test(t)`. */
 function isShortDigits(t: string): boolean {
   const len = t.length;
@@ -527,7 +538,7 @@ function joinThousands(
       for (;;) {
         let k = j + 1;
         while (k < T && k - j <= 3 && (toks[k] === ',' || toks[k] === '{' || toks[k] === '}')) k++;
-        if (k >= T || !/^\d{3}(?:\.\d+)?$/.test(toks[k]) || !THOUSANDS_GAP.test(text.slice(ends[j], starts[k]))) break;
+        if (k >= T || !isDigitGroup(toks[k]) || !THOUSANDS_GAP.test(text.slice(ends[j], starts[k]))) break;
         t += toks[k];
         end = ends[k];
         j = k;
@@ -631,8 +642,16 @@ export function stepsFromTokens(
     for (let i = 0; i < links.length; i++) {
       const step = stepOf(links, rels, i);
       if (!step) continue;
-      const { fromTok, toTok, ...rest } = step;
-      out.push({ ...rest, start: starts[fromTok], end: ends[withoutUnit(toks, fromTok, toTok)] });
+      // the fields in the order of ComputationStep, without object rest/spread (slow in this loop)
+      out.push({
+        key: step.key,
+        display: step.display,
+        result: step.result,
+        computed: step.computed,
+        consistent: step.consistent,
+        start: starts[step.fromTok],
+        end: ends[withoutUnit(toks, step.fromTok, step.toTok)],
+      });
     }
   }
   return out;
