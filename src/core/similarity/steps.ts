@@ -154,6 +154,22 @@ function isDigitGroup(t: string): boolean {
   return true;
 }
 
+/**
+ * Whether an expression can start with token `t` (what `Parser.unary` and `Parser.atom` accept first):
+ * a window starting elsewhere does not parse, so it is not tried.
+ */
+function canStartExpression(t: string): boolean {
+  return (
+    isDigitCode(t.charCodeAt(0)) ||
+    t === '-' ||
+    t === '+' ||
+    t === '(' ||
+    t === '{' ||
+    t === '\\frac' ||
+    t === '\\sqrt'
+  );
+}
+
 /** `/^\d{1,3}$/.test(t)`. */
 function isShortDigits(t: string): boolean {
   const len = t.length;
@@ -616,7 +632,7 @@ export function stepsFromTokens(
     let lo = leftEnd;
     while (lo > consumed && leftEnd - lo < MAX_LINK_TOKENS && !STOP.has(toks[lo - 1])) lo--;
     for (let s = lo; s < leftEnd && !left; s++) {
-      if (isBullet(s)) continue;
+      if (!canStartExpression(toks[s]) || isBullet(s)) continue;
       const l = parseLink(s, leftEnd);
       if (l && l.to === leftEnd) left = l;
     }
