@@ -160,13 +160,7 @@ function isDigitGroup(t: string): boolean {
  */
 function canStartExpression(t: string): boolean {
   return (
-    isDigitCode(t.charCodeAt(0)) ||
-    t === '-' ||
-    t === '+' ||
-    t === '(' ||
-    t === '{' ||
-    t === '\\frac' ||
-    t === '\\sqrt'
+    isDigitCode(t.charCodeAt(0)) || t === '-' || t === '+' || t === '(' || t === '{' || t === '\\frac' || t === '\\sqrt'
   );
 }
 
