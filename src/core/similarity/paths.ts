@@ -80,6 +80,19 @@ export function comparePath(
     if (path.keys.length > 0 && f === path.keys.length) fullPath++;
   }
   const steps = path.keys.length;
+  return pathMatch(steps, found, fullPath, bestFound, n, newSteps, leaveOneOut ? looSum : undefined);
+}
+
+/** The PathMatch of the counts of one comparison (`looSum`: the leave-one-out sum, when asked for). */
+function pathMatch(
+  steps: number,
+  found: number,
+  fullPath: number,
+  bestFound: number,
+  n: number,
+  newSteps: ComputationStep[],
+  looSum: number | undefined,
+): PathMatch {
   const out: PathMatch = {
     steps,
     found,
@@ -89,7 +102,7 @@ export function comparePath(
     candidates: n,
     newSteps,
   };
-  if (leaveOneOut) out.shareFoundLeaveOneOut = steps > 0 && n > 0 ? looSum / steps : null;
+  if (looSum !== undefined) out.shareFoundLeaveOneOut = steps > 0 && n > 0 ? looSum / steps : null;
   return out;
 }
 
@@ -167,17 +180,7 @@ class StepPostings {
       if (f > bestFound) bestFound = f;
       if (steps > 0 && f === steps) fullPath++;
     }
-    const out: PathMatch = {
-      steps,
-      found,
-      shareFound: steps > 0 ? found / steps : null,
-      fullPath,
-      bestFound,
-      candidates: n,
-      newSteps,
-    };
-    if (leaveOneOut) out.shareFoundLeaveOneOut = steps > 0 && n > 0 ? looSum / steps : null;
-    return out;
+    return pathMatch(steps, found, fullPath, bestFound, n, newSteps, leaveOneOut ? looSum : undefined);
   }
 }
 
