@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { auditFolder } from '../core/audit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import { indexFolder, type IndexSummary } from '../core/index/indexer';
-import { readSampleText } from '../core/index/sampleText';
+import { readSampleText, readSampleTexts } from '../core/index/sampleText';
 import { SQLITE_DRIVER_ENV, describeSqliteDriver, sqliteDriver } from '../core/index/sqlite';
 import { TraceIndex } from '../core/index/traceIndex';
 import { FORMAT_IDS, type Diagnostic, type FormatId } from '../core/model';
@@ -18,7 +18,7 @@ import { buildReport, type Report } from '../core/report';
 import { type RewardModelsReport, describeRewardDenominator, rewardDenominator } from '../core/rewardReport';
 import { compileStepPattern } from '../core/series';
 import { type Trajectory, trajectoryFilter } from '../core/trajectories';
-import { snippet } from '../core/search';
+import { holdsAsTyped, snippet } from '../core/search';
 import { escapeControl } from '../core/text';
 import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../shared/claims';
 
@@ -906,19 +906,28 @@ export interface SearchMatch {
   correct: boolean | null;
   /** The text around the first matched term, the term between « and » (search.ts `snippet`). */
   snippet: string;
+  /**
+   * Whether the text holds the query as typed (search.ts `holdsAsTyped`: its characters in order and next
+   * to each other); false for a sample the index matched by the query's words apart or out of order.
+   */
+  asTyped: boolean;
 }
 
 /**
  * The `search` command's result: samples of the index whose text holds every term of `query`
  * (TraceIndex.searchSamples), of the models whose display id or label contains `model`
  * (case-insensitive; every model when absent; an error listing the models when none does), with the
- * verdict asked for; `total` counts every match, `matches` the first `limit`, each with its snippet.
+ * verdict asked for; `total` counts every match, `matches` the first `limit`, each with its snippet and
+ * whether it holds the query as typed. `indexMatches` is what the full-text index matched (every term,
+ * anywhere); with `asTyped` only the samples holding the query as typed are kept and counted (`total`):
+ * every sample the index matched is read from its results file and checked, so it costs one read per
+ * record of a matched sample. Throws SourceChangedError (naming the file) when a file changed since indexing.
  */
 export async function searchIndex(
   index: TraceIndex,
   query: string,
-  opts: { model?: string; correct?: boolean; limit: number },
-): Promise<{ query: string; total: number; matches: SearchMatch[] }> {
+  opts: { model?: string; correct?: boolean; limit: number; asTyped?: boolean },
+): Promise<{ query: string; asTyped: boolean; indexMatches: number; total: number; matches: SearchMatch[] }> {
   const models = index.models();
   let ids: number[] | undefined;
   if (opts.model !== undefined) {
@@ -929,22 +938,39 @@ export async function searchIndex(
     }
   }
   const byId = new Map(models.map((m) => [m.id, m]));
-  const { total, samples } = index.searchSamples(query, { models: ids, correct: opts.correct, limit: opts.limit });
-  const matches: SearchMatch[] = [];
-  for (const s of samples) {
+  const filter = { models: ids, correct: opts.correct };
+  const found = index.searchSamples(query, { ...filter, limit: opts.limit });
+  const indexMatches = found.total;
+  let total = found.total;
+  // the samples to show, with their texts (read from the results files, checked against their content hash)
+  let shown: { sample: (typeof found.samples)[number]; text: string }[] = [];
+  if (opts.asTyped) {
+    // every match of the index, in its order, checked against its text; texts read a problem and model at a time
+    const all = index.searchSamples(query, { ...filter, limit: indexMatches }).samples;
+    const texts = new Map<number, string>();
+    for (const s of all) {
+      if (texts.has(s.id)) continue;
+      for (const t of await readSampleTexts(index, s.problemId, s.modelId)) texts.set(t.id, t.text);
+    }
+    const held = all.filter((s) => holdsAsTyped(texts.get(s.id) ?? '', query));
+    total = held.length;
+    shown = held.slice(0, opts.limit).map((s) => ({ sample: s, text: texts.get(s.id) ?? '' }));
+  } else {
+    for (const s of found.samples) shown.push({ sample: s, text: (await readSampleText(index, s.id)) ?? '' });
+  }
+  const matches: SearchMatch[] = shown.map(({ sample: s, text }) => {
     const p = index.problem(s.problemId);
-    // the text is read from its results file (checked against its content hash: a changed file throws, naming it)
-    const text = (await readSampleText(index, s.id)) ?? '';
-    matches.push({
+    return {
       problemId: p?.problemId ?? '',
       dataset: p?.dataset ?? '',
       model: byId.get(s.modelId)?.displayId ?? '',
       sampleIndex: s.sampleIndex,
       correct: s.correct,
       snippet: snippet(text, query),
-    });
-  }
-  return { query, total, matches };
+      asTyped: holdsAsTyped(text, query),
+    };
+  });
+  return { query, asTyped: opts.asTyped === true, indexMatches, total, matches };
 }
 
 /** Adds the options that say where the index is and how the folder is read (`index` and `search`). */
@@ -1152,6 +1178,10 @@ export function program(): Command {
     .option('--model <text>', 'only the models whose id or label contains this text (case-insensitive)')
     .addOption(new Option('--correct', 'only samples graded correct').conflicts('incorrect'))
     .addOption(new Option('--incorrect', 'only samples graded incorrect'))
+    .option(
+      '--as-typed',
+      'only samples holding the query as typed (its characters in order and next to each other); every sample the index matched is read from its file and checked',
+    )
     .option('--limit <n>', 'list at most n matches (the total counts all)', (v) => {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected an integer >= 0');
@@ -1167,13 +1197,19 @@ export function program(): Command {
           correct?: boolean;
           incorrect?: boolean;
           limit?: number;
+          asTyped?: boolean;
           format: string;
         },
       ) => {
         const { index } = await runIndex(folder, opts);
         try {
           const correct = opts.correct ? true : opts.incorrect ? false : undefined;
-          const result = await searchIndex(index, query, { model: opts.model, correct, limit: opts.limit ?? 20 });
+          const result = await searchIndex(index, query, {
+            model: opts.model,
+            correct,
+            limit: opts.limit ?? 20,
+            asTyped: opts.asTyped,
+          });
           if (opts.format === 'json') {
             process.stdout.write(`${terminalJson(result, 2)}\n`);
             return;
@@ -1182,12 +1218,21 @@ export function program(): Command {
           for (const m of result.matches) {
             const where = `${m.dataset ? `${m.dataset}/` : ''}${m.problemId}`;
             process.stdout.write(
-              `${safe(where)}  ${safe(m.model)}  #${m.sampleIndex}  ${verdict(m.correct)}\n    ${safe(m.snippet)}\n`,
+              `${safe(where)}  ${safe(m.model)}  #${m.sampleIndex}  ${verdict(m.correct)}${m.asTyped ? '' : '  (words apart)'}\n    ${safe(m.snippet)}\n`,
             );
           }
+          const plural = (n: number) => (n === 1 ? '' : 's');
           process.stdout.write(
-            `${result.matches.length} of ${result.total} matching sample${result.total === 1 ? '' : 's'} shown\n`,
+            result.asTyped
+              ? `${result.matches.length} of ${result.total} sample${plural(result.total)} holding the query as typed shown (of ${result.indexMatches} the full-text index matched, each checked against its text)\n`
+              : `${result.matches.length} of ${result.total} matching sample${plural(result.total)} shown\n`,
           );
+          const apart = result.matches.filter((m) => !m.asTyped).length;
+          if (!result.asTyped && apart > 0) {
+            process.stdout.write(
+              `${apart} of the ${result.matches.length} shown hold the query's words apart or in another order, not as typed (the index keeps no positions); --as-typed keeps only the samples holding it as typed\n`,
+            );
+          }
         } finally {
           index.close();
         }

@@ -133,43 +133,103 @@ function joins(c: string): boolean {
   return c !== '' && WORD_CHAR.test(c) && !CONTINUOUS_TEST.test(c);
 }
 
-/**
- * Where the first term of `query` occurs in `text` as the index matches it (case, width and Latin
- * diacritics folded; a term of a spaced script as a whole word, a bigram of a continuous script
- * anywhere): `{ start, end }` in UTF-16 code units of `text`, or null when no term is found (a term
- * may be a false match of the index, see the module comment).
- */
-export function findTerm(text: string, query: string): { start: number; end: number } | null {
-  const terms = searchTerms(query).map(fold);
-  if (terms.length === 0) return null;
-  // the folded text, and for each of its code units the code unit of `text` it comes from
+/** A text folded as the index matches it ({@link fold}), with, for each folded code unit, the code unit of the text it comes from. */
+interface Folded {
+  folded: string;
+  /** The index in the original text of the folded code unit `k`; `text.length` past the end. */
+  orig: (k: number) => number;
+}
+
+function foldText(text: string): Folded {
+  if (!NON_ASCII.test(text)) return { folded: text.toLowerCase(), orig: (k) => Math.min(k, text.length) };
   let folded = '';
   const from: number[] = [];
-  const ascii = !NON_ASCII.test(text);
-  if (ascii) folded = text.toLowerCase();
-  else {
-    // grapheme by grapheme: NFKC composes within one (Hangul jamo, a letter and its marks)
-    for (const { segment, index } of GRAPHEMES.segment(text)) {
-      const f = segment.length === 1 && segment.charCodeAt(0) < 0x80 ? segment.toLowerCase() : fold(segment);
-      folded += f;
-      for (let k = 0; k < f.length; k++) from.push(index);
-    }
+  // grapheme by grapheme: NFKC composes within one (Hangul jamo, a letter and its marks)
+  for (const { segment, index } of GRAPHEMES.segment(text)) {
+    const f = segment.length === 1 && segment.charCodeAt(0) < 0x80 ? segment.toLowerCase() : fold(segment);
+    folded += f;
+    for (let k = 0; k < f.length; k++) from.push(index);
   }
-  const orig = (k: number) => (ascii ? k : k < from.length ? from[k] : text.length);
-  let best: { start: number; end: number } | null = null;
-  for (const t of terms) {
-    if (t === '') continue;
-    const whole = !CONTINUOUS_TEST.test(t);
-    for (let at = folded.indexOf(t); at !== -1; at = folded.indexOf(t, at + 1)) {
-      if (best && orig(at) >= best.start) break;
-      const before = at > 0 ? folded[at - 1] : '';
-      const after = folded[at + t.length] ?? '';
-      if (whole && (joins(before) || joins(after))) continue;
-      const start = orig(at);
-      const end = at + t.length >= folded.length ? text.length : orig(at + t.length);
-      best = { start, end: Math.max(end, start + 1) };
-      break;
-    }
+  return { folded, orig: (k) => (k < from.length ? from[k] : text.length) };
+}
+
+/** A range of a text in UTF-16 code units, end exclusive. */
+export interface TextRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Every occurrence in the folded text of the folded `needle` as the index matches it: a space in the
+ * needle matches any run of white space; where the needle starts or ends with a letter or digit of a
+ * spaced script, as a whole word there. Ranges of the original text, in order, at most `max`.
+ */
+function occurrences(t: Folded, text: string, needle: string, max = Number.POSITIVE_INFINITY): TextRange[] {
+  const out: TextRange[] = [];
+  if (needle === '') return out;
+  const wholeStart = joins(needle[0]);
+  const wholeEnd = joins(needle[needle.length - 1]);
+  const { folded, orig } = t;
+  const re = new RegExp(
+    needle
+      .split(' ')
+      .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('\\s+'),
+    'gu',
+  );
+  for (let m = re.exec(folded); m !== null && out.length < max; m = re.exec(folded)) {
+    const at = m.index;
+    const len = m[0].length;
+    re.lastIndex = at + 1;
+    const before = at > 0 ? folded[at - 1] : '';
+    const after = folded[at + len] ?? '';
+    if ((wholeStart && joins(before)) || (wholeEnd && joins(after))) continue;
+    const start = orig(at);
+    const end = at + len >= folded.length ? text.length : orig(at + len);
+    out.push({ start, end: Math.max(end, start + 1) });
+  }
+  return out;
+}
+
+/**
+ * The query as typed, folded as the index folds text, runs of white space as one space; empty when it
+ * has nothing searchable. What {@link holdsAsTyped} looks for.
+ */
+function typedPhrase(query: string): string {
+  if (searchTerms(query).length === 0) return '';
+  return fold(query).trim().replace(/\s+/g, ' ');
+}
+
+/**
+ * Whether `text` holds the query as typed: its characters in that order, next to each other (a run of
+ * white space in the query matches any run of white space), case, width and Latin diacritics folded as
+ * the index folds them, a query that starts or ends inside a word of a spaced script matched at a word
+ * boundary there. The index matches every term anywhere ({@link ftsQuery}); this is the check that `7个`
+ * is in `有7个苹果` but not in `3 + 4 = 7。个`, and `长方形` not in `方形…长方`. A query with nothing
+ * searchable is held by no text.
+ */
+export function holdsAsTyped(text: string, query: string): boolean {
+  const phrase = typedPhrase(query);
+  return phrase !== '' && occurrences(foldText(text), text, phrase, 1).length > 0;
+}
+
+/**
+ * Where the query occurs in `text` as the index matches it: the first occurrence of the query as typed
+ * ({@link holdsAsTyped}) when it has one, else the earliest occurrence of any of its terms (a term of a
+ * spaced script as a whole word, a bigram of a continuous script anywhere): `{ start, end }` in UTF-16
+ * code units of `text`, or null when no term is found (a term may be a false match of the index, see
+ * the module comment).
+ */
+export function findTerm(text: string, query: string): TextRange | null {
+  const terms = searchTerms(query).map(fold);
+  if (terms.length === 0) return null;
+  const t = foldText(text);
+  const typed = occurrences(t, text, typedPhrase(query), 1)[0];
+  if (typed) return typed;
+  let best: TextRange | null = null;
+  for (const term of terms) {
+    const hit = occurrences(t, text, term, 1)[0];
+    if (hit && (!best || hit.start < best.start)) best = hit;
   }
   return best;
 }
@@ -179,9 +239,11 @@ export const SNIPPET_OPEN = '«';
 export const SNIPPET_CLOSE = '»';
 
 /**
- * A one-line excerpt of `text` around the first match of `query` ({@link findTerm}), the match
- * between « and », whitespace collapsed, about `width` characters, `…` where the text is cut; the
- * start of the text when no term is found there. Control characters are left as they are: escape them
+ * A one-line excerpt of `text` around the first match of `query` ({@link findTerm}), whitespace
+ * collapsed, about `width` characters, `…` where the text is cut; the start of the text when no term is
+ * found there. Marked between « and »: the query as typed where the text holds it there, else every
+ * occurrence of every term of it inside the excerpt (overlapping and touching ones as one: the bigrams
+ * `りん` and `んご` of `りんご` mark `«りんご»`). Control characters are left as they are: escape them
  * for the terminal (text.ts `escapeControl`).
  */
 export function snippet(text: string, query: string, width = 100): string {
@@ -194,7 +256,32 @@ export function snippet(text: string, query: string, width = 100): string {
   const before = Math.max(0, Math.floor((width - (hit.end - hit.start)) / 3));
   const from = Math.max(0, hit.start - before);
   const to = Math.min(text.length, from + width + (hit.end - hit.start));
-  const lead = flat(text.slice(from, hit.start)).trimStart();
-  const tail = flat(text.slice(hit.end, to)).trimEnd();
-  return `${from > 0 ? '…' : ''}${lead}${SNIPPET_OPEN}${flat(text.slice(hit.start, hit.end))}${SNIPPET_CLOSE}${tail}${to < text.length ? '…' : ''}`;
+  // the ranges to mark inside [from, to): the hit, and unless it is the query as typed, every term
+  const excerpt = text.slice(from, to);
+  let ranges: TextRange[] = [hit];
+  if (!holdsAsTyped(text.slice(hit.start, hit.end), query)) {
+    const t = foldText(excerpt);
+    for (const term of searchTerms(query).map(fold)) {
+      for (const r of occurrences(t, excerpt, term)) ranges.push({ start: r.start + from, end: r.end + from });
+    }
+  }
+  ranges = ranges
+    .filter((r) => r.start >= from && r.end <= to)
+    .sort((a, b) => a.start - b.start || b.end - a.end)
+    .reduce<TextRange[]>((acc, r) => {
+      const last = acc[acc.length - 1];
+      if (last && r.start <= last.end) last.end = Math.max(last.end, r.end);
+      else acc.push({ ...r });
+      return acc;
+    }, []);
+  let out = from > 0 ? '…' : '';
+  let at = from;
+  ranges.forEach((r, i) => {
+    const plain = flat(text.slice(at, r.start));
+    out += i === 0 ? plain.trimStart() : plain;
+    out += `${SNIPPET_OPEN}${flat(text.slice(r.start, r.end))}${SNIPPET_CLOSE}`;
+    at = r.end;
+  });
+  out += flat(text.slice(at, to)).trimEnd();
+  return `${out}${to < text.length ? '…' : ''}`;
 }

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { ftsQuery, searchTerms, searchText, snippet } from '../../src/core/search';
+import { ftsQuery, holdsAsTyped, searchTerms, searchText, snippet } from '../../src/core/search';
 import { searchIndex } from '../../src/cli/main';
 import { REAL, tempDir } from './helpers';
 import { runCli } from './reliability.support';
@@ -101,7 +101,7 @@ describe('search in every script (real SQLite FTS5)', () => {
 
   test('snippets mark the matched term in the original text, whatever its form', () => {
     assert.match(snippet(TEXTS[0], '面积'), /长方形的«面积»为12/);
-    assert.match(snippet(TEXTS[1], 'gen-itgc'), /«gen»-itgc/);
+    assert.match(snippet(TEXTS[1], 'gen-itgc'), /«gen-itgc»/);
     assert.match(snippet(TEXTS[2], '12'), /答えは«１２»です/);
     assert.match(snippet(TEXTS[4], '넓이').normalize('NFC'), /«넓이»는/);
     assert.match(snippet(TEXTS[5], 'creme').normalize('NFC'), /«crème» brûlée/);
@@ -110,6 +110,37 @@ describe('search in every script (real SQLite FTS5)', () => {
     assert.equal(snippet('a 112 b 12', '12'), 'a 112 b «12»');
     // nothing found: the start of the text
     assert.equal(snippet('x\n\ny', 'zzz'), 'x y');
+  });
+
+  test('snippets mark the query as typed where the text holds it, else every term in the excerpt (trial 4, finding 7)', () => {
+    // a run of bigrams that overlap is marked whole, not its first bigram only
+    assert.equal(snippet('私はりんごが好き', 'りんご'), '私は«りんご»が好き');
+    // a word next to a CJK run: the query as typed (`GPU显存`) is marked whole
+    assert.equal(snippet('需要更多的GPU显存才行', 'GPU显存'), '需要更多的«GPU显存»才行');
+    // terms apart: each is marked
+    assert.equal(snippet('小明有三个苹果', '苹果 小明'), '«小明»有三个«苹果»');
+    assert.equal(snippet('the sum of the roots is 5', 'roots sum'), 'the «sum» of the «roots» is 5');
+    // the query as typed is preferred to an earlier lone term
+    assert.equal(snippet('3 + 4 = 7。小明有7个苹果', '7个'), '3 + 4 = 7。小明有«7个»苹果');
+    // a phrase across a line break in the text (white space in the query matches any run of it)
+    assert.equal(snippet('sum of\n  roots', 'sum of roots'), '«sum of roots»');
+    assert.equal(snippet('Crème brûlée', 'creme BRULEE'), '«Crème brûlée»');
+  });
+
+  test("holdsAsTyped: the query's characters in order and next to each other, folded as the index folds them", () => {
+    // the index's false matches of trial 4 (the query's terms apart or out of order)
+    assert.equal(holdsAsTyped('小明原来有3个苹果，3 + 4 = 7。', '7个'), false);
+    assert.equal(holdsAsTyped('小明有7个苹果', '7个'), true);
+    assert.equal(holdsAsTyped('小明有17个苹果', '7个'), false); // `7` of a spaced script is a whole word
+    assert.equal(holdsAsTyped('方形和长方', '长方形'), false);
+    assert.equal(holdsAsTyped('长方形的面积', '长方形'), true);
+    assert.equal(holdsAsTyped('roots of the sum', 'sum of roots'), false);
+    assert.equal(holdsAsTyped('The SUM\tof  roots', 'sum of roots'), true);
+    // normalisation forms and width: NFD Hangul and full-width digits hold the NFC / ASCII query
+    assert.equal(holdsAsTyped('넓이는 １２'.normalize('NFD'), '넓이는 12'), true);
+    assert.equal(holdsAsTyped('café', 'cafe'), true);
+    // nothing searchable is held by nothing
+    assert.equal(holdsAsTyped('a -- b', '--'), false);
   });
 
   test('what the index and the query are given: NFKC, CJK runs as bigrams and characters, never FTS syntax', () => {
@@ -152,6 +183,7 @@ describe('search in every script (real SQLite FTS5)', () => {
       'sampleIndex',
       'correct',
       'snippet',
+      'asTyped',
     ]);
     const limited = JSON.parse(
       runCli(['search', dir, '12', '--db', db, '--format', 'json', '-q', '--limit', '2', '--incorrect'], dir).stdout,
@@ -169,6 +201,71 @@ describe('search in every script (real SQLite FTS5)', () => {
     assert.match(none.stderr, /no model matches --model "nope"/);
     const both = runCli(['search', dir, '12', '--db', db, '-q', '--correct', '--incorrect'], dir);
     assert.notEqual(both.status, 0);
+  });
+});
+
+describe('search for the query as typed (trial 4, finding 7: `7个` matched samples with `7` and `个` apart)', () => {
+  test('CLI: --as-typed keeps and counts only the samples holding the query as typed; without it, each match says so', () => {
+    const dir = tempDir();
+    const texts = [
+      '小明原来有3个苹果，又买了4个，3 + 4 = 7。', // `7` and `个` apart: the index matches, not as typed
+      '小明有7个苹果', // as typed
+      '所以一共7个。', // as typed
+      '共17个', // `17`, not the word `7`: the index does not match
+    ];
+    writeFileSync(
+      join(dir, 'runs.jsonl'),
+      texts
+        .map((text, qid) =>
+          JSON.stringify({
+            qid,
+            question: `q${qid}`,
+            gold: '7',
+            model_name: 'm',
+            rollouts: [{ rollout: 0, text, correct: true }],
+          }),
+        )
+        .join('\n'),
+    );
+    const db = join(dir, 'cli.db');
+    const all = JSON.parse(runCli(['search', dir, '7个', '--db', db, '--format', 'json', '-q'], dir).stdout);
+    assert.equal(all.indexMatches, 3);
+    assert.equal(all.total, 3);
+    assert.equal(all.asTyped, false);
+    assert.deepEqual(
+      all.matches.map((m: { problemId: string; asTyped: boolean }) => [m.problemId, m.asTyped]),
+      [
+        ['0', false],
+        ['1', true],
+        ['2', true],
+      ],
+    );
+    const typed = JSON.parse(
+      runCli(['search', dir, '7个', '--db', db, '--format', 'json', '-q', '--as-typed'], dir).stdout,
+    );
+    assert.equal(typed.indexMatches, 3);
+    assert.equal(typed.total, 2);
+    assert.deepEqual(
+      typed.matches.map((m: { problemId: string; snippet: string }) => [m.problemId, m.snippet]),
+      [
+        ['1', '小明有«7个»苹果'],
+        ['2', '所以一共«7个»。'],
+      ],
+    );
+    const limited = JSON.parse(
+      runCli(['search', dir, '7个', '--db', db, '--format', 'json', '-q', '--as-typed', '--limit', '1'], dir).stdout,
+    );
+    assert.equal(limited.total, 2);
+    assert.equal(limited.matches.length, 1);
+    const text = runCli(['search', dir, '7个', '--db', db, '-q'], dir);
+    assert.match(text.stdout, /#0 {2}correct {2}\(words apart\)\n/);
+    assert.match(text.stdout, /\n1 of the 3 shown hold the query's words apart or in another order, not as typed/);
+    const textTyped = runCli(['search', dir, '7个', '--db', db, '-q', '--as-typed'], dir);
+    assert.match(
+      textTyped.stdout,
+      /\n2 of 2 samples holding the query as typed shown \(of 3 the full-text index matched/,
+    );
+    assert.doesNotMatch(textTyped.stdout, /words apart/);
   });
 });
 
@@ -218,7 +315,7 @@ describe('search on real folders', () => {
     }
     // the Chinese hits are snippets around the term
     const hit = (await searchIndex(index, '平方米', { limit: 5 })).matches[0];
-    assert.match(hit.snippet, /«平方»/);
+    assert.match(hit.snippet, /«平方米»/);
     index.close();
   });
 
