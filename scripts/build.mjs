@@ -50,6 +50,9 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node22',
+    // outside the bundle as for the host: the worker starts while the problem view loads, and parsing a
+    // 3.7 MB bundle then took CPU from the webview; the CAS is loaded only when a maj@k job needs it
+    external: ['@cortex-js/compute-engine'],
   },
   {
     ...common,

@@ -371,10 +371,14 @@ export class ProblemView {
         ),
         d.hasLogprobs ? h('div', { id: 'ppl' }) : null,
       );
-      this.renderSimilarityChart();
+      // the list first: the similarity chart (2,048 points through Vega) is built in a later task, so the
+      // list shows without waiting for it and the two are not one long task of the page
       this.renderSampleList();
       // When the list with similarities is on screen (epoch ms), for the e2e suite's timing.
       if (this.sim) host.querySelector('#sample-list')?.setAttribute('data-rendered-at', String(Date.now()));
+      setTimeout(() => {
+        if (gen === this.generation && modelId === this.state.modelId) this.renderSimilarityChart();
+      }, 0);
       const first =
         this.state.sampleId !== undefined && page.samples.some((s) => s.id === this.state.sampleId)
           ? this.state.sampleId

@@ -40,7 +40,17 @@ import {
   voteGroups,
   withinNoise,
 } from '../core/metrics';
-import { buildBaseIndex, type PathMatch, type ProblemPaths, problemPaths, problemSimilarity } from '../core/similarity';
+import {
+  buildBaseIndex,
+  type ComputationPath,
+  lexText,
+  type PreparedBase,
+  prepareBase,
+  type PathMatch,
+  type ProblemPaths,
+  problemPaths,
+  problemSimilarity,
+} from '../core/similarity';
 import type { PathMatchData } from '../shared/pathLine';
 import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../core/rewardReport';
 import { preview } from '../core/text';
@@ -393,17 +403,56 @@ export interface NoveltyJob {
 export type SimilarityBody = Pick<SimilarityData, 'samples' | 'baseline' | 'summary' | 'baseSamples' | 'paths'>;
 export type NoveltyBody = Omit<NoveltyData, 'sampleId' | 'baseModelId'>;
 
+/** The model-independent work of a similarity job for one base: kept for the next job with the same base. */
+interface BaseWork {
+  key: string;
+  prepared: PreparedBase;
+  basePaths: ComputationPath[];
+}
+/**
+ * The last few bases' work, newest last (in the similarity worker: one per problem and base model the
+ * user looked at; a problem's base is shared by every model compared with it). Keyed by a digest of
+ * the base texts themselves, so a re-indexed or edited folder never reuses stale work.
+ */
+const baseWorkCache: BaseWork[] = [];
+/** How many bases {@link baseWorkCache} keeps (one 1024-sample base of 4.6k-character texts: ~60 MB). */
+const BASE_WORK_CACHE_SIZE = 2;
+
+/** SHA-1 of a list of texts (lengths and contents), with the measure's parameters. */
+function baseKey(texts: readonly string[]): string {
+  const h = createHash('sha1');
+  h.update(JSON.stringify(SIMILARITY_PARAMS));
+  for (const t of texts) h.update(`${t.length}:`).update(t);
+  return h.digest('hex');
+}
+
+/** Drops the kept work of every base (tests; a worker that must free memory). */
+export function clearBaseWorkCache(): void {
+  baseWorkCache.length = 0;
+}
+
 /** Runs problemSimilarity on a job and maps indices back to sample ids. */
 export function runSimilarityJob(job: SimilarityJob): SimilarityBody {
-  const r = problemSimilarity(
-    job.base.map((b) => b.text),
-    job.model.map((m) => m.text),
-    { n: SIMILARITY_PARAMS.n, numHashes: SIMILARITY_PARAMS.numHashes, topK: SIMILARITY_PARAMS.topK },
-  );
-  const paths = problemPaths(
-    job.base.map((b) => b.text),
-    job.model.map((m) => m.text),
-  );
+  const opts = { n: SIMILARITY_PARAMS.n, numHashes: SIMILARITY_PARAMS.numHashes, topK: SIMILARITY_PARAMS.topK };
+  const baseTexts = job.base.map((b) => b.text);
+  const modelTexts = job.model.map((m) => m.text);
+  const key = baseKey(baseTexts);
+  const at = baseWorkCache.findIndex((w) => w.key === key);
+  let work = at >= 0 ? baseWorkCache.splice(at, 1)[0] : undefined;
+  // each text is lexed once, for both the similarity index and the computation paths
+  const modelLexed = modelTexts.map(lexText);
+  if (!work) {
+    const baseLexed = baseTexts.map(lexText);
+    work = {
+      key,
+      prepared: prepareBase(baseTexts, opts, baseLexed),
+      basePaths: problemPaths(baseTexts, [], { base: baseLexed }).basePaths,
+    };
+  }
+  baseWorkCache.push(work);
+  if (baseWorkCache.length > BASE_WORK_CACHE_SIZE) baseWorkCache.shift();
+  const r = problemSimilarity(baseTexts, modelTexts, opts, { model: modelLexed, prepared: work.prepared });
+  const paths = problemPaths(baseTexts, modelTexts, { model: modelLexed, basePaths: work.basePaths });
   return {
     samples: r.model.map((m, j) => ({
       path: pathData(paths.model[j]),

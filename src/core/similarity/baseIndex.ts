@@ -25,7 +25,7 @@
  * OTHER base samples, so a model sample can be placed inside or outside the base model's own spread.
  */
 
-import { lexForSimilarity } from './tokenize';
+import { type LexedText, lexText } from './tokenize';
 import {
   DEFAULT_NGRAM,
   DEFAULT_NUM_HASHES,
@@ -143,8 +143,10 @@ export class BaseIndex {
    * @param baseTexts base-model sample texts of one problem (untrusted; non-strings read as `''`).
    *   At most 2^21 samples (RangeError beyond).
    * @param opts measure options (RangeError on invalid values).
+   * @param lexed the base texts' tokens when the caller already has them (`lexText` of each text, same
+   *   order), so they are not lexed again; the index is the same.
    */
-  constructor(baseTexts: readonly string[], opts?: SimilarityOptions) {
+  constructor(baseTexts: readonly string[], opts?: SimilarityOptions, lexed?: readonly LexedText[]) {
     this.options = resolveOptions(opts);
     this.family = makeMinHashFamily(this.options.numHashes, this.options.seed);
     const K = this.options.numHashes;
@@ -153,7 +155,7 @@ export class BaseIndex {
     const sigs = new Uint32Array(B * K);
     let totalShingles = 0;
     for (let i = 0; i < B; i++) {
-      const p = this.prepare(baseTexts[i], true, sigs, i * K);
+      const p = this.prepare(lexed?.[i] ?? lexText(baseTexts[i]), true, sigs, i * K);
       this.docs.push(p);
       totalShingles += p.set.length;
     }
@@ -188,13 +190,13 @@ export class BaseIndex {
    * Tokenise, hash and sign one text. Base texts extend the vocabulary; queries use a local
    * overflow vocabulary so the index is never modified by a query.
    */
-  private prepare(text: string, extendVocab: boolean, sigOut?: Uint32Array, sigOffset = 0): Prepared {
+  private prepare(lx: LexedText, extendVocab: boolean, sigOut?: Uint32Array, sigOffset = 0): Prepared {
     const vocab = this.vocab;
-    const ids: number[] = [];
-    const starts: number[] = [];
-    const ends: number[] = [];
+    const toks = lx.toks;
+    const ids = new Array<number>(toks.length);
     let local: Map<string, number> | undefined;
-    lexForSimilarity(text, (tok, s, e) => {
+    for (let t = 0; t < toks.length; t++) {
+      const tok = toks[t];
       let id = vocab.get(tok);
       if (id === undefined) {
         if (extendVocab) {
@@ -209,10 +211,10 @@ export class BaseIndex {
           }
         }
       }
-      ids.push(id);
-      starts.push(s);
-      ends.push(e);
-    });
+      ids[t] = id;
+    }
+    const starts = lx.starts;
+    const ends = lx.ends;
     const shingles = positionalShingles(ids, this.options.n);
     const set = toSortedSet(shingles);
     const sig = sigOut ?? new Uint32Array(this.options.numHashes);
@@ -292,7 +294,7 @@ export class BaseIndex {
    */
   nearest(text: string, topK = 3): Neighbor[] {
     checkTopK(topK);
-    return this.nearestPrepared(this.prepare(text, false), topK, -1);
+    return this.nearestPrepared(this.prepare(lexText(text), false), topK, -1);
   }
 
   /**
@@ -309,16 +311,18 @@ export class BaseIndex {
   /** Exact Jaccard similarity of `text` with base sample `i` (same measure as `nearest`). */
   similarityTo(text: string, i: number): number {
     this.checkBaseIndex(i);
-    return jaccardSorted(this.prepare(text, false).set, this.docs[i].set);
+    return jaccardSorted(this.prepare(lexText(text), false).set, this.docs[i].set);
   }
 
   /**
    * Nearest base samples and novelty of one model sample, tokenising and hashing it once
    * (what {@link problemSimilarity} uses; same results as `nearest` + `novelty`).
+   *
+   * @param lexed `lexText(text)` when the caller already has it (same result).
    */
-  query(text: string, topK = 3): { nearest: Neighbor[]; novelty: NoveltyResult } {
+  query(text: string, topK = 3, lexed?: LexedText): { nearest: Neighbor[]; novelty: NoveltyResult } {
     checkTopK(topK);
-    const q = this.prepare(text, false);
+    const q = this.prepare(lexed ?? lexText(text), false);
     return {
       nearest: this.nearestPrepared(q, topK, -1),
       novelty: this.noveltyPrepared(q, typeof text === 'string' ? text.length : 0, 1),
@@ -331,7 +335,7 @@ export class BaseIndex {
    * @param text a model sample of the same problem (untrusted).
    */
   novelty(text: string): NoveltyResult {
-    const q = this.prepare(text, false);
+    const q = this.prepare(lexText(text), false);
     return this.noveltyPrepared(q, typeof text === 'string' ? text.length : 0, 1);
   }
 
@@ -433,8 +437,12 @@ function buildSpans(starts: number[], ends: number[], covered: Uint8Array, textL
  * @param baseTexts base-model sample texts of one problem.
  * @param opts measure options; see {@link SimilarityOptions}.
  */
-export function buildBaseIndex(baseTexts: readonly string[], opts?: SimilarityOptions): BaseIndex {
-  return new BaseIndex(baseTexts, opts);
+export function buildBaseIndex(
+  baseTexts: readonly string[],
+  opts?: SimilarityOptions,
+  lexed?: readonly LexedText[],
+): BaseIndex {
+  return new BaseIndex(baseTexts, opts, lexed);
 }
 
 /**
@@ -547,15 +555,82 @@ export interface ProblemSimilarity {
  * @param baseTexts base-model samples of one problem.
  * @param modelTexts another model's samples of the same problem.
  * @param opts measure options and `topK` (neighbours kept per model sample, default 1).
+ * @param lexed the texts' tokens when the caller already has them (`lexText` of each text, same order):
+ *   they are not lexed again; and `prepared`, the base's {@link prepareBase} when the caller kept it
+ *   from an earlier call with the same base texts and options (RangeError when its size or options
+ *   differ). The result is the same.
  */
 export function problemSimilarity(
   baseTexts: readonly string[],
   modelTexts: readonly string[],
   opts?: SimilarityOptions & { topK?: number },
+  lexed?: { base?: readonly LexedText[]; model?: readonly LexedText[]; prepared?: PreparedBase },
 ): ProblemSimilarity {
   const topK = opts?.topK ?? 1;
   checkTopK(topK);
-  const index = buildBaseIndex(baseTexts, opts);
+  const { index, baseline, baseSims } = lexed?.prepared ?? prepareBase(baseTexts, opts, lexed?.base);
+  const resolved = resolveOptions(opts);
+  if (
+    index.size !== baseTexts.length ||
+    (Object.keys(resolved) as (keyof ResolvedOptions)[]).some((k) => index.options[k] !== resolved[k])
+  ) {
+    throw new RangeError('the prepared base was built from other base texts or options');
+  }
+  const model: ModelSampleSimilarity[] = [];
+  for (let j = 0; j < modelTexts.length; j++) {
+    const text = modelTexts[j];
+    const { nearest, novelty: nov } = index.query(text, topK, lexed?.model?.[j]);
+    const similarity = nearest.length > 0 ? nearest[0].similarity : null;
+    model.push({
+      sampleIndex: j,
+      nearest,
+      similarity,
+      novelty: nov.noveltyScore,
+      tokenCount: nov.tokenCount,
+      baselinePercentile:
+        similarity === null || baseSims.length === 0 ? null : countLE(baseSims, similarity) / baseSims.length,
+    });
+  }
+  return {
+    options: { ...index.options, topK },
+    model,
+    baseline: baseline.slice(),
+    summary: {
+      modelSimilarity: summarize(model.flatMap((m) => (m.similarity === null ? [] : [m.similarity]))),
+      modelNovelty: summarize(model.map((m) => m.novelty)),
+      baselineSimilarity: summarize(baseSims),
+      baselineNovelty: summarize(baseline.map((b) => b.novelty)),
+    },
+  };
+}
+
+/**
+ * The model-independent half of {@link problemSimilarity}: the base index and the leave-one-out
+ * baseline of one problem's base samples. It depends only on the base texts and the measure's
+ * options, so a caller comparing several models with the same base may build it once and pass it
+ * to `problemSimilarity` (which checks that its size and options match).
+ */
+export interface PreparedBase {
+  index: BaseIndex;
+  /** Per base sample, in base order (treat as read-only). */
+  baseline: readonly BaseSampleBaseline[];
+  /** The baseline's similarities (non-null), ascending. */
+  baseSims: readonly number[];
+}
+
+/**
+ * Builds the {@link PreparedBase} of one problem.
+ *
+ * @param baseTexts base-model samples of one problem.
+ * @param opts measure options (the same as later passed to `problemSimilarity`).
+ * @param lexed `lexText` of each base text when the caller has them (same result).
+ */
+export function prepareBase(
+  baseTexts: readonly string[],
+  opts?: SimilarityOptions,
+  lexed?: readonly LexedText[],
+): PreparedBase {
+  const index = buildBaseIndex(baseTexts, opts, lexed);
   const baseline: BaseSampleBaseline[] = [];
   for (let i = 0; i < index.size; i++) {
     const nb = index.size > 1 ? index.nearestOtherBase(i, 1)[0] : null;
@@ -572,32 +647,7 @@ export function problemSimilarity(
     .map((b) => b.similarity)
     .filter((s): s is number => s !== null)
     .sort((a, b) => a - b);
-  const model: ModelSampleSimilarity[] = [];
-  for (let j = 0; j < modelTexts.length; j++) {
-    const text = modelTexts[j];
-    const { nearest, novelty: nov } = index.query(text, topK);
-    const similarity = nearest.length > 0 ? nearest[0].similarity : null;
-    model.push({
-      sampleIndex: j,
-      nearest,
-      similarity,
-      novelty: nov.noveltyScore,
-      tokenCount: nov.tokenCount,
-      baselinePercentile:
-        similarity === null || baseSims.length === 0 ? null : countLE(baseSims, similarity) / baseSims.length,
-    });
-  }
-  return {
-    options: { ...index.options, topK },
-    model,
-    baseline,
-    summary: {
-      modelSimilarity: summarize(model.flatMap((m) => (m.similarity === null ? [] : [m.similarity]))),
-      modelNovelty: summarize(model.map((m) => m.novelty)),
-      baselineSimilarity: summarize(baseSims),
-      baselineNovelty: summarize(baseline.map((b) => b.novelty)),
-    },
-  };
+  return { index, baseline, baseSims };
 }
 
 /** Number of elements of the ascending array `sorted` that are <= x (binary search). */

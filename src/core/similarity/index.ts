@@ -3,9 +3,11 @@
  * See docs/similarity.md for the measure and how to read it.
  */
 export {
+  LexedText,
   SimToken,
   TokenSink,
   lexForSimilarity,
+  lexText,
   tokenize,
   tokenizeWithOffsets,
   normalizeForSimilarity,
@@ -31,7 +33,9 @@ export {
   Neighbor,
   NovelSpan,
   NoveltyResult,
+  PreparedBase,
   ProblemSimilarity,
+  prepareBase,
   SimilarityOptions,
   buildBaseIndex,
   nearestBaseSamples,

@@ -22,7 +22,8 @@
  * `steps = 0` and `shareFound = null`: it is neither "in the base" nor "new", and summaries count
  * it as left out.
  */
-import { type ComputationPath, type ComputationStep, computationPath } from './steps';
+import { type ComputationPath, type ComputationStep, computationPath, pathOfSteps, stepsFromTokens } from './steps';
+import type { LexedText } from './tokenize';
 
 /** One sample's path compared with a list of candidates (module comment). */
 export interface PathMatch {
@@ -79,6 +80,19 @@ export function comparePath(
     if (path.keys.length > 0 && f === path.keys.length) fullPath++;
   }
   const steps = path.keys.length;
+  return pathMatch(steps, found, fullPath, bestFound, n, newSteps, leaveOneOut ? looSum : undefined);
+}
+
+/** The PathMatch of the counts of one comparison (`looSum`: the leave-one-out sum, when asked for). */
+function pathMatch(
+  steps: number,
+  found: number,
+  fullPath: number,
+  bestFound: number,
+  n: number,
+  newSteps: ComputationStep[],
+  looSum: number | undefined,
+): PathMatch {
   const out: PathMatch = {
     steps,
     found,
@@ -88,7 +102,7 @@ export function comparePath(
     candidates: n,
     newSteps,
   };
-  if (leaveOneOut) out.shareFoundLeaveOneOut = steps > 0 && n > 0 ? looSum / steps : null;
+  if (looSum !== undefined) out.shareFoundLeaveOneOut = steps > 0 && n > 0 ? looSum / steps : null;
   return out;
 }
 
@@ -107,23 +121,99 @@ export interface ProblemPaths {
 }
 
 /**
+ * The candidates' step keys as an inverted index: each distinct key gets an integer id and the list
+ * of candidates (ascending) whose set holds it, so that comparing a path with all candidates costs
+ * one pass over the postings of its keys instead of one string-set lookup per (step, candidate).
+ */
+class StepPostings {
+  private readonly ids = new Map<string, number>();
+  private readonly postings: number[][] = [];
+  /** Scratch per candidate: how many of the current path's keys it holds. */
+  private readonly hits: Int32Array;
+
+  constructor(readonly paths: readonly ComputationPath[]) {
+    paths.forEach((p, c) => {
+      for (const k of new Set(p.keys)) {
+        let id = this.ids.get(k);
+        if (id === undefined) {
+          id = this.postings.length;
+          this.ids.set(k, id);
+          this.postings.push([]);
+        }
+        this.postings[id].push(c);
+      }
+    });
+    this.hits = new Int32Array(paths.length);
+  }
+
+  /**
+   * {@link comparePath} of `path` with every candidate's key set except candidate `exclude` (-1: none):
+   * the same figures, computed from the postings (the leave-one-out sum is added in the same order).
+   */
+  compare(path: ComputationPath, exclude: number, leaveOneOut: boolean): PathMatch {
+    const n = this.paths.length - (exclude >= 0 ? 1 : 0);
+    const hits = this.hits;
+    hits.fill(0);
+    const newSteps: ComputationStep[] = [];
+    let found = 0;
+    let looSum = 0;
+    for (let i = 0; i < path.keys.length; i++) {
+      const id = this.ids.get(path.keys[i]);
+      let c = 0;
+      if (id !== undefined) {
+        for (const cand of this.postings[id]) {
+          if (cand === exclude) continue;
+          hits[cand]++;
+          c++;
+        }
+      }
+      if (c > 0) found++;
+      else newSteps.push(path.steps[i]);
+      looSum += c >= 2 ? 1 : c === 1 ? (n - 1) / n : 0;
+    }
+    const steps = path.keys.length;
+    let fullPath = 0;
+    let bestFound = 0;
+    for (let cand = 0; cand < hits.length; cand++) {
+      if (cand === exclude) continue;
+      const f = hits[cand];
+      if (f > bestFound) bestFound = f;
+      if (steps > 0 && f === steps) fullPath++;
+    }
+    return pathMatch(steps, found, fullPath, bestFound, n, newSteps, leaveOneOut ? looSum : undefined);
+  }
+}
+
+/**
  * Computation paths of one problem's base and model samples and their comparisons (module comment).
- * Cost: one extraction per text (linear in its length) and one set lookup per (step, candidate).
+ * Cost: one extraction per text (linear in its length) and, per sample, one pass over the candidates
+ * holding each of its steps (an inverted index of step keys; same figures as {@link comparePath}).
  *
  * @param baseTexts base-model samples of the problem (untrusted; non-strings read as `''`).
  * @param modelTexts another model's samples of the same problem.
+ * @param lexed the texts' tokens when the caller already has them (`lexText` of each text, same order),
+ *   so they are not lexed twice; and `basePaths`, the base texts' paths from an earlier call with the
+ *   same base texts (RangeError when their count differs). The result is the same.
  */
-export function problemPaths(baseTexts: readonly string[], modelTexts: readonly string[]): ProblemPaths {
-  const basePaths = baseTexts.map((t) => computationPath(t));
-  const modelPaths = modelTexts.map((t) => computationPath(t));
-  const baseSets = basePaths.map((p) => new Set(p.keys));
-  const modelSets = modelPaths.map((p) => new Set(p.keys));
-  const others = (sets: Set<string>[], i: number) => sets.filter((_, j) => j !== i);
+export function problemPaths(
+  baseTexts: readonly string[],
+  modelTexts: readonly string[],
+  lexed?: { base?: readonly LexedText[]; model?: readonly LexedText[]; basePaths?: readonly ComputationPath[] },
+): ProblemPaths {
+  const pathOf = (t: string, lx: LexedText | undefined) =>
+    lx ? pathOfSteps(stepsFromTokens(typeof t === 'string' ? t : '', lx.toks, lx.starts, lx.ends)) : computationPath(t);
+  if (lexed?.basePaths && lexed.basePaths.length !== baseTexts.length) {
+    throw new RangeError(`basePaths has ${lexed.basePaths.length} paths for ${baseTexts.length} base texts`);
+  }
+  const basePaths = lexed?.basePaths?.slice() ?? baseTexts.map((t, i) => pathOf(t, lexed?.base?.[i]));
+  const modelPaths = modelTexts.map((t, i) => pathOf(t, lexed?.model?.[i]));
+  const baseIndex = new StepPostings(basePaths);
+  const modelIndex = new StepPostings(modelPaths);
   return {
     basePaths,
     modelPaths,
-    model: modelPaths.map((p) => comparePath(p, baseSets, true)),
-    baseline: basePaths.map((p, i) => comparePath(p, others(baseSets, i))),
-    modelBaseline: modelPaths.map((p, i) => comparePath(p, others(modelSets, i))),
+    model: modelPaths.map((p) => baseIndex.compare(p, -1, true)),
+    baseline: basePaths.map((p, i) => baseIndex.compare(p, i, false)),
+    modelBaseline: modelPaths.map((p, i) => modelIndex.compare(p, i, false)),
   };
 }

@@ -41,8 +41,20 @@
  * relation sign is bounded (a window of {@link MAX_LINK_TOKENS} tokens, nesting depth
  * {@link MAX_DEPTH}).
  */
-import { numberKey } from '../answers';
+import { numberKey as answerNumberKey } from '../answers';
 import { lexForSimilarity } from './tokenize';
+
+/** The answer equivalence's `numberKey` (default digits), memoised: steps key the same few numbers over and over. */
+const numberKeys = new Map<number, string>();
+function numberKey(v: number): string {
+  let k = numberKeys.get(v);
+  if (k === undefined) {
+    k = answerNumberKey(v);
+    if (numberKeys.size >= 65536) numberKeys.clear();
+    numberKeys.set(v, k);
+  }
+  return k;
+}
 
 /** One computation step of a sample. */
 export interface ComputationStep {
@@ -102,9 +114,63 @@ const LETTERS = /^[\p{L}\p{M}][\p{L}\p{M}']*$/u;
 
 /** A word that can be (part of) a unit: letters, at least two of them (a one-letter word is a variable). */
 function isUnitWord(t: string): boolean {
-  return t.length > 1 && LETTERS.test(t);
+  if (t.length <= 1) return false;
+  // ASCII fast path (same answer as LETTERS: ASCII letters are \p{L}, other ASCII is neither \p{L} nor \p{M})
+  const c0 = t.charCodeAt(0) | 32;
+  if (c0 < 97 || c0 > 122) return t.charCodeAt(0) >= 128 && LETTERS.test(t);
+  for (let i = 1; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c >= 128) return LETTERS.test(t);
+    const l = c | 32;
+    if ((l < 97 || l > 122) && c !== 39) return false;
+  }
+  return true;
 }
-const NUMBER = /^\d+(?:\.\d+)?$/;
+
+function isDigitCode(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** `/^\d+(?:\.\d+)?$/.test(t)` without a regular expression (called for every token the parser looks at). */
+function isNumberToken(t: string): boolean {
+  const len = t.length;
+  let i = 0;
+  while (i < len && isDigitCode(t.charCodeAt(i))) i++;
+  if (i === 0) return false;
+  if (i === len) return true;
+  if (t.charCodeAt(i) !== 46 || i + 1 === len) return false;
+  for (i++; i < len; i++) if (!isDigitCode(t.charCodeAt(i))) return false;
+  return true;
+}
+
+/** `/^\d{3}(?:\.\d+)?$/.test(t)`: a group of three digits, with decimals after the last group. */
+function isDigitGroup(t: string): boolean {
+  if (t.length < 3 || !isDigitCode(t.charCodeAt(0)) || !isDigitCode(t.charCodeAt(1)) || !isDigitCode(t.charCodeAt(2))) {
+    return false;
+  }
+  if (t.length === 3) return true;
+  if (t.charCodeAt(3) !== 46 || t.length === 4) return false;
+  for (let i = 4; i < t.length; i++) if (!isDigitCode(t.charCodeAt(i))) return false;
+  return true;
+}
+
+/**
+ * Whether an expression can start with token `t` (what `Parser.unary` and `Parser.atom` accept first):
+ * a window starting elsewhere does not parse, so it is not tried.
+ */
+function canStartExpression(t: string): boolean {
+  return (
+    isDigitCode(t.charCodeAt(0)) || t === '-' || t === '+' || t === '(' || t === '{' || t === '\\frac' || t === '\\sqrt'
+  );
+}
+
+/** `/^\d{1,3}$/.test(t)`. */
+function isShortDigits(t: string): boolean {
+  const len = t.length;
+  if (len < 1 || len > 3) return false;
+  for (let i = 0; i < len; i++) if (!isDigitCode(t.charCodeAt(i))) return false;
+  return true;
+}
 
 /** Parser over the tokens of one text (recursive descent; every method returns null on failure). */
 class Parser {
@@ -130,7 +196,7 @@ class Parser {
   private isTimesX(): boolean {
     if (this.peek() !== 'x') return false;
     const next = this.peek(1);
-    return next !== undefined && (NUMBER.test(next) || next === '(');
+    return next !== undefined && (isNumberToken(next) || next === '(');
   }
 
   expr(): Node | null {
@@ -215,7 +281,7 @@ class Parser {
   private atom(): Node | null {
     const t = this.peek();
     if (t === undefined) return null;
-    if (NUMBER.test(t)) {
+    if (isNumberToken(t)) {
       this.pos++;
       let v = Number(t);
       let s = t;
@@ -477,12 +543,12 @@ function joinThousands(
     let t = toks[i];
     let end = ends[i];
     let j = i;
-    if (/^\d{1,3}$/.test(t)) {
+    if (isShortDigits(t)) {
       // the next digit token after `,` `{` `}` tokens, when the original text between is a thousands gap
       for (;;) {
         let k = j + 1;
         while (k < T && k - j <= 3 && (toks[k] === ',' || toks[k] === '{' || toks[k] === '}')) k++;
-        if (k >= T || !/^\d{3}(?:\.\d+)?$/.test(toks[k]) || !THOUSANDS_GAP.test(text.slice(ends[j], starts[k]))) break;
+        if (k >= T || !isDigitGroup(toks[k]) || !THOUSANDS_GAP.test(text.slice(ends[j], starts[k]))) break;
         t += toks[k];
         end = ends[k];
         j = k;
@@ -560,7 +626,7 @@ export function stepsFromTokens(
     let lo = leftEnd;
     while (lo > consumed && leftEnd - lo < MAX_LINK_TOKENS && !STOP.has(toks[lo - 1])) lo--;
     for (let s = lo; s < leftEnd && !left; s++) {
-      if (isBullet(s)) continue;
+      if (!canStartExpression(toks[s]) || isBullet(s)) continue;
       const l = parseLink(s, leftEnd);
       if (l && l.to === leftEnd) left = l;
     }
@@ -586,8 +652,16 @@ export function stepsFromTokens(
     for (let i = 0; i < links.length; i++) {
       const step = stepOf(links, rels, i);
       if (!step) continue;
-      const { fromTok, toTok, ...rest } = step;
-      out.push({ ...rest, start: starts[fromTok], end: ends[withoutUnit(toks, fromTok, toTok)] });
+      // the fields in the order of ComputationStep, without object rest/spread (slow in this loop)
+      out.push({
+        key: step.key,
+        display: step.display,
+        result: step.result,
+        computed: step.computed,
+        consistent: step.consistent,
+        start: starts[step.fromTok],
+        end: ends[withoutUnit(toks, step.fromTok, step.toTok)],
+      });
     }
   }
   return out;

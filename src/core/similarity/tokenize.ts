@@ -164,6 +164,60 @@ function normalizeNumber(raw: string): string {
   return s;
 }
 
+/**
+ * Token strings of ASCII ranges, shared: `intern(text, start, end)` returns the same string as
+ * `text.slice(start, end).toLowerCase()` for a range of ASCII characters, without allocating when the
+ * token was seen before (most tokens of a problem's samples repeat), so lexing thousands of texts makes
+ * little garbage and later `Map` lookups of the tokens hit strings whose hash is already computed.
+ * Open addressing on an FNV-1a hash of the lower-cased characters; cleared when it holds 2^16 strings
+ * (bounded memory on hostile text; the strings returned are equal either way).
+ */
+const INTERN_CAP = 1 << 17;
+const internKeys: (string | undefined)[] = new Array(INTERN_CAP);
+let internSize = 0;
+
+function lowerAscii(c: number): number {
+  return c >= 65 && c <= 90 ? c + 32 : c;
+}
+
+/** `text.slice(start, end).toLowerCase()` for a range of ASCII characters (the caller checks), interned. */
+function internAscii(text: string, start: number, end: number): string {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ lowerAscii(text.charCodeAt(i)), 0x01000193);
+  const len = end - start;
+  let slot = (h >>> 0) & (INTERN_CAP - 1);
+  for (;;) {
+    const k = internKeys[slot];
+    if (k === undefined) break;
+    if (k.length === len) {
+      let i = 0;
+      while (i < len && k.charCodeAt(i) === lowerAscii(text.charCodeAt(start + i))) i++;
+      if (i === len) return k;
+    }
+    slot = (slot + 1) & (INTERN_CAP - 1);
+  }
+  const tok = text.slice(start, end).toLowerCase();
+  if (internSize >= INTERN_CAP >>> 1) {
+    internKeys.fill(undefined);
+    internSize = 0;
+    return internAscii(text, start, end);
+  }
+  internKeys[slot] = tok;
+  internSize++;
+  return tok;
+}
+
+/** Whether text[start, end) is all ASCII. */
+function isAsciiRange(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) >= 128) return false;
+  return true;
+}
+
+/** The token of a lone ASCII character (Kind.Char): itself, `*` -> `\times` (CHAR_SYNONYMS). */
+const ASCII_CHAR_TOKENS: string[] = Array.from({ length: 128 }, (_, c) =>
+  c === 42 ? '\\times' : String.fromCharCode(c).toLowerCase(),
+);
+
 const enum Kind {
   Command, // \name
   Escape, // \ + one other code point
@@ -273,7 +327,8 @@ export function lexForSimilarity(text: string, sink: TokenSink): void {
     }
     switch (kind) {
       case Kind.Command: {
-        const cmd = text.slice(start, end).toLowerCase();
+        // `\` + ASCII letters (the scanner's rule)
+        const cmd = internAscii(text, start, end);
         if (DROPPED_COMMANDS.has(cmd)) {
           if (DELIMITER_COMMANDS.has(cmd)) pendingDelimiterDot = true;
           return;
@@ -292,10 +347,17 @@ export function lexForSimilarity(text: string, sink: TokenSink): void {
         else if (mapped !== null) sink(mapped, start, end);
         return;
       }
-      case Kind.Number:
-        sink(normalizeNumber(text.slice(start, end)), start, end);
+      case Kind.Number: {
+        let plain = true; // digits only: the token is the text itself
+        for (let i = start; i < end && plain; i++) plain = isDigit(text.charCodeAt(i));
+        sink(plain ? internAscii(text, start, end) : normalizeNumber(text.slice(start, end)), start, end);
         return;
+      }
       case Kind.Word: {
+        if (isAsciiRange(text, start, end)) {
+          sink(internAscii(text, start, end), start, end);
+          return;
+        }
         const w = text.slice(start, end).toLowerCase();
         sink(w.indexOf('’') >= 0 ? w.replace(/’/g, "'") : w, start, end);
         return;
@@ -314,6 +376,8 @@ export function lexForSimilarity(text: string, sink: TokenSink): void {
         } else if (c === 125 /* } */) {
           if (braces.length > 0 && braces.pop() === true) return;
           sink('}', start, end);
+        } else if (c < 128) {
+          sink(ASCII_CHAR_TOKENS[c], start, end);
         } else {
           const raw = text.slice(start, end);
           sink(CHAR_SYNONYMS.get(raw) ?? raw.toLowerCase(), start, end);
@@ -382,6 +446,29 @@ export function lexForSimilarity(text: string, sink: TokenSink): void {
     handle(kind, i, j);
     i = j;
   }
+}
+
+/** The tokens of one text with their offsets (parallel arrays), as {@link lexText} returns them. */
+export interface LexedText {
+  toks: string[];
+  starts: number[];
+  ends: number[];
+}
+
+/**
+ * The normalised tokens of `text` with their offsets, as parallel arrays: what the similarity index and
+ * the computation paths both read, so a caller that needs both lexes each text once.
+ *
+ * @param text sample text (untrusted; a non-string is read as `''`).
+ */
+export function lexText(text: string): LexedText {
+  const out: LexedText = { toks: [], starts: [], ends: [] };
+  lexForSimilarity(text, (t, s, e) => {
+    out.toks.push(t);
+    out.starts.push(s);
+    out.ends.push(e);
+  });
+  return out;
 }
 
 /**

@@ -1,0 +1,206 @@
+/**
+ * The fast similarity path (issue 14: each text lexed once for the similarity index and the computation
+ * paths, step keys compared through an inverted index, memoised number keys) gives exactly the results
+ * of the code before it, on real folders read from ../shared/data/real (run with cwd = the repo root).
+ *
+ * The digests below are SHA-256 of the JSON of each result computed by the code on main before the
+ * change (commit 00ba9cc, `runSimilarityJob`, `runNoveltyJob`, `problemPaths` and `tokenizeWithOffsets`
+ * unchanged since): any difference in any number, id, span or step of the results changes them. The
+ * pooled problems have more base samples than the MinHash shortlist (16), so the inverted-index search
+ * and the leave-one-out baseline are exercised, not only the exhaustive one.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  comparePath,
+  computationPath,
+  extractSteps,
+  lexText,
+  problemPaths,
+  prepareBase,
+  problemSimilarity,
+  tokenizeWithOffsets,
+} from '../../src/core/similarity';
+import { clearBaseWorkCache, runNoveltyJob, runSimilarityJob, type SimilarityJob } from '../../src/extension/panelData';
+
+const real = path.resolve(process.cwd(), '../shared/data/real');
+
+function jsonl<T>(file: string): T[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as T);
+}
+function gsm(run: string, file: string): string[] {
+  return jsonl<{ rollouts: { text: string }[] }>(path.join(real, 'rlvr-probe-gsm8k', run, file)).flatMap((l) =>
+    l.rollouts.map((r) => r.text),
+  );
+}
+const sha = (x: unknown): string => createHash('sha256').update(JSON.stringify(x)).digest('hex');
+
+/** Digests by the code before the change (see the module comment). */
+const BEFORE: Record<string, { job: string; paths: string; novelty: string; tokens: string }> = {
+  'gsm8k 2048_batched': {
+    job: '595020e9faeb9f2fa5bfdac1c71aa31f2bc8713c594f4ef11a0fdc53a14f3681',
+    paths: '4d938833787c559d32e146cac0e11ad97771aa1ef68717133948954e5b54ea9f',
+    novelty: '4302c0fbd86140f6887ad609b156342c1497d5503565c1fcbdb7cf1eca48a5f0',
+    tokens: '4256f1c2591c72c34d3e4f2d97fa3ff76ccb93bc71297672d3e2a6fe9f391e3b',
+  },
+  'gsm8k 1024_cuda': {
+    job: '203d1403142be1eac7fcaefc4d807176a74186b31df339a172b72f7cacd318a7',
+    paths: 'c9ce04925327a6dd77881f249d75a9d50e22556f98680cdb6e0c1f19f2c21510',
+    novelty: '5023e7aca3577bcddb421833594889927ae61d08ce7ec3d529096c89b4a5d95a',
+    tokens: 'df8f7a5fd41b8bb2fc7d5f6002e1fe2968ee97cff9b3756a248697d66fc21bd6',
+  },
+  'qwen25-math': {
+    job: 'ef699e8c52ee18d5c158eefc2c9325c63ce3be0392a8a569b31b175a9b88af0e',
+    paths: '35c6be098a8a593ed7b3a189a1afdd5b773914b1afca1225e4987c0678b76e85',
+    novelty: 'ab394374bdc01ea4678124f4621b6cf0c863a27fe83a0103a85bd9d968dc4249',
+    tokens: '5895f17054027d07b8a806b485a1d44a486159b43cd88f3d5abaa586924f2730',
+  },
+};
+
+describe('fast similarity = the results before it, on real folders', {
+  skip: !fs.existsSync(real) && `missing ${real}`,
+}, () => {
+  const qwen = () =>
+    jsonl<{ code: string[] }>(path.join(real, 'qwen25-math-eval-example/math_cot_100.jsonl')).flatMap((l) => l.code);
+  // every rollout of a run pooled into one "problem": 240 base x 240 RL samples; MATH: 400 x 400
+  const cases: Record<string, () => [string[], string[]]> = {
+    'gsm8k 2048_batched': () => [
+      gsm('results_2048_batched', 'sft_raw.jsonl'),
+      gsm('results_2048_batched', 'rl_raw.jsonl'),
+    ],
+    'gsm8k 1024_cuda': () => [gsm('results_1024_cuda', 'sft_raw.jsonl'), gsm('results_1024_cuda', 'rl_raw.jsonl')],
+    'qwen25-math': () => {
+      const all = qwen();
+      return [all.slice(0, 400), all.slice(400)];
+    },
+  };
+
+  for (const [name, load] of Object.entries(cases)) {
+    test(`${name}: similarity job, novelty jobs, paths and tokens unchanged`, () => {
+      const [b, m] = load();
+      assert.ok(b.length >= 240 && m.length >= 240);
+      const job: SimilarityJob = {
+        kind: 'problem',
+        base: b.map((text, i) => ({ id: i + 1, sampleIndex: i, correct: i % 2 === 0, text })),
+        model: m.map((text, i) => ({ id: 10000 + i, sampleIndex: i, correct: i % 3 !== 0, text })),
+      };
+      clearBaseWorkCache();
+      const nov = [0, 1, 2].map((j) => runNoveltyJob({ kind: 'novelty', text: m[j], base: job.base }));
+      assert.deepEqual(
+        {
+          job: sha(runSimilarityJob(job)),
+          paths: sha(problemPaths(b, m)),
+          novelty: sha(nov),
+          tokens: sha(b.concat(m).map(tokenizeWithOffsets)),
+        },
+        BEFORE[name],
+      );
+    });
+  }
+
+  test('lexed once = lexed by each part (similarity and paths), and paths = comparePath with the candidate sets', () => {
+    const [b, m] = cases['gsm8k 2048_batched']();
+    const lexed = { base: b.map(lexText), model: m.map(lexText) };
+    const opts = { n: 3, numHashes: 64, topK: 3 };
+    assert.deepEqual(problemSimilarity(b, m, opts, lexed), problemSimilarity(b, m, opts));
+    const fast = problemPaths(b, m, lexed);
+    assert.deepEqual(fast, problemPaths(b, m));
+    // the comparisons as the paths module defines them: comparePath against the candidates' key sets
+    const baseSets = b.map((t) => new Set(computationPath(t).keys));
+    const modelSets = m.map((t) => new Set(computationPath(t).keys));
+    const others = (sets: Set<string>[], i: number) => sets.filter((_, j) => j !== i);
+    assert.deepEqual(
+      fast.model,
+      fast.modelPaths.map((p) => comparePath(p, baseSets, true)),
+    );
+    assert.deepEqual(
+      fast.baseline,
+      fast.basePaths.map((p, i) => comparePath(p, others(baseSets, i))),
+    );
+    assert.deepEqual(
+      fast.modelBaseline,
+      fast.modelPaths.map((p, i) => comparePath(p, others(modelSets, i))),
+    );
+    // the pooled problem has shared steps and new ones, so the comparisons can differ
+    assert.ok(fast.model.some((x) => x.fullPath > 0) && fast.model.some((x) => x.newSteps.length > 0));
+  });
+  test('a base kept from an earlier job (another model, same base) gives the results of a fresh job', () => {
+    const [b, m] = cases['qwen25-math']();
+    const job = (model: string[]): SimilarityJob => ({
+      kind: 'problem',
+      base: b.map((text, i) => ({ id: i + 1, sampleIndex: i, correct: i % 2 === 0, text })),
+      model: model.map((text, i) => ({ id: 10000 + i, sampleIndex: i, correct: i % 3 !== 0, text })),
+    });
+    const other = m.slice().reverse().slice(0, 300);
+    clearBaseWorkCache();
+    const fresh = runSimilarityJob(job(other));
+    clearBaseWorkCache();
+    assert.equal(sha(runSimilarityJob(job(m))), BEFORE['qwen25-math'].job);
+    assert.deepEqual(runSimilarityJob(job(other)), fresh); // base kept from the job before
+    assert.equal(sha(runSimilarityJob(job(m))), BEFORE['qwen25-math'].job); // and kept again
+    // a different base (one text changed) is not mistaken for the kept one
+    const changed = job(m);
+    changed.base[5] = { ...changed.base[5], text: `${changed.base[5].text} 47 + 52 = 99.` };
+    const viaKept = runSimilarityJob(changed);
+    clearBaseWorkCache();
+    assert.deepEqual(viaKept, runSimilarityJob(changed));
+    assert.notEqual(sha(viaKept), BEFORE['qwen25-math'].job);
+  });
+
+  test('a prepared base must match the base texts and options', () => {
+    const prepared = prepareBase(['a b c d', 'b c d e', 'c d e f'], { numHashes: 16 });
+    assert.throws(() => problemSimilarity(['a b c d', 'b c d e'], ['x'], { numHashes: 16 }, { prepared }), RangeError);
+    assert.throws(
+      () => problemSimilarity(['a b c d', 'b c d e', 'c d e f'], ['x'], { numHashes: 32 }, { prepared }),
+      RangeError,
+    );
+    assert.deepEqual(
+      problemSimilarity(['a b c d', 'b c d e', 'c d e f'], ['a b c x'], { numHashes: 16 }, { prepared }),
+      problemSimilarity(['a b c d', 'b c d e', 'c d e f'], ['a b c x'], { numHashes: 16 }),
+    );
+  });
+  test('edge spellings of numbers, digit groups and units: tokens, steps and paths as before', () => {
+    // the step parser and the lexer check these by character codes now (they used regular expressions)
+    const cases = [
+      '1,000 + 2,000.50 = 3,000.5 dollars',
+      '8,\\!096 / 2 = 4,\\!048',
+      '1{,}000 \\times 3 = 3{,}000',
+      '12. + 3 = 15.',
+      '1.2.3 + 1 = 2',
+      '0.50 + 0.25 = 0.75',
+      '5 métres + 3 métres = 8 métres',
+      '5 Meters + 3 METERS = 8 meters',
+      "3 o'clock + 2 = 5",
+      '4 (blue) + 6 (red) = 10',
+      '10 km/h \\times 2 h = 20 km',
+      '10 miles per hour x 3 = 30',
+      '3 x 17 = 51',
+      '20\\% \\times 50 = 10',
+      '1/5 = 20%',
+      '\\frac{156}{3} = 52.00 ≈ 52',
+      '2^{10} = 1024',
+      '\\sqrt{16} = 4',
+      '−3 + 5 = 2',
+      '1234 + 1 = 1235',
+      '123.456 + 0 = 123.456',
+      '999,999 + 1 = 1,000,000',
+      'ÄÖ 5 + 5 = 10 Äpfel',
+      '- 5 + 3 = 8\n- 2 + 2 = 4',
+      '7 ＋ 3 = 10',
+      '1.5e3 + 1 = 1501',
+      '٣ + ٤ = ٧',
+      '5 µm + 5 µm = 10 µm',
+    ];
+    const out = cases.map((c) => [tokenizeWithOffsets(c), extractSteps(c), computationPath(c)]);
+    assert.equal(out.filter(([, steps]) => (steps as unknown[]).length > 0).length, 24);
+    // digest of the same by the code before the change
+    assert.equal(sha(out), 'b7c55a89beddb6dd93c0b3f0196b647d83947f7233901cc2317a2fe523b6d769');
+  });
+});
