@@ -6,6 +6,9 @@
  *   results folder (`.trace-inspector/annotations.jsonl`), so the folder is copied into the
  *   extension's global storage and that copy is opened (kept across sessions, with its annotations;
  *   replaced by a fresh copy, annotations kept, when an extension update changes the example).
+ *   The window that opens on it shows the Trace Inspector view (not the Explorer): the folder to reveal
+ *   it for is kept in global state across the window's reload.
+ * - `traceInspector.getStarted` opens this walkthrough (the palette's way to it).
  * - `traceInspector.runReportInTerminal` runs the bundled CLI's `report` on the open folder in a new
  *   terminal, with the Node that runs the extension host (Electron as Node in desktop VS Code, Node in
  *   code-server): the same runtime that loads the extension's SQLite driver, whatever Node the shell has.
@@ -27,6 +30,24 @@ export async function ensureExampleCopy(extensionUri: vscode.Uri, storage: vscod
   return vscode.Uri.joinPath(storage, EXAMPLE_FOLDER);
 }
 
+/** The walkthrough's id as `workbench.action.openWalkthrough` takes it: `<publisher>.<name>#<id>`. */
+export const WALKTHROUGH_ID = 'trace-inspector.reasoning-trace-inspector#gettingStarted';
+
+/** Global-state key: the example folder the next window opened on it shows the Trace Inspector view for. */
+const REVEAL_KEY = 'traceInspector.revealViewFor';
+
+/**
+ * Shows the Trace Inspector view when this window was opened on the example folder by Open Example
+ * Results Folder (the key is cleared, so it happens once). Called on activation.
+ */
+async function revealForExample(context: vscode.ExtensionContext): Promise<void> {
+  const pending = context.globalState.get<string>(REVEAL_KEY);
+  const first = vscode.workspace.workspaceFolders?.[0];
+  if (!pending || !first || first.uri.fsPath !== pending) return;
+  await context.globalState.update(REVEAL_KEY, undefined);
+  await vscode.commands.executeCommand('workbench.view.extension.traceInspector');
+}
+
 /** Quotes one argument for the terminal's shell (POSIX shells and PowerShell both read '…' literally). */
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, process.platform === 'win32' ? "''" : "'\\''")}'`;
@@ -34,10 +55,15 @@ function shellQuote(s: string): string {
 
 /** Registers the walkthrough's commands; returns their disposables. */
 export function registerWalkthrough(context: vscode.ExtensionContext): vscode.Disposable[] {
+  void revealForExample(context);
   return [
+    vscode.commands.registerCommand('traceInspector.getStarted', () =>
+      vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false),
+    ),
     vscode.commands.registerCommand('traceInspector.openExample', async () => {
       try {
         const folder = await ensureExampleCopy(context.extensionUri, context.globalStorageUri);
+        await context.globalState.update(REVEAL_KEY, folder.fsPath);
         await vscode.commands.executeCommand('vscode.openFolder', folder, {
           forceNewWindow: vscode.workspace.workspaceFolders !== undefined,
         });
