@@ -402,3 +402,41 @@ describe('trial 4 finding 8: the lucky-guess queue at n = 4 says why it is empty
     index.close();
   });
 });
+
+describe('a model with no graded sample in a file gets one info, not one per problem (trial 4 finding 12)', () => {
+  test('the real Inspect log without scores: one info naming the model and its 10 problems', async () => {
+    const root = '../shared/data/real/inspect-logs';
+    const rel = 'tests/scorer/logs/2025-02-11T15-17-00-05-00_popularity_dPiJifoWeEQBrfWsAopzWr.eval';
+    const index = TraceIndex.open(join(tempDir('trial4-unscored-'), 'i.db'));
+    await indexFolder(index, root);
+    const infos = index
+      .diagnostics()
+      .filter((d) => d.file === rel && /graded sample/.test(d.message))
+      .map((d) => `${d.line}:${d.message}`);
+    assert.deepEqual(infos, [
+      '1:model openai/gpt-4o-mini has no graded sample in this file: none of its 10 problems ("1", "2", "3", ...; 10 samples) has a verdict: they count in "missing" of every figure of this model',
+    ]);
+    index.close();
+  });
+
+  test('a file where only some problems are ungraded still names each of them', async () => {
+    const dir = tempDir('trial4-someungraded-');
+    // problem 0 graded; problems 1 and 2 without any verdict (score null)
+    put(dir, `m/${FILE}`, [
+      qwen(0, [true, false]),
+      { ...qwen(1, [true, true]), score: [null, null] },
+      { ...qwen(2, [true]), score: [null] },
+    ]);
+    const index = TraceIndex.open(join(dir, 'i.db'));
+    await indexFolder(index, dir);
+    const infos = index
+      .diagnostics()
+      .filter((d) => /no graded sample/.test(d.message))
+      .map((d) => `${d.line}:${d.message.slice(0, 40)}`);
+    assert.deepEqual(infos, [
+      '2:problem "1" of model m has no graded sam',
+      '3:problem "2" of model m has no graded sam',
+    ]);
+    index.close();
+  });
+});

@@ -1019,23 +1019,58 @@ class SampleWriter {
       };
       const diag = (line: number, severity: Diagnostic['severity'], message: string, file = a.rel) =>
         cap.add(line, severity, message, file);
-      /** The file's problems with samples but no graded one: an info each (left out of every figure). */
+      /**
+       * The file's problems with samples but no graded one: an info each (left out of every figure); one
+       * info for a model none of whose problems in this file has a graded sample (an Inspect log without
+       * scores: one line, not one per problem), naming the first problems and counting them all.
+       */
       const reportUngraded = () => {
+        const byModel = new Map<
+          number,
+          {
+            model: string;
+            problems: number;
+            ungraded: { line: number; problem: string; mid: number; pid: number; model: string }[];
+            samples: number;
+          }
+        >();
         for (const st of seen.values()) {
+          let m = byModel.get(st.mid);
+          if (!m) {
+            m = { model: st.model, problems: 0, ungraded: [], samples: 0 };
+            byModel.set(st.mid, m);
+          }
+          m.problems++;
           const row = this.statOf.get(st.mid, st.pid) as { n: number; graded: number } | undefined;
-          if (row && row.n > 0 && row.graded === 0)
-            diag(
-              st.line,
-              'info',
-              `problem ${JSON.stringify(st.problem)} of model ${st.model} has no graded sample (${row.n} sample${row.n === 1 ? '' : 's'}, none with a verdict): it counts in "missing" of every figure of this model`,
-            );
-          else if (row && row.graded < row.n) {
+          if (row && row.n > 0 && row.graded === 0) {
+            m.ungraded.push(st);
+            m.samples += row.n;
+          } else if (row && row.graded < row.n) {
             // some samples of a graded problem have no verdict: they are in no figure (n = graded samples)
             const u = row.n - row.graded;
             diag(
               st.line,
               'info',
               `problem ${JSON.stringify(st.problem)} of model ${st.model}: ${u} of its ${row.n} samples ${u === 1 ? 'has' : 'have'} no verdict (ungraded): ${u === 1 ? 'it is' : 'they are'} in no figure; its n is the ${row.graded} graded`,
+            );
+          }
+        }
+        for (const m of byModel.values()) {
+          if (m.ungraded.length > 1 && m.ungraded.length === m.problems) {
+            const names = m.ungraded.slice(0, 3).map((st) => JSON.stringify(st.problem));
+            diag(
+              m.ungraded[0].line,
+              'info',
+              `model ${m.model} has no graded sample in this file: none of its ${m.problems} problems (${names.join(', ')}${m.problems > 3 ? ', ...' : ''}; ${m.samples} samples) has a verdict: they count in "missing" of every figure of this model`,
+            );
+            continue;
+          }
+          for (const st of m.ungraded) {
+            const row = this.statOf.get(st.mid, st.pid) as { n: number };
+            diag(
+              st.line,
+              'info',
+              `problem ${JSON.stringify(st.problem)} of model ${st.model} has no graded sample (${row.n} sample${row.n === 1 ? '' : 's'}, none with a verdict): it counts in "missing" of every figure of this model`,
             );
           }
         }
