@@ -57,3 +57,15 @@ export function codePoints(text: string): number {
   }
   return n;
 }
+
+const ORDINAL_RULES = new Intl.PluralRules('en-US', { type: 'ordinal' });
+const ORDINAL_SUFFIX: Record<string, string> = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
+
+/**
+ * An English ordinal of a position (1-based): `1st`, `2nd`, `3rd`, `4th`, `11th`, `12th`, `13th`, `21st`,
+ * `112th`; the plural category from the platform (`Intl.PluralRules` with `type: 'ordinal'`). Used where a
+ * position in a list stands beside an id or a 0-based index, so the two are not read as one kind of number.
+ */
+export function ordinal(n: number): string {
+  return `${n}${ORDINAL_SUFFIX[ORDINAL_RULES.select(n)] ?? 'th'}`;
+}

@@ -10,6 +10,7 @@
  * the tree; with nothing yet, the first problem's samples of the model in focus.
  */
 import * as vscode from 'vscode';
+import { ordinal } from '../core/text';
 import type { Extension } from './extension';
 import { describeFilter, type Node } from './problemTree';
 import { type Cursor, nextUnannotatedWrapping, positionOf, type Step, stepFrom } from './sampleOrder';
@@ -155,7 +156,11 @@ export class Navigator implements vscode.Disposable {
     }
   }
 
-  /** "Problem 2 of 5 (Failing: …) · sample 3 of 8" for the preview's header; null outside the tree's list. */
+  /**
+   * "2nd of 5 problems (Failing: …) · 3rd of 8 samples" for the preview's header: positions in the tree's
+   * list, as ordinals so that they are not read as the problem id and sample index beside them ("Problem 4
+   * · sample 0"; trial 4 finding 12); null outside the tree's list.
+   */
   position(sampleId: number): string | null {
     const s = this.ext.active();
     if (!s) return null;
@@ -163,7 +168,7 @@ export class Navigator implements vscode.Disposable {
     if (!p) return null;
     const f = this.ext.tree.filter;
     const filter = f.kind === 'all' ? '' : ` (${describeFilter(f, s.focusModel(), s.baseModel())})`;
-    return `Problem ${p.problem} of ${p.problems}${filter} · sample ${p.sample} of ${p.samples}`;
+    return `${ordinal(p.problem)} of ${p.problems} problem${p.problems === 1 ? '' : 's'}${filter} · ${ordinal(p.sample)} of ${p.samples} sample${p.samples === 1 ? '' : 's'}`;
   }
 
   dispose(): void {

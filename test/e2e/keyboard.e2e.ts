@@ -26,6 +26,7 @@ import {
   webviewWith,
   type Session,
 } from './harness';
+import { ordinal } from '../../src/core/text';
 import { RLVR_PROBE, startOnRlvrProbe } from './rlvrProbe';
 
 // Browser global used inside frame.evaluate (the project compiles without the DOM lib).
@@ -141,7 +142,9 @@ describe('the daily loop with the keyboard only, on rlvr-probe-gsm8k', { timeout
         const p = failingQids.indexOf(qid) + 1;
         assert.match(
           position,
-          new RegExp(`^Problem ${p} of ${failingQids.length} \\(Failing: .*\\) · sample ${index + 1} of 8$`),
+          new RegExp(
+            `^${ordinal(p)} of ${failingQids.length} problems \\(Failing: .*\\) · ${ordinal(index + 1)} of 8 samples$`,
+          ),
         );
         await waitUntil(s.page, async () => ((await selectedRow()) === `sample ${index}` ? true : undefined), {
           what: `sample ${index} selected in the tree`,
