@@ -10,7 +10,7 @@ import { comparisonPairs, guessBaseModel } from '../core/index/labels';
 import type { ModelRow } from '../core/index/traceIndex';
 import type { Extension } from './extension';
 import { registerNavigation } from './navigation';
-import { registerPanels } from './problemPanel';
+import { problemIdOf, registerPanels } from './problemPanel';
 import { describeFilter, type Node, type TreeFilter } from './problemTree';
 import { sampleUri } from './sampleDocument';
 import { trainingFilterTitle, trainingSeries } from './panelData';
@@ -133,6 +133,7 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
   disposables.push(
     ...registerPanels(ext.context, (folder) => (folder === undefined ? ext.active() : ext.sessionFor(folder)), {
       position: (id) => ext.nav.position(id),
+      selectedProblem: () => problemIdOf(ext.view.selection[0]),
     }),
     ...registerNavigation(ext.nav),
   );

@@ -12,6 +12,7 @@
  * events `onWebviewPanel:traceInspector.problemView` and `onWebviewPanel:traceInspector.overview`.
  */
 import * as vscode from 'vscode';
+import { problemPickItems } from './sampleOrder';
 import { join } from 'node:path';
 import { type FolderSession, readSettings } from './session';
 import { comparisonBase } from '../core/index/labels';
@@ -79,6 +80,8 @@ type GetSession = (folder?: string) => FolderSession | undefined;
 export interface PanelHooks {
   /** E.g. "sample 3 of 8 incorrect · problem 2 of 5"; null when the sample is not in the tree's list. */
   position(sampleId: number): string | null;
+  /** The problem row id of the node selected in the Problems tree (a problem, or a node under one), if any. */
+  selectedProblem?(): number | undefined;
 }
 
 /** A request failure shown to the user as text in the panel. */
@@ -579,15 +582,12 @@ export function registerPanels(
     let problemId = problemIdOf(arg);
     if (problemId === undefined) {
       const rows = s.index.listProblems({ kind: 'all' }, 0, 5000);
-      const picked = await vscode.window.showQuickPick(
-        rows.map((p) => ({
-          label: `${p.problemId}`,
-          description: p.dataset,
-          detail: (p.question ?? '').slice(0, 200).replace(/\s+/g, ' '),
-          id: p.id,
-        })),
-        { title: 'Open Problem View', placeHolder: 'Problem id or words of the question', matchOnDetail: true },
-      );
+      const items = problemPickItems(rows, hooks?.selectedProblem?.());
+      const picked = await vscode.window.showQuickPick(items, {
+        title: 'Open Problem View',
+        placeHolder: 'Problem id or words of the question',
+        matchOnDetail: true,
+      });
       if (!picked) return;
       problemId = picked.id;
     }

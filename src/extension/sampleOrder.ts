@@ -132,3 +132,33 @@ export function nextUnannotatedWrapping(
   if (!first || ('sampleId' in from && first.id === from.sampleId)) return undefined;
   return { sample: first, wrapped: true };
 }
+
+/** One item of the Open Problem View quick pick. */
+export interface ProblemPickItem {
+  label: string;
+  description: string;
+  detail: string;
+  /** The problem row id. */
+  id: number;
+}
+
+/**
+ * The items of the Open Problem View quick pick, one per problem in list order, except that the problem
+ * selected in the Problems tree (row id `selected`; undefined: none) comes first, described as selected,
+ * so that Enter opens it (the pick's first item is the active one; trial 4: the palette's command
+ * ignored the selected row). Question texts are cut to 200 characters, white space collapsed.
+ */
+export function problemPickItems(
+  rows: readonly { id: number; problemId: string; dataset: string; question: string | null }[],
+  selected: number | undefined,
+): ProblemPickItem[] {
+  const items = rows.map((p) => ({
+    label: `${p.problemId}`,
+    description: p.id === selected ? `selected in the Problems tree${p.dataset ? ` · ${p.dataset}` : ''}` : p.dataset,
+    detail: (p.question ?? '').slice(0, 200).replace(/\s+/g, ' '),
+    id: p.id,
+  }));
+  const at = items.findIndex((i) => i.id === selected);
+  if (at > 0) items.unshift(...items.splice(at, 1));
+  return items;
+}

@@ -15,6 +15,7 @@ import {
   type Cursor,
   nextUnannotatedWrapping,
   positionOf,
+  problemPickItems,
   type Step,
   stepFrom,
   type TreeOrder,
@@ -223,5 +224,33 @@ describe('stepping through samples in the tree order (rlvr-probe-gsm8k, results_
     assert.equal(positionOf(index, order, outside.id), undefined);
     // a sample outside the list steps from the start of the list
     assert.deepEqual(key(stepFrom(index, order, { sampleId: outside.id }, 'next')!.id), [12, 0]);
+  });
+});
+
+describe('Open Problem View from the palette (trial 4 finding 12: the selected tree row was ignored)', () => {
+  const rows = [
+    { id: 7, problemId: '0', dataset: 'gsm8k', question: 'How many\n apples?' },
+    { id: 8, problemId: '1', dataset: 'gsm8k', question: null },
+    { id: 9, problemId: '2', dataset: '', question: 'x' },
+  ];
+  test('the problem selected in the tree is the first item, described as selected; the others keep their order', () => {
+    const items = problemPickItems(rows, 9);
+    assert.deepEqual(
+      items.map((i) => [i.id, i.label, i.description]),
+      [
+        [9, '2', 'selected in the Problems tree'],
+        [7, '0', 'gsm8k'],
+        [8, '1', 'gsm8k'],
+      ],
+    );
+    assert.equal(problemPickItems(rows, 8)[0].description, 'selected in the Problems tree · gsm8k');
+    assert.equal(items[1].detail, 'How many apples?');
+  });
+  test('nothing selected, or a selection not in the list: the list order', () => {
+    for (const sel of [undefined, 42])
+      assert.deepEqual(
+        problemPickItems(rows, sel).map((i) => i.id),
+        [7, 8, 9],
+      );
   });
 });
