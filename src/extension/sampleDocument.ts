@@ -119,16 +119,28 @@ export function renderSample(session: FolderSession, d: SampleDetail): string {
  * {@link renderSample}'s; its modification time moves when annotations or the index change, and open
  * sample tabs reload.
  */
+/** How many served sample addresses {@link SampleDocumentProvider} remembers for its refreshes. */
+const SERVED_MAX = 500;
+
 export class SampleDocumentProvider implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.emitter.event;
   /** Bumped on every refresh: the mtime of every sample document. */
   private version = Date.now();
+  /**
+   * The sample addresses served lately (newest last, at most {@link SERVED_MAX}): a refresh tells VS Code
+   * that each of them changed, not only the open documents, since the workbench may keep the text of a
+   * closed sample tab and show it again on reopening (after a re-index, the text it kept would be stale).
+   */
+  private readonly served = new Map<string, vscode.Uri>();
 
   constructor(private readonly sessionFor: (folder: string) => FolderSession | undefined) {}
 
   /** The document text of a sample address (a message when it cannot be served). */
   async text(uri: vscode.Uri): Promise<string> {
+    this.served.delete(uri.toString());
+    this.served.set(uri.toString(), uri);
+    if (this.served.size > SERVED_MAX) this.served.delete(this.served.keys().next().value as string);
     const a = parseSampleUri(uri);
     if (!a) return 'Not a sample address.';
     const session = this.sessionFor(a.folder);
@@ -185,11 +197,13 @@ export class SampleDocumentProvider implements vscode.FileSystemProvider, vscode
     throw vscode.FileSystemError.NoPermissions(uri);
   }
 
-  /** Re-renders open sample documents (after an annotation or a re-index). */
+  /** Re-renders open sample documents, and any the workbench may have kept (after an annotation or a re-index). */
   refreshAll(): void {
     this.version = Date.now();
-    const open = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === SAMPLE_SCHEME);
-    if (open.length) this.emitter.fire(open.map((d) => ({ type: vscode.FileChangeType.Changed, uri: d.uri })));
+    const uris = new Map(this.served);
+    for (const d of vscode.workspace.textDocuments)
+      if (d.uri.scheme === SAMPLE_SCHEME) uris.set(d.uri.toString(), d.uri);
+    if (uris.size) this.emitter.fire([...uris.values()].map((uri) => ({ type: vscode.FileChangeType.Changed, uri })));
   }
 
   dispose(): void {
