@@ -1028,8 +1028,10 @@ export function hasLogprobSidecar(root: string | undefined): boolean {
  * base, with its bootstrap interval and denominator (src/core/pathSummary.ts, without text measures).
  * Reads every sample text of the compared models once, one problem at a time, giving the event loop
  * back between problems (about 0.4 ms of CPU per sample on the development machine).
+ * @param replicates bootstrap replicates (default the report's, with its seed: the overview's interval is the
+ *   CLI's `report --paths` interval).
  */
-export async function pathsData(index: TraceIndex, roles: Roles, replicates = 1000): Promise<PathsData> {
+export async function pathsData(index: TraceIndex, roles: Roles, replicates = REPORT_REPLICATES): Promise<PathsData> {
   const models = index.models();
   const withData = new Set(
     index

@@ -98,6 +98,13 @@ describe('problem view path data on rlvr-probe-gsm8k', { skip: !existsSync(RUN) 
     assert.equal(o.pathInBase.samples, 174);
   });
 
+  test("by default the overview's path-share interval is the CLI report's (trial 4: 81.5% [48.0, 100.0] vs [50.0, 100.0], 1000 vs 2000 replicates)", async () => {
+    const o = (await pathsData(index, { baseId: sft.id })).summaries[0];
+    const r = (await buildReportAsync(index, { paths: true })).paths![0];
+    assert.deepEqual(o.pathInBase, r.pathInBase);
+    assert.deepEqual(o.baselinePathInBase, r.baselinePathInBase);
+  });
+
   test('problem 0, RL sample 0: the line names its new steps (docs/similarity.md example)', async () => {
     const p0 = index.listProblems({ kind: 'all' }, 0, 100).find((p) => p.problemId === '0')!;
     const s0 = runSimilarityJob(await similarityJob(fileTextSource(index), p0.id, sft.id, rl.id)).samples.find(
