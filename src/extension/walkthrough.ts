@@ -8,7 +8,6 @@
  *   replaced by a fresh copy, annotations kept, when an extension update changes the example).
  *   The window that opens on it shows the Trace Inspector view (not the Explorer): the folder to reveal
  *   it for is kept in global state across the window's reload.
- * - `traceInspector.getStarted` opens this walkthrough (the palette's way to it).
  * - `traceInspector.runReportInTerminal` runs the bundled CLI's `report` on the open folder in a new
  *   terminal, with the Node that runs the extension host (Electron as Node in desktop VS Code, Node in
  *   code-server): the same runtime that loads the extension's SQLite driver, whatever Node the shell has.
@@ -29,9 +28,6 @@ export async function ensureExampleCopy(extensionUri: vscode.Uri, storage: vscod
   await syncExampleCopy(source.fsPath, storage.fsPath, EXAMPLE_FOLDER);
   return vscode.Uri.joinPath(storage, EXAMPLE_FOLDER);
 }
-
-/** The walkthrough's id as `workbench.action.openWalkthrough` takes it: `<publisher>.<name>#<id>`. */
-export const WALKTHROUGH_ID = 'trace-inspector.reasoning-trace-inspector#gettingStarted';
 
 /** Global-state key: the example folder the next window opened on it shows the Trace Inspector view for. */
 const REVEAL_KEY = 'traceInspector.revealViewFor';
@@ -57,9 +53,6 @@ function shellQuote(s: string): string {
 export function registerWalkthrough(context: vscode.ExtensionContext): vscode.Disposable[] {
   void revealForExample(context);
   return [
-    vscode.commands.registerCommand('traceInspector.getStarted', () =>
-      vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false),
-    ),
     vscode.commands.registerCommand('traceInspector.openExample', async () => {
       try {
         const folder = await ensureExampleCopy(context.extensionUri, context.globalStorageUri);

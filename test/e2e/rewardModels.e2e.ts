@@ -63,6 +63,13 @@ describe('Reward models tab on the real RewardMATH folder (read-only, mapping by
         timeoutMs: 180_000,
         what: 'problem rows in the tree',
       });
+      // the rows come with the first indexed batch: the figures below are of the whole folder, so wait
+      // until the indexing has finished (the status bar no longer says "Indexing")
+      await waitUntil(
+        s.page,
+        async () => ((await s.page.locator('.part.statusbar').innerText()).includes('Indexing') ? undefined : true),
+        { timeoutMs: 300_000, what: 'the indexing finished' },
+      );
     } catch (e) {
       await s.fail(e, 'tree');
     }

@@ -12,11 +12,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  answerQuickInput,
   defaultVsixPath,
   runCommand,
   screenshot,
   screenshotDir,
-  viewPane,
+  showTreeView,
   startSession,
   treeRowDetails,
   waitForWorkbench,
@@ -24,6 +25,7 @@ import {
   type Session,
 } from './harness';
 
+const CONTAINER = 'Trace Inspector';
 const VIEW = 'Problems';
 /** Samples of the bundled example (examples/demo-results: 2 models x 40 problems x 16 samples). */
 const EXAMPLE_SAMPLES = '1,280';
@@ -51,8 +53,8 @@ describe('the Get Started walkthrough in a real VS Code', { timeout: 900_000 }, 
 
   test("the walkthrough opens and its first step's button opens the example folder", async () => {
     try {
-      // the palette's own way to the walkthrough (trial 4 finding 11: only "Welcome: Open Walkthrough…" led there)
-      await runCommand(s.page, 'Trace Inspector: Get Started');
+      await runCommand(s.page, 'Welcome: Open Walkthrough...');
+      await answerQuickInput(s.page, { pick: 'Inspect reasoning traces' });
       const button = s.page.locator('.gettingStartedContainer').getByText('Open Example Results Folder').first();
       await button.waitFor({ state: 'visible', timeout: 60_000 });
       for (const step of [
@@ -81,16 +83,7 @@ describe('the Get Started walkthrough in a real VS Code', { timeout: 900_000 }, 
       // vscode.openFolder loads the workbench again, on the copied example folder
       await s.page.waitForURL(/folder=.*demo-results/, { timeout: 120_000 });
       await waitForWorkbench(s.page);
-      // the window opens on the Trace Inspector view, not the Explorer (trial 4 finding 11): the tree's
-      // rows below are read without opening the view here
-      await waitUntil(
-        s.page,
-        async () => {
-          const pane = viewPane(s.page, VIEW);
-          return (await pane.count()) > 0 && (await pane.isVisible()) ? true : undefined;
-        },
-        { timeoutMs: 120_000, what: 'the Trace Inspector view shown on opening the example' },
-      );
+      await showTreeView(s.page, CONTAINER, VIEW);
       await waitUntil(
         s.page,
         // the status bar shows the pair compared; its accessible label also says how many samples are indexed
