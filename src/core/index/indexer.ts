@@ -1030,21 +1030,19 @@ class SampleWriter {
           {
             model: string;
             problems: number;
-            ungraded: { line: number; problem: string; mid: number; pid: number; model: string }[];
-            samples: number;
+            ungraded: { line: number; problem: string; model: string; n: number }[];
           }
         >();
         for (const st of seen.values()) {
           let m = byModel.get(st.mid);
           if (!m) {
-            m = { model: st.model, problems: 0, ungraded: [], samples: 0 };
+            m = { model: st.model, problems: 0, ungraded: [] };
             byModel.set(st.mid, m);
           }
           m.problems++;
           const row = this.statOf.get(st.mid, st.pid) as { n: number; graded: number } | undefined;
           if (row && row.n > 0 && row.graded === 0) {
-            m.ungraded.push(st);
-            m.samples += row.n;
+            m.ungraded.push({ line: st.line, problem: st.problem, model: st.model, n: row.n });
           } else if (row && row.graded < row.n) {
             // some samples of a graded problem have no verdict: they are in no figure (n = graded samples)
             const u = row.n - row.graded;
@@ -1058,19 +1056,19 @@ class SampleWriter {
         for (const m of byModel.values()) {
           if (m.ungraded.length > 1 && m.ungraded.length === m.problems) {
             const names = m.ungraded.slice(0, 3).map((st) => JSON.stringify(st.problem));
+            const samples = m.ungraded.reduce((sum, st) => sum + st.n, 0);
             diag(
               m.ungraded[0].line,
               'info',
-              `model ${m.model} has no graded sample in this file: none of its ${m.problems} problems (${names.join(', ')}${m.problems > 3 ? ', ...' : ''}; ${m.samples} samples) has a verdict: they count in "missing" of every figure of this model`,
+              `model ${m.model} has no graded sample in this file: none of its ${m.problems} problems (${names.join(', ')}${m.problems > 3 ? ', ...' : ''}; ${samples} samples) has a verdict: they count in "missing" of every figure of this model`,
             );
             continue;
           }
           for (const st of m.ungraded) {
-            const row = this.statOf.get(st.mid, st.pid) as { n: number };
             diag(
               st.line,
               'info',
-              `problem ${JSON.stringify(st.problem)} of model ${st.model} has no graded sample (${row.n} sample${row.n === 1 ? '' : 's'}, none with a verdict): it counts in "missing" of every figure of this model`,
+              `problem ${JSON.stringify(st.problem)} of model ${st.model} has no graded sample (${st.n} sample${st.n === 1 ? '' : 's'}, none with a verdict): it counts in "missing" of every figure of this model`,
             );
           }
         }
