@@ -956,22 +956,29 @@ export async function searchIndex(
   }
   const byId = new Map(models.map((m) => [m.id, m]));
   const filter = { models: ids, correct: opts.correct };
-  const found = index.searchSamples(query, { ...filter, limit: opts.limit });
+  // with asTyped every match of the index is checked (LIMIT -1: no limit in SQLite), else the first `limit`
+  const found = index.searchSamples(query, { ...filter, limit: opts.asTyped ? -1 : opts.limit });
   const indexMatches = found.total;
   let total = found.total;
   // the samples to show, with their texts (read from the results files, checked against their content hash)
-  let shown: { sample: (typeof found.samples)[number]; text: string }[] = [];
+  const shown: { sample: (typeof found.samples)[number]; text: string }[] = [];
   if (opts.asTyped) {
-    // every match of the index, in its order, checked against its text; texts read a problem and model at a time
-    const all = index.searchSamples(query, { ...filter, limit: indexMatches }).samples;
-    const texts = new Map<number, string>();
-    for (const s of all) {
-      if (texts.has(s.id)) continue;
-      for (const t of await readSampleTexts(index, s.problemId, s.modelId)) texts.set(t.id, t.text);
+    // the matches come a problem and model at a time: their texts are read in one go and only the texts of
+    // the samples shown are kept
+    total = 0;
+    let group = '';
+    let texts = new Map<number, string>();
+    for (const s of found.samples) {
+      const key = `${s.problemId}:${s.modelId}`;
+      if (key !== group) {
+        group = key;
+        texts = new Map((await readSampleTexts(index, s.problemId, s.modelId)).map((t) => [t.id, t.text]));
+      }
+      const text = texts.get(s.id) ?? '';
+      if (!holdsAsTyped(text, query)) continue;
+      total++;
+      if (shown.length < opts.limit) shown.push({ sample: s, text });
     }
-    const held = all.filter((s) => holdsAsTyped(texts.get(s.id) ?? '', query));
-    total = held.length;
-    shown = held.slice(0, opts.limit).map((s) => ({ sample: s, text: texts.get(s.id) ?? '' }));
   } else {
     for (const s of found.samples) shown.push({ sample: s, text: (await readSampleText(index, s.id)) ?? '' });
   }

@@ -553,7 +553,7 @@ export class TraceIndex {
    * text holds every term of `query` (search.ts `ftsQuery`: any script, NFKC, case and Latin
    * diacritics folded), of the given models (row ids; undefined: every model) and verdict (`true`
    * correct, `false` incorrect, `null` ungraded; undefined: all). `total` counts every match; `samples`
-   * are the first `limit` (default 20) in problem order (dataset, then problem id, numbers
+   * are the first `limit` (default 20; -1: every match) in problem order (dataset, then problem id, numbers
    * numerically), then model (run, name, revision), then sample index.
    */
   searchSamples(
