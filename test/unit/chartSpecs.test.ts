@@ -118,7 +118,8 @@ describe('chart specs: curves break where the problem set changes', () => {
       ],
     );
     const want = [1 / 3, 11 / 18, 1 / 2];
-    rl.forEach((c, i) => assert.ok(Math.abs((c.value as number) - want[i]) < 1e-12, `pass@${c.k} = ${c.value}`));
+    for (const [i, c] of rl.entries())
+      assert.ok(Math.abs((c.value as number) - want[i]) < 1e-12, `pass@${c.k} = ${c.value}`);
   });
 
   test("the overview spec's rows: a new segment exactly at k = 4, where the denominator changes", () => {
