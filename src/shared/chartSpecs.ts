@@ -541,6 +541,8 @@ export interface CurveSegment {
   segments: number;
   /** The point is the first of its segment (the segment's label goes there). */
   segmentStart: boolean;
+  /** Points in the point's segment (1: an isolated point, no line through it). */
+  segmentPoints: number;
   /** `2 of 3 problems`: the segment's denominator, short (its label on the chart). */
   segmentLabel: string;
   /** `k = 1 to 2: over 3 of 3 problems`: the segment's x range and denominator (its tooltip line). */
@@ -596,6 +598,7 @@ export function curveSegments<T extends { problems: number; missing: number }>(
           segment: `${key}#${r}`,
           segments: runs.length,
           segmentStart: j === 0,
+          segmentPoints: run.length,
           segmentLabel: of,
           segmentText: `${range}: over ${of}${runs.length > 1 ? ` (line ${r + 1} of ${runs.length})` : ''}`,
         };
@@ -607,15 +610,20 @@ export function curveSegments<T extends { problems: number; missing: number }>(
 
 /**
  * The label of each segment of a broken curve (one whose problem set changes along it): `2 of 3
- * problems` above the segment's first point, in the curve's colour. Nothing for unbroken curves.
- * `filter`: a Vega expression choosing the rows of this layer (default all).
+ * problems` above the segment's first point, in the curve's colour; nothing for unbroken curves. Two
+ * layers: labels left-aligned, and right-aligned for points at x >= `rightEdge` (the axis's last
+ * value), which would otherwise run out of the chart. `filter`: a Vega expression choosing the rows.
  */
-export function segmentLabelLayer(x: Spec, y: Spec, color: Spec, filter = 'true'): Spec {
-  return {
-    transform: [{ filter: `(${filter}) && datum.segments > 1 && datum.segmentStart` }],
-    mark: { type: 'text', dy: -9, align: 'left', dx: 2, fontSize: 10 },
+export function segmentLabelLayers(x: Spec, y: Spec, color: Spec, rightEdge: number, filter = 'true'): Spec[] {
+  return [false, true].map((end) => ({
+    transform: [
+      {
+        filter: `(${filter}) && datum.segments > 1 && datum.segmentStart && ${end ? '' : '!'}(datum.${x.field} >= ${rightEdge})`,
+      },
+    ],
+    mark: { type: 'text', dy: -10, align: end ? 'right' : 'left', dx: end ? -4 : 4, fontSize: 10, fontWeight: 'bold' },
     encoding: { x, y, text: { field: 'segmentLabel' }, color },
-  };
+  }));
 }
 
 /**
@@ -653,6 +661,7 @@ export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = 
     level: c.level === null ? 'all problems' : `level ${c.level}`,
   }));
   const width = opts.width ?? 720;
+  const maxK = Math.max(1, ...rows.map((r) => r.k));
   const enc = modelEncodings(shown, width);
   const x = {
     field: 'k',
@@ -673,7 +682,15 @@ export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = 
         y: { field: 'ciLow', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } },
         y2: { field: 'ciHigh' },
         color: enc.color,
+        // the band breaks with its line: one area per problem set
+        detail: { field: 'segment', type: 'nominal' },
       },
+    });
+    // a segment of one point has no area: its interval as a bar
+    layer.push({
+      transform: [{ filter: 'isValid(datum.ciLow) && isValid(datum.ciHigh) && datum.segmentPoints === 1' }],
+      mark: { type: 'rule', opacity: Math.min(1, bandOpacity * 2.5), strokeWidth: 6 },
+      encoding: { x, y: { field: 'ciLow', type: 'quantitative' }, y2: { field: 'ciHigh' }, color: enc.color },
     });
   }
   const tooltip = [
@@ -711,7 +728,7 @@ export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = 
       mark: { type: 'point', filled: false, strokeWidth: 2, size: 70 },
       encoding: { x, y, color: enc.color, tooltip },
     },
-    segmentLabelLayer(x, y, enc.color, filter),
+    ...segmentLabelLayers(x, y, enc.color, maxK, filter),
   ];
   // the base model's line last, so it is drawn over the others
   layer.push(...line('!datum.isBase'));

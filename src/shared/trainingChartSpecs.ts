@@ -4,7 +4,7 @@
  * interpreter, so the strict CSP needs no eval). Every chart's tooltip names its denominator.
  */
 import type { TrainingSeries } from './protocol';
-import { COUNT_AXIS, curveSegments, segmentLabelLayer, type Spec } from './chartSpecs';
+import { COUNT_AXIS, curveSegments, segmentLabelLayers, type Spec } from './chartSpecs';
 
 const CATEGORY_ORDER = ['sharpening', 'expansion', 'regression', 'unchanged', 'unsolved'] as const;
 const CATEGORY_COLORS = ['#6aa84f', '#4c9be8', '#e8a33d', '#9e9e9e', '#616161'];
@@ -130,7 +130,12 @@ export function trainingPassSpec(s: TrainingSeries): Spec {
           tooltip,
         },
       },
-      segmentLabelLayer(x, { field: 'value', type: 'quantitative' }, color),
+      ...segmentLabelLayers(
+        x,
+        { field: 'value', type: 'quantitative' },
+        color,
+        Math.max(...s.steps.map((st) => st.step)),
+      ),
     ],
   };
 }

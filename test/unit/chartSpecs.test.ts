@@ -151,6 +151,9 @@ describe('chart specs: curves break where the problem set changes', () => {
   test('rendered by vega: three lines (base one, rl two) and the pieces labelled with their counts', async () => {
     const svg = await svgOf(overviewCurveSpec(d));
     assert.equal(linePaths(svg), 3);
+    // the bands break with their lines (rl's k = 4 alone: an area of one point, and its interval as a bar)
+    assert.equal(svg.match(/aria-roledescription="area mark"/g)?.length, 3);
+    assert.equal(svg.match(/aria-roledescription="rule mark"/g)?.length, 1);
     const texts = [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
     assert.equal(texts.filter((t) => t === '3 of 3 problems').length, 1);
     assert.equal(texts.filter((t) => t === '2 of 3 problems').length, 1);
