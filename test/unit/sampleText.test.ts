@@ -13,7 +13,7 @@ import {
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { RECLAIM_KEY } from '../../src/core/index/schema';
+import { RECLAIM_KEY, SCHEMA_VERSION } from '../../src/core/index/schema';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { SourceChangedError, readSampleText, readSampleTexts } from '../../src/core/index/sampleText';
 import { readLines } from '../../src/core/readers/lines';
@@ -323,7 +323,7 @@ describe('a results file changed after indexing', () => {
     const db = await schema10(f, false);
     const before = statSync(db).size;
     const index = TraceIndex.open(db);
-    assert.equal(index.db.pragma('user_version', { simple: true }), 11);
+    assert.equal(index.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
     assert.equal(index.db.prepare(`SELECT count(*) FROM samples WHERE text <> ''`).pluck().get(), 0);
     const id = await firstSampleOfProblem(index, '2');
     // the length of the copy schema 10 kept: 'text 2.1 面积' (11 code points, counted by hand) and the padding
@@ -372,12 +372,12 @@ describe('a results file changed after indexing', () => {
     const f = folder();
     const db = await schema10(f, false);
     const index = TraceIndex.open(db);
-    assert.equal(index.db.pragma('user_version', { simple: true }), 11);
+    assert.equal(index.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
     // the column exists once, whatever user_version said
     index.db.pragma('user_version = 10');
     index.close();
     const twice = TraceIndex.open(db);
-    assert.equal(twice.db.pragma('user_version', { simple: true }), 11);
+    assert.equal(twice.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
     assert.equal(await readSampleText(twice, await firstSampleOfProblem(twice, '2')), 'text 2.1 面积');
     twice.close();
   });
