@@ -1,5 +1,5 @@
 import type { Diagnostic } from './model';
-import { AUDIT_RULES, type AuditEntry } from './audit';
+import { auditRules, type AuditEntry } from './audit';
 import { type GraderAudit, graderAudit, type Regrade, regrade, toolVerdicts, toolVerdict } from './graderAudit';
 import {
   accuracyHistogram,
@@ -170,7 +170,7 @@ export interface Report {
    */
   noLevel: { model: string; problems: number; total: number; named: string[] }[];
   audit: AuditEntry[];
-  /** With audit entries: the rules the audit recomputed with (the report's own, src/core/audit.ts `AUDIT_RULES`). */
+  /** With audit entries: what the audit recomputed for each kind of figure listed (src/core/audit.ts `auditRules`). */
   auditRules?: string;
   /**
    * The grader audit: groups of equivalent answers of one problem whose samples the folder graded
@@ -519,7 +519,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     strata,
     noLevel,
     audit: options.audit ?? [],
-    ...(options.audit?.length ? { auditRules: AUDIT_RULES } : {}),
+    ...(options.audit?.length ? { auditRules: auditRules(options.audit) } : {}),
     graderAudit: graderAudit(index),
     ...(options.regrade ? { regrade: regrade(index) } : {}),
     grading: { by: tool ? 'folder and tool' : 'folder', toolGraded, toolCorrect },

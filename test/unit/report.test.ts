@@ -135,7 +135,7 @@ describe('report on rlvr-probe-gsm8k results_2048_batched (SFT as base)', async 
     assert.match(readFileSync(join(RUN, 'summary.json'), 'utf8').split('\n')[acc.line - 1], /"sft_sample_accuracy"/);
     assert.equal(
       acc.message,
-      'sft_sample_accuracy: this file says 0.5333, the raw samples give 0.5542 (n = graded samples)',
+      'sft_sample_accuracy: this file says 0.5333, the raw samples give 0.5542 (<alias>_sample_accuracy = correct / graded samples of the model (samples without a verdict are in no figure))',
     );
     const q13 = d.find((x) => x.message.startsWith('c_sft[qid=13]'))!;
     assert.match(readFileSync(join(RUN, 'per_question.csv'), 'utf8').split('\n')[q13.line - 1], /^13,/);
