@@ -39,6 +39,7 @@ import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, type PathSumma
 import { type PplRead, type PplReport, pplReport } from './ppl';
 import { type RewardModelsReport, rewardModelsReport } from './rewardReport';
 import { nearSubstring } from './readers/util';
+import { type DatasetCount, datasetByProblem, datasetCounts, datasetName } from './datasets';
 import { computeTrajectories, reportTrajectory, type Trajectory } from './trajectories';
 
 /**
@@ -71,6 +72,8 @@ export interface ModelReport {
   partial: boolean;
   /** Every problem the model has a record of, with or without samples: the whole of each figure's denominator. */
   problems: number;
+  /** Those problems by dataset (dataset order): what a figure of the model pools when there are several. */
+  datasets: DatasetCount[];
   /** Of those, the problems without samples and with samples but no graded one (left out of every figure). */
   leftOut: Pick<LeftOut, 'noSamples' | 'ungraded'>;
   samples: number;
@@ -146,6 +149,23 @@ export interface ComparisonReport {
   passAtKDiff: ({ k: number; diff: number | null; ciLow: number | null; ciHigh: number | null } & Denominator)[];
 }
 
+/**
+ * One model's figures over the problems of one dataset (a folder with several datasets: math500 and
+ * aime24 per checkpoint). The model's own figures ({@link ModelReport}) pool every dataset.
+ */
+export interface DatasetModelReport {
+  model: string;
+  dataset: string;
+  /** Every problem of the model in this dataset (the denominator's whole). */
+  problems: number;
+  samples: number;
+  ungradedSamples: number;
+  correct: number;
+  /** correct / graded samples of this dataset; null without a graded sample. */
+  sampleAccuracy: number | null;
+  passAtK: PassAtKPoint[];
+}
+
 export interface StratumReport {
   model: string;
   level: string;
@@ -161,7 +181,14 @@ export interface Report {
   base: string | null;
   /** How the base model was chosen. */
   baseSource: 'option' | 'guess' | 'none';
+  /**
+   * Every dataset of the folder with its problem count (dataset order). With more than one, every figure
+   * of `models`, `comparisons`, `trajectories` pools them, and `perDataset` gives each model's figures per dataset.
+   */
+  datasets: DatasetCount[];
   models: ModelReport[];
+  /** With more than one dataset: per model and dataset, its figures over that dataset's problems; else empty. */
+  perDataset: DatasetModelReport[];
   comparisons: ComparisonReport[];
   strata: StratumReport[];
   /**
@@ -342,6 +369,16 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   }
   const base = baseIdx >= 0 ? models[baseIdx] : undefined;
   const references = options.majAtK ? referenceAnswers(index) : new Map<number, string | null>();
+  const datasets = datasetCounts(index);
+  const datasetOf = datasetByProblem(index);
+  const countByDataset = (rows: readonly StatRow[]): DatasetCount[] =>
+    datasets
+      .map((d) => ({
+        dataset: d.dataset,
+        problems: rows.filter((r) => datasetOf.get(r.problemId) === d.dataset).length,
+      }))
+      .filter((d) => d.problems > 0);
+  const perDataset: DatasetModelReport[] = [];
 
   const modelReports: ModelReport[] = models.map((m) => {
     const rows = byModel.get(m.id) ?? [];
@@ -356,6 +393,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
       grader: m.grader,
       partial: m.partial,
       problems: set.total,
+      datasets: countByDataset(rows),
       leftOut: { noSamples: set.noSamples, ungraded: set.ungraded },
       samples: m.samples,
       ungradedSamples: m.samples - graded,
@@ -378,6 +416,26 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     ])
       if (w) warnings.push(w);
     if (report.bestOfK.length) warnings.push(...bestOfKWarnings(index, m, set));
+    if (datasets.length > 1)
+      for (const d of report.datasets) {
+        const drows = rows.filter((r) => datasetOf.get(r.problemId) === d.dataset);
+        const dset = problemSet(drows);
+        const dgraded = dset.graded.reduce((a, p) => a + p.n, 0);
+        const correct = drows.reduce((a, r) => a + r.c, 0);
+        const dpass = passAtKPoints(dset, boot);
+        perDataset.push({
+          model: m.displayId,
+          dataset: d.dataset,
+          problems: dset.total,
+          samples: drows.reduce((a, r) => a + r.n, 0),
+          ungradedSamples: drows.reduce((a, r) => a + r.n, 0) - dgraded,
+          correct,
+          sampleAccuracy: dgraded > 0 ? correct / dgraded : null,
+          passAtK: dpass,
+        });
+        const w = alongK(`${m.displayId} dataset ${datasetName(d.dataset)}`, 'pass', dpass);
+        if (w) warnings.push(w);
+      }
     return report;
   });
 
@@ -514,7 +572,9 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     schemaVersion: 1,
     base: base?.displayId ?? null,
     baseSource,
+    datasets,
     models: modelReports,
+    perDataset,
     comparisons,
     strata,
     noLevel,
