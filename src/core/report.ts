@@ -39,6 +39,7 @@ import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, type PathSumma
 import { type PplRead, type PplReport, pplReport } from './ppl';
 import { type RewardModelsReport, rewardModelsReport } from './rewardReport';
 import { nearSubstring } from './readers/util';
+import { answerKey } from './answers/equivalence';
 import { type DatasetCount, datasetByProblem, datasetCounts, datasetName } from './datasets';
 import { computeTrajectories, reportTrajectory, type Trajectory } from './trajectories';
 
@@ -241,9 +242,15 @@ export interface Report {
   warnings: string[];
 }
 
-/** The rule of maj@k's correctness, as the report states it. */
+/**
+ * The rule of maj@k, as the report states it: which samples vote, how the winner is judged, which
+ * problems count (trial 5 finding 5: maj@1 75.0 beside pass@1 50.0 on one problem, unexplained). Self-
+ * consistency (Wang et al. 2022; metrics.md) votes on final answers and judges the majority answer
+ * against the gold answer: so every sample of a problem votes, graded or not, and the reference answer
+ * decides wherever the problem has one, with or without --tool-grading.
+ */
 export const MAJ_AT_K_RULE =
-  "vote over extracted answers grouped by answer equivalence; the winning group is correct when its value equals the problem's reference answer (when the problem has one), otherwise by the majority verdict of its graded samples (half credit when they are half correct); ties split the credit; samples without an answer never win";
+  "every sample of a problem votes (n = all its samples, with or without a verdict; a sample without an extracted answer never wins), answers grouped by answer equivalence; the winning answer is correct when it equals the problem's reference answer (the folder's verdicts are then not used), and only a problem without a reference answer is judged by the majority verdict of the winning group's graded samples (half credit when they are half correct); ties split the credit; over the problems with samples and a reference answer or a graded sample. pass@k counts only graded samples and the folder's verdicts: maj@1 equals pass@1 only when every sample is graded and every verdict agrees with the reference answer";
 
 export interface ReportOptions {
   /** Substring of the base model's id or label; guessed from names when absent. */
@@ -386,6 +393,9 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     const pc = set.graded;
     const graded = pc.reduce((a, p) => a + p.n, 0);
     const passAtK = passAtKPoints(set, boot);
+    const maj = options.majAtK
+      ? modelMajAtK(index, m, rows, set, options.majAtK === true ? {} : options.majAtK, boot.seed, references)
+      : {};
     const report: ModelReport = {
       id: m.displayId,
       label: m.label,
@@ -401,9 +411,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
       sampleAccuracy: graded > 0 ? m.correct / graded : null,
       passAtK,
       bestOfK: m.scored > 0 ? modelBestOfK(index, m, rows, set, !!tool) : [],
-      ...(options.majAtK
-        ? modelMajAtK(index, m, rows, set, options.majAtK === true ? {} : options.majAtK, boot.seed, references, !!tool)
-        : {}),
+      ...(maj.majAtK ? { majAtK: maj.majAtK } : {}),
       histogram: accuracyHistogram(pc).bins,
     };
     if (m.partial) warnings.push(partialWarning(m.displayId));
@@ -416,6 +424,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     ])
       if (w) warnings.push(w);
     if (report.bestOfK.length) warnings.push(...bestOfKWarnings(index, m, set));
+    if (maj.note) warnings.push(maj.note);
     if (datasets.length > 1)
       for (const d of report.datasets) {
         const drows = rows.filter((r) => datasetOf.get(r.problemId) === d.dataset);
@@ -918,12 +927,12 @@ function referenceAnswers(index: TraceIndex): Map<number, string | null> {
 
 /**
  * Dataset maj@k curve of one model at k = 1, 2, 4, ..., n (metrics `majAtKCurve`: mean over problems
- * with n >= k of the expected majority-vote credit; answers grouped by answer equivalence, the
- * winning group judged by the problem's reference answer when it has one, else by verdicts; ties
- * split the credit, null answers never win; n counts every sample, graded or not). Absent (`{}`) when
- * no sample of the model has an extracted answer. With tool grading, problems without any verdict are
- * judged by the reference. Denominator: problems without samples, problems no rule can judge (no
- * verdict, and no reference used), and problems with n < k are counted in `missing`.
+ * with n >= k of the expected majority-vote credit), by {@link MAJ_AT_K_RULE}: every sample votes (n
+ * counts every sample, graded or not), the winning group judged by the problem's reference answer when
+ * it has one, else by verdicts. Absent (`{}`) when no sample of the model has an extracted answer.
+ * Denominator: problems without samples, problems no rule can judge (no reference answer and no graded
+ * sample: `ungraded`), and problems with n < k are counted in `missing`. Also returns the note that
+ * says why maj@1 differs from pass@1 ({@link majVsPassNote}).
  */
 function modelMajAtK(
   index: TraceIndex,
@@ -933,29 +942,76 @@ function modelMajAtK(
   opts: { draws?: number },
   seed: number,
   references: Map<number, string | null>,
-  toolGrading: boolean,
-): { majAtK?: MajAtKReportPoint[] } {
+): { majAtK?: MajAtKReportPoint[]; note?: string } {
   const byProblem = index.answersByProblem(m.id);
   const perProblem = [...byProblem.values()];
   if (!perProblem.some((list) => list.some((s) => s.answer !== null && s.answer !== ''))) return {};
   const maxN = perProblem.reduce((a, s) => Math.max(a, s.length), 0);
   const refs = [...byProblem.keys()].map((p) => references.get(p) ?? null);
-  // a problem is judged by verdicts when it has one, else (tool grading only) by its reference answer
-  const judged = (r: StatRow) => r.graded > 0 || (toolGrading && (references.get(r.problemId) ?? null) !== null);
+  // a problem is judged by its reference answer when it has one, else by verdicts
+  const hasRef = (p: number) => answerKey(references.get(p) ?? null) !== null;
+  const judged = (r: StatRow) => r.graded > 0 || hasRef(r.problemId);
   const unjudged = rows.filter((r) => r.n > 0 && !judged(r)).length;
-  return {
-    majAtK: majAtKCurve(perProblem, kGrid(maxN), {
-      draws: opts.draws ?? 2000,
-      seed,
-      references: refs,
-      gradeByReference: toolGrading,
-    }).map((p) => {
-      const belowK = rows.filter((r) => r.n > 0 && judged(r) && r.n < p.k).length;
-      const { missing: _m, ...rest } = p;
-      return {
-        ...rest,
-        ...denominator({ total: set.total, noSamples: set.noSamples, ungraded: unjudged }, p.problems, belowK),
-      };
-    }),
-  };
+  const majAtK = majAtKCurve(perProblem, kGrid(maxN), {
+    draws: opts.draws ?? 2000,
+    seed,
+    references: refs,
+    gradeByReference: true,
+  }).map((p) => {
+    const belowK = rows.filter((r) => r.n > 0 && judged(r) && r.n < p.k).length;
+    const { missing: _m, ...rest } = p;
+    return {
+      ...rest,
+      ...denominator({ total: set.total, noSamples: set.noSamples, ungraded: unjudged }, p.problems, belowK),
+    };
+  });
+  return { majAtK, note: majVsPassNote(m.displayId, rows, set, byProblem, references, majAtK[0]) };
+}
+
+/**
+ * Why a model's maj@1 and pass@1 differ, in counts (trial 5 finding 5): the samples that vote in maj@k
+ * but are in no pass@k (no verdict), the problems maj@k counts that pass@k does not (a reference
+ * answer, no graded sample), and the graded samples whose verdict disagrees with the reference answer
+ * (maj@k judges by the reference). Undefined when maj@1 equals pass@1 (within 1e-9) or either is absent.
+ */
+export function majVsPassNote(
+  model: string,
+  rows: readonly StatRow[],
+  set: ProblemSet,
+  answers: Map<number, readonly { answer: string | null; correct: boolean | null }[]>,
+  references: Map<number, string | null>,
+  maj1: MajAtKReportPoint | undefined,
+): string | undefined {
+  const graded = set.graded;
+  const pass1 = graded.length ? graded.reduce((a, p) => a + p.c / p.n, 0) / graded.length : null;
+  if (!maj1 || maj1.value === null || pass1 === null || Math.abs(maj1.value - pass1) <= 1e-9) return undefined;
+  const samples = rows.reduce((a, r) => a + r.n, 0);
+  const gradedSamples = rows.reduce((a, r) => a + r.graded, 0);
+  const onlyMaj = rows.filter((r) => r.n > 0 && r.graded === 0 && answerKey(references.get(r.problemId) ?? null) !== null).length;
+  let disagree = 0;
+  let checked = 0;
+  for (const [p, list] of answers) {
+    const ref = references.get(p) ?? null;
+    for (const s of list) {
+      if (s.correct === null) continue;
+      const v = toolVerdict(s.answer, ref);
+      if (v === null) continue;
+      checked++;
+      if (v !== s.correct) disagree++;
+    }
+  }
+  const pct1 = (v: number) => (100 * v).toFixed(1);
+  const why: string[] = [];
+  if (samples > gradedSamples)
+    why.push(`maj@k votes over all ${samples} samples, ${samples - gradedSamples} of them without a verdict (in no pass@k)`);
+  if (onlyMaj > 0)
+    why.push(
+      `maj@k counts ${onlyMaj} problem${onlyMaj === 1 ? '' : 's'} with a reference answer but no graded sample (in no pass@k)`,
+    );
+  if (maj1.byReference > 0)
+    why.push(
+      `maj@k judges ${maj1.byReference} of its ${maj1.problems} problems by the reference answer, pass@k by the folder's verdicts${disagree > 0 ? `: ${disagree} of the ${checked} graded samples with an answer have a verdict that disagrees with the reference answer (see --regrade)` : ''}`,
+    );
+  if (why.length === 0) why.push('maj@k judges the winning answer group by the majority of its verdicts, pass@k each sample');
+  return `${model}: maj@1 ${pct1(maj1.value)} (${maj1.problems} problems) differs from pass@1 ${pct1(pass1)} (${graded.length} problems, ${gradedSamples} graded samples): ${why.join('; ')}`;
 }
