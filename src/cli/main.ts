@@ -239,7 +239,8 @@ const maxK = (m: Pick<ModelReport, 'passAtK'>) => m.passAtK.reduce((a, p) => Mat
  */
 export function majJudged(byReference: number, problems: number): string {
   const p = (n: number) => `${n} problem${n === 1 ? '' : 's'}`;
-  if (byReference === problems) return `${problems === 1 ? 'the' : 'all'} ${p(problems)} judged by the reference answer`;
+  if (byReference === problems)
+    return `${problems === 1 ? 'the' : 'all'} ${p(problems)} judged by the reference answer`;
   if (byReference === 0)
     return `${problems === 1 ? 'the' : 'all'} ${p(problems)} judged by verdicts (no reference answer)`;
   return `${byReference} of ${p(problems)} judged by the reference answer, ${problems - byReference} by verdicts (no reference answer)`;

@@ -596,10 +596,51 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     ...rewardSection(index, boot),
     ...(options.ppl?.available ? { ppl: pplReport(options.ppl, models, pairsToCompare) } : {}),
     trajectories: training.trajectories.map(reportTrajectory),
-    diagnostics: index.diagnostics(),
+    diagnostics: tool ? toolGradedDiagnostics(index, index.diagnostics()) : index.diagnostics(),
     warnings,
   };
   return { report, pathPairs, boot };
+}
+
+/**
+ * The indexer's infos on samples without a verdict, as they stand under --tool-grading (trial 5 finding
+ * 11c: "no graded sample … count in missing of every figure" stayed while the table counted those
+ * samples): where the tool graded some of them, the info says how many of them are now in the figures.
+ * Matched by the file, model and problem the info names (a file's own samples, so that math500 #0 and
+ * aime24 #0 are not mixed); other diagnostics are returned as they are.
+ */
+export function toolGradedDiagnostics(index: TraceIndex, diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  // samples the tool grades (no verdict, an answer and a reference), by file, model name and problem id: the names the infos use
+  const rows = index.db
+    .prepare(
+      `SELECT f.path AS file, m.name AS model, pr.problem_id AS problem, s.extracted_answer AS a, pr.reference_answer AS ref
+         FROM samples s JOIN files f ON f.id = s.file_id JOIN models m ON m.id = s.model_id JOIN problems pr ON pr.id = s.problem_id
+        WHERE s.correct IS NULL AND s.extracted_answer IS NOT NULL AND pr.reference_answer IS NOT NULL`,
+    )
+    .all() as { file: string; model: string; problem: string; a: string; ref: string }[];
+  const count = new Map<string, number>();
+  const add = (key: string) => count.set(key, (count.get(key) ?? 0) + 1);
+  for (const r of rows) {
+    if (toolVerdict(r.a, r.ref) === null) continue;
+    add(JSON.stringify([r.file, r.model]));
+    add(JSON.stringify([r.file, r.model, r.problem]));
+  }
+  const note = (n: number) =>
+    ` — under --tool-grading, ${n} of them ${n === 1 ? 'is' : 'are'} graded by the tool (answer equivalent to the reference answer) and in the figures`;
+  return diagnostics.map((d) => {
+    const problem =
+      /^problem ("(?:[^"\\]|\\.)*") of model (.+?)(?: has no graded sample \(|: \d+ of its \d+ samples have no verdict)/.exec(
+        d.message,
+      );
+    const file = /^model (.+?) has no graded sample in this file/.exec(d.message);
+    const key = problem
+      ? JSON.stringify([d.file, problem[2], JSON.parse(problem[1]) as string])
+      : file
+        ? JSON.stringify([d.file, file[1]])
+        : undefined;
+    const n = key === undefined ? 0 : (count.get(key) ?? 0);
+    return n > 0 ? { ...d, message: d.message + note(n) } : d;
+  });
 }
 
 /**
@@ -987,7 +1028,9 @@ export function majVsPassNote(
   if (!maj1 || maj1.value === null || pass1 === null || Math.abs(maj1.value - pass1) <= 1e-9) return undefined;
   const samples = rows.reduce((a, r) => a + r.n, 0);
   const gradedSamples = rows.reduce((a, r) => a + r.graded, 0);
-  const onlyMaj = rows.filter((r) => r.n > 0 && r.graded === 0 && answerKey(references.get(r.problemId) ?? null) !== null).length;
+  const onlyMaj = rows.filter(
+    (r) => r.n > 0 && r.graded === 0 && answerKey(references.get(r.problemId) ?? null) !== null,
+  ).length;
   let disagree = 0;
   let checked = 0;
   for (const [p, list] of answers) {
@@ -1003,7 +1046,9 @@ export function majVsPassNote(
   const pct1 = (v: number) => (100 * v).toFixed(1);
   const why: string[] = [];
   if (samples > gradedSamples)
-    why.push(`maj@k votes over all ${samples} samples, ${samples - gradedSamples} of them without a verdict (in no pass@k)`);
+    why.push(
+      `maj@k votes over all ${samples} samples, ${samples - gradedSamples} of them without a verdict (in no pass@k)`,
+    );
   if (onlyMaj > 0)
     why.push(
       `maj@k counts ${onlyMaj} problem${onlyMaj === 1 ? '' : 's'} with a reference answer but no graded sample (in no pass@k)`,
@@ -1012,6 +1057,7 @@ export function majVsPassNote(
     why.push(
       `maj@k judges ${maj1.byReference} of its ${maj1.problems} problems by the reference answer, pass@k by the folder's verdicts${disagree > 0 ? `: ${disagree} of the ${checked} graded samples with an answer have a verdict that disagrees with the reference answer (see --regrade)` : ''}`,
     );
-  if (why.length === 0) why.push('maj@k judges the winning answer group by the majority of its verdicts, pass@k each sample');
+  if (why.length === 0)
+    why.push('maj@k judges the winning answer group by the majority of its verdicts, pass@k each sample');
   return `${model}: maj@1 ${pct1(maj1.value)} (${maj1.problems} problems) differs from pass@1 ${pct1(pass1)} (${graded.length} problems, ${gradedSamples} graded samples): ${why.join('; ')}`;
 }
