@@ -309,6 +309,8 @@ function overviewFixture(): OverviewData {
     coverage,
     warnings: ['<img src=x onerror=window.__pwned=1> warning'],
     problems: 30,
+    datasets: [{ dataset: '<img src=x onerror=window.__pwned=1>', problems: 30 }],
+    problemsText: '30 problems <img src=x onerror=window.__pwned=1>',
   };
 }
 
