@@ -337,7 +337,7 @@ describe('CLI', () => {
     });
     assert.match(
       table,
-      /maj@k \(majority vote over extracted answers grouped by answer equivalence, %\):\n {2}.*: k=1 91\.1 {2}k=2 \d+\.\d {2}k=4 \d+\.\d {2}k=8 \d+\.\d \(at k=1, 100 of 100 problems judged by the reference answer, the others by verdicts\)/,
+      /maj@k \(majority vote over extracted answers grouped by answer equivalence, %\):\n {2}\(every sample of a problem votes[^\n]*\)\n {2}.*: k=1 91\.1 {2}k=2 \d+\.\d {2}k=4 \d+\.\d {2}k=8 \d+\.\d \(at k=1: all 100 problems judged by the reference answer\)/,
     );
     const plain = execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '-q'], { encoding: 'utf8' });
     assert.doesNotMatch(plain, /maj@k/);
