@@ -295,6 +295,8 @@ export function reportTable(r: Report): string {
       safe(m.label) + (m.id === r.base && r.models.length > 1 ? ' [base]' : '') + (m.partial ? ' [PARTIAL]' : '');
     if (!several) return [figures(label, undefined, m, maxK(m))];
     const own = r.perDataset.filter((d) => d.model === m.id);
+    // a model with problems of one dataset only: its one row is that dataset's (no pooled row to label)
+    if (own.length <= 1) return [figures(label, safe(datasetName(own[0]?.dataset ?? '')), m, maxK(m))];
     return [
       ...own.map((d) => figures(label, safe(datasetName(d.dataset)), d, maxK(d))),
       figures(label, ALL_DATASETS, m, maxK(m)),
@@ -302,7 +304,7 @@ export function reportTable(r: Report): string {
   });
   if (several)
     out.push(
-      `datasets: ${safe(problemsInDatasets(r.datasets))}: the table gives each dataset's figures, then "${ALL_DATASETS}" pooled over every problem of the model (each problem counts once: a dataset weighs by its problem count); every other figure below (comparisons, best-of-k, maj@k, training, grader audit) pools the ${r.datasets.length} datasets`,
+      `datasets: ${safe(problemsInDatasets(r.datasets))}: the table gives each dataset's figures, then "${ALL_DATASETS}" (a model with problems of several datasets) pooled over every problem of the model (each problem counts once: a dataset weighs by its problem count); every other figure below (comparisons, best-of-k, maj@k, training, grader audit) pools the ${r.datasets.length} datasets`,
     );
   if (r.grading.by !== 'folder')
     out.push(
@@ -948,8 +950,12 @@ export function reportCsv(r: Report): string {
   }
   // the dataset columns: a folder with one dataset names it; with several, the pooled rows say so
   const pooled = r.datasets.length > 1 ? ALL_DATASETS : (r.datasets[0]?.dataset ?? '');
-  const counts = q(r.datasets.map((d) => `${d.dataset}:${d.problems}`).join(';'));
-  return [lines[0], ...lines.slice(1).map((l) => `${l},${q(pooled)},${counts}`), ...byDataset].join('\n');
+  // the problems per dataset a pooled row is over: its model's (a comparison: the compared model's), else the folder's
+  const counts = (list: readonly { dataset: string; problems: number }[]) =>
+    q(list.map((d) => `${d.dataset}:${d.problems}`).join(';'));
+  const byModel = r.models.map((m) => [`${q(m.id)},`, counts(m.datasets)] as const);
+  const ofLine = (l: string) => byModel.find(([head]) => l.startsWith(head))?.[1] ?? counts(r.datasets);
+  return [lines[0], ...lines.slice(1).map((l) => `${l},${q(pooled)},${ofLine(l)}`), ...byDataset].join('\n');
 }
 
 /** Parses `--correct-threshold`: a finite number. */

@@ -17,7 +17,7 @@ import { overviewData } from '../../src/extension/panelData';
 import { problemLabel, problemsInDatasets } from '../../src/core/datasets';
 import type { FolderSession } from '../../src/extension/session';
 import type { ProblemTreeProvider } from '../../src/extension/problemTree';
-import { tempDir } from './helpers';
+import { REAL, tempDir } from './helpers';
 import { loadWithStub } from './vscodeStub';
 
 const FIX = resolve(process.cwd(), 'test/fixtures/trial5');
@@ -154,6 +154,30 @@ describe('finding 3: a folder with several datasets gives figures per dataset an
     assert.doesNotMatch(reportTable(r1), /datasets:|all datasets|^model\s+dataset/m);
     assert.equal(overviewData(i1, {}, 20).problemsText, '1 problem');
     i1.close();
+  });
+
+  test('sibling, real Inspect logs (cais/mmlu 1, popularity 10): a model of one dataset has one row, named by its dataset', async () => {
+    const dir = join(REAL, 'inspect-logs');
+    const ii = await indexed(dir);
+    const ir = buildReport(ii, { replicates: 20 });
+    assert.deepEqual(
+      ir.datasets.map((d) => d.dataset),
+      ['cais/mmlu', 'popularity'],
+    );
+    const t = reportTable(ir);
+    const gpt4o = t.split('\n').filter((l) => l.startsWith('openai/gpt-4o [base]'));
+    assert.equal(gpt4o.length, 1, gpt4o.join('\n'));
+    assert.match(gpt4o[0], /\scais\/mmlu\s+1\s+1\s/);
+    // its CSV rows pool only its own problems: datasets column "cais/mmlu:1", not the folder's
+    const m = ir.models.find((x) => x.label === 'openai/gpt-4o')!;
+    const rows = reportCsv(ir)
+      .split('\n')
+      .filter((l) => l.startsWith(`${m.id},`) && l.includes(',pass@k,1,'));
+    assert.ok(
+      rows.some((l) => l.endsWith(',all datasets,cais/mmlu:1')),
+      rows.join('\n'),
+    );
+    ii.close();
   });
 
   test('labels: problem ids that repeat across datasets carry the dataset', () => {
