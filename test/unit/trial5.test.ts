@@ -19,6 +19,7 @@ import type { FolderSession } from '../../src/extension/session';
 import type { ProblemTreeProvider } from '../../src/extension/problemTree';
 import { REAL, tempDir } from './helpers';
 import { loadWithStub } from './vscodeStub';
+import { datasetsNote } from '../../src/shared/datasetNote';
 
 const FIX = resolve(process.cwd(), 'test/fixtures/trial5');
 const SIMPLERL = join(FIX, 'simplerl');
@@ -373,5 +374,16 @@ describe('finding 10: the audit line says what each figure was recomputed as', a
     );
     assert.match(AUDIT_RULE_TEXT.sampleAccuracy, /correct \/ graded samples/);
     assert.match(AUDIT_RULE_TEXT.perQuestion, /correct samples of that problem/);
+  });
+});
+
+describe('finding 3: the Training tab says when a series pools several datasets', () => {
+  test('datasetsNote names them with their problem counts, and nothing for one dataset', () => {
+    const ps = [
+      ...['0', '1'].map(() => ({ dataset: 'aime24' })),
+      ...['0', '1', '2', '3'].map(() => ({ dataset: 'math500' })),
+    ];
+    assert.equal(datasetsNote(ps), ' in 2 datasets (aime24 2, math500 4), pooled in every figure');
+    assert.equal(datasetsNote(ps.slice(2)), '');
   });
 });
