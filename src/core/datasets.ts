@@ -21,6 +21,17 @@ export function datasetCounts(index: TraceIndex): DatasetCount[] {
     .all() as DatasetCount[];
 }
 
+/**
+ * Whether some problem id names problems of two datasets (aime24 #0 and math500 #0): then lists of
+ * problems name each problem's dataset ({@link problemLabel}).
+ */
+export function problemIdsRepeat(index: TraceIndex): boolean {
+  return (
+    index.db.prepare('SELECT 1 FROM problems GROUP BY problem_id HAVING count(DISTINCT dataset) > 1 LIMIT 1').get() !==
+    undefined
+  );
+}
+
 /** The dataset of every problem, by problem row id. */
 export function datasetByProblem(index: TraceIndex): Map<number, string> {
   const rows = index.db.prepare('SELECT id, dataset FROM problems').all() as { id: number; dataset: string }[];
@@ -51,9 +62,9 @@ export function problemsInDatasets(counts: readonly DatasetCount[]): string {
 }
 
 /**
- * A problem's label in lists that mix datasets: `aime24 · 0` when the folder has more than one dataset
- * (problem ids repeat across datasets: aime24 #0 and math500 #0), else the problem id alone.
+ * A problem's label in lists that mix datasets: `aime24 · 0` when `withDataset` (the folder's problem
+ * ids repeat across datasets: aime24 #0 and math500 #0, {@link problemIdsRepeat}), else the problem id alone.
  */
-export function problemLabel(p: { dataset: string; problemId: string }, datasets: number): string {
-  return datasets > 1 ? `${datasetName(p.dataset)} · ${p.problemId}` : p.problemId;
+export function problemLabel(p: { dataset: string; problemId: string }, withDataset: boolean): string {
+  return withDataset ? `${datasetName(p.dataset)} · ${p.problemId}` : p.problemId;
 }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { SourceChangedError } from '../core/index/sampleText';
 import { passAtK } from '../core/metrics';
 import type { ModelRow, ProblemFilter, ProblemRow, SampleRow, StatRow } from '../core/index/traceIndex';
-import { datasetCounts, problemLabel } from '../core/datasets';
+import { problemIdsRepeat, problemLabel } from '../core/datasets';
 import { preview } from '../core/text';
 import { luckyGuessHint, percent } from '../core/thresholds';
 import type { TreeOrder } from './sampleOrder';
@@ -218,8 +218,8 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
   private searchCache: { query: string; problemIds: number[] } | undefined;
   /** Problems of the last training filter, computed once per filter and index state. */
   private trainingCache: { filter: string; problemIds: number[]; title: string } | undefined;
-  /** Number of datasets of the index (problem rows name their dataset when there are several), once per index state. */
-  private datasetCache: number | undefined;
+  /** Whether problem ids repeat across datasets (problem rows then name their dataset), once per index state. */
+  private datasetCache: boolean | undefined;
 
   refresh(node?: Node): void {
     if (!node) {
@@ -235,9 +235,9 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     this.emitter.dispose();
   }
 
-  /** Number of datasets of the folder's index (cached until the next full refresh). */
-  private datasets(s: FolderSession): number {
-    if (this.datasetCache === undefined) this.datasetCache = datasetCounts(s.index).length;
+  /** Whether the folder's problem ids repeat across datasets (cached until the next full refresh). */
+  private datasets(s: FolderSession): boolean {
+    if (this.datasetCache === undefined) this.datasetCache = problemIdsRepeat(s.index);
     return this.datasetCache;
   }
 
@@ -614,9 +614,9 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       }
       case 'problem': {
         const p = node.problem;
-        // with several datasets the row names its dataset: aime24 #0 and math500 #0 are two rows `0` otherwise
+        // ids repeating across datasets: the row names its dataset (aime24 #0 and math500 #0 are two rows `0` otherwise)
         const item = new vscode.TreeItem(
-          problemLabel(p, s ? this.datasets(s) : 1),
+          problemLabel(p, s ? this.datasets(s) : false),
           vscode.TreeItemCollapsibleState.Collapsed,
         );
         item.id = node.modelId !== undefined ? `m:${node.modelId}/p:${p.key}` : `p:${p.key}`;

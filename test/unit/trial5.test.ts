@@ -182,8 +182,8 @@ describe('finding 3: a folder with several datasets gives figures per dataset an
   });
 
   test('labels: problem ids that repeat across datasets carry the dataset', () => {
-    assert.equal(problemLabel({ dataset: 'aime24', problemId: '0' }, 2), 'aime24 · 0');
-    assert.equal(problemLabel({ dataset: 'aime24', problemId: '0' }, 1), '0');
+    assert.equal(problemLabel({ dataset: 'aime24', problemId: '0' }, true), 'aime24 · 0');
+    assert.equal(problemLabel({ dataset: 'aime24', problemId: '0' }, false), '0');
     assert.equal(problemsInDatasets([{ dataset: 'x', problems: 1 }]), '1 problem');
   });
 });
@@ -212,6 +212,35 @@ describe('finding 3c and 11b: the Problems tree names the dataset of a problem, 
     const rows = tree.getChildren() as { type: string }[];
     const labels = rows.filter((r) => r.type === 'problem').map((r) => String(tree.getTreeItem(r as never).label));
     assert.deepEqual(labels, ['aime24 · 0', 'aime24 · 1', 'math500 · 0', 'math500 · 1', 'math500 · 2', 'math500 · 3']);
+  });
+
+  test('sibling: two datasets whose problem ids do not repeat keep plain ids (aime24 · only where needed)', async () => {
+    const dir = tempDir('t5b-distinct-');
+    for (const [ds, ids] of [
+      ['aime24', [0, 1]],
+      ['math500', [2, 3]],
+    ] as const) {
+      mkdirSync(join(dir, 'm', ds), { recursive: true });
+      writeFileSync(
+        join(dir, 'm', ds, 'test_qwen-boxed_-1_seed0_t0.0_s0_e-1.jsonl'),
+        ids
+          .map((idx) => JSON.stringify({ idx, question: 'q', gt: '1', code: ['a'], pred: ['1'], score: [true] }))
+          .join('\n'),
+      );
+    }
+    const s2 = new Session(
+      { uri: { fsPath: dir, toString: () => `file://${dir}` }, name: 'distinct' },
+      context,
+      { appendLine: () => undefined },
+      { clear() {}, set() {} },
+    );
+    await indexFolder(s2.index, dir);
+    const t2 = new Tree(() => s2);
+    const rows = t2.getChildren() as { type: string }[];
+    assert.deepEqual(
+      rows.filter((r) => r.type === 'problem').map((r) => String(t2.getTreeItem(r as never).label)),
+      ['0', '1', '2', '3'],
+    );
   });
 
   test('a sample row shows its reward score as "reward 0.100", never "score"', () => {
