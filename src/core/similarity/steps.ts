@@ -42,7 +42,7 @@
  * {@link MAX_DEPTH}).
  */
 import { numberKey as answerNumberKey } from '../answers';
-import { lexForSimilarity } from './tokenize';
+import { lexText } from './tokenize';
 
 /** The answer equivalence's `numberKey` (default digits), memoised: steps key the same few numbers over and over. */
 const numberKeys = new Map<number, string>();
@@ -513,14 +513,7 @@ const STOP = new Set([
  * @param text sample text (untrusted; a non-string is read as `''`).
  */
 export function extractSteps(text: string): ComputationStep[] {
-  const toks: string[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  lexForSimilarity(text, (t, s, e) => {
-    toks.push(t);
-    starts.push(s);
-    ends.push(e);
-  });
+  const { toks, starts, ends } = lexText(text);
   return stepsFromTokens(typeof text === 'string' ? text : '', toks, starts, ends);
 }
 
