@@ -531,9 +531,9 @@ const THOUSANDS_GAP = /^(?:\{,\}|,?\s*\\[!,]\s*)$/;
 function joinThousands(
   text: string,
   toks: readonly string[],
-  starts: readonly number[],
-  ends: readonly number[],
-): { toks: readonly string[]; starts: readonly number[]; ends: readonly number[] } {
+  starts: ArrayLike<number>,
+  ends: ArrayLike<number>,
+): { toks: readonly string[]; starts: ArrayLike<number>; ends: ArrayLike<number> } {
   let out: { toks: string[]; starts: number[]; ends: number[] } | null = null;
   const T = toks.length;
   for (let i = 0; i < T; i++) {
@@ -552,7 +552,13 @@ function joinThousands(
         if (toks[k].includes('.')) break;
       }
     }
-    if (j > i && !out) out = { toks: toks.slice(0, i), starts: starts.slice(0, i), ends: ends.slice(0, i) };
+    if (j > i && !out) {
+      out = {
+        toks: toks.slice(0, i),
+        starts: Array.prototype.slice.call(starts, 0, i),
+        ends: Array.prototype.slice.call(ends, 0, i),
+      };
+    }
     if (out) {
       out.toks.push(t);
       out.starts.push(starts[i]);
@@ -610,8 +616,8 @@ const CHAIN_MEMO_PER_KEY = 8;
 export function stepsFromTokens(
   text: string,
   rawToks: readonly string[],
-  rawStarts: readonly number[],
-  rawEnds: readonly number[],
+  rawStarts: ArrayLike<number>,
+  rawEnds: ArrayLike<number>,
 ): ComputationStep[] {
   const out: ComputationStep[] = [];
   // cheap exit: no relation sign, no step

@@ -312,12 +312,37 @@ for (const c of UNWRAP_COMMANDS) COMMAND_CLASS.set(c, CMD_UNWRAP);
 for (const [c, s] of COMMAND_SYNONYMS) COMMAND_CLASS.set(c, s);
 
 /**
+ * A growable Int32Array the lexer writes offsets to (one per module, reused: `lexText` copies out what it needs),
+ * so a text's offsets are one typed array, outside the garbage-collected heap, instead of a grown JS array.
+ */
+class OffsetBuffer {
+  data = new Int32Array(4096);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const d = new Int32Array(this.data.length * 2);
+      d.set(this.data);
+      this.data = d;
+    }
+    this.data[this.length++] = v;
+  }
+  /** A copy of the values pushed since the last reset, then reset. */
+  take(): Int32Array {
+    const out = this.data.slice(0, this.length);
+    this.length = 0;
+    return out;
+  }
+}
+const startsBuffer = new OffsetBuffer();
+const endsBuffer = new OffsetBuffer();
+
+/**
  * The tokens of `text` appended to `toks` / `starts` / `ends` (rules: the module comment). One pass over the
  * character codes: a token's kind is decided by its first character, ASCII words and commands are hashed while
  * they are scanned and interned (no substring is made for a token seen before), and every other token is
  * sliced only when it is emitted.
  */
-function lexInto(text: string, toks: string[], starts: number[], ends: number[]): void {
+function lexInto(text: string, toks: string[], starts: OffsetBuffer, ends: OffsetBuffer): void {
   if (typeof text !== 'string' || text.length === 0) return;
   // Brace stack: true = this `{` opened an unwrapped argument (its `}` is dropped).
   const braces: boolean[] = [];
@@ -471,8 +496,10 @@ export function lexForSimilarity(text: string, sink: TokenSink): void {
 /** The tokens of one text with their offsets (parallel arrays), as {@link lexText} returns them. */
 export interface LexedText {
   toks: string[];
-  starts: number[];
-  ends: number[];
+  /** Start offset of each token in the original text (UTF-16 code units, inclusive). */
+  starts: Int32Array;
+  /** End offset of each token (exclusive). */
+  ends: Int32Array;
 }
 
 /**
@@ -482,9 +509,11 @@ export interface LexedText {
  * @param text sample text (untrusted; a non-string is read as `''`).
  */
 export function lexText(text: string): LexedText {
-  const out: LexedText = { toks: [], starts: [], ends: [] };
-  lexInto(text, out.toks, out.starts, out.ends);
-  return out;
+  const toks: string[] = [];
+  startsBuffer.length = 0;
+  endsBuffer.length = 0;
+  lexInto(text, toks, startsBuffer, endsBuffer);
+  return { toks, starts: startsBuffer.take(), ends: endsBuffer.take() };
 }
 
 /**
