@@ -609,6 +609,11 @@ const CHAIN_MEMO_MAX = 20000;
 /** Most entries (different right-hand sides) kept per key. */
 const CHAIN_MEMO_PER_KEY = 8;
 
+/** Forgets the chains kept by the step extraction (tests: a result computed with nothing kept). */
+export function clearChainMemo(): void {
+  chainMemo.clear();
+}
+
 /**
  * {@link extractSteps} on tokens already produced by `lexForSimilarity` for `text` (the similarity
  * index lexes each sample once and reuses its tokens).
