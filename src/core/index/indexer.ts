@@ -784,6 +784,28 @@ class SampleWriter {
     );
   }
 
+  /**
+   * The sample indices of (model, problem) already in the index, each with where it came from (a line
+   * of the file `rel` being read, or the other file's path); an empty map without a look-up when
+   * `look` is false (nothing of the pair indexed yet).
+   */
+  private takenIndices(
+    mid: number,
+    pid: number,
+    rel: string,
+    look: boolean,
+  ): Map<number, { line: number } | { file: string }> {
+    const out = new Map<number, { line: number } | { file: string }>();
+    if (!look) return out;
+    const rows = this.db
+      .prepare(
+        'SELECT s.sample_index AS i, s.line, f.path FROM samples s JOIN files f ON f.id = s.file_id WHERE s.model_id = ? AND s.problem_id = ?',
+      )
+      .all(mid, pid) as { i: number; line: number; path: string }[];
+    for (const x of rows) if (!out.has(x.i)) out.set(x.i, x.path === rel ? { line: x.line } : { file: x.path });
+    return out;
+  }
+
   private modelId(run: string, record: ProblemRecord): number {
     const key = modelKey(run, record.model.name, record.model.revision);
     let id = this.models.get(key);
@@ -969,6 +991,11 @@ class SampleWriter {
         where?: string;
         /** A per-problem record of a seed shard: its sample indices are shifted by this (after the samples already indexed). */
         offset?: number;
+        /**
+         * Per-sample records that give their sample index (mapping `fields.sampleIndex`): every index
+         * taken for this (model, problem), and where (a line of this file, or the other file holding it).
+         */
+        taken?: Map<number, { line: number } | { file: string }>;
       }
     >();
     const otherFile = new Map<string, string | null>();
@@ -1218,12 +1245,17 @@ class SampleWriter {
           other = (this.otherFileHas.pluck().get({ m: mid, p: pid, f: fileId }) as string | undefined) ?? null;
           otherFile.set(pairKey, other);
         }
-        // one-sample-per-line formats never give a record without samples
-        const perProblemRecord = r.samples.length === 0 || r.samples.some((s) => s.sampleIndex !== undefined);
+        // one-sample-per-line formats never give a record without samples; a mapping's per-sample record
+        // is one sample even when it gives the sample's index (trial 5 finding 1)
+        const perProblemRecord =
+          !r.perSample && (r.samples.length === 0 || r.samples.some((s) => s.sampleIndex !== undefined));
+        const ownIndex = r.perSample === true && r.samples.some((s) => s.sampleIndex !== undefined);
         let state = seen.get(pairKey);
         // A per-problem record of a problem a seed shard of this file already has (`test_qwen.jsonl` and
-        // `test_qwen_seed1.jsonl`): merged as more samples below, not skipped as a duplicate.
-        const shard = other !== null && perProblemRecord && r.samples.length > 0 && isSeedShard(a.rel, other);
+        // `test_qwen_seed1.jsonl`), or a per-sample record with its own index in such a shard: merged as
+        // more samples below (indices shifted after those indexed), not skipped as a duplicate.
+        const shard =
+          other !== null && (perProblemRecord || ownIndex) && r.samples.length > 0 && isSeedShard(a.rel, other);
         let mergedNow = false;
         if (other !== null && perProblemRecord && !shard) {
           diag(
@@ -1283,6 +1315,22 @@ class SampleWriter {
             state.offset !== undefined && s.sampleIndex !== undefined
               ? state.offset + s.sampleIndex
               : (s.sampleIndex ?? state.next);
+          if (ownIndex || state.taken) {
+            const taken = (state.taken ??= this.takenIndices(mid, pid, a.rel, other !== null || state.next > 0));
+            const first = taken.get(index);
+            if (first !== undefined) {
+              const what = `duplicate sample index ${s.sampleIndex ?? index} of problem ${JSON.stringify(r.problemId)}`;
+              diag(
+                r.line,
+                'warning',
+                'file' in first
+                  ? `${what} for model ${r.model.name}: already indexed from ${first.file}; skipped`
+                  : `${what} (first at line ${first.line}); skipped`,
+              );
+              continue;
+            }
+            taken.set(index, { line: r.line });
+          }
           state.next = Math.max(state.next, index + 1);
           const { lastInsertRowid } = this.insertSample.run(
             fileId,

@@ -1168,6 +1168,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       level: P.level ? toLevel(rv.level) : null,
       ...(P.subject ? { subject: toStr(rv.subject) } : {}),
       ...(infoOnly ? { role: 'info' as const } : {}),
+      ...(spec.records === 'per-sample' && !infoOnly && !scoresOnly ? { perSample: true } : {}),
       ...(attached ? { role: 'scores' as const, scores: attached as (NamedScore & { sampleIndex: number })[] } : {}),
       samples,
     };

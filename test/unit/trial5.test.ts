@@ -1,0 +1,190 @@
+/**
+ * Regressions of the fresh-user trial 5 (readers and indexing: findings 1, 2, 4, 6, 7, 8, 9, 11a/e/f/g).
+ * Each folder is built here after /work/trial5-scratch, indexed into real SQLite; the right values are
+ * worked out by hand in the comments.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { indexFolder } from '../../src/core/index/indexer';
+import { TraceIndex } from '../../src/core/index/traceIndex';
+import { mulberry32 } from '../../src/core/metrics/bootstrap';
+import { tempDir } from './helpers';
+
+function put(dir: string, rel: string, lines: unknown[]): void {
+  mkdirSync(join(dir, ...rel.split('/').slice(0, -1)), { recursive: true });
+  writeFileSync(join(dir, ...rel.split('/')), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+}
+
+function putMapping(dir: string, mapping: unknown, rel = 'trace-inspector.mapping.json'): void {
+  mkdirSync(join(dir, ...rel.split('/').slice(0, -1)), { recursive: true });
+  writeFileSync(join(dir, ...rel.split('/')), JSON.stringify(mapping));
+}
+
+/** The trial's sidx/ mapping: per-sample records, problem `pid`, sample index `sid`, verdict `ok`. */
+const SIDX_MAPPING = {
+  files: ['*.jsonl'],
+  records: 'per-sample',
+  fields: { problemId: 'pid', sampleIndex: 'sid', text: 'out', correct: 'ok' },
+  model: 'rl',
+};
+
+const rec = (pid: number, sid: number, ok: boolean) => ({ pid, sid, out: `p${pid} s${sid}`, ok });
+
+/** (problem id, sample index, verdict) of every indexed sample, sorted. */
+function indexed(index: TraceIndex): string[] {
+  return (
+    index.db
+      .prepare(
+        `SELECT p.problem_id AS p, s.sample_index AS i, s.correct AS c FROM samples s JOIN problems p ON p.id = s.problem_id
+         ORDER BY p.problem_id, s.sample_index`,
+      )
+      .all() as { p: string; i: number; c: number }[]
+  ).map((r) => `${r.p}/${r.i}=${r.c}`);
+}
+
+const messages = (index: TraceIndex) =>
+  index.diagnostics().map((d) => `${d.file}:${d.line}: ${d.severity}: ${d.message}`);
+
+describe('trial 5 finding 1: per-sample mapping records with fields.sampleIndex are all samples', () => {
+  test('in order (the trial sidx/ folder): 2 problems x 3 samples, one correct each', async () => {
+    const dir = tempDir('t5a-sidx-');
+    putMapping(dir, SIDX_MAPPING);
+    put(dir, 'rl.jsonl', [
+      rec(0, 0, true),
+      rec(0, 1, false),
+      rec(0, 2, false),
+      rec(1, 0, true),
+      rec(1, 1, false),
+      rec(1, 2, false),
+    ]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    assert.deepEqual(indexed(index), ['0/0=1', '0/1=0', '0/2=0', '1/0=1', '1/1=0', '1/2=0']);
+    // per problem n = 3, c = 1: pass@1 = 1/3 each
+    assert.deepEqual(
+      index.allStats().map((s) => [s.n, s.c]),
+      [
+        [3, 1],
+        [3, 1],
+      ],
+    );
+    assert.deepEqual(
+      messages(index).filter((m) => /duplicate/.test(m)),
+      [],
+    );
+    index.close();
+  });
+
+  test('out of order and interleaved problems: each sample at its own index', async () => {
+    const dir = tempDir('t5a-sidx-order-');
+    putMapping(dir, SIDX_MAPPING);
+    put(dir, 'rl.jsonl', [
+      rec(1, 2, true),
+      rec(0, 1, false),
+      rec(1, 0, false),
+      rec(0, 2, true),
+      rec(0, 0, false),
+      rec(1, 1, false),
+    ]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    assert.deepEqual(indexed(index), ['0/0=0', '0/1=0', '0/2=1', '1/0=0', '1/1=0', '1/2=1']);
+    assert.deepEqual(
+      messages(index).filter((m) => /duplicate|skipped/.test(m)),
+      [],
+    );
+    index.close();
+  });
+
+  test('split across seed shards: the second shard numbered after the first; split parts keep their indices', async () => {
+    const dir = tempDir('t5a-sidx-shards-');
+    putMapping(dir, { ...SIDX_MAPPING, files: ['**/*.jsonl'] });
+    // seed shards restart at 0: 2 + 2 samples of problem 0 -> indices 0, 1 and 2, 3
+    put(dir, 'shards/rl_seed0.jsonl', [rec(0, 0, true), rec(0, 1, false)]);
+    put(dir, 'shards/rl_seed1.jsonl', [rec(0, 1, true), rec(0, 0, false)]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, join(dir));
+    // model rl (one run folder: shards): sample 0 of seed1 -> 2 + 0 = 2, sample 1 -> 3
+    assert.deepEqual(indexed(index), ['0/0=1', '0/1=0', '0/2=0', '0/3=1']);
+    assert.ok(messages(index).some((m) => /rl_seed1\.jsonl:0: info: records \(this file is a seed shard/.test(m)));
+    index.close();
+
+    // parts that are not seed shards but split the indices (0, 1 | 2): 3 samples at their indices
+    const dir2 = tempDir('t5a-sidx-parts-');
+    putMapping(dir2, SIDX_MAPPING);
+    put(dir2, 'part-a.jsonl', [rec(0, 0, true), rec(0, 1, false)]);
+    put(dir2, 'part-b.jsonl', [rec(0, 2, true)]);
+    const index2 = TraceIndex.open(':memory:');
+    await indexFolder(index2, dir2);
+    assert.deepEqual(indexed(index2), ['0/0=1', '0/1=0', '0/2=1']);
+    index2.close();
+  });
+
+  test('a repeated sample index: named as a duplicate sample index, not a duplicate problem id', async () => {
+    const dir = tempDir('t5a-sidx-dup-');
+    putMapping(dir, SIDX_MAPPING);
+    put(dir, 'rl.jsonl', [rec(0, 0, true), rec(0, 1, false), rec(0, 1, true), rec(1, 0, false)]);
+    put(dir, 'rl2.jsonl', [rec(1, 0, true), rec(1, 1, true)]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    // rl.jsonl line 3 repeats index 1 of problem 0 (the first kept); rl2.jsonl line 1 repeats index 0 of problem 1
+    assert.deepEqual(indexed(index), ['0/0=1', '0/1=0', '1/0=0', '1/1=1']);
+    const dups = messages(index).filter((m) => /duplicate/.test(m));
+    assert.deepEqual(dups, [
+      'rl.jsonl:3: warning: duplicate sample index 1 of problem "0" (first at line 2); skipped',
+      'rl2.jsonl:1: warning: duplicate sample index 0 of problem "1" for model rl: already indexed from rl.jsonl; skipped',
+    ]);
+    index.close();
+  });
+});
+
+describe('trial 5 finding 1: conservation of per-sample mapping folders', () => {
+  /**
+   * Generated per-sample folders (seeded): problems with 1..4 samples in shuffled order, some records
+   * repeated (same problem and sample index, so a duplicate), some with the sample index left out (the
+   * indexer numbers those), split over one or two files. Law: records written = samples indexed +
+   * samples named as skipped in the diagnostics (counting "and N more like this" summaries).
+   */
+  for (const seed of [1, 2, 3, 4, 5]) {
+    test(`seed ${seed}`, async () => {
+      const rnd = mulberry32(seed);
+      const dir = tempDir(`t5a-conserve-${seed}-`);
+      putMapping(dir, SIDX_MAPPING);
+      const lines: Record<string, unknown>[] = [];
+      let dupsWritten = 0;
+      for (let p = 0; p < 30; p++) {
+        const n = 1 + Math.floor(rnd() * 4);
+        for (let i = 0; i < n; i++) {
+          const r: Record<string, unknown> = rec(p, i, rnd() < 0.5);
+          lines.push(r);
+          if (rnd() < 0.15) {
+            lines.push({ ...r, ok: !r.ok });
+            dupsWritten++;
+          }
+        }
+      }
+      // shuffle (Fisher-Yates), then split in two files at a random point
+      for (let i = lines.length - 1; i > 0; i--) {
+        const j = Math.floor(rnd() * (i + 1));
+        [lines[i], lines[j]] = [lines[j], lines[i]];
+      }
+      const cut = Math.floor(rnd() * lines.length);
+      put(dir, 'a.jsonl', lines.slice(0, cut));
+      put(dir, 'b.jsonl', lines.slice(cut));
+      const index = TraceIndex.open(':memory:');
+      await indexFolder(index, dir);
+      const samples = index.db.prepare('SELECT count(*) FROM samples').pluck().get() as number;
+      let named = 0;
+      for (const d of index.diagnostics()) {
+        if (!/skipped$/.test(d.message)) continue;
+        const more = /^and (\d+) more like this/.exec(d.message);
+        named += more ? Number(more[1]) : 1;
+      }
+      assert.equal(samples + named, lines.length);
+      assert.equal(named, dupsWritten);
+      index.close();
+    });
+  }
+});
