@@ -5,6 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
@@ -187,4 +188,72 @@ describe('trial 5 finding 1: conservation of per-sample mapping folders', () => 
       index.close();
     });
   }
+});
+
+describe('trial 5 finding 2: compressed files and archives are never skipped silently', () => {
+  const QWEN = { idx: 0, question: 'q0', gt: '1', code: ['\\boxed{1}'], score: [true], pred: ['1'] };
+  const SUFFIXES: [string, string][] = [
+    ['test_qwen.jsonl.gz', 'compressed (gzip): not read; decompress it: gunzip -k test_qwen.jsonl.gz'],
+    ['res.json.gz', 'compressed (gzip): not read; decompress it: gunzip -k res.json.gz'],
+    [
+      'samples.jsonl_results.jsonl.gz',
+      'compressed (gzip): not read; decompress it: gunzip -k samples.jsonl_results.jsonl.gz',
+    ],
+    ['log.eval.gz', 'compressed (gzip): not read; decompress it: gunzip -k log.eval.gz'],
+    ['OUT.JSONL.GZ', 'compressed (gzip): not read; decompress it: gunzip -k OUT.JSONL.GZ'],
+    ['a.jsonl.zst', 'compressed (zstd): not read; decompress it: unzstd a.jsonl.zst'],
+    ['a.jsonl.bz2', 'compressed (bzip2): not read; decompress it: bunzip2 -k a.jsonl.bz2'],
+    ['a.jsonl.xz', 'compressed (xz): not read; decompress it: unxz -k a.jsonl.xz'],
+    ['run.tar', 'archive (tar): not read; extract it: tar -xf run.tar'],
+    ['run.tar.gz', 'archive (tar, gzip): not read; extract it: tar -xzf run.tar.gz'],
+    ['run.tgz', 'archive (tar, gzip): not read; extract it: tar -xzf run.tgz'],
+    ['run.zip', 'archive (zip): not read; extract it: unzip run.zip'],
+    ["it's here.jsonl.gz", "compressed (gzip): not read; decompress it: gunzip -k 'it'\\''s here.jsonl.gz'"],
+  ];
+
+  test('one info per compressed file or archive, the readable file beside it still read', async () => {
+    const dir = tempDir('t5a-gz-');
+    put(dir, 'step_100/test_qwen.jsonl', [QWEN]);
+    // the bytes do not matter: the name says compressed (a real gzip of a results file here)
+    const { gzipSync } = await import('node:zlib');
+    for (const [name] of SUFFIXES) writeFileSync(join(dir, 'step_100', name), gzipSync(`${JSON.stringify(QWEN)}\n`));
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    assert.equal(index.db.prepare('SELECT count(*) FROM samples').pluck().get(), 1);
+    const infos = index
+      .diagnostics()
+      .filter((d) => d.file !== 'step_100/test_qwen.jsonl')
+      .map((d) => `${d.file}:${d.line}: ${d.severity}: ${d.message}`)
+      .sort();
+    const want = SUFFIXES.map(([name, msg]) => `step_100/${name}:0: info: ${msg}, then index the folder again`).sort();
+    assert.deepEqual(infos, want);
+    // a forced format does not read them either
+    const forced = TraceIndex.open(':memory:');
+    await indexFolder(forced, dir, { format: 'qwen-math' });
+    assert.equal(forced.db.prepare('SELECT count(*) FROM samples').pluck().get(), 1);
+    assert.equal(forced.diagnostics().filter((d) => /^compressed|^archive/.test(d.message)).length, SUFFIXES.length);
+    forced.close();
+    index.close();
+  });
+
+  test('the CLI shows the info in the table and in the JSON diagnostics', () => {
+    const dir = tempDir('t5a-gz-cli-');
+    put(dir, 'm/test_qwen.jsonl', [QWEN]);
+    writeFileSync(join(dir, 'm', 'test_more.jsonl.gz'), 'not really gzip');
+    const run = (...extra: string[]) =>
+      execFileSync(
+        process.execPath,
+        [join(process.cwd(), 'dist', 'cli.js'), 'report', dir, '--db', join(tempDir('t5a-db-'), 'i.db'), ...extra],
+        { encoding: 'utf8' },
+      );
+    const msg = 'compressed (gzip): not read; decompress it: gunzip -k test_more.jsonl.gz, then index the folder again';
+    assert.ok(run('--replicates', '100').includes(`m/test_more.jsonl.gz: info: ${msg}`));
+    const json = JSON.parse(run('--replicates', '100', '--format', 'json')) as {
+      diagnostics: { file: string; severity: string; message: string }[];
+    };
+    assert.deepEqual(
+      json.diagnostics.filter((d) => d.file === 'm/test_more.jsonl.gz').map((d) => [d.severity, d.message]),
+      [['info', msg]],
+    );
+  });
 });

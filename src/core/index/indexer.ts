@@ -3,7 +3,14 @@ import { type Stats, promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import type { Diagnostic, FormatId, NamedScore, ProblemRecord } from '../model';
-import { type ReaderOptions, detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
+import {
+  type ReaderOptions,
+  compressedFileMessage,
+  detectFile,
+  isNonResultFile,
+  listCandidateFiles,
+  readFile,
+} from '../readers';
 import { mappingFileDiagnostics, unmatchedMappingGlobs } from '../readers/mapping';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { searchText } from '../search';
@@ -257,7 +264,8 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         continue;
       }
       // A forced format still leaves out the folders' own summaries and configs.
-      let format: FormatId | null = options.format && !isNonResultFile(rel) ? options.format : null;
+      let format: FormatId | null =
+        options.format && !isNonResultFile(rel) && compressedFileMessage(rel) === null ? options.format : null;
       if (!format) {
         let detection: Awaited<ReturnType<typeof detectFile>>;
         try {
