@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { mulberry32 } from '../../src/core/metrics/bootstrap';
+import { decimalString, toCorrect } from '../../src/core/readers/util';
 import { tempDir } from './helpers';
 
 function put(dir: string, rel: string, lines: unknown[]): void {
@@ -256,4 +257,121 @@ describe('trial 5 finding 2: compressed files and archives are never skipped sil
       [['info', msg]],
     );
   });
+});
+
+describe('trial 5 finding 4: verdict strings as str(float) writes them ("1.0", "0.0") are verdicts in every reader', () => {
+  test('decimalString and toCorrect: the spellings of 1 and 0 are verdicts, other numbers are not', () => {
+    const cases: [unknown, number | null, boolean | null][] = [
+      ['1.0', 1, true],
+      ['0.0', 0, false],
+      ['1.', 1, true],
+      ['0.00', 0, false],
+      [' 1 ', 1, true],
+      ['+1.000', 1, true],
+      ['-0', -0, false],
+      ['1e0', 1, true],
+      ['True', null, true],
+      ['FALSE', null, false],
+      ['0.5', 0.5, null],
+      ['.5', 0.5, null],
+      ['2', 2, null],
+      ['0x1', null, null],
+      ['Infinity', null, null],
+      ['', null, null],
+      ['1/1', null, null],
+      [1, null, true],
+    ];
+    for (const [v, n, c] of cases) {
+      assert.equal(decimalString(v), n, `decimalString(${JSON.stringify(v)})`);
+      assert.equal(toCorrect(v).value, c, `toCorrect(${JSON.stringify(v)})`);
+    }
+  });
+
+  // seven spellings, as verdicts: 1 0 1 1 0 1 0 (4 correct of 7)
+  const SPELT = ['1.0', '0.0', '1.', ' 1 ', '0.00', 'True', 'FALSE'];
+  const WANT = [1, 0, 1, 1, 0, 1, 0];
+  const verdictsOf = (index: TraceIndex) =>
+    (
+      index.db.prepare('SELECT correct FROM samples ORDER BY line, sample_index').pluck().all() as (number | null)[]
+    ).map((x) => x);
+
+  /** One folder per reader, the seven spellings as the correctness values of one problem's samples. */
+  const folders: Record<string, (dir: string, values: unknown[]) => void> = {
+    'qwen-math': (dir, values) =>
+      put(dir, 'm/test_qwen.jsonl', [
+        {
+          idx: 0,
+          question: 'q',
+          gt: '1',
+          code: values.map((_, i) => `t${i}`),
+          pred: values.map(() => '1'),
+          score: values,
+        },
+      ]),
+    rollouts: (dir, values) =>
+      put(dir, 'm/rollouts.jsonl', [
+        {
+          qid: 0,
+          question: 'q',
+          gold: '1',
+          model_name: 'm',
+          rollouts: values.map((v, i) => ({ rollout: i, text: `t${i}`, correct: v })),
+        },
+      ]),
+    flat: (dir, values) =>
+      put(
+        dir,
+        'm/samples.jsonl_results.jsonl',
+        values.map((v, i) => ({ task_id: 'HumanEval/0', completion: `t${i}`, passed: v })),
+      ),
+    mapping: (dir, values) => {
+      putMapping(dir, {
+        files: ['*.jsonl'],
+        records: 'per-sample',
+        fields: { problemId: 'pid', text: 'out', correct: 'ok' },
+        model: 'm',
+      });
+      put(
+        dir,
+        'm.jsonl',
+        values.map((v, i) => ({ pid: 0, out: `t${i}`, ok: v })),
+      );
+    },
+  };
+
+  for (const [reader, write] of Object.entries(folders)) {
+    test(`${reader}: "1.0", "0.0", "1.", " 1 ", "0.00", "True", "FALSE" read as verdicts, one warning`, async () => {
+      const dir = tempDir(`t5a-spelt-${reader}-`);
+      write(dir, SPELT);
+      const index = TraceIndex.open(':memory:');
+      await indexFolder(index, dir);
+      assert.deepEqual(verdictsOf(index), WANT);
+      const d = index.diagnostics();
+      assert.equal(
+        d.filter((x) => / values are strings; read as verdicts \("1.0" here as correct;/.test(x.message)).length,
+        1,
+      );
+      assert.deepEqual(
+        d.filter((x) => x.severity !== 'info' && !/values are strings/.test(x.message)).map((x) => x.message),
+        [],
+      );
+      index.close();
+    });
+
+    test(`${reader}: "0.5" among them is a score, never a verdict: the file's numeric values are ungraded`, async () => {
+      const dir = tempDir(`t5a-half-${reader}-`);
+      write(dir, ['1.0', '0.5', '0.0', '1.00']);
+      const index = TraceIndex.open(':memory:');
+      await indexFolder(index, dir);
+      // "1.0", "0.0" and "1.00" are numbers of a file that holds scores (0.5): none is a verdict
+      assert.deepEqual(verdictsOf(index), [null, null, null, null]);
+      assert.ok(index.diagnostics().some((x) => /values are scores, not verdicts \(.*e\.g\. 0\.5\)/.test(x.message)));
+      index.close();
+      // with a threshold they are verdicts again: >= 0.5 correct
+      const t = TraceIndex.open(':memory:');
+      await indexFolder(t, dir, { readerOptions: { correctThreshold: 0.5 } });
+      assert.deepEqual(verdictsOf(t), [1, 1, 0, 1]);
+      t.close();
+    });
+  }
 });

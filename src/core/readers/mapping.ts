@@ -28,6 +28,7 @@ import type { Reader, ReaderContext } from './types';
 import {
   OncePerFile,
   VerdictReader,
+  floatString,
   withExactIntegers,
   toCorrect,
   checkAbort,
@@ -618,7 +619,7 @@ function correctRule(spec: MappingSpec, c: CompiledMapping, mappingRelPath: stri
     };
   }
   return {
-    accepted: `true/false, 1/0, or the strings "true"/"false", "1"/"0", "yes"/"no", "correct"/"incorrect", "C"/"I" (for other values set correctValues, correctPattern or correctThreshold in ${mappingRelPath})`,
+    accepted: `true/false, 1/0, or the strings "true"/"false", "1"/"0" ("1.0"/"0.0"), "yes"/"no", "correct"/"incorrect", "C"/"I" (for other values set correctValues, correctPattern or correctThreshold in ${mappingRelPath})`,
     read(v) {
       const r = toCorrect(v);
       return { value: r.value, kind: r.kind === 'invalid' ? 'invalid' : r.kind === 'string' ? 'string' : 'ok' };
@@ -779,7 +780,15 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   let firstSampleElement: unknown;
 
   const correctOf = (v: unknown, line: number, what: string, out: ReadEvent[]): boolean | null => {
-    if (defaultRule && typeof v === 'number' && Number.isFinite(v)) return verdicts.read(v, line).value;
+    if (defaultRule && ((typeof v === 'number' && Number.isFinite(v)) || floatString(v) !== null)) {
+      // numbers and float strings ("1.0", "0.5") alike: verdicts 0/1 unless the file holds scores
+      const r = verdicts.read(v, line);
+      if (r.kind === 'string') {
+        const w = once.warn(ctx, 'string-correct', line, stringVerdictWarning(src('correct'), v, r.value));
+        if (w) out.push(w);
+      }
+      return r.value;
+    }
     const r = rule.read(v);
     if (!defaultRule && r.value !== null) {
       ruleTally.read++;
