@@ -8,10 +8,12 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { indexFolder } from '../../src/core/index/indexer';
+import { indexFolder, isSeedShard } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { mulberry32 } from '../../src/core/metrics/bootstrap';
-import { decimalString, toCorrect } from '../../src/core/readers/util';
+import { flatModelName } from '../../src/core/readers/flat';
+import { decimalString, fileStep, toCorrect } from '../../src/core/readers/util';
+import { problemTextKey } from '../../src/core/text';
 import { tempDir } from './helpers';
 
 function put(dir: string, rel: string, lines: unknown[]): void {
@@ -374,4 +376,113 @@ describe('trial 5 finding 4: verdict strings as str(float) writes them ("1.0", "
       t.close();
     });
   }
+});
+
+/** (model label, problem, n, c) of every stat row, sorted. */
+function statsByModel(index: TraceIndex): string[] {
+  return (
+    index.db
+      .prepare(
+        `SELECT m.name || coalesce('@' || m.revision, '') AS model, p.problem_id AS p, s.n, s.c FROM stats s
+         JOIN models m ON m.id = s.model_id JOIN problems p ON p.id = s.problem_id ORDER BY model, p.problem_id`,
+      )
+      .all() as { model: string; p: string; n: number; c: number }[]
+  ).map((r) => `${r.model} ${r.p} ${r.n}/${r.c}`);
+}
+
+describe('trial 5 finding 6: files of one model named by training steps are checkpoints, not seed shards', () => {
+  const verlLine = (p: number, ok: boolean) => ({
+    input: `Problem ${p}`,
+    output: `w ${ok}`,
+    gts: '0',
+    score: ok ? 1.0 : 0.0,
+  });
+  const MAP = {
+    files: ['**/*.jsonl'],
+    records: 'per-sample',
+    model: 'grpo',
+    fields: { question: 'input', text: 'output', referenceAnswer: 'gts', correct: 'score' },
+  };
+  const NAMES: [string, string, string][] = [
+    ['0.jsonl', '100.jsonl', 'step-'],
+    ['global_step_100.jsonl', 'global_step_200.jsonl', 'step-'],
+    ['step-100.jsonl', 'step-200.jsonl', 'step-'],
+    ['val_step100.jsonl', 'val_step200.jsonl', 'step-'],
+    ['checkpoint_500.jsonl', 'checkpoint_1000.jsonl', 'step-'],
+  ];
+  for (const [a, b] of NAMES) {
+    test(`mapping naming one model: ${a} and ${b} are two checkpoints`, async () => {
+      const dir = tempDir('t5a-verl-');
+      putMapping(dir, MAP);
+      // step a: problem 0 has 1 of 2 correct; step b: 2 of 2
+      put(dir, `val_generations/${a}`, [verlLine(0, true), verlLine(0, false)]);
+      put(dir, `val_generations/${b}`, [verlLine(0, true), verlLine(0, true)]);
+      const index = TraceIndex.open(':memory:');
+      await indexFolder(index, dir);
+      const [sa, sb] = [a, b].map((f) => fileStep(f));
+      assert.notEqual(sa, null);
+      assert.notEqual(sa, sb);
+      const key = problemTextKey('Problem 0');
+      assert.deepEqual(statsByModel(index), [`grpo@${sa} ${key} 2/1`, `grpo@${sb} ${key} 2/2`].sort());
+      assert.deepEqual(
+        index.diagnostics().filter((d) => /seed shard/.test(d.message)),
+        [],
+      );
+      index.close();
+    });
+  }
+
+  test('the model named by the data: merged as before, but a warning names the steps', async () => {
+    const dir = tempDir('t5a-verl-data-');
+    putMapping(dir, { ...MAP, model: undefined, fields: { ...MAP.fields, model: 'who' } });
+    put(dir, 'val_generations/0.jsonl', [{ ...verlLine(0, true), who: 'grpo' }]);
+    put(dir, 'val_generations/100.jsonl', [{ ...verlLine(0, false), who: 'grpo' }]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    assert.deepEqual(statsByModel(index), [`grpo ${problemTextKey('Problem 0')} 2/1`]);
+    const w = index.diagnostics().filter((d) => d.severity === 'warning');
+    assert.equal(w.length, 1);
+    assert.equal(w[0].file, 'val_generations/100.jsonl');
+    assert.match(
+      w[0].message,
+      /val_generations\/0\.jsonl hold samples of the same model .* different training steps \(step-100, step-0\): checkpoints, not seed shards/,
+    );
+    index.close();
+  });
+
+  test('isSeedShard: step numbers are not seeds; seeds are', () => {
+    assert.equal(isSeedShard('v/0.jsonl', 'v/100.jsonl'), false);
+    assert.equal(isSeedShard('v/global_step_100.jsonl', 'v/global_step_200.jsonl'), false);
+    assert.equal(isSeedShard('v/step-100.jsonl', 'v/step-200.jsonl'), false);
+    assert.equal(isSeedShard('v/samples_seed0.jsonl_results.jsonl', 'v/samples_seed1.jsonl_results.jsonl'), true);
+    assert.equal(isSeedShard('v/test_qwen_seed0_t1.0.jsonl', 'v/test_qwen_seed1_t1.0.jsonl'), true);
+  });
+});
+
+describe('trial 5 finding 7: HumanEval seed shards in one model folder are one model', () => {
+  const he = (task: number, passed: boolean) => ({ task_id: `HumanEval/${task}`, completion: `c${passed}`, passed });
+  const PAIRS: [string, string][] = [
+    ['samples_seed0.jsonl_results.jsonl', 'samples_seed1.jsonl_results.jsonl'],
+    ['samples_seed_0.jsonl_results.jsonl', 'samples_seed_1.jsonl_results.jsonl'],
+    ['samples-seed0_results.jsonl', 'samples-seed1_results.jsonl'],
+    ['samples.Seed0.jsonl', 'samples.Seed1.jsonl'],
+  ];
+  for (const [a, b] of PAIRS) {
+    test(`${a} + ${b}: model "samples", n = 2 + 2`, async () => {
+      const dir = tempDir('t5a-flatseeds-');
+      put(dir, `codellama/${a}`, [he(0, true), he(0, false), he(1, false), he(1, false)]);
+      put(dir, `codellama/${b}`, [he(0, true), he(0, true), he(1, true), he(1, false)]);
+      const index = TraceIndex.open(':memory:');
+      await indexFolder(index, dir);
+      // problem 0: T F + T T = 4/3; problem 1: F F + T F = 4/1
+      assert.deepEqual(statsByModel(index), ['samples HumanEval/0 4/3', 'samples HumanEval/1 4/1']);
+      assert.equal(index.models().length, 1);
+      index.close();
+    });
+  }
+  test('flatModelName keeps a name that is only a seed, and other numbers', () => {
+    assert.equal(flatModelName('x/seed1.jsonl'), 'seed1');
+    assert.equal(flatModelName('x/codegen-6b_results.jsonl'), 'codegen-6b');
+    assert.equal(flatModelName('x/run_seed12.jsonl_results.jsonl'), 'run');
+  });
 });

@@ -12,6 +12,7 @@ import {
   readFile,
 } from '../readers';
 import { mappingFileDiagnostics, unmatchedMappingGlobs } from '../readers/mapping';
+import { fileStep } from '../readers/util';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { searchText } from '../search';
 import { codePoints, contentHash } from '../text';
@@ -1113,6 +1114,15 @@ class SampleWriter {
         reportUngraded();
         if (merged.problems > 0) {
           const from = [...merged.from].sort();
+          // files named by different training steps are checkpoints, not seed shards (trial 5 finding 6)
+          const step = fileStep(a.rel);
+          const steps = [...new Set([step, ...from.map((f) => fileStep(f))])];
+          if (step !== null && steps.length > 1)
+            diag(
+              0,
+              'warning',
+              `this file and ${from.slice(0, 3).join(', ')}${from.length > 3 ? ', ...' : ''} hold samples of the same model and problems but their names give different training steps (${steps.map((x) => x ?? 'none').join(', ')}): checkpoints, not seed shards, yet merged into one model below; give each step its own model (fields.model or fields.revision in the mapping, or one mapping "model" per step's folder)`,
+            );
           diag(
             0,
             'info',

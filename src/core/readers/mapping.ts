@@ -35,6 +35,7 @@ import {
   clip,
   diag,
   fileStem,
+  fileStep,
   isEvent,
   isObject,
   readJsonDocument,
@@ -738,6 +739,10 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   const stats = new PathStats();
   const rule = correctRule(spec, c, m.mappingRelPath);
   const defaultModel = spec.model ?? fileStem(ctx.relPath);
+  // One model named by the mapping over files named by a training step (verl's val_generations/100.jsonl):
+  // each step is its own revision (`model@step-100`), a checkpoint, never merged with the other steps as
+  // seed shards (trial 5 finding 6). A model named by the file already differs per file.
+  const namedModelStep = spec.model ? fileStep(ctx.relPath) : null;
   // Numbers under the default verdict rule: 0/1 are verdicts until the file shows another number (a
   // partial reward, a rating): then its numeric values are scores, ungraded unless a threshold is given
   // to the indexer (VerdictReader). The mapping's own correctValues / correctPattern / correctThreshold win.
@@ -1162,7 +1167,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       ? { name: modelName, revision, source: 'data' }
       : scoresOnly && !spec.model
         ? { name: '', revision, source: 'path' }
-        : { name: defaultModel, revision, source: spec.model ? 'data' : 'path' };
+        : { name: defaultModel, revision: revision ?? namedModelStep, source: spec.model ? 'data' : 'path' };
     samplesRead += samples.length;
     if (attached) scoresRead += attached.length;
     if (infoOnly) infosRead++;

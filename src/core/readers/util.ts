@@ -419,6 +419,22 @@ export function fileStem(relPath: string): string {
   return dot > 0 ? base.slice(0, dot) : base;
 }
 
+/**
+ * The training step a file's name gives, as a revision (`step-100`), or null: a stem of digits only
+ * (verl's `val_generations/100.jsonl`) or a step word and number in the stem (`global_step_100.jsonl`,
+ * `step-100.jsonl`, `checkpoint_500.jsonl`, `val_step100.jsonl`; the words of series.ts
+ * `DEFAULT_STEP_PATTERN`). Files of one model that differ by it are checkpoints, not seed shards
+ * (trial 5 finding 6).
+ */
+export function fileStep(relPath: string): string | null {
+  const stem = fileStem(relPath);
+  if (/^\d+$/.test(stem)) return `step-${Number(stem)}`;
+  const m = /(?<![a-z0-9])(?:global[_-]?step|steps?|checkpoint|ckpt|iter(?:ation)?)[-_=.]?(\d+)(?![a-z0-9])/i.exec(
+    stem,
+  );
+  return m ? `step-${Number(m[1])}` : null;
+}
+
 /** Directory segments of a relative POSIX path (`a/b/c.jsonl` -> `['a', 'b']`). */
 export function dirSegments(relPath: string): string[] {
   const dir = path.posix.dirname(relPath);
