@@ -486,3 +486,32 @@ describe('trial 5 finding 7: HumanEval seed shards in one model folder are one m
     assert.equal(flatModelName('x/run_seed12.jsonl_results.jsonl'), 'run');
   });
 });
+
+describe('trial 5 finding 9: a path with [*] but no "$" hints at its $-form', () => {
+  const doc = (id: number) => ({ doc_id: id, doc: { question: `q${id}` }, target: '1', resps: [['a'], ['b']] });
+  const CASES: [string, string | null][] = [
+    ['resps[*][0]', '$.resps[*][0]'],
+    ['[resps][*]', null], // not a path that matches in its $-form either: no hint
+    ['resps[0][0]', '$.resps[0][0]'],
+  ];
+  for (const [path, want] of CASES) {
+    test(`fields.text '${path}'`, async () => {
+      const dir = tempDir('t5a-dollar-');
+      putMapping(dir, {
+        files: ['*.jsonl'],
+        records: 'per-problem',
+        model: 'm',
+        fields: { problemId: 'doc_id', question: 'doc.question', text: path },
+      });
+      put(dir, 'samples_gsm8k.jsonl', [doc(0), doc(1)]);
+      const index = TraceIndex.open(':memory:');
+      await indexFolder(index, dir);
+      const miss = index
+        .diagnostics()
+        .filter((d) => d.file === 'trace-inspector.mapping.json' && /matched nothing/.test(d.message));
+      assert.equal(miss.length, 1);
+      assert.equal(miss[0].message.includes(`did you mean "${want}"?`), want !== null, miss[0].message);
+      index.close();
+    });
+  }
+});

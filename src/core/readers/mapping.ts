@@ -628,6 +628,23 @@ function correctRule(spec: MappingSpec, c: CompiledMapping, mappingRelPath: stri
   };
 }
 
+/**
+ * A dotted path with JSONPath brackets (`resps[*][0]`) read as key names matches nothing: when the same
+ * path with `$.` in front matches something in `where` (the first record or sample), the hint
+ * `did you mean "$.resps[*][0]"?` (trial 5 finding 9); else null.
+ */
+function dollarHint(source: string, where: unknown): string | null {
+  if (source.startsWith('$') || !/[[\]*]/.test(source)) return null;
+  const jp = source.startsWith('[') ? `$${source}` : `$.${source}`;
+  try {
+    return first(compilePath(jp), where) === undefined
+      ? null
+      : `did you mean "${jp}"? a path with [ ] or * starts with "$"`;
+  } catch {
+    return null;
+  }
+}
+
 /** What a failed required field gives, for the "matched nothing" diagnostic. */
 const CONSEQUENCE: Record<FieldName | 'samples', string> = {
   problemId: 'every record is skipped',
@@ -1240,7 +1257,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       if (stats.has(field)) return;
       const name = field.replace(/^fields\./, '') as FieldName | 'samples';
       const required = name === 'problemId' || name === 'text' || name === 'samples';
-      const hint = where === undefined ? null : explainMiss(p, where);
+      const hint = where === undefined ? null : (dollarHint(source, where) ?? explainMiss(p, where));
       const whereName = where === firstSampleElement && where !== firstRecord ? 'first sample' : 'first record';
       unmatched.push(`${field} '${source}'`);
       const hintText =
