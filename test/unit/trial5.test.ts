@@ -515,3 +515,44 @@ describe('trial 5 finding 9: a path with [*] but no "$" hints at its $-form', ()
     });
   }
 });
+
+describe('trial 5 finding 8: scores that attach to no sample say what they looked for and what is indexed', () => {
+  test('scores for model "policy", samples of model "rmfile" in dataset "policy"', async () => {
+    const dir = tempDir('t5a-rm-');
+    putMapping(dir, [
+      {
+        files: ['gen/*.jsonl'],
+        records: 'per-problem',
+        model: 'rmfile',
+        dataset: 'policy',
+        fields: { problemId: 'idx', text: 'outs', correct: 'ok' },
+      },
+      {
+        files: ['rm/*.jsonl'],
+        records: 'per-problem',
+        model: 'policy',
+        dataset: 'policy',
+        fields: { problemId: 'idx' },
+        scores: [{ path: 's', scorerFromFile: '(.+)\\.jsonl' }],
+      },
+    ]);
+    put(dir, 'gen/g.jsonl', [
+      { idx: 0, outs: ['a', 'b'], ok: [true, false] },
+      { idx: 1, outs: ['c', 'd'], ok: [false, false] },
+    ]);
+    put(dir, 'rm/orm-7b.jsonl', [
+      { idx: 0, s: [0.9, 0.1] },
+      { idx: 1, s: [0.2, 0.3] },
+    ]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const w = index.diagnostics().filter((d) => /attach to no sample/.test(d.message));
+    assert.equal(w.length, 1);
+    // 4 scores (2 problems x 2 samples), none attaches: model "policy" has no samples
+    assert.match(
+      w[0].message,
+      /^4 orm-7b scores of this file attach to no sample: .*; looked for model "policy" in dataset "policy"; indexed: model "rmfile" \(dataset "policy"\); left out of every figure/,
+    );
+    index.close();
+  });
+});

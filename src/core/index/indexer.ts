@@ -435,6 +435,28 @@ async function mappingFilesChanged(
 const ATTACH_ORIGIN = `${KEY_SEP}scores`;
 
 /**
+ * What a score that attaches to no sample looked for and the nearest models and datasets indexed
+ * (trial 5 finding 8): `looked for model "policy" in dataset "math500"; indexed: model "rmfile"
+ * (dataset "policy")`. `detail` is UnattachedScores.detail of a `no-sample` group; the indexed pairs are
+ * ranked by a model or dataset equal to one looked for (either way round), at most 4 named.
+ */
+function lookedFor(db: TraceIndex['db'], detail: string): string {
+  const { model, dataset } = JSON.parse(detail) as { model: string | null; dataset: string };
+  const rows = db
+    .prepare(
+      `SELECT m.name AS name, p.dataset AS dataset FROM stats s JOIN models m ON m.id = s.model_id
+         JOIN problems p ON p.id = s.problem_id GROUP BY m.name, p.dataset
+        ORDER BY (m.name = @m) + (p.dataset = @d) + (m.name = @d) + (p.dataset = @m) DESC, m.name, p.dataset`,
+    )
+    .all({ m: model ?? '', d: dataset }) as { name: string; dataset: string }[];
+  const named = rows.slice(0, 4).map((r) => `model ${JSON.stringify(r.name)} (dataset ${JSON.stringify(r.dataset)})`);
+  const wanted = `looked for ${model === null ? 'any model' : `model ${JSON.stringify(model)}`} in dataset ${JSON.stringify(dataset)}`;
+  return rows.length === 0
+    ? `${wanted}; no sample is indexed`
+    : `${wanted}; indexed: ${named.join(', ')}${rows.length > 4 ? `, and ${rows.length - 4} more` : ''}`;
+}
+
+/**
  * Recomputes the diagnostics about named scores that attach to no sample (TraceIndex.resolveScores:
  * no sample, several models' samples, a second score of one sample by one scorer) and about problem
  * lists (listed problems without samples, indexed problems not listed). They depend on every file, so
@@ -453,7 +475,7 @@ export function refreshScoreDiagnostics(index: TraceIndex): void {
     const first = `first: ${at}, problem ${JSON.stringify(u.first.problemId)}, sample ${u.first.sampleIndex}`;
     const message =
       u.reason === 'no-sample'
-        ? `${what} attach to no sample: no indexed sample has that (dataset, problem, sample index)${u.count === 1 ? '' : ''} and model; left out of every figure (${first})`
+        ? `${what} attach to no sample: no indexed sample has that (dataset, problem, sample index)${u.count === 1 ? '' : ''} and model; ${lookedFor(db, u.detail)}; left out of every figure (${first})`
         : u.reason === 'ambiguous'
           ? `${what} match samples of several models (${u.detail}) and attach to none: name the model in the mapping ("model" or fields.model) (${first})`
           : `${what} score samples that ${u.detail} also scores as ${u.scorer}; the score from ${u.detail} is used (${first})`;
