@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder, isSeedShard } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
@@ -552,6 +552,108 @@ describe('trial 5 finding 8: scores that attach to no sample say what they looke
     assert.match(
       w[0].message,
       /^4 orm-7b scores of this file attach to no sample: .*; looked for model "policy" in dataset "policy"; indexed: model "rmfile" \(dataset "policy"\); left out of every figure/,
+    );
+    index.close();
+  });
+});
+
+/** The JSON block of docs/mapping.md after `<!-- example: name -->`. */
+function docExample(name: string): unknown {
+  const doc = readFileSync(join(process.cwd(), 'docs', 'mapping.md'), 'utf8');
+  const at = doc.indexOf(`<!-- example: ${name} -->`);
+  assert.ok(at >= 0, `docs/mapping.md has the ${name} example`);
+  const m = /```json\n([\s\S]*?)```/.exec(doc.slice(at));
+  return JSON.parse(m![1]);
+}
+
+describe('trial 5 finding 11e/f: the worked examples of docs/mapping.md index as written', () => {
+  const lmDoc = (id: number, answers: string[], target: string) => ({
+    doc_id: id,
+    doc: { question: `Q${id}`, problem: `P${id}` },
+    target,
+    resps: answers.map((a) => [`... so the answer is ${a}.`]),
+    filtered_resps: answers,
+    filter: 'strict-match',
+    exact_match: answers.filter((a) => a === target).length / answers.length,
+  });
+
+  test('lm-evaluation-harness: one doc per line, 4 repeats each; a dated re-run: one summary warning', async () => {
+    const dir = tempDir('t5a-lmeval-');
+    const m = 'my-org__qwen-grpo-step500';
+    putMapping(dir, docExample('lm-eval'), `${m}/trace-inspector.mapping.json`);
+    const gsm = [
+      lmDoc(0, ['1', '2', '1', '2'], '1'),
+      lmDoc(1, ['2', '2', '2', '3'], '2'),
+      lmDoc(2, ['5', '5', '5', '5'], '4'),
+    ];
+    put(dir, `${m}/samples_gsm8k_2025-03-01T10-00-00.123456.jsonl`, gsm);
+    put(dir, `${m}/samples_gsm8k_2025-03-02T11-30-00.654321.jsonl`, gsm);
+    put(dir, `${m}/samples_minerva_math_2025-03-01T10-00-00.123456.jsonl`, [lmDoc(0, ['x', 'y'], 'x')]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    // 3 gsm8k docs x 4 + 1 minerva doc x 2 = 14 samples, ungraded (exact_match is a mean, not mapped)
+    const rows = index.db
+      .prepare(
+        `SELECT p.dataset AS d, p.problem_id AS p, p.question AS q, count(*) AS n, group_concat(s.extracted_answer, '') AS a,
+                sum(s.correct IS NOT NULL) AS graded
+           FROM samples s JOIN problems p ON p.id = s.problem_id GROUP BY p.id ORDER BY p.dataset, p.problem_id`,
+      )
+      .all();
+    assert.deepEqual(rows, [
+      { d: 'gsm8k', p: '0', q: 'Q0', n: 4, a: '1212', graded: 0 },
+      { d: 'gsm8k', p: '1', q: 'Q1', n: 4, a: '2223', graded: 0 },
+      { d: 'gsm8k', p: '2', q: 'Q2', n: 4, a: '5555', graded: 0 },
+      { d: 'minerva_math', p: '0', q: 'P0', n: 2, a: 'xy', graded: 0 },
+    ]);
+    assert.deepEqual(
+      index.models().map((x) => x.name),
+      ['qwen-grpo-step500'],
+    );
+    // the re-run: 3 per-line warnings and one for the file naming the kept one
+    const rerun = index.diagnostics().filter((d) => d.file.includes('2025-03-02') && d.severity === 'warning');
+    assert.equal(rerun.filter((d) => /already indexed from .*; skipped$/.test(d.message)).length, 3);
+    const summary = rerun.filter((d) => d.line === 0);
+    assert.equal(summary.length, 1);
+    assert.match(
+      summary[0].message,
+      /^3 problems of this file are already indexed for the same model from my-org__qwen-grpo-step500\/samples_gsm8k_2025-03-01T10-00-00\.123456\.jsonl \(a re-run or a copy\?\)/,
+    );
+    index.close();
+  });
+
+  test('verl: val_generations/<step>.jsonl, one model named: one revision per step', async () => {
+    const dir = tempDir('t5a-verl-doc-');
+    putMapping(dir, docExample('verl'));
+    const line = (p: number, ok: number) => ({ input: `Problem ${p}`, output: `w${ok}`, gts: '0', score: ok, step: 0 });
+    put(dir, 'qwen2.5-7b-grpo/val_generations/0.jsonl', [line(0, 1), line(0, 0), line(1, 0), line(1, 0)]);
+    put(dir, 'qwen2.5-7b-grpo/val_generations/100.jsonl', [line(0, 1), line(0, 1), line(1, 1), line(1, 0)]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const [k0, k1] = [problemTextKey('Problem 0'), problemTextKey('Problem 1')];
+    assert.deepEqual(
+      statsByModel(index),
+      [
+        `qwen2.5-7b-grpo@step-0 ${k0} 2/1`,
+        `qwen2.5-7b-grpo@step-0 ${k1} 2/0`,
+        `qwen2.5-7b-grpo@step-100 ${k0} 2/2`,
+        `qwen2.5-7b-grpo@step-100 ${k1} 2/1`,
+      ].sort(),
+    );
+    index.close();
+  });
+
+  test('OpenRLHF: rollouts.jsonl per global_step folder, reward >= 1 correct, the reward kept', async () => {
+    const dir = tempDir('t5a-orl-doc-');
+    putMapping(dir, docExample('openrlhf'));
+    const r = (p: number, reward: number) => ({ prompt: `Solve ${p}`, output: `a${reward}`, label: String(p), reward });
+    put(dir, 'global_step100/rollouts.jsonl', [r(0, 1.0), r(0, -0.5), r(0, 0.2), r(0, 1.0)]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    // rewards 1, -0.5, 0.2, 1: correct T F F T -> 4/2
+    assert.deepEqual(statsByModel(index), [`qwen-ppo ${problemTextKey('Solve 0')} 4/2`]);
+    assert.deepEqual(
+      index.db.prepare('SELECT reward_score FROM samples ORDER BY sample_index').pluck().all(),
+      [1, -0.5, 0.2, 1],
     );
     index.close();
   });

@@ -1032,6 +1032,8 @@ class SampleWriter {
     const otherFile = new Map<string, string | null>();
     /** Per-sample records of problems other files already have samples of (merged: seed shards). */
     const merged = { problems: 0, from: new Set<string>(), perProblem: false };
+    /** Per-problem records skipped because another file of the model has the problem (a re-run?), and those files. */
+    const crossDup = { count: 0, from: new Set<string>() };
     /** Scores-only records: the next sample index per (model name, problem), for per-sample records without one. */
     const scoreState = new Map<string, { next: number }>();
     /** (model, problem) pairs whose samples another file defined and this file only added scores to, and where. */
@@ -1134,6 +1136,15 @@ class SampleWriter {
       const finishFile = () => {
         flushStats();
         reportUngraded();
+        if (crossDup.count > 1) {
+          // one line for the whole file (a dated re-run of an lm-eval task repeats every problem: trial 5 finding 11g)
+          const from = [...crossDup.from].sort();
+          diag(
+            0,
+            'warning',
+            `${crossDup.count} problems of this file are already indexed for the same model from ${from.slice(0, 3).join(', ')}${from.length > 3 ? ', ...' : ''} (a re-run or a copy?): this file's records of them are left out, the first file's kept; to use this run instead, remove or exclude the other file`,
+          );
+        }
         if (merged.problems > 0) {
           const from = [...merged.from].sort();
           // files named by different training steps are checkpoints, not seed shards (trial 5 finding 6)
@@ -1298,6 +1309,8 @@ class SampleWriter {
           other !== null && (perProblemRecord || ownIndex) && r.samples.length > 0 && isSeedShard(a.rel, other);
         let mergedNow = false;
         if (other !== null && perProblemRecord && !shard) {
+          crossDup.count++;
+          crossDup.from.add(other);
           diag(
             r.line,
             'warning',
