@@ -658,3 +658,41 @@ describe('trial 5 finding 11e/f: the worked examples of docs/mapping.md index as
     index.close();
   });
 });
+
+describe('trial 5 finding 11a: a per-sample line repeated exactly is kept and counted in one info', () => {
+  const he = (task: number, c: string, passed: boolean) => ({ task_id: `HumanEval/${task}`, completion: c, passed });
+  test('flat HumanEval: line 3 repeats line 2; same text with another verdict is no repeat', async () => {
+    const dir = tempDir('t5a-repeat-');
+    put(dir, 'codegen-base/samples.jsonl_results.jsonl', [
+      he(0, 'a', true),
+      he(0, 'b', false),
+      he(0, 'b', false), // the repeat
+      he(0, 'b', true), // same text, another verdict: not a repeat
+      he(1, 'b', false), // same as the line before it, but another problem
+    ]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    // all 5 kept: problem 0 n = 4 (2 correct), problem 1 n = 1
+    assert.deepEqual(statsByModel(index), ['samples HumanEval/0 4/2', 'samples HumanEval/1 1/0']);
+    assert.deepEqual(
+      index.diagnostics().map((d) => `${d.line}: ${d.severity}: ${d.message}`),
+      [
+        '3: info: 1 sample of this file repeats the sample before it of the same problem exactly (same text and verdict; first at line 3, problem "HumanEval/0"): kept as samples of their own; if a line was pasted twice, remove it (it counts twice in every figure)',
+      ],
+    );
+    index.close();
+  });
+
+  test('mapping per-sample records: two repeats counted in one info', async () => {
+    const dir = tempDir('t5a-repeat-map-');
+    putMapping(dir, { ...SIDX_MAPPING, fields: { problemId: 'pid', text: 'out', correct: 'ok' } });
+    put(dir, 'rl.jsonl', [rec(0, 0, true), rec(0, 0, true), rec(1, 0, false), rec(1, 0, false)]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    assert.equal(index.db.prepare('SELECT count(*) FROM samples').pluck().get(), 4);
+    const info = index.diagnostics().filter((d) => /repeat/.test(d.message));
+    assert.equal(info.length, 1);
+    assert.match(info[0].message, /^2 samples of this file repeat the sample before it .*first at line 2, problem "0"/);
+    index.close();
+  });
+});

@@ -1027,6 +1027,8 @@ class SampleWriter {
          * taken for this (model, problem), and where (a line of this file, or the other file holding it).
          */
         taken?: Map<number, { line: number } | { file: string }>;
+        /** Per-sample records: the content hash and verdict of the previous sample (exact repeats are counted). */
+        last?: string;
       }
     >();
     const otherFile = new Map<string, string | null>();
@@ -1034,6 +1036,8 @@ class SampleWriter {
     const merged = { problems: 0, from: new Set<string>(), perProblem: false };
     /** Per-problem records skipped because another file of the model has the problem (a re-run?), and those files. */
     const crossDup = { count: 0, from: new Set<string>() };
+    /** Per-sample records that repeat the previous sample of their problem exactly (text and verdict). */
+    const repeated: { count: number; first?: { line: number; problem: string } } = { count: 0 };
     /** Scores-only records: the next sample index per (model name, problem), for per-sample records without one. */
     const scoreState = new Map<string, { next: number }>();
     /** (model, problem) pairs whose samples another file defined and this file only added scores to, and where. */
@@ -1136,6 +1140,12 @@ class SampleWriter {
       const finishFile = () => {
         flushStats();
         reportUngraded();
+        if (repeated.count > 0 && repeated.first)
+          diag(
+            repeated.first.line,
+            'info',
+            `${repeated.count} sample${repeated.count === 1 ? '' : 's'} of this file repeat${repeated.count === 1 ? 's' : ''} the sample before it of the same problem exactly (same text and verdict; first at line ${repeated.first.line}, problem ${JSON.stringify(repeated.first.problem)}): kept as samples of their own; if a line was pasted twice, remove it (it counts twice in every figure)`,
+          );
         if (crossDup.count > 1) {
           // one line for the whole file (a dated re-run of an lm-eval task repeats every problem: trial 5 finding 11g)
           const from = [...crossDup.from].sort();
@@ -1385,6 +1395,17 @@ class SampleWriter {
             taken.set(index, { line: r.line });
           }
           state.next = Math.max(state.next, index + 1);
+          const hash = s.contentHash ?? contentHash(s.text);
+          if (!perProblemRecord) {
+            // a per-sample record the same as the previous sample of its problem (a line pasted twice?):
+            // kept, counted in one info (trial 5 finding 11a); only the previous one is compared (no memory per sample)
+            const same = `${hash}\x1f${s.correct}`;
+            if (state.last === same) {
+              repeated.count++;
+              repeated.first ??= { line: r.line, problem: r.problemId };
+            }
+            state.last = same;
+          }
           const { lastInsertRowid } = this.insertSample.run(
             fileId,
             r.line,
@@ -1396,7 +1417,7 @@ class SampleWriter {
             typeof s.rewardScore === 'number' && Number.isFinite(s.rewardScore) ? s.rewardScore : null,
             s.finishReason ?? null,
             typeof s.tokenCount === 'number' && Number.isFinite(s.tokenCount) ? Math.round(s.tokenCount) : null,
-            s.contentHash ?? contentHash(s.text),
+            hash,
             // A sample with a span is read from its file (sampleText.ts): no copy (schema migration 11).
             // Other formats keep the copy: UTF-8 bytes from the parallel reader are bound as a BLOB and
             // CAST to TEXT (same bytes).
