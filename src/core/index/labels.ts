@@ -96,16 +96,20 @@ function baseScores(models: readonly ModelIdentity[]): number[] {
  * Guesses the base model among `models` from names and structure: names with `base`, `sft`,
  * `ref`... score up, names with `rl`, `ppo`, `grpo`, `dpo`, `zero` or a training step score down;
  * `X-Instruct` (`-Chat`, `-it`) scores below `X` when both are present ({@link baseScores}).
- * Ties go to the model listed first (callers list models by run, then name). Returns the index of
+ * Ties go to the earliest training step ({@link trainingStep}; checkpoints of a run with no separate base:
+ * the earliest step is the base), then to the model listed first (callers list models by run, then name). Returns the index of
  * the guess in `models`, or -1 when the list is empty. A guess only: the user can change it.
  */
 export function guessBaseModel(models: readonly ModelIdentity[]): number {
   let best = -1;
   let bestScore = -Infinity;
   const scores = baseScores(models);
+  // among equally base-like checkpoints of one run (`global_step_100`, `global_step_200`: no separate base),
+  // the earliest step (trial 6 finding 10); else the first listed
+  const step = (i: number) => trainingStep(models[i]) ?? Number.POSITIVE_INFINITY;
   models.forEach((_m, i) => {
     const score = scores[i];
-    if (score > bestScore) {
+    if (score > bestScore || (score === bestScore && step(i) < step(best))) {
       bestScore = score;
       best = i;
     }

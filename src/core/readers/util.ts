@@ -436,6 +436,80 @@ export function fileStep(relPath: string): string | null {
   return m ? `step-${Number(m[1])}` : null;
 }
 
+/**
+ * A seed token in a file stem (case-insensitive): `seed` with an optional `-`/`_` and a number (`seed0`,
+ * `seed_1`, `SEED2`), or `s` and a number (`s0`, `s1`), as a whole word: at the start of the stem or after
+ * `-`, `_` or `.`, and ending the stem or followed by one of those (`samples-s0`, `samples_seed1`,
+ * `samples.seed0`, `seed0`, `seed0_results`). A size (`7b`, `350M`) or a run number (`run1`) is no seed.
+ */
+const SEED_TOKEN = /(?:^|[-_.])(?:seed[-_]?\d+|s\d+)(?=[-_.]|$)/gi;
+
+/**
+ * The words a results file is named by when it does not name its model (lower case): a stem made only of
+ * these and seed tokens (`samples`, `results`, `samples_results`, `outputs`, `generations`, `completions`,
+ * `preds`, `eval_results`, `seed0`) is generic, and the model is named after its folder ({@link pathModelName}).
+ */
+export const GENERIC_STEM_WORDS: ReadonlySet<string> = new Set([
+  'sample',
+  'samples',
+  'result',
+  'results',
+  'output',
+  'outputs',
+  'generation',
+  'generations',
+  'generated',
+  'completion',
+  'completions',
+  'pred',
+  'preds',
+  'prediction',
+  'predictions',
+  'response',
+  'responses',
+  'answer',
+  'answers',
+  'rollout',
+  'rollouts',
+  'trace',
+  'traces',
+  'eval',
+  'evals',
+  'evaluation',
+  'model',
+]);
+
+/** A stem without its seed tokens ({@link SEED_TOKEN}): `samples_seed1` -> `samples`, `seed0` -> ``, `x-s0_t1` -> `x_t1`. */
+export function stripSeedTokens(stem: string): string {
+  return stem.replace(SEED_TOKEN, '');
+}
+
+/** Whether a file stem names no model: only {@link GENERIC_STEM_WORDS} and seed tokens (an empty stem too). */
+export function isGenericStem(stem: string): boolean {
+  return stripSeedTokens(stem)
+    .toLowerCase()
+    .split(/[-_.\s]+/)
+    .every((w) => w === '' || GENERIC_STEM_WORDS.has(w));
+}
+
+/**
+ * The model name a results file's path gives, from its stem (the file name without the reader's
+ * extensions, e.g. `samples_seed0` of `samples_seed0.jsonl_results.jsonl`):
+ * - seed tokens are taken out (`codegen-350M_samples_seed1` -> `codegen-350M_samples`): seed shards of one
+ *   model get one name, their samples merged by the indexer; sizes and run numbers stay (`llama-7b`, `run1`);
+ * - a generic stem ({@link isGenericStem}: `samples`, `results`, `seed0`, `samples-s1`) names the model after
+ *   the file's folder (`starcoder-sft/samples.jsonl_results.jsonl` -> `starcoder-sft`), so the base guess
+ *   reads the folder's `sft` / `rl` (trial 6 finding 1); a file at the root keeps its stem.
+ * Returns a non-empty name.
+ */
+export function pathModelName(relPath: string, stem: string): string {
+  const unseeded = stripSeedTokens(stem).replace(/^[-_.]+|[-_.]+$/g, '');
+  if (!isGenericStem(stem)) return unseeded || stem;
+  const dir = path.posix.basename(path.posix.dirname(relPath));
+  if (dir !== '' && dir !== '.') return dir;
+  return unseeded || stem || path.posix.basename(relPath);
+}
+
 /** Directory segments of a relative POSIX path (`a/b/c.jsonl` -> `['a', 'b']`). */
 export function dirSegments(relPath: string): string[] {
   const dir = path.posix.dirname(relPath);
