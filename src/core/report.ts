@@ -33,7 +33,7 @@ import {
   nameProblems,
   problemSet,
 } from './denominators';
-import { comparisonPairs, guessBaseModel, pickModel } from './index/labels';
+import { baseGuessNote, comparisonPairs, guessBaseModel, pickModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, type PathSummary, pathSummary } from './pathSummary';
 import { type PplRead, type PplReport, pplReport } from './ppl';
@@ -453,6 +453,12 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   // as rlvr_behavior_probe's runs and checkpoints do: each RL model against its own run's SFT),
   // and models of runs without one are compared with the folder's guessed base.
   const pairsToCompare = comparisonPairs(models, base, baseSource === 'option');
+  if (baseSource === 'guess')
+    for (const b of new Set(pairsToCompare.map(([x]) => x))) {
+      const against = pairsToCompare.filter(([x]) => x.id === b.id).map(([, m]) => m.displayId);
+      const note = baseGuessNote(b, b.displayId, against);
+      if (note) warnings.push(note);
+    }
   const comparisons: ComparisonReport[] = [];
   for (const [b, m] of pairsToCompare) {
     const baseRows = new Map((byModel.get(b.id) ?? []).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));

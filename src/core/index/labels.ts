@@ -118,6 +118,22 @@ export function guessBaseModel(models: readonly ModelIdentity[]): number {
 }
 
 /**
+ * What the report says about a guessed base that is itself RL-trained or a training checkpoint (no model
+ * of its comparisons is named base / SFT / ref; `global_step_100` before `global_step_200`): which model was
+ * taken and why (trial 6 finding 10). `display` names the base, `against` the models compared with it.
+ * Undefined when `base` looks like a base (no RL hint, no step).
+ */
+export function baseGuessNote(base: ModelIdentity, display: string, against: readonly string[]): string | undefined {
+  if (!rlEvidence(base)) return undefined;
+  const step = trainingStep(base);
+  const why =
+    step !== undefined
+      ? `the earliest training step, ${display} (step ${step}), is taken as the base`
+      : `${display}, whose name says RL training, is taken as the base`;
+  return `no model is named as a base (base, sft, ref, init, pretrained): ${why} of ${against.join(', ')}; choose another with --base (Choose Base Model)`;
+}
+
+/**
  * Picks a model by a case-insensitive substring of its display id or label (the CLI's `--base`).
  * Exact matches of the label or display id win over substring matches, and a substring that ends
  * at a word boundary wins over one that does not (`step-100` picks step-100, not step-1000). Returns -1 when nothing
@@ -147,7 +163,8 @@ export function pickModel(models: readonly { displayId: string; label: string }[
  * - otherwise (a guess), runs are compared within themselves: in a run folder holding two or more
  *   models, each model against the run's own base-like model ({@link guessBaseModel} within the run),
  *   as rlvr_behavior_probe's runs and checkpoints (each RL model against its own run's SFT); models of
- *   single-model runs against `base`.
+ *   single-model runs against `base`. A run whose own guess is RL-trained or a checkpoint ({@link rlEvidence}:
+ *   a run of checkpoints only) while `base` is not: its models against `base`.
  * Returns `[base, model]` pairs in the order of `models`; run bases are not compared with anything.
  */
 export function comparisonPairs<M extends ModelIdentity & { id: number; run: string }>(
@@ -164,7 +181,10 @@ export function comparisonPairs<M extends ModelIdentity & { id: number; run: str
   const runs = new Map<string, M[]>();
   for (const m of models) runs.set(m.run, [...(runs.get(m.run) ?? []), m]);
   for (const inRun of runs.values()) {
-    const runBase = inRun.length >= 2 ? inRun[guessBaseModel(inRun)] : base;
+    const own = inRun.length >= 2 ? inRun[guessBaseModel(inRun)] : base;
+    // a run of checkpoints only (`coder-grpo/global_step_{100,200}`) beside a base-like model of another
+    // run (`coder-sft`): every checkpoint against that base, not the run's earliest step (trial 6 finding 10)
+    const runBase = rlEvidence(own) && !rlEvidence(base) ? base : own;
     for (const m of inRun) if (m.id !== runBase.id) out.push([runBase, m]);
   }
   return out;
