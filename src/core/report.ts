@@ -33,6 +33,7 @@ import {
   nameProblems,
   problemSet,
 } from './denominators';
+import { seedSiblingMessage, seedSiblings } from './seeds';
 import { baseGuessNote, comparisonPairs, guessBaseModel, pickModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, type PathSummary, pathSummary } from './pathSummary';
@@ -453,6 +454,8 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   // as rlvr_behavior_probe's runs and checkpoints do: each RL model against its own run's SFT),
   // and models of runs without one are compared with the folder's guessed base.
   const pairsToCompare = comparisonPairs(models, base, baseSource === 'option');
+  // models that differ only by a seed-like part of their names: seed shards read as models (trial 6 finding 2)
+  for (const g of seedSiblings(models)) warnings.push(seedSiblingMessage(g.map((m) => m.displayId)));
   if (baseSource === 'guess')
     for (const b of new Set(pairsToCompare.map(([x]) => x))) {
       const against = pairsToCompare.filter(([x]) => x.id === b.id).map(([, m]) => m.displayId);

@@ -6,6 +6,7 @@ import { auditDiagnostics, auditFolder } from '../core/audit';
 import { type GraderAudit, graderAudit, graderAuditDiagnostics } from '../core/graderAudit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
+import { seedSiblingDiagnostics } from '../core/seeds';
 import { comparisonBase, defaultFocusModel, distinctiveLabels, guessBaseModel } from '../core/index/labels';
 import { SourceChangedError, readSampleText, readSampleTexts } from '../core/index/sampleText';
 import { sqliteDriver } from '../core/index/sqlite';
@@ -435,7 +436,8 @@ export class FolderSession implements vscode.Disposable {
         } catch (e) {
           this.output.appendLine(`[grader audit] skipped: ${(e as Error).message}`);
         }
-        this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics, ...audit, ...grader]);
+        const seeds = seedSiblingDiagnostics(this.index.models(), (id) => this.index.firstFileOf(id));
+        this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics, ...audit, ...grader, ...seeds]);
       }
       return summary;
     } finally {

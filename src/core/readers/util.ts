@@ -6,6 +6,7 @@ import { distance as levenshtein } from 'fastest-levenshtein';
 import { open, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Diagnostic, ReadEvent } from '../model';
+import { stripSeedTokens } from '../seeds';
 import {
   invalidUtf8Bytes,
   invalidUtf8Message,
@@ -437,14 +438,6 @@ export function fileStep(relPath: string): string | null {
 }
 
 /**
- * A seed token in a file stem (case-insensitive): `seed` with an optional `-`/`_` and a number (`seed0`,
- * `seed_1`, `SEED2`), or `s` and a number (`s0`, `s1`), as a whole word: at the start of the stem or after
- * `-`, `_` or `.`, and ending the stem or followed by one of those (`samples-s0`, `samples_seed1`,
- * `samples.seed0`, `seed0`, `seed0_results`). A size (`7b`, `350M`) or a run number (`run1`) is no seed.
- */
-const SEED_TOKEN = /(?:^|[-_.])(?:seed[-_]?\d+|s\d+)(?=[-_.]|$)/gi;
-
-/**
  * The words a results file is named by when it does not name its model (lower case): a stem made only of
  * these and seed tokens (`samples`, `results`, `samples_results`, `outputs`, `generations`, `completions`,
  * `preds`, `eval_results`, `seed0`) is generic, and the model is named after its folder ({@link pathModelName}).
@@ -478,11 +471,6 @@ export const GENERIC_STEM_WORDS: ReadonlySet<string> = new Set([
   'evaluation',
   'model',
 ]);
-
-/** A stem without its seed tokens ({@link SEED_TOKEN}): `samples_seed1` -> `samples`, `seed0` -> ``, `x-s0_t1` -> `x_t1`. */
-export function stripSeedTokens(stem: string): string {
-  return stem.replace(SEED_TOKEN, '');
-}
 
 /** Whether a file stem names no model: only {@link GENERIC_STEM_WORDS} and seed tokens (an empty stem too). */
 export function isGenericStem(stem: string): boolean {
