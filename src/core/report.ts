@@ -41,7 +41,7 @@ import { type PplRead, type PplReport, pplReport } from './ppl';
 import { type RewardModelsReport, rewardModelsReport } from './rewardReport';
 import { nearSubstring } from './readers/util';
 import { answerKey } from './answers/equivalence';
-import { type DatasetCount, datasetByProblem, datasetCounts, datasetName } from './datasets';
+import { type DatasetCount, datasetByProblem, datasetCounts, datasetName, problemNamer } from './datasets';
 import { computeTrajectories, reportTrajectory, type Trajectory } from './trajectories';
 
 /**
@@ -560,7 +560,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
       }
       const without = rows.filter((r) => (levelOf.get(r.problemId) ?? null) === null).map((r) => r.problemId);
       if (without.length) {
-        const name = (id: number) => index.problem(id)?.problemId ?? String(id);
+        const name = problemNamer(index);
         noLevel.push({
           model: m.displayId,
           problems: without.length,
@@ -730,7 +730,8 @@ export function comparisonWarning(
 ): string {
   // A problem the model "has no record of" while some of its records could not be read: say so (file:line).
   const noRecord = unreadable.length === 0 ? 'has no record of' : 'has no readable record of';
-  const name = (ids: number[]) => nameProblems(ids, (id) => index.problem(id)?.problemId ?? String(id));
+  const namer = problemNamer(index);
+  const name = (ids: number[]) => nameProblems(ids, namer);
   const parts: [number[], string, string][] = [
     [left.noSamples, `${model} has no samples of it`, `${model} has no samples of them`],
     [left.ungraded, `${model} has no graded sample of it`, `${model} has no graded sample of them`],
@@ -934,7 +935,8 @@ function bestOfKWarnings(index: TraceIndex, m: ModelRow, set: ProblemSet): strin
     )
     .all(m.id) as { p: number; usable: number; noScore: number; noVerdict: number }[];
   const byProblem = new Map(rows.map((r) => [r.p, r]));
-  const name = (ids: number[]) => nameProblems(ids, (id) => index.problem(id)?.problemId ?? String(id));
+  const namer = problemNamer(index);
+  const name = (ids: number[]) => nameProblems(ids, namer);
   const noScore = set.gradedRows.filter((r) => !byProblem.get(r.problemId)?.usable).map((r) => r.problemId);
   const used = rows.filter((r) => r.usable > 0);
   const unscored = used.filter((r) => r.noScore > 0);

@@ -54,7 +54,7 @@ import {
 import type { PathMatchData } from '../shared/pathLine';
 import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../core/rewardReport';
 import { preview } from '../core/text';
-import { type DatasetCount, datasetCounts, describeDatasets, problemsInDatasets } from '../core/datasets';
+import { type DatasetCount, datasetCounts, describeDatasets, problemNamer, problemsInDatasets } from '../core/datasets';
 import { denominator, describeDenominator, nameProblems, problemSet } from '../core/denominators';
 import { comparisonDenominator, comparisonWarning, maxMinN } from '../core/report';
 import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
@@ -708,7 +708,7 @@ export function overviewData(
       warnings.push(
         `${m.label}: ${noLevel.length} of its ${all.length} problems ${noLevel.length === 1 ? 'has' : 'have'} no level ${nameProblems(
           noLevel.map((r) => r.problemId),
-          (id) => index.problem(id)?.problemId ?? String(id),
+          problemNamer(index),
         )}: in no level's curve`,
       );
     for (const [level, sub] of groups) {
