@@ -230,7 +230,8 @@ class Panel {
       webview.asWebviewUri(vscode.Uri.joinPath(panels.context.extensionUri, 'dist', f)).toString();
     webview.html = panelHtml({
       cspSource: webview.cspSource,
-      scriptUri: dist('webview.js'),
+      // the preview's bundle has no Vega (webview/preview.ts): half the script to parse in the workbench's renderer
+      scriptUri: dist(state.view === 'preview' ? 'preview.js' : 'webview.js'),
       styleUri: dist('webview.css'),
       view: state.view,
       nonce: makeNonce(),

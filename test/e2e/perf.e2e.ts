@@ -69,7 +69,7 @@ async function startStallProbe(page: Page): Promise<void> {
  * open it in Chrome DevTools' Performance panel) and, on the test's output, every task of the renderer's
  * main thread over 50 ms (wall and thread CPU time) with what it spent its time on. Off by default: tracing slows the page.
  */
-async function startTrace(page: Page): Promise<(phase: string) => Promise<void>> {
+async function startTrace(page: Page): Promise<(phase: string) => Promise<TraceSummary | undefined>> {
   const browser = page.context().browser();
   if (!process.env.E2E_PERF_TRACE || !browser) return async () => undefined;
   await browser.startTracing(page, {
@@ -78,7 +78,9 @@ async function startTrace(page: Page): Promise<(phase: string) => Promise<void>>
   return async (phase: string) => {
     const buf = await browser.stopTracing();
     fs.writeFileSync(path.join(outputRoot, `perf-${phase}.trace.json`), buf);
-    console.log(`[perf] long tasks ${phase}:\n${longTasksOfTrace(JSON.parse(buf.toString('utf8')))}`);
+    const summary = longTasksOfTrace(JSON.parse(buf.toString('utf8')));
+    console.log(`[perf] long tasks ${phase}:\n${summary.text}`);
+    return summary.figures;
   };
 }
 
@@ -95,7 +97,21 @@ interface TraceEvent {
 }
 
 /** The main-thread tasks over 50 ms of a trace and, per task, the time of its largest direct kinds of work. */
-function longTasksOfTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): string {
+/**
+ * The longest main-thread task of a phase, in wall and thread (CPU) time, overall and among the tasks that
+ * ran the webview's script (the CPU figure does not grow with the machine's load).
+ */
+interface TraceSummary {
+  longestTaskMs: number;
+  longestTaskCpuMs: number;
+  longestWebviewTaskMs: number;
+  longestWebviewTaskCpuMs: number;
+}
+
+function longTasksOfTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): {
+  text: string;
+  figures: TraceSummary;
+} {
   const events = Array.isArray(trace) ? trace : trace.traceEvents;
   const main = new Set(
     events
@@ -105,6 +121,13 @@ function longTasksOfTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): 
   const onMain = events.filter((e) => e.ph === 'X' && e.dur !== undefined && main.has(`${e.pid}:${e.tid}`));
   const tasks = onMain.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 50_000);
   const lines: string[] = [];
+  const figures: TraceSummary = {
+    longestTaskMs: 0,
+    longestTaskCpuMs: 0,
+    longestWebviewTaskMs: 0,
+    longestWebviewTaskCpuMs: 0,
+  };
+  const ms = (us: number | undefined) => Math.round((us ?? 0) / 1000);
   for (const t of tasks) {
     const inside = onMain.filter((e) => e !== t && e.ts >= t.ts && e.ts + (e.dur ?? 0) <= t.ts + (t.dur ?? 0));
     const parts = new Map<string, number>();
@@ -138,6 +161,12 @@ function longTasksOfTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): 
       const key = `${e.name}${where}`;
       parts.set(key, (parts.get(key) ?? 0) + (e.dur ?? 0) / 1000);
     }
+    figures.longestTaskMs = Math.max(figures.longestTaskMs, ms(t.dur));
+    figures.longestTaskCpuMs = Math.max(figures.longestTaskCpuMs, ms(t.tdur));
+    if ([...parts.keys()].some((k) => k.includes(' webview.js'))) {
+      figures.longestWebviewTaskMs = Math.max(figures.longestWebviewTaskMs, ms(t.dur));
+      figures.longestWebviewTaskCpuMs = Math.max(figures.longestWebviewTaskCpuMs, ms(t.tdur));
+    }
     const top = [...parts.entries()]
       .sort((x, y) => y[1] - x[1])
       .slice(0, 6)
@@ -147,7 +176,7 @@ function longTasksOfTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): 
       `  ${Math.round((t.dur ?? 0) / 1000)} ms (CPU ${Math.round((t.tdur ?? 0) / 1000)} ms) at ${Math.round((t.ts - tasks[0].ts) / 1000)} ms: ${top}`,
     );
   }
-  return lines.join('\n');
+  return { text: lines.join('\n'), figures };
 }
 
 /** Stops the heartbeat; the longest stall (ms) and the long tasks (ms) seen since it started. */
@@ -249,8 +278,8 @@ describe('problem view and preview speed on 1024 x 1024 samples (measured, repor
       await startStallProbe(s.page);
       const stopProfile = await startTrace(s.page);
       const { chartMs, similarityMs } = await openProblemView('1');
-      await stopProfile('open');
-      results.problemView = { chartMs, similarityMsFirstTime: similarityMs, ...(await stopStallProbe(s.page)) };
+      const trace = await stopProfile('open');
+      results.problemView = { chartMs, similarityMsFirstTime: similarityMs, ...(await stopStallProbe(s.page)), trace };
       await screenshot(s.page, 'perf-1-problem-view');
     } catch (e) {
       await s.fail(e, 'perf-1');
@@ -266,11 +295,17 @@ describe('problem view and preview speed on 1024 x 1024 samples (measured, repor
       );
       assert.ok(row >= 0, 'the long sample #0 is listed');
       await startStallProbe(s.page);
+      const stopLongProfile = await startTrace(s.page);
       const t0 = Date.now();
       await frame.locator('.sample-row').nth(row).click();
       await frame.waitForSelector('#trace-rendered[data-rendered]', { timeout: 120_000, state: 'attached' });
       await frame.waitForSelector('#novel-spans', { timeout: 120_000, state: 'attached' });
-      results.longSampleInProblemView = { openMs: Date.now() - t0, ...(await stopStallProbe(s.page)) };
+      const longTrace = await stopLongProfile('long-sample');
+      results.longSampleInProblemView = {
+        openMs: Date.now() - t0,
+        ...(await stopStallProbe(s.page)),
+        trace: longTrace,
+      };
       await screenshot(s.page, 'perf-2-long-sample');
       // the preview: open it as text from the problem view, then Open Sample Preview
       await frame.click('.detail-head vscode-button[aria-label="Open in an editor"]');
@@ -294,8 +329,8 @@ describe('problem view and preview speed on 1024 x 1024 samples (measured, repor
         timeoutMs: 120_000,
         what: 'the long sample rendered in the preview',
       });
-      await stopPreviewProfile('preview');
-      results.longSampleInPreview = { renderMs: Date.now() - t1, ...(await stopStallProbe(s.page)) };
+      const trace = await stopPreviewProfile('preview');
+      results.longSampleInPreview = { renderMs: Date.now() - t1, ...(await stopStallProbe(s.page)), trace };
       await screenshot(s.page, 'perf-3-long-sample-preview');
     } catch (e) {
       await s.fail(e, 'perf-2');
