@@ -90,35 +90,44 @@ let chartQueue: Promise<unknown> = Promise.resolve();
  * Embeds `spec` into `el`. `onClick` receives the clicked mark's datum (nothing for clicks on the
  * background). Errors are shown as text in `el`, never thrown. Charts are built in the order asked,
  * one at a time, each in two tasks (Vega-Lite compile, Vega view) after a yield to the browser; a chart
- * whose element has left the page by its turn is not built (its handle does nothing).
+ * whose element has left the page by its turn, or for whose element a newer chart was asked since, is not
+ * built (its handle does nothing).
  */
 export function showChart(
   el: HTMLElement,
   spec: Spec,
   onClick?: (datum: Record<string, unknown>) => void,
 ): Promise<ChartHandle> {
-  const built = chartQueue.then(() => buildChart(el, spec, onClick));
+  // only the last chart asked for an element is built (a theme change re-asks while others still wait)
+  const ticket = (latestAsked.get(el) ?? 0) + 1;
+  latestAsked.set(el, ticket);
+  const current = () => el.isConnected && latestAsked.get(el) === ticket;
+  const built = chartQueue.then(() => buildChart(el, spec, current, onClick));
   chartQueue = built.catch(() => undefined);
   return built;
 }
+
+/** Per chart element, the number of the last chart asked for it. */
+const latestAsked = new WeakMap<HTMLElement, number>();
 
 const NO_CHART: ChartHandle = { finalize: () => undefined };
 
 async function buildChart(
   el: HTMLElement,
   spec: Spec,
+  current: () => boolean,
   onClick?: (datum: Record<string, unknown>) => void,
 ): Promise<ChartHandle> {
   try {
     await yieldToBrowser();
-    if (!el.isConnected) return NO_CHART;
+    if (!current()) return NO_CHART;
     // Vega-Lite -> Vega in a task of its own (what vega-embed would do inside its one task)
     const vgSpec = compileVegaLite(
       { ...spec, $schema: SCHEMA, config: { ...themeConfig(), ...(spec.config ?? {}) } } as never,
       { logger: vegaLogger(0) },
     ).spec;
     await yieldToBrowser();
-    if (!el.isConnected) return NO_CHART;
+    if (!current()) return NO_CHART;
     const res = await embed(
       el,
       vgSpec as never,
