@@ -163,7 +163,7 @@ function longTasksOfTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): 
     }
     figures.longestTaskMs = Math.max(figures.longestTaskMs, ms(t.dur));
     figures.longestTaskCpuMs = Math.max(figures.longestTaskCpuMs, ms(t.tdur));
-    if ([...parts.keys()].some((k) => k.includes(' webview.js'))) {
+    if ([...parts.keys()].some((k) => / (webview|preview)\.js/.test(k))) {
       figures.longestWebviewTaskMs = Math.max(figures.longestWebviewTaskMs, ms(t.dur));
       figures.longestWebviewTaskCpuMs = Math.max(figures.longestWebviewTaskCpuMs, ms(t.tdur));
     }
