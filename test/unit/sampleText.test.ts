@@ -1,6 +1,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
@@ -222,6 +231,29 @@ describe('a results file changed after indexing', () => {
       index.close();
     });
   }
+
+  test('a same-size edit with the old modification time put back: caught on read, and the next pass re-reads the file', async () => {
+    const f = folder();
+    const then = 1_700_000_000; // whole seconds: put back exactly
+    utimesSync(f.file, then, then);
+    const index = TraceIndex.open(join(f.dir, 'index.db'));
+    await indexFolder(index, f.dir);
+    const id = await firstSampleOfProblem(index, '1');
+    const before = statSync(f.file);
+    writeFileSync(f.file, readFileSync(f.file, 'utf8').replace('text 1.1', 'TEXT 1.1'));
+    utimesSync(f.file, then, then);
+    assert.equal(statSync(f.file).size, before.size);
+    assert.equal(statSync(f.file).mtimeMs, before.mtimeMs);
+    // a pass alone cannot see this edit (size and mtime are what it recorded): the text read catches it
+    await indexFolder(index, f.dir);
+    await assert.rejects(readSampleText(index, id), SourceChangedError);
+    // ... and marks the file, so the pass the user is offered reads it again (before the fix it was
+    // skipped forever and the text stayed unreadable)
+    const summary = await indexFolder(index, f.dir);
+    assert.equal(summary.filesSkipped, 0);
+    assert.equal(await readSampleText(index, await firstSampleOfProblem(index, '1')), 'TEXT 1.1 面积');
+    index.close();
+  });
 
   /**
    * The folder indexed, then put back to what schema 10 stored (a copy of every text, no text_length

@@ -116,13 +116,27 @@ async function textsOf(index: TraceIndex, rows: TextRow[]): Promise<string[]> {
 }
 
 /**
+ * `read`, with the file of a {@link SourceChangedError} marked for the next indexing pass
+ * (TraceIndex.markFileChanged): an edit that kept the file's size and modification time is otherwise
+ * invisible to a pass, and the text would stay unreadable however often the folder is indexed again.
+ */
+async function changedFilesMarked<T>(index: TraceIndex, read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (e) {
+    if (e instanceof SourceChangedError) index.markFileChanged(e.file);
+    throw e;
+  }
+}
+
+/**
  * The text of one sample, read from its results file (see the module comment), or undefined when no
  * sample has that id. Throws {@link SourceChangedError} when the file changed since it was indexed.
  */
 export async function readSampleText(index: TraceIndex, sampleId: number): Promise<string | undefined> {
   const row = index.db.prepare(`${TEXT_ROW_SELECT} WHERE s.id = ?`).get(sampleId) as TextRow | undefined;
   if (!row) return undefined;
-  return (await textsOf(index, [row]))[0];
+  return (await changedFilesMarked(index, textsOf(index, [row])))[0];
 }
 
 /**
@@ -138,7 +152,7 @@ export async function readSampleTexts(
   const rows = index.db
     .prepare(`${TEXT_ROW_SELECT} WHERE s.problem_id = ? AND s.model_id = ? ORDER BY s.sample_index`)
     .all(problemId, modelId) as TextRow[];
-  const texts = await textsOf(index, rows);
+  const texts = await changedFilesMarked(index, textsOf(index, rows));
   return rows.map((r, i) => ({
     id: r.id,
     sampleIndex: r.sampleIndex,

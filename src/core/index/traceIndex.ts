@@ -873,6 +873,21 @@ export class TraceIndex {
     })();
   }
 
+  /**
+   * Makes the next indexing pass read `file` (relative to the folder, POSIX separators) again, whatever
+   * its size and modification time say: called when a sample text read from it no longer matches its
+   * content hash (sampleText.ts). A pass skips a file whose size and mtime are unchanged, so an edit that
+   * keeps the size and puts the old mtime back would otherwise never be re-read. Its samples stay until
+   * that pass. Best effort: returns false (and changes nothing) when the index is read-only or busy.
+   */
+  markFileChanged(file: string): boolean {
+    try {
+      return this.db.prepare(`UPDATE files SET hash = '', mtime_ms = -1 WHERE path = ?`).run(file).changes > 0;
+    } catch {
+      return false;
+    }
+  }
+
   /** A metadata value. */
   getMeta(key: string): string | undefined {
     return (
