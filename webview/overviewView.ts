@@ -10,6 +10,7 @@ import { pathsSection } from './pathsSection';
 import { h, fmt, replace } from './dom';
 import {
   coverageSpec,
+  curveSegments,
   defaultVisibleModels,
   histogramSpec,
   overviewCurveSpec,
@@ -20,6 +21,17 @@ import {
 import type { Rpc } from './rpc';
 import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../src/shared/claims';
 import type { OverviewData, PanelState, WebviewFilter } from '../src/shared/protocol';
+
+/** Some curve of the overview changes its problem set along k, so it is drawn in pieces. */
+function brokenCurves(d: OverviewData): boolean {
+  const points = d.curves.filter((c) => c.value !== null);
+  return curveSegments(
+    points,
+    (c) => `${c.modelId}|${c.level ?? ''}`,
+    (c) => c.k,
+    'k',
+  ).some((s) => s.segments > 1);
+}
 
 export class OverviewView {
   private data: OverviewData | undefined;
@@ -141,6 +153,9 @@ export class OverviewView {
               'p',
               { className: 'muted', id: 'curves-partial-note' },
               "Hollow points are computed over fewer than all of the model's problems (no samples, no graded sample, or n < k): hover one for how many and why.",
+              brokenCurves(d)
+                ? ' A line breaks where its problem set changes (problems with n < k drop out at larger k): each piece is labelled with its number of problems, and values on either side of a break are means over different problems, not pass@k falling or rising with k.'
+                : '',
             )
           : null,
         h('div', { className: 'chart', id: 'chart-curves' }),

@@ -7,7 +7,7 @@
  * lost during training or solved only at late steps in the tree.
  */
 import { fmt, h, pct, replace } from './dom';
-import { type ChartHandle, showChart } from './charts';
+import { type ChartHandle, curveSegments, showChart } from './charts';
 import type { Rpc } from './rpc';
 import {
   HEATMAP_MAX_ROWS,
@@ -18,6 +18,21 @@ import {
   trainingPassSpec,
 } from './trainingCharts';
 import type { TrainingData, TrainingSeries, TrainingStep } from '../src/shared/protocol';
+
+/** Some pass@k line of the series changes its problem set between steps, so it is drawn in pieces. */
+function brokenLines(s: TrainingSeries): boolean {
+  const points = s.steps.flatMap((st) =>
+    [...st.passAtK.map((p) => ({ ...p, who: 'c' })), ...st.basePassAtK.map((p) => ({ ...p, who: 'b' }))]
+      .filter((p) => p.value !== null)
+      .map((p) => ({ ...p, step: st.step })),
+  );
+  return curveSegments(
+    points,
+    (p) => `${p.who}${p.k}`,
+    (p) => p.step,
+    s.unit,
+  ).some((x) => x.segments > 1);
+}
 
 export class TrainingView {
   private data: TrainingData | undefined;
@@ -142,7 +157,7 @@ export class TrainingView {
       section(
         'training-pass',
         `pass@1 and pass@${k} against the training step`,
-        `95% bootstrap intervals over problems (${perStep.join(' / ')} problems with graded samples per step${s.steps.some((st) => st.passAtK.some((p) => p.missing > 0)) ? '; some left out at k where n < k, see the tooltips' : ''}); dashed: the base model.`,
+        `95% bootstrap intervals over problems (${perStep.join(' / ')} problems with graded samples per step${s.steps.some((st) => st.passAtK.some((p) => p.missing > 0)) ? '; some left out at k where n < k, see the tooltips' : ''}); dashed: the base model.${brokenLines(s) ? ' A line breaks where its problem set changes between steps; each piece is labelled with its number of problems.' : ''}`,
       ),
       section(
         'training-categories',

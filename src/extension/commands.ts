@@ -48,7 +48,7 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
         : await vscode.window.showInputBox({
             title: 'Search sample text',
             prompt:
-              'Samples holding every one of these words, anywhere (case and accents ignored; no phrases, OR or wildcards)',
+              'Samples holding every one of these words, anywhere and in any order (case and accents ignored; no phrases, OR or wildcards; `trace-inspector search --as-typed` checks the query as typed)',
           });
     if (query?.trim()) ext.setFilter({ kind: 'search', query: query.trim() });
   });
@@ -394,7 +394,7 @@ async function pickFilter(ext: Extension): Promise<void> {
     ...trainingFilterItems(s),
     ...(s.index.levels().length ? [{ label: '$(layers) By difficulty level…', action: 'level' as const }] : []),
     { label: '$(tag) By annotation label…', action: 'label' },
-    { label: '$(search) Search sample text…', action: 'search' },
+    { label: '$(search) Search sample text…', description: 'every word, anywhere in a sample', action: 'search' },
   ];
   const pick = await vscode.window.showQuickPick(items, {
     title: 'Filter problems',

@@ -64,7 +64,8 @@ export function describeFilter(f: TreeFilter, focus?: ModelRow, base?: ModelRow)
     case 'label':
       return `Label: ${f.label}`;
     case 'search':
-      return `Search: "${f.query}"`;
+      // the index's matches: every word anywhere in a sample, not the query as typed (the CLI's `search --as-typed`)
+      return `Search: every word of "${f.query}", anywhere in a sample`;
     case 'graderDisagreements':
       return 'Grader disagreements: the same answer graded correct and incorrect';
     case 'problems':

@@ -4,7 +4,7 @@
  * 8 samples are all ungraded (`score: null`), one with 4 samples instead of 8 and one it fails. The
  * tree shows "no samples" and "ungraded" as states of their own (not failing), the problem view says
  * so in its table and under the chart, and the overview draws the points computed over fewer than all
- * problems hollow, with a note. Screenshots: test-output/e2e/screenshots/ragged-*.png.
+ * problems hollow and breaks a curve where its problem set changes, with a note. Screenshots: test-output/e2e/screenshots/ragged-*.png.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -142,6 +142,9 @@ describe('a ragged folder in a real VS Code: partial and ungraded states', { tim
       const ov = await webviewWith(s.page, '#chart-curves canvas', { timeoutMs: 30_000, what: 'the overview' });
       const note = await ov.$eval('#curves-partial-note', (el) => el.textContent ?? '');
       assert.match(note, /Hollow points are computed over fewer than all of the model's problems/);
+      // rl's pass@k is over 4 of 6 problems up to k = 4 and over 3 of 6 at k = 8 (problem 3 has n = 4):
+      // its line breaks there, each piece labelled with its count
+      assert.match(note, /A line breaks where its problem set changes/);
       // the models table marks the RL model's values: pass@1 over 4 of 6, pass@8 over 3 of 6
       const cells: string[][] = await ov.$$eval('table.stats', (tables) =>
         [...tables[tables.length - 1].querySelectorAll('tbody tr')].map((tr) =>

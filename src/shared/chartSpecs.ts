@@ -1,0 +1,960 @@
+/**
+ * Vega-Lite specs of the problem view, the overview and the Reward models tab: pure functions of
+ * protocol data (no DOM, no `vscode`), so that node tests compile them with vega-lite and render them
+ * with vega's headless View, and the host could compile them too. The webview (webview/charts.ts)
+ * embeds them with the theme read from VS Code's CSS variables ({@link ChartTheme}); here the theme is
+ * a parameter with a neutral default.
+ *
+ * Curves over a problem set: a dataset curve (pass@k against k, pass@k against the training step) is
+ * drawn as one line only while its problem set (the denominator) stays the same; where it changes
+ * (problems with n < k drop out at larger k when n differs between problems) the line breaks into a
+ * new segment ({@link curveSegments}), whose points and label say over how many problems it is, so
+ * that a fall across the break is never read as pass@k falling with k on one problem set.
+ */
+import type {
+  ModelInfo,
+  OverviewData,
+  PplData,
+  ProblemComparison,
+  ProblemRankingData,
+  RewardModelsData,
+  ProblemModelStats,
+  SimilarityData,
+} from './protocol';
+
+// biome-ignore lint/suspicious/noExplicitAny: a Vega-Lite spec is built field by field; vega-embed takes it untyped
+export type Spec = Record<string, any>;
+
+/** The colours and font the charts take from the VS Code theme (webview/charts.ts reads them from CSS variables). */
+export interface ChartTheme {
+  foreground: string;
+  muted: string;
+  grid: string;
+  font: string;
+  highContrast: boolean;
+  /** Editor background: the gap between the ranking strip's cells. */
+  background: string;
+  /** Verdict colours of the ranking strip. */
+  passed: string;
+  failed: string;
+}
+
+/** The theme used where none is given (tests, host-side compilation): the fallbacks of webview/charts.ts. */
+export const DEFAULT_CHART_THEME: ChartTheme = {
+  foreground: '#333',
+  muted: '#333',
+  grid: '#8884',
+  font: 'sans-serif',
+  highContrast: false,
+  background: '#fff',
+  passed: '#3fa34d',
+  failed: '#d64545',
+};
+
+/** Vega config for a theme (light, dark, high contrast). */
+export function chartConfig(t: ChartTheme = DEFAULT_CHART_THEME): Spec {
+  const { foreground: fg, muted, grid, font, highContrast: hc } = t;
+  return {
+    background: null,
+    font,
+    view: { stroke: hc ? fg : null },
+    axis: {
+      labelColor: fg,
+      titleColor: fg,
+      domainColor: muted,
+      tickColor: muted,
+      gridColor: grid,
+      gridOpacity: hc ? 0.6 : 0.35,
+      labelFont: font,
+      titleFont: font,
+    },
+    legend: { labelColor: fg, titleColor: fg, labelFont: font, titleFont: font, labelLimit: 360 },
+    header: { labelColor: fg, titleColor: fg, labelFont: font, titleFont: font },
+    title: { color: fg, font },
+    text: { color: fg },
+    range: { category: { scheme: 'tableau10' } },
+    line: { strokeWidth: hc ? 3 : 2 },
+    point: { size: hc ? 70 : 45, filled: true },
+  };
+}
+
+const colorScale = (models: ModelInfo[]) => ({
+  domain: models.map((m) => m.label),
+  scheme: models.length > 10 ? 'tableau20' : 'tableau10',
+});
+
+/** Rows of the per-problem curve chart. */
+export function problemCurveRows(
+  models: ModelInfo[],
+  stats: ProblemModelStats[],
+  metrics: { maj: boolean; best: boolean },
+) {
+  const label = new Map(models.map((m) => [m.id, m.label + (m.isBase ? ' (base)' : '')]));
+  const base = new Set(models.filter((m) => m.isBase).map((m) => m.id));
+  const rows: { model: string; modelId: number; isBase: boolean; metric: string; k: number; value: number }[] = [];
+  for (const s of stats) {
+    const m = label.get(s.modelId) ?? String(s.modelId);
+    const add = (metric: string, pts: { k: number; value: number | null }[]) => {
+      for (const p of pts)
+        if (p.value !== null)
+          rows.push({ model: m, modelId: s.modelId, isBase: base.has(s.modelId), metric, k: p.k, value: p.value });
+    };
+    add('pass@k', s.passAtK);
+    if (metrics.maj) add('maj@k', s.majAtK);
+    if (metrics.best) add('best-of-k', s.bestOfK);
+  }
+  return rows;
+}
+
+/**
+ * pass@k of every model against k (log2 axis), one line per model, maj@k / best-of-k dashed beside
+ * it when asked for, and a dotted rule at each model's saturation point against its base: the k
+ * from which both solve every k-subset (both pass@k exactly 1). No crossover is drawn: two pass@k
+ * curves of one problem never cross, they only meet at 1.
+ */
+export function problemCurveSpec(
+  models: ModelInfo[],
+  stats: ProblemModelStats[],
+  comparisons: ProblemComparison[],
+  metrics: { maj: boolean; best: boolean },
+): Spec {
+  const labelled = models.map((m) => ({ ...m, label: m.label + (m.isBase ? ' (base)' : '') }));
+  const label = new Map(labelled.map((m) => [m.id, m.label]));
+  const rows = problemCurveRows(models, stats, metrics);
+  const maxKAll = Math.max(1, ...rows.map((r) => r.k));
+  // Labels stacked upwards (one line each), so that points at nearby k do not print over each other;
+  // right of the rule in the left half of the axis, left of it in the right half.
+  const sat = comparisons
+    .filter((c) => c.saturationK !== null)
+    .map((c, i) => ({
+      model: label.get(c.modelId) ?? '',
+      k: c.saturationK as number,
+      text: `saturation from k=${c.saturationK}: both solve every k-subset`,
+      y: 0.02 + 0.07 * i,
+      side: Math.log2(c.saturationK as number) > Math.log2(maxKAll) / 2 ? 'left' : 'right',
+    }));
+  const color = {
+    field: 'model',
+    type: 'nominal',
+    title: 'model',
+    scale: colorScale(labelled),
+    legend: { orient: 'bottom', columns: 2, labelLimit: 480 },
+  }; // room for 'name@revision (run)' in two columns
+  const x = {
+    field: 'k',
+    type: 'quantitative',
+    title: 'k (samples)',
+    scale: { type: 'log', base: 2, domain: [1, maxKAll], nice: false },
+    axis: { values: [...new Set(rows.map((r) => r.k))] },
+  };
+  const layers: Spec[] = [
+    {
+      data: { values: rows },
+      mark: { type: 'line', point: true },
+      encoding: {
+        x,
+        // the axis names every metric drawn (pass@k alone unless maj@k or best-of-k is ticked)
+        y: {
+          field: 'value',
+          type: 'quantitative',
+          title: ['pass@k', ...(metrics.maj ? ['maj@k'] : []), ...(metrics.best ? ['best-of-k'] : [])].join(' / '),
+          scale: { domain: [0, 1] },
+        },
+        strokeWidth: {
+          field: 'isBase',
+          type: 'nominal',
+          scale: { domain: [true, false], range: [3.5, 1.8] },
+          legend: null,
+        },
+        color,
+        strokeDash: {
+          field: 'metric',
+          type: 'nominal',
+          title: 'metric',
+          scale: {
+            domain: ['pass@k', 'maj@k', 'best-of-k'],
+            range: [
+              [1, 0],
+              [6, 3],
+              [2, 2],
+            ],
+          },
+          legend: metrics.maj || metrics.best ? {} : null,
+        },
+        tooltip: [
+          { field: 'model', type: 'nominal' },
+          { field: 'metric', type: 'nominal' },
+          { field: 'k', type: 'quantitative' },
+          { field: 'value', type: 'quantitative', format: '.3f' },
+        ],
+      },
+    },
+  ];
+  if (sat.length > 0) {
+    layers.push({
+      data: { values: sat },
+      mark: { type: 'rule', strokeDash: [2, 3], opacity: 0.8 },
+      encoding: {
+        x: { field: 'k', type: 'quantitative' },
+        color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null },
+        tooltip: [{ field: 'model' }, { field: 'text', title: 'from k' }],
+      },
+    });
+    for (const side of ['right', 'left'] as const)
+      layers.push({
+        data: { values: sat },
+        transform: [{ filter: `datum.side === '${side}'` }],
+        mark: {
+          type: 'text',
+          dy: -6,
+          align: side === 'right' ? 'left' : 'right',
+          dx: side === 'right' ? 3 : -3,
+          baseline: 'bottom',
+        },
+        encoding: {
+          x: { field: 'k', type: 'quantitative' },
+          y: { field: 'y', type: 'quantitative' },
+          text: { field: 'text' },
+          color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null },
+        },
+      });
+  }
+  return { width: 'container', height: 280, layer: layers, resolve: { scale: { color: 'shared' } } };
+}
+
+/** c/n of each model with its 95% Jeffreys interval, one row per model. */
+export function accuracySpec(models: ModelInfo[], stats: ProblemModelStats[]): Spec {
+  const labelled = models.map((m) => ({ ...m, label: m.label + (m.isBase ? ' (base)' : '') }));
+  const label = new Map(labelled.map((m) => [m.id, m.label]));
+  const rows = stats
+    .filter((s) => s.accuracy !== null)
+    .map((s) => ({
+      model: label.get(s.modelId) ?? '',
+      accuracy: s.accuracy,
+      low: s.betaLow,
+      high: s.betaHigh,
+      cn: `${s.c}/${s.n}`,
+    }));
+  const y = {
+    field: 'model',
+    type: 'nominal',
+    title: null,
+    sort: labelled.map((m) => m.label),
+    axis: { labelLimit: 320 },
+  };
+  return {
+    width: 'container',
+    height: { step: 18 },
+    data: { values: rows },
+    layer: [
+      {
+        mark: { type: 'rule', strokeWidth: 2 },
+        encoding: {
+          y,
+          x: { field: 'low', type: 'quantitative', scale: { domain: [0, 1] }, title: 'c/n with 95% Jeffreys interval' },
+          x2: { field: 'high' },
+          color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null },
+        },
+      },
+      {
+        mark: { type: 'point', filled: true, size: 60 },
+        encoding: {
+          y,
+          x: { field: 'accuracy', type: 'quantitative' },
+          color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null },
+          tooltip: [
+            { field: 'model' },
+            { field: 'cn', title: 'c/n' },
+            { field: 'low', format: '.3f', title: '2.5%' },
+            { field: 'high', format: '.3f', title: '97.5%' },
+          ],
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * Similarity to the nearest base sample: the model's samples against the base-to-base
+ * (leave-one-out) baseline, one dot per sample; colour = verdict.
+ */
+export function similaritySpec(sim: SimilarityData, modelLabel: string, baseLabel: string): Spec {
+  const verdict = (c: boolean | null) => (c === true ? 'correct' : c === false ? 'incorrect' : 'ungraded');
+  const rows = [
+    ...sim.baseline
+      .filter((b) => b.similarity !== null)
+      .map((b) => ({
+        group: `${baseLabel} ↔ other base samples`,
+        similarity: b.similarity,
+        novelty: b.novelty,
+        sample: `base #${b.sampleIndex}`,
+        verdict: 'base',
+        sampleId: b.sampleId,
+      })),
+    ...sim.samples
+      .filter((s) => s.similarity !== null)
+      .map((s) => ({
+        group: `${modelLabel} → nearest base`,
+        similarity: s.similarity,
+        novelty: s.novelty,
+        sample: `#${s.sampleIndex}`,
+        verdict: verdict(s.correct),
+        sampleId: s.sampleId,
+      })),
+  ];
+  return {
+    width: 'container',
+    height: 150,
+    data: { values: rows },
+    mark: { type: 'point', filled: true, size: 70, opacity: 0.85, cursor: 'pointer' },
+    encoding: {
+      y: { field: 'group', type: 'nominal', title: null, axis: { labelLimit: 360 } },
+      yOffset: { field: 'verdict', type: 'nominal', scale: { domain: ['base', 'correct', 'incorrect', 'ungraded'] } },
+      x: {
+        field: 'similarity',
+        type: 'quantitative',
+        scale: { domain: [0, 1] },
+        title: 'similarity to the nearest base sample (Jaccard of token 3-grams)',
+      },
+      color: {
+        field: 'verdict',
+        type: 'nominal',
+        scale: {
+          domain: ['base', 'correct', 'incorrect', 'ungraded'],
+          range: ['#888888', '#3fa34d', '#d64545', '#b58900'],
+        },
+        legend: { orient: 'bottom' },
+      },
+      shape: {
+        field: 'verdict',
+        type: 'nominal',
+        scale: {
+          domain: ['base', 'correct', 'incorrect', 'ungraded'],
+          range: ['circle', 'circle', 'cross', 'diamond'],
+        },
+      },
+      tooltip: [
+        { field: 'sample' },
+        { field: 'verdict' },
+        { field: 'similarity', format: '.3f' },
+        { field: 'novelty', format: '.1%' },
+      ],
+    },
+  };
+}
+
+/** PPL_base of base and other models' samples (Yue et al. 2025, fig. on perplexity). */
+export function pplSpec(ppl: PplData, models: ModelInfo[]): Spec {
+  const label = new Map(models.map((m) => [m.id, m.label + (m.isBase ? ' (base)' : '')]));
+  const rows = ppl.points.map((p) => ({
+    model: label.get(p.modelId) ?? String(p.modelId),
+    ppl: p.ppl,
+    verdict: p.correct === true ? 'correct' : p.correct === false ? 'incorrect' : 'ungraded',
+  }));
+  return {
+    width: 'container',
+    height: { step: 40 },
+    data: { values: rows },
+    layer: [
+      {
+        mark: { type: 'boxplot', extent: 'min-max', opacity: 0.35 },
+        encoding: {
+          y: { field: 'model', type: 'nominal', title: null },
+          x: {
+            field: 'ppl',
+            type: 'quantitative',
+            title: 'PPL under the base model',
+            scale: { type: 'log', zero: false },
+          },
+        },
+      },
+      {
+        mark: { type: 'point', filled: true, size: 40 },
+        encoding: {
+          y: { field: 'model', type: 'nominal' },
+          x: { field: 'ppl', type: 'quantitative' },
+          color: { field: 'verdict', type: 'nominal' },
+          tooltip: [{ field: 'model' }, { field: 'ppl', format: '.3f' }, { field: 'verdict' }],
+        },
+      },
+    ],
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Overview
+
+const TABLEAU10 = [
+  '#4c78a8',
+  '#f58518',
+  '#e45756',
+  '#72b7b2',
+  '#54a24b',
+  '#eeca3b',
+  '#b279a2',
+  '#ff9da6',
+  '#9d755d',
+  '#bab0ac',
+];
+const TABLEAU20 = [
+  '#4c78a8',
+  '#9ecae9',
+  '#f58518',
+  '#ffbf79',
+  '#54a24b',
+  '#88d27a',
+  '#b79a20',
+  '#f2cf5b',
+  '#439894',
+  '#83bcb6',
+  '#e45756',
+  '#ff9d98',
+  '#79706e',
+  '#bab0ac',
+  '#d67195',
+  '#fcbfd2',
+  '#b279a2',
+  '#d6a5c9',
+  '#9e765f',
+  '#d8b5a5',
+];
+
+/** The base model's dash in the overview's curves (other models are solid). */
+const BASE_DASH = [7, 3];
+
+/** A model of the overview as drawn: label with "(base)" and a colour fixed for the panel's life. */
+export interface OverviewModel {
+  id: number;
+  label: string;
+  isBase: boolean;
+  color: string;
+}
+
+/**
+ * Labels and colours of the overview's models, in `d.models` order. The base model is drawn in the
+ * theme's foreground colour (no other model uses it); the others take tableau10 (tableau20 beyond
+ * 10 models) in order, so a model keeps its colour when others are hidden or shown. `fg`: the theme's
+ * foreground colour.
+ */
+export function overviewModels(d: OverviewData, fg = DEFAULT_CHART_THEME.foreground): OverviewModel[] {
+  const others = d.models.filter((m) => !m.isBase).length;
+  const palette = others > 10 ? TABLEAU20 : TABLEAU10;
+  let i = 0;
+  return d.models.map((m) => ({
+    id: m.id,
+    label: m.label + (m.isBase ? ' (base)' : ''),
+    isBase: m.isBase,
+    color: m.isBase ? fg : palette[i++ % palette.length],
+  }));
+}
+
+/**
+ * Models shown when the overview opens. Up to `max` models: all. Beyond: the base model(s), the
+ * model in focus and the other models of the focus model's run; when that leaves the base alone,
+ * the first models in order up to `max`.
+ */
+export function defaultVisibleModels(models: ModelInfo[], max = 4): Set<number> {
+  if (models.length <= max) return new Set(models.map((m) => m.id));
+  const focus = models.find((m) => m.isFocus);
+  const shown = new Set(
+    models
+      .filter((m) => m.isBase || m.isFocus || (focus !== undefined && focus.run !== undefined && m.run === focus.run))
+      .map((m) => m.id),
+  );
+  for (const m of models) {
+    if (shown.size >= max || models.some((x) => shown.has(x.id) && !x.isBase)) break;
+    shown.add(m.id);
+  }
+  return shown;
+}
+
+/** Options of the overview's charts: models shown (all when undefined) and whether bootstrap bands are drawn. */
+export interface OverviewChartOptions {
+  visible?: Set<number>;
+  bands?: boolean;
+  /**
+   * Width in CSS pixels the chart may take (its container's width). Faceted charts (one per difficulty
+   * level) size their columns from it and legends cut labels to it, so nothing is clipped in a narrow
+   * editor; default 720.
+   */
+  width?: number;
+  /** The theme's foreground colour: the base model's colour (default {@link DEFAULT_CHART_THEME}). */
+  foreground?: string;
+}
+
+/** Facet columns and the width of one facet for an available width (room for axes and padding). */
+export function facetLayout(width: number, facets: number): { columns: number; facetWidth: number } {
+  const columns = Math.max(1, Math.min(3, facets, Math.floor(width / 250)));
+  return { columns, facetWidth: Math.max(120, Math.floor(width / columns) - 75) };
+}
+
+/** Colour, dash and width scales of the shown models (one merged legend; click an entry to hide the model). */
+function modelEncodings(models: OverviewModel[], width = 720) {
+  const shown = [...models.filter((m) => m.isBase), ...models.filter((m) => !m.isBase)];
+  const domain = shown.map((m) => m.label);
+  const columns = shown.length > 6 && width >= 600 ? 2 : 1;
+  const legend = {
+    // labels are cut (with an ellipsis; the full name is in the model list) to fit the chart's width
+    labelLimit: Math.max(100, Math.floor(width / columns) - 60),
+    orient: 'bottom',
+    columns,
+    symbolOpacity: 1,
+    symbolType: 'stroke',
+    symbolStrokeWidth: 3,
+    symbolSize: 300,
+    encode: {
+      entries: { interactive: true },
+      symbols: { interactive: true, update: { cursor: { value: 'pointer' } } },
+      labels: { interactive: true, update: { cursor: { value: 'pointer' } } },
+    },
+  };
+  return {
+    color: {
+      field: 'model',
+      type: 'nominal',
+      title: 'model (click to hide)',
+      scale: { domain, range: shown.map((m) => m.color) },
+      legend,
+    },
+    strokeDash: {
+      field: 'model',
+      type: 'nominal',
+      title: 'model (click to hide)',
+      scale: { domain, range: shown.map((m) => (m.isBase ? BASE_DASH : [1, 0])) },
+      legend,
+    },
+    strokeWidth: {
+      field: 'model',
+      type: 'nominal',
+      title: 'model (click to hide)',
+      scale: { domain, range: shown.map((m) => (m.isBase ? 3.5 : 2)) },
+      legend,
+    },
+  };
+}
+
+/** Where a point of a dataset curve sits among the segments of its curve (see {@link curveSegments}). */
+export interface CurveSegment {
+  /** Segment id, unique across curves: `<curve>#<i>`, i = 0, 1, ... along x. */
+  segment: string;
+  /** How many segments the point's curve has (1: the problem set never changes along the curve). */
+  segments: number;
+  /** The point is the first of its segment (the segment's label goes there). */
+  segmentStart: boolean;
+  /** Points in the point's segment (1: an isolated point, no line through it). */
+  segmentPoints: number;
+  /** `2 of 3 problems`: the segment's denominator, short (its label on the chart). */
+  segmentLabel: string;
+  /** `k = 1 to 2: over 3 of 3 problems`: the segment's x range and denominator (its tooltip line). */
+  segmentText: string;
+}
+
+/**
+ * Splits dataset curves where their problem set changes, so that each drawn line is over one problem
+ * set. `points` hold one or more curves (`curve(p)` names a point's curve, `x(p)` its position along the
+ * curve); along each curve, in the order of x, a point starts a new segment when its denominator
+ * (`problems` averaged over, `missing` left out) differs from the previous point's. A pass@k curve
+ * whose problems have different n loses the problems with n < k at larger k: its values on either side
+ * of such a break are means over different problems, and a fall across the break says nothing about
+ * pass@k falling with k (for one problem set it never does). Counts equal between two points are taken
+ * for the same set: along k the set only shrinks, so that is exact there; along training steps the
+ * protocol carries counts only (a set swapped for another of the same size is not seen).
+ *
+ * @param xName how x is written in `segmentText` (`k`, `step`).
+ * @returns one entry per point, in the order of `points`.
+ */
+export function curveSegments<T extends { problems: number; missing: number }>(
+  points: readonly T[],
+  curve: (p: T) => string,
+  x: (p: T) => number,
+  xName: string,
+): CurveSegment[] {
+  const byCurve = new Map<string, number[]>();
+  points.forEach((p, i) => {
+    const key = curve(p);
+    const list = byCurve.get(key) ?? [];
+    list.push(i);
+    byCurve.set(key, list);
+  });
+  const out: CurveSegment[] = new Array(points.length);
+  for (const [key, idx] of byCurve) {
+    idx.sort((a, b) => x(points[a]) - x(points[b]));
+    // runs of equal denominators along x
+    const runs: number[][] = [];
+    for (const i of idx) {
+      const last = runs[runs.length - 1];
+      const prev = last ? points[last[last.length - 1]] : undefined;
+      if (prev && prev.problems === points[i].problems && prev.missing === points[i].missing) last.push(i);
+      else runs.push([i]);
+    }
+    runs.forEach((run, r) => {
+      const first = points[run[0]];
+      const lo = x(first);
+      const hi = x(points[run[run.length - 1]]);
+      const of = `${first.problems} of ${first.problems + first.missing} problems`;
+      const range = lo === hi ? `${xName} = ${lo}` : `${xName} = ${lo} to ${hi}`;
+      run.forEach((i, j) => {
+        out[i] = {
+          segment: `${key}#${r}`,
+          segments: runs.length,
+          segmentStart: j === 0,
+          segmentPoints: run.length,
+          segmentLabel: of,
+          segmentText: `${range}: over ${of}${runs.length > 1 ? ` (line ${r + 1} of ${runs.length})` : ''}`,
+        };
+      });
+    });
+  }
+  return out;
+}
+
+/**
+ * The label of each segment of a broken curve (one whose problem set changes along it): `2 of 3
+ * problems` above the segment's first point, in the curve's colour; nothing for unbroken curves. Two
+ * layers: labels left-aligned, and right-aligned for points at x >= `rightEdge` (the axis's last
+ * value), which would otherwise run out of the chart. `filter`: a Vega expression choosing the rows.
+ */
+export function segmentLabelLayers(x: Spec, y: Spec, color: Spec, rightEdge: number, filter = 'true'): Spec[] {
+  return [false, true].map((end) => ({
+    transform: [
+      {
+        filter: `(${filter}) && datum.segments > 1 && datum.segmentStart && ${end ? '' : '!'}(datum.${x.field} >= ${rightEdge})`,
+      },
+    ],
+    mark: { type: 'text', dy: -10, align: end ? 'right' : 'left', dx: end ? -4 : 4, fontSize: 10, fontWeight: 'bold' },
+    encoding: { x, y, text: { field: 'segmentLabel' }, color },
+  }));
+}
+
+/**
+ * Axis settings of an axis that counts whole things (problems, samples): ticks at integers only, never
+ * at 0.5 or 1.5 (Vega-Lite `tickMinStep`), labelled as integers.
+ */
+export const COUNT_AXIS = { tickMinStep: 1, format: 'd' } as const;
+
+/**
+ * Dataset pass@k with bootstrap bands of the shown models; faceted by difficulty level when levels
+ * exist. The base model's line is dashed and thicker, in the foreground colour; band opacity falls
+ * as more models are shown. A point computed over fewer than all of the model's problems (no
+ * samples, no graded sample, n < k) is drawn hollow, and its tooltip says over how many and why
+ * (`over 5 of 6 problems: 1 has n < 1024`). A curve whose problem set changes along k (problems with
+ * n < k drop out) breaks there into segments ({@link curveSegments}), each labelled with its count
+ * (`2 of 3 problems`) and named in the tooltip, so it is never drawn as one line that falls with k.
+ */
+export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = {}): Spec {
+  const all = overviewModels(d, opts.foreground);
+  const shown = all.filter((m) => !opts.visible || opts.visible.has(m.id));
+  const label = new Map(shown.map((m) => [m.id, m.label]));
+  const base = new Set(shown.filter((m) => m.isBase).map((m) => m.id));
+  const points = d.curves.filter((c) => c.value !== null && label.has(c.modelId));
+  const seg = curveSegments(
+    points,
+    (c) => `${c.modelId}|${c.level ?? ''}`,
+    (c) => c.k,
+    'k',
+  );
+  const rows = points.map((c, i) => ({
+    ...c,
+    ...seg[i],
+    model: label.get(c.modelId) ?? '',
+    isBase: base.has(c.modelId),
+    level: c.level === null ? 'all problems' : `level ${c.level}`,
+  }));
+  const width = opts.width ?? 720;
+  const maxK = Math.max(1, ...rows.map((r) => r.k));
+  const enc = modelEncodings(shown, width);
+  const x = {
+    field: 'k',
+    type: 'quantitative',
+    title: 'k',
+    scale: { type: 'log', base: 2, nice: false },
+    axis: { values: [...new Set(rows.map((r) => r.k))] },
+  };
+  const y = { field: 'value', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } };
+  const bandOpacity = shown.length <= 2 ? 0.16 : shown.length <= 4 ? 0.1 : 0.06;
+  const layer: Spec[] = [];
+  if (opts.bands !== false) {
+    layer.push({
+      transform: [{ filter: 'isValid(datum.ciLow) && isValid(datum.ciHigh)' }],
+      mark: { type: 'area', opacity: bandOpacity },
+      encoding: {
+        x,
+        y: { field: 'ciLow', type: 'quantitative', title: 'pass@k', scale: { domain: [0, 1] } },
+        y2: { field: 'ciHigh' },
+        color: enc.color,
+        // the band breaks with its line: one area per problem set
+        detail: { field: 'segment', type: 'nominal' },
+      },
+    });
+    // a segment of one point has no area: its interval as a bar
+    layer.push({
+      transform: [{ filter: 'isValid(datum.ciLow) && isValid(datum.ciHigh) && datum.segmentPoints === 1' }],
+      mark: { type: 'rule', opacity: Math.min(1, bandOpacity * 2.5), strokeWidth: 6 },
+      encoding: { x, y: { field: 'ciLow', type: 'quantitative' }, y2: { field: 'ciHigh' }, color: enc.color },
+    });
+  }
+  const tooltip = [
+    { field: 'model' },
+    { field: 'level' },
+    { field: 'k' },
+    { field: 'value', format: '.3f', title: 'pass@k' },
+    { field: 'ciLow', format: '.3f', title: '2.5%' },
+    { field: 'ciHigh', format: '.3f', title: '97.5%' },
+    { field: 'over', title: 'computed' },
+    { field: 'segmentText', title: 'line' },
+  ];
+  const line = (filter: string): Spec[] => [
+    {
+      transform: [{ filter }],
+      mark: { type: 'line' },
+      // one line per segment: a break where the problem set changes
+      encoding: {
+        x,
+        y,
+        color: enc.color,
+        strokeDash: enc.strokeDash,
+        strokeWidth: enc.strokeWidth,
+        detail: { field: 'segment', type: 'nominal' },
+      },
+    },
+    // points over all of the model's problems: filled; over fewer: hollow
+    {
+      transform: [{ filter: `(${filter}) && datum.missing === 0` }],
+      mark: { type: 'point', filled: true },
+      encoding: { x, y, color: enc.color, tooltip },
+    },
+    {
+      transform: [{ filter: `(${filter}) && datum.missing > 0` }],
+      mark: { type: 'point', filled: false, strokeWidth: 2, size: 70 },
+      encoding: { x, y, color: enc.color, tooltip },
+    },
+    ...segmentLabelLayers(x, y, enc.color, maxK, filter),
+  ];
+  // the base model's line last, so it is drawn over the others
+  layer.push(...line('!datum.isBase'));
+  if (shown.some((m) => m.isBase)) layer.push(...line('datum.isBase'));
+  if (d.levels.length === 0) return { width: 'container', height: 300, data: { values: rows }, layer };
+  const { columns, facetWidth } = facetLayout(width, d.levels.length + 1);
+  return {
+    data: { values: rows },
+    facet: {
+      field: 'level',
+      type: 'nominal',
+      title: null,
+      sort: ['all problems', ...d.levels.map((l) => `level ${l}`)],
+    },
+    columns,
+    spec: { width: facetWidth, height: 170, layer },
+  };
+}
+
+/**
+ * Accuracy (c/n) histogram of the shown models, grouped bars (base model first, in the
+ * foreground colour); a bar's
+ * datum carries modelId and bin.
+ */
+export function histogramSpec(d: OverviewData, opts: OverviewChartOptions = {}): Spec {
+  const all = overviewModels(d, opts.foreground);
+  const shown = all.filter((m) => !opts.visible || opts.visible.has(m.id));
+  const order = [...shown.filter((m) => m.isBase), ...shown.filter((m) => !m.isBase)].map((m) => m.label);
+  const label = new Map(shown.map((m) => [m.id, m.label]));
+  const bins = d.histograms.filter((h) => h.modelId === d.models[0]?.id).map((h) => h.label);
+  const rows = d.histograms
+    .filter((h) => label.has(h.modelId))
+    .map((h) => ({ ...h, model: label.get(h.modelId) ?? '' }));
+  const enc = modelEncodings(shown, opts.width);
+  return {
+    width: 'container',
+    height: 240,
+    data: { values: rows },
+    mark: { type: 'bar', cursor: 'pointer' },
+    encoding: {
+      x: { field: 'label', type: 'ordinal', sort: bins, title: 'per-problem accuracy c/n', axis: { labelAngle: -30 } },
+      xOffset: { field: 'model', type: 'nominal', sort: order, scale: { domain: order } },
+      y: { field: 'count', type: 'quantitative', title: 'problems', axis: { ...COUNT_AXIS } },
+      color: {
+        ...enc.color,
+        legend: { ...enc.color.legend, symbolType: 'square', symbolStrokeWidth: 0, symbolSize: 120 },
+      },
+      tooltip: [{ field: 'model' }, { field: 'label', title: 'accuracy' }, { field: 'count', title: 'problems' }],
+    },
+  };
+}
+
+export const COVERAGE_CELLS = ['baseOnly', 'modelOnly', 'both', 'neither'] as const;
+const CELL_TEXT: Record<string, string> = {
+  baseOnly: 'base only',
+  modelOnly: 'RL only',
+  both: 'both',
+  neither: 'neither',
+};
+
+/** Coverage of each model against the base model: stacked bar of the four cells; datum carries modelId and cell. */
+export function coverageSpec(d: OverviewData, opts: OverviewChartOptions = {}): Spec {
+  const ms = overviewModels(d, opts.foreground);
+  const label = new Map(ms.map((m) => [m.id, m.label]));
+  const rows = d.coverage
+    .filter((c) => !opts.visible || opts.visible.has(c.modelId))
+    .flatMap((c) =>
+      COVERAGE_CELLS.map((cell, i) => ({
+        model: label.get(c.modelId) ?? '',
+        modelId: c.modelId,
+        baseModelId: c.baseModelId,
+        cell,
+        cellText: CELL_TEXT[cell],
+        order: i,
+        count: c[cell],
+      })),
+    );
+  return {
+    width: 'container',
+    height: { step: 22 },
+    data: { values: rows },
+    mark: { type: 'bar', cursor: 'pointer' },
+    encoding: {
+      y: {
+        field: 'model',
+        type: 'nominal',
+        title: null,
+        axis: { labelLimit: Math.max(120, Math.min(360, Math.floor((opts.width ?? 720) / 2.5))) },
+      },
+      x: {
+        field: 'count',
+        type: 'quantitative',
+        title: 'problems solved (c ≥ 1)',
+        stack: 'zero',
+        axis: { ...COUNT_AXIS },
+      },
+      color: {
+        field: 'cellText',
+        type: 'nominal',
+        title: 'solved by',
+        scale: {
+          domain: ['base only', 'RL only', 'both', 'neither'],
+          range: ['#e8a33d', '#4c9be8', '#6aa84f', '#9e9e9e'],
+        },
+        legend: { orient: 'bottom' },
+      },
+      order: { field: 'order' },
+      tooltip: [{ field: 'model' }, { field: 'cellText', title: 'solved by' }, { field: 'count', title: 'problems' }],
+    },
+  };
+}
+
+/**
+ * Reward models tab: best-of-N at one N against pairwise accuracy, one point per scorer (labelled), with
+ * the denominators in the axis titles. Wen et al. 2025 ask how well the first predicts the second.
+ */
+export function rewardScatterSpec(m: RewardModelsData['models'][number], n: number, width: number): Spec {
+  const rows = m.scorers.flatMap((s) => {
+    const b = s.bestOfN.find((x) => x.n === n);
+    if (s.pairwiseAccuracy === null || !b || b.value === null) return [];
+    return [{ scorer: s.name, accuracy: s.pairwiseAccuracy, best: b.value, passAtN: b.passAtN, regret: b.regret }];
+  });
+  const point = m.scorers[0]?.bestOfN.find((x) => x.n === n);
+  return {
+    width: Math.max(320, Math.min(width - 40, 900)),
+    height: 340,
+    data: { values: rows },
+    title: {
+      text: `best-of-${n} against pairwise accuracy (${rows.length} scorers)`,
+      subtitle: `pairwise accuracy ${m.over}; best-of-${n} ${point?.over ?? 'over no problem'}; pass@${n} (the oracle) = ${point?.passAtN === null || point?.passAtN === undefined ? '—' : point.passAtN.toFixed(3)}`,
+    },
+    encoding: {
+      x: {
+        field: 'accuracy',
+        type: 'quantitative',
+        title: `pairwise accuracy (${m.scorers[0]?.pairs ?? 0} correct-vs-incorrect pairs per scorer, ties 1/2)`,
+        scale: { zero: false, nice: true },
+      },
+      y: { field: 'best', type: 'quantitative', title: `best-of-${n}`, scale: { zero: false, nice: true } },
+      tooltip: [
+        { field: 'scorer', title: 'scorer' },
+        { field: 'accuracy', title: 'pairwise accuracy', format: '.4f' },
+        { field: 'best', title: `best-of-${n}`, format: '.4f' },
+        { field: 'passAtN', title: `pass@${n}`, format: '.4f' },
+        { field: 'regret', title: 'regret', format: '.4f' },
+      ],
+    },
+    layer: [
+      { mark: { type: 'point', filled: true, size: 70 } },
+      { mark: { type: 'text', align: 'left', dx: 6, dy: -4, fontSize: 10 }, encoding: { text: { field: 'scorer' } } },
+    ],
+  };
+}
+
+/**
+ * One problem's samples as each scorer ranks them: a row per scorer, its samples from the best score
+ * (left) to the worst, coloured by verdict, the sample index written in the cell; samples a scorer did
+ * not score come last in grey. Ties keep sample order and are marked in the tooltip. A click on a cell
+ * gives its `sampleId` (the view opens the sample).
+ */
+export function rankingStripSpec(
+  r: ProblemRankingData,
+  width: number,
+  theme: Pick<ChartTheme, 'background' | 'passed' | 'failed'> = DEFAULT_CHART_THEME,
+): Spec {
+  const rows: Record<string, unknown>[] = [];
+  for (const sc of r.scorers) {
+    const order = r.samples
+      .map((s, i) => ({ s, i, score: sc.scores[i] }))
+      .sort((a, b) =>
+        a.score === null ? (b.score === null ? a.i - b.i : 1) : b.score === null ? -1 : b.score - a.score || a.i - b.i,
+      );
+    order.forEach((o, pos) => {
+      const tied = o.score !== null && order.some((x) => x !== o && x.score === o.score);
+      const steps = sc.steps[o.i];
+      rows.push({
+        scorer: sc.name,
+        position: pos + 1,
+        sampleId: o.s.sampleId,
+        sample: o.s.sampleIndex,
+        verdict:
+          o.score === null ? 'not scored' : o.s.correct === null ? 'ungraded' : o.s.correct ? 'correct' : 'incorrect',
+        score: o.score === null ? 'not scored' : `${Number(o.score.toPrecision(6))}${tied ? ' (tied)' : ''}`,
+        steps: steps
+          ? `${steps.length} steps, ${sc.rule ?? 'min'}: ${steps.map((x) => Number(x.toPrecision(3))).join(', ')}`
+          : '',
+        text: o.s.preview,
+      });
+    });
+  }
+  const cell = Math.max(16, Math.min(40, Math.floor((width - 180) / Math.max(1, r.samples.length))));
+  return {
+    width: cell * Math.max(1, r.samples.length),
+    height: { step: 18 },
+    data: { values: rows },
+    encoding: {
+      x: { field: 'position', type: 'ordinal', title: 'rank by score (1 = best)', axis: { labelAngle: 0 } },
+      y: { field: 'scorer', type: 'nominal', title: null, sort: r.scorers.map((s) => s.name) },
+      tooltip: [
+        { field: 'scorer' },
+        { field: 'sample', title: 'sample' },
+        { field: 'verdict' },
+        { field: 'score' },
+        { field: 'steps' },
+        { field: 'text', title: 'text (start)' },
+      ],
+    },
+    layer: [
+      {
+        mark: { type: 'rect', stroke: theme.background, strokeWidth: 1, cursor: 'pointer' },
+        encoding: {
+          color: {
+            field: 'verdict',
+            type: 'nominal',
+            title: 'sample',
+            scale: {
+              domain: ['correct', 'incorrect', 'ungraded', 'not scored'],
+              range: [theme.passed, theme.failed, '#888888', '#cccccc'],
+            },
+          },
+        },
+      },
+      {
+        mark: { type: 'text', fontSize: 9, color: '#ffffff', cursor: 'pointer' },
+        encoding: { text: { field: 'sample' } },
+      },
+    ],
+  };
+}

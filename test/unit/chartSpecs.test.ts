@@ -1,0 +1,305 @@
+/**
+ * The charts' claims, tested on the specs the webview embeds (src/shared/chartSpecs.ts,
+ * src/shared/trainingChartSpecs.ts), compiled with vega-lite and rendered to SVG with vega's headless
+ * View (no DOM): a dataset pass@k curve whose problem set shrinks along k (problems with n < k drop
+ * out when n differs by problem) is drawn as separate lines, split exactly where the denominator
+ * changes, each labelled with its count; axes that count problems tick at integers only.
+ */
+import { describe, test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { indexFolder } from '../../src/core/index/indexer';
+import { TraceIndex } from '../../src/core/index/traceIndex';
+import { overviewData } from '../../src/extension/panelData';
+import {
+  COUNT_AXIS,
+  coverageSpec,
+  curveSegments,
+  histogramSpec,
+  overviewCurveSpec,
+  type Spec,
+} from '../../src/shared/chartSpecs';
+import { trainingCategoriesSpec, trainingPassSpec } from '../../src/shared/trainingChartSpecs';
+import type { OverviewData, TrainingSeries } from '../../src/shared/protocol';
+import { tempDir } from './helpers';
+
+/** The part of vega-lite used here (its types need "moduleResolution": "bundler"; this project compiles with "node"). */
+type VegaLite = { compile(spec: unknown): { spec: unknown } };
+type Vega = typeof import('vega');
+// vega and vega-lite are ES modules (vega-lite's graph has a top-level await, which require() cannot
+// load), and TypeScript compiles import() to require() under "module": "commonjs": load them by URL.
+const importEsm = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
+let vl: VegaLite;
+let vega: Vega;
+
+/** The Vega spec of a Vega-Lite spec, sized for a headless View (no container to take the width from). */
+function compile(spec: Spec): Spec {
+  const sized = spec.width === 'container' ? { ...spec, width: 480 } : spec;
+  return vl.compile({ $schema: 'https://vega.github.io/schema/vega-lite/v6.json', ...sized } as never).spec as Spec;
+}
+
+async function svgOf(spec: Spec): Promise<string> {
+  const view = new vega.View(vega.parse(compile(spec) as never), { renderer: 'none' });
+  const svg = await view.toSVG();
+  view.finalize();
+  return svg;
+}
+
+/** Paths Vega draws for line marks (one per line; a line of one point is still one path). */
+const linePaths = (svg: string) => svg.match(/aria-roledescription="line mark"/g)?.length ?? 0;
+
+/** The tick labels of the axis whose aria label starts with `axisLabel` (e.g. "Y-axis titled 'problems'"). */
+function tickLabels(svg: string, axisLabel: string): string[] {
+  const start = svg.indexOf(`aria-label="${axisLabel}`);
+  assert.ok(start >= 0, `no axis "${axisLabel}" in the SVG`);
+  const group = svg.slice(start, svg.indexOf('role-axis-title', start));
+  const labels = group.slice(group.indexOf('role-axis-label'));
+  return [...labels.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+}
+
+/** One Qwen2.5-Math line: problem `idx` with `n` samples, the first `c` correct. */
+function line(idx: number, n: number, c: number): string {
+  return JSON.stringify({
+    idx,
+    question: `q${idx}`,
+    gt: '1',
+    code: Array.from({ length: n }, (_, i) => `s${i}`),
+    score: Array.from({ length: n }, (_, i) => i < c),
+  });
+}
+
+/**
+ * base: 3 problems x 4 samples (c = 2, 1, 0); rl: n = 2, 4, 4 (c = 1, 2, 0). By hand (Chen et al.
+ * pass@k = 1 - C(n-c, k) / C(n, k)), rl: pass@1 = (1/2 + 2/4 + 0) / 3 = 1/3; pass@2 = (1 + (1 - 1/6) +
+ * 0) / 3 = 11/18; pass@4 = (1 + 0) / 2 = 1/2 over 2 of the 3 problems (problem 0 has n = 2 < 4). One
+ * line through these would fall from 0.611 to 0.5 at k = 4; the problem set changed, pass@k did not fall.
+ */
+async function raggedOverview(): Promise<OverviewData> {
+  const dir = tempDir('chart-trust-');
+  const put = (model: string, lines: string[]) => {
+    const d = join(dir, model, 'math_eval', 'ds');
+    mkdirSync(d, { recursive: true });
+    writeFileSync(join(d, 'test_ragged.jsonl'), `${lines.join('\n')}\n`);
+  };
+  put('base', [line(0, 4, 2), line(1, 4, 1), line(2, 4, 0)]);
+  put('rl', [line(0, 2, 1), line(1, 4, 2), line(2, 4, 0)]);
+  const index = TraceIndex.open(':memory:');
+  await indexFolder(index, dir);
+  const baseId = index.models().find((m) => m.name === 'base')?.id;
+  assert.ok(baseId !== undefined, 'the base model is indexed');
+  const d = overviewData(index, { baseId, baseIsChoice: true }, 200);
+  index.close();
+  return d;
+}
+
+describe('chart specs: curves break where the problem set changes', () => {
+  let d: OverviewData;
+  let rlId: number;
+  let baseId: number;
+
+  before(async () => {
+    vl = (await importEsm(pathToFileURL(require.resolve('vega-lite')).href)) as VegaLite;
+    vega = (await importEsm(pathToFileURL(require.resolve('vega')).href)) as Vega;
+    d = await raggedOverview();
+    rlId = d.models.find((m) => m.label === 'rl')!.id;
+    baseId = d.models.find((m) => m.isBase)!.id;
+  });
+
+  test('the folder: rl pass@k at k = 1, 2, 4 by hand, over 3, 3 and 2 problems', () => {
+    const rl = d.curves.filter((c) => c.modelId === rlId && c.level === null);
+    assert.deepEqual(
+      rl.map((c) => [c.k, c.problems, c.missing]),
+      [
+        [1, 3, 0],
+        [2, 3, 0],
+        [4, 2, 1],
+      ],
+    );
+    const want = [1 / 3, 11 / 18, 1 / 2];
+    for (const [i, c] of rl.entries())
+      assert.ok(Math.abs((c.value as number) - want[i]) < 1e-12, `pass@${c.k} = ${c.value}`);
+  });
+
+  test("the overview spec's rows: a new segment exactly at k = 4, where the denominator changes", () => {
+    const spec = overviewCurveSpec(d, { bands: false });
+    const rows = spec.data.values as {
+      modelId: number;
+      k: number;
+      segment: string;
+      segments: number;
+      segmentLabel: string;
+      segmentText: string;
+    }[];
+    const rl = rows.filter((r) => r.modelId === rlId).sort((a, b) => a.k - b.k);
+    assert.equal(rl[0].segment, rl[1].segment, 'k = 1 and k = 2 are over the same 3 problems: one line');
+    assert.notEqual(rl[1].segment, rl[2].segment, 'k = 4 is over 2 problems: a new line');
+    assert.deepEqual(
+      rl.map((r) => [r.segments, r.segmentLabel, r.segmentText]),
+      [
+        [2, '3 of 3 problems', 'k = 1 to 2: over 3 of 3 problems (line 1 of 2)'],
+        [2, '3 of 3 problems', 'k = 1 to 2: over 3 of 3 problems (line 1 of 2)'],
+        [2, '2 of 3 problems', 'k = 4: over 2 of 3 problems (line 2 of 2)'],
+      ],
+    );
+    const base = rows.filter((r) => r.modelId === baseId);
+    assert.equal(new Set(base.map((r) => r.segment)).size, 1, 'the base has n = 4 everywhere: one line');
+    assert.ok(base.every((r) => r.segments === 1));
+  });
+
+  test('rendered by vega: three lines (base one, rl two) and the pieces labelled with their counts', async () => {
+    const svg = await svgOf(overviewCurveSpec(d));
+    assert.equal(linePaths(svg), 3);
+    // the bands break with their lines (rl's k = 4 alone: an area of one point, and its interval as a bar)
+    assert.equal(svg.match(/aria-roledescription="area mark"/g)?.length, 3);
+    assert.equal(svg.match(/aria-roledescription="rule mark"/g)?.length, 1);
+    const texts = [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    assert.equal(texts.filter((t) => t === '3 of 3 problems').length, 1);
+    assert.equal(texts.filter((t) => t === '2 of 3 problems').length, 1);
+  });
+
+  test('a curve whose problem set never changes is one line, and is not labelled', async () => {
+    const whole: OverviewData = { ...d, curves: d.curves.filter((c) => c.modelId === baseId) };
+    const svg = await svgOf(overviewCurveSpec(whole));
+    assert.equal(linePaths(svg), 1);
+    assert.ok(!svg.includes('of 3 problems</text>'));
+  });
+
+  test('faceted by level, each facet breaks on its own denominators', async () => {
+    // the same rl curve as a level of its own beside "all problems": 2 + 2 lines for rl, 1 + 1 for the base
+    const levelled: OverviewData = {
+      ...d,
+      levels: ['1'],
+      curves: [...d.curves, ...d.curves.map((c) => ({ ...c, level: '1' }))],
+    };
+    const svg = await svgOf(overviewCurveSpec(levelled));
+    assert.equal(linePaths(svg), 6);
+  });
+
+  test('curveSegments: every change of the denominator starts a segment, also back to an earlier count', () => {
+    const pts = [3, 3, 2, 2, 1, 2].map((problems, i) => ({ k: 2 ** i, problems, missing: 3 - problems }));
+    // given out of order: segments follow x, not the input order
+    const shuffled = [pts[3], pts[0], pts[5], pts[1], pts[4], pts[2]];
+    const seg = curveSegments(
+      shuffled,
+      () => 'm',
+      (p) => p.k,
+      'k',
+    );
+    const byK = new Map(shuffled.map((p, i) => [p.k, seg[i]]));
+    assert.deepEqual(
+      pts.map((p) => byK.get(p.k)!.segment),
+      ['m#0', 'm#0', 'm#1', 'm#1', 'm#2', 'm#3'],
+    );
+    assert.deepEqual(
+      pts.map((p) => byK.get(p.k)!.segmentStart),
+      [true, false, true, false, true, true],
+    );
+    assert.equal(byK.get(4)!.segmentText, 'k = 4 to 8: over 2 of 3 problems (line 2 of 4)');
+    // equal counts but a different number left out: another set
+    const other = curveSegments(
+      [
+        { k: 1, problems: 2, missing: 0 },
+        { k: 2, problems: 2, missing: 1 },
+      ],
+      () => 'm',
+      (p) => p.k,
+      'k',
+    );
+    assert.notEqual(other[0].segment, other[1].segment);
+  });
+
+  test('training pass@k against the step breaks where a checkpoint is over other problems', async () => {
+    // step 100 and 200 over 6 problems, step 300 over 4 (two problems not in that checkpoint)
+    const pt = (k: number, value: number, problems: number) => ({
+      k,
+      value,
+      ciLow: value - 0.1,
+      ciHigh: value + 0.1,
+      problems,
+      missing: 6 - problems,
+    });
+    const step = (s: number, v: number, problems: number) => ({
+      step: s,
+      modelId: s,
+      label: `rl · step-${s}`,
+      baseLabel: 'base',
+      passAtK: [pt(1, v, problems), pt(8, v + 0.2, problems)],
+      basePassAtK: [pt(1, 0.3, 6)],
+    });
+    const series = {
+      name: 'rl',
+      unit: 'step',
+      k: 8,
+      steps: [step(100, 0.4, 6), step(200, 0.5, 6), step(300, 0.45, 4)],
+    } as unknown as TrainingSeries;
+    const spec = trainingPassSpec(series);
+    const rows = spec.data.values as { step: number; series: string; segment: string; segmentText: string }[];
+    const p1 = rows.filter((r) => r.series === 'pass@1').sort((a, b) => a.step - b.step);
+    assert.deepEqual(
+      p1.map((r) => r.segmentText),
+      [
+        'step = 100 to 200: over 6 of 6 problems (line 1 of 2)',
+        'step = 100 to 200: over 6 of 6 problems (line 1 of 2)',
+        'step = 300: over 4 of 6 problems (line 2 of 2)',
+      ],
+    );
+    // pass@1 and pass@8 of the checkpoints: 2 lines each; the base: 1
+    assert.equal(linePaths(await svgOf(spec)), 5);
+  });
+});
+
+describe('chart specs: axes that count problems tick at integers', () => {
+  let d: OverviewData;
+  before(async () => {
+    vl ??= (await importEsm(pathToFileURL(require.resolve('vega-lite')).href)) as VegaLite;
+    vega ??= (await importEsm(pathToFileURL(require.resolve('vega')).href)) as Vega;
+    d = await raggedOverview();
+  });
+
+  /** The compiled axis on `scale` that has labels (Vega-Lite also emits a grid-only axis). */
+  function labelAxis(spec: Spec, scale: string): Spec {
+    const axes = (compile(spec).axes ?? []) as Spec[];
+    const a = axes.find((x) => x.scale === scale && x.labels !== false);
+    assert.ok(a, `no labelled axis on ${scale}`);
+    return a;
+  }
+
+  test('histogram (problems per accuracy bin): tickMinStep 1, integer format; rendered ticks are integers', async () => {
+    const spec = histogramSpec(d);
+    const a = labelAxis(spec, 'y');
+    assert.equal(a.tickMinStep, COUNT_AXIS.tickMinStep);
+    assert.equal(a.format, 'd');
+    // at most 1 problem per bin and model here: without tickMinStep vega ticks 0, 0.2, ..., 1
+    const ticks = tickLabels(await svgOf(spec), "Y-axis titled 'problems'");
+    assert.ok(ticks.length >= 2, ticks.join(','));
+    for (const t of ticks) assert.match(t, /^\d+$/, `tick ${t} of ${ticks.join(',')}`);
+  });
+
+  test('coverage (problems solved): tickMinStep 1, integer format; rendered ticks are integers', async () => {
+    const spec = coverageSpec(d);
+    const a = labelAxis(spec, 'x');
+    assert.equal(a.tickMinStep, 1);
+    assert.equal(a.format, 'd');
+    const ticks = tickLabels(await svgOf(spec), "X-axis titled 'problems solved");
+    assert.ok(ticks.length >= 2, ticks.join(','));
+    for (const t of ticks) assert.match(t, /^\d+$/, `tick ${t} of ${ticks.join(',')}`);
+  });
+
+  test('training categories (problems per category): tickMinStep 1, integer format', () => {
+    const series = {
+      name: 'rl',
+      unit: 'step',
+      k: 8,
+      steps: [100, 200].map((s) => ({
+        step: s,
+        pairedProblems: 2,
+        categories: { sharpening: 1, expansion: 0, regression: 1, unchanged: 0, unsolved: 0 },
+      })),
+    } as unknown as TrainingSeries;
+    const a = labelAxis(trainingCategoriesSpec(series), 'y');
+    assert.equal(a.tickMinStep, 1);
+    assert.equal(a.format, 'd');
+  });
+});
