@@ -18,6 +18,7 @@ import { graderAudit } from '../src/core/graderAudit';
 import { legacyMajAtKCurve } from './legacyMajority';
 import { readFile } from '../src/core/readers';
 import { contentHash } from '../src/core/text';
+import { searchText } from '../src/core/search';
 import { bestOfKCurve, kGrid, passAtKSeries } from '../src/core/metrics';
 import { guessBaseModel } from '../src/core/index/labels';
 import { sqliteDriver } from '../src/core/index/sqlite';
@@ -672,12 +673,15 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
    * Breakdown: the reader plus the sample INSERT alone (same statement and schema as the indexer, 20000
    * samples per transaction; no model/problem upserts, no stats). Variants: `plain` (constant content
    * hash), `hash` (real content hash), `notext` (empty text: the cost of storing the text),
-   * `noidx` (without the secondary indexes on samples).
+   * `noidx` (without the secondary indexes on samples), `spans` (empty text, as the indexer writes a JSONL
+   * sample since schema migration 11, plus its `sample_spans` row), `fts` (`spans` plus the full-text row
+   * of searchText(text), as the indexer's writer thread does; `searchMs` and `ftsMs` time searchText and
+   * the FTS5 INSERT alone).
    */
   async 'bd-insert'(a) {
     const root = a.root as string;
     const db = a.db as string;
-    const variant = a.variant as 'plain' | 'hash' | 'notext' | 'noidx';
+    const variant = a.variant as 'plain' | 'hash' | 'notext' | 'noidx' | 'spans' | 'fts';
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(db + suffix, { force: true });
     const files = resultFiles(root);
     const index = TraceIndex.open(db);
@@ -686,9 +690,14 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
       d.exec('DROP INDEX samples_by_model_problem; DROP INDEX samples_by_file; DROP INDEX samples_scored;');
     const ins = d.prepare(
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
-         reward_score, finish_reason, token_count, content_hash, text)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         reward_score, finish_reason, token_count, content_hash, text, text_length)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    const span = d.prepare('INSERT INTO sample_spans (sample_id, rec_offset, rec_bytes, rec_pos) VALUES (?, ?, ?, ?)');
+    const fts = d.prepare('INSERT INTO samples_fts(rowid, text) VALUES (?, ?)');
+    const noText = variant === 'notext' || variant === 'spans' || variant === 'fts';
+    let searchMs = 0;
+    let ftsMs = 0;
     const ids = new Map<string, number>();
     const idOf = (k: string) => {
       let v = ids.get(k);
@@ -707,8 +716,9 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
         const r = ev.record;
         const mid = idOf(`m${r.model.name}`);
         const pid = idOf(`p${r.dataset}/${r.problemId}`);
-        for (const s of r.samples) {
-          ins.run(
+        for (let pos = 0; pos < r.samples.length; pos++) {
+          const s = r.samples[pos];
+          const { lastInsertRowid } = ins.run(
             fi + 1,
             r.line,
             mid,
@@ -720,8 +730,19 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
             s.finishReason ?? null,
             null,
             variant === 'hash' ? contentHash(s.text) : '0123456789abcdef',
-            variant === 'notext' ? '' : s.text,
+            noText ? '' : s.text,
+            s.text.length,
           );
+          if ((variant === 'spans' || variant === 'fts') && r.span)
+            span.run(lastInsertRowid, r.span.offset, r.span.bytes, pos);
+          if (variant === 'fts') {
+            const t0s = performance.now();
+            const st = searchText(s.text);
+            const t1s = performance.now();
+            fts.run(lastInsertRowid, st);
+            ftsMs += performance.now() - t1s;
+            searchMs += t1s - t0s;
+          }
           samples++;
           if (++inBatch >= 20000) {
             d.exec('COMMIT');
@@ -737,7 +758,7 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
     index.close();
     const bytes = dbBytes(db);
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(db + suffix, { force: true });
-    return { ms, samples, variant, dbBytes: bytes };
+    return { ms, samples, variant, dbBytes: bytes, ...(variant === 'fts' ? { searchMs, ftsMs } : {}) };
   },
 
   /**

@@ -410,7 +410,7 @@ async function main(): Promise<void> {
 
   if (!o.skip.has('breakdown')) {
     log(
-      'breakdown: reader alone, + content hash, whole-file hash, inserts (plain, hash, no text, no secondary indexes)',
+      'breakdown: reader alone, + content hash, whole-file hash, inserts (plain, hash, no text, no secondary indexes, + spans, + full-text rows)',
     );
     res.breakdown = {
       decode: await runPhase('bd-decode', { root }),
@@ -421,6 +421,8 @@ async function main(): Promise<void> {
       insertHash: await runPhase('bd-insert', { root, db: path.join(work, 'bd.db'), variant: 'hash' }),
       insertNoText: await runPhase('bd-insert', { root, db: path.join(work, 'bd.db'), variant: 'notext' }),
       insertNoIdx: await runPhase('bd-insert', { root, db: path.join(work, 'bd.db'), variant: 'noidx' }),
+      insertSpans: await runPhase('bd-insert', { root, db: path.join(work, 'bd.db'), variant: 'spans' }),
+      insertFts: await runPhase('bd-insert', { root, db: path.join(work, 'bd.db'), variant: 'fts' }),
       ftsColumn: await runPhase('bd-fts', { db, root, other: path.join(work, 'fts-alt.db'), detail: 'column' }),
       ftsFull: await runPhase('bd-fts', { db, root, other: path.join(work, 'fts-alt.db'), detail: 'full' }),
       compress: await runPhase('bd-compress', { root }),
@@ -773,6 +775,19 @@ function explain(res: Record<string, any>, inputBytes: number, rows: Row[]): str
         `plus packing the texts as UTF-8 for the hand-over); the writer thread runs the INSERTs (${s(insertOnly)}) and the whole-file hash (${s(cpu(bd.filehash))}), ` +
         `${s(writerThread)} together.`,
     );
+    if (bd.insertFts && bd.insertSpans) {
+      // the writer thread's statements replayed on one thread: each variant adds one kind of row
+      const spans = cpu(bd.insertSpans) - cpu(bd.insertNoText);
+      const ftsRows = cpu(bd.insertFts) - cpu(bd.insertSpans);
+      out.push(
+        `The writer thread's rows, replayed on one thread (bd-insert, CPU): the sample INSERT with empty text and its secondary indexes ` +
+          `${s(cpu(bd.insertNoText) - cpu(bd.read))}; the sample_spans rows ${s(spans)}; the full-text rows ${s(ftsRows)} ` +
+          `(timed alone, in wall time: searchText ${s(bd.insertFts.searchMs)}, which the indexer runs on the reader thread, and the FTS5 ` +
+          `INSERT, tokenizing and merging, ${s(bd.insertFts.ftsMs)}). ` +
+          `FTS5 is the largest single cost of the writer thread, which bounds the index's wall time; SQLite allows one writer per ` +
+          `database file, so only a full-text index in a database file of its own could be written by a third thread.`,
+      );
+    }
     if (missed('index / parse floor') || missed('index / python baseline')) {
       const py = res.python?.ms ? ` and the Python baseline's whole load (${s(res.python.ms)})` : '';
       out.push(

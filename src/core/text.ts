@@ -33,6 +33,14 @@ export function contentHash(text: string): string {
 }
 
 /**
+ * {@link contentHash} of a text given as its UTF-8 bytes (`Buffer.write` / `Buffer.from` of the text:
+ * a lone surrogate as U+FFFD, as `hash` encodes a string), without encoding the text a second time.
+ */
+export function contentHashOfUtf8(utf8: Uint8Array): string {
+  return hash('sha1', utf8, 'hex').slice(0, 16);
+}
+
+/**
  * The problem id of a problem that has no id, from its text: `#` and the first 12 hex digits of the
  * SHA-1 of the text in Unicode NFC with runs of whitespace made one space and the ends trimmed, so
  * that files which write the same problem with other line breaks or spacing key it alike.

@@ -217,3 +217,89 @@ describe('parallel reader', () => {
     index.close();
   });
 });
+
+describe('full-text rows held back and inserted together (indexer.ts FTS_ROWS_AT_ONCE)', () => {
+  /** 60 problems x 150 samples; sample i of problem q holds the word `marker` when (q + i) % 7 === 0, and `gen<g>`. */
+  const write = (dir: string, g: number) => {
+    const lines = Array.from({ length: 60 }, (_, q) =>
+      JSON.stringify({
+        qid: q,
+        model_name: 'm',
+        rollouts: Array.from({ length: 150 }, (_, i) => ({
+          rollout: i,
+          correct: i % 2 === 0,
+          text: `q${q} s${i} gen${g}${(q + i) % 7 === 0 ? ' marker' : ''} ≤ ${'y'.repeat(40)}`,
+        })),
+      }),
+    );
+    writeFileSync(join(dir, 'f.jsonl'), `${lines.join('\n')}\n`);
+  };
+  /** (problem, sample index) of the samples the full-text index finds for `word`, sorted. */
+  const found = (index: TraceIndex, word: string) =>
+    (
+      index.db
+        .prepare(
+          `SELECT p.problem_id AS q, s.sample_index AS i FROM samples_fts f JOIN samples s ON s.id = f.rowid
+             JOIN problems p ON p.id = s.problem_id WHERE samples_fts MATCH ? ORDER BY 0 + p.problem_id, s.sample_index`,
+        )
+        .all(`"${word}"`) as { q: string; i: number }[]
+    ).map((r) => `${r.q}/${r.i}`);
+  /** What `found` must give for `marker` among the indexed (problem, sample) pairs, computed from the generator's rule. */
+  const expectedMarkers = (index: TraceIndex) =>
+    (
+      index.db
+        .prepare(
+          'SELECT p.problem_id AS q, s.sample_index AS i FROM samples s JOIN problems p ON p.id = s.problem_id ORDER BY 0 + p.problem_id, s.sample_index',
+        )
+        .all() as { q: string; i: number }[]
+    )
+      .filter((r) => (Number(r.q) + r.i) % 7 === 0)
+      .map((r) => `${r.q}/${r.i}`);
+
+  for (const parallelReadMinBytes of [0, Number.POSITIVE_INFINITY]) {
+    const how = parallelReadMinBytes === 0 ? 'reader thread' : 'one thread';
+    test(`${how}: a new file (batches), a replaced file (one transaction of 9000 samples) and a cancelled pass keep one full-text row per sample`, async () => {
+      const dir = tempDir();
+      write(dir, 1);
+      const index = TraceIndex.open(':memory:');
+      const ftsRows = () => index.db.prepare('SELECT count(*) FROM samples_fts').pluck().get() as number;
+      // a new file committed in batches of 2500 (not a multiple of the rows held back)
+      await indexFolder(index, dir, { parallelReadMinBytes, batchSize: 2500 });
+      assert.equal(index.db.prepare('SELECT count(*) FROM samples').pluck().get(), 9000);
+      assert.equal(ftsRows(), 9000);
+      // by hand: problem q has 22 such samples when i0 = (7 - q % 7) % 7 <= 2 (q % 7 in 0, 5, 6: 9 + 8 + 8 = 25
+      // problems of 60), else 21: 60 x 21 + 25 = 1285
+      assert.equal(found(index, 'marker').length, 1285);
+      assert.deepEqual(found(index, 'marker'), expectedMarkers(index));
+      assert.equal(found(index, 'gen1').length, 9000);
+      // the file changes: replaced in one transaction, the old rows gone from the full-text index
+      write(dir, 2);
+      await indexFolder(index, dir, { parallelReadMinBytes, batchSize: 2500 });
+      assert.equal(ftsRows(), 9000);
+      assert.equal(found(index, 'gen1').length, 0);
+      assert.equal(found(index, 'gen2').length, 9000);
+      assert.deepEqual(found(index, 'marker'), expectedMarkers(index));
+      // cancelled after the first batches of a new copy: the committed samples, each with its row
+      write(dir, 3);
+      index.db.exec(
+        'DELETE FROM samples_fts; DELETE FROM samples; DELETE FROM sample_spans; DELETE FROM files; DELETE FROM stats',
+      );
+      const controller = new AbortController();
+      const r = await indexFolder(index, dir, {
+        parallelReadMinBytes,
+        batchSize: 2500,
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (p.phase === 'index' && p.samples >= 2500) controller.abort();
+        },
+      });
+      assert.equal(r.cancelled, true);
+      const kept = index.db.prepare('SELECT count(*) FROM samples').pluck().get() as number;
+      assert.ok(kept >= 2500 && kept < 9000, `${kept} samples kept`);
+      assert.equal(ftsRows(), kept);
+      assert.equal(found(index, 'gen3').length, kept);
+      assert.deepEqual(found(index, 'marker'), expectedMarkers(index));
+      index.close();
+    });
+  }
+});

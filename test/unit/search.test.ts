@@ -4,7 +4,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { ftsQuery, holdsAsTyped, searchTerms, searchText, snippet } from '../../src/core/search';
+import {
+  CONTINUOUS_CHAR_RE,
+  ftsQuery,
+  holdsAsTyped,
+  mayHoldContinuousScript,
+  searchTerms,
+  searchText,
+  snippet,
+} from '../../src/core/search';
 import { searchIndex } from '../../src/cli/main';
 import { REAL, tempDir } from './helpers';
 import { runCli } from './reliability.support';
@@ -154,6 +162,36 @@ describe('search in every script (real SQLite FTS5)', () => {
     assert.equal(ftsQuery('  --- !!! '), '""');
     // every text the readers could give tokenizes the same in the index as in a query for it
     for (const t of TEXTS) for (const term of searchTerms(t)) assert.ok(!term.includes(' '), term);
+  });
+
+  test("searchText's fast path (no continuous-script block) never skips a character the bigram expression would cut", () => {
+    // every code point of a continuous script lies in a block the char-code scan flags
+    let matched = 0;
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      if (!CONTINUOUS_CHAR_RE.test(ch)) continue;
+      matched++;
+      assert.ok(mayHoldContinuousScript(`x ${ch} y`), `U+${cp.toString(16)}`);
+    }
+    assert.ok(matched > 90000, `${matched} code points matched`); // Han alone has more than 90,000
+    // text of math symbols and accented Latin takes the fast path, and is given as NFKC
+    assert.equal(mayHoldContinuousScript('−1 ≤ x ≤ 1, café, ² ①'), false);
+    assert.equal(searchText('−1 ≤ x ≤ 1, café'), '−1 ≤ x ≤ 1, café');
+    assert.equal(searchText('x² ①'), 'x2 1');
+    assert.equal(searchText('cafe\u0301'), 'café');
+    // the same output as the expression alone, for text with and without continuous-script runs
+    // (searchText before the fast path: NFKC, then the expression on the whole text)
+    const run = new RegExp(`(?:${CONTINUOUS_CHAR_RE.source}\\p{M}*)+`, 'gu');
+    const slow = (t: string) =>
+      t.normalize('NFKC').replace(run, (r) => {
+        const u = r.match(/\P{M}\p{M}*/gu) ?? [];
+        let out = ` ${u.join(' ')}`;
+        for (let i = 0; i + 1 < u.length; i++) out += ` ${u[i]}${u[i + 1]}`;
+        return `${out} `;
+      });
+    for (const t of ['≤ 面积为12 ≤', 'ค่า ≤ 3', '정답은 12', '−x² + 面', ...TEXTS])
+      assert.equal(searchText(t), slow(t), t);
   });
 
   test('CLI search: JSON and text output, model and verdict filters, limit', async () => {

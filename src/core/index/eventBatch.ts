@@ -6,7 +6,7 @@
 import type { FormatId, NamedScore, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import type { ReaderContext } from '../readers/types';
 import { searchText } from '../search';
-import { codePoints, contentHash } from '../text';
+import { codePoints, contentHashOfUtf8 } from '../text';
 
 /** Samples per posted batch. */
 export const BATCH_SAMPLES = 2000;
@@ -109,10 +109,12 @@ export function packEvents(events: readonly ReadEvent[]): { batch: EventBatch; t
     b.problems.push({ ...rest, first: row, count: samples.length });
     for (const s of samples) {
       const text = typeof s.text === 'string' ? s.text : '';
+      const start = end;
       end += bytes.write(text, end, 'utf8');
       b.textEnd[row] = end;
       b.textLength[row] = codePoints(text);
-      b.hash[row] = contentHash(text);
+      // the hash of the bytes just written: the string is not encoded to UTF-8 a second time
+      b.hash[row] = contentHashOfUtf8(bytes.subarray(start, end));
       const st = searchText(text);
       if (st !== text) b.search[row] = st;
       b.answer[row] = s.extractedAnswer;
