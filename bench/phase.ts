@@ -344,6 +344,14 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
         },
       },
       {
+        name: 'sampleTextNext',
+        what: 'the same for the next sample of the problem just opened (its line kept in memory: read and compared, not parsed)',
+        run: (i) => {
+          const id = sampleIds[0] + 1 + (i % 512);
+          return Promise.all([index.sample(id), readSampleText(index, id)]);
+        },
+      },
+      {
         name: 'passAtK',
         what: "problemStats + pass@k for k = 1..n per model (one problem's pass@k data)",
         run: () => index.problemStats(pick().id).map((s) => passAtKSeries(s.graded, s.c)),

@@ -133,7 +133,7 @@ export class OverviewView {
         h(
           'span',
           { className: 'muted' },
-          `${d.problems} problem${d.problems === 1 ? '' : 's'} · ${d.models.length} model${d.models.length === 1 ? '' : 's'} · base model: ${base?.label ?? 'none'}`,
+          `${d.problemsText} · ${d.models.length} model${d.models.length === 1 ? '' : 's'} · base model: ${base?.label ?? 'none'}`,
         ),
       ),
       d.warnings.length

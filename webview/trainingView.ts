@@ -9,6 +9,7 @@
 import { fmt, h, pct, replace } from './dom';
 import { type ChartHandle, curveSegments, showChart } from './charts';
 import type { Rpc } from './rpc';
+import { datasetsNote } from '../src/shared/datasetNote';
 import {
   HEATMAP_MAX_ROWS,
   trainingCategoriesSpec,
@@ -133,7 +134,7 @@ export class TrainingView {
       h(
         'p',
         { className: 'muted' },
-        `${s.steps.length} checkpoints (steps ${s.steps.map((st) => st.step).join(', ')}), ${problems} problems. `,
+        `${s.steps.length} checkpoints (steps ${s.steps.map((st) => st.step).join(', ')}), ${problems} problems${datasetsNote(s.problems)}. `,
         bases.length === 1
           ? `Every step against the base model ${bases[0]}.`
           : 'Each step against the base model of its own run (named in the table).',

@@ -14,7 +14,8 @@ import { type Denominator, denominatorMark } from '../core/denominators';
 import { type PplReport, readPplSidecar } from '../core/ppl';
 import type { ReaderOptions } from '../core/readers';
 import type { PathSummary } from '../core/pathSummary';
-import { buildReportAsync, noModelMatches, type Report } from '../core/report';
+import { buildReportAsync, type ModelReport, noModelMatches, type Report } from '../core/report';
+import { datasetName, problemsInDatasets } from '../core/datasets';
 import { type RewardModelsReport, describeRewardDenominator, rewardDenominator } from '../core/rewardReport';
 import { compileStepPattern } from '../core/series';
 import { type Trajectory, trajectoryFilter } from '../core/trajectories';
@@ -228,7 +229,25 @@ export function pathLines(paths: readonly PathSummary[]): string[] {
 }
 
 /** The largest k of a model's pass@k grid (its largest n); 0 without points. */
-const maxK = (m: Report['models'][number]) => m.passAtK.reduce((a, p) => Math.max(a, p.k), 0);
+const maxK = (m: Pick<ModelReport, 'passAtK'>) => m.passAtK.reduce((a, p) => Math.max(a, p.k), 0);
+
+/**
+ * How maj@k's problems were judged, saying only what is true (trial 5 finding 11d: "7 of 7 problems
+ * judged by the reference answer, the others by verdicts"): `all 7 problems judged by the reference
+ * answer`, `5 of 7 problems judged by the reference answer, 2 by verdicts (no reference answer)`, `all
+ * 3 problems judged by verdicts (no reference answer)`.
+ */
+export function majJudged(byReference: number, problems: number): string {
+  const p = (n: number) => `${n} problem${n === 1 ? '' : 's'}`;
+  if (byReference === problems)
+    return `${problems === 1 ? 'the' : 'all'} ${p(problems)} judged by the reference answer`;
+  if (byReference === 0)
+    return `${problems === 1 ? 'the' : 'all'} ${p(problems)} judged by verdicts (no reference answer)`;
+  return `${byReference} of ${p(problems)} judged by the reference answer, ${problems - byReference} by verdicts (no reference answer)`;
+}
+
+/** The dataset cell of a model's pooled row (and CSV rows) in a folder with several datasets. */
+export const ALL_DATASETS = 'all datasets';
 
 /**
  * Renders the report as aligned text tables. Every value computed over fewer than all of the model's
@@ -248,8 +267,17 @@ export function reportTable(r: Report): string {
     'correct',
     ...ks.map((k) => `pass@${k}`),
   ];
-  const rows = r.models.map((m) => [
-    safe(m.label) + (m.id === r.base && r.models.length > 1 ? ' [base]' : '') + (m.partial ? ' [PARTIAL]' : ''),
+  // several datasets: one row per model and dataset, then the model's pooled row, labelled as such
+  const several = r.datasets.length > 1;
+  if (several) head.splice(1, 0, 'dataset');
+  const figures = (
+    label: string,
+    dataset: string | undefined,
+    m: Pick<ModelReport, 'problems' | 'samples' | 'ungradedSamples' | 'sampleAccuracy' | 'correct' | 'passAtK'>,
+    top: number,
+  ) => [
+    label,
+    ...(dataset === undefined ? [] : [dataset]),
     String(m.problems),
     String(m.samples),
     ...(someUngraded ? [String(m.ungradedSamples)] : []),
@@ -259,9 +287,25 @@ export function reportTable(r: Report): string {
       const p = m.passAtK.find((x) => x.k === k);
       if (p) return `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]${denominatorMark(p)}`;
       // no point: k above the model's largest n, or between the points of its grid (1, 2, 4, ..., n)
-      return k > maxK(m) ? '— (k > n)' : 'not computed';
+      return k > top ? '— (k > n)' : 'not computed';
     }),
-  ]);
+  ];
+  const rows = r.models.flatMap((m) => {
+    const label =
+      safe(m.label) + (m.id === r.base && r.models.length > 1 ? ' [base]' : '') + (m.partial ? ' [PARTIAL]' : '');
+    if (!several) return [figures(label, undefined, m, maxK(m))];
+    const own = r.perDataset.filter((d) => d.model === m.id);
+    // a model with problems of one dataset only: its one row is that dataset's (no pooled row to label)
+    if (own.length <= 1) return [figures(label, safe(datasetName(own[0]?.dataset ?? '')), m, maxK(m))];
+    return [
+      ...own.map((d) => figures(label, safe(datasetName(d.dataset)), d, maxK(d))),
+      figures(label, ALL_DATASETS, m, maxK(m)),
+    ];
+  });
+  if (several)
+    out.push(
+      `datasets: ${safe(problemsInDatasets(r.datasets))}: the table gives each dataset's figures, then "${ALL_DATASETS}" (a model with problems of several datasets) pooled over every problem of the model (each problem counts once: a dataset weighs by its problem count); every other figure below (comparisons, best-of-k, maj@k, training, grader audit) pools the ${r.datasets.length} datasets`,
+    );
   if (r.grading.by !== 'folder')
     out.push(
       `grading: the folder's verdicts, plus the TOOL'S GRADING of ${r.grading.toolGraded} samples that had no verdict (${r.grading.toolCorrect} correct: answer equivalent to the reference answer)`,
@@ -290,12 +334,10 @@ export function reportTable(r: Report): string {
   }
   if (r.models.some((m) => m.majAtK?.length)) {
     out.push('', 'maj@k (majority vote over extracted answers grouped by answer equivalence, %):');
+    if (r.majAtKRule) out.push(`  (${r.majAtKRule})`);
     for (const m of r.models.filter((x) => x.majAtK?.length)) {
       const first = m.majAtK![0];
-      const judged =
-        first.problems === 0
-          ? ''
-          : ` (at k=1, ${first.byReference} of ${first.problems} problems judged by the reference answer, the others by verdicts)`;
+      const judged = first.problems === 0 ? '' : ` (at k=1: ${majJudged(first.byReference, first.problems)})`;
       out.push(
         `  ${safe(m.label)}: ${m.majAtK!.map((b) => `k=${b.k} ${pct(b.value)}${denominatorMark(b)}`).join('  ')}${judged}`,
       );
@@ -682,7 +724,7 @@ function table(rows: string[][]): string {
 
 /** Header of {@link reportCsv}. */
 export const CSV_HEADER =
-  'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer,base,not_in_base,not_in_model';
+  'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer,base,not_in_base,not_in_model,dataset,datasets';
 
 /**
  * CSV of every curve point, one row per (model, metric, k, level) ("long" format, ready for a data
@@ -752,6 +794,14 @@ export function reportCsv(r: Report): string {
     for (const p of m.majAtK ?? []) row(m, '', 'maj@k', p);
     for (const s of r.strata.filter((x) => x.model === m.id)) for (const p of s.passAtK) row(m, s.level, 'pass@k', p);
   }
+  // rows written so far and below pool every dataset; the per-dataset rows name theirs
+  const byDataset: string[] = [];
+  for (const m of r.models)
+    for (const d of r.perDataset.filter((x) => x.model === m.id)) {
+      const at = lines.length;
+      for (const p of d.passAtK) row(m, '', 'pass@k', p);
+      byDataset.push(...lines.splice(at).map((l) => `${l},${q(d.dataset)},${q(`${d.dataset}:${d.problems}`)}`));
+    }
   for (const c of r.comparisons) {
     const crow = (
       metric: string,
@@ -898,7 +948,14 @@ export function reportCsv(r: Report): string {
       cells('rm-kendall-tau-b', c.n, c.kendall, c.kendallCiLow, c.kendallCiHigh, rm.problems, 0, '');
     }
   }
-  return lines.join('\n');
+  // the dataset columns: a folder with one dataset names it; with several, the pooled rows say so
+  const pooled = r.datasets.length > 1 ? ALL_DATASETS : (r.datasets[0]?.dataset ?? '');
+  // the problems per dataset a pooled row is over: its model's (a comparison: the compared model's), else the folder's
+  const counts = (list: readonly { dataset: string; problems: number }[]) =>
+    q(list.map((d) => `${d.dataset}:${d.problems}`).join(';'));
+  const byModel = r.models.map((m) => [`${q(m.id)},`, counts(m.datasets)] as const);
+  const ofLine = (l: string) => byModel.find(([head]) => l.startsWith(head))?.[1] ?? counts(r.datasets);
+  return [lines[0], ...lines.slice(1).map((l) => `${l},${q(pooled)},${ofLine(l)}`), ...byDataset].join('\n');
 }
 
 /** Parses `--correct-threshold`: a finite number. */

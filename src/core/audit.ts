@@ -15,13 +15,18 @@ export interface AuditEntry {
   metric: string;
   stored: number;
   recomputed: number;
+  /** What was recomputed for this figure: the key of its rule in {@link AUDIT_RULE_TEXT}. */
+  rule: AuditRule;
 }
+
+/** The kinds of figure the audit recomputes, each with its own rule ({@link AUDIT_RULE_TEXT}). */
+export type AuditRule = 'sampleAccuracy' | 'passAtK' | 'categories' | 'perQuestion' | 'qwenAcc';
 
 const TOLERANCE = 1e-6;
 
 /**
  * Compares the summaries a results folder carries with figures recomputed from its raw samples by the
- * report's rules ({@link AUDIT_RULES}), and returns each disagreement. Understood summaries:
+ * report's rules ({@link AUDIT_RULE_TEXT}), and returns each disagreement. Understood summaries:
  * - `summary.json` with a `metrics` object using `<alias>_sample_accuracy`, `<alias>_pass_at_k`
  *   (at `metrics.k`) and `sharpening_questions` / `observed_expansion_questions` /
  *   `regression_questions` / `unchanged_questions` (rlvr_behavior_probe). Aliases map to models of
@@ -79,14 +84,39 @@ function aliasModel(root: string, run: string, alias: string, models: ModelRow[]
 }
 
 /**
- * The rules the audit recomputes with: the report's own (src/core/denominators.ts), so that a figure
+ * What the audit recomputes for each kind of figure, in the words the report prints: the report's own
+ * rules (src/core/denominators.ts) where the folder's figure has the report's meaning, so that a figure
  * it flags disagrees with the folder, not with a second definition (trial 3 finding 3: ungraded samples
- * were left in n, 4/12 against the report's 4/10, and a problem without samples was a regression).
+ * were left in n, 4/12 against the report's 4/10, and a problem without samples was a regression); the
+ * folder's own definition where it has another one (Qwen2.5-Math's `acc` is the accuracy of each
+ * problem's first sample: trial 5 finding 10, the line said "correct / graded samples").
  */
-export const AUDIT_RULES =
-  "recomputed with the report's rules: n = graded samples (samples without a verdict are in no figure); sample accuracy = correct / graded samples; pass@k over the problems with a graded sample and n >= k; categories over the problems both models have graded samples for (a problem without samples is not a regression)";
+export const AUDIT_RULE_TEXT: Record<AuditRule, string> = {
+  sampleAccuracy:
+    '<alias>_sample_accuracy = correct / graded samples of the model (samples without a verdict are in no figure)',
+  passAtK:
+    '<alias>_pass_at_k = mean of unbiased pass@k (k = metrics.k) over the problems with a graded sample and n >= k, n = graded samples',
+  categories:
+    '*_questions = categories over the problems both models have graded samples for (a problem without samples is not a regression; unchanged_questions = unchanged + unsolved)',
+  perQuestion: 'c_<alias>[qid] = correct samples of that problem (problems without indexed samples not compared)',
+  qwenAcc:
+    'acc = 100 x accuracy of sample 0 of each problem, rounded to 0.1 (Qwen2.5-Math evaluate.py; a sample 0 without a verdict counts as incorrect)',
+};
 
-/** Per-problem counts by the report's rules ({@link AUDIT_RULES}): n = graded samples; problems without one are left out. */
+/**
+ * The rule line of a list of audit entries: the rule of each kind of figure in it, in the order of
+ * {@link AUDIT_RULE_TEXT} (`recomputed: acc = 100 x accuracy of sample 0 of each problem ...`); empty
+ * string for no entries.
+ */
+export function auditRules(entries: readonly AuditEntry[]): string {
+  const kinds = new Set(entries.map((e) => e.rule));
+  const texts = (Object.keys(AUDIT_RULE_TEXT) as AuditRule[])
+    .filter((k) => kinds.has(k))
+    .map((k) => AUDIT_RULE_TEXT[k]);
+  return texts.length ? `recomputed: ${texts.join('; ')}` : '';
+}
+
+/** Per-problem counts by the report's rules ({@link AUDIT_RULE_TEXT}): n = graded samples; problems without one are left out. */
 function countsOf(index: TraceIndex, model: ModelRow): Map<number, { n: number; c: number }> {
   return new Map(
     index
@@ -102,9 +132,10 @@ function push(
   metric: string,
   stored: number,
   recomputed: number,
+  rule: AuditRule,
   tol = TOLERANCE,
 ): void {
-  if (!(Math.abs(stored - recomputed) <= tol)) out.push({ file, metric, stored, recomputed });
+  if (!(Math.abs(stored - recomputed) <= tol)) out.push({ file, metric, stored, recomputed, rule });
 }
 
 function auditSummary(
@@ -131,11 +162,11 @@ function auditSummary(
     if (!model) continue;
     if (acc) {
       const graded = [...countsOf(index, model).values()].reduce((a, p) => a + p.n, 0);
-      if (graded > 0) push(out, rel, key, value, model.correct / graded);
+      if (graded > 0) push(out, rel, key, value, model.correct / graded, 'sampleAccuracy');
     }
     if (pak && k !== undefined) {
       const v = datasetPassAtK([...countsOf(index, model).values()], k).value;
-      if (v !== null) push(out, rel, key, value, v);
+      if (v !== null) push(out, rel, key, value, v, 'passAtK');
     }
   }
   // Category counts between the first two aliases (`sft` -> base, `rl` -> model).
@@ -158,7 +189,7 @@ function auditSummary(
     ['unchanged_questions', counts.unchanged + counts.unsolved],
   ];
   for (const [key, recomputed] of stored)
-    if (typeof m[key] === 'number') push(out, rel, key, m[key] as number, recomputed);
+    if (typeof m[key] === 'number') push(out, rel, key, m[key] as number, recomputed, 'categories');
 }
 
 function auditPerQuestion(
@@ -190,7 +221,7 @@ function auditPerQuestion(
       // A problem this model has no indexed samples for (a bad or missing line) is not "0 correct": skip it.
       const recomputed = pid === undefined ? undefined : counts.get(pid)?.c;
       if (recomputed === undefined || !Number.isFinite(stored)) continue;
-      push(out, rel, `${col}[qid=${qid}]`, stored, recomputed);
+      push(out, rel, `${col}[qid=${qid}]`, stored, recomputed, 'perQuestion');
     }
   });
 }
@@ -211,7 +242,7 @@ function auditQwenMetrics(index: TraceIndex, root: string, rel: string, run: str
     .all(match.id) as (number | null)[];
   if (firsts.length === 0) return;
   const acc = Math.round((1000 * firsts.reduce<number>((a, c) => a + (c === 1 ? 1 : 0), 0)) / firsts.length) / 10;
-  push(out, rel, 'acc', doc.acc, acc, 0.05 + 1e-9);
+  push(out, rel, 'acc', doc.acc, acc, 'qwenAcc', 0.05 + 1e-9);
 }
 
 /** Parses CSV text into rows of fields (csv-parse: RFC 4180 quoting, CRLF or LF, BOM, ragged rows). */
@@ -255,7 +286,7 @@ export function auditDiagnostics(root: string, entries: readonly AuditEntry[]): 
       file: a.file,
       line: index >= 0 ? index + 1 : 1,
       severity: 'warning' as const,
-      message: `${a.metric}: this file says ${fmt(a.stored)}, the raw samples give ${fmt(a.recomputed)} (n = graded samples)`,
+      message: `${a.metric}: this file says ${fmt(a.stored)}, the raw samples give ${fmt(a.recomputed)} (${AUDIT_RULE_TEXT[a.rule]})`,
     };
   });
 }

@@ -1,5 +1,5 @@
 import type { Diagnostic } from './model';
-import { AUDIT_RULES, type AuditEntry } from './audit';
+import { auditRules, type AuditEntry } from './audit';
 import { type GraderAudit, graderAudit, type Regrade, regrade, toolVerdicts, toolVerdict } from './graderAudit';
 import {
   accuracyHistogram,
@@ -39,6 +39,8 @@ import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, type PathSumma
 import { type PplRead, type PplReport, pplReport } from './ppl';
 import { type RewardModelsReport, rewardModelsReport } from './rewardReport';
 import { nearSubstring } from './readers/util';
+import { answerKey } from './answers/equivalence';
+import { type DatasetCount, datasetByProblem, datasetCounts, datasetName } from './datasets';
 import { computeTrajectories, reportTrajectory, type Trajectory } from './trajectories';
 
 /**
@@ -71,6 +73,8 @@ export interface ModelReport {
   partial: boolean;
   /** Every problem the model has a record of, with or without samples: the whole of each figure's denominator. */
   problems: number;
+  /** Those problems by dataset (dataset order): what a figure of the model pools when there are several. */
+  datasets: DatasetCount[];
   /** Of those, the problems without samples and with samples but no graded one (left out of every figure). */
   leftOut: Pick<LeftOut, 'noSamples' | 'ungraded'>;
   samples: number;
@@ -146,6 +150,23 @@ export interface ComparisonReport {
   passAtKDiff: ({ k: number; diff: number | null; ciLow: number | null; ciHigh: number | null } & Denominator)[];
 }
 
+/**
+ * One model's figures over the problems of one dataset (a folder with several datasets: math500 and
+ * aime24 per checkpoint). The model's own figures ({@link ModelReport}) pool every dataset.
+ */
+export interface DatasetModelReport {
+  model: string;
+  dataset: string;
+  /** Every problem of the model in this dataset (the denominator's whole). */
+  problems: number;
+  samples: number;
+  ungradedSamples: number;
+  correct: number;
+  /** correct / graded samples of this dataset; null without a graded sample. */
+  sampleAccuracy: number | null;
+  passAtK: PassAtKPoint[];
+}
+
 export interface StratumReport {
   model: string;
   level: string;
@@ -161,7 +182,14 @@ export interface Report {
   base: string | null;
   /** How the base model was chosen. */
   baseSource: 'option' | 'guess' | 'none';
+  /**
+   * Every dataset of the folder with its problem count (dataset order). With more than one, every figure
+   * of `models`, `comparisons`, `trajectories` pools them, and `perDataset` gives each model's figures per dataset.
+   */
+  datasets: DatasetCount[];
   models: ModelReport[];
+  /** With more than one dataset: per model and dataset, its figures over that dataset's problems; else empty. */
+  perDataset: DatasetModelReport[];
   comparisons: ComparisonReport[];
   strata: StratumReport[];
   /**
@@ -170,7 +198,7 @@ export interface Report {
    */
   noLevel: { model: string; problems: number; total: number; named: string[] }[];
   audit: AuditEntry[];
-  /** With audit entries: the rules the audit recomputed with (the report's own, src/core/audit.ts `AUDIT_RULES`). */
+  /** With audit entries: what the audit recomputed for each kind of figure listed (src/core/audit.ts `auditRules`). */
   auditRules?: string;
   /**
    * The grader audit: groups of equivalent answers of one problem whose samples the folder graded
@@ -214,9 +242,15 @@ export interface Report {
   warnings: string[];
 }
 
-/** The rule of maj@k's correctness, as the report states it. */
+/**
+ * The rule of maj@k, as the report states it: which samples vote, how the winner is judged, which
+ * problems count (trial 5 finding 5: maj@1 75.0 beside pass@1 50.0 on one problem, unexplained). Self-
+ * consistency (Wang et al. 2022; metrics.md) votes on final answers and judges the majority answer
+ * against the gold answer: so every sample of a problem votes, graded or not, and the reference answer
+ * decides wherever the problem has one, with or without --tool-grading.
+ */
 export const MAJ_AT_K_RULE =
-  "vote over extracted answers grouped by answer equivalence; the winning group is correct when its value equals the problem's reference answer (when the problem has one), otherwise by the majority verdict of its graded samples (half credit when they are half correct); ties split the credit; samples without an answer never win";
+  "every sample of a problem votes (n = all its samples, with or without a verdict; a sample without an extracted answer never wins), answers grouped by answer equivalence; the winning answer is correct when it equals the problem's reference answer (the folder's verdicts are then not used), and only a problem without a reference answer is judged by the majority verdict of the winning group's graded samples (half credit when they are half correct); ties split the credit; over the problems with samples and a reference answer or a graded sample. pass@k counts only graded samples and the folder's verdicts: maj@1 equals pass@1 only when every sample is graded and every verdict agrees with the reference answer";
 
 export interface ReportOptions {
   /** Substring of the base model's id or label; guessed from names when absent. */
@@ -342,6 +376,16 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   }
   const base = baseIdx >= 0 ? models[baseIdx] : undefined;
   const references = options.majAtK ? referenceAnswers(index) : new Map<number, string | null>();
+  const datasets = datasetCounts(index);
+  const datasetOf = datasetByProblem(index);
+  const countByDataset = (rows: readonly StatRow[]): DatasetCount[] =>
+    datasets
+      .map((d) => ({
+        dataset: d.dataset,
+        problems: rows.filter((r) => datasetOf.get(r.problemId) === d.dataset).length,
+      }))
+      .filter((d) => d.problems > 0);
+  const perDataset: DatasetModelReport[] = [];
 
   const modelReports: ModelReport[] = models.map((m) => {
     const rows = byModel.get(m.id) ?? [];
@@ -349,6 +393,9 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     const pc = set.graded;
     const graded = pc.reduce((a, p) => a + p.n, 0);
     const passAtK = passAtKPoints(set, boot);
+    const maj = options.majAtK
+      ? modelMajAtK(index, m, rows, set, options.majAtK === true ? {} : options.majAtK, boot.seed, references)
+      : {};
     const report: ModelReport = {
       id: m.displayId,
       label: m.label,
@@ -356,6 +403,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
       grader: m.grader,
       partial: m.partial,
       problems: set.total,
+      datasets: countByDataset(rows),
       leftOut: { noSamples: set.noSamples, ungraded: set.ungraded },
       samples: m.samples,
       ungradedSamples: m.samples - graded,
@@ -363,9 +411,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
       sampleAccuracy: graded > 0 ? m.correct / graded : null,
       passAtK,
       bestOfK: m.scored > 0 ? modelBestOfK(index, m, rows, set, !!tool) : [],
-      ...(options.majAtK
-        ? modelMajAtK(index, m, rows, set, options.majAtK === true ? {} : options.majAtK, boot.seed, references, !!tool)
-        : {}),
+      ...(maj.majAtK ? { majAtK: maj.majAtK } : {}),
       histogram: accuracyHistogram(pc).bins,
     };
     if (m.partial) warnings.push(partialWarning(m.displayId));
@@ -378,6 +424,27 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     ])
       if (w) warnings.push(w);
     if (report.bestOfK.length) warnings.push(...bestOfKWarnings(index, m, set));
+    if (maj.note) warnings.push(maj.note);
+    if (datasets.length > 1)
+      for (const d of report.datasets) {
+        const drows = rows.filter((r) => datasetOf.get(r.problemId) === d.dataset);
+        const dset = problemSet(drows);
+        const dgraded = dset.graded.reduce((a, p) => a + p.n, 0);
+        const correct = drows.reduce((a, r) => a + r.c, 0);
+        const dpass = passAtKPoints(dset, boot);
+        perDataset.push({
+          model: m.displayId,
+          dataset: d.dataset,
+          problems: dset.total,
+          samples: drows.reduce((a, r) => a + r.n, 0),
+          ungradedSamples: drows.reduce((a, r) => a + r.n, 0) - dgraded,
+          correct,
+          sampleAccuracy: dgraded > 0 ? correct / dgraded : null,
+          passAtK: dpass,
+        });
+        const w = alongK(`${m.displayId} dataset ${datasetName(d.dataset)}`, 'pass', dpass);
+        if (w) warnings.push(w);
+      }
     return report;
   });
 
@@ -514,12 +581,14 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     schemaVersion: 1,
     base: base?.displayId ?? null,
     baseSource,
+    datasets,
     models: modelReports,
+    perDataset,
     comparisons,
     strata,
     noLevel,
     audit: options.audit ?? [],
-    ...(options.audit?.length ? { auditRules: AUDIT_RULES } : {}),
+    ...(options.audit?.length ? { auditRules: auditRules(options.audit) } : {}),
     graderAudit: graderAudit(index),
     ...(options.regrade ? { regrade: regrade(index) } : {}),
     grading: { by: tool ? 'folder and tool' : 'folder', toolGraded, toolCorrect },
@@ -527,10 +596,51 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     ...rewardSection(index, boot),
     ...(options.ppl?.available ? { ppl: pplReport(options.ppl, models, pairsToCompare) } : {}),
     trajectories: training.trajectories.map(reportTrajectory),
-    diagnostics: index.diagnostics(),
+    diagnostics: tool ? toolGradedDiagnostics(index, index.diagnostics()) : index.diagnostics(),
     warnings,
   };
   return { report, pathPairs, boot };
+}
+
+/**
+ * The indexer's infos on samples without a verdict, as they stand under --tool-grading (trial 5 finding
+ * 11c: "no graded sample … count in missing of every figure" stayed while the table counted those
+ * samples): where the tool graded some of them, the info says how many of them are now in the figures.
+ * Matched by the file, model and problem the info names (a file's own samples, so that math500 #0 and
+ * aime24 #0 are not mixed); other diagnostics are returned as they are.
+ */
+export function toolGradedDiagnostics(index: TraceIndex, diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  // samples the tool grades (no verdict, an answer and a reference), by file, model name and problem id: the names the infos use
+  const rows = index.db
+    .prepare(
+      `SELECT f.path AS file, m.name AS model, pr.problem_id AS problem, s.extracted_answer AS a, pr.reference_answer AS ref
+         FROM samples s JOIN files f ON f.id = s.file_id JOIN models m ON m.id = s.model_id JOIN problems pr ON pr.id = s.problem_id
+        WHERE s.correct IS NULL AND s.extracted_answer IS NOT NULL AND pr.reference_answer IS NOT NULL`,
+    )
+    .all() as { file: string; model: string; problem: string; a: string; ref: string }[];
+  const count = new Map<string, number>();
+  const add = (key: string) => count.set(key, (count.get(key) ?? 0) + 1);
+  for (const r of rows) {
+    if (toolVerdict(r.a, r.ref) === null) continue;
+    add(JSON.stringify([r.file, r.model]));
+    add(JSON.stringify([r.file, r.model, r.problem]));
+  }
+  const note = (n: number) =>
+    ` — under --tool-grading, ${n} of them ${n === 1 ? 'is' : 'are'} graded by the tool (answer equivalent to the reference answer) and in the figures`;
+  return diagnostics.map((d) => {
+    const problem =
+      /^problem ("(?:[^"\\]|\\.)*") of model (.+?)(?: has no graded sample \(|: \d+ of its \d+ samples have no verdict)/.exec(
+        d.message,
+      );
+    const file = /^model (.+?) has no graded sample in this file/.exec(d.message);
+    const key = problem
+      ? JSON.stringify([d.file, problem[2], JSON.parse(problem[1]) as string])
+      : file
+        ? JSON.stringify([d.file, file[1]])
+        : undefined;
+    const n = key === undefined ? 0 : (count.get(key) ?? 0);
+    return n > 0 ? { ...d, message: d.message + note(n) } : d;
+  });
 }
 
 /**
@@ -858,12 +968,12 @@ function referenceAnswers(index: TraceIndex): Map<number, string | null> {
 
 /**
  * Dataset maj@k curve of one model at k = 1, 2, 4, ..., n (metrics `majAtKCurve`: mean over problems
- * with n >= k of the expected majority-vote credit; answers grouped by answer equivalence, the
- * winning group judged by the problem's reference answer when it has one, else by verdicts; ties
- * split the credit, null answers never win; n counts every sample, graded or not). Absent (`{}`) when
- * no sample of the model has an extracted answer. With tool grading, problems without any verdict are
- * judged by the reference. Denominator: problems without samples, problems no rule can judge (no
- * verdict, and no reference used), and problems with n < k are counted in `missing`.
+ * with n >= k of the expected majority-vote credit), by {@link MAJ_AT_K_RULE}: every sample votes (n
+ * counts every sample, graded or not), the winning group judged by the problem's reference answer when
+ * it has one, else by verdicts. Absent (`{}`) when no sample of the model has an extracted answer.
+ * Denominator: problems without samples, problems no rule can judge (no reference answer and no graded
+ * sample: `ungraded`), and problems with n < k are counted in `missing`. Also returns the note that
+ * says why maj@1 differs from pass@1 ({@link majVsPassNote}).
  */
 function modelMajAtK(
   index: TraceIndex,
@@ -873,29 +983,81 @@ function modelMajAtK(
   opts: { draws?: number },
   seed: number,
   references: Map<number, string | null>,
-  toolGrading: boolean,
-): { majAtK?: MajAtKReportPoint[] } {
+): { majAtK?: MajAtKReportPoint[]; note?: string } {
   const byProblem = index.answersByProblem(m.id);
   const perProblem = [...byProblem.values()];
   if (!perProblem.some((list) => list.some((s) => s.answer !== null && s.answer !== ''))) return {};
   const maxN = perProblem.reduce((a, s) => Math.max(a, s.length), 0);
   const refs = [...byProblem.keys()].map((p) => references.get(p) ?? null);
-  // a problem is judged by verdicts when it has one, else (tool grading only) by its reference answer
-  const judged = (r: StatRow) => r.graded > 0 || (toolGrading && (references.get(r.problemId) ?? null) !== null);
+  // a problem is judged by its reference answer when it has one, else by verdicts
+  const hasRef = (p: number) => answerKey(references.get(p) ?? null) !== null;
+  const judged = (r: StatRow) => r.graded > 0 || hasRef(r.problemId);
   const unjudged = rows.filter((r) => r.n > 0 && !judged(r)).length;
-  return {
-    majAtK: majAtKCurve(perProblem, kGrid(maxN), {
-      draws: opts.draws ?? 2000,
-      seed,
-      references: refs,
-      gradeByReference: toolGrading,
-    }).map((p) => {
-      const belowK = rows.filter((r) => r.n > 0 && judged(r) && r.n < p.k).length;
-      const { missing: _m, ...rest } = p;
-      return {
-        ...rest,
-        ...denominator({ total: set.total, noSamples: set.noSamples, ungraded: unjudged }, p.problems, belowK),
-      };
-    }),
-  };
+  const majAtK = majAtKCurve(perProblem, kGrid(maxN), {
+    draws: opts.draws ?? 2000,
+    seed,
+    references: refs,
+    gradeByReference: true,
+  }).map((p) => {
+    const belowK = rows.filter((r) => r.n > 0 && judged(r) && r.n < p.k).length;
+    const { missing: _m, ...rest } = p;
+    return {
+      ...rest,
+      ...denominator({ total: set.total, noSamples: set.noSamples, ungraded: unjudged }, p.problems, belowK),
+    };
+  });
+  return { majAtK, note: majVsPassNote(m.displayId, rows, set, byProblem, references, majAtK[0]) };
+}
+
+/**
+ * Why a model's maj@1 and pass@1 differ, in counts (trial 5 finding 5): the samples that vote in maj@k
+ * but are in no pass@k (no verdict), the problems maj@k counts that pass@k does not (a reference
+ * answer, no graded sample), and the graded samples whose verdict disagrees with the reference answer
+ * (maj@k judges by the reference). Undefined when maj@1 equals pass@1 (within 1e-9) or either is absent.
+ */
+export function majVsPassNote(
+  model: string,
+  rows: readonly StatRow[],
+  set: ProblemSet,
+  answers: Map<number, readonly { answer: string | null; correct: boolean | null }[]>,
+  references: Map<number, string | null>,
+  maj1: MajAtKReportPoint | undefined,
+): string | undefined {
+  const graded = set.graded;
+  const pass1 = graded.length ? graded.reduce((a, p) => a + p.c / p.n, 0) / graded.length : null;
+  if (!maj1 || maj1.value === null || pass1 === null || Math.abs(maj1.value - pass1) <= 1e-9) return undefined;
+  const samples = rows.reduce((a, r) => a + r.n, 0);
+  const gradedSamples = rows.reduce((a, r) => a + r.graded, 0);
+  const onlyMaj = rows.filter(
+    (r) => r.n > 0 && r.graded === 0 && answerKey(references.get(r.problemId) ?? null) !== null,
+  ).length;
+  let disagree = 0;
+  let checked = 0;
+  for (const [p, list] of answers) {
+    const ref = references.get(p) ?? null;
+    for (const s of list) {
+      if (s.correct === null) continue;
+      const v = toolVerdict(s.answer, ref);
+      if (v === null) continue;
+      checked++;
+      if (v !== s.correct) disagree++;
+    }
+  }
+  const pct1 = (v: number) => (100 * v).toFixed(1);
+  const why: string[] = [];
+  if (samples > gradedSamples)
+    why.push(
+      `maj@k votes over all ${samples} samples, ${samples - gradedSamples} of them without a verdict (in no pass@k)`,
+    );
+  if (onlyMaj > 0)
+    why.push(
+      `maj@k counts ${onlyMaj} problem${onlyMaj === 1 ? '' : 's'} with a reference answer but no graded sample (in no pass@k)`,
+    );
+  if (maj1.byReference > 0)
+    why.push(
+      `maj@k judges ${maj1.byReference} of its ${maj1.problems} problems by the reference answer, pass@k by the folder's verdicts${disagree > 0 ? `: ${disagree} of the ${checked} graded samples with an answer have a verdict that disagrees with the reference answer (see --regrade)` : ''}`,
+    );
+  if (why.length === 0)
+    why.push('maj@k judges the winning answer group by the majority of its verdicts, pass@k each sample');
+  return `${model}: maj@1 ${pct1(maj1.value)} (${maj1.problems} problems) differs from pass@1 ${pct1(pass1)} (${graded.length} problems, ${gradedSamples} graded samples): ${why.join('; ')}`;
 }

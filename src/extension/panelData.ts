@@ -54,6 +54,7 @@ import {
 import type { PathMatchData } from '../shared/pathLine';
 import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../core/rewardReport';
 import { preview } from '../core/text';
+import { type DatasetCount, datasetCounts, describeDatasets, problemsInDatasets } from '../core/datasets';
 import { denominator, describeDenominator, nameProblems, problemSet } from '../core/denominators';
 import { comparisonDenominator, comparisonWarning, maxMinN } from '../core/report';
 import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
@@ -672,6 +673,7 @@ export function overviewData(
     byModel.set(s.modelId, list);
   }
   const levels = index.levels();
+  const datasets = datasetCounts(index);
   const levelOf = levels.length > 0 ? index.levelByProblem() : new Map<number, string | null>();
   // every problem of each model, graded or not: the denominators (src/core/denominators.ts)
   const allByModel = new Map<number, StatRow[]>();
@@ -784,9 +786,19 @@ export function overviewData(
     curves,
     histograms,
     coverage: cov,
-    warnings,
+    warnings: datasets.length > 1 ? [poolingNote(datasets), ...warnings] : warnings,
     problems: index.countProblems(),
+    datasets,
+    problemsText: problemsInDatasets(datasets),
   };
+}
+
+/**
+ * The overview's note for a folder with several datasets (trial 5 finding 3: "6 problems · 3 models"
+ * and one pooled pass@k per model, never saying it pooled math500 and aime24).
+ */
+export function poolingNote(datasets: readonly DatasetCount[]): string {
+  return `Every figure here pools the ${datasets.length} datasets (${describeDatasets(datasets)} problems): a mean over all their problems, each problem once. Per dataset: trace-inspector report (a row per model and dataset; JSON perDataset, CSV column dataset).`;
 }
 
 /** The problems both `baseId` and `modelId` have graded samples for, with their counts. */

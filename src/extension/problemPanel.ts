@@ -553,6 +553,7 @@ class Panel {
         ...withAnswersInBase(s.index, problemId, base.id, modelId, cached),
         cached: true,
       };
+    this.panels.runner.start(); // the worker boots while the texts are read
     const body = await this.panels.runner.run(await similarityJob(s, problemId, base.id, modelId));
     try {
       writeSimilarityCache(s.index, problemId, base.id, modelId, params, body);

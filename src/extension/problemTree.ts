@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { SourceChangedError } from '../core/index/sampleText';
 import { passAtK } from '../core/metrics';
 import type { ModelRow, ProblemFilter, ProblemRow, SampleRow, StatRow } from '../core/index/traceIndex';
+import { problemIdsRepeat, problemLabel } from '../core/datasets';
 import { preview } from '../core/text';
 import { luckyGuessHint, percent } from '../core/thresholds';
 import type { TreeOrder } from './sampleOrder';
@@ -217,18 +218,27 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
   private searchCache: { query: string; problemIds: number[] } | undefined;
   /** Problems of the last training filter, computed once per filter and index state. */
   private trainingCache: { filter: string; problemIds: number[]; title: string } | undefined;
+  /** Whether problem ids repeat across datasets (problem rows then name their dataset), once per index state. */
+  private datasetCache: boolean | undefined;
 
   refresh(node?: Node): void {
     if (!node) {
       this.shown.clear();
       this.searchCache = undefined;
       this.trainingCache = undefined;
+      this.datasetCache = undefined;
     }
     this.emitter.fire(node);
   }
 
   dispose(): void {
     this.emitter.dispose();
+  }
+
+  /** Whether the folder's problem ids repeat across datasets (cached until the next full refresh). */
+  private datasets(s: FolderSession): boolean {
+    if (this.datasetCache === undefined) this.datasetCache = problemIdsRepeat(s.index);
+    return this.datasetCache;
   }
 
   /** Resolves the user-level filter into an index filter with the current base / focus models. */
@@ -438,7 +448,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
             (sample) => ({
               type: 'sample',
               sample,
-              problemLabel: problem?.problemId ?? '',
+              problemLabel: problem ? problemLabel(problem, this.datasets(s)) : '',
               modelLabel: model?.label ?? '',
             }),
             page,
@@ -472,7 +482,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     return {
       type: 'sample',
       sample,
-      problemLabel: s.index.problem(sample.problemId)?.problemId ?? '',
+      problemLabel: ((p) => (p ? problemLabel(p, this.datasets(s)) : ''))(s.index.problem(sample.problemId)),
       modelLabel: s.index.model(sample.modelId)?.label ?? '',
     };
   }
@@ -604,7 +614,11 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       }
       case 'problem': {
         const p = node.problem;
-        const item = new vscode.TreeItem(`${p.problemId}`, vscode.TreeItemCollapsibleState.Collapsed);
+        // ids repeating across datasets: the row names its dataset (aime24 #0 and math500 #0 are two rows `0` otherwise)
+        const item = new vscode.TreeItem(
+          problemLabel(p, s ? this.datasets(s) : false),
+          vscode.TreeItemCollapsibleState.Collapsed,
+        );
         item.id = node.modelId !== undefined ? `m:${node.modelId}/p:${p.key}` : `p:${p.key}`;
         item.contextValue = 'problem';
         if (s) {
@@ -694,7 +708,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         item.id = `s:${x.id}`;
         const bits: string[] = [];
         if (x.extractedAnswer !== null) bits.push(`answer ${preview(x.extractedAnswer, 24)}`);
-        if (x.rewardScore !== null) bits.push(`score ${x.rewardScore.toFixed(3)}`);
+        if (x.rewardScore !== null) bits.push(`reward ${x.rewardScore.toFixed(3)}`);
         bits.push(`${x.length} chars`);
         if (x.labels.length) bits.push(`labels: ${x.labels.join(', ')}`);
         item.description = bits.join(' · ');

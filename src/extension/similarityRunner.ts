@@ -57,6 +57,14 @@ export class SimilarityRunner {
     });
   }
 
+  /**
+   * Starts the worker thread now if it is not running (no job): a caller about to read a job's texts calls it
+   * first, so the worker loads its bundle while the texts are read instead of after. No-op without a worker file.
+   */
+  start(): void {
+    if (this.workerPath && existsSync(this.workerPath)) this.ensureWorker(this.workerPath);
+  }
+
   private ensureWorker(path: string): Worker {
     if (this.worker) return this.worker;
     const w = new Worker(path);

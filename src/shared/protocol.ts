@@ -351,6 +351,10 @@ export interface OverviewData {
   }[];
   warnings: string[];
   problems: number;
+  /** Every dataset of the folder with its problem count (dataset order); every figure of the overview pools them. */
+  datasets: { dataset: string; problems: number }[];
+  /** The header's count in words: `6 problems in 2 datasets (aime24 2, math500 4)`, or `6 problems` for one dataset. */
+  problemsText: string;
 }
 
 /** Result of `getSamplePreview`: a sample with everything its preview's header shows. Text from the data, all of it. */

@@ -309,6 +309,8 @@ function overviewFixture(): OverviewData {
     coverage,
     warnings: ['<img src=x onerror=window.__pwned=1> warning'],
     problems: 30,
+    datasets: [{ dataset: '<img src=x onerror=window.__pwned=1>', problems: 30 }],
+    problemsText: '30 problems <img src=x onerror=window.__pwned=1>',
   };
 }
 
@@ -656,6 +658,9 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
         ),
         [],
       );
+      // the header's problem count (host text: `N problems in M datasets (...)`) is text too
+      const header: string = await ov.$eval('header', (el: { textContent: string }) => el.textContent);
+      assert.ok(header.includes('30 problems <img src=x onerror=window.__pwned=1> · 6 models'), header);
       await ov.screenshot({ path: path.join(shotDir, 'hostile-overview-default.png'), fullPage: true });
       // the list: tick one model, then show all
       await ov.check('input[data-model-id="3"]');

@@ -312,6 +312,8 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
     const workerPath = path.resolve(__dirname, '../../src/extension/similarityWorker.js');
     const runner = new SimilarityRunner(workerPath);
     try {
+      runner.start(); // started before the job (as the panel does while it reads the texts), then used by it
+      runner.start();
       const viaWorker = await runner.run(job);
       assert.equal(runner.usedWorker, true);
       assert.deepEqual(viaWorker, body);
@@ -333,6 +335,7 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
       runner.dispose();
     }
     const inline = new SimilarityRunner(path.join(tmp, 'missing-worker.js'));
+    inline.start(); // no worker file: nothing to start, jobs run in-process
     assert.deepEqual(await inline.run(job), body);
     assert.equal(inline.usedWorker, false);
   });

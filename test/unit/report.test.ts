@@ -135,7 +135,7 @@ describe('report on rlvr-probe-gsm8k results_2048_batched (SFT as base)', async 
     assert.match(readFileSync(join(RUN, 'summary.json'), 'utf8').split('\n')[acc.line - 1], /"sft_sample_accuracy"/);
     assert.equal(
       acc.message,
-      'sft_sample_accuracy: this file says 0.5333, the raw samples give 0.5542 (n = graded samples)',
+      'sft_sample_accuracy: this file says 0.5333, the raw samples give 0.5542 (<alias>_sample_accuracy = correct / graded samples of the model (samples without a verdict are in no figure))',
     );
     const q13 = d.find((x) => x.message.startsWith('c_sft[qid=13]'))!;
     assert.match(readFileSync(join(RUN, 'per_question.csv'), 'utf8').split('\n')[q13.line - 1], /^13,/);
@@ -337,7 +337,7 @@ describe('CLI', () => {
     });
     assert.match(
       table,
-      /maj@k \(majority vote over extracted answers grouped by answer equivalence, %\):\n {2}.*: k=1 91\.1 {2}k=2 \d+\.\d {2}k=4 \d+\.\d {2}k=8 \d+\.\d \(at k=1, 100 of 100 problems judged by the reference answer, the others by verdicts\)/,
+      /maj@k \(majority vote over extracted answers grouped by answer equivalence, %\):\n {2}\(every sample of a problem votes[^\n]*\)\n {2}.*: k=1 91\.1 {2}k=2 \d+\.\d {2}k=4 \d+\.\d {2}k=8 \d+\.\d \(at k=1: all 100 problems judged by the reference answer\)/,
     );
     const plain = execFileSync(process.execPath, [cli, 'report', dir, '--db', db, '-q'], { encoding: 'utf8' });
     assert.doesNotMatch(plain, /maj@k/);
@@ -377,7 +377,7 @@ describe('CLI', () => {
       .split('\n');
     assert.equal(
       csv[0],
-      'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer,base,not_in_base,not_in_model',
+      'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer,base,not_in_base,not_in_model,dataset,datasets',
     );
     const rows = csv.slice(1).map((l) => l.split(','));
     const m = json.models[0];

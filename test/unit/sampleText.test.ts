@@ -13,7 +13,7 @@ import {
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { RECLAIM_KEY } from '../../src/core/index/schema';
+import { RECLAIM_KEY, SCHEMA_VERSION } from '../../src/core/index/schema';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { SourceChangedError, readSampleText, readSampleTexts } from '../../src/core/index/sampleText';
 import { readLines } from '../../src/core/readers/lines';
@@ -86,6 +86,8 @@ describe('sample texts read from the results files', () => {
             assert.equal(w.copy, '', `sample ${s.id} keeps no copy`);
           }
           assert.equal(codePoints(s.text), index.sample(s.id)!.length, `sample ${s.id}: stored length`);
+          // opened alone (the record kept in memory after the first of its samples): the same text
+          assert.equal(await readSampleText(index, s.id), s.text, `sample ${s.id} opened alone`);
           checked++;
         }
       }
@@ -145,11 +147,20 @@ describe('sample texts read from the results files', () => {
         [5, '{"c":1}', 34, 7],
       ],
     );
+    const whole = readFileSync(file);
     for (const l of lines) {
+      const range = { start: l.offset, end: l.offset + (l.bytes as number) };
       const again = [];
-      for await (const x of readLines(file, { range: { start: l.offset, end: l.offset + (l.bytes as number) } }))
-        again.push(x.text);
+      for await (const x of readLines(file, { range })) again.push(x.text);
       assert.deepEqual(again, [l.text]);
+      // the same bytes given already read (sampleText.ts reads a record itself): the same line, the file not opened
+      const given = [];
+      for await (const x of readLines(join(dir, 'not-there.jsonl'), {
+        range,
+        bytes: whole.subarray(range.start, range.end),
+      }))
+        given.push([x.line, x.text, x.offset, x.bytes]);
+      assert.deepEqual(given, [[1, l.text, l.offset, l.bytes]]);
     }
     // small chunks: lines across chunk boundaries keep their offsets
     const small = [];
@@ -197,6 +208,36 @@ describe('a results file changed after indexing', () => {
     ['the file truncated', ({ file }) => truncateSync(file, 10)],
     ['the file removed', ({ file }) => rmSync(file)],
   ];
+  test('a sample read again after its record was read (kept in memory) sees an edit that keeps the size and times', async () => {
+    const f = folder();
+    const index = TraceIndex.open(join(f.dir, 'index.db'));
+    await indexFolder(index, f.dir);
+    const id = await firstSampleOfProblem(index, '1');
+    const p = index.sample(id)!.problemId;
+    const m = index.models()[0].id;
+    // both samples of the record, one after the other: the second comes from the record read for the first
+    assert.equal(await readSampleText(index, id), 'text 1.1 面积');
+    assert.equal(await readSampleText(index, id - 1), 'text 1.0 面积');
+    assert.deepEqual(
+      (await readSampleTexts(index, p, m)).map((s) => s.text),
+      ['text 1.0 面积', 'text 1.1 面积'],
+    );
+    // same length, same modification time: only the bytes tell
+    const before = statSync(f.file);
+    writeFileSync(f.file, readFileSync(f.file, 'utf8').replace('text 1.1', 'text 1.7'));
+    utimesSync(f.file, before.atime, before.mtime);
+    assert.equal(statSync(f.file).size, before.size);
+    await assert.rejects(readSampleText(index, id), SourceChangedError);
+    await assert.rejects(readSampleTexts(index, p, m), SourceChangedError);
+    // the other problems' records are unchanged: still read
+    const other = await firstSampleOfProblem(index, '2');
+    assert.equal(await readSampleText(index, other), 'text 2.1 面积');
+    // put back byte for byte: the text is the indexed one again
+    writeFileSync(f.file, `${f.lines.join('\n')}\n`);
+    assert.equal(await readSampleText(index, id), 'text 1.1 面积');
+    index.close();
+  });
+
   for (const [what, edit] of edits) {
     test(`${what}: reading the text throws an error naming the file; re-indexing restores it, annotations kept`, async () => {
       const f = folder();
@@ -282,7 +323,7 @@ describe('a results file changed after indexing', () => {
     const db = await schema10(f, false);
     const before = statSync(db).size;
     const index = TraceIndex.open(db);
-    assert.equal(index.db.pragma('user_version', { simple: true }), 11);
+    assert.equal(index.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
     assert.equal(index.db.prepare(`SELECT count(*) FROM samples WHERE text <> ''`).pluck().get(), 0);
     const id = await firstSampleOfProblem(index, '2');
     // the length of the copy schema 10 kept: 'text 2.1 面积' (11 code points, counted by hand) and the padding
@@ -331,12 +372,12 @@ describe('a results file changed after indexing', () => {
     const f = folder();
     const db = await schema10(f, false);
     const index = TraceIndex.open(db);
-    assert.equal(index.db.pragma('user_version', { simple: true }), 11);
+    assert.equal(index.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
     // the column exists once, whatever user_version said
     index.db.pragma('user_version = 10');
     index.close();
     const twice = TraceIndex.open(db);
-    assert.equal(twice.db.pragma('user_version', { simple: true }), 11);
+    assert.equal(twice.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
     assert.equal(await readSampleText(twice, await firstSampleOfProblem(twice, '2')), 'text 2.1 面积');
     twice.close();
   });

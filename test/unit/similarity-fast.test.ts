@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  clearChainMemo,
   comparePath,
   computationPath,
   extractSteps,
@@ -22,6 +23,7 @@ import {
   problemPaths,
   prepareBase,
   problemSimilarity,
+  sortU32,
   tokenizeWithOffsets,
 } from '../../src/core/similarity';
 import { clearBaseWorkCache, runNoveltyJob, runSimilarityJob, type SimilarityJob } from '../../src/extension/panelData';
@@ -202,5 +204,106 @@ describe('fast similarity = the results before it, on real folders', {
     assert.equal(out.filter(([, steps]) => (steps as unknown[]).length > 0).length, 24);
     // digest of the same by the code before the change
     assert.equal(sha(out), 'b7c55a89beddb6dd93c0b3f0196b647d83947f7233901cc2317a2fe523b6d769');
+  });
+
+  test('a problem most of whose samples share a preamble (a MinHash value and a step held by most samples) gives the results before the change', () => {
+    // a seeded synthetic problem: 4 of 5 samples start with the same sentence, so some MinHash values are held by
+    // most base samples and the step `47 + 52 = 99` by most samples (the counts through the samples missing them)
+    let seed = 12345;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const words = [
+      'apples',
+      'so',
+      'the',
+      'total',
+      'is',
+      'we',
+      'add',
+      'then',
+      'each',
+      'box',
+      'holds',
+      'Marcus',
+      'per',
+      'hour',
+    ];
+    const preamble = 'Let us think step by step. Marcus has 47 apples and buys 52 more, so 47 + 52 = 99 apples. ';
+    const text = (i: number): string => {
+      let t = i % 5 === 0 ? '' : preamble;
+      const n = 20 + Math.floor(rnd() * 40);
+      for (let k = 0; k < n; k++) {
+        const a = 1 + Math.floor(rnd() * 60);
+        const b = 1 + Math.floor(rnd() * 9);
+        t += rnd() < 0.5 ? `${words[Math.floor(rnd() * words.length)]} ` : `$${a} \\times ${b} = ${a * b}$, `;
+      }
+      return t;
+    };
+    const base = Array.from({ length: 300 }, (_, i) => text(i));
+    const model = Array.from({ length: 120 }, (_, i) => text(i + 1));
+    const job: SimilarityJob = {
+      kind: 'problem',
+      base: base.map((t, i) => ({ id: i + 1, sampleIndex: i, correct: i % 2 === 0, text: t })),
+      model: model.map((t, i) => ({ id: 10000 + i, sampleIndex: i, correct: i % 3 !== 0, text: t })),
+    };
+    clearBaseWorkCache();
+    // digest by main's code before this change (commit 510e5a8)
+    assert.equal(sha(runSimilarityJob(job)), '7c87beb768dd72e68ea007d49a18de529386adc87a4abadc37bcc796e7e98d71');
+  });
+
+  test('steps of a chain seen before (in another place, line or text end) are the steps of a fresh parse', () => {
+    // the same chain text in contexts that change what the parser sees: a list bullet, the end of the text right
+    // after it, a longer chain after it, an alignment `&`, a unit or a variable after it, thousands groups
+    const texts = [
+      '- 5 + 3 = 8\n- 2 + 2 = 4',
+      'so - 5 + 3 = 8 and - 2 + 2 = 4',
+      'Then:\n- 5 + 3 = 8',
+      'Then: - 5 + 3 = 8',
+      'So, 31 \\times 3 = 93',
+      'So, 31 \\times 3 = 93 + 7 = 100',
+      'So, 31 \\times 3 = 93 + 8 = 101',
+      'So, 31 \\times 3 = 93 + 8 = 101 + 1 = 102',
+      'x - 5 + 3 = 8',
+      '31 \\times 3 = 93',
+      'We get 31 \\times 3 = 93 + 7 = 100 beads.',
+      'We get 31 \\times 3 = 93 beads, then 93 + 7 = 100.',
+      'We get 31 \\times 3 = 93x + 1',
+      '\\begin{align} 31 \\times 3 &= 93 \\\\ 93 + 7 &= 100 \\end{align}',
+      '1,000 + 2,000 = 3,000',
+      '1,\\!000 + 2,\\!000 = 3,\\!000',
+      '\\frac{47+52+57}{3} = \\frac{156}{3} = 52',
+      '47 + 52 = 99 + 57 = 156',
+      '47 + 52 = 99 + 57',
+      '52 = \\frac{156}{3}',
+      `${'1 + '.repeat(30)}1 = 31`,
+      `${'1 + '.repeat(60)}1 = 61`,
+    ];
+    const fresh = texts.map((t) => {
+      clearChainMemo();
+      return extractSteps(t);
+    });
+    clearChainMemo();
+    // every text after all the others (their chains kept), twice, in both orders
+    const order = [...texts, ...texts.slice().reverse()];
+    const seen = order.map((t) => extractSteps(t));
+    for (const [i, t] of order.entries()) assert.deepEqual(seen[i], fresh[texts.indexOf(t)], t);
+    assert.ok(fresh.filter((x) => x.length > 0).length >= 12);
+  });
+
+  test('sortU32 sorts as TypedArray.prototype.sort does', () => {
+    let seed = 99;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (const n of [0, 1, 2, 63, 64, 65, 1000, 5000]) {
+      for (const gen of [
+        () => rnd(),
+        () => rnd() & 0xff, // only the lowest byte varies (three passes skipped)
+        () => (rnd() & 0xff) << 24, // only the highest byte varies
+        () => 0xffffffff - (rnd() % 3),
+        () => 7,
+      ]) {
+        const a = Uint32Array.from({ length: n }, gen);
+        const expected = a.slice().sort();
+        assert.deepEqual(sortU32(a), expected, `n = ${n}`);
+      }
+    }
   });
 });

@@ -704,6 +704,7 @@ class SampleWriter {
   private readonly dropStat: Statement;
   private readonly insertEmpty: Statement;
   private readonly addEmptyStat: Statement;
+  private readonly upsertRun: Statement;
   private readonly insertDiag: Statement;
   private readonly otherFileHas: Statement;
   private readonly nextIndexOf: Statement;
@@ -727,6 +728,10 @@ class SampleWriter {
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
          reward_score, finish_reason, token_count, content_hash, text, text_length)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?)`,
+    );
+    this.upsertRun = db.prepare(
+      `INSERT INTO sample_runs (first_id, last_id, problem_id, file_id) VALUES (?, ?, ?, ?)
+       ON CONFLICT (first_id) DO UPDATE SET last_id = excluded.last_id`,
     );
     this.insertSpan = db.prepare(
       'INSERT INTO sample_spans (sample_id, rec_offset, rec_bytes, rec_pos) VALUES (?, ?, ?, ?)',
@@ -847,13 +852,32 @@ class SampleWriter {
     }[];
   }
 
+  /**
+   * Records that the samples with row ids `first .. last` (one record's, just inserted) belong to
+   * problem `pid` in `sample_runs` (schema migration 12; what the tree's search filter maps full-text
+   * matches to problems with): the run of the record before is extended when it is of the same file
+   * and problem and ends right before, so a file of one-sample records makes one run per problem.
+   */
+  private noteRun(fileId: number, pid: number, first: number, last: number): void {
+    const r = this.run;
+    if (r && r.fileId === fileId && r.pid === pid && first === r.last + 1) r.last = last;
+    else this.run = { fileId, pid, first, last };
+    const run = this.run as { first: number; last: number };
+    this.upsertRun.run(run.first, run.last, pid, fileId);
+  }
+
+  /** The run {@link noteRun} wrote last (extended while records of its file and problem follow). */
+  private run: { fileId: number; pid: number; first: number; last: number } | null = null;
+
   private deleteSamplesOf(fileId: number): void {
+    this.run = null;
     const pairs = this.pairsOf(fileId);
     this.db.prepare('DELETE FROM samples_fts WHERE rowid IN (SELECT id FROM samples WHERE file_id = ?)').run(fileId);
     this.db
       .prepare('DELETE FROM sample_spans WHERE sample_id IN (SELECT id FROM samples WHERE file_id = ?)')
       .run(fileId);
     this.db.prepare('DELETE FROM samples WHERE file_id = ?').run(fileId);
+    this.db.prepare('DELETE FROM sample_runs WHERE file_id = ?').run(fileId);
     this.db.prepare('DELETE FROM scores WHERE file_id = ?').run(fileId);
     this.db.prepare('DELETE FROM problem_info WHERE file_id = ?').run(fileId);
     this.db.prepare('DELETE FROM empty_records WHERE file_id = ?').run(fileId);
@@ -1312,6 +1336,8 @@ class SampleWriter {
           );
           continue;
         }
+        let firstId = 0;
+        let lastId = 0;
         for (let pos = 0; pos < r.samples.length; pos++) {
           const s = r.samples[pos];
           const index =
@@ -1343,9 +1369,12 @@ class SampleWriter {
             ftsIds.push(lastInsertRowid);
             ftsTexts.push(s.searchText ?? searchText(s.text));
           }
+          if (pos === 0) firstId = Number(lastInsertRowid);
+          lastId = Number(lastInsertRowid);
           samples++;
           inBatch++;
         }
+        this.noteRun(fileId, pid, firstId, lastId);
         touched.set(pairKey, [mid, pid]);
         if (ftsIds.length >= FTS_ROWS_AT_ONCE) flushFts();
         // The first batch of a new file is small, so its first problems are queryable at once.

@@ -266,6 +266,31 @@ export const migrations: readonly (string | ((db: Database) => void))[] = [
     db.exec(`UPDATE samples SET text = '' WHERE text <> '' AND id IN (SELECT sample_id FROM sample_spans)`);
     db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('${RECLAIM_KEY}', '1')`).run();
   },
+  // 11 -> 12: the tree's search filter without a row lookup per match (issue 12). `sample_runs` holds
+  // runs of consecutive sample row ids (the full-text index's rowids) of one file and problem: one row
+  // per per-problem record, or per problem for a file of one-sample records. The indexer writes a run
+  // with the samples (SampleWriter.noteRun) and deletes a file's runs with its samples; the filter
+  // (TraceIndex.searchProblemIds) maps each full-text match to its problem by walking the runs in row id
+  // order, and uses the join through \`samples\` when the runs do not cover the samples exactly. Filled
+  // here from the samples already indexed (consecutive ids of one file and problem); no file is read again.
+  `
+  CREATE TABLE IF NOT EXISTS sample_runs (
+    first_id INTEGER PRIMARY KEY,
+    last_id INTEGER NOT NULL,
+    problem_id INTEGER NOT NULL,
+    file_id INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS sample_runs_by_file ON sample_runs (file_id);
+  DELETE FROM sample_runs;
+  INSERT INTO sample_runs (first_id, last_id, problem_id, file_id)
+    SELECT min(id), max(id), problem_id, file_id FROM (
+      SELECT id, problem_id, file_id, sum(brk) OVER (ORDER BY id) AS run FROM (
+        SELECT id, problem_id, file_id,
+               CASE WHEN lag(id) OVER w = id - 1 AND lag(problem_id) OVER w = problem_id
+                         AND lag(file_id) OVER w = file_id THEN 0 ELSE 1 END AS brk
+          FROM samples WINDOW w AS (ORDER BY id)))
+     GROUP BY run;
+  `,
 ];
 
 /** Meta key set by a migration that freed much of the file ({@link reclaimSpace} gives it back, then clears it). */

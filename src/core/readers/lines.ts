@@ -34,6 +34,8 @@ export interface LineReaderOptions {
    * again); line numbers then count from 1 at `start`, and a BOM is stripped at `start`.
    */
   range?: { start: number; end: number };
+  /** The bytes of `range`, already read: they are split instead of reading the file (which is not opened). */
+  bytes?: Buffer;
 }
 
 const NL = 0x0a;
@@ -73,14 +75,13 @@ export async function* readLineBatches(absPath: string, options: LineReaderOptio
   const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const signal = options.signal;
   const range = options.range;
-  const stream = createReadStream(absPath, {
-    highWaterMark: options.chunkBytes ?? CHUNK_BYTES,
-    ...(range ? { start: range.start, end: Math.max(range.start, range.end) - 1 } : {}),
-  });
-  if (range && range.end <= range.start) {
-    stream.destroy();
-    return;
-  }
+  if (range && range.end <= range.start) return;
+  const stream: (AsyncIterable<Buffer> | Iterable<Buffer>) & { destroy?: () => void } = options.bytes
+    ? [options.bytes]
+    : createReadStream(absPath, {
+        highWaterMark: options.chunkBytes ?? CHUNK_BYTES,
+        ...(range ? { start: range.start, end: Math.max(range.start, range.end) - 1 } : {}),
+      });
   /** Offset in the file of the current chunk's first byte. */
   let base = range?.start ?? 0;
   /** Offset in the file of the current line's first byte. */
@@ -206,7 +207,7 @@ export async function* readLineBatches(absPath: string, options: LineReaderOptio
       if (out.length > 0) yield out;
     }
   } finally {
-    stream.destroy();
+    stream.destroy?.();
   }
 }
 

@@ -19,6 +19,12 @@ export interface ReaderContext {
    * texts again: src/core/index/sampleText.ts). Other formats ignore it.
    */
   range?: { start: number; end: number };
+  /**
+   * The bytes of `range`, already read by the caller (sampleText.ts reads a record with one read of
+   * its own): the reader then opens no file and makes none of the whole-file checks (binary head, last
+   * byte); the bytes are split and parsed as if read from the file. Requires `range`.
+   */
+  rangeBytes?: Buffer;
 }
 
 /** Choices of the user that change how files are read; a change re-reads the folder (see indexFolder). */

@@ -133,13 +133,13 @@ export async function* readJsonLines(
   ctx: ReaderContext,
   options: LineReaderOptions = {},
 ): AsyncGenerator<JsonLine | ReadEvent> {
-  const head = await readHead(ctx.absPath);
-  if (hasNul(head)) {
+  // bytes already read (ctx.rangeBytes: one record read again) are parsed without opening the file
+  const bytes = !options.range && ctx.range ? ctx.rangeBytes : undefined;
+  if (!bytes && hasNul(await readHead(ctx.absPath))) {
     yield diag(ctx, 0, `binary file (NUL bytes in the first ${HEAD_BYTES / 1024} KiB); not read`);
     return;
   }
-  const size = (await stat(ctx.absPath)).size;
-  const endsWithNewline = await lastByteIsNewline(ctx.absPath, size);
+  const endsWithNewline = bytes ? true : await lastByteIsNewline(ctx.absPath, (await stat(ctx.absPath)).size);
   let any = false;
   let lastLine = 0;
   let pending: { line: number; error: unknown } | null = null;
@@ -147,6 +147,7 @@ export async function* readJsonLines(
     ...options,
     signal: options.signal ?? ctx.signal,
     range: options.range ?? ctx.range,
+    ...(bytes ? { bytes } : {}),
   })) {
     for (const l of batch) {
       any = true;

@@ -23,6 +23,7 @@ export {
   makeMinHashFamily,
   minHashSignature,
   positionalShingles,
+  sortU32,
   toSortedSet,
 } from './shingles';
 export {
@@ -52,6 +53,7 @@ export {
   ComputationStep,
   MAX_DEPTH,
   MAX_LINK_TOKENS,
+  clearChainMemo,
   computationPath,
   extractSteps,
   pathOfSteps,

@@ -128,6 +128,11 @@ export interface ProblemPaths {
 class StepPostings {
   private readonly ids = new Map<string, number>();
   private readonly postings: number[][] = [];
+  /**
+   * For a key most candidates hold (more than half), the candidates that do NOT hold it, ascending: a path's
+   * common keys are counted as +1 for every candidate and -1 for these (fewer), the same counts in fewer steps.
+   */
+  private readonly missing: (Int32Array | undefined)[] = [];
   /** Scratch per candidate: how many of the current path's keys it holds. */
   private readonly hits: Int32Array;
 
@@ -144,6 +149,20 @@ class StepPostings {
       }
     });
     this.hits = new Int32Array(paths.length);
+    for (const list of this.postings) {
+      if (list.length * 2 <= paths.length) {
+        this.missing.push(undefined);
+        continue;
+      }
+      const miss = new Int32Array(paths.length - list.length);
+      let m = 0;
+      let at = 0;
+      for (let c = 0; c < paths.length; c++) {
+        if (at < list.length && list[at] === c) at++;
+        else miss[m++] = c;
+      }
+      this.missing.push(miss);
+    }
   }
 
   /**
@@ -157,14 +176,28 @@ class StepPostings {
     const newSteps: ComputationStep[] = [];
     let found = 0;
     let looSum = 0;
+    let all = 0; // keys counted for every candidate (their `missing` candidates got -1)
     for (let i = 0; i < path.keys.length; i++) {
       const id = this.ids.get(path.keys[i]);
       let c = 0;
       if (id !== undefined) {
-        for (const cand of this.postings[id]) {
-          if (cand === exclude) continue;
-          hits[cand]++;
-          c++;
+        const list = this.postings[id];
+        const miss = this.missing[id];
+        if (miss !== undefined) {
+          all++;
+          let excludeMissing = false;
+          for (let m = 0; m < miss.length; m++) {
+            const cand = miss[m];
+            hits[cand]--;
+            if (cand === exclude) excludeMissing = true;
+          }
+          c = list.length - (exclude >= 0 && !excludeMissing ? 1 : 0);
+        } else {
+          for (const cand of list) {
+            if (cand === exclude) continue;
+            hits[cand]++;
+            c++;
+          }
         }
       }
       if (c > 0) found++;
@@ -176,7 +209,7 @@ class StepPostings {
     let bestFound = 0;
     for (let cand = 0; cand < hits.length; cand++) {
       if (cand === exclude) continue;
-      const f = hits[cand];
+      const f = hits[cand] + all;
       if (f > bestFound) bestFound = f;
       if (steps > 0 && f === steps) fullPath++;
     }

@@ -42,7 +42,7 @@
  * {@link MAX_DEPTH}).
  */
 import { numberKey as answerNumberKey } from '../answers';
-import { lexForSimilarity } from './tokenize';
+import { lexText } from './tokenize';
 
 /** The answer equivalence's `numberKey` (default digits), memoised: steps key the same few numbers over and over. */
 const numberKeys = new Map<number, string>();
@@ -176,6 +176,8 @@ function isShortDigits(t: string): boolean {
 class Parser {
   pos = 0;
   depth = 0;
+  /** The highest token index read so far (what a chain's result depends on; see {@link ChainMemo}). */
+  maxRead = -1;
   constructor(
     private readonly toks: readonly string[],
     private end: number,
@@ -189,7 +191,9 @@ class Parser {
 
   private peek(o = 0): string | undefined {
     const i = this.pos + o;
-    return i < this.end ? this.toks[i] : undefined;
+    if (i >= this.end) return undefined;
+    if (i > this.maxRead) this.maxRead = i;
+    return this.toks[i];
   }
 
   /** A word `x` used as multiplication: between two numbers (or a closing bracket and a number/opening bracket). */
@@ -513,14 +517,7 @@ const STOP = new Set([
  * @param text sample text (untrusted; a non-string is read as `''`).
  */
 export function extractSteps(text: string): ComputationStep[] {
-  const toks: string[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  lexForSimilarity(text, (t, s, e) => {
-    toks.push(t);
-    starts.push(s);
-    ends.push(e);
-  });
+  const { toks, starts, ends } = lexText(text);
   return stepsFromTokens(typeof text === 'string' ? text : '', toks, starts, ends);
 }
 
@@ -534,9 +531,9 @@ const THOUSANDS_GAP = /^(?:\{,\}|,?\s*\\[!,]\s*)$/;
 function joinThousands(
   text: string,
   toks: readonly string[],
-  starts: readonly number[],
-  ends: readonly number[],
-): { toks: readonly string[]; starts: readonly number[]; ends: readonly number[] } {
+  starts: ArrayLike<number>,
+  ends: ArrayLike<number>,
+): { toks: readonly string[]; starts: ArrayLike<number>; ends: ArrayLike<number> } {
   let out: { toks: string[]; starts: number[]; ends: number[] } | null = null;
   const T = toks.length;
   for (let i = 0; i < T; i++) {
@@ -555,7 +552,13 @@ function joinThousands(
         if (toks[k].includes('.')) break;
       }
     }
-    if (j > i && !out) out = { toks: toks.slice(0, i), starts: starts.slice(0, i), ends: ends.slice(0, i) };
+    if (j > i && !out) {
+      out = {
+        toks: toks.slice(0, i),
+        starts: Array.prototype.slice.call(starts, 0, i),
+        ends: Array.prototype.slice.call(ends, 0, i),
+      };
+    }
     if (out) {
       out.toks.push(t);
       out.starts.push(starts[i]);
@@ -566,6 +569,51 @@ function joinThousands(
   return out ?? { toks, starts, ends };
 }
 
+/** A step of a chain, its token span relative to the chain's window start (what {@link ChainMemo} keeps). */
+interface ChainStep {
+  key: string;
+  display: string;
+  result: number;
+  computed: number;
+  consistent: boolean;
+  fromRel: number;
+  endRel: number;
+}
+
+/**
+ * The outcome of the chain at one relation sign, with everything it was computed from: the tokens of its
+ * window `[lo, lo + toks.length)` (every token the search and the parser read), the relation's and the left
+ * expression's end relative to `lo`, whether each `-`/`+` of the left window is a list bullet, and how the
+ * end of the text bounded the parser (`tRel`, with `reachRel` the furthest the parser could have looked).
+ */
+interface ChainMemoEntry {
+  toks: string[];
+  rRel: number;
+  leftEndRel: number;
+  bullets: string;
+  reachRel: number;
+  tRel: number;
+  /** The last relation of the chain, relative to `lo` (the next chain starts after it). */
+  atRel: number;
+  steps: ChainStep[];
+}
+
+/**
+ * Chains already parsed, by a hash of the tokens from the left window's start to the relation sign. The texts of one
+ * problem write the same equations over and over (`31 \\times 3 = 93` in most samples), so a chain is looked up
+ * before it is parsed; an entry is used only when every token it was computed from is the same (compared one by
+ * one), so the steps are those the parser would give. Bounded: cleared at {@link CHAIN_MEMO_MAX} keys.
+ */
+const chainMemo = new Map<number, ChainMemoEntry[]>();
+const CHAIN_MEMO_MAX = 20000;
+/** Most entries (different right-hand sides) kept per key. */
+const CHAIN_MEMO_PER_KEY = 8;
+
+/** Forgets the chains kept by the step extraction (tests: a result computed with nothing kept). */
+export function clearChainMemo(): void {
+  chainMemo.clear();
+}
+
 /**
  * {@link extractSteps} on tokens already produced by `lexForSimilarity` for `text` (the similarity
  * index lexes each sample once and reuses its tokens).
@@ -573,12 +621,14 @@ function joinThousands(
 export function stepsFromTokens(
   text: string,
   rawToks: readonly string[],
-  rawStarts: readonly number[],
-  rawEnds: readonly number[],
+  rawStarts: ArrayLike<number>,
+  rawEnds: ArrayLike<number>,
 ): ComputationStep[] {
   const out: ComputationStep[] = [];
   // cheap exit: no relation sign, no step
-  if (!rawToks.includes('=') && !rawToks.includes('\\approx')) return out;
+  let anyRelation = false;
+  for (let i = 0; i < rawToks.length && !anyRelation; i++) anyRelation = isRelation(rawToks[i]);
+  if (!anyRelation) return out;
   const { toks, starts, ends } = joinThousands(text, rawToks, rawStarts, rawEnds);
   const T = toks.length;
   const p = new Parser(toks, T);
@@ -597,8 +647,11 @@ export function stepsFromTokens(
   /** Index of the relation at i (`=`, `\\approx`, or either after an alignment `&`), else -1. */
   const relationAt = (i: number): number => {
     if (i >= T) return -1;
+    if (i > p.maxRead) p.maxRead = i;
     if (isRelation(toks[i])) return i;
-    return toks[i] === '&' && i + 1 < T && isRelation(toks[i + 1]) ? i + 1 : -1;
+    if (toks[i] !== '&' || i + 1 >= T) return -1;
+    if (i + 1 > p.maxRead) p.maxRead = i + 1;
+    return isRelation(toks[i + 1]) ? i + 1 : -1;
   };
   const parseLink = (from: number, end: number): Link | null => {
     p.reset(from, end);
@@ -617,14 +670,10 @@ export function stepsFromTokens(
       decimals: num ? decimalsOf(num.s.replace(/^-|%$/g, '')) : 0,
     };
   };
-  let consumed = 0; // tokens before this index belong to an earlier chain
-  for (let r = 0; r < T; r++) {
-    if (!isRelation(toks[r]) || r < consumed) continue;
-    // the expression left of the first relation: the longest window ending exactly at r (or at its `&`) that parses
-    const leftEnd = r > 0 && toks[r - 1] === '&' ? r - 1 : r;
+  /** The chain at relation r whose left window is [lo, leftEnd): its steps and last relation (not memoised). */
+  const parseChain = (r: number, lo: number, leftEnd: number, bullets: string): ChainMemoEntry => {
+    p.maxRead = r;
     let left: Link | null = null;
-    let lo = leftEnd;
-    while (lo > consumed && leftEnd - lo < MAX_LINK_TOKENS && !STOP.has(toks[lo - 1])) lo--;
     for (let s = lo; s < leftEnd && !left; s++) {
       if (!canStartExpression(toks[s]) || isBullet(s)) continue;
       const l = parseLink(s, leftEnd);
@@ -634,8 +683,10 @@ export function stepsFromTokens(
     /** rels[j]: the relation sign before links[j] (index 0 unused with a left link). */
     const rels: string[] = left ? [''] : [];
     let at = r;
+    let lastParseAt = r;
     // the links to the right, while each ends exactly at the next relation
     for (;;) {
+      lastParseAt = at;
       const l = parseLink(at + 1, Math.min(T, at + 1 + MAX_LINK_TOKENS));
       if (!l) break;
       rels.push(toks[at]);
@@ -647,20 +698,95 @@ export function stepsFromTokens(
       }
       at = nextRel;
     }
-    consumed = Math.max(at, r + 1);
-    if (links.length < 2) continue;
-    for (let i = 0; i < links.length; i++) {
-      const step = stepOf(links, rels, i);
-      if (!step) continue;
+    const steps: ChainStep[] = [];
+    if (links.length >= 2) {
+      for (let i = 0; i < links.length; i++) {
+        const step = stepOf(links, rels, i);
+        if (!step) continue;
+        steps.push({
+          key: step.key,
+          display: step.display,
+          result: step.result,
+          computed: step.computed,
+          consistent: step.consistent,
+          fromRel: step.fromTok - lo,
+          endRel: withoutUnit(toks, step.fromTok, step.toTok) - lo,
+        });
+      }
+    }
+    // the parser never reads past lastParseAt + 1 + MAX_LINK_TOKENS (+ 1 for an `&` before a relation)
+    const reachRel = lastParseAt + MAX_LINK_TOKENS + 3 - lo;
+    return {
+      toks: toks.slice(lo, Math.max(p.maxRead, leftEnd - 1) + 1),
+      rRel: r - lo,
+      leftEndRel: leftEnd - lo,
+      bullets,
+      reachRel,
+      tRel: Math.min(T - lo, reachRel),
+      atRel: at - lo,
+      steps,
+    };
+  };
+  /** Whether a memo entry was computed from the same tokens as the chain at r with window start lo. */
+  const sameChain = (e: ChainMemoEntry, r: number, lo: number, leftEnd: number, bullets: string): boolean => {
+    if (e.rRel !== r - lo || e.leftEndRel !== leftEnd - lo || e.bullets !== bullets) return false;
+    if (Math.min(T - lo, e.reachRel) !== e.tRel || lo + e.toks.length > T) return false;
+    const et = e.toks;
+    for (let k = 0; k < et.length; k++) if (et[k] !== toks[lo + k]) return false;
+    return true;
+  };
+  let consumed = 0; // tokens before this index belong to an earlier chain
+  for (let r = 0; r < T; r++) {
+    if (!isRelation(toks[r]) || r < consumed) continue;
+    // the expression left of the first relation: the longest window ending exactly at r (or at its `&`) that parses
+    const leftEnd = r > 0 && toks[r - 1] === '&' ? r - 1 : r;
+    let lo = leftEnd;
+    while (lo > consumed && leftEnd - lo < MAX_LINK_TOKENS && !STOP.has(toks[lo - 1])) lo--;
+    let bullets = '';
+    for (let s = lo; s < leftEnd; s++) {
+      if (toks[s] === '-' || toks[s] === '+') bullets += isBullet(s) ? '1' : '0';
+    }
+    // the memo key: a hash of the tokens [lo, r] (length, first, middle and last character of each; equal keys
+    // are only candidates: sameChain compares every token the entry was computed from)
+    let key = Math.imul(0x811c9dc5 ^ (r - lo), 0x01000193);
+    for (let k = lo; k <= r; k++) {
+      const t = toks[k];
+      const n = t.length;
+      key = Math.imul(key ^ n, 0x01000193);
+      key = Math.imul(key ^ t.charCodeAt(0), 0x01000193);
+      key = Math.imul(key ^ t.charCodeAt(n >>> 1), 0x01000193);
+      key = Math.imul(key ^ t.charCodeAt(n - 1), 0x01000193);
+    }
+    let list = chainMemo.get(key);
+    let chain: ChainMemoEntry | undefined;
+    if (list) {
+      for (const e of list) {
+        if (sameChain(e, r, lo, leftEnd, bullets)) {
+          chain = e;
+          break;
+        }
+      }
+    }
+    if (!chain) {
+      chain = parseChain(r, lo, leftEnd, bullets);
+      if (!list) {
+        if (chainMemo.size >= CHAIN_MEMO_MAX) chainMemo.clear();
+        list = [];
+        chainMemo.set(key, list);
+      }
+      if (list.length < CHAIN_MEMO_PER_KEY) list.push(chain);
+    }
+    consumed = Math.max(lo + chain.atRel, r + 1);
+    for (const st of chain.steps) {
       // the fields in the order of ComputationStep, without object rest/spread (slow in this loop)
       out.push({
-        key: step.key,
-        display: step.display,
-        result: step.result,
-        computed: step.computed,
-        consistent: step.consistent,
-        start: starts[step.fromTok],
-        end: ends[withoutUnit(toks, step.fromTok, step.toTok)],
+        key: st.key,
+        display: st.display,
+        result: st.result,
+        computed: st.computed,
+        consistent: st.consistent,
+        start: starts[lo + st.fromRel],
+        end: ends[lo + st.endRel],
       });
     }
   }

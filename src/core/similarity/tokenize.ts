@@ -184,6 +184,14 @@ function lowerAscii(c: number): number {
 function internAscii(text: string, start: number, end: number): string {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ lowerAscii(text.charCodeAt(i)), 0x01000193);
+  return internHashed(text, start, end, h);
+}
+
+/**
+ * {@link internAscii} when the caller computed `h`, the FNV-1a hash of the lower-cased characters (start
+ * 0x811c9dc5, prime 0x01000193, 32-bit `Math.imul`), while scanning them.
+ */
+function internHashed(text: string, start: number, end: number, h: number): string {
   const len = end - start;
   let slot = (h >>> 0) & (INTERN_CAP - 1);
   for (;;) {
@@ -200,33 +208,17 @@ function internAscii(text: string, start: number, end: number): string {
   if (internSize >= INTERN_CAP >>> 1) {
     internKeys.fill(undefined);
     internSize = 0;
-    return internAscii(text, start, end);
+    return internHashed(text, start, end, h);
   }
   internKeys[slot] = tok;
   internSize++;
   return tok;
 }
 
-/** Whether text[start, end) is all ASCII. */
-function isAsciiRange(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (text.charCodeAt(i) >= 128) return false;
-  return true;
-}
-
 /** The token of a lone ASCII character (Kind.Char): itself, `*` -> `\times` (CHAR_SYNONYMS). */
 const ASCII_CHAR_TOKENS: string[] = Array.from({ length: 128 }, (_, c) =>
   c === 42 ? '\\times' : String.fromCharCode(c).toLowerCase(),
 );
-
-const enum Kind {
-  Command, // \name
-  Escape, // \ + one other code point
-  Number,
-  Word,
-  Dots, // ...
-  Dropped, // markdown emphasis (** and longer), $ runs
-  Char, // any other single code point
-}
 
 const LETTER_OR_MARK = /^[\p{L}\p{M}]$/u;
 const SPACE = /^\s$/u;
@@ -245,14 +237,23 @@ function isLetterAt(text: string, i: number): boolean {
   return r;
 }
 
-function isSpace(c: number): boolean {
-  if (c === 32 || (c >= 9 && c <= 13)) return true;
-  if (c < 128) return false;
-  return SPACE.test(String.fromCharCode(c));
+/** `\s` of a non-ASCII UTF-16 unit, by the regular expression, cached: 0 = not known yet, 1 = space, 2 = not. */
+const spaceCache = new Uint8Array(65536);
+function isNonAsciiSpace(c: number): boolean {
+  let r = spaceCache[c];
+  if (r === 0) {
+    r = SPACE.test(String.fromCharCode(c)) ? 1 : 2;
+    spaceCache[c] = r;
+  }
+  return r === 1;
 }
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
+}
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 }
 
 /** Length in UTF-16 units of the code point at i (2 for a surrogate pair, else 1). */
@@ -301,158 +302,204 @@ function scanNumber(text: string, i: number): number {
   return scanDecimal(j);
 }
 
+/** What a LaTeX command (lower-cased) does: dropped, dropped with an invisible `.` after it, unwrapped, or a synonym. */
+const CMD_DROPPED = 1;
+const CMD_DELIMITER = 2;
+const CMD_UNWRAP = 3;
+const COMMAND_CLASS = new Map<string, number | string>();
+for (const c of DROPPED_COMMANDS) COMMAND_CLASS.set(c, DELIMITER_COMMANDS.has(c) ? CMD_DELIMITER : CMD_DROPPED);
+for (const c of UNWRAP_COMMANDS) COMMAND_CLASS.set(c, CMD_UNWRAP);
+for (const [c, s] of COMMAND_SYNONYMS) COMMAND_CLASS.set(c, s);
+
 /**
- * Streams the normalised tokens of `text` to `sink` with their original offsets, without
- * allocating token objects (the fast path used by the index). Rules: see the module comment.
- *
- * @param text sample text (untrusted; a non-string is read as `''`).
- * @param sink receives `(token, start, end)` in text order.
+ * A growable Int32Array the lexer writes offsets to (one per module, reused: `lexText` copies out what it needs),
+ * so a text's offsets are one typed array, outside the garbage-collected heap, instead of a grown JS array.
  */
-export function lexForSimilarity(text: string, sink: TokenSink): void {
+class OffsetBuffer {
+  data = new Int32Array(4096);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const d = new Int32Array(this.data.length * 2);
+      d.set(this.data);
+      this.data = d;
+    }
+    this.data[this.length++] = v;
+  }
+  /** A copy of the values pushed since the last reset, then reset. */
+  take(): Int32Array {
+    const out = this.data.slice(0, this.length);
+    this.length = 0;
+    return out;
+  }
+}
+const startsBuffer = new OffsetBuffer();
+const endsBuffer = new OffsetBuffer();
+
+/**
+ * The tokens of `text` appended to `toks` / `starts` / `ends` (rules: the module comment). One pass over the
+ * character codes: a token's kind is decided by its first character, ASCII words and commands are hashed while
+ * they are scanned and interned (no substring is made for a token seen before), and every other token is
+ * sliced only when it is emitted.
+ */
+function lexInto(text: string, toks: string[], starts: OffsetBuffer, ends: OffsetBuffer): void {
   if (typeof text !== 'string' || text.length === 0) return;
   // Brace stack: true = this `{` opened an unwrapped argument (its `}` is dropped).
   const braces: boolean[] = [];
   let pendingUnwrap = false; // the previous token was an unwrap command awaiting its `{`
   let pendingDelimiterDot = false; // the previous token was \left / \right / \big...
-
-  const handle = (kind: Kind, start: number, end: number): void => {
-    const wasPendingDot = pendingDelimiterDot;
-    pendingDelimiterDot = false;
-    if (pendingUnwrap) {
-      pendingUnwrap = false;
-      if (kind === Kind.Char && text.charCodeAt(start) === 123 /* { */) {
-        braces.push(true);
-        return;
-      }
-    }
-    switch (kind) {
-      case Kind.Command: {
-        // `\` + ASCII letters (the scanner's rule)
-        const cmd = internAscii(text, start, end);
-        if (DROPPED_COMMANDS.has(cmd)) {
-          if (DELIMITER_COMMANDS.has(cmd)) pendingDelimiterDot = true;
-          return;
-        }
-        if (UNWRAP_COMMANDS.has(cmd)) {
-          pendingUnwrap = true;
-          return;
-        }
-        sink(COMMAND_SYNONYMS.get(cmd) ?? cmd, start, end);
-        return;
-      }
-      case Kind.Escape: {
-        const raw = text.slice(start, end);
-        const mapped = ESCAPES.get(raw);
-        if (mapped === undefined) sink(raw.toLowerCase(), start, end);
-        else if (mapped !== null) sink(mapped, start, end);
-        return;
-      }
-      case Kind.Number: {
-        let plain = true; // digits only: the token is the text itself
-        for (let i = start; i < end && plain; i++) plain = isDigit(text.charCodeAt(i));
-        sink(plain ? internAscii(text, start, end) : normalizeNumber(text.slice(start, end)), start, end);
-        return;
-      }
-      case Kind.Word: {
-        if (isAsciiRange(text, start, end)) {
-          sink(internAscii(text, start, end), start, end);
-          return;
-        }
-        const w = text.slice(start, end).toLowerCase();
-        sink(w.indexOf('’') >= 0 ? w.replace(/’/g, "'") : w, start, end);
-        return;
-      }
-      case Kind.Dots:
-        sink('\\dots', start, end);
-        return;
-      case Kind.Dropped:
-        return;
-      case Kind.Char: {
-        const c = text.charCodeAt(start);
-        if (c === 46 /* . */ && wasPendingDot) return; // \left. / \right.
-        if (c === 123 /* { */) {
-          braces.push(false);
-          sink('{', start, end);
-        } else if (c === 125 /* } */) {
-          if (braces.length > 0 && braces.pop() === true) return;
-          sink('}', start, end);
-        } else if (c < 128) {
-          sink(ASCII_CHAR_TOKENS[c], start, end);
-        } else {
-          const raw = text.slice(start, end);
-          sink(CHAR_SYNONYMS.get(raw) ?? raw.toLowerCase(), start, end);
-        }
-        return;
-      }
-    }
-  };
-
   const len = text.length;
   let i = 0;
   while (i < len) {
     const c = text.charCodeAt(i);
-    if (isSpace(c)) {
+    if (c === 32 || (c >= 9 && c <= 13) || (c >= 128 && isNonAsciiSpace(c))) {
       i++;
       continue;
     }
-    let j: number;
-    let kind: Kind;
+    // every token (dropped ones too) ends what the token before it was waiting for
+    const wasPendingDot = pendingDelimiterDot;
+    const wasPendingUnwrap = pendingUnwrap;
+    pendingDelimiterDot = false;
+    pendingUnwrap = false;
+    const start = i;
     if (c === 92 /* \ */ && i + 1 < len) {
       const d = text.charCodeAt(i + 1);
-      if ((d >= 97 && d <= 122) || (d >= 65 && d <= 90)) {
-        j = i + 2;
+      if (isAsciiLetter(d)) {
+        // command: `\` + ASCII letters, hashed (lower-cased) as it is scanned
+        let h = Math.imul(0x811c9dc5 ^ 92, 0x01000193);
+        let j = i + 1;
         while (j < len) {
           const e = text.charCodeAt(j);
-          if ((e >= 97 && e <= 122) || (e >= 65 && e <= 90)) j++;
-          else break;
+          if (!isAsciiLetter(e)) break;
+          h = Math.imul(h ^ lowerAscii(e), 0x01000193);
+          j++;
         }
-        kind = Kind.Command;
-      } else {
-        j = i + 1 + cpLen(text, i + 1);
-        kind = Kind.Escape;
+        i = j;
+        const cmd = internHashed(text, start, j, h);
+        const cls = COMMAND_CLASS.get(cmd);
+        if (cls === undefined) {
+          toks.push(cmd);
+        } else if (typeof cls === 'string') {
+          toks.push(cls);
+        } else {
+          if (cls === CMD_UNWRAP) pendingUnwrap = true;
+          else if (cls === CMD_DELIMITER) pendingDelimiterDot = true;
+          continue;
+        }
+        starts.push(start);
+        ends.push(j);
+        continue;
       }
-    } else if (isDigit(c)) {
-      j = scanNumber(text, i);
-      kind = Kind.Number;
-    } else if (isLetterAt(text, i)) {
-      j = i + cpLen(text, i);
+      // escape: `\` + one other code point
+      const j = i + 1 + cpLen(text, i + 1);
+      i = j;
+      const raw = text.slice(start, j);
+      const mapped = ESCAPES.get(raw);
+      if (mapped === null) continue;
+      toks.push(mapped === undefined ? raw.toLowerCase() : mapped);
+      starts.push(start);
+      ends.push(j);
+      continue;
+    }
+    if (isDigit(c)) {
+      const j = scanNumber(text, i);
+      i = j;
+      let plain = true; // digits only: the token is the text itself
+      for (let k = start; k < j && plain; k++) plain = isDigit(text.charCodeAt(k));
+      toks.push(plain ? internAscii(text, start, j) : normalizeNumber(text.slice(start, j)));
+      starts.push(start);
+      ends.push(j);
+      continue;
+    }
+    if (c < 128 ? isAsciiLetter(c) : isLetterAt(text, i)) {
+      // word: letters and marks, internal apostrophes; ASCII words hashed as they are scanned
+      let ascii = c < 128;
+      let h = ascii ? Math.imul(0x811c9dc5 ^ lowerAscii(c), 0x01000193) : 0;
+      let j = i + (ascii ? 1 : cpLen(text, i));
       for (;;) {
-        if (j < len && isLetterAt(text, j)) {
-          j += cpLen(text, j);
-        } else if (
-          j + 1 < len &&
-          (text.charCodeAt(j) === 39 || text.charCodeAt(j) === 0x2019) &&
-          isLetterAt(text, j + 1)
-        ) {
+        if (j >= len) break;
+        const e = text.charCodeAt(j);
+        if (e < 128 ? isAsciiLetter(e) : isLetterAt(text, j)) {
+          if (e < 128) h = Math.imul(h ^ lowerAscii(e), 0x01000193);
+          else ascii = false;
+          j += e < 128 ? 1 : cpLen(text, j);
+        } else if ((e === 39 || e === 0x2019) && j + 1 < len && isLetterAt(text, j + 1)) {
+          if (e === 39) h = Math.imul(h ^ 39, 0x01000193);
+          else ascii = false;
           j += 1;
         } else break;
       }
-      kind = Kind.Word;
-    } else if (c === 46 && i + 2 < len && text.charCodeAt(i + 1) === 46 && text.charCodeAt(i + 2) === 46) {
-      j = i + 3;
-      kind = Kind.Dots;
-    } else if (c === 42 /* * */ && i + 1 < len && text.charCodeAt(i + 1) === 42) {
-      j = i + 2;
-      while (j < len && text.charCodeAt(j) === 42) j++;
-      kind = Kind.Dropped;
-    } else if (c === 36 /* $ */) {
-      j = i + 1;
-      while (j < len && text.charCodeAt(j) === 36) j++;
-      kind = Kind.Dropped;
-    } else {
-      j = i + cpLen(text, i);
-      kind = Kind.Char;
+      i = j;
+      if (ascii) {
+        toks.push(internHashed(text, start, j, h));
+      } else {
+        const w = text.slice(start, j).toLowerCase();
+        toks.push(w.indexOf('’') >= 0 ? w.replace(/’/g, "'") : w);
+      }
+      starts.push(start);
+      ends.push(j);
+      continue;
     }
-    handle(kind, i, j);
+    if (c === 46 && i + 2 < len && text.charCodeAt(i + 1) === 46 && text.charCodeAt(i + 2) === 46) {
+      i += 3;
+      toks.push('\\dots');
+      starts.push(start);
+      ends.push(i);
+      continue;
+    }
+    if (c === 42 /* * */ && i + 1 < len && text.charCodeAt(i + 1) === 42) {
+      // markdown emphasis: dropped
+      i += 2;
+      while (i < len && text.charCodeAt(i) === 42) i++;
+      continue;
+    }
+    if (c === 36 /* $ */) {
+      // math delimiters: dropped
+      i++;
+      while (i < len && text.charCodeAt(i) === 36) i++;
+      continue;
+    }
+    // any other single code point
+    const j = i + cpLen(text, i);
     i = j;
+    if (c === 123 /* { */) {
+      braces.push(wasPendingUnwrap);
+      if (wasPendingUnwrap) continue;
+      toks.push('{');
+    } else if (c === 46 /* . */ && wasPendingDot) {
+      continue; // \left. / \right.
+    } else if (c === 125 /* } */) {
+      if (braces.length > 0 && braces.pop() === true) continue;
+      toks.push('}');
+    } else if (c < 128) {
+      toks.push(ASCII_CHAR_TOKENS[c]);
+    } else {
+      const raw = text.slice(start, j);
+      toks.push(CHAR_SYNONYMS.get(raw) ?? raw.toLowerCase());
+    }
+    starts.push(start);
+    ends.push(j);
   }
+}
+
+/**
+ * Streams the normalised tokens of `text` to `sink` with their original offsets. Rules: see the module comment.
+ *
+ * @param text sample text (untrusted; a non-string is read as `''`).
+ * @param sink receives `(token, start, end)` in text order.
+ */
+export function lexForSimilarity(text: string, sink: TokenSink): void {
+  const { toks, starts, ends } = lexText(text);
+  for (let t = 0; t < toks.length; t++) sink(toks[t], starts[t], ends[t]);
 }
 
 /** The tokens of one text with their offsets (parallel arrays), as {@link lexText} returns them. */
 export interface LexedText {
   toks: string[];
-  starts: number[];
-  ends: number[];
+  /** Start offset of each token in the original text (UTF-16 code units, inclusive). */
+  starts: Int32Array;
+  /** End offset of each token (exclusive). */
+  ends: Int32Array;
 }
 
 /**
@@ -462,13 +509,11 @@ export interface LexedText {
  * @param text sample text (untrusted; a non-string is read as `''`).
  */
 export function lexText(text: string): LexedText {
-  const out: LexedText = { toks: [], starts: [], ends: [] };
-  lexForSimilarity(text, (t, s, e) => {
-    out.toks.push(t);
-    out.starts.push(s);
-    out.ends.push(e);
-  });
-  return out;
+  const toks: string[] = [];
+  startsBuffer.length = 0;
+  endsBuffer.length = 0;
+  lexInto(text, toks, startsBuffer, endsBuffer);
+  return { toks, starts: startsBuffer.take(), ends: endsBuffer.take() };
 }
 
 /**
