@@ -125,6 +125,12 @@ export interface ProblemRecord {
    * - `info`: no samples, only facts about the problem (question, reference answer, level, subject).
    */
   role?: 'scores' | 'info';
+  /**
+   * The record is one sample of its problem (a mapping's `records: "per-sample"`), even when that sample
+   * carries its own `sampleIndex`: more records of the same problem are more samples, not duplicates.
+   * Absent: a record with a `sampleIndex` on its samples gives all the samples of its problem.
+   */
+  perSample?: boolean;
   /** With role `scores`: the scores, each with the index of the sample it is for. */
   scores?: (NamedScore & { sampleIndex: number })[];
   samples: SampleRecord[];

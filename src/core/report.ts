@@ -629,7 +629,7 @@ export function toolGradedDiagnostics(index: TraceIndex, diagnostics: readonly D
     ` — under --tool-grading, ${n} of them ${n === 1 ? 'is' : 'are'} graded by the tool (answer equivalent to the reference answer) and in the figures`;
   return diagnostics.map((d) => {
     const problem =
-      /^problem ("(?:[^"\\]|\\.)*") of model (.+?)(?: has no graded sample \(|: \d+ of its \d+ samples have no verdict)/.exec(
+      /^problem ("(?:[^"\\]|\\.)*") of model (.+?)(?: has no graded sample \(|: \d+ of its \d+ samples (?:has|have) no verdict)/.exec(
         d.message,
       );
     const file = /^model (.+?) has no graded sample in this file/.exec(d.message);

@@ -103,7 +103,7 @@ describe('what a value is, said as it is', () => {
   test('string verdicts: the first one met is named with how it was read', () => {
     assert.equal(
       stringVerdictWarning('passed', 'yes', true),
-      'passed values are strings; read as verdicts ("yes" here as correct; "true", "yes", "correct", "C", "1" are correct and "false", "no", "incorrect", "I", "0" incorrect, in any case) (reported once per file)',
+      'passed values are strings; read as verdicts ("yes" here as correct; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)',
     );
     assert.match(
       stringVerdictWarning('ok', 'No', false),
@@ -142,7 +142,7 @@ describe('what a value is, said as it is', () => {
     }
     assert.deepEqual(verdicts, [true, false]);
     assert.deepEqual(msgs, [
-      '1:warning:ok values are strings; read as verdicts ("yes" here as correct; "true", "yes", "correct", "C", "1" are correct and "false", "no", "incorrect", "I", "0" incorrect, in any case) (reported once per file)',
+      '1:warning:ok values are strings; read as verdicts ("yes" here as correct; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)',
       '3:error:problem id meta is an object (keys: "id", "split"), not a string or number: point fields.problemId at one of its keys; skipped',
       '4:error:problem id meta is a list of 1 value, not a string or number; skipped',
     ]);

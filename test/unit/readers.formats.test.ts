@@ -50,7 +50,7 @@ describe('qwen-math reader', () => {
     assert.ok(c.diags.every((d) => d.file === rel));
     assert.deepEqual(c.msgs.slice(0, 6), [
       '3:error:code is not an array (got string); line skipped',
-      '4:warning:score values are strings; read as verdicts ("true" here as correct; "true", "yes", "correct", "C", "1" are correct and "false", "no", "incorrect", "I", "0" incorrect, in any case) (reported once per file)',
+      '4:warning:score values are strings; read as verdicts ("true" here as correct; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)',
       '5:warning:code has 3 samples but score has 2; keeping the first 2',
       '6:warning:missing idx; using "line 6" as the problem id',
       // Python's NaN literal: the line is read, the value is missing (score null: ungraded)
@@ -143,7 +143,7 @@ describe('rollouts reader', () => {
     assert.deepEqual(c.msgs, [
       '2:error:rollouts is not an array (got object); line skipped',
       '3:warning:rollout numbers are missing, invalid or repeated; using positions as sample indices',
-      '3:warning:correct values are strings; read as verdicts ("true" here as correct; "true", "yes", "correct", "C", "1" are correct and "false", "no", "incorrect", "I", "0" incorrect, in any case) (reported once per file)',
+      '3:warning:correct values are strings; read as verdicts ("true" here as correct; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)',
       '3:error:rollouts[1].text is not a string (got number); sample skipped',
       '4:warning:missing model_name; using the file name "raw" (reported once per file)',
       // 0.5 is a score, not a verdict: the file's numeric values are ungraded (one warning per file)
@@ -187,7 +187,7 @@ describe('flat reader', () => {
     assert.deepEqual(c.msgs, [
       '3:error:missing task_id; line skipped',
       '4:error:completion is not a string (got null); line skipped',
-      '5:warning:passed values are strings; read as verdicts ("yes" here as correct; "true", "yes", "correct", "C", "1" are correct and "false", "no", "incorrect", "I", "0" incorrect, in any case) (reported once per file)',
+      '5:warning:passed values are strings; read as verdicts ("yes" here as correct; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)',
     ]);
     assert.deepEqual(
       c.records.map((r) => [r.line, r.dataset, r.problemId, texts(r)[0], corrects(r)[0]]),
@@ -467,7 +467,7 @@ describe('mapping reader', () => {
   test('per-sample records in a .json document at recordsPath', async () => {
     const c = await collect(FIX, 'mapping/persample/data.json');
     assert.deepEqual(c.msgs, [
-      '1:warning:score values are strings; read as verdicts ("correct" here as correct; "true", "yes", "correct", "C", "1" are correct and "false", "no", "incorrect", "I", "0" incorrect, in any case) (reported once per file)',
+      '1:warning:score values are strings; read as verdicts ("correct" here as correct; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)',
       '1:warning:record 1: k is not a non-negative integer; the indexer numbers this sample',
       '1:error:record 2 is not a JSON object or list (got number); skipped',
     ]);

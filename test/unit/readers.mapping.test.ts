@@ -434,7 +434,7 @@ describe('a wrong mapping explains itself', () => {
     });
     const c = await collect(dir, 'd.jsonl');
     assert.deepEqual(c.msgs, [
-      'd.jsonl:1:warning:ok value "maybe" is not a verdict (accepted: true/false, 1/0, or the strings "true"/"false", "1"/"0", "yes"/"no", "correct"/"incorrect", "C"/"I" (for other values set correctValues, correctPattern or correctThreshold in trace-inspector.mapping.json)); sample ungraded',
+      'd.jsonl:1:warning:ok value "maybe" is not a verdict (accepted: true/false, 1/0, or the strings "true"/"false", "1"/"0" ("1.0"/"0.0"), "yes"/"no", "correct"/"incorrect", "C"/"I" (for other values set correctValues, correctPattern or correctThreshold in trace-inspector.mapping.json)); sample ungraded',
       'd.jsonl:0:warning:ok: 3 values in this file are not verdicts (first at line 1); those samples are ungraded',
     ]);
     assert.deepEqual(

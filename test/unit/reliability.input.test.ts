@@ -75,7 +75,7 @@ describe('bad input: the handwritten folder', () => {
         'nan.jsonl:1:info:problem "0" of model nan has no graded sample (1 sample, none with a verdict): it counts in "missing" of every figure of this model',
         'nan.jsonl:2:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
         'nan.jsonl:3:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
-        'qwen/scores.jsonl:1:warning:score values are strings; read as verdicts ("true" here as correct; "true", "yes", "correct", "C", "1" are correct and "false", "no", "incorrect", "I", "0" incorrect, in any case) (reported once per file)',
+        'qwen/scores.jsonl:1:warning:score values are strings; read as verdicts ("true" here as correct; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)',
         // line 5's score 2 is not a verdict: every numeric score of the file is ungraded, line 2's 1/0 too
         'qwen/scores.jsonl:2:info:problem "1" of model qwen has no graded sample (3 samples, none with a verdict): it counts in "missing" of every figure of this model',
         'qwen/scores.jsonl:3:info:problem "2" of model qwen has no graded sample (2 samples, none with a verdict): it counts in "missing" of every figure of this model',

@@ -364,6 +364,19 @@ describe('finding 5: maj@k and pass@k denominators', async () => {
     const plain = buildReport(index, { replicates: 20 });
     assert.doesNotMatch(plain.diagnostics.map((d) => d.message).join('\n'), /--tool-grading/);
   });
+
+  test('11c sibling: a problem with ONE sample without a verdict ("1 of its 4 samples has no verdict") gets the note too', async () => {
+    const d1 = tempDir('t5b-one-');
+    mkdirSync(join(d1, 'm'));
+    writeFileSync(join(d1, 'm', 'res.jsonl'), `${line(0, [true, null, false, true])}\n`);
+    const i1 = await indexed(d1);
+    const r = buildReport(i1, { replicates: 20, toolGrading: true });
+    const info = r.diagnostics.find((d) => d.message.startsWith('problem "0"'));
+    assert.match(info?.message ?? '', /1 of its 4 samples has no verdict/);
+    // sample 1 answers "1" = the reference: the tool grades it
+    assert.match(info?.message ?? '', / — under --tool-grading, 1 of them is graded by the tool/);
+    i1.close();
+  });
 });
 
 describe('finding 10: the audit line says what each figure was recomputed as', async () => {

@@ -3,8 +3,16 @@ import { type Stats, promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import type { Diagnostic, FormatId, NamedScore, ProblemRecord } from '../model';
-import { type ReaderOptions, detectFile, isNonResultFile, listCandidateFiles, readFile } from '../readers';
+import {
+  type ReaderOptions,
+  compressedFileMessage,
+  detectFile,
+  isNonResultFile,
+  listCandidateFiles,
+  readFile,
+} from '../readers';
 import { mappingFileDiagnostics, unmatchedMappingGlobs } from '../readers/mapping';
+import { fileStep } from '../readers/util';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { searchText } from '../search';
 import { codePoints, contentHash } from '../text';
@@ -263,7 +271,8 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         continue;
       }
       // A forced format still leaves out the folders' own summaries and configs.
-      let format: FormatId | null = options.format && !isNonResultFile(rel) ? options.format : null;
+      let format: FormatId | null =
+        options.format && !isNonResultFile(rel) && compressedFileMessage(rel) === null ? options.format : null;
       if (!format) {
         let detection: Awaited<ReturnType<typeof detectFile>>;
         try {
@@ -432,6 +441,28 @@ async function mappingFilesChanged(
 const ATTACH_ORIGIN = `${KEY_SEP}scores`;
 
 /**
+ * What a score that attaches to no sample looked for and the nearest models and datasets indexed
+ * (trial 5 finding 8): `looked for model "policy" in dataset "math500"; indexed: model "rmfile"
+ * (dataset "policy")`. `detail` is UnattachedScores.detail of a `no-sample` group; the indexed pairs are
+ * ranked by a model or dataset equal to one looked for (either way round), at most 4 named.
+ */
+function lookedFor(db: TraceIndex['db'], detail: string): string {
+  const { model, dataset } = JSON.parse(detail) as { model: string | null; dataset: string };
+  const rows = db
+    .prepare(
+      `SELECT m.name AS name, p.dataset AS dataset FROM stats s JOIN models m ON m.id = s.model_id
+         JOIN problems p ON p.id = s.problem_id GROUP BY m.name, p.dataset
+        ORDER BY (m.name = @m) + (p.dataset = @d) + (m.name = @d) + (p.dataset = @m) DESC, m.name, p.dataset`,
+    )
+    .all({ m: model ?? '', d: dataset }) as { name: string; dataset: string }[];
+  const named = rows.slice(0, 4).map((r) => `model ${JSON.stringify(r.name)} (dataset ${JSON.stringify(r.dataset)})`);
+  const wanted = `looked for ${model === null ? 'any model' : `model ${JSON.stringify(model)}`} in dataset ${JSON.stringify(dataset)}`;
+  return rows.length === 0
+    ? `${wanted}; no sample is indexed`
+    : `${wanted}; indexed: ${named.join(', ')}${rows.length > 4 ? `, and ${rows.length - 4} more` : ''}`;
+}
+
+/**
  * Recomputes the diagnostics about named scores that attach to no sample (TraceIndex.resolveScores:
  * no sample, several models' samples, a second score of one sample by one scorer) and about problem
  * lists (listed problems without samples, indexed problems not listed). They depend on every file, so
@@ -450,7 +481,7 @@ export function refreshScoreDiagnostics(index: TraceIndex): void {
     const first = `first: ${at}, problem ${JSON.stringify(u.first.problemId)}, sample ${u.first.sampleIndex}`;
     const message =
       u.reason === 'no-sample'
-        ? `${what} attach to no sample: no indexed sample has that (dataset, problem, sample index)${u.count === 1 ? '' : ''} and model; left out of every figure (${first})`
+        ? `${what} attach to no sample: no indexed sample has that (dataset, problem, sample index)${u.count === 1 ? '' : ''} and model; ${lookedFor(db, u.detail)}; left out of every figure (${first})`
         : u.reason === 'ambiguous'
           ? `${what} match samples of several models (${u.detail}) and attach to none: name the model in the mapping ("model" or fields.model) (${first})`
           : `${what} score samples that ${u.detail} also scores as ${u.scorer}; the score from ${u.detail} is used (${first})`;
@@ -795,6 +826,28 @@ class SampleWriter {
     );
   }
 
+  /**
+   * The sample indices of (model, problem) already in the index, each with where it came from (a line
+   * of the file `rel` being read, or the other file's path); an empty map without a look-up when
+   * `look` is false (nothing of the pair indexed yet).
+   */
+  private takenIndices(
+    mid: number,
+    pid: number,
+    rel: string,
+    look: boolean,
+  ): Map<number, { line: number } | { file: string }> {
+    const out = new Map<number, { line: number } | { file: string }>();
+    if (!look) return out;
+    const rows = this.db
+      .prepare(
+        'SELECT s.sample_index AS i, s.line, f.path FROM samples s JOIN files f ON f.id = s.file_id WHERE s.model_id = ? AND s.problem_id = ?',
+      )
+      .all(mid, pid) as { i: number; line: number; path: string }[];
+    for (const x of rows) if (!out.has(x.i)) out.set(x.i, x.path === rel ? { line: x.line } : { file: x.path });
+    return out;
+  }
+
   private modelId(run: string, record: ProblemRecord): number {
     const key = modelKey(run, record.model.name, record.model.revision);
     let id = this.models.get(key);
@@ -999,11 +1052,22 @@ class SampleWriter {
         where?: string;
         /** A per-problem record of a seed shard: its sample indices are shifted by this (after the samples already indexed). */
         offset?: number;
+        /**
+         * Per-sample records that give their sample index (mapping `fields.sampleIndex`): every index
+         * taken for this (model, problem), and where (a line of this file, or the other file holding it).
+         */
+        taken?: Map<number, { line: number } | { file: string }>;
+        /** Per-sample records: the content hash and verdict of the previous sample (exact repeats are counted). */
+        last?: string;
       }
     >();
     const otherFile = new Map<string, string | null>();
     /** Per-sample records of problems other files already have samples of (merged: seed shards). */
     const merged = { problems: 0, from: new Set<string>(), perProblem: false };
+    /** Per-problem records skipped because another file of the model has the problem (a re-run?), and those files. */
+    const crossDup = { count: 0, from: new Set<string>() };
+    /** Per-sample records that repeat the previous sample of their problem exactly (text and verdict). */
+    const repeated: { count: number; first?: { line: number; problem: string } } = { count: 0 };
     /** Scores-only records: the next sample index per (model name, problem), for per-sample records without one. */
     const scoreState = new Map<string, { next: number }>();
     /** (model, problem) pairs whose samples another file defined and this file only added scores to, and where. */
@@ -1135,8 +1199,32 @@ class SampleWriter {
       const finishFile = () => {
         flushStats();
         reportUngraded();
+        if (repeated.count > 0 && repeated.first)
+          diag(
+            repeated.first.line,
+            'info',
+            `${repeated.count} sample${repeated.count === 1 ? '' : 's'} of this file repeat${repeated.count === 1 ? 's' : ''} the sample before it of the same problem exactly (same text and verdict; first at line ${repeated.first.line}, problem ${JSON.stringify(repeated.first.problem)}): kept as samples of their own; if a line was pasted twice, remove it (it counts twice in every figure)`,
+          );
+        if (crossDup.count > 1) {
+          // one line for the whole file (a dated re-run of an lm-eval task repeats every problem: trial 5 finding 11g)
+          const from = [...crossDup.from].sort();
+          diag(
+            0,
+            'warning',
+            `${crossDup.count} problems of this file are already indexed for the same model from ${from.slice(0, 3).join(', ')}${from.length > 3 ? ', ...' : ''} (a re-run or a copy?): this file's records of them are left out, the first file's kept; to use this run instead, remove or exclude the other file`,
+          );
+        }
         if (merged.problems > 0) {
           const from = [...merged.from].sort();
+          // files named by different training steps are checkpoints, not seed shards (trial 5 finding 6)
+          const step = fileStep(a.rel);
+          const steps = [...new Set([step, ...from.map((f) => fileStep(f))])];
+          if (step !== null && steps.length > 1)
+            diag(
+              0,
+              'warning',
+              `this file and ${from.slice(0, 3).join(', ')}${from.length > 3 ? ', ...' : ''} hold samples of the same model and problems but their names give different training steps (${steps.map((x) => x ?? 'none').join(', ')}): checkpoints, not seed shards, yet merged into one model below; give each step its own model (fields.model or fields.revision in the mapping, or one mapping "model" per step's folder)`,
+            );
           diag(
             0,
             'info',
@@ -1277,14 +1365,21 @@ class SampleWriter {
           other = (this.otherFileHas.pluck().get({ m: mid, p: pid, f: fileId }) as string | undefined) ?? null;
           otherFile.set(pairKey, other);
         }
-        // one-sample-per-line formats never give a record without samples
-        const perProblemRecord = r.samples.length === 0 || r.samples.some((s) => s.sampleIndex !== undefined);
+        // one-sample-per-line formats never give a record without samples; a mapping's per-sample record
+        // is one sample even when it gives the sample's index (trial 5 finding 1)
+        const perProblemRecord =
+          !r.perSample && (r.samples.length === 0 || r.samples.some((s) => s.sampleIndex !== undefined));
+        const ownIndex = r.perSample === true && r.samples.some((s) => s.sampleIndex !== undefined);
         let state = seen.get(pairKey);
         // A per-problem record of a problem a seed shard of this file already has (`test_qwen.jsonl` and
-        // `test_qwen_seed1.jsonl`): merged as more samples below, not skipped as a duplicate.
-        const shard = other !== null && perProblemRecord && r.samples.length > 0 && isSeedShard(a.rel, other);
+        // `test_qwen_seed1.jsonl`), or a per-sample record with its own index in such a shard: merged as
+        // more samples below (indices shifted after those indexed), not skipped as a duplicate.
+        const shard =
+          other !== null && (perProblemRecord || ownIndex) && r.samples.length > 0 && isSeedShard(a.rel, other);
         let mergedNow = false;
         if (other !== null && perProblemRecord && !shard) {
+          crossDup.count++;
+          crossDup.from.add(other);
           diag(
             r.line,
             'warning',
@@ -1344,7 +1439,34 @@ class SampleWriter {
             state.offset !== undefined && s.sampleIndex !== undefined
               ? state.offset + s.sampleIndex
               : (s.sampleIndex ?? state.next);
+          if (ownIndex || state.taken) {
+            const taken = (state.taken ??= this.takenIndices(mid, pid, a.rel, other !== null || state.next > 0));
+            const first = taken.get(index);
+            if (first !== undefined) {
+              const what = `duplicate sample index ${s.sampleIndex ?? index} of problem ${JSON.stringify(r.problemId)}`;
+              diag(
+                r.line,
+                'warning',
+                'file' in first
+                  ? `${what} for model ${r.model.name}: already indexed from ${first.file}; skipped`
+                  : `${what} (first at line ${first.line}); skipped`,
+              );
+              continue;
+            }
+            taken.set(index, { line: r.line });
+          }
           state.next = Math.max(state.next, index + 1);
+          const hash = s.contentHash ?? contentHash(s.text);
+          if (!perProblemRecord) {
+            // a per-sample record the same as the previous sample of its problem (a line pasted twice?):
+            // kept, counted in one info (trial 5 finding 11a); only the previous one is compared (no memory per sample)
+            const same = `${hash}\x1f${s.correct}`;
+            if (state.last === same) {
+              repeated.count++;
+              repeated.first ??= { line: r.line, problem: r.problemId };
+            }
+            state.last = same;
+          }
           const { lastInsertRowid } = this.insertSample.run(
             fileId,
             r.line,
@@ -1356,7 +1478,7 @@ class SampleWriter {
             typeof s.rewardScore === 'number' && Number.isFinite(s.rewardScore) ? s.rewardScore : null,
             s.finishReason ?? null,
             typeof s.tokenCount === 'number' && Number.isFinite(s.tokenCount) ? Math.round(s.tokenCount) : null,
-            s.contentHash ?? contentHash(s.text),
+            hash,
             // A sample with a span is read from its file (sampleText.ts): no copy (schema migration 11).
             // Other formats keep the copy: UTF-8 bytes from the parallel reader are bound as a BLOB and
             // CAST to TEXT (same bytes).

@@ -192,7 +192,10 @@ export interface UnattachedScores {
   count: number;
   /** Where the first one is: line, record (JSON documents), problem id and sample index. */
   first: { line: number; record: number | null; problemId: string; sampleIndex: number };
-  /** For `ambiguous`: the models whose samples it matched; for `conflict`: the file whose score is used. */
+  /**
+   * For `ambiguous`: the models whose samples it matched; for `conflict`: the file whose score is used;
+   * for `no-sample`: JSON `{"model": name or null (any model), "dataset": ...}` of the first score.
+   */
   detail: string;
 }
 
@@ -786,8 +789,13 @@ export class TraceIndex {
       );
       let reason: UnattachedScores['reason'] | null = null;
       let detail = '';
-      if (cands.length === 0) reason = 'no-sample';
-      else if (cands.length > 1) {
+      if (cands.length === 0) {
+        reason = 'no-sample';
+        // what was looked for (trial 5 finding 8): the model (by key or name, or any) and the dataset
+        const dataset = sc.pk.slice(0, sc.pk.indexOf(KEY_SEP));
+        const model = sc.mk !== null ? sc.mk.split(KEY_SEP).filter(Boolean).join(':') : sc.mn;
+        detail = JSON.stringify({ model, dataset });
+      } else if (cands.length > 1) {
         reason = 'ambiguous';
         detail = [...new Set(cands.map((x) => x.mk.split(KEY_SEP).filter(Boolean).join(':')))].join(', ');
       } else {

@@ -26,13 +26,17 @@ function detect(_relPath: string, first: unknown): boolean {
 
 /**
  * The model name of a flat file, from its file name: a trailing `_results.jsonl` is removed, then a
- * trailing `.jsonl` (`run.jsonl_results.jsonl` -> `run`, `run.jsonl` -> `run`, `run_results.jsonl` -> `run`).
+ * trailing `.jsonl` (`run.jsonl_results.jsonl` -> `run`, `run.jsonl` -> `run`, `run_results.jsonl` -> `run`),
+ * then a trailing seed (`samples_seed1.jsonl_results.jsonl` -> `samples`: seed shards are one model, their
+ * samples merged by the indexer).
  */
 export function flatModelName(relPath: string): string {
   let base = path.posix.basename(relPath);
   if (base.endsWith('_results.jsonl')) base = base.slice(0, -'_results.jsonl'.length);
   if (base.endsWith('.jsonl')) base = base.slice(0, -'.jsonl'.length);
-  return base || path.posix.basename(relPath);
+  // seed shards of one model (`samples_seed0`, `samples_seed1`): one model `samples` (trial 5 finding 7)
+  const unseeded = base.replace(/[-_.]seed[-_]?\d+$/i, '');
+  return unseeded || base || path.posix.basename(relPath);
 }
 
 /**

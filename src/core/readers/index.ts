@@ -40,6 +40,39 @@ export const RESULT_EXTENSIONS: readonly string[] = ['.jsonl', '.ndjson', '.json
 /** Default include globs of {@link listCandidateFiles}: every file with a result extension. */
 export const DEFAULT_INCLUDE: readonly string[] = RESULT_EXTENSIONS.map((e) => `*${e}`);
 
+/**
+ * Compressed files and archives, by the end of their name (lower case): never read (no byte spans into
+ * a compressed file, see README "Sample texts are read from the results files"), but listed, each with
+ * an info saying how to make it readable, so no checkpoint vanishes silently (trial 5 finding 2).
+ * Longest suffix first. `what` is said in the info, `fix` is the command to suggest (`{}` = file name).
+ */
+const COMPRESSED: readonly { suffix: string; what: string; fix: string }[] = [
+  { suffix: '.tar.gz', what: 'archive (tar, gzip)', fix: 'extract it: tar -xzf {}' },
+  { suffix: '.tgz', what: 'archive (tar, gzip)', fix: 'extract it: tar -xzf {}' },
+  { suffix: '.tar.bz2', what: 'archive (tar, bzip2)', fix: 'extract it: tar -xjf {}' },
+  { suffix: '.tar.xz', what: 'archive (tar, xz)', fix: 'extract it: tar -xJf {}' },
+  { suffix: '.tar.zst', what: 'archive (tar, zstd)', fix: 'extract it: tar --zstd -xf {}' },
+  { suffix: '.tar', what: 'archive (tar)', fix: 'extract it: tar -xf {}' },
+  { suffix: '.zip', what: 'archive (zip)', fix: 'extract it: unzip {}' },
+  { suffix: '.gz', what: 'compressed (gzip)', fix: 'decompress it: gunzip -k {}' },
+  { suffix: '.bz2', what: 'compressed (bzip2)', fix: 'decompress it: bunzip2 -k {}' },
+  { suffix: '.xz', what: 'compressed (xz)', fix: 'decompress it: unxz -k {}' },
+  { suffix: '.zst', what: 'compressed (zstd)', fix: 'decompress it: unzstd {}' },
+];
+
+/**
+ * The info for a compressed file or archive (`compressed (gzip): not read; decompress it: gunzip -k
+ * x.jsonl.gz`), or null for any other file. Case-insensitive on the name.
+ */
+export function compressedFileMessage(relPath: string): string | null {
+  const base = path.posix.basename(relPath);
+  const lower = base.toLowerCase();
+  const c = COMPRESSED.find((x) => lower.endsWith(x.suffix));
+  if (!c) return null;
+  const name = /^[\w.+-]+$/.test(base) ? base : `'${base.replace(/'/g, "'\\''")}'`;
+  return `${c.what}: not read; ${c.fix.replace('{}', name)}, then index the folder again`;
+}
+
 /** Folders never walked. */
 const SKIP_DIRS = new Set(['node_modules', '.git', '.trace-inspector']);
 
@@ -75,7 +108,9 @@ export type SkipReason =
   /** no JSON object in the first lines (diagnostic) */
   | 'not-json'
   /** valid JSON that no reader recognises (info `not a results file: ...`: e.g. a question file) */
-  | 'unrecognized';
+  | 'unrecognized'
+  /** a compressed file or archive (`.gz`, `.zst`, `.bz2`, `.xz`, `.tar`, `.tar.gz`, `.zip`): an info says how to decompress it */
+  | 'compressed';
 
 /** Result of {@link detectFile}. */
 export interface Detection {
@@ -147,6 +182,11 @@ export async function detectFile(
     return { format: null, skipped: 'non-result', diagnostics: await mappingFileDiagnostics(absPath, relPath) };
   }
   if (isNonResultFile(relPath)) return { format: null, skipped: 'non-result', diagnostics };
+  const compressed = compressedFileMessage(relPath);
+  if (compressed !== null) {
+    diagnostics.push({ file: relPath, line: 0, message: compressed, severity: 'info' });
+    return { format: null, skipped: 'compressed', diagnostics };
+  }
   const { mapping } = await resolveMapping(absPath, root, options?.mappingFile);
   if (mapping) return { format: 'mapping', diagnostics };
 
@@ -384,7 +424,9 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
           return sub !== null && matchAny(sub, s.patterns);
         });
         // Mapping files are always listed (an edit to one re-reads the folder, see indexFolder).
-        if (byMapping || matchAny(rel, include) || e.name === MAPPING_FILE_NAME) out.push(rel);
+        // Compressed files and archives are always listed: each gets its info (never read, never silent).
+        if (byMapping || matchAny(rel, include) || e.name === MAPPING_FILE_NAME || compressedFileMessage(rel) !== null)
+          out.push(rel);
       }
     }
   };

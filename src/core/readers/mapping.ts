@@ -28,12 +28,14 @@ import type { Reader, ReaderContext } from './types';
 import {
   OncePerFile,
   VerdictReader,
+  floatString,
   withExactIntegers,
   toCorrect,
   checkAbort,
   clip,
   diag,
   fileStem,
+  fileStep,
   isEvent,
   isObject,
   readJsonDocument,
@@ -618,12 +620,29 @@ function correctRule(spec: MappingSpec, c: CompiledMapping, mappingRelPath: stri
     };
   }
   return {
-    accepted: `true/false, 1/0, or the strings "true"/"false", "1"/"0", "yes"/"no", "correct"/"incorrect", "C"/"I" (for other values set correctValues, correctPattern or correctThreshold in ${mappingRelPath})`,
+    accepted: `true/false, 1/0, or the strings "true"/"false", "1"/"0" ("1.0"/"0.0"), "yes"/"no", "correct"/"incorrect", "C"/"I" (for other values set correctValues, correctPattern or correctThreshold in ${mappingRelPath})`,
     read(v) {
       const r = toCorrect(v);
       return { value: r.value, kind: r.kind === 'invalid' ? 'invalid' : r.kind === 'string' ? 'string' : 'ok' };
     },
   };
+}
+
+/**
+ * A dotted path with JSONPath brackets (`resps[*][0]`) read as key names matches nothing: when the same
+ * path with `$.` in front matches something in `where` (the first record or sample), the hint
+ * `did you mean "$.resps[*][0]"?` (trial 5 finding 9); else null.
+ */
+function dollarHint(source: string, where: unknown): string | null {
+  if (source.startsWith('$') || !/[[\]*]/.test(source)) return null;
+  const jp = source.startsWith('[') ? `$${source}` : `$.${source}`;
+  try {
+    return first(compilePath(jp), where) === undefined
+      ? null
+      : `did you mean "${jp}"? a path with [ ] or * starts with "$"`;
+  } catch {
+    return null;
+  }
 }
 
 /** What a failed required field gives, for the "matched nothing" diagnostic. */
@@ -737,6 +756,10 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   const stats = new PathStats();
   const rule = correctRule(spec, c, m.mappingRelPath);
   const defaultModel = spec.model ?? fileStem(ctx.relPath);
+  // One model named by the mapping over files named by a training step (verl's val_generations/100.jsonl):
+  // each step is its own revision (`model@step-100`), a checkpoint, never merged with the other steps as
+  // seed shards (trial 5 finding 6). A model named by the file already differs per file.
+  const namedModelStep = spec.model ? fileStep(ctx.relPath) : null;
   // Numbers under the default verdict rule: 0/1 are verdicts until the file shows another number (a
   // partial reward, a rating): then its numeric values are scores, ungraded unless a threshold is given
   // to the indexer (VerdictReader). The mapping's own correctValues / correctPattern / correctThreshold win.
@@ -779,7 +802,15 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   let firstSampleElement: unknown;
 
   const correctOf = (v: unknown, line: number, what: string, out: ReadEvent[]): boolean | null => {
-    if (defaultRule && typeof v === 'number' && Number.isFinite(v)) return verdicts.read(v, line).value;
+    if (defaultRule && ((typeof v === 'number' && Number.isFinite(v)) || floatString(v) !== null)) {
+      // numbers and float strings ("1.0", "0.5") alike: verdicts 0/1 unless the file holds scores
+      const r = verdicts.read(v, line);
+      if (r.kind === 'string') {
+        const w = once.warn(ctx, 'string-correct', line, stringVerdictWarning(src('correct'), v, r.value));
+        if (w) out.push(w);
+      }
+      return r.value;
+    }
     const r = rule.read(v);
     if (!defaultRule && r.value !== null) {
       ruleTally.read++;
@@ -1153,7 +1184,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       ? { name: modelName, revision, source: 'data' }
       : scoresOnly && !spec.model
         ? { name: '', revision, source: 'path' }
-        : { name: defaultModel, revision, source: spec.model ? 'data' : 'path' };
+        : { name: defaultModel, revision: revision ?? namedModelStep, source: spec.model ? 'data' : 'path' };
     samplesRead += samples.length;
     if (attached) scoresRead += attached.length;
     if (infoOnly) infosRead++;
@@ -1168,6 +1199,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       level: P.level ? toLevel(rv.level) : null,
       ...(P.subject ? { subject: toStr(rv.subject) } : {}),
       ...(infoOnly ? { role: 'info' as const } : {}),
+      ...(spec.records === 'per-sample' && !infoOnly && !scoresOnly ? { perSample: true } : {}),
       ...(attached ? { role: 'scores' as const, scores: attached as (NamedScore & { sampleIndex: number })[] } : {}),
       samples,
     };
@@ -1225,7 +1257,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       if (stats.has(field)) return;
       const name = field.replace(/^fields\./, '') as FieldName | 'samples';
       const required = name === 'problemId' || name === 'text' || name === 'samples';
-      const hint = where === undefined ? null : explainMiss(p, where);
+      const hint = where === undefined ? null : (dollarHint(source, where) ?? explainMiss(p, where));
       const whereName = where === firstSampleElement && where !== firstRecord ? 'first sample' : 'first record';
       unmatched.push(`${field} '${source}'`);
       const hintText =

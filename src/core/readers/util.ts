@@ -217,10 +217,35 @@ export function isEvent(x: JsonLine | ReadEvent): x is ReadEvent {
 export type CorrectKind = 'bool' | 'number' | 'string' | 'null' | 'invalid';
 
 /**
+ * The number a string spells in decimal (`"1.0"`, `"1."`, `" 0.00 "`, `"-0"`, `".5"`, `"1e0"`: trimmed),
+ * or null for any other value (`"0x1"`, `"Infinity"`, `""`, `"1/2"`, numbers, booleans). Python's
+ * `str(float)` writes verdicts as `"1.0"` / `"0.0"` (trial 5 finding 4).
+ */
+export function decimalString(v: unknown): number | null {
+  if (typeof v !== 'string') return null;
+  const s = v.trim();
+  if (!/^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i.test(s)) return null;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : null;
+}
+
+/**
+ * The number a string spells with a fraction or exponent (`"1.0"`, `"0.0"`, `"1."`, `"0.5"`, `"1e0"`:
+ * Python's `str(float)`), or null (integer strings `"1"` / `"0"` are labels; other values). See
+ * {@link VerdictReader}: such strings are read as the numbers they spell.
+ */
+export function floatString(v: unknown): number | null {
+  return typeof v === 'string' && !/^\s*[+-]?\d+\s*$/.test(v) ? decimalString(v) : null;
+}
+
+/**
  * Reads a correctness label. Policy:
  * - `true`/`false` as is; numbers `1`/`0` as true/false (kind `number`);
- * - strings `"true"`/`"false"`, `"1"`/`"0"`, `"yes"`/`"no"`, `"correct"`/`"incorrect"`, `"C"`/`"I"`
- *   (case-insensitive, trimmed) as true/false (kind `string`: callers warn once per file);
+ * - strings `"true"`/`"false"`, `"yes"`/`"no"`, `"correct"`/`"incorrect"`, `"C"`/`"I"`, and decimal
+ *   strings that spell 1 or 0 (`"1"`, `"1.0"`, `"1."`, `"0.00"`: {@link decimalString})
+ *   (case-insensitive, trimmed) as true/false (kind `string`: callers warn once per file); a decimal
+ *   string of another number (`"0.5"`) is not a verdict (kind `invalid`; {@link VerdictReader} reads it
+ *   as the score it spells);
  * - `null`/missing: `null` (ungraded);
  * - anything else (other numbers, other strings, arrays, objects): `null`, kind `invalid` (callers warn).
  */
@@ -238,6 +263,8 @@ export function toCorrect(v: unknown): { value: boolean | null; kind: CorrectKin
       return { value: true, kind: 'string' };
     if (s === 'false' || s === '0' || s === 'no' || s === 'incorrect' || s === 'i')
       return { value: false, kind: 'string' };
+    const n = decimalString(s);
+    if (n === 1 || n === 0) return { value: n === 1, kind: 'string' };
   }
   return { value: null, kind: 'invalid' };
 }
@@ -250,7 +277,7 @@ export function toCorrect(v: unknown): { value: boolean | null; kind: CorrectKin
  */
 export function stringVerdictWarning(field: string, v: unknown, value: boolean | null): string {
   const shown = typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : String(v);
-  return `${field} values are strings; read as verdicts (${shown} here as ${value ? 'correct' : 'incorrect'}; "true", "yes", "correct", "C", "1" are correct and "false", "no", "incorrect", "I", "0" incorrect, in any case) (reported once per file)`;
+  return `${field} values are strings; read as verdicts (${shown} here as ${value ? 'correct' : 'incorrect'}; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)`;
 }
 
 /** How a correctness value was read by a {@link VerdictReader}: as {@link toCorrect}, or `score` (a number that is not a verdict). */
@@ -292,8 +319,18 @@ export class VerdictReader {
     }
   }
 
-  /** Reads one correctness value of the record at `line`. */
+  /**
+   * Reads one correctness value of the record at `line`. A string spelling a number with a fraction or
+   * exponent (`"1.0"`, `"0.0"`, `"0.5"`: Python's `str(float)`, {@link decimalString}) is read as the
+   * number it spells, so a `"1.0"` in a file of scores is a score too; its kind is `string` when it is a
+   * verdict (callers warn once per file). An integer string (`"1"`, `"0"`) stays a label ({@link toCorrect}).
+   */
   read(v: unknown, line: number): { value: boolean | null; kind: VerdictKind } {
+    const spelt = floatString(v);
+    if (spelt !== null) {
+      const r = this.read(spelt, line);
+      return r.kind === 'number' ? { value: r.value, kind: 'string' } : r;
+    }
     if (typeof v !== 'number' || !Number.isFinite(v)) return toCorrect(v);
     this.numeric++;
     const verdict = v === 0 || v === 1;
@@ -381,6 +418,22 @@ export function fileStem(relPath: string): string {
   const base = path.posix.basename(relPath);
   const dot = base.lastIndexOf('.');
   return dot > 0 ? base.slice(0, dot) : base;
+}
+
+/**
+ * The training step a file's name gives, as a revision (`step-100`), or null: a stem of digits only
+ * (verl's `val_generations/100.jsonl`) or a step word and number in the stem (`global_step_100.jsonl`,
+ * `step-100.jsonl`, `checkpoint_500.jsonl`, `val_step100.jsonl`; the words of series.ts
+ * `DEFAULT_STEP_PATTERN`). Files of one model that differ by it are checkpoints, not seed shards
+ * (trial 5 finding 6).
+ */
+export function fileStep(relPath: string): string | null {
+  const stem = fileStem(relPath);
+  if (/^\d+$/.test(stem)) return `step-${Number(stem)}`;
+  const m = /(?<![a-z0-9])(?:global[_-]?step|steps?|checkpoint|ckpt|iter(?:ation)?)[-_=.]?(\d+)(?![a-z0-9])/i.exec(
+    stem,
+  );
+  return m ? `step-${Number(m[1])}` : null;
 }
 
 /** Directory segments of a relative POSIX path (`a/b/c.jsonl` -> `['a', 'b']`). */
