@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { isAbsolute, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { auditDiagnostics, auditFolder } from '../core/audit';
+import { problemIdsRepeat } from '../core/datasets';
 import { type GraderAudit, graderAudit, graderAuditDiagnostics } from '../core/graderAudit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
@@ -428,7 +429,7 @@ export class FolderSession implements vscode.Disposable {
           if (workerAudit?.error) throw new Error(workerAudit.error);
           this.graderAuditCache = workerAudit?.audit;
           const ga = this.graderAudit();
-          grader = graderAuditDiagnostics(ga);
+          grader = graderAuditDiagnostics(ga, problemIdsRepeat(this.index));
           if (ga.inconsistent.length)
             this.output.appendLine(
               `[grader audit] ${ga.inconsistent.length} groups of equivalent answers graded both correct and incorrect in ${ga.problemsInconsistent} problems (filter: Grader disagreements; see the Problems panel)`,

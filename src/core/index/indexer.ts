@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Stats, promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, posix, resolve } from 'node:path';
+import { problemNamer } from '../datasets';
 import type { Diagnostic, FormatId, NamedScore, ProblemRecord } from '../model';
 import {
   type ReaderOptions,
@@ -538,6 +539,8 @@ function shortScoreLists(
   const indices = index.db
     .prepare('SELECT sample_index FROM samples WHERE model_id = ? AND problem_id = ? ORDER BY sample_index')
     .pluck();
+  // with its dataset when the folder's problem ids repeat across datasets (trial 6 finding 6)
+  const name = problemNamer(index);
   const byFile = new Map<
     string,
     {
@@ -556,7 +559,7 @@ function shortScoreLists(
     const e = byFile.get(k);
     const first = {
       line: g.line,
-      problem: index.problem(g.problemId)?.problemId ?? String(g.problemId),
+      problem: name(g.problemId),
       sample: missing[0],
       n: all.length,
     };
