@@ -179,7 +179,7 @@ export interface StratumReport {
 /** The report of the CLI's `report` command and the overview webview (JSON, schemaVersion 1). */
 export interface Report {
   schemaVersion: 1;
-  /** Display id of the base model, or null when the folder has fewer than one model. */
+  /** Display id of the base model, or null when the folder has no model or only seeds of one model (seed siblings: never each other's base). */
   base: string | null;
   /** How the base model was chosen. */
   baseSource: 'option' | 'guess' | 'none';
@@ -373,7 +373,8 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     baseSource = 'option';
   } else if (models.length > 0) {
     baseIdx = guessBaseModel(models);
-    baseSource = 'guess';
+    // -1: the folder holds only seeds of one model, never each other's base (trial 6 finding 2)
+    baseSource = baseIdx >= 0 ? 'guess' : 'none';
   }
   const base = baseIdx >= 0 ? models[baseIdx] : undefined;
   const references = options.majAtK ? referenceAnswers(index) : new Map<number, string | null>();

@@ -1,3 +1,4 @@
+import { areSeedSiblings } from '../seeds';
 import type { Database } from './sqlite';
 
 /** A model's identity parts, as stored. */
@@ -97,8 +98,11 @@ function baseScores(models: readonly ModelIdentity[]): number[] {
  * `ref`... score up, names with `rl`, `ppo`, `grpo`, `dpo`, `zero` or a training step score down;
  * `X-Instruct` (`-Chat`, `-it`) scores below `X` when both are present ({@link baseScores}).
  * Ties go to the earliest training step ({@link trainingStep}; checkpoints of a run with no separate base:
- * the earliest step is the base), then to the model listed first (callers list models by run, then name). Returns the index of
- * the guess in `models`, or -1 when the list is empty. A guess only: the user can change it.
+ * the earliest step is the base), then to the model listed first (callers list models by run, then name).
+ * Seeds of one model are never each other's base (trial 6 finding 2): among two or more models, a model
+ * whose every other model is its seed sibling ({@link areSeedSiblings}: `seed0` beside `seed1` only) is
+ * passed over, so a folder (or run) of seeds of one model has no base. Returns the index of the guess in
+ * `models`, or -1 when the list is empty or holds only seeds of one model. A guess only: the user can change it.
  */
 export function guessBaseModel(models: readonly ModelIdentity[]): number {
   let best = -1;
@@ -107,8 +111,11 @@ export function guessBaseModel(models: readonly ModelIdentity[]): number {
   // among equally base-like checkpoints of one run (`global_step_100`, `global_step_200`: no separate base),
   // the earliest step (trial 6 finding 10); else the first listed
   const step = (i: number) => trainingStep(models[i]) ?? Number.POSITIVE_INFINITY;
+  // a base of something other than its own seeds (trial 6 finding 2)
+  const eligible = (i: number) => models.length < 2 || models.some((o, j) => j !== i && !areSeedSiblings(models[i], o));
   models.forEach((_m, i) => {
     const score = scores[i];
+    if (!eligible(i)) return;
     if (score > bestScore || (score === bestScore && step(i) < step(best))) {
       bestScore = score;
       best = i;
@@ -164,7 +171,9 @@ export function pickModel(models: readonly { displayId: string; label: string }[
  *   models, each model against the run's own base-like model ({@link guessBaseModel} within the run),
  *   as rlvr_behavior_probe's runs and checkpoints (each RL model against its own run's SFT); models of
  *   single-model runs against `base`. A run whose own guess is RL-trained or a checkpoint ({@link rlEvidence}:
- *   a run of checkpoints only) while `base` is not: its models against `base`.
+ *   a run of checkpoints only) while `base` is not, or that has no guess (seeds of one model only): its
+ *   models against `base`. A model is never compared with its seed sibling ({@link areSeedSiblings}:
+ *   `base/seed1` is not compared with the base `base/seed0`; trial 6 finding 2): it is left out of the pairs.
  * Returns `[base, model]` pairs in the order of `models`; run bases are not compared with anything.
  */
 export function comparisonPairs<M extends ModelIdentity & { id: number; run: string }>(
@@ -181,11 +190,11 @@ export function comparisonPairs<M extends ModelIdentity & { id: number; run: str
   const runs = new Map<string, M[]>();
   for (const m of models) runs.set(m.run, [...(runs.get(m.run) ?? []), m]);
   for (const inRun of runs.values()) {
-    const own = inRun.length >= 2 ? inRun[guessBaseModel(inRun)] : base;
+    const own = (inRun.length >= 2 ? inRun[guessBaseModel(inRun)] : undefined) ?? base;
     // a run of checkpoints only (`coder-grpo/global_step_{100,200}`) beside a base-like model of another
     // run (`coder-sft`): every checkpoint against that base, not the run's earliest step (trial 6 finding 10)
     const runBase = rlEvidence(own) && !rlEvidence(base) ? base : own;
-    for (const m of inRun) if (m.id !== runBase.id) out.push([runBase, m]);
+    for (const m of inRun) if (m.id !== runBase.id && !areSeedSiblings(runBase, m)) out.push([runBase, m]);
   }
   return out;
 }

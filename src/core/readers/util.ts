@@ -487,14 +487,22 @@ export function isGenericStem(stem: string): boolean {
  *   model get one name, their samples merged by the indexer; sizes and run numbers stay (`llama-7b`, `run1`);
  * - a generic stem ({@link isGenericStem}: `samples`, `results`, `seed0`, `samples-s1`) names the model after
  *   the file's folder (`starcoder-sft/samples.jsonl_results.jsonl` -> `starcoder-sft`), so the base guess
- *   reads the folder's `sft` / `rl` (trial 6 finding 1); a file at the root keeps its stem.
+ *   reads the folder's `sft` / `rl` (trial 6 finding 1), without the folder's seed tokens (`qwen-s0/results.jsonl`
+ *   -> `qwen`); a folder that is only a seed names nothing and the folder above it is taken
+ *   (`rl/seed1/samples.jsonl` -> `rl`; trial 6 finding 2). Under seed folders only, the nearest one
+ *   (`seed0/samples.jsonl` -> `seed0`: seed siblings); a file at the root keeps its stem without seeds.
  * Returns a non-empty name.
  */
 export function pathModelName(relPath: string, stem: string): string {
-  const unseeded = stripSeedTokens(stem).replace(/^[-_.]+|[-_.]+$/g, '');
+  const trim = (s: string) => s.replace(/^[-_.]+|[-_.]+$/g, '');
+  const unseeded = trim(stripSeedTokens(stem));
   if (!isGenericStem(stem)) return unseeded || stem;
-  const dir = path.posix.basename(path.posix.dirname(relPath));
-  if (dir !== '' && dir !== '.') return dir;
+  const dirs = dirSegments(relPath);
+  for (let i = dirs.length - 1; i >= 0; i--) {
+    const named = trim(stripSeedTokens(dirs[i]));
+    if (named !== '') return named;
+  }
+  if (dirs.length) return dirs[dirs.length - 1];
   return unseeded || stem || path.posix.basename(relPath);
 }
 
