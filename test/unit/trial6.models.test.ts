@@ -481,6 +481,36 @@ describe('finding 6: problems are named with their dataset when problem ids repe
     index.close();
   });
 
+  test('best-of-k and checkpoint step warnings name "gsm8k · 1" too', async () => {
+    // two GRPO checkpoints and an SFT model; reward scores (pred_score) on math only; step 200 lacks gsm8k 1
+    const scored = (idx: number, score: boolean[]) =>
+      JSON.stringify({ ...JSON.parse(qline(idx, score, 'Level 1')), pred_score: score.map((ok) => [ok ? 0.9 : 0.1]) });
+    const step = (n: number) => `grpo/global_step_${n}`;
+    const dir = folder({
+      [file('sft', 'math')]: [qline(0, [T, F], 'Level 1'), qline(1, [F, F], 'Level 1')].join('\n'),
+      [file('sft', 'gsm8k')]: [qline(0, [T, F], 'Level 1'), qline(1, [F, F], 'Level 1')].join('\n'),
+      [file(step(100), 'math')]: [scored(0, [T, F]), scored(1, [T, F])].join('\n'),
+      [file(step(100), 'gsm8k')]: [qline(0, [T, T], 'Level 1'), qline(1, [F, F], 'Level 1')].join('\n'),
+      [file(step(200), 'math')]: [scored(0, [T, T]), scored(1, [T, F])].join('\n'),
+      [file(step(200), 'gsm8k')]: [qline(0, [T, T], 'Level 1')].join('\n'),
+    });
+    const { index, r } = await reportOf(dir);
+    assert.equal(r.base, 'sft');
+    assert.ok(
+      r.warnings.includes(
+        `${step(100)}: best-of-k leaves out 2 of its 4 problems whose graded samples have no reward score (problems "gsm8k · 0", "gsm8k · 1")`,
+      ),
+      r.warnings.join('\n'),
+    );
+    const stepWarning = r.warnings.find((w) => /^series .* step 200: figures over/.test(w));
+    assert.match(
+      stepWarning ?? '',
+      /1 not in this checkpoint's results \(problem "gsm8k · 1"\)/,
+      r.warnings.join('\n'),
+    );
+    index.close();
+  });
+
   test('control: one dataset keeps the bare problem id ("1")', async () => {
     const { index, r } = await reportOf(
       folder({
