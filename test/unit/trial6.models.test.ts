@@ -230,6 +230,44 @@ describe("finding 2: seeds of one model are one model, or seed siblings that are
     ]);
   });
 
+  test('the overview names seed siblings too, and a guessed checkpoint base', async () => {
+    const seeds = await indexed(
+      folder({
+        'seed0/samples.jsonl_results.jsonl': humanEval('TF FF'),
+        'seed1/samples.jsonl_results.jsonl': humanEval('TT TF'),
+      }),
+    );
+    assert.deepEqual(
+      overviewData(seeds, {}, 100)
+        .warnings.filter((w) => /seed siblings/.test(w))
+        .map((w) => /\(([^)]*)\)/.exec(w)?.[1]),
+      ['seed0, seed1'],
+    );
+    seeds.close();
+    const ckpts = await indexed(
+      folder({
+        'coder-grpo/global_step_900.jsonl': humanEval('TF FF'),
+        'coder-grpo/global_step_1000.jsonl': humanEval('TT TF'),
+      }),
+    );
+    const ms = ckpts.models();
+    const base = ms[guessBaseModel(ms)];
+    assert.equal(base.name, 'global_step_900');
+    assert.deepEqual(
+      overviewData(ckpts, { baseId: base.id }, 100).warnings.filter((w) => w.startsWith('no model is named as a base')),
+      [
+        `no model is named as a base (base, sft, ref, init, pretrained): the earliest training step, ${base.label} (step 900), is taken as the base of ${ms.find((m) => m.id !== base.id)?.label}; choose another with --base (Choose Base Model)`,
+      ],
+    );
+    assert.deepEqual(
+      overviewData(ckpts, { baseId: base.id, baseIsChoice: true }, 100).warnings.filter((w) =>
+        w.startsWith('no model is named'),
+      ),
+      [],
+    );
+    ckpts.close();
+  });
+
   test('qwen-s0/ and qwen-s1/ folders: models "qwen" of two runs, seed siblings, no base, no "differ only in a number" warning', async () => {
     const dir = folder({
       'qwen-s0/results.jsonl': humanEval('TF'),
