@@ -15,7 +15,7 @@ import { buildReport, type Report } from '../../src/core/report';
 import { problemIdsRepeat, problemNamer } from '../../src/core/datasets';
 import { graderAudit, graderAuditDiagnostics } from '../../src/core/graderAudit';
 import { areSeedSiblings, seedSiblingDiagnostics, seedSiblings } from '../../src/core/seeds';
-import { guessBaseModel } from '../../src/core/index/labels';
+import { defaultFocusModel, guessBaseModel } from '../../src/core/index/labels';
 import { unrecognisedCheckpoints } from '../../src/core/series';
 import { pathModelName } from '../../src/core/readers/util';
 import { flatModelName } from '../../src/core/readers/flat';
@@ -438,6 +438,14 @@ describe("finding 2: seeds of one model are one model, or seed siblings that are
     assert.equal(areSeedSiblings(m('', 'llama-7b'), m('', 'llama-13b')), false);
     assert.equal(areSeedSiblings(m('', 'qwen-s0'), m('', 'qwen-s0')), false);
     assert.equal(guessBaseModel([m('', 'seed0'), m('', 'seed1')]), -1);
+    // no base: the model in focus is still chosen (the extension's default pair), without throwing
+    assert.equal(
+      defaultFocusModel([
+        { ...m('seed0', 'seed0'), id: 1 },
+        { ...m('seed1', 'seed1'), id: 2 },
+      ])?.id,
+      2,
+    );
     // a model with something other than its seeds to be the base of stays eligible
     assert.equal(guessBaseModel([m('', 'seed0'), m('', 'seed1'), m('', 'other')]), 0);
     assert.equal(guessBaseModel([m('', 'only')]), 0);

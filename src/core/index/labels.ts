@@ -392,14 +392,16 @@ export function focusRun(m: ModelIdentity): string {
  * folder of two or more models; otherwise every model less base-like than the folder's base), a model
  * without a training step (a final model) before the largest step ({@link trainingStep}); ties go to
  * the first listed. Models whose name says RL or a training step (an RL hint or a step) are preferred:
- * only when no run holds one is a model without such a mark (`X-Instruct` beside `X`) in focus.
+ * only when no run holds one is a model without such a mark (`X-Instruct` beside `X`) in focus. A folder
+ * with no base (only seeds of one model, {@link guessBaseModel}): every model is a candidate.
  * Undefined when every model is a base.
  */
 export function defaultFocusModel<M extends ModelIdentity & { id: number }>(models: readonly M[]): M | undefined {
   if (models.length === 0) return undefined;
   const scores = new Map(baseScores(models).map((sc, i) => [models[i].id, sc]));
   const score = (m: M) => scores.get(m.id) ?? 0;
-  const folderBase = models[guessBaseModel(models)];
+  // undefined when the folder holds only seeds of one model (no base: trial 6 finding 2)
+  const folderBase: M | undefined = models[guessBaseModel(models)];
   const runs = [...new Set(models.map(focusRun))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   runs.reverse();
   for (const needRl of [true, false]) {
@@ -412,7 +414,7 @@ export function defaultFocusModel<M extends ModelIdentity & { id: number }>(mode
       const candidates = (
         ownBase
           ? inRun.filter((m) => m.id !== ownBase.id)
-          : inRun.filter((m) => m.id !== folderBase.id && score(m) < score(folderBase))
+          : inRun.filter((m) => !folderBase || (m.id !== folderBase.id && score(m) < score(folderBase)))
       ).filter((m) => !needRl || rlEvidence(m));
       if (candidates.length === 0) continue;
       const rank = (m: M) => trainingStep(m) ?? Number.POSITIVE_INFINITY;
