@@ -606,6 +606,19 @@ describe("finding 10: the base is a base-like model, never a run's own earliest 
     ]);
   });
 
+  test('ckpt-500 and ckpt-2k (listed ckpt-2k first): the base is step 500, the model in focus step 2000', async () => {
+    const { index, r } = await reportOf(
+      folder({ 'coder-grpo/ckpt-500.jsonl': humanEval('TF FF'), 'coder-grpo/ckpt-2k.jsonl': humanEval('TT TF') }),
+    );
+    assert.deepEqual(models(r), ['coder-grpo:ckpt-2k 4/3', 'coder-grpo:ckpt-500 4/1']);
+    assert.equal(r.base, 'coder-grpo:ckpt-500');
+    assert.deepEqual(baseNotes(r), [
+      'no model is named as a base (base, sft, ref, init, pretrained): the earliest training step, coder-grpo:ckpt-500 (step 500), is taken as the base of coder-grpo:ckpt-2k; choose another with --base (Choose Base Model)',
+    ]);
+    assert.equal(defaultFocusModel(index.models())?.name, 'ckpt-2k');
+    index.close();
+  });
+
   test('equally base-like checkpoints listed latest first: the earliest step is the guess', () => {
     const m = (name: string) => ({ run: 'r', name, revision: null });
     assert.equal(guessBaseModel([m('ppo_step_200'), m('rl_step_100')]), 1);

@@ -362,14 +362,19 @@ function namedLabels(models: readonly ModelIdentity[]): string[] {
 
 /**
  * The training step a model is at, from its revision or name: the number after `step`, `global_step`,
- * `ckpt` or `checkpoint` (`step-1000`, `global_step_300`, `checkpoint-8-of-10` -> 8); the last such
- * mention wins. Undefined when there is none (a final or released model).
+ * `ckpt` or `checkpoint` (`step-1000`, `global_step_300`, `checkpoint-8-of-10` -> 8), with a `k` (x1000) or
+ * `m` (x1,000,000) ending the token as in the series' step pattern (`ckpt-2k` -> 2000, `ckpt_1.5k` -> 1500);
+ * the last such mention wins. Undefined when there is none (a final or released model).
  */
 export function trainingStep(m: Pick<ModelIdentity, 'name' | 'revision'>): number | undefined {
   const text = `${m.name} ${m.revision ?? ''}`;
   let step: number | undefined;
-  for (const hit of text.matchAll(/(?:^|[^a-z])(?:global_step|step|ckpt|checkpoint)[-_]?(\d+)/gi))
-    step = Number(hit[1]);
+  for (const hit of text.matchAll(
+    /(?:^|[^a-z])(?:global_step|step|ckpt|checkpoint)[-_]?(\d+)(?:(\.\d+)?([km])(?![a-z0-9]))?/gi,
+  )) {
+    const scale = hit[3] === undefined ? 1 : hit[3].toLowerCase() === 'k' ? 1_000 : 1_000_000;
+    step = Math.round(Number(hit[1] + (hit[2] ?? '')) * scale);
+  }
   return step;
 }
 
