@@ -67,7 +67,8 @@ export function seedSiblings<M extends ModelIdentity>(models: readonly M[]): M[]
 }
 
 /**
- * The warning for one group of {@link seedSiblings}: names the models (by `display`) and says what to do.
+ * The warning for one group of {@link seedSiblings}: names the models (`names`: display ids in the CLI report,
+ * labels in the overview), says none is guessed as the base of another, and what to do.
  */
 export function seedSiblingMessage(names: readonly string[]): string {
   return `${names.length} models differ only by a seed-like part of their names (${names.join(', ')}): seed siblings, probably seeds of one model, yet read and reported as different models; none is guessed as the base of another; to merge them give them one model name (a file name without the seed in one folder, fields.model in a mapping), or rename them if they are different models`;

@@ -21,7 +21,7 @@ import { pathModelName } from '../../src/core/readers/util';
 import { flatModelName } from '../../src/core/readers/flat';
 import { totModelName } from '../../src/core/readers/tot';
 import { overviewData } from '../../src/extension/panelData';
-import { tempDir, writeRollouts } from './helpers';
+import { REAL, tempDir, writeRollouts } from './helpers';
 import { runCli } from './reliability.support';
 
 /** A results folder in a temporary directory: file text by relative path. */
@@ -616,6 +616,41 @@ describe("finding 10: the base is a base-like model, never a run's own earliest 
       'no model is named as a base (base, sft, ref, init, pretrained): the earliest training step, coder-grpo:ckpt-500 (step 500), is taken as the base of coder-grpo:ckpt-2k; choose another with --base (Choose Base Model)',
     ]);
     assert.equal(defaultFocusModel(index.models())?.name, 'ckpt-2k');
+    index.close();
+  });
+
+  test("an SFT model at a checkpoint revision stays its run's base beside a pretrained base of another run; no warning", async () => {
+    const tmp = tempDir('ti-t6-sftckpt-');
+    const rows: [number, boolean[]][] = [
+      [0, [T, F]],
+      [1, [F, F]],
+    ];
+    writeRollouts(join(tmp, 'pretrained/r.jsonl'), { name: 'qwen-base', revision: '' }, rows);
+    writeRollouts(
+      join(tmp, 'trajectory/step-100/sft.jsonl'),
+      { name: 'qwen-sft', revision: 'checkpoint-8-of-10' },
+      rows,
+    );
+    writeRollouts(join(tmp, 'trajectory/step-100/rl.jsonl'), { name: 'qwen-ppo', revision: 'step-100' }, rows);
+    const { index, r } = await reportOf(tmp);
+    assert.equal(r.base, 'pretrained:qwen-base');
+    assert.deepEqual(pairs(r), [
+      'trajectory/step-100:qwen-ppo@step-100 vs trajectory/step-100:qwen-sft@checkpoint-8-of-10',
+    ]);
+    assert.deepEqual(baseNotes(r), []);
+    index.close();
+  });
+
+  test("real rlvr-probe-gsm8k: every PPO model against its own run's SFT (at checkpoint-8-of-10), no base-guess warning", async () => {
+    const { index, r } = await reportOf(join(REAL, 'rlvr-probe-gsm8k'));
+    assert.equal(r.comparisons.length, 6);
+    for (const c of r.comparisons) {
+      assert.match(c.model, /qwen-2\.5-1\.5b-rlvr-ppo/);
+      assert.equal(c.base.split(':')[0], c.model.split(':')[0], `${c.model} vs ${c.base}`);
+      assert.match(c.base, /instruct-reasoning-sft/);
+    }
+    assert.deepEqual(baseNotes(r), []);
+    assert.deepEqual(seedWarnings(r), []);
     index.close();
   });
 

@@ -63,6 +63,19 @@ function rlEvidence(m: ModelIdentity): boolean {
 }
 
 /**
+ * Whether a model is not base-like (trial 6 finding 10): its name or revision says RL training (`rl`, `ppo`,
+ * `grpo`, `dpo`, `zero`, ...), or it is a training checkpoint (a step: `global_step_100`) that is not named
+ * as a base (`base`, `sft`, `ref`, `reference`, `init`, `pretrained`): an SFT model's own checkpoint
+ * revision (`sft@checkpoint-8-of-10`) is still the base its RL children are compared with.
+ */
+function notBaseLike(m: ModelIdentity): boolean {
+  const text = `${m.name} ${m.revision ?? ''}`;
+  if (RL_HINTS[0][0].test(text)) return true;
+  const namedBase = BASE_HINTS.slice(0, 2).some(([re]) => re.test(text));
+  return !namedBase && rlEvidence(m);
+}
+
+/**
  * A released post-trained variant of a pretrained model: the last name segment with `-Instruct`,
  * `-Chat` or `-it` (any of `-`, `_`, `.` before it; a version may follow: `Mistral-7B-Instruct-v0.2`).
  * Returns the name of the pretrained model it derives from (`Qwen2.5-Math-7B-Instruct` ->
@@ -125,13 +138,14 @@ export function guessBaseModel(models: readonly ModelIdentity[]): number {
 }
 
 /**
- * What the report says about a guessed base that is itself RL-trained or a training checkpoint (no model
- * of its comparisons is named base / SFT / ref; `global_step_100` before `global_step_200`): which model was
- * taken and why (trial 6 finding 10). `display` names the base, `against` the models compared with it.
- * Undefined when `base` looks like a base (no RL hint, no step).
+ * What the report says about a guessed base that is itself RL-trained or a training checkpoint not named as
+ * a base ({@link notBaseLike}: no model of its comparisons is named base / SFT / ref; `global_step_100` before
+ * `global_step_200`): which model was taken and why (trial 6 finding 10). `display` names the base, `against`
+ * the models compared with it. Undefined when `base` looks like a base (no RL hint, and no step or a name
+ * that says base / SFT: `sft@checkpoint-8-of-10`).
  */
 export function baseGuessNote(base: ModelIdentity, display: string, against: readonly string[]): string | undefined {
-  if (!rlEvidence(base)) return undefined;
+  if (!notBaseLike(base)) return undefined;
   const step = trainingStep(base);
   const why =
     step !== undefined
@@ -170,9 +184,9 @@ export function pickModel(models: readonly { displayId: string; label: string }[
  * - otherwise (a guess), runs are compared within themselves: in a run folder holding two or more
  *   models, each model against the run's own base-like model ({@link guessBaseModel} within the run),
  *   as rlvr_behavior_probe's runs and checkpoints (each RL model against its own run's SFT); models of
- *   single-model runs against `base`. A run whose own guess is RL-trained or a checkpoint ({@link rlEvidence}:
- *   a run of checkpoints only) while `base` is not, or that has no guess (seeds of one model only): its
- *   models against `base`. A model is never compared with its seed sibling ({@link areSeedSiblings}:
+ *   single-model runs against `base`. A run whose own guess is RL-trained or a checkpoint not named as a
+ *   base ({@link notBaseLike}: a run of checkpoints only) while `base` is not, or that has no guess (seeds of
+ *   one model only): its models against `base`. A model is never compared with its seed sibling ({@link areSeedSiblings}:
  *   `base/seed1` is not compared with the base `base/seed0`; trial 6 finding 2): it is left out of the pairs.
  * Returns `[base, model]` pairs in the order of `models`; run bases are not compared with anything.
  */
@@ -193,7 +207,7 @@ export function comparisonPairs<M extends ModelIdentity & { id: number; run: str
     const own = (inRun.length >= 2 ? inRun[guessBaseModel(inRun)] : undefined) ?? base;
     // a run of checkpoints only (`coder-grpo/global_step_{100,200}`) beside a base-like model of another
     // run (`coder-sft`): every checkpoint against that base, not the run's earliest step (trial 6 finding 10)
-    const runBase = rlEvidence(own) && !rlEvidence(base) ? base : own;
+    const runBase = notBaseLike(own) && !notBaseLike(base) ? base : own;
     for (const m of inRun) if (m.id !== runBase.id && !areSeedSiblings(runBase, m)) out.push([runBase, m]);
   }
   return out;
