@@ -68,3 +68,17 @@ export function problemsInDatasets(counts: readonly DatasetCount[]): string {
 export function problemLabel(p: { dataset: string; problemId: string }, withDataset: boolean): string {
   return withDataset ? `${datasetName(p.dataset)} · ${p.problemId}` : p.problemId;
 }
+
+/**
+ * The name of a problem (by row id) in messages and figures: {@link problemLabel} with the dataset when
+ * the folder's problem ids repeat across datasets ({@link problemIdsRepeat}, looked up once): `math · 0`
+ * beside `gsm8k · 0`, else `0`. A row id not in the index is named by its number. The tree, warnings,
+ * left-out lists and diagnostics share it (trial 6 finding 6).
+ */
+export function problemNamer(index: TraceIndex): (id: number) => string {
+  const withDataset = problemIdsRepeat(index);
+  return (id) => {
+    const p = index.problem(id);
+    return p ? problemLabel(p, withDataset) : String(id);
+  };
+}

@@ -13,6 +13,7 @@
  *   verdict (the opt-in grading of `report --tool-grading`).
  */
 import { answerKey, sameAnswer } from './answers/equivalence';
+import { problemIdsRepeat, problemLabel } from './datasets';
 import type { TraceIndex } from './index/traceIndex';
 import type { Diagnostic } from './model';
 
@@ -229,9 +230,11 @@ function q(answer: string): string {
 
 /**
  * One warning per inconsistent group, at the file and line of its first sample with the minority
- * verdict (the one more likely to be the grader's mistake; incorrect on a tie).
+ * verdict (the one more likely to be the grader's mistake; incorrect on a tie). `withDataset`: name the
+ * problem with its dataset (`math · 0`), as when the folder's problem ids repeat across datasets
+ * ({@link problemIdsRepeat}; trial 6 finding 6); else by its id alone.
  */
-export function graderAuditDiagnostics(audit: GraderAudit): Diagnostic[] {
+export function graderAuditDiagnostics(audit: GraderAudit, withDataset = false): Diagnostic[] {
   return audit.inconsistent.map((g) => {
     const minorityCorrect = g.correct < g.incorrect;
     const at = g.examples.find((e) => e.correct === minorityCorrect) ?? g.examples[0];
@@ -247,7 +250,7 @@ export function graderAuditDiagnostics(audit: GraderAudit): Diagnostic[] {
       file: at?.file ?? '',
       line: at?.line ?? 0,
       severity: 'warning' as const,
-      message: `grader inconsistency: problem ${g.problemId}: the same answer ${q(g.answer)} is graded correct in ${g.correct} and incorrect in ${g.incorrect} samples (${spellings}).${ref}`,
+      message: `grader inconsistency: problem ${problemLabel(g, withDataset)}: the same answer ${q(g.answer)} is graded correct in ${g.correct} and incorrect in ${g.incorrect} samples (${spellings}).${ref}`,
     };
   });
 }

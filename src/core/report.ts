@@ -33,14 +33,15 @@ import {
   nameProblems,
   problemSet,
 } from './denominators';
-import { comparisonPairs, guessBaseModel, pickModel } from './index/labels';
+import { seedSiblingMessage, seedSiblings } from './seeds';
+import { baseGuessNote, comparisonPairs, guessBaseModel, pickModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, type PathSummary, pathSummary } from './pathSummary';
 import { type PplRead, type PplReport, pplReport } from './ppl';
 import { type RewardModelsReport, rewardModelsReport } from './rewardReport';
 import { nearSubstring } from './readers/util';
 import { answerKey } from './answers/equivalence';
-import { type DatasetCount, datasetByProblem, datasetCounts, datasetName } from './datasets';
+import { type DatasetCount, datasetByProblem, datasetCounts, datasetName, problemNamer } from './datasets';
 import { computeTrajectories, reportTrajectory, type Trajectory } from './trajectories';
 
 /**
@@ -178,7 +179,7 @@ export interface StratumReport {
 /** The report of the CLI's `report` command and the overview webview (JSON, schemaVersion 1). */
 export interface Report {
   schemaVersion: 1;
-  /** Display id of the base model, or null when the folder has fewer than one model. */
+  /** Display id of the base model, or null when the folder has no model or only seeds of one model (seed siblings: never each other's base). */
   base: string | null;
   /** How the base model was chosen. */
   baseSource: 'option' | 'guess' | 'none';
@@ -372,7 +373,8 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     baseSource = 'option';
   } else if (models.length > 0) {
     baseIdx = guessBaseModel(models);
-    baseSource = 'guess';
+    // -1: the folder holds only seeds of one model, never each other's base (trial 6 finding 2)
+    baseSource = baseIdx >= 0 ? 'guess' : 'none';
   }
   const base = baseIdx >= 0 ? models[baseIdx] : undefined;
   const references = options.majAtK ? referenceAnswers(index) : new Map<number, string | null>();
@@ -453,6 +455,14 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   // as rlvr_behavior_probe's runs and checkpoints do: each RL model against its own run's SFT),
   // and models of runs without one are compared with the folder's guessed base.
   const pairsToCompare = comparisonPairs(models, base, baseSource === 'option');
+  // models that differ only by a seed-like part of their names: seed shards read as models (trial 6 finding 2)
+  for (const g of seedSiblings(models)) warnings.push(seedSiblingMessage(g.map((m) => m.displayId)));
+  if (baseSource === 'guess')
+    for (const b of new Set(pairsToCompare.map(([x]) => x))) {
+      const against = pairsToCompare.filter(([x]) => x.id === b.id).map(([, m]) => m.displayId);
+      const note = baseGuessNote(b, b.displayId, against);
+      if (note) warnings.push(note);
+    }
   const comparisons: ComparisonReport[] = [];
   for (const [b, m] of pairsToCompare) {
     const baseRows = new Map((byModel.get(b.id) ?? []).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));
@@ -551,7 +561,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
       }
       const without = rows.filter((r) => (levelOf.get(r.problemId) ?? null) === null).map((r) => r.problemId);
       if (without.length) {
-        const name = (id: number) => index.problem(id)?.problemId ?? String(id);
+        const name = problemNamer(index);
         noLevel.push({
           model: m.displayId,
           problems: without.length,
@@ -721,7 +731,8 @@ export function comparisonWarning(
 ): string {
   // A problem the model "has no record of" while some of its records could not be read: say so (file:line).
   const noRecord = unreadable.length === 0 ? 'has no record of' : 'has no readable record of';
-  const name = (ids: number[]) => nameProblems(ids, (id) => index.problem(id)?.problemId ?? String(id));
+  const namer = problemNamer(index);
+  const name = (ids: number[]) => nameProblems(ids, namer);
   const parts: [number[], string, string][] = [
     [left.noSamples, `${model} has no samples of it`, `${model} has no samples of them`],
     [left.ungraded, `${model} has no graded sample of it`, `${model} has no graded sample of them`],
@@ -925,7 +936,8 @@ function bestOfKWarnings(index: TraceIndex, m: ModelRow, set: ProblemSet): strin
     )
     .all(m.id) as { p: number; usable: number; noScore: number; noVerdict: number }[];
   const byProblem = new Map(rows.map((r) => [r.p, r]));
-  const name = (ids: number[]) => nameProblems(ids, (id) => index.problem(id)?.problemId ?? String(id));
+  const namer = problemNamer(index);
+  const name = (ids: number[]) => nameProblems(ids, namer);
   const noScore = set.gradedRows.filter((r) => !byProblem.get(r.problemId)?.usable).map((r) => r.problemId);
   const used = rows.filter((r) => r.usable > 0);
   const unscored = used.filter((r) => r.noScore > 0);

@@ -233,9 +233,12 @@ export function detectSeries<M extends ModelIdentity & { id: number }>(
 /**
  * Number runs that may be a checkpoint number: not part of a longer word or number, not a size or a
  * scaled count (`7b`, `1.5b`, `2k` when no step word precedes it: followed by a letter), not a seed,
- * shard, fold, part, rank or split number (those name samples of one model, not checkpoints).
+ * shard, fold, part, rank or split number (those name samples of one model, not checkpoints), nor the
+ * number of a short seed token `s0` (`qwen-s0`, `s1_results`: seed siblings, warned about on their own;
+ * trial 6 finding 2).
  */
-const NUMBER_RE = /(?<![0-9.])(?<!(?:seed|shard|fold|part|rank|split|run)[-_=.]?)\d+(?![0-9.]*[a-z0-9])/gi;
+const NUMBER_RE =
+  /(?<![0-9.])(?<!(?:seed|shard|fold|part|rank|split|run)[-_=.]?)(?<!(?:^|[-_./])s)\d+(?![0-9.]*[a-z0-9])/gi;
 
 /**
  * Models that look like checkpoints of one run but are in no series: two or more models without any

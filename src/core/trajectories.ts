@@ -11,6 +11,7 @@
  * Pure core: reads the index, no `vscode`. n is always the number of graded samples (a sample without
  * a verdict never counts as a failure).
  */
+import { problemNamer } from './datasets';
 import { comparisonPairs, guessBaseModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
 import {
@@ -338,7 +339,8 @@ function stepWarning(
   notInStep: number[],
   baseSet: ReturnType<typeof problemSet> | null,
 ): string {
-  const name = (ids: number[]) => ` ${nameProblems(ids, (id) => index.problem(id)?.problemId ?? String(id))}`;
+  const namer = problemNamer(index);
+  const name = (ids: number[]) => ` ${nameProblems(ids, namer)}`;
   const ids = (rows: StatRow[], pick: (r: StatRow) => boolean) => rows.filter(pick).map((r) => r.problemId);
   const parts: string[] = [];
   const noSamples = ids(ownRows, (r) => r.n === 0);

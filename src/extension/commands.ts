@@ -6,6 +6,7 @@
 import { percent } from '../core/thresholds';
 import * as vscode from 'vscode';
 import { STANDARD_LABELS } from '../core/index/annotations';
+import { problemNamer } from '../core/datasets';
 import { comparisonPairs, guessBaseModel } from '../core/index/labels';
 import type { ModelRow } from '../core/index/traceIndex';
 import type { Extension } from './extension';
@@ -216,7 +217,7 @@ async function annotate(ext: Extension, arg: unknown): Promise<void> {
   const labels = [...new Set([...STANDARD_LABELS, ...s.annotations.labelsInUse(), ...(current?.labels ?? [])])];
   const d = s.index.sample(id!);
   const where = d
-    ? `problem ${s.index.problem(d.problemId)?.problemId ?? '?'} · ${s.shortLabel(s.index.model(d.modelId) ?? { id: -1, label: '?' })} · sample ${d.sampleIndex}`
+    ? `problem ${problemNamer(s.index)(d.problemId)} · ${s.shortLabel(s.index.model(d.modelId) ?? { id: -1, label: '?' })} · sample ${d.sampleIndex}`
     : 'sample';
   const chosen = await pickLabels(labels, current?.labels ?? [], `Annotate ${where}: labels`);
   if (!chosen) return;

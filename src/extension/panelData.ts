@@ -13,7 +13,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
-import { comparisonPairs } from '../core/index/labels';
+import { baseGuessNote, comparisonPairs } from '../core/index/labels';
+import { seedSiblingMessage, seedSiblings } from '../core/seeds';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummary } from '../core/pathSummary';
 import { graderDifference, graderWarning, partialWarning, REPORT_REPLICATES, unreadableWarning } from '../core/report';
 import { diagnosticPlace } from '../core/model';
@@ -54,7 +55,7 @@ import {
 import type { PathMatchData } from '../shared/pathLine';
 import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../core/rewardReport';
 import { preview } from '../core/text';
-import { type DatasetCount, datasetCounts, describeDatasets, problemsInDatasets } from '../core/datasets';
+import { type DatasetCount, datasetCounts, describeDatasets, problemNamer, problemsInDatasets } from '../core/datasets';
 import { denominator, describeDenominator, nameProblems, problemSet } from '../core/denominators';
 import { comparisonDenominator, comparisonWarning, maxMinN } from '../core/report';
 import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
@@ -708,7 +709,7 @@ export function overviewData(
       warnings.push(
         `${m.label}: ${noLevel.length} of its ${all.length} problems ${noLevel.length === 1 ? 'has' : 'have'} no level ${nameProblems(
           noLevel.map((r) => r.problemId),
-          (id) => index.problem(id)?.problemId ?? String(id),
+          problemNamer(index),
         )}: in no level's curve`,
       );
     for (const [level, sub] of groups) {
@@ -745,7 +746,20 @@ export function overviewData(
   const base = models.find((m) => m.id === roles.baseId);
   const withData = models.filter((m) => byModel.has(m.id));
   const compareBoot = { replicates: compareReplicates ?? REPORT_REPLICATES, seed: 12345 };
-  for (const [b, m] of comparisonPairs(withData, base, !!roles.baseIsChoice)) {
+  const overviewPairs = comparisonPairs(withData, base, !!roles.baseIsChoice);
+  // as the CLI report: seed siblings named (trial 6 finding 2), a guessed base that is itself a checkpoint or
+  // an RL model named with the models compared with it (trial 6 finding 10)
+  for (const g of seedSiblings(models)) warnings.push(seedSiblingMessage(g.map((m) => m.label)));
+  if (!roles.baseIsChoice)
+    for (const b of new Set(overviewPairs.map(([x]) => x))) {
+      const note = baseGuessNote(
+        b,
+        b.label,
+        overviewPairs.filter(([x]) => x.id === b.id).map(([, m]) => m.label),
+      );
+      if (note) warnings.push(note);
+    }
+  for (const [b, m] of overviewPairs) {
     const ps = problemPairs(byModel, b.id, m.id);
     if (ps.length === 0) continue;
     const differentGraders = graderDifference(b, m);

@@ -16,6 +16,7 @@ import { problemPickItems } from './sampleOrder';
 import { join } from 'node:path';
 import { type FolderSession, readSettings } from './session';
 import { comparisonBase } from '../core/index/labels';
+import { problemNamer } from '../core/datasets';
 import type { ModelRow } from '../core/index/traceIndex';
 import {
   hasLogprobSidecar,
@@ -266,15 +267,14 @@ class Panel {
       const d = this.state.sampleId !== undefined ? s?.index.sample(this.state.sampleId) : undefined;
       const p = d && s?.index.problem(d.problemId);
       const m = d && s?.index.model(d.modelId);
-      return d && p && m
-        ? `${d.correct === true ? '✓' : d.correct === false ? '✗' : '?'} ${p.problemId} #${d.sampleIndex} · ${s?.shortLabel(m) ?? m.label}`
+      // the problem with its dataset when the folder's problem ids repeat across datasets (trial 6 finding 6)
+      return s && d && p && m
+        ? `${d.correct === true ? '✓' : d.correct === false ? '✗' : '?'} ${problemNamer(s.index)(d.problemId)} #${d.sampleIndex} · ${s.shortLabel(m) ?? m.label}`
         : 'Sample';
     }
-    const p =
-      this.state.problemId !== undefined
-        ? this.panels.getSession(this.state.folder)?.index.problem(this.state.problemId)
-        : undefined;
-    return p ? `Problem ${p.problemId}` : 'Problem';
+    const id = this.state.problemId;
+    const s = id !== undefined ? this.panels.getSession(this.state.folder) : undefined;
+    return s && id !== undefined && s.index.problem(id) ? `Problem ${problemNamer(s.index)(id)}` : 'Problem';
   }
 
   private refreshTitle(): void {

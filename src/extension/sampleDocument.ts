@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { problemNamer } from '../core/datasets';
 import { SourceChangedError } from '../core/index/sampleText';
 import type { SampleDetail } from '../core/index/traceIndex';
 import type { FolderSession } from './session';
@@ -29,8 +30,9 @@ export function sampleUri(session: FolderSession, sample: SampleDetail | { id: n
   }).toString();
   return vscode.Uri.from({
     scheme: SAMPLE_SCHEME,
-    // The tab shows the last segment: make it say which problem, model and sample.
-    path: `/${clean(problem?.problemId ?? 'problem')}/${clean(model?.label ?? 'model')}/problem ${clean(problem?.problemId ?? '?')} · ${clean(shortModel(model?.name, model?.revision))} · sample ${ref.sampleIndex}.md`,
+    // The tab shows the last segment: make it say which problem (with its dataset when the folder's problem
+    // ids repeat across datasets: trial 6 finding 6), model and sample.
+    path: `/${clean(problem?.problemId ?? 'problem')}/${clean(model?.label ?? 'model')}/problem ${clean(problem ? problemNamer(session.index)(problem.id) : '?')} · ${clean(shortModel(model?.name, model?.revision))} · sample ${ref.sampleIndex}.md`,
     query,
   });
 }

@@ -3,9 +3,11 @@ import { createHash } from 'node:crypto';
 import { isAbsolute, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { auditDiagnostics, auditFolder } from '../core/audit';
+import { problemIdsRepeat } from '../core/datasets';
 import { type GraderAudit, graderAudit, graderAuditDiagnostics } from '../core/graderAudit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
+import { seedSiblingDiagnostics } from '../core/seeds';
 import { comparisonBase, defaultFocusModel, distinctiveLabels, guessBaseModel } from '../core/index/labels';
 import { SourceChangedError, readSampleText, readSampleTexts } from '../core/index/sampleText';
 import { sqliteDriver } from '../core/index/sqlite';
@@ -427,7 +429,7 @@ export class FolderSession implements vscode.Disposable {
           if (workerAudit?.error) throw new Error(workerAudit.error);
           this.graderAuditCache = workerAudit?.audit;
           const ga = this.graderAudit();
-          grader = graderAuditDiagnostics(ga);
+          grader = graderAuditDiagnostics(ga, problemIdsRepeat(this.index));
           if (ga.inconsistent.length)
             this.output.appendLine(
               `[grader audit] ${ga.inconsistent.length} groups of equivalent answers graded both correct and incorrect in ${ga.problemsInconsistent} problems (filter: Grader disagreements; see the Problems panel)`,
@@ -435,7 +437,8 @@ export class FolderSession implements vscode.Disposable {
         } catch (e) {
           this.output.appendLine(`[grader audit] skipped: ${(e as Error).message}`);
         }
-        this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics, ...audit, ...grader]);
+        const seeds = seedSiblingDiagnostics(this.index.models(), (id) => this.index.firstFileOf(id));
+        this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics, ...audit, ...grader, ...seeds]);
       }
       return summary;
     } finally {

@@ -145,7 +145,7 @@ describe('rollouts reader', () => {
       '3:warning:rollout numbers are missing, invalid or repeated; using positions as sample indices',
       '3:warning:correct values are strings; read as verdicts ("true" here as correct; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)',
       '3:error:rollouts[1].text is not a string (got number); sample skipped',
-      '4:warning:missing model_name; using the file name "raw" (reported once per file)',
+      '4:warning:missing model_name; using the name "raw" from the file path (its folder when the file name is generic; reported once per file)',
       // 0.5 is a score, not a verdict: the file's numeric values are ungraded (one warning per file)
       '4:warning:correct values are scores, not verdicts (numbers other than 0/1, e.g. 0.5): the 1 samples with a numeric correct are ungraded; to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
     ]);

@@ -468,20 +468,23 @@ describe('trial 5 finding 7: HumanEval seed shards in one model folder are one m
     ['samples.Seed0.jsonl', 'samples.Seed1.jsonl'],
   ];
   for (const [a, b] of PAIRS) {
-    test(`${a} + ${b}: model "samples", n = 2 + 2`, async () => {
+    // the generic stem `samples` names the model after its folder (trial 6 finding 1)
+    test(`${a} + ${b}: model "codellama", n = 2 + 2`, async () => {
       const dir = tempDir('t5a-flatseeds-');
       put(dir, `codellama/${a}`, [he(0, true), he(0, false), he(1, false), he(1, false)]);
       put(dir, `codellama/${b}`, [he(0, true), he(0, true), he(1, true), he(1, false)]);
       const index = TraceIndex.open(':memory:');
       await indexFolder(index, dir);
       // problem 0: T F + T T = 4/3; problem 1: F F + T F = 4/1
-      assert.deepEqual(statsByModel(index), ['samples HumanEval/0 4/3', 'samples HumanEval/1 4/1']);
+      assert.deepEqual(statsByModel(index), ['codellama HumanEval/0 4/3', 'codellama HumanEval/1 4/1']);
       assert.equal(index.models().length, 1);
       index.close();
     });
   }
-  test('flatModelName keeps a name that is only a seed, and other numbers', () => {
-    assert.equal(flatModelName('x/seed1.jsonl'), 'seed1');
+  test('flatModelName keeps a name that is only a seed at the root (else its folder), and other numbers', () => {
+    assert.equal(flatModelName('seed1.jsonl'), 'seed1');
+    // a stem that is only a seed names no model: its folder does (trial 6 finding 2)
+    assert.equal(flatModelName('x/seed1.jsonl'), 'x');
     assert.equal(flatModelName('x/codegen-6b_results.jsonl'), 'codegen-6b');
     assert.equal(flatModelName('x/run_seed12.jsonl_results.jsonl'), 'run');
   });
@@ -673,7 +676,7 @@ describe('trial 5 finding 11a: a per-sample line repeated exactly is kept and co
     const index = TraceIndex.open(':memory:');
     await indexFolder(index, dir);
     // all 5 kept: problem 0 n = 4 (2 correct), problem 1 n = 1
-    assert.deepEqual(statsByModel(index), ['samples HumanEval/0 4/2', 'samples HumanEval/1 1/0']);
+    assert.deepEqual(statsByModel(index), ['codegen-base HumanEval/0 4/2', 'codegen-base HumanEval/1 1/0']);
     assert.deepEqual(
       index.diagnostics().map((d) => `${d.line}: ${d.severity}: ${d.message}`),
       [

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Stats, promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, posix, resolve } from 'node:path';
+import { problemNamer } from '../datasets';
 import type { Diagnostic, FormatId, NamedScore, ProblemRecord } from '../model';
 import {
   type ReaderOptions,
@@ -538,6 +539,8 @@ function shortScoreLists(
   const indices = index.db
     .prepare('SELECT sample_index FROM samples WHERE model_id = ? AND problem_id = ? ORDER BY sample_index')
     .pluck();
+  // with its dataset when the folder's problem ids repeat across datasets (trial 6 finding 6)
+  const name = problemNamer(index);
   const byFile = new Map<
     string,
     {
@@ -556,7 +559,7 @@ function shortScoreLists(
     const e = byFile.get(k);
     const first = {
       line: g.line,
-      problem: index.problem(g.problemId)?.problemId ?? String(g.problemId),
+      problem: name(g.problemId),
       sample: missing[0],
       n: all.length,
     };
@@ -578,7 +581,8 @@ function shortScoreLists(
  * Whether two result files are seed shards of one run: in the same folder, with names equal once a seed
  * or run number is taken out (`test_qwen.jsonl`, `test_qwen_seed1.jsonl`, `test_qwen-seed1.jsonl`,
  * `test_qwen.seed1.jsonl`, `test_qwen_seed_1.jsonl`, `test_qwen_s1.jsonl`, `test_qwen_run1.jsonl`;
- * `..._seed0_t1.0_s0_e-1.jsonl` and `..._seed1_t1.0_s0_e-1.jsonl`). Paths are relative, `/`-separated.
+ * `..._seed0_t1.0_s0_e-1.jsonl` and `..._seed1_t1.0_s0_e-1.jsonl`; `seed0_results.jsonl` and `seed1_results.jsonl`).
+ * Paths are relative, `/`-separated.
  * Files that differ otherwise (`test_qwen.jsonl`, `test_qwen_v2.jsonl`) are not shards: a problem in both
  * is a duplicate, skipped.
  */
@@ -588,6 +592,8 @@ export function isSeedShard(a: string, b: string): boolean {
     posix
       .basename(p)
       .replace(/[-_.](?:seed|run|s)[-_]?\d+(?=[-_.]|$)/gi, '')
+      // a stem that begins with its seed (`seed0_results.jsonl`, `s1.jsonl`; trial 6 finding 2)
+      .replace(/^(?:seed[-_]?|s)\d+(?=[-_.]|$)/i, '')
       .toLowerCase();
   return stem(a) === stem(b);
 }

@@ -1,3 +1,4 @@
+import { areSeedSiblings } from '../seeds';
 import type { Database } from './sqlite';
 
 /** A model's identity parts, as stored. */
@@ -62,6 +63,19 @@ function rlEvidence(m: ModelIdentity): boolean {
 }
 
 /**
+ * Whether a model is not base-like (trial 6 finding 10): its name or revision says RL training (`rl`, `ppo`,
+ * `grpo`, `dpo`, `zero`, ...), or it is a training checkpoint (a step: `global_step_100`) that is not named
+ * as a base (`base`, `sft`, `ref`, `reference`, `init`, `pretrained`): an SFT model's own checkpoint
+ * revision (`sft@checkpoint-8-of-10`) is still the base its RL children are compared with.
+ */
+function notBaseLike(m: ModelIdentity): boolean {
+  const text = `${m.name} ${m.revision ?? ''}`;
+  if (RL_HINTS[0][0].test(text)) return true;
+  const namedBase = BASE_HINTS.slice(0, 2).some(([re]) => re.test(text));
+  return !namedBase && rlEvidence(m);
+}
+
+/**
  * A released post-trained variant of a pretrained model: the last name segment with `-Instruct`,
  * `-Chat` or `-it` (any of `-`, `_`, `.` before it; a version may follow: `Mistral-7B-Instruct-v0.2`).
  * Returns the name of the pretrained model it derives from (`Qwen2.5-Math-7B-Instruct` ->
@@ -96,21 +110,48 @@ function baseScores(models: readonly ModelIdentity[]): number[] {
  * Guesses the base model among `models` from names and structure: names with `base`, `sft`,
  * `ref`... score up, names with `rl`, `ppo`, `grpo`, `dpo`, `zero` or a training step score down;
  * `X-Instruct` (`-Chat`, `-it`) scores below `X` when both are present ({@link baseScores}).
- * Ties go to the model listed first (callers list models by run, then name). Returns the index of
- * the guess in `models`, or -1 when the list is empty. A guess only: the user can change it.
+ * Ties go to the earliest training step ({@link trainingStep}; checkpoints of a run with no separate base:
+ * the earliest step is the base), then to the model listed first (callers list models by run, then name).
+ * Seeds of one model are never each other's base (trial 6 finding 2): among two or more models, a model
+ * whose every other model is its seed sibling ({@link areSeedSiblings}: `seed0` beside `seed1` only) is
+ * passed over, so a folder (or run) of seeds of one model has no base. Returns the index of the guess in
+ * `models`, or -1 when the list is empty or holds only seeds of one model. A guess only: the user can change it.
  */
 export function guessBaseModel(models: readonly ModelIdentity[]): number {
   let best = -1;
   let bestScore = -Infinity;
   const scores = baseScores(models);
+  // among equally base-like checkpoints of one run (`global_step_100`, `global_step_200`: no separate base),
+  // the earliest step (trial 6 finding 10); else the first listed
+  const step = (i: number) => trainingStep(models[i]) ?? Number.POSITIVE_INFINITY;
+  // a base of something other than its own seeds (trial 6 finding 2)
+  const eligible = (i: number) => models.length < 2 || models.some((o, j) => j !== i && !areSeedSiblings(models[i], o));
   models.forEach((_m, i) => {
     const score = scores[i];
-    if (score > bestScore) {
+    if (!eligible(i)) return;
+    if (score > bestScore || (score === bestScore && step(i) < step(best))) {
       bestScore = score;
       best = i;
     }
   });
   return best;
+}
+
+/**
+ * What the report says about a guessed base that is itself RL-trained or a training checkpoint not named as
+ * a base ({@link notBaseLike}: no model of its comparisons is named base / SFT / ref; `global_step_100` before
+ * `global_step_200`): which model was taken and why (trial 6 finding 10). `display` names the base, `against`
+ * the models compared with it. Undefined when `base` looks like a base (no RL hint, and no step or a name
+ * that says base / SFT: `sft@checkpoint-8-of-10`).
+ */
+export function baseGuessNote(base: ModelIdentity, display: string, against: readonly string[]): string | undefined {
+  if (!notBaseLike(base)) return undefined;
+  const step = trainingStep(base);
+  const why =
+    step !== undefined
+      ? `the earliest training step, ${display} (step ${step}), is taken as the base`
+      : `${display}, whose name says RL training, is taken as the base`;
+  return `no model is named as a base (base, sft, ref, init, pretrained): ${why} of ${against.join(', ')}; choose another with --base (Choose Base Model)`;
 }
 
 /**
@@ -143,7 +184,10 @@ export function pickModel(models: readonly { displayId: string; label: string }[
  * - otherwise (a guess), runs are compared within themselves: in a run folder holding two or more
  *   models, each model against the run's own base-like model ({@link guessBaseModel} within the run),
  *   as rlvr_behavior_probe's runs and checkpoints (each RL model against its own run's SFT); models of
- *   single-model runs against `base`.
+ *   single-model runs against `base`. A run whose own guess is RL-trained or a checkpoint not named as a
+ *   base ({@link notBaseLike}: a run of checkpoints only) while `base` is not, or that has no guess (seeds of
+ *   one model only): its models against `base`. A model is never compared with its seed sibling ({@link areSeedSiblings}:
+ *   `base/seed1` is not compared with the base `base/seed0`; trial 6 finding 2): it is left out of the pairs.
  * Returns `[base, model]` pairs in the order of `models`; run bases are not compared with anything.
  */
 export function comparisonPairs<M extends ModelIdentity & { id: number; run: string }>(
@@ -160,8 +204,11 @@ export function comparisonPairs<M extends ModelIdentity & { id: number; run: str
   const runs = new Map<string, M[]>();
   for (const m of models) runs.set(m.run, [...(runs.get(m.run) ?? []), m]);
   for (const inRun of runs.values()) {
-    const runBase = inRun.length >= 2 ? inRun[guessBaseModel(inRun)] : base;
-    for (const m of inRun) if (m.id !== runBase.id) out.push([runBase, m]);
+    const own = (inRun.length >= 2 ? inRun[guessBaseModel(inRun)] : undefined) ?? base;
+    // a run of checkpoints only (`coder-grpo/global_step_{100,200}`) beside a base-like model of another
+    // run (`coder-sft`): every checkpoint against that base, not the run's earliest step (trial 6 finding 10)
+    const runBase = notBaseLike(own) && !notBaseLike(base) ? base : own;
+    for (const m of inRun) if (m.id !== runBase.id && !areSeedSiblings(runBase, m)) out.push([runBase, m]);
   }
   return out;
 }
@@ -329,14 +376,19 @@ function namedLabels(models: readonly ModelIdentity[]): string[] {
 
 /**
  * The training step a model is at, from its revision or name: the number after `step`, `global_step`,
- * `ckpt` or `checkpoint` (`step-1000`, `global_step_300`, `checkpoint-8-of-10` -> 8); the last such
- * mention wins. Undefined when there is none (a final or released model).
+ * `ckpt` or `checkpoint` (`step-1000`, `global_step_300`, `checkpoint-8-of-10` -> 8), with a `k` (x1000) or
+ * `m` (x1,000,000) ending the token as in the series' step pattern (`ckpt-2k` -> 2000, `ckpt_1.5k` -> 1500);
+ * the last such mention wins. Undefined when there is none (a final or released model).
  */
 export function trainingStep(m: Pick<ModelIdentity, 'name' | 'revision'>): number | undefined {
   const text = `${m.name} ${m.revision ?? ''}`;
   let step: number | undefined;
-  for (const hit of text.matchAll(/(?:^|[^a-z])(?:global_step|step|ckpt|checkpoint)[-_]?(\d+)/gi))
-    step = Number(hit[1]);
+  for (const hit of text.matchAll(
+    /(?:^|[^a-z])(?:global_step|step|ckpt|checkpoint)[-_]?(\d+)(?:(\.\d+)?([km])(?![a-z0-9]))?/gi,
+  )) {
+    const scale = hit[3] === undefined ? 1 : hit[3].toLowerCase() === 'k' ? 1_000 : 1_000_000;
+    step = Math.round(Number(hit[1] + (hit[2] ?? '')) * scale);
+  }
   return step;
 }
 
@@ -359,14 +411,16 @@ export function focusRun(m: ModelIdentity): string {
  * folder of two or more models; otherwise every model less base-like than the folder's base), a model
  * without a training step (a final model) before the largest step ({@link trainingStep}); ties go to
  * the first listed. Models whose name says RL or a training step (an RL hint or a step) are preferred:
- * only when no run holds one is a model without such a mark (`X-Instruct` beside `X`) in focus.
+ * only when no run holds one is a model without such a mark (`X-Instruct` beside `X`) in focus. A folder
+ * with no base (only seeds of one model, {@link guessBaseModel}): every model is a candidate.
  * Undefined when every model is a base.
  */
 export function defaultFocusModel<M extends ModelIdentity & { id: number }>(models: readonly M[]): M | undefined {
   if (models.length === 0) return undefined;
   const scores = new Map(baseScores(models).map((sc, i) => [models[i].id, sc]));
   const score = (m: M) => scores.get(m.id) ?? 0;
-  const folderBase = models[guessBaseModel(models)];
+  // undefined when the folder holds only seeds of one model (no base: trial 6 finding 2)
+  const folderBase: M | undefined = models[guessBaseModel(models)];
   const runs = [...new Set(models.map(focusRun))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   runs.reverse();
   for (const needRl of [true, false]) {
@@ -379,7 +433,7 @@ export function defaultFocusModel<M extends ModelIdentity & { id: number }>(mode
       const candidates = (
         ownBase
           ? inRun.filter((m) => m.id !== ownBase.id)
-          : inRun.filter((m) => m.id !== folderBase.id && score(m) < score(folderBase))
+          : inRun.filter((m) => !folderBase || (m.id !== folderBase.id && score(m) < score(folderBase)))
       ).filter((m) => !needRl || rlEvidence(m));
       if (candidates.length === 0) continue;
       const rank = (m: M) => trainingStep(m) ?? Number.POSITIVE_INFINITY;

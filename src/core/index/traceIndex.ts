@@ -285,6 +285,19 @@ export class TraceIndex {
       );
   }
 
+  /** The path of a results file holding samples (or empty records) of a model, the first in path order; undefined when none. */
+  firstFileOf(modelId: number): string | undefined {
+    return (
+      (this.db
+        .prepare(
+          `SELECT min(f.path) FROM files f WHERE f.id IN (SELECT file_id FROM samples WHERE model_id = ?
+           UNION SELECT file_id FROM empty_records WHERE model_id = ?)`,
+        )
+        .pluck()
+        .get(modelId, modelId) as string | undefined) ?? undefined
+    );
+  }
+
   /**
    * Results files whose indexing started but did not finish (a pass cancelled or interrupted while
    * reading them): while there are any, the index holds part of the folder. Files a cancelled pass

@@ -13,6 +13,7 @@ import {
   exactIds,
   isEvent,
   isObject,
+  pathModelName,
   readJsonLines,
   toStr,
   typeName,
@@ -25,18 +26,17 @@ function detect(_relPath: string, first: unknown): boolean {
 }
 
 /**
- * The model name of a flat file, from its file name: a trailing `_results.jsonl` is removed, then a
- * trailing `.jsonl` (`run.jsonl_results.jsonl` -> `run`, `run.jsonl` -> `run`, `run_results.jsonl` -> `run`),
- * then a trailing seed (`samples_seed1.jsonl_results.jsonl` -> `samples`: seed shards are one model, their
- * samples merged by the indexer).
+ * The model name of a flat file, from its path: a trailing `_results.jsonl` is removed, then a trailing
+ * `.jsonl` (`run.jsonl_results.jsonl` -> `run`, `run.jsonl` -> `run`, `run_results.jsonl` -> `run`), then
+ * {@link pathModelName}: seed tokens out (`codegen-350M_samples_seed1` -> `codegen-350M_samples`: seed shards
+ * are one model, their samples merged by the indexer), and a generic stem (`samples`, `samples_seed1`,
+ * `seed0`, `samples-s1`) named after its folder (`starcoder-sft/samples.jsonl_results.jsonl` -> `starcoder-sft`).
  */
 export function flatModelName(relPath: string): string {
   let base = path.posix.basename(relPath);
   if (base.endsWith('_results.jsonl')) base = base.slice(0, -'_results.jsonl'.length);
   if (base.endsWith('.jsonl')) base = base.slice(0, -'.jsonl'.length);
-  // seed shards of one model (`samples_seed0`, `samples_seed1`): one model `samples` (trial 5 finding 7)
-  const unseeded = base.replace(/[-_.]seed[-_]?\d+$/i, '');
-  return unseeded || base || path.posix.basename(relPath);
+  return pathModelName(relPath, base || path.posix.basename(relPath));
 }
 
 /**
@@ -51,7 +51,8 @@ export function flatDataset(taskId: string): string {
 /**
  * Streams a flat file: each line is one sample of problem `task_id`, emitted as a ProblemRecord with
  * one sample and no `sampleIndex` (the indexer numbers samples of a (model, problem) in file order).
- * - model = file name without `_results.jsonl` / `.jsonl` (source `path`);
+ * - model = {@link flatModelName} (source `path`): the file name without `_results.jsonl` / `.jsonl` and seed
+ *   tokens; the folder's name when that is generic (`samples`);
  * - dataset = `task_id` before its first `/`, else `default`; problemId = the full `task_id` (numbers
  *   stringified; an integer beyond 2^53 read exactly from the line); missing `task_id`: error, line skipped;
  * - text = `completion` (not a string: error, line skipped);

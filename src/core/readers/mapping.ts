@@ -35,6 +35,7 @@ import {
   clip,
   diag,
   fileStem,
+  pathModelName,
   fileStep,
   isEvent,
   isObject,
@@ -755,7 +756,9 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   const once = new OncePerFile();
   const stats = new PathStats();
   const rule = correctRule(spec, c, m.mappingRelPath);
-  const defaultModel = spec.model ?? fileStem(ctx.relPath);
+  // no model in the mapping: the file's name (seed tokens out; a generic stem such as `results` names the
+  // model after its folder: trial 6 finding 1)
+  const defaultModel = spec.model ?? pathModelName(ctx.relPath, fileStem(ctx.relPath));
   // One model named by the mapping over files named by a training step (verl's val_generations/100.jsonl):
   // each step is its own revision (`model@step-100`), a checkpoint, never merged with the other steps as
   // seed shards (trial 5 finding 6). A model named by the file already differs per file.

@@ -14,6 +14,7 @@ import {
   diag,
   exactIds,
   fileStem,
+  pathModelName,
   isEvent,
   isObject,
   readJsonLines,
@@ -109,12 +110,12 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
     if (name !== null && name !== '') {
       model = { name, revision: toStr(o.model_revision), source: 'data' };
     } else {
-      model = { name: fileStem(ctx.relPath), revision: null, source: 'path' };
+      model = { name: pathModelName(ctx.relPath, fileStem(ctx.relPath)), revision: null, source: 'path' };
       const w = once.warn(
         ctx,
         'no-model',
         line,
-        `missing model_name; using the file name "${model.name}" (reported once per file)`,
+        `missing model_name; using the name "${model.name}" from the file path (its folder when the file name is generic; reported once per file)`,
       );
       if (w) yield w;
     }

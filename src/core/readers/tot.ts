@@ -15,6 +15,7 @@ import {
   diag,
   dirSegments,
   fileStem,
+  pathModelName,
   isObject,
   readJsonDocument,
   toStr,
@@ -39,9 +40,16 @@ function detect(relPath: string, first: unknown, head: Buffer): boolean {
   return /^\uFEFF?\s*\[\s*\{/.test(text) && /"ys"\s*:/.test(text) && /"(idx|steps|infos)"\s*:/.test(text);
 }
 
-/** Model name of a ToT log: the file stem without a `_start<N>_end<M>` range suffix (source `path`). */
+/**
+ * Model name of a ToT log: the file stem without a `_start<N>_end<M>` range suffix, then {@link pathModelName}
+ * (seed tokens out; a generic stem such as `results` named after the folder above the task folder, which
+ * names the dataset: `gpt-4/game24/results.json` -> `gpt-4`; `game24/results.json` -> `results`). Source `path`.
+ */
 export function totModelName(relPath: string): string {
-  return fileStem(relPath).replace(/_start\d+_end\d+$/, '') || fileStem(relPath);
+  const dir = path.posix.dirname(relPath);
+  // the task (dataset) folder names no model: name a generic stem after the folder above it
+  const above = dir === '.' ? relPath : path.posix.join(path.posix.dirname(dir), path.posix.basename(relPath));
+  return pathModelName(above, fileStem(relPath).replace(/_start\d+_end\d+$/, '') || fileStem(relPath));
 }
 
 /** Splits one CSV line (RFC 4180 quotes, `""` escapes). */

@@ -6,6 +6,7 @@ import { distance as levenshtein } from 'fastest-levenshtein';
 import { open, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Diagnostic, ReadEvent } from '../model';
+import { stripSeedTokens } from '../seeds';
 import {
   invalidUtf8Bytes,
   invalidUtf8Message,
@@ -434,6 +435,75 @@ export function fileStep(relPath: string): string | null {
     stem,
   );
   return m ? `step-${Number(m[1])}` : null;
+}
+
+/**
+ * The words a results file is named by when it does not name its model (lower case): a stem made only of
+ * these and seed tokens (`samples`, `results`, `samples_results`, `outputs`, `generations`, `completions`,
+ * `preds`, `eval_results`, `seed0`) is generic, and the model is named after its folder ({@link pathModelName}).
+ */
+export const GENERIC_STEM_WORDS: ReadonlySet<string> = new Set([
+  'sample',
+  'samples',
+  'result',
+  'results',
+  'output',
+  'outputs',
+  'generation',
+  'generations',
+  'generated',
+  'completion',
+  'completions',
+  'pred',
+  'preds',
+  'prediction',
+  'predictions',
+  'response',
+  'responses',
+  'answer',
+  'answers',
+  'rollout',
+  'rollouts',
+  'trace',
+  'traces',
+  'eval',
+  'evals',
+  'evaluation',
+  'model',
+]);
+
+/** Whether a file stem names no model: only {@link GENERIC_STEM_WORDS} and seed tokens (an empty stem too). */
+export function isGenericStem(stem: string): boolean {
+  return stripSeedTokens(stem)
+    .toLowerCase()
+    .split(/[-_.\s]+/)
+    .every((w) => w === '' || GENERIC_STEM_WORDS.has(w));
+}
+
+/**
+ * The model name a results file's path gives, from its stem (the file name without the reader's
+ * extensions, e.g. `samples_seed0` of `samples_seed0.jsonl_results.jsonl`):
+ * - seed tokens are taken out (`codegen-350M_samples_seed1` -> `codegen-350M_samples`): seed shards of one
+ *   model get one name, their samples merged by the indexer; sizes and run numbers stay (`llama-7b`, `run1`);
+ * - a generic stem ({@link isGenericStem}: `samples`, `results`, `seed0`, `samples-s1`) names the model after
+ *   the file's folder (`starcoder-sft/samples.jsonl_results.jsonl` -> `starcoder-sft`), so the base guess
+ *   reads the folder's `sft` / `rl` (trial 6 finding 1), without the folder's seed tokens (`qwen-s0/results.jsonl`
+ *   -> `qwen`); a folder that is only a seed names nothing and the folder above it is taken
+ *   (`rl/seed1/samples.jsonl` -> `rl`; trial 6 finding 2). Under seed folders only, the nearest one
+ *   (`seed0/samples.jsonl` -> `seed0`: seed siblings); a file at the root keeps its stem without seeds.
+ * Returns a non-empty name.
+ */
+export function pathModelName(relPath: string, stem: string): string {
+  const trim = (s: string) => s.replace(/^[-_.]+|[-_.]+$/g, '');
+  const unseeded = trim(stripSeedTokens(stem));
+  if (!isGenericStem(stem)) return unseeded || stem;
+  const dirs = dirSegments(relPath);
+  for (let i = dirs.length - 1; i >= 0; i--) {
+    const named = trim(stripSeedTokens(dirs[i]));
+    if (named !== '') return named;
+  }
+  if (dirs.length) return dirs[dirs.length - 1];
+  return unseeded || stem || path.posix.basename(relPath);
 }
 
 /** Directory segments of a relative POSIX path (`a/b/c.jsonl` -> `['a', 'b']`). */
