@@ -173,9 +173,11 @@ export function diagnosticPlace(d: Pick<Diagnostic, 'file' | 'line'>): string {
  * - `ungrade`: the verdicts that the records at these lines took from numbers 0/1 were scores, not
  *   verdicts (the file turned out, further down, to hold other numbers as well): those samples become
  *   ungraded. A streaming reader cannot know this before it has read the file to the end, so it says
- *   so afterwards; the indexer applies it to what it has already written.
+ *   so afterwards; the indexer applies it to what it has already written. `lines`: every sample of
+ *   these lines; `samples`: only these samples (a line mixing 0/1 values with word or boolean verdicts,
+ *   `["true", "1", "no"]`: the words stay verdicts), by the sample index the reader gave them.
  */
 export type ReadEvent =
   | { kind: 'problem'; record: ProblemRecord }
   | { kind: 'diagnostic'; diagnostic: Diagnostic }
-  | { kind: 'ungrade'; lines: number[] };
+  | { kind: 'ungrade'; lines: number[]; samples?: { line: number; sampleIndex: number }[] };

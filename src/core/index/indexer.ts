@@ -1062,6 +1062,8 @@ class SampleWriter {
       }
     >();
     const otherFile = new Map<string, string | null>();
+    /** Lines of seed-shard records whose sample indices were shifted, and by how much (for `ungrade` of samples). */
+    const shifted = new Map<number, number>();
     /** Per-sample records of problems other files already have samples of (merged: seed shards). */
     const merged = { problems: 0, from: new Set<string>(), perProblem: false };
     /** Per-problem records skipped because another file of the model has the problem (a re-run?), and those files. */
@@ -1258,6 +1260,20 @@ class SampleWriter {
           db.prepare(
             'UPDATE samples SET correct = NULL WHERE file_id = ? AND line IN (SELECT value FROM json_each(?))',
           ).run(fileId, lines);
+          // single samples (a line mixing 0/1 with word verdicts): by the index the reader gave, as stored
+          for (const x of ev.samples ?? []) {
+            const at = { f: fileId, l: x.line, i: x.sampleIndex + (shifted.get(x.line) ?? 0) };
+            const row = db
+              .prepare(
+                'SELECT model_id AS m, problem_id AS p FROM samples WHERE file_id = :f AND line = :l AND sample_index = :i',
+              )
+              .get(at) as { m: number; p: number } | undefined;
+            if (!row) continue;
+            touched.set(`${row.m}:${row.p}`, [row.m, row.p]);
+            db.prepare('UPDATE samples SET correct = NULL WHERE file_id = :f AND line = :l AND sample_index = :i').run(
+              at,
+            );
+          }
           continue;
         }
         const r = ev.record;
@@ -1439,6 +1455,7 @@ class SampleWriter {
             state.offset !== undefined && s.sampleIndex !== undefined
               ? state.offset + s.sampleIndex
               : (s.sampleIndex ?? state.next);
+          if (state.offset !== undefined && s.sampleIndex !== undefined) shifted.set(r.line, state.offset);
           if (ownIndex || state.taken) {
             const taken = (state.taken ??= this.takenIndices(mid, pid, a.rel, other !== null || state.next > 0));
             const first = taken.get(index);

@@ -26,9 +26,8 @@ import {
 } from './mappingPath';
 import type { Reader, ReaderContext } from './types';
 import {
-  OncePerFile,
   VerdictReader,
-  floatString,
+  type VerdictKind,
   withExactIntegers,
   toCorrect,
   checkAbort,
@@ -45,7 +44,6 @@ import {
   toScore,
   toStr,
   typeName,
-  stringVerdictWarning,
   didYouMean,
 } from './util';
 
@@ -570,6 +568,11 @@ function mappingLine(m: ResolvedMapping, key: (string | number)[]): number {
   return at === undefined ? 0 : m.text.slice(0, at).split('\n').length;
 }
 
+/** A {@link VerdictReader} read as a {@link CorrectRule} result (the reader itself warns about strings and scores). */
+function fromVerdicts(r: { value: boolean | null; kind: VerdictKind }): ReturnType<CorrectRule['read']> {
+  return { value: r.value, kind: r.kind === 'invalid' ? 'invalid' : 'ok' };
+}
+
 /** How a mapping reads correctness values (see docs/mapping.md "Correctness"). */
 interface CorrectRule {
   read(v: unknown): { value: boolean | null; kind: 'ok' | 'string' | 'invalid' };
@@ -752,7 +755,6 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   const c = compiled(spec);
   const P = c.fields;
   const src = (name: FieldName): string => spec.fields[name] ?? '';
-  const once = new OncePerFile();
   const stats = new PathStats();
   const rule = correctRule(spec, c, m.mappingRelPath);
   const defaultModel = spec.model ?? fileStem(ctx.relPath);
@@ -802,16 +804,9 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   let firstSampleElement: unknown;
 
   const correctOf = (v: unknown, line: number, what: string, out: ReadEvent[]): boolean | null => {
-    if (defaultRule && ((typeof v === 'number' && Number.isFinite(v)) || floatString(v) !== null)) {
-      // numbers and float strings ("1.0", "0.5") alike: verdicts 0/1 unless the file holds scores
-      const r = verdicts.read(v, line);
-      if (r.kind === 'string') {
-        const w = once.warn(ctx, 'string-correct', line, stringVerdictWarning(src('correct'), v, r.value));
-        if (w) out.push(w);
-      }
-      return r.value;
-    }
-    const r = rule.read(v);
+    // the default rule: one rule per file and column (VerdictReader): if the column holds scores, all
+    // of its values are scores, strings and numbers alike (trial 6 finding 3)
+    const r = defaultRule ? fromVerdicts(verdicts.read(v, line)) : rule.read(v);
     if (!defaultRule && r.value !== null) {
       ruleTally.read++;
       if (r.value) ruleTally.correct++;
@@ -819,10 +814,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       if (ruleTally.seen.has(key) || ruleTally.seen.size < 8)
         ruleTally.seen.set(key, (ruleTally.seen.get(key) ?? 0) + 1);
     }
-    if (r.kind === 'string') {
-      const w = once.warn(ctx, 'string-correct', line, stringVerdictWarning(src('correct'), v, r.value));
-      if (w) out.push(w);
-    } else if (r.kind === 'invalid') {
+    if (r.kind === 'invalid') {
       if (notVerdicts.count++ === 0) {
         notVerdicts.firstLine = line;
         out.push(

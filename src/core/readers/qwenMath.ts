@@ -24,7 +24,6 @@ import {
   toScore,
   toStr,
   typeName,
-  stringVerdictWarning,
 } from './util';
 
 /** Folder names that sit between the model path and the dataset folder and are not part of the model name. */
@@ -171,12 +170,9 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       }
       let correct: boolean | null = null;
       if (scores) {
-        const c = verdicts.read(scores[i], line);
+        const c = verdicts.read(scores[i], line, i);
         correct = c.value;
-        if (c.kind === 'string') {
-          const w = once.warn(ctx, 'string-score', line, stringVerdictWarning('score', scores[i], c.value));
-          if (w) yield w;
-        } else if (c.kind === 'invalid') {
+        if (c.kind === 'invalid') {
           invalidScores++;
         }
       }

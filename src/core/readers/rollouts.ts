@@ -20,7 +20,6 @@ import {
   toNum,
   toStr,
   typeName,
-  stringVerdictWarning,
 } from './util';
 
 /** Detects a rollouts record: an object with a `rollouts` array. */
@@ -150,11 +149,8 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
         );
         continue;
       }
-      const c = verdicts.read(r.correct, line);
-      if (c.kind === 'string') {
-        const w = once.warn(ctx, 'string-correct', line, stringVerdictWarning('correct', r.correct, c.value));
-        if (w) yield w;
-      } else if (c.kind === 'invalid') {
+      const c = verdicts.read(r.correct, line, useIds ? ids[i] : i);
+      if (c.kind === 'invalid') {
         invalid++;
       }
       // The parsed value is what the grader compared, so majority votes group by it ("\\$8,\\!096" and

@@ -1,0 +1,229 @@
+/**
+ * Regressions of the fresh-user trial 6 (verdicts and sample indices: findings 3, 4, 5, 9, 7, 8, 11).
+ * Folders are built here after /work/trial6-scratch and indexed into real SQLite; the right values are
+ * worked out by hand in the comments (or, for the generated files, by the rule written out in the test).
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { indexFolder } from '../../src/core/index/indexer';
+import { TraceIndex } from '../../src/core/index/traceIndex';
+import { mulberry32 } from '../../src/core/metrics/bootstrap';
+import { tempDir } from './helpers';
+
+function put(dir: string, rel: string, lines: unknown[]): void {
+  mkdirSync(join(dir, ...rel.split('/').slice(0, -1)), { recursive: true });
+  writeFileSync(join(dir, ...rel.split('/')), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+}
+
+function putJson(dir: string, rel: string, value: unknown): void {
+  mkdirSync(join(dir, ...rel.split('/').slice(0, -1)), { recursive: true });
+  writeFileSync(join(dir, ...rel.split('/')), JSON.stringify(value));
+}
+
+/** Every sample's verdict (1, 0, null), in line order. */
+const verdictsOf = (index: TraceIndex) =>
+  index.db.prepare('SELECT correct FROM samples ORDER BY line, sample_index').pluck().all() as (number | null)[];
+
+const messages = (index: TraceIndex) =>
+  index.diagnostics().map((d) => `${d.file}:${d.line}: ${d.severity}: ${d.message}`);
+
+/** One folder per reader, one correctness value per line (so an `ungrade` of a line touches one sample). */
+const WRITERS: Record<string, (dir: string, values: unknown[]) => void> = {
+  'qwen-math': (dir, values) =>
+    put(
+      dir,
+      'm/test_qwen.jsonl',
+      values.map((v, i) => ({ idx: i, question: `q${i}`, gt: '1', code: ['t'], pred: ['1'], score: [v] })),
+    ),
+  rollouts: (dir, values) =>
+    put(
+      dir,
+      'm/rollouts.jsonl',
+      values.map((v, i) => ({
+        qid: i,
+        question: `q${i}`,
+        gold: '1',
+        model_name: 'm',
+        rollouts: [{ rollout: 0, text: 't', correct: v }],
+      })),
+    ),
+  flat: (dir, values) =>
+    put(
+      dir,
+      'm/samples.jsonl_results.jsonl',
+      values.map((v, i) => ({ task_id: `HumanEval/${i}`, completion: 't', passed: v })),
+    ),
+  mapping: (dir, values) => {
+    putJson(dir, 'trace-inspector.mapping.json', {
+      files: ['*.jsonl'],
+      records: 'per-sample',
+      fields: { problemId: 'pid', text: 'out', correct: 'ok' },
+      model: 'm',
+    });
+    put(
+      dir,
+      'm.jsonl',
+      values.map((v, i) => ({ pid: i, out: 't', ok: v })),
+    );
+  },
+};
+
+describe('trial 6 finding 3: one verdict rule per file and column', () => {
+  for (const [reader, write] of Object.entries(WRITERS)) {
+    test(`${reader}: s4b/e "1","0","1.0","0.0","0.5","true": the numbers are scores, "true" a verdict`, async () => {
+      const dir = tempDir(`t6v-e-${reader}-`);
+      write(dir, ['1', '0', '1.0', '0.0', '0.5', 'true']);
+      const index = TraceIndex.open(':memory:');
+      await indexFolder(index, dir);
+      // the column holds a score ("0.5"): every value that spells a number is a score; "true" cannot be one
+      assert.deepEqual(verdictsOf(index), [null, null, null, null, null, 1]);
+      const m = messages(index);
+      // the warning says what was done: 1 score other than 0/1, 4 values 0/1 ungraded; no "strings are verdicts"
+      assert.equal(
+        m.filter((x) => /its 1 score other than 0\/1 and its 4 values 0\/1 .* are ungraded/.test(x)).length,
+        1,
+        m.join('\n'),
+      );
+      assert.deepEqual(
+        m.filter((x) => /values are strings; read as verdicts/.test(x)),
+        [],
+      );
+      index.close();
+    });
+
+    test(`${reader}: s4/b_mixed "0","1","0.7","1","0","0.25" and s4b/f 1,0,1,0,1,0.5: all ungraded`, async () => {
+      for (const values of [
+        ['0', '1', '0.7', '1', '0', '0.25'],
+        [1, 0, 1, 0, 1, 0.5],
+      ]) {
+        const dir = tempDir(`t6v-b-${reader}-`);
+        write(dir, values);
+        const index = TraceIndex.open(':memory:');
+        await indexFolder(index, dir);
+        assert.deepEqual(verdictsOf(index), [null, null, null, null, null, null], JSON.stringify(values));
+        index.close();
+        // with a threshold every value is a verdict: >= 0.5 correct
+        const t = TraceIndex.open(':memory:');
+        await indexFolder(t, dir, { readerOptions: { correctThreshold: 0.5 } });
+        assert.deepEqual(
+          verdictsOf(t),
+          values.map((v) => (Number(v) >= 0.5 ? 1 : 0)),
+        );
+        t.close();
+      }
+    });
+
+    test(`${reader}: without a score, "1"/"1.0"/1/"yes" are verdicts and the strings warning is given once`, async () => {
+      const dir = tempDir(`t6v-v-${reader}-`);
+      write(dir, ['1', '0', '1.0', '0.0', 1, 0, 'yes', 'No', true]);
+      const index = TraceIndex.open(':memory:');
+      await indexFolder(index, dir);
+      assert.deepEqual(verdictsOf(index), [1, 0, 1, 0, 1, 0, 1, 0, 1]);
+      assert.equal(messages(index).filter((x) => /values are strings; read as verdicts/.test(x)).length, 1);
+      index.close();
+    });
+  }
+
+  test('qwen-math and rollouts: a line mixing words with "1"/0 keeps its words graded when the file holds scores', async () => {
+    const dir = tempDir('t6v-mixline-');
+    put(dir, 'q/test_qwen.jsonl', [
+      {
+        idx: 0,
+        question: 'q0',
+        gt: '1',
+        code: ['a', 'b', 'c', 'd'],
+        pred: ['1', '1', '1', '1'],
+        score: ['true', '1', 'no', 0],
+      },
+      { idx: 1, question: 'q1', gt: '1', code: ['a'], pred: ['1'], score: [0.5] },
+    ]);
+    put(dir, 'r/rollouts.jsonl', [
+      {
+        qid: 0,
+        question: 'q0',
+        gold: '1',
+        model_name: 'r',
+        rollouts: [
+          { rollout: 3, text: 'a', correct: 'yes' },
+          { rollout: 1, text: 'b', correct: '1.0' },
+          { rollout: 0, text: 'c', correct: false },
+        ],
+      },
+      { qid: 1, question: 'q1', gold: '1', model_name: 'r', rollouts: [{ rollout: 0, text: 'd', correct: '0.25' }] },
+    ]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const rows = index.db
+      .prepare(
+        'SELECT f.path AS f, s.line AS l, s.sample_index AS i, s.correct AS c FROM samples s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.line, s.sample_index',
+      )
+      .all()
+      .map((r) => {
+        const x = r as { f: string; l: number; i: number; c: number | null };
+        return `${x.f}:${x.l}#${x.i}=${x.c}`;
+      });
+    assert.deepEqual(rows, [
+      // "true" and "no" stay verdicts; "1" and 0 are values of a column of scores (0.5): ungraded
+      'q/test_qwen.jsonl:1#0=1',
+      'q/test_qwen.jsonl:1#1=null',
+      'q/test_qwen.jsonl:1#2=0',
+      'q/test_qwen.jsonl:1#3=null',
+      'q/test_qwen.jsonl:2#0=null',
+      // rollout numbers 3, 1, 0 are the sample indices: "1.0" (rollout 1) ungraded, "yes" and false kept
+      'r/rollouts.jsonl:1#0=0',
+      'r/rollouts.jsonl:1#1=null',
+      'r/rollouts.jsonl:1#3=1',
+      'r/rollouts.jsonl:2#0=null',
+    ]);
+    const m = messages(index);
+    assert.ok(
+      m.includes(
+        'q/test_qwen.jsonl:2: warning: score values are scores, not verdicts (values other than 0/1, e.g. 0.5): every score value of this file that spells a number is a score (numbers and numeric strings alike), so its 1 score other than 0/1 and its 2 values 0/1 (1, "1", "1.0", 0, "0", "0.0") are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
+      ),
+      m.join('\n'),
+    );
+    assert.ok(
+      m.includes(
+        'r/rollouts.jsonl:2: warning: correct values are scores, not verdicts (values other than 0/1, e.g. "0.25"): every correct value of this file that spells a number is a score (numbers and numeric strings alike), so its 1 score other than 0/1 and its 1 value 0/1 (1, "1", "1.0", 0, "0", "0.0") are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
+      ),
+      m.join('\n'),
+    );
+    index.close();
+  });
+
+  test('conservation over generated mixed files: graded + ungraded = samples, no sample graded by a score', async () => {
+    const VERDICTS: unknown[] = [1, 0, '1', '0', '1.0', '0.0', ' 1 ', '-0', '1e0', true, false, 'yes', 'No', 'C'];
+    const SCORES: unknown[] = [0.5, '0.7', 0.25, '0.25', 7, '-1', '2'];
+    const WORDS = new Set<unknown>([true, false, 'yes', 'No', 'C']);
+    const truth = (v: unknown) => v === true || v === 'yes' || v === 'C' || (typeof v !== 'boolean' && Number(v) === 1);
+    const rand = mulberry32(6);
+    const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+    let files = 0;
+    for (const [reader, write] of Object.entries(WRITERS)) {
+      for (let f = 0; f < 6; f++) {
+        const n = 3 + Math.floor(rand() * 8);
+        const withScores = f % 2 === 1;
+        const values = Array.from({ length: n }, () => pick(VERDICTS));
+        if (withScores) values[Math.floor(rand() * n)] = pick(SCORES);
+        const dir = tempDir(`t6v-cons-${reader}-`);
+        write(dir, values);
+        const index = TraceIndex.open(':memory:');
+        await indexFolder(index, dir);
+        const got = verdictsOf(index);
+        const graded = got.filter((x) => x !== null).length;
+        const ungraded = got.filter((x) => x === null).length;
+        assert.equal(graded + ungraded, n, `${reader} ${JSON.stringify(values)}`);
+        // the rule, written out: in a file with a score only words/booleans are verdicts
+        const want = values.map((v) => (withScores && !WORDS.has(v) ? null : truth(v) ? 1 : 0));
+        assert.deepEqual(got, want, `${reader} ${JSON.stringify(values)}`);
+        for (let i = 0; i < n; i++)
+          if (withScores && !WORDS.has(values[i])) assert.equal(got[i], null, `${reader}: ${values[i]} graded`);
+        index.close();
+        files++;
+      }
+    }
+    assert.equal(files, 24);
+  });
+});
