@@ -227,3 +227,70 @@ describe('trial 6 finding 3: one verdict rule per file and column', () => {
     assert.equal(files, 24);
   });
 });
+
+describe('trial 6 finding 9: correctValues match numbers and their string spellings alike', () => {
+  /** A mapping folder with `correctValues` and one sample per line holding `ok`. */
+  async function graded(correctValues: unknown[], values: unknown[]) {
+    const dir = tempDir('t6v-cv-');
+    putJson(dir, 'trace-inspector.mapping.json', {
+      files: ['*.jsonl'],
+      records: 'per-sample',
+      fields: { problemId: 'pid', text: 'out', correct: 'ok' },
+      correctValues,
+      model: 'm',
+    });
+    put(
+      dir,
+      'm.jsonl',
+      values.map((v, i) => ({ pid: i, out: 't', ok: v })),
+    );
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const got = verdictsOf(index);
+    const msgs = messages(index);
+    index.close();
+    return { got, msgs };
+  }
+
+  test('correctValues [1] against a file of "1", "1.0", 1, " 1 ", "0", 0, 2, "one"', async () => {
+    const { got, msgs } = await graded([1], ['1', '1.0', 1, ' 1 ', '0', 0, 2, 'one']);
+    // the trial: every "1" was graded incorrect (1 is not "1" by JSON equality) and a "matched none" warning
+    assert.deepEqual(got, [1, 1, 1, 1, 0, 0, 0, 0]);
+    assert.deepEqual(
+      msgs.filter((m) => /matched none/.test(m)),
+      [],
+    );
+  });
+
+  test('the reverse: correctValues ["1"] against numbers 1, 1.0 (JSON), 0 and the string "1"', async () => {
+    const dir = tempDir('t6v-cv-rev-');
+    putJson(dir, 'trace-inspector.mapping.json', {
+      files: ['*.jsonl'],
+      records: 'per-sample',
+      fields: { problemId: 'pid', text: 'out', correct: 'ok' },
+      correctValues: ['1'],
+      model: 'm',
+    });
+    // written by hand: JSON.stringify would write 1.0 as 1
+    writeFileSync(
+      join(dir, 'm.jsonl'),
+      '{"pid": 0, "out": "t", "ok": 1}\n{"pid": 1, "out": "t", "ok": 1.0}\n{"pid": 2, "out": "t", "ok": 0}\n{"pid": 3, "out": "t", "ok": "1"}\n',
+    );
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    assert.deepEqual(verdictsOf(index), [1, 1, 0, 1]);
+    index.close();
+  });
+
+  test('correctValues [true] against "true"/"TRUE"; words still match exactly ("Passed" is not "passed")', async () => {
+    assert.deepEqual((await graded([true], ['true', 'TRUE', true, 'false', false])).got, [1, 1, 1, 0, 0]);
+    assert.deepEqual((await graded(['passed'], ['passed', 'Passed', ' passed', 'failed'])).got, [1, 0, 0, 0]);
+    // a matched-none warning still names what was seen when the rule is wrong
+    const { msgs } = await graded([2], ['1', '0']);
+    assert.equal(
+      msgs.filter((m) => /^m\.jsonl:0: warning: correctValues \[2\] matched none of the 2 /.test(m)).length,
+      1,
+      msgs.join('\n'),
+    );
+  });
+});

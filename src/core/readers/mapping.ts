@@ -28,6 +28,7 @@ import type { Reader, ReaderContext } from './types';
 import {
   VerdictReader,
   type VerdictKind,
+  sameCorrectValue,
   withExactIntegers,
   toCorrect,
   checkAbort,
@@ -583,7 +584,8 @@ interface CorrectRule {
 /**
  * The correctness rule of a mapping:
  * - `correctValues` / `correctPattern`: a string, number or boolean is correct when it is one of the
- *   values (JSON equality) or, as its JSON text for numbers and booleans, matches the pattern as a
+ *   values ({@link sameCorrectValue}: `1` matches `"1"` and `"1.0"`, `"1"` matches `1`, `true` matches
+ *   `"true"`) or, as its JSON text for numbers and booleans, matches the pattern as a
  *   whole; any other string, number or boolean is incorrect; lists and objects are not verdicts;
  * - `correctThreshold`: a number or numeric string is correct when `>=` the threshold; booleans as is;
  * - neither: {@link toCorrect} (booleans, 0/1 and the strings true/false, yes/no, correct/incorrect, C/I, 1/0).
@@ -604,7 +606,7 @@ function correctRule(spec: MappingSpec, c: CompiledMapping, mappingRelPath: stri
           return { value: null, kind: 'invalid' };
         }
         const hit =
-          (values !== undefined && values.some((x) => x === v)) ||
+          (values !== undefined && values.some((x) => sameCorrectValue(x, v))) ||
           (pattern !== null && pattern.test(typeof v === 'string' ? v : JSON.stringify(v)));
         return { value: hit, kind: 'ok' };
       },

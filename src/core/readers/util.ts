@@ -276,7 +276,7 @@ export function stringVerdictWarning(field: string, v: unknown, value: boolean |
 export type VerdictKind = CorrectKind | 'score';
 
 /** The number a correctness value spells: a finite number, or a decimal string (`"1"`, `"1.0"`, `"0.5"`); else null. */
-function spelledNumber(v: unknown): number | null {
+export function spelledNumber(v: unknown): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   return decimalString(v);
 }
@@ -430,6 +430,22 @@ export class VerdictReader {
     }
     return out;
   }
+}
+
+/**
+ * Whether a configured correct value (a mapping's `correctValues` entry) matches a value of a file. Rule
+ * (trial 6 finding 9): equal as JSON (`"passed"` and `"passed"`); or both spell the same number, numbers
+ * and decimal strings alike (`1`, `"1"`, `"1.0"`, `" 1 "`, `"1e0"` are one value; `1` is not `"01x"`);
+ * or a boolean and its text (`true` and `"true"`, any case, trimmed). Other strings match exactly (case
+ * and spaces count: `"Passed"` is not `"passed"`).
+ */
+export function sameCorrectValue(configured: unknown, v: unknown): boolean {
+  if (configured === v) return true;
+  const a = spelledNumber(configured);
+  if (a !== null) return a === spelledNumber(v);
+  if (typeof configured === 'boolean') return typeof v === 'string' && v.trim().toLowerCase() === String(configured);
+  if (typeof v === 'boolean') return typeof configured === 'string' && configured.trim().toLowerCase() === String(v);
+  return false;
 }
 
 /** A string for a scalar (numbers and booleans stringified); `null` for null, missing, arrays and objects. */
