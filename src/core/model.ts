@@ -131,6 +131,13 @@ export interface ProblemRecord {
    * Absent: a record with a `sampleIndex` on its samples gives all the samples of its problem.
    */
   perSample?: boolean;
+  /**
+   * A per-sample record whose mapping gives sample indices (`fields.sampleIndex`) but this record none
+   * usable (missing, negative, not an integer): the indexer numbers its sample with an index no record of
+   * the file gives, moving it when a later record gives that index (trial 6 finding 4), never dropping
+   * either sample.
+   */
+  indexless?: boolean;
   /** With role `scores`: the scores, each with the index of the sample it is for. */
   scores?: (NamedScore & { sampleIndex: number })[];
   samples: SampleRecord[];

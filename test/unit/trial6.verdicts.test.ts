@@ -294,3 +294,152 @@ describe('trial 6 finding 9: correctValues match numbers and their string spelli
     );
   });
 });
+
+/** A per-sample mapping folder with `fields.sampleIndex` (`sample_index`); `rows` are [problem, sample_index, text]. */
+function indexedFolder(rows: [number, unknown, string][], raw?: string): string {
+  const dir = tempDir('t6v-idx-');
+  putJson(dir, 'trace-inspector.mapping.json', {
+    files: ['*.jsonl'],
+    records: 'per-sample',
+    fields: { problemId: 'pid', text: 'out', correct: 'ok', sampleIndex: 'sample_index' },
+    model: 'm',
+  });
+  if (raw !== undefined) writeFileSync(join(dir, 'm.jsonl'), raw);
+  else
+    put(
+      dir,
+      'm.jsonl',
+      rows.map(([pid, si, out]) => (si === undefined ? { pid, out, ok: 1 } : { pid, out, ok: 1, sample_index: si })),
+    );
+  return dir;
+}
+
+/** `line:index:text` of every sample, in line order. */
+const samplesByLine = (index: TraceIndex) =>
+  (
+    index.db
+      .prepare(
+        'SELECT s.line AS l, s.sample_index AS i, p.problem_id AS p FROM samples s JOIN problems p ON p.id = s.problem_id ORDER BY s.line',
+      )
+      .all() as { l: number; i: number; p: string }[]
+  ).map((x) => `${x.l}:${x.p}#${x.i}`);
+
+describe('trial 6 finding 4: a sample without a usable index never takes a valid index of a later record', () => {
+  test('sample_index -1 then 0 and 1: three samples, the valid ones keep 0 and 1, the -1 one moves to 2', async () => {
+    const dir = indexedFolder([
+      [0, -1, 'a'],
+      [0, 0, 'b'],
+      [0, 1, 'c'],
+    ]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    // the trial: the -1 sample was numbered 0, then the valid sample 0 was dropped as a "duplicate"
+    assert.deepEqual(samplesByLine(index), ['1:0#2', '2:0#0', '3:0#1']);
+    const st = index.db.prepare('SELECT n, c FROM stats').get() as { n: number; c: number };
+    assert.deepEqual({ ...st }, { n: 3, c: 3 });
+    assert.deepEqual(messages(index), [
+      'm.jsonl:1: warning: 1 record gives no usable sample_index (a non-negative integer: 1 negative; first at line 1: -1): its sample is kept and numbered by the indexer with an index no record of the file gives (reported once per file)',
+      'm.jsonl:1: info: 1 sample without a usable sample index (line 1), numbered by the indexer, moved to the next free index when a later record gave the index it had taken (both samples kept)',
+    ]);
+    index.close();
+  });
+
+  for (const [name, bad, why] of [
+    ['"-1" (string)', '-1', '1 negative'],
+    ['1.5', 1.5, '1 not an integer'],
+    ['"x"', 'x', '1 not an integer'],
+    ['null', null, '1 missing'],
+    ['missing', undefined, '1 missing'],
+  ] as const) {
+    test(`sibling spelling ${name}: indexed after the valid indices, named once`, async () => {
+      const dir = indexedFolder([
+        [0, 1, 'a'],
+        [0, bad, 'b'],
+        [0, 2, 'c'],
+        [0, 0, 'd'],
+      ]);
+      const index = TraceIndex.open(':memory:');
+      await indexFolder(index, dir);
+      // b is numbered 2 (after 1), moves to 3 when line 3 gives 2; d keeps 0
+      assert.deepEqual(samplesByLine(index), ['1:0#1', '2:0#3', '3:0#2', '4:0#0']);
+      const m = messages(index);
+      assert.equal(m.length, 2, m.join('\n'));
+      assert.ok(
+        m[0].startsWith(
+          `m.jsonl:2: warning: 1 record gives no usable sample_index (a non-negative integer: ${why}; first at line 2: `,
+        ),
+        m[0],
+      );
+      index.close();
+    });
+  }
+
+  test('several problems, bad indices first and last: every sample indexed, indices unique per problem', async () => {
+    const rows: [number, unknown, string][] = [];
+    const rand = mulberry32(4);
+    const want = new Map<number, number>();
+    for (let i = 0; i < 60; i++) {
+      const pid = Math.floor(rand() * 4);
+      const r = rand();
+      const si = r < 0.3 ? -1 - Math.floor(rand() * 3) : r < 0.4 ? 'x' : Math.floor(rand() * 12);
+      rows.push([pid, si, `t${i}`]);
+      want.set(pid, (want.get(pid) ?? 0) + 1);
+    }
+    const dir = indexedFolder(rows);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const got = index.db
+      .prepare(
+        'SELECT p.problem_id AS p, s.line AS l, s.sample_index AS i FROM samples s JOIN problems p ON p.id = s.problem_id',
+      )
+      .all() as { p: string; l: number; i: number }[];
+    // conservation: each line is a sample, or (a repeated valid index) named as a duplicate at its line
+    const dups = index
+      .diagnostics()
+      .filter((d) => /duplicate sample index/.test(d.message))
+      .map((d) => d.line);
+    assert.equal(got.length + dups.length, 60);
+    for (const l of dups) {
+      const [, si] = rows[l - 1];
+      assert.ok(Number.isInteger(si) && (si as number) >= 0, `line ${l}: only a valid index can be a duplicate`);
+    }
+    for (const pid of want.keys()) {
+      const idx = got.filter((x) => x.p === String(pid)).map((x) => x.i);
+      assert.equal(new Set(idx).size, idx.length, `problem ${pid}: indices unique`);
+      assert.ok(idx.every((i) => i >= 0));
+    }
+    // every valid index given first in the file is kept where it was given
+    const firstGiven = new Map<string, number>();
+    rows.forEach(([pid, si], i) => {
+      if (typeof si === 'number' && si >= 0 && !firstGiven.has(`${pid}:${si}`)) firstGiven.set(`${pid}:${si}`, i + 1);
+    });
+    for (const [k, line] of firstGiven) {
+      const [pid, si] = k.split(':');
+      assert.ok(
+        got.some((x) => x.p === pid && x.i === Number(si) && x.l === line),
+        `problem ${pid} index ${si} from line ${line}`,
+      );
+    }
+    index.close();
+  });
+});
+
+describe('trial 6 finding 5: sample indices as digit strings', () => {
+  test('"0", "1", " 2 " are read as 0, 1, 2 without a warning; "1.0" and "x" are named once per file', async () => {
+    const dir = indexedFolder([
+      [0, '1', 'a'],
+      [0, '0', 'b'],
+      [0, ' 2 ', 'c'],
+      [1, 'x', 'd'],
+      [1, '1.0', 'e'],
+      [1, 'y', 'f'],
+    ]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    assert.deepEqual(samplesByLine(index), ['1:0#1', '2:0#0', '3:0#2', '4:1#0', '5:1#1', '6:1#2']);
+    assert.deepEqual(messages(index), [
+      'm.jsonl:4: warning: 3 records give no usable sample_index (a non-negative integer: 3 not an integer; first at line 4: "x"): their samples are kept and numbered by the indexer with indices no record of the file gives (reported once per file)',
+    ]);
+    index.close();
+  });
+});

@@ -15,7 +15,7 @@ import { mappingFileDiagnostics, unmatchedMappingGlobs } from '../readers/mappin
 import { fileStep } from '../readers/util';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { searchText } from '../search';
-import { codePoints, contentHash } from '../text';
+import { codePoints, contentHash, plural } from '../text';
 import { type AttachedScore, KEY_SEP, TraceIndex, modelKey, problemKey } from './traceIndex';
 import { refreshModelLabels } from './labels';
 import { DiagnosticCap } from './diagnosticCap';
@@ -745,6 +745,7 @@ class SampleWriter {
   private readonly insertScore: Statement;
   private readonly insertInfo: Statement;
   private readonly samplesOfPair: Statement;
+  private readonly moveSample: Statement;
   private readonly models = new Map<string, number>();
   private readonly problems = new Map<string, number>();
 
@@ -759,6 +760,9 @@ class SampleWriter {
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
          reward_score, finish_reason, token_count, content_hash, text, text_length)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?)`,
+    );
+    this.moveSample = db.prepare(
+      'UPDATE samples SET sample_index = :to WHERE file_id = :f AND model_id = :m AND problem_id = :p AND sample_index = :from',
     );
     this.upsertRun = db.prepare(
       `INSERT INTO sample_runs (first_id, last_id, problem_id, file_id) VALUES (?, ?, ?, ?)
@@ -836,8 +840,8 @@ class SampleWriter {
     pid: number,
     rel: string,
     look: boolean,
-  ): Map<number, { line: number } | { file: string }> {
-    const out = new Map<number, { line: number } | { file: string }>();
+  ): Map<number, { line: number; auto?: true } | { file: string }> {
+    const out = new Map<number, { line: number; auto?: true } | { file: string }>();
     if (!look) return out;
     const rows = this.db
       .prepare(
@@ -1056,7 +1060,7 @@ class SampleWriter {
          * Per-sample records that give their sample index (mapping `fields.sampleIndex`): every index
          * taken for this (model, problem), and where (a line of this file, or the other file holding it).
          */
-        taken?: Map<number, { line: number } | { file: string }>;
+        taken?: Map<number, { line: number; auto?: true } | { file: string }>;
         /** Per-sample records: the content hash and verdict of the previous sample (exact repeats are counted). */
         last?: string;
       }
@@ -1064,6 +1068,8 @@ class SampleWriter {
     const otherFile = new Map<string, string | null>();
     /** Lines of seed-shard records whose sample indices were shifted, and by how much (for `ungrade` of samples). */
     const shifted = new Map<number, number>();
+    /** Samples numbered here that moved for an index a later record gave (trial 6 finding 4). */
+    const moved = new Set<number>();
     /** Per-sample records of problems other files already have samples of (merged: seed shards). */
     const merged = { problems: 0, from: new Set<string>(), perProblem: false };
     /** Per-problem records skipped because another file of the model has the problem (a re-run?), and those files. */
@@ -1451,15 +1457,32 @@ class SampleWriter {
         let lastId = 0;
         for (let pos = 0; pos < r.samples.length; pos++) {
           const s = r.samples[pos];
-          const index =
+          let index =
             state.offset !== undefined && s.sampleIndex !== undefined
               ? state.offset + s.sampleIndex
               : (s.sampleIndex ?? state.next);
           if (state.offset !== undefined && s.sampleIndex !== undefined) shifted.set(r.line, state.offset);
-          if (ownIndex || state.taken) {
+          // a sample numbered here (its record gave no usable index, trial 6 finding 4)
+          const auto = r.indexless === true && s.sampleIndex === undefined;
+          if (ownIndex || auto || state.taken) {
             const taken = (state.taken ??= this.takenIndices(mid, pid, a.rel, other !== null || state.next > 0));
-            const first = taken.get(index);
-            if (first !== undefined) {
+            if (auto) {
+              // never an index already taken (by this file or another): the next free one
+              while (taken.has(index)) index++;
+              taken.set(index, { line: r.line, auto: true });
+              state.next = Math.max(state.next, index + 1);
+            }
+            const first = auto ? undefined : taken.get(index);
+            if (first !== undefined && 'auto' in first) {
+              // an index given now that a sample numbered here took before: that sample moves to the next
+              // free index (both kept; the record without an index was named in the reader's warning)
+              let to = Math.max(state.next, index + 1);
+              while (taken.has(to)) to++;
+              this.moveSample.run({ f: fileId, m: mid, p: pid, from: index, to });
+              taken.set(to, first);
+              state.next = to + 1;
+              moved.add(first.line);
+            } else if (first !== undefined) {
               const what = `duplicate sample index ${s.sampleIndex ?? index} of problem ${JSON.stringify(r.problemId)}`;
               diag(
                 r.line,
@@ -1470,7 +1493,7 @@ class SampleWriter {
               );
               continue;
             }
-            taken.set(index, { line: r.line });
+            if (!auto) taken.set(index, { line: r.line });
           }
           state.next = Math.max(state.next, index + 1);
           const hash = s.contentHash ?? contentHash(s.text);
@@ -1535,6 +1558,14 @@ class SampleWriter {
           'warning',
           `${dupScores.count} score${dupScores.count === 1 ? '' : 's'} in this file repeat a sample and scorer already scored in it and are left out (the first kept); first: ${dupScores.first}`,
         );
+      if (moved.size > 0) {
+        const lines = [...moved].slice(0, 5).join(', ') + (moved.size > 5 ? ', ...' : '');
+        diag(
+          Math.min(...moved),
+          'info',
+          `${plural(moved.size, 'sample')} without a usable sample index (line${moved.size === 1 ? '' : 's'} ${lines}), numbered by the indexer, moved to the next free index when a later record gave the index ${moved.size === 1 ? 'it' : 'they'} had taken (both samples kept)`,
+        );
+      }
       if (mismatch.count > 0)
         diag(
           0,

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
 import type { Diagnostic, ModelRef, NamedScore, ProblemRecord, ReadEvent, SampleRecord, StepRule } from '../model';
 import { reduceSteps } from '../metrics/rewardModels';
-import { problemTextKey } from '../text';
+import { plural, problemTextKey } from '../text';
 import { matchAny } from './glob';
 import { MAPPING_FILE_NAME, MAPPING_SCHEMA, type MappingSpec } from './mappingSchema';
 import {
@@ -832,24 +832,34 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     return r.value;
   };
 
+  /** Per-sample records whose `fields.sampleIndex` is no usable index, by why; the first one (said once per file, trial 6 finding 4). */
+  const badIndex = {
+    missing: 0,
+    negative: 0,
+    other: 0,
+    first: null as { line: number; what: string; value: unknown } | null,
+  };
+
   /**
-   * Per-sample records: `fields.sampleIndex` of the record when it is a non-negative integer; undefined
-   * (the indexer numbers the sample in file order) when the mapping has none or, with a warning, when
-   * the value is something else.
+   * Per-sample records: `fields.sampleIndex` of the record when it is a non-negative integer, or a string
+   * of digits that spells one (`"0"`, `" 12 "`: read as the integer, silently; trial 6 finding 5);
+   * undefined (the indexer numbers the sample, the record marked `indexless`) when the mapping has none
+   * or the value is missing, negative (`-1`) or not an integer (`1.5`, `"x"`, `"1.0"`): such records are
+   * counted and said once per file ({@link summary}), never once per line.
    */
   const sampleIndexOf = (o: unknown, line: number, what: string, out: ReadEvent[]): number | undefined => {
     if (!P.sampleIndex) return undefined;
     const si = first(P.sampleIndex, o);
     stats.note('fields.sampleIndex', si !== undefined, out);
-    if (Number.isInteger(si) && (si as number) >= 0) return si as number;
-    out.push(
-      diag(
-        ctx,
-        line,
-        `${what}${src('sampleIndex')} is not a non-negative integer; the indexer numbers this sample`,
-        'warning',
-      ),
-    );
+    if (typeof si === 'number' && Number.isSafeInteger(si) && si >= 0) return si;
+    if (typeof si === 'string' && /^\s*\d+\s*$/.test(si)) {
+      const n = Number(si);
+      if (Number.isSafeInteger(n)) return n;
+    }
+    if (si === undefined || si === null) badIndex.missing++;
+    else if ((typeof si === 'number' || typeof si === 'string') && Number(si) < 0) badIndex.negative++;
+    else badIndex.other++;
+    badIndex.first ??= { line, what, value: si };
     return undefined;
   };
 
@@ -1098,6 +1108,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     }
     const samples: SampleRecord[] = [];
     let ok = true;
+    let indexless = false;
     let attached: (NamedScore & { sampleIndex?: number })[] | null = null;
     if (infoOnly) {
       // facts about the problem only
@@ -1117,6 +1128,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       else {
         const index = sampleIndexOf(o, line, what, out);
         if (index !== undefined) s.sampleIndex = index;
+        else if (P.sampleIndex) indexless = true;
         samples.push(s);
       }
     } else if (c.samples) {
@@ -1194,6 +1206,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       ...(P.subject ? { subject: toStr(rv.subject) } : {}),
       ...(infoOnly ? { role: 'info' as const } : {}),
       ...(spec.records === 'per-sample' && !infoOnly && !scoresOnly ? { perSample: true } : {}),
+      ...(indexless ? { indexless: true } : {}),
       ...(attached ? { role: 'scores' as const, scores: attached as (NamedScore & { sampleIndex: number })[] } : {}),
       samples,
     };
@@ -1237,6 +1250,22 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
         `${n} sample${n === 1 ? ' has' : 's have'} no ${scorer} score in this file (null or missing; first at line ${firstLine}${what ? `, ${what}` : ''})`,
         'warning',
       );
+    const bad = badIndex.missing + badIndex.negative + badIndex.other;
+    if (bad > 0 && badIndex.first) {
+      const f = badIndex.first;
+      const why = [
+        badIndex.negative ? `${badIndex.negative} negative` : '',
+        badIndex.other ? `${badIndex.other} not an integer` : '',
+        badIndex.missing ? `${badIndex.missing} missing` : '',
+      ].filter(Boolean);
+      const got = f.value === undefined ? 'missing' : clip(JSON.stringify(f.value) ?? String(f.value), 40);
+      yield diag(
+        ctx,
+        f.line,
+        `${plural(bad, 'record gives', 'records give')} no usable ${src('sampleIndex')} (a non-negative integer: ${why.join(', ')}; first at line ${f.line}${f.what ? `, ${f.what.replace(/:\s*$/, '')}` : ''}: ${got}): ${bad === 1 ? 'its sample is kept and numbered by the indexer with an index' : 'their samples are kept and numbered by the indexer with indices'} no record of the file gives (reported once per file)`,
+        'warning',
+      );
+    }
     if (notVerdicts.count > 1) {
       yield diag(
         ctx,
