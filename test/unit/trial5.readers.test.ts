@@ -550,10 +550,11 @@ describe('trial 5 finding 8: scores that attach to no sample say what they looke
     await indexFolder(index, dir);
     const w = index.diagnostics().filter((d) => /attach to no sample/.test(d.message));
     assert.equal(w.length, 1);
-    // 4 scores (2 problems x 2 samples), none attaches: model "policy" has no samples
-    assert.match(
+    // 4 scores (2 problems x 2 samples), none attaches: model "policy" has no samples; the message names
+    // the keys looked for and the one that found nothing (trial 6 finding 7)
+    assert.equal(
       w[0].message,
-      /^4 orm-7b scores of this file attach to no sample: .*; looked for model "policy" in dataset "policy"; indexed: model "rmfile" \(dataset "policy"\); left out of every figure/,
+      '4 orm-7b scores of this file attach to no sample: looked for dataset "policy", problem "0", sample index 0, model "policy": problem "0" has samples of model "rmfile", none of model "policy"; name the samples\' model for the scores (mapping "model" or fields.model); left out of every figure (first: line 1, problem "0", sample 0)',
     );
     index.close();
   });

@@ -443,3 +443,52 @@ describe('trial 6 finding 5: sample indices as digit strings', () => {
     index.close();
   });
 });
+
+describe('trial 6 finding 7: a score that attaches to no sample says the real cause', () => {
+  test('no such problem (ids look like / other dataset), samples of another model, no such sample index', async () => {
+    const dir = tempDir('t6v-attach-');
+    const scoresOf = (file: string, extra: object) => ({
+      files: [file],
+      records: 'per-problem',
+      dataset: 'gsm8k',
+      fields: { problemId: 'id' },
+      scores: [{ path: 's', scorerFromFile: '(.+)\\.jsonl' }],
+      ...extra,
+    });
+    putJson(dir, 'trace-inspector.mapping.json', [
+      {
+        files: ['gen.jsonl'],
+        records: 'per-problem',
+        model: 'm',
+        dataset: 'gsm8k',
+        fields: { problemId: 'id', text: 'outs', correct: 'ok' },
+      },
+      scoresOf('rm/ids.jsonl', { model: 'm' }),
+      scoresOf('rm/dataset.jsonl', { model: 'm', dataset: 'math' }),
+      scoresOf('rm/model.jsonl', { model: 'policy' }),
+      scoresOf('rm/index.jsonl', { model: 'm' }),
+    ]);
+    put(dir, 'gen.jsonl', [
+      { id: 0, outs: ['a', 'b'], ok: [1, 0] },
+      { id: 1, outs: ['c', 'd'], ok: [0, 0] },
+    ]);
+    put(dir, 'rm/ids.jsonl', [{ id: 'q0', s: [0.5, 0.5] }]);
+    put(dir, 'rm/dataset.jsonl', [{ id: 1, s: [0.5, 0.5] }]);
+    put(dir, 'rm/model.jsonl', [{ id: 0, s: [0.5] }]);
+    // 3 scores for problem 1's 2 samples: the third has no sample
+    put(dir, 'rm/index.jsonl', [{ id: 1, s: [0.9, 0.1, 0.3] }]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const got = messages(index).filter((m) => m.startsWith('rm/'));
+    assert.deepEqual(got, [
+      'rm/dataset.jsonl:1: warning: 2 dataset scores of this file attach to no sample: looked for dataset "math", problem "1", sample index 0, model "m": no sample of problem "1" is indexed in dataset "math"; that problem id is indexed in dataset "gsm8k": give the scores that dataset (mapping "dataset" or fields.dataset); left out of every figure (first: line 1, problem "1", sample 0)',
+      'rm/ids.jsonl:1: warning: 2 ids scores of this file attach to no sample: looked for dataset "gsm8k", problem "q0", sample index 0, model "m": no sample of problem "q0" is indexed in dataset "gsm8k"; problem ids indexed in that dataset look like "0", "1"; left out of every figure (first: line 1, problem "q0", sample 0)',
+      'rm/index.jsonl:1: warning: 1 index score of this file attaches to no sample: looked for dataset "gsm8k", problem "1", sample index 2, model "m": model "m" has 2 samples of problem "1" (sample indices 0 to 1), none with sample index 2: the scores give more samples than the problem has, or count them from 1 where the samples count from 0; left out of every figure (first: line 1, problem "1", sample 2)',
+      'rm/model.jsonl:1: warning: 1 model score of this file attaches to no sample: looked for dataset "gsm8k", problem "0", sample index 0, model "policy": problem "0" has samples of model "m", none of model "policy"; name the samples\' model for the scores (mapping "model" or fields.model); left out of every figure (first: line 1, problem "0", sample 0)',
+    ]);
+    // conservation: 8 scores read = 2 attached (index.jsonl's 0.9, 0.1) + 6 named above
+    const resolved = index.resolveScores();
+    assert.deepEqual([resolved.attached.length, resolved.unattachedCount], [2, 6]);
+    index.close();
+  });
+});

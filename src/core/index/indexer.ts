@@ -16,7 +16,15 @@ import { fileStep } from '../readers/util';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { searchText } from '../search';
 import { codePoints, contentHash, plural } from '../text';
-import { type AttachedScore, KEY_SEP, TraceIndex, modelKey, problemKey } from './traceIndex';
+import {
+  type AttachedScore,
+  KEY_SEP,
+  type NoSampleDetail,
+  TraceIndex,
+  type UnattachedScores,
+  modelKey,
+  problemKey,
+} from './traceIndex';
 import { refreshModelLabels } from './labels';
 import { DiagnosticCap } from './diagnosticCap';
 import { PARALLEL_READ_MIN_BYTES, readFileParallel } from './parallelRead';
@@ -441,13 +449,52 @@ async function mappingFilesChanged(
 const ATTACH_ORIGIN = `${KEY_SEP}scores`;
 
 /**
- * What a score that attaches to no sample looked for and the nearest models and datasets indexed
- * (trial 5 finding 8): `looked for model "policy" in dataset "math500"; indexed: model "rmfile"
- * (dataset "policy")`. `detail` is UnattachedScores.detail of a `no-sample` group; the indexed pairs are
- * ranked by a model or dataset equal to one looked for (either way round), at most 4 named.
+ * What a score that attaches to no sample looked for and why it found nothing (trial 5 finding 8, trial
+ * 6 finding 7): the keys (dataset, problem id, sample index, model), then the key that found nothing,
+ * with what the index holds there:
+ * - no sample of the problem (`cause` `problem`): the datasets that do have that problem id, else a few
+ *   problem ids of the dataset, else the nearest models and datasets indexed (ranked by a model or dataset
+ *   equal to one looked for, either way round, at most 4 named);
+ * - samples of other models (`model`): their names;
+ * - no sample at that index (`index`): how many samples the model has and their index range.
+ * `u` is a `no-sample` group of TraceIndex.resolveScores (its `detail` a NoSampleDetail).
  */
-function lookedFor(db: TraceIndex['db'], detail: string): string {
-  const { model, dataset } = JSON.parse(detail) as { model: string | null; dataset: string };
+function whyNoSample(db: TraceIndex['db'], u: UnattachedScores): string {
+  const d = JSON.parse(u.detail) as NoSampleDetail;
+  const { model, dataset } = d;
+  const pid = u.first.problemId;
+  const m = model === null ? 'any model' : `model ${JSON.stringify(model)}`;
+  const keys = `looked for dataset ${JSON.stringify(dataset)}, problem ${JSON.stringify(pid)}, sample index ${u.first.sampleIndex}, ${m}`;
+  if (d.cause === 'model') {
+    const names = (d.models ?? []).map((x) => JSON.stringify(x)).join(', ');
+    return `${keys}: problem ${JSON.stringify(pid)} has samples of ${d.models?.length === 1 ? 'model' : 'models'} ${names}, none of ${m}; name the samples' model for the scores (mapping "model" or fields.model)`;
+  }
+  if (d.cause === 'index' && d.indices) {
+    const { model: found, n, min, max } = d.indices;
+    const range = n === 1 ? `sample index ${min}` : `sample indices ${min} to ${max}`;
+    const hint =
+      u.first.sampleIndex > max
+        ? ': the scores give more samples than the problem has, or count them from 1 where the samples count from 0'
+        : '';
+    return `${keys}: model ${JSON.stringify(found)} has ${plural(n, 'sample')} of problem ${JSON.stringify(pid)} (${range}), none with sample index ${u.first.sampleIndex}${hint}`;
+  }
+  const elsewhere = db
+    .prepare(
+      `SELECT DISTINCT p.dataset FROM problems p JOIN stats s ON s.problem_id = p.id WHERE p.problem_id = ? AND s.n > 0 ORDER BY p.dataset LIMIT 4`,
+    )
+    .pluck()
+    .all(pid) as string[];
+  const none = `${keys}: no sample of problem ${JSON.stringify(pid)} is indexed in dataset ${JSON.stringify(dataset)}`;
+  if (elsewhere.length > 0)
+    return `${none}; that problem id is indexed in dataset ${elsewhere.map((x) => JSON.stringify(x)).join(', ')}: give the scores that dataset (mapping "dataset" or fields.dataset)`;
+  const ids = db
+    .prepare(
+      `SELECT p.problem_id FROM problems p JOIN stats s ON s.problem_id = p.id WHERE p.dataset = ? AND s.n > 0 GROUP BY p.id ORDER BY p.id LIMIT 3`,
+    )
+    .pluck()
+    .all(dataset) as string[];
+  if (ids.length > 0)
+    return `${none}; problem ids indexed in that dataset look like ${ids.map((x) => JSON.stringify(x)).join(', ')}`;
   const rows = db
     .prepare(
       `SELECT m.name AS name, p.dataset AS dataset FROM stats s JOIN models m ON m.id = s.model_id
@@ -456,10 +503,9 @@ function lookedFor(db: TraceIndex['db'], detail: string): string {
     )
     .all({ m: model ?? '', d: dataset }) as { name: string; dataset: string }[];
   const named = rows.slice(0, 4).map((r) => `model ${JSON.stringify(r.name)} (dataset ${JSON.stringify(r.dataset)})`);
-  const wanted = `looked for ${model === null ? 'any model' : `model ${JSON.stringify(model)}`} in dataset ${JSON.stringify(dataset)}`;
   return rows.length === 0
-    ? `${wanted}; no sample is indexed`
-    : `${wanted}; indexed: ${named.join(', ')}${rows.length > 4 ? `, and ${rows.length - 4} more` : ''}`;
+    ? `${none}; no sample is indexed`
+    : `${none}, no sample at all in that dataset; indexed: ${named.join(', ')}${rows.length > 4 ? `, and ${rows.length - 4} more` : ''}`;
 }
 
 /**
@@ -478,13 +524,14 @@ export function refreshScoreDiagnostics(index: TraceIndex): void {
   for (const u of resolved.unattached) {
     const at = u.first.record === null ? `line ${u.first.line}` : `record ${u.first.record}`;
     const what = `${u.count} ${u.scorer} score${u.count === 1 ? '' : 's'} of this file`;
+    const one = u.count === 1;
     const first = `first: ${at}, problem ${JSON.stringify(u.first.problemId)}, sample ${u.first.sampleIndex}`;
     const message =
       u.reason === 'no-sample'
-        ? `${what} attach to no sample: no indexed sample has that (dataset, problem, sample index)${u.count === 1 ? '' : ''} and model; ${lookedFor(db, u.detail)}; left out of every figure (${first})`
+        ? `${what} ${one ? 'attaches' : 'attach'} to no sample: ${whyNoSample(db, u)}; left out of every figure (${first})`
         : u.reason === 'ambiguous'
-          ? `${what} match samples of several models (${u.detail}) and attach to none: name the model in the mapping ("model" or fields.model) (${first})`
-          : `${what} score samples that ${u.detail} also scores as ${u.scorer}; the score from ${u.detail} is used (${first})`;
+          ? `${what} ${one ? 'matches' : 'match'} samples of several models (${u.detail}) and ${one ? 'attaches' : 'attach'} to none: name the model in the mapping ("model" or fields.model) (${first})`
+          : `${what} ${one ? 'scores a sample' : 'score samples'} that ${u.detail} also scores as ${u.scorer}; the score from ${u.detail} is used (${first})`;
     ins.run(u.file, u.first.line, 'warning', message, `${u.file}${ATTACH_ORIGIN}`);
   }
   for (const c of index.problemInfoCoverage()) {
