@@ -6,6 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
@@ -489,6 +490,88 @@ describe('trial 6 finding 7: a score that attaches to no sample says the real ca
     // conservation: 8 scores read = 2 attached (index.jsonl's 0.9, 0.1) + 6 named above
     const resolved = index.resolveScores();
     assert.deepEqual([resolved.attached.length, resolved.unattachedCount], [2, 6]);
+    index.close();
+  });
+});
+
+describe('trial 6 finding 8: compressed files are recognised by their first bytes, whatever their name', () => {
+  const QWEN = { idx: 0, question: 'q', gt: '1', code: ['a', 'b'], pred: ['1', '2'], score: [true, false] };
+  const text = `${JSON.stringify(QWEN)}\n${JSON.stringify({ ...QWEN, idx: 1 })}\n`;
+
+  test('a gzip file named test_qwen.jsonl: one warning naming it, no JSON error per line; the plain file beside it read', async () => {
+    for (const format of [undefined, 'qwen-math'] as const) {
+      const dir = tempDir('t6v-gz-');
+      put(dir, 'a/test_qwen.jsonl', [QWEN]);
+      mkdirSync(join(dir, 'b'), { recursive: true });
+      writeFileSync(join(dir, 'b', 'test_qwen.jsonl'), gzipSync(text));
+      const index = TraceIndex.open(':memory:');
+      await indexFolder(index, dir, format ? { format } : {});
+      // the trial: a binary-file error, or (under a mapping) a malformed-JSON error per line
+      assert.deepEqual(messages(index), [
+        'b/test_qwen.jsonl:0: warning: compressed (gzip), though named .jsonl: not read; decompress it: mv test_qwen.jsonl test_qwen.jsonl.gz && gunzip test_qwen.jsonl.gz, then index the folder again',
+      ]);
+      assert.equal(index.db.prepare('SELECT count(*) FROM samples').pluck().get(), 2, String(format));
+      index.close();
+    }
+  });
+
+  test('under a mapping that matches the file: the same one warning, no parse errors', async () => {
+    const dir = tempDir('t6v-gz-map-');
+    putJson(dir, 'trace-inspector.mapping.json', {
+      files: ['*.jsonl'],
+      records: 'per-sample',
+      fields: { problemId: 'pid', text: 'out', correct: 'ok' },
+      model: 'm',
+    });
+    writeFileSync(
+      join(dir, 'm.jsonl'),
+      gzipSync(Array.from({ length: 50 }, (_, i) => `{"pid": ${i}, "out": "t", "ok": 1}\n`).join('')),
+    );
+    put(dir, 'n.jsonl', [{ pid: 0, out: 't', ok: 1 }]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    assert.deepEqual(messages(index), [
+      'm.jsonl:0: warning: compressed (gzip), though named .jsonl: not read; decompress it: mv m.jsonl m.jsonl.gz && gunzip m.jsonl.gz, then index the folder again',
+    ]);
+    assert.equal(index.db.prepare('SELECT count(*) FROM samples').pluck().get(), 1);
+    index.close();
+  });
+
+  test('sibling formats by magic bytes: zstd, bzip2, xz, zip, tar', async () => {
+    const dir = tempDir('t6v-magic-');
+    const tar = Buffer.alloc(1024);
+    tar.write('samples.jsonl', 0, 'latin1');
+    tar.write('ustar\u000000', 257, 'latin1');
+    const files: [string, Buffer, string][] = [
+      [
+        'z.jsonl',
+        Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x05, 0x29, 0, 0]),
+        'compressed (zstd), though named .jsonl: not read; decompress it: mv z.jsonl z.jsonl.zst && unzstd --rm z.jsonl.zst',
+      ],
+      [
+        'b.jsonl',
+        Buffer.concat([Buffer.from('BZh91AY&SY'), Buffer.alloc(20, 1)]),
+        'compressed (bzip2), though named .jsonl: not read; decompress it: mv b.jsonl b.jsonl.bz2 && bunzip2 b.jsonl.bz2',
+      ],
+      [
+        'x.json',
+        Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 0x00, 0x04]),
+        'compressed (xz), though named .json: not read; decompress it: mv x.json x.json.xz && unxz x.json.xz',
+      ],
+      [
+        'p.jsonl',
+        Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(30, 1)]),
+        'archive (zip), though named .jsonl: not read; decompress it: unzip p.jsonl',
+      ],
+      ['t.jsonl', tar, 'archive (tar), though named .jsonl: not read; decompress it: tar -xf t.jsonl'],
+    ];
+    for (const [name, bytes] of files) writeFileSync(join(dir, name), bytes);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    assert.deepEqual(
+      messages(index).sort(),
+      files.map(([name, , msg]) => `${name}:0: warning: ${msg}, then index the folder again`).sort(),
+    );
     index.close();
   });
 });

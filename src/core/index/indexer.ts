@@ -5,7 +5,7 @@ import { join, posix, resolve } from 'node:path';
 import type { Diagnostic, FormatId, NamedScore, ProblemRecord } from '../model';
 import {
   type ReaderOptions,
-  compressedFileMessage,
+  compressedFileDiagnostic,
   detectFile,
   isNonResultFile,
   listCandidateFiles,
@@ -279,8 +279,11 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         continue;
       }
       // A forced format still leaves out the folders' own summaries and configs.
+      // (a compressed file, by name or by its first bytes, goes to detection, which says so)
       let format: FormatId | null =
-        options.format && !isNonResultFile(rel) && compressedFileMessage(rel) === null ? options.format : null;
+        options.format && !isNonResultFile(rel) && (await compressedFileDiagnostic(abs, rel)) === null
+          ? options.format
+          : null;
       if (!format) {
         let detection: Awaited<ReturnType<typeof detectFile>>;
         try {
