@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { mulberry32 } from '../../src/core/metrics/bootstrap';
+import { buildReport } from '../../src/core/report';
+import { plural } from '../../src/core/text';
 import { tempDir } from './helpers';
 
 function put(dir: string, rel: string, lines: unknown[]): void {
@@ -573,5 +575,75 @@ describe('trial 6 finding 8: compressed files are recognised by their first byte
       files.map(([name, , msg]) => `${name}:0: warning: ${msg}, then index the folder again`).sort(),
     );
     index.close();
+  });
+});
+
+describe('trial 6 finding 11: maj@k says how many samples without an extracted answer it credits 0; plurals', () => {
+  const qwen = (pred: (string | null)[], score: boolean[], idx = 0) => ({
+    idx,
+    question: 'q',
+    gt: '1',
+    code: pred.map((_, i) => `t${i}`),
+    pred,
+    score,
+  });
+
+  test('2 of 4 samples without an answer, 1 of them graded correct: maj@1 0.25 vs pass@1 0.5, the note counts them', async () => {
+    const dir = tempDir('t6v-maj-');
+    put(dir, 'm/test_qwen.jsonl', [qwen(['1', '', null, '2'], [true, true, false, false])]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const r = buildReport(index, { replicates: 20, majAtK: true });
+    const m = r.models[0];
+    // pass@1 = 2/4; maj@1 = the one answer "1" of 4 draws equals the reference = 1/4 (no answer: 0); the
+    // answered samples' verdicts agree with the reference ("1" true, "2" false): the gap is the unanswered ones
+    assert.ok(Math.abs((m.passAtK[0].value ?? 0) - 0.5) < 1e-12);
+    assert.ok(Math.abs((m.majAtK?.[0].value ?? 0) - 0.25) < 1e-12);
+    assert.deepEqual(
+      r.warnings.filter((w) => /maj@/.test(w)),
+      [
+        `${m.id}: maj@1 25.0 (1 problem) differs from pass@1 50.0 (1 problem, 4 graded samples): maj@k judges 1 of its 1 problem by the reference answer, pass@k by the folder's verdicts; 2 samples of 4 without an extracted answer are credited 0 in maj@k (never win a vote; 1 of them is graded correct, which pass@k credits)`,
+      ],
+    );
+    index.close();
+  });
+
+  test('1 sample without an answer and maj@1 = pass@1: its own note, in the singular', async () => {
+    const dir = tempDir('t6v-maj1-');
+    // answers "1", "1", none; verdicts true, true, false: pass@1 = maj@1 = 2/3
+    put(dir, 'm/test_qwen.jsonl', [qwen(['1', '1', null], [true, true, false])]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const r = buildReport(index, { replicates: 20, majAtK: true });
+    assert.deepEqual(
+      r.warnings.filter((w) => /maj@/.test(w)),
+      [`${r.models[0].id}: 1 sample of 3 without an extracted answer is credited 0 in maj@k (never wins a vote)`],
+    );
+    index.close();
+  });
+
+  test('every sample answered: no note', async () => {
+    const dir = tempDir('t6v-maj0-');
+    put(dir, 'm/test_qwen.jsonl', [qwen(['1', '2'], [true, false])]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    assert.deepEqual(
+      buildReport(index, { replicates: 20, majAtK: true }).warnings.filter((w) => /maj@/.test(w)),
+      [],
+    );
+    index.close();
+  });
+
+  test('plural(): 0, 1, 2 and irregular forms', () => {
+    assert.deepEqual(
+      [
+        plural(0, 'sample'),
+        plural(1, 'sample'),
+        plural(2, 'sample'),
+        plural(1, 'record gives', 'records give'),
+        plural(3, 'record gives', 'records give'),
+      ],
+      ['0 samples', '1 sample', '2 samples', '1 record gives', '3 records give'],
+    );
   });
 });
