@@ -647,3 +647,156 @@ describe('trial 6 finding 11: maj@k says how many samples without an extracted a
     );
   });
 });
+
+describe('trial 6: conservation on generated folders mixing the faults of findings 3, 4, 5, 7, 8, 9', () => {
+  const VERDICTS: unknown[] = [1, 0, '1', '0', '1.0', '0.0', true, false, 'yes', 'No', null];
+  const SCORES: unknown[] = [0.5, '0.7', 7, '0.25'];
+  const WORDS = new Set<unknown>([true, false, 'yes', 'No']);
+  const INDICES: unknown[] = [0, 1, 2, 3, 4, 5, 6, 7, '2', ' 3 ', -1, '-2', 1.5, 'x', null, undefined];
+  const isValid = (si: unknown) =>
+    (typeof si === 'number' && Number.isInteger(si) && si >= 0) || (typeof si === 'string' && /^\s*\d+\s*$/.test(si));
+
+  for (const seed of [1, 2, 3]) {
+    test(`seed ${seed}: every line is a sample or named at its line; verdicts by one rule per file; scores attached or named`, async () => {
+      const rand = mulberry32(100 + seed);
+      const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+      const dir = tempDir(`t6v-mix-${seed}-`);
+      putJson(dir, 'trace-inspector.mapping.json', [
+        {
+          files: ['ps/*.jsonl'],
+          records: 'per-sample',
+          fields: { problemId: 'pid', text: 'out', correct: 'ok', sampleIndex: 'si', extractedAnswer: 'ans' },
+          model: 'm',
+          dataset: 'd',
+        },
+        {
+          files: ['rm/*.jsonl'],
+          records: 'per-problem',
+          model: 'm',
+          dataset: 'd',
+          fields: { problemId: 'pid' },
+          scores: [{ path: 's', scorerFromFile: '(.+)\\.jsonl' }],
+        },
+      ]);
+      type Line = { raw: string; pid?: number; si?: unknown; ok?: unknown };
+      const files: Record<string, Line[]> = {};
+      for (let f = 0; f < 3; f++) {
+        const withScores = f === 1;
+        const lines: Line[] = [];
+        const n = 15 + Math.floor(rand() * 15);
+        for (let i = 0; i < n; i++) {
+          if (rand() < 0.08) {
+            lines.push({ raw: '{"pid": 1, "out": ' });
+            continue;
+          }
+          const pid = Math.floor(rand() * 4);
+          const si = pick(INDICES);
+          const ok = withScores && rand() < 0.2 ? pick(SCORES) : pick(VERDICTS);
+          const o: Record<string, unknown> = { pid, out: `f${f} l${i}`, ok };
+          if (si !== undefined) o.si = si;
+          if (rand() < 0.7) o.ans = String(Math.floor(rand() * 3));
+          lines.push({ raw: JSON.stringify(o), pid, si, ok });
+        }
+        files[`ps/f${f}.jsonl`] = lines;
+      }
+      mkdirSync(join(dir, 'ps'), { recursive: true });
+      for (const [rel, lines] of Object.entries(files))
+        writeFileSync(join(dir, rel), `${lines.map((l) => l.raw).join('\n')}\n`);
+      // a gzip file named .jsonl (finding 8): not read, one warning
+      writeFileSync(join(dir, 'ps', 'zz.jsonl'), gzipSync(`${JSON.stringify({ pid: 0, out: 'z', ok: 1, si: 0 })}\n`));
+      // scores for problems 0..5 (4 and 5 have no samples), 3 samples each
+      const scoreRecords = Array.from({ length: 6 }, (_, pid) => ({ pid, s: [0.1, 0.2, 0.3] }));
+      put(dir, 'rm/orm.jsonl', scoreRecords);
+
+      const index = TraceIndex.open(':memory:');
+      await indexFolder(index, dir);
+      const diags = index.diagnostics();
+      const named = (file: string, line: number) => diags.some((d) => d.file === file && d.line === line);
+      const rows = index.db
+        .prepare(
+          `SELECT f.path AS file, s.line, s.sample_index AS i, s.correct AS c, p.problem_id AS pid
+             FROM samples s JOIN files f ON f.id = s.file_id JOIN problems p ON p.id = s.problem_id`,
+        )
+        .all() as { file: string; line: number; i: number; c: number | null; pid: string }[];
+
+      let expected = 0;
+      for (const [rel, lines] of Object.entries(files)) {
+        const hasScore = lines.some((l) => SCORES.includes(l.ok));
+        lines.forEach((l, k) => {
+          const line = k + 1;
+          const got = rows.filter((r) => r.file === rel && r.line === line);
+          if (l.pid === undefined) {
+            // malformed: no sample, named at its line
+            assert.equal(got.length, 0);
+            assert.ok(named(rel, line), `${rel}:${line} malformed, not named`);
+            return;
+          }
+          if (got.length === 0) {
+            // only a valid index that an earlier line of the file gave its problem, or that a sample of an
+            // earlier file (path order) holds, may be skipped, named at its line
+            assert.ok(isValid(l.si), `${rel}:${line} (si ${JSON.stringify(l.si)}) dropped`);
+            assert.ok(
+              lines.slice(0, k).some((x) => x.pid === l.pid && isValid(x.si) && Number(x.si) === Number(l.si)) ||
+                rows.some((r) => r.file < rel && r.pid === String(l.pid) && r.i === Number(l.si)),
+              `${rel}:${line} (si ${JSON.stringify(l.si)}) skipped, but no earlier line or file has that index`,
+            );
+            assert.ok(
+              diags.some((d) => d.file === rel && d.line === line && /duplicate sample index/.test(d.message)),
+              `${rel}:${line} skipped without a diagnostic`,
+            );
+            return;
+          }
+          expected++;
+          assert.equal(got.length, 1);
+          // a valid index given first for its problem in this file is kept as given
+          if (isValid(l.si)) {
+            const want = Number(l.si);
+            const firstAt = lines.findIndex((x) => x.pid === l.pid && isValid(x.si) && Number(x.si) === want) + 1;
+            if (firstAt === line) assert.equal(got[0].i, want, `${rel}:${line} index`);
+          }
+          // one verdict rule per file and column (finding 3)
+          const v = l.ok;
+          const spellsNumber = typeof v === 'number' || (typeof v === 'string' && /^[\d.]+$/.test(v));
+          const want =
+            v === null
+              ? null
+              : hasScore && spellsNumber && !WORDS.has(v)
+                ? null
+                : v === true || v === 'yes' || (spellsNumber && Number(v) === 1)
+                  ? 1
+                  : 0;
+          assert.equal(got[0].c, want, `${rel}:${line} ok ${JSON.stringify(v)}`);
+        });
+        // the file's bad indices are said once (findings 4, 5), at the first one's line
+        const bad = lines.filter((l) => l.pid !== undefined && !isValid(l.si));
+        const w = diags.filter((d) => d.file === rel && /no usable si /.test(d.message));
+        assert.equal(w.length, bad.length > 0 ? 1 : 0, rel);
+        if (bad.length)
+          assert.ok(w[0].message.startsWith(`${plural(bad.length, 'record gives', 'records give')} no usable si`));
+      }
+      assert.equal(rows.length, expected);
+      // per problem: indices unique
+      for (const pid of ['0', '1', '2', '3']) {
+        const idx = rows.filter((r) => r.pid === pid).map((r) => r.i);
+        assert.equal(new Set(idx).size, idx.length, `problem ${pid}`);
+      }
+      // the gzip file: no sample, one warning naming it (finding 8)
+      assert.equal(rows.filter((r) => r.file === 'ps/zz.jsonl').length, 0);
+      assert.deepEqual(
+        diags.filter((d) => d.file === 'ps/zz.jsonl').map((d) => [d.line, d.severity, d.message.slice(0, 43)]),
+        [[0, 'warning', 'compressed (gzip), though named .jsonl: not']],
+      );
+      // scores: every one attached or counted in a diagnostic with its cause (finding 7)
+      const resolved = index.resolveScores();
+      assert.equal(resolved.attached.length + resolved.unattachedCount, 18);
+      for (const u of resolved.unattached)
+        assert.ok(
+          diags.some(
+            (d) => d.file === 'rm/orm.jsonl' && d.line === u.first.line && /looked for dataset "d"/.test(d.message),
+          ),
+          JSON.stringify(u),
+        );
+      index.close();
+    });
+  }
+});
