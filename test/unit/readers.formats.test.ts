@@ -59,7 +59,7 @@ describe('qwen-math reader', () => {
     ]);
     assert.match(c.msgs[4], /^8:error:malformed JSON \(.*\)$/);
     assert.deepEqual(c.msgs.slice(5, 8), [
-      '9:warning:1 score value(s) are not booleans or 0/1; those samples are ungraded',
+      '9:warning:1 score value is not a boolean or 0/1; that sample is ungraded',
       '10:error:code[1] is not a string (got number); sample skipped',
       '11:error:record is not a JSON object (got array)',
     ]);
@@ -410,7 +410,7 @@ describe('mapping reader', () => {
     );
     const c = await collect(FIX, rel);
     assert.deepEqual(c.msgs, [
-      '2:warning:outputs has 1 samples but labels has 2; keeping the first 1',
+      '2:warning:outputs has 1 sample but labels has 2; keeping the first 1',
       '3:error:problem id meta.id is missing; skipped',
       '4:error:outputs is not a list (got string); skipped',
     ]);

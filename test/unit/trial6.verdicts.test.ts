@@ -634,6 +634,27 @@ describe('trial 6 finding 11: maj@k says how many samples without an extracted a
     index.close();
   });
 
+  test('reader notes in the right number: "has 1 sample", "1 score value is", "1 correct value is"', async () => {
+    const dir = tempDir('t6v-plural-');
+    put(dir, 'q/test_qwen.jsonl', [
+      { idx: 0, question: 'q', gt: '1', code: ['a'], pred: ['1'], score: ['maybe', true] },
+    ]);
+    put(dir, 'r/rollouts.jsonl', [
+      { qid: 0, question: 'q', gold: '1', model_name: 'r', rollouts: [{ rollout: 0, text: 't', correct: 'maybe' }] },
+    ]);
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    assert.deepEqual(
+      messages(index).filter((m) => / has 1 sample | value is /.test(m)),
+      [
+        'q/test_qwen.jsonl:1: warning: code has 1 sample but score has 2; keeping the first 1',
+        'q/test_qwen.jsonl:1: warning: 1 score value is not a boolean or 0/1; that sample is ungraded',
+        'r/rollouts.jsonl:1: warning: 1 correct value is not a boolean or 0/1; that sample is ungraded',
+      ],
+    );
+    index.close();
+  });
+
   test('plural(): 0, 1, 2 and irregular forms', () => {
     assert.deepEqual(
       [

@@ -959,7 +959,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
             diag(
               ctx,
               line,
-              `${what}${src('text')} has ${n} samples but ${scorePath} has ${l.list.length} ${s.scorer} scores; ${l.list.length < n ? `samples from ${l.list.length} on have no ${s.scorer} score` : `the last ${l.list.length - n} scores are ignored`}`,
+              `${what}${src('text')} has ${plural(n, 'sample')} but ${scorePath} has ${l.list.length} ${s.scorer} scores; ${l.list.length < n ? `samples from ${l.list.length} on have no ${s.scorer} score` : `the last ${l.list.length - n} scores are ignored`}`,
               'warning',
             ),
           );
@@ -1044,7 +1044,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
             diag(
               ctx,
               line,
-              `${what}${src('text')} has ${nText} samples but ${src(name)} has ${l.list.length}; keeping the first ${n}`,
+              `${what}${src('text')} has ${plural(nText, 'sample')} but ${src(name)} has ${l.list.length}; keeping the first ${n}`,
               'warning',
             ),
           );
@@ -1053,7 +1053,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
             diag(
               ctx,
               line,
-              `${what}${src('text')} has ${nText} samples but ${src(name)} has ${l.list.length}; ${l.list.length < nText ? `samples from ${l.list.length} on have no ${name}` : `the last ${l.list.length - nText} values are ignored`}`,
+              `${what}${src('text')} has ${plural(nText, 'sample')} but ${src(name)} has ${l.list.length}; ${l.list.length < nText ? `samples from ${l.list.length} on have no ${name}` : `the last ${l.list.length - nText} values are ignored`}`,
               'warning',
             ),
           );

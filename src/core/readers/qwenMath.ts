@@ -9,6 +9,7 @@
 import * as path from 'node:path';
 import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import type { Reader, ReaderContext } from './types';
+import { plural } from '../text';
 import {
   OncePerFile,
   VerdictReader,
@@ -138,7 +139,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       yield diag(
         ctx,
         line,
-        `${textKey} has ${texts.length} samples but score has ${scores.length}; keeping the first ${n}`,
+        `${textKey} has ${plural(texts.length, 'sample')} but score has ${scores.length}; keeping the first ${n}`,
         'warning',
       );
     }
@@ -154,7 +155,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
         yield diag(
           ctx,
           line,
-          `${name} has ${list.length} entries for ${n} samples; the missing ones are empty`,
+          `${name} has ${plural(list.length, 'entry', 'entries')} for ${plural(n, 'sample')}; the missing ${list.length === n - 1 ? 'one is' : 'ones are'} empty`,
           'warning',
         );
       }
@@ -189,7 +190,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       yield diag(
         ctx,
         line,
-        `${invalidScores} score value(s) are not booleans or 0/1; those samples are ungraded`,
+        `${plural(invalidScores, 'score value')} ${invalidScores === 1 ? 'is not a boolean' : 'are not booleans'} or 0/1; ${invalidScores === 1 ? 'that sample is' : 'those samples are'} ungraded`,
         'warning',
       );
     }

@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import type { Reader, ReaderContext } from './types';
+import { plural } from '../text';
 import { readTextFile } from '../textFile';
 import {
   OncePerFile,
@@ -170,7 +171,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       yield diag(
         ctx,
         line,
-        `${invalid} correct value(s) are not booleans or 0/1; those samples are ungraded`,
+        `${plural(invalid, 'correct value')} ${invalid === 1 ? 'is not a boolean' : 'are not booleans'} or 0/1; ${invalid === 1 ? 'that sample is' : 'those samples are'} ungraded`,
         'warning',
       );
     }
