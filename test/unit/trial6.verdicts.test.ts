@@ -196,6 +196,53 @@ describe('trial 6 finding 3: one verdict rule per file and column', () => {
     index.close();
   });
 
+  test('mapping per-problem records (JSONL and a JSON document): words on a line with "1" stay graded when the file holds scores', async () => {
+    for (const ext of ['jsonl', 'json'] as const) {
+      const dir = tempDir(`t6v-mapmix-${ext}-`);
+      putJson(dir, 'trace-inspector.mapping.json', {
+        files: [`*.${ext}`],
+        records: 'per-problem',
+        samples: 'gens',
+        fields: { problemId: 'pid', text: 'out', correct: 'ok' },
+        model: 'm',
+      });
+      const recs = [
+        {
+          pid: 0,
+          gens: [
+            { out: 'a', ok: 'yes' },
+            { out: 'b', ok: '1' },
+            { out: 'c', ok: false },
+          ],
+        },
+        {
+          pid: 1,
+          gens: [
+            { out: 'd', ok: 1 },
+            { out: 'e', ok: 'C' },
+          ],
+        },
+        { pid: 2, gens: [{ out: 'f', ok: '0.5' }] },
+      ];
+      if (ext === 'json') putJson(dir, 'm.json', recs);
+      else put(dir, 'm.jsonl', recs);
+      const index = TraceIndex.open(':memory:');
+      await indexFolder(index, dir);
+      const got = index.db
+        .prepare(
+          'SELECT p.problem_id AS p, s.sample_index AS i, s.correct AS c FROM samples s JOIN problems p ON p.id = s.problem_id ORDER BY p.problem_id, s.sample_index',
+        )
+        .all()
+        .map((r) => {
+          const x = r as { p: string; i: number; c: number | null };
+          return `${x.p}#${x.i}=${x.c}`;
+        });
+      // "1" and 1 are values of a column of scores ("0.5"): ungraded; "yes", false and "C" stay verdicts
+      assert.deepEqual(got, ['0#0=1', '0#1=null', '0#2=0', '1#0=null', '1#1=1', '2#0=null'], ext);
+      index.close();
+    }
+  });
+
   test('conservation over generated mixed files: graded + ungraded = samples, no sample graded by a score', async () => {
     const VERDICTS: unknown[] = [1, 0, '1', '0', '1.0', '0.0', ' 1 ', '-0', '1e0', true, false, 'yes', 'No', 'C'];
     const SCORES: unknown[] = [0.5, '0.7', 0.25, '0.25', 7, '-1', '2'];

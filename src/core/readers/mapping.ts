@@ -29,6 +29,7 @@ import {
   VerdictReader,
   type VerdictKind,
   sameCorrectValue,
+  spelledNumber,
   withExactIntegers,
   toCorrect,
   checkAbort,
@@ -805,10 +806,15 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   let firstRecord: unknown;
   let firstSampleElement: unknown;
 
-  const correctOf = (v: unknown, line: number, what: string, out: ReadEvent[]): boolean | null => {
+  /** Whether the last {@link correctOf} read a verdict from a value spelling 0/1 (a score if the column turns out to hold scores). */
+  let fromNumber = false;
+  /** JSON documents: the samples whose verdict came from a 0/1 value (withdrawn if the column holds scores). */
+  let numberVerdicts: Set<SampleRecord> | undefined;
+  const correctOf = (v: unknown, line: number, what: string, out: ReadEvent[], index?: number): boolean | null => {
     // the default rule: one rule per file and column (VerdictReader): if the column holds scores, all
     // of its values are scores, strings and numbers alike (trial 6 finding 3)
-    const r = defaultRule ? fromVerdicts(verdicts.read(v, line)) : rule.read(v);
+    const r = defaultRule ? fromVerdicts(verdicts.read(v, line, index)) : rule.read(v);
+    fromNumber = defaultRule && r.value !== null && spelledNumber(v) !== null;
     if (!defaultRule && r.value !== null) {
       ruleTally.read++;
       if (r.value) ruleTally.correct++;
@@ -907,6 +913,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     out: ReadEvent[],
     noteFields: boolean,
     getScore: (p: FieldPath) => unknown = () => undefined,
+    index?: number,
   ): SampleRecord | null => {
     const v: Partial<Record<SampleField, unknown>> = {};
     for (const name of SAMPLE_FIELDS) {
@@ -923,15 +930,18 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       out.push(diag(ctx, line, `${what}${src('text')} is not a string (got ${typeName(text)}); sample skipped`));
       return null;
     }
-    return {
+    fromNumber = false;
+    const sample: SampleRecord = {
       text,
-      correct: P.correct ? correctOf(v.correct, line, what, out) : null,
+      correct: P.correct ? correctOf(v.correct, line, what, out, index) : null,
       extractedAnswer: P.extractedAnswer ? toStr(v.extractedAnswer) : null,
       rewardScore: P.rewardScore ? toScore(v.rewardScore) : null,
       finishReason: P.finishReason ? toStr(v.finishReason) : null,
       tokenCount: P.tokenCount ? toNum(v.tokenCount) : null,
       ...(scorers.length ? { scores: scoresOf(getScore, line, what, out, noteFields) } : {}),
     };
+    if (fromNumber) numberVerdicts?.add(sample);
+    return sample;
   };
 
   /**
@@ -1083,8 +1093,12 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
         out,
         false,
         (p) => lists2.get(p)?.[i],
+        i,
       );
-      if (s) samples.push({ ...s, sampleIndex: i });
+      if (s) {
+        s.sampleIndex = i;
+        samples.push(s);
+      }
     }
     return samples;
   };
@@ -1150,8 +1164,12 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
             out,
             true,
             (p) => first(p, el),
+            i,
           );
-          if (s) samples.push({ ...s, sampleIndex: i });
+          if (s) {
+            s.sampleIndex = i;
+            samples.push(s);
+          }
         });
       }
     } else {
@@ -1371,25 +1389,35 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
         ? docValue.map((value) => ({ value, key: undefined }))
         : [{ value: docValue, key: undefined }];
     }
+    // Every record of a document shares line 1, so an `ungrade` of lines cannot tell them apart: the
+    // records are held until the last one is read, and if the correctness column turns out to hold
+    // scores, the verdicts read from 0/1 values are withdrawn here (words stay verdicts, trial 6 finding 3).
+    numberVerdicts = new Set();
+    const held: ReadEvent[] = [];
     for (let i = 0; i < records.length; i++) {
       checkAbort(ctx);
       const { value: o, key } = records[i];
       if (!isObject(o) && !Array.isArray(o)) {
-        yield diag(
-          ctx,
-          1,
-          `record ${key === undefined ? i : JSON.stringify(key)} is not a JSON object or list (got ${typeName(o)}); skipped`,
+        held.push(
+          diag(
+            ctx,
+            1,
+            `record ${key === undefined ? i : JSON.stringify(key)} is not a JSON object or list (got ${typeName(o)}); skipped`,
+          ),
         );
         continue;
       }
       const out: ReadEvent[] = [];
       const r = recordOf(o, key, 1, `record ${key === undefined ? i : JSON.stringify(key)}: `, out, i);
-      yield* out;
-      if (r) yield { kind: 'problem', record: r };
+      held.push(...out);
+      if (r) held.push({ kind: 'problem', record: r });
     }
+    const finished = verdicts.finish();
+    if (verdicts.holdsScores()) for (const s of numberVerdicts) s.correct = null;
+    yield* held;
     if (records.length === 0) yield diag(ctx, 0, 'no records', 'warning');
     yield* summary();
-    yield* verdicts.finish();
+    yield* finished.filter((e) => e.kind !== 'ungrade');
     return;
   }
 

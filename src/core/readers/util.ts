@@ -389,6 +389,11 @@ export class VerdictReader {
     return r;
   }
 
+  /** Whether the column has shown a value that is a score (a number other than 0/1, without a threshold). */
+  holdsScores(): boolean {
+    return this.firstScore !== null;
+  }
+
   /** The file's diagnostics about its scores (or string verdicts) and the `ungrade` event, after its last record. */
   finish(): ReadEvent[] {
     const out: ReadEvent[] = [];
