@@ -6,9 +6,15 @@
  * interpreter (`ast: true` + vega-interpreter), so no `eval`/`new Function` runs and the CSP needs no
  * eval permission. Default styles, the actions menu and the tooltip's default style are off (they would
  * inject <style> elements); the equivalent CSS lives in style.css. The charts re-render when the theme changes.
+ *
+ * Charts are built one at a time, each in two tasks of the page (Vega-Lite compile, then the Vega view)
+ * with a turn for the browser before each: in code-server the webview shares the workbench's renderer
+ * thread, and building the shell plus every chart of a view in one task stalled the workbench.
  */
+import { logger as vegaLogger } from 'vega';
 import embed from 'vega-embed';
 import { expressionInterpreter } from 'vega-interpreter';
+import { compile as compileVegaLite } from 'vega-lite';
 import type { OverviewData, ProblemRankingData } from '../src/shared/protocol';
 import * as specs from '../src/shared/chartSpecs';
 import {
@@ -95,19 +101,68 @@ export interface ChartHandle {
 }
 
 /**
- * Embeds `spec` into `el`. `onClick` receives the clicked mark's datum (nothing for clicks on the
- * background). Errors are shown as text in `el`, never thrown.
+ * Gives the browser a turn (input, paint, the workbench's own tasks) before the caller goes on:
+ * `scheduler.yield()` where the browser has it (Chromium >= 129: the continuation runs before other
+ * queued tasks of the same priority), else a zero-delay timer.
  */
-export async function showChart(
+export function yieldToBrowser(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** The chart being built (charts are built one after the other, see the module's doc). */
+let chartQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Embeds `spec` into `el`. `onClick` receives the clicked mark's datum (nothing for clicks on the
+ * background). Errors are shown as text in `el`, never thrown. Charts are built in the order asked,
+ * one at a time, each in two tasks (Vega-Lite compile, Vega view) after a yield to the browser; a chart
+ * whose element has left the page by its turn, or for whose element a newer chart was asked since, is not
+ * built (its handle does nothing).
+ */
+export function showChart(
   el: HTMLElement,
   spec: Spec,
   onClick?: (datum: Record<string, unknown>) => void,
 ): Promise<ChartHandle> {
+  // only the last chart asked for an element is built (a theme change re-asks while others still wait)
+  const ticket = (latestAsked.get(el) ?? 0) + 1;
+  latestAsked.set(el, ticket);
+  const current = () => el.isConnected && latestAsked.get(el) === ticket;
+  const built = chartQueue.then(() => buildChart(el, spec, current, onClick));
+  chartQueue = built.catch(() => undefined);
+  return built;
+}
+
+/** Per chart element, the number of the last chart asked for it. */
+const latestAsked = new WeakMap<HTMLElement, number>();
+
+const NO_CHART: ChartHandle = { finalize: () => undefined };
+
+async function buildChart(
+  el: HTMLElement,
+  spec: Spec,
+  current: () => boolean,
+  onClick?: (datum: Record<string, unknown>) => void,
+): Promise<ChartHandle> {
   try {
+    await yieldToBrowser();
+    if (!current()) return NO_CHART;
+    // Vega-Lite -> Vega in a task of its own (what vega-embed would do inside its one task)
+    const vgSpec = compileVegaLite(
+      { ...spec, $schema: SCHEMA, config: { ...themeConfig(), ...(spec.config ?? {}) } } as never,
+      { logger: vegaLogger(0) },
+    ).spec;
+    await yieldToBrowser();
+    if (!current()) return NO_CHART;
     const res = await embed(
       el,
-      { ...spec, $schema: SCHEMA, config: { ...themeConfig(), ...(spec.config ?? {}) } } as never,
+      vgSpec as never,
       {
+        mode: 'vega',
+        // vega-embed's default for a Vega spec; off as it is for the Vega-Lite specs it compiles itself
+        hover: false,
         ast: true,
         expr: expressionInterpreter,
         actions: false,
@@ -129,6 +184,6 @@ export async function showChart(
     return { finalize: () => res.finalize() };
   } catch (e) {
     el.textContent = `Chart failed: ${(e as Error).message}`;
-    return { finalize: () => undefined };
+    return NO_CHART;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Webview entry (bundled to dist/webview.js, IIFE). Reads the view kind from <body data-view>,
- * talks to the host through rpc.ts and renders the problem view or the overview.
+ * talks to the host through rpc.ts and renders the problem view or the overview (the sample preview
+ * panel loads the smaller dist/preview.js, webview/preview.ts, without Vega; this bundle can show it too).
  */
 import 'katex/dist/katex.min.css';
 import './style.css';
@@ -8,7 +9,7 @@ import { registerToolkit } from './toolkit';
 import { Rpc } from './rpc';
 import { ProblemView } from './problemView';
 import { OverviewView } from './overviewView';
-import { PreviewView } from './previewView';
+import { PreviewView, previewInit } from './previewView';
 import { TrainingView } from './trainingView';
 import { RewardModelsView } from './rewardModelsView';
 import { h } from './dom';
@@ -21,15 +22,15 @@ function start(): void {
   const root = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
   const rpc = new Rpc(view);
   let current: ProblemView | OverviewView | PreviewView | undefined;
+  const showPreview = previewInit(root, rpc);
   let training: { view: TrainingView; loaded: boolean } | undefined;
   let rewards: { view: RewardModelsView; loaded: boolean } | undefined;
   rpc.onInit = (state: PanelState) => {
     if (state.view !== view) return;
     if (view === 'preview') {
       // One preview tab shows sample after sample: the host sends a new init for each.
-      if (current instanceof PreviewView) return current.show(state);
-      current = new PreviewView(root, rpc, state);
-      rpc.setState(state);
+      current = showPreview(state);
+      return;
     } else if (view === 'overview') {
       const saved = rpc.getState();
       const panes = overviewTabs(root, rpc, saved?.view === 'overview' ? saved.tab : undefined);

@@ -11,6 +11,23 @@ import { renderTraceInto, type TraceRender } from './traceRender';
 import type { Rpc } from './rpc';
 import type { PanelState, PreviewAction, SamplePreview } from '../src/shared/protocol';
 
+/**
+ * The preview's handler of the host's `init` messages: the first creates the view in `root`, the next
+ * ones (the host reuses one preview tab) show their sample in it. Shared by both webview bundles.
+ */
+export function previewInit(root: HTMLElement, rpc: Rpc): (state: PanelState) => PreviewView {
+  let view: PreviewView | undefined;
+  return (state) => {
+    if (view) view.show(state);
+    else {
+      view = new PreviewView(root, rpc, state);
+      rpc.setState(state);
+      void view.load();
+    }
+    return view;
+  };
+}
+
 export class PreviewView {
   private render: TraceRender | undefined;
   private question: TraceRender | undefined;

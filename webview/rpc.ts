@@ -43,7 +43,16 @@ export class Rpc {
     this.api.postMessage(m);
   }
 
+  /** The problem's data the host sent with the init (answers the first matching `getProblem`, once). */
+  private prefetched: Extract<HostMessage, { kind: 'init' }>['prefetched'];
+
   request<K extends RequestKind>(kind: K, params: RequestParams[K]): Promise<ResultOf<K>> {
+    if (kind === 'getProblem' && this.prefetched) {
+      const f = this.prefetched;
+      this.prefetched = undefined;
+      if (f.problemId === (params as RequestParams['getProblem']).problemId)
+        return Promise.resolve(f.result as ResultOf<K>);
+    }
     const id = this.seq++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, kind });
@@ -67,6 +76,7 @@ export class Rpc {
   private dispatch(m: HostMessage): void {
     switch (m.kind) {
       case 'init':
+        this.prefetched = m.prefetched;
         this.onInit(m.state);
         return;
       case 'changed':

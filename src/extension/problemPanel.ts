@@ -50,6 +50,7 @@ import {
   type NoveltyData,
   type PanelState,
   type PreviewAction,
+  type ProblemData,
   type RequestKind,
   type ResultOf,
   type SimilarityData,
@@ -230,7 +231,8 @@ class Panel {
       webview.asWebviewUri(vscode.Uri.joinPath(panels.context.extensionUri, 'dist', f)).toString();
     webview.html = panelHtml({
       cspSource: webview.cspSource,
-      scriptUri: dist('webview.js'),
+      // the preview's bundle has no Vega (webview/preview.ts): half the script to parse in the workbench's renderer
+      scriptUri: dist(state.view === 'preview' ? 'preview.js' : 'webview.js'),
       styleUri: dist('webview.css'),
       view: state.view,
       nonce: makeNonce(),
@@ -341,6 +343,32 @@ class Panel {
     };
   }
 
+  /** The data of one problem (the `getProblem` request); throws a RequestError when it is not in the index. */
+  private problem(problemId: number): ProblemData {
+    const s = this.session();
+    const d = problemData(s.index, problemId, this.roles(s), s.annotations, hasLogprobSidecar(s.root));
+    if (!d) throw new RequestError(`Problem ${problemId} is not in the index (it may have been re-indexed).`);
+    const key = s.index.problem(problemId)?.key;
+    if (problemId === this.state.problemId && key) this.state = { ...this.state, problemKey: key };
+    return d;
+  }
+
+  /**
+   * The problem view's data to send with its init (one round trip less before the chart: README
+   * "Problem view and sample preview"); undefined for other views, before the folder's session exists,
+   * or when the problem is not in the index (the webview's own request then reports it).
+   */
+  private prefetchProblem(): { request: 'getProblem'; problemId: number; result: ProblemData } | undefined {
+    const problemId = this.state.problemId;
+    if (this.state.view !== 'problem' || problemId === undefined || !this.panels.getSession(this.state.folder))
+      return undefined;
+    try {
+      return { request: 'getProblem', problemId, result: this.problem(problemId) };
+    } catch {
+      return undefined;
+    }
+  }
+
   private async onMessage(raw: unknown): Promise<void> {
     const m = validateWebviewMessage(raw);
     if (typeof m === 'string') {
@@ -352,7 +380,13 @@ class Panel {
     if (m.kind === 'ready') {
       this.resolveRestoredProblem();
       if (this.panels.getSession(this.state.folder) === undefined) this.waitForSession();
-      this.post({ id: this.nextId(), kind: 'init', protocol: PROTOCOL_VERSION, state: this.state });
+      this.post({
+        id: this.nextId(),
+        kind: 'init',
+        protocol: PROTOCOL_VERSION,
+        state: this.state,
+        prefetched: this.prefetchProblem(),
+      });
       return;
     }
     if (m.kind === 'log') return;
@@ -366,14 +400,8 @@ class Panel {
 
   private async handle(m: WebviewRequest): Promise<ResultOf<RequestKind>> {
     switch (m.kind) {
-      case 'getProblem': {
-        const s = this.session();
-        const d = problemData(s.index, m.problemId, this.roles(s), s.annotations, hasLogprobSidecar(s.root));
-        if (!d) throw new RequestError(`Problem ${m.problemId} is not in the index (it may have been re-indexed).`);
-        const key = s.index.problem(m.problemId)?.key;
-        if (m.problemId === this.state.problemId && key) this.state = { ...this.state, problemKey: key };
-        return d;
-      }
+      case 'getProblem':
+        return this.problem(m.problemId);
       case 'getSamples':
         return samplePage(this.session().index, m.problemId, m.modelId, m.offset, m.limit);
       case 'getSample': {

@@ -691,7 +691,18 @@ export interface PanelState {
 }
 
 export type HostMessage =
-  | { id: number; kind: 'init'; protocol: number; state: PanelState }
+  | {
+      id: number;
+      kind: 'init';
+      protocol: number;
+      state: PanelState;
+      /**
+       * The problem view's first data, sent with the init so the pass@k chart does not wait for one more
+       * round trip (webview -> workbench -> extension host and back); the webview's first
+       * `getProblem` of that problem is answered from it.
+       */
+      prefetched?: { request: 'getProblem'; problemId: number; result: ProblemData };
+    }
   | { [K in RequestKind]: { id: number; kind: 'reply'; replyTo: number; request: K; result: ResultOf<K> } }[RequestKind]
   | { id: number; kind: 'error'; replyTo: number; message: string }
   /** The index, the base/focus model or annotations changed: refetch. */
@@ -875,7 +886,13 @@ export function validateHostMessage(v: unknown): HostMessage | string {
     case 'init': {
       if (v.protocol !== PROTOCOL_VERSION) return `protocol ${String(v.protocol)} is not ${PROTOCOL_VERSION}`;
       const s = validatePanelState(v.state);
-      return typeof s === 'string' ? `init: ${s}` : (v as HostMessage);
+      if (typeof s === 'string') return `init: ${s}`;
+      if (v.prefetched !== undefined) {
+        const f = v.prefetched;
+        if (!isObj(f) || f.request !== 'getProblem' || !Number.isSafeInteger(f.problemId) || !isObj(f.result))
+          return 'init: prefetched must be { request: "getProblem", problemId: integer, result: object }';
+      }
+      return v as HostMessage;
     }
     case 'reply':
       if (!isId(v.replyTo)) return 'reply: replyTo must be a positive integer';

@@ -153,6 +153,32 @@ describe('validateHostMessage and state', () => {
     assert.equal(validateHostMessage({ id: 1, kind: 'html', html: '<script>' }), 'unknown message kind "html"');
     assert.equal(validateHostMessage('x'), 'message must be an object');
   });
+  test("init may carry the problem view's first data (prefetched getProblem); a malformed one is refused", () => {
+    const state = { view: 'problem', problemId: 3 };
+    const ok = {
+      id: 0,
+      kind: 'init',
+      protocol: PROTOCOL_VERSION,
+      state,
+      prefetched: { request: 'getProblem', problemId: 3, result: { problem: {} } },
+    };
+    assert.deepEqual(validateHostMessage(ok), ok);
+    const refused = 'init: prefetched must be { request: "getProblem", problemId: integer, result: object }';
+    for (const prefetched of [
+      '<img src=x>',
+      { request: 'getSample', problemId: 3, result: {} },
+      { request: 'getProblem', problemId: '3', result: {} },
+      { request: 'getProblem', problemId: 3.5, result: {} },
+      { request: 'getProblem', problemId: 3, result: '<script>' },
+      { request: 'getProblem', problemId: 3, result: [] },
+      { request: 'getProblem', problemId: 3 },
+    ])
+      assert.equal(
+        validateHostMessage({ id: 0, kind: 'init', protocol: PROTOCOL_VERSION, state, prefetched }),
+        refused,
+        JSON.stringify(prefetched),
+      );
+  });
   test('validatePanelState keeps only known fields', () => {
     assert.deepEqual(
       validatePanelState({ view: 'problem', problemId: 4, problemKey: 'd\x1f4', modelId: 2, sampleId: 9, junk: 1 }),
