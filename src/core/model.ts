@@ -131,6 +131,13 @@ export interface ProblemRecord {
    * Absent: a record with a `sampleIndex` on its samples gives all the samples of its problem.
    */
   perSample?: boolean;
+  /**
+   * A per-sample record whose mapping gives sample indices (`fields.sampleIndex`) but this record none
+   * usable (missing, negative, not an integer): the indexer numbers its sample with an index no record of
+   * the file gives, moving it when a later record gives that index (trial 6 finding 4), never dropping
+   * either sample.
+   */
+  indexless?: boolean;
   /** With role `scores`: the scores, each with the index of the sample it is for. */
   scores?: (NamedScore & { sampleIndex: number })[];
   samples: SampleRecord[];
@@ -173,9 +180,11 @@ export function diagnosticPlace(d: Pick<Diagnostic, 'file' | 'line'>): string {
  * - `ungrade`: the verdicts that the records at these lines took from numbers 0/1 were scores, not
  *   verdicts (the file turned out, further down, to hold other numbers as well): those samples become
  *   ungraded. A streaming reader cannot know this before it has read the file to the end, so it says
- *   so afterwards; the indexer applies it to what it has already written.
+ *   so afterwards; the indexer applies it to what it has already written. `lines`: every sample of
+ *   these lines; `samples`: only these samples (a line mixing 0/1 values with word or boolean verdicts,
+ *   `["true", "1", "no"]`: the words stay verdicts), by the sample index the reader gave them.
  */
 export type ReadEvent =
   | { kind: 'problem'; record: ProblemRecord }
   | { kind: 'diagnostic'; diagnostic: Diagnostic }
-  | { kind: 'ungrade'; lines: number[] };
+  | { kind: 'ungrade'; lines: number[]; samples?: { line: number; sampleIndex: number }[] };

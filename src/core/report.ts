@@ -41,6 +41,7 @@ import { type PplRead, type PplReport, pplReport } from './ppl';
 import { type RewardModelsReport, rewardModelsReport } from './rewardReport';
 import { nearSubstring } from './readers/util';
 import { answerKey } from './answers/equivalence';
+import { plural } from './text';
 import { type DatasetCount, datasetByProblem, datasetCounts, datasetName, problemNamer } from './datasets';
 import { computeTrajectories, reportTrajectory, type Trajectory } from './trajectories';
 
@@ -1018,7 +1019,58 @@ function modelMajAtK(
       ...denominator({ total: set.total, noSamples: set.noSamples, ungraded: unjudged }, p.problems, belowK),
     };
   });
-  return { majAtK, note: majVsPassNote(m.displayId, rows, set, byProblem, references, majAtK[0]) };
+  return {
+    majAtK,
+    note:
+      majVsPassNote(m.displayId, rows, set, byProblem, references, majAtK[0]) ?? noAnswerNote(m.displayId, byProblem),
+  };
+}
+
+/**
+ * The samples without an extracted answer (none, or empty after removing wrappers: `answerKey` null) of
+ * a model: how many, and how many of those are graded correct. maj@k credits them 0 (they never win a
+ * vote: a draw of only such samples scores 0), pass@k by their verdicts (trial 6 finding 11).
+ */
+function noAnswerCounts(answers: Map<number, readonly { answer: string | null; correct: boolean | null }[]>): {
+  samples: number;
+  noAnswer: number;
+  correct: number;
+} {
+  let samples = 0;
+  let noAnswer = 0;
+  let correct = 0;
+  for (const list of answers.values())
+    for (const s of list) {
+      samples++;
+      if (answerKey(s.answer) !== null) continue;
+      noAnswer++;
+      if (s.correct === true) correct++;
+    }
+  return { samples, noAnswer, correct };
+}
+
+/** `N samples without an extracted answer are credited 0 in maj@k (...)`, or '' when every sample has one. */
+function noAnswerClause(c: ReturnType<typeof noAnswerCounts>): string {
+  if (c.noAnswer === 0) return '';
+  const verb = c.noAnswer === 1 ? 'is' : 'are';
+  const graded =
+    c.correct > 0
+      ? `; ${c.correct} of them ${c.correct === 1 ? 'is' : 'are'} graded correct, which pass@k credits`
+      : '';
+  return `${plural(c.noAnswer, 'sample')} of ${c.samples} without an extracted answer ${verb} credited 0 in maj@k (never ${c.noAnswer === 1 ? 'wins' : 'win'} a vote${graded})`;
+}
+
+/**
+ * The note for a model whose maj@k credits samples without an extracted answer 0, when no note on maj@1
+ * vs pass@1 says so already ({@link majVsPassNote}): `m: 2 samples of 12 without an extracted answer are
+ * credited 0 in maj@k (never win a vote)`. Undefined when every sample has an answer.
+ */
+function noAnswerNote(
+  model: string,
+  answers: Map<number, readonly { answer: string | null; correct: boolean | null }[]>,
+): string | undefined {
+  const clause = noAnswerClause(noAnswerCounts(answers));
+  return clause ? `${model}: ${clause}` : undefined;
 }
 
 /**
@@ -1059,17 +1111,18 @@ export function majVsPassNote(
   const why: string[] = [];
   if (samples > gradedSamples)
     why.push(
-      `maj@k votes over all ${samples} samples, ${samples - gradedSamples} of them without a verdict (in no pass@k)`,
+      `maj@k votes over all ${plural(samples, 'sample')}, ${samples - gradedSamples} of them without a verdict (in no pass@k)`,
     );
   if (onlyMaj > 0)
-    why.push(
-      `maj@k counts ${onlyMaj} problem${onlyMaj === 1 ? '' : 's'} with a reference answer but no graded sample (in no pass@k)`,
-    );
+    why.push(`maj@k counts ${plural(onlyMaj, 'problem')} with a reference answer but no graded sample (in no pass@k)`);
   if (maj1.byReference > 0)
     why.push(
-      `maj@k judges ${maj1.byReference} of its ${maj1.problems} problems by the reference answer, pass@k by the folder's verdicts${disagree > 0 ? `: ${disagree} of the ${checked} graded samples with an answer have a verdict that disagrees with the reference answer (see --regrade)` : ''}`,
+      `maj@k judges ${maj1.byReference} of its ${plural(maj1.problems, 'problem')} by the reference answer, pass@k by the folder's verdicts${disagree > 0 ? `: ${disagree} of the ${plural(checked, 'graded sample')} with an answer ${disagree === 1 ? 'has' : 'have'} a verdict that disagrees with the reference answer (see --regrade)` : ''}`,
     );
+  // samples without an extracted answer: credited 0 by maj@k, by their verdict by pass@k (trial 6 finding 11)
+  const noAnswer = noAnswerClause(noAnswerCounts(answers));
+  if (noAnswer) why.push(noAnswer);
   if (why.length === 0)
     why.push('maj@k judges the winning answer group by the majority of its verdicts, pass@k each sample');
-  return `${model}: maj@1 ${pct1(maj1.value)} (${maj1.problems} problems) differs from pass@1 ${pct1(pass1)} (${graded.length} problems, ${gradedSamples} graded samples): ${why.join('; ')}`;
+  return `${model}: maj@1 ${pct1(maj1.value)} (${plural(maj1.problems, 'problem')}) differs from pass@1 ${pct1(pass1)} (${plural(graded.length, 'problem')}, ${plural(gradedSamples, 'graded sample')}): ${why.join('; ')}`;
 }

@@ -77,3 +77,13 @@ const ORDINAL_SUFFIX: Record<string, string> = { one: 'st', two: 'nd', few: 'rd'
 export function ordinal(n: number): string {
   return `${n}${ORDINAL_SUFFIX[ORDINAL_RULES.select(n)] ?? 'th'}`;
 }
+
+/**
+ * A count with its noun in the right number: `plural(1, 'sample')` -> `1 sample`, `plural(3, 'sample')` ->
+ * `3 samples`, `plural(0, 'sample')` -> `0 samples`; `many` for irregular plurals (`plural(2, 'is', 'are')`
+ * -> `2 are`). English only: 1 is singular, every other count (0, 2, 1.5) plural. So notes never say
+ * "1 samples" (trial 6 finding 11).
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

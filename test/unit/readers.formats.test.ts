@@ -48,23 +48,28 @@ describe('qwen-math reader', () => {
     assert.equal(await detectFormat(path.join(FIX, rel), rel, FIX), 'qwen-math');
     const c = await collect(FIX, rel);
     assert.ok(c.diags.every((d) => d.file === rel));
-    assert.deepEqual(c.msgs.slice(0, 6), [
+    assert.deepEqual(c.msgs.slice(0, 5), [
       '3:error:code is not an array (got string); line skipped',
-      '4:warning:score values are strings; read as verdicts ("true" here as correct; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)',
       '5:warning:code has 3 samples but score has 2; keeping the first 2',
       '6:warning:missing idx; using "line 6" as the problem id',
       // Python's NaN literal: the line is read, the value is missing (score null: ungraded)
       '7:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
       // V8 wording of JSON errors is not ours: check the prefix
-      c.msgs[5],
+      c.msgs[4],
     ]);
-    assert.match(c.msgs[5], /^8:error:malformed JSON \(.*\)$/);
-    assert.deepEqual(c.msgs.slice(6, 9), [
-      '9:warning:1 score value(s) are not booleans or 0/1; those samples are ungraded',
+    assert.match(c.msgs[4], /^8:error:malformed JSON \(.*\)$/);
+    assert.deepEqual(c.msgs.slice(5, 8), [
+      '9:warning:1 score value is not a boolean or 0/1; that sample is ungraded',
       '10:error:code[1] is not a string (got number); sample skipped',
       '11:error:record is not a JSON object (got array)',
     ]);
-    assert.match(c.msgs[9], /^12:error:malformed JSON \(.*\); truncated last line\?$/);
+    assert.match(c.msgs[8], /^12:error:malformed JSON \(.*\); truncated last line\?$/);
+    // the strings warning comes after the file's last record (only then is it known that the column
+    // holds no scores, trial 6 finding 3), naming the line of the first string
+    assert.equal(
+      c.msgs[9],
+      '4:warning:score values are strings; read as verdicts ("true" here as correct; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)',
+    );
     assert.equal(c.msgs.length, 10);
 
     assert.deepEqual(
@@ -143,11 +148,12 @@ describe('rollouts reader', () => {
     assert.deepEqual(c.msgs, [
       '2:error:rollouts is not an array (got object); line skipped',
       '3:warning:rollout numbers are missing, invalid or repeated; using positions as sample indices',
-      '3:warning:correct values are strings; read as verdicts ("true" here as correct; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)',
       '3:error:rollouts[1].text is not a string (got number); sample skipped',
       '4:warning:missing model_name; using the name "raw" from the file path (its folder when the file name is generic; reported once per file)',
-      // 0.5 is a score, not a verdict: the file's numeric values are ungraded (one warning per file)
-      '4:warning:correct values are scores, not verdicts (numbers other than 0/1, e.g. 0.5): the 1 samples with a numeric correct are ungraded; to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
+      // 0.5 is a score, not a verdict: the file's values that spell numbers are ungraded (one warning per
+      // file, given after its last record, trial 6 finding 3); the string "true" stays a verdict, which
+      // the warning says (so no separate "values are strings" warning)
+      '4:warning:correct values are scores, not verdicts (values other than 0/1, e.g. 0.5): every correct value of this file that spells a number is a score (numbers and numeric strings alike), so its 1 score other than 0/1 is ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
     ]);
     assert.deepEqual(
       c.records.map((r) => r.problemId),
@@ -404,7 +410,7 @@ describe('mapping reader', () => {
     );
     const c = await collect(FIX, rel);
     assert.deepEqual(c.msgs, [
-      '2:warning:outputs has 1 samples but labels has 2; keeping the first 1',
+      '2:warning:outputs has 1 sample but labels has 2; keeping the first 1',
       '3:error:problem id meta.id is missing; skipped',
       '4:error:outputs is not a list (got string); skipped',
     ]);
@@ -467,9 +473,10 @@ describe('mapping reader', () => {
   test('per-sample records in a .json document at recordsPath', async () => {
     const c = await collect(FIX, 'mapping/persample/data.json');
     assert.deepEqual(c.msgs, [
-      '1:warning:score values are strings; read as verdicts ("correct" here as correct; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)',
-      '1:warning:record 1: k is not a non-negative integer; the indexer numbers this sample',
       '1:error:record 2 is not a JSON object or list (got number); skipped',
+      // said once per file, after the last record (trial 6 finding 4)
+      '1:warning:1 record gives no usable k (a non-negative integer: 1 negative; first at line 1, record 1: -1): its sample is kept and numbered by the indexer with an index no record of the file gives (reported once per file)',
+      '1:warning:score values are strings; read as verdicts ("correct" here as correct; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)',
     ]);
     assert.deepEqual(
       c.records.map((r) => r.samples.map((s) => [s.sampleIndex, s.text, s.correct])),

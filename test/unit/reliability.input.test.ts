@@ -75,13 +75,14 @@ describe('bad input: the handwritten folder', () => {
         'nan.jsonl:1:info:problem "0" of model nan has no graded sample (1 sample, none with a verdict): it counts in "missing" of every figure of this model',
         'nan.jsonl:2:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
         'nan.jsonl:3:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
-        'qwen/scores.jsonl:1:warning:score values are strings; read as verdicts ("true" here as correct; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)',
-        // line 5's score 2 is not a verdict: every numeric score of the file is ungraded, line 2's 1/0 too
+        // line 5's score 2 is not a verdict: every score of the file that spells a number is ungraded, line
+        // 2's 1/0 and line 1's "1" too; line 1's "true", "False", "no" stay verdicts (trial 6 finding 3)
+        'qwen/scores.jsonl:1:info:problem "0" of model qwen: 1 of its 4 samples has no verdict (ungraded): it is in no figure; its n is the 3 graded',
         'qwen/scores.jsonl:2:info:problem "1" of model qwen has no graded sample (3 samples, none with a verdict): it counts in "missing" of every figure of this model',
         'qwen/scores.jsonl:3:info:problem "2" of model qwen has no graded sample (2 samples, none with a verdict): it counts in "missing" of every figure of this model',
         'qwen/scores.jsonl:4:warning:code has 8 samples but score has 7; keeping the first 7',
-        'qwen/scores.jsonl:5:warning:1 score value(s) are not booleans or 0/1; those samples are ungraded',
-        'qwen/scores.jsonl:5:warning:score values are scores, not verdicts (numbers other than 0/1, e.g. 2): the 4 samples with a numeric score are ungraded; to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
+        'qwen/scores.jsonl:5:warning:1 score value is not a boolean or 0/1; that sample is ungraded',
+        'qwen/scores.jsonl:5:warning:score values are scores, not verdicts (values other than 0/1, e.g. 2): every score value of this file that spells a number is a score (numbers and numeric strings alike), so its 1 score other than 0/1 and its 4 values 0/1 (1, "1", "1.0", 0, "0", "0.0") are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
         'qwen/scores.jsonl:5:info:problem "4" of model qwen has no graded sample (2 samples, none with a verdict): it counts in "missing" of every figure of this model',
       ],
     );
@@ -95,7 +96,7 @@ describe('bad input: the handwritten folder', () => {
       trunc: [2, 3, 2], // the cut last line is lost, the two before it are not
       utf8: [2, 2, 1], // invalid bytes inside a string become U+FFFD; a line of only invalid bytes is malformed
       'dup:dup': [3, 4, 2], // dup-a q0 [T], q1 [F,F]; dup-b q1 skipped (first file wins), q2 [T]
-      'qwen:qwen': [5, 18, 6], // problem 1's 1/0/1 are scores (the file also holds a 2): 0 correct
+      'qwen:qwen': [5, 18, 5], // problem 1's 1/0/1 and problem 0's "1" are scores (the file also holds a 2): not correct
     });
     assert.deepEqual(await samplesOf(index, 'bom', '0'), [['bom q0 s0', true]]);
     assert.deepEqual(await samplesOf(index, 'crlf', '0'), [
@@ -110,7 +111,7 @@ describe('bad input: the handwritten folder', () => {
     // score as strings, 0/1, null, 8 codes with 7 scores, invalid values
     assert.deepEqual(
       (await samplesOf(index, 'qwen:qwen', '0')).map((x) => x[1]),
-      [true, false, true, false],
+      [true, false, null, false],
     );
     assert.deepEqual(
       (await samplesOf(index, 'qwen:qwen', '1')).map((x) => x[1]),

@@ -367,7 +367,9 @@ describe('trial 5 finding 4: verdict strings as str(float) writes them ("1.0", "
       await indexFolder(index, dir);
       // "1.0", "0.0" and "1.00" are numbers of a file that holds scores (0.5): none is a verdict
       assert.deepEqual(verdictsOf(index), [null, null, null, null]);
-      assert.ok(index.diagnostics().some((x) => /values are scores, not verdicts \(.*e\.g\. 0\.5\)/.test(x.message)));
+      assert.ok(
+        index.diagnostics().some((x) => /values are scores, not verdicts \(.*e\.g\. "?0\.5"?\)/.test(x.message)),
+      );
       index.close();
       // with a threshold they are verdicts again: >= 0.5 correct
       const t = TraceIndex.open(':memory:');
@@ -551,10 +553,11 @@ describe('trial 5 finding 8: scores that attach to no sample say what they looke
     await indexFolder(index, dir);
     const w = index.diagnostics().filter((d) => /attach to no sample/.test(d.message));
     assert.equal(w.length, 1);
-    // 4 scores (2 problems x 2 samples), none attaches: model "policy" has no samples
-    assert.match(
+    // 4 scores (2 problems x 2 samples), none attaches: model "policy" has no samples; the message names
+    // the keys looked for and the one that found nothing (trial 6 finding 7)
+    assert.equal(
       w[0].message,
-      /^4 orm-7b scores of this file attach to no sample: .*; looked for model "policy" in dataset "policy"; indexed: model "rmfile" \(dataset "policy"\); left out of every figure/,
+      '4 orm-7b scores of this file attach to no sample: looked for dataset "policy", problem "0", sample index 0, model "policy": problem "0" has samples of model "rmfile", none of model "policy"; name the samples\' model for the scores (mapping "model" or fields.model); left out of every figure (first: line 1, problem "0", sample 0)',
     );
     index.close();
   });

@@ -6,7 +6,7 @@ import { problemNamer } from '../datasets';
 import type { Diagnostic, FormatId, NamedScore, ProblemRecord } from '../model';
 import {
   type ReaderOptions,
-  compressedFileMessage,
+  compressedFileDiagnostic,
   detectFile,
   isNonResultFile,
   listCandidateFiles,
@@ -16,8 +16,16 @@ import { mappingFileDiagnostics, unmatchedMappingGlobs } from '../readers/mappin
 import { fileStep } from '../readers/util';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { searchText } from '../search';
-import { codePoints, contentHash } from '../text';
-import { type AttachedScore, KEY_SEP, TraceIndex, modelKey, problemKey } from './traceIndex';
+import { codePoints, contentHash, plural } from '../text';
+import {
+  type AttachedScore,
+  KEY_SEP,
+  type NoSampleDetail,
+  TraceIndex,
+  type UnattachedScores,
+  modelKey,
+  problemKey,
+} from './traceIndex';
 import { refreshModelLabels } from './labels';
 import { DiagnosticCap } from './diagnosticCap';
 import { PARALLEL_READ_MIN_BYTES, readFileParallel } from './parallelRead';
@@ -272,8 +280,11 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         continue;
       }
       // A forced format still leaves out the folders' own summaries and configs.
+      // (a compressed file, by name or by its first bytes, goes to detection, which says so)
       let format: FormatId | null =
-        options.format && !isNonResultFile(rel) && compressedFileMessage(rel) === null ? options.format : null;
+        options.format && !isNonResultFile(rel) && (await compressedFileDiagnostic(abs, rel)) === null
+          ? options.format
+          : null;
       if (!format) {
         let detection: Awaited<ReturnType<typeof detectFile>>;
         try {
@@ -442,13 +453,52 @@ async function mappingFilesChanged(
 const ATTACH_ORIGIN = `${KEY_SEP}scores`;
 
 /**
- * What a score that attaches to no sample looked for and the nearest models and datasets indexed
- * (trial 5 finding 8): `looked for model "policy" in dataset "math500"; indexed: model "rmfile"
- * (dataset "policy")`. `detail` is UnattachedScores.detail of a `no-sample` group; the indexed pairs are
- * ranked by a model or dataset equal to one looked for (either way round), at most 4 named.
+ * What a score that attaches to no sample looked for and why it found nothing (trial 5 finding 8, trial
+ * 6 finding 7): the keys (dataset, problem id, sample index, model), then the key that found nothing,
+ * with what the index holds there:
+ * - no sample of the problem (`cause` `problem`): the datasets that do have that problem id, else a few
+ *   problem ids of the dataset, else the nearest models and datasets indexed (ranked by a model or dataset
+ *   equal to one looked for, either way round, at most 4 named);
+ * - samples of other models (`model`): their names;
+ * - no sample at that index (`index`): how many samples the model has and their index range.
+ * `u` is a `no-sample` group of TraceIndex.resolveScores (its `detail` a NoSampleDetail).
  */
-function lookedFor(db: TraceIndex['db'], detail: string): string {
-  const { model, dataset } = JSON.parse(detail) as { model: string | null; dataset: string };
+function whyNoSample(db: TraceIndex['db'], u: UnattachedScores): string {
+  const d = JSON.parse(u.detail) as NoSampleDetail;
+  const { model, dataset } = d;
+  const pid = u.first.problemId;
+  const m = model === null ? 'any model' : `model ${JSON.stringify(model)}`;
+  const keys = `looked for dataset ${JSON.stringify(dataset)}, problem ${JSON.stringify(pid)}, sample index ${u.first.sampleIndex}, ${m}`;
+  if (d.cause === 'model') {
+    const names = (d.models ?? []).map((x) => JSON.stringify(x)).join(', ');
+    return `${keys}: problem ${JSON.stringify(pid)} has samples of ${d.models?.length === 1 ? 'model' : 'models'} ${names}, none of ${m}; name the samples' model for the scores (mapping "model" or fields.model)`;
+  }
+  if (d.cause === 'index' && d.indices) {
+    const { model: found, n, min, max } = d.indices;
+    const range = n === 1 ? `sample index ${min}` : `sample indices ${min} to ${max}`;
+    const hint =
+      u.first.sampleIndex > max
+        ? ': the scores give more samples than the problem has, or count them from 1 where the samples count from 0'
+        : '';
+    return `${keys}: model ${JSON.stringify(found)} has ${plural(n, 'sample')} of problem ${JSON.stringify(pid)} (${range}), none with sample index ${u.first.sampleIndex}${hint}`;
+  }
+  const elsewhere = db
+    .prepare(
+      `SELECT DISTINCT p.dataset FROM problems p JOIN stats s ON s.problem_id = p.id WHERE p.problem_id = ? AND s.n > 0 ORDER BY p.dataset LIMIT 4`,
+    )
+    .pluck()
+    .all(pid) as string[];
+  const none = `${keys}: no sample of problem ${JSON.stringify(pid)} is indexed in dataset ${JSON.stringify(dataset)}`;
+  if (elsewhere.length > 0)
+    return `${none}; that problem id is indexed in dataset ${elsewhere.map((x) => JSON.stringify(x)).join(', ')}: give the scores that dataset (mapping "dataset" or fields.dataset)`;
+  const ids = db
+    .prepare(
+      `SELECT p.problem_id FROM problems p JOIN stats s ON s.problem_id = p.id WHERE p.dataset = ? AND s.n > 0 GROUP BY p.id ORDER BY p.id LIMIT 3`,
+    )
+    .pluck()
+    .all(dataset) as string[];
+  if (ids.length > 0)
+    return `${none}; problem ids indexed in that dataset look like ${ids.map((x) => JSON.stringify(x)).join(', ')}`;
   const rows = db
     .prepare(
       `SELECT m.name AS name, p.dataset AS dataset FROM stats s JOIN models m ON m.id = s.model_id
@@ -457,10 +507,9 @@ function lookedFor(db: TraceIndex['db'], detail: string): string {
     )
     .all({ m: model ?? '', d: dataset }) as { name: string; dataset: string }[];
   const named = rows.slice(0, 4).map((r) => `model ${JSON.stringify(r.name)} (dataset ${JSON.stringify(r.dataset)})`);
-  const wanted = `looked for ${model === null ? 'any model' : `model ${JSON.stringify(model)}`} in dataset ${JSON.stringify(dataset)}`;
   return rows.length === 0
-    ? `${wanted}; no sample is indexed`
-    : `${wanted}; indexed: ${named.join(', ')}${rows.length > 4 ? `, and ${rows.length - 4} more` : ''}`;
+    ? `${none}; no sample is indexed`
+    : `${none}, no sample at all in that dataset; indexed: ${named.join(', ')}${rows.length > 4 ? `, and ${rows.length - 4} more` : ''}`;
 }
 
 /**
@@ -479,13 +528,14 @@ export function refreshScoreDiagnostics(index: TraceIndex): void {
   for (const u of resolved.unattached) {
     const at = u.first.record === null ? `line ${u.first.line}` : `record ${u.first.record}`;
     const what = `${u.count} ${u.scorer} score${u.count === 1 ? '' : 's'} of this file`;
+    const one = u.count === 1;
     const first = `first: ${at}, problem ${JSON.stringify(u.first.problemId)}, sample ${u.first.sampleIndex}`;
     const message =
       u.reason === 'no-sample'
-        ? `${what} attach to no sample: no indexed sample has that (dataset, problem, sample index)${u.count === 1 ? '' : ''} and model; ${lookedFor(db, u.detail)}; left out of every figure (${first})`
+        ? `${what} ${one ? 'attaches' : 'attach'} to no sample: ${whyNoSample(db, u)}; left out of every figure (${first})`
         : u.reason === 'ambiguous'
-          ? `${what} match samples of several models (${u.detail}) and attach to none: name the model in the mapping ("model" or fields.model) (${first})`
-          : `${what} score samples that ${u.detail} also scores as ${u.scorer}; the score from ${u.detail} is used (${first})`;
+          ? `${what} ${one ? 'matches' : 'match'} samples of several models (${u.detail}) and ${one ? 'attaches' : 'attach'} to none: name the model in the mapping ("model" or fields.model) (${first})`
+          : `${what} ${one ? 'scores a sample' : 'score samples'} that ${u.detail} also scores as ${u.scorer}; the score from ${u.detail} is used (${first})`;
     ins.run(u.file, u.first.line, 'warning', message, `${u.file}${ATTACH_ORIGIN}`);
   }
   for (const c of index.problemInfoCoverage()) {
@@ -751,6 +801,7 @@ class SampleWriter {
   private readonly insertScore: Statement;
   private readonly insertInfo: Statement;
   private readonly samplesOfPair: Statement;
+  private readonly moveSample: Statement;
   private readonly models = new Map<string, number>();
   private readonly problems = new Map<string, number>();
 
@@ -765,6 +816,9 @@ class SampleWriter {
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
          reward_score, finish_reason, token_count, content_hash, text, text_length)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?)`,
+    );
+    this.moveSample = db.prepare(
+      'UPDATE samples SET sample_index = :to WHERE file_id = :f AND model_id = :m AND problem_id = :p AND sample_index = :from',
     );
     this.upsertRun = db.prepare(
       `INSERT INTO sample_runs (first_id, last_id, problem_id, file_id) VALUES (?, ?, ?, ?)
@@ -842,8 +896,8 @@ class SampleWriter {
     pid: number,
     rel: string,
     look: boolean,
-  ): Map<number, { line: number } | { file: string }> {
-    const out = new Map<number, { line: number } | { file: string }>();
+  ): Map<number, { line: number; auto?: true } | { file: string }> {
+    const out = new Map<number, { line: number; auto?: true } | { file: string }>();
     if (!look) return out;
     const rows = this.db
       .prepare(
@@ -1062,12 +1116,16 @@ class SampleWriter {
          * Per-sample records that give their sample index (mapping `fields.sampleIndex`): every index
          * taken for this (model, problem), and where (a line of this file, or the other file holding it).
          */
-        taken?: Map<number, { line: number } | { file: string }>;
+        taken?: Map<number, { line: number; auto?: true } | { file: string }>;
         /** Per-sample records: the content hash and verdict of the previous sample (exact repeats are counted). */
         last?: string;
       }
     >();
     const otherFile = new Map<string, string | null>();
+    /** Lines of seed-shard records whose sample indices were shifted, and by how much (for `ungrade` of samples). */
+    const shifted = new Map<number, number>();
+    /** Samples numbered here that moved for an index a later record gave (trial 6 finding 4). */
+    const moved = new Set<number>();
     /** Per-sample records of problems other files already have samples of (merged: seed shards). */
     const merged = { problems: 0, from: new Set<string>(), perProblem: false };
     /** Per-problem records skipped because another file of the model has the problem (a re-run?), and those files. */
@@ -1264,6 +1322,20 @@ class SampleWriter {
           db.prepare(
             'UPDATE samples SET correct = NULL WHERE file_id = ? AND line IN (SELECT value FROM json_each(?))',
           ).run(fileId, lines);
+          // single samples (a line mixing 0/1 with word verdicts): by the index the reader gave, as stored
+          for (const x of ev.samples ?? []) {
+            const at = { f: fileId, l: x.line, i: x.sampleIndex + (shifted.get(x.line) ?? 0) };
+            const row = db
+              .prepare(
+                'SELECT model_id AS m, problem_id AS p FROM samples WHERE file_id = :f AND line = :l AND sample_index = :i',
+              )
+              .get(at) as { m: number; p: number } | undefined;
+            if (!row) continue;
+            touched.set(`${row.m}:${row.p}`, [row.m, row.p]);
+            db.prepare('UPDATE samples SET correct = NULL WHERE file_id = :f AND line = :l AND sample_index = :i').run(
+              at,
+            );
+          }
           continue;
         }
         const r = ev.record;
@@ -1441,14 +1513,32 @@ class SampleWriter {
         let lastId = 0;
         for (let pos = 0; pos < r.samples.length; pos++) {
           const s = r.samples[pos];
-          const index =
+          let index =
             state.offset !== undefined && s.sampleIndex !== undefined
               ? state.offset + s.sampleIndex
               : (s.sampleIndex ?? state.next);
-          if (ownIndex || state.taken) {
+          if (state.offset !== undefined && s.sampleIndex !== undefined) shifted.set(r.line, state.offset);
+          // a sample numbered here (its record gave no usable index, trial 6 finding 4)
+          const auto = r.indexless === true && s.sampleIndex === undefined;
+          if (ownIndex || auto || state.taken) {
             const taken = (state.taken ??= this.takenIndices(mid, pid, a.rel, other !== null || state.next > 0));
-            const first = taken.get(index);
-            if (first !== undefined) {
+            if (auto) {
+              // never an index already taken (by this file or another): the next free one
+              while (taken.has(index)) index++;
+              taken.set(index, { line: r.line, auto: true });
+              state.next = Math.max(state.next, index + 1);
+            }
+            const first = auto ? undefined : taken.get(index);
+            if (first !== undefined && 'auto' in first) {
+              // an index given now that a sample numbered here took before: that sample moves to the next
+              // free index (both kept; the record without an index was named in the reader's warning)
+              let to = Math.max(state.next, index + 1);
+              while (taken.has(to)) to++;
+              this.moveSample.run({ f: fileId, m: mid, p: pid, from: index, to });
+              taken.set(to, first);
+              state.next = to + 1;
+              moved.add(first.line);
+            } else if (first !== undefined) {
               const what = `duplicate sample index ${s.sampleIndex ?? index} of problem ${JSON.stringify(r.problemId)}`;
               diag(
                 r.line,
@@ -1459,7 +1549,7 @@ class SampleWriter {
               );
               continue;
             }
-            taken.set(index, { line: r.line });
+            if (!auto) taken.set(index, { line: r.line });
           }
           state.next = Math.max(state.next, index + 1);
           const hash = s.contentHash ?? contentHash(s.text);
@@ -1524,6 +1614,14 @@ class SampleWriter {
           'warning',
           `${dupScores.count} score${dupScores.count === 1 ? '' : 's'} in this file repeat a sample and scorer already scored in it and are left out (the first kept); first: ${dupScores.first}`,
         );
+      if (moved.size > 0) {
+        const lines = [...moved].slice(0, 5).join(', ') + (moved.size > 5 ? ', ...' : '');
+        diag(
+          Math.min(...moved),
+          'info',
+          `${plural(moved.size, 'sample')} without a usable sample index (line${moved.size === 1 ? '' : 's'} ${lines}), numbered by the indexer, moved to the next free index when a later record gave the index ${moved.size === 1 ? 'it' : 'they'} had taken (both samples kept)`,
+        );
+      }
       if (mismatch.count > 0)
         diag(
           0,

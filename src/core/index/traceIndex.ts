@@ -194,9 +194,28 @@ export interface UnattachedScores {
   first: { line: number; record: number | null; problemId: string; sampleIndex: number };
   /**
    * For `ambiguous`: the models whose samples it matched; for `conflict`: the file whose score is used;
-   * for `no-sample`: JSON `{"model": name or null (any model), "dataset": ...}` of the first score.
+   * for `no-sample`: JSON {@link NoSampleDetail} of the first score.
    */
   detail: string;
+}
+
+/**
+ * Why a score attached to no sample (trial 6 finding 7), of the first one of its group: the keys looked
+ * for, and which key found nothing:
+ * - `problem`: no sample of any model has that (dataset, problem id);
+ * - `model`: the problem has samples, but of other models (`models`: their names);
+ * - `index`: the model has samples of the problem, but none at that sample index (`indices`: how many
+ *   samples it has and their smallest and largest index).
+ * Groups of `no-sample` scores are split by cause.
+ */
+export interface NoSampleDetail {
+  /** The model looked for (its key's run:name:revision, or the name the file gives); null: any model. */
+  model: string | null;
+  dataset: string;
+  cause: 'problem' | 'model' | 'index';
+  models?: string[];
+  /** `index`: the samples of the (first) model found: its name, how many, their smallest and largest index. */
+  indices?: { model: string; n: number; min: number; max: number };
 }
 
 /** Result of {@link TraceIndex.resolveScores}. */
@@ -770,11 +789,22 @@ export class TraceIndex {
           WHERE p.key IN (SELECT DISTINCT problem_key FROM scores sc WHERE ${pkWhere})`,
       )
       .iterate(...pkParams) as IterableIterator<S & { pk: string; i: number }>;
+    /** Per problem key, per model key: its name and the count and range of its sample indices (to say why a score attaches to nothing). */
+    const byProblem = new Map<string, Map<string, { mn: string; n: number; min: number; max: number }>>();
     for (const r of rows) {
       const k = `${r.pk}${KEY_SEP}${r.i}`;
       let l = byKey.get(k);
       if (!l) byKey.set(k, (l = []));
       l.push(r);
+      let models = byProblem.get(r.pk);
+      if (!models) byProblem.set(r.pk, (models = new Map()));
+      const m = models.get(r.mk);
+      if (!m) models.set(r.mk, { mn: r.mn, n: 1, min: r.i, max: r.i });
+      else {
+        m.n++;
+        m.min = Math.min(m.min, r.i);
+        m.max = Math.max(m.max, r.i);
+      }
     }
     const used = new Map<string, string>();
     const scores = this.db
@@ -802,12 +832,31 @@ export class TraceIndex {
       );
       let reason: UnattachedScores['reason'] | null = null;
       let detail = '';
+      let cause = '';
       if (cands.length === 0) {
         reason = 'no-sample';
-        // what was looked for (trial 5 finding 8): the model (by key or name, or any) and the dataset
+        // what was looked for (trial 5 finding 8): the model (by key or name, or any) and the dataset;
+        // and which key found nothing (trial 6 finding 7)
         const dataset = sc.pk.slice(0, sc.pk.indexOf(KEY_SEP));
         const model = sc.mk !== null ? sc.mk.split(KEY_SEP).filter(Boolean).join(':') : sc.mn;
-        detail = JSON.stringify({ model, dataset });
+        const models = byProblem.get(sc.pk);
+        const mine = models
+          ? [...models.entries()].filter(([mk, v]) =>
+              sc.mk !== null ? mk === sc.mk : sc.mn === null || v.mn === sc.mn,
+            )
+          : [];
+        const d: NoSampleDetail = {
+          model,
+          dataset,
+          cause: !models ? 'problem' : mine.length === 0 ? 'model' : 'index',
+        };
+        if (d.cause === 'model' && models) d.models = [...new Set([...models.values()].map((v) => v.mn))].sort();
+        if (d.cause === 'index') {
+          const [, v] = mine[0];
+          d.indices = { model: v.mn, n: v.n, min: v.min, max: v.max };
+        }
+        cause = d.cause;
+        detail = JSON.stringify(d);
       } else if (cands.length > 1) {
         reason = 'ambiguous';
         detail = [...new Set(cands.map((x) => x.mk.split(KEY_SEP).filter(Boolean).join(':')))].join(', ');
@@ -820,7 +869,7 @@ export class TraceIndex {
         } else used.set(k, sc.file);
       }
       if (reason !== null) {
-        const g = `${sc.file}${KEY_SEP}${sc.scorer}${KEY_SEP}${reason}`;
+        const g = `${sc.file}${KEY_SEP}${sc.scorer}${KEY_SEP}${reason}${KEY_SEP}${cause}`;
         const e = groups.get(g);
         if (e) e.count++;
         else

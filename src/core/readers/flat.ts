@@ -17,7 +17,6 @@ import {
   readJsonLines,
   toStr,
   typeName,
-  stringVerdictWarning,
 } from './util';
 
 /** Detects a flat sample: an object with `task_id` and a string `completion`. */
@@ -101,10 +100,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
     } else {
       const c = verdicts.read(o.passed, line);
       correct = c.value;
-      if (c.kind === 'string') {
-        const w = once.warn(ctx, 'string-passed', line, stringVerdictWarning('passed', o.passed, c.value));
-        if (w) yield w;
-      } else if (c.kind === 'invalid') {
+      if (c.kind === 'invalid') {
         yield diag(ctx, line, `passed is not a boolean (got ${typeName(o.passed)}); sample ungraded`, 'warning');
       }
     }

@@ -73,6 +73,67 @@ export function compressedFileMessage(relPath: string): string | null {
   return `${c.what}: not read; ${c.fix.replace('{}', name)}, then index the folder again`;
 }
 
+/**
+ * Compressed files and archives by their first bytes (magic numbers), for files whose name does not say
+ * so (a gzip file named `samples.jsonl`, trial 6 finding 8). `fix` renames the file to its compressed
+ * suffix and decompresses it back to its own name (`{}` = file name). Zip is not checked for `.eval`
+ * (Inspect AI logs are zip archives the inspect reader reads).
+ */
+const MAGIC: readonly { what: string; test: (h: Buffer) => boolean; fix: string }[] = [
+  { what: 'compressed (gzip)', test: (h) => h[0] === 0x1f && h[1] === 0x8b, fix: 'mv {} {}.gz && gunzip {}.gz' },
+  {
+    what: 'compressed (bzip2)',
+    test: (h) => h.subarray(0, 3).toString('latin1') === 'BZh' && h[3] >= 0x31 && h[3] <= 0x39,
+    fix: 'mv {} {}.bz2 && bunzip2 {}.bz2',
+  },
+  {
+    what: 'compressed (xz)',
+    test: (h) => h.subarray(0, 6).equals(Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00])),
+    fix: 'mv {} {}.xz && unxz {}.xz',
+  },
+  {
+    what: 'compressed (zstd)',
+    test: (h) => h.subarray(0, 4).equals(Buffer.from([0x28, 0xb5, 0x2f, 0xfd])),
+    fix: 'mv {} {}.zst && unzstd --rm {}.zst',
+  },
+  {
+    what: 'archive (zip)',
+    test: (h) => h[0] === 0x50 && h[1] === 0x4b && [0x0304, 0x0506, 0x0708].includes((h[2] << 8) | h[3]),
+    fix: 'unzip {}',
+  },
+  { what: 'archive (tar)', test: (h) => h.subarray(257, 262).toString('latin1') === 'ustar', fix: 'tar -xf {}' },
+];
+
+/**
+ * A compressed file or archive, by its name ({@link compressedFileMessage}: an info) or, whatever its
+ * name, by its first bytes (gzip, bzip2, xz, zstd, zip, tar: a warning, since its name promised text:
+ * `compressed (gzip), though named .jsonl: not read; decompress it: mv x.jsonl x.jsonl.gz && gunzip
+ * x.jsonl.gz, then index the folder again`), so such a file is one diagnostic naming it, never a JSON
+ * parse error per line (trial 6 finding 8); null for any other file. Reads the first 512 bytes.
+ */
+export async function compressedFileDiagnostic(
+  absPath: string,
+  relPath: string,
+): Promise<{ message: string; severity: 'info' | 'warning' } | null> {
+  const byName = compressedFileMessage(relPath);
+  if (byName !== null) return { message: byName, severity: 'info' };
+  let head: Buffer;
+  try {
+    head = await readHead(absPath, 512);
+  } catch {
+    return null;
+  }
+  const ext = path.posix.extname(relPath.toLowerCase());
+  const c = MAGIC.find((m) => m.test(head) && !(ext === '.eval' && m.what === 'archive (zip)'));
+  if (!c) return null;
+  const base = path.posix.basename(relPath);
+  const name = /^[\w.+-]+$/.test(base) ? base : `'${base.replace(/'/g, "'\\''")}'`;
+  return {
+    message: `${c.what}, though named ${ext || 'without an extension'}: not read; decompress it: ${c.fix.replaceAll('{}', name)}, then index the folder again`,
+    severity: 'warning',
+  };
+}
+
 /** Folders never walked. */
 const SKIP_DIRS = new Set(['node_modules', '.git', '.trace-inspector']);
 
@@ -182,9 +243,9 @@ export async function detectFile(
     return { format: null, skipped: 'non-result', diagnostics: await mappingFileDiagnostics(absPath, relPath) };
   }
   if (isNonResultFile(relPath)) return { format: null, skipped: 'non-result', diagnostics };
-  const compressed = compressedFileMessage(relPath);
+  const compressed = await compressedFileDiagnostic(absPath, relPath);
   if (compressed !== null) {
-    diagnostics.push({ file: relPath, line: 0, message: compressed, severity: 'info' });
+    diagnostics.push({ file: relPath, line: 0, ...compressed });
     return { format: null, skipped: 'compressed', diagnostics };
   }
   const { mapping } = await resolveMapping(absPath, root, options?.mappingFile);

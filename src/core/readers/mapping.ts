@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
 import type { Diagnostic, ModelRef, NamedScore, ProblemRecord, ReadEvent, SampleRecord, StepRule } from '../model';
 import { reduceSteps } from '../metrics/rewardModels';
-import { problemTextKey } from '../text';
+import { plural, problemTextKey } from '../text';
 import { matchAny } from './glob';
 import { MAPPING_FILE_NAME, MAPPING_SCHEMA, type MappingSpec } from './mappingSchema';
 import {
@@ -26,9 +26,10 @@ import {
 } from './mappingPath';
 import type { Reader, ReaderContext } from './types';
 import {
-  OncePerFile,
   VerdictReader,
-  floatString,
+  type VerdictKind,
+  sameCorrectValue,
+  spelledNumber,
   withExactIntegers,
   toCorrect,
   checkAbort,
@@ -46,7 +47,6 @@ import {
   toScore,
   toStr,
   typeName,
-  stringVerdictWarning,
   didYouMean,
 } from './util';
 
@@ -571,6 +571,11 @@ function mappingLine(m: ResolvedMapping, key: (string | number)[]): number {
   return at === undefined ? 0 : m.text.slice(0, at).split('\n').length;
 }
 
+/** A {@link VerdictReader} read as a {@link CorrectRule} result (the reader itself warns about strings and scores). */
+function fromVerdicts(r: { value: boolean | null; kind: VerdictKind }): ReturnType<CorrectRule['read']> {
+  return { value: r.value, kind: r.kind === 'invalid' ? 'invalid' : 'ok' };
+}
+
 /** How a mapping reads correctness values (see docs/mapping.md "Correctness"). */
 interface CorrectRule {
   read(v: unknown): { value: boolean | null; kind: 'ok' | 'string' | 'invalid' };
@@ -581,7 +586,8 @@ interface CorrectRule {
 /**
  * The correctness rule of a mapping:
  * - `correctValues` / `correctPattern`: a string, number or boolean is correct when it is one of the
- *   values (JSON equality) or, as its JSON text for numbers and booleans, matches the pattern as a
+ *   values ({@link sameCorrectValue}: `1` matches `"1"` and `"1.0"`, `"1"` matches `1`, `true` matches
+ *   `"true"`) or, as its JSON text for numbers and booleans, matches the pattern as a
  *   whole; any other string, number or boolean is incorrect; lists and objects are not verdicts;
  * - `correctThreshold`: a number or numeric string is correct when `>=` the threshold; booleans as is;
  * - neither: {@link toCorrect} (booleans, 0/1 and the strings true/false, yes/no, correct/incorrect, C/I, 1/0).
@@ -602,7 +608,7 @@ function correctRule(spec: MappingSpec, c: CompiledMapping, mappingRelPath: stri
           return { value: null, kind: 'invalid' };
         }
         const hit =
-          (values !== undefined && values.some((x) => x === v)) ||
+          (values !== undefined && values.some((x) => sameCorrectValue(x, v))) ||
           (pattern !== null && pattern.test(typeof v === 'string' ? v : JSON.stringify(v)));
         return { value: hit, kind: 'ok' };
       },
@@ -753,7 +759,6 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   const c = compiled(spec);
   const P = c.fields;
   const src = (name: FieldName): string => spec.fields[name] ?? '';
-  const once = new OncePerFile();
   const stats = new PathStats();
   const rule = correctRule(spec, c, m.mappingRelPath);
   // no model in the mapping: the file's name (seed tokens out; a generic stem such as `results` names the
@@ -804,17 +809,15 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   let firstRecord: unknown;
   let firstSampleElement: unknown;
 
-  const correctOf = (v: unknown, line: number, what: string, out: ReadEvent[]): boolean | null => {
-    if (defaultRule && ((typeof v === 'number' && Number.isFinite(v)) || floatString(v) !== null)) {
-      // numbers and float strings ("1.0", "0.5") alike: verdicts 0/1 unless the file holds scores
-      const r = verdicts.read(v, line);
-      if (r.kind === 'string') {
-        const w = once.warn(ctx, 'string-correct', line, stringVerdictWarning(src('correct'), v, r.value));
-        if (w) out.push(w);
-      }
-      return r.value;
-    }
-    const r = rule.read(v);
+  /** Whether the last {@link correctOf} read a verdict from a value spelling 0/1 (a score if the column turns out to hold scores). */
+  let fromNumber = false;
+  /** JSON documents: the samples whose verdict came from a 0/1 value (withdrawn if the column holds scores). */
+  let numberVerdicts: Set<SampleRecord> | undefined;
+  const correctOf = (v: unknown, line: number, what: string, out: ReadEvent[], index?: number): boolean | null => {
+    // the default rule: one rule per file and column (VerdictReader): if the column holds scores, all
+    // of its values are scores, strings and numbers alike (trial 6 finding 3)
+    const r = defaultRule ? fromVerdicts(verdicts.read(v, line, index)) : rule.read(v);
+    fromNumber = defaultRule && r.value !== null && spelledNumber(v) !== null;
     if (!defaultRule && r.value !== null) {
       ruleTally.read++;
       if (r.value) ruleTally.correct++;
@@ -822,10 +825,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       if (ruleTally.seen.has(key) || ruleTally.seen.size < 8)
         ruleTally.seen.set(key, (ruleTally.seen.get(key) ?? 0) + 1);
     }
-    if (r.kind === 'string') {
-      const w = once.warn(ctx, 'string-correct', line, stringVerdictWarning(src('correct'), v, r.value));
-      if (w) out.push(w);
-    } else if (r.kind === 'invalid') {
+    if (r.kind === 'invalid') {
       if (notVerdicts.count++ === 0) {
         notVerdicts.firstLine = line;
         out.push(
@@ -841,24 +841,34 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     return r.value;
   };
 
+  /** Per-sample records whose `fields.sampleIndex` is no usable index, by why; the first one (said once per file, trial 6 finding 4). */
+  const badIndex = {
+    missing: 0,
+    negative: 0,
+    other: 0,
+    first: null as { line: number; what: string; value: unknown } | null,
+  };
+
   /**
-   * Per-sample records: `fields.sampleIndex` of the record when it is a non-negative integer; undefined
-   * (the indexer numbers the sample in file order) when the mapping has none or, with a warning, when
-   * the value is something else.
+   * Per-sample records: `fields.sampleIndex` of the record when it is a non-negative integer, or a string
+   * of digits that spells one (`"0"`, `" 12 "`: read as the integer, silently; trial 6 finding 5);
+   * undefined (the indexer numbers the sample, the record marked `indexless`) when the mapping has none
+   * or the value is missing, negative (`-1`) or not an integer (`1.5`, `"x"`, `"1.0"`): such records are
+   * counted and said once per file ({@link summary}), never once per line.
    */
   const sampleIndexOf = (o: unknown, line: number, what: string, out: ReadEvent[]): number | undefined => {
     if (!P.sampleIndex) return undefined;
     const si = first(P.sampleIndex, o);
     stats.note('fields.sampleIndex', si !== undefined, out);
-    if (Number.isInteger(si) && (si as number) >= 0) return si as number;
-    out.push(
-      diag(
-        ctx,
-        line,
-        `${what}${src('sampleIndex')} is not a non-negative integer; the indexer numbers this sample`,
-        'warning',
-      ),
-    );
+    if (typeof si === 'number' && Number.isSafeInteger(si) && si >= 0) return si;
+    if (typeof si === 'string' && /^\s*\d+\s*$/.test(si)) {
+      const n = Number(si);
+      if (Number.isSafeInteger(n)) return n;
+    }
+    if (si === undefined || si === null) badIndex.missing++;
+    else if ((typeof si === 'number' || typeof si === 'string') && Number(si) < 0) badIndex.negative++;
+    else badIndex.other++;
+    badIndex.first ??= { line, what, value: si };
     return undefined;
   };
 
@@ -906,6 +916,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     out: ReadEvent[],
     noteFields: boolean,
     getScore: (p: FieldPath) => unknown = () => undefined,
+    index?: number,
   ): SampleRecord | null => {
     const v: Partial<Record<SampleField, unknown>> = {};
     for (const name of SAMPLE_FIELDS) {
@@ -922,15 +933,18 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       out.push(diag(ctx, line, `${what}${src('text')} is not a string (got ${typeName(text)}); sample skipped`));
       return null;
     }
-    return {
+    fromNumber = false;
+    const sample: SampleRecord = {
       text,
-      correct: P.correct ? correctOf(v.correct, line, what, out) : null,
+      correct: P.correct ? correctOf(v.correct, line, what, out, index) : null,
       extractedAnswer: P.extractedAnswer ? toStr(v.extractedAnswer) : null,
       rewardScore: P.rewardScore ? toScore(v.rewardScore) : null,
       finishReason: P.finishReason ? toStr(v.finishReason) : null,
       tokenCount: P.tokenCount ? toNum(v.tokenCount) : null,
       ...(scorers.length ? { scores: scoresOf(getScore, line, what, out, noteFields) } : {}),
     };
+    if (fromNumber) numberVerdicts?.add(sample);
+    return sample;
   };
 
   /**
@@ -958,7 +972,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
             diag(
               ctx,
               line,
-              `${what}${src('text')} has ${n} samples but ${scorePath} has ${l.list.length} ${s.scorer} scores; ${l.list.length < n ? `samples from ${l.list.length} on have no ${s.scorer} score` : `the last ${l.list.length - n} scores are ignored`}`,
+              `${what}${src('text')} has ${plural(n, 'sample')} but ${scorePath} has ${l.list.length} ${s.scorer} scores; ${l.list.length < n ? `samples from ${l.list.length} on have no ${s.scorer} score` : `the last ${l.list.length - n} scores are ignored`}`,
               'warning',
             ),
           );
@@ -1043,7 +1057,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
             diag(
               ctx,
               line,
-              `${what}${src('text')} has ${nText} samples but ${src(name)} has ${l.list.length}; keeping the first ${n}`,
+              `${what}${src('text')} has ${plural(nText, 'sample')} but ${src(name)} has ${l.list.length}; keeping the first ${n}`,
               'warning',
             ),
           );
@@ -1052,7 +1066,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
             diag(
               ctx,
               line,
-              `${what}${src('text')} has ${nText} samples but ${src(name)} has ${l.list.length}; ${l.list.length < nText ? `samples from ${l.list.length} on have no ${name}` : `the last ${l.list.length - nText} values are ignored`}`,
+              `${what}${src('text')} has ${plural(nText, 'sample')} but ${src(name)} has ${l.list.length}; ${l.list.length < nText ? `samples from ${l.list.length} on have no ${name}` : `the last ${l.list.length - nText} values are ignored`}`,
               'warning',
             ),
           );
@@ -1082,8 +1096,12 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
         out,
         false,
         (p) => lists2.get(p)?.[i],
+        i,
       );
-      if (s) samples.push({ ...s, sampleIndex: i });
+      if (s) {
+        s.sampleIndex = i;
+        samples.push(s);
+      }
     }
     return samples;
   };
@@ -1107,6 +1125,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     }
     const samples: SampleRecord[] = [];
     let ok = true;
+    let indexless = false;
     let attached: (NamedScore & { sampleIndex?: number })[] | null = null;
     if (infoOnly) {
       // facts about the problem only
@@ -1126,6 +1145,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       else {
         const index = sampleIndexOf(o, line, what, out);
         if (index !== undefined) s.sampleIndex = index;
+        else if (P.sampleIndex) indexless = true;
         samples.push(s);
       }
     } else if (c.samples) {
@@ -1147,8 +1167,12 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
             out,
             true,
             (p) => first(p, el),
+            i,
           );
-          if (s) samples.push({ ...s, sampleIndex: i });
+          if (s) {
+            s.sampleIndex = i;
+            samples.push(s);
+          }
         });
       }
     } else {
@@ -1203,6 +1227,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       ...(P.subject ? { subject: toStr(rv.subject) } : {}),
       ...(infoOnly ? { role: 'info' as const } : {}),
       ...(spec.records === 'per-sample' && !infoOnly && !scoresOnly ? { perSample: true } : {}),
+      ...(indexless ? { indexless: true } : {}),
       ...(attached ? { role: 'scores' as const, scores: attached as (NamedScore & { sampleIndex: number })[] } : {}),
       samples,
     };
@@ -1246,6 +1271,22 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
         `${n} sample${n === 1 ? ' has' : 's have'} no ${scorer} score in this file (null or missing; first at line ${firstLine}${what ? `, ${what}` : ''})`,
         'warning',
       );
+    const bad = badIndex.missing + badIndex.negative + badIndex.other;
+    if (bad > 0 && badIndex.first) {
+      const f = badIndex.first;
+      const why = [
+        badIndex.negative ? `${badIndex.negative} negative` : '',
+        badIndex.other ? `${badIndex.other} not an integer` : '',
+        badIndex.missing ? `${badIndex.missing} missing` : '',
+      ].filter(Boolean);
+      const got = f.value === undefined ? 'missing' : clip(JSON.stringify(f.value) ?? String(f.value), 40);
+      yield diag(
+        ctx,
+        f.line,
+        `${plural(bad, 'record gives', 'records give')} no usable ${src('sampleIndex')} (a non-negative integer: ${why.join(', ')}; first at line ${f.line}${f.what ? `, ${f.what.replace(/:\s*$/, '')}` : ''}: ${got}): ${bad === 1 ? 'its sample is kept and numbered by the indexer with an index' : 'their samples are kept and numbered by the indexer with indices'} no record of the file gives (reported once per file)`,
+        'warning',
+      );
+    }
     if (notVerdicts.count > 1) {
       yield diag(
         ctx,
@@ -1351,25 +1392,35 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
         ? docValue.map((value) => ({ value, key: undefined }))
         : [{ value: docValue, key: undefined }];
     }
+    // Every record of a document shares line 1, so an `ungrade` of lines cannot tell them apart: the
+    // records are held until the last one is read, and if the correctness column turns out to hold
+    // scores, the verdicts read from 0/1 values are withdrawn here (words stay verdicts, trial 6 finding 3).
+    numberVerdicts = new Set();
+    const held: ReadEvent[] = [];
     for (let i = 0; i < records.length; i++) {
       checkAbort(ctx);
       const { value: o, key } = records[i];
       if (!isObject(o) && !Array.isArray(o)) {
-        yield diag(
-          ctx,
-          1,
-          `record ${key === undefined ? i : JSON.stringify(key)} is not a JSON object or list (got ${typeName(o)}); skipped`,
+        held.push(
+          diag(
+            ctx,
+            1,
+            `record ${key === undefined ? i : JSON.stringify(key)} is not a JSON object or list (got ${typeName(o)}); skipped`,
+          ),
         );
         continue;
       }
       const out: ReadEvent[] = [];
       const r = recordOf(o, key, 1, `record ${key === undefined ? i : JSON.stringify(key)}: `, out, i);
-      yield* out;
-      if (r) yield { kind: 'problem', record: r };
+      held.push(...out);
+      if (r) held.push({ kind: 'problem', record: r });
     }
+    const finished = verdicts.finish();
+    if (verdicts.holdsScores()) for (const s of numberVerdicts) s.correct = null;
+    yield* held;
     if (records.length === 0) yield diag(ctx, 0, 'no records', 'warning');
     yield* summary();
-    yield* verdicts.finish();
+    yield* finished.filter((e) => e.kind !== 'ungrade');
     return;
   }
 

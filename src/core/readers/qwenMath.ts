@@ -9,6 +9,7 @@
 import * as path from 'node:path';
 import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import type { Reader, ReaderContext } from './types';
+import { plural } from '../text';
 import {
   OncePerFile,
   VerdictReader,
@@ -24,7 +25,6 @@ import {
   toScore,
   toStr,
   typeName,
-  stringVerdictWarning,
 } from './util';
 
 /** Folder names that sit between the model path and the dataset folder and are not part of the model name. */
@@ -139,7 +139,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       yield diag(
         ctx,
         line,
-        `${textKey} has ${texts.length} samples but score has ${scores.length}; keeping the first ${n}`,
+        `${textKey} has ${plural(texts.length, 'sample')} but score has ${scores.length}; keeping the first ${n}`,
         'warning',
       );
     }
@@ -155,7 +155,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
         yield diag(
           ctx,
           line,
-          `${name} has ${list.length} entries for ${n} samples; the missing ones are empty`,
+          `${name} has ${plural(list.length, 'entry', 'entries')} for ${plural(n, 'sample')}; the missing ${list.length === n - 1 ? 'one is' : 'ones are'} empty`,
           'warning',
         );
       }
@@ -171,12 +171,9 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       }
       let correct: boolean | null = null;
       if (scores) {
-        const c = verdicts.read(scores[i], line);
+        const c = verdicts.read(scores[i], line, i);
         correct = c.value;
-        if (c.kind === 'string') {
-          const w = once.warn(ctx, 'string-score', line, stringVerdictWarning('score', scores[i], c.value));
-          if (w) yield w;
-        } else if (c.kind === 'invalid') {
+        if (c.kind === 'invalid') {
           invalidScores++;
         }
       }
@@ -193,7 +190,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       yield diag(
         ctx,
         line,
-        `${invalidScores} score value(s) are not booleans or 0/1; those samples are ungraded`,
+        `${plural(invalidScores, 'score value')} ${invalidScores === 1 ? 'is not a boolean' : 'are not booleans'} or 0/1; ${invalidScores === 1 ? 'that sample is' : 'those samples are'} ungraded`,
         'warning',
       );
     }

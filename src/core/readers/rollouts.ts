@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import type { Reader, ReaderContext } from './types';
+import { plural } from '../text';
 import { readTextFile } from '../textFile';
 import {
   OncePerFile,
@@ -21,7 +22,6 @@ import {
   toNum,
   toStr,
   typeName,
-  stringVerdictWarning,
 } from './util';
 
 /** Detects a rollouts record: an object with a `rollouts` array. */
@@ -151,11 +151,8 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
         );
         continue;
       }
-      const c = verdicts.read(r.correct, line);
-      if (c.kind === 'string') {
-        const w = once.warn(ctx, 'string-correct', line, stringVerdictWarning('correct', r.correct, c.value));
-        if (w) yield w;
-      } else if (c.kind === 'invalid') {
+      const c = verdicts.read(r.correct, line, useIds ? ids[i] : i);
+      if (c.kind === 'invalid') {
         invalid++;
       }
       // The parsed value is what the grader compared, so majority votes group by it ("\\$8,\\!096" and
@@ -175,7 +172,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       yield diag(
         ctx,
         line,
-        `${invalid} correct value(s) are not booleans or 0/1; those samples are ungraded`,
+        `${plural(invalid, 'correct value')} ${invalid === 1 ? 'is not a boolean' : 'are not booleans'} or 0/1; ${invalid === 1 ? 'that sample is' : 'those samples are'} ungraded`,
         'warning',
       );
     }

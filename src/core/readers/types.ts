@@ -38,8 +38,8 @@ export interface ReaderOptions {
   /**
    * Makes numeric correctness values verdicts: a score >= this is correct, below it incorrect (CLI
    * `--correct-threshold`, setting `traceInspector.correctThreshold`). Without it, a file whose
-   * correctness values include numbers other than 0/1 holds scores, not verdicts, and its numeric
-   * values leave the samples ungraded (see util.ts `VerdictReader`).
+   * correctness values include numbers other than 0/1 (or numeric strings) holds scores, not verdicts,
+   * and every value of it that spells a number leaves its sample ungraded (see util.ts `VerdictReader`).
    */
   correctThreshold?: number;
   /**

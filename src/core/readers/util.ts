@@ -17,6 +17,7 @@ import {
   stripBom,
 } from '../textFile';
 import { readLineBatches, type LineReaderOptions } from './lines';
+import { plural } from '../text';
 import type { ReaderContext } from './types';
 
 /** Head size handed to `detect()`: the first 64 KiB of a file. */
@@ -231,15 +232,6 @@ export function decimalString(v: unknown): number | null {
 }
 
 /**
- * The number a string spells with a fraction or exponent (`"1.0"`, `"0.0"`, `"1."`, `"0.5"`, `"1e0"`:
- * Python's `str(float)`), or null (integer strings `"1"` / `"0"` are labels; other values). See
- * {@link VerdictReader}: such strings are read as the numbers they spell.
- */
-export function floatString(v: unknown): number | null {
-  return typeof v === 'string' && !/^\s*[+-]?\d+\s*$/.test(v) ? decimalString(v) : null;
-}
-
-/**
  * Reads a correctness label. Policy:
  * - `true`/`false` as is; numbers `1`/`0` as true/false (kind `number`);
  * - strings `"true"`/`"false"`, `"yes"`/`"no"`, `"correct"`/`"incorrect"`, `"C"`/`"I"`, and decimal
@@ -281,25 +273,47 @@ export function stringVerdictWarning(field: string, v: unknown, value: boolean |
   return `${field} values are strings; read as verdicts (${shown} here as ${value ? 'correct' : 'incorrect'}; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)`;
 }
 
-/** How a correctness value was read by a {@link VerdictReader}: as {@link toCorrect}, or `score` (a number that is not a verdict). */
+/** How a correctness value was read by a {@link VerdictReader}: as {@link toCorrect}, or `score` (a value of a column of scores). */
 export type VerdictKind = CorrectKind | 'score';
 
+/** The number a correctness value spells: a finite number, or a decimal string (`"1"`, `"1.0"`, `"0.5"`); else null. */
+export function spelledNumber(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  return decimalString(v);
+}
+
 /**
- * Reads the correctness values of one file, telling verdicts from scores. Policy (per file):
- * - booleans, strings and `null` as {@link toCorrect};
- * - with a threshold x (`ctx.correctThreshold`, or the mapping's own `correctThreshold`): every finite
- *   number is a verdict, `value >= x` correct; an info diagnostic counts the numbers other than 0/1;
- * - without one: numbers 0/1 are verdicts until the file shows any other number (a partial reward
- *   `0.3`, a rating `7`): then the file holds scores, not verdicts, and every sample whose value is a
- *   number is ungraded, also those read before (an `ungrade` event names their lines, see model.ts
- *   `ReadEvent`), with one warning per file that names the threshold option. So a file of partial
- *   rewards never counts its 1.0s as correct and its 0.3s as missing (a pass@k that falls with k).
+ * Reads the correctness values of one column (field) of one file, telling verdicts from scores. ONE rule
+ * per file and column (trial 6 finding 3), never per value:
+ * - with a threshold x (`ctx.correctThreshold`, or the mapping's own `correctThreshold`): every value that
+ *   spells a number (numbers and decimal strings alike: `1`, `"1"`, `"1.0"`, `"0.7"`) is a verdict,
+ *   `value >= x` correct; booleans and words (`true`, `"yes"`, `"C"`) as {@link toCorrect}; an info
+ *   diagnostic counts the values other than 0/1;
+ * - without one: if the column holds any value that spells a number other than 0/1 (a partial reward
+ *   `0.3` or `"0.25"`, a rating `7`), the column holds scores, not verdicts, and EVERY value of it that
+ *   spells a number is a score, ungraded: numbers and decimal strings (`1`, `"1"`, `"1.0"`) alike, also
+ *   those read before the first score (an `ungrade` event names their lines, see model.ts `ReadEvent`),
+ *   with one warning per file that says so and names the threshold option. So pass@k is never computed
+ *   over a subset of samples chosen by their score value. Booleans and words (`true`, `"yes"`, `"C"`)
+ *   cannot be scores and stay verdicts. Otherwise values are verdicts as {@link toCorrect}.
+ *   (An `ungrade` names lines; on a line that also holds words or booleans it names the samples of the
+ *   0/1 values by the index the reader gave them, so the words stay graded.)
+ * The once-per-file "values are strings" warning is given by {@link finish}, only when the strings were
+ * read as verdicts (so its wording matches what was done); callers do not warn about `string` kinds.
  * Readers that see every value before emitting records call {@link prescan} first and need no `ungrade`.
  */
 export class VerdictReader {
-  private readonly numericLines: number[] = [];
-  private firstScore: { line: number; value: number } | null = null;
-  private numeric = 0;
+  private readonly gradedLines: number[] = [];
+  /** Samples graded from a 0/1 on lines that also hold word or boolean verdicts (those must stay graded). */
+  private readonly gradedSamples: { line: number; sampleIndex: number }[] = [];
+  /** The line being read: the sample indices of its 0/1 verdicts (undefined: not given), and whether it holds a word/boolean verdict. */
+  private cur: { line: number; numeric: (number | undefined)[]; word: boolean } | null = null;
+  private firstScore: { line: number; value: unknown } | null = null;
+  private firstString: { line: number; value: unknown; read: boolean | null } | null = null;
+  /** Values that spell a number other than 0/1 (without a threshold). */
+  private scores = 0;
+  /** Values spelling 0 or 1 (`1`, `"0"`, `"1.0"`): verdicts unless the column holds scores. */
+  private verdictLike = 0;
   private thresholded: { count: number; line: number } | null = null;
 
   constructor(
@@ -309,11 +323,12 @@ export class VerdictReader {
     private readonly threshold: number | undefined,
   ) {}
 
-  /** Looks at every value of the file first: any number other than 0/1 makes all numeric values scores. */
+  /** Looks at every value of the column first: any value spelling a number other than 0/1 makes all values scores. */
   prescan(values: Iterable<unknown>, line: number): void {
     if (this.threshold !== undefined) return;
     for (const v of values) {
-      if (typeof v === 'number' && Number.isFinite(v) && v !== 0 && v !== 1) {
+      const n = spelledNumber(v);
+      if (n !== null && n !== 0 && n !== 1) {
         this.firstScore = { line, value: v };
         return;
       }
@@ -321,50 +336,93 @@ export class VerdictReader {
   }
 
   /**
-   * Reads one correctness value of the record at `line`. A string spelling a number with a fraction or
-   * exponent (`"1.0"`, `"0.0"`, `"0.5"`: Python's `str(float)`, {@link decimalString}) is read as the
-   * number it spells, so a `"1.0"` in a file of scores is a score too; its kind is `string` when it is a
-   * verdict (callers warn once per file). An integer string (`"1"`, `"0"`) stays a label ({@link toCorrect}).
+   * Reads one correctness value of the record at `line` (see the class policy). `sampleIndex`: the index
+   * the reader gives the sample (when it gives one), so that a later `ungrade` of a line that mixes 0/1
+   * values with words or booleans (`["true", "1", "no"]`) names only the samples graded from a 0/1.
    */
-  read(v: unknown, line: number): { value: boolean | null; kind: VerdictKind } {
-    const spelt = floatString(v);
-    if (spelt !== null) {
-      const r = this.read(spelt, line);
-      return r.kind === 'number' ? { value: r.value, kind: 'string' } : r;
-    }
-    if (typeof v !== 'number' || !Number.isFinite(v)) return toCorrect(v);
-    this.numeric++;
-    const verdict = v === 0 || v === 1;
+  read(v: unknown, line: number, sampleIndex?: number): { value: boolean | null; kind: VerdictKind } {
+    const n = spelledNumber(v);
     if (this.threshold !== undefined) {
-      if (!verdict) {
+      if (n === null) return this.note(toCorrect(v), v, line);
+      if (n !== 0 && n !== 1) {
         this.thresholded ??= { count: 0, line };
         this.thresholded.count++;
       }
-      return { value: v >= this.threshold, kind: 'number' };
+      return { value: n >= this.threshold, kind: typeof v === 'string' ? 'string' : 'number' };
     }
-    if (!verdict) {
+    if (n !== null && n !== 0 && n !== 1) {
       this.firstScore ??= { line, value: v };
+      this.scores++;
       return { value: null, kind: 'score' };
     }
+    const r = toCorrect(v);
+    if (n === null || r.value === null) {
+      // a word or boolean verdict: stays one even if the column turns out to hold scores
+      if (r.value !== null && !this.firstScore) this.line(line).word = true;
+      return this.note(r, v, line);
+    }
+    // a 0/1 (number or string): a verdict unless the column holds scores
+    this.verdictLike++;
     if (this.firstScore) return { value: null, kind: 'score' };
-    if (this.numericLines[this.numericLines.length - 1] !== line) this.numericLines.push(line);
-    return toCorrect(v);
+    this.line(line).numeric.push(sampleIndex);
+    return this.note(r, v, line);
   }
 
-  /** The file's diagnostics about its scores and the `ungrade` event, after its last record. */
+  /** The bookkeeping of `line`, flushing the line before it into {@link gradedLines} / {@link gradedSamples}. */
+  private line(line: number): { line: number; numeric: (number | undefined)[]; word: boolean } {
+    if (this.cur?.line === line) return this.cur;
+    this.flushLine();
+    this.cur = { line, numeric: [], word: false };
+    return this.cur;
+  }
+
+  private flushLine(): void {
+    const c = this.cur;
+    this.cur = null;
+    if (!c || c.numeric.length === 0) return;
+    // a line of 0/1 values only is ungraded whole; beside words, only its 0/1 samples (when their indices are known)
+    if (!c.word || c.numeric.some((i) => i === undefined)) this.gradedLines.push(c.line);
+    else for (const i of c.numeric) this.gradedSamples.push({ line: c.line, sampleIndex: i as number });
+  }
+
+  private note(r: { value: boolean | null; kind: CorrectKind }, v: unknown, line: number) {
+    if (r.kind === 'string') this.firstString ??= { line, value: v, read: r.value };
+    return r;
+  }
+
+  /** Whether the column has shown a value that is a score (a number other than 0/1, without a threshold). */
+  holdsScores(): boolean {
+    return this.firstScore !== null;
+  }
+
+  /** The file's diagnostics about its scores (or string verdicts) and the `ungrade` event, after its last record. */
   finish(): ReadEvent[] {
     const out: ReadEvent[] = [];
     if (this.firstScore) {
       const { line, value } = this.firstScore;
+      const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+      const v = this.verdictLike;
+      const n = this.scores + v;
+      const also = v > 0 ? ` and its ${plural(v, 'value')} 0/1 (1, "1", "1.0", 0, "0", "0.0")` : '';
       out.push(
         diag(
           this.ctx,
           line,
-          `${this.field} values are scores, not verdicts (numbers other than 0/1, e.g. ${value}): the ${this.numeric} samples with a numeric ${this.field} are ungraded; to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)`,
+          `${this.field} values are scores, not verdicts (values other than 0/1, e.g. ${shown}): every ${this.field} value of this file that spells a number is a score (numbers and numeric strings alike), so its ${plural(this.scores, 'score')} other than 0/1${also} ${n === 1 ? 'is' : 'are'} ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)`,
           'warning',
         ),
       );
-      if (this.numericLines.length > 0) out.push({ kind: 'ungrade', lines: this.numericLines.splice(0) });
+      this.flushLine();
+      if (this.gradedLines.length > 0 || this.gradedSamples.length > 0) {
+        out.push({
+          kind: 'ungrade',
+          lines: this.gradedLines.splice(0),
+          ...(this.gradedSamples.length > 0 ? { samples: this.gradedSamples.splice(0) } : {}),
+        });
+      }
+    } else if (this.firstString) {
+      const { line, value, read } = this.firstString;
+      out.push(diag(this.ctx, line, stringVerdictWarning(this.field, value, read), 'warning'));
     }
     if (this.thresholded) {
       out.push(
@@ -378,6 +436,22 @@ export class VerdictReader {
     }
     return out;
   }
+}
+
+/**
+ * Whether a configured correct value (a mapping's `correctValues` entry) matches a value of a file. Rule
+ * (trial 6 finding 9): equal as JSON (`"passed"` and `"passed"`); or both spell the same number, numbers
+ * and decimal strings alike (`1`, `"1"`, `"1.0"`, `" 1 "`, `"1e0"` are one value; `1` is not `"01x"`);
+ * or a boolean and its text (`true` and `"true"`, any case, trimmed). Other strings match exactly (case
+ * and spaces count: `"Passed"` is not `"passed"`).
+ */
+export function sameCorrectValue(configured: unknown, v: unknown): boolean {
+  if (configured === v) return true;
+  const a = spelledNumber(configured);
+  if (a !== null) return a === spelledNumber(v);
+  if (typeof configured === 'boolean') return typeof v === 'string' && v.trim().toLowerCase() === String(configured);
+  if (typeof v === 'boolean') return typeof configured === 'string' && configured.trim().toLowerCase() === String(v);
+  return false;
 }
 
 /** A string for a scalar (numbers and booleans stringified); `null` for null, missing, arrays and objects. */
