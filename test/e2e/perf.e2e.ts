@@ -115,6 +115,12 @@ interface TraceSummary {
   longestTaskCpuMs: number;
   longestWebviewTaskMs: number;
   longestWebviewTaskCpuMs: number;
+  /**
+   * The gap between two beats of the heartbeat (the workbench's 16 ms interval timer: the timer that
+   * fired most) holding the most CPU time of the main thread's tasks: the stall in CPU time, which
+   * counts a chain of tasks that kept the workbench's timer waiting, not only the longest task.
+   */
+  heartbeatGap: { wallMs: number; cpuMs: number; tasks: number; longestTaskCpuMs: number };
 }
 
 function longTasksOfTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): {
@@ -135,6 +141,7 @@ function longTasksOfTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): 
     longestTaskCpuMs: 0,
     longestWebviewTaskMs: 0,
     longestWebviewTaskCpuMs: 0,
+    heartbeatGap: { wallMs: 0, cpuMs: 0, tasks: 0, longestTaskCpuMs: 0 },
   };
   const ms = (us: number | undefined) => Math.round((us ?? 0) / 1000);
   for (const t of tasks) {
@@ -184,6 +191,27 @@ function longTasksOfTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): 
     lines.push(
       `  ${Math.round((t.dur ?? 0) / 1000)} ms (CPU ${Math.round((t.tdur ?? 0) / 1000)} ms) at ${Math.round((t.ts - tasks[0].ts) / 1000)} ms: ${top}`,
     );
+  }
+  // the heartbeat: the timer that fired most on the main thread
+  const byTimer = new Map<unknown, number[]>();
+  for (const e of onMain) {
+    if (e.name !== 'TimerFire') continue;
+    const id = (e.args?.data as { timerId?: unknown } | undefined)?.timerId;
+    byTimer.set(id, [...(byTimer.get(id) ?? []), e.ts]);
+  }
+  const beats = [...byTimer.values()].sort((a, b) => b.length - a.length)[0]?.sort((a, b) => a - b) ?? [];
+  const allTasks = onMain.filter((e) => e.name === 'RunTask');
+  // from the second gap: the first holds the start of tracing (with E2E_PERF_TRACE=cpu, the profiler's)
+  for (let i = 2; i < beats.length; i++) {
+    const inGap = allTasks.filter((e) => e.ts >= beats[i - 1] && e.ts < beats[i]);
+    const cpu = inGap.reduce((a, e) => a + (e.tdur ?? 0), 0);
+    if (cpu / 1000 > figures.heartbeatGap.cpuMs)
+      figures.heartbeatGap = {
+        wallMs: ms(beats[i] - beats[i - 1]),
+        cpuMs: ms(cpu),
+        tasks: inGap.length,
+        longestTaskCpuMs: ms(Math.max(0, ...inGap.map((e) => e.tdur ?? 0))),
+      };
   }
   return { text: lines.join('\n'), figures };
 }
