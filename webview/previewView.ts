@@ -190,7 +190,8 @@ export class PreviewView {
         : null,
       body,
     );
-    if (p.problem.question) this.question = renderTraceInto(question, p.problem.question);
+    // the question is collapsed: rendered after the sample's first piece, not in the same task
+    if (p.problem.question) this.question = renderTraceInto(question, p.problem.question, undefined, 0);
     this.render = renderTraceInto(body, p.text, (done, total) => {
       progress.textContent = done < total ? `(rendering… ${Math.round((100 * done) / total)}%)` : '';
       if (done >= total) body.setAttribute('data-rendered', 'true');

@@ -12,7 +12,7 @@ import { applyStyles, sanitizeToFragment } from './sanitize';
 /** Longest stretch of rendering work between two yields to the browser, in milliseconds. */
 export const SLICE_MS = 12;
 /** Work done before the first yield (the top of the sample appears in the same frame). */
-const FIRST_SLICE_MS = 40;
+const FIRST_SLICE_MS = 24;
 
 /** A running render: `done` resolves when every piece is in (or when cancelled). */
 export interface TraceRender {
@@ -26,12 +26,15 @@ const now = () => performance.now();
  * Fills `container` (emptied first) with the rendered sample `text`: Markdown with math, `<think>`
  * parts as collapsed `<details>` with their word count, rendered in pieces (see {@link planTrace}).
  * `onProgress(rendered, total)` reports characters rendered so far (of the text without its `<think>` tags). Cancel it before rendering
- * something else into the same container.
+ * something else into the same container. `firstSliceMs`: rendering done at once, before the first
+ * yield (default {@link FIRST_SLICE_MS}); 0 renders nothing at once (for text not on screen first, such as
+ * a collapsed question), so that it does not lengthen the caller's task.
  */
 export function renderTraceInto(
   container: HTMLElement,
   text: string,
   onProgress?: (rendered: number, total: number) => void,
+  firstSliceMs: number = FIRST_SLICE_MS,
 ): TraceRender {
   container.replaceChildren();
   const md = sharedMarkdown();
@@ -82,7 +85,8 @@ export function renderTraceInto(
     if (cancelled || next >= steps.length) finish();
     else timer = setTimeout(() => run(SLICE_MS), 0);
   };
-  run(FIRST_SLICE_MS);
+  if (firstSliceMs > 0) run(firstSliceMs);
+  else timer = setTimeout(() => run(SLICE_MS), 0);
   return {
     cancel() {
       cancelled = true;

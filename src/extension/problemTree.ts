@@ -44,6 +44,23 @@ export type Node =
   | { type: 'more'; parentId: string; offset: number; load: () => void }
   | { type: 'message'; text: string; command?: vscode.Command };
 
+/**
+ * The tree item id of a node that can be a root row (problem, model, "Load more"), as getTreeItem sets
+ * it; undefined for a message row (no id: VS Code keys it by its label).
+ */
+export function nodeId(node: Node): string | undefined {
+  switch (node.type) {
+    case 'problem':
+      return node.modelId !== undefined ? `m:${node.modelId}/p:${node.problem.key}` : `p:${node.problem.key}`;
+    case 'model':
+      return node.problemId !== undefined ? `p:${node.problemId}/m:${node.model.key}` : `m:${node.model.key}`;
+    case 'more':
+      return `${node.parentId}:more:${node.offset}`;
+    default:
+      return undefined;
+  }
+}
+
 /** Describes a filter for the view description and quick pick. */
 export function describeFilter(f: TreeFilter, focus?: ModelRow, base?: ModelRow): string {
   const m = focus?.label ?? 'model';
@@ -203,8 +220,13 @@ export function groupCheckpoints<M extends { id: number }>(
  * `traceInspector.pageSize`); a "Load more" node fetches the next page.
  */
 export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<Node | undefined>();
+  private readonly emitter = new vscode.EventEmitter<Node | Node[] | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
+  /**
+   * The root rows last handed to VS Code (the very objects: VS Code keys its row handles by them), or
+   * undefined when VS Code has not fetched the root since the last full refresh.
+   */
+  private lastRoot: Node[] | undefined;
   mode: TreeMode = 'problem';
   filter: TreeFilter = { kind: 'all' };
   /** How many items of each paged parent are shown (parent id -> count). */
@@ -221,14 +243,51 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
   /** Whether problem ids repeat across datasets (problem rows then name their dataset), once per index state. */
   private datasetCache: boolean | undefined;
 
+  /**
+   * Refreshes `node` and its children, or the whole tree. A whole-tree refresh whose root rows are the
+   * same rows as those shown (same ids, same order) refreshes those rows instead of the root: the rows
+   * get their new labels and children, but keep their handles in VS Code's extension host. A root
+   * refresh drops every handle until VS Code has fetched the root again, and a click on a row's inline
+   * action (Open Problem View) landing in that window reached the command without its row, which then
+   * asked for a problem with a quick pick (the tree refreshes every 2 s while indexing, and when a pass
+   * ends). Rows added, removed or reordered still refresh the root.
+   */
   refresh(node?: Node): void {
-    if (!node) {
-      this.shown.clear();
-      this.searchCache = undefined;
-      this.trainingCache = undefined;
-      this.datasetCache = undefined;
+    if (node) {
+      this.emitter.fire(node);
+      return;
     }
-    this.emitter.fire(node);
+    this.shown.clear();
+    this.searchCache = undefined;
+    this.trainingCache = undefined;
+    this.datasetCache = undefined;
+    const same = this.sameRootRows();
+    if (same) this.emitter.fire(same);
+    else this.fireRoot();
+  }
+
+  /** A refresh of the root: VS Code fetches it again (and forgets every row until then). */
+  private fireRoot(): void {
+    this.lastRoot = undefined;
+    this.emitter.fire(undefined);
+  }
+
+  /**
+   * The root rows shown, updated in place to the current data, when the current root rows are the same
+   * rows (same tree item ids in the same order, every one with an id); undefined otherwise.
+   */
+  private sameRootRows(): Node[] | undefined {
+    const shown = this.lastRoot;
+    if (!shown?.length) return undefined;
+    const next = this.rootRows();
+    if (next.length !== shown.length) return undefined;
+    for (let i = 0; i < next.length; i++) {
+      const id = nodeId(next[i]);
+      if (id === undefined || id !== nodeId(shown[i])) return undefined;
+    }
+    // same rows: the objects VS Code knows take the new data (a node's fields are all its data)
+    for (let i = 0; i < next.length; i++) Object.assign(shown[i], next[i]);
+    return [...shown];
   }
 
   dispose(): void {
@@ -347,7 +406,8 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         offset: count,
         load: () => {
           this.shown.set(parentId, count + page);
-          this.emitter.fire(parent);
+          if (parent) this.emitter.fire(parent);
+          else this.fireRoot();
         },
       });
     }
@@ -355,6 +415,19 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
   }
 
   getChildren(node?: Node): Node[] {
+    if (node) return this.rows(node);
+    const rows = this.rows(undefined);
+    this.lastRoot = rows;
+    return rows;
+  }
+
+  /** The root rows (problems, models in model grouping, or one message row). */
+  private rootRows(): Node[] {
+    return this.rows(undefined);
+  }
+
+  /** The children of `node` (the root rows when undefined); an error becomes a message row. */
+  private rows(node: Node | undefined): Node[] {
     const s = this.getSession();
     if (!s) return [];
     const settings = readSettings(s.folder);
@@ -606,7 +679,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       }
       case 'more': {
         const item = new vscode.TreeItem('Load more…');
-        item.id = `${node.parentId}:more:${node.offset}`;
+        item.id = nodeId(node);
         item.iconPath = new vscode.ThemeIcon('ellipsis');
         item.command = { command: 'traceInspector.loadMore', title: 'Load more', arguments: [node] };
         item.contextValue = 'loadMore';
@@ -619,7 +692,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           problemLabel(p, s ? this.datasets(s) : false),
           vscode.TreeItemCollapsibleState.Collapsed,
         );
-        item.id = node.modelId !== undefined ? `m:${node.modelId}/p:${p.key}` : `p:${p.key}`;
+        item.id = nodeId(node);
         item.contextValue = 'problem';
         if (s) {
           const stats = s.index.problemStats(p.id);
@@ -668,7 +741,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       case 'model': {
         const m = node.model;
         const item = new vscode.TreeItem(s ? s.shortLabel(m) : m.label, vscode.TreeItemCollapsibleState.Collapsed);
-        item.id = node.problemId !== undefined ? `p:${node.problemId}/m:${m.key}` : `m:${m.key}`;
+        item.id = nodeId(node);
         item.contextValue = 'model';
         if (s) {
           const base = s.baseModel();

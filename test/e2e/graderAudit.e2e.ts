@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import {
   answerQuickInput,
-  clickTreeRow,
+  openProblemViewFromRow,
   defaultVsixPath,
   outputChannelLog,
   repoRoot,
@@ -123,9 +123,7 @@ describe('grader audit and answer equivalence in a real VS Code', { timeout: 600
 
   test('the problem view counts "in base" by answer equivalence (the grouping of maj@k)', async () => {
     try {
-      await clickTreeRow(s.page, VIEW, '1');
-      const action = s.page.locator('.monaco-list-row.selected .action-label[aria-label="Open Problem View"]').first();
-      await action.click({ timeout: 10_000 });
+      await openProblemViewFromRow(s.page, VIEW, '1');
       const frame: Frame = await webviewFrame(s.page, 0, { timeoutMs: 30_000, what: 'the problem view' });
       await frame.waitForSelector('#stats-table tbody tr', { timeout: 30_000 });
       // the model in focus is rl; its four samples all answer "0.5"

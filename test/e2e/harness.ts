@@ -1012,6 +1012,44 @@ export async function clickTreeRow(
   await treeRowLocator(page, viewTitle, label).click({ timeout: opts.timeoutMs ?? timeouts.ui });
 }
 
+/**
+ * Opens the problem view of the problem row `label` as a user does: selects the row, clicks the row's
+ * own inline "Open Problem View" action, and waits until the editor's active tab is that problem's view.
+ * If the click reaches the command without its row, the command asks for a problem with a quick pick
+ * (issue 14's flake: a whole-tree refresh in flight made the extension host forget the rows); that fails
+ * at once, saying so, instead of a timeout further on.
+ */
+export async function openProblemViewFromRow(
+  page: Page,
+  viewTitle: string,
+  label: string,
+  opts: WaitOptions = {},
+): Promise<void> {
+  await clickTreeRow(page, viewTitle, label, opts);
+  await treeRowLocator(page, viewTitle, label)
+    .locator('.action-label[aria-label="Open Problem View"]')
+    .click({ timeout: opts.timeoutMs ?? timeouts.ui });
+  const seen = await waitUntil(
+    page,
+    async () => {
+      const pick = page.locator(`${QUICK_INPUT} .quick-input-title`);
+      if ((await pick.isVisible().catch(() => false)) && (await pick.innerText()).includes('Open Problem View'))
+        return 'quick pick';
+      const tab = await page
+        .locator('.tabs-container .tab.active')
+        .innerText()
+        .catch(() => '');
+      return tab.includes(`Problem ${label} `) ? 'view' : undefined;
+    },
+    { timeoutMs: opts.timeoutMs ?? timeouts.ui, what: `the problem view of problem ${label} in the active tab` },
+  );
+  if (seen !== 'view')
+    throw await failure(
+      page,
+      `the Open Problem View action of row ${label} opened the problem quick pick, not the view`,
+    );
+}
+
 /** Expands a collapsible tree row (no-op if expanded) and waits until it reports expanded. */
 export async function expandTreeRow(
   page: Page,

@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import {
-  clickTreeRow,
+  openProblemViewFromRow,
   defaultVsixPath,
   freshRunDir,
   runCommand,
@@ -186,11 +186,7 @@ describe('a folder indexed in two steps, in a real VS Code', { timeout: 900_000 
   test('"Load 100 more" in the problem view appends rows (the rows shown stay)', async () => {
     try {
       await showTreeView(s.page, CONTAINER, VIEW);
-      await clickTreeRow(s.page, VIEW, '0');
-      await s.page
-        .locator('.monaco-list-row.selected .action-label[aria-label="Open Problem View"]')
-        .first()
-        .click({ timeout: 10_000 });
+      await openProblemViewFromRow(s.page, VIEW, '0');
       const frame = await webviewWith(s.page, '#load-more-samples', { timeoutMs: 180_000 });
       const before = await frame.$$eval('.sample-row', (els: { dataset: Record<string, string> }[]) => {
         for (const e of els) e.dataset.kept = '1';

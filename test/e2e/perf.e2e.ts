@@ -27,7 +27,6 @@ import {
   startSession,
   treeRowDetails,
   waitUntil,
-  webviewWith,
   type Session,
 } from './harness';
 
@@ -36,6 +35,8 @@ import {
 declare const window: any;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 declare const PerformanceObserver: any;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare const document: any;
 
 const CONTAINER = 'Trace Inspector';
 const VIEW = 'Problems';
@@ -73,7 +74,15 @@ async function startTrace(page: Page): Promise<(phase: string) => Promise<TraceS
   const browser = page.context().browser();
   if (!process.env.E2E_PERF_TRACE || !browser) return async () => undefined;
   await browser.startTracing(page, {
-    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink.user_timing'],
+    categories: [
+      'devtools.timeline',
+      'disabled-by-default-devtools.timeline',
+      'v8',
+      'v8.execute',
+      'blink.user_timing',
+      // E2E_PERF_TRACE=cpu: with V8's sampling profiler (which functions a long task ran; heavier)
+      ...(process.env.E2E_PERF_TRACE === 'cpu' ? ['disabled-by-default-v8.cpu_profiler'] : []),
+    ],
   });
   return async (phase: string) => {
     const buf = await browser.stopTracing();
@@ -106,6 +115,12 @@ interface TraceSummary {
   longestTaskCpuMs: number;
   longestWebviewTaskMs: number;
   longestWebviewTaskCpuMs: number;
+  /**
+   * The gap between two beats of the heartbeat (the workbench's 16 ms interval timer: the timer that
+   * fired most) holding the most CPU time of the main thread's tasks: the stall in CPU time, which
+   * counts a chain of tasks that kept the workbench's timer waiting, not only the longest task.
+   */
+  heartbeatGap: { wallMs: number; cpuMs: number; tasks: number; longestTaskCpuMs: number };
 }
 
 function longTasksOfTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): {
@@ -126,6 +141,7 @@ function longTasksOfTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): 
     longestTaskCpuMs: 0,
     longestWebviewTaskMs: 0,
     longestWebviewTaskCpuMs: 0,
+    heartbeatGap: { wallMs: 0, cpuMs: 0, tasks: 0, longestTaskCpuMs: 0 },
   };
   const ms = (us: number | undefined) => Math.round((us ?? 0) / 1000);
   for (const t of tasks) {
@@ -176,7 +192,89 @@ function longTasksOfTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): 
       `  ${Math.round((t.dur ?? 0) / 1000)} ms (CPU ${Math.round((t.tdur ?? 0) / 1000)} ms) at ${Math.round((t.ts - tasks[0].ts) / 1000)} ms: ${top}`,
     );
   }
+  // the heartbeat: the timer that fired most on the main thread
+  const byTimer = new Map<unknown, number[]>();
+  for (const e of onMain) {
+    if (e.name !== 'TimerFire') continue;
+    const id = (e.args?.data as { timerId?: unknown } | undefined)?.timerId;
+    byTimer.set(id, [...(byTimer.get(id) ?? []), e.ts]);
+  }
+  const beats = [...byTimer.values()].sort((a, b) => b.length - a.length)[0]?.sort((a, b) => a - b) ?? [];
+  const allTasks = onMain.filter((e) => e.name === 'RunTask');
+  // from the second gap: the first holds the start of tracing (with E2E_PERF_TRACE=cpu, the profiler's)
+  for (let i = 2; i < beats.length; i++) {
+    const inGap = allTasks.filter((e) => e.ts >= beats[i - 1] && e.ts < beats[i]);
+    const cpu = inGap.reduce((a, e) => a + (e.tdur ?? 0), 0);
+    if (cpu / 1000 > figures.heartbeatGap.cpuMs)
+      figures.heartbeatGap = {
+        wallMs: ms(beats[i] - beats[i - 1]),
+        cpuMs: ms(cpu),
+        tasks: inGap.length,
+        longestTaskCpuMs: ms(Math.max(0, ...inGap.map((e) => e.tdur ?? 0))),
+      };
+  }
   return { text: lines.join('\n'), figures };
+}
+
+/**
+ * Waits until the workbench page has been quiet for `quietMs` (no gap of a 16 ms heartbeat over 50 ms),
+ * so that a phase's figures are not those of what the step before it left running (the text tab of the
+ * long sample loads its Markdown grammar and tokenizes after it shows). Gives up after `timeoutMs` and
+ * says so on the test's output.
+ */
+async function waitForQuiet(page: Page, what: string, quietMs = 1000, timeoutMs = 30_000): Promise<void> {
+  const quiet = await page.evaluate(
+    ({ quietMs, timeoutMs }) =>
+      new Promise<boolean>((resolve) => {
+        const start = performance.now();
+        let last = start;
+        let since = start;
+        const timer = window.setInterval(() => {
+          const now = performance.now();
+          if (now - last > 16 + 50) since = now;
+          last = now;
+          if (now - since >= quietMs || now - start >= timeoutMs) {
+            window.clearInterval(timer);
+            resolve(now - since >= quietMs);
+          }
+        }, 16);
+      }),
+    { quietMs, timeoutMs },
+  );
+  if (!quiet) console.log(`[perf] the workbench was not quiet for ${quietMs} ms within ${timeoutMs} ms before ${what}`);
+}
+
+/**
+ * The frame (of any webview) whose document has an element matching the CSS `selector` and, if given,
+ * an `h1` starting with `h1Prefix`, polled every 100 ms with the document's own `querySelector`. Not
+ * Playwright's `frame.$` / `waitForSelector` (nor the harness's `webviewWith`, which uses them) while a
+ * probe runs: their selector engine walks every element and shadow root of the document on each poll,
+ * and on the rendered 300k-character sample one poll took 100-150 ms of CPU on the renderer's main
+ * thread (a CPU profile of the preview phase showed Playwright's `_queryCSS` in those tasks), which the
+ * heartbeat then counted as the page's stall.
+ */
+async function frameWith(
+  page: Page,
+  selector: string,
+  opts: { what: string; timeoutMs?: number; h1Prefix?: string; frame?: Frame },
+): Promise<Frame> {
+  return waitUntil(
+    page,
+    async () => {
+      for (const f of opts.frame ? [opts.frame] : page.frames()) {
+        const h1 = await f
+          .evaluate(
+            (sel: string) =>
+              document.querySelector(sel) ? ((document.querySelector('h1')?.textContent as string) ?? '') : null,
+            selector,
+          )
+          .catch(() => null);
+        if (h1 !== null && (!opts.h1Prefix || h1.startsWith(opts.h1Prefix))) return f;
+      }
+      return undefined;
+    },
+    { timeoutMs: opts.timeoutMs ?? 120_000, what: opts.what },
+  );
 }
 
 /** Stops the heartbeat; the longest stall (ms) and the long tasks (ms) seen since it started. */
@@ -238,19 +336,12 @@ describe('problem view and preview speed on 1024 x 1024 samples (measured, repor
     await action.waitFor({ state: 'visible', timeout: 10_000 });
     const t0 = Date.now();
     await action.click();
-    const frame = await waitUntil(
-      s.page,
-      async () => {
-        const f = await webviewWith(s.page, '#chart-passk[data-rendered-at]', { timeoutMs: 2000 }).catch(
-          () => undefined,
-        );
-        const h1 = f ? await f.$eval('h1', (e) => e.textContent ?? '').catch(() => '') : '';
-        return f && h1.startsWith(`Problem ${problem} `) ? f : undefined;
-      },
-      { timeoutMs: 120_000, what: `the chart of problem ${problem}` },
-    );
+    const frame = await frameWith(s.page, '#chart-passk[data-rendered-at]', {
+      h1Prefix: `Problem ${problem} `,
+      what: `the chart of problem ${problem}`,
+    });
     const chartAt = Number(await frame.$eval('#chart-passk', (e) => e.getAttribute('data-rendered-at')));
-    await frame.waitForSelector('#sample-list[data-rendered-at]', { timeout: 300_000, state: 'attached' });
+    await frameWith(s.page, '#sample-list[data-rendered-at]', { frame, timeoutMs: 300_000, what: 'the sample list' });
     const listAt = Number(await frame.$eval('#sample-list', (e) => e.getAttribute('data-rendered-at')));
     return { frame, chartMs: chartAt - t0, similarityMs: listAt - t0 };
   }
@@ -275,6 +366,7 @@ describe('problem view and preview speed on 1024 x 1024 samples (measured, repor
           what: 'indexing to finish',
         },
       );
+      await waitForQuiet(s.page, 'opening the problem view');
       await startStallProbe(s.page);
       const stopProfile = await startTrace(s.page);
       const { chartMs, similarityMs } = await openProblemView('1');
@@ -294,12 +386,13 @@ describe('problem view and preview speed on 1024 x 1024 samples (measured, repor
         els.findIndex((e) => (e.querySelector('.idx')?.textContent ?? '') === '#0'),
       );
       assert.ok(row >= 0, 'the long sample #0 is listed');
+      await waitForQuiet(s.page, 'opening the long sample');
       await startStallProbe(s.page);
       const stopLongProfile = await startTrace(s.page);
       const t0 = Date.now();
       await frame.locator('.sample-row').nth(row).click();
-      await frame.waitForSelector('#trace-rendered[data-rendered]', { timeout: 120_000, state: 'attached' });
-      await frame.waitForSelector('#novel-spans', { timeout: 120_000, state: 'attached' });
+      await frameWith(s.page, '#trace-rendered[data-rendered]', { frame, what: 'the long sample rendered' });
+      await frameWith(s.page, '#novel-spans', { frame, what: 'the novel spans of the long sample' });
       const longTrace = await stopLongProfile('long-sample');
       results.longSampleInProblemView = {
         openMs: Date.now() - t0,
@@ -321,12 +414,12 @@ describe('problem view and preview speed on 1024 x 1024 samples (measured, repor
       // is itself a 0.5-0.7 s task of the workbench (a Chromium trace showed it), which is not the preview's
       const previewButton = s.page.locator('.editor-actions .action-label[aria-label^="Open Sample Preview"]').first();
       await previewButton.waitFor({ state: 'visible', timeout: 10_000 });
+      await waitForQuiet(s.page, 'the preview');
       await startStallProbe(s.page);
       const stopPreviewProfile = await startTrace(s.page);
       const t1 = Date.now();
       await previewButton.click();
-      await webviewWith(s.page, '#preview-text[data-sample-index="0"][data-rendered]', {
-        timeoutMs: 120_000,
+      await frameWith(s.page, '#preview-text[data-sample-index="0"][data-rendered]', {
         what: 'the long sample rendered in the preview',
       });
       const trace = await stopPreviewProfile('preview');

@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import {
-  clickTreeRow,
+  openProblemViewFromRow,
   reloadWindow,
   runCommand,
   screenshot,
@@ -67,9 +67,7 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
         async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30,
         { timeoutMs: 120_000, what: '30 problem rows' },
       );
-      await clickTreeRow(s.page, VIEW, '0');
-      const action = s.page.locator('.monaco-list-row.selected .action-label[aria-label="Open Problem View"]').first();
-      await action.click({ timeout: 10_000 });
+      await openProblemViewFromRow(s.page, VIEW, '0');
       frame = await webviewFrame(s.page, 0, { timeoutMs: 30_000, what: 'the problem view' });
       await frame.waitForSelector('#stats-table tbody tr', { timeout: 30_000 });
       await frame.waitForSelector('#chart-passk canvas', { timeout: 30_000 });

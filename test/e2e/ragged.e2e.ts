@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  clickTreeRow,
+  openProblemViewFromRow,
   defaultVsixPath,
   expandTreeRow,
   outputRoot,
@@ -114,11 +114,7 @@ describe('a ragged folder in a real VS Code: partial and ungraded states', { tim
 
   test('the problem view: the ungraded model says so in the table and is listed as not drawn', async () => {
     try {
-      await clickTreeRow(s.page, VIEW, '2');
-      await s.page
-        .locator('.monaco-list-row.selected .action-label[aria-label="Open Problem View"]')
-        .first()
-        .click({ timeout: 10_000 });
+      await openProblemViewFromRow(s.page, VIEW, '2');
       const frame = await webviewWith(s.page, '#stats-table tbody tr', { timeoutMs: 30_000, what: 'the problem view' });
       await frame.waitForSelector('#chart-passk canvas', { timeout: 30_000 });
       const rows: string[][] = await frame.$$eval('#stats-table tbody tr', (trs) =>
