@@ -82,6 +82,19 @@ describe('Reward models tab on the real RewardMATH folder (read-only, mapping by
       await frame.click('#tab-reward-models');
       await frame.waitForSelector('#rm-ranking tbody tr', { timeout: 120_000 });
       await frame.waitForSelector('#chart-rm-scatter canvas', { timeout: 60_000 });
+      // The tab says "figures so far" while a pass runs and is computed again when the index changes: a
+      // second pass can start after the status bar stopped saying "Indexing" (seen in CI: 6, 10, 17 of the
+      // 22 scorers), so wait for the folder's whole evaluation, not for a moment without indexing.
+      await frame
+        .waitForFunction(
+          () => /^22 scorers /.test(document.querySelector('#rm-summary')?.textContent ?? ''),
+          undefined,
+          {
+            timeout: 180_000,
+          },
+        )
+        .catch(() => undefined);
+      await frame.waitForSelector('#chart-rm-scatter canvas', { timeout: 60_000 });
       const summary = (await frame.textContent('#rm-summary')) ?? '';
       assert.match(
         summary,
