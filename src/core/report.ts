@@ -33,7 +33,7 @@ import {
   nameProblems,
   problemSet,
 } from './denominators';
-import { seedSiblingMessage, seedSiblings } from './seeds';
+import { areSeedSiblings, seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from './seeds';
 import { baseGuessNote, comparisonPairs, guessBaseModel, pickModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, type PathSummary, pathSummary } from './pathSummary';
@@ -169,6 +169,15 @@ export interface DatasetModelReport {
   passAtK: PassAtKPoint[];
 }
 
+/** A model in no comparison and why ({@link Report.notCompared}, {@link notComparedModels}). */
+export interface NotComparedEntry {
+  /** Display id of the model. */
+  model: string;
+  /** Display id of the base it would be compared with; null when it has none. */
+  base: string | null;
+  reason: string;
+}
+
 export interface StratumReport {
   model: string;
   level: string;
@@ -193,6 +202,13 @@ export interface Report {
   /** With more than one dataset: per model and dataset, its figures over that dataset's problems; else empty. */
   perDataset: DatasetModelReport[];
   comparisons: ComparisonReport[];
+  /**
+   * Every model of a folder with two or more models that is in no comparison (neither compared nor the
+   * base of a comparison), with its would-be base (display id, null when it has none) and why (trial 7
+   * finding 5): no graded problem in common with its base, a base or model without a graded sample, a seed
+   * sibling of its base, no base at all. The warnings say the same.
+   */
+  notCompared: NotComparedEntry[];
   strata: StratumReport[];
   /**
    * Per model whose folder has levels: its problems without a level, which are in no level's figures
@@ -458,6 +474,14 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   const pairsToCompare = comparisonPairs(models, base, baseSource === 'option');
   // models that differ only by a seed-like part of their names: seed shards read as models (trial 6 finding 2)
   for (const g of seedSiblings(models)) warnings.push(seedSiblingMessage(g.map((m) => m.displayId)));
+  // `_s500` and `_s1000`: steps or seeds? kept apart and named (trial 7 finding 6)
+  for (const g of shortStepGroups(models))
+    warnings.push(
+      shortStepMessage(
+        g.models.map((m) => m.displayId),
+        g.numbers,
+      ),
+    );
   if (baseSource === 'guess')
     for (const b of new Set(pairsToCompare.map(([x]) => x))) {
       const against = pairsToCompare.filter(([x]) => x.id === b.id).map(([, m]) => m.displayId);
@@ -479,6 +503,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
           model: { n: r.graded, c: r.c },
         });
     }
+    // no graded problem in common: named with its reason below (notComparedModels; trial 7 finding 5)
     if (pairs.length === 0) continue;
     const { left, cset, extra, whole } = comparisonDenominator(modelRows, byModel.get(b.id) ?? [], pairs.length);
     if (whole.missing > 0)
@@ -544,6 +569,9 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   const pathPairs = pairsToCompare.filter(([b, m]) =>
     comparisons.some((c) => c.base === b.displayId && c.model === m.displayId),
   );
+  const gradedProblems = (id: number) => (byModel.get(id) ?? []).filter((r) => r.graded > 0).length;
+  const notCompared = notComparedModels(models, pairsToCompare, pathPairs, gradedProblems, (m) => m.displayId);
+  for (const x of notCompared) warnings.push(notComparedWarning(x.model.displayId, x.reason));
 
   const strata: StratumReport[] = [];
   const noLevel: Report['noLevel'] = [];
@@ -596,6 +624,11 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     models: modelReports,
     perDataset,
     comparisons,
+    notCompared: notCompared.map((x) => ({
+      model: x.model.displayId,
+      base: x.base?.displayId ?? null,
+      reason: x.reason,
+    })),
     strata,
     noLevel,
     audit: options.audit ?? [],
@@ -676,6 +709,77 @@ function atLimit(pairs: readonly ProblemPair[], k: number): number {
 /** The largest min(base n, model n) over compared problems (how far k would go with a shrinking problem set). */
 export function maxMinN(pairs: readonly ProblemPair[]): number {
   return pairs.reduce((a, p) => Math.max(a, Math.min(p.base.n, p.model.n)), 0);
+}
+
+/**
+ * The models of `models` in no comparison, each with the base it would be compared with and why (trial 7
+ * finding 5: a pair without a graded problem in common was dropped without a word). `pairs` are the
+ * (base, model) pairs of {@link comparisonPairs}, `made` those that became comparisons, `graded(id)` a
+ * model's problems with at least one graded sample, `name` how the reasons name models (display ids in the
+ * CLI report, labels in the overview). Reasons, in this order: the model has no graded sample; its base has
+ * none; the two have no graded problem in common; the model is a seed sibling of its run's base; it is
+ * the base of models none of which could be compared; the folder has no base. Empty for a folder of
+ * fewer than two models (nothing to compare). Order: that of `models`.
+ */
+export function notComparedModels<M extends ModelRow>(
+  models: readonly M[],
+  pairs: readonly (readonly [M, M])[],
+  made: readonly (readonly [M, M])[],
+  graded: (modelId: number) => number,
+  name: (m: M) => string,
+): { model: M; base: M | undefined; reason: string }[] {
+  if (models.length < 2) return [];
+  const inComparison = new Set(made.flatMap(([b, m]) => [b.id, m.id]));
+  const out: { model: M; base: M | undefined; reason: string }[] = [];
+  for (const m of models) {
+    if (inComparison.has(m.id)) continue;
+    const own = pairs.find(([, x]) => x.id === m.id);
+    if (own) {
+      const b = own[0];
+      const gm = graded(m.id);
+      const gb = graded(b.id);
+      const reason =
+        gm === 0
+          ? `it has no graded sample (no verdict in its files), so there is nothing to compare with its base ${name(b)}`
+          : gb === 0
+            ? `its base ${name(b)} has no graded sample (no verdict in its files: ungraded), so pass@k cannot be compared; grade the base's samples, or choose another base with --base`
+            : `it has no graded problem in common with its base ${name(b)} (${plural(gm, 'graded problem')} of its own, ${plural(gb, 'graded problem')} of the base's, none the same: other datasets or problem ids?); choose another base with --base`;
+      out.push({ model: m, base: b, reason });
+      continue;
+    }
+    const sibling = pairs.map(([b]) => b).find((b) => areSeedSiblings(b, m));
+    if (sibling) {
+      out.push({
+        model: m,
+        base: sibling,
+        reason: `it is a seed sibling of its base ${name(sibling)} (the names differ only by a seed), and seeds of one model are never compared with each other`,
+      });
+      continue;
+    }
+    const against = pairs.filter(([b]) => b.id === m.id).map(([, x]) => name(x));
+    if (against.length) {
+      out.push({
+        model: m,
+        base: undefined,
+        reason: `it is the base of ${against.join(', ')}, none of which could be compared with it (see their lines)`,
+      });
+      continue;
+    }
+    out.push({
+      model: m,
+      base: undefined,
+      reason:
+        pairs.length === 0
+          ? "the folder has no base model (only seed siblings of one model, never each other's base); choose one with --base"
+          : 'no base model is set for it; choose one with --base',
+    });
+  }
+  return out;
+}
+
+/** The warning for one model of {@link notComparedModels}: `name` (display id or label) and the reason. */
+export function notComparedWarning(name: string, reason: string): string {
+  return `${name}: NOT COMPARED with any model: ${reason}`;
 }
 
 /** A comparison's problems left out, by reason, as problem row ids (see {@link ComparisonReport.missing}). */
