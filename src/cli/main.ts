@@ -14,7 +14,7 @@ import { type Denominator, denominatorMark } from '../core/denominators';
 import { type PplReport, readPplSidecar } from '../core/ppl';
 import type { ReaderOptions } from '../core/readers';
 import type { PathSummary } from '../core/pathSummary';
-import { buildReportAsync, type ModelReport, noModelMatches, type Report } from '../core/report';
+import { buildReportAsync, type ModelReport, noModelMatches, notComparedReason, type Report } from '../core/report';
 import { datasetName, problemNamer, problemsInDatasets } from '../core/datasets';
 import { type RewardModelsReport, describeRewardDenominator, rewardDenominator } from '../core/rewardReport';
 import { compileStepPattern } from '../core/series';
@@ -410,7 +410,8 @@ export function reportTable(r: Report): string {
   // every model in no comparison, with the reason (trial 7 finding 5: they vanished without a word)
   if (r.notCompared.length) {
     out.push('', `not compared (${r.notCompared.length} of ${r.models.length} models are in no comparison):`);
-    for (const x of r.notCompared) out.push(`  ${safe(labelOf(x.model))}: ${safe(x.reason)}`);
+    for (const x of r.notCompared)
+      out.push(`  ${safe(labelOf(x.model))}: ${safe(notComparedReason({ ...x, base: x.base ?? undefined }, labelOf))}`);
   }
   if (r.strata.length) {
     out.push('', 'pass@k by difficulty level:');

@@ -175,6 +175,12 @@ export interface NotComparedEntry {
   model: string;
   /** Display id of the base it would be compared with; null when it has none. */
   base: string | null;
+  kind: NotComparedKind;
+  /** Problems with at least one graded sample: the model's and its base's (0 without a base). */
+  graded: { model: number; base: number };
+  /** Display ids of the models it is the base of (kind `baseOfNone`), none of them compared; else empty. */
+  against: string[];
+  /** The reason as text, models named by display id ({@link notComparedReason}). */
   reason: string;
 }
 
@@ -570,8 +576,15 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     comparisons.some((c) => c.base === b.displayId && c.model === m.displayId),
   );
   const gradedProblems = (id: number) => (byModel.get(id) ?? []).filter((r) => r.graded > 0).length;
-  const notCompared = notComparedModels(models, pairsToCompare, pathPairs, gradedProblems, (m) => m.displayId);
-  for (const x of notCompared) warnings.push(notComparedWarning(x.model.displayId, x.reason));
+  const notCompared = notComparedModels(models, pairsToCompare, pathPairs, gradedProblems).map((x) => ({
+    model: x.model.displayId,
+    base: x.base?.displayId ?? null,
+    kind: x.kind,
+    graded: x.graded,
+    against: x.against.map((a) => a.displayId),
+    reason: notComparedReason(x, (m) => m.displayId),
+  }));
+  for (const x of notCompared) warnings.push(notComparedWarning(x.model, x.reason));
 
   const strata: StratumReport[] = [];
   const noLevel: Report['noLevel'] = [];
@@ -624,11 +637,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     models: modelReports,
     perDataset,
     comparisons,
-    notCompared: notCompared.map((x) => ({
-      model: x.model.displayId,
-      base: x.base?.displayId ?? null,
-      reason: x.reason,
-    })),
+    notCompared,
     strata,
     noLevel,
     audit: options.audit ?? [],
@@ -711,70 +720,91 @@ export function maxMinN(pairs: readonly ProblemPair[]): number {
   return pairs.reduce((a, p) => Math.max(a, Math.min(p.base.n, p.model.n)), 0);
 }
 
+/** Why a model is in no comparison ({@link notComparedModels}). */
+export type NotComparedKind =
+  | 'modelUngraded'
+  | 'baseUngraded'
+  | 'noCommonProblem'
+  | 'seedSibling'
+  | 'baseOfNone'
+  | 'noBase';
+
+/** One model in no comparison, with names left to the caller ({@link notComparedReason}). */
+export interface NotComparedModel<M> {
+  model: M;
+  /** The base it would be compared with (`noBase`, `baseOfNone`: none). */
+  base: M | undefined;
+  kind: NotComparedKind;
+  /** Problems with at least one graded sample: the model's and its base's (0 without a base). */
+  graded: { model: number; base: number };
+  /** `baseOfNone`: the models it is the base of (none of them compared); else empty. */
+  against: M[];
+}
+
 /**
- * The models of `models` in no comparison, each with the base it would be compared with and why (trial 7
- * finding 5: a pair without a graded problem in common was dropped without a word). `pairs` are the
- * (base, model) pairs of {@link comparisonPairs}, `made` those that became comparisons, `graded(id)` a
- * model's problems with at least one graded sample, `name` how the reasons name models (display ids in the
- * CLI report, labels in the overview). Reasons, in this order: the model has no graded sample; its base has
- * none; the two have no graded problem in common; the model is a seed sibling of its run's base; it is
- * the base of models none of which could be compared; the folder has no base. Empty for a folder of
- * fewer than two models (nothing to compare). Order: that of `models`.
+ * The models of `models` in no comparison (neither compared nor the base of a comparison), each with the
+ * base it would be compared with and why (trial 7 finding 5: a pair without a graded problem in common was
+ * dropped without a word). `pairs` are the (base, model) pairs of {@link comparisonPairs}, `made` those that
+ * became comparisons, `graded(id)` a model's problems with at least one graded sample. Kinds, checked in
+ * this order: the model has no graded sample (`modelUngraded`); its base has none (`baseUngraded`); the
+ * two have no graded problem in common (`noCommonProblem`); the model is a seed sibling of a base
+ * (`seedSibling`); it is the base of models none of which could be compared (`baseOfNone`); no base
+ * (`noBase`). Empty for a folder of fewer than two models (nothing to compare). Order: that of `models`.
  */
 export function notComparedModels<M extends ModelRow>(
   models: readonly M[],
   pairs: readonly (readonly [M, M])[],
   made: readonly (readonly [M, M])[],
   graded: (modelId: number) => number,
-  name: (m: M) => string,
-): { model: M; base: M | undefined; reason: string }[] {
+): NotComparedModel<M>[] {
   if (models.length < 2) return [];
   const inComparison = new Set(made.flatMap(([b, m]) => [b.id, m.id]));
-  const out: { model: M; base: M | undefined; reason: string }[] = [];
+  const out: NotComparedModel<M>[] = [];
   for (const m of models) {
     if (inComparison.has(m.id)) continue;
     const own = pairs.find(([, x]) => x.id === m.id);
-    if (own) {
-      const b = own[0];
-      const gm = graded(m.id);
-      const gb = graded(b.id);
-      const reason =
-        gm === 0
-          ? `it has no graded sample (no verdict in its files), so there is nothing to compare with its base ${name(b)}`
-          : gb === 0
-            ? `its base ${name(b)} has no graded sample (no verdict in its files: ungraded), so pass@k cannot be compared; grade the base's samples, or choose another base with --base`
-            : `it has no graded problem in common with its base ${name(b)} (${plural(gm, 'graded problem')} of its own, ${plural(gb, 'graded problem')} of the base's, none the same: other datasets or problem ids?); choose another base with --base`;
-      out.push({ model: m, base: b, reason });
-      continue;
-    }
-    const sibling = pairs.map(([b]) => b).find((b) => areSeedSiblings(b, m));
-    if (sibling) {
-      out.push({
-        model: m,
-        base: sibling,
-        reason: `it is a seed sibling of its base ${name(sibling)} (the names differ only by a seed), and seeds of one model are never compared with each other`,
-      });
-      continue;
-    }
-    const against = pairs.filter(([b]) => b.id === m.id).map(([, x]) => name(x));
-    if (against.length) {
-      out.push({
-        model: m,
-        base: undefined,
-        reason: `it is the base of ${against.join(', ')}, none of which could be compared with it (see their lines)`,
-      });
-      continue;
-    }
-    out.push({
-      model: m,
-      base: undefined,
-      reason:
-        pairs.length === 0
-          ? "the folder has no base model (only seed siblings of one model, never each other's base); choose one with --base"
-          : 'no base model is set for it; choose one with --base',
-    });
+    const base = own?.[0] ?? pairs.map(([b]) => b).find((b) => areSeedSiblings(b, m));
+    const counts = { model: graded(m.id), base: base ? graded(base.id) : 0 };
+    const against = pairs.filter(([b]) => b.id === m.id).map(([, x]) => x);
+    const kind: NotComparedKind = own
+      ? counts.model === 0
+        ? 'modelUngraded'
+        : counts.base === 0
+          ? 'baseUngraded'
+          : 'noCommonProblem'
+      : base
+        ? 'seedSibling'
+        : against.length
+          ? 'baseOfNone'
+          : 'noBase';
+    out.push({ model: m, base, kind, graded: counts, against });
   }
   return out;
+}
+
+/**
+ * The reason of one {@link notComparedModels} entry as text, models named by `name` (display ids in the
+ * report's JSON and warnings, labels in the CLI table section and the overview).
+ */
+export function notComparedReason<M>(
+  x: Pick<NotComparedModel<M>, 'base' | 'kind' | 'graded' | 'against'>,
+  name: (m: M) => string,
+): string {
+  const b = x.base === undefined ? '' : name(x.base);
+  switch (x.kind) {
+    case 'modelUngraded':
+      return `it has no graded sample (no verdict in its files), so there is nothing to compare with its base ${b}`;
+    case 'baseUngraded':
+      return `its base ${b} has no graded sample (no verdict in its files: ungraded), so pass@k cannot be compared; grade the base's samples, or choose another base with --base`;
+    case 'noCommonProblem':
+      return `it has no graded problem in common with its base ${b} (${plural(x.graded.model, 'graded problem')} of its own, ${plural(x.graded.base, 'graded problem')} of the base's, none the same: other datasets or problem ids?); choose another base with --base`;
+    case 'seedSibling':
+      return `it is a seed sibling of the base ${b} (the names differ only by a seed), and seeds of one model are never compared with each other`;
+    case 'baseOfNone':
+      return `it is the base of ${x.against.map(name).join(', ')}, none of which could be compared with it (see their lines)`;
+    case 'noBase':
+      return "the folder has no base model (only seed siblings of one model, never each other's base); choose one with --base";
+  }
 }
 
 /** The warning for one model of {@link notComparedModels}: `name` (display id or label) and the reason. */

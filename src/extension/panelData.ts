@@ -62,6 +62,7 @@ import {
   comparisonWarning,
   maxMinN,
   notComparedModels,
+  notComparedReason,
   notComparedWarning,
 } from '../core/report';
 import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
@@ -815,9 +816,13 @@ export function overviewData(
     [...overviewPairs, ...ungradedPairs],
     made,
     (id) => byModel.get(id)?.length ?? 0,
-    (m) => m.label,
   ))
-    warnings.push(notComparedWarning(x.model.label, x.reason));
+    warnings.push(
+      notComparedWarning(
+        x.model.label,
+        notComparedReason(x, (m) => m.label),
+      ),
+    );
   return {
     models: models.filter((m) => byModel.has(m.id)).map((m) => modelInfo(m, roles)),
     baseModelId: roles.baseId ?? null,
