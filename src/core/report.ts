@@ -803,7 +803,7 @@ export function notComparedReason<M>(
     case 'baseOfNone':
       return `it is the base of ${x.against.map(name).join(', ')}, none of which could be compared with it (see their lines)`;
     case 'noBase':
-      return "the folder has no base model (only seed siblings of one model, never each other's base); choose one with --base";
+      return "no base model (the folder holds only seed siblings of one model, never each other's base, or none is chosen); choose one with --base";
   }
 }
 
