@@ -101,7 +101,7 @@ export const AUDIT_RULE_TEXT: Record<AuditRule, string> = {
     '*_questions = categories over the problems both models have graded samples for (a problem without samples is not a regression; unchanged_questions = unchanged + unsolved)',
   perQuestion: 'c_<alias>[qid] = correct samples of that problem (problems without indexed samples not compared)',
   qwenAcc:
-    'acc = 100 x accuracy of sample 0 of each problem, rounded to 0.1 (Qwen2.5-Math evaluate.py; a sample 0 without a verdict counts as incorrect)',
+    "acc = 100 x accuracy of sample 0 of each problem (a seed shard: its own file's first sample), rounded to 0.1 (Qwen2.5-Math evaluate.py; a sample 0 without a verdict counts as incorrect)",
 };
 
 /**

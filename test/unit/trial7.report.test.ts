@@ -182,11 +182,7 @@ describe('finding 6: "s" with three or more digits is a step, not a seed: no poo
         'Qwen2.5-7B.jsonl_results.jsonl': humanEval('TFFF TTFF'),
       }),
     );
-    assert.deepEqual(models(r).sort(), [
-      'Qwen2.5-7B 8/3',
-      'Qwen2.5-7B-GRPO_s1000 8/8',
-      'Qwen2.5-7B-GRPO_s500 8/0',
-    ]);
+    assert.deepEqual(models(r).sort(), ['Qwen2.5-7B 8/3', 'Qwen2.5-7B-GRPO_s1000 8/8', 'Qwen2.5-7B-GRPO_s500 8/0']);
     const w = r.warnings.filter((x) => x.includes('differ only by "s" and a number'));
     assert.equal(w.length, 1, r.warnings.join('\n'));
     assert.match(w[0], /^2 models differ only by "s" and a number \(.*; s500, s1000\): "s" with three or more digits/);
