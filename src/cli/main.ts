@@ -14,8 +14,8 @@ import { type Denominator, denominatorMark } from '../core/denominators';
 import { type PplReport, readPplSidecar } from '../core/ppl';
 import type { ReaderOptions } from '../core/readers';
 import type { PathSummary } from '../core/pathSummary';
-import { buildReportAsync, type ModelReport, noModelMatches, type Report } from '../core/report';
-import { datasetName, problemsInDatasets } from '../core/datasets';
+import { buildReportAsync, type ModelReport, noModelMatches, notComparedReason, type Report } from '../core/report';
+import { datasetName, problemNamer, problemsInDatasets } from '../core/datasets';
 import { type RewardModelsReport, describeRewardDenominator, rewardDenominator } from '../core/rewardReport';
 import { compileStepPattern } from '../core/series';
 import { type Trajectory, trajectoryFilter } from '../core/trajectories';
@@ -284,6 +284,8 @@ export function reportTable(r: Report): string {
     // no graded sample: "0 correct" would read as a failing model
     m.sampleAccuracy === null ? 'ungraded' : String(m.correct),
     ...ks.map((k) => {
+      // no graded sample: pass@k is not "k > n" but undefined at every k (trial 7 finding 13)
+      if (m.sampleAccuracy === null) return 'ungraded';
       const p = m.passAtK.find((x) => x.k === k);
       if (p) return `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]${denominatorMark(p)}`;
       // no point: k above the model's largest n, or between the points of its grid (1, 2, 4, ..., n)
@@ -316,7 +318,7 @@ export function reportTable(r: Report): string {
     out.push(
       `not computed: pass@k is computed at k = 1, 2, 4, 8, ... and each model's largest n (${gaps.map((m) => `${safe(m.label)}: n = ${maxK(m)}`).join('; ')}); other columns come from other models' n`,
     );
-  if (r.models.some((m) => ks.some((k) => k > maxK(m))))
+  if (r.models.some((m) => m.sampleAccuracy !== null && ks.some((k) => k > maxK(m))))
     out.push(
       "— (k > n): k is above the model's largest number of graded samples per problem; pass@k is not defined there",
     );
@@ -343,13 +345,15 @@ export function reportTable(r: Report): string {
       );
     }
   }
+  // comparison tables name models by their labels, as the model table does (trial 7 finding 13)
+  const labelOf = (id: string) => r.models.find((m) => m.id === id)?.label ?? id;
   if (r.comparisons.length) {
     const bases = [...new Set(r.comparisons.map((c) => c.base))];
     out.push(
       '',
       bases.length > 1
         ? "base models: each run's own (guessed per run; --base compares every model with one model)"
-        : `base model: ${safe(r.base ?? '—')} (${r.baseSource === 'guess' ? 'guessed; change with --base' : 'chosen'})`,
+        : `base model: ${safe(r.base === null ? '—' : labelOf(r.base))} (${r.baseSource === 'guess' ? 'guessed; change with --base' : 'chosen'})`,
     );
     const perRun = bases.length > 1;
     const ch = [
@@ -371,8 +375,8 @@ export function reportTable(r: Report): string {
       table([
         ch,
         ...r.comparisons.map((c) => [
-          ...(perRun ? [safe(c.base)] : []),
-          safe(c.model) + (c.differentGraders ? ' [GRADED DIFFERENTLY]' : ''),
+          ...(perRun ? [safe(labelOf(c.base))] : []),
+          safe(labelOf(c.model)) + (c.differentGraders ? ' [GRADED DIFFERENTLY]' : ''),
           c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems),
           String(c.coverage.baseOnly),
           String(c.coverage.modelOnly),
@@ -398,23 +402,29 @@ export function reportTable(r: Report): string {
       for (const c of noisy) {
         const w = c.categoriesWithinNoise;
         out.push(
-          `  ${safe(c.model)}: sharpening ${w.sharpening} of ${c.categories.sharpening}, expansion ${w.expansion} of ${c.categories.expansion}, regression ${w.regression} of ${c.categories.regression}`,
+          `  ${safe(labelOf(c.model))}: sharpening ${w.sharpening} of ${c.categories.sharpening}, expansion ${w.expansion} of ${c.categories.expansion}, regression ${w.regression} of ${c.categories.regression}`,
         );
       }
     }
+  }
+  // every model in no comparison, with the reason (trial 7 finding 5: they vanished without a word)
+  if (r.notCompared.length) {
+    out.push('', `not compared (${r.notCompared.length} of ${r.models.length} models are in no comparison):`);
+    for (const x of r.notCompared)
+      out.push(`  ${safe(labelOf(x.model))}: ${safe(notComparedReason({ ...x, base: x.base ?? undefined }, labelOf))}`);
   }
   if (r.strata.length) {
     out.push('', 'pass@k by difficulty level:');
     for (const s of r.strata) {
       out.push(
-        `  ${safe(s.model)} level ${safe(s.level)} (${s.problems} problems): ${s.passAtK.map((p) => `@${p.k} ${pct(p.value)}${denominatorMark(p)}`).join('  ')}`,
+        `  ${safe(labelOf(s.model))} level ${safe(s.level)} (${s.problems} problems): ${s.passAtK.map((p) => `@${p.k} ${pct(p.value)}${denominatorMark(p)}`).join('  ')}`,
       );
     }
     for (const x of r.noLevel)
       out.push(
         x.problems === x.total
-          ? `  ${safe(x.model)}: none of its ${x.total} problems has a level`
-          : `  ${safe(x.model)}: ${x.problems} of its ${x.total} problems without a level (${x.named.map((n) => JSON.stringify(safe(n))).join(', ')}${x.problems > x.named.length ? ', …' : ''}) are in no level's figures`,
+          ? `  ${safe(labelOf(x.model))}: none of its ${x.total} problems has a level`
+          : `  ${safe(labelOf(x.model))}: ${x.problems} of its ${x.total} problems without a level (${x.named.map((n) => JSON.stringify(safe(n))).join(', ')}${x.problems > x.named.length ? ', …' : ''}) are in no level's figures`,
       );
   }
   if (r.audit.length) {
@@ -544,7 +554,8 @@ function graderAuditLines(r: Report): string[] {
     `grader audit: ${g.inconsistent.length} groups of equivalent answers graded both correct and incorrect, in ${g.problemsInconsistent} of ${g.problemsChecked} problems (${g.samplesInconsistent} of ${g.samplesChecked} graded samples; ${skipped}):`,
   ];
   const rows = g.inconsistent.map((x) => [
-    safe(x.dataset ? `${x.dataset}/${x.problemId}` : x.problemId),
+    // the problem named as in every warning (problemNamer: `gsm8k · 2`; trial 7 finding 12)
+    safe(x.problem),
     ans(x.answer),
     String(x.correct),
     String(x.incorrect),
@@ -599,7 +610,7 @@ function regradeLines(rg: NonNullable<Report['regrade']>): string[] {
     out.push(`  ${safe(m.label)}, examples:`);
     for (const e of m.examples)
       out.push(
-        `    ${safe(e.dataset ? `${e.dataset}/${e.problemId}` : e.problemId)} sample ${e.sampleIndex}: answer ${ans(e.answer)} reference ${ans(e.reference)}: folder ${e.folder ? 'correct' : 'incorrect'}, tool ${e.tool ? 'correct' : 'incorrect'} (${safe(e.file)}:${e.line})`,
+        `    ${safe(e.problem)} sample ${e.sampleIndex}: answer ${ans(e.answer)} reference ${ans(e.reference)}: folder ${e.folder ? 'correct' : 'incorrect'}, tool ${e.tool ? 'correct' : 'incorrect'} (${safe(e.file)}:${e.line})`,
       );
   }
   return out;
@@ -973,6 +984,8 @@ const THRESHOLD_HELP =
 export interface SearchMatch {
   problemId: string;
   dataset: string;
+  /** The problem's name as every message gives it (datasets.ts `problemNamer`: `gsm8k · 2` when ids repeat across datasets). */
+  problem: string;
   /** The model's display id (`run:name@revision`). */
   model: string;
   sampleIndex: number;
@@ -1039,11 +1052,13 @@ export async function searchIndex(
   } else {
     for (const s of found.samples) shown.push({ sample: s, text: (await readSampleText(index, s.id)) ?? '' });
   }
+  const name = problemNamer(index);
   const matches: SearchMatch[] = shown.map(({ sample: s, text }) => {
     const p = index.problem(s.problemId);
     return {
       problemId: p?.problemId ?? '',
       dataset: p?.dataset ?? '',
+      problem: p ? name(s.problemId) : '',
       model: byId.get(s.modelId)?.displayId ?? '',
       sampleIndex: s.sampleIndex,
       correct: s.correct,
@@ -1297,9 +1312,9 @@ export function program(): Command {
           }
           const verdict = (c: boolean | null) => (c === null ? 'ungraded' : c ? 'correct' : 'incorrect');
           for (const m of result.matches) {
-            const where = `${m.dataset ? `${m.dataset}/` : ''}${m.problemId}`;
+            // the problem named as in every warning (trial 7 finding 12)
             process.stdout.write(
-              `${safe(where)}  ${safe(m.model)}  #${m.sampleIndex}  ${verdict(m.correct)}${m.asTyped ? '' : '  (words apart)'}\n    ${safe(m.snippet)}\n`,
+              `${safe(m.problem)}  ${safe(m.model)}  #${m.sampleIndex}  ${verdict(m.correct)}${m.asTyped ? '' : '  (words apart)'}\n    ${safe(m.snippet)}\n`,
             );
           }
           const plural = (n: number) => (n === 1 ? '' : 's');

@@ -36,7 +36,8 @@ const TOLERANCE = 1e-6;
  * - `per_question.csv` with `qid` and `c_<alias>` columns: per-problem correct counts (rows of problems
  *   the model has no indexed samples for, e.g. a malformed line, are not compared).
  * - `<stem>_*metrics.json` beside `<stem>.jsonl` (Qwen2.5-Math evaluation): `acc` = 100 x the mean
- *   over problems of the first sample's correctness, rounded to 0.1 (their `evaluate.py`), so the
+ *   over problems of the first sample's correctness (the file's own first sample of each problem: a seed
+ *   shard's samples are numbered after those of the shard read before it), rounded to 0.1 (their `evaluate.py`), so the
  *   tolerance there is 0.05.
  * Files that cannot be read or parsed are skipped (they are not results files).
  */
@@ -100,7 +101,7 @@ export const AUDIT_RULE_TEXT: Record<AuditRule, string> = {
     '*_questions = categories over the problems both models have graded samples for (a problem without samples is not a regression; unchanged_questions = unchanged + unsolved)',
   perQuestion: 'c_<alias>[qid] = correct samples of that problem (problems without indexed samples not compared)',
   qwenAcc:
-    'acc = 100 x accuracy of sample 0 of each problem, rounded to 0.1 (Qwen2.5-Math evaluate.py; a sample 0 without a verdict counts as incorrect)',
+    "acc = 100 x accuracy of sample 0 of each problem (a seed shard: its own file's first sample), rounded to 0.1 (Qwen2.5-Math evaluate.py; a sample 0 without a verdict counts as incorrect)",
 };
 
 /**
@@ -236,8 +237,14 @@ function auditQwenMetrics(index: TraceIndex, root: string, rel: string, run: str
     .all(`${(run ? `${run}/` : '').replace(/[\\%_]/g, (c) => `\\${c}`)}%.jsonl`) as { id: number; path: string }[];
   const match = file.find((f) => stem.startsWith(posix.basename(f.path).replace(/\.jsonl$/, '')));
   if (!match) return;
+  // each problem's first sample *of this file*: a seed shard merged after another file has its samples
+  // numbered after those (4..7, not 0..3), so `sample_index = 0` found none of them (trial 7 finding 7)
   const firsts = index.db
-    .prepare('SELECT correct FROM samples WHERE file_id = ? AND sample_index = 0')
+    .prepare(
+      `SELECT s.correct FROM samples s
+       WHERE s.file_id = ? AND s.sample_index =
+         (SELECT MIN(t.sample_index) FROM samples t WHERE t.file_id = s.file_id AND t.problem_id = s.problem_id)`,
+    )
     .pluck()
     .all(match.id) as (number | null)[];
   if (firsts.length === 0) return;

@@ -13,7 +13,7 @@
  *   verdict (the opt-in grading of `report --tool-grading`).
  */
 import { answerKey, sameAnswer } from './answers/equivalence';
-import { problemIdsRepeat, problemLabel } from './datasets';
+import { problemIdsRepeat, problemLabel, problemNamer } from './datasets';
 import type { TraceIndex } from './index/traceIndex';
 import type { Diagnostic } from './model';
 
@@ -44,6 +44,8 @@ export interface GraderInconsistency {
   problemRowId: number;
   dataset: string;
   problemId: string;
+  /** The problem's name as every message gives it (`datasets.ts` `problemNamer`: `gsm8k · 2` when ids repeat across datasets, else `2`). */
+  problem: string;
   reference: string | null;
   /** Canonical key of the group's value. */
   key: string;
@@ -141,6 +143,7 @@ export function graderAudit(index: TraceIndex, opts: GraderAuditOptions = {}): G
     for (const [key, t] of groups) if (t.correct > 0 && t.incorrect > 0) bad.push({ problem: p, key });
   }
   const problems = problemOrder(index);
+  const name = problemNamer(index);
   const models = new Map(index.models().map((m) => [m.id, m.displayId]));
   const sampleQuery = index.db.prepare(
     `SELECT s.model_id AS m, s.sample_index AS i, s.extracted_answer AS a, s.correct AS c, f.path AS file, s.line
@@ -191,6 +194,7 @@ export function graderAudit(index: TraceIndex, opts: GraderAuditOptions = {}): G
         problemRowId: p,
         dataset: info?.dataset ?? '',
         problemId: info?.problemId ?? String(p),
+        problem: name(p),
         reference: info?.reference ?? null,
         key,
         answer: sorted[0].answer,
@@ -259,6 +263,8 @@ export function graderAuditDiagnostics(audit: GraderAudit, withDataset = false):
 export interface RegradeExample {
   dataset: string;
   problemId: string;
+  /** The problem's name as every message gives it (`datasets.ts` `problemNamer`). */
+  problem: string;
   sampleIndex: number;
   answer: string;
   reference: string;
@@ -311,6 +317,7 @@ export const REGRADE_RULE =
 export function regrade(index: TraceIndex, opts: RegradeOptions = {}): Regrade {
   const maxExamples = opts.examples ?? 10;
   const problems = problemOrder(index);
+  const name = problemNamer(index);
   const query = index.db.prepare(
     `SELECT s.problem_id AS p, s.sample_index AS i, s.extracted_answer AS a, s.correct AS c, f.path AS file, s.line
        FROM samples s JOIN files f ON f.id = s.file_id WHERE s.model_id = ?`,
@@ -356,6 +363,7 @@ export function regrade(index: TraceIndex, opts: RegradeOptions = {}): Regrade {
             order: info?.order ?? 0,
             dataset: info?.dataset ?? '',
             problemId: info?.problemId ?? String(s.p),
+            problem: name(s.p),
             sampleIndex: s.i,
             answer: s.a ?? '',
             reference: info?.reference ?? '',

@@ -33,7 +33,7 @@ import {
   nameProblems,
   problemSet,
 } from './denominators';
-import { seedSiblingMessage, seedSiblings } from './seeds';
+import { areSeedSiblings, seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from './seeds';
 import { baseGuessNote, comparisonPairs, guessBaseModel, pickModel } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, type PathSummary, pathSummary } from './pathSummary';
@@ -169,6 +169,21 @@ export interface DatasetModelReport {
   passAtK: PassAtKPoint[];
 }
 
+/** A model in no comparison and why ({@link Report.notCompared}, {@link notComparedModels}). */
+export interface NotComparedEntry {
+  /** Display id of the model. */
+  model: string;
+  /** Display id of the base it would be compared with; null when it has none. */
+  base: string | null;
+  kind: NotComparedKind;
+  /** Problems with at least one graded sample: the model's and its base's (0 without a base). */
+  graded: { model: number; base: number };
+  /** Display ids of the models it is the base of (kind `baseOfNone`), none of them compared; else empty. */
+  against: string[];
+  /** The reason as text, models named by display id ({@link notComparedReason}). */
+  reason: string;
+}
+
 export interface StratumReport {
   model: string;
   level: string;
@@ -193,6 +208,13 @@ export interface Report {
   /** With more than one dataset: per model and dataset, its figures over that dataset's problems; else empty. */
   perDataset: DatasetModelReport[];
   comparisons: ComparisonReport[];
+  /**
+   * Every model of a folder with two or more models that is in no comparison (neither compared nor the
+   * base of a comparison), with its would-be base (display id, null when it has none) and why (trial 7
+   * finding 5): no graded problem in common with its base, a base or model without a graded sample, a seed
+   * sibling of its base, no base at all. The warnings say the same.
+   */
+  notCompared: NotComparedEntry[];
   strata: StratumReport[];
   /**
    * Per model whose folder has levels: its problems without a level, which are in no level's figures
@@ -458,6 +480,14 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   const pairsToCompare = comparisonPairs(models, base, baseSource === 'option');
   // models that differ only by a seed-like part of their names: seed shards read as models (trial 6 finding 2)
   for (const g of seedSiblings(models)) warnings.push(seedSiblingMessage(g.map((m) => m.displayId)));
+  // `_s500` and `_s1000`: steps or seeds? kept apart and named (trial 7 finding 6)
+  for (const g of shortStepGroups(models))
+    warnings.push(
+      shortStepMessage(
+        g.models.map((m) => m.displayId),
+        g.numbers,
+      ),
+    );
   if (baseSource === 'guess')
     for (const b of new Set(pairsToCompare.map(([x]) => x))) {
       const against = pairsToCompare.filter(([x]) => x.id === b.id).map(([, m]) => m.displayId);
@@ -479,6 +509,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
           model: { n: r.graded, c: r.c },
         });
     }
+    // no graded problem in common: named with its reason below (notComparedModels; trial 7 finding 5)
     if (pairs.length === 0) continue;
     const { left, cset, extra, whole } = comparisonDenominator(modelRows, byModel.get(b.id) ?? [], pairs.length);
     if (whole.missing > 0)
@@ -544,6 +575,16 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   const pathPairs = pairsToCompare.filter(([b, m]) =>
     comparisons.some((c) => c.base === b.displayId && c.model === m.displayId),
   );
+  const gradedProblems = (id: number) => (byModel.get(id) ?? []).filter((r) => r.graded > 0).length;
+  const notCompared = notComparedModels(models, pairsToCompare, pathPairs, gradedProblems).map((x) => ({
+    model: x.model.displayId,
+    base: x.base?.displayId ?? null,
+    kind: x.kind,
+    graded: x.graded,
+    against: x.against.map((a) => a.displayId),
+    reason: notComparedReason(x, (m) => m.displayId),
+  }));
+  for (const x of notCompared) warnings.push(notComparedWarning(x.model, x.reason));
 
   const strata: StratumReport[] = [];
   const noLevel: Report['noLevel'] = [];
@@ -596,6 +637,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     models: modelReports,
     perDataset,
     comparisons,
+    notCompared,
     strata,
     noLevel,
     audit: options.audit ?? [],
@@ -676,6 +718,98 @@ function atLimit(pairs: readonly ProblemPair[], k: number): number {
 /** The largest min(base n, model n) over compared problems (how far k would go with a shrinking problem set). */
 export function maxMinN(pairs: readonly ProblemPair[]): number {
   return pairs.reduce((a, p) => Math.max(a, Math.min(p.base.n, p.model.n)), 0);
+}
+
+/** Why a model is in no comparison ({@link notComparedModels}). */
+export type NotComparedKind =
+  | 'modelUngraded'
+  | 'baseUngraded'
+  | 'noCommonProblem'
+  | 'seedSibling'
+  | 'baseOfNone'
+  | 'noBase';
+
+/** One model in no comparison, with names left to the caller ({@link notComparedReason}). */
+export interface NotComparedModel<M> {
+  model: M;
+  /** The base it would be compared with (`noBase`, `baseOfNone`: none). */
+  base: M | undefined;
+  kind: NotComparedKind;
+  /** Problems with at least one graded sample: the model's and its base's (0 without a base). */
+  graded: { model: number; base: number };
+  /** `baseOfNone`: the models it is the base of (none of them compared); else empty. */
+  against: M[];
+}
+
+/**
+ * The models of `models` in no comparison (neither compared nor the base of a comparison), each with the
+ * base it would be compared with and why (trial 7 finding 5: a pair without a graded problem in common was
+ * dropped without a word). `pairs` are the (base, model) pairs of {@link comparisonPairs}, `made` those that
+ * became comparisons, `graded(id)` a model's problems with at least one graded sample. Kinds, checked in
+ * this order: the model has no graded sample (`modelUngraded`); its base has none (`baseUngraded`); the
+ * two have no graded problem in common (`noCommonProblem`); the model is a seed sibling of a base
+ * (`seedSibling`); it is the base of models none of which could be compared (`baseOfNone`); no base
+ * (`noBase`). Empty for a folder of fewer than two models (nothing to compare). Order: that of `models`.
+ */
+export function notComparedModels<M extends ModelRow>(
+  models: readonly M[],
+  pairs: readonly (readonly [M, M])[],
+  made: readonly (readonly [M, M])[],
+  graded: (modelId: number) => number,
+): NotComparedModel<M>[] {
+  if (models.length < 2) return [];
+  const inComparison = new Set(made.flatMap(([b, m]) => [b.id, m.id]));
+  const out: NotComparedModel<M>[] = [];
+  for (const m of models) {
+    if (inComparison.has(m.id)) continue;
+    const own = pairs.find(([, x]) => x.id === m.id);
+    const base = own?.[0] ?? pairs.map(([b]) => b).find((b) => areSeedSiblings(b, m));
+    const counts = { model: graded(m.id), base: base ? graded(base.id) : 0 };
+    const against = pairs.filter(([b]) => b.id === m.id).map(([, x]) => x);
+    const kind: NotComparedKind = own
+      ? counts.model === 0
+        ? 'modelUngraded'
+        : counts.base === 0
+          ? 'baseUngraded'
+          : 'noCommonProblem'
+      : base
+        ? 'seedSibling'
+        : against.length
+          ? 'baseOfNone'
+          : 'noBase';
+    out.push({ model: m, base, kind, graded: counts, against });
+  }
+  return out;
+}
+
+/**
+ * The reason of one {@link notComparedModels} entry as text, models named by `name` (display ids in the
+ * report's JSON and warnings, labels in the CLI table section and the overview).
+ */
+export function notComparedReason<M>(
+  x: Pick<NotComparedModel<M>, 'base' | 'kind' | 'graded' | 'against'>,
+  name: (m: M) => string,
+): string {
+  const b = x.base === undefined ? '' : name(x.base);
+  switch (x.kind) {
+    case 'modelUngraded':
+      return `it has no graded sample (no verdict in its files), so there is nothing to compare with its base ${b}`;
+    case 'baseUngraded':
+      return `its base ${b} has no graded sample (no verdict in its files: ungraded), so pass@k cannot be compared; grade the base's samples, or choose another base with --base`;
+    case 'noCommonProblem':
+      return `it has no graded problem in common with its base ${b} (${plural(x.graded.model, 'graded problem')} of its own, ${plural(x.graded.base, 'graded problem')} of the base's, none the same: other datasets or problem ids?); choose another base with --base`;
+    case 'seedSibling':
+      return `it is a seed sibling of the base ${b} (the names differ only by a seed), and seeds of one model are never compared with each other`;
+    case 'baseOfNone':
+      return `it is the base of ${x.against.map(name).join(', ')}, none of which could be compared with it (see their lines)`;
+    case 'noBase':
+      return "no base model (the folder holds only seed siblings of one model, never each other's base, or none is chosen); choose one with --base";
+  }
+}
+
+/** The warning for one model of {@link notComparedModels}: `name` (display id or label) and the reason. */
+export function notComparedWarning(name: string, reason: string): string {
+  return `${name}: NOT COMPARED with any model: ${reason}`;
 }
 
 /** A comparison's problems left out, by reason, as problem row ids (see {@link ComparisonReport.missing}). */

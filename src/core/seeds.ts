@@ -7,11 +7,17 @@ import type { ModelIdentity } from './index/labels';
 
 /**
  * A seed token in a name (case-insensitive): `seed` with an optional `-`/`_` and a number (`seed0`,
- * `seed_1`, `SEED2`), or `s` and a number (`s0`, `s1`), as a whole word: at the start or after `-`, `_`
- * or `.`, and ending the name or followed by one of those (`samples-s0`, `samples_seed1`, `samples.seed0`,
- * `seed0`, `seed0_results`). A size (`7b`, `350M`), a run number (`run1`) or a step (`step-100`) is no seed.
+ * `seed_1`, `SEED2`, `seed1234`), or `s` and a number of one or two digits (`s0`, `s1`, `s42`), as a whole
+ * word: at the start or after `-`, `_` or `.`, and ending the name or followed by one of those
+ * (`samples-s0`, `samples_seed1`, `samples.seed0`, `seed0`, `seed0_results`). A size (`7b`, `350M`), a run
+ * number (`run1`) or a step (`step-100`) is no seed, and neither is `s` with three or more digits
+ * (`_s500`, `_s1000`: a training step written short; trial 7 finding 6): such files stay separate models,
+ * and {@link shortStepGroups} names them in a warning.
  */
-const SEED_TOKEN = /(?:^|[-_.])(?:seed[-_]?\d+|s\d+)(?=[-_.]|$)/gi;
+const SEED_TOKEN = /(?:^|[-_.])(?:seed[-_]?\d+|s\d{1,2})(?=[-_.]|$)/gi;
+
+/** `s` and a number of any length as a whole word ({@link SEED_TOKEN}'s short form without the digit limit). */
+const S_NUMBER = /(?:^|[-_.])s(\d+)(?=[-_.]|$)/gi;
 
 /** A name without its seed tokens ({@link SEED_TOKEN}): `samples_seed1` -> `samples`, `seed0` -> ``, `x-s0_t1` -> `x_t1`. */
 export function stripSeedTokens(name: string): string {
@@ -89,4 +95,49 @@ export function seedSiblingDiagnostics<M extends ModelIdentity & { id: number; d
       out.push({ file, line: 0, severity: 'warning', message: seedSiblingMessage(g.map((m) => m.displayId)) });
   }
   return out;
+}
+
+/**
+ * Groups of two or more models whose identities (run folders, name, revision; lower case) are equal once
+ * every `s<number>` word of any length is taken out, and at least one of which holds `s` with three or
+ * more digits (`GRPO_s500`, `GRPO_s1000`; `GRPO_s50` beside `GRPO_s100`, where `s50` was read as a seed
+ * and the model is `GRPO`): training steps written short, or seeds; ambiguous, so they are kept as
+ * separate models ({@link SEED_TOKEN} takes only one or two digits as a seed) and the report warns
+ * ({@link shortStepMessage}; trial 7 finding 6). Each group lists the models in the order of `models`,
+ * with the numbers found in their names (ascending).
+ */
+export function shortStepGroups<M extends ModelIdentity>(models: readonly M[]): { models: M[]; numbers: number[] }[] {
+  const groups = new Map<string, { models: M[]; numbers: Set<number>; long: boolean }>();
+  for (const m of models) {
+    const parts = [m.run, m.name, m.revision ?? ''];
+    const numbers: number[] = [];
+    let long = false;
+    for (const p of parts)
+      for (const x of p.matchAll(S_NUMBER)) {
+        numbers.push(Number(x[1]));
+        // three or more digits written (`s0500` too)
+        if (x[1].length >= 3) long = true;
+      }
+    const key = parts
+      .map((p) =>
+        p
+          .split('/')
+          .map((seg) => seg.replace(S_NUMBER, '').toLowerCase())
+          .join('/'),
+      )
+      .join('\x1f');
+    const g = groups.get(key) ?? { models: [], numbers: new Set<number>(), long: false };
+    g.models.push(m);
+    for (const n of numbers) g.numbers.add(n);
+    if (long) g.long = true;
+    groups.set(key, g);
+  }
+  return [...groups.values()]
+    .filter((g) => g.models.length >= 2 && g.long)
+    .map((g) => ({ models: g.models, numbers: [...g.numbers].sort((a, b) => a - b) }));
+}
+
+/** The warning for one group of {@link shortStepGroups}: names the models (display ids or labels) and the numbers. */
+export function shortStepMessage(names: readonly string[], numbers: readonly number[]): string {
+  return `${names.length} models differ only by "s" and a number (${names.join(', ')}; s${numbers.join(', s')}): "s" with three or more digits reads as a training step written short, not a seed (one or two digits, as in _s0 and _s1, read as a seed and taken out of the name), so they are kept as separate models and not pooled; if they are seeds of one model, name them seed<N> (seed0, seed1); if they are checkpoints, step_<N> lets the training section read the steps`;
 }

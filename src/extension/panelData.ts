@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import { baseGuessNote, comparisonPairs } from '../core/index/labels';
-import { seedSiblingMessage, seedSiblings } from '../core/seeds';
+import { seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from '../core/seeds';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummary } from '../core/pathSummary';
 import { graderDifference, graderWarning, partialWarning, REPORT_REPLICATES, unreadableWarning } from '../core/report';
 import { diagnosticPlace } from '../core/model';
@@ -57,7 +57,14 @@ import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } fr
 import { preview } from '../core/text';
 import { type DatasetCount, datasetCounts, describeDatasets, problemNamer, problemsInDatasets } from '../core/datasets';
 import { denominator, describeDenominator, nameProblems, problemSet } from '../core/denominators';
-import { comparisonDenominator, comparisonWarning, maxMinN } from '../core/report';
+import {
+  comparisonDenominator,
+  comparisonWarning,
+  maxMinN,
+  notComparedModels,
+  notComparedReason,
+  notComparedWarning,
+} from '../core/report';
 import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
 import { clusterOrder, computeTrajectories, type TrajectoryDetail, trajectoryFilter } from '../core/trajectories';
 import {
@@ -750,6 +757,13 @@ export function overviewData(
   // as the CLI report: seed siblings named (trial 6 finding 2), a guessed base that is itself a checkpoint or
   // an RL model named with the models compared with it (trial 6 finding 10)
   for (const g of seedSiblings(models)) warnings.push(seedSiblingMessage(g.map((m) => m.label)));
+  for (const g of shortStepGroups(models))
+    warnings.push(
+      shortStepMessage(
+        g.models.map((m) => m.label),
+        g.numbers,
+      ),
+    );
   if (!roles.baseIsChoice)
     for (const b of new Set(overviewPairs.map(([x]) => x))) {
       const note = baseGuessNote(
@@ -793,6 +807,22 @@ export function overviewData(
       differentGraders,
     });
   }
+  // every model in no comparison, named with the reason, as in the CLI report (trial 7 finding 5); models
+  // without a graded sample are in no overview pair: their pairs come from the report's rule over all models
+  const made = overviewPairs.filter(([b, m]) => cov.some((c) => c.baseModelId === b.id && c.modelId === m.id));
+  const ungradedPairs = comparisonPairs(models, base, !!roles.baseIsChoice).filter(([, m]) => !byModel.has(m.id));
+  for (const x of notComparedModels(
+    models,
+    [...overviewPairs, ...ungradedPairs],
+    made,
+    (id) => byModel.get(id)?.length ?? 0,
+  ))
+    warnings.push(
+      notComparedWarning(
+        x.model.label,
+        notComparedReason(x, (m) => m.label),
+      ),
+    );
   return {
     models: models.filter((m) => byModel.has(m.id)).map((m) => modelInfo(m, roles)),
     baseModelId: roles.baseId ?? null,

@@ -217,6 +217,7 @@ describe('search in every script (real SQLite FTS5)', () => {
     assert.deepEqual(Object.keys(out.matches[0]), [
       'problemId',
       'dataset',
+      'problem',
       'model',
       'sampleIndex',
       'correct',

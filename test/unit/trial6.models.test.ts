@@ -127,7 +127,8 @@ describe('finding 1: a generic file stem names the model after its folder', () =
     const tmp = tempDir('ti-t6-cli-');
     const table = runCli(['report', dir, '--db', join(tmp, 'i.db'), '-q', '--replicates', '100'], tmp).stdout;
     assert.match(table, /^base \[base\]/m);
-    assert.match(table, /^base model: base:base \(guessed; change with --base\)$/m);
+    // the comparison section names models by label, as the model table does (trial 7 finding 13)
+    assert.match(table, /^base model: base \(guessed; change with --base\)$/m);
   });
 
   test('a name that is not generic keeps its file name; a generic file at the root keeps its stem', () => {
@@ -225,6 +226,14 @@ describe("finding 2: seeds of one model are one model, or seed siblings that are
     assert.equal(r.base, null);
     assert.equal(r.baseSource, 'none');
     assert.deepEqual(pairs(r), []);
+    // each is named as not compared, for want of a base (trial 7 finding 5)
+    assert.deepEqual(
+      r.notCompared.map((x) => [x.model, x.kind]),
+      [
+        ['seed0:seed0', 'noBase'],
+        ['seed1:seed1', 'noBase'],
+      ],
+    );
     assert.deepEqual(seedWarnings(r), [
       '2 models differ only by a seed-like part of their names (seed0:seed0, seed1:seed1): seed siblings, probably seeds of one model, yet read and reported as different models; none is guessed as the base of another; to merge them give them one model name (a file name without the seed in one folder, fields.model in a mapping), or rename them if they are different models',
     ]);
@@ -239,7 +248,7 @@ describe("finding 2: seeds of one model are one model, or seed siblings that are
     );
     assert.deepEqual(
       overviewData(seeds, {}, 100)
-        .warnings.filter((w) => /seed siblings/.test(w))
+        .warnings.filter((w) => /differ only by a seed-like part/.test(w))
         .map((w) => /\(([^)]*)\)/.exec(w)?.[1]),
       ['seed0, seed1'],
     );

@@ -630,7 +630,8 @@ function shortScoreLists(
 /**
  * Whether two result files are seed shards of one run: in the same folder, with names equal once a seed
  * or run number is taken out (`test_qwen.jsonl`, `test_qwen_seed1.jsonl`, `test_qwen-seed1.jsonl`,
- * `test_qwen.seed1.jsonl`, `test_qwen_seed_1.jsonl`, `test_qwen_s1.jsonl`, `test_qwen_run1.jsonl`;
+ * `test_qwen.seed1.jsonl`, `test_qwen_seed_1.jsonl`, `test_qwen_s1.jsonl` (`s` with one or two digits: `test_qwen_s500.jsonl` is a
+ * step, no shard), `test_qwen_run1.jsonl`;
  * `..._seed0_t1.0_s0_e-1.jsonl` and `..._seed1_t1.0_s0_e-1.jsonl`; `seed0_results.jsonl` and `seed1_results.jsonl`).
  * Paths are relative, `/`-separated.
  * Files that differ otherwise (`test_qwen.jsonl`, `test_qwen_v2.jsonl`) are not shards: a problem in both
@@ -641,9 +642,10 @@ export function isSeedShard(a: string, b: string): boolean {
   const stem = (p: string) =>
     posix
       .basename(p)
-      .replace(/[-_.](?:seed|run|s)[-_]?\d+(?=[-_.]|$)/gi, '')
+      // `s` with three or more digits is a step, not a seed (`_s500`, `_s1000`; trial 7 finding 6)
+      .replace(/[-_.](?:(?:seed|run)[-_]?\d+|s[-_]?\d{1,2})(?=[-_.]|$)/gi, '')
       // a stem that begins with its seed (`seed0_results.jsonl`, `s1.jsonl`; trial 6 finding 2)
-      .replace(/^(?:seed[-_]?|s)\d+(?=[-_.]|$)/i, '')
+      .replace(/^(?:seed[-_]?\d+|s\d{1,2})(?=[-_.]|$)/i, '')
       .toLowerCase();
   return stem(a) === stem(b);
 }
