@@ -13,7 +13,7 @@ import {
   readFile,
 } from '../readers';
 import { mappingFileDiagnostics, unmatchedMappingGlobs } from '../readers/mapping';
-import { fileStep } from '../readers/util';
+import { DATE_TIME_TOKEN, fileStep } from '../readers/util';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { searchText } from '../search';
 import { codePoints, contentHash, plural } from '../text';
@@ -631,7 +631,8 @@ function shortScoreLists(
  * Whether two result files are seed shards of one run: in the same folder, with names equal once a seed
  * or run number is taken out (`test_qwen.jsonl`, `test_qwen_seed1.jsonl`, `test_qwen-seed1.jsonl`,
  * `test_qwen.seed1.jsonl`, `test_qwen_seed_1.jsonl`, `test_qwen_s1.jsonl`, `test_qwen_run1.jsonl`;
- * `..._seed0_t1.0_s0_e-1.jsonl` and `..._seed1_t1.0_s0_e-1.jsonl`; `seed0_results.jsonl` and `seed1_results.jsonl`).
+ * `..._seed0_t1.0_s0_e-1.jsonl` and `..._seed1_t1.0_s0_e-1.jsonl`; `seed0_results.jsonl` and `seed1_results.jsonl`;
+ * `samples_seed0_2025-01-01.jsonl` and `samples_seed1_2025-01-02.jsonl`: dates and times are taken out too).
  * Paths are relative, `/`-separated.
  * Files that differ otherwise (`test_qwen.jsonl`, `test_qwen_v2.jsonl`) are not shards: a problem in both
  * is a duplicate, skipped.
@@ -641,6 +642,8 @@ export function isSeedShard(a: string, b: string): boolean {
   const stem = (p: string) =>
     posix
       .basename(p)
+      // a date or time (`samples_seed0_2025-01-01.jsonl`: trial 7 finding 4)
+      .replace(DATE_TIME_TOKEN, '')
       .replace(/[-_.](?:seed|run|s)[-_]?\d+(?=[-_.]|$)/gi, '')
       // a stem that begins with its seed (`seed0_results.jsonl`, `s1.jsonl`; trial 6 finding 2)
       .replace(/^(?:seed[-_]?|s)\d+(?=[-_.]|$)/i, '')
