@@ -14,6 +14,10 @@ import { flatModelName } from '../../src/core/readers/flat';
 import { isSeedShard } from '../../src/core/index/indexer';
 import { areSeedSiblings, stripSeedTokens } from '../../src/core/seeds';
 import { guessBaseModel } from '../../src/core/index/labels';
+import { indexFolder } from '../../src/core/index/indexer';
+import { TraceIndex } from '../../src/core/index/traceIndex';
+import { datasetCounts } from '../../src/core/datasets';
+import { flatFolderDataset } from '../../src/core/readers/flat';
 import { tempDir } from './helpers';
 import { runCli } from './reliability.support';
 
@@ -158,6 +162,30 @@ describe('finding 3: generic, dataset, date and actor/huggingface folders name n
     ]);
     assert.equal(r.base, 'Qwen2.5-7B/humaneval:Qwen2.5-7B');
     assert.deepEqual(pairs(r), ['Qwen2.5-7B-GRPO/humaneval:Qwen2.5-7B-GRPO vs Qwen2.5-7B/humaneval:Qwen2.5-7B']);
+  });
+
+  test('a dataset folder is the dataset of task ids without a dataset/ prefix; a prefix wins', async () => {
+    const mbpp = (spec: string) =>
+      spec
+        .split(' ')
+        .flatMap((w, t) =>
+          [...w].map((v, i) => JSON.stringify({ task_id: 11 + t, completion: `x${i}`, passed: v === 'T' })),
+        )
+        .join('\n');
+    const dir = folder({
+      'Qwen2.5-7B/mbpp/samples.jsonl': mbpp('TF FF'),
+      'Qwen2.5-7B-GRPO/mbpp/samples.jsonl': mbpp('TT FF'),
+      'Qwen2.5-7B/humaneval/samples.jsonl': humanEval('TF'),
+    });
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir, { fts: false });
+    assert.deepEqual(datasetCounts(index), [
+      { dataset: 'HumanEval', problems: 1 },
+      { dataset: 'mbpp', problems: 2 },
+    ]);
+    index.close();
+    assert.equal(flatFolderDataset('m/MBPP/seed0/samples.jsonl'), 'MBPP');
+    assert.equal(flatFolderDataset('m/outputs/samples.jsonl'), undefined);
   });
 
   test('Hydra date/time folders name no model', () => {
