@@ -271,6 +271,15 @@ describe('finding 4: one extra word in a generic file name', () => {
     );
   });
 
+  test('a temperature is t and a decimal, or temp/temperature and a number; flan-t5 is no variant', () => {
+    assert.equal(pathModelName('m/samples_temp1.jsonl', 'samples_temp1'), 'm_temp1');
+    assert.equal(pathModelName('m/samples_t1.jsonl', 'samples_t1'), 'samples_t1');
+    const m = (name: string) => ({ run: 'r', name, revision: null });
+    // two variants of one model in a run: neither is the other's base
+    assert.equal(guessBaseModel([m('x_t0.6'), m('x_t1.0')]), -1);
+    assert.equal(guessBaseModel([m('flan-t5'), m('flan-t3')]), 0);
+  });
+
   test("lm-eval's samples_<task>_<timestamp> files are named after their folder", () => {
     assert.equal(
       pathModelName(

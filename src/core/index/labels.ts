@@ -125,8 +125,8 @@ function baseScores(models: readonly ModelIdentity[]): number[] {
   });
 }
 
-/** A sampling-temperature variant ending a model name (`Qwen2.5-7B_t0.6`; see pathModelName), lower case. */
-const VARIANT_END = /[-_](?:t|temp|temperature)[-_=]?\d+(?:\.\d+)?$/i;
+/** A sampling-temperature variant ending a model name (`Qwen2.5-7B_t0.6`, `X_temp1`; not `flan-t5`; see pathModelName). */
+const VARIANT_END = /[-_](?:t\d+\.\d+|(?:temp|temperature)[-_=]?\d+(?:\.\d+)?)$/i;
 
 /** The temperature variant of a model's name (`_t0.6`), or undefined. */
 function variantOf(m: ModelIdentity): string | undefined {

@@ -602,8 +602,11 @@ export const DATASET_WORDS: ReadonlySet<string> = new Set([
 export const DATE_TIME_TOKEN =
   /(?:^|[-_.])(?:\d{4}-\d{2}-\d{2}(?:[T_]\d{2}[-:]\d{2}(?:[-:]\d{2}(?:\.\d+)?)?)?|\d{2}[-:]\d{2}[-:]\d{2}(?:\.\d+)?|20\d{6}(?:[-_T]\d{6})?)(?=[-_.]|$)/g;
 
-/** A sampling temperature in a file stem (`t0.6`, `temp1.0`, `temperature_0.7`), with the separator before it. */
-const TEMPERATURE_TOKEN = /(?:^|[-_.])(t|temp|temperature)[-_=]?(\d+(?:\.\d+)?)(?=[-_.]|$)/i;
+/**
+ * A sampling temperature in a file stem, with the separator before it: `t` and a decimal (`t0.6`, `t1.0`; not
+ * `t5` of `flan-t5`), or `temp` / `temperature` and a number (`temp1`, `temperature_0.7`).
+ */
+const TEMPERATURE_TOKEN = /(?:^|[-_.])(t(?=\d+\.\d)|temp|temperature)[-_=]?(\d+(?:\.\d+)?)(?=[-_.]|$)/i;
 
 /** The lower-case words of a name (split at `-`, `_`, `.`, spaces), with multi-word datasets kept whole. */
 function nameWords(s: string): string[] {
