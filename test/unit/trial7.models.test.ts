@@ -13,7 +13,7 @@ import { pathModelName } from '../../src/core/readers/util';
 import { flatModelName } from '../../src/core/readers/flat';
 import { isSeedShard } from '../../src/core/index/indexer';
 import { areSeedSiblings, stripSeedTokens } from '../../src/core/seeds';
-import { guessBaseModel } from '../../src/core/index/labels';
+import { distinctiveLabels, guessBaseModel } from '../../src/core/index/labels';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { datasetCounts } from '../../src/core/datasets';
@@ -100,6 +100,21 @@ describe('finding 1: HF/TRL checkpoint-N run folders: the pretrained model is th
     assert.equal(guessBaseModel([m('a/checkpoint-500', 'checkpoint-500'), m('', 'plain')]), 1);
     // two SFT copies: the one at its own checkpoint revision (rlvr-probe-gsm8k) stays first among ties
     assert.equal(guessBaseModel([m('r1', 'x-sft'), m('r2', 'x-sft', 'checkpoint-8-of-10')]), 1);
+  });
+});
+
+describe('finding 1: short labels of step folders keep the run folder', () => {
+  test('Qwen2.5-7B-PPO/checkpoint-500/results.jsonl -> `Qwen2.5-7B-PPO · step-500`; verl actor/huggingface too', () => {
+    const m = (run: string, name: string) => ({ run, name, revision: null });
+    assert.deepEqual(
+      distinctiveLabels([
+        m('Qwen2.5-7B', 'Qwen2.5-7B'),
+        m('Qwen2.5-7B-PPO/checkpoint-500', 'checkpoint-500'),
+        m('Qwen2.5-7B-GRPO/global_step_100/actor/huggingface', 'global_step_100'),
+        m('Qwen2.5-7B-GRPO/global_step_200/actor/huggingface', 'global_step_200'),
+      ]),
+      ['Qwen2.5-7B', 'Qwen2.5-7B-PPO · step-500', 'Qwen2.5-7B-GRPO · step-100', 'Qwen2.5-7B-GRPO · step-200'],
+    );
   });
 });
 

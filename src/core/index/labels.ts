@@ -369,14 +369,22 @@ export function distinctiveLabels(models: readonly ModelIdentity[]): string[] {
 /**
  * A model named by a checkpoint folder path: no revision, and a name whose last segment is only a
  * training step (`global_step_100`, `step-200`, `checkpoint-500`, `ckpt_3`, `iter_0001000`) under at
- * least one folder. Returns the folders above it (run folder first, when any) and the step; undefined otherwise.
+ * least one folder, of its name or of its run folder (`Qwen2.5-7B-PPO/checkpoint-500:checkpoint-500`).
+ * Returns the folders above it (run folder first, when any) and the step; undefined otherwise.
  */
 function checkpointPath(m: ModelIdentity): { run: string; step: number } | undefined {
   if (m.revision) return undefined;
   const cut = m.name.lastIndexOf('/');
-  if (cut <= 0) return undefined;
   const hit = /^(?:global_step|step|checkpoint|ckpt|iter)[-_]?(\d+)$/i.exec(m.name.slice(cut + 1));
   if (!hit) return undefined;
+  if (cut <= 0) {
+    // a step folder that names its model (`Qwen2.5-7B-PPO/checkpoint-500/results.jsonl`: run
+    // `Qwen2.5-7B-PPO/checkpoint-500`, name `checkpoint-500`; verl's `.../global_step_100/actor/huggingface`):
+    // the folders above the step folder are the run (trial 7 finding 1)
+    const segs = m.run.split('/');
+    const at = segs.lastIndexOf(m.name);
+    return at > 0 ? { run: segs.slice(0, at).join('/'), step: Number(hit[1]) } : undefined;
+  }
   const dir = m.name.slice(0, cut);
   return { run: m.run ? `${m.run}/${dir}` : dir, step: Number(hit[1]) };
 }
