@@ -7,13 +7,13 @@ import type { ModelIdentity } from './index/labels';
 
 /**
  * A seed token in a name (case-insensitive): `seed` with an optional `-`, `_` or `=` and a number (`seed0`,
- * `seed_1`, `SEED2`, Hydra's `seed=0` and `run_seed=0`: trial 7 finding 9) as a whole word: at the start
+ * `seed_1`, `SEED2`, Hydra's `seed=0` and `run_seed=0`: trial 7 finding 9; `run_seed12` -> `run`) as a whole word: at the start
  * or after `-`, `_` or `.`, and ending the name or followed by one of those (`samples_seed1`,
  * `samples.seed0`, `seed0`, `seed0_results`); or `s` and a number ending the name (`s0`, `samples-s0`,
  * `Qwen-PPO_s1`). A leading or inner `s<N>` is part of a model name (simplescaling's `s1-32B`, `s1.1-7B`:
  * trial 7 finding 8), no seed. A size (`7b`, `350M`), a run number (`run1`) or a step (`step-100`) is no seed.
  */
-const SEED_TOKEN = /(?:^|[-_.])(?:(?:run[-_])?seed[-_=]?\d+(?=[-_.]|$)|s\d+$)/gi;
+const SEED_TOKEN = /(?:^|[-_.])(?:(?:run[-_]seed=|seed[-_=]?)\d+(?=[-_.]|$)|s\d+$)/gi;
 
 /** A name without its seed tokens ({@link SEED_TOKEN}): `samples_seed1` -> `samples`, `seed0` -> ``, `x_seed0_t1` -> `x_t1`, `x-s1` -> `x`; `s1-32B` stays. */
 export function stripSeedTokens(name: string): string {

@@ -273,6 +273,8 @@ describe('finding 4: one extra word in a generic file name', () => {
     assert.deepEqual(pairs(r), ['Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO vs Qwen2.5-7B:Qwen2.5-7B']);
     assert.ok(isSeedShard('a/samples_seed0_2025-01-01.jsonl', 'a/samples_seed1_2025-01-02.jsonl'));
     assert.ok(!isSeedShard('a/samples_v1.jsonl', 'a/samples_v2.jsonl'));
+    // a dated re-run without seeds is a duplicate, not a shard
+    assert.ok(!isSeedShard('a/samples_gsm8k_2025-01-15T10-20-30.jsonl', 'a/samples_gsm8k_2025-01-16T10-20-30.jsonl'));
   });
 
   test('samples_t0.6_seed0 + _seed1: one model <run>_t0.6 with both seeds', () => {
