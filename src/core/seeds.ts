@@ -6,20 +6,22 @@ import type { Diagnostic } from './model';
 import type { ModelIdentity } from './index/labels';
 
 /**
- * A seed token in a name (case-insensitive): `seed` with an optional `-`/`_` and a number (`seed0`,
- * `seed_1`, `SEED2`, `seed1234`), or `s` and a number of one or two digits (`s0`, `s1`, `s42`), as a whole
- * word: at the start or after `-`, `_` or `.`, and ending the name or followed by one of those
- * (`samples-s0`, `samples_seed1`, `samples.seed0`, `seed0`, `seed0_results`). A size (`7b`, `350M`), a run
- * number (`run1`) or a step (`step-100`) is no seed, and neither is `s` with three or more digits
- * (`_s500`, `_s1000`: a training step written short; trial 7 finding 6): such files stay separate models,
- * and {@link shortStepGroups} names them in a warning.
+ * A seed token in a name (case-insensitive): `seed` with an optional `-`, `_` or `=` and a number (`seed0`,
+ * `seed_1`, `SEED2`, `seed1234`, Hydra's `seed=0` and `run_seed=0`: trial 7 finding 9; `run_seed12` -> `run`) as a
+ * whole word: at the start or after `-`, `_` or `.`, and ending the name or followed by one of those
+ * (`samples_seed1`, `samples.seed0`, `seed0`, `seed0_results`); or `s` and a number of one or two digits ending
+ * the name (`s0`, `samples-s0`, `Qwen-PPO_s1`, `s42`). A leading or inner `s<N>` is part of a model name
+ * (simplescaling's `s1-32B`, `s1.1-7B`: trial 7 finding 8), no seed. A size (`7b`, `350M`), a run number (`run1`)
+ * or a step (`step-100`) is no seed, and neither is `s` with three or more digits (`_s500`, `_s1000`: a training
+ * step written short; trial 7 finding 6): such files stay separate models, and {@link shortStepGroups} names
+ * them in a warning.
  */
-const SEED_TOKEN = /(?:^|[-_.])(?:seed[-_]?\d+|s\d{1,2})(?=[-_.]|$)/gi;
+const SEED_TOKEN = /(?:^|[-_.])(?:(?:run[-_]seed=|seed[-_=]?)\d+(?=[-_.]|$)|s\d{1,2}$)/gi;
 
 /** `s` and a number of any length as a whole word ({@link SEED_TOKEN}'s short form without the digit limit). */
 const S_NUMBER = /(?:^|[-_.])s(\d+)(?=[-_.]|$)/gi;
 
-/** A name without its seed tokens ({@link SEED_TOKEN}): `samples_seed1` -> `samples`, `seed0` -> ``, `x-s0_t1` -> `x_t1`. */
+/** A name without its seed tokens ({@link SEED_TOKEN}): `samples_seed1` -> `samples`, `seed0` -> ``, `x_seed0_t1` -> `x_t1`, `x-s1` -> `x`; `s1-32B` stays. */
 export function stripSeedTokens(name: string): string {
   return name.replace(SEED_TOKEN, '');
 }

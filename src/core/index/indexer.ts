@@ -13,7 +13,7 @@ import {
   readFile,
 } from '../readers';
 import { mappingFileDiagnostics, unmatchedMappingGlobs } from '../readers/mapping';
-import { fileStep } from '../readers/util';
+import { DATE_TIME_TOKEN, fileStep } from '../readers/util';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { searchText } from '../search';
 import { codePoints, contentHash, plural } from '../text';
@@ -632,22 +632,29 @@ function shortScoreLists(
  * or run number is taken out (`test_qwen.jsonl`, `test_qwen_seed1.jsonl`, `test_qwen-seed1.jsonl`,
  * `test_qwen.seed1.jsonl`, `test_qwen_seed_1.jsonl`, `test_qwen_s1.jsonl` (`s` with one or two digits: `test_qwen_s500.jsonl` is a
  * step, no shard), `test_qwen_run1.jsonl`;
- * `..._seed0_t1.0_s0_e-1.jsonl` and `..._seed1_t1.0_s0_e-1.jsonl`; `seed0_results.jsonl` and `seed1_results.jsonl`).
+ * `..._seed0_t1.0_s0_e-1.jsonl` and `..._seed1_t1.0_s0_e-1.jsonl`; `seed0_results.jsonl` and `seed1_results.jsonl`;
+ * `samples_seed0_2025-01-01.jsonl` and `samples_seed1_2025-01-02.jsonl`: dates and times are taken out too when
+ * both names carry a `seedN`; a dated re-run without seeds is a duplicate).
  * Paths are relative, `/`-separated.
  * Files that differ otherwise (`test_qwen.jsonl`, `test_qwen_v2.jsonl`) are not shards: a problem in both
  * is a duplicate, skipped.
  */
 export function isSeedShard(a: string, b: string): boolean {
   if (a === b || posix.dirname(a) !== posix.dirname(b)) return false;
-  const stem = (p: string) =>
+  const stem = (p: string, dated: boolean) =>
     posix
       .basename(p)
+      // a date or time beside a seed (`samples_seed0_2025-01-01.jsonl`: trial 7 finding 4)
+      .replace(dated ? DATE_TIME_TOKEN : /$^/, '')
       // `s` with three or more digits is a step, not a seed (`_s500`, `_s1000`; trial 7 finding 6)
       .replace(/[-_.](?:(?:seed|run)[-_]?\d+|s[-_]?\d{1,2})(?=[-_.]|$)/gi, '')
       // a stem that begins with its seed (`seed0_results.jsonl`, `s1.jsonl`; trial 6 finding 2)
       .replace(/^(?:seed[-_]?\d+|s\d{1,2})(?=[-_.]|$)/i, '')
       .toLowerCase();
-  return stem(a) === stem(b);
+  // dates are taken out only when both names carry a seed: a dated re-run (lm-eval's
+  // `samples_gsm8k_2025-01-15T10-20-30.jsonl` beside `..._2025-01-16T...`) is a duplicate, not a shard
+  const seeded = (p: string) => /(?:^|[-_.])seed[-_]?\d+(?=[-_.]|$)/i.test(posix.basename(p));
+  return stem(a, false) === stem(b, false) || (seeded(a) && seeded(b) && stem(a, true) === stem(b, true));
 }
 
 /** The part of a cross-file duplicate diagnostic that names the file holding the first copy. */

@@ -44,21 +44,42 @@ const BASE_HINTS: [RegExp, number][] = [
 ];
 const RL_HINTS: [RegExp, number][] = [
   [/(^|[^a-z])(rl|rlvr|ppo|grpo|dpo|dapo|rloo|reinforce|zero|simplerl)([^a-z]|$)/i, 4],
-  [/(^|[^a-z])(step|global_step|ckpt)[-_]?\d+/i, 2],
+  // `checkpoint-500` (HF / TRL) is a step word like `global_step_100` (trial 7 finding 1)
+  [/(^|[^a-z])(step|global_step|ckpt|checkpoint)[-_]?\d+/i, 2],
 ];
 
-/** How base-like a model's name and revision are (see {@link guessBaseModel}): base hints up, RL hints down. */
+/**
+ * The text the base guess reads of a model: its run folder, name and revision (trial 7 findings 1 and 2:
+ * `Qwen2.5-7B-PPO/checkpoint-500/results.jsonl` names its model `checkpoint-500`, and only the run folder
+ * says PPO; `Qwen2.5-7B-SFT/global_step_1000` says SFT only in its run folder).
+ */
+function hintText(m: ModelIdentity): string {
+  return `${m.run} ${m.name} ${m.revision ?? ''}`;
+}
+
+/** Whether a model's run, name or revision names it a base (`base`, `sft`, `ref`, `reference`, `init`, `pretrained`). */
+function namedBase(m: ModelIdentity): boolean {
+  const text = hintText(m);
+  return BASE_HINTS.slice(0, 2).some(([re]) => re.test(text));
+}
+
+/**
+ * How base-like a model's run folder, name and revision are (see {@link guessBaseModel}): base hints up, RL
+ * hints down. A step of a model named as a base (`sft@checkpoint-8-of-10`, `Qwen2.5-7B-SFT/global_step_1000`)
+ * is no RL hint: an SFT model's own checkpoint is still the base its RL children are compared with.
+ */
 function baseScore(m: ModelIdentity): number {
-  const text = `${m.name} ${m.revision ?? ''}`;
+  const text = hintText(m);
+  const isNamedBase = namedBase(m);
   let score = 0;
   for (const [re, w] of BASE_HINTS) if (re.test(text)) score += w;
-  for (const [re, w] of RL_HINTS) if (re.test(text)) score -= w;
+  for (const [i, [re, w]] of RL_HINTS.entries()) if (!(i === 1 && isNamedBase) && re.test(text)) score -= w;
   return score;
 }
 
-/** Whether a name or revision says the model was RL-trained or is a training checkpoint (an RL hint or a step). */
+/** Whether a run, name or revision says the model was RL-trained or is a training checkpoint (an RL hint or a step). */
 function rlEvidence(m: ModelIdentity): boolean {
-  const text = `${m.name} ${m.revision ?? ''}`;
+  const text = hintText(m);
   return RL_HINTS.some(([re]) => re.test(text)) || trainingStep(m) !== undefined;
 }
 
@@ -69,10 +90,8 @@ function rlEvidence(m: ModelIdentity): boolean {
  * revision (`sft@checkpoint-8-of-10`) is still the base its RL children are compared with.
  */
 function notBaseLike(m: ModelIdentity): boolean {
-  const text = `${m.name} ${m.revision ?? ''}`;
-  if (RL_HINTS[0][0].test(text)) return true;
-  const namedBase = BASE_HINTS.slice(0, 2).some(([re]) => re.test(text));
-  return !namedBase && rlEvidence(m);
+  if (RL_HINTS[0][0].test(hintText(m))) return true;
+  return !namedBase(m) && rlEvidence(m);
 }
 
 /**
@@ -106,14 +125,43 @@ function baseScores(models: readonly ModelIdentity[]): number[] {
   });
 }
 
+/** A sampling-temperature variant ending a model name (`Qwen2.5-7B_t0.6`, `X_temp1`; not `flan-t5`; see pathModelName). */
+const VARIANT_END = /[-_](?:t\d+\.\d+|(?:temp|temperature)[-_=]?\d+(?:\.\d+)?)$/i;
+
+/** The temperature variant of a model's name (`_t0.6`), or undefined. */
+function variantOf(m: ModelIdentity): string | undefined {
+  return VARIANT_END.exec(m.name)?.[0].toLowerCase();
+}
+
+/**
+ * Whether two models of one run differ only by a temperature variant ending their names (`Qwen2.5-7B_t0.6`
+ * and `Qwen2.5-7B_t1.0`; trial 7 finding 4): samplings of one model, never each other's base.
+ */
+function areVariantSiblings(a: ModelIdentity, b: ModelIdentity): boolean {
+  const va = variantOf(a);
+  const vb = variantOf(b);
+  if (va === undefined || vb === undefined || va === vb || a.run !== b.run) return false;
+  return (
+    a.name.slice(0, -va.length).toLowerCase() === b.name.slice(0, -vb.length).toLowerCase() && a.revision === b.revision
+  );
+}
+
+/** Seeds ({@link areSeedSiblings}) or temperature variants ({@link areVariantSiblings}) of one model. */
+function siblings(a: ModelIdentity, b: ModelIdentity): boolean {
+  return areSeedSiblings(a, b) || areVariantSiblings(a, b);
+}
+
 /**
  * Guesses the base model among `models` from names and structure: names with `base`, `sft`,
  * `ref`... score up, names with `rl`, `ppo`, `grpo`, `dpo`, `zero` or a training step score down;
  * `X-Instruct` (`-Chat`, `-it`) scores below `X` when both are present ({@link baseScores}).
- * Ties go to the earliest training step ({@link trainingStep}; checkpoints of a run with no separate base:
- * the earliest step is the base), then to the model listed first (callers list models by run, then name).
+ * The run folder's words count with the name's ({@link hintText}: `Qwen2.5-7B-PPO/checkpoint-500`, trial 7).
+ * Ties go to a base's own checkpoint (`sft@checkpoint-8-of-10`), then a model without a step, then the earliest
+ * training step ({@link trainingStep}; checkpoints of a run with no separate base: the earliest step is
+ * the base), then to the model listed first (callers list models by run, then name).
  * Seeds of one model are never each other's base (trial 6 finding 2): among two or more models, a model
- * whose every other model is its seed sibling ({@link areSeedSiblings}: `seed0` beside `seed1` only) is
+ * whose every other model is its seed sibling ({@link areSeedSiblings}: `seed0` beside `seed1` only) or
+ * temperature variant ({@link areVariantSiblings}: `X_t0.6` beside `X_t1.0` only; trial 7 finding 4) is
  * passed over, so a folder (or run) of seeds of one model has no base. Returns the index of the guess in
  * `models`, or -1 when the list is empty or holds only seeds of one model. A guess only: the user can change it.
  */
@@ -123,9 +171,17 @@ export function guessBaseModel(models: readonly ModelIdentity[]): number {
   const scores = baseScores(models);
   // among equally base-like checkpoints of one run (`global_step_100`, `global_step_200`: no separate base),
   // the earliest step (trial 6 finding 10); else the first listed
-  const step = (i: number) => trainingStep(models[i]) ?? Number.POSITIVE_INFINITY;
+  // a model without a step never loses a tie to a checkpoint not named as a base (trial 7 finding 1:
+  // `Qwen2.5-7B` beside `checkpoint-500`); a base's own checkpoint (`sft@checkpoint-8-of-10`) keeps its step
+  const LATE = Number.MAX_SAFE_INTEGER / 2;
+  const step = (i: number) => {
+    const s = trainingStep(models[i]);
+    if (s === undefined) return LATE;
+    return notBaseLike(models[i]) ? LATE + s : s;
+  };
   // a base of something other than its own seeds (trial 6 finding 2)
-  const eligible = (i: number) => models.length < 2 || models.some((o, j) => j !== i && !areSeedSiblings(models[i], o));
+  // (nor of its temperature variants: trial 7 finding 4)
+  const eligible = (i: number) => models.length < 2 || models.some((o, j) => j !== i && !siblings(models[i], o));
   models.forEach((_m, i) => {
     const score = scores[i];
     if (!eligible(i)) return;
@@ -208,7 +264,16 @@ export function comparisonPairs<M extends ModelIdentity & { id: number; run: str
     // a run of checkpoints only (`coder-grpo/global_step_{100,200}`) beside a base-like model of another
     // run (`coder-sft`): every checkpoint against that base, not the run's earliest step (trial 6 finding 10)
     const runBase = notBaseLike(own) && !notBaseLike(base) ? base : own;
-    for (const m of inRun) if (m.id !== runBase.id && !areSeedSiblings(runBase, m)) out.push([runBase, m]);
+    for (const m of inRun) {
+      // a temperature variant against the base's sampling at its own temperature, when there is one
+      // (`Qwen2.5-7B-GRPO_t1.0` against `Qwen2.5-7B_t1.0`, not `_t0.6`; trial 7 finding 4)
+      const v = variantOf(m);
+      const b =
+        v !== undefined && variantOf(runBase) !== undefined && variantOf(runBase) !== v
+          ? (models.find((o) => areVariantSiblings(o, runBase) && variantOf(o) === v) ?? runBase)
+          : runBase;
+      if (m.id !== b.id && !siblings(b, m)) out.push([b, m]);
+    }
   }
   return out;
 }
@@ -304,14 +369,22 @@ export function distinctiveLabels(models: readonly ModelIdentity[]): string[] {
 /**
  * A model named by a checkpoint folder path: no revision, and a name whose last segment is only a
  * training step (`global_step_100`, `step-200`, `checkpoint-500`, `ckpt_3`, `iter_0001000`) under at
- * least one folder. Returns the folders above it (run folder first, when any) and the step; undefined otherwise.
+ * least one folder, of its name or of its run folder (`Qwen2.5-7B-PPO/checkpoint-500:checkpoint-500`).
+ * Returns the folders above it (run folder first, when any) and the step; undefined otherwise.
  */
 function checkpointPath(m: ModelIdentity): { run: string; step: number } | undefined {
   if (m.revision) return undefined;
   const cut = m.name.lastIndexOf('/');
-  if (cut <= 0) return undefined;
   const hit = /^(?:global_step|step|checkpoint|ckpt|iter)[-_]?(\d+)$/i.exec(m.name.slice(cut + 1));
   if (!hit) return undefined;
+  if (cut <= 0) {
+    // a step folder that names its model (`Qwen2.5-7B-PPO/checkpoint-500/results.jsonl`: run
+    // `Qwen2.5-7B-PPO/checkpoint-500`, name `checkpoint-500`; verl's `.../global_step_100/actor/huggingface`):
+    // the folders above the step folder are the run (trial 7 finding 1)
+    const segs = m.run.split('/');
+    const at = segs.lastIndexOf(m.name);
+    return at > 0 ? { run: segs.slice(0, at).join('/'), step: Number(hit[1]) } : undefined;
+  }
   const dir = m.name.slice(0, cut);
   return { run: m.run ? `${m.run}/${dir}` : dir, step: Number(hit[1]) };
 }

@@ -6,8 +6,10 @@ import * as path from 'node:path';
 import type { ModelRef, ReadEvent } from '../model';
 import type { Reader, ReaderContext } from './types';
 import {
+  DATASET_WORDS,
   OncePerFile,
   VerdictReader,
+  dirSegments,
   checkAbort,
   diag,
   exactIds,
@@ -48,11 +50,23 @@ export function flatDataset(taskId: string): string {
 }
 
 /**
+ * The dataset a flat file's folders name: the nearest folder whose name is a known dataset
+ * ({@link DATASET_WORDS}, any case: `Qwen2.5-7B/mbpp/samples.jsonl` -> `mbpp`), as spelt; undefined when none
+ * does. Used for task ids without a `dataset/` prefix (trial 7 finding 3).
+ */
+export function flatFolderDataset(relPath: string): string | undefined {
+  return dirSegments(relPath)
+    .reverse()
+    .find((d) => DATASET_WORDS.has(d.toLowerCase()));
+}
+
+/**
  * Streams a flat file: each line is one sample of problem `task_id`, emitted as a ProblemRecord with
  * one sample and no `sampleIndex` (the indexer numbers samples of a (model, problem) in file order).
  * - model = {@link flatModelName} (source `path`): the file name without `_results.jsonl` / `.jsonl` and seed
  *   tokens; the folder's name when that is generic (`samples`);
- * - dataset = `task_id` before its first `/`, else `default`; problemId = the full `task_id` (numbers
+ * - dataset = `task_id` before its first `/`, else the nearest dataset folder ({@link flatFolderDataset}:
+ *   `Qwen2.5-7B/mbpp/samples.jsonl` with `task_id` `11` -> `mbpp`), else `default`; problemId = the full `task_id` (numbers
  *   stringified; an integer beyond 2^53 read exactly from the line); missing `task_id`: error, line skipped;
  * - text = `completion` (not a string: error, line skipped);
  * - correct = `passed` (bool, 0/1; strings one warning per file; other numbers are scores, see
@@ -62,6 +76,7 @@ export function flatDataset(taskId: string): string {
  */
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
   const model: ModelRef = { name: flatModelName(ctx.relPath), revision: null, source: 'path' };
+  const folderDataset = flatFolderDataset(ctx.relPath);
   const once = new OncePerFile();
   const verdicts = new VerdictReader(ctx, 'passed', ctx.options?.correctThreshold);
   for await (const item of readJsonLines(ctx)) {
@@ -109,7 +124,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       record: {
         line,
         model,
-        dataset: flatDataset(taskId),
+        dataset: taskId.indexOf('/') > 0 ? flatDataset(taskId) : (folderDataset ?? 'default'),
         problemId: taskId,
         question: toStr(o.prompt),
         referenceAnswer: null,

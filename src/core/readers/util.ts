@@ -546,12 +546,100 @@ export const GENERIC_STEM_WORDS: ReadonlySet<string> = new Set([
   'model',
 ]);
 
-/** Whether a file stem names no model: only {@link GENERIC_STEM_WORDS} and seed tokens (an empty stem too). */
-export function isGenericStem(stem: string): boolean {
-  return stripSeedTokens(stem)
-    .toLowerCase()
+/**
+ * Dataset names that name no model (lower case; trial 7 findings 3 and 10): a folder so named
+ * (`Qwen2.5-7B/humaneval/samples.jsonl`) or a stem word (`humaneval_samples.jsonl_results.jsonl`) says what
+ * was evaluated, not by which model.
+ */
+export const DATASET_WORDS: ReadonlySet<string> = new Set([
+  'humaneval',
+  'humanevalplus',
+  'mbpp',
+  'mbppplus',
+  'livecodebench',
+  'lcb',
+  'apps',
+  'codecontests',
+  'gsm8k',
+  'math',
+  'math500',
+  'aime',
+  'aime24',
+  'aime25',
+  'amc',
+  'amc23',
+  'minerva',
+  'minerva_math',
+  'minerva_math500',
+  'hendrycks_math',
+  'gsm8k_cot',
+  'mmlu_pro',
+  'gpqa_diamond',
+  'ifeval',
+  'bbh',
+  'aime2024',
+  'aime2025',
+  'olympiadbench',
+  'gpqa',
+  'mmlu',
+  'arc',
+  'svamp',
+  'asdiv',
+  'gaokao2023en',
+  'college_math',
+  'tabmwp',
+  'mawps',
+  'carp_en',
+  'cn_middle_school',
+  'sat_math',
+  'game24',
+]);
+
+/**
+ * A date or time in a name, with the separator before it (global): `_2025-01-01`, `-2025-01-15T10-20-30.123456`,
+ * `10-20-30` (Hydra's `outputs/2025-01-15/10-20-30`), `20250115`. Such a stamp names a run's time, not a model.
+ */
+export const DATE_TIME_TOKEN =
+  /(?:^|[-_.])(?:\d{4}-\d{2}-\d{2}(?:[T_]\d{2}[-:]\d{2}(?:[-:]\d{2}(?:\.\d+)?)?)?|\d{2}[-:]\d{2}[-:]\d{2}(?:\.\d+)?|20\d{6}(?:[-_T]\d{6})?)(?=[-_.]|$)/g;
+
+/**
+ * A sampling temperature in a file stem, with the separator before it: `t` and a decimal (`t0.6`, `t1.0`; not
+ * `t5` of `flan-t5`), or `temp` / `temperature` and a number (`temp1`, `temperature_0.7`).
+ */
+const TEMPERATURE_TOKEN = /(?:^|[-_.])(t(?=\d+\.\d)|temp|temperature)[-_=]?(\d+(?:\.\d+)?)(?=[-_.]|$)/i;
+
+/** The lower-case words of a name (split at `-`, `_`, `.`, spaces), with multi-word datasets kept whole. */
+function nameWords(s: string): string[] {
+  let t = s.toLowerCase();
+  // longest first: `minerva_math500` before `minerva_math`
+  const multi = [...DATASET_WORDS].filter((d) => d.includes('_')).sort((a, b) => b.length - a.length);
+  for (const d of multi) t = t.split(d).join(d.replace(/_/g, '\u0000'));
+  return t
     .split(/[-_.\s]+/)
-    .every((w) => w === '' || GENERIC_STEM_WORDS.has(w));
+    .map((w) => w.replace(/\u0000/g, '_'))
+    .filter((w) => w !== '');
+}
+
+/**
+ * Whether a file stem names no model (an empty stem too): once seed tokens, dates and times
+ * ({@link DATE_TIME_TOKEN}) are out, only {@link GENERIC_STEM_WORDS} and {@link DATASET_WORDS} are left
+ * (`samples`, `samples_seed0_2025-01-01`, `humaneval_samples`, lm-eval's `samples_gsm8k_2025-01-15T10-20-30.123456`).
+ */
+export function isGenericStem(stem: string): boolean {
+  return nameWords(stripSeedTokens(stem.replace(DATE_TIME_TOKEN, ''))).every(
+    (w) => GENERIC_STEM_WORDS.has(w) || DATASET_WORDS.has(w),
+  );
+}
+
+/**
+ * Whether a folder names no model, so a generic file stem below it is named after a folder above it:
+ * a generic or dataset folder ({@link isGenericStem}: `outputs`, `results`, `eval`, `generations`,
+ * `humaneval`, `math500`), a seed folder (`seed0`, `s1`, Hydra's `seed=0`, `run_seed=1`), a date or time
+ * (Hydra's `2025-01-15/10-20-30`), or verl's `actor` / `huggingface` (`global_step_100/actor/huggingface`).
+ */
+function namesNoModel(dir: string): boolean {
+  if (/^(?:actor|huggingface|hf|hf_model)$/i.test(dir)) return true;
+  return isGenericStem(dir);
 }
 
 /**
@@ -559,24 +647,34 @@ export function isGenericStem(stem: string): boolean {
  * extensions, e.g. `samples_seed0` of `samples_seed0.jsonl_results.jsonl`):
  * - seed tokens are taken out (`codegen-350M_samples_seed1` -> `codegen-350M_samples`): seed shards of one
  *   model get one name, their samples merged by the indexer; sizes and run numbers stay (`llama-7b`, `run1`);
- * - a generic stem ({@link isGenericStem}: `samples`, `results`, `seed0`, `samples-s1`) names the model after
- *   the file's folder (`starcoder-sft/samples.jsonl_results.jsonl` -> `starcoder-sft`), so the base guess
- *   reads the folder's `sft` / `rl` (trial 6 finding 1), without the folder's seed tokens (`qwen-s0/results.jsonl`
- *   -> `qwen`); a folder that is only a seed names nothing and the folder above it is taken
- *   (`rl/seed1/samples.jsonl` -> `rl`; trial 6 finding 2). Under seed folders only, the nearest one
- *   (`seed0/samples.jsonl` -> `seed0`: seed siblings); a file at the root keeps its stem without seeds.
+ *   a leading `s<N>` is a model's own (`s1-32B`, `s1.1-7B`: trial 7 finding 8);
+ * - a generic stem ({@link isGenericStem}: `samples`, `results`, `seed0`, `samples-s1`, `humaneval_samples`,
+ *   `samples_seed0_2025-01-01`) names the model after the file's folder
+ *   (`starcoder-sft/samples.jsonl_results.jsonl` -> `starcoder-sft`), so the base guess reads the folder's
+ *   `sft` / `rl` (trial 6 finding 1), without the folder's seed tokens (`qwen-s0/results.jsonl` -> `qwen`);
+ *   folders that name no model are passed over and the folder above is taken (trial 6 finding 2, trial 7
+ *   findings 3 and 9): seed folders (`rl/seed1/`, `rl/seed=0/`), generic and dataset folders
+ *   (`Qwen2.5-7B/outputs/`, `Qwen2.5-7B/humaneval/`), dates and times (`Qwen2.5-7B/2025-01-15/10-20-30/`) and
+ *   verl's `actor/huggingface`. Under such folders only, the nearest one (`seed0/samples.jsonl` -> `seed0`:
+ *   seed siblings); a file at the root keeps its stem without seeds;
+ * - a temperature in a generic stem (`samples_t0.6`) is a variant of the folder's model, kept in the name
+ *   (`Qwen2.5-7B/samples_t0.6.jsonl` -> `Qwen2.5-7B_t0.6`; trial 7 finding 4).
  * Returns a non-empty name.
  */
 export function pathModelName(relPath: string, stem: string): string {
   const trim = (s: string) => s.replace(/^[-_.]+|[-_.]+$/g, '');
   const unseeded = trim(stripSeedTokens(stem));
-  if (!isGenericStem(stem)) return unseeded || stem;
+  const temp = TEMPERATURE_TOKEN.exec(stem);
+  const rest = temp ? stem.replace(TEMPERATURE_TOKEN, '') : stem;
+  if (!isGenericStem(rest)) return unseeded || stem;
+  const variant = temp ? `_${temp[1]}${temp[2]}` : '';
   const dirs = dirSegments(relPath);
   for (let i = dirs.length - 1; i >= 0; i--) {
+    if (namesNoModel(dirs[i])) continue;
     const named = trim(stripSeedTokens(dirs[i]));
-    if (named !== '') return named;
+    if (named !== '') return named + variant;
   }
-  if (dirs.length) return dirs[dirs.length - 1];
+  if (dirs.length) return dirs[dirs.length - 1] + variant;
   return unseeded || stem || path.posix.basename(relPath);
 }
 
