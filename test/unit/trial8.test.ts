@@ -7,9 +7,9 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { indexFolder } from '../../src/core/index/indexer';
+import { indexFolder, temperatureNeighbourChanges } from '../../src/core/index/indexer';
 import { guessBaseModel } from '../../src/core/index/labels';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { qwenModelAndDataset } from '../../src/core/readers/qwenMath';
@@ -120,6 +120,50 @@ describe('finding 2d: Qwen-math files of two temperatures in one folder are two 
     assert.ok(!r.warnings.some((w) => /re-run or a copy|duplicate problem id/.test(w)), r.warnings.join('\n'));
     assert.deepEqual(pairs(r), ['Qwen2.5-7B_t0.0 <- Qwen2.5-7B-GRPO_t0.0', 'Qwen2.5-7B_t0.6 <- Qwen2.5-7B-GRPO_t0.6']);
     assert.doesNotMatch(text, /re-run or a copy/);
+  });
+});
+
+describe('finding 2d, incremental: a file gets its temperature in its name when a sibling at another one comes', () => {
+  const file = (t: string) => `Qwen2.5-7B/math_eval/math500/test_qwen-boxed_-1_seed0_t${t}_s0_e-1.jsonl`;
+
+  test('temperatureNeighbourChanges: the group of a file added or removed beside another temperature', () => {
+    assert.deepEqual([...temperatureNeighbourChanges([file('0.0')], [file('0.0'), file('0.6')])].sort(), [
+      file('0.0'),
+      file('0.6'),
+    ]);
+    assert.deepEqual([...temperatureNeighbourChanges([file('0.0'), file('0.6')], [file('0.0')])], [file('0.0')]);
+    assert.deepEqual([...temperatureNeighbourChanges([file('0.0'), file('0.6')], [file('0.0'), file('0.6')])], []);
+    // another folder or stem is another group
+    assert.deepEqual(
+      [...temperatureNeighbourChanges([file('0.0')], [file('0.0'), `x/${file('0.6')}`])],
+      [`x/${file('0.6')}`],
+    );
+  });
+
+  test('index t0.0, add t0.6, index again: Qwen2.5-7B_t0.0 and _t0.6; remove t0.6: Qwen2.5-7B again', async () => {
+    const dir = folder({ [file('0.0')]: qwen('TFFF TFFF') });
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir, { fts: false });
+    assert.deepEqual(
+      index.models().map((m) => m.name),
+      ['Qwen2.5-7B'],
+    );
+    writeFileSync(join(dir, file('0.6')), qwen('TTFF TTFF'));
+    await indexFolder(index, dir, { fts: false });
+    assert.deepEqual(
+      index
+        .models()
+        .map((m) => m.name)
+        .sort(),
+      ['Qwen2.5-7B_t0.0', 'Qwen2.5-7B_t0.6'],
+    );
+    rmSync(join(dir, file('0.6')));
+    await indexFolder(index, dir, { fts: false });
+    assert.deepEqual(
+      index.models().map((m) => m.name),
+      ['Qwen2.5-7B'],
+    );
+    index.close();
   });
 });
 
