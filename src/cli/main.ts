@@ -20,7 +20,7 @@ import { type RewardModelsReport, describeRewardDenominator, rewardDenominator }
 import { compileStepPattern } from '../core/series';
 import { type Trajectory, trajectoryFilter } from '../core/trajectories';
 import { holdsAsTyped, snippet } from '../core/search';
-import { escapeControl } from '../core/text';
+import { escapeControl, plural } from '../core/text';
 import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../shared/claims';
 
 /** Default index location for a results folder: a per-user cache, so read-only folders work. */
@@ -417,7 +417,7 @@ export function reportTable(r: Report): string {
     out.push('', 'pass@k by difficulty level:');
     for (const s of r.strata) {
       out.push(
-        `  ${safe(labelOf(s.model))} level ${safe(s.level)} (${s.problems} problems): ${s.passAtK.map((p) => `@${p.k} ${pct(p.value)}${denominatorMark(p)}`).join('  ')}`,
+        `  ${safe(labelOf(s.model))} level ${safe(s.level)} (${plural(s.problems, 'problem')}): ${s.passAtK.map((p) => `@${p.k} ${pct(p.value)}${denominatorMark(p)}`).join('  ')}`,
       );
     }
     for (const x of r.noLevel)

@@ -491,7 +491,12 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   if (baseSource === 'guess')
     for (const b of new Set(pairsToCompare.map(([x]) => x))) {
       const against = pairsToCompare.filter(([x]) => x.id === b.id).map(([, m]) => m.displayId);
-      const note = baseGuessNote(b, b.displayId, against);
+      const note = baseGuessNote(
+        b,
+        b.displayId,
+        against,
+        pairsToCompare.filter(([x]) => x.id === b.id).map(([, m]) => m),
+      );
       if (note) warnings.push(note);
     }
   const comparisons: ComparisonReport[] = [];

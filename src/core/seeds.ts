@@ -8,7 +8,8 @@ import type { ModelIdentity } from './index/labels';
 /**
  * A seed token in a name (case-insensitive): `seed` with an optional `-`, `_` or `=` and a number (`seed0`,
  * `seed_1`, `SEED2`, `seed1234`, Hydra's `seed=0` and `run_seed=0`: trial 7 finding 9; `run_seed12` -> `run`) as a
- * whole word: at the start or after `-`, `_` or `.`, and ending the name or followed by one of those
+ * whole word: at the start or after `-`, `_`, `.` or `,`, and ending the name or followed by one of those
+ * (Hydra's override folders join overrides with `,`: `seed=0,temperature=0.6`; trial 8 finding 3)
  * (`samples_seed1`, `samples.seed0`, `seed0`, `seed0_results`); or `s` and a number of one or two digits ending
  * the name (`s0`, `samples-s0`, `Qwen-PPO_s1`, `s42`). A leading or inner `s<N>` is part of a model name
  * (simplescaling's `s1-32B`, `s1.1-7B`: trial 7 finding 8), no seed. A size (`7b`, `350M`), a run number (`run1`)
@@ -16,7 +17,7 @@ import type { ModelIdentity } from './index/labels';
  * step written short; trial 7 finding 6): such files stay separate models, and {@link shortStepGroups} names
  * them in a warning.
  */
-const SEED_TOKEN = /(?:^|[-_.])(?:(?:run[-_]seed=|seed[-_=]?)\d+(?=[-_.]|$)|s\d{1,2}$)/gi;
+const SEED_TOKEN = /(?:^|[-_.,])(?:(?:run[-_]seed=|seed[-_=]?)\d+(?=[-_.,]|$)|s\d{1,2}$)/gi;
 
 /** `s` and a number of any length as a whole word ({@link SEED_TOKEN}'s short form without the digit limit). */
 const S_NUMBER = /(?:^|[-_.])s(\d+)(?=[-_.]|$)/gi;

@@ -770,6 +770,7 @@ export function overviewData(
         b,
         b.label,
         overviewPairs.filter(([x]) => x.id === b.id).map(([, m]) => m.label),
+        overviewPairs.filter(([x]) => x.id === b.id).map(([, m]) => m),
       );
       if (note) warnings.push(note);
     }

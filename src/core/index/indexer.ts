@@ -13,7 +13,8 @@ import {
   readFile,
 } from '../readers';
 import { mappingFileDiagnostics, unmatchedMappingGlobs } from '../readers/mapping';
-import { DATE_TIME_TOKEN, fileStep } from '../readers/util';
+import { DATE_TIME_TOKEN, fileStem, fileStep, stemTemperature } from '../readers/util';
+import { stripSeedTokens } from '../seeds';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { searchText } from '../search';
 import { codePoints, contentHash, plural } from '../text';
@@ -235,6 +236,8 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       (index.getMeta(READER_OPTIONS_KEY) ?? '{}') !== readerOptions ||
       (await mappingFilesChanged(root, candidates, known));
     const parallelFor = (size: number) => size >= (options.parallelReadMinBytes ?? PARALLEL_READ_MIN_BYTES);
+    // files named after their temperature once a sibling at another temperature came or went (trial 8 finding 2d)
+    const renamed = known.size > 0 ? temperatureNeighbourChanges(known.keys(), candidates) : new Set<string>();
 
     let done = 0;
     for (const rel of candidates) {
@@ -253,7 +256,14 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         done++;
         continue;
       }
-      if (!rereadAll && prev && prev.status === 'ready' && prev.size === stat.size && prev.mtime_ms === stat.mtimeMs) {
+      if (
+        !rereadAll &&
+        !renamed.has(rel) &&
+        prev &&
+        prev.status === 'ready' &&
+        prev.size === stat.size &&
+        prev.mtime_ms === stat.mtimeMs
+      ) {
         if (prev.format) filesSkipped++;
         done++;
         continue;
@@ -273,7 +283,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
           continue;
         }
       }
-      if (!rereadAll && prev && prev.status === 'ready' && prev.hash === fileHash) {
+      if (!rereadAll && !renamed.has(rel) && prev && prev.status === 'ready' && prev.hash === fileHash) {
         db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?').run(stat.size, stat.mtimeMs, prev.id);
         if (prev.format) filesSkipped++;
         done++;
@@ -625,6 +635,37 @@ function shortScoreLists(
     line: e.first.line,
     message: `${e.samples} sample${e.samples === 1 ? '' : 's'} in ${e.problems} problem${e.problems === 1 ? '' : 's'} ${e.samples === 1 ? 'has' : 'have'} no ${e.scorer} score in this file while other samples of the problem do (a score list shorter than the samples?): those samples are in no best-of-k over ${e.scorer} (first: line ${e.first.line}, problem ${JSON.stringify(e.first.problem)}, sample ${e.first.sample} of its ${e.first.n})`,
   }));
+}
+
+/**
+ * Files of `after` to read again because a file beside them that differs only by the temperature in its name
+ * came or went since the last pass (`before`): the Qwen-math reader names such files after their temperature
+ * only when a sibling differs by it (`Qwen2.5-7B_t0.0` beside `Qwen2.5-7B_t0.6`; trial 8 finding 2d), so an
+ * unchanged `..._t0.0_...` file gets another model name once a `..._t0.6_...` file is added (or removed).
+ * Files are grouped by folder and stem without temperature and seeds ({@link stemTemperature}); a group whose
+ * paths differ between `before` and `after` is read again whole. Pure; relative POSIX paths.
+ */
+export function temperatureNeighbourChanges(before: Iterable<string>, after: readonly string[]): Set<string> {
+  const group = (rel: string): string | undefined => {
+    const t = stemTemperature(fileStem(rel));
+    return t ? `${posix.dirname(rel)}\x1f${stripSeedTokens(t.rest).toLowerCase()}` : undefined;
+  };
+  const paths = (list: Iterable<string>) => {
+    const m = new Map<string, Set<string>>();
+    for (const rel of list) {
+      const g = group(rel);
+      if (g !== undefined) m.set(g, (m.get(g) ?? new Set()).add(rel));
+    }
+    return m;
+  };
+  const old = paths(before);
+  const now = paths(after);
+  const out = new Set<string>();
+  for (const [g, set] of now) {
+    const was = old.get(g) ?? new Set<string>();
+    if (was.size !== set.size || [...set].some((x) => !was.has(x))) for (const x of set) out.add(x);
+  }
+  return out;
 }
 
 /**

@@ -199,9 +199,24 @@ export function guessBaseModel(models: readonly ModelIdentity[]): number {
  * `global_step_200`): which model was taken and why (trial 6 finding 10). `display` names the base, `against`
  * the models compared with it. Undefined when `base` looks like a base (no RL hint, and no step or a name
  * that says base / SFT: `sft@checkpoint-8-of-10`).
+ * With `againstModels` (the identities of `against`): also when no name says base and one of those models is as
+ * base-like by name as `base` ({@link baseScores}: a tie, broken by the order models are listed in; trial 8
+ * finding 4): the note says the base is a guess with nothing to go on and how to choose one.
  */
-export function baseGuessNote(base: ModelIdentity, display: string, against: readonly string[]): string | undefined {
-  if (!notBaseLike(base)) return undefined;
+export function baseGuessNote(
+  base: ModelIdentity,
+  display: string,
+  against: readonly string[],
+  againstModels: readonly ModelIdentity[] = [],
+): string | undefined {
+  if (!notBaseLike(base)) {
+    // nothing to go on (trial 8 finding 4): no name says base or SFT, and a model compared with it is as
+    // base-like by name (`DeepSeek-R1-Distill-Qwen-7B` beside `Qwen2.5-Math-7B`): taken as listed first
+    const scores = baseScores([base, ...againstModels]);
+    const tied = against.filter((_a, i) => scores[i + 1] >= scores[0]);
+    if (namedBase(base) || tied.length === 0) return undefined;
+    return `the base is a guess from the names with nothing to go on: no model is named as a base (base, sft, ref, init, pretrained), and ${display} is taken as the base of ${against.join(', ')} only because it is listed first (by run folder and name) beside ${tied.join(', ')}, whose names are as base-like; choose the base with --base (Choose Base Model)`;
+  }
   const step = trainingStep(base);
   const why =
     step !== undefined

@@ -6,8 +6,10 @@
  * `code[i]` is sample i's text, `score[i]` its graded correctness, `pred[i]` its extracted answer,
  * `pred_score[i]` its reward-model score (last element of the inner list).
  */
+import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
+import { stripSeedTokens } from '../seeds';
 import type { Reader, ReaderContext } from './types';
 import { plural } from '../text';
 import {
@@ -21,6 +23,7 @@ import {
   isEvent,
   isObject,
   readJsonLines,
+  stemTemperature,
   toLevel,
   toScore,
   toStr,
@@ -37,12 +40,21 @@ const EVAL_SEGMENTS = new Set(['math_eval', 'eval']);
  *   `math_eval`/`eval`: dataset = the file's folder name; model = the folders above it joined with `/`,
  *   with a trailing `math_eval`/`eval` dropped (the results folder's own name when nothing is left).
  *   Example: `Qwen/Qwen2.5-Math-7B/math_eval/math500/test_qwen25-math-cot_-1_seed0_t0.0_s0_e-1.jsonl`
- *   -> model `Qwen/Qwen2.5-Math-7B`, dataset `math500`.
+ *   -> model `Qwen/Qwen2.5-Math-7B`, dataset `math500`. When `folderFiles` (the names of the files in the
+ *   file's folder) holds a file whose stem differs from this one only by the temperature (and seed):
+ *   `..._seed0_t0.0_s0_e-1.jsonl` beside `..._seed0_t0.6_s0_e-1.jsonl`, the temperature ends the model
+ *   name (`Qwen2.5-7B_t0.0`, `Qwen2.5-7B_t0.6`): samplings of one model at two temperatures, not re-runs
+ *   of one (trial 8 finding 2d), compared with the base at the same temperature (labels.ts comparisonPairs).
+ *   A file alone at its temperature keeps the plain name.
  * - otherwise: dataset = file stem; model = the containing folder's name, or the file stem for a file
  *   at the root of the results folder (`qwen25-math-eval-example/math_cot_100.jsonl` -> model
  *   `qwen25-math-eval-example`, dataset `math_cot_100`).
  */
-export function qwenModelAndDataset(relPath: string, root: string): { model: ModelRef; dataset: string } {
+export function qwenModelAndDataset(
+  relPath: string,
+  root: string,
+  folderFiles: readonly string[] = [],
+): { model: ModelRef; dataset: string } {
   const segs = dirSegments(relPath);
   const base = path.posix.basename(relPath);
   const stem = fileStem(relPath);
@@ -52,12 +64,34 @@ export function qwenModelAndDataset(relPath: string, root: string): { model: Mod
     const dataset = segs[segs.length - 1];
     const modelSegs = segs.slice(0, -1);
     if (modelSegs.length > 0 && EVAL_SEGMENTS.has(modelSegs[modelSegs.length - 1])) modelSegs.pop();
-    const name = modelSegs.length > 0 ? modelSegs.join('/') : path.basename(root) || stem;
+    let name = modelSegs.length > 0 ? modelSegs.join('/') : path.basename(root) || stem;
+    const temp = stemTemperature(stem);
+    if (temp) {
+      const rest = stripSeedTokens(temp.rest).toLowerCase();
+      const otherTemperature = folderFiles.some((f) => {
+        const o = stemTemperature(fileStem(f));
+        return (
+          o !== undefined &&
+          o.variant.toLowerCase() !== temp.variant.toLowerCase() &&
+          stripSeedTokens(o.rest).toLowerCase() === rest
+        );
+      });
+      if (otherTemperature) name = `${name}_${temp.variant}`;
+    }
     // The name is the model's folder path, so the run folder adds nothing: run "".
     return { model: { name, revision: null, source: 'path', run: '' }, dataset };
   }
   const name = segs.length > 0 ? segs[segs.length - 1] : stem;
   return { model: { name, revision: null, source: 'path' }, dataset: stem };
+}
+
+/** The names of the files beside `absPath` (its folder's entries), or none when the folder cannot be listed. */
+function folderFileNames(absPath: string): string[] {
+  try {
+    return readdirSync(path.dirname(absPath));
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -90,7 +124,7 @@ function detect(_relPath: string, first: unknown): boolean {
  *   the score), finishReason = `finish_reason[i]`; when present but shorter, the missing ones are null.
  */
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
-  const { model, dataset } = qwenModelAndDataset(ctx.relPath, ctx.root);
+  const { model, dataset } = qwenModelAndDataset(ctx.relPath, ctx.root, folderFileNames(ctx.absPath));
   const once = new OncePerFile();
   const verdicts = new VerdictReader(ctx, 'score', ctx.options?.correctThreshold);
   for await (const item of readJsonLines(ctx)) {

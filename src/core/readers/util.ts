@@ -608,6 +608,16 @@ export const DATE_TIME_TOKEN =
  */
 const TEMPERATURE_TOKEN = /(?:^|[-_.])(t(?=\d+\.\d)|temp|temperature)[-_=]?(\d+(?:\.\d+)?)(?=[-_.]|$)/i;
 
+/**
+ * The sampling temperature a file stem gives ({@link TEMPERATURE_TOKEN}) as a model-name variant (`t0.6` of
+ * `test_qwen-boxed_-1_seed0_t0.6_s0_e-1`, `temp1` of `samples_temp1`), with the stem without it (`rest`), or
+ * undefined when the stem names no temperature.
+ */
+export function stemTemperature(stem: string): { variant: string; rest: string } | undefined {
+  const temp = TEMPERATURE_TOKEN.exec(stem);
+  return temp ? { variant: `${temp[1]}${temp[2]}`, rest: stem.replace(TEMPERATURE_TOKEN, '') } : undefined;
+}
+
 /** The lower-case words of a name (split at `-`, `_`, `.`, spaces), with multi-word datasets kept whole. */
 function nameWords(s: string): string[] {
   let t = s.toLowerCase();
@@ -632,13 +642,28 @@ export function isGenericStem(stem: string): boolean {
 }
 
 /**
+ * Whether a folder is a Hydra override folder (`override_dirname`: `key=value` joined with `,`) of a seed and
+ * sampling settings only (`seed=0,temperature=0.6`, `temperature=1.0`; keys `seed`, `temperature`, `temp`,
+ * `top_p`, `top_k`, `n`, `n_samples`, `num_samples`, `max_tokens`): a run setting, no model (trial 8 finding 3).
+ * `model=qwen,seed=0` names a model: false.
+ */
+function isSamplingOverrides(dir: string): boolean {
+  const parts = dir.split(',');
+  return parts.every((p) =>
+    /^(?:seed|run_seed|temperature|temp|top_p|top_k|n|n_samples|num_samples|max_tokens)=[-+.\w]+$/i.test(p),
+  );
+}
+
+/**
  * Whether a folder names no model, so a generic file stem below it is named after a folder above it:
  * a generic or dataset folder ({@link isGenericStem}: `outputs`, `results`, `eval`, `generations`,
  * `humaneval`, `math500`), a seed folder (`seed0`, `s1`, Hydra's `seed=0`, `run_seed=1`), a date or time
- * (Hydra's `2025-01-15/10-20-30`), or verl's `actor` / `huggingface` (`global_step_100/actor/huggingface`).
+ * (Hydra's `2025-01-15/10-20-30`), verl's `actor` / `huggingface` (`global_step_100/actor/huggingface`), or a
+ * Hydra override folder of a seed and sampling settings ({@link isSamplingOverrides}: `seed=0,temperature=0.6`).
  */
 function namesNoModel(dir: string): boolean {
   if (/^(?:actor|huggingface|hf|hf_model)$/i.test(dir)) return true;
+  if (isSamplingOverrides(dir)) return true;
   return isGenericStem(dir);
 }
 
