@@ -12,6 +12,16 @@ export function tempDir(prefix = 'ti-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/** A results folder in a fresh temporary folder: each file's text by its `/`-separated relative path. */
+export function writeFolder(files: Record<string, string>, prefix = 'ti-folder-'): string {
+  const dir = tempDir(prefix);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  return dir;
+}
+
 /** Per-problem correct counts recomputed straight from a rollout JSONL file (independent of our readers). */
 export function rawRolloutCounts(file: string): Map<string, { n: number; c: number }> {
   const out = new Map<string, { n: number; c: number }>();

@@ -7,8 +7,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { buildReport, type Report } from '../../src/core/report';
@@ -21,18 +20,11 @@ import { pathModelName } from '../../src/core/readers/util';
 import { flatModelName } from '../../src/core/readers/flat';
 import { totModelName } from '../../src/core/readers/tot';
 import { overviewData } from '../../src/extension/panelData';
-import { REAL, tempDir, writeRollouts } from './helpers';
+import { REAL, tempDir, writeFolder, writeRollouts } from './helpers';
 import { runCli } from './reliability.support';
 
 /** A results folder in a temporary directory: file text by relative path. */
-function folder(files: Record<string, string>): string {
-  const dir = tempDir('ti-t6-');
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
+const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t6-');
 
 /**
  * HumanEval `*_results.jsonl` lines from a spec such as `'TF FF'`: one word per problem `HumanEval/t`, one

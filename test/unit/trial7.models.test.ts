@@ -6,7 +6,6 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Report } from '../../src/core/report';
 import { pathModelName } from '../../src/core/readers/util';
@@ -18,18 +17,11 @@ import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { datasetCounts } from '../../src/core/datasets';
 import { flatFolderDataset } from '../../src/core/readers/flat';
-import { tempDir } from './helpers';
+import { tempDir, writeFolder } from './helpers';
 import { runCli } from './reliability.support';
 
 /** A results folder in a temporary directory: file text by relative path. */
-function folder(files: Record<string, string>): string {
-  const dir = tempDir('ti-t7-');
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
+const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t7-');
 
 /** HumanEval results lines from a spec such as `'TF FF'`: one word per problem, one letter per sample (`T` passed). */
 function humanEval(spec: string): string {

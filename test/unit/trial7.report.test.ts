@@ -7,26 +7,18 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { isSeedShard } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import type { Report } from '../../src/core/report';
 import { shortStepGroups, stripSeedTokens } from '../../src/core/seeds';
 import { overviewData } from '../../src/extension/panelData';
-import { tempDir } from './helpers';
+import { tempDir, writeFolder } from './helpers';
 import { runCli } from './reliability.support';
 
 /** A results folder in a temporary directory: file text by relative path. */
-function folder(files: Record<string, string>): string {
-  const dir = tempDir('ti-t7-');
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
+const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t7-');
 
 /**
  * HumanEval lines from a spec such as `'TF FF'`: one word per problem `HumanEval/t` (t from `first`), one

@@ -7,8 +7,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { indexFolder, temperatureNeighbourChanges } from '../../src/core/index/indexer';
 import { guessBaseModel } from '../../src/core/index/labels';
 import { TraceIndex } from '../../src/core/index/traceIndex';
@@ -17,18 +17,11 @@ import { pathModelName } from '../../src/core/readers/util';
 import type { Report } from '../../src/core/report';
 import { stripSeedTokens } from '../../src/core/seeds';
 import { overviewData } from '../../src/extension/panelData';
-import { tempDir } from './helpers';
+import { tempDir, writeFolder } from './helpers';
 import { runCli } from './reliability.support';
 
 /** A results folder in a temporary directory: file text by relative path. */
-function folder(files: Record<string, string>): string {
-  const dir = tempDir('ti-t8-');
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
+const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t8-');
 
 /**
  * HumanEval lines from a spec such as `'TF FF'`: one word per problem `HumanEval/t`, one letter per sample
