@@ -21,6 +21,7 @@
  */
 import type { StatRow } from './index/traceIndex';
 import type { ProblemCounts } from './metrics';
+import { plural } from './text';
 
 /** Problems of a model left out of one figure, by reason (see the module comment). */
 export interface LeftOut {
@@ -84,8 +85,6 @@ export function denominator(
     leftOut: { noSamples: set.noSamples, ungraded: set.ungraded, belowK, ...extra },
   };
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * What a value is computed over, in words, for tooltips and notes: `over 5 of 6 problems: 1 has
