@@ -124,7 +124,9 @@ function detect(_relPath: string, first: unknown): boolean {
  *   the score), finishReason = `finish_reason[i]`; when present but shorter, the missing ones are null.
  */
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
-  const { model, dataset } = qwenModelAndDataset(ctx.relPath, ctx.root, folderFileNames(ctx.absPath));
+  // the folder is listed only for a file named with a temperature (its neighbours at other temperatures)
+  const siblings = stemTemperature(fileStem(ctx.relPath)) ? folderFileNames(ctx.absPath) : [];
+  const { model, dataset } = qwenModelAndDataset(ctx.relPath, ctx.root, siblings);
   const once = new OncePerFile();
   const verdicts = new VerdictReader(ctx, 'score', ctx.options?.correctThreshold);
   for await (const item of readJsonLines(ctx)) {
