@@ -258,8 +258,9 @@ export class Extension implements vscode.Disposable {
       return;
     }
     // A request while a pass with the settings in effect runs (a second trigger at start, Index Folder
-    // pressed during the first pass) joins it: no second notification, no second pass.
-    if (s.isIndexing && s.indexSettingsCurrent()) {
+    // pressed during the first pass) joins it: no second notification, no second pass. Files changed
+    // during a pass (`watch`) make one more pass after it: the running one may have read them before.
+    if (s.isIndexing && s.indexSettingsCurrent() && mode !== 'watch') {
       await s.reindex();
       return;
     }
@@ -272,15 +273,19 @@ export class Extension implements vscode.Disposable {
       this.updateChrome();
       let summary: Awaited<ReturnType<FolderSession['reindex']>>;
       try {
-        summary = await s.reindex(token, (p) => {
-          const msg =
-            p.phase === 'index'
-              ? `${p.filesDone}/${p.filesTotal} files, ${p.samples.toLocaleString('en-US')} samples`
-              : p.phase;
-          progress?.report({ message: msg });
-          this.indexingStatus.set(s, ` ${msg}`);
-          this.updateStatus(s);
-        });
+        summary = await s.reindex(
+          token,
+          (p) => {
+            const msg =
+              p.phase === 'index'
+                ? `${p.filesDone}/${p.filesTotal} files, ${p.samples.toLocaleString('en-US')} samples`
+                : p.phase;
+            progress?.report({ message: msg });
+            this.indexingStatus.set(s, ` ${msg}`);
+            this.updateStatus(s);
+          },
+          mode === 'watch',
+        );
       } finally {
         this.indexingStatus.delete(s);
         this.updateChrome();

@@ -25,8 +25,9 @@ export function passKey(x: PassInputs): string {
 /**
  * One folder's indexing passes, so that one start indexes once:
  * - a request while a pass with the same inputs runs joins it (resolves with its result);
- * - a request while a pass with other inputs runs waits for it, then starts its own (every request
- *   waiting so is folded into that one pass: the first to resume starts it, the others join);
+ * - a request while a pass with other inputs runs, or because files changed while it runs, waits for
+ *   it, then starts its own (every request waiting so is folded into that one pass: the first to
+ *   resume starts it, the others join);
  * - {@link isCurrent} tells a settings change that leaves the inputs as they were (VS Code fires
  *   `onDidChangeConfiguration` for a key written again with its value, or set in another scope to the
  *   value in effect) from one that needs a pass.
@@ -59,11 +60,13 @@ export class PassQueue<R> {
 
   /**
    * Runs `start` for a pass with inputs `key`, or joins / waits per the class rules. `start` is called
-   * synchronously when nothing runs, so two requests in the same tick make one pass.
+   * synchronously when nothing runs, so two requests in the same tick make one pass. With `folderChanged`
+   * (the results files changed while a pass may be running: it may have read them before the change) the
+   * request never joins a running pass: it waits for it, like a request with other inputs.
    */
-  request(key: string, start: () => Promise<R>): Promise<R> {
+  request(key: string, start: () => Promise<R>, folderChanged = false): Promise<R> {
     if (this.running) {
-      if (this.running.key === key) return this.running.done;
+      if (this.running.key === key && !folderChanged) return this.running.done;
       const settled = this.running.done.then(
         () => undefined,
         () => undefined,

@@ -349,14 +349,16 @@ export class FolderSession implements vscode.Disposable {
    * committed data through WAL). Resolves with the summary, or undefined when cancelled or failed.
    * One pass at a time ({@link PassQueue}): while a pass with the same settings runs, the request
    * joins it (resolves with its summary); while one with other settings runs (a setting changed
-   * during the pass), it waits for it, then runs its own.
+   * during the pass), or with `folderChanged` (results files changed: the running pass may have read
+   * them before), it waits for it, then runs its own.
    */
   async reindex(
     token?: vscode.CancellationToken,
     onProgress?: (p: IndexProgress) => void,
+    folderChanged = false,
   ): Promise<IndexSummary | undefined> {
     const inputs = this.passInputs();
-    return this.passes.request(passKey(inputs), () => this.runPass(inputs, token, onProgress));
+    return this.passes.request(passKey(inputs), () => this.runPass(inputs, token, onProgress), folderChanged);
   }
 
   /**

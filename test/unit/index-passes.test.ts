@@ -88,6 +88,26 @@ describe('index passes: one start, one pass', () => {
     assert.deepEqual(log, ['first', 'second']);
   });
 
+  test('files changed during a pass: one more pass after it, even with the same settings', async () => {
+    const { q, log, start, finish } = passes();
+    const key = passKey(inputs());
+    const first = q.request(key, start('first'));
+    const changed = [q.request(key, start('watch 1'), true), q.request(key, start('watch 2'), true)];
+    // a plain request (Index Folder) still joins the running pass
+    const joined = q.request(key, start('command'));
+    await finish('first done');
+    assert.equal(await first, 'first done');
+    assert.equal(await joined, 'first done');
+    assert.deepEqual(log, ['first', 'watch 1']);
+    await finish('after the change');
+    assert.deepEqual(await Promise.all(changed), ['after the change', 'after the change']);
+    // nothing running: a changed-files request starts a pass at once
+    const again = q.request(key, start('watch 3'), true);
+    assert.deepEqual(log, ['first', 'watch 1', 'watch 3']);
+    await finish('3');
+    assert.equal(await again, '3');
+  });
+
   test('a pass that throws ends: the next request starts a new pass', async () => {
     const q = new PassQueue<number>();
     const key = passKey(inputs());
