@@ -96,6 +96,16 @@ describe('a results file edited after indexing, in a real VS Code', { timeout: 9
       assert.match(doc, /rollouts\.jsonl changed since it was indexed/);
       assert.ok(!doc.includes(EDITED), `the edited text must not be shown: ${doc}`);
       assert.ok(!doc.includes(ORIGINAL), `the indexed text is not in the file any more: ${doc}`);
+      // Harness regression: with the text scrolled up past its top (as a re-opened tab keeps it),
+      // reading the editor must still focus the text, not click the tab strip above it.
+      const editorBox = await s.page
+        .locator('.part.editor .editor-group-container.active .monaco-editor')
+        .last()
+        .boundingBox();
+      assert.ok(editorBox, 'the text editor is on screen');
+      await s.page.mouse.move(editorBox.x + editorBox.width / 2, editorBox.y + editorBox.height / 2);
+      await s.page.mouse.wheel(0, 2000);
+      assert.equal(await activeEditorText(s.page), doc, 'the same text read with the editor scrolled');
       const note = await waitForNotification(s.page, /rollouts\.jsonl changed since it was indexed/, {
         timeoutMs: 30_000,
       });

@@ -1134,10 +1134,12 @@ export async function activeEditorText(page: Page): Promise<string> {
   } catch {
     throw await failure(page, 'No text editor is active');
   }
-  await editor
-    .locator('.view-lines')
-    .first()
-    .click({ position: { x: 5, y: 5 } });
+  // Focus the text by clicking the middle of the editor's visible box. Not a fixed point of
+  // `.view-lines`: that element scrolls with the text, so when the editor has revealed a line far
+  // down, its top-left lies above the editor, under the tab strip, and the click lands on a tab title.
+  const box = await editor.boundingBox();
+  if (!box) throw await failure(page, 'The active text editor has no box on screen');
+  await editor.click({ position: { x: Math.round(box.width / 2), y: Math.round(box.height / 2) } });
   await page.evaluate(() => navigator.clipboard.writeText(''));
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Control+C');
