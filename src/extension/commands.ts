@@ -148,11 +148,11 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
         );
       }
       if (e.affectsConfiguration('traceInspector')) ext.onSessionChanged();
-      // another threshold changes which samples are graded: read the folder again
-      if (e.affectsConfiguration('traceInspector.correctThreshold')) void ext.autoIndex();
-      // another Inspect scorer gives other verdicts, another mapping file other records: the folder is read again
-      if (e.affectsConfiguration('traceInspector.scorer') || e.affectsConfiguration('traceInspector.mappingFile'))
-        void ext.autoIndex();
+      // another threshold changes which samples are graded, another Inspect scorer gives other verdicts,
+      // another mapping file other records: the folder is read again (once, and only when the value in
+      // effect changed)
+      if (['correctThreshold', 'scorer', 'mappingFile'].some((k) => e.affectsConfiguration(`traceInspector.${k}`)))
+        void ext.indexIfSettingsChanged();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void ext.autoIndex()),
   );

@@ -33,6 +33,8 @@ export class Extension implements vscode.Disposable {
   private watchTimer: NodeJS.Timeout | undefined;
   /** Folders whose results files changed while another folder was shown: re-indexed when shown. */
   private readonly stale = new Set<string>();
+  /** The status bar's progress text of each folder whose pass runs in {@link index} (" 3/24 files, …"). */
+  private readonly indexingStatus = new Map<FolderSession, string>();
 
   constructor(readonly context: vscode.ExtensionContext) {
     this.view = vscode.window.createTreeView('traceInspector.problems', {
@@ -191,7 +193,7 @@ export class Extension implements vscode.Disposable {
     void vscode.commands.executeCommand('setContext', 'traceInspector.indexing', s.isIndexing);
     void vscode.commands.executeCommand('setContext', 'traceInspector.filtered', this.tree.filter.kind !== 'all');
     void vscode.commands.executeCommand('setContext', 'traceInspector.groupBy', this.tree.mode);
-    if (s.isIndexing) return;
+    if (this.updateStatus(s)) return;
     const models = s.models();
     const samples = models.reduce((a, m) => a + m.samples, 0);
     this.status.text = `$(beaker) ${pair || 'no models'}`;
@@ -204,6 +206,22 @@ export class Extension implements vscode.Disposable {
       `Trace Inspector — ${models.length} model${models.length === 1 ? '' : 's'}, ${samples.toLocaleString('en-US')} sample${samples === 1 ? '' : 's'}\nModel in focus: ${focus?.displayId ?? '—'}\nBase model: ${base?.displayId ?? '—'}${s.baseModelIsGuess() ? " (guessed: its run's base)" : ''}${this.tree.filter.kind === 'all' ? '' : `\nFilter: ${desc}`}\nClick to choose the models compared.`,
     );
     this.status.show();
+  }
+
+  /**
+   * While `s` is indexed (from the moment a pass is asked for, before its worker reports anything),
+   * the status bar says "Indexing" and the pass's last progress; returns whether it did (else the
+   * caller shows the pair). Every refresh while a pass runs keeps it, so the status bar never shows the
+   * pair of a half-built index as if indexing were over.
+   */
+  updateStatus(s: FolderSession): boolean {
+    const progress = this.indexingStatus.get(s) ?? (s.isIndexing ? '…' : undefined);
+    if (progress === undefined) return false;
+    this.status.text = `$(sync~spin) Indexing${progress}`;
+    this.status.accessibilityInformation = { label: `Trace Inspector: indexing${progress}` };
+    this.status.tooltip = `Trace Inspector: indexing ${s.folder.name}`;
+    this.status.show();
+    return true;
   }
 
   /**
@@ -239,22 +257,39 @@ export class Extension implements vscode.Disposable {
       void vscode.window.showWarningMessage('Trace Inspector: open a results folder first.');
       return;
     }
+    // A request while a pass with the settings in effect runs (a second trigger at start, Index Folder
+    // pressed during the first pass) joins it: no second notification, no second pass. Files changed
+    // during a pass (`watch`) make one more pass after it: the running one may have read them before.
+    if (s.isIndexing && s.indexSettingsCurrent() && mode !== 'watch') {
+      await s.reindex();
+      return;
+    }
     const run = async (
       progress?: vscode.Progress<{ message?: string; increment?: number }>,
       token?: vscode.CancellationToken,
     ) => {
-      this.status.text = '$(sync~spin) Indexing…';
-      this.status.show();
+      this.indexingStatus.set(s, '…');
       this.tree.refresh();
       this.updateChrome();
-      const summary = await s.reindex(token, (p) => {
-        const msg =
-          p.phase === 'index'
-            ? `${p.filesDone}/${p.filesTotal} files, ${p.samples.toLocaleString('en-US')} samples`
-            : p.phase;
-        progress?.report({ message: msg });
-        this.status.text = `$(sync~spin) Indexing ${msg}`;
-      });
+      let summary: Awaited<ReturnType<FolderSession['reindex']>>;
+      try {
+        summary = await s.reindex(
+          token,
+          (p) => {
+            const msg =
+              p.phase === 'index'
+                ? `${p.filesDone}/${p.filesTotal} files, ${p.samples.toLocaleString('en-US')} samples`
+                : p.phase;
+            progress?.report({ message: msg });
+            this.indexingStatus.set(s, ` ${msg}`);
+            this.updateStatus(s);
+          },
+          mode === 'watch',
+        );
+      } finally {
+        this.indexingStatus.delete(s);
+        this.updateChrome();
+      }
       if (summary?.cancelled) {
         const models = s.models().length;
         void vscode.window
@@ -382,6 +417,18 @@ export class Extension implements vscode.Disposable {
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
     await vscode.window.showTextDocument(doc, { preview: true, preserveFocus });
+  }
+
+  /**
+   * A setting an indexing pass reads changed (`correctThreshold`, `scorer`, `mappingFile`, …): the
+   * folder is indexed again when the settings in effect differ from those of the last (or running)
+   * pass. VS Code also fires the event when a setting is written again with its value, or set in
+   * another scope to the value in effect: then nothing is re-read.
+   */
+  async indexIfSettingsChanged(): Promise<void> {
+    const s = this.active();
+    if (s?.indexSettingsCurrent()) return;
+    await this.autoIndex();
   }
 
   async autoIndex(): Promise<void> {

@@ -227,6 +227,12 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
    * undefined when VS Code has not fetched the root since the last full refresh.
    */
   private lastRoot: Node[] | undefined;
+  /**
+   * The root rows a whole-tree refresh computed to compare with {@link lastRoot} and found different:
+   * the next `getChildren(undefined)` (VS Code fetching the root after that refresh) returns them
+   * instead of querying the index again. Cleared by every refresh and by that fetch.
+   */
+  private comparedRoot: Node[] | undefined;
   mode: TreeMode = 'problem';
   filter: TreeFilter = { kind: 'all' };
   /** How many items of each paged parent are shown (parent id -> count). */
@@ -263,27 +269,39 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     this.datasetCache = undefined;
     const same = this.sameRootRows();
     if (same) this.emitter.fire(same);
-    else this.fireRoot();
+    else {
+      const compared = this.comparedRoot;
+      this.fireRoot();
+      this.comparedRoot = compared;
+    }
   }
 
   /** A refresh of the root: VS Code fetches it again (and forgets every row until then). */
   private fireRoot(): void {
     this.lastRoot = undefined;
+    this.comparedRoot = undefined;
     this.emitter.fire(undefined);
   }
 
   /**
    * The root rows shown, updated in place to the current data, when the current root rows are the same
-   * rows (same tree item ids in the same order, every one with an id); undefined otherwise.
+   * rows (same tree item ids in the same order, every one with an id); undefined otherwise, and then
+   * the rows computed to compare are kept in {@link comparedRoot} for VS Code's next fetch of the root
+   * (the root query runs once per refresh, not once to compare and once more to fetch).
    */
   private sameRootRows(): Node[] | undefined {
+    this.comparedRoot = undefined;
     const shown = this.lastRoot;
     if (!shown?.length) return undefined;
     const next = this.rootRows();
-    if (next.length !== shown.length) return undefined;
+    const differ = () => {
+      this.comparedRoot = next;
+      return undefined;
+    };
+    if (next.length !== shown.length) return differ();
     for (let i = 0; i < next.length; i++) {
       const id = nodeId(next[i]);
-      if (id === undefined || id !== nodeId(shown[i])) return undefined;
+      if (id === undefined || id !== nodeId(shown[i])) return differ();
     }
     // same rows: the objects VS Code knows take the new data (a node's fields are all its data)
     for (let i = 0; i < next.length; i++) Object.assign(shown[i], next[i]);
@@ -416,7 +434,8 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
 
   getChildren(node?: Node): Node[] {
     if (node) return this.rows(node);
-    const rows = this.rows(undefined);
+    const rows = this.comparedRoot ?? this.rows(undefined);
+    this.comparedRoot = undefined;
     this.lastRoot = rows;
     return rows;
   }

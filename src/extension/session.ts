@@ -14,6 +14,7 @@ import { sqliteDriver } from '../core/index/sqlite';
 import { checkpointSeries } from '../core/trajectories';
 import { TraceIndex, type ModelRow } from '../core/index/traceIndex';
 import { type Diagnostic, diagnosticPlace } from '../core/model';
+import { type PassInputs, PassQueue, passKey } from './indexPasses';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
 
 /** How often the tree shows newly committed samples while indexing runs (milliseconds). */
@@ -82,6 +83,8 @@ export class FolderSession implements vscode.Disposable {
   /** Fires after indexing, base/focus changes and annotation edits. */
   readonly onDidChange = this.changed.event;
   private running: { worker: Worker; done: Promise<IndexSummary | undefined> } | undefined;
+  /** The folder's indexing passes: one at a time, requests with the running pass's settings join it. */
+  private readonly passes = new PassQueue<IndexSummary | undefined>();
   private lastSummary: IndexSummary | undefined;
 
   constructor(
@@ -343,25 +346,59 @@ export class FolderSession implements vscode.Disposable {
 
   /**
    * Indexes the folder in a worker thread (its own database connection; the UI keeps reading
-   * committed data through WAL). Resolves with the summary, or undefined when cancelled or when
-   * an indexing pass is already running (the running one is awaited instead).
+   * committed data through WAL). Resolves with the summary, or undefined when cancelled or failed.
+   * One pass at a time ({@link PassQueue}): while a pass with the same settings runs, the request
+   * joins it (resolves with its summary); while one with other settings runs (a setting changed
+   * during the pass), or with `folderChanged` (results files changed: the running pass may have read
+   * them before), it waits for it, then runs its own.
    */
   async reindex(
     token?: vscode.CancellationToken,
     onProgress?: (p: IndexProgress) => void,
+    folderChanged = false,
   ): Promise<IndexSummary | undefined> {
-    if (this.running) return this.running.done;
+    const inputs = this.passInputs();
+    return this.passes.request(passKey(inputs), () => this.runPass(inputs, token, onProgress), folderChanged);
+  }
+
+  /**
+   * Whether the folder is (or, when the running pass ends, will be) indexed with the settings in effect
+   * now: a settings event that leaves them as they were needs no pass. False before the first pass.
+   */
+  indexSettingsCurrent(): boolean {
+    return this.passes.isCurrent(passKey(this.passInputs()));
+  }
+
+  /** The settings in effect that an indexing pass reads the folder with (the mapping file made absolute). */
+  private passInputs(): PassInputs {
     const settings = readSettings(this.folder);
-    const worker = new Worker(join(this.context.extensionUri.fsPath, 'dist', 'indexWorker.js'));
-    const request: WorkerRequest = {
-      type: 'index',
-      root: this.root,
-      dbPath: this.dbPath,
+    return {
       include: settings.include,
       exclude: settings.exclude,
       correctThreshold: settings.correctThreshold,
       scorer: settings.scorer,
       mappingFile: settings.mappingFile ? resolve(this.root, settings.mappingFile) : '',
+    };
+  }
+
+  /** One indexing pass in the worker (see {@link reindex}; only {@link passes} calls it). */
+  private async runPass(
+    inputs: PassInputs,
+    token?: vscode.CancellationToken,
+    onProgress?: (p: IndexProgress) => void,
+  ): Promise<IndexSummary | undefined> {
+    // a request that waited for another pass and was cancelled meanwhile
+    if (token?.isCancellationRequested) return undefined;
+    const worker = new Worker(join(this.context.extensionUri.fsPath, 'dist', 'indexWorker.js'));
+    const request: WorkerRequest = {
+      type: 'index',
+      root: this.root,
+      dbPath: this.dbPath,
+      include: [...inputs.include],
+      exclude: [...inputs.exclude],
+      correctThreshold: inputs.correctThreshold,
+      scorer: inputs.scorer,
+      mappingFile: inputs.mappingFile,
       // the worker opens its own connection: with this process's driver (one SQLite per process)
       sqliteDriver: sqliteDriver().name,
     };

@@ -4,7 +4,8 @@
  * that window reached the command without its row (it then asked for a problem with a quick pick). The
  * tree refreshes every 2 s while indexing and when a pass ends. Now a refresh whose root rows are the
  * rows shown (same ids, same order) refreshes those row objects (VS Code keeps their handles); rows added,
- * removed or reordered still refresh the root. Real SQLite and the real folder
+ * removed or reordered still refresh the root, and VS Code's fetch of the root then gets the rows the
+ * refresh compared (one root query per refresh, not two). Real SQLite and the real folder
  * rlvr-probe-gsm8k/results_1024_cuda, the real FolderSession and tree provider on a `vscode` stub whose
  * EventEmitter records what the tree fires.
  */
@@ -65,6 +66,13 @@ describe('a whole-tree refresh keeps the rows VS Code shows when they are the sa
   });
   s.fireChanged();
   const t = new Tree(() => s);
+  /** The root queries (problem pages) the tree ran, in order. */
+  const rootQueries: number[] = [];
+  const listProblems = s.index.listProblems;
+  s.index.listProblems = (...a: Parameters<typeof listProblems>) => {
+    rootQueries.push(a[1] as number);
+    return listProblems.apply(s.index, a);
+  };
 
   test('before VS Code has fetched the root, a refresh is a root refresh', () => {
     fired.length = 0;
@@ -86,23 +94,56 @@ describe('a whole-tree refresh keeps the rows VS Code shows when they are the sa
     for (const row of shown) assert.equal(t.getTreeItem(row).id, nodeId(row));
   });
 
-  test('rows added (the rest of the folder indexed): a root refresh, then the new rows', async () => {
+  test('rows added (the rest of the folder indexed): a root refresh, then the new rows, queried once', async () => {
     const before = problemIds(t.getChildren());
     const rest = await indexFolder(s.index, RUN);
     assert.equal(rest.cancelled, false);
     s.fireChanged();
     fired.length = 0;
+    rootQueries.length = 0;
     t.refresh();
-    // until VS Code has fetched the root again, every refresh is a root refresh
-    t.refresh();
-    assert.deepEqual(fired, [undefined, undefined]);
+    assert.deepEqual(fired, [undefined]);
     const after = t.getChildren();
     assert.equal(after.length, 30);
+    // the rows the refresh compared are the rows VS Code gets: one root query, not one to compare and
+    // one more to fetch (every 2 s while a pass adds problems)
+    assert.equal(rootQueries.length, 1, 'one root query for a refresh and the fetch that follows');
+    const afterIds = new Set(problemIds(after));
+    assert.ok(before.every((id) => afterIds.has(id)));
+    // until VS Code has fetched the root again, every refresh is a root refresh (and the fetch queries
+    // the index then: the rows compared by an earlier refresh may be out of date)
+    t.filter = { kind: 'failing' };
+    t.refresh();
+    t.filter = { kind: 'all' };
+    fired.length = 0;
+    t.refresh();
+    t.refresh();
+    assert.deepEqual(fired, [undefined, undefined]);
+    const latest = t.getChildren();
+    assert.equal(latest.length, 30);
     assert.ok(after.length > before.length);
     fired.length = 0;
     t.refresh();
     const f = fired[0] as Node | Node[] | undefined;
-    assert.ok(Array.isArray(f) && f.length === 30 && f.every((row, i) => row === after[i]));
+    assert.ok(Array.isArray(f) && f.length === 30 && f.every((row, i) => row === latest[i]));
+  });
+
+  test('the rows compared are not served after another change: a filter set before the fetch shows', async () => {
+    const all = t.getChildren();
+    assert.equal(all.length, 30);
+    // a refresh that finds other rows (one problem fewer shown: a smaller page) ...
+    const restore = s.index.listProblems;
+    s.index.listProblems = (...a: Parameters<typeof restore>) => restore.apply(s.index, a).slice(1);
+    t.refresh();
+    s.index.listProblems = restore;
+    // ... then a filter before VS Code fetched the root: the fetch gets the filter's rows
+    t.filter = { kind: 'failing' };
+    t.refresh();
+    const failing = t.getChildren();
+    assert.ok(failing.length < 29, `${failing.length} failing problems`);
+    t.filter = { kind: 'all' };
+    t.refresh();
+    assert.equal(t.getChildren().length, 30);
   });
 
   test('rows removed (a filter): a root refresh', () => {

@@ -1,0 +1,115 @@
+/**
+ * The status bar says "Indexing" for the whole of a pass (src/extension/extension.ts `index`). It used to
+ * show the pair ("no models") from the moment the pass was asked for until the worker's first progress
+ * message: the refresh at the start of a pass ran before the session counted as indexing and overwrote
+ * "Indexing…". rewardModels.e2e waits for problem rows and for a status bar without "Indexing": the
+ * tree's "Indexing…" row and that status bar satisfied it at the start of the first pass, and the overview
+ * was opened on a half-built index (6, 10, 17 of the 22 scorers in CI), which looked like a second pass.
+ * The real Extension on a `vscode` stub whose status bar item records its texts; the folder session is a
+ * stand-in whose pass ends when the test says.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Extension } from '../../src/extension/extension';
+import { loadWithStub } from './vscodeStub';
+
+const texts: string[] = [];
+const status = {
+  set text(t: string) {
+    texts.push(t);
+  },
+  get text() {
+    return texts[texts.length - 1] ?? '';
+  },
+  show() {},
+  hide() {},
+  dispose() {},
+};
+const disposable = { dispose() {} };
+const progressNotifications: string[] = [];
+const { Extension: Ext } = loadWithStub<{ Extension: new (context: unknown) => Extension }>(
+  '../../src/extension/extension',
+  {
+    window: {
+      createOutputChannel: () => ({ appendLine() {}, show() {}, dispose() {} }),
+      createStatusBarItem: () => status,
+      createTreeView: () => ({ onDidChangeSelection: () => disposable, selection: [], dispose() {} }),
+      onDidChangeActiveTextEditor: () => disposable,
+      withProgress: (opts: { title?: string }, task: (p: unknown, t: unknown) => Promise<void>) => {
+        progressNotifications.push(opts.title ?? '');
+        return task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => disposable });
+      },
+      showInformationMessage: async () => undefined,
+      showWarningMessage: async () => undefined,
+    },
+    languages: { createDiagnosticCollection: () => ({ clear() {}, set() {}, dispose() {} }) },
+    workspace: {
+      getConfiguration: () => ({ get: () => undefined }),
+      textDocuments: [],
+      workspaceFolders: [],
+      registerFileSystemProvider: () => disposable,
+    },
+    commands: { executeCommand: async () => undefined },
+    StatusBarAlignment: { Left: 1, Right: 2 },
+    ProgressLocation: { Notification: 15 },
+  },
+);
+
+test('the status bar says Indexing from the start of a pass to its end, then the pair', async () => {
+  const ext = new Ext({ workspaceState: { get: () => undefined } });
+  let indexing = false;
+  let finish: (() => void) | undefined;
+  let reported: ((p: unknown) => void) | undefined;
+  let passes = 0;
+  const session = {
+    folder: { name: 'rewardmath-22-scorers' },
+    get isIndexing() {
+      return indexing;
+    },
+    indexSettingsCurrent: () => indexing,
+    // as FolderSession.reindex: marks the pass as running and fires its change event at once (the tree
+    // shows "Indexing…"); the worker's first progress message comes later
+    reindex: (_token: unknown, onProgress?: (p: unknown) => void) => {
+      if (indexing) return new Promise<void>((r) => setTimeout(r, 0)).then(() => undefined);
+      passes++;
+      indexing = true;
+      reported = onProgress;
+      ext.onSessionChanged();
+      return new Promise((resolve) => {
+        finish = () => {
+          indexing = false;
+          ext.onSessionChanged();
+          resolve({ cancelled: false, diagnostics: [] });
+        };
+      });
+    },
+    models: () => [],
+    baseModel: () => undefined,
+    focusModel: () => undefined,
+    focusPending: () => false,
+    baseModelIsGuess: () => true,
+    focusModelIsChoice: () => false,
+    indexIncomplete: () => indexing,
+    index: { countProblems: () => 0 },
+  };
+  (ext as unknown as { active: () => unknown }).active = () => session;
+  const pass = ext.index('auto');
+  // before the worker said anything
+  assert.match(status.text, /Indexing/, `the status bar at the start of the pass: ${JSON.stringify(texts)}`);
+  reported!({ phase: 'index', filesDone: 2, filesTotal: 24, samples: 2000 });
+  assert.equal(status.text, '$(sync~spin) Indexing 2/24 files, 2,000 samples');
+  // a refresh while the pass runs (a committed batch shown) keeps it
+  ext.onSessionChanged();
+  assert.match(status.text, /Indexing 2\/24 files/);
+  // a second request during the pass (Index Folder, a settings event) joins it: no second notification
+  const second = ext.index('command');
+  assert.equal(progressNotifications.length, 1);
+  finish!();
+  await pass;
+  await second;
+  assert.equal(passes, 1);
+  assert.equal(status.text, '$(beaker) no models');
+  const firstPair = texts.findIndex((t) => !t.includes('Indexing'));
+  assert.equal(firstPair, texts.length - 1, `no pair shown while indexing: ${JSON.stringify(texts)}`);
+  ext.dispose();
+});
