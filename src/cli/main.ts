@@ -22,6 +22,10 @@ import { type Trajectory, trajectoryFilter } from '../core/trajectories';
 import { holdsAsTyped, snippet } from '../core/search';
 import { escapeControl, plural } from '../core/text';
 import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../shared/claims';
+import { isAboveN, K_ABOVE_N, passAtKCell } from '../shared/passAtKCell';
+
+/** The line under a table with a {@link K_ABOVE_N} cell. */
+const K_ABOVE_N_NOTE = `${K_ABOVE_N}: k is above the model's largest number of graded samples per problem; pass@k is not defined there`;
 
 /** Default index location for a results folder: a per-user cache, so read-only folders work. */
 export function defaultDbPath(folder: string): string {
@@ -287,9 +291,9 @@ export function reportTable(r: Report): string {
       // no graded sample: pass@k is not "k > n" but undefined at every k (trial 7 finding 13)
       if (m.sampleAccuracy === null) return 'ungraded';
       const p = m.passAtK.find((x) => x.k === k);
-      if (p) return `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]${denominatorMark(p)}`;
+      if (p) return passAtKCell(p, pct, denominatorMark);
       // no point: k above the model's largest n, or between the points of its grid (1, 2, 4, ..., n)
-      return k > top ? '— (k > n)' : 'not computed';
+      return k > top ? K_ABOVE_N : 'not computed';
     }),
   ];
   const rows = r.models.flatMap((m) => {
@@ -318,10 +322,7 @@ export function reportTable(r: Report): string {
     out.push(
       `not computed: pass@k is computed at k = 1, 2, 4, 8, ... and each model's largest n (${gaps.map((m) => `${safe(m.label)}: n = ${maxK(m)}`).join('; ')}); other columns come from other models' n`,
     );
-  if (r.models.some((m) => m.sampleAccuracy !== null && ks.some((k) => k > maxK(m))))
-    out.push(
-      "— (k > n): k is above the model's largest number of graded samples per problem; pass@k is not defined there",
-    );
+  if (r.models.some((m) => m.sampleAccuracy !== null && ks.some((k) => k > maxK(m)))) out.push(K_ABOVE_N_NOTE);
   const graded = r.models.filter((m) => m.grader !== null);
   if (graded.length) out.push(`verdicts: ${graded.map((m) => `${safe(m.label)} by ${safe(m.grader!)}`).join('; ')}`);
   if (r.models.flatMap((m) => [...m.passAtK, ...m.bestOfK, ...(m.majAtK ?? [])]).some((p) => p.missing > 0))
@@ -657,10 +658,13 @@ function pplLines(p: PplReport, labels: Map<string, string>): string[] {
  */
 export function trajectoryLines(t: Trajectory): string[] {
   const k = t.k ?? 1;
-  const at = (pts: Trajectory['steps'][number]['passAtK'], kk: number) => {
-    const p = pts.find((x) => x.k === kk);
-    return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]${denominatorMark(p)}` : '—';
-  };
+  // a base with a smaller n than the series' k has a point over no problem there: `— (k > n)` (trial 8 finding 13)
+  const at = (pts: Trajectory['steps'][number]['passAtK'], kk: number) =>
+    passAtKCell(
+      pts.find((x) => x.k === kk),
+      pct,
+      denominatorMark,
+    );
   const ks = k > 1 ? [1, k] : [1];
   const bases = [...new Set(t.steps.map((s) => s.base))];
   const out = [
@@ -707,10 +711,11 @@ export function trajectoryLines(t: Trajectory): string[] {
       }),
     ]),
   );
-  if (t.steps.some((s) => s.missing > 0 || [...s.passAtK, ...s.basePassAtK].some((p) => p.missing > 0)))
+  if (t.steps.some((s) => s.missing > 0 || [...s.passAtK, ...s.basePassAtK].some((p) => p.missing > 0 && !isAboveN(p))))
     out.push(
       "  (a/b): a step's figures over a of the series' b problems (a base's: of the base's b); the warnings below say why",
     );
+  if (t.steps.some((s) => [...s.passAtK, ...s.basePassAtK].some(isAboveN))) out.push(`  ${K_ABOVE_N_NOTE}`);
   if (bases.length === 1) out.push(`  base: ${safe(bases[0] ?? 'none')}`);
   else for (const s of t.steps) out.push(`  ${t.unit} ${s.step}: ${safe(s.model)} vs ${safe(s.base ?? 'no base')}`);
   const last = t.steps[t.steps.length - 1]?.step;

@@ -1,0 +1,115 @@
+/**
+ * Trial 8 (a fresh user's folders): findings 12 and 13 — how the report words what it shows — and trial 7's
+ * leftover: the CSV export naming the models not compared. Each test builds the folder it needs in a
+ * temporary directory and reads it through the compiled CLI (`report`, text and `--format json`), the CSV
+ * export of that report, or a real SQLite index (the webview's data). Every expected value is the one a
+ * person reading the folder would give.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { reportCsv } from '../../src/cli/main';
+import { guessBaseModel } from '../../src/core/index/labels';
+import { trainingData } from '../../src/extension/panelData';
+import { K_ABOVE_N, passAtKCell } from '../../src/shared/passAtKCell';
+import { cli, indexed, qwen, writeFolder } from './helpers';
+
+/** A results folder in a temporary directory: file text by relative path. */
+const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t8r-');
+
+/** The CSV rows (cells split at commas: the ids here have none) of one metric. */
+const csvRows = (csv: string, metric: string) =>
+  csv
+    .split('\n')
+    .map((l) => l.split(','))
+    .filter((c) => c[2] === metric);
+
+describe('finding 13: a pass@k cell with k above the model\'s n says "— (k > n)"', () => {
+  // trial 8's t9: checkpoints with n = 8 against a base with n = 4, so the series' k = 8 is above the base's n
+  const QM = 'math_eval/math500/test_qwen-boxed_-1_seed0_t0.6_s0_e-1.jsonl';
+  const files = {
+    [`Qwen2.5-7B/${QM}`]: qwen('TFFF TFFF TFFF TFFF'),
+    [`Qwen2.5-7B-GRPO/checkpoint-100/${QM}`]: qwen('TTFFFFFF TTFFFFFF TTFFFFFF TTFFFFFF'),
+    [`Qwen2.5-7B-GRPO/checkpoint-200/${QM}`]: qwen('TTTTFFFF TTTTFFFF TTTTFFFF TTTTFFFF'),
+  };
+
+  test('text: the training table\'s base pass@8 is "— (k > n)", with the line that says why and no "(a/b)" line', () => {
+    const { r, text } = cli(folder(files));
+    assert.equal(r.trajectories.length, 1);
+    assert.equal(r.trajectories[0].k, 8);
+    const table = text.slice(text.indexOf('training: '));
+    const row = (step: number) => table.split('\n').find((l) => l.startsWith(`${step} `)) ?? '';
+    // step, problems, samples, correct, accuracy, pass@1, pass@8, base pass@1, base pass@8, paired, ...
+    assert.match(
+      row(100),
+      /^100 +4 +32 +8 +25\.0 +25\.0 \[25\.0,25\.0\] +100\.0 \[100\.0,100\.0\] +25\.0 \[25\.0,25\.0\] +— \(k > n\) +4 /,
+    );
+    assert.match(
+      row(200),
+      /^200 +4 +32 +16 +50\.0 +50\.0 \[50\.0,50\.0\] +100\.0 \[100\.0,100\.0\] +25\.0 \[25\.0,25\.0\] +— \(k > n\) +4 /,
+    );
+    assert.doesNotMatch(text, /— \[—,—\] \(0\/4\)/);
+    assert.match(table, /\n {2}— \(k > n\): k is above the model's largest number of graded samples per problem/);
+    assert.doesNotMatch(table, /\(a\/b\)/);
+  });
+
+  test('JSON and CSV: the base point at k = 8 has no value, over 0 of its 4 problems, all 4 with n < 8', () => {
+    const { r } = cli(folder(files), [], { text: false });
+    for (const s of r.trajectories[0].steps) {
+      const p = s.basePassAtK.find((x) => x.k === 8);
+      assert.deepEqual(p && [p.value, p.ciLow, p.ciHigh, p.problems, p.missing, p.leftOut.belowK], [
+        null,
+        null,
+        null,
+        0,
+        4,
+        4,
+      ]);
+    }
+    const rows = csvRows(reportCsv(r), 'base-pass@k').filter((c) => c[3] === '8');
+    assert.equal(rows.length, 2);
+    // value, ci_low, ci_high empty; problems 0, missing 4, no_samples 0, ungraded 0, n_below_k 4; steps 100, 200
+    for (const c of rows) assert.deepEqual(c.slice(4, 12), ['', '', '', '0', '4', '0', '0', '4']);
+    assert.deepEqual(
+      rows.map((c) => c[15]),
+      ['100', '200'],
+    );
+  });
+
+  test('webview: the training table\'s cell (passAtKCell on trainingData) is "— (k > n)" too', async () => {
+    const index = await indexed(folder(files));
+    const ms = index.models();
+    const d = trainingData(index, { baseId: ms[guessBaseModel(ms)].id }, 100);
+    index.close();
+    const st = d.series[0].steps[0];
+    const fmt = (v: number | null) => (v === null ? '—' : v.toFixed(3));
+    const mark = (p: { problems: number; missing: number }) =>
+      p.missing > 0 ? ` (${p.problems} of ${p.problems + p.missing})` : '';
+    const cell = (pts: typeof st.passAtK, k: number) =>
+      passAtKCell(
+        pts.find((x) => x.k === k),
+        fmt,
+        mark,
+        ', ',
+      );
+    assert.equal(cell(st.basePassAtK, 8), K_ABOVE_N);
+    assert.equal(cell(st.basePassAtK, 1), '0.250 [0.250, 0.250]');
+    assert.equal(cell(st.passAtK, 8), '1.000 [1.000, 1.000]');
+    // no point at all (a k the series has not): a bare dash, not "k > n"
+    assert.equal(cell(st.basePassAtK, 2), '—');
+  });
+
+  test('passAtKCell: a value over some problems carries its mark; a point over none is "— (k > n)"', () => {
+    const pct = (v: number | null) => (v === null ? '—' : (100 * v).toFixed(1));
+    const mark = (p: { problems: number; missing: number }) =>
+      p.missing ? ` (${p.problems}/${p.problems + p.missing})` : '';
+    assert.equal(
+      passAtKCell({ value: 0.5, ciLow: 0.25, ciHigh: 0.75, problems: 3, missing: 1 }, pct, mark),
+      '50.0 [25.0,75.0] (3/4)',
+    );
+    assert.equal(
+      passAtKCell({ value: null, ciLow: null, ciHigh: null, problems: 0, missing: 4 }, pct, mark),
+      '— (k > n)',
+    );
+    assert.equal(passAtKCell(undefined, pct, mark), '—');
+  });
+});
