@@ -451,7 +451,7 @@ export function reportTable(r: Report): string {
   out.push(...graderAuditLines(r));
   if (r.regrade) out.push(...regradeLines(r.regrade));
   if (r.ppl) out.push('', ...pplLines(r.ppl, new Map(r.models.map((m) => [m.id, m.label]))));
-  for (const t of r.trajectories) out.push('', ...trajectoryLines(t));
+  for (const t of r.trajectories) out.push('', ...trajectoryLines(t, labelOf));
   if (r.paths?.length) out.push('', ...pathLines(r.paths));
   for (const w of r.warnings) out.push(`warning: ${safe(w)}`);
   if (r.diagnostics.length) out.push('', `${r.diagnostics.length} diagnostics:`, formatDiagnostics(r.diagnostics));
@@ -655,8 +655,9 @@ function pplLines(p: PplReport, labels: Map<string, string>): string[] {
  * base's pass@1 and pass@K, categories against the base, the share of positive gains from sharpening
  * with its interval and the gains in correct samples behind it, mean response length), then the
  * problems lost during training, solved only at late steps and flip-flopping, each with its denominator.
+ * Steps are named by their label; bases by `labelOf` (display id -> the report's label; default: the id).
  */
-export function trajectoryLines(t: Trajectory): string[] {
+export function trajectoryLines(t: Trajectory, labelOf: (id: string) => string = (id) => id): string[] {
   const k = t.k ?? 1;
   // a base with a smaller n than the series' k has a point over no problem there: `— (k > n)` (trial 8 finding 13)
   const at = (pts: Trajectory['steps'][number]['passAtK'], kk: number) =>
@@ -716,8 +717,12 @@ export function trajectoryLines(t: Trajectory): string[] {
       "  (a/b): a step's figures over a of the series' b problems (a base's: of the base's b); the warnings below say why",
     );
   if (t.steps.some((s) => [...s.passAtK, ...s.basePassAtK].some(isAboveN))) out.push(`  ${K_ABOVE_N_NOTE}`);
-  if (bases.length === 1) out.push(`  base: ${safe(bases[0] ?? 'none')}`);
-  else for (const s of t.steps) out.push(`  ${t.unit} ${s.step}: ${safe(s.model)} vs ${safe(s.base ?? 'no base')}`);
+  // models named by label, as in the other tables (trial 8 finding 12)
+  const base = (id: string | null | undefined) => safe(id === null || id === undefined ? 'none' : labelOf(id));
+  if (bases.length === 1) out.push(`  base: ${base(bases[0])}`);
+  else
+    for (const s of t.steps)
+      out.push(`  ${t.unit} ${s.step}: ${safe(s.label)} vs ${s.base === null ? 'no base' : base(s.base)}`);
   const last = t.steps[t.steps.length - 1]?.step;
   const n = t.problems.length;
   const lost = trajectoryFilter(t, 'lost').length;

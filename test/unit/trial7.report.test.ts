@@ -75,7 +75,8 @@ describe('finding 5: every model in no comparison is named with the reason', () 
     assert.deepEqual(r.notCompared[0].against, ['Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO']);
     assert.ok(
       r.warnings.includes(
-        "Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO: NOT COMPARED with any model: its base Qwen2.5-7B:Qwen2.5-7B has no graded sample (no verdict in its files: ungraded), so pass@k cannot be compared; grade the base's samples, or choose another base with --base",
+        // by label since trial 8 finding 12 (was the display ids Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO, Qwen2.5-7B:Qwen2.5-7B)
+        "Qwen2.5-7B-GRPO: NOT COMPARED with any model: its base Qwen2.5-7B has no graded sample (no verdict in its files: ungraded), so pass@k cannot be compared; grade the base's samples, or choose another base with --base",
       ),
       r.warnings.join('\n'),
     );

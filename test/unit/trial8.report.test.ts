@@ -11,7 +11,7 @@ import { reportCsv } from '../../src/cli/main';
 import { guessBaseModel } from '../../src/core/index/labels';
 import { trainingData } from '../../src/extension/panelData';
 import { K_ABOVE_N, passAtKCell } from '../../src/shared/passAtKCell';
-import { cli, indexed, qwen, writeFolder } from './helpers';
+import { cli, humanEval, indexed, qwen, writeFolder } from './helpers';
 
 /** A results folder in a temporary directory: file text by relative path. */
 const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t8r-');
@@ -111,5 +111,64 @@ describe('finding 13: a pass@k cell with k above the model\'s n says "— (k > n
       '— (k > n)',
     );
     assert.equal(passAtKCell(undefined, pct, mark), '—');
+  });
+});
+
+describe('finding 12: NOT COMPARED warnings and the training base line name models by label', () => {
+  test('an ungraded base: the warning and the JSON reason by label (ids stay in model and base)', () => {
+    const { r, text } = cli(
+      folder({
+        'Qwen2.5-7B/samples.jsonl': humanEval('UUUU UUUU'),
+        'Qwen2.5-7B-GRPO/samples.jsonl_results.jsonl': humanEval('TTFF TFFF'),
+      }),
+    );
+    const reason =
+      "its base Qwen2.5-7B has no graded sample (no verdict in its files: ungraded), so pass@k cannot be compared; grade the base's samples, or choose another base with --base";
+    const x = r.notCompared.find((e) => e.kind === 'baseUngraded');
+    assert.deepEqual(x && [x.model, x.base, x.reason], [
+      'Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO',
+      'Qwen2.5-7B:Qwen2.5-7B',
+      reason,
+    ]);
+    const warnings = r.warnings.filter((w) => w.includes('NOT COMPARED'));
+    assert.deepEqual(warnings, [
+      'Qwen2.5-7B: NOT COMPARED with any model: it is the base of Qwen2.5-7B-GRPO, none of which could be compared with it (see their lines)',
+      `Qwen2.5-7B-GRPO: NOT COMPARED with any model: ${reason}`,
+    ]);
+    assert.ok(text.includes(`\nwarning: Qwen2.5-7B-GRPO: NOT COMPARED with any model: ${reason}\n`), text);
+    assert.doesNotMatch(text, /NOT COMPARED.*Qwen2\.5-7B(-GRPO)?:Qwen2\.5-7B/);
+  });
+
+  test('labels that carry the path (--base of another dataset): warning, list and JSON say the same', () => {
+    const dir = folder({
+      'Qwen2.5-7B/humaneval/samples.jsonl_results.jsonl': humanEval('TF FF'),
+      'Qwen2.5-7B-GRPO/humaneval/samples.jsonl_results.jsonl': humanEval('TT TF'),
+      'Qwen2.5-7B/mbpp/samples.jsonl_results.jsonl': humanEval('TF FF TT', 10),
+      'Qwen2.5-7B-GRPO/mbpp/samples.jsonl_results.jsonl': humanEval('TT TF TT', 10),
+    });
+    const { r, text } = cli(dir, ['--base', 'Qwen2.5-7B/mbpp']);
+    const label = new Map(r.models.map((m) => [m.id, m.label]));
+    const base = label.get('Qwen2.5-7B/mbpp:Qwen2.5-7B');
+    assert.equal(base, 'Qwen2.5-7B (Qwen2.5-7B/mbpp)');
+    const reason = `it has no graded problem in common with its base ${base} (2 graded problems of its own, 3 graded problems of the base's, none the same: other datasets or problem ids?); choose another base with --base`;
+    for (const id of ['Qwen2.5-7B-GRPO/humaneval:Qwen2.5-7B-GRPO', 'Qwen2.5-7B/humaneval:Qwen2.5-7B']) {
+      const name = label.get(id) ?? '';
+      assert.match(name, /\/humaneval\)$/);
+      assert.equal(r.notCompared.find((x) => x.model === id)?.reason, reason);
+      assert.ok(r.warnings.includes(`${name}: NOT COMPARED with any model: ${reason}`), r.warnings.join('\n'));
+      assert.ok(text.includes(`\n  ${name}: ${reason}\n`), text);
+    }
+  });
+
+  test('the training section names its base by label', () => {
+    const { r, text } = cli(
+      folder({
+        'Qwen2.5-7B/samples.jsonl_results.jsonl': humanEval('TF FF'),
+        'Qwen2.5-7B-GRPO/checkpoint-100/results.jsonl': humanEval('TT FF'),
+        'Qwen2.5-7B-GRPO/checkpoint-200/results.jsonl': humanEval('TT TF'),
+      }),
+    );
+    assert.equal(r.trajectories[0].steps[0].base, 'Qwen2.5-7B:Qwen2.5-7B');
+    assert.match(text, /\n {2}base: Qwen2\.5-7B\n/);
   });
 });
