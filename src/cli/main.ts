@@ -769,6 +769,9 @@ export const CSV_HEADER =
  * bootstrap interval) per k and `crossover-k` (value empty when there is none; k = the largest k searched),
  * with the comparison's denominator: `problems + missing` = the problems of the two models, `not_in_base`
  * and `not_in_model` (only the base has a record of it) beside the model's own reasons.
+ * Then one row per model in no comparison (JSON `notCompared`): metric `not-compared:<kind>` (`modelUngraded`,
+ * `baseUngraded`, `noCommonProblem`, `seedSibling`, `baseOfNone`, `noBase`), `problems` = its problems with a
+ * graded sample, `base` = the base it would be compared with (empty without one), other figures empty.
  * Per-problem trajectories and coverage counts are in the JSON report.
  */
 export function reportCsv(r: Report): string {
@@ -863,6 +866,34 @@ export function reportCsv(r: Report): string {
       leftOut: c.leftOut,
     });
   }
+  // every model in no comparison, so the CSV names all the folder's models (trial 7): metric
+  // `not-compared:<kind>` (JSON notCompared[].kind), problems = its graded problems, base = the base it would
+  // be compared with (empty without one); the reason in words is in the JSON and the warnings
+  for (const x of r.notCompared)
+    lines.push(
+      [
+        q(x.model),
+        q(r.models.find((m) => m.id === x.model)?.label ?? x.model),
+        `not-compared:${x.kind}`,
+        '',
+        '',
+        '',
+        '',
+        x.graded.model,
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        q(x.base ?? ''),
+        '',
+        '',
+      ].join(','),
+    );
   for (const t of r.trajectories) {
     for (const s of t.steps) {
       const row = (

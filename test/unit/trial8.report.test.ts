@@ -172,3 +172,65 @@ describe('finding 12: NOT COMPARED warnings and the training base line name mode
     assert.match(text, /\n {2}base: Qwen2\.5-7B\n/);
   });
 });
+
+describe('trial 7 leftover: the CSV has a row for every model not compared, with its reason', () => {
+  test("an ungraded base: both models in not-compared rows, so the CSV names all the folder's models", () => {
+    const { r } = cli(
+      folder({
+        'Qwen2.5-7B/samples.jsonl': humanEval('UUUU UUUU'),
+        'Qwen2.5-7B-GRPO/samples.jsonl_results.jsonl': humanEval('TTFF TFFF'),
+      }),
+      [],
+      { text: false },
+    );
+    const csv = reportCsv(r);
+    const rows = csv
+      .split('\n')
+      .map((l) => l.split(','))
+      .filter((c) => c[2].startsWith('not-compared:'));
+    // model, label, metric, problems (graded), base, dataset, datasets
+    assert.deepEqual(
+      rows.map((c) => [c[0], c[1], c[2], c[7], c[17], c[20], c[21]]),
+      [
+        ['Qwen2.5-7B:Qwen2.5-7B', 'Qwen2.5-7B', 'not-compared:baseOfNone', '0', '', 'HumanEval', 'HumanEval:2'],
+        [
+          'Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO',
+          'Qwen2.5-7B-GRPO',
+          'not-compared:baseUngraded',
+          '2',
+          'Qwen2.5-7B:Qwen2.5-7B',
+          'HumanEval',
+          'HumanEval:2',
+        ],
+      ],
+    );
+    // the ungraded base has no pass@k row at all: without its not-compared row it would be missing
+    assert.equal(csvRows(csv, 'pass@k').filter((c) => c[0] === 'Qwen2.5-7B:Qwen2.5-7B').length, 0);
+    const named = new Set(
+      csv
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',')[0]),
+    );
+    assert.deepEqual([...named].sort(), r.models.map((m) => m.id).sort());
+  });
+
+  test('--base of another dataset: one comparison, the two models of the other dataset as noCommonProblem', () => {
+    const { r } = cli(
+      folder({
+        'Qwen2.5-7B/humaneval/samples.jsonl_results.jsonl': humanEval('TF FF'),
+        'Qwen2.5-7B-GRPO/humaneval/samples.jsonl_results.jsonl': humanEval('TT TF'),
+        'Qwen2.5-7B/mbpp/samples.jsonl_results.jsonl': humanEval('TF FF TT', 10),
+        'Qwen2.5-7B-GRPO/mbpp/samples.jsonl_results.jsonl': humanEval('TT TF TT', 10),
+      }),
+      ['--base', 'Qwen2.5-7B/mbpp'],
+      { text: false },
+    );
+    const rows = csvRows(reportCsv(r), 'not-compared:noCommonProblem').map((c) => [c[0], c[7], c[17]]);
+    assert.deepEqual(rows.sort(), [
+      ['Qwen2.5-7B-GRPO/humaneval:Qwen2.5-7B-GRPO', '2', 'Qwen2.5-7B/mbpp:Qwen2.5-7B'],
+      ['Qwen2.5-7B/humaneval:Qwen2.5-7B', '2', 'Qwen2.5-7B/mbpp:Qwen2.5-7B'],
+    ]);
+    assert.equal(rows.length, r.notCompared.length);
+  });
+});
