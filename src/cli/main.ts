@@ -869,31 +869,17 @@ export function reportCsv(r: Report): string {
   // every model in no comparison, so the CSV names all the folder's models (trial 7): metric
   // `not-compared:<kind>` (JSON notCompared[].kind), problems = its graded problems, base = the base it would
   // be compared with (empty without one); the reason in words is in the JSON and the warnings
-  for (const x of r.notCompared)
-    lines.push(
-      [
-        q(x.model),
-        q(r.models.find((m) => m.id === x.model)?.label ?? x.model),
-        `not-compared:${x.kind}`,
-        '',
-        '',
-        '',
-        '',
-        x.graded.model,
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        q(x.base ?? ''),
-        '',
-        '',
-      ].join(','),
-    );
+  const columns = CSV_HEADER.split(',').slice(0, -2); // `dataset` and `datasets` are added to every line below
+  for (const x of r.notCompared) {
+    const cells: Record<string, string | number> = {
+      model: q(x.model),
+      label: q(r.models.find((m) => m.id === x.model)?.label ?? x.model),
+      metric: `not-compared:${x.kind}`,
+      problems: x.graded.model,
+      base: q(x.base ?? ''),
+    };
+    lines.push(columns.map((c) => cells[c] ?? '').join(','));
+  }
   for (const t of r.trajectories) {
     for (const s of t.steps) {
       const row = (
