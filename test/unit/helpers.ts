@@ -156,3 +156,24 @@ export function qwen(spec: string): string {
     )
     .join('\n');
 }
+
+/**
+ * Trial 7's folder of two datasets whose problem ids never meet, for `writeFolder`: Qwen2.5-7B and
+ * Qwen2.5-7B-GRPO, each with `humaneval/` (problems HumanEval/0-1) and `mbpp/` (HumanEval/10-12) HumanEval
+ * results. With `--base Qwen2.5-7B/mbpp` the two humaneval models have no graded problem in common with the base.
+ */
+export function humanevalMbppFiles(): Record<string, string> {
+  return {
+    'Qwen2.5-7B/humaneval/samples.jsonl_results.jsonl': humanEval('TF FF'),
+    'Qwen2.5-7B-GRPO/humaneval/samples.jsonl_results.jsonl': humanEval('TT TF'),
+    'Qwen2.5-7B/mbpp/samples.jsonl_results.jsonl': humanEval('TF FF TT', 10),
+    'Qwen2.5-7B-GRPO/mbpp/samples.jsonl_results.jsonl': humanEval('TT TF TT', 10),
+  };
+}
+
+/** The CSV rows of one metric (column 3), cells split at commas (for CSVs whose cells hold none). */
+export const csvRows = (csv: string, metric: string): string[][] =>
+  csv
+    .split('\n')
+    .map((l) => l.split(','))
+    .filter((c) => c[2] === metric);

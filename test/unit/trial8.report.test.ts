@@ -11,17 +11,16 @@ import { reportCsv } from '../../src/cli/main';
 import { guessBaseModel } from '../../src/core/index/labels';
 import { trainingData } from '../../src/extension/panelData';
 import { K_ABOVE_N, passAtKCell } from '../../src/shared/passAtKCell';
-import { cli, humanEval, indexed, qwen, writeFolder } from './helpers';
+import { cli, csvRows, humanEval, humanevalMbppFiles, indexed, qwen, writeFolder } from './helpers';
 
 /** A results folder in a temporary directory: file text by relative path. */
 const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t8r-');
 
-/** The CSV rows (cells split at commas: the ids here have none) of one metric. */
-const csvRows = (csv: string, metric: string) =>
-  csv
-    .split('\n')
-    .map((l) => l.split(','))
-    .filter((c) => c[2] === metric);
+/** Trial 7's ungraded base: Qwen2.5-7B without a verdict, Qwen2.5-7B-GRPO graded (2 problems, 4 samples each). */
+const UNGRADED_BASE = {
+  'Qwen2.5-7B/samples.jsonl': humanEval('UUUU UUUU'),
+  'Qwen2.5-7B-GRPO/samples.jsonl_results.jsonl': humanEval('TTFF TFFF'),
+};
 
 describe('finding 13: a pass@k cell with k above the model\'s n says "— (k > n)"', () => {
   // trial 8's t9: checkpoints with n = 8 against a base with n = 4, so the series' k = 8 is above the base's n
@@ -116,12 +115,7 @@ describe('finding 13: a pass@k cell with k above the model\'s n says "— (k > n
 
 describe('finding 12: NOT COMPARED warnings and the training base line name models by label', () => {
   test('an ungraded base: the warning and the JSON reason by label (ids stay in model and base)', () => {
-    const { r, text } = cli(
-      folder({
-        'Qwen2.5-7B/samples.jsonl': humanEval('UUUU UUUU'),
-        'Qwen2.5-7B-GRPO/samples.jsonl_results.jsonl': humanEval('TTFF TFFF'),
-      }),
-    );
+    const { r, text } = cli(folder(UNGRADED_BASE));
     const reason =
       "its base Qwen2.5-7B has no graded sample (no verdict in its files: ungraded), so pass@k cannot be compared; grade the base's samples, or choose another base with --base";
     const x = r.notCompared.find((e) => e.kind === 'baseUngraded');
@@ -140,12 +134,7 @@ describe('finding 12: NOT COMPARED warnings and the training base line name mode
   });
 
   test('labels that carry the path (--base of another dataset): warning, list and JSON say the same', () => {
-    const dir = folder({
-      'Qwen2.5-7B/humaneval/samples.jsonl_results.jsonl': humanEval('TF FF'),
-      'Qwen2.5-7B-GRPO/humaneval/samples.jsonl_results.jsonl': humanEval('TT TF'),
-      'Qwen2.5-7B/mbpp/samples.jsonl_results.jsonl': humanEval('TF FF TT', 10),
-      'Qwen2.5-7B-GRPO/mbpp/samples.jsonl_results.jsonl': humanEval('TT TF TT', 10),
-    });
+    const dir = folder(humanevalMbppFiles());
     const { r, text } = cli(dir, ['--base', 'Qwen2.5-7B/mbpp']);
     const label = new Map(r.models.map((m) => [m.id, m.label]));
     const base = label.get('Qwen2.5-7B/mbpp:Qwen2.5-7B');
@@ -175,14 +164,7 @@ describe('finding 12: NOT COMPARED warnings and the training base line name mode
 
 describe('trial 7 leftover: the CSV has a row for every model not compared, with its reason', () => {
   test("an ungraded base: both models in not-compared rows, so the CSV names all the folder's models", () => {
-    const { r } = cli(
-      folder({
-        'Qwen2.5-7B/samples.jsonl': humanEval('UUUU UUUU'),
-        'Qwen2.5-7B-GRPO/samples.jsonl_results.jsonl': humanEval('TTFF TFFF'),
-      }),
-      [],
-      { text: false },
-    );
+    const { r } = cli(folder(UNGRADED_BASE), [], { text: false });
     const csv = reportCsv(r);
     const rows = csv
       .split('\n')
@@ -216,16 +198,7 @@ describe('trial 7 leftover: the CSV has a row for every model not compared, with
   });
 
   test('--base of another dataset: one comparison, the two models of the other dataset as noCommonProblem', () => {
-    const { r } = cli(
-      folder({
-        'Qwen2.5-7B/humaneval/samples.jsonl_results.jsonl': humanEval('TF FF'),
-        'Qwen2.5-7B-GRPO/humaneval/samples.jsonl_results.jsonl': humanEval('TT TF'),
-        'Qwen2.5-7B/mbpp/samples.jsonl_results.jsonl': humanEval('TF FF TT', 10),
-        'Qwen2.5-7B-GRPO/mbpp/samples.jsonl_results.jsonl': humanEval('TT TF TT', 10),
-      }),
-      ['--base', 'Qwen2.5-7B/mbpp'],
-      { text: false },
-    );
+    const { r } = cli(folder(humanevalMbppFiles()), ['--base', 'Qwen2.5-7B/mbpp'], { text: false });
     const rows = csvRows(reportCsv(r), 'not-compared:noCommonProblem').map((c) => [c[0], c[7], c[17]]);
     assert.deepEqual(rows.sort(), [
       ['Qwen2.5-7B-GRPO/humaneval:Qwen2.5-7B-GRPO', '2', 'Qwen2.5-7B/mbpp:Qwen2.5-7B'],
