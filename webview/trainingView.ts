@@ -19,6 +19,7 @@ import {
   trainingPassSpec,
 } from './trainingCharts';
 import type { TrainingData, TrainingSeries, TrainingStep } from '../src/shared/protocol';
+import { passAtKCell } from '../src/shared/passAtKCell';
 
 /** Some pass@k line of the series changes its problem set between steps, so it is drawn in pieces. */
 function brokenLines(s: TrainingSeries): boolean {
@@ -187,12 +188,15 @@ export class TrainingView {
   private table(s: TrainingSeries): HTMLElement {
     const k = s.k ?? 1;
     const ks = k > 1 ? [1, k] : [1];
-    const ci = (st: TrainingStep, pts: TrainingStep['passAtK'], kk: number) => {
-      const p = pts.find((x) => x.k === kk);
-      return p
-        ? `${fmt(p.value)} [${fmt(p.ciLow)}, ${fmt(p.ciHigh)}]${p.missing > 0 ? ` (${p.problems} of ${st.problems})` : ''}`
-        : '—';
-    };
+    // the CLI's cell (src/shared/passAtKCell.ts): `— (k > n)` for a base whose n is below the series' k (trial 8
+    // finding 13); a value over fewer problems says of how many: the step's series problems, or the base's own
+    const ci = (pts: TrainingStep['passAtK'], kk: number) =>
+      passAtKCell(
+        pts.find((x) => x.k === kk),
+        (v) => fmt(v),
+        (p) => (p.missing > 0 ? ` (${p.problems} of ${p.problems + p.missing})` : ''),
+        ', ',
+      );
     const head = [
       s.unit,
       'model',
@@ -235,8 +239,8 @@ export class TrainingView {
               h('td', { className: 'wrap' }, st.baseLabel ?? '—'),
               h('td', null, String(st.problems)),
               h('td', null, st.graded > 0 ? `${pct(st.sampleAccuracy)} (${st.correct}/${st.graded})` : 'ungraded'),
-              ...ks.map((x) => h('td', null, ci(st, st.passAtK, x))),
-              ...ks.map((x) => h('td', null, ci(st, st.basePassAtK, x))),
+              ...ks.map((x) => h('td', null, ci(st.passAtK, x))),
+              ...ks.map((x) => h('td', null, ci(st.basePassAtK, x))),
               h('td', null, String(st.pairedProblems)),
               h(
                 'td',

@@ -22,6 +22,10 @@ import { type Trajectory, trajectoryFilter } from '../core/trajectories';
 import { holdsAsTyped, snippet } from '../core/search';
 import { escapeControl, plural } from '../core/text';
 import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../shared/claims';
+import { isAboveN, K_ABOVE_N, passAtKCell } from '../shared/passAtKCell';
+
+/** The line under a table with a {@link K_ABOVE_N} cell. */
+const K_ABOVE_N_NOTE = `${K_ABOVE_N}: k is above the model's largest number of graded samples per problem; pass@k is not defined there`;
 
 /** Default index location for a results folder: a per-user cache, so read-only folders work. */
 export function defaultDbPath(folder: string): string {
@@ -287,9 +291,9 @@ export function reportTable(r: Report): string {
       // no graded sample: pass@k is not "k > n" but undefined at every k (trial 7 finding 13)
       if (m.sampleAccuracy === null) return 'ungraded';
       const p = m.passAtK.find((x) => x.k === k);
-      if (p) return `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]${denominatorMark(p)}`;
+      if (p) return passAtKCell(p, pct, denominatorMark);
       // no point: k above the model's largest n, or between the points of its grid (1, 2, 4, ..., n)
-      return k > top ? '— (k > n)' : 'not computed';
+      return k > top ? K_ABOVE_N : 'not computed';
     }),
   ];
   const rows = r.models.flatMap((m) => {
@@ -318,10 +322,7 @@ export function reportTable(r: Report): string {
     out.push(
       `not computed: pass@k is computed at k = 1, 2, 4, 8, ... and each model's largest n (${gaps.map((m) => `${safe(m.label)}: n = ${maxK(m)}`).join('; ')}); other columns come from other models' n`,
     );
-  if (r.models.some((m) => m.sampleAccuracy !== null && ks.some((k) => k > maxK(m))))
-    out.push(
-      "— (k > n): k is above the model's largest number of graded samples per problem; pass@k is not defined there",
-    );
+  if (r.models.some((m) => m.sampleAccuracy !== null && ks.some((k) => k > maxK(m)))) out.push(K_ABOVE_N_NOTE);
   const graded = r.models.filter((m) => m.grader !== null);
   if (graded.length) out.push(`verdicts: ${graded.map((m) => `${safe(m.label)} by ${safe(m.grader!)}`).join('; ')}`);
   if (r.models.flatMap((m) => [...m.passAtK, ...m.bestOfK, ...(m.majAtK ?? [])]).some((p) => p.missing > 0))
@@ -450,7 +451,7 @@ export function reportTable(r: Report): string {
   out.push(...graderAuditLines(r));
   if (r.regrade) out.push(...regradeLines(r.regrade));
   if (r.ppl) out.push('', ...pplLines(r.ppl, new Map(r.models.map((m) => [m.id, m.label]))));
-  for (const t of r.trajectories) out.push('', ...trajectoryLines(t));
+  for (const t of r.trajectories) out.push('', ...trajectoryLines(t, labelOf));
   if (r.paths?.length) out.push('', ...pathLines(r.paths));
   for (const w of r.warnings) out.push(`warning: ${safe(w)}`);
   if (r.diagnostics.length) out.push('', `${r.diagnostics.length} diagnostics:`, formatDiagnostics(r.diagnostics));
@@ -654,13 +655,17 @@ function pplLines(p: PplReport, labels: Map<string, string>): string[] {
  * base's pass@1 and pass@K, categories against the base, the share of positive gains from sharpening
  * with its interval and the gains in correct samples behind it, mean response length), then the
  * problems lost during training, solved only at late steps and flip-flopping, each with its denominator.
+ * Steps are named by their label; bases by `labelOf` (display id -> the report's label; default: the id).
  */
-export function trajectoryLines(t: Trajectory): string[] {
+export function trajectoryLines(t: Trajectory, labelOf: (id: string) => string = (id) => id): string[] {
   const k = t.k ?? 1;
-  const at = (pts: Trajectory['steps'][number]['passAtK'], kk: number) => {
-    const p = pts.find((x) => x.k === kk);
-    return p ? `${pct(p.value)} [${pct(p.ciLow)},${pct(p.ciHigh)}]${denominatorMark(p)}` : '—';
-  };
+  // a base with a smaller n than the series' k has a point over no problem there: `— (k > n)` (trial 8 finding 13)
+  const at = (pts: Trajectory['steps'][number]['passAtK'], kk: number) =>
+    passAtKCell(
+      pts.find((x) => x.k === kk),
+      pct,
+      denominatorMark,
+    );
   const ks = k > 1 ? [1, k] : [1];
   const bases = [...new Set(t.steps.map((s) => s.base))];
   const out = [
@@ -707,12 +712,17 @@ export function trajectoryLines(t: Trajectory): string[] {
       }),
     ]),
   );
-  if (t.steps.some((s) => s.missing > 0 || [...s.passAtK, ...s.basePassAtK].some((p) => p.missing > 0)))
+  if (t.steps.some((s) => s.missing > 0 || [...s.passAtK, ...s.basePassAtK].some((p) => p.missing > 0 && !isAboveN(p))))
     out.push(
       "  (a/b): a step's figures over a of the series' b problems (a base's: of the base's b); the warnings below say why",
     );
-  if (bases.length === 1) out.push(`  base: ${safe(bases[0] ?? 'none')}`);
-  else for (const s of t.steps) out.push(`  ${t.unit} ${s.step}: ${safe(s.model)} vs ${safe(s.base ?? 'no base')}`);
+  if (t.steps.some((s) => [...s.passAtK, ...s.basePassAtK].some(isAboveN))) out.push(`  ${K_ABOVE_N_NOTE}`);
+  // models named by label, as in the other tables (trial 8 finding 12)
+  const base = (id: string | null | undefined) => safe(id === null || id === undefined ? 'none' : labelOf(id));
+  if (bases.length === 1) out.push(`  base: ${base(bases[0])}`);
+  else
+    for (const s of t.steps)
+      out.push(`  ${t.unit} ${s.step}: ${safe(s.label)} vs ${s.base === null ? 'no base' : base(s.base)}`);
   const last = t.steps[t.steps.length - 1]?.step;
   const n = t.problems.length;
   const lost = trajectoryFilter(t, 'lost').length;
@@ -759,6 +769,9 @@ export const CSV_HEADER =
  * bootstrap interval) per k and `crossover-k` (value empty when there is none; k = the largest k searched),
  * with the comparison's denominator: `problems + missing` = the problems of the two models, `not_in_base`
  * and `not_in_model` (only the base has a record of it) beside the model's own reasons.
+ * Then one row per model in no comparison (JSON `notCompared`): metric `not-compared:<kind>` (`modelUngraded`,
+ * `baseUngraded`, `noCommonProblem`, `seedSibling`, `baseOfNone`, `noBase`), `problems` = its problems with a
+ * graded sample, `base` = the base it would be compared with (empty without one), other figures empty.
  * Per-problem trajectories and coverage counts are in the JSON report.
  */
 export function reportCsv(r: Report): string {
@@ -852,6 +865,20 @@ export function reportCsv(r: Report): string {
       missing: c.missing,
       leftOut: c.leftOut,
     });
+  }
+  // every model in no comparison, so the CSV names all the folder's models (trial 7): metric
+  // `not-compared:<kind>` (JSON notCompared[].kind), problems = its graded problems, base = the base it would
+  // be compared with (empty without one); the reason in words is in the JSON and the warnings
+  const columns = CSV_HEADER.split(',').slice(0, -2); // `dataset` and `datasets` are added to every line below
+  for (const x of r.notCompared) {
+    const cells: Record<string, string | number> = {
+      model: q(x.model),
+      label: q(r.models.find((m) => m.id === x.model)?.label ?? x.model),
+      metric: `not-compared:${x.kind}`,
+      problems: x.graded.model,
+      base: q(x.base ?? ''),
+    };
+    lines.push(columns.map((c) => cells[c] ?? '').join(','));
   }
   for (const t of r.trajectories) {
     for (const s of t.steps) {

@@ -180,7 +180,10 @@ export interface NotComparedEntry {
   graded: { model: number; base: number };
   /** Display ids of the models it is the base of (kind `baseOfNone`), none of them compared; else empty. */
   against: string[];
-  /** The reason as text, models named by display id ({@link notComparedReason}). */
+  /**
+   * The reason as text, models named by label as in the report's tables and its `NOT COMPARED` warning
+   * ({@link notComparedReason}); `model`, `base` and `against` give their display ids.
+   */
   reason: string;
 }
 
@@ -581,15 +584,18 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     comparisons.some((c) => c.base === b.displayId && c.model === m.displayId),
   );
   const gradedProblems = (id: number) => (byModel.get(id) ?? []).filter((r) => r.graded > 0).length;
-  const notCompared = notComparedModels(models, pairsToCompare, pathPairs, gradedProblems).map((x) => ({
+  const notComparedList = notComparedModels(models, pairsToCompare, pathPairs, gradedProblems);
+  const notCompared = notComparedList.map((x) => ({
     model: x.model.displayId,
     base: x.base?.displayId ?? null,
     kind: x.kind,
     graded: x.graded,
     against: x.against.map((a) => a.displayId),
-    reason: notComparedReason(x, (m) => m.displayId),
+    reason: notComparedReason(x, (m) => m.label),
   }));
-  for (const x of notCompared) warnings.push(notComparedWarning(x.model, x.reason));
+  // named by label, as the comparison tables and the `not compared` list name them (trial 8 finding 12)
+  for (const [i, x] of notComparedList.entries())
+    warnings.push(notComparedWarning(x.model.label, notCompared[i].reason));
 
   const strata: StratumReport[] = [];
   const noLevel: Report['noLevel'] = [];
@@ -788,8 +794,8 @@ export function notComparedModels<M extends ModelRow>(
 }
 
 /**
- * The reason of one {@link notComparedModels} entry as text, models named by `name` (display ids in the
- * report's JSON and warnings, labels in the CLI table section and the overview).
+ * The reason of one {@link notComparedModels} entry as text, models named by `name` (labels in the report's
+ * JSON, its warnings and table section, and the overview, as the comparison tables name them).
  */
 export function notComparedReason<M>(
   x: Pick<NotComparedModel<M>, 'base' | 'kind' | 'graded' | 'against'>,

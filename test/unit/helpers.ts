@@ -1,8 +1,12 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import assert from 'node:assert/strict';
 import { dirname, join, resolve } from 'node:path';
+import { indexFolder } from '../../src/core/index/indexer';
 import { readSampleTexts } from '../../src/core/index/sampleText';
-import type { TraceIndex } from '../../src/core/index/traceIndex';
+import { TraceIndex } from '../../src/core/index/traceIndex';
+import type { Report } from '../../src/core/report';
+import { runCli } from './reliability.support';
 
 /** The shared real results folders (read-only; never copied into the repository). Tests run from the repository root. */
 export const REAL = resolve(process.cwd(), '../shared/data/real');
@@ -87,3 +91,89 @@ export async function textsById(index: TraceIndex): Promise<Map<number, string>>
   for (const { p, m } of pairs) for (const s of await readSampleTexts(index, p, m)) out.set(s.id, s.text);
   return out;
 }
+
+/**
+ * HumanEval `*_results.jsonl` lines (the flat reader's format) from a spec such as `'TF FF'`: one word per
+ * problem `HumanEval/t` (t counted from `first`), one letter per sample in order: `T` passed, `F` failed
+ * (`passed` and `result` fields), `U` neither field (a sample without a verdict: ungraded). The
+ * completion `    return <t><i>` differs between samples.
+ */
+export function humanEval(spec: string, first = 0): string {
+  const line = (t: number, i: number, v: string) =>
+    JSON.stringify({
+      task_id: `HumanEval/${t}`,
+      completion: `    return ${t}${i}`,
+      ...(v === 'U' ? {} : { passed: v === 'T', result: v === 'T' ? 'passed' : 'failed' }),
+    });
+  return spec
+    .split(' ')
+    .flatMap((word, t) => [...word].map((v, i) => line(first + t, i, v)))
+    .join('\n');
+}
+
+/**
+ * `report` of the compiled CLI on `dir` (`-q`, 100 bootstrap replicates, a fresh index in a temporary
+ * folder, `extra` arguments after these): the `--format json` report, and the text table of the same index
+ * (`text`; `''` with `{ text: false }`, which runs the CLI once). Fails the test on a non-zero exit.
+ */
+export function cli(dir: string, extra: string[] = [], opts: { text?: boolean } = {}): { r: Report; text: string } {
+  const tmp = tempDir('ti-cli-');
+  const args = ['report', dir, '--db', join(tmp, 'i.db'), '-q', '--replicates', '100', ...extra];
+  const json = runCli([...args, '--format', 'json'], tmp);
+  assert.equal(json.status, 0, json.stderr);
+  if (opts.text === false) return { r: JSON.parse(json.stdout) as Report, text: '' };
+  const text = runCli(args, tmp);
+  assert.equal(text.status, 0, text.stderr);
+  return { r: JSON.parse(json.stdout) as Report, text: text.stdout };
+}
+
+/** The JSON report of {@link cli} alone (the CLI run once). */
+export const cliReport = (dir: string, extra: string[] = []): Report => cli(dir, extra, { text: false }).r;
+
+/** `dir` indexed into a fresh in-memory index (full-text search off); the caller closes it. */
+export async function indexed(dir: string): Promise<TraceIndex> {
+  const index = TraceIndex.open(':memory:');
+  await indexFolder(index, dir, { fts: false });
+  return index;
+}
+
+/**
+ * Qwen2.5-Math `math_eval` lines from a spec such as `'TF FF'`: one word per problem, idx t (level t + 1,
+ * reference `1`), one letter per sample: `T` predicts `1` and is scored correct, `F` predicts `2`, incorrect.
+ */
+export function qwen(spec: string): string {
+  return spec
+    .split(' ')
+    .map((word, t) =>
+      JSON.stringify({
+        idx: t,
+        gt: '1',
+        level: t + 1,
+        code: [...word].map((_v, i) => `answer ${t}.${i}`),
+        pred: [...word].map((v) => (v === 'T' ? '1' : '2')),
+        score: [...word].map((v) => v === 'T'),
+      }),
+    )
+    .join('\n');
+}
+
+/**
+ * Trial 7's folder of two datasets whose problem ids never meet, for `writeFolder`: Qwen2.5-7B and
+ * Qwen2.5-7B-GRPO, each with `humaneval/` (problems HumanEval/0-1) and `mbpp/` (HumanEval/10-12) HumanEval
+ * results. With `--base Qwen2.5-7B/mbpp` the two humaneval models have no graded problem in common with the base.
+ */
+export function humanevalMbppFiles(): Record<string, string> {
+  return {
+    'Qwen2.5-7B/humaneval/samples.jsonl_results.jsonl': humanEval('TF FF'),
+    'Qwen2.5-7B-GRPO/humaneval/samples.jsonl_results.jsonl': humanEval('TT TF'),
+    'Qwen2.5-7B/mbpp/samples.jsonl_results.jsonl': humanEval('TF FF TT', 10),
+    'Qwen2.5-7B-GRPO/mbpp/samples.jsonl_results.jsonl': humanEval('TT TF TT', 10),
+  };
+}
+
+/** The CSV rows of one metric (column 3), cells split at commas (for CSVs whose cells hold none). */
+export const csvRows = (csv: string, metric: string): string[][] =>
+  csv
+    .split('\n')
+    .map((l) => l.split(','))
+    .filter((c) => c[2] === metric);

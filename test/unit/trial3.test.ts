@@ -14,7 +14,7 @@ import { TraceIndex } from '../../src/core/index/traceIndex';
 import { crossoverK, type ProblemPair } from '../../src/core/metrics';
 import { buildReport, type ReportOptions } from '../../src/core/report';
 import { overviewData } from '../../src/extension/panelData';
-import { tempDir } from './helpers';
+import { csvRows, tempDir } from './helpers';
 
 function put(dir: string, rel: string, lines: unknown[]): void {
   mkdirSync(join(dir, ...rel.split('/').slice(0, -1)), { recursive: true });
@@ -63,12 +63,6 @@ function comparisonRow(table: string, model: string): string {
   const head = lines.findIndex((l) => l.includes('base-only'));
   return lines.slice(head).find((l) => l.startsWith(`${model} `))!;
 }
-
-const csvRows = (csv: string, metric: string) =>
-  csv
-    .split('\n')
-    .map((l) => l.split(','))
-    .filter((c) => c[2] === metric);
 
 describe('finding 2: a crossover k never comes from the problem set shrinking along k', () => {
   // gen_cross.py: problem A n = 8 (base c = 4, RL c = 3), problem B n = 2 (base 0, RL 2).

@@ -8,7 +8,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { buildReport, type Report } from '../../src/core/report';
 import { problemIdsRepeat, problemNamer } from '../../src/core/datasets';
@@ -20,54 +19,19 @@ import { pathModelName } from '../../src/core/readers/util';
 import { flatModelName } from '../../src/core/readers/flat';
 import { totModelName } from '../../src/core/readers/tot';
 import { overviewData } from '../../src/extension/panelData';
-import { REAL, tempDir, writeFolder, writeRollouts } from './helpers';
+import { cliReport, humanEval, indexed, REAL, tempDir, writeFolder, writeRollouts } from './helpers';
 import { runCli } from './reliability.support';
 
 /** A results folder in a temporary directory: file text by relative path. */
 const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t6-');
 
-/**
- * HumanEval `*_results.jsonl` lines from a spec such as `'TF FF'`: one word per problem `HumanEval/t`, one
- * letter per sample in order (`T` passed, `F` failed).
- */
-function humanEval(spec: string): string {
-  const line = (t: number, i: number, passed: boolean) =>
-    JSON.stringify({
-      task_id: `HumanEval/${t}`,
-      completion: `    return ${t}${i}`,
-      passed,
-      result: passed ? 'passed' : 'failed',
-    });
-  return spec
-    .split(' ')
-    .flatMap((word, t) => [...word].map((v, i) => line(t, i, v === 'T')))
-    .join('\n');
-}
-
 const T = true;
 const F = false;
-
-async function indexed(dir: string): Promise<TraceIndex> {
-  const index = TraceIndex.open(':memory:');
-  await indexFolder(index, dir, { fts: false });
-  return index;
-}
 
 /** The report of `dir` (in-memory index) and the index (closed by the caller). */
 async function reportOf(dir: string, base?: string): Promise<{ index: TraceIndex; r: Report }> {
   const index = await indexed(dir);
   return { index, r: buildReport(index, { replicates: 100, ...(base ? { base } : {}) }) };
-}
-
-/** `report --format json` of the compiled CLI on `dir`. */
-function cliReport(dir: string, extra: string[] = []): Report {
-  const tmp = tempDir('ti-t6-cli-');
-  const run = runCli(
-    ['report', dir, '--db', join(tmp, 'i.db'), '--format', 'json', '-q', '--replicates', '100', ...extra],
-    tmp,
-  );
-  assert.equal(run.status, 0, run.stderr);
-  return JSON.parse(run.stdout) as Report;
 }
 
 /** Each model as `displayId n/c` (samples / correct). */

@@ -6,45 +6,19 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { Report } from '../../src/core/report';
 import { pathModelName } from '../../src/core/readers/util';
 import { flatModelName } from '../../src/core/readers/flat';
 import { isSeedShard } from '../../src/core/index/indexer';
 import { areSeedSiblings, stripSeedTokens } from '../../src/core/seeds';
 import { distinctiveLabels, guessBaseModel } from '../../src/core/index/labels';
-import { indexFolder } from '../../src/core/index/indexer';
-import { TraceIndex } from '../../src/core/index/traceIndex';
 import { datasetCounts } from '../../src/core/datasets';
 import { flatFolderDataset } from '../../src/core/readers/flat';
-import { tempDir, writeFolder } from './helpers';
-import { runCli } from './reliability.support';
+import { cliReport, humanEval, indexed, writeFolder } from './helpers';
 
 /** A results folder in a temporary directory: file text by relative path. */
 const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t7-');
-
-/** HumanEval results lines from a spec such as `'TF FF'`: one word per problem, one letter per sample (`T` passed). */
-function humanEval(spec: string): string {
-  return spec
-    .split(' ')
-    .flatMap((word, t) =>
-      [...word].map((v, i) =>
-        JSON.stringify({ task_id: `HumanEval/${t}`, completion: `    return ${t}${i}`, passed: v === 'T' }),
-      ),
-    )
-    .join('\n');
-}
-
-/** `report --format json` of the compiled CLI on `dir`. */
-function cliReport(dir: string, extra: string[] = []): Report {
-  const tmp = tempDir('ti-t7-cli-');
-  const run = runCli(
-    ['report', dir, '--db', join(tmp, 'i.db'), '--format', 'json', '-q', '--replicates', '100', ...extra],
-    tmp,
-  );
-  assert.equal(run.status, 0, run.stderr);
-  return JSON.parse(run.stdout) as Report;
-}
 
 /** Each model as `displayId n/c` (samples / correct). */
 const models = (r: Report) => r.models.map((m) => `${m.id} ${m.samples}/${m.correct}`);
@@ -184,8 +158,7 @@ describe('finding 3: generic, dataset, date and actor/huggingface folders name n
       'Qwen2.5-7B-GRPO/mbpp/samples.jsonl': mbpp('TT FF'),
       'Qwen2.5-7B/humaneval/samples.jsonl': humanEval('TF'),
     });
-    const index = TraceIndex.open(':memory:');
-    await indexFolder(index, dir, { fts: false });
+    const index = await indexed(dir);
     assert.deepEqual(datasetCounts(index), [
       { dataset: 'HumanEval', problems: 1 },
       { dataset: 'mbpp', problems: 2 },

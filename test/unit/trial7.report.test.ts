@@ -8,51 +8,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { indexFolder } from '../../src/core/index/indexer';
 import { isSeedShard } from '../../src/core/index/indexer';
-import { TraceIndex } from '../../src/core/index/traceIndex';
 import type { Report } from '../../src/core/report';
 import { shortStepGroups, stripSeedTokens } from '../../src/core/seeds';
 import { overviewData } from '../../src/extension/panelData';
-import { tempDir, writeFolder } from './helpers';
+import { cli, humanEval, humanevalMbppFiles, indexed, tempDir, writeFolder } from './helpers';
 import { runCli } from './reliability.support';
 
 /** A results folder in a temporary directory: file text by relative path. */
 const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t7-');
-
-/**
- * HumanEval lines from a spec such as `'TF FF'`: one word per problem `HumanEval/t` (t from `first`), one
- * letter per sample (`T` passed, `F` failed, `U` no `passed` field: ungraded).
- */
-function humanEval(spec: string, first = 0): string {
-  const line = (t: number, i: number, v: string) =>
-    JSON.stringify({
-      task_id: `HumanEval/${t}`,
-      completion: `    return ${t}${i}`,
-      ...(v === 'U' ? {} : { passed: v === 'T', result: v === 'T' ? 'passed' : 'failed' }),
-    });
-  return spec
-    .split(' ')
-    .flatMap((word, t) => [...word].map((v, i) => line(first + t, i, v)))
-    .join('\n');
-}
-
-/** `report` of the compiled CLI on `dir`: the JSON and the text (same index). */
-function cli(dir: string, extra: string[] = []): { r: Report; text: string } {
-  const tmp = tempDir('ti-t7-cli-');
-  const args = ['report', dir, '--db', join(tmp, 'i.db'), '-q', '--replicates', '100', ...extra];
-  const json = runCli([...args, '--format', 'json'], tmp);
-  assert.equal(json.status, 0, json.stderr);
-  const text = runCli(args, tmp);
-  assert.equal(text.status, 0, text.stderr);
-  return { r: JSON.parse(json.stdout) as Report, text: text.stdout };
-}
-
-async function indexed(dir: string): Promise<TraceIndex> {
-  const index = TraceIndex.open(':memory:');
-  await indexFolder(index, dir, { fts: false });
-  return index;
-}
 
 const notCompared = (r: Report) => r.notCompared.map((x) => [x.model, x.kind, x.base]);
 const models = (r: Report) => r.models.map((m) => `${m.id} ${m.samples}/${m.correct}`);
@@ -75,7 +39,8 @@ describe('finding 5: every model in no comparison is named with the reason', () 
     assert.deepEqual(r.notCompared[0].against, ['Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO']);
     assert.ok(
       r.warnings.includes(
-        "Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO: NOT COMPARED with any model: its base Qwen2.5-7B:Qwen2.5-7B has no graded sample (no verdict in its files: ungraded), so pass@k cannot be compared; grade the base's samples, or choose another base with --base",
+        // by label since trial 8 finding 12 (was the display ids Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO, Qwen2.5-7B:Qwen2.5-7B)
+        "Qwen2.5-7B-GRPO: NOT COMPARED with any model: its base Qwen2.5-7B has no graded sample (no verdict in its files: ungraded), so pass@k cannot be compared; grade the base's samples, or choose another base with --base",
       ),
       r.warnings.join('\n'),
     );
@@ -92,12 +57,7 @@ describe('finding 5: every model in no comparison is named with the reason', () 
   });
 
   test('--base with no problem in common (humaneval vs mbpp problem ids): both named, with the graded counts', () => {
-    const dir = folder({
-      'Qwen2.5-7B/humaneval/samples.jsonl_results.jsonl': humanEval('TF FF'),
-      'Qwen2.5-7B-GRPO/humaneval/samples.jsonl_results.jsonl': humanEval('TT TF'),
-      'Qwen2.5-7B/mbpp/samples.jsonl_results.jsonl': humanEval('TF FF TT', 10),
-      'Qwen2.5-7B-GRPO/mbpp/samples.jsonl_results.jsonl': humanEval('TT TF TT', 10),
-    });
+    const dir = folder(humanevalMbppFiles());
     const { r, text } = cli(dir, ['--base', 'Qwen2.5-7B/mbpp']);
     assert.equal(r.comparisons.length, 1);
     // models named after their run folder, the dataset folder naming none (trial 7 finding 3, merged with this test)

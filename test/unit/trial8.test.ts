@@ -17,63 +17,10 @@ import { pathModelName } from '../../src/core/readers/util';
 import type { Report } from '../../src/core/report';
 import { stripSeedTokens } from '../../src/core/seeds';
 import { overviewData } from '../../src/extension/panelData';
-import { tempDir, writeFolder } from './helpers';
-import { runCli } from './reliability.support';
+import { cli, humanEval, indexed, qwen, writeFolder } from './helpers';
 
 /** A results folder in a temporary directory: file text by relative path. */
 const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t8-');
-
-/**
- * HumanEval lines from a spec such as `'TF FF'`: one word per problem `HumanEval/t`, one letter per sample
- * (`T` passed, `F` failed).
- */
-function humanEval(spec: string): string {
-  const line = (t: number, i: number, v: string) =>
-    JSON.stringify({
-      task_id: `HumanEval/${t}`,
-      completion: `    return ${t}${i}`,
-      passed: v === 'T',
-      result: v === 'T' ? 'passed' : 'failed',
-    });
-  return spec
-    .split(' ')
-    .flatMap((word, t) => [...word].map((v, i) => line(t, i, v)))
-    .join('\n');
-}
-
-/** Qwen-math lines from a spec such as `'TF FF'`: problem idx t (level t + 1), one letter per sample. */
-function qwen(spec: string): string {
-  return spec
-    .split(' ')
-    .map((word, t) =>
-      JSON.stringify({
-        idx: t,
-        gt: '1',
-        level: t + 1,
-        code: [...word].map((_v, i) => `answer ${t}.${i}`),
-        pred: [...word].map((v) => (v === 'T' ? '1' : '2')),
-        score: [...word].map((v) => v === 'T'),
-      }),
-    )
-    .join('\n');
-}
-
-/** `report` of the compiled CLI on `dir`: the JSON and the text (same index). */
-function cli(dir: string, extra: string[] = []): { r: Report; text: string } {
-  const tmp = tempDir('ti-t8-cli-');
-  const args = ['report', dir, '--db', join(tmp, 'i.db'), '-q', '--replicates', '100', ...extra];
-  const json = runCli([...args, '--format', 'json'], tmp);
-  assert.equal(json.status, 0, json.stderr);
-  const text = runCli(args, tmp);
-  assert.equal(text.status, 0, text.stderr);
-  return { r: JSON.parse(json.stdout) as Report, text: text.stdout };
-}
-
-async function indexed(dir: string): Promise<TraceIndex> {
-  const index = TraceIndex.open(':memory:');
-  await indexFolder(index, dir, { fts: false });
-  return index;
-}
 
 const pairs = (r: Report) => r.comparisons.map((c) => `${c.base} <- ${c.model}`);
 
