@@ -2,7 +2,8 @@
  * Trial 8 findings fixed after that trial's first round (test/unit/trial8.test.ts): the wrong figures first —
  * 1 dataset folders outside the word list named models and pooled two datasets as `default`; 2a-c temperatures in
  * folder names, in stems with extra tokens and as integers were compared across temperatures; 5 the rollouts
- * reader named every dataset `test` after `data/<ds>/test.jsonl`. Each test builds the folder it needs in a
+ * reader named every dataset `test` after `data/<ds>/test.jsonl`; then misleading names — 6 Hydra multirun job
+ * folders, 7 `run1` seeds, 8 `out/`, `logs/` and dated folders, 11 an unseeded run beside its seeds. Each test builds the folder it needs in a
  * temporary directory and reads it through the compiled CLI (`report --format json`) or a real SQLite index.
  * Every expected value is the one a person reading the folder would give.
  */
@@ -12,6 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { datasetCounts } from '../../src/core/datasets';
 import { indexFolder } from '../../src/core/index/indexer';
+import { isJobFolder } from '../../src/core/nameTokens';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { flatRecordDataset } from '../../src/core/readers/flat';
 import { qwenModelAndDataset } from '../../src/core/readers/qwenMath';
@@ -26,6 +28,7 @@ import {
   stemTemperature,
 } from '../../src/core/readers/util';
 import type { Report } from '../../src/core/report';
+import { stripSeedTokens } from '../../src/core/seeds';
 import { tempDir, writeFolder, writeRollouts } from './helpers';
 import { runCli } from './reliability.support';
 
@@ -329,5 +332,100 @@ describe('finding 5: rollouts question_file data/<ds>/test.jsonl names the datas
       'eval_gsm8k:Qwen/Qwen2.5-7B@main <- eval_gsm8k:me/Qwen2.5-7B-GRPO@main',
       'eval_math500:Qwen/Qwen2.5-7B@main <- eval_math500:me/Qwen2.5-7B-GRPO@main',
     ]);
+  });
+});
+
+describe('finding 6: Hydra multirun job folders are runs of the model above, flagged as seed siblings', () => {
+  test('multirun/<date>/<time>/{0,1}/: model Qwen2.5-7B-GRPO twice, a seed-sibling warning, no "differ only in a number"', () => {
+    assert.ok(isJobFolder(['m', 'multirun', '2025-01-15', '10-20-30', '0'], 4));
+    assert.ok(!isJobFolder(['checkpoints', '100'], 1));
+    assert.equal(
+      pathModelName('Qwen2.5-7B-GRPO/multirun/2025-01-15/10-20-30/0/samples.jsonl', 'samples'),
+      'Qwen2.5-7B-GRPO',
+    );
+    const r = report(
+      folder({
+        'Qwen2.5-7B/samples.jsonl': flat('TFFF TFFF'),
+        'Qwen2.5-7B-GRPO/multirun/2025-01-15/10-20-30/0/samples.jsonl': flat('TTFF TTFF'),
+        'Qwen2.5-7B-GRPO/multirun/2025-01-15/10-20-30/1/samples.jsonl': flat('TTTF TTTF'),
+      }),
+    );
+    const job = (n: number) => `Qwen2.5-7B-GRPO/multirun/2025-01-15/10-20-30/${n}:Qwen2.5-7B-GRPO`;
+    assert.deepEqual(models(r), ['Qwen2.5-7B:Qwen2.5-7B 8/2', `${job(0)} 8/4`, `${job(1)} 8/6`]);
+    assert.deepEqual(pairs(r), [`Qwen2.5-7B:Qwen2.5-7B <- ${job(0)}`, `Qwen2.5-7B:Qwen2.5-7B <- ${job(1)}`]);
+    assert.deepEqual(
+      r.warnings.filter((w) => /seed-like part/.test(w)).map((w) => /\(([^)]*)\)/.exec(w)?.[1]),
+      [`${job(0)}, ${job(1)}`],
+    );
+    assert.ok(!r.warnings.some((w) => /differ only in a number/.test(w)), r.warnings.join('\n'));
+  });
+});
+
+describe('finding 7: run1 / run-2 / _run2 are seeds', () => {
+  test('_run1 + _run2 files in one folder merge into one model; run-1/ run-2/ folders are seed siblings', () => {
+    assert.equal(stripSeedTokens('Qwen2.5-7B-RLOO_run1'), 'Qwen2.5-7B-RLOO');
+    assert.equal(stripSeedTokens('run-2'), '');
+    // a dated run folder is no run number
+    assert.equal(stripSeedTokens('run_20250116_110000'), 'run_20250116_110000');
+    const merged = report(
+      folder({
+        'Qwen2.5-7B.jsonl': flat('TFFF TFFF'),
+        'Qwen2.5-7B-RLOO_run1.jsonl': flat('TTFF TTFF'),
+        'Qwen2.5-7B-RLOO_run2.jsonl': flat('TTTF TTTF'),
+      }),
+    );
+    assert.deepEqual(models(merged), ['Qwen2.5-7B 8/2', 'Qwen2.5-7B-RLOO 16/10']);
+    assert.deepEqual(pairs(merged), ['Qwen2.5-7B <- Qwen2.5-7B-RLOO']);
+    const folders = report(
+      folder({
+        'Qwen2.5-7B/samples.jsonl': flat('TFFF TFFF'),
+        'Qwen2.5-7B-DAPO/run-1/samples.jsonl': flat('TTFF TTFF'),
+        'Qwen2.5-7B-DAPO/run-2/samples.jsonl': flat('TTTF TTTF'),
+      }),
+    );
+    assert.deepEqual(models(folders), [
+      'Qwen2.5-7B:Qwen2.5-7B 8/2',
+      'Qwen2.5-7B-DAPO/run-1:Qwen2.5-7B-DAPO 8/4',
+      'Qwen2.5-7B-DAPO/run-2:Qwen2.5-7B-DAPO 8/6',
+    ]);
+    assert.deepEqual(
+      folders.warnings.filter((w) => /seed-like part/.test(w)).map((w) => /\(([^)]*)\)/.exec(w)?.[1]),
+      ['Qwen2.5-7B-DAPO/run-1:Qwen2.5-7B-DAPO, Qwen2.5-7B-DAPO/run-2:Qwen2.5-7B-DAPO'],
+    );
+  });
+});
+
+describe('finding 8: out/, logs/ and dated folders name no model', () => {
+  test('out, logs, 2025_01_15-10_20_30, run_20250116_110000, Jan15_10-20-30: the model folder above names the model', () => {
+    for (const dir of ['out', 'logs', '2025_01_15-10_20_30', 'run_20250116_110000', 'Jan15_10-20-30'])
+      assert.equal(pathModelName(`Qwen2.5-7B-GRPO/${dir}/samples.jsonl`, 'samples'), 'Qwen2.5-7B-GRPO', dir);
+    const r = report(
+      folder({
+        'Qwen2.5-7B/2025_01_15-10_20_30/samples.jsonl': flat('TFFF TFFF'),
+        'Qwen2.5-7B-GRPO/out/samples.jsonl': flat('TTFF TTFF'),
+        'Qwen2.5-7B-PPO/Jan15_10-20-30/samples.jsonl': flat('TTTF TTTF'),
+      }),
+    );
+    assert.deepEqual(r.models.map((m) => m.label).sort(), ['Qwen2.5-7B', 'Qwen2.5-7B-GRPO', 'Qwen2.5-7B-PPO']);
+    assert.equal(r.base, 'Qwen2.5-7B/2025_01_15-10_20_30:Qwen2.5-7B');
+  });
+});
+
+describe('finding 11: an unseeded run beside its seeds is in the seed warning', () => {
+  test('Qwen2.5-7B-GRPO/, -s1/ and _seed2/: one warning naming all three; each still compared with Qwen2.5-7B', () => {
+    const r = report(
+      folder({
+        'Qwen2.5-7B/samples.jsonl': flat('TFFF TFFF'),
+        'Qwen2.5-7B-GRPO/samples.jsonl': flat('TTFF TTFF'),
+        'Qwen2.5-7B-GRPO-s1/samples.jsonl': flat('TTTF TTTF'),
+        'Qwen2.5-7B-GRPO_seed2/samples.jsonl': flat('TTTT TTTT'),
+      }),
+    );
+    assert.deepEqual(
+      r.warnings.filter((w) => /seed-like part/.test(w)).map((w) => /\(([^)]*)\)/.exec(w)?.[1]),
+      ['Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO, Qwen2.5-7B-GRPO_seed2:Qwen2.5-7B-GRPO, Qwen2.5-7B-GRPO-s1:Qwen2.5-7B-GRPO'],
+    );
+    assert.equal(r.comparisons.length, 3);
+    assert.ok(r.comparisons.every((c) => c.base === 'Qwen2.5-7B:Qwen2.5-7B'));
   });
 });

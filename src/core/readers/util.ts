@@ -6,6 +6,7 @@ import { distance as levenshtein } from 'fastest-levenshtein';
 import { open, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Diagnostic, ReadEvent } from '../model';
+import { DATE_TIME_TOKEN, isJobFolder } from '../nameTokens';
 import { stripSeedTokens } from '../seeds';
 import {
   invalidUtf8Bytes,
@@ -544,6 +545,11 @@ export const GENERIC_STEM_WORDS: ReadonlySet<string> = new Set([
   'evals',
   'evaluation',
   'model',
+  // folders of run outputs (trial 8 findings 6 and 8): Hydra's `multirun`, `out`, `logs`
+  'multirun',
+  'out',
+  'log',
+  'logs',
 ]);
 
 /**
@@ -664,12 +670,8 @@ export function layoutDatasetFolders(relPaths: readonly string[]): string[] {
 /** A number-of-samples word of a file name (`n4`, `n16` of `samples_n4_temp0.6`): names no model. */
 const SAMPLE_COUNT_WORD = /^n\d+$/;
 
-/**
- * A date or time in a name, with the separator before it (global): `_2025-01-01`, `-2025-01-15T10-20-30.123456`,
- * `10-20-30` (Hydra's `outputs/2025-01-15/10-20-30`), `20250115`. Such a stamp names a run's time, not a model.
- */
-export const DATE_TIME_TOKEN =
-  /(?:^|[-_.])(?:\d{4}-\d{2}-\d{2}(?:[T_]\d{2}[-:]\d{2}(?:[-:]\d{2}(?:\.\d+)?)?)?|\d{2}[-:]\d{2}[-:]\d{2}(?:\.\d+)?|20\d{6}(?:[-_T]\d{6})?)(?=[-_.]|$)/g;
+/** A date or time in a name (nameTokens.ts); re-exported for the readers' callers. */
+export { DATE_TIME_TOKEN };
 
 /**
  * A sampling temperature in a file stem or folder name, with the separator before it: `t` and a decimal (`t0.6`,
@@ -754,6 +756,9 @@ function isSamplingOverrides(dir: string): boolean {
  */
 function namesNoModel(dir: string): boolean {
   if (/^(?:actor|huggingface|hf|hf_model)$/i.test(dir)) return true;
+  // a dated run folder (`run_20250116_110000`, TensorBoard's `Jan15_10-20-30`; trial 8 finding 8)
+  const undated = dir.replace(DATE_TIME_TOKEN, '');
+  if (undated !== dir && /^[-_.]*(?:run|runs|exp|experiment|job)?[-_.]*$/i.test(undated)) return true;
   if (isSamplingOverrides(dir)) return true;
   return isGenericStem(dir);
 }
@@ -762,7 +767,7 @@ function namesNoModel(dir: string): boolean {
  * The model name a results file's path gives, from its stem (the file name without the reader's
  * extensions, e.g. `samples_seed0` of `samples_seed0.jsonl_results.jsonl`):
  * - seed tokens are taken out (`codegen-350M_samples_seed1` -> `codegen-350M_samples`): seed shards of one
- *   model get one name, their samples merged by the indexer; sizes and run numbers stay (`llama-7b`, `run1`);
+ *   model get one name, their samples merged by the indexer; sizes stay (`llama-7b`), run numbers are seeds (`_run1`, `run-2/`: trial 8 finding 7);
  *   a leading `s<N>` is a model's own (`s1-32B`, `s1.1-7B`: trial 7 finding 8);
  * - a generic stem ({@link isGenericStem}: `samples`, `results`, `seed0`, `samples-s1`, `humaneval_samples`,
  *   `samples_seed0_2025-01-01`) names the model after the file's folder
@@ -796,7 +801,7 @@ export function pathModelName(relPath: string, stem: string, layoutDatasets: rea
       if (variant === '') variant = `_${folderTemp}`;
       continue;
     }
-    if (namesNoModel(dirs[i]) || layoutDatasets.includes(dirs[i])) continue;
+    if (namesNoModel(dirs[i]) || layoutDatasets.includes(dirs[i]) || isJobFolder(dirs, i)) continue;
     const named = trim(stripSeedTokens(dirs[i]));
     if (named !== '') return named + variant;
   }
