@@ -216,7 +216,8 @@ describe('finding 3: generic, dataset, date and actor/huggingface folders name n
     const r = cliReport(dir);
     assert.deepEqual(
       r.models.map((m) => m.label),
-      ['Qwen2.5-7B', 'global_step_100', 'global_step_200'],
+      // the step folder's label keeps its model folder (trial 8 finding 9)
+      ['Qwen2.5-7B', 'Qwen2.5-7B-GRPO · global_step_100', 'Qwen2.5-7B-GRPO · global_step_200'],
     );
     assert.equal(r.base, 'Qwen2.5-7B:Qwen2.5-7B');
   });

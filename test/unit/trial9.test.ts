@@ -3,7 +3,8 @@
  * 1 dataset folders outside the word list named models and pooled two datasets as `default`; 2a-c temperatures in
  * folder names, in stems with extra tokens and as integers were compared across temperatures; 5 the rollouts
  * reader named every dataset `test` after `data/<ds>/test.jsonl`; then misleading names — 6 Hydra multirun job
- * folders, 7 `run1` seeds, 8 `out/`, `logs/` and dated folders, 11 an unseeded run beside its seeds. Each test builds the folder it needs in a
+ * folders, 7 `run1` seeds, 8 `out/`, `logs/` and dated folders, 9 checkpoint labels without their run, 10 evalplus
+ * file names, 11 an unseeded run beside its seeds. Each test builds the folder it needs in a
  * temporary directory and reads it through the compiled CLI (`report --format json`) or a real SQLite index.
  * Every expected value is the one a person reading the folder would give.
  */
@@ -14,8 +15,8 @@ import { join } from 'node:path';
 import { datasetCounts } from '../../src/core/datasets';
 import { indexFolder } from '../../src/core/index/indexer';
 import { isJobFolder } from '../../src/core/nameTokens';
-import { TraceIndex } from '../../src/core/index/traceIndex';
-import { flatRecordDataset } from '../../src/core/readers/flat';
+import { TraceIndex, scaledSteps } from '../../src/core/index/traceIndex';
+import { evalplusModelName, evalplusRun, flatRecordDataset } from '../../src/core/readers/flat';
 import { qwenModelAndDataset } from '../../src/core/readers/qwenMath';
 import { questionFileDataset } from '../../src/core/readers/rollouts';
 import {
@@ -427,5 +428,65 @@ describe('finding 11: an unseeded run beside its seeds is in the seed warning', 
     );
     assert.equal(r.comparisons.length, 3);
     assert.ok(r.comparisons.every((c) => c.base === 'Qwen2.5-7B:Qwen2.5-7B'));
+  });
+});
+
+describe('finding 9: checkpoint labels keep their run; steps written with k sort by step', () => {
+  test('global_step100, ckpt/global_step100_hf, global_step_100/actor/huggingface/eval: labels name the model folder', () => {
+    const r = report(
+      folder({
+        'Qwen2.5-7B/samples.jsonl': flat('TFFF TFFF'),
+        'Qwen2.5-7B-GRPO/global_step100/samples.jsonl': flat('TTFF TTFF'),
+        'Qwen2.5-7B-PPO/ckpt/global_step100_hf/samples.jsonl': flat('TTTF TTFF'),
+        'Qwen2.5-7B-RLOO/global_step_100/actor/huggingface/eval/samples.jsonl': flat('TTTT TTFF'),
+      }),
+    );
+    assert.deepEqual(
+      r.models.map((m) => `${m.label} ${m.samples}/${m.correct}`),
+      [
+        'Qwen2.5-7B 8/2',
+        'Qwen2.5-7B-GRPO · global_step100 8/4',
+        'Qwen2.5-7B-PPO · global_step100_hf 8/5',
+        'Qwen2.5-7B-RLOO · global_step_100 8/6',
+      ],
+    );
+  });
+
+  test('step_500, step_1k, step_2k: listed by step', () => {
+    assert.equal(scaledSteps('Qwen2.5-7B-GRPO/step_1k'), 'Qwen2.5-7B-GRPO/step_1000');
+    assert.equal(scaledSteps('Qwen2.5-7B'), 'Qwen2.5-7B');
+    const r = report(
+      folder({
+        'Qwen2.5-7B/samples.jsonl': flat('TFFF TFFF'),
+        'Qwen2.5-7B-GRPO/step_1k/samples.jsonl': flat('TTTF TTFF'),
+        'Qwen2.5-7B-GRPO/step_2k/samples.jsonl': flat('TTTT TTFF'),
+        'Qwen2.5-7B-GRPO/step_500/samples.jsonl': flat('TTFF TTFF'),
+      }),
+    );
+    assert.deepEqual(
+      r.models.map((m) => m.label),
+      ['Qwen2.5-7B', 'Qwen2.5-7B-GRPO · step_500', 'Qwen2.5-7B-GRPO · step_1k', 'Qwen2.5-7B-GRPO · step_2k'],
+    );
+  });
+});
+
+describe('finding 10: evalplus file names give the model and the temperature; the datasets are one model', () => {
+  test('Qwen--Qwen2.5-7B_vllm_temp_0.0 -> Qwen/Qwen2.5-7B at 0.0, humaneval/ and mbpp/ pooled', () => {
+    assert.equal(evalplusModelName('Qwen--Qwen2.5-7B_vllm_temp_0.0'), 'Qwen/Qwen2.5-7B_t0.0');
+    assert.equal(evalplusModelName('samples'), undefined);
+    assert.equal(evalplusRun('humaneval/Qwen--Qwen2.5-7B_vllm_temp_0.0.jsonl_results.jsonl'), '');
+    const mbpp = (spec: string) => flat(spec, 'Mbpp/');
+    const r = report(
+      folder({
+        'humaneval/Qwen--Qwen2.5-7B_vllm_temp_0.0.jsonl_results.jsonl': flat('TFFF TFFF'),
+        'humaneval/Qwen--Qwen2.5-7B-GRPO_vllm_temp_0.0.jsonl_results.jsonl': flat('TTFF TTTF'),
+        'mbpp/Qwen--Qwen2.5-7B_vllm_temp_0.0.jsonl_results.jsonl': mbpp('FFFF TFFF TFFF'),
+        'mbpp/Qwen--Qwen2.5-7B-GRPO_vllm_temp_0.0.jsonl_results.jsonl': mbpp('TFFF TTFF TTTT'),
+      }),
+    );
+    assert.deepEqual(models(r), ['Qwen/Qwen2.5-7B_t0.0 20/4', 'Qwen/Qwen2.5-7B-GRPO_t0.0 20/12']);
+    assert.deepEqual(datasets(r), ['HumanEval 2', 'Mbpp 3']);
+    assert.deepEqual(pairs(r), ['Qwen/Qwen2.5-7B_t0.0 <- Qwen/Qwen2.5-7B-GRPO_t0.0']);
+    assert.equal(r.comparisons[0].problems, 5);
   });
 });

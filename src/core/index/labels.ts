@@ -11,7 +11,8 @@ export interface ModelIdentity {
 
 /**
  * Short labels for models: `name@revision`, plus ` (run)` when several runs hold a model of the
- * same name (so `sft@ckpt (trajectory/step-100)` and `sft@ckpt (results_2048_batched)` differ).
+ * same name (so `sft@ckpt (trajectory/step-100)` and `sft@ckpt (results_2048_batched)` differ); a checkpoint
+ * named by its step folder reads `<model folder> · <step folder>` ({@link stepFolderLabel}).
  * A model at the root of the folder has run `""` and shows `(.)` only if it needs disambiguation.
  * Returns labels in the order of `models`.
  */
@@ -22,10 +23,40 @@ export function modelLabels(models: readonly ModelIdentity[]): string[] {
     set.add(m.run);
     runsByName.set(m.name, set);
   }
-  return models.map((m) => {
+  const labels = models.map((m) => {
+    const step = stepFolderLabel(m);
+    if (step !== undefined) return step;
     const base = m.revision ? `${m.name}@${m.revision}` : m.name;
     return (runsByName.get(m.name)?.size ?? 0) > 1 ? `${base} (${m.run || '.'})` : base;
   });
+  // a step label held twice (two runs under one model folder) falls back to the name and its run
+  const count = new Map<string, number>();
+  for (const l of labels) count.set(l, (count.get(l) ?? 0) + 1);
+  return labels.map((l, i) =>
+    (count.get(l) ?? 0) > 1 && stepFolderLabel(models[i]) !== undefined
+      ? `${models[i].name} (${models[i].run || '.'})`
+      : l,
+  );
+}
+
+/** A name that is only a training step, as step folders are spelt (`global_step100`, `global_step_100_hf`, `step_1k`, `checkpoint-500`). */
+const STEP_FOLDER_NAME = /^(?:global[_-]?step|step|checkpoint|ckpt|iter)[-_]?\d+(?:\.\d+)?[km]?(?:[-_]hf)?$/i;
+
+/** Folders between a model folder and its step folders that name nothing (`ckpt/`, `checkpoints/`, `outputs/`). */
+const CHECKPOINT_DIR = /^(?:ckpts?|checkpoints?|outputs?|out|models?|saved|save)$/i;
+
+/**
+ * The label of a checkpoint model named by its step folder (trial 8 finding 9): the model folder above it and the
+ * step, `Qwen2.5-7B-GRPO · global_step100` for run `Qwen2.5-7B-GRPO/global_step100` (`Qwen2.5-7B-PPO/ckpt/global_step100_hf`
+ * -> `Qwen2.5-7B-PPO · global_step100_hf`), so checkpoints of different runs are told apart whatever their spelling;
+ * undefined for any other model (a revision, a name that is not only a step, no folder above the step folder).
+ */
+function stepFolderLabel(m: ModelIdentity): string | undefined {
+  if (m.revision || !STEP_FOLDER_NAME.test(m.name)) return undefined;
+  const segs = m.run.split('/');
+  const at = segs.lastIndexOf(m.name);
+  for (let i = at - 1; i >= 0; i--) if (!CHECKPOINT_DIR.test(segs[i])) return `${segs[i]} · ${m.name}`;
+  return undefined;
 }
 
 /** Recomputes and stores every model's label (see {@link modelLabels}). */

@@ -10,9 +10,11 @@ import {
   VerdictReader,
   checkAbort,
   datasetKey,
+  dirSegments,
   diag,
   exactIds,
   folderDataset,
+  isDatasetName,
   isEvent,
   isObject,
   pathModelName,
@@ -31,13 +33,46 @@ function detect(_relPath: string, first: unknown): boolean {
  * `.jsonl` (`run.jsonl_results.jsonl` -> `run`, `run.jsonl` -> `run`, `run_results.jsonl` -> `run`), then
  * {@link pathModelName}: seed tokens out (`codegen-350M_samples_seed1` -> `codegen-350M_samples`: seed shards
  * are one model, their samples merged by the indexer), and a generic stem (`samples`, `samples_seed1`,
- * `seed0`, `samples-s1`) named after its folder (`starcoder-sft/samples.jsonl_results.jsonl` -> `starcoder-sft`).
+ * `seed0`, `samples-s1`) named after its folder (`starcoder-sft/samples.jsonl_results.jsonl` -> `starcoder-sft`);
+ * an evalplus file name gives its model ({@link evalplusModelName}).
  */
 export function flatModelName(relPath: string, layoutDatasets: readonly string[] = []): string {
+  const base = flatStem(relPath);
+  return evalplusModelName(base) ?? pathModelName(relPath, base || path.posix.basename(relPath), layoutDatasets);
+}
+
+/** A flat file's name without a trailing `_results.jsonl`, then `.jsonl`. */
+function flatStem(relPath: string): string {
   let base = path.posix.basename(relPath);
   if (base.endsWith('_results.jsonl')) base = base.slice(0, -'_results.jsonl'.length);
   if (base.endsWith('.jsonl')) base = base.slice(0, -'.jsonl'.length);
-  return pathModelName(relPath, base || path.posix.basename(relPath), layoutDatasets);
+  return base;
+}
+
+/** evalplus's file name: the model with `/` written `--`, the backend and the temperature (evalplus `codegen.py`). */
+const EVALPLUS_STEM =
+  /^(.+?)_(?:vllm|hf|openai|anthropic|google|gemini|bedrock|ollama|gptqmodel|mistral|dashscope)_temp_(\d+(?:\.\d+)?)$/;
+
+/**
+ * The model an evalplus file name gives (trial 8 finding 10): `Qwen--Qwen2.5-7B_vllm_temp_0.0` -> `Qwen/Qwen2.5-7B_t0.0`
+ * (`--` is evalplus's spelling of `/`, `_vllm` the backend, `_temp_0.0` the temperature, kept as a variant so that
+ * models are compared at one temperature); undefined for any other stem.
+ */
+export function evalplusModelName(stem: string): string | undefined {
+  const m = EVALPLUS_STEM.exec(stem);
+  return m ? `${m[1].replace(/--/g, '/')}_t${m[2]}` : undefined;
+}
+
+/**
+ * The run of an evalplus file (named as {@link evalplusModelName} reads): its folders without a dataset folder at
+ * the end (`humaneval/Qwen--Qwen2.5-7B_vllm_temp_0.0.jsonl` -> `""`), so a model's datasets are one model's;
+ * undefined for any other file (its run is its folder).
+ */
+export function evalplusRun(relPath: string): string | undefined {
+  if (evalplusModelName(flatStem(relPath)) === undefined) return undefined;
+  const dirs = dirSegments(relPath);
+  if (dirs.length > 0 && isDatasetName(dirs[dirs.length - 1])) dirs.pop();
+  return dirs.join('/');
 }
 
 /**
@@ -87,7 +122,13 @@ export function flatRecordDataset(taskId: string, folder: string | undefined): s
  */
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
   const layout = ctx.options?.layoutDatasets;
-  const model: ModelRef = { name: flatModelName(ctx.relPath, layout), revision: null, source: 'path' };
+  const run = evalplusRun(ctx.relPath);
+  const model: ModelRef = {
+    name: flatModelName(ctx.relPath, layout),
+    revision: null,
+    source: 'path',
+    ...(run === undefined ? {} : { run }),
+  };
   const folderDs = flatFolderDataset(ctx.relPath, layout);
   const once = new OncePerFile();
   const verdicts = new VerdictReader(ctx, 'passed', ctx.options?.correctThreshold);
