@@ -3,6 +3,7 @@
  * were read as several models (trial 6 finding 2). Pure: no index writes, no `vscode`.
  */
 import type { Diagnostic } from './model';
+import { isJobFolder } from './nameTokens';
 import type { ModelIdentity } from './index/labels';
 
 /**
@@ -11,13 +12,15 @@ import type { ModelIdentity } from './index/labels';
  * whole word: at the start or after `-`, `_`, `.` or `,`, and ending the name or followed by one of those
  * (Hydra's override folders join overrides with `,`: `seed=0,temperature=0.6`; trial 8 finding 3)
  * (`samples_seed1`, `samples.seed0`, `seed0`, `seed0_results`); or `s` and a number of one or two digits ending
- * the name (`s0`, `samples-s0`, `Qwen-PPO_s1`, `s42`). A leading or inner `s<N>` is part of a model name
- * (simplescaling's `s1-32B`, `s1.1-7B`: trial 7 finding 8), no seed. A size (`7b`, `350M`), a run number (`run1`)
+ * the name (`s0`, `samples-s0`, `Qwen-PPO_s1`, `s42`); or `run` and a number of one or two digits as a whole word
+ * (`_run1`, `run-2/`, `run2`: repeated runs of one model are seeds; trial 8 finding 7; `run_20250116` is a date).
+ * A leading or inner `s<N>` is part of a model name
+ * (simplescaling's `s1-32B`, `s1.1-7B`: trial 7 finding 8), no seed. A size (`7b`, `350M`)
  * or a step (`step-100`) is no seed, and neither is `s` with three or more digits (`_s500`, `_s1000`: a training
  * step written short; trial 7 finding 6): such files stay separate models, and {@link shortStepGroups} names
  * them in a warning.
  */
-const SEED_TOKEN = /(?:^|[-_.,])(?:(?:run[-_]seed=|seed[-_=]?)\d+(?=[-_.,]|$)|s\d{1,2}$)/gi;
+const SEED_TOKEN = /(?:^|[-_.,])(?:(?:run[-_]seed=|seed[-_=]?)\d+(?=[-_.,]|$)|run[-_]?\d{1,2}(?=[-_.,]|$)|s\d{1,2}$)/gi;
 
 /** `s` and a number of any length as a whole word ({@link SEED_TOKEN}'s short form without the digit limit). */
 const S_NUMBER = /(?:^|[-_.])s(\d+)(?=[-_.]|$)/gi;
@@ -33,13 +36,21 @@ export function stripSeedTokens(name: string): string {
  * seed sibling). Models with equal keys are {@link areSeedSiblings}.
  */
 function seedKey(m: ModelIdentity): string | undefined {
-  const unseed = (s: string) =>
-    s
-      .split('/')
-      .map((seg) => stripSeedTokens(seg).toLowerCase())
-      .join('/');
+  const k = unseededKey(m);
+  return k.seeded ? k.key : undefined;
+}
+
+/**
+ * The identity of a model with seed tokens and Hydra job folders (nameTokens.ts `isJobFolder`: `.../10-20-30/0`)
+ * taken out of every path segment of its run folders, name and revision (lower case), and whether any was there.
+ */
+function unseededKey(m: ModelIdentity): { key: string; seeded: boolean } {
+  const unseed = (s: string) => {
+    const segs = s.split('/');
+    return segs.map((seg, i) => (isJobFolder(segs, i) ? '' : stripSeedTokens(seg).toLowerCase())).join('/');
+  };
   const key = `${unseed(m.run)}\x1f${unseed(m.name)}\x1f${unseed(m.revision ?? '')}`;
-  return key === `${m.run}\x1f${m.name}\x1f${m.revision ?? ''}`.toLowerCase() ? undefined : key;
+  return { key, seeded: key !== `${m.run}\x1f${m.name}\x1f${m.revision ?? ''}`.toLowerCase() };
 }
 
 /**
@@ -60,19 +71,24 @@ export function areSeedSiblings(a: ModelIdentity, b: ModelIdentity): boolean {
 /**
  * Groups of two or more models whose identities (run folders, name, revision) are equal once seed tokens
  * are taken out of every path segment, and that differ in them (`seed0` and `seed1`, `qwen-s0` and
- * `qwen-s1`, runs `seed0/` and `seed1/`): most likely seed shards of one model, read as different models.
+ * `qwen-s1`, runs `seed0/` and `seed1/`, Hydra job folders `multirun/<date>/<time>/0/` and `.../1/`): most likely
+ * seed shards of one model, read as different models. A model without a seed token whose identity equals theirs
+ * once theirs are out (`Qwen2.5-7B-GRPO/` beside `Qwen2.5-7B-GRPO-s1/` and `Qwen2.5-7B-GRPO_seed2/`) is in the
+ * group too (trial 8 finding 11); it is still no seed sibling for the base guess ({@link areSeedSiblings}).
  * They are never guessed as each other's base ({@link areSeedSiblings}). Sizes stay apart (`codegen-350M`,
  * `codegen-2B`; `llama-7b`, `llama-13b`). Returns the groups in the order of `models`, each in that order.
  */
 export function seedSiblings<M extends ModelIdentity>(models: readonly M[]): M[][] {
-  const groups = new Map<string, M[]>();
+  const groups = new Map<string, { models: M[]; seeded: boolean }>();
   for (const m of models) {
-    const key = seedKey(m);
-    // no seed token anywhere: in no group
-    if (key === undefined) continue;
-    groups.set(key, [...(groups.get(key) ?? []), m]);
+    const { key, seeded } = unseededKey(m);
+    const g = groups.get(key) ?? { models: [], seeded: false };
+    g.models.push(m);
+    if (seeded) g.seeded = true;
+    groups.set(key, g);
   }
-  return [...groups.values()].filter((g) => g.length >= 2);
+  // a group of models without any seed token is no group of seeds (one model read twice is told elsewhere)
+  return [...groups.values()].filter((g) => g.models.length >= 2 && g.seeded).map((g) => g.models);
 }
 
 /**

@@ -18,6 +18,7 @@
  * Models that differ only in a number but are in no series (`ck100`, `ck200`: no step word the pattern
  * knows) are named in a warning ({@link unrecognisedCheckpoints}) instead of being silently left out.
  */
+import { seedSiblings } from './seeds';
 import { modelDisplayId } from './index/traceIndex';
 import type { ModelIdentity } from './index/labels';
 
@@ -222,7 +223,9 @@ export function detectSeries<M extends ModelIdentity & { id: number }>(
   const collator = new Intl.Collator('en', { numeric: true });
   series.sort((a, b) => collator.compare(a.name, b.name));
   const inSeries = new Set(series.flatMap((s) => s.steps.map((x) => x.model.id)));
-  const rest = models.filter((m) => !inSeries.has(m.id) && !opts.exclude?.has(m.id));
+  // seed siblings (seeds, Hydra jobs `.../10-20-30/0` and `/1`) are warned about as such, not as checkpoints
+  const seeds = new Set(seedSiblings(models).flatMap((g) => g.map((m) => m.id)));
+  const rest = models.filter((m) => !inSeries.has(m.id) && !opts.exclude?.has(m.id) && !seeds.has(m.id));
   for (const u of unrecognisedCheckpoints(rest, re))
     warnings.push(
       `${u.models.length} models differ only in a number (${u.models.join(', ')}) but are not read as checkpoints of one run: no step or epoch token in their names. If they are checkpoints, name them with a step or epoch token (step-N, checkpoint-N, global_step_N, iter_N, epoch_N, ...) or set traceInspector.stepPattern / --step-pattern`,

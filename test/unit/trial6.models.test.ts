@@ -571,11 +571,12 @@ describe("finding 10: the base is a base-like model, never a run's own earliest 
     ]);
   });
 
-  test('ckpt-500 and ckpt-2k (listed ckpt-2k first): the base is step 500, the model in focus step 2000', async () => {
+  test('ckpt-500 and ckpt-2k (ckpt-2k first in text order): the base is step 500, the model in focus step 2000', async () => {
     const { index, r } = await reportOf(
       folder({ 'coder-grpo/ckpt-500.jsonl': humanEval('TF FF'), 'coder-grpo/ckpt-2k.jsonl': humanEval('TT TF') }),
     );
-    assert.deepEqual(models(r), ['coder-grpo:ckpt-2k 4/3', 'coder-grpo:ckpt-500 4/1']);
+    // listed by step since trial 8 finding 9 (ckpt-2k is 2000: after ckpt-500), not in text order
+    assert.deepEqual(models(r), ['coder-grpo:ckpt-500 4/1', 'coder-grpo:ckpt-2k 4/3']);
     assert.equal(r.base, 'coder-grpo:ckpt-500');
     assert.deepEqual(baseNotes(r), [
       'no model is named as a base (base, sft, ref, init, pretrained): the earliest training step, coder-grpo:ckpt-500 (step 500), is taken as the base of coder-grpo:ckpt-2k; choose another with --base (Choose Base Model)',

@@ -189,7 +189,8 @@ describe('finding 3: generic, dataset, date and actor/huggingface folders name n
     const r = cliReport(dir);
     assert.deepEqual(
       r.models.map((m) => m.label),
-      ['Qwen2.5-7B', 'global_step_100', 'global_step_200'],
+      // the step folder's label keeps its model folder (trial 8 finding 9)
+      ['Qwen2.5-7B', 'Qwen2.5-7B-GRPO · global_step_100', 'Qwen2.5-7B-GRPO · global_step_200'],
     );
     assert.equal(r.base, 'Qwen2.5-7B:Qwen2.5-7B');
   });
@@ -253,9 +254,11 @@ describe('finding 4: one extra word in a generic file name', () => {
     );
   });
 
-  test('a temperature is t and a decimal, or temp/temperature and a number; flan-t5 is no variant', () => {
+  test('a temperature is t and a decimal or 0-2, or temp/temperature and a number; flan-t5 is no variant', () => {
     assert.equal(pathModelName('m/samples_temp1.jsonl', 'samples_temp1'), 'm_temp1');
-    assert.equal(pathModelName('m/samples_t1.jsonl', 'samples_t1'), 'samples_t1');
+    // an integer temperature 0, 1 or 2 after `t` is one too (trial 8 finding 2c: `samples_n4_t0`); `t5` is not
+    assert.equal(pathModelName('m/samples_t1.jsonl', 'samples_t1'), 'm_t1');
+    assert.equal(pathModelName('m/samples_t5.jsonl', 'samples_t5'), 'samples_t5');
     const m = (name: string) => ({ run: 'r', name, revision: null });
     // two variants of one model in a run: neither is the other's base
     assert.equal(guessBaseModel([m('x_t0.6'), m('x_t1.0')]), -1);

@@ -13,7 +13,7 @@ import {
   readFile,
 } from '../readers';
 import { mappingFileDiagnostics, unmatchedMappingGlobs } from '../readers/mapping';
-import { DATE_TIME_TOKEN, fileStem, fileStep, stemTemperature } from '../readers/util';
+import { DATE_TIME_TOKEN, fileStem, fileStep, layoutDatasetFolders, stemTemperature } from '../readers/util';
 import { stripSeedTokens } from '../seeds';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { searchText } from '../search';
@@ -159,6 +159,11 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       exclude: options.exclude,
       mappingFile,
     });
+    // dataset or config folders told by the layout (the same folder under two model folders; trial 8 finding 1):
+    // part of the reader options, so a change of them reads every file again
+    const layoutDatasets = layoutDatasetFolders(candidates);
+    const readerOpts: ReaderOptions | undefined =
+      layoutDatasets.length > 0 ? { ...(options.readerOptions ?? {}), layoutDatasets } : options.readerOptions;
     const fts = options.fts !== false;
     const ftsMissing = index.getMeta(FTS_MISSING_KEY) !== undefined;
     if (!fts) index.setMeta(FTS_MISSING_KEY, '1');
@@ -201,7 +206,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     // A mapping file given by path is no candidate: its content is part of the options, and its own
     // errors are recorded on it here (they are not tied to any data file).
     const readerOptions = JSON.stringify({
-      ...(options.readerOptions ?? {}),
+      ...(readerOpts ?? {}),
       ...(mappingFile
         ? {
             mappingDigest: await hashFile(
@@ -298,7 +303,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       if (!format) {
         let detection: Awaited<ReturnType<typeof detectFile>>;
         try {
-          detection = await detectFile(abs, rel, root, options.readerOptions);
+          detection = await detectFile(abs, rel, root, readerOpts);
         } catch (e) {
           writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
           done++;
@@ -328,7 +333,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         batchSize: options.batchSize ?? 20000,
         parallel: parallelFor(stat.size),
         signal: options.signal,
-        readerOptions: options.readerOptions,
+        readerOptions: readerOpts,
         onBatch: (n) => {
           if (firstCommitMs === null && n > 0) firstCommitMs = Date.now() - started;
           report({
@@ -370,7 +375,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         const abs = join(root, ...rel.split('/'));
         if (!options.format) {
           try {
-            const det = await detectFile(abs, rel, root, options.readerOptions);
+            const det = await detectFile(abs, rel, root, readerOpts);
             if (det.format !== prev.format) continue;
             writer.pendingDiagnostics = det.diagnostics;
           } catch {
@@ -389,7 +394,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
           batchSize: options.batchSize ?? 20000,
           parallel: parallelFor(prev.size),
           signal: options.signal,
-          readerOptions: options.readerOptions,
+          readerOptions: readerOpts,
           onBatch: () => {},
         });
         samplesWritten += result.samples;

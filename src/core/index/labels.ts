@@ -1,4 +1,5 @@
-import { areSeedSiblings } from '../seeds';
+import { folderTemperature } from '../readers/util';
+import { areSeedSiblings, stripSeedTokens } from '../seeds';
 import type { Database } from './sqlite';
 
 /** A model's identity parts, as stored. */
@@ -10,7 +11,8 @@ export interface ModelIdentity {
 
 /**
  * Short labels for models: `name@revision`, plus ` (run)` when several runs hold a model of the
- * same name (so `sft@ckpt (trajectory/step-100)` and `sft@ckpt (results_2048_batched)` differ).
+ * same name (so `sft@ckpt (trajectory/step-100)` and `sft@ckpt (results_2048_batched)` differ); a checkpoint
+ * named by its step folder reads `<model folder> · <step folder>` ({@link stepFolderLabel}).
  * A model at the root of the folder has run `""` and shows `(.)` only if it needs disambiguation.
  * Returns labels in the order of `models`.
  */
@@ -21,10 +23,40 @@ export function modelLabels(models: readonly ModelIdentity[]): string[] {
     set.add(m.run);
     runsByName.set(m.name, set);
   }
-  return models.map((m) => {
+  const labels = models.map((m) => {
+    const step = stepFolderLabel(m);
+    if (step !== undefined) return step;
     const base = m.revision ? `${m.name}@${m.revision}` : m.name;
     return (runsByName.get(m.name)?.size ?? 0) > 1 ? `${base} (${m.run || '.'})` : base;
   });
+  // a step label held twice (two runs under one model folder) falls back to the name and its run
+  const count = new Map<string, number>();
+  for (const l of labels) count.set(l, (count.get(l) ?? 0) + 1);
+  return labels.map((l, i) =>
+    (count.get(l) ?? 0) > 1 && stepFolderLabel(models[i]) !== undefined
+      ? `${models[i].name} (${models[i].run || '.'})`
+      : l,
+  );
+}
+
+/** A name that is only a training step, as step folders are spelt (`global_step100`, `global_step_100_hf`, `step_1k`, `checkpoint-500`). */
+const STEP_FOLDER_NAME = /^(?:global[_-]?step|step|checkpoint|ckpt|iter)[-_]?\d+(?:\.\d+)?[km]?(?:[-_]hf)?$/i;
+
+/** Folders between a model folder and its step folders that name nothing (`ckpt/`, `checkpoints/`, `outputs/`). */
+const CHECKPOINT_DIR = /^(?:ckpts?|checkpoints?|outputs?|out|models?|saved|save)$/i;
+
+/**
+ * The label of a checkpoint model named by its step folder (trial 8 finding 9): the model folder above it and the
+ * step, `Qwen2.5-7B-GRPO · global_step100` for run `Qwen2.5-7B-GRPO/global_step100` (`Qwen2.5-7B-PPO/ckpt/global_step100_hf`
+ * -> `Qwen2.5-7B-PPO · global_step100_hf`), so checkpoints of different runs are told apart whatever their spelling;
+ * undefined for any other model (a revision, a name that is not only a step, no folder above the step folder).
+ */
+function stepFolderLabel(m: ModelIdentity): string | undefined {
+  if (m.revision || !STEP_FOLDER_NAME.test(m.name)) return undefined;
+  const segs = m.run.split('/');
+  const at = segs.lastIndexOf(m.name);
+  for (let i = at - 1; i >= 0; i--) if (!CHECKPOINT_DIR.test(segs[i])) return `${segs[i]} · ${m.name}`;
+  return undefined;
 }
 
 /** Recomputes and stores every model's label (see {@link modelLabels}). */
@@ -125,24 +157,104 @@ function baseScores(models: readonly ModelIdentity[]): number[] {
   });
 }
 
-/** A sampling-temperature variant ending a model name (`Qwen2.5-7B_t0.6`, `X_temp1`; not `flan-t5`; see pathModelName). */
-const VARIANT_END = /[-_](?:t\d+\.\d+|(?:temp|temperature)[-_=]?\d+(?:\.\d+)?)$/i;
+/**
+ * A sampling-temperature variant ending a model name (`Qwen2.5-7B_t0.6`, `X_t0`, `X_temp1`, `X_temperature1.0`;
+ * not `flan-t5`; see pathModelName).
+ */
+const VARIANT_END = /[-_](?:t(\d+\.\d+|[0-2])|(?:temp|temperature)[-_=]?(\d+(?:\.\d+)?))$/i;
 
-/** The temperature variant of a model's name (`_t0.6`), or undefined. */
-function variantOf(m: ModelIdentity): string | undefined {
-  return VARIANT_END.exec(m.name)?.[0].toLowerCase();
+/** The temperature variant ending a model's name: as spelt (`_temp0.6`) and its value (0.6), or undefined. */
+function variantMatch(m: ModelIdentity): { spelt: string; value: number } | undefined {
+  const v = VARIANT_END.exec(m.name);
+  return v ? { spelt: v[0], value: Number(v[1] ?? v[2]) } : undefined;
 }
 
 /**
- * Whether two models of one run differ only by a temperature variant ending their names (`Qwen2.5-7B_t0.6`
- * and `Qwen2.5-7B_t1.0`; trial 7 finding 4): samplings of one model, never each other's base.
+ * The temperature variant of a model's name, by its value whatever its spelling (`_t0.6`, `_temp0.6`,
+ * `_temperature_0.6` -> `t0.6`; `_t0` and `_t0.0` -> `t0`: trial 8 finding 2), or undefined.
+ */
+function variantOf(m: ModelIdentity): string | undefined {
+  const v = variantMatch(m);
+  return v ? `t${v.value}` : undefined;
+}
+
+/** A model's name without its temperature variant (`Qwen2.5-7B_t0.6` -> `qwen2.5-7b`), lower case. */
+function unvariedName(m: ModelIdentity): string {
+  const v = variantMatch(m);
+  return (v ? m.name.slice(0, -v.spelt.length) : m.name).toLowerCase();
+}
+
+/** A run folder without its temperature folders (`Qwen2.5-7B/t0.6` -> `Qwen2.5-7B`: readers/util.ts folderTemperature). */
+function unvariedRun(run: string): string {
+  return run
+    .split('/')
+    .filter((d) => folderTemperature(d) === undefined)
+    .join('/');
+}
+
+/**
+ * Whether two models differ only by a temperature variant ending their names (`Qwen2.5-7B_t0.6` and
+ * `Qwen2.5-7B_t1.0`; trial 7 finding 4), in one run or in runs that differ only by temperature folders
+ * (`Qwen2.5-7B/t0.6`, `Qwen2.5-7B/temp_1.0`: trial 8 finding 2a): samplings of one model, never each other's base.
  */
 function areVariantSiblings(a: ModelIdentity, b: ModelIdentity): boolean {
   const va = variantOf(a);
   const vb = variantOf(b);
-  if (va === undefined || vb === undefined || va === vb || a.run !== b.run) return false;
+  if (va === undefined || vb === undefined || va === vb) return false;
+  if (a.run !== b.run && unvariedRun(a.run) !== unvariedRun(b.run)) return false;
+  return unvariedName(a) === unvariedName(b) && a.revision === b.revision;
+}
+
+/**
+ * A run folder cut at the folder that names its model (`Qwen2.5-7B-GRPO/MATH-500` of model `Qwen2.5-7B-GRPO`
+ * -> head `Qwen2.5-7B-GRPO`, tail `MATH-500`): the folders below it (datasets, configs) are the tail, without
+ * temperature folders and seed tokens (`rl/seed1` and `rl/seed0` have one tail). Undefined when no folder names the model (the name comes from the data or the file).
+ */
+function runParts(m: ModelIdentity & { run: string }): { head: string; tail: string } | undefined {
+  const segs = m.run.split('/');
+  const name = unvariedName(m);
+  for (let i = segs.length - 1; i >= 0; i--)
+    if (
+      segs[i].toLowerCase() === name ||
+      stripSeedTokens(segs[i])
+        .replace(/^[-_.]+|[-_.]+$/g, '')
+        .toLowerCase() === name
+    )
+      return {
+        head: segs.slice(0, i + 1).join('/'),
+        // seed folders are left to the seed rules (seeds of the base are not the model's counterpart)
+        tail: unvariedRun(
+          segs
+            .slice(i + 1)
+            .map((d) => stripSeedTokens(d))
+            .join('/'),
+        ),
+      };
+  return undefined;
+}
+
+/**
+ * The base's sampling in the model's dataset or config folder: for `Qwen2.5-7B-GRPO/MATH-500` against the base
+ * `Qwen2.5-7B/aime_2024`, the model `Qwen2.5-7B/MATH-500` (same name and revision as the base, same head folder,
+ * the model's tail folders; trial 8 finding 1), so each dataset folder is compared with its own; else `base`.
+ */
+function counterpartBase<M extends ModelIdentity & { id: number; run: string }>(
+  models: readonly M[],
+  m: M,
+  base: M,
+): M {
+  if (m.run === base.run) return base;
+  const mp = runParts(m);
+  const bp = runParts(base);
+  if (!mp || !bp || mp.tail === bp.tail) return base;
+  const v = variantOf(m) ?? variantOf(base);
   return (
-    a.name.slice(0, -va.length).toLowerCase() === b.name.slice(0, -vb.length).toLowerCase() && a.revision === b.revision
+    models.find((o) => {
+      if (o.id === m.id || o.revision !== base.revision || unvariedName(o) !== unvariedName(base)) return false;
+      if ((variantOf(o) ?? v) !== v) return false;
+      const op = runParts(o);
+      return op !== undefined && op.head === bp.head && op.tail === mp.tail;
+    }) ?? base
   );
 }
 
@@ -283,10 +395,12 @@ export function comparisonPairs<M extends ModelIdentity & { id: number; run: str
       // a temperature variant against the base's sampling at its own temperature, when there is one
       // (`Qwen2.5-7B-GRPO_t1.0` against `Qwen2.5-7B_t1.0`, not `_t0.6`; trial 7 finding 4)
       const v = variantOf(m);
-      const b =
+      const b0 =
         v !== undefined && variantOf(runBase) !== undefined && variantOf(runBase) !== v
           ? (models.find((o) => areVariantSiblings(o, runBase) && variantOf(o) === v) ?? runBase)
           : runBase;
+      // the base's sampling in the model's own dataset folder (`Qwen2.5-7B/MATH-500` for `Qwen2.5-7B-GRPO/MATH-500`)
+      const b = counterpartBase(models, m, b0);
       if (m.id !== b.id && !siblings(b, m)) out.push([b, m]);
     }
   }

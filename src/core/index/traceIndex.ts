@@ -288,7 +288,8 @@ export class TraceIndex {
     // Labels are stored when an indexing pass ends; a model whose file is still being read (or whose
     // pass was cancelled) has none yet: give it the label the pass would store, never an empty name.
     const fallback = rows.some((r) => r.label === '') ? modelLabels(rows) : undefined;
-    // Natural order: step-100, step-300, ..., step-1000 (not the text order step-1000 before step-300).
+    // Natural order: step-100, step-300, ..., step-1000 (not the text order step-1000 before step-300); steps
+    // written with k or m by their value (step_500 before step_1k; trial 8 finding 9).
     return rows
       .map((r, i) => ({
         ...r,
@@ -298,8 +299,8 @@ export class TraceIndex {
       }))
       .sort(
         (a, b) =>
-          NATURAL.compare(a.run, b.run) ||
-          NATURAL.compare(a.name, b.name) ||
+          NATURAL.compare(scaledSteps(a.run), scaledSteps(b.run)) ||
+          NATURAL.compare(scaledSteps(a.name), scaledSteps(b.name)) ||
           NATURAL.compare(a.revision ?? '', b.revision ?? ''),
       );
   }
@@ -1044,4 +1045,16 @@ function toSampleRow(r: RawSample): SampleRow {
     labels: r.labels ? (JSON.parse(r.labels) as string[]) : [],
     hasNote: !!r.note,
   };
+}
+
+/**
+ * A name with steps written with `k` or `m` spelt out (`step_1k` -> `step_1000`, `global_step_2.5k` ->
+ * `global_step_2500`), for sorting models by step: `step_500` before `step_1k`.
+ */
+export function scaledSteps(s: string): string {
+  return s.replace(
+    /((?:global[_-]?step|step|ckpt|checkpoint|iter)[-_]?)(\d+(?:\.\d+)?)([km])(?![a-z0-9])/gi,
+    (_all, word: string, n: string, unit: string) =>
+      `${word}${Math.round(Number(n) * (unit.toLowerCase() === 'k' ? 1_000 : 1_000_000))}`,
+  );
 }

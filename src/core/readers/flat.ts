@@ -6,13 +6,15 @@ import * as path from 'node:path';
 import type { ModelRef, ReadEvent } from '../model';
 import type { Reader, ReaderContext } from './types';
 import {
-  DATASET_WORDS,
   OncePerFile,
   VerdictReader,
-  dirSegments,
   checkAbort,
+  datasetKey,
+  dirSegments,
   diag,
   exactIds,
+  folderDataset,
+  isDatasetName,
   isEvent,
   isObject,
   pathModelName,
@@ -31,13 +33,46 @@ function detect(_relPath: string, first: unknown): boolean {
  * `.jsonl` (`run.jsonl_results.jsonl` -> `run`, `run.jsonl` -> `run`, `run_results.jsonl` -> `run`), then
  * {@link pathModelName}: seed tokens out (`codegen-350M_samples_seed1` -> `codegen-350M_samples`: seed shards
  * are one model, their samples merged by the indexer), and a generic stem (`samples`, `samples_seed1`,
- * `seed0`, `samples-s1`) named after its folder (`starcoder-sft/samples.jsonl_results.jsonl` -> `starcoder-sft`).
+ * `seed0`, `samples-s1`) named after its folder (`starcoder-sft/samples.jsonl_results.jsonl` -> `starcoder-sft`);
+ * an evalplus file name gives its model ({@link evalplusModelName}).
  */
-export function flatModelName(relPath: string): string {
+export function flatModelName(relPath: string, layoutDatasets: readonly string[] = []): string {
+  const base = flatStem(relPath);
+  return evalplusModelName(base) ?? pathModelName(relPath, base || path.posix.basename(relPath), layoutDatasets);
+}
+
+/** A flat file's name without a trailing `_results.jsonl`, then `.jsonl`. */
+function flatStem(relPath: string): string {
   let base = path.posix.basename(relPath);
   if (base.endsWith('_results.jsonl')) base = base.slice(0, -'_results.jsonl'.length);
   if (base.endsWith('.jsonl')) base = base.slice(0, -'.jsonl'.length);
-  return pathModelName(relPath, base || path.posix.basename(relPath));
+  return base;
+}
+
+/** evalplus's file name: the model with `/` written `--`, the backend and the temperature (evalplus `codegen.py`). */
+const EVALPLUS_STEM =
+  /^(.+?)_(?:vllm|hf|openai|anthropic|google|gemini|bedrock|ollama|gptqmodel|mistral|dashscope)_temp_(\d+(?:\.\d+)?)$/;
+
+/**
+ * The model an evalplus file name gives (trial 8 finding 10): `Qwen--Qwen2.5-7B_vllm_temp_0.0` -> `Qwen/Qwen2.5-7B_t0.0`
+ * (`--` is evalplus's spelling of `/`, `_vllm` the backend, `_temp_0.0` the temperature, kept as a variant so that
+ * models are compared at one temperature); undefined for any other stem.
+ */
+export function evalplusModelName(stem: string): string | undefined {
+  const m = EVALPLUS_STEM.exec(stem);
+  return m ? `${m[1].replace(/--/g, '/')}_t${m[2]}` : undefined;
+}
+
+/**
+ * The run of an evalplus file (named as {@link evalplusModelName} reads): its folders without a dataset folder at
+ * the end (`humaneval/Qwen--Qwen2.5-7B_vllm_temp_0.0.jsonl` -> `""`), so a model's datasets are one model's;
+ * undefined for any other file (its run is its folder).
+ */
+export function evalplusRun(relPath: string): string | undefined {
+  if (evalplusModelName(flatStem(relPath)) === undefined) return undefined;
+  const dirs = dirSegments(relPath);
+  if (dirs.length > 0 && isDatasetName(dirs[dirs.length - 1])) dirs.pop();
+  return dirs.join('/');
 }
 
 /**
@@ -51,13 +86,23 @@ export function flatDataset(taskId: string): string {
 
 /**
  * The dataset a flat file's folders name: the nearest folder whose name is a known dataset
- * ({@link DATASET_WORDS}, any case: `Qwen2.5-7B/mbpp/samples.jsonl` -> `mbpp`), as spelt; undefined when none
- * does. Used for task ids without a `dataset/` prefix (trial 7 finding 3).
+ * (util.ts `folderDataset`, any spelling: `Qwen2.5-7B/mbpp/samples.jsonl` -> `mbpp`, `MATH-500/` -> `MATH-500`), as
+ * spelt; undefined when none does. Used for task ids without a `dataset/` prefix (trial 7 finding 3).
  */
-export function flatFolderDataset(relPath: string): string | undefined {
-  return dirSegments(relPath)
-    .reverse()
-    .find((d) => DATASET_WORDS.has(d.toLowerCase()));
+export function flatFolderDataset(relPath: string, layoutDatasets: readonly string[] = []): string | undefined {
+  return folderDataset(relPath, layoutDatasets);
+}
+
+/**
+ * The dataset of a flat record: the nearest dataset folder ({@link flatFolderDataset}) when the task id has no
+ * `dataset/` prefix or its prefix names another dataset ({@link datasetKey}: evalplus writes `HumanEval/0` in
+ * `humaneval_plus/`: dataset `humaneval_plus`, so HumanEval+ is never pooled with HumanEval; trial 8 finding 1);
+ * else the prefix ({@link flatDataset}); else `default`.
+ */
+export function flatRecordDataset(taskId: string, folder: string | undefined): string {
+  const prefix = taskId.indexOf('/') > 0 ? flatDataset(taskId) : undefined;
+  if (prefix !== undefined && (folder === undefined || datasetKey(prefix) === datasetKey(folder))) return prefix;
+  return folder ?? 'default';
 }
 
 /**
@@ -65,8 +110,9 @@ export function flatFolderDataset(relPath: string): string | undefined {
  * one sample and no `sampleIndex` (the indexer numbers samples of a (model, problem) in file order).
  * - model = {@link flatModelName} (source `path`): the file name without `_results.jsonl` / `.jsonl` and seed
  *   tokens; the folder's name when that is generic (`samples`);
- * - dataset = `task_id` before its first `/`, else the nearest dataset folder ({@link flatFolderDataset}:
- *   `Qwen2.5-7B/mbpp/samples.jsonl` with `task_id` `11` -> `mbpp`), else `default`; problemId = the full `task_id` (numbers
+ * - dataset = {@link flatRecordDataset}: `task_id` before its first `/` unless a dataset folder names another
+ *   dataset, else the nearest dataset folder ({@link flatFolderDataset}: `Qwen2.5-7B/mbpp/samples.jsonl` with
+ *   `task_id` `11` -> `mbpp`), else `default`; problemId = the full `task_id` (numbers
  *   stringified; an integer beyond 2^53 read exactly from the line); missing `task_id`: error, line skipped;
  * - text = `completion` (not a string: error, line skipped);
  * - correct = `passed` (bool, 0/1; strings one warning per file; other numbers are scores, see
@@ -75,8 +121,15 @@ export function flatFolderDataset(relPath: string): string | undefined {
  * - question = `prompt` when present.
  */
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
-  const model: ModelRef = { name: flatModelName(ctx.relPath), revision: null, source: 'path' };
-  const folderDataset = flatFolderDataset(ctx.relPath);
+  const layout = ctx.options?.layoutDatasets;
+  const run = evalplusRun(ctx.relPath);
+  const model: ModelRef = {
+    name: flatModelName(ctx.relPath, layout),
+    revision: null,
+    source: 'path',
+    ...(run === undefined ? {} : { run }),
+  };
+  const folderDs = flatFolderDataset(ctx.relPath, layout);
   const once = new OncePerFile();
   const verdicts = new VerdictReader(ctx, 'passed', ctx.options?.correctThreshold);
   for await (const item of readJsonLines(ctx)) {
@@ -124,7 +177,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       record: {
         line,
         model,
-        dataset: taskId.indexOf('/') > 0 ? flatDataset(taskId) : (folderDataset ?? 'default'),
+        dataset: flatRecordDataset(taskId, folderDs),
         problemId: taskId,
         question: toStr(o.prompt),
         referenceAnswer: null,

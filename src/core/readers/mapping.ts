@@ -36,6 +36,7 @@ import {
   clip,
   diag,
   fileStem,
+  folderDataset,
   pathModelName,
   fileStep,
   isEvent,
@@ -763,7 +764,9 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   const rule = correctRule(spec, c, m.mappingRelPath);
   // no model in the mapping: the file's name (seed tokens out; a generic stem such as `results` names the
   // model after its folder: trial 6 finding 1)
-  const defaultModel = spec.model ?? pathModelName(ctx.relPath, fileStem(ctx.relPath));
+  const defaultModel = spec.model ?? pathModelName(ctx.relPath, fileStem(ctx.relPath), ctx.options?.layoutDatasets);
+  // records naming no dataset: the dataset folder's (trial 8 finding 1), never one `default` for two folders
+  const folderDs = folderDataset(ctx.relPath, ctx.options?.layoutDatasets);
   // One model named by the mapping over files named by a training step (verl's val_generations/100.jsonl):
   // each step is its own revision (`model@step-100`), a checkpoint, never merged with the other steps as
   // seed shards (trial 5 finding 6). A model named by the file already differs per file.
@@ -1219,7 +1222,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
       line,
       ...(recordIndex === undefined ? {} : { record: recordIndex }),
       model,
-      dataset: toStr(rv.dataset) || spec.dataset || 'default',
+      dataset: toStr(rv.dataset) || spec.dataset || folderDs || 'default',
       problemId,
       question: P.question ? toStr(rv.question) : null,
       referenceAnswer: P.referenceAnswer ? toStr(rv.referenceAnswer) : null,

@@ -18,6 +18,7 @@ import {
   checkAbort,
   diag,
   dirSegments,
+  folderTemperature,
   exactIds,
   fileStem,
   isEvent,
@@ -45,7 +46,9 @@ const EVAL_SEGMENTS = new Set(['math_eval', 'eval']);
  *   `..._seed0_t0.0_s0_e-1.jsonl` beside `..._seed0_t0.6_s0_e-1.jsonl`, the temperature ends the model
  *   name (`Qwen2.5-7B_t0.0`, `Qwen2.5-7B_t0.6`): samplings of one model at two temperatures, not re-runs
  *   of one (trial 8 finding 2d), compared with the base at the same temperature (labels.ts comparisonPairs).
- *   A file alone at its temperature keeps the plain name.
+ *   A file alone at its temperature keeps the plain name. A temperature folder among the model's folders
+ *   (`Qwen2.5-7B/temp0.6/math_eval/math500/..._t0.6_...jsonl`) is left out of the name and its temperature (the
+ *   file's, when the file names one) ends it: `Qwen2.5-7B_t0.6` (trial 8 finding 2b).
  * - otherwise: dataset = file stem; model = the containing folder's name, or the file stem for a file
  *   at the root of the results folder (`qwen25-math-eval-example/math_cot_100.jsonl` -> model
  *   `qwen25-math-eval-example`, dataset `math_cot_100`).
@@ -64,9 +67,14 @@ export function qwenModelAndDataset(
     const dataset = segs[segs.length - 1];
     const modelSegs = segs.slice(0, -1);
     if (modelSegs.length > 0 && EVAL_SEGMENTS.has(modelSegs[modelSegs.length - 1])) modelSegs.pop();
-    let name = modelSegs.length > 0 ? modelSegs.join('/') : path.basename(root) || stem;
+    // a temperature folder (`Qwen2.5-7B/temp0.6/math_eval/...`): a sampling of the model above it, named with its
+    // temperature (the file's own when it has one), never a model of its own (trial 8 finding 2b)
+    const tempDirs = modelSegs.filter((d) => folderTemperature(d) !== undefined);
+    const kept = modelSegs.filter((d) => folderTemperature(d) === undefined);
+    let name = kept.length > 0 ? kept.join('/') : path.basename(root) || stem;
     const temp = stemTemperature(stem);
-    if (temp) {
+    if (tempDirs.length > 0) name = `${name}_${temp?.variant ?? folderTemperature(tempDirs[tempDirs.length - 1])}`;
+    else if (temp) {
       const rest = stripSeedTokens(temp.rest).toLowerCase();
       const otherTemperature = folderFiles.some((f) => {
         const o = stemTemperature(fileStem(f));

@@ -9,6 +9,8 @@ import type { Reader, ReaderContext } from './types';
 import { plural } from '../text';
 import { readTextFile } from '../textFile';
 import {
+  dirSegments,
+  folderDataset,
   OncePerFile,
   VerdictReader,
   checkAbort,
@@ -29,6 +31,22 @@ function detect(_relPath: string, first: unknown): boolean {
   return isObject(first) && Array.isArray(first.rollouts);
 }
 
+/** Split names a question file is often called by, that name no dataset (`data/gsm8k/test.jsonl`). */
+const SPLIT_STEMS = new Set(['test', 'train', 'validation', 'valid', 'val', 'dev', 'eval']);
+
+/**
+ * The dataset a question file's path names: its stem (`data/gsm8k_subset.jsonl` -> `gsm8k_subset`), or its folder
+ * when the stem is a split name only (`data/gsm8k/test.jsonl` -> `gsm8k`, `data/math500/test.jsonl` -> `math500`:
+ * trial 8 finding 5; `test.jsonl` alone -> `test`). Windows separators are read as `/`.
+ */
+export function questionFileDataset(questionFile: string): string {
+  const p = questionFile.trim().replace(/\\/g, '/');
+  const stem = fileStem(p);
+  if (!SPLIT_STEMS.has(stem.toLowerCase())) return stem;
+  const dirs = dirSegments(p);
+  return dirs.length > 0 ? dirs[dirs.length - 1] : stem;
+}
+
 /**
  * The dataset named by a `run_config.json` next to the file: the file stem of its `question_file`
  * (`data/gsm8k_subset.jsonl` -> `gsm8k_subset`), so that every run reading the same question file
@@ -46,7 +64,7 @@ export async function datasetFromRunConfig(absPath: string): Promise<{ dataset: 
   try {
     const cfg: unknown = JSON.parse(text);
     const qf = isObject(cfg) ? cfg.question_file : undefined;
-    if (typeof qf === 'string' && qf.trim() !== '') return { dataset: fileStem(qf.replace(/\\/g, '/')) };
+    if (typeof qf === 'string' && qf.trim() !== '') return { dataset: questionFileDataset(qf) };
     return { dataset: null };
   } catch {
     return { dataset: null, warning: `run_config.json next to this file is not valid JSON; ignored` };
@@ -58,7 +76,7 @@ export async function datasetFromRunConfig(absPath: string): Promise<{ dataset: 
  * - model = `model_name` (source `data`) with revision `model_revision` (null when absent); when
  *   `model_name` is missing: the file stem (source `path`) and one warning per file.
  * - dataset = stem of `question_file` in a sibling `run_config.json`, else the record's `dataset`
- *   field, else `default`.
+ *   field, else the nearest dataset folder (util.ts `folderDataset`), else `default`.
  * - problemId = `String(qid)` (else `id`); missing: `line L` with L the record's line (never a real
  *   qid, stable when an earlier line fails to parse), with a warning. An integer beyond 2^53 is read
  *   exactly from the line.
@@ -74,6 +92,7 @@ export async function datasetFromRunConfig(absPath: string): Promise<{ dataset: 
  */
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
   const cfg = await datasetFromRunConfig(ctx.absPath);
+  const folderDs = folderDataset(ctx.relPath, ctx.options?.layoutDatasets);
   if (cfg.warning) yield diag(ctx, 0, cfg.warning, 'warning');
   const once = new OncePerFile();
   const verdicts = new VerdictReader(ctx, 'correct', ctx.options?.correctThreshold);
@@ -110,7 +129,11 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
     if (name !== null && name !== '') {
       model = { name, revision: toStr(o.model_revision), source: 'data' };
     } else {
-      model = { name: pathModelName(ctx.relPath, fileStem(ctx.relPath)), revision: null, source: 'path' };
+      model = {
+        name: pathModelName(ctx.relPath, fileStem(ctx.relPath), ctx.options?.layoutDatasets),
+        revision: null,
+        source: 'path',
+      };
       const w = once.warn(
         ctx,
         'no-model',
@@ -119,7 +142,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       );
       if (w) yield w;
     }
-    const dataset = cfg.dataset ?? (toStr(o.dataset) || 'default');
+    const dataset = cfg.dataset ?? (toStr(o.dataset) || folderDs || 'default');
 
     // sample indices: the `rollout` field when usable, else positions
     const ids = rollouts.map((r) =>

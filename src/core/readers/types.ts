@@ -48,6 +48,12 @@ export interface ReaderOptions {
    * it is consulted before the folder's own `trace-inspector.mapping.json` files.
    */
   mappingFile?: string;
+  /**
+   * Not a user choice: folder names that the folder's layout shows to be datasets or configs, not models (util.ts
+   * `layoutDatasetFolders`: the same folder under two or more model folders), set by `indexFolder` from the listed
+   * files. Such a folder names no model and is the dataset of records that name none (trial 8 finding 1).
+   */
+  layoutDatasets?: string[];
 }
 
 /**

@@ -6,6 +6,7 @@ import { distance as levenshtein } from 'fastest-levenshtein';
 import { open, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Diagnostic, ReadEvent } from '../model';
+import { DATE_TIME_TOKEN, isJobFolder } from '../nameTokens';
 import { stripSeedTokens } from '../seeds';
 import {
   invalidUtf8Bytes,
@@ -544,6 +545,11 @@ export const GENERIC_STEM_WORDS: ReadonlySet<string> = new Set([
   'evals',
   'evaluation',
   'model',
+  // folders of run outputs (trial 8 findings 6 and 8): Hydra's `multirun`, `out`, `logs`
+  'multirun',
+  'out',
+  'log',
+  'logs',
 ]);
 
 /**
@@ -596,17 +602,92 @@ export const DATASET_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * A date or time in a name, with the separator before it (global): `_2025-01-01`, `-2025-01-15T10-20-30.123456`,
- * `10-20-30` (Hydra's `outputs/2025-01-15/10-20-30`), `20250115`. Such a stamp names a run's time, not a model.
+ * The key a dataset name is matched by, whatever its spelling (trial 8 finding 1): lower case, without `-`, `_`,
+ * `.` and spaces, a year at the end shortened to its last two digits (`MATH-500` -> `math500`, `humaneval_plus`
+ * -> `humanevalplus`, `aime_2024` and `AIME24` -> `aime24`, `HumanEval` -> `humaneval`).
  */
-export const DATE_TIME_TOKEN =
-  /(?:^|[-_.])(?:\d{4}-\d{2}-\d{2}(?:[T_]\d{2}[-:]\d{2}(?:[-:]\d{2}(?:\.\d+)?)?)?|\d{2}[-:]\d{2}[-:]\d{2}(?:\.\d+)?|20\d{6}(?:[-_T]\d{6})?)(?=[-_.]|$)/g;
+export function datasetKey(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[-_.\s]+/g, '')
+    .replace(/20(\d\d)$/, '$1');
+}
+
+/** {@link DATASET_WORDS} by {@link datasetKey}. */
+const DATASET_KEYS: ReadonlySet<string> = new Set([...DATASET_WORDS].map(datasetKey));
 
 /**
- * A sampling temperature in a file stem, with the separator before it: `t` and a decimal (`t0.6`, `t1.0`; not
- * `t5` of `flan-t5`), or `temp` / `temperature` and a number (`temp1`, `temperature_0.7`).
+ * Whether a name (a folder, a stem or one word of it) spells a known dataset ({@link DATASET_WORDS}) in any
+ * spelling {@link datasetKey} reads: `HumanEval`, `humaneval_plus`, `MATH-500`, `math_500`, `aime_2024`, `AIME24`.
  */
-const TEMPERATURE_TOKEN = /(?:^|[-_.])(t(?=\d+\.\d)|temp|temperature)[-_=]?(\d+(?:\.\d+)?)(?=[-_.]|$)/i;
+export function isDatasetName(name: string): boolean {
+  return name !== '' && DATASET_KEYS.has(datasetKey(name));
+}
+
+/**
+ * The dataset a file's folders name: the nearest folder whose name is a known dataset in any spelling
+ * ({@link isDatasetName}: `Qwen2.5-7B/MATH-500/samples.jsonl` -> `MATH-500`), as spelt; undefined when none does.
+ * Readers take it as the dataset of records that name none (trial 7 finding 3, trial 8 finding 1), so two dataset
+ * folders never fall into one `default` dataset.
+ */
+export function folderDataset(relPath: string, layoutDatasets: readonly string[] = []): string | undefined {
+  return dirSegments(relPath)
+    .reverse()
+    .find((d) => isDatasetName(d) || layoutDatasets.includes(d));
+}
+
+/** A base or RL word, a step or a seed in a folder name: the folder names a model or checkpoint, whatever its layout. */
+const MODEL_FOLDER_WORD =
+  /(?:^|[^a-z])(?:base|sft|ref|reference|init|pretrained|instruct|chat|rl|rlvr|ppo|grpo|dpo|dapo|rloo|reinforce|zero|simplerl|(?:global_?)?step|ckpt|checkpoint|iter|epoch)(?:[^a-z]|$)/i;
+
+/**
+ * Folder names that the layout of a results folder shows to be datasets or configs, not models (trial 8 finding 1):
+ * a folder that holds results files directly and sits under two or more different folders that name models
+ * (`Qwen2.5-7B/my_bench/samples.jsonl` beside `Qwen2.5-7B-GRPO/my_bench/samples.jsonl`: `my_bench`, the
+ * same name under each model, is what they were evaluated on). Not: names that already name no model (generic,
+ * dataset, seed, date and temperature folders), numbers, and names with a base / RL word, a step or a seed
+ * ({@link MODEL_FOLDER_WORD}: `exp1/sft/` beside `exp2/sft/` names the models `sft`). Sorted; pure.
+ * @param relPaths the listed files, relative POSIX paths.
+ */
+export function layoutDatasetFolders(relPaths: readonly string[]): string[] {
+  const parents = new Map<string, Set<string>>();
+  for (const rel of relPaths) {
+    const dirs = dirSegments(rel);
+    if (dirs.length < 2) continue;
+    const b = dirs[dirs.length - 1];
+    const a = dirs[dirs.length - 2];
+    if (namesNoModel(b) || folderTemperature(b) !== undefined || /^\d+$/.test(b) || MODEL_FOLDER_WORD.test(b)) continue;
+    if (stripSeedTokens(b) !== b || b.replace(DATE_TIME_TOKEN, '') !== b) continue;
+    if (namesNoModel(a) || folderTemperature(a) !== undefined) continue;
+    parents.set(b, (parents.get(b) ?? new Set()).add(dirs.slice(0, -1).join('/')));
+  }
+  return [...parents]
+    .filter(([, s]) => s.size >= 2)
+    .map(([b]) => b)
+    .sort();
+}
+
+/** A number-of-samples word of a file name (`n4`, `n16` of `samples_n4_temp0.6`): names no model. */
+const SAMPLE_COUNT_WORD = /^n\d+$/;
+
+/** A date or time in a name (nameTokens.ts); re-exported for the readers' callers. */
+export { DATE_TIME_TOKEN };
+
+/**
+ * A sampling temperature in a file stem or folder name, with the separator before it: `t` and a decimal (`t0.6`,
+ * `t1.0`) or the integer 0, 1 or 2 (`t0`, `t1`: trial 8 finding 2c; not `t5` of `flan-t5`), or `temp` / `temperature`
+ * and a number (`temp1`, `temp_1.0`, `temperature_0.7`).
+ */
+const TEMPERATURE_TOKEN = /(?:^|[-_.])(t(?=\d+\.\d|[0-2](?![\d.]))|temp|temperature)[-_=]?(\d+(?:\.\d+)?)(?=[-_.]|$)/i;
+
+/**
+ * The temperature a folder's whole name gives (`t0.6`, `temp_1.0`, `temp0.6`, `t0`: trial 8 findings 2a and 2b), as
+ * a model-name variant (`t0.6`, `temp1.0`), or undefined when the name is anything else (`Qwen2.5-7B_t0.6`).
+ */
+export function folderTemperature(dir: string): string | undefined {
+  const t = stemTemperature(dir);
+  return t && t.rest === '' ? t.variant : undefined;
+}
 
 /**
  * The sampling temperature a file stem gives ({@link TEMPERATURE_TOKEN}) as a model-name variant (`t0.6` of
@@ -632,13 +713,25 @@ function nameWords(s: string): string[] {
 
 /**
  * Whether a file stem names no model (an empty stem too): once seed tokens, dates and times
- * ({@link DATE_TIME_TOKEN}) are out, only {@link GENERIC_STEM_WORDS} and {@link DATASET_WORDS} are left
- * (`samples`, `samples_seed0_2025-01-01`, `humaneval_samples`, lm-eval's `samples_gsm8k_2025-01-15T10-20-30.123456`).
+ * ({@link DATE_TIME_TOKEN}) are out, only {@link GENERIC_STEM_WORDS}, datasets in any spelling ({@link isDatasetName},
+ * also in two words: `MATH-500`, `aime_2024`) and numbers of samples (`n4`) are left (`samples`,
+ * `samples_seed0_2025-01-01`, `humaneval_samples`, lm-eval's `samples_gsm8k_2025-01-15T10-20-30.123456`, `samples_n4`).
  */
 export function isGenericStem(stem: string): boolean {
-  return nameWords(stripSeedTokens(stem.replace(DATE_TIME_TOKEN, ''))).every(
-    (w) => GENERIC_STEM_WORDS.has(w) || DATASET_WORDS.has(w),
-  );
+  const s = stripSeedTokens(stem.replace(DATE_TIME_TOKEN, ''));
+  if (isDatasetName(s)) return true;
+  const words = nameWords(s);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (GENERIC_STEM_WORDS.has(w) || isDatasetName(w) || SAMPLE_COUNT_WORD.test(w)) continue;
+    // a dataset spelt in two words (`MATH-500`, `aime_2024`, `humaneval_plus`)
+    if (i + 1 < words.length && isDatasetName(w + words[i + 1])) {
+      i++;
+      continue;
+    }
+    return false;
+  }
+  return true;
 }
 
 /**
@@ -663,6 +756,9 @@ function isSamplingOverrides(dir: string): boolean {
  */
 function namesNoModel(dir: string): boolean {
   if (/^(?:actor|huggingface|hf|hf_model)$/i.test(dir)) return true;
+  // a dated run folder (`run_20250116_110000`, TensorBoard's `Jan15_10-20-30`; trial 8 finding 8)
+  const undated = dir.replace(DATE_TIME_TOKEN, '');
+  if (undated !== dir && /^[-_.]*(?:run|runs|exp|experiment|job)?[-_.]*$/i.test(undated)) return true;
   if (isSamplingOverrides(dir)) return true;
   return isGenericStem(dir);
 }
@@ -671,7 +767,7 @@ function namesNoModel(dir: string): boolean {
  * The model name a results file's path gives, from its stem (the file name without the reader's
  * extensions, e.g. `samples_seed0` of `samples_seed0.jsonl_results.jsonl`):
  * - seed tokens are taken out (`codegen-350M_samples_seed1` -> `codegen-350M_samples`): seed shards of one
- *   model get one name, their samples merged by the indexer; sizes and run numbers stay (`llama-7b`, `run1`);
+ *   model get one name, their samples merged by the indexer; sizes stay (`llama-7b`), run numbers are seeds (`_run1`, `run-2/`: trial 8 finding 7);
  *   a leading `s<N>` is a model's own (`s1-32B`, `s1.1-7B`: trial 7 finding 8);
  * - a generic stem ({@link isGenericStem}: `samples`, `results`, `seed0`, `samples-s1`, `humaneval_samples`,
  *   `samples_seed0_2025-01-01`) names the model after the file's folder
@@ -683,23 +779,36 @@ function namesNoModel(dir: string): boolean {
  *   verl's `actor/huggingface`. Under such folders only, the nearest one (`seed0/samples.jsonl` -> `seed0`:
  *   seed siblings); a file at the root keeps its stem without seeds;
  * - a temperature in a generic stem (`samples_t0.6`) is a variant of the folder's model, kept in the name
- *   (`Qwen2.5-7B/samples_t0.6.jsonl` -> `Qwen2.5-7B_t0.6`; trial 7 finding 4).
+ *   (`Qwen2.5-7B/samples_t0.6.jsonl` -> `Qwen2.5-7B_t0.6`; trial 7 finding 4), and so is a temperature folder
+ *   ({@link folderTemperature}: `Qwen2.5-7B/temp_1.0/samples.jsonl` -> `Qwen2.5-7B_temp1.0`; trial 8 finding 2a);
+ *   a number of samples in the stem names nothing (`samples_n4_temp0.6` -> `Qwen2.5-7B_temp0.6`: finding 2c);
+ * - `layoutDatasets` ({@link layoutDatasetFolders}): folders the layout shows to be datasets, passed over like
+ *   dataset folders (`Qwen2.5-7B/my_bench/samples.jsonl` -> `Qwen2.5-7B`; trial 8 finding 1).
  * Returns a non-empty name.
  */
-export function pathModelName(relPath: string, stem: string): string {
+export function pathModelName(relPath: string, stem: string, layoutDatasets: readonly string[] = []): string {
   const trim = (s: string) => s.replace(/^[-_.]+|[-_.]+$/g, '');
   const unseeded = trim(stripSeedTokens(stem));
   const temp = TEMPERATURE_TOKEN.exec(stem);
   const rest = temp ? stem.replace(TEMPERATURE_TOKEN, '') : stem;
   if (!isGenericStem(rest)) return unseeded || stem;
-  const variant = temp ? `_${temp[1]}${temp[2]}` : '';
+  let variant = temp ? `_${temp[1]}${temp[2]}` : '';
   const dirs = dirSegments(relPath);
   for (let i = dirs.length - 1; i >= 0; i--) {
-    if (namesNoModel(dirs[i])) continue;
+    // a temperature folder (`Qwen2.5-7B/t0.6/samples.jsonl`): a sampling of the model above (trial 8 finding 2a)
+    const folderTemp = folderTemperature(dirs[i]);
+    if (folderTemp !== undefined) {
+      if (variant === '') variant = `_${folderTemp}`;
+      continue;
+    }
+    if (namesNoModel(dirs[i]) || layoutDatasets.includes(dirs[i]) || isJobFolder(dirs, i)) continue;
     const named = trim(stripSeedTokens(dirs[i]));
     if (named !== '') return named + variant;
   }
-  if (dirs.length) return dirs[dirs.length - 1] + variant;
+  if (dirs.length) {
+    const last = dirs[dirs.length - 1];
+    return folderTemperature(last) !== undefined ? last : last + variant;
+  }
   return unseeded || stem || path.posix.basename(relPath);
 }
 
