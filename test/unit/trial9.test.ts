@@ -191,6 +191,44 @@ describe('finding 1: dataset folders in any spelling, or told by the layout, nam
     ]);
   });
 
+  test('benchmark folders above the model folders (trial 9 finding 2): the model is never taken for a dataset; each benchmark compared within itself', () => {
+    // unknown benchmark names: before, `Qwen2.5-7B` (under two folders) was the dataset and `other_bench` was
+    // compared with `my_bench` (problem i of one benchmark against problem i of the other)
+    const files = {
+      'my_bench/Qwen2.5-7B/samples.jsonl': flat('TFFF TFFF TFFF', ''),
+      'my_bench/Qwen2.5-7B-GRPO/samples.jsonl': flat('TTTF TTTF TTTF', ''),
+      'other_bench/Qwen2.5-7B/samples.jsonl': flat('FFFF FFFF TFFF', ''),
+      'other_bench/Qwen2.5-7B-GRPO/samples.jsonl': flat('TFFF FFFF TTFF', ''),
+    };
+    assert.deepEqual(layoutDatasetFolders(Object.keys(files)), []);
+    const r = report(folder(files));
+    assert.deepEqual(models(r), [
+      'my_bench/Qwen2.5-7B:Qwen2.5-7B 12/3',
+      'my_bench/Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO 12/9',
+      'other_bench/Qwen2.5-7B:Qwen2.5-7B 12/1',
+      'other_bench/Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO 12/3',
+    ]);
+    assert.deepEqual(pairs(r), [
+      'my_bench/Qwen2.5-7B:Qwen2.5-7B <- my_bench/Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO',
+      'other_bench/Qwen2.5-7B:Qwen2.5-7B <- other_bench/Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO',
+    ]);
+    // known dataset names: gsm8k and math500 were compared with the gsm8k base only (math500 not compared)
+    const known = report(
+      folder({
+        'gsm8k/Qwen2.5-7B/samples.jsonl': flat('TFFF TFFF TFFF', ''),
+        'gsm8k/Qwen2.5-7B-GRPO/samples.jsonl': flat('TTTF TTTF TTTF', ''),
+        'math500/Qwen2.5-7B/samples.jsonl': flat('FFFF FFFF TFFF', ''),
+        'math500/Qwen2.5-7B-GRPO/samples.jsonl': flat('TFFF FFFF TTFF', ''),
+      }),
+    );
+    assert.deepEqual(datasets(known), ['gsm8k 3', 'math500 3']);
+    assert.deepEqual(pairs(known), [
+      'gsm8k/Qwen2.5-7B:Qwen2.5-7B <- gsm8k/Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO',
+      'math500/Qwen2.5-7B:Qwen2.5-7B <- math500/Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO',
+    ]);
+    assert.deepEqual(known.notCompared ?? [], []);
+  });
+
   test('rollouts and mappings too: a dataset folder is the dataset of records naming none', async () => {
     const dir = tempDir('ti-t9-roll-');
     writeRollouts(join(dir, 'Qwen2.5-7B/MATH-500/base_raw.jsonl'), { name: 'Qwen/Qwen2.5-7B', revision: 'main' }, [

@@ -1,4 +1,4 @@
-import { folderTemperature } from '../readers/util';
+import { folderTemperature, looksLikeModelName } from '../readers/util';
 import { areSeedSiblings, stripSeedTokens } from '../seeds';
 import type { Database } from './sqlite';
 
@@ -207,10 +207,12 @@ function areVariantSiblings(a: ModelIdentity, b: ModelIdentity): boolean {
 
 /**
  * A run folder cut at the folder that names its model (`Qwen2.5-7B-GRPO/MATH-500` of model `Qwen2.5-7B-GRPO`
- * -> head `Qwen2.5-7B-GRPO`, tail `MATH-500`): the folders below it (datasets, configs) are the tail, without
- * temperature folders and seed tokens (`rl/seed1` and `rl/seed0` have one tail). Undefined when no folder names the model (the name comes from the data or the file).
+ * -> prefix `""`, folder `Qwen2.5-7B-GRPO`, tail `MATH-500`; `bench_b/Qwen2.5-7B-GRPO` -> prefix `bench_b`): the
+ * folders below it (datasets, configs) are the tail, without temperature folders and seed tokens (`rl/seed1` and
+ * `rl/seed0` have one tail); the folders above it the prefix. Undefined when no folder names the model (the name
+ * comes from the data or the file).
  */
-function runParts(m: ModelIdentity & { run: string }): { head: string; tail: string } | undefined {
+function runParts(m: ModelIdentity & { run: string }): { prefix: string; folder: string; tail: string } | undefined {
   const segs = m.run.split('/');
   const name = unvariedName(m);
   for (let i = segs.length - 1; i >= 0; i--)
@@ -221,7 +223,8 @@ function runParts(m: ModelIdentity & { run: string }): { head: string; tail: str
         .toLowerCase() === name
     )
       return {
-        head: segs.slice(0, i + 1).join('/'),
+        prefix: segs.slice(0, i).join('/'),
+        folder: segs[i],
         // seed folders are left to the seed rules (seeds of the base are not the model's counterpart)
         tail: unvariedRun(
           segs
@@ -234,9 +237,12 @@ function runParts(m: ModelIdentity & { run: string }): { head: string; tail: str
 }
 
 /**
- * The base's sampling in the model's dataset or config folder: for `Qwen2.5-7B-GRPO/MATH-500` against the base
- * `Qwen2.5-7B/aime_2024`, the model `Qwen2.5-7B/MATH-500` (same name and revision as the base, same head folder,
- * the model's tail folders; trial 8 finding 1), so each dataset folder is compared with its own; else `base`.
+ * The base's sampling in the model's own dataset or config folders: for `Qwen2.5-7B-GRPO/MATH-500` against the base
+ * `Qwen2.5-7B/aime_2024`, the model `Qwen2.5-7B/MATH-500` (same name and revision as the base, same model folder, the
+ * model's tail folders; trial 8 finding 1); for `bench_b/Qwen2.5-7B-GRPO` against `bench_a/Qwen2.5-7B`, the model
+ * `bench_b/Qwen2.5-7B` (the model's folders above its model folder), so each folder of benchmarks or runs is
+ * compared within itself. `m` itself when `m` is that counterpart (`bench_b/Qwen2.5-7B`: the base of its own folder,
+ * compared with nothing); else `base`.
  */
 function counterpartBase<M extends ModelIdentity & { id: number; run: string }>(
   models: readonly M[],
@@ -246,14 +252,24 @@ function counterpartBase<M extends ModelIdentity & { id: number; run: string }>(
   if (m.run === base.run) return base;
   const mp = runParts(m);
   const bp = runParts(base);
-  if (!mp || !bp || mp.tail === bp.tail) return base;
+  if (!mp || !bp) return base;
+  // folders above the model folder count only when they name no model (`bench_b/`, `gsm8k/`), not when the model is
+  // a checkpoint of the model folder above it (`Qwen2.5-7B-GRPO/checkpoint-500` against `Qwen2.5-7B-SFT/checkpoint-1000`)
+  const byPrefix =
+    mp.prefix !== bp.prefix && ![mp.prefix, bp.prefix].some((p) => p.split('/').some(looksLikeModelName));
+  if (mp.tail === bp.tail && !byPrefix) return base;
   const v = variantOf(m) ?? variantOf(base);
   return (
     models.find((o) => {
-      if (o.id === m.id || o.revision !== base.revision || unvariedName(o) !== unvariedName(base)) return false;
+      if (o.revision !== base.revision || unvariedName(o) !== unvariedName(base)) return false;
       if ((variantOf(o) ?? v) !== v) return false;
       const op = runParts(o);
-      return op !== undefined && op.head === bp.head && op.tail === mp.tail;
+      return (
+        op !== undefined &&
+        op.folder === bp.folder &&
+        op.prefix === (byPrefix ? mp.prefix : bp.prefix) &&
+        op.tail === mp.tail
+      );
     }) ?? base
   );
 }

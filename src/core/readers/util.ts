@@ -641,12 +641,29 @@ const MODEL_FOLDER_WORD =
   /(?:^|[^a-z])(?:base|sft|ref|reference|init|pretrained|instruct|chat|rl|rlvr|ppo|grpo|dpo|dapo|rloo|reinforce|zero|simplerl|(?:global_?)?step|ckpt|checkpoint|iter|epoch)(?:[^a-z]|$)/i;
 
 /**
+ * A model's size (`7B`, `1.5b`, `350M`) or a model family (`Qwen2.5`, `llama`, `deepseek`) in a folder name: the
+ * folder names a model. `bench_a/Qwen2.5-7B/` beside `bench_b/Qwen2.5-7B/` is one model evaluated on two
+ * benchmarks, not a dataset named `Qwen2.5-7B` (found after trial 8: the layout rule took the base for a dataset).
+ */
+const MODEL_NAME_HINT =
+  /(?:^|[^a-z0-9.])\d+(?:\.\d+)?[bm](?![a-z])|(?:^|[^a-z])(?:qwen|qwq|llama|codellama|mistral|mixtral|deepseek|gemma|phi|gpt|olmo|falcon|internlm|baichuan|chatglm|glm|starcoder|pythia|bloom|tulu|vicuna|claude|gemini|granite|nemotron|smollm)(?![a-z])/i;
+
+/**
+ * Whether a folder name reads as a model's: a base / RL word, a step or checkpoint ({@link MODEL_FOLDER_WORD}), or a
+ * model size or family ({@link MODEL_NAME_HINT}): `Qwen2.5-7B-GRPO`, `llama-70b`, `exp1-sft`; not `bench_a`, `gsm8k`.
+ */
+export function looksLikeModelName(name: string): boolean {
+  return MODEL_FOLDER_WORD.test(name) || MODEL_NAME_HINT.test(name);
+}
+
+/**
  * Folder names that the layout of a results folder shows to be datasets or configs, not models (trial 8 finding 1):
  * a folder that holds results files directly and sits under two or more different folders that name models
  * (`Qwen2.5-7B/my_bench/samples.jsonl` beside `Qwen2.5-7B-GRPO/my_bench/samples.jsonl`: `my_bench`, the
  * same name under each model, is what they were evaluated on). Not: names that already name no model (generic,
  * dataset, seed, date and temperature folders), numbers, and names with a base / RL word, a step or a seed
- * ({@link MODEL_FOLDER_WORD}: `exp1/sft/` beside `exp2/sft/` names the models `sft`). Sorted; pure.
+ * ({@link MODEL_FOLDER_WORD}: `exp1/sft/` beside `exp2/sft/` names the models `sft`), and names with a model size or
+ * family ({@link MODEL_NAME_HINT}: `bench_a/Qwen2.5-7B/` beside `bench_b/Qwen2.5-7B/`). Sorted; pure.
  * @param relPaths the listed files, relative POSIX paths.
  */
 export function layoutDatasetFolders(relPaths: readonly string[]): string[] {
@@ -657,6 +674,7 @@ export function layoutDatasetFolders(relPaths: readonly string[]): string[] {
     const b = dirs[dirs.length - 1];
     const a = dirs[dirs.length - 2];
     if (namesNoModel(b) || folderTemperature(b) !== undefined || /^\d+$/.test(b) || MODEL_FOLDER_WORD.test(b)) continue;
+    if (MODEL_NAME_HINT.test(b)) continue;
     if (stripSeedTokens(b) !== b || b.replace(DATE_TIME_TOKEN, '') !== b) continue;
     if (namesNoModel(a) || folderTemperature(a) !== undefined) continue;
     parents.set(b, (parents.get(b) ?? new Set()).add(dirs.slice(0, -1).join('/')));
