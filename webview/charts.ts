@@ -165,12 +165,15 @@ async function buildChart(
     const fitWidth = spec.width === 'container' && ('mark' in spec || 'layer' in spec) ? el.clientWidth : 0;
     const sized = fitWidth > 0 ? { ...spec, width: fitWidth, autosize: { type: 'fit-x', contains: 'padding' } } : spec;
     // Vega-Lite -> Vega in a task of its own (what vega-embed would do inside its one task)
+    const t0 = performance.now();
     const vgSpec = compileVegaLite(
       { ...sized, $schema: SCHEMA, config: { ...themeConfig(), ...(spec.config ?? {}) } } as never,
       { logger: vegaLogger(0) },
     ).spec;
+    measure(`ti:compile:${el.id}`, t0);
     await yieldToBrowser();
     if (!current()) return NO_CHART;
+    const t1 = performance.now();
     const res = await embed(
       el,
       vgSpec as never,
@@ -190,6 +193,7 @@ async function buildChart(
         logLevel: 0,
       } as never,
     );
+    measure(`ti:embed:${el.id}`, t1);
     if (onClick) {
       res.view.addEventListener('click', (_e: unknown, item: unknown) => {
         const datum = (item as { datum?: Record<string, unknown> } | null | undefined)?.datum;
@@ -218,5 +222,14 @@ async function buildChart(
   } catch (e) {
     el.textContent = `Chart failed: ${(e as Error).message}`;
     return NO_CHART;
+  }
+}
+
+/** A User Timing measure from `start` (performance.now()) to now, for the e2e speed test; never throws. */
+function measure(name: string, start: number): void {
+  try {
+    performance.measure(name, { start, end: performance.now() });
+  } catch {
+    /* no User Timing API */
   }
 }

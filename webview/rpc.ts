@@ -36,6 +36,7 @@ export class Rpc {
   }
 
   start(): void {
+    mark('ti:ready');
     this.send({ id: this.seq++, kind: 'ready', view: this.view });
   }
 
@@ -76,6 +77,7 @@ export class Rpc {
   private dispatch(m: HostMessage): void {
     switch (m.kind) {
       case 'init':
+        mark('ti:init');
         this.prefetched = m.prefetched;
         this.onInit(m.state);
         return;
@@ -109,5 +111,17 @@ export class Rpc {
 
   setState(s: PanelState): void {
     this.api.setState({ ...s, ...this.stateExtras });
+  }
+}
+
+/**
+ * A User Timing mark (`performance.mark`) named `ti:...`: the e2e speed test (test/e2e/perf.e2e.ts)
+ * reads them to say where the time from the click to the chart went. Never throws.
+ */
+export function mark(name: string): void {
+  try {
+    performance.mark(name);
+  } catch {
+    /* no User Timing API */
   }
 }
