@@ -44,6 +44,9 @@ export class Rpc {
     this.api.postMessage(m);
   }
 
+  /** The state of the last init shown (JSON), to skip an init that repeats it. */
+  private initKey: string | undefined;
+
   /** The problem's data the host sent with the init (answers the first matching `getProblem`, once). */
   private prefetched: Extract<HostMessage, { kind: 'init' }>['prefetched'];
 
@@ -76,11 +79,17 @@ export class Rpc {
 
   private dispatch(m: HostMessage): void {
     switch (m.kind) {
-      case 'init':
+      case 'init': {
+        // the host posts a problem view's init before the page has loaded and again in answer to its
+        // `ready` (src/extension/problemPanel.ts postEarlyInit): the same state twice is shown once
+        const key = JSON.stringify(m.state);
+        if (key === this.initKey) return;
+        this.initKey = key;
         mark('ti:init');
         this.prefetched = m.prefetched;
         this.onInit(m.state);
         return;
+      }
       case 'changed':
         this.onChanged();
         return;

@@ -197,7 +197,11 @@ class Panels implements vscode.Disposable {
       );
     const p = new Panel(this, panel, state);
     this.open.add(p);
-    if (!existing) p.prefetchSimilarity();
+    if (!existing) {
+      // the init first (its problem data read before the similarity's texts), then the similarity
+      p.postEarlyInit();
+      p.prefetchSimilarity();
+    }
     return p;
   }
 
@@ -369,6 +373,25 @@ class Panel {
     }
   }
 
+  /** Whether an init was posted before the webview's first `ready` (see {@link postEarlyInit}). */
+  private earlyInit = false;
+
+  /**
+   * Posts the problem view's init, with its problem data, as soon as the panel exists, before the webview
+   * has loaded: VS Code keeps the messages posted to a webview whose page is still loading and delivers
+   * them when the page has loaded (after its script has run), so the pass@k chart does not wait for the
+   * round trip of the webview's `ready` to the extension host (README "Performance"). The init that answers
+   * `ready` is still sent (in case the page was reloaded in between and lost this one), without the
+   * problem data; the webview ignores an init equal to the one it has (webview/rpc.ts). New problem views
+   * only: a restored panel's problem is resolved when its `ready` comes.
+   */
+  postEarlyInit(): void {
+    const prefetched = this.prefetchProblem();
+    if (!prefetched) return;
+    this.earlyInit = true;
+    this.post({ id: this.nextId(), kind: 'init', protocol: PROTOCOL_VERSION, state: this.state, prefetched });
+  }
+
   private async onMessage(raw: unknown): Promise<void> {
     const m = validateWebviewMessage(raw);
     if (typeof m === 'string') {
@@ -380,12 +403,16 @@ class Panel {
     if (m.kind === 'ready') {
       this.resolveRestoredProblem();
       if (this.panels.getSession(this.state.folder) === undefined) this.waitForSession();
+      // after an early init, the first ready's init carries no problem data: the page has it already,
+      // or (reloaded in between) asks for it
+      const early = this.earlyInit;
+      this.earlyInit = false;
       this.post({
         id: this.nextId(),
         kind: 'init',
         protocol: PROTOCOL_VERSION,
         state: this.state,
-        prefetched: this.prefetchProblem(),
+        prefetched: early ? undefined : this.prefetchProblem(),
       });
       return;
     }
