@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { ViewKind } from '../shared/protocol';
 
 /**
- * Builds the panel's HTML: a strict CSP (`default-src 'none'`; the script and the stylesheet only by
+ * Builds the panel's HTML: a strict CSP (`default-src 'none'`; the scripts and the stylesheet only by
  * nonce; fonts from the extension; no eval and no inline script or style sources), the bundled stylesheet and
  * script, and the view kind as a data attribute. The nonce is also published in
  * `<meta property="csp-nonce">`, where the toolkit's FAST runtime reads it for the one <style> element
@@ -15,6 +15,8 @@ import type { ViewKind } from '../shared/protocol';
 export function panelHtml(opts: {
   cspSource: string;
   scriptUri: string;
+  /** Scripts run before `scriptUri`, in order (the chart views' dist/charts-vendor.js), under the same nonce. */
+  libraryScriptUris?: string[];
   styleUri: string;
   view: ViewKind;
   nonce: string;
@@ -43,7 +45,7 @@ export function panelHtml(opts: {
 </head>
 <body data-view="${opts.view}">
 <div id="app" role="main"><p class="loading">Loading…</p></div>
-<script nonce="${opts.nonce}" src="${esc(opts.scriptUri)}"></script>
+${[...(opts.libraryScriptUris ?? []), opts.scriptUri].map((u) => `<script nonce="${opts.nonce}" src="${esc(u)}"></script>`).join('\n')}
 </body>
 </html>`;
 }

@@ -238,6 +238,8 @@ class Panel {
       cspSource: webview.cspSource,
       // the preview's bundle has no Vega (webview/preview.ts): half the script to parse in the workbench's renderer
       scriptUri: dist(state.view === 'preview' ? 'preview.js' : 'webview.js'),
+      // the chart views' Vega and Vega-Lite, in a script of their own compiled in full as it loads (webview/chartsVendor.ts)
+      libraryScriptUris: state.view === 'preview' ? [] : [dist('charts-vendor.js')],
       styleUri: dist('webview.css'),
       view: state.view,
       nonce: makeNonce(),

@@ -179,7 +179,7 @@ function longTasksOfTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): 
     }
     figures.longestTaskMs = Math.max(figures.longestTaskMs, ms(t.dur));
     figures.longestTaskCpuMs = Math.max(figures.longestTaskCpuMs, ms(t.tdur));
-    if ([...parts.keys()].some((k) => / (webview|preview)\.js/.test(k))) {
+    if ([...parts.keys()].some((k) => / (webview|preview|charts-vendor)\.js/.test(k))) {
       figures.longestWebviewTaskMs = Math.max(figures.longestWebviewTaskMs, ms(t.dur));
       figures.longestWebviewTaskCpuMs = Math.max(figures.longestWebviewTaskCpuMs, ms(t.tdur));
     }
@@ -280,7 +280,7 @@ async function frameWith(
 /**
  * Where the time from the click (`t0`, epoch ms) to the chart went, as ms from the click: when the
  * webview's outer and inner documents started loading (`frame:outer`, `frame:inner`), when its
- * script and stylesheet were fetched (`fetch:NAME` start and `fetched:NAME` end), and the webview's
+ * scripts and stylesheet were fetched (`fetch:NAME` start and `fetched:NAME` end), and the webview's
  * own `ti:` User Timing marks (webview/rpc.ts `mark`: script evaluated, ready sent, init received,
  * shell built, similarity received) and measures (`ti:compile:ID` Vega-Lite compile and `ti:embed:ID`
  * Vega view of a chart element, as durations in ms).
@@ -304,7 +304,7 @@ async function webviewSteps(frame: Frame, t0: number): Promise<Record<string, nu
           responseEnd: number;
         }[]
       )
-        .filter((e) => /(webview|preview)\.(js|css)/.test(e.name))
+        .filter((e) => /(webview|preview|charts-vendor)\.(js|css)/.test(e.name))
         .map((e) => ({ name: e.name.split('/').pop()?.split('?')[0] ?? '', start: e.startTime, end: e.responseEnd })),
     }));
   const inner = await read(frame);
