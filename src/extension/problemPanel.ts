@@ -198,9 +198,15 @@ class Panels implements vscode.Disposable {
     const p = new Panel(this, panel, state);
     this.open.add(p);
     if (!existing) {
-      // the init first (its problem data read before the similarity's texts), then the similarity
-      p.postEarlyInit();
-      p.prefetchSimilarity();
+      // In a task of its own: the extension host sends its messages to the workbench on a zero-delay timer,
+      // so work done in this task held back the panel's creation (and with it the webview's load) by the
+      // problem's data and the similarity's first reads. This timer comes after that one. Then the init
+      // first (its problem data read before the similarity's texts), then the similarity.
+      setTimeout(() => {
+        if (!this.open.has(p)) return;
+        p.postEarlyInit();
+        p.prefetchSimilarity();
+      }, 0);
     }
     return p;
   }
