@@ -32,7 +32,19 @@ export class Rpc {
 
   constructor(private readonly view: ViewKind) {
     this.api = acquireVsCodeApi();
+    // the messages that came before this script ran (src/extension/panelHtml.ts EARLY_MESSAGES), in order
+    const w = window as unknown as { __tiEarlyMessages?: unknown[]; __tiEarlyListener?: (e: MessageEvent) => void };
+    if (w.__tiEarlyListener) window.removeEventListener('message', w.__tiEarlyListener);
+    const early = w.__tiEarlyMessages ?? [];
+    w.__tiEarlyMessages = undefined;
     window.addEventListener('message', (e: MessageEvent) => this.receive(e.data));
+    // after the caller has set onInit (start() runs before any queued task)
+    if (early.length > 0) queueMicrotask(() => this.replay(early));
+  }
+
+  /** Handles the messages kept by the page's first script; called once. */
+  private replay(messages: unknown[]): void {
+    for (const m of messages) this.receive(m);
   }
 
   start(): void {
@@ -54,8 +66,10 @@ export class Rpc {
     if (kind === 'getProblem' && this.prefetched) {
       const f = this.prefetched;
       this.prefetched = undefined;
-      if (f.problemId === (params as RequestParams['getProblem']).problemId)
+      if (f.problemId === (params as RequestParams['getProblem']).problemId) {
+        mark('ti:prefetched');
         return Promise.resolve(f.result as ResultOf<K>);
+      }
     }
     const id = this.seq++;
     return new Promise((resolve, reject) => {

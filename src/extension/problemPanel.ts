@@ -381,22 +381,18 @@ class Panel {
     }
   }
 
-  /** Whether an init was posted before the webview's first `ready` (see {@link postEarlyInit}). */
-  private earlyInit = false;
-
   /**
    * Posts the problem view's init, with its problem data, as soon as the panel exists, before the webview
    * has loaded: VS Code keeps the messages posted to a webview whose page is still loading and delivers
    * them when the page has loaded (after its script has run), so the pass@k chart does not wait for the
    * round trip of the webview's `ready` to the extension host (README "Performance"). The init that answers
-   * `ready` is still sent (in case the page was reloaded in between and lost this one), without the
-   * problem data; the webview ignores an init equal to the one it has (webview/rpc.ts). New problem views
+   * `ready` is still sent, with the problem data too (this one did not reach the page in some runs of the
+   * perf e2e); the webview ignores an init equal to the one it has (webview/rpc.ts). New problem views
    * only: a restored panel's problem is resolved when its `ready` comes.
    */
   postEarlyInit(): void {
     const prefetched = this.prefetchProblem();
     if (!prefetched) return;
-    this.earlyInit = true;
     this.post({ id: this.nextId(), kind: 'init', protocol: PROTOCOL_VERSION, state: this.state, prefetched });
   }
 
@@ -411,16 +407,14 @@ class Panel {
     if (m.kind === 'ready') {
       this.resolveRestoredProblem();
       if (this.panels.getSession(this.state.folder) === undefined) this.waitForSession();
-      // after an early init, the first ready's init carries no problem data: the page has it already,
-      // or (reloaded in between) asks for it
-      const early = this.earlyInit;
-      this.earlyInit = false;
+      // with the problem data again: the early init may not have reached this page (the webview then
+      // shows this one; it skips an init equal to the one it shows)
       this.post({
         id: this.nextId(),
         kind: 'init',
         protocol: PROTOCOL_VERSION,
         state: this.state,
-        prefetched: early ? undefined : this.prefetchProblem(),
+        prefetched: this.prefetchProblem(),
       });
       return;
     }
