@@ -6,7 +6,7 @@
 import 'katex/dist/katex.min.css';
 import './style.css';
 import { registerToolkit } from './toolkit';
-import { Rpc } from './rpc';
+import { mark, Rpc } from './rpc';
 import { ProblemView } from './problemView';
 import { OverviewView } from './overviewView';
 import { PreviewView, previewInit } from './previewView';
@@ -16,6 +16,7 @@ import { h } from './dom';
 import type { PanelState, ViewKind } from '../src/shared/protocol';
 
 function start(): void {
+  mark('ti:script');
   registerToolkit();
   const kind = document.body.dataset.view;
   const view: ViewKind = kind === 'overview' || kind === 'preview' ? kind : 'problem';

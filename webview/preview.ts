@@ -5,12 +5,13 @@
  * dist/webview.css.
  */
 import { registerToolkit } from './toolkit';
-import { Rpc } from './rpc';
+import { mark, Rpc } from './rpc';
 import { type PreviewView, previewInit } from './previewView';
 import { h } from './dom';
 import type { PanelState } from '../src/shared/protocol';
 
 function start(): void {
+  mark('ti:script');
   registerToolkit();
   const root = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
   const rpc = new Rpc('preview');

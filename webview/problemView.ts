@@ -11,7 +11,7 @@ import { pathsSummaryText, samplePathLine } from './pathView';
 import { setSanitizedHtml } from './sanitize';
 import { renderTraceInto, type TraceRender } from './traceRender';
 import { accuracySpec, pplSpec, problemCurveSpec, showChart, similaritySpec, type ChartHandle } from './charts';
-import type { Rpc } from './rpc';
+import { mark, type Rpc } from './rpc';
 import type {
   KPoint,
   NoveltyData,
@@ -63,6 +63,7 @@ export class ProblemView {
       this.data = d;
       this.setState({ ...this.state, problemKey: `${d.problem.dataset}\x1f${d.problem.problemId}` });
       this.renderShell(d);
+      mark('ti:shell');
       this.renderCharts();
       if (this.metrics.maj) void this.loadMajority(this.root.querySelector<HTMLElement>('#maj-status') ?? h('span'));
       await this.loadModelSection();
@@ -353,6 +354,7 @@ export class ProblemView {
         this.rpc.request('getSimilarity', { problemId: d.problem.id, modelId }).catch((e: Error) => e),
       ]);
       if (gen !== this.generation || modelId !== this.state.modelId) return;
+      mark('ti:similarity');
       page = p;
       this.sim = sim instanceof Error ? undefined : sim;
       this.samples = p.samples;

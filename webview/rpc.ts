@@ -32,16 +32,32 @@ export class Rpc {
 
   constructor(private readonly view: ViewKind) {
     this.api = acquireVsCodeApi();
+    // the messages that came before this script ran (src/extension/panelHtml.ts EARLY_MESSAGES), in order
+    const w = window as unknown as { __tiEarlyMessages?: unknown[]; __tiEarlyListener?: (e: MessageEvent) => void };
+    if (w.__tiEarlyListener) window.removeEventListener('message', w.__tiEarlyListener);
+    const early = w.__tiEarlyMessages ?? [];
+    w.__tiEarlyMessages = undefined;
     window.addEventListener('message', (e: MessageEvent) => this.receive(e.data));
+    // after the caller has set onInit (start() runs before any queued task)
+    if (early.length > 0) queueMicrotask(() => this.replay(early));
+  }
+
+  /** Handles the messages kept by the page's first script; called once. */
+  private replay(messages: unknown[]): void {
+    for (const m of messages) this.receive(m);
   }
 
   start(): void {
+    mark('ti:ready');
     this.send({ id: this.seq++, kind: 'ready', view: this.view });
   }
 
   private send(m: WebviewMessage): void {
     this.api.postMessage(m);
   }
+
+  /** The state of the last init shown (JSON), to skip an init that repeats it. */
+  private initKey: string | undefined;
 
   /** The problem's data the host sent with the init (answers the first matching `getProblem`, once). */
   private prefetched: Extract<HostMessage, { kind: 'init' }>['prefetched'];
@@ -50,8 +66,10 @@ export class Rpc {
     if (kind === 'getProblem' && this.prefetched) {
       const f = this.prefetched;
       this.prefetched = undefined;
-      if (f.problemId === (params as RequestParams['getProblem']).problemId)
+      if (f.problemId === (params as RequestParams['getProblem']).problemId) {
+        mark('ti:prefetched');
         return Promise.resolve(f.result as ResultOf<K>);
+      }
     }
     const id = this.seq++;
     return new Promise((resolve, reject) => {
@@ -75,10 +93,17 @@ export class Rpc {
 
   private dispatch(m: HostMessage): void {
     switch (m.kind) {
-      case 'init':
+      case 'init': {
+        // the host posts a problem view's init before the page has loaded and again in answer to its
+        // `ready` (src/extension/problemPanel.ts postEarlyInit): the same state twice is shown once
+        const key = JSON.stringify(m.state);
+        if (key === this.initKey) return;
+        this.initKey = key;
+        mark('ti:init');
         this.prefetched = m.prefetched;
         this.onInit(m.state);
         return;
+      }
       case 'changed':
         this.onChanged();
         return;
@@ -109,5 +134,17 @@ export class Rpc {
 
   setState(s: PanelState): void {
     this.api.setState({ ...s, ...this.stateExtras });
+  }
+}
+
+/**
+ * A User Timing mark (`performance.mark`) named `ti:...`: the e2e speed test (test/e2e/perf.e2e.ts)
+ * reads them to say where the time from the click to the chart went. Never throws.
+ */
+export function mark(name: string): void {
+  try {
+    performance.mark(name);
+  } catch {
+    /* no User Timing API */
   }
 }

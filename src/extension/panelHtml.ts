@@ -6,15 +6,17 @@ import { randomBytes } from 'node:crypto';
 import type { ViewKind } from '../shared/protocol';
 
 /**
- * Builds the panel's HTML: a strict CSP (`default-src 'none'`; the script and the stylesheet only by
- * nonce; fonts from the extension; no eval and no inline script or style sources), the bundled stylesheet and
- * script, and the view kind as a data attribute. The nonce is also published in
+ * Builds the panel's HTML: a strict CSP (`default-src 'none'`; the scripts and the stylesheet only by
+ * nonce; fonts from the extension; no eval and no inline script or style sources: the one inline script,
+ * {@link EARLY_MESSAGES}, runs by the nonce), the bundled stylesheet and scripts, and the view kind as a data attribute. The nonce is also published in
  * `<meta property="csp-nonce">`, where the toolkit's FAST runtime reads it for the one <style> element
  * it creates. Exported for tests.
  */
 export function panelHtml(opts: {
   cspSource: string;
   scriptUri: string;
+  /** Scripts run before `scriptUri`, in order (the chart views' dist/charts-vendor.js), under the same nonce. */
+  libraryScriptUris?: string[];
   styleUri: string;
   view: ViewKind;
   nonce: string;
@@ -43,10 +45,21 @@ export function panelHtml(opts: {
 </head>
 <body data-view="${opts.view}">
 <div id="app" role="main"><p class="loading">Loading…</p></div>
-<script nonce="${opts.nonce}" src="${esc(opts.scriptUri)}"></script>
+<script nonce="${opts.nonce}">${EARLY_MESSAGES}</script>
+${[...(opts.libraryScriptUris ?? []), opts.scriptUri].map((u) => `<script nonce="${opts.nonce}" src="${esc(u)}"></script>`).join('\n')}
 </body>
 </html>`;
 }
+
+/**
+ * The page's first script, inline (under the nonce, like the others): keeps the messages that arrive
+ * before the bundles have loaded in `window.__tiEarlyMessages` (its listener in
+ * `window.__tiEarlyListener`), for webview/rpc.ts to take over. VS Code hands a loading page the messages
+ * posted to it when the page has loaded, or after 200 ms if it has not: the problem view's early init
+ * (src/extension/problemPanel.ts postEarlyInit) was lost when the 1.5 MB of scripts took longer than that.
+ */
+export const EARLY_MESSAGES =
+  "window.__tiEarlyMessages=[];window.__tiEarlyListener=function(e){window.__tiEarlyMessages.push(e.data)};window.addEventListener('message',window.__tiEarlyListener);";
 
 /** A fresh CSP nonce (128 bits, base64). */
 export function makeNonce(): string {

@@ -197,7 +197,17 @@ class Panels implements vscode.Disposable {
       );
     const p = new Panel(this, panel, state);
     this.open.add(p);
-    if (!existing) p.prefetchSimilarity();
+    if (!existing) {
+      // In a task of its own: the extension host sends its messages to the workbench on a zero-delay timer,
+      // so work done in this task held back the panel's creation (and with it the webview's load) by the
+      // problem's data and the similarity's first reads. This timer comes after that one. Then the init
+      // first (its problem data read before the similarity's texts), then the similarity.
+      setTimeout(() => {
+        if (!this.open.has(p)) return;
+        p.postEarlyInit();
+        p.prefetchSimilarity();
+      }, 0);
+    }
     return p;
   }
 
@@ -234,6 +244,8 @@ class Panel {
       cspSource: webview.cspSource,
       // the preview's bundle has no Vega (webview/preview.ts): half the script to parse in the workbench's renderer
       scriptUri: dist(state.view === 'preview' ? 'preview.js' : 'webview.js'),
+      // the chart views' Vega and Vega-Lite, in a script of their own compiled in full as it loads (webview/chartsVendor.ts)
+      libraryScriptUris: state.view === 'preview' ? [] : [dist('charts-vendor.js')],
       styleUri: dist('webview.css'),
       view: state.view,
       nonce: makeNonce(),
@@ -369,6 +381,21 @@ class Panel {
     }
   }
 
+  /**
+   * Posts the problem view's init, with its problem data, as soon as the panel exists, before the webview
+   * has loaded: VS Code keeps the messages posted to a webview whose page is still loading and delivers
+   * them when the page has loaded (after its script has run), so the pass@k chart does not wait for the
+   * round trip of the webview's `ready` to the extension host (README "Performance"). The init that answers
+   * `ready` is still sent, with the problem data too (this one did not reach the page in some runs of the
+   * perf e2e); the webview ignores an init equal to the one it has (webview/rpc.ts). New problem views
+   * only: a restored panel's problem is resolved when its `ready` comes.
+   */
+  postEarlyInit(): void {
+    const prefetched = this.prefetchProblem();
+    if (!prefetched) return;
+    this.post({ id: this.nextId(), kind: 'init', protocol: PROTOCOL_VERSION, state: this.state, prefetched });
+  }
+
   private async onMessage(raw: unknown): Promise<void> {
     const m = validateWebviewMessage(raw);
     if (typeof m === 'string') {
@@ -380,6 +407,8 @@ class Panel {
     if (m.kind === 'ready') {
       this.resolveRestoredProblem();
       if (this.panels.getSession(this.state.folder) === undefined) this.waitForSession();
+      // with the problem data again: the early init may not have reached this page (the webview then
+      // shows this one; it skips an init equal to the one it shows)
       this.post({
         id: this.nextId(),
         kind: 'init',

@@ -366,6 +366,17 @@ async function buildBundle(): Promise<void> {
     loader: { '.woff2': 'file', '.woff': 'empty', '.ttf': 'empty' },
     logLevel: 'warning',
   });
+  // the chart libraries' script, loaded before webview.js as the real panel does (scripts/build.mjs)
+  await esbuild.build({
+    absWorkingDir: repoRoot,
+    entryPoints: ['webview/chartsVendor.ts'],
+    outfile: path.join(outDir, 'charts-vendor.js'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    logLevel: 'warning',
+  });
   fs.writeFileSync(path.join(outDir, 'stub.js'), stubScript());
 }
 
@@ -411,6 +422,7 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     const html = panelHtml({
       cspSource: origin,
       scriptUri: `${origin}/webview.js`,
+      libraryScriptUris: [`${origin}/charts-vendor.js`],
       styleUri: `${origin}/webview.css`,
       view: 'problem',
       nonce,
@@ -425,6 +437,7 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     const overviewHtml = panelHtml({
       cspSource: origin,
       scriptUri: `${origin}/webview.js`,
+      libraryScriptUris: [`${origin}/charts-vendor.js`],
       styleUri: `${origin}/webview.css`,
       view: 'overview',
       nonce,
@@ -555,6 +568,7 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     const allowed = new Set([
       `${origin}/index.html`,
       `${origin}/webview.js`,
+      `${origin}/charts-vendor.js`,
       `${origin}/webview.css`,
       `${origin}/stub.js`,
     ]);
@@ -708,6 +722,7 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
       const allowed = new Set([
         `${origin}/overview.html`,
         `${origin}/webview.js`,
+        `${origin}/charts-vendor.js`,
         `${origin}/webview.css`,
         `${origin}/stub.js`,
       ]);

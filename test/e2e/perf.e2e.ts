@@ -179,7 +179,7 @@ function longTasksOfTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): 
     }
     figures.longestTaskMs = Math.max(figures.longestTaskMs, ms(t.dur));
     figures.longestTaskCpuMs = Math.max(figures.longestTaskCpuMs, ms(t.tdur));
-    if ([...parts.keys()].some((k) => / (webview|preview)\.js/.test(k))) {
+    if ([...parts.keys()].some((k) => / (webview|preview|charts-vendor)\.js/.test(k))) {
       figures.longestWebviewTaskMs = Math.max(figures.longestWebviewTaskMs, ms(t.dur));
       figures.longestWebviewTaskCpuMs = Math.max(figures.longestWebviewTaskCpuMs, ms(t.tdur));
     }
@@ -277,6 +277,51 @@ async function frameWith(
   );
 }
 
+/**
+ * Where the time from the click (`t0`, epoch ms) to the chart went, as ms from the click: when the
+ * webview's outer and inner documents started loading (`frame:outer`, `frame:inner`), when its
+ * scripts and stylesheet were fetched (`fetch:NAME` start and `fetched:NAME` end), and the webview's
+ * own `ti:` User Timing marks (webview/rpc.ts `mark`: script evaluated, ready sent, init received,
+ * problem data taken from the init (`ti:prefetched`), shell built, similarity received) and measures
+ * (`ti:compile:ID` Vega-Lite compile and `ti:embed:ID` Vega view of a chart element, as durations in ms).
+ */
+async function webviewSteps(frame: Frame, t0: number): Promise<Record<string, number>> {
+  const read = (f: Frame) =>
+    f.evaluate(() => ({
+      origin: performance.timeOrigin,
+      marks: performance
+        .getEntriesByType('mark')
+        .filter((e) => e.name.startsWith('ti:'))
+        .map((e) => ({ name: e.name, at: e.startTime })),
+      measures: performance
+        .getEntriesByType('measure')
+        .filter((e) => e.name.startsWith('ti:'))
+        .map((e) => ({ name: e.name, ms: e.duration })),
+      resources: (
+        performance.getEntriesByType('resource') as unknown as {
+          name: string;
+          startTime: number;
+          responseEnd: number;
+        }[]
+      )
+        .filter((e) => /(webview|preview|charts-vendor)\.(js|css)/.test(e.name))
+        .map((e) => ({ name: e.name.split('/').pop()?.split('?')[0] ?? '', start: e.startTime, end: e.responseEnd })),
+    }));
+  const inner = await read(frame);
+  const outer = frame.parentFrame() ? await read(frame.parentFrame() as Frame).catch(() => undefined) : undefined;
+  const at = (origin: number, t: number) => Math.round(origin + t - t0);
+  const steps: Record<string, number> = {};
+  if (outer) steps['frame:outer'] = at(outer.origin, 0);
+  steps['frame:inner'] = at(inner.origin, 0);
+  for (const r of inner.resources) {
+    steps[`fetch:${r.name}`] = at(inner.origin, r.start);
+    steps[`fetched:${r.name}`] = at(inner.origin, r.end);
+  }
+  for (const m of inner.marks) steps[m.name] = at(inner.origin, m.at);
+  for (const m of inner.measures) steps[`${m.name} (ms)`] = Math.round(m.ms);
+  return steps;
+}
+
 /** Stops the heartbeat; the longest stall (ms) and the long tasks (ms) seen since it started. */
 async function stopStallProbe(page: Page): Promise<{ maxStallMs: number; longTasksMs: number[] }> {
   return page.evaluate(() => {
@@ -330,7 +375,9 @@ describe('problem view and preview speed on 1024 x 1024 samples (measured, repor
   });
 
   /** Opens the problem view of `problem` from its row's chart icon; times chart and similarity list from the click. */
-  async function openProblemView(problem: string): Promise<{ frame: Frame; chartMs: number; similarityMs: number }> {
+  async function openProblemView(
+    problem: string,
+  ): Promise<{ frame: Frame; chartMs: number; similarityMs: number; steps: Record<string, number> }> {
     await clickTreeRow(s.page, VIEW, problem);
     const action = s.page.locator('.monaco-list-row.selected .action-label[aria-label="Open Problem View"]').first();
     await action.waitFor({ state: 'visible', timeout: 10_000 });
@@ -343,7 +390,7 @@ describe('problem view and preview speed on 1024 x 1024 samples (measured, repor
     const chartAt = Number(await frame.$eval('#chart-passk', (e) => e.getAttribute('data-rendered-at')));
     await frameWith(s.page, '#sample-list[data-rendered-at]', { frame, timeoutMs: 300_000, what: 'the sample list' });
     const listAt = Number(await frame.$eval('#sample-list', (e) => e.getAttribute('data-rendered-at')));
-    return { frame, chartMs: chartAt - t0, similarityMs: listAt - t0 };
+    return { frame, chartMs: chartAt - t0, similarityMs: listAt - t0, steps: await webviewSteps(frame, t0) };
   }
 
   test('problem view of a 1024 x 1024 problem, first time: chart and similarity list from the click; stalls', async () => {
@@ -369,9 +416,15 @@ describe('problem view and preview speed on 1024 x 1024 samples (measured, repor
       await waitForQuiet(s.page, 'opening the problem view');
       await startStallProbe(s.page);
       const stopProfile = await startTrace(s.page);
-      const { chartMs, similarityMs } = await openProblemView('1');
+      const { chartMs, similarityMs, steps } = await openProblemView('1');
       const trace = await stopProfile('open');
-      results.problemView = { chartMs, similarityMsFirstTime: similarityMs, ...(await stopStallProbe(s.page)), trace };
+      results.problemView = {
+        chartMs,
+        similarityMsFirstTime: similarityMs,
+        ...(await stopStallProbe(s.page)),
+        steps,
+        trace,
+      };
       await screenshot(s.page, 'perf-1-problem-view');
     } catch (e) {
       await s.fail(e, 'perf-1');
@@ -380,8 +433,8 @@ describe('problem view and preview speed on 1024 x 1024 samples (measured, repor
 
   test('the 300k-character sample in the problem view and in the preview: stalls', async () => {
     try {
-      const { frame, chartMs, similarityMs } = await openProblemView('0');
-      results.problemViewWithLongSample = { chartMs, similarityMsFirstTime: similarityMs };
+      const { frame, chartMs, similarityMs, steps } = await openProblemView('0');
+      results.problemViewWithLongSample = { chartMs, similarityMsFirstTime: similarityMs, steps };
       const row = await frame.$$eval('.sample-row', (els) =>
         els.findIndex((e) => (e.querySelector('.idx')?.textContent ?? '') === '#0'),
       );

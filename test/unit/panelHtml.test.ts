@@ -1,0 +1,64 @@
+/**
+ * The webview panels' HTML (src/extension/panelHtml.ts): the page's first script keeps the messages that
+ * arrive before the bundles have loaded (VS Code hands a loading page its messages after 200 ms even when
+ * the scripts are not in yet: the problem view's early init was lost that way), and the scripts run in
+ * order under the nonce: that script, the chart libraries, the view's bundle.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as vm from 'node:vm';
+import { EARLY_MESSAGES, panelHtml } from '../../src/extension/panelHtml';
+
+const NONCE = 'bm9uY2Utbm9uY2Utbm9uY2U=';
+
+function page(libraries?: string[]): string {
+  return panelHtml({
+    cspSource: 'https://x.example',
+    scriptUri: 'https://x.example/dist/webview.js',
+    libraryScriptUris: libraries,
+    styleUri: 'https://x.example/dist/webview.css',
+    view: 'problem',
+    nonce: NONCE,
+    title: 't',
+  });
+}
+
+describe('panel HTML', () => {
+  test('scripts in order, each under the nonce: the early-message keeper, the libraries, the bundle', () => {
+    const scripts = [
+      ...page(['https://x.example/dist/charts-vendor.js']).matchAll(/<script([^>]*)>([^<]*)<\/script>/g),
+    ];
+    assert.deepEqual(
+      scripts.map((m) => /src="([^"]*)"/.exec(m[1])?.[1] ?? 'inline'),
+      ['inline', 'https://x.example/dist/charts-vendor.js', 'https://x.example/dist/webview.js'],
+    );
+    for (const m of scripts) assert.match(m[1], new RegExp(`nonce="${NONCE}"`));
+    assert.equal(scripts[0][2], EARLY_MESSAGES);
+    // without libraries (the preview): the keeper, then the bundle
+    assert.equal([...page().matchAll(/<script /g)].length, 2);
+    // no inline script without the nonce: the CSP allows scripts by nonce only
+    assert.match(page(), /script-src 'nonce-[^']+'(;|$)/);
+  });
+
+  test('the early-message keeper collects messages in order and hands over its listener', () => {
+    const listeners: ((e: { data: unknown }) => void)[] = [];
+    const window: Record<string, unknown> = {
+      addEventListener: (type: string, f: (e: { data: unknown }) => void) => {
+        if (type === 'message') listeners.push(f);
+      },
+    };
+    vm.runInNewContext(EARLY_MESSAGES, { window });
+    assert.equal(listeners.length, 1);
+    for (const data of [
+      { kind: 'init', id: 1 },
+      { kind: 'changed', id: 2 },
+    ])
+      listeners[0]({ data });
+    // (through JSON: the array comes from the script's own realm)
+    assert.deepEqual(JSON.parse(JSON.stringify(window.__tiEarlyMessages)), [
+      { kind: 'init', id: 1 },
+      { kind: 'changed', id: 2 },
+    ]);
+    assert.equal(window.__tiEarlyListener, listeners[0], 'webview/rpc.ts removes this listener by reference');
+  });
+});
