@@ -198,12 +198,19 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       const katex = await frame.$$eval('#trace-rendered .katex', (els) => els.length);
       assert.ok(katex > 0, 'the sample has math, rendered by KaTeX');
       // KaTeX fonts use font-display: block; wait until they are in before the screenshot
-      const mainFont = await frame.evaluate(async () => {
-        await document.fonts.ready;
-        return [...document.fonts].some(
-          (f: { family: string; status: string }) => f.family === 'KaTeX_Main' && f.status === 'loaded',
-        );
-      });
+      // (polled: right after the tab switch the face may not have started loading, and `document.fonts.ready`
+      // resolves at once with it still 'unloaded'; a face the CSP blocks ends in 'error', never 'loaded')
+      const mainFont = await frame
+        .waitForFunction(
+          () =>
+            [...document.fonts].some(
+              (f: { family: string; status: string }) => f.family === 'KaTeX_Main' && f.status === 'loaded',
+            ),
+          undefined,
+          { timeout: 15_000, polling: 100 },
+        )
+        .then(() => true)
+        .catch(() => false);
       assert.ok(mainFont, 'the KaTeX fonts load under the CSP');
       const tops = await frame.$$eval('#trace-rendered .katex .vlist > span', (els) =>
         els.map((e) => (e as unknown as { style: { top: string } }).style.top).filter((t) => /em$/.test(t)),
