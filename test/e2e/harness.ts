@@ -718,7 +718,15 @@ export async function answerQuickPickByKeyboard(
       { timeoutMs: opts.timeoutMs, what: `a quick input titled '${title}'` },
     );
   }
+  // Type only once the input has the focus: VS Code shows the widget a moment before it focuses its input, and
+  // keys typed in that moment go to the part that had the focus (the tree: its type-to-find, Enter opens a sample).
+  await waitUntil(
+    page,
+    async () => ((await input.evaluate((el) => el === document.activeElement).catch(() => false)) ? true : undefined),
+    { timeoutMs: opts.timeoutMs, what: 'the quick input focused' },
+  );
   await page.keyboard.type(text);
+  if ((await input.inputValue().catch(() => text)) !== text) await input.fill(text);
   const highlighted = opts.highlighted;
   if (highlighted !== undefined)
     await waitForHighlighted(page, (label) => label === highlighted, {
