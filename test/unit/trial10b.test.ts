@@ -1,0 +1,90 @@
+/**
+ * Trial 9 findings on training tables and temperatures (wrong figures): 3 the training table's base column taken
+ * from another dataset in verl's layout; 4 a temperature in a model folder name (`Qwen2.5-7B_t1.0/`) not read as
+ * the temperature; 5 a plain file the base of every temperature variant. Each test builds the folder it needs in a
+ * temporary directory (writeFolder) and reads it through the compiled CLI (`report --format json`). Every expected
+ * value is the one a person reading the folder would give.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Report } from '../../src/core/report';
+import { cliReport, writeFolder } from './helpers';
+
+/** A results folder in a temporary directory: file text by relative path. */
+const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t10b-');
+
+/**
+ * Flat lines from a spec such as `'TF FF'`: one word per problem, one letter per sample (`T` passed, `F` failed);
+ * the task id is the bare number of the problem (`"0"`, as MATH-500 and GSM8K files have them).
+ */
+function flat(spec: string): string {
+  return spec
+    .split(' ')
+    .flatMap((word, t) =>
+      [...word].map((v, i) => JSON.stringify({ task_id: `${t}`, completion: `    return ${t}${i}`, passed: v === 'T' })),
+    )
+    .join('\n');
+}
+
+/** Comparisons as `<base id> <- <model id>`. */
+const pairs = (r: Report) => r.comparisons.map((c) => `${c.base} <- ${c.model}`);
+
+describe('finding 3: the training table compares each dataset of a verl run with the base in that dataset', () => {
+  test('Qwen2.5-7B/{gsm8k,math500} and Qwen2.5-7B-GRPO/global_step_N/{gsm8k,math500}: math500 base pass@1 50.0, not gsm8k 25.0', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/gsm8k/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B/math500/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-GRPO/global_step_100/gsm8k/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-GRPO/global_step_100/math500/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-GRPO/global_step_200/gsm8k/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-GRPO/global_step_200/math500/samples.jsonl': flat('TTTT TTTT TTTT'),
+      }),
+    );
+    // every checkpoint of each dataset compared with the base's copy of that dataset (math500 was NOT COMPARED)
+    assert.deepEqual(pairs(r), [
+      'Qwen2.5-7B/gsm8k:Qwen2.5-7B <- Qwen2.5-7B-GRPO/global_step_100/gsm8k:global_step_100',
+      'Qwen2.5-7B/math500:Qwen2.5-7B <- Qwen2.5-7B-GRPO/global_step_100/math500:global_step_100',
+      'Qwen2.5-7B/gsm8k:Qwen2.5-7B <- Qwen2.5-7B-GRPO/global_step_200/gsm8k:global_step_200',
+      'Qwen2.5-7B/math500:Qwen2.5-7B <- Qwen2.5-7B-GRPO/global_step_200/math500:global_step_200',
+    ]);
+    assert.deepEqual(r.notCompared, []);
+    // two series, one per dataset; each step's base column is the base in the series' own dataset
+    const series = new Map(r.trajectories.map((t) => [t.name, t]));
+    assert.deepEqual([...series.keys()].sort(), [
+      'Qwen2.5-7B-GRPO/global_step_*/gsm8k:global_step_*',
+      'Qwen2.5-7B-GRPO/global_step_*/math500:global_step_*',
+    ]);
+    const at1 = (xs: { k: number; value: number | null }[]) => xs.find((p) => p.k === 1)?.value;
+    for (const [name, base, basePass1, pass1] of [
+      ['Qwen2.5-7B-GRPO/global_step_*/gsm8k:global_step_*', 'Qwen2.5-7B/gsm8k:Qwen2.5-7B', 0.25, [0.5, 0.75]],
+      ['Qwen2.5-7B-GRPO/global_step_*/math500:global_step_*', 'Qwen2.5-7B/math500:Qwen2.5-7B', 0.5, [0.75, 1]],
+    ] as const) {
+      const t = series.get(name);
+      assert.ok(t, name);
+      assert.deepEqual(
+        t.steps.map((s) => s.step),
+        [100, 200],
+      );
+      assert.deepEqual(
+        t.steps.map((s) => s.base),
+        [base, base],
+        name,
+      );
+      assert.deepEqual(
+        t.steps.map((s) => at1(s.basePassAtK)),
+        [basePass1, basePass1],
+        name,
+      );
+      assert.deepEqual(
+        t.steps.map((s) => at1(s.passAtK)),
+        [...pass1],
+        name,
+      );
+      assert.deepEqual(
+        t.steps.map((s) => s.pairedProblems),
+        [3, 3],
+      );
+    }
+  });
+});
