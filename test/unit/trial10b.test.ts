@@ -21,7 +21,9 @@ function flat(spec: string): string {
   return spec
     .split(' ')
     .flatMap((word, t) =>
-      [...word].map((v, i) => JSON.stringify({ task_id: `${t}`, completion: `    return ${t}${i}`, passed: v === 'T' })),
+      [...word].map((v, i) =>
+        JSON.stringify({ task_id: `${t}`, completion: `    return ${t}${i}`, passed: v === 'T' }),
+      ),
     )
     .join('\n');
 }
@@ -86,5 +88,29 @@ describe('finding 3: the training table compares each dataset of a verl run with
         [3, 3],
       );
     }
+  });
+});
+
+describe('finding 4: a temperature in a model folder name is the temperature', () => {
+  test('Qwen2.5-7B_t0.6/, _t1.0/, -GRPO_t0.6/, -GRPO_t1.0/: each compared at its temperature, the base never with itself', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B_t0.6/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B_t1.0/samples.jsonl': flat('FFFF FFFF FFFF'),
+        'Qwen2.5-7B-GRPO_t0.6/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-GRPO_t1.0/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-PPO_temp1.2/samples.jsonl': flat('TTFF TTFF TTFF'),
+      }),
+    );
+    // before: every model against Qwen2.5-7B_t0.6, also Qwen2.5-7B_t1.0 (the base against itself: regression 3)
+    assert.deepEqual(pairs(r), [
+      'Qwen2.5-7B_t0.6:Qwen2.5-7B_t0.6 <- Qwen2.5-7B-GRPO_t0.6:Qwen2.5-7B-GRPO_t0.6',
+      'Qwen2.5-7B_t1.0:Qwen2.5-7B_t1.0 <- Qwen2.5-7B-GRPO_t1.0:Qwen2.5-7B-GRPO_t1.0',
+      'Qwen2.5-7B_t0.6:Qwen2.5-7B_t0.6 <- Qwen2.5-7B-PPO_temp1.2:Qwen2.5-7B-PPO_temp1.2',
+    ]);
+    // GRPO at 1.0 against the base at 1.0 (c = 0): expansion on all 3 problems (against 0.6 it was sharpening)
+    const at1 = r.comparisons.find((c) => c.model.startsWith('Qwen2.5-7B-GRPO_t1.0'));
+    assert.equal(at1?.categories.expansion, 3);
+    assert.equal(at1?.categories.sharpening, 0);
   });
 });

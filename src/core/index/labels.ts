@@ -184,11 +184,15 @@ function unvariedName(m: ModelIdentity): string {
   return (v ? m.name.slice(0, -v.spelt.length) : m.name).toLowerCase();
 }
 
-/** A run folder without its temperature folders (`Qwen2.5-7B/t0.6` -> `Qwen2.5-7B`: readers/util.ts folderTemperature). */
+/**
+ * A run folder without its temperature folders (`Qwen2.5-7B/t0.6` -> `Qwen2.5-7B`: readers/util.ts folderTemperature)
+ * and without a temperature variant ending a folder name (`Qwen2.5-7B_t1.0/` -> `Qwen2.5-7B`: trial 9 finding 4).
+ */
 function unvariedRun(run: string): string {
   return run
     .split('/')
     .filter((d) => folderTemperature(d) === undefined)
+    .map((d) => d.replace(VARIANT_END, ''))
     .join('/');
 }
 
@@ -217,7 +221,7 @@ function runParts(m: ModelIdentity & { run: string }): { prefix: string; folder:
   const name = unvariedName(m);
   for (let i = segs.length - 1; i >= 0; i--)
     if (
-      segs[i].toLowerCase() === name ||
+      segs[i].replace(VARIANT_END, '').toLowerCase() === name ||
       stripSeedTokens(segs[i])
         .replace(/^[-_.]+|[-_.]+$/g, '')
         .toLowerCase() === name
@@ -409,7 +413,8 @@ export function comparisonPairs<M extends ModelIdentity & { id: number; run: str
     const runBase = notBaseLike(own) && !notBaseLike(base) ? base : own;
     for (const m of inRun) {
       // a temperature variant against the base's sampling at its own temperature, when there is one
-      // (`Qwen2.5-7B-GRPO_t1.0` against `Qwen2.5-7B_t1.0`, not `_t0.6`; trial 7 finding 4)
+      // (`Qwen2.5-7B-GRPO_t1.0` against `Qwen2.5-7B_t1.0`, not `_t0.6`; trial 7 finding 4; also when the base
+      // names its temperature in its model folder, `Qwen2.5-7B_t1.0/`: trial 9 finding 4)
       const v = variantOf(m);
       const b0 =
         v !== undefined && variantOf(runBase) !== undefined && variantOf(runBase) !== v
