@@ -91,6 +91,9 @@ describe('finding 3: the training table compares each dataset of a verl run with
   });
 });
 
+/** The warnings of a report that say a comparison crosses sampling temperatures. */
+const crossTemperature = (r: Report) => r.warnings.filter((w) => w.includes('across sampling temperatures'));
+
 describe('finding 4: a temperature in a model folder name is the temperature', () => {
   test('Qwen2.5-7B_t0.6/, _t1.0/, -GRPO_t0.6/, -GRPO_t1.0/: each compared at its temperature, the base never with itself', () => {
     const r = cliReport(
@@ -112,5 +115,59 @@ describe('finding 4: a temperature in a model folder name is the temperature', (
     const at1 = r.comparisons.find((c) => c.model.startsWith('Qwen2.5-7B-GRPO_t1.0'));
     assert.equal(at1?.categories.expansion, 3);
     assert.equal(at1?.categories.sharpening, 0);
+  });
+});
+
+describe('finding 5: the base at the same temperature before a plain file; a comparison across temperatures warned', () => {
+  test('samples.jsonl beside samples_t0.6.jsonl: -GRPO_t0.6 against Qwen2.5-7B_t0.6, never the plain file; the base never against itself', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B/samples_t0.6.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-GRPO/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-GRPO/samples_t0.6.jsonl': flat('TTTT TTTT TTTT'),
+      }),
+    );
+    // before: Qwen2.5-7B_t0.6 and -GRPO_t0.6 both against the plain Qwen2.5-7B
+    assert.deepEqual(pairs(r), [
+      'Qwen2.5-7B:Qwen2.5-7B <- Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO',
+      'Qwen2.5-7B:Qwen2.5-7B_t0.6 <- Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO_t0.6',
+    ]);
+    const t06 = r.comparisons.find((c) => c.model.endsWith('GRPO_t0.6'));
+    assert.equal(t06?.categories.sharpening, 3);
+    assert.deepEqual(crossTemperature(r), []);
+  });
+
+  test('a base sampled only at t0.0 and RL at t0.6 and t1.0: compared, each comparison warned as crossing temperatures', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/samples_t0.0.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B-GRPO/samples_t0.6.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-GRPO/samples_t1.0.jsonl': flat('TTFF TTFF TTFF'),
+      }),
+    );
+    assert.deepEqual(pairs(r), [
+      'Qwen2.5-7B:Qwen2.5-7B_t0.0 <- Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO_t0.6',
+      'Qwen2.5-7B:Qwen2.5-7B_t0.0 <- Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO_t1.0',
+    ]);
+    assert.deepEqual(
+      crossTemperature(r).map((w) => w.slice(0, w.indexOf(':'))),
+      ['Qwen2.5-7B-GRPO_t0.6 vs Qwen2.5-7B_t0.0', 'Qwen2.5-7B-GRPO_t1.0 vs Qwen2.5-7B_t0.0'],
+    );
+    assert.match(crossTemperature(r)[0], /model at t0\.6, base at t0\)/);
+  });
+
+  test('model folders with temperatures: the model at 1.2 without a base at 1.2 is warned', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B_t0.6/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B-GRPO_t0.6/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-PPO_temp1.2/samples.jsonl': flat('TTFF TTFF TTFF'),
+      }),
+    );
+    assert.deepEqual(
+      crossTemperature(r).map((w) => w.slice(0, w.indexOf(':'))),
+      ['Qwen2.5-7B-PPO_temp1.2 vs Qwen2.5-7B_t0.6'],
+    );
   });
 });

@@ -197,6 +197,35 @@ function unvariedRun(run: string): string {
 }
 
 /**
+ * The sampling temperature a model's name says (`Qwen2.5-7B_t0.6` -> 0.6, `X_temperature1.0` -> 1; temperature
+ * folders and stems are in the name: readers/util.ts pathModelName), or undefined when the name says none.
+ */
+export function samplingTemperature(m: ModelIdentity): number | undefined {
+  return variantMatch(m)?.value;
+}
+
+/**
+ * The sampling of `base`'s model at the temperature variant `v` of another model (`t0.6`, or undefined for a name
+ * without one): the model of `models` with `base`'s name and revision, in `base`'s run or one that differs from it
+ * only by temperature folders or variants, whose variant is `v` (`Qwen2.5-7B_t0.6` for `v` = `t0.6` against the
+ * base `Qwen2.5-7B` of a plain `samples.jsonl`: trial 9 finding 5). Undefined when there is none.
+ */
+function samplingAt<M extends ModelIdentity & { run: string }>(
+  models: readonly M[],
+  base: M,
+  v: string | undefined,
+): M | undefined {
+  if (variantOf(base) === v) return base;
+  return models.find(
+    (o) =>
+      variantOf(o) === v &&
+      o.revision === base.revision &&
+      unvariedName(o) === unvariedName(base) &&
+      unvariedRun(o.run) === unvariedRun(base.run),
+  );
+}
+
+/**
  * Whether two models differ only by a temperature variant ending their names (`Qwen2.5-7B_t0.6` and
  * `Qwen2.5-7B_t1.0`; trial 7 finding 4), in one run or in runs that differ only by temperature folders
  * (`Qwen2.5-7B/t0.6`, `Qwen2.5-7B/temp_1.0`: trial 8 finding 2a): samplings of one model, never each other's base.
@@ -413,13 +442,10 @@ export function comparisonPairs<M extends ModelIdentity & { id: number; run: str
     const runBase = notBaseLike(own) && !notBaseLike(base) ? base : own;
     for (const m of inRun) {
       // a temperature variant against the base's sampling at its own temperature, when there is one
-      // (`Qwen2.5-7B-GRPO_t1.0` against `Qwen2.5-7B_t1.0`, not `_t0.6`; trial 7 finding 4; also when the base
-      // names its temperature in its model folder, `Qwen2.5-7B_t1.0/`: trial 9 finding 4)
-      const v = variantOf(m);
-      const b0 =
-        v !== undefined && variantOf(runBase) !== undefined && variantOf(runBase) !== v
-          ? (models.find((o) => areVariantSiblings(o, runBase) && variantOf(o) === v) ?? runBase)
-          : runBase;
+      // (`Qwen2.5-7B-GRPO_t1.0` against `Qwen2.5-7B_t1.0`, not `_t0.6`; trial 7 finding 4), also when the base
+      // is a plain file beside its `_t0.6` file (trial 9 finding 5) or names its temperature in its model
+      // folder (`Qwen2.5-7B_t1.0/`: trial 9 finding 4); else the run's base (the report warns: temperatures differ)
+      const b0 = samplingAt(models, runBase, variantOf(m)) ?? runBase;
       // the base's sampling in the model's own dataset folder (`Qwen2.5-7B/MATH-500` for `Qwen2.5-7B-GRPO/MATH-500`)
       const b = counterpartBase(models, m, b0);
       if (m.id !== b.id && !siblings(b, m)) out.push([b, m]);
