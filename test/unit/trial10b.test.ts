@@ -7,8 +7,12 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { indexFolder } from '../../src/core/index/indexer';
+import { TraceIndex } from '../../src/core/index/traceIndex';
 import type { Report } from '../../src/core/report';
-import { cliReport, writeFolder } from './helpers';
+import { cliReport, qwen, writeFolder } from './helpers';
 
 /** A results folder in a temporary directory: file text by relative path. */
 const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t10b-');
@@ -169,5 +173,61 @@ describe('finding 5: the base at the same temperature before a plain file; a com
       crossTemperature(r).map((w) => w.slice(0, w.indexOf(':'))),
       ['Qwen2.5-7B-PPO_temp1.2 vs Qwen2.5-7B_t0.6'],
     );
+  });
+});
+
+describe('finding 8: the Qwen-math temperature naming is decided per model, over its dataset folders', () => {
+  /** A Qwen-math file of `model` in dataset folder `ds`, seed `seed`, temperature `t`. */
+  const file = (model: string, ds: string, t: string, seed = 0) =>
+    `${model}/math_eval/${ds}/test_qwen-boxed_-1_seed${seed}_t${t}_s0_e-1.jsonl`;
+
+  test('aime24 at t0.6 alone in its folder, math500 at t0.0 and t0.6: Qwen2.5-7B_t0.6 across both datasets', () => {
+    const files: Record<string, string> = {};
+    for (const [m, c] of [
+      ['Qwen2.5-7B', 'TFFF'],
+      ['Qwen2.5-7B-zero', 'TTTF'],
+    ] as const) {
+      files[file(m, 'math500', '0.6', 0)] = qwen(`${c} ${c}`);
+      files[file(m, 'math500', '0.6', 1)] = qwen(`${c} ${c}`);
+      files[file(m, 'math500', '0.0')] = qwen(`${c} ${c}`);
+      files[file(m, 'aime24', '0.6')] = qwen(`${c} ${c} ${c}`);
+    }
+    const r = cliReport(folder(files));
+    // before: the aime24 files kept the plain names (the base `Qwen2.5-7B` of aime24 only), and the four math500
+    // models were NOT COMPARED
+    assert.deepEqual(
+      r.models.map((m) => `${m.id} ${m.samples}`),
+      ['Qwen2.5-7B_t0.0 8', 'Qwen2.5-7B_t0.6 28', 'Qwen2.5-7B-zero_t0.0 8', 'Qwen2.5-7B-zero_t0.6 28'],
+    );
+    assert.deepEqual(pairs(r), ['Qwen2.5-7B_t0.0 <- Qwen2.5-7B-zero_t0.0', 'Qwen2.5-7B_t0.6 <- Qwen2.5-7B-zero_t0.6']);
+    assert.deepEqual(r.notCompared, []);
+  });
+
+  test('incremental: a t0.0 file added in math500/ renames the t0.6 file of aime24/ (read again), and back when it goes', async () => {
+    const dir = folder({ [file('Qwen2.5-7B', 'aime24', '0.6')]: qwen('TFFF TFFF') });
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir, { fts: false });
+    assert.deepEqual(
+      index.models().map((m) => m.name),
+      ['Qwen2.5-7B'],
+    );
+    const added = join(dir, file('Qwen2.5-7B', 'math500', '0.0'));
+    mkdirSync(join(dir, 'Qwen2.5-7B/math_eval/math500'), { recursive: true });
+    writeFileSync(added, qwen('TTFF TTFF'));
+    await indexFolder(index, dir, { fts: false });
+    assert.deepEqual(
+      index
+        .models()
+        .map((m) => m.name)
+        .sort(),
+      ['Qwen2.5-7B_t0.0', 'Qwen2.5-7B_t0.6'],
+    );
+    rmSync(added);
+    await indexFolder(index, dir, { fts: false });
+    assert.deepEqual(
+      index.models().map((m) => m.name),
+      ['Qwen2.5-7B'],
+    );
+    index.close();
   });
 });
