@@ -231,3 +231,26 @@ describe('finding 8: the Qwen-math temperature naming is decided per model, over
     index.close();
   });
 });
+
+describe('finding 10: Hydra outputs/<date>/<time>/ of the base against multirun/<date>/<time>/<job>/ of the RL run', () => {
+  test('each PPO job in math500/ compared with the base in math500/, the base at the top with nothing', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/outputs/2025-01-15/10-20-30/samples.jsonl': flat('TFFF TFFF'),
+        'Qwen2.5-7B/outputs/2025-01-15/10-20-30/math500/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-PPO/multirun/2025-01-15/10-20-30/0/math500/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-PPO/multirun/2025-01-15/10-20-30/1/math500/samples.jsonl': flat('TTTT TTTF TTTF'),
+      }),
+    );
+    // before: both PPO jobs NOT COMPARED (no problem in common with the base's top folder), the base's math500
+    // copy 'no base model'
+    assert.deepEqual(pairs(r), [
+      'Qwen2.5-7B/outputs/2025-01-15/10-20-30/math500:Qwen2.5-7B <- Qwen2.5-7B-PPO/multirun/2025-01-15/10-20-30/0/math500:Qwen2.5-7B-PPO',
+      'Qwen2.5-7B/outputs/2025-01-15/10-20-30/math500:Qwen2.5-7B <- Qwen2.5-7B-PPO/multirun/2025-01-15/10-20-30/1/math500:Qwen2.5-7B-PPO',
+    ]);
+    assert.deepEqual(
+      r.comparisons.map((c) => c.problems),
+      [3, 3],
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { isDateTimeName, isJobFolder } from '../nameTokens';
 import { folderTemperature, looksLikeModelName } from '../readers/util';
 import { areSeedSiblings, stripSeedTokens } from '../seeds';
 import type { Database } from './sqlite';
@@ -238,6 +239,9 @@ function areVariantSiblings(a: ModelIdentity, b: ModelIdentity): boolean {
   return unvariedName(a) === unvariedName(b) && a.revision === b.revision;
 }
 
+/** Folders run outputs are written to (Hydra's `outputs/` and `multirun/`, `out/`, `logs/`): no dataset or config. */
+const RUN_OUTPUT_DIR = /^(?:outputs?|multirun|out|logs?)$/i;
+
 /**
  * A run folder cut at the folder that names its model (`Qwen2.5-7B-GRPO/MATH-500` of model `Qwen2.5-7B-GRPO`
  * -> prefix `""`, folder `Qwen2.5-7B-GRPO`, tail `MATH-500`; `bench_b/Qwen2.5-7B-GRPO` -> prefix `bench_b`): the
@@ -258,10 +262,15 @@ function runParts(m: ModelIdentity & { run: string }): { prefix: string; folder:
       return {
         prefix: segs.slice(0, i).join('/'),
         folder: segs[i],
-        // seed folders are left to the seed rules (seeds of the base are not the model's counterpart)
+        // seed folders are left to the seed rules (seeds of the base are not the model's counterpart); run-output,
+        // dated and Hydra job folders say where a run wrote, not what it evaluated (`outputs/2025-01-15/10-20-30/math500`
+        // and `multirun/2025-01-15/10-20-30/0/math500` have one tail, `math500`: trial 9 finding 10)
         tail: unvariedRun(
           segs
-            .slice(i + 1)
+            .map((d, j) =>
+              j > i && !RUN_OUTPUT_DIR.test(d) && !isDateTimeName(d) && !isJobFolder(segs, j) ? d : undefined,
+            )
+            .filter((d): d is string => d !== undefined)
             .map((d) => stripSeedTokens(d))
             .join('/'),
         ),
