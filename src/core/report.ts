@@ -34,7 +34,7 @@ import {
   problemSet,
 } from './denominators';
 import { areSeedSiblings, seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from './seeds';
-import { baseGuessNote, comparisonPairs, guessBaseModel, pickModel } from './index/labels';
+import { baseGuessNote, comparisonPairs, guessBaseModel, pickModel, samplingTemperature } from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, type PathSummary, pathSummary } from './pathSummary';
 import { type PplRead, type PplReport, pplReport } from './ppl';
@@ -527,6 +527,12 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     if (minN !== maxN)
       warnings.push(
         `${m.displayId} vs ${b.displayId}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`,
+      );
+    // a comparison across sampling temperatures (no base sampling at the model's temperature): trial 9 findings 4, 5
+    const [tb, tm] = [samplingTemperature(b), samplingTemperature(m)];
+    if (tb !== tm)
+      warnings.push(
+        `${m.label} vs ${b.label}: compared across sampling temperatures (model ${tm === undefined ? 'at a temperature its name does not give' : `at t${tm}`}, base ${tb === undefined ? 'at a temperature its name does not give' : `at t${tb}`}): no sampling of the base at the model's temperature; pass@k and the categories mix the effect of training with that of temperature`,
       );
     const differentGraders = graderDifference(b, m);
     if (differentGraders) warnings.push(graderWarning(b.displayId, m.displayId, differentGraders));

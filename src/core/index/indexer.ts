@@ -647,13 +647,16 @@ function shortScoreLists(
  * came or went since the last pass (`before`): the Qwen-math reader names such files after their temperature
  * only when a sibling differs by it (`Qwen2.5-7B_t0.0` beside `Qwen2.5-7B_t0.6`; trial 8 finding 2d), so an
  * unchanged `..._t0.0_...` file gets another model name once a `..._t0.6_...` file is added (or removed).
- * Files are grouped by folder and stem without temperature and seeds ({@link stemTemperature}); a group whose
+ * Files are grouped by the folder above their folder (a model's dataset folders: trial 9 finding 8) and stem without
+ * temperature and seeds ({@link stemTemperature}); a group whose
  * paths differ between `before` and `after` is read again whole. Pure; relative POSIX paths.
  */
 export function temperatureNeighbourChanges(before: Iterable<string>, after: readonly string[]): Set<string> {
   const group = (rel: string): string | undefined => {
     const t = stemTemperature(fileStem(rel));
-    return t ? `${posix.dirname(rel)}\x1f${stripSeedTokens(t.rest).toLowerCase()}` : undefined;
+    // by the folder above the file's folder: the Qwen-math reader decides the naming per model, over its dataset
+    // folders (`math_eval/aime24/` beside `math_eval/math500/`: trial 9 finding 8)
+    return t ? `${posix.dirname(posix.dirname(rel))}\x1f${stripSeedTokens(t.rest).toLowerCase()}` : undefined;
   };
   const paths = (list: Iterable<string>) => {
     const m = new Map<string, Set<string>>();

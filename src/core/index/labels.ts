@@ -1,3 +1,4 @@
+import { isDateTimeName, isJobFolder } from '../nameTokens';
 import { folderTemperature, looksLikeModelName } from '../readers/util';
 import { areSeedSiblings, stripSeedTokens } from '../seeds';
 import type { Database } from './sqlite';
@@ -184,12 +185,45 @@ function unvariedName(m: ModelIdentity): string {
   return (v ? m.name.slice(0, -v.spelt.length) : m.name).toLowerCase();
 }
 
-/** A run folder without its temperature folders (`Qwen2.5-7B/t0.6` -> `Qwen2.5-7B`: readers/util.ts folderTemperature). */
+/**
+ * A run folder without its temperature folders (`Qwen2.5-7B/t0.6` -> `Qwen2.5-7B`: readers/util.ts folderTemperature)
+ * and without a temperature variant ending a folder name (`Qwen2.5-7B_t1.0/` -> `Qwen2.5-7B`: trial 9 finding 4).
+ */
 function unvariedRun(run: string): string {
   return run
     .split('/')
     .filter((d) => folderTemperature(d) === undefined)
+    .map((d) => d.replace(VARIANT_END, ''))
     .join('/');
+}
+
+/**
+ * The sampling temperature a model's name says (`Qwen2.5-7B_t0.6` -> 0.6, `X_temperature1.0` -> 1; temperature
+ * folders and stems are in the name: readers/util.ts pathModelName), or undefined when the name says none.
+ */
+export function samplingTemperature(m: ModelIdentity): number | undefined {
+  return variantMatch(m)?.value;
+}
+
+/**
+ * The sampling of `base`'s model at the temperature variant `v` of another model (`t0.6`, or undefined for a name
+ * without one): the model of `models` with `base`'s name and revision, in `base`'s run or one that differs from it
+ * only by temperature folders or variants, whose variant is `v` (`Qwen2.5-7B_t0.6` for `v` = `t0.6` against the
+ * base `Qwen2.5-7B` of a plain `samples.jsonl`: trial 9 finding 5). Undefined when there is none.
+ */
+function samplingAt<M extends ModelIdentity & { run: string }>(
+  models: readonly M[],
+  base: M,
+  v: string | undefined,
+): M | undefined {
+  if (variantOf(base) === v) return base;
+  return models.find(
+    (o) =>
+      variantOf(o) === v &&
+      o.revision === base.revision &&
+      unvariedName(o) === unvariedName(base) &&
+      unvariedRun(o.run) === unvariedRun(base.run),
+  );
 }
 
 /**
@@ -205,6 +239,9 @@ function areVariantSiblings(a: ModelIdentity, b: ModelIdentity): boolean {
   return unvariedName(a) === unvariedName(b) && a.revision === b.revision;
 }
 
+/** Folders run outputs are written to (Hydra's `outputs/` and `multirun/`, `out/`, `logs/`): no dataset or config. */
+const RUN_OUTPUT_DIR = /^(?:outputs?|multirun|out|logs?)$/i;
+
 /**
  * A run folder cut at the folder that names its model (`Qwen2.5-7B-GRPO/MATH-500` of model `Qwen2.5-7B-GRPO`
  * -> prefix `""`, folder `Qwen2.5-7B-GRPO`, tail `MATH-500`; `bench_b/Qwen2.5-7B-GRPO` -> prefix `bench_b`): the
@@ -217,7 +254,7 @@ function runParts(m: ModelIdentity & { run: string }): { prefix: string; folder:
   const name = unvariedName(m);
   for (let i = segs.length - 1; i >= 0; i--)
     if (
-      segs[i].toLowerCase() === name ||
+      segs[i].replace(VARIANT_END, '').toLowerCase() === name ||
       stripSeedTokens(segs[i])
         .replace(/^[-_.]+|[-_.]+$/g, '')
         .toLowerCase() === name
@@ -225,10 +262,15 @@ function runParts(m: ModelIdentity & { run: string }): { prefix: string; folder:
       return {
         prefix: segs.slice(0, i).join('/'),
         folder: segs[i],
-        // seed folders are left to the seed rules (seeds of the base are not the model's counterpart)
+        // seed folders are left to the seed rules (seeds of the base are not the model's counterpart); run-output,
+        // dated and Hydra job folders say where a run wrote, not what it evaluated (`outputs/2025-01-15/10-20-30/math500`
+        // and `multirun/2025-01-15/10-20-30/0/math500` have one tail, `math500`: trial 9 finding 10)
         tail: unvariedRun(
           segs
-            .slice(i + 1)
+            .map((d, j) =>
+              j > i && !RUN_OUTPUT_DIR.test(d) && !isDateTimeName(d) && !isJobFolder(segs, j) ? d : undefined,
+            )
+            .filter((d): d is string => d !== undefined)
             .map((d) => stripSeedTokens(d))
             .join('/'),
         ),
@@ -409,12 +451,10 @@ export function comparisonPairs<M extends ModelIdentity & { id: number; run: str
     const runBase = notBaseLike(own) && !notBaseLike(base) ? base : own;
     for (const m of inRun) {
       // a temperature variant against the base's sampling at its own temperature, when there is one
-      // (`Qwen2.5-7B-GRPO_t1.0` against `Qwen2.5-7B_t1.0`, not `_t0.6`; trial 7 finding 4)
-      const v = variantOf(m);
-      const b0 =
-        v !== undefined && variantOf(runBase) !== undefined && variantOf(runBase) !== v
-          ? (models.find((o) => areVariantSiblings(o, runBase) && variantOf(o) === v) ?? runBase)
-          : runBase;
+      // (`Qwen2.5-7B-GRPO_t1.0` against `Qwen2.5-7B_t1.0`, not `_t0.6`; trial 7 finding 4), also when the base
+      // is a plain file beside its `_t0.6` file (trial 9 finding 5) or names its temperature in its model
+      // folder (`Qwen2.5-7B_t1.0/`: trial 9 finding 4); else the run's base (the report warns: temperatures differ)
+      const b0 = samplingAt(models, runBase, variantOf(m)) ?? runBase;
       // the base's sampling in the model's own dataset folder (`Qwen2.5-7B/MATH-500` for `Qwen2.5-7B-GRPO/MATH-500`)
       const b = counterpartBase(models, m, b0);
       if (m.id !== b.id && !siblings(b, m)) out.push([b, m]);

@@ -6,7 +6,7 @@
  * `code[i]` is sample i's text, `score[i]` its graded correctness, `pred[i]` its extracted answer,
  * `pred_score[i]` its reward-model score (last element of the inner list).
  */
-import { readdirSync } from 'node:fs';
+import { type Dirent, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import { stripSeedTokens } from '../seeds';
@@ -46,7 +46,8 @@ const EVAL_SEGMENTS = new Set(['math_eval', 'eval']);
  *   `..._seed0_t0.0_s0_e-1.jsonl` beside `..._seed0_t0.6_s0_e-1.jsonl`, the temperature ends the model
  *   name (`Qwen2.5-7B_t0.0`, `Qwen2.5-7B_t0.6`): samplings of one model at two temperatures, not re-runs
  *   of one (trial 8 finding 2d), compared with the base at the same temperature (labels.ts comparisonPairs).
- *   A file alone at its temperature keeps the plain name. A temperature folder among the model's folders
+ *   The caller lists the files of the model's other dataset folders too (trial 9 finding 8). A file alone at its
+ *   temperature keeps the plain name. A temperature folder among the model's folders
  *   (`Qwen2.5-7B/temp0.6/math_eval/math500/..._t0.6_...jsonl`) is left out of the name and its temperature (the
  *   file's, when the file names one) ends it: `Qwen2.5-7B_t0.6` (trial 8 finding 2b).
  * - otherwise: dataset = file stem; model = the containing folder's name, or the file stem for a file
@@ -93,13 +94,32 @@ export function qwenModelAndDataset(
   return { model: { name, revision: null, source: 'path' }, dataset: stem };
 }
 
-/** The names of the files beside `absPath` (its folder's entries), or none when the folder cannot be listed. */
-function folderFileNames(absPath: string): string[] {
+/**
+ * The names of the files of the model of `absPath`: its folder's entries and those of the folders beside its folder
+ * (the model's other dataset folders: `math_eval/aime24/` beside `math_eval/math500/`), so the temperature naming is
+ * decided per model, not per dataset folder (trial 9 finding 8: `aime24/..._t0.6_...` alone in its folder is
+ * `Qwen2.5-7B_t0.6` when `math500/` holds `..._t0.0_...` too). Folders that cannot be listed give none.
+ */
+function modelFileNames(absPath: string): string[] {
+  const names = (dir: string): string[] => {
+    try {
+      return readdirSync(dir);
+    } catch {
+      return [];
+    }
+  };
+  const dir = path.dirname(absPath);
+  const up = path.dirname(dir);
+  const out = names(dir);
+  let entries: Dirent[] = [];
   try {
-    return readdirSync(path.dirname(absPath));
+    entries = readdirSync(up, { withFileTypes: true });
   } catch {
-    return [];
+    // the folder above cannot be listed: the file's own folder decides
   }
+  for (const e of entries)
+    if (e.isDirectory() && path.join(up, e.name) !== dir) out.push(...names(path.join(up, e.name)));
+  return out;
 }
 
 /**
@@ -132,8 +152,8 @@ function detect(_relPath: string, first: unknown): boolean {
  *   the score), finishReason = `finish_reason[i]`; when present but shorter, the missing ones are null.
  */
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
-  // the folder is listed only for a file named with a temperature (its neighbours at other temperatures)
-  const siblings = stemTemperature(fileStem(ctx.relPath)) ? folderFileNames(ctx.absPath) : [];
+  // the model's folders are listed only for a file named with a temperature (its neighbours at other temperatures)
+  const siblings = stemTemperature(fileStem(ctx.relPath)) ? modelFileNames(ctx.absPath) : [];
   const { model, dataset } = qwenModelAndDataset(ctx.relPath, ctx.root, siblings);
   const once = new OncePerFile();
   const verdicts = new VerdictReader(ctx, 'score', ctx.options?.correctThreshold);
