@@ -636,6 +636,49 @@ export function folderDataset(relPath: string, layoutDatasets: readonly string[]
     .find((d) => isDatasetName(d) || layoutDatasets.includes(d));
 }
 
+/**
+ * The dataset a file stem names (trial 9 findings 1 and 6): the first dataset in any spelling ({@link isDatasetName},
+ * in one, two or three words: `gsm8k`, `MATH-500`, `aime_2024`) of a stem that names no model ({@link isGenericStem}:
+ * `gsm8k`, `math500_samples`, `aime_2024_samples`, `gsm8k_rollouts`, `samples_t0.6_MATH-500`), as spelt; undefined
+ * for stems that name a model (`Qwen2.5-Math-7B-gsm8k-sft`: the dataset word is the model's), and for stems without a
+ * dataset (`samples`). Seed tokens, dates and a temperature are passed over. Pure.
+ */
+export function stemDataset(stem: string): string | undefined {
+  const temp = TEMPERATURE_TOKEN.exec(stem);
+  const rest = temp ? stem.replace(TEMPERATURE_TOKEN, '') : stem;
+  if (!isGenericStem(rest)) return undefined;
+  const words = stripSeedTokens(rest.replace(DATE_TIME_TOKEN, ''))
+    .split(/[-_.\s]+/)
+    .filter((w) => w !== '');
+  for (let i = 0; i < words.length; i++) {
+    for (let len = Math.min(3, words.length - i); len >= 1; len--) {
+      const parts = words.slice(i, i + len);
+      if (isDatasetName(parts.join(''))) {
+        // as spelt, with the stem's own separators (`MATH-500`, `aime_2024`)
+        const m = new RegExp(parts.map(escapeRegExp).join('[-_.\\s]+')).exec(rest);
+        return m ? m[0] : parts.join('_');
+      }
+    }
+  }
+  return undefined;
+}
+
+/** `s` with the characters a RegExp reads specially escaped. */
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The dataset a results file's path names (trial 9 findings 1 and 6): the file's stem ({@link stemDataset}:
+ * `Qwen2.5-7B/math500.jsonl` -> `math500`, `gsm8k_rollouts.jsonl` -> `gsm8k`), else its nearest dataset folder
+ * ({@link folderDataset}); undefined when neither names one. The stem is the file's own word for what it holds, so
+ * files of one model named by different datasets are never seed shards of one dataset's problems.
+ * @param stem the file name without the reader's extensions (`samples` of `samples.jsonl_results.jsonl`).
+ */
+export function pathDataset(relPath: string, stem: string, layoutDatasets: readonly string[] = []): string | undefined {
+  return stemDataset(stem) ?? folderDataset(relPath, layoutDatasets);
+}
+
 /** A base or RL word, a step or a seed in a folder name: the folder names a model or checkpoint, whatever its layout. */
 const MODEL_FOLDER_WORD =
   /(?:^|[^a-z])(?:base|sft|ref|reference|init|pretrained|instruct|chat|rl|rlvr|ppo|grpo|dpo|dapo|rloo|reinforce|zero|simplerl|(?:global_?)?step|ckpt|checkpoint|iter|epoch)(?:[^a-z]|$)/i;
@@ -741,12 +784,13 @@ export function isGenericStem(stem: string): boolean {
   const words = nameWords(s);
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
-    if (GENERIC_STEM_WORDS.has(w) || isDatasetName(w) || SAMPLE_COUNT_WORD.test(w)) continue;
-    // a dataset spelt in two words (`MATH-500`, `aime_2024`, `humaneval_plus`)
+    // a dataset spelt in two words (`MATH-500`, `aime_2024`, `humaneval_plus`), before its first word alone:
+    // `aime` and `math` are datasets too, and `2024` / `500` alone would make `aime_2024_samples` a model (trial 9 finding 1)
     if (i + 1 < words.length && isDatasetName(w + words[i + 1])) {
       i++;
       continue;
     }
+    if (GENERIC_STEM_WORDS.has(w) || isDatasetName(w) || SAMPLE_COUNT_WORD.test(w)) continue;
     return false;
   }
   return true;

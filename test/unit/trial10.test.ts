@@ -1,0 +1,124 @@
+/**
+ * Trial 9 findings on datasets fixed after that trial (test/unit/trial10.test.ts): 1 a dataset in a flat file's name
+ * (`Qwen2.5-7B/math500.jsonl`) was ignored, so files of other datasets were merged as seed shards of one dataset's
+ * problems or became models; 6 rollouts files named by dataset (`gsm8k_rollouts.jsonl`) lost the second file's
+ * samples as "a re-run or a copy?"; 9 a dataset spelt differently by the base and the RL run (`MATH-500` vs
+ * `math500`) was two datasets, never compared. Each test builds the folder it needs in a temporary directory and reads
+ * it through the compiled CLI (`report --format json`) or a real SQLite index. Every expected value is the one a
+ * person reading the folder would give.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { isGenericStem, pathModelName, stemDataset } from '../../src/core/readers/util';
+import type { Report } from '../../src/core/report';
+import { tempDir, writeFolder } from './helpers';
+import { runCli } from './reliability.support';
+
+/** A results folder in a temporary directory: file text by relative path. */
+const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t10-');
+
+/**
+ * Flat lines from a spec such as `'TF FF'`: one word per problem, one letter per sample (`T` passed, `F` failed);
+ * the task id is the bare number of the problem (`"0"`, `"1"`), as in MATH-500, GSM8K and AIME files.
+ */
+function flat(spec: string): string {
+  return spec
+    .split(' ')
+    .flatMap((word, t) =>
+      [...word].map((v, i) =>
+        JSON.stringify({ task_id: `${t}`, completion: `    return ${t}${i}`, passed: v === 'T' }),
+      ),
+    )
+    .join('\n');
+}
+
+/** `report --format json` of the compiled CLI on `dir`. */
+function report(dir: string): Report {
+  const tmp = tempDir('ti-t10-cli-');
+  const run = runCli(['report', dir, '--db', join(tmp, 'i.db'), '-q', '--replicates', '100', '--format', 'json'], tmp);
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout) as Report;
+}
+
+/** Models as `<label> <samples>/<correct>`, sorted. */
+const models = (r: Report) => r.models.map((m) => `${m.label} ${m.samples}/${m.correct}`).sort();
+/** Comparisons as `<base label> <- <model label>: <problems>`. */
+const pairs = (r: Report) => {
+  const label = new Map(r.models.map((m) => [m.id, m.label]));
+  return r.comparisons.map((c) => `${label.get(c.base) ?? c.base} <- ${label.get(c.model) ?? c.model}: ${c.problems}`);
+};
+/** Datasets as `<name> <problems>`. */
+const datasets = (r: Report) => r.datasets.map((d) => `${d.dataset} ${d.problems}`);
+/** Per model and dataset as `<model label> <dataset> <samples>/<correct>`, sorted. */
+const perDataset = (r: Report) => {
+  const label = new Map(r.models.map((m) => [m.id, m.label]));
+  return r.perDataset.map((d) => `${label.get(d.model) ?? d.model} ${d.dataset} ${d.samples}/${d.correct}`).sort();
+};
+
+describe('finding 1: a dataset in a flat file name is the file dataset, never seed shards, never a model', () => {
+  test('stemDataset: the dataset of a stem that names no model, as spelt', () => {
+    assert.equal(stemDataset('gsm8k'), 'gsm8k');
+    assert.equal(stemDataset('math500'), 'math500');
+    assert.equal(stemDataset('aime_2024_samples'), 'aime_2024');
+    assert.equal(stemDataset('MATH-500_samples'), 'MATH-500');
+    assert.equal(stemDataset('gsm8k_rollouts'), 'gsm8k');
+    assert.equal(stemDataset('samples_t0.6_aime24'), 'aime24');
+    assert.equal(stemDataset('samples'), undefined);
+    // a model name with a dataset word in it keeps it (trial 9 finding 14): no dataset
+    assert.equal(stemDataset('Qwen2.5-Math-7B-gsm8k-sft'), undefined);
+    // `aime_2024_samples` and `MATH-500_samples` name no model (they became models `aime_2024_samples (Qwen2.5-7B)`)
+    assert.ok(isGenericStem('aime_2024_samples'));
+    assert.ok(isGenericStem('MATH-500_samples'));
+    assert.equal(pathModelName('Qwen2.5-7B/aime_2024_samples.jsonl', 'aime_2024_samples'), 'Qwen2.5-7B');
+  });
+
+  test('report: Qwen2.5-7B/{gsm8k,math500,aime_2024_samples}.jsonl: three datasets, two models, compared per dataset', () => {
+    // task ids 0..2 in every file; base c = 1, 0, 1 per problem, GRPO c = 3, 2, 3 (of 4)
+    const r = report(
+      folder({
+        'Qwen2.5-7B/gsm8k.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B/math500.jsonl': flat('FFFF FFFF FFFF'),
+        'Qwen2.5-7B/aime_2024_samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B-GRPO/gsm8k.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-GRPO/math500.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-GRPO/aime_2024_samples.jsonl': flat('TTTF TTTF TTTF'),
+      }),
+    );
+    assert.deepEqual(datasets(r), ['aime_2024 3', 'gsm8k 3', 'math500 3']);
+    // n = 4 per problem (not 8: math500 was read as seed shards of gsm8k's problems), 36 samples per model
+    assert.deepEqual(models(r), ['Qwen2.5-7B 36/6', 'Qwen2.5-7B-GRPO 36/24']);
+    assert.deepEqual(perDataset(r), [
+      'Qwen2.5-7B aime_2024 12/3',
+      'Qwen2.5-7B gsm8k 12/3',
+      'Qwen2.5-7B math500 12/0',
+      'Qwen2.5-7B-GRPO aime_2024 12/9',
+      'Qwen2.5-7B-GRPO gsm8k 12/9',
+      'Qwen2.5-7B-GRPO math500 12/6',
+    ]);
+    assert.deepEqual(pairs(r), ['Qwen2.5-7B <- Qwen2.5-7B-GRPO: 9']);
+    const [c] = r.comparisons;
+    // gsm8k and aime: c 1 -> 3 (sharpening); math500: 0 -> 2 (expansion)
+    assert.equal(c.categories.sharpening, 6);
+    assert.equal(c.categories.expansion, 3);
+    assert.equal(c.categories.regression, 0);
+    assert.ok(!r.warnings.some((w) => /seed shard/.test(w)), r.warnings.join('\n'));
+  });
+
+  test('report: gsm8k_samples, aime24_samples, MATH-500_samples: three datasets, no model named by a file', () => {
+    const r = report(
+      folder({
+        'Qwen2.5-7B/gsm8k_samples.jsonl': flat('TFFF TFFF'),
+        'Qwen2.5-7B/aime24_samples.jsonl': flat('FFFF TFFF'),
+        'Qwen2.5-7B/MATH-500_samples.jsonl': flat('TFFF FFFF'),
+        'Qwen2.5-7B-GRPO/gsm8k_samples.jsonl': flat('TTFF TTFF'),
+        'Qwen2.5-7B-GRPO/aime24_samples.jsonl': flat('TFFF TTFF'),
+        'Qwen2.5-7B-GRPO/MATH-500_samples.jsonl': flat('TTTT FFFF'),
+      }),
+    );
+    assert.deepEqual(datasets(r), ['MATH-500 2', 'aime24 2', 'gsm8k 2']);
+    assert.deepEqual(models(r), ['Qwen2.5-7B 24/4', 'Qwen2.5-7B-GRPO 24/11']);
+    assert.deepEqual(pairs(r), ['Qwen2.5-7B <- Qwen2.5-7B-GRPO: 6']);
+    assert.deepEqual(r.notCompared, []);
+  });
+});
