@@ -10,9 +10,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { datasetCounts } from '../../src/core/datasets';
+import { indexFolder } from '../../src/core/index/indexer';
+import { TraceIndex } from '../../src/core/index/traceIndex';
 import { isGenericStem, pathModelName, stemDataset } from '../../src/core/readers/util';
 import type { Report } from '../../src/core/report';
-import { tempDir, writeFolder } from './helpers';
+import { tempDir, writeFolder, writeRollouts } from './helpers';
 import { runCli } from './reliability.support';
 
 /** A results folder in a temporary directory: file text by relative path. */
@@ -120,5 +123,37 @@ describe('finding 1: a dataset in a flat file name is the file dataset, never se
     assert.deepEqual(models(r), ['Qwen2.5-7B 24/4', 'Qwen2.5-7B-GRPO 24/11']);
     assert.deepEqual(pairs(r), ['Qwen2.5-7B <- Qwen2.5-7B-GRPO: 6']);
     assert.deepEqual(r.notCompared, []);
+  });
+});
+
+describe('finding 6: rollouts files named by dataset, without run_config.json: the dataset from the stem', () => {
+  test('index: {gsm8k,math500}_rollouts.jsonl of two models: two datasets, all 48 samples, no re-run warning', async () => {
+    const dir = tempDir('ti-t10-roll-');
+    const base = { name: 'Qwen/Qwen2.5-7B', revision: 'main' };
+    const rl = { name: 'me/Qwen2.5-7B-GRPO', revision: 'main' };
+    const rows = (c: number): [number, boolean[]][] =>
+      [0, 1, 2].map((q) => [q, [0, 1, 2, 3].map((i) => i < c)] as [number, boolean[]]);
+    writeRollouts(join(dir, 'Qwen2.5-7B/gsm8k_rollouts.jsonl'), base, rows(1));
+    writeRollouts(join(dir, 'Qwen2.5-7B/math500_rollouts.jsonl'), base, rows(0));
+    writeRollouts(join(dir, 'Qwen2.5-7B-GRPO/gsm8k_rollouts.jsonl'), rl, rows(3));
+    writeRollouts(join(dir, 'Qwen2.5-7B-GRPO/math500_rollouts.jsonl'), rl, rows(2));
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir, { fts: false });
+    assert.deepEqual(datasetCounts(index), [
+      { dataset: 'gsm8k', problems: 3 },
+      { dataset: 'math500', problems: 3 },
+    ]);
+    index.close();
+    const r = report(dir);
+    // 48 samples (24 were left out as "already indexed ... a re-run or a copy?")
+    assert.deepEqual(models(r), ['Qwen/Qwen2.5-7B@main 24/3', 'me/Qwen2.5-7B-GRPO@main 24/15']);
+    assert.deepEqual(perDataset(r), [
+      'Qwen/Qwen2.5-7B@main gsm8k 12/3',
+      'Qwen/Qwen2.5-7B@main math500 12/0',
+      'me/Qwen2.5-7B-GRPO@main gsm8k 12/9',
+      'me/Qwen2.5-7B-GRPO@main math500 12/6',
+    ]);
+    assert.deepEqual(pairs(r), ['Qwen/Qwen2.5-7B@main <- me/Qwen2.5-7B-GRPO@main: 6']);
+    assert.ok(!r.warnings.some((w) => /re-run or a copy/.test(w)), r.warnings.join('\n'));
   });
 });
