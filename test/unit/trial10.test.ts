@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { datasetCounts } from '../../src/core/datasets';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { isGenericStem, pathModelName, stemDataset } from '../../src/core/readers/util';
+import { datasetSpellings, isGenericStem, pathModelName, stemDataset } from '../../src/core/readers/util';
 import type { Report } from '../../src/core/report';
 import { tempDir, writeFolder, writeRollouts } from './helpers';
 import { runCli } from './reliability.support';
@@ -155,5 +155,47 @@ describe('finding 6: rollouts files named by dataset, without run_config.json: t
     ]);
     assert.deepEqual(pairs(r), ['Qwen/Qwen2.5-7B@main <- me/Qwen2.5-7B-GRPO@main: 6']);
     assert.ok(!r.warnings.some((w) => /re-run or a copy/.test(w)), r.warnings.join('\n'));
+  });
+});
+
+describe('finding 9: a dataset spelt differently by the base and the RL run is one dataset, compared', () => {
+  test('datasetSpellings: one spelling per dataset spelt two ways, whatever the file order', () => {
+    const paths = [
+      'Qwen2.5-7B/MATH-500/samples.jsonl',
+      'Qwen2.5-7B/aime_2024/samples.jsonl',
+      'Qwen2.5-7B-GRPO/math500/samples.jsonl',
+      'Qwen2.5-7B-GRPO/aime24/samples.jsonl',
+      'Qwen2.5-7B-GRPO/gsm8k/samples.jsonl',
+      'Qwen2.5-7B/gsm8k/samples.jsonl',
+    ];
+    const expected = { aime24: 'aime24', math500: 'MATH-500' };
+    assert.deepEqual(datasetSpellings(paths), expected);
+    assert.deepEqual(datasetSpellings([...paths].reverse()), expected);
+    // the spelling of the most files wins
+    assert.deepEqual(
+      datasetSpellings(['a/math500/x.jsonl', 'b/math500/x.jsonl', 'c/MATH-500/x.jsonl', 'd/math500.jsonl']),
+      { math500: 'math500' },
+    );
+  });
+
+  test('report: MATH-500/ and aime_2024/ of the base, math500/ and aime24/ of GRPO: two datasets, each compared', () => {
+    // ids 0..2 in every file; base c = 1 per problem, GRPO c = 3 on MATH-500 and 2 on AIME (of 4)
+    const r = report(
+      folder({
+        'Qwen2.5-7B/MATH-500/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B/aime_2024/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B-GRPO/math500/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-GRPO/aime24/samples.jsonl': flat('TTFF TTFF TTFF'),
+      }),
+    );
+    // two datasets, one spelling each (there were four, and no comparison at all)
+    assert.deepEqual(datasets(r), ['MATH-500 3', 'aime24 3']);
+    assert.deepEqual(pairs(r), [
+      'Qwen2.5-7B (Qwen2.5-7B/aime_2024) <- Qwen2.5-7B-GRPO (Qwen2.5-7B-GRPO/aime24): 3',
+      'Qwen2.5-7B (Qwen2.5-7B/MATH-500) <- Qwen2.5-7B-GRPO (Qwen2.5-7B-GRPO/math500): 3',
+    ]);
+    const math = r.comparisons.find((c) => c.model.includes('math500'));
+    assert.equal(math?.categories.sharpening, 3);
+    assert.deepEqual(r.notCompared, []);
   });
 });

@@ -1,4 +1,4 @@
-import { folderTemperature, looksLikeModelName } from '../readers/util';
+import { datasetKey, folderTemperature, isDatasetName, looksLikeModelName } from '../readers/util';
 import { areSeedSiblings, stripSeedTokens } from '../seeds';
 import type { Database } from './sqlite';
 
@@ -237,6 +237,20 @@ function runParts(m: ModelIdentity & { run: string }): { prefix: string; folder:
 }
 
 /**
+ * Whether two tails of run folders ({@link runParts}) are the same folders, a dataset folder in any spelling
+ * (`MATH-500` = `math500`, `aime_2024` = `aime24`: util.ts `datasetKey`; trial 9 finding 9).
+ */
+function sameTail(a: string, b: string): boolean {
+  if (a === b) return true;
+  const as = a.split('/');
+  const bs = b.split('/');
+  return (
+    as.length === bs.length &&
+    as.every((x, i) => x === bs[i] || (isDatasetName(x) && isDatasetName(bs[i]) && datasetKey(x) === datasetKey(bs[i])))
+  );
+}
+
+/**
  * The base's sampling in the model's own dataset or config folders: for `Qwen2.5-7B-GRPO/MATH-500` against the base
  * `Qwen2.5-7B/aime_2024`, the model `Qwen2.5-7B/MATH-500` (same name and revision as the base, same model folder, the
  * model's tail folders; trial 8 finding 1); for `bench_b/Qwen2.5-7B-GRPO` against `bench_a/Qwen2.5-7B`, the model
@@ -257,7 +271,7 @@ function counterpartBase<M extends ModelIdentity & { id: number; run: string }>(
   // a checkpoint of the model folder above it (`Qwen2.5-7B-GRPO/checkpoint-500` against `Qwen2.5-7B-SFT/checkpoint-1000`)
   const byPrefix =
     mp.prefix !== bp.prefix && ![mp.prefix, bp.prefix].some((p) => p.split('/').some(looksLikeModelName));
-  if (mp.tail === bp.tail && !byPrefix) return base;
+  if (sameTail(mp.tail, bp.tail) && !byPrefix) return base;
   const v = variantOf(m) ?? variantOf(base);
   return (
     models.find((o) => {
@@ -268,7 +282,7 @@ function counterpartBase<M extends ModelIdentity & { id: number; run: string }>(
         op !== undefined &&
         op.folder === bp.folder &&
         op.prefix === (byPrefix ? mp.prefix : bp.prefix) &&
-        op.tail === mp.tail
+        sameTail(op.tail, mp.tail)
       );
     }) ?? base
   );

@@ -679,6 +679,37 @@ export function pathDataset(relPath: string, stem: string, layoutDatasets: reado
   return stemDataset(stem) ?? folderDataset(relPath, layoutDatasets);
 }
 
+/**
+ * One spelling per dataset that the listed files spell in two or more ways (trial 9 finding 9): the base's
+ * `MATH-500/` and the RL run's `math500/`, `aime_2024/` and `aime24/` are one dataset each ({@link datasetKey}), so
+ * their problems are paired. The spellings are the known datasets ({@link isDatasetName}) in the files' folders and
+ * stems ({@link stemDataset}); the one kept is the spelling of the most files, ties to the first in code-point order
+ * (`MATH-500` before `math500`, `aime24` before `aime_2024`), whatever order the files are read in. Pure.
+ * @param relPaths the listed files, relative POSIX paths.
+ * @returns spelling by {@link datasetKey}, only for datasets spelt two or more ways (empty when none is).
+ */
+export function datasetSpellings(relPaths: readonly string[]): Record<string, string> {
+  const byKey = new Map<string, Map<string, number>>();
+  for (const rel of relPaths) {
+    const names = new Set(dirSegments(rel).filter(isDatasetName));
+    const stem = stemDataset(fileStem(path.posix.basename(rel).replace(/(?:\.jsonl)?_results\.jsonl$/i, '.jsonl')));
+    if (stem !== undefined) names.add(stem);
+    for (const name of names) {
+      const key = datasetKey(name);
+      const counts = byKey.get(key) ?? new Map<string, number>();
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+      byKey.set(key, counts);
+    }
+  }
+  const out: Record<string, string> = {};
+  for (const [key, counts] of [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (counts.size < 2) continue;
+    const [first] = [...counts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+    out[key] = first[0];
+  }
+  return out;
+}
+
 /** A base or RL word, a step or a seed in a folder name: the folder names a model or checkpoint, whatever its layout. */
 const MODEL_FOLDER_WORD =
   /(?:^|[^a-z])(?:base|sft|ref|reference|init|pretrained|instruct|chat|rl|rlvr|ppo|grpo|dpo|dapo|rloo|reinforce|zero|simplerl|(?:global_?)?step|ckpt|checkpoint|iter|epoch)(?:[^a-z]|$)/i;
