@@ -13,7 +13,14 @@ import { join } from 'node:path';
 import { datasetCounts } from '../../src/core/datasets';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { datasetSpellings, isGenericStem, pathModelName, stemDataset } from '../../src/core/readers/util';
+import {
+  datasetKey,
+  datasetSpellings,
+  isDatasetName,
+  isGenericStem,
+  pathModelName,
+  stemDataset,
+} from '../../src/core/readers/util';
 import type { Report } from '../../src/core/report';
 import { tempDir, writeFolder, writeRollouts } from './helpers';
 import { runCli } from './reliability.support';
@@ -197,5 +204,36 @@ describe('finding 9: a dataset spelt differently by the base and the RL run is o
     const math = r.comparisons.find((c) => c.model.includes('math500'));
     assert.equal(math?.categories.sharpening, 3);
     assert.deepEqual(r.notCompared, []);
+  });
+});
+
+describe('finding 7: a version of a known dataset (livecodebench_v5/) under the RL model only is a dataset, no model', () => {
+  test('isDatasetName: a known dataset with a version; its own dataset by key', () => {
+    for (const name of ['livecodebench_v5', 'LiveCodeBench-v6', 'mbpp_v2']) assert.ok(isDatasetName(name), name);
+    for (const name of ['v5', 'my_bench_v5', 'samples_v2']) assert.ok(!isDatasetName(name), name);
+    assert.notEqual(datasetKey('livecodebench_v5'), datasetKey('livecodebench'));
+    assert.equal(pathModelName('Qwen2.5-7B-GRPO/livecodebench_v5/samples.jsonl', 'samples'), 'Qwen2.5-7B-GRPO');
+  });
+
+  test('report: Qwen2.5-7B-GRPO/livecodebench_v5/ is GRPO on livecodebench_v5, never paired with the base problems', () => {
+    const r = report(
+      folder({
+        'Qwen2.5-7B/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B-GRPO/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-GRPO/livecodebench_v5/samples.jsonl': flat('TTFF TTFF TTFF'),
+      }),
+    );
+    assert.deepEqual(datasets(r), ['default 3', 'livecodebench_v5 3']);
+    // there was a model `livecodebench_v5`, compared with the base's default problems (sharpening 3)
+    assert.deepEqual(models(r), [
+      'Qwen2.5-7B 12/3',
+      'Qwen2.5-7B-GRPO (Qwen2.5-7B-GRPO) 12/9',
+      'Qwen2.5-7B-GRPO (Qwen2.5-7B-GRPO/livecodebench_v5) 12/6',
+    ]);
+    assert.deepEqual(pairs(r), ['Qwen2.5-7B <- Qwen2.5-7B-GRPO (Qwen2.5-7B-GRPO): 3']);
+    assert.deepEqual(
+      r.notCompared.map((n) => `${n.model} ${n.kind}`),
+      ['Qwen2.5-7B-GRPO/livecodebench_v5:Qwen2.5-7B-GRPO noCommonProblem'],
+    );
   });
 });

@@ -618,10 +618,14 @@ const DATASET_KEYS: ReadonlySet<string> = new Set([...DATASET_WORDS].map(dataset
 
 /**
  * Whether a name (a folder, a stem or one word of it) spells a known dataset ({@link DATASET_WORDS}) in any
- * spelling {@link datasetKey} reads: `HumanEval`, `humaneval_plus`, `MATH-500`, `math_500`, `aime_2024`, `AIME24`.
+ * spelling {@link datasetKey} reads: `HumanEval`, `humaneval_plus`, `MATH-500`, `math_500`, `aime_2024`, `AIME24`;
+ * or a version of one (`livecodebench_v5`, `mbpp-v2`: another dataset than `livecodebench`, by its key).
  */
 export function isDatasetName(name: string): boolean {
-  return name !== '' && DATASET_KEYS.has(datasetKey(name));
+  if (name === '') return false;
+  const key = datasetKey(name);
+  // a version of a known dataset (`livecodebench_v5`, `mbpp-v2`: trial 9 finding 7) is a dataset of its own
+  return DATASET_KEYS.has(key) || DATASET_KEYS.has(key.replace(/v\d+$/, ''));
 }
 
 /**
