@@ -237,3 +237,64 @@ describe('finding 7: a version of a known dataset (livecodebench_v5/) under the 
     );
   });
 });
+
+/** lm-eval-harness samples lines: problem `doc_id` t, 4 responses, the first `c[t]` right (`filtered_resps` = target). */
+function lmEval(task: string, c: number[]): string {
+  return c
+    .map((ci, t) =>
+      JSON.stringify({
+        doc_id: t,
+        doc: { problem: `${task} doc ${t}` },
+        target: `${10 + t}`,
+        resps: [0, 1, 2, 3].map((i) => [`The answer is ${i < ci ? 10 + t : t}.`]),
+        filtered_resps: [0, 1, 2, 3].map((i) => `${i < ci ? 10 + t : t}`),
+      }),
+    )
+    .join('\n');
+}
+
+describe('finding 11: lm-eval samples_<task>_<date> files name no model; Qwen__Qwen2.5-7B is Qwen/Qwen2.5-7B', () => {
+  test('pathModelName: any lm-eval task; the org__name folder of lm-eval files only', () => {
+    const stem = 'samples_minerva_math_algebra_2025-01-15T10-20-30.123456';
+    assert.ok(isGenericStem(stem));
+    assert.equal(pathModelName(`Qwen__Qwen2.5-7B/${stem}.jsonl`, stem), 'Qwen/Qwen2.5-7B');
+    assert.equal(pathModelName(`me__Qwen2.5-7B-GRPO/${stem}.jsonl`, stem), 'me/Qwen2.5-7B-GRPO');
+    // another file in such a folder keeps the folder's name
+    assert.equal(pathModelName('Qwen__Qwen2.5-7B/samples.jsonl', 'samples'), 'Qwen__Qwen2.5-7B');
+  });
+
+  test('report: two tasks (gsm8k, minerva_math_algebra) of two models with a mapping: one model each, both compared', () => {
+    const mapping = ['gsm8k', 'minerva_math_algebra'].map((task) => ({
+      files: [`**/samples_${task}_*.jsonl`],
+      records: 'per-problem',
+      dataset: task,
+      fields: {
+        problemId: 'doc_id',
+        question: 'doc.problem',
+        referenceAnswer: 'target',
+        text: '$.resps[*][0]',
+        extractedAnswer: 'filtered_resps',
+      },
+    }));
+    const date = '2025-01-15T10-20-30.123456';
+    const dir = folder({
+      'trace-inspector.mapping.json': JSON.stringify(mapping),
+      [`Qwen__Qwen2.5-7B/samples_gsm8k_${date}.jsonl`]: lmEval('gsm8k', [1, 1, 1]),
+      [`Qwen__Qwen2.5-7B/samples_minerva_math_algebra_${date}.jsonl`]: lmEval('minerva', [0, 0, 0]),
+      [`me__Qwen2.5-7B-GRPO/samples_gsm8k_${date}.jsonl`]: lmEval('gsm8k', [3, 3, 3]),
+      [`me__Qwen2.5-7B-GRPO/samples_minerva_math_algebra_${date}.jsonl`]: lmEval('minerva', [2, 2, 2]),
+    });
+    const tmp = tempDir('ti-t10-cli-');
+    const run = runCli(
+      ['report', dir, '--db', join(tmp, 'i.db'), '-q', '--replicates', '100', '--tool-grading', '--format', 'json'],
+      tmp,
+    );
+    assert.equal(run.status, 0, run.stderr);
+    const r = JSON.parse(run.stdout) as Report;
+    assert.deepEqual(datasets(r), ['gsm8k 3', 'minerva_math_algebra 3']);
+    // the minerva files were models `samples_minerva_math_algebra_… (Qwen__Qwen2.5-7B)`, never compared
+    assert.deepEqual(models(r), ['Qwen/Qwen2.5-7B 24/3', 'me/Qwen2.5-7B-GRPO 24/15']);
+    assert.deepEqual(pairs(r), ['Qwen/Qwen2.5-7B <- me/Qwen2.5-7B-GRPO: 6']);
+    assert.deepEqual(r.notCompared, []);
+  });
+});

@@ -808,12 +808,29 @@ function nameWords(s: string): string[] {
 }
 
 /**
+ * lm-eval-harness's samples file stem, `samples_<task>_<ISO date and time>` (`samples_minerva_math_algebra_2025-01-15T10-20-30.123456`):
+ * names no model whatever the task (trial 9 finding 11); the model is lm-eval's output folder above it.
+ */
+const LM_EVAL_SAMPLES_STEM = /^samples_.+_\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?$/;
+
+/**
+ * lm-eval-harness's model folder (its `--output_path/<org>__<name>/`) as the model's id: `Qwen__Qwen2.5-7B` ->
+ * `Qwen/Qwen2.5-7B` (trial 9 finding 11), for a folder holding lm-eval samples files only; other names unchanged.
+ */
+function lmEvalModelName(folder: string, stem: string): string {
+  if (!LM_EVAL_SAMPLES_STEM.test(stem)) return folder;
+  const m = /^([^_/][^/]*?)__([^_/].*)$/.exec(folder);
+  return m && !m[2].includes('__') ? `${m[1]}/${m[2]}` : folder;
+}
+
+/**
  * Whether a file stem names no model (an empty stem too): once seed tokens, dates and times
  * ({@link DATE_TIME_TOKEN}) are out, only {@link GENERIC_STEM_WORDS}, datasets in any spelling ({@link isDatasetName},
  * also in two words: `MATH-500`, `aime_2024`) and numbers of samples (`n4`) are left (`samples`,
  * `samples_seed0_2025-01-01`, `humaneval_samples`, lm-eval's `samples_gsm8k_2025-01-15T10-20-30.123456`, `samples_n4`).
  */
 export function isGenericStem(stem: string): boolean {
+  if (LM_EVAL_SAMPLES_STEM.test(stem)) return true;
   const s = stripSeedTokens(stem.replace(DATE_TIME_TOKEN, ''));
   if (isDatasetName(s)) return true;
   const words = nameWords(s);
@@ -900,7 +917,7 @@ export function pathModelName(relPath: string, stem: string, layoutDatasets: rea
     }
     if (namesNoModel(dirs[i]) || layoutDatasets.includes(dirs[i]) || isJobFolder(dirs, i)) continue;
     const named = trim(stripSeedTokens(dirs[i]));
-    if (named !== '') return named + variant;
+    if (named !== '') return lmEvalModelName(named, stem) + variant;
   }
   if (dirs.length) {
     const last = dirs[dirs.length - 1];
