@@ -178,6 +178,16 @@ describe('finding 9: a dataset spelt differently by the base and the RL run is o
     const expected = { aime24: 'aime24', math500: 'MATH-500' };
     assert.deepEqual(datasetSpellings(paths), expected);
     assert.deepEqual(datasetSpellings([...paths].reverse()), expected);
+    // two spellings side by side under one model are two folders kept apart: two datasets
+    assert.deepEqual(
+      datasetSpellings([
+        'Qwen2.5-7B/HumanEvalPlus/samples.jsonl',
+        'Qwen2.5-7B/humaneval-plus/samples.jsonl',
+        'Qwen2.5-7B-GRPO/HumanEvalPlus/samples.jsonl',
+        'Qwen2.5-7B-GRPO/humaneval-plus/samples.jsonl',
+      ]),
+      {},
+    );
     // the spelling of the most files wins
     assert.deepEqual(
       datasetSpellings(['a/math500/x.jsonl', 'b/math500/x.jsonl', 'c/MATH-500/x.jsonl', 'd/math500.jsonl']),
@@ -203,6 +213,32 @@ describe('finding 9: a dataset spelt differently by the base and the RL run is o
     ]);
     const math = r.comparisons.find((c) => c.model.includes('math500'));
     assert.equal(math?.categories.sharpening, 3);
+    assert.deepEqual(r.notCompared, []);
+  });
+});
+
+describe('finding 9 (kept apart): two spellings side by side under each model stay two datasets, each compared with its own', () => {
+  test('report: HumanEvalPlus/ beside humaneval-plus/ under both models', () => {
+    const he = (spec: string) =>
+      spec
+        .split(' ')
+        .flatMap((w, t) =>
+          [...w].map((v, i) => JSON.stringify({ task_id: `HumanEval/${t}`, completion: `x${i}`, passed: v === 'T' })),
+        )
+        .join('\n');
+    const r = report(
+      folder({
+        'Qwen2.5-7B/HumanEvalPlus/samples.jsonl': he('TFFF TFFF'),
+        'Qwen2.5-7B/humaneval-plus/samples.jsonl': he('FFFF FFFF'),
+        'Qwen2.5-7B-GRPO/HumanEvalPlus/samples.jsonl': he('TTTF TTTF'),
+        'Qwen2.5-7B-GRPO/humaneval-plus/samples.jsonl': he('TTFF TTFF'),
+      }),
+    );
+    assert.deepEqual(datasets(r), ['HumanEvalPlus 2', 'humaneval-plus 2']);
+    assert.deepEqual(pairs(r).sort(), [
+      'Qwen2.5-7B (Qwen2.5-7B/HumanEvalPlus) <- Qwen2.5-7B-GRPO (Qwen2.5-7B-GRPO/HumanEvalPlus): 2',
+      'Qwen2.5-7B (Qwen2.5-7B/humaneval-plus) <- Qwen2.5-7B-GRPO (Qwen2.5-7B-GRPO/humaneval-plus): 2',
+    ]);
     assert.deepEqual(r.notCompared, []);
   });
 });

@@ -271,9 +271,10 @@ function counterpartBase<M extends ModelIdentity & { id: number; run: string }>(
   // a checkpoint of the model folder above it (`Qwen2.5-7B-GRPO/checkpoint-500` against `Qwen2.5-7B-SFT/checkpoint-1000`)
   const byPrefix =
     mp.prefix !== bp.prefix && ![mp.prefix, bp.prefix].some((p) => p.split('/').some(looksLikeModelName));
-  if (sameTail(mp.tail, bp.tail) && !byPrefix) return base;
+  if (mp.tail === bp.tail && !byPrefix) return base;
   const v = variantOf(m) ?? variantOf(base);
-  return (
+  // the base's copy in the model's own folders spelt alike first, then spelt another way (`MATH-500` for `math500`)
+  const copy = (same: (a: string, b: string) => boolean) =>
     models.find((o) => {
       if (o.revision !== base.revision || unvariedName(o) !== unvariedName(base)) return false;
       if ((variantOf(o) ?? v) !== v) return false;
@@ -282,9 +283,11 @@ function counterpartBase<M extends ModelIdentity & { id: number; run: string }>(
         op !== undefined &&
         op.folder === bp.folder &&
         op.prefix === (byPrefix ? mp.prefix : bp.prefix) &&
-        sameTail(op.tail, mp.tail)
+        same(op.tail, mp.tail)
       );
-    }) ?? base
+    });
+  return (
+    copy((a, b) => a === b) ?? (sameTail(mp.tail, bp.tail) && !byPrefix ? base : undefined) ?? copy(sameTail) ?? base
   );
 }
 

@@ -688,26 +688,39 @@ export function pathDataset(relPath: string, stem: string, layoutDatasets: reado
  * `MATH-500/` and the RL run's `math500/`, `aime_2024/` and `aime24/` are one dataset each ({@link datasetKey}), so
  * their problems are paired. The spellings are the known datasets ({@link isDatasetName}) in the files' folders and
  * stems ({@link stemDataset}); the one kept is the spelling of the most files, ties to the first in code-point order
- * (`MATH-500` before `math500`, `aime24` before `aime_2024`), whatever order the files are read in. Pure.
+ * (`MATH-500` before `math500`, `aime24` before `aime_2024`), whatever order the files are read in. Two spellings side by
+ * side in one folder (`Qwen2.5-7B/HumanEvalPlus/` and `Qwen2.5-7B/humaneval-plus/`) stay two datasets. Pure.
  * @param relPaths the listed files, relative POSIX paths.
  * @returns spelling by {@link datasetKey}, only for datasets spelt two or more ways (empty when none is).
  */
 export function datasetSpellings(relPaths: readonly string[]): Record<string, string> {
   const byKey = new Map<string, Map<string, number>>();
+  // the folders that hold each spelling (the path before it): two spellings side by side in one folder
+  // (`Qwen2.5-7B/HumanEvalPlus/` beside `Qwen2.5-7B/humaneval-plus/`) are two folders kept apart on purpose
+  const holders = new Map<string, Map<string, string>>();
+  const sideBySide = new Set<string>();
+  const note = (name: string, holder: string) => {
+    const key = datasetKey(name);
+    const counts = byKey.get(key) ?? new Map<string, number>();
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+    byKey.set(key, counts);
+    const h = holders.get(key) ?? new Map<string, string>();
+    const other = h.get(holder);
+    if (other !== undefined && other !== name) sideBySide.add(key);
+    h.set(holder, name);
+    holders.set(key, h);
+  };
   for (const rel of relPaths) {
-    const names = new Set(dirSegments(rel).filter(isDatasetName));
+    const dirs = dirSegments(rel);
+    dirs.forEach((d, i) => {
+      if (isDatasetName(d)) note(d, dirs.slice(0, i).join('/'));
+    });
     const stem = stemDataset(fileStem(path.posix.basename(rel).replace(/(?:\.jsonl)?_results\.jsonl$/i, '.jsonl')));
-    if (stem !== undefined) names.add(stem);
-    for (const name of names) {
-      const key = datasetKey(name);
-      const counts = byKey.get(key) ?? new Map<string, number>();
-      counts.set(name, (counts.get(name) ?? 0) + 1);
-      byKey.set(key, counts);
-    }
+    if (stem !== undefined) note(stem, dirs.join('/'));
   }
   const out: Record<string, string> = {};
   for (const [key, counts] of [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (counts.size < 2) continue;
+    if (counts.size < 2 || sideBySide.has(key)) continue;
     const [first] = [...counts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
     out[key] = first[0];
   }
