@@ -271,7 +271,8 @@ describe('finding 4: one extra word in a generic file name', () => {
         'Qwen__Qwen2.5-7B/samples_gsm8k_2025-01-15T10-20-30.123456.jsonl',
         'samples_gsm8k_2025-01-15T10-20-30.123456',
       ),
-      'Qwen__Qwen2.5-7B',
+      // lm-eval's `org__name` folder is the model id `org/name` (trial 9 finding 11; was kept as `Qwen__Qwen2.5-7B`)
+      'Qwen/Qwen2.5-7B',
     );
     assert.equal(
       pathModelName(

@@ -13,7 +13,15 @@ import {
   readFile,
 } from '../readers';
 import { mappingFileDiagnostics, unmatchedMappingGlobs } from '../readers/mapping';
-import { DATE_TIME_TOKEN, fileStem, fileStep, layoutDatasetFolders, stemTemperature } from '../readers/util';
+import {
+  DATE_TIME_TOKEN,
+  datasetKey,
+  datasetSpellings,
+  fileStem,
+  fileStep,
+  layoutDatasetFolders,
+  stemTemperature,
+} from '../readers/util';
 import { stripSeedTokens } from '../seeds';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { searchText } from '../search';
@@ -162,8 +170,16 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     // dataset or config folders told by the layout (the same folder under two model folders; trial 8 finding 1):
     // part of the reader options, so a change of them reads every file again
     const layoutDatasets = layoutDatasetFolders(candidates);
+    // one spelling per dataset spelt two ways (`MATH-500/` and `math500/`; trial 9 finding 9): also a reader option
+    const spellings = datasetSpellings(candidates);
     const readerOpts: ReaderOptions | undefined =
-      layoutDatasets.length > 0 ? { ...(options.readerOptions ?? {}), layoutDatasets } : options.readerOptions;
+      layoutDatasets.length > 0 || Object.keys(spellings).length > 0
+        ? {
+            ...(options.readerOptions ?? {}),
+            ...(layoutDatasets.length > 0 ? { layoutDatasets } : {}),
+            ...(Object.keys(spellings).length > 0 ? { datasetSpellings: spellings } : {}),
+          }
+        : options.readerOptions;
     const fts = options.fts !== false;
     const ftsMissing = index.getMeta(FTS_MISSING_KEY) !== undefined;
     if (!fts) index.setMeta(FTS_MISSING_KEY, '1');
@@ -1397,6 +1413,9 @@ class SampleWriter {
           continue;
         }
         const r = ev.record;
+        // a dataset spelt two ways in the folder is written under one spelling (trial 9 finding 9)
+        const spelling = a.readerOptions?.datasetSpellings?.[datasetKey(r.dataset)];
+        if (spelling !== undefined) r.dataset = spelling;
         const where = r.record === undefined ? `line ${r.line}` : `record ${r.record}`;
         if (r.role === 'info') {
           const pk = problemKey(r.dataset, r.problemId);

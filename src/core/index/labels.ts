@@ -1,5 +1,5 @@
 import { isDateTimeName, isJobFolder } from '../nameTokens';
-import { folderTemperature, looksLikeModelName } from '../readers/util';
+import { datasetKey, folderTemperature, isDatasetName, looksLikeModelName } from '../readers/util';
 import { areSeedSiblings, stripSeedTokens } from '../seeds';
 import type { Database } from './sqlite';
 
@@ -279,6 +279,20 @@ function runParts(m: ModelIdentity & { run: string }): { prefix: string; folder:
 }
 
 /**
+ * Whether two tails of run folders ({@link runParts}) are the same folders, a dataset folder in any spelling
+ * (`MATH-500` = `math500`, `aime_2024` = `aime24`: util.ts `datasetKey`; trial 9 finding 9).
+ */
+function sameTail(a: string, b: string): boolean {
+  if (a === b) return true;
+  const as = a.split('/');
+  const bs = b.split('/');
+  return (
+    as.length === bs.length &&
+    as.every((x, i) => x === bs[i] || (isDatasetName(x) && isDatasetName(bs[i]) && datasetKey(x) === datasetKey(bs[i])))
+  );
+}
+
+/**
  * The base's sampling in the model's own dataset or config folders: for `Qwen2.5-7B-GRPO/MATH-500` against the base
  * `Qwen2.5-7B/aime_2024`, the model `Qwen2.5-7B/MATH-500` (same name and revision as the base, same model folder, the
  * model's tail folders; trial 8 finding 1); for `bench_b/Qwen2.5-7B-GRPO` against `bench_a/Qwen2.5-7B`, the model
@@ -301,7 +315,8 @@ function counterpartBase<M extends ModelIdentity & { id: number; run: string }>(
     mp.prefix !== bp.prefix && ![mp.prefix, bp.prefix].some((p) => p.split('/').some(looksLikeModelName));
   if (mp.tail === bp.tail && !byPrefix) return base;
   const v = variantOf(m) ?? variantOf(base);
-  return (
+  // the base's copy in the model's own folders spelt alike first, then spelt another way (`MATH-500` for `math500`)
+  const copy = (same: (a: string, b: string) => boolean) =>
     models.find((o) => {
       if (o.revision !== base.revision || unvariedName(o) !== unvariedName(base)) return false;
       if ((variantOf(o) ?? v) !== v) return false;
@@ -310,9 +325,11 @@ function counterpartBase<M extends ModelIdentity & { id: number; run: string }>(
         op !== undefined &&
         op.folder === bp.folder &&
         op.prefix === (byPrefix ? mp.prefix : bp.prefix) &&
-        op.tail === mp.tail
+        same(op.tail, mp.tail)
       );
-    }) ?? base
+    });
+  return (
+    copy((a, b) => a === b) ?? (sameTail(mp.tail, bp.tail) && !byPrefix ? base : undefined) ?? copy(sameTail) ?? base
   );
 }
 

@@ -13,7 +13,7 @@ import {
   dirSegments,
   diag,
   exactIds,
-  folderDataset,
+  pathDataset,
   isDatasetName,
   isEvent,
   isObject,
@@ -85,12 +85,14 @@ export function flatDataset(taskId: string): string {
 }
 
 /**
- * The dataset a flat file's folders name: the nearest folder whose name is a known dataset
- * (util.ts `folderDataset`, any spelling: `Qwen2.5-7B/mbpp/samples.jsonl` -> `mbpp`, `MATH-500/` -> `MATH-500`), as
- * spelt; undefined when none does. Used for task ids without a `dataset/` prefix (trial 7 finding 3).
+ * The dataset a flat file's path names (util.ts `pathDataset`): its stem when that names no model but a dataset
+ * (`Qwen2.5-7B/math500.jsonl` -> `math500`, `aime_2024_samples.jsonl` -> `aime_2024`; trial 9 finding 1), else the
+ * nearest folder whose name is a known dataset (util.ts `folderDataset`, any spelling: `Qwen2.5-7B/mbpp/samples.jsonl`
+ * -> `mbpp`, `MATH-500/` -> `MATH-500`), as spelt; undefined when none does. Used for task ids without a `dataset/`
+ * prefix (trial 7 finding 3).
  */
 export function flatFolderDataset(relPath: string, layoutDatasets: readonly string[] = []): string | undefined {
-  return folderDataset(relPath, layoutDatasets);
+  return pathDataset(relPath, flatStem(relPath), layoutDatasets);
 }
 
 /**

@@ -10,7 +10,7 @@ import { plural } from '../text';
 import { readTextFile } from '../textFile';
 import {
   dirSegments,
-  folderDataset,
+  pathDataset,
   OncePerFile,
   VerdictReader,
   checkAbort,
@@ -76,7 +76,8 @@ export async function datasetFromRunConfig(absPath: string): Promise<{ dataset: 
  * - model = `model_name` (source `data`) with revision `model_revision` (null when absent); when
  *   `model_name` is missing: the file stem (source `path`) and one warning per file.
  * - dataset = stem of `question_file` in a sibling `run_config.json`, else the record's `dataset`
- *   field, else the nearest dataset folder (util.ts `folderDataset`), else `default`.
+ *   field, else the dataset the file's stem names (`gsm8k_rollouts.jsonl` -> `gsm8k`; trial 9 finding 6), else the
+ *   nearest dataset folder (util.ts `pathDataset`), else `default`.
  * - problemId = `String(qid)` (else `id`); missing: `line L` with L the record's line (never a real
  *   qid, stable when an earlier line fails to parse), with a warning. An integer beyond 2^53 is read
  *   exactly from the line.
@@ -92,7 +93,7 @@ export async function datasetFromRunConfig(absPath: string): Promise<{ dataset: 
  */
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
   const cfg = await datasetFromRunConfig(ctx.absPath);
-  const folderDs = folderDataset(ctx.relPath, ctx.options?.layoutDatasets);
+  const folderDs = pathDataset(ctx.relPath, fileStem(ctx.relPath), ctx.options?.layoutDatasets);
   if (cfg.warning) yield diag(ctx, 0, cfg.warning, 'warning');
   const once = new OncePerFile();
   const verdicts = new VerdictReader(ctx, 'correct', ctx.options?.correctThreshold);

@@ -54,6 +54,13 @@ export interface ReaderOptions {
    * files. Such a folder names no model and is the dataset of records that name none (trial 8 finding 1).
    */
   layoutDatasets?: string[];
+  /**
+   * Not a user choice: one spelling per dataset that the listed files spell two or more ways (util.ts
+   * `datasetSpellings`: `MATH-500/` and `math500/` -> `MATH-500`), by `datasetKey`; set by `indexFolder`, which writes
+   * every record of such a dataset under that spelling, so the base's and the RL run's problems are one (trial 9
+   * finding 9).
+   */
+  datasetSpellings?: Record<string, string>;
 }
 
 /**

@@ -618,10 +618,14 @@ const DATASET_KEYS: ReadonlySet<string> = new Set([...DATASET_WORDS].map(dataset
 
 /**
  * Whether a name (a folder, a stem or one word of it) spells a known dataset ({@link DATASET_WORDS}) in any
- * spelling {@link datasetKey} reads: `HumanEval`, `humaneval_plus`, `MATH-500`, `math_500`, `aime_2024`, `AIME24`.
+ * spelling {@link datasetKey} reads: `HumanEval`, `humaneval_plus`, `MATH-500`, `math_500`, `aime_2024`, `AIME24`;
+ * or a version of one (`livecodebench_v5`, `mbpp-v2`: another dataset than `livecodebench`, by its key).
  */
 export function isDatasetName(name: string): boolean {
-  return name !== '' && DATASET_KEYS.has(datasetKey(name));
+  if (name === '') return false;
+  const key = datasetKey(name);
+  // a version of a known dataset (`livecodebench_v5`, `mbpp-v2`: trial 9 finding 7) is a dataset of its own
+  return DATASET_KEYS.has(key) || DATASET_KEYS.has(key.replace(/v\d+$/, ''));
 }
 
 /**
@@ -634,6 +638,93 @@ export function folderDataset(relPath: string, layoutDatasets: readonly string[]
   return dirSegments(relPath)
     .reverse()
     .find((d) => isDatasetName(d) || layoutDatasets.includes(d));
+}
+
+/**
+ * The dataset a file stem names (trial 9 findings 1 and 6): the first dataset in any spelling ({@link isDatasetName},
+ * in one, two or three words: `gsm8k`, `MATH-500`, `aime_2024`) of a stem that names no model ({@link isGenericStem}:
+ * `gsm8k`, `math500_samples`, `aime_2024_samples`, `gsm8k_rollouts`, `samples_t0.6_MATH-500`), as spelt; undefined
+ * for stems that name a model (`Qwen2.5-Math-7B-gsm8k-sft`: the dataset word is the model's), and for stems without a
+ * dataset (`samples`). Seed tokens, dates and a temperature are passed over. Pure.
+ */
+export function stemDataset(stem: string): string | undefined {
+  const temp = TEMPERATURE_TOKEN.exec(stem);
+  const rest = temp ? stem.replace(TEMPERATURE_TOKEN, '') : stem;
+  if (!isGenericStem(rest)) return undefined;
+  const words = stripSeedTokens(rest.replace(DATE_TIME_TOKEN, ''))
+    .split(/[-_.\s]+/)
+    .filter((w) => w !== '');
+  for (let i = 0; i < words.length; i++) {
+    for (let len = Math.min(3, words.length - i); len >= 1; len--) {
+      const parts = words.slice(i, i + len);
+      if (isDatasetName(parts.join(''))) {
+        // as spelt, with the stem's own separators (`MATH-500`, `aime_2024`)
+        const m = new RegExp(parts.map(escapeRegExp).join('[-_.\\s]+')).exec(rest);
+        return m ? m[0] : parts.join('_');
+      }
+    }
+  }
+  return undefined;
+}
+
+/** `s` with the characters a RegExp reads specially escaped. */
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The dataset a results file's path names (trial 9 findings 1 and 6): the file's stem ({@link stemDataset}:
+ * `Qwen2.5-7B/math500.jsonl` -> `math500`, `gsm8k_rollouts.jsonl` -> `gsm8k`), else its nearest dataset folder
+ * ({@link folderDataset}); undefined when neither names one. The stem is the file's own word for what it holds, so
+ * files of one model named by different datasets are never seed shards of one dataset's problems.
+ * @param stem the file name without the reader's extensions (`samples` of `samples.jsonl_results.jsonl`).
+ */
+export function pathDataset(relPath: string, stem: string, layoutDatasets: readonly string[] = []): string | undefined {
+  return stemDataset(stem) ?? folderDataset(relPath, layoutDatasets);
+}
+
+/**
+ * One spelling per dataset that the listed files spell in two or more ways (trial 9 finding 9): the base's
+ * `MATH-500/` and the RL run's `math500/`, `aime_2024/` and `aime24/` are one dataset each ({@link datasetKey}), so
+ * their problems are paired. The spellings are the known datasets ({@link isDatasetName}) in the files' folders and
+ * stems ({@link stemDataset}); the one kept is the spelling of the most files, ties to the first in code-point order
+ * (`MATH-500` before `math500`, `aime24` before `aime_2024`), whatever order the files are read in. Two spellings side by
+ * side in one folder (`Qwen2.5-7B/HumanEvalPlus/` and `Qwen2.5-7B/humaneval-plus/`) stay two datasets. Pure.
+ * @param relPaths the listed files, relative POSIX paths.
+ * @returns spelling by {@link datasetKey}, only for datasets spelt two or more ways (empty when none is).
+ */
+export function datasetSpellings(relPaths: readonly string[]): Record<string, string> {
+  const byKey = new Map<string, Map<string, number>>();
+  // the folders that hold each spelling (the path before it): two spellings side by side in one folder
+  // (`Qwen2.5-7B/HumanEvalPlus/` beside `Qwen2.5-7B/humaneval-plus/`) are two folders kept apart on purpose
+  const holders = new Map<string, Map<string, string>>();
+  const sideBySide = new Set<string>();
+  const note = (name: string, holder: string) => {
+    const key = datasetKey(name);
+    const counts = byKey.get(key) ?? new Map<string, number>();
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+    byKey.set(key, counts);
+    const h = holders.get(key) ?? new Map<string, string>();
+    const other = h.get(holder);
+    if (other !== undefined && other !== name) sideBySide.add(key);
+    h.set(holder, name);
+    holders.set(key, h);
+  };
+  for (const rel of relPaths) {
+    const dirs = dirSegments(rel);
+    dirs.forEach((d, i) => {
+      if (isDatasetName(d)) note(d, dirs.slice(0, i).join('/'));
+    });
+    const stem = stemDataset(fileStem(path.posix.basename(rel).replace(/(?:\.jsonl)?_results\.jsonl$/i, '.jsonl')));
+    if (stem !== undefined) note(stem, dirs.join('/'));
+  }
+  const out: Record<string, string> = {};
+  for (const [key, counts] of [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (counts.size < 2 || sideBySide.has(key)) continue;
+    const [first] = [...counts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+    out[key] = first[0];
+  }
+  return out;
 }
 
 /** A base or RL word, a step or a seed in a folder name: the folder names a model or checkpoint, whatever its layout. */
@@ -730,23 +821,41 @@ function nameWords(s: string): string[] {
 }
 
 /**
+ * lm-eval-harness's samples file stem, `samples_<task>_<ISO date and time>` (`samples_minerva_math_algebra_2025-01-15T10-20-30.123456`):
+ * names no model whatever the task (trial 9 finding 11); the model is lm-eval's output folder above it.
+ */
+const LM_EVAL_SAMPLES_STEM = /^samples_.+_\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?$/;
+
+/**
+ * lm-eval-harness's model folder (its `--output_path/<org>__<name>/`) as the model's id: `Qwen__Qwen2.5-7B` ->
+ * `Qwen/Qwen2.5-7B` (trial 9 finding 11), for a folder holding lm-eval samples files only; other names unchanged.
+ */
+function lmEvalModelName(folder: string, stem: string): string {
+  if (!LM_EVAL_SAMPLES_STEM.test(stem)) return folder;
+  const m = /^([^_/][^/]*?)__([^_/].*)$/.exec(folder);
+  return m && !m[2].includes('__') ? `${m[1]}/${m[2]}` : folder;
+}
+
+/**
  * Whether a file stem names no model (an empty stem too): once seed tokens, dates and times
  * ({@link DATE_TIME_TOKEN}) are out, only {@link GENERIC_STEM_WORDS}, datasets in any spelling ({@link isDatasetName},
  * also in two words: `MATH-500`, `aime_2024`) and numbers of samples (`n4`) are left (`samples`,
  * `samples_seed0_2025-01-01`, `humaneval_samples`, lm-eval's `samples_gsm8k_2025-01-15T10-20-30.123456`, `samples_n4`).
  */
 export function isGenericStem(stem: string): boolean {
+  if (LM_EVAL_SAMPLES_STEM.test(stem)) return true;
   const s = stripSeedTokens(stem.replace(DATE_TIME_TOKEN, ''));
   if (isDatasetName(s)) return true;
   const words = nameWords(s);
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
-    if (GENERIC_STEM_WORDS.has(w) || isDatasetName(w) || SAMPLE_COUNT_WORD.test(w)) continue;
-    // a dataset spelt in two words (`MATH-500`, `aime_2024`, `humaneval_plus`)
+    // a dataset spelt in two words (`MATH-500`, `aime_2024`, `humaneval_plus`), before its first word alone:
+    // `aime` and `math` are datasets too, and `2024` / `500` alone would make `aime_2024_samples` a model (trial 9 finding 1)
     if (i + 1 < words.length && isDatasetName(w + words[i + 1])) {
       i++;
       continue;
     }
+    if (GENERIC_STEM_WORDS.has(w) || isDatasetName(w) || SAMPLE_COUNT_WORD.test(w)) continue;
     return false;
   }
   return true;
@@ -821,7 +930,7 @@ export function pathModelName(relPath: string, stem: string, layoutDatasets: rea
     }
     if (namesNoModel(dirs[i]) || layoutDatasets.includes(dirs[i]) || isJobFolder(dirs, i)) continue;
     const named = trim(stripSeedTokens(dirs[i]));
-    if (named !== '') return named + variant;
+    if (named !== '') return lmEvalModelName(named, stem) + variant;
   }
   if (dirs.length) {
     const last = dirs[dirs.length - 1];
