@@ -225,7 +225,7 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
       await runCommand(s.page, 'Trace Inspector: Annotate Sample…');
       await answerQuickInput(s.page, { pick: 'lucky guess' });
       await s.page.keyboard.press('Enter'); // accept the multi-select
-      await answerQuickInput(s.page, { text: 'right answer, wrong arithmetic (e2e)' });
+      await answerQuickInput(s.page, { text: 'right answer, wrong arithmetic (e2e)' }, { title: ': note' });
       const labelled = () =>
         waitUntil(
           s.page,

@@ -792,7 +792,7 @@ export async function quickPickItems(page: Page): Promise<string[]> {
 export async function answerQuickInput(
   page: Page,
   answer: { text?: string; pick?: string },
-  opts: WaitOptions = {},
+  opts: WaitOptions & { title?: string } = {},
 ): Promise<void> {
   const timeoutMs = opts.timeoutMs ?? timeouts.ui;
   const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
@@ -801,7 +801,36 @@ export async function answerQuickInput(
   } catch {
     throw await failure(page, 'No quick input is open');
   }
-  if (answer.text !== undefined) await input.fill(answer.text);
+  if (opts.title !== undefined) {
+    // the quick input asked for, not the one before it still closing (a text filled into that one is lost)
+    const title = opts.title;
+    await waitUntil(
+      page,
+      async () =>
+        (
+          await page
+            .locator(`${QUICK_INPUT} .quick-input-title`)
+            .innerText()
+            .catch(() => '')
+        ).includes(title)
+          ? true
+          : undefined,
+      { timeoutMs, what: `a quick input titled '${title}'` },
+    );
+  }
+  if (answer.text !== undefined) {
+    const text = answer.text;
+    await input.fill(text);
+    await waitUntil(
+      page,
+      async () => {
+        if ((await input.inputValue().catch(() => '')) === text) return true;
+        await input.fill(text).catch(() => {});
+        return undefined;
+      },
+      { timeoutMs, what: `'${text}' in the quick input` },
+    );
+  }
   if (answer.pick !== undefined) {
     const wanted = answer.pick;
     const row = await waitUntil(
