@@ -93,6 +93,22 @@ export async function textsById(index: TraceIndex): Promise<Map<number, string>>
 }
 
 /**
+ * Flat lines (`task_id`, `completion`, `passed`) from a spec such as `'TF FF'`: one word per problem, one letter
+ * per sample (`T` passed, `F` failed); the task id is `<prefix><t>` (`HumanEval/0` with prefix `HumanEval/`, or the
+ * bare number `"0"` as in MATH-500, GSM8K and AIME files with the default `''`). Completions differ between samples.
+ */
+export function flatLines(spec: string, prefix = ''): string {
+  return spec
+    .split(' ')
+    .flatMap((word, t) =>
+      [...word].map((v, i) =>
+        JSON.stringify({ task_id: `${prefix}${t}`, completion: `    return ${t}${i}`, passed: v === 'T' }),
+      ),
+    )
+    .join('\n');
+}
+
+/**
  * HumanEval `*_results.jsonl` lines (the flat reader's format) from a spec such as `'TF FF'`: one word per
  * problem `HumanEval/t` (t counted from `first`), one letter per sample in order: `T` passed, `F` failed
  * (`passed` and `result` fields), `U` neither field (a sample without a verdict: ungraded). The

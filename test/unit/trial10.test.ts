@@ -22,34 +22,17 @@ import {
   stemDataset,
 } from '../../src/core/readers/util';
 import type { Report } from '../../src/core/report';
-import { tempDir, writeFolder, writeRollouts } from './helpers';
+import { cliReport, flatLines, tempDir, writeFolder, writeRollouts } from './helpers';
 import { runCli } from './reliability.support';
 
 /** A results folder in a temporary directory: file text by relative path. */
 const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t10-');
 
-/**
- * Flat lines from a spec such as `'TF FF'`: one word per problem, one letter per sample (`T` passed, `F` failed);
- * the task id is the bare number of the problem (`"0"`, `"1"`), as in MATH-500, GSM8K and AIME files.
- */
-function flat(spec: string): string {
-  return spec
-    .split(' ')
-    .flatMap((word, t) =>
-      [...word].map((v, i) =>
-        JSON.stringify({ task_id: `${t}`, completion: `    return ${t}${i}`, passed: v === 'T' }),
-      ),
-    )
-    .join('\n');
-}
+/** Flat lines, bare problem numbers as task ids (helpers.ts flatLines). */
+const flat = (spec: string): string => flatLines(spec);
 
-/** `report --format json` of the compiled CLI on `dir`. */
-function report(dir: string): Report {
-  const tmp = tempDir('ti-t10-cli-');
-  const run = runCli(['report', dir, '--db', join(tmp, 'i.db'), '-q', '--replicates', '100', '--format', 'json'], tmp);
-  assert.equal(run.status, 0, run.stderr);
-  return JSON.parse(run.stdout) as Report;
-}
+/** `report --format json` of the compiled CLI on `dir` (helpers.ts cliReport). */
+const report = cliReport;
 
 /** Models as `<label> <samples>/<correct>`, sorted. */
 const models = (r: Report) => r.models.map((m) => `${m.label} ${m.samples}/${m.correct}`).sort();

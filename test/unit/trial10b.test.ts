@@ -12,25 +12,13 @@ import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import type { Report } from '../../src/core/report';
-import { cliReport, qwen, writeFolder } from './helpers';
+import { cliReport, flatLines, qwen, writeFolder } from './helpers';
 
 /** A results folder in a temporary directory: file text by relative path. */
 const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t10b-');
 
-/**
- * Flat lines from a spec such as `'TF FF'`: one word per problem, one letter per sample (`T` passed, `F` failed);
- * the task id is the bare number of the problem (`"0"`, as MATH-500 and GSM8K files have them).
- */
-function flat(spec: string): string {
-  return spec
-    .split(' ')
-    .flatMap((word, t) =>
-      [...word].map((v, i) =>
-        JSON.stringify({ task_id: `${t}`, completion: `    return ${t}${i}`, passed: v === 'T' }),
-      ),
-    )
-    .join('\n');
-}
+/** Flat lines, bare problem numbers as task ids (helpers.ts flatLines). */
+const flat = (spec: string): string => flatLines(spec);
 
 /** Comparisons as `<base id> <- <model id>`. */
 const pairs = (r: Report) => r.comparisons.map((c) => `${c.base} <- ${c.model}`);

@@ -30,26 +30,13 @@ import {
 } from '../../src/core/readers/util';
 import type { Report } from '../../src/core/report';
 import { stripSeedTokens } from '../../src/core/seeds';
-import { tempDir, writeFolder, writeRollouts } from './helpers';
-import { runCli } from './reliability.support';
+import { cliReport, flatLines, tempDir, writeFolder, writeRollouts } from './helpers';
 
 /** A results folder in a temporary directory: file text by relative path. */
 const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t9-');
 
-/**
- * Flat lines from a spec such as `'TF FF'`: one word per problem, one letter per sample (`T` passed, `F` failed);
- * the task id is `<prefix>t` (`HumanEval/0`) or the bare number `t` when `prefix` is empty (MATH-500, AIME files).
- */
-function flat(spec: string, prefix = 'HumanEval/'): string {
-  return spec
-    .split(' ')
-    .flatMap((word, t) =>
-      [...word].map((v, i) =>
-        JSON.stringify({ task_id: `${prefix}${t}`, completion: `    return ${t}${i}`, passed: v === 'T' }),
-      ),
-    )
-    .join('\n');
-}
+/** Flat lines (helpers.ts flatLines); task ids `HumanEval/<t>` unless `prefix` says otherwise. */
+const flat = (spec: string, prefix = 'HumanEval/'): string => flatLines(spec, prefix);
 
 /** Qwen-math lines from a spec such as `'TF FF'`: problem idx t, one letter per sample. */
 function qwen(spec: string): string {
@@ -67,13 +54,8 @@ function qwen(spec: string): string {
     .join('\n');
 }
 
-/** `report --format json` of the compiled CLI on `dir`. */
-function report(dir: string): Report {
-  const tmp = tempDir('ti-t9-cli-');
-  const run = runCli(['report', dir, '--db', join(tmp, 'i.db'), '-q', '--replicates', '100', '--format', 'json'], tmp);
-  assert.equal(run.status, 0, run.stderr);
-  return JSON.parse(run.stdout) as Report;
-}
+/** `report --format json` of the compiled CLI on `dir` (helpers.ts cliReport). */
+const report = cliReport;
 
 /** Models as `<id> <samples>/<correct>`, in report order. */
 const models = (r: Report) => r.models.map((m) => `${m.id} ${m.samples}/${m.correct}`);
