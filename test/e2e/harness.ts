@@ -702,22 +702,7 @@ export async function answerQuickPickByKeyboard(
 ): Promise<void> {
   const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
   await input.waitFor({ state: 'visible', timeout: opts.timeoutMs ?? timeouts.ui });
-  if (opts.title !== undefined) {
-    const title = opts.title;
-    await waitUntil(
-      page,
-      async () =>
-        (
-          await page
-            .locator(`${QUICK_INPUT} .quick-input-title`)
-            .innerText()
-            .catch(() => '')
-        ).includes(title)
-          ? true
-          : undefined,
-      { timeoutMs: opts.timeoutMs, what: `a quick input titled '${title}'` },
-    );
-  }
+  if (opts.title !== undefined) await waitForQuickInputTitle(page, opts.title, opts.timeoutMs);
   // Type only once the input has the focus: VS Code shows the widget a moment before it focuses its input, and
   // keys typed in that moment go to the part that had the focus (the tree: its type-to-find, Enter opens a sample).
   await waitUntil(
@@ -734,6 +719,23 @@ export async function answerQuickPickByKeyboard(
       what: `'${highlighted}' highlighted in the quick pick`,
     });
   await page.keyboard.press('Enter');
+}
+
+/** Waits until the open quick input's title contains `title` (`: note`, `: labels`). */
+async function waitForQuickInputTitle(page: Page, title: string, timeoutMs?: number): Promise<void> {
+  await waitUntil(
+    page,
+    async () =>
+      (
+        await page
+          .locator(`${QUICK_INPUT} .quick-input-title`)
+          .innerText()
+          .catch(() => '')
+      ).includes(title)
+        ? true
+        : undefined,
+    { timeoutMs, what: `a quick input titled '${title}'` },
+  );
 }
 
 /** Waits until the quick input's highlighted row has a label (spaces collapsed, trimmed) that `ok` accepts. */
@@ -801,23 +803,8 @@ export async function answerQuickInput(
   } catch {
     throw await failure(page, 'No quick input is open');
   }
-  if (opts.title !== undefined) {
-    // the quick input asked for, not the one before it still closing (a text filled into that one is lost)
-    const title = opts.title;
-    await waitUntil(
-      page,
-      async () =>
-        (
-          await page
-            .locator(`${QUICK_INPUT} .quick-input-title`)
-            .innerText()
-            .catch(() => '')
-        ).includes(title)
-          ? true
-          : undefined,
-      { timeoutMs, what: `a quick input titled '${title}'` },
-    );
-  }
+  // the quick input asked for, not the one before it still closing (a text filled into that one is lost)
+  if (opts.title !== undefined) await waitForQuickInputTitle(page, opts.title, timeoutMs);
   if (answer.text !== undefined) {
     const text = answer.text;
     await input.fill(text);
