@@ -407,6 +407,7 @@ export class FolderSession implements vscode.Disposable {
     const done = new Promise<IndexSummary | undefined>((resolve) => {
       worker.on('message', (m: WorkerReply) => {
         if (m.type === 'progress') {
+          if (m.progress.notice) this.output.appendLine(`[index] ${this.folder.name}: ${m.progress.notice}`);
           onProgress?.(m.progress);
           // Committed batches are readable at once (WAL): show them, at most every 2 s.
           const now = Date.now();
@@ -443,6 +444,10 @@ export class FolderSession implements vscode.Disposable {
         this.output.appendLine(
           `[index] ${this.folder.name}: ${summary.filesIndexed} indexed, ${summary.filesSkipped} unchanged, ${summary.filesRemoved} removed; ${summary.samples} samples (${summary.elapsedMs} ms)${summary.cancelled ? ' — cancelled' : ''}`,
         );
+        if (summary.annotationsReattached > 0)
+          this.output.appendLine(
+            `[annotations] ${summary.annotationsReattached} moved with their samples to the samples' new model, problem or sample index`,
+          );
         const imported = this.annotations.importJsonl(this.annotations.mirrorPath!, MIRROR_RELATIVE_PATH);
         if (imported.added || imported.updated)
           this.output.appendLine(
