@@ -333,9 +333,21 @@ export class FolderSession implements vscode.Disposable {
     return !focus || focus.id === this.baseModel()?.id;
   }
 
-  /** Stops the running indexing pass (committed batches stay; the next pass redoes the unfinished file). */
-  cancelIndexing(): void {
+  /**
+   * Cancel Indexing: stops the running indexing pass (committed batches stay; the next pass redoes the
+   * unfinished file) and drops the passes queued behind it (a settings change or changed files during
+   * the pass), which would otherwise start as soon as it stops. Returns how many queued passes were
+   * dropped (said in the output channel); the settings in effect then differ from the index's until
+   * the next pass (a settings event or **Index Folder** starts it).
+   */
+  cancelIndexing(): number {
+    const dropped = this.passes.dropQueued();
     this.running?.worker.postMessage({ type: 'cancel' } satisfies WorkerRequest);
+    if (dropped > 0)
+      this.output.appendLine(
+        `[index] ${this.folder.name}: cancelled; ${dropped} queued ${dropped === 1 ? 'pass' : 'passes'} dropped`,
+      );
+    return dropped;
   }
 
   async setFocusModel(model: ModelRow | undefined): Promise<void> {
@@ -350,7 +362,8 @@ export class FolderSession implements vscode.Disposable {
    * One pass at a time ({@link PassQueue}): while a pass with the same settings runs, the request
    * joins it (resolves with its summary); while one with other settings runs (a setting changed
    * during the pass), or with `folderChanged` (results files changed: the running pass may have read
-   * them before), it waits for it, then runs its own.
+   * them before), it waits for it, then runs its own. `token` cancels the request while it waits
+   * (resolves undefined, no pass) and stops its pass once it runs.
    */
   async reindex(
     token?: vscode.CancellationToken,
@@ -358,7 +371,7 @@ export class FolderSession implements vscode.Disposable {
     folderChanged = false,
   ): Promise<IndexSummary | undefined> {
     const inputs = this.passInputs();
-    return this.passes.request(passKey(inputs), () => this.runPass(inputs, token, onProgress), folderChanged);
+    return this.passes.request(passKey(inputs), () => this.runPass(inputs, token, onProgress), folderChanged, token);
   }
 
   /**

@@ -102,6 +102,11 @@ export interface IndexSummary {
   /** Results files read again by this pass because the index was built by another {@link READER_VERSION} (0 when current). */
   filesStale: number;
   /**
+   * Results files that left the index in this pass while still in the folder: no longer listed by the
+   * include/exclude globs (also counted in `filesRemoved`, and in one info diagnostic while they stay out).
+   */
+  filesExcluded: number;
+  /**
    * Annotations moved to the key their sample has now (same file, line and text; another model,
    * problem or sample index under the readers' current naming): see {@link reattachAnnotations}.
    */
@@ -128,6 +133,10 @@ const LOCK_KEY = 'indexer_lock';
 const READER_OPTIONS_KEY = 'reader_options';
 /** Meta key of the {@link READER_VERSION} the index's samples were read with (absent: built before it existed). */
 export const READER_VERSION_KEY = 'reader_version';
+/** Meta key of the results files left out by the include/exclude globs while still in the folder (JSON list of paths). */
+const EXCLUDED_KEY = 'excluded_files';
+/** `origin` of the one diagnostic counting those files (recomputed each pass). */
+const EXCLUDED_ORIGIN = `${KEY_SEP}excluded`;
 /** Meta key set while samples are missing from the full-text index (a pass ran with `fts: false`). */
 const FTS_MISSING_KEY = 'fts_missing';
 const LOCK_STALE_MS = 60_000;
@@ -176,6 +185,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
   let firstCommitMs: number | null = null;
   let cancelled = false;
   let filesStale = 0;
+  let filesExcluded = 0;
   let annotationsReattached = 0;
   try {
     report({ phase: 'scan', filesDone: 0, filesTotal: 0, samples: 0 });
@@ -233,15 +243,30 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     let seq = 0;
     const changedAt = new Map<string, number>();
     const readAt = new Map<string, number>();
+    // Results files still there but no longer listed (the include/exclude globs changed) are counted
+    // in one diagnostic, kept from pass to pass while they stay out (meta EXCLUDED_KEY).
+    const excluded = new Set<string>();
+    const isFile = (rel: string) =>
+      fsp.stat(join(root, ...rel.split('/'))).then(
+        (st) => st.isFile(),
+        () => false,
+      );
     for (const [path, row] of known) {
       if (!present.has(path)) {
         db.transaction(() => writer.removeFile(row.id, path))();
         if (row.format) {
           filesRemoved++;
           changedAt.set(path, seq++);
+          if (await isFile(path)) {
+            excluded.add(path);
+            filesExcluded++;
+          }
         }
       }
     }
+    for (const path of JSON.parse(index.getMeta(EXCLUDED_KEY) ?? '[]') as string[])
+      if (!present.has(path) && !excluded.has(path) && (await isFile(path))) excluded.add(path);
+    index.setMeta(EXCLUDED_KEY, JSON.stringify([...excluded].sort()));
     // Diagnostics of files that are gone without a files row (e.g. deleted after a read error).
     const orphanDiags = (db.prepare('SELECT DISTINCT origin FROM diagnostics').pluck().all() as string[]).filter(
       (f) => !present.has(f),
@@ -277,6 +302,16 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         );
         for (const x of d) ins.run(x.file, x.line, x.severity, x.message, mappingFile);
       })();
+    }
+    if (excluded.size > 0) {
+      const first = [...excluded].sort()[0];
+      db.prepare('INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)').run(
+        first,
+        0,
+        'info',
+        `${plural(excluded.size, 'results file')} not listed by the include/exclude settings (this one${excluded.size > 1 ? ` and ${excluded.size - 1} more` : ''}): their samples left the index and are not counted; their annotations are kept and come back when they are listed again`,
+        EXCLUDED_ORIGIN,
+      );
     }
     // Mappings whose `files` globs match no listed file (recomputed each pass: files come and go; the
     // previous pass's are orphans by their origin and were deleted above).
@@ -486,6 +521,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     diagnostics: index.diagnostics(),
     cancelled,
     filesStale,
+    filesExcluded,
     annotationsReattached,
     firstCommitMs,
     elapsedMs: Date.now() - started,
