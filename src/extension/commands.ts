@@ -159,8 +159,7 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
       // another threshold changes which samples are graded, another Inspect scorer gives other verdicts,
       // another mapping file other records, other include/exclude globs other files: the folder is read
       // again (once, and only when the value in effect changed)
-      if (PASS_SETTINGS.some((k) => e.affectsConfiguration(`traceInspector.${k}`)))
-        void ext.indexIfSettingsChanged();
+      if (PASS_SETTINGS.some((k) => e.affectsConfiguration(`traceInspector.${k}`))) void ext.indexIfSettingsChanged();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void ext.autoIndex()),
   );
