@@ -104,6 +104,11 @@ export class FolderSession implements vscode.Disposable {
     return this.folder.uri.fsPath;
   }
 
+  /** Appends a line to the extension's output channel (Trace Inspector). */
+  log(line: string): void {
+    this.output.appendLine(line);
+  }
+
   /** When each changed file was last reported (a tooltip or a page may ask for many of its samples at once). */
   private readonly changedReported = new Map<string, number>();
 
