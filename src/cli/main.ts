@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { auditFolder } from '../core/audit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
-import { indexFolder, type IndexSummary } from '../core/index/indexer';
+import { type IndexProgress, indexFolder, type IndexSummary } from '../core/index/indexer';
 import { readSampleText, readSampleTexts } from '../core/index/sampleText';
 import { SQLITE_DRIVER_ENV, describeSqliteDriver, sqliteDriver } from '../core/index/sqlite';
 import { TraceIndex } from '../core/index/traceIndex';
@@ -68,7 +68,9 @@ const pct = (v: number | null | undefined) => (v === null || v === undefined ? '
 
 function progress(quiet: boolean) {
   let last = 0;
-  return (p: { phase: string; file?: string; filesDone: number; filesTotal: number; samples: number }) => {
+  return (p: IndexProgress) => {
+    // the one notice of a pass (an index built by older readers is read again) is said even with --quiet
+    if (p.notice) process.stderr.write(`trace-inspector: ${safe(p.notice)}\n`);
     if (quiet || p.phase === 'scan') return;
     const now = Date.now();
     if (p.phase === 'index' && now - last < 200) return;

@@ -10,6 +10,7 @@ import { problemNamer } from '../core/datasets';
 import { comparisonPairs, guessBaseModel } from '../core/index/labels';
 import type { ModelRow } from '../core/index/traceIndex';
 import type { Extension } from './extension';
+import { PASS_SETTINGS } from './indexPasses';
 import { registerNavigation } from './navigation';
 import { problemIdOf, registerPanels } from './problemPanel';
 import { describeFilter, type Node, type TreeFilter } from './problemTree';
@@ -24,7 +25,14 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
   const cmd = (id: string, fn: (...args: any[]) => unknown) =>
     disposables.push(vscode.commands.registerCommand(id, fn));
   cmd('traceInspector.index', () => ext.index('command'));
-  cmd('traceInspector.cancelIndexing', () => ext.active()?.cancelIndexing());
+  cmd('traceInspector.cancelIndexing', () => {
+    // the running pass stops, and the passes queued behind it (settings changed, files changed) are dropped
+    const dropped = ext.active()?.cancelIndexing() ?? 0;
+    if (dropped > 0)
+      void vscode.window.showInformationMessage(
+        `Trace Inspector: indexing cancelled, and ${dropped === 1 ? 'the queued pass' : `${dropped} queued passes`} dropped; Index Folder reads the folder with the settings in effect.`,
+      );
+  });
   cmd('traceInspector.rebuildIndex', async () => {
     const s = ext.active();
     if (!s) return;
@@ -149,10 +157,9 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
       }
       if (e.affectsConfiguration('traceInspector')) ext.onSessionChanged();
       // another threshold changes which samples are graded, another Inspect scorer gives other verdicts,
-      // another mapping file other records: the folder is read again (once, and only when the value in
-      // effect changed)
-      if (['correctThreshold', 'scorer', 'mappingFile'].some((k) => e.affectsConfiguration(`traceInspector.${k}`)))
-        void ext.indexIfSettingsChanged();
+      // another mapping file other records, other include/exclude globs other files: the folder is read
+      // again (once, and only when the value in effect changed)
+      if (PASS_SETTINGS.some((k) => e.affectsConfiguration(`traceInspector.${k}`))) void ext.indexIfSettingsChanged();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void ext.autoIndex()),
   );

@@ -272,14 +272,17 @@ export class Extension implements vscode.Disposable {
       this.tree.refresh();
       this.updateChrome();
       let summary: Awaited<ReturnType<FolderSession['reindex']>>;
+      let notice = '';
       try {
         summary = await s.reindex(
           token,
           (p) => {
+            // the pass's notice (an index built by older readers is read again) stays until the pass ends
+            if (p.notice) notice = `${p.notice}; `;
             const msg =
               p.phase === 'index'
-                ? `${p.filesDone}/${p.filesTotal} files, ${p.samples.toLocaleString('en-US')} samples`
-                : p.phase;
+                ? `${notice}${p.filesDone}/${p.filesTotal} files, ${p.samples.toLocaleString('en-US')} samples`
+                : `${notice}${p.phase}`;
             progress?.report({ message: msg });
             this.indexingStatus.set(s, ` ${msg}`);
             this.updateStatus(s);

@@ -143,7 +143,7 @@ class Panels implements vscode.Disposable {
 
   broadcastChanged(s: FolderSession): void {
     const folder = s.folder.uri.toString();
-    for (const p of this.open) if (p.state.folder === folder) p.post({ id: p.nextId(), kind: 'changed' });
+    for (const p of this.open) if (p.state.folder === folder) p.notifyChanged();
   }
 
   /**
@@ -223,6 +223,12 @@ class Panel {
   private seq = 1;
   private readonly subs: vscode.Disposable[] = [];
   private retry: NodeJS.Timeout | undefined;
+  /**
+   * The problem data posted with the early init ({@link postEarlyInit}), kept for the init that answers
+   * the webview's first `ready`, so that a problem view computes its data (SQL and pass@k per model)
+   * once per open. Used once; dropped when the folder's index changes.
+   */
+  private early: { request: 'getProblem'; problemId: number; result: ProblemData } | undefined;
 
   constructor(
     private readonly panels: Panels,
@@ -260,6 +266,12 @@ class Panel {
 
   nextId(): number {
     return this.seq++;
+  }
+
+  /** The folder's index changed: the problem data kept from the early init is stale; the webview is told. */
+  notifyChanged(): void {
+    this.early = undefined;
+    this.post({ id: this.nextId(), kind: 'changed' });
   }
 
   post(m: HostMessage): void {
@@ -376,7 +388,11 @@ class Panel {
       return undefined;
     try {
       return { request: 'getProblem', problemId, result: this.problem(problemId) };
-    } catch {
+    } catch (e) {
+      // the webview's own getProblem request then reports it to the user; the cause is kept here
+      this.panels
+        .getSession(this.state.folder)
+        ?.log(`[problem view] problem ${problemId}: data not sent with the init: ${(e as Error).message}`);
       return undefined;
     }
   }
@@ -386,13 +402,14 @@ class Panel {
    * has loaded: VS Code keeps the messages posted to a webview whose page is still loading and delivers
    * them when the page has loaded (after its script has run), so the pass@k chart does not wait for the
    * round trip of the webview's `ready` to the extension host (README "Performance"). The init that answers
-   * `ready` is still sent, with the problem data too (this one did not reach the page in some runs of the
-   * perf e2e); the webview ignores an init equal to the one it has (webview/rpc.ts). New problem views
-   * only: a restored panel's problem is resolved when its `ready` comes.
+   * `ready` is still sent, with the same problem data (this one did not reach the page in some runs of the
+   * perf e2e), kept from here rather than computed again; the webview ignores an init equal to the one it
+   * has (webview/rpc.ts). New problem views only: a restored panel's problem is resolved when its `ready` comes.
    */
   postEarlyInit(): void {
     const prefetched = this.prefetchProblem();
     if (!prefetched) return;
+    this.early = prefetched;
     this.post({ id: this.nextId(), kind: 'init', protocol: PROTOCOL_VERSION, state: this.state, prefetched });
   }
 
@@ -408,14 +425,15 @@ class Panel {
       this.resolveRestoredProblem();
       if (this.panels.getSession(this.state.folder) === undefined) this.waitForSession();
       // with the problem data again: the early init may not have reached this page (the webview then
-      // shows this one; it skips an init equal to the one it shows)
-      this.post({
-        id: this.nextId(),
-        kind: 'init',
-        protocol: PROTOCOL_VERSION,
-        state: this.state,
-        prefetched: this.prefetchProblem(),
-      });
+      // shows this one; it skips an init equal to the one it shows). The early init's data when it is
+      // of this problem and the index did not change since (once: a reloaded page's `ready` reads anew).
+      const early = this.early;
+      this.early = undefined;
+      const prefetched =
+        early && this.state.view === 'problem' && early.problemId === this.state.problemId
+          ? early
+          : this.prefetchProblem();
+      this.post({ id: this.nextId(), kind: 'init', protocol: PROTOCOL_VERSION, state: this.state, prefetched });
       return;
     }
     if (m.kind === 'log') return;

@@ -104,6 +104,11 @@ export class FolderSession implements vscode.Disposable {
     return this.folder.uri.fsPath;
   }
 
+  /** Appends a line to the extension's output channel (Trace Inspector). */
+  log(line: string): void {
+    this.output.appendLine(line);
+  }
+
   /** When each changed file was last reported (a tooltip or a page may ask for many of its samples at once). */
   private readonly changedReported = new Map<string, number>();
 
@@ -333,9 +338,21 @@ export class FolderSession implements vscode.Disposable {
     return !focus || focus.id === this.baseModel()?.id;
   }
 
-  /** Stops the running indexing pass (committed batches stay; the next pass redoes the unfinished file). */
-  cancelIndexing(): void {
+  /**
+   * Cancel Indexing: stops the running indexing pass (committed batches stay; the next pass redoes the
+   * unfinished file) and drops the passes queued behind it (a settings change or changed files during
+   * the pass), which would otherwise start as soon as it stops. Returns how many queued passes were
+   * dropped (said in the output channel); the settings in effect then differ from the index's until
+   * the next pass (a settings event or **Index Folder** starts it).
+   */
+  cancelIndexing(): number {
+    const dropped = this.passes.dropQueued();
     this.running?.worker.postMessage({ type: 'cancel' } satisfies WorkerRequest);
+    if (dropped > 0)
+      this.output.appendLine(
+        `[index] ${this.folder.name}: cancelled; ${dropped} queued ${dropped === 1 ? 'pass' : 'passes'} dropped`,
+      );
+    return dropped;
   }
 
   async setFocusModel(model: ModelRow | undefined): Promise<void> {
@@ -350,7 +367,8 @@ export class FolderSession implements vscode.Disposable {
    * One pass at a time ({@link PassQueue}): while a pass with the same settings runs, the request
    * joins it (resolves with its summary); while one with other settings runs (a setting changed
    * during the pass), or with `folderChanged` (results files changed: the running pass may have read
-   * them before), it waits for it, then runs its own.
+   * them before), it waits for it, then runs its own. `token` cancels the request while it waits
+   * (resolves undefined, no pass) and stops its pass once it runs.
    */
   async reindex(
     token?: vscode.CancellationToken,
@@ -358,7 +376,7 @@ export class FolderSession implements vscode.Disposable {
     folderChanged = false,
   ): Promise<IndexSummary | undefined> {
     const inputs = this.passInputs();
-    return this.passes.request(passKey(inputs), () => this.runPass(inputs, token, onProgress), folderChanged);
+    return this.passes.request(passKey(inputs), () => this.runPass(inputs, token, onProgress), folderChanged, token);
   }
 
   /**
@@ -407,6 +425,7 @@ export class FolderSession implements vscode.Disposable {
     const done = new Promise<IndexSummary | undefined>((resolve) => {
       worker.on('message', (m: WorkerReply) => {
         if (m.type === 'progress') {
+          if (m.progress.notice) this.output.appendLine(`[index] ${this.folder.name}: ${m.progress.notice}`);
           onProgress?.(m.progress);
           // Committed batches are readable at once (WAL): show them, at most every 2 s.
           const now = Date.now();
@@ -443,6 +462,10 @@ export class FolderSession implements vscode.Disposable {
         this.output.appendLine(
           `[index] ${this.folder.name}: ${summary.filesIndexed} indexed, ${summary.filesSkipped} unchanged, ${summary.filesRemoved} removed; ${summary.samples} samples (${summary.elapsedMs} ms)${summary.cancelled ? ' — cancelled' : ''}`,
         );
+        if (summary.annotationsReattached > 0)
+          this.output.appendLine(
+            `[annotations] ${summary.annotationsReattached} moved with their samples to the samples' new model, problem or sample index`,
+          );
         const imported = this.annotations.importJsonl(this.annotations.mirrorPath!, MIRROR_RELATIVE_PATH);
         if (imported.added || imported.updated)
           this.output.appendLine(

@@ -5,7 +5,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PassQueue, passKey, type PassInputs } from '../../src/extension/indexPasses';
+import { readFileSync } from 'node:fs';
+import { PASS_SETTINGS, PassQueue, passKey, type CancelToken, type PassInputs } from '../../src/extension/indexPasses';
 
 const inputs = (o: Partial<PassInputs> = {}): PassInputs => ({
   include: [],
@@ -127,5 +128,88 @@ describe('index passes: one start, one pass', () => {
     );
     await Promise.resolve();
     assert.equal(q.busy, false);
+  });
+
+  test('Cancel Indexing drops the queued passes: none starts after the running one stops, and it says how many', async () => {
+    const { q, log, start, finish } = passes();
+    const running = q.request(passKey(inputs()), start('first'));
+    const scorer = passKey(inputs({ scorer: 'match' }));
+    const queued = [
+      q.request(scorer, start('scorer changed')),
+      q.request(scorer, start('scorer changed again')),
+      q.request(passKey(inputs()), start('files changed'), true),
+    ];
+    assert.equal(q.queued, 2, 'two passes wait: the new scorer, and the same settings after changed files');
+    assert.equal(q.dropQueued(), 2);
+    assert.equal(q.queued, 0);
+    assert.deepEqual(await Promise.all(queued), [undefined, undefined, undefined], 'dropped requests resolve at once');
+    // the running pass, told to stop by the caller, ends (cancelled): nothing starts after it
+    await finish('first, cancelled');
+    assert.equal(await running, 'first, cancelled');
+    assert.deepEqual(log, ['first']);
+    assert.equal(q.busy, false);
+    assert.equal(
+      q.isCurrent(scorer),
+      false,
+      'the dropped settings are not current: a later settings event starts a pass',
+    );
+    assert.equal(q.dropQueued(), 0, 'nothing left to drop');
+  });
+
+  test('a queued request can be cancelled by its token: it leaves the queue, the others still run', async () => {
+    const { q, log, start, finish } = passes();
+    const token = (): CancelToken & { cancel(): void } => {
+      const listeners = new Set<() => void>();
+      const t = {
+        isCancellationRequested: false,
+        onCancellationRequested(l: () => void) {
+          listeners.add(l);
+          return { dispose: () => listeners.delete(l) };
+        },
+        cancel() {
+          t.isCancellationRequested = true;
+          for (const l of [...listeners]) l();
+        },
+      };
+      return t;
+    };
+    const first = q.request(passKey(inputs()), start('first'));
+    const t1 = token();
+    const scorerKey = passKey(inputs({ scorer: 'match' }));
+    const cancelled = q.request(scorerKey, start('scorer'), false, t1);
+    const other = q.request(passKey(inputs({ correctThreshold: 0.5 })), start('threshold'));
+    t1.cancel();
+    assert.equal(await cancelled, undefined);
+    assert.equal(q.queued, 1);
+    await finish('first done');
+    assert.equal(await first, 'first done');
+    assert.deepEqual(log, ['first', 'threshold'], 'the cancelled request made no pass; the other queued one started');
+    await finish('threshold done');
+    assert.equal(await other, 'threshold done');
+    // a token already cancelled: no pass, whether one runs or not
+    const t2 = token();
+    t2.cancel();
+    assert.equal(await q.request(scorerKey, start('never'), false, t2), undefined);
+    assert.deepEqual(log, ['first', 'threshold']);
+    // cancelling a request once its pass runs does not drop it from anything (the caller stops the pass)
+    const t3 = token();
+    const runs = q.request(scorerKey, start('runs'), false, t3);
+    t3.cancel();
+    await finish('ran');
+    assert.equal(await runs, 'ran');
+  });
+
+  test('the settings a pass reads (PASS_SETTINGS, watched for changes) are the pass inputs and exist in package.json', () => {
+    assert.deepEqual([...PASS_SETTINGS].sort(), Object.keys(inputs()).sort());
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      contributes: {
+        configuration: { properties: Record<string, unknown> } | { properties: Record<string, unknown> }[];
+      };
+    };
+    const conf = pkg.contributes.configuration;
+    const props = Object.assign({}, ...(Array.isArray(conf) ? conf : [conf]).map((c) => c.properties));
+    for (const k of PASS_SETTINGS) assert.ok(`traceInspector.${k}` in props, `traceInspector.${k} is a setting`);
+    // include and exclude are among them (a change of either re-indexes: commands.ts)
+    assert.ok(PASS_SETTINGS.includes('include') && PASS_SETTINGS.includes('exclude'));
   });
 });

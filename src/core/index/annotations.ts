@@ -161,7 +161,8 @@ export class AnnotationStore {
 
   /**
    * Merges a JSONL file of annotations into the index with the conflict rule above, then
-   * rewrites the mirror (when this store has one) so both agree.
+   * rewrites the mirror (when this store has one) so both agree: also when nothing was merged but the
+   * index holds keys the file lacks (annotations an indexing pass moved with their samples).
    * @returns counts and a diagnostic per bad line. A missing file imports nothing.
    */
   importJsonl(
@@ -171,6 +172,8 @@ export class AnnotationStore {
     const out = { added: 0, updated: 0, unchanged: 0, diagnostics: [] as Diagnostic[] };
     if (!existsSync(path)) return out;
     const lines = readTextFileSync(path).split('\n');
+    /** The keys the file gives: the mirror is rewritten when the index holds others (e.g. moved by a pass). */
+    const keys = new Set<string>();
     this.index.db.transaction(() => {
       lines.forEach((raw, i) => {
         const text = raw.replace(/^\uFEFF/, '').trim();
@@ -192,6 +195,7 @@ export class AnnotationStore {
           out.diagnostics.push({ file: displayPath, line: i + 1, severity: 'error', message: a });
           return;
         }
+        keys.add(JSON.stringify([a.problemKey, a.modelKey, a.sampleIndex, a.contentHash]));
         const mine = this.getRaw(a);
         if (!mine) {
           this.write(a);
@@ -204,7 +208,9 @@ export class AnnotationStore {
         }
       });
     })();
-    if (this.mirrorPath && (out.added || out.updated || path !== this.mirrorPath)) this.writeMirror();
+    const onlyInIndex = () =>
+      (this.index.db.prepare('SELECT count(*) FROM annotations').pluck().get() as number) > keys.size;
+    if (this.mirrorPath && (out.added || out.updated || path !== this.mirrorPath || onlyInIndex())) this.writeMirror();
     return out;
   }
 

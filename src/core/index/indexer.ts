@@ -39,6 +39,7 @@ import { refreshModelLabels } from './labels';
 import { DiagnosticCap } from './diagnosticCap';
 import { PARALLEL_READ_MIN_BYTES, readFileParallel } from './parallelRead';
 import { reclaimSpace } from './schema';
+import { READER_VERSION } from '../readers/version';
 import { type Database, type Statement, isBusyError } from './sqlite';
 
 /** Progress of an indexing pass, reported after each file and every few thousand samples. */
@@ -48,6 +49,12 @@ export interface IndexProgress {
   filesDone: number;
   filesTotal: number;
   samples: number;
+  /**
+   * Said once per pass, with the `scan` phase, when the pass reads every file again because the index
+   * was built by another version of the readers ({@link READER_VERSION}): "index built by an older
+   * version of the readers: re-reading N files". Shown by the CLI's progress and the extension's status.
+   */
+  notice?: string;
 }
 
 export interface IndexOptions {
@@ -92,6 +99,18 @@ export interface IndexSummary {
   /** Every diagnostic of the files now indexed (including unchanged files from earlier passes). */
   diagnostics: Diagnostic[];
   cancelled: boolean;
+  /** Results files read again by this pass because the index was built by another {@link READER_VERSION} (0 when current). */
+  filesStale: number;
+  /**
+   * Results files that left the index in this pass while still in the folder: no longer listed by the
+   * include/exclude globs (also counted in `filesRemoved`, and in one info diagnostic while they stay out).
+   */
+  filesExcluded: number;
+  /**
+   * Annotations moved to the key their sample has now (same file, line and text; another model,
+   * problem or sample index under the readers' current naming): see {@link reattachAnnotations}.
+   */
+  annotationsReattached: number;
   /** Milliseconds from start until the first sample of this pass was committed (queryable), or null. */
   firstCommitMs: number | null;
   elapsedMs: number;
@@ -112,6 +131,12 @@ const INDEXING_CACHE_KIB = 8000;
 const LOCK_KEY = 'indexer_lock';
 /** Meta key of the reader options of the last complete pass (JSON). */
 const READER_OPTIONS_KEY = 'reader_options';
+/** Meta key of the {@link READER_VERSION} the index's samples were read with (absent: built before it existed). */
+export const READER_VERSION_KEY = 'reader_version';
+/** Meta key of the results files left out by the include/exclude globs while still in the folder (JSON list of paths). */
+const EXCLUDED_KEY = 'excluded_files';
+/** `origin` of the one diagnostic counting those files (recomputed each pass). */
+const EXCLUDED_ORIGIN = `${KEY_SEP}excluded`;
 /** Meta key set while samples are missing from the full-text index (a pass ran with `fts: false`). */
 const FTS_MISSING_KEY = 'fts_missing';
 const LOCK_STALE_MS = 60_000;
@@ -159,6 +184,9 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
   let samplesWritten = 0;
   let firstCommitMs: number | null = null;
   let cancelled = false;
+  let filesStale = 0;
+  let filesExcluded = 0;
+  let annotationsReattached = 0;
   try {
     report({ phase: 'scan', filesDone: 0, filesTotal: 0, samples: 0 });
     const mappingFile = options.readerOptions?.mappingFile;
@@ -184,6 +212,24 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     const ftsMissing = index.getMeta(FTS_MISSING_KEY) !== undefined;
     if (!fts) index.setMeta(FTS_MISSING_KEY, '1');
     const writer = new SampleWriter(db, fts);
+    // An index built by other readers keeps the names they gave until its files are read again: every
+    // file is marked changed (unknown hash and mtime, as markFileChanged does; the samples stay until
+    // re-read) and the version stamped at once, so a cancelled pass leaves only the unread files to do.
+    filesStale = staleReaderFiles(index);
+    if (filesStale > 0) {
+      db.transaction(() => {
+        db.prepare(`UPDATE files SET hash = '', mtime_ms = -1`).run();
+        index.setMeta(READER_VERSION_KEY, String(READER_VERSION));
+      })();
+      report({
+        phase: 'scan',
+        filesDone: 0,
+        filesTotal: 0,
+        samples: 0,
+        notice: `index built by an older version of the readers: re-reading ${plural(filesStale, 'file')}`,
+      });
+    } else index.setMeta(READER_VERSION_KEY, String(READER_VERSION));
+    const annotated = annotatedSamples(db);
     const known = new Map(
       (db.prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files').all() as FileRow[]).map((f) => [
         f.path,
@@ -197,15 +243,30 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     let seq = 0;
     const changedAt = new Map<string, number>();
     const readAt = new Map<string, number>();
+    // Results files still there but no longer listed (the include/exclude globs changed) are counted
+    // in one diagnostic, kept from pass to pass while they stay out (meta EXCLUDED_KEY).
+    const excluded = new Set<string>();
+    const isFile = (rel: string) =>
+      fsp.stat(join(root, ...rel.split('/'))).then(
+        (st) => st.isFile(),
+        () => false,
+      );
     for (const [path, row] of known) {
       if (!present.has(path)) {
         db.transaction(() => writer.removeFile(row.id, path))();
         if (row.format) {
           filesRemoved++;
           changedAt.set(path, seq++);
+          if (await isFile(path)) {
+            excluded.add(path);
+            filesExcluded++;
+          }
         }
       }
     }
+    for (const path of JSON.parse(index.getMeta(EXCLUDED_KEY) ?? '[]') as string[])
+      if (!present.has(path) && !excluded.has(path) && (await isFile(path))) excluded.add(path);
+    index.setMeta(EXCLUDED_KEY, JSON.stringify([...excluded].sort()));
     // Diagnostics of files that are gone without a files row (e.g. deleted after a read error).
     const orphanDiags = (db.prepare('SELECT DISTINCT origin FROM diagnostics').pluck().all() as string[]).filter(
       (f) => !present.has(f),
@@ -241,6 +302,16 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         );
         for (const x of d) ins.run(x.file, x.line, x.severity, x.message, mappingFile);
       })();
+    }
+    if (excluded.size > 0) {
+      const first = [...excluded].sort()[0];
+      db.prepare('INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)').run(
+        first,
+        0,
+        'info',
+        `${plural(excluded.size, 'results file')} not listed by the include/exclude settings (this one${excluded.size > 1 ? ` and ${excluded.size - 1} more` : ''}): their samples left the index and are not counted; their annotations are kept and come back when they are listed again`,
+        EXCLUDED_ORIGIN,
+      );
     }
     // Mappings whose `files` globs match no listed file (recomputed each pass: files come and go; the
     // previous pass's are orphans by their origin and were deleted above).
@@ -429,6 +500,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       })();
     }
     if (!cancelled) db.transaction(() => refreshScoreDiagnostics(index))();
+    annotationsReattached = db.transaction(() => reattachAnnotations(db, annotated))();
     if (!cancelled) index.setMeta(READER_OPTIONS_KEY, readerOptions);
     if (!cancelled && fts && ftsMissing) db.prepare('DELETE FROM meta WHERE key = ?').run(FTS_MISSING_KEY);
     // an index from before migration 11 gives back the space of the texts it no longer keeps
@@ -448,9 +520,95 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     samplesWritten,
     diagnostics: index.diagnostics(),
     cancelled,
+    filesStale,
+    filesExcluded,
+    annotationsReattached,
     firstCommitMs,
     elapsedMs: Date.now() - started,
   };
+}
+
+/**
+ * Results files of `index` to read again because it was built by another version of the readers: every
+ * results file when the stored {@link READER_VERSION_KEY} differs from {@link READER_VERSION} (or is
+ * absent: an index from before the stamp), else 0. An empty index is never stale.
+ */
+export function staleReaderFiles(index: TraceIndex): number {
+  if (index.getMeta(READER_VERSION_KEY) === String(READER_VERSION)) return 0;
+  return index.db.prepare('SELECT count(*) FROM files WHERE format IS NOT NULL').pluck().get() as number;
+}
+
+/** A live annotation attached to a sample before a pass, and where that sample was read from. */
+export interface AnnotatedSample {
+  problemKey: string;
+  modelKey: string;
+  sampleIndex: number;
+  contentHash: string;
+  path: string;
+  line: number;
+  /** How many samples of the same file, line and content hash come before it (row id order: reading order). */
+  rank: number;
+}
+
+/** Every live annotation attached to a sample now, with the sample's file, line and rank (see {@link reattachAnnotations}). */
+export function annotatedSamples(db: Database): AnnotatedSample[] {
+  return db
+    .prepare(
+      `SELECT a.problem_key AS problemKey, a.model_key AS modelKey, a.sample_index AS sampleIndex,
+              a.content_hash AS contentHash, f.path AS path, s.line AS line,
+              (SELECT count(*) FROM samples s2 WHERE s2.file_id = s.file_id AND s2.line = s.line
+                  AND s2.content_hash = s.content_hash AND s2.id < s.id) AS rank
+         FROM annotations a
+         JOIN problems p ON p.key = a.problem_key
+         JOIN models m ON m.key = a.model_key
+         JOIN samples s ON s.model_id = m.id AND s.problem_id = p.id AND s.sample_index = a.sample_index
+                       AND s.content_hash = a.content_hash
+         JOIN files f ON f.id = s.file_id
+        WHERE a.deleted = 0`,
+    )
+    .all() as AnnotatedSample[];
+}
+
+/**
+ * After a pass: an annotation whose key (problem, model, sample index, content hash) no longer matches
+ * any sample, while the sample it was on before the pass ({@link annotatedSamples}: same file, line,
+ * text and rank among equal texts of that line) is still there under another key (the readers now name
+ * its model, dataset or problem otherwise: a new {@link READER_VERSION}, a mapping file changed), is
+ * copied to the sample's new key with its labels, note and `updatedAt`. The old entry stays, as an
+ * orphan (the rule in README "Annotations"); a new key that already has an annotation (or a tombstone)
+ * keeps it. A sample whose text changed is not followed. Returns the number copied.
+ */
+export function reattachAnnotations(db: Database, before: readonly AnnotatedSample[]): number {
+  if (before.length === 0) return 0;
+  const stillThere = db.prepare(
+    `SELECT 1 FROM samples s JOIN problems p ON p.id = s.problem_id JOIN models m ON m.id = s.model_id
+      WHERE p.key = ? AND m.key = ? AND s.sample_index = ? AND s.content_hash = ? LIMIT 1`,
+  );
+  const now = db.prepare(
+    `SELECT p.key AS problemKey, m.key AS modelKey, s.sample_index AS sampleIndex
+       FROM samples s JOIN files f ON f.id = s.file_id JOIN problems p ON p.id = s.problem_id
+       JOIN models m ON m.id = s.model_id
+      WHERE f.path = ? AND s.line = ? AND s.content_hash = ? ORDER BY s.id LIMIT 1 OFFSET ?`,
+  );
+  const taken = db.prepare(
+    'SELECT 1 FROM annotations WHERE problem_key = ? AND model_key = ? AND sample_index = ? AND content_hash = ?',
+  );
+  const copy = db.prepare(
+    `INSERT INTO annotations (problem_key, model_key, sample_index, content_hash, labels, note, updated_at, deleted)
+       SELECT ?, ?, ?, content_hash, labels, note, updated_at, 0 FROM annotations
+        WHERE problem_key = ? AND model_key = ? AND sample_index = ? AND content_hash = ?`,
+  );
+  let moved = 0;
+  for (const a of before) {
+    if (stillThere.get(a.problemKey, a.modelKey, a.sampleIndex, a.contentHash) !== undefined) continue;
+    const to = now.get(a.path, a.line, a.contentHash, a.rank) as
+      | { problemKey: string; modelKey: string; sampleIndex: number }
+      | undefined;
+    if (!to || taken.get(to.problemKey, to.modelKey, to.sampleIndex, a.contentHash) !== undefined) continue;
+    copy.run(to.problemKey, to.modelKey, to.sampleIndex, a.problemKey, a.modelKey, a.sampleIndex, a.contentHash);
+    moved++;
+  }
+  return moved;
 }
 
 /**

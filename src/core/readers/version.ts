@@ -1,0 +1,15 @@
+/**
+ * The version of what the readers put in the index: model, base model and dataset names, problem ids,
+ * sample indices, verdicts, scores. **Bump it whenever a reader, a naming rule (readers/util.ts,
+ * index/labels.ts, datasets.ts, seeds.ts, ...) or a mapping rule changes what a file's samples become
+ * in the index**: an index stores the version it was built with (meta `reader_version`), and the next
+ * indexing pass over an index of another version (or of none: built before this constant) reads every
+ * file again, unchanged ones too (a file whose size and mtime did not change is otherwise never read
+ * again, and would keep the names an older version gave). Annotations follow their samples
+ * (indexer.ts `reattachAnnotations`). A change that only adds a schema table or column is a schema
+ * migration (index/schema.ts), not this.
+ *
+ * History: 1 — first stamped version (trial 9 naming rules: lm-eval `org__name` model folders,
+ * dataset versions and spellings, Hydra output folders).
+ */
+export const READER_VERSION = 1;

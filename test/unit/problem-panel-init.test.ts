@@ -1,0 +1,199 @@
+/**
+ * The problem view computes its data (SQL and pass@k per model) once per open: the early init posted at
+ * panel creation carries it, and the init answering the webview's `ready` reuses it instead of computing
+ * it again (src/extension/problemPanel.ts). The panel runs on a recording `vscode` stub with a fake
+ * webview, over a real index.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
+import { indexFolder } from '../../src/core/index/indexer';
+import type { FolderSession } from '../../src/extension/session';
+import type { HostMessage } from '../../src/shared/protocol';
+import { tempDir } from './helpers';
+import { loadWithStub } from './vscodeStub';
+
+function rolloutLine(qid: number, model: string, correct: boolean[]): string {
+  return JSON.stringify({
+    qid,
+    question: `question ${qid}`,
+    gold: String(qid),
+    model_name: model,
+    model_revision: 'main',
+    rollouts: correct.map((c, i) => ({
+      rollout: i,
+      correct: c,
+      text: `solution ${qid}.${i}`,
+      pred_token: c ? String(qid) : 'x',
+    })),
+  });
+}
+
+/** An event emitter that calls its listeners (the default stub's does nothing): the session's changes reach the panels. */
+class Emitter<T> {
+  private listeners = new Set<(x: T) => void>();
+  event = (l: (x: T) => void) => {
+    this.listeners.add(l);
+    return { dispose: () => this.listeners.delete(l) };
+  };
+  fire(x: T) {
+    for (const l of [...this.listeners]) l(x);
+  }
+  dispose() {
+    this.listeners.clear();
+  }
+}
+
+/** A fake webview panel: what the host posted, and the webview's message handler to send messages to. */
+function fakePanel() {
+  const posted: HostMessage[] = [];
+  let onMessage: ((m: unknown) => void) | undefined;
+  const panel = {
+    title: '',
+    iconPath: undefined as unknown,
+    viewColumn: 1,
+    webview: {
+      options: {},
+      html: '',
+      cspSource: 'vscode-resource:',
+      asWebviewUri: (u: { fsPath: string }) => ({ toString: () => `vscode-resource:${u.fsPath}` }),
+      postMessage: async (m: HostMessage) => {
+        posted.push(m);
+        return true;
+      },
+      onDidReceiveMessage: (l: (m: unknown) => void) => {
+        onMessage = l;
+        return { dispose() {} };
+      },
+    },
+    onDidDispose: () => ({ dispose() {} }),
+    reveal() {},
+    dispose() {},
+  };
+  return { panel, posted, send: (m: unknown) => onMessage!(m) };
+}
+
+/** The webview panel the stub's createWebviewPanel gives, and the commands registered (set per test). */
+const current: { panel?: unknown; commands: Map<string, (...a: unknown[]) => unknown> } = { commands: new Map() };
+// loaded once: a module is cached with the stub it was first loaded with
+const { FolderSession: Session } = loadWithStub<{ FolderSession: new (...a: unknown[]) => FolderSession }>(
+  '../../src/extension/session',
+  { EventEmitter: Emitter },
+);
+const { registerPanels } = loadWithStub<{
+  registerPanels: (c: unknown, g: () => FolderSession | undefined) => { dispose(): void }[];
+}>('../../src/extension/problemPanel', {
+  commands: {
+    registerCommand: (id: string, f: (...a: unknown[]) => unknown) => {
+      current.commands.set(id, f);
+      return { dispose() {} };
+    },
+  },
+  window: {
+    createWebviewPanel: () => current.panel,
+    registerWebviewPanelSerializer: () => ({ dispose() {} }),
+    showInformationMessage: async () => undefined,
+  },
+  Uri: { joinPath: (base: { fsPath: string }, ...p: string[]) => ({ fsPath: join(base.fsPath, ...p) }) },
+  ViewColumn: { Active: -1, Beside: -2 },
+  EventEmitter: Emitter,
+});
+
+async function openProblemView() {
+  const dir = tempDir('ti-panel-init-');
+  writeFileSync(join(dir, 'r.jsonl'), `${rolloutLine(0, 'm', [true, false])}\n${rolloutLine(1, 'm', [false])}\n`);
+  const storage = tempDir('ti-panel-storage-');
+  const state = new Map<string, unknown>();
+  const context = {
+    storageUri: { fsPath: storage },
+    globalStorageUri: { fsPath: storage },
+    extensionUri: { fsPath: storage },
+    workspaceState: { get: (k: string) => state.get(k), update: async (k: string, v: unknown) => state.set(k, v) },
+  };
+  const log: string[] = [];
+  const folder = { uri: { fsPath: dir, toString: () => `file://${dir}` }, name: 'r' };
+  const s = new Session(folder, context, { appendLine: (l: string) => log.push(l) }, { clear() {}, set() {} });
+  await indexFolder(s.index, dir);
+  // the problem data is computed with the folder's annotations, read once per computation: count them
+  let computed = 0;
+  const annotations = s.annotations;
+  Object.defineProperty(s, 'annotations', {
+    get: () => {
+      computed++;
+      return annotations;
+    },
+  });
+  const fake = fakePanel();
+  current.panel = fake.panel;
+  current.commands = new Map();
+  const disposables = registerPanels(context, () => s);
+  const problemId = s.index.listProblems()[0].id;
+  await current.commands.get('traceInspector.openProblemView')!({ problemId });
+  await sleep(5); // the early init is posted on a timer of its own
+  return {
+    s,
+    fake,
+    problemId,
+    log,
+    computed: () => computed,
+    close: () => {
+      for (const d of disposables) d.dispose();
+      s.index.close();
+    },
+  };
+}
+
+const inits = (posted: HostMessage[]) =>
+  posted.filter((m) => m.kind === 'init') as Extract<HostMessage, { kind: 'init' }>[];
+
+describe('problem view: its data computed once per open', () => {
+  test('the init answering ready reuses the early init’s data: one computation, both inits carry it', async () => {
+    const v = await openProblemView();
+    assert.equal(inits(v.fake.posted).length, 1, 'the early init');
+    assert.equal(v.computed(), 1);
+    const early = inits(v.fake.posted)[0].prefetched;
+    assert.equal(early?.problemId, v.problemId);
+    v.fake.send({ id: 1, kind: 'ready', view: 'problem' });
+    await sleep(1);
+    const all = inits(v.fake.posted);
+    assert.equal(all.length, 2);
+    assert.equal(v.computed(), 1, 'ready did not compute the problem data again');
+    assert.deepEqual(all[1].prefetched, early, 'the same data (the early init may not have reached the page)');
+    // a reloaded page (retainContextWhenHidden is off) says ready again: its data is read anew
+    v.fake.send({ id: 2, kind: 'ready', view: 'problem' });
+    await sleep(1);
+    assert.equal(v.computed(), 2);
+    assert.deepEqual(inits(v.fake.posted)[2].prefetched, early);
+    v.close();
+  });
+
+  test('the index changed between the early init and ready: the data is computed again', async () => {
+    const v = await openProblemView();
+    v.s.fireChanged();
+    await sleep(1);
+    assert.ok(v.fake.posted.some((m) => m.kind === 'changed'));
+    v.fake.send({ id: 1, kind: 'ready', view: 'problem' });
+    await sleep(1);
+    assert.equal(v.computed(), 2);
+    v.close();
+  });
+
+  test('a failed prefetch is logged to the output channel (the webview’s request then reports it)', async () => {
+    const v = await openProblemView();
+    // the problem leaves the index (as a re-index that drops its file would) before the page is ready
+    v.s.index.db.exec('DELETE FROM stats; DELETE FROM samples; DELETE FROM problems');
+    v.s.fireChanged();
+    v.fake.send({ id: 1, kind: 'ready', view: 'problem' });
+    await sleep(1);
+    assert.equal(inits(v.fake.posted)[1].prefetched, undefined, 'no stale data: computed again, and failed');
+    assert.ok(
+      v.log.some((l) =>
+        /^\[problem view\] problem \d+: data not sent with the init: Problem \d+ is not in the index/.test(l),
+      ),
+      v.log.join('\n'),
+    );
+    v.close();
+  });
+});
