@@ -15,6 +15,7 @@ import type { ChartLibraries } from './chartsVendor';
 import type { OverviewData, ProblemRankingData } from '../src/shared/protocol';
 import * as specs from '../src/shared/chartSpecs';
 import {
+  CANVAS_CONFIG,
   type ChartTheme,
   chartConfig,
   type OverviewChartOptions,
@@ -177,7 +178,8 @@ async function buildChart(
     const t0 = performance.now();
     const { compile, logger, embed, expressionInterpreter } = libs();
     const vgSpec = compile(
-      { ...sized, $schema: SCHEMA, config: { ...themeConfig(), ...(spec.config ?? {}) } } as never,
+      // drawn on a canvas: no ARIA descriptions per mark (CANVAS_CONFIG), which only SVG output carries
+      { ...sized, $schema: SCHEMA, config: { ...CANVAS_CONFIG, ...themeConfig(), ...(spec.config ?? {}) } } as never,
       { logger: logger(0) },
     ).spec;
     measure(`ti:compile:${el.id}`, t0);

@@ -61,4 +61,26 @@ describe('panel HTML', () => {
     ]);
     assert.equal(window.__tiEarlyListener, listeners[0], 'webview/rpc.ts removes this listener by reference');
   });
+
+  test('the text renderer script is named on <body> (escaped) for the page to load on demand, not loaded by the page', () => {
+    const html = panelHtml({
+      cspSource: 'https://x.example',
+      scriptUri: 'https://x.example/dist/webview.js',
+      libraryScriptUris: ['https://x.example/dist/charts-vendor.js'],
+      textScriptUri: 'https://x.example/dist/webview-text.js?a=1&b="2"',
+      styleUri: 'https://x.example/dist/webview.css',
+      view: 'problem',
+      nonce: NONCE,
+      title: 't',
+    });
+    assert.match(
+      html,
+      /<body data-view="problem" data-text-script="https:\/\/x\.example\/dist\/webview-text\.js\?a=1&amp;b=&quot;2&quot;">/,
+    );
+    assert.doesNotMatch(html, /<script[^>]*webview-text/, 'no <script> element for it: webview/textApi.ts adds it');
+    // the nonce a script added by the page needs is published
+    assert.match(html, new RegExp(`<meta property="csp-nonce" content="${NONCE}">`));
+    // without it (the preview), no attribute
+    assert.match(page(), /<body data-view="problem">/);
+  });
 });
