@@ -15,7 +15,10 @@ import type { ViewKind } from '../shared/protocol';
 export function panelHtml(opts: {
   cspSource: string;
   scriptUri: string;
-  /** Scripts run before `scriptUri`, in order (the chart views' dist/charts-vendor.js), under the same nonce. */
+  /**
+   * Scripts run after `scriptUri`, in order, under the same nonce (the chart views' dist/charts-vendor.js:
+   * the view's shell is built while the browser still compiles it; webview/charts.ts waits for it).
+   */
   libraryScriptUris?: string[];
   /**
    * The script the page loads when it first needs it (the chart views' dist/webview-text.js: Markdown,
@@ -51,7 +54,7 @@ export function panelHtml(opts: {
 <body data-view="${opts.view}"${opts.textScriptUri ? ` data-text-script="${esc(opts.textScriptUri)}"` : ''}>
 <div id="app" role="main"><p class="loading">Loading…</p></div>
 <script nonce="${opts.nonce}">${EARLY_MESSAGES}</script>
-${[...(opts.libraryScriptUris ?? []), opts.scriptUri].map((u) => `<script nonce="${opts.nonce}" src="${esc(u)}"></script>`).join('\n')}
+${[opts.scriptUri, ...(opts.libraryScriptUris ?? [])].map((u) => `<script nonce="${opts.nonce}" src="${esc(u)}"></script>`).join('\n')}
 </body>
 </html>`;
 }

@@ -366,7 +366,7 @@ async function buildBundle(): Promise<void> {
     loader: { '.woff2': 'file', '.woff': 'empty', '.ttf': 'empty' },
     logLevel: 'warning',
   });
-  // the chart libraries' script, loaded before webview.js as the real panel does (scripts/build.mjs)
+  // the chart libraries' script, loaded after webview.js as the real panel does (src/extension/panelHtml.ts)
   await esbuild.build({
     absWorkingDir: repoRoot,
     entryPoints: ['webview/chartsVendor.ts'],

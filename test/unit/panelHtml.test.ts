@@ -2,7 +2,8 @@
  * The webview panels' HTML (src/extension/panelHtml.ts): the page's first script keeps the messages that
  * arrive before the bundles have loaded (VS Code hands a loading page its messages after 200 ms even when
  * the scripts are not in yet: the problem view's early init was lost that way), and the scripts run in
- * order under the nonce: that script, the chart libraries, the view's bundle.
+ * order under the nonce: that script, the view's bundle, the chart libraries (the view's shell is built while
+ * the browser still compiles them; webview/charts.ts waits for them).
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,13 +25,13 @@ function page(libraries?: string[]): string {
 }
 
 describe('panel HTML', () => {
-  test('scripts in order, each under the nonce: the early-message keeper, the libraries, the bundle', () => {
+  test('scripts in order, each under the nonce: the early-message keeper, the bundle, the libraries', () => {
     const scripts = [
       ...page(['https://x.example/dist/charts-vendor.js']).matchAll(/<script([^>]*)>([^<]*)<\/script>/g),
     ];
     assert.deepEqual(
       scripts.map((m) => /src="([^"]*)"/.exec(m[1])?.[1] ?? 'inline'),
-      ['inline', 'https://x.example/dist/charts-vendor.js', 'https://x.example/dist/webview.js'],
+      ['inline', 'https://x.example/dist/webview.js', 'https://x.example/dist/charts-vendor.js'],
     );
     for (const m of scripts) assert.match(m[1], new RegExp(`nonce="${NONCE}"`));
     assert.equal(scripts[0][2], EARLY_MESSAGES);
