@@ -22,6 +22,7 @@ const common = {
 // the workbench's): the first Vega-Lite compile and Vega view of a problem view, and the preview's first
 // Markdown / KaTeX slice of a long sample, otherwise compiled their code there, in tasks of the page
 // (README "Performance"). dist/webview.js stays lazy: compiling all of it delayed the page's start.
+// dist/webview-text.js (loaded after the first chart) is hinted too.
 const eagerCompile = { js: '//# allFunctionsCalledOnLoad' };
 
 /** Every bundle's esbuild options (exported for test/unit/webview-bundles.test.ts). */
@@ -88,6 +89,18 @@ export const builds = [
     ...common,
     entryPoints: ['webview/chartsVendor.ts'],
     outfile: 'dist/charts-vendor.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    banner: eagerCompile,
+  },
+  // The rendering pipeline of model output (markdown-it, KaTeX, DOMPurify) for the chart views, loaded by
+  // dist/webview.js when first needed (webview/textApi.ts): after the problem view's first chart, or when a
+  // sample is opened. Compiled eagerly like the preview (its first render would otherwise compile on the page).
+  {
+    ...common,
+    entryPoints: ['webview/textBundle.ts'],
+    outfile: 'dist/webview-text.js',
     platform: 'browser',
     format: 'iife',
     target: 'es2022',

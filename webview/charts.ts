@@ -11,10 +11,11 @@
  * with a turn for the browser before each: in code-server the webview shares the workbench's renderer
  * thread, and building the shell plus every chart of a view in one task stalled the workbench.
  */
-import type { ChartLibraries } from './chartsVendor';
+import { CHARTS_READY_EVENT, type ChartLibraries, type ChartsGlobal } from './chartsApi';
 import type { OverviewData, ProblemRankingData } from '../src/shared/protocol';
 import * as specs from '../src/shared/chartSpecs';
 import {
+  CANVAS_CONFIG,
   type ChartTheme,
   chartConfig,
   type OverviewChartOptions,
@@ -42,15 +43,31 @@ const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 
 /**
  * Vega, Vega-Lite, vega-embed and vega-interpreter, from dist/charts-vendor.js (webview/chartsVendor.ts),
- * the chart views' first script: a bundle of its own that V8 compiles in full on its background thread as
- * it streams in, while this bundle's functions are compiled when first called (README "Performance").
- * Throws when that script did not run (the chart shows the error as text).
+ * a bundle of its own that V8 compiles in full on its background thread as it streams in, while this
+ * bundle's functions are compiled when first called (README "Performance"). The page runs this bundle
+ * first (src/extension/panelHtml.ts): the view's shell is built while the chart libraries still compile,
+ * and the first chart waits here for them. Resolves when that script has run (at once if it has);
+ * rejects when the page has loaded without it (the chart shows the error as text).
  */
-function libs(): ChartLibraries {
-  const l = (globalThis as { __traceInspectorCharts?: ChartLibraries }).__traceInspectorCharts;
-  if (!l) throw new Error('the chart library (charts-vendor.js) did not load');
-  return l;
+export function chartLibraries(): Promise<ChartLibraries> {
+  const published = () => (globalThis as ChartsGlobal).__traceInspectorCharts;
+  const ready = published();
+  if (ready) return Promise.resolve(ready);
+  librariesLoading ??= new Promise<ChartLibraries>((resolve, reject) => {
+    const settle = () => {
+      const l = published();
+      if (l) resolve(l);
+      else reject(new Error('the chart library (charts-vendor.js) did not load'));
+    };
+    window.addEventListener(CHARTS_READY_EVENT, settle, { once: true });
+    // every script of the page has run (or failed) by its load event
+    if (document.readyState === 'complete') settle();
+    else window.addEventListener('load', settle, { once: true });
+  });
+  return librariesLoading;
 }
+
+let librariesLoading: Promise<ChartLibraries> | undefined;
 
 function cssVar(name: string, fallback: string): string {
   const v = getComputedStyle(document.body).getPropertyValue(name).trim();
@@ -174,10 +191,12 @@ async function buildChart(
     const fitWidth = spec.width === 'container' && ('mark' in spec || 'layer' in spec) ? el.clientWidth : 0;
     const sized = fitWidth > 0 ? { ...spec, width: fitWidth, autosize: { type: 'fit-x', contains: 'padding' } } : spec;
     // Vega-Lite -> Vega in a task of its own (what vega-embed would do inside its one task)
+    const { compile, logger, embed, expressionInterpreter } = await chartLibraries();
+    if (!current()) return NO_CHART;
     const t0 = performance.now();
-    const { compile, logger, embed, expressionInterpreter } = libs();
     const vgSpec = compile(
-      { ...sized, $schema: SCHEMA, config: { ...themeConfig(), ...(spec.config ?? {}) } } as never,
+      // drawn on a canvas: no ARIA descriptions per mark (CANVAS_CONFIG), which only SVG output carries
+      { ...sized, $schema: SCHEMA, config: { ...CANVAS_CONFIG, ...themeConfig(), ...(spec.config ?? {}) } } as never,
       { logger: logger(0) },
     ).spec;
     measure(`ti:compile:${el.id}`, t0);

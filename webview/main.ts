@@ -2,6 +2,9 @@
  * Webview entry (bundled to dist/webview.js, IIFE). Reads the view kind from <body data-view>,
  * talks to the host through rpc.ts and renders the problem view or the overview (the sample preview
  * panel loads the smaller dist/preview.js, webview/preview.ts, without Vega; this bundle can show it too).
+ * The rendering pipeline of model output (markdown-it, KaTeX, DOMPurify) is not in this bundle: it is
+ * loaded from dist/webview-text.js when first needed (webview/textApi.ts), after the problem view's
+ * first chart or when a sample is opened, so that the chart does not wait for it to be parsed and run.
  */
 import 'katex/dist/katex.min.css';
 import './style.css';
@@ -13,6 +16,7 @@ import { PreviewView, previewInit } from './previewView';
 import { TrainingView } from './trainingView';
 import { RewardModelsView } from './rewardModelsView';
 import { h } from './dom';
+import { textLoader } from './textApi';
 import type { PanelState, ViewKind } from '../src/shared/protocol';
 
 function start(): void {
@@ -22,8 +26,9 @@ function start(): void {
   const view: ViewKind = kind === 'overview' || kind === 'preview' ? kind : 'problem';
   const root = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
   const rpc = new Rpc(view);
+  const text = textLoader();
   let current: ProblemView | OverviewView | PreviewView | undefined;
-  const showPreview = previewInit(root, rpc);
+  const showPreview = previewInit(root, rpc, text);
   let training: { view: TrainingView; loaded: boolean } | undefined;
   let rewards: { view: RewardModelsView; loaded: boolean } | undefined;
   rpc.onInit = (state: PanelState) => {
@@ -44,7 +49,7 @@ function start(): void {
         saved && saved.problemId === state.problemId
           ? { ...state, modelId: state.modelId ?? saved.modelId, sampleId: saved.sampleId }
           : state;
-      current = new ProblemView(root, rpc, merged);
+      current = new ProblemView(root, rpc, merged, text);
       rpc.setState(merged);
     }
     void current.load();

@@ -8,6 +8,7 @@ import { registerToolkit } from './toolkit';
 import { mark, Rpc } from './rpc';
 import { type PreviewView, previewInit } from './previewView';
 import { h } from './dom';
+import { textLibraries } from './textLibraries';
 import type { PanelState } from '../src/shared/protocol';
 
 function start(): void {
@@ -15,7 +16,7 @@ function start(): void {
   registerToolkit();
   const root = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
   const rpc = new Rpc('preview');
-  const show = previewInit(root, rpc);
+  const show = previewInit(root, rpc, () => Promise.resolve(textLibraries));
   let view: PreviewView | undefined;
   rpc.onInit = (state: PanelState) => {
     if (state.view === 'preview') view = show(state);

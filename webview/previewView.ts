@@ -7,7 +7,8 @@
  * and DOMPurify; a link in it is a span that, when clicked, asks the host, which asks the user.
  */
 import { h, replace } from './dom';
-import { renderTraceInto, type TraceRender } from './traceRender';
+import type { TraceRender } from './traceRender';
+import type { TextLibraries, TextSource } from './textApi';
 import type { Rpc } from './rpc';
 import type { PanelState, PreviewAction, SamplePreview } from '../src/shared/protocol';
 
@@ -15,12 +16,12 @@ import type { PanelState, PreviewAction, SamplePreview } from '../src/shared/pro
  * The preview's handler of the host's `init` messages: the first creates the view in `root`, the next
  * ones (the host reuses one preview tab) show their sample in it. Shared by both webview bundles.
  */
-export function previewInit(root: HTMLElement, rpc: Rpc): (state: PanelState) => PreviewView {
+export function previewInit(root: HTMLElement, rpc: Rpc, text: TextSource): (state: PanelState) => PreviewView {
   let view: PreviewView | undefined;
   return (state) => {
     if (view) view.show(state);
     else {
-      view = new PreviewView(root, rpc, state);
+      view = new PreviewView(root, rpc, state, text);
       rpc.setState(state);
       void view.load();
     }
@@ -37,6 +38,8 @@ export class PreviewView {
     private readonly root: HTMLElement,
     private readonly rpc: Rpc,
     private state: PanelState,
+    /** The rendering pipeline of model output (built into dist/preview.js; loaded by dist/webview.js). */
+    private readonly text: TextSource,
   ) {
     // Links in model output are inert spans; a click asks the host (which asks the user) to open one.
     root.addEventListener('click', (e) => {
@@ -65,14 +68,14 @@ export class PreviewView {
       return;
     }
     try {
-      const p = await this.rpc.request('getSamplePreview', { sampleId: id });
+      const [p, lib] = await Promise.all([this.rpc.request('getSamplePreview', { sampleId: id }), this.text()]);
       if (gen !== this.generation) return;
       this.rpc.setState({
         ...this.state,
         problemKey: `${p.problem.dataset}\x1f${p.problem.problemId}`,
         sampleIndex: p.sampleIndex,
       });
-      this.renderSample(p);
+      this.renderSample(p, lib);
     } catch (e) {
       if (gen === this.generation)
         replace(this.root, h('p', { className: 'error' }, `Could not load the sample: ${(e as Error).message}`));
@@ -91,7 +94,7 @@ export class PreviewView {
     );
   }
 
-  private renderSample(p: SamplePreview): void {
+  private renderSample(p: SamplePreview, lib: TextLibraries): void {
     this.render?.cancel();
     this.question?.cancel();
     const verdict = p.correct === true ? 'correct' : p.correct === false ? 'incorrect' : 'ungraded';
@@ -191,8 +194,8 @@ export class PreviewView {
       body,
     );
     // the question is collapsed: rendered after the sample's first piece, not in the same task
-    if (p.problem.question) this.question = renderTraceInto(question, p.problem.question, undefined, 0);
-    this.render = renderTraceInto(body, p.text, (done, total) => {
+    if (p.problem.question) this.question = lib.renderTraceInto(question, p.problem.question, undefined, 0);
+    this.render = lib.renderTraceInto(body, p.text, (done, total) => {
       progress.textContent = done < total ? `(rendering… ${Math.round((100 * done) / total)}%)` : '';
       if (done >= total) body.setAttribute('data-rendered', 'true');
     });

@@ -6,10 +6,9 @@
  * has a log-prob sidecar, and annotation controls.
  */
 import { appendInBlocks, h, fmt, pct, replace } from './dom';
-import { renderTrace } from './markdown';
 import { pathsSummaryText, samplePathLine } from './pathView';
-import { setSanitizedHtml } from './sanitize';
-import { renderTraceInto, type TraceRender } from './traceRender';
+import type { TraceRender } from './traceRender';
+import type { TextSource } from './textApi';
 import { accuracySpec, pplSpec, problemCurveSpec, showChart, similaritySpec, type ChartHandle } from './charts';
 import { mark, type Rpc } from './rpc';
 import type {
@@ -39,6 +38,8 @@ export class ProblemView {
     private readonly root: HTMLElement,
     private readonly rpc: Rpc,
     private state: PanelState,
+    /** The rendering pipeline of model output (Markdown, KaTeX, DOMPurify), loaded after the first chart. */
+    private readonly text: TextSource,
   ) {}
 
   setState(s: PanelState): void {
@@ -47,7 +48,7 @@ export class ProblemView {
   }
 
   rerenderCharts(): void {
-    if (this.data) this.renderCharts();
+    if (this.data) void this.renderCharts();
     if (this.sim) this.renderSimilarityChart();
   }
 
@@ -64,7 +65,10 @@ export class ProblemView {
       this.setState({ ...this.state, problemKey: `${d.problem.dataset}\x1f${d.problem.problemId}` });
       this.renderShell(d);
       mark('ti:shell');
-      this.renderCharts();
+      const firstChart = this.renderCharts();
+      // the question as Markdown with math once the pass@k chart is on screen: the renderer (markdown-it,
+      // KaTeX, DOMPurify) is a script of its own that the chart does not wait for (webview/textApi.ts)
+      void firstChart.then(() => this.renderQuestion(gen, d));
       if (this.metrics.maj) void this.loadMajority(this.root.querySelector<HTMLElement>('#maj-status') ?? h('span'));
       await this.loadModelSection();
     } catch (e) {
@@ -77,8 +81,8 @@ export class ProblemView {
     for (const c of this.charts) c.finalize();
     this.charts = [];
     const p = d.problem;
-    const question = h('div', { className: 'trace question' });
-    setSanitizedHtml(question, renderTrace(p.question ?? '(no problem statement in the data)'));
+    // plain text until the Markdown renderer has loaded (renderQuestion)
+    const question = h('div', { className: 'trace question', id: 'question' }, questionText(d));
     const label = new Map(d.models.map((m) => [m.id, m.label]));
     const hasMaj = d.stats.some((s) => s.hasMajAtK);
     const hasBest = d.stats.some((s) => s.bestOfK.length > 0);
@@ -90,14 +94,14 @@ export class ProblemView {
         ? this.checkbox('maj@k (majority vote of extracted answers)', this.metrics.maj, (v) => {
             this.metrics.maj = v;
             if (v) void this.loadMajority(majStatus);
-            else this.renderCharts();
+            else void this.renderCharts();
           })
         : null,
       hasMaj ? majStatus : null,
       hasBest
         ? this.checkbox('best-of-k (by reward score)', this.metrics.best, (v) => {
             this.metrics.best = v;
-            this.renderCharts();
+            void this.renderCharts();
           })
         : null,
     );
@@ -292,7 +296,7 @@ export class ProblemView {
         return;
       }
     }
-    if (this.metrics.maj) this.renderCharts();
+    if (this.metrics.maj) void this.renderCharts();
   }
 
   private checkbox(text: string, checked: boolean, onChange: (v: boolean) => void): HTMLElement {
@@ -301,21 +305,42 @@ export class ProblemView {
     return cb;
   }
 
-  private renderCharts(): void {
+  /**
+   * Renders the problem's statement as Markdown with math into the shell's question (shown as plain text
+   * until then), unless another problem or load has come since (`gen`). Marks it `data-rendered`. When the
+   * renderer cannot be loaded the plain text stays, with the reason in its title.
+   */
+  private async renderQuestion(gen: number, d: ProblemData): Promise<void> {
+    const el = this.root.querySelector<HTMLElement>('#question');
+    if (!el) return;
+    try {
+      const t = await this.text();
+      if (gen !== this.generation || this.data !== d || !el.isConnected) return;
+      t.setSanitizedHtml(el, t.renderTrace(questionText(d)));
+      el.setAttribute('data-rendered', 'true');
+    } catch (e) {
+      el.title = `Shown as plain text: ${(e as Error).message}`;
+    }
+  }
+
+  /** Builds the charts (one after the other, webview/charts.ts); resolves when the pass@k chart is on screen. */
+  private renderCharts(): Promise<void> {
     const d = this.data;
-    if (!d) return;
+    if (!d) return Promise.resolve();
     for (const c of this.charts) c.finalize();
     this.charts = [];
     const curve = this.root.querySelector<HTMLElement>('#chart-passk');
     const acc = this.root.querySelector<HTMLElement>('#chart-accuracy');
     this.renderChartData(d);
-    if (curve)
-      void showChart(curve, problemCurveSpec(d.models, d.stats, d.comparisons, this.metrics)).then((c) => {
-        this.charts.push(c);
-        // When the chart is on screen (epoch ms): the e2e suite measures the time from the click.
-        curve.setAttribute('data-rendered-at', String(Date.now()));
-      });
+    const first = curve
+      ? showChart(curve, problemCurveSpec(d.models, d.stats, d.comparisons, this.metrics)).then((c) => {
+          this.charts.push(c);
+          // When the chart is on screen (epoch ms): the e2e suite measures the time from the click.
+          curve.setAttribute('data-rendered-at', String(Date.now()));
+        })
+      : Promise.resolve();
     if (acc) void showChart(acc, accuracySpec(d.models, d.stats)).then((c) => this.charts.push(c));
+    return first;
   }
 
   /** The pass@k chart's figures as text (for screen readers and tests): pass@k, and maj@k / best-of-k when ticked. */
@@ -568,13 +593,28 @@ export class ProblemView {
 
   /** The sample's Rendered tab being filled (a long sample renders a piece at a time; cancelled when another is opened). */
   private traceRender: TraceRender | undefined;
+  /** Counts the samples whose Rendered tab was asked for (a late renderer load fills only the last). */
+  private renderTicket = 0;
 
   private sampleDetail(t: SampleText, nov: NoveltyData | string): HTMLElement {
     const rendered = h('div', { className: 'trace', id: 'trace-rendered' });
     this.traceRender?.cancel();
-    this.traceRender = renderTraceInto(rendered, t.text, (done, total) => {
-      if (done >= total) rendered.setAttribute('data-rendered', 'true');
-    });
+    this.traceRender = undefined;
+    // the renderer may still be loading (the first sample opened): the Rendered tab fills when it is in,
+    // unless another sample has been opened since
+    const ticket = ++this.renderTicket;
+    this.text().then(
+      (lib) => {
+        if (ticket !== this.renderTicket) return;
+        this.traceRender = lib.renderTraceInto(rendered, t.text, (done, total) => {
+          if (done >= total) rendered.setAttribute('data-rendered', 'true');
+        });
+      },
+      (e: Error) => {
+        if (ticket === this.renderTicket)
+          replace(rendered, h('p', { className: 'error' }, `Could not render the sample: ${e.message}`));
+      },
+    );
     const verdict = t.correct === true ? 'correct' : t.correct === false ? 'incorrect' : 'ungraded';
     const tabs = h(
       'vscode-panels',
@@ -801,4 +841,9 @@ function answersLine(sim: SimilarityData): string {
   if (sim.baseSamples === undefined || correct.length === 0) return '';
   const inBase = correct.filter((x) => x.answerInBase!.correct > 0).length;
   return ` Final answers: ${inBase} of this model's ${correct.length} correct samples give an answer that a correct base sample also gives.`;
+}
+
+/** The problem's statement as the data gives it (a placeholder when it has none). */
+function questionText(d: ProblemData): string {
+  return d.problem.question ?? '(no problem statement in the data)';
 }

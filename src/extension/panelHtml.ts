@@ -15,8 +15,16 @@ import type { ViewKind } from '../shared/protocol';
 export function panelHtml(opts: {
   cspSource: string;
   scriptUri: string;
-  /** Scripts run before `scriptUri`, in order (the chart views' dist/charts-vendor.js), under the same nonce. */
+  /**
+   * Scripts run after `scriptUri`, in order, under the same nonce (the chart views' dist/charts-vendor.js:
+   * the view's shell is built while the browser still compiles it; webview/charts.ts waits for it).
+   */
   libraryScriptUris?: string[];
+  /**
+   * The script the page loads when it first needs it (the chart views' dist/webview-text.js: Markdown,
+   * KaTeX, DOMPurify; webview/textApi.ts), as `<body data-text-script>`; it runs under the same nonce.
+   */
+  textScriptUri?: string;
   styleUri: string;
   view: ViewKind;
   nonce: string;
@@ -43,10 +51,10 @@ export function panelHtml(opts: {
 <title>${esc(opts.title)}</title>
 <link rel="stylesheet" nonce="${opts.nonce}" href="${esc(opts.styleUri)}">
 </head>
-<body data-view="${opts.view}">
+<body data-view="${opts.view}"${opts.textScriptUri ? ` data-text-script="${esc(opts.textScriptUri)}"` : ''}>
 <div id="app" role="main"><p class="loading">Loading…</p></div>
 <script nonce="${opts.nonce}">${EARLY_MESSAGES}</script>
-${[...(opts.libraryScriptUris ?? []), opts.scriptUri].map((u) => `<script nonce="${opts.nonce}" src="${esc(u)}"></script>`).join('\n')}
+${[opts.scriptUri, ...(opts.libraryScriptUris ?? [])].map((u) => `<script nonce="${opts.nonce}" src="${esc(u)}"></script>`).join('\n')}
 </body>
 </html>`;
 }

@@ -252,6 +252,8 @@ class Panel {
       scriptUri: dist(state.view === 'preview' ? 'preview.js' : 'webview.js'),
       // the chart views' Vega and Vega-Lite, in a script of their own compiled in full as it loads (webview/chartsVendor.ts)
       libraryScriptUris: state.view === 'preview' ? [] : [dist('charts-vendor.js')],
+      // Markdown, KaTeX and DOMPurify, loaded by the chart views when first needed (the preview has them built in)
+      textScriptUri: state.view === 'preview' ? undefined : dist('webview-text.js'),
       styleUri: dist('webview.css'),
       view: state.view,
       nonce: makeNonce(),

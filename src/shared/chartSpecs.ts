@@ -275,11 +275,38 @@ export function accuracySpec(models: ModelInfo[], stats: ProblemModelStats[]): S
 }
 
 /**
+ * Vega-Lite config for charts drawn on a canvas (the webviews' renderer, webview/charts.ts): no ARIA
+ * attributes or per-mark descriptions, which only SVG output carries. Vega-Lite otherwise encodes a
+ * description string for every mark (a concatenation of every encoded field, formatted), which the
+ * webview's CSP-safe expression interpreter evaluated per point: most of the similarity chart's 2,048-point
+ * Vega view (README "Performance"). The charts' figures are given as text beside them for screen readers.
+ */
+export const CANVAS_CONFIG: Spec = { aria: false };
+
+/** The tooltip of a similarity chart's point, formatted once when the rows are built (see {@link similaritySpec}). */
+export interface SimilarityTip {
+  sample: string;
+  verdict: string;
+  /** similarity to the nearest base sample, 3 decimals ("0.532"), "—" when unknown */
+  similarity: string;
+  /** share of the sample's tokens in no base 3-gram, percent with 1 decimal ("45.2%") */
+  novelty: string;
+}
+
+/**
  * Similarity to the nearest base sample: the model's samples against the base-to-base
- * (leave-one-out) baseline, one dot per sample; colour = verdict.
+ * (leave-one-out) baseline, one dot per sample; colour = verdict. Samples with no similarity (null) are
+ * not drawn. Each row carries its tooltip already formatted (`tip`, {@link SimilarityTip}): the tooltip
+ * is one field, not four formatted by an expression for each of the 2,048 points when the chart is built.
  */
 export function similaritySpec(sim: SimilarityData, modelLabel: string, baseLabel: string): Spec {
   const verdict = (c: boolean | null) => (c === true ? 'correct' : c === false ? 'incorrect' : 'ungraded');
+  const tip = (sample: string, v: string, similarity: number | null, novelty: number | null): SimilarityTip => ({
+    sample,
+    verdict: v,
+    similarity: similarity === null || !Number.isFinite(similarity) ? '—' : similarity.toFixed(3),
+    novelty: novelty === null || !Number.isFinite(novelty) ? '—' : `${(novelty * 100).toFixed(1)}%`,
+  });
   const rows = [
     ...sim.baseline
       .filter((b) => b.similarity !== null)
@@ -290,6 +317,7 @@ export function similaritySpec(sim: SimilarityData, modelLabel: string, baseLabe
         sample: `base #${b.sampleIndex}`,
         verdict: 'base',
         sampleId: b.sampleId,
+        tip: tip(`base #${b.sampleIndex}`, 'base', b.similarity, b.novelty),
       })),
     ...sim.samples
       .filter((s) => s.similarity !== null)
@@ -300,6 +328,7 @@ export function similaritySpec(sim: SimilarityData, modelLabel: string, baseLabe
         sample: `#${s.sampleIndex}`,
         verdict: verdict(s.correct),
         sampleId: s.sampleId,
+        tip: tip(`#${s.sampleIndex}`, verdict(s.correct), s.similarity, s.novelty),
       })),
   ];
   return {
@@ -333,12 +362,8 @@ export function similaritySpec(sim: SimilarityData, modelLabel: string, baseLabe
           range: ['circle', 'circle', 'cross', 'diamond'],
         },
       },
-      tooltip: [
-        { field: 'sample' },
-        { field: 'verdict' },
-        { field: 'similarity', format: '.3f' },
-        { field: 'novelty', format: '.1%' },
-      ],
+      // an object: vega-tooltip shows its keys and values as a table (sample, verdict, similarity, novelty)
+      tooltip: { field: 'tip', type: 'nominal' },
     },
   };
 }

@@ -366,11 +366,22 @@ async function buildBundle(): Promise<void> {
     loader: { '.woff2': 'file', '.woff': 'empty', '.ttf': 'empty' },
     logLevel: 'warning',
   });
-  // the chart libraries' script, loaded before webview.js as the real panel does (scripts/build.mjs)
+  // the chart libraries' script, loaded after webview.js as the real panel does (src/extension/panelHtml.ts)
   await esbuild.build({
     absWorkingDir: repoRoot,
     entryPoints: ['webview/chartsVendor.ts'],
     outfile: path.join(outDir, 'charts-vendor.js'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    logLevel: 'warning',
+  });
+  // the rendering pipeline of model output, loaded by webview.js when first needed (webview/textApi.ts)
+  await esbuild.build({
+    absWorkingDir: repoRoot,
+    entryPoints: ['webview/textBundle.ts'],
+    outfile: path.join(outDir, 'webview-text.js'),
     bundle: true,
     platform: 'browser',
     format: 'iife',
@@ -423,6 +434,7 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
       cspSource: origin,
       scriptUri: `${origin}/webview.js`,
       libraryScriptUris: [`${origin}/charts-vendor.js`],
+      textScriptUri: `${origin}/webview-text.js`,
       styleUri: `${origin}/webview.css`,
       view: 'problem',
       nonce,
@@ -438,6 +450,7 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
       cspSource: origin,
       scriptUri: `${origin}/webview.js`,
       libraryScriptUris: [`${origin}/charts-vendor.js`],
+      textScriptUri: `${origin}/webview-text.js`,
       styleUri: `${origin}/webview.css`,
       view: 'overview',
       nonce,
@@ -505,7 +518,8 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
         i,
         { timeout: 10_000 },
       );
-      await page.waitForSelector('#trace-rendered', { state: 'attached' });
+      // rendered when the text renderer (dist/webview-text.js, loaded on demand) is in
+      await page.waitForSelector('#trace-rendered[data-rendered="true"]', { state: 'attached' });
       // KaTeX sets the spaces of text in math as no-break spaces: compared as the spaces they show as
       const rendered: string = (
         await page.$eval('#trace-rendered', (el: { textContent: string }) => el.textContent)
@@ -569,6 +583,7 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
       `${origin}/index.html`,
       `${origin}/webview.js`,
       `${origin}/charts-vendor.js`,
+      `${origin}/webview-text.js`,
       `${origin}/webview.css`,
       `${origin}/stub.js`,
     ]);
@@ -585,6 +600,8 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     assert.ok(header.includes('7<img src=x onerror=window.__pwned=1>'));
     const table: string = await page.$eval('#stats-table', (el: { textContent: string }) => el.textContent);
     assert.ok(table.includes(HOSTILE_LABEL));
+    // shown as plain text first, then as Markdown with math once the text renderer has loaded
+    await page.waitForSelector('.trace.question[data-rendered="true"]', { state: 'attached', timeout: 10_000 });
     const question: string = await page.$eval('.trace.question', (el: { textContent: string }) => el.textContent);
     assert.ok(question.includes('<script>window.__pwned=1</script>'));
     assert.ok(question.includes('$5 and $10'), 'dollar amounts in the question stay text');

@@ -195,6 +195,8 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       assert.ok(added > 0 && removed > 0);
       await screenshot(s.page, 'problem-view-3-diff');
       await frame.click('#tab-rendered');
+      // the text renderer is a script the view loads on demand (webview/textApi.ts)
+      await frame.waitForSelector('#trace-rendered .katex', { state: 'attached', timeout: 10_000 });
       const katex = await frame.$$eval('#trace-rendered .katex', (els) => els.length);
       assert.ok(katex > 0, 'the sample has math, rendered by KaTeX');
       // KaTeX fonts use font-display: block; wait until they are in before the screenshot

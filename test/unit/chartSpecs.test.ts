@@ -14,15 +14,17 @@ import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { overviewData } from '../../src/extension/panelData';
 import {
+  CANVAS_CONFIG,
   COUNT_AXIS,
   coverageSpec,
   curveSegments,
   histogramSpec,
   overviewCurveSpec,
+  similaritySpec,
   type Spec,
 } from '../../src/shared/chartSpecs';
 import { trainingCategoriesSpec, trainingPassSpec } from '../../src/shared/trainingChartSpecs';
-import type { OverviewData, TrainingSeries } from '../../src/shared/protocol';
+import type { OverviewData, SimilarityData, TrainingSeries } from '../../src/shared/protocol';
 import { tempDir } from './helpers';
 
 /** The part of vega-lite used here (its types need "moduleResolution": "bundler"; this project compiles with "node"). */
@@ -301,5 +303,79 @@ describe('chart specs: axes that count problems tick at integers', () => {
     const a = labelAxis(trainingCategoriesSpec(series), 'y');
     assert.equal(a.tickMinStep, 1);
     assert.equal(a.format, 'd');
+  });
+});
+
+describe('chart specs: the similarity chart', () => {
+  before(async () => {
+    vl ??= (await importEsm(pathToFileURL(require.resolve('vega-lite')).href)) as VegaLite;
+    vega ??= (await importEsm(pathToFileURL(require.resolve('vega')).href)) as Vega;
+  });
+
+  // two base samples (one without a similarity), two model samples: one correct, one ungraded
+  const sim = {
+    modelId: 2,
+    baseModelId: 1,
+    baseline: [
+      { sampleId: 10, sampleIndex: 0, similarity: 0.4567, novelty: 0.123 },
+      { sampleId: 11, sampleIndex: 1, similarity: null, novelty: 0.5 },
+    ],
+    samples: [
+      {
+        sampleId: 20,
+        sampleIndex: 0,
+        correct: true,
+        similarity: 0.0005,
+        novelty: 1,
+        baselinePercentile: null,
+        nearest: [],
+      },
+      { sampleId: 21, sampleIndex: 3, correct: null, similarity: 1, novelty: 0, baselinePercentile: null, nearest: [] },
+    ],
+  } as unknown as SimilarityData;
+
+  test('each point carries its tooltip formatted as the four-field tooltip showed it (similarity .3f, novelty .1%)', () => {
+    const spec = similaritySpec(sim, 'rl', 'base');
+    const rows = (spec.data as { values: { sampleId: number; tip: unknown }[] }).values;
+    assert.deepEqual(
+      rows.map((r) => [r.sampleId, r.tip]),
+      [
+        [10, { sample: 'base #0', verdict: 'base', similarity: '0.457', novelty: '12.3%' }],
+        [20, { sample: '#0', verdict: 'correct', similarity: '0.001', novelty: '100.0%' }],
+        [21, { sample: '#3', verdict: 'ungraded', similarity: '1.000', novelty: '0.0%' }],
+      ],
+    );
+    assert.deepEqual((spec.encoding as Spec).tooltip, { field: 'tip', type: 'nominal' });
+  });
+
+  test('compiled for the canvas (CANVAS_CONFIG): no per-point description, the tooltip one field', () => {
+    const spec = similaritySpec(sim, 'rl', 'base');
+    const encodeOf = (config: Spec) => {
+      const vg = compile({ ...spec, config }) as { marks: { type: string; encode: { update: Spec } }[] };
+      const points = vg.marks.find((m) => m.type === 'symbol');
+      assert.ok(points, 'a symbol mark');
+      return points.encode.update;
+    };
+    // without the config Vega-Lite encodes a description string per point (what the interpreter evaluated)
+    assert.ok('description' in encodeOf({}));
+    const update = encodeOf(CANVAS_CONFIG);
+    assert.equal('description' in update, false);
+    assert.equal('ariaRoleDescription' in update, false);
+    assert.match(JSON.stringify(update.tooltip), /datum\[\\"tip\\"\]/);
+    assert.doesNotMatch(JSON.stringify(update.tooltip), /format\(/);
+  });
+
+  test('rendered by vega: one point per sample with a similarity (3 of 4)', async () => {
+    const view = new vega.View(vega.parse(compile(similaritySpec(sim, 'rl', 'base')) as never), { renderer: 'none' });
+    await view.runAsync();
+    const points = (view.scenegraph() as unknown as { root: unknown }).root;
+    let n = 0;
+    const walk = (item: { marktype?: string; items?: unknown[]; role?: string }) => {
+      if (item.marktype === 'symbol' && item.role === 'mark') n += item.items?.length ?? 0;
+      for (const c of item.items ?? []) walk(c as typeof item);
+    };
+    walk(points as never);
+    view.finalize();
+    assert.equal(n, 3);
   });
 });

@@ -2,7 +2,8 @@
  * The webview panels' HTML (src/extension/panelHtml.ts): the page's first script keeps the messages that
  * arrive before the bundles have loaded (VS Code hands a loading page its messages after 200 ms even when
  * the scripts are not in yet: the problem view's early init was lost that way), and the scripts run in
- * order under the nonce: that script, the chart libraries, the view's bundle.
+ * order under the nonce: that script, the view's bundle, the chart libraries (the view's shell is built while
+ * the browser still compiles them; webview/charts.ts waits for them).
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,13 +25,13 @@ function page(libraries?: string[]): string {
 }
 
 describe('panel HTML', () => {
-  test('scripts in order, each under the nonce: the early-message keeper, the libraries, the bundle', () => {
+  test('scripts in order, each under the nonce: the early-message keeper, the bundle, the libraries', () => {
     const scripts = [
       ...page(['https://x.example/dist/charts-vendor.js']).matchAll(/<script([^>]*)>([^<]*)<\/script>/g),
     ];
     assert.deepEqual(
       scripts.map((m) => /src="([^"]*)"/.exec(m[1])?.[1] ?? 'inline'),
-      ['inline', 'https://x.example/dist/charts-vendor.js', 'https://x.example/dist/webview.js'],
+      ['inline', 'https://x.example/dist/webview.js', 'https://x.example/dist/charts-vendor.js'],
     );
     for (const m of scripts) assert.match(m[1], new RegExp(`nonce="${NONCE}"`));
     assert.equal(scripts[0][2], EARLY_MESSAGES);
@@ -60,5 +61,27 @@ describe('panel HTML', () => {
       { kind: 'changed', id: 2 },
     ]);
     assert.equal(window.__tiEarlyListener, listeners[0], 'webview/rpc.ts removes this listener by reference');
+  });
+
+  test('the text renderer script is named on <body> (escaped) for the page to load on demand, not loaded by the page', () => {
+    const html = panelHtml({
+      cspSource: 'https://x.example',
+      scriptUri: 'https://x.example/dist/webview.js',
+      libraryScriptUris: ['https://x.example/dist/charts-vendor.js'],
+      textScriptUri: 'https://x.example/dist/webview-text.js?a=1&b="2"',
+      styleUri: 'https://x.example/dist/webview.css',
+      view: 'problem',
+      nonce: NONCE,
+      title: 't',
+    });
+    assert.match(
+      html,
+      /<body data-view="problem" data-text-script="https:\/\/x\.example\/dist\/webview-text\.js\?a=1&amp;b=&quot;2&quot;">/,
+    );
+    assert.doesNotMatch(html, /<script[^>]*webview-text/, 'no <script> element for it: webview/textApi.ts adds it');
+    // the nonce a script added by the page needs is published
+    assert.match(html, new RegExp(`<meta property="csp-nonce" content="${NONCE}">`));
+    // without it (the preview), no attribute
+    assert.match(page(), /<body data-view="problem">/);
   });
 });

@@ -1,13 +1,15 @@
 /**
  * The webview bundles (scripts/build.mjs, its own options): the chart views' dist/webview.js
- * (webview/main.ts) with the chart libraries in dist/charts-vendor.js (webview/chartsVendor.ts), and the
- * sample preview's dist/preview.js (webview/preview.ts). The preview must not carry Vega, Vega-Lite or
+ * (webview/main.ts) with the chart libraries in dist/charts-vendor.js (webview/chartsVendor.ts) and the
+ * rendering pipeline of model output in dist/webview-text.js (webview/textBundle.ts, loaded when first
+ * needed: the problem view's chart does not wait for Markdown, KaTeX and DOMPurify to be parsed and run),
+ * and the sample preview's dist/preview.js (webview/preview.ts). The preview must not carry Vega, Vega-Lite or
  * vega-embed: in code-server the webviews share the workbench's renderer thread, and evaluating the
  * 1.5 MB chart bundle was the preview's longest task (a Chromium trace of test/e2e/perf.e2e.ts: 0.7 s
  * at load 14, 84 ms of CPU). The chart libraries and the preview start with V8's explicit compile hint
  * (compiled in full on Chromium's background thread as they stream in); dist/webview.js does not (compiling
- * all of it delayed the page's start). Both views carry the safe rendering pipeline (markdown-it, KaTeX,
- * DOMPurify).
+ * all of it delayed the page's start). Both views have the safe rendering pipeline (markdown-it, KaTeX,
+ * DOMPurify): the preview built in, the chart views in dist/webview-text.js.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,7 +30,7 @@ function buildOptions(outfile: string): Options {
   return b;
 }
 
-/** The node_modules packages bundled into `outfile`, its size minified and its first line, built with scripts/build.mjs's options. */
+/** The node_modules packages bundled into `outfile`'s script, its size minified and its first line, built with scripts/build.mjs's options. */
 async function bundled(outfile: string): Promise<{ packages: Set<string>; bytes: number; firstLine: string }> {
   const { outfile: _out, ...options } = buildOptions(outfile);
   const result = await esbuild.build({
@@ -41,8 +43,12 @@ async function bundled(outfile: string): Promise<{ packages: Set<string>; bytes:
     outdir: 'out/bundle-test',
     logLevel: 'silent',
   });
+  // the script's own inputs (not the stylesheet's: dist/webview.css carries KaTeX's styles)
+  const script = Object.entries(result.metafile.outputs).find(([name]) => name.endsWith('.js'));
+  assert.ok(script, `${outfile}: a script output`);
   const packages = new Set<string>();
-  for (const input of Object.keys(result.metafile.inputs)) {
+  for (const [input, { bytesInOutput }] of Object.entries(script[1].inputs)) {
+    if (bytesInOutput === 0 || /\.css$/.test(input)) continue;
     const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
     if (m) packages.add(m[1]);
   }
@@ -56,6 +62,7 @@ describe('webview bundles', { timeout: 120_000 }, () => {
     const views = await bundled('dist/webview.js');
     const libs = await bundled('dist/charts-vendor.js');
     const preview = await bundled('dist/preview.js');
+    const text = await bundled('dist/webview-text.js');
     for (const p of ['vega', 'vega-lite', 'vega-embed', 'vega-interpreter'])
       assert.ok(libs.packages.has(p), `the chart libraries bundle has ${p}`);
     assert.deepEqual(
@@ -68,20 +75,28 @@ describe('webview bundles', { timeout: 120_000 }, () => {
       [],
       'no Vega package in the preview bundle',
     );
+    assert.deepEqual(
+      [...text.packages].filter((p) => p.startsWith('vega')),
+      [],
+      'no Vega package in the text renderer bundle',
+    );
     for (const p of ['markdown-it', 'katex', 'dompurify']) {
       assert.ok(preview.packages.has(p), `the preview bundle has ${p}`);
-      assert.ok(views.packages.has(p), `the views bundle has ${p}`);
+      assert.ok(text.packages.has(p), `the text renderer bundle has ${p}`);
+      assert.ok(!views.packages.has(p), `the views bundle does not have ${p} (loaded from dist/webview-text.js)`);
+      assert.ok(!libs.packages.has(p), `the chart libraries bundle does not have ${p}`);
     }
-    // minified: views ~0.8 MB + chart libraries ~0.65 MB; the preview's ~0.55 MB
-    assert.ok(
-      preview.bytes < (views.bytes + libs.bytes) / 2,
-      `preview ${preview.bytes} bytes < half of ${views.bytes + libs.bytes}`,
-    );
+    // minified: views ~0.22 MB (was 0.62 MB with the text renderer), text renderer ~0.41 MB, chart
+    // libraries ~0.86 MB; the preview's ~0.55 MB
+    assert.ok(views.bytes < 300_000, `views bundle ${views.bytes} bytes < 300 kB`);
+    const chartViews = views.bytes + libs.bytes + text.bytes;
+    assert.ok(preview.bytes < chartViews / 2, `preview ${preview.bytes} bytes < half of ${chartViews}`);
   });
 
-  test('the chart libraries and the preview are compiled eagerly (V8 compile hint), the views bundle lazily', async () => {
+  test('the chart libraries, the text renderer and the preview are compiled eagerly (V8 compile hint), the views bundle lazily', async () => {
     assert.equal((await bundled('dist/charts-vendor.js')).firstLine, EAGER);
     assert.equal((await bundled('dist/preview.js')).firstLine, EAGER);
+    assert.equal((await bundled('dist/webview-text.js')).firstLine, EAGER);
     assert.notEqual((await bundled('dist/webview.js')).firstLine, EAGER);
   });
 });
