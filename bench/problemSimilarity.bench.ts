@@ -6,12 +6,16 @@
  * Run after `npx tsc -p .`: `node --expose-gc out/bench/problemSimilarity.bench.js [reps]` (the first run includes
  * JIT warm-up). Each problem is run first with nothing kept, then again with its base's work kept by the worker
  * (what a second model compared with the same base costs); with --expose-gc it also prints the heap that stays.
+ * With `--warm` the process first runs the similarity worker's warm-up job (src/extension/similarityWarmup.ts,
+ * what the extension runs in the worker while the user is idle) and prints its CPU time.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { generate } from './gen';
 import { clearBaseWorkCache, runSimilarityJob, type SimilarityJob } from '../src/extension/panelData';
+import { runJob } from '../src/extension/similarityWorker';
+import { warmUpJob } from '../src/extension/similarityWarmup';
 
 const root = path.join(os.tmpdir(), 'ti-bench-problem-similarity');
 const manifestPath = path.join(root, 'manifest.json');
@@ -36,8 +40,21 @@ function job(p: number): SimilarityJob {
   };
 }
 
-const reps = Number(process.argv[2] ?? 3);
+const args = process.argv.slice(2);
+const reps = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
 const jobs = [job(0), job(1)];
+if (args.includes('--warm')) {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  // WARM=samples,chars,times: another warm-up job than the worker's (to compare sizes)
+  const [n, chars, times] = (process.env.WARM ?? '').split(',').map(Number);
+  if (n) for (let i = 0; i < (times || 1); i++) runSimilarityJob(warmUpJob(n, chars || 1500), false);
+  else runJob({ kind: 'warm' });
+  const cpu = process.cpuUsage(c0);
+  console.log(
+    `warm-up job: ${(performance.now() - t0).toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU`,
+  );
+}
 console.log(
   `problem: ${jobs[0].base.length} base x ${jobs[0].model.length} model samples, mean ` +
     `${Math.round(jobs[0].base.reduce((s, b) => s + b.text.length, 0) / jobs[0].base.length)} chars`,

@@ -435,19 +435,28 @@ function baseKey(texts: readonly string[]): string {
   return h.digest('hex');
 }
 
+/** How many bases' work the worker keeps now (tests). */
+export function keptBaseCount(): number {
+  return baseWorkCache.length;
+}
+
 /** Drops the kept work of every base (tests; a worker that must free memory). */
 export function clearBaseWorkCache(): void {
   baseWorkCache.length = 0;
 }
 
-/** Runs problemSimilarity on a job and maps indices back to sample ids. */
-export function runSimilarityJob(job: SimilarityJob): SimilarityBody {
+/**
+ * Runs problemSimilarity on a job and maps indices back to sample ids. `keepBase` false (the worker's
+ * warm-up job) leaves the kept work of the last bases as it was: the job's base is neither kept nor
+ * moved to the front.
+ */
+export function runSimilarityJob(job: SimilarityJob, keepBase = true): SimilarityBody {
   const opts = { n: SIMILARITY_PARAMS.n, numHashes: SIMILARITY_PARAMS.numHashes, topK: SIMILARITY_PARAMS.topK };
   const baseTexts = job.base.map((b) => b.text);
   const modelTexts = job.model.map((m) => m.text);
   const key = baseKey(baseTexts);
   const at = baseWorkCache.findIndex((w) => w.key === key);
-  let work = at >= 0 ? baseWorkCache.splice(at, 1)[0] : undefined;
+  let work = at >= 0 ? baseWorkCache[at] : undefined;
   // each text is lexed once, for both the similarity index and the computation paths
   const modelLexed = modelTexts.map(lexText);
   if (!work) {
@@ -458,8 +467,11 @@ export function runSimilarityJob(job: SimilarityJob): SimilarityBody {
       basePaths: problemPaths(baseTexts, [], { base: baseLexed }).basePaths,
     };
   }
-  baseWorkCache.push(work);
-  if (baseWorkCache.length > BASE_WORK_CACHE_SIZE) baseWorkCache.shift();
+  if (keepBase) {
+    if (at >= 0) baseWorkCache.splice(at, 1);
+    baseWorkCache.push(work);
+    if (baseWorkCache.length > BASE_WORK_CACHE_SIZE) baseWorkCache.shift();
+  }
   const r = problemSimilarity(baseTexts, modelTexts, opts, { model: modelLexed, prepared: work.prepared });
   const paths = problemPaths(baseTexts, modelTexts, { model: modelLexed, basePaths: work.basePaths });
   return {

@@ -84,6 +84,11 @@ export interface PanelHooks {
   position(sampleId: number): string | null;
   /** The problem row id of the node selected in the Problems tree (a problem, or a node under one), if any. */
   selectedProblem?(): number | undefined;
+  /**
+   * Fires while the user is idle (the tree shown, no indexing pass running): the similarity worker is
+   * started and warmed then (SimilarityRunner.warm), so the first problem view's job does not pay it.
+   */
+  onIdle?: vscode.Event<void>;
 }
 
 /** A request failure shown to the user as text in the panel. */
@@ -126,6 +131,7 @@ class Panels implements vscode.Disposable {
     readonly hooks: PanelHooks | undefined,
   ) {
     this.runner = new SimilarityRunner(join(context.extensionUri.fsPath, 'dist', 'similarityWorker.js'));
+    if (hooks?.onIdle) this.subs.push(hooks.onIdle(() => void this.runner.warm()));
   }
 
   /**
@@ -214,7 +220,7 @@ class Panels implements vscode.Disposable {
   dispose(): void {
     for (const p of [...this.open]) p.panel.dispose();
     for (const s of this.subs) s.dispose();
-    this.runner.dispose();
+    void this.runner.dispose();
   }
 }
 

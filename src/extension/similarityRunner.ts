@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { MajorityJob, NoveltyBody, NoveltyJob, SimilarityBody, SimilarityJob } from './panelData';
+import type { WarmUpJob } from './similarityWorker';
 import type { MajorityData } from '../shared/protocol';
 import { runJob, type SimilarityWorkerReply } from './similarityWorker';
 
@@ -20,6 +21,8 @@ export class SimilarityRunner {
   >();
   /** Whether the last job ran in a worker thread (false: in-process fallback). */
   usedWorker = false;
+  /** The worker that ran (or runs) the warm-up job: one warm-up per worker thread. */
+  private warmed: Worker | undefined;
 
   constructor(
     private readonly workerPath: string | undefined,
@@ -29,7 +32,8 @@ export class SimilarityRunner {
   run(job: SimilarityJob): Promise<SimilarityBody>;
   run(job: NoveltyJob): Promise<NoveltyBody>;
   run(job: MajorityJob): Promise<MajorityData['curves']>;
-  run(job: SimilarityJob | NoveltyJob | MajorityJob): Promise<unknown> {
+  run(job: WarmUpJob): Promise<null>;
+  run(job: SimilarityJob | NoveltyJob | MajorityJob | WarmUpJob): Promise<unknown> {
     if (!this.workerPath || !existsSync(this.workerPath)) {
       this.usedWorker = false;
       return new Promise((resolve, reject) =>
@@ -65,6 +69,32 @@ export class SimilarityRunner {
     if (this.workerPath && existsSync(this.workerPath)) this.ensureWorker(this.workerPath);
   }
 
+  /**
+   * Starts the worker thread if it is not running and has it run the warm-up job once (a small synthetic
+   * similarity job, ./similarityWarmup: ~0.1 s of CPU), so that the first real job finds the bundle parsed
+   * and the JIT warm. Called while the user is idle (the tree shown, an indexing pass ended), never on a
+   * click's path: a job posted meanwhile waits for the warm-up (jobs run one at a time). Resolves true when
+   * the warm-up ran, false when there is nothing to warm (no worker file: jobs run in-process), this worker
+   * was warmed already, or the worker stopped (dispose, crash) before it finished.
+   */
+  async warm(): Promise<boolean> {
+    if (!this.workerPath || !existsSync(this.workerPath)) return false;
+    const w = this.ensureWorker(this.workerPath);
+    if (this.warmed === w) return false;
+    this.warmed = w;
+    try {
+      await this.run({ kind: 'warm' });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Whether a worker thread is running now (started and not ended). */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
   private ensureWorker(path: string): Worker {
     if (this.worker) return this.worker;
     const w = new Worker(path);
@@ -91,11 +121,19 @@ export class SimilarityRunner {
     return w;
   }
 
-  dispose(): void {
+  /**
+   * Ends the worker thread (deactivate): the jobs still pending, the warm-up among them, fail with
+   * "similarity worker stopped". Resolves when the thread has ended.
+   */
+  async dispose(): Promise<void> {
     const w = this.worker;
     this.worker = undefined;
-    for (const p of this.pending.values()) clearTimeout(p.timer);
+    const stopped = new Error('similarity worker stopped');
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(stopped);
+    }
     this.pending.clear();
-    void w?.terminate();
+    await w?.terminate();
   }
 }
