@@ -355,6 +355,9 @@ export class ProblemView {
       ]);
       if (gen !== this.generation || modelId !== this.state.modelId) return;
       mark('ti:similarity');
+      // the extension host's steps of the job (e2e timing: read with the webview's marks)
+      if (!(sim instanceof Error) && sim.hostSteps)
+        for (const [k, at] of Object.entries(sim.hostSteps)) mark(`ti:host:${k}`, at);
       page = p;
       this.sim = sim instanceof Error ? undefined : sim;
       this.samples = p.samples;

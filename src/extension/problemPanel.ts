@@ -588,8 +588,15 @@ class Panel {
         ...withAnswersInBase(s.index, problemId, base.id, modelId, cached),
         cached: true,
       };
-    this.panels.runner.start(); // the worker boots while the texts are read
-    const body = await this.panels.runner.run(await similarityJob(s, problemId, base.id, modelId));
+    const start = Date.now();
+    this.panels.runner.start(); // the worker boots while the texts are read (if the idle warm-up did not start it)
+    const job = await similarityJob(s, problemId, base.id, modelId);
+    const texts = Date.now();
+    const running = this.panels.runner.run(job);
+    const posted = Date.now();
+    const body = await running;
+    const warmed = this.panels.runner.warmedAt;
+    const hostSteps = { start, texts, posted, done: Date.now(), ...(warmed !== undefined ? { warmed } : {}) };
     try {
       writeSimilarityCache(s.index, problemId, base.id, modelId, params, body);
     } catch {
@@ -601,6 +608,7 @@ class Panel {
       baseModelId: base.id,
       ...withAnswersInBase(s.index, problemId, base.id, modelId, body),
       cached: false,
+      hostSteps,
     };
   }
 

@@ -23,6 +23,8 @@ export class SimilarityRunner {
   usedWorker = false;
   /** The worker that ran (or runs) the warm-up job: one warm-up per worker thread. */
   private warmed: Worker | undefined;
+  /** When the last warm-up ended (epoch ms; undefined: none ended), for the e2e suite's timing. */
+  warmedAt: number | undefined;
 
   constructor(
     private readonly workerPath: string | undefined,
@@ -84,6 +86,7 @@ export class SimilarityRunner {
     this.warmed = w;
     try {
       await this.run({ kind: 'warm' });
+      this.warmedAt = Date.now();
       return true;
     } catch {
       return false;

@@ -239,6 +239,13 @@ export interface SimilarityData {
   summary: { modelSimilarity: Summary; modelNovelty: Summary; baselineSimilarity: Summary; baselineNovelty: Summary };
   /** Whether the result came from the index's similarity cache. */
   cached: boolean;
+  /**
+   * When the extension host did the job's steps, epoch ms (for the e2e suite's timing; absent when cached):
+   * `start` the job was asked for (the panel's prefetch or the first request), `texts` both models' texts
+   * read, `posted` the job handed to the worker, `done` the worker's result back; `warmed` when the worker's
+   * idle warm-up ended (absent: not warmed; after `posted`: the job waited for it).
+   */
+  hostSteps?: { start: number; texts: number; posted: number; done: number; warmed?: number };
 }
 
 /** One piece of a word diff: neither flag = common. */

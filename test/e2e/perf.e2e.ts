@@ -282,7 +282,9 @@ async function frameWith(
  * webview's outer and inner documents started loading (`frame:outer`, `frame:inner`), when its
  * scripts and stylesheet were fetched (`fetch:NAME` start and `fetched:NAME` end), and the webview's
  * own `ti:` User Timing marks (webview/rpc.ts `mark`: script evaluated, ready sent, init received,
- * problem data taken from the init (`ti:prefetched`), shell built, similarity received) and measures
+ * problem data taken from the init (`ti:prefetched`), shell built, similarity received; the extension host's
+ * steps of the similarity job, `ti:host:start` / `texts` / `posted` / `done` and `warmed` when the worker's
+ * idle warm-up ended: SimilarityData `hostSteps`) and measures
  * (`ti:compile:ID` Vega-Lite compile and `ti:embed:ID` Vega view of a chart element, as durations in ms).
  */
 async function webviewSteps(frame: Frame, t0: number): Promise<Record<string, number>> {
