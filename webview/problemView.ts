@@ -355,9 +355,6 @@ export class ProblemView {
       ]);
       if (gen !== this.generation || modelId !== this.state.modelId) return;
       mark('ti:similarity');
-      // the extension host's steps of the job (e2e timing: read with the webview's marks)
-      if (!(sim instanceof Error) && sim.hostSteps)
-        for (const [k, at] of Object.entries(sim.hostSteps)) mark(`ti:host:${k}`, at);
       page = p;
       this.sim = sim instanceof Error ? undefined : sim;
       this.samples = p.samples;
@@ -381,6 +378,9 @@ export class ProblemView {
       this.renderSampleList();
       // When the list with similarities is on screen (epoch ms), for the e2e suite's timing.
       if (this.sim) host.querySelector('#sample-list')?.setAttribute('data-rendered-at', String(Date.now()));
+      // the extension host's steps of the job, epoch ms (e2e timing; some come before this page existed)
+      if (this.sim?.hostSteps)
+        host.querySelector('#sample-list')?.setAttribute('data-host-steps', JSON.stringify(this.sim.hostSteps));
       setTimeout(() => {
         if (gen === this.generation && modelId === this.state.modelId) this.renderSimilarityChart();
       }, 0);

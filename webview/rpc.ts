@@ -139,13 +139,11 @@ export class Rpc {
 
 /**
  * A User Timing mark (`performance.mark`) named `ti:...`: the e2e speed test (test/e2e/perf.e2e.ts)
- * reads them to say where the time from the click to the chart went. `epochMs`: the mark's time as epoch ms
- * (a step the extension host timed), else now. Never throws.
+ * reads them to say where the time from the click to the chart went. Never throws.
  */
-export function mark(name: string, epochMs?: number): void {
+export function mark(name: string): void {
   try {
-    if (epochMs === undefined) performance.mark(name);
-    else performance.mark(name, { startTime: epochMs - performance.timeOrigin });
+    performance.mark(name);
   } catch {
     /* no User Timing API */
   }
