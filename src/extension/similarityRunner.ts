@@ -17,7 +17,12 @@ export class SimilarityRunner {
   private nextId = 1;
   private readonly pending = new Map<
     number,
-    { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+    {
+      resolve: (v: unknown) => void;
+      reject: (e: Error) => void;
+      timer: NodeJS.Timeout;
+      onList?: (list: SimilarityBody) => void;
+    }
   >();
   /** Whether the last job ran in a worker thread (false: in-process fallback). */
   usedWorker = false;
@@ -31,17 +36,24 @@ export class SimilarityRunner {
     private readonly timeoutMs = 60_000,
   ) {}
 
-  run(job: SimilarityJob): Promise<SimilarityBody>;
+  /**
+   * Runs a job; for a similarity job, `onList` gets the sample list's stage before the result (see
+   * runSimilarityJob), also when it runs in-process.
+   */
+  run(job: SimilarityJob, onList?: (list: SimilarityBody) => void): Promise<SimilarityBody>;
   run(job: NoveltyJob): Promise<NoveltyBody>;
   run(job: MajorityJob): Promise<MajorityData['curves']>;
   run(job: WarmUpJob): Promise<null>;
-  run(job: SimilarityJob | NoveltyJob | MajorityJob | WarmUpJob): Promise<unknown> {
+  run(
+    job: SimilarityJob | NoveltyJob | MajorityJob | WarmUpJob,
+    onList?: (list: SimilarityBody) => void,
+  ): Promise<unknown> {
     if (!this.workerPath || !existsSync(this.workerPath)) {
       this.usedWorker = false;
       return new Promise((resolve, reject) =>
         setImmediate(() => {
           try {
-            resolve(runJob(job));
+            resolve(runJob(job, onList));
           } catch (e) {
             reject(e as Error);
           }
@@ -58,8 +70,8 @@ export class SimilarityRunner {
         void this.worker?.terminate();
         this.worker = undefined;
       }, this.timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
-      w.postMessage({ id, job });
+      this.pending.set(id, { resolve, reject, timer, onList });
+      w.postMessage({ id, job, list: onList !== undefined });
     });
   }
 
@@ -104,6 +116,10 @@ export class SimilarityRunner {
     w.on('message', (m: SimilarityWorkerReply) => {
       const p = this.pending.get(m.id);
       if (!p) return;
+      if ('list' in m) {
+        p.onList?.(m.list);
+        return;
+      }
       this.pending.delete(m.id);
       clearTimeout(p.timer);
       if ('error' in m) p.reject(new Error(m.error));
