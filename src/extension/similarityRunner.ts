@@ -6,6 +6,13 @@ import type { MajorityData } from '../shared/protocol';
 import { runJob, type SimilarityWorkerReply } from './similarityWorker';
 
 /**
+ * Passes of the warm-up job (./similarityWarmup, 48 x 48 samples of 1.5k characters): one pass alone left the
+ * first real job 0.2-0.3 s of CPU short of a JIT-warm one, three made it as fast (bench/problemSimilarity.bench.ts
+ * --warm).
+ */
+const WARM_UP_PASSES = 3;
+
+/**
  * Runs similarity jobs in one lazily started worker thread (`workerPath`, normally
  * dist/similarityWorker.js), one at a time in arrival order. When the worker file does not exist
  * (unit tests of the host code without a bundle) jobs run in-process on a later tick. A worker that
@@ -84,10 +91,11 @@ export class SimilarityRunner {
   }
 
   /**
-   * Starts the worker thread if it is not running and has it run the warm-up job once (a small synthetic
-   * similarity job, ./similarityWarmup: ~0.1 s of CPU), so that the first real job finds the bundle parsed
-   * and the JIT warm. Called while the user is idle (the tree shown, an indexing pass ended), never on a
-   * click's path: a job posted meanwhile waits for the warm-up (jobs run one at a time). Resolves true when
+   * Starts the worker thread if it is not running and has it run the warm-up job (a small synthetic
+   * similarity job, ./similarityWarmup, {@link WARM_UP_PASSES} times: 0.35-0.6 s of CPU in all), so that the
+   * first real job finds the bundle parsed and the JIT warm. Called while the user is idle (the tree shown,
+   * an indexing pass ended), never on a click's path: a job posted meanwhile waits for the pass that runs
+   * (jobs run one at a time), and the warm-up stops there. Resolves true when
    * the warm-up ran, false when there is nothing to warm (no worker file: jobs run in-process), this worker
    * was warmed already, or the worker stopped (dispose, crash) before it finished.
    */
@@ -97,7 +105,12 @@ export class SimilarityRunner {
     if (this.warmed === w) return false;
     this.warmed = w;
     try {
-      await this.run({ kind: 'warm' });
+      // one pass at a time: a job posted meanwhile waits for one pass at most (~0.15 s of CPU), not all
+      for (let i = 0; i < WARM_UP_PASSES; i++) {
+        if (this.worker !== w) return false;
+        if (this.pending.size > 0) break; // a real job is queued: it runs next, the warm-up stops here
+        await this.run({ kind: 'warm' });
+      }
       this.warmedAt = Date.now();
       return true;
     } catch {

@@ -16,10 +16,10 @@ import {
 } from './panelData';
 import { warmUpJob } from './similarityWarmup';
 
-/** The warm-up job: the worker runs ./similarityWarmup's synthetic job and keeps nothing of it (reply: null). */
-/** How many times the warm-up job runs its synthetic job. */
-const WARM_UP_PASSES = 3;
-
+/**
+ * One pass of the warm-up: the worker runs ./similarityWarmup's synthetic job and keeps nothing of it
+ * (reply: null). SimilarityRunner.warm posts several, one at a time.
+ */
 export interface WarmUpJob {
   kind: 'warm';
 }
@@ -45,10 +45,7 @@ export function runJob(
 ): unknown {
   if (job.kind === 'majority') return runMajorityJob(job);
   if (job.kind === 'warm') {
-    // three passes over the small job: the first alone left the first real job 0.2-0.3 s of CPU short of a
-    // JIT-warm one (bench/problemSimilarity.bench.ts --warm)
-    const job = warmUpJob();
-    for (let i = 0; i < WARM_UP_PASSES; i++) runSimilarityJob(job, false);
+    runSimilarityJob(warmUpJob(), false);
     return null;
   }
   return job.kind === 'problem' ? runSimilarityJob(job, true, onList) : runNoveltyJob(job);

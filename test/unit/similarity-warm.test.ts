@@ -23,6 +23,18 @@ function smallJob(): SimilarityJob {
   };
 }
 
+/** Counts the warm-up passes `runner` posts (its `run` calls with the warm-up job). */
+function countWarmPasses(runner: SimilarityRunner): () => number {
+  let n = 0;
+  const r = runner as unknown as { run: (job: { kind: string }, onList?: unknown) => Promise<unknown> };
+  const run = r.run.bind(runner);
+  r.run = (job, onList) => {
+    if (job.kind === 'warm') n++;
+    return run(job, onList);
+  };
+  return () => n;
+}
+
 describe('similarity worker warm-up', () => {
   test('the warm-up job is deterministic, math-like, and keeps no base work', () => {
     const a = warmUpJob();
@@ -51,19 +63,34 @@ describe('similarity worker warm-up', () => {
     const inProcess = runSimilarityJob(job);
     clearBaseWorkCache();
     const runner = new SimilarityRunner(workerPath);
+    const passes = countWarmPasses(runner);
     try {
       assert.equal(runner.running, false);
       const warming = runner.warm();
       assert.equal(runner.running, true, 'the worker thread starts at once');
-      const result = runner.run(job); // queued behind the warm-up in the same worker
+      const result = runner.run(job); // queued behind the warm-up's first pass in the same worker
       assert.equal(await warming, true);
+      assert.equal(passes(), 1, 'the warm-up stops after the pass the job waited for');
       assert.deepEqual(await result, inProcess);
       assert.equal(runner.usedWorker, true);
       assert.equal(await runner.warm(), false, 'one warm-up per worker thread');
+      assert.equal(passes(), 1);
     } finally {
       await runner.dispose();
     }
     assert.equal(runner.running, false);
+  });
+
+  test('with no job posted, the warm-up runs its three passes', async () => {
+    const runner = new SimilarityRunner(workerPath);
+    const passes = countWarmPasses(runner);
+    try {
+      assert.equal(await runner.warm(), true);
+      assert.equal(passes(), 3);
+      assert.ok(runner.warmedAt !== undefined && runner.warmedAt <= Date.now());
+    } finally {
+      await runner.dispose();
+    }
   });
 
   test('dispose (deactivate) during the warm-up ends the worker: the warm-up and a pending job fail, nothing hangs', async () => {
