@@ -6,6 +6,7 @@
  * Run after `npx tsc -p .`: `node --expose-gc out/bench/problemSimilarity.bench.js [reps]` (the first run includes
  * JIT warm-up). Each problem is run first with nothing kept, then again with its base's work kept by the worker
  * (what a second model compared with the same base costs); with --expose-gc it also prints the heap that stays.
+ * Each line also gives when the sample list's stage was ready (runSimilarityJob's `onList`, before the paths).
  * With `--warm` the process first runs the similarity worker's warm-up job (src/extension/similarityWarmup.ts,
  * what the extension runs in the worker while the user is idle) and prints its CPU time.
  */
@@ -68,14 +69,19 @@ for (let rep = 0; rep < reps; rep++) {
       const heap0 = process.memoryUsage().heapUsed;
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      const r = runSimilarityJob(jobs[p]);
+      let list = { wall: 0, cpu: 0 };
+      const r = runSimilarityJob(jobs[p], true, () => {
+        const c = process.cpuUsage(c0);
+        list = { wall: performance.now() - t0, cpu: (c.user + c.system) / 1000 };
+      });
       const wall = performance.now() - t0;
       const cpu = process.cpuUsage(c0);
       global.gc?.();
       const kept = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
       console.log(
         `run ${rep} problem ${p} ${cached ? 'base kept ' : 'first time'}: ${wall.toFixed(0)} ms wall, ` +
-          `${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU; similarity median ${r.summary.modelSimilarity.median?.toFixed(4)}, ` +
+          `${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU (the list's stage: ${list.wall.toFixed(0)} ms wall, ` +
+          `${list.cpu.toFixed(0)} ms CPU); similarity median ${r.summary.modelSimilarity.median?.toFixed(4)}, ` +
           `novelty median ${r.summary.modelNovelty.median?.toFixed(4)}` +
           (global.gc ? `; heap kept ${kept.toFixed(0)} MB` : ''),
       );
