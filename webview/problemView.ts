@@ -376,7 +376,8 @@ export class ProblemView {
     try {
       const [p, sim] = await Promise.all([
         this.rpc.request('getSamples', { problemId: d.problem.id, modelId, offset: 0, limit: PAGE }),
-        this.rpc.request('getSimilarity', { problemId: d.problem.id, modelId }).catch((e: Error) => e),
+        // the list's stage: on screen before the computation paths (completed by completeSimilarity)
+        this.rpc.request('getSimilarity', { problemId: d.problem.id, modelId, stage: 'list' }).catch((e: Error) => e),
       ]);
       if (gen !== this.generation || modelId !== this.state.modelId) return;
       mark('ti:similarity');
@@ -403,9 +404,13 @@ export class ProblemView {
       this.renderSampleList();
       // When the list with similarities is on screen (epoch ms), for the e2e suite's timing.
       if (this.sim) host.querySelector('#sample-list')?.setAttribute('data-rendered-at', String(Date.now()));
+      // the extension host's steps of the job, epoch ms (e2e timing; some come before this page existed)
+      if (this.sim?.hostSteps)
+        host.querySelector('#sample-list')?.setAttribute('data-host-steps', JSON.stringify(this.sim.hostSteps));
       setTimeout(() => {
         if (gen === this.generation && modelId === this.state.modelId) this.renderSimilarityChart();
       }, 0);
+      if (this.sim?.partial) void this.completeSimilarity(gen, modelId);
       const first =
         this.state.sampleId !== undefined && page.samples.some((s) => s.id === this.state.sampleId)
           ? this.state.sampleId
@@ -414,6 +419,34 @@ export class ProblemView {
       if (d.hasLogprobs) void this.loadPpl();
     } catch (e) {
       replace(host, h('p', { className: 'error' }, (e as Error).message));
+    }
+  }
+
+  /**
+   * The full similarity result after the list's stage: the summary gains the computation paths' sentence
+   * and the open sample its path line. Nothing else changes (the list's figures were final).
+   */
+  private async completeSimilarity(gen: number, modelId: number): Promise<void> {
+    const d = this.data;
+    if (!d) return;
+    let full: SimilarityData;
+    try {
+      full = await this.rpc.request('getSimilarity', { problemId: d.problem.id, modelId });
+    } catch {
+      return; // the list stays as it is; the paths are missing
+    }
+    if (gen !== this.generation || modelId !== this.state.modelId) return;
+    this.sim = full;
+    const summary = this.root.querySelector<HTMLElement>('#model-section p.summary');
+    summary?.replaceWith(this.similaritySummary(full));
+    const list = this.root.querySelector('#sample-list');
+    if (full.hostSteps) list?.setAttribute('data-host-steps', JSON.stringify(full.hostSteps));
+    list?.setAttribute('data-complete-at', String(Date.now()));
+    const head = this.root.querySelector('#sample-detail .detail-head');
+    const id = this.state.sampleId;
+    if (head && id !== undefined && !this.root.querySelector('#path-line')) {
+      const line = samplePathLine(this.simOf().get(id));
+      if (line) head.after(line);
     }
   }
 

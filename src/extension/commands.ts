@@ -143,6 +143,7 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
     ...registerPanels(ext.context, (folder) => (folder === undefined ? ext.active() : ext.sessionFor(folder)), {
       position: (id) => ext.nav.position(id),
       selectedProblem: () => problemIdOf(ext.view.selection[0]),
+      onIdle: ext.onIdle,
     }),
     ...registerNavigation(ext.nav),
   );

@@ -15,6 +15,8 @@ import { FolderSession, readSettings } from './session';
 import { registerWalkthrough } from './walkthrough';
 
 const INDEX_GLOB = '**/*.{jsonl,json,eval}';
+/** How long the tree must have been shown with no indexing pass before {@link Extension.onIdle} fires (ms). */
+const IDLE_DELAY_MS = 300;
 
 /** Extension state: one session per workspace folder, the tree, and the shared UI pieces. */
 export class Extension implements vscode.Disposable {
@@ -35,6 +37,14 @@ export class Extension implements vscode.Disposable {
   private readonly stale = new Set<string>();
   /** The status bar's progress text of each folder whose pass runs in {@link index} (" 3/24 files, …"). */
   private readonly indexingStatus = new Map<FolderSession, string>();
+  private readonly idle = new vscode.EventEmitter<void>();
+  private idleTimer: NodeJS.Timeout | undefined;
+  /**
+   * Fires {@link IDLE_DELAY_MS} after the Problems tree is shown with an indexed folder and no indexing pass
+   * runs (the tree's first paint and indexing are over), again after each pass and each time the tree is
+   * shown again: the problem panels warm the similarity worker then (problemPanel.ts, similarityRunner.ts).
+   */
+  readonly onIdle = this.idle.event;
 
   constructor(readonly context: vscode.ExtensionContext) {
     this.view = vscode.window.createTreeView('traceInspector.problems', {
@@ -46,6 +56,8 @@ export class Extension implements vscode.Disposable {
     this.status.name = 'Trace Inspector';
     this.status.command = 'traceInspector.choosePair';
     this.disposables.push(
+      this.idle,
+      this.view.onDidChangeVisibility(() => this.checkIdle()),
       this.output,
       this.diagnostics,
       this.tree,
@@ -141,6 +153,7 @@ export class Extension implements vscode.Disposable {
    * short; the full ids, counts and how to change them in its tooltip) and context keys.
    */
   updateChrome(): void {
+    this.checkIdle();
     const s = this.active();
     void vscode.commands.executeCommand('setContext', 'traceInspector.ready', !!s);
     if (!s) {
@@ -449,7 +462,30 @@ export class Extension implements vscode.Disposable {
     await this.index('auto');
   }
 
+  /**
+   * Schedules {@link onIdle} when the tree is visible, the folder it shows has samples indexed and no
+   * folder is being indexed; the conditions are checked again when the delay ends.
+   */
+  private checkIdle(): void {
+    const ready = () => {
+      const s = this.active();
+      return (
+        this.view.visible &&
+        !!s &&
+        !s.isIndexing &&
+        ![...this.sessions.values()].some((x) => x.isIndexing) &&
+        s.index.models().some((m) => m.samples > 0)
+      );
+    };
+    if (this.idleTimer || !ready()) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (ready()) this.idle.fire();
+    }, IDLE_DELAY_MS);
+  }
+
   dispose(): void {
+    clearTimeout(this.idleTimer);
     clearTimeout(this.watchTimer);
     for (const d of this.disposables.reverse()) d.dispose();
   }

@@ -435,54 +435,75 @@ function baseKey(texts: readonly string[]): string {
   return h.digest('hex');
 }
 
+/** How many bases' work the worker keeps now (tests). */
+export function keptBaseCount(): number {
+  return baseWorkCache.length;
+}
+
 /** Drops the kept work of every base (tests; a worker that must free memory). */
 export function clearBaseWorkCache(): void {
   baseWorkCache.length = 0;
 }
 
-/** Runs problemSimilarity on a job and maps indices back to sample ids. */
-export function runSimilarityJob(job: SimilarityJob): SimilarityBody {
+/**
+ * Runs problemSimilarity on a job and maps indices back to sample ids. `keepBase` false (the worker's
+ * warm-up job) leaves the kept work of the last bases as it was: the job's base is neither kept nor
+ * moved to the front. `onList`, when given, gets the sample list's stage first (before the computation
+ * paths, ~1/4 of the job): the same body without `paths` and without each sample's `path`; every figure
+ * in it is the final one (the paths are computed after it from the same lexed texts, and change nothing
+ * else). The result is the same with or without `onList`.
+ */
+export function runSimilarityJob(
+  job: SimilarityJob,
+  keepBase = true,
+  onList?: (list: SimilarityBody) => void,
+): SimilarityBody {
   const opts = { n: SIMILARITY_PARAMS.n, numHashes: SIMILARITY_PARAMS.numHashes, topK: SIMILARITY_PARAMS.topK };
   const baseTexts = job.base.map((b) => b.text);
   const modelTexts = job.model.map((m) => m.text);
   const key = baseKey(baseTexts);
   const at = baseWorkCache.findIndex((w) => w.key === key);
-  let work = at >= 0 ? baseWorkCache.splice(at, 1)[0] : undefined;
+  const kept = at >= 0 ? baseWorkCache[at] : undefined;
   // each text is lexed once, for both the similarity index and the computation paths
   const modelLexed = modelTexts.map(lexText);
-  if (!work) {
-    const baseLexed = baseTexts.map(lexText);
-    work = {
-      key,
-      prepared: prepareBase(baseTexts, opts, baseLexed),
-      basePaths: problemPaths(baseTexts, [], { base: baseLexed }).basePaths,
-    };
+  const baseLexed = kept ? undefined : baseTexts.map(lexText);
+  const prepared = kept ? kept.prepared : prepareBase(baseTexts, opts, baseLexed);
+  const r = problemSimilarity(baseTexts, modelTexts, opts, { model: modelLexed, prepared });
+  const samples = r.model.map((m, j) => ({
+    sampleId: job.model[j].id,
+    sampleIndex: job.model[j].sampleIndex,
+    correct: job.model[j].correct,
+    similarity: m.similarity,
+    novelty: m.novelty,
+    baselinePercentile: m.baselinePercentile,
+    nearest: m.nearest.map((nb) => ({
+      baseSampleId: job.base[nb.baseIndex].id,
+      baseSampleIndex: job.base[nb.baseIndex].sampleIndex,
+      similarity: nb.similarity,
+    })),
+  }));
+  const baseline = r.baseline.map((b) => ({
+    sampleId: job.base[b.baseIndex].id,
+    sampleIndex: job.base[b.baseIndex].sampleIndex,
+    similarity: b.similarity,
+    novelty: b.novelty,
+  }));
+  onList?.({ samples, baseline, summary: r.summary });
+  const work: BaseWork = kept ?? {
+    key,
+    prepared,
+    basePaths: problemPaths(baseTexts, [], { base: baseLexed }).basePaths,
+  };
+  if (keepBase) {
+    if (at >= 0) baseWorkCache.splice(at, 1);
+    baseWorkCache.push(work);
+    if (baseWorkCache.length > BASE_WORK_CACHE_SIZE) baseWorkCache.shift();
   }
-  baseWorkCache.push(work);
-  if (baseWorkCache.length > BASE_WORK_CACHE_SIZE) baseWorkCache.shift();
-  const r = problemSimilarity(baseTexts, modelTexts, opts, { model: modelLexed, prepared: work.prepared });
   const paths = problemPaths(baseTexts, modelTexts, { model: modelLexed, basePaths: work.basePaths });
   return {
-    samples: r.model.map((m, j) => ({
-      path: pathData(paths.model[j]),
-      sampleId: job.model[j].id,
-      sampleIndex: job.model[j].sampleIndex,
-      correct: job.model[j].correct,
-      similarity: m.similarity,
-      novelty: m.novelty,
-      baselinePercentile: m.baselinePercentile,
-      nearest: m.nearest.map((nb) => ({
-        baseSampleId: job.base[nb.baseIndex].id,
-        baseSampleIndex: job.base[nb.baseIndex].sampleIndex,
-        similarity: nb.similarity,
-      })),
-    })),
-    baseline: r.baseline.map((b) => ({
-      sampleId: job.base[b.baseIndex].id,
-      sampleIndex: job.base[b.baseIndex].sampleIndex,
-      similarity: b.similarity,
-      novelty: b.novelty,
-    })),
+    // `path` first, as before the list's stage (the same JSON, key for key)
+    samples: samples.map((s, j) => ({ path: pathData(paths.model[j]), ...s })),
+    baseline,
     summary: r.summary,
     paths: pathCounts(paths, job),
   };

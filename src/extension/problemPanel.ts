@@ -84,6 +84,11 @@ export interface PanelHooks {
   position(sampleId: number): string | null;
   /** The problem row id of the node selected in the Problems tree (a problem, or a node under one), if any. */
   selectedProblem?(): number | undefined;
+  /**
+   * Fires while the user is idle (the tree shown, no indexing pass running): the similarity worker is
+   * started and warmed then (SimilarityRunner.warm), so the first problem view's job does not pay it.
+   */
+  onIdle?: vscode.Event<void>;
 }
 
 /** A request failure shown to the user as text in the panel. */
@@ -111,12 +116,21 @@ function modelIdOf(arg: unknown): number | undefined {
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? v : undefined;
 }
 
+/**
+ * A similarity job's two answers: `list` the sample list's stage (before the computation paths; the
+ * full result when it came from the cache), `full` the result with the paths.
+ */
+interface SimilarityStages {
+  list: Promise<SimilarityData>;
+  full: Promise<SimilarityData>;
+}
+
 /** Shared services of all panels. */
 class Panels implements vscode.Disposable {
   readonly runner: SimilarityRunner;
   readonly open = new Set<Panel>();
   /** Similarity jobs running, by folder, problem and model: a second request waits for the first. */
-  readonly inflight = new Map<string, Promise<SimilarityData>>();
+  readonly inflight = new Map<string, SimilarityStages>();
   private readonly subs: vscode.Disposable[] = [];
   private readonly watched = new Set<FolderSession>();
 
@@ -126,6 +140,7 @@ class Panels implements vscode.Disposable {
     readonly hooks: PanelHooks | undefined,
   ) {
     this.runner = new SimilarityRunner(join(context.extensionUri.fsPath, 'dist', 'similarityWorker.js'));
+    if (hooks?.onIdle) this.subs.push(hooks.onIdle(() => void this.runner.warm()));
   }
 
   /**
@@ -214,7 +229,7 @@ class Panels implements vscode.Disposable {
   dispose(): void {
     for (const p of [...this.open]) p.panel.dispose();
     for (const s of this.subs) s.dispose();
-    this.runner.dispose();
+    void this.runner.dispose();
   }
 }
 
@@ -460,7 +475,7 @@ class Panel {
         return t;
       }
       case 'getSimilarity':
-        return this.similarity(m.problemId, m.modelId);
+        return this.similarity(m.problemId, m.modelId, m.stage);
       case 'getNovelty':
         return this.novelty(m.sampleId);
       case 'getMajAtK': {
@@ -579,17 +594,43 @@ class Panel {
     if (modelId !== undefined) this.similarity(problemId, modelId).catch(() => undefined);
   }
 
-  /** Similarity of a problem's model against its base: from the cache, a job already running, or a new job. */
-  private similarity(problemId: number, modelId: number): Promise<SimilarityData> {
+  /**
+   * Similarity of a problem's model against its base: from the cache, a job already running, or a new job.
+   * `stage` 'list': the answer as soon as the sample list's figures are known (SimilarityData `partial`).
+   */
+  private similarity(problemId: number, modelId: number, stage?: 'list'): Promise<SimilarityData> {
     const key = `${this.state.folder}:${problemId}:${modelId}`;
-    const running = this.panels.inflight.get(key);
-    if (running !== undefined) return running;
-    const job = this.computeSimilarity(problemId, modelId).finally(() => this.panels.inflight.delete(key));
-    this.panels.inflight.set(key, job);
-    return job;
+    let running = this.panels.inflight.get(key);
+    if (running === undefined) {
+      const job = this.computeSimilarity(problemId, modelId);
+      running = job;
+      this.panels.inflight.set(key, job);
+      // (failures reach the requests that wait for them; these handlers only keep them from being unhandled)
+      job.list.catch(() => undefined);
+      job.full.catch(() => undefined).finally(() => this.panels.inflight.delete(key));
+    }
+    return stage === 'list' ? running.list : running.full;
   }
 
-  private async computeSimilarity(problemId: number, modelId: number): Promise<SimilarityData> {
+  private computeSimilarity(problemId: number, modelId: number): SimilarityStages {
+    let listDone: ((d: SimilarityData) => void) | undefined;
+    const list = new Promise<SimilarityData>((resolve) => {
+      listDone = resolve;
+    });
+    const full = this.computeFullSimilarity(problemId, modelId, (d) => listDone?.(d));
+    // the list's stage ends with the full result at the latest (a cached result, a failure)
+    full.then(
+      (d) => listDone?.(d),
+      () => undefined,
+    );
+    return { list: Promise.race([list, full]), full };
+  }
+
+  private async computeFullSimilarity(
+    problemId: number,
+    modelId: number,
+    onList: (d: SimilarityData) => void,
+  ): Promise<SimilarityData> {
     const s = this.session();
     const base = this.baseFor(s, modelId);
     const params = similarityParams(s.index, problemId, base.id, modelId);
@@ -602,8 +643,35 @@ class Panel {
         ...withAnswersInBase(s.index, problemId, base.id, modelId, cached),
         cached: true,
       };
-    this.panels.runner.start(); // the worker boots while the texts are read
-    const body = await this.panels.runner.run(await similarityJob(s, problemId, base.id, modelId));
+    const start = Date.now();
+    this.panels.runner.start(); // the worker boots while the texts are read (if the idle warm-up did not start it)
+    const job = await similarityJob(s, problemId, base.id, modelId);
+    const texts = Date.now();
+    const warmed = () => {
+      const at = this.panels.runner.warmedAt;
+      return at !== undefined ? { warmed: at } : {};
+    };
+    let posted = 0;
+    let listAt: number | undefined;
+    const running = this.panels.runner.run(job, (list) => {
+      listAt = Date.now();
+      try {
+        onList({
+          problemId,
+          modelId,
+          baseModelId: base.id,
+          ...withAnswersInBase(s.index, problemId, base.id, modelId, list),
+          cached: false,
+          partial: true,
+          hostSteps: { start, texts, posted, list: listAt, ...warmed() },
+        });
+      } catch {
+        /* the answers could not be read: the list waits for the full result */
+      }
+    });
+    posted = Date.now();
+    const body = await running;
+    const hostSteps = { start, texts, posted, list: listAt, done: Date.now(), ...warmed() };
     try {
       writeSimilarityCache(s.index, problemId, base.id, modelId, params, body);
     } catch {
@@ -615,6 +683,7 @@ class Panel {
       baseModelId: base.id,
       ...withAnswersInBase(s.index, problemId, base.id, modelId, body),
       cached: false,
+      hostSteps,
     };
   }
 

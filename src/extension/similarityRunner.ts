@@ -1,8 +1,16 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { MajorityJob, NoveltyBody, NoveltyJob, SimilarityBody, SimilarityJob } from './panelData';
+import type { WarmUpJob } from './similarityWorker';
 import type { MajorityData } from '../shared/protocol';
 import { runJob, type SimilarityWorkerReply } from './similarityWorker';
+
+/**
+ * Passes of the warm-up job (./similarityWarmup, 48 x 48 samples of 1.5k characters): one pass alone left the
+ * first real job 0.2-0.3 s of CPU short of a JIT-warm one, three made it as fast (bench/problemSimilarity.bench.ts
+ * --warm).
+ */
+const WARM_UP_PASSES = 3;
 
 /**
  * Runs similarity jobs in one lazily started worker thread (`workerPath`, normally
@@ -16,26 +24,43 @@ export class SimilarityRunner {
   private nextId = 1;
   private readonly pending = new Map<
     number,
-    { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+    {
+      resolve: (v: unknown) => void;
+      reject: (e: Error) => void;
+      timer: NodeJS.Timeout;
+      onList?: (list: SimilarityBody) => void;
+    }
   >();
   /** Whether the last job ran in a worker thread (false: in-process fallback). */
   usedWorker = false;
+  /** The worker that ran (or runs) the warm-up job: one warm-up per worker thread. */
+  private warmed: Worker | undefined;
+  /** When the last warm-up ended (epoch ms; undefined: none ended), for the e2e suite's timing. */
+  warmedAt: number | undefined;
 
   constructor(
     private readonly workerPath: string | undefined,
     private readonly timeoutMs = 60_000,
   ) {}
 
-  run(job: SimilarityJob): Promise<SimilarityBody>;
+  /**
+   * Runs a job; for a similarity job, `onList` gets the sample list's stage before the result (see
+   * runSimilarityJob), also when it runs in-process.
+   */
+  run(job: SimilarityJob, onList?: (list: SimilarityBody) => void): Promise<SimilarityBody>;
   run(job: NoveltyJob): Promise<NoveltyBody>;
   run(job: MajorityJob): Promise<MajorityData['curves']>;
-  run(job: SimilarityJob | NoveltyJob | MajorityJob): Promise<unknown> {
+  run(job: WarmUpJob): Promise<null>;
+  run(
+    job: SimilarityJob | NoveltyJob | MajorityJob | WarmUpJob,
+    onList?: (list: SimilarityBody) => void,
+  ): Promise<unknown> {
     if (!this.workerPath || !existsSync(this.workerPath)) {
       this.usedWorker = false;
       return new Promise((resolve, reject) =>
         setImmediate(() => {
           try {
-            resolve(runJob(job));
+            resolve(runJob(job, onList));
           } catch (e) {
             reject(e as Error);
           }
@@ -52,8 +77,8 @@ export class SimilarityRunner {
         void this.worker?.terminate();
         this.worker = undefined;
       }, this.timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
-      w.postMessage({ id, job });
+      this.pending.set(id, { resolve, reject, timer, onList });
+      w.postMessage({ id, job, list: onList !== undefined });
     });
   }
 
@@ -65,12 +90,49 @@ export class SimilarityRunner {
     if (this.workerPath && existsSync(this.workerPath)) this.ensureWorker(this.workerPath);
   }
 
+  /**
+   * Starts the worker thread if it is not running and has it run the warm-up job (a small synthetic
+   * similarity job, ./similarityWarmup, {@link WARM_UP_PASSES} times: 0.35-0.6 s of CPU in all), so that the
+   * first real job finds the bundle parsed and the JIT warm. Called while the user is idle (the tree shown,
+   * an indexing pass ended), never on a click's path: a job posted meanwhile waits for the pass that runs
+   * (jobs run one at a time), and the warm-up stops there. Resolves true when
+   * the warm-up ran, false when there is nothing to warm (no worker file: jobs run in-process), this worker
+   * was warmed already, or the worker stopped (dispose, crash) before it finished.
+   */
+  async warm(): Promise<boolean> {
+    if (!this.workerPath || !existsSync(this.workerPath)) return false;
+    const w = this.ensureWorker(this.workerPath);
+    if (this.warmed === w) return false;
+    this.warmed = w;
+    try {
+      // one pass at a time: a job posted meanwhile waits for one pass at most (~0.15 s of CPU), not all
+      for (let i = 0; i < WARM_UP_PASSES; i++) {
+        if (this.worker !== w) return false;
+        if (this.pending.size > 0) break; // a real job is queued: it runs next, the warm-up stops here
+        await this.run({ kind: 'warm' });
+      }
+      this.warmedAt = Date.now();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Whether a worker thread is running now (started and not ended). */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
   private ensureWorker(path: string): Worker {
     if (this.worker) return this.worker;
     const w = new Worker(path);
     w.on('message', (m: SimilarityWorkerReply) => {
       const p = this.pending.get(m.id);
       if (!p) return;
+      if ('list' in m) {
+        p.onList?.(m.list);
+        return;
+      }
       this.pending.delete(m.id);
       clearTimeout(p.timer);
       if ('error' in m) p.reject(new Error(m.error));
@@ -91,11 +153,19 @@ export class SimilarityRunner {
     return w;
   }
 
-  dispose(): void {
+  /**
+   * Ends the worker thread (deactivate): the jobs still pending, the warm-up among them, fail with
+   * "similarity worker stopped". Resolves when the thread has ended.
+   */
+  async dispose(): Promise<void> {
     const w = this.worker;
     this.worker = undefined;
-    for (const p of this.pending.values()) clearTimeout(p.timer);
+    const stopped = new Error('similarity worker stopped');
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(stopped);
+    }
     this.pending.clear();
-    void w?.terminate();
+    await w?.terminate();
   }
 }

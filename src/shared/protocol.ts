@@ -239,6 +239,19 @@ export interface SimilarityData {
   summary: { modelSimilarity: Summary; modelNovelty: Summary; baselineSimilarity: Summary; baselineNovelty: Summary };
   /** Whether the result came from the index's similarity cache. */
   cached: boolean;
+  /**
+   * The sample list's stage (`getSimilarity` with `stage: 'list'`): the computation paths (`paths`, each
+   * sample's `path`) are not computed yet; every other figure is the final one.
+   */
+  partial?: boolean;
+  /**
+   * When the extension host did the job's steps, epoch ms (for the e2e suite's timing; absent when cached):
+   * `start` the job was asked for (the panel's prefetch or the first request), `texts` both models' texts
+   * read, `posted` the job handed to the worker, `list` the list's stage back, `done` the worker's result back
+   * (absent in the list's stage); `warmed` when the worker's idle warm-up ended (absent: not warmed; after
+   * `posted`: the job waited for it).
+   */
+  hostSteps?: { start: number; texts: number; posted: number; list?: number; done?: number; warmed?: number };
 }
 
 /** One piece of a word diff: neither flag = common. */
@@ -604,7 +617,11 @@ export interface RequestParams {
   getProblem: { problemId: number };
   getSamples: { problemId: number; modelId: number; offset: number; limit: number };
   getSample: { sampleId: number };
-  getSimilarity: { problemId: number; modelId: number };
+  /**
+   * `stage: 'list'`: the answer may come before the computation paths (`partial` true, no `paths`, no
+   * sample's `path`; every figure in it final); without it, the full result.
+   */
+  getSimilarity: { problemId: number; modelId: number; stage?: 'list' };
   getNovelty: { sampleId: number };
   getPpl: { problemId: number };
   getOverview: Record<string, never>;
@@ -723,7 +740,7 @@ const REQUEST_KEYS: { [K in RequestKind]: readonly (keyof RequestParams[K])[] } 
   getProblem: ['problemId'],
   getSamples: ['problemId', 'modelId', 'offset', 'limit'],
   getSample: ['sampleId'],
-  getSimilarity: ['problemId', 'modelId'],
+  getSimilarity: ['problemId', 'modelId', 'stage'],
   getNovelty: ['sampleId'],
   getPpl: ['problemId'],
   getOverview: [],
@@ -851,6 +868,8 @@ function checkParams(k: RequestKind, v: Obj): string | undefined {
         ? undefined
         : `url must be an http(s) URL of at most ${MAX_URL} characters without spaces`;
     case 'getSimilarity':
+      if (v.stage !== undefined && v.stage !== 'list') return "stage must be 'list' or absent";
+      return isId(v.problemId) && isId(v.modelId) ? undefined : 'problemId and modelId must be positive integers';
     case 'getProblemRanking':
       return isId(v.problemId) && isId(v.modelId) ? undefined : 'problemId and modelId must be positive integers';
     case 'getSamples':

@@ -390,7 +390,14 @@ describe('problem view and preview speed on 1024 x 1024 samples (measured, repor
     const chartAt = Number(await frame.$eval('#chart-passk', (e) => e.getAttribute('data-rendered-at')));
     await frameWith(s.page, '#sample-list[data-rendered-at]', { frame, timeoutMs: 300_000, what: 'the sample list' });
     const listAt = Number(await frame.$eval('#sample-list', (e) => e.getAttribute('data-rendered-at')));
-    return { frame, chartMs: chartAt - t0, similarityMs: listAt - t0, steps: await webviewSteps(frame, t0) };
+    const steps = await webviewSteps(frame, t0);
+    // the extension host's steps of the similarity job (SimilarityData `hostSteps`, epoch ms): `host:start` the
+    // job asked for, `host:texts` the texts read, `host:posted` handed to the worker, `host:done` its result
+    // back, `host:warmed` the worker's idle warm-up ended (negative: before the click)
+    const hostSteps = await frame.$eval('#sample-list', (e) => e.getAttribute('data-host-steps'));
+    for (const [k, at] of Object.entries(JSON.parse(hostSteps ?? '{}') as Record<string, number>))
+      steps[`host:${k}`] = at - t0;
+    return { frame, chartMs: chartAt - t0, similarityMs: listAt - t0, steps };
   }
 
   test('problem view of a 1024 x 1024 problem, first time: chart and similarity list from the click; stalls', async () => {

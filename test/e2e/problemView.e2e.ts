@@ -168,7 +168,12 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       await screenshot(s.page, 'problem-view-2-similarity');
       await frame.$eval('#sample-detail', (el) => el.scrollIntoView());
       await screenshot(s.page, 'problem-view-2-novel-spans');
-      // the computation path beside the text similarity (docs/similarity.md section 6)
+      // the computation path beside the text similarity (docs/similarity.md section 6); the paths come after
+      // the list's stage (getSimilarity stage 'list'), so they are waited for
+      await frame.waitForSelector('#path-line', { timeout: 30_000 });
+      await frame.waitForFunction(() => /Paths: /.test(document.querySelector('p.summary')?.textContent ?? ''), null, {
+        timeout: 30_000,
+      });
       const pathText = await frame.$eval('#path-line', (el) => el.textContent ?? '');
       assert.match(
         pathText,

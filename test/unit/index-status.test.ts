@@ -33,7 +33,12 @@ const { Extension: Ext } = loadWithStub<{ Extension: new (context: unknown) => E
     window: {
       createOutputChannel: () => ({ appendLine() {}, show() {}, dispose() {} }),
       createStatusBarItem: () => status,
-      createTreeView: () => ({ onDidChangeSelection: () => disposable, selection: [], dispose() {} }),
+      createTreeView: () => ({
+        onDidChangeSelection: () => disposable,
+        onDidChangeVisibility: () => disposable,
+        selection: [],
+        dispose() {},
+      }),
       onDidChangeActiveTextEditor: () => disposable,
       withProgress: (opts: { title?: string }, task: (p: unknown, t: unknown) => Promise<void>) => {
         progressNotifications.push(opts.title ?? '');

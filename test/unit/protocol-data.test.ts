@@ -332,7 +332,7 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
       assert.equal(model, job.model[0].text, 'the diff rebuilds the model text');
       assert.equal(nov.nearest!.sampleId, body.samples[0].nearest[0].baseSampleId);
     } finally {
-      runner.dispose();
+      await runner.dispose();
     }
     const inline = new SimilarityRunner(path.join(tmp, 'missing-worker.js'));
     inline.start(); // no worker file: nothing to start, jobs run in-process

@@ -30,6 +30,7 @@ describe('validateWebviewMessage', () => {
       { id: 15, kind: 'getSamplePreview', sampleId: 9 },
       { id: 16, kind: 'previewAction', action: 'nextSample', sampleId: 9 },
       { id: 17, kind: 'openLink', url: 'https://example.com/a?b=1#c' },
+      { id: 18, kind: 'getSimilarity', problemId: 7, modelId: 2, stage: 'list' },
     ];
     for (const m of ok) assert.deepEqual(validateWebviewMessage(m), m, JSON.stringify(m));
   });
@@ -66,6 +67,10 @@ describe('validateWebviewMessage', () => {
         'setAnnotation: note must be a string of at most 20000 characters',
       ],
       [{ id: 1, kind: 'ready', view: 'settings' }, 'ready: view must be problem, overview or preview'],
+      [
+        { id: 1, kind: 'getSimilarity', problemId: 1, modelId: 2, stage: 'paths' },
+        "getSimilarity: stage must be 'list' or absent",
+      ],
       [
         { id: 1, kind: 'previewAction', action: 'runCommand', sampleId: 9 },
         'previewAction: action must be one of nextSample, previousSample, nextProblem, previousProblem, nextUnannotated, annotate, openText, openProblemView',

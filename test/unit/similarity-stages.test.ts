@@ -1,0 +1,98 @@
+/**
+ * The similarity job's two stages (issue 14): the sample list's stage (nearest base samples, similarity,
+ * novelty, baseline, summary) comes before the computation paths, and every figure in it is the final one;
+ * the result is the same with or without the stage, in-process and through the worker thread.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import {
+  clearBaseWorkCache,
+  runSimilarityJob,
+  type SimilarityBody,
+  type SimilarityJob,
+} from '../../src/extension/panelData';
+import { SimilarityRunner } from '../../src/extension/similarityRunner';
+import { warmUpJob } from '../../src/extension/similarityWarmup';
+
+const workerPath = path.resolve(__dirname, '../../src/extension/similarityWorker.js');
+
+/** 12 model samples against 10 base samples: math-like texts with equations (paths to compare). */
+function job(): SimilarityJob {
+  const w = warmUpJob(12, 900);
+  return {
+    kind: 'problem',
+    base: w.base.slice(0, 10).map((b, i) => ({ ...b, id: 10 + i, text: `${b.text}\nCheck: $4 + ${i} = ${4 + i}$.` })),
+    model: w.model,
+  };
+}
+
+/** The final result without what the list's stage leaves out (the computation paths). */
+function withoutPaths(full: SimilarityBody): SimilarityBody {
+  return {
+    samples: full.samples.map(({ path: _path, ...rest }) => rest),
+    baseline: full.baseline,
+    summary: full.summary,
+  };
+}
+
+describe('similarity job: the sample list before the computation paths', () => {
+  test('the list stage holds the final figures; the result is the same with or without it', () => {
+    const j = job();
+    clearBaseWorkCache();
+    const plain = runSimilarityJob(j);
+    assert.ok(
+      plain.samples.some((s) => (s.path?.steps ?? 0) > 0),
+      'the texts have computation steps',
+    );
+    assert.ok(plain.paths && plain.paths.modelWithSteps > 0);
+    for (const kept of [false, true]) {
+      // first with nothing kept, then with the base's work kept from the run before
+      if (!kept) clearBaseWorkCache();
+      const lists: SimilarityBody[] = [];
+      const full = runSimilarityJob(j, true, (l) => lists.push(structuredClone(l)));
+      assert.equal(lists.length, 1, 'one list stage');
+      assert.deepEqual(full, plain, `same result (base kept: ${kept})`);
+      assert.equal(JSON.stringify(full), JSON.stringify(plain), 'same JSON, key for key');
+      assert.deepEqual(lists[0], withoutPaths(full), 'the list stage equals the final figures');
+      assert.equal(lists[0].paths, undefined);
+      assert.ok(lists[0].samples.every((s) => s.path === undefined));
+    }
+    clearBaseWorkCache();
+  });
+
+  test('through the worker thread: the list stage arrives before the result and equals its figures', async () => {
+    const j = job();
+    clearBaseWorkCache();
+    const plain = runSimilarityJob(j);
+    clearBaseWorkCache();
+    const runner = new SimilarityRunner(workerPath);
+    try {
+      const events: string[] = [];
+      let list: SimilarityBody | undefined;
+      const full = await runner.run(j, (l) => {
+        events.push('list');
+        list = l;
+      });
+      events.push('result');
+      assert.equal(runner.usedWorker, true);
+      assert.deepEqual(events, ['list', 'result']);
+      assert.deepEqual(full, plain);
+      assert.deepEqual(list, withoutPaths(plain));
+      // a job without onList gets no list message (and the same result)
+      assert.deepEqual(await runner.run(j), plain);
+    } finally {
+      await runner.dispose();
+    }
+    // in-process (no worker file): the same stages
+    const inline = new SimilarityRunner(path.join(__dirname, 'missing-worker.js'));
+    let inlineList: SimilarityBody | undefined;
+    assert.deepEqual(
+      await inline.run(j, (l) => {
+        inlineList = l;
+      }),
+      plain,
+    );
+    assert.deepEqual(inlineList, withoutPaths(plain));
+  });
+});
