@@ -333,7 +333,7 @@ describe('a results file changed after indexing', () => {
     const a = store.get(store.refOf(id)!)!;
     assert.deepEqual([a.labels, a.note], [['checked'], 'kept']);
     // the space is given back at the end of the next indexing pass (which reads the files again for
-    // migration 13's problem-level search rows; migration 11 itself asks for no reading)
+    // migration 13's search witnesses; migration 11 itself asks for no reading)
     assert.equal(index.db.prepare('SELECT count(*) FROM meta WHERE key = ?').pluck().get(RECLAIM_KEY), 1);
     const pass = await indexFolder(index, f.dir);
     assert.equal(pass.filesIndexed, index.db.prepare('SELECT count(*) FROM files').pluck().get());

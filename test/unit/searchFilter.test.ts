@@ -224,10 +224,10 @@ describe("the tree's search filter (sample_runs)", () => {
   });
 });
 
-/** Row ids of the problem-level index's rows (schema migration 13) matching `query`: parts > 0, witnesses < 0. */
-function problemRows(index: TraceIndex, query: string): number[] {
+/** Row ids of the witnesses (`witness_fts`, schema migration 13) holding every word of `query`. */
+function witnessRows(index: TraceIndex, query: string): number[] {
   return index.db
-    .prepare('SELECT rowid FROM problem_fts WHERE problem_fts MATCH ?')
+    .prepare('SELECT rowid FROM witness_fts WHERE witness_fts MATCH ?')
     .pluck()
     .all(ftsQuery(query)) as number[];
 }
@@ -304,7 +304,7 @@ const PLACED_QUERIES = [
   '',
 ];
 
-describe("the tree's search filter (problem-level full-text index, schema migration 13)", () => {
+describe("the tree's search filter (witnesses, schema migration 13)", () => {
   test('a generated folder (bench/gen.ts): the same problems as the join through samples, for single words, AND, quoted phrases and operators typed as words', async () => {
     const dir = tempDir();
     generate(
@@ -346,7 +346,7 @@ describe("the tree's search filter (problem-level full-text index, schema migrat
     index.close();
   });
 
-  test('placed words: one word from the parts alone, several words from witnesses or checked in samples_fts, CJK and NFD', async () => {
+  test('placed words: words a witness holds answered from the witnesses alone, the other problems looked for in samples_fts, CJK and NFD', async () => {
     const dir = placedFolder();
     const index = TraceIndex.open(join(dir, 'index.db'));
     await indexFolder(index, dir);
@@ -359,22 +359,24 @@ describe("the tree's search filter (problem-level full-text index, schema migrat
     assert.deepEqual(key(byFilter(index, 'only1 only2')), []);
     assert.deepEqual(key(byFilter(index, '面积为12')), ['5']);
     assert.deepEqual(key(byFilter(index, '넓이'.normalize('NFD'))), ['5']);
-    // problem 3 holds pairA and pairB in different samples: its part matches, no sample does
-    assert.equal(problemRows(index, 'pairA pairB').filter((r) => r > 0).length, 3);
-    // with samples_fts emptied, what the problem-level rows alone answer is still listed (one word: the
-    // parts; several words in a witness), and what needs a sample check (pairA and pairB together only
-    // in sample 30) is not: the filter asked samples_fts about candidates only
+    // the witnesses: the first PART_WITNESSES samples of each of the 12 parts (one per record)
+    assert.equal(witnessRows(index, 'common').length, 12 * PART_WITNESSES);
+    assert.equal(witnessRows(index, 'witnessed common').length, 2);
+    assert.deepEqual(witnessRows(index, 'pairA pairB'), []);
+    // with samples_fts emptied, what the witnesses hold is still listed, and what only a later sample
+    // holds (pairA and pairB together in sample 30, 面积 in sample 35) is not: the filter asked
+    // samples_fts only about the problems no witness proved
     index.db.exec('DELETE FROM samples_fts');
     assert.deepEqual(key(byFilter(index, 'common')), ['0', '1', '2', '3', '4', '5']);
     assert.deepEqual(key(byFilter(index, 'only4')), ['4']);
-    assert.deepEqual(key(byFilter(index, '面积')), ['5']);
     assert.deepEqual(key(byFilter(index, 'often common')), ['0', '1', '2', '3', '4', '5']);
     assert.deepEqual(key(byFilter(index, 'witnessed common')), ['4']);
+    assert.deepEqual(key(byFilter(index, '面积')), []);
     assert.deepEqual(key(byFilter(index, 'pairA pairB')), []);
     index.close();
   });
 
-  test('a file replaced, then removed: its parts and witnesses leave the problem-level index (contentless delete)', async () => {
+  test('a file replaced, then removed: its parts and witnesses leave the witness index (contentless delete)', async () => {
     const dir = placedFolder();
     const index = TraceIndex.open(join(dir, 'index.db'));
     await indexFolder(index, dir);
@@ -396,14 +398,16 @@ describe("the tree's search filter (problem-level full-text index, schema migrat
     // pairA and pairB were together in the replaced file's problem 2 only; now in its problem 1
     assert.deepEqual(key(byFilter(index, 'pairA pairB')), ['1']);
     assert.deepEqual(key(byFilter(index, 'replaced')), ['1', '4']);
-    // the old file's rows are gone: 6 parts of the other file, 2 of the new one, and their witnesses
-    assert.equal(problemRows(index, 'only2').length, 1 + PART_WITNESSES);
+    // the old file's witnesses are gone: 6 parts of the other file, 2 of the new one, and their witnesses
+    assert.equal(witnessRows(index, 'only2').length, PART_WITNESSES);
+    assert.equal(witnessRows(index, 'replaced').length, 4);
     assert.equal(index.db.prepare('SELECT count(*) FROM search_parts').pluck().get(), 8);
     rmSync(rl);
     await indexFolder(index, dir);
     for (const q of [...PLACED_QUERIES, 'replaced'])
       assert.deepEqual(byFilter(index, q), byJoin(index, q), `query ${JSON.stringify(q)}`);
-    assert.deepEqual(problemRows(index, 'replaced'), []);
+    assert.deepEqual(witnessRows(index, 'replaced'), []);
+    assert.equal(witnessRows(index, 'only2').length, PART_WITNESSES);
     assert.deepEqual(key(byFilter(index, 'pairA pairB')), []);
     assert.equal(index.db.prepare('SELECT count(*) FROM search_parts').pluck().get(), 6);
     index.close();
@@ -420,7 +424,7 @@ describe("the tree's search filter (problem-level full-text index, schema migrat
     index.close();
   });
 
-  test('migration 13 from an index of schema 12: annotations kept, the same problems before the files are read again (samples_fts) and after (parts)', async () => {
+  test('migration 13 from an index of schema 12: annotations kept, the same problems before the files are read again (samples_fts) and after (witnesses)', async () => {
     const dir = placedFolder();
     const db = join(dir, 'index.db');
     let index = TraceIndex.open(db);
@@ -434,16 +438,16 @@ describe("the tree's search filter (problem-level full-text index, schema migrat
       .get() as number;
     let store = new AnnotationStore(index);
     store.set(store.refOf(first)!, ['checked'], 'kept over migration 13');
-    // schema 12: no problem-level index
-    index.db.exec('DROP TABLE problem_fts; DROP TABLE search_parts');
+    // schema 12: no witnesses
+    index.db.exec('DROP TABLE witness_fts; DROP TABLE search_parts');
     index.db.pragma('user_version = 12');
     index.close();
     index = TraceIndex.open(db);
     assert.equal(index.db.pragma('user_version', { simple: true }), 13);
     assert.equal(index.db.prepare('SELECT count(*) FROM search_parts').pluck().get(), 0);
-    // no part yet: every sample is checked in samples_fts, the same problems
+    // no witness yet: every problem is looked for in samples_fts, the same problems
     for (const q of PLACED_QUERIES) assert.deepEqual(byFilter(index, q), expected.get(q), `query ${JSON.stringify(q)}`);
-    // the files are read again by the next pass, which writes the parts
+    // the files are read again by the next pass, which writes the parts and their witnesses
     assert.deepEqual(index.db.prepare('SELECT DISTINCT status FROM files').pluck().all(), ['partial']);
     const pass = await indexFolder(index, dir);
     assert.equal(pass.filesIndexed, 2);

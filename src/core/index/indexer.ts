@@ -106,10 +106,10 @@ export class IndexBusyError extends Error {}
  */
 const FTS_ROWS_AT_ONCE = 4096;
 /**
- * Samples of each part of the problem-level full-text index (`problem_fts`, schema migration 13) also
- * written as a row of their own there (witnesses: the first this many of the part). A query of several
- * words that one of them holds is proven for the part's problem without reading samples_fts; 16 of
- * 1024 samples are 1.6% more full-text rows.
+ * Witnesses per part (`witness_fts`, schema migration 13): the first this many samples of the
+ * consecutive samples of one run written to samples_fts in one go are also rows of the small witness
+ * index, so that a query of words one of them holds is answered for its problem without visiting
+ * samples_fts. 16 of 1024 samples are 1.6% more full-text rows.
  */
 export const PART_WITNESSES = 16;
 
@@ -865,7 +865,7 @@ interface IndexFileArgs {
 class SampleWriter {
   private readonly insertSample: Statement;
   private readonly insertFts: Statement | null;
-  private readonly insertProblemFts: Statement;
+  private readonly insertWitness: Statement;
   private readonly insertPart: Statement;
   private readonly insertSpan: Statement;
   private readonly upsertModel: Statement;
@@ -895,7 +895,7 @@ class SampleWriter {
     // The full-text index is contentless: it is given the text as searchText() prepares it (UTF-8 bytes
     // from the parallel reader are bound as a BLOB and CAST to TEXT).
     this.insertFts = fts ? db.prepare('INSERT INTO samples_fts(rowid, text) VALUES (?, CAST(? AS TEXT))') : null;
-    this.insertProblemFts = db.prepare('INSERT INTO problem_fts(rowid, text) VALUES (?, CAST(? AS TEXT))');
+    this.insertWitness = db.prepare('INSERT INTO witness_fts(rowid, text) VALUES (?, CAST(? AS TEXT))');
     this.insertPart = db.prepare(
       'INSERT INTO search_parts (first_id, last_id, witnesses, file_id) VALUES (?, ?, ?, ?)',
     );
@@ -1070,12 +1070,11 @@ class SampleWriter {
   private run: { fileId: number; pid: number; first: number; last: number } | null = null;
 
   /**
-   * Writes the problem-level full-text rows (`problem_fts`, schema migration 13) of samples just given to
-   * samples_fts: `ids` their row ids (ascending), `texts` what samples_fts was given for each (search.ts
-   * `searchText`, as a string or its UTF-8 bytes), `pids` their problems' row ids. Consecutive ids of one
-   * problem make one part: one row (rowid = its first id) holding all their texts, one line each, so
-   * that it holds every word of each of its samples and no other; its first {@link PART_WITNESSES}
-   * samples are also a row each (rowid = minus the sample's id); `search_parts` records the part.
+   * Writes the witnesses (`witness_fts`, schema migration 13) of samples just given to samples_fts: `ids`
+   * their row ids (ascending), `texts` what samples_fts was given for each (search.ts `searchText`, a
+   * string or its UTF-8 bytes), `pids` their problems' row ids. Consecutive ids of one problem make one
+   * part (`search_parts`); its first {@link PART_WITNESSES} samples are rows of `witness_fts` (rowid =
+   * the sample's id, the same text as in samples_fts).
    */
   private writeParts(
     fileId: number,
@@ -1083,36 +1082,25 @@ class SampleWriter {
     texts: readonly (string | Uint8Array)[],
     pids: readonly number[],
   ): void {
-    const NL = Buffer.from('\n');
     let i = 0;
     while (i < ids.length) {
       const first = Number(ids[i]);
       let j = i + 1;
       while (j < ids.length && pids[j] === pids[i] && Number(ids[j]) === Number(ids[j - 1]) + 1) j++;
-      const parts: Uint8Array[] = [];
-      for (let k = i; k < j; k++) {
-        const t = texts[k];
-        if (k > i) parts.push(NL);
-        parts.push(typeof t === 'string' ? Buffer.from(t, 'utf8') : t);
-      }
-      this.insertProblemFts.run(first, Buffer.concat(parts));
       const witnesses = Math.min(PART_WITNESSES, j - i);
-      for (let k = 0; k < witnesses; k++) this.insertProblemFts.run(-(first + k), texts[i + k]);
+      for (let k = 0; k < witnesses; k++) this.insertWitness.run(first + k, texts[i + k]);
       this.insertPart.run(first, Number(ids[j - 1]), witnesses, fileId);
       i = j;
     }
   }
 
-  /** Removes a file's rows of the problem-level full-text index (its parts and their witnesses). */
+  /** Removes a file's witnesses (`witness_fts`) and parts. */
   private deletePartsOf(fileId: number): void {
     const parts = this.db
       .prepare('SELECT first_id AS f, witnesses AS w FROM search_parts WHERE file_id = ?')
       .all(fileId) as { f: number; w: number }[];
-    const del = this.db.prepare('DELETE FROM problem_fts WHERE rowid = ?');
-    for (const p of parts) {
-      del.run(p.f);
-      for (let k = 0; k < p.w; k++) del.run(-(p.f + k));
-    }
+    const del = this.db.prepare('DELETE FROM witness_fts WHERE rowid = ?');
+    for (const p of parts) for (let k = 0; k < p.w; k++) del.run(p.f + k);
     this.db.prepare('DELETE FROM search_parts WHERE file_id = ?').run(fileId);
   }
 
@@ -1290,7 +1278,7 @@ class SampleWriter {
     // less CPU at the bench's quarter scale, for about 10 MB more peak memory.
     const ftsIds: (number | bigint)[] = [];
     const ftsTexts: (string | Uint8Array)[] = [];
-    /** The problem of each held-back row (the problem-level rows are written with them: {@link SampleWriter.writeParts}). */
+    /** The problem of each held-back row (witnesses are written with them: {@link SampleWriter.writeParts}). */
     const ftsPids: number[] = [];
     const flushFts = () => {
       const ins = this.insertFts;

@@ -4,7 +4,7 @@ import { modelLabels } from './labels';
 import { migrate } from './schema';
 import { type Database, type SqliteDriverName, openDatabase } from './sqlite';
 import type { Diagnostic } from '../model';
-import { ftsQuery, searchTerms } from '../search';
+import { ftsQuery } from '../search';
 
 export { ftsQuery } from '../search';
 
@@ -432,7 +432,7 @@ export class TraceIndex {
         };
       case 'search': {
         const fts = ftsQuery(filter.query);
-        const ids = this.searchProblemIds(filter.query);
+        const ids = this.searchProblemIds(fts);
         if (ids) return { where: 'p.id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(ids)] };
         return {
           where:
@@ -444,26 +444,21 @@ export class TraceIndex {
   }
 
   /**
-   * Row ids of the problems with at least one sample whose text holds every word of `query` (search.ts
-   * `ftsQuery`), in no particular order, without visiting every match of a word in most samples:
-   * 1. the problem-level full-text index (`problem_fts`, schema migration 13) is asked first. A part (a
-   *    row holding the texts of consecutive samples of one run, `search_parts`) holds a word when one
-   *    of its samples does, so for a one-word query a matching part's problem is in the result; for
-   *    several words a matching part is a candidate (its samples may hold them apart), and a matching
-   *    witness (a row of one sample) puts its problem in the result;
-   * 2. the candidates whose problem is not in the result yet, and every sample that no part covers (an
-   *    index written before migration 13, a pass without the full-text index), are checked in
-   *    samples_fts: their row ids walked along `sample_runs` (runs of consecutive sample ids of one
-   *    file and problem), stopping when every problem they belong to is found.
+   * Row ids of the problems with at least one sample whose text holds every word of the full-text query
+   * `fts` (search.ts `ftsQuery`), in no particular order, without visiting every match of words in most
+   * samples:
+   * 1. the witnesses (`witness_fts`, schema migration 13: the first samples of each part, a few per
+   *    run) are asked first: a witness holding every word puts its problem in the result;
+   * 2. the problems no witness proves are looked for in samples_fts: the matches' row ids walked along
+   *    `sample_runs` (runs of consecutive sample ids of one file and problem) from the first run of such
+   *    a problem to the last, stopping when every one of them is found (FTS5 does not skip ahead within
+   *    a word's matches, so this costs what the matches before the last such run cost).
    * The result is the set the join of samples_fts through `samples` gives. Undefined (the caller then
    * joins through `samples`, same set) when the runs do not cover the samples exactly (their lengths do
-   * not add up to the number of samples), a part does not lie inside one run, or a witness is not a
-   * sample of a run. One read transaction, so that an indexing pass committing meanwhile is seen whole
-   * or not at all.
+   * not add up to the number of samples) or a witness is not a sample of a run. One read transaction,
+   * so that an indexing pass committing meanwhile is seen whole or not at all.
    */
-  private searchProblemIds(query: string): number[] | undefined {
-    const fts = ftsQuery(query);
-    const words = searchTerms(query).length;
+  private searchProblemIds(fts: string): number[] | undefined {
     return this.db.transaction(() => {
       const runs = this.db
         .prepare('SELECT first_id AS f, last_id AS l, problem_id AS p FROM sample_runs ORDER BY first_id')
@@ -471,60 +466,25 @@ export class TraceIndex {
       let covered = 0;
       for (const r of runs) covered += r.l - r.f + 1;
       if (covered !== (this.db.prepare('SELECT count(*) FROM samples').pluck().get() as number)) return undefined;
-      /** The run holding sample id `id`, or undefined. */
-      const runOf = (id: number): { f: number; l: number; p: number } | undefined => {
-        let lo = 0;
-        let hi = runs.length - 1;
-        while (lo <= hi) {
-          const mid = (lo + hi) >> 1;
-          if (runs[mid].l < id) lo = mid + 1;
-          else if (runs[mid].f > id) hi = mid - 1;
-          else return runs[mid];
-        }
-        return undefined;
-      };
       const found = new Set<number>();
-      const partHit = new Set<number>();
-      for (const rowid of this.db
-        .prepare('SELECT rowid FROM problem_fts WHERE problem_fts MATCH ?')
+      const witnesses = this.db
+        .prepare('SELECT rowid FROM witness_fts WHERE witness_fts MATCH ? ORDER BY rowid')
         .pluck()
-        .all(fts) as number[]) {
-        if (rowid > 0 && words > 1) {
-          partHit.add(rowid);
-          continue;
-        }
-        const run = runOf(Math.abs(rowid));
-        if (!run) return undefined;
-        found.add(run.p);
+        .all(fts) as number[];
+      let j = 0;
+      for (const id of witnesses) {
+        while (j < runs.length && runs[j].l < id) j++;
+        if (j === runs.length || runs[j].f > id) return undefined;
+        found.add(runs[j].p);
       }
-      // What samples_fts is asked about: the matching parts whose problem is not found yet, and the
-      // samples no part covers; ranges of row ids in ascending order.
-      const parts = this.db.prepare('SELECT first_id AS f, last_id AS l FROM search_parts ORDER BY first_id').all() as {
-        f: number;
-        l: number;
-      }[];
-      const pending: { f: number; l: number; p: number }[] = [];
-      let pi = 0;
-      for (const run of runs) {
-        let at = run.f;
-        while (pi < parts.length && parts[pi].l < run.f) pi++;
-        for (; pi < parts.length && parts[pi].f <= run.l; pi++) {
-          const part = parts[pi];
-          if (part.f < run.f || part.l > run.l) return undefined;
-          const keep = !found.has(run.p);
-          if (keep && part.f > at) pending.push({ f: at, l: part.f - 1, p: run.p });
-          if (keep && partHit.has(part.f)) pending.push({ f: part.f, l: part.l, p: run.p });
-          at = part.l + 1;
-        }
-        if (at <= run.l && !found.has(run.p)) pending.push({ f: at, l: run.l, p: run.p });
-      }
+      const pending = runs.filter((r) => !found.has(r.p));
       if (pending.length > 0) {
         let missing = new Set(pending.map((r) => r.p)).size;
         const matches = this.db
           .prepare('SELECT rowid FROM samples_fts WHERE samples_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid')
           .pluck()
           .all(fts, pending[0].f, pending[pending.length - 1].l) as number[];
-        let j = 0;
+        j = 0;
         for (const id of matches) {
           while (j < pending.length && pending[j].l < id) j++;
           if (j === pending.length) break;
@@ -1035,7 +995,7 @@ export class TraceIndex {
   clearIndexedData(): void {
     this.db.transaction(() => {
       this.db.exec(`
-        DELETE FROM samples_fts; DELETE FROM problem_fts; DELETE FROM search_parts; DELETE FROM sample_spans; DELETE FROM sample_runs; DELETE FROM samples; DELETE FROM empty_records; DELETE FROM stats; DELETE FROM files;
+        DELETE FROM samples_fts; DELETE FROM witness_fts; DELETE FROM search_parts; DELETE FROM sample_spans; DELETE FROM sample_runs; DELETE FROM samples; DELETE FROM empty_records; DELETE FROM stats; DELETE FROM files;
         DELETE FROM scores; DELETE FROM problem_info;
         DELETE FROM diagnostics; DELETE FROM similarity_cache; DELETE FROM model_graders; DELETE FROM models; DELETE FROM problems;
         DELETE FROM meta WHERE key IN ('fts_max_id', 'fts_missing');
