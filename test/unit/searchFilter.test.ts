@@ -413,6 +413,31 @@ describe("the tree's search filter (witnesses, schema migration 13)", () => {
     index.close();
   });
 
+  test('runs whose lengths add up but that miss a sample: a match outside every run found in the walk still gives the problems of the join', async () => {
+    const dir = placedFolder();
+    const index = TraceIndex.open(join(dir, 'index.db'));
+    await indexFolder(index, dir);
+    const key = (ids: number[]) => ids.map((id) => index.problem(id)!.problemId).sort();
+    // the run holding sample 30 of problem 2 (Base-7B-RL), the only one with pairA and pairB together (no witness),
+    // moved past the samples: the lengths still add up to the number of samples
+    const id30 = index.db
+      .prepare(
+        `SELECT s.id FROM samples s JOIN problems p ON p.id = s.problem_id JOIN models m ON m.id = s.model_id
+          WHERE p.problem_id = '2' AND m.name = 'Base-7B-RL' AND s.sample_index = 30`,
+      )
+      .pluck()
+      .get() as number;
+    index.db
+      .prepare(
+        'UPDATE sample_runs SET first_id = first_id + 100000, last_id = last_id + 100000 WHERE ? BETWEEN first_id AND last_id',
+      )
+      .run(id30);
+    assert.ok(runsCoverSamples(index));
+    assert.deepEqual(witnessRows(index, 'pairA pairB'), []);
+    assert.deepEqual(key(byFilter(index, 'pairA pairB')), ['2']);
+    index.close();
+  });
+
   test('batches committed inside a run (one-sample records): every sample is in a part, the same problems', async () => {
     const dir = interleavedFolder();
     const index = TraceIndex.open(join(dir, 'index.db'));

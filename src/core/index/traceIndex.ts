@@ -455,7 +455,7 @@ export class TraceIndex {
    *    a word's matches, so this costs what the matches before the last such run cost).
    * The result is the set the join of samples_fts through `samples` gives. Undefined (the caller then
    * joins through `samples`, same set) when the runs do not cover the samples exactly (their lengths do
-   * not add up to the number of samples) or a witness is not a sample of a run. One read transaction,
+   * not add up to the number of samples) or a witness or a match is not a sample of a run. One read transaction,
    * so that an indexing pass committing meanwhile is seen whole or not at all.
    */
   private searchProblemIds(fts: string): number[] | undefined {
@@ -484,13 +484,14 @@ export class TraceIndex {
           .prepare('SELECT rowid FROM samples_fts WHERE samples_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid')
           .pluck()
           .all(fts, pending[0].f, pending[pending.length - 1].l) as number[];
+        // along every run, so that a match outside every run (runs not matching the samples) is seen
         j = 0;
         for (const id of matches) {
-          while (j < pending.length && pending[j].l < id) j++;
-          if (j === pending.length) break;
-          const r = pending[j];
-          if (r.f > id || found.has(r.p)) continue;
-          found.add(r.p);
+          while (j < runs.length && runs[j].l < id) j++;
+          if (j === runs.length || runs[j].f > id) return undefined;
+          const p = runs[j].p;
+          if (found.has(p)) continue;
+          found.add(p);
           if (--missing === 0) break;
         }
       }
