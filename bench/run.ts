@@ -858,14 +858,14 @@ function explain(res: Record<string, any>, inputBytes: number, rows: Row[]): str
       filterCountMs: number;
     }[];
     out.push(
-      `Missed: the tree's search filter (problems whose samples match; the tree computes it once per new query). It reads every match's row id from the full-text index and maps it to its problem along sample_runs (no row lookup per match since migration 12): ` +
+      `Missed: the tree's search filter (problems whose samples match; the tree computes it once per new query). A problem whose witnesses (migration 13: the first 16 samples of each part) hold the query is listed at once; for the others it reads every match's row id from the full-text index, from the first such problem's samples to the last, and maps it to its problem along sample_runs (no row lookup per match since migration 12): ` +
         terms
           .map(
             (t) =>
               `"${t.query}" matches ${t.samplesMatched.toLocaleString('en-US')} samples (FTS alone ${t.ftsCountMs.toFixed(0)} ms) in ${t.problemsMatched} problems, listed in ${t.filterCountMs.toFixed(0)} ms`,
           )
           .join('; ') +
-        `. Rare terms are fast; a term in most samples costs its full-text evaluation (the FTS column: FTS5 does not skip ahead within a term's matches, so a probe per problem that stops at its first match costs as much) plus reading that many row ids. The sample search itself (search(), LIMIT 200) stays fast.`,
+        `. Rare terms are fast; a term in most samples that no witness of some problem holds costs its full-text evaluation (the FTS column: FTS5 does not skip ahead within a term's matches, so a probe per problem that stops at its first match costs as much) plus reading that many row ids. The sample search itself (search(), LIMIT 200) stays fast.`,
     );
   }
   if (missed('full report')) {

@@ -291,6 +291,27 @@ export const migrations: readonly (string | ((db: Database) => void))[] = [
           FROM samples WINDOW w AS (ORDER BY id)))
      GROUP BY run;
   `,
+  // 12 -> 13: the tree's search filter for words in most samples without visiting every match (issue 12).
+  // `witness_fts` is a second, small full-text index (the tokenizer of samples_fts, contentless,
+  // detail=none) of a few samples of each run: a *part* is the consecutive samples of one run
+  // (sample_runs) the indexer writes to samples_fts in one go, and its first samples (at most 16,
+  // `search_parts.witnesses`) are its witnesses, rowid = the sample's row id. A witness holding every
+  // word of a query puts its problem in the filter's result at once; only the problems no witness
+  // proves are looked for in samples_fts (TraceIndex.searchProblemIds). Written by the indexer with the
+  // samples; the files are read again by the next pass to fill it (annotations are kept), and until
+  // then the filter looks for every problem in samples_fts as before (the same problems).
+  `
+  CREATE VIRTUAL TABLE IF NOT EXISTS witness_fts USING fts5 (text, content='', contentless_delete=1, detail=none,
+    tokenize="unicode61 remove_diacritics 2 categories 'L* N* Co M*'");
+  CREATE TABLE IF NOT EXISTS search_parts (
+    first_id INTEGER PRIMARY KEY,
+    last_id INTEGER NOT NULL,
+    witnesses INTEGER NOT NULL,
+    file_id INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS search_parts_by_file ON search_parts (file_id);
+  UPDATE files SET status = 'partial';
+  `,
 ];
 
 /** Meta key set by a migration that freed much of the file ({@link reclaimSpace} gives it back, then clears it). */

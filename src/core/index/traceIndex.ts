@@ -444,14 +444,19 @@ export class TraceIndex {
   }
 
   /**
-   * Row ids of the problems with at least one sample whose text matches the full-text query `fts`
-   * (ftsQuery's syntax), in no particular order: the matches' row ids (ascending) walked along
-   * `sample_runs` (schema migration 12: runs of consecutive sample ids of one file and problem), with no
-   * row lookup per match (the row lookups were most of the filter's time for a term in most samples).
-   * Undefined (the caller then joins through `samples`, same set) when the runs do not cover the
-   * samples exactly (their lengths do not add up to the number of samples) or a match lies outside
-   * every run. One read transaction, so that an indexing pass committing meanwhile is seen whole or
-   * not at all.
+   * Row ids of the problems with at least one sample whose text holds every word of the full-text query
+   * `fts` (search.ts `ftsQuery`), in no particular order, without visiting every match of words in most
+   * samples:
+   * 1. the witnesses (`witness_fts`, schema migration 13: the first samples of each part, a few per
+   *    run) are asked first: a witness holding every word puts its problem in the result;
+   * 2. the problems no witness proves are looked for in samples_fts: the matches' row ids walked along
+   *    `sample_runs` (runs of consecutive sample ids of one file and problem) from the first run of such
+   *    a problem to the last, stopping when every one of them is found (FTS5 does not skip ahead within
+   *    a word's matches, so this costs what the matches before the last such run cost).
+   * The result is the set the join of samples_fts through `samples` gives. Undefined (the caller then
+   * joins through `samples`, same set) when the runs do not cover the samples exactly (their lengths do
+   * not add up to the number of samples) or a witness or a match is not a sample of a run. One read transaction,
+   * so that an indexing pass committing meanwhile is seen whole or not at all.
    */
   private searchProblemIds(fts: string): number[] | undefined {
     return this.db.transaction(() => {
@@ -461,16 +466,34 @@ export class TraceIndex {
       let covered = 0;
       for (const r of runs) covered += r.l - r.f + 1;
       if (covered !== (this.db.prepare('SELECT count(*) FROM samples').pluck().get() as number)) return undefined;
-      const matches = this.db
-        .prepare('SELECT rowid FROM samples_fts WHERE samples_fts MATCH ? ORDER BY rowid')
+      const found = new Set<number>();
+      const witnesses = this.db
+        .prepare('SELECT rowid FROM witness_fts WHERE witness_fts MATCH ? ORDER BY rowid')
         .pluck()
         .all(fts) as number[];
-      const found = new Set<number>();
       let j = 0;
-      for (const id of matches) {
+      for (const id of witnesses) {
         while (j < runs.length && runs[j].l < id) j++;
         if (j === runs.length || runs[j].f > id) return undefined;
         found.add(runs[j].p);
+      }
+      const pending = runs.filter((r) => !found.has(r.p));
+      if (pending.length > 0) {
+        let missing = new Set(pending.map((r) => r.p)).size;
+        const matches = this.db
+          .prepare('SELECT rowid FROM samples_fts WHERE samples_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid')
+          .pluck()
+          .all(fts, pending[0].f, pending[pending.length - 1].l) as number[];
+        // along every run, so that a match outside every run (runs not matching the samples) is seen
+        j = 0;
+        for (const id of matches) {
+          while (j < runs.length && runs[j].l < id) j++;
+          if (j === runs.length || runs[j].f > id) return undefined;
+          const p = runs[j].p;
+          if (found.has(p)) continue;
+          found.add(p);
+          if (--missing === 0) break;
+        }
       }
       return [...found];
     })();
@@ -973,7 +996,7 @@ export class TraceIndex {
   clearIndexedData(): void {
     this.db.transaction(() => {
       this.db.exec(`
-        DELETE FROM samples_fts; DELETE FROM sample_spans; DELETE FROM sample_runs; DELETE FROM samples; DELETE FROM empty_records; DELETE FROM stats; DELETE FROM files;
+        DELETE FROM samples_fts; DELETE FROM witness_fts; DELETE FROM search_parts; DELETE FROM sample_spans; DELETE FROM sample_runs; DELETE FROM samples; DELETE FROM empty_records; DELETE FROM stats; DELETE FROM files;
         DELETE FROM scores; DELETE FROM problem_info;
         DELETE FROM diagnostics; DELETE FROM similarity_cache; DELETE FROM model_graders; DELETE FROM models; DELETE FROM problems;
         DELETE FROM meta WHERE key IN ('fts_max_id', 'fts_missing');
