@@ -156,19 +156,73 @@ function treeK(kValues: number[], n: number): number | undefined {
 }
 
 /**
+ * A model's counts on a problem, in parts: `[c/g, u ungraded?, pass@k x?]` over graded samples (pass@k
+ * at the largest of `kValues` that g reaches, k > 1); `['no samples']` / `['N ungraded']` for the
+ * states left out of the figures; `['—']` without a record.
+ */
+export function countParts(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined, kValues: number[]): string[] {
+  const state = problemState(s);
+  if (!s || state === 'none') return ['—'];
+  if (state === 'noSamples') return ['no samples'];
+  // "0/n" would read as n failures
+  if (state === 'ungraded') return [`${s.n} ungraded`];
+  const k = treeK(kValues, s.graded);
+  const p = k && k > 1 ? passAtK(s.graded, s.c, k) : null;
+  const ungraded = s.n - s.graded;
+  return [
+    `${s.c}/${s.graded}`,
+    ...(ungraded > 0 ? [`${ungraded} ungraded`] : []),
+    ...(p !== null && k ? [`pass@${k} ${p.toFixed(2)}`] : []),
+  ];
+}
+
+/**
  * A model's counts on a problem: `c/n · pass@k` over graded samples; `c/g · u ungraded` when some
  * samples have no verdict; `no samples` / `N ungraded` for the states left out of the figures.
  */
 export function fmtCounts(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined, kValues: number[]): string {
-  const state = problemState(s);
-  if (!s || state === 'none') return '—';
-  if (state === 'noSamples') return 'no samples';
-  // "0/n" would read as n failures
-  if (state === 'ungraded') return `${s.n} ungraded`;
-  const k = treeK(kValues, s.graded);
-  const p = k && k > 1 ? passAtK(s.graded, s.c, k) : null;
-  const ungraded = s.n - s.graded;
-  return `${s.c}/${s.graded}${ungraded > 0 ? ` · ${ungraded} ungraded` : ''}${p !== null && k ? ` · pass@${k} ${p.toFixed(2)}` : ''}`;
+  return countParts(s, kValues).join(' · ');
+}
+
+/**
+ * The description of a model's row under a problem: its c/n (or state) FIRST, then its role
+ * (`base`, `focus`), its checkpoint step, then the rest (`1/100 · focus · pass@64 0.64`). VS Code cuts
+ * a row at the side bar's edge from the end, so the figure must come right after the name: `focus ·
+ * 1/100` was cut to `focus · 1/1…`, read as solved (trial 10 finding 4).
+ */
+export function modelRowDescription(
+  role: 'base' | 'focus' | '',
+  step: number | undefined,
+  st: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined,
+  kValues: number[],
+): string {
+  const [first, ...rest] = countParts(st, kValues);
+  return [first, role, step !== undefined ? `step ${step}` : '', ...rest].filter(Boolean).join(' · ');
+}
+
+/** Longest model row label kept whole under a problem (characters), so the c/n after it fits the default side bar. */
+export const MODEL_LABEL_MAX = 24;
+
+/**
+ * Model labels shortened to fit a tree row beside their figure: a label longer than `max` characters
+ * (code points) is cut at the end with `…`, but never shorter than needed to tell it from every other
+ * label of `labels` (one character past the longest prefix it shares with another), so the rows stay
+ * distinct (`mini · popularity_dPiJifoWeEQBrxkf.eval` -> `mini · popularity_dPiJif…`). Same order as
+ * `labels`; labels of `max` or fewer characters, and labels that would not get shorter, come back whole.
+ */
+export function fitLabels(labels: readonly string[], max = MODEL_LABEL_MAX): string[] {
+  const cps = labels.map((l) => [...l]);
+  return cps.map((a, i) => {
+    if (a.length <= max) return labels[i];
+    let need = max - 1;
+    cps.forEach((b, j) => {
+      if (j === i || labels[j] === labels[i]) return;
+      let p = 0;
+      while (p < a.length && p < b.length && a[p] === b[p]) p++;
+      need = Math.max(need, p + 1);
+    });
+    return need + 1 >= a.length ? labels[i] : `${a.slice(0, need).join('')}…`;
+  });
 }
 
 /** `c/n` of the base model on a problem, or its state when it has no verdict there. */
@@ -677,6 +731,18 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     return { shown: first, more: rest };
   }
 
+  private fitted: { models: ModelRow[]; labels: Map<number, string> } | undefined;
+
+  /** A model's short label cut to fit a row under a problem ({@link fitLabels}; cached per model list). */
+  private fittedLabel(s: FolderSession, m: ModelRow): string {
+    const models = s.models();
+    if (this.fitted?.models !== models) {
+      const labels = fitLabels(models.map((x) => s.shortLabel(x)));
+      this.fitted = { models, labels: new Map(models.map((x, i) => [x.id, labels[i]])) };
+    }
+    return this.fitted.labels.get(m.id) ?? s.shortLabel(m);
+  }
+
   private verdictNodes(s: FolderSession, problemId: number, modelId: number): Node[] {
     const c = s.index.sampleCounts(problemId, modelId, this.matching);
     const out: Node[] = [];
@@ -732,10 +798,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
               );
             parts.push(`model: ${s.isIndexing ? 'indexing…' : 'not indexed (indexing stopped)'}`);
           } else {
-            if (node.modelId === undefined && base && base.id !== focus?.id)
-              parts.push(`base ${bs ? shortCounts(bs) : missing}`);
+            // two figures: c/n each, no pass@k (it cut off at the default width; the model rows under
+            // the problem and its tooltip give it: trial 10 finding 4)
+            const both = node.modelId === undefined && base && base.id !== focus?.id;
+            if (both) parts.push(`base ${bs ? shortCounts(bs) : missing}`);
             if (focus)
-              parts.push(`${node.modelId === undefined ? 'model ' : ''}${fs ? fmtCounts(fs, kValues) : missing}`);
+              parts.push(
+                `${node.modelId === undefined ? 'model ' : ''}${fs ? (both ? shortCounts(fs) : fmtCounts(fs, kValues)) : missing}`,
+              );
           }
           item.description = `${parts.join(' · ')}${p.question ? ` — ${preview(p.question, 60)}` : ''}`;
           item.iconPath = !fs && s.isIndexing ? new vscode.ThemeIcon('loading~spin') : stateIcon(problemState(fs));
@@ -769,7 +839,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           const role = m.id === base?.id ? 'base · ' : m.id === focus?.id ? 'focus · ' : '';
           if (node.problemId !== undefined) {
             const st = s.index.problemStats(node.problemId).find((x) => x.modelId === m.id);
-            item.description = `${role}${stepText(s, m)}${fmtCounts(st, kValues)}`;
+            // the figure right after the name, the name cut to fit (trial 10 finding 4)
+            item.label = this.fittedLabel(s, m);
+            item.description = modelRowDescription(
+              m.id === base?.id ? 'base' : m.id === focus?.id ? 'focus' : '',
+              s.checkpointSteps().get(m.id)?.step,
+              st,
+              kValues,
+            );
             item.iconPath = stateIcon(problemState(st));
             // a record without samples has nothing to expand
             if (st && st.n === 0) item.collapsibleState = vscode.TreeItemCollapsibleState.None;

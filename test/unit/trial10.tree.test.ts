@@ -1,0 +1,124 @@
+/**
+ * Fresh-user trial 10, the tree's findings (4, 5, 6, 7, 8, 10b, 10c): real SQLite, the real folders
+ * tot-game24, inspect-logs, humaneval-samples-flat and qwen25-math-eval-example (read, never written),
+ * the real FolderSession and tree provider on a `vscode` stub, and the tree's pure row code.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { indexFolder } from '../../src/core/index/indexer';
+import type { FolderSession } from '../../src/extension/session';
+import type * as TreeModule from '../../src/extension/problemTree';
+import type { Node, ProblemTreeProvider } from '../../src/extension/problemTree';
+import { REAL, tempDir } from './helpers';
+import { loadWithStub } from './vscodeStub';
+
+const { fitLabels, modelRowDescription } = loadWithStub<typeof TreeModule>('../../src/extension/problemTree');
+
+const skip = !existsSync(REAL) ? 'real data folder ../shared/data/real not found' : false;
+
+/** A session on a real folder, its index in a temp dir, the folder indexed. */
+async function openSession(name: string): Promise<FolderSession> {
+  const { FolderSession: Session } = loadWithStub<{ FolderSession: new (...a: unknown[]) => FolderSession }>(
+    '../../src/extension/session',
+  );
+  const root = join(REAL, name);
+  const state = new Map<string, unknown>();
+  const storage = tempDir('ti-t10-tree-');
+  const context = {
+    storageUri: { fsPath: storage },
+    globalStorageUri: { fsPath: storage },
+    extensionUri: { fsPath: storage },
+    workspaceState: { get: (k: string) => state.get(k), update: async (k: string, v: unknown) => state.set(k, v) },
+  };
+  const folder = { uri: { fsPath: root, toString: () => `file://${root}` }, name };
+  const s = new Session(folder, context, { appendLine: () => undefined }, { clear() {}, set() {} });
+  await indexFolder(s.index, root);
+  return s;
+}
+
+function tree(s: FolderSession): ProblemTreeProvider {
+  const { ProblemTreeProvider: Tree } = loadWithStub<{
+    ProblemTreeProvider: new (g: () => unknown) => ProblemTreeProvider;
+  }>('../../src/extension/problemTree');
+  return new Tree(() => s);
+}
+
+type Item = { label: string; description?: string; tooltip?: unknown; iconPath?: { id: string } };
+const item = (t: ProblemTreeProvider, n: Node) => t.getTreeItem(n) as unknown as Item;
+const children = (t: ProblemTreeProvider, n?: Node) => t.getChildren(n) as Node[];
+const problemRow = (t: ProblemTreeProvider, id: string) =>
+  children(t).find((n) => n.type === 'problem' && n.problem.problemId === id)!;
+
+/** Characters of a model row under a problem shown whole at the default side-bar width (trial 10 shots: 31). */
+const ROW_CHARS = 31;
+
+describe('finding 4: a model row under a problem shows its figure right after its name', { skip }, () => {
+  test('pure: the figure first, then the role, the step, the rest', () => {
+    assert.equal(
+      modelRowDescription('focus', undefined, { n: 100, c: 1, graded: 100 }, [1, 8, 64]),
+      '1/100 · focus · pass@64 0.64',
+    );
+    assert.equal(modelRowDescription('base', 300, { n: 4, c: 0, graded: 0 }, [1, 8]), '4 ungraded · base · step 300');
+    assert.equal(modelRowDescription('', undefined, { n: 1, c: 1, graded: 1 }, [1, 8]), '1/1');
+  });
+
+  test('pure: long labels cut to fit, still distinct; short ones whole', () => {
+    const labels = [
+      'mini · popularity_dPiJifoWeEQBrxkfa.eval',
+      'mini · popularity_mj7khqpMM4xyzabc.eval',
+      'gemma3 · read_sample.eval',
+      'run-with-a-long-common-prefix-A',
+      'run-with-a-long-common-prefix-B',
+      'sft · 2048_batched',
+    ];
+    const fit = fitLabels(labels, 24);
+    assert.deepEqual(fit, [
+      'mini · popularity_dPiJi…',
+      'mini · popularity_mj7kh…',
+      'gemma3 · read_sample.ev…',
+      'run-with-a-long-common-prefix-A',
+      'run-with-a-long-common-prefix-B',
+      'sft · 2048_batched',
+    ]);
+    assert.equal(new Set(fit).size, labels.length);
+  });
+
+  test('tot-game24 problem 900: 1/100 of the model in focus is whole at the default width (was `focus · 1/1…`)', async () => {
+    const s = await openSession('tot-game24');
+    const t = tree(s);
+    const p = problemRow(t, '900');
+    const rows = children(t, p).map((n) => item(t, n));
+    const focus = rows.find((r) => r.description?.includes('focus'))!;
+    const base = rows.find((r) => r.description?.includes('base'))!;
+    assert.equal(focus.label, 'standard_sample_100');
+    assert.match(focus.description!, /^1\/100 · focus/);
+    assert.match(base.description!, /^21\/100 · base/);
+    for (const r of rows) {
+      const shown = `${r.label} ${r.description}`.slice(0, ROW_CHARS);
+      const fig = r.description!.split(' · ')[0];
+      assert.ok(shown.includes(fig), `${r.label}: ${fig} cut in "${shown}"`);
+    }
+    // the problem row: two figures, c/n each, nothing after them to cut into a figure
+    assert.match(item(t, p).description!, /^base 21\/100 · model 1\/100 — /);
+    s.index.close();
+  });
+
+  test('inspect-logs: the long log names are cut so their figure shows, and stay distinct', async () => {
+    const s = await openSession('inspect-logs');
+    const t = tree(s);
+    const p = children(t).find(
+      (n) => n.type === 'problem' && n.problem.dataset === 'popularity' && n.problem.problemId === '1',
+    )!;
+    const under = children(t, p);
+    const more = under.find((n) => n.type === 'moreModels');
+    const rows = [...under.filter((n) => n.type === 'model'), ...(more ? children(t, more) : [])].map((n) =>
+      item(t, n),
+    );
+    assert.ok(rows.length >= 4, rows.map((r) => r.label).join(' | '));
+    assert.equal(new Set(rows.map((r) => r.label)).size, rows.length);
+    for (const r of rows) assert.ok([...r.label].length <= 25, `${r.label} too long to leave room for its figure`);
+    s.index.close();
+  });
+});
