@@ -225,6 +225,25 @@ export function fitLabels(labels: readonly string[], max = MODEL_LABEL_MAX): str
   });
 }
 
+/**
+ * A model's figures on one problem for its tooltip: `1 of 100 samples correct`, with
+ * the ungraded samples counted (`3 of 8 graded samples correct, 2 ungraded`); `no samples` / `N samples,
+ * none graded` / `no record of this problem` for the states without a figure.
+ */
+export function problemTooltipFigures(st: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined): string {
+  const state = problemState(st);
+  if (!st || state === 'none') return 'no record of this problem';
+  if (state === 'noSamples') return 'its record has no samples';
+  if (state === 'ungraded') return `${st.n} sample${st.n === 1 ? '' : 's'}, none graded`;
+  const u = st.n - st.graded;
+  return `${st.c} of ${st.graded} ${u > 0 ? 'graded ' : ''}sample${st.graded === 1 ? '' : 's'} correct${u > 0 ? `, ${u} ungraded` : ''}`;
+}
+
+/** A model's totals over the whole folder: `100 problems, 10000 samples, 734 correct`. */
+function folderTotals(m: Pick<ModelRow, 'problems' | 'samples' | 'correct'>): string {
+  return `${m.problems} problems, ${m.samples} samples, ${m.correct} correct`;
+}
+
 /** `c/n` of the base model on a problem, or its state when it has no verdict there. */
 function shortCounts(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined): string {
   const state = problemState(s);
@@ -943,7 +962,16 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       const m = node.model;
       const role =
         m.id === s.baseModel()?.id ? ' (base model)' : m.id === s.focusModel()?.id ? ' (model in focus)' : '';
-      md.appendText(`${m.displayId}${role}\n${m.problems} problems, ${m.samples} samples, ${m.correct} correct`);
+      // under a problem: this problem's figures first, the folder-wide totals labelled as such (trial 10 finding 5)
+      if (node.problemId !== undefined) {
+        const st = s.index.problemStats(node.problemId).find((x) => x.modelId === m.id);
+        const p = s.index.problem(node.problemId);
+        md.appendText(`${m.displayId}${role}\n`);
+        md.appendMarkdown('\n\n**This problem** ')
+          .appendText(`(${p ? problemLabel(p, this.datasets(s)) : node.problemId}): ${problemTooltipFigures(st)}`)
+          .appendMarkdown('\n\n**Whole folder** ')
+          .appendText(`(all of this model's problems): ${folderTotals(m)}`);
+      } else md.appendText(`${m.displayId}${role}\n${folderTotals(m)}`);
       if (m.emptyProblems || m.ungradedProblems)
         md.appendMarkdown('\n\n').appendText(
           `Left out of every figure (counted in "missing"): ${m.emptyProblems} problem(s) without samples, ${m.ungradedProblems} without a graded sample.`,

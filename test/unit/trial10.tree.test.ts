@@ -122,3 +122,24 @@ describe('finding 4: a model row under a problem shows its figure right after it
     s.index.close();
   });
 });
+
+/** The plain text of a tooltip built by the stub's MarkdownString. */
+const tooltipText = (x: unknown) => (x as { segments: { value: string }[] }).segments.map((g) => g.value).join('');
+
+describe('finding 5: a model row under a problem: its tooltip gives this problem first, the folder totals labelled', {
+  skip,
+}, () => {
+  test('tot-game24 problem 917, standard_sample_100 (56/100): 56 of 100 first, the 10000 samples as the whole folder', async () => {
+    const s = await openSession('tot-game24');
+    const t = tree(s);
+    const p = problemRow(t, '917');
+    const node = children(t, p).find((n) => n.type === 'model' && n.model.displayId.includes('standard_sample_100'))!;
+    const tip = tooltipText((await t.resolveTreeItem(t.getTreeItem(node), node))!.tooltip);
+    const here = tip.indexOf('This problem');
+    const folder = tip.indexOf('Whole folder');
+    assert.ok(here >= 0 && folder > here, tip);
+    assert.match(tip.slice(here, folder), /\(917\): 56 of 100 samples correct/);
+    assert.match(tip.slice(folder), /\(all of this model's problems\): 100 problems, 10000 samples, 734 correct/);
+    s.index.close();
+  });
+});
