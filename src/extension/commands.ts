@@ -12,7 +12,7 @@ import type { ModelRow } from '../core/index/traceIndex';
 import type { Extension } from './extension';
 import { registerNavigation } from './navigation';
 import { problemIdOf, registerPanels } from './problemPanel';
-import { describeFilter, type Node, type TreeFilter } from './problemTree';
+import { describeFilter, type Node, noComparisonReason, type TreeFilter } from './problemTree';
 import { sampleUri } from './sampleDocument';
 import { trainingFilterTitle, trainingSeries } from './panelData';
 import { readSettings, type FolderSession } from './session';
@@ -358,7 +358,27 @@ async function pickFilter(ext: Extension): Promise<void> {
   const focus = s.focusModel();
   const base = s.baseModel();
   const focusName = focus ? s.shortLabel(focus) : 'model';
-  type Item = vscode.QuickPickItem & { filter?: TreeFilter; action?: 'search' | 'label' | 'level' };
+  type Item = vscode.QuickPickItem & { filter?: TreeFilter; action?: 'search' | 'label' | 'level' | 'noPair' };
+  // one model (or the base in focus): no base-vs-model filter, the reason instead (trial 10 finding 6)
+  const noPair = noComparisonReason(
+    s.models().length,
+    base && { id: base.id, name: s.shortLabel(base) },
+    focus && { id: focus.id, name: s.shortLabel(focus) },
+  );
+  const pairItems: Item[] = noPair
+    ? [{ label: '$(circle-slash) Lost / Gained by RL: not offered', description: noPair, action: 'noPair' }]
+    : [
+        {
+          label: '$(arrow-down) Lost by RL',
+          description: `base solves, ${focusName} never does`,
+          filter: { kind: 'lost' },
+        },
+        {
+          label: '$(arrow-up) Gained by RL',
+          description: `${focusName} solves, base ${base ? s.shortLabel(base) : ''} never does`,
+          filter: { kind: 'gained' },
+        },
+      ];
   const items: Item[] = [
     { label: '$(list-flat) All problems', filter: { kind: 'all' } },
     {
@@ -366,16 +386,7 @@ async function pickFilter(ext: Extension): Promise<void> {
       description: `${focusName} never solves them`,
       filter: { kind: 'failing' },
     },
-    {
-      label: '$(arrow-down) Lost by RL',
-      description: `base solves, ${focusName} never does`,
-      filter: { kind: 'lost' },
-    },
-    {
-      label: '$(arrow-up) Gained by RL',
-      description: `${focusName} solves, base ${base ? s.shortLabel(base) : ''} never does`,
-      filter: { kind: 'gained' },
-    },
+    ...pairItems,
     {
       label: '$(graph) Low accuracy',
       description: `${focusName} below ${percent(readSettings(s.folder).lowAccuracyThreshold)} correct`,
@@ -409,6 +420,10 @@ async function pickFilter(ext: Extension): Promise<void> {
     void vscode.commands.executeCommand('traceInspector.problems.focus');
   };
   if (pick.filter) return apply(pick.filter);
+  if (pick.action === 'noPair')
+    return void vscode.window.showInformationMessage(
+      `Trace Inspector: Lost / Gained by RL need two models: ${noPair}.`,
+    );
   if (pick.action === 'search') return void vscode.commands.executeCommand('traceInspector.search');
   if (pick.action === 'level') {
     const levels = s.index.levels();

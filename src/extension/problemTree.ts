@@ -61,6 +61,28 @@ export function nodeId(node: Node): string | undefined {
   }
 }
 
+/**
+ * Why the base-vs-model filters (Lost by RL, Gained by RL) have nothing to compare, or undefined when
+ * they do: one model in the folder (`one model in this folder (math_cot_100): nothing to compare it
+ * with`), no base or no model in focus, or the model in focus is the base (trial 10 finding 6: a folder
+ * with one model offered "Gained by RL: math_cot_100 solves, base math_cot_100 never does").
+ * `modelCount` counts the folder's models; names are the short labels shown.
+ */
+export function noComparisonReason(
+  modelCount: number,
+  base: { id: number; name: string } | undefined,
+  focus: { id: number; name: string } | undefined,
+): string | undefined {
+  if (modelCount <= 1) {
+    const only = focus ?? base;
+    return `one model in this folder${only ? ` (${only.name})` : ''}: nothing to compare it with`;
+  }
+  if (!base || !focus) return 'no base model and model in focus to compare (Compare Models…)';
+  if (base.id === focus.id)
+    return `the model in focus is the base model (${base.name}): choose another with Compare Models…`;
+  return undefined;
+}
+
 /** Describes a filter for the view description and quick pick. */
 export function describeFilter(f: TreeFilter, focus?: ModelRow, base?: ModelRow): string {
   const m = focus?.label ?? 'model';
@@ -191,7 +213,7 @@ export function fmtCounts(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined, kV
  * 1/100` was cut to `focus · 1/1…`, read as solved (trial 10 finding 4).
  */
 export function modelRowDescription(
-  role: 'base' | 'focus' | '',
+  role: 'base' | 'focus' | 'only model' | '',
   step: number | undefined,
   st: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined,
   kValues: number[],
@@ -861,7 +883,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
             // the figure right after the name, the name cut to fit (trial 10 finding 4)
             item.label = this.fittedLabel(s, m);
             item.description = modelRowDescription(
-              m.id === base?.id ? 'base' : m.id === focus?.id ? 'focus' : '',
+              s.models().length === 1 ? 'only model' : m.id === base?.id ? 'base' : m.id === focus?.id ? 'focus' : '',
               s.checkpointSteps().get(m.id)?.step,
               st,
               kValues,

@@ -143,3 +143,37 @@ describe('finding 5: a model row under a problem: its tooltip gives this problem
     s.index.close();
   });
 });
+
+describe('finding 6: a folder with one model is not compared with itself', { skip }, () => {
+  const { noComparisonReason } = loadWithStub<typeof TreeModule>('../../src/extension/problemTree');
+  test('pure: one model, no pair, the base in focus: a reason; two models: none', () => {
+    const a = { id: 1, name: 'math_cot_100' };
+    const b = { id: 2, name: 'rl' };
+    assert.equal(noComparisonReason(1, a, a), 'one model in this folder (math_cot_100): nothing to compare it with');
+    assert.match(noComparisonReason(2, a, a)!, /^the model in focus is the base model \(math_cot_100\)/);
+    assert.match(noComparisonReason(2, a, undefined)!, /^no base model/);
+    assert.equal(noComparisonReason(2, a, b), undefined);
+  });
+
+  test('qwen25-math-eval-example: its one model is the base and the focus, and its row says "only model"', async () => {
+    const s = await openSession('qwen25-math-eval-example');
+    const t = tree(s);
+    const base = s.baseModel()!;
+    const focus = s.focusModel()!;
+    assert.equal(s.models().length, 1);
+    assert.equal(base.id, focus.id, 'the only model is both');
+    assert.match(
+      noComparisonReason(
+        s.models().length,
+        { id: base.id, name: s.shortLabel(base) },
+        { id: focus.id, name: s.shortLabel(focus) },
+      )!,
+      /^one model in this folder/,
+    );
+    const p = children(t).find((n) => n.type === 'problem')!;
+    const row = item(t, children(t, p).find((n) => n.type === 'model')!);
+    assert.match(row.description!, /^\d+\/8 · only model/);
+    assert.doesNotMatch(row.description!, /base/);
+    s.index.close();
+  });
+});
