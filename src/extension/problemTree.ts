@@ -141,6 +141,8 @@ const failIcon = new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.ic
 const partialIcon = new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('testing.iconQueued'));
 const ungradedIcon = new vscode.ThemeIcon('question');
 const noSamplesIcon = new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
+/** No record at all of the model in focus for the problem (another model has one): not "ungraded" (trial 10 finding 7). */
+const noRecordIcon = new vscode.ThemeIcon('dash', new vscode.ThemeColor('disabledForeground'));
 
 /**
  * The state of a model on a problem, as the tree shows it: `none` (no record), `noSamples` (a record
@@ -156,11 +158,16 @@ export function problemState(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined)
   return s.c === 0 ? 'failing' : s.c === s.graded ? 'solved' : 'partial';
 }
 
-function stateIcon(state: ProblemState): vscode.ThemeIcon {
+/**
+ * The icon of a problem state: ✓ solved, ✗ failing, ○ partly solved, ? ungraded (samples without a
+ * verdict), a slashed circle for a record without samples, a dash for no record of the model at all.
+ */
+export function stateIcon(state: ProblemState): vscode.ThemeIcon {
   switch (state) {
     case 'noSamples':
       return noSamplesIcon;
     case 'none':
+      return noRecordIcon;
     case 'ungraded':
       return ungradedIcon;
     case 'failing':
@@ -259,6 +266,11 @@ export function problemTooltipFigures(st: Pick<StatRow, 'n' | 'c' | 'graded'> | 
   if (state === 'ungraded') return `${st.n} sample${st.n === 1 ? '' : 's'}, none graded`;
   const u = st.n - st.graded;
   return `${st.c} of ${st.graded} ${u > 0 ? 'graded ' : ''}sample${st.graded === 1 ? '' : 's'} correct${u > 0 ? `, ${u} ungraded` : ''}`;
+}
+
+/** The tooltip line of a problem the model in focus has no record of: `No samples from <model> (other models have some)`. */
+export function noRecordText(model: string): string {
+  return `No samples from ${model} (other models have some)`;
 }
 
 /** A model's totals over the whole folder: `100 problems, 10000 samples, 734 correct`. */
@@ -956,7 +968,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       if (p.question) md.appendMarkdown('\n\n').appendText(preview(p.question, 600));
       const models = new Map(s.models().map((m) => [m.id, m]));
       md.appendMarkdown('\n\n');
-      for (const st of s.index.problemStats(p.id)) {
+      const stats = s.index.problemStats(p.id);
+      // the model in focus without any record here says so (its icon is a dash, not "?": trial 10 finding 7)
+      const focus = node.modelId !== undefined ? s.index.model(node.modelId) : s.focusModel();
+      if (focus && !stats.some((x) => x.modelId === focus.id))
+        md.appendMarkdown('**')
+          .appendText(noRecordText(s.shortLabel(focus)))
+          .appendMarkdown('**\n\n');
+      for (const st of stats) {
         md.appendMarkdown('- ')
           .appendText(
             `${models.get(st.modelId)?.label ?? st.modelId}: ${fmtCounts(st, [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024])}`,

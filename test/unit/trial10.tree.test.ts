@@ -177,3 +177,25 @@ describe('finding 6: a folder with one model is not compared with itself', { ski
     s.index.close();
   });
 });
+
+describe('finding 7: a problem the model in focus has no record of is not marked "?" (ungraded)', { skip }, () => {
+  test('inspect-logs popularity 4..10: a dash and "No samples from <model>"; a problem with samples keeps its verdict icon', async () => {
+    const s = await openSession('inspect-logs');
+    const t = tree(s);
+    const focus = s.focusModel()!;
+    const rows = children(t).filter((n) => n.type === 'problem');
+    const without = rows.filter(
+      (n) => n.type === 'problem' && !s.index.problemStats(n.problem.id).some((x) => x.modelId === focus.id),
+    );
+    assert.ok(without.length >= 7, `${without.length} problems without a record of ${focus.displayId}`);
+    for (const n of without) {
+      assert.equal(item(t, n).iconPath!.id, 'dash');
+      const tip = tooltipText((await t.resolveTreeItem(t.getTreeItem(n), n)).tooltip);
+      assert.ok(tip.includes(`No samples from ${s.shortLabel(focus)}`), tip);
+    }
+    const withRecord = rows.filter((n) => !without.includes(n));
+    assert.ok(withRecord.length > 0);
+    for (const n of withRecord) assert.notEqual(item(t, n).iconPath!.id, 'dash');
+    s.index.close();
+  });
+});
