@@ -199,3 +199,67 @@ describe('finding 7: a problem the model in focus has no record of is not marked
     s.index.close();
   });
 });
+
+describe('finding 8: problem ids in natural order (numbers by value), in the tree and Next / Previous Problem', {
+  skip,
+}, () => {
+  test('humaneval-samples-flat: HumanEval/0, /1, /2, ... /9, /10, ... /163 (was /0, /1, /10, /100 ...)', async () => {
+    const s = await openSession('humaneval-samples-flat');
+    const t = tree(s);
+    const ids = children(t)
+      .filter((n) => n.type === 'problem')
+      .map((n) => (n.type === 'problem' ? n.problem.problemId : ''));
+    const want = Array.from({ length: ids.length }, (_, i) => `HumanEval/${i}`);
+    assert.equal(ids.length > 100 ? true : ids.length, true, `${ids.length} problems on the first page`);
+    assert.deepEqual(ids, want);
+    // Next / Previous Problem step through the tree's order
+    const order = t.order(s).problems(s.focusModel()!.id);
+    const names = order.map((id) => s.index.problem(id)!.problemId);
+    assert.deepEqual(
+      names,
+      Array.from({ length: 164 }, (_, i) => `HumanEval/${i}`),
+    );
+    s.index.close();
+  });
+});
+
+describe('finding 8: the SQL natural order on edge cases', () => {
+  test('integers first by value; then text before a trailing number, the number by value; huge numbers; leading zeros', async () => {
+    const { TraceIndex, problemOrder } = await import('../../src/core/index/traceIndex');
+    const index = TraceIndex.open(':memory:');
+    index.db.exec('CREATE TEMP TABLE q (dataset TEXT, problem_id TEXT)');
+    const ids = [
+      'b',
+      'a/10',
+      '10',
+      'a/9',
+      '2',
+      'a/99999999999999999999',
+      'a/100000000000000000000',
+      'a/07',
+      'a/7',
+      'a',
+      'c/1/x',
+    ];
+    const ins = index.db.prepare('INSERT INTO q VALUES (?, ?)');
+    for (const id of ids) ins.run('d', id);
+    const got = index.db
+      .prepare(`SELECT problem_id FROM q ORDER BY ${problemOrder('q')}`)
+      .pluck()
+      .all();
+    assert.deepEqual(got, [
+      '2',
+      '10',
+      'a',
+      'a/07',
+      'a/7',
+      'a/9',
+      'a/10',
+      'a/99999999999999999999',
+      'a/100000000000000000000',
+      'b',
+      'c/1/x',
+    ]);
+    index.close();
+  });
+});
