@@ -273,6 +273,23 @@ export function noRecordText(model: string): string {
   return `No samples from ${model} (other models have some)`;
 }
 
+/**
+ * The description of a sample's row: its labels FIRST (`labels: arith slip` or `note`; the end of a
+ * row is cut at the default side-bar width), then `answer …`, `reward …`, `N chars`. The row's icon is
+ * its verdict whether annotated or not (trial 10 finding 10b).
+ */
+export function sampleDescription(
+  x: Pick<SampleRow, 'extractedAnswer' | 'rewardScore' | 'length' | 'labels' | 'hasNote'>,
+): string {
+  const bits: string[] = [];
+  if (x.labels.length) bits.push(`labels: ${x.labels.join(', ')}`);
+  else if (x.hasNote) bits.push('note');
+  if (x.extractedAnswer !== null) bits.push(`answer ${preview(x.extractedAnswer, 24)}`);
+  if (x.rewardScore !== null) bits.push(`reward ${x.rewardScore.toFixed(3)}`);
+  bits.push(`${x.length} chars`);
+  return bits.join(' · ');
+}
+
 /** A model's totals over the whole folder: `100 problems, 10000 samples, 734 correct`. */
 function folderTotals(m: Pick<ModelRow, 'problems' | 'samples' | 'correct'>): string {
   return `${m.problems} problems, ${m.samples} samples, ${m.correct} correct`;
@@ -928,23 +945,9 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         const x = node.sample;
         const item = new vscode.TreeItem(`sample ${x.sampleIndex}`);
         item.id = `s:${x.id}`;
-        const bits: string[] = [];
-        if (x.extractedAnswer !== null) bits.push(`answer ${preview(x.extractedAnswer, 24)}`);
-        if (x.rewardScore !== null) bits.push(`reward ${x.rewardScore.toFixed(3)}`);
-        bits.push(`${x.length} chars`);
-        if (x.labels.length) bits.push(`labels: ${x.labels.join(', ')}`);
-        item.description = bits.join(' · ');
-        item.iconPath =
-          x.labels.length || x.hasNote
-            ? new vscode.ThemeIcon(
-                'tag',
-                new vscode.ThemeColor(x.correct ? 'testing.iconPassed' : 'testing.iconFailed'),
-              )
-            : x.correct === true
-              ? passIcon
-              : x.correct === false
-                ? failIcon
-                : ungradedIcon;
+        item.description = sampleDescription(x);
+        // the icon stays the verdict, annotated or not (a tag icon hid ✓/✗: trial 10 finding 10b)
+        item.iconPath = x.correct === true ? passIcon : x.correct === false ? failIcon : ungradedIcon;
         item.contextValue = x.labels.length || x.hasNote ? 'sample.annotated' : 'sample';
         item.command = { command: 'traceInspector.openSample', title: 'Open Sample', arguments: [{ sampleId: x.id }] };
         return item;
@@ -997,6 +1000,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         }
         md.appendMarkdown('\n\n').appendText(preview(text, 500));
         const a = s.annotations.get(s.annotations.refOf(d.id)!);
+        if (node.sample.labels.length) md.appendMarkdown('\n\n**Labels:** ').appendText(node.sample.labels.join(', '));
         if (a?.note) md.appendMarkdown('\n\n**Note:** ').appendText(a.note);
       }
     } else if (node.type === 'model') {

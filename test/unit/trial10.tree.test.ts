@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import type { FolderSession } from '../../src/extension/session';
@@ -19,11 +19,17 @@ const { fitLabels, modelRowDescription } = loadWithStub<typeof TreeModule>('../.
 const skip = !existsSync(REAL) ? 'real data folder ../shared/data/real not found' : false;
 
 /** A session on a real folder, its index in a temp dir, the folder indexed. */
-async function openSession(name: string): Promise<FolderSession> {
+async function openSession(name: string, copy = false): Promise<FolderSession> {
   const { FolderSession: Session } = loadWithStub<{ FolderSession: new (...a: unknown[]) => FolderSession }>(
     '../../src/extension/session',
   );
-  const root = join(REAL, name);
+  // a copy when the test annotates (annotations are mirrored into the folder)
+  let root = join(REAL, name);
+  if (copy) {
+    const to = join(tempDir('ti-t10-copy-'), name);
+    cpSync(root, to, { recursive: true });
+    root = to;
+  }
   const state = new Map<string, unknown>();
   const storage = tempDir('ti-t10-tree-');
   const context = {
@@ -261,5 +267,29 @@ describe('finding 8: the SQL natural order on edge cases', () => {
       'c/1/x',
     ]);
     index.close();
+  });
+});
+
+describe('finding 10b: an annotated sample keeps its verdict icon; its labels come first in the row and in the tooltip', {
+  skip,
+}, () => {
+  test('qwen25-math-eval-example (a copy): a labelled incorrect sample shows ✗ and "labels: arith slip" first', async () => {
+    const s = await openSession('qwen25-math-eval-example', true);
+    const t = tree(s);
+    const m = s.focusModel()!;
+    const wrong = s.index.samples(s.index.listProblems({ kind: 'failing', model: m.id }, 0, 1)[0].id, m.id, {
+      correct: false,
+      limit: 1,
+    });
+    assert.equal(wrong.length, 1);
+    s.annotations.set(s.annotations.refOf(wrong[0].id)!, ['arith slip'], '');
+    const row = s.index.samples(wrong[0].problemId, m.id, { correct: false, limit: 1 })[0];
+    const node = t.sampleNode(s, row);
+    const it = item(t, node);
+    assert.equal(it.iconPath!.id, 'error', 'the verdict icon, not a tag');
+    assert.match(it.description!, /^labels: arith slip · /);
+    const tip = tooltipText((await t.resolveTreeItem(t.getTreeItem(node), node)).tooltip);
+    assert.match(tip, /Labels:.*arith slip/s);
+    s.index.close();
   });
 });
