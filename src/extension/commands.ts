@@ -433,10 +433,14 @@ async function pickFilter(ext: Extension): Promise<void> {
     if (level) apply({ kind: 'level', level });
   }
   if (pick.action === 'label') {
-    const labels = s.annotations.labelsInUse();
+    const labels = s.annotations.labelCounts();
     if (!labels.length) return void vscode.window.showInformationMessage('Trace Inspector: no annotation labels yet.');
-    const label = await vscode.window.showQuickPick(labels, { title: 'Annotation label' });
-    if (label) apply({ kind: 'label', label });
+    // each label with its count of annotated samples (trial 10 finding 10c)
+    const pick = await vscode.window.showQuickPick(
+      labels.map(([label, n]) => ({ label, description: `${n} sample${n === 1 ? '' : 's'}` })),
+      { title: 'Annotation label' },
+    );
+    if (pick) apply({ kind: 'label', label: pick.label });
   }
 }
 

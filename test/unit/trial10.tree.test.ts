@@ -293,3 +293,23 @@ describe('finding 10b: an annotated sample keeps its verdict icon; its labels co
     s.index.close();
   });
 });
+
+describe('finding 10c: the label filter picker counts the samples of each label', { skip }, () => {
+  test('qwen25-math-eval-example (a copy): 2 samples labelled arith slip, 1 lucky guess; a removed one is not counted', async () => {
+    const s = await openSession('qwen25-math-eval-example', true);
+    const m = s.focusModel()!;
+    const p = s.index.listProblems({ kind: 'all' }, 0, 1)[0];
+    const samples = s.index.samples(p.id, m.id, { limit: 4 });
+    assert.equal(samples.length, 4);
+    const ref = (i: number) => s.annotations.refOf(samples[i].id)!;
+    s.annotations.set(ref(0), ['arith slip', 'lucky guess'], '');
+    s.annotations.set(ref(1), ['arith slip'], '');
+    s.annotations.set(ref(2), ['arith slip'], 'gone');
+    s.annotations.remove(ref(2));
+    assert.deepEqual(s.annotations.labelCounts(), [
+      ['lucky guess', 1],
+      ['arith slip', 2],
+    ]);
+    s.index.close();
+  });
+});
