@@ -393,6 +393,7 @@ describe('conservation of files: every file of the folder is indexed or named (t
     );
     const others = {
       '24.csv': 'Rank,Puzzles\n1,1 1 4 6\n',
+      'tables/scores.csv': 'a,b\n1,2\n',
       'notes.txt': 'what I tried\n',
       'config.yaml': 'k: 1\n',
       'README.md': '# runs\n',
@@ -415,8 +416,14 @@ describe('conservation of files: every file of the folder is indexed or named (t
         `${f} is neither read nor named: ${JSON.stringify(summary.diagnostics)}`,
       );
     // data-like files one info each, saying no samples are read; the rest one info per kind, counted
-    const csv = summary.diagnostics.find((d) => d.file === '24.csv')!;
+    const csv = summary.diagnostics.find((d) => d.file === 'tables/scores.csv')!;
     assert.match(csv.message, /^not a results file \(no samples read\): no reader takes \.csv files/);
+    // the puzzles table of the ToT log under its folder: read for its questions, no samples
+    const puzzles = summary.diagnostics.find((d) => d.file === '24.csv')!;
+    assert.match(
+      puzzles.message,
+      /^not a results file \(no samples read\): Game-of-24 puzzles, read only for the questions/,
+    );
     const md = summary.diagnostics.filter((d) => d.message.includes('.md file'));
     assert.deepEqual(
       md.map((d) => d.message),
@@ -450,7 +457,10 @@ describe('conservation of files: every file of the folder is indexed or named (t
     const csv = summary.diagnostics.filter((d) => d.file === '24.csv');
     assert.equal(csv.length, 1);
     assert.equal(csv[0].severity, 'info');
-    assert.match(csv[0].message, /no samples read/);
+    assert.equal(
+      csv[0].message,
+      'not a results file (no samples read): Game-of-24 puzzles, read only for the questions of the Tree-of-Thought logs under its folder',
+    );
     assert.ok(summary.diagnostics.some((d) => d.file === 'LICENSE' && d.severity === 'info'));
     index.close();
   });

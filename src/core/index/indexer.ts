@@ -266,6 +266,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     const unread = unreadFileDiagnostics(
       unlisted.filter((rel) => !ownFiles.has(resolve(root, rel))),
       (options.include?.length ?? 0) > 0,
+      candidates,
     );
     if (unread.length)
       db.transaction(() => {

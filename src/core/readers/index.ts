@@ -460,15 +460,33 @@ const UNREAD_NAMES_SHOWN = 10;
  * - any other file (documentation, images, code, a `LICENSE`): one info per kind (extension, or
  *   "without an extension"), on the kind's first file in path order, counting them all and naming up to
  *   {@link UNREAD_NAMES_SHOWN}: `not a results file: 2 .md files not read (README.md, docs/a.md)`.
+ * - a `24.csv` with `candidates` under its folder: `... Game-of-24 puzzles, read only for the questions of
+ *   the Tree-of-Thought logs under its folder` (tot.ts reads it for them).
  * `include` given: every message says the file is outside `include` instead. Empty input: no diagnostics.
  */
-export function unreadFileDiagnostics(unlisted: readonly string[], includeGiven = false): Diagnostic[] {
+export function unreadFileDiagnostics(
+  unlisted: readonly string[],
+  includeGiven = false,
+  candidates: readonly string[] = [],
+): Diagnostic[] {
   const files = [...unlisted].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const kinds = new Map<string, string[]>();
   const out: Diagnostic[] = [];
   const results = RESULT_EXTENSIONS.join(', ').replace(/, ([^,]*)$/, ' or $1');
   for (const f of files) {
     const ext = path.posix.extname(path.posix.basename(f).toLowerCase());
+    // ToT's puzzles table gives the questions of the Tree-of-Thought logs under its folder (tot.ts)
+    const dir = path.posix.dirname(f);
+    if (path.posix.basename(f) === '24.csv' && candidates.some((c) => dir === '.' || c.startsWith(`${dir}/`))) {
+      out.push({
+        file: f,
+        line: 0,
+        severity: 'info',
+        message:
+          'not a results file (no samples read): Game-of-24 puzzles, read only for the questions of the Tree-of-Thought logs under its folder',
+      });
+      continue;
+    }
     if (!includeGiven && DATA_LIKE_EXTENSIONS.includes(ext)) {
       out.push({
         file: f,
