@@ -13,7 +13,7 @@ import type { Extension } from './extension';
 import { PASS_SETTINGS } from './indexPasses';
 import { registerNavigation } from './navigation';
 import { problemIdOf, registerPanels } from './problemPanel';
-import { describeFilter, type Node, type TreeFilter } from './problemTree';
+import { describeFilter, type Node, noComparisonReason, type TreeFilter } from './problemTree';
 import { sampleUri } from './sampleDocument';
 import { trainingFilterTitle, trainingSeries } from './panelData';
 import { readSettings, type FolderSession } from './session';
@@ -366,7 +366,27 @@ async function pickFilter(ext: Extension): Promise<void> {
   const focus = s.focusModel();
   const base = s.baseModel();
   const focusName = focus ? s.shortLabel(focus) : 'model';
-  type Item = vscode.QuickPickItem & { filter?: TreeFilter; action?: 'search' | 'label' | 'level' };
+  type Item = vscode.QuickPickItem & { filter?: TreeFilter; action?: 'search' | 'label' | 'level' | 'noPair' };
+  // one model (or the base in focus): no base-vs-model filter, the reason instead (trial 10 finding 6)
+  const noPair = noComparisonReason(
+    s.models().length,
+    base && { id: base.id, name: s.shortLabel(base) },
+    focus && { id: focus.id, name: s.shortLabel(focus) },
+  );
+  const pairItems: Item[] = noPair
+    ? [{ label: '$(circle-slash) Lost / Gained by RL: not offered', description: noPair, action: 'noPair' }]
+    : [
+        {
+          label: '$(arrow-down) Lost by RL',
+          description: `base solves, ${focusName} never does`,
+          filter: { kind: 'lost' },
+        },
+        {
+          label: '$(arrow-up) Gained by RL',
+          description: `${focusName} solves, base ${base ? s.shortLabel(base) : ''} never does`,
+          filter: { kind: 'gained' },
+        },
+      ];
   const items: Item[] = [
     { label: '$(list-flat) All problems', filter: { kind: 'all' } },
     {
@@ -374,16 +394,7 @@ async function pickFilter(ext: Extension): Promise<void> {
       description: `${focusName} never solves them`,
       filter: { kind: 'failing' },
     },
-    {
-      label: '$(arrow-down) Lost by RL',
-      description: `base solves, ${focusName} never does`,
-      filter: { kind: 'lost' },
-    },
-    {
-      label: '$(arrow-up) Gained by RL',
-      description: `${focusName} solves, base ${base ? s.shortLabel(base) : ''} never does`,
-      filter: { kind: 'gained' },
-    },
+    ...pairItems,
     {
       label: '$(graph) Low accuracy',
       description: `${focusName} below ${percent(readSettings(s.folder).lowAccuracyThreshold)} correct`,
@@ -417,6 +428,10 @@ async function pickFilter(ext: Extension): Promise<void> {
     void vscode.commands.executeCommand('traceInspector.problems.focus');
   };
   if (pick.filter) return apply(pick.filter);
+  if (pick.action === 'noPair')
+    return void vscode.window.showInformationMessage(
+      `Trace Inspector: Lost / Gained by RL need two models: ${noPair}.`,
+    );
   if (pick.action === 'search') return void vscode.commands.executeCommand('traceInspector.search');
   if (pick.action === 'level') {
     const levels = s.index.levels();
@@ -426,10 +441,14 @@ async function pickFilter(ext: Extension): Promise<void> {
     if (level) apply({ kind: 'level', level });
   }
   if (pick.action === 'label') {
-    const labels = s.annotations.labelsInUse();
+    const labels = s.annotations.labelCounts();
     if (!labels.length) return void vscode.window.showInformationMessage('Trace Inspector: no annotation labels yet.');
-    const label = await vscode.window.showQuickPick(labels, { title: 'Annotation label' });
-    if (label) apply({ kind: 'label', label });
+    // each label with its count of annotated samples (trial 10 finding 10c)
+    const pick = await vscode.window.showQuickPick(
+      labels.map(([label, n]) => ({ label, description: `${n} sample${n === 1 ? '' : 's'}` })),
+      { title: 'Annotation label' },
+    );
+    if (pick) apply({ kind: 'label', label: pick.label });
   }
 }
 

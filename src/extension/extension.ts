@@ -139,9 +139,11 @@ export class Extension implements vscode.Disposable {
   pairText(s: FolderSession): string {
     const base = s.baseModel();
     const focus = s.focusModel();
-    if (!focus) return base ? s.shortLabel(base) : '';
+    // a folder with one model says so (never "X vs X": trial 10 finding 6)
+    const one = s.models().length === 1 ? ' (the only model)' : '';
+    if (!focus) return base ? `${s.shortLabel(base)}${one}` : '';
     const f = s.shortLabel(focus);
-    if (!base || base.id === focus.id) return f;
+    if (!base || base.id === focus.id) return `${f}${one}`;
     const b = s.shortLabel(base);
     const run = / · [^·]+$/.exec(f)?.[0];
     return run && b.endsWith(run) ? `${f.slice(0, -run.length)} vs ${b.slice(0, -run.length)}${run}` : `${f} vs ${b}`;

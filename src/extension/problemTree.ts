@@ -61,6 +61,28 @@ export function nodeId(node: Node): string | undefined {
   }
 }
 
+/**
+ * Why the base-vs-model filters (Lost by RL, Gained by RL) have nothing to compare, or undefined when
+ * they do: one model in the folder (`one model in this folder (math_cot_100): nothing to compare it
+ * with`), no base or no model in focus, or the model in focus is the base (trial 10 finding 6: a folder
+ * with one model offered "Gained by RL: math_cot_100 solves, base math_cot_100 never does").
+ * `modelCount` counts the folder's models; names are the short labels shown.
+ */
+export function noComparisonReason(
+  modelCount: number,
+  base: { id: number; name: string } | undefined,
+  focus: { id: number; name: string } | undefined,
+): string | undefined {
+  if (modelCount <= 1) {
+    const only = focus ?? base;
+    return `one model in this folder${only ? ` (${only.name})` : ''}: nothing to compare it with`;
+  }
+  if (!base || !focus) return 'no base model and model in focus to compare (Compare Models…)';
+  if (base.id === focus.id)
+    return `the model in focus is the base model (${base.name}): choose another with Compare Models…`;
+  return undefined;
+}
+
 /** Describes a filter for the view description and quick pick. */
 export function describeFilter(f: TreeFilter, focus?: ModelRow, base?: ModelRow): string {
   const m = focus?.label ?? 'model';
@@ -119,6 +141,8 @@ const failIcon = new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.ic
 const partialIcon = new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('testing.iconQueued'));
 const ungradedIcon = new vscode.ThemeIcon('question');
 const noSamplesIcon = new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
+/** No record at all of the model in focus for the problem (another model has one): not "ungraded" (trial 10 finding 7). */
+const noRecordIcon = new vscode.ThemeIcon('dash', new vscode.ThemeColor('disabledForeground'));
 
 /**
  * The state of a model on a problem, as the tree shows it: `none` (no record), `noSamples` (a record
@@ -134,11 +158,16 @@ export function problemState(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined)
   return s.c === 0 ? 'failing' : s.c === s.graded ? 'solved' : 'partial';
 }
 
-function stateIcon(state: ProblemState): vscode.ThemeIcon {
+/**
+ * The icon of a problem state: ✓ solved, ✗ failing, ○ partly solved, ? ungraded (samples without a
+ * verdict), a slashed circle for a record without samples, a dash for no record of the model at all.
+ */
+export function stateIcon(state: ProblemState): vscode.ThemeIcon {
   switch (state) {
     case 'noSamples':
       return noSamplesIcon;
     case 'none':
+      return noRecordIcon;
     case 'ungraded':
       return ungradedIcon;
     case 'failing':
@@ -156,19 +185,114 @@ function treeK(kValues: number[], n: number): number | undefined {
 }
 
 /**
+ * A model's counts on a problem, in parts: `[c/g, u ungraded?, pass@k x?]` over graded samples (pass@k
+ * at the largest of `kValues` that g reaches, k > 1); `['no samples']` / `['N ungraded']` for the
+ * states left out of the figures; `['—']` without a record.
+ */
+export function countParts(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined, kValues: number[]): string[] {
+  const state = problemState(s);
+  if (!s || state === 'none') return ['—'];
+  if (state === 'noSamples') return ['no samples'];
+  // "0/n" would read as n failures
+  if (state === 'ungraded') return [`${s.n} ungraded`];
+  const k = treeK(kValues, s.graded);
+  const p = k && k > 1 ? passAtK(s.graded, s.c, k) : null;
+  const ungraded = s.n - s.graded;
+  return [
+    `${s.c}/${s.graded}`,
+    ...(ungraded > 0 ? [`${ungraded} ungraded`] : []),
+    ...(p !== null && k ? [`pass@${k} ${p.toFixed(2)}`] : []),
+  ];
+}
+
+/**
  * A model's counts on a problem: `c/n · pass@k` over graded samples; `c/g · u ungraded` when some
  * samples have no verdict; `no samples` / `N ungraded` for the states left out of the figures.
  */
 export function fmtCounts(s: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined, kValues: number[]): string {
-  const state = problemState(s);
-  if (!s || state === 'none') return '—';
-  if (state === 'noSamples') return 'no samples';
-  // "0/n" would read as n failures
-  if (state === 'ungraded') return `${s.n} ungraded`;
-  const k = treeK(kValues, s.graded);
-  const p = k && k > 1 ? passAtK(s.graded, s.c, k) : null;
-  const ungraded = s.n - s.graded;
-  return `${s.c}/${s.graded}${ungraded > 0 ? ` · ${ungraded} ungraded` : ''}${p !== null && k ? ` · pass@${k} ${p.toFixed(2)}` : ''}`;
+  return countParts(s, kValues).join(' · ');
+}
+
+/**
+ * The description of a model's row under a problem: its c/n (or state) FIRST, then its role
+ * (`base`, `focus`), its checkpoint step, then the rest (`1/100 · focus · pass@64 0.64`). VS Code cuts
+ * a row at the side bar's edge from the end, so the figure must come right after the name: `focus ·
+ * 1/100` was cut to `focus · 1/1…`, read as solved (trial 10 finding 4).
+ */
+export function modelRowDescription(
+  role: 'base' | 'focus' | 'only model' | '',
+  step: number | undefined,
+  st: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined,
+  kValues: number[],
+): string {
+  const [first, ...rest] = countParts(st, kValues);
+  return [first, role, step !== undefined ? `step ${step}` : '', ...rest].filter(Boolean).join(' · ');
+}
+
+/** Longest model row label kept whole under a problem (characters), so the c/n after it fits the default side bar. */
+export const MODEL_LABEL_MAX = 24;
+
+/**
+ * Model labels shortened to fit a tree row beside their figure: a label longer than `max` characters
+ * (code points) is cut at the end with `…`, but never shorter than needed to tell it from every other
+ * label of `labels` (one character past the longest prefix it shares with another), so the rows stay
+ * distinct (`mini · popularity_dPiJifoWeEQBrxkf.eval` -> `mini · popularity_dPiJif…`). Same order as
+ * `labels`; labels of `max` or fewer characters, and labels that would not get shorter, come back whole.
+ */
+export function fitLabels(labels: readonly string[], max = MODEL_LABEL_MAX): string[] {
+  const cps = labels.map((l) => [...l]);
+  return cps.map((a, i) => {
+    if (a.length <= max) return labels[i];
+    let need = max - 1;
+    cps.forEach((b, j) => {
+      if (j === i || labels[j] === labels[i]) return;
+      let p = 0;
+      while (p < a.length && p < b.length && a[p] === b[p]) p++;
+      need = Math.max(need, p + 1);
+    });
+    return need + 1 >= a.length ? labels[i] : `${a.slice(0, need).join('')}…`;
+  });
+}
+
+/**
+ * A model's figures on one problem for its tooltip: `1 of 100 samples correct`, with
+ * the ungraded samples counted (`3 of 8 graded samples correct, 2 ungraded`); `no samples` / `N samples,
+ * none graded` / `no record of this problem` for the states without a figure.
+ */
+export function problemTooltipFigures(st: Pick<StatRow, 'n' | 'c' | 'graded'> | undefined): string {
+  const state = problemState(st);
+  if (!st || state === 'none') return 'no record of this problem';
+  if (state === 'noSamples') return 'its record has no samples';
+  if (state === 'ungraded') return `${st.n} sample${st.n === 1 ? '' : 's'}, none graded`;
+  const u = st.n - st.graded;
+  return `${st.c} of ${st.graded} ${u > 0 ? 'graded ' : ''}sample${st.graded === 1 ? '' : 's'} correct${u > 0 ? `, ${u} ungraded` : ''}`;
+}
+
+/** The tooltip line of a problem the model in focus has no record of: `No samples from <model> (other models have some)`. */
+export function noRecordText(model: string): string {
+  return `No samples from ${model} (other models have some)`;
+}
+
+/**
+ * The description of a sample's row: its labels FIRST (`labels: arith slip` or `note`; the end of a
+ * row is cut at the default side-bar width), then `answer …`, `reward …`, `N chars`. The row's icon is
+ * its verdict whether annotated or not (trial 10 finding 10b).
+ */
+export function sampleDescription(
+  x: Pick<SampleRow, 'extractedAnswer' | 'rewardScore' | 'length' | 'labels' | 'hasNote'>,
+): string {
+  const bits: string[] = [];
+  if (x.labels.length) bits.push(`labels: ${x.labels.join(', ')}`);
+  else if (x.hasNote) bits.push('note');
+  if (x.extractedAnswer !== null) bits.push(`answer ${preview(x.extractedAnswer, 24)}`);
+  if (x.rewardScore !== null) bits.push(`reward ${x.rewardScore.toFixed(3)}`);
+  bits.push(`${x.length} chars`);
+  return bits.join(' · ');
+}
+
+/** A model's totals over the whole folder: `100 problems, 10000 samples, 734 correct`. */
+function folderTotals(m: Pick<ModelRow, 'problems' | 'samples' | 'correct'>): string {
+  return `${m.problems} problems, ${m.samples} samples, ${m.correct} correct`;
 }
 
 /** `c/n` of the base model on a problem, or its state when it has no verdict there. */
@@ -677,6 +801,18 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     return { shown: first, more: rest };
   }
 
+  private fitted: { models: ModelRow[]; labels: Map<number, string> } | undefined;
+
+  /** A model's short label cut to fit a row under a problem ({@link fitLabels}; cached per model list). */
+  private fittedLabel(s: FolderSession, m: ModelRow): string {
+    const models = s.models();
+    if (this.fitted?.models !== models) {
+      const labels = fitLabels(models.map((x) => s.shortLabel(x)));
+      this.fitted = { models, labels: new Map(models.map((x, i) => [x.id, labels[i]])) };
+    }
+    return this.fitted.labels.get(m.id) ?? s.shortLabel(m);
+  }
+
   private verdictNodes(s: FolderSession, problemId: number, modelId: number): Node[] {
     const c = s.index.sampleCounts(problemId, modelId, this.matching);
     const out: Node[] = [];
@@ -732,10 +868,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
               );
             parts.push(`model: ${s.isIndexing ? 'indexing…' : 'not indexed (indexing stopped)'}`);
           } else {
-            if (node.modelId === undefined && base && base.id !== focus?.id)
-              parts.push(`base ${bs ? shortCounts(bs) : missing}`);
+            // two figures: c/n each, no pass@k (it cut off at the default width; the model rows under
+            // the problem and its tooltip give it: trial 10 finding 4)
+            const both = node.modelId === undefined && base && base.id !== focus?.id;
+            if (both) parts.push(`base ${bs ? shortCounts(bs) : missing}`);
             if (focus)
-              parts.push(`${node.modelId === undefined ? 'model ' : ''}${fs ? fmtCounts(fs, kValues) : missing}`);
+              parts.push(
+                `${node.modelId === undefined ? 'model ' : ''}${fs ? (both ? shortCounts(fs) : fmtCounts(fs, kValues)) : missing}`,
+              );
           }
           item.description = `${parts.join(' · ')}${p.question ? ` — ${preview(p.question, 60)}` : ''}`;
           item.iconPath = !fs && s.isIndexing ? new vscode.ThemeIcon('loading~spin') : stateIcon(problemState(fs));
@@ -769,7 +909,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           const role = m.id === base?.id ? 'base · ' : m.id === focus?.id ? 'focus · ' : '';
           if (node.problemId !== undefined) {
             const st = s.index.problemStats(node.problemId).find((x) => x.modelId === m.id);
-            item.description = `${role}${stepText(s, m)}${fmtCounts(st, kValues)}`;
+            // the figure right after the name, the name cut to fit (trial 10 finding 4)
+            item.label = this.fittedLabel(s, m);
+            item.description = modelRowDescription(
+              s.models().length === 1 ? 'only model' : m.id === base?.id ? 'base' : m.id === focus?.id ? 'focus' : '',
+              s.checkpointSteps().get(m.id)?.step,
+              st,
+              kValues,
+            );
             item.iconPath = stateIcon(problemState(st));
             // a record without samples has nothing to expand
             if (st && st.n === 0) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
@@ -798,23 +945,9 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         const x = node.sample;
         const item = new vscode.TreeItem(`sample ${x.sampleIndex}`);
         item.id = `s:${x.id}`;
-        const bits: string[] = [];
-        if (x.extractedAnswer !== null) bits.push(`answer ${preview(x.extractedAnswer, 24)}`);
-        if (x.rewardScore !== null) bits.push(`reward ${x.rewardScore.toFixed(3)}`);
-        bits.push(`${x.length} chars`);
-        if (x.labels.length) bits.push(`labels: ${x.labels.join(', ')}`);
-        item.description = bits.join(' · ');
-        item.iconPath =
-          x.labels.length || x.hasNote
-            ? new vscode.ThemeIcon(
-                'tag',
-                new vscode.ThemeColor(x.correct ? 'testing.iconPassed' : 'testing.iconFailed'),
-              )
-            : x.correct === true
-              ? passIcon
-              : x.correct === false
-                ? failIcon
-                : ungradedIcon;
+        item.description = sampleDescription(x);
+        // the icon stays the verdict, annotated or not (a tag icon hid ✓/✗: trial 10 finding 10b)
+        item.iconPath = x.correct === true ? passIcon : x.correct === false ? failIcon : ungradedIcon;
         item.contextValue = x.labels.length || x.hasNote ? 'sample.annotated' : 'sample';
         item.command = { command: 'traceInspector.openSample', title: 'Open Sample', arguments: [{ sampleId: x.id }] };
         return item;
@@ -838,7 +971,14 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       if (p.question) md.appendMarkdown('\n\n').appendText(preview(p.question, 600));
       const models = new Map(s.models().map((m) => [m.id, m]));
       md.appendMarkdown('\n\n');
-      for (const st of s.index.problemStats(p.id)) {
+      const stats = s.index.problemStats(p.id);
+      // the model in focus without any record here says so (its icon is a dash, not "?": trial 10 finding 7)
+      const focus = node.modelId !== undefined ? s.index.model(node.modelId) : s.focusModel();
+      if (focus && !stats.some((x) => x.modelId === focus.id))
+        md.appendMarkdown('**')
+          .appendText(noRecordText(s.shortLabel(focus)))
+          .appendMarkdown('**\n\n');
+      for (const st of stats) {
         md.appendMarkdown('- ')
           .appendText(
             `${models.get(st.modelId)?.label ?? st.modelId}: ${fmtCounts(st, [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024])}`,
@@ -860,13 +1000,23 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         }
         md.appendMarkdown('\n\n').appendText(preview(text, 500));
         const a = s.annotations.get(s.annotations.refOf(d.id)!);
+        if (node.sample.labels.length) md.appendMarkdown('\n\n**Labels:** ').appendText(node.sample.labels.join(', '));
         if (a?.note) md.appendMarkdown('\n\n**Note:** ').appendText(a.note);
       }
     } else if (node.type === 'model') {
       const m = node.model;
       const role =
         m.id === s.baseModel()?.id ? ' (base model)' : m.id === s.focusModel()?.id ? ' (model in focus)' : '';
-      md.appendText(`${m.displayId}${role}\n${m.problems} problems, ${m.samples} samples, ${m.correct} correct`);
+      // under a problem: this problem's figures first, the folder-wide totals labelled as such (trial 10 finding 5)
+      if (node.problemId !== undefined) {
+        const st = s.index.problemStats(node.problemId).find((x) => x.modelId === m.id);
+        const p = s.index.problem(node.problemId);
+        md.appendText(`${m.displayId}${role}\n`);
+        md.appendMarkdown('\n\n**This problem** ')
+          .appendText(`(${p ? problemLabel(p, this.datasets(s)) : node.problemId}): ${problemTooltipFigures(st)}`)
+          .appendMarkdown('\n\n**Whole folder** ')
+          .appendText(`(all of this model's problems): ${folderTotals(m)}`);
+      } else md.appendText(`${m.displayId}${role}\n${folderTotals(m)}`);
       if (m.emptyProblems || m.ungradedProblems)
         md.appendMarkdown('\n\n').appendText(
           `Left out of every figure (counted in "missing"): ${m.emptyProblems} problem(s) without samples, ${m.ungradedProblems} without a graded sample.`,

@@ -179,9 +179,10 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
       );
       const rlRow = rows.find((x) => x.label === RL_LABEL)!;
       const sftRow = rows.find((x) => x.label === SFT_LABEL)!;
-      // the role first (a narrow side bar cuts the end of a description), the model in focus marked like the base
-      assert.match(rlRow.description, new RegExp(`^focus · ${rl.get('0')!.c}/8 · pass@8 `));
-      assert.match(sftRow.description, new RegExp(`^base · ${sft.get('0')!.c}/8 · pass@8 `));
+      // the figure first, then the role (a narrow side bar cuts the end of a description; trial 10 finding 4),
+      // the model in focus marked like the base
+      assert.match(rlRow.description, new RegExp(`^${rl.get('0')!.c}/8 · focus · pass@8 `));
+      assert.match(sftRow.description, new RegExp(`^${sft.get('0')!.c}/8 · base · pass@8 `));
       // the 10 other models behind one row
       const more = rows.find((x) => x.level === 2 && /^\d+ more models$/.test(x.label));
       assert.equal(more?.label, '10 more models');

@@ -5,7 +5,8 @@
  * against its own run's base, and a first-open notification says so with a one-click change; the
  * status bar names the pair short; under a problem the base and the model in focus come first, marked,
  * the other 10 behind "10 more models"; every model row's label is whole and distinct at the default
- * width; the text above the tree takes at most two lines, filtered or not.
+ * width, and so is the c/n right after it (trial 10 finding 4); the text above the tree takes at most two
+ * lines, filtered or not.
  * Screenshots: test-output/e2e/screenshots/model-rows-*.png.
  */
 import { after, before, describe, test } from 'node:test';
@@ -116,8 +117,9 @@ describe('model rows and the compared pair at the default side-bar width', { tim
         first.map((r) => r.label),
         ['sft · 2048_batched', 'ppo@main · 2048_batched', '10 more models'],
       );
-      assert.match(first[0].description, /^base · \d\/8 · pass@8 /);
-      assert.match(first[1].description, /^focus · \d\/8 · pass@8 /);
+      // the figure right after the name (a narrow side bar cuts the end; trial 10 finding 4)
+      assert.match(first[0].description, /^\d\/8 · base · pass@8 /);
+      assert.match(first[1].description, /^\d\/8 · focus · pass@8 /);
       await expandTreeRow(s.page, VIEW, '10 more models');
       const all = await waitUntil(
         s.page,
@@ -147,6 +149,30 @@ describe('model rows and the compared pair at the default side-bar width', { tim
             .filter((x) => x !== null),
         );
       assert.deepEqual(cut, [], 'no model label is cut');
+      // The figure (c/n, the description up to its first ' · ') ends inside the box too: a figure cut to
+      // `1/1…` read as another figure (trial 10 finding 4).
+      const figureCut = await viewPane(s.page, VIEW)
+        .locator('.monaco-list-row[aria-level="2"], .monaco-list-row[aria-level="3"]')
+        .evaluateAll((rows) =>
+          rows
+            .map((r) => {
+              // DOM objects inside the page (the project compiles without the DOM lib)
+              const row = r as any;
+              const desc = row.querySelector('.label-description');
+              const box = row.querySelector('.monaco-icon-label-container');
+              const text = desc?.firstChild;
+              if (!desc || !box || !text || !text.textContent) return null;
+              const end = text.textContent.indexOf(' · ');
+              const range = row.ownerDocument.createRange();
+              range.setStart(text, 0);
+              range.setEnd(text, end < 0 ? text.textContent.length : end);
+              return range.getBoundingClientRect().right > box.getBoundingClientRect().right + 0.5
+                ? `${row.querySelector('.label-name')?.textContent} ${text.textContent}`
+                : null;
+            })
+            .filter((x) => x !== null),
+        );
+      assert.deepEqual(figureCut, [], 'no model row figure is cut');
       assert.ok((await messageLines()) <= 2, 'the text above the tree fits in two lines');
       await moveMouseAway(s.page);
       await screenshot(s.page, 'model-rows-2-tree');

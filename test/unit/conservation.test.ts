@@ -13,14 +13,14 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { mulberry32 } from '../../src/core/metrics/bootstrap';
 import type { Diagnostic } from '../../src/core/model';
 import { buildReport } from '../../src/core/report';
-import { tempDir } from './helpers';
+import { REAL, tempDir } from './helpers';
 import { buildZip, inspectHeader } from './reliability.support';
 
 const SEEDS = Number(process.env.CONSERVATION_SEEDS ?? 6);
@@ -378,4 +378,90 @@ describe('conservation: every record and sample written is indexed or named, and
       index.close();
     });
   }
+});
+
+describe('conservation of files: every file of the folder is indexed or named (trial 10 finding 10f)', () => {
+  /** Whether a diagnostic names `file` (as its file, or in its message's list of files). */
+  const names = (d: Diagnostic, file: string) => d.file === file || d.message.includes(file);
+
+  test('a puzzles table, notes, configs, docs, images and a LICENSE beside a results file are each named', async () => {
+    const dir = tempDir('conservation-files-');
+    mkdirSync(join(dir, 'logs'), { recursive: true });
+    writeFileSync(
+      join(dir, 'logs', 'gpt-4_0.7_naive_cot_sample_2_start0_end1.json'),
+      JSON.stringify([{ idx: 0, ys: ['1+2*3*4=25\nAnswer: 1+2*3*4 = 24', 'x'], infos: [{ r: 1 }, { r: 0 }] }]),
+    );
+    const others = {
+      '24.csv': 'Rank,Puzzles\n1,1 1 4 6\n',
+      'tables/scores.csv': 'a,b\n1,2\n',
+      'notes.txt': 'what I tried\n',
+      'config.yaml': 'k: 1\n',
+      'README.md': '# runs\n',
+      'docs/more.md': 'more\n',
+      'plot.png': '\u0089PNG',
+      'logs/plot2.png': '\u0089PNG',
+      LICENSE: 'MIT\n',
+    };
+    for (const [f, text] of Object.entries(others)) {
+      mkdirSync(join(dir, ...f.split('/').slice(0, -1)), { recursive: true });
+      writeFileSync(join(dir, ...f.split('/')), text);
+    }
+    const index = TraceIndex.open(':memory:');
+    const summary = await indexFolder(index, dir);
+    const read = new Set(index.db.prepare('SELECT path FROM files WHERE format IS NOT NULL').pluck().all() as string[]);
+    assert.deepEqual([...read], ['logs/gpt-4_0.7_naive_cot_sample_2_start0_end1.json']);
+    for (const f of Object.keys(others))
+      assert.ok(
+        summary.diagnostics.some((d) => d.severity === 'info' && names(d, f)),
+        `${f} is neither read nor named: ${JSON.stringify(summary.diagnostics)}`,
+      );
+    // data-like files one info each, saying no samples are read; the rest one info per kind, counted
+    const csv = summary.diagnostics.find((d) => d.file === 'tables/scores.csv')!;
+    assert.match(csv.message, /^not a results file \(no samples read\): no reader takes \.csv files/);
+    // the puzzles table of the ToT log under its folder: read for its questions, no samples
+    const puzzles = summary.diagnostics.find((d) => d.file === '24.csv')!;
+    assert.match(
+      puzzles.message,
+      /^not a results file \(no samples read\): Game-of-24 puzzles, read only for the questions/,
+    );
+    const md = summary.diagnostics.filter((d) => d.message.includes('.md file'));
+    assert.deepEqual(
+      md.map((d) => d.message),
+      ['not a results file: 2 .md files not read (README.md, docs/more.md)'],
+    );
+    assert.ok(
+      summary.diagnostics.some(
+        (d) => d.message === 'not a results file: 2 .png files not read (logs/plot2.png, plot.png)',
+      ),
+    );
+    assert.ok(
+      summary.diagnostics.some(
+        (d) => d.message === 'not a results file: 1 file without an extension not read (LICENSE)',
+      ),
+    );
+    // the next pass says it once, not twice; a file removed is no longer named
+    const { rmSync } = await import('node:fs');
+    rmSync(join(dir, '24.csv'));
+    const again = await indexFolder(index, dir);
+    assert.equal(again.diagnostics.filter((d) => d.message.includes('.md file')).length, 1);
+    assert.equal(again.diagnostics.filter((d) => d.file === '24.csv').length, 0);
+    index.close();
+  });
+
+  test('real tot-game24: 24.csv (the puzzles, no samples) and LICENSE are named, the three logs read', async (t) => {
+    const root = join(REAL, 'tot-game24');
+    if (!existsSync(root)) return t.skip('real data folder not found');
+    const index = TraceIndex.open(':memory:');
+    const summary = await indexFolder(index, root);
+    assert.equal(index.db.prepare('SELECT count(*) FROM files WHERE format IS NOT NULL').pluck().get(), 3);
+    const csv = summary.diagnostics.filter((d) => d.file === '24.csv');
+    assert.equal(csv.length, 1);
+    assert.equal(csv[0].severity, 'info');
+    assert.equal(
+      csv[0].message,
+      'not a results file (no samples read): Game-of-24 puzzles, read only for the questions of the Tree-of-Thought logs under its folder',
+    );
+    assert.ok(summary.diagnostics.some((d) => d.file === 'LICENSE' && d.severity === 'info'));
+    index.close();
+  });
 });

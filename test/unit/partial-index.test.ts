@@ -140,7 +140,8 @@ describe('a folder indexed in two steps (the first one stopped inside the RL fil
       const b = sftRaw.get(r.problem!.problemId)!;
       const m = rlRaw.get(r.problem!.problemId)!;
       assert.ok(
-        d.startsWith(`base ${b.c}/${b.n} · model ${m.c}/${m.n} · pass@8 ${passAtK(m.n, m.c, 8)!.toFixed(2)}`),
+        // two figures: c/n each (pass@k is on the model rows under it; trial 10 finding 4)
+        d === `base ${b.c}/${b.n} · model ${m.c}/${m.n}` || d.startsWith(`base ${b.c}/${b.n} · model ${m.c}/${m.n} — `),
         d,
       );
     }

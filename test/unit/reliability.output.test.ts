@@ -171,6 +171,13 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
       '- ',
       '\n',
       '\n\n**Note:** ',
+      // trial 10: a model row's figures on this problem and the whole folder's, labelled; a sample's labels;
+      // the model in focus without a record of the problem
+      '\n\n**This problem** ',
+      '\n\n**Whole folder** ',
+      '\n\n**Labels:** ',
+      '**',
+      '**\n\n',
     ]);
     let checked = 0;
     const check = async (node: unknown) => {

@@ -229,8 +229,9 @@ describe('the tree: checkpoints by step number, with their step; training filter
       ['base', 'ckpt-2k', 'moreModels'],
     );
     assert.deepEqual(
-      rows.slice(0, 2).map((n) => tree.getTreeItem(n).description!.split(' · ').slice(0, 2).join(' · ')),
-      ['base · 1/2', 'focus · step 2000'],
+      // the figure first (trial 10 finding 4), then the role and the step
+      rows.slice(0, 2).map((n) => tree.getTreeItem(n).description!.split(' · ').slice(0, 3).join(' · ')),
+      ['1/2 · base', `${tree.getTreeItem(rows[1]).description!.split(' · ')[0]} · focus · step 2000`],
     );
     const more = tree.getChildren(rows[2]);
     assert.deepEqual(
@@ -238,7 +239,7 @@ describe('the tree: checkpoints by step number, with their step; training filter
       ['ckpt-500', 'ckpt-1k', 'ckpt-1.5k'],
     );
     assert.deepEqual(
-      more.map((n) => tree.getTreeItem(n).description!.split(' · ')[0]),
+      more.map((n) => tree.getTreeItem(n).description!.split(' · ')[1]),
       ['step 500', 'step 1000', 'step 1500'],
     );
   });

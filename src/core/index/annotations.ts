@@ -129,6 +129,21 @@ export class AnnotationStore {
     return rows.map((r) => ({ ...r, labels: JSON.parse(r.labels) as string[], deleted: r.deleted === 1 }));
   }
 
+  /**
+   * How many live annotations (annotated samples) carry each label in use: `[label, count]` in the
+   * order of {@link labelsInUse}. Orphans (a sample whose text changed) count too: they are annotations
+   * the label filter may no longer find (trial 10 finding 10c: the label picker gave no count).
+   */
+  labelCounts(): [string, number][] {
+    const rows = this.index.db
+      .prepare(
+        'SELECT j.value AS label, count(*) AS n FROM annotations a, json_each(a.labels) j WHERE a.deleted = 0 GROUP BY j.value',
+      )
+      .all() as { label: string; n: number }[];
+    const by = new Map(rows.map((r) => [r.label, r.n]));
+    return this.labelsInUse().map((l) => [l, by.get(l) ?? 0]);
+  }
+
   /** Distinct labels in use, sorted, with the standard labels first. */
   labelsInUse(): string[] {
     const used = this.index.db

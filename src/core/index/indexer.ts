@@ -10,6 +10,7 @@ import {
   detectFile,
   isNonResultFile,
   listCandidateFiles,
+  unreadFileDiagnostics,
   readFile,
 } from '../readers';
 import { mappingFileDiagnostics, unmatchedMappingGlobs } from '../readers/mapping';
@@ -197,10 +198,12 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
   try {
     report({ phase: 'scan', filesDone: 0, filesTotal: 0, samples: 0 });
     const mappingFile = options.readerOptions?.mappingFile;
+    const unlisted: string[] = [];
     const candidates = await listCandidateFiles(root, {
       include: options.include,
       exclude: options.exclude,
       mappingFile,
+      unlisted,
     });
     // dataset or config folders told by the layout (the same folder under two model folders; trial 8 finding 1):
     // part of the reader options, so a change of them reads every file again
@@ -329,6 +332,26 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
           'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
         );
         for (const x of unmatched) ins.run(x.file, x.line, x.severity, x.message, `${x.file}${KEY_SEP}globs`);
+      })();
+    // Files no reader is given (a puzzles table `24.csv`, a README): named, never silent (trial 10 finding
+    // 10f). Recomputed each pass like the globs above (their origin is no candidate: deleted as orphans).
+    // (the index's own database, when it lies in the folder, is no file of the folder's)
+    const mainFile = (db.prepare('PRAGMA database_list').all() as { name: string; file: string }[]).find(
+      (x) => x.name === 'main',
+    )?.file;
+    const dbFile = mainFile ? resolve(mainFile) : null;
+    const ownFiles = new Set(dbFile ? ['', '-wal', '-shm', '-journal'].map((x) => dbFile + x) : []);
+    const unread = unreadFileDiagnostics(
+      unlisted.filter((rel) => !ownFiles.has(resolve(root, rel))),
+      (options.include?.length ?? 0) > 0,
+      candidates,
+    );
+    if (unread.length)
+      db.transaction(() => {
+        const ins = db.prepare(
+          'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
+        );
+        for (const x of unread) ins.run(x.file, x.line, x.severity, x.message, `${x.file}${KEY_SEP}unread`);
       })();
     const rereadAll =
       (fts && ftsMissing) ||

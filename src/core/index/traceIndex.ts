@@ -227,6 +227,21 @@ export interface ResolvedScores {
 }
 
 /**
+ * SQL ORDER BY terms putting problems (table alias `a`) in natural order: by dataset, integer ids first
+ * by value, then the other ids by their text before a trailing number and that number by value
+ * (`HumanEval/2` before `HumanEval/10`; trial 10 finding 8: they sorted as text, /0, /1, /10, /100),
+ * a longer run of digits after a shorter one (ids past 2^63), and the id's text last (`07` before `7`).
+ */
+export function problemOrder(a: string): string {
+  const id = `${a}.problem_id`;
+  const prefix = `rtrim(${id}, '0123456789')`;
+  const digits = `substr(${id}, length(${prefix}) + 1)`;
+  return `${a}.dataset, CAST(${id} AS INTEGER) = ${id} DESC,
+          CASE WHEN CAST(${id} AS INTEGER) = ${id} THEN CAST(${id} AS INTEGER) END,
+          ${prefix}, length(ltrim(${digits}, '0')), ltrim(${digits}, '0'), ${id}`;
+}
+
+/**
  * The SQLite trace index: one database file per results folder. Opening applies pending
  * migrations; the database uses WAL so readers (tree, report) never block the indexer.
  * All query methods are synchronous and cheap (indexed). The connection runs on this process's SQLite
@@ -371,8 +386,7 @@ export class TraceIndex {
       .prepare(
         `SELECT ${PROBLEM_COLUMNS}
            FROM problems p WHERE ${where}
-          ORDER BY dataset, CAST(problem_id AS INTEGER) = problem_id DESC,
-                   CASE WHEN CAST(problem_id AS INTEGER) = problem_id THEN CAST(problem_id AS INTEGER) END, problem_id
+          ORDER BY ${problemOrder('p')}
           LIMIT ? OFFSET ?`,
       )
       .all(...params, Math.min(limit, 1_000_000), offset) as ProblemRow[];
@@ -674,9 +688,7 @@ export class TraceIndex {
     const rows = this.db
       .prepare(
         `${SAMPLE_SELECT} JOIN samples_fts ON samples_fts.rowid = s.id WHERE ${cond}
-          ORDER BY p.dataset, CAST(p.problem_id AS INTEGER) = p.problem_id DESC,
-                   CASE WHEN CAST(p.problem_id AS INTEGER) = p.problem_id THEN CAST(p.problem_id AS INTEGER) END,
-                   p.problem_id, m.run, m.name, m.revision, s.sample_index
+          ORDER BY ${problemOrder('p')}, m.run, m.name, m.revision, s.sample_index
           LIMIT ?`,
       )
       .all(...params, options.limit ?? 20) as RawSample[];

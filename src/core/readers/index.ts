@@ -415,6 +415,105 @@ export interface ListOptions {
   exclude?: string[];
   /** A mapping file given by path (ReaderOptions.mappingFile): the files its globs match are listed too. */
   mappingFile?: string;
+  /**
+   * Filled (when given) with the files walked but not listed (relative POSIX paths, not sorted): those
+   * `include` leaves out. Files of skipped folders and of `exclude` are not in it (left out on purpose).
+   * See {@link unreadFileDiagnostics} for the diagnostics that name them.
+   */
+  unlisted?: string[];
+}
+
+/**
+ * Extensions of data-like files no reader takes (tables, arrays, configs, plain text): such a file may
+ * be what a user expects to see read (a puzzles table `24.csv` beside its logs; trial 10 finding 10f),
+ * so each one gets its own info diagnostic.
+ */
+export const DATA_LIKE_EXTENSIONS: readonly string[] = [
+  '.csv',
+  '.tsv',
+  '.txt',
+  '.yaml',
+  '.yml',
+  '.toml',
+  '.parquet',
+  '.arrow',
+  '.feather',
+  '.pkl',
+  '.pickle',
+  '.npy',
+  '.npz',
+  '.h5',
+  '.hdf5',
+  '.xlsx',
+  '.xls',
+  '.log',
+];
+
+/** Most file names one per-kind diagnostic of {@link unreadFileDiagnostics} lists (the count is always whole). */
+const UNREAD_NAMES_SHOWN = 10;
+
+/**
+ * The diagnostics that name the files of a folder no reader is given (`unlisted` of
+ * {@link listCandidateFiles}), so that every file is read or named (trial 10 finding 10f):
+ * - a data-like file ({@link DATA_LIKE_EXTENSIONS}): one info each, on the file, line 0:
+ *   `not a results file (no samples read): no reader takes .csv files; results are .jsonl, .ndjson, .json or .eval files`;
+ * - any other file (documentation, images, code, a `LICENSE`): one info per kind (extension, or
+ *   "without an extension"), on the kind's first file in path order, counting them all and naming up to
+ *   {@link UNREAD_NAMES_SHOWN}: `not a results file: 2 .md files not read (README.md, docs/a.md)`.
+ * - a `24.csv` with `candidates` under its folder: `... Game-of-24 puzzles, read only for the questions of
+ *   the Tree-of-Thought logs under its folder` (tot.ts reads it for them).
+ * `include` given: every message says the file is outside `include` instead. Empty input: no diagnostics.
+ */
+export function unreadFileDiagnostics(
+  unlisted: readonly string[],
+  includeGiven = false,
+  candidates: readonly string[] = [],
+): Diagnostic[] {
+  const files = [...unlisted].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const kinds = new Map<string, string[]>();
+  const out: Diagnostic[] = [];
+  const results = RESULT_EXTENSIONS.join(', ').replace(/, ([^,]*)$/, ' or $1');
+  for (const f of files) {
+    const ext = path.posix.extname(path.posix.basename(f).toLowerCase());
+    // ToT's puzzles table gives the questions of the Tree-of-Thought logs under its folder (tot.ts)
+    const dir = path.posix.dirname(f);
+    if (path.posix.basename(f) === '24.csv' && candidates.some((c) => dir === '.' || c.startsWith(`${dir}/`))) {
+      out.push({
+        file: f,
+        line: 0,
+        severity: 'info',
+        message:
+          'not a results file (no samples read): Game-of-24 puzzles, read only for the questions of the Tree-of-Thought logs under its folder',
+      });
+      continue;
+    }
+    if (!includeGiven && DATA_LIKE_EXTENSIONS.includes(ext)) {
+      out.push({
+        file: f,
+        line: 0,
+        severity: 'info',
+        message: `not a results file (no samples read): no reader takes ${ext} files; results are ${results} files`,
+      });
+      continue;
+    }
+    const list = kinds.get(ext) ?? [];
+    list.push(f);
+    kinds.set(ext, list);
+  }
+  for (const [ext, list] of kinds) {
+    const kind = ext
+      ? `${ext} file${list.length === 1 ? '' : 's'}`
+      : `file${list.length === 1 ? '' : 's'} without an extension`;
+    const shown = list.slice(0, UNREAD_NAMES_SHOWN).join(', ');
+    const more = list.length > UNREAD_NAMES_SHOWN ? `, and ${list.length - UNREAD_NAMES_SHOWN} more` : '';
+    out.push({
+      file: list[0],
+      line: 0,
+      severity: 'info',
+      message: `${includeGiven ? 'not included (--include)' : 'not a results file'}: ${list.length} ${kind} not read (${shown}${more})`,
+    });
+  }
+  return out;
 }
 
 /**
@@ -422,7 +521,8 @@ export interface ListOptions {
  * unit order. Walks recursively; skips `node_modules`, `.git` and `.trace-inspector` folders and the
  * `exclude` globs; follows symbolic links but visits each real folder once (no loops); broken links
  * are ignored. A file is listed when it matches `include` (default: `*.jsonl`, `*.ndjson`, `*.json`,
- * `*.eval`) or the `files` globs of a valid mapping file in its folder or above.
+ * `*.eval`) or the `files` globs of a valid mapping file in its folder or above. The other files go to
+ * `options.unlisted` when given (except known non-results such as `per_question.csv`).
  */
 export async function listCandidateFiles(root: string, options: ListOptions = {}): Promise<string[]> {
   const include = options.include && options.include.length > 0 ? options.include : DEFAULT_INCLUDE;
@@ -488,6 +588,7 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
         // Compressed files and archives are always listed: each gets its info (never read, never silent).
         if (byMapping || matchAny(rel, include) || e.name === MAPPING_FILE_NAME || compressedFileMessage(rel) !== null)
           out.push(rel);
+        else if (!isNonResultFile(rel)) options.unlisted?.push(rel);
       }
     }
   };
