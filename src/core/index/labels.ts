@@ -1,4 +1,13 @@
-import { isDateTimeName, isJobFolder } from '../nameTokens';
+import {
+  BASE_WORD,
+  isCheckpointHolderFolder,
+  isDateTimeName,
+  isJobFolder,
+  isRunOutputFolder,
+  RL_WORDS,
+  START_WORDS,
+  wordPattern,
+} from '../nameTokens';
 import { datasetKey, folderTemperature, isDatasetName, looksLikeModelName } from '../readers/util';
 import { areSeedSiblings, stripSeedTokens } from '../seeds';
 import type { Database } from './sqlite';
@@ -43,9 +52,6 @@ export function modelLabels(models: readonly ModelIdentity[]): string[] {
 /** A name that is only a training step, as step folders are spelt (`global_step100`, `global_step_100_hf`, `step_1k`, `checkpoint-500`). */
 const STEP_FOLDER_NAME = /^(?:global[_-]?step|step|checkpoint|ckpt|iter)[-_]?\d+(?:\.\d+)?[km]?(?:[-_]hf)?$/i;
 
-/** Folders between a model folder and its step folders that name nothing (`ckpt/`, `checkpoints/`, `outputs/`). */
-const CHECKPOINT_DIR = /^(?:ckpts?|checkpoints?|outputs?|out|models?|saved|save)$/i;
-
 /**
  * The label of a checkpoint model named by its step folder (trial 8 finding 9): the model folder above it and the
  * step, `Qwen2.5-7B-GRPO · global_step100` for run `Qwen2.5-7B-GRPO/global_step100` (`Qwen2.5-7B-PPO/ckpt/global_step100_hf`
@@ -56,7 +62,7 @@ function stepFolderLabel(m: ModelIdentity): string | undefined {
   if (m.revision || !STEP_FOLDER_NAME.test(m.name)) return undefined;
   const segs = m.run.split('/');
   const at = segs.lastIndexOf(m.name);
-  for (let i = at - 1; i >= 0; i--) if (!CHECKPOINT_DIR.test(segs[i])) return `${segs[i]} · ${m.name}`;
+  for (let i = at - 1; i >= 0; i--) if (!isCheckpointHolderFolder(segs[i])) return `${segs[i]} · ${m.name}`;
   return undefined;
 }
 
@@ -71,12 +77,12 @@ export function refreshModelLabels(db: Database): void {
 }
 
 const BASE_HINTS: [RegExp, number][] = [
-  [/(^|[^a-z])base([^a-z]|$)/i, 4],
-  [/(^|[^a-z])(sft|ref|reference|init|pretrained)([^a-z]|$)/i, 3],
+  [wordPattern([BASE_WORD]), 4],
+  [wordPattern(START_WORDS), 3],
   [/instruct/i, 1],
 ];
 const RL_HINTS: [RegExp, number][] = [
-  [/(^|[^a-z])(rl|rlvr|ppo|grpo|dpo|dapo|rloo|reinforce|zero|simplerl)([^a-z]|$)/i, 4],
+  [wordPattern(RL_WORDS), 4],
   // `checkpoint-500` (HF / TRL) is a step word like `global_step_100` (trial 7 finding 1)
   [/(^|[^a-z])(step|global_step|ckpt|checkpoint)[-_]?\d+/i, 2],
 ];
@@ -239,9 +245,6 @@ function areVariantSiblings(a: ModelIdentity, b: ModelIdentity): boolean {
   return unvariedName(a) === unvariedName(b) && a.revision === b.revision;
 }
 
-/** Folders run outputs are written to (Hydra's `outputs/` and `multirun/`, `out/`, `logs/`): no dataset or config. */
-const RUN_OUTPUT_DIR = /^(?:outputs?|multirun|out|logs?)$/i;
-
 /**
  * A run folder cut at the folder that names its model (`Qwen2.5-7B-GRPO/MATH-500` of model `Qwen2.5-7B-GRPO`
  * -> prefix `""`, folder `Qwen2.5-7B-GRPO`, tail `MATH-500`; `bench_b/Qwen2.5-7B-GRPO` -> prefix `bench_b`): the
@@ -268,7 +271,7 @@ function runParts(m: ModelIdentity & { run: string }): { prefix: string; folder:
         tail: unvariedRun(
           segs
             .map((d, j) =>
-              j > i && !RUN_OUTPUT_DIR.test(d) && !isDateTimeName(d) && !isJobFolder(segs, j) ? d : undefined,
+              j > i && !isRunOutputFolder(d) && !isDateTimeName(d) && !isJobFolder(segs, j) ? d : undefined,
             )
             .filter((d): d is string => d !== undefined)
             .map((d) => stripSeedTokens(d))
@@ -293,12 +296,20 @@ function sameTail(a: string, b: string): boolean {
 }
 
 /**
- * The base's sampling in the model's own dataset or config folders: for `Qwen2.5-7B-GRPO/MATH-500` against the base
- * `Qwen2.5-7B/aime_2024`, the model `Qwen2.5-7B/MATH-500` (same name and revision as the base, same model folder, the
- * model's tail folders; trial 8 finding 1); for `bench_b/Qwen2.5-7B-GRPO` against `bench_a/Qwen2.5-7B`, the model
- * `bench_b/Qwen2.5-7B` (the model's folders above its model folder), so each folder of benchmarks or runs is
- * compared within itself. `m` itself when `m` is that counterpart (`bench_b/Qwen2.5-7B`: the base of its own folder,
- * compared with nothing); else `base`.
+ * The base's counterpart of a model: the base's sampling that sits where the model sits. One rule, with three parts
+ * read from the run folders ({@link runParts}: prefix / model folder / tail):
+ * - the model folder is the base's (`Qwen2.5-7B/`), with the base's name, revision and the model's temperature;
+ * - the prefix (folders above the model folder) is the model's when the two prefixes differ and name no model
+ *   (benchmark or config folders: `bench_b/Qwen2.5-7B-GRPO` against `bench_a/Qwen2.5-7B` -> `bench_b/Qwen2.5-7B`;
+ *   trial 8 finding 1), else the base's (a checkpoint folder such as `Qwen2.5-7B-SFT/checkpoint-1000` is no prefix
+ *   to copy);
+ * - the tail (folders below the model folder: datasets and configs) is the model's (`Qwen2.5-7B-GRPO/MATH-500` ->
+ *   `Qwen2.5-7B/MATH-500`; trial 8 finding 1), where run-output, dated, Hydra job, seed and temperature folders
+ *   count for nothing (`outputs/2025-01-15/10-20-30/math500` and `multirun/2025-01-15/10-20-30/0/math500` are both
+ *   `math500`: trial 9 finding 10; nameTokens.ts), and a dataset folder is matched spelt alike first, then by its
+ *   key in another spelling (`MATH-500` = `math500`: trial 9 finding 9).
+ * `base` itself when it already sits there (same run, or same prefix and tail), or when the base has no copy there;
+ * `m` itself when `m` is that counterpart (`bench_b/Qwen2.5-7B`: the base of its own folder, compared with nothing).
  */
 function counterpartBase<M extends ModelIdentity & { id: number; run: string }>(
   models: readonly M[],

@@ -6,7 +6,7 @@ import { distance as levenshtein } from 'fastest-levenshtein';
 import { open, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Diagnostic, ReadEvent } from '../model';
-import { DATE_TIME_TOKEN, isJobFolder } from '../nameTokens';
+import { DATE_TIME_TOKEN, isJobFolder, MODEL_FOLDER_WORD, MODEL_NAME_HINT, RUN_OUTPUT_WORDS } from '../nameTokens';
 import { stripSeedTokens } from '../seeds';
 import {
   invalidUtf8Bytes,
@@ -522,8 +522,6 @@ export const GENERIC_STEM_WORDS: ReadonlySet<string> = new Set([
   'samples',
   'result',
   'results',
-  'output',
-  'outputs',
   'generation',
   'generations',
   'generated',
@@ -545,11 +543,8 @@ export const GENERIC_STEM_WORDS: ReadonlySet<string> = new Set([
   'evals',
   'evaluation',
   'model',
-  // folders of run outputs (trial 8 findings 6 and 8): Hydra's `multirun`, `out`, `logs`
-  'multirun',
-  'out',
-  'log',
-  'logs',
+  // folders of run outputs (trial 8 findings 6 and 8): `outputs`, Hydra's `multirun`, `out`, `logs` (nameTokens.ts)
+  ...RUN_OUTPUT_WORDS,
 ]);
 
 /**
@@ -726,18 +721,6 @@ export function datasetSpellings(relPaths: readonly string[]): Record<string, st
   }
   return out;
 }
-
-/** A base or RL word, a step or a seed in a folder name: the folder names a model or checkpoint, whatever its layout. */
-const MODEL_FOLDER_WORD =
-  /(?:^|[^a-z])(?:base|sft|ref|reference|init|pretrained|instruct|chat|rl|rlvr|ppo|grpo|dpo|dapo|rloo|reinforce|zero|simplerl|(?:global_?)?step|ckpt|checkpoint|iter|epoch)(?:[^a-z]|$)/i;
-
-/**
- * A model's size (`7B`, `1.5b`, `350M`) or a model family (`Qwen2.5`, `llama`, `deepseek`) in a folder name: the
- * folder names a model. `bench_a/Qwen2.5-7B/` beside `bench_b/Qwen2.5-7B/` is one model evaluated on two
- * benchmarks, not a dataset named `Qwen2.5-7B` (found after trial 8: the layout rule took the base for a dataset).
- */
-const MODEL_NAME_HINT =
-  /(?:^|[^a-z0-9.])\d+(?:\.\d+)?[bm](?![a-z])|(?:^|[^a-z])(?:qwen|qwq|llama|codellama|mistral|mixtral|deepseek|gemma|phi|gpt|olmo|falcon|internlm|baichuan|chatglm|glm|starcoder|pythia|bloom|tulu|vicuna|claude|gemini|granite|nemotron|smollm)(?![a-z])/i;
 
 /**
  * Whether a folder name reads as a model's: a base / RL word, a step or checkpoint ({@link MODEL_FOLDER_WORD}), or a
