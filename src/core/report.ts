@@ -34,7 +34,14 @@ import {
   problemSet,
 } from './denominators';
 import { areSeedSiblings, seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from './seeds';
-import { baseGuessNote, comparisonPairs, guessBaseModel, pickModel, samplingTemperature } from './index/labels';
+import {
+  ambiguousBaseNote,
+  baseGuessNote,
+  comparisonPairs,
+  guessBaseModel,
+  pickModel,
+  samplingTemperature,
+} from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, type PathSummary, pathSummary } from './pathSummary';
 import { type PplRead, type PplReport, pplReport } from './ppl';
@@ -500,6 +507,11 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
         against,
         pairsToCompare.filter(([x]) => x.id === b.id).map(([, m]) => m),
       );
+      if (note) warnings.push(note);
+    }
+  if (baseSource === 'guess')
+    for (const [b, m] of pairsToCompare) {
+      const note = ambiguousBaseNote(models, b, m, (x) => x.label);
       if (note) warnings.push(note);
     }
   const comparisons: ComparisonReport[] = [];

@@ -344,6 +344,55 @@ function counterpartBase<M extends ModelIdentity & { id: number; run: string }>(
   );
 }
 
+/** The last segment of a model's name without its temperature variant, lower case (`org/Qwen2.5-7B_t0.6` -> `qwen2.5-7b`). */
+function familyName(m: ModelIdentity): string {
+  const n = unvariedName(m);
+  return n.slice(n.lastIndexOf('/') + 1);
+}
+
+/**
+ * Whether model `a`'s name extends model `b`'s by more words ({@link familyName}: `Qwen2.5-Math-7B-gsm8k-sft` and
+ * `Qwen2.5-Math-7B-MATH500-zero` extend `Qwen2.5-Math-7B`; `Qwen2.5-Math-7B-gsm8k-sft-GRPO` extends
+ * `Qwen2.5-Math-7B-gsm8k-sft`): `b`'s name, then `-`, `_` or `.` and more. Names are how model makers say what a
+ * model was trained from.
+ */
+function extendsName(a: ModelIdentity, b: ModelIdentity): boolean {
+  const x = familyName(a);
+  const y = familyName(b);
+  return x.length > y.length + 1 && x.startsWith(y) && /[-_.]/.test(x[y.length]);
+}
+
+/**
+ * A model's nearest ancestor by name (trial 11 finding 14): of the base-like models of `models` (not RL-trained nor a
+ * checkpoint: {@link notBaseLike}) whose names `m`'s name extends ({@link extendsName}), the one with the longest
+ * name, the first listed of its copies; undefined when no model's name is a beginning of `m`'s. For
+ * `Qwen2.5-Math-7B-gsm8k-sft-GRPO`: `Qwen2.5-Math-7B-gsm8k-sft`; for `Qwen2.5-Math-7B-MATH500-zero`: `Qwen2.5-Math-7B`.
+ */
+function nameAncestor<M extends ModelIdentity>(models: readonly M[], m: M): M | undefined {
+  let best: M | undefined;
+  for (const p of models)
+    if (!notBaseLike(p) && extendsName(m, p) && (!best || familyName(p).length > familyName(best).length)) best = p;
+  return best;
+}
+
+/**
+ * The warning for a model compared with a base that is itself a fine-tune of another model of the folder (trial 11
+ * finding 14): `m`'s name extends neither (`Qwen2.5-7B-MATH-GRPO` beside `Qwen2.5-Math-7B-gsm8k-sft`, which extends
+ * `Qwen2.5-Math-7B`), so either could be the model it was trained from. Names models by `name` (labels). Undefined
+ * when the choice is not open: `m`'s name extends a model, or `base` extends none.
+ */
+export function ambiguousBaseNote<M extends ModelIdentity>(
+  models: readonly M[],
+  base: M,
+  m: M,
+  name: (x: M) => string,
+): string | undefined {
+  if (nameAncestor(models, m) !== undefined) return undefined;
+  const root = nameAncestor(models, base);
+  if (root === undefined) return undefined;
+  return `${name(m)} is compared with ${name(base)} (a base by its name), but ${name(base)} is a fine-tune of ${name(root)} (its name extends it), which is also in the folder: either could be the model ${name(m)} was trained from, and its name extends neither; choose the base with --base (Choose Base Model)`;
+}
+
 /** Seeds ({@link areSeedSiblings}) or temperature variants ({@link areVariantSiblings}) of one model. */
 function siblings(a: ModelIdentity, b: ModelIdentity): boolean {
   return areSeedSiblings(a, b) || areVariantSiblings(a, b);
@@ -411,7 +460,10 @@ export function baseGuessNote(
     // nothing to go on (trial 8 finding 4): no name says base or SFT, and a model compared with it is as
     // base-like by name (`DeepSeek-R1-Distill-Qwen-7B` beside `Qwen2.5-Math-7B`): taken as listed first
     const scores = baseScores([base, ...againstModels]);
-    const tied = against.filter((_a, i) => scores[i + 1] >= scores[0]);
+    // a model whose name extends the base's (`X-gsm8k-sft` of `X`) is its descendant by name, no tie (trial 11 finding 14)
+    const tied = against.filter(
+      (_a, i) => scores[i + 1] >= scores[0] && !(againstModels[i] && extendsName(againstModels[i], base)),
+    );
     if (namedBase(base) || tied.length === 0) return undefined;
     return `the base is a guess from the names with nothing to go on: no model is named as a base (base, sft, ref, init, pretrained), and ${display} is taken as the base of ${against.join(', ')} only because it is listed first (by run folder and name) beside ${tied.join(', ')}, whose names are as base-like; choose the base with --base (Choose Base Model)`;
   }
@@ -482,7 +534,18 @@ export function comparisonPairs<M extends ModelIdentity & { id: number; run: str
       // (`Qwen2.5-7B-GRPO_t1.0` against `Qwen2.5-7B_t1.0`, not `_t0.6`; trial 7 finding 4), also when the base
       // is a plain file beside its `_t0.6` file (trial 9 finding 5) or names its temperature in its model
       // folder (`Qwen2.5-7B_t1.0/`: trial 9 finding 4); else the run's base (the report warns: temperatures differ)
-      const b0 = samplingAt(models, runBase, variantOf(m)) ?? runBase;
+      // the model's nearest ancestor by name when the run's base is not it (trial 11 finding 14: an `sft` in
+      // `Qwen2.5-Math-7B-gsm8k-sft` makes it the guessed base, but `Qwen2.5-Math-7B-MATH500-zero` extends the
+      // pretrained `Qwen2.5-Math-7B` and is compared with it; the SFT model itself with the pretrained one)
+      // (only when the run's base is itself a fine-tune of a model of the folder: a base with nothing above it by
+      // name keeps every model it was guessed for, trial 8 finding 4)
+      const anc = nameAncestor(models, m);
+      const baseAnc = nameAncestor(models, runBase);
+      const lineBase =
+        anc !== undefined && baseAnc !== undefined && familyName(anc) !== familyName(runBase) ? anc : runBase;
+      // the model the base's name extends (the pretrained model of an SFT base) is the base of that base, never compared with it
+      if (lineBase === runBase && baseAnc !== undefined && familyName(baseAnc) === familyName(m)) continue;
+      const b0 = samplingAt(models, lineBase, variantOf(m)) ?? lineBase;
       // the base's sampling in the model's own dataset folder (`Qwen2.5-7B/MATH-500` for `Qwen2.5-7B-GRPO/MATH-500`)
       const b = counterpartBase(models, m, b0);
       if (m.id !== b.id && !siblings(b, m)) out.push([b, m]);

@@ -1,0 +1,92 @@
+/**
+ * Trial 9 findings left after trial 10 (misleading names and bases), fixed in the order of the brief: 14 an `sft`
+ * inside a fine-tuned model's name made it the base of the pretrained model and its zero-RL runs; 13 run-output
+ * folders (`runs/`, wandb's `files/`) became the model name; 12 `version_0/`, `rep0` lost the run name; 7 an unknown
+ * dataset folder under one model only was taken as a model; 5 `greedy` was no temperature; 15 a false "seed
+ * siblings" reason; 3 step labels under dataset folders; and lm-eval sub-task names read as their parent. Each test
+ * builds its folder in a temporary directory (writeFolder, flatLines / qwen of helpers.ts) and reads it through the
+ * compiled CLI (`report --format json`). Every expected value is the one a person reading the folder would give.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Report } from '../../src/core/report';
+import { cliReport, flatLines, qwen, writeFolder } from './helpers';
+
+/** A results folder in a temporary directory: file text by relative path. */
+const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t11-');
+
+/** Flat lines, bare problem numbers as task ids (helpers.ts flatLines). */
+const flat = (spec: string): string => flatLines(spec);
+
+/** Comparisons as `<base label> <- <model label>`. */
+const pairs = (r: Report) => {
+  const label = new Map(r.models.map((m) => [m.id, m.label]));
+  return r.comparisons.map((c) => `${label.get(c.base)} <- ${label.get(c.model)}`).sort();
+};
+
+/** Models as `<label> <samples>/<correct>`, sorted. */
+const models = (r: Report) => r.models.map((m) => `${m.label} ${m.samples}/${m.correct}`).sort();
+
+describe('finding 14: a fine-tune named with sft is not the base of the pretrained model and its zero-RL runs', () => {
+  const QM = 'math_eval/gsm8k/test_qwen-boxed_-1_seed0_t0.0_s0_e-1.jsonl';
+
+  test('Qwen2.5-Math-7B, -gsm8k-sft, -gsm8k-sft-GRPO, -MATH500-zero (math_eval): each compared with the model its name extends', () => {
+    const r = cliReport(
+      folder({
+        [`Qwen2.5-Math-7B/${QM}`]: qwen('TFFF TFFF TFFF TFFF'),
+        [`Qwen2.5-Math-7B-gsm8k-sft/${QM}`]: qwen('TTFF TTFF TTFF TTFF'),
+        [`Qwen2.5-Math-7B-gsm8k-sft-GRPO/${QM}`]: qwen('TTTF TTTF TTTF TTTF'),
+        [`Qwen2.5-Math-7B-MATH500-zero/${QM}`]: qwen('TTTT TTTT TTTT TTTT'),
+      }),
+    );
+    assert.deepEqual(models(r), [
+      'Qwen2.5-Math-7B 16/4',
+      'Qwen2.5-Math-7B-MATH500-zero 16/16',
+      'Qwen2.5-Math-7B-gsm8k-sft 16/8',
+      'Qwen2.5-Math-7B-gsm8k-sft-GRPO 16/12',
+    ]);
+    assert.deepEqual(pairs(r), [
+      // RL from the pretrained model against it (was: against the SFT model)
+      'Qwen2.5-Math-7B <- Qwen2.5-Math-7B-MATH500-zero',
+      // the SFT model against the pretrained model it was fine-tuned from (was: the pretrained model against the SFT, "regression 4")
+      'Qwen2.5-Math-7B <- Qwen2.5-Math-7B-gsm8k-sft',
+      'Qwen2.5-Math-7B-gsm8k-sft <- Qwen2.5-Math-7B-gsm8k-sft-GRPO',
+    ]);
+    assert.deepEqual(r.notCompared, []);
+    assert.deepEqual(r.warnings, []);
+  });
+
+  test('other spellings (`_` separators, `ref`, flat files): Llama-3.1-8B_tulu_ref is the base of its dpo run only', () => {
+    const r = cliReport(
+      folder({
+        'Llama-3.1-8B/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Llama-3.1-8B_tulu_ref/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Llama-3.1-8B_tulu_ref_dpo/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Llama-3.1-8B_grpo/samples.jsonl': flat('TTTT TTTT TTTT'),
+      }),
+    );
+    assert.deepEqual(pairs(r), [
+      'Llama-3.1-8B <- Llama-3.1-8B_grpo',
+      'Llama-3.1-8B <- Llama-3.1-8B_tulu_ref',
+      'Llama-3.1-8B_tulu_ref <- Llama-3.1-8B_tulu_ref_dpo',
+    ]);
+  });
+
+  test('a model whose name extends neither (Qwen2.5-7B-MATH-GRPO) is compared with the named base, and a warning names both candidates', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-Math-7B/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-Math-7B-gsm8k-sft/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-MATH-GRPO/samples.jsonl': flat('TTTF TTTF TTTF'),
+      }),
+    );
+    assert.deepEqual(pairs(r), [
+      'Qwen2.5-Math-7B <- Qwen2.5-Math-7B-gsm8k-sft',
+      'Qwen2.5-Math-7B-gsm8k-sft <- Qwen2.5-7B-MATH-GRPO',
+    ]);
+    const w = r.warnings.filter((x) => x.startsWith('Qwen2.5-7B-MATH-GRPO is compared with Qwen2.5-Math-7B-gsm8k-sft'));
+    assert.equal(w.length, 1, r.warnings.join('\n'));
+    assert.match(w[0], /fine-tune of Qwen2\.5-Math-7B/);
+    assert.match(w[0], /--base/);
+  });
+});
