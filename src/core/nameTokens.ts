@@ -34,11 +34,33 @@ export function isJobFolder(dirs: readonly string[], i: number): boolean {
  */
 
 /**
- * Folders a run writes its outputs to (trial 8 findings 6 and 8, trial 9 finding 10): Hydra's `outputs/` and
- * `multirun/`, `output/`, `out/`, `log/`, `logs/`. They name no model, no dataset and no config: the model is the
- * folder above them, and two runs that differ only by them evaluated the same thing.
+ * Folders a run writes its outputs to (trial 8 findings 6 and 8, trial 9 findings 10 and 13): Hydra's `outputs/` and
+ * `multirun/`, `output/`, `out/`, `log/`, `logs/`; TensorBoard's `runs/` and `tensorboard/`, PyTorch Lightning's
+ * `lightning_logs/` and `tb_logs/`, wandb's `wandb/` and a wandb run's `files/`, MLflow's `mlruns/`. They name no
+ * model, no dataset and no config: the model is the folder above them, and two runs that differ only by them
+ * evaluated the same thing.
  */
-export const RUN_OUTPUT_WORDS: readonly string[] = ['output', 'outputs', 'multirun', 'out', 'log', 'logs'];
+export const RUN_OUTPUT_WORDS: readonly string[] = [
+  'output',
+  'outputs',
+  'multirun',
+  'out',
+  'log',
+  'logs',
+  'runs',
+  'tensorboard',
+  'lightning_logs',
+  'tb_logs',
+  'wandb',
+  'files',
+  'mlruns',
+];
+
+/**
+ * A wandb run folder (`wandb/run-20250115_102030-abc123/`, `offline-run-...`, `latest-run`; trial 9 finding 13): a
+ * run's time and id, no model.
+ */
+const WANDB_RUN_FOLDER = /^(?:(?:offline-)?run-\d{8}_\d{6}-[a-z0-9]+|latest-run)$/i;
 
 /**
  * Folders between a model folder and its checkpoints (step folders) that name nothing of their own: `ckpt/`,
@@ -55,9 +77,9 @@ export const CHECKPOINT_HOLDER_WORDS: readonly string[] = [
   'save',
 ];
 
-/** Whether a whole folder name is a run-output folder ({@link RUN_OUTPUT_WORDS}; any case). */
+/** Whether a whole folder name is a run-output folder ({@link RUN_OUTPUT_WORDS}, a wandb run folder; any case). */
 export function isRunOutputFolder(name: string): boolean {
-  return RUN_OUTPUT_WORDS.includes(name.toLowerCase());
+  return RUN_OUTPUT_WORDS.includes(name.toLowerCase()) || WANDB_RUN_FOLDER.test(name);
 }
 
 /**

@@ -90,3 +90,51 @@ describe('finding 14: a fine-tune named with sft is not the base of the pretrain
     assert.match(w[0], /--base/);
   });
 });
+
+describe('finding 13: run-output folders (runs/, wandb files/, lightning_logs/, tensorboard/) never name the model', () => {
+  test('runs/<date>/, wandb/run-<time>-<id>/files/, lightning_logs/, tensorboard/, mlruns/: the model folder above names the model', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/output/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B-PPO/runs/20250115/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-RLOO/wandb/run-20250115_102030-abc123/files/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-GRPO/lightning_logs/samples.jsonl': flat('TTTT TTTT TTTT'),
+        'Qwen2.5-7B-DAPO/tensorboard/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-REINFORCE/mlruns/latest-run/samples.jsonl': flat('TTTF TTTF TTTF'),
+      }),
+    );
+    // was: models `runs` and `files`
+    assert.deepEqual(models(r), [
+      'Qwen2.5-7B 12/3',
+      'Qwen2.5-7B-DAPO 12/6',
+      'Qwen2.5-7B-GRPO 12/12',
+      'Qwen2.5-7B-PPO 12/6',
+      'Qwen2.5-7B-REINFORCE 12/9',
+      'Qwen2.5-7B-RLOO 12/9',
+    ]);
+    assert.deepEqual(pairs(r), [
+      'Qwen2.5-7B <- Qwen2.5-7B-DAPO',
+      'Qwen2.5-7B <- Qwen2.5-7B-GRPO',
+      'Qwen2.5-7B <- Qwen2.5-7B-PPO',
+      'Qwen2.5-7B <- Qwen2.5-7B-REINFORCE',
+      'Qwen2.5-7B <- Qwen2.5-7B-RLOO',
+    ]);
+  });
+
+  test('a dataset folder below wandb files/ is compared with the base copy of that dataset', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/gsm8k/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B/math500/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-PPO/wandb/run-20250115_102030-abc123/files/gsm8k/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-PPO/wandb/run-20250115_102030-abc123/files/math500/samples.jsonl': flat('TTTT TTTT TTTT'),
+      }),
+    );
+    const ids = r.comparisons.map((c) => `${c.base} <- ${c.model}`).sort();
+    assert.deepEqual(ids, [
+      'Qwen2.5-7B/gsm8k:Qwen2.5-7B <- Qwen2.5-7B-PPO/wandb/run-20250115_102030-abc123/files/gsm8k:Qwen2.5-7B-PPO',
+      'Qwen2.5-7B/math500:Qwen2.5-7B <- Qwen2.5-7B-PPO/wandb/run-20250115_102030-abc123/files/math500:Qwen2.5-7B-PPO',
+    ]);
+    assert.deepEqual(r.notCompared, []);
+  });
+});

@@ -6,7 +6,14 @@ import { distance as levenshtein } from 'fastest-levenshtein';
 import { open, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Diagnostic, ReadEvent } from '../model';
-import { DATE_TIME_TOKEN, isJobFolder, MODEL_FOLDER_WORD, MODEL_NAME_HINT, RUN_OUTPUT_WORDS } from '../nameTokens';
+import {
+  DATE_TIME_TOKEN,
+  isJobFolder,
+  isRunOutputFolder,
+  MODEL_FOLDER_WORD,
+  MODEL_NAME_HINT,
+  RUN_OUTPUT_WORDS,
+} from '../nameTokens';
 import { stripSeedTokens } from '../seeds';
 import {
   invalidUtf8Bytes,
@@ -866,6 +873,8 @@ function isSamplingOverrides(dir: string): boolean {
  */
 function namesNoModel(dir: string): boolean {
   if (/^(?:actor|huggingface|hf|hf_model)$/i.test(dir)) return true;
+  // run-output folders in one or more words (`lightning_logs`, wandb's `run-20250115_102030-abc123`: trial 9 finding 13)
+  if (isRunOutputFolder(dir)) return true;
   // a dated run folder (`run_20250116_110000`, TensorBoard's `Jan15_10-20-30`; trial 8 finding 8)
   const undated = dir.replace(DATE_TIME_TOKEN, '');
   if (undated !== dir && /^[-_.]*(?:run|runs|exp|experiment|job)?[-_.]*$/i.test(undated)) return true;
