@@ -90,6 +90,13 @@ export function isCheckpointHolderFolder(name: string): boolean {
   return CHECKPOINT_HOLDER_WORDS.includes(name.toLowerCase()) || isRunOutputFolder(name);
 }
 
+/**
+ * Words of a repeated run of one model before its number (trial 8 finding 7, trial 9 finding 12): `run1`, `run-2/`,
+ * `rep0`, `replicate_2`, `repeat1`, `trial-3`, PyTorch Lightning's `version_0/`. Such a number is a seed or replicate
+ * (seeds.ts `SEED_TOKEN`, one or two digits), never the model's name.
+ */
+export const REPLICATE_WORDS: readonly string[] = ['run', 'rep', 'replicate', 'repeat', 'trial', 'version'];
+
 /** Words that name a model as a base: `base` (the strongest), then the start of RL training (`sft`, `ref`, ...). */
 export const BASE_WORD = 'base';
 /** Words that name a model as the start of RL training: an SFT or reference model, a pretrained or initial one. */

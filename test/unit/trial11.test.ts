@@ -138,3 +138,53 @@ describe('finding 13: run-output folders (runs/, wandb files/, lightning_logs/, 
     assert.deepEqual(r.notCompared, []);
   });
 });
+
+describe('finding 12: replicate folders and files (version_0/, rep0, replicate_2, trial-3, repeat1) keep the run name', () => {
+  test('Lightning version_N/ folders and rep / replicate / trial / repeat folders are seed siblings of the model above', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B-PPO/version_0/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-PPO/version_1/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-GRPO/lightning_logs/version_3/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-GRPO/lightning_logs/version_4/samples.jsonl': flat('TTTT TTTT TTTT'),
+        'Qwen2.5-7B-DAPO/replicate_1/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-DAPO/replicate_2/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-RLOO/trial-1/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-RLOO/trial-3/samples.jsonl': flat('TTTF TTTF TTTF'),
+      }),
+    );
+    // was: models `version_0`, `version_1`, ... without PPO
+    assert.deepEqual([...new Set(r.models.map((m) => m.id.split(':')[1]))].sort(), [
+      'Qwen2.5-7B',
+      'Qwen2.5-7B-DAPO',
+      'Qwen2.5-7B-GRPO',
+      'Qwen2.5-7B-PPO',
+      'Qwen2.5-7B-RLOO',
+    ]);
+    const seedWarnings = r.warnings.filter((w) => /differ only by a seed-like part/.test(w));
+    assert.equal(seedWarnings.length, 4, r.warnings.join('\n'));
+    assert.ok(!r.warnings.some((w) => /differ only in a number/.test(w)), r.warnings.join('\n'));
+    assert.equal(r.comparisons.length, 8);
+    assert.ok(r.comparisons.every((c) => c.base === 'Qwen2.5-7B:Qwen2.5-7B'));
+  });
+
+  test('rep0.jsonl + rep1.jsonl, repeat1 + repeat2, replicate_1 + replicate_2 files of one folder are seed shards of its model', () => {
+    for (const [a, b] of [
+      ['rep0', 'rep1'],
+      ['samples_repeat1', 'samples_repeat2'],
+      ['replicate_1', 'replicate_2'],
+    ]) {
+      const r = cliReport(
+        folder({
+          'Qwen2.5-7B/samples.jsonl': flat('TFFF TFFF TFFF'),
+          [`Qwen2.5-7B-RLOO/${a}.jsonl`]: flat('TTFF TTFF TTFF'),
+          [`Qwen2.5-7B-RLOO/${b}.jsonl`]: flat('TTTF TTTF TTTF'),
+        }),
+      );
+      // was: models `rep0` and `rep1`; now one model of 8 samples per problem (5 correct of 8)
+      assert.deepEqual(models(r), ['Qwen2.5-7B 12/3', 'Qwen2.5-7B-RLOO 24/15'], a);
+      assert.deepEqual(pairs(r), ['Qwen2.5-7B <- Qwen2.5-7B-RLOO'], a);
+    }
+  });
+});
