@@ -188,3 +188,41 @@ describe('finding 12: replicate folders and files (version_0/, rep0, replicate_2
     }
   });
 });
+
+describe('finding 7: an unknown dataset folder under one model only is a dataset of that model, not a model', () => {
+  for (const [name, files] of [
+    [
+      'my_bench/ beside the model folder own samples.jsonl',
+      {
+        'Qwen2.5-7B/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B-GRPO/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-GRPO/my_bench/samples.jsonl': flat('TTFF TTFF TTFF'),
+      },
+    ],
+    [
+      'custom-eval/ beside a known dataset folder (olympiadbench/)',
+      {
+        'Qwen2.5-7B/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B-GRPO/olympiadbench/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-GRPO/custom-eval/samples.jsonl': flat('TTFF TTFF TTFF'),
+      },
+    ],
+  ] as const)
+    test(`${name}: Qwen2.5-7B-GRPO on that dataset, never paired with the base's default problems`, () => {
+      const r = cliReport(folder(files));
+      const bench = Object.keys(files)[2].split('/')[1];
+      const m = r.models.find((x) => x.id.startsWith(`Qwen2.5-7B-GRPO/${bench}:`));
+      // was: a model named `my_bench` in dataset `default`, compared problem by problem with the base
+      assert.ok(m, r.models.map((x) => x.id).join(', '));
+      assert.equal(m.id, `Qwen2.5-7B-GRPO/${bench}:Qwen2.5-7B-GRPO`);
+      assert.deepEqual(
+        m.datasets.map((d) => d.dataset),
+        [bench],
+      );
+      assert.ok(!r.comparisons.some((c) => c.model === m.id));
+      assert.deepEqual(
+        r.notCompared.filter((x) => x.model === m.id).map((x) => x.kind),
+        ['noCommonProblem'],
+      );
+    });
+});

@@ -744,11 +744,23 @@ export function looksLikeModelName(name: string): boolean {
  * same name under each model, is what they were evaluated on). Not: names that already name no model (generic,
  * dataset, seed, date and temperature folders), numbers, and names with a base / RL word, a step or a seed
  * ({@link MODEL_FOLDER_WORD}: `exp1/sft/` beside `exp2/sft/` names the models `sft`), and names with a model size or
- * family ({@link MODEL_NAME_HINT}: `bench_a/Qwen2.5-7B/` beside `bench_b/Qwen2.5-7B/`). Sorted; pure.
+ * family ({@link MODEL_NAME_HINT}: `bench_a/Qwen2.5-7B/` beside `bench_b/Qwen2.5-7B/`). Under one model folder only, such
+ * a folder is a dataset too when that model folder ({@link looksLikeModelName}) also holds results files directly or a
+ * known dataset folder (`Qwen2.5-7B-GRPO/my_bench/` beside `Qwen2.5-7B-GRPO/samples.jsonl` or
+ * `Qwen2.5-7B-GRPO/olympiadbench/`: trial 9 finding 7), so its problems are never paired with the base's problems of
+ * another dataset. Sorted; pure.
  * @param relPaths the listed files, relative POSIX paths.
  */
 export function layoutDatasetFolders(relPaths: readonly string[]): string[] {
   const parents = new Map<string, Set<string>>();
+  // folders that hold results files directly, and folders with a known dataset folder below them
+  const holders = new Set(relPaths.map((rel) => dirSegments(rel).join('/')));
+  const withDataset = new Set<string>();
+  for (const rel of relPaths) {
+    const dirs = dirSegments(rel);
+    if (dirs.length >= 2 && isDatasetName(dirs[dirs.length - 1])) withDataset.add(dirs.slice(0, -1).join('/'));
+  }
+  const besideData = new Set<string>();
   for (const rel of relPaths) {
     const dirs = dirSegments(rel);
     if (dirs.length < 2) continue;
@@ -758,10 +770,14 @@ export function layoutDatasetFolders(relPaths: readonly string[]): string[] {
     if (MODEL_NAME_HINT.test(b)) continue;
     if (stripSeedTokens(b) !== b || b.replace(DATE_TIME_TOKEN, '') !== b) continue;
     if (namesNoModel(a) || folderTemperature(a) !== undefined) continue;
-    parents.set(b, (parents.get(b) ?? new Set()).add(dirs.slice(0, -1).join('/')));
+    const parent = dirs.slice(0, -1).join('/');
+    parents.set(b, (parents.get(b) ?? new Set()).add(parent));
+    // under one model folder only, beside that model's own results or a known dataset folder (trial 9 finding 7:
+    // `Qwen2.5-7B-GRPO/my_bench/` beside `Qwen2.5-7B-GRPO/samples.jsonl`): another dataset of that model
+    if (looksLikeModelName(a) && (holders.has(parent) || withDataset.has(parent))) besideData.add(b);
   }
   return [...parents]
-    .filter(([, s]) => s.size >= 2)
+    .filter(([b, s]) => s.size >= 2 || besideData.has(b))
     .map(([b]) => b)
     .sort();
 }
