@@ -226,3 +226,41 @@ describe('finding 7: an unknown dataset folder under one model only is a dataset
       );
     });
 });
+
+describe('finding 5: greedy is temperature 0 (humaneval_greedy.jsonl, samples-greedy, greedy/ folders)', () => {
+  test('<m>/{generations_n8_temperature0.6, generations_n8_temperature1.0, humaneval_greedy}.jsonl: each compared at its temperature', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/generations_n8_temperature0.6.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B/generations_n8_temperature1.0.jsonl': flat('FFFF FFFF FFFF'),
+        'Qwen2.5-7B/humaneval_greedy.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-GRPO/generations_n8_temperature0.6.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-GRPO/generations_n8_temperature1.0.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-GRPO/humaneval_greedy.jsonl': flat('TTTT TTTT TTTT'),
+      }),
+    );
+    // was: a model `humaneval_greedy (Qwen2.5-7B)`, the base of every temperature variant of both models
+    assert.deepEqual(pairs(r), [
+      'Qwen2.5-7B_greedy <- Qwen2.5-7B-GRPO_greedy',
+      'Qwen2.5-7B_temperature0.6 <- Qwen2.5-7B-GRPO_temperature0.6',
+      'Qwen2.5-7B_temperature1.0 <- Qwen2.5-7B-GRPO_temperature1.0',
+    ]);
+    assert.ok(!r.warnings.some((w) => /across sampling temperatures/.test(w)), r.warnings.join('\n'));
+  });
+
+  test('samples-greedy.jsonl against the base samples_t0.0.jsonl, and greedy/ folders: one temperature, no warning', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/samples_t0.0.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B/samples_t0.6.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-GRPO/samples-greedy.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-PPO/greedy/samples.jsonl': flat('TTTT TTTT TTTT'),
+      }),
+    );
+    assert.deepEqual(pairs(r), [
+      'Qwen2.5-7B_t0.0 <- Qwen2.5-7B-GRPO_greedy',
+      'Qwen2.5-7B_t0.0 <- Qwen2.5-7B-PPO_greedy',
+    ]);
+    assert.ok(!r.warnings.some((w) => /across sampling temperatures/.test(w)), r.warnings.join('\n'));
+  });
+});

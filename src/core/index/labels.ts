@@ -165,15 +165,16 @@ function baseScores(models: readonly ModelIdentity[]): number[] {
 }
 
 /**
- * A sampling-temperature variant ending a model name (`Qwen2.5-7B_t0.6`, `X_t0`, `X_temp1`, `X_temperature1.0`;
+ * A sampling-temperature variant ending a model name (`Qwen2.5-7B_t0.6`, `X_t0`, `X_temp1`, `X_temperature1.0`, `X_greedy`;
  * not `flan-t5`; see pathModelName).
  */
-const VARIANT_END = /[-_](?:t(\d+\.\d+|[0-2])|(?:temp|temperature)[-_=]?(\d+(?:\.\d+)?))$/i;
+const VARIANT_END = /[-_](?:t(\d+\.\d+|[0-2])|(?:temp|temperature)[-_=]?(\d+(?:\.\d+)?)|(greedy))$/i;
 
 /** The temperature variant ending a model's name: as spelt (`_temp0.6`) and its value (0.6), or undefined. */
 function variantMatch(m: ModelIdentity): { spelt: string; value: number } | undefined {
   const v = VARIANT_END.exec(m.name);
-  return v ? { spelt: v[0], value: Number(v[1] ?? v[2]) } : undefined;
+  // greedy decoding is temperature 0 (`X_greedy` = `X_t0.0`: trial 9 finding 5)
+  return v ? { spelt: v[0], value: v[3] !== undefined ? 0 : Number(v[1] ?? v[2]) } : undefined;
 }
 
 /**

@@ -791,9 +791,19 @@ export { DATE_TIME_TOKEN };
 /**
  * A sampling temperature in a file stem or folder name, with the separator before it: `t` and a decimal (`t0.6`,
  * `t1.0`) or the integer 0, 1 or 2 (`t0`, `t1`: trial 8 finding 2c; not `t5` of `flan-t5`), or `temp` / `temperature`
- * and a number (`temp1`, `temp_1.0`, `temperature_0.7`).
+ * and a number (`temp1`, `temp_1.0`, `temperature_0.7`), or the word `greedy` (temperature 0; trial 9 finding 5).
  */
-const TEMPERATURE_TOKEN = /(?:^|[-_.])(t(?=\d+\.\d|[0-2](?![\d.]))|temp|temperature)[-_=]?(\d+(?:\.\d+)?)(?=[-_.]|$)/i;
+const TEMPERATURE_TOKEN =
+  /(?:^|[-_.])(?:(t(?=\d+\.\d|[0-2](?![\d.]))|temp|temperature)[-_=]?(\d+(?:\.\d+)?)|(greedy))(?=[-_.]|$)/i;
+
+/**
+ * The model-name variant of a {@link TEMPERATURE_TOKEN} match: as spelt (`t0.6`, `temp1.0`), `greedy` for greedy
+ * decoding (temperature 0: `humaneval_greedy`, `samples-greedy`, a `greedy/` folder; trial 9 finding 5; index/labels.ts
+ * reads `_greedy` as t0).
+ */
+function temperatureVariant(temp: RegExpExecArray): string {
+  return temp[3] !== undefined ? 'greedy' : `${temp[1]}${temp[2]}`;
+}
 
 /**
  * The temperature a folder's whole name gives (`t0.6`, `temp_1.0`, `temp0.6`, `t0`: trial 8 findings 2a and 2b), as
@@ -811,7 +821,7 @@ export function folderTemperature(dir: string): string | undefined {
  */
 export function stemTemperature(stem: string): { variant: string; rest: string } | undefined {
   const temp = TEMPERATURE_TOKEN.exec(stem);
-  return temp ? { variant: `${temp[1]}${temp[2]}`, rest: stem.replace(TEMPERATURE_TOKEN, '') } : undefined;
+  return temp ? { variant: temperatureVariant(temp), rest: stem.replace(TEMPERATURE_TOKEN, '') } : undefined;
 }
 
 /** The lower-case words of a name (split at `-`, `_`, `.`, spaces), with multi-word datasets kept whole. */
@@ -927,7 +937,7 @@ export function pathModelName(relPath: string, stem: string, layoutDatasets: rea
   const temp = TEMPERATURE_TOKEN.exec(stem);
   const rest = temp ? stem.replace(TEMPERATURE_TOKEN, '') : stem;
   if (!isGenericStem(rest)) return unseeded || stem;
-  let variant = temp ? `_${temp[1]}${temp[2]}` : '';
+  let variant = temp ? `_${temperatureVariant(temp)}` : '';
   const dirs = dirSegments(relPath);
   for (let i = dirs.length - 1; i >= 0; i--) {
     // a temperature folder (`Qwen2.5-7B/t0.6/samples.jsonl`): a sampling of the model above (trial 8 finding 2a)
