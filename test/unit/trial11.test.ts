@@ -264,3 +264,31 @@ describe('finding 5: greedy is temperature 0 (humaneval_greedy.jsonl, samples-gr
     assert.ok(!r.warnings.some((w) => /across sampling temperatures/.test(w)), r.warnings.join('\n'));
   });
 });
+
+describe('finding 15: no false "seed siblings" reason for a base copy without any', () => {
+  test('Qwen2.5-7B/{gsm8k,aime24}/ and Qwen2.5-7B-GRPO/gsm8k/: the base aime24 copy is a base copy no model was evaluated beside', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/gsm8k/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B/aime24/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-GRPO/gsm8k/samples.jsonl': flat('TTTF TTTF TTTF'),
+      }),
+    );
+    assert.deepEqual(pairs(r), ['Qwen2.5-7B (Qwen2.5-7B/gsm8k) <- Qwen2.5-7B-GRPO']);
+    assert.deepEqual(
+      r.notCompared.map((x) => [x.model, x.kind]),
+      [['Qwen2.5-7B/aime24:Qwen2.5-7B', 'baseCopyOfNone']],
+    );
+    // was: "no base model (the folder holds only seed siblings of one model ...)"
+    assert.ok(!r.notCompared.some((x) => /seed siblings/.test(x.reason)));
+    assert.match(r.notCompared[0].reason, /copy of the base model/);
+  });
+
+  test('seed folders only (seed0/, seed1/) keep the "no base model" reason', () => {
+    const r = cliReport(folder({ 'seed0/samples.jsonl': flat('TFFF TFFF'), 'seed1/samples.jsonl': flat('TTFF TTFF') }));
+    assert.deepEqual(
+      r.notCompared.map((x) => x.kind),
+      ['noBase', 'noBase'],
+    );
+  });
+});
