@@ -292,3 +292,49 @@ describe('finding 15: no false "seed siblings" reason for a base copy without an
     );
   });
 });
+
+describe('finding 3: step labels under dataset folders are the run and the step, the dataset shown as the dataset', () => {
+  test('Qwen2.5-7B-GRPO/global_step_N/{gsm8k,math500}/ and Qwen2.5-7B-PPO/{gsm8k,math500}/global_step_N/', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/gsm8k/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B/math500/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-GRPO/global_step_100/gsm8k/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-GRPO/global_step_100/math500/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-PPO/gsm8k/global_step_200/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-PPO/MATH-500/global_step_200/samples.jsonl': flat('TTTT TTTT TTTT'),
+      }),
+    );
+    const label = new Map(r.models.map((m) => [m.id, m.label]));
+    // was: `global_step_100 (Qwen2.5-7B-GRPO/global_step_100/gsm8k)` and `gsm8k · global_step_200`
+    assert.deepEqual(
+      [
+        'Qwen2.5-7B-GRPO/global_step_100/gsm8k:global_step_100',
+        'Qwen2.5-7B-GRPO/global_step_100/math500:global_step_100',
+        'Qwen2.5-7B-PPO/gsm8k/global_step_200:global_step_200',
+        'Qwen2.5-7B-PPO/MATH-500/global_step_200:global_step_200',
+      ].map((id) => label.get(id)),
+      [
+        'Qwen2.5-7B-GRPO · global_step_100 (gsm8k)',
+        'Qwen2.5-7B-GRPO · global_step_100 (math500)',
+        'Qwen2.5-7B-PPO · global_step_200 (gsm8k)',
+        'Qwen2.5-7B-PPO · global_step_200 (MATH-500)',
+      ],
+    );
+  });
+
+  test('one dataset folder above the steps: Qwen2.5-7B-GRPO/gsm8k/global_step_N/ reads Qwen2.5-7B-GRPO · global_step_N', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/gsm8k/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B-GRPO/gsm8k/global_step_100/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-GRPO/gsm8k/global_step_200/samples.jsonl': flat('TTTF TTTF TTTF'),
+      }),
+    );
+    assert.deepEqual(r.models.map((m) => m.label).sort(), [
+      'Qwen2.5-7B',
+      'Qwen2.5-7B-GRPO · global_step_100',
+      'Qwen2.5-7B-GRPO · global_step_200',
+    ]);
+  });
+});

@@ -39,14 +39,24 @@ export function modelLabels(models: readonly ModelIdentity[]): string[] {
     const base = m.revision ? `${m.name}@${m.revision}` : m.name;
     return (runsByName.get(m.name)?.size ?? 0) > 1 ? `${base} (${m.run || '.'})` : base;
   });
-  // a step label held twice (two runs under one model folder) falls back to the name and its run
+  // a step label held twice: by checkpoints of one run in two dataset folders (`Qwen2.5-7B-GRPO/global_step_100/gsm8k`
+  // and `.../math500`), the label and the dataset folders (`Qwen2.5-7B-GRPO · global_step_100 (gsm8k)`: trial 9
+  // finding 3); else (two runs under one model folder) the name and its run
   const count = new Map<string, number>();
   for (const l of labels) count.set(l, (count.get(l) ?? 0) + 1);
-  return labels.map((l, i) =>
-    (count.get(l) ?? 0) > 1 && stepFolderLabel(models[i]) !== undefined
-      ? `${models[i].name} (${models[i].run || '.'})`
-      : l,
-  );
+  const withData = labels.map((l, i) => {
+    const ds = models[i].run.split('/').filter(isDatasetName);
+    return (count.get(l) ?? 0) > 1 && stepFolderLabel(models[i]) !== undefined && ds.length > 0
+      ? `${l} (${ds.join('/')})`
+      : undefined;
+  });
+  const dataCount = new Map<string, number>();
+  for (const l of withData) if (l !== undefined) dataCount.set(l, (dataCount.get(l) ?? 0) + 1);
+  return labels.map((l, i) => {
+    if ((count.get(l) ?? 0) <= 1 || stepFolderLabel(models[i]) === undefined) return l;
+    const d = withData[i];
+    return d !== undefined && dataCount.get(d) === 1 ? d : `${models[i].name} (${models[i].run || '.'})`;
+  });
 }
 
 /** A name that is only a training step, as step folders are spelt (`global_step100`, `global_step_100_hf`, `step_1k`, `checkpoint-500`). */
@@ -55,14 +65,18 @@ const STEP_FOLDER_NAME = /^(?:global[_-]?step|step|checkpoint|ckpt|iter)[-_]?\d+
 /**
  * The label of a checkpoint model named by its step folder (trial 8 finding 9): the model folder above it and the
  * step, `Qwen2.5-7B-GRPO · global_step100` for run `Qwen2.5-7B-GRPO/global_step100` (`Qwen2.5-7B-PPO/ckpt/global_step100_hf`
- * -> `Qwen2.5-7B-PPO · global_step100_hf`), so checkpoints of different runs are told apart whatever their spelling;
+ * -> `Qwen2.5-7B-PPO · global_step100_hf`; dataset folders above the step folder are passed over too:
+ * `Qwen2.5-7B-GRPO/gsm8k/global_step_100` -> `Qwen2.5-7B-GRPO · global_step_100`), so checkpoints of different runs are
+ * told apart whatever their spelling;
  * undefined for any other model (a revision, a name that is not only a step, no folder above the step folder).
  */
 function stepFolderLabel(m: ModelIdentity): string | undefined {
   if (m.revision || !STEP_FOLDER_NAME.test(m.name)) return undefined;
   const segs = m.run.split('/');
   const at = segs.lastIndexOf(m.name);
-  for (let i = at - 1; i >= 0; i--) if (!isCheckpointHolderFolder(segs[i])) return `${segs[i]} · ${m.name}`;
+  // dataset folders above the step folder name no run (`Qwen2.5-7B-GRPO/gsm8k/global_step_100`: trial 9 finding 3)
+  for (let i = at - 1; i >= 0; i--)
+    if (!isCheckpointHolderFolder(segs[i]) && !isDatasetName(segs[i])) return `${segs[i]} · ${m.name}`;
   return undefined;
 }
 
