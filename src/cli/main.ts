@@ -772,7 +772,7 @@ export const CSV_HEADER =
  * with the comparison's denominator: `problems + missing` = the problems of the two models, `not_in_base`
  * and `not_in_model` (only the base has a record of it) beside the model's own reasons.
  * Then one row per model in no comparison (JSON `notCompared`): metric `not-compared:<kind>` (`modelUngraded`,
- * `baseUngraded`, `noCommonProblem`, `seedSibling`, `baseOfNone`, `noBase`), `problems` = its problems with a
+ * `baseUngraded`, `noCommonProblem`, `seedSibling`, `baseOfNone`, `baseCopyOfNone`, `noBase`), `problems` = its problems with a
  * graded sample, `base` = the base it would be compared with (empty without one), other figures empty.
  * Per-problem trajectories and coverage counts are in the JSON report.
  */

@@ -1,6 +1,8 @@
 /**
- * Name tokens shared by the model-naming rules of the readers (readers/util.ts `pathModelName`), seeds (seeds.ts)
- * and checkpoint series (series.ts): dates and times, and Hydra multirun job folders. Pure; no imports.
+ * The name vocabulary of the model-naming rules, in one place: the readers (readers/util.ts `pathModelName`), seeds
+ * (seeds.ts), checkpoint series (series.ts), labels, the base guess and the comparisons (index/labels.ts) read it.
+ * Dates and times, Hydra multirun job folders, run-output and checkpoint folders, base / RL / step words and model
+ * families. Pure; no imports.
  */
 
 /**
@@ -24,3 +26,158 @@ export function isDateTimeName(name: string): boolean {
 export function isJobFolder(dirs: readonly string[], i: number): boolean {
   return i > 0 && /^\d+$/.test(dirs[i]) && isDateTimeName(dirs[i - 1]);
 }
+
+/**
+ * The folder and name vocabulary of the naming rules, each word once (lower case). The readers (readers/util.ts:
+ * which folder names a model, which stem names none), the labels and the base guess (index/labels.ts) and the
+ * comparisons (index/labels.ts `counterpartBase`) all read these lists; a word added here counts everywhere.
+ */
+
+/**
+ * Folders a run writes its outputs to (trial 8 findings 6 and 8, trial 9 findings 10 and 13): Hydra's `outputs/` and
+ * `multirun/`, `output/`, `out/`, `log/`, `logs/`; TensorBoard's `runs/` and `tensorboard/`, PyTorch Lightning's
+ * `lightning_logs/` and `tb_logs/`, wandb's `wandb/` and a wandb run's `files/`, MLflow's `mlruns/`. They name no
+ * model, no dataset and no config: the model is the folder above them, and two runs that differ only by them
+ * evaluated the same thing.
+ */
+export const RUN_OUTPUT_WORDS: readonly string[] = [
+  'output',
+  'outputs',
+  'multirun',
+  'out',
+  'log',
+  'logs',
+  'runs',
+  'tensorboard',
+  'lightning_logs',
+  'tb_logs',
+  'wandb',
+  'files',
+  'mlruns',
+];
+
+/**
+ * A wandb run folder (`wandb/run-20250115_102030-abc123/`, `offline-run-...`, `latest-run`; trial 9 finding 13): a
+ * run's time and id, no model.
+ */
+const WANDB_RUN_FOLDER = /^(?:(?:offline-)?run-\d{8}_\d{6}-[a-z0-9]+|latest-run)$/i;
+
+/**
+ * Folders between a model folder and its checkpoints (step folders) that name nothing of their own: `ckpt/`,
+ * `checkpoints/`, `models/`, `saved/` (`Qwen2.5-7B-PPO/ckpt/global_step100_hf` is a checkpoint of `Qwen2.5-7B-PPO`).
+ */
+export const CHECKPOINT_HOLDER_WORDS: readonly string[] = [
+  'ckpt',
+  'ckpts',
+  'checkpoint',
+  'checkpoints',
+  'model',
+  'models',
+  'saved',
+  'save',
+];
+
+/** Whether a whole folder name is a run-output folder ({@link RUN_OUTPUT_WORDS}, a wandb run folder; any case). */
+export function isRunOutputFolder(name: string): boolean {
+  return RUN_OUTPUT_WORDS.includes(name.toLowerCase()) || WANDB_RUN_FOLDER.test(name);
+}
+
+/**
+ * Whether a whole folder name holds checkpoints or run outputs and names nothing between a model folder and its
+ * step folders ({@link CHECKPOINT_HOLDER_WORDS}, {@link RUN_OUTPUT_WORDS}; any case).
+ */
+export function isCheckpointHolderFolder(name: string): boolean {
+  return CHECKPOINT_HOLDER_WORDS.includes(name.toLowerCase()) || isRunOutputFolder(name);
+}
+
+/**
+ * Words of a repeated run of one model before its number (trial 8 finding 7, trial 9 finding 12): `run1`, `run-2/`,
+ * `rep0`, `replicate_2`, `repeat1`, `trial-3`, PyTorch Lightning's `version_0/`. Such a number is a seed or replicate
+ * (seeds.ts `SEED_TOKEN`, one or two digits), never the model's name.
+ */
+export const REPLICATE_WORDS: readonly string[] = ['run', 'rep', 'replicate', 'repeat', 'trial', 'version'];
+
+/** Words that name a model as a base: `base` (the strongest), then the start of RL training (`sft`, `ref`, ...). */
+export const BASE_WORD = 'base';
+/** Words that name a model as the start of RL training: an SFT or reference model, a pretrained or initial one. */
+export const START_WORDS: readonly string[] = ['sft', 'ref', 'reference', 'init', 'pretrained'];
+/** Words of a released post-trained variant of a pretrained model (`X-Instruct`, `X-Chat`). */
+export const VARIANT_WORDS: readonly string[] = ['instruct', 'chat'];
+/** Words that name a model as RL-trained (RL methods and RL-zero runs). */
+export const RL_WORDS: readonly string[] = [
+  'rl',
+  'rlvr',
+  'ppo',
+  'grpo',
+  'dpo',
+  'dapo',
+  'rloo',
+  'reinforce',
+  'zero',
+  'simplerl',
+];
+/** Words of a training step or checkpoint in a name (before its number: `global_step_100`, `checkpoint-500`). */
+export const STEP_WORDS: readonly string[] = [
+  'global_step',
+  'globalstep',
+  'step',
+  'ckpt',
+  'checkpoint',
+  'iter',
+  'epoch',
+];
+
+/** A regexp alternation of words (no regexp characters in them). */
+const alt = (ws: readonly string[]) => ws.join('|');
+
+/** One of `words` as a whole word of a name: not inside a longer run of letters (`sft` of `gsm8k-sft`, not of `sfts`). */
+export function wordPattern(words: readonly string[], flags = 'i'): RegExp {
+  return new RegExp(`(?:^|[^a-z])(?:${alt(words)})(?:[^a-z]|$)`, flags);
+}
+
+/**
+ * A base or RL word, a step or a checkpoint in a folder name ({@link BASE_WORD}, {@link START_WORDS},
+ * {@link VARIANT_WORDS}, {@link RL_WORDS}, {@link STEP_WORDS}): the folder names a model or checkpoint, whatever
+ * its layout.
+ */
+export const MODEL_FOLDER_WORD = wordPattern([BASE_WORD, ...START_WORDS, ...VARIANT_WORDS, ...RL_WORDS, ...STEP_WORDS]);
+
+/** Model families whose name in a folder says the folder names a model (`Qwen2.5`, `llama`, `deepseek`). */
+export const MODEL_FAMILIES: readonly string[] = [
+  'qwen',
+  'qwq',
+  'llama',
+  'codellama',
+  'mistral',
+  'mixtral',
+  'deepseek',
+  'gemma',
+  'phi',
+  'gpt',
+  'olmo',
+  'falcon',
+  'internlm',
+  'baichuan',
+  'chatglm',
+  'glm',
+  'starcoder',
+  'pythia',
+  'bloom',
+  'tulu',
+  'vicuna',
+  'claude',
+  'gemini',
+  'granite',
+  'nemotron',
+  'smollm',
+];
+
+/**
+ * A model's size (`7B`, `1.5b`, `350M`) or a model family ({@link MODEL_FAMILIES}) in a folder name: the folder names
+ * a model. `bench_a/Qwen2.5-7B/` beside `bench_b/Qwen2.5-7B/` is one model evaluated on two benchmarks, not a dataset
+ * named `Qwen2.5-7B` (found after trial 8: the layout rule took the base for a dataset).
+ */
+export const MODEL_NAME_HINT = new RegExp(
+  `(?:^|[^a-z0-9.])\\d+(?:\\.\\d+)?[bm](?![a-z])|(?:^|[^a-z])(?:${alt(MODEL_FAMILIES)})(?![a-z])`,
+  'i',
+);

@@ -34,7 +34,14 @@ import {
   problemSet,
 } from './denominators';
 import { areSeedSiblings, seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from './seeds';
-import { baseGuessNote, comparisonPairs, guessBaseModel, pickModel, samplingTemperature } from './index/labels';
+import {
+  ambiguousBaseNote,
+  baseGuessNote,
+  comparisonPairs,
+  guessBaseModel,
+  pickModel,
+  samplingTemperature,
+} from './index/labels';
 import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, type PathSummary, pathSummary } from './pathSummary';
 import { type PplRead, type PplReport, pplReport } from './ppl';
@@ -502,6 +509,11 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
       );
       if (note) warnings.push(note);
     }
+  if (baseSource === 'guess')
+    for (const [b, m] of pairsToCompare) {
+      const note = ambiguousBaseNote(models, b, m, (x) => x.label);
+      if (note) warnings.push(note);
+    }
   const comparisons: ComparisonReport[] = [];
   for (const [b, m] of pairsToCompare) {
     const baseRows = new Map((byModel.get(b.id) ?? []).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));
@@ -737,6 +749,11 @@ export function maxMinN(pairs: readonly ProblemPair[]): number {
   return pairs.reduce((a, p) => Math.max(a, Math.min(p.base.n, p.model.n)), 0);
 }
 
+/** Whether two models are one model (same name and revision) in different run folders (datasets, configs). */
+function sameModel(a: ModelRow, b: ModelRow): boolean {
+  return a.name === b.name && (a.revision ?? null) === (b.revision ?? null);
+}
+
 /** Why a model is in no comparison ({@link notComparedModels}). */
 export type NotComparedKind =
   | 'modelUngraded'
@@ -744,6 +761,7 @@ export type NotComparedKind =
   | 'noCommonProblem'
   | 'seedSibling'
   | 'baseOfNone'
+  | 'baseCopyOfNone'
   | 'noBase';
 
 /** One model in no comparison, with names left to the caller ({@link notComparedReason}). */
@@ -765,7 +783,8 @@ export interface NotComparedModel<M> {
  * became comparisons, `graded(id)` a model's problems with at least one graded sample. Kinds, checked in
  * this order: the model has no graded sample (`modelUngraded`); its base has none (`baseUngraded`); the
  * two have no graded problem in common (`noCommonProblem`); the model is a seed sibling of a base
- * (`seedSibling`); it is the base of models none of which could be compared (`baseOfNone`); no base
+ * (`seedSibling`); it is the base of models none of which could be compared (`baseOfNone`); it is the base
+ * model's copy in a folder no other model has, and has no seed sibling (`baseCopyOfNone`; trial 9 finding 15); no base
  * (`noBase`). Empty for a folder of fewer than two models (nothing to compare). Order: that of `models`.
  */
 export function notComparedModels<M extends ModelRow>(
@@ -793,7 +812,11 @@ export function notComparedModels<M extends ModelRow>(
         ? 'seedSibling'
         : against.length
           ? 'baseOfNone'
-          : 'noBase';
+          : // a base model's copy in a dataset or config folder no other model has (trial 9 finding 15): it has a
+            // base (the folder's comparisons use it) and no seed sibling, so "no base model (seed siblings)" is false
+            pairs.some(([b]) => sameModel(b, m)) && !models.some((o) => o.id !== m.id && areSeedSiblings(o, m))
+            ? 'baseCopyOfNone'
+            : 'noBase';
     out.push({ model: m, base, kind, graded: counts, against });
   }
   return out;
@@ -819,6 +842,8 @@ export function notComparedReason<M>(
       return `it is a seed sibling of the base ${b} (the names differ only by a seed), and seeds of one model are never compared with each other`;
     case 'baseOfNone':
       return `it is the base of ${x.against.map(name).join(', ')}, none of which could be compared with it (see their lines)`;
+    case 'baseCopyOfNone':
+      return 'it is a copy of the base model in a dataset or config folder of its own, and no other model was evaluated there (a base is compared with nothing)';
     case 'noBase':
       return "no base model (the folder holds only seed siblings of one model, never each other's base, or none is chosen); choose one with --base";
   }

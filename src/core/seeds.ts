@@ -3,7 +3,7 @@
  * were read as several models (trial 6 finding 2). Pure: no index writes, no `vscode`.
  */
 import type { Diagnostic } from './model';
-import { isJobFolder } from './nameTokens';
+import { isJobFolder, REPLICATE_WORDS } from './nameTokens';
 import type { ModelIdentity } from './index/labels';
 
 /**
@@ -13,14 +13,19 @@ import type { ModelIdentity } from './index/labels';
  * (Hydra's override folders join overrides with `,`: `seed=0,temperature=0.6`; trial 8 finding 3)
  * (`samples_seed1`, `samples.seed0`, `seed0`, `seed0_results`); or `s` and a number of one or two digits ending
  * the name (`s0`, `samples-s0`, `Qwen-PPO_s1`, `s42`); or `run` and a number of one or two digits as a whole word
- * (`_run1`, `run-2/`, `run2`: repeated runs of one model are seeds; trial 8 finding 7; `run_20250116` is a date).
+ * (`_run1`, `run-2/`, `run2`: repeated runs of one model are seeds; trial 8 finding 7; `run_20250116` is a date), and so
+ * are the other words of a replicate (nameTokens.ts `REPLICATE_WORDS`: `rep0`, `replicate_2`, `repeat1`, `trial-3`,
+ * Lightning's `version_0/`; trial 9 finding 12).
  * A leading or inner `s<N>` is part of a model name
  * (simplescaling's `s1-32B`, `s1.1-7B`: trial 7 finding 8), no seed. A size (`7b`, `350M`)
  * or a step (`step-100`) is no seed, and neither is `s` with three or more digits (`_s500`, `_s1000`: a training
  * step written short; trial 7 finding 6): such files stay separate models, and {@link shortStepGroups} names
  * them in a warning.
  */
-const SEED_TOKEN = /(?:^|[-_.,])(?:(?:run[-_]seed=|seed[-_=]?)\d+(?=[-_.,]|$)|run[-_]?\d{1,2}(?=[-_.,]|$)|s\d{1,2}$)/gi;
+const SEED_TOKEN = new RegExp(
+  `(?:^|[-_.,])(?:(?:run[-_]seed=|seed[-_=]?)\\d+(?=[-_.,]|$)|(?:${REPLICATE_WORDS.join('|')})[-_]?\\d{1,2}(?=[-_.,]|$)|s\\d{1,2}$)`,
+  'gi',
+);
 
 /** `s` and a number of any length as a whole word ({@link SEED_TOKEN}'s short form without the digit limit). */
 const S_NUMBER = /(?:^|[-_.])s(\d+)(?=[-_.]|$)/gi;

@@ -1,4 +1,13 @@
-import { isDateTimeName, isJobFolder } from '../nameTokens';
+import {
+  BASE_WORD,
+  isCheckpointHolderFolder,
+  isDateTimeName,
+  isJobFolder,
+  isRunOutputFolder,
+  RL_WORDS,
+  START_WORDS,
+  wordPattern,
+} from '../nameTokens';
 import { datasetKey, folderTemperature, isDatasetName, looksLikeModelName } from '../readers/util';
 import { areSeedSiblings, stripSeedTokens } from '../seeds';
 import type { Database } from './sqlite';
@@ -30,33 +39,44 @@ export function modelLabels(models: readonly ModelIdentity[]): string[] {
     const base = m.revision ? `${m.name}@${m.revision}` : m.name;
     return (runsByName.get(m.name)?.size ?? 0) > 1 ? `${base} (${m.run || '.'})` : base;
   });
-  // a step label held twice (two runs under one model folder) falls back to the name and its run
+  // a step label held twice: by checkpoints of one run in two dataset folders (`Qwen2.5-7B-GRPO/global_step_100/gsm8k`
+  // and `.../math500`), the label and the dataset folders (`Qwen2.5-7B-GRPO · global_step_100 (gsm8k)`: trial 9
+  // finding 3); else (two runs under one model folder) the name and its run
   const count = new Map<string, number>();
   for (const l of labels) count.set(l, (count.get(l) ?? 0) + 1);
-  return labels.map((l, i) =>
-    (count.get(l) ?? 0) > 1 && stepFolderLabel(models[i]) !== undefined
-      ? `${models[i].name} (${models[i].run || '.'})`
-      : l,
-  );
+  const withData = labels.map((l, i) => {
+    const ds = models[i].run.split('/').filter(isDatasetName);
+    return (count.get(l) ?? 0) > 1 && stepFolderLabel(models[i]) !== undefined && ds.length > 0
+      ? `${l} (${ds.join('/')})`
+      : undefined;
+  });
+  const dataCount = new Map<string, number>();
+  for (const l of withData) if (l !== undefined) dataCount.set(l, (dataCount.get(l) ?? 0) + 1);
+  return labels.map((l, i) => {
+    if ((count.get(l) ?? 0) <= 1 || stepFolderLabel(models[i]) === undefined) return l;
+    const d = withData[i];
+    return d !== undefined && dataCount.get(d) === 1 ? d : `${models[i].name} (${models[i].run || '.'})`;
+  });
 }
 
 /** A name that is only a training step, as step folders are spelt (`global_step100`, `global_step_100_hf`, `step_1k`, `checkpoint-500`). */
 const STEP_FOLDER_NAME = /^(?:global[_-]?step|step|checkpoint|ckpt|iter)[-_]?\d+(?:\.\d+)?[km]?(?:[-_]hf)?$/i;
 
-/** Folders between a model folder and its step folders that name nothing (`ckpt/`, `checkpoints/`, `outputs/`). */
-const CHECKPOINT_DIR = /^(?:ckpts?|checkpoints?|outputs?|out|models?|saved|save)$/i;
-
 /**
  * The label of a checkpoint model named by its step folder (trial 8 finding 9): the model folder above it and the
  * step, `Qwen2.5-7B-GRPO · global_step100` for run `Qwen2.5-7B-GRPO/global_step100` (`Qwen2.5-7B-PPO/ckpt/global_step100_hf`
- * -> `Qwen2.5-7B-PPO · global_step100_hf`), so checkpoints of different runs are told apart whatever their spelling;
+ * -> `Qwen2.5-7B-PPO · global_step100_hf`; dataset folders above the step folder are passed over too:
+ * `Qwen2.5-7B-GRPO/gsm8k/global_step_100` -> `Qwen2.5-7B-GRPO · global_step_100`), so checkpoints of different runs are
+ * told apart whatever their spelling;
  * undefined for any other model (a revision, a name that is not only a step, no folder above the step folder).
  */
 function stepFolderLabel(m: ModelIdentity): string | undefined {
   if (m.revision || !STEP_FOLDER_NAME.test(m.name)) return undefined;
   const segs = m.run.split('/');
   const at = segs.lastIndexOf(m.name);
-  for (let i = at - 1; i >= 0; i--) if (!CHECKPOINT_DIR.test(segs[i])) return `${segs[i]} · ${m.name}`;
+  // dataset folders above the step folder name no run (`Qwen2.5-7B-GRPO/gsm8k/global_step_100`: trial 9 finding 3)
+  for (let i = at - 1; i >= 0; i--)
+    if (!isCheckpointHolderFolder(segs[i]) && !isDatasetName(segs[i])) return `${segs[i]} · ${m.name}`;
   return undefined;
 }
 
@@ -71,12 +91,12 @@ export function refreshModelLabels(db: Database): void {
 }
 
 const BASE_HINTS: [RegExp, number][] = [
-  [/(^|[^a-z])base([^a-z]|$)/i, 4],
-  [/(^|[^a-z])(sft|ref|reference|init|pretrained)([^a-z]|$)/i, 3],
+  [wordPattern([BASE_WORD]), 4],
+  [wordPattern(START_WORDS), 3],
   [/instruct/i, 1],
 ];
 const RL_HINTS: [RegExp, number][] = [
-  [/(^|[^a-z])(rl|rlvr|ppo|grpo|dpo|dapo|rloo|reinforce|zero|simplerl)([^a-z]|$)/i, 4],
+  [wordPattern(RL_WORDS), 4],
   // `checkpoint-500` (HF / TRL) is a step word like `global_step_100` (trial 7 finding 1)
   [/(^|[^a-z])(step|global_step|ckpt|checkpoint)[-_]?\d+/i, 2],
 ];
@@ -159,15 +179,16 @@ function baseScores(models: readonly ModelIdentity[]): number[] {
 }
 
 /**
- * A sampling-temperature variant ending a model name (`Qwen2.5-7B_t0.6`, `X_t0`, `X_temp1`, `X_temperature1.0`;
+ * A sampling-temperature variant ending a model name (`Qwen2.5-7B_t0.6`, `X_t0`, `X_temp1`, `X_temperature1.0`, `X_greedy`;
  * not `flan-t5`; see pathModelName).
  */
-const VARIANT_END = /[-_](?:t(\d+\.\d+|[0-2])|(?:temp|temperature)[-_=]?(\d+(?:\.\d+)?))$/i;
+const VARIANT_END = /[-_](?:t(\d+\.\d+|[0-2])|(?:temp|temperature)[-_=]?(\d+(?:\.\d+)?)|(greedy))$/i;
 
 /** The temperature variant ending a model's name: as spelt (`_temp0.6`) and its value (0.6), or undefined. */
 function variantMatch(m: ModelIdentity): { spelt: string; value: number } | undefined {
   const v = VARIANT_END.exec(m.name);
-  return v ? { spelt: v[0], value: Number(v[1] ?? v[2]) } : undefined;
+  // greedy decoding is temperature 0 (`X_greedy` = `X_t0.0`: trial 9 finding 5)
+  return v ? { spelt: v[0], value: v[3] !== undefined ? 0 : Number(v[1] ?? v[2]) } : undefined;
 }
 
 /**
@@ -239,9 +260,6 @@ function areVariantSiblings(a: ModelIdentity, b: ModelIdentity): boolean {
   return unvariedName(a) === unvariedName(b) && a.revision === b.revision;
 }
 
-/** Folders run outputs are written to (Hydra's `outputs/` and `multirun/`, `out/`, `logs/`): no dataset or config. */
-const RUN_OUTPUT_DIR = /^(?:outputs?|multirun|out|logs?)$/i;
-
 /**
  * A run folder cut at the folder that names its model (`Qwen2.5-7B-GRPO/MATH-500` of model `Qwen2.5-7B-GRPO`
  * -> prefix `""`, folder `Qwen2.5-7B-GRPO`, tail `MATH-500`; `bench_b/Qwen2.5-7B-GRPO` -> prefix `bench_b`): the
@@ -268,7 +286,7 @@ function runParts(m: ModelIdentity & { run: string }): { prefix: string; folder:
         tail: unvariedRun(
           segs
             .map((d, j) =>
-              j > i && !RUN_OUTPUT_DIR.test(d) && !isDateTimeName(d) && !isJobFolder(segs, j) ? d : undefined,
+              j > i && !isRunOutputFolder(d) && !isDateTimeName(d) && !isJobFolder(segs, j) ? d : undefined,
             )
             .filter((d): d is string => d !== undefined)
             .map((d) => stripSeedTokens(d))
@@ -293,12 +311,20 @@ function sameTail(a: string, b: string): boolean {
 }
 
 /**
- * The base's sampling in the model's own dataset or config folders: for `Qwen2.5-7B-GRPO/MATH-500` against the base
- * `Qwen2.5-7B/aime_2024`, the model `Qwen2.5-7B/MATH-500` (same name and revision as the base, same model folder, the
- * model's tail folders; trial 8 finding 1); for `bench_b/Qwen2.5-7B-GRPO` against `bench_a/Qwen2.5-7B`, the model
- * `bench_b/Qwen2.5-7B` (the model's folders above its model folder), so each folder of benchmarks or runs is
- * compared within itself. `m` itself when `m` is that counterpart (`bench_b/Qwen2.5-7B`: the base of its own folder,
- * compared with nothing); else `base`.
+ * The base's counterpart of a model: the base's sampling that sits where the model sits. One rule, with three parts
+ * read from the run folders ({@link runParts}: prefix / model folder / tail):
+ * - the model folder is the base's (`Qwen2.5-7B/`), with the base's name, revision and the model's temperature;
+ * - the prefix (folders above the model folder) is the model's when the two prefixes differ and name no model
+ *   (benchmark or config folders: `bench_b/Qwen2.5-7B-GRPO` against `bench_a/Qwen2.5-7B` -> `bench_b/Qwen2.5-7B`;
+ *   trial 8 finding 1), else the base's (a checkpoint folder such as `Qwen2.5-7B-SFT/checkpoint-1000` is no prefix
+ *   to copy);
+ * - the tail (folders below the model folder: datasets and configs) is the model's (`Qwen2.5-7B-GRPO/MATH-500` ->
+ *   `Qwen2.5-7B/MATH-500`; trial 8 finding 1), where run-output, dated, Hydra job, seed and temperature folders
+ *   count for nothing (`outputs/2025-01-15/10-20-30/math500` and `multirun/2025-01-15/10-20-30/0/math500` are both
+ *   `math500`: trial 9 finding 10; nameTokens.ts), and a dataset folder is matched spelt alike first, then by its
+ *   key in another spelling (`MATH-500` = `math500`: trial 9 finding 9).
+ * `base` itself when it already sits there (same run, or same prefix and tail), or when the base has no copy there;
+ * `m` itself when `m` is that counterpart (`bench_b/Qwen2.5-7B`: the base of its own folder, compared with nothing).
  */
 function counterpartBase<M extends ModelIdentity & { id: number; run: string }>(
   models: readonly M[],
@@ -331,6 +357,55 @@ function counterpartBase<M extends ModelIdentity & { id: number; run: string }>(
   return (
     copy((a, b) => a === b) ?? (sameTail(mp.tail, bp.tail) && !byPrefix ? base : undefined) ?? copy(sameTail) ?? base
   );
+}
+
+/** The last segment of a model's name without its temperature variant, lower case (`org/Qwen2.5-7B_t0.6` -> `qwen2.5-7b`). */
+function familyName(m: ModelIdentity): string {
+  const n = unvariedName(m);
+  return n.slice(n.lastIndexOf('/') + 1);
+}
+
+/**
+ * Whether model `a`'s name extends model `b`'s by more words ({@link familyName}: `Qwen2.5-Math-7B-gsm8k-sft` and
+ * `Qwen2.5-Math-7B-MATH500-zero` extend `Qwen2.5-Math-7B`; `Qwen2.5-Math-7B-gsm8k-sft-GRPO` extends
+ * `Qwen2.5-Math-7B-gsm8k-sft`): `b`'s name, then `-`, `_` or `.` and more. Names are how model makers say what a
+ * model was trained from.
+ */
+function extendsName(a: ModelIdentity, b: ModelIdentity): boolean {
+  const x = familyName(a);
+  const y = familyName(b);
+  return x.length > y.length + 1 && x.startsWith(y) && /[-_.]/.test(x[y.length]);
+}
+
+/**
+ * A model's nearest ancestor by name (trial 11 finding 14): of the base-like models of `models` (not RL-trained nor a
+ * checkpoint: {@link notBaseLike}) whose names `m`'s name extends ({@link extendsName}), the one with the longest
+ * name, the first listed of its copies; undefined when no model's name is a beginning of `m`'s. For
+ * `Qwen2.5-Math-7B-gsm8k-sft-GRPO`: `Qwen2.5-Math-7B-gsm8k-sft`; for `Qwen2.5-Math-7B-MATH500-zero`: `Qwen2.5-Math-7B`.
+ */
+function nameAncestor<M extends ModelIdentity>(models: readonly M[], m: M): M | undefined {
+  let best: M | undefined;
+  for (const p of models)
+    if (!notBaseLike(p) && extendsName(m, p) && (!best || familyName(p).length > familyName(best).length)) best = p;
+  return best;
+}
+
+/**
+ * The warning for a model compared with a base that is itself a fine-tune of another model of the folder (trial 11
+ * finding 14): `m`'s name extends neither (`Qwen2.5-7B-MATH-GRPO` beside `Qwen2.5-Math-7B-gsm8k-sft`, which extends
+ * `Qwen2.5-Math-7B`), so either could be the model it was trained from. Names models by `name` (labels). Undefined
+ * when the choice is not open: `m`'s name extends a model, or `base` extends none.
+ */
+export function ambiguousBaseNote<M extends ModelIdentity>(
+  models: readonly M[],
+  base: M,
+  m: M,
+  name: (x: M) => string,
+): string | undefined {
+  if (nameAncestor(models, m) !== undefined) return undefined;
+  const root = nameAncestor(models, base);
+  if (root === undefined) return undefined;
+  return `${name(m)} is compared with ${name(base)} (a base by its name), but ${name(base)} is a fine-tune of ${name(root)} (its name extends it), which is also in the folder: either could be the model ${name(m)} was trained from, and its name extends neither; choose the base with --base (Choose Base Model)`;
 }
 
 /** Seeds ({@link areSeedSiblings}) or temperature variants ({@link areVariantSiblings}) of one model. */
@@ -400,7 +475,10 @@ export function baseGuessNote(
     // nothing to go on (trial 8 finding 4): no name says base or SFT, and a model compared with it is as
     // base-like by name (`DeepSeek-R1-Distill-Qwen-7B` beside `Qwen2.5-Math-7B`): taken as listed first
     const scores = baseScores([base, ...againstModels]);
-    const tied = against.filter((_a, i) => scores[i + 1] >= scores[0]);
+    // a model whose name extends the base's (`X-gsm8k-sft` of `X`) is its descendant by name, no tie (trial 11 finding 14)
+    const tied = against.filter(
+      (_a, i) => scores[i + 1] >= scores[0] && !(againstModels[i] && extendsName(againstModels[i], base)),
+    );
     if (namedBase(base) || tied.length === 0) return undefined;
     return `the base is a guess from the names with nothing to go on: no model is named as a base (base, sft, ref, init, pretrained), and ${display} is taken as the base of ${against.join(', ')} only because it is listed first (by run folder and name) beside ${tied.join(', ')}, whose names are as base-like; choose the base with --base (Choose Base Model)`;
   }
@@ -471,7 +549,18 @@ export function comparisonPairs<M extends ModelIdentity & { id: number; run: str
       // (`Qwen2.5-7B-GRPO_t1.0` against `Qwen2.5-7B_t1.0`, not `_t0.6`; trial 7 finding 4), also when the base
       // is a plain file beside its `_t0.6` file (trial 9 finding 5) or names its temperature in its model
       // folder (`Qwen2.5-7B_t1.0/`: trial 9 finding 4); else the run's base (the report warns: temperatures differ)
-      const b0 = samplingAt(models, runBase, variantOf(m)) ?? runBase;
+      // the model's nearest ancestor by name when the run's base is not it (trial 11 finding 14: an `sft` in
+      // `Qwen2.5-Math-7B-gsm8k-sft` makes it the guessed base, but `Qwen2.5-Math-7B-MATH500-zero` extends the
+      // pretrained `Qwen2.5-Math-7B` and is compared with it; the SFT model itself with the pretrained one)
+      // (only when the run's base is itself a fine-tune of a model of the folder: a base with nothing above it by
+      // name keeps every model it was guessed for, trial 8 finding 4)
+      const anc = nameAncestor(models, m);
+      const baseAnc = nameAncestor(models, runBase);
+      const lineBase =
+        anc !== undefined && baseAnc !== undefined && familyName(anc) !== familyName(runBase) ? anc : runBase;
+      // the model the base's name extends (the pretrained model of an SFT base) is the base of that base, never compared with it
+      if (lineBase === runBase && baseAnc !== undefined && familyName(baseAnc) === familyName(m)) continue;
+      const b0 = samplingAt(models, lineBase, variantOf(m)) ?? lineBase;
       // the base's sampling in the model's own dataset folder (`Qwen2.5-7B/MATH-500` for `Qwen2.5-7B-GRPO/MATH-500`)
       const b = counterpartBase(models, m, b0);
       if (m.id !== b.id && !siblings(b, m)) out.push([b, m]);

@@ -6,7 +6,14 @@ import { distance as levenshtein } from 'fastest-levenshtein';
 import { open, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Diagnostic, ReadEvent } from '../model';
-import { DATE_TIME_TOKEN, isJobFolder } from '../nameTokens';
+import {
+  DATE_TIME_TOKEN,
+  isJobFolder,
+  isRunOutputFolder,
+  MODEL_FOLDER_WORD,
+  MODEL_NAME_HINT,
+  RUN_OUTPUT_WORDS,
+} from '../nameTokens';
 import { stripSeedTokens } from '../seeds';
 import {
   invalidUtf8Bytes,
@@ -522,8 +529,6 @@ export const GENERIC_STEM_WORDS: ReadonlySet<string> = new Set([
   'samples',
   'result',
   'results',
-  'output',
-  'outputs',
   'generation',
   'generations',
   'generated',
@@ -545,11 +550,8 @@ export const GENERIC_STEM_WORDS: ReadonlySet<string> = new Set([
   'evals',
   'evaluation',
   'model',
-  // folders of run outputs (trial 8 findings 6 and 8): Hydra's `multirun`, `out`, `logs`
-  'multirun',
-  'out',
-  'log',
-  'logs',
+  // folders of run outputs (trial 8 findings 6 and 8): `outputs`, Hydra's `multirun`, `out`, `logs` (nameTokens.ts)
+  ...RUN_OUTPUT_WORDS,
 ]);
 
 /**
@@ -727,18 +729,6 @@ export function datasetSpellings(relPaths: readonly string[]): Record<string, st
   return out;
 }
 
-/** A base or RL word, a step or a seed in a folder name: the folder names a model or checkpoint, whatever its layout. */
-const MODEL_FOLDER_WORD =
-  /(?:^|[^a-z])(?:base|sft|ref|reference|init|pretrained|instruct|chat|rl|rlvr|ppo|grpo|dpo|dapo|rloo|reinforce|zero|simplerl|(?:global_?)?step|ckpt|checkpoint|iter|epoch)(?:[^a-z]|$)/i;
-
-/**
- * A model's size (`7B`, `1.5b`, `350M`) or a model family (`Qwen2.5`, `llama`, `deepseek`) in a folder name: the
- * folder names a model. `bench_a/Qwen2.5-7B/` beside `bench_b/Qwen2.5-7B/` is one model evaluated on two
- * benchmarks, not a dataset named `Qwen2.5-7B` (found after trial 8: the layout rule took the base for a dataset).
- */
-const MODEL_NAME_HINT =
-  /(?:^|[^a-z0-9.])\d+(?:\.\d+)?[bm](?![a-z])|(?:^|[^a-z])(?:qwen|qwq|llama|codellama|mistral|mixtral|deepseek|gemma|phi|gpt|olmo|falcon|internlm|baichuan|chatglm|glm|starcoder|pythia|bloom|tulu|vicuna|claude|gemini|granite|nemotron|smollm)(?![a-z])/i;
-
 /**
  * Whether a folder name reads as a model's: a base / RL word, a step or checkpoint ({@link MODEL_FOLDER_WORD}), or a
  * model size or family ({@link MODEL_NAME_HINT}): `Qwen2.5-7B-GRPO`, `llama-70b`, `exp1-sft`; not `bench_a`, `gsm8k`.
@@ -754,11 +744,23 @@ export function looksLikeModelName(name: string): boolean {
  * same name under each model, is what they were evaluated on). Not: names that already name no model (generic,
  * dataset, seed, date and temperature folders), numbers, and names with a base / RL word, a step or a seed
  * ({@link MODEL_FOLDER_WORD}: `exp1/sft/` beside `exp2/sft/` names the models `sft`), and names with a model size or
- * family ({@link MODEL_NAME_HINT}: `bench_a/Qwen2.5-7B/` beside `bench_b/Qwen2.5-7B/`). Sorted; pure.
+ * family ({@link MODEL_NAME_HINT}: `bench_a/Qwen2.5-7B/` beside `bench_b/Qwen2.5-7B/`). Under one model folder only, such
+ * a folder is a dataset too when that model folder ({@link looksLikeModelName}) also holds results files directly or a
+ * known dataset folder (`Qwen2.5-7B-GRPO/my_bench/` beside `Qwen2.5-7B-GRPO/samples.jsonl` or
+ * `Qwen2.5-7B-GRPO/olympiadbench/`: trial 9 finding 7), so its problems are never paired with the base's problems of
+ * another dataset. Sorted; pure.
  * @param relPaths the listed files, relative POSIX paths.
  */
 export function layoutDatasetFolders(relPaths: readonly string[]): string[] {
   const parents = new Map<string, Set<string>>();
+  // folders that hold results files directly, and folders with a known dataset folder below them
+  const holders = new Set(relPaths.map((rel) => dirSegments(rel).join('/')));
+  const withDataset = new Set<string>();
+  for (const rel of relPaths) {
+    const dirs = dirSegments(rel);
+    if (dirs.length >= 2 && isDatasetName(dirs[dirs.length - 1])) withDataset.add(dirs.slice(0, -1).join('/'));
+  }
+  const besideData = new Set<string>();
   for (const rel of relPaths) {
     const dirs = dirSegments(rel);
     if (dirs.length < 2) continue;
@@ -768,10 +770,14 @@ export function layoutDatasetFolders(relPaths: readonly string[]): string[] {
     if (MODEL_NAME_HINT.test(b)) continue;
     if (stripSeedTokens(b) !== b || b.replace(DATE_TIME_TOKEN, '') !== b) continue;
     if (namesNoModel(a) || folderTemperature(a) !== undefined) continue;
-    parents.set(b, (parents.get(b) ?? new Set()).add(dirs.slice(0, -1).join('/')));
+    const parent = dirs.slice(0, -1).join('/');
+    parents.set(b, (parents.get(b) ?? new Set()).add(parent));
+    // under one model folder only, beside that model's own results or a known dataset folder (trial 9 finding 7:
+    // `Qwen2.5-7B-GRPO/my_bench/` beside `Qwen2.5-7B-GRPO/samples.jsonl`): another dataset of that model
+    if (looksLikeModelName(a) && (holders.has(parent) || withDataset.has(parent))) besideData.add(b);
   }
   return [...parents]
-    .filter(([, s]) => s.size >= 2)
+    .filter(([b, s]) => s.size >= 2 || besideData.has(b))
     .map(([b]) => b)
     .sort();
 }
@@ -785,9 +791,19 @@ export { DATE_TIME_TOKEN };
 /**
  * A sampling temperature in a file stem or folder name, with the separator before it: `t` and a decimal (`t0.6`,
  * `t1.0`) or the integer 0, 1 or 2 (`t0`, `t1`: trial 8 finding 2c; not `t5` of `flan-t5`), or `temp` / `temperature`
- * and a number (`temp1`, `temp_1.0`, `temperature_0.7`).
+ * and a number (`temp1`, `temp_1.0`, `temperature_0.7`), or the word `greedy` (temperature 0; trial 9 finding 5).
  */
-const TEMPERATURE_TOKEN = /(?:^|[-_.])(t(?=\d+\.\d|[0-2](?![\d.]))|temp|temperature)[-_=]?(\d+(?:\.\d+)?)(?=[-_.]|$)/i;
+const TEMPERATURE_TOKEN =
+  /(?:^|[-_.])(?:(t(?=\d+\.\d|[0-2](?![\d.]))|temp|temperature)[-_=]?(\d+(?:\.\d+)?)|(greedy))(?=[-_.]|$)/i;
+
+/**
+ * The model-name variant of a {@link TEMPERATURE_TOKEN} match: as spelt (`t0.6`, `temp1.0`), `greedy` for greedy
+ * decoding (temperature 0: `humaneval_greedy`, `samples-greedy`, a `greedy/` folder; trial 9 finding 5; index/labels.ts
+ * reads `_greedy` as t0).
+ */
+function temperatureVariant(temp: RegExpExecArray): string {
+  return temp[3] !== undefined ? 'greedy' : `${temp[1]}${temp[2]}`;
+}
 
 /**
  * The temperature a folder's whole name gives (`t0.6`, `temp_1.0`, `temp0.6`, `t0`: trial 8 findings 2a and 2b), as
@@ -805,7 +821,7 @@ export function folderTemperature(dir: string): string | undefined {
  */
 export function stemTemperature(stem: string): { variant: string; rest: string } | undefined {
   const temp = TEMPERATURE_TOKEN.exec(stem);
-  return temp ? { variant: `${temp[1]}${temp[2]}`, rest: stem.replace(TEMPERATURE_TOKEN, '') } : undefined;
+  return temp ? { variant: temperatureVariant(temp), rest: stem.replace(TEMPERATURE_TOKEN, '') } : undefined;
 }
 
 /** The lower-case words of a name (split at `-`, `_`, `.`, spaces), with multi-word datasets kept whole. */
@@ -883,6 +899,8 @@ function isSamplingOverrides(dir: string): boolean {
  */
 function namesNoModel(dir: string): boolean {
   if (/^(?:actor|huggingface|hf|hf_model)$/i.test(dir)) return true;
+  // run-output folders in one or more words (`lightning_logs`, wandb's `run-20250115_102030-abc123`: trial 9 finding 13)
+  if (isRunOutputFolder(dir)) return true;
   // a dated run folder (`run_20250116_110000`, TensorBoard's `Jan15_10-20-30`; trial 8 finding 8)
   const undated = dir.replace(DATE_TIME_TOKEN, '');
   if (undated !== dir && /^[-_.]*(?:run|runs|exp|experiment|job)?[-_.]*$/i.test(undated)) return true;
@@ -919,7 +937,7 @@ export function pathModelName(relPath: string, stem: string, layoutDatasets: rea
   const temp = TEMPERATURE_TOKEN.exec(stem);
   const rest = temp ? stem.replace(TEMPERATURE_TOKEN, '') : stem;
   if (!isGenericStem(rest)) return unseeded || stem;
-  let variant = temp ? `_${temp[1]}${temp[2]}` : '';
+  let variant = temp ? `_${temperatureVariant(temp)}` : '';
   const dirs = dirSegments(relPath);
   for (let i = dirs.length - 1; i >= 0; i--) {
     // a temperature folder (`Qwen2.5-7B/t0.6/samples.jsonl`): a sampling of the model above (trial 8 finding 2a)
