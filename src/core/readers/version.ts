@@ -10,6 +10,9 @@
  * migration (index/schema.ts), not this.
  *
  * History: 1 — first stamped version (trial 9 naming rules: lm-eval `org__name` model folders,
- * dataset versions and spellings, Hydra output folders).
+ * dataset versions and spellings, Hydra output folders). 2 — trial 9 findings 3, 5, 7, 12-15 (fine-tuned
+ * bases by name ancestry, logging-tool and replicate folders, `greedy` = t0.0, unknown dataset folders
+ * beside a model's own files, step labels under dataset folders) and an info diagnostic for every file
+ * no reader takes.
  */
-export const READER_VERSION = 1;
+export const READER_VERSION = 2;
