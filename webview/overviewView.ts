@@ -22,6 +22,11 @@ import type { Rpc } from './rpc';
 import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../src/shared/claims';
 import type { OverviewData, PanelState, WebviewFilter } from '../src/shared/protocol';
 
+/** A model's n over the compared problems: `100`, or `5..100` when it differs between problems. */
+function nRange(r: { min: number; max: number }): string {
+  return r.min === r.max ? String(r.min) : `${r.min}..${r.max}`;
+}
+
 /** Some curve of the overview changes its problem set along k, so it is drawn in pieces. */
 function brokenCurves(d: OverviewData): boolean {
   const points = d.curves.filter((c) => c.value !== null);
@@ -190,6 +195,7 @@ export class OverviewView {
                 ...(perRunBases ? ['base'] : []),
                 'model',
                 'problems',
+                'n (model / base)',
                 'base only',
                 'RL only',
                 'both',
@@ -225,6 +231,12 @@ export class OverviewView {
                   'td',
                   { title: c.over },
                   c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems),
+                ),
+                h(
+                  'td',
+                  { className: 'n-range', title: c.nDiffers ?? 'the same n for every compared problem of both models' },
+                  `${nRange(c.n.model)} / ${nRange(c.n.base)}`,
+                  c.nDiffers ? h('span', { className: 'warning-mark' }, ' [n differs]') : null,
                 ),
                 ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>
                   h(

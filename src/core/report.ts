@@ -522,12 +522,9 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     const { left, cset, extra, whole } = comparisonDenominator(modelRows, byModel.get(b.id) ?? [], pairs.length);
     if (whole.missing > 0)
       warnings.push(comparisonWarning(index, m.displayId, b.displayId, whole, left, index.unreadableRecords(m.id)));
-    const minN = pairs.reduce((a, p) => Math.min(a, p.base.n, p.model.n), Infinity);
     const maxN = pairs.reduce((a, p) => Math.max(a, p.base.n, p.model.n), 0);
-    if (minN !== maxN)
-      warnings.push(
-        `${m.displayId} vs ${b.displayId}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`,
-      );
+    const nDiffers = nDiffersWarning(m.displayId, b.displayId, pairs);
+    if (nDiffers) warnings.push(nDiffers);
     // a comparison across sampling temperatures (no base sampling at the model's temperature): trial 9 findings 4, 5
     const [tb, tm] = [samplingTemperature(b), samplingTemperature(m)];
     if (tb !== tm)
@@ -937,6 +934,31 @@ export function unreadableWarning(model: string, lines: readonly Diagnostic[]): 
 /** The warning of a partly indexed model (CLI report and overview say the same). */
 export function partialWarning(model: string): string {
   return `${model}: PARTIAL: some of its samples come from a file whose indexing did not finish; its figures cover only the part read (index the folder again to complete it)`;
+}
+
+/** Smallest and largest graded n per problem of each side of a comparison (`{ min: 0, max: 0 }` without pairs). */
+export interface PairNRange {
+  base: { min: number; max: number };
+  model: { min: number; max: number };
+}
+
+/** The n range of the base's and of the model's compared problems ({@link PairNRange}). */
+export function pairNRange(pairs: readonly ProblemPair[]): PairNRange {
+  const range = (ns: number[]) => (ns.length ? { min: Math.min(...ns), max: Math.max(...ns) } : { min: 0, max: 0 });
+  return { base: range(pairs.map((p) => p.base.n)), model: range(pairs.map((p) => p.model.n)) };
+}
+
+/**
+ * The warning of a compared pair whose n (graded samples per problem) differs between problems or between
+ * the two models: at k above the smallest n some problems drop out of pass@k and the crossover search
+ * (the CLI report and the overview say the same; trial 10 finding 2: greedy5's 5 samples against the base's
+ * 100). Undefined when every compared problem of both models has the same n.
+ */
+export function nDiffersWarning(model: string, base: string, pairs: readonly ProblemPair[]): string | undefined {
+  const minN = pairs.reduce((a, p) => Math.min(a, p.base.n, p.model.n), Infinity);
+  const maxN = pairs.reduce((a, p) => Math.max(a, p.base.n, p.model.n), 0);
+  if (pairs.length === 0 || minN === maxN) return undefined;
+  return `${model} vs ${base}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`;
 }
 
 /** The warning of a compared pair graded differently (CLI report and overview say the same). */

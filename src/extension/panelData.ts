@@ -16,7 +16,15 @@ import { STANDARD_LABELS } from '../core/index/annotations';
 import { baseGuessNote, comparisonPairs } from '../core/index/labels';
 import { seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from '../core/seeds';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummary } from '../core/pathSummary';
-import { graderDifference, graderWarning, partialWarning, REPORT_REPLICATES, unreadableWarning } from '../core/report';
+import {
+  graderDifference,
+  graderWarning,
+  nDiffersWarning,
+  pairNRange,
+  partialWarning,
+  REPORT_REPLICATES,
+  unreadableWarning,
+} from '../core/report';
 import { diagnosticPlace } from '../core/model';
 import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
@@ -779,6 +787,9 @@ export function overviewData(
     if (ps.length === 0) continue;
     const differentGraders = graderDifference(b, m);
     if (differentGraders) warnings.push(graderWarning(b.label, m.label, differentGraders));
+    // the CLI report's warning, word for word (trial 10 finding 2: 5 samples per problem against 100, unsaid)
+    const nDiffers = nDiffersWarning(m.label, b.label, ps);
+    if (nDiffers) warnings.push(nDiffers);
     const cross = crossoverK(ps);
     const cd = comparisonDenominator(allByModel.get(m.id) ?? [], allByModel.get(b.id) ?? [], ps.length);
     if (cd.whole.missing > 0)
@@ -793,6 +804,8 @@ export function overviewData(
       modelId: m.id,
       baseModelId: b.id,
       problems: ps.length,
+      n: pairNRange(ps),
+      ...(nDiffers ? { nDiffers } : {}),
       missing: cd.whole.missing,
       over: describeDenominator(cd.whole),
       ...coverage(ps),

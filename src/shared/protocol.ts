@@ -327,6 +327,10 @@ export interface OverviewData {
     modelOnly: number;
     both: number;
     neither: number;
+    /** Smallest and largest graded n (samples per problem) of the base and of the model over the compared problems. */
+    n: { base: { min: number; max: number }; model: { min: number; max: number } };
+    /** The CLI report's warning when n differs between problems or models (report `nDiffersWarning`); else absent. */
+    nDiffers?: string;
     /** The other problems of the two models (report `ComparisonReport.missing`), and why in words. */
     missing: number;
     over: string;

@@ -1,0 +1,51 @@
+/**
+ * Fresh-user trial 10 findings in the overview, the problem view and the preview (/work/trial10-scratch/REPORT.md):
+ * 2 the overview's coverage compared greedy5 (5 samples per problem) with the base (100) without the CLI's
+ * "n differs" warning or any n; 1 the grader audit's verdict on qwen problem 72 sample 7 (`10000` vs `10{,}000`)
+ * shown nowhere in the extension; 3 the problem view of a one-model folder with no sample list; 9 the overview's
+ * coverage table of one model with headers and no rows; 10a the base-guess warning naming the CLI's --base to
+ * extension users. Each test reads the real folder (by path, never copied into the repository) into a real
+ * SQLite index and checks the data the view is sent; every expected value is the one a person counting the
+ * folder gives.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { guessBaseModel } from '../../src/core/index/labels';
+import { buildReport } from '../../src/core/report';
+import { overviewData } from '../../src/extension/panelData';
+import { indexed, REAL } from './helpers';
+
+describe('finding 2: the overview says n differs between the compared models, as the CLI does', () => {
+  test('tot-game24: greedy5 (5 per problem) against the base (100 per problem): the CLI warning and n per model', async () => {
+    const index = await indexed(join(REAL, 'tot-game24'));
+    const ms = index.models();
+    const base = ms[guessBaseModel(ms)];
+    const greedy = ms.find((m) => m.label.includes('greedy5'));
+    assert.ok(greedy, ms.map((m) => m.label).join(', '));
+    const o = overviewData(index, { baseId: base.id }, 50, 50);
+    const row = o.coverage.find((c) => c.modelId === greedy.id);
+    assert.ok(row);
+    assert.equal(row.baseModelId, base.id);
+    assert.equal(row.problems, 100);
+    // n per model over the 100 compared problems: 5 samples each for greedy5, 100 each for the base
+    assert.deepEqual(row.n, { model: { min: 5, max: 5 }, base: { min: 100, max: 100 } });
+    const expected = `${greedy.label} vs ${base.label}: n differs between problems or models (5..100); at k above 5 some problems are left out`;
+    assert.equal(row.nDiffers, expected);
+    assert.ok(o.warnings.includes(expected), o.warnings.join('\n'));
+    // the CLI report's warning list has the same text (named by display id there)
+    const r = buildReport(index, { replicates: 20 });
+    assert.ok(
+      r.warnings.includes(
+        `${greedy.displayId} vs ${base.displayId}: n differs between problems or models (5..100); at k above 5 some problems are left out`,
+      ),
+      r.warnings.join('\n'),
+    );
+    // the other model has 100 per problem too: no warning, n 100 / 100
+    const other = o.coverage.find((c) => c.modelId !== greedy.id);
+    assert.ok(other);
+    assert.deepEqual(other.n, { model: { min: 100, max: 100 }, base: { min: 100, max: 100 } });
+    assert.equal(other.nDiffers, undefined);
+    index.close();
+  });
+});
