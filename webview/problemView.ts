@@ -502,6 +502,8 @@ export class ProblemView {
         sim ? sim.nearest.map((n) => `base #${n.baseSampleIndex} (${fmt(n.similarity, 2)})`).join(', ') : '',
       ),
       s.labels.length ? h('span', { className: 'labels' }, s.labels.join(', ')) : null,
+      // the answer check's second opinion on its own line, the folder's verdict (✓/✗) kept (trial 10 finding 1)
+      s.answerCheck ? h('span', { className: 'answer-check' }, s.answerCheck) : null,
     );
   }
 
@@ -601,7 +603,8 @@ export class ProblemView {
         'div',
         { className: 'detail-head' },
         h('strong', null, `Sample #${t.sampleIndex}`),
-        ` · ${verdict}`,
+        // the answer check's second opinion beside the folder's verdict (trial 10 finding 1)
+        t.answerCheck ? h('span', { className: 'answer-check' }, ` · ${t.answerCheck}`) : ` · ${verdict}`,
         t.extractedAnswer !== null ? ` · answer ` : '',
         t.extractedAnswer !== null ? h('code', null, t.extractedAnswer) : null,
         typeof nov === 'string'

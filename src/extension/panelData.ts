@@ -25,6 +25,7 @@ import {
   REPORT_REPLICATES,
   unreadableWarning,
 } from '../core/report';
+import { answerCheckNote } from '../core/graderAudit';
 import { diagnosticPlace } from '../core/model';
 import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
@@ -276,6 +277,7 @@ export function samplePage(
     [null, counts.ungraded],
   ];
   const total = counts.correct + counts.incorrect + counts.ungraded;
+  const reference = index.problem(problemId)?.referenceAnswer ?? null;
   const out: SampleSummary[] = [];
   let start = offset;
   let want = limit;
@@ -291,6 +293,7 @@ export function samplePage(
       limit: Math.min(want, count - start),
     });
     for (const r of rows) {
+      const check = answerCheckNote(r.correct, r.extractedAnswer, reference);
       out.push({
         id: r.id,
         modelId: r.modelId,
@@ -303,6 +306,7 @@ export function samplePage(
         length: r.length,
         labels: r.labels,
         hasNote: r.hasNote,
+        ...(check ? { answerCheck: check } : {}),
       });
     }
     want -= rows.length;
@@ -327,6 +331,7 @@ export async function sampleText(
   const s = { ...row, text };
   const ref = annotations?.refOf(sampleId);
   const a = ref ? annotations?.get(ref) : undefined;
+  const check = answerCheckNote(s.correct, s.extractedAnswer, index.problem(s.problemId)?.referenceAnswer);
   return {
     id: s.id,
     modelId: s.modelId,
@@ -339,6 +344,7 @@ export async function sampleText(
     fullLength: s.text.length,
     labels: a?.labels ?? [],
     note: a?.note ?? '',
+    ...(check ? { answerCheck: check } : {}),
   };
 }
 
@@ -366,6 +372,7 @@ export async function samplePreview(
   const s = { ...row, text };
   const ref = annotations?.refOf(sampleId);
   const a = ref ? annotations?.get(ref) : undefined;
+  const check = answerCheckNote(s.correct, s.extractedAnswer, problem.referenceAnswer);
   return {
     id: s.id,
     problem: {
@@ -389,6 +396,7 @@ export async function samplePreview(
     fullLength: s.text.length,
     labels: a?.labels ?? [],
     note: a?.note ?? '',
+    ...(check ? { answerCheck: check } : {}),
     position,
   };
 }

@@ -158,6 +158,12 @@ export interface SampleSummary {
   length: number;
   labels: string[];
   hasNote: boolean;
+  /**
+   * The grader audit's answer check where it contradicts the folder's verdict (core `answerCheckNote`):
+   * `folder: incorrect · answer check: equivalent to the reference (grader audit)`; absent when they agree or
+   * there is nothing to compare. A second opinion shown beside the verdict, never replacing it.
+   */
+  answerCheck?: string;
 }
 
 /** Result of `getSamples`: one page, correct samples first, then incorrect, then ungraded. */
@@ -183,6 +189,12 @@ export interface SampleText {
   fullLength: number;
   labels: string[];
   note: string;
+  /**
+   * The grader audit's answer check where it contradicts the folder's verdict (core `answerCheckNote`):
+   * `folder: incorrect · answer check: equivalent to the reference (grader audit)`; absent when they agree or
+   * there is nothing to compare. A second opinion shown beside the verdict, never replacing it.
+   */
+  answerCheck?: string;
 }
 
 /** Five-number summary plus mean (see src/core/similarity). */
@@ -380,6 +392,12 @@ export interface SamplePreview {
   fullLength: number;
   labels: string[];
   note: string;
+  /**
+   * The grader audit's answer check where it contradicts the folder's verdict (core `answerCheckNote`):
+   * `folder: incorrect · answer check: equivalent to the reference (grader audit)`; absent when they agree or
+   * there is nothing to compare. A second opinion shown beside the verdict, never replacing it.
+   */
+  answerCheck?: string;
   /**
    * Where the sample sits in the tree's order (its filter, grouping and order), e.g. "sample 3 of 8
    * incorrect · problem 2 of 5"; null when it is not in the tree's current list.

@@ -11,9 +11,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { answerCheckDisagreements, answerCheckSummary } from '../../src/core/graderAudit';
 import { guessBaseModel } from '../../src/core/index/labels';
+import { fileTextSource } from '../../src/core/index/sampleText';
 import { buildReport } from '../../src/core/report';
-import { overviewData } from '../../src/extension/panelData';
+import { overviewData, samplePage, samplePreview, sampleText } from '../../src/extension/panelData';
 import { indexed, REAL } from './helpers';
 
 describe('finding 2: the overview says n differs between the compared models, as the CLI does', () => {
@@ -46,6 +48,55 @@ describe('finding 2: the overview says n differs between the compared models, as
     assert.ok(other);
     assert.deepEqual(other.n, { model: { min: 100, max: 100 }, base: { min: 100, max: 100 } });
     assert.equal(other.nDiffers, undefined);
+    index.close();
+  });
+});
+
+describe("finding 1: the grader audit's answer check is shown beside the folder's verdict", () => {
+  const NOTE = 'folder: incorrect · answer check: equivalent to the reference (grader audit)';
+
+  test('qwen25-math-eval-example problem 72 sample 7 (10000 against 10{,}000): the note in the list, detail and preview, and the problem row', async () => {
+    const index = await indexed(join(REAL, 'qwen25-math-eval-example'));
+    const [model] = index.models();
+    const p72 = index.listProblems({ kind: 'all' }, 0, 1000).find((p) => p.problemId === '72');
+    assert.ok(p72);
+    assert.equal(p72.referenceAnswer, '10{,}000');
+    // the CLI's `report --regrade` flags this one sample of the folder, and nothing else
+    const r = buildReport(index, { replicates: 20, regrade: true });
+    assert.equal(r.regrade?.disagreements, 1);
+    assert.deepEqual(
+      r.regrade?.models[0].examples.map((e) => [e.problemId, e.sampleIndex, e.answer, e.folder, e.tool]),
+      [['72', 7, '10000', false, true]],
+    );
+    // the tree's marker: problem 72 only, one sample of the model, graded incorrect, equivalent to the reference
+    const all = answerCheckDisagreements(index);
+    assert.deepEqual([...all.keys()], [p72.id]);
+    const counts = all.get(p72.id)?.get(model.id);
+    assert.deepEqual(counts, { folderIncorrectToolCorrect: 1, folderCorrectToolIncorrect: 0 });
+    assert.deepEqual(answerCheckDisagreements(index, p72.id), all);
+    assert.equal(
+      answerCheckSummary(counts),
+      "answer check (grader audit): 1 sample graded incorrect by the folder has an answer equivalent to the reference (the folder's verdicts stay the verdicts)",
+    );
+    // the problem view's sample list: the folder's verdict stays (incorrect), the note beside it, on sample 7 only
+    const page = samplePage(index, p72.id, model.id, 0, 100);
+    assert.equal(page.total, 8);
+    const flagged = page.samples.filter((x) => x.answerCheck !== undefined);
+    assert.deepEqual(
+      flagged.map((x) => [x.sampleIndex, x.correct, x.extractedAnswer, x.answerCheck]),
+      [[7, false, '10000', NOTE]],
+    );
+    // the detail and the preview header
+    const texts = fileTextSource(index);
+    const id = flagged[0].id;
+    const t = await sampleText(index, undefined, id, texts);
+    assert.deepEqual([t?.correct, t?.answerCheck], [false, NOTE]);
+    const pv = await samplePreview(index, undefined, id, { baseId: model.id }, texts);
+    assert.deepEqual([pv?.correct, pv?.answerCheck], [false, NOTE]);
+    // a sample where the two agree carries no note
+    const other = page.samples.find((x) => x.sampleIndex !== 7);
+    assert.ok(other);
+    assert.equal((await samplePreview(index, undefined, other.id, {}, texts))?.answerCheck, undefined);
     index.close();
   });
 });
