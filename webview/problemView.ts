@@ -12,6 +12,7 @@ import { setSanitizedHtml } from './sanitize';
 import { renderTraceInto, type TraceRender } from './traceRender';
 import { accuracySpec, pplSpec, problemCurveSpec, showChart, similaritySpec, type ChartHandle } from './charts';
 import { mark, type Rpc } from './rpc';
+import { inBaseSection } from '../src/shared/inBaseSection';
 import type {
   KPoint,
   NoveltyData,
@@ -164,13 +165,10 @@ export class ProblemView {
         }),
       ),
     );
-    const models = d.models.filter((m) => !m.isBase);
-    const chosen =
-      this.state.modelId !== undefined && models.some((m) => m.id === this.state.modelId)
-        ? this.state.modelId
-        : d.focusModelId !== null && d.focusModelId !== d.baseModelId
-          ? d.focusModelId
-          : models[0]?.id;
+    // with the base alone, its samples are listed (trial 10 finding 3); else a model to compare with it
+    const section = inBaseSection(d, this.state.modelId);
+    const models = d.models.filter((m) => section.kind === 'compare' && section.models.includes(m.id));
+    const chosen = section.modelId;
     if (chosen !== this.state.modelId) this.setState({ ...this.state, modelId: chosen });
     const dropdown = h(
       'vscode-dropdown',
@@ -254,17 +252,19 @@ export class ProblemView {
         'section',
         { id: 'in-base' },
         h('h2', null, 'In the base distribution?'),
-        base
-          ? h(
-              'p',
-              { className: 'muted' },
-              'Each sample of ',
-              dropdown,
-              ` against the ${d.stats.find((s) => s.modelId === base.id)?.samples ?? 0} samples of the base model `,
-              h('strong', null, base.label),
-              '. Similarity = Jaccard of token 3-gram sets; novel spans are in no 3-gram of any base sample.',
-            )
-          : h('p', { className: 'muted' }, 'Choose a base model to compare samples with it.'),
+        section.kind === 'baseOnly'
+          ? h('p', { className: 'muted', id: 'in-base-alone' }, section.text)
+          : base
+            ? h(
+                'p',
+                { className: 'muted' },
+                'Each sample of ',
+                dropdown,
+                ` against the ${d.stats.find((s) => s.modelId === base.id)?.samples ?? 0} samples of the base model `,
+                h('strong', null, base.label),
+                '. Similarity = Jaccard of token 3-gram sets; novel spans are in no 3-gram of any base sample.',
+              )
+            : h('p', { className: 'muted' }, 'Choose a base model to compare samples with it.'),
         h('div', { id: 'model-section' }),
       ),
     );
@@ -346,6 +346,34 @@ export class ProblemView {
     if (!d || !host || d.baseModelId === null || this.state.modelId === undefined) return;
     const gen = this.generation;
     const modelId = this.state.modelId;
+    // the base alone: its samples, without similarity (trial 10 finding 3)
+    if (modelId === d.baseModelId) {
+      try {
+        const p = await this.rpc.request('getSamples', { problemId: d.problem.id, modelId, offset: 0, limit: PAGE });
+        if (gen !== this.generation || modelId !== this.state.modelId) return;
+        this.sim = undefined;
+        this.samples = p.samples;
+        this.total = p.total;
+        replace(
+          host,
+          h(
+            'div',
+            { className: 'split' },
+            h('div', { className: 'sample-list', id: 'sample-list' }),
+            h('div', { className: 'sample-detail', id: 'sample-detail' }),
+          ),
+        );
+        this.renderSampleList();
+        const first =
+          this.state.sampleId !== undefined && p.samples.some((s) => s.id === this.state.sampleId)
+            ? this.state.sampleId
+            : p.samples[0]?.id;
+        if (first !== undefined) void this.openSample(first);
+      } catch (e) {
+        replace(host, h('p', { className: 'error' }, (e as Error).message));
+      }
+      return;
+    }
     replace(host, h('p', { className: 'muted loading' }, 'Computing similarity…'));
     let page: SamplePage;
     try {

@@ -15,7 +15,8 @@ import { answerCheckDisagreements, answerCheckSummary } from '../../src/core/gra
 import { guessBaseModel } from '../../src/core/index/labels';
 import { fileTextSource } from '../../src/core/index/sampleText';
 import { buildReport } from '../../src/core/report';
-import { overviewData, samplePage, samplePreview, sampleText } from '../../src/extension/panelData';
+import { overviewData, problemData, samplePage, samplePreview, sampleText } from '../../src/extension/panelData';
+import { inBaseSection } from '../../src/shared/inBaseSection';
 import { indexed, REAL } from './helpers';
 
 describe('finding 2: the overview says n differs between the compared models, as the CLI does', () => {
@@ -97,6 +98,52 @@ describe("finding 1: the grader audit's answer check is shown beside the folder'
     const other = page.samples.find((x) => x.sampleIndex !== 7);
     assert.ok(other);
     assert.equal((await samplePreview(index, undefined, other.id, {}, texts))?.answerCheck, undefined);
+    index.close();
+  });
+});
+
+describe("finding 3: the problem view of a one-model folder lists the base's samples and says a second model is needed", () => {
+  test("qwen25-math-eval-example (one model), problems 0 and 6: the base's 8 samples, no empty dropdown", async () => {
+    const index = await indexed(join(REAL, 'qwen25-math-eval-example'));
+    const [model] = index.models();
+    for (const id of ['0', '6']) {
+      const p = index.listProblems({ kind: 'all' }, 0, 1000).find((x) => x.problemId === id);
+      assert.ok(p);
+      const d = problemData(index, p.id, { baseId: model.id, focusId: model.id });
+      assert.ok(d);
+      const section = inBaseSection(d);
+      assert.deepEqual(section, {
+        kind: 'baseOnly',
+        modelId: model.id,
+        text: `Only the base model ${model.label} has samples for this problem: comparing samples with the base needs a second model (another model's results in the folder). Its 8 samples are listed below.`,
+      });
+      // the list the view asks for: the base's 8 samples, correct first (↑/↓/j/k move through them)
+      const page = samplePage(index, p.id, section.modelId, 0, 100);
+      assert.equal(page.total, 8);
+      assert.equal(page.samples.length, 8);
+    }
+    index.close();
+  });
+
+  test('tot-game24 (three models): the dropdown offers the two models that are not the base, the focus chosen', async () => {
+    const index = await indexed(join(REAL, 'tot-game24'));
+    const ms = index.models();
+    const base = ms[guessBaseModel(ms)];
+    const focus = ms.find((m) => m.label.includes('greedy5'));
+    assert.ok(focus);
+    const p = index.listProblems({ kind: 'all' }, 0, 1)[0];
+    const d = problemData(index, p.id, { baseId: base.id, focusId: focus.id });
+    assert.ok(d);
+    const section = inBaseSection(d);
+    assert.equal(section.kind, 'compare');
+    assert.equal(section.modelId, focus.id);
+    assert.deepEqual(
+      section.kind === 'compare' ? [...section.models].sort() : [],
+      ms
+        .filter((m) => m.id !== base.id)
+        .map((m) => m.id)
+        .sort(),
+    );
     index.close();
   });
 });
