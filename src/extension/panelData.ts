@@ -852,11 +852,24 @@ export function overviewData(
     curves,
     histograms,
     coverage: cov,
+    ...(cov.length ? {} : { coverageNote: noCoverageNote(withData.map((m) => m.label)) }),
     warnings: datasets.length > 1 ? [poolingNote(datasets), ...warnings] : warnings,
     problems: index.countProblems(),
     datasets,
     problemsText: problemsInDatasets(datasets),
   };
+}
+
+/**
+ * Why the overview's coverage table has no row (trial 10 finding 9: headers and no rows with one model):
+ * `labels` are the models with a graded sample. One model (or none): coverage needs a second model to
+ * compare with the base; several: none of them is compared with a base, and the warnings say why.
+ */
+export function noCoverageNote(labels: readonly string[]): string {
+  if (labels.length === 0) return 'No coverage: no model has a graded sample.';
+  if (labels.length === 1)
+    return `No coverage: the folder has one model with graded samples (${labels[0]}); coverage compares a model with its base model, so it needs a second model.`;
+  return 'No coverage: no model is compared with a base model (the warnings above say why for each).';
 }
 
 /**

@@ -330,6 +330,8 @@ export interface OverviewData {
   }[];
   /** Accuracy histogram per model: `bin` 0..11 (0 = exactly 0, 11 = exactly 1), label as shown. */
   histograms: { modelId: number; bin: number; label: string; count: number }[];
+  /** Why {@link OverviewData.coverage} is empty (one model, or no model compared); absent when it has rows. */
+  coverageNote?: string;
   /** Coverage of each non-base model against the base model. */
   coverage: {
     modelId: number;

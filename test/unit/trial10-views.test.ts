@@ -147,3 +147,32 @@ describe("finding 3: the problem view of a one-model folder lists the base's sam
     index.close();
   });
 });
+
+describe('finding 9: the overview says why the coverage table has no row', () => {
+  for (const [folder, label] of [
+    ['qwen25-math-eval-example', 'math_cot_100'],
+    ['humaneval-samples-flat', undefined],
+  ] as const)
+    test(`${folder} (one model): no coverage row, and the note says a second model is needed`, async () => {
+      const index = await indexed(join(REAL, folder));
+      const ms = index.models();
+      assert.equal(ms.length, 1);
+      if (label) assert.equal(ms[0].label, label);
+      const o = overviewData(index, { baseId: ms[0].id }, 20, 20);
+      assert.deepEqual(o.coverage, []);
+      assert.equal(
+        o.coverageNote,
+        `No coverage: the folder has one model with graded samples (${ms[0].label}); coverage compares a model with its base model, so it needs a second model.`,
+      );
+      index.close();
+    });
+
+  test('tot-game24 (three models): rows and no note', async () => {
+    const index = await indexed(join(REAL, 'tot-game24'));
+    const ms = index.models();
+    const o = overviewData(index, { baseId: ms[guessBaseModel(ms)].id }, 20, 20);
+    assert.equal(o.coverage.length, 2);
+    assert.equal(o.coverageNote, undefined);
+    index.close();
+  });
+});
