@@ -798,26 +798,28 @@ export function notComparedModels<M extends ModelRow>(
 
 /**
  * The reason of one {@link notComparedModels} entry as text, models named by `name` (labels in the report's
- * JSON, its warnings and table section, and the overview, as the comparison tables name them).
+ * JSON, its warnings and table section, and the overview, as the comparison tables name them); `choose` says how
+ * to choose a base (the CLI's `--base` by default; the extension names its command, core `EXTENSION_CHOOSE_BASE`).
  */
 export function notComparedReason<M>(
   x: Pick<NotComparedModel<M>, 'base' | 'kind' | 'graded' | 'against'>,
   name: (m: M) => string,
+  choose = '--base',
 ): string {
   const b = x.base === undefined ? '' : name(x.base);
   switch (x.kind) {
     case 'modelUngraded':
       return `it has no graded sample (no verdict in its files), so there is nothing to compare with its base ${b}`;
     case 'baseUngraded':
-      return `its base ${b} has no graded sample (no verdict in its files: ungraded), so pass@k cannot be compared; grade the base's samples, or choose another base with --base`;
+      return `its base ${b} has no graded sample (no verdict in its files: ungraded), so pass@k cannot be compared; grade the base's samples, or choose another base with ${choose}`;
     case 'noCommonProblem':
-      return `it has no graded problem in common with its base ${b} (${plural(x.graded.model, 'graded problem')} of its own, ${plural(x.graded.base, 'graded problem')} of the base's, none the same: other datasets or problem ids?); choose another base with --base`;
+      return `it has no graded problem in common with its base ${b} (${plural(x.graded.model, 'graded problem')} of its own, ${plural(x.graded.base, 'graded problem')} of the base's, none the same: other datasets or problem ids?); choose another base with ${choose}`;
     case 'seedSibling':
       return `it is a seed sibling of the base ${b} (the names differ only by a seed), and seeds of one model are never compared with each other`;
     case 'baseOfNone':
       return `it is the base of ${x.against.map(name).join(', ')}, none of which could be compared with it (see their lines)`;
     case 'noBase':
-      return "no base model (the folder holds only seed siblings of one model, never each other's base, or none is chosen); choose one with --base";
+      return `no base model (the folder holds only seed siblings of one model, never each other's base, or none is chosen); choose one with ${choose}`;
   }
 }
 

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
-import { baseGuessNote, comparisonPairs } from '../core/index/labels';
+import { baseGuessNote, comparisonPairs, EXTENSION_CHOOSE_BASE } from '../core/index/labels';
 import { seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from '../core/seeds';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummary } from '../core/pathSummary';
 import {
@@ -787,6 +787,7 @@ export function overviewData(
         b.label,
         overviewPairs.filter(([x]) => x.id === b.id).map(([, m]) => m.label),
         overviewPairs.filter(([x]) => x.id === b.id).map(([, m]) => m),
+        EXTENSION_CHOOSE_BASE,
       );
       if (note) warnings.push(note);
     }
@@ -842,7 +843,7 @@ export function overviewData(
     warnings.push(
       notComparedWarning(
         x.model.label,
-        notComparedReason(x, (m) => m.label),
+        notComparedReason(x, (m) => m.label, EXTENSION_CHOOSE_BASE),
       ),
     );
   return {

@@ -176,3 +176,23 @@ describe('finding 9: the overview says why the coverage table has no row', () =>
     index.close();
   });
 });
+
+describe('finding 10a: the overview names the command to choose the base, never the CLI flag', () => {
+  test('tot-game24, base guessed by name order: the overview says "the command Trace Inspector: Choose Base Model", the CLI keeps --base', async () => {
+    const index = await indexed(join(REAL, 'tot-game24'));
+    const ms = index.models();
+    const o = overviewData(index, { baseId: ms[guessBaseModel(ms)].id }, 20, 20);
+    const guess = o.warnings.filter((w) => w.startsWith('the base is a guess'));
+    assert.equal(guess.length, 1, o.warnings.join('\n'));
+    assert.ok(guess[0].endsWith('; choose the base with the command Trace Inspector: Choose Base Model'), guess[0]);
+    assert.ok(!o.warnings.some((w) => w.includes('--base')), o.warnings.join('\n'));
+    const r = buildReport(index, { replicates: 20 });
+    assert.ok(
+      r.warnings.some(
+        (w) => w.startsWith('the base is a guess') && w.endsWith('; choose the base with --base (Choose Base Model)'),
+      ),
+      r.warnings.join('\n'),
+    );
+    index.close();
+  });
+});
