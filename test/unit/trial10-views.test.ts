@@ -11,11 +11,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { answerCheckDisagreements, answerCheckSummary } from '../../src/core/graderAudit';
 import { guessBaseModel } from '../../src/core/index/labels';
 import { fileTextSource } from '../../src/core/index/sampleText';
 import { buildReport } from '../../src/core/report';
 import { overviewData, problemData, samplePage, samplePreview, sampleText } from '../../src/extension/panelData';
+import { overviewCurveSpec } from '../../src/shared/chartSpecs';
 import { inBaseSection } from '../../src/shared/inBaseSection';
 import { indexed, REAL } from './helpers';
 
@@ -193,6 +195,36 @@ describe('finding 10a: the overview names the command to choose the base, never 
       ),
       r.warnings.join('\n'),
     );
+    index.close();
+  });
+});
+
+// vega and vega-lite are ES modules with a top-level await: loaded by URL (as chartSpecs.test.ts does)
+const importEsm = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
+
+describe('finding 10d: the one-model overview legend draws its symbol beside the model name, not over it', () => {
+  test('humaneval-samples-flat: the legend symbol ends before the label starts (stroke width 3.5, not NaN)', async () => {
+    const vl = (await importEsm(pathToFileURL(require.resolve('vega-lite')).href)) as {
+      compile(spec: unknown): { spec: unknown };
+    };
+    const vega = (await importEsm(pathToFileURL(require.resolve('vega')).href)) as typeof import('vega');
+    const index = await indexed(join(REAL, 'humaneval-samples-flat'));
+    const [m] = index.models();
+    const o = overviewData(index, { baseId: m.id }, 20, 20);
+    const spec = { ...overviewCurveSpec(o), width: 480 };
+    const compiled = vl.compile({ $schema: 'https://vega.github.io/schema/vega-lite/v6.json', ...spec }).spec;
+    const view = new vega.View(vega.parse(compiled as never), { renderer: 'none' });
+    const svg = await view.toSVG();
+    view.finalize();
+    const symbol = svg.match(
+      /role-legend-symbol"><path transform="translate\(([-\d.]+),[-\d.]+\)" d="M-([\d.]+),0L[\d.]+,0"[^>]*stroke-width="([^"]+)"/,
+    );
+    const label = svg.match(/role-legend-label"><text[^>]*transform="translate\(([-\d.]+),[-\d.]+\)"[^>]*>([^<]*)</);
+    assert.ok(symbol && label, svg.slice(svg.indexOf('role-legend'), svg.indexOf('role-legend') + 600));
+    assert.equal(label[2], `${m.label} (base)`);
+    assert.equal(symbol[3], '3.5');
+    // the symbol (a stroke centred at x, half-width w) ends left of the label's first letter
+    assert.ok(Number(symbol[1]) + Number(symbol[2]) < Number(label[1]), `${symbol[0]} / ${label[0]}`);
     index.close();
   });
 });
