@@ -186,80 +186,85 @@ export class OverviewView {
         d.coverage.length === 0
           ? h('p', { className: 'muted', id: 'coverage-note' }, d.coverageNote ?? 'No coverage.')
           : h(
-              'table',
-              { className: 'stats', id: 'coverage-table' },
+              'div',
+              // in a narrow editor the table scrolls sideways instead of squeezing the last column (trial 10 finding 10e)
+              { className: 'table-scroll', id: 'coverage-scroll' },
               h(
-                'thead',
-                null,
+                'table',
+                { className: 'stats', id: 'coverage-table' },
                 h(
-                  'tr',
+                  'thead',
                   null,
-                  [
-                    ...(perRunBases ? ['base'] : []),
-                    'model',
-                    'problems',
-                    'n (model / base)',
-                    'base only',
-                    'RL only',
-                    'both',
-                    'neither',
-                    'crossover k',
-                  ].map((t) => h('th', null, t)),
-                ),
-              ),
-              h(
-                'tbody',
-                null,
-                [...d.coverage].sort(byLabels).map((c) =>
                   h(
                     'tr',
                     null,
-                    perRunBases ? h('td', null, label.get(c.baseModelId) ?? '') : null,
+                    [
+                      ...(perRunBases ? ['base'] : []),
+                      'model',
+                      'problems',
+                      'n (model / base)',
+                      'base only',
+                      'RL only',
+                      'both',
+                      'neither',
+                      'crossover k',
+                    ].map((t) => h('th', null, t)),
+                  ),
+                ),
+                h(
+                  'tbody',
+                  null,
+                  [...d.coverage].sort(byLabels).map((c) =>
                     h(
-                      'td',
+                      'tr',
                       null,
-                      label.get(c.modelId) ?? '',
-                      c.differentGraders
-                        ? h(
-                            'span',
-                            {
-                              className: 'warning-mark',
-                              title: `graded by ${c.differentGraders.model}; the base by ${c.differentGraders.base}`,
-                            },
-                            ' [graded differently]',
-                          )
-                        : null,
-                    ),
-                    h(
-                      'td',
-                      { title: c.over },
-                      c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems),
-                    ),
-                    h(
-                      'td',
-                      {
-                        className: 'n-range',
-                        title: c.nDiffers ?? 'the same n for every compared problem of both models',
-                      },
-                      `${nRange(c.n.model)} / ${nRange(c.n.base)}`,
-                      c.nDiffers ? h('span', { className: 'warning-mark' }, ' [n differs]') : null,
-                    ),
-                    ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>
+                      perRunBases ? h('td', null, label.get(c.baseModelId) ?? '') : null,
                       h(
                         'td',
                         null,
+                        label.get(c.modelId) ?? '',
+                        c.differentGraders
+                          ? h(
+                              'span',
+                              {
+                                className: 'warning-mark',
+                                title: `graded by ${c.differentGraders.model}; the base by ${c.differentGraders.base}`,
+                              },
+                              ' [graded differently]',
+                            )
+                          : null,
+                      ),
+                      h(
+                        'td',
+                        { title: c.over },
+                        c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems),
+                      ),
+                      h(
+                        'td',
+                        {
+                          className: 'n-range',
+                          title: c.nDiffers ?? 'the same n for every compared problem of both models',
+                        },
+                        `${nRange(c.n.model)} / ${nRange(c.n.base)}`,
+                        c.nDiffers ? h('span', { className: 'warning-mark' }, ' [n differs]') : null,
+                      ),
+                      ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>
                         h(
-                          'button',
-                          {
-                            className: 'link',
-                            onclick: () =>
-                              this.filter({ kind: 'coverageCell', base: c.baseModelId, model: c.modelId, cell }),
-                          },
-                          String(c[cell]),
+                          'td',
+                          null,
+                          h(
+                            'button',
+                            {
+                              className: 'link',
+                              onclick: () =>
+                                this.filter({ kind: 'coverageCell', base: c.baseModelId, model: c.modelId, cell }),
+                            },
+                            String(c[cell]),
+                          ),
                         ),
                       ),
+                      h('td', { className: 'crossover' }, crossoverText(c) + crossoverScope(c)),
                     ),
-                    h('td', { className: 'crossover' }, crossoverText(c) + crossoverScope(c)),
                   ),
                 ),
               ),

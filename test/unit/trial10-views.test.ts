@@ -10,6 +10,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { answerCheckDisagreements, answerCheckSummary } from '../../src/core/graderAudit';
@@ -226,5 +227,18 @@ describe('finding 10d: the one-model overview legend draws its symbol beside the
     // the symbol (a stroke centred at x, half-width w) ends left of the label's first letter
     assert.ok(Number(symbol[1]) + Number(symbol[2]) < Number(label[1]), `${symbol[0]} / ${label[0]}`);
     index.close();
+  });
+});
+
+describe('finding 10e: the coverage table scrolls sideways in a narrow editor instead of cutting its last column', () => {
+  test('the table sits in a .table-scroll box and its crossover column keeps a width (static check of view and style)', () => {
+    const view = readFileSync('webview/overviewView.ts', 'utf8');
+    assert.match(
+      view,
+      /className: 'table-scroll', id: 'coverage-scroll' },\s*h\(\s*'table',\s*\{ className: 'stats', id: 'coverage-table' \}/,
+    );
+    const css = readFileSync('webview/style.css', 'utf8');
+    assert.match(css, /\.table-scroll \{\s*overflow-x: auto;/);
+    assert.match(css, /#coverage-table td\.crossover \{\s*min-width: 16em;/);
   });
 });
