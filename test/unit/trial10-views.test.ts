@@ -4,7 +4,8 @@
  * "n differs" warning or any n; 1 the grader audit's verdict on qwen problem 72 sample 7 (`10000` vs `10{,}000`)
  * shown nowhere in the extension; 3 the problem view of a one-model folder with no sample list; 9 the overview's
  * coverage table of one model with headers and no rows; 10a the base-guess warning naming the CLI's --base to
- * extension users. Each test reads the real folder (by path, never copied into the repository) into a real
+ * extension users; 10d the one-model legend symbol over the model name (rendered by vega headless); 10e the
+ * coverage table cut in a narrow editor (a static check of the view and its style). Each test reads the real folder (by path, never copied into the repository) into a real
  * SQLite index and checks the data the view is sent; every expected value is the one a person counting the
  * folder gives.
  */
