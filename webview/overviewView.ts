@@ -22,6 +22,11 @@ import type { Rpc } from './rpc';
 import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../src/shared/claims';
 import type { OverviewData, PanelState, WebviewFilter } from '../src/shared/protocol';
 
+/** A model's n over the compared problems: `100`, or `5..100` when it differs between problems. */
+function nRange(r: { min: number; max: number }): string {
+  return r.min === r.max ? String(r.min) : `${r.min}..${r.max}`;
+}
+
 /** Some curve of the overview changes its problem set along k, so it is drawn in pieces. */
 function brokenCurves(d: OverviewData): boolean {
   const points = d.curves.filter((c) => c.value !== null);
@@ -177,76 +182,94 @@ export class OverviewView {
           'Solvable = at least one correct sample (observed: 0 correct of n does not prove a model cannot solve it). Click a segment to show those problems in the tree.',
         ),
         h('div', { className: 'chart', id: 'chart-coverage' }),
-        h(
-          'table',
-          { className: 'stats' },
-          h(
-            'thead',
-            null,
-            h(
-              'tr',
-              null,
-              [
-                ...(perRunBases ? ['base'] : []),
-                'model',
-                'problems',
-                'base only',
-                'RL only',
-                'both',
-                'neither',
-                'crossover k',
-              ].map((t) => h('th', null, t)),
-            ),
-          ),
-          h(
-            'tbody',
-            null,
-            [...d.coverage].sort(byLabels).map((c) =>
+        // no row (one model): why, instead of the table's headers alone (trial 10 finding 9)
+        d.coverage.length === 0
+          ? h('p', { className: 'muted', id: 'coverage-note' }, d.coverageNote ?? 'No coverage.')
+          : h(
+              'div',
+              // in a narrow editor the table scrolls sideways instead of squeezing the last column (trial 10 finding 10e)
+              { className: 'table-scroll', id: 'coverage-scroll' },
               h(
-                'tr',
-                null,
-                perRunBases ? h('td', null, label.get(c.baseModelId) ?? '') : null,
+                'table',
+                { className: 'stats', id: 'coverage-table' },
                 h(
-                  'td',
+                  'thead',
                   null,
-                  label.get(c.modelId) ?? '',
-                  c.differentGraders
-                    ? h(
-                        'span',
-                        {
-                          className: 'warning-mark',
-                          title: `graded by ${c.differentGraders.model}; the base by ${c.differentGraders.base}`,
-                        },
-                        ' [graded differently]',
-                      )
-                    : null,
+                  h(
+                    'tr',
+                    null,
+                    [
+                      ...(perRunBases ? ['base'] : []),
+                      'model',
+                      'problems',
+                      'n (model / base)',
+                      'base only',
+                      'RL only',
+                      'both',
+                      'neither',
+                      'crossover k',
+                    ].map((t) => h('th', null, t)),
+                  ),
                 ),
                 h(
-                  'td',
-                  { title: c.over },
-                  c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems),
-                ),
-                ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>
-                  h(
-                    'td',
-                    null,
+                  'tbody',
+                  null,
+                  [...d.coverage].sort(byLabels).map((c) =>
                     h(
-                      'button',
-                      {
-                        className: 'link',
-                        onclick: () =>
-                          this.filter({ kind: 'coverageCell', base: c.baseModelId, model: c.modelId, cell }),
-                      },
-                      String(c[cell]),
+                      'tr',
+                      null,
+                      perRunBases ? h('td', null, label.get(c.baseModelId) ?? '') : null,
+                      h(
+                        'td',
+                        null,
+                        label.get(c.modelId) ?? '',
+                        c.differentGraders
+                          ? h(
+                              'span',
+                              {
+                                className: 'warning-mark',
+                                title: `graded by ${c.differentGraders.model}; the base by ${c.differentGraders.base}`,
+                              },
+                              ' [graded differently]',
+                            )
+                          : null,
+                      ),
+                      h(
+                        'td',
+                        { title: c.over },
+                        c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems),
+                      ),
+                      h(
+                        'td',
+                        {
+                          className: 'n-range',
+                          title: c.nDiffers ?? 'the same n for every compared problem of both models',
+                        },
+                        `${nRange(c.n.model)} / ${nRange(c.n.base)}`,
+                        c.nDiffers ? h('span', { className: 'warning-mark' }, ' [n differs]') : null,
+                      ),
+                      ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>
+                        h(
+                          'td',
+                          null,
+                          h(
+                            'button',
+                            {
+                              className: 'link',
+                              onclick: () =>
+                                this.filter({ kind: 'coverageCell', base: c.baseModelId, model: c.modelId, cell }),
+                            },
+                            String(c[cell]),
+                          ),
+                        ),
+                      ),
+                      h('td', { className: 'crossover' }, crossoverText(c) + crossoverScope(c)),
                     ),
                   ),
                 ),
-                h('td', { className: 'crossover' }, crossoverText(c) + crossoverScope(c)),
               ),
             ),
-          ),
-        ),
-        h('p', { className: 'muted', id: 'crossover-note' }, CROSSOVER_NOTE),
+        d.coverage.length ? h('p', { className: 'muted', id: 'crossover-note' }, CROSSOVER_NOTE) : null,
       ),
       pathsSection(this.rpc, label, perRunBases),
       h(

@@ -157,7 +157,15 @@ export class PreviewView {
           h('dt', null, 'Model'),
           h('dd', { title: p.model.displayId }, p.model.label, role ? h('span', { className: 'tag' }, role) : null),
         ),
-        field('Verdict', verdict),
+        // the answer check's second opinion beside the folder's verdict, never in its place (trial 10 finding 1)
+        p.answerCheck
+          ? h(
+              'div',
+              { className: 'field', id: 'preview-answer-check' },
+              h('dt', null, 'Verdict'),
+              h('dd', { className: 'answer-check' }, p.answerCheck),
+            )
+          : field('Verdict', verdict),
         field('Answer', p.extractedAnswer, true),
         field('Reference', p.problem.referenceAnswer, true),
         field('Reward score', p.rewardScore),

@@ -11,6 +11,7 @@ import type { TraceRender } from './traceRender';
 import type { TextSource } from './textApi';
 import { accuracySpec, pplSpec, problemCurveSpec, showChart, similaritySpec, type ChartHandle } from './charts';
 import { mark, type Rpc } from './rpc';
+import { inBaseSection } from '../src/shared/inBaseSection';
 import type {
   KPoint,
   NoveltyData,
@@ -168,13 +169,10 @@ export class ProblemView {
         }),
       ),
     );
-    const models = d.models.filter((m) => !m.isBase);
-    const chosen =
-      this.state.modelId !== undefined && models.some((m) => m.id === this.state.modelId)
-        ? this.state.modelId
-        : d.focusModelId !== null && d.focusModelId !== d.baseModelId
-          ? d.focusModelId
-          : models[0]?.id;
+    // with the base alone, its samples are listed (trial 10 finding 3); else a model to compare with it
+    const section = inBaseSection(d, this.state.modelId);
+    const models = d.models.filter((m) => section.kind === 'compare' && section.models.includes(m.id));
+    const chosen = section.modelId;
     if (chosen !== this.state.modelId) this.setState({ ...this.state, modelId: chosen });
     const dropdown = h(
       'vscode-dropdown',
@@ -258,17 +256,19 @@ export class ProblemView {
         'section',
         { id: 'in-base' },
         h('h2', null, 'In the base distribution?'),
-        base
-          ? h(
-              'p',
-              { className: 'muted' },
-              'Each sample of ',
-              dropdown,
-              ` against the ${d.stats.find((s) => s.modelId === base.id)?.samples ?? 0} samples of the base model `,
-              h('strong', null, base.label),
-              '. Similarity = Jaccard of token 3-gram sets; novel spans are in no 3-gram of any base sample.',
-            )
-          : h('p', { className: 'muted' }, 'Choose a base model to compare samples with it.'),
+        section.kind === 'baseOnly'
+          ? h('p', { className: 'muted', id: 'in-base-alone' }, section.text)
+          : base
+            ? h(
+                'p',
+                { className: 'muted' },
+                'Each sample of ',
+                dropdown,
+                ` against the ${d.stats.find((s) => s.modelId === base.id)?.samples ?? 0} samples of the base model `,
+                h('strong', null, base.label),
+                '. Similarity = Jaccard of token 3-gram sets; novel spans are in no 3-gram of any base sample.',
+              )
+            : h('p', { className: 'muted' }, 'Choose a base model to compare samples with it.'),
         h('div', { id: 'model-section' }),
       ),
     );
@@ -371,6 +371,34 @@ export class ProblemView {
     if (!d || !host || d.baseModelId === null || this.state.modelId === undefined) return;
     const gen = this.generation;
     const modelId = this.state.modelId;
+    // the base alone: its samples, without similarity (trial 10 finding 3)
+    if (modelId === d.baseModelId) {
+      try {
+        const p = await this.rpc.request('getSamples', { problemId: d.problem.id, modelId, offset: 0, limit: PAGE });
+        if (gen !== this.generation || modelId !== this.state.modelId) return;
+        this.sim = undefined;
+        this.samples = p.samples;
+        this.total = p.total;
+        replace(
+          host,
+          h(
+            'div',
+            { className: 'split' },
+            h('div', { className: 'sample-list', id: 'sample-list' }),
+            h('div', { className: 'sample-detail', id: 'sample-detail' }),
+          ),
+        );
+        this.renderSampleList();
+        const first =
+          this.state.sampleId !== undefined && p.samples.some((s) => s.id === this.state.sampleId)
+            ? this.state.sampleId
+            : p.samples[0]?.id;
+        if (first !== undefined) void this.openSample(first);
+      } catch (e) {
+        replace(host, h('p', { className: 'error' }, (e as Error).message));
+      }
+      return;
+    }
     replace(host, h('p', { className: 'muted loading' }, 'Computing similarity…'));
     let page: SamplePage;
     try {
@@ -560,6 +588,8 @@ export class ProblemView {
         sim ? sim.nearest.map((n) => `base #${n.baseSampleIndex} (${fmt(n.similarity, 2)})`).join(', ') : '',
       ),
       s.labels.length ? h('span', { className: 'labels' }, s.labels.join(', ')) : null,
+      // the answer check's second opinion on its own line, the folder's verdict (✓/✗) kept (trial 10 finding 1)
+      s.answerCheck ? h('span', { className: 'answer-check' }, s.answerCheck) : null,
     );
   }
 
@@ -674,7 +704,8 @@ export class ProblemView {
         'div',
         { className: 'detail-head' },
         h('strong', null, `Sample #${t.sampleIndex}`),
-        ` · ${verdict}`,
+        // the answer check's second opinion beside the folder's verdict (trial 10 finding 1)
+        t.answerCheck ? h('span', { className: 'answer-check' }, ` · ${t.answerCheck}`) : ` · ${verdict}`,
         t.extractedAnswer !== null ? ` · answer ` : '',
         t.extractedAnswer !== null ? h('code', null, t.extractedAnswer) : null,
         typeof nov === 'string'

@@ -428,3 +428,90 @@ export function toolVerdict(answer: string | null | undefined, reference: string
   const refKey = answerKey(reference);
   return key === null || refKey === null ? null : sameAnswer(answer, reference);
 }
+
+/**
+ * The answer check's second opinion on one sample, in words, where it contradicts the folder's verdict
+ * (the sample-level form of {@link regrade}: the extracted answer compared with the reference answer by
+ * answer equivalence): `folder: incorrect · answer check: equivalent to the reference (grader audit)`, or
+ * `folder: correct · answer check: not equivalent to the reference (grader audit)`. Undefined when the two
+ * agree, or when the sample has no verdict, no extracted answer or its problem no reference answer (nothing
+ * to compare). The folder's verdict stays the verdict everywhere; this is shown beside it (trial 10 finding
+ * 1: qwen problem 72 sample 7, `10000` against `10{,}000`, graded incorrect by the folder).
+ */
+export function answerCheckNote(
+  correct: boolean | null,
+  answer: string | null | undefined,
+  reference: string | null | undefined,
+): string | undefined {
+  if (correct === null) return undefined;
+  const tool = toolVerdict(answer, reference);
+  if (tool === null || tool === correct) return undefined;
+  return `folder: ${correct ? 'correct' : 'incorrect'} · answer check: ${tool ? 'equivalent to' : 'not equivalent to'} the reference (grader audit)`;
+}
+
+/** Samples of one model on one problem whose folder verdict the answer check contradicts ({@link answerCheckNote}). */
+export interface AnswerCheckCounts {
+  /** The folder says incorrect, the answer is equivalent to the reference. */
+  folderIncorrectToolCorrect: number;
+  /** The folder says correct, the answer is not equivalent to the reference. */
+  folderCorrectToolIncorrect: number;
+}
+
+/**
+ * Every (problem row id, model row id) with at least one sample whose folder verdict the answer check
+ * contradicts ({@link answerCheckNote}; the disagreements `report --regrade` counts), with the counts; pairs
+ * without any are absent. `problemId` restricts it to one problem. Cost: one pass over the samples with an
+ * extracted answer and a verdict (answer keys are cached per distinct string).
+ */
+export function answerCheckDisagreements(
+  index: TraceIndex,
+  problemId?: number,
+): Map<number, Map<number, AnswerCheckCounts>> {
+  const rows = index.db
+    .prepare(
+      `SELECT s.problem_id AS p, s.model_id AS m, s.extracted_answer AS a, s.correct AS c, pr.reference_answer AS ref
+         FROM samples s JOIN problems pr ON pr.id = s.problem_id
+        WHERE s.correct IS NOT NULL AND s.extracted_answer IS NOT NULL AND pr.reference_answer IS NOT NULL${
+          problemId === undefined ? '' : ' AND s.problem_id = ?'
+        }`,
+    )
+    .iterate(...(problemId === undefined ? [] : [problemId])) as IterableIterator<{
+    p: number;
+    m: number;
+    a: string;
+    c: number;
+    ref: string;
+  }>;
+  const out = new Map<number, Map<number, AnswerCheckCounts>>();
+  for (const r of rows) {
+    const tool = toolVerdict(r.a, r.ref);
+    const folder = r.c === 1;
+    if (tool === null || tool === folder) continue;
+    let byModel = out.get(r.p);
+    if (!byModel) out.set(r.p, (byModel = new Map()));
+    const t = byModel.get(r.m) ?? { folderIncorrectToolCorrect: 0, folderCorrectToolIncorrect: 0 };
+    if (folder) t.folderCorrectToolIncorrect++;
+    else t.folderIncorrectToolCorrect++;
+    byModel.set(r.m, t);
+  }
+  return out;
+}
+
+/**
+ * A problem's answer-check disagreements of one model in words, for tooltips: `answer check (grader audit): 1
+ * sample graded incorrect is equivalent to the reference` (and/or `N graded correct are not`); the folder's
+ * verdicts stay the verdicts.
+ */
+export function answerCheckSummary(c: AnswerCheckCounts): string {
+  const parts: string[] = [];
+  const n = (x: number) => `${x} sample${x === 1 ? '' : 's'}`;
+  if (c.folderIncorrectToolCorrect)
+    parts.push(
+      `${n(c.folderIncorrectToolCorrect)} graded incorrect by the folder ${c.folderIncorrectToolCorrect === 1 ? 'has an answer' : 'have answers'} equivalent to the reference`,
+    );
+  if (c.folderCorrectToolIncorrect)
+    parts.push(
+      `${n(c.folderCorrectToolIncorrect)} graded correct by the folder ${c.folderCorrectToolIncorrect === 1 ? 'has an answer' : 'have answers'} not equivalent to the reference`,
+    );
+  return `answer check (grader audit): ${parts.join('; ')} (the folder's verdicts stay the verdicts)`;
+}

@@ -534,12 +534,9 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     const { left, cset, extra, whole } = comparisonDenominator(modelRows, byModel.get(b.id) ?? [], pairs.length);
     if (whole.missing > 0)
       warnings.push(comparisonWarning(index, m.displayId, b.displayId, whole, left, index.unreadableRecords(m.id)));
-    const minN = pairs.reduce((a, p) => Math.min(a, p.base.n, p.model.n), Infinity);
     const maxN = pairs.reduce((a, p) => Math.max(a, p.base.n, p.model.n), 0);
-    if (minN !== maxN)
-      warnings.push(
-        `${m.displayId} vs ${b.displayId}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`,
-      );
+    const nDiffers = nDiffersWarning(m.displayId, b.displayId, pairs);
+    if (nDiffers) warnings.push(nDiffers);
     // a comparison across sampling temperatures (no base sampling at the model's temperature): trial 9 findings 4, 5
     const [tb, tm] = [samplingTemperature(b), samplingTemperature(m)];
     if (tb !== tm)
@@ -824,20 +821,22 @@ export function notComparedModels<M extends ModelRow>(
 
 /**
  * The reason of one {@link notComparedModels} entry as text, models named by `name` (labels in the report's
- * JSON, its warnings and table section, and the overview, as the comparison tables name them).
+ * JSON, its warnings and table section, and the overview, as the comparison tables name them); `choose` says how
+ * to choose a base (the CLI's `--base` by default; the extension names its command, core `EXTENSION_CHOOSE_BASE`).
  */
 export function notComparedReason<M>(
   x: Pick<NotComparedModel<M>, 'base' | 'kind' | 'graded' | 'against'>,
   name: (m: M) => string,
+  choose = '--base',
 ): string {
   const b = x.base === undefined ? '' : name(x.base);
   switch (x.kind) {
     case 'modelUngraded':
       return `it has no graded sample (no verdict in its files), so there is nothing to compare with its base ${b}`;
     case 'baseUngraded':
-      return `its base ${b} has no graded sample (no verdict in its files: ungraded), so pass@k cannot be compared; grade the base's samples, or choose another base with --base`;
+      return `its base ${b} has no graded sample (no verdict in its files: ungraded), so pass@k cannot be compared; grade the base's samples, or choose another base with ${choose}`;
     case 'noCommonProblem':
-      return `it has no graded problem in common with its base ${b} (${plural(x.graded.model, 'graded problem')} of its own, ${plural(x.graded.base, 'graded problem')} of the base's, none the same: other datasets or problem ids?); choose another base with --base`;
+      return `it has no graded problem in common with its base ${b} (${plural(x.graded.model, 'graded problem')} of its own, ${plural(x.graded.base, 'graded problem')} of the base's, none the same: other datasets or problem ids?); choose another base with ${choose}`;
     case 'seedSibling':
       return `it is a seed sibling of the base ${b} (the names differ only by a seed), and seeds of one model are never compared with each other`;
     case 'baseOfNone':
@@ -845,7 +844,7 @@ export function notComparedReason<M>(
     case 'baseCopyOfNone':
       return 'it is a copy of the base model in a dataset or config folder of its own, and no other model was evaluated there (a base is compared with nothing)';
     case 'noBase':
-      return "no base model (the folder holds only seed siblings of one model, never each other's base, or none is chosen); choose one with --base";
+      return `no base model (the folder holds only seed siblings of one model, never each other's base, or none is chosen); choose one with ${choose}`;
   }
 }
 
@@ -962,6 +961,31 @@ export function unreadableWarning(model: string, lines: readonly Diagnostic[]): 
 /** The warning of a partly indexed model (CLI report and overview say the same). */
 export function partialWarning(model: string): string {
   return `${model}: PARTIAL: some of its samples come from a file whose indexing did not finish; its figures cover only the part read (index the folder again to complete it)`;
+}
+
+/** Smallest and largest graded n per problem of each side of a comparison (`{ min: 0, max: 0 }` without pairs). */
+export interface PairNRange {
+  base: { min: number; max: number };
+  model: { min: number; max: number };
+}
+
+/** The n range of the base's and of the model's compared problems ({@link PairNRange}). */
+export function pairNRange(pairs: readonly ProblemPair[]): PairNRange {
+  const range = (ns: number[]) => (ns.length ? { min: Math.min(...ns), max: Math.max(...ns) } : { min: 0, max: 0 });
+  return { base: range(pairs.map((p) => p.base.n)), model: range(pairs.map((p) => p.model.n)) };
+}
+
+/**
+ * The warning of a compared pair whose n (graded samples per problem) differs between problems or between
+ * the two models: at k above the smallest n some problems drop out of pass@k and the crossover search
+ * (the CLI report and the overview say the same; trial 10 finding 2: greedy5's 5 samples against the base's
+ * 100). Undefined when every compared problem of both models has the same n.
+ */
+export function nDiffersWarning(model: string, base: string, pairs: readonly ProblemPair[]): string | undefined {
+  const minN = pairs.reduce((a, p) => Math.min(a, p.base.n, p.model.n), Infinity);
+  const maxN = pairs.reduce((a, p) => Math.max(a, p.base.n, p.model.n), 0);
+  if (pairs.length === 0 || minN === maxN) return undefined;
+  return `${model} vs ${base}: n differs between problems or models (${minN}..${maxN}); at k above ${minN} some problems are left out`;
 }
 
 /** The warning of a compared pair graded differently (CLI report and overview say the same). */

@@ -13,10 +13,19 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
-import { baseGuessNote, comparisonPairs } from '../core/index/labels';
+import { baseGuessNote, comparisonPairs, EXTENSION_CHOOSE_BASE } from '../core/index/labels';
 import { seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from '../core/seeds';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummary } from '../core/pathSummary';
-import { graderDifference, graderWarning, partialWarning, REPORT_REPLICATES, unreadableWarning } from '../core/report';
+import {
+  graderDifference,
+  graderWarning,
+  nDiffersWarning,
+  pairNRange,
+  partialWarning,
+  REPORT_REPLICATES,
+  unreadableWarning,
+} from '../core/report';
+import { answerCheckNote } from '../core/graderAudit';
 import { diagnosticPlace } from '../core/model';
 import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
@@ -268,6 +277,7 @@ export function samplePage(
     [null, counts.ungraded],
   ];
   const total = counts.correct + counts.incorrect + counts.ungraded;
+  const reference = index.problem(problemId)?.referenceAnswer ?? null;
   const out: SampleSummary[] = [];
   let start = offset;
   let want = limit;
@@ -283,6 +293,7 @@ export function samplePage(
       limit: Math.min(want, count - start),
     });
     for (const r of rows) {
+      const check = answerCheckNote(r.correct, r.extractedAnswer, reference);
       out.push({
         id: r.id,
         modelId: r.modelId,
@@ -295,6 +306,7 @@ export function samplePage(
         length: r.length,
         labels: r.labels,
         hasNote: r.hasNote,
+        ...(check ? { answerCheck: check } : {}),
       });
     }
     want -= rows.length;
@@ -319,6 +331,7 @@ export async function sampleText(
   const s = { ...row, text };
   const ref = annotations?.refOf(sampleId);
   const a = ref ? annotations?.get(ref) : undefined;
+  const check = answerCheckNote(s.correct, s.extractedAnswer, index.problem(s.problemId)?.referenceAnswer);
   return {
     id: s.id,
     modelId: s.modelId,
@@ -331,6 +344,7 @@ export async function sampleText(
     fullLength: s.text.length,
     labels: a?.labels ?? [],
     note: a?.note ?? '',
+    ...(check ? { answerCheck: check } : {}),
   };
 }
 
@@ -358,6 +372,7 @@ export async function samplePreview(
   const s = { ...row, text };
   const ref = annotations?.refOf(sampleId);
   const a = ref ? annotations?.get(ref) : undefined;
+  const check = answerCheckNote(s.correct, s.extractedAnswer, problem.referenceAnswer);
   return {
     id: s.id,
     problem: {
@@ -381,6 +396,7 @@ export async function samplePreview(
     fullLength: s.text.length,
     labels: a?.labels ?? [],
     note: a?.note ?? '',
+    ...(check ? { answerCheck: check } : {}),
     position,
   };
 }
@@ -792,6 +808,7 @@ export function overviewData(
         b.label,
         overviewPairs.filter(([x]) => x.id === b.id).map(([, m]) => m.label),
         overviewPairs.filter(([x]) => x.id === b.id).map(([, m]) => m),
+        EXTENSION_CHOOSE_BASE,
       );
       if (note) warnings.push(note);
     }
@@ -800,6 +817,9 @@ export function overviewData(
     if (ps.length === 0) continue;
     const differentGraders = graderDifference(b, m);
     if (differentGraders) warnings.push(graderWarning(b.label, m.label, differentGraders));
+    // the CLI report's warning, word for word (trial 10 finding 2: 5 samples per problem against 100, unsaid)
+    const nDiffers = nDiffersWarning(m.label, b.label, ps);
+    if (nDiffers) warnings.push(nDiffers);
     const cross = crossoverK(ps);
     const cd = comparisonDenominator(allByModel.get(m.id) ?? [], allByModel.get(b.id) ?? [], ps.length);
     if (cd.whole.missing > 0)
@@ -814,6 +834,8 @@ export function overviewData(
       modelId: m.id,
       baseModelId: b.id,
       problems: ps.length,
+      n: pairNRange(ps),
+      ...(nDiffers ? { nDiffers } : {}),
       missing: cd.whole.missing,
       over: describeDenominator(cd.whole),
       ...coverage(ps),
@@ -842,7 +864,7 @@ export function overviewData(
     warnings.push(
       notComparedWarning(
         x.model.label,
-        notComparedReason(x, (m) => m.label),
+        notComparedReason(x, (m) => m.label, EXTENSION_CHOOSE_BASE),
       ),
     );
   return {
@@ -852,11 +874,24 @@ export function overviewData(
     curves,
     histograms,
     coverage: cov,
+    ...(cov.length ? {} : { coverageNote: noCoverageNote(withData.map((m) => m.label)) }),
     warnings: datasets.length > 1 ? [poolingNote(datasets), ...warnings] : warnings,
     problems: index.countProblems(),
     datasets,
     problemsText: problemsInDatasets(datasets),
   };
+}
+
+/**
+ * Why the overview's coverage table has no row (trial 10 finding 9: headers and no rows with one model):
+ * `labels` are the models with a graded sample. One model (or none): coverage needs a second model to
+ * compare with the base; several: none of them is compared with a base, and the warnings say why.
+ */
+export function noCoverageNote(labels: readonly string[]): string {
+  if (labels.length === 0) return 'No coverage: no model has a graded sample.';
+  if (labels.length === 1)
+    return `No coverage: the folder has one model with graded samples (${labels[0]}); coverage compares a model with its base model, so it needs a second model.`;
+  return 'No coverage: no model is compared with a base model (the warnings above say why for each).';
 }
 
 /**

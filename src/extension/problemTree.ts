@@ -4,6 +4,7 @@ import { passAtK } from '../core/metrics';
 import type { ModelRow, ProblemFilter, ProblemRow, SampleRow, StatRow } from '../core/index/traceIndex';
 import { problemIdsRepeat, problemLabel } from '../core/datasets';
 import { preview } from '../core/text';
+import { answerCheckDisagreements, answerCheckSummary } from '../core/graderAudit';
 import { luckyGuessHint, percent } from '../core/thresholds';
 import type { TreeOrder } from './sampleOrder';
 import { readSettings, type FolderSession } from './session';
@@ -877,7 +878,10 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
                 `${node.modelId === undefined ? 'model ' : ''}${fs ? (both ? shortCounts(fs) : fmtCounts(fs, kValues)) : missing}`,
               );
           }
-          item.description = `${parts.join(' · ')}${p.question ? ` — ${preview(p.question, 60)}` : ''}`;
+          // a marker where the grader audit's answer check contradicts a verdict of the folder (the tooltip
+          // says which; trial 10 finding 1); not while indexing, when the samples still change
+          const checked = s.isIndexing ? undefined : s.answerCheck().get(p.id);
+          item.description = `${checked ? '⚑ ' : ''}${parts.join(' · ')}${p.question ? ` — ${preview(p.question, 60)}` : ''}`;
           item.iconPath = !fs && s.isIndexing ? new vscode.ThemeIcon('loading~spin') : stateIcon(problemState(fs));
         }
         return item;
@@ -978,10 +982,12 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         md.appendMarkdown('**')
           .appendText(noRecordText(s.shortLabel(focus)))
           .appendMarkdown('**\n\n');
+      const checked = answerCheckDisagreements(s.index, p.id).get(p.id);
       for (const st of stats) {
+        const check = checked?.get(st.modelId);
         md.appendMarkdown('- ')
           .appendText(
-            `${models.get(st.modelId)?.label ?? st.modelId}: ${fmtCounts(st, [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024])}`,
+            `${models.get(st.modelId)?.label ?? st.modelId}: ${fmtCounts(st, [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024])}${check ? ` · ⚑ ${answerCheckSummary(check)}` : ''}`,
           )
           .appendMarkdown('\n');
       }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { problemNamer } from '../core/datasets';
+import { answerCheckNote } from '../core/graderAudit';
 import { SourceChangedError } from '../core/index/sampleText';
 import type { SampleDetail } from '../core/index/traceIndex';
 import type { FolderSession } from './session';
@@ -95,7 +96,12 @@ export function renderSample(session: FolderSession, d: SampleDetail): string {
   out += field('Level', problem?.level);
   out += field('Reference answer', problem?.referenceAnswer);
   out += field('Model', model?.displayId);
-  out += field('Correctness', verdict, false);
+  // the grader audit's answer check beside the folder's verdict, never in its place (trial 10 finding 1)
+  out += field(
+    'Correctness',
+    answerCheckNote(d.correct, d.extractedAnswer, problem?.referenceAnswer) ?? verdict,
+    false,
+  );
   out += field('Extracted answer', d.extractedAnswer);
   out += field('Reward score', d.rewardScore);
   out += field('Finish reason', d.finishReason);

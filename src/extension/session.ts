@@ -4,7 +4,13 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { auditDiagnostics, auditFolder } from '../core/audit';
 import { problemIdsRepeat } from '../core/datasets';
-import { type GraderAudit, graderAudit, graderAuditDiagnostics } from '../core/graderAudit';
+import {
+  type AnswerCheckCounts,
+  answerCheckDisagreements,
+  type GraderAudit,
+  graderAudit,
+  graderAuditDiagnostics,
+} from '../core/graderAudit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 import { seedSiblingDiagnostics } from '../core/seeds';
@@ -163,6 +169,7 @@ export class FolderSession implements vscode.Disposable {
   fireChanged(): void {
     this.modelsCache = undefined;
     this.partialCache = undefined;
+    this.answerCheckCache = undefined;
     this.changed.fire();
   }
 
@@ -190,6 +197,17 @@ export class FolderSession implements vscode.Disposable {
    */
   graderAudit(): GraderAudit {
     return (this.graderAuditCache ??= graderAudit(this.index));
+  }
+
+  private answerCheckCache: Map<number, Map<number, AnswerCheckCounts>> | undefined;
+
+  /**
+   * Per problem row id and model row id, the samples whose folder verdict the grader audit's answer check
+   * (answer equivalent to the reference) contradicts (core `answerCheckDisagreements`; `report --regrade`'s
+   * disagreements); computed once per index pass, for the tree's marker on problem rows (trial 10 finding 1).
+   */
+  answerCheck(): Map<number, Map<number, AnswerCheckCounts>> {
+    return (this.answerCheckCache ??= answerCheckDisagreements(this.index));
   }
 
   /**
@@ -508,6 +526,7 @@ export class FolderSession implements vscode.Disposable {
       this.modelsCache = undefined;
       // the worker's audit describes the index after this pass (none: computed again when asked for)
       this.graderAuditCache = workerAudit?.audit;
+      this.answerCheckCache = undefined;
       this.partialCache = undefined;
       this.changed.fire();
     }

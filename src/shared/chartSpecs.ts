@@ -552,7 +552,9 @@ function modelEncodings(models: OverviewModel[], width = 720) {
       field: 'model',
       type: 'nominal',
       title: 'model (click to hide)',
-      scale: { domain, range: shown.map((m) => (m.isBase ? 3.5 : 2)) },
+      // an ordinal scale: vega-lite's default for a nominal strokeWidth is a point scale, whose range of one model's
+      // single width gives NaN, and the legend then draws its symbol over the label (trial 10 finding 10d)
+      scale: { type: 'ordinal', domain, range: shown.map((m) => (m.isBase ? 3.5 : 2)) },
       legend,
     },
   };

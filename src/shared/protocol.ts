@@ -158,6 +158,12 @@ export interface SampleSummary {
   length: number;
   labels: string[];
   hasNote: boolean;
+  /**
+   * The grader audit's answer check where it contradicts the folder's verdict (core `answerCheckNote`):
+   * `folder: incorrect · answer check: equivalent to the reference (grader audit)`; absent when they agree or
+   * there is nothing to compare. A second opinion shown beside the verdict, never replacing it.
+   */
+  answerCheck?: string;
 }
 
 /** Result of `getSamples`: one page, correct samples first, then incorrect, then ungraded. */
@@ -183,6 +189,12 @@ export interface SampleText {
   fullLength: number;
   labels: string[];
   note: string;
+  /**
+   * The grader audit's answer check where it contradicts the folder's verdict (core `answerCheckNote`):
+   * `folder: incorrect · answer check: equivalent to the reference (grader audit)`; absent when they agree or
+   * there is nothing to compare. A second opinion shown beside the verdict, never replacing it.
+   */
+  answerCheck?: string;
 }
 
 /** Five-number summary plus mean (see src/core/similarity). */
@@ -331,6 +343,8 @@ export interface OverviewData {
   }[];
   /** Accuracy histogram per model: `bin` 0..11 (0 = exactly 0, 11 = exactly 1), label as shown. */
   histograms: { modelId: number; bin: number; label: string; count: number }[];
+  /** Why {@link OverviewData.coverage} is empty (one model, or no model compared); absent when it has rows. */
+  coverageNote?: string;
   /** Coverage of each non-base model against the base model. */
   coverage: {
     modelId: number;
@@ -340,6 +354,10 @@ export interface OverviewData {
     modelOnly: number;
     both: number;
     neither: number;
+    /** Smallest and largest graded n (samples per problem) of the base and of the model over the compared problems. */
+    n: { base: { min: number; max: number }; model: { min: number; max: number } };
+    /** The CLI report's warning when n differs between problems or models (report `nDiffersWarning`); else absent. */
+    nDiffers?: string;
     /** The other problems of the two models (report `ComparisonReport.missing`), and why in words. */
     missing: number;
     over: string;
@@ -389,6 +407,12 @@ export interface SamplePreview {
   fullLength: number;
   labels: string[];
   note: string;
+  /**
+   * The grader audit's answer check where it contradicts the folder's verdict (core `answerCheckNote`):
+   * `folder: incorrect · answer check: equivalent to the reference (grader audit)`; absent when they agree or
+   * there is nothing to compare. A second opinion shown beside the verdict, never replacing it.
+   */
+  answerCheck?: string;
   /**
    * Where the sample sits in the tree's order (its filter, grouping and order), e.g. "sample 3 of 8
    * incorrect · problem 2 of 5"; null when it is not in the tree's current list.

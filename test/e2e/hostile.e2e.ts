@@ -287,6 +287,8 @@ function overviewFixture(): OverviewData {
       modelOnly: m.id,
       both: 20,
       neither: 8 - m.id,
+      n: { model: { min: 8, max: 8 }, base: { min: 4, max: 8 } },
+      nDiffers: '<img src=x onerror=window.__pwned=1> n differs',
       missing: 0,
       over: 'over all 30 problems',
       crossoverK: 4,

@@ -179,6 +179,7 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
         modelId: rl.id,
         baseModelId: sft.id,
         problems: 30,
+        n: { model: { min: 8, max: 8 }, base: { min: 8, max: 8 } },
         missing: 0,
         over: 'over all 30 problems',
         baseOnly: 0,

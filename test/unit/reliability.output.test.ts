@@ -10,6 +10,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { answerCheckDisagreements } from '../../src/core/graderAudit';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { readSampleText } from '../../src/core/index/sampleText';
 import { indexFolder } from '../../src/core/index/indexer';
@@ -150,6 +151,7 @@ describe('editor surfaces (extension modules on a vscode stub)', () => {
       focusPending: () => false,
       baseModelIsGuess: () => false,
       sampleText: (id: number) => readSampleText(index, id),
+      answerCheck: () => answerCheckDisagreements(index),
     };
   });
 

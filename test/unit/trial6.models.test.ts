@@ -221,7 +221,7 @@ describe("finding 2: seeds of one model are one model, or seed siblings that are
     assert.deepEqual(
       overviewData(ckpts, { baseId: base.id }, 100).warnings.filter((w) => w.startsWith('no model is named as a base')),
       [
-        `no model is named as a base (base, sft, ref, init, pretrained): the earliest training step, ${base.label} (step 900), is taken as the base of ${ms.find((m) => m.id !== base.id)?.label}; choose another with --base (Choose Base Model)`,
+        `no model is named as a base (base, sft, ref, init, pretrained): the earliest training step, ${base.label} (step 900), is taken as the base of ${ms.find((m) => m.id !== base.id)?.label}; choose another with the command Trace Inspector: Choose Base Model`,
       ],
     );
     assert.deepEqual(

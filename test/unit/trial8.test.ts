@@ -148,8 +148,9 @@ describe('finding 4: a base guessed by name order only says so', () => {
     'Qwen2.5-Math-7B/samples.jsonl_results.jsonl': humanEval('TFFF TFFF'),
     'Qwen2.5-Math-7B-Instruct/samples.jsonl_results.jsonl': humanEval('TTFF TTFF'),
   };
-  const note = (base: string, against: string, tied: string) =>
-    `the base is a guess from the names with nothing to go on: no model is named as a base (base, sft, ref, init, pretrained), and ${base} is taken as the base of ${against} only because it is listed first (by run folder and name) beside ${tied}, whose names are as base-like; choose the base with --base (Choose Base Model)`;
+  // the CLI names its flag, the overview the command only (trial 10 finding 10a)
+  const note = (base: string, against: string, tied: string, choose = '--base (Choose Base Model)') =>
+    `the base is a guess from the names with nothing to go on: no model is named as a base (base, sft, ref, init, pretrained), and ${base} is taken as the base of ${against} only because it is listed first (by run folder and name) beside ${tied}, whose names are as base-like; choose the base with ${choose}`;
 
   test('report JSON warnings and text name the guess, the tie and how to choose', () => {
     const { r, text } = cli(folder(names));
@@ -190,6 +191,7 @@ describe('finding 4: a base guessed by name order only says so', () => {
           'DeepSeek-R1-Distill-Qwen-7B',
           'Open-Reasoner-Zero-7B, Qwen2.5-Math-7B, Qwen2.5-Math-7B-Instruct',
           'Qwen2.5-Math-7B',
+          'the command Trace Inspector: Choose Base Model',
         ),
       ),
       o.warnings.join('\n'),

@@ -455,6 +455,15 @@ export function guessBaseModel(models: readonly ModelIdentity[]): number {
   return best;
 }
 
+/** How the CLI report says to choose the base ({@link baseGuessNote}'s default). */
+export const CLI_CHOOSE_BASE = '--base (Choose Base Model)';
+
+/**
+ * How the extension says to choose the base: the command only, never the CLI's flag (trial 10 finding 10a);
+ * for {@link baseGuessNote} and the not-compared reasons of the overview.
+ */
+export const EXTENSION_CHOOSE_BASE = 'the command Trace Inspector: Choose Base Model';
+
 /**
  * What the report says about a guessed base that is itself RL-trained or a training checkpoint not named as
  * a base ({@link notBaseLike}: no model of its comparisons is named base / SFT / ref; `global_step_100` before
@@ -464,12 +473,14 @@ export function guessBaseModel(models: readonly ModelIdentity[]): number {
  * With `againstModels` (the identities of `against`): also when no name says base and one of those models is as
  * base-like by name as `base` ({@link baseScores}: a tie, broken by the order models are listed in; trial 8
  * finding 4): the note says the base is a guess with nothing to go on and how to choose one.
+ * `choose` says how to choose the base: the CLI's flag by default, {@link EXTENSION_CHOOSE_BASE} in the extension.
  */
 export function baseGuessNote(
   base: ModelIdentity,
   display: string,
   against: readonly string[],
   againstModels: readonly ModelIdentity[] = [],
+  choose: string = CLI_CHOOSE_BASE,
 ): string | undefined {
   if (!notBaseLike(base)) {
     // nothing to go on (trial 8 finding 4): no name says base or SFT, and a model compared with it is as
@@ -480,14 +491,14 @@ export function baseGuessNote(
       (_a, i) => scores[i + 1] >= scores[0] && !(againstModels[i] && extendsName(againstModels[i], base)),
     );
     if (namedBase(base) || tied.length === 0) return undefined;
-    return `the base is a guess from the names with nothing to go on: no model is named as a base (base, sft, ref, init, pretrained), and ${display} is taken as the base of ${against.join(', ')} only because it is listed first (by run folder and name) beside ${tied.join(', ')}, whose names are as base-like; choose the base with --base (Choose Base Model)`;
+    return `the base is a guess from the names with nothing to go on: no model is named as a base (base, sft, ref, init, pretrained), and ${display} is taken as the base of ${against.join(', ')} only because it is listed first (by run folder and name) beside ${tied.join(', ')}, whose names are as base-like; choose the base with ${choose}`;
   }
   const step = trainingStep(base);
   const why =
     step !== undefined
       ? `the earliest training step, ${display} (step ${step}), is taken as the base`
       : `${display}, whose name says RL training, is taken as the base`;
-  return `no model is named as a base (base, sft, ref, init, pretrained): ${why} of ${against.join(', ')}; choose another with --base (Choose Base Model)`;
+  return `no model is named as a base (base, sft, ref, init, pretrained): ${why} of ${against.join(', ')}; choose another with ${choose}`;
 }
 
 /**
