@@ -10,6 +10,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Report } from '../../src/core/report';
+import { stemDataset } from '../../src/core/readers/util';
 import { cliReport, flatLines, qwen, writeFolder } from './helpers';
 
 /** A results folder in a temporary directory: file text by relative path. */
@@ -336,5 +337,39 @@ describe('finding 3: step labels under dataset folders are the run and the step,
       'Qwen2.5-7B-GRPO · global_step_100',
       'Qwen2.5-7B-GRPO · global_step_200',
     ]);
+  });
+});
+
+describe('lm-eval sub-tasks: samples_<task>_<date> names the task whole, never the first known dataset inside it', () => {
+  test('stemDataset: minerva_math_algebra, not minerva_math; an unknown task is its own dataset; other stems as before', () => {
+    const date = '2025-01-15T10-20-30.123456';
+    assert.equal(stemDataset(`samples_minerva_math_algebra_${date}`), 'minerva_math_algebra');
+    assert.equal(stemDataset(`samples_minerva_math_${date}`), 'minerva_math');
+    assert.equal(stemDataset(`samples_gsm8k_${date}`), 'gsm8k');
+    assert.equal(stemDataset(`samples_mmlu_pro_math_${date}`), 'mmlu_pro_math');
+    assert.equal(stemDataset(`samples_hendrycks_math_algebra_${date}`), 'hendrycks_math_algebra');
+    // not lm-eval stems: unchanged
+    assert.equal(stemDataset('math500_samples'), 'math500');
+    assert.equal(stemDataset('samples'), undefined);
+  });
+
+  test('report: flat files samples_minerva_math_{algebra,geometry}_<date> of two lm-eval models are two datasets, each compared', () => {
+    const date = '2025-01-15T10-20-30.123456';
+    const r = cliReport(
+      folder({
+        [`Qwen__Qwen2.5-7B/samples_minerva_math_algebra_${date}.jsonl`]: flat('TF FF'),
+        [`Qwen__Qwen2.5-7B/samples_minerva_math_geometry_${date}.jsonl`]: flat('FF FF FF'),
+        [`me__Qwen2.5-7B-GRPO/samples_minerva_math_algebra_${date}.jsonl`]: flat('TT TF'),
+        [`me__Qwen2.5-7B-GRPO/samples_minerva_math_geometry_${date}.jsonl`]: flat('TF FF TT'),
+      }),
+    );
+    // before: both files of a model fell into one dataset `minerva_math`, problems 0 and 1 of algebra and
+    // geometry merged as one problem each (seed shards)
+    assert.deepEqual(
+      r.datasets.map((d) => `${d.dataset} ${d.problems}`),
+      ['minerva_math_algebra 2', 'minerva_math_geometry 3'],
+    );
+    assert.deepEqual(models(r), ['Qwen/Qwen2.5-7B 10/1', 'me/Qwen2.5-7B-GRPO 10/6']);
+    assert.deepEqual(pairs(r), ['Qwen/Qwen2.5-7B <- me/Qwen2.5-7B-GRPO']);
   });
 });

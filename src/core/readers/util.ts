@@ -647,9 +647,14 @@ export function folderDataset(relPath: string, layoutDatasets: readonly string[]
  * in one, two or three words: `gsm8k`, `MATH-500`, `aime_2024`) of a stem that names no model ({@link isGenericStem}:
  * `gsm8k`, `math500_samples`, `aime_2024_samples`, `gsm8k_rollouts`, `samples_t0.6_MATH-500`), as spelt; undefined
  * for stems that name a model (`Qwen2.5-Math-7B-gsm8k-sft`: the dataset word is the model's), and for stems without a
- * dataset (`samples`). Seed tokens, dates and a temperature are passed over. Pure.
+ * dataset (`samples`). Seed tokens, dates and a temperature are passed over. An lm-eval-harness stem
+ * `samples_<task>_<date>` gives the task whole (`minerva_math_algebra`, not `minerva_math`). Pure.
  */
 export function stemDataset(stem: string): string | undefined {
+  // lm-eval-harness's `samples_<task>_<date>`: the task whole (`minerva_math_algebra`, a sub-task of
+  // `minerva_math`; `mmlu_pro_math`), known dataset or not, never the first known dataset inside it
+  const lmEvalTask = LM_EVAL_SAMPLES_STEM.exec(stem)?.[1];
+  if (lmEvalTask !== undefined) return lmEvalTask;
   const temp = TEMPERATURE_TOKEN.exec(stem);
   const rest = temp ? stem.replace(TEMPERATURE_TOKEN, '') : stem;
   if (!isGenericStem(rest)) return undefined;
@@ -838,9 +843,10 @@ function nameWords(s: string): string[] {
 
 /**
  * lm-eval-harness's samples file stem, `samples_<task>_<ISO date and time>` (`samples_minerva_math_algebra_2025-01-15T10-20-30.123456`):
- * names no model whatever the task (trial 9 finding 11); the model is lm-eval's output folder above it.
+ * names no model whatever the task (trial 9 finding 11); the model is lm-eval's output folder above it. Group 1 is the
+ * task, the file's dataset ({@link stemDataset}).
  */
-const LM_EVAL_SAMPLES_STEM = /^samples_.+_\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?$/;
+const LM_EVAL_SAMPLES_STEM = /^samples_(.+)_\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?$/;
 
 /**
  * lm-eval-harness's model folder (its `--output_path/<org>__<name>/`) as the model's id: `Qwen__Qwen2.5-7B` ->

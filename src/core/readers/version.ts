@@ -13,6 +13,6 @@
  * dataset versions and spellings, Hydra output folders). 2 — trial 9 findings 3, 5, 7, 12-15 (fine-tuned
  * bases by name ancestry, logging-tool and replicate folders, `greedy` = t0.0, unknown dataset folders
  * beside a model's own files, step labels under dataset folders) and an info diagnostic for every file
- * no reader takes.
+ * no reader takes; lm-eval `samples_<task>_<date>` files give the task whole as the dataset.
  */
 export const READER_VERSION = 2;
