@@ -85,11 +85,12 @@ describe('a ragged folder in a real VS Code: partial and ungraded states', { tim
         { timeoutMs: 120_000, what: '6 problem rows with their counts' },
       );
       const desc = (label: string) => rows.find((r) => r.label === label)?.description ?? '';
-      assert.match(desc('0'), /^base 4\/8 · model 6\/8 · pass@8 1\.00/);
+      // two c/n figures, no pass@k: it was cut at the default width (trial 10 finding 4)
+      assert.match(desc('0'), /^base 4\/8 · model 6\/8 —/);
       assert.match(desc('1'), /^base 2\/8 · model no samples —/);
       assert.match(desc('2'), /^base 6\/8 · model 8 ungraded —/);
       assert.match(desc('3'), /^base 8\/8 · model 2\/4 —/); // 4 samples: pass@8 is not defined
-      assert.match(desc('5'), /^base 3\/8 · model 0\/8 · pass@8 0\.00/);
+      assert.match(desc('5'), /^base 3\/8 · model 0\/8 —/);
       // under problem 1, the RL model's record has nothing to expand
       await expandTreeRow(s.page, VIEW, '1');
       const under1 = await waitUntil(
@@ -104,7 +105,8 @@ describe('a ragged folder in a real VS Code: partial and ungraded states', { tim
       );
       const rl = under1.find((x) => x.label === 'rl')!;
       // the model in focus is marked under a problem (issue 14), then its state
-      assert.equal(rl.description, 'focus · no samples');
+      // its state first, then its role (trial 10 finding 4: the figure right after the name)
+      assert.equal(rl.description, 'no samples · focus');
       assert.equal(rl.expanded, undefined, 'a model without samples of the problem is a leaf');
       await screenshot(s.page, 'ragged-1-tree');
     } catch (e) {

@@ -198,7 +198,8 @@ describe('the Training tab in a real VS Code on rlvr-probe-gsm8k/trajectory', { 
         { what: 'the base, the model in focus and "6 more models" under the problem' },
       );
       assert.equal(shown[2].label, '6 more models');
-      assert.match(shown[1].description, new RegExp(`^focus · step ${STEPS[STEPS.length - 1]} · `));
+      // c/n first, then role and step (trial 10 finding 4)
+      assert.match(shown[1].description, new RegExp(`^\\d+/8 · focus · step ${STEPS[STEPS.length - 1]}( · |$)`));
       await expandTreeRow(s.page, VIEW, '6 more models');
       const more = await waitUntil(
         s.page,
@@ -209,9 +210,9 @@ describe('the Training tab in a real VS Code on rlvr-probe-gsm8k/trajectory', { 
         { what: 'the 6 other model rows of the problem' },
       );
       // the earlier checkpoints, together and in step order (100 before 300 before 500, not text order)
-      const stepped = more.filter((m) => m.description.startsWith('step '));
+      const stepped = more.filter((m) => / · step \d+/.test(m.description));
       assert.deepEqual(
-        stepped.map((m) => m.description.split(' · ')[0]),
+        stepped.map((m) => / · (step \d+)/.exec(m.description)![1]),
         STEPS.slice(0, -1).map((st) => `step ${st}`),
       );
       await screenshot(s.page, 'training-5-tree-lost');
