@@ -586,11 +586,18 @@ function pathCounts(p: ProblemPaths, job: SimilarityJob): NonNullable<Similarity
   return out;
 }
 
-/** Novel spans, novelty score, nearest base sample and the word diff against it. */
+/**
+ * Novel spans, novelty score, nearest base sample and the word diff against it. The base index is the one
+ * the worker kept from a similarity job with the same base texts (a model sample opened in the problem view:
+ * its problem's base, just compared), else built here; the same index either way.
+ */
 export function runNoveltyJob(job: NoveltyJob): NoveltyBody {
   const text = job.text.length > MAX_TEXT ? job.text.slice(0, MAX_TEXT) : job.text;
   const texts = job.base.map((b) => b.text);
-  const ix = buildBaseIndex(texts, { n: SIMILARITY_PARAMS.n, numHashes: SIMILARITY_PARAMS.numHashes });
+  const key = baseKey(texts);
+  const ix =
+    baseWorkCache.find((w) => w.key === key)?.prepared.index ??
+    buildBaseIndex(texts, { n: SIMILARITY_PARAMS.n, numHashes: SIMILARITY_PARAMS.numHashes });
   const nov = ix.novelty(text);
   const d = texts.length > 0 ? ix.diffWithNearest(text, texts) : null;
   const best = d
