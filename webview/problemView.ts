@@ -462,8 +462,13 @@ export class ProblemView {
     let full: SimilarityData;
     try {
       full = await this.rpc.request('getSimilarity', { problemId: d.problem.id, modelId });
-    } catch {
-      return; // the list stays as it is; the paths are missing
+    } catch (e) {
+      // the list stays as it is; the paths (and a baseline still pending) are missing: the summary says so
+      if (gen === this.generation && modelId === this.state.modelId && this.sim?.baselinePending)
+        this.root
+          .querySelector<HTMLElement>('#model-section p.summary')
+          ?.append(` The base-to-base baseline could not be computed: ${(e as Error).message}`);
+      return;
     }
     if (gen !== this.generation || modelId !== this.state.modelId) return;
     const chartWaited = this.sim?.baselinePending === true;
