@@ -216,7 +216,8 @@ class Panels implements vscode.Disposable {
    * the newest selection wins: a row selected while one runs waits for it to end and replaces any row
    * already waiting; a row passed over is never started. A job started for a row the user then left runs to
    * its end and is cached (the worker runs one job at a time: a click on another row's chart icon waits for
-   * the rest of it at most). Errors are left to the problem view's own request.
+   * the rest of it at most). Nothing starts while the folder is being indexed. Errors are left to the problem
+   * view's own request.
    */
   selected(sel: { problemId: number; modelId?: number }): void {
     clearTimeout(this.selection.timer);
@@ -232,8 +233,10 @@ class Panels implements vscode.Disposable {
     if (!sel || this.selection.running !== undefined) return;
     this.selection.next = undefined;
     const s = this.getSession();
-    const modelId = s && firstModelShown(s, sel.problemId, sel.modelId);
-    if (!s || modelId === undefined) return;
+    // not while the folder is indexed (the similarity worker would compete with the pass; the view's own request runs)
+    if (!s || s.isIndexing) return;
+    const modelId = firstModelShown(s, sel.problemId, sel.modelId);
+    if (modelId === undefined) return;
     const running = this.similarity(s, sel.problemId, modelId)
       .catch(() => undefined)
       .finally(() => {

@@ -216,6 +216,21 @@ describe('problem rows selected in the tree start their similarity job', () => {
     }
   });
 
+  test('nothing starts while the folder is being indexed', async () => {
+    const v = await setUp();
+    try {
+      Object.defineProperty(v.s, 'isIndexing', { get: () => true, configurable: true });
+      v.select(v.ids[0]);
+      await sleep(SELECTION_PREFETCH_DELAY_MS + 50);
+      assert.deepEqual(v.jobs, []);
+      Object.defineProperty(v.s, 'isIndexing', { get: () => false, configurable: true });
+      v.select(v.ids[0]);
+      await until(() => v.jobs.length === 1, 'the pass ended: the selection starts the job');
+    } finally {
+      v.close();
+    }
+  });
+
   test('rows passed over within the delay start nothing; one job at a time, the newest selection wins', async () => {
     const v = await setUp(true);
     try {
