@@ -435,9 +435,11 @@ export class ProblemView {
       // the extension host's steps of the job, epoch ms (e2e timing; some come before this page existed)
       if (this.sim?.hostSteps)
         host.querySelector('#sample-list')?.setAttribute('data-host-steps', JSON.stringify(this.sim.hostSteps));
-      setTimeout(() => {
-        if (gen === this.generation && modelId === this.state.modelId) this.renderSimilarityChart();
-      }, 0);
+      // (a list stage before the base-to-base baseline: the chart, which shows it, comes with the full result)
+      if (!this.sim?.baselinePending)
+        setTimeout(() => {
+          if (gen === this.generation && modelId === this.state.modelId) this.renderSimilarityChart();
+        }, 0);
       if (this.sim?.partial) void this.completeSimilarity(gen, modelId);
       const first =
         this.state.sampleId !== undefined && page.samples.some((s) => s.id === this.state.sampleId)
@@ -460,13 +462,20 @@ export class ProblemView {
     let full: SimilarityData;
     try {
       full = await this.rpc.request('getSimilarity', { problemId: d.problem.id, modelId });
-    } catch {
-      return; // the list stays as it is; the paths are missing
+    } catch (e) {
+      // the list stays as it is; the paths (and a baseline still pending) are missing: the summary says so
+      if (gen === this.generation && modelId === this.state.modelId && this.sim?.baselinePending)
+        this.root
+          .querySelector<HTMLElement>('#model-section p.summary')
+          ?.append(` The base-to-base baseline could not be computed: ${(e as Error).message}`);
+      return;
     }
     if (gen !== this.generation || modelId !== this.state.modelId) return;
+    const chartWaited = this.sim?.baselinePending === true;
     this.sim = full;
     const summary = this.root.querySelector<HTMLElement>('#model-section p.summary');
     summary?.replaceWith(this.similaritySummary(full));
+    if (chartWaited) this.renderSimilarityChart();
     const list = this.root.querySelector('#sample-list');
     if (full.hostSteps) list?.setAttribute('data-host-steps', JSON.stringify(full.hostSteps));
     list?.setAttribute('data-complete-at', String(Date.now()));
@@ -480,11 +489,16 @@ export class ProblemView {
 
   private similaritySummary(sim: SimilarityData): HTMLElement {
     const s = sim.summary;
+    const bs = s.baselineSimilarity;
+    const bn = s.baselineNovelty;
     return h(
       'p',
       { className: 'summary' },
-      `Median similarity to the nearest base sample: ${fmt(s.modelSimilarity.median)} for this model vs ${fmt(s.baselineSimilarity.median)} between base samples `,
-      `(range ${fmt(s.baselineSimilarity.min)}–${fmt(s.baselineSimilarity.max)}). Median novelty ${pct(s.modelNovelty.median)} vs ${pct(s.baselineNovelty.median)}.`,
+      // before the base-to-base baseline (the list's stage): the model's figures, the baseline's to follow
+      bs && bn
+        ? `Median similarity to the nearest base sample: ${fmt(s.modelSimilarity.median)} for this model vs ${fmt(bs.median)} between base samples ` +
+            `(range ${fmt(bs.min)}–${fmt(bs.max)}). Median novelty ${pct(s.modelNovelty.median)} vs ${pct(bn.median)}.`
+        : `Median similarity to the nearest base sample: ${fmt(s.modelSimilarity.median)} for this model; median novelty ${pct(s.modelNovelty.median)} (the base-to-base baseline is being computed).`,
       answersLine(sim),
       pathsSummaryText(sim),
       sim.cached ? h('span', { className: 'muted' }, ' (cached)') : null,

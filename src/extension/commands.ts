@@ -12,7 +12,7 @@ import type { ModelRow } from '../core/index/traceIndex';
 import type { Extension } from './extension';
 import { PASS_SETTINGS } from './indexPasses';
 import { registerNavigation } from './navigation';
-import { problemIdOf, registerPanels } from './problemPanel';
+import { problemIdOf, problemSelection, registerPanels } from './problemPanel';
 import { describeFilter, type Node, noComparisonReason, type TreeFilter } from './problemTree';
 import { sampleUri } from './sampleDocument';
 import { trainingFilterTitle, trainingSeries } from './panelData';
@@ -139,11 +139,21 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
     s.fireChanged();
   });
   cmd('traceInspector.showOutput', () => ext.output.show());
+  // a problem row selected: its similarity job starts before the click on its chart icon (problemPanel.ts)
+  const selectProblem = new vscode.EventEmitter<{ problemId: number; modelId?: number }>();
+  disposables.push(
+    selectProblem,
+    ext.view.onDidChangeSelection((e) => {
+      const sel = problemSelection(e.selection);
+      if (sel) selectProblem.fire(sel);
+    }),
+  );
   disposables.push(
     ...registerPanels(ext.context, (folder) => (folder === undefined ? ext.active() : ext.sessionFor(folder)), {
       position: (id) => ext.nav.position(id),
       selectedProblem: () => problemIdOf(ext.view.selection[0]),
       onIdle: ext.onIdle,
+      onSelectProblem: selectProblem.event,
     }),
     ...registerNavigation(ext.nav),
   );

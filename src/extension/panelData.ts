@@ -51,15 +51,16 @@ import {
   withinNoise,
 } from '../core/metrics';
 import {
+  baselineOf,
   buildBaseIndex,
   type ComputationPath,
   lexText,
   type PreparedBase,
-  prepareBase,
   type PathMatch,
   type ProblemPaths,
   problemPaths,
   problemSimilarity,
+  summarize,
 } from '../core/similarity';
 import type { PathMatchData } from '../shared/pathLine';
 import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../core/rewardReport';
@@ -425,7 +426,10 @@ export interface NoveltyJob {
 }
 
 /** Body of a SimilarityData without the ids of the request (filled in by the caller). */
-export type SimilarityBody = Pick<SimilarityData, 'samples' | 'baseline' | 'summary' | 'baseSamples' | 'paths'>;
+export type SimilarityBody = Pick<
+  SimilarityData,
+  'samples' | 'baseline' | 'summary' | 'baseSamples' | 'paths' | 'baselinePending'
+>;
 export type NoveltyBody = Omit<NoveltyData, 'sampleId' | 'baseModelId'>;
 
 /** The model-independent work of a similarity job for one base: kept for the next job with the same base. */
@@ -464,10 +468,12 @@ export function clearBaseWorkCache(): void {
 /**
  * Runs problemSimilarity on a job and maps indices back to sample ids. `keepBase` false (the worker's
  * warm-up job) leaves the kept work of the last bases as it was: the job's base is neither kept nor
- * moved to the front. `onList`, when given, gets the sample list's stage first (before the computation
- * paths, ~1/4 of the job): the same body without `paths` and without each sample's `path`; every figure
- * in it is the final one (the paths are computed after it from the same lexed texts, and change nothing
- * else). The result is the same with or without `onList`.
+ * moved to the front. `onList`, when given, gets the sample list's stage first: the same body without
+ * `paths` and without each sample's `path` (the computation paths, ~1/4 of the job, come after it); when
+ * the base's work was not kept from an earlier job, also before the base-to-base baseline (~1/6 of the
+ * job): then `baselinePending` is true, `baseline` is empty, the summary has only the model's figures and
+ * each sample's `baselinePercentile` is null. Every figure in it is the final one (what comes after changes
+ * nothing else). The result is the same with or without `onList`.
  */
 export function runSimilarityJob(
   job: SimilarityJob,
@@ -483,28 +489,55 @@ export function runSimilarityJob(
   // each text is lexed once, for both the similarity index and the computation paths
   const modelLexed = modelTexts.map(lexText);
   const baseLexed = kept ? undefined : baseTexts.map(lexText);
-  const prepared = kept ? kept.prepared : prepareBase(baseTexts, opts, baseLexed);
-  const r = problemSimilarity(baseTexts, modelTexts, opts, { model: modelLexed, prepared });
-  const samples = r.model.map((m, j) => ({
+  const index = kept ? kept.prepared.index : buildBaseIndex(baseTexts, opts, baseLexed);
+  // the model samples' nearest base samples before the baseline: the sample list needs only them
+  const queries = modelTexts.map((t, j) => index.query(t, opts.topK, modelLexed[j]));
+  const sampleOf = (
+    j: number,
+    m: { similarity: number | null; novelty: number; nearest: { baseIndex: number; similarity: number }[] },
+    baselinePercentile: number | null,
+  ) => ({
     sampleId: job.model[j].id,
     sampleIndex: job.model[j].sampleIndex,
     correct: job.model[j].correct,
     similarity: m.similarity,
     novelty: m.novelty,
-    baselinePercentile: m.baselinePercentile,
+    baselinePercentile,
     nearest: m.nearest.map((nb) => ({
       baseSampleId: job.base[nb.baseIndex].id,
       baseSampleIndex: job.base[nb.baseIndex].sampleIndex,
       similarity: nb.similarity,
     })),
-  }));
+  });
+  if (onList && !kept) {
+    // the same figures problemSimilarity gives (it is given these queries below), the baseline's left out
+    const early = queries.map((q, j) =>
+      sampleOf(
+        j,
+        { similarity: q.nearest[0]?.similarity ?? null, novelty: q.novelty.noveltyScore, nearest: q.nearest },
+        null,
+      ),
+    );
+    onList({
+      samples: early,
+      baseline: [],
+      summary: {
+        modelSimilarity: summarize(early.flatMap((m) => (m.similarity === null ? [] : [m.similarity]))),
+        modelNovelty: summarize(early.map((m) => m.novelty)),
+      },
+      baselinePending: true,
+    });
+  }
+  const prepared = kept ? kept.prepared : baselineOf(index, baseTexts);
+  const r = problemSimilarity(baseTexts, modelTexts, opts, { model: modelLexed, prepared, queries });
+  const samples = r.model.map((m, j) => sampleOf(j, m, m.baselinePercentile));
   const baseline = r.baseline.map((b) => ({
     sampleId: job.base[b.baseIndex].id,
     sampleIndex: job.base[b.baseIndex].sampleIndex,
     similarity: b.similarity,
     novelty: b.novelty,
   }));
-  onList?.({ samples, baseline, summary: r.summary });
+  if (onList && kept) onList({ samples, baseline, summary: r.summary });
   const work: BaseWork = kept ?? {
     key,
     prepared,
@@ -553,11 +586,18 @@ function pathCounts(p: ProblemPaths, job: SimilarityJob): NonNullable<Similarity
   return out;
 }
 
-/** Novel spans, novelty score, nearest base sample and the word diff against it. */
+/**
+ * Novel spans, novelty score, nearest base sample and the word diff against it. The base index is the one
+ * the worker kept from a similarity job with the same base texts (a model sample opened in the problem view:
+ * its problem's base, just compared), else built here; the same index either way.
+ */
 export function runNoveltyJob(job: NoveltyJob): NoveltyBody {
   const text = job.text.length > MAX_TEXT ? job.text.slice(0, MAX_TEXT) : job.text;
   const texts = job.base.map((b) => b.text);
-  const ix = buildBaseIndex(texts, { n: SIMILARITY_PARAMS.n, numHashes: SIMILARITY_PARAMS.numHashes });
+  const key = baseKey(texts);
+  const ix =
+    baseWorkCache.find((w) => w.key === key)?.prepared.index ??
+    buildBaseIndex(texts, { n: SIMILARITY_PARAMS.n, numHashes: SIMILARITY_PARAMS.numHashes });
   const nov = ix.novelty(text);
   const d = texts.length > 0 ? ix.diffWithNearest(text, texts) : null;
   const best = d

@@ -89,7 +89,20 @@ export interface PanelHooks {
    * started and warmed then (SimilarityRunner.warm), so the first problem view's job does not pay it.
    */
   onIdle?: vscode.Event<void>;
+  /**
+   * Fires when one problem row (or a model row under a problem) is selected in the Problems tree, with the
+   * problem and, for a model row or a problem grouped under a model, the model: the similarity of the model
+   * the problem view would show first is started then ({@link SELECTION_PREFETCH_DELAY_MS} later), so the
+   * click on the row's chart icon finds it running or cached.
+   */
+  onSelectProblem?: vscode.Event<{ problemId: number; modelId?: number }>;
 }
+
+/**
+ * How long a row must stay selected before its similarity job starts (ms): arrowing through the tree
+ * starts nothing for the rows passed over.
+ */
+export const SELECTION_PREFETCH_DELAY_MS = 50;
 
 /** A request failure shown to the user as text in the panel. */
 class RequestError extends Error {}
@@ -100,6 +113,20 @@ export function problemIdOf(arg: unknown): number | undefined {
   const a = arg as { problemId?: unknown; problem?: { id?: unknown }; sample?: { problemId?: unknown } };
   const v = a.problemId ?? a.problem?.id ?? a.sample?.problemId;
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? v : undefined;
+}
+
+/**
+ * What the Problems tree's selection says about the problem view about to open (PanelHooks.onSelectProblem):
+ * one problem row (with its model when the tree groups problems under models), or one model row under a
+ * problem; undefined for any other selection (several rows, samples, verdict groups, messages, a model
+ * row at the top level).
+ */
+export function problemSelection(selection: readonly unknown[]): { problemId: number; modelId?: number } | undefined {
+  if (selection.length !== 1) return undefined;
+  const node = selection[0] as { type?: unknown } | null;
+  if (!node || (node.type !== 'problem' && node.type !== 'model')) return undefined;
+  const problemId = problemIdOf(node);
+  return problemId === undefined ? undefined : { problemId, modelId: modelIdOf(node) };
 }
 
 /** The workspace folder (URI string) a command argument names (`{ folder }`), if any. */
@@ -125,6 +152,38 @@ interface SimilarityStages {
   full: Promise<SimilarityData>;
 }
 
+/**
+ * The base a model's samples are compared with: the chosen base, or the model's own run's base while
+ * the base is a guess (core `comparisonBase`, the pairs of the report and the overview). Throws a
+ * RequestError without a base, or when the model is a base (of its run).
+ */
+function baseFor(s: FolderSession, modelId: number): ModelRow {
+  const base = s.baseModel();
+  if (!base) throw new RequestError('Choose a base model first (Trace Inspector: Choose Base Model).');
+  const models = s.models();
+  const model = models.find((m) => m.id === modelId);
+  const b = model && comparisonBase(models, model, base, !s.baseModelIsGuess());
+  if (!b) throw new RequestError('This is a base model (of its run): pick another model to compare with it.');
+  return b;
+}
+
+/**
+ * The model whose similarity the problem view of `problemId` shows first: `modelId` (the panel's, or the
+ * tree row's) when it has samples of the problem and is not the base, else the model in focus, else the
+ * first model with samples of the problem that is not the base; undefined when there is none.
+ */
+function firstModelShown(s: FolderSession, problemId: number, modelId?: number): number | undefined {
+  const present = s.index.problemStats(problemId).map((r) => r.modelId);
+  const baseId = s.baseModel()?.id;
+  const focusId = s.focusModel()?.id;
+  const others = present.filter((id) => id !== baseId);
+  return modelId !== undefined && others.includes(modelId)
+    ? modelId
+    : focusId !== undefined && others.includes(focusId)
+      ? focusId
+      : others[0];
+}
+
 /** Shared services of all panels. */
 class Panels implements vscode.Disposable {
   readonly runner: SimilarityRunner;
@@ -141,6 +200,145 @@ class Panels implements vscode.Disposable {
   ) {
     this.runner = new SimilarityRunner(join(context.extensionUri.fsPath, 'dist', 'similarityWorker.js'));
     if (hooks?.onIdle) this.subs.push(hooks.onIdle(() => void this.runner.warm()));
+    if (hooks?.onSelectProblem) this.subs.push(hooks.onSelectProblem((sel) => this.selected(sel)));
+  }
+
+  /** The selection prefetch: the row waiting for its delay, the job started for a row, the row to start next. */
+  private selection: {
+    timer?: NodeJS.Timeout;
+    running?: Promise<unknown>;
+    next?: { problemId: number; modelId?: number };
+  } = {};
+
+  /**
+   * A problem row was selected in the tree: after {@link SELECTION_PREFETCH_DELAY_MS}, the similarity of the
+   * model its problem view would show first starts (or is found cached or running). One such job at a time,
+   * the newest selection wins: a row selected while one runs waits for it to end and replaces any row
+   * already waiting; a row passed over is never started. A job started for a row the user then left runs to
+   * its end and is cached (the worker runs one job at a time: a click on another row's chart icon waits for
+   * the rest of it at most). Nothing starts while the folder is being indexed. Errors are left to the problem
+   * view's own request.
+   */
+  selected(sel: { problemId: number; modelId?: number }): void {
+    clearTimeout(this.selection.timer);
+    this.selection.timer = setTimeout(() => {
+      this.selection.timer = undefined;
+      this.selection.next = sel;
+      this.startSelected();
+    }, SELECTION_PREFETCH_DELAY_MS);
+  }
+
+  private startSelected(): void {
+    const sel = this.selection.next;
+    if (!sel || this.selection.running !== undefined) return;
+    this.selection.next = undefined;
+    const s = this.getSession();
+    // not while the folder is indexed (the similarity worker would compete with the pass; the view's own request runs)
+    if (!s || s.isIndexing) return;
+    const modelId = firstModelShown(s, sel.problemId, sel.modelId);
+    if (modelId === undefined) return;
+    const running = this.similarity(s, sel.problemId, modelId)
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.selection.running !== running) return;
+        this.selection.running = undefined;
+        this.startSelected();
+      });
+    this.selection.running = running;
+  }
+
+  /**
+   * Similarity of a problem's model against its base, in folder `s`: from the cache, a job already running
+   * (started by a problem view or by the tree's selection), or a new job. `stage` 'list': the answer as
+   * soon as the sample list's figures are known (SimilarityData `partial`).
+   */
+  similarity(s: FolderSession, problemId: number, modelId: number, stage?: 'list'): Promise<SimilarityData> {
+    const key = `${s.folder.uri.toString()}:${problemId}:${modelId}`;
+    let running = this.inflight.get(key);
+    if (running === undefined) {
+      const job = this.computeSimilarity(s, problemId, modelId);
+      running = job;
+      this.inflight.set(key, job);
+      // (failures reach the requests that wait for them; these handlers only keep them from being unhandled)
+      job.list.catch(() => undefined);
+      job.full.catch(() => undefined).finally(() => this.inflight.delete(key));
+    }
+    return stage === 'list' ? running.list : running.full;
+  }
+
+  private computeSimilarity(s: FolderSession, problemId: number, modelId: number): SimilarityStages {
+    let listDone: ((d: SimilarityData) => void) | undefined;
+    const list = new Promise<SimilarityData>((resolve) => {
+      listDone = resolve;
+    });
+    const full = this.computeFullSimilarity(s, problemId, modelId, (d) => listDone?.(d));
+    // the list's stage ends with the full result at the latest (a cached result, a failure)
+    full.then(
+      (d) => listDone?.(d),
+      () => undefined,
+    );
+    return { list: Promise.race([list, full]), full };
+  }
+
+  private async computeFullSimilarity(
+    s: FolderSession,
+    problemId: number,
+    modelId: number,
+    onList: (d: SimilarityData) => void,
+  ): Promise<SimilarityData> {
+    const base = baseFor(s, modelId);
+    const params = similarityParams(s.index, problemId, base.id, modelId);
+    const cached = readSimilarityCache(s.index, problemId, base.id, modelId, params);
+    if (cached)
+      return {
+        problemId,
+        modelId,
+        baseModelId: base.id,
+        ...withAnswersInBase(s.index, problemId, base.id, modelId, cached),
+        cached: true,
+      };
+    const start = Date.now();
+    this.runner.start(); // the worker boots while the texts are read (if the idle warm-up did not start it)
+    const job = await similarityJob(s, problemId, base.id, modelId);
+    const texts = Date.now();
+    const warmed = () => {
+      const at = this.runner.warmedAt;
+      return at !== undefined ? { warmed: at } : {};
+    };
+    let posted = 0;
+    let listAt: number | undefined;
+    const running = this.runner.run(job, (list) => {
+      listAt = Date.now();
+      try {
+        onList({
+          problemId,
+          modelId,
+          baseModelId: base.id,
+          ...withAnswersInBase(s.index, problemId, base.id, modelId, list),
+          cached: false,
+          partial: true,
+          hostSteps: { start, texts, posted, list: listAt, ...warmed() },
+        });
+      } catch {
+        /* the answers could not be read: the list waits for the full result */
+      }
+    });
+    posted = Date.now();
+    const body = await running;
+    const hostSteps = { start, texts, posted, list: listAt, done: Date.now(), ...warmed() };
+    try {
+      writeSimilarityCache(s.index, problemId, base.id, modelId, params, body);
+    } catch {
+      /* a busy or read-only index only loses the cache */
+    }
+    return {
+      problemId,
+      modelId,
+      baseModelId: base.id,
+      ...withAnswersInBase(s.index, problemId, base.id, modelId, body),
+      cached: false,
+      hostSteps,
+    };
   }
 
   /**
@@ -227,6 +425,8 @@ class Panels implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.selection.timer);
+    this.selection.next = undefined;
     for (const p of [...this.open]) p.panel.dispose();
     for (const s of this.subs) s.dispose();
     void this.runner.dispose();
@@ -559,132 +759,21 @@ class Panel {
   }
 
   /**
-   * The base a model's samples are compared with: the chosen base, or the model's own run's base while
-   * the base is a guess (core `comparisonBase`, the pairs of the report and the overview).
-   */
-  private baseFor(s: FolderSession, modelId: number): ModelRow {
-    const base = s.baseModel();
-    if (!base) throw new RequestError('Choose a base model first (Trace Inspector: Choose Base Model).');
-    const models = s.models();
-    const model = models.find((m) => m.id === modelId);
-    const b = model && comparisonBase(models, model, base, !s.baseModelIsGuess());
-    if (!b) throw new RequestError('This is a base model (of its run): pick another model to compare with it.');
-    return b;
-  }
-
-  /**
-   * Starts the similarity of the model the problem view will show first (the one it picks: the
-   * panel's model, else the model in focus, else the first model that is not the base) while the
-   * webview loads, so the list is ready sooner after the click. Errors are left to the real request.
+   * Starts the similarity of the model the problem view will show first ({@link firstModelShown}) while the
+   * webview loads, so the list is ready sooner after the click (or finds the job the tree's selection
+   * started). Errors are left to the real request.
    */
   prefetchSimilarity(): void {
     const s = this.panels.getSession(this.state.folder);
     const problemId = this.state.problemId;
     if (!s || this.state.view !== 'problem' || problemId === undefined) return;
-    const present = s.index.problemStats(problemId).map((r) => r.modelId);
-    const baseId = s.baseModel()?.id;
-    const focusId = s.focusModel()?.id;
-    const others = present.filter((id) => id !== baseId);
-    const modelId =
-      this.state.modelId !== undefined && others.includes(this.state.modelId)
-        ? this.state.modelId
-        : focusId !== undefined && others.includes(focusId)
-          ? focusId
-          : others[0];
-    if (modelId !== undefined) this.similarity(problemId, modelId).catch(() => undefined);
+    const modelId = firstModelShown(s, problemId, this.state.modelId);
+    if (modelId !== undefined) this.panels.similarity(s, problemId, modelId).catch(() => undefined);
   }
 
-  /**
-   * Similarity of a problem's model against its base: from the cache, a job already running, or a new job.
-   * `stage` 'list': the answer as soon as the sample list's figures are known (SimilarityData `partial`).
-   */
+  /** Similarity of a problem's model against its base in this panel's folder (Panels.similarity). */
   private similarity(problemId: number, modelId: number, stage?: 'list'): Promise<SimilarityData> {
-    const key = `${this.state.folder}:${problemId}:${modelId}`;
-    let running = this.panels.inflight.get(key);
-    if (running === undefined) {
-      const job = this.computeSimilarity(problemId, modelId);
-      running = job;
-      this.panels.inflight.set(key, job);
-      // (failures reach the requests that wait for them; these handlers only keep them from being unhandled)
-      job.list.catch(() => undefined);
-      job.full.catch(() => undefined).finally(() => this.panels.inflight.delete(key));
-    }
-    return stage === 'list' ? running.list : running.full;
-  }
-
-  private computeSimilarity(problemId: number, modelId: number): SimilarityStages {
-    let listDone: ((d: SimilarityData) => void) | undefined;
-    const list = new Promise<SimilarityData>((resolve) => {
-      listDone = resolve;
-    });
-    const full = this.computeFullSimilarity(problemId, modelId, (d) => listDone?.(d));
-    // the list's stage ends with the full result at the latest (a cached result, a failure)
-    full.then(
-      (d) => listDone?.(d),
-      () => undefined,
-    );
-    return { list: Promise.race([list, full]), full };
-  }
-
-  private async computeFullSimilarity(
-    problemId: number,
-    modelId: number,
-    onList: (d: SimilarityData) => void,
-  ): Promise<SimilarityData> {
-    const s = this.session();
-    const base = this.baseFor(s, modelId);
-    const params = similarityParams(s.index, problemId, base.id, modelId);
-    const cached = readSimilarityCache(s.index, problemId, base.id, modelId, params);
-    if (cached)
-      return {
-        problemId,
-        modelId,
-        baseModelId: base.id,
-        ...withAnswersInBase(s.index, problemId, base.id, modelId, cached),
-        cached: true,
-      };
-    const start = Date.now();
-    this.panels.runner.start(); // the worker boots while the texts are read (if the idle warm-up did not start it)
-    const job = await similarityJob(s, problemId, base.id, modelId);
-    const texts = Date.now();
-    const warmed = () => {
-      const at = this.panels.runner.warmedAt;
-      return at !== undefined ? { warmed: at } : {};
-    };
-    let posted = 0;
-    let listAt: number | undefined;
-    const running = this.panels.runner.run(job, (list) => {
-      listAt = Date.now();
-      try {
-        onList({
-          problemId,
-          modelId,
-          baseModelId: base.id,
-          ...withAnswersInBase(s.index, problemId, base.id, modelId, list),
-          cached: false,
-          partial: true,
-          hostSteps: { start, texts, posted, list: listAt, ...warmed() },
-        });
-      } catch {
-        /* the answers could not be read: the list waits for the full result */
-      }
-    });
-    posted = Date.now();
-    const body = await running;
-    const hostSteps = { start, texts, posted, list: listAt, done: Date.now(), ...warmed() };
-    try {
-      writeSimilarityCache(s.index, problemId, base.id, modelId, params, body);
-    } catch {
-      /* a busy or read-only index only loses the cache */
-    }
-    return {
-      problemId,
-      modelId,
-      baseModelId: base.id,
-      ...withAnswersInBase(s.index, problemId, base.id, modelId, body),
-      cached: false,
-      hostSteps,
-    };
+    return this.panels.similarity(this.session(), problemId, modelId, stage);
   }
 
   private async novelty(sampleId: number): Promise<NoveltyData> {
@@ -692,7 +781,7 @@ class Panel {
     const sample = s.index.sample(sampleId);
     const text = sample ? await s.sampleText(sampleId) : undefined;
     if (!sample || text === undefined) throw new RequestError(`Sample ${sampleId} is not in the index.`);
-    const base = this.baseFor(s, sample.modelId);
+    const base = baseFor(s, sample.modelId);
     const baseTexts = (await s.sampleTexts(sample.problemId, base.id))
       .filter((b) => b.id !== sampleId)
       .map((b) => ({ id: b.id, sampleIndex: b.sampleIndex, text: b.text }));

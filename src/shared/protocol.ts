@@ -248,7 +248,14 @@ export interface SimilarityData {
   baseSamples?: number;
   /** Base-to-base leave-one-out baseline. */
   baseline: { sampleId: number; sampleIndex: number; similarity: number | null; novelty: number }[];
-  summary: { modelSimilarity: Summary; modelNovelty: Summary; baselineSimilarity: Summary; baselineNovelty: Summary };
+  /** The baseline's figures are absent only in a list stage that came before the baseline (`baselinePending`). */
+  summary: { modelSimilarity: Summary; modelNovelty: Summary; baselineSimilarity?: Summary; baselineNovelty?: Summary };
+  /**
+   * The sample list's stage came before the base-to-base baseline (the base's work was not kept from an
+   * earlier job): `baseline` is empty, the summary has no baseline figures and every sample's
+   * `baselinePercentile` is null; the full result has them. Only with `partial`.
+   */
+  baselinePending?: boolean;
   /** Whether the result came from the index's similarity cache. */
   cached: boolean;
   /**

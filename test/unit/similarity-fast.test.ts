@@ -104,6 +104,12 @@ describe('fast similarity = the results before it, on real folders', {
         },
         BEFORE[name],
       );
+      // after the similarity job the worker keeps its base index, and the novelty jobs use it: the same results
+      assert.equal(
+        sha([0, 1, 2].map((j) => runNoveltyJob({ kind: 'novelty', text: m[j], base: job.base }))),
+        BEFORE[name].novelty,
+        'novelty with the kept base index',
+      );
     });
   }
 

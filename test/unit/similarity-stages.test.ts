@@ -1,6 +1,7 @@
 /**
  * The similarity job's two stages (issue 14): the sample list's stage (nearest base samples, similarity,
- * novelty, baseline, summary) comes before the computation paths, and every figure in it is the final one;
+ * novelty, the model's summary; the base-to-base baseline too when the base's work was kept) comes before the
+ * computation paths (and, with nothing kept, before the baseline), and every figure in it is the final one;
  * the result is the same with or without the stage, in-process and through the worker thread.
  */
 import { describe, test } from 'node:test';
@@ -27,12 +28,25 @@ function job(): SimilarityJob {
   };
 }
 
-/** The final result without what the list's stage leaves out (the computation paths). */
+/** The final result without what the list's stage leaves out when the base's work was kept (the computation paths). */
 function withoutPaths(full: SimilarityBody): SimilarityBody {
   return {
     samples: full.samples.map(({ path: _path, ...rest }) => rest),
     baseline: full.baseline,
     summary: full.summary,
+  };
+}
+
+/**
+ * The final result without what the list's stage leaves out when the base's work was not kept: the paths
+ * and the base-to-base baseline (its list, its summary figures, each sample's percentile among it).
+ */
+function withoutPathsAndBaseline(full: SimilarityBody): SimilarityBody {
+  return {
+    samples: full.samples.map(({ path: _path, ...rest }) => ({ ...rest, baselinePercentile: null })),
+    baseline: [],
+    summary: { modelSimilarity: full.summary.modelSimilarity, modelNovelty: full.summary.modelNovelty },
+    baselinePending: true,
   };
 }
 
@@ -54,7 +68,14 @@ describe('similarity job: the sample list before the computation paths', () => {
       assert.equal(lists.length, 1, 'one list stage');
       assert.deepEqual(full, plain, `same result (base kept: ${kept})`);
       assert.equal(JSON.stringify(full), JSON.stringify(plain), 'same JSON, key for key');
-      assert.deepEqual(lists[0], withoutPaths(full), 'the list stage equals the final figures');
+      // nothing kept: the list comes before the baseline too (issue 14, fourth round); kept: the baseline is there
+      assert.deepEqual(
+        lists[0],
+        kept ? withoutPaths(full) : withoutPathsAndBaseline(full),
+        'the list stage equals the final figures',
+      );
+      assert.equal(lists[0].baselinePending, kept ? undefined : true);
+      if (!kept) assert.ok(full.baseline.length === 10 && full.samples.some((s) => s.baselinePercentile !== null));
       assert.equal(lists[0].paths, undefined);
       assert.ok(lists[0].samples.every((s) => s.path === undefined));
     }
@@ -78,7 +99,7 @@ describe('similarity job: the sample list before the computation paths', () => {
       assert.equal(runner.usedWorker, true);
       assert.deepEqual(events, ['list', 'result']);
       assert.deepEqual(full, plain);
-      assert.deepEqual(list, withoutPaths(plain));
+      assert.deepEqual(list, withoutPathsAndBaseline(plain));
       // a job without onList gets no list message (and the same result)
       assert.deepEqual(await runner.run(j), plain);
     } finally {
@@ -93,6 +114,6 @@ describe('similarity job: the sample list before the computation paths', () => {
       }),
       plain,
     );
-    assert.deepEqual(inlineList, withoutPaths(plain));
+    assert.deepEqual(inlineList, withoutPathsAndBaseline(plain));
   });
 });

@@ -602,15 +602,21 @@ export interface ProblemSimilarity {
  * @param modelTexts another model's samples of the same problem.
  * @param opts measure options and `topK` (neighbours kept per model sample, default 1).
  * @param lexed the texts' tokens when the caller already has them (`lexText` of each text, same order):
- *   they are not lexed again; and `prepared`, the base's {@link prepareBase} when the caller kept it
+ *   they are not lexed again; `prepared`, the base's {@link prepareBase} when the caller kept it
  *   from an earlier call with the same base texts and options (RangeError when its size or options
- *   differ). The result is the same.
+ *   differ); and `queries`, `prepared.index.query(modelTexts[j], topK, lexed.model[j])` of each model text
+ *   when the caller already ran them (RangeError when their number differs). The result is the same.
  */
 export function problemSimilarity(
   baseTexts: readonly string[],
   modelTexts: readonly string[],
   opts?: SimilarityOptions & { topK?: number },
-  lexed?: { base?: readonly LexedText[]; model?: readonly LexedText[]; prepared?: PreparedBase },
+  lexed?: {
+    base?: readonly LexedText[];
+    model?: readonly LexedText[];
+    prepared?: PreparedBase;
+    queries?: readonly ReturnType<BaseIndex['query']>[];
+  },
 ): ProblemSimilarity {
   const topK = opts?.topK ?? 1;
   checkTopK(topK);
@@ -622,10 +628,12 @@ export function problemSimilarity(
   ) {
     throw new RangeError('the prepared base was built from other base texts or options');
   }
+  const queries = lexed?.queries;
+  if (queries && queries.length !== modelTexts.length) throw new RangeError('one query per model text');
   const model: ModelSampleSimilarity[] = [];
   for (let j = 0; j < modelTexts.length; j++) {
     const text = modelTexts[j];
-    const { nearest, novelty: nov } = index.query(text, topK, lexed?.model?.[j]);
+    const { nearest, novelty: nov } = queries ? queries[j] : index.query(text, topK, lexed?.model?.[j]);
     const similarity = nearest.length > 0 ? nearest[0].similarity : null;
     model.push({
       sampleIndex: j,
@@ -676,7 +684,17 @@ export function prepareBase(
   opts?: SimilarityOptions,
   lexed?: readonly LexedText[],
 ): PreparedBase {
-  const index = buildBaseIndex(baseTexts, opts, lexed);
+  return baselineOf(buildBaseIndex(baseTexts, opts, lexed), baseTexts);
+}
+
+/**
+ * The second half of {@link prepareBase}: the leave-one-out baseline of a base index already built from
+ * `baseTexts` (same texts, same order; RangeError when their number differs), for a caller that needs
+ * the index before the baseline (the problem view's sample list comes before it). Same result as
+ * `prepareBase(baseTexts, index.options)`.
+ */
+export function baselineOf(index: BaseIndex, baseTexts: readonly string[]): PreparedBase {
+  if (index.size !== baseTexts.length) throw new RangeError('the base index was built from other base texts');
   const baseline: BaseSampleBaseline[] = [];
   for (let i = 0; i < index.size; i++) {
     const nb = index.size > 1 ? index.nearestOtherBase(i, 1)[0] : null;

@@ -37,6 +37,7 @@ export {
   PreparedBase,
   ProblemSimilarity,
   prepareBase,
+  baselineOf,
   SimilarityOptions,
   buildBaseIndex,
   nearestBaseSamples,
