@@ -3,7 +3,8 @@
  * characters) never holds the renderer's main thread for long: in code-server the webview shares
  * that thread with the workbench. The first pieces render at once (what is on screen first), the
  * rest in slices of at most {@link SLICE_MS} milliseconds between which the browser handles input and
- * paints. Every piece goes through markdown.ts (markdown-it + KaTeX) and DOMPurify (sanitize.ts).
+ * paints: a slice renders at least one piece and stops before a piece that the time per character
+ * measured so far says would not fit in the rest of its budget. Every piece goes through markdown.ts (markdown-it + KaTeX) and DOMPurify (sanitize.ts).
  */
 import { h } from './dom';
 import { planTrace, sharedMarkdown } from './markdown';
@@ -67,9 +68,18 @@ export function renderTraceInto(
   const done = new Promise<void>((resolve) => {
     finish = resolve;
   });
+  // the time a character took so far (ms per character over the pieces rendered): a slice stops before
+  // a piece the rest of its budget would not cover, rather than after it has overrun the budget
+  let spentMs = 0;
+  let measured = 0;
+  const msPerChar = () => (measured > 0 ? spentMs / measured : 0);
   const run = (budget: number) => {
     const t0 = now();
+    let first = true;
     while (!cancelled && next < steps.length) {
+      if (!first && now() - t0 + msPerChar() * steps[next].chunk.length > budget) break;
+      first = false;
+      const t1 = now();
       const { target, chunk } = steps[next++];
       const frag = sanitizeToFragment(md.render(chunk));
       applyStyles(frag);
@@ -79,6 +89,8 @@ export function renderTraceInto(
       box.append(frag);
       target.append(box);
       rendered += chunk.length;
+      spentMs += now() - t1;
+      measured += chunk.length;
       if (now() - t0 >= budget) break;
     }
     onProgress?.(rendered, total);
