@@ -1,6 +1,14 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { CHUNK_CHARS, chunkMarkdown, planTrace, renderTrace, splitThink, renderMath, createMarkdown } from '../../webview/markdown';
+import {
+  CHUNK_CHARS,
+  chunkMarkdown,
+  planTrace,
+  renderTrace,
+  splitThink,
+  renderMath,
+  createMarkdown,
+} from '../../webview/markdown';
 import { splitIntoBlocks } from '../../webview/textBlocks';
 
 const md = createMarkdown();
