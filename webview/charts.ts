@@ -179,14 +179,28 @@ export function showChart(
   el: HTMLElement,
   spec: Spec,
   onClick?: (datum: Record<string, unknown>) => void,
+  opts: ChartOptions = {},
 ): Promise<ChartHandle> {
   // only the last chart asked for an element is built (a theme change re-asks while others still wait)
   const ticket = (latestAsked.get(el) ?? 0) + 1;
   latestAsked.set(el, ticket);
   const current = () => el.isConnected && latestAsked.get(el) === ticket;
-  const built = chartQueue.then(() => buildChart(el, spec, current, onClick));
+  const built = chartQueue.then(() => buildChart(el, spec, current, onClick, opts));
   chartQueue = built.catch(() => undefined);
   return built;
+}
+
+/** How {@link showChart} builds a chart. */
+export interface ChartOptions {
+  /**
+   * With more inline rows than this (`spec.data.values`), the chart is built with the first `batchRows`
+   * rows and the rest are added `batchRows` at a time, each batch in a task of its own after a turn for
+   * the browser (Vega's dataflow encodes only the new points; src/shared/chartSpecs.ts `batchedSpec`): a
+   * Vega view of 2,048 points in one task held the renderer's thread 110-150 ms (in code-server the
+   * workbench's). Only for specs whose scales' domains are all given by the spec (else every batch would
+   * encode every point again). The chart's promise resolves when every row is in.
+   */
+  batchRows?: number;
 }
 
 /** Per chart element, the number of the last chart asked for it. */
@@ -198,19 +212,16 @@ async function buildChart(
   el: HTMLElement,
   spec: Spec,
   current: () => boolean,
-  onClick?: (datum: Record<string, unknown>) => void,
+  onClick: ((datum: Record<string, unknown>) => void) | undefined,
+  opts: ChartOptions,
 ): Promise<ChartHandle> {
   try {
     await yieldToBrowser();
     if (!current()) return NO_CHART;
-    // `width: 'container'`, resolved here: the element's width now, fitted as Vega-Lite fits a container
-    // (the whole chart, axes and legend included, fills it). Vega-Lite's container width reads the size
-    // through a signal and vega-view's own observer of the element; the chart's element growing to the
-    // chart's height then started a second dataflow run that encoded every mark again, in the rendering
-    // step right after the first (the similarity chart's 2,048 points: 80-110 ms of CPU, back to back
-    // with the first run's 115-165 ms). Only single and layered charts (concat and facet do not fit).
-    const fitWidth = spec.width === 'container' && ('mark' in spec || 'layer' in spec) ? el.clientWidth : 0;
-    const sized = fitWidth > 0 ? { ...spec, width: fitWidth, autosize: { type: 'fit-x', contains: 'padding' } } : spec;
+    const { first, later } = specs.batchedSpec(spec, opts.batchRows ?? 0);
+    const fitWidth = first.width === 'container' && ('mark' in first || 'layer' in first) ? el.clientWidth : 0;
+    const sized =
+      fitWidth > 0 ? { ...first, width: fitWidth, autosize: { type: 'fit-x', contains: 'padding' } } : first;
     // Vega-Lite -> Vega in a task of its own (what vega-embed would do inside its one task); it needs only
     // dist/charts-vegalite.js, so it may run while Chromium still compiles dist/charts-vendor.js
     const { compile, logger } = await vegaLiteLibrary();
@@ -246,6 +257,13 @@ async function buildChart(
       } as never,
     );
     measure(`ti:embed:${el.id}`, t1);
+    for (const rows of later) {
+      await yieldToBrowser();
+      if (!current()) break;
+      const t2 = performance.now();
+      await res.view.insert(specs.BATCHED_DATA, rows).runAsync();
+      measure(`ti:batch:${el.id}`, t2);
+    }
     if (onClick) {
       res.view.addEventListener('click', (_e: unknown, item: unknown) => {
         const datum = (item as { datum?: Record<string, unknown> } | null | undefined)?.datum;

@@ -14,6 +14,8 @@ import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { overviewData } from '../../src/extension/panelData';
 import {
+  BATCHED_DATA,
+  batchedSpec,
   CANVAS_CONFIG,
   COUNT_AXIS,
   coverageSpec,
@@ -396,6 +398,30 @@ describe('chart specs: the similarity chart', () => {
     assert.equal('ariaRoleDescription' in update, false);
     assert.match(JSON.stringify(update.tooltip), /datum\[\\"tip\\"\]/);
     assert.doesNotMatch(JSON.stringify(update.tooltip), /format\(/);
+  });
+
+  test('built in batches (the problem view adds its points 512 at a time): the same SVG as built at once, and no scale domain from the rows', async () => {
+    // three points: the chart built with the first one, then two batches of one each
+    const spec = similaritySpec(sim, 'rl', 'base');
+    const y = (spec.encoding as { y: { scale?: { domain?: string[] } } }).y;
+    assert.deepEqual(y.scale?.domain, ['base ↔ other base samples', 'rl → nearest base']);
+    const { first, later } = batchedSpec(spec, 1);
+    assert.deepEqual(
+      later.map((b) => (b as { sampleId: number }[]).map((r) => r.sampleId)),
+      [[20], [21]],
+    );
+    assert.equal((first.data as { name: string; values: unknown[] }).name, BATCHED_DATA);
+    assert.equal((first.data as { values: unknown[] }).values.length, 1);
+    const whole = await svgOf(spec);
+    const view = new vega.View(vega.parse(compile(first) as never), { renderer: 'none' });
+    await view.runAsync();
+    for (const rows of later) await view.insert(BATCHED_DATA, rows).runAsync();
+    const batched = await view.toSVG();
+    view.finalize();
+    assert.equal(batched, whole);
+    // a spec with no more rows than a batch is built as is
+    assert.deepEqual(batchedSpec(spec, 3), { first: spec, later: [] });
+    assert.deepEqual(batchedSpec(spec, 0), { first: spec, later: [] });
   });
 
   test('rendered by vega: one point per sample with a similarity (3 of 4)', async () => {
