@@ -10,8 +10,12 @@ import { h } from './dom';
 import { planTrace, sharedMarkdown } from './markdown';
 import { applyStyles, sanitizeToFragment } from './sanitize';
 
-/** Longest stretch of rendering work between two yields to the browser, in milliseconds. */
-export const SLICE_MS = 12;
+/**
+ * Longest stretch of rendering work between two yields to the browser, in milliseconds. 24 since pieces
+ * are 1,000 characters and a slice stops before a piece that would overrun it: at 12 ms the 300k-character
+ * sample took 3 times as many turns and 10-40% longer to render in the preview (perf.e2e, load 9-11).
+ */
+export const SLICE_MS = 24;
 /** Work done before the first yield (the top of the sample appears in the same frame). */
 const FIRST_SLICE_MS = 24;
 
