@@ -13,12 +13,11 @@ import { planTrace, sharedMarkdown } from './markdown';
 import { applyStyles, sanitizeToFragment } from './sanitize';
 
 /**
- * Longest stretch of rendering work between two yields to the browser, in milliseconds. 40 since pieces
- * are 1,000 characters and a slice stops before a piece that would overrun it: with 12 or 24 ms a slice
- * held one piece under load, the 300k-character sample took twice the turns of the 2,500-character pieces
- * and its render in the preview 20-80% longer (each turn waits behind the workbench; perf.e2e, load 8-11).
+ * Longest stretch of rendering work between two yields to the browser, in milliseconds. 24 since pieces
+ * are 1,000 characters and a slice stops before a piece that would overrun it: at 12 ms the 300k-character
+ * sample took 3 times as many turns and 10-40% longer to render in the preview (perf.e2e, load 9-11).
  */
-export const SLICE_MS = 40;
+export const SLICE_MS = 24;
 /** Rendered pieces enter the page at most this often, in milliseconds (the first slice's at once). */
 export const FLUSH_MS = 120;
 /** Work done before the first yield (the top of the sample appears in the same frame). */
