@@ -15,7 +15,8 @@ import { applyStyles, sanitizeToFragment } from './sanitize';
 /**
  * Longest stretch of rendering work between two yields to the browser, in milliseconds. 24 since pieces
  * are 1,000 characters and a slice stops before a piece that would overrun it: at 12 ms the 300k-character
- * sample took 3 times as many turns and 10-40% longer to render in the preview (perf.e2e, load 9-11).
+ * sample took 3 times as many turns and 10-40% longer to render in the preview (perf.e2e, load 9-11); at
+ * 40 ms one slice took 95 ms of CPU.
  */
 export const SLICE_MS = 24;
 /** Rendered pieces enter the page at most this often, in milliseconds (the first slice's at once). */
