@@ -84,7 +84,21 @@ export const builds = [
     target: 'es2022',
     loader: { '.woff2': 'file', '.woff': 'empty', '.ttf': 'empty' },
   },
-  // Vega, Vega-Lite, vega-embed, vega-interpreter: the chart views' first script (webview/chartsVendor.ts).
+  // The chart libraries in two scripts that Chromium parses and compiles at the same time, each on a
+  // background thread (webview/chartsApi.ts): Vega-Lite's compiler (webview/chartsVendorLite.ts; its
+  // imports of `vega` are vega-util helpers) and Vega, vega-embed, vega-interpreter
+  // (webview/chartsVendor.ts; vega-embed's import of Vega-Lite is a stub: the views give it Vega specs;
+  // `vega` is webview/vegaLean.mjs: vega's index without the transforms no chart of the views uses).
+  {
+    ...common,
+    entryPoints: ['webview/chartsVendorLite.ts'],
+    outfile: 'dist/charts-vegalite.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    banner: eagerCompile,
+    alias: { ...common.alias, vega: 'vega-util' },
+  },
   {
     ...common,
     entryPoints: ['webview/chartsVendor.ts'],
@@ -93,6 +107,7 @@ export const builds = [
     format: 'iife',
     target: 'es2022',
     banner: eagerCompile,
+    alias: { ...common.alias, 'vega-lite': './webview/vegaLiteStub.ts', vega: './webview/vegaLean.mjs' },
   },
   // The rendering pipeline of model output (markdown-it, KaTeX, DOMPurify) for the chart views, loaded by
   // dist/webview.js when first needed (webview/textApi.ts): after the problem view's first chart, or when a

@@ -11,7 +11,7 @@
  * with a turn for the browser before each: in code-server the webview shares the workbench's renderer
  * thread, and building the shell plus every chart of a view in one task stalled the workbench.
  */
-import { CHARTS_READY_EVENT, type ChartLibraries, type ChartsGlobal } from './chartsApi';
+import { CHARTS_READY_EVENT, type ChartsGlobal, type VegaLibraries, type VegaLiteLibrary } from './chartsApi';
 import type { OverviewData, ProblemRankingData } from '../src/shared/protocol';
 import * as specs from '../src/shared/chartSpecs';
 import {
@@ -42,32 +42,53 @@ export {
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 
 /**
- * Vega, Vega-Lite, vega-embed and vega-interpreter, from dist/charts-vendor.js (webview/chartsVendor.ts),
- * a bundle of its own that V8 compiles in full on its background thread as it streams in, while this
- * bundle's functions are compiled when first called (README "Performance"). The page runs this bundle
- * first (src/extension/panelHtml.ts): the view's shell is built while the chart libraries still compile,
- * and the first chart waits here for them. Resolves when that script has run (at once if it has);
- * rejects when the page has loaded without it (the chart shows the error as text).
+ * The chart libraries published under `key` by one of their two scripts (webview/chartsApi.ts):
+ * `__traceInspectorVegaLite` (Vega-Lite's compiler, dist/charts-vegalite.js) or `__traceInspectorCharts`
+ * (Vega, vega-embed, vega-interpreter, dist/charts-vendor.js). Both start with V8's explicit compile hint
+ * and Chromium compiles them in full on background threads, at the same time, as they stream in; the page
+ * runs dist/webview.js first (src/extension/panelHtml.ts), so the view's shell is built while they still
+ * compile, and a chart's Vega-Lite compile waits only for the first. Resolves when that script has run (at
+ * once if it has); rejects when the page has loaded without it (the chart shows the error as text).
  */
-export function chartLibraries(): Promise<ChartLibraries> {
-  const published = () => (globalThis as ChartsGlobal).__traceInspectorCharts;
-  const ready = published();
+function published<K extends keyof ChartsGlobal>(key: K, script: string): Promise<NonNullable<ChartsGlobal[K]>> {
+  const get = () => (globalThis as ChartsGlobal)[key] as NonNullable<ChartsGlobal[K]> | undefined;
+  const ready = get();
   if (ready) return Promise.resolve(ready);
-  librariesLoading ??= new Promise<ChartLibraries>((resolve, reject) => {
-    const settle = () => {
-      const l = published();
-      if (l) resolve(l);
-      else reject(new Error('the chart library (charts-vendor.js) did not load'));
-    };
-    window.addEventListener(CHARTS_READY_EVENT, settle, { once: true });
-    // every script of the page has run (or failed) by its load event
-    if (document.readyState === 'complete') settle();
-    else window.addEventListener('load', settle, { once: true });
-  });
-  return librariesLoading;
+  let loading = librariesLoading.get(key) as Promise<NonNullable<ChartsGlobal[K]>> | undefined;
+  if (!loading) {
+    loading = new Promise<NonNullable<ChartsGlobal[K]>>((resolve, reject) => {
+      const onReady = () => {
+        const l = get();
+        if (!l) return; // the other script's event
+        window.removeEventListener(CHARTS_READY_EVENT, onReady);
+        resolve(l);
+      };
+      const onLoad = () => {
+        const l = get();
+        if (l) resolve(l);
+        else reject(new Error(`the chart library (${script}) did not load`));
+      };
+      window.addEventListener(CHARTS_READY_EVENT, onReady);
+      // every script of the page has run (or failed) by its load event
+      if (document.readyState === 'complete') onLoad();
+      else window.addEventListener('load', onLoad, { once: true });
+    });
+    librariesLoading.set(key, loading);
+  }
+  return loading;
 }
 
-let librariesLoading: Promise<ChartLibraries> | undefined;
+const librariesLoading = new Map<keyof ChartsGlobal, Promise<unknown>>();
+
+/** Vega-Lite's compiler and vega-util's logger (dist/charts-vegalite.js); see {@link published}. */
+export function vegaLiteLibrary(): Promise<VegaLiteLibrary> {
+  return published('__traceInspectorVegaLite', 'charts-vegalite.js');
+}
+
+/** vega-embed (with Vega) and vega-interpreter (dist/charts-vendor.js); see {@link published}. */
+export function vegaLibraries(): Promise<VegaLibraries> {
+  return published('__traceInspectorCharts', 'charts-vendor.js');
+}
 
 function cssVar(name: string, fallback: string): string {
   const v = getComputedStyle(document.body).getPropertyValue(name).trim();
@@ -158,14 +179,28 @@ export function showChart(
   el: HTMLElement,
   spec: Spec,
   onClick?: (datum: Record<string, unknown>) => void,
+  opts: ChartOptions = {},
 ): Promise<ChartHandle> {
   // only the last chart asked for an element is built (a theme change re-asks while others still wait)
   const ticket = (latestAsked.get(el) ?? 0) + 1;
   latestAsked.set(el, ticket);
   const current = () => el.isConnected && latestAsked.get(el) === ticket;
-  const built = chartQueue.then(() => buildChart(el, spec, current, onClick));
+  const built = chartQueue.then(() => buildChart(el, spec, current, onClick, opts));
   chartQueue = built.catch(() => undefined);
   return built;
+}
+
+/** How {@link showChart} builds a chart. */
+export interface ChartOptions {
+  /**
+   * With more inline rows than this (`spec.data.values`), the chart is built with the first `batchRows`
+   * rows and the rest are added `batchRows` at a time, each batch in a task of its own after a turn for
+   * the browser (Vega's dataflow encodes only the new points; src/shared/chartSpecs.ts `batchedSpec`): a
+   * Vega view of 2,048 points in one task held the renderer's thread 110-150 ms (in code-server the
+   * workbench's). Only for specs whose scales' domains are all given by the spec (else every batch would
+   * encode every point again). The chart's promise resolves when every row is in.
+   */
+  batchRows?: number;
 }
 
 /** Per chart element, the number of the last chart asked for it. */
@@ -177,21 +212,19 @@ async function buildChart(
   el: HTMLElement,
   spec: Spec,
   current: () => boolean,
-  onClick?: (datum: Record<string, unknown>) => void,
+  onClick: ((datum: Record<string, unknown>) => void) | undefined,
+  opts: ChartOptions,
 ): Promise<ChartHandle> {
   try {
     await yieldToBrowser();
     if (!current()) return NO_CHART;
-    // `width: 'container'`, resolved here: the element's width now, fitted as Vega-Lite fits a container
-    // (the whole chart, axes and legend included, fills it). Vega-Lite's container width reads the size
-    // through a signal and vega-view's own observer of the element; the chart's element growing to the
-    // chart's height then started a second dataflow run that encoded every mark again, in the rendering
-    // step right after the first (the similarity chart's 2,048 points: 80-110 ms of CPU, back to back
-    // with the first run's 115-165 ms). Only single and layered charts (concat and facet do not fit).
-    const fitWidth = spec.width === 'container' && ('mark' in spec || 'layer' in spec) ? el.clientWidth : 0;
-    const sized = fitWidth > 0 ? { ...spec, width: fitWidth, autosize: { type: 'fit-x', contains: 'padding' } } : spec;
-    // Vega-Lite -> Vega in a task of its own (what vega-embed would do inside its one task)
-    const { compile, logger, embed, expressionInterpreter } = await chartLibraries();
+    const { first, later } = specs.batchedSpec(spec, opts.batchRows ?? 0);
+    const fitWidth = first.width === 'container' && ('mark' in first || 'layer' in first) ? el.clientWidth : 0;
+    const sized =
+      fitWidth > 0 ? { ...first, width: fitWidth, autosize: { type: 'fit-x', contains: 'padding' } } : first;
+    // Vega-Lite -> Vega in a task of its own (what vega-embed would do inside its one task); it needs only
+    // dist/charts-vegalite.js, so it may run while Chromium still compiles dist/charts-vendor.js
+    const { compile, logger } = await vegaLiteLibrary();
     if (!current()) return NO_CHART;
     const t0 = performance.now();
     const vgSpec = compile(
@@ -200,6 +233,7 @@ async function buildChart(
       { logger: logger(0) },
     ).spec;
     measure(`ti:compile:${el.id}`, t0);
+    const { embed, expressionInterpreter } = await vegaLibraries();
     await yieldToBrowser();
     if (!current()) return NO_CHART;
     const t1 = performance.now();
@@ -223,6 +257,13 @@ async function buildChart(
       } as never,
     );
     measure(`ti:embed:${el.id}`, t1);
+    for (const rows of later) {
+      await yieldToBrowser();
+      if (!current()) break;
+      const t2 = performance.now();
+      await res.view.insert(specs.BATCHED_DATA, rows).runAsync();
+      measure(`ti:batch:${el.id}`, t2);
+    }
     if (onClick) {
       res.view.addEventListener('click', (_e: unknown, item: unknown) => {
         const datum = (item as { datum?: Record<string, unknown> } | null | undefined)?.datum;

@@ -1,24 +1,31 @@
 /**
- * What the chart views (webview/charts.ts, in dist/webview.js) and the chart libraries' script
- * (webview/chartsVendor.ts, dist/charts-vendor.js) share: the libraries' shape, the global they are
- * published under and the event sent when they are. Type imports only of the libraries: nothing of Vega
- * enters dist/webview.js through this file.
+ * What the chart views (webview/charts.ts, in dist/webview.js) and the chart libraries' two scripts
+ * share: the libraries' shape, the globals they are published under and the event sent when each is.
+ * Two scripts so that Chromium parses and compiles them at the same time, each on a background thread
+ * of its own (both are compiled eagerly, scripts/build.mjs): dist/charts-vegalite.js
+ * (webview/chartsVendorLite.ts: Vega-Lite's compiler, what the first task of a chart needs) and
+ * dist/charts-vendor.js (webview/chartsVendor.ts: Vega, vega-embed, vega-interpreter: the chart's view).
+ * Type imports only of the libraries: nothing of Vega enters dist/webview.js through this file.
  */
-import type { logger } from 'vega';
 import type embed from 'vega-embed';
 import type { expressionInterpreter } from 'vega-interpreter';
 import type { compile } from 'vega-lite';
+import type { logger } from 'vega-util';
 
-/** What webview/charts.ts uses of the chart libraries. */
-export interface ChartLibraries {
-  logger: typeof logger;
-  embed: typeof embed;
-  expressionInterpreter: typeof expressionInterpreter;
+/** What webview/charts.ts uses of Vega-Lite (dist/charts-vegalite.js): the compiler and vega-util's logger. */
+export interface VegaLiteLibrary {
   compile: typeof compile;
+  logger: typeof logger;
 }
 
-/** The global through which dist/charts-vendor.js publishes the libraries. */
-export type ChartsGlobal = { __traceInspectorCharts?: ChartLibraries };
+/** What webview/charts.ts uses of Vega (dist/charts-vendor.js): vega-embed and the CSP-safe expression interpreter. */
+export interface VegaLibraries {
+  embed: typeof embed;
+  expressionInterpreter: typeof expressionInterpreter;
+}
 
-/** Dispatched on `window` by dist/charts-vendor.js once the libraries are published. */
+/** The globals through which the two scripts publish their libraries. */
+export type ChartsGlobal = { __traceInspectorCharts?: VegaLibraries; __traceInspectorVegaLite?: VegaLiteLibrary };
+
+/** Dispatched on `window` by each of the two scripts once its libraries are published. */
 export const CHARTS_READY_EVENT = 'trace-inspector-charts-ready';

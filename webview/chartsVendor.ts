@@ -1,19 +1,18 @@
 /**
- * Entry of dist/charts-vendor.js (IIFE), run after the chart views' dist/webview.js: Vega, Vega-Lite,
- * vega-embed and vega-interpreter, published as `globalThis.__traceInspectorCharts` for webview/charts.ts,
- * which is told by the event {@link CHARTS_READY_EVENT} (its first chart waits for it). A bundle of its
- * own so that only it starts with V8's explicit compile hint (scripts/build.mjs): its functions are
- * compiled as it streams in, on Chromium's background thread, instead of on first call in the page's
- * tasks (the first Vega-Lite compile and Vega view of a problem view), while dist/webview.js (the views,
- * Markdown, KaTeX, the toolkit) keeps V8's lazy compilation and reaches the page sooner.
+ * Entry of dist/charts-vendor.js (IIFE), run after the chart views' dist/webview.js and
+ * dist/charts-vegalite.js: Vega, vega-embed and vega-interpreter, published as
+ * `globalThis.__traceInspectorCharts` for webview/charts.ts, which is told by the event
+ * {@link CHARTS_READY_EVENT} (a chart's Vega view waits for it). Vega-Lite is not in it: vega-embed's
+ * import of it is a stub (webview/vegaLiteStub.ts, scripts/build.mjs `alias`), the charts are compiled by
+ * dist/charts-vegalite.js and handed to vega-embed as Vega specs. Both scripts start with V8's explicit
+ * compile hint (scripts/build.mjs): their functions are compiled as they stream in, each on a background
+ * thread of Chromium's, at the same time, instead of on first call in the page's tasks.
  */
-import { logger } from 'vega';
 import embed from 'vega-embed';
 import { expressionInterpreter } from 'vega-interpreter';
-import { compile } from 'vega-lite';
-import { CHARTS_READY_EVENT, type ChartLibraries, type ChartsGlobal } from './chartsApi';
+import { CHARTS_READY_EVENT, type ChartsGlobal, type VegaLibraries } from './chartsApi';
 
-const libraries: ChartLibraries = { logger, embed, expressionInterpreter, compile };
+const libraries: VegaLibraries = { embed, expressionInterpreter };
 (globalThis as ChartsGlobal).__traceInspectorCharts = libraries;
 try {
   performance.mark('ti:charts');

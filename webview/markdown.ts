@@ -309,8 +309,14 @@ export function renderTrace(text: string, md: Markdown = sharedMd()): string {
     .join('\n');
 }
 
-/** Characters of Markdown rendered in one piece when a long sample is rendered incrementally. */
-export const CHUNK_CHARS = 2500;
+/**
+ * Characters of Markdown rendered in one piece when a long sample is rendered incrementally. A piece is
+ * the unit of work between two checks of the slice's time budget (webview/traceRender.ts): a math-dense
+ * piece of 2,500 characters took 20-30 ms of CPU (KaTeX, DOMPurify) and, with V8's incremental marking
+ * steps and a busy machine, one piece held the renderer's thread 0.2 s (perf.e2e trace of the preview);
+ * at 1,000 characters a piece is 8-12 ms of CPU.
+ */
+export const CHUNK_CHARS = 1000;
 
 /** One part of a sample (inside a `<think>` block or not) as the Markdown pieces it is rendered from. */
 export interface PlannedPart {

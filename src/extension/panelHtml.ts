@@ -16,8 +16,9 @@ export function panelHtml(opts: {
   cspSource: string;
   scriptUri: string;
   /**
-   * Scripts run after `scriptUri`, in order, under the same nonce (the chart views' dist/charts-vendor.js:
-   * the view's shell is built while the browser still compiles it; webview/charts.ts waits for it).
+   * Scripts run after `scriptUri`, in order, under the same nonce (the chart views' dist/charts-vegalite.js
+   * and dist/charts-vendor.js: the view's shell is built while the browser still compiles them;
+   * webview/charts.ts waits for them).
    */
   libraryScriptUris?: string[];
   /**

@@ -465,8 +465,9 @@ class Panel {
       cspSource: webview.cspSource,
       // the preview's bundle has no Vega (webview/preview.ts): half the script to parse in the workbench's renderer
       scriptUri: dist(state.view === 'preview' ? 'preview.js' : 'webview.js'),
-      // the chart views' Vega and Vega-Lite, in a script of their own compiled in full as it loads (webview/chartsVendor.ts)
-      libraryScriptUris: state.view === 'preview' ? [] : [dist('charts-vendor.js')],
+      // the chart views' Vega-Lite and Vega, in two scripts Chromium compiles in full, at the same time, as they
+      // load (webview/chartsApi.ts): Vega-Lite first, a chart's first task needs only it
+      libraryScriptUris: state.view === 'preview' ? [] : [dist('charts-vegalite.js'), dist('charts-vendor.js')],
       // Markdown, KaTeX and DOMPurify, loaded by the chart views when first needed (the preview has them built in)
       textScriptUri: state.view === 'preview' ? undefined : dist('webview-text.js'),
       styleUri: dist('webview.css'),

@@ -293,11 +293,32 @@ export interface SimilarityTip {
   novelty: string;
 }
 
+/** The name of a batched chart's inline data (Vega-Lite names the source dataset after it; {@link batchedSpec}). */
+export const BATCHED_DATA = 'ti_rows';
+
+/**
+ * A chart built in batches (webview/charts.ts `batchRows`): `first` is `spec` with only its first
+ * `batchRows` inline rows, under the data name {@link BATCHED_DATA}, and `later` the rest in batches of
+ * `batchRows`, to be inserted into the built view one batch at a time (`view.insert(BATCHED_DATA, batch)`).
+ * Rows in order; a spec with no inline `values`, at most `batchRows` of them, or `batchRows` <= 0 is
+ * returned as is with no later batches. The result draws the same chart only if none of the spec's scale
+ * domains is computed from the rows (e.g. {@link similaritySpec}).
+ */
+export function batchedSpec(spec: Spec, batchRows: number): { first: Spec; later: unknown[][] } {
+  const rows = (spec.data as { values?: unknown } | undefined)?.values;
+  if (!(batchRows > 0) || !Array.isArray(rows) || rows.length <= batchRows) return { first: spec, later: [] };
+  const later: unknown[][] = [];
+  for (let i = batchRows; i < rows.length; i += batchRows) later.push(rows.slice(i, i + batchRows));
+  return { first: { ...spec, data: { name: BATCHED_DATA, values: rows.slice(0, batchRows) } }, later };
+}
+
 /**
  * Similarity to the nearest base sample: the model's samples against the base-to-base
  * (leave-one-out) baseline, one dot per sample; colour = verdict. Samples with no similarity (null) are
  * not drawn. Each row carries its tooltip already formatted (`tip`, {@link SimilarityTip}): the tooltip
  * is one field, not four formatted by an expression for each of the 2,048 points when the chart is built.
+ * Every scale's domain is fixed by the spec (none is computed from the rows), so the rows can be added to a
+ * built chart in batches.
  */
 export function similaritySpec(sim: SimilarityData, modelLabel: string, baseLabel: string): Spec {
   const verdict = (c: boolean | null) => (c === true ? 'correct' : c === false ? 'incorrect' : 'ungraded');
@@ -331,13 +352,17 @@ export function similaritySpec(sim: SimilarityData, modelLabel: string, baseLabe
         tip: tip(`#${s.sampleIndex}`, verdict(s.correct), s.similarity, s.novelty),
       })),
   ];
+  // the rows' groups in the order Vega-Lite sorts a nominal domain (ascending), given as the scale's domain so
+  // that no scale depends on the data: the chart's points can then be added in batches (webview/charts.ts
+  // `batchRows`), each batch encoding only its own points
+  const groups = [...new Set(rows.map((r) => r.group))].sort();
   return {
     width: 'container',
     height: 150,
     data: { values: rows },
     mark: { type: 'point', filled: true, size: 70, opacity: 0.85, cursor: 'pointer' },
     encoding: {
-      y: { field: 'group', type: 'nominal', title: null, axis: { labelLimit: 360 } },
+      y: { field: 'group', type: 'nominal', title: null, axis: { labelLimit: 360 }, scale: { domain: groups } },
       yOffset: { field: 'verdict', type: 'nominal', scale: { domain: ['base', 'correct', 'incorrect', 'ungraded'] } },
       x: {
         field: 'similarity',

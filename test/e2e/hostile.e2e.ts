@@ -368,7 +368,19 @@ async function buildBundle(): Promise<void> {
     loader: { '.woff2': 'file', '.woff': 'empty', '.ttf': 'empty' },
     logLevel: 'warning',
   });
-  // the chart libraries' script, loaded after webview.js as the real panel does (src/extension/panelHtml.ts)
+  // the chart libraries' two scripts, loaded after webview.js as the real panel does (src/extension/panelHtml.ts),
+  // with scripts/build.mjs's aliases (Vega-Lite's `vega` imports from vega-util; vega-embed without Vega-Lite)
+  await esbuild.build({
+    absWorkingDir: repoRoot,
+    entryPoints: ['webview/chartsVendorLite.ts'],
+    outfile: path.join(outDir, 'charts-vegalite.js'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    logLevel: 'warning',
+    alias: { vega: 'vega-util' },
+  });
   await esbuild.build({
     absWorkingDir: repoRoot,
     entryPoints: ['webview/chartsVendor.ts'],
@@ -378,6 +390,7 @@ async function buildBundle(): Promise<void> {
     format: 'iife',
     target: 'es2022',
     logLevel: 'warning',
+    alias: { 'vega-lite': './webview/vegaLiteStub.ts', vega: './webview/vegaLean.mjs' },
   });
   // the rendering pipeline of model output, loaded by webview.js when first needed (webview/textApi.ts)
   await esbuild.build({
@@ -435,7 +448,7 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     const html = panelHtml({
       cspSource: origin,
       scriptUri: `${origin}/webview.js`,
-      libraryScriptUris: [`${origin}/charts-vendor.js`],
+      libraryScriptUris: [`${origin}/charts-vegalite.js`, `${origin}/charts-vendor.js`],
       textScriptUri: `${origin}/webview-text.js`,
       styleUri: `${origin}/webview.css`,
       view: 'problem',
@@ -451,7 +464,7 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     const overviewHtml = panelHtml({
       cspSource: origin,
       scriptUri: `${origin}/webview.js`,
-      libraryScriptUris: [`${origin}/charts-vendor.js`],
+      libraryScriptUris: [`${origin}/charts-vegalite.js`, `${origin}/charts-vendor.js`],
       textScriptUri: `${origin}/webview-text.js`,
       styleUri: `${origin}/webview.css`,
       view: 'overview',
@@ -584,6 +597,7 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     const allowed = new Set([
       `${origin}/index.html`,
       `${origin}/webview.js`,
+      `${origin}/charts-vegalite.js`,
       `${origin}/charts-vendor.js`,
       `${origin}/webview-text.js`,
       `${origin}/webview.css`,
@@ -741,6 +755,7 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
       const allowed = new Set([
         `${origin}/overview.html`,
         `${origin}/webview.js`,
+        `${origin}/charts-vegalite.js`,
         `${origin}/charts-vendor.js`,
         `${origin}/webview.css`,
         `${origin}/stub.js`,

@@ -179,7 +179,7 @@ function longTasksOfTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): 
     }
     figures.longestTaskMs = Math.max(figures.longestTaskMs, ms(t.dur));
     figures.longestTaskCpuMs = Math.max(figures.longestTaskCpuMs, ms(t.tdur));
-    if ([...parts.keys()].some((k) => / (webview|preview|charts-vendor)\.js/.test(k))) {
+    if ([...parts.keys()].some((k) => / (webview|preview|charts-vendor|charts-vegalite)\.js/.test(k))) {
       figures.longestWebviewTaskMs = Math.max(figures.longestWebviewTaskMs, ms(t.dur));
       figures.longestWebviewTaskCpuMs = Math.max(figures.longestWebviewTaskCpuMs, ms(t.tdur));
     }
@@ -304,7 +304,7 @@ async function webviewSteps(frame: Frame, t0: number): Promise<Record<string, nu
           responseEnd: number;
         }[]
       )
-        .filter((e) => /(webview|preview|charts-vendor)\.(js|css)/.test(e.name))
+        .filter((e) => /(webview|preview|charts-vendor|charts-vegalite)\.(js|css)/.test(e.name))
         .map((e) => ({ name: e.name.split('/').pop()?.split('?')[0] ?? '', start: e.startTime, end: e.responseEnd })),
     }));
   const inner = await read(frame);

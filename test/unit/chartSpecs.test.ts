@@ -7,13 +7,15 @@
  */
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { overviewData } from '../../src/extension/panelData';
 import {
+  BATCHED_DATA,
+  batchedSpec,
   CANVAS_CONFIG,
   COUNT_AXIS,
   coverageSpec,
@@ -35,6 +37,42 @@ type Vega = typeof import('vega');
 const importEsm = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
 let vl: VegaLite;
 let vega: Vega;
+/**
+ * Vega-Lite's compiler and the Vega the chart views run, bundled as dist/charts-vegalite.js and
+ * dist/charts-vendor.js are (scripts/build.mjs): `vega` is webview/vegaLean.mjs (vega's index with only the
+ * transforms the charts use), also for Vega-Lite's own imports of `vega`. One bundle, so one registry of
+ * transforms: loading the package `vega` (as Vega-Lite's import would in Node) would register them all.
+ * Every chart rendered here renders with it: a chart needing a transform it leaves out fails here
+ * ("Unrecognized transform type").
+ */
+function chartLibraries(): Promise<{ vl: VegaLite; vega: Vega & { transforms: Record<string, unknown> } }> {
+  chartLibrariesLoading ??= (async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const esbuild = require('esbuild') as typeof import('esbuild');
+    const root = join(__dirname, '..', '..', '..');
+    const out = join(tempDir('lean-vega-'), 'charts.mjs');
+    await esbuild.build({
+      stdin: {
+        contents: "export * as vega from './webview/vegaLean.mjs'; export { compile } from 'vega-lite';",
+        resolveDir: root,
+        loader: 'js',
+      },
+      absWorkingDir: root,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      outfile: out,
+      alias: { vega: './webview/vegaLean.mjs' },
+      logLevel: 'silent',
+    });
+    const m = (await importEsm(pathToFileURL(out).href)) as {
+      vega: Vega & { transforms: Record<string, unknown> };
+    } & VegaLite;
+    return { vl: { compile: m.compile }, vega: m.vega };
+  })();
+  return chartLibrariesLoading;
+}
+let chartLibrariesLoading: ReturnType<typeof chartLibraries> | undefined;
 
 /** The Vega spec of a Vega-Lite spec, sized for a headless View (no container to take the width from). */
 function compile(spec: Spec): Spec {
@@ -102,8 +140,7 @@ describe('chart specs: curves break where the problem set changes', () => {
   let baseId: number;
 
   before(async () => {
-    vl = (await importEsm(pathToFileURL(require.resolve('vega-lite')).href)) as VegaLite;
-    vega = (await importEsm(pathToFileURL(require.resolve('vega')).href)) as Vega;
+    ({ vl, vega } = await chartLibraries());
     d = await raggedOverview();
     rlId = d.models.find((m) => m.label === 'rl')!.id;
     baseId = d.models.find((m) => m.isBase)!.id;
@@ -255,8 +292,7 @@ describe('chart specs: curves break where the problem set changes', () => {
 describe('chart specs: axes that count problems tick at integers', () => {
   let d: OverviewData;
   before(async () => {
-    vl ??= (await importEsm(pathToFileURL(require.resolve('vega-lite')).href)) as VegaLite;
-    vega ??= (await importEsm(pathToFileURL(require.resolve('vega')).href)) as Vega;
+    ({ vl, vega } = await chartLibraries());
     d = await raggedOverview();
   });
 
@@ -308,8 +344,7 @@ describe('chart specs: axes that count problems tick at integers', () => {
 
 describe('chart specs: the similarity chart', () => {
   before(async () => {
-    vl ??= (await importEsm(pathToFileURL(require.resolve('vega-lite')).href)) as VegaLite;
-    vega ??= (await importEsm(pathToFileURL(require.resolve('vega')).href)) as Vega;
+    ({ vl, vega } = await chartLibraries());
   });
 
   // two base samples (one without a similarity), two model samples: one correct, one ungraded
@@ -365,6 +400,30 @@ describe('chart specs: the similarity chart', () => {
     assert.doesNotMatch(JSON.stringify(update.tooltip), /format\(/);
   });
 
+  test('built in batches (the problem view adds its points 512 at a time): the same SVG as built at once, and no scale domain from the rows', async () => {
+    // three points: the chart built with the first one, then two batches of one each
+    const spec = similaritySpec(sim, 'rl', 'base');
+    const y = (spec.encoding as { y: { scale?: { domain?: string[] } } }).y;
+    assert.deepEqual(y.scale?.domain, ['base ↔ other base samples', 'rl → nearest base']);
+    const { first, later } = batchedSpec(spec, 1);
+    assert.deepEqual(
+      later.map((b) => (b as { sampleId: number }[]).map((r) => r.sampleId)),
+      [[20], [21]],
+    );
+    assert.equal((first.data as { name: string; values: unknown[] }).name, BATCHED_DATA);
+    assert.equal((first.data as { values: unknown[] }).values.length, 1);
+    const whole = await svgOf(spec);
+    const view = new vega.View(vega.parse(compile(first) as never), { renderer: 'none' });
+    await view.runAsync();
+    for (const rows of later) await view.insert(BATCHED_DATA, rows).runAsync();
+    const batched = await view.toSVG();
+    view.finalize();
+    assert.equal(batched, whole);
+    // a spec with no more rows than a batch is built as is
+    assert.deepEqual(batchedSpec(spec, 3), { first: spec, later: [] });
+    assert.deepEqual(batchedSpec(spec, 0), { first: spec, later: [] });
+  });
+
   test('rendered by vega: one point per sample with a similarity (3 of 4)', async () => {
     const view = new vega.View(vega.parse(compile(similaritySpec(sim, 'rl', 'base')) as never), { renderer: 'none' });
     await view.runAsync();
@@ -377,5 +436,46 @@ describe('chart specs: the similarity chart', () => {
     walk(points as never);
     view.finalize();
     assert.equal(n, 3);
+  });
+});
+
+describe("chart specs: only transforms the chart views' Vega registers (webview/vegaLean.mjs)", () => {
+  test('no spec uses what compiles to a left-out transform: regression, loess, a projection or geo channels, a nearest selection', () => {
+    // Vega-Lite compiles these to Vega transforms of vega-regression, vega-geo and vega-voronoi, which
+    // dist/charts-vendor.js does not carry (its chart would fail with "Unrecognized transform type");
+    // the charts rendered in this file run through that same Vega
+    for (const file of ['src/shared/chartSpecs.ts', 'src/shared/trainingChartSpecs.ts']) {
+      const src = readFileSync(join(__dirname, '..', '..', '..', file), 'utf8');
+      assert.doesNotMatch(
+        src,
+        /\b(regression|loess|projection|geoshape|latitude|longitude|nearest|voronoi)\b['"]?\s*:/,
+        `${file} uses a key that needs a transform left out of webview/vegaLean.mjs`,
+      );
+    }
+  });
+
+  test('the lean Vega registers the dataflow, general, view and encoding transforms, and not geo, force, hierarchy, label, regression, voronoi, wordcloud, crossfilter', async () => {
+    const lean = (await chartLibraries()).vega;
+    for (const t of [
+      'aggregate',
+      'bin',
+      'collect',
+      'filter',
+      'formula',
+      'stack',
+      'window',
+      'pivot',
+      'kde',
+      'impute',
+      'mark',
+      'bound',
+      'axisticks',
+      'legendentries',
+      'scale',
+      'encode',
+    ])
+      assert.ok(t in lean.transforms, `${t} registered`);
+    for (const t of ['geopath', 'force', 'tree', 'label', 'regression', 'voronoi', 'wordcloud', 'crossfilter'])
+      assert.ok(!(t in lean.transforms), `${t} left out`);
   });
 });

@@ -1,6 +1,14 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { chunkMarkdown, planTrace, renderTrace, splitThink, renderMath, createMarkdown } from '../../webview/markdown';
+import {
+  CHUNK_CHARS,
+  chunkMarkdown,
+  planTrace,
+  renderTrace,
+  splitThink,
+  renderMath,
+  createMarkdown,
+} from '../../webview/markdown';
 import { splitIntoBlocks } from '../../webview/textBlocks';
 
 const md = createMarkdown();
@@ -189,6 +197,17 @@ describe('incremental rendering: chunkMarkdown and planTrace', () => {
     assert.ok(pieces.length > 1);
     assert.equal(pieces.join(''), lines);
     for (const p of pieces.slice(0, -1)) assert.ok(p.endsWith('\n') && p.length <= 8 * 1000 + 20, `${p.length}`);
+  });
+
+  test('by default a piece holds about 1,000 characters (the unit of work between two checks of a render slice)', () => {
+    // the perf.e2e trace of the preview: pieces of 2,500 math-dense characters held the renderer's thread
+    // 0.2 s each under load; the default is now 1,000 (a piece ends at the first blank line after it)
+    assert.equal(CHUNK_CHARS, 1000);
+    const pieces = planTrace(text)[0].chunks;
+    assert.equal(pieces.join(''), text);
+    const longestBlock = Math.max(...blocks.map((b) => b.length)) + 2;
+    for (const p of pieces.slice(0, -1)) assert.ok(p.length >= 1000 && p.length <= 1000 + longestBlock, `${p.length}`);
+    assert.ok(pieces.length >= Math.floor(text.length / (1000 + longestBlock)), `${pieces.length} pieces`);
   });
 
   test('planTrace keeps think parts apart, with their word counts and pieces', () => {

@@ -1,6 +1,7 @@
 /**
  * The webview bundles (scripts/build.mjs, its own options): the chart views' dist/webview.js
- * (webview/main.ts) with the chart libraries in dist/charts-vendor.js (webview/chartsVendor.ts) and the
+ * (webview/main.ts) with the chart libraries in dist/charts-vegalite.js (webview/chartsVendorLite.ts: Vega-Lite)
+ * and dist/charts-vendor.js (webview/chartsVendor.ts: Vega, compiled at the same time by Chromium) and the
  * rendering pipeline of model output in dist/webview-text.js (webview/textBundle.ts, loaded when first
  * needed: the problem view's chart does not wait for Markdown, KaTeX and DOMPurify to be parsed and run),
  * and the sample preview's dist/preview.js (webview/preview.ts). The preview must not carry Vega, Vega-Lite or
@@ -61,10 +62,31 @@ describe('webview bundles', { timeout: 120_000 }, () => {
   test('Vega is in the chart libraries bundle only; both views have the safe renderer', async () => {
     const views = await bundled('dist/webview.js');
     const libs = await bundled('dist/charts-vendor.js');
+    const vl = await bundled('dist/charts-vegalite.js');
     const preview = await bundled('dist/preview.js');
     const text = await bundled('dist/webview-text.js');
-    for (const p of ['vega', 'vega-lite', 'vega-embed', 'vega-interpreter'])
+    for (const p of ['vega', 'vega-view', 'vega-embed', 'vega-interpreter'])
       assert.ok(libs.packages.has(p), `the chart libraries bundle has ${p}`);
+    // two scripts Chromium compiles at the same time: Vega-Lite's compiler in one, Vega's runtime in the other
+    assert.ok(vl.packages.has('vega-lite'), 'the Vega-Lite bundle has vega-lite');
+    assert.ok(!libs.packages.has('vega-lite'), 'the Vega bundle has no vega-lite (vega-embed imports a stub)');
+    for (const p of ['vega', 'vega-view', 'vega-dataflow', 'vega-scenegraph', 'vega-embed'])
+      assert.ok(!vl.packages.has(p), `the Vega-Lite bundle does not have ${p}`);
+    // the lean Vega (webview/vegaLean.mjs): the transforms no chart uses, and their d3 packages, are left out
+    for (const p of [
+      'vega-geo',
+      'vega-force',
+      'vega-hierarchy',
+      'vega-label',
+      'vega-regression',
+      'vega-voronoi',
+      'vega-wordcloud',
+      'vega-crossfilter',
+      'd3-force',
+      'd3-hierarchy',
+      'd3-delaunay',
+    ])
+      assert.ok(!libs.packages.has(p), `the Vega bundle does not have ${p}`);
     assert.deepEqual(
       [...views.packages].filter((p) => p.startsWith('vega')),
       [],
@@ -85,16 +107,19 @@ describe('webview bundles', { timeout: 120_000 }, () => {
       assert.ok(text.packages.has(p), `the text renderer bundle has ${p}`);
       assert.ok(!views.packages.has(p), `the views bundle does not have ${p} (loaded from dist/webview-text.js)`);
       assert.ok(!libs.packages.has(p), `the chart libraries bundle does not have ${p}`);
+      assert.ok(!vl.packages.has(p), `the Vega-Lite bundle does not have ${p}`);
     }
     // minified: views ~0.22 MB (was 0.62 MB with the text renderer), text renderer ~0.41 MB, chart
-    // libraries ~0.86 MB; the preview's ~0.55 MB
+    // libraries 0.28 MB (Vega-Lite) + 0.51 MB (Vega; 0.86 MB for both in one bundle before); the preview's ~0.55 MB
     assert.ok(views.bytes < 300_000, `views bundle ${views.bytes} bytes < 300 kB`);
-    const chartViews = views.bytes + libs.bytes + text.bytes;
+    assert.ok(libs.bytes < 560_000, `Vega bundle ${libs.bytes} bytes < 560 kB`);
+    const chartViews = views.bytes + libs.bytes + vl.bytes + text.bytes;
     assert.ok(preview.bytes < chartViews / 2, `preview ${preview.bytes} bytes < half of ${chartViews}`);
   });
 
   test('the chart libraries, the text renderer and the preview are compiled eagerly (V8 compile hint), the views bundle lazily', async () => {
     assert.equal((await bundled('dist/charts-vendor.js')).firstLine, EAGER);
+    assert.equal((await bundled('dist/charts-vegalite.js')).firstLine, EAGER);
     assert.equal((await bundled('dist/preview.js')).firstLine, EAGER);
     assert.equal((await bundled('dist/webview-text.js')).firstLine, EAGER);
     assert.notEqual((await bundled('dist/webview.js')).firstLine, EAGER);
