@@ -3,6 +3,7 @@ import {
   isCheckpointHolderFolder,
   isDateTimeName,
   isJobFolder,
+  isLoggingToolFolder,
   isRunOutputFolder,
   RL_WORDS,
   START_WORDS,
@@ -286,7 +287,13 @@ function runParts(m: ModelIdentity & { run: string }): { prefix: string; folder:
         tail: unvariedRun(
           segs
             .map((d, j) =>
-              j > i && !isRunOutputFolder(d) && !isDateTimeName(d) && !isJobFolder(segs, j) ? d : undefined,
+              j > i &&
+              !isRunOutputFolder(d) &&
+              !isLoggingToolFolder(segs, j) &&
+              !isDateTimeName(d) &&
+              !isJobFolder(segs, j)
+                ? d
+                : undefined,
             )
             .filter((d): d is string => d !== undefined)
             .map((d) => stripSeedTokens(d))

@@ -9,6 +9,7 @@ import type { Diagnostic, ReadEvent } from '../model';
 import {
   DATE_TIME_TOKEN,
   isJobFolder,
+  isLoggingToolFolder,
   isRunOutputFolder,
   MODEL_FOLDER_WORD,
   MODEL_NAME_HINT,
@@ -771,6 +772,8 @@ export function layoutDatasetFolders(relPaths: readonly string[]): string[] {
     if (dirs.length < 2) continue;
     const b = dirs[dirs.length - 1];
     const a = dirs[dirs.length - 2];
+    // a logging tool's own folders (`mlruns/0/<run id>/artifacts/`: trial 12 finding 4) are no dataset of any model
+    if (isLoggingToolFolder(dirs, dirs.length - 1) || isLoggingToolFolder(dirs, dirs.length - 2)) continue;
     if (namesNoModel(b) || folderTemperature(b) !== undefined || /^\d+$/.test(b) || MODEL_FOLDER_WORD.test(b)) continue;
     if (MODEL_NAME_HINT.test(b)) continue;
     if (stripSeedTokens(b) !== b || b.replace(DATE_TIME_TOKEN, '') !== b) continue;
@@ -927,7 +930,9 @@ function namesNoModel(dir: string): boolean {
  *   folders that name no model are passed over and the folder above is taken (trial 6 finding 2, trial 7
  *   findings 3 and 9): seed folders (`rl/seed1/`, `rl/seed=0/`), generic and dataset folders
  *   (`Qwen2.5-7B/outputs/`, `Qwen2.5-7B/humaneval/`), dates and times (`Qwen2.5-7B/2025-01-15/10-20-30/`) and
- *   verl's `actor/huggingface`. Under such folders only, the nearest one (`seed0/samples.jsonl` -> `seed0`:
+ *   verl's `actor/huggingface`, and a logging tool's folders below its logging folder (nameTokens.ts
+ *   `isLoggingToolFolder`: `mlruns/0/<run id>/artifacts/`, wandb's `files/media/table/`, TensorBoard's `events/`).
+ *   Under such folders only, the nearest one (`seed0/samples.jsonl` -> `seed0`:
  *   seed siblings); a file at the root keeps its stem without seeds;
  * - a temperature in a generic stem (`samples_t0.6`) is a variant of the folder's model, kept in the name
  *   (`Qwen2.5-7B/samples_t0.6.jsonl` -> `Qwen2.5-7B_t0.6`; trial 7 finding 4), and so is a temperature folder
@@ -953,6 +958,9 @@ export function pathModelName(relPath: string, stem: string, layoutDatasets: rea
       continue;
     }
     if (namesNoModel(dirs[i]) || layoutDatasets.includes(dirs[i]) || isJobFolder(dirs, i)) continue;
+    // a logging tool's folders below its logging folder (`mlruns/0/<run id>/artifacts/`, wandb's `files/media/table/`,
+    // TensorBoard's `events/`: trial 12 finding 4): the model is the folder above the logging folder
+    if (isLoggingToolFolder(dirs, i)) continue;
     const named = trim(stripSeedTokens(dirs[i]));
     if (named !== '') return lmEvalModelName(named, stem) + variant;
   }

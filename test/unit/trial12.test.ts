@@ -1,0 +1,98 @@
+/**
+ * Trial 12 findings on model naming and pairing, fixed in the order of the brief: 4 logging-tool folders below the
+ * logging folder (MLflow `mlruns/<exp>/<run id>/artifacts/`, wandb `files/media/table/`, TensorBoard `events/`) named
+ * the model; 12 temperature folders spelt `T=0.8/`, `t=0.6/`, `tmp0.6/`, `sampling_temp_0.8_top_p_0.95/` were no
+ * temperature; 3 name ancestry took the shortest base a name extends, and paired a model of another family silently;
+ * 10 replicate folders of the base were a base and a NOT COMPARED copy. Each test builds its folder in a temporary
+ * directory (writeFolder, flatLines of helpers.ts) and reads it through the compiled CLI (`report --format json`).
+ * Every expected value is the one a person reading the folder would give.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Report } from '../../src/core/report';
+import { cliReport, flatLines, writeFolder } from './helpers';
+
+/** A results folder in a temporary directory: file text by relative path. */
+const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t12-');
+
+/** Flat lines, bare problem numbers as task ids (helpers.ts flatLines). */
+const flat = (spec: string): string => flatLines(spec);
+
+/** Comparisons as `<base label> <- <model label>`, sorted. */
+const pairs = (r: Report) => {
+  const label = new Map(r.models.map((m) => [m.id, m.label]));
+  return r.comparisons.map((c) => `${label.get(c.base)} <- ${label.get(c.model)}`).sort();
+};
+
+/** Models as `<label> <samples>/<correct>`, sorted. */
+const models = (r: Report) => r.models.map((m) => `${m.label} ${m.samples}/${m.correct}`).sort();
+
+describe('finding 4: logging-tool folders below the logging folder (mlruns/<exp>/<run>/artifacts, wandb media/table, tensorboard events) name no model', () => {
+  test('MLflow, wandb, TensorBoard and Lightning layouts: the model folder above the logging folder names the model', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B-PPO/mlruns/0/3f2a9c1e8b7d4e6f/artifacts/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-DPO/mlruns/12/abcdef0123456789abcdef0123456789/artifacts/eval/samples.jsonl':
+          flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-GRPO/wandb/run-20250115_102030-abc123/files/media/table/samples.jsonl': flat('TTTT TTTT TTTT'),
+        'Qwen2.5-7B-KTO/tensorboard/events/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-RLOO/lightning_logs/version_0/samples.jsonl': flat('TTTF TTTF TTTF'),
+        // siblings: a run id right below the experiment, a tracking server's mlartifacts/, wandb media/images,
+        // tb_logs/<...>/events
+        'Qwen2.5-7B-DAPO/mlruns/0/abc123/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-REINFORCE/mlartifacts/3/7b2c0d9e/artifacts/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-SimpleRL/wandb/latest-run/files/media/images/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-Zero/tb_logs/plugins/samples.jsonl': flat('TTTT TTTT TTTT'),
+      }),
+    );
+    // was: models `artifacts` (twice), `table`, `events`, `abc123`
+    assert.deepEqual(models(r), [
+      'Qwen2.5-7B 12/3',
+      'Qwen2.5-7B-DAPO 12/6',
+      'Qwen2.5-7B-DPO 12/9',
+      'Qwen2.5-7B-GRPO 12/12',
+      'Qwen2.5-7B-KTO 12/6',
+      'Qwen2.5-7B-PPO 12/6',
+      'Qwen2.5-7B-REINFORCE 12/9',
+      'Qwen2.5-7B-RLOO 12/9',
+      'Qwen2.5-7B-SimpleRL 12/6',
+      'Qwen2.5-7B-Zero 12/12',
+    ]);
+    assert.deepEqual(pairs(r), [
+      'Qwen2.5-7B <- Qwen2.5-7B-DAPO',
+      'Qwen2.5-7B <- Qwen2.5-7B-DPO',
+      'Qwen2.5-7B <- Qwen2.5-7B-GRPO',
+      'Qwen2.5-7B <- Qwen2.5-7B-KTO',
+      'Qwen2.5-7B <- Qwen2.5-7B-PPO',
+      'Qwen2.5-7B <- Qwen2.5-7B-REINFORCE',
+      'Qwen2.5-7B <- Qwen2.5-7B-RLOO',
+      'Qwen2.5-7B <- Qwen2.5-7B-SimpleRL',
+      'Qwen2.5-7B <- Qwen2.5-7B-Zero',
+    ]);
+    assert.deepEqual(r.notCompared, []);
+    // `artifacts/` of two MLflow runs is no dataset folder
+    assert.deepEqual(
+      r.datasets.map((d) => d.dataset),
+      ['default'],
+    );
+  });
+
+  test('a dataset folder below MLflow artifacts/ is compared with the base copy of that dataset; mlruns/<name>/ still names a model', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/gsm8k/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B/math500/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-PPO/mlruns/0/3f2a9c1e8b7d4e6f/artifacts/gsm8k/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-PPO/mlruns/0/3f2a9c1e8b7d4e6f/artifacts/math500/samples.jsonl': flat('TTTT TTTT TTTT'),
+        'mlruns/Qwen2.5-7B-GRPO/gsm8k/samples.jsonl': flat('TTFF TTFF TTFF'),
+      }),
+    );
+    assert.deepEqual(pairs(r), [
+      'Qwen2.5-7B (Qwen2.5-7B/gsm8k) <- Qwen2.5-7B-GRPO',
+      'Qwen2.5-7B (Qwen2.5-7B/gsm8k) <- Qwen2.5-7B-PPO (Qwen2.5-7B-PPO/mlruns/0/3f2a9c1e8b7d4e6f/artifacts/gsm8k)',
+      'Qwen2.5-7B (Qwen2.5-7B/math500) <- Qwen2.5-7B-PPO (Qwen2.5-7B-PPO/mlruns/0/3f2a9c1e8b7d4e6f/artifacts/math500)',
+    ]);
+    assert.deepEqual(r.notCompared, []);
+  });
+});
