@@ -541,7 +541,13 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     const [tb, tm] = [samplingTemperature(b), samplingTemperature(m)];
     if (tb !== tm)
       warnings.push(
-        `${m.label} vs ${b.label}: compared across sampling temperatures (model ${tm === undefined ? 'at a temperature its name does not give' : `at t${tm}`}, base ${tb === undefined ? 'at a temperature its name does not give' : `at t${tb}`}): no sampling of the base at the model's temperature; pass@k and the categories mix the effect of training with that of temperature`,
+        `${m.label} vs ${b.label}: compared across sampling temperatures (model ${tm === undefined ? 'at a temperature its name does not give' : `at t${tm}`}, base ${tb === undefined ? 'at a temperature its name does not give' : `at t${tb}`}): ${
+          // only a model whose name gives its temperature can lack a base sampling at it (trial 12 finding 12: the
+          // warning said "no sampling of the base at the model's temperature" of a `T=0.8/` folder beside the base's 0.8)
+          tm === undefined
+            ? "the model's temperature is unknown, so the base's sampling at it cannot be chosen (write it in the model's file or folder name: `_t0.8`, `temperature_0.8/`)"
+            : "no sampling of the base at the model's temperature"
+        }; pass@k and the categories mix the effect of training with that of temperature`,
       );
     const differentGraders = graderDifference(b, m);
     if (differentGraders) warnings.push(graderWarning(b.displayId, m.displayId, differentGraders));

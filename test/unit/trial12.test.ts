@@ -96,3 +96,65 @@ describe('finding 4: logging-tool folders below the logging folder (mlruns/<exp>
     assert.deepEqual(r.notCompared, []);
   });
 });
+
+describe('finding 12: T=0.8/, t=0.6/, tmp0.6/, sampling_temp_0.8_top_p_0.95/ are temperatures; the cross-temperature warning is true', () => {
+  test('data/greedy: the RL model at 0.8 (T=0.8/, sampling_temp_0.8_top_p_0.95/) against the base at 0.8, greedy against t0.0', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/samples_t0.0.jsonl': flat('T F F'),
+        'Qwen2.5-7B/samples_temperature=0.8.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B-GRPO/greedy/samples.jsonl': flat('T T F'),
+        'Qwen2.5-7B-GRPO/T=0.8/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-GRPO/sampling_temp_0.8_top_p_0.95/samples.jsonl': flat('TTTF TTTF TTTF'),
+      }),
+    );
+    // was: models `T=0.8` and `sampling_temp_0.8_top_p_0.95` against the greedy base, the base at 0.8 NOT COMPARED
+    assert.deepEqual(pairs(r), [
+      'Qwen2.5-7B_t0.0 <- Qwen2.5-7B-GRPO_greedy',
+      'Qwen2.5-7B_temperature0.8 <- Qwen2.5-7B-GRPO_t0.8',
+      'Qwen2.5-7B_temperature0.8 <- Qwen2.5-7B-GRPO_temp0.8',
+    ]);
+    assert.deepEqual(r.notCompared, []);
+    assert.deepEqual(r.warnings, []);
+  });
+
+  test('siblings: t=0.6/, tmp0.6/, temperature=0.7/, temp-0.6/, top_k_20_temp0.6_n8/ folders and a T=0.6 file stem', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/t0.6/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B/temperature=0.7/samples.jsonl': flat('TTFF TFFF TFFF'),
+        'Qwen2.5-7B-GRPO/t=0.6/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-PPO/tmp0.6/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-DPO/temperature=0.7/samples.jsonl': flat('TTTT TTTT TTTT'),
+        'Qwen2.5-7B-RLOO/temp-0.6/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-DAPO/top_k_20_temp0.6_n8/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-KTO/samples_T=0.6.jsonl': flat('TTTT TTTT TTTT'),
+      }),
+    );
+    // was: models `t=0.6`, `tmp0.6`, ... compared across temperatures with a warning that the base had no sampling at theirs
+    assert.deepEqual(pairs(r), [
+      'Qwen2.5-7B_t0.6 <- Qwen2.5-7B-DAPO_temp0.6',
+      'Qwen2.5-7B_t0.6 <- Qwen2.5-7B-GRPO_t0.6',
+      'Qwen2.5-7B_t0.6 <- Qwen2.5-7B-KTO_t0.6',
+      'Qwen2.5-7B_t0.6 <- Qwen2.5-7B-PPO_tmp0.6',
+      'Qwen2.5-7B_t0.6 <- Qwen2.5-7B-RLOO_temp0.6',
+      'Qwen2.5-7B_temperature0.7 <- Qwen2.5-7B-DPO_temperature0.7',
+    ]);
+    assert.deepEqual(r.warnings, []);
+  });
+
+  test('a model whose name gives no temperature against the base at t0: the warning says its temperature is unknown, not that the base lacks it', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/samples_t0.0.jsonl': flat('T F F'),
+        'Qwen2.5-7B/samples_t0.8.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B-GRPO/my_run/samples.jsonl': flat('TTFF TTFF TTFF'),
+      }),
+    );
+    const w = r.warnings.filter((x) => /across sampling temperatures/.test(x));
+    assert.equal(w.length, 1, r.warnings.join('\n'));
+    // was: "no sampling of the base at the model's temperature" (the base has samplings at t0 and t0.8)
+    assert.doesNotMatch(w[0], /no sampling of the base at the model's temperature/);
+    assert.match(w[0], /the model's temperature is unknown/);
+  });
+});

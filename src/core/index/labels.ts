@@ -180,10 +180,10 @@ function baseScores(models: readonly ModelIdentity[]): number[] {
 }
 
 /**
- * A sampling-temperature variant ending a model name (`Qwen2.5-7B_t0.6`, `X_t0`, `X_temp1`, `X_temperature1.0`, `X_greedy`;
+ * A sampling-temperature variant ending a model name (`Qwen2.5-7B_t0.6`, `X_t0`, `X_temp1`, `X_tmp0.6`, `X_t=0.6`, `X_temperature1.0`, `X_greedy`;
  * not `flan-t5`; see pathModelName).
  */
-const VARIANT_END = /[-_](?:t(\d+\.\d+|[0-2])|(?:temp|temperature)[-_=]?(\d+(?:\.\d+)?)|(greedy))$/i;
+const VARIANT_END = /[-_](?:t=?(\d+\.\d+|[0-2])|(?:temp|tmp|temperature)[-_=]?(\d+(?:\.\d+)?)|(greedy))$/i;
 
 /** The temperature variant ending a model's name: as spelt (`_temp0.6`) and its value (0.6), or undefined. */
 function variantMatch(m: ModelIdentity): { spelt: string; value: number } | undefined {

@@ -798,28 +798,42 @@ export { DATE_TIME_TOKEN };
 
 /**
  * A sampling temperature in a file stem or folder name, with the separator before it: `t` and a decimal (`t0.6`,
- * `t1.0`) or the integer 0, 1 or 2 (`t0`, `t1`: trial 8 finding 2c; not `t5` of `flan-t5`), or `temp` / `temperature`
- * and a number (`temp1`, `temp_1.0`, `temperature_0.7`), or the word `greedy` (temperature 0; trial 9 finding 5).
+ * `t1.0`) or the integer 0, 1 or 2 (`t0`, `t1`: trial 8 finding 2c; not `t5` of `flan-t5`), `t=` / `T=` and a number
+ * (`T=0.8`, `t=0.6`: trial 12 finding 12), or `temp` / `tmp` / `temperature` and a number (`temp1`, `temp_1.0`,
+ * `temp-0.6`, `temperature=0.7`, `tmp0.6`), or the word `greedy` (temperature 0; trial 9 finding 5). Groups: 1 the `t`,
+ * 2 the `=` after it, 3 the word `temp` / `tmp` / `temperature`, 4 the number, 5 `greedy`.
  */
 const TEMPERATURE_TOKEN =
-  /(?:^|[-_.])(?:(t(?=\d+\.\d|[0-2](?![\d.]))|temp|temperature)[-_=]?(\d+(?:\.\d+)?)|(greedy))(?=[-_.]|$)/i;
+  /(?:^|[-_.])(?:(?:(t)(?:(=)(?=\d)|(?=\d+\.\d|[0-2](?![\d.])))|(temp|tmp|temperature)[-_=]?)(\d+(?:\.\d+)?)|(greedy))(?=[-_.]|$)/i;
 
 /**
- * The model-name variant of a {@link TEMPERATURE_TOKEN} match: as spelt (`t0.6`, `temp1.0`), `greedy` for greedy
- * decoding (temperature 0: `humaneval_greedy`, `samples-greedy`, a `greedy/` folder; trial 9 finding 5; index/labels.ts
- * reads `_greedy` as t0).
+ * The model-name variant of a {@link TEMPERATURE_TOKEN} match: as spelt (`t0.6`, `T0.6`, `temp1.0`, `tmp0.6`), `t` and
+ * the number for `t=` / `T=` (`T=0.8` -> `t0.8`: a name keeps no `=`), `greedy` for greedy decoding (temperature 0:
+ * `humaneval_greedy`, `samples-greedy`, a `greedy/` folder; trial 9 finding 5; index/labels.ts reads `_greedy` as t0).
  */
 function temperatureVariant(temp: RegExpExecArray): string {
-  return temp[3] !== undefined ? 'greedy' : `${temp[1]}${temp[2]}`;
+  if (temp[5] !== undefined) return 'greedy';
+  if (temp[2] !== undefined) return `t${temp[4]}`;
+  return `${temp[1] ?? temp[3]}${temp[4]}`;
 }
 
 /**
- * The temperature a folder's whole name gives (`t0.6`, `temp_1.0`, `temp0.6`, `t0`: trial 8 findings 2a and 2b), as
- * a model-name variant (`t0.6`, `temp1.0`), or undefined when the name is anything else (`Qwen2.5-7B_t0.6`).
+ * Sampling settings beside a temperature in a folder or file name (trial 12 finding 12): `sampling`, `top_p_0.95`,
+ * `topp0.95`, `top_k_20`, `min_p_0.05`, `n8`, `max_tokens_4096`, in any order, with `-`, `_` or `.` between. A name
+ * holding only these and a temperature (`sampling_temp_0.8_top_p_0.95`) names a sampling of the model, no model.
+ */
+const SAMPLING_SETTINGS_ONLY =
+  /^(?:[-_.]*(?:sampling|top[-_]?p[-_=]?\d+(?:\.\d+)?|top[-_]?k[-_=]?\d+|min[-_]?p[-_=]?\d+(?:\.\d+)?|n\d+|max[-_]?tokens[-_=]?\d+))*[-_.]*$/i;
+
+/**
+ * The temperature a folder's whole name gives (`t0.6`, `temp_1.0`, `temp0.6`, `t0`: trial 8 findings 2a and 2b;
+ * `T=0.8`, `t=0.6`, `tmp0.6`, `temperature=0.7`, and a temperature with other sampling settings only,
+ * `sampling_temp_0.8_top_p_0.95`: trial 12 finding 12), as a model-name variant (`t0.6`, `temp1.0`, `t0.8`), or
+ * undefined when the name is anything else (`Qwen2.5-7B_t0.6`).
  */
 export function folderTemperature(dir: string): string | undefined {
   const t = stemTemperature(dir);
-  return t && t.rest === '' ? t.variant : undefined;
+  return t && SAMPLING_SETTINGS_ONLY.test(t.rest) ? t.variant : undefined;
 }
 
 /**
