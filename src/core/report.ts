@@ -36,6 +36,7 @@ import {
 import { areSeedSiblings, seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from './seeds';
 import {
   ambiguousBaseNote,
+  crossFamilyNote,
   baseGuessNote,
   comparisonPairs,
   guessBaseModel,
@@ -513,6 +514,9 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     for (const [b, m] of pairsToCompare) {
       const note = ambiguousBaseNote(models, b, m, (x) => x.label);
       if (note) warnings.push(note);
+      // a model of another family than its base (trial 12 finding 3): never paired silently
+      const family = crossFamilyNote(b, m, (x) => x.label);
+      if (family) warnings.push(family);
     }
   const comparisons: ComparisonReport[] = [];
   for (const [b, m] of pairsToCompare) {

@@ -158,3 +158,63 @@ describe('finding 12: T=0.8/, t=0.6/, tmp0.6/, sampling_temp_0.8_top_p_0.95/ are
     assert.match(w[0], /the model's temperature is unknown/);
   });
 });
+
+describe('finding 3: name ancestry takes the longest base the name extends; a model of another family is never paired silently', () => {
+  test('data/naming4: Instruct-GRPO against Qwen2.5-7B-Instruct; Llama-3.1-8B-Instruct-DAPO against the Qwen base with a warning naming both', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/samples.jsonl_results.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B-Instruct/samples.jsonl_results.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-Instruct-GRPO/samples.jsonl_results.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-SimpleRL-Zoo/samples.jsonl_results.jsonl': flat('TTFF TTFF TTFF'),
+        'Llama-3.1-8B-Instruct-DAPO/samples.jsonl_results.jsonl': flat('TTTT TTTT TTTT'),
+      }),
+    );
+    // was: all four against Qwen2.5-7B, no warning
+    assert.deepEqual(pairs(r), [
+      'Qwen2.5-7B <- Llama-3.1-8B-Instruct-DAPO',
+      'Qwen2.5-7B <- Qwen2.5-7B-Instruct',
+      'Qwen2.5-7B <- Qwen2.5-7B-SimpleRL-Zoo',
+      'Qwen2.5-7B-Instruct <- Qwen2.5-7B-Instruct-GRPO',
+    ]);
+    const w = r.warnings.filter((x) => /another family/.test(x));
+    assert.equal(w.length, 1, r.warnings.join('\n'));
+    assert.match(
+      w[0],
+      /^Llama-3\.1-8B-Instruct-DAPO is compared with Qwen2\.5-7B, a model of another family \(llama, not qwen\)/,
+    );
+    assert.match(w[0], /--base/);
+  });
+
+  test('siblings: -Chat and _instruct spellings; each Qwen line under a guessed Llama base stays in its family; a distilled Qwen model warned', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B_instruct/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B_instruct_ppo/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-Chat/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-Chat-DPO/samples.jsonl': flat('TTTT TTTT TTTT'),
+        'Llama-3.1-8B-Instruct/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Llama-3.1-8B-Instruct-GRPO/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'DeepSeek-R1-Distill-Qwen-7B/samples.jsonl': flat('TTTT TTTT TTTT'),
+      }),
+    );
+    // the guessed base is Llama-3.1-8B-Instruct (an `Instruct` with no plain Llama beside it); was: every Qwen model
+    // against it, silently
+    assert.deepEqual(pairs(r), [
+      'Llama-3.1-8B-Instruct <- DeepSeek-R1-Distill-Qwen-7B',
+      'Llama-3.1-8B-Instruct <- Llama-3.1-8B-Instruct-GRPO',
+      'Llama-3.1-8B-Instruct <- Qwen2.5-7B',
+      'Qwen2.5-7B <- Qwen2.5-7B-Chat',
+      'Qwen2.5-7B <- Qwen2.5-7B_instruct',
+      'Qwen2.5-7B-Chat <- Qwen2.5-7B-Chat-DPO',
+      'Qwen2.5-7B_instruct <- Qwen2.5-7B_instruct_ppo',
+    ]);
+    // each pair across families is named, the pair within a family is not
+    const w = r.warnings.filter((x) => /another family/.test(x));
+    assert.deepEqual(w.map((x) => x.split(', a model of another family')[0]).sort(), [
+      'DeepSeek-R1-Distill-Qwen-7B is compared with Llama-3.1-8B-Instruct',
+      'Qwen2.5-7B is compared with Llama-3.1-8B-Instruct',
+    ]);
+  });
+});

@@ -5,6 +5,7 @@ import {
   isJobFolder,
   isLoggingToolFolder,
   isRunOutputFolder,
+  MODEL_FAMILIES,
   RL_WORDS,
   START_WORDS,
   wordPattern,
@@ -415,6 +416,31 @@ export function ambiguousBaseNote<M extends ModelIdentity>(
   return `${name(m)} is compared with ${name(base)} (a base by its name), but ${name(base)} is a fine-tune of ${name(root)} (its name extends it), which is also in the folder: either could be the model ${name(m)} was trained from, and its name extends neither; choose the base with --base (Choose Base Model)`;
 }
 
+/** The model families ({@link MODEL_FAMILIES}) a model's name names (`Llama-3.1-8B-Instruct-DAPO`: llama; `DeepSeek-R1-Distill-Qwen-7B`: deepseek, qwen). */
+function modelFamilies(m: ModelIdentity): string[] {
+  const n = familyName(m);
+  return MODEL_FAMILIES.filter((f) => new RegExp(`(?:^|[^a-z])${f}(?![a-z])`).test(n));
+}
+
+/**
+ * The warning for a model compared with a base of another model family (trial 12 finding 3): their names name
+ * families ({@link MODEL_FAMILIES}) and none in common (`Llama-3.1-8B-Instruct-DAPO` against `Qwen2.5-7B`), so `m`
+ * was not trained from `base` and the comparison measures the families' difference, not training. Names both by
+ * `name` (labels). Undefined when either name names no family or they share one (`DeepSeek-R1-Distill-Qwen-7B`
+ * against `Qwen2.5-Math-7B`: qwen).
+ */
+export function crossFamilyNote<M extends ModelIdentity>(base: M, m: M, name: (x: M) => string): string | undefined {
+  if (!disjointFamilies(base, m)) return undefined;
+  return `${name(m)} is compared with ${name(base)}, a model of another family (${modelFamilies(m).join(', ')}, not ${modelFamilies(base).join(', ')}): its name does not extend ${name(base)}'s, so it was not trained from it and the comparison mixes the families' difference with that of training; choose its base with --base (Choose Base Model), or leave it out`;
+}
+
+/** Whether both names name model families and none in common ({@link modelFamilies}: `Llama-3.1-8B` and `Qwen2.5-7B`). */
+function disjointFamilies(a: ModelIdentity, b: ModelIdentity): boolean {
+  const fa = modelFamilies(a);
+  const fb = modelFamilies(b);
+  return fa.length > 0 && fb.length > 0 && !fa.some((f) => fb.includes(f));
+}
+
 /** Seeds ({@link areSeedSiblings}) or temperature variants ({@link areVariantSiblings}) of one model. */
 function siblings(a: ModelIdentity, b: ModelIdentity): boolean {
   return areSeedSiblings(a, b) || areVariantSiblings(a, b);
@@ -574,8 +600,16 @@ export function comparisonPairs<M extends ModelIdentity & { id: number; run: str
       // name keeps every model it was guessed for, trial 8 finding 4)
       const anc = nameAncestor(models, m);
       const baseAnc = nameAncestor(models, runBase);
+      // also when the ancestor is itself a descendant of the run's base by name (trial 12 finding 3:
+      // `Qwen2.5-7B-Instruct-GRPO` against `Qwen2.5-7B-Instruct`, the longest base its name extends, not the
+      // pretrained `Qwen2.5-7B`), or of another family than it (`Llama-3.1-8B-Instruct-DAPO` against
+      // `Llama-3.1-8B-Instruct`, not a guessed base `Qwen2.5-7B`)
       const lineBase =
-        anc !== undefined && baseAnc !== undefined && familyName(anc) !== familyName(runBase) ? anc : runBase;
+        anc !== undefined &&
+        familyName(anc) !== familyName(runBase) &&
+        (baseAnc !== undefined || extendsName(anc, runBase) || disjointFamilies(anc, runBase))
+          ? anc
+          : runBase;
       // the model the base's name extends (the pretrained model of an SFT base) is the base of that base, never compared with it
       if (lineBase === runBase && baseAnc !== undefined && familyName(baseAnc) === familyName(m)) continue;
       const b0 = samplingAt(models, lineBase, variantOf(m)) ?? lineBase;
