@@ -518,9 +518,37 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
       const family = crossFamilyNote(b, m, (x) => x.label);
       if (family) warnings.push(family);
     }
+  // replicates of a base (`Qwen2.5-7B/replicate_1/` and `replicate_2/`, `rep1/` and `rep2/`: seed siblings of the base in
+  // no pair of their own) are pooled into it: the comparisons use every base replicate's samples, summed per problem
+  // (trial 12 finding 10: the first by name was the base, the second NOT COMPARED, half the base's samples unused)
+  const inPairs = new Set(pairsToCompare.flatMap(([x, y]) => [x.id, y.id]));
+  const basePools = new Map<number, ModelRow[]>();
+  for (const b of new Set(pairsToCompare.map(([x]) => x))) {
+    const reps = models.filter((o) => o.id !== b.id && !inPairs.has(o.id) && areSeedSiblings(o, b));
+    if (reps.length === 0) continue;
+    basePools.set(b.id, reps);
+    warnings.push(
+      `${b.label}: the base is the pool of its ${reps.length + 1} replicates (${[b, ...reps].map((x) => x.displayId).join(', ')}): seed siblings of one base model, their samples summed per problem in every comparison with it; the models table lists each replicate`,
+    );
+  }
+  const pooledRows = (b: ModelRow): StatRow[] => {
+    const reps = basePools.get(b.id);
+    if (!reps) return byModel.get(b.id) ?? [];
+    const sum = new Map<number, StatRow>();
+    for (const r of [b, ...reps].flatMap((x) => byModel.get(x.id) ?? [])) {
+      const t = sum.get(r.problemId);
+      sum.set(
+        r.problemId,
+        t
+          ? { ...t, n: t.n + r.n, c: t.c + r.c, graded: t.graded + r.graded, scored: t.scored + r.scored }
+          : { ...r, modelId: b.id },
+      );
+    }
+    return [...sum.values()];
+  };
   const comparisons: ComparisonReport[] = [];
   for (const [b, m] of pairsToCompare) {
-    const baseRows = new Map((byModel.get(b.id) ?? []).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));
+    const baseRows = new Map(pooledRows(b).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));
     const pairs: ProblemPair[] = [];
     const modelRows = byModel.get(m.id) ?? [];
     const set = problemSet(modelRows);
@@ -535,7 +563,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     }
     // no graded problem in common: named with its reason below (notComparedModels; trial 7 finding 5)
     if (pairs.length === 0) continue;
-    const { left, cset, extra, whole } = comparisonDenominator(modelRows, byModel.get(b.id) ?? [], pairs.length);
+    const { left, cset, extra, whole } = comparisonDenominator(modelRows, pooledRows(b), pairs.length);
     if (whole.missing > 0)
       warnings.push(comparisonWarning(index, m.displayId, b.displayId, whole, left, index.unreadableRecords(m.id)));
     const maxN = pairs.reduce((a, p) => Math.max(a, p.base.n, p.model.n), 0);
@@ -609,7 +637,11 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     comparisons.some((c) => c.base === b.displayId && c.model === m.displayId),
   );
   const gradedProblems = (id: number) => (byModel.get(id) ?? []).filter((r) => r.graded > 0).length;
-  const notComparedList = notComparedModels(models, pairsToCompare, pathPairs, gradedProblems);
+  // a base's replicates pooled into it are in its comparisons, not NOT COMPARED (trial 12 finding 10)
+  const pooled = new Set([...basePools.values()].flat().map((x) => x.id));
+  const notComparedList = notComparedModels(models, pairsToCompare, pathPairs, gradedProblems).filter(
+    (x) => !(pooled.has(x.model.id) && x.base !== undefined && pathPairs.some(([pb]) => pb.id === x.base?.id)),
+  );
   const notCompared = notComparedList.map((x) => ({
     model: x.model.displayId,
     base: x.base?.displayId ?? null,

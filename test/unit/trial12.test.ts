@@ -218,3 +218,36 @@ describe('finding 3: name ancestry takes the longest base the name extends; a mo
     ]);
   });
 });
+
+describe('finding 10: replicate folders of the base (replicate_1/ + replicate_2/, rep1/ + rep2/, run-1/ + run-2/) are one pooled base', () => {
+  for (const [a, b] of [
+    ['replicate_1', 'replicate_2'],
+    ['rep1', 'rep2'],
+    ['run-1', 'run-2'],
+  ])
+    test(`Qwen2.5-7B/${a}/ + ${b}/: every RL model compared with both replicates' samples, none NOT COMPARED`, () => {
+      const r = cliReport(
+        folder({
+          [`Qwen2.5-7B/${a}/samples.jsonl`]: flat('TT FF FF'),
+          [`Qwen2.5-7B/${b}/samples.jsonl`]: flat('FF FF FF'),
+          'Qwen2.5-7B-GRPO/seed_1/samples.jsonl': flat('TT TT FF'),
+          'Qwen2.5-7B-GRPO/seed_2/samples.jsonl': flat('TT TT FF'),
+          'Qwen2.5-7B-PPO/samples.jsonl': flat('TT TT FF'),
+        }),
+      );
+      // was: `Qwen2.5-7B/${b}` NOT COMPARED (a seed sibling of the base), the comparisons over the first replicate only
+      assert.deepEqual(r.notCompared, []);
+      assert.equal(r.comparisons.length, 3);
+      for (const c of r.comparisons) {
+        assert.equal(c.base, `Qwen2.5-7B/${a}:Qwen2.5-7B`);
+        assert.equal(c.problems, 3);
+        // pass@1: model (1 + 1 + 0) / 3; pooled base (2/4 + 0 + 0) / 3 = 1/6 (the first replicate alone: 1/3)
+        const d1 = c.passAtKDiff.find((d) => d.k === 1);
+        assert.ok(d1);
+        assert.ok(d1.diff !== null && Math.abs(d1.diff - (2 / 3 - 1 / 6)) < 1e-9, String(d1.diff));
+      }
+      const pool = r.warnings.filter((w) => /the base is the pool of its 2 replicates/.test(w));
+      assert.equal(pool.length, 1, r.warnings.join('\n'));
+      assert.match(pool[0], new RegExp(`Qwen2\\.5-7B/${b}:Qwen2\\.5-7B`));
+    });
+});
