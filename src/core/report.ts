@@ -548,7 +548,11 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   };
   const comparisons: ComparisonReport[] = [];
   for (const [b, m] of pairsToCompare) {
-    const baseRows = new Map(pooledRows(b).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));
+    const baseRows = new Map(
+      pooledRows(b)
+        .filter((r) => r.graded > 0)
+        .map((r) => [r.problemId, r]),
+    );
     const pairs: ProblemPair[] = [];
     const modelRows = byModel.get(m.id) ?? [];
     const set = problemSet(modelRows);
