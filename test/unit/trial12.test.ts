@@ -251,3 +251,25 @@ describe('finding 10: replicate folders of the base (replicate_1/ + replicate_2/
       assert.match(pool[0], new RegExp(`Qwen2\\.5-7B/${b}:Qwen2\\.5-7B`));
     });
 });
+
+describe('finding 15: a step folder with a temperature folder below it keeps the model name in its label', () => {
+  test('Qwen2.5-7B-GRPO/math500/global_step_N/{temperature_0.6,greedy}/ and Qwen2.5-7B-PPO/math500/checkpoint-500/t0.6/: <model> · <step>_<temperature>', () => {
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/math500/greedy/samples.jsonl': flat('T F F'),
+        'Qwen2.5-7B/math500/temperature_0.6/samples.jsonl': flat('TFFF TFFF TFFF'),
+        'Qwen2.5-7B-GRPO/math500/global_step_100/temperature_0.6/samples.jsonl': flat('TTFF TTFF TTFF'),
+        'Qwen2.5-7B-GRPO/math500/global_step_200/temperature_0.6/samples.jsonl': flat('TTTF TTTF TTTF'),
+        'Qwen2.5-7B-GRPO/math500/global_step_200/greedy/samples.jsonl': flat('T T F'),
+        'Qwen2.5-7B-PPO/math500/checkpoint-500/t0.6/samples.jsonl': flat('TTTT TTTT TTTT'),
+      }),
+    );
+    // was: `global_step_100_temperature0.6`, `global_step_200_greedy`, `checkpoint-500_t0.6` (the model name lost)
+    assert.deepEqual(pairs(r), [
+      'Qwen2.5-7B_greedy <- Qwen2.5-7B-GRPO · global_step_200_greedy',
+      'Qwen2.5-7B_temperature0.6 <- Qwen2.5-7B-GRPO · global_step_100_temperature0.6',
+      'Qwen2.5-7B_temperature0.6 <- Qwen2.5-7B-GRPO · global_step_200_temperature0.6',
+      'Qwen2.5-7B_temperature0.6 <- Qwen2.5-7B-PPO · checkpoint-500_t0.6',
+    ]);
+  });
+});
