@@ -36,7 +36,7 @@ export function isJobFolder(dirs: readonly string[], i: number): boolean {
 /**
  * Folders a run writes its outputs to (trial 8 findings 6 and 8, trial 9 findings 10 and 13): Hydra's `outputs/` and
  * `multirun/`, `output/`, `out/`, `log/`, `logs/`; TensorBoard's `runs/` and `tensorboard/`, PyTorch Lightning's
- * `lightning_logs/` and `tb_logs/`, wandb's `wandb/` and a wandb run's `files/`, MLflow's `mlruns/`. They name no
+ * `lightning_logs/` and `tb_logs/`, wandb's `wandb/` and a wandb run's `files/`, MLflow's `mlruns/` (and a tracking server's `mlartifacts/`). They name no
  * model, no dataset and no config: the model is the folder above them, and two runs that differ only by them
  * evaluated the same thing.
  */
@@ -54,6 +54,7 @@ export const RUN_OUTPUT_WORDS: readonly string[] = [
   'wandb',
   'files',
   'mlruns',
+  'mlartifacts',
 ];
 
 /**
@@ -61,6 +62,38 @@ export const RUN_OUTPUT_WORDS: readonly string[] = [
  * run's time and id, no model.
  */
 const WANDB_RUN_FOLDER = /^(?:(?:offline-)?run-\d{8}_\d{6}-[a-z0-9]+|latest-run)$/i;
+
+/** MLflow's run store (`mlruns/`, a tracking server's `mlartifacts/`): `<experiment id>/<run id>/artifacts/` below it. */
+const MLFLOW_STORE = /^(?:mlruns|mlartifacts)$/i;
+/** MLflow's folders of one run (`mlruns/<experiment id>/<run id>/artifacts/`, `metrics/`, `params/`, `tags/`). */
+const MLFLOW_RUN_PARTS = /^(?:artifacts|metrics|params|tags)$/i;
+/** TensorBoard / Lightning log roots, whose `events/` and `plugins/` folders hold logs, not models. */
+const TENSORBOARD_ROOT = /^(?:tensorboard|tb_logs|lightning_logs|runs)$/i;
+
+/**
+ * Whether folder `i` of a path's folders is a logging tool's own folder BELOW its logging folder (trial 12 finding
+ * 4), so it names no model and the model is the folder above the logging folder:
+ * - MLflow: `mlruns/<experiment id>/<run id>/artifacts/` (`mlruns/0/3f2a9c1e8b7d4e6f/artifacts/`,
+ *   `mlruns/12/abc123/`): the experiment id (a number), any run id below it, and the run's `artifacts/`,
+ *   `metrics/`, `params/`, `tags/`; also under a tracking server's `mlartifacts/`;
+ * - wandb: `media/` below a `wandb/` folder or a wandb run folder, and the folder right below it
+ *   (`wandb/run-<time>-<id>/files/media/table/`);
+ * - TensorBoard: `events/` and `plugins/` below `tensorboard/`, `tb_logs/`, `lightning_logs/` or `runs/`.
+ * The logging folders themselves are {@link isRunOutputFolder}. False for `i` out of range. Pure.
+ */
+export function isLoggingToolFolder(dirs: readonly string[], i: number): boolean {
+  const d = dirs[i];
+  if (d === undefined || i === 0) return false;
+  // MLflow: the experiment id must be a number, so `mlruns/Qwen2.5-7B-GRPO/` still names a model
+  for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
+    if (!MLFLOW_STORE.test(dirs[j]) || !/^\d+$/.test(dirs[j + 1])) continue;
+    if (i - j <= 2 || MLFLOW_RUN_PARTS.test(d)) return true;
+  }
+  const above = dirs.slice(0, i);
+  if (/^media$/i.test(d) && above.some((x) => /^wandb$/i.test(x) || WANDB_RUN_FOLDER.test(x))) return true;
+  if (/^media$/i.test(dirs[i - 1]) && isLoggingToolFolder(dirs, i - 1)) return true;
+  return /^(?:events|plugins)$/i.test(d) && above.some((x) => TENSORBOARD_ROOT.test(x));
+}
 
 /**
  * Folders between a model folder and its checkpoints (step folders) that name nothing of their own: `ckpt/`,

@@ -36,6 +36,7 @@ import {
 import { areSeedSiblings, seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from './seeds';
 import {
   ambiguousBaseNote,
+  crossFamilyNote,
   baseGuessNote,
   comparisonPairs,
   guessBaseModel,
@@ -513,10 +514,45 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     for (const [b, m] of pairsToCompare) {
       const note = ambiguousBaseNote(models, b, m, (x) => x.label);
       if (note) warnings.push(note);
+      // a model of another family than its base (trial 12 finding 3): never paired silently
+      const family = crossFamilyNote(b, m, (x) => x.label);
+      if (family) warnings.push(family);
     }
+  // replicates of a base (`Qwen2.5-7B/replicate_1/` and `replicate_2/`, `rep1/` and `rep2/`: seed siblings of the base in
+  // no pair of their own) are pooled into it: the comparisons use every base replicate's samples, summed per problem
+  // (trial 12 finding 10: the first by name was the base, the second NOT COMPARED, half the base's samples unused)
+  const inPairs = new Set(pairsToCompare.flatMap(([x, y]) => [x.id, y.id]));
+  const basePools = new Map<number, ModelRow[]>();
+  for (const b of new Set(pairsToCompare.map(([x]) => x))) {
+    const reps = models.filter((o) => o.id !== b.id && !inPairs.has(o.id) && areSeedSiblings(o, b));
+    if (reps.length === 0) continue;
+    basePools.set(b.id, reps);
+    warnings.push(
+      `${b.label}: the base is the pool of its ${reps.length + 1} replicates (${[b, ...reps].map((x) => x.displayId).join(', ')}): seed siblings of one base model, their samples summed per problem in every comparison with it; the models table lists each replicate`,
+    );
+  }
+  const pooledRows = (b: ModelRow): StatRow[] => {
+    const reps = basePools.get(b.id);
+    if (!reps) return byModel.get(b.id) ?? [];
+    const sum = new Map<number, StatRow>();
+    for (const r of [b, ...reps].flatMap((x) => byModel.get(x.id) ?? [])) {
+      const t = sum.get(r.problemId);
+      sum.set(
+        r.problemId,
+        t
+          ? { ...t, n: t.n + r.n, c: t.c + r.c, graded: t.graded + r.graded, scored: t.scored + r.scored }
+          : { ...r, modelId: b.id },
+      );
+    }
+    return [...sum.values()];
+  };
   const comparisons: ComparisonReport[] = [];
   for (const [b, m] of pairsToCompare) {
-    const baseRows = new Map((byModel.get(b.id) ?? []).filter((r) => r.graded > 0).map((r) => [r.problemId, r]));
+    const baseRows = new Map(
+      pooledRows(b)
+        .filter((r) => r.graded > 0)
+        .map((r) => [r.problemId, r]),
+    );
     const pairs: ProblemPair[] = [];
     const modelRows = byModel.get(m.id) ?? [];
     const set = problemSet(modelRows);
@@ -531,7 +567,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     }
     // no graded problem in common: named with its reason below (notComparedModels; trial 7 finding 5)
     if (pairs.length === 0) continue;
-    const { left, cset, extra, whole } = comparisonDenominator(modelRows, byModel.get(b.id) ?? [], pairs.length);
+    const { left, cset, extra, whole } = comparisonDenominator(modelRows, pooledRows(b), pairs.length);
     if (whole.missing > 0)
       warnings.push(comparisonWarning(index, m.displayId, b.displayId, whole, left, index.unreadableRecords(m.id)));
     const maxN = pairs.reduce((a, p) => Math.max(a, p.base.n, p.model.n), 0);
@@ -541,7 +577,13 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     const [tb, tm] = [samplingTemperature(b), samplingTemperature(m)];
     if (tb !== tm)
       warnings.push(
-        `${m.label} vs ${b.label}: compared across sampling temperatures (model ${tm === undefined ? 'at a temperature its name does not give' : `at t${tm}`}, base ${tb === undefined ? 'at a temperature its name does not give' : `at t${tb}`}): no sampling of the base at the model's temperature; pass@k and the categories mix the effect of training with that of temperature`,
+        `${m.label} vs ${b.label}: compared across sampling temperatures (model ${tm === undefined ? 'at a temperature its name does not give' : `at t${tm}`}, base ${tb === undefined ? 'at a temperature its name does not give' : `at t${tb}`}): ${
+          // only a model whose name gives its temperature can lack a base sampling at it (trial 12 finding 12: the
+          // warning said "no sampling of the base at the model's temperature" of a `T=0.8/` folder beside the base's 0.8)
+          tm === undefined
+            ? "the model's temperature is unknown, so the base's sampling at it cannot be chosen (write it in the model's file or folder name: `_t0.8`, `temperature_0.8/`)"
+            : "no sampling of the base at the model's temperature"
+        }; pass@k and the categories mix the effect of training with that of temperature`,
       );
     const differentGraders = graderDifference(b, m);
     if (differentGraders) warnings.push(graderWarning(b.displayId, m.displayId, differentGraders));
@@ -599,7 +641,11 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     comparisons.some((c) => c.base === b.displayId && c.model === m.displayId),
   );
   const gradedProblems = (id: number) => (byModel.get(id) ?? []).filter((r) => r.graded > 0).length;
-  const notComparedList = notComparedModels(models, pairsToCompare, pathPairs, gradedProblems);
+  // a base's replicates pooled into it are in its comparisons, not NOT COMPARED (trial 12 finding 10)
+  const pooled = new Set([...basePools.values()].flat().map((x) => x.id));
+  const notComparedList = notComparedModels(models, pairsToCompare, pathPairs, gradedProblems).filter(
+    (x) => !(pooled.has(x.model.id) && x.base !== undefined && pathPairs.some(([pb]) => pb.id === x.base?.id)),
+  );
   const notCompared = notComparedList.map((x) => ({
     model: x.model.displayId,
     base: x.base?.displayId ?? null,

@@ -93,7 +93,24 @@ describe('finding 5: every model in no comparison is named with the reason', () 
       }),
     ).r;
     assert.equal(seeds.base, 'base/seed0:base');
-    assert.deepEqual(notCompared(seeds), [['base/seed1:base', 'seedSibling', 'base/seed0:base']]);
+    // the base's seed1 is pooled into the base seed0 (trial 12 finding 10; was NOT COMPARED as a seed sibling)
+    assert.deepEqual(notCompared(seeds), []);
+    // a base's seed sibling whose base is in no comparison is still named (rl has no graded problem in common)
+    const unpaired = cli(
+      folder({
+        'base/seed0/samples.jsonl_results.jsonl': humanEval('TF FF'),
+        'base/seed1/samples.jsonl_results.jsonl': humanEval('FF TF'),
+        'rl/samples.jsonl': humanEval('UU UU'),
+      }),
+    ).r;
+    assert.deepEqual(
+      notCompared(unpaired).map((x) => x.slice(0, 2)),
+      [
+        ['base/seed0:base', 'baseOfNone'],
+        ['base/seed1:base', 'seedSibling'],
+        ['rl:rl', 'modelUngraded'],
+      ],
+    );
     const all = cli(
       folder({
         'sft/samples.jsonl_results.jsonl': humanEval('TF FF'),

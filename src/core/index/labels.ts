@@ -3,7 +3,9 @@ import {
   isCheckpointHolderFolder,
   isDateTimeName,
   isJobFolder,
+  isLoggingToolFolder,
   isRunOutputFolder,
+  MODEL_FAMILIES,
   RL_WORDS,
   START_WORDS,
   wordPattern,
@@ -65,15 +67,22 @@ const STEP_FOLDER_NAME = /^(?:global[_-]?step|step|checkpoint|ckpt|iter)[-_]?\d+
 /**
  * The label of a checkpoint model named by its step folder (trial 8 finding 9): the model folder above it and the
  * step, `Qwen2.5-7B-GRPO · global_step100` for run `Qwen2.5-7B-GRPO/global_step100` (`Qwen2.5-7B-PPO/ckpt/global_step100_hf`
- * -> `Qwen2.5-7B-PPO · global_step100_hf`; dataset folders above the step folder are passed over too:
+ * -> `Qwen2.5-7B-PPO · global_step100_hf`; a temperature folder below the step folder is kept in the label:
+ * `Qwen2.5-7B-GRPO/global_step_100/temperature_0.6` -> `Qwen2.5-7B-GRPO · global_step_100_temperature0.6`; dataset
+ * folders above the step folder are passed over too:
  * `Qwen2.5-7B-GRPO/gsm8k/global_step_100` -> `Qwen2.5-7B-GRPO · global_step_100`), so checkpoints of different runs are
  * told apart whatever their spelling;
  * undefined for any other model (a revision, a name that is not only a step, no folder above the step folder).
  */
 function stepFolderLabel(m: ModelIdentity): string | undefined {
-  if (m.revision || !STEP_FOLDER_NAME.test(m.name)) return undefined;
+  // a step folder with a temperature folder below it (`global_step_100/temperature_0.6/`: model
+  // `global_step_100_temperature0.6`) is that step's sampling: the step is the name without the variant (trial 12 finding 15)
+  const variant = VARIANT_END.exec(m.name);
+  const step = variant ? m.name.slice(0, -variant[0].length) : m.name;
+  if (m.revision || !STEP_FOLDER_NAME.test(step)) return undefined;
   const segs = m.run.split('/');
-  const at = segs.lastIndexOf(m.name);
+  const at = segs.lastIndexOf(step);
+  if (at < 0) return undefined;
   // dataset folders above the step folder name no run (`Qwen2.5-7B-GRPO/gsm8k/global_step_100`: trial 9 finding 3)
   for (let i = at - 1; i >= 0; i--)
     if (!isCheckpointHolderFolder(segs[i]) && !isDatasetName(segs[i])) return `${segs[i]} · ${m.name}`;
@@ -179,10 +188,10 @@ function baseScores(models: readonly ModelIdentity[]): number[] {
 }
 
 /**
- * A sampling-temperature variant ending a model name (`Qwen2.5-7B_t0.6`, `X_t0`, `X_temp1`, `X_temperature1.0`, `X_greedy`;
+ * A sampling-temperature variant ending a model name (`Qwen2.5-7B_t0.6`, `X_t0`, `X_temp1`, `X_tmp0.6`, `X_t=0.6`, `X_temperature1.0`, `X_greedy`;
  * not `flan-t5`; see pathModelName).
  */
-const VARIANT_END = /[-_](?:t(\d+\.\d+|[0-2])|(?:temp|temperature)[-_=]?(\d+(?:\.\d+)?)|(greedy))$/i;
+const VARIANT_END = /[-_](?:t=?(\d+\.\d+|[0-2])|(?:temp|tmp|temperature)[-_=]?(\d+(?:\.\d+)?)|(greedy))$/i;
 
 /** The temperature variant ending a model's name: as spelt (`_temp0.6`) and its value (0.6), or undefined. */
 function variantMatch(m: ModelIdentity): { spelt: string; value: number } | undefined {
@@ -286,7 +295,13 @@ function runParts(m: ModelIdentity & { run: string }): { prefix: string; folder:
         tail: unvariedRun(
           segs
             .map((d, j) =>
-              j > i && !isRunOutputFolder(d) && !isDateTimeName(d) && !isJobFolder(segs, j) ? d : undefined,
+              j > i &&
+              !isRunOutputFolder(d) &&
+              !isLoggingToolFolder(segs, j) &&
+              !isDateTimeName(d) &&
+              !isJobFolder(segs, j)
+                ? d
+                : undefined,
             )
             .filter((d): d is string => d !== undefined)
             .map((d) => stripSeedTokens(d))
@@ -406,6 +421,31 @@ export function ambiguousBaseNote<M extends ModelIdentity>(
   const root = nameAncestor(models, base);
   if (root === undefined) return undefined;
   return `${name(m)} is compared with ${name(base)} (a base by its name), but ${name(base)} is a fine-tune of ${name(root)} (its name extends it), which is also in the folder: either could be the model ${name(m)} was trained from, and its name extends neither; choose the base with --base (Choose Base Model)`;
+}
+
+/** The model families ({@link MODEL_FAMILIES}) a model's name names (`Llama-3.1-8B-Instruct-DAPO`: llama; `DeepSeek-R1-Distill-Qwen-7B`: deepseek, qwen). */
+function modelFamilies(m: ModelIdentity): string[] {
+  const n = familyName(m);
+  return MODEL_FAMILIES.filter((f) => new RegExp(`(?:^|[^a-z])${f}(?![a-z])`).test(n));
+}
+
+/**
+ * The warning for a model compared with a base of another model family (trial 12 finding 3): their names name
+ * families ({@link MODEL_FAMILIES}) and none in common (`Llama-3.1-8B-Instruct-DAPO` against `Qwen2.5-7B`), so `m`
+ * was not trained from `base` and the comparison measures the families' difference, not training. Names both by
+ * `name` (labels). Undefined when either name names no family or they share one (`DeepSeek-R1-Distill-Qwen-7B`
+ * against `Qwen2.5-Math-7B`: qwen).
+ */
+export function crossFamilyNote<M extends ModelIdentity>(base: M, m: M, name: (x: M) => string): string | undefined {
+  if (!disjointFamilies(base, m)) return undefined;
+  return `${name(m)} is compared with ${name(base)}, a model of another family (${modelFamilies(m).join(', ')}, not ${modelFamilies(base).join(', ')}): its name does not extend ${name(base)}'s, so it was not trained from it and the comparison mixes the families' difference with that of training; choose its base with --base (Choose Base Model), or leave it out`;
+}
+
+/** Whether both names name model families and none in common ({@link modelFamilies}: `Llama-3.1-8B` and `Qwen2.5-7B`). */
+function disjointFamilies(a: ModelIdentity, b: ModelIdentity): boolean {
+  const fa = modelFamilies(a);
+  const fb = modelFamilies(b);
+  return fa.length > 0 && fb.length > 0 && !fa.some((f) => fb.includes(f));
 }
 
 /** Seeds ({@link areSeedSiblings}) or temperature variants ({@link areVariantSiblings}) of one model. */
@@ -567,8 +607,16 @@ export function comparisonPairs<M extends ModelIdentity & { id: number; run: str
       // name keeps every model it was guessed for, trial 8 finding 4)
       const anc = nameAncestor(models, m);
       const baseAnc = nameAncestor(models, runBase);
+      // also when the ancestor is itself a descendant of the run's base by name (trial 12 finding 3:
+      // `Qwen2.5-7B-Instruct-GRPO` against `Qwen2.5-7B-Instruct`, the longest base its name extends, not the
+      // pretrained `Qwen2.5-7B`), or of another family than it (`Llama-3.1-8B-Instruct-DAPO` against
+      // `Llama-3.1-8B-Instruct`, not a guessed base `Qwen2.5-7B`)
       const lineBase =
-        anc !== undefined && baseAnc !== undefined && familyName(anc) !== familyName(runBase) ? anc : runBase;
+        anc !== undefined &&
+        familyName(anc) !== familyName(runBase) &&
+        (baseAnc !== undefined || extendsName(anc, runBase) || disjointFamilies(anc, runBase))
+          ? anc
+          : runBase;
       // the model the base's name extends (the pretrained model of an SFT base) is the base of that base, never compared with it
       if (lineBase === runBase && baseAnc !== undefined && familyName(baseAnc) === familyName(m)) continue;
       const b0 = samplingAt(models, lineBase, variantOf(m)) ?? lineBase;

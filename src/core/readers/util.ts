@@ -9,6 +9,7 @@ import type { Diagnostic, ReadEvent } from '../model';
 import {
   DATE_TIME_TOKEN,
   isJobFolder,
+  isLoggingToolFolder,
   isRunOutputFolder,
   MODEL_FOLDER_WORD,
   MODEL_NAME_HINT,
@@ -771,6 +772,8 @@ export function layoutDatasetFolders(relPaths: readonly string[]): string[] {
     if (dirs.length < 2) continue;
     const b = dirs[dirs.length - 1];
     const a = dirs[dirs.length - 2];
+    // a logging tool's own folders (`mlruns/0/<run id>/artifacts/`: trial 12 finding 4) are no dataset of any model
+    if (isLoggingToolFolder(dirs, dirs.length - 1) || isLoggingToolFolder(dirs, dirs.length - 2)) continue;
     if (namesNoModel(b) || folderTemperature(b) !== undefined || /^\d+$/.test(b) || MODEL_FOLDER_WORD.test(b)) continue;
     if (MODEL_NAME_HINT.test(b)) continue;
     if (stripSeedTokens(b) !== b || b.replace(DATE_TIME_TOKEN, '') !== b) continue;
@@ -795,28 +798,42 @@ export { DATE_TIME_TOKEN };
 
 /**
  * A sampling temperature in a file stem or folder name, with the separator before it: `t` and a decimal (`t0.6`,
- * `t1.0`) or the integer 0, 1 or 2 (`t0`, `t1`: trial 8 finding 2c; not `t5` of `flan-t5`), or `temp` / `temperature`
- * and a number (`temp1`, `temp_1.0`, `temperature_0.7`), or the word `greedy` (temperature 0; trial 9 finding 5).
+ * `t1.0`) or the integer 0, 1 or 2 (`t0`, `t1`: trial 8 finding 2c; not `t5` of `flan-t5`), `t=` / `T=` and a number
+ * (`T=0.8`, `t=0.6`: trial 12 finding 12), or `temp` / `tmp` / `temperature` and a number (`temp1`, `temp_1.0`,
+ * `temp-0.6`, `temperature=0.7`, `tmp0.6`), or the word `greedy` (temperature 0; trial 9 finding 5). Groups: 1 the `t`,
+ * 2 the `=` after it, 3 the word `temp` / `tmp` / `temperature`, 4 the number, 5 `greedy`.
  */
 const TEMPERATURE_TOKEN =
-  /(?:^|[-_.])(?:(t(?=\d+\.\d|[0-2](?![\d.]))|temp|temperature)[-_=]?(\d+(?:\.\d+)?)|(greedy))(?=[-_.]|$)/i;
+  /(?:^|[-_.])(?:(?:(t)(?:(=)(?=\d)|(?=\d+\.\d|[0-2](?![\d.])))|(temp|tmp|temperature)[-_=]?)(\d+(?:\.\d+)?)|(greedy))(?=[-_.]|$)/i;
 
 /**
- * The model-name variant of a {@link TEMPERATURE_TOKEN} match: as spelt (`t0.6`, `temp1.0`), `greedy` for greedy
- * decoding (temperature 0: `humaneval_greedy`, `samples-greedy`, a `greedy/` folder; trial 9 finding 5; index/labels.ts
- * reads `_greedy` as t0).
+ * The model-name variant of a {@link TEMPERATURE_TOKEN} match: as spelt (`t0.6`, `T0.6`, `temp1.0`, `tmp0.6`), `t` and
+ * the number for `t=` / `T=` (`T=0.8` -> `t0.8`: a name keeps no `=`), `greedy` for greedy decoding (temperature 0:
+ * `humaneval_greedy`, `samples-greedy`, a `greedy/` folder; trial 9 finding 5; index/labels.ts reads `_greedy` as t0).
  */
 function temperatureVariant(temp: RegExpExecArray): string {
-  return temp[3] !== undefined ? 'greedy' : `${temp[1]}${temp[2]}`;
+  if (temp[5] !== undefined) return 'greedy';
+  if (temp[2] !== undefined) return `t${temp[4]}`;
+  return `${temp[1] ?? temp[3]}${temp[4]}`;
 }
 
 /**
- * The temperature a folder's whole name gives (`t0.6`, `temp_1.0`, `temp0.6`, `t0`: trial 8 findings 2a and 2b), as
- * a model-name variant (`t0.6`, `temp1.0`), or undefined when the name is anything else (`Qwen2.5-7B_t0.6`).
+ * Sampling settings beside a temperature in a folder or file name (trial 12 finding 12): `sampling`, `top_p_0.95`,
+ * `topp0.95`, `top_k_20`, `min_p_0.05`, `n8`, `max_tokens_4096`, in any order, with `-`, `_` or `.` between. A name
+ * holding only these and a temperature (`sampling_temp_0.8_top_p_0.95`) names a sampling of the model, no model.
+ */
+const SAMPLING_SETTINGS_ONLY =
+  /^(?:[-_.]*(?:sampling|top[-_]?p[-_=]?\d+(?:\.\d+)?|top[-_]?k[-_=]?\d+|min[-_]?p[-_=]?\d+(?:\.\d+)?|n\d+|max[-_]?tokens[-_=]?\d+))*[-_.]*$/i;
+
+/**
+ * The temperature a folder's whole name gives (`t0.6`, `temp_1.0`, `temp0.6`, `t0`: trial 8 findings 2a and 2b;
+ * `T=0.8`, `t=0.6`, `tmp0.6`, `temperature=0.7`, and a temperature with other sampling settings only,
+ * `sampling_temp_0.8_top_p_0.95`: trial 12 finding 12), as a model-name variant (`t0.6`, `temp1.0`, `t0.8`), or
+ * undefined when the name is anything else (`Qwen2.5-7B_t0.6`).
  */
 export function folderTemperature(dir: string): string | undefined {
   const t = stemTemperature(dir);
-  return t && t.rest === '' ? t.variant : undefined;
+  return t && SAMPLING_SETTINGS_ONLY.test(t.rest) ? t.variant : undefined;
 }
 
 /**
@@ -927,7 +944,9 @@ function namesNoModel(dir: string): boolean {
  *   folders that name no model are passed over and the folder above is taken (trial 6 finding 2, trial 7
  *   findings 3 and 9): seed folders (`rl/seed1/`, `rl/seed=0/`), generic and dataset folders
  *   (`Qwen2.5-7B/outputs/`, `Qwen2.5-7B/humaneval/`), dates and times (`Qwen2.5-7B/2025-01-15/10-20-30/`) and
- *   verl's `actor/huggingface`. Under such folders only, the nearest one (`seed0/samples.jsonl` -> `seed0`:
+ *   verl's `actor/huggingface`, and a logging tool's folders below its logging folder (nameTokens.ts
+ *   `isLoggingToolFolder`: `mlruns/0/<run id>/artifacts/`, wandb's `files/media/table/`, TensorBoard's `events/`).
+ *   Under such folders only, the nearest one (`seed0/samples.jsonl` -> `seed0`:
  *   seed siblings); a file at the root keeps its stem without seeds;
  * - a temperature in a generic stem (`samples_t0.6`) is a variant of the folder's model, kept in the name
  *   (`Qwen2.5-7B/samples_t0.6.jsonl` -> `Qwen2.5-7B_t0.6`; trial 7 finding 4), and so is a temperature folder
@@ -953,6 +972,9 @@ export function pathModelName(relPath: string, stem: string, layoutDatasets: rea
       continue;
     }
     if (namesNoModel(dirs[i]) || layoutDatasets.includes(dirs[i]) || isJobFolder(dirs, i)) continue;
+    // a logging tool's folders below its logging folder (`mlruns/0/<run id>/artifacts/`, wandb's `files/media/table/`,
+    // TensorBoard's `events/`: trial 12 finding 4): the model is the folder above the logging folder
+    if (isLoggingToolFolder(dirs, i)) continue;
     const named = trim(stripSeedTokens(dirs[i]));
     if (named !== '') return lmEvalModelName(named, stem) + variant;
   }
