@@ -86,3 +86,94 @@ describe('finding 7: a broken link, a link loop or a folder that cannot be read 
     }
   });
 });
+
+/** lm-eval `samples_<task>_<date>.jsonl` lines: docs `first..first+n-1`, one word per doc, one letter per repeat (`T` answers 42). */
+const lmEvalLines = (task: string, spec: string, first = 0): string =>
+  spec
+    .split(' ')
+    .map((word, i) =>
+      JSON.stringify({
+        doc_id: first + i,
+        doc: { problem: `${task} problem ${first + i}`, solution: '42' },
+        target: '42',
+        resps: [...word].map((v, j) => [`solution ${task} ${first + i} rep ${j} answer ${v === 'T' ? 42 : 7}`]),
+        filtered_resps: [...word].map((v) => (v === 'T' ? '42' : '7')),
+        exact_match: [...word].filter((v) => v === 'T').length / word.length,
+      }),
+    )
+    .join('\n');
+
+/** Problems per (model label, dataset) as `<label> <dataset> <problems>/<samples>`, from the report's `perDataset`. */
+const perDataset = (r: Report) => {
+  const label = new Map(r.models.map((m) => [m.id, m.label]));
+  return r.perDataset.map((d) => `${label.get(d.model)} ${d.dataset} ${d.problems}/${d.samples}`).sort();
+};
+
+/** The models' problems by dataset as `<dataset> <problems>`, sorted. */
+const datasetsOf = (r: Report) => r.models.flatMap((m) => m.datasets.map((d) => `${d.dataset} ${d.problems}`)).sort();
+
+describe('finding 1: lm-eval samples_<task>_<date> read through a mapping: the task in the name is the dataset', () => {
+  const mapping = (files: string[], extra: Record<string, unknown> = {}) =>
+    JSON.stringify([
+      {
+        files,
+        records: 'per-problem',
+        ...extra,
+        fields: {
+          problemId: 'doc_id',
+          question: 'doc.problem',
+          referenceAnswer: 'target',
+          text: '$.resps[*][0]',
+          extractedAnswer: 'filtered_resps',
+        },
+      },
+    ]);
+  const ALG = 'samples_minerva_math_algebra_2025-01-15T10-20-30.123456.jsonl';
+  const GEO = 'samples_minerva_math_geometry_2025-01-15T10-20-30.123456.jsonl';
+  const GEO2 = 'samples_minerva_math_geometry_2025-02-01T09-00-00.000000.jsonl';
+
+  test('two tasks of two models under one glob: two datasets of 4 problems each; the dated re-run adds its doc 4 to geometry', () => {
+    const dir = folder({
+      'trace-inspector.mapping.json': mapping(['**/samples_minerva_math_*.jsonl']),
+      [`Qwen__Qwen2.5-7B/${ALG}`]: lmEvalLines('minerva_math_algebra', 'TFFF TTFF FFFF TTTT'),
+      [`Qwen__Qwen2.5-7B/${GEO}`]: lmEvalLines('minerva_math_geometry', 'TFFF FFFF FFFF TFFF'),
+      [`Qwen__Qwen2.5-7B-SimpleRL-Zoo/${ALG}`]: lmEvalLines('minerva_math_algebra', 'TTFF TTTF FFFF TTTT'),
+      [`Qwen__Qwen2.5-7B-SimpleRL-Zoo/${GEO}`]: lmEvalLines('minerva_math_geometry', 'TTFF FFFF TFFF TTFF'),
+      [`Qwen__Qwen2.5-7B-SimpleRL-Zoo/${GEO2}`]: lmEvalLines('minerva_math_geometry', 'TTTT TTTT TTTT TTTT TTFF'),
+    });
+    const r = cliReport(dir, ['--tool-grading']);
+    assert.deepEqual(r.models.map((m) => `${m.label} ${m.samples}`).sort(), [
+      'Qwen/Qwen2.5-7B 32',
+      'Qwen/Qwen2.5-7B-SimpleRL-Zoo 36',
+    ]);
+    assert.deepEqual(perDataset(r), [
+      'Qwen/Qwen2.5-7B minerva_math_algebra 4/16',
+      'Qwen/Qwen2.5-7B minerva_math_geometry 4/16',
+      'Qwen/Qwen2.5-7B-SimpleRL-Zoo minerva_math_algebra 4/16',
+      'Qwen/Qwen2.5-7B-SimpleRL-Zoo minerva_math_geometry 5/20',
+    ]);
+    // the re-run's copies of docs 0-3 are what the built-in reader calls a re-run; nothing says "algebra" about geometry
+    const dup = diags(r).filter((d) => d.includes('re-run or a copy'));
+    assert.equal(dup.length, 1, dup.join('\n'));
+    assert.match(
+      dup[0],
+      new RegExp(`SimpleRL-Zoo/${GEO2.replace(/\./g, '\\.')}: .*4 problems .*${GEO.replace(/\./g, '\\.')}`),
+    );
+  });
+
+  test("siblings: a dataset stem (gsm8k.jsonl, math500_samples.jsonl) and a dataset folder name the dataset; the mapping's own dataset wins", () => {
+    const lines = (spec: string) => lmEvalLines('x', spec);
+    const dir = folder({
+      'trace-inspector.mapping.json': mapping(['**/*.jsonl']),
+      'Qwen2.5-7B/gsm8k.jsonl': lines('TF FF'),
+      'Qwen2.5-7B/math500_samples.jsonl': lines('TT FF TF'),
+      'Qwen2.5-7B/aime24/results.jsonl': lines('FF'),
+    });
+    assert.deepEqual(datasetsOf(cliReport(dir, ['--tool-grading'])), ['aime24 1', 'gsm8k 2', 'math500 3']);
+    const named = folder({
+      'trace-inspector.mapping.json': mapping(['**/*.jsonl'], { dataset: 'mine' }),
+      [`Qwen__Qwen2.5-7B/${ALG}`]: lmEvalLines('minerva_math_algebra', 'TFFF TTFF'),
+    });
+    assert.deepEqual(datasetsOf(cliReport(named, ['--tool-grading'])), ['mine 2']);
+  });
+});
