@@ -14,7 +14,14 @@ import { type Denominator, denominatorMark } from '../core/denominators';
 import { type PplReport, readPplSidecar } from '../core/ppl';
 import type { ReaderOptions } from '../core/readers';
 import type { PathSummary } from '../core/pathSummary';
-import { buildReportAsync, type ModelReport, noModelMatches, notComparedReason, type Report } from '../core/report';
+import {
+  buildReportAsync,
+  type ModelReport,
+  noModelMatches,
+  notComparedReason,
+  type PassAtKPoint,
+  type Report,
+} from '../core/report';
 import { datasetName, problemNamer, problemsInDatasets } from '../core/datasets';
 import { type RewardModelsReport, describeRewardDenominator, rewardDenominator } from '../core/rewardReport';
 import { compileStepPattern } from '../core/series';
@@ -814,8 +821,25 @@ export function reportCsv(r: Report): string {
         '',
       ].join(','),
     );
+  // A model (or model x dataset) without a graded sample has no pass@k curve: one pass@k row at k = 1 with
+  // no value still names it, its problems all `missing` with their reasons (trial 12 finding 9), so every
+  // model x dataset pair is in the CSV.
+  const curve = (points: readonly PassAtKPoint[], total: number, leftOut: { noSamples: number; ungraded: number }) =>
+    points.length > 0
+      ? points
+      : [
+          {
+            k: 1,
+            value: null,
+            ciLow: null,
+            ciHigh: null,
+            problems: 0,
+            missing: total,
+            leftOut: { ...leftOut, belowK: 0 },
+          },
+        ];
   for (const m of r.models) {
-    for (const p of m.passAtK) row(m, '', 'pass@k', p);
+    for (const p of curve(m.passAtK, m.problems, m.leftOut)) row(m, '', 'pass@k', p);
     for (const p of m.bestOfK) row(m, '', 'best-of-k', p);
     for (const p of m.majAtK ?? []) row(m, '', 'maj@k', p);
     for (const s of r.strata.filter((x) => x.model === m.id)) for (const p of s.passAtK) row(m, s.level, 'pass@k', p);
@@ -825,7 +849,7 @@ export function reportCsv(r: Report): string {
   for (const m of r.models)
     for (const d of r.perDataset.filter((x) => x.model === m.id)) {
       const at = lines.length;
-      for (const p of d.passAtK) row(m, '', 'pass@k', p);
+      for (const p of curve(d.passAtK, d.problems, d.leftOut)) row(m, '', 'pass@k', p);
       byDataset.push(...lines.splice(at).map((l) => `${l},${q(d.dataset)},${q(`${d.dataset}:${d.problems}`)}`));
     }
   for (const c of r.comparisons) {

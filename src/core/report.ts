@@ -173,7 +173,10 @@ export interface DatasetModelReport {
   correct: number;
   /** correct / graded samples of this dataset; null without a graded sample. */
   sampleAccuracy: number | null;
+  /** Empty when the model has no graded sample on this dataset: `leftOut` then says why (trial 12 finding 9). */
   passAtK: PassAtKPoint[];
+  /** This dataset's problems left out of every figure: with no samples, with no graded sample. */
+  leftOut: { noSamples: number; ungraded: number };
 }
 
 /** A model in no comparison and why ({@link Report.notCompared}, {@link notComparedModels}). */
@@ -476,6 +479,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
           correct,
           sampleAccuracy: dgraded > 0 ? correct / dgraded : null,
           passAtK: dpass,
+          leftOut: { noSamples: dset.noSamples, ungraded: dset.ungraded },
         });
         const w = alongK(`${m.displayId} dataset ${datasetName(d.dataset)}`, 'pass', dpass);
         if (w) warnings.push(w);

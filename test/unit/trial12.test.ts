@@ -12,7 +12,8 @@ import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { listCandidateFiles } from '../../src/core/readers';
 import type { Report } from '../../src/core/report';
-import { cliReport, humanEval, writeFolder } from './helpers';
+import { cliReport, humanEval, tempDir, writeFolder } from './helpers';
+import { runCli } from './reliability.support';
 
 /** A results folder in a temporary directory: file text by relative path. */
 const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t12-');
@@ -175,5 +176,68 @@ describe('finding 1: lm-eval samples_<task>_<date> read through a mapping: the t
       [`Qwen__Qwen2.5-7B/${ALG}`]: lmEvalLines('minerva_math_algebra', 'TFFF TTFF'),
     });
     assert.deepEqual(datasetsOf(cliReport(named, ['--tool-grading'])), ['mine 2']);
+  });
+});
+
+/** The `report --format csv` of the compiled CLI on `dir` (a fresh index), as lines. */
+const csvOf = (dir: string, extra: string[] = []): string[] => {
+  const tmp = tempDir('ti-t12-csv-');
+  const run = runCli(
+    ['report', dir, '--db', join(tmp, 'i.db'), '-q', '--replicates', '100', '--format', 'csv', ...extra],
+    tmp,
+  );
+  assert.equal(run.status, 0, run.stderr);
+  return run.stdout.trim().split('\n');
+};
+
+/** CSV pass@k rows of a label at k = 1 as `<dataset> problems=<p> missing=<m> no_samples=<s> ungraded=<u> value=<v>`. */
+const passRows = (lines: string[], label: string) => {
+  const head = lines[0].split(',');
+  const col = (cells: string[], name: string) => cells[head.indexOf(name)];
+  return lines
+    .slice(1)
+    .map((l) => l.split(','))
+    .filter(
+      (c) =>
+        col(c, 'label') === label && col(c, 'metric') === 'pass@k' && col(c, 'k') === '1' && col(c, 'level') === '',
+    )
+    .map(
+      (c) =>
+        `${col(c, 'dataset')} problems=${col(c, 'problems')} missing=${col(c, 'missing')} no_samples=${col(c, 'no_samples')} ungraded=${col(c, 'ungraded')} value=${col(c, 'value')}`,
+    )
+    .sort();
+};
+
+describe('finding 9: a model with no graded sample on a dataset keeps its CSV row and its JSON leftOut', () => {
+  test('GRPO: HumanEval/0-2 without a verdict, one problem of dataset default graded: a HumanEval row with problems 0, missing 3, ungraded 3', () => {
+    const dir = folder({
+      'Qwen2.5-7B/samples.jsonl_results.jsonl': `${humanEval('TF FF TT')}\n${JSON.stringify({ task_id: 7, completion: 'x', passed: false })}`,
+      'Qwen2.5-7B-GRPO/samples.jsonl_results.jsonl': `${humanEval('UU UU UU')}\n${JSON.stringify({ task_id: 7, completion: 'y', passed: true })}`,
+    });
+    const lines = csvOf(dir);
+    assert.deepEqual(passRows(lines, 'Qwen2.5-7B-GRPO'), [
+      'HumanEval problems=0 missing=3 no_samples=0 ungraded=3 value=',
+      'all datasets problems=1 missing=3 no_samples=0 ungraded=3 value=1',
+      'default problems=1 missing=0 no_samples=0 ungraded=0 value=1',
+    ]);
+    const r = cliReport(dir);
+    const grpo = r.models.find((m) => m.label === 'Qwen2.5-7B-GRPO')?.id;
+    assert.deepEqual(
+      r.perDataset.filter((d) => d.model === grpo).map((d) => [d.dataset, d.passAtK.length, d.leftOut]),
+      [
+        ['HumanEval', 0, { noSamples: 0, ungraded: 3 }],
+        ['default', 1, { noSamples: 0, ungraded: 0 }],
+      ],
+    );
+  });
+
+  test('sibling: a model with no graded sample at all still has its pooled pass@k row (one dataset, named)', () => {
+    const dir = folder({
+      'Qwen2.5-7B/samples.jsonl_results.jsonl': humanEval('TF FF'),
+      'Qwen2.5-7B-GRPO/samples.jsonl_results.jsonl': humanEval('UU UU'),
+    });
+    assert.deepEqual(passRows(csvOf(dir), 'Qwen2.5-7B-GRPO'), [
+      'HumanEval problems=0 missing=2 no_samples=0 ungraded=2 value=',
+    ]);
   });
 });
