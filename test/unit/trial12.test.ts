@@ -241,3 +241,52 @@ describe('finding 9: a model with no graded sample on a dataset keeps its CSV ro
     ]);
   });
 });
+
+describe('finding 17: a samples.json that is one JSON array of records gets one clear error, never "malformed JSON" per line', () => {
+  const records = [0, 1, 2].flatMap((t) =>
+    [0, 1].map((i) => ({ task_id: `HumanEval/${t}`, completion: `c ${t} ${i}`, passed: i === 0 })),
+  );
+  test('pretty-printed (indent=2) and compact arrays of flat samples, an array of Qwen-math records: one error each, naming the file', () => {
+    const qwenRecords = [0, 1].map((t) => ({
+      idx: t,
+      gt: '1',
+      code: ['a', 'b'],
+      pred: ['1', '2'],
+      score: [true, false],
+    }));
+    const dir = folder({
+      'Qwen2.5-7B/samples.jsonl_results.jsonl': humanEval('TF FF TT'),
+      'pretty/samples.json': JSON.stringify(records, null, 2),
+      'compact/samples.json': JSON.stringify(records),
+      'qwen/math_eval/gsm8k/test_qwen-boxed_-1_seed0_t0.0_s0_e-1.json': JSON.stringify(qwenRecords, null, 2),
+    });
+    const r = cliReport(dir);
+    assert.deepEqual(
+      r.models.map((m) => m.label),
+      ['Qwen2.5-7B'],
+    );
+    assert.deepEqual(
+      diags(r).filter((d) => !d.startsWith('info') || d.includes('JSON')),
+      [
+        "error compact/samples.json: a JSON array of 6 flat records, not JSONL: not read (flat results are one JSON object per line); write them one per line: jq -c '.[]' samples.json > samples.jsonl",
+        "error pretty/samples.json: a JSON array of 6 flat records, not JSONL: not read (flat results are one JSON object per line); write them one per line: jq -c '.[]' samples.json > samples.jsonl",
+        "error qwen/math_eval/gsm8k/test_qwen-boxed_-1_seed0_t0.0_s0_e-1.json: a JSON array of 2 qwen-math records, not JSONL: not read (qwen-math results are one JSON object per line); write them one per line: jq -c '.[]' test_qwen-boxed_-1_seed0_t0.0_s0_e-1.json > test_qwen-boxed_-1_seed0_t0.0_s0_e-1.jsonl",
+      ],
+    );
+  });
+
+  test('siblings kept as before: the same records as JSONL are read; an array of numbers is no results file (info)', () => {
+    const dir = folder({
+      'Qwen2.5-7B/samples.jsonl': records.map((x) => JSON.stringify(x)).join('\n'),
+      'Qwen2.5-7B/ids.json': '[1, 2, 3]',
+    });
+    const r = cliReport(dir);
+    assert.deepEqual(
+      r.models.map((m) => `${m.label} ${m.samples}/${m.correct}`),
+      ['Qwen2.5-7B 6/3'],
+    );
+    assert.deepEqual(diags(r), [
+      'info Qwen2.5-7B/ids.json: not a results file: the first element is not an object (describe the format in a trace-inspector.mapping.json)',
+    ]);
+  });
+});

@@ -34,6 +34,9 @@ export const READERS: Readonly<Record<FormatId, Reader>> = {
 /** Detection order of the built-in readers (the first whose `detect` accepts the file wins). */
 const DETECT_ORDER: readonly Reader[] = [inspectReader, totReader, rolloutsReader, qwenMathReader, flatReader];
 
+/** The readers that read one JSON record per line (a `.json` file that is one JSON array is no input of theirs). */
+const LINE_READERS: ReadonlySet<Reader> = new Set([rolloutsReader, qwenMathReader, flatReader]);
+
 /** File extensions (lower case) that can hold results without a mapping file. */
 export const RESULT_EXTENSIONS: readonly string[] = ['.jsonl', '.ndjson', '.json', '.eval'];
 
@@ -221,6 +224,9 @@ async function exists(p: string): Promise<boolean> {
  *   recognises one (so a first record with a missing or broken field does not hide the format); if none
  *   parses: `not-json` with an error diagnostic (at the first line over the 64 MiB line cap, saying so,
  *   when there is one: a file that is one huge line).
+ * A `.json` file that is one JSON array whose elements a line reader (rollouts, qwen-math, flat) recognises
+ * is `not-json` with one error `a JSON array of 32 flat records, not JSONL: not read (...); write them one
+ * per line: jq -c '.[]' samples.json > samples.jsonl` (trial 12 finding 17; ToT logs are arrays and read).
  * An ungraded flat `X.jsonl` with a sibling `X.jsonl_results.jsonl` (or `X_results.jsonl`) is `superseded`:
  * human-eval's results file holds the same samples with grades, so indexing both would duplicate a model.
  * Every listed file that is neither read nor a known non-result says why, once (severity `info`
@@ -291,10 +297,13 @@ export async function detectFile(
     if (reader) first = candidate;
     return reader !== undefined;
   };
+  /** Elements of a `.json` file that is one JSON array (null otherwise). */
+  let arrayLength: number | null = null;
   if (ext === '.json') {
     if (size <= DETECT_PARSE_JSON_BYTES) {
       try {
         const doc: unknown = parseJsonTolerant(await readTextFile(absPath)).value;
+        if (Array.isArray(doc)) arrayLength = doc.length;
         const candidates = Array.isArray(doc) ? doc.slice(0, DETECT_MAX_LINES) : [doc];
         for (const c of candidates) if (recognise(c)) break;
       } catch {
@@ -338,6 +347,19 @@ export async function detectFile(
   if (!reader) {
     diagnostics.push(d(0, `not a results file: ${unrecognizedReason(ext, first)}`, 'info'));
     return { format: null, skipped: 'unrecognized', diagnostics };
+  }
+  // A `.json` file that is one JSON array of records a line reader takes (human-eval samples written with
+  // `json.dump(list, indent=2)`): one error naming what was expected, not a `malformed JSON` per line of a
+  // valid file (trial 12 finding 17). Line readers read one record per line (sample texts are byte spans).
+  if (arrayLength !== null && LINE_READERS.has(reader)) {
+    const stem = path.posix.basename(relPath).replace(/\.json$/i, '');
+    diagnostics.push(
+      d(
+        0,
+        `a JSON array of ${arrayLength} ${reader.format} record${arrayLength === 1 ? '' : 's'}, not JSONL: not read (${reader.format} results are one JSON object per line); write them one per line: jq -c '.[]' ${path.posix.basename(relPath)} > ${stem}.jsonl`,
+      ),
+    );
+    return { format: null, skipped: 'not-json', diagnostics };
   }
   if (reader.format === 'flat' && lower.endsWith('.jsonl') && !lower.endsWith('_results.jsonl')) {
     const dir = path.dirname(absPath);
