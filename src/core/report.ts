@@ -910,6 +910,8 @@ export function comparisonWarning(
   unreadable: readonly Diagnostic[] = [],
 ): string {
   // A problem the model "has no record of" while some of its records could not be read: say so (file:line).
+  // Records read without a verdict or with a sample left out are no unread records (trial 12 finding 18).
+  unreadable = classifyUnreadable(unreadable).unread;
   const noRecord = unreadable.length === 0 ? 'has no record of' : 'has no readable record of';
   const namer = problemNamer(index);
   const name = (ids: number[]) => nameProblems(ids, namer);
@@ -952,14 +954,61 @@ function whereList(lines: readonly Diagnostic[]): string {
 }
 
 /**
- * The warning of a model some of whose records could not be read (`TraceIndex.unreadableRecords`):
- * how many, where (file:line, the first three), and that they are in no figure; the CLI report and the
- * overview say the same. Undefined when there are none.
+ * A model's error diagnostics at a line (`TraceIndex.unreadableRecords`) by what they cost (trial 12 findings 18
+ * and 8): `unread`, records not read at all (`line skipped`, malformed JSON); `samplesSkipped`, samples left out
+ * of a record that was read (`sample skipped`; `verdictsLost` of all the lines had a verdict, named in their message
+ * as `its verdict ... is lost`); `ungraded`, records read whose samples have no verdict (`samples are ungraded`:
+ * indexed, their problems in `missing`). Pure.
+ */
+export function classifyUnreadable(lines: readonly Diagnostic[]): {
+  unread: Diagnostic[];
+  samplesSkipped: Diagnostic[];
+  verdictsLost: number;
+  ungraded: Diagnostic[];
+} {
+  const out = {
+    unread: [] as Diagnostic[],
+    samplesSkipped: [] as Diagnostic[],
+    verdictsLost: 0,
+    ungraded: [] as Diagnostic[],
+  };
+  for (const l of lines) {
+    if (/its verdict .* is lost/.test(l.message)) out.verdictsLost++;
+    if (/samples are ungraded|are ungraded$|is ungraded$/.test(l.message)) out.ungraded.push(l);
+    else if (/sample skipped/.test(l.message)) out.samplesSkipped.push(l);
+    else out.unread.push(l);
+  }
+  return out;
+}
+
+/**
+ * The warning of a model some of whose records could not be read, or were read with samples left out or
+ * without a verdict (`TraceIndex.unreadableRecords`, split by {@link classifyUnreadable}): how many of each,
+ * where (file:line, the first three), and what becomes of them; the CLI report and the overview say the
+ * same. `1 record could not be read (a.jsonl:3): left out of every figure; 2 samples skipped (a.jsonl:1,
+ * a.jsonl:1): left out of every figure: 1 of them graded, its verdict lost; 8 records have no verdict (b.jsonl:1, ...): indexed,
+ * ungraded (their problems count in "missing")`. Undefined when there are none.
  */
 export function unreadableWarning(model: string, lines: readonly Diagnostic[]): string | undefined {
   if (lines.length === 0) return undefined;
-  const n = lines.length;
-  return `${model}: ${n} record${n === 1 ? '' : 's'} could not be read (${whereList(lines)}): left out of every figure; each is listed with its reason in the Problems panel (CLI: the diagnostics)`;
+  const c = classifyUnreadable(lines);
+  const parts: string[] = [];
+  const s = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const lost = (n: number) => (n ? `: ${n} of them graded, ${n === 1 ? 'its verdict' : 'their verdicts'} lost` : '');
+  const lostIn = (xs: Diagnostic[]) => xs.filter((l) => /its verdict .* is lost/.test(l.message)).length;
+  if (c.unread.length)
+    parts.push(
+      `${s(c.unread.length, 'record', 'records')} could not be read (${whereList(c.unread)}): left out of every figure${lost(lostIn(c.unread))}`,
+    );
+  if (c.samplesSkipped.length)
+    parts.push(
+      `${s(c.samplesSkipped.length, 'sample', 'samples')} skipped (${whereList(c.samplesSkipped)}): left out of every figure${lost(lostIn(c.samplesSkipped))}`,
+    );
+  if (c.ungraded.length)
+    parts.push(
+      `${s(c.ungraded.length, 'record has', 'records have')} no verdict (${whereList(c.ungraded)}): read and indexed, ungraded (their problems count in "missing")`,
+    );
+  return `${model}: ${parts.join('; ')}; each is listed with its reason in the Problems panel (CLI: the diagnostics)`;
 }
 
 /** The warning of a partly indexed model (CLI report and overview say the same). */

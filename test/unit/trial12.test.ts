@@ -290,3 +290,54 @@ describe('finding 17: a samples.json that is one JSON array of records gets one 
     ]);
   });
 });
+
+describe('findings 18 and 8: "could not be read" only for records not read; a graded sample dropped for want of text says its verdict was lost', () => {
+  const QM = 'math_eval/gsm8k/test_qwen-boxed_-1_seed0_t0.0_s0_e-1.jsonl';
+  const warningOf = (r: Report, model: string) =>
+    r.warnings.filter((w) => w.startsWith(`${model}: `) && w.includes('Problems panel'));
+
+  test('Qwen-math: score null (read, ungraded), code[1] null with score true (sample skipped, verdict lost), code a string (line skipped)', () => {
+    const lines = [
+      { idx: 0, gt: '1', code: ['a', null, 'c'], pred: ['1', '1', '2'], score: [true, true, false] },
+      { idx: 1, gt: '1', code: ['a', 'b'], pred: ['1', '2'], score: null },
+      { idx: 2, gt: '1', code: 'oops', pred: ['1'], score: [true] },
+      { idx: 3, gt: '1', code: ['a'], pred: ['1'], score: [true] },
+    ];
+    const r = cliReport(folder({ [`Qwen2.5-Math-7B/${QM}`]: lines.map((l) => JSON.stringify(l)).join('\n') }));
+    assert.deepEqual(warningOf(r, 'Qwen2.5-Math-7B'), [
+      `Qwen2.5-Math-7B: 1 record could not be read (Qwen2.5-Math-7B/${QM}:3): left out of every figure; 1 sample skipped (Qwen2.5-Math-7B/${QM}:1): left out of every figure: 1 of them graded, its verdict lost; 1 record has no verdict (Qwen2.5-Math-7B/${QM}:2): read and indexed, ungraded (their problems count in "missing"); each is listed with its reason in the Problems panel (CLI: the diagnostics)`,
+    ]);
+    assert.ok(
+      diags(r).includes(
+        `error Qwen2.5-Math-7B/${QM}: code[1] is not a string (got null); sample skipped, and its verdict (score true) is lost with it`,
+      ),
+      diags(r).join('\n'),
+    );
+    // counts add up: problems 0, 1, 3 indexed (line 3 not read); samples 2 + 2 + 1 (code[1] skipped); problem 1's 2 ungraded
+    const m = r.models[0];
+    assert.deepEqual([m.problems, m.samples, m.ungradedSamples, m.correct], [3, 5, 2, 2]);
+  });
+
+  test('siblings: rollouts (a rollout not an object, one without text but with correct false) and flat (completion null, passed true)', () => {
+    const dir = folder({
+      'rl/run_raw.jsonl': JSON.stringify({
+        model_alias: 'rl',
+        model_name: 'org/m-rl',
+        qid: 0,
+        question: 'q',
+        gold: '1',
+        rollouts: [{ text: 'a', correct: true }, { text: 'b' }, 'oops', { correct: false }],
+      }),
+      'flatm/samples.jsonl_results.jsonl': [
+        JSON.stringify({ task_id: 'HumanEval/0', completion: 'x', passed: true }),
+        JSON.stringify({ task_id: 'HumanEval/1', completion: null, passed: true }),
+      ].join('\n'),
+    });
+    const r = cliReport(dir);
+    const all = r.warnings.filter((w) => w.includes('Problems panel')).sort();
+    assert.deepEqual(all, [
+      'flatm:flatm: 1 record could not be read (flatm/samples.jsonl_results.jsonl:2): left out of every figure: 1 of them graded, its verdict lost; each is listed with its reason in the Problems panel (CLI: the diagnostics)',
+      'rl:org/m-rl: 2 samples skipped (rl/run_raw.jsonl:1, rl/run_raw.jsonl:1): left out of every figure: 1 of them graded, its verdict lost; each is listed with its reason in the Problems panel (CLI: the diagnostics)',
+    ]);
+  });
+});
