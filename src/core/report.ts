@@ -1,5 +1,5 @@
 import type { Diagnostic } from './model';
-import { auditRules, type AuditEntry } from './audit';
+import { type AuditEntry, type AuditResult, auditRules, notAuditedDiagnostics } from './audit';
 import { type GraderAudit, graderAudit, type Regrade, regrade, toolVerdicts, toolVerdict } from './graderAudit';
 import {
   accuracyHistogram,
@@ -238,6 +238,12 @@ export interface Report {
   /** With audit entries: what the audit recomputed for each kind of figure listed (src/core/audit.ts `auditRules`). */
   auditRules?: string;
   /**
+   * When the folder holds summary files the audit checked: how many figures in how many files it compared
+   * (agreeing or not), so that an empty `audit` reads "checked and agrees", not "not checked" (trial 12 finding
+   * 5). Files it did not understand are info diagnostics `summary file not audited: ...`.
+   */
+  auditChecked?: { files: number; figures: number };
+  /**
    * The grader audit: groups of equivalent answers of one problem whose samples the folder graded
    * differently (`src/core/graderAudit.ts`).
    */
@@ -297,6 +303,11 @@ export interface ReportOptions {
   seed?: number;
   /** Audit entries, computed by the caller ({@link auditFolder}) because it reads the folder. */
   audit?: AuditEntry[];
+  /**
+   * What the audit checked (audit.ts `auditFolderChecked`): the summary files with figures compared, and the
+   * ones it did not understand (each becomes an info diagnostic; trial 12 finding 5).
+   */
+  auditChecked?: Pick<AuditResult, 'checked' | 'notChecked'>;
   /** The folder's log-probability sidecar, read by the caller ({@link readPplSidecar}) because it reads the folder. */
   ppl?: PplRead;
   /**
@@ -672,6 +683,14 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     noLevel,
     audit: options.audit ?? [],
     ...(options.audit?.length ? { auditRules: auditRules(options.audit) } : {}),
+    ...(options.auditChecked?.checked.length
+      ? {
+          auditChecked: {
+            files: options.auditChecked.checked.length,
+            figures: options.auditChecked.checked.reduce((a, x) => a + x.figures, 0),
+          },
+        }
+      : {}),
     graderAudit: graderAudit(index),
     ...(options.regrade ? { regrade: regrade(index) } : {}),
     grading: { by: tool ? 'folder and tool' : 'folder', toolGraded, toolCorrect },
@@ -679,10 +698,21 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     ...rewardSection(index, boot),
     ...(options.ppl?.available ? { ppl: pplReport(options.ppl, models, pairsToCompare) } : {}),
     trajectories: training.trajectories.map(reportTrajectory),
-    diagnostics: tool ? toolGradedDiagnostics(index, index.diagnostics()) : index.diagnostics(),
+    diagnostics: withNotAudited(
+      tool ? toolGradedDiagnostics(index, index.diagnostics()) : index.diagnostics(),
+      notAuditedDiagnostics(options.auditChecked?.notChecked ?? []),
+    ),
     warnings,
   };
   return { report, pathPairs, boot };
+}
+
+/** The index's diagnostics with the audit's "not audited" infos among them, by file and line (unchanged without any). */
+function withNotAudited(diagnostics: Diagnostic[], notAudited: Diagnostic[]): Diagnostic[] {
+  if (notAudited.length === 0) return diagnostics;
+  return [...diagnostics, ...notAudited].sort((a, b) =>
+    a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line,
+  );
 }
 
 /**

@@ -12,7 +12,7 @@ import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { listCandidateFiles } from '../../src/core/readers';
 import type { Report } from '../../src/core/report';
-import { cliReport, humanEval, tempDir, writeFolder } from './helpers';
+import { cli, cliReport, humanEval, qwen, tempDir, writeFolder } from './helpers';
 import { runCli } from './reliability.support';
 
 /** A results folder in a temporary directory: file text by relative path. */
@@ -339,5 +339,66 @@ describe('findings 18 and 8: "could not be read" only for records not read; a gr
       'flatm:flatm: 1 record could not be read (flatm/samples.jsonl_results.jsonl:2): left out of every figure: 1 of them graded, its verdict lost; each is listed with its reason in the Problems panel (CLI: the diagnostics)',
       'rl:org/m-rl: 2 samples skipped (rl/run_raw.jsonl:1, rl/run_raw.jsonl:1): left out of every figure: 1 of them graded, its verdict lost; each is listed with its reason in the Problems panel (CLI: the diagnostics)',
     ]);
+  });
+});
+
+describe('finding 5: a summary file the audit does not understand is named; one checked that agrees says so', () => {
+  const rollouts = (alias: string, spec: string) =>
+    spec
+      .split(' ')
+      .map((word, q) =>
+        JSON.stringify({
+          model_alias: alias,
+          model_name: `org/m-${alias}`,
+          qid: q,
+          question: `q${q}`,
+          gold: '3',
+          rollouts: [...word].map((v, i) => ({ rollout: i, correct: v === 'T', text: `roll ${q} ${i}` })),
+        }),
+      )
+      .join('\n');
+  const QM = 'math_eval/math500/test_qwen-boxed_-1_seed0_t0.0_s0_e-1';
+
+  test('summary.json without "metrics", per_question.csv with other columns, *_metrics.json with "accuracy": one info each naming its keys', () => {
+    const dir = folder({
+      'sft_raw.jsonl': rollouts('sft', 'TF FF'),
+      'rl_raw.jsonl': rollouts('rl', 'TT TF'),
+      'summary.json': JSON.stringify({ sft_sample_accuracy: 0.25, rl_sample_accuracy: 0.8 }),
+      'per_question.csv': 'qid,sft_n_correct,rl_n_correct\n0,1,2\n1,1,1\n',
+      [`Qwen2.5-Math-7B/${QM}.jsonl`]: qwen('TF FF'),
+      [`Qwen2.5-Math-7B/${QM}_qwen-boxed_metrics.json`]: JSON.stringify({ num_samples: 2, accuracy: 90.0 }),
+    });
+    const r = cliReport(dir);
+    assert.deepEqual(r.audit, []);
+    assert.equal(r.auditChecked, undefined);
+    const tail =
+      'the audit checks summary.json "metrics": {"<alias>_sample_accuracy", "<alias>_pass_at_k", "*_questions"}, per_question.csv qid + c_<alias> columns, *_metrics.json "acc"';
+    assert.deepEqual(diags(r).filter((d) => d.includes('not audited')), [
+      `info Qwen2.5-Math-7B/${QM}_qwen-boxed_metrics.json: summary file not audited: no figure the audit knows (keys: num_samples, accuracy; it checks "acc"); ${tail}`,
+      `info per_question.csv: summary file not audited: no figure the audit knows (columns: qid, sft_n_correct, rl_n_correct); ${tail}`,
+      `info summary.json: summary file not audited: no figure the audit knows (keys: sft_sample_accuracy, rl_sample_accuracy; no "metrics" object); ${tail}`,
+    ]);
+  });
+
+  test('siblings: the authors\' shape that agrees says "checked, all agree" (text, JSON auditChecked); one that disagrees counts what was checked', () => {
+    const agree = folder({
+      'sft_raw.jsonl': rollouts('sft', 'TF FF'),
+      'rl_raw.jsonl': rollouts('rl', 'TT TF'),
+      'summary.json': JSON.stringify({ metrics: { sft_sample_accuracy: 0.25, rl_sample_accuracy: 0.75 } }),
+      'per_question.csv': 'qid,c_sft,c_rl\n0,1,2\n1,0,1\n',
+    });
+    const { r, text } = cli(agree);
+    assert.deepEqual(r.audit, []);
+    assert.deepEqual(r.auditChecked, { files: 2, figures: 6 });
+    assert.match(text, /\naudit: 6 figures stored in 2 summary files checked against the raw samples: all agree\n/);
+    assert.deepEqual(diags(r).filter((d) => d.includes('not audited')), []);
+    const disagree = folder({
+      'sft_raw.jsonl': rollouts('sft', 'TF FF'),
+      'rl_raw.jsonl': rollouts('rl', 'TT TF'),
+      'per_question.csv': 'qid,c_sft,c_rl\n0,1,2\n1,1,1\n',
+    });
+    const d = cli(disagree);
+    assert.deepEqual(d.r.audit.map((a) => `${a.metric} ${a.stored} ${a.recomputed}`), ['c_sft[qid=1] 1 0']);
+    assert.match(d.text, /\naudit: figures stored in the folder that disagree with the raw samples \(4 figures in 1 file checked\):\n/);
   });
 });
