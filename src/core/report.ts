@@ -710,9 +710,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
 /** The index's diagnostics with the audit's "not audited" infos among them, by file and line (unchanged without any). */
 function withNotAudited(diagnostics: Diagnostic[], notAudited: Diagnostic[]): Diagnostic[] {
   if (notAudited.length === 0) return diagnostics;
-  return [...diagnostics, ...notAudited].sort((a, b) =>
-    a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line,
-  );
+  return [...diagnostics, ...notAudited].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
 }
 
 /**
@@ -892,6 +890,8 @@ export interface ComparisonLeftOut {
   noSamples: number[];
   ungraded: number[];
   notInBase: number[];
+  /** Those of `notInBase` the base has no record of at all (not merely no graded sample; trial 12 finding 23). */
+  notInBaseNoRecord?: number[];
   notInModel: number[];
 }
 
@@ -902,12 +902,16 @@ export interface ComparisonLeftOut {
  */
 function comparisonLeftOut(modelRows: readonly StatRow[], baseRows: readonly StatRow[]): ComparisonLeftOut {
   const baseGraded = new Set(baseRows.filter((r) => r.graded > 0).map((r) => r.problemId));
+  const inBase = new Set(baseRows.map((r) => r.problemId));
   const inModel = new Set(modelRows.map((r) => r.problemId));
-  const out: ComparisonLeftOut = { noSamples: [], ungraded: [], notInBase: [], notInModel: [] };
+  const out: ComparisonLeftOut = { noSamples: [], ungraded: [], notInBase: [], notInBaseNoRecord: [], notInModel: [] };
   for (const r of modelRows) {
     if (r.n === 0) out.noSamples.push(r.problemId);
     else if (r.graded === 0) out.ungraded.push(r.problemId);
-    else if (!baseGraded.has(r.problemId)) out.notInBase.push(r.problemId);
+    else if (!baseGraded.has(r.problemId)) {
+      out.notInBase.push(r.problemId);
+      if (!inBase.has(r.problemId)) out.notInBaseNoRecord?.push(r.problemId);
+    }
   }
   for (const r of baseRows) if (!inModel.has(r.problemId)) out.notInModel.push(r.problemId);
   return out;
@@ -945,10 +949,21 @@ export function comparisonWarning(
   const noRecord = unreadable.length === 0 ? 'has no record of' : 'has no readable record of';
   const namer = problemNamer(index);
   const name = (ids: number[]) => nameProblems(ids, namer);
+  const noBaseRecord = new Set(left.notInBaseNoRecord ?? []);
   const parts: [number[], string, string][] = [
     [left.noSamples, `${model} has no samples of it`, `${model} has no samples of them`],
     [left.ungraded, `${model} has no graded sample of it`, `${model} has no graded sample of them`],
-    [left.notInBase, `${base} has no graded sample of it`, `${base} has no graded sample of them`],
+    // the base's records without a graded sample, and the problems it has no record of (trial 12 finding 23)
+    [
+      left.notInBase.filter((id) => !noBaseRecord.has(id)),
+      `${base} has no graded sample of it`,
+      `${base} has no graded sample of them`,
+    ],
+    [
+      [...noBaseRecord],
+      `only ${model} has it: ${base} has no record of it`,
+      `only ${model} has them: ${base} has no record of them`,
+    ],
     [
       left.notInModel,
       `only ${base} has it: ${model} ${noRecord} it`,

@@ -373,11 +373,14 @@ describe('finding 5: a summary file the audit does not understand is named; one 
     assert.equal(r.auditChecked, undefined);
     const tail =
       'the audit checks summary.json "metrics": {"<alias>_sample_accuracy", "<alias>_pass_at_k", "*_questions"}, per_question.csv qid + c_<alias> columns, *_metrics.json "acc"';
-    assert.deepEqual(diags(r).filter((d) => d.includes('not audited')), [
-      `info Qwen2.5-Math-7B/${QM}_qwen-boxed_metrics.json: summary file not audited: no figure the audit knows (keys: num_samples, accuracy; it checks "acc"); ${tail}`,
-      `info per_question.csv: summary file not audited: no figure the audit knows (columns: qid, sft_n_correct, rl_n_correct); ${tail}`,
-      `info summary.json: summary file not audited: no figure the audit knows (keys: sft_sample_accuracy, rl_sample_accuracy; no "metrics" object); ${tail}`,
-    ]);
+    assert.deepEqual(
+      diags(r).filter((d) => d.includes('not audited')),
+      [
+        `info Qwen2.5-Math-7B/${QM}_qwen-boxed_metrics.json: summary file not audited: no figure the audit knows (keys: num_samples, accuracy; it checks "acc"); ${tail}`,
+        `info per_question.csv: summary file not audited: no figure the audit knows (columns: qid, sft_n_correct, rl_n_correct); ${tail}`,
+        `info summary.json: summary file not audited: no figure the audit knows (keys: sft_sample_accuracy, rl_sample_accuracy; no "metrics" object); ${tail}`,
+      ],
+    );
   });
 
   test('siblings: the authors\' shape that agrees says "checked, all agree" (text, JSON auditChecked); one that disagrees counts what was checked', () => {
@@ -391,14 +394,39 @@ describe('finding 5: a summary file the audit does not understand is named; one 
     assert.deepEqual(r.audit, []);
     assert.deepEqual(r.auditChecked, { files: 2, figures: 6 });
     assert.match(text, /\naudit: 6 figures stored in 2 summary files checked against the raw samples: all agree\n/);
-    assert.deepEqual(diags(r).filter((d) => d.includes('not audited')), []);
+    assert.deepEqual(
+      diags(r).filter((d) => d.includes('not audited')),
+      [],
+    );
     const disagree = folder({
       'sft_raw.jsonl': rollouts('sft', 'TF FF'),
       'rl_raw.jsonl': rollouts('rl', 'TT TF'),
       'per_question.csv': 'qid,c_sft,c_rl\n0,1,2\n1,1,1\n',
     });
     const d = cli(disagree);
-    assert.deepEqual(d.r.audit.map((a) => `${a.metric} ${a.stored} ${a.recomputed}`), ['c_sft[qid=1] 1 0']);
-    assert.match(d.text, /\naudit: figures stored in the folder that disagree with the raw samples \(4 figures in 1 file checked\):\n/);
+    assert.deepEqual(
+      d.r.audit.map((a) => `${a.metric} ${a.stored} ${a.recomputed}`),
+      ['c_sft[qid=1] 1 0'],
+    );
+    assert.match(
+      d.text,
+      /\naudit: figures stored in the folder that disagree with the raw samples \(4 figures in 1 file checked\):\n/,
+    );
+  });
+});
+
+describe('finding 23: a problem the base has no record of is said so, not "has no graded sample"', () => {
+  test('base with problems 0-2 (2 ungraded), GRPO with 0-4: 3 and 4 "only GRPO has them: the base has no record of them"; 2 ungraded in the base', () => {
+    const dir = folder({
+      'Qwen2.5-7B/samples.jsonl_results.jsonl': humanEval('TF FF UU'),
+      'Qwen2.5-7B-GRPO/samples.jsonl_results.jsonl': humanEval('TT TF TT TF FF'),
+    });
+    const r = cliReport(dir);
+    assert.deepEqual(
+      r.warnings.filter((w) => w.includes('compared over')),
+      [
+        'Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO vs Qwen2.5-7B:Qwen2.5-7B: compared over 2 of the 5 problems of the two models: 1 Qwen2.5-7B:Qwen2.5-7B has no graded sample of it (problem "HumanEval/2"); 2 only Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO has them: Qwen2.5-7B:Qwen2.5-7B has no record of them (problems "HumanEval/3", "HumanEval/4")',
+      ],
+    );
   });
 });
