@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { auditFolder } from '../core/audit';
+import { auditFolderChecked } from '../core/audit';
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import { type IndexProgress, indexFolder, type IndexSummary } from '../core/index/indexer';
 import { readSampleText, readSampleTexts } from '../core/index/sampleText';
@@ -14,7 +14,14 @@ import { type Denominator, denominatorMark } from '../core/denominators';
 import { type PplReport, readPplSidecar } from '../core/ppl';
 import type { ReaderOptions } from '../core/readers';
 import type { PathSummary } from '../core/pathSummary';
-import { buildReportAsync, type ModelReport, noModelMatches, notComparedReason, type Report } from '../core/report';
+import {
+  buildReportAsync,
+  type ModelReport,
+  noModelMatches,
+  notComparedReason,
+  type PassAtKPoint,
+  type Report,
+} from '../core/report';
 import { datasetName, problemNamer, problemsInDatasets } from '../core/datasets';
 import { type RewardModelsReport, describeRewardDenominator, rewardDenominator } from '../core/rewardReport';
 import { compileStepPattern } from '../core/series';
@@ -430,8 +437,17 @@ export function reportTable(r: Report): string {
           : `  ${safe(labelOf(x.model))}: ${x.problems} of its ${x.total} problems without a level (${x.named.map((n) => JSON.stringify(safe(n))).join(', ')}${x.problems > x.named.length ? ', …' : ''}) are in no level's figures`,
       );
   }
+  const checkedNote = r.auditChecked
+    ? ` (${r.auditChecked.figures} figure${r.auditChecked.figures === 1 ? '' : 's'} in ${r.auditChecked.files} file${r.auditChecked.files === 1 ? '' : 's'} checked)`
+    : '';
+  // checked and agreeing is said, so it never reads like "not checked" (trial 12 finding 5)
+  if (!r.audit.length && r.auditChecked)
+    out.push(
+      '',
+      `audit: ${r.auditChecked.figures} figure${r.auditChecked.figures === 1 ? '' : 's'} stored in ${r.auditChecked.files} summary file${r.auditChecked.files === 1 ? '' : 's'} checked against the raw samples: all agree`,
+    );
   if (r.audit.length) {
-    out.push('', 'audit: figures stored in the folder that disagree with the raw samples:');
+    out.push('', `audit: figures stored in the folder that disagree with the raw samples${checkedNote}:`);
     // Figures are recomputed from what could be read: say so when some of it could not.
     const unread = r.diagnostics.filter((d) => d.severity === 'error').length;
     if (unread > 0)
@@ -814,8 +830,25 @@ export function reportCsv(r: Report): string {
         '',
       ].join(','),
     );
+  // A model (or model x dataset) without a graded sample has no pass@k curve: one pass@k row at k = 1 with
+  // no value still names it, its problems all `missing` with their reasons (trial 12 finding 9), so every
+  // model x dataset pair is in the CSV.
+  const curve = (points: readonly PassAtKPoint[], total: number, leftOut: { noSamples: number; ungraded: number }) =>
+    points.length > 0
+      ? points
+      : [
+          {
+            k: 1,
+            value: null,
+            ciLow: null,
+            ciHigh: null,
+            problems: 0,
+            missing: total,
+            leftOut: { ...leftOut, belowK: 0 },
+          },
+        ];
   for (const m of r.models) {
-    for (const p of m.passAtK) row(m, '', 'pass@k', p);
+    for (const p of curve(m.passAtK, m.problems, m.leftOut)) row(m, '', 'pass@k', p);
     for (const p of m.bestOfK) row(m, '', 'best-of-k', p);
     for (const p of m.majAtK ?? []) row(m, '', 'maj@k', p);
     for (const s of r.strata.filter((x) => x.model === m.id)) for (const p of s.passAtK) row(m, s.level, 'pass@k', p);
@@ -825,7 +858,7 @@ export function reportCsv(r: Report): string {
   for (const m of r.models)
     for (const d of r.perDataset.filter((x) => x.model === m.id)) {
       const at = lines.length;
-      for (const p of d.passAtK) row(m, '', 'pass@k', p);
+      for (const p of curve(d.passAtK, d.problems, d.leftOut)) row(m, '', 'pass@k', p);
       byDataset.push(...lines.splice(at).map((l) => `${l},${q(d.dataset)},${q(`${d.dataset}:${d.problems}`)}`));
     }
   for (const c of r.comparisons) {
@@ -1272,11 +1305,13 @@ export function program(): Command {
             process.exitCode = 1;
             return;
           }
-          const audit = await auditFolder(index, abs);
+          const checked = await auditFolderChecked(index, abs);
+          const audit = checked.entries;
           const majAtK = opts.majAtK === undefined ? undefined : opts.majAtK === true ? true : { draws: opts.majAtK };
           const report = await buildReportAsync(index, {
             base: opts.base,
             audit,
+            auditChecked: checked,
             replicates: opts.replicates,
             seed: opts.seed,
             majAtK,

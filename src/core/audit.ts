@@ -39,24 +39,83 @@ const TOLERANCE = 1e-6;
  *   over problems of the first sample's correctness (the file's own first sample of each problem: a seed
  *   shard's samples are numbered after those of the shard read before it), rounded to 0.1 (their `evaluate.py`), so the
  *   tolerance there is 0.05.
- * Files that cannot be read or parsed are skipped (they are not results files).
+ * Files that cannot be read or parsed are skipped (they are not results files); {@link auditFolderChecked}
+ * says which files were checked and which were not.
  */
 export async function auditFolder(index: TraceIndex, root: string): Promise<AuditEntry[]> {
-  const out: AuditEntry[] = [];
+  return (await auditFolderChecked(index, root)).entries;
+}
+
+/** What {@link auditFolderChecked} did: the disagreements, and every summary file checked or not. */
+export interface AuditResult {
+  /** The figures that disagree ({@link auditFolder}). */
+  entries: AuditEntry[];
+  /** Summary files with at least one figure compared, and how many figures each (agreeing or not). */
+  checked: { file: string; figures: number }[];
+  /** Summary files with no figure the audit could compare, each with why (the keys or columns it found). */
+  notChecked: { file: string; reason: string }[];
+}
+
+/**
+ * {@link auditFolder} with what was checked (trial 12 finding 5): so that "checked and agrees" and "not
+ * checked" never look the same. A summary file (`summary.json`, `per_question.csv`, `*_metrics.json`) with no
+ * figure compared is in `notChecked` with its reason: `no figure the audit knows (keys: sft_sample_accuracy,
+ * rl_sample_accuracy)`, or the figures it knows that name no model of its run or no samples file. Files in
+ * path order.
+ */
+export async function auditFolderChecked(index: TraceIndex, root: string): Promise<AuditResult> {
+  const result: AuditResult = { entries: [], checked: [], notChecked: [] };
   const files = await listCandidateFiles(root, { include: ['summary.json', 'per_question.csv', '*_metrics.json'] });
   const models = index.models();
   for (const rel of files) {
     const base = posix.basename(rel);
     const run = posix.dirname(rel) === '.' ? '' : posix.dirname(rel);
+    const out: AuditOut = { entries: result.entries, compared: 0, why: '' };
     try {
       if (base === 'summary.json') auditSummary(index, root, rel, run, models, out);
       else if (base === 'per_question.csv') auditPerQuestion(index, root, rel, run, models, out);
       else if (/_metrics\.json$/.test(base)) auditQwenMetrics(index, root, rel, run, out);
-    } catch {
-      // not a summary we understand
+      else continue;
+    } catch (err) {
+      out.why ||= `could not be read or parsed (${clipText((err as Error).message ?? String(err), 80)})`;
     }
+    if (out.compared > 0) result.checked.push({ file: rel, figures: out.compared });
+    else result.notChecked.push({ file: rel, reason: out.why || 'no figure the audit knows' });
   }
-  return out;
+  return result;
+}
+
+/** Where the audit of one file writes: the disagreements, how many figures it compared, why none (when none). */
+interface AuditOut {
+  entries: AuditEntry[];
+  compared: number;
+  why: string;
+}
+
+/** `s` cut to `max` characters with `...`. */
+function clipText(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}...` : s;
+}
+
+/** Up to 8 keys or columns as `a, b, c, ... (12 keys)`. */
+function keyList(keys: readonly string[], what = 'keys'): string {
+  const shown = keys.slice(0, 8).map((k) => clipText(k, 40));
+  return `${what}: ${shown.join(', ') || 'none'}${keys.length > 8 ? `, ... (${keys.length} ${what})` : ''}`;
+}
+
+/**
+ * The info diagnostics of the summary files the audit did not check (`notChecked` of {@link auditFolderChecked}),
+ * one per file at line 0: `summary file not audited: no figure the audit knows (keys: accuracy, num_samples); it
+ * checks summary.json metrics.<alias>_sample_accuracy / _pass_at_k / *_questions, per_question.csv c_<alias>
+ * columns, *_metrics.json acc`.
+ */
+export function notAuditedDiagnostics(notChecked: AuditResult['notChecked']): Diagnostic[] {
+  return notChecked.map((x) => ({
+    file: x.file,
+    line: 0,
+    severity: 'info' as const,
+    message: `summary file not audited: ${x.reason}; the audit checks summary.json "metrics": {"<alias>_sample_accuracy", "<alias>_pass_at_k", "*_questions"}, per_question.csv qid + c_<alias> columns, *_metrics.json "acc"`,
+  }));
 }
 
 /** A summary's JSON (BOM stripped, Python's NaN / Infinity read as null). */
@@ -128,7 +187,7 @@ function countsOf(index: TraceIndex, model: ModelRow): Map<number, { n: number; 
 }
 
 function push(
-  out: AuditEntry[],
+  out: AuditOut,
   file: string,
   metric: string,
   stored: number,
@@ -136,7 +195,8 @@ function push(
   rule: AuditRule,
   tol = TOLERANCE,
 ): void {
-  if (!(Math.abs(stored - recomputed) <= tol)) out.push({ file, metric, stored, recomputed, rule });
+  out.compared++;
+  if (!(Math.abs(stored - recomputed) <= tol)) out.entries.push({ file, metric, stored, recomputed, rule });
 }
 
 function auditSummary(
@@ -145,11 +205,13 @@ function auditSummary(
   rel: string,
   run: string,
   models: ModelRow[],
-  out: AuditEntry[],
+  out: AuditOut,
 ): void {
   const doc = readJson(root, rel) as { metrics?: Record<string, unknown> };
-  const m = doc.metrics;
+  const m = doc?.metrics;
+  out.why = `no figure the audit knows (${keyList(doc && typeof doc === 'object' ? Object.keys(doc) : [])}; no "metrics" object)`;
   if (!m || typeof m !== 'object') return;
+  out.why = `no figure the audit knows in "metrics" (${keyList(Object.keys(m))})`;
   const k = typeof m.k === 'number' ? m.k : undefined;
   const aliases = new Set<string>();
   for (const [key, value] of Object.entries(m)) {
@@ -160,7 +222,10 @@ function auditSummary(
     if (!alias) continue;
     aliases.add(alias);
     const model = aliasModel(root, run, alias, models);
-    if (!model) continue;
+    if (!model) {
+      out.why = `its figures name no model of its folder (alias "${alias}")`;
+      continue;
+    }
     if (acc) {
       const graded = [...countsOf(index, model).values()].reduce((a, p) => a + p.n, 0);
       if (graded > 0) push(out, rel, key, value, model.correct / graded, 'sampleAccuracy');
@@ -199,10 +264,11 @@ function auditPerQuestion(
   rel: string,
   run: string,
   models: ModelRow[],
-  out: AuditEntry[],
+  out: AuditOut,
 ): void {
   const text = readTextFileSync(join(root, ...rel.split('/')));
   const rows = parseCsv(text);
+  out.why = `no figure the audit knows (${keyList(rows[0] ?? [], 'columns')}${rows.length < 2 ? '; no rows' : ''})`;
   if (rows.length < 2) return;
   const header = rows[0];
   const qidCol = header.indexOf('qid');
@@ -227,9 +293,11 @@ function auditPerQuestion(
   });
 }
 
-function auditQwenMetrics(index: TraceIndex, root: string, rel: string, run: string, out: AuditEntry[]): void {
+function auditQwenMetrics(index: TraceIndex, root: string, rel: string, run: string, out: AuditOut): void {
   const doc = readJson(root, rel) as Record<string, unknown>;
-  if (typeof doc.acc !== 'number') return;
+  out.why = `no figure the audit knows (${keyList(doc && typeof doc === 'object' ? Object.keys(doc) : [])}; it checks "acc")`;
+  if (!doc || typeof doc !== 'object' || typeof doc.acc !== 'number') return;
+  out.why = 'no samples file of its name beside it (acc is checked against <stem>.jsonl)';
   const stem = posix.basename(rel).replace(/_metrics\.json$/, '');
   // The samples file whose stem starts the metrics file's name, in the same folder.
   const file = index.db

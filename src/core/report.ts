@@ -1,5 +1,5 @@
 import type { Diagnostic } from './model';
-import { auditRules, type AuditEntry } from './audit';
+import { type AuditEntry, type AuditResult, auditRules, notAuditedDiagnostics } from './audit';
 import { type GraderAudit, graderAudit, type Regrade, regrade, toolVerdicts, toolVerdict } from './graderAudit';
 import {
   accuracyHistogram,
@@ -174,7 +174,10 @@ export interface DatasetModelReport {
   correct: number;
   /** correct / graded samples of this dataset; null without a graded sample. */
   sampleAccuracy: number | null;
+  /** Empty when the model has no graded sample on this dataset: `leftOut` then says why (trial 12 finding 9). */
   passAtK: PassAtKPoint[];
+  /** This dataset's problems left out of every figure: with no samples, with no graded sample. */
+  leftOut: { noSamples: number; ungraded: number };
 }
 
 /** A model in no comparison and why ({@link Report.notCompared}, {@link notComparedModels}). */
@@ -236,6 +239,12 @@ export interface Report {
   /** With audit entries: what the audit recomputed for each kind of figure listed (src/core/audit.ts `auditRules`). */
   auditRules?: string;
   /**
+   * When the folder holds summary files the audit checked: how many figures in how many files it compared
+   * (agreeing or not), so that an empty `audit` reads "checked and agrees", not "not checked" (trial 12 finding
+   * 5). Files it did not understand are info diagnostics `summary file not audited: ...`.
+   */
+  auditChecked?: { files: number; figures: number };
+  /**
    * The grader audit: groups of equivalent answers of one problem whose samples the folder graded
    * differently (`src/core/graderAudit.ts`).
    */
@@ -295,6 +304,11 @@ export interface ReportOptions {
   seed?: number;
   /** Audit entries, computed by the caller ({@link auditFolder}) because it reads the folder. */
   audit?: AuditEntry[];
+  /**
+   * What the audit checked (audit.ts `auditFolderChecked`): the summary files with figures compared, and the
+   * ones it did not understand (each becomes an info diagnostic; trial 12 finding 5).
+   */
+  auditChecked?: Pick<AuditResult, 'checked' | 'notChecked'>;
   /** The folder's log-probability sidecar, read by the caller ({@link readPplSidecar}) because it reads the folder. */
   ppl?: PplRead;
   /**
@@ -477,6 +491,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
           correct,
           sampleAccuracy: dgraded > 0 ? correct / dgraded : null,
           passAtK: dpass,
+          leftOut: { noSamples: dset.noSamples, ungraded: dset.ungraded },
         });
         const w = alongK(`${m.displayId} dataset ${datasetName(d.dataset)}`, 'pass', dpass);
         if (w) warnings.push(w);
@@ -714,6 +729,14 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     noLevel,
     audit: options.audit ?? [],
     ...(options.audit?.length ? { auditRules: auditRules(options.audit) } : {}),
+    ...(options.auditChecked?.checked.length
+      ? {
+          auditChecked: {
+            files: options.auditChecked.checked.length,
+            figures: options.auditChecked.checked.reduce((a, x) => a + x.figures, 0),
+          },
+        }
+      : {}),
     graderAudit: graderAudit(index),
     ...(options.regrade ? { regrade: regrade(index) } : {}),
     grading: { by: tool ? 'folder and tool' : 'folder', toolGraded, toolCorrect },
@@ -721,10 +744,19 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     ...rewardSection(index, boot),
     ...(options.ppl?.available ? { ppl: pplReport(options.ppl, models, pairsToCompare) } : {}),
     trajectories: training.trajectories.map(reportTrajectory),
-    diagnostics: tool ? toolGradedDiagnostics(index, index.diagnostics()) : index.diagnostics(),
+    diagnostics: withNotAudited(
+      tool ? toolGradedDiagnostics(index, index.diagnostics()) : index.diagnostics(),
+      notAuditedDiagnostics(options.auditChecked?.notChecked ?? []),
+    ),
     warnings,
   };
   return { report, pathPairs, boot };
+}
+
+/** The index's diagnostics with the audit's "not audited" infos among them, by file and line (unchanged without any). */
+function withNotAudited(diagnostics: Diagnostic[], notAudited: Diagnostic[]): Diagnostic[] {
+  if (notAudited.length === 0) return diagnostics;
+  return [...diagnostics, ...notAudited].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
 }
 
 /**
@@ -904,6 +936,8 @@ export interface ComparisonLeftOut {
   noSamples: number[];
   ungraded: number[];
   notInBase: number[];
+  /** Those of `notInBase` the base has no record of at all (not merely no graded sample; trial 12 finding 23). */
+  notInBaseNoRecord?: number[];
   notInModel: number[];
 }
 
@@ -914,12 +948,16 @@ export interface ComparisonLeftOut {
  */
 function comparisonLeftOut(modelRows: readonly StatRow[], baseRows: readonly StatRow[]): ComparisonLeftOut {
   const baseGraded = new Set(baseRows.filter((r) => r.graded > 0).map((r) => r.problemId));
+  const inBase = new Set(baseRows.map((r) => r.problemId));
   const inModel = new Set(modelRows.map((r) => r.problemId));
-  const out: ComparisonLeftOut = { noSamples: [], ungraded: [], notInBase: [], notInModel: [] };
+  const out: ComparisonLeftOut = { noSamples: [], ungraded: [], notInBase: [], notInBaseNoRecord: [], notInModel: [] };
   for (const r of modelRows) {
     if (r.n === 0) out.noSamples.push(r.problemId);
     else if (r.graded === 0) out.ungraded.push(r.problemId);
-    else if (!baseGraded.has(r.problemId)) out.notInBase.push(r.problemId);
+    else if (!baseGraded.has(r.problemId)) {
+      out.notInBase.push(r.problemId);
+      if (!inBase.has(r.problemId)) out.notInBaseNoRecord?.push(r.problemId);
+    }
   }
   for (const r of baseRows) if (!inModel.has(r.problemId)) out.notInModel.push(r.problemId);
   return out;
@@ -952,13 +990,26 @@ export function comparisonWarning(
   unreadable: readonly Diagnostic[] = [],
 ): string {
   // A problem the model "has no record of" while some of its records could not be read: say so (file:line).
+  // Records read without a verdict or with a sample left out are no unread records (trial 12 finding 18).
+  unreadable = classifyUnreadable(unreadable).unread;
   const noRecord = unreadable.length === 0 ? 'has no record of' : 'has no readable record of';
   const namer = problemNamer(index);
   const name = (ids: number[]) => nameProblems(ids, namer);
+  const noBaseRecord = new Set(left.notInBaseNoRecord ?? []);
   const parts: [number[], string, string][] = [
     [left.noSamples, `${model} has no samples of it`, `${model} has no samples of them`],
     [left.ungraded, `${model} has no graded sample of it`, `${model} has no graded sample of them`],
-    [left.notInBase, `${base} has no graded sample of it`, `${base} has no graded sample of them`],
+    // the base's records without a graded sample, and the problems it has no record of (trial 12 finding 23)
+    [
+      left.notInBase.filter((id) => !noBaseRecord.has(id)),
+      `${base} has no graded sample of it`,
+      `${base} has no graded sample of them`,
+    ],
+    [
+      [...noBaseRecord],
+      `only ${model} has it: ${base} has no record of it`,
+      `only ${model} has them: ${base} has no record of them`,
+    ],
     [
       left.notInModel,
       `only ${base} has it: ${model} ${noRecord} it`,
@@ -994,14 +1045,61 @@ function whereList(lines: readonly Diagnostic[]): string {
 }
 
 /**
- * The warning of a model some of whose records could not be read (`TraceIndex.unreadableRecords`):
- * how many, where (file:line, the first three), and that they are in no figure; the CLI report and the
- * overview say the same. Undefined when there are none.
+ * A model's error diagnostics at a line (`TraceIndex.unreadableRecords`) by what they cost (trial 12 findings 18
+ * and 8): `unread`, records not read at all (`line skipped`, malformed JSON); `samplesSkipped`, samples left out
+ * of a record that was read (`sample skipped`; `verdictsLost` of all the lines had a verdict, named in their message
+ * as `its verdict ... is lost`); `ungraded`, records read whose samples have no verdict (`samples are ungraded`:
+ * indexed, their problems in `missing`). Pure.
+ */
+export function classifyUnreadable(lines: readonly Diagnostic[]): {
+  unread: Diagnostic[];
+  samplesSkipped: Diagnostic[];
+  verdictsLost: number;
+  ungraded: Diagnostic[];
+} {
+  const out = {
+    unread: [] as Diagnostic[],
+    samplesSkipped: [] as Diagnostic[],
+    verdictsLost: 0,
+    ungraded: [] as Diagnostic[],
+  };
+  for (const l of lines) {
+    if (/its verdict .* is lost/.test(l.message)) out.verdictsLost++;
+    if (/samples are ungraded|are ungraded$|is ungraded$/.test(l.message)) out.ungraded.push(l);
+    else if (/sample skipped/.test(l.message)) out.samplesSkipped.push(l);
+    else out.unread.push(l);
+  }
+  return out;
+}
+
+/**
+ * The warning of a model some of whose records could not be read, or were read with samples left out or
+ * without a verdict (`TraceIndex.unreadableRecords`, split by {@link classifyUnreadable}): how many of each,
+ * where (file:line, the first three), and what becomes of them; the CLI report and the overview say the
+ * same. `1 record could not be read (a.jsonl:3): left out of every figure; 2 samples skipped (a.jsonl:1,
+ * a.jsonl:1): left out of every figure: 1 of them graded, its verdict lost; 8 records have no verdict (b.jsonl:1, ...): indexed,
+ * ungraded (their problems count in "missing")`. Undefined when there are none.
  */
 export function unreadableWarning(model: string, lines: readonly Diagnostic[]): string | undefined {
   if (lines.length === 0) return undefined;
-  const n = lines.length;
-  return `${model}: ${n} record${n === 1 ? '' : 's'} could not be read (${whereList(lines)}): left out of every figure; each is listed with its reason in the Problems panel (CLI: the diagnostics)`;
+  const c = classifyUnreadable(lines);
+  const parts: string[] = [];
+  const s = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const lost = (n: number) => (n ? `: ${n} of them graded, ${n === 1 ? 'its verdict' : 'their verdicts'} lost` : '');
+  const lostIn = (xs: Diagnostic[]) => xs.filter((l) => /its verdict .* is lost/.test(l.message)).length;
+  if (c.unread.length)
+    parts.push(
+      `${s(c.unread.length, 'record', 'records')} could not be read (${whereList(c.unread)}): left out of every figure${lost(lostIn(c.unread))}`,
+    );
+  if (c.samplesSkipped.length)
+    parts.push(
+      `${s(c.samplesSkipped.length, 'sample', 'samples')} skipped (${whereList(c.samplesSkipped)}): left out of every figure${lost(lostIn(c.samplesSkipped))}`,
+    );
+  if (c.ungraded.length)
+    parts.push(
+      `${s(c.ungraded.length, 'record has', 'records have')} no verdict (${whereList(c.ungraded)}): read and indexed, ungraded (their problems count in "missing")`,
+    );
+  return `${model}: ${parts.join('; ')}; each is listed with its reason in the Problems panel (CLI: the diagnostics)`;
 }
 
 /** The warning of a partly indexed model (CLI report and overview say the same). */

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { isAbsolute, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { auditDiagnostics, auditFolder } from '../core/audit';
+import { auditDiagnostics, auditFolderChecked, notAuditedDiagnostics } from '../core/audit';
 import { problemIdsRepeat } from '../core/datasets';
 import {
   type AnswerCheckCounts,
@@ -489,13 +489,23 @@ export class FolderSession implements vscode.Disposable {
           this.output.appendLine(
             `[annotations] restored ${imported.added} and updated ${imported.updated} from ${MIRROR_RELATIVE_PATH}`,
           );
-        // The folder's own summaries checked against its raw samples: warnings on the summary files.
+        // The folder's own summaries checked against its raw samples: warnings on the summary files, and an
+        // info on each summary file the audit did not understand (trial 12 finding 5).
         let audit: Diagnostic[] = [];
         try {
-          audit = auditDiagnostics(this.root, await auditFolder(this.index, this.root));
-          if (audit.length)
+          const checked = await auditFolderChecked(this.index, this.root);
+          audit = [...auditDiagnostics(this.root, checked.entries), ...notAuditedDiagnostics(checked.notChecked)];
+          if (checked.entries.length)
             this.output.appendLine(
-              `[audit] ${audit.length} figures in the folder's summaries disagree with the raw samples (see the Problems panel)`,
+              `[audit] ${checked.entries.length} figures in the folder's summaries disagree with the raw samples (see the Problems panel)`,
+            );
+          else if (checked.checked.length)
+            this.output.appendLine(
+              `[audit] ${checked.checked.reduce((a, x) => a + x.figures, 0)} figures in ${checked.checked.length} summary files checked against the raw samples: all agree`,
+            );
+          if (checked.notChecked.length)
+            this.output.appendLine(
+              `[audit] ${checked.notChecked.length} summary files not audited (see the Problems panel)`,
             );
         } catch (e) {
           this.output.appendLine(`[audit] skipped: ${(e as Error).message}`);

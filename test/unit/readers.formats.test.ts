@@ -60,7 +60,7 @@ describe('qwen-math reader', () => {
     assert.match(c.msgs[4], /^8:error:malformed JSON \(.*\)$/);
     assert.deepEqual(c.msgs.slice(5, 8), [
       '9:warning:1 score value is not a boolean or 0/1; that sample is ungraded',
-      '10:error:code[1] is not a string (got number); sample skipped',
+      '10:error:code[1] is not a string (got number); sample skipped, and its verdict (score true) is lost with it',
       '11:error:record is not a JSON object (got array)',
     ]);
     assert.match(c.msgs[8], /^12:error:malformed JSON \(.*\); truncated last line\?$/);
@@ -148,7 +148,7 @@ describe('rollouts reader', () => {
     assert.deepEqual(c.msgs, [
       '2:error:rollouts is not an array (got object); line skipped',
       '3:warning:rollout numbers are missing, invalid or repeated; using positions as sample indices',
-      '3:error:rollouts[1].text is not a string (got number); sample skipped',
+      '3:error:rollouts[1].text is not a string (got number); sample skipped, and its verdict (correct 1) is lost with it',
       '4:warning:missing model_name; using the name "raw" from the file path (its folder when the file name is generic; reported once per file)',
       // 0.5 is a score, not a verdict: the file's values that spell numbers are ungraded (one warning per
       // file, given after its last record, trial 6 finding 3); the string "true" stays a verdict, which
@@ -192,7 +192,7 @@ describe('flat reader', () => {
     const c = await collect(FIX, rel);
     assert.deepEqual(c.msgs, [
       '3:error:missing task_id; line skipped',
-      '4:error:completion is not a string (got null); line skipped',
+      '4:error:completion is not a string (got null); line skipped, and its verdict (passed true) is lost with it',
       '5:warning:passed values are strings; read as verdicts ("yes" here as correct; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)',
     ]);
     assert.deepEqual(

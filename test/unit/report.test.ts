@@ -435,7 +435,7 @@ describe('CLI', () => {
     );
     assert.match(
       out,
-      /audit: figures stored in the folder that disagree with the raw samples:\n {2}\(recomputed from the records that could be read: 1 error in the results files, listed below\)/,
+      /audit: figures stored in the folder that disagree with the raw samples \(67 figures in 2 files checked\):\n {2}\(recomputed from the records that could be read: 1 error in the results files, listed below\)/,
     );
     assert.match(out, /sft_raw\.jsonl:4: error: malformed JSON/);
     const clean = execFileSync(

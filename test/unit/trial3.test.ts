@@ -197,7 +197,7 @@ describe('finding 5: a comparison counts the problems of both models, and names 
     );
     assert.ok(
       r.warnings.includes(
-        'Qwen-base-grpo vs Qwen-base: compared over 5 of the 12 problems of the two models: 1 Qwen-base-grpo has no samples of it (problem "10"); 1 Qwen-base-grpo has no graded sample of it (problem "11"); 4 Qwen-base has no graded sample of them (problems "2", "3", "8", "9"); 1 only Qwen-base has it: Qwen-base-grpo has no record of it (problem "1")',
+        'Qwen-base-grpo vs Qwen-base: compared over 5 of the 12 problems of the two models: 1 Qwen-base-grpo has no samples of it (problem "10"); 1 Qwen-base-grpo has no graded sample of it (problem "11"); 2 Qwen-base has no graded sample of them (problems "2", "3"); 2 only Qwen-base-grpo has them: Qwen-base has no record of them (problems "8", "9"); 1 only Qwen-base has it: Qwen-base-grpo has no record of it (problem "1")',
       ),
       r.warnings.join('\n'),
     );

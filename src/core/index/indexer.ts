@@ -10,6 +10,7 @@ import {
   detectFile,
   isNonResultFile,
   listCandidateFiles,
+  unreachableDiagnostics,
   unreadFileDiagnostics,
   readFile,
 } from '../readers';
@@ -199,11 +200,13 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     report({ phase: 'scan', filesDone: 0, filesTotal: 0, samples: 0 });
     const mappingFile = options.readerOptions?.mappingFile;
     const unlisted: string[] = [];
+    const unreachable: { file: string; reason: string; resultsLike: boolean }[] = [];
     const candidates = await listCandidateFiles(root, {
       include: options.include,
       exclude: options.exclude,
       mappingFile,
       unlisted,
+      unreachable,
     });
     // dataset or config folders told by the layout (the same folder under two model folders; trial 8 finding 1):
     // part of the reader options, so a change of them reads every file again
@@ -341,11 +344,14 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     )?.file;
     const dbFile = mainFile ? resolve(mainFile) : null;
     const ownFiles = new Set(dbFile ? ['', '-wal', '-shm', '-journal'].map((x) => dbFile + x) : []);
-    const unread = unreadFileDiagnostics(
-      unlisted.filter((rel) => !ownFiles.has(resolve(root, rel))),
-      (options.include?.length ?? 0) > 0,
-      candidates,
-    );
+    const unread = [
+      ...unreachableDiagnostics(unreachable),
+      ...unreadFileDiagnostics(
+        unlisted.filter((rel) => !ownFiles.has(resolve(root, rel))),
+        (options.include?.length ?? 0) > 0,
+        candidates,
+      ),
+    ];
     if (unread.length)
       db.transaction(() => {
         const ins = db.prepare(

@@ -21,6 +21,7 @@ import {
   readJsonLines,
   toStr,
   typeName,
+  verdictLost,
 } from './util';
 
 /** Detects a flat sample: an object with `task_id` and a string `completion`. */
@@ -159,7 +160,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
         line,
         o.completion === undefined
           ? 'missing completion; line skipped'
-          : `completion is not a string (got ${typeName(o.completion)}); line skipped`,
+          : `completion is not a string (got ${typeName(o.completion)}); line skipped${verdictLost(o.passed, 'passed')}`,
       );
       continue;
     }

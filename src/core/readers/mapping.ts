@@ -36,7 +36,7 @@ import {
   clip,
   diag,
   fileStem,
-  folderDataset,
+  pathDataset,
   pathModelName,
   fileStep,
   isEvent,
@@ -666,7 +666,7 @@ const CONSEQUENCE: Record<FieldName | 'samples', string> = {
   sampleIndex: 'the indexer numbers the samples',
   model: `the model name is the mapping's "model" or the file name`,
   revision: 'no revision is recorded',
-  dataset: `the dataset is the mapping's "dataset" or "default"`,
+  dataset: `the dataset is the mapping's "dataset", the one the file's path names, or "default"`,
   level: 'no difficulty level is recorded',
   subject: 'no subject is recorded',
   question: 'no question is recorded',
@@ -765,8 +765,10 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   // no model in the mapping: the file's name (seed tokens out; a generic stem such as `results` names the
   // model after its folder: trial 6 finding 1)
   const defaultModel = spec.model ?? pathModelName(ctx.relPath, fileStem(ctx.relPath), ctx.options?.layoutDatasets);
-  // records naming no dataset: the dataset folder's (trial 8 finding 1), never one `default` for two folders
-  const folderDs = folderDataset(ctx.relPath, ctx.options?.layoutDatasets);
+  // records naming no dataset: the dataset the path names, as the built-in readers take it (util.ts
+  // `pathDataset`): a generic stem's dataset (lm-eval's `samples_<task>_<date>` gives the task whole; trial 12
+  // finding 1), else the dataset folder's (trial 8 finding 1), never one `default` for two folders or two tasks
+  const folderDs = pathDataset(ctx.relPath, fileStem(ctx.relPath), ctx.options?.layoutDatasets);
   // One model named by the mapping over files named by a training step (verl's val_generations/100.jsonl):
   // each step is its own revision (`model@step-100`), a checkpoint, never merged with the other steps as
   // seed shards (trial 5 finding 6). A model named by the file already differs per file.

@@ -29,6 +29,7 @@ import {
   toScore,
   toStr,
   typeName,
+  verdictLost,
 } from './util';
 
 /** Folder names that sit between the model path and the dataset folder and are not part of the model name. */
@@ -230,7 +231,11 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
     for (let i = 0; i < n; i++) {
       const text = texts[i];
       if (typeof text !== 'string') {
-        yield diag(ctx, line, `${textKey}[${i}] is not a string (got ${typeName(text)}); sample skipped`);
+        yield diag(
+          ctx,
+          line,
+          `${textKey}[${i}] is not a string (got ${typeName(text)}); sample skipped${verdictLost(scores?.[i], 'score')}`,
+        );
         continue;
       }
       let correct: boolean | null = null;

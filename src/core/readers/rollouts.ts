@@ -24,6 +24,7 @@ import {
   toNum,
   toStr,
   typeName,
+  verdictLost,
 } from './util';
 
 /** Detects a rollouts record: an object with a `rollouts` array. */
@@ -171,7 +172,7 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
         yield diag(
           ctx,
           line,
-          `rollouts[${i}].text is ${r.text === undefined ? 'missing' : `not a string (got ${typeName(r.text)})`}; sample skipped`,
+          `rollouts[${i}].text is ${r.text === undefined ? 'missing' : `not a string (got ${typeName(r.text)})`}; sample skipped${verdictLost(r.correct, 'correct')}`,
         );
         continue;
       }

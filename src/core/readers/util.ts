@@ -1103,3 +1103,21 @@ export function nearSubstring(text: string, hay: string): number | null {
     }
   return best;
 }
+
+/**
+ * The end of the diagnostic of a sample skipped for want of text, naming the verdict it had (trial 12
+ * finding 8: a failed generation with `null` text is usually graded incorrect, so dropping it silently raises
+ * pass@k): `, and its verdict (score true) is lost with it`; `''` when the sample had no verdict value
+ * (`undefined` or `null`). `raw` is the verdict field's value as written, `field` its name. Pure.
+ */
+export function verdictLost(raw: unknown, field: string): string {
+  if (raw === undefined || raw === null) return '';
+  let shown: string;
+  try {
+    shown = JSON.stringify(raw) ?? String(raw);
+  } catch {
+    shown = String(raw);
+  }
+  if (shown.length > 40) shown = `${shown.slice(0, 40)}...`;
+  return `, and its verdict (${field} ${shown}) is lost with it`;
+}
