@@ -13,6 +13,9 @@
  * dataset versions and spellings, Hydra output folders). 2 — trial 9 findings 3, 5, 7, 12-15 (fine-tuned
  * bases by name ancestry, logging-tool and replicate folders, `greedy` = t0.0, unknown dataset folders
  * beside a model's own files, step labels under dataset folders) and an info diagnostic for every file
- * no reader takes; lm-eval `samples_<task>_<date>` files give the task whole as the dataset.
+ * no reader takes; lm-eval `samples_<task>_<date>` files give the task whole as the dataset. 3 — trial 12: logging-tool folders below the logging folder
+ * (MLflow run folders, wandb media, TensorBoard events), temperature spellings `T=`, `t=`, `tmp` and sampling
+ * folders, step folders above a temperature folder; the mapping reader's dataset from the file path; broken
+ * links and unreadable folders named in diagnostics; lost verdicts of samples without text named.
  */
-export const READER_VERSION = 2;
+export const READER_VERSION = 3;
