@@ -175,7 +175,7 @@ describe('scores that are not verdicts', () => {
     const first = await indexFolder(index, dir);
     // one diagnostic for the file, naming the option; every sample ungraded (1.0 included)
     assert.deepEqual(first.diagnostics.filter((d) => d.severity === 'warning').map(fmt), [
-      'logs/crosswords/cot.json:1:warning:infos[].r values are scores, not verdicts (values other than 0/1, e.g. 0.3): every infos[].r value of this file that spells a number is a score (numbers and numeric strings alike), so its 3 scores other than 0/1 and its 1 value 0/1 (1, "1", "1.0", 0, "0", "0.0") are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
+      'logs/crosswords/cot.json:1:warning:infos[].r values are scores, not verdicts (values other than 0/1, e.g. 0.3): every infos[].r value of this file that spells a number is a score (numbers and numeric strings alike), so its 3 scores other than 0/1 and its 1 value 0/1 (1) are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
     ]);
     let m = buildReport(index, { replicates: 100 }).models[0];
     assert.deepEqual([m.problems, m.passAtK, m.leftOut], [2, [], { noSamples: 0, ungraded: 2 }]);

@@ -82,7 +82,7 @@ describe('bad input: the handwritten folder', () => {
         'qwen/scores.jsonl:3:info:problem "2" of model qwen has no graded sample (2 samples, none with a verdict): it counts in "missing" of every figure of this model',
         'qwen/scores.jsonl:4:warning:code has 8 samples but score has 7; keeping the first 7',
         'qwen/scores.jsonl:5:warning:1 score value is not a boolean or 0/1; that sample is ungraded',
-        'qwen/scores.jsonl:5:warning:score values are scores, not verdicts (values other than 0/1, e.g. 2): every score value of this file that spells a number is a score (numbers and numeric strings alike), so its 1 score other than 0/1 and its 4 values 0/1 (1, "1", "1.0", 0, "0", "0.0") are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
+        'qwen/scores.jsonl:5:warning:score values are scores, not verdicts (values other than 0/1, e.g. 2): every score value of this file that spells a number is a score (numbers and numeric strings alike), so its 1 score other than 0/1 and its 4 values 0/1 ("1", 1, 0) are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
         'qwen/scores.jsonl:5:info:problem "4" of model qwen has no graded sample (2 samples, none with a verdict): it counts in "missing" of every figure of this model',
       ],
     );

@@ -430,3 +430,28 @@ describe('finding 23: a problem the base has no record of is said so, not "has n
     );
   });
 });
+
+describe('finding 19: the score warning lists the 0/1 spellings the file holds, not every spelling a 0/1 could have', () => {
+  const flat = (values: unknown[]) =>
+    values
+      .map((v, i) => JSON.stringify({ task_id: `HumanEval/${i % 5}`, completion: `    return ${i}`, passed: v }))
+      .join('\n');
+  const warning = (dir: string) =>
+    cli(dir, [], { text: false }).r.diagnostics.filter((d) => / values are scores, not verdicts/.test(d.message));
+
+  test('nine 1s and one 0.37 (the trial layout): "its 9 values 0/1 (1)"', () => {
+    const dir = folder({
+      'Qwen2.5-Coder-7B-GRPO/seed_2/samples.jsonl_results.jsonl': flat([1, 1, 1, 1, 1, 1, 1, 1, 1, 0.37]),
+    });
+    const w = warning(dir);
+    assert.equal(w.length, 1);
+    assert.match(w[0].message, /its 1 score other than 0\/1 and its 9 values 0\/1 \(1\) are ungraded/);
+  });
+
+  test('siblings: strings and numbers in order of first sight ("1.0", 0, "0"), each once', () => {
+    const dir = folder({ 'm/samples.jsonl_results.jsonl': flat(['1.0', 0, '0', 0.5, '1.0', 0]) });
+    const w = warning(dir);
+    assert.equal(w.length, 1);
+    assert.match(w[0].message, /its 1 score other than 0\/1 and its 5 values 0\/1 \("1\.0", 0, "0"\) are ungraded/);
+  });
+});

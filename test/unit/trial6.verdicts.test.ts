@@ -183,13 +183,13 @@ describe('trial 6 finding 3: one verdict rule per file and column', () => {
     const m = messages(index);
     assert.ok(
       m.includes(
-        'q/test_qwen.jsonl:2: warning: score values are scores, not verdicts (values other than 0/1, e.g. 0.5): every score value of this file that spells a number is a score (numbers and numeric strings alike), so its 1 score other than 0/1 and its 2 values 0/1 (1, "1", "1.0", 0, "0", "0.0") are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
+        'q/test_qwen.jsonl:2: warning: score values are scores, not verdicts (values other than 0/1, e.g. 0.5): every score value of this file that spells a number is a score (numbers and numeric strings alike), so its 1 score other than 0/1 and its 2 values 0/1 ("1", 0) are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
       ),
       m.join('\n'),
     );
     assert.ok(
       m.includes(
-        'r/rollouts.jsonl:2: warning: correct values are scores, not verdicts (values other than 0/1, e.g. "0.25"): every correct value of this file that spells a number is a score (numbers and numeric strings alike), so its 1 score other than 0/1 and its 1 value 0/1 (1, "1", "1.0", 0, "0", "0.0") are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
+        'r/rollouts.jsonl:2: warning: correct values are scores, not verdicts (values other than 0/1, e.g. "0.25"): every correct value of this file that spells a number is a score (numbers and numeric strings alike), so its 1 score other than 0/1 and its 1 value 0/1 ("1.0") are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
       ),
       m.join('\n'),
     );

@@ -323,6 +323,8 @@ export class VerdictReader {
   private scores = 0;
   /** Values spelling 0 or 1 (`1`, `"0"`, `"1.0"`): verdicts unless the column holds scores. */
   private verdictLike = 0;
+  /** The spellings of the 0/1 values seen, in order of first sight (`1`, `"1.0"`), for the warning (trial 12 finding 19). */
+  private readonly verdictSpellings = new Set<string>();
   private thresholded: { count: number; line: number } | null = null;
 
   constructor(
@@ -372,6 +374,8 @@ export class VerdictReader {
     }
     // a 0/1 (number or string): a verdict unless the column holds scores
     this.verdictLike++;
+    if (this.verdictSpellings.size < 8)
+      this.verdictSpellings.add(typeof v === 'string' ? JSON.stringify(v) : String(v));
     if (this.firstScore) return { value: null, kind: 'score' };
     this.line(line).numeric.push(sampleIndex);
     return this.note(r, v, line);
@@ -412,7 +416,8 @@ export class VerdictReader {
       const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
       const v = this.verdictLike;
       const n = this.scores + v;
-      const also = v > 0 ? ` and its ${plural(v, 'value')} 0/1 (1, "1", "1.0", 0, "0", "0.0")` : '';
+      // the spellings this file holds, not every spelling a 0/1 could have (trial 12 finding 19)
+      const also = v > 0 ? ` and its ${plural(v, 'value')} 0/1 (${[...this.verdictSpellings].join(', ')})` : '';
       out.push(
         diag(
           this.ctx,
