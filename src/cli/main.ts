@@ -562,7 +562,15 @@ function ans(a: string | null): string {
 /** The grader audit section of the table (groups of equivalent answers graded both ways). */
 function graderAuditLines(r: Report): string[] {
   const g = r.graderAudit;
-  const skipped = `${g.samplesSkipped.noAnswer} without an answer and ${g.samplesSkipped.ungraded} ungraded not checked`;
+  // under --tool-grading the folder's ungraded samples the tool graded are not audited (the audit checks the
+  // folder's verdicts): said as such, not as "ungraded" beside the line saying the tool graded them (trial 12 finding 21)
+  const tool = r.grading.toolGraded;
+  const ungraded = g.samplesSkipped.ungraded;
+  const ungradedText =
+    tool > 0 && ungraded > 0
+      ? `${ungraded} without a verdict of the folder not checked (${Math.min(tool, ungraded)} of them graded by the tool, not audited)`
+      : `${ungraded} ungraded not checked`;
+  const skipped = `${g.samplesSkipped.noAnswer} without an answer and ${ungradedText}`;
   if (g.inconsistent.length === 0)
     return [
       '',

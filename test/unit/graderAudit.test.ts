@@ -194,6 +194,12 @@ describe('tool grading (opt-in) of a folder with references and answers but no v
       out,
       /^grading: the folder's verdicts, plus the TOOL'S GRADING of 7 samples that had no verdict \(5 correct/,
     );
+    // the audit checks the folder's verdicts: the 10 samples without one are not checked, and the 7 the tool
+    // graded are said to be so, not called "ungraded" under the line saying the tool graded them (trial 12 finding 21)
+    assert.match(
+      out,
+      /grader audit: no inconsistency: 0 graded samples .*; 0 without an answer and 10 without a verdict of the folder not checked \(7 of them graded by the tool, not audited\)/,
+    );
   });
 });
 
