@@ -10,7 +10,7 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { listCandidateFiles } from '../../src/core/readers';
 import type { Report } from '../../src/core/report';
-import { cliReport, humanEval, qwen, writeFolder } from './helpers';
+import { cli, cliReport, humanEval, qwen, writeFolder } from './helpers';
 
 /** Diagnostics as `<severity> <file>: <message>`, sorted. */
 const diags = (r: Report) => r.diagnostics.map((d) => `${d.severity} ${d.file}: ${d.message}`).sort();
@@ -142,6 +142,40 @@ describe('a JSONL file saved as .json is read as JSONL, not "too large to look i
       [
         'info M2/config.json: not a results file: no reader recognises the first element (keys: lr, model); describe the format in a trace-inspector.mapping.json',
       ],
+    );
+  });
+});
+
+describe('trial 12 finding 20: the best-of-k line and the reward-model table say their denominators', () => {
+  test('a problem scored on some samples only: the best-of-k line says it counts with those, the table drops it', () => {
+    const line = (idx: number, score: boolean[], ps: (number[] | null)[]) =>
+      JSON.stringify({
+        idx,
+        gt: '2',
+        code: score.map((_, i) => `t${idx}.${i}`),
+        score,
+        pred: score.map(() => '2'),
+        pred_score: ps,
+      });
+    const dir = writeFolder({
+      'Qwen2.5-Math-7B/math500/test.jsonl': [
+        line(0, [true, true, false, true], [[0.9], [0.9], [0.3], [0.2]]),
+        line(1, [false, true, true, false], [[0.5], [0.6], null, [0.1]]),
+        line(2, [false, false], [[0.2], [0.3]]),
+        line(3, [false, true, false, false], [[0.4], [0.1], [0.2], [0.3]]),
+      ].join('\n'),
+    });
+    const { text } = cli(dir);
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('best-of-k (reward-model selection'));
+    assert.ok(at >= 0, text);
+    assert.equal(
+      lines[at + 2],
+      "  (over each problem's graded samples that have a reward score, a problem scored on some samples only counting with those; the reward-model table below drops such a problem, its best-of-N is over the problems every scorer scored completely, so the two can differ at one k)",
+    );
+    assert.ok(
+      lines.some((l) => l.startsWith('reward models on the samples of')),
+      text,
     );
   });
 });
