@@ -343,6 +343,11 @@ export function reportTable(r: Report): string {
         `  ${safe(m.label)}: ${m.bestOfK.map((b) => `k=${b.k} ${pct(b.value)}${denominatorMark(b)}`).join('  ')}`,
       );
     }
+    // the reward-model table's best-of-N is over another set of problems: say both denominators (trial 12 finding 20)
+    if (r.rewardModels)
+      out.push(
+        "  (over each problem's graded samples that have a reward score, a problem scored on some samples only counting with those; the reward-model table below drops such a problem, its best-of-N is over the problems every scorer scored completely, so the two can differ at one k)",
+      );
   }
   if (r.models.some((m) => m.majAtK?.length)) {
     out.push('', 'maj@k (majority vote over extracted answers grouped by answer equivalence, %):');

@@ -42,11 +42,13 @@ export function flatModelName(relPath: string, layoutDatasets: readonly string[]
   return evalplusModelName(base) ?? pathModelName(relPath, base || path.posix.basename(relPath), layoutDatasets);
 }
 
-/** A flat file's name without a trailing `_results.jsonl`, then `.jsonl`. */
+/** A flat file's name without a trailing `_results.jsonl`, then `.jsonl` (or `.json`: JSONL saved as `.json`). */
 function flatStem(relPath: string): string {
   let base = path.posix.basename(relPath);
   if (base.endsWith('_results.jsonl')) base = base.slice(0, -'_results.jsonl'.length);
   if (base.endsWith('.jsonl')) base = base.slice(0, -'.jsonl'.length);
+  // JSONL saved as `.json` (read as JSONL, see index.ts detectFile): `samples.json` -> `samples`
+  else if (base.endsWith('.json')) base = base.slice(0, -'.json'.length);
   return base;
 }
 

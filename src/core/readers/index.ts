@@ -36,6 +36,24 @@ const DETECT_ORDER: readonly Reader[] = [inspectReader, totReader, rolloutsReade
 
 /** The readers that read one JSON record per line (a `.json` file that is one JSON array is no input of theirs). */
 const LINE_READERS: ReadonlySet<Reader> = new Set([rolloutsReader, qwenMathReader, flatReader]);
+/** {@link DETECT_ORDER} restricted to the line readers (the readers of a JSONL file saved as `.json`). */
+const LINE_DETECT_ORDER: readonly Reader[] = DETECT_ORDER.filter((r) => LINE_READERS.has(r));
+
+/**
+ * Whether the head of a `.json` file that is not one JSON document looks like JSONL: its first line
+ * (BOM and surrounding blanks aside) is a complete JSON object and a non-blank line follows it. A
+ * pretty-printed object (first line `{`) or an array (`[`) never does.
+ */
+function looksLikeJsonl(head: Buffer): boolean {
+  const text = head.toString('utf8').replace(/^\uFEFF/, '');
+  const nl = text.indexOf('\n');
+  if (nl < 0 || text.slice(nl + 1).trim() === '') return false;
+  try {
+    return isObject(JSON.parse(text.slice(0, nl)));
+  } catch {
+    return false;
+  }
+}
 
 /** File extensions (lower case) that can hold results without a mapping file. */
 export const RESULT_EXTENSIONS: readonly string[] = ['.jsonl', '.ndjson', '.json', '.eval'];
@@ -290,10 +308,12 @@ export async function detectFile(
 
   let first: unknown = undefined;
   let reader: Reader | undefined;
+  /** A `.json` file holding one JSON object per line (JSONL saved as `.json`): read as JSONL by a line reader. */
+  let jsonlInJson = false;
   /** The first candidate record some reader recognises (a broken first record does not hide the file's format). */
   const recognise = (candidate: unknown): boolean => {
     first ??= candidate;
-    reader = DETECT_ORDER.find((r) => r.detect(relPath, candidate, head));
+    reader = (jsonlInJson ? LINE_DETECT_ORDER : DETECT_ORDER).find((r) => r.detect(relPath, candidate, head));
     if (reader) first = candidate;
     return reader !== undefined;
   };
@@ -310,8 +330,11 @@ export async function detectFile(
         first = undefined;
       }
     }
-    if (!reader) recognise(first);
-  } else {
+    // not one JSON document (or too large to parse here) but a complete object on line 1 and a line after it
+    if (first === undefined && looksLikeJsonl(head)) jsonlInJson = true;
+    else if (!reader) recognise(first);
+  }
+  if (ext !== '.json' || jsonlInJson) {
     let seen = 0;
     let tooLong: { line: number; bytes: number } | null = null;
     for await (const l of readLines(absPath)) {
@@ -345,8 +368,18 @@ export async function detectFile(
   }
 
   if (!reader) {
-    diagnostics.push(d(0, `not a results file: ${unrecognizedReason(ext, first)}`, 'info'));
+    diagnostics.push(d(0, `not a results file: ${unrecognizedReason(jsonlInJson ? '.jsonl' : ext, first)}`, 'info'));
     return { format: null, skipped: 'unrecognized', diagnostics };
+  }
+  if (jsonlInJson) {
+    const base = path.posix.basename(relPath);
+    diagnostics.push(
+      d(
+        0,
+        `one JSON object per line (JSONL) in a .json file: read as JSONL (${reader.format}); renaming it ${base.replace(/\.json$/i, '.jsonl')} says so`,
+        'info',
+      ),
+    );
   }
   // A `.json` file that is one JSON array of records a line reader takes (human-eval samples written with
   // `json.dump(list, indent=2)`): one error naming what was expected, not a `malformed JSON` per line of a
@@ -548,7 +581,9 @@ export function unreadFileDiagnostics(
 /**
  * Lists the files of a results folder that may hold results, as relative POSIX paths sorted by code
  * unit order. Walks recursively; skips `node_modules`, `.git` and `.trace-inspector` folders and the
- * `exclude` globs; follows symbolic links but visits each real folder once (no loops). A file is listed
+ * `exclude` globs; follows symbolic links but visits each real folder once: a link to a folder holding it
+ * (`loop -> ../..`) is not followed, and a linked folder already read (real folders first, then links in
+ * name order) is not read again; both go to `options.unreachable` (a warning each). A file is listed
  * when it matches `include` (default: `*.jsonl`, `*.ndjson`, `*.json`, `*.eval`) or the `files` globs of
  * a valid mapping file in its folder or above. The other files go to `options.unlisted` when given
  * (except known non-results such as `per_question.csv`). Broken links, link loops and folders it may not
@@ -558,7 +593,8 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
   const include = options.include && options.include.length > 0 ? options.include : DEFAULT_INCLUDE;
   const exclude = options.exclude ?? [];
   const out: string[] = [];
-  const visited = new Set<string>();
+  // real folder -> the relative path it was first listed under
+  const visited = new Map<string, string>();
   const top = path.resolve(root);
 
   interface Scope {
@@ -566,6 +602,7 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
     patterns: string[];
   }
 
+  const linked: { abs: string; rel: string; scopes: Scope[] }[] = [];
   const walk = async (absDir: string, relDir: string, scopes: Scope[]): Promise<void> => {
     let real: string;
     try {
@@ -573,8 +610,17 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
     } catch {
       return;
     }
-    if (visited.has(real)) return;
-    visited.add(real);
+    const first = visited.get(real);
+    if (first !== undefined) {
+      // a second path to a folder already listed (a link to it): named, its files are read once
+      options.unreachable?.push({
+        file: relDir || '.',
+        reason: `symbolic link to a folder already read as ${first || '. (the results folder)'}: not read twice`,
+        resultsLike: false,
+      });
+      return;
+    }
+    visited.set(real, relDir);
     let entries: Dirent[];
     try {
       entries = await readdir(absDir, { withFileTypes: true });
@@ -587,6 +633,8 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
       });
       return;
     }
+    // name order, so which of two paths to one folder is read first does not depend on the file system
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     // a mapping file here adds its globs for this subtree
     let here = scopes;
     if (entries.some((e) => e.name === MAPPING_FILE_NAME)) {
@@ -607,6 +655,18 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
           const st = await stat(abs);
           isDir = st.isDirectory();
           isFile = st.isFile();
+          if (isDir && !matchAny(rel, exclude)) {
+            // a link to the folder holding it or one above (`loop -> ../..`): never followed, named
+            const target = await realpath(abs);
+            if (real === target || real.startsWith(target.endsWith(path.sep) ? target : target + path.sep)) {
+              options.unreachable?.push({
+                file: rel,
+                reason: await ancestorLinkReason(abs, target, top),
+                resultsLike: false,
+              });
+              continue;
+            }
+          }
         } catch (err) {
           if (matchAny(rel, exclude)) continue;
           options.unreachable?.push({
@@ -620,7 +680,9 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
       }
       if (isDir) {
         if (SKIP_DIRS.has(e.name) || matchAny(rel, exclude)) continue;
-        await walk(abs, rel, here);
+        // linked folders after the real ones, so a folder reached twice is named under its link
+        if (e.isSymbolicLink()) linked.push({ abs, rel, scopes: here });
+        else await walk(abs, rel, here);
       } else if (isFile) {
         if (matchAny(rel, exclude)) continue;
         const byMapping = here.some((s) => {
@@ -638,8 +700,36 @@ export async function listCandidateFiles(root: string, options: ListOptions = {}
 
   const given = options.mappingFile ? await mappingFileGlobs(options.mappingFile) : [];
   await walk(top, '', given.length ? [{ baseRel: '', patterns: given }] : []);
+  for (let i = 0; i < linked.length; i++) await walk(linked[i].abs, linked[i].rel, linked[i].scopes);
   out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return out;
+}
+
+/**
+ * The reason a symbolic link `abs` to a folder holding it (`target`, a real path) is not followed:
+ * following it would read the folder again (and, above the results folder `top`, its siblings).
+ * E.g. `symbolic link loop -> ../.. (a folder above the results folder, which holds it): not followed`.
+ */
+async function ancestorLinkReason(abs: string, target: string, top: string): Promise<string> {
+  let shown = '';
+  try {
+    shown = ` -> ${await readlink(abs)}`;
+  } catch {
+    // no target to show
+  }
+  let realTop = top;
+  try {
+    realTop = await realpath(top);
+  } catch {
+    // keep the given path
+  }
+  const where =
+    target === realTop
+      ? 'the results folder, which holds it'
+      : realTop.startsWith(target + path.sep) || target === path.parse(target).root
+        ? 'a folder above the results folder, which holds it'
+        : `${toPosix(path.relative(realTop, target))}, a folder that holds it`;
+  return `symbolic link loop${shown} (${where}): not followed, its files are read once`;
 }
 
 /** The reason a symbolic link `abs` could not be followed (`err` from `stat`): broken, a loop, or not allowed. */
