@@ -16,6 +16,7 @@
  * no reader takes; lm-eval `samples_<task>_<date>` files give the task whole as the dataset. 3 — trial 12: logging-tool folders below the logging folder
  * (MLflow run folders, wandb media, TensorBoard events), temperature spellings `T=`, `t=`, `tmp` and sampling
  * folders, step folders above a temperature folder; the mapping reader's dataset from the file path; broken
- * links and unreadable folders named in diagnostics; lost verdicts of samples without text named.
+ * links and unreadable folders named in diagnostics; lost verdicts of samples without text named; links back to
+ * a parent folder not followed; JSONL in a `.json` file read as JSONL (a flat `run.json` names model `run`).
  */
 export const READER_VERSION = 3;
