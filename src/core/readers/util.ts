@@ -906,6 +906,17 @@ export function isGenericStem(stem: string): boolean {
 }
 
 /**
+ * Whether a folder is a results root that names no model (trial 12 finding 16): its name is made only of
+ * {@link GENERIC_STEM_WORDS} (`results`, `eval_results`, `eval_outputs`, `evaluation_results`, `outputs`,
+ * `generations`), case-insensitive. Dataset names are not roots (`gsm8k/` above model folders says what was
+ * evaluated); an empty name is not one either.
+ */
+export function isResultsRootFolder(dir: string): boolean {
+  const words = nameWords(dir).filter((w) => w !== '');
+  return words.length > 0 && words.every((w) => GENERIC_STEM_WORDS.has(w));
+}
+
+/**
  * Whether a folder is a Hydra override folder (`override_dirname`: `key=value` joined with `,`) of a seed and
  * sampling settings only (`seed=0,temperature=0.6`, `temperature=1.0`; keys `seed`, `temperature`, `temp`,
  * `top_p`, `top_k`, `n`, `n_samples`, `num_samples`, `max_tokens`): a run setting, no model (trial 8 finding 3).
