@@ -72,3 +72,61 @@ describe('finding 16: a results root folder (eval_results/ and siblings) names n
     assert.deepEqual(models(f), ['Qwen2.5-7B 8/2', 'Qwen2.5-7B-GRPO · global_step_100 8/4']);
   });
 });
+
+/** verl validation lines of trial 12's `data/verl`: one sample per line, `score` 1.0 / 0.0, for problems 0.. of a spec. */
+const verlLines = (spec: string, step: number): string =>
+  spec
+    .split(' ')
+    .flatMap((word, t) =>
+      [...word].map((v) =>
+        JSON.stringify({
+          input: `user: problem ${t}`,
+          output: `step ${step} ans ${v === 'T' ? 1 : 0}`,
+          gts: '4',
+          score: v === 'T' ? 1.0 : 0.0,
+          step,
+        }),
+      ),
+    )
+    .join('\n');
+
+/** The docs' verl mapping without `model` (trial 12 `data/verl`). */
+const VERL_MAPPING = JSON.stringify({
+  files: ['**/val_generations/*.jsonl'],
+  records: 'per-sample',
+  dataset: 'math_val',
+  fields: { question: 'input', text: 'output', referenceAnswer: 'gts', correct: 'score' },
+});
+
+describe('finding 14: verl val_generations/<step>.jsonl through a mapping without `model` are steps of the model folder above', () => {
+  test('data/verl: Qwen2.5-7B-GRPO/val_generations/{100,200}.jsonl and Qwen2.5-7B/val_generations/0.jsonl', () => {
+    const r = cliReport(
+      folder({
+        'trace-inspector.mapping.json': VERL_MAPPING,
+        'Qwen2.5-7B/val_generations/0.jsonl': verlLines('TF FF TF', 0),
+        'Qwen2.5-7B-GRPO/val_generations/100.jsonl': verlLines('TT FF TF', 100),
+        'Qwen2.5-7B-GRPO/val_generations/200.jsonl': verlLines('TT TF TT', 200),
+      }),
+    );
+    // was: models `100`, `200`, `0 [base]` and the warning that `100` and `200` differ only in a number
+    assert.deepEqual(models(r), ['Qwen2.5-7B 6/2', 'Qwen2.5-7B-GRPO@step-100 6/3', 'Qwen2.5-7B-GRPO@step-200 6/5']);
+    assert.deepEqual(pairs(r), ['Qwen2.5-7B <- Qwen2.5-7B-GRPO@step-100', 'Qwen2.5-7B <- Qwen2.5-7B-GRPO@step-200']);
+    assert.equal(r.warnings.filter((w) => /differ only in a number/.test(w)).length, 0, r.warnings.join('\n'));
+  });
+
+  test('siblings: validation_generations/ and val/ folders, a step file right under the model folder', () => {
+    const r = cliReport(
+      folder({
+        'trace-inspector.mapping.json': JSON.stringify({
+          ...JSON.parse(VERL_MAPPING),
+          files: ['**/*.jsonl'],
+        }),
+        'Qwen2.5-7B/validation_generations/0.jsonl': verlLines('TF FF TF', 0),
+        'Qwen2.5-7B-PPO/val/50.jsonl': verlLines('TF TF TF', 50),
+        'Qwen2.5-7B-DAPO/300.jsonl': verlLines('TT TT TF', 300),
+      }),
+    );
+    assert.deepEqual(models(r), ['Qwen2.5-7B 6/2', 'Qwen2.5-7B-DAPO@step-300 6/5', 'Qwen2.5-7B-PPO@step-50 6/3']);
+    assert.deepEqual(pairs(r), ['Qwen2.5-7B <- Qwen2.5-7B-DAPO@step-300', 'Qwen2.5-7B <- Qwen2.5-7B-PPO@step-50']);
+  });
+});

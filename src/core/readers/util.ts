@@ -556,6 +556,9 @@ export const GENERIC_STEM_WORDS: ReadonlySet<string> = new Set([
   'evals',
   'evaluation',
   'model',
+  // verl's validation outputs (`val_generations/`; trial 12 finding 14)
+  'val',
+  'validation',
   // folders of run outputs (trial 8 findings 6 and 8): `outputs`, Hydra's `multirun`, `out`, `logs` (nameTokens.ts)
   ...RUN_OUTPUT_WORDS,
 ]);
