@@ -16,6 +16,8 @@
  * no reader takes; lm-eval `samples_<task>_<date>` files give the task whole as the dataset. 3 — trial 12: logging-tool folders below the logging folder
  * (MLflow run folders, wandb media, TensorBoard events), temperature spellings `T=`, `t=`, `tmp` and sampling
  * folders, step folders above a temperature folder; the mapping reader's dataset from the file path; broken
- * links and unreadable folders named in diagnostics; lost verdicts of samples without text named.
+ * links and unreadable folders named in diagnostics; lost verdicts of samples without text named. 4 — trial 12
+ * findings 16 and 14: Qwen-math results roots (`eval_results/`, ...) out of model names; verl step files
+ * (`val_generations/100.jsonl`) through a mapping without `model` named by the model folder, the step a revision.
  */
-export const READER_VERSION = 3;
+export const READER_VERSION = 4;
