@@ -85,7 +85,10 @@ describe('finding 3: a folder with several datasets gives figures per dataset an
       /every other figure below \(comparisons, best-of-k, maj@k, training, grader audit\) pools the 2 datasets/,
     );
     const row = (dataset: string) =>
-      t.split('\n').find((l) => l.startsWith(STEP80) && new RegExp(`\\s${dataset}\\s`).test(l)) ?? '';
+      // the step's label is `<model folder> · <step folder>` (trial 12 finding 16), its id the folder path STEP80
+      t
+        .split('\n')
+        .find((l) => l.startsWith('simplerl-zoo · global_step_80') && new RegExp(`\\s${dataset}\\s`).test(l)) ?? '';
     assert.match(row('aime24'), /\s2\s+8\s+1\s+12\.5 \[/);
     assert.match(row('math500'), /\s4\s+16\s+12\s+75\.0 \[/);
     assert.match(row(ALL_DATASETS), /\s6\s+24\s+13\s+54\.2 \[/);

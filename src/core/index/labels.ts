@@ -70,22 +70,28 @@ const STEP_FOLDER_NAME = /^(?:global[_-]?step|step|checkpoint|ckpt|iter)[-_]?\d+
  * -> `Qwen2.5-7B-PPO · global_step100_hf`; a temperature folder below the step folder is kept in the label:
  * `Qwen2.5-7B-GRPO/global_step_100/temperature_0.6` -> `Qwen2.5-7B-GRPO · global_step_100_temperature0.6`; dataset
  * folders above the step folder are passed over too:
- * `Qwen2.5-7B-GRPO/gsm8k/global_step_100` -> `Qwen2.5-7B-GRPO · global_step_100`), so checkpoints of different runs are
+ * `Qwen2.5-7B-GRPO/gsm8k/global_step_100` -> `Qwen2.5-7B-GRPO · global_step_100`; a name that is a folder path, as
+ * Qwen-math names models, is read the same way: `Qwen2.5-Math-7B-SimpleRL/global_step_100` ->
+ * `Qwen2.5-Math-7B-SimpleRL · global_step_100`), so checkpoints of different runs are
  * told apart whatever their spelling;
  * undefined for any other model (a revision, a name that is not only a step, no folder above the step folder).
  */
 function stepFolderLabel(m: ModelIdentity): string | undefined {
   // a step folder with a temperature folder below it (`global_step_100/temperature_0.6/`: model
   // `global_step_100_temperature0.6`) is that step's sampling: the step is the name without the variant (trial 12 finding 15)
-  const variant = VARIANT_END.exec(m.name);
-  const step = variant ? m.name.slice(0, -variant[0].length) : m.name;
+  // a name that is a folder path (Qwen-math's `Qwen2.5-Math-7B-SimpleRL/global_step_100`, run ""): its last
+  // segment is the step folder and the folders above it are read as the run's (trial 12 finding 16)
+  const cut = m.name.lastIndexOf('/');
+  const own = m.name.slice(cut + 1);
+  const variant = VARIANT_END.exec(own);
+  const step = variant ? own.slice(0, -variant[0].length) : own;
   if (m.revision || !STEP_FOLDER_NAME.test(step)) return undefined;
-  const segs = m.run.split('/');
+  const segs = cut > 0 ? m.name.slice(0, cut).split('/').concat(step) : m.run.split('/');
   const at = segs.lastIndexOf(step);
   if (at < 0) return undefined;
   // dataset folders above the step folder name no run (`Qwen2.5-7B-GRPO/gsm8k/global_step_100`: trial 9 finding 3)
   for (let i = at - 1; i >= 0; i--)
-    if (!isCheckpointHolderFolder(segs[i]) && !isDatasetName(segs[i])) return `${segs[i]} · ${m.name}`;
+    if (!isCheckpointHolderFolder(segs[i]) && !isDatasetName(segs[i])) return `${segs[i]} · ${own}`;
   return undefined;
 }
 

@@ -38,6 +38,7 @@ import {
   fileStem,
   pathDataset,
   pathModelName,
+  dirSegments,
   fileStep,
   isEvent,
   isObject,
@@ -764,7 +765,16 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   const rule = correctRule(spec, c, m.mappingRelPath);
   // no model in the mapping: the file's name (seed tokens out; a generic stem such as `results` names the
   // model after its folder: trial 6 finding 1)
-  const defaultModel = spec.model ?? pathModelName(ctx.relPath, fileStem(ctx.relPath), ctx.options?.layoutDatasets);
+  // A file named only by a training step (verl's `Qwen2.5-7B-GRPO/val_generations/100.jsonl`) names no model: the
+  // folder does, the step is its revision (`Qwen2.5-7B-GRPO@step-100`), and step 0 (verl's validation before
+  // training) is the model itself, no revision (trial 12 finding 14: was models `100`, `200`, `0`)
+  const pathStep =
+    spec.model || !/^\d+$/.test(fileStem(ctx.relPath)) || dirSegments(ctx.relPath).length === 0
+      ? null
+      : fileStep(ctx.relPath);
+  const defaultModel =
+    spec.model ??
+    pathModelName(ctx.relPath, pathStep === null ? fileStem(ctx.relPath) : 'samples', ctx.options?.layoutDatasets);
   // records naming no dataset: the dataset the path names, as the built-in readers take it (util.ts
   // `pathDataset`): a generic stem's dataset (lm-eval's `samples_<task>_<date>` gives the task whole; trial 12
   // finding 1), else the dataset folder's (trial 8 finding 1), never one `default` for two folders or two tasks
@@ -772,7 +782,7 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   // One model named by the mapping over files named by a training step (verl's val_generations/100.jsonl):
   // each step is its own revision (`model@step-100`), a checkpoint, never merged with the other steps as
   // seed shards (trial 5 finding 6). A model named by the file already differs per file.
-  const namedModelStep = spec.model ? fileStep(ctx.relPath) : null;
+  const namedModelStep = spec.model ? fileStep(ctx.relPath) : pathStep === 'step-0' ? null : pathStep;
   // Numbers under the default verdict rule: 0/1 are verdicts until the file shows another number (a
   // partial reward, a rating): then its numeric values are scores, ungraded unless a threshold is given
   // to the indexer (VerdictReader). The mapping's own correctValues / correctPattern / correctThreshold win.

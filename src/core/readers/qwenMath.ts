@@ -23,6 +23,7 @@ import {
   fileStem,
   isEvent,
   isObject,
+  isResultsRootFolder,
   readJsonLines,
   stemTemperature,
   toLevel,
@@ -40,7 +41,9 @@ const EVAL_SEGMENTS = new Set(['math_eval', 'eval']);
  * - limit-of-RLVR / Qwen2.5-Math layout `<model path...>/[math_eval|eval/]<dataset>/<file>.jsonl`, recognised
  *   when the file name starts with `test_` or `train_` or the folder above the dataset folder is
  *   `math_eval`/`eval`: dataset = the file's folder name; model = the folders above it joined with `/`,
- *   with a trailing `math_eval`/`eval` dropped (the results folder's own name when nothing is left).
+ *   with a trailing `math_eval`/`eval` dropped (the results folder's own name when nothing is left) and leading
+ *   results roots that name no model (`eval_results/`, `eval_outputs/`, `outputs/`, `generations/`:
+ *   util.ts `isResultsRootFolder`; trial 12 finding 16) left out, the last folder always kept.
  *   Example: `Qwen/Qwen2.5-Math-7B/math_eval/math500/test_qwen25-math-cot_-1_seed0_t0.0_s0_e-1.jsonl`
  *   -> model `Qwen/Qwen2.5-Math-7B`, dataset `math500`. When `folderFiles` (the names of the files in the
  *   file's folder) holds a file whose stem differs from this one only by the temperature (and seed):
@@ -73,6 +76,9 @@ export function qwenModelAndDataset(
     // temperature (the file's own when it has one), never a model of its own (trial 8 finding 2b)
     const tempDirs = modelSegs.filter((d) => folderTemperature(d) !== undefined);
     const kept = modelSegs.filter((d) => folderTemperature(d) === undefined);
+    // results roots above the model folder (`eval_results/`, `outputs/`, `generations/`) name no model: left out,
+    // the model folder itself always kept (trial 12 finding 16)
+    while (kept.length > 1 && isResultsRootFolder(kept[0])) kept.shift();
     let name = kept.length > 0 ? kept.join('/') : path.basename(root) || stem;
     const temp = stemTemperature(stem);
     if (tempDirs.length > 0) name = `${name}_${temp?.variant ?? folderTemperature(tempDirs[tempDirs.length - 1])}`;

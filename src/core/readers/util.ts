@@ -556,6 +556,9 @@ export const GENERIC_STEM_WORDS: ReadonlySet<string> = new Set([
   'evals',
   'evaluation',
   'model',
+  // verl's validation outputs (`val_generations/`; trial 12 finding 14)
+  'val',
+  'validation',
   // folders of run outputs (trial 8 findings 6 and 8): `outputs`, Hydra's `multirun`, `out`, `logs` (nameTokens.ts)
   ...RUN_OUTPUT_WORDS,
 ]);
@@ -903,6 +906,17 @@ export function isGenericStem(stem: string): boolean {
     return false;
   }
   return true;
+}
+
+/**
+ * Whether a folder is a results root that names no model (trial 12 finding 16): its name is made only of
+ * {@link GENERIC_STEM_WORDS} (`results`, `eval_results`, `eval_outputs`, `evaluation_results`, `outputs`,
+ * `generations`), case-insensitive. Dataset names are not roots (`gsm8k/` above model folders says what was
+ * evaluated); an empty name is not one either.
+ */
+export function isResultsRootFolder(dir: string): boolean {
+  const words = nameWords(dir).filter((w) => w !== '');
+  return words.length > 0 && words.every((w) => GENERIC_STEM_WORDS.has(w));
 }
 
 /**

@@ -17,6 +17,8 @@
  * (MLflow run folders, wandb media, TensorBoard events), temperature spellings `T=`, `t=`, `tmp` and sampling
  * folders, step folders above a temperature folder; the mapping reader's dataset from the file path; broken
  * links and unreadable folders named in diagnostics; lost verdicts of samples without text named; links back to
- * a parent folder not followed; JSONL in a `.json` file read as JSONL (a flat `run.json` names model `run`).
+ * a parent folder not followed; JSONL in a `.json` file read as JSONL (a flat `run.json` names model `run`);
+ * findings 16 and 14: Qwen-math results roots (`eval_results/`, ...) out of model names; verl step files
+ * (`val_generations/100.jsonl`) through a mapping without `model` named by the model folder, the step a revision.
  */
 export const READER_VERSION = 3;
