@@ -7,21 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Extension } from '../../src/extension/extension';
-import { loadWithStub } from './vscodeStub';
+import { Emitter, loadWithStub } from './vscodeStub';
 
 const disposable = { dispose() {} };
-/** An event emitter that calls its listeners (the stub's default one does nothing). */
-class Emitter<T> {
-  private readonly listeners: ((e: T) => void)[] = [];
-  event = (l: (e: T) => void) => {
-    this.listeners.push(l);
-    return disposable;
-  };
-  fire(e: T) {
-    for (const l of this.listeners) l(e);
-  }
-  dispose() {}
-}
 const visibility = new Emitter<unknown>();
 const view = {
   visible: false,

@@ -80,6 +80,32 @@ export function writeRollouts(
 }
 
 /**
+ * One line of a rollouts JSONL file (the rlvr-probe format: `qid, question, gold, model_name, model_revision,
+ * rollouts[{rollout, correct, text, pred_token}]`): problem `qid`, one rollout per verdict of `correct`, the
+ * rollout's text given by `text(qid, i, model, correct)` (default `solution <qid>.<i>`), its answer the qid when correct.
+ */
+export function rolloutLine(
+  qid: number,
+  model: string,
+  correct: boolean[],
+  text: (qid: number, i: number, model: string, correct: boolean) => string = (q, i) => `solution ${q}.${i}`,
+): string {
+  return JSON.stringify({
+    qid,
+    question: `question ${qid}`,
+    gold: String(qid),
+    model_name: model,
+    model_revision: 'main',
+    rollouts: correct.map((c, i) => ({
+      rollout: i,
+      correct: c,
+      text: text(qid, i, model, c),
+      pred_token: c ? String(qid) : 'x',
+    })),
+  });
+}
+
+/**
  * The text of every sample of an index by sample id, read as the product reads it: from the results
  * files (sampleText.ts `readSampleTexts`, hash checked), one (problem, model) at a time.
  */

@@ -10,23 +10,10 @@ import { join } from 'node:path';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { tempDir } from './helpers';
+import { rolloutLine, tempDir } from './helpers';
 
-function rolloutLine(qid: number, model: string, correct: boolean[]): string {
-  return JSON.stringify({
-    qid,
-    question: `question ${qid}`,
-    gold: String(qid),
-    model_name: model,
-    model_revision: 'main',
-    rollouts: correct.map((c, i) => ({
-      rollout: i,
-      correct: c,
-      text: `${model} solution ${qid}.${i}`,
-      pred_token: c ? String(qid) : 'x',
-    })),
-  });
-}
+/** Sample texts that name their model (the same qid and rollout differ between models). */
+const named = (q: number, i: number, m: string) => `${m} solution ${q}.${i}`;
 
 const excludedDiag = (index: TraceIndex) =>
   index.diagnostics().filter((d) => d.message.includes('not listed by the include/exclude settings'));
@@ -34,9 +21,9 @@ const excludedDiag = (index: TraceIndex) =>
 describe('include/exclude: files left out leave the index, their annotations come back', () => {
   test('excluded files: counted in one diagnostic while out; annotations kept in the mirror and back on the same sample', async () => {
     const dir = tempDir('ti-exclude-');
-    writeFileSync(join(dir, 'base.jsonl'), `${rolloutLine(0, 'base', [true, false])}\n`);
-    writeFileSync(join(dir, 'rl.jsonl'), `${rolloutLine(0, 'rl', [true, true])}\n`);
-    writeFileSync(join(dir, 'rl2.jsonl'), `${rolloutLine(0, 'rl2', [false, true])}\n`);
+    writeFileSync(join(dir, 'base.jsonl'), `${rolloutLine(0, 'base', [true, false], named)}\n`);
+    writeFileSync(join(dir, 'rl.jsonl'), `${rolloutLine(0, 'rl', [true, true], named)}\n`);
+    writeFileSync(join(dir, 'rl2.jsonl'), `${rolloutLine(0, 'rl2', [false, true], named)}\n`);
     const index = TraceIndex.open(':memory:');
     await indexFolder(index, dir);
     assert.equal(index.models().length, 3);
@@ -95,8 +82,8 @@ describe('include/exclude: files left out leave the index, their annotations com
 
   test('an include glob that leaves files out counts them the same way; a deleted file is not counted', async () => {
     const dir = tempDir('ti-include-');
-    writeFileSync(join(dir, 'a.jsonl'), `${rolloutLine(0, 'a', [true])}\n`);
-    writeFileSync(join(dir, 'b.jsonl'), `${rolloutLine(0, 'b', [true])}\n`);
+    writeFileSync(join(dir, 'a.jsonl'), `${rolloutLine(0, 'a', [true], named)}\n`);
+    writeFileSync(join(dir, 'b.jsonl'), `${rolloutLine(0, 'b', [true], named)}\n`);
     const index = TraceIndex.open(':memory:');
     await indexFolder(index, dir);
     const s = await indexFolder(index, dir, { include: ['a.jsonl'] });

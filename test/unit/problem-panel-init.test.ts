@@ -12,68 +12,8 @@ import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import type { FolderSession } from '../../src/extension/session';
 import type { HostMessage } from '../../src/shared/protocol';
-import { tempDir } from './helpers';
-import { loadWithStub } from './vscodeStub';
-
-function rolloutLine(qid: number, model: string, correct: boolean[]): string {
-  return JSON.stringify({
-    qid,
-    question: `question ${qid}`,
-    gold: String(qid),
-    model_name: model,
-    model_revision: 'main',
-    rollouts: correct.map((c, i) => ({
-      rollout: i,
-      correct: c,
-      text: `solution ${qid}.${i}`,
-      pred_token: c ? String(qid) : 'x',
-    })),
-  });
-}
-
-/** An event emitter that calls its listeners (the default stub's does nothing): the session's changes reach the panels. */
-class Emitter<T> {
-  private listeners = new Set<(x: T) => void>();
-  event = (l: (x: T) => void) => {
-    this.listeners.add(l);
-    return { dispose: () => this.listeners.delete(l) };
-  };
-  fire(x: T) {
-    for (const l of [...this.listeners]) l(x);
-  }
-  dispose() {
-    this.listeners.clear();
-  }
-}
-
-/** A fake webview panel: what the host posted, and the webview's message handler to send messages to. */
-function fakePanel() {
-  const posted: HostMessage[] = [];
-  let onMessage: ((m: unknown) => void) | undefined;
-  const panel = {
-    title: '',
-    iconPath: undefined as unknown,
-    viewColumn: 1,
-    webview: {
-      options: {},
-      html: '',
-      cspSource: 'vscode-resource:',
-      asWebviewUri: (u: { fsPath: string }) => ({ toString: () => `vscode-resource:${u.fsPath}` }),
-      postMessage: async (m: HostMessage) => {
-        posted.push(m);
-        return true;
-      },
-      onDidReceiveMessage: (l: (m: unknown) => void) => {
-        onMessage = l;
-        return { dispose() {} };
-      },
-    },
-    onDidDispose: () => ({ dispose() {} }),
-    reveal() {},
-    dispose() {},
-  };
-  return { panel, posted, send: (m: unknown) => onMessage!(m) };
-}
+import { rolloutLine, tempDir } from './helpers';
+import { Emitter, fakePanel, loadWithStub } from './vscodeStub';
 
 /** The webview panel the stub's createWebviewPanel gives, and the commands registered (set per test). */
 const current: { panel?: unknown; commands: Map<string, (...a: unknown[]) => unknown> } = { commands: new Map() };
@@ -125,7 +65,7 @@ async function openProblemView() {
       return annotations;
     },
   });
-  const fake = fakePanel();
+  const fake = fakePanel<HostMessage>();
   current.panel = fake.panel;
   current.commands = new Map();
   const disposables = registerPanels(context, () => s);

@@ -12,67 +12,12 @@ import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import type { FolderSession } from '../../src/extension/session';
 import type { HostMessage } from '../../src/shared/protocol';
-import { tempDir } from './helpers';
-import { loadWithStub } from './vscodeStub';
+import { rolloutLine, tempDir } from './helpers';
+import { Emitter, fakePanel, loadWithStub } from './vscodeStub';
 
-function rolloutLine(qid: number, model: string, correct: boolean[]): string {
-  return JSON.stringify({
-    qid,
-    question: `question ${qid}`,
-    gold: String(qid),
-    model_name: model,
-    model_revision: 'main',
-    rollouts: correct.map((c, i) => ({
-      rollout: i,
-      correct: c,
-      text: `Step ${i}: $${qid} + ${i} = ${qid + i}$, so the answer is ${c ? qid : 'x'} (${model}).`,
-      pred_token: c ? String(qid) : 'x',
-    })),
-  });
-}
-
-/** An event emitter that calls its listeners. */
-class Emitter<T> {
-  private listeners = new Set<(x: T) => void>();
-  event = (l: (x: T) => void) => {
-    this.listeners.add(l);
-    return { dispose: () => this.listeners.delete(l) };
-  };
-  fire(x: T) {
-    for (const l of [...this.listeners]) l(x);
-  }
-  dispose() {
-    this.listeners.clear();
-  }
-}
-
-function fakePanel() {
-  const posted: HostMessage[] = [];
-  let onMessage: ((m: unknown) => void) | undefined;
-  const panel = {
-    title: '',
-    iconPath: undefined as unknown,
-    viewColumn: 1,
-    webview: {
-      options: {},
-      html: '',
-      cspSource: 'vscode-resource:',
-      asWebviewUri: (u: { fsPath: string }) => ({ toString: () => `vscode-resource:${u.fsPath}` }),
-      postMessage: async (m: HostMessage) => {
-        posted.push(m);
-        return true;
-      },
-      onDidReceiveMessage: (l: (m: unknown) => void) => {
-        onMessage = l;
-        return { dispose() {} };
-      },
-    },
-    onDidDispose: () => ({ dispose() {} }),
-    reveal() {},
-    dispose() {},
-  };
-  return { panel, posted, send: (m: unknown) => onMessage!(m) };
-}
+/** A sample text with math, so the similarity job has steps to compare. */
+const mathText = (qid: number, i: number, model: string, c: boolean) =>
+  `Step ${i}: $${qid} + ${i} = ${qid + i}$, so the answer is ${c ? qid : 'x'} (${model}).`;
 
 const current: { panel?: unknown; commands: Map<string, (...a: unknown[]) => unknown> } = { commands: new Map() };
 const { FolderSession: Session } = loadWithStub<{ FolderSession: new (...a: unknown[]) => FolderSession }>(
@@ -114,7 +59,8 @@ const { registerPanels, problemSelection, SELECTION_PREFETCH_DELAY_MS } = loadWi
  */
 async function setUp(hold = false) {
   const dir = tempDir('ti-panel-sel-');
-  const lines = (model: string) => [0, 1, 2].map((q) => rolloutLine(q, model, [true, false, q > 0])).join('\n');
+  const lines = (model: string) =>
+    [0, 1, 2].map((q) => rolloutLine(q, model, [true, false, q > 0], mathText)).join('\n');
   writeFileSync(join(dir, 'base.jsonl'), `${lines('Qwen2.5-7B')}\n`);
   writeFileSync(join(dir, 'rl.jsonl'), `${lines('Qwen2.5-7B-SimpleRL-Zoo')}\n`);
   const storage = tempDir('ti-panel-sel-storage-');
@@ -198,7 +144,7 @@ describe('problem rows selected in the tree start their similarity job', () => {
       v.select(v.ids[1]);
       await until(() => v.jobs.length === 1, 'the selection started a job');
       assert.deepEqual(v.jobs, [v.ids[1]]);
-      const fake = fakePanel();
+      const fake = fakePanel<HostMessage>();
       current.panel = fake.panel;
       await current.commands.get('traceInspector.openProblemView')!({ problemId: v.ids[1] });
       fake.send({ id: 1, kind: 'getSimilarity', problemId: v.ids[1], modelId: v.rlId, stage: 'list' });

@@ -11,24 +11,8 @@ import { AnnotationStore } from '../../src/core/index/annotations';
 import { type IndexProgress, READER_VERSION_KEY, indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { READER_VERSION } from '../../src/core/readers/version';
-import { tempDir } from './helpers';
+import { rolloutLine, tempDir } from './helpers';
 import { runCli } from './reliability.support';
-
-function rolloutLine(qid: number, model: string, correct: boolean[]): string {
-  return JSON.stringify({
-    qid,
-    question: `question ${qid}`,
-    gold: String(qid),
-    model_name: model,
-    model_revision: 'main',
-    rollouts: correct.map((c, i) => ({
-      rollout: i,
-      correct: c,
-      text: `solution ${qid}.${i}`,
-      pred_token: c ? String(qid) : 'x',
-    })),
-  });
-}
 
 /** A folder of two results files (two models, two problems each). */
 function folder(): string {

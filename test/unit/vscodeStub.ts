@@ -78,3 +78,50 @@ export function loadWithStub<T>(path: string, overrides: Record<string, unknown>
     mod._load = orig;
   }
 }
+
+/** An event emitter that calls its listeners (the stub's default one does nothing): session changes reach listeners. */
+export class Emitter<T> {
+  private listeners = new Set<(x: T) => void>();
+  event = (l: (x: T) => void) => {
+    this.listeners.add(l);
+    return { dispose: () => this.listeners.delete(l) };
+  };
+  fire(x: T) {
+    for (const l of [...this.listeners]) l(x);
+  }
+  dispose() {
+    this.listeners.clear();
+  }
+}
+
+/**
+ * A fake webview panel for `window.createWebviewPanel`: `panel` to hand to the stub, `posted` the messages the
+ * host posted to it, `send(m)` delivers a message from the webview to the host's handler.
+ */
+export function fakePanel<M = unknown>() {
+  const posted: M[] = [];
+  let onMessage: ((m: unknown) => void) | undefined;
+  const panel = {
+    title: '',
+    iconPath: undefined as unknown,
+    viewColumn: 1,
+    webview: {
+      options: {},
+      html: '',
+      cspSource: 'vscode-resource:',
+      asWebviewUri: (u: { fsPath: string }) => ({ toString: () => `vscode-resource:${u.fsPath}` }),
+      postMessage: async (m: M) => {
+        posted.push(m);
+        return true;
+      },
+      onDidReceiveMessage: (l: (m: unknown) => void) => {
+        onMessage = l;
+        return { dispose() {} };
+      },
+    },
+    onDidDispose: () => ({ dispose() {} }),
+    reveal() {},
+    dispose() {},
+  };
+  return { panel, posted, send: (m: unknown) => onMessage!(m) };
+}
