@@ -7,7 +7,8 @@
  * al. 2025, arXiv:2504.13837); similarity is src/core/similarity (token 3-gram Jaccard, MinHash
  * shortlist, novel spans).
  */
-import type { TextSource } from '../core/index/sampleText';
+import { type SampleTextRow, sampleTextRows, type TextSource } from '../core/index/sampleText';
+import { readRowTexts } from '../core/index/rowTexts';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -418,6 +419,22 @@ export interface SimilarityJob {
   model: { id: number; sampleIndex: number; correct: boolean | null; text: string }[];
 }
 
+/**
+ * A similarity job whose texts the worker reads itself from the results files (rowTexts `readRowTexts`):
+ * the places of each sample's text (`sampleTextRows`), not the texts. Reading a problem's 2 x 1024 texts
+ * (one parse of each model's line, a content hash per sample) took 100-250 ms of the extension host's
+ * thread, in pieces of 50-75 ms during which the workbench's round trips to the host (the first run of a
+ * command: activation event, then the command) waited: the problem view the user clicked opened later
+ * when the tree's selection had started the job (issue 14). `root`: the folder the rows' paths are
+ * relative to. A file changed since indexing fails the job with a SourceChangedError (file and line).
+ */
+export interface SimilarityFilesJob {
+  kind: 'problemFiles';
+  root: string | undefined;
+  base: SampleTextRow[];
+  model: SampleTextRow[];
+}
+
 /** Input of a novelty job: one model sample against the base samples of its problem. */
 export interface NoveltyJob {
   kind: 'novelty';
@@ -647,28 +664,37 @@ export function withAnswersInBase(
   };
 }
 
-/** Builds the similarity job of (problem, base model, model), the texts read through `texts` (the results files). */
-export async function similarityJob(
-  texts: TextSource,
+/**
+ * The similarity job of (problem, base model, model) as places of texts ({@link SimilarityFilesJob}): one SQL
+ * query per model, no file read; {@link readSimilarityFilesJob} reads the texts (in the worker thread).
+ */
+export function similarityFilesJob(
+  index: TraceIndex,
   problemId: number,
   baseId: number,
   modelId: number,
-): Promise<SimilarityJob> {
-  return {
-    kind: 'problem',
-    base: (await texts.sampleTexts(problemId, baseId)).map((s) => ({
-      id: s.id,
-      sampleIndex: s.sampleIndex,
-      correct: s.correct,
-      text: s.text,
-    })),
-    model: (await texts.sampleTexts(problemId, modelId)).map((s) => ({
-      id: s.id,
-      sampleIndex: s.sampleIndex,
-      correct: s.correct,
-      text: s.text,
-    })),
+): SimilarityFilesJob {
+  const base = sampleTextRows(index, problemId, baseId);
+  const model = sampleTextRows(index, problemId, modelId);
+  return { kind: 'problemFiles', root: base.root ?? model.root, base: base.rows, model: model.rows };
+}
+
+/**
+ * The {@link SimilarityJob} of a {@link SimilarityFilesJob}: its texts read from the results files and checked
+ * against their content hashes (readRowTexts; no record kept between jobs). Throws SourceChangedError when a
+ * file changed since it was indexed.
+ */
+export async function readSimilarityFilesJob(job: SimilarityFilesJob): Promise<SimilarityJob> {
+  const samples = async (rows: SampleTextRow[]) => {
+    const texts = await readRowTexts(job.root, rows);
+    return rows.map((r, i) => ({
+      id: r.id,
+      sampleIndex: r.sampleIndex,
+      correct: r.correct === null ? null : r.correct === 1,
+      text: texts[i],
+    }));
   };
+  return { kind: 'problem', base: await samples(job.base), model: await samples(job.model) };
 }
 
 /**

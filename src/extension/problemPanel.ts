@@ -32,7 +32,7 @@ import {
   samplePage,
   samplePreview,
   sampleText,
-  similarityJob,
+  similarityFilesJob,
   similarityParams,
   trainingData,
   withAnswersInBase,
@@ -299,7 +299,8 @@ class Panels implements vscode.Disposable {
       };
     const start = Date.now();
     this.runner.start(); // the worker boots while the texts are read (if the idle warm-up did not start it)
-    const job = await similarityJob(s, problemId, base.id, modelId);
+    // the places of the texts; the worker reads the texts itself, off this thread (SimilarityFilesJob)
+    const job = similarityFilesJob(s.index, problemId, base.id, modelId);
     const texts = Date.now();
     const warmed = () => {
       const at = this.runner.warmedAt;
@@ -307,22 +308,24 @@ class Panels implements vscode.Disposable {
     };
     let posted = 0;
     let listAt: number | undefined;
-    const running = this.runner.run(job, (list) => {
-      listAt = Date.now();
-      try {
-        onList({
-          problemId,
-          modelId,
-          baseModelId: base.id,
-          ...withAnswersInBase(s.index, problemId, base.id, modelId, list),
-          cached: false,
-          partial: true,
-          hostSteps: { start, texts, posted, list: listAt, ...warmed() },
-        });
-      } catch {
-        /* the answers could not be read: the list waits for the full result */
-      }
-    });
+    const running = s.sourceChecked(() =>
+      this.runner.run(job, (list) => {
+        listAt = Date.now();
+        try {
+          onList({
+            problemId,
+            modelId,
+            baseModelId: base.id,
+            ...withAnswersInBase(s.index, problemId, base.id, modelId, list),
+            cached: false,
+            partial: true,
+            hostSteps: { start, texts, posted, list: listAt, ...warmed() },
+          });
+        } catch {
+          /* the answers could not be read: the list waits for the full result */
+        }
+      }),
+    );
     posted = Date.now();
     const body = await running;
     const hostSteps = { start, texts, posted, list: listAt, done: Date.now(), ...warmed() };

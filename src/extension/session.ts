@@ -136,11 +136,19 @@ export class FolderSession implements vscode.Disposable {
     return this.sourceChecked(() => readSampleTexts(this.index, problemId, modelId));
   }
 
-  private async sourceChecked<T>(read: () => Promise<T>): Promise<T> {
+  /**
+   * `read` (texts read anywhere: this thread, or the similarity worker from a SimilarityFilesJob), with a
+   * {@link SourceChangedError} told to the user (see {@link sampleText}) and its file marked for the next
+   * indexing pass (TraceIndex.markFileChanged; the core's own reads mark it already, marking twice is harmless).
+   */
+  async sourceChecked<T>(read: () => Promise<T>): Promise<T> {
     try {
       return await read();
     } catch (e) {
-      if (e instanceof SourceChangedError) this.reportChanged(e);
+      if (e instanceof SourceChangedError) {
+        this.index.markFileChanged(e.file);
+        this.reportChanged(e);
+      }
       throw e;
     }
   }

@@ -1,9 +1,17 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { MajorityJob, NoveltyBody, NoveltyJob, SimilarityBody, SimilarityJob } from './panelData';
+import { SourceChangedError } from '../core/index/rowTexts';
+import type {
+  MajorityJob,
+  NoveltyBody,
+  NoveltyJob,
+  SimilarityBody,
+  SimilarityFilesJob,
+  SimilarityJob,
+} from './panelData';
 import type { WarmUpJob } from './similarityWorker';
 import type { MajorityData } from '../shared/protocol';
-import { runJob, type SimilarityWorkerReply } from './similarityWorker';
+import { runJob, type SimilarityWorkerJob, type SimilarityWorkerReply } from './similarityWorker';
 
 /**
  * Passes of the warm-up job (./similarityWarmup, 48 x 48 samples of 1.5k characters): one pass alone left the
@@ -45,16 +53,14 @@ export class SimilarityRunner {
 
   /**
    * Runs a job; for a similarity job, `onList` gets the sample list's stage before the result (see
-   * runSimilarityJob), also when it runs in-process.
+   * runSimilarityJob), also when it runs in-process. A SimilarityFilesJob whose file changed since indexing
+   * rejects with a SourceChangedError (file and line), in the worker as in-process.
    */
-  run(job: SimilarityJob, onList?: (list: SimilarityBody) => void): Promise<SimilarityBody>;
+  run(job: SimilarityJob | SimilarityFilesJob, onList?: (list: SimilarityBody) => void): Promise<SimilarityBody>;
   run(job: NoveltyJob): Promise<NoveltyBody>;
   run(job: MajorityJob): Promise<MajorityData['curves']>;
   run(job: WarmUpJob): Promise<null>;
-  run(
-    job: SimilarityJob | NoveltyJob | MajorityJob | WarmUpJob,
-    onList?: (list: SimilarityBody) => void,
-  ): Promise<unknown> {
+  run(job: SimilarityWorkerJob, onList?: (list: SimilarityBody) => void): Promise<unknown> {
     if (!this.workerPath || !existsSync(this.workerPath)) {
       this.usedWorker = false;
       return new Promise((resolve, reject) =>
@@ -135,7 +141,8 @@ export class SimilarityRunner {
       }
       this.pending.delete(m.id);
       clearTimeout(p.timer);
-      if ('error' in m) p.reject(new Error(m.error));
+      if ('error' in m)
+        p.reject(m.changed ? new SourceChangedError(m.changed.file, m.changed.line) : new Error(m.error));
       else p.resolve(m.result);
     });
     const fail = (e: Error) => {

@@ -7,11 +7,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
-import { fileTextSource } from '../../src/core/index/sampleText';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { computationPath } from '../../src/core/similarity';
 import { buildReportAsync } from '../../src/core/report';
-import { pathsData, runSimilarityJob, similarityJob } from '../../src/extension/panelData';
+import { pathsData, readSimilarityFilesJob, runSimilarityJob, similarityFilesJob } from '../../src/extension/panelData';
 import { pathLine } from '../../src/shared/pathLine';
 import { MAX_NEW_STEPS } from '../../src/shared/protocol';
 import { REAL } from './helpers';
@@ -43,7 +42,7 @@ describe('problem view path data on rlvr-probe-gsm8k', { skip: !existsSync(RUN) 
   test('every problem: per-sample path and the per-problem counts equal the recomputation', async () => {
     let checked = 0;
     for (const p of index.listProblems({ kind: 'all' }, 0, 100)) {
-      const body = runSimilarityJob(await similarityJob(fileTextSource(index), p.id, sft.id, rl.id));
+      const body = runSimilarityJob(await readSimilarityFilesJob(similarityFilesJob(index, p.id, sft.id, rl.id)));
       const base = sftRaw.get(p.problemId)!.rollouts;
       const baseSets = base.map((r) => new Set(computationPath(r.text).keys));
       const want = { modelInBase: 0, modelWithSteps: 0, baseInOthers: 0, baseWithSteps: 0 };
@@ -107,9 +106,9 @@ describe('problem view path data on rlvr-probe-gsm8k', { skip: !existsSync(RUN) 
 
   test('problem 0, RL sample 0: the line names its new steps (docs/similarity.md example)', async () => {
     const p0 = index.listProblems({ kind: 'all' }, 0, 100).find((p) => p.problemId === '0')!;
-    const s0 = runSimilarityJob(await similarityJob(fileTextSource(index), p0.id, sft.id, rl.id)).samples.find(
-      (s) => s.sampleIndex === 0,
-    )!;
+    const s0 = runSimilarityJob(
+      await readSimilarityFilesJob(similarityFilesJob(index, p0.id, sft.id, rl.id)),
+    ).samples.find((s) => s.sampleIndex === 0)!;
     assert.equal(
       pathLine(s0.path!),
       'path not in base: 0/8 base samples compute all 11 steps (at most 1); 10 steps new: 47 × 10 = 470; 52 × 8 = 416; 470 + 416 = 886; …',

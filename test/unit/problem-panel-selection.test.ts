@@ -90,7 +90,7 @@ async function setUp(hold = false) {
   const releases: (() => void)[] = [];
   const run = panels.runner.run.bind(panels.runner);
   panels.runner.run = async (job, onList) => {
-    if (job.kind === 'problem') {
+    if (job.kind === 'problemFiles') {
       jobs.push(problemOfSample.get(job.model![0].id)!);
       if (hold) await new Promise<void>((r) => releases.push(r));
     }

@@ -31,7 +31,8 @@ import {
   samplePage,
   samplePreview,
   sampleText,
-  similarityJob,
+  readSimilarityFilesJob,
+  similarityFilesJob,
   similarityParams,
   withAnswersInBase,
   writeSimilarityCache,
@@ -293,7 +294,7 @@ describe('problem view data on rlvr-probe-gsm8k', { skip: !fs.existsSync(FOLDER)
   });
 
   test('similarity: job result, cache round trip, and the worker gives the same answer', async () => {
-    const job = await similarityJob(fileTextSource(index), p0, sft.id, rl.id);
+    const job = await readSimilarityFilesJob(similarityFilesJob(index, p0, sft.id, rl.id));
     assert.equal(job.base.length, 8);
     assert.equal(job.model.length, 8);
     const body = runSimilarityJob(job);
