@@ -346,15 +346,11 @@ export function regrade(index: TraceIndex, opts: RegradeOptions = {}): Regrade {
     }>) {
       r.samples++;
       const info = problems.get(s.p);
-      const key = answerKey(s.a);
-      const refKey = answerKey(info?.reference ?? null);
-      if (key === null) r.skipped.noAnswer++;
-      else if (s.c === null) r.skipped.ungraded++;
-      else if (refKey === null) r.skipped.noReference++;
+      const check = answerCheck(s.c === null ? null : s.c === 1, s.a, info?.reference);
+      if (typeof check === 'string') r.skipped[check]++;
       else {
         r.compared++;
-        const folder = s.c === 1;
-        const tool = sameAnswer(s.a, info?.reference);
+        const { folder, tool } = check;
         if (folder === tool) r.agree++;
         else {
           if (folder) r.folderCorrectToolIncorrect++;
@@ -422,6 +418,22 @@ export function toolVerdicts(index: TraceIndex): Map<number, Map<number, ToolGra
   return out;
 }
 
+/**
+ * One sample's folder verdict beside the tool's (its extracted answer equivalent to the reference answer), or
+ * why the two cannot be compared, checked in this order: no extracted answer, no verdict, no reference answer.
+ * The one comparison {@link regrade} counts per model and {@link answerCheckDisagreements} per problem.
+ */
+export function answerCheck(
+  correct: boolean | null,
+  answer: string | null | undefined,
+  reference: string | null | undefined,
+): { folder: boolean; tool: boolean } | 'noAnswer' | 'ungraded' | 'noReference' {
+  if (answerKey(answer) === null) return 'noAnswer';
+  if (correct === null) return 'ungraded';
+  if (answerKey(reference) === null) return 'noReference';
+  return { folder: correct, tool: sameAnswer(answer, reference) };
+}
+
 /** The tool's verdict of one sample (`null` when it has no answer or the problem no reference). */
 export function toolVerdict(answer: string | null | undefined, reference: string | null | undefined): boolean | null {
   const key = answerKey(answer);
@@ -484,9 +496,9 @@ export function answerCheckDisagreements(
   }>;
   const out = new Map<number, Map<number, AnswerCheckCounts>>();
   for (const r of rows) {
-    const tool = toolVerdict(r.a, r.ref);
-    const folder = r.c === 1;
-    if (tool === null || tool === folder) continue;
+    const check = answerCheck(r.c === 1, r.a, r.ref);
+    if (typeof check === 'string' || check.tool === check.folder) continue;
+    const { folder } = check;
     let byModel = out.get(r.p);
     if (!byModel) out.set(r.p, (byModel = new Map()));
     const t = byModel.get(r.m) ?? { folderIncorrectToolCorrect: 0, folderCorrectToolIncorrect: 0 };
