@@ -15,6 +15,7 @@ import {
   readFile,
 } from '../readers';
 import { mappingFileDiagnostics, unmatchedMappingGlobs } from '../readers/mapping';
+import { modelFolderNames } from '../readers/modelFolders';
 import {
   DATE_TIME_TOKEN,
   datasetKey,
@@ -213,12 +214,17 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     const layoutDatasets = layoutDatasetFolders(candidates);
     // one spelling per dataset spelt two ways (`MATH-500/` and `math500/`; trial 9 finding 9): also a reader option
     const spellings = datasetSpellings(candidates);
+    // model folders a reader names by their path (a Qwen-math model folder, a folder of per-dataset files): the
+    // flat and rollouts files of that model take its run and name (trial 12 finding 2); also a reader option
+    const modelFolders = modelFolderNames(candidates);
+    const hasModelFolders = Object.keys(modelFolders).length > 0;
     const readerOpts: ReaderOptions | undefined =
-      layoutDatasets.length > 0 || Object.keys(spellings).length > 0
+      layoutDatasets.length > 0 || Object.keys(spellings).length > 0 || hasModelFolders
         ? {
             ...(options.readerOptions ?? {}),
             ...(layoutDatasets.length > 0 ? { layoutDatasets } : {}),
             ...(Object.keys(spellings).length > 0 ? { datasetSpellings: spellings } : {}),
+            ...(hasModelFolders ? { modelFolders } : {}),
           }
         : options.readerOptions;
     const fts = options.fts !== false;
