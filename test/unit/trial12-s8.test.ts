@@ -7,7 +7,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Report } from '../../src/core/report';
-import { cliReport, humanEval, qwen, writeFolder } from './helpers';
+import { cliReport, humanEval, indexed, qwen, textsById, writeFolder } from './helpers';
 
 /** A results folder in a temporary directory: file text by relative path. */
 const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t12s8-');
@@ -129,5 +129,74 @@ describe('finding 2: Qwen-math, flat and rollouts files in one model folder are 
       'Qwen2.5-7B/seed_1:Qwen2.5-7B',
       'Qwen2.5-7B:org/other-model',
     ]);
+  });
+});
+
+/** Diagnostics as `<severity> <file>:<line>: <message>`, sorted. */
+const diags = (r: Report) => r.diagnostics.map((d) => `${d.severity} ${d.file}:${d.line}: ${d.message}`).sort();
+
+describe('a pretty-printed JSON object saved as .json is one document, not one "malformed JSON" per line', () => {
+  const sample = { task_id: 'HumanEval/0', completion: '    return 1\n', passed: true };
+  const qwenRecord = { idx: 7, gt: '1', code: ['a', 'b'], score: [true, false], pred: ['1', '2'] };
+
+  test('one human-eval sample (indent=2), a Qwen-math record, with a BOM and a blank line before it: read, texts readable', async () => {
+    const dir = folder({
+      'Qwen2.5-7B/samples.jsonl_results.jsonl': humanEval('TF'),
+      'Qwen2.5-7B-GRPO/samples.json': `${JSON.stringify(sample, null, 2)}\n`,
+      'Qwen2.5-7B-PPO/test.json': `\uFEFF\n${JSON.stringify(qwenRecord, null, 4)}`,
+    });
+    const r = cliReport(dir);
+    // was: 5 and 16 errors `malformed JSON (...)`, one per line, and the models missing
+    assert.deepEqual(diags(r), []);
+    assert.deepEqual(r.models.map((m) => `${m.label} ${m.samples}/${m.correct}`).sort(), [
+      'Qwen2.5-7B 2/1',
+      'Qwen2.5-7B-GRPO 1/1',
+      'Qwen2.5-7B-PPO 2/1',
+    ]);
+    // the sample texts are read back from the file (the record's span is the whole file)
+    const index = await indexed(dir);
+    try {
+      const texts = [...(await textsById(index)).values()].sort();
+      assert.deepEqual(texts, ['    return 00', '    return 01', '    return 1\n', 'a', 'b']);
+    } finally {
+      index.close();
+    }
+  });
+
+  test('an object holding a list of samples, an invalid pretty-printed object: one error each, naming what and where', () => {
+    const text = JSON.stringify(sample, null, 2);
+    const r = cliReport(
+      folder({
+        'Qwen2.5-7B/samples.jsonl_results.jsonl': humanEval('TF'),
+        'A/samples.json': JSON.stringify({ model: 'm', samples: [sample, sample] }, null, 2),
+        // cut inside the completion string on line 3
+        'B/samples.json': text.slice(0, text.indexOf('return') + 3),
+      }),
+    );
+    const errors = diags(r).filter((d) => !d.startsWith('info'));
+    assert.equal(errors.length, 2, errors.join('\n'));
+    assert.equal(
+      errors[0],
+      `error A/samples.json:0: a JSON object whose "samples" is a list of 2 flat records, not JSONL: not read (flat results are one JSON object per line); write them one per line: jq -c '.samples[]' samples.json > samples.jsonl`,
+    );
+    assert.match(
+      errors[1],
+      /^error B\/samples\.json:3: malformed JSON \(.*\): not read \(a \.json file is read as one JSON document, or as JSONL when its first line is a JSON object\)$/,
+    );
+  });
+
+  test('siblings unchanged: a pretty-printed array (one error), a JSONL file with one bad line (one error at it), compact one-line .json', () => {
+    const r = cliReport(
+      folder({
+        'A/samples.json': JSON.stringify([sample, sample], null, 2),
+        'B/samples.jsonl_results.jsonl': `${humanEval('T')}\n{"task_id": bad\n${humanEval('F', 1)}\n`,
+        'C/samples.json': JSON.stringify(sample),
+      }),
+    );
+    assert.deepEqual(diags(r), [
+      `error A/samples.json:0: a JSON array of 2 flat records, not JSONL: not read (flat results are one JSON object per line); write them one per line: jq -c '.[]' samples.json > samples.jsonl`,
+      `error B/samples.jsonl_results.jsonl:2: malformed JSON (Unexpected token 'b', "{"task_id": bad" is not valid JSON)`,
+    ]);
+    assert.deepEqual(r.models.map((m) => `${m.label} ${m.samples}`).sort(), ['B 2', 'C 1']);
   });
 });
