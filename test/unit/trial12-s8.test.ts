@@ -7,7 +7,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Report } from '../../src/core/report';
-import { cliReport, humanEval, indexed, qwen, textsById, writeFolder } from './helpers';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { diagnosticPlace } from '../../src/core/model';
+import { cli, cliReport, humanEval, indexed, qwen, textsById, writeFolder } from './helpers';
+import { archive } from './zipArchive';
 
 /** A results folder in a temporary directory: file text by relative path. */
 const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t12s8-');
@@ -198,5 +202,93 @@ describe('a pretty-printed JSON object saved as .json is one document, not one "
       `error B/samples.jsonl_results.jsonl:2: malformed JSON (Unexpected token 'b', "{"task_id": bad" is not valid JSON)`,
     ]);
     assert.deepEqual(r.models.map((m) => `${m.label} ${m.samples}`).sort(), ['B 2', 'C 1']);
+  });
+});
+
+/** An Inspect sample of problem `id` at `epoch`: `verdict` C / I, or none (no score: ungraded); `text` its output. */
+const inspectSample = (id: string, epoch: number, verdict: 'C' | 'I' | null, text = `answer ${id}.${epoch}`) => ({
+  id,
+  epoch,
+  input: [{ role: 'user', content: `question ${id}` }],
+  target: '4',
+  output: { choices: [{ message: { role: 'assistant', content: text }, stop_reason: 'stop' }] },
+  scores: verdict === null ? {} : { match: { value: verdict, answer: '4' } },
+});
+
+/** An Inspect `.eval` archive of `model`: its header and one entry per sample (or the raw text given). */
+const evalLog = (model: string, entries: Record<string, object | string>): Buffer =>
+  archive([
+    { name: 'header.json', data: JSON.stringify({ version: 2, status: 'success', eval: { task: 'gsm', model } }) },
+    ...Object.entries(entries).map(([name, v]) => ({ name, data: typeof v === 'string' ? v : JSON.stringify(v) })),
+  ]);
+
+describe('finding 24: diagnostics about a sample of an Inspect .eval name its entry, not line 1 of a zip', () => {
+  test('an ungraded epoch, an unreadable entry, a sample without text: <file>.eval:samples/<id>_epoch_<n>.json', () => {
+    const dir = writeFolder({ 'logs/x.jsonl': humanEval('TF') }, 'ti-t12s8-eval-');
+    const id = '12345678901234567890';
+    writeFileSync(
+      join(dir, 'logs/2025-03-01T10-00-00_gsm_base.eval'),
+      evalLog('hf/Qwen2.5-7B', {
+        [`samples/${id}_epoch_1.json`]: inspectSample(id, 1, 'C'),
+        [`samples/${id}_epoch_2.json`]: inspectSample(id, 2, 'I'),
+        [`samples/${id}_epoch_3.json`]: inspectSample(id, 3, null),
+        [`samples/${id}_epoch_4.json`]: inspectSample(id, 4, 'C'),
+        'samples/2_epoch_1.json': { ...inspectSample('2', 1, 'C'), output: {} },
+        'samples/2_epoch_2.json': '{"id": 2, "epoch": 2, "input": ',
+      }),
+    );
+    const { r, text } = cli(dir);
+    const evalDiags = r.diagnostics.filter((d) => d.file.endsWith('.eval'));
+    assert.deepEqual(
+      evalDiags.map((d) => [diagnosticPlace(d), d.line, d.severity]).sort(),
+      [
+        ['logs/2025-03-01T10-00-00_gsm_base.eval', 0, 'warning'],
+        ['logs/2025-03-01T10-00-00_gsm_base.eval:samples/12345678901234567890_epoch_3.json', 0, 'info'],
+        ['logs/2025-03-01T10-00-00_gsm_base.eval:samples/2_epoch_1.json', 0, 'warning'],
+        ['logs/2025-03-01T10-00-00_gsm_base.eval:samples/2_epoch_2.json', 0, 'error'],
+      ],
+      evalDiags.map((d) => JSON.stringify(d)).join('\n'),
+    );
+    // the text report prints the same place (was `logs/2025-03-01T10-00-00_gsm_base.eval:1: info: ...`)
+    assert.ok(
+      text.includes(
+        `logs/2025-03-01T10-00-00_gsm_base.eval:samples/${id}_epoch_3.json: info: problem "${id}" of model hf/Qwen2.5-7B: 1 of its 4 samples has no verdict (ungraded)`,
+      ),
+      text,
+    );
+    assert.ok(!/\.eval:1\b/.test(text), text);
+    assert.ok(
+      text.includes(
+        'logs/2025-03-01T10-00-00_gsm_base.eval:samples/2_epoch_1.json: warning: sample 2 epoch 1 has no output text',
+      ),
+      text,
+    );
+    // the entry that could not be read is named where the model's unread records are counted
+    assert.ok(
+      r.warnings.some((w) =>
+        w.includes('could not be read (logs/2025-03-01T10-00-00_gsm_base.eval:samples/2_epoch_2.json)'),
+      ),
+      r.warnings.join('\n'),
+    );
+    // a line-based file keeps its lines, with no entry
+    const jsonl = r.diagnostics.filter((d) => d.file === 'logs/x.jsonl');
+    assert.ok(jsonl.every((d) => d.entry === undefined));
+  });
+
+  test('sibling: an .eval with no verdict at all is said once for the whole archive (no line, no entry)', () => {
+    const dir = writeFolder({ 'logs/x.jsonl': humanEval('TF') }, 'ti-t12s8-eval-');
+    writeFileSync(
+      join(dir, 'logs/run.eval'),
+      evalLog('openai/gpt-4o-mini', {
+        'samples/1_epoch_1.json': inspectSample('1', 1, null),
+        'samples/2_epoch_1.json': inspectSample('2', 1, null),
+      }),
+    );
+    const r = cliReport(dir);
+    const info = r.diagnostics.filter((d) => d.file === 'logs/run.eval' && d.severity === 'info');
+    assert.deepEqual(
+      info.map((d) => [diagnosticPlace(d), d.message.slice(0, 62)]),
+      [['logs/run.eval', 'model openai/gpt-4o-mini has no graded sample in this file: no']],
+    );
   });
 });

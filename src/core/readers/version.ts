@@ -23,6 +23,7 @@
  * 4 — trial 12 finding 2: flat and rollouts files in a model folder that a Qwen-math file (or a file named by a
  * dataset) names take that model's run and name (`Qwen2.5-7B/humaneval/` beside `Qwen2.5-7B/math_eval/gsm8k/`: one
  * model `Qwen2.5-7B`, was two or three); a `.json` file that is one pretty-printed JSON object is read as one record
- * (was one `malformed JSON` error per line).
+ * (was one `malformed JSON` error per line); finding 24: diagnostics of an Inspect `.eval` sample name its archive
+ * entry (`Diagnostic.entry`), not line 1.
  */
 export const READER_VERSION = 4;
