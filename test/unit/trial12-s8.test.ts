@@ -10,7 +10,8 @@ import type { Report } from '../../src/core/report';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diagnosticPlace } from '../../src/core/model';
-import { cli, cliReport, humanEval, indexed, qwen, textsById, writeFolder } from './helpers';
+import { cli, cliReport, humanEval, indexed, qwen, tempDir, textsById, writeFolder } from './helpers';
+import { runCli } from './reliability.support';
 import { archive } from './zipArchive';
 
 /** A results folder in a temporary directory: file text by relative path. */
@@ -290,5 +291,30 @@ describe('finding 24: diagnostics about a sample of an Inspect .eval name its en
       info.map((d) => [diagnosticPlace(d), d.message.slice(0, 62)]),
       [['logs/run.eval', 'model openai/gpt-4o-mini has no graded sample in this file: no']],
     );
+  });
+});
+
+describe('finding 22 (search part): search result lines name the model by its label, the JSON keeps the id', () => {
+  test('runs/Qwen2.5-7B-GRPO/samples.jsonl: the line says Qwen2.5-7B-GRPO, not runs/Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO', () => {
+    const dir = folder({
+      'runs/Qwen2.5-7B/samples.jsonl_results.jsonl': humanEval('F'),
+      'runs/Qwen2.5-7B-GRPO/samples.jsonl_results.jsonl': humanEval('T'),
+    });
+    const tmp = tempDir('ti-t12s8-search-');
+    const text = runCli(['search', dir, 'return', '--db', join(tmp, 'i.db'), '-q'], tmp);
+    assert.equal(text.status, 0, text.stderr);
+    const lines = text.stdout.split('\n').filter((l) => l.startsWith('HumanEval/0'));
+    // was: `HumanEval/0  runs/Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO  #0  correct`
+    assert.deepEqual(lines.sort(), [
+      'HumanEval/0  Qwen2.5-7B  #0  incorrect',
+      'HumanEval/0  Qwen2.5-7B-GRPO  #0  correct',
+    ]);
+    const json = JSON.parse(
+      runCli(['search', dir, 'return', '--db', join(tmp, 'i.db'), '-q', '--format', 'json'], tmp).stdout,
+    );
+    assert.deepEqual(json.matches.map((m: { model: string; modelLabel: string }) => [m.model, m.modelLabel]).sort(), [
+      ['runs/Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO', 'Qwen2.5-7B-GRPO'],
+      ['runs/Qwen2.5-7B:Qwen2.5-7B', 'Qwen2.5-7B'],
+    ]);
   });
 });
