@@ -33,12 +33,12 @@ import {
   nameProblems,
   problemSet,
 } from './denominators';
+import { basePoolMessage, comparisonPairing, pooledBaseRows, withoutPooledReplicates } from './basePools';
 import { areSeedSiblings, seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from './seeds';
 import {
   ambiguousBaseNote,
   crossFamilyNote,
   baseGuessNote,
-  comparisonPairs,
   guessBaseModel,
   pickModel,
   samplingTemperature,
@@ -503,7 +503,8 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   // Otherwise runs are compared within themselves (a run holding a base-like model and others,
   // as rlvr_behavior_probe's runs and checkpoints do: each RL model against its own run's SFT),
   // and models of runs without one are compared with the folder's guessed base.
-  const pairsToCompare = comparisonPairs(models, base, baseSource === 'option');
+  // the pairing the overview takes too (basePools.ts): replicates of a base pooled into it
+  const { pairs: pairsToCompare, pools: basePools } = comparisonPairing(models, base, baseSource === 'option');
   // models that differ only by a seed-like part of their names: seed shards read as models (trial 6 finding 2)
   for (const g of seedSiblings(models)) warnings.push(seedSiblingMessage(g.map((m) => m.displayId)));
   // `_s500` and `_s1000`: steps or seeds? kept apart and named (trial 7 finding 6)
@@ -536,31 +537,17 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   // replicates of a base (`Qwen2.5-7B/replicate_1/` and `replicate_2/`, `rep1/` and `rep2/`: seed siblings of the base in
   // no pair of their own) are pooled into it: the comparisons use every base replicate's samples, summed per problem
   // (trial 12 finding 10: the first by name was the base, the second NOT COMPARED, half the base's samples unused)
-  const inPairs = new Set(pairsToCompare.flatMap(([x, y]) => [x.id, y.id]));
-  const basePools = new Map<number, ModelRow[]>();
-  for (const b of new Set(pairsToCompare.map(([x]) => x))) {
-    const reps = models.filter((o) => o.id !== b.id && !inPairs.has(o.id) && areSeedSiblings(o, b));
-    if (reps.length === 0) continue;
-    basePools.set(b.id, reps);
-    warnings.push(
-      `${b.label}: the base is the pool of its ${reps.length + 1} replicates (${[b, ...reps].map((x) => x.displayId).join(', ')}): seed siblings of one base model, their samples summed per problem in every comparison with it; the models table lists each replicate`,
-    );
-  }
-  const pooledRows = (b: ModelRow): StatRow[] => {
-    const reps = basePools.get(b.id);
-    if (!reps) return byModel.get(b.id) ?? [];
-    const sum = new Map<number, StatRow>();
-    for (const r of [b, ...reps].flatMap((x) => byModel.get(x.id) ?? [])) {
-      const t = sum.get(r.problemId);
-      sum.set(
-        r.problemId,
-        t
-          ? { ...t, n: t.n + r.n, c: t.c + r.c, graded: t.graded + r.graded, scored: t.scored + r.scored }
-          : { ...r, modelId: b.id },
+  for (const [id, reps] of basePools) {
+    const b = models.find((x) => x.id === id);
+    if (b)
+      warnings.push(
+        basePoolMessage(
+          b.label,
+          [b, ...reps].map((x) => x.displayId),
+        ),
       );
-    }
-    return [...sum.values()];
-  };
+  }
+  const pooledRows = (b: ModelRow): StatRow[] => pooledBaseRows(b.id, basePools, (id) => byModel.get(id) ?? []);
   const comparisons: ComparisonReport[] = [];
   for (const [b, m] of pairsToCompare) {
     const baseRows = new Map(
@@ -657,9 +644,10 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   );
   const gradedProblems = (id: number) => (byModel.get(id) ?? []).filter((r) => r.graded > 0).length;
   // a base's replicates pooled into it are in its comparisons, not NOT COMPARED (trial 12 finding 10)
-  const pooled = new Set([...basePools.values()].flat().map((x) => x.id));
-  const notComparedList = notComparedModels(models, pairsToCompare, pathPairs, gradedProblems).filter(
-    (x) => !(pooled.has(x.model.id) && x.base !== undefined && pathPairs.some(([pb]) => pb.id === x.base?.id)),
+  const notComparedList = withoutPooledReplicates(
+    notComparedModels(models, pairsToCompare, pathPairs, gradedProblems),
+    basePools,
+    pathPairs,
   );
   const notCompared = notComparedList.map((x) => ({
     model: x.model.displayId,
