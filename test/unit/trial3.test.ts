@@ -440,7 +440,7 @@ describe("finding 3: the folder-summary audit recomputes with the report's own r
       line('org/ppo', 0, [T, null, T, F]), // graded 3, c 2
       line('org/ppo', 1, []), // no samples
       line('org/ppo', 2, null), // no rollouts
-      line('org/ppo', 3, [T, 0.5, F, F]), // 0.5 is a score: graded 3, c 1
+      line('org/ppo', 3, [T, 1.5, F, F]), // 1.5 is a score (0.5 would be partial credit, not correct): graded 3, c 1
       line('org/ppo', 4, [F, F, F, T]), // graded 4, c 1
     ]);
     writeFileSync(
@@ -469,7 +469,7 @@ describe("finding 3: the folder-summary audit recomputes with the report's own r
     const audit = await auditFolder(index, dir);
     const r = buildReport(index, { replicates: 100, audit });
     index.close();
-    // RL: 12 samples, 2 ungraded (null, 0.5), correct 2 + 1 + 1 = 4: 4/10 = 0.4, as the report's sampleAccuracy.
+    // RL: 12 samples, 2 ungraded (null, 1.5), correct 2 + 1 + 1 = 4: 4/10 = 0.4, as the report's sampleAccuracy.
     // pass@4 over the problems with n >= 4 graded: only qid 4 (c 1 of 4): 1.0. The base: 5/20 = 0.25 and
     // pass@4 = 1 agree with the file. Categories over qids 0, 3, 4 (1 and 2 have no samples): 2/3 and 1/3
     // against 1/4 are sharpening, 1/4 against 1/4 unchanged: 2 / 0 / 0 / 1.
