@@ -371,7 +371,11 @@ describe('trial 5 finding 4: verdict strings as str(float) writes them ("1.0", "
       assert.ok(
         index
           .diagnostics()
-          .some((x) => /1 sample with partial credit .*e\.g\. "?0\.5"? here\): partial credit counted as not correct/.test(x.message)),
+          .some((x) =>
+            /1 sample with partial credit .*e\.g\. "?0\.5"? here\): partial credit counted as not correct/.test(
+              x.message,
+            ),
+          ),
       );
       index.close();
       // with a threshold they are verdicts again: >= 0.5 correct

@@ -849,8 +849,8 @@ describe('trial 6: conservation on generated folders mixing the faults of findin
                 : fraction(v)
                   ? 0
                   : v === true || v === 'yes' || (spellsNumber && Number(v) === 1)
-                  ? 1
-                  : 0;
+                    ? 1
+                    : 0;
           assert.equal(got[0].c, want, `${rel}:${line} ok ${JSON.stringify(v)}`);
         });
         // the file's bad indices are said once (findings 4, 5), at the first one's line
