@@ -745,7 +745,7 @@ export function trajectoryLines(t: Trajectory, labelOf: (id: string) => string =
   );
   if (t.steps.some((s) => s.missing > 0 || [...s.passAtK, ...s.basePassAtK].some((p) => p.missing > 0 && !isAboveN(p))))
     out.push(
-      "  (a/b): a step's figures over a of the series' b problems (a base's: of the base's b); the warnings below say why",
+      "  (a/b): a step's figures over a of the series' b problems (a base's: of the step's own b, the problems the row is over); the warnings below say why",
     );
   if (t.steps.some((s) => [...s.passAtK, ...s.basePassAtK].some(isAboveN))) out.push(`  ${K_ABOVE_N_NOTE}`);
   // models named by label, as in the other tables (trial 8 finding 12)
@@ -793,7 +793,9 @@ export const CSV_HEADER =
  * sample of the problem); reward-model strata are in the JSON. Then one block of rows per checkpoint of each training series (`series` and `step` set,
  * `model` = the checkpoint): `sample-accuracy` (problems = problems with graded samples), `pass@k` and
  * `base-pass@k` at k = 1 and the series' largest k (with their denominators: a step's `problems + missing`
- * = the series' problems, `not_in_model` = those this checkpoint has no record of; a base's = its own), `category:<name>` (value = problems; problems =
+ * = the series' problems, `not_in_model` = those this checkpoint has no record of; a base's = the step's own
+ * problems with a graded sample at the step, `not_in_base` = those the base has no record of, and its `datasets`
+ * the base's among them), `category:<name>` (value = problems; problems =
  * paired problems), `positive-gain-share:sharpening` and `:expansion` (with the bootstrap interval;
  * problems = paired problems), `gain:sharpening` and `gain:expansion` (correct samples), `mean-chars`.
  * Then per comparison (`base` set, `model` = the compared model): `pass@k-diff` (model − base, paired
@@ -808,6 +810,8 @@ export const CSV_HEADER =
 export function reportCsv(r: Report): string {
   const q = csvCell;
   const lines = [CSV_HEADER];
+  /** Lines (by index in `lines`) whose `datasets` cell is not their model's: a base's rows in a training step. */
+  const datasetsOfLine = new Map<number, readonly { dataset: string; problems: number }[]>();
   const row = (
     m: { id: string; label: string },
     level: string,
@@ -958,13 +962,17 @@ export function reportCsv(r: Report): string {
             s.step,
             '',
             '',
-            '',
+            d?.leftOut.notInBase ?? '',
             d?.leftOut.notInStep ?? '',
           ].join(','),
         );
       row('sample-accuracy', '', s.sampleAccuracy, s.problems, undefined, s);
       for (const p of s.passAtK) row('pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p);
-      for (const p of s.basePassAtK) row('base-pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p);
+      for (const p of s.basePassAtK) {
+        row('base-pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p);
+        // the base's own problems per dataset among the step's, not the checkpoint's (trial 12 finding 13)
+        datasetsOfLine.set(lines.length - 1, s.baseDatasets);
+      }
       if (s.categories)
         for (const [c, v] of Object.entries(s.categories)) row(`category:${c}`, '', v, s.pairedProblems);
       const g = s.positiveGainShare;
@@ -1040,8 +1048,12 @@ export function reportCsv(r: Report): string {
   const counts = (list: readonly { dataset: string; problems: number }[]) =>
     q(list.map((d) => `${d.dataset}:${d.problems}`).join(';'));
   const byModel = r.models.map((m) => [`${q(m.id)},`, counts(m.datasets)] as const);
-  const ofLine = (l: string) => byModel.find(([head]) => l.startsWith(head))?.[1] ?? counts(r.datasets);
-  return [lines[0], ...lines.slice(1).map((l) => `${l},${q(pooled)},${ofLine(l)}`), ...byDataset].join('\n');
+  const ofLine = (l: string, i: number) => {
+    const own = datasetsOfLine.get(i);
+    if (own) return counts(own);
+    return byModel.find(([head]) => l.startsWith(head))?.[1] ?? counts(r.datasets);
+  };
+  return [lines[0], ...lines.slice(1).map((l, i) => `${l},${q(pooled)},${ofLine(l, i + 1)}`), ...byDataset].join('\n');
 }
 
 /** Parses `--correct-threshold`: a finite number. */

@@ -11,7 +11,8 @@ import assert from 'node:assert/strict';
 import { guessBaseModel } from '../../src/core/index/labels';
 import { buildReport } from '../../src/core/report';
 import { overviewData, problemData } from '../../src/extension/panelData';
-import { cliReport, flatLines, indexed, writeFolder } from './helpers';
+import { reportCsv } from '../../src/cli/main';
+import { cliReport, flatLines, indexed, qwen, writeFolder } from './helpers';
 
 describe('trial 12 finding 10: the report and the overview pool the base replicates alike', () => {
   for (const [a, b] of [
@@ -193,5 +194,77 @@ describe('trial 12 finding 6: partial credit among verdicts is graded not correc
     );
     assert.deepEqual(partialWarnings(r), []);
     assert.equal(r.diagnostics.filter((d) => /values are scores, not verdicts/.test(d.message)).length, 3);
+  });
+});
+
+describe("trial 12 finding 13: a training step's base pass@1 is over the step's own problems", () => {
+  const F = 'test_qwen-boxed_-1_seed0_t0.0_s0_e-1.jsonl';
+  test('data/ckpt: step 100 (math500 only) beside the base on math500 (50.0), not pooled with aime24 (28.6); the CSV base row its own datasets', async () => {
+    const dir = writeFolder({
+      [`eval_results/Qwen2.5-Math-7B/math_eval/math500/${F}`]: qwen('T T F F'),
+      [`eval_results/Qwen2.5-Math-7B/math_eval/aime24/${F}`]: qwen('F F F'),
+      [`eval_results/Qwen2.5-Math-7B-SimpleRL/global_step_100/math_eval/math500/${F}`]: qwen('T T T T'),
+      [`eval_results/Qwen2.5-Math-7B-SimpleRL/global_step_200/math_eval/math500/${F}`]: qwen('T T T F'),
+      [`eval_results/Qwen2.5-Math-7B-SimpleRL/global_step_200/math_eval/aime24/${F}`]: qwen('T F F'),
+      // sibling: a step with math500 problems the base has no record of (4 and 5)
+      [`eval_results/Qwen2.5-Math-7B-SimpleRL/global_step_300/math_eval/math500/${F}`]: qwen('T T T T T T'),
+    });
+    const index = await indexed(dir);
+    try {
+      const r = buildReport(index, { replicates: 100 });
+      assert.equal(r.trajectories.length, 1);
+      const steps = r.trajectories[0].steps;
+      const base1 = (step: number) => {
+        const p = steps.find((s) => s.step === step)?.basePassAtK.find((x) => x.k === 1);
+        assert.ok(p, `step ${step}`);
+        return [p.value, p.problems, p.missing, p.leftOut.notInBase ?? 0];
+      };
+      // was: 2/7 = 28.6 over the base's math500 + aime24 beside the step's math500 only
+      assert.deepEqual(base1(100), [0.5, 4, 0, 0]);
+      // a step on both datasets: the base over both, as before
+      const [v200, ...rest200] = base1(200);
+      assert.ok(typeof v200 === 'number' && Math.abs(v200 - 2 / 7) < 1e-12);
+      assert.deepEqual(rest200, [7, 0, 0]);
+      // the base has 4 of the step's 6 problems: over those 4, the other 2 counted as not in the base
+      assert.deepEqual(base1(300), [0.5, 4, 2, 2]);
+      assert.deepEqual(
+        steps.map((s) => s.baseDatasets),
+        [
+          [{ dataset: 'math500', problems: 4 }],
+          [
+            { dataset: 'aime24', problems: 3 },
+            { dataset: 'math500', problems: 4 },
+          ],
+          [{ dataset: 'math500', problems: 4 }],
+        ],
+      );
+      // the CSV: each base row's problems, missing, not_in_base and datasets are the base's own
+      const lines = reportCsv(r).split('\n');
+      const header = lines[0].split(',');
+      const col = (row: string[], name: string) => row[header.indexOf(name)];
+      const baseRows = lines
+        .map((l) => l.split(','))
+        .filter((c) => col(c, 'metric') === 'base-pass@k' && col(c, 'k') === '1')
+        .map((c) => [
+          col(c, 'step'),
+          col(c, 'value'),
+          col(c, 'problems'),
+          col(c, 'missing'),
+          col(c, 'not_in_base'),
+          col(c, 'datasets'),
+        ]);
+      assert.deepEqual(
+        baseRows.map((x) => [x[0], x[2], x[3], x[4], x[5]]),
+        [
+          // was: problems 7 with datasets math500:4 (the step's datasets copied onto the base row)
+          ['100', '4', '0', '0', 'math500:4'],
+          ['200', '7', '0', '0', 'aime24:3;math500:4'],
+          ['300', '4', '2', '2', 'math500:4'],
+        ],
+      );
+      assert.equal(baseRows[0][1], '0.5');
+    } finally {
+      index.close();
+    }
   });
 });
