@@ -364,13 +364,15 @@ export function reportTable(r: Report): string {
   const labelOf = (id: string) => r.models.find((m) => m.id === id)?.label ?? id;
   if (r.comparisons.length) {
     const bases = [...new Set(r.comparisons.map((c) => c.base))];
+    // one base that is not the folder's (benchmark folders above the model folders: the gsm8k copy of the base, not
+    // the aime24 copy guessed for the folder; trial 12 finding 11) is a per-run base too: named in a column
+    const perRun = bases.length > 1 || (bases.length === 1 && r.base !== null && bases[0] !== r.base);
     out.push(
       '',
-      bases.length > 1
+      perRun
         ? "base models: each run's own (guessed per run; --base compares every model with one model)"
         : `base model: ${safe(r.base === null ? '—' : labelOf(r.base))} (${r.baseSource === 'guess' ? 'guessed; change with --base' : 'chosen'})`,
     );
-    const perRun = bases.length > 1;
     const ch = [
       ...(perRun ? ['base'] : []),
       'model',
@@ -803,7 +805,7 @@ export const CSV_HEADER =
  * with the comparison's denominator: `problems + missing` = the problems of the two models, `not_in_base`
  * and `not_in_model` (only the base has a record of it) beside the model's own reasons.
  * Then one row per model in no comparison (JSON `notCompared`): metric `not-compared:<kind>` (`modelUngraded`,
- * `baseUngraded`, `noCommonProblem`, `seedSibling`, `baseOfNone`, `baseCopyOfNone`, `noBase`), `problems` = its problems with a
+ * `baseUngraded`, `noCommonProblem`, `seedSibling`, `baseOfNone`, `baseCopyOfNone`, `noBaseInFolder`, `noBase`), `problems` = its problems with a
  * graded sample, `base` = the base it would be compared with (empty without one), other figures empty.
  * Per-problem trajectories and coverage counts are in the JSON report.
  */

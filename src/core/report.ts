@@ -37,6 +37,7 @@ import { basePoolMessage, comparisonPairing, pooledBaseRows, withoutPooledReplic
 import { areSeedSiblings, seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from './seeds';
 import {
   ambiguousBaseNote,
+  benchmarkWithoutBase,
   crossFamilyNote,
   baseGuessNote,
   guessBaseModel,
@@ -191,6 +192,8 @@ export interface NotComparedEntry {
   graded: { model: number; base: number };
   /** Display ids of the models it is the base of (kind `baseOfNone`), none of them compared; else empty. */
   against: string[];
+  /** Kind `noBaseInFolder`: the model's benchmark folder, where no copy of its base was evaluated (trial 12 finding 11). */
+  folder?: string;
   /**
    * The reason as text, models named by label as in the report's tables and its `NOT COMPARED` warning
    * ({@link notComparedReason}); `model`, `base` and `against` give their display ids.
@@ -655,6 +658,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     kind: x.kind,
     graded: x.graded,
     against: x.against.map((a) => a.displayId),
+    ...(x.folder !== undefined ? { folder: x.folder } : {}),
     reason: notComparedReason(x, (m) => m.label),
   }));
   // named by label, as the comparison tables and the `not compared` list name them (trial 8 finding 12)
@@ -825,6 +829,7 @@ export type NotComparedKind =
   | 'seedSibling'
   | 'baseOfNone'
   | 'baseCopyOfNone'
+  | 'noBaseInFolder'
   | 'noBase';
 
 /** One model in no comparison, with names left to the caller ({@link notComparedReason}). */
@@ -837,6 +842,8 @@ export interface NotComparedModel<M> {
   graded: { model: number; base: number };
   /** `baseOfNone`: the models it is the base of (none of them compared); else empty. */
   against: M[];
+  /** `noBaseInFolder`: the model's benchmark folder, where no copy of `base` was evaluated. */
+  folder?: string;
 }
 
 /**
@@ -847,7 +854,8 @@ export interface NotComparedModel<M> {
  * this order: the model has no graded sample (`modelUngraded`); its base has none (`baseUngraded`); the
  * two have no graded problem in common (`noCommonProblem`); the model is a seed sibling of a base
  * (`seedSibling`); it is the base of models none of which could be compared (`baseOfNone`); it is the base
- * model's copy in a folder no other model has, and has no seed sibling (`baseCopyOfNone`; trial 9 finding 15); no base
+ * model's copy in a folder no other model has, and has no seed sibling (`baseCopyOfNone`; trial 9 finding 15); it sits in
+ * a benchmark folder where no copy of its base was evaluated (`noBaseInFolder`, checked first; trial 12 finding 11); no base
  * (`noBase`). Empty for a folder of fewer than two models (nothing to compare). Order: that of `models`.
  */
 export function notComparedModels<M extends ModelRow>(
@@ -865,6 +873,19 @@ export function notComparedModels<M extends ModelRow>(
     const base = own?.[0] ?? pairs.map(([b]) => b).find((b) => areSeedSiblings(b, m));
     const counts = { model: graded(m.id), base: base ? graded(base.id) : 0 };
     const against = pairs.filter(([b]) => b.id === m.id).map(([, x]) => x);
+    // a model in a benchmark folder where no copy of its base was evaluated (trial 12 finding 11)
+    const folderBase = own || base ? undefined : pairs.map(([b]) => b).find((b) => benchmarkWithoutBase(models, m, b));
+    if (folderBase && !against.length) {
+      out.push({
+        model: m,
+        base: folderBase,
+        kind: 'noBaseInFolder',
+        graded: { model: graded(m.id), base: graded(folderBase.id) },
+        against,
+        folder: benchmarkWithoutBase(models, m, folderBase),
+      });
+      continue;
+    }
     const kind: NotComparedKind = own
       ? counts.model === 0
         ? 'modelUngraded'
@@ -891,7 +912,7 @@ export function notComparedModels<M extends ModelRow>(
  * to choose a base (the CLI's `--base` by default; the extension names its command, core `EXTENSION_CHOOSE_BASE`).
  */
 export function notComparedReason<M>(
-  x: Pick<NotComparedModel<M>, 'base' | 'kind' | 'graded' | 'against'>,
+  x: Pick<NotComparedModel<M>, 'base' | 'kind' | 'graded' | 'against' | 'folder'>,
   name: (m: M) => string,
   choose = '--base',
 ): string {
@@ -909,6 +930,8 @@ export function notComparedReason<M>(
       return `it is the base of ${x.against.map(name).join(', ')}, none of which could be compared with it (see their lines)`;
     case 'baseCopyOfNone':
       return 'it is a copy of the base model in a dataset or config folder of its own, and no other model was evaluated there (a base is compared with nothing)';
+    case 'noBaseInFolder':
+      return `no copy of its base ${b} was evaluated in its benchmark folder ${x.folder ?? ''}/ (the base's results are in other benchmark folders), so it has no base to compare with there; evaluate the base on it, or choose a base with ${choose}`;
     case 'noBase':
       return `no base model (the folder holds only seed siblings of one model, never each other's base, or none is chosen); choose one with ${choose}`;
   }

@@ -815,7 +815,8 @@ export function looksLikeModelName(name: string): boolean {
  * a folder is a dataset too when that model folder ({@link looksLikeModelName}) also holds results files directly or a
  * known dataset folder (`Qwen2.5-7B-GRPO/my_bench/` beside `Qwen2.5-7B-GRPO/samples.jsonl` or
  * `Qwen2.5-7B-GRPO/olympiadbench/`: trial 9 finding 7), so its problems are never paired with the base's problems of
- * another dataset. Sorted; pure.
+ * another dataset. A folder above model folders beside a known dataset folder above model folders is one too
+ * (`my_hard_set/Qwen2.5-7B-GRPO/` beside `gsm8k/Qwen2.5-7B/`: trial 12 finding 11). Sorted; pure.
  * @param relPaths the listed files, relative POSIX paths.
  */
 export function layoutDatasetFolders(relPaths: readonly string[]): string[] {
@@ -845,10 +846,28 @@ export function layoutDatasetFolders(relPaths: readonly string[]): string[] {
     // `Qwen2.5-7B-GRPO/my_bench/` beside `Qwen2.5-7B-GRPO/samples.jsonl`): another dataset of that model
     if (looksLikeModelName(a) && (holders.has(parent) || withDataset.has(parent))) besideData.add(b);
   }
-  return [...parents]
-    .filter(([b, s]) => s.size >= 2 || besideData.has(b))
-    .map(([b]) => b)
-    .sort();
+  // benchmark folders above the model folders (`my_hard_set/Qwen2.5-7B-GRPO/` beside `gsm8k/Qwen2.5-7B/` and
+  // `aime24/Qwen2.5-7B/`): a folder holding a model folder with results, beside a known dataset folder holding one
+  // (trial 12 finding 11: its problems were dataset `default`)
+  const benchmarks = new Map<string, { known: boolean; names: Set<string> }>();
+  for (const rel of relPaths) {
+    const dirs = dirSegments(rel);
+    if (dirs.length < 2) continue;
+    const b = dirs[dirs.length - 1];
+    const a = dirs[dirs.length - 2];
+    if (!looksLikeModelName(b) || looksLikeModelName(a)) continue;
+    if (isLoggingToolFolder(dirs, dirs.length - 2) || folderTemperature(a) !== undefined || /^\d+$/.test(a)) continue;
+    if (stripSeedTokens(a) !== a || a.replace(DATE_TIME_TOKEN, '') !== a) continue;
+    const key = dirs.slice(0, -2).join('/');
+    const g = benchmarks.get(key) ?? { known: false, names: new Set<string>() };
+    if (isDatasetName(a)) g.known = true;
+    else if (!namesNoModel(a)) g.names.add(a);
+    benchmarks.set(key, g);
+  }
+  const above = [...benchmarks.values()].filter((g) => g.known).flatMap((g) => [...g.names]);
+  return [
+    ...new Set([...[...parents].filter(([b, s]) => s.size >= 2 || besideData.has(b)).map(([b]) => b), ...above]),
+  ].sort();
 }
 
 /** A number-of-samples word of a file name (`n4`, `n16` of `samples_n4_temp0.6`): names no model. */

@@ -21,6 +21,7 @@
  * findings 16 and 14: Qwen-math results roots (`eval_results/`, ...) out of model names; verl step files
  * (`val_generations/100.jsonl`) through a mapping without `model` named by the model folder, the step a revision.
  * 4 — trial 12 finding 6: a number strictly between 0 and 1 among verdicts (booleans, words, 0/1) is partial
- * credit, graded not correct (was: a score, the sample ungraded, and with it every 0/1 number of the file).
+ * credit, graded not correct (was: a score, the sample ungraded, and with it every 0/1 number of the file);
+ * finding 11: a benchmark folder above model folders beside a known dataset folder is a dataset (`my_hard_set/`).
  */
 export const READER_VERSION = 4;
