@@ -778,7 +778,7 @@ function table(rows: string[][]): string {
 
 /** Header of {@link reportCsv}. */
 export const CSV_HEADER =
-  'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer,base,not_in_base,not_in_model,dataset,datasets';
+  'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer,base,not_in_base,not_in_model,dataset,datasets,partly_scored';
 
 /**
  * CSV of every curve point, one row per (model, metric, k, level) ("long" format, ready for a data
@@ -791,8 +791,9 @@ export const CSV_HEADER =
  * `rm-best-of-n`, `rm-pass@n` and `rm-regret` at each N (k = N; problems = the problems every scorer scored
  * with at least N samples), and per N `rm-spearman` and `rm-kendall-tau-b` with their bootstrap interval
  * (scorer empty); on these rows too `problems + missing` is the model's number of problems, split into
- * `no_samples`, `ungraded`, `n_below_k` and `no_reward_score` (= some scorer lacks a score for a graded
- * sample of the problem); reward-model strata are in the JSON. Then one block of rows per checkpoint of each training series (`series` and `step` set,
+ * `no_samples`, `ungraded`, `n_below_k`, `no_reward_score` (= no reward score on any graded sample of the
+ * problem) and, last column, `partly_scored` (= a reward score on some graded samples only, or from some scorers
+ * only: trial 12 finding 20; empty on other rows); reward-model strata are in the JSON. Then one block of rows per checkpoint of each training series (`series` and `step` set,
  * `model` = the checkpoint): `sample-accuracy` (problems = problems with graded samples), `pass@k` and
  * `base-pass@k` at k = 1 and the series' largest k (with their denominators: a step's `problems + missing`
  * = the series' problems, `not_in_model` = those this checkpoint has no record of; a base's = the step's own
@@ -812,6 +813,8 @@ export const CSV_HEADER =
 export function reportCsv(r: Report): string {
   const q = csvCell;
   const lines = [CSV_HEADER];
+  /** Reward-model lines (by index in `lines`): their `partly_scored` cell (empty on every other line). */
+  const partlyOfLine = new Map<number, number>();
   /** Lines (by index in `lines`) whose `datasets` cell is not their model's: a base's rows in a training step. */
   const datasetsOfLine = new Map<number, readonly { dataset: string; problems: number }[]>();
   const row = (
@@ -878,7 +881,7 @@ export function reportCsv(r: Report): string {
     for (const d of r.perDataset.filter((x) => x.model === m.id)) {
       const at = lines.length;
       for (const p of curve(d.passAtK, d.problems, d.leftOut)) row(m, '', 'pass@k', p);
-      byDataset.push(...lines.splice(at).map((l) => `${l},${q(d.dataset)},${q(`${d.dataset}:${d.problems}`)}`));
+      byDataset.push(...lines.splice(at).map((l) => `${l},${q(d.dataset)},${q(`${d.dataset}:${d.problems}`)},`));
     }
   for (const c of r.comparisons) {
     const crow = (
@@ -923,7 +926,7 @@ export function reportCsv(r: Report): string {
   // every model in no comparison, so the CSV names all the folder's models (trial 7): metric
   // `not-compared:<kind>` (JSON notCompared[].kind), problems = its graded problems, base = the base it would
   // be compared with (empty without one); the reason in words is in the JSON and the warnings
-  const columns = CSV_HEADER.split(',').slice(0, -2); // `dataset` and `datasets` are added to every line below
+  const columns = CSV_HEADER.split(',').slice(0, -3); // `dataset`, `datasets`, `partly_scored` are added to every line below
   for (const x of r.notCompared) {
     const cells: Record<string, string | number> = {
       model: q(x.model),
@@ -1015,12 +1018,13 @@ export function reportCsv(r: Report): string {
           hi ?? '',
           problems,
           missing,
-          // no_samples, ungraded, n_below_k, no_reward_score (here: some scorer's score is missing), level,
+          // no_samples, ungraded, n_below_k, no_reward_score (here: no reward score on any graded sample; a
+          // problem scored on some samples only is in partly_scored, the last column: trial 12 finding 20), level,
           // series, step
           rm.leftOut.noSamples,
           rm.leftOut.noGradedSample,
           belowN,
-          rm.leftOut.incompleteScores,
+          rm.leftOut.incompleteScores - (rm.leftOut.partlyScored ?? 0),
           '',
           '',
           '',
@@ -1030,6 +1034,7 @@ export function reportCsv(r: Report): string {
           '',
         ].join(','),
       );
+      partlyOfLine.set(lines.length - 1, rm.leftOut.partlyScored ?? 0);
     };
     for (const s of rm.scorers) {
       cells('rm-pairwise-accuracy', '', s.pairwiseAccuracy, '', '', rm.problems, 0, s.name);
@@ -1055,7 +1060,11 @@ export function reportCsv(r: Report): string {
     if (own) return counts(own);
     return byModel.find(([head]) => l.startsWith(head))?.[1] ?? counts(r.datasets);
   };
-  return [lines[0], ...lines.slice(1).map((l, i) => `${l},${q(pooled)},${ofLine(l, i + 1)}`), ...byDataset].join('\n');
+  return [
+    lines[0],
+    ...lines.slice(1).map((l, i) => `${l},${q(pooled)},${ofLine(l, i + 1)},${partlyOfLine.get(i + 1) ?? ''}`),
+    ...byDataset,
+  ].join('\n');
 }
 
 /** Parses `--correct-threshold`: a finite number. */

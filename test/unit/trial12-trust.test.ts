@@ -347,3 +347,58 @@ describe('trial 12 finding 11: benchmark folders above the model folders', () =>
     );
   });
 });
+
+describe('trial 12 finding 20: the CSV counts a partly scored problem as partly_scored, not no_reward_score', () => {
+  test('data/bok: a problem with pred_score on 3 of 4 samples, one with none, one complete: partly_scored 1, no_reward_score 1', async () => {
+    const line = (idx: number, score: boolean[], predScore: (number[] | null)[]) =>
+      JSON.stringify({
+        idx,
+        question: `q${idx}`,
+        gt: '1',
+        code: score.map((_, i) => `answer ${idx}.${i}`),
+        pred: score.map((v) => (v ? '1' : '2')),
+        score,
+        pred_score: predScore,
+      });
+    const dir = writeFolder({
+      'Qwen2.5-Math-7B/math_eval/math500/test_qwen-boxed_-1_seed0_t0.0_s0_e-1.jsonl': [
+        line(0, [true, false, false, true], [[0.9], [0.2], [0.3], [0.8]]),
+        // the trial's problem 1: scored on 3 of its 4 samples
+        line(1, [false, true, false, false], [[0.5], [0.6], null, [0.1]]),
+        line(2, [true, false, true, false], [null, null, null, null]),
+      ].join('\n'),
+    });
+    const index = await indexed(dir);
+    try {
+      const r = buildReport(index, { replicates: 50 });
+      assert.ok(r.rewardModels, 'reward-model table');
+      assert.deepEqual(r.rewardModels.leftOut, {
+        noSamples: 0,
+        noGradedSample: 0,
+        incompleteScores: 2,
+        partlyScored: 1,
+      });
+      const lines = reportCsv(r).split('\n');
+      const header = lines[0].split(',');
+      assert.equal(header[header.length - 1], 'partly_scored');
+      const rows = lines.slice(1).map((l) => l.split(','));
+      // every row has every column
+      for (const c of rows) assert.equal(c.length, header.length, c.join(','));
+      const col = (c: string[], name: string) => c[header.indexOf(name)];
+      const rm = rows.filter((c) => col(c, 'metric').startsWith('rm-'));
+      assert.ok(rm.length > 0);
+      for (const c of rm) {
+        // was: no_reward_score 2 (the problem scored on 3 of 4 samples among them), no partly_scored column
+        assert.deepEqual(
+          [col(c, 'missing'), col(c, 'no_reward_score'), col(c, 'partly_scored')],
+          ['2', '1', '1'],
+          c.join(','),
+        );
+      }
+      // other rows leave it empty
+      assert.ok(rows.filter((c) => col(c, 'metric') === 'pass@k').every((c) => col(c, 'partly_scored') === ''));
+    } finally {
+      index.close();
+    }
+  });
+});
