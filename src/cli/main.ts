@@ -364,13 +364,15 @@ export function reportTable(r: Report): string {
   const labelOf = (id: string) => r.models.find((m) => m.id === id)?.label ?? id;
   if (r.comparisons.length) {
     const bases = [...new Set(r.comparisons.map((c) => c.base))];
+    // one base that is not the folder's (benchmark folders above the model folders: the gsm8k copy of the base, not
+    // the aime24 copy guessed for the folder; trial 12 finding 11) is a per-run base too: named in a column
+    const perRun = bases.length > 1 || (bases.length === 1 && r.base !== null && bases[0] !== r.base);
     out.push(
       '',
-      bases.length > 1
+      perRun
         ? "base models: each run's own (guessed per run; --base compares every model with one model)"
         : `base model: ${safe(r.base === null ? '—' : labelOf(r.base))} (${r.baseSource === 'guess' ? 'guessed; change with --base' : 'chosen'})`,
     );
-    const perRun = bases.length > 1;
     const ch = [
       ...(perRun ? ['base'] : []),
       'model',
@@ -745,7 +747,7 @@ export function trajectoryLines(t: Trajectory, labelOf: (id: string) => string =
   );
   if (t.steps.some((s) => s.missing > 0 || [...s.passAtK, ...s.basePassAtK].some((p) => p.missing > 0 && !isAboveN(p))))
     out.push(
-      "  (a/b): a step's figures over a of the series' b problems (a base's: of the base's b); the warnings below say why",
+      "  (a/b): a step's figures over a of the series' b problems (a base's: of the step's own b, the problems the row is over); the warnings below say why",
     );
   if (t.steps.some((s) => [...s.passAtK, ...s.basePassAtK].some(isAboveN))) out.push(`  ${K_ABOVE_N_NOTE}`);
   // models named by label, as in the other tables (trial 8 finding 12)
@@ -776,7 +778,7 @@ function table(rows: string[][]): string {
 
 /** Header of {@link reportCsv}. */
 export const CSV_HEADER =
-  'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer,base,not_in_base,not_in_model,dataset,datasets';
+  'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer,base,not_in_base,not_in_model,dataset,datasets,partly_scored';
 
 /**
  * CSV of every curve point, one row per (model, metric, k, level) ("long" format, ready for a data
@@ -789,11 +791,14 @@ export const CSV_HEADER =
  * `rm-best-of-n`, `rm-pass@n` and `rm-regret` at each N (k = N; problems = the problems every scorer scored
  * with at least N samples), and per N `rm-spearman` and `rm-kendall-tau-b` with their bootstrap interval
  * (scorer empty); on these rows too `problems + missing` is the model's number of problems, split into
- * `no_samples`, `ungraded`, `n_below_k` and `no_reward_score` (= some scorer lacks a score for a graded
- * sample of the problem); reward-model strata are in the JSON. Then one block of rows per checkpoint of each training series (`series` and `step` set,
+ * `no_samples`, `ungraded`, `n_below_k`, `no_reward_score` (= no reward score on any graded sample of the
+ * problem) and, last column, `partly_scored` (= a reward score on some graded samples only, or from some scorers
+ * only: trial 12 finding 20; empty on other rows); reward-model strata are in the JSON. Then one block of rows per checkpoint of each training series (`series` and `step` set,
  * `model` = the checkpoint): `sample-accuracy` (problems = problems with graded samples), `pass@k` and
  * `base-pass@k` at k = 1 and the series' largest k (with their denominators: a step's `problems + missing`
- * = the series' problems, `not_in_model` = those this checkpoint has no record of; a base's = its own), `category:<name>` (value = problems; problems =
+ * = the series' problems, `not_in_model` = those this checkpoint has no record of; a base's = the step's own
+ * problems with a graded sample at the step, `not_in_base` = those the base has no record of, and its `datasets`
+ * the base's among them), `category:<name>` (value = problems; problems =
  * paired problems), `positive-gain-share:sharpening` and `:expansion` (with the bootstrap interval;
  * problems = paired problems), `gain:sharpening` and `gain:expansion` (correct samples), `mean-chars`.
  * Then per comparison (`base` set, `model` = the compared model): `pass@k-diff` (model − base, paired
@@ -801,13 +806,17 @@ export const CSV_HEADER =
  * with the comparison's denominator: `problems + missing` = the problems of the two models, `not_in_base`
  * and `not_in_model` (only the base has a record of it) beside the model's own reasons.
  * Then one row per model in no comparison (JSON `notCompared`): metric `not-compared:<kind>` (`modelUngraded`,
- * `baseUngraded`, `noCommonProblem`, `seedSibling`, `baseOfNone`, `baseCopyOfNone`, `noBase`), `problems` = its problems with a
+ * `baseUngraded`, `noCommonProblem`, `seedSibling`, `baseOfNone`, `baseCopyOfNone`, `noBaseInFolder`, `noBase`), `problems` = its problems with a
  * graded sample, `base` = the base it would be compared with (empty without one), other figures empty.
  * Per-problem trajectories and coverage counts are in the JSON report.
  */
 export function reportCsv(r: Report): string {
   const q = csvCell;
   const lines = [CSV_HEADER];
+  /** Reward-model lines (by index in `lines`): their `partly_scored` cell (empty on every other line). */
+  const partlyOfLine = new Map<number, number>();
+  /** Lines (by index in `lines`) whose `datasets` cell is not their model's: a base's rows in a training step. */
+  const datasetsOfLine = new Map<number, readonly { dataset: string; problems: number }[]>();
   const row = (
     m: { id: string; label: string },
     level: string,
@@ -872,7 +881,7 @@ export function reportCsv(r: Report): string {
     for (const d of r.perDataset.filter((x) => x.model === m.id)) {
       const at = lines.length;
       for (const p of curve(d.passAtK, d.problems, d.leftOut)) row(m, '', 'pass@k', p);
-      byDataset.push(...lines.splice(at).map((l) => `${l},${q(d.dataset)},${q(`${d.dataset}:${d.problems}`)}`));
+      byDataset.push(...lines.splice(at).map((l) => `${l},${q(d.dataset)},${q(`${d.dataset}:${d.problems}`)},`));
     }
   for (const c of r.comparisons) {
     const crow = (
@@ -917,7 +926,7 @@ export function reportCsv(r: Report): string {
   // every model in no comparison, so the CSV names all the folder's models (trial 7): metric
   // `not-compared:<kind>` (JSON notCompared[].kind), problems = its graded problems, base = the base it would
   // be compared with (empty without one); the reason in words is in the JSON and the warnings
-  const columns = CSV_HEADER.split(',').slice(0, -2); // `dataset` and `datasets` are added to every line below
+  const columns = CSV_HEADER.split(',').slice(0, -3); // `dataset`, `datasets`, `partly_scored` are added to every line below
   for (const x of r.notCompared) {
     const cells: Record<string, string | number> = {
       model: q(x.model),
@@ -958,13 +967,17 @@ export function reportCsv(r: Report): string {
             s.step,
             '',
             '',
-            '',
+            d?.leftOut.notInBase ?? '',
             d?.leftOut.notInStep ?? '',
           ].join(','),
         );
       row('sample-accuracy', '', s.sampleAccuracy, s.problems, undefined, s);
       for (const p of s.passAtK) row('pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p);
-      for (const p of s.basePassAtK) row('base-pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p);
+      for (const p of s.basePassAtK) {
+        row('base-pass@k', p.k, p.value, p.problems, { low: p.ciLow, high: p.ciHigh }, p);
+        // the base's own problems per dataset among the step's, not the checkpoint's (trial 12 finding 13)
+        datasetsOfLine.set(lines.length - 1, s.baseDatasets);
+      }
       if (s.categories)
         for (const [c, v] of Object.entries(s.categories)) row(`category:${c}`, '', v, s.pairedProblems);
       const g = s.positiveGainShare;
@@ -1005,12 +1018,13 @@ export function reportCsv(r: Report): string {
           hi ?? '',
           problems,
           missing,
-          // no_samples, ungraded, n_below_k, no_reward_score (here: some scorer's score is missing), level,
+          // no_samples, ungraded, n_below_k, no_reward_score (here: no reward score on any graded sample; a
+          // problem scored on some samples only is in partly_scored, the last column: trial 12 finding 20), level,
           // series, step
           rm.leftOut.noSamples,
           rm.leftOut.noGradedSample,
           belowN,
-          rm.leftOut.incompleteScores,
+          rm.leftOut.incompleteScores - (rm.leftOut.partlyScored ?? 0),
           '',
           '',
           '',
@@ -1020,6 +1034,7 @@ export function reportCsv(r: Report): string {
           '',
         ].join(','),
       );
+      partlyOfLine.set(lines.length - 1, rm.leftOut.partlyScored ?? 0);
     };
     for (const s of rm.scorers) {
       cells('rm-pairwise-accuracy', '', s.pairwiseAccuracy, '', '', rm.problems, 0, s.name);
@@ -1040,8 +1055,16 @@ export function reportCsv(r: Report): string {
   const counts = (list: readonly { dataset: string; problems: number }[]) =>
     q(list.map((d) => `${d.dataset}:${d.problems}`).join(';'));
   const byModel = r.models.map((m) => [`${q(m.id)},`, counts(m.datasets)] as const);
-  const ofLine = (l: string) => byModel.find(([head]) => l.startsWith(head))?.[1] ?? counts(r.datasets);
-  return [lines[0], ...lines.slice(1).map((l) => `${l},${q(pooled)},${ofLine(l)}`), ...byDataset].join('\n');
+  const ofLine = (l: string, i: number) => {
+    const own = datasetsOfLine.get(i);
+    if (own) return counts(own);
+    return byModel.find(([head]) => l.startsWith(head))?.[1] ?? counts(r.datasets);
+  };
+  return [
+    lines[0],
+    ...lines.slice(1).map((l, i) => `${l},${q(pooled)},${ofLine(l, i + 1)},${partlyOfLine.get(i + 1) ?? ''}`),
+    ...byDataset,
+  ].join('\n');
 }
 
 /** Parses `--correct-threshold`: a finite number. */

@@ -33,12 +33,13 @@ import {
   nameProblems,
   problemSet,
 } from './denominators';
+import { basePoolMessage, comparisonPairing, pooledBaseRows, withoutPooledReplicates } from './basePools';
 import { areSeedSiblings, seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from './seeds';
 import {
   ambiguousBaseNote,
+  benchmarkWithoutBase,
   crossFamilyNote,
   baseGuessNote,
-  comparisonPairs,
   guessBaseModel,
   pickModel,
   samplingTemperature,
@@ -191,6 +192,8 @@ export interface NotComparedEntry {
   graded: { model: number; base: number };
   /** Display ids of the models it is the base of (kind `baseOfNone`), none of them compared; else empty. */
   against: string[];
+  /** Kind `noBaseInFolder`: the model's benchmark folder, where no copy of its base was evaluated (trial 12 finding 11). */
+  folder?: string;
   /**
    * The reason as text, models named by label as in the report's tables and its `NOT COMPARED` warning
    * ({@link notComparedReason}); `model`, `base` and `against` give their display ids.
@@ -503,7 +506,8 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   // Otherwise runs are compared within themselves (a run holding a base-like model and others,
   // as rlvr_behavior_probe's runs and checkpoints do: each RL model against its own run's SFT),
   // and models of runs without one are compared with the folder's guessed base.
-  const pairsToCompare = comparisonPairs(models, base, baseSource === 'option');
+  // the pairing the overview takes too (basePools.ts): replicates of a base pooled into it
+  const { pairs: pairsToCompare, pools: basePools } = comparisonPairing(models, base, baseSource === 'option');
   // models that differ only by a seed-like part of their names: seed shards read as models (trial 6 finding 2)
   for (const g of seedSiblings(models)) warnings.push(seedSiblingMessage(g.map((m) => m.displayId)));
   // `_s500` and `_s1000`: steps or seeds? kept apart and named (trial 7 finding 6)
@@ -536,31 +540,17 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   // replicates of a base (`Qwen2.5-7B/replicate_1/` and `replicate_2/`, `rep1/` and `rep2/`: seed siblings of the base in
   // no pair of their own) are pooled into it: the comparisons use every base replicate's samples, summed per problem
   // (trial 12 finding 10: the first by name was the base, the second NOT COMPARED, half the base's samples unused)
-  const inPairs = new Set(pairsToCompare.flatMap(([x, y]) => [x.id, y.id]));
-  const basePools = new Map<number, ModelRow[]>();
-  for (const b of new Set(pairsToCompare.map(([x]) => x))) {
-    const reps = models.filter((o) => o.id !== b.id && !inPairs.has(o.id) && areSeedSiblings(o, b));
-    if (reps.length === 0) continue;
-    basePools.set(b.id, reps);
-    warnings.push(
-      `${b.label}: the base is the pool of its ${reps.length + 1} replicates (${[b, ...reps].map((x) => x.displayId).join(', ')}): seed siblings of one base model, their samples summed per problem in every comparison with it; the models table lists each replicate`,
-    );
-  }
-  const pooledRows = (b: ModelRow): StatRow[] => {
-    const reps = basePools.get(b.id);
-    if (!reps) return byModel.get(b.id) ?? [];
-    const sum = new Map<number, StatRow>();
-    for (const r of [b, ...reps].flatMap((x) => byModel.get(x.id) ?? [])) {
-      const t = sum.get(r.problemId);
-      sum.set(
-        r.problemId,
-        t
-          ? { ...t, n: t.n + r.n, c: t.c + r.c, graded: t.graded + r.graded, scored: t.scored + r.scored }
-          : { ...r, modelId: b.id },
+  for (const [id, reps] of basePools) {
+    const b = models.find((x) => x.id === id);
+    if (b)
+      warnings.push(
+        basePoolMessage(
+          b.label,
+          [b, ...reps].map((x) => x.displayId),
+        ),
       );
-    }
-    return [...sum.values()];
-  };
+  }
+  const pooledRows = (b: ModelRow): StatRow[] => pooledBaseRows(b.id, basePools, (id) => byModel.get(id) ?? []);
   const comparisons: ComparisonReport[] = [];
   for (const [b, m] of pairsToCompare) {
     const baseRows = new Map(
@@ -657,9 +647,10 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   );
   const gradedProblems = (id: number) => (byModel.get(id) ?? []).filter((r) => r.graded > 0).length;
   // a base's replicates pooled into it are in its comparisons, not NOT COMPARED (trial 12 finding 10)
-  const pooled = new Set([...basePools.values()].flat().map((x) => x.id));
-  const notComparedList = notComparedModels(models, pairsToCompare, pathPairs, gradedProblems).filter(
-    (x) => !(pooled.has(x.model.id) && x.base !== undefined && pathPairs.some(([pb]) => pb.id === x.base?.id)),
+  const notComparedList = withoutPooledReplicates(
+    notComparedModels(models, pairsToCompare, pathPairs, gradedProblems),
+    basePools,
+    pathPairs,
   );
   const notCompared = notComparedList.map((x) => ({
     model: x.model.displayId,
@@ -667,6 +658,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     kind: x.kind,
     graded: x.graded,
     against: x.against.map((a) => a.displayId),
+    ...(x.folder !== undefined ? { folder: x.folder } : {}),
     reason: notComparedReason(x, (m) => m.label),
   }));
   // named by label, as the comparison tables and the `not compared` list name them (trial 8 finding 12)
@@ -837,6 +829,7 @@ export type NotComparedKind =
   | 'seedSibling'
   | 'baseOfNone'
   | 'baseCopyOfNone'
+  | 'noBaseInFolder'
   | 'noBase';
 
 /** One model in no comparison, with names left to the caller ({@link notComparedReason}). */
@@ -849,6 +842,8 @@ export interface NotComparedModel<M> {
   graded: { model: number; base: number };
   /** `baseOfNone`: the models it is the base of (none of them compared); else empty. */
   against: M[];
+  /** `noBaseInFolder`: the model's benchmark folder, where no copy of `base` was evaluated. */
+  folder?: string;
 }
 
 /**
@@ -859,7 +854,8 @@ export interface NotComparedModel<M> {
  * this order: the model has no graded sample (`modelUngraded`); its base has none (`baseUngraded`); the
  * two have no graded problem in common (`noCommonProblem`); the model is a seed sibling of a base
  * (`seedSibling`); it is the base of models none of which could be compared (`baseOfNone`); it is the base
- * model's copy in a folder no other model has, and has no seed sibling (`baseCopyOfNone`; trial 9 finding 15); no base
+ * model's copy in a folder no other model has, and has no seed sibling (`baseCopyOfNone`; trial 9 finding 15); it sits in
+ * a benchmark folder where no copy of its base was evaluated (`noBaseInFolder`, checked first; trial 12 finding 11); no base
  * (`noBase`). Empty for a folder of fewer than two models (nothing to compare). Order: that of `models`.
  */
 export function notComparedModels<M extends ModelRow>(
@@ -877,6 +873,19 @@ export function notComparedModels<M extends ModelRow>(
     const base = own?.[0] ?? pairs.map(([b]) => b).find((b) => areSeedSiblings(b, m));
     const counts = { model: graded(m.id), base: base ? graded(base.id) : 0 };
     const against = pairs.filter(([b]) => b.id === m.id).map(([, x]) => x);
+    // a model in a benchmark folder where no copy of its base was evaluated (trial 12 finding 11)
+    const folderBase = own || base ? undefined : pairs.map(([b]) => b).find((b) => benchmarkWithoutBase(models, m, b));
+    if (folderBase && !against.length) {
+      out.push({
+        model: m,
+        base: folderBase,
+        kind: 'noBaseInFolder',
+        graded: { model: graded(m.id), base: graded(folderBase.id) },
+        against,
+        folder: benchmarkWithoutBase(models, m, folderBase),
+      });
+      continue;
+    }
     const kind: NotComparedKind = own
       ? counts.model === 0
         ? 'modelUngraded'
@@ -903,7 +912,7 @@ export function notComparedModels<M extends ModelRow>(
  * to choose a base (the CLI's `--base` by default; the extension names its command, core `EXTENSION_CHOOSE_BASE`).
  */
 export function notComparedReason<M>(
-  x: Pick<NotComparedModel<M>, 'base' | 'kind' | 'graded' | 'against'>,
+  x: Pick<NotComparedModel<M>, 'base' | 'kind' | 'graded' | 'against' | 'folder'>,
   name: (m: M) => string,
   choose = '--base',
 ): string {
@@ -921,6 +930,8 @@ export function notComparedReason<M>(
       return `it is the base of ${x.against.map(name).join(', ')}, none of which could be compared with it (see their lines)`;
     case 'baseCopyOfNone':
       return 'it is a copy of the base model in a dataset or config folder of its own, and no other model was evaluated there (a base is compared with nothing)';
+    case 'noBaseInFolder':
+      return `no copy of its base ${b} was evaluated in its benchmark folder ${x.folder ?? ''}/ (the base's results are in other benchmark folders), so it has no base to compare with there; evaluate the base on it, or choose a base with ${choose}`;
     case 'noBase':
       return `no base model (the folder holds only seed siblings of one model, never each other's base, or none is chosen); choose one with ${choose}`;
   }

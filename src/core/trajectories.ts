@@ -32,7 +32,9 @@ import { type Denominator, type LeftOut, denominator, nameProblems, problemSet }
  * A pass@k point with its bootstrap interval and denominator: `problems` entered the mean; `missing` =
  * the other problems, by reason in `leftOut` (src/core/denominators.ts). A step's whole is every problem
  * some checkpoint of the series has a record of (`notInStep`: this checkpoint has none); its base's
- * whole is the base's own problems.
+ * whole is the step's own problems, those with a graded sample at this step (`notInBase`: the base has no record
+ * of it), so that a row's pass@k and its
+ * base's are over the same problems (trial 12 finding 13: the base's was pooled over datasets the step never ran).
  */
 export type TrajectoryPassAtK = Omit<CurveCIPoint, 'missing'> & Denominator;
 
@@ -61,8 +63,14 @@ export interface TrajectoryStep {
   sampleAccuracy: number | null;
   /** pass@1 and pass@K (K = the series' `k`), 95% bootstrap over problems. */
   passAtK: TrajectoryPassAtK[];
-  /** The same for the step's base model (the reference line); empty without a base. */
+  /**
+   * The same for the step's base model (the reference line) over the step's own problems (those with a graded
+   * sample at this step; the base's other problems are left out, those it lacks counted in `notInBase`); empty
+   * without a base.
+   */
   basePassAtK: TrajectoryPassAtK[];
+  /** The base's problems among the step's, per dataset (what `basePassAtK` is over; the CSV's `datasets`); empty without a base. */
+  baseDatasets: { dataset: string; problems: number }[];
   /** Problems both the step and its base have graded samples for: the denominator of the next two. */
   pairedProblems: number;
   /** Per-problem categories against the base (sharpening, expansion, regression, unchanged, unsolved); null without a base. */
@@ -237,8 +245,19 @@ export function computeTrajectories(
       const ownIds = new Set((allRows.get(m.id) ?? []).map((r) => r.problemId));
       const notInStep = [...universe].filter((id) => !ownIds.has(id));
       const stepSet = { total: universe.size, noSamples: own.noSamples, ungraded: own.ungraded };
-      const baseSet = problemSet(base ? (allRows.get(base.id) ?? []) : []);
       const rows = [...(byModel.get(m.id)?.values() ?? [])];
+      // the base over the step's own problems (those its pass@k is over: a graded sample at this step), so that
+      // the row's two pass@k are over the same problems (trial 12 finding 13: the base's pooled other datasets)
+      const stepGraded = new Set(rows.map((r) => r.problemId));
+      const baseAll = base ? (allRows.get(base.id) ?? []).filter((r) => stepGraded.has(r.problemId)) : [];
+      const baseSet = { ...problemSet(baseAll), total: base ? stepGraded.size : 0 };
+      const notInBase = base ? stepGraded.size - baseAll.length : 0;
+      const baseCounts = baseAll.filter((r) => r.graded > 0).map((r) => ({ n: r.graded, c: r.c }));
+      const baseDatasets = new Map<string, number>();
+      for (const r of baseAll) {
+        const d = problemRows.get(r.problemId)?.dataset ?? '';
+        baseDatasets.set(d, (baseDatasets.get(d) ?? 0) + 1);
+      }
       const graded = rows.reduce((a, r) => a + r.graded, 0);
       const correct = rows.reduce((a, r) => a + r.c, 0);
       const ps: ProblemPair[] = [];
@@ -253,7 +272,11 @@ export function computeTrajectories(
               model: { n: r.graded, c: r.c },
             });
         }
-      const curve = (pc: ProblemCounts[], set: typeof stepSet, extra: { notInStep?: number } = {}) =>
+      const curve = (
+        pc: ProblemCounts[],
+        set: Pick<typeof baseSet, 'total' | 'noSamples' | 'ungraded'>,
+        extra: { notInStep?: number; notInBase?: number } = {},
+      ) =>
         opts.problemsOnly || pc.length === 0
           ? []
           : bootstrapPassAtKCurve(pc, ks, boot).map(({ missing, ...p }) => ({
@@ -278,7 +301,10 @@ export function computeTrajectories(
         leftOut: whole.leftOut,
         sampleAccuracy: graded > 0 ? correct / graded : null,
         passAtK: curve(counts(m.id), stepSet, { notInStep: notInStep.length }),
-        basePassAtK: base ? curve(counts(base.id), baseSet) : [],
+        basePassAtK: base ? curve(baseCounts, baseSet, { notInBase }) : [],
+        baseDatasets: [...baseDatasets]
+          .sort(([a], [b]) => COLLATOR.compare(a, b))
+          .map(([dataset, problems]) => ({ dataset, problems })),
         pairedProblems: ps.length,
         categories: base ? categoryCounts(ps) : null,
         positiveGainShare: base && !opts.problemsOnly ? positiveGainShare(ps, boot) : null,
@@ -349,7 +375,7 @@ function stepWarning(
   if (ungraded.length) parts.push(`${ungraded.length} without a graded sample${name(ungraded)}`);
   if (notInStep.length) parts.push(`${notInStep.length} not in this checkpoint's results${name(notInStep)}`);
   const baseOver = baseSet
-    ? `; its base's figures are over ${baseSet.graded.length} of the base's ${baseSet.total} problems`
+    ? `; its base's figures are over ${baseSet.graded.length === baseSet.total ? 'the same' : `${baseSet.graded.length} of the same`} ${baseSet.total} problems (those with a graded sample at this step)`
     : '';
   return `series ${series} step ${step}: figures over ${whole.problems} of the series' ${whole.problems + whole.missing} problems: ${parts.join(', ')}${baseOver}`;
 }

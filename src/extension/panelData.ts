@@ -16,6 +16,7 @@ import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import { baseGuessNote, comparisonPairs, EXTENSION_CHOOSE_BASE } from '../core/index/labels';
 import { seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from '../core/seeds';
+import { basePoolMessage, comparisonPairing, pooledBaseRows, withoutPooledReplicates } from '../core/basePools';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummary } from '../core/pathSummary';
 import {
   graderDifference,
@@ -182,11 +183,15 @@ export function problemData(
   const comparisons: ProblemComparison[] = [];
   const base = rows.find((r) => r.modelId === roles.baseId);
   const roleBase = roles.baseId !== undefined ? byId.get(roles.baseId) : undefined;
-  const baseOf = new Map(
-    comparisonPairs([...byId.values()], roleBase, !!roles.baseIsChoice).map(([b, m]) => [m.id, b.id]),
-  );
+  const pairing = comparisonPairing([...byId.values()], roleBase, !!roles.baseIsChoice);
+  const baseOf = new Map(pairing.pairs.map(([b, m]) => [m.id, b.id]));
   for (const r of rows) {
-    const br = rows.find((x) => x.modelId === baseOf.get(r.modelId));
+    // a base's replicates pooled into it, as in the report and the overview (basePools.ts; trial 12 finding 10)
+    const bid = baseOf.get(r.modelId);
+    const br =
+      bid === undefined
+        ? undefined
+        : pooledBaseRows(bid, pairing.pools, (id) => rows.filter((x) => x.modelId === id))[0];
     if (!br || br.graded === 0 || r.graded === 0) continue;
     const bc = { n: br.graded, c: br.c };
     const mc = { n: r.graded, c: r.c };
@@ -890,6 +895,11 @@ export function overviewData(
   const withData = models.filter((m) => byModel.has(m.id));
   const compareBoot = { replicates: compareReplicates ?? REPORT_REPLICATES, seed: 12345 };
   const overviewPairs = comparisonPairs(withData, base, !!roles.baseIsChoice);
+  // replicates of a base pooled into it, as in the CLI report (the pairing of basePools.ts; trial 12 finding 10: the
+  // overview compared with the first replicate alone while the report pooled them)
+  const { pools } = comparisonPairing(models, base, !!roles.baseIsChoice);
+  const pooledGraded = (id: number) => pooledBaseRows(id, pools, (x) => byModel.get(x) ?? []);
+  const pooledAll = (id: number) => pooledBaseRows(id, pools, (x) => allByModel.get(x) ?? []);
   // as the CLI report: seed siblings named (trial 6 finding 2), a guessed base that is itself a checkpoint or
   // an RL model named with the models compared with it (trial 6 finding 10)
   for (const g of seedSiblings(models)) warnings.push(seedSiblingMessage(g.map((m) => m.label)));
@@ -911,8 +921,18 @@ export function overviewData(
       );
       if (note) warnings.push(note);
     }
+  for (const [id, reps] of pools) {
+    const b = models.find((x) => x.id === id);
+    if (b && overviewPairs.some(([x]) => x.id === id))
+      warnings.push(
+        basePoolMessage(
+          b.label,
+          [b, ...reps].map((x) => x.label),
+        ),
+      );
+  }
   for (const [b, m] of overviewPairs) {
-    const ps = problemPairs(byModel, b.id, m.id);
+    const ps = problemPairs(pooledGraded(b.id), byModel.get(m.id) ?? []);
     if (ps.length === 0) continue;
     const differentGraders = graderDifference(b, m);
     if (differentGraders) warnings.push(graderWarning(b.label, m.label, differentGraders));
@@ -920,7 +940,7 @@ export function overviewData(
     const nDiffers = nDiffersWarning(m.label, b.label, ps);
     if (nDiffers) warnings.push(nDiffers);
     const cross = crossoverK(ps);
-    const cd = comparisonDenominator(allByModel.get(m.id) ?? [], allByModel.get(b.id) ?? [], ps.length);
+    const cd = comparisonDenominator(allByModel.get(m.id) ?? [], pooledAll(b.id), ps.length);
     if (cd.whole.missing > 0)
       warnings.push(comparisonWarning(index, m.label, b.label, cd.whole, cd.left, index.unreadableRecords(m.id)));
     // the report's replicates and seed: the overview and the CLI show the same comparison figures
@@ -954,11 +974,10 @@ export function overviewData(
   // without a graded sample are in no overview pair: their pairs come from the report's rule over all models
   const made = overviewPairs.filter(([b, m]) => cov.some((c) => c.baseModelId === b.id && c.modelId === m.id));
   const ungradedPairs = comparisonPairs(models, base, !!roles.baseIsChoice).filter(([, m]) => !byModel.has(m.id));
-  for (const x of notComparedModels(
-    models,
-    [...overviewPairs, ...ungradedPairs],
+  for (const x of withoutPooledReplicates(
+    notComparedModels(models, [...overviewPairs, ...ungradedPairs], made, (id) => byModel.get(id)?.length ?? 0),
+    pools,
     made,
-    (id) => byModel.get(id)?.length ?? 0,
   ))
     warnings.push(
       notComparedWarning(
@@ -1001,11 +1020,11 @@ export function poolingNote(datasets: readonly DatasetCount[]): string {
   return `Every figure here pools the ${datasets.length} datasets (${describeDatasets(datasets)} problems): a mean over all their problems, each problem once. Per dataset: trace-inspector report (a row per model and dataset; JSON perDataset, CSV column dataset).`;
 }
 
-/** The problems both `baseId` and `modelId` have graded samples for, with their counts. */
-function problemPairs(byModel: Map<number, StatRow[]>, baseId: number, modelId: number): ProblemPair[] {
-  const base = new Map((byModel.get(baseId) ?? []).map((r) => [r.problemId, r]));
+/** The problems both the base's graded rows and the model's have, with their counts (graded samples, correct). */
+function problemPairs(baseRows: readonly StatRow[], modelRows: readonly StatRow[]): ProblemPair[] {
+  const base = new Map(baseRows.map((r) => [r.problemId, r]));
   const ps: ProblemPair[] = [];
-  for (const r of byModel.get(modelId) ?? []) {
+  for (const r of modelRows) {
     const b = base.get(r.problemId);
     if (b) ps.push({ problemKey: String(r.problemId), base: { n: b.graded, c: b.c }, model: { n: r.graded, c: r.c } });
   }

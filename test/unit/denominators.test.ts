@@ -165,25 +165,27 @@ describe('denominators: every problem of the model is counted', () => {
 });
 
 describe('scores that are not verdicts', () => {
+  // rewards strictly between 0 and 1 and no verdict beside them: a column of scores (a 1.0 among them would make
+  // them partial credit, counted not correct: trial 12 finding 6, trial12-trust.test.ts)
   const TOT =
-    '[{"idx":0,"ys":["a","b"],"infos":[{"r":1.0},{"r":0.3}]},{"idx":1,"ys":["c","d"],"infos":[{"r":0.2},{"r":0.1}]}]';
+    '[{"idx":0,"ys":["a","b"],"infos":[{"r":0.9},{"r":0.3}]},{"idx":1,"ys":["c","d"],"infos":[{"r":0.2},{"r":0.1}]}]';
 
-  test('Tree-of-Thought partial rewards: no verdicts by default; with threshold 1: pass@1 0.25, pass@2 0.5', async () => {
+  test('Tree-of-Thought partial rewards: no verdicts by default; with threshold 0.9: pass@1 0.25, pass@2 0.5', async () => {
     const dir = tempDir();
     put(dir, 'logs/crosswords/cot.json', TOT);
     const index = TraceIndex.open(':memory:');
     const first = await indexFolder(index, dir);
-    // one diagnostic for the file, naming the option; every sample ungraded (1.0 included)
+    // one diagnostic for the file, naming the option; every sample ungraded
     assert.deepEqual(first.diagnostics.filter((d) => d.severity === 'warning').map(fmt), [
-      'logs/crosswords/cot.json:1:warning:infos[].r values are scores, not verdicts (values other than 0/1, e.g. 0.3): every infos[].r value of this file that spells a number is a score (numbers and numeric strings alike), so its 3 scores other than 0/1 and its 1 value 0/1 (1) are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
+      'logs/crosswords/cot.json:1:warning:infos[].r values are scores, not verdicts (values other than 0/1, e.g. 0.9): every infos[].r value of this file that spells a number is a score (numbers and numeric strings alike), so its 4 scores other than 0/1 are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
     ]);
     let m = buildReport(index, { replicates: 100 }).models[0];
     assert.deepEqual([m.problems, m.passAtK, m.leftOut], [2, [], { noSamples: 0, ungraded: 2 }]);
     // the same index, a threshold: every file is read again
-    const second = await indexFolder(index, dir, { readerOptions: { correctThreshold: 1 } });
+    const second = await indexFolder(index, dir, { readerOptions: { correctThreshold: 0.9 } });
     assert.equal(second.filesIndexed, 1);
     m = buildReport(index, { replicates: 100 }).models[0];
-    // problem 0: 1 of 2 correct (1.0 >= 1), problem 1: 0 of 2. pass@1 = (1/2 + 0) / 2; pass@2 = (1 + 0) / 2
+    // problem 0: 1 of 2 correct (0.9 >= 0.9), problem 1: 0 of 2. pass@1 = (1/2 + 0) / 2; pass@2 = (1 + 0) / 2
     assert.deepEqual(
       m.passAtK.map((p) => [p.k, p.value, p.missing]),
       [
@@ -192,10 +194,10 @@ describe('scores that are not verdicts', () => {
       ],
     );
     assert.deepEqual(second.diagnostics.map(fmt), [
-      'logs/crosswords/cot.json:1:info:3 infos[].r values are scores other than 0/1, read as verdicts with the threshold 1 (a score >= 1 is correct)',
+      'logs/crosswords/cot.json:1:info:4 infos[].r values are scores other than 0/1, read as verdicts with the threshold 0.9 (a score >= 0.9 is correct)',
     ]);
     // an unchanged folder with the same threshold is not read again; back to none: read again
-    assert.equal((await indexFolder(index, dir, { readerOptions: { correctThreshold: 1 } })).filesIndexed, 0);
+    assert.equal((await indexFolder(index, dir, { readerOptions: { correctThreshold: 0.9 } })).filesIndexed, 0);
     assert.equal((await indexFolder(index, dir)).filesIndexed, 1);
     assert.deepEqual(buildReport(index, { replicates: 100 }).models[0].passAtK, []);
     index.close();
@@ -206,7 +208,7 @@ describe('scores that are not verdicts', () => {
     put(dir, 'cot.json', TOT);
     const tmp = tempDir();
     const r = runCli(
-      ['report', dir, '--db', join(tmp, 'i.db'), '--format', 'json', '-q', '--correct-threshold', '1'],
+      ['report', dir, '--db', join(tmp, 'i.db'), '--format', 'json', '-q', '--correct-threshold', '0.9'],
       tmp,
     );
     assert.equal(r.status, 0, r.stderr);
@@ -220,11 +222,11 @@ describe('scores that are not verdicts', () => {
   });
 
   test('a JSONL file whose scores turn out, further down, not to be verdicts: the verdicts read before are withdrawn', async () => {
-    // rollouts: line 1 correct 1/0 (verdicts, so far), line 2 correct 0.5: the file holds scores
+    // rollouts: line 1 correct 1/0 (verdicts, so far), line 3 correct 1.5: the file holds scores
     const dir = tempDir();
     const line = (qid: number, cs: unknown[]) =>
       JSON.stringify({ qid, model_name: 'm', rollouts: cs.map((c, i) => ({ rollout: i, text: `t${i}`, correct: c })) });
-    put(dir, 'r.jsonl', [line(0, [1, 0]), line(1, [true, false]), line(2, [0.5, 1])].join('\n'));
+    put(dir, 'r.jsonl', [line(0, [1, 0]), line(1, [true, false]), line(2, [1.5, 1])].join('\n'));
     for (const parallelReadMinBytes of [Number.POSITIVE_INFINITY, 0]) {
       const { index } = await indexed(dir, { parallelReadMinBytes });
       const verdicts = (

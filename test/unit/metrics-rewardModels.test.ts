@@ -116,7 +116,8 @@ describe('evaluateRewardModels', () => {
     const withGap = [...problems, problem('p3', [true, false, false], { A: [1, 2, 3], B: [1, null, 3] })];
     const e = evaluateRewardModels(withGap, { replicates: 10 });
     assert.equal(e.problems, 2);
-    assert.deepEqual(e.leftOut, { noSamples: 0, noGradedSample: 0, incompleteScores: 1 });
+    // scored on some samples (B lacks one): partly scored (trial 12 finding 20)
+    assert.deepEqual(e.leftOut, { noSamples: 0, noGradedSample: 0, incompleteScores: 1, partlyScored: 1 });
     assert.equal(e.total, 3);
     // B has a null, C has no scores at all for p3
     assert.deepEqual(e.incompleteByScorer, { A: 0, B: 1, C: 1 });
@@ -165,7 +166,8 @@ describe('evaluateRewardModels', () => {
     assert.equal(e.total, 6);
     // common set: the 2 base problems (n = 3) and 'short' (n = 2)
     assert.equal(e.problems, 3);
-    assert.deepEqual(e.leftOut, { noSamples: 1, noGradedSample: 1, incompleteScores: 1 });
+    // 'gap' has A's and B's scores, none of C's: partly scored (trial 12 finding 20)
+    assert.deepEqual(e.leftOut, { noSamples: 1, noGradedSample: 1, incompleteScores: 1, partlyScored: 1 });
     for (const s of e.scorers)
       for (const b of s.bestOfN) {
         assert.equal(b.problems + b.missing, 6, `${s.name} N=${b.n}`);

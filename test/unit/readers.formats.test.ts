@@ -151,10 +151,11 @@ describe('rollouts reader', () => {
       '3:warning:rollout numbers are missing, invalid or repeated; using positions as sample indices',
       '3:error:rollouts[1].text is not a string (got number); sample skipped, and its verdict (correct 1) is lost with it',
       '4:warning:missing model_name; using the name "raw" from the file path (its folder when the file name is generic; reported once per file)',
-      // 0.5 is a score, not a verdict: the file's values that spell numbers are ungraded (one warning per
-      // file, given after its last record, trial 6 finding 3); the string "true" stays a verdict, which
-      // the warning says (so no separate "values are strings" warning)
-      '4:warning:correct values are scores, not verdicts (values other than 0/1, e.g. 0.5): every correct value of this file that spells a number is a score (numbers and numeric strings alike), so its 1 score other than 0/1 is ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
+      // 0.5 beside verdicts (true, false, "true") is partial credit: graded not correct, one warning per file given
+      // after its last record (trial 12 finding 6; it was a score that left the sample ungraded); the string
+      // "true" is a verdict, said once
+      '4:warning:correct: 1 sample with partial credit (a number strictly between 0 and 1 among verdicts, e.g. 0.5 here): partial credit counted as not correct (pass requires full credit; it stays in n); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
+      '3:warning:correct values are strings; read as verdicts ("true" here as correct; "true", "yes", "correct", "C", "1", "1.0" are correct and "false", "no", "incorrect", "I", "0", "0.0" incorrect, in any case) (reported once per file)',
     ]);
     assert.deepEqual(
       c.records.map((r) => r.problemId),
@@ -170,7 +171,7 @@ describe('rollouts reader', () => {
     assert.equal(c.records[0].referenceAnswer, '4');
     assert.deepEqual(c.records[1].model, { name: 'org/m', revision: null, source: 'data' });
     assert.deepEqual(c.records[2].model, { name: 'raw', revision: null, source: 'path' });
-    assert.deepEqual(corrects(c.records[2]), [null]);
+    assert.deepEqual(corrects(c.records[2]), [false]);
   });
 
   test('without run_config.json the dataset field is used; without rollout numbers, positions', async () => {

@@ -45,7 +45,7 @@ describe('RewardMATH, 22 scorers on the same 483 x 10 solutions (real folder)', 
     assert.equal(files.length, 22);
     assert.deepEqual(rm.scorers.map((s) => s.name).sort(), files.map((f) => f.replace(/_reward\.json$/, '')).sort());
     assert.equal(rm.problems, 483);
-    assert.deepEqual(rm.leftOut, { noSamples: 0, noGradedSample: 0, incompleteScores: 0 });
+    assert.deepEqual(rm.leftOut, { noSamples: 0, noGradedSample: 0, incompleteScores: 0, partlyScored: 0 });
     assert.equal(rm.total, 483);
     assert.deepEqual(rm.ns, [1, 2, 4, 8, 10]);
     // 9 pairs per problem

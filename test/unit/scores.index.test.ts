@@ -228,7 +228,7 @@ describe('scores in their own files', () => {
     const rm = rewardModelsReport(index, { replicates: 10 }).models[0];
     assert.equal(rm.total, 4);
     assert.equal(rm.problems, 2);
-    assert.deepEqual(rm.leftOut, { noSamples: 1, noGradedSample: 1, incompleteScores: 0 });
+    assert.deepEqual(rm.leftOut, { noSamples: 1, noGradedSample: 1, incompleteScores: 0, partlyScored: 0 });
     // problem 1 ranks its correct sample last, problem 2 first: 0 of 1 and 2 of 2 pairs
     assert.equal(rm.scorers[0].pairwiseAccuracy, 2 / 3);
     assert.equal(describeRewardDenominator(rm), 'over 2 of 4 problems: 1 has no samples, 1 has no graded sample');

@@ -439,9 +439,11 @@ describe('finding 19: the score warning lists the 0/1 spellings the file holds, 
   const warning = (dir: string) =>
     cli(dir, [], { text: false }).r.diagnostics.filter((d) => / values are scores, not verdicts/.test(d.message));
 
-  test('nine 1s and one 0.37 (the trial layout): "its 9 values 0/1 (1)"', () => {
+  // (the trial's 0.37 among 1s is partial credit since trial 12 finding 6, counted not correct: a score outside [0, 1]
+  // makes the column scores, as 0.37 did)
+  test('nine 1s and one 37 (the trial layout, a score outside [0, 1]): "its 9 values 0/1 (1)"', () => {
     const dir = folder({
-      'Qwen2.5-Coder-7B-GRPO/seed_2/samples.jsonl_results.jsonl': flat([1, 1, 1, 1, 1, 1, 1, 1, 1, 0.37]),
+      'Qwen2.5-Coder-7B-GRPO/seed_2/samples.jsonl_results.jsonl': flat([1, 1, 1, 1, 1, 1, 1, 1, 1, 37]),
     });
     const w = warning(dir);
     assert.equal(w.length, 1);
@@ -449,7 +451,7 @@ describe('finding 19: the score warning lists the 0/1 spellings the file holds, 
   });
 
   test('siblings: strings and numbers in order of first sight ("1.0", 0, "0"), each once', () => {
-    const dir = folder({ 'm/samples.jsonl_results.jsonl': flat(['1.0', 0, '0', 0.5, '1.0', 0]) });
+    const dir = folder({ 'm/samples.jsonl_results.jsonl': flat(['1.0', 0, '0', 2.5, '1.0', 0]) });
     const w = warning(dir);
     assert.equal(w.length, 1);
     assert.match(w[0].message, /its 1 score other than 0\/1 and its 5 values 0\/1 \("1\.0", 0, "0"\) are ungraded/);

@@ -312,17 +312,17 @@ describe('finding 6: every checkpoint says over which of the series problems its
     const s300 = r.trajectories[0].steps.find((s) => s.step === 300)!;
     const why = { noSamples: 0, ungraded: 1, belowK: 0, notInStep: 1 };
     assert.deepEqual([s300.problems, s300.missing, s300.leftOut], [4, 2, why]);
-    // pass@1 over problems 2..5: (4/4 + 0 + 0 + 2/4) / 4 = 0.375; the base's over its 6:
-    // (0 + 2/4 + 4/4 + 0 + 1/4 + 2/4) / 6 = 0.375
+    // pass@1 over problems 2..5: (4/4 + 0 + 0 + 2/4) / 4 = 0.375; the base's over the same 4 (trial 12 finding 13:
+    // it was over the base's 6): (4/4 + 0 + 1/4 + 2/4) / 4 = 0.4375
     const p1 = s300.passAtK[0];
     assert.deepEqual([p1.k, p1.value, p1.problems, p1.missing, p1.leftOut], [1, 0.375, 4, 2, why]);
     const b1 = s300.basePassAtK[0];
-    assert.deepEqual([b1.value, b1.problems, b1.missing], [0.375, 6, 0]);
+    assert.deepEqual([b1.value, b1.problems, b1.missing], [0.4375, 4, 0]);
     const table = reportTable(r);
     assert.match(table, /\n300\s+4\/6\s+20\s+6\s+37\.5\s+37\.5 \[[\d.]+,[\d.]+\] \(4\/6\)/);
     assert.ok(
       r.warnings.includes(
-        'series trajectory/step-*:org/ppo@step-* step 300: figures over 4 of the series\' 6 problems: 1 without a graded sample (problem "1"), 1 not in this checkpoint\'s results (problem "0"); its base\'s figures are over 6 of the base\'s 6 problems',
+        'series trajectory/step-*:org/ppo@step-* step 300: figures over 4 of the series\' 6 problems: 1 without a graded sample (problem "1"), 1 not in this checkpoint\'s results (problem "0"); its base\'s figures are over the same 4 problems (those with a graded sample at this step)',
       ),
       r.warnings.join('\n'),
     );
@@ -440,7 +440,7 @@ describe("finding 3: the folder-summary audit recomputes with the report's own r
       line('org/ppo', 0, [T, null, T, F]), // graded 3, c 2
       line('org/ppo', 1, []), // no samples
       line('org/ppo', 2, null), // no rollouts
-      line('org/ppo', 3, [T, 0.5, F, F]), // 0.5 is a score: graded 3, c 1
+      line('org/ppo', 3, [T, 1.5, F, F]), // 1.5 is a score (0.5 would be partial credit, not correct): graded 3, c 1
       line('org/ppo', 4, [F, F, F, T]), // graded 4, c 1
     ]);
     writeFileSync(
@@ -469,7 +469,7 @@ describe("finding 3: the folder-summary audit recomputes with the report's own r
     const audit = await auditFolder(index, dir);
     const r = buildReport(index, { replicates: 100, audit });
     index.close();
-    // RL: 12 samples, 2 ungraded (null, 0.5), correct 2 + 1 + 1 = 4: 4/10 = 0.4, as the report's sampleAccuracy.
+    // RL: 12 samples, 2 ungraded (null, 1.5), correct 2 + 1 + 1 = 4: 4/10 = 0.4, as the report's sampleAccuracy.
     // pass@4 over the problems with n >= 4 graded: only qid 4 (c 1 of 4): 1.0. The base: 5/20 = 0.25 and
     // pass@4 = 1 agree with the file. Categories over qids 0, 3, 4 (1 and 2 have no samples): 2/3 and 1/3
     // against 1/4 are sharpening, 1/4 against 1/4 unchanged: 2 / 0 / 0 / 1.

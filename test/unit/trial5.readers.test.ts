@@ -360,15 +360,22 @@ describe('trial 5 finding 4: verdict strings as str(float) writes them ("1.0", "
       index.close();
     });
 
-    test(`${reader}: "0.5" among them is a score, never a verdict: the file's numeric values are ungraded`, async () => {
+    test(`${reader}: "0.5" among them is partial credit, graded not correct; the 0/1 values stay verdicts`, async () => {
       const dir = tempDir(`t5a-half-${reader}-`);
       write(dir, ['1.0', '0.5', '0.0', '1.00']);
       const index = TraceIndex.open(':memory:');
       await indexFolder(index, dir);
-      // "1.0", "0.0" and "1.00" are numbers of a file that holds scores (0.5): none is a verdict
-      assert.deepEqual(verdictsOf(index), [null, null, null, null]);
+      // trial 12 finding 6: a number strictly between 0 and 1 among 0/1 verdicts is partial credit, counted not
+      // correct (pass requires full credit), never left out of n (it was ungraded, with every 0/1 of the file)
+      assert.deepEqual(verdictsOf(index), [1, 0, 0, 1]);
       assert.ok(
-        index.diagnostics().some((x) => /values are scores, not verdicts \(.*e\.g\. "?0\.5"?\)/.test(x.message)),
+        index
+          .diagnostics()
+          .some((x) =>
+            /1 sample with partial credit .*e\.g\. "?0\.5"? here\): partial credit counted as not correct/.test(
+              x.message,
+            ),
+          ),
       );
       index.close();
       // with a threshold they are verdicts again: >= 0.5 correct

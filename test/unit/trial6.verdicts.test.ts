@@ -75,12 +75,14 @@ const WRITERS: Record<string, (dir: string, values: unknown[]) => void> = {
 
 describe('trial 6 finding 3: one verdict rule per file and column', () => {
   for (const [reader, write] of Object.entries(WRITERS)) {
-    test(`${reader}: s4b/e "1","0","1.0","0.0","0.5","true": the numbers are scores, "true" a verdict`, async () => {
+    // (a number outside [0, 1] makes the column scores; one strictly between 0 and 1 among verdicts is partial credit,
+    // counted not correct: trial 12 finding 6, trial12-trust.test.ts)
+    test(`${reader}: s4b/e "1","0","1.0","0.0","2.5","true": the numbers are scores, "true" a verdict`, async () => {
       const dir = tempDir(`t6v-e-${reader}-`);
-      write(dir, ['1', '0', '1.0', '0.0', '0.5', 'true']);
+      write(dir, ['1', '0', '1.0', '0.0', '2.5', 'true']);
       const index = TraceIndex.open(':memory:');
       await indexFolder(index, dir);
-      // the column holds a score ("0.5"): every value that spells a number is a score; "true" cannot be one
+      // the column holds a score ("2.5"): every value that spells a number is a score; "true" cannot be one
       assert.deepEqual(verdictsOf(index), [null, null, null, null, null, 1]);
       const m = messages(index);
       // the warning says what was done: 1 score other than 0/1, 4 values 0/1 ungraded; no "strings are verdicts"
@@ -96,10 +98,10 @@ describe('trial 6 finding 3: one verdict rule per file and column', () => {
       index.close();
     });
 
-    test(`${reader}: s4/b_mixed "0","1","0.7","1","0","0.25" and s4b/f 1,0,1,0,1,0.5: all ungraded`, async () => {
+    test(`${reader}: s4/b_mixed "0","1","7","1","0","-0.25" and s4b/f 1,0,1,0,1,1.5: all ungraded`, async () => {
       for (const values of [
-        ['0', '1', '0.7', '1', '0', '0.25'],
-        [1, 0, 1, 0, 1, 0.5],
+        ['0', '1', '7', '1', '0', '-0.25'],
+        [1, 0, 1, 0, 1, 1.5],
       ]) {
         const dir = tempDir(`t6v-b-${reader}-`);
         write(dir, values);
@@ -140,7 +142,7 @@ describe('trial 6 finding 3: one verdict rule per file and column', () => {
         pred: ['1', '1', '1', '1'],
         score: ['true', '1', 'no', 0],
       },
-      { idx: 1, question: 'q1', gt: '1', code: ['a'], pred: ['1'], score: [0.5] },
+      { idx: 1, question: 'q1', gt: '1', code: ['a'], pred: ['1'], score: [1.5] },
     ]);
     put(dir, 'r/rollouts.jsonl', [
       {
@@ -154,7 +156,7 @@ describe('trial 6 finding 3: one verdict rule per file and column', () => {
           { rollout: 0, text: 'c', correct: false },
         ],
       },
-      { qid: 1, question: 'q1', gold: '1', model_name: 'r', rollouts: [{ rollout: 0, text: 'd', correct: '0.25' }] },
+      { qid: 1, question: 'q1', gold: '1', model_name: 'r', rollouts: [{ rollout: 0, text: 'd', correct: '2.5' }] },
     ]);
     const index = TraceIndex.open(':memory:');
     await indexFolder(index, dir);
@@ -168,7 +170,7 @@ describe('trial 6 finding 3: one verdict rule per file and column', () => {
         return `${x.f}:${x.l}#${x.i}=${x.c}`;
       });
     assert.deepEqual(rows, [
-      // "true" and "no" stay verdicts; "1" and 0 are values of a column of scores (0.5): ungraded
+      // "true" and "no" stay verdicts; "1" and 0 are values of a column of scores (1.5): ungraded
       'q/test_qwen.jsonl:1#0=1',
       'q/test_qwen.jsonl:1#1=null',
       'q/test_qwen.jsonl:1#2=0',
@@ -183,13 +185,13 @@ describe('trial 6 finding 3: one verdict rule per file and column', () => {
     const m = messages(index);
     assert.ok(
       m.includes(
-        'q/test_qwen.jsonl:2: warning: score values are scores, not verdicts (values other than 0/1, e.g. 0.5): every score value of this file that spells a number is a score (numbers and numeric strings alike), so its 1 score other than 0/1 and its 2 values 0/1 ("1", 0) are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
+        'q/test_qwen.jsonl:2: warning: score values are scores, not verdicts (values other than 0/1, e.g. 1.5): every score value of this file that spells a number is a score (numbers and numeric strings alike), so its 1 score other than 0/1 and its 2 values 0/1 ("1", 0) are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
       ),
       m.join('\n'),
     );
     assert.ok(
       m.includes(
-        'r/rollouts.jsonl:2: warning: correct values are scores, not verdicts (values other than 0/1, e.g. "0.25"): every correct value of this file that spells a number is a score (numbers and numeric strings alike), so its 1 score other than 0/1 and its 1 value 0/1 ("1.0") are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
+        'r/rollouts.jsonl:2: warning: correct values are scores, not verdicts (values other than 0/1, e.g. "2.5"): every correct value of this file that spells a number is a score (numbers and numeric strings alike), so its 1 score other than 0/1 and its 1 value 0/1 ("1.0") are ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)',
       ),
       m.join('\n'),
     );
@@ -222,7 +224,7 @@ describe('trial 6 finding 3: one verdict rule per file and column', () => {
             { out: 'e', ok: 'C' },
           ],
         },
-        { pid: 2, gens: [{ out: 'f', ok: '0.5' }] },
+        { pid: 2, gens: [{ out: 'f', ok: '2.5' }] },
       ];
       if (ext === 'json') putJson(dir, 'm.json', recs);
       else put(dir, 'm.jsonl', recs);
@@ -237,7 +239,7 @@ describe('trial 6 finding 3: one verdict rule per file and column', () => {
           const x = r as { p: string; i: number; c: number | null };
           return `${x.p}#${x.i}=${x.c}`;
         });
-      // "1" and 1 are values of a column of scores ("0.5"): ungraded; "yes", false and "C" stay verdicts
+      // "1" and 1 are values of a column of scores ("2.5"): ungraded; "yes", false and "C" stay verdicts
       assert.deepEqual(got, ['0#0=1', '0#1=null', '0#2=0', '1#0=null', '1#1=1', '2#0=null'], ext);
       index.close();
     }
@@ -246,6 +248,8 @@ describe('trial 6 finding 3: one verdict rule per file and column', () => {
   test('conservation over generated mixed files: graded + ungraded = samples, no sample graded by a score', async () => {
     const VERDICTS: unknown[] = [1, 0, '1', '0', '1.0', '0.0', ' 1 ', '-0', '1e0', true, false, 'yes', 'No', 'C'];
     const SCORES: unknown[] = [0.5, '0.7', 0.25, '0.25', 7, '-1', '2'];
+    // strictly between 0 and 1: partial credit among the verdicts, graded not correct (trial 12 finding 6)
+    const PARTIAL = new Set<unknown>([0.5, '0.7', 0.25, '0.25']);
     const WORDS = new Set<unknown>([true, false, 'yes', 'No', 'C']);
     const truth = (v: unknown) => v === true || v === 'yes' || v === 'C' || (typeof v !== 'boolean' && Number(v) === 1);
     const rand = mulberry32(6);
@@ -256,7 +260,12 @@ describe('trial 6 finding 3: one verdict rule per file and column', () => {
         const n = 3 + Math.floor(rand() * 8);
         const withScores = f % 2 === 1;
         const values = Array.from({ length: n }, () => pick(VERDICTS));
-        if (withScores) values[Math.floor(rand() * n)] = pick(SCORES);
+        let outOfRange = false;
+        if (withScores) {
+          const sc = pick(SCORES);
+          values[Math.floor(rand() * n)] = sc;
+          outOfRange = !PARTIAL.has(sc);
+        }
         const dir = tempDir(`t6v-cons-${reader}-`);
         write(dir, values);
         const index = TraceIndex.open(':memory:');
@@ -265,11 +274,12 @@ describe('trial 6 finding 3: one verdict rule per file and column', () => {
         const graded = got.filter((x) => x !== null).length;
         const ungraded = got.filter((x) => x === null).length;
         assert.equal(graded + ungraded, n, `${reader} ${JSON.stringify(values)}`);
-        // the rule, written out: in a file with a score only words/booleans are verdicts
-        const want = values.map((v) => (withScores && !WORDS.has(v) ? null : truth(v) ? 1 : 0));
+        // the rule, written out: in a file with a number outside [0, 1] only words/booleans are verdicts; a number
+        // strictly between 0 and 1 among verdicts is partial credit, not correct
+        const want = values.map((v) => (outOfRange && !WORDS.has(v) ? null : PARTIAL.has(v) ? 0 : truth(v) ? 1 : 0));
         assert.deepEqual(got, want, `${reader} ${JSON.stringify(values)}`);
         for (let i = 0; i < n; i++)
-          if (withScores && !WORDS.has(values[i])) assert.equal(got[i], null, `${reader}: ${values[i]} graded`);
+          if (outOfRange && !WORDS.has(values[i])) assert.equal(got[i], null, `${reader}: ${values[i]} graded`);
         index.close();
         files++;
       }
@@ -789,7 +799,13 @@ describe('trial 6: conservation on generated folders mixing the faults of findin
 
       let expected = 0;
       for (const [rel, lines] of Object.entries(files)) {
-        const hasScore = lines.some((l) => SCORES.includes(l.ok));
+        // a number outside [0, 1] makes the column scores; numbers strictly between 0 and 1 are partial credit
+        // (not correct) beside a verdict, scores without one (trial 12 finding 6)
+        const fraction = (v: unknown) => SCORES.includes(v) && v !== 7;
+        const hasScore =
+          lines.some((l) => l.ok === 7) ||
+          (lines.some((l) => fraction(l.ok)) &&
+            !lines.some((l) => l.pid !== undefined && l.ok !== null && !SCORES.includes(l.ok)));
         lines.forEach((l, k) => {
           const line = k + 1;
           const got = rows.filter((r) => r.file === rel && r.line === line);
@@ -830,9 +846,11 @@ describe('trial 6: conservation on generated folders mixing the faults of findin
               ? null
               : hasScore && spellsNumber && !WORDS.has(v)
                 ? null
-                : v === true || v === 'yes' || (spellsNumber && Number(v) === 1)
-                  ? 1
-                  : 0;
+                : fraction(v)
+                  ? 0
+                  : v === true || v === 'yes' || (spellsNumber && Number(v) === 1)
+                    ? 1
+                    : 0;
           assert.equal(got[0].c, want, `${rel}:${line} ok ${JSON.stringify(v)}`);
         });
         // the file's bad indices are said once (findings 4, 5), at the first one's line

@@ -345,13 +345,16 @@ function sameTail(a: string, b: string): boolean {
  *   `math500`: trial 9 finding 10; nameTokens.ts), and a dataset folder is matched spelt alike first, then by its
  *   key in another spelling (`MATH-500` = `math500`: trial 9 finding 9).
  * `base` itself when it already sits there (same run, or same prefix and tail), or when the base has no copy there;
- * `m` itself when `m` is that counterpart (`bench_b/Qwen2.5-7B`: the base of its own folder, compared with nothing).
+ * `m` itself when `m` is that counterpart (`bench_b/Qwen2.5-7B`: the base of its own folder, compared with nothing);
+ * undefined when the base was evaluated per benchmark folder (its own run has a prefix) and has no copy in the model's
+ * (`my_hard_set/Qwen2.5-7B-GRPO` beside `gsm8k/Qwen2.5-7B` and `aime24/Qwen2.5-7B`: no base was evaluated on
+ * my_hard_set, so the model is compared with nothing, never with another benchmark's base; trial 12 finding 11).
  */
 function counterpartBase<M extends ModelIdentity & { id: number; run: string }>(
   models: readonly M[],
   m: M,
   base: M,
-): M {
+): M | undefined {
   if (m.run === base.run) return base;
   const mp = runParts(m);
   const bp = runParts(base);
@@ -375,9 +378,25 @@ function counterpartBase<M extends ModelIdentity & { id: number; run: string }>(
         same(op.tail, mp.tail)
       );
     });
-  return (
-    copy((a, b) => a === b) ?? (sameTail(mp.tail, bp.tail) && !byPrefix ? base : undefined) ?? copy(sameTail) ?? base
-  );
+  const found =
+    copy((a, b) => a === b) ?? (sameTail(mp.tail, bp.tail) && !byPrefix ? base : undefined) ?? copy(sameTail);
+  if (found) return found;
+  // a base evaluated under benchmark folders (`aime24/Qwen2.5-7B`) and none under the model's (`my_hard_set/`): no base
+  return byPrefix && bp.prefix !== '' && mp.prefix !== '' ? undefined : base;
+}
+
+/**
+ * The model's benchmark folder (the folders above its model folder) when its base was evaluated under benchmark
+ * folders but not under that one (`my_hard_set` for `my_hard_set/Qwen2.5-7B-GRPO` beside `gsm8k/Qwen2.5-7B`):
+ * {@link comparisonPairs} gives it no pair (trial 12 finding 11). Undefined otherwise.
+ */
+export function benchmarkWithoutBase<M extends ModelIdentity & { id: number; run: string }>(
+  models: readonly M[],
+  m: M,
+  base: M,
+): string | undefined {
+  if (m.id === base.id || counterpartBase(models, m, base) !== undefined) return undefined;
+  return runParts(m)?.prefix;
 }
 
 /** The last segment of a model's name without its temperature variant, lower case (`org/Qwen2.5-7B_t0.6` -> `qwen2.5-7b`). */
@@ -628,7 +647,8 @@ export function comparisonPairs<M extends ModelIdentity & { id: number; run: str
       const b0 = samplingAt(models, lineBase, variantOf(m)) ?? lineBase;
       // the base's sampling in the model's own dataset folder (`Qwen2.5-7B/MATH-500` for `Qwen2.5-7B-GRPO/MATH-500`)
       const b = counterpartBase(models, m, b0);
-      if (m.id !== b.id && !siblings(b, m)) out.push([b, m]);
+      // no copy of the base in the model's benchmark folder: compared with nothing (report.ts `noBaseInFolder`)
+      if (b && m.id !== b.id && !siblings(b, m)) out.push([b, m]);
     }
   }
   return out;

@@ -119,9 +119,11 @@ export interface RewardModelEval {
   problems: number;
   /**
    * Problems left out of every figure, by reason (the first that applies): no samples at all, samples but
-   * none graded, some scorer lacks a finite score for some graded sample.
+   * none graded, some scorer lacks a finite score for some graded sample (`incompleteScores`); `partlyScored`
+   * is those of `incompleteScores` with a finite score on at least one graded sample (scored on some samples
+   * only, or by some scorers only), the rest have no reward score on any graded sample (trial 12 finding 20).
    */
-  leftOut: { noSamples: number; noGradedSample: number; incompleteScores: number };
+  leftOut: { noSamples: number; noGradedSample: number; incompleteScores: number; partlyScored: number };
   /** Per scorer: problems where it lacks a score for some graded sample (why they left the common set). */
   incompleteByScorer: Record<string, number>;
   /** The N grid: 1, 2, 4, ..., max n ({@link kGrid}). */
@@ -287,7 +289,7 @@ export function evaluateRewardModels(
     ? [...opts.scorers]
     : [...new Set(problems.flatMap((p) => [...p.scores.keys()]))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const incompleteByScorer: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
-  const leftOut = { noSamples: 0, noGradedSample: 0, incompleteScores: 0 };
+  const leftOut = { noSamples: 0, noGradedSample: 0, incompleteScores: 0, partlyScored: 0 };
   const common: RewardProblem[] = [];
   for (const p of problems) {
     if (p.correct.length === 0) {
@@ -305,7 +307,12 @@ export function evaluateRewardModels(
       }
     }
     if (complete) common.push(p);
-    else leftOut.incompleteScores++;
+    else {
+      leftOut.incompleteScores++;
+      // some score on some graded sample: partly scored, not unscored (trial 12 finding 20)
+      if (names.some((name) => p.scores.get(name)?.some((v) => typeof v === 'number' && Number.isFinite(v))))
+        leftOut.partlyScored++;
+    }
   }
   const maxN = common.reduce((a, p) => Math.max(a, p.correct.length), 0);
   const ns = maxN > 0 ? kGrid(maxN) : [];

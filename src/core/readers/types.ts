@@ -37,9 +37,10 @@ export interface ReaderOptions {
   scorer?: string;
   /**
    * Makes numeric correctness values verdicts: a score >= this is correct, below it incorrect (CLI
-   * `--correct-threshold`, setting `traceInspector.correctThreshold`). Without it, a file whose
-   * correctness values include numbers other than 0/1 (or numeric strings) holds scores, not verdicts,
-   * and every value of it that spells a number leaves its sample ungraded (see util.ts `VerdictReader`).
+   * `--correct-threshold`, setting `traceInspector.correctThreshold`). Without it, a number strictly between
+   * 0 and 1 among verdicts (booleans, words, 0/1) is partial credit, graded not correct; a file whose
+   * correctness values include a number outside [0, 1], or only numbers strictly between 0 and 1, holds scores,
+   * not verdicts, and every value of it that spells a number leaves its sample ungraded (see util.ts `VerdictReader`).
    */
   correctThreshold?: number;
   /**

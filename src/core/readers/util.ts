@@ -347,8 +347,14 @@ export function spelledNumber(v: unknown): number | null {
  *   spells a number (numbers and decimal strings alike: `1`, `"1"`, `"1.0"`, `"0.7"`) is a verdict,
  *   `value >= x` correct; booleans and words (`true`, `"yes"`, `"C"`) as {@link toCorrect}; an info
  *   diagnostic counts the values other than 0/1;
- * - without one: if the column holds any value that spells a number other than 0/1 (a partial reward
- *   `0.3` or `"0.25"`, a rating `7`), the column holds scores, not verdicts, and EVERY value of it that
+ * - without one, partial credit: a column whose values are verdicts (booleans, words, 0/1) and numbers strictly
+ *   between 0 and 1 (`[true, 0.5, 0.5, false]`, `[1, 0, 0.5]`) holds verdicts with partial credit; pass requires
+ *   full credit, so such a number is a graded sample NOT correct (as Inspect's `P`), and one warning per file
+ *   counts them and says "partial credit counted as not correct" (trial 12 finding 6: they were ungraded, so n
+ *   shrank by exactly the samples the grader judged not fully correct and pass@k rose);
+ * - without one, scores: if the column holds a number outside [0, 1] (a rating `7`, a reward `-0.5`), or
+ *   numbers strictly between 0 and 1 and no verdict at all (`[0.3, 0.25]`: a column of scores), the column
+ *   holds scores, not verdicts, and EVERY value of it that
  *   spells a number is a score, ungraded: numbers and decimal strings (`1`, `"1"`, `"1.0"`) alike, also
  *   those read before the first score (an `ungrade` event names their lines, see model.ts `ReadEvent`),
  *   with one warning per file that says so and names the threshold option. So pass@k is never computed
@@ -368,8 +374,15 @@ export class VerdictReader {
   private cur: { line: number; numeric: (number | undefined)[]; word: boolean } | null = null;
   private firstScore: { line: number; value: unknown } | null = null;
   private firstString: { line: number; value: unknown; read: boolean | null } | null = null;
-  /** Values that spell a number other than 0/1 (without a threshold). */
+  /** Values that spell a number outside [0, 1] (without a threshold). */
   private scores = 0;
+  /** Values that spell a number strictly between 0 and 1 (without a threshold): partial credit or scores. */
+  private partial = 0;
+  private firstPartial: { line: number; value: unknown } | null = null;
+  /** Boolean and word verdicts (`true`, `"yes"`, `"C"`): with 0/1 values, they make fractions partial credit. */
+  private wordLike = 0;
+  /** Whether {@link finish} found the column to hold scores (a number outside [0, 1], or fractions only). */
+  private scoresAtFinish = false;
   /** Values spelling 0 or 1 (`1`, `"0"`, `"1.0"`): verdicts unless the column holds scores. */
   private verdictLike = 0;
   /** The spellings of the 0/1 values seen, in order of first sight (`1`, `"1.0"`), for the warning (trial 12 finding 19). */
@@ -383,16 +396,25 @@ export class VerdictReader {
     private readonly threshold: number | undefined,
   ) {}
 
-  /** Looks at every value of the column first: any value spelling a number other than 0/1 makes all values scores. */
+  /**
+   * Looks at every value of the column first: a value spelling a number outside [0, 1], or numbers strictly
+   * between 0 and 1 without any verdict (boolean, word, 0/1) beside them, make all values scores; numbers
+   * strictly between 0 and 1 beside verdicts stay partial credit (read as not correct).
+   */
   prescan(values: Iterable<unknown>, line: number): void {
     if (this.threshold !== undefined) return;
+    let fraction: unknown;
+    let verdict = false;
     for (const v of values) {
       const n = spelledNumber(v);
-      if (n !== null && n !== 0 && n !== 1) {
+      if (n !== null && (n < 0 || n > 1)) {
         this.firstScore = { line, value: v };
         return;
       }
+      if (n !== null && n !== 0 && n !== 1) fraction ??= v;
+      else if (n !== null || toCorrect(v).value !== null) verdict = true;
     }
+    if (fraction !== undefined && !verdict) this.firstScore = { line, value: fraction };
   }
 
   /**
@@ -410,14 +432,23 @@ export class VerdictReader {
       }
       return { value: n >= this.threshold, kind: typeof v === 'string' ? 'string' : 'number' };
     }
-    if (n !== null && n !== 0 && n !== 1) {
+    if (n !== null && (n < 0 || n > 1)) {
       this.firstScore ??= { line, value: v };
       this.scores++;
       return { value: null, kind: 'score' };
     }
+    if (n !== null && n !== 0 && n !== 1) {
+      // partial credit (not correct) unless the column turns out to hold scores (then ungraded by `ungrade`)
+      this.firstPartial ??= { line, value: v };
+      this.partial++;
+      if (this.firstScore) return { value: null, kind: 'score' };
+      this.line(line).numeric.push(sampleIndex);
+      return { value: false, kind: 'number' };
+    }
     const r = toCorrect(v);
     if (n === null || r.value === null) {
       // a word or boolean verdict: stays one even if the column turns out to hold scores
+      if (r.value !== null) this.wordLike++;
       if (r.value !== null && !this.firstScore) this.line(line).word = true;
       return this.note(r, v, line);
     }
@@ -452,26 +483,34 @@ export class VerdictReader {
     return r;
   }
 
-  /** Whether the column has shown a value that is a score (a number other than 0/1, without a threshold). */
+  /**
+   * Whether the column holds scores, not verdicts (a number outside [0, 1], or numbers strictly between 0 and 1
+   * without any verdict; without a threshold): while reading, as far as seen; after {@link finish}, final.
+   */
   holdsScores(): boolean {
-    return this.firstScore !== null;
+    return this.firstScore !== null || this.scoresAtFinish;
   }
 
   /** The file's diagnostics about its scores (or string verdicts) and the `ungrade` event, after its last record. */
   finish(): ReadEvent[] {
     const out: ReadEvent[] = [];
-    if (this.firstScore) {
-      const { line, value } = this.firstScore;
+    // numbers strictly between 0 and 1 and no verdict beside them: a column of scores, as a number outside [0, 1]
+    const onlyFractions = this.partial > 0 && this.verdictLike + this.wordLike === 0;
+    const scoreSeen = this.firstScore ?? (onlyFractions ? this.firstPartial : null);
+    this.scoresAtFinish = scoreSeen !== null;
+    if (scoreSeen) {
+      const { line, value } = scoreSeen;
       const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
       const v = this.verdictLike;
-      const n = this.scores + v;
+      const scores = this.scores + this.partial;
+      const n = scores + v;
       // the spellings this file holds, not every spelling a 0/1 could have (trial 12 finding 19)
       const also = v > 0 ? ` and its ${plural(v, 'value')} 0/1 (${[...this.verdictSpellings].join(', ')})` : '';
       out.push(
         diag(
           this.ctx,
           line,
-          `${this.field} values are scores, not verdicts (values other than 0/1, e.g. ${shown}): every ${this.field} value of this file that spells a number is a score (numbers and numeric strings alike), so its ${plural(this.scores, 'score')} other than 0/1${also} ${n === 1 ? 'is' : 'are'} ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)`,
+          `${this.field} values are scores, not verdicts (values other than 0/1, e.g. ${shown}): every ${this.field} value of this file that spells a number is a score (numbers and numeric strings alike), so its ${plural(scores, 'score')} other than 0/1${also} ${n === 1 ? 'is' : 'are'} ungraded (true/false and words such as "yes" stay verdicts); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)`,
           'warning',
         ),
       );
@@ -483,9 +522,23 @@ export class VerdictReader {
           ...(this.gradedSamples.length > 0 ? { samples: this.gradedSamples.splice(0) } : {}),
         });
       }
-    } else if (this.firstString) {
-      const { line, value, read } = this.firstString;
-      out.push(diag(this.ctx, line, stringVerdictWarning(this.field, value, read), 'warning'));
+    } else {
+      if (this.firstPartial) {
+        const { line, value } = this.firstPartial;
+        const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+        out.push(
+          diag(
+            this.ctx,
+            line,
+            `${this.field}: ${plural(this.partial, 'sample')} with partial credit (a number strictly between 0 and 1 among verdicts, e.g. ${shown} here): partial credit counted as not correct (pass requires full credit; ${this.partial === 1 ? 'it stays' : 'they stay'} in n); to count a score >= x as correct, give --correct-threshold x (setting traceInspector.correctThreshold)`,
+            'warning',
+          ),
+        );
+      }
+      if (this.firstString) {
+        const { line, value, read } = this.firstString;
+        out.push(diag(this.ctx, line, stringVerdictWarning(this.field, value, read), 'warning'));
+      }
     }
     if (this.thresholded) {
       out.push(
@@ -811,7 +864,8 @@ export function looksLikeModelName(name: string): boolean {
  * a folder is a dataset too when that model folder ({@link looksLikeModelName}) also holds results files directly or a
  * known dataset folder (`Qwen2.5-7B-GRPO/my_bench/` beside `Qwen2.5-7B-GRPO/samples.jsonl` or
  * `Qwen2.5-7B-GRPO/olympiadbench/`: trial 9 finding 7), so its problems are never paired with the base's problems of
- * another dataset. Sorted; pure.
+ * another dataset. A folder above model folders beside a known dataset folder above model folders is one too
+ * (`my_hard_set/Qwen2.5-7B-GRPO/` beside `gsm8k/Qwen2.5-7B/`: trial 12 finding 11). Sorted; pure.
  * @param relPaths the listed files, relative POSIX paths.
  */
 export function layoutDatasetFolders(relPaths: readonly string[]): string[] {
@@ -841,10 +895,28 @@ export function layoutDatasetFolders(relPaths: readonly string[]): string[] {
     // `Qwen2.5-7B-GRPO/my_bench/` beside `Qwen2.5-7B-GRPO/samples.jsonl`): another dataset of that model
     if (looksLikeModelName(a) && (holders.has(parent) || withDataset.has(parent))) besideData.add(b);
   }
-  return [...parents]
-    .filter(([b, s]) => s.size >= 2 || besideData.has(b))
-    .map(([b]) => b)
-    .sort();
+  // benchmark folders above the model folders (`my_hard_set/Qwen2.5-7B-GRPO/` beside `gsm8k/Qwen2.5-7B/` and
+  // `aime24/Qwen2.5-7B/`): a folder holding a model folder with results, beside a known dataset folder holding one
+  // (trial 12 finding 11: its problems were dataset `default`)
+  const benchmarks = new Map<string, { known: boolean; names: Set<string> }>();
+  for (const rel of relPaths) {
+    const dirs = dirSegments(rel);
+    if (dirs.length < 2) continue;
+    const b = dirs[dirs.length - 1];
+    const a = dirs[dirs.length - 2];
+    if (!looksLikeModelName(b) || looksLikeModelName(a)) continue;
+    if (isLoggingToolFolder(dirs, dirs.length - 2) || folderTemperature(a) !== undefined || /^\d+$/.test(a)) continue;
+    if (stripSeedTokens(a) !== a || a.replace(DATE_TIME_TOKEN, '') !== a) continue;
+    const key = dirs.slice(0, -2).join('/');
+    const g = benchmarks.get(key) ?? { known: false, names: new Set<string>() };
+    if (isDatasetName(a)) g.known = true;
+    else if (!namesNoModel(a)) g.names.add(a);
+    benchmarks.set(key, g);
+  }
+  const above = [...benchmarks.values()].filter((g) => g.known).flatMap((g) => [...g.names]);
+  return [
+    ...new Set([...[...parents].filter(([b, s]) => s.size >= 2 || besideData.has(b)).map(([b]) => b), ...above]),
+  ].sort();
 }
 
 /** A number-of-samples word of a file name (`n4`, `n16` of `samples_n4_temp0.6`): names no model. */

@@ -24,6 +24,9 @@
  * dataset) names take that model's run and name (`Qwen2.5-7B/humaneval/` beside `Qwen2.5-7B/math_eval/gsm8k/`: one
  * model `Qwen2.5-7B`, was two or three); a `.json` file that is one pretty-printed JSON object is read as one record
  * (was one `malformed JSON` error per line); finding 24: diagnostics of an Inspect `.eval` sample name its archive
- * entry (`Diagnostic.entry`), not line 1.
+ * entry (`Diagnostic.entry`), not line 1; finding 6: a number strictly between 0 and 1 among verdicts (booleans,
+ * words, 0/1) is partial credit, graded not correct (was: a score, the sample ungraded, and with it every 0/1
+ * number of the file); finding 11: a benchmark folder above model folders beside a known dataset folder is a
+ * dataset (`my_hard_set/`); the repeated-sample info no longer advises removing repeats (trial 13 finding 10).
  */
 export const READER_VERSION = 4;
