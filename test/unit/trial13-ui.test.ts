@@ -8,7 +8,9 @@ import { fileTextSource } from '../../src/core/index/sampleText';
 import { overviewData, problemData, samplePreview } from '../../src/extension/panelData';
 import { inBaseSection } from '../../src/shared/inBaseSection';
 import { modelRoleTag, ONE_MODEL_NOTE, overviewModelsLine, sampleDetailTabs } from '../../src/shared/modelRoles';
+import type * as TreeModule from '../../src/extension/problemTree';
 import { indexed, humanEval, writeFolder } from './helpers';
+import { loadWithStub } from './vscodeStub';
 import {
   LABEL_PICKER_HINT,
   labelPickerItems,
@@ -137,5 +139,35 @@ describe('trial 13 findings 3 and 4: a one-model folder calls its model "only mo
     });
     assert.deepEqual(sampleDetailTabs(false, false).active, 'novel');
     assert.equal(ONE_MODEL_NOTE, 'one model in this folder: nothing to compare it with');
+  });
+});
+
+describe('trial 13 finding 11 (cosmetic): the line above the tree', () => {
+  const { breakableText, countParts, filterCountLine } = loadWithStub<typeof TreeModule>(
+    '../../src/extension/problemTree',
+  );
+
+  test('"Lucky guesses? 2 problems", no doubled punctuation; other filters keep their colon', () => {
+    assert.equal(filterCountLine({ kind: 'luckyGuess' }, 2), 'Lucky guesses? 2 problems');
+    assert.equal(filterCountLine({ kind: 'failing' }, 1), 'Failing: 1 problem');
+  });
+
+  test('a long model name gets break points after its parts; short words and the visible text are unchanged', () => {
+    const name = 'hEvalTest35_noExp_1dPro_1CPT_500Tkns_10SPT_Samples';
+    const line = breakableText(`${name} (the only model) · Qwen2.5-7B`);
+    assert.equal(
+      line,
+      'hEvalTest35_\u200bnoExp_\u200b1dPro_\u200b1CPT_\u200b500Tkns_\u200b10SPT_\u200bSamples (the only model) · Qwen2.5-7B',
+    );
+    assert.equal(line.replace(/\u200b/g, ''), `${name} (the only model) · Qwen2.5-7B`);
+  });
+
+  test('a row with n = 10 shows pass@8 (the largest tree k that 10 reaches), and its value is pass@8 at n = 10', () => {
+    // 9 of 10 correct: pass@8 = 1 - C(1,8)/C(10,8) = 1; 2 of 10: 1 - C(8,8)/C(10,8) = 1 - 1/45
+    assert.deepEqual(countParts({ n: 10, c: 9, graded: 10 }, [1, 2, 4, 8, 16]), ['9/10', 'pass@8 1.00']);
+    assert.deepEqual(countParts({ n: 10, c: 2, graded: 10 }, [1, 2, 4, 8, 16]), [
+      '2/10',
+      `pass@8 ${(1 - 1 / 45).toFixed(2)}`,
+    ]);
   });
 });
