@@ -31,6 +31,8 @@ export class ProblemView {
   private data: ProblemData | undefined;
   private charts: ChartHandle[] = [];
   private metrics = { maj: false, best: false };
+  /** What the host says about how maj@k is judged on this problem (MajorityData `note`), shown while maj@k is ticked. */
+  private majorityNote: { data: ProblemData; note: string } | undefined;
   private samples: SampleSummary[] = [];
   private total = 0;
   private sim: SimilarityData | undefined;
@@ -96,7 +98,10 @@ export class ProblemView {
         ? this.checkbox('maj@k (majority vote of extracted answers)', this.metrics.maj, (v) => {
             this.metrics.maj = v;
             if (v) void this.loadMajority(majStatus);
-            else void this.renderCharts();
+            else {
+              majStatus.textContent = '';
+              void this.renderCharts();
+            }
           })
         : null,
       hasMaj ? majStatus : null,
@@ -291,12 +296,14 @@ export class ProblemView {
           const st = d.stats.find((x) => x.modelId === c.modelId);
           if (st) st.majAtK = c.majAtK;
         }
+        this.majorityNote = { data: d, note: m.note };
         status.textContent = '';
       } catch (e) {
         status.textContent = `maj@k unavailable: ${(e as Error).message}`;
         return;
       }
     }
+    if (this.majorityNote?.data === d) status.textContent = this.majorityNote.note;
     if (this.metrics.maj) void this.renderCharts();
   }
 

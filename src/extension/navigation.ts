@@ -27,24 +27,26 @@ export const STEP_COMMANDS: Record<Step, string> = {
 /** What a step starts from, kept up to date as the user moves around. */
 export class Navigator implements vscode.Disposable {
   private cursor: Cursor | undefined;
+  /** The pair ({@link pair}) when the cursor was set. */
+  private cursorPair: string | undefined;
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(private readonly ext: Extension) {
     this.subs.push(
       ext.view.onDidChangeSelection((e) => {
         const c = e.selection.length === 1 ? this.cursorOfNode(e.selection[0]) : undefined;
-        if (c) this.cursor = c;
+        if (c) this.setCursor(c);
       }),
       vscode.window.onDidChangeActiveTextEditor((e) => {
         const id = e ? this.sampleOfUri(e.document.uri) : undefined;
-        if (id !== undefined) this.cursor = { sampleId: id };
+        if (id !== undefined) this.setCursor({ sampleId: id });
       }),
     );
   }
 
   /** Forgets the starting point (the tree now shows another folder, whose row ids differ). */
   reset(): void {
-    this.cursor = undefined;
+    this.setCursor(undefined);
   }
 
   /** The sample the user last looked at or selected, if the last thing was a sample. */
@@ -54,7 +56,33 @@ export class Navigator implements vscode.Disposable {
 
   /** Records the sample the user is reading (a preview or a sample tab was opened). */
   shown(sampleId: number): void {
-    this.cursor = { sampleId };
+    this.setCursor({ sampleId });
+  }
+
+  /** The base and the model in focus now, as a key ('' without a folder). */
+  private pair(): string {
+    const s = this.ext.active();
+    return s ? `${s.focusModel()?.id}:${s.baseModel()?.id}` : '';
+  }
+
+  private setCursor(c: Cursor | undefined): void {
+    this.cursor = c;
+    this.cursorPair = c ? this.pair() : undefined;
+  }
+
+  /**
+   * `c`, or, when the base or the model in focus changed since the user looked at it and it is a sample of a
+   * model other than the one in focus now, the place before the first sample of its problem for the model in
+   * focus (trial 13 finding 5: after the pair changed, the keys went on through the old model's samples, now
+   * the base's, in a "Lost by RL" list of the new model in focus). Without a change of pair a step stays with
+   * the model of the sample being read.
+   */
+  private refocused(c: Cursor): Cursor {
+    if (!('sampleId' in c) || this.cursorPair === undefined || this.cursorPair === this.pair()) return c;
+    const s = this.ext.active();
+    const sample = s?.index.sample(c.sampleId);
+    const focus = s?.focusModel();
+    return sample && focus && sample.modelId !== focus.id ? { problemId: sample.problemId, modelId: focus.id } : c;
   }
 
   private sampleOfUri(uri: vscode.Uri): number | undefined {
@@ -97,7 +125,11 @@ export class Navigator implements vscode.Disposable {
       // A sample of another workspace folder (a preview left from before a switch): start as if fresh.
       if (typeof a.folder === 'string' && a.folder !== this.ext.active()?.folder.uri.toString())
         return this.start(undefined);
-      if (typeof a.sampleId === 'number') return { sampleId: a.sampleId };
+      // the sample shown in the preview (its toolbar and keys pass it): as the cursor when it is the one seen last
+      if (typeof a.sampleId === 'number')
+        return this.cursor && 'sampleId' in this.cursor && this.cursor.sampleId === a.sampleId
+          ? this.refocused(this.cursor)
+          : { sampleId: a.sampleId };
       if (typeof a.type === 'string') return this.cursorOfNode(arg as Node);
     }
     if (arg instanceof vscode.Uri) {
@@ -105,8 +137,8 @@ export class Navigator implements vscode.Disposable {
       if (id !== undefined) return { sampleId: id };
     }
     const s = this.ext.active();
-    if (this.cursor && 'sampleId' in this.cursor && !s?.index.sample(this.cursor.sampleId)) this.cursor = undefined;
-    if (this.cursor) return this.cursor;
+    if (this.cursor && 'sampleId' in this.cursor && !s?.index.sample(this.cursor.sampleId)) this.setCursor(undefined);
+    if (this.cursor) return this.refocused(this.cursor);
     const focus = s?.focusModel();
     return focus ? this.firstProblem(focus.id) : undefined;
   }
@@ -143,7 +175,7 @@ export class Navigator implements vscode.Disposable {
       );
       return;
     }
-    this.cursor = { sampleId: sample.id };
+    this.setCursor({ sampleId: sample.id });
     await this.ext.openSample({ sampleId: sample.id }, true, true);
     if (this.ext.view.visible) {
       // Pressed in the tree (the keybinding says so): the tree's keyboard cursor moves along, so

@@ -26,7 +26,8 @@ import {
   REPORT_REPLICATES,
   unreadableWarning,
 } from '../core/report';
-import { answerCheckNote } from '../core/graderAudit';
+import { answerCheckDisagreements, answerCheckNote } from '../core/graderAudit';
+import { answerKey } from '../core/answers/equivalence';
 import { diagnosticPlace } from '../core/model';
 import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
 import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
@@ -257,6 +258,38 @@ export function majorityJob(index: TraceIndex, problemId: number): MajorityJob {
       }))
       .filter((m) => m.answers.some((a) => a.answer !== null && a.answer !== '')),
   };
+}
+
+/**
+ * What the problem view says beside its maj@k curves (trial 13 finding 1: maj@1 0.125 beside pass@1 0 on a
+ * problem whose 8 samples the folder grades incorrect, with nothing saying why): how maj@k judges the winning
+ * answer (against the problem's reference answer by answer equivalence when it has one, as self-consistency
+ * does; else by the majority verdict of the group's graded samples) while pass@k and best-of-k use the
+ * folder's verdicts, and, when they can differ on this problem, by how many samples per model (the grader
+ * audit's disagreements: a verdict the answer check contradicts). `label`: a model's name as the view shows it.
+ */
+export function majorityNote(index: TraceIndex, problemId: number, label: (modelId: number) => string): string {
+  const reference = index.problem(problemId)?.referenceAnswer ?? null;
+  if (answerKey(reference) === null)
+    return 'maj@k: the winning answer is judged by the majority verdict of its graded samples (no reference answer), as pass@k uses the folder’s verdicts.';
+  const parts: string[] = [];
+  const samples = (n: number) => (n === 1 ? '1 sample' : `${n} samples`);
+  for (const [modelId, c] of answerCheckDisagreements(index, problemId).get(problemId) ?? []) {
+    const what = [
+      c.folderIncorrectToolCorrect
+        ? `${samples(c.folderIncorrectToolCorrect)} graded incorrect with an answer equivalent to the reference`
+        : '',
+      c.folderCorrectToolIncorrect
+        ? `${samples(c.folderCorrectToolIncorrect)} graded correct with an answer not equivalent to it`
+        : '',
+    ].filter(Boolean);
+    parts.push(`${label(modelId)}: ${what.join(', ')}`);
+  }
+  const base =
+    'maj@k judges the winning answer against the reference answer (answer equivalence, as self-consistency does); pass@k and best-of-k use the folder’s verdicts';
+  return parts.length
+    ? `${base}. On this problem the two disagree (grader audit): ${parts.join('; ')}.`
+    : `${base}; on this problem every graded sample with an answer agrees with the reference.`;
 }
 
 /**

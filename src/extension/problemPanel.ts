@@ -21,6 +21,7 @@ import type { ModelRow } from '../core/index/traceIndex';
 import {
   hasLogprobSidecar,
   majorityJob,
+  majorityNote,
   overviewData,
   pathsData,
   problemRankingData,
@@ -685,7 +686,14 @@ class Panel {
       case 'getMajAtK': {
         const s = this.session();
         if (!s.index.problem(m.problemId)) throw new RequestError(`Problem ${m.problemId} is not in the index.`);
-        return { problemId: m.problemId, curves: await this.panels.runner.run(majorityJob(s.index, m.problemId)) };
+        return {
+          problemId: m.problemId,
+          curves: await this.panels.runner.run(majorityJob(s.index, m.problemId)),
+          note: majorityNote(s.index, m.problemId, (id) => {
+            const model = s.index.model(id);
+            return model ? (s.shortLabel(model) ?? model.label) : String(id);
+          }),
+        };
       }
       case 'getPpl': {
         const s = this.session();

@@ -103,6 +103,8 @@ export interface ProblemModelStats {
 export interface MajorityData {
   problemId: number;
   curves: { modelId: number; majAtK: KPoint[] }[];
+  /** How maj@k judges the winning answer and where that differs from pass@k's verdicts on this problem (panelData `majorityNote`). */
+  note: string;
 }
 
 /**

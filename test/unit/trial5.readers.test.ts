@@ -683,7 +683,7 @@ describe('trial 5 finding 11a: a per-sample line repeated exactly is kept and co
     assert.deepEqual(
       index.diagnostics().map((d) => `${d.line}: ${d.severity}: ${d.message}`),
       [
-        '3: info: 1 sample of this file repeats the sample before it of the same problem exactly (same text and verdict; first at line 3, problem "HumanEval/0"): kept as samples of their own; if a line was pasted twice, remove it (it counts twice in every figure)',
+        '3: info: 1 sample of this file repeats the sample before it of the same problem exactly (same text and verdict; first at line 3, problem "HumanEval/0"): kept as samples of their own (identical samples are common when sampling, short code completions above all: they count as separate samples, as they should; only a line pasted twice by mistake would need removing)',
       ],
     );
     index.close();

@@ -1582,7 +1582,7 @@ class SampleWriter {
           diag(
             repeated.first.line,
             'info',
-            `${repeated.count} sample${repeated.count === 1 ? '' : 's'} of this file repeat${repeated.count === 1 ? 's' : ''} the sample before it of the same problem exactly (same text and verdict; first at line ${repeated.first.line}, problem ${JSON.stringify(repeated.first.problem)}): kept as samples of their own; if a line was pasted twice, remove it (it counts twice in every figure)`,
+            `${repeated.count} sample${repeated.count === 1 ? '' : 's'} of this file repeat${repeated.count === 1 ? 's' : ''} the sample before it of the same problem exactly (same text and verdict; first at line ${repeated.first.line}, problem ${JSON.stringify(repeated.first.problem)}): kept as samples of their own (identical samples are common when sampling, short code completions above all: they count as separate samples, as they should; only a line pasted twice by mistake would need removing)`,
           );
         if (crossDup.count > 1) {
           // one line for the whole file (a dated re-run of an lm-eval task repeats every problem: trial 5 finding 11g)
