@@ -201,7 +201,7 @@ export class OverviewView {
                       'problems',
                       'n (model / base)',
                       'base only',
-                      'RL only',
+                      'model only',
                       'both',
                       'neither',
                       'crossover k',

@@ -924,7 +924,7 @@ export function countsText(s: Pick<ProblemModelStats, 'c' | 'n' | 'samples'>): s
 /** "in base 5/8 (5 ✓)" for a sample's final answer (base samples giving it, correct ones); empty when unknown. */
 function inBaseText(a: { count: number; correct: number } | null | undefined, baseSamples: number | undefined): string {
   if (a === undefined || baseSamples === undefined) return '';
-  if (a === null) return 'no answer';
+  if (a === null) return 'no extracted answer'; // the sample may end with one the tool could not extract (trial 13 finding 9)
   return a.count === 0 ? 'answer not in base' : `in base ${a.count}/${baseSamples} (${a.correct} ✓)`;
 }
 

@@ -1063,6 +1063,11 @@ export interface SearchMatch {
   problem: string;
   /** The model's display id (`run:name@revision`). */
   model: string;
+  /**
+   * The model's label, as the report's tables and the tree name it (`Qwen/Qwen2.5-7B` for the id
+   * `Qwen__Qwen2.5-7B:Qwen/Qwen2.5-7B`): the text lines name the model by it (trial 12 finding 22).
+   */
+  modelLabel: string;
   sampleIndex: number;
   /** The sample's verdict; null when ungraded. */
   correct: boolean | null;
@@ -1135,6 +1140,7 @@ export async function searchIndex(
       dataset: p?.dataset ?? '',
       problem: p ? name(s.problemId) : '',
       model: byId.get(s.modelId)?.displayId ?? '',
+      modelLabel: byId.get(s.modelId)?.label ?? '',
       sampleIndex: s.sampleIndex,
       correct: s.correct,
       snippet: snippet(text, query),
@@ -1391,7 +1397,7 @@ export function program(): Command {
           for (const m of result.matches) {
             // the problem named as in every warning (trial 7 finding 12)
             process.stdout.write(
-              `${safe(m.problem)}  ${safe(m.model)}  #${m.sampleIndex}  ${verdict(m.correct)}${m.asTyped ? '' : '  (words apart)'}\n    ${safe(m.snippet)}\n`,
+              `${safe(m.problem)}  ${safe(m.modelLabel || m.model)}  #${m.sampleIndex}  ${verdict(m.correct)}${m.asTyped ? '' : '  (words apart)'}\n    ${safe(m.snippet)}\n`,
             );
           }
           const plural = (n: number) => (n === 1 ? '' : 's');

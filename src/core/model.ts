@@ -148,6 +148,12 @@ export interface ProblemRecord {
    * in the index).
    */
   span?: { offset: number; bytes: number };
+  /**
+   * For a record read from an archive (an Inspect `.eval` zip): the entry each sample was read from, in the order
+   * of `samples` (`samples/3_epoch_1.json`), so that diagnostics about the record name an entry, not a line
+   * ({@link Diagnostic} `entry`; trial 12 finding 24). Absent for other formats.
+   */
+  entries?: string[];
 }
 
 /** A problem with a file, reported with the file path (relative to the results folder) and 1-based line. */
@@ -163,13 +169,20 @@ export interface Diagnostic {
    * a graded sample), or a file that is not a results file, with the reason.
    */
   severity: 'error' | 'warning' | 'info';
+  /**
+   * A place in the file that is no line: the entry of an archive (`samples/3_epoch_2.json` of an Inspect `.eval`
+   * zip; trial 12 finding 24); `line` is then 0. Absent for line-based places.
+   */
+  entry?: string;
 }
 
 /**
- * Where a diagnostic is, as printed: `file:line`, or the file alone when it concerns the whole file
- * (line 0), so no one looks for a line 0 (trial 4: `test_empty.jsonl:0: error: empty file`).
+ * Where a diagnostic is, as printed: `file:line`, `file:entry` for an entry of an archive
+ * (`logs/run.eval:samples/3_epoch_2.json`: trial 12 finding 24, never `:1` of a zip), or the file alone when it
+ * concerns the whole file (line 0), so no one looks for a line 0 (trial 4: `test_empty.jsonl:0: error: empty file`).
  */
-export function diagnosticPlace(d: Pick<Diagnostic, 'file' | 'line'>): string {
+export function diagnosticPlace(d: Pick<Diagnostic, 'file' | 'line' | 'entry'>): string {
+  if (d.entry) return `${d.file}:${d.entry}`;
   return d.line > 0 ? `${d.file}:${d.line}` : d.file;
 }
 

@@ -1,4 +1,4 @@
-import type { Diagnostic } from './model';
+import { type Diagnostic, diagnosticPlace } from './model';
 import { type AuditEntry, type AuditResult, auditRules, notAuditedDiagnostics } from './audit';
 import { type GraderAudit, graderAudit, type Regrade, regrade, toolVerdicts, toolVerdict } from './graderAudit';
 import {
@@ -1040,7 +1040,7 @@ export function graderDifference(
 
 /** `file:line` of at most three diagnostics, `and N more` after them. */
 function whereList(lines: readonly Diagnostic[]): string {
-  const shown = lines.slice(0, 3).map((l) => `${l.file}:${l.line}`);
+  const shown = lines.slice(0, 3).map((l) => diagnosticPlace(l));
   return lines.length > 3 ? `${shown.join(', ')} and ${lines.length - 3} more` : shown.join(', ');
 }
 

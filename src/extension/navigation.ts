@@ -170,7 +170,7 @@ export class Navigator implements vscode.Disposable {
           ? 'other than this one'
           : 'after this one';
       vscode.window.setStatusBarMessage(
-        `$(info) Trace Inspector: no ${what} ${where} for ${model ? s.shortLabel(model) : 'this model'} (${describeFilter(this.ext.tree.filter, s.focusModel(), s.baseModel())})`,
+        `$(info) Trace Inspector: no ${what} ${where} for ${model ? s.shortLabel(model) : 'this model'} (${describeFilter(this.ext.tree.filter, s.focusModel(), s.baseModel(), (m) => s.shortLabel(m))})`,
         5000,
       );
       return;
@@ -199,7 +199,8 @@ export class Navigator implements vscode.Disposable {
     const p = positionOf(s.index, this.ext.tree.order(s), sampleId);
     if (!p) return null;
     const f = this.ext.tree.filter;
-    const filter = f.kind === 'all' ? '' : ` (${describeFilter(f, s.focusModel(), s.baseModel())})`;
+    const filter =
+      f.kind === 'all' ? '' : ` (${describeFilter(f, s.focusModel(), s.baseModel(), (m) => s.shortLabel(m))})`;
     return `${ordinal(p.problem)} of ${p.problems} problem${p.problems === 1 ? '' : 's'}${filter} · ${ordinal(p.sample)} of ${p.samples} sample${p.samples === 1 ? '' : 's'}`;
   }
 

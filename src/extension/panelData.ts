@@ -1082,7 +1082,7 @@ export function resolveFilter(index: TraceIndex, f: WebviewFilter, roles: Roles 
       const what = {
         both: 'solved by both',
         baseOnly: 'solved by the base model only',
-        modelOnly: 'solved by the RL model only',
+        modelOnly: 'solved by the model only',
         neither: 'solved by neither',
       }[cell];
       return { kind: 'problems', problemIds: ids, title: `${label(f.model)} vs ${label(f.base)}: ${what}` };

@@ -85,17 +85,22 @@ export function noComparisonReason(
 }
 
 /** Describes a filter for the view description and quick pick. */
-export function describeFilter(f: TreeFilter, focus?: ModelRow, base?: ModelRow): string {
-  const m = focus?.label ?? 'model';
+export function describeFilter(
+  f: TreeFilter,
+  focus?: ModelRow,
+  base?: ModelRow,
+  name: (m: ModelRow) => string = (m) => m.label,
+): string {
+  const m = focus ? name(focus) : 'model';
   switch (f.kind) {
     case 'all':
       return 'All problems';
     case 'failing':
       return `Failing: ${m} never solves`;
     case 'lost':
-      return `Lost by RL: ${base?.label ?? 'base'} solves, ${m} never`;
+      return `Lost by RL: ${base ? name(base) : 'base'} solves, ${m} never`;
     case 'gained':
-      return `Gained by RL: ${m} solves, ${base?.label ?? 'base'} never`;
+      return `Gained by RL: ${m} solves, ${base ? name(base) : 'base'} never`;
     case 'lowAccuracy':
       return `Low accuracy: ${m} below ${percent(f.threshold ?? 0.25)}`;
     case 'luckyGuess':
@@ -634,7 +639,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           return [
             {
               type: 'message',
-              text: `No problems match: ${describeFilter(this.filter, s.focusModel(), s.baseModel())}${hint ? ` (${hint})` : ''}`,
+              text: `No problems match: ${describeFilter(this.filter, s.focusModel(), s.baseModel(), (m) => s.shortLabel(m))}${hint ? ` (${hint})` : ''}`,
             },
           ];
         }

@@ -550,15 +550,19 @@ export class FolderSession implements vscode.Disposable {
     }
   }
 
-  /** Shows parse problems in the Problems panel (file and line) and the output channel. */
+  /**
+   * Shows parse problems in the Problems panel (file and line) and the output channel. A diagnostic at an entry of
+   * an archive (an Inspect `.eval` zip: `Diagnostic.entry`) has no line: it is shown on the archive's first line,
+   * its message starting with the entry (`samples/3_epoch_2.json: ...`).
+   */
   publishDiagnostics(diags: Diagnostic[]): void {
     this.diagnostics.clear();
     const byFile = new Map<string, vscode.Diagnostic[]>();
     for (const d of diags) {
-      const line = Math.max(0, d.line - 1);
+      const line = d.entry ? 0 : Math.max(0, d.line - 1);
       const diag = new vscode.Diagnostic(
         new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
-        d.message,
+        d.entry ? `${d.entry}: ${d.message}` : d.message,
         d.severity === 'error'
           ? vscode.DiagnosticSeverity.Error
           : d.severity === 'warning'

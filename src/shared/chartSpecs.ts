@@ -836,7 +836,7 @@ export function histogramSpec(d: OverviewData, opts: OverviewChartOptions = {}):
 export const COVERAGE_CELLS = ['baseOnly', 'modelOnly', 'both', 'neither'] as const;
 const CELL_TEXT: Record<string, string> = {
   baseOnly: 'base only',
-  modelOnly: 'RL only',
+  modelOnly: 'model only',
   both: 'both',
   neither: 'neither',
 };
@@ -882,7 +882,7 @@ export function coverageSpec(d: OverviewData, opts: OverviewChartOptions = {}): 
         type: 'nominal',
         title: 'solved by',
         scale: {
-          domain: ['base only', 'RL only', 'both', 'neither'],
+          domain: ['base only', 'model only', 'both', 'neither'],
           range: ['#e8a33d', '#4c9be8', '#6aa84f', '#9e9e9e'],
         },
         legend: { orient: 'bottom' },

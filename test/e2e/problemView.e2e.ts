@@ -146,7 +146,7 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       );
       assert.equal(inBase.length, 8);
       for (const x of inBase) {
-        assert.match(x.text, /^(in base \d+\/\d+ \(\d+ ✓\)|answer not in base|no answer)$/);
+        assert.match(x.text, /^(in base \d+\/\d+ \(\d+ ✓\)|answer not in base|no extracted answer)$/);
         assert.equal(x.cut, false, `"${x.text}" is cut`);
       }
       // j / k and the arrow keys move the selection in the sample list

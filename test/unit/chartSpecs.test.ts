@@ -325,6 +325,12 @@ describe('chart specs: axes that count problems tick at integers', () => {
     for (const t of ticks) assert.match(t, /^\d+$/, `tick ${t} of ${ticks.join(',')}`);
   });
 
+  test('coverage legend: "model only", not "RL only" (a folder of prompting methods has no RL model; trial 13 finding 9)', () => {
+    const text = JSON.stringify(coverageSpec(d));
+    assert.ok(text.includes('"model only"'), "the legend names the cell of the row's model");
+    assert.ok(!text.includes('RL only'));
+  });
+
   test('training categories (problems per category): tickMinStep 1, integer format', () => {
     const series = {
       name: 'rl',

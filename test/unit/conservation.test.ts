@@ -265,7 +265,8 @@ function write(format: Format, dir: string, gens: Gen[], rnd: () => number): Wri
           g.names =
             format === 'inspect-json'
               ? (d) => d.message.startsWith(`samples[${i}] `)
-              : (d) => d.message.startsWith(`samples/${g.id}_epoch_1.json:`);
+              : // the archive entry is the diagnostic's place (trial 12 finding 24), not a line
+                (d) => d.entry === `samples/${g.id}_epoch_1.json`;
         }
       }
       if (format === 'inspect-json') {

@@ -15,7 +15,12 @@ import { loadWithStub } from './vscodeStub';
 const { Navigator } = loadWithStub<{
   Navigator: new (
     ext: unknown,
-  ) => { shown(id: number): void; step(how: string, arg?: unknown): Promise<void>; dispose(): void };
+  ) => {
+    shown(id: number): void;
+    step(how: string, arg?: unknown): Promise<void>;
+    position(sampleId: number): string | null;
+    dispose(): void;
+  };
 }>('../../src/extension/navigation', {
   window: { onDidChangeActiveTextEditor: () => ({ dispose() {} }), setStatusBarMessage: () => undefined },
   Uri: class Uri {},
@@ -82,6 +87,40 @@ describe('stepping after the pair changed (trial 13 finding 5)', () => {
     roles.base = rl.id;
     await nav.step('next', { sampleId: opened[3] });
     assert.equal(opened[4], samplesOf(base.id, problems[1])[0]);
+    nav.dispose();
+    index.close();
+  });
+
+  test("the preview's position line names the models of the filter by the short names the tree and status bar use (trial 13 finding 8)", async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'run.jsonl'),
+      `${['Qwen2.5-7B', 'Qwen2.5-7B-GRPO'].map((m) => rolloutLine(0, m, [false, false])).join('\n')}\n`,
+    );
+    const index = TraceIndex.open(join(dir, 'i.db'));
+    await indexFolder(index, dir);
+    const base = index.models().find((m) => !m.label.includes('GRPO'))!;
+    const rl = index.models().find((m) => m.label.includes('GRPO'))!;
+    const session = {
+      index,
+      focusModel: () => rl,
+      baseModel: () => base,
+      shortLabel: (m: { label: string }) => `short(${m.label})`,
+      folder: { uri: { toString: () => `file://${dir}` } },
+    };
+    const problems = index.listProblems({ kind: 'all' }).map((p) => p.id);
+    const ext = {
+      view: { onDidChangeSelection: () => ({ dispose() {} }), visible: false },
+      active: () => session,
+      tree: { order: () => ({ problems: () => problems, verdicts: [true, false, null] }), filter: { kind: 'failing' } },
+      openSample: async () => undefined,
+    };
+    const nav = new Navigator(ext);
+    const [first] = index.samples(problems[0], rl.id);
+    assert.equal(
+      nav.position(first.id),
+      `1st of 1 problem (Failing: short(${rl.label}) never solves) · 1st of 2 samples`,
+    );
     nav.dispose();
     index.close();
   });

@@ -28,7 +28,8 @@ import type { Diagnostic } from '../../src/core/model';
 import { tempDir } from './helpers';
 import { FIX, buildZip, inspectHeader, inspectSample, rolloutLine, runCli } from './reliability.support';
 
-const fmt = (d: Diagnostic) => `${d.file}:${d.line}:${d.severity}:${d.message}`;
+/** `file:line` or `file:entry` (an archive entry: trial 12 finding 24), then severity and message. */
+const fmt = (d: Diagnostic) => `${d.file}:${d.entry ?? d.line}:${d.severity}:${d.message}`;
 
 /** Per model display id: [problems, samples, correct]. */
 function counts(index: TraceIndex): Record<string, [number, number, number]> {
@@ -199,7 +200,7 @@ describe('bad input: generated cases', () => {
     // the lying header is caught after the first inflated block, not after 64 MiB
     assert.match(
       bomb[1],
-      /^bomb\.eval:1:error:samples\/2_epoch_1\.json: too many bytes in the stream\. expected 100\. got at least \d+; skipped$/,
+      /^bomb\.eval:samples\/2_epoch_1\.json:error:too many bytes in the stream\. expected 100\. got at least \d+; skipped$/,
     );
     assert.ok(Number(/at least (\d+)/.exec(bomb[1])![1]) <= 1024 * 1024, bomb[1]);
     const cut = got.filter((m) => m.startsWith('cut.eval'));

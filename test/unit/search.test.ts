@@ -219,6 +219,7 @@ describe('search in every script (real SQLite FTS5)', () => {
       'dataset',
       'problem',
       'model',
+      'modelLabel',
       'sampleIndex',
       'correct',
       'snippet',

@@ -128,7 +128,7 @@ describe('a JSONL file saved as .json is read as JSONL, not "too large to look i
     assert.equal(diags(r).filter((d) => d.includes('read as JSONL (qwen-math)')).length, 2);
   });
 
-  test('a pretty-printed single object is not JSONL: it stays what it is today (not read as JSONL, no JSONL info)', () => {
+  test('a pretty-printed single object is not JSONL: no JSONL info; it is read as one document (trial12-s8)', () => {
     const one = { task_id: 'HumanEval/0', completion: 'x', passed: true };
     const dir = writeFolder({
       'Qwen2.5-7B/samples.jsonl_results.jsonl': `${JSON.stringify(one)}\n`,
@@ -137,6 +137,10 @@ describe('a JSONL file saved as .json is read as JSONL, not "too large to look i
     });
     const r = cliReport(dir);
     assert.ok(!diags(r).some((d) => d.includes('JSONL')));
+    assert.deepEqual(r.models.map((m) => [m.label, m.samples]).sort(), [
+      ['M2', 1],
+      ['Qwen2.5-7B', 1],
+    ]);
     assert.deepEqual(
       diags(r).filter((d) => d.includes('config.json')),
       [

@@ -36,23 +36,35 @@ export function diagnosticKind(severity: Diagnostic['severity'], message: string
 export class DiagnosticCap {
   private readonly kinds = new Map<
     string,
-    { count: number; first?: { line: number; severity: Diagnostic['severity']; message: string; file: string } }
+    {
+      count: number;
+      first?: { line: number; severity: Diagnostic['severity']; message: string; file: string; entry?: string };
+    }
   >();
 
   constructor(
-    /** Writes one diagnostic; `file` is the file it is shown on (the file read, or a mapping file). */
-    private readonly write: (line: number, severity: Diagnostic['severity'], message: string, file: string) => void,
+    /**
+     * Writes one diagnostic; `file` is the file it is shown on (the file read, or a mapping file); `entry` the
+     * archive entry it is at, instead of a line (model.ts `Diagnostic.entry`).
+     */
+    private readonly write: (
+      line: number,
+      severity: Diagnostic['severity'],
+      message: string,
+      file: string,
+      entry?: string,
+    ) => void,
     private readonly perKind = DIAGNOSTICS_PER_KIND,
   ) {}
 
-  /** Adds one diagnostic shown on `file` (capped per file shown on and kind). */
-  add(line: number, severity: Diagnostic['severity'], message: string, file = ''): void {
+  /** Adds one diagnostic shown on `file`, at `line` or archive `entry` (capped per file shown on and kind). */
+  add(line: number, severity: Diagnostic['severity'], message: string, file = '', entry?: string): void {
     const key = `${file}\x1f${diagnosticKind(severity, message)}`;
     let k = this.kinds.get(key);
     if (!k) this.kinds.set(key, (k = { count: 0 }));
     k.count++;
-    if (k.count <= this.perKind) this.write(line, severity, message, file);
-    else k.first ??= { line, severity, message, file };
+    if (k.count <= this.perKind) this.write(line, severity, message, file, entry);
+    else k.first ??= { line, severity, message, file, ...(entry ? { entry } : {}) };
   }
 
   /** Writes the summary of every capped kind (call once, after the file's last diagnostic). */
@@ -60,11 +72,13 @@ export class DiagnosticCap {
     for (const k of this.kinds.values()) {
       if (!k.first) continue;
       const more = k.count - this.perKind;
+      const at = k.first.entry ? k.first.entry : `line ${k.first.line}`;
       this.write(
         k.first.line,
         k.first.severity,
-        `and ${more} more like this, the first at line ${k.first.line}: ${k.first.message}`,
+        `and ${more} more like this, the first at ${at}: ${k.first.message}`,
         k.first.file,
+        k.first.entry,
       );
     }
     this.kinds.clear();

@@ -15,6 +15,7 @@ import {
   readFile,
 } from '../readers';
 import { mappingFileDiagnostics, unmatchedMappingGlobs } from '../readers/mapping';
+import { modelFolderNames } from '../readers/modelFolders';
 import {
   DATE_TIME_TOKEN,
   datasetKey,
@@ -213,12 +214,17 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     const layoutDatasets = layoutDatasetFolders(candidates);
     // one spelling per dataset spelt two ways (`MATH-500/` and `math500/`; trial 9 finding 9): also a reader option
     const spellings = datasetSpellings(candidates);
+    // model folders a reader names by their path (a Qwen-math model folder, a folder of per-dataset files): the
+    // flat and rollouts files of that model take its run and name (trial 12 finding 2); also a reader option
+    const modelFolders = modelFolderNames(candidates);
+    const hasModelFolders = Object.keys(modelFolders).length > 0;
     const readerOpts: ReaderOptions | undefined =
-      layoutDatasets.length > 0 || Object.keys(spellings).length > 0
+      layoutDatasets.length > 0 || Object.keys(spellings).length > 0 || hasModelFolders
         ? {
             ...(options.readerOptions ?? {}),
             ...(layoutDatasets.length > 0 ? { layoutDatasets } : {}),
             ...(Object.keys(spellings).length > 0 ? { datasetSpellings: spellings } : {}),
+            ...(hasModelFolders ? { modelFolders } : {}),
           }
         : options.readerOptions;
     const fts = options.fts !== false;
@@ -1132,7 +1138,7 @@ class SampleWriter {
     // `origin` is the file whose reading gave the diagnostic; `file` the one it is shown on (a mapping
     // file for "this path matched nothing in x.json"). Re-reading a file replaces the diagnostics it gave.
     this.insertDiag = db.prepare(
-      'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO diagnostics (file, line, severity, message, origin, entry) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.setGrader = db.prepare(
       'INSERT INTO model_graders (model_id, grader) VALUES (?, ?) ON CONFLICT (model_id) DO UPDATE SET grader = excluded.grader',
@@ -1326,7 +1332,14 @@ class SampleWriter {
   recordFileError(rel: string, prev: FileRow | undefined, message: string): void {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(rel);
-      this.insertDiag.run(rel, 0, 'error', prev ? `${message} (keeping the previously indexed version)` : message, rel);
+      this.insertDiag.run(
+        rel,
+        0,
+        'error',
+        prev ? `${message} (keeping the previously indexed version)` : message,
+        rel,
+        null,
+      );
     })();
   }
 
@@ -1349,10 +1362,10 @@ class SampleWriter {
         `INSERT INTO files (path, size, mtime_ms, hash, format, status, samples, indexed_at) VALUES (?, ?, ?, ?, NULL, 'ready', 0, ?)`,
       )
       .run(rel, size, mtimeMs, hash, new Date().toISOString());
-    const cap = new DiagnosticCap((line, severity, message, file) =>
-      this.insertDiag.run(file, line, severity, message, rel),
+    const cap = new DiagnosticCap((line, severity, message, file, entry) =>
+      this.insertDiag.run(file, line, severity, message, rel, entry ?? null),
     );
-    for (const d of diagnostics) cap.add(d.line, d.severity, d.message, d.file || rel);
+    for (const d of diagnostics) cap.add(d.line, d.severity, d.message, d.file || rel, d.entry);
     cap.finish();
   }
 
@@ -1429,8 +1442,16 @@ class SampleWriter {
         taken?: Map<number, { line: number; auto?: true } | { file: string }>;
         /** Per-sample records: the content hash and verdict of the previous sample (exact repeats are counted). */
         last?: string;
+        /** An archive record (ProblemRecord `entries`): the entry its diagnostics name, its first ungraded sample's. */
+        entry?: string;
       }
     >();
+    /** The archive entry a record's diagnostics name: its first sample without a verdict's, else its first sample's. */
+    const recordEntry = (r: ProblemRecord): string | undefined => {
+      if (!r.entries || r.entries.length === 0) return undefined;
+      const u = r.samples.findIndex((x) => x.correct === null);
+      return r.entries[u] ?? r.entries[0];
+    };
     const otherFile = new Map<string, string | null>();
     /** Lines of seed-shard records whose sample indices were shifted, and by how much (for `ungrade` of samples). */
     const shifted = new Map<number, number>();
@@ -1509,18 +1530,18 @@ class SampleWriter {
         );
       }
       db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(a.rel);
-      const cap = new DiagnosticCap((line, severity, message, file) =>
-        this.insertDiag.run(file, line, severity, message, a.rel),
+      const cap = new DiagnosticCap((line, severity, message, file, entry) =>
+        this.insertDiag.run(file, line, severity, message, a.rel, entry ?? null),
       );
-      for (const d of this.pendingDiagnostics) cap.add(d.line, d.severity, d.message, d.file || a.rel);
+      for (const d of this.pendingDiagnostics) cap.add(d.line, d.severity, d.message, d.file || a.rel, d.entry);
       this.pendingDiagnostics = [];
 
       const flushStats = () => {
         for (const [mid, pid] of touched.values()) this.refreshStat.run(mid, pid);
         touched.clear();
       };
-      const diag = (line: number, severity: Diagnostic['severity'], message: string, file = a.rel) =>
-        cap.add(line, severity, message, file);
+      const diag = (line: number, severity: Diagnostic['severity'], message: string, file = a.rel, entry?: string) =>
+        cap.add(entry ? 0 : line, severity, message, file, entry);
       /**
        * The file's problems with samples but no graded one: an info each (left out of every figure); one
        * info for a model none of whose problems in this file has a graded sample (an Inspect log without
@@ -1532,7 +1553,7 @@ class SampleWriter {
           {
             model: string;
             problems: number;
-            ungraded: { line: number; problem: string; model: string; n: number }[];
+            ungraded: { line: number; problem: string; model: string; n: number; entry?: string }[];
           }
         >();
         for (const st of seen.values()) {
@@ -1544,7 +1565,7 @@ class SampleWriter {
           m.problems++;
           const row = this.statOf.get(st.mid, st.pid) as { n: number; graded: number } | undefined;
           if (row && row.n > 0 && row.graded === 0) {
-            m.ungraded.push({ line: st.line, problem: st.problem, model: st.model, n: row.n });
+            m.ungraded.push({ line: st.line, problem: st.problem, model: st.model, n: row.n, entry: st.entry });
           } else if (row && row.graded < row.n) {
             // some samples of a graded problem have no verdict: they are in no figure (n = graded samples)
             const u = row.n - row.graded;
@@ -1552,6 +1573,8 @@ class SampleWriter {
               st.line,
               'info',
               `problem ${JSON.stringify(st.problem)} of model ${st.model}: ${u} of its ${row.n} samples ${u === 1 ? 'has' : 'have'} no verdict (ungraded): ${u === 1 ? 'it is' : 'they are'} in no figure; its n is the ${row.graded} graded`,
+              a.rel,
+              st.entry,
             );
           }
         }
@@ -1559,8 +1582,9 @@ class SampleWriter {
           if (m.ungraded.length > 1 && m.ungraded.length === m.problems) {
             const names = m.ungraded.slice(0, 3).map((st) => JSON.stringify(st.problem));
             const samples = m.ungraded.reduce((sum, st) => sum + st.n, 0);
+            // about the whole file: at its first record's line, or the whole archive (line 0) for an archive
             diag(
-              m.ungraded[0].line,
+              m.ungraded[0].entry ? 0 : m.ungraded[0].line,
               'info',
               `model ${m.model} has no graded sample in this file: none of its ${m.problems} problems (${names.join(', ')}${m.problems > 3 ? ', ...' : ''}; ${samples} samples) has a verdict: they count in "missing" of every figure of this model`,
             );
@@ -1571,6 +1595,8 @@ class SampleWriter {
               st.line,
               'info',
               `problem ${JSON.stringify(st.problem)} of model ${st.model} has no graded sample (${st.n} sample${st.n === 1 ? '' : 's'}, none with a verdict): it counts in "missing" of every figure of this model`,
+              a.rel,
+              st.entry,
             );
           }
         }
@@ -1622,7 +1648,13 @@ class SampleWriter {
           return { samples: atomic ? 0 : samples, cancelled: true };
         }
         if (ev.kind === 'diagnostic') {
-          diag(ev.diagnostic.line, ev.diagnostic.severity, ev.diagnostic.message, ev.diagnostic.file || a.rel);
+          diag(
+            ev.diagnostic.line,
+            ev.diagnostic.severity,
+            ev.diagnostic.message,
+            ev.diagnostic.file || a.rel,
+            ev.diagnostic.entry,
+          );
           continue;
         }
         if (ev.kind === 'ungrade') {
@@ -1799,6 +1831,7 @@ class SampleWriter {
             model: r.model.name,
             where,
             ...(shard ? { offset: next } : {}),
+            entry: recordEntry(r),
           };
           if (shard) merged.perProblem = true;
           seen.set(pairKey, state);
@@ -1813,7 +1846,16 @@ class SampleWriter {
           continue;
         }
         if (!state) {
-          state = { line: r.line, next: 0, mid, pid, problem: r.problemId, model: r.model.name, where };
+          state = {
+            line: r.line,
+            next: 0,
+            mid,
+            pid,
+            problem: r.problemId,
+            model: r.model.name,
+            where,
+            entry: recordEntry(r),
+          };
           seen.set(pairKey, state);
         }
         if (r.samples.length === 0) {

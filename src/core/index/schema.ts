@@ -312,6 +312,13 @@ export const migrations: readonly (string | ((db: Database) => void))[] = [
   CREATE INDEX IF NOT EXISTS search_parts_by_file ON search_parts (file_id);
   UPDATE files SET status = 'partial';
   `,
+  // 13 -> 14: a diagnostic may name an entry of an archive instead of a line (`samples/3_epoch_2.json` of an
+  // Inspect `.eval` zip: trial 12 finding 24), in `entry` (NULL for line-based places). A function so that a
+  // database that already has the column (user_version set back by hand) is not altered twice.
+  (db: Database) => {
+    const cols = db.pragma('table_info(diagnostics)') as { name: string }[];
+    if (!cols.some((c) => c.name === 'entry')) db.exec('ALTER TABLE diagnostics ADD COLUMN entry TEXT');
+  },
 ];
 
 /** Meta key set by a migration that freed much of the file ({@link reclaimSpace} gives it back, then clears it). */

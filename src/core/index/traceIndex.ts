@@ -704,12 +704,13 @@ export class TraceIndex {
   unreadableRecords(modelId: number): Diagnostic[] {
     return this.db
       .prepare(
-        `SELECT d.file, d.line, d.severity, d.message FROM diagnostics d
-          WHERE d.severity = 'error' AND d.line > 0
+        `SELECT d.file, d.line, d.severity, d.message, d.entry FROM diagnostics d
+          WHERE d.severity = 'error' AND (d.line > 0 OR d.entry IS NOT NULL)
             AND d.file IN (SELECT f.path FROM files f WHERE f.id IN (SELECT DISTINCT file_id FROM samples WHERE model_id = ?))
           ORDER BY d.file, d.line`,
       )
-      .all(modelId) as Diagnostic[];
+      .all(modelId)
+      .map(withEntry);
   }
 
   /** The largest number of graded samples `modelId` has on one problem (0 when none). */
@@ -725,8 +726,9 @@ export class TraceIndex {
   /** Every stored diagnostic (of the files currently indexed), by file and line. */
   diagnostics(): Diagnostic[] {
     return this.db
-      .prepare('SELECT file, line, severity, message FROM diagnostics ORDER BY file, line')
-      .all() as Diagnostic[];
+      .prepare('SELECT file, line, severity, message, entry FROM diagnostics ORDER BY file, line, entry')
+      .all()
+      .map(withEntry);
   }
 
   /**
@@ -1092,4 +1094,10 @@ export function scaledSteps(s: string): string {
     (_all, word: string, n: string, unit: string) =>
       `${word}${Math.round(Number(n) * (unit.toLowerCase() === 'k' ? 1_000 : 1_000_000))}`,
   );
+}
+
+/** A diagnostics row as a {@link Diagnostic}: `entry` only when the row names one (an archive entry, not a line). */
+function withEntry(row: unknown): Diagnostic {
+  const { entry, ...d } = row as Diagnostic & { entry: string | null };
+  return entry === null || entry === undefined ? d : { ...d, entry };
 }

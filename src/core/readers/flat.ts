@@ -23,6 +23,7 @@ import {
   typeName,
   verdictLost,
 } from './util';
+import { withFolderModel } from './modelFolders';
 
 /** Detects a flat sample: an object with `task_id` and a string `completion`. */
 function detect(_relPath: string, first: unknown): boolean {
@@ -128,12 +129,12 @@ export function flatRecordDataset(taskId: string, folder: string | undefined): s
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
   const layout = ctx.options?.layoutDatasets;
   const run = evalplusRun(ctx.relPath);
-  const model: ModelRef = {
-    name: flatModelName(ctx.relPath, layout),
-    revision: null,
-    source: 'path',
-    ...(run === undefined ? {} : { run }),
-  };
+  // a model folder another reader names (a Qwen-math model folder beside `humaneval/`): that model's run and name
+  const model: ModelRef = withFolderModel(
+    ctx.relPath,
+    { name: flatModelName(ctx.relPath, layout), revision: null, source: 'path', ...(run === undefined ? {} : { run }) },
+    ctx.options,
+  );
   const folderDs = flatFolderDataset(ctx.relPath, layout);
   const once = new OncePerFile();
   const verdicts = new VerdictReader(ctx, 'passed', ctx.options?.correctThreshold);

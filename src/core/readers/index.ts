@@ -17,7 +17,7 @@ import { qwenMathReader } from './qwenMath';
 import { rolloutsReader } from './rollouts';
 import { totReader } from './tot';
 import type { Reader, ReaderContext, ReaderOptions } from './types';
-import { HEAD_BYTES, clip, hasNul, isObject, readHead } from './util';
+import { HEAD_BYTES, clip, hasNul, isObject, jsonErrorMessage, readHead } from './util';
 
 export type { Reader, ReaderContext, ReaderOptions } from './types';
 
@@ -319,20 +319,48 @@ export async function detectFile(
   };
   /** Elements of a `.json` file that is one JSON array (null otherwise). */
   let arrayLength: number | null = null;
+  /** Where a `.json` file small enough to parse here is no JSON document: the line and the parser's message. */
+  let docError: { line: number; message: string } | null = null;
+  /** A `.json` object none of whose readers takes it, with a list of records a line reader takes under `key`. */
+  let wrapped: { key: string; length: number; reader: Reader } | null = null;
   if (ext === '.json') {
     if (size <= DETECT_PARSE_JSON_BYTES) {
+      const text = await readTextFile(absPath);
       try {
-        const doc: unknown = parseJsonTolerant(await readTextFile(absPath)).value;
+        const doc: unknown = parseJsonTolerant(text).value;
         if (Array.isArray(doc)) arrayLength = doc.length;
         const candidates = Array.isArray(doc) ? doc.slice(0, DETECT_MAX_LINES) : [doc];
         for (const c of candidates) if (recognise(c)) break;
-      } catch {
+        if (!reader && isObject(doc)) wrapped = wrappedRecords(doc, relPath, head);
+      } catch (err) {
         first = undefined;
+        docError = { line: jsonErrorLine(text, err), message: jsonErrorMessage(err) };
       }
     }
     // not one JSON document (or too large to parse here) but a complete object on line 1 and a line after it
     if (first === undefined && looksLikeJsonl(head)) jsonlInJson = true;
-    else if (!reader) recognise(first);
+    else if (docError !== null) {
+      // one error at the line where parsing failed, not one per line (nor "too large to look inside")
+      diagnostics.push(
+        d(
+          docError.line,
+          `${docError.message}: not read (a .json file is read as one JSON document, or as JSONL when its first line is a JSON object)`,
+        ),
+      );
+      return { format: null, skipped: 'not-json', diagnostics };
+    } else if (!reader) recognise(first);
+  }
+  if (wrapped !== null) {
+    const base = path.posix.basename(relPath);
+    const stem = base.replace(/\.json$/i, '');
+    const key = /^[A-Za-z_][A-Za-z0-9_]*$/.test(wrapped.key) ? `.${wrapped.key}` : `[${JSON.stringify(wrapped.key)}]`;
+    diagnostics.push(
+      d(
+        0,
+        `a JSON object whose ${JSON.stringify(wrapped.key)} is a list of ${wrapped.length} ${wrapped.reader.format} record${wrapped.length === 1 ? '' : 's'}, not JSONL: not read (${wrapped.reader.format} results are one JSON object per line); write them one per line: jq -c '${key}[]' ${base} > ${stem}.jsonl`,
+      ),
+    );
+    return { format: null, skipped: 'not-json', diagnostics };
   }
   if (ext !== '.json' || jsonlInJson) {
     let seen = 0;
@@ -413,6 +441,39 @@ export async function detectFile(
     }
   }
   return { format: reader.format, diagnostics };
+}
+
+/**
+ * The list of records a line reader takes inside a `.json` object that no reader takes itself
+ * (`{"samples": [{"task_id": ..., "completion": ..., "passed": ...}, ...]}`): the first such key (in the object's
+ * order), its length and the reader; null when no value of the object is such a list.
+ */
+function wrappedRecords(
+  doc: Record<string, unknown>,
+  relPath: string,
+  head: Buffer,
+): { key: string; length: number; reader: Reader } | null {
+  for (const [key, v] of Object.entries(doc)) {
+    if (!Array.isArray(v)) continue;
+    for (const c of v.slice(0, DETECT_MAX_LINES)) {
+      const reader = LINE_DETECT_ORDER.find((r) => r.detect(relPath, c, head));
+      if (reader) return { key, length: v.length, reader };
+    }
+  }
+  return null;
+}
+
+/**
+ * The line (1-based) where `JSON.parse` stopped in `text`, from the position its message gives (`at position 11`),
+ * else from `line N column M`; the last line when the message gives neither (`Unexpected end of JSON input`).
+ */
+export function jsonErrorLine(text: string, err: unknown): number {
+  const msg = err instanceof Error ? err.message : String(err);
+  const pos = /at position (\d+)/.exec(msg);
+  if (pos) return text.slice(0, Number(pos[1])).split('\n').length;
+  const lc = /line (\d+) column \d+/.exec(msg);
+  if (lc) return Number(lc[1]);
+  return text.replace(/\s+$/, '').split('\n').length;
 }
 
 /** Why no reader recognises a JSON file: what its first record looks like. */

@@ -24,7 +24,7 @@ import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Decompress as ZstdDecompress } from 'fzstd';
 import * as yauzl from 'yauzl';
-import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
+import type { Diagnostic, ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import {
   invalidUtf8Bytes,
   invalidUtf8Message,
@@ -170,11 +170,15 @@ function toProblem(
   model: ModelRef,
   dataset: string,
   rule: ScorerRule,
-  warnings: string[],
+  warnings: SampleWarning[],
+  entries?: readonly string[],
 ): ProblemRecord {
-  group.sort((a, b) => (toNum(a.epoch) ?? 0) - (toNum(b.epoch) ?? 0));
+  // by epoch (a stable sort: equal epochs keep their order), each sample with the archive entry it came from
+  const order = group.map((_, i) => i).sort((a, b) => (toNum(group[a].epoch) ?? 0) - (toNum(group[b].epoch) ?? 0));
+  const sorted = order.map((i) => group[i]);
+  const sortedEntries = entries ? order.map((i) => entries[i]) : undefined;
   const grader = rule.source();
-  const first = group[0];
+  const first = sorted[0];
   const meta = isObject(first.metadata) ? first.metadata : {};
   return {
     line: 1,
@@ -184,8 +188,33 @@ function toProblem(
     question: inputText(first.input),
     referenceAnswer: targetText(first.target),
     level: toStr(meta.level) ?? toStr(meta.difficulty),
-    samples: group.map((s, i) => ({ ...toSample(s, rule, warnings), sampleIndex: i })),
+    samples: sorted.map((s, i) => {
+      const own: string[] = [];
+      const sample = { ...toSample(s, rule, own), sampleIndex: i };
+      for (const message of own) warnings.push({ message, entry: sortedEntries?.[i] });
+      return sample;
+    }),
+    ...(sortedEntries ? { entries: sortedEntries } : {}),
   };
+}
+
+/** A warning about one sample: its message, and the archive entry the sample came from (absent in a `.json` log). */
+interface SampleWarning {
+  message: string;
+  entry?: string;
+}
+
+/**
+ * A diagnostic at an entry of the archive (`samples/3_epoch_2.json`), not at a line: model.ts `Diagnostic.entry`,
+ * printed `<file>.eval:samples/3_epoch_2.json` (trial 12 finding 24: was `<file>.eval:1`).
+ */
+function entryDiag(
+  ctx: Pick<ReaderContext, 'relPath'>,
+  entry: string,
+  message: string,
+  severity: Diagnostic['severity'] = 'error',
+): ReadEvent {
+  return { kind: 'diagnostic', diagnostic: { file: ctx.relPath, line: 0, entry, message, severity } };
 }
 
 /** Natural order of sample ids: numbers numerically, then strings. */
@@ -249,9 +278,9 @@ async function* readJsonLog(ctx: ReaderContext, limits: InspectLimits): AsyncGen
   rule.survey(log.samples.map((x) => (isObject(x) ? x.scores : undefined)));
   for (const [id, group] of groups) {
     checkAbort(ctx);
-    const warnings: string[] = [];
+    const warnings: SampleWarning[] = [];
     const record = toProblem(id, group, model, dataset, rule, warnings);
-    for (const w of warnings) yield diag(ctx, 1, w, 'warning');
+    for (const w of warnings) yield diag(ctx, 1, w.message, 'warning');
     yield { kind: 'problem', record };
   }
   for (const d of rule.summary()) yield diag(ctx, 0, d.message, d.severity);
@@ -441,10 +470,10 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
       totalBytes += buf.length;
       const text = buf.toString('utf8');
       const bad = invalidUtf8Bytes(buf, text);
-      if (bad > 0) entryWarnings.push(diag(ctx, 1, `${e.fileName}: ${invalidUtf8Message(bad)}`, 'warning'));
+      if (bad > 0) entryWarnings.push(entryDiag(ctx, e.fileName, invalidUtf8Message(bad), 'warning'));
       const parsed = parseJsonTolerant(stripBom(text));
       if (parsed.nonFinite > 0)
-        entryWarnings.push(diag(ctx, 1, `${e.fileName}: ${nonFiniteMessage(parsed.nonFinite)}`, 'warning'));
+        entryWarnings.push(entryDiag(ctx, e.fileName, nonFiniteMessage(parsed.nonFinite), 'warning'));
       return parsed.value;
     };
     const errorText = (err: unknown): string =>
@@ -577,6 +606,8 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
       checkAbort(ctx);
       const group = groups.get(id)!.sort((a, b) => a.epoch - b.epoch);
       const samples: Record<string, unknown>[] = [];
+      /** The entry each read sample came from (its shell's, for a chunked sample). */
+      const entries: string[] = [];
       for (const se of group) {
         const over = budget(se.entry);
         if (over) {
@@ -586,6 +617,7 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
         }
         try {
           samples.push(await readSample(se));
+          entries.push(se.entry.fileName);
         } catch (err) {
           const msg = errorText(err);
           if (/^archive exceeds/.test(msg)) {
@@ -593,18 +625,21 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
             stopped = true;
             break;
           }
-          // an entry refused for its declared size concerns the archive (line 0); bad content, line 1
-          yield diag(ctx, /too large|compression method/.test(msg) ? 0 : 1, `${se.entry.fileName}: ${msg}; skipped`);
+          // an entry refused for its declared size concerns the archive (line 0); bad content, at the entry
+          yield /too large|compression method/.test(msg)
+            ? diag(ctx, 0, `${se.entry.fileName}: ${msg}; skipped`)
+            : entryDiag(ctx, se.entry.fileName, `${msg.replace(`entry ${se.entry.fileName}: `, '')}; skipped`);
         }
       }
       yield* entryWarnings.splice(0);
       if (stopped) break;
       if (samples.length === 0) continue;
-      const warnings: string[] = [];
+      const warnings: SampleWarning[] = [];
       // the entry name holds the id as written; a parsed id beyond 2^53 has lost digits
       const parsedId = isUnsafeInteger(samples[0].id) ? null : toStr(samples[0].id);
-      const record = toProblem(parsedId ?? id, samples, model, dataset, rule, warnings);
-      for (const w of warnings) yield diag(ctx, 1, w, 'warning');
+      const record = toProblem(parsedId ?? id, samples, model, dataset, rule, warnings, entries);
+      for (const w of warnings)
+        yield w.entry ? entryDiag(ctx, w.entry, w.message, 'warning') : diag(ctx, 1, w.message, 'warning');
       yield { kind: 'problem', record };
     }
     for (const d of rule.summary()) yield diag(ctx, 0, d.message, d.severity);

@@ -37,6 +37,19 @@ import {
 const EVAL_SEGMENTS = new Set(['math_eval', 'eval']);
 
 /**
+ * Whether a file's path is the Qwen2.5-Math evaluation layout `<model path...>/[math_eval|eval/]<dataset>/<file>`: a
+ * file name starting with `test_` or `train_` in a folder, or any file in a folder under `math_eval/` or `eval/`. From
+ * the path alone ({@link qwenModelAndDataset} names such a file's model by the folders above the dataset folder).
+ */
+export function qwenEvalLayout(relPath: string): boolean {
+  const segs = dirSegments(relPath);
+  const base = path.posix.basename(relPath);
+  return (
+    segs.length >= 1 && (/^(test|train)_/.test(base) || (segs.length >= 2 && EVAL_SEGMENTS.has(segs[segs.length - 2])))
+  );
+}
+
+/**
  * Model and dataset of a Qwen-math file from its path (model source `path`).
  * - limit-of-RLVR / Qwen2.5-Math layout `<model path...>/[math_eval|eval/]<dataset>/<file>.jsonl`, recognised
  *   when the file name starts with `test_` or `train_` or the folder above the dataset folder is
@@ -64,11 +77,8 @@ export function qwenModelAndDataset(
   folderFiles: readonly string[] = [],
 ): { model: ModelRef; dataset: string } {
   const segs = dirSegments(relPath);
-  const base = path.posix.basename(relPath);
   const stem = fileStem(relPath);
-  const evalLayout =
-    segs.length >= 1 && (/^(test|train)_/.test(base) || (segs.length >= 2 && EVAL_SEGMENTS.has(segs[segs.length - 2])));
-  if (evalLayout) {
+  if (qwenEvalLayout(relPath)) {
     const dataset = segs[segs.length - 1];
     const modelSegs = segs.slice(0, -1);
     if (modelSegs.length > 0 && EVAL_SEGMENTS.has(modelSegs[modelSegs.length - 1])) modelSegs.pop();

@@ -26,6 +26,7 @@ import {
   typeName,
   verdictLost,
 } from './util';
+import { withFolderModel } from './modelFolders';
 
 /** Detects a rollouts record: an object with a `rollouts` array. */
 function detect(_relPath: string, first: unknown): boolean {
@@ -144,6 +145,8 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       );
       if (w) yield w;
     }
+    // a model folder another reader names (the Qwen-math model folder holding `gsm8k_rollouts.jsonl`): that model
+    model = withFolderModel(ctx.relPath, model, ctx.options);
     const dataset = cfg.dataset ?? (toStr(o.dataset) || folderDs || 'default');
 
     // sample indices: the `rollout` field when usable, else positions

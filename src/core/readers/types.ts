@@ -61,6 +61,13 @@ export interface ReaderOptions {
    * finding 9).
    */
   datasetSpellings?: Record<string, string>;
+  /**
+   * Not a user choice: the model folders that a reader names by their path, with the run and name of that model
+   * (modelFolders.ts `modelFolderNames`: a Qwen-math model folder, or a folder holding a file named by a dataset); set
+   * by `indexFolder` from the listed files. A flat or rollouts file in such a folder (or in a dataset folder of it)
+   * whose model is named by that folder is that model (trial 12 finding 2), never a second copy of it.
+   */
+  modelFolders?: Record<string, { run: string; name: string }>;
 }
 
 /**

@@ -138,6 +138,11 @@ export function exactIds<T>(record: T, id: unknown, text: string): T {
  *   `null` (a missing value), with a warning `N non-standard numbers (NaN, Infinity) read as missing values`;
  * - invalid UTF-8 bytes: replaced by U+FFFD, with a warning `invalid UTF-8: N bytes replaced by U+FFFD`;
  * - a JSON value that is not an object: error `record is not a JSON object (got array)`.
+ * A `.json` file of at most {@link WHOLE_JSON_DOCUMENT_BYTES} that is one pretty-printed JSON object (its first line
+ * no JSON value of its own, the whole text one object: `json.dump(sample, f, indent=2)`) is one record, line 1, its
+ * span the whole file (trial 12 leftovers: it was one `malformed JSON` error per line of a valid file); a `.json` file
+ * whose first line is a JSON value is read line by line (JSONL saved as `.json`), and so is one that is no JSON
+ * document as a whole (detection refuses it with one error: index.ts `detectFile`).
  * Aborting (`ctx.signal`) throws the signal's reason between records.
  */
 export async function* readJsonLines(
@@ -150,7 +155,15 @@ export async function* readJsonLines(
     yield diag(ctx, 0, `binary file (NUL bytes in the first ${HEAD_BYTES / 1024} KiB); not read`);
     return;
   }
-  const endsWithNewline = bytes ? true : await lastByteIsNewline(ctx.absPath, (await stat(ctx.absPath)).size);
+  const size = bytes ? bytes.length : (await stat(ctx.absPath)).size;
+  if (!options.range && /\.json$/i.test(ctx.relPath) && size <= WHOLE_JSON_DOCUMENT_BYTES) {
+    const whole = jsonDocumentRecord(ctx, bytes ?? (await readFile(ctx.absPath)));
+    if (whole !== undefined) {
+      yield* whole;
+      return;
+    }
+  }
+  const endsWithNewline = bytes ? true : await lastByteIsNewline(ctx.absPath, size);
   let any = false;
   let lastLine = 0;
   let pending: { line: number; error: unknown } | null = null;
@@ -205,6 +218,42 @@ export async function* readJsonLines(
     yield diag(ctx, pending.line, jsonErrorMessage(pending.error) + (truncated ? '; truncated last line?' : ''));
   }
   if (!any) yield diag(ctx, 0, 'empty file');
+}
+
+/** A `.json` file up to this size that is one pretty-printed JSON object is read as one record: 8 MiB. */
+export const WHOLE_JSON_DOCUMENT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The events of a `.json` file's bytes that are one pretty-printed JSON object ({@link readJsonLines}): the record
+ * (line 1, offset 0, the whole file's bytes), after a warning for invalid UTF-8 or non-finite numbers; undefined when
+ * the bytes are not that (the first non-blank line is a JSON value of its own: JSONL, or one compact line; or the whole
+ * text is no JSON object), so they are read line by line.
+ */
+function jsonDocumentRecord(ctx: ReaderContext, buf: Buffer): (JsonLine | ReadEvent)[] | undefined {
+  const decoded = buf.toString('utf8');
+  const text = stripBom(decoded);
+  const lead = text.length - text.trimStart().length;
+  try {
+    parseJsonTolerant(text.slice(lead).split('\n', 1)[0]);
+    return undefined;
+  } catch {
+    // not a JSON value on its own line: maybe one document over several lines
+  }
+  let parsed: ReturnType<typeof parseJsonTolerant>;
+  try {
+    parsed = parseJsonTolerant(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(parsed.value)) return undefined;
+  // the line the object starts on (blank lines before it aside)
+  const line = 1 + text.slice(0, lead).split('\n').length - 1;
+  const out: (JsonLine | ReadEvent)[] = [];
+  const invalid = invalidUtf8Bytes(buf, decoded);
+  if (invalid) out.push(diag(ctx, line, invalidUtf8Message(invalid), 'warning'));
+  if (parsed.nonFinite) out.push(diag(ctx, line, nonFiniteMessage(parsed.nonFinite), 'warning'));
+  out.push({ line, value: parsed.value, text: parsed.text, offset: 0, bytes: buf.length });
+  return out;
 }
 
 async function lastByteIsNewline(absPath: string, size: number): Promise<boolean> {

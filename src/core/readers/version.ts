@@ -20,5 +20,10 @@
  * a parent folder not followed; JSONL in a `.json` file read as JSONL (a flat `run.json` names model `run`);
  * findings 16 and 14: Qwen-math results roots (`eval_results/`, ...) out of model names; verl step files
  * (`val_generations/100.jsonl`) through a mapping without `model` named by the model folder, the step a revision.
+ * 4 — trial 12 finding 2: flat and rollouts files in a model folder that a Qwen-math file (or a file named by a
+ * dataset) names take that model's run and name (`Qwen2.5-7B/humaneval/` beside `Qwen2.5-7B/math_eval/gsm8k/`: one
+ * model `Qwen2.5-7B`, was two or three); a `.json` file that is one pretty-printed JSON object is read as one record
+ * (was one `malformed JSON` error per line); finding 24: diagnostics of an Inspect `.eval` sample name its archive
+ * entry (`Diagnostic.entry`), not line 1.
  */
-export const READER_VERSION = 3;
+export const READER_VERSION = 4;
