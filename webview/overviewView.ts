@@ -21,6 +21,7 @@ import {
 import type { Rpc } from './rpc';
 import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../src/shared/claims';
 import type { OverviewData, PanelState, WebviewFilter } from '../src/shared/protocol';
+import { overviewModelsLine } from '../src/shared/modelRoles';
 
 /** A model's n over the compared problems: `100`, or `5..100` when it differs between problems. */
 function nRange(r: { min: number; max: number }): string {
@@ -135,11 +136,7 @@ export class OverviewView {
         'header',
         null,
         h('h1', null, 'Overview'),
-        h(
-          'span',
-          { className: 'muted' },
-          `${d.problemsText} · ${d.models.length} model${d.models.length === 1 ? '' : 's'} · base model: ${base?.label ?? 'none'}`,
-        ),
+        h('span', { className: 'muted' }, `${d.problemsText} · ${overviewModelsLine(d.models, base)}`),
       ),
       d.warnings.length
         ? h(
@@ -271,7 +268,8 @@ export class OverviewView {
             ),
         d.coverage.length ? h('p', { className: 'muted', id: 'crossover-note' }, CROSSOVER_NOTE) : null,
       ),
-      pathsSection(this.rpc, label, perRunBases),
+      // reasoning paths compare a model with base samples: not offered with one model (trial 13 finding 4)
+      d.models.some((m) => m.onlyModel) ? null : pathsSection(this.rpc, label, perRunBases),
       h(
         'section',
         null,
@@ -336,6 +334,7 @@ export class OverviewView {
       this.persist();
       this.renderCharts(d);
     });
+    const only = d.models.some((m) => m.onlyModel);
     const setAll = (ids: Iterable<number>) => {
       this.visible = new Set(ids);
       this.syncPicker(d);
@@ -354,20 +353,25 @@ export class OverviewView {
           { className: 'link', id: 'show-all-models', onclick: () => setAll(d.models.map((m) => m.id)) },
           'show all',
         ),
-        h(
-          'button',
-          { className: 'link', id: 'show-default-models', onclick: () => setAll(defaultVisibleModels(d.models)) },
-          'base + focus run',
-        ),
-        h(
-          'button',
-          {
-            className: 'link',
-            id: 'show-base-only',
-            onclick: () => setAll(d.models.filter((m) => m.isBase).map((m) => m.id)),
-          },
-          'base only',
-        ),
+        // no base with one model (trial 13 finding 4): no base choices
+        only
+          ? null
+          : h(
+              'button',
+              { className: 'link', id: 'show-default-models', onclick: () => setAll(defaultVisibleModels(d.models)) },
+              'base + focus run',
+            ),
+        only
+          ? null
+          : h(
+              'button',
+              {
+                className: 'link',
+                id: 'show-base-only',
+                onclick: () => setAll(d.models.filter((m) => m.isBase).map((m) => m.id)),
+              },
+              'base only',
+            ),
         h('label', { className: 'model-toggle' }, bands, 'bootstrap bands'),
         h('span', { className: 'muted' }, 'Click a legend entry to hide that model.'),
       ),

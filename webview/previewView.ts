@@ -11,6 +11,7 @@ import type { TraceRender } from './traceRender';
 import type { TextLibraries, TextSource } from './textApi';
 import type { Rpc } from './rpc';
 import type { PanelState, PreviewAction, SamplePreview } from '../src/shared/protocol';
+import { modelRoleTag } from '../src/shared/modelRoles';
 
 /**
  * The preview's handler of the host's `init` messages: the first creates the view in `root`, the next
@@ -99,7 +100,7 @@ export class PreviewView {
     this.question?.cancel();
     const verdict = p.correct === true ? 'correct' : p.correct === false ? 'incorrect' : 'ungraded';
     const mark = p.correct === true ? '✓' : p.correct === false ? '✗' : '?';
-    const role = p.model.isBase ? 'base' : p.model.isFocus ? 'in focus' : null;
+    const role = modelRoleTag(p.model);
     const field = (name: string, value: string | number | null | undefined, code = false) =>
       value === null || value === undefined || value === ''
         ? null

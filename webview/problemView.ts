@@ -12,6 +12,7 @@ import type { TextSource } from './textApi';
 import { accuracySpec, pplSpec, problemCurveSpec, showChart, similaritySpec, type ChartHandle } from './charts';
 import { mark, type Rpc } from './rpc';
 import { inBaseSection } from '../src/shared/inBaseSection';
+import { modelRoleTag, sampleDetailTabs } from '../src/shared/modelRoles';
 import type {
   KPoint,
   NoveltyData,
@@ -156,7 +157,7 @@ export class ProblemView {
               'td',
               { className: 'model' },
               label.get(s.modelId) ?? String(s.modelId),
-              m?.isBase ? h('span', { className: 'tag' }, 'base') : null,
+              m && (m.isBase || m.onlyModel) ? h('span', { className: 'tag' }, modelRoleTag(m)) : null,
             ),
             h('td', { className: 'counts' }, countsText(s)),
             h('td', null, s.betaLow === null ? '—' : `[${fmt(s.betaLow)}, ${fmt(s.betaHigh)}]`),
@@ -260,7 +261,7 @@ export class ProblemView {
       h(
         'section',
         { id: 'in-base' },
-        h('h2', null, 'In the base distribution?'),
+        h('h2', null, d.models.some((m) => m.onlyModel) ? 'Samples' : 'In the base distribution?'),
         section.kind === 'baseOnly'
           ? h('p', { className: 'muted', id: 'in-base-alone' }, section.text)
           : base
@@ -670,12 +671,14 @@ export class ProblemView {
     });
     replace(el, h('p', { className: 'muted loading' }, 'Loading…'));
     try {
+      // one model: nothing to compare with, so no novelty is asked for (trial 13 finding 3)
+      const only = this.data?.models.some((m) => m.onlyModel) ?? false;
       const [t, nov] = await Promise.all([
         this.rpc.request('getSample', { sampleId }),
-        this.rpc.request('getNovelty', { sampleId }).catch((e: Error) => e),
+        only ? Promise.resolve(undefined) : this.rpc.request('getNovelty', { sampleId }).catch((e: Error) => e),
       ]);
       if (this.state.sampleId !== sampleId) return;
-      replace(el, this.sampleDetail(t, nov instanceof Error ? nov.message : nov));
+      replace(el, this.sampleDetail(t, nov instanceof Error ? nov.message : (nov ?? null)));
     } catch (e) {
       replace(el, h('p', { className: 'error' }, (e as Error).message));
     }
@@ -686,7 +689,8 @@ export class ProblemView {
   /** Counts the samples whose Rendered tab was asked for (a late renderer load fills only the last). */
   private renderTicket = 0;
 
-  private sampleDetail(t: SampleText, nov: NoveltyData | string): HTMLElement {
+  /** `nov`: the novelty, its error message, or null in a one-model folder (Rendered alone, trial 13 finding 3). */
+  private sampleDetail(t: SampleText, nov: NoveltyData | string | null): HTMLElement {
     const rendered = h('div', { className: 'trace', id: 'trace-rendered' });
     this.traceRender?.cancel();
     this.traceRender = undefined;
@@ -706,23 +710,23 @@ export class ProblemView {
       },
     );
     const verdict = t.correct === true ? 'correct' : t.correct === false ? 'incorrect' : 'ungraded';
+    const shown = sampleDetailTabs(nov === null, typeof nov === 'string');
+    const names = { novel: 'Novel spans', diff: 'Diff vs nearest base', rendered: 'Rendered' };
+    const view = (tab: 'novel' | 'diff' | 'rendered') =>
+      tab === 'rendered'
+        ? rendered
+        : nov === null
+          ? null
+          : typeof nov === 'string'
+            ? h('p', { className: 'error' }, nov)
+            : tab === 'novel'
+              ? this.novelView(nov)
+              : this.diffView(nov);
     const tabs = h(
       'vscode-panels',
-      { 'aria-label': 'sample views', activeid: 'tab-novel' },
-      h('vscode-panel-tab', { id: 'tab-novel' }, 'Novel spans'),
-      h('vscode-panel-tab', { id: 'tab-diff' }, 'Diff vs nearest base'),
-      h('vscode-panel-tab', { id: 'tab-rendered' }, 'Rendered'),
-      h(
-        'vscode-panel-view',
-        { id: 'view-novel' },
-        typeof nov === 'string' ? h('p', { className: 'error' }, nov) : this.novelView(nov),
-      ),
-      h(
-        'vscode-panel-view',
-        { id: 'view-diff' },
-        typeof nov === 'string' ? h('p', { className: 'error' }, nov) : this.diffView(nov),
-      ),
-      h('vscode-panel-view', { id: 'view-rendered' }, rendered),
+      { 'aria-label': 'sample views', activeid: `tab-${shown.active}` },
+      shown.tabs.map((tab) => h('vscode-panel-tab', { id: `tab-${tab}` }, names[tab])),
+      shown.tabs.map((tab) => h('vscode-panel-view', { id: `view-${tab}` }, view(tab))),
     );
     return h(
       'div',
@@ -735,7 +739,7 @@ export class ProblemView {
         t.answerCheck ? h('span', { className: 'answer-check' }, ` · ${t.answerCheck}`) : ` · ${verdict}`,
         t.extractedAnswer !== null ? ` · answer ` : '',
         t.extractedAnswer !== null ? h('code', null, t.extractedAnswer) : null,
-        typeof nov === 'string'
+        nov === null || typeof nov === 'string'
           ? null
           : h(
               'span',
@@ -761,6 +765,7 @@ export class ProblemView {
             `Showing the first ${t.text.length} of ${t.fullLength} characters; open it in an editor for the rest.`,
           )
         : null,
+      shown.note ? h('p', { className: 'muted', id: 'one-model-note' }, shown.note) : null,
       tabs,
       this.annotationControls(t),
     );

@@ -14,6 +14,7 @@ import { PASS_SETTINGS } from './indexPasses';
 import { registerNavigation } from './navigation';
 import { problemIdOf, problemSelection, registerPanels } from './problemPanel';
 import { describeFilter, type Node, noComparisonReason, type TreeFilter } from './problemTree';
+import { LABEL_PICKER_HINT, type LabelItem, labelPickerItems, labelsOnAccept } from './labelPicker';
 import { sampleUri } from './sampleDocument';
 import { trainingFilterTitle, trainingSeries } from './panelData';
 import { readSettings, type FolderSession } from './session';
@@ -177,42 +178,33 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
   return disposables;
 }
 
-/** The label picker's hint: what its keys do (checked by the keyboard e2e test). */
-export const LABEL_PICKER_HINT = 'Type a label (new or listed) and Enter · or ↓, Space to check several';
-
 /**
  * The label picker: a multi-select quick pick of `labels` with `checked` checked. Keys (as VS Code's
- * multi-select quick pick handles them, plus one rule): typing filters; ↓ moves into the list, where
- * Space checks or unchecks; Enter accepts the checked labels and, when text is typed, the highlighted
- * label too (the first label containing the text), or the text as a new label when no label contains
- * it. Resolves undefined on Escape.
+ * multi-select quick pick handles them, plus the rules of labelPicker.ts): typing filters and shows the
+ * typed text as its own first item ("new label") unless it is exactly a listed label; ↓ moves into the
+ * list, where Space checks or unchecks; Enter saves the checked labels plus the typed text exactly (or
+ * the listed label it equals case-insensitively). Resolves undefined on Escape.
  */
 function pickLabels(labels: string[], checked: string[], title: string): Promise<string[] | undefined> {
-  const qp = vscode.window.createQuickPick<vscode.QuickPickItem>();
+  const qp = vscode.window.createQuickPick<vscode.QuickPickItem & LabelItem>();
   qp.canSelectMany = true;
   // a step of a two-step input: a refresh of the tree or the preview taking focus must not cancel it
   qp.ignoreFocusOut = true;
   qp.title = title;
   qp.placeholder = LABEL_PICKER_HINT;
-  qp.items = labels.map((label) => ({ label }));
-  qp.selectedItems = qp.items.filter((i) => checked.includes(i.label));
+  const listed: LabelItem[] = labels.map((label) => ({ label }));
+  qp.items = listed;
+  qp.selectedItems = listed.filter((i) => checked.includes(i.label));
+  qp.onDidChangeValue((value) => {
+    // the listed items are the same objects, so the checked ones stay checked
+    const keep = qp.selectedItems.filter((i) => !i.typed);
+    qp.items = labelPickerItems(listed, value);
+    qp.selectedItems = keep;
+  });
   return new Promise((resolve) => {
     let result: string[] | undefined;
     qp.onDidAccept(() => {
-      const picked = qp.selectedItems.map((i) => i.label);
-      const typed = qp.value.trim();
-      if (typed) {
-        // The label the typed text names: an exact match, the highlighted row, the first label
-        // containing the text, else the text itself as a new label.
-        const t = typed.toLowerCase();
-        const add =
-          labels.find((l) => l.toLowerCase() === t) ??
-          qp.activeItems.find((i) => i.label.toLowerCase().includes(t))?.label ??
-          labels.find((l) => l.toLowerCase().includes(t)) ??
-          typed;
-        if (!picked.includes(add)) picked.push(add);
-      }
-      result = picked;
+      result = labelsOnAccept(labels, qp.selectedItems, qp.value);
       qp.hide();
     });
     qp.onDidHide(() => {

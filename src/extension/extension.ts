@@ -9,7 +9,14 @@ import {
 import { focusRun } from '../core/index/labels';
 import { registerCommands } from './commands';
 import { Navigator } from './navigation';
-import { describeFilter, ProblemTreeProvider, shortFilter, type Node, type TreeFilter } from './problemTree';
+import {
+  breakableText,
+  describeFilter,
+  filterCountLine,
+  ProblemTreeProvider,
+  type Node,
+  type TreeFilter,
+} from './problemTree';
 import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, sampleUri } from './sampleDocument';
 import { FolderSession, readSettings } from './session';
 import { registerWalkthrough } from './walkthrough';
@@ -198,8 +205,9 @@ export class Extension implements vscode.Disposable {
     const line =
       this.tree.filter.kind === 'all'
         ? `${where}${pair}`
-        : `${where}${shortFilter(this.tree.filter)}: ${n} problem${n === 1 ? '' : 's'}${pair ? ` · ${pair}` : ''}`;
-    this.view.message = [state, line].filter(Boolean).join(' · ') || undefined;
+        : `${where}${filterCountLine(this.tree.filter, n)}${pair ? ` · ${pair}` : ''}`;
+    // a long model name wraps at its parts instead of being cut at the side bar's edge (trial 13 finding 11)
+    this.view.message = breakableText([state, line].filter(Boolean).join(' · ')) || undefined;
     void vscode.commands.executeCommand(
       'setContext',
       'traceInspector.multiRoot',

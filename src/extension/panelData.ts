@@ -117,17 +117,29 @@ export interface Roles {
   stepPattern?: string;
 }
 
-function modelInfo(m: ModelRow, roles: Roles): ModelInfo {
+/**
+ * A model as the webview sees it. `onlyModel`: the folder has this one model (`index.models().length === 1`);
+ * it is then not called the base (isBase false, `onlyModel` true) however the roles name it, since it has
+ * nothing to be compared with (trial 13 finding 4: a BASE badge, "(base)" and "base model: …" in a
+ * one-model folder, where the tree says "only model").
+ */
+function modelInfo(m: ModelRow, roles: Roles, onlyModel = false): ModelInfo {
   return {
     id: m.id,
     // a partly indexed model is marked wherever its label is shown (legends, tables, headers)
     label: m.partial ? `${m.label} (partial)` : m.label,
     displayId: m.displayId,
-    isBase: m.id === roles.baseId,
+    isBase: !onlyModel && m.id === roles.baseId,
     isFocus: m.id === roles.focusId,
+    ...(onlyModel ? { onlyModel: true } : {}),
     run: m.run,
     partial: m.partial,
   };
+}
+
+/** Whether the index holds exactly one model (the "only model" of the tree). */
+function soleModel(index: TraceIndex): boolean {
+  return index.models().length === 1;
 }
 
 function curve(n: number, f: (k: number) => number | null): KPoint[] {
@@ -213,7 +225,7 @@ export function problemData(
       referenceAnswer: p.referenceAnswer,
       level: p.level,
     },
-    models: present.map((m) => modelInfo(m, roles)),
+    models: present.map((m) => modelInfo(m, roles, byId.size === 1)),
     stats,
     comparisons,
     baseModelId: base ? base.modelId : null,
@@ -423,7 +435,7 @@ export async function samplePreview(
       referenceAnswer: problem.referenceAnswer,
       level: problem.level,
     },
-    model: modelInfo(model, roles),
+    model: modelInfo(model, roles, soleModel(index)),
     sampleIndex: s.sampleIndex,
     correct: s.correct,
     extractedAnswer: s.extractedAnswer,
@@ -986,7 +998,7 @@ export function overviewData(
       ),
     );
   return {
-    models: models.filter((m) => byModel.has(m.id)).map((m) => modelInfo(m, roles)),
+    models: models.filter((m) => byModel.has(m.id)).map((m) => modelInfo(m, roles, models.length === 1)),
     baseModelId: roles.baseId ?? null,
     levels,
     curves,

@@ -6,6 +6,7 @@
  * comparison, and a sentence saying a second model is needed (trial 10 finding 3: an empty dropdown and no
  * sample list, so ↑/↓/j/k had nothing to move through); without a base, nothing to list.
  */
+import { ONE_MODEL_NOTE } from './modelRoles';
 import type { ProblemData } from './protocol';
 
 export type InBaseSection =
@@ -40,7 +41,10 @@ export function inBaseSection(
     return {
       kind: 'baseOnly',
       modelId: base.id,
-      text: `Only the base model ${base.label} has samples for this problem: comparing samples with the base needs a second model (another model's results in the folder). ${n === 1 ? 'Its 1 sample is' : `Its ${n} samples are`} listed below.`,
+      // the folder's only model is not called the base (trial 13 finding 4)
+      text: base.onlyModel
+        ? `${base.label} is the only model: ${ONE_MODEL_NOTE}. ${n === 1 ? 'Its 1 sample is' : `Its ${n} samples are`} listed below.`
+        : `Only the base model ${base.label} has samples for this problem: comparing samples with the base needs a second model (another model's results in the folder). ${n === 1 ? 'Its 1 sample is' : `Its ${n} samples are`} listed below.`,
     };
   }
   const modelId =

@@ -51,6 +51,11 @@ export interface ModelInfo {
   displayId: string;
   isBase: boolean;
   isFocus: boolean;
+  /**
+   * The folder's only model: views call it "only model" (as the tree does), never the base, and offer no
+   * comparison with a base (isBase is false then).
+   */
+  onlyModel?: boolean;
   /** The model's run (folder relative to the results folder, `""` for the root); the overview starts with the focus model's run shown. */
   run?: string;
   /**

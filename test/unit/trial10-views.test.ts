@@ -119,7 +119,8 @@ describe("finding 3: the problem view of a one-model folder lists the base's sam
       assert.deepEqual(section, {
         kind: 'baseOnly',
         modelId: model.id,
-        text: `Only the base model ${model.label} has samples for this problem: comparing samples with the base needs a second model (another model's results in the folder). Its 8 samples are listed below.`,
+        // the folder's only model is not called the base (trial 13 finding 4)
+        text: `${model.label} is the only model: one model in this folder: nothing to compare it with. Its 8 samples are listed below.`,
       });
       // the list the view asks for: the base's 8 samples, correct first (↑/↓/j/k move through them)
       const page = samplePage(index, p.id, section.modelId, 0, 100);
@@ -205,7 +206,7 @@ describe('finding 10a: the overview names the command to choose the base, never 
 const importEsm = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
 
 describe('finding 10d: the one-model overview legend draws its symbol beside the model name, not over it', () => {
-  test('humaneval-samples-flat: the legend symbol ends before the label starts (stroke width 3.5, not NaN)', async () => {
+  test('humaneval-samples-flat: the legend symbol ends before the label starts (stroke width 2, not NaN)', async () => {
     const vl = (await importEsm(pathToFileURL(require.resolve('vega-lite')).href)) as {
       compile(spec: unknown): { spec: unknown };
     };
@@ -223,8 +224,9 @@ describe('finding 10d: the one-model overview legend draws its symbol beside the
     );
     const label = svg.match(/role-legend-label"><text[^>]*transform="translate\(([-\d.]+),[-\d.]+\)"[^>]*>([^<]*)</);
     assert.ok(symbol && label, svg.slice(svg.indexOf('role-legend'), svg.indexOf('role-legend') + 600));
-    assert.equal(label[2], `${m.label} (base)`);
-    assert.equal(symbol[3], '3.5');
+    // the folder's only model: no "(base)" and the plain line's width (trial 13 finding 4)
+    assert.equal(label[2], m.label);
+    assert.equal(symbol[3], '2');
     // the symbol (a stroke centred at x, half-width w) ends left of the label's first letter
     assert.ok(Number(symbol[1]) + Number(symbol[2]) < Number(label[1]), `${symbol[0]} / ${label[0]}`);
     index.close();
