@@ -9,14 +9,7 @@ import {
 import { focusRun } from '../core/index/labels';
 import { registerCommands } from './commands';
 import { Navigator } from './navigation';
-import {
-  breakableText,
-  describeFilter,
-  filterCountLine,
-  ProblemTreeProvider,
-  type Node,
-  type TreeFilter,
-} from './problemTree';
+import { describeFilter, filterCountLine, ProblemTreeProvider, type Node, type TreeFilter } from './problemTree';
 import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, sampleUri } from './sampleDocument';
 import { FolderSession, readSettings } from './session';
 import { registerWalkthrough } from './walkthrough';
@@ -206,8 +199,7 @@ export class Extension implements vscode.Disposable {
       this.tree.filter.kind === 'all'
         ? `${where}${pair}`
         : `${where}${filterCountLine(this.tree.filter, n)}${pair ? ` · ${pair}` : ''}`;
-    // a long model name wraps at its parts instead of being cut at the side bar's edge (trial 13 finding 11)
-    this.view.message = breakableText([state, line].filter(Boolean).join(' · ')) || undefined;
+    this.view.message = [state, line].filter(Boolean).join(' · ') || undefined;
     void vscode.commands.executeCommand(
       'setContext',
       'traceInspector.multiRoot',

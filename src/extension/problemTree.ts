@@ -151,19 +151,6 @@ export function filterCountLine(f: TreeFilter, n: number): string {
   return `${name}${name.endsWith('?') ? '' : ':'} ${n} problem${n === 1 ? '' : 's'}`;
 }
 
-/** Tokens longer than this get break points (see {@link breakableText}). */
-const LONG_TOKEN = 20;
-
-/**
- * `text` with a zero-width space after each `_`, `-`, `/` or `.` inside a word longer than 20 characters,
- * so the view's message wraps a long model name at its parts instead of cutting it at the side bar's
- * edge (trial 13 finding 11: `hEvalTest35_noExp_1dPro_1CPT_500Tkns_1` cut mid-word). Shorter words and
- * spaces are unchanged; the text reads the same.
- */
-export function breakableText(text: string): string {
-  return text.replace(/\S+/g, (w) => (w.length > LONG_TOKEN ? w.replace(/([_\-/.])(?=\S)/g, '$1\u200b') : w));
-}
-
 const passIcon = new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
 const failIcon = new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
 const partialIcon = new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('testing.iconQueued'));
