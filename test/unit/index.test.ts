@@ -7,26 +7,9 @@ import { SCORED_SAMPLES_SQL, TraceIndex, ftsQuery } from '../../src/core/index/t
 import { SCHEMA_VERSION, migrations } from '../../src/core/index/schema';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { openDatabase } from '../../src/core/index/sqlite';
-import { REAL, rawRolloutCounts, tempDir, textsById } from './helpers';
+import { REAL, rawRolloutCounts, rolloutLine, tempDir, textsById } from './helpers';
 
 const RUN = join(REAL, 'rlvr-probe-gsm8k', 'results_2048_batched');
-
-/** A small results folder in the rollout format, written by the test. */
-function rolloutLine(
-  qid: number,
-  model: string,
-  correct: boolean[],
-  text = (i: number) => `solution ${qid}.${i}`,
-): string {
-  return JSON.stringify({
-    qid,
-    question: `question ${qid}`,
-    gold: String(qid),
-    model_name: model,
-    model_revision: 'main',
-    rollouts: correct.map((c, i) => ({ rollout: i, correct: c, text: text(i), pred_token: c ? String(qid) : 'x' })),
-  });
-}
 
 describe('index: real rlvr-probe-gsm8k run', () => {
   test('indexes both models with counts equal to the raw rollouts', async () => {
@@ -231,7 +214,7 @@ describe('index: incremental', () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, 'a.jsonl'),
-      [0, 1, 2].map((q) => rolloutLine(q, 'm', [true, false], (i) => `word${q}x${i} common`)).join('\n'),
+      [0, 1, 2].map((q) => rolloutLine(q, 'm', [true, false], (_q, i) => `word${q}x${i} common`)).join('\n'),
     );
     const index = TraceIndex.open(':memory:');
     await indexFolder(index, dir, { fts: false });
@@ -288,7 +271,7 @@ describe('index: incremental', () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, 'a.jsonl'),
-      [0, 1].map((q) => rolloutLine(q, 'm', [true, false], (i) => `alpha${q} beta x^2+${i}`)).join('\n'),
+      [0, 1].map((q) => rolloutLine(q, 'm', [true, false], (_q, i) => `alpha${q} beta x^2+${i}`)).join('\n'),
     );
     const dbPath = join(dir, 'index.db');
     const v3 = openDatabase(dbPath);
