@@ -547,6 +547,27 @@ export function runSimilarityJob(
   keepBase = true,
   onList?: (list: SimilarityBody) => void,
 ): SimilarityBody {
+  const stages = similarityStages(job, keepBase, onList);
+  for (;;) {
+    const step = stages.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * runSimilarityJob in stages, for a scheduler that lets another job run between them (the similarity worker:
+ * a newer problem's sample list goes before an older job's baseline and paths). Each `next()` runs one stage:
+ * (1) lex the texts, build or reuse the base index, find each model sample's nearest base samples, and post the
+ * sample list (`onList`) when the base was not kept; (2) the base-to-base baseline and the summary (`onList` here
+ * when the base was kept), the base's work kept for later jobs; (3) the computation paths, returned as the
+ * result. Driving it to the end gives exactly runSimilarityJob's result and calls; the base work is kept (or not,
+ * `keepBase`) the same way, looked up again when stage 2 ends, so two jobs of one base in flight keep it once.
+ */
+export function* similarityStages(
+  job: SimilarityJob,
+  keepBase = true,
+  onList?: (list: SimilarityBody) => void,
+): Generator<void, SimilarityBody, void> {
   const opts = { n: SIMILARITY_PARAMS.n, numHashes: SIMILARITY_PARAMS.numHashes, topK: SIMILARITY_PARAMS.topK };
   const baseTexts = job.base.map((b) => b.text);
   const modelTexts = job.model.map((m) => m.text);
@@ -595,6 +616,7 @@ export function runSimilarityJob(
       baselinePending: true,
     });
   }
+  yield;
   const prepared = kept ? kept.prepared : baselineOf(index, baseTexts);
   const r = problemSimilarity(baseTexts, modelTexts, opts, { model: modelLexed, prepared, queries });
   const samples = r.model.map((m, j) => sampleOf(j, m, m.baselinePercentile));
@@ -611,10 +633,13 @@ export function runSimilarityJob(
     basePaths: problemPaths(baseTexts, [], { base: baseLexed }).basePaths,
   };
   if (keepBase) {
-    if (at >= 0) baseWorkCache.splice(at, 1);
+    // looked up again: another job of the same base may have kept it since this one started
+    const now = baseWorkCache.findIndex((w) => w.key === key);
+    if (now >= 0) baseWorkCache.splice(now, 1);
     baseWorkCache.push(work);
     if (baseWorkCache.length > BASE_WORK_CACHE_SIZE) baseWorkCache.shift();
   }
+  yield;
   const paths = problemPaths(baseTexts, modelTexts, { model: modelLexed, basePaths: work.basePaths });
   return {
     // `path` first, as before the list's stage (the same JSON, key for key)

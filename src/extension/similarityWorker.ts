@@ -3,7 +3,9 @@
  * maj@k curves off the extension host's main thread. Bundled to dist/similarityWorker.js. Pure core only: no `vscode`.
  * Messages: in `{ id, job, list? }` (a SimilarityJob, SimilarityFilesJob, NoveltyJob, MajorityJob of ./panelData or
  * the warm-up), out `{ id, result }` or `{ id, error, changed? }`, and before them `{ id, list }` when the request
- * asked for the list's stage. Jobs run one at a time in arrival order. Texts come in with the job, or the places
+ * asked for the list's stage. One stage of one job runs at a time ({@link StageScheduler}): a job whose sample
+ * list is not out yet goes before the later stages (baseline, paths) of a job whose list is, in arrival order
+ * among each; other jobs are one stage. Texts come in with the job, or the places
  * of the texts (SimilarityFilesJob: the worker reads the results files itself); the worker needs no database
  * connection.
  */
@@ -14,6 +16,7 @@ import {
   runMajorityJob,
   runNoveltyJob,
   runSimilarityJob,
+  similarityStages,
   type MajorityJob,
   type NoveltyJob,
   type SimilarityBody,
@@ -60,25 +63,72 @@ export function runJob(job: SimilarityWorkerJob, onList?: (list: SimilarityBody)
   return job.kind === 'problem' ? runSimilarityJob(job, true, onList) : runNoveltyJob(job);
 }
 
+/**
+ * A job as stages for {@link StageScheduler}: a similarity job's three (./panelData similarityStages), after
+ * reading its texts for a SimilarityFilesJob (SourceChangedError when a file changed since indexing); any other
+ * job is one stage (runJob). The value at the end is runJob's result.
+ */
+export async function* jobStages(
+  job: SimilarityWorkerJob,
+  onList?: (list: SimilarityBody) => void,
+): AsyncGenerator<void, unknown, void> {
+  if (job.kind === 'problemFiles') return yield* similarityStages(await readSimilarityFilesJob(job), true, onList);
+  if (job.kind === 'problem') return yield* similarityStages(job, true, onList);
+  return runJob(job);
+}
+
+/**
+ * Runs the worker's jobs one stage at a time. The next stage is the first stage not run of the oldest job whose
+ * sample list is not out yet (a job without a list stage counts as such until it ends); when every job's list is
+ * out, the next stage of the oldest job. So a problem the user opens while an earlier problem's baseline and
+ * paths are still to come gets its list after at most one stage of the earlier job (0.1-0.4 s of CPU at
+ * 1024 x 1024), not after all of them. Messages that came in during a stage are taken in before the next is
+ * chosen (two turns of the event loop between stages). `post` gets the replies in the worker's protocol.
+ */
+export class StageScheduler {
+  private readonly tasks: { id: number; steps: AsyncGenerator<void, unknown, void>; listed: boolean }[] = [];
+  private draining = false;
+
+  constructor(private readonly post: (reply: SimilarityWorkerReply) => void) {}
+
+  /** Queues a request; its first stage runs now when nothing else runs. */
+  add(m: SimilarityWorkerRequest): void {
+    const task = { id: m.id, listed: false, steps: undefined as unknown as AsyncGenerator<void, unknown, void> };
+    const onList = m.list
+      ? (list: SimilarityBody) => {
+          task.listed = true;
+          this.post({ id: m.id, list });
+        }
+      : undefined;
+    task.steps = jobStages(m.job, onList);
+    this.tasks.push(task);
+    if (!this.draining) void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    while (this.tasks.length > 0) {
+      const task = this.tasks.find((t) => !t.listed) ?? this.tasks[0];
+      try {
+        const step = await task.steps.next();
+        if (step.done) {
+          this.tasks.splice(this.tasks.indexOf(task), 1);
+          this.post({ id: task.id, result: step.value });
+        }
+      } catch (e) {
+        this.tasks.splice(this.tasks.indexOf(task), 1);
+        const changed = e instanceof SourceChangedError ? { file: e.file, line: e.line } : undefined;
+        this.post({ id: task.id, error: (e as Error).message, ...(changed ? { changed } : {}) });
+      }
+      // two turns: a message that arrived during the stage is read in the poll phase between them
+      await new Promise<void>((r) => setImmediate(() => setImmediate(r)));
+    }
+    this.draining = false;
+  }
+}
+
 const port = parentPort;
 if (port) {
-  // one job at a time, in arrival order (a job reading its files must not let the next one start meanwhile)
-  let queue: Promise<void> = Promise.resolve();
-  port.on('message', (m: SimilarityWorkerRequest) => {
-    queue = queue.then(async () => {
-      try {
-        const onList = m.list
-          ? (list: SimilarityBody) => port.postMessage({ id: m.id, list } satisfies SimilarityWorkerReply)
-          : undefined;
-        port.postMessage({ id: m.id, result: await runJob(m.job, onList) } satisfies SimilarityWorkerReply);
-      } catch (e) {
-        const changed = e instanceof SourceChangedError ? { file: e.file, line: e.line } : undefined;
-        port.postMessage({
-          id: m.id,
-          error: (e as Error).message,
-          ...(changed ? { changed } : {}),
-        } satisfies SimilarityWorkerReply);
-      }
-    });
-  });
+  const scheduler = new StageScheduler((reply) => port.postMessage(reply));
+  port.on('message', (m: SimilarityWorkerRequest) => scheduler.add(m));
 }

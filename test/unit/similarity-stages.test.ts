@@ -2,7 +2,8 @@
  * The similarity job's two stages (issue 14): the sample list's stage (nearest base samples, similarity,
  * novelty, the model's summary; the base-to-base baseline too when the base's work was kept) comes before the
  * computation paths (and, with nothing kept, before the baseline), and every figure in it is the final one;
- * the result is the same with or without the stage, in-process and through the worker thread.
+ * the result is the same with or without the stage, in-process and through the worker thread. In the worker, a
+ * job whose list is not out yet goes before the later stages of a job whose list is (StageScheduler).
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +15,7 @@ import {
   type SimilarityJob,
 } from '../../src/extension/panelData';
 import { SimilarityRunner } from '../../src/extension/similarityRunner';
+import { StageScheduler, type SimilarityWorkerReply } from '../../src/extension/similarityWorker';
 import { warmUpJob } from '../../src/extension/similarityWarmup';
 
 const workerPath = path.resolve(__dirname, '../../src/extension/similarityWorker.js');
@@ -115,5 +117,66 @@ describe('similarity job: the sample list before the computation paths', () => {
       plain,
     );
     assert.deepEqual(inlineList, withoutPathsAndBaseline(plain));
+  });
+
+  /** A second problem: other base and model texts than job()'s. */
+  function otherJob(): SimilarityJob {
+    const w = warmUpJob(14, 700);
+    return {
+      kind: 'problem',
+      base: w.base.map((b) => ({ ...b, id: 500 + b.id, text: `${b.text}\nSo $x = 7$.` })),
+      model: w.model.map((m) => ({ ...m, id: 500 + m.id })),
+    };
+  }
+
+  test("a second problem's list comes before the first problem's baseline and paths; results unchanged", async () => {
+    const [a, b] = [job(), otherJob()];
+    clearBaseWorkCache();
+    const plainA = runSimilarityJob(a);
+    const plainB = runSimilarityJob(b);
+    // in-process scheduler: both posted at once
+    clearBaseWorkCache();
+    const replies: SimilarityWorkerReply[] = [];
+    const done = new Promise<void>((resolve) => {
+      const scheduler = new StageScheduler((r) => {
+        replies.push(r);
+        if (replies.filter((x) => 'result' in x).length === 2) resolve();
+      });
+      scheduler.add({ id: 1, job: a, list: true });
+      scheduler.add({ id: 2, job: b, list: true });
+    });
+    await done;
+    assert.deepEqual(
+      replies.map((r) => `${r.id}:${'list' in r ? 'list' : 'result' in r ? 'result' : 'error'}`),
+      ['1:list', '2:list', '1:result', '2:result'],
+    );
+    assert.deepEqual((replies[2] as { result: unknown }).result, plainA);
+    assert.deepEqual((replies[3] as { result: unknown }).result, plainB);
+    assert.deepEqual((replies[1] as { list: SimilarityBody }).list, withoutPathsAndBaseline(plainB));
+    // through the worker thread, both posted at once
+    const runner = new SimilarityRunner(workerPath);
+    try {
+      const events: string[] = [];
+      const first = runner
+        .run(a, () => events.push('a list'))
+        .then((r) => {
+          events.push('a result');
+          return r;
+        });
+      const second = runner
+        .run(b, () => events.push('b list'))
+        .then((r) => {
+          events.push('b result');
+          return r;
+        });
+      const [fullA, fullB] = await Promise.all([first, second]);
+      assert.equal(runner.usedWorker, true);
+      assert.deepEqual(events, ['a list', 'b list', 'a result', 'b result']);
+      assert.deepEqual(fullA, plainA);
+      assert.deepEqual(fullB, plainB);
+    } finally {
+      await runner.dispose();
+    }
+    clearBaseWorkCache();
   });
 });
