@@ -13,6 +13,7 @@
  */
 import * as vscode from 'vscode';
 import { problemPickItems } from './sampleOrder';
+import { SAMPLE_SCHEME } from './sampleDocument';
 import { join } from 'node:path';
 import { type FolderSession, readSettings } from './session';
 import { comparisonBase } from '../core/index/labels';
@@ -400,9 +401,7 @@ class Panels implements vscode.Disposable {
       vscode.window.createWebviewPanel(
         VIEW_TYPES[state.view],
         'Trace Inspector',
-        state.view === 'preview'
-          ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus }
-          : { viewColumn: vscode.ViewColumn.Active, preserveFocus },
+        { viewColumn: state.view === 'preview' ? previewColumn() : vscode.ViewColumn.Active, preserveFocus },
         {
           enableScripts: true,
           retainContextWhenHidden: false,
@@ -435,6 +434,20 @@ class Panels implements vscode.Disposable {
     for (const s of this.subs) s.dispose();
     void this.runner.dispose();
   }
+}
+
+/**
+ * Where a new preview tab opens: in the active group when its active tab is a sample's text tab (the preview
+ * shows the same sample: like Markdown's Open Preview, no split; splitting made the workbench lay out every
+ * editor again, the text tab's 300k-character sample re-wrapped: a 130 ms CPU task of the workbench in the
+ * perf e2e's trace), else beside the active group (from the tree, the problem view or a navigation command,
+ * so the problem view stays in sight). A preview tab already open is reused where it is.
+ */
+function previewColumn(): vscode.ViewColumn {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  return input instanceof vscode.TabInputText && input.uri.scheme === SAMPLE_SCHEME
+    ? vscode.ViewColumn.Active
+    : vscode.ViewColumn.Beside;
 }
 
 /** One open webview panel. */

@@ -218,6 +218,8 @@ describe('sample preview of hostile traces in a real VS Code', { timeout: 900_00
       // One preview tab for all of them.
       const tabs = await s.page.locator('.part.editor .tab').allTextContents();
       assert.equal(tabs.filter((t) => /#\d+ ·/.test(t)).length, 1, `one preview tab: ${tabs.join(' | ')}`);
+      // opened from the sample's text tab: in that tab's group, no split (like Markdown's Open Preview)
+      assert.equal(await s.page.locator('.part.editor .editor-group-container').count(), 1, 'one editor group');
       assert.equal(await s.page.evaluate(() => window.__pwned), undefined);
       assert.deepEqual(dialogs, []);
       const workbench = await s.page.locator('.monaco-workbench').innerText();
