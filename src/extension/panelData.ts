@@ -559,8 +559,8 @@ export function runSimilarityJob(
  * a newer problem's sample list goes before an older job's baseline and paths). Each `next()` runs one stage:
  * (1) lex the texts, build or reuse the base index, find each model sample's nearest base samples, and post the
  * sample list (`onList`) when the base was not kept; (2) the base-to-base baseline and the summary (`onList` here
- * when the base was kept), the base's work kept for later jobs; (3) the computation paths, returned as the
- * result. Driving it to the end gives exactly runSimilarityJob's result and calls; the base work is kept (or not,
+ * when the base was kept); (2b, when the base was not kept) the base samples' computation paths, and the base's
+ * work kept for later jobs; (3) the model samples' computation paths, returned as the result. Driving it to the end gives exactly runSimilarityJob's result and calls; the base work is kept (or not,
  * `keepBase`) the same way, looked up again when stage 2 ends, so two jobs of one base in flight keep it once.
  */
 export function* similarityStages(
@@ -627,6 +627,7 @@ export function* similarityStages(
     novelty: b.novelty,
   }));
   if (onList && kept) onList({ samples, baseline, summary: r.summary });
+  if (!kept) yield; // the base's computation paths next: a stage of its own (about as long as the model's)
   const work: BaseWork = kept ?? {
     key,
     prepared,

@@ -81,7 +81,7 @@ export async function* jobStages(
  * Runs the worker's jobs one stage at a time. The next stage is the first stage not run of the oldest job whose
  * sample list is not out yet (a job without a list stage counts as such until it ends); when every job's list is
  * out, the next stage of the oldest job. So a problem the user opens while an earlier problem's baseline and
- * paths are still to come gets its list after at most one stage of the earlier job (0.1-0.4 s of CPU at
+ * paths are still to come gets its list after at most one stage of the earlier job (0.13-0.25 s of CPU each at
  * 1024 x 1024), not after all of them. Messages that came in during a stage are taken in before the next is
  * chosen (two turns of the event loop between stages). `post` gets the replies in the worker's protocol.
  */
