@@ -313,7 +313,8 @@ async function chooseModel(ext: Extension, which: 'base' | 'focus'): Promise<voi
   const current = which === 'base' ? s.baseModel() : s.focusModel();
   const pick = await vscode.window.showQuickPick(
     models.map((m) => ({
-      label: m.label,
+      // the short name the tree gives the model; the full id is the detail line (trial 13 finding 8)
+      label: s.shortLabel(m),
       description: `${m.problems} problems · ${m.correct}/${m.samples} correct`,
       detail: m.displayId,
       model: m,
@@ -321,7 +322,7 @@ async function chooseModel(ext: Extension, which: 'base' | 'focus'): Promise<voi
     })),
     {
       title: which === 'base' ? 'Choose the base model' : 'Choose the model in focus (the model filters are about)',
-      placeHolder: current ? `current: ${current.label}` : undefined,
+      placeHolder: current ? `current: ${s.shortLabel(current)}` : undefined,
     },
   );
   if (!pick) return;
@@ -420,7 +421,7 @@ async function pickFilter(ext: Extension): Promise<void> {
   ];
   const pick = await vscode.window.showQuickPick(items, {
     title: 'Filter problems',
-    placeHolder: describeFilter(ext.tree.filter, focus, base),
+    placeHolder: describeFilter(ext.tree.filter, focus, base, (m) => s.shortLabel(m)),
   });
   if (!pick) return;
   // A filter chosen from the palette leaves focus in the (often empty) editor group, where Alt+] and the

@@ -165,7 +165,7 @@ export class Extension implements vscode.Disposable {
     const base = s.baseModel();
     const pending = s.focusPending();
     const focus = pending ? undefined : s.focusModel();
-    const desc = describeFilter(this.tree.filter, focus, base);
+    const desc = describeFilter(this.tree.filter, focus, base, (m) => s.shortLabel(m));
     if (this.tree.filter.kind === 'all') this.tree.lastCount = s.index.countProblems();
     // What the index holds so far, while indexing runs or after it was stopped: names only what is indexed.
     const waiting = s.isIndexing ? 'indexing…' : 'not indexed yet';
