@@ -13,7 +13,7 @@ import type { Extension } from './extension';
 import { PASS_SETTINGS } from './indexPasses';
 import { registerNavigation } from './navigation';
 import { problemIdOf, problemSelection, registerPanels } from './problemPanel';
-import { describeFilter, type Node, noComparisonReason, type TreeFilter } from './problemTree';
+import { describeFilter, type Node, noComparisonReason, pairFilterName, type TreeFilter } from './problemTree';
 import { LABEL_PICKER_HINT, type LabelItem, labelPickerItems, labelsOnAccept } from './labelPicker';
 import { sampleUri } from './sampleDocument';
 import { trainingFilterTitle, trainingSeries } from './panelData';
@@ -380,12 +380,12 @@ async function pickFilter(ext: Extension): Promise<void> {
     ? [{ label: '$(circle-slash) Lost / Gained by RL: not offered', description: noPair, action: 'noPair' }]
     : [
         {
-          label: '$(arrow-down) Lost by RL',
+          label: `$(arrow-down) ${pairFilterName('lost', focus)}`,
           description: `base solves, ${focusName} never does`,
           filter: { kind: 'lost' },
         },
         {
-          label: '$(arrow-up) Gained by RL',
+          label: `$(arrow-up) ${pairFilterName('gained', focus)}`,
           description: `${focusName} solves, base ${base ? s.shortLabel(base) : ''} never does`,
           filter: { kind: 'gained' },
         },

@@ -6,6 +6,7 @@ import { problemIdsRepeat, problemLabel } from '../core/datasets';
 import { preview } from '../core/text';
 import { answerCheckDisagreements, answerCheckSummary } from '../core/graderAudit';
 import { luckyGuessHint, percent } from '../core/thresholds';
+import { namesShowRL } from '../core/index/labels';
 import type { TreeOrder } from './sampleOrder';
 import { readSettings, type FolderSession } from './session';
 import { trainingFilterTitle, trainingProblemIds, trainingSeries } from './panelData';
@@ -85,6 +86,31 @@ export function noComparisonReason(
 }
 
 /**
+ * The pair compared, short, for the line above the tree and the status bar: `ppo@main vs sft · 2048_batched` (a run
+ * both names end with is said once: `ppo@main · 2048_batched` and `sft · 2048_batched`), with `(guessed base)` after
+ * the base when the overview warns that it is a guess (`propose1_value3_greedy5 vs cot_sample_100 (guessed base)`:
+ * trial 13 finding 9).
+ */
+export function pairLine(focus: string, base: string, guessed = false): string {
+  const run = / · [^·]+$/.exec(focus)?.[0];
+  const pair =
+    run && base.endsWith(run)
+      ? `${focus.slice(0, -run.length)} vs ${base.slice(0, -run.length)}${run}`
+      : `${focus} vs ${base}`;
+  return guessed ? `${pair} (guessed base)` : pair;
+}
+
+/**
+ * The name of the base-vs-model filters: `Lost by RL` / `Gained by RL` when the model in focus's names show RL
+ * training (core `namesShowRL`) or there is no model in focus, else `Lost vs base` / `Gained vs base` (trial 13
+ * finding 9: tot-game24 compares prompting methods of GPT-4, no RL).
+ */
+export function pairFilterName(kind: 'lost' | 'gained', focus?: Pick<ModelRow, 'run' | 'name' | 'revision'>): string {
+  const rl = !focus || namesShowRL(focus);
+  return `${kind === 'lost' ? 'Lost' : 'Gained'} ${rl ? 'by RL' : 'vs base'}`;
+}
+
+/**
  * Describes a filter for the view description, the quick pick, the step messages and the preview's position line.
  * `name` names the models: the session's `shortLabel`, the one name every view gives a model (trial 13 finding 8:
  * a default of the full label made one status message say both names): without models (`describeFilter(f)`) the
@@ -110,9 +136,9 @@ export function describeFilter(
     case 'failing':
       return `Failing: ${m} never solves`;
     case 'lost':
-      return `Lost by RL: ${base ? name(base) : 'base'} solves, ${m} never`;
+      return `${pairFilterName('lost', focus)}: ${base ? name(base) : 'base'} solves, ${m} never`;
     case 'gained':
-      return `Gained by RL: ${m} solves, ${base ? name(base) : 'base'} never`;
+      return `${pairFilterName('gained', focus)}: ${m} solves, ${base ? name(base) : 'base'} never`;
     case 'lowAccuracy':
       return `Low accuracy: ${m} below ${percent(f.threshold ?? 0.25)}`;
     case 'luckyGuess':
@@ -136,15 +162,17 @@ export function describeFilter(
   }
 }
 
-/** A filter in a few words, for the line above the tree (the models it is about are named after it). */
-export function shortFilter(f: TreeFilter): string {
+/**
+ * A filter in a few words, for the line above the tree (the models it is about are named after it); `focus` words
+ * the base-vs-model filters ({@link pairFilterName}).
+ */
+export function shortFilter(f: TreeFilter, focus?: ModelRow): string {
   switch (f.kind) {
     case 'failing':
       return 'Failing';
     case 'lost':
-      return 'Lost by RL';
     case 'gained':
-      return 'Gained by RL';
+      return pairFilterName(f.kind, focus);
     case 'lowAccuracy':
       return f.threshold !== undefined ? `Low accuracy (< ${Math.round(100 * f.threshold)}%)` : 'Low accuracy';
     case 'luckyGuess':
@@ -156,10 +184,11 @@ export function shortFilter(f: TreeFilter): string {
 
 /**
  * The line above the tree for a filter and its count of problems: `Failing: 3 problems`; a filter whose
- * name ends with `?` takes no colon (`Lucky guesses? 2 problems`: trial 13 finding 11, was "?:").
+ * name ends with `?` takes no colon (`Lucky guesses? 2 problems`: trial 13 finding 11, was "?:"). `focus` (the model
+ * in focus) words the base-vs-model filters (`Lost vs base: 2 problems` without RL in its names).
  */
-export function filterCountLine(f: TreeFilter, n: number): string {
-  const name = shortFilter(f);
+export function filterCountLine(f: TreeFilter, n: number, focus?: ModelRow): string {
+  const name = shortFilter(f, focus);
   return `${name}${name.endsWith('?') ? '' : ':'} ${n} problem${n === 1 ? '' : 's'}`;
 }
 

@@ -7,10 +7,18 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { distinctiveLabels, shortModelNames } from '../../src/core/index/labels';
+import {
+  distinctiveLabels,
+  guessBaseModel,
+  namesShowRL,
+  pairBaseGuessNote,
+  shortModelNames,
+} from '../../src/core/index/labels';
 import { fileTextSource } from '../../src/core/index/sampleText';
 import { overviewData, problemData, samplePreview, viewModels } from '../../src/extension/panelData';
+import type * as TreeModule from '../../src/extension/problemTree';
 import { indexed, qwen, REAL, writeFolder } from './helpers';
+import { loadWithStub } from './vscodeStub';
 
 const skipReal = existsSync(REAL) ? false : 'real data folder ../shared/data/real not found';
 
@@ -82,6 +90,65 @@ describe('trial 13 finding 8: short names keep the method', () => {
     const ov = overviewData(index, roles, 10, 10);
     assert.deepEqual(ov.models.map((m) => m.label).sort(), ['1.5B-GRPO · step-200', 'Qwen2.5-Math-1.5B']);
     for (const w of ov.warnings) assert.ok(!w.includes('global_step_200'), w);
+    index.close();
+  });
+});
+
+describe('trial 13 finding 9: no "by RL" where the names show no RL; a guessed base says so above the tree', () => {
+  const tree = loadWithStub<typeof TreeModule>('../../src/extension/problemTree');
+
+  test('tot-game24 (prompting methods of GPT-4): Lost / Gained vs base, and the base is marked guessed', {
+    skip: skipReal,
+  }, async () => {
+    const index = await indexed(join(REAL, 'tot-game24'));
+    const ms = index.models();
+    const base = ms[guessBaseModel(ms)];
+    // the trial's pair: Tree-of-Thoughts in focus (Choose Models to Compare), the base as guessed
+    const focus = ms.find((m) => m.name.endsWith('greedy5'))!;
+    const names = shortModelNames(ms);
+    const name = (m: { id: number }) => names.get(m.id)!;
+    assert.equal(name(base), 'cot_sample_100');
+    assert.equal(name(focus), 'propose1_value3_greedy5');
+    assert.equal(namesShowRL(focus), false);
+    assert.equal(tree.pairFilterName('lost', focus), 'Lost vs base');
+    assert.equal(tree.pairFilterName('gained', focus), 'Gained vs base');
+    assert.equal(
+      tree.describeFilter({ kind: 'lost' }, focus, base, name),
+      'Lost vs base: cot_sample_100 solves, propose1_value3_greedy5 never',
+    );
+    assert.equal(
+      tree.describeFilter({ kind: 'gained' }, focus, base, name),
+      'Gained vs base: propose1_value3_greedy5 solves, cot_sample_100 never',
+    );
+    assert.equal(tree.filterCountLine({ kind: 'lost' }, 3, focus), 'Lost vs base: 3 problems');
+    // the overview's warning, for the pair: the line above the tree and the status bar mark the base
+    const note = pairBaseGuessNote(base, focus, name(base), name(focus));
+    assert.match(note ?? '', /^the base is a guess from the names with nothing to go on/);
+    assert.ok(
+      overviewData(index, { baseId: base.id }, 10, 10).warnings.some((w) => w.startsWith('the base is a guess')),
+    );
+    assert.equal(
+      tree.pairLine(name(focus), name(base), !!note),
+      'propose1_value3_greedy5 vs cot_sample_100 (guessed base)',
+    );
+    index.close();
+  });
+
+  test('mini (GRPO checkpoint): by RL, and a base the names give is not marked', async () => {
+    const index = await indexed(miniFolder());
+    const ms = index.models();
+    const grpo = ms.find((m) => m.name.includes('GRPO'))!;
+    const base = ms.find((m) => !m.name.includes('GRPO'))!;
+    assert.equal(ms[guessBaseModel(ms)].id, base.id);
+    assert.equal(tree.pairFilterName('lost', grpo), 'Lost by RL');
+    assert.equal(tree.filterCountLine({ kind: 'gained' }, 1, grpo), 'Gained by RL: 1 problem');
+    assert.equal(pairBaseGuessNote(base, grpo, 'Qwen2.5-Math-1.5B', '1.5B-GRPO · step-200'), undefined);
+    assert.equal(
+      tree.pairLine('1.5B-GRPO · step-200', 'Qwen2.5-Math-1.5B'),
+      '1.5B-GRPO · step-200 vs Qwen2.5-Math-1.5B',
+    );
+    // without a model in focus the filters keep their names
+    assert.equal(tree.pairFilterName('lost'), 'Lost by RL');
     index.close();
   });
 });

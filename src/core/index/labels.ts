@@ -152,6 +152,32 @@ function rlEvidence(m: ModelIdentity): boolean {
 }
 
 /**
+ * Whether a model's run, name or revision says RL training (an RL word: `rl`, `ppo`, `grpo`, `zero`, ...) or a
+ * training step (`global_step_100`, `checkpoint-500`), so the views may call what it gains or loses against its base
+ * "by RL" (trial 13 finding 9: tot-game24's CoT / standard / Tree-of-Thoughts prompting of GPT-4 has no RL, and the
+ * filter picker offered "Lost by RL"). False for `gpt-4_0.7_propose1_value3_greedy5`, true for
+ * `Qwen2.5-Math-1.5B-GRPO/global_step_200`. Pure.
+ */
+export function namesShowRL(m: ModelIdentity): boolean {
+  return rlEvidence(m);
+}
+
+/**
+ * The base guess's note for one pair, as the overview warns it ({@link baseGuessNote} with the extension's wording),
+ * or undefined when the base is not a guess worth a warning (a name says base / SFT, or the model is less base-like
+ * by name): the tree's line and the status bar mark such a base "(guessed)" (trial 13 finding 9: only the overview
+ * said that tot-game24's base naive_cot was a guess). `baseName` / `focusName` name them in the note. Pure.
+ */
+export function pairBaseGuessNote(
+  base: ModelIdentity,
+  focus: ModelIdentity,
+  baseName: string,
+  focusName: string,
+): string | undefined {
+  return baseGuessNote(base, baseName, [focusName], [focus], EXTENSION_CHOOSE_BASE);
+}
+
+/**
  * Whether a model is not base-like (trial 6 finding 10): its name or revision says RL training (`rl`, `ppo`,
  * `grpo`, `dpo`, `zero`, ...), or it is a training checkpoint (a step: `global_step_100`) that is not named
  * as a base (`base`, `sft`, `ref`, `reference`, `init`, `pretrained`): an SFT model's own checkpoint
