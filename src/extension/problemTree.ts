@@ -5,7 +5,7 @@ import type { ModelRow, ProblemFilter, ProblemRow, SampleRow, StatRow } from '..
 import { problemIdsRepeat, problemLabel } from '../core/datasets';
 import { preview } from '../core/text';
 import { answerCheckDisagreements, answerCheckSummary } from '../core/graderAudit';
-import { luckyGuessHint, percent } from '../core/thresholds';
+import { luckyGuessAdvice, luckyGuessHint, percent } from '../core/thresholds';
 import { namesShowRL } from '../core/index/labels';
 import type { TreeOrder } from './sampleOrder';
 import { readSettings, type FolderSession } from './session';
@@ -44,7 +44,16 @@ export type Node =
   | { type: 'verdict'; problemId: number; modelId: number; verdict: boolean | null; count: number }
   | { type: 'sample'; sample: SampleRow; problemLabel: string; modelLabel: string }
   | { type: 'more'; parentId: string; offset: number; load: () => void }
-  | { type: 'message'; text: string; command?: vscode.Command };
+  | {
+      type: 'message';
+      text: string;
+      command?: vscode.Command;
+      /** Shown dimmed after the text; the tooltip is the whole of it. */
+      description?: string;
+      tooltip?: string;
+      /** A codicon id (default `info`). */
+      icon?: string;
+    };
 
 /**
  * The tree item id of a node that can be a root row (problem, model, "Load more"), as getTreeItem sets
@@ -83,6 +92,39 @@ export function noComparisonReason(
   if (base.id === focus.id)
     return `the model in focus is the base model (${base.name}): choose another with Compare Models…`;
   return undefined;
+}
+
+/**
+ * The rows of a tree no problem matches: `No problems match: <filter>`, and for a lucky-guess queue that can never
+ * fill (`maxGraded` graded samples per problem at most, above `threshold`: core `luckyGuessHint`) a second row that
+ * says what to do in its first words (`Raise luckyGuessThreshold to 1/5`, why as its description, the whole hint on
+ * hover) and opens the setting (trial 13 finding 11: the advice was only in the hover of a row cut at
+ * "No problems match: Lucky guesses? …"). `maxGraded` 0 for other filters.
+ */
+export function noMatchRows(filterText: string, maxGraded: number, threshold: number): Node[] {
+  const hint = luckyGuessHint(maxGraded, threshold);
+  const advice = luckyGuessAdvice(maxGraded, threshold);
+  const first: Node = {
+    type: 'message',
+    text: `No problems match: ${filterText}`,
+    tooltip: `No problems match: ${filterText}${hint ? ` (${hint})` : ''}`,
+  };
+  if (!advice || !hint) return [first];
+  return [
+    first,
+    {
+      type: 'message',
+      text: advice.label,
+      description: advice.description,
+      tooltip: `${hint[0].toUpperCase()}${hint.slice(1)}.`,
+      icon: 'settings-gear',
+      command: {
+        command: 'workbench.action.openSettings',
+        title: 'Open the setting',
+        arguments: ['traceInspector.luckyGuessThreshold'],
+      },
+    },
+  ];
 }
 
 /**
@@ -660,16 +702,11 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         if (total === 0) {
           const f = this.filter;
           const focus = s.focusModel();
-          const hint =
-            f.kind === 'luckyGuess' && focus
-              ? luckyGuessHint(s.index.maxGraded(focus.id), f.threshold ?? readSettings(s.folder).luckyGuessThreshold)
-              : undefined;
-          return [
-            {
-              type: 'message',
-              text: `No problems match: ${describeFilter(this.filter, s.focusModel(), s.baseModel(), (m) => s.shortLabel(m))}${hint ? ` (${hint})` : ''}`,
-            },
-          ];
+          return noMatchRows(
+            describeFilter(f, focus, s.baseModel(), (m) => s.shortLabel(m)),
+            f.kind === 'luckyGuess' && focus ? s.index.maxGraded(focus.id) : 0,
+            f.kind === 'luckyGuess' ? (f.threshold ?? readSettings(s.folder).luckyGuessThreshold) : 0,
+          );
         }
         return this.paged(
           'root',
@@ -885,7 +922,9 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       case 'message': {
         const item = new vscode.TreeItem(node.text);
         item.command = node.command;
-        item.iconPath = new vscode.ThemeIcon('info');
+        item.iconPath = new vscode.ThemeIcon(node.icon ?? 'info');
+        if (node.description) item.description = node.description;
+        if (node.tooltip) item.tooltip = node.tooltip;
         return item;
       }
       case 'more': {

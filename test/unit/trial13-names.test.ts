@@ -152,3 +152,32 @@ describe('trial 13 finding 9: no "by RL" where the names show no RL; a guessed b
     index.close();
   });
 });
+
+describe('trial 13 finding 11 (rest): the lucky-guess advice is visible in the tree, not only on hover', () => {
+  const tree = loadWithStub<typeof TreeModule>('../../src/extension/problemTree');
+
+  test('tot-game24 (n = 5, threshold 12.5%): a second row says to raise the setting to 1/5 and opens it', () => {
+    const rows = tree.noMatchRows('Lucky guesses? m correct, solving at most 12.5%', 5, 0.125);
+    assert.equal(rows.length, 2);
+    const [first, advice] = rows as Extract<TreeModule.Node, { type: 'message' }>[];
+    assert.equal(first.text, 'No problems match: Lucky guesses? m correct, solving at most 12.5%');
+    assert.match(first.tooltip ?? '', /raise the setting traceInspector\.luckyGuessThreshold to at least 1\/5\)$/);
+    // the advice in the row's first words (a tree row is cut at the side bar's edge), why in its description
+    assert.equal(advice.text, 'Raise luckyGuessThreshold to 1/5');
+    assert.equal(advice.description, 'n ≤ 5 per problem: no rate can be ≤ 12.5%');
+    assert.deepEqual(advice.command?.arguments, ['traceInspector.luckyGuessThreshold']);
+    assert.equal(advice.command?.command, 'workbench.action.openSettings');
+    assert.match(
+      advice.tooltip ?? '',
+      /^With at most 5 graded samples per problem the smallest non-zero rate is 1\/5 \(20%\)/,
+    );
+  });
+
+  test('a queue that can fill (n = 8 at 12.5%), and other filters: one row', () => {
+    assert.equal(tree.noMatchRows('Lucky guesses? m correct, solving at most 12.5%', 8, 0.125).length, 1);
+    assert.deepEqual(
+      tree.noMatchRows('Failing: m never solves', 0, 0).map((r) => (r.type === 'message' ? r.text : '')),
+      ['No problems match: Failing: m never solves'],
+    );
+  });
+});
