@@ -533,7 +533,12 @@ export class FolderSession implements vscode.Disposable {
         } catch (e) {
           this.output.appendLine(`[grader audit] skipped: ${(e as Error).message}`);
         }
-        const seeds = seedSiblingDiagnostics(this.index.models(), (id) => this.index.firstFileOf(id));
+        // named as the tree names the models (trial 12 finding 22)
+        const seeds = seedSiblingDiagnostics(
+          this.index.models(),
+          (id) => this.index.firstFileOf(id),
+          (m) => this.shortLabel(m),
+        );
         this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics, ...audit, ...grader, ...seeds]);
       }
       return summary;

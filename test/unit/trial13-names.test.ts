@@ -15,9 +15,12 @@ import {
   shortModelNames,
 } from '../../src/core/index/labels';
 import { fileTextSource } from '../../src/core/index/sampleText';
+import { buildReport } from '../../src/core/report';
+import { seedSiblingDiagnostics } from '../../src/core/seeds';
+import { reportCsv } from '../../src/cli/main';
 import { overviewData, problemData, samplePreview, viewModels } from '../../src/extension/panelData';
 import type * as TreeModule from '../../src/extension/problemTree';
-import { indexed, qwen, REAL, writeFolder } from './helpers';
+import { humanEval, indexed, qwen, REAL, writeFolder } from './helpers';
 import { loadWithStub } from './vscodeStub';
 
 const skipReal = existsSync(REAL) ? false : 'real data folder ../shared/data/real not found';
@@ -179,5 +182,52 @@ describe('trial 13 finding 11 (rest): the lucky-guess advice is visible in the t
       tree.noMatchRows('Failing: m never solves', 0, 0).map((r) => (r.type === 'message' ? r.text : '')),
       ['No problems match: Failing: m never solves'],
     );
+  });
+});
+
+describe('trial 12 finding 22 (rest): the CSV names each base by its label; the Problems panel by the tree names', () => {
+  test('runs/Qwen2.5-7B{,-GRPO}: base_label Qwen2.5-7B beside the base id on the comparison rows', async () => {
+    const dir = writeFolder({
+      'runs/Qwen2.5-7B/samples.jsonl_results.jsonl': humanEval('FT TT'),
+      'runs/Qwen2.5-7B-GRPO/samples.jsonl_results.jsonl': humanEval('TT TF'),
+    });
+    const index = await indexed(dir);
+    const csv = reportCsv(buildReport(index, { replicates: 20 })).split('\n');
+    const cols = csv[0].split(',');
+    assert.equal(cols[cols.length - 1], 'base_label');
+    const rows = csv.slice(1).map((l) => l.split(','));
+    for (const c of rows) assert.equal(c.length, cols.length, c.join(','));
+    const cell = (c: string[], name: string) => c[cols.indexOf(name)];
+    const diff = rows.filter((c) => cell(c, 'metric') === 'pass@k-diff');
+    assert.ok(diff.length > 0);
+    for (const c of diff) {
+      assert.equal(cell(c, 'base'), 'runs/Qwen2.5-7B:Qwen2.5-7B');
+      assert.equal(cell(c, 'base_label'), 'Qwen2.5-7B');
+      assert.equal(cell(c, 'label'), 'Qwen2.5-7B-GRPO');
+    }
+    // rows without a base leave it empty
+    assert.ok(rows.filter((c) => cell(c, 'metric') === 'pass@k').every((c) => cell(c, 'base_label') === ''));
+    index.close();
+  });
+
+  test('seed siblings in the Problems panel: named by the names given (the extension: the tree short names)', async () => {
+    const dir = writeFolder({
+      'runs/qwen-grpo-seed0/samples.jsonl_results.jsonl': humanEval('TF'),
+      'runs/qwen-grpo-seed1/samples.jsonl_results.jsonl': humanEval('FT'),
+    });
+    const index = await indexed(dir);
+    const names = shortModelNames(index.models());
+    const [d] = seedSiblingDiagnostics(
+      index.models(),
+      (id) => index.firstFileOf(id),
+      (m) => names.get(m.id)!,
+    );
+    assert.ok(d);
+    const [a, b] = index.models().map((m) => names.get(m.id)!);
+    assert.ok(d.message.includes(`(${a}, ${b})`), d.message);
+    // the display id was the default (runs/...:...)
+    assert.match(seedSiblingDiagnostics(index.models(), (id) => index.firstFileOf(id))[0].message, /runs\//);
+    assert.ok(!d.message.includes('runs/'), d.message);
+    index.close();
   });
 });
