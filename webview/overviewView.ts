@@ -296,7 +296,7 @@ export class OverviewView {
               return h(
                 'tr',
                 null,
-                h('td', null, m.label, m.isBase ? ' (base)' : ''),
+                h('td', { title: m.displayId }, m.label, m.isBase ? ' (base)' : ''),
                 cell(pts[0], fmt(pts[0]?.value ?? null)),
                 cell(last, last ? `${fmt(last.value)} (k=${last.k})` : ''),
               );

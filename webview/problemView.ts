@@ -155,7 +155,8 @@ export class ProblemView {
             { 'data-model-id': s.modelId, className: m?.isBase ? 'base' : '' },
             h(
               'td',
-              { className: 'model' },
+              // the short name the tree gives the model; its full id on hover (trial 13 finding 8)
+              { className: 'model', title: m?.displayId ?? '' },
               label.get(s.modelId) ?? String(s.modelId),
               m && (m.isBase || m.onlyModel) ? h('span', { className: 'tag' }, modelRoleTag(m)) : null,
             ),
@@ -271,7 +272,7 @@ export class ProblemView {
                 'Each sample of ',
                 dropdown,
                 ` against the ${d.stats.find((s) => s.modelId === base.id)?.samples ?? 0} samples of the base model `,
-                h('strong', null, base.label),
+                h('strong', { title: base.displayId }, base.label),
                 '. Similarity = Jaccard of token 3-gram sets; novel spans are in no 3-gram of any base sample.',
               )
             : h('p', { className: 'muted' }, 'Choose a base model to compare samples with it.'),

@@ -778,7 +778,7 @@ function table(rows: string[][]): string {
 
 /** Header of {@link reportCsv}. */
 export const CSV_HEADER =
-  'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer,base,not_in_base,not_in_model,dataset,datasets,partly_scored';
+  'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer,base,not_in_base,not_in_model,dataset,datasets,partly_scored,base_label';
 
 /**
  * CSV of every curve point, one row per (model, metric, k, level) ("long" format, ready for a data
@@ -808,6 +808,8 @@ export const CSV_HEADER =
  * Then one row per model in no comparison (JSON `notCompared`): metric `not-compared:<kind>` (`modelUngraded`,
  * `baseUngraded`, `noCommonProblem`, `seedSibling`, `baseOfNone`, `baseCopyOfNone`, `noBaseInFolder`, `noBase`), `problems` = its problems with a
  * graded sample, `base` = the base it would be compared with (empty without one), other figures empty.
+ * `base_label`, the last column, names the `base` of a row by its label, as `label` names its `model` (trial 12
+ * finding 22: the base was named by its id only); empty where `base` is.
  * Per-problem trajectories and coverage counts are in the JSON report.
  */
 export function reportCsv(r: Report): string {
@@ -817,6 +819,8 @@ export function reportCsv(r: Report): string {
   const partlyOfLine = new Map<number, number>();
   /** Lines (by index in `lines`) whose `datasets` cell is not their model's: a base's rows in a training step. */
   const datasetsOfLine = new Map<number, readonly { dataset: string; problems: number }[]>();
+  /** Lines (by index in `lines`) with a `base`: that base's id, named by its label in `base_label`. */
+  const baseOfLine = new Map<number, string>();
   const row = (
     m: { id: string; label: string },
     level: string,
@@ -890,7 +894,7 @@ export function reportCsv(r: Report): string {
       value: number | null,
       ci: [number | null, number | null],
       d: Denominator,
-    ) =>
+    ) => {
       lines.push(
         [
           q(c.model),
@@ -915,6 +919,8 @@ export function reportCsv(r: Report): string {
           d.leftOut.notInModel ?? 0,
         ].join(','),
       );
+      baseOfLine.set(lines.length - 1, c.base);
+    };
     for (const d of c.passAtKDiff) crow('pass@k-diff', d.k, d.diff, [d.ciLow, d.ciHigh], d);
     const iv = c.crossoverInterval;
     crow('crossover-k', c.crossoverKMax, c.crossoverK, [iv?.low ?? null, iv?.high ?? null], {
@@ -926,7 +932,8 @@ export function reportCsv(r: Report): string {
   // every model in no comparison, so the CSV names all the folder's models (trial 7): metric
   // `not-compared:<kind>` (JSON notCompared[].kind), problems = its graded problems, base = the base it would
   // be compared with (empty without one); the reason in words is in the JSON and the warnings
-  const columns = CSV_HEADER.split(',').slice(0, -3); // `dataset`, `datasets`, `partly_scored` are added to every line below
+  // `dataset`, `datasets`, `partly_scored`, `base_label` are added to every line below
+  const columns = CSV_HEADER.split(',').slice(0, -4);
   for (const x of r.notCompared) {
     const cells: Record<string, string | number> = {
       model: q(x.model),
@@ -936,6 +943,7 @@ export function reportCsv(r: Report): string {
       base: q(x.base ?? ''),
     };
     lines.push(columns.map((c) => cells[c] ?? '').join(','));
+    if (x.base) baseOfLine.set(lines.length - 1, x.base);
   }
   for (const t of r.trajectories) {
     for (const s of t.steps) {
@@ -1060,10 +1068,18 @@ export function reportCsv(r: Report): string {
     if (own) return counts(own);
     return byModel.find(([head]) => l.startsWith(head))?.[1] ?? counts(r.datasets);
   };
+  const labelOf = new Map(r.models.map((m) => [m.id, m.label]));
+  const baseLabel = (i: number) => {
+    const b = baseOfLine.get(i);
+    return b === undefined ? '' : q(labelOf.get(b) ?? b);
+  };
   return [
     lines[0],
-    ...lines.slice(1).map((l, i) => `${l},${q(pooled)},${ofLine(l, i + 1)},${partlyOfLine.get(i + 1) ?? ''}`),
-    ...byDataset,
+    ...lines
+      .slice(1)
+      .map((l, i) => `${l},${q(pooled)},${ofLine(l, i + 1)},${partlyOfLine.get(i + 1) ?? ''},${baseLabel(i + 1)}`),
+    // per-dataset model rows: no partly_scored, no base
+    ...byDataset.map((l) => `${l},`),
   ].join('\n');
 }
 

@@ -106,17 +106,19 @@ export function seedSiblingMessage(names: readonly string[]): string {
 
 /**
  * Problems-panel diagnostics for {@link seedSiblings} (warning): one per group, on a file of its first
- * model (`fileOf`; a group whose models have no file is left out).
+ * model (`fileOf`; a group whose models have no file is left out). `name` names the models: the extension gives
+ * the tree's short names (trial 12 finding 22: the Problems panel said `run:name@revision` ids); the display id
+ * by default.
  */
 export function seedSiblingDiagnostics<M extends ModelIdentity & { id: number; displayId: string }>(
   models: readonly M[],
   fileOf: (modelId: number) => string | undefined,
+  name: (m: M) => string = (m) => m.displayId,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const g of seedSiblings(models)) {
     const file = g.map((m) => fileOf(m.id)).find((f) => f !== undefined);
-    if (file !== undefined)
-      out.push({ file, line: 0, severity: 'warning', message: seedSiblingMessage(g.map((m) => m.displayId)) });
+    if (file !== undefined) out.push({ file, line: 0, severity: 'warning', message: seedSiblingMessage(g.map(name)) });
   }
   return out;
 }

@@ -19,3 +19,20 @@ export function luckyGuessHint(maxGraded: number, threshold: number): string | u
   if (maxGraded <= 0 || 1 / maxGraded <= threshold) return undefined;
   return `with at most ${maxGraded} graded samples per problem the smallest non-zero rate is 1/${maxGraded} (${percent(1 / maxGraded)}), above ${percent(threshold)}: no problem can match; raise the setting traceInspector.luckyGuessThreshold to at least ${1 / maxGraded === 1 ? '1' : `1/${maxGraded}`}`;
 }
+
+/**
+ * The advice of {@link luckyGuessHint} short enough to read in a tree row (trial 13 finding 11: tot-game24, n = 5, had
+ * it only in the hover of a row cut at "No problems match: Lucky guesses? …"): `label` says what to do
+ * (`Raise luckyGuessThreshold to 1/5`), `description` why (`n ≤ 5 per problem: no rate can be ≤ 12.5%`). Undefined
+ * when {@link luckyGuessHint} is (some problem could match, or no graded sample).
+ */
+export function luckyGuessAdvice(
+  maxGraded: number,
+  threshold: number,
+): { label: string; description: string } | undefined {
+  if (luckyGuessHint(maxGraded, threshold) === undefined) return undefined;
+  return {
+    label: `Raise luckyGuessThreshold to ${maxGraded === 1 ? '1' : `1/${maxGraded}`}`,
+    description: `n ≤ ${maxGraded} per problem: no rate can be ≤ ${percent(threshold)}`,
+  };
+}

@@ -13,7 +13,7 @@ import type { Extension } from './extension';
 import { PASS_SETTINGS } from './indexPasses';
 import { registerNavigation } from './navigation';
 import { problemIdOf, problemSelection, registerPanels } from './problemPanel';
-import { describeFilter, type Node, noComparisonReason, type TreeFilter } from './problemTree';
+import { describeFilter, type Node, noComparisonReason, pairFilterName, type TreeFilter } from './problemTree';
 import { LABEL_PICKER_HINT, type LabelItem, labelPickerItems, labelsOnAccept } from './labelPicker';
 import { sampleUri } from './sampleDocument';
 import { trainingFilterTitle, trainingSeries } from './panelData';
@@ -313,7 +313,8 @@ async function chooseModel(ext: Extension, which: 'base' | 'focus'): Promise<voi
   const current = which === 'base' ? s.baseModel() : s.focusModel();
   const pick = await vscode.window.showQuickPick(
     models.map((m) => ({
-      label: m.label,
+      // the short name the tree gives the model; the full id is the detail line (trial 13 finding 8)
+      label: s.shortLabel(m),
       description: `${m.problems} problems · ${m.correct}/${m.samples} correct`,
       detail: m.displayId,
       model: m,
@@ -321,7 +322,7 @@ async function chooseModel(ext: Extension, which: 'base' | 'focus'): Promise<voi
     })),
     {
       title: which === 'base' ? 'Choose the base model' : 'Choose the model in focus (the model filters are about)',
-      placeHolder: current ? `current: ${current.label}` : undefined,
+      placeHolder: current ? `current: ${s.shortLabel(current)}` : undefined,
     },
   );
   if (!pick) return;
@@ -379,12 +380,12 @@ async function pickFilter(ext: Extension): Promise<void> {
     ? [{ label: '$(circle-slash) Lost / Gained by RL: not offered', description: noPair, action: 'noPair' }]
     : [
         {
-          label: '$(arrow-down) Lost by RL',
+          label: `$(arrow-down) ${pairFilterName('lost', focus)}`,
           description: `base solves, ${focusName} never does`,
           filter: { kind: 'lost' },
         },
         {
-          label: '$(arrow-up) Gained by RL',
+          label: `$(arrow-up) ${pairFilterName('gained', focus)}`,
           description: `${focusName} solves, base ${base ? s.shortLabel(base) : ''} never does`,
           filter: { kind: 'gained' },
         },
@@ -420,7 +421,7 @@ async function pickFilter(ext: Extension): Promise<void> {
   ];
   const pick = await vscode.window.showQuickPick(items, {
     title: 'Filter problems',
-    placeHolder: describeFilter(ext.tree.filter, focus, base),
+    placeHolder: describeFilter(ext.tree.filter, focus, base, (m) => s.shortLabel(m)),
   });
   if (!pick) return;
   // A filter chosen from the palette leaves focus in the (often empty) editor group, where Alt+] and the

@@ -6,10 +6,17 @@ import {
   parseSqliteDriverChoice,
   sqliteDriver,
 } from '../core/index/sqlite';
-import { focusRun } from '../core/index/labels';
+import { focusRun, pairBaseGuessNote } from '../core/index/labels';
 import { registerCommands } from './commands';
 import { Navigator } from './navigation';
-import { describeFilter, filterCountLine, ProblemTreeProvider, type Node, type TreeFilter } from './problemTree';
+import {
+  describeFilter,
+  filterCountLine,
+  pairLine,
+  ProblemTreeProvider,
+  type Node,
+  type TreeFilter,
+} from './problemTree';
 import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, sampleUri } from './sampleDocument';
 import { FolderSession, readSettings } from './session';
 import { registerWalkthrough } from './walkthrough';
@@ -134,7 +141,8 @@ export class Extension implements vscode.Disposable {
 
   /**
    * The two models compared, short: `ppo@main vs sft@checkpoint-8-of-10 · 2048_batched` (a run both
-   * labels end with is said once); the model alone when it is the base or there is none.
+   * labels end with is said once; `(guessed base)` after it when the overview warns the base is a guess:
+   * {@link pairLine}); the model alone when it is the base or there is none.
    */
   pairText(s: FolderSession): string {
     const base = s.baseModel();
@@ -144,9 +152,18 @@ export class Extension implements vscode.Disposable {
     if (!focus) return base ? `${s.shortLabel(base)}${one}` : '';
     const f = s.shortLabel(focus);
     if (!base || base.id === focus.id) return `${f}${one}`;
-    const b = s.shortLabel(base);
-    const run = / · [^·]+$/.exec(f)?.[0];
-    return run && b.endsWith(run) ? `${f.slice(0, -run.length)} vs ${b.slice(0, -run.length)}${run}` : `${f} vs ${b}`;
+    return pairLine(f, s.shortLabel(base), !!this.baseGuessNote(s));
+  }
+
+  /**
+   * The overview's warning that the base is a guess, for the pair compared (core `pairBaseGuessNote`), or undefined
+   * when the base was chosen, names a base, or is the model in focus (trial 13 finding 9).
+   */
+  baseGuessNote(s: FolderSession): string | undefined {
+    const base = s.baseModel();
+    const focus = s.focusModel();
+    if (!base || !focus || base.id === focus.id || !s.baseModelIsGuess()) return undefined;
+    return pairBaseGuessNote(base, focus, s.shortLabel(base), s.shortLabel(focus));
   }
 
   /**
@@ -165,7 +182,7 @@ export class Extension implements vscode.Disposable {
     const base = s.baseModel();
     const pending = s.focusPending();
     const focus = pending ? undefined : s.focusModel();
-    const desc = describeFilter(this.tree.filter, focus, base);
+    const desc = describeFilter(this.tree.filter, focus, base, (m) => s.shortLabel(m));
     if (this.tree.filter.kind === 'all') this.tree.lastCount = s.index.countProblems();
     // What the index holds so far, while indexing runs or after it was stopped: names only what is indexed.
     const waiting = s.isIndexing ? 'indexing…' : 'not indexed yet';
@@ -198,7 +215,7 @@ export class Extension implements vscode.Disposable {
     const line =
       this.tree.filter.kind === 'all'
         ? `${where}${pair}`
-        : `${where}${filterCountLine(this.tree.filter, n)}${pair ? ` · ${pair}` : ''}`;
+        : `${where}${filterCountLine(this.tree.filter, n, focus)}${pair ? ` · ${pair}` : ''}`;
     this.view.message = [state, line].filter(Boolean).join(' · ') || undefined;
     void vscode.commands.executeCommand(
       'setContext',
@@ -216,9 +233,10 @@ export class Extension implements vscode.Disposable {
     this.status.accessibilityInformation = {
       label: `Trace Inspector: ${pair || 'no models'}; ${models.length} model${models.length === 1 ? '' : 's'}, ${samples.toLocaleString('en-US')} sample${samples === 1 ? '' : 's'}`,
     };
+    const guessNote = pending ? undefined : this.baseGuessNote(s);
     this.status.tooltip = new vscode.MarkdownString(undefined, false);
     this.status.tooltip.appendText(
-      `Trace Inspector — ${models.length} model${models.length === 1 ? '' : 's'}, ${samples.toLocaleString('en-US')} sample${samples === 1 ? '' : 's'}\nModel in focus: ${focus?.displayId ?? '—'}\nBase model: ${base?.displayId ?? '—'}${s.baseModelIsGuess() ? " (guessed: its run's base)" : ''}${this.tree.filter.kind === 'all' ? '' : `\nFilter: ${desc}`}\nClick to choose the models compared.`,
+      `Trace Inspector — ${models.length} model${models.length === 1 ? '' : 's'}, ${samples.toLocaleString('en-US')} sample${samples === 1 ? '' : 's'}\nModel in focus: ${focus?.displayId ?? '—'}\nBase model: ${base?.displayId ?? '—'}${guessNote ? ` (guessed: ${guessNote})` : s.baseModelIsGuess() ? " (guessed: its run's base)" : ''}${this.tree.filter.kind === 'all' ? '' : `\nFilter: ${desc}`}\nClick to choose the models compared.`,
     );
     this.status.show();
   }

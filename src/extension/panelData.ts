@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
-import { baseGuessNote, comparisonPairs, EXTENSION_CHOOSE_BASE } from '../core/index/labels';
+import { baseGuessNote, comparisonPairs, EXTENSION_CHOOSE_BASE, shortModelNames } from '../core/index/labels';
 import { seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from '../core/seeds';
 import { basePoolMessage, comparisonPairing, pooledBaseRows, withoutPooledReplicates } from '../core/basePools';
 import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummary } from '../core/pathSummary';
@@ -137,6 +137,24 @@ function modelInfo(m: ModelRow, roles: Roles, onlyModel = false): ModelInfo {
   };
 }
 
+/**
+ * The folder's models as the views name them (`TraceIndex.models()` order): `label` is the model's short name (core
+ * `shortModelNames`: `1.5B-GRPO · step-200`, `propose1_value3_greedy5`), the name the tree, status bar and tab
+ * titles give it, so the preview, the problem view and the overview (tables, legends, headings, warnings) say the
+ * same (trial 13 finding 8: they said `Qwen2.5-Math-1.5B-GRPO · global_step_200`). The full id stays in
+ * `displayId`, which the views show in tooltips.
+ */
+export function viewModels(index: TraceIndex): ModelRow[] {
+  const models = index.models();
+  const short = shortModelNames(models);
+  return models.map((m) => ({ ...m, label: short.get(m.id) ?? m.label }));
+}
+
+/** One model of {@link viewModels} (the short name as its label); undefined when not in the index. */
+function viewModel(index: TraceIndex, id: number): ModelRow | undefined {
+  return viewModels(index).find((m) => m.id === id);
+}
+
 /** Whether the index holds exactly one model (the "only model" of the tree). */
 function soleModel(index: TraceIndex): boolean {
   return index.models().length === 1;
@@ -166,7 +184,7 @@ export function problemData(
   const p = index.problem(problemId);
   if (!p) return undefined;
   const rows = index.problemStats(problemId);
-  const byId = new Map(index.models().map((m) => [m.id, m]));
+  const byId = new Map(viewModels(index).map((m) => [m.id, m]));
   const present = rows.map((r) => byId.get(r.modelId)).filter((m): m is ModelRow => !!m);
   present.sort((a, b) => Number(b.id === roles.baseId) - Number(a.id === roles.baseId));
   const stats: ProblemModelStats[] = rows.map((r) => {
@@ -418,7 +436,7 @@ export async function samplePreview(
 ): Promise<SamplePreview | undefined> {
   const row = index.sample(sampleId);
   const problem = row && index.problem(row.problemId);
-  const model = row && index.model(row.modelId);
+  const model = row && viewModel(index, row.modelId);
   const text = row && problem && model ? await texts.sampleText(sampleId) : undefined;
   if (!row || !problem || !model || text === undefined) return undefined;
   const s = { ...row, text };
@@ -851,7 +869,7 @@ export function overviewData(
   replicates = 1000,
   compareReplicates?: number,
 ): OverviewData {
-  const models = index.models();
+  const models = viewModels(index);
   const stats = index.allStats().filter((r) => r.graded > 0);
   const byModel = new Map<number, StatRow[]>();
   for (const s of stats) {
@@ -1083,7 +1101,7 @@ export type ResolvedFilter = ProblemFilter | { kind: 'problems'; problemIds: num
  * the tree's focus model) become an explicit list of problem ids with a title.
  */
 export function resolveFilter(index: TraceIndex, f: WebviewFilter, roles: Roles = {}): ResolvedFilter {
-  const label = (id: number) => index.model(id)?.label ?? `model ${id}`;
+  const label = (id: number) => viewModel(index, id)?.label ?? `model ${id}`;
   const stats = (id: number) =>
     new Map(
       index
@@ -1199,7 +1217,7 @@ function trajectoryRoles(index: TraceIndex, roles: Roles): { base?: ModelRow; ba
  */
 export function trainingData(index: TraceIndex, roles: Roles, replicates = 1000): TrainingData {
   const { pattern, warning } = usablePattern(roles.stepPattern);
-  const models = index.models();
+  const models = viewModels(index);
   const r = computeTrajectories(index, {
     ...trajectoryRoles(index, roles),
     stepPattern: pattern,
@@ -1301,7 +1319,7 @@ export function hasLogprobSidecar(root: string | undefined): boolean {
  *   CLI's `report --paths` interval).
  */
 export async function pathsData(index: TraceIndex, roles: Roles, replicates = REPORT_REPLICATES): Promise<PathsData> {
-  const models = index.models();
+  const models = viewModels(index);
   const withData = new Set(
     index
       .allStats()
@@ -1350,7 +1368,7 @@ export async function pathsData(index: TraceIndex, roles: Roles, replicates = RE
  */
 export function rewardModelsData(index: TraceIndex, replicates = 1000): RewardModelsData {
   const section = rewardModelsReport(index, { replicates });
-  const models = new Map(index.models().map((m) => [m.displayId, m]));
+  const models = new Map(viewModels(index).map((m) => [m.displayId, m]));
   return {
     unattachedScores: section.unattachedScores,
     models: section.models.flatMap((r) => {

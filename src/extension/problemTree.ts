@@ -5,7 +5,8 @@ import type { ModelRow, ProblemFilter, ProblemRow, SampleRow, StatRow } from '..
 import { problemIdsRepeat, problemLabel } from '../core/datasets';
 import { preview } from '../core/text';
 import { answerCheckDisagreements, answerCheckSummary } from '../core/graderAudit';
-import { luckyGuessHint, percent } from '../core/thresholds';
+import { luckyGuessAdvice, luckyGuessHint, percent } from '../core/thresholds';
+import { namesShowRL } from '../core/index/labels';
 import type { TreeOrder } from './sampleOrder';
 import { readSettings, type FolderSession } from './session';
 import { trainingFilterTitle, trainingProblemIds, trainingSeries } from './panelData';
@@ -43,7 +44,16 @@ export type Node =
   | { type: 'verdict'; problemId: number; modelId: number; verdict: boolean | null; count: number }
   | { type: 'sample'; sample: SampleRow; problemLabel: string; modelLabel: string }
   | { type: 'more'; parentId: string; offset: number; load: () => void }
-  | { type: 'message'; text: string; command?: vscode.Command };
+  | {
+      type: 'message';
+      text: string;
+      command?: vscode.Command;
+      /** Shown dimmed after the text; the tooltip is the whole of it. */
+      description?: string;
+      tooltip?: string;
+      /** A codicon id (default `info`). */
+      icon?: string;
+    };
 
 /**
  * The tree item id of a node that can be a root row (problem, model, "Load more"), as getTreeItem sets
@@ -84,12 +94,82 @@ export function noComparisonReason(
   return undefined;
 }
 
-/** Describes a filter for the view description and quick pick. */
+/**
+ * The rows of a tree no problem matches: `No problems match: <filter>`, and for a lucky-guess queue that can never
+ * fill (`maxGraded` graded samples per problem at most, above `threshold`: core `luckyGuessHint`) a second row that
+ * says what to do in its first words (`Raise luckyGuessThreshold to 1/5`, why as its description, the whole hint on
+ * hover) and opens the setting (trial 13 finding 11: the advice was only in the hover of a row cut at
+ * "No problems match: Lucky guesses? …"). `maxGraded` 0 for other filters.
+ */
+export function noMatchRows(filterText: string, maxGraded: number, threshold: number): Node[] {
+  const hint = luckyGuessHint(maxGraded, threshold);
+  const advice = luckyGuessAdvice(maxGraded, threshold);
+  const first: Node = {
+    type: 'message',
+    text: `No problems match: ${filterText}`,
+    tooltip: `No problems match: ${filterText}${hint ? ` (${hint})` : ''}`,
+  };
+  if (!advice || !hint) return [first];
+  return [
+    first,
+    {
+      type: 'message',
+      text: advice.label,
+      description: advice.description,
+      tooltip: `${hint[0].toUpperCase()}${hint.slice(1)}.`,
+      icon: 'settings-gear',
+      command: {
+        command: 'workbench.action.openSettings',
+        title: 'Open the setting',
+        arguments: ['traceInspector.luckyGuessThreshold'],
+      },
+    },
+  ];
+}
+
+/**
+ * The pair compared, short, for the line above the tree and the status bar: `ppo@main vs sft · 2048_batched` (a run
+ * both names end with is said once: `ppo@main · 2048_batched` and `sft · 2048_batched`), with `(guessed base)` after
+ * the base when the overview warns that it is a guess (`propose1_value3_greedy5 vs cot_sample_100 (guessed base)`:
+ * trial 13 finding 9).
+ */
+export function pairLine(focus: string, base: string, guessed = false): string {
+  const run = / · [^·]+$/.exec(focus)?.[0];
+  const pair =
+    run && base.endsWith(run)
+      ? `${focus.slice(0, -run.length)} vs ${base.slice(0, -run.length)}${run}`
+      : `${focus} vs ${base}`;
+  return guessed ? `${pair} (guessed base)` : pair;
+}
+
+/**
+ * The name of the base-vs-model filters: `Lost by RL` / `Gained by RL` when the model in focus's names show RL
+ * training (core `namesShowRL`) or there is no model in focus, else `Lost vs base` / `Gained vs base` (trial 13
+ * finding 9: tot-game24 compares prompting methods of GPT-4, no RL).
+ */
+export function pairFilterName(kind: 'lost' | 'gained', focus?: Pick<ModelRow, 'run' | 'name' | 'revision'>): string {
+  const rl = !focus || namesShowRL(focus);
+  return `${kind === 'lost' ? 'Lost' : 'Gained'} ${rl ? 'by RL' : 'vs base'}`;
+}
+
+/**
+ * Describes a filter for the view description, the quick pick, the step messages and the preview's position line.
+ * `name` names the models: the session's `shortLabel`, the one name every view gives a model (trial 13 finding 8:
+ * a default of the full label made one status message say both names): without models (`describeFilter(f)`) the
+ * filter says `model` and `base`.
+ */
+export function describeFilter(f: TreeFilter): string;
+export function describeFilter(
+  f: TreeFilter,
+  focus: ModelRow | undefined,
+  base: ModelRow | undefined,
+  name: (m: ModelRow) => string,
+): string;
 export function describeFilter(
   f: TreeFilter,
   focus?: ModelRow,
   base?: ModelRow,
-  name: (m: ModelRow) => string = (m) => m.label,
+  name: (m: ModelRow) => string = () => 'model',
 ): string {
   const m = focus ? name(focus) : 'model';
   switch (f.kind) {
@@ -98,9 +178,9 @@ export function describeFilter(
     case 'failing':
       return `Failing: ${m} never solves`;
     case 'lost':
-      return `Lost by RL: ${base ? name(base) : 'base'} solves, ${m} never`;
+      return `${pairFilterName('lost', focus)}: ${base ? name(base) : 'base'} solves, ${m} never`;
     case 'gained':
-      return `Gained by RL: ${m} solves, ${base ? name(base) : 'base'} never`;
+      return `${pairFilterName('gained', focus)}: ${m} solves, ${base ? name(base) : 'base'} never`;
     case 'lowAccuracy':
       return `Low accuracy: ${m} below ${percent(f.threshold ?? 0.25)}`;
     case 'luckyGuess':
@@ -124,15 +204,17 @@ export function describeFilter(
   }
 }
 
-/** A filter in a few words, for the line above the tree (the models it is about are named after it). */
-export function shortFilter(f: TreeFilter): string {
+/**
+ * A filter in a few words, for the line above the tree (the models it is about are named after it); `focus` words
+ * the base-vs-model filters ({@link pairFilterName}).
+ */
+export function shortFilter(f: TreeFilter, focus?: ModelRow): string {
   switch (f.kind) {
     case 'failing':
       return 'Failing';
     case 'lost':
-      return 'Lost by RL';
     case 'gained':
-      return 'Gained by RL';
+      return pairFilterName(f.kind, focus);
     case 'lowAccuracy':
       return f.threshold !== undefined ? `Low accuracy (< ${Math.round(100 * f.threshold)}%)` : 'Low accuracy';
     case 'luckyGuess':
@@ -144,10 +226,11 @@ export function shortFilter(f: TreeFilter): string {
 
 /**
  * The line above the tree for a filter and its count of problems: `Failing: 3 problems`; a filter whose
- * name ends with `?` takes no colon (`Lucky guesses? 2 problems`: trial 13 finding 11, was "?:").
+ * name ends with `?` takes no colon (`Lucky guesses? 2 problems`: trial 13 finding 11, was "?:"). `focus` (the model
+ * in focus) words the base-vs-model filters (`Lost vs base: 2 problems` without RL in its names).
  */
-export function filterCountLine(f: TreeFilter, n: number): string {
-  const name = shortFilter(f);
+export function filterCountLine(f: TreeFilter, n: number, focus?: ModelRow): string {
+  const name = shortFilter(f, focus);
   return `${name}${name.endsWith('?') ? '' : ':'} ${n} problem${n === 1 ? '' : 's'}`;
 }
 
@@ -619,16 +702,11 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         if (total === 0) {
           const f = this.filter;
           const focus = s.focusModel();
-          const hint =
-            f.kind === 'luckyGuess' && focus
-              ? luckyGuessHint(s.index.maxGraded(focus.id), f.threshold ?? readSettings(s.folder).luckyGuessThreshold)
-              : undefined;
-          return [
-            {
-              type: 'message',
-              text: `No problems match: ${describeFilter(this.filter, s.focusModel(), s.baseModel(), (m) => s.shortLabel(m))}${hint ? ` (${hint})` : ''}`,
-            },
-          ];
+          return noMatchRows(
+            describeFilter(f, focus, s.baseModel(), (m) => s.shortLabel(m)),
+            f.kind === 'luckyGuess' && focus ? s.index.maxGraded(focus.id) : 0,
+            f.kind === 'luckyGuess' ? (f.threshold ?? readSettings(s.folder).luckyGuessThreshold) : 0,
+          );
         }
         return this.paged(
           'root',
@@ -844,7 +922,9 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       case 'message': {
         const item = new vscode.TreeItem(node.text);
         item.command = node.command;
-        item.iconPath = new vscode.ThemeIcon('info');
+        item.iconPath = new vscode.ThemeIcon(node.icon ?? 'info');
+        if (node.description) item.description = node.description;
+        if (node.tooltip) item.tooltip = node.tooltip;
         return item;
       }
       case 'more': {

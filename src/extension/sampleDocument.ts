@@ -33,15 +33,9 @@ export function sampleUri(session: FolderSession, sample: SampleDetail | { id: n
     scheme: SAMPLE_SCHEME,
     // The tab shows the last segment: make it say which problem (with its dataset when the folder's problem
     // ids repeat across datasets: trial 6 finding 6), model and sample.
-    path: `/${clean(problem?.problemId ?? 'problem')}/${clean(model?.label ?? 'model')}/problem ${clean(problem ? problemNamer(session.index)(problem.id) : '?')} · ${clean(shortModel(model?.name, model?.revision))} · sample ${ref.sampleIndex}.md`,
+    path: `/${clean(problem?.problemId ?? 'problem')}/${clean(model?.label ?? 'model')}/problem ${clean(problem ? problemNamer(session.index)(problem.id) : '?')} · ${clean(model ? session.shortLabel(model) : 'model')} · sample ${ref.sampleIndex}.md`,
     query,
   });
-}
-
-/** The last segment of a model name, with its revision: `qwen-2.5-1.5b-rlvr-ppo@step-100`. */
-function shortModel(name: string | undefined, revision: string | null | undefined): string {
-  const last = (name ?? 'model').split('/').pop() || 'model';
-  return revision ? `${last}@${revision}` : last;
 }
 
 export function parseSampleUri(uri: vscode.Uri): SampleAddress | undefined {
@@ -91,7 +85,8 @@ export function renderSample(session: FolderSession, d: SampleDetail): string {
       .replace(/\s+/g, ' ')
       .trim()
       .replace(/([\\`*[\]<>#|~])/g, '\\$1');
-  let out = `# Problem ${title(problem?.problemId ?? '?')} · ${title(model?.label ?? '?')} · sample ${d.sampleIndex}\n\n`;
+  // the model's short name, as the tree and the preview name it; the full id is the Model field (trial 13 finding 8)
+  let out = `# Problem ${title(problem?.problemId ?? '?')} · ${title(model ? session.shortLabel(model) : '?')} · sample ${d.sampleIndex}\n\n`;
   out += field('Dataset', problem?.dataset);
   out += field('Level', problem?.level);
   out += field('Reference answer', problem?.referenceAnswer);

@@ -14,7 +14,7 @@ import {
 import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 import { seedSiblingDiagnostics } from '../core/seeds';
-import { comparisonBase, defaultFocusModel, distinctiveLabels, guessBaseModel } from '../core/index/labels';
+import { comparisonBase, defaultFocusModel, guessBaseModel, shortModelNames } from '../core/index/labels';
 import { SourceChangedError, readSampleText, readSampleTexts } from '../core/index/sampleText';
 import { sqliteDriver } from '../core/index/sqlite';
 import { checkpointSeries } from '../core/trajectories';
@@ -181,18 +181,18 @@ export class FolderSession implements vscode.Disposable {
     this.changed.fire();
   }
 
-  /** Short labels by model id (see core `distinctiveLabels`), for the models of {@link models}. */
+  /** Short labels by model id (core `shortModelNames`), for the models of {@link models}. */
   private shortCache: { models: ModelRow[]; labels: Map<number, string> } | undefined;
 
   /**
-   * A model's short label for narrow places (tree rows, status bar, tab titles): what tells it apart
-   * from the folder's other models first (`ppo@main · 2048_batched`). The full id goes in tooltips.
+   * A model's short label, the one name every view gives it (tree rows, status bar, tab titles, filter texts;
+   * the webviews get the same from panelData): what tells it apart from the folder's other models first
+   * (`ppo@main · 2048_batched`). The full id goes in tooltips.
    */
   shortLabel(m: Pick<ModelRow, 'id' | 'label'>): string {
     const models = this.models();
     if (this.shortCache?.models !== models) {
-      const labels = distinctiveLabels(models);
-      this.shortCache = { models, labels: new Map(models.map((x, i) => [x.id, labels[i]])) };
+      this.shortCache = { models, labels: shortModelNames(models) };
     }
     return this.shortCache.labels.get(m.id) ?? m.label;
   }
@@ -533,7 +533,12 @@ export class FolderSession implements vscode.Disposable {
         } catch (e) {
           this.output.appendLine(`[grader audit] skipped: ${(e as Error).message}`);
         }
-        const seeds = seedSiblingDiagnostics(this.index.models(), (id) => this.index.firstFileOf(id));
+        // named as the tree names the models (trial 12 finding 22)
+        const seeds = seedSiblingDiagnostics(
+          this.index.models(),
+          (id) => this.index.firstFileOf(id),
+          (m) => this.shortLabel(m),
+        );
         this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics, ...audit, ...grader, ...seeds]);
       }
       return summary;

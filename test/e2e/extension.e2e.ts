@@ -211,7 +211,8 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
         },
         { what: 'the sample document' },
       );
-      assert.match(text, /^# Problem 0 · expx\/qwen-2\.5-1\.5b-rlvr-ppo@main \(results_2048_batched\) · sample \d+/);
+      // the tree's short name of the model (trial 13 finding 8)
+      assert.match(text, /^# Problem 0 · ppo@main · 2048_batched · sample \d+/);
       assert.match(text, /\*\*Correctness:\*\* correct/);
       const expectedText = rl.get('0')!.texts[index];
       assert.ok(text.includes(expectedText.slice(0, 200)), 'the sample text from rl_raw.jsonl is shown');

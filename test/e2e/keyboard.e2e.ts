@@ -117,8 +117,9 @@ describe('the daily loop with the keyboard only, on rlvr-probe-gsm8k', { timeout
         },
       );
       await runCommandByKeyboard(s.page, 'Trace Inspector: Choose Model in Focus…');
-      await answerQuickPickByKeyboard(s.page, 'ppo (results_1024', {
-        highlighted: 'expx/qwen-2.5-1.5b-rlvr-ppo (results_1024_cuda)',
+      // the picker names models as the tree does (trial 13 finding 8), the full id in each item's detail
+      await answerQuickPickByKeyboard(s.page, 'ppo · 1024', {
+        highlighted: 'ppo · 1024_cuda',
       });
       // as in the trial: the palette opened from the (empty) editor group, not from the tree
       await runCommandByKeyboard(s.page, 'View: Focus First Editor Group');

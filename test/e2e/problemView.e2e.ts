@@ -34,8 +34,9 @@ const CONTAINER = 'Trace Inspector';
 const VIEW = 'Problems';
 const REAL = RLVR_PROBE;
 const RUN = 'results_2048_batched';
-const RL_LABEL = 'expx/qwen-2.5-1.5b-rlvr-ppo@main (results_2048_batched)';
-const SFT_LABEL = 'ns-0/qwen-2.5-1.5b-instruct-reasoning-sft@checkpoint-8-of-10 (results_2048_batched)';
+// the tree's short names, which every view gives the models (trial 13 finding 8)
+const RL_LABEL = 'ppo@main · 2048_batched';
+const SFT_LABEL = 'sft · 2048_batched';
 
 /** c (of 8) for qid 0 in a raw rollout file, independent of the extension. */
 function correctOfQid0(file: string): number {
@@ -264,7 +265,7 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
       await screenshot(s.page, 'problem-view-5b-overview-all-models');
       await ov.click('#show-default-models');
       const step100 = await ov.$$eval('label.model-toggle', (els) =>
-        els.findIndex((e) => (e.textContent ?? '').includes('rlvr-ppo@step-100 ')),
+        els.findIndex((e) => (e.textContent ?? '').trim() === 'ppo@step-100'),
       );
       assert.ok(step100 >= 0, 'the step-100 checkpoint is listed');
       await ov.locator('label.model-toggle').nth(step100).locator('input').check();
@@ -326,7 +327,7 @@ describe('problem view and overview in a real VS Code on rlvr-probe-gsm8k', { ti
           .map((e) => (e.parentElement?.textContent ?? '').trim()),
       );
       assert.ok(
-        shownAfter.some((t) => t.includes('rlvr-ppo@step-100 ')),
+        shownAfter.some((t) => t === 'ppo@step-100'),
         `shown after reload: ${shownAfter.join(' | ')}`,
       );
     } catch (e) {

@@ -70,7 +70,8 @@ describe('distinctiveLabels', () => {
     assert.deepEqual(distinctiveLabels([m('', 'a/qwen-7b'), m('', 'b/qwen-7b'), m('', 'a/llama-8b')]), [
       'a/qwen-7b',
       'b/qwen-7b',
-      '8b',
+      // `8b` alone names nothing: the words no other name has come in (trial 13 finding 8)
+      'llama-8b',
     ]);
   });
 

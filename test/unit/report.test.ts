@@ -385,7 +385,7 @@ describe('CLI', () => {
       .split('\n');
     assert.equal(
       csv[0],
-      'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer,base,not_in_base,not_in_model,dataset,datasets,partly_scored',
+      'model,label,metric,k,value,ci_low,ci_high,problems,missing,no_samples,ungraded,n_below_k,no_reward_score,level,series,step,scorer,base,not_in_base,not_in_model,dataset,datasets,partly_scored,base_label',
     );
     const rows = csv.slice(1).map((l) => l.split(','));
     const m = json.models[0];

@@ -44,7 +44,8 @@ describe('trainingData on rlvr-probe-gsm8k/trajectory', () => {
         `step-${st.step}`,
         'each step against the SFT model of its own folder',
       );
-      assert.equal(st.baseLabel, models.get(st.baseModelId!)!.label);
+      // the short name the tree gives the base (trial 13 finding 8): `sft · step-100`
+      assert.equal(st.baseLabel, `sft · step-${st.step}`);
       assert.deepEqual(st.passAtK, core.steps[i].passAtK);
       assert.deepEqual(st.basePassAtK, core.steps[i].basePassAtK);
       assert.deepEqual(st.categories, core.steps[i].categories);

@@ -37,7 +37,8 @@ describe('finding 2: the overview says n differs between the compared models, as
     assert.equal(row.problems, 100);
     // n per model over the 100 compared problems: 5 samples each for greedy5, 100 each for the base
     assert.deepEqual(row.n, { model: { min: 5, max: 5 }, base: { min: 100, max: 100 } });
-    const expected = `${greedy.label} vs ${base.label}: n differs between problems or models (5..100); at k above 5 some problems are left out`;
+    // named by the short names the tree and the overview's table give the models (trial 13 finding 8)
+    const expected = `propose1_value3_greedy5 vs cot_sample_100: n differs between problems or models (5..100); at k above 5 some problems are left out`;
     assert.equal(row.nDiffers, expected);
     assert.ok(o.warnings.includes(expected), o.warnings.join('\n'));
     // the CLI report's warning list has the same text (named by display id there)

@@ -122,7 +122,8 @@ describe('trial 13 findings 3 and 4: a one-model folder calls its model "only mo
       d?.models.map((m) => [m.label, modelRoleTag(m)]),
       [
         [base.label, 'base'],
-        [ms.find((m) => m.id !== base.id)?.label, null],
+        // the short name the tree gives the RL model (trial 13 finding 8)
+        ['GRPO', null],
       ],
     );
     const o = overviewData(index, roles, 20, 20);

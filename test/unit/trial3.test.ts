@@ -163,9 +163,7 @@ describe('finding 5: a comparison counts the problems of both models, and names 
       d.coverage.map((x) => [x.problems, x.missing, x.over]),
       [[3, 1, "over 3 of 4 problems: 1 is only in the base model's results"]],
     );
-    assert.ok(
-      d.warnings.some((w) => w.includes('1 only Qwen-base has it: Qwen-base-grpo has no record of it (problem "3")')),
-    );
+    assert.ok(d.warnings.some((w) => w.includes('1 only Qwen-base has it: grpo has no record of it (problem "3")')));
     // CSV: pass@k-diff at k = 1: problems 3, missing 1, not_in_base 0, not_in_model 1
     const [d1] = csvRows(reportCsv(r), 'pass@k-diff');
     assert.deepEqual([d1[3], d1[7], d1[8], d1[18], d1[19]], ['1', '3', '1', '0', '1']);

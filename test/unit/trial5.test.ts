@@ -98,8 +98,8 @@ describe('finding 3: a folder with several datasets gives figures per dataset an
   test('CSV: dataset and datasets columns; per-dataset rows, pooled rows marked "all datasets" with the counts', () => {
     const lines = reportCsv(r).split('\n');
     const cols = CSV_HEADER.split(',');
-    // `partly_scored` (reward-model rows only) after them: trial 12 finding 20
-    assert.deepEqual(cols.slice(-3), ['dataset', 'datasets', 'partly_scored']);
+    // `partly_scored` (reward-model rows only) after them: trial 12 finding 20; `base_label` last: trial 12 finding 22
+    assert.deepEqual(cols.slice(-4), ['dataset', 'datasets', 'partly_scored', 'base_label']);
     const rows = lines.slice(1).map((l) => l.split(','));
     for (const x of rows) assert.equal(x.length, cols.length, x.join(','));
     const at = (dataset: string, k: number) =>
@@ -179,7 +179,8 @@ describe('finding 3: a folder with several datasets gives figures per dataset an
       .split('\n')
       .filter((l) => l.startsWith(`${m.id},`) && l.includes(',pass@k,1,'));
     assert.ok(
-      rows.some((l) => l.endsWith(',all datasets,cais/mmlu:1,')),
+      // then partly_scored and base_label, empty
+      rows.some((l) => l.endsWith(',all datasets,cais/mmlu:1,,')),
       rows.join('\n'),
     );
     ii.close();

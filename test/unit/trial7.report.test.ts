@@ -135,7 +135,8 @@ describe('finding 5: every model in no comparison is named with the reason', () 
     assert.deepEqual(o.coverage, []);
     assert.ok(
       o.warnings.includes(
-        "Qwen2.5-7B-GRPO: NOT COMPARED with any model: its base Qwen2.5-7B has no graded sample (no verdict in its files: ungraded), so pass@k cannot be compared; grade the base's samples, or choose another base with the command Trace Inspector: Choose Base Model",
+        // the short name the tree gives the model (trial 13 finding 8)
+        "GRPO: NOT COMPARED with any model: its base Qwen2.5-7B has no graded sample (no verdict in its files: ungraded), so pass@k cannot be compared; grade the base's samples, or choose another base with the command Trace Inspector: Choose Base Model",
       ),
       o.warnings.join('\n'),
     );

@@ -152,6 +152,32 @@ function rlEvidence(m: ModelIdentity): boolean {
 }
 
 /**
+ * Whether a model's run, name or revision says RL training (an RL word: `rl`, `ppo`, `grpo`, `zero`, ...) or a
+ * training step (`global_step_100`, `checkpoint-500`), so the views may call what it gains or loses against its base
+ * "by RL" (trial 13 finding 9: tot-game24's CoT / standard / Tree-of-Thoughts prompting of GPT-4 has no RL, and the
+ * filter picker offered "Lost by RL"). False for `gpt-4_0.7_propose1_value3_greedy5`, true for
+ * `Qwen2.5-Math-1.5B-GRPO/global_step_200`. Pure.
+ */
+export function namesShowRL(m: ModelIdentity): boolean {
+  return rlEvidence(m);
+}
+
+/**
+ * The base guess's note for one pair, as the overview warns it ({@link baseGuessNote} with the extension's wording),
+ * or undefined when the base is not a guess worth a warning (a name says base / SFT, or the model is less base-like
+ * by name): the tree's line and the status bar mark such a base "(guessed)" (trial 13 finding 9: only the overview
+ * said that tot-game24's base naive_cot was a guess). `baseName` / `focusName` name them in the note. Pure.
+ */
+export function pairBaseGuessNote(
+  base: ModelIdentity,
+  focus: ModelIdentity,
+  baseName: string,
+  focusName: string,
+): string | undefined {
+  return baseGuessNote(base, baseName, [focusName], [focus], EXTENSION_CHOOSE_BASE);
+}
+
+/**
  * Whether a model is not base-like (trial 6 finding 10): its name or revision says RL training (`rl`, `ppo`,
  * `grpo`, `dpo`, `zero`, ...), or it is a training checkpoint (a step: `global_step_100`) that is not named
  * as a base (`base`, `sft`, `ref`, `reference`, `init`, `pretrained`): an SFT model's own checkpoint
@@ -765,6 +791,47 @@ function checkpointPath(m: ModelIdentity): { run: string; step: number } | undef
   return { run: m.run ? `${m.run}/${dir}` : dir, step: Number(hit[1]) };
 }
 
+/** A word that is a setting rather than a name: it holds a digit (`greedy5`, `value3`, `100`, `8b`, `0.7`). */
+const SETTING_WORD = /\d/;
+
+/**
+ * A short name made only of settings (`greedy5` of `gpt-4_0.7_propose1_value3_greedy5`, `8b` of `llama-8b`) says no
+ * method or model (trial 13 finding 8: tot-game24's Tree-of-Thoughts model read "greedy5"): it takes in, leftwards,
+ * the words of `last` that no other name of `all` holds (any case) while it is still only settings, so
+ * `propose1_value3_greedy5` (beside `..._naive_cot_sample_100`), `llama-8b` (beside `qwen-7b`). A word another
+ * name shares (`0.7`, `gpt`) stops it: that word tells nothing apart, except after a bare number, which takes the
+ * word before it (`step_900` beside `global_step_1000`, not `900`). `short` must be an end of `last`; a short name
+ * with a word without a digit (`cot_sample_100`, `ppo`) is returned as it is. Pure.
+ */
+function withMethodWords(last: string, short: string, all: readonly string[]): string {
+  const own = words(last);
+  const shortWords = words(short).length;
+  const others = new Set(all.filter((o) => o !== last).flatMap((o) => words(o).map((w) => w.toLowerCase())));
+  let n = shortWords;
+  for (; n < own.length; n++) {
+    const tail = own.slice(-n);
+    if (!tail.every((w) => SETTING_WORD.test(w))) break;
+    // a bare number (`900` of `global_step_900`) takes the word before it even when another name has it
+    if (others.has(own[own.length - n - 1].toLowerCase()) && !tail.every((w) => /^\d+$/.test(w))) break;
+  }
+  if (n === shortWords) return short;
+  // cut `last` at the start of its n-th last word (keeps its own separators), as shortestUniqueSuffix does
+  let at = last.length;
+  for (let k = 0; k < n; k++) at = last.slice(0, at).search(/[^-_/\s]+[-_/\s]*$/);
+  return last.slice(at);
+}
+
+/**
+ * The short name of every model by id ({@link distinctiveLabels} of `models`): the one name the views give a model
+ * (tree, status bar, tab titles, the preview, the problem view, the overview, filter texts; trial 13 finding 8), the
+ * full label and id going to tooltips. `models` must be the folder's whole model list (`TraceIndex.models()`), as
+ * the short names depend on what tells the models apart. Pure.
+ */
+export function shortModelNames(models: readonly (ModelIdentity & { id: number })[]): Map<number, string> {
+  const labels = distinctiveLabels(models);
+  return new Map(models.map((m, i) => [m.id, labels[i]]));
+}
+
 /** {@link distinctiveLabels} for models named by a model name (not a checkpoint folder path). */
 function namedLabels(models: readonly ModelIdentity[]): string[] {
   const lastOf = (name: string) => name.split('/').pop() || name;
@@ -772,6 +839,7 @@ function namedLabels(models: readonly ModelIdentity[]): string[] {
   const lasts = names.map(lastOf);
   // One model name: nothing to tell apart, so its whole last segment.
   const shortName = names.length > 1 ? shortestUniqueSuffix(lasts, 1) : new Map(lasts.map((l) => [l, l]));
+  if (names.length > 1) for (const l of lasts) shortName.set(l, withMethodWords(l, shortName.get(l) ?? l, lasts));
   // A name another name begins with (`Qwen2.5-Math-7B` beside `Qwen2.5-Math-7B-SimpleRL-Zoo`) keeps its
   // whole last segment (its distinct end alone, `7B`, names nothing); the longer one shows all it adds
   // (`SimpleRL-Zoo`, not `Zoo`) when that is unique.
