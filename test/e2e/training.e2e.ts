@@ -110,7 +110,7 @@ describe('the Training tab in a real VS Code on rlvr-probe-gsm8k/trajectory', { 
         assert.ok(r[11].endsWith(`(gains ${sharp} / ${exp})`), r[11]);
         assert.match(
           r[2],
-          new RegExp(`sft@checkpoint-8-of-10 \\(step-${STEPS[i]}\\)$`),
+          new RegExp(`^sft · step-${STEPS[i]}$`),
           'each step against its own base',
         );
       });
