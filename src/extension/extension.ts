@@ -13,6 +13,7 @@ import { describeFilter, filterCountLine, ProblemTreeProvider, type Node, type T
 import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, sampleUri } from './sampleDocument';
 import { FolderSession, readSettings } from './session';
 import { registerWalkthrough } from './walkthrough';
+import { isQuietRecheck, restoredTreeFilter, storedTreeFilter, TREE_FILTER_KEY } from './restore';
 
 const INDEX_GLOB = '**/*.{jsonl,json,eval}';
 /** How long the tree must have been shown with no indexing pass before {@link Extension.onIdle} fires (ms). */
@@ -53,6 +54,10 @@ export class Extension implements vscode.Disposable {
       canSelectMany: true,
     });
     this.nav = new Navigator(this);
+    // the filter chosen before a window reload (trial 13 finding 12), when it is of the folder shown
+    const shown = this.activeFolder()?.uri.toString();
+    const kept = shown ? restoredTreeFilter(context.workspaceState.get(TREE_FILTER_KEY), shown) : undefined;
+    if (kept) this.tree.filter = kept;
     this.status.name = 'Trace Inspector';
     this.status.command = 'traceInspector.choosePair';
     this.disposables.push(
@@ -120,6 +125,7 @@ export class Extension implements vscode.Disposable {
     if (folder.uri.toString() === this.activeFolder()?.uri.toString()) return;
     await this.context.workspaceState.update('traceInspector.activeFolder', folder.uri.toString());
     this.tree.filter = { kind: 'all' };
+    await this.context.workspaceState.update(TREE_FILTER_KEY, undefined);
     this.nav.reset();
     this.onSessionChanged();
     const s = this.active();
@@ -263,10 +269,14 @@ export class Extension implements vscode.Disposable {
   /**
    * Runs an indexing pass. `command` (Index Folder, Rebuild Index) and `auto` (the first indexing when
    * a folder opens) show a cancellable progress notification; `watch` (files changed while open) shows
-   * progress in the view, and **Cancel Indexing** in the view's title bar stops any pass.
+   * progress in the view, and **Cancel Indexing** in the view's title bar stops any pass. `recheck` (the
+   * extension starts on a folder whose index holds samples: restore.ts isQuietRecheck) shows nothing and
+   * refreshes no view unless the pass finds a file to read: the tree and the tabs a reload restores are
+   * served from the index at once; once the pass reads a file it says so in the tree and the status bar.
    */
-  async index(mode: 'command' | 'auto' | 'watch'): Promise<void> {
-    const withNotification = mode !== 'watch';
+  async index(mode: 'command' | 'auto' | 'watch' | 'recheck'): Promise<void> {
+    const withNotification = mode === 'command' || mode === 'auto';
+    const quiet = mode === 'recheck';
     const s = this.active();
     if (!s) {
       void vscode.window.showWarningMessage('Trace Inspector: open a results folder first.');
@@ -275,7 +285,7 @@ export class Extension implements vscode.Disposable {
     // A request while a pass with the settings in effect runs (a second trigger at start, Index Folder
     // pressed during the first pass) joins it: no second notification, no second pass. Files changed
     // during a pass (`watch`) make one more pass after it: the running one may have read them before.
-    if (s.isIndexing && s.indexSettingsCurrent() && mode !== 'watch') {
+    if (s.isIndexing && s.indexSettingsCurrent() && mode !== 'watch' && !quiet) {
       await s.reindex();
       return;
     }
@@ -283,9 +293,11 @@ export class Extension implements vscode.Disposable {
       progress?: vscode.Progress<{ message?: string; increment?: number }>,
       token?: vscode.CancellationToken,
     ) => {
-      this.indexingStatus.set(s, '…');
-      this.tree.refresh();
-      this.updateChrome();
+      if (!quiet) {
+        this.indexingStatus.set(s, '…');
+        this.tree.refresh();
+        this.updateChrome();
+      }
       let summary: Awaited<ReturnType<FolderSession['reindex']>>;
       let notice = '';
       try {
@@ -299,14 +311,17 @@ export class Extension implements vscode.Disposable {
                 ? `${notice}${p.filesDone}/${p.filesTotal} files, ${p.samples.toLocaleString('en-US')} samples`
                 : `${notice}${p.phase}`;
             progress?.report({ message: msg });
+            // a quiet re-check says nothing until it reads a file (the session then counts it as indexing)
+            if (quiet && !s.isIndexing) return;
             this.indexingStatus.set(s, ` ${msg}`);
             this.updateStatus(s);
           },
           mode === 'watch',
+          quiet,
         );
       } finally {
-        this.indexingStatus.delete(s);
-        this.updateChrome();
+        const shown = this.indexingStatus.delete(s);
+        if (!quiet || shown) this.updateChrome();
       }
       if (summary?.cancelled) {
         const models = s.models().length;
@@ -328,7 +343,9 @@ export class Extension implements vscode.Disposable {
           .then((c) => c && vscode.commands.executeCommand('workbench.actions.view.problems'));
       }
     };
-    if (withNotification) {
+    if (quiet) {
+      await run();
+    } else if (withNotification) {
       await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
@@ -342,8 +359,14 @@ export class Extension implements vscode.Disposable {
     }
   }
 
+  /**
+   * Shows the problems of filter `f` in the tree, and keeps it in workspace state for the folder shown, so
+   * that it comes back after a window reload (restore.ts storedTreeFilter: not a list of problem row ids).
+   */
   setFilter(f: TreeFilter): void {
     this.tree.filter = f;
+    const folder = this.activeFolder()?.uri.toString();
+    if (folder) void this.context.workspaceState.update(TREE_FILTER_KEY, storedTreeFilter(folder, f));
     this.tree.refresh();
     // lastCount is updated while the tree renders; update the description right after.
     const s = this.active();
@@ -449,7 +472,12 @@ export class Extension implements vscode.Disposable {
     await this.autoIndex();
   }
 
-  async autoIndex(): Promise<void> {
+  /**
+   * Indexes the folder the tree shows when `traceInspector.autoIndex` is on and the workspace is trusted.
+   * `atStart` (the extension starts, e.g. after a window reload): a folder whose index holds samples is only
+   * re-checked, quietly (see {@link index} `recheck`).
+   */
+  async autoIndex(atStart = false): Promise<void> {
     const folder = this.activeFolder();
     if (!folder) return;
     const s = this.active();
@@ -461,7 +489,8 @@ export class Extension implements vscode.Disposable {
       );
       return;
     }
-    await this.index('auto');
+    const samples = s.models().reduce((a, m) => a + m.samples, 0);
+    await this.index(isQuietRecheck(atStart, samples) ? 'recheck' : 'auto');
   }
 
   /**
@@ -524,7 +553,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ exte
     );
     return { extension: ext };
   }
-  void ext.autoIndex();
+  void ext.autoIndex(true);
   return { extension: ext };
 }
 
