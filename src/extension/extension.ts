@@ -41,6 +41,12 @@ export class Extension implements vscode.Disposable {
   private readonly idle = new vscode.EventEmitter<void>();
   private idleTimer: NodeJS.Timeout | undefined;
   /**
+   * The count of the filtered problems is to be computed again before the text above the tree says it
+   * (a filter restored after a reload, the folder's index changed): the tree sets it only when it renders,
+   * after that text is written.
+   */
+  private filterCountDue = false;
+  /**
    * Fires {@link IDLE_DELAY_MS} after the Problems tree is shown with an indexed folder and no indexing pass
    * runs (the tree's first paint and indexing are over), again after each pass and each time the tree is
    * shown again: the problem panels warm the similarity worker then (problemPanel.ts, similarityRunner.ts).
@@ -57,7 +63,10 @@ export class Extension implements vscode.Disposable {
     // the filter chosen before a window reload (trial 13 finding 12), when it is of the folder shown
     const shown = this.activeFolder()?.uri.toString();
     const kept = shown ? restoredTreeFilter(context.workspaceState.get(TREE_FILTER_KEY), shown) : undefined;
-    if (kept) this.tree.filter = kept;
+    if (kept) {
+      this.tree.filter = kept;
+      this.filterCountDue = true;
+    }
     this.status.name = 'Trace Inspector';
     this.status.command = 'traceInspector.choosePair';
     this.disposables.push(
@@ -133,6 +142,7 @@ export class Extension implements vscode.Disposable {
   }
 
   onSessionChanged(): void {
+    this.filterCountDue = true;
     this.tree.refresh();
     this.docs.refreshAll();
     this.updateChrome();
@@ -173,6 +183,8 @@ export class Extension implements vscode.Disposable {
     const focus = pending ? undefined : s.focusModel();
     const desc = describeFilter(this.tree.filter, focus, base);
     if (this.tree.filter.kind === 'all') this.tree.lastCount = s.index.countProblems();
+    else if (this.filterCountDue) this.countFiltered(s);
+    this.filterCountDue = false;
     // What the index holds so far, while indexing runs or after it was stopped: names only what is indexed.
     const waiting = s.isIndexing ? 'indexing…' : 'not indexed yet';
     const state = s.isIndexing
@@ -370,11 +382,14 @@ export class Extension implements vscode.Disposable {
     this.tree.refresh();
     // lastCount is updated while the tree renders; update the description right after.
     const s = this.active();
-    if (s) {
-      const rf = this.tree.resolveFilter(s);
-      this.tree.lastCount = rf.kind === 'problems' ? rf.problemIds.length : s.index.countProblems(rf);
-    }
+    if (s) this.countFiltered(s);
     this.updateChrome();
+  }
+
+  /** The number of problems the tree's filter shows in folder `s` (the tree's `lastCount`). */
+  private countFiltered(s: FolderSession): void {
+    const rf = this.tree.resolveFilter(s);
+    this.tree.lastCount = rf.kind === 'problems' ? rf.problemIds.length : s.index.countProblems(rf);
   }
 
   /** Watches results files and re-indexes changed ones (debounced); re-imports an edited annotation mirror. */

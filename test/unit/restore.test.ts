@@ -264,6 +264,9 @@ describe('Extension: the pass at start-up on an indexed folder shows nothing', (
       `the status bar: ${JSON.stringify(texts)}`,
     );
     assert.equal(treeRefreshes, 0, 'the tree is not drawn again');
+    // the line above the tree counts the restored filter's problems (it said "0 problems" before the tree
+    // had rendered: the e2e restore test)
+    assert.match(String((ext.view as unknown as { message?: string }).message), /^Lost by RL: 12 problems · /);
     // a later pass (Index Folder) is announced as before
     const second = ext.index('command');
     await new Promise((r) => setTimeout(r, 0));
