@@ -20,6 +20,7 @@ import {
 import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, sampleUri } from './sampleDocument';
 import { FolderSession, readSettings } from './session';
 import { registerWalkthrough } from './walkthrough';
+import { isQuietRecheck, restoredTreeFilter, storedTreeFilter, TREE_FILTER_KEY } from './restore';
 
 const INDEX_GLOB = '**/*.{jsonl,json,eval}';
 /** How long the tree must have been shown with no indexing pass before {@link Extension.onIdle} fires (ms). */
@@ -47,6 +48,12 @@ export class Extension implements vscode.Disposable {
   private readonly idle = new vscode.EventEmitter<void>();
   private idleTimer: NodeJS.Timeout | undefined;
   /**
+   * The count of the filtered problems is to be computed again before the text above the tree says it
+   * (a filter restored after a reload, the folder's index changed): the tree sets it only when it renders,
+   * after that text is written.
+   */
+  private filterCountDue = false;
+  /**
    * Fires {@link IDLE_DELAY_MS} after the Problems tree is shown with an indexed folder and no indexing pass
    * runs (the tree's first paint and indexing are over), again after each pass and each time the tree is
    * shown again: the problem panels warm the similarity worker then (problemPanel.ts, similarityRunner.ts).
@@ -60,6 +67,13 @@ export class Extension implements vscode.Disposable {
       canSelectMany: true,
     });
     this.nav = new Navigator(this);
+    // the filter chosen before a window reload (trial 13 finding 12), when it is of the folder shown
+    const shown = this.activeFolder()?.uri.toString();
+    const kept = shown ? restoredTreeFilter(context.workspaceState.get(TREE_FILTER_KEY), shown) : undefined;
+    if (kept) {
+      this.tree.filter = kept;
+      this.filterCountDue = true;
+    }
     this.status.name = 'Trace Inspector';
     this.status.command = 'traceInspector.choosePair';
     this.disposables.push(
@@ -127,6 +141,7 @@ export class Extension implements vscode.Disposable {
     if (folder.uri.toString() === this.activeFolder()?.uri.toString()) return;
     await this.context.workspaceState.update('traceInspector.activeFolder', folder.uri.toString());
     this.tree.filter = { kind: 'all' };
+    await this.context.workspaceState.update(TREE_FILTER_KEY, undefined);
     this.nav.reset();
     this.onSessionChanged();
     const s = this.active();
@@ -134,6 +149,7 @@ export class Extension implements vscode.Disposable {
   }
 
   onSessionChanged(): void {
+    this.filterCountDue = true;
     this.tree.refresh();
     this.docs.refreshAll();
     this.updateChrome();
@@ -184,6 +200,8 @@ export class Extension implements vscode.Disposable {
     const focus = pending ? undefined : s.focusModel();
     const desc = describeFilter(this.tree.filter, focus, base, (m) => s.shortLabel(m));
     if (this.tree.filter.kind === 'all') this.tree.lastCount = s.index.countProblems();
+    else if (this.filterCountDue) this.countFiltered(s);
+    this.filterCountDue = false;
     // What the index holds so far, while indexing runs or after it was stopped: names only what is indexed.
     const waiting = s.isIndexing ? 'indexing…' : 'not indexed yet';
     const state = s.isIndexing
@@ -281,10 +299,14 @@ export class Extension implements vscode.Disposable {
   /**
    * Runs an indexing pass. `command` (Index Folder, Rebuild Index) and `auto` (the first indexing when
    * a folder opens) show a cancellable progress notification; `watch` (files changed while open) shows
-   * progress in the view, and **Cancel Indexing** in the view's title bar stops any pass.
+   * progress in the view, and **Cancel Indexing** in the view's title bar stops any pass. `recheck` (the
+   * extension starts on a folder whose index holds samples: restore.ts isQuietRecheck) shows nothing and
+   * refreshes no view unless the pass finds a file to read: the tree and the tabs a reload restores are
+   * served from the index at once; once the pass reads a file it says so in the tree and the status bar.
    */
-  async index(mode: 'command' | 'auto' | 'watch'): Promise<void> {
-    const withNotification = mode !== 'watch';
+  async index(mode: 'command' | 'auto' | 'watch' | 'recheck'): Promise<void> {
+    const withNotification = mode === 'command' || mode === 'auto';
+    const quiet = mode === 'recheck';
     const s = this.active();
     if (!s) {
       void vscode.window.showWarningMessage('Trace Inspector: open a results folder first.');
@@ -293,7 +315,7 @@ export class Extension implements vscode.Disposable {
     // A request while a pass with the settings in effect runs (a second trigger at start, Index Folder
     // pressed during the first pass) joins it: no second notification, no second pass. Files changed
     // during a pass (`watch`) make one more pass after it: the running one may have read them before.
-    if (s.isIndexing && s.indexSettingsCurrent() && mode !== 'watch') {
+    if (s.isIndexing && s.indexSettingsCurrent() && mode !== 'watch' && !quiet) {
       await s.reindex();
       return;
     }
@@ -301,9 +323,11 @@ export class Extension implements vscode.Disposable {
       progress?: vscode.Progress<{ message?: string; increment?: number }>,
       token?: vscode.CancellationToken,
     ) => {
-      this.indexingStatus.set(s, '…');
-      this.tree.refresh();
-      this.updateChrome();
+      if (!quiet) {
+        this.indexingStatus.set(s, '…');
+        this.tree.refresh();
+        this.updateChrome();
+      }
       let summary: Awaited<ReturnType<FolderSession['reindex']>>;
       let notice = '';
       try {
@@ -317,14 +341,17 @@ export class Extension implements vscode.Disposable {
                 ? `${notice}${p.filesDone}/${p.filesTotal} files, ${p.samples.toLocaleString('en-US')} samples`
                 : `${notice}${p.phase}`;
             progress?.report({ message: msg });
+            // a quiet re-check says nothing until it reads a file (the session then counts it as indexing)
+            if (quiet && !s.isIndexing) return;
             this.indexingStatus.set(s, ` ${msg}`);
             this.updateStatus(s);
           },
           mode === 'watch',
+          quiet,
         );
       } finally {
-        this.indexingStatus.delete(s);
-        this.updateChrome();
+        const shown = this.indexingStatus.delete(s);
+        if (!quiet || shown) this.updateChrome();
       }
       if (summary?.cancelled) {
         const models = s.models().length;
@@ -346,7 +373,9 @@ export class Extension implements vscode.Disposable {
           .then((c) => c && vscode.commands.executeCommand('workbench.actions.view.problems'));
       }
     };
-    if (withNotification) {
+    if (quiet) {
+      await run();
+    } else if (withNotification) {
       await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
@@ -360,16 +389,25 @@ export class Extension implements vscode.Disposable {
     }
   }
 
+  /**
+   * Shows the problems of filter `f` in the tree, and keeps it in workspace state for the folder shown, so
+   * that it comes back after a window reload (restore.ts storedTreeFilter: not a list of problem row ids).
+   */
   setFilter(f: TreeFilter): void {
     this.tree.filter = f;
+    const folder = this.activeFolder()?.uri.toString();
+    if (folder) void this.context.workspaceState.update(TREE_FILTER_KEY, storedTreeFilter(folder, f));
     this.tree.refresh();
     // lastCount is updated while the tree renders; update the description right after.
     const s = this.active();
-    if (s) {
-      const rf = this.tree.resolveFilter(s);
-      this.tree.lastCount = rf.kind === 'problems' ? rf.problemIds.length : s.index.countProblems(rf);
-    }
+    if (s) this.countFiltered(s);
     this.updateChrome();
+  }
+
+  /** The number of problems the tree's filter shows in folder `s` (the tree's `lastCount`). */
+  private countFiltered(s: FolderSession): void {
+    const rf = this.tree.resolveFilter(s);
+    this.tree.lastCount = rf.kind === 'problems' ? rf.problemIds.length : s.index.countProblems(rf);
   }
 
   /** Watches results files and re-indexes changed ones (debounced); re-imports an edited annotation mirror. */
@@ -467,7 +505,12 @@ export class Extension implements vscode.Disposable {
     await this.autoIndex();
   }
 
-  async autoIndex(): Promise<void> {
+  /**
+   * Indexes the folder the tree shows when `traceInspector.autoIndex` is on and the workspace is trusted.
+   * `atStart` (the extension starts, e.g. after a window reload): a folder whose index holds samples is only
+   * re-checked, quietly (see {@link index} `recheck`).
+   */
+  async autoIndex(atStart = false): Promise<void> {
     const folder = this.activeFolder();
     if (!folder) return;
     const s = this.active();
@@ -479,7 +522,8 @@ export class Extension implements vscode.Disposable {
       );
       return;
     }
-    await this.index('auto');
+    const samples = s.models().reduce((a, m) => a + m.samples, 0);
+    await this.index(isQuietRecheck(atStart, samples) ? 'recheck' : 'auto');
   }
 
   /**
@@ -542,7 +586,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ exte
     );
     return { extension: ext };
   }
-  void ext.autoIndex();
+  void ext.autoIndex(true);
   return { extension: ext };
 }
 

@@ -22,6 +22,7 @@ import { TraceIndex, type ModelRow } from '../core/index/traceIndex';
 import { type Diagnostic, diagnosticPlace } from '../core/model';
 import { type PassInputs, PassQueue, passKey } from './indexPasses';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
+import { passChangedIndex, recheckFoundWork } from './restore';
 
 /** How often the tree shows newly committed samples while indexing runs (milliseconds). */
 const LIVE_REFRESH_MS = 2000;
@@ -88,7 +89,11 @@ export class FolderSession implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires after indexing, base/focus changes and annotation edits. */
   readonly onDidChange = this.changed.event;
-  private running: { worker: Worker; done: Promise<IndexSummary | undefined> } | undefined;
+  /**
+   * The pass running in the worker; `quiet` while it is a re-check that found nothing to read yet
+   * (restore.ts isQuietRecheck: the views are not told that it runs).
+   */
+  private running: { worker: Worker; done: Promise<IndexSummary | undefined>; quiet: boolean } | undefined;
   /** The folder's indexing passes: one at a time, requests with the running pass's settings join it. */
   private readonly passes = new PassQueue<IndexSummary | undefined>();
   private lastSummary: IndexSummary | undefined;
@@ -166,8 +171,13 @@ export class FolderSession implements vscode.Disposable {
       .then((c) => c && vscode.commands.executeCommand('traceInspector.index'));
   }
 
+  /**
+   * Whether an indexing pass runs and the views say so: a quiet re-check of an existing index (started
+   * with the extension, restore.ts) counts only once it finds a file to read; until then the views show
+   * the index as it is and nothing says "Indexing".
+   */
   get isIndexing(): boolean {
-    return !!this.running;
+    return !!this.running && !this.running.quiet;
   }
 
   get summary(): IndexSummary | undefined {
@@ -400,9 +410,15 @@ export class FolderSession implements vscode.Disposable {
     token?: vscode.CancellationToken,
     onProgress?: (p: IndexProgress) => void,
     folderChanged = false,
+    quiet = false,
   ): Promise<IndexSummary | undefined> {
     const inputs = this.passInputs();
-    return this.passes.request(passKey(inputs), () => this.runPass(inputs, token, onProgress), folderChanged, token);
+    return this.passes.request(
+      passKey(inputs),
+      () => this.runPass(inputs, token, onProgress, quiet),
+      folderChanged,
+      token,
+    );
   }
 
   /**
@@ -425,11 +441,16 @@ export class FolderSession implements vscode.Disposable {
     };
   }
 
-  /** One indexing pass in the worker (see {@link reindex}; only {@link passes} calls it). */
+  /**
+   * One indexing pass in the worker (see {@link reindex}; only {@link passes} calls it). `quiet`: a re-check
+   * of an existing index (restore.ts isQuietRecheck): the views are told nothing until it finds a file to
+   * read (restore.ts recheckFoundWork), and nothing at its end when it changed nothing (passChangedIndex).
+   */
   private async runPass(
     inputs: PassInputs,
     token?: vscode.CancellationToken,
     onProgress?: (p: IndexProgress) => void,
+    quiet = false,
   ): Promise<IndexSummary | undefined> {
     // a request that waited for another pass and was cancelled meanwhile
     if (token?.isCancellationRequested) return undefined;
@@ -451,6 +472,12 @@ export class FolderSession implements vscode.Disposable {
     const done = new Promise<IndexSummary | undefined>((resolve) => {
       worker.on('message', (m: WorkerReply) => {
         if (m.type === 'progress') {
+          // a quiet re-check that reads a file from now on is announced as any pass (the views say "Indexing")
+          if (this.running?.quiet && recheckFoundWork(m.progress)) {
+            this.running.quiet = false;
+            this.partialCache = undefined;
+            this.changed.fire();
+          }
           if (m.progress.notice) this.output.appendLine(`[index] ${this.folder.name}: ${m.progress.notice}`);
           onProgress?.(m.progress);
           // Committed batches are readable at once (WAL): show them, at most every 2 s.
@@ -476,13 +503,17 @@ export class FolderSession implements vscode.Disposable {
       worker.on('exit', () => resolve(undefined));
     });
     const sub = token?.onCancellationRequested(() => worker.postMessage({ type: 'cancel' } satisfies WorkerRequest));
-    this.running = { worker, done };
-    // Views say at once that indexing runs (not "Index incomplete" until the first batch is shown).
+    this.running = { worker, done, quiet };
+    // Views say at once that indexing runs (not "Index incomplete" until the first batch is shown); a quiet
+    // re-check says it only when it finds something to read.
     this.partialCache = undefined;
-    this.changed.fire();
+    if (!quiet) this.changed.fire();
+    let imported = 0;
+    let result: IndexSummary | undefined;
     worker.postMessage(request);
     try {
       const summary = await done;
+      result = summary;
       if (summary) {
         this.lastSummary = summary;
         this.output.appendLine(
@@ -492,10 +523,11 @@ export class FolderSession implements vscode.Disposable {
           this.output.appendLine(
             `[annotations] ${summary.annotationsReattached} moved with their samples to the samples' new model, problem or sample index`,
           );
-        const imported = this.annotations.importJsonl(this.annotations.mirrorPath!, MIRROR_RELATIVE_PATH);
-        if (imported.added || imported.updated)
+        const mirror = this.annotations.importJsonl(this.annotations.mirrorPath!, MIRROR_RELATIVE_PATH);
+        imported = mirror.added + mirror.updated;
+        if (mirror.added || mirror.updated)
           this.output.appendLine(
-            `[annotations] restored ${imported.added} and updated ${imported.updated} from ${MIRROR_RELATIVE_PATH}`,
+            `[annotations] restored ${mirror.added} and updated ${mirror.updated} from ${MIRROR_RELATIVE_PATH}`,
           );
         // The folder's own summaries checked against its raw samples: warnings on the summary files, and an
         // info on each summary file the audit did not understand (trial 12 finding 5).
@@ -539,11 +571,13 @@ export class FolderSession implements vscode.Disposable {
           (id) => this.index.firstFileOf(id),
           (m) => this.shortLabel(m),
         );
-        this.publishDiagnostics([...this.index.diagnostics(), ...imported.diagnostics, ...audit, ...grader, ...seeds]);
+        this.publishDiagnostics([...this.index.diagnostics(), ...mirror.diagnostics, ...audit, ...grader, ...seeds]);
       }
       return summary;
     } finally {
       sub?.dispose();
+      // a quiet re-check that found nothing to read and changed nothing: the views keep what they show
+      const unchanged = this.running?.quiet === true && !passChangedIndex(result, imported);
       this.running = undefined;
       await worker.terminate();
       this.modelsCache = undefined;
@@ -551,7 +585,7 @@ export class FolderSession implements vscode.Disposable {
       this.graderAuditCache = workerAudit?.audit;
       this.answerCheckCache = undefined;
       this.partialCache = undefined;
-      this.changed.fire();
+      if (!unchanged) this.changed.fire();
     }
   }
 

@@ -108,11 +108,7 @@ describe('the Training tab in a real VS Code on rlvr-probe-gsm8k/trajectory', { 
           `gain share at step ${STEPS[i]}: ${r[11]}`,
         );
         assert.ok(r[11].endsWith(`(gains ${sharp} / ${exp})`), r[11]);
-        assert.match(
-          r[2],
-          new RegExp(`^sft · step-${STEPS[i]}$`),
-          'each step against its own base',
-        );
+        assert.match(r[2], new RegExp(`^sft · step-${STEPS[i]}$`), 'each step against its own base');
       });
       assert.equal(
         await ov.$eval('#training-lost-0', (el) => el.textContent ?? ''),
