@@ -176,16 +176,18 @@ export class Navigator implements vscode.Disposable {
       return;
     }
     this.setCursor({ sampleId: sample.id });
-    await this.ext.openSample({ sampleId: sample.id }, true, true);
     if (this.ext.view.visible) {
       // Pressed in the tree (the keybinding says so): the tree's keyboard cursor moves along, so
       // Enter and the arrow keys go on from the sample shown; elsewhere the keyboard stays where it is.
+      // Before the preview shows the sample: a key pressed as soon as it is shown (Alt+A) must not have its
+      // picker lose the focus to the tree's reveal finishing after it (clean-clone CI, keyboard e2e).
       const focus = !!arg && typeof arg === 'object' && (arg as { focusTree?: unknown }).focusTree === true;
       this.ext.tree.showPagesOf(s, sample);
       await this.ext.view
         .reveal(this.ext.tree.sampleNode(s, sample), { select: true, focus })
         .then(undefined, () => undefined); // a node the tree cannot show (a page not loaded yet) is no error
     }
+    await this.ext.openSample({ sampleId: sample.id }, true, true);
   }
 
   /**
