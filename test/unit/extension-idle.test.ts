@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Extension } from '../../src/extension/extension';
-import { Emitter, loadWithStub } from './vscodeStub';
+import { Emitter, loadExtension } from './vscodeStub';
 
 const disposable = { dispose() {} };
 const visibility = new Emitter<unknown>();
@@ -18,32 +18,10 @@ const view = {
   selection: [],
   dispose() {},
 };
-const { Extension: Ext } = loadWithStub<{ Extension: new (context: unknown) => Extension }>(
-  '../../src/extension/extension',
-  {
-    EventEmitter: Emitter,
-    window: {
-      createOutputChannel: () => ({ appendLine() {}, show() {}, dispose() {} }),
-      createStatusBarItem: () => ({ text: '', show() {}, hide() {}, dispose() {} }),
-      createTreeView: () => view,
-      onDidChangeActiveTextEditor: () => disposable,
-      withProgress: (_opts: unknown, task: (p: unknown, t: unknown) => Promise<void>) =>
-        task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => disposable }),
-      showInformationMessage: async () => undefined,
-      showWarningMessage: async () => undefined,
-    },
-    languages: { createDiagnosticCollection: () => ({ clear() {}, set() {}, dispose() {} }) },
-    workspace: {
-      getConfiguration: () => ({ get: () => undefined }),
-      textDocuments: [],
-      workspaceFolders: [],
-      registerFileSystemProvider: () => disposable,
-    },
-    commands: { executeCommand: async () => undefined },
-    StatusBarAlignment: { Left: 1, Right: 2 },
-    ProgressLocation: { Notification: 15 },
-  },
-);
+const { Extension: Ext } = loadExtension<{ Extension: new (context: unknown) => Extension }>({
+  treeView: view,
+  extra: { EventEmitter: Emitter },
+});
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -11,7 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Extension } from '../../src/extension/extension';
-import { loadWithStub } from './vscodeStub';
+import { loadExtension } from './vscodeStub';
 
 const texts: string[] = [];
 const status = {
@@ -25,40 +25,11 @@ const status = {
   hide() {},
   dispose() {},
 };
-const disposable = { dispose() {} };
 const progressNotifications: string[] = [];
-const { Extension: Ext } = loadWithStub<{ Extension: new (context: unknown) => Extension }>(
-  '../../src/extension/extension',
-  {
-    window: {
-      createOutputChannel: () => ({ appendLine() {}, show() {}, dispose() {} }),
-      createStatusBarItem: () => status,
-      createTreeView: () => ({
-        onDidChangeSelection: () => disposable,
-        onDidChangeVisibility: () => disposable,
-        selection: [],
-        dispose() {},
-      }),
-      onDidChangeActiveTextEditor: () => disposable,
-      withProgress: (opts: { title?: string }, task: (p: unknown, t: unknown) => Promise<void>) => {
-        progressNotifications.push(opts.title ?? '');
-        return task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => disposable });
-      },
-      showInformationMessage: async () => undefined,
-      showWarningMessage: async () => undefined,
-    },
-    languages: { createDiagnosticCollection: () => ({ clear() {}, set() {}, dispose() {} }) },
-    workspace: {
-      getConfiguration: () => ({ get: () => undefined }),
-      textDocuments: [],
-      workspaceFolders: [],
-      registerFileSystemProvider: () => disposable,
-    },
-    commands: { executeCommand: async () => undefined },
-    StatusBarAlignment: { Left: 1, Right: 2 },
-    ProgressLocation: { Notification: 15 },
-  },
-);
+const { Extension: Ext } = loadExtension<{ Extension: new (context: unknown) => Extension }>({
+  status,
+  progress: progressNotifications,
+});
 
 test('the status bar says Indexing from the start of a pass to its end, then the pair', async () => {
   const ext = new Ext({ workspaceState: { get: () => undefined } });

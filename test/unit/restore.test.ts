@@ -25,7 +25,7 @@ import {
 } from '../../src/extension/restore';
 import type { IndexSummary } from '../../src/core/index/indexer';
 import { rolloutLine, tempDir } from './helpers';
-import { Emitter, loadWithStub } from './vscodeStub';
+import { Emitter, loadExtension, loadWithStub } from './vscodeStub';
 
 const FOLDER = 'file:///data/results';
 
@@ -177,42 +177,14 @@ describe('Extension: the pass at start-up on an indexed folder shows nothing', (
       hide() {},
       dispose() {},
     };
-    const disposable = { dispose() {} };
     const notifications: string[] = [];
     const folderUri = 'file:///data/mini';
-    const { Extension: Ext } = loadWithStub<{ Extension: new (context: unknown) => Extension }>(
-      '../../src/extension/extension',
-      {
-        window: {
-          createOutputChannel: () => ({ appendLine() {}, show() {}, dispose() {} }),
-          createStatusBarItem: () => status,
-          createTreeView: () => ({
-            onDidChangeSelection: () => disposable,
-            onDidChangeVisibility: () => disposable,
-            selection: [],
-            dispose() {},
-          }),
-          onDidChangeActiveTextEditor: () => disposable,
-          withProgress: (opts: { title?: string }, task: (p: unknown, t: unknown) => Promise<void>) => {
-            notifications.push(opts.title ?? 'view progress');
-            return task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => disposable });
-          },
-          showInformationMessage: async () => undefined,
-          showWarningMessage: async () => undefined,
-        },
-        languages: { createDiagnosticCollection: () => ({ clear() {}, set() {}, dispose() {} }) },
-        workspace: {
-          getConfiguration: () => ({ get: () => undefined }),
-          textDocuments: [],
-          workspaceFolders: [{ uri: { toString: () => folderUri, fsPath: '/data/mini' }, name: 'mini' }],
-          isTrusted: true,
-          registerFileSystemProvider: () => disposable,
-        },
-        commands: { executeCommand: async () => undefined },
-        StatusBarAlignment: { Left: 1, Right: 2 },
-        ProgressLocation: { Notification: 15 },
-      },
-    );
+    const { Extension: Ext } = loadExtension<{ Extension: new (context: unknown) => Extension }>({
+      status,
+      progress: notifications,
+      workspaceFolders: [{ uri: { toString: () => folderUri, fsPath: '/data/mini' }, name: 'mini' }],
+      isTrusted: true,
+    });
     const state = new Map<string, unknown>([
       [TREE_FILTER_KEY, JSON.parse(JSON.stringify({ folder: folderUri, filter: { kind: 'lost' } }))],
     ]);

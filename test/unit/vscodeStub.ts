@@ -79,6 +79,58 @@ export function loadWithStub<T>(path: string, overrides: Record<string, unknown>
   }
 }
 
+/**
+ * The real Extension class (src/extension/extension.ts) loaded on the `vscode` stub with what its constructor and
+ * `index` need: an output channel, a status bar item (`status`, default one that records nothing), a tree view
+ * (`treeView`, default one never shown), `withProgress` that runs its task and pushes each title (`progress`;
+ * `'view progress'` when it has none) and the workspace folders and trust given. `extra`: more stub members
+ * (an `EventEmitter` that calls its listeners). Used by the extension's unit tests (status, idle, restore).
+ */
+export function loadExtension<T>(
+  opts: {
+    status?: unknown;
+    treeView?: unknown;
+    progress?: string[];
+    workspaceFolders?: unknown[];
+    isTrusted?: boolean;
+    extra?: Record<string, unknown>;
+  } = {},
+): T {
+  const disposable = { dispose() {} };
+  return loadWithStub<T>('../../src/extension/extension', {
+    ...opts.extra,
+    window: {
+      createOutputChannel: () => ({ appendLine() {}, show() {}, dispose() {} }),
+      createStatusBarItem: () => opts.status ?? { text: '', show() {}, hide() {}, dispose() {} },
+      createTreeView: () =>
+        opts.treeView ?? {
+          onDidChangeSelection: () => disposable,
+          onDidChangeVisibility: () => disposable,
+          selection: [],
+          dispose() {},
+        },
+      onDidChangeActiveTextEditor: () => disposable,
+      withProgress: (o: { title?: string }, task: (p: unknown, t: unknown) => Promise<void>) => {
+        opts.progress?.push(o.title ?? 'view progress');
+        return task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => disposable });
+      },
+      showInformationMessage: async () => undefined,
+      showWarningMessage: async () => undefined,
+    },
+    languages: { createDiagnosticCollection: () => ({ clear() {}, set() {}, dispose() {} }) },
+    workspace: {
+      getConfiguration: () => ({ get: () => undefined }),
+      textDocuments: [],
+      workspaceFolders: opts.workspaceFolders ?? [],
+      ...(opts.isTrusted !== undefined ? { isTrusted: opts.isTrusted } : {}),
+      registerFileSystemProvider: () => disposable,
+    },
+    commands: { executeCommand: async () => undefined },
+    StatusBarAlignment: { Left: 1, Right: 2 },
+    ProgressLocation: { Notification: 15 },
+  });
+}
+
 /** An event emitter that calls its listeners (the stub's default one does nothing): session changes reach listeners. */
 export class Emitter<T> {
   private listeners = new Set<(x: T) => void>();
