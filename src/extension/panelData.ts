@@ -578,8 +578,9 @@ export function runSimilarityJob(
  * (1) lex the texts, build or reuse the base index, find each model sample's nearest base samples, and post the
  * sample list (`onList`) when the base was not kept; (2) the base-to-base baseline and the summary (`onList` here
  * when the base was kept); (2b, when the base was not kept) the base samples' computation paths, and the base's
- * work kept for later jobs; (3) the model samples' computation paths, returned as the result. Driving it to the end gives exactly runSimilarityJob's result and calls; the base work is kept (or not,
- * `keepBase`) the same way, looked up again when stage 2 ends, so two jobs of one base in flight keep it once.
+ * work kept for later jobs; (3) the model samples' computation paths, returned as the result. Driving it to the
+ * end gives exactly runSimilarityJob's result and calls; the base work is kept (or not, `keepBase`) the same way,
+ * looked up again when it is stored, so two jobs of one base in flight keep it once.
  */
 export function* similarityStages(
   job: SimilarityJob,

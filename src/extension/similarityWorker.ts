@@ -86,29 +86,28 @@ export async function* jobStages(
  * chosen (two turns of the event loop between stages). `post` gets the replies in the worker's protocol.
  */
 export class StageScheduler {
-  private readonly tasks: { id: number; steps: AsyncGenerator<void, unknown, void>; listed: boolean }[] = [];
+  private readonly tasks: { id: number; steps: AsyncGenerator<void, unknown, void>; listed: { done: boolean } }[] = [];
   private draining = false;
 
   constructor(private readonly post: (reply: SimilarityWorkerReply) => void) {}
 
   /** Queues a request; its first stage runs now when nothing else runs. */
   add(m: SimilarityWorkerRequest): void {
-    const task = { id: m.id, listed: false, steps: undefined as unknown as AsyncGenerator<void, unknown, void> };
+    const listed = { done: false };
     const onList = m.list
       ? (list: SimilarityBody) => {
-          task.listed = true;
+          listed.done = true;
           this.post({ id: m.id, list });
         }
       : undefined;
-    task.steps = jobStages(m.job, onList);
-    this.tasks.push(task);
+    this.tasks.push({ id: m.id, listed, steps: jobStages(m.job, onList) });
     if (!this.draining) void this.drain();
   }
 
   private async drain(): Promise<void> {
     this.draining = true;
     while (this.tasks.length > 0) {
-      const task = this.tasks.find((t) => !t.listed) ?? this.tasks[0];
+      const task = this.tasks.find((t) => !t.listed.done) ?? this.tasks[0];
       try {
         const step = await task.steps.next();
         if (step.done) {
