@@ -11,20 +11,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Extension } from '../../src/extension/extension';
-import { loadExtension } from './vscodeStub';
+import { loadExtension, recordingStatusItem } from './vscodeStub';
 
-const texts: string[] = [];
-const status = {
-  set text(t: string) {
-    texts.push(t);
-  },
-  get text() {
-    return texts[texts.length - 1] ?? '';
-  },
-  show() {},
-  hide() {},
-  dispose() {},
-};
+const { status, texts } = recordingStatusItem();
 const progressNotifications: string[] = [];
 const { Extension: Ext } = loadExtension<{ Extension: new (context: unknown) => Extension }>({
   status,

@@ -25,7 +25,7 @@ import {
 } from '../../src/extension/restore';
 import type { IndexSummary } from '../../src/core/index/indexer';
 import { rolloutLine, tempDir } from './helpers';
-import { Emitter, loadExtension, loadWithStub } from './vscodeStub';
+import { Emitter, loadExtension, loadWithStub, recordingStatusItem } from './vscodeStub';
 
 const FOLDER = 'file:///data/results';
 
@@ -165,18 +165,7 @@ describe('the re-check when the extension starts (trial 13 finding 6)', () => {
 
 describe('Extension: the pass at start-up on an indexed folder shows nothing', () => {
   test('no notification, no "Indexing" in the status bar, no tree refresh; the filter kept is restored and written', async () => {
-    const texts: string[] = [];
-    const status = {
-      set text(t: string) {
-        texts.push(t);
-      },
-      get text() {
-        return texts[texts.length - 1] ?? '';
-      },
-      show() {},
-      hide() {},
-      dispose() {},
-    };
+    const { status, texts } = recordingStatusItem();
     const notifications: string[] = [];
     const folderUri = 'file:///data/mini';
     const { Extension: Ext } = loadExtension<{ Extension: new (context: unknown) => Extension }>({

@@ -79,6 +79,26 @@ export function loadWithStub<T>(path: string, overrides: Record<string, unknown>
   }
 }
 
+/** A status bar item that records every text set on it (`texts`, oldest first), for the extension's unit tests. */
+export function recordingStatusItem(): {
+  status: { text: string; show(): void; hide(): void; dispose(): void };
+  texts: string[];
+} {
+  const texts: string[] = [];
+  const status = {
+    set text(t: string) {
+      texts.push(t);
+    },
+    get text() {
+      return texts[texts.length - 1] ?? '';
+    },
+    show() {},
+    hide() {},
+    dispose() {},
+  };
+  return { status, texts };
+}
+
 /**
  * The real Extension class (src/extension/extension.ts) loaded on the `vscode` stub with what its constructor and
  * `index` need: an output channel, a status bar item (`status`, default one that records nothing), a tree view
