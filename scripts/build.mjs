@@ -21,7 +21,7 @@ const common = {
 // background streaming thread, instead of lazily on first call on the page's main thread (in code-server
 // the workbench's): the first Vega-Lite compile and Vega view of a problem view, and the preview's first
 // Markdown / KaTeX slice of a long sample, otherwise compiled their code there, in tasks of the page
-// (README "Performance"). dist/webview.js stays lazy: compiling all of it delayed the page's start.
+// (docs/performance-log.md). dist/webview.js stays lazy: compiling all of it delayed the page's start.
 // dist/webview-text.js (loaded after the first chart) is hinted too.
 const eagerCompile = { js: '//# allFunctionsCalledOnLoad' };
 

@@ -636,7 +636,7 @@ class Panel {
    * Posts the problem view's init, with its problem data, as soon as the panel exists, before the webview
    * has loaded: VS Code keeps the messages posted to a webview whose page is still loading and delivers
    * them when the page has loaded (after its script has run), so the pass@k chart does not wait for the
-   * round trip of the webview's `ready` to the extension host (README "Performance"). The init that answers
+   * round trip of the webview's `ready` to the extension host (docs/performance-log.md). The init that answers
    * `ready` is still sent, with the same problem data (this one did not reach the page in some runs of the
    * perf e2e), kept from here rather than computed again; the webview ignores an init equal to the one it
    * has (webview/rpc.ts). New problem views only: a restored panel's problem is resolved when its `ready` comes.

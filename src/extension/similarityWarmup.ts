@@ -2,7 +2,7 @@
  * A small synthetic similarity job the similarity worker runs while the user is idle (after the tree is
  * first shown or an indexing pass ends), so that the first real job, after the click on a problem's chart
  * icon, finds the worker's bundle parsed and its hot functions compiled by the JIT (a fresh worker pays
- * ~0.3 s of CPU more on its first 1024 x 1024 job than on a later one: README, *Performance*).
+ * ~0.3 s of CPU more on its first 1024 x 1024 job than on a later one: docs/performance-log.md).
  * The texts are math-like solutions written from a few templates by a fixed generator: no data of the
  * user's folders, so the warm-up reads no file and its result is thrown away.
  */

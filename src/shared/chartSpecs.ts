@@ -279,7 +279,7 @@ export function accuracySpec(models: ModelInfo[], stats: ProblemModelStats[]): S
  * attributes or per-mark descriptions, which only SVG output carries. Vega-Lite otherwise encodes a
  * description string for every mark (a concatenation of every encoded field, formatted), which the
  * webview's CSP-safe expression interpreter evaluated per point: most of the similarity chart's 2,048-point
- * Vega view (README "Performance"). The charts' figures are given as text beside them for screen readers.
+ * Vega view (docs/performance-log.md). The charts' figures are given as text beside them for screen readers.
  */
 export const CANVAS_CONFIG: Spec = { aria: false };
 
