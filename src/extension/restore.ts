@@ -3,6 +3,7 @@
  * existing index when the extension starts, and the tree's filter kept in workspace state. No `vscode`
  * import: the rules are unit-tested as they are (test/unit/restore.test.ts).
  */
+import Ajv, { type ValidateFunction } from 'ajv';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 import type { TreeFilter } from './problemTree';
 
@@ -62,49 +63,57 @@ export function storedTreeFilter(folder: string, filter: TreeFilter): StoredTree
   return { folder, filter };
 }
 
-const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const str = (v: unknown): v is string => typeof v === 'string';
+/** The kinds of {@link TreeFilter} a kept value may name, and what each carries (JSON Schema, checked by Ajv). */
+const filterKind = (kind: string, properties: Record<string, unknown> = {}, required: string[] = []) => ({
+  properties: { kind: { const: kind }, ...properties },
+  required: ['kind', ...required],
+});
+const THRESHOLD = { threshold: { type: 'number' } };
+const STORED_TREE_FILTER_SCHEMA = {
+  type: 'object',
+  required: ['folder', 'filter'],
+  properties: {
+    folder: { type: 'string' },
+    filter: {
+      type: 'object',
+      required: ['kind'],
+      discriminator: { propertyName: 'kind' },
+      oneOf: [
+        filterKind('failing'),
+        filterKind('lost'),
+        filterKind('gained'),
+        filterKind('graderDisagreements'),
+        filterKind('lowAccuracy', THRESHOLD),
+        filterKind('luckyGuess', THRESHOLD),
+        filterKind('level', { level: { type: 'string' } }, ['level']),
+        filterKind('label', { label: { type: 'string' } }, ['label']),
+        filterKind('search', { query: { type: 'string', pattern: '\\S' } }, ['query']),
+        filterKind(
+          'training',
+          { which: { enum: ['lost', 'late'] }, series: { type: 'string' }, title: { type: 'string' } },
+          ['which'],
+        ),
+      ],
+    },
+  },
+};
+
+/** Checks a kept value against {@link STORED_TREE_FILTER_SCHEMA}, dropping the fields a filter kind does not have. */
+let validateStored: ValidateFunction<StoredTreeFilter> | undefined;
 
 /**
  * The tree's filter to restore for `folder` from the kept value `raw` (workspace state: checked, since an
  * older or newer version may have written it): undefined when nothing is kept, it is of another folder, or
- * it is not a filter this version knows (then the tree shows all problems, as before).
+ * it is not a filter this version knows (an unknown kind, a field of the wrong type, a blank search; then
+ * the tree shows all problems, as before). Fields a known kind does not have are dropped. `raw` is not
+ * changed (a copy is checked).
  */
 export function restoredTreeFilter(raw: unknown, folder: string): TreeFilter | undefined {
   if (!raw || typeof raw !== 'object') return undefined;
-  const { folder: f, filter } = raw as { folder?: unknown; filter?: unknown };
-  if (f !== folder || !filter || typeof filter !== 'object') return undefined;
-  const x = filter as Record<string, unknown>;
-  const optNum = (v: unknown) => v === undefined || num(v);
-  const optStr = (v: unknown) => v === undefined || str(v);
-  switch (x.kind) {
-    case 'failing':
-    case 'lost':
-    case 'gained':
-    case 'graderDisagreements':
-      return { kind: x.kind };
-    case 'lowAccuracy':
-    case 'luckyGuess':
-      return optNum(x.threshold)
-        ? x.threshold === undefined
-          ? { kind: x.kind }
-          : { kind: x.kind, threshold: x.threshold as number }
-        : undefined;
-    case 'level':
-      return str(x.level) ? { kind: 'level', level: x.level } : undefined;
-    case 'label':
-      return str(x.label) ? { kind: 'label', label: x.label } : undefined;
-    case 'search':
-      return str(x.query) && x.query.trim() !== '' ? { kind: 'search', query: x.query } : undefined;
-    case 'training':
-      if ((x.which !== 'lost' && x.which !== 'late') || !optStr(x.series) || !optStr(x.title)) return undefined;
-      return {
-        kind: 'training',
-        which: x.which,
-        ...(x.series !== undefined ? { series: x.series as string } : {}),
-        ...(x.title !== undefined ? { title: x.title as string } : {}),
-      };
-    default:
-      return undefined;
-  }
+  validateStored ??= new Ajv({ discriminator: true, removeAdditional: 'all', strict: false }).compile<StoredTreeFilter>(
+    STORED_TREE_FILTER_SCHEMA,
+  );
+  const copy: unknown = structuredClone(raw);
+  if (!validateStored(copy) || copy.folder !== folder) return undefined;
+  return copy.filter;
 }
