@@ -381,6 +381,28 @@ describe('fast similarity = the results before it, on real folders', {
     }
   });
 
+  test('one left-hand side with many right-hand sides: every chain kept gives the steps of a fresh parse', () => {
+    // the chain memo's key covers the tokens up to two after the relation; entries of one key still differ later
+    const texts: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      texts.push(`So, 31 \\times 3 = ${93 + i} + 7 = ${100 + i}`);
+      texts.push(`So, 31 \\times 3 = ${93 + i} + ${8 + i} = ${101 + 2 * i}.`);
+      texts.push(`So, 31 \\times 3 = ${93 + i} + 7 = ${100 + i} + 1 = ${101 + i} apples`);
+      // the same length, different after the key's tokens: a wrong (inconsistent) result instead of the right one
+      texts.push(`So, 31 \\times 3 = ${93 + i} + 7 = ${100 + i} and we go on from here`);
+      texts.push(`So, 31 \\times 3 = ${93 + i} + 7 = ${107 + i} and we go on from here`);
+    }
+    const fresh = texts.map((t) => {
+      clearChainMemo();
+      return extractSteps(t);
+    });
+    clearChainMemo();
+    for (let pass = 0; pass < 2; pass++) {
+      for (const [i, t] of texts.entries()) assert.deepEqual(extractSteps(t), fresh[i], t);
+    }
+    assert.ok(fresh.every((x) => x.length >= 2));
+  });
+
   test('sortU32 sorts as TypedArray.prototype.sort does', () => {
     let seed = 99;
     const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
