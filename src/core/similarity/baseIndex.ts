@@ -169,6 +169,8 @@ export class BaseIndex {
    */
   private readonly modeStart: Int32Array;
   private readonly modeLen: Int32Array;
+  /** For the first index of each run of equal values in `invValues`, the index after the run (others: unused). */
+  private readonly runEnd: Int32Array;
 
   /**
    * @param baseTexts base-model sample texts of one problem (untrusted; non-strings read as `''`).
@@ -213,6 +215,7 @@ export class BaseIndex {
     this.hist = new Int32Array(K + 1);
     this.modeStart = new Int32Array(K);
     this.modeLen = new Int32Array(K);
+    this.runEnd = new Int32Array(B * K);
     for (let k = 0; k < K; k++) {
       const vals = this.invValues;
       let bestStart = 0;
@@ -220,6 +223,7 @@ export class BaseIndex {
       for (let r = k * B; r < (k + 1) * B; ) {
         let e = r + 1;
         while (e < (k + 1) * B && vals[e] === vals[r]) e++;
+        this.runEnd[r] = e;
         if (e - r > bestLen) {
           bestLen = e - r;
           bestStart = r;
@@ -343,6 +347,7 @@ export class BaseIndex {
       agree.fill(0);
       const vals = this.invValues;
       const docs = this.invDocs;
+      const runEnd = this.runEnd;
       const sig = q.sig;
       // agreements with a run that holds most base samples are counted as +1 for every sample and -1 for the
       // samples outside the run (fewer): the same counts, in fewer steps when the samples are alike
@@ -361,8 +366,10 @@ export class BaseIndex {
           all++;
           for (let r = k * B; r < lo; r++) agree[docs[r]]--;
           for (let r = lo + this.modeLen[k]; r < end; r++) agree[docs[r]]--;
-        } else {
-          for (let r = lo; r < end && vals[r] === v; r++) agree[docs[r]]++;
+        } else if (lo < end && vals[lo] === v) {
+          // lo is the first of its run (a lower bound): its end is kept, no value compared per sample
+          const e = runEnd[lo];
+          for (let r = lo; r < e; r++) agree[docs[r]]++;
         }
       }
       if (all > 0) for (let b = 0; b < B; b++) agree[b] += all;
