@@ -598,7 +598,7 @@ export function* similarityStages(
   const baseLexed = kept ? undefined : baseTexts.map(lexText);
   const index = kept ? kept.prepared.index : buildBaseIndex(baseTexts, opts, baseLexed);
   // the model samples' nearest base samples before the baseline: the sample list needs only them
-  const queries = modelTexts.map((t, j) => index.query(t, opts.topK, modelLexed[j]));
+  const queries = modelTexts.map((t, j) => index.query(t, opts.topK, modelLexed[j], false));
   const sampleOf = (
     j: number,
     m: { similarity: number | null; novelty: number; nearest: { baseIndex: number; similarity: number }[] },

@@ -13,7 +13,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { generate } from '../../bench/gen';
 import {
   clearChainMemo,
   comparePath,
@@ -139,6 +141,44 @@ describe('fast similarity = the results before it, on real folders', {
     // the pooled problem has shared steps and new ones, so the comparisons can differ
     assert.ok(fast.model.some((x) => x.fullPath > 0) && fast.model.some((x) => x.newSteps.length > 0));
   });
+  test('token ids: one id per token string (lexText ids), and the index gives the same results with or without them', () => {
+    const [b, m] = cases['gsm8k 1024_cuda']();
+    const lexed = b.concat(m).map(lexText);
+    const epoch = lexed[0].epoch;
+    assert.ok(epoch !== undefined && epoch >= 0);
+    const idOf = new Map<string, number>();
+    const strOf = new Map<number, string>();
+    for (const lx of lexed) {
+      assert.equal(lx.epoch, epoch);
+      assert.equal(lx.ids?.length, lx.toks.length);
+      lx.toks.forEach((tok, t) => {
+        const id = lx.ids![t];
+        assert.equal(idOf.get(tok) ?? id, id, `one id for ${tok}`);
+        assert.equal(strOf.get(id) ?? tok, tok, `one token for id ${id}`);
+        idOf.set(tok, id);
+        strOf.set(id, tok);
+      });
+    }
+    assert.ok(idOf.size > 100);
+    // the index reads the vocabulary by token id when the lexed texts have ids; without them, by the strings
+    const opts = { n: 3, numHashes: 64, topK: 3 };
+    const noIds = (lx: ReturnType<typeof lexText>) => ({ toks: lx.toks, starts: lx.starts, ends: lx.ends });
+    const withIds = { base: lexed.slice(0, b.length), model: lexed.slice(b.length) };
+    const expected = problemSimilarity(b, m, opts, { base: withIds.base.map(noIds), model: withIds.model.map(noIds) });
+    assert.deepEqual(problemSimilarity(b, m, opts, withIds), expected);
+    // base with ids, queries without (and the other way round): the same
+    assert.deepEqual(problemSimilarity(b, m, opts, { base: withIds.base, model: withIds.model.map(noIds) }), expected);
+    assert.deepEqual(problemSimilarity(b, m, opts, { base: withIds.base.map(noIds), model: withIds.model }), expected);
+    // ids of another epoch (as after the token table was emptied: other numbers for the same strings) are not
+    // mixed with the index's: here every id swapped with its neighbour (read with the base's ids, wrong tokens)
+    const otherEpoch = withIds.model.map((lx) => ({
+      ...lx,
+      ids: lx.ids!.map((g) => g ^ 1),
+      epoch: (lx.epoch as number) + 1,
+    }));
+    assert.deepEqual(problemSimilarity(b, m, opts, { base: withIds.base, model: otherEpoch }), expected);
+  });
+
   test('a base kept from an earlier job (another model, same base) gives the results of a fresh job', () => {
     const [b, m] = cases['qwen25-math']();
     const job = (model: string[]): SimilarityJob => ({
@@ -293,6 +333,74 @@ describe('fast similarity = the results before it, on real folders', {
     const seen = order.map((t) => extractSteps(t));
     for (const [i, t] of order.entries()) assert.deepEqual(seen[i], fresh[texts.indexOf(t)], t);
     assert.ok(fresh.filter((x) => x.length > 0).length >= 12);
+  });
+
+  test('a generated problem (bench/gen.ts, 512 x 512 samples of ~4.5k characters) gives the results before the change', () => {
+    // issue 12's similarity round (branch s10-sim): token ids, scratch buffers, no spans the job drops; the digests
+    // are by the code before it (main at be8e9c8): the list's stage, the result, the result with the base kept
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ti-sim-gen-'));
+    try {
+      const manifest = generate(
+        { problems: 1, samples: 512, models: 2, meanChars: 4500, seed: 7 },
+        path.join(dir, 'folder'),
+        path.join(dir, 'manifest.json'),
+      );
+      const texts = (model: string) =>
+        (
+          JSON.parse(
+            fs.readFileSync(path.join(dir, 'folder', manifest.files.find((f) => f.model === model)!.path), 'utf8'),
+          ) as { code: string[] }
+        ).code;
+      const job: SimilarityJob = {
+        kind: 'problem',
+        base: texts('Qwen2.5-7B').map((text, i) => ({ id: i + 1, sampleIndex: i, correct: i % 2 === 0, text })),
+        model: texts('Qwen2.5-7B-SimpleRL-Zoo').map((text, i) => ({
+          id: 10000 + i,
+          sampleIndex: i,
+          correct: i % 3 !== 0,
+          text,
+        })),
+      };
+      clearBaseWorkCache();
+      clearChainMemo();
+      let list: unknown;
+      const result = runSimilarityJob(job, true, (l) => {
+        list = l;
+      });
+      const kept = runSimilarityJob(job);
+      assert.deepEqual(
+        { list: sha(list), result: sha(result), kept: sha(kept) },
+        {
+          list: '490c5754f7e2219ecf8ccd8538f875c9d41bb4912adc0c2c643b19b09d2ac6d1',
+          result: '2d94566bd78aa88a1abfba4f29e676d0a661d3fb7a6a1a08014624be672c7e17',
+          kept: '2d94566bd78aa88a1abfba4f29e676d0a661d3fb7a6a1a08014624be672c7e17',
+        },
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('one left-hand side with many right-hand sides: every chain kept gives the steps of a fresh parse', () => {
+    // the chain memo's key covers the tokens up to two after the relation; entries of one key still differ later
+    const texts: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      texts.push(`So, 31 \\times 3 = ${93 + i} + 7 = ${100 + i}`);
+      texts.push(`So, 31 \\times 3 = ${93 + i} + ${8 + i} = ${101 + 2 * i}.`);
+      texts.push(`So, 31 \\times 3 = ${93 + i} + 7 = ${100 + i} + 1 = ${101 + i} apples`);
+      // the same length, different after the key's tokens: a wrong (inconsistent) result instead of the right one
+      texts.push(`So, 31 \\times 3 = ${93 + i} + 7 = ${100 + i} and we go on from here`);
+      texts.push(`So, 31 \\times 3 = ${93 + i} + 7 = ${107 + i} and we go on from here`);
+    }
+    const fresh = texts.map((t) => {
+      clearChainMemo();
+      return extractSteps(t);
+    });
+    clearChainMemo();
+    for (let pass = 0; pass < 2; pass++) {
+      for (const [i, t] of texts.entries()) assert.deepEqual(extractSteps(t), fresh[i], t);
+    }
+    assert.ok(fresh.every((x) => x.length >= 2));
   });
 
   test('sortU32 sorts as TypedArray.prototype.sort does', () => {

@@ -36,7 +36,10 @@ import {
   makeMinHashFamily,
   minHashInto,
   positionalShingles,
+  positionalShinglesInto,
+  shingleCount,
   toSortedSet,
+  toSortedSetInto,
   U32CountTable,
 } from './shingles';
 import { tokenDiff, wordDiff, DiffSegment, WordDiffOptions } from './diff';
@@ -101,6 +104,15 @@ interface ResolvedOptions {
 
 /** Scratch of `prepare`: the token ids of one text (read only while its shingles are hashed). */
 let idsScratch = new Int32Array(4096);
+/**
+ * Scratch of `prepare` for a query (a text that is not kept: model samples, `nearest`, `novelty`): its
+ * positional shingles, shingle set and signature, read only until the query returns (no allocation per query).
+ */
+let queryShingles = new Uint32Array(4096);
+let querySet = new Uint32Array(4096);
+let querySig = new Uint32Array(DEFAULT_NUM_HASHES);
+/** Scratch of `noveltyPrepared`: which tokens of the text are covered (read only until it returns). */
+let coveredScratch = new Uint8Array(4096);
 
 /** Largest base size of one index (base indices are packed with signature values in a float64). */
 const MAX_BASE = 2 ** 21;
@@ -130,6 +142,13 @@ export class BaseIndex {
   readonly options: Readonly<ResolvedOptions>;
   private readonly family: MinHashFamily;
   private readonly vocab = new Map<string, number>();
+  /**
+   * The vocabulary by the lexer's token ids (`LexedText.ids`) of epoch `idsEpoch`: 0 = not looked up yet,
+   * v + 1 = vocabulary id v, -1 = not in the vocabulary (set only once the index is built). A cache of `vocab`
+   * (what decides), so a token costs an array read instead of a `Map` lookup of its string.
+   */
+  private vocabById = new Int32Array(0);
+  private idsEpoch = -1;
   private readonly docs: Prepared[] = [];
   /**
    * Inverted MinHash index: for hash function k, the base samples' signature values sorted
@@ -141,6 +160,8 @@ export class BaseIndex {
   private readonly docFreq: U32CountTable;
   /** Scratch: MinHash agreement count per base sample (reused by every query). */
   private readonly agree: Int32Array;
+  /** Scratch: how many base samples have each agreement count 0..K (reused by every query). */
+  private readonly hist: Int32Array;
   /**
    * Per hash function k, the longest run of equal values in `invValues` (the signature value most base samples
    * share, common when the samples are alike): its start (absolute index) and length, used only when it holds
@@ -148,6 +169,8 @@ export class BaseIndex {
    */
   private readonly modeStart: Int32Array;
   private readonly modeLen: Int32Array;
+  /** For the first index of each run of equal values in `invValues`, the index after the run (others: unused). */
+  private readonly runEnd: Int32Array;
 
   /**
    * @param baseTexts base-model sample texts of one problem (untrusted; non-strings read as `''`).
@@ -189,8 +212,10 @@ export class BaseIndex {
       }
     }
     this.agree = new Int32Array(B);
+    this.hist = new Int32Array(K + 1);
     this.modeStart = new Int32Array(K);
     this.modeLen = new Int32Array(K);
+    this.runEnd = new Int32Array(B * K);
     for (let k = 0; k < K; k++) {
       const vals = this.invValues;
       let bestStart = 0;
@@ -198,6 +223,7 @@ export class BaseIndex {
       for (let r = k * B; r < (k + 1) * B; ) {
         let e = r + 1;
         while (e < (k + 1) * B && vals[e] === vals[r]) e++;
+        this.runEnd[r] = e;
         if (e - r > bestLen) {
           bestLen = e - r;
           bestStart = r;
@@ -218,7 +244,8 @@ export class BaseIndex {
 
   /**
    * Tokenise, hash and sign one text. Base texts extend the vocabulary; queries use a local
-   * overflow vocabulary so the index is never modified by a query.
+   * overflow vocabulary so the index is never modified by a query. A query's shingles, set and signature
+   * are the module's scratch buffers: valid until the next query (the caller reads them before returning).
    */
   private prepare(lx: LexedText, extendVocab: boolean, sigOut?: Uint32Array, sigOffset = 0): Prepared {
     const vocab = this.vocab;
@@ -226,13 +253,43 @@ export class BaseIndex {
     if (idsScratch.length < toks.length) idsScratch = new Int32Array(toks.length * 2);
     const ids = idsScratch.subarray(0, toks.length);
     let local: Map<string, number> | undefined;
+    const tokIds = lx.ids;
+    const byId = tokIds !== undefined && lx.epoch !== undefined && lx.epoch >= 0 && tokIds.length === toks.length;
+    if (byId && lx.epoch !== this.idsEpoch) {
+      this.idsEpoch = lx.epoch as number;
+      this.vocabById = new Int32Array(1024);
+    }
+    let cache = this.vocabById;
     for (let t = 0; t < toks.length; t++) {
       const tok = toks[t];
-      let id = vocab.get(tok);
+      let id: number | undefined;
+      let g = -1;
+      if (byId) {
+        g = (tokIds as Int32Array)[t];
+        if (g >= cache.length) {
+          const grown = new Int32Array(Math.max(g + 1, cache.length * 2));
+          grown.set(cache);
+          cache = grown;
+          this.vocabById = grown;
+        }
+        const c = cache[g];
+        if (c > 0) {
+          ids[t] = c - 1;
+          continue;
+        }
+        if (c === 0) {
+          id = vocab.get(tok);
+          if (id !== undefined) cache[g] = id + 1;
+          else if (!extendVocab) cache[g] = -1;
+        }
+      } else {
+        id = vocab.get(tok);
+      }
       if (id === undefined) {
         if (extendVocab) {
           id = vocab.size;
           vocab.set(tok, id);
+          if (g >= 0) cache[g] = id + 1;
         } else {
           local ??= new Map();
           id = local.get(tok);
@@ -246,16 +303,33 @@ export class BaseIndex {
     }
     const starts = lx.starts;
     const ends = lx.ends;
-    const shingles = positionalShingles(ids, this.options.n);
+    const n = this.options.n;
+    const K = this.options.numHashes;
+    if (!extendVocab) {
+      // a query: shingles, set and signature in the module's scratch (nothing of it is kept)
+      const count = shingleCount(ids.length, n);
+      if (queryShingles.length < count) {
+        queryShingles = new Uint32Array(count * 2);
+        querySet = new Uint32Array(count * 2);
+      }
+      if (querySig.length < K) querySig = new Uint32Array(K);
+      const shingles = queryShingles.subarray(0, count);
+      positionalShinglesInto(ids, n, shingles);
+      const set = toSortedSetInto(shingles, querySet);
+      const sig = querySig.subarray(0, K);
+      minHashInto(set, this.family, sig, 0);
+      return { starts, ends, shingles, set, sig };
+    }
+    const shingles = positionalShingles(ids, n);
     const set = toSortedSet(shingles);
-    const sig = sigOut ?? new Uint32Array(this.options.numHashes);
+    const sig = sigOut ?? new Uint32Array(K);
     minHashInto(set, this.family, sig, sigOut ? sigOffset : 0);
     return {
       starts,
       ends,
       shingles,
       set,
-      sig: sigOut ? sig.subarray(sigOffset, sigOffset + this.options.numHashes) : sig,
+      sig: sigOut ? sig.subarray(sigOffset, sigOffset + K) : sig,
     };
   }
 
@@ -273,6 +347,7 @@ export class BaseIndex {
       agree.fill(0);
       const vals = this.invValues;
       const docs = this.invDocs;
+      const runEnd = this.runEnd;
       const sig = q.sig;
       // agreements with a run that holds most base samples are counted as +1 for every sample and -1 for the
       // samples outside the run (fewer): the same counts, in fewer steps when the samples are alike
@@ -291,14 +366,17 @@ export class BaseIndex {
           all++;
           for (let r = k * B; r < lo; r++) agree[docs[r]]--;
           for (let r = lo + this.modeLen[k]; r < end; r++) agree[docs[r]]--;
-        } else {
-          for (let r = lo; r < end && vals[r] === v; r++) agree[docs[r]]++;
+        } else if (lo < end && vals[lo] === v) {
+          // lo is the first of its run (a lower bound): its end is kept, no value compared per sample
+          const e = runEnd[lo];
+          for (let r = lo; r < e; r++) agree[docs[r]]++;
         }
       }
       if (all > 0) for (let b = 0; b < B; b++) agree[b] += all;
       if (exclude >= 0) agree[exclude] = -1;
       // Keep the C best counts; ties at the cut go to lower base indices.
-      const hist = new Int32Array(K + 1);
+      const hist = this.hist;
+      hist.fill(0);
       for (let b = 0; b < B; b++) if (agree[b] >= 0) hist[agree[b]]++;
       let cut = K;
       let above = 0; // samples with count > cut
@@ -360,13 +438,15 @@ export class BaseIndex {
    * (what {@link problemSimilarity} uses; same results as `nearest` + `novelty`).
    *
    * @param lexed `lexText(text)` when the caller already has it (same result).
+   * @param spans false: `novelty.spans` is `[]` (the caller needs only the score and counts, which are the same;
+   *   the similarity job: building 1024 texts' spans it drops was ~5% of its work).
    */
-  query(text: string, topK = 3, lexed?: LexedText): { nearest: Neighbor[]; novelty: NoveltyResult } {
+  query(text: string, topK = 3, lexed?: LexedText, spans = true): { nearest: Neighbor[]; novelty: NoveltyResult } {
     checkTopK(topK);
     const q = this.prepare(lexed ?? lexText(text), false);
     return {
       nearest: this.nearestPrepared(q, topK, -1),
-      novelty: this.noveltyPrepared(q, typeof text === 'string' ? text.length : 0, 1),
+      novelty: this.noveltyPrepared(q, typeof text === 'string' ? text.length : 0, 1, spans),
     };
   }
 
@@ -380,16 +460,24 @@ export class BaseIndex {
     return this.noveltyPrepared(q, typeof text === 'string' ? text.length : 0, 1);
   }
 
-  /** Leave-one-out novelty of base sample `i` against the other base samples. */
-  noveltyOfBase(i: number, baseText: string): NoveltyResult {
+  /**
+   * Leave-one-out novelty of base sample `i` against the other base samples (`spans` false: `spans` is `[]`,
+   * the score and counts the same).
+   */
+  noveltyOfBase(i: number, baseText: string, spans = true): NoveltyResult {
     this.checkBaseIndex(i);
-    return this.noveltyPrepared(this.docs[i], typeof baseText === 'string' ? baseText.length : 0, 2);
+    return this.noveltyPrepared(this.docs[i], typeof baseText === 'string' ? baseText.length : 0, 2, spans);
   }
 
-  /** Novelty where a shingle counts as "in the base" when at least `minDocs` base samples hold it. */
-  private noveltyPrepared(q: Prepared, textLength: number, minDocs: number): NoveltyResult {
+  /**
+   * Novelty where a shingle counts as "in the base" when at least `minDocs` base samples hold it; `withSpans`
+   * false leaves the spans out (`[]`).
+   */
+  private noveltyPrepared(q: Prepared, textLength: number, minDocs: number, withSpans = true): NoveltyResult {
     const T = q.starts.length;
-    const covered = new Uint8Array(T);
+    if (coveredScratch.length < T) coveredScratch = new Uint8Array(T * 2);
+    const covered = coveredScratch.subarray(0, T);
+    covered.fill(0);
     const n = this.options.n;
     const sh = q.shingles;
     if (T > 0 && T < n) {
@@ -406,7 +494,7 @@ export class BaseIndex {
     let novelCount = 0;
     for (let t = 0; t < T; t++) if (!covered[t]) novelCount++;
     return {
-      spans: buildSpans(q.starts, q.ends, covered, textLength),
+      spans: withSpans ? buildSpans(q.starts, q.ends, covered, textLength) : [],
       noveltyScore: T === 0 ? 0 : novelCount / T,
       tokenCount: T,
       novelTokenCount: novelCount,
@@ -604,7 +692,7 @@ export interface ProblemSimilarity {
  * @param lexed the texts' tokens when the caller already has them (`lexText` of each text, same order):
  *   they are not lexed again; `prepared`, the base's {@link prepareBase} when the caller kept it
  *   from an earlier call with the same base texts and options (RangeError when its size or options
- *   differ); and `queries`, `prepared.index.query(modelTexts[j], topK, lexed.model[j])` of each model text
+ *   differ); and `queries`, `prepared.index.query(modelTexts[j], topK, lexed.model[j])` (spans or not) of each model text
  *   when the caller already ran them (RangeError when their number differs). The result is the same.
  */
 export function problemSimilarity(
@@ -633,7 +721,7 @@ export function problemSimilarity(
   const model: ModelSampleSimilarity[] = [];
   for (let j = 0; j < modelTexts.length; j++) {
     const text = modelTexts[j];
-    const { nearest, novelty: nov } = queries ? queries[j] : index.query(text, topK, lexed?.model?.[j]);
+    const { nearest, novelty: nov } = queries ? queries[j] : index.query(text, topK, lexed?.model?.[j], false);
     const similarity = nearest.length > 0 ? nearest[0].similarity : null;
     model.push({
       sampleIndex: j,
@@ -698,7 +786,7 @@ export function baselineOf(index: BaseIndex, baseTexts: readonly string[]): Prep
   const baseline: BaseSampleBaseline[] = [];
   for (let i = 0; i < index.size; i++) {
     const nb = index.size > 1 ? index.nearestOtherBase(i, 1)[0] : null;
-    const nov = index.noveltyOfBase(i, baseTexts[i]);
+    const nov = index.noveltyOfBase(i, baseTexts[i], false);
     baseline.push({
       baseIndex: i,
       nearestOther: nb,

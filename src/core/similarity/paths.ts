@@ -138,14 +138,16 @@ class StepPostings {
 
   constructor(readonly paths: readonly ComputationPath[]) {
     paths.forEach((p, c) => {
-      for (const k of new Set(p.keys)) {
+      for (const k of p.keys) {
         let id = this.ids.get(k);
         if (id === undefined) {
           id = this.postings.length;
           this.ids.set(k, id);
           this.postings.push([]);
         }
-        this.postings[id].push(c);
+        const list = this.postings[id];
+        // a key twice in one path is posted once (candidates come in ascending order: a repeat is the last one)
+        if (list.length === 0 || list[list.length - 1] !== c) list.push(c);
       }
     });
     this.hits = new Int32Array(paths.length);

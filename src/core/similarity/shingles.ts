@@ -75,12 +75,36 @@ export function hashShingle(ids: ArrayLike<number>, from: number, len: number): 
  */
 export function positionalShingles(ids: ArrayLike<number>, n: number): Uint32Array {
   checkN(n);
-  const len = ids.length;
-  if (len === 0) return new Uint32Array(0);
-  if (len < n) return Uint32Array.of(hashShingle(ids, 0, len));
-  const out = new Uint32Array(len - n + 1);
-  for (let i = 0; i < out.length; i++) out[i] = hashShingle(ids, i, n);
+  const out = new Uint32Array(shingleCount(ids.length, n));
+  positionalShinglesInto(ids, n, out);
   return out;
+}
+
+/** How many positional shingles a sequence of `len` tokens has ({@link positionalShingles}). */
+export function shingleCount(len: number, n: number): number {
+  return len === 0 ? 0 : len < n ? 1 : len - n + 1;
+}
+
+/**
+ * {@link positionalShingles} written into `out[0 .. shingleCount(ids.length, n))` (`out` at least that long; a
+ * caller reusing one buffer for many texts allocates nothing). Same hashes: the FNV state after the length,
+ * the same for every shingle of size n, is computed once.
+ */
+export function positionalShinglesInto(ids: ArrayLike<number>, n: number, out: Uint32Array): void {
+  checkN(n);
+  const len = ids.length;
+  if (len === 0) return;
+  if (len < n) {
+    out[0] = hashShingle(ids, 0, len);
+    return;
+  }
+  const h0 = fnvInt(FNV_OFFSET, n);
+  const count = len - n + 1;
+  for (let i = 0; i < count; i++) {
+    let h = h0;
+    for (let k = 0; k < n; k++) h = fnvInt(h, ids[i + k]);
+    out[i] = fmix32(h);
+  }
 }
 
 /** Throws RangeError unless n is an integer >= 1. */
@@ -139,9 +163,27 @@ export function sortU32<A extends Uint32Array>(a: A): A {
 export function toSortedSet(hashes: Uint32Array): Uint32Array {
   if (hashes.length === 0) return new Uint32Array(0);
   const s = sortU32(hashes.slice());
+  const w = dedupeSorted(s);
+  return w === s.length ? s : s.slice(0, w);
+}
+
+/**
+ * {@link toSortedSet} written into `out` (at least `hashes.length` long; reused by a caller that keeps no set):
+ * the set is the returned view of `out`'s first elements.
+ */
+export function toSortedSetInto(hashes: Uint32Array, out: Uint32Array): Uint32Array {
+  const s = out.subarray(0, hashes.length);
+  s.set(hashes);
+  if (s.length === 0) return s;
+  sortU32(s);
+  return s.subarray(0, dedupeSorted(s));
+}
+
+/** Removes repeats from a sorted non-empty array in place; returns how many distinct values are at its start. */
+function dedupeSorted(s: Uint32Array): number {
   let w = 1;
   for (let r = 1; r < s.length; r++) if (s[r] !== s[w - 1]) s[w++] = s[r];
-  return w === s.length ? s : s.slice(0, w);
+  return w;
 }
 
 /**

@@ -602,16 +602,26 @@ interface ChainMemoEntry {
  * Chains already parsed, by a hash of the tokens from the left window's start to the relation sign. The texts of one
  * problem write the same equations over and over (`31 \\times 3 = 93` in most samples), so a chain is looked up
  * before it is parsed; an entry is used only when every token it was computed from is the same (compared one by
- * one), so the steps are those the parser would give. Bounded: cleared at {@link CHAIN_MEMO_MAX} keys.
+ * one), so the steps are those the parser would give. Bounded: cleared at {@link CHAIN_MEMO_MAX} keys or
+ * {@link CHAIN_MEMO_MAX_ENTRIES} entries.
  */
 const chainMemo = new Map<number, ChainMemoEntry[]>();
-const CHAIN_MEMO_MAX = 20000;
-/** Most entries (different right-hand sides) kept per key. */
+const CHAIN_MEMO_MAX = 80000;
+/**
+ * Most entries (different right-hand sides) kept per key. A problem's samples write one left-hand side with many
+ * right-hand sides (`3(57)^2 + 12(57) - 40 = ...` with each sample's numbers): keyed by the left-hand side alone,
+ * with 8 per key, 86% of the chains parsed in a generated 1024 x 1024 problem were parsed again because their
+ * key's list was full; the key now includes the two tokens after the relation.
+ */
 const CHAIN_MEMO_PER_KEY = 8;
+/** Most entries in all (the memory bound before: 20000 keys x 8 entries). */
+const CHAIN_MEMO_MAX_ENTRIES = 160000;
+let chainMemoEntries = 0;
 
 /** Forgets the chains kept by the step extraction (tests: a result computed with nothing kept). */
 export function clearChainMemo(): void {
   chainMemo.clear();
+  chainMemoEntries = 0;
 }
 
 /**
@@ -732,7 +742,9 @@ export function stepsFromTokens(
     if (e.rRel !== r - lo || e.leftEndRel !== leftEnd - lo || e.bullets !== bullets) return false;
     if (Math.min(T - lo, e.reachRel) !== e.tRel || lo + e.toks.length > T) return false;
     const et = e.toks;
-    for (let k = 0; k < et.length; k++) if (et[k] !== toks[lo + k]) return false;
+    // the tokens after the relation first: the entries of one key differ there (their left sides hash alike)
+    for (let k = e.rRel + 1; k < et.length; k++) if (et[k] !== toks[lo + k]) return false;
+    for (let k = 0; k <= e.rRel && k < et.length; k++) if (et[k] !== toks[lo + k]) return false;
     return true;
   };
   let consumed = 0; // tokens before this index belong to an earlier chain
@@ -746,10 +758,12 @@ export function stepsFromTokens(
     for (let s = lo; s < leftEnd; s++) {
       if (toks[s] === '-' || toks[s] === '+') bullets += isBullet(s) ? '1' : '0';
     }
-    // the memo key: a hash of the tokens [lo, r] (length, first, middle and last character of each; equal keys
-    // are only candidates: sameChain compares every token the entry was computed from)
+    // the memo key: a hash of the tokens [lo, r + 2] (length, first, middle and last character of each; equal keys
+    // are only candidates: sameChain compares every token the entry was computed from). The two tokens after the
+    // relation tell apart the right-hand sides one left-hand side is written with (each sample's numbers).
     let key = Math.imul(0x811c9dc5 ^ (r - lo), 0x01000193);
-    for (let k = lo; k <= r; k++) {
+    const keyEnd = Math.min(r + 2, T - 1);
+    for (let k = lo; k <= keyEnd; k++) {
       const t = toks[k];
       const n = t.length;
       key = Math.imul(key ^ n, 0x01000193);
@@ -769,12 +783,18 @@ export function stepsFromTokens(
     }
     if (!chain) {
       chain = parseChain(r, lo, leftEnd, bullets);
+      if (chainMemoEntries >= CHAIN_MEMO_MAX_ENTRIES || (!list && chainMemo.size >= CHAIN_MEMO_MAX)) {
+        clearChainMemo();
+        list = undefined;
+      }
       if (!list) {
-        if (chainMemo.size >= CHAIN_MEMO_MAX) chainMemo.clear();
         list = [];
         chainMemo.set(key, list);
       }
-      if (list.length < CHAIN_MEMO_PER_KEY) list.push(chain);
+      if (list.length < CHAIN_MEMO_PER_KEY) {
+        list.push(chain);
+        chainMemoEntries++;
+      }
     }
     consumed = Math.max(lo + chain.atRel, r + 1);
     for (const st of chain.steps) {

@@ -174,7 +174,50 @@ function normalizeNumber(raw: string): string {
  */
 const INTERN_CAP = 1 << 17;
 const internKeys: (string | undefined)[] = new Array(INTERN_CAP);
+/** The token id ({@link tokenId}) of the string in the same slot of `internKeys`. */
+const internIds = new Int32Array(INTERN_CAP);
 let internSize = 0;
+/** The token id of the string {@link internHashed} returned last. */
+let lastInternId = 0;
+
+/**
+ * Token ids: one integer per distinct token string, the same for every text lexed in one *epoch* (what
+ * `LexedText.ids` holds), so a consumer can key per-token data by an array index instead of a `Map` of strings
+ * (the similarity index's vocabulary). The table is emptied, and the epoch bumped, when it holds
+ * {@link TOKEN_TABLE_MAX} strings (bounded memory on hostile text): ids of different epochs are not comparable.
+ */
+const tokenIds = new Map<string, number>();
+let tokenEpoch = 0;
+const TOKEN_TABLE_MAX = 1 << 18;
+/** The ids of the lone ASCII characters' tokens (ASCII_CHAR_TOKENS) in this epoch; -1: not looked up yet. */
+const asciiIds = new Int32Array(128).fill(-1);
+
+/** The id of token string `tok` in the current epoch (a new id for a string not seen in it). */
+function tokenId(tok: string): number {
+  let id = tokenIds.get(tok);
+  if (id === undefined) {
+    if (tokenIds.size >= TOKEN_TABLE_MAX) {
+      tokenIds.clear();
+      tokenEpoch++;
+      internKeys.fill(undefined);
+      internSize = 0;
+      asciiIds.fill(-1);
+    }
+    id = tokenIds.size;
+    tokenIds.set(tok, id);
+  }
+  return id;
+}
+
+/** The id of the token of a lone ASCII character `c` (ASCII_CHAR_TOKENS[c]). */
+function asciiCharId(c: number): number {
+  let id = asciiIds[c];
+  if (id < 0) {
+    id = tokenId(ASCII_CHAR_TOKENS[c]);
+    asciiIds[c] = id;
+  }
+  return id;
+}
 
 function lowerAscii(c: number): number {
   return c >= 65 && c <= 90 ? c + 32 : c;
@@ -200,7 +243,10 @@ function internHashed(text: string, start: number, end: number, h: number): stri
     if (k.length === len) {
       let i = 0;
       while (i < len && k.charCodeAt(i) === lowerAscii(text.charCodeAt(start + i))) i++;
-      if (i === len) return k;
+      if (i === len) {
+        lastInternId = internIds[slot];
+        return k;
+      }
     }
     slot = (slot + 1) & (INTERN_CAP - 1);
   }
@@ -210,8 +256,14 @@ function internHashed(text: string, start: number, end: number, h: number): stri
     internSize = 0;
     return internHashed(text, start, end, h);
   }
+  const epoch = tokenEpoch;
+  const id = tokenId(tok);
+  // a new epoch emptied this table: look again (the slot found above may no longer be the first free one)
+  if (tokenEpoch !== epoch) return internHashed(text, start, end, h);
   internKeys[slot] = tok;
+  internIds[slot] = id;
   internSize++;
+  lastInternId = id;
   return tok;
 }
 
@@ -335,6 +387,7 @@ class OffsetBuffer {
 }
 const startsBuffer = new OffsetBuffer();
 const endsBuffer = new OffsetBuffer();
+const idsBuffer = new OffsetBuffer();
 
 /**
  * The tokens of `text` appended to `toks` / `starts` / `ends` (rules: the module comment). One pass over the
@@ -342,7 +395,7 @@ const endsBuffer = new OffsetBuffer();
  * they are scanned and interned (no substring is made for a token seen before), and every other token is
  * sliced only when it is emitted.
  */
-function lexInto(text: string, toks: string[], starts: OffsetBuffer, ends: OffsetBuffer): void {
+function lexInto(text: string, toks: string[], starts: OffsetBuffer, ends: OffsetBuffer, ids: OffsetBuffer): void {
   if (typeof text !== 'string' || text.length === 0) return;
   // Brace stack: true = this `{` opened an unwrapped argument (its `}` is dropped).
   const braces: boolean[] = [];
@@ -379,8 +432,10 @@ function lexInto(text: string, toks: string[], starts: OffsetBuffer, ends: Offse
         const cls = COMMAND_CLASS.get(cmd);
         if (cls === undefined) {
           toks.push(cmd);
+          ids.push(lastInternId);
         } else if (typeof cls === 'string') {
           toks.push(cls);
+          ids.push(tokenId(cls));
         } else {
           if (cls === CMD_UNWRAP) pendingUnwrap = true;
           else if (cls === CMD_DELIMITER) pendingDelimiterDot = true;
@@ -396,7 +451,9 @@ function lexInto(text: string, toks: string[], starts: OffsetBuffer, ends: Offse
       const raw = text.slice(start, j);
       const mapped = ESCAPES.get(raw);
       if (mapped === null) continue;
-      toks.push(mapped === undefined ? raw.toLowerCase() : mapped);
+      const tok = mapped === undefined ? raw.toLowerCase() : mapped;
+      toks.push(tok);
+      ids.push(tokenId(tok));
       starts.push(start);
       ends.push(j);
       continue;
@@ -406,7 +463,14 @@ function lexInto(text: string, toks: string[], starts: OffsetBuffer, ends: Offse
       i = j;
       let plain = true; // digits only: the token is the text itself
       for (let k = start; k < j && plain; k++) plain = isDigit(text.charCodeAt(k));
-      toks.push(plain ? internAscii(text, start, j) : normalizeNumber(text.slice(start, j)));
+      if (plain) {
+        toks.push(internAscii(text, start, j));
+        ids.push(lastInternId);
+      } else {
+        const tok = normalizeNumber(text.slice(start, j));
+        toks.push(tok);
+        ids.push(tokenId(tok));
+      }
       starts.push(start);
       ends.push(j);
       continue;
@@ -432,9 +496,12 @@ function lexInto(text: string, toks: string[], starts: OffsetBuffer, ends: Offse
       i = j;
       if (ascii) {
         toks.push(internHashed(text, start, j, h));
+        ids.push(lastInternId);
       } else {
         const w = text.slice(start, j).toLowerCase();
-        toks.push(w.indexOf('’') >= 0 ? w.replace(/’/g, "'") : w);
+        const tok = w.indexOf('’') >= 0 ? w.replace(/’/g, "'") : w;
+        toks.push(tok);
+        ids.push(tokenId(tok));
       }
       starts.push(start);
       ends.push(j);
@@ -443,6 +510,7 @@ function lexInto(text: string, toks: string[], starts: OffsetBuffer, ends: Offse
     if (c === 46 && i + 2 < len && text.charCodeAt(i + 1) === 46 && text.charCodeAt(i + 2) === 46) {
       i += 3;
       toks.push('\\dots');
+      ids.push(tokenId('\\dots'));
       starts.push(start);
       ends.push(i);
       continue;
@@ -466,16 +534,21 @@ function lexInto(text: string, toks: string[], starts: OffsetBuffer, ends: Offse
       braces.push(wasPendingUnwrap);
       if (wasPendingUnwrap) continue;
       toks.push('{');
+      ids.push(asciiCharId(c));
     } else if (c === 46 /* . */ && wasPendingDot) {
       continue; // \left. / \right.
     } else if (c === 125 /* } */) {
       if (braces.length > 0 && braces.pop() === true) continue;
       toks.push('}');
+      ids.push(asciiCharId(c));
     } else if (c < 128) {
       toks.push(ASCII_CHAR_TOKENS[c]);
+      ids.push(asciiCharId(c));
     } else {
       const raw = text.slice(start, j);
-      toks.push(CHAR_SYNONYMS.get(raw) ?? raw.toLowerCase());
+      const tok = CHAR_SYNONYMS.get(raw) ?? raw.toLowerCase();
+      toks.push(tok);
+      ids.push(tokenId(tok));
     }
     starts.push(start);
     ends.push(j);
@@ -500,6 +573,13 @@ export interface LexedText {
   starts: Int32Array;
   /** End offset of each token (exclusive). */
   ends: Int32Array;
+  /**
+   * The token id of each token: equal ids = equal token strings, for texts lexed with the same `epoch` (ids of
+   * different epochs are not comparable). Absent in a LexedText made by other code.
+   */
+  ids?: Int32Array;
+  /** The epoch of `ids`; -1 when the ids are not valid (the token table was emptied twice while lexing the text). */
+  epoch?: number;
 }
 
 /**
@@ -509,11 +589,19 @@ export interface LexedText {
  * @param text sample text (untrusted; a non-string is read as `''`).
  */
 export function lexText(text: string): LexedText {
-  const toks: string[] = [];
-  startsBuffer.length = 0;
-  endsBuffer.length = 0;
-  lexInto(text, toks, startsBuffer, endsBuffer);
-  return { toks, starts: startsBuffer.take(), ends: endsBuffer.take() };
+  let epoch = -1;
+  let toks: string[] = [];
+  // lexed again when the token table was emptied meanwhile (ids before and after it are not comparable)
+  for (let attempt = 0; attempt < 2 && epoch < 0; attempt++) {
+    toks = [];
+    startsBuffer.length = 0;
+    endsBuffer.length = 0;
+    idsBuffer.length = 0;
+    const before = tokenEpoch;
+    lexInto(text, toks, startsBuffer, endsBuffer, idsBuffer);
+    if (tokenEpoch === before) epoch = before;
+  }
+  return { toks, starts: startsBuffer.take(), ends: endsBuffer.take(), ids: idsBuffer.take(), epoch };
 }
 
 /**
