@@ -16,9 +16,9 @@ export function panelHtml(opts: {
   cspSource: string;
   scriptUri: string;
   /**
-   * Scripts run after `scriptUri`, in order, under the same nonce (the chart views' dist/charts-vegalite.js
-   * and dist/charts-vendor.js: the view's shell is built while the browser still compiles them;
-   * webview/charts.ts waits for them).
+   * Scripts run after `scriptUri`, in order, under the same nonce (the chart views' dist/charts-vendor.js,
+   * after dist/charts-vegalite.js in the overview: the view's shell is built while the browser still
+   * compiles them; webview/charts.ts waits for them).
    */
   libraryScriptUris?: string[];
   /**
@@ -26,6 +26,12 @@ export function panelHtml(opts: {
    * KaTeX, DOMPurify; webview/textApi.ts), as `<body data-text-script>`; it runs under the same nonce.
    */
   textScriptUri?: string;
+  /**
+   * Vega-Lite's compiler (dist/charts-vegalite.js) when it is loaded on first need rather than with the page
+   * (the problem view, whose first charts come compiled by the host), as `<body data-vegalite-script>`
+   * (webview/charts.ts `vegaLiteLibrary`); it runs under the same nonce.
+   */
+  vegaLiteScriptUri?: string;
   styleUri: string;
   view: ViewKind;
   nonce: string;
@@ -52,7 +58,7 @@ export function panelHtml(opts: {
 <title>${esc(opts.title)}</title>
 <link rel="stylesheet" nonce="${opts.nonce}" href="${esc(opts.styleUri)}">
 </head>
-<body data-view="${opts.view}"${opts.textScriptUri ? ` data-text-script="${esc(opts.textScriptUri)}"` : ''}>
+<body data-view="${opts.view}"${opts.textScriptUri ? ` data-text-script="${esc(opts.textScriptUri)}"` : ''}${opts.vegaLiteScriptUri ? ` data-vegalite-script="${esc(opts.vegaLiteScriptUri)}"` : ''}>
 <div id="app" role="main"><p class="loading">Loading…</p></div>
 <script nonce="${opts.nonce}">${EARLY_MESSAGES}</script>
 ${[opts.scriptUri, ...(opts.libraryScriptUris ?? [])].map((u) => `<script nonce="${opts.nonce}" src="${esc(u)}"></script>`).join('\n')}

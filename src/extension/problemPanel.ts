@@ -42,6 +42,7 @@ import {
   type Roles,
 } from './panelData';
 import { SimilarityRunner } from './similarityRunner';
+import { ChartCompiler } from './chartCompiler';
 import { makeNonce, panelHtml } from './panelHtml';
 export { makeNonce, panelHtml } from './panelHtml';
 import {
@@ -189,6 +190,8 @@ function firstModelShown(s: FolderSession, problemId: number, modelId?: number):
 /** Shared services of all panels. */
 class Panels implements vscode.Disposable {
   readonly runner: SimilarityRunner;
+  /** Compiles the problem view's first charts on the host once warm (src/extension/chartCompiler.ts). */
+  readonly charts: ChartCompiler;
   readonly open = new Set<Panel>();
   /** Similarity jobs running, by folder, problem and model: a second request waits for the first. */
   readonly inflight = new Map<string, SimilarityStages>();
@@ -201,7 +204,17 @@ class Panels implements vscode.Disposable {
     readonly hooks: PanelHooks | undefined,
   ) {
     this.runner = new SimilarityRunner(join(context.extensionUri.fsPath, 'dist', 'similarityWorker.js'));
-    if (hooks?.onIdle) this.subs.push(hooks.onIdle(() => void this.runner.warm()));
+    this.charts = new ChartCompiler(join(context.extensionUri.fsPath, 'dist', 'vegaLiteCompiler.js'), (m) =>
+      this.getSession()?.log(m),
+    );
+    // idle: the worker's JIT warm-up (its thread) and the chart compiler's load and warm-up (this thread)
+    if (hooks?.onIdle)
+      this.subs.push(
+        hooks.onIdle(() => {
+          void this.runner.warm();
+          this.charts.warm();
+        }),
+      );
     if (hooks?.onSelectProblem) this.subs.push(hooks.onSelectProblem((sel) => this.selected(sel)));
   }
 
@@ -450,6 +463,13 @@ function previewColumn(): vscode.ViewColumn {
     : vscode.ViewColumn.Beside;
 }
 
+/** Whether VS Code's colour theme is a high-contrast one (the webview's body then has `vscode-high-contrast*`). */
+function highContrastTheme(): boolean {
+  const kind = vscode.window.activeColorTheme?.kind;
+  const k = vscode.ColorThemeKind;
+  return k !== undefined && (kind === k.HighContrast || kind === k.HighContrastLight);
+}
+
 /** One open webview panel. */
 class Panel {
   private seq = 1;
@@ -483,8 +503,15 @@ class Panel {
       // the preview's bundle has no Vega (webview/preview.ts): half the script to parse in the workbench's renderer
       scriptUri: dist(state.view === 'preview' ? 'preview.js' : 'webview.js'),
       // the chart views' Vega-Lite and Vega, in two scripts Chromium compiles in full, at the same time, as they
-      // load (webview/chartsApi.ts): Vega-Lite first, a chart's first task needs only it
-      libraryScriptUris: state.view === 'preview' ? [] : [dist('charts-vegalite.js'), dist('charts-vendor.js')],
+      // load (webview/chartsApi.ts): Vega-Lite first, a chart's first task needs only it. The problem view's
+      // first charts come compiled from the host (ProblemData `charts`): it loads Vega-Lite when first needed.
+      libraryScriptUris:
+        state.view === 'preview'
+          ? []
+          : state.view === 'problem'
+            ? [dist('charts-vendor.js')]
+            : [dist('charts-vegalite.js'), dist('charts-vendor.js')],
+      vegaLiteScriptUri: state.view === 'problem' ? dist('charts-vegalite.js') : undefined,
       // Markdown, KaTeX and DOMPurify, loaded by the chart views when first needed (the preview has them built in)
       textScriptUri: state.view === 'preview' ? undefined : dist('webview-text.js'),
       styleUri: dist('webview.css'),
@@ -605,8 +632,11 @@ class Panel {
   /** The data of one problem (the `getProblem` request); throws a RequestError when it is not in the index. */
   private problem(problemId: number): ProblemData {
     const s = this.session();
-    const d = problemData(s.index, problemId, this.roles(s), s.annotations, hasLogprobSidecar(s.root));
-    if (!d) throw new RequestError(`Problem ${problemId} is not in the index (it may have been re-indexed).`);
+    const data = problemData(s.index, problemId, this.roles(s), s.annotations, hasLogprobSidecar(s.root));
+    if (!data) throw new RequestError(`Problem ${problemId} is not in the index (it may have been re-indexed).`);
+    // its first charts compiled here when the compiler is warm (the webview then loads no Vega-Lite for them)
+    const charts = this.panels.charts.problemCharts(data, highContrastTheme());
+    const d = charts ? { ...data, charts } : data;
     const key = s.index.problem(problemId)?.key;
     if (problemId === this.state.problemId && key) this.state = { ...this.state, problemKey: key };
     return d;

@@ -448,7 +448,10 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     const html = panelHtml({
       cspSource: origin,
       scriptUri: `${origin}/webview.js`,
-      libraryScriptUris: [`${origin}/charts-vegalite.js`, `${origin}/charts-vendor.js`],
+      // as the problem panel names them (src/extension/problemPanel.ts): Vega-Lite added by the page when
+      // first needed (this page's problem data has no host-compiled charts: it loads it, under the nonce)
+      libraryScriptUris: [`${origin}/charts-vendor.js`],
+      vegaLiteScriptUri: `${origin}/charts-vegalite.js`,
       textScriptUri: `${origin}/webview-text.js`,
       styleUri: `${origin}/webview.css`,
       view: 'problem',

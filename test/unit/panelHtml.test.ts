@@ -84,4 +84,24 @@ describe('panel HTML', () => {
     // without it (the preview), no attribute
     assert.match(page(), /<body data-view="problem">/);
   });
+
+  test("Vega-Lite's compiler, loaded on first need, is named on <body> (escaped), not loaded by the page", () => {
+    const html = panelHtml({
+      cspSource: 'https://x.example',
+      scriptUri: 'https://x.example/dist/webview.js',
+      libraryScriptUris: ['https://x.example/dist/charts-vendor.js'],
+      textScriptUri: 'https://x.example/dist/webview-text.js',
+      vegaLiteScriptUri: 'https://x.example/dist/charts-vegalite.js?a=1&b=2',
+      styleUri: 'https://x.example/dist/webview.css',
+      view: 'problem',
+      nonce: NONCE,
+      title: 't',
+    });
+    assert.match(
+      html,
+      /<body data-view="problem" data-text-script="[^"]*" data-vegalite-script="https:\/\/x\.example\/dist\/charts-vegalite\.js\?a=1&amp;b=2">/,
+    );
+    assert.doesNotMatch(html, /<script[^>]*charts-vegalite/, 'no <script> element for it: webview/charts.ts adds it');
+    assert.doesNotMatch(page(), /data-vegalite-script/);
+  });
 });
