@@ -252,7 +252,8 @@ async function buildChart(
     // colours and the element's width are put in; no Vega-Lite on this page for it
     let vgSpec: Spec | undefined =
       opts.compiled && later.length === 0 ? themedVegaSpec(opts.compiled, theme, fitWidth) : undefined;
-    if (vgSpec) mark(`ti:precompiled:${el.id}`);
+    const precompiled = vgSpec !== undefined;
+    if (precompiled) mark(`ti:precompiled:${el.id}`);
     else {
       // Vega-Lite -> Vega in a task of its own (what vega-embed would do inside its one task); it needs only
       // dist/charts-vegalite.js, so it may run while Chromium still compiles dist/charts-vendor.js
@@ -264,7 +265,8 @@ async function buildChart(
       measure(`ti:compile:${el.id}`, t0);
     }
     const { embed, expressionInterpreter } = await vegaLibraries();
-    await yieldToBrowser();
+    // a turn for the browser between the compile's task and the view's (none to split for the host's spec)
+    if (!precompiled) await yieldToBrowser();
     if (!current()) return NO_CHART;
     const t1 = performance.now();
     const res = await embed(

@@ -33,6 +33,14 @@ export function panelHtml(opts: {
    */
   vegaLiteScriptUri?: string;
   styleUri: string;
+  /**
+   * The view's init message (a new problem view's, with its data and host-compiled charts), written into
+   * the page as a JSON data block (`<script type="application/json" id="ti-init">`, {@link jsonDataBlock}:
+   * never run, no nonce needed) that webview/rpc.ts reads when its script starts, as the first message:
+   * the page does not wait for VS Code to hand it the posted init (on the page's load event, after every
+   * script has run, or 200 ms after the page was written).
+   */
+  initMessage?: unknown;
   view: ViewKind;
   nonce: string;
   title: string;
@@ -60,7 +68,7 @@ export function panelHtml(opts: {
 </head>
 <body data-view="${opts.view}"${opts.textScriptUri ? ` data-text-script="${esc(opts.textScriptUri)}"` : ''}${opts.vegaLiteScriptUri ? ` data-vegalite-script="${esc(opts.vegaLiteScriptUri)}"` : ''}>
 <div id="app" role="main"><p class="loading">Loading…</p></div>
-<script nonce="${opts.nonce}">${EARLY_MESSAGES}</script>
+${opts.initMessage !== undefined ? `<script type="application/json" id="${INIT_DATA_ID}">${jsonDataBlock(opts.initMessage)}</script>\n` : ''}<script nonce="${opts.nonce}">${EARLY_MESSAGES}</script>
 ${[opts.scriptUri, ...(opts.libraryScriptUris ?? [])].map((u) => `<script nonce="${opts.nonce}" src="${esc(u)}"></script>`).join('\n')}
 </body>
 </html>`;
@@ -75,6 +83,22 @@ ${[opts.scriptUri, ...(opts.libraryScriptUris ?? [])].map((u) => `<script nonce=
  */
 export const EARLY_MESSAGES =
   "window.__tiEarlyMessages=[];window.__tiEarlyListener=function(e){window.__tiEarlyMessages.push(e.data)};window.addEventListener('message',window.__tiEarlyListener);";
+
+/** The id of the page's JSON data block holding the init ({@link panelHtml} `initMessage`). */
+export const INIT_DATA_ID = 'ti-init';
+
+/**
+ * `value` as JSON for the text of a `<script type="application/json">` element: every `<`, `>` and `&`
+ * (and U+2028, U+2029) written as a `\uXXXX` escape, which JSON reads back as the same character, so no
+ * text of the data (model output: a problem's statement, model names) can end the element or start markup
+ * (`</script>`, `<!--`); `JSON.parse` of the element's text gives `value` back.
+ */
+export function jsonDataBlock(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
 
 /** A fresh CSP nonce (128 bits, base64). */
 export function makeNonce(): string {

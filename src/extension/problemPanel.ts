@@ -424,16 +424,20 @@ class Panels implements vscode.Disposable {
           ],
         },
       );
-    const p = new Panel(this, panel, state);
+    // a new problem view's page is written with its init (data and charts) in the task below
+    const withInit = !existing && state.view === 'problem';
+    const p = new Panel(this, panel, state, !withInit);
     this.open.add(p);
     if (!existing) {
       // In a task of its own: the extension host sends its messages to the workbench on a zero-delay timer,
       // so work done in this task held back the panel's creation (and with it the webview's load) by the
-      // problem's data and the similarity's first reads. This timer comes after that one. Then the init
+      // problem's data and the similarity's first reads. This timer comes after that one (the workbench
+      // creates the webview's frames meanwhile; the page is written when its HTML comes). Then the init
       // first (its problem data read before the similarity's texts), then the similarity.
       setTimeout(() => {
         if (!this.open.has(p)) return;
-        p.postEarlyInit();
+        if (withInit) p.writePageWithInit();
+        else p.postEarlyInit();
         p.prefetchSimilarity();
       }, 0);
     }
@@ -486,6 +490,8 @@ class Panel {
     private readonly panels: Panels,
     readonly panel: vscode.WebviewPanel,
     public state: PanelState,
+    /** Write the page now; false: {@link writePageWithInit} writes it (a new problem view). */
+    writePage = true,
   ) {
     const webview = panel.webview;
     webview.options = {
@@ -496,8 +502,20 @@ class Panel {
       ],
     };
     panel.iconPath = vscode.Uri.joinPath(panels.context.extensionUri, 'media', ICONS[state.view]);
+    if (writePage) this.writePage();
+    this.subs.push(
+      webview.onDidReceiveMessage((m) => void this.onMessage(m)),
+      panel.onDidDispose(() => this.dispose()),
+    );
+    this.refreshTitle();
+  }
+
+  /** Sets the page's HTML (src/extension/panelHtml.ts), with `initMessage` written into it when given. */
+  private writePage(initMessage?: HostMessage): void {
+    const webview = this.panel.webview;
+    const state = this.state;
     const dist = (f: string) =>
-      webview.asWebviewUri(vscode.Uri.joinPath(panels.context.extensionUri, 'dist', f)).toString();
+      webview.asWebviewUri(vscode.Uri.joinPath(this.panels.context.extensionUri, 'dist', f)).toString();
     webview.html = panelHtml({
       cspSource: webview.cspSource,
       // the preview's bundle has no Vega (webview/preview.ts): half the script to parse in the workbench's renderer
@@ -516,14 +534,10 @@ class Panel {
       textScriptUri: state.view === 'preview' ? undefined : dist('webview-text.js'),
       styleUri: dist('webview.css'),
       view: state.view,
+      initMessage,
       nonce: makeNonce(),
       title: this.title(),
     });
-    this.subs.push(
-      webview.onDidReceiveMessage((m) => void this.onMessage(m)),
-      panel.onDidDispose(() => this.dispose()),
-    );
-    this.refreshTitle();
   }
 
   nextId(): number {
@@ -670,7 +684,27 @@ class Panel {
    * `ready` is still sent, with the same problem data (this one did not reach the page in some runs of the
    * perf e2e), kept from here rather than computed again; the webview ignores an init equal to the one it
    * has (webview/rpc.ts). New problem views only: a restored panel's problem is resolved when its `ready` comes.
+   * (The problem view opened from the extension writes its page with that init instead,
+   * {@link writePageWithInit}.)
    */
+  /**
+   * Writes a new problem view's page with its init (problem data, charts compiled by the host when the
+   * compiler is warm) in it as a JSON data block (src/extension/panelHtml.ts `initMessage`): the page's
+   * script takes it when it starts and builds the view, instead of waiting for VS Code to hand it the posted
+   * init (on the page's load event, after every script, or 200 ms after the page is written: README
+   * "Performance"). Without data (no session yet, the problem not in the index) the page gets its init in
+   * answer to `ready`, as before. The data is kept for that answer ({@link early}).
+   */
+  writePageWithInit(): void {
+    const prefetched = this.prefetchProblem();
+    this.early = prefetched;
+    this.writePage(
+      prefetched
+        ? { id: this.nextId(), kind: 'init', protocol: PROTOCOL_VERSION, state: this.state, prefetched }
+        : undefined,
+    );
+  }
+
   postEarlyInit(): void {
     const prefetched = this.prefetchProblem();
     if (!prefetched) return;
