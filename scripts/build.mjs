@@ -45,6 +45,18 @@ export const builds = [
     target: 'node22',
     external: ['better-sqlite3', '@cortex-js/compute-engine'],
   },
+  // Vega-Lite's compiler for the extension host (src/extension/chartCompiler.ts loads it when the user is
+  // idle and compiles the problem view's first charts): its imports of `vega` are vega-util's helpers, as in
+  // dist/charts-vegalite.js, so no Vega runtime comes with it.
+  {
+    ...common,
+    entryPoints: ['src/extension/vegaLiteCompiler.mjs'],
+    outfile: 'dist/vegaLiteCompiler.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    alias: { ...common.alias, vega: 'vega-util' },
+  },
   // The parallel reader's thread, started by the indexer from the directory of the bundle that runs it.
   {
     ...common,

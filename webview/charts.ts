@@ -15,13 +15,17 @@ import { CHARTS_READY_EVENT, type ChartsGlobal, type VegaLibraries, type VegaLit
 import type { OverviewData, ProblemRankingData } from '../src/shared/protocol';
 import * as specs from '../src/shared/chartSpecs';
 import {
-  CANVAS_CONFIG,
+  canvasSpec,
   type ChartTheme,
   chartConfig,
   type OverviewChartOptions,
   type OverviewModel,
   type Spec,
+  themedVegaSpec,
 } from '../src/shared/chartSpecs';
+import type { CompiledChart } from '../src/shared/protocol';
+import { lazyScript } from './textApi';
+import { mark } from './rpc';
 
 export {
   accuracySpec,
@@ -38,8 +42,6 @@ export {
   similaritySpec,
   type Spec,
 } from '../src/shared/chartSpecs';
-
-const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 
 /**
  * The chart libraries published under `key` by one of their two scripts (webview/chartsApi.ts):
@@ -80,10 +82,29 @@ function published<K extends keyof ChartsGlobal>(key: K, script: string): Promis
 
 const librariesLoading = new Map<keyof ChartsGlobal, Promise<unknown>>();
 
-/** Vega-Lite's compiler and vega-util's logger (dist/charts-vegalite.js); see {@link published}. */
+/** The `<body>` attribute naming dist/charts-vegalite.js when the page loads it on first need (src/extension/panelHtml.ts). */
+export const VEGA_LITE_SCRIPT_ATTRIBUTE = 'data-vegalite-script';
+
+/**
+ * Vega-Lite's compiler and vega-util's logger (dist/charts-vegalite.js). The overview's page loads it as
+ * one of its scripts ({@link published}); the problem view's, whose first charts come compiled from the
+ * host (ProblemData `charts`), adds it on the first chart it compiles itself (`<body data-vegalite-script>`,
+ * webview/textApi.ts `lazyScript`).
+ */
 export function vegaLiteLibrary(): Promise<VegaLiteLibrary> {
+  if (document.body.hasAttribute(VEGA_LITE_SCRIPT_ATTRIBUTE)) {
+    vegaLiteLoader ??= lazyScript(
+      document,
+      VEGA_LITE_SCRIPT_ATTRIBUTE,
+      () => (globalThis as ChartsGlobal).__traceInspectorVegaLite,
+      { what: 'chart compiler script (charts-vegalite.js)', mark: 'ti:vegalite-loaded' },
+    );
+    return vegaLiteLoader();
+  }
   return published('__traceInspectorVegaLite', 'charts-vegalite.js');
 }
+
+let vegaLiteLoader: (() => Promise<VegaLiteLibrary>) | undefined;
 
 /** vega-embed (with Vega) and vega-interpreter (dist/charts-vendor.js); see {@link published}. */
 export function vegaLibraries(): Promise<VegaLibraries> {
@@ -201,6 +222,12 @@ export interface ChartOptions {
    * encode every point again). The chart's promise resolves when every row is in.
    */
   batchRows?: number;
+  /**
+   * The chart as the host compiled it (ProblemData `charts`: the same spec, compiled to Vega with
+   * placeholder theme colours), drawn instead of compiling `spec` when it fits the page (same contrast, the
+   * element laid out, no batches); otherwise `spec` is compiled here as usual.
+   */
+  compiled?: CompiledChart;
 }
 
 /** Per chart element, the number of the last chart asked for it. */
@@ -220,21 +247,26 @@ async function buildChart(
     if (!current()) return NO_CHART;
     const { first, later } = specs.batchedSpec(spec, opts.batchRows ?? 0);
     const fitWidth = first.width === 'container' && ('mark' in first || 'layer' in first) ? el.clientWidth : 0;
-    const sized =
-      fitWidth > 0 ? { ...first, width: fitWidth, autosize: { type: 'fit-x', contains: 'padding' } } : first;
-    // Vega-Lite -> Vega in a task of its own (what vega-embed would do inside its one task); it needs only
-    // dist/charts-vegalite.js, so it may run while Chromium still compiles dist/charts-vendor.js
-    const { compile, logger } = await vegaLiteLibrary();
-    if (!current()) return NO_CHART;
-    const t0 = performance.now();
-    const vgSpec = compile(
-      // drawn on a canvas: no ARIA descriptions per mark (CANVAS_CONFIG), which only SVG output carries
-      { ...sized, $schema: SCHEMA, config: { ...CANVAS_CONFIG, ...themeConfig(), ...(spec.config ?? {}) } } as never,
-      { logger: logger(0) },
-    ).spec;
-    measure(`ti:compile:${el.id}`, t0);
+    const theme = readTheme();
+    // compiled by the host (the same Vega-Lite spec, src/shared/chartSpecs.ts compiledChart): only the theme's
+    // colours and the element's width are put in; no Vega-Lite on this page for it
+    let vgSpec: Spec | undefined =
+      opts.compiled && later.length === 0 ? themedVegaSpec(opts.compiled, theme, fitWidth) : undefined;
+    const precompiled = vgSpec !== undefined;
+    if (precompiled) mark(`ti:precompiled:${el.id}`);
+    else {
+      // Vega-Lite -> Vega in a task of its own (what vega-embed would do inside its one task); it needs only
+      // dist/charts-vegalite.js, so it may run while Chromium still compiles dist/charts-vendor.js
+      const { compile, logger } = await vegaLiteLibrary();
+      if (!current()) return NO_CHART;
+      const t0 = performance.now();
+      // drawn on a canvas: no ARIA descriptions per mark (CANVAS_CONFIG, in canvasSpec), which only SVG output carries
+      vgSpec = compile(canvasSpec(first, theme, fitWidth) as never, { logger: logger(0) }).spec as Spec;
+      measure(`ti:compile:${el.id}`, t0);
+    }
     const { embed, expressionInterpreter } = await vegaLibraries();
-    await yieldToBrowser();
+    // a turn for the browser between the compile's task and the view's (none to split for the host's spec)
+    if (!precompiled) await yieldToBrowser();
     if (!current()) return NO_CHART;
     const t1 = performance.now();
     const res = await embed(

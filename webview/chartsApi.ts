@@ -5,6 +5,8 @@
  * of its own (both are compiled eagerly, scripts/build.mjs): dist/charts-vegalite.js
  * (webview/chartsVendorLite.ts: Vega-Lite's compiler, what the first task of a chart needs) and
  * dist/charts-vendor.js (webview/chartsVendor.ts: Vega, vega-embed, vega-interpreter: the chart's view).
+ * The problem view's page loads only the second with it: its first charts come compiled by the extension
+ * host (src/extension/chartCompiler.ts), and it adds the first when it compiles a chart itself.
  * Type imports only of the libraries: nothing of Vega enters dist/webview.js through this file.
  */
 import type embed from 'vega-embed';

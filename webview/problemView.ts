@@ -341,14 +341,21 @@ export class ProblemView {
     const curve = this.root.querySelector<HTMLElement>('#chart-passk');
     const acc = this.root.querySelector<HTMLElement>('#chart-accuracy');
     this.renderChartData(d);
+    // as the host compiled them (no Vega-Lite on the first paint) while the chart shows pass@k alone
+    const passk = !this.metrics.maj && !this.metrics.best ? d.charts?.passk : undefined;
     const first = curve
-      ? showChart(curve, problemCurveSpec(d.models, d.stats, d.comparisons, this.metrics)).then((c) => {
+      ? showChart(curve, problemCurveSpec(d.models, d.stats, d.comparisons, this.metrics), undefined, {
+          compiled: passk,
+        }).then((c) => {
           this.charts.push(c);
           // When the chart is on screen (epoch ms): the e2e suite measures the time from the click.
           curve.setAttribute('data-rendered-at', String(Date.now()));
         })
       : Promise.resolve();
-    if (acc) void showChart(acc, accuracySpec(d.models, d.stats)).then((c) => this.charts.push(c));
+    if (acc)
+      void showChart(acc, accuracySpec(d.models, d.stats), undefined, { compiled: d.charts?.accuracy }).then((c) =>
+        this.charts.push(c),
+      );
     return first;
   }
 

@@ -35,7 +35,7 @@ export class Rpc {
     // the messages that came before this script ran (src/extension/panelHtml.ts EARLY_MESSAGES), in order
     const w = window as unknown as { __tiEarlyMessages?: unknown[]; __tiEarlyListener?: (e: MessageEvent) => void };
     if (w.__tiEarlyListener) window.removeEventListener('message', w.__tiEarlyListener);
-    const early = w.__tiEarlyMessages ?? [];
+    const early = [...initDataBlock(), ...(w.__tiEarlyMessages ?? [])];
     w.__tiEarlyMessages = undefined;
     window.addEventListener('message', (e: MessageEvent) => this.receive(e.data));
     // after the caller has set onInit (start() runs before any queued task)
@@ -134,6 +134,23 @@ export class Rpc {
 
   setState(s: PanelState): void {
     this.api.setState({ ...s, ...this.stateExtras });
+  }
+}
+
+/**
+ * The init message the host wrote into the page (src/extension/panelHtml.ts `initMessage`: a JSON data
+ * block, `<script type="application/json" id="ti-init">`, never run), as a list of zero or one message to
+ * handle before the posted ones; it is validated as every message from the host is (`receive`). Nothing
+ * when the page has none or its text is not JSON (reported on the console).
+ */
+function initDataBlock(): unknown[] {
+  const el = document.getElementById('ti-init');
+  if (!el || el.tagName !== 'SCRIPT' || el.getAttribute('type') !== 'application/json') return [];
+  try {
+    return [JSON.parse(el.textContent ?? '')];
+  } catch (e) {
+    console.warn(`Trace Inspector: ignored the page's init data: ${(e as Error).message}`);
+    return [];
   }
 }
 

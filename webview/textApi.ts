@@ -26,22 +26,40 @@ export type TextGlobal = { __traceInspectorText?: TextLibraries };
 export const TEXT_SCRIPT_ATTRIBUTE = 'data-text-script';
 
 /**
- * A {@link TextSource} that, on its first call, adds dist/webview-text.js to the page: a `<script>` with
- * the URL in `<body data-text-script>` and the page's CSP nonce (`<meta property="csp-nonce">`, the CSP
- * allows scripts by nonce only), and resolves when it has run. Later calls share that load. A failed
- * load (no URL, network or CSP error, the script did not publish the pipeline) rejects with the reason,
- * and the next call tries again.
+ * A {@link TextSource} that, on its first call, adds dist/webview-text.js to the page (the URL in
+ * `<body data-text-script>`; {@link lazyScript}) and resolves when it has run. Later calls share that
+ * load. A failed load (no URL, network or CSP error, the script did not publish the pipeline) rejects with
+ * the reason, and the next call tries again.
  */
 export function textLoader(doc: Document = document): TextSource {
-  let loading: Promise<TextLibraries> | undefined;
-  const published = () => (globalThis as TextGlobal).__traceInspectorText;
+  return lazyScript(doc, TEXT_SCRIPT_ATTRIBUTE, () => (globalThis as TextGlobal).__traceInspectorText, {
+    what: 'text renderer script',
+    mark: 'ti:text',
+  });
+}
+
+/**
+ * A loader of a script the page adds when first needed: on its first call, a `<script>` with the URL in
+ * the `<body>` attribute `attribute` and the page's CSP nonce (`<meta property="csp-nonce">`: the CSP
+ * allows scripts by nonce only); resolves with what `published` returns once the script has run (at once
+ * if it already returns something). Later calls share the load. A failed load (no URL, network or CSP
+ * error, nothing published) rejects with the reason, and the next call tries again. `mark`: a User Timing
+ * mark made when the script has run (the e2e speed test's steps).
+ */
+export function lazyScript<T>(
+  doc: Document,
+  attribute: string,
+  published: () => T | undefined,
+  opts: { what: string; mark: string },
+): () => Promise<T> {
+  let loading: Promise<T> | undefined;
   return () => {
     const ready = published();
     if (ready) return Promise.resolve(ready);
-    loading ??= new Promise<TextLibraries>((resolve, reject) => {
-      const url = doc.body.getAttribute(TEXT_SCRIPT_ATTRIBUTE);
+    loading ??= new Promise<T>((resolve, reject) => {
+      const url = doc.body.getAttribute(attribute);
       if (!url) {
-        reject(new Error(`the page names no text renderer script (${TEXT_SCRIPT_ATTRIBUTE})`));
+        reject(new Error(`the page names no ${opts.what} (${attribute})`));
         return;
       }
       const script = doc.createElement('script');
@@ -50,11 +68,11 @@ export function textLoader(doc: Document = document): TextSource {
       script.src = url;
       script.onload = () => {
         const libs = published();
-        mark('ti:text');
+        mark(opts.mark);
         if (libs) resolve(libs);
-        else reject(new Error('the text renderer script did not load'));
+        else reject(new Error(`the ${opts.what} did not load`));
       };
-      script.onerror = () => reject(new Error('the text renderer script did not load'));
+      script.onerror = () => reject(new Error(`the ${opts.what} did not load`));
       doc.body.append(script);
     }).catch((e: unknown) => {
       loading = undefined;

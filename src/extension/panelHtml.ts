@@ -16,9 +16,9 @@ export function panelHtml(opts: {
   cspSource: string;
   scriptUri: string;
   /**
-   * Scripts run after `scriptUri`, in order, under the same nonce (the chart views' dist/charts-vegalite.js
-   * and dist/charts-vendor.js: the view's shell is built while the browser still compiles them;
-   * webview/charts.ts waits for them).
+   * Scripts run after `scriptUri`, in order, under the same nonce (the chart views' dist/charts-vendor.js,
+   * after dist/charts-vegalite.js in the overview: the view's shell is built while the browser still
+   * compiles them; webview/charts.ts waits for them).
    */
   libraryScriptUris?: string[];
   /**
@@ -26,7 +26,21 @@ export function panelHtml(opts: {
    * KaTeX, DOMPurify; webview/textApi.ts), as `<body data-text-script>`; it runs under the same nonce.
    */
   textScriptUri?: string;
+  /**
+   * Vega-Lite's compiler (dist/charts-vegalite.js) when it is loaded on first need rather than with the page
+   * (the problem view, whose first charts come compiled by the host), as `<body data-vegalite-script>`
+   * (webview/charts.ts `vegaLiteLibrary`); it runs under the same nonce.
+   */
+  vegaLiteScriptUri?: string;
   styleUri: string;
+  /**
+   * The view's init message (a new problem view's, with its data and host-compiled charts), written into
+   * the page as a JSON data block (`<script type="application/json" id="ti-init">`, {@link jsonDataBlock}:
+   * never run, no nonce needed) that webview/rpc.ts reads when its script starts, as the first message:
+   * the page does not wait for VS Code to hand it the posted init (on the page's load event, after every
+   * script has run, or 200 ms after the page was written).
+   */
+  initMessage?: unknown;
   view: ViewKind;
   nonce: string;
   title: string;
@@ -52,9 +66,9 @@ export function panelHtml(opts: {
 <title>${esc(opts.title)}</title>
 <link rel="stylesheet" nonce="${opts.nonce}" href="${esc(opts.styleUri)}">
 </head>
-<body data-view="${opts.view}"${opts.textScriptUri ? ` data-text-script="${esc(opts.textScriptUri)}"` : ''}>
+<body data-view="${opts.view}"${opts.textScriptUri ? ` data-text-script="${esc(opts.textScriptUri)}"` : ''}${opts.vegaLiteScriptUri ? ` data-vegalite-script="${esc(opts.vegaLiteScriptUri)}"` : ''}>
 <div id="app" role="main"><p class="loading">Loading…</p></div>
-<script nonce="${opts.nonce}">${EARLY_MESSAGES}</script>
+${opts.initMessage !== undefined ? `<script type="application/json" id="${INIT_DATA_ID}">${jsonDataBlock(opts.initMessage)}</script>\n` : ''}<script nonce="${opts.nonce}">${EARLY_MESSAGES}</script>
 ${[opts.scriptUri, ...(opts.libraryScriptUris ?? [])].map((u) => `<script nonce="${opts.nonce}" src="${esc(u)}"></script>`).join('\n')}
 </body>
 </html>`;
@@ -69,6 +83,22 @@ ${[opts.scriptUri, ...(opts.libraryScriptUris ?? [])].map((u) => `<script nonce=
  */
 export const EARLY_MESSAGES =
   "window.__tiEarlyMessages=[];window.__tiEarlyListener=function(e){window.__tiEarlyMessages.push(e.data)};window.addEventListener('message',window.__tiEarlyListener);";
+
+/** The id of the page's JSON data block holding the init ({@link panelHtml} `initMessage`). */
+export const INIT_DATA_ID = 'ti-init';
+
+/**
+ * `value` as JSON for the text of a `<script type="application/json">` element: every `<`, `>` and `&`
+ * (and U+2028, U+2029) written as a `\uXXXX` escape, which JSON reads back as the same character, so no
+ * text of the data (model output: a problem's statement, model names) can end the element or start markup
+ * (`</script>`, `<!--`); `JSON.parse` of the element's text gives `value` back.
+ */
+export function jsonDataBlock(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
 
 /** A fresh CSP nonce (128 bits, base64). */
 export function makeNonce(): string {

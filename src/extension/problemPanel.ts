@@ -42,6 +42,7 @@ import {
   type Roles,
 } from './panelData';
 import { SimilarityRunner } from './similarityRunner';
+import { ChartCompiler } from './chartCompiler';
 import { makeNonce, panelHtml } from './panelHtml';
 export { makeNonce, panelHtml } from './panelHtml';
 import {
@@ -189,6 +190,8 @@ function firstModelShown(s: FolderSession, problemId: number, modelId?: number):
 /** Shared services of all panels. */
 class Panels implements vscode.Disposable {
   readonly runner: SimilarityRunner;
+  /** Compiles the problem view's first charts on the host once warm (src/extension/chartCompiler.ts). */
+  readonly charts: ChartCompiler;
   readonly open = new Set<Panel>();
   /** Similarity jobs running, by folder, problem and model: a second request waits for the first. */
   readonly inflight = new Map<string, SimilarityStages>();
@@ -201,7 +204,17 @@ class Panels implements vscode.Disposable {
     readonly hooks: PanelHooks | undefined,
   ) {
     this.runner = new SimilarityRunner(join(context.extensionUri.fsPath, 'dist', 'similarityWorker.js'));
-    if (hooks?.onIdle) this.subs.push(hooks.onIdle(() => void this.runner.warm()));
+    this.charts = new ChartCompiler(join(context.extensionUri.fsPath, 'dist', 'vegaLiteCompiler.js'), (m) =>
+      this.getSession()?.log(m),
+    );
+    // idle: the worker's JIT warm-up (its thread) and the chart compiler's load and warm-up (this thread)
+    if (hooks?.onIdle)
+      this.subs.push(
+        hooks.onIdle(() => {
+          void this.runner.warm();
+          this.charts.warm();
+        }),
+      );
     if (hooks?.onSelectProblem) this.subs.push(hooks.onSelectProblem((sel) => this.selected(sel)));
   }
 
@@ -411,16 +424,20 @@ class Panels implements vscode.Disposable {
           ],
         },
       );
-    const p = new Panel(this, panel, state);
+    // a new problem view's page is written with its init (data and charts) in the task below
+    const withInit = !existing && state.view === 'problem';
+    const p = new Panel(this, panel, state, !withInit);
     this.open.add(p);
     if (!existing) {
       // In a task of its own: the extension host sends its messages to the workbench on a zero-delay timer,
       // so work done in this task held back the panel's creation (and with it the webview's load) by the
-      // problem's data and the similarity's first reads. This timer comes after that one. Then the init
+      // problem's data and the similarity's first reads. This timer comes after that one (the workbench
+      // creates the webview's frames meanwhile; the page is written when its HTML comes). Then the init
       // first (its problem data read before the similarity's texts), then the similarity.
       setTimeout(() => {
         if (!this.open.has(p)) return;
-        p.postEarlyInit();
+        if (withInit) p.writePageWithInit();
+        else p.postEarlyInit();
         p.prefetchSimilarity();
       }, 0);
     }
@@ -450,6 +467,13 @@ function previewColumn(): vscode.ViewColumn {
     : vscode.ViewColumn.Beside;
 }
 
+/** Whether VS Code's colour theme is a high-contrast one (the webview's body then has `vscode-high-contrast*`). */
+function highContrastTheme(): boolean {
+  const kind = vscode.window.activeColorTheme?.kind;
+  const k = vscode.ColorThemeKind;
+  return k !== undefined && (kind === k.HighContrast || kind === k.HighContrastLight);
+}
+
 /** One open webview panel. */
 class Panel {
   private seq = 1;
@@ -466,6 +490,8 @@ class Panel {
     private readonly panels: Panels,
     readonly panel: vscode.WebviewPanel,
     public state: PanelState,
+    /** Write the page now; false: {@link writePageWithInit} writes it (a new problem view). */
+    writePage = true,
   ) {
     const webview = panel.webview;
     webview.options = {
@@ -476,27 +502,42 @@ class Panel {
       ],
     };
     panel.iconPath = vscode.Uri.joinPath(panels.context.extensionUri, 'media', ICONS[state.view]);
-    const dist = (f: string) =>
-      webview.asWebviewUri(vscode.Uri.joinPath(panels.context.extensionUri, 'dist', f)).toString();
-    webview.html = panelHtml({
-      cspSource: webview.cspSource,
-      // the preview's bundle has no Vega (webview/preview.ts): half the script to parse in the workbench's renderer
-      scriptUri: dist(state.view === 'preview' ? 'preview.js' : 'webview.js'),
-      // the chart views' Vega-Lite and Vega, in two scripts Chromium compiles in full, at the same time, as they
-      // load (webview/chartsApi.ts): Vega-Lite first, a chart's first task needs only it
-      libraryScriptUris: state.view === 'preview' ? [] : [dist('charts-vegalite.js'), dist('charts-vendor.js')],
-      // Markdown, KaTeX and DOMPurify, loaded by the chart views when first needed (the preview has them built in)
-      textScriptUri: state.view === 'preview' ? undefined : dist('webview-text.js'),
-      styleUri: dist('webview.css'),
-      view: state.view,
-      nonce: makeNonce(),
-      title: this.title(),
-    });
+    if (writePage) this.writePage();
     this.subs.push(
       webview.onDidReceiveMessage((m) => void this.onMessage(m)),
       panel.onDidDispose(() => this.dispose()),
     );
     this.refreshTitle();
+  }
+
+  /** Sets the page's HTML (src/extension/panelHtml.ts), with `initMessage` written into it when given. */
+  private writePage(initMessage?: HostMessage): void {
+    const webview = this.panel.webview;
+    const state = this.state;
+    const dist = (f: string) =>
+      webview.asWebviewUri(vscode.Uri.joinPath(this.panels.context.extensionUri, 'dist', f)).toString();
+    webview.html = panelHtml({
+      cspSource: webview.cspSource,
+      // the preview's bundle has no Vega (webview/preview.ts): half the script to parse in the workbench's renderer
+      scriptUri: dist(state.view === 'preview' ? 'preview.js' : 'webview.js'),
+      // the chart views' Vega-Lite and Vega, in two scripts Chromium compiles in full, at the same time, as they
+      // load (webview/chartsApi.ts): Vega-Lite first, a chart's first task needs only it. The problem view's
+      // first charts come compiled from the host (ProblemData `charts`): it loads Vega-Lite when first needed.
+      libraryScriptUris:
+        state.view === 'preview'
+          ? []
+          : state.view === 'problem'
+            ? [dist('charts-vendor.js')]
+            : [dist('charts-vegalite.js'), dist('charts-vendor.js')],
+      vegaLiteScriptUri: state.view === 'problem' ? dist('charts-vegalite.js') : undefined,
+      // Markdown, KaTeX and DOMPurify, loaded by the chart views when first needed (the preview has them built in)
+      textScriptUri: state.view === 'preview' ? undefined : dist('webview-text.js'),
+      styleUri: dist('webview.css'),
+      view: state.view,
+      initMessage,
+      nonce: makeNonce(),
+      title: this.title(),
+    });
   }
 
   nextId(): number {
@@ -605,8 +646,11 @@ class Panel {
   /** The data of one problem (the `getProblem` request); throws a RequestError when it is not in the index. */
   private problem(problemId: number): ProblemData {
     const s = this.session();
-    const d = problemData(s.index, problemId, this.roles(s), s.annotations, hasLogprobSidecar(s.root));
-    if (!d) throw new RequestError(`Problem ${problemId} is not in the index (it may have been re-indexed).`);
+    const data = problemData(s.index, problemId, this.roles(s), s.annotations, hasLogprobSidecar(s.root));
+    if (!data) throw new RequestError(`Problem ${problemId} is not in the index (it may have been re-indexed).`);
+    // its first charts compiled here when the compiler is warm (the webview then loads no Vega-Lite for them)
+    const charts = this.panels.charts.problemCharts(data, highContrastTheme());
+    const d = charts ? { ...data, charts } : data;
     const key = s.index.problem(problemId)?.key;
     if (problemId === this.state.problemId && key) this.state = { ...this.state, problemKey: key };
     return d;
@@ -640,7 +684,27 @@ class Panel {
    * `ready` is still sent, with the same problem data (this one did not reach the page in some runs of the
    * perf e2e), kept from here rather than computed again; the webview ignores an init equal to the one it
    * has (webview/rpc.ts). New problem views only: a restored panel's problem is resolved when its `ready` comes.
+   * (The problem view opened from the extension writes its page with that init instead,
+   * {@link writePageWithInit}.)
    */
+  /**
+   * Writes a new problem view's page with its init (problem data, charts compiled by the host when the
+   * compiler is warm) in it as a JSON data block (src/extension/panelHtml.ts `initMessage`): the page's
+   * script takes it when it starts and builds the view, instead of waiting for VS Code to hand it the posted
+   * init (on the page's load event, after every script, or 200 ms after the page is written: README
+   * "Performance"). Without data (no session yet, the problem not in the index) the page gets its init in
+   * answer to `ready`, as before. The data is kept for that answer ({@link early}).
+   */
+  writePageWithInit(): void {
+    const prefetched = this.prefetchProblem();
+    this.early = prefetched;
+    this.writePage(
+      prefetched
+        ? { id: this.nextId(), kind: 'init', protocol: PROTOCOL_VERSION, state: this.state, prefetched }
+        : undefined,
+    );
+  }
+
   postEarlyInit(): void {
     const prefetched = this.prefetchProblem();
     if (!prefetched) return;

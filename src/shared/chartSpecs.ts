@@ -12,6 +12,7 @@
  * that a fall across the break is never read as pass@k falling with k on one problem set.
  */
 import type {
+  CompiledChart,
   ModelInfo,
   OverviewData,
   PplData,
@@ -282,6 +283,107 @@ export function accuracySpec(models: ModelInfo[], stats: ProblemModelStats[]): S
  * Vega view (docs/performance-log.md). The charts' figures are given as text beside them for screen readers.
  */
 export const CANVAS_CONFIG: Spec = { aria: false };
+
+/** The Vega-Lite schema of every chart spec (the version the host and the webview compile with). */
+export const VEGA_LITE_SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+
+/**
+ * The Vega-Lite spec the compiler is given for `spec` drawn on a canvas in `theme`: with `width > 0`, a
+ * single or layered chart of `width: 'container'` gets that width in pixels, fitted as Vega-Lite fits a
+ * container (autosize `fit-x`, the axes and legend inside it: webview/charts.ts measures the element);
+ * otherwise the width stays as given. The config is {@link CANVAS_CONFIG}, then the theme's
+ * ({@link chartConfig}), then the spec's own. Used by the webview (its own compiles) and the host
+ * ({@link compiledChart}), so both compile the same spec.
+ */
+export function canvasSpec(spec: Spec, theme: ChartTheme, width: number): Spec {
+  const fit = width > 0 && spec.width === 'container' && ('mark' in spec || 'layer' in spec);
+  const sized = fit ? { ...spec, width, autosize: { type: 'fit-x', contains: 'padding' } } : spec;
+  return {
+    ...sized,
+    $schema: VEGA_LITE_SCHEMA,
+    config: { ...CANVAS_CONFIG, ...chartConfig(theme), ...(spec.config ?? {}) },
+  };
+}
+
+/**
+ * The width (px) the host compiles a chart at ({@link compiledChart}); the webview puts the element's
+ * width in its place ({@link themedVegaSpec}): the compiled spec uses the width only as its `width`.
+ */
+export const PRECOMPILED_WIDTH = 480;
+
+/**
+ * A theme of placeholder strings (`ti-theme-<token>:foreground`, …) for a chart compiled before the theme's
+ * colours are known (on the host: they are CSS variables of the webview). Vega-Lite copies config colours
+ * and fonts into the Vega spec as they are, so the webview puts the theme's values in their place
+ * ({@link themedVegaSpec}). `token`: random per compile (the host's), so that no model name (they reach
+ * scale domains and legends) can equal a placeholder. `highContrast` changes numbers (line widths, point
+ * sizes), not strings: it is the host's (VS Code's theme kind), and a webview whose body says otherwise
+ * compiles the chart itself.
+ */
+export function themeTemplate(highContrast: boolean, token: string): ChartTheme {
+  const p = `ti-theme-${token}:`;
+  return {
+    foreground: `${p}foreground`,
+    muted: `${p}muted`,
+    grid: `${p}grid`,
+    font: `${p}font`,
+    highContrast,
+    background: `${p}background`,
+    passed: `${p}passed`,
+    failed: `${p}failed`,
+  };
+}
+
+/** Vega-Lite's compile as the host and the webview use it: Vega-Lite spec in, Vega spec out. */
+export type VegaLiteCompile = (spec: Spec) => { spec: unknown };
+
+/**
+ * `spec` compiled to Vega in {@link themeTemplate}(highContrast, token) at {@link PRECOMPILED_WIDTH} (a
+ * container-wide chart; others keep their width), as plain JSON (Vega-Lite's signal references are class
+ * instances with getters; the message to the webview is JSON), for the webview to draw with
+ * {@link themedVegaSpec}: the problem view's first charts are compiled on the extension host
+ * (src/extension/chartCompiler.ts), so the webview's first paint needs no Vega-Lite. Throws what the
+ * compiler throws.
+ */
+export function compiledChart(
+  compile: VegaLiteCompile,
+  spec: Spec,
+  highContrast: boolean,
+  token: string,
+): CompiledChart {
+  const compiled = compile(canvasSpec(spec, themeTemplate(highContrast, token), PRECOMPILED_WIDTH)).spec;
+  return { vega: JSON.parse(JSON.stringify(compiled)) as Spec, highContrast, token };
+}
+
+/**
+ * The Vega spec of a {@link CompiledChart} in `theme` at `width` px (the element's width): the template's
+ * placeholder strings replaced by the theme's values everywhere but in inline data rows (`values` arrays,
+ * copied row by row: Vega marks the rows it ingests), and the width set. The same spec as compiling
+ * {@link canvasSpec}(spec, theme, width) (test/unit/chart-precompile.test.ts). Undefined when it cannot
+ * stand for that: the chart was compiled for the other contrast, or `width` is not positive (an element
+ * not laid out: the webview then compiles the chart itself).
+ */
+export function themedVegaSpec(c: CompiledChart, theme: ChartTheme, width: number): Spec | undefined {
+  if (!(width > 0) || c.highContrast !== theme.highContrast || !c.vega || typeof c.vega !== 'object') return undefined;
+  if (typeof c.token !== 'string' || c.token.length < 8) return undefined;
+  const t = themeTemplate(c.highContrast, c.token);
+  const values = new Map<unknown, string>(
+    (['foreground', 'muted', 'grid', 'font', 'background', 'passed', 'failed'] as const).map((k) => [t[k], theme[k]]),
+  );
+  const fill = (v: unknown): unknown => {
+    if (typeof v === 'string') return values.get(v) ?? v;
+    if (Array.isArray(v)) return v.map(fill);
+    if (v === null || typeof v !== 'object') return v;
+    const o: Spec = {};
+    for (const [k, x] of Object.entries(v))
+      o[k] =
+        k === 'values' && Array.isArray(x)
+          ? x.map((r) => (r !== null && typeof r === 'object' ? { ...r } : r))
+          : fill(x);
+    return o;
+  };
+  return { ...(fill(c.vega) as Spec), width };
+}
 
 /** The tooltip of a similarity chart's point, formatted once when the rows are built (see {@link similaritySpec}). */
 export interface SimilarityTip {

@@ -150,6 +150,25 @@ export interface ProblemData {
   labels: string[];
   /** Whether a base-model log-probability sidecar was found (PPL_base chart). */
   hasLogprobs: boolean;
+  /**
+   * The pass@k chart (pass@k alone, as the view first shows it) and the c/n chart compiled to Vega by the
+   * host (src/extension/chartCompiler.ts), so the view's first paint needs no Vega-Lite; absent when the
+   * host's compiler is not loaded yet or failed (the webview compiles them itself).
+   */
+  charts?: { passk: CompiledChart; accuracy: CompiledChart };
+}
+
+/**
+ * A chart compiled from Vega-Lite to Vega with placeholder theme colours and fonts (src/shared/chartSpecs.ts
+ * `compiledChart`; the webview fills them in with `themedVegaSpec`).
+ */
+export interface CompiledChart {
+  /** The Vega spec, data included as inline datasets. */
+  vega: Record<string, unknown>;
+  /** Compiled for a high-contrast theme (line widths, point sizes). */
+  highContrast: boolean;
+  /** The random part of the placeholder strings (`ti-theme-<token>:foreground`, …). */
+  token: string;
 }
 
 /** One sample without its text. */

@@ -448,9 +448,21 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     const html = panelHtml({
       cspSource: origin,
       scriptUri: `${origin}/webview.js`,
-      libraryScriptUris: [`${origin}/charts-vegalite.js`, `${origin}/charts-vendor.js`],
+      // as the problem panel names them (src/extension/problemPanel.ts): Vega-Lite added by the page when
+      // first needed (this page's problem data has no host-compiled charts: it loads it, under the nonce)
+      libraryScriptUris: [`${origin}/charts-vendor.js`],
+      vegaLiteScriptUri: `${origin}/charts-vegalite.js`,
       textScriptUri: `${origin}/webview-text.js`,
       styleUri: `${origin}/webview.css`,
+      // the init written into the page as a new problem view's is (its data: the hostile question, labels
+      // and model names, in a JSON data block that no text of it can leave: src/extension/panelHtml.ts)
+      initMessage: {
+        id: 0,
+        kind: 'init',
+        protocol: 1,
+        state: { view: 'problem', problemId: 1 },
+        prefetched: { request: 'getProblem', problemId: 1, result: fixtures().problem },
+      },
       view: 'problem',
       nonce,
       title: 'hostile',

@@ -8,7 +8,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as vm from 'node:vm';
-import { EARLY_MESSAGES, panelHtml } from '../../src/extension/panelHtml';
+import { EARLY_MESSAGES, jsonDataBlock, panelHtml } from '../../src/extension/panelHtml';
 
 const NONCE = 'bm9uY2Utbm9uY2Utbm9uY2U=';
 
@@ -83,5 +83,55 @@ describe('panel HTML', () => {
     assert.match(html, new RegExp(`<meta property="csp-nonce" content="${NONCE}">`));
     // without it (the preview), no attribute
     assert.match(page(), /<body data-view="problem">/);
+  });
+
+  test('the init written into the page is a JSON data block no text of it can leave, read back as it was', () => {
+    const hostile = {
+      kind: 'init',
+      text: '</script><script>alert(1)</script> <!-- <img src=x onerror=alert(1)> & \u2028\u2029 </SCRIPT >',
+      nested: { q: ['</script', '</script>', '\\u003c'] },
+    };
+    const block = jsonDataBlock(hostile);
+    assert.doesNotMatch(block, /[<>&\u2028\u2029]/, 'no character that could end the element or start markup');
+    assert.deepEqual(JSON.parse(block), hostile);
+    const html = panelHtml({
+      cspSource: 'https://x.example',
+      scriptUri: 'https://x.example/dist/webview.js',
+      styleUri: 'https://x.example/dist/webview.css',
+      initMessage: hostile,
+      view: 'problem',
+      nonce: NONCE,
+      title: 't',
+    });
+    const m = /<script type="application\/json" id="ti-init">([^<]*)<\/script>\n<script nonce=/.exec(html);
+    assert.ok(m, 'the data block, before the early-message keeper');
+    assert.deepEqual(JSON.parse(m[1]), hostile);
+    // one data block, then the keeper and the bundle: every executable script has the nonce
+    const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((x) => x[1]);
+    assert.deepEqual(
+      scripts.filter((a) => !a.includes(`nonce="${NONCE}"`)),
+      [' type="application/json" id="ti-init"'],
+    );
+    assert.doesNotMatch(page(), /ti-init/, 'no data block without an init');
+  });
+
+  test("Vega-Lite's compiler, loaded on first need, is named on <body> (escaped), not loaded by the page", () => {
+    const html = panelHtml({
+      cspSource: 'https://x.example',
+      scriptUri: 'https://x.example/dist/webview.js',
+      libraryScriptUris: ['https://x.example/dist/charts-vendor.js'],
+      textScriptUri: 'https://x.example/dist/webview-text.js',
+      vegaLiteScriptUri: 'https://x.example/dist/charts-vegalite.js?a=1&b=2',
+      styleUri: 'https://x.example/dist/webview.css',
+      view: 'problem',
+      nonce: NONCE,
+      title: 't',
+    });
+    assert.match(
+      html,
+      /<body data-view="problem" data-text-script="[^"]*" data-vegalite-script="https:\/\/x\.example\/dist\/charts-vegalite\.js\?a=1&amp;b=2">/,
+    );
+    assert.doesNotMatch(html, /<script[^>]*charts-vegalite/, 'no <script> element for it: webview/charts.ts adds it');
+    assert.doesNotMatch(page(), /data-vegalite-script/);
   });
 });

@@ -88,24 +88,33 @@ async function openProblemView() {
 const inits = (posted: HostMessage[]) =>
   posted.filter((m) => m.kind === 'init') as Extract<HostMessage, { kind: 'init' }>[];
 
+/** The init written into the page (src/extension/panelHtml.ts `initMessage`: a JSON data block). */
+function pageInit(html: string): Extract<HostMessage, { kind: 'init' }> | undefined {
+  const m = /<script type="application\/json" id="ti-init">([^<]*)<\/script>/.exec(html);
+  return m ? JSON.parse(m[1]) : undefined;
+}
+
 describe('problem view: its data computed once per open', () => {
-  test('the init answering ready reuses the early init’s data: one computation, both inits carry it', async () => {
+  test('the page is written with the init and its data; the init answering ready reuses it: one computation', async () => {
     const v = await openProblemView();
-    assert.equal(inits(v.fake.posted).length, 1, 'the early init');
+    assert.equal(inits(v.fake.posted).length, 0, 'nothing posted: the init is in the page');
+    const written = pageInit(v.fake.panel.webview.html);
+    assert.equal(written?.kind, 'init');
     assert.equal(v.computed(), 1);
-    const early = inits(v.fake.posted)[0].prefetched;
+    const early = written?.prefetched;
     assert.equal(early?.problemId, v.problemId);
+    assert.equal(early?.result.problem.id, v.problemId);
     v.fake.send({ id: 1, kind: 'ready', view: 'problem' });
     await sleep(1);
     const all = inits(v.fake.posted);
-    assert.equal(all.length, 2);
+    assert.equal(all.length, 1);
     assert.equal(v.computed(), 1, 'ready did not compute the problem data again');
-    assert.deepEqual(all[1].prefetched, early, 'the same data (the early init may not have reached the page)');
+    assert.deepEqual(all[0].prefetched, early, 'the same data');
     // a reloaded page (retainContextWhenHidden is off) says ready again: its data is read anew
     v.fake.send({ id: 2, kind: 'ready', view: 'problem' });
     await sleep(1);
     assert.equal(v.computed(), 2);
-    assert.deepEqual(inits(v.fake.posted)[2].prefetched, early);
+    assert.deepEqual(inits(v.fake.posted)[1].prefetched, early);
     v.close();
   });
 
@@ -127,7 +136,7 @@ describe('problem view: its data computed once per open', () => {
     v.s.fireChanged();
     v.fake.send({ id: 1, kind: 'ready', view: 'problem' });
     await sleep(1);
-    assert.equal(inits(v.fake.posted)[1].prefetched, undefined, 'no stale data: computed again, and failed');
+    assert.equal(inits(v.fake.posted)[0].prefetched, undefined, 'no stale data: computed again, and failed');
     assert.ok(
       v.log.some((l) =>
         /^\[problem view\] problem \d+: data not sent with the init: Problem \d+ is not in the index/.test(l),
