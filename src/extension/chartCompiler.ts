@@ -2,7 +2,7 @@
  * Compiles the problem view's first charts (pass@k against k, c/n) from Vega-Lite to Vega on the extension
  * host, so that the webview's first paint needs neither Vega-Lite's compiler (dist/charts-vegalite.js,
  * 0.28 MB fetched and compiled by the webview's renderer: in code-server the workbench's) nor its first,
- * cold compile (45-72 ms in the page): README "Performance", *The chart's first open, s10 round*. The specs
+ * cold compile (45-72 ms in the page): docs/performance-log.md, *Seventh round (chart)*. The specs
  * are still written with Vega-Lite (src/shared/chartSpecs.ts); only where they are compiled moves. The
  * compiler (dist/vegaLiteCompiler.js) is loaded and its JIT warmed while the user is idle
  * ({@link ChartCompiler.warm}); until then, or when it cannot be loaded, the webview compiles as before.
