@@ -235,7 +235,10 @@ describe('search in every script (real SQLite FTS5)', () => {
     );
     const text = runCli(['search', dir, '정답', '--db', db, '-q', '--model', 'M'], dir);
     assert.equal(text.status, 0, text.stderr);
-    assert.match(text.stdout, /#0 {2}incorrect\n {4}«정답»은 12입니다\n1 of 1 matching sample shown\n$/);
+    assert.match(
+      text.stdout,
+      /#0 {2}incorrect\n {4}«정답»은 12입니다\n1 of 1 matching sample shown\n1 matching sample in 1 problem, of 9 samples searched \(9 problems, 1 model\)\nmodels searched: m@main \(--model "M": equal to its id, name or label\)\n$/,
+    );
     const none = runCli(['search', dir, '12', '--db', db, '-q', '--model', 'nope'], dir);
     assert.equal(none.status, 1);
     assert.match(none.stderr, /no model matches --model "nope"/);

@@ -662,18 +662,18 @@ export class TraceIndex {
    * The full-text search of the CLI's `search` (the tree's search filter, by sample): samples whose
    * text holds every term of `query` (search.ts `ftsQuery`: any script, NFKC, case and Latin
    * diacritics folded), of the given models (row ids; undefined: every model) and verdict (`true`
-   * correct, `false` incorrect, `null` ungraded; undefined: all). `total` counts every match; `samples`
-   * are the first `limit` (default 20; -1: every match) in problem order (dataset, then problem id, numbers
-   * numerically), then model (run, name, revision), then sample index.
+   * correct, `false` incorrect, `null` ungraded; undefined: all). `total` counts every match, `problems`
+   * the problems they are in; `samples` are the first `limit` (default 20; -1: every match) in problem order
+   * (dataset, then problem id, numbers numerically), then model (run, name, revision), then sample index.
    */
   searchSamples(
     query: string,
     options: { models?: readonly number[]; correct?: boolean | null; limit?: number } = {},
-  ): { total: number; samples: SampleRow[] } {
+  ): { total: number; problems: number; samples: SampleRow[] } {
     const where = ['samples_fts MATCH ?'];
     const params: unknown[] = [ftsQuery(query)];
     if (options.models) {
-      if (options.models.length === 0) return { total: 0, samples: [] };
+      if (options.models.length === 0) return { total: 0, problems: 0, samples: [] };
       where.push(`s.model_id IN (${options.models.map(() => '?').join(', ')})`);
       params.push(...options.models);
     }
@@ -681,10 +681,12 @@ export class TraceIndex {
     else if (options.correct === false) where.push('s.correct = 0');
     else if (options.correct === null) where.push('s.correct IS NULL');
     const cond = where.join(' AND ');
-    const total = this.db
-      .prepare(`SELECT count(*) FROM samples_fts JOIN samples s ON s.id = samples_fts.rowid WHERE ${cond}`)
-      .pluck()
-      .get(...params) as number;
+    const counts = this.db
+      .prepare(
+        `SELECT count(*) AS total, count(DISTINCT s.problem_id) AS problems
+           FROM samples_fts JOIN samples s ON s.id = samples_fts.rowid WHERE ${cond}`,
+      )
+      .get(...params) as { total: number; problems: number };
     const rows = this.db
       .prepare(
         `${SAMPLE_SELECT} JOIN samples_fts ON samples_fts.rowid = s.id WHERE ${cond}
@@ -692,7 +694,39 @@ export class TraceIndex {
           LIMIT ?`,
       )
       .all(...params, options.limit ?? 20) as RawSample[];
-    return { total, samples: rows.map(toSampleRow) };
+    return { total: counts.total, problems: counts.problems, samples: rows.map(toSampleRow) };
+  }
+
+  /**
+   * What a search of the given models (row ids; undefined: every model) and verdict (as in
+   * {@link searchSamples}) looks through: `samples` indexed, and `problems` with at least one of them.
+   * From the per-model, per-problem counts (`stats`); the denominators of `trace-inspector search`'s counts.
+   */
+  searchedCounts(options: { models?: readonly number[]; correct?: boolean | null } = {}): {
+    samples: number;
+    problems: number;
+  } {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (options.models) {
+      if (options.models.length === 0) return { samples: 0, problems: 0 };
+      where.push(`model_id IN (${options.models.map(() => '?').join(', ')})`);
+      params.push(...options.models);
+    }
+    const count =
+      options.correct === true
+        ? 'c'
+        : options.correct === false
+          ? 'graded - c'
+          : options.correct === null
+            ? 'n - graded'
+            : 'n';
+    where.push(`${count} > 0`);
+    return this.db
+      .prepare(
+        `SELECT coalesce(sum(${count}), 0) AS samples, count(DISTINCT problem_id) AS problems FROM stats WHERE ${where.join(' AND ')}`,
+      )
+      .get(...params) as { samples: number; problems: number };
   }
 
   /**

@@ -334,7 +334,7 @@ export async function detectFile(
         if (!reader && isObject(doc)) wrapped = wrappedRecords(doc, relPath, head);
       } catch (err) {
         first = undefined;
-        docError = { line: jsonErrorLine(text, err), message: jsonErrorMessage(err) };
+        docError = { line: jsonErrorLine(text, err), message: jsonErrorMessage(err, { text, line: 1 }) };
       }
     }
     // not one JSON document (or too large to parse here) but a complete object on line 1 and a line after it
