@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { SourceChangedError } from '../core/index/sampleText';
+import { type Diagnostic, diagnosticPlace } from '../core/model';
 import { passAtK } from '../core/metrics';
 import type { ModelRow, ProblemFilter, ProblemRow, SampleRow, StatRow } from '../core/index/traceIndex';
 import { problemIdsRepeat, problemLabel } from '../core/datasets';
@@ -366,9 +367,22 @@ export function problemTooltipFigures(st: Pick<StatRow, 'n' | 'c' | 'graded'> | 
   return `${st.c} of ${st.graded} ${u > 0 ? 'graded ' : ''}sample${st.graded === 1 ? '' : 's'} correct${u > 0 ? `, ${u} ungraded` : ''}`;
 }
 
-/** The tooltip line of a problem the model in focus has no record of: `No samples from <model> (other models have some)`. */
-export function noRecordText(model: string): string {
-  return `No samples from ${model} (other models have some)`;
+/**
+ * The tooltip line of a problem the model in focus has no record of: `No samples from <model> (other models
+ * have some)`. `unreadable`: the records of the model's files that could not be read (TraceIndex
+ * `unreadableRecords`); when there are any, the line says so with their places (the first 3), since this
+ * problem's record may be one of them (trial 14 finding 4: a record that failed to parse read as missing output).
+ */
+export function noRecordText(
+  model: string,
+  unreadable: readonly Pick<Diagnostic, 'file' | 'line' | 'entry'>[] = [],
+): string {
+  const line = `No samples from ${model} (other models have some)`;
+  if (unreadable.length === 0) return line;
+  const places = unreadable.slice(0, 3).map(diagnosticPlace).join(', ');
+  const more = unreadable.length > 3 ? `, and ${unreadable.length - 3} more` : '';
+  const n = unreadable.length;
+  return `${line}; ${n} record${n === 1 ? '' : 's'} of its files could not be read (${places}${more}): this problem's may be among them (see Problems)`;
 }
 
 /**
@@ -1074,7 +1088,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       const focus = node.modelId !== undefined ? s.index.model(node.modelId) : s.focusModel();
       if (focus && !stats.some((x) => x.modelId === focus.id))
         md.appendMarkdown('**')
-          .appendText(noRecordText(s.shortLabel(focus)))
+          .appendText(noRecordText(s.shortLabel(focus), s.index.unreadableRecords(focus.id)))
           .appendMarkdown('**\n\n');
       const checked = answerCheckDisagreements(s.index, p.id).get(p.id);
       for (const st of stats) {
