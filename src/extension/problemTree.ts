@@ -96,7 +96,8 @@ export function noComparisonReason(
 }
 
 /**
- * The rows of a tree no problem matches: `No problems match: <filter>`, and for a lucky-guess queue that can never
+ * The rows of a tree no problem matches: `No problems match this filter` (click: Clear Filter; the filter in its
+ * tooltip), and for a lucky-guess queue that can never
  * fill (`maxGraded` graded samples per problem at most, above `threshold`: core `luckyGuessHint`) a second row that
  * says what to do in its first words (`Raise luckyGuessThreshold to 1/5`, why as its description, the whole hint on
  * hover) and opens the setting (trial 13 finding 11: the advice was only in the hover of a row cut at
@@ -105,10 +106,14 @@ export function noComparisonReason(
 export function noMatchRows(filterText: string, maxGraded: number, threshold: number): Node[] {
   const hint = luckyGuessHint(maxGraded, threshold);
   const advice = luckyGuessAdvice(maxGraded, threshold);
+  // the filter is already said above the tree: the row says what to do (trial 14 finding 11: it repeated the
+  // filter's text and was cut at the side bar's width)
   const first: Node = {
     type: 'message',
-    text: `No problems match: ${filterText}`,
-    tooltip: `No problems match: ${filterText}${hint ? ` (${hint})` : ''}`,
+    text: 'No problems match this filter',
+    description: 'click to show all',
+    tooltip: `No problems match: ${filterText}${hint ? ` (${hint})` : ''}. Click to clear the filter.`,
+    command: { command: 'traceInspector.clearFilter', title: 'Clear Filter' },
   };
   if (!advice || !hint) return [first];
   return [

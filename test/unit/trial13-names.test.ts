@@ -163,8 +163,13 @@ describe('trial 13 finding 11 (rest): the lucky-guess advice is visible in the t
     const rows = tree.noMatchRows('Lucky guesses? m correct, solving at most 12.5%', 5, 0.125);
     assert.equal(rows.length, 2);
     const [first, advice] = rows as Extract<TreeModule.Node, { type: 'message' }>[];
-    assert.equal(first.text, 'No problems match: Lucky guesses? m correct, solving at most 12.5%');
-    assert.match(first.tooltip ?? '', /raise the setting traceInspector\.luckyGuessThreshold to at least 1\/5\)$/);
+    assert.equal(first.text, 'No problems match this filter');
+    assert.equal(first.command?.command, 'traceInspector.clearFilter');
+    assert.match(first.tooltip ?? '', /^No problems match: Lucky guesses\? m correct, solving at most 12\.5% \(/);
+    assert.match(
+      first.tooltip ?? '',
+      /raise the setting traceInspector\.luckyGuessThreshold to at least 1\/5\)\. Click to clear the filter\.$/,
+    );
     // the advice in the row's first words (a tree row is cut at the side bar's edge), why in its description
     assert.equal(advice.text, 'Raise luckyGuessThreshold to 1/5');
     assert.equal(advice.description, 'n ≤ 5 per problem: no rate can be ≤ 12.5%');
@@ -180,7 +185,7 @@ describe('trial 13 finding 11 (rest): the lucky-guess advice is visible in the t
     assert.equal(tree.noMatchRows('Lucky guesses? m correct, solving at most 12.5%', 8, 0.125).length, 1);
     assert.deepEqual(
       tree.noMatchRows('Failing: m never solves', 0, 0).map((r) => (r.type === 'message' ? r.text : '')),
-      ['No problems match: Failing: m never solves'],
+      ['No problems match this filter'],
     );
   });
 });
