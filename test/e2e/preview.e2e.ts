@@ -287,8 +287,20 @@ describe('sample preview of hostile traces in a real VS Code', { timeout: 900_00
       // the sample removed from the file: named (never a row id), with a way on
       record.rollouts.pop();
       fs.writeFileSync(file, `${JSON.stringify(record)}\n`);
-      const frame = await webviewWith(s.page, '#preview-error', { timeoutMs: 90_000, what: 'the gone-sample message' });
-      const message: string = await frame.$eval('#preview-error', (el: { innerText: string }) => el.innerText);
+      // (while the pass runs, a read may first say that the file changed since it was indexed: right, and passing)
+      let frame: Frame | undefined;
+      const message = await waitUntil(
+        s.page,
+        async () => {
+          frame = await webviewWith(s.page, '#preview-error', { timeoutMs: 5000 }).catch(() => undefined);
+          const text: string = frame
+            ? await frame.$eval('#preview-error', (el: { innerText: string }) => el.innerText).catch(() => '')
+            : '';
+          return /no longer in the index/.test(text) ? text : undefined;
+        },
+        { what: 'the gone-sample message', timeoutMs: 90_000 },
+      );
+      if (!frame) throw new Error('no preview frame');
       assert.match(message, new RegExp(`Sample ${last} of problem hostile by .* is no longer in the index`));
       assert.ok(!/Sample \d+ is not in the index/.test(message), message);
       const buttons: string[] = await frame.$$eval('.actions vscode-button', (els: { textContent: string }[]) =>
