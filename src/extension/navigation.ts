@@ -55,6 +55,15 @@ export class Navigator implements vscode.Disposable {
     return this.cursor && 'sampleId' in this.cursor ? this.cursor.sampleId : undefined;
   }
 
+  /**
+   * The sample being read got row id `to` in a re-index (it had `from`; the preview found it again by its
+   * keys): the starting point follows it when it was that sample, so the keys go on from it.
+   */
+  followed(from: number, to: number): void {
+    if (this.cursor && 'sampleId' in this.cursor && this.cursor.sampleId === from)
+      this.cursor = { ...this.cursor, sampleId: to };
+  }
+
   /** Records the sample the user is reading (a preview or a sample tab was opened). */
   shown(sampleId: number): void {
     this.setCursor({ sampleId });

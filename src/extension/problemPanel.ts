@@ -88,6 +88,11 @@ type GetSession = (folder?: string) => FolderSession | undefined;
 export interface PanelHooks {
   /** E.g. "sample 3 of 8 incorrect · problem 2 of 5"; null when the sample is not in the tree's list. */
   position(sampleId: number): string | null;
+  /**
+   * The preview found its sample again under a new row id after a re-index (`from` -> `to`): the keys'
+   * starting point (navigation.ts) follows when it was that sample.
+   */
+  followed?(from: number, to: number): void;
   /** The problem row id of the node selected in the Problems tree (a problem, or a node under one), if any. */
   selectedProblem?(): number | undefined;
   /**
@@ -571,6 +576,7 @@ class Panel {
       return s.index.sample(sampleId) ? sampleId : undefined;
     const id = previewSampleId(s.index, this.state);
     if (id !== undefined && id !== this.state.sampleId) {
+      if (this.state.sampleId !== undefined) this.panels.hooks?.followed?.(this.state.sampleId, id);
       this.state = { ...this.state, sampleId: id };
       this.refreshTitle();
     }
@@ -659,7 +665,10 @@ class Panel {
     const { problemKey, modelKey, sampleIndex } = this.state;
     if (problemKey === undefined || modelKey === undefined || sampleIndex === undefined) return;
     const id = s.index.findSample(problemKey, modelKey, sampleIndex);
-    if (id !== undefined && id !== this.state.sampleId) this.state = { ...this.state, sampleId: id };
+    if (id !== undefined && id !== this.state.sampleId) {
+      if (this.state.sampleId !== undefined) this.panels.hooks?.followed?.(this.state.sampleId, id);
+      this.state = { ...this.state, sampleId: id };
+    }
     this.refreshTitle();
   }
 

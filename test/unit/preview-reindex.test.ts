@@ -15,6 +15,7 @@ import { fileTextSource } from '../../src/core/index/sampleText';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { goneSampleMessage, goneSamplePlace, previewSampleId, samplePreview } from '../../src/extension/panelData';
 import { rolloutLine, tempDir } from './helpers';
+import { loadWithStub } from './vscodeStub';
 
 const text = (q: number, i: number, model: string) => `${model} solution ${q}.${i}`;
 
@@ -85,6 +86,75 @@ describe('sample preview after a re-index', () => {
       const other = index.db.prepare('SELECT id FROM samples LIMIT 1').pluck().get() as number;
       assert.equal(previewSampleId(index, { sampleId: other }), other);
       assert.equal(previewSampleId(index, { sampleId: oldId }), undefined);
+      index.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the keys after a re-index of the sample being read', () => {
+  const { Navigator } = loadWithStub<{
+    Navigator: new (
+      ext: unknown,
+    ) => {
+      shown(id: number): void;
+      followed(from: number, to: number): void;
+      step(how: string, arg?: unknown): Promise<void>;
+      dispose(): void;
+    };
+  }>('../../src/extension/navigation', {
+    window: { onDidChangeActiveTextEditor: () => ({ dispose() {} }), setStatusBarMessage: () => undefined },
+    Uri: class Uri {},
+  });
+
+  test('Next goes on from the followed sample, and from the place of a sample that is gone', async () => {
+    const dir = tempDir('ti-preview-nav-');
+    try {
+      const file = (edit: string) =>
+        `${[0, 1, 2].map((q) => rolloutLine(q, 'rl', [true, false, true], (qq, i) => (qq === 0 && i === 1 ? edit : `s ${qq}.${i}`))).join('\n')}\n`;
+      writeFileSync(join(dir, 'a-rl.jsonl'), file('s 0.1'));
+      const index = TraceIndex.open(':memory:');
+      await indexFolder(index, dir);
+      const rl = index.models()[0];
+      const folder = { uri: { toString: () => `file://${dir}` } };
+      const session = {
+        index,
+        focusModel: () => rl,
+        baseModel: () => rl,
+        shortLabel: (m: { label: string }) => m.label,
+        folder,
+      };
+      const problems = () => index.listProblems({ kind: 'all' }).map((p) => p.id);
+      const opened: number[] = [];
+      const nav = new Navigator({
+        view: { onDidChangeSelection: () => ({ dispose() {} }), visible: false },
+        active: () => session,
+        tree: { order: () => ({ problems, verdicts: [true, false, null] }), filter: { kind: 'all' } },
+        openSample: async (a: { sampleId: number }) => {
+          opened.push(a.sampleId);
+        },
+      });
+      const idOf = (q: number, i: number) => {
+        const p = index.listProblems({ kind: 'all' }).find((x) => x.problemId === String(q))!;
+        return index.samples(p.id, rl.id).find((x) => x.sampleIndex === i)!.id;
+      };
+      const old0 = idOf(0, 0);
+      nav.shown(old0);
+      writeFileSync(join(dir, 'a-rl.jsonl'), file('s 0.1, rewritten longer'));
+      await indexFolder(index, dir);
+      const new0 = idOf(0, 0);
+      assert.notEqual(new0, old0);
+      nav.followed(old0, new0); // what the preview's host does when it finds its sample again
+      await nav.step('next');
+      // problem 0's samples in the tree's order: correct (0, 2) then incorrect (1): Next from sample 0 is sample 2
+      assert.deepEqual(opened, [idOf(0, 2)], 'from the sample read, not from the first problem again');
+
+      // a sample gone: the preview's buttons pass its problem and model; Next starts at that problem's first sample
+      const p1 = index.listProblems({ kind: 'all' }).find((x) => x.problemId === '1')!.id;
+      await nav.step('next', { problemId: p1, modelId: rl.id, folder: folder.uri.toString() });
+      assert.deepEqual(opened, [idOf(0, 2), idOf(1, 0)]);
+      nav.dispose();
       index.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
