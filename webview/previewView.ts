@@ -71,16 +71,62 @@ export class PreviewView {
     try {
       const [p, lib] = await Promise.all([this.rpc.request('getSamplePreview', { sampleId: id }), this.text()]);
       if (gen !== this.generation) return;
-      this.rpc.setState({
+      // the host found the sample again by its keys: after a re-index it has another row id (trial 14 finding 1)
+      this.state = {
         ...this.state,
+        sampleId: p.id,
         problemKey: `${p.problem.dataset}\x1f${p.problem.problemId}`,
         sampleIndex: p.sampleIndex,
-      });
+      };
+      this.rpc.setState(this.state);
       this.renderSample(p, lib);
     } catch (e) {
-      if (gen === this.generation)
-        replace(this.root, h('p', { className: 'error' }, `Could not load the sample: ${(e as Error).message}`));
+      if (gen === this.generation) this.renderError((e as Error).message, id);
     }
+  }
+
+  /**
+   * The sample could not be shown (it left the index, its file changed, no folder yet): the reason, with
+   * the steps through the tree's order, the problem view and a retry, so the tab is never a dead end (the
+   * host steps from the sample's problem when the sample is gone: problemPanel.ts goneSampleAction).
+   */
+  private renderError(message: string, sampleId: number): void {
+    replace(
+      this.root,
+      h(
+        'header',
+        { className: 'preview-head' },
+        h('h1', null, 'Sample not shown'),
+        h(
+          'div',
+          { className: 'actions', role: 'toolbar', 'aria-label': 'sample navigation' },
+          this.button('‹ Previous', 'Previous sample (Alt+[)', 'previousSample', sampleId),
+          this.button('Next ›', 'Next sample (Alt+])', 'nextSample', sampleId),
+          h(
+            'vscode-button',
+            {
+              appearance: 'secondary',
+              id: 'preview-retry',
+              title: 'Load the sample again',
+              'aria-label': 'Load the sample again',
+              onclick: () => void this.load(),
+            },
+            'Reload',
+          ),
+          h(
+            'vscode-button',
+            {
+              appearance: 'icon',
+              title: 'Open the problem view',
+              'aria-label': 'Open the problem view',
+              onclick: () => this.action('openProblemView', sampleId),
+            },
+            '↗',
+          ),
+        ),
+      ),
+      h('p', { className: 'error', id: 'preview-error' }, `Could not load the sample: ${message}`),
+    );
   }
 
   private action(action: PreviewAction, sampleId: number): void {

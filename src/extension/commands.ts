@@ -152,6 +152,7 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
   disposables.push(
     ...registerPanels(ext.context, (folder) => (folder === undefined ? ext.active() : ext.sessionFor(folder)), {
       position: (id) => ext.nav.position(id),
+      followed: (from, to) => ext.nav.followed(from, to),
       selectedProblem: () => problemIdOf(ext.view.selection[0]),
       onIdle: ext.onIdle,
       onSelectProblem: selectProblem.event,

@@ -41,6 +41,8 @@ export class Extension implements vscode.Disposable {
   /** The sample chosen with Select Sample for Compare, waiting for a second one. */
   compareWith: { sampleId: number } | undefined;
   private watchTimer: NodeJS.Timeout | undefined;
+  /** The folder (URI string) whose re-index the watcher's timer will start, while it runs. */
+  private watchDue: string | undefined;
   /** Folders whose results files changed while another folder was shown: re-indexed when shown. */
   private readonly stale = new Set<string>();
   /** The status bar's progress text of each folder whose pass runs in {@link index} (" 3/24 files, …"). */
@@ -118,6 +120,9 @@ export class Extension implements vscode.Disposable {
       s = new FolderSession(folder, this.context, this.output, this.diagnostics);
       this.sessions.set(folder.uri.toString(), s);
       const session = s;
+      // a read that finds a changed file does not notify while the watcher's re-index of it is due
+      const key = folder.uri.toString();
+      s.reindexDue = () => this.watchDue === key;
       s.onDidChange(() => {
         if (session === this.active()) this.onSessionChanged();
         else this.docs.refreshAll();
@@ -430,7 +435,11 @@ export class Extension implements vscode.Disposable {
         return;
       }
       clearTimeout(this.watchTimer);
-      this.watchTimer = setTimeout(() => void this.index('watch'), 1500);
+      this.watchDue = folder.uri.toString();
+      this.watchTimer = setTimeout(() => {
+        this.watchDue = undefined;
+        void this.index('watch');
+      }, 1500);
     };
     watcher.onDidChange(onChange);
     watcher.onDidCreate(onChange);

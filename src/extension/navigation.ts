@@ -5,7 +5,8 @@
  * order (sampleOrder.ts), shows the sample in the one preview tab without taking the keyboard away,
  * and selects it in the tree.
  *
- * Where a step starts: the sample the command names (the preview's toolbar passes it), else the last
+ * Where a step starts: the sample the command names (the preview's toolbar passes it; for a sample that
+ * left the index, its problem and model: `{ problemId, modelId }`, the place before its first sample), else the last
  * thing the user looked at: the sample shown in the preview or a sample tab, or the node selected in
  * the tree; with nothing yet, the first problem's samples of the model in focus.
  */
@@ -52,6 +53,15 @@ export class Navigator implements vscode.Disposable {
   /** The sample the user last looked at or selected, if the last thing was a sample. */
   currentSample(): number | undefined {
     return this.cursor && 'sampleId' in this.cursor ? this.cursor.sampleId : undefined;
+  }
+
+  /**
+   * The sample being read got row id `to` in a re-index (it had `from`; the preview found it again by its
+   * keys): the starting point follows it when it was that sample, so the keys go on from it.
+   */
+  followed(from: number, to: number): void {
+    if (this.cursor && 'sampleId' in this.cursor && this.cursor.sampleId === from)
+      this.cursor = { ...this.cursor, sampleId: to };
   }
 
   /** Records the sample the user is reading (a preview or a sample tab was opened). */
@@ -130,6 +140,10 @@ export class Navigator implements vscode.Disposable {
         return this.cursor && 'sampleId' in this.cursor && this.cursor.sampleId === a.sampleId
           ? this.refocused(this.cursor)
           : { sampleId: a.sampleId };
+      // the place of a sample that left the index (the preview's buttons then: trial 14 finding 1)
+      const at = arg as { problemId?: unknown; modelId?: unknown };
+      if (typeof at.problemId === 'number' && typeof at.modelId === 'number' && a.type === undefined)
+        return { problemId: at.problemId, modelId: at.modelId };
       if (typeof a.type === 'string') return this.cursorOfNode(arg as Node);
     }
     if (arg instanceof vscode.Uri) {

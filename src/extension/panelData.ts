@@ -31,7 +31,7 @@ import { answerCheckDisagreements, answerCheckNote } from '../core/graderAudit';
 import { answerKey } from '../core/answers/equivalence';
 import { diagnosticPlace } from '../core/model';
 import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
-import type { ModelRow, ProblemFilter, StatRow, TraceIndex } from '../core/index/traceIndex';
+import { KEY_SEP, type ModelRow, type ProblemFilter, type StatRow, type TraceIndex } from '../core/index/traceIndex';
 import {
   accuracyHistogram,
   answerInBase,
@@ -1467,4 +1467,70 @@ export async function problemRankingData(
         rule: e.rule,
       })),
   };
+}
+
+/** What the sample preview shows: its sample's row id, with the stable keys of that sample (PanelState). */
+export interface PreviewSampleRef {
+  sampleId?: number;
+  /** `dataset \x1f problem id` (problems.key). */
+  problemKey?: string;
+  /** The model's key (models.key). */
+  modelKey?: string;
+  sampleIndex?: number;
+}
+
+/**
+ * The row id of the preview's sample now: found by its stable keys (problem key, model key, sample
+ * index: the keys of a sample tab's URI, sampleDocument.ts) when the reference has them, since a
+ * re-index of its results file deletes its rows and writes new ones (the old row id may then be gone,
+ * or even reused by another sample); by the row id alone otherwise. Undefined when that sample is no
+ * longer in the index (its file changed and was re-indexed without it, or removed): see
+ * {@link goneSampleMessage}.
+ */
+export function previewSampleId(index: TraceIndex, ref: PreviewSampleRef): number | undefined {
+  const { problemKey, modelKey, sampleIndex, sampleId } = ref;
+  if (problemKey !== undefined && modelKey !== undefined && sampleIndex !== undefined)
+    return index.findSample(problemKey, modelKey, sampleIndex);
+  return sampleId !== undefined && index.sample(sampleId) ? sampleId : undefined;
+}
+
+/**
+ * Where a sample that left the index was, by its keys: its problem's and model's row ids when they
+ * are still in the index (Next / Previous then go on from the start of that problem's samples of that
+ * model in the tree's order; the problem view opens on that problem), each undefined otherwise.
+ */
+export function goneSamplePlace(index: TraceIndex, ref: PreviewSampleRef): { problemId?: number; modelId?: number } {
+  const problemId =
+    ref.problemKey !== undefined
+      ? (index.db.prepare('SELECT id FROM problems WHERE key = ?').pluck().get(ref.problemKey) as number | undefined)
+      : undefined;
+  const modelId =
+    ref.modelKey !== undefined
+      ? (index.db.prepare('SELECT id FROM models WHERE key = ?').pluck().get(ref.modelKey) as number | undefined)
+      : undefined;
+  return { problemId, modelId };
+}
+
+/**
+ * The preview's message for a sample no longer in the index, naming it by problem, model and sample
+ * index (never a row id: trial 14 finding 1), and what the reader can do next. The model is named by
+ * its label when it is still in the index, else by the name in its key.
+ */
+export function goneSampleMessage(index: TraceIndex, ref: PreviewSampleRef): string {
+  const place = goneSamplePlace(index, ref);
+  const [dataset, problem] = (ref.problemKey ?? '').split(KEY_SEP);
+  // as the tree names it (with its dataset when problem ids repeat across datasets); a problem gone: both
+  const problemName =
+    place.problemId !== undefined ? problemNamer(index)(place.problemId) : `${problem ?? '?'} (${dataset})`;
+  const model = place.modelId !== undefined ? index.model(place.modelId)?.label : undefined;
+  const modelName = model ?? (ref.modelKey ?? '').split(KEY_SEP).filter(Boolean).join(' ');
+  const what =
+    ref.problemKey !== undefined && ref.sampleIndex !== undefined
+      ? `Sample ${ref.sampleIndex} of problem ${problemName}${modelName ? ` by ${modelName}` : ''}`
+      : 'This sample';
+  const next =
+    place.problemId !== undefined
+      ? 'Next and Previous go on from its problem in the tree’s order; ↗ opens the problem view.'
+      : 'Its problem is no longer in the index either; Next and Previous go on from the last sample selected in the tree.';
+  return `${what} is no longer in the index: its results file changed (or was removed) and was indexed again without it. ${next}`;
 }

@@ -32,6 +32,9 @@ import {
   readSimilarityCache,
   resolveFilter,
   samplePage,
+  goneSampleMessage,
+  goneSamplePlace,
+  previewSampleId,
   samplePreview,
   sampleText,
   similarityFilesJob,
@@ -85,6 +88,11 @@ type GetSession = (folder?: string) => FolderSession | undefined;
 export interface PanelHooks {
   /** E.g. "sample 3 of 8 incorrect · problem 2 of 5"; null when the sample is not in the tree's list. */
   position(sampleId: number): string | null;
+  /**
+   * The preview found its sample again under a new row id after a re-index (`from` -> `to`): the keys'
+   * starting point (navigation.ts) follows when it was that sample.
+   */
+  followed?(from: number, to: number): void;
   /** The problem row id of the node selected in the Problems tree (a problem, or a node under one), if any. */
   selectedProblem?(): number | undefined;
   /**
@@ -547,7 +555,32 @@ class Panel {
   /** The folder's index changed: the problem data kept from the early init is stale; the webview is told. */
   notifyChanged(): void {
     this.early = undefined;
+    // the preview follows its sample by its keys: a re-index gives it a new row id (trial 14 finding 1)
+    const s = this.state.view === 'preview' ? this.panels.getSession(this.state.folder) : undefined;
+    const before = this.state.sampleId;
+    if (s) this.resolveRestoredSample(s);
+    if (this.state.sampleId !== before) {
+      this.post({ id: this.nextId(), kind: 'init', protocol: PROTOCOL_VERSION, state: this.state });
+      return;
+    }
     this.post({ id: this.nextId(), kind: 'changed' });
+  }
+
+  /**
+   * The row id the preview's request about `sampleId` is about now: when it is the sample this preview
+   * shows, found again by its keys ({@link previewSampleId}; the state then takes the new id), else
+   * `sampleId` itself. Undefined when that sample is no longer in the index.
+   */
+  private previewSample(s: FolderSession, sampleId: number): number | undefined {
+    if (this.state.view !== 'preview' || sampleId !== this.state.sampleId)
+      return s.index.sample(sampleId) ? sampleId : undefined;
+    const id = previewSampleId(s.index, this.state);
+    if (id !== undefined && id !== this.state.sampleId) {
+      if (this.state.sampleId !== undefined) this.panels.hooks?.followed?.(this.state.sampleId, id);
+      this.state = { ...this.state, sampleId: id };
+      this.refreshTitle();
+    }
+    return id;
   }
 
   post(m: HostMessage): void {
@@ -564,7 +597,9 @@ class Panel {
     if (this.state.view === 'overview') return 'Overview';
     if (this.state.view === 'preview') {
       const s = this.panels.getSession(this.state.folder);
-      const d = this.state.sampleId !== undefined ? s?.index.sample(this.state.sampleId) : undefined;
+      // by its keys (a re-index changes row ids, and may give the old one to another sample)
+      const id = s ? previewSampleId(s.index, this.state) : undefined;
+      const d = id !== undefined ? s?.index.sample(id) : undefined;
       const p = d && s?.index.problem(d.problemId);
       const m = d && s?.index.model(d.modelId);
       // the problem with its dataset when the folder's problem ids repeat across datasets (trial 6 finding 6)
@@ -630,7 +665,10 @@ class Panel {
     const { problemKey, modelKey, sampleIndex } = this.state;
     if (problemKey === undefined || modelKey === undefined || sampleIndex === undefined) return;
     const id = s.index.findSample(problemKey, modelKey, sampleIndex);
-    if (id !== undefined && id !== this.state.sampleId) this.state = { ...this.state, sampleId: id };
+    if (id !== undefined && id !== this.state.sampleId) {
+      if (this.state.sampleId !== undefined) this.panels.hooks?.followed?.(this.state.sampleId, id);
+      this.state = { ...this.state, sampleId: id };
+    }
     this.refreshTitle();
   }
 
@@ -833,15 +871,23 @@ class Panel {
       }
       case 'getSamplePreview': {
         const s = this.session();
+        const id = this.previewSample(s, m.sampleId);
+        // never a row id in the message: the sample by its problem, model and index (trial 14 finding 1)
+        const gone = () => new RequestError(goneSampleMessage(s.index, this.state));
+        if (id === undefined) throw gone();
         // Where it sits in the tree: only when the tree shows this folder.
-        const position = s === this.panels.getSession() ? (this.panels.hooks?.position(m.sampleId) ?? null) : null;
-        const d = await samplePreview(s.index, s.annotations, m.sampleId, this.roles(s), s, position);
-        if (!d) throw new RequestError(`Sample ${m.sampleId} is not in the index (it may have been re-indexed).`);
+        const position = s === this.panels.getSession() ? (this.panels.hooks?.position(id) ?? null) : null;
+        const d = await samplePreview(s.index, s.annotations, id, this.roles(s), s, position);
+        if (!d) throw gone();
         return d;
       }
-      case 'previewAction':
-        await previewAction(m.action, m.sampleId, this.session());
+      case 'previewAction': {
+        const s = this.session();
+        const id = this.previewSample(s, m.sampleId);
+        if (id !== undefined) await previewAction(m.action, id, s);
+        else await goneSampleAction(m.action, goneSamplePlace(s.index, this.state), s);
         return { ok: true };
+      }
       case 'openLink':
         return { opened: await confirmOpenLink(m.url) };
     }
@@ -980,6 +1026,40 @@ function showSamplePreview(panels: Panels, arg: unknown, preserveFocus: boolean)
     preserveFocus,
   );
   return true;
+}
+
+/**
+ * The preview's buttons when its sample is no longer in the index (trial 14 finding 1): the steps go on
+ * from the start of its problem's samples of its model in the tree's order (or, with its problem or model
+ * gone, from wherever the user was last: navigation.ts), ↗ opens its problem's view; the others need the
+ * sample and say so.
+ */
+async function goneSampleAction(
+  action: PreviewAction,
+  place: { problemId?: number; modelId?: number },
+  s: FolderSession,
+): Promise<void> {
+  const folder = s.folder.uri.toString();
+  switch (action) {
+    case 'nextSample':
+    case 'previousSample':
+    case 'nextProblem':
+    case 'previousProblem':
+    case 'nextUnannotated':
+      await vscode.commands.executeCommand(
+        `traceInspector.${action}`,
+        place.problemId !== undefined && place.modelId !== undefined
+          ? { problemId: place.problemId, modelId: place.modelId, folder }
+          : undefined,
+      );
+      return;
+    case 'openProblemView':
+      if (place.problemId === undefined) throw new RequestError('Its problem is no longer in the index either.');
+      await vscode.commands.executeCommand('traceInspector.openProblemView', { problemId: place.problemId, folder });
+      return;
+    default:
+      throw new RequestError('This sample is no longer in the index.');
+  }
 }
 
 /** The preview toolbar's buttons: the same commands as the keybindings and menus. */

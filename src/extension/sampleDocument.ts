@@ -158,7 +158,8 @@ export class SampleDocumentProvider implements vscode.FileSystemProvider, vscode
       return renderSample(session, { ...d, text });
     } catch (e) {
       if (!(e instanceof SourceChangedError)) throw e;
-      return `${e.file} changed since it was indexed: this sample's text is not shown until the folder is indexed again (Trace Inspector: Index Folder). Annotations are kept.`;
+      // never "annotations are kept": one whose sample's text changed is shown on no sample after the re-index (trial 14 finding 2)
+      return `${e.file} changed since it was indexed: this sample's text is not shown until the folder is indexed again (Trace Inspector: Index Folder; with automatic indexing on, the folder is indexed again shortly). An annotation stays on its sample when the sample's text is unchanged.`;
     }
   }
 

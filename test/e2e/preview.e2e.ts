@@ -118,6 +118,7 @@ describe('sample preview of hostile traces in a real VS Code', { timeout: 900_00
   let samples: ReturnType<typeof corpus> = [];
   const requests: string[] = [];
   const dialogs: string[] = [];
+  let folder = '';
 
   before(async () => {
     canaryServer = http.createServer((req, res) => {
@@ -127,7 +128,7 @@ describe('sample preview of hostile traces in a real VS Code', { timeout: 900_00
     await new Promise<void>((r) => canaryServer.listen(0, '127.0.0.1', () => r()));
     canary = `http://127.0.0.1:${(canaryServer.address() as AddressInfo).port}`;
     samples = corpus(canary);
-    const folder = path.join(outputRoot, 'workspace', 'preview-hostile');
+    folder = path.join(outputRoot, 'workspace', 'preview-hostile');
     fs.rmSync(folder, { recursive: true, force: true });
     fs.mkdirSync(path.join(folder, 'run'), { recursive: true });
     const record = {
@@ -255,6 +256,63 @@ describe('sample preview of hostile traces in a real VS Code', { timeout: 900_00
       canaryHits = [];
     } catch (e) {
       await s.fail(e, 'preview-2');
+    }
+  });
+
+  test('the preview follows its sample when its file is re-indexed, and names it when it is gone', async () => {
+    // trial 14 finding 1: after the automatic re-index the preview said "Sample 37 is not in the index", no buttons
+    try {
+      const last = samples.length - 1;
+      await openPreview(last);
+      await previewOf(last);
+      const file = path.join(folder, 'run', 'rollouts.jsonl');
+      const record = JSON.parse(fs.readFileSync(file, 'utf8')) as { rollouts: { text: string }[] };
+      const MARK = 'rewritten after indexing: REINDEX-MARK-5c1e, longer than the text indexed before';
+      record.rollouts[last].text = MARK;
+      fs.writeFileSync(file, `${JSON.stringify(record)}\n`);
+      // the watcher's re-index gives the sample a new row id: the preview finds it by its keys, with its new text
+      await waitUntil(
+        s.page,
+        async () => {
+          const f = await webviewWith(s.page, `#preview-text[data-sample-index="${last}"][data-rendered]`, {
+            timeoutMs: 5000,
+          }).catch(() => undefined);
+          const shown = f ? await f.$eval('#preview-text', (el: { innerText: string }) => el.innerText) : '';
+          return shown.includes('REINDEX-MARK-5c1e');
+        },
+        { what: 'the new text in the preview after the re-index', timeoutMs: 90_000 },
+      );
+      await screenshot(s.page, 'preview-4-reindexed');
+
+      // the sample removed from the file: named (never a row id), with a way on
+      record.rollouts.pop();
+      fs.writeFileSync(file, `${JSON.stringify(record)}\n`);
+      // (while the pass runs, a read may first say that the file changed since it was indexed: right, and passing)
+      let frame: Frame | undefined;
+      const message = await waitUntil(
+        s.page,
+        async () => {
+          frame = await webviewWith(s.page, '#preview-error', { timeoutMs: 5000 }).catch(() => undefined);
+          const text: string = frame
+            ? await frame.$eval('#preview-error', (el: { innerText: string }) => el.innerText).catch(() => '')
+            : '';
+          return /no longer in the index/.test(text) ? text : undefined;
+        },
+        { what: 'the gone-sample message', timeoutMs: 90_000 },
+      );
+      if (!frame) throw new Error('no preview frame');
+      assert.match(message, new RegExp(`Sample ${last} of problem hostile by .* is no longer in the index`));
+      assert.ok(!/Sample \d+ is not in the index/.test(message), message);
+      const buttons: string[] = await frame.$$eval('.actions vscode-button', (els: { textContent: string }[]) =>
+        els.map((e) => e.textContent.trim()),
+      );
+      assert.deepEqual(buttons.slice(0, 3), ['‹ Previous', 'Next ›', 'Reload'], buttons.join(' | '));
+      await screenshot(s.page, 'preview-5-gone');
+      // Next goes on from the sample's problem in the tree's order: a sample is shown again
+      await frame.click('.actions vscode-button:nth-child(2)');
+      await webviewWith(s.page, '#preview-text[data-rendered]', { timeoutMs: 30_000, what: 'a sample after Next' });
+    } catch (e) {
+      await s.fail(e, 'preview-3');
     }
   });
 });

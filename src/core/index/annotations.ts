@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { readTextFileSync } from '../textFile';
 import { dirname, join } from 'node:path';
 import type { Diagnostic } from '../model';
+import { plural } from '../text';
 import { KEY_SEP, TraceIndex } from './traceIndex';
 
 /** Labels offered by the UI; any other non-empty string is a custom label. */
@@ -71,6 +72,24 @@ export class AnnotationStore {
            FROM samples s JOIN problems p ON p.id = s.problem_id JOIN models m ON m.id = s.model_id WHERE s.id = ?`,
       )
       .get(sampleId) as SampleRef | undefined;
+  }
+
+  /**
+   * How many live annotations are on a sample of results file `file` (relative path, as `files.path`):
+   * those whose key and content hash match a sample read from it.
+   */
+  countOnFile(file: string): number {
+    return this.index.db
+      .prepare(
+        `SELECT count(*) FROM annotations a
+           JOIN problems p ON p.key = a.problem_key JOIN models m ON m.key = a.model_key
+           JOIN samples s ON s.problem_id = p.id AND s.model_id = m.id AND s.sample_index = a.sample_index
+                         AND s.content_hash = a.content_hash
+           JOIN files f ON f.id = s.file_id
+          WHERE a.deleted = 0 AND f.path = ?`,
+      )
+      .pluck()
+      .get(file) as number;
   }
 
   /** The live annotation of a sample, or undefined. */
@@ -296,4 +315,36 @@ export function validateAnnotation(v: unknown): Annotation | string {
     updatedAt: new Date(o.updatedAt as string).toISOString(),
     deleted: o.deleted === true,
   };
+}
+
+/** What became of the annotations of the files a pass read again: see indexer.ts IndexSummary `annotationsOfChangedFiles`. */
+export interface AnnotationFates {
+  onSample: number;
+  onNoSample: number;
+  /** Each annotation on no sample: its results file and line before the pass, its problem key, model key and sample index. */
+  orphaned: { path: string; line: number; problemKey: string; modelKey: string; sampleIndex: number }[];
+}
+
+/**
+ * What a pass did to the annotations of the files it read again, in words (indexer.ts `annotationFates`; trial
+ * 14 finding 2: "annotations are kept" was said of one its sample's changed text left on no sample): how
+ * many are back on their samples and how many are on no sample now, each of those (at most 3 named, by
+ * problem, sample index and file:line before the pass) and where they are: `mirror`, the annotations file
+ * (`.trace-inspector/annotations.jsonl`). Undefined when no annotation was on those files.
+ */
+export function annotationFatesMessage(f: AnnotationFates, mirror: string): string | undefined {
+  if (f.onSample + f.onNoSample === 0) return undefined;
+  const back =
+    f.onSample === 0
+      ? ''
+      : `${plural(f.onSample, 'annotation')} of the files read again ${f.onSample === 1 ? 'is' : 'are'} back on ${f.onSample === 1 ? 'its sample' : 'their samples'}`;
+  if (f.onNoSample === 0) return back;
+  const named = f.orphaned
+    .slice(0, 3)
+    .map((o) => `problem ${o.problemKey.split(KEY_SEP).pop()} sample ${o.sampleIndex} (${o.path}:${o.line})`)
+    .join(', ');
+  const more = f.orphaned.length > 3 ? ` and ${f.orphaned.length - 3} more` : '';
+  const one = f.onNoSample === 1;
+  const none = `${plural(f.onNoSample, 'annotation')} ${one ? 'is' : 'are'} on no sample now: ${one ? 'its' : 'their'} sample's text changed (or the sample left the folder): ${named}${more}. ${one ? 'It is' : 'They are'} shown nowhere; ${one ? 'its' : 'their'} labels and note are in ${mirror}`;
+  return back ? `${back}; ${none}` : none;
 }

@@ -29,6 +29,7 @@ import { stripSeedTokens } from '../seeds';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
 import { searchText } from '../search';
 import { codePoints, contentHash, plural } from '../text';
+import type { AnnotationFates } from './annotations';
 import {
   type AttachedScore,
   KEY_SEP,
@@ -114,6 +115,14 @@ export interface IndexSummary {
    * problem or sample index under the readers' current naming): see {@link reattachAnnotations}.
    */
   annotationsReattached: number;
+  /**
+   * The live annotations that were on samples of the results files this pass read again or removed
+   * ({@link annotationFates}): `onSample`, on a sample after the pass (its text unchanged: same key and
+   * content hash, or moved as in `annotationsReattached`); `onNoSample`, on none (its sample's text changed,
+   * or the sample left the folder; the annotation stays in the index and the mirror, shown on no sample).
+   * Files not read again are not counted.
+   */
+  annotationsOfChangedFiles: AnnotationFates;
   /** Milliseconds from start until the first sample of this pass was committed (queryable), or null. */
   firstCommitMs: number | null;
   elapsedMs: number;
@@ -197,6 +206,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
   let filesStale = 0;
   let filesExcluded = 0;
   let annotationsReattached = 0;
+  let annotationsOfChangedFiles: AnnotationFates = { onSample: 0, onNoSample: 0, orphaned: [] };
   try {
     report({ phase: 'scan', filesDone: 0, filesTotal: 0, samples: 0 });
     const mappingFile = options.readerOptions?.mappingFile;
@@ -543,6 +553,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     }
     if (!cancelled) db.transaction(() => refreshScoreDiagnostics(index))();
     annotationsReattached = db.transaction(() => reattachAnnotations(db, annotated))();
+    annotationsOfChangedFiles = annotationFates(db, annotated, new Set([...changedAt.keys(), ...readAt.keys()]));
     if (!cancelled) index.setMeta(READER_OPTIONS_KEY, readerOptions);
     if (!cancelled && fts && ftsMissing) db.prepare('DELETE FROM meta WHERE key = ?').run(FTS_MISSING_KEY);
     // an index from before migration 11 gives back the space of the texts it no longer keeps
@@ -565,6 +576,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     filesStale,
     filesExcluded,
     annotationsReattached,
+    annotationsOfChangedFiles,
     firstCommitMs,
     elapsedMs: Date.now() - started,
   };
@@ -651,6 +663,51 @@ export function reattachAnnotations(db: Database, before: readonly AnnotatedSamp
     moved++;
   }
   return moved;
+}
+
+/**
+ * After a pass (and {@link reattachAnnotations}): of the annotations that were on samples of the files in
+ * `touched` before it (`before`, {@link annotatedSamples}), how many are on a sample now (same key and
+ * content hash, or copied to the key their sample has now: same file, line, text and rank) and which are on
+ * none (their sample's text changed: the content hash no longer matches; or the sample is gone).
+ */
+export function annotationFates(
+  db: Database,
+  before: readonly AnnotatedSample[],
+  touched: ReadonlySet<string>,
+): AnnotationFates {
+  const out: AnnotationFates = { onSample: 0, onNoSample: 0, orphaned: [] };
+  const mine = before.filter((a) => touched.has(a.path));
+  if (mine.length === 0) return out;
+  const stillThere = db.prepare(
+    `SELECT 1 FROM samples s JOIN problems p ON p.id = s.problem_id JOIN models m ON m.id = s.model_id
+      WHERE p.key = ? AND m.key = ? AND s.sample_index = ? AND s.content_hash = ? LIMIT 1`,
+  );
+  const moved = db.prepare(
+    `SELECT 1 FROM samples s JOIN files f ON f.id = s.file_id JOIN problems p ON p.id = s.problem_id
+       JOIN models m ON m.id = s.model_id
+       JOIN annotations a ON a.problem_key = p.key AND a.model_key = m.key AND a.sample_index = s.sample_index
+                         AND a.content_hash = s.content_hash AND a.deleted = 0
+      WHERE f.path = ? AND s.line = ? AND s.content_hash = ? LIMIT 1`,
+  );
+  for (const a of mine) {
+    if (
+      stillThere.get(a.problemKey, a.modelKey, a.sampleIndex, a.contentHash) !== undefined ||
+      moved.get(a.path, a.line, a.contentHash) !== undefined
+    )
+      out.onSample++;
+    else {
+      out.onNoSample++;
+      out.orphaned.push({
+        path: a.path,
+        line: a.line,
+        problemKey: a.problemKey,
+        modelKey: a.modelKey,
+        sampleIndex: a.sampleIndex,
+      });
+    }
+  }
+  return out;
 }
 
 /**

@@ -1067,6 +1067,17 @@ export class TraceIndex {
     }
   }
 
+  /**
+   * Whether results file `file` (relative path) is marked for the next pass by {@link markFileChanged} (a
+   * read found it changed) and no pass has read it since. False for a file not in the index.
+   */
+  isFileMarkedChanged(file: string): boolean {
+    return (
+      this.db.prepare(`SELECT 1 FROM files WHERE path = ? AND hash = '' AND mtime_ms = -1`).pluck().get(file) !==
+      undefined
+    );
+  }
+
   /** A metadata value. */
   getMeta(key: string): string | undefined {
     return (
