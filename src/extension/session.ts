@@ -131,6 +131,8 @@ export class FolderSession implements vscode.Disposable {
   private readonly changedWaiting = new Set<string>();
   /** Changed files not notified because a re-index was due: the end of that pass is logged for them. */
   private readonly changedAwaitingPass = new Set<string>();
+  /** The grace timers of {@link changedWaiting}, cleared when the session is disposed (its index is closed then). */
+  private readonly graceTimers = new Set<ReturnType<typeof setTimeout>>();
 
   /**
    * Whether the extension's file watcher has a re-index of this folder due (its debounce timer runs):
@@ -214,10 +216,13 @@ export class FolderSession implements vscode.Disposable {
       return;
     }
     this.changedWaiting.add(e.file);
-    setTimeout(() => {
+    const timer = setTimeout(() => {
+      this.graceTimers.delete(timer);
       this.changedWaiting.delete(e.file);
       show();
-    }, CHANGED_GRACE_MS).unref?.();
+    }, CHANGED_GRACE_MS);
+    timer.unref?.();
+    this.graceTimers.add(timer);
   }
 
   /** How many live annotations are on samples of results file `file` (relative path). */
@@ -691,6 +696,8 @@ export class FolderSession implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const t of this.graceTimers) clearTimeout(t);
+    this.graceTimers.clear();
     void this.running?.worker.terminate();
     this.index.close();
     this.changed.dispose();

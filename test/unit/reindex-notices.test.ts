@@ -154,7 +154,22 @@ describe('the "changed since it was indexed" notification', () => {
         /1 annotation is on its samples: .*on no sample \(it stays in \.trace-inspector\/annotations\.jsonl\)/,
       );
       assert.ok(!/kept/.test(warnings[0]), warnings[0]);
-      s.index.close();
+
+      // 4. the session is closed during the grace period: no notification, nothing read from the closed index
+      settings.autoIndex = true;
+      writeFileSync(join(dir, 'a-rl.jsonl'), results('rl', { qid: 1, i: 1, text: 'rl solution 1.1, longer now' }));
+      s.reindexDue = () => false;
+      await indexFolder(s.index, dir);
+      writeFileSync(join(dir, 'a-rl.jsonl'), results('rl', { qid: 1, i: 1, text: 'rl solution 1.1, longer again' }));
+      await rejects(s.sampleText(sampleOf(s.index, 'rl', 1, 1)));
+      const thrown: unknown[] = [];
+      const onError = (e: unknown) => thrown.push(e);
+      process.on('uncaughtException', onError);
+      s.dispose();
+      await new Promise((r) => setTimeout(r, CHANGED_GRACE_MS + 200));
+      process.off('uncaughtException', onError);
+      assert.deepEqual(thrown, [], 'the grace timer ran after dispose');
+      assert.equal(warnings.length, 1, 'no notification after the session closed');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
