@@ -57,6 +57,24 @@ export const builds = [
     target: 'node22',
     alias: { ...common.alias, vega: 'vega-util' },
   },
+  // Vega's runtime for the extension host, to draw the problem view's first charts as SVG
+  // (src/extension/chartCompiler.ts; loaded when the user is idle, like the compiler): `vega` is the
+  // webview's lean index (webview/vegaLean.mjs), `vega-canvas` a canvas that only measures text with the
+  // page's glyph widths (src/extension/vegaHostCanvas.mjs; vega-canvas's Node build would await a native
+  // `canvas` package, which a CommonJS bundle cannot hold and this extension does not ship).
+  {
+    ...common,
+    entryPoints: ['src/extension/vegaRenderer.mjs'],
+    outfile: 'dist/vegaRenderer.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    alias: {
+      ...common.alias,
+      vega: './webview/vegaLean.mjs',
+      'vega-canvas': './src/extension/vegaHostCanvas.mjs',
+    },
+  },
   // The parallel reader's thread, started by the indexer from the directory of the bundle that runs it.
   {
     ...common,

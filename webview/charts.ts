@@ -11,7 +11,9 @@
  * with a turn for the browser before each: in code-server the webview shares the workbench's renderer
  * thread, and building the shell plus every chart of a view in one task stalled the workbench.
  */
+import DOMPurify from 'dompurify';
 import { CHARTS_READY_EVENT, type ChartsGlobal, type VegaLibraries, type VegaLiteLibrary } from './chartsApi';
+import { GLYPH_COUNT, GLYPH_FIRST, GLYPH_SIZE, type GlyphWidths } from '../src/shared/glyphWidths';
 import type { OverviewData, ProblemRankingData } from '../src/shared/protocol';
 import * as specs from '../src/shared/chartSpecs';
 import {
@@ -206,7 +208,16 @@ export function showChart(
   const ticket = (latestAsked.get(el) ?? 0) + 1;
   latestAsked.set(el, ticket);
   const current = () => el.isConnected && latestAsked.get(el) === ticket;
-  const built = chartQueue.then(() => buildChart(el, spec, current, onClick, opts));
+  const shown: Shown = { live: false, first: false };
+  if (opts.firstSvg && !opts.batchRows) {
+    shown.staticBox = staticChart(opts.firstSvg);
+    // the width (px) the host drew it at (the e2e suite checks it is the last page's chart width)
+    el.setAttribute('data-first-svg-width', shown.staticBox.querySelector('svg')?.getAttribute('width') ?? '');
+    replaceChildren(el, shown.staticBox);
+    mark(`ti:svg:${el.id}`);
+    firstShown(shown, opts);
+  }
+  const built = chartQueue.then(() => buildChart(el, spec, current, onClick, opts, shown));
   chartQueue = built.catch(() => undefined);
   return built;
 }
@@ -228,6 +239,77 @@ export interface ChartOptions {
    * element laid out, no batches); otherwise `spec` is compiled here as usual.
    */
   compiled?: CompiledChart;
+  /**
+   * The chart drawn as SVG by the host (CompiledChart `svg`: the host's Vega, the theme as CSS variables, at the
+   * last page's chart width and glyph widths), shown at once until this page's Vega view of the chart is drawn,
+   * which then takes its place (the page must first compile dist/charts-vendor.js, about 1 MB). Sanitized
+   * (DOMPurify, SVG profile) before it reaches the page.
+   */
+  firstSvg?: string /** Called once, when the chart is first on screen: its SVG drawing or its Vega view, whichever is first. */;
+  onShown?: () => void;
+}
+
+/** What of a chart asked by {@link showChart} is on screen. */
+interface Shown {
+  /** The Vega view is drawn. */
+  live: boolean;
+  /** `onShown` was called. */
+  first: boolean;
+  /** The element holding the host's SVG drawing, while it is shown. */
+  staticBox?: HTMLElement;
+}
+
+function firstShown(shown: Shown, opts: ChartOptions): void {
+  if (shown.first) return;
+  shown.first = true;
+  opts.onShown?.();
+}
+
+function replaceChildren(el: HTMLElement, ...nodes: Node[]): void {
+  while (el.firstChild) el.firstChild.remove();
+  el.append(...nodes);
+}
+
+/**
+ * The host's SVG drawing of a chart (Vega's SVG output) as an element, through DOMPurify with its SVG profile
+ * only (no HTML, no script, no event handler, no foreign object, no external reference kept): the host's
+ * Vega escapes the model names it writes, and this is the second line.
+ */
+function staticChart(svg: string): HTMLElement {
+  const box = document.createElement('div');
+  box.className = 'chart-static';
+  box.append(
+    DOMPurify.sanitize(svg, {
+      USE_PROFILES: { svg: true },
+      ADD_ATTR: ['role', 'aria-roledescription'],
+      RETURN_DOM_FRAGMENT: true,
+    }),
+  );
+  return box;
+}
+
+/** Glyph widths measured by this page, per font family. */
+const glyphCache = new Map<string, GlyphWidths>();
+
+/**
+ * The widths of the printable ASCII characters in `family`, normal and bold, at {@link GLYPH_SIZE} px, as this
+ * page's canvas measures them (src/shared/glyphWidths.ts): the host lays out its SVG drawing of a chart with
+ * them, so that it takes the room the page's own chart will. Undefined without a 2D canvas.
+ */
+export function measureGlyphs(family: string): GlyphWidths | undefined {
+  const kept = glyphCache.get(family);
+  if (kept) return kept;
+  const ctx = document.createElement('canvas').getContext('2d');
+  if (!ctx) return undefined;
+  const row = (weight: string) => {
+    ctx.font = `${weight}${GLYPH_SIZE}px ${family}`;
+    return Array.from({ length: GLYPH_COUNT }, (_, i) =>
+      Math.min(1000, ctx.measureText(String.fromCharCode(GLYPH_FIRST + i)).width),
+    );
+  };
+  const w = { normal: row(''), bold: row('bold ') };
+  glyphCache.set(family, w);
+  return w;
 }
 
 /** Per chart element, the number of the last chart asked for it. */
@@ -241,6 +323,7 @@ async function buildChart(
   current: () => boolean,
   onClick: ((datum: Record<string, unknown>) => void) | undefined,
   opts: ChartOptions,
+  shown: Shown,
 ): Promise<ChartHandle> {
   try {
     await yieldToBrowser();
@@ -269,8 +352,15 @@ async function buildChart(
     if (!precompiled) await yieldToBrowser();
     if (!current()) return NO_CHART;
     const t1 = performance.now();
+    // drawn in a box of its own, kept hidden while the host's drawing is on screen, which it then replaces
+    // in one task (vega-embed clears the element it is given before its view has drawn)
+    const live = document.createElement('div');
+    if (shown.staticBox?.isConnected) {
+      live.hidden = true;
+      replaceChildren(el, shown.staticBox, live);
+    } else replaceChildren(el, live);
     const res = await embed(
-      el,
+      live,
       vgSpec as never,
       {
         mode: 'vega',
@@ -289,6 +379,11 @@ async function buildChart(
       } as never,
     );
     measure(`ti:embed:${el.id}`, t1);
+    shown.live = true;
+    shown.staticBox?.remove();
+    shown.staticBox = undefined;
+    live.hidden = false;
+    firstShown(shown, opts);
     for (const rows of later) {
       await yieldToBrowser();
       if (!current()) break;

@@ -9,11 +9,21 @@ import { appendInBlocks, h, fmt, pct, replace } from './dom';
 import { pathsSummaryText, samplePathLine } from './pathView';
 import type { TraceRender } from './traceRender';
 import type { TextSource } from './textApi';
-import { accuracySpec, pplSpec, problemCurveSpec, showChart, similaritySpec, type ChartHandle } from './charts';
+import {
+  accuracySpec,
+  type ChartHandle,
+  measureGlyphs,
+  pplSpec,
+  problemCurveSpec,
+  readTheme,
+  showChart,
+  similaritySpec,
+} from './charts';
 import { mark, type Rpc } from './rpc';
 import { inBaseSection } from '../src/shared/inBaseSection';
 import { modelRoleTag, sampleDetailTabs } from '../src/shared/modelRoles';
 import type {
+  CompiledChart,
   KPoint,
   NoveltyData,
   PanelState,
@@ -343,20 +353,48 @@ export class ProblemView {
     this.renderChartData(d);
     // as the host compiled them (no Vega-Lite on the first paint) while the chart shows pass@k alone
     const passk = !this.metrics.maj && !this.metrics.best ? d.charts?.passk : undefined;
+    // a new page's first charts come drawn as SVG by the host too (CompiledChart `svg`), shown until this
+    // page's Vega has drawn them
+    const hc = readTheme().highContrast;
+    const drawn = (c: CompiledChart | undefined) => (c?.highContrast === hc ? c.svg : undefined);
     const first = curve
       ? showChart(curve, problemCurveSpec(d.models, d.stats, d.comparisons, this.metrics), undefined, {
           compiled: passk,
+          firstSvg: drawn(passk),
+          // when the chart is first on screen (epoch ms; the host's drawing or the Vega view): the e2e suite
+          // measures the time from the click
+          onShown: () => curve.setAttribute('data-rendered-at', String(Date.now())),
         }).then((c) => {
           this.charts.push(c);
-          // When the chart is on screen (epoch ms): the e2e suite measures the time from the click.
-          curve.setAttribute('data-rendered-at', String(Date.now()));
+          // when its Vega view (tooltips) is drawn
+          curve.setAttribute('data-interactive-at', String(Date.now()));
+          this.reportLayout(curve);
         })
       : Promise.resolve();
     if (acc)
-      void showChart(acc, accuracySpec(d.models, d.stats), undefined, { compiled: d.charts?.accuracy }).then((c) =>
-        this.charts.push(c),
-      );
+      void showChart(acc, accuracySpec(d.models, d.stats), undefined, {
+        compiled: d.charts?.accuracy,
+        firstSvg: drawn(d.charts?.accuracy),
+      }).then((c) => this.charts.push(c));
     return first;
+  }
+
+  /** The layout last reported to the host (JSON), so that each change is told once. */
+  private reportedLayout: string | undefined;
+
+  /**
+   * Tells the host the pass@k chart's width and the glyph widths of the chart font here (the `chartLayout`
+   * message), when they changed: the host draws the next new view's first charts as SVG at that size.
+   */
+  private reportLayout(el: HTMLElement): void {
+    const width = el.clientWidth;
+    const glyphs = measureGlyphs(readTheme().font);
+    if (!(width > 0) || !glyphs) return;
+    const layout = { width, glyphs };
+    const key = JSON.stringify(layout);
+    if (key === this.reportedLayout) return;
+    this.reportedLayout = key;
+    this.rpc.chartLayout(layout);
   }
 
   /** The pass@k chart's figures as text (for screen readers and tests): pass@k, and maj@k / best-of-k when ticked. */

@@ -3,6 +3,7 @@
  * every message from the host, and the saved panel state.
  */
 import {
+  type ChartLayout,
   validateHostMessage,
   type HostMessage,
   type PanelState,
@@ -76,6 +77,11 @@ export class Rpc {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, kind });
       this.send({ id, kind, ...params } as unknown as WebviewMessage);
     });
+  }
+
+  /** Tells the host where this page drew its pass@k chart (for the next new view's first charts; no reply). */
+  chartLayout(layout: ChartLayout): void {
+    this.send({ id: this.seq++, kind: 'chartLayout', layout });
   }
 
   log(level: 'info' | 'warn' | 'error', message: string): void {

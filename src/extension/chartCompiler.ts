@@ -7,9 +7,22 @@
  * compiler (dist/vegaLiteCompiler.js) is loaded and its JIT warmed while the user is idle
  * ({@link ChartCompiler.warm}); until then, or when it cannot be loaded, the webview compiles as before.
  */
-import { randomBytes } from 'node:crypto';
-import type { ProblemData } from '../shared/protocol';
-import { accuracySpec, compiledChart, problemCurveSpec, type VegaLiteCompile } from '../shared/chartSpecs';
+import { createHash, randomBytes } from 'node:crypto';
+import type { ChartLayout, CompiledChart, ProblemData } from '../shared/protocol';
+import {
+  accuracySpec,
+  compiledChart,
+  cssVarTheme,
+  DEFAULT_CHART_THEME,
+  PRECOMPILED_WIDTH,
+  problemCurveSpec,
+  themedVegaSpec,
+  type VegaLiteCompile,
+} from '../shared/chartSpecs';
+import type { GlyphWidths } from '../shared/glyphWidths';
+
+/** Vega's SVG output of a Vega spec (dist/vegaRenderer.js `renderSvg`), text measured with `glyphs`. */
+export type SvgRender = (spec: unknown, glyphs: GlyphWidths | undefined) => Promise<string>;
 
 /** The problem view's charts compiled by the host (ProblemData `charts`). */
 export type ProblemCharts = NonNullable<ProblemData['charts']>;
@@ -37,18 +50,23 @@ export function compileProblemCharts(
   };
 }
 
-/** A small problem (a base and one model, n = 8) whose charts warm the compiler's JIT. */
+/**
+ * A problem of a base and one model, n = 1024 (the k grid of a large run: 11 points a model), whose charts
+ * warm the compiler's and the renderer's JIT.
+ */
 function warmUpProblem(): ProblemData {
-  const curve = (c: number) => [1, 2, 4, 8].map((k) => ({ k, value: Math.min(1, (c * k) / 8) }));
+  const n = 1024;
+  const curve = (c: number) =>
+    [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024].map((k) => ({ k, value: 1 - (1 - c / n) ** k }));
   const stats = (modelId: number, c: number) => ({
     modelId,
-    n: 8,
+    n,
     c,
-    samples: 8,
+    samples: n,
     scored: 0,
-    accuracy: c / 8,
-    betaLow: Math.max(0, c / 8 - 0.2),
-    betaHigh: Math.min(1, c / 8 + 0.2),
+    accuracy: c / n,
+    betaLow: Math.max(0, c / n - 0.02),
+    betaHigh: Math.min(1, c / n + 0.02),
     passAtK: curve(c),
     bestOfK: [],
     majAtK: [],
@@ -66,7 +84,7 @@ function warmUpProblem(): ProblemData {
       { id: 1, label: 'base', displayId: 'base', isBase: true, isFocus: false },
       { id: 2, label: 'model', displayId: 'model', isBase: false, isFocus: true },
     ],
-    stats: [stats(1, 2), stats(2, 5)],
+    stats: [stats(1, 20), stats(2, 50)],
     comparisons: [{ modelId: 2, baseModelId: 1, category: 'sharpening', withinNoise: true, saturationK: 4 }],
     baseModelId: 1,
     focusModelId: 2,
@@ -79,15 +97,20 @@ function warmUpProblem(): ProblemData {
  * The host's Vega-Lite compiler, loaded from `modulePath` (dist/vegaLiteCompiler.js) on the first
  * {@link warm}: one `require` and a warm-up compile, 0.1-0.2 s of the host's CPU, done while the user is
  * idle. {@link problemCharts} compiles only once it is warm (a few ms), so a click never waits for the load.
+ * With `rendererPath` (dist/vegaRenderer.js, Vega's runtime), {@link drawFirst} draws the charts it compiled
+ * as SVG, which a new page shows until its own Vega (a 1 MB script it must compile first) has drawn them:
+ * docs/performance-log.md, *Eighth round (chart as SVG)*.
  */
 export class ChartCompiler {
   private compile: VegaLiteCompile | undefined;
+  private render: SvgRender | undefined;
   private failed = false;
 
   constructor(
     private readonly modulePath: string,
     /** Where a load failure is reported (once); the webview then compiles the charts itself. */
     private readonly log: (message: string) => void = () => undefined,
+    private readonly rendererPath?: string,
   ) {}
 
   /** Whether the compiler is loaded and warmed. */
@@ -95,19 +118,38 @@ export class ChartCompiler {
     return this.compile !== undefined;
   }
 
-  /** Loads the compiler and compiles a small problem's charts once (JIT warm-up). Idempotent; never throws. */
-  warm(): void {
+  /**
+   * Loads the compiler and compiles a small problem's charts once (JIT warm-up); then the renderer, which
+   * draws them once (in a font family of its own: Vega keeps measured widths by font). Idempotent; never
+   * throws; resolves when both are warm or failed (a renderer that fails leaves the compiler in use).
+   */
+  async warm(): Promise<void> {
     if (this.compile || this.failed) return;
+    let warmCharts: ProblemCharts;
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const m = require(this.modulePath) as { compile?: VegaLiteCompile };
       if (typeof m.compile !== 'function') throw new Error('it has no compile function');
-      compileProblemCharts(m.compile, warmUpProblem(), false);
+      warmCharts = compileProblemCharts(m.compile, warmUpProblem(), false);
       this.compile = m.compile;
     } catch (e) {
       this.failed = true;
       this.log(
         `[problem view] the host's chart compiler (${this.modulePath}) did not load: ${(e as Error).message}; the webview compiles the charts`,
+      );
+      return;
+    }
+    if (!this.rendererPath) return;
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const r = require(this.rendererPath) as { renderSvg?: SvgRender };
+      if (typeof r.renderSvg !== 'function') throw new Error('it has no renderSvg function');
+      const spec = themedVegaSpec(warmCharts.passk, { ...DEFAULT_CHART_THEME, font: 'ti-warm-up' }, 480);
+      await r.renderSvg(spec, undefined);
+      this.render = r.renderSvg;
+    } catch (e) {
+      this.log(
+        `[problem view] the host's chart renderer (${this.rendererPath}) did not load: ${(e as Error).message}; the page draws the first charts itself`,
       );
     }
   }
@@ -125,5 +167,39 @@ export class ChartCompiler {
       this.log(`[problem view] problem ${d.problem.id}: charts not compiled on the host: ${(e as Error).message}`);
       return undefined;
     }
+  }
+
+  /**
+   * `charts` with the pass@k chart drawn as SVG (CompiledChart `svg`) for a new page's first paint: theme colours
+   * and font as CSS `var()`s (src/shared/chartSpecs.ts cssVarTheme), at `layout`'s width with its glyph widths
+   * (what the last page reported), or {@link PRECOMPILED_WIDTH} px and Vega's estimate of text widths without
+   * one. A chart the renderer fails on is left without (reported); without the renderer (not loaded or not warm
+   * yet) `charts` is returned as it is. Never rejects.
+   */
+  async drawFirst(charts: ProblemCharts, layout: ChartLayout | undefined): Promise<ProblemCharts> {
+    const render = this.render;
+    if (!render) return charts;
+    // Vega keeps each text's measured width by font: a family name of the glyph table's own after the theme's
+    // (never used by the page: VS Code's font list ends in a generic family) keeps another table's widths out
+    const table = layout
+      ? createHash('sha256').update(JSON.stringify(layout.glyphs)).digest('hex').slice(0, 12)
+      : 'none';
+    const draw = async (c: CompiledChart): Promise<CompiledChart> => {
+      const theme = cssVarTheme(c.highContrast);
+      const spec = themedVegaSpec(
+        c,
+        { ...theme, font: `${theme.font}, ti-glyphs-${table}` },
+        layout?.width ?? PRECOMPILED_WIDTH,
+      );
+      if (!spec) return c;
+      try {
+        return { ...c, svg: await render(spec, layout?.glyphs) };
+      } catch (e) {
+        this.log(`[problem view] a first chart not drawn on the host: ${(e as Error).message}`);
+        return c;
+      }
+    };
+    // the pass@k chart only: each drawing holds back the page's HTML by its time (40-60 ms of this thread)
+    return { ...charts, passk: await draw(charts.passk) };
   }
 }

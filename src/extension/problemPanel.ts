@@ -49,6 +49,8 @@ import { ChartCompiler } from './chartCompiler';
 import { makeNonce, panelHtml } from './panelHtml';
 export { makeNonce, panelHtml } from './panelHtml';
 import {
+  type ChartLayout,
+  isChartLayout,
   PROTOCOL_VERSION,
   reply,
   validatePanelState,
@@ -69,6 +71,8 @@ export const PROBLEM_VIEW_TYPE = 'traceInspector.problemView';
 export const OVERVIEW_VIEW_TYPE = 'traceInspector.overview';
 /** The sample preview: one panel, reused for every sample previewed. */
 export const PREVIEW_VIEW_TYPE = 'traceInspector.samplePreview';
+/** Where the last problem view's chart layout is kept (globalState; {@link Panels.chartLayout}). */
+const CHART_LAYOUT_KEY = 'traceInspector.chartLayout';
 
 const VIEW_TYPES: Record<ViewKind, string> = {
   problem: PROBLEM_VIEW_TYPE,
@@ -212,19 +216,45 @@ class Panels implements vscode.Disposable {
     readonly hooks: PanelHooks | undefined,
   ) {
     this.runner = new SimilarityRunner(join(context.extensionUri.fsPath, 'dist', 'similarityWorker.js'));
-    this.charts = new ChartCompiler(join(context.extensionUri.fsPath, 'dist', 'vegaLiteCompiler.js'), (m) =>
-      this.getSession()?.log(m),
+    this.charts = new ChartCompiler(
+      join(context.extensionUri.fsPath, 'dist', 'vegaLiteCompiler.js'),
+      (m) => this.getSession()?.log(m),
+      join(context.extensionUri.fsPath, 'dist', 'vegaRenderer.js'),
     );
     // idle: the worker's JIT warm-up (its thread) and the chart compiler's load and warm-up (this thread)
     if (hooks?.onIdle)
       this.subs.push(
         hooks.onIdle(() => {
           void this.runner.warm();
-          this.charts.warm();
+          void this.charts.warm();
         }),
       );
     if (hooks?.onSelectProblem) this.subs.push(hooks.onSelectProblem((sel) => this.selected(sel)));
   }
+
+  /**
+   * Where the last problem view drew its pass@k chart (its width and chart font's glyph widths: the
+   * `chartLayout` message), kept across sessions: a new view's first charts are drawn as SVG by the host at
+   * that size ({@link ChartCompiler.drawFirst}).
+   */
+  get chartLayout(): ChartLayout | undefined {
+    if (this.layout === undefined) {
+      const kept = this.context.globalState.get<unknown>(CHART_LAYOUT_KEY);
+      this.layout = isChartLayout(kept) ? kept : null;
+    }
+    return this.layout ?? undefined;
+  }
+
+  /** Keeps `layout` (a page's report) for the next new view's first charts; stored when it changed. */
+  setChartLayout(layout: ChartLayout): void {
+    const before = this.chartLayout;
+    this.layout = layout;
+    if (JSON.stringify(before) !== JSON.stringify(layout))
+      void this.context.globalState.update(CHART_LAYOUT_KEY, layout).then(undefined, () => undefined);
+  }
+
+  /** The kept {@link chartLayout}: null when none is stored, undefined before it is read. */
+  private layout: ChartLayout | null | undefined;
 
   /** The selection prefetch: the row waiting for its delay, the job started for a row, the row to start next. */
   private selection: {
@@ -442,11 +472,15 @@ class Panels implements vscode.Disposable {
       // problem's data and the similarity's first reads. This timer comes after that one (the workbench
       // creates the webview's frames meanwhile; the page is written when its HTML comes). Then the init
       // first (its problem data read before the similarity's texts), then the similarity.
+      // With the init in the page, its first charts are drawn as SVG after the similarity's reads (the page
+      // waits for that drawing, the worker does not).
       setTimeout(() => {
         if (!this.open.has(p)) return;
-        if (withInit) p.writePageWithInit();
-        else p.postEarlyInit();
-        p.prefetchSimilarity();
+        if (withInit) void p.writePageWithInit(() => p.prefetchSimilarity());
+        else {
+          p.postEarlyInit();
+          p.prefetchSimilarity();
+        }
       }, 0);
     }
     return p;
@@ -733,8 +767,18 @@ class Panel {
    * "Performance"). Without data (no session yet, the problem not in the index) the page gets its init in
    * answer to `ready`, as before. The data is kept for that answer ({@link early}).
    */
-  writePageWithInit(): void {
-    const prefetched = this.prefetchProblem();
+  async writePageWithInit(afterData: () => void = () => undefined): Promise<void> {
+    let prefetched = this.prefetchProblem();
+    afterData();
+    // its first charts drawn as SVG (Vega's drawing resolves in this task: no other task runs meanwhile); the
+    // page shows them until its own Vega (a 1 MB script it compiles) has drawn them
+    const charts = prefetched?.result.charts;
+    if (prefetched && charts)
+      prefetched = {
+        ...prefetched,
+        result: { ...prefetched.result, charts: await this.panels.charts.drawFirst(charts, this.panels.chartLayout) },
+      };
+    if (!this.panels.open.has(this)) return;
     this.early = prefetched;
     this.writePage(
       prefetched
@@ -774,6 +818,10 @@ class Panel {
       return;
     }
     if (m.kind === 'log') return;
+    if (m.kind === 'chartLayout') {
+      this.panels.setChartLayout(m.layout);
+      return;
+    }
     try {
       const result = await this.handle(m);
       this.post(reply(this.nextId(), m, result as never));

@@ -52,6 +52,27 @@ export const DEFAULT_CHART_THEME: ChartTheme = {
   failed: '#d64545',
 };
 
+/**
+ * The chart theme as CSS `var()` references to VS Code's theme variables, with the fallbacks webview/charts.ts
+ * `readTheme` uses: for a chart drawn as SVG before the page exists (src/extension/chartCompiler.ts
+ * `ChartCompiler.drawFirst`; SVG presentation attributes such as `fill` and `font-family` take `var()`), so its
+ * colours and font are the page's theme's whatever it is. `highContrast`: the host's (VS Code's theme kind).
+ */
+export function cssVarTheme(highContrast: boolean): ChartTheme {
+  const d = DEFAULT_CHART_THEME;
+  const foreground = `var(--vscode-editor-foreground, var(--vscode-foreground, ${d.foreground}))`;
+  return {
+    foreground,
+    muted: `var(--vscode-descriptionForeground, ${foreground})`,
+    grid: `var(--vscode-editorWidget-border, var(--vscode-panel-border, ${d.grid}))`,
+    font: `var(--vscode-font-family, ${d.font})`,
+    highContrast,
+    background: `var(--vscode-editor-background, ${d.background})`,
+    passed: `var(--vscode-testing-iconPassed, ${d.passed})`,
+    failed: `var(--vscode-testing-iconFailed, ${d.failed})`,
+  };
+}
+
 /** Vega config for a theme (light, dark, high contrast). */
 export function chartConfig(t: ChartTheme = DEFAULT_CHART_THEME): Spec {
   const { foreground: fg, muted, grid, font, highContrast: hc } = t;

@@ -21,6 +21,7 @@
  */
 import type { CrossoverIntervalData } from './claims';
 import type { PathMatchData } from './pathLine';
+import { type GlyphWidths, isGlyphWidths } from './glyphWidths';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -169,6 +170,13 @@ export interface CompiledChart {
   highContrast: boolean;
   /** The random part of the placeholder strings (`ti-theme-<token>:foreground`, …). */
   token: string;
+  /**
+   * The chart drawn as SVG by the host's Vega (a new problem view's first charts only): theme colours and
+   * font as CSS `var()`s, at the chart width and with the glyph widths the last page reported
+   * (`chartLayout`), or {@link PRECOMPILED_WIDTH}-wide and Vega's estimate of text widths before any did. The
+   * page shows it (sanitized) until its own Vega view of the chart is drawn.
+   */
+  svg?: string;
 }
 
 /** One sample without its text. */
@@ -730,7 +738,23 @@ export type RequestOf<K extends RequestKind> = Extract<WebviewRequest, { kind: K
 /** Notifications from the webview (no reply). */
 export type WebviewNotification =
   | { id: number; kind: 'ready'; view: ViewKind }
-  | { id: number; kind: 'log'; level: 'info' | 'warn' | 'error'; message: string };
+  | { id: number; kind: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+  | { id: number; kind: 'chartLayout'; layout: ChartLayout };
+
+/**
+ * Where a problem view drew its pass@k chart: its width (px) and the glyph widths of its chart font
+ * (src/shared/glyphWidths.ts), for the host to draw the next new view's first charts as SVG the same size.
+ */
+export interface ChartLayout {
+  width: number;
+  glyphs: GlyphWidths;
+}
+
+/** Whether `v` is a {@link ChartLayout} (width an integer in 1..10000). */
+export function isChartLayout(v: unknown): v is ChartLayout {
+  if (!isObj(v) || Object.keys(v).some((k) => k !== 'width' && k !== 'glyphs')) return false;
+  return isNat(v.width, 10000) && v.width >= 1 && isGlyphWidths(v.glyphs);
+}
 
 export type WebviewMessage = WebviewRequest | WebviewNotification;
 
@@ -893,6 +917,13 @@ export function validateWebviewMessage(v: unknown): WebviewMessage | string {
     if (extra) return `log: ${extra}`;
     if (!['info', 'warn', 'error'].includes(v.level as string)) return 'log: level must be info, warn or error';
     return isStr(v.message, 4000) ? (v as WebviewMessage) : 'log: message must be a string of at most 4000 characters';
+  }
+  if (kind === 'chartLayout') {
+    const extra = onlyKeys(v, ['id', 'kind', 'layout']);
+    if (extra) return `chartLayout: ${extra}`;
+    return isChartLayout(v.layout)
+      ? (v as WebviewMessage)
+      : 'chartLayout: layout must be { width: integer in 1..10000, glyphs: { normal, bold }: 95 widths in 0..1000 each }';
   }
   if (!Object.hasOwn(REQUEST_KEYS, kind)) return `unknown message kind "${kind.slice(0, 40)}"`;
   const k = kind as RequestKind;

@@ -24,19 +24,20 @@ import {
   type VegaLiteCompile,
 } from '../../src/shared/chartSpecs';
 import type { ProblemData } from '../../src/shared/protocol';
+import { GLYPH_COUNT, GLYPH_FIRST, type GlyphWidths, isGlyphWidths, textWidth } from '../../src/shared/glyphWidths';
 import { tempDir } from './helpers';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
-/** dist/vegaLiteCompiler.js as scripts/build.mjs builds it, written to a temporary folder; its path. */
-async function buildCompiler(): Promise<string> {
+/** dist/`bundle` (by default vegaLiteCompiler.js) as scripts/build.mjs builds it, written to a temporary folder; its path. */
+async function buildCompiler(bundle = 'vegaLiteCompiler.js'): Promise<string> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { builds } = require(path.join(root, 'scripts', 'build.mjs')) as {
     builds: (esbuild.BuildOptions & { outfile: string })[];
   };
-  const options = builds.find((b) => b.outfile === 'dist/vegaLiteCompiler.js');
-  assert.ok(options, 'scripts/build.mjs builds dist/vegaLiteCompiler.js');
-  const outfile = path.join(tempDir('vl-compiler-'), 'vegaLiteCompiler.js');
+  const options = builds.find((b) => b.outfile === `dist/${bundle}`);
+  assert.ok(options, `scripts/build.mjs builds dist/${bundle}`);
+  const outfile = path.join(tempDir('vl-compiler-'), bundle);
   await esbuild.build({ ...options, absWorkingDir: root, outfile, sourcemap: false, logLevel: 'silent' });
   return outfile;
 }
@@ -180,11 +181,11 @@ describe('charts compiled on the host', { timeout: 120_000 }, () => {
     assert.notEqual(rowsA[0], rowsB[0]);
   });
 
-  test('ChartCompiler: nothing before it is warm, the same charts after; a missing module is said once', () => {
+  test('ChartCompiler: nothing before it is warm, the same charts after; a missing module is said once', async () => {
     const logs: string[] = [];
     const c = new ChartCompiler(modulePath, (m) => logs.push(m));
     assert.equal(c.problemCharts(problem(), false), undefined, 'not warm yet: the webview compiles');
-    c.warm();
+    await c.warm();
     assert.ok(c.ready);
     const charts = c.problemCharts(problem(), false);
     assert.ok(charts);
@@ -195,8 +196,8 @@ describe('charts compiled on the host', { timeout: 120_000 }, () => {
     assert.equal(logs.length, 0);
 
     const missing = new ChartCompiler(path.join(tempDir('vl-missing-'), 'vegaLiteCompiler.js'), (m) => logs.push(m));
-    missing.warm();
-    missing.warm();
+    await missing.warm();
+    await missing.warm();
     assert.equal(missing.ready, false);
     assert.equal(missing.problemCharts(problem(), false), undefined);
     assert.equal(logs.length, 1);
@@ -205,8 +206,102 @@ describe('charts compiled on the host', { timeout: 120_000 }, () => {
     const broken = path.join(tempDir('vl-broken-'), 'vegaLiteCompiler.js');
     writeFileSync(broken, 'exports.compile = () => { throw new Error("boom"); };');
     const failing = new ChartCompiler(broken, (m) => logs.push(m));
-    failing.warm();
+    await failing.warm();
     assert.equal(failing.ready, false, 'a compiler that fails its warm-up is not used');
     assert.match(logs[1], /boom/);
+  });
+});
+
+/** Glyph widths of one width for every character (px at GLYPH_SIZE), normal and bold. */
+function flatGlyphs(normal: number, bold = normal): GlyphWidths {
+  return { normal: new Array(GLYPH_COUNT).fill(normal), bold: new Array(GLYPH_COUNT).fill(bold) };
+}
+
+/** The x offset (px) of the plot in an SVG drawing: the room the y axis (labels and title) takes at its left. */
+const plotLeft = (svg: string) => Number(/<g fill="none"[^>]*transform="translate\((\d+(?:\.\d+)?),/.exec(svg)?.[1]);
+
+describe('charts drawn as SVG on the host (first paint, until the page has Vega)', { timeout: 120_000 }, () => {
+  let compiler: ChartCompiler;
+  const logs: string[] = [];
+
+  before(async () => {
+    compiler = new ChartCompiler(await buildCompiler(), (m) => logs.push(m), await buildCompiler('vegaRenderer.js'));
+    await compiler.warm();
+  });
+
+  test('textWidth: sums the measured widths at the font size, bold for bold weights, the mean outside ASCII', () => {
+    const w: GlyphWidths = { normal: new Array(GLYPH_COUNT).fill(50), bold: new Array(GLYPH_COUNT).fill(60) };
+    w.normal['i'.charCodeAt(0) - GLYPH_FIRST] = 20; // mean of normal = 50 - 30/95
+    assert.equal(textWidth(w, '10px sans-serif', 'ab'), 10, '2 x 50 px at 100 px -> 10 px at 10 px');
+    assert.equal(textWidth(w, 'bold 11px "Segoe UI", sans-serif', 'ab'), 13.2);
+    assert.equal(textWidth(w, 'normal 600 10px x', 'a'), 6, 'weight 600 is bold');
+    assert.equal(textWidth(w, 'italic 10px x', 'i'), 2);
+    const mean = (50 * GLYPH_COUNT - 30) / GLYPH_COUNT;
+    assert.ok(Math.abs(textWidth(w, '10px x', 'é漢') - (2 * mean) / 10) < 1e-9, 'outside ASCII: the mean width');
+    assert.equal(textWidth(w, 'x', 'a'), 5.5, 'no px size: 11 px');
+    assert.ok(isGlyphWidths(w));
+    assert.ok(!isGlyphWidths({ normal: w.normal, bold: w.bold.slice(1) }));
+    assert.ok(!isGlyphWidths({ ...w, extra: [] }));
+    assert.ok(!isGlyphWidths({ normal: w.normal, bold: [...w.bold.slice(1), Number.NaN] }));
+  });
+
+  test('drawn in the theme as CSS variables at the last page width; model names escaped, no placeholder left', async () => {
+    const charts = compiler.problemCharts(problem(), false);
+    assert.ok(charts);
+    const drawn = await compiler.drawFirst(charts, { width: 500, glyphs: flatGlyphs(55, 60) });
+    const svg = drawn.passk.svg;
+    assert.ok(svg);
+    assert.match(svg, /^<svg [^>]*width="500"/, 'drawn at the width asked (fit-x: axes and legend inside)');
+    assert.ok(!svg.includes(`ti-theme-${charts.passk.token}`), 'every placeholder filled with the theme');
+    const foreground = 'var(--vscode-editor-foreground, var(--vscode-foreground, #333))';
+    assert.ok(svg.includes(`fill="${foreground}"`), 'axis labels in the theme foreground');
+    assert.match(svg, /font-family="var\(--vscode-font-family, sans-serif\), ti-glyphs-[0-9a-f]{12}"/);
+    assert.ok(!svg.includes('<b>'), 'a model name is never markup');
+    assert.ok(svg.includes('>SimpleRL "zoo" &lt;b&gt;</text>'), 'the model name escaped as text (legend)');
+    assert.ok(svg.includes(ODD_LABEL), 'a model named like a placeholder keeps its name');
+    assert.equal(drawn.accuracy.svg, undefined, 'the pass@k chart only (each drawing holds back the page)');
+    assert.deepStrictEqual(
+      { ...drawn.passk, svg: undefined },
+      { ...charts.passk, svg: undefined },
+      'the spec as compiled',
+    );
+  });
+
+  test('text laid out with the page glyph widths: wider glyphs, a wider y axis; none reported: 480 px', async () => {
+    const charts = compiler.problemCharts(problem(), false);
+    assert.ok(charts);
+    const none = await compiler.drawFirst(charts, undefined);
+    const narrow = await compiler.drawFirst(charts, { width: 600, glyphs: flatGlyphs(30) });
+    const wide = await compiler.drawFirst(charts, { width: 600, glyphs: flatGlyphs(90) });
+    // and again narrow: measured anew, not the wide table's widths kept by Vega for the same text and font
+    const again = await compiler.drawFirst(charts, { width: 600, glyphs: flatGlyphs(30) });
+    assert.match(none.passk.svg ?? '', /^<svg [^>]*width="480"/);
+    const [n, w, a] = [narrow, wide, again].map((x) => plotLeft(x.passk.svg ?? ''));
+    // y labels "0.0" .. "1.0" (3 characters at 10 px): 9 px against 27 px wide
+    assert.ok(w - n >= 15, `${n} -> ${w}`);
+    assert.equal(a, n);
+  });
+
+  test('without the renderer the charts stay as compiled (said once); the other contrast keeps its own', async () => {
+    const hc = compiler.problemCharts(problem(), true);
+    assert.ok(hc);
+    const layout = { width: 500, glyphs: flatGlyphs(50) };
+    const drawn = await compiler.drawFirst(hc, layout);
+    const normal = compiler.problemCharts(problem(), false);
+    assert.ok(drawn.passk.svg && normal);
+    assert.notEqual(drawn.passk.svg, (await compiler.drawFirst(normal, layout)).passk.svg, 'its own line widths');
+    const before = logs.length;
+    const noRenderer = new ChartCompiler(
+      await buildCompiler(),
+      (m) => logs.push(m),
+      path.join(tempDir('vr-missing-'), 'vegaRenderer.js'),
+    );
+    await noRenderer.warm();
+    assert.ok(noRenderer.ready, 'the compiler is used without the renderer');
+    const c = noRenderer.problemCharts(problem(), false);
+    assert.ok(c);
+    assert.deepStrictEqual(await noRenderer.drawFirst(c, undefined), c);
+    assert.equal(logs.length, before + 1);
+    assert.match(logs[before], /renderer .* did not load/);
   });
 });

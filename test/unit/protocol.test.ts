@@ -9,6 +9,10 @@ import {
   validatePanelState,
   validateWebviewMessage,
 } from '../../src/shared/protocol';
+import { GLYPH_COUNT } from '../../src/shared/glyphWidths';
+
+const glyphs = { normal: new Array(GLYPH_COUNT).fill(55.5), bold: new Array(GLYPH_COUNT).fill(60) };
+const layoutMsg = { id: 1, kind: 'chartLayout', layout: { width: 612, glyphs } };
 
 describe('validateWebviewMessage', () => {
   test('accepts each well-formed request and returns it unchanged', () => {
@@ -31,6 +35,8 @@ describe('validateWebviewMessage', () => {
       { id: 16, kind: 'previewAction', action: 'nextSample', sampleId: 9 },
       { id: 17, kind: 'openLink', url: 'https://example.com/a?b=1#c' },
       { id: 18, kind: 'getSimilarity', problemId: 7, modelId: 2, stage: 'list' },
+      { ...layoutMsg, id: 19 },
+      { ...layoutMsg, id: 20, layout: { width: 1, glyphs } },
     ];
     for (const m of ok) assert.deepEqual(validateWebviewMessage(m), m, JSON.stringify(m));
   });
@@ -91,6 +97,22 @@ describe('validateWebviewMessage', () => {
         'openLink: url must be an http(s) URL of at most 2000 characters without spaces',
       ]),
       [{ id: 1, kind: 'log', level: 'debug', message: '' }, 'log: level must be info, warn or error'],
+      [{ ...layoutMsg, extra: 1 }, 'chartLayout: unexpected field "extra"'],
+      ...[
+        { width: 0, glyphs },
+        { width: 612.5, glyphs },
+        { width: 10001, glyphs },
+        { width: 612, glyphs, theme: {} },
+        { width: 612, glyphs: { normal: glyphs.normal, bold: glyphs.bold.slice(1) } },
+        { width: 612, glyphs: { normal: glyphs.normal, bold: [...glyphs.bold.slice(1), -1] } },
+        { width: 612, glyphs: { normal: glyphs.normal, bold: [...glyphs.bold.slice(1), 1e9] } },
+        { width: 612, glyphs: { ...glyphs, italic: glyphs.bold } },
+        { width: 612 },
+        null,
+      ].map((layout): [unknown, string] => [
+        { ...layoutMsg, layout },
+        'chartLayout: layout must be { width: integer in 1..10000, glyphs: { normal, bold }: 95 widths in 0..1000 each }',
+      ]),
       [
         { id: 1, kind: 'filterProblems', filter: { kind: 'search', query: 'x' } },
         'filterProblems: unknown filter kind "search"',
