@@ -94,24 +94,48 @@ export const VEGA_LITE_SCRIPT_ATTRIBUTE = 'data-vegalite-script';
  * webview/textApi.ts `lazyScript`).
  */
 export function vegaLiteLibrary(): Promise<VegaLiteLibrary> {
-  if (document.body.hasAttribute(VEGA_LITE_SCRIPT_ATTRIBUTE)) {
-    vegaLiteLoader ??= lazyScript(
-      document,
-      VEGA_LITE_SCRIPT_ATTRIBUTE,
-      () => (globalThis as ChartsGlobal).__traceInspectorVegaLite,
-      { what: 'chart compiler script (charts-vegalite.js)', mark: 'ti:vegalite-loaded' },
-    );
-    return vegaLiteLoader();
+  return lazyOrPublished(VEGA_LITE_SCRIPT_ATTRIBUTE, '__traceInspectorVegaLite', 'charts-vegalite.js', {
+    what: 'chart compiler script (charts-vegalite.js)',
+    mark: 'ti:vegalite-loaded',
+  });
+}
+
+/** Per `<body>` attribute, the loader of the script it names (webview/textApi.ts `lazyScript`). */
+const lazyLoaders = new Map<string, () => Promise<unknown>>();
+
+/**
+ * The chart libraries published under `key`: loaded on first need from the script `<body>` names in
+ * `attribute` when it names one (webview/textApi.ts `lazyScript`), else a script of the page ({@link published}).
+ */
+function lazyOrPublished<K extends keyof ChartsGlobal>(
+  attribute: string,
+  key: K,
+  script: string,
+  opts: { what: string; mark: string },
+): Promise<NonNullable<ChartsGlobal[K]>> {
+  if (!document.body.hasAttribute(attribute)) return published(key, script);
+  let load = lazyLoaders.get(attribute);
+  if (!load) {
+    load = lazyScript(document, attribute, () => (globalThis as ChartsGlobal)[key], opts);
+    lazyLoaders.set(attribute, load);
   }
-  return published('__traceInspectorVegaLite', 'charts-vegalite.js');
+  return load() as Promise<NonNullable<ChartsGlobal[K]>>;
 }
 
-let vegaLiteLoader: (() => Promise<VegaLiteLibrary>) | undefined;
-
-/** vega-embed (with Vega) and vega-interpreter (dist/charts-vendor.js); see {@link published}. */
+/**
+ * vega-embed (with Vega) and vega-interpreter (dist/charts-vendor.js): a script of the page ({@link published}),
+ * or, for a new problem view whose first chart the host drew, loaded when first asked for
+ * (`<body data-charts-script>`, after that drawing is on screen).
+ */
 export function vegaLibraries(): Promise<VegaLibraries> {
-  return published('__traceInspectorCharts', 'charts-vendor.js');
+  return lazyOrPublished(CHARTS_SCRIPT_ATTRIBUTE, '__traceInspectorCharts', 'charts-vendor.js', {
+    what: 'chart library script (charts-vendor.js)',
+    mark: 'ti:charts-loaded',
+  });
 }
+
+/** The `<body>` attribute naming dist/charts-vendor.js when the page loads it after its first paint (src/extension/panelHtml.ts). */
+const CHARTS_SCRIPT_ATTRIBUTE = 'data-charts-script';
 
 function cssVar(name: string, fallback: string): string {
   const v = getComputedStyle(document.body).getPropertyValue(name).trim();

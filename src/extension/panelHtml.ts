@@ -32,6 +32,12 @@ export function panelHtml(opts: {
    * (webview/charts.ts `vegaLiteLibrary`); it runs under the same nonce.
    */
   vegaLiteScriptUri?: string;
+  /**
+   * Vega, vega-embed and vega-interpreter (dist/charts-vendor.js) when they are loaded after the view's first
+   * paint rather than with the page (a new problem view whose first chart the host drew as SVG: the page's
+   * own script is then fetched alone), as `<body data-charts-script>` (webview/charts.ts `vegaLibraries`).
+   */
+  chartsScriptUri?: string;
   styleUri: string;
   /**
    * The view's init message (a new problem view's, with its data and host-compiled charts), written into
@@ -66,7 +72,7 @@ export function panelHtml(opts: {
 <title>${esc(opts.title)}</title>
 <link rel="stylesheet" nonce="${opts.nonce}" href="${esc(opts.styleUri)}">
 </head>
-<body data-view="${opts.view}"${opts.textScriptUri ? ` data-text-script="${esc(opts.textScriptUri)}"` : ''}${opts.vegaLiteScriptUri ? ` data-vegalite-script="${esc(opts.vegaLiteScriptUri)}"` : ''}>
+<body data-view="${opts.view}"${opts.textScriptUri ? ` data-text-script="${esc(opts.textScriptUri)}"` : ''}${opts.vegaLiteScriptUri ? ` data-vegalite-script="${esc(opts.vegaLiteScriptUri)}"` : ''}${opts.chartsScriptUri ? ` data-charts-script="${esc(opts.chartsScriptUri)}"` : ''}>
 <div id="app" role="main"><p class="loading">Loading…</p></div>
 ${opts.initMessage !== undefined ? `<script type="application/json" id="${INIT_DATA_ID}">${jsonDataBlock(opts.initMessage)}</script>\n` : ''}<script nonce="${opts.nonce}">${EARLY_MESSAGES}</script>
 ${[opts.scriptUri, ...(opts.libraryScriptUris ?? [])].map((u) => `<script nonce="${opts.nonce}" src="${esc(u)}"></script>`).join('\n')}

@@ -558,6 +558,8 @@ class Panel {
     const state = this.state;
     const dist = (f: string) =>
       webview.asWebviewUri(vscode.Uri.joinPath(this.panels.context.extensionUri, 'dist', f)).toString();
+    const init = initMessage as { prefetched?: { result?: ProblemData } } | undefined;
+    const drawnFirst = state.view === 'problem' && init?.prefetched?.result?.charts?.passk.svg !== undefined;
     webview.html = panelHtml({
       cspSource: webview.cspSource,
       // the preview's bundle has no Vega (webview/preview.ts): half the script to parse in the workbench's renderer
@@ -566,11 +568,13 @@ class Panel {
       // load (webview/chartsApi.ts): Vega-Lite first, a chart's first task needs only it. The problem view's
       // first charts come compiled from the host (ProblemData `charts`): it loads Vega-Lite when first needed.
       libraryScriptUris:
-        state.view === 'preview'
+        state.view === 'preview' || drawnFirst
           ? []
           : state.view === 'problem'
             ? [dist('charts-vendor.js')]
             : [dist('charts-vegalite.js'), dist('charts-vendor.js')],
+      // a new problem view whose first chart the host drew: Vega after that drawing is on screen
+      chartsScriptUri: drawnFirst ? dist('charts-vendor.js') : undefined,
       vegaLiteScriptUri: state.view === 'problem' ? dist('charts-vegalite.js') : undefined,
       // Markdown, KaTeX and DOMPurify, loaded by the chart views when first needed (the preview has them built in)
       textScriptUri: state.view === 'preview' ? undefined : dist('webview-text.js'),

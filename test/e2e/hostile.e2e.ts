@@ -19,6 +19,8 @@ import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { panelHtml } from '../../src/extension/panelHtml';
+import { ChartCompiler } from '../../src/extension/chartCompiler';
+import { GLYPH_COUNT } from '../../src/shared/glyphWidths';
 import { SHARED_HOSTILE_CASES } from './hostileCases';
 import type {
   NoveltyData,
@@ -352,6 +354,36 @@ function stubScript(): string {
 })();`;
 }
 
+/**
+ * The problem's first charts as a new problem view gets them: compiled and the pass@k chart drawn as SVG by the
+ * host's bundles (dist/vegaLiteCompiler.js and dist/vegaRenderer.js, built here with scripts/build.mjs's
+ * options), at 900 px with glyphs 0.55 em wide.
+ */
+async function drawnCharts(problem: ProblemData): Promise<NonNullable<ProblemData['charts']>> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const esbuild = require('esbuild') as typeof import('esbuild');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { builds } = require(path.join(repoRoot, 'scripts', 'build.mjs')) as {
+    builds: (import('esbuild').BuildOptions & { outfile: string })[];
+  };
+  const built: string[] = [];
+  for (const bundle of ['vegaLiteCompiler.js', 'vegaRenderer.js']) {
+    const options = builds.find((b) => b.outfile === `dist/${bundle}`);
+    assert.ok(options, `scripts/build.mjs builds dist/${bundle}`);
+    const outfile = path.join(outDir, 'host', bundle);
+    await esbuild.build({ ...options, absWorkingDir: repoRoot, outfile, sourcemap: false, logLevel: 'warning' });
+    built.push(outfile);
+  }
+  const compiler = new ChartCompiler(built[0], (m) => assert.fail(m), built[1]);
+  await compiler.warm();
+  const charts = compiler.problemCharts(problem, false);
+  assert.ok(charts, 'compiled on the host');
+  const glyphs = new Array(GLYPH_COUNT).fill(55);
+  const drawn = await compiler.drawFirst(charts, { width: 900, glyphs: { normal: glyphs, bold: glyphs } });
+  assert.ok(drawn.passk.svg, 'drawn on the host');
+  return drawn;
+}
+
 async function buildBundle(): Promise<void> {
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
@@ -416,14 +448,21 @@ const TYPES: Record<string, string> = {
 function serve(): Promise<{ server: http.Server; origin: string }> {
   return new Promise((resolve) => {
     const server = http.createServer((req, res) => {
-      const name = decodeURIComponent((req.url ?? '/').split('?')[0]).replace(/^\/+/, '');
+      const asked = decodeURIComponent((req.url ?? '/').split('?')[0]).replace(/^\/+/, '');
+      // Vega 1.5 s late: the host's drawing of the first chart stays on the page long enough to be read
+      const slow = asked === 'charts-vendor-slow.js';
+      const name = slow ? 'charts-vendor.js' : asked;
       const file = path.join(outDir, name || 'index.html');
       if (!file.startsWith(outDir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
         res.writeHead(404).end();
         return;
       }
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-      fs.createReadStream(file).pipe(res);
+      const send = () => {
+        res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+        fs.createReadStream(file).pipe(res);
+      };
+      if (slow) setTimeout(send, 1500);
+      else send();
     });
     server.listen(0, '127.0.0.1', () =>
       resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
@@ -445,48 +484,60 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     await buildBundle();
     ({ server, origin } = await serve());
     const nonce = 'dGVzdC1ub25jZS0xMjM0NQ==';
-    const html = panelHtml({
-      cspSource: origin,
-      scriptUri: `${origin}/webview.js`,
+    /** A page as the panel writes it, its scripts at this server, with the stub acquireVsCodeApi loaded first. */
+    const writePage = (
+      file: string,
+      opts: Omit<Parameters<typeof panelHtml>[0], 'cspSource' | 'scriptUri' | 'styleUri' | 'textScriptUri' | 'nonce'>,
+    ) =>
+      fs.writeFileSync(
+        path.join(outDir, file),
+        panelHtml({
+          cspSource: origin,
+          scriptUri: `${origin}/webview.js`,
+          textScriptUri: `${origin}/webview-text.js`,
+          styleUri: `${origin}/webview.css`,
+          nonce,
+          ...opts,
+        })
+          // under the same nonce, before the others (as VS Code injects its own)
+          .replace(
+            `<script nonce="${nonce}" src=`,
+            `<script nonce="${nonce}" src="${origin}/stub.js"></script>\n<script nonce="${nonce}" src=`,
+          ),
+      );
+    /** A new problem view's init written into its page, with `result` as its problem data. */
+    const init = (result: ProblemData) => ({
+      id: 0,
+      kind: 'init',
+      protocol: 1,
+      state: { view: 'problem', problemId: 1 },
+      prefetched: { request: 'getProblem', problemId: 1, result },
+    });
+    writePage('index.html', {
       // as the problem panel names them (src/extension/problemPanel.ts): Vega-Lite added by the page when
       // first needed (this page's problem data has no host-compiled charts: it loads it, under the nonce)
       libraryScriptUris: [`${origin}/charts-vendor.js`],
       vegaLiteScriptUri: `${origin}/charts-vegalite.js`,
-      textScriptUri: `${origin}/webview-text.js`,
-      styleUri: `${origin}/webview.css`,
       // the init written into the page as a new problem view's is (its data: the hostile question, labels
       // and model names, in a JSON data block that no text of it can leave: src/extension/panelHtml.ts)
-      initMessage: {
-        id: 0,
-        kind: 'init',
-        protocol: 1,
-        state: { view: 'problem', problemId: 1 },
-        prefetched: { request: 'getProblem', problemId: 1, result: fixtures().problem },
-      },
+      initMessage: init(fixtures().problem),
       view: 'problem',
-      nonce,
       title: 'hostile',
-    })
-      // the stub acquireVsCodeApi is loaded first, under the same nonce (as VS Code injects its own)
-      .replace(
-        `<script nonce="${nonce}" src=`,
-        `<script nonce="${nonce}" src="${origin}/stub.js"></script>\n<script nonce="${nonce}" src=`,
-      );
-    fs.writeFileSync(path.join(outDir, 'index.html'), html);
-    const overviewHtml = panelHtml({
-      cspSource: origin,
-      scriptUri: `${origin}/webview.js`,
+    });
+    writePage('overview.html', {
       libraryScriptUris: [`${origin}/charts-vegalite.js`, `${origin}/charts-vendor.js`],
-      textScriptUri: `${origin}/webview-text.js`,
-      styleUri: `${origin}/webview.css`,
       view: 'overview',
-      nonce,
       title: 'hostile overview',
-    }).replace(
-      `<script nonce="${nonce}" src=`,
-      `<script nonce="${nonce}" src="${origin}/stub.js"></script>\n<script nonce="${nonce}" src=`,
-    );
-    fs.writeFileSync(path.join(outDir, 'overview.html'), overviewHtml);
+    });
+    // a new problem view whose first chart the host drew (the real compiler and renderer bundles of
+    // scripts/build.mjs; the hostile model names reach the legend): Vega loaded after it, late
+    writePage('drawn.html', {
+      chartsScriptUri: `${origin}/charts-vendor-slow.js`,
+      vegaLiteScriptUri: `${origin}/charts-vegalite.js`,
+      initMessage: init({ ...fixtures().problem, charts: await drawnCharts(fixtures().problem) }),
+      view: 'problem',
+      title: 'hostile drawn',
+    });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
@@ -658,6 +709,72 @@ describe('hostile traces render inert (Chromium, real CSP)', { timeout: 180_000 
     }
     assert.deepEqual(pageErrors, []);
     assert.deepEqual(await page.evaluate(() => window.__csp), []);
+  });
+
+  test("a new view's first chart drawn by the host: hostile model names are text, nothing runs; Vega's view replaces it", async () => {
+    const drawnPage = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const drawnErrors: string[] = [];
+    const asked: string[] = [];
+    const missing: string[] = [];
+    drawnPage.on('pageerror', (e) => drawnErrors.push(e.message));
+    drawnPage.on('request', (r) => asked.push(r.url()));
+    drawnPage.on('response', (r) => {
+      if (r.status() >= 400) missing.push(r.url());
+    });
+    try {
+      await drawnPage.addInitScript(() => {
+        window.__csp = [];
+        document.addEventListener('securitypolicyviolation', (e: { violatedDirective: string; blockedURI: string }) =>
+          window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
+        );
+      });
+      // not waiting for the load event: Vega (a script the page adds, 1.5 s late) holds it back
+      await drawnPage.goto(`${origin}/drawn.html`, { waitUntil: 'commit' });
+      await drawnPage.waitForSelector('#chart-passk[data-rendered-at] .chart-static svg', { timeout: 20_000 });
+      assert.equal(
+        await drawnPage.$eval('#chart-passk', (e: { getAttribute(n: string): string | null }) =>
+          e.getAttribute('data-first-svg-width'),
+        ),
+        '900',
+      );
+      const legend: string = await drawnPage.$eval(
+        '#chart-passk .chart-static',
+        (e: { textContent: string }) => e.textContent,
+      );
+      assert.ok(legend.includes(HOSTILE_LABEL), 'the hostile model name is legend text');
+      assert.ok(legend.includes('base <svg onload=window.__pwned=1>'));
+      // only Vega's drawing elements, none that could run or fetch anything, no handler or link attribute
+      const live: string[] = await drawnPage.$$eval(
+        '#chart-passk .chart-static *',
+        (els: { tagName: string; attributes: { name: string; value: string }[] }[]) =>
+          els
+            .filter(
+              (e) =>
+                !/^(svg|g|path|line|rect|text|circle|title|desc)$/i.test(e.tagName) ||
+                [...e.attributes].some((a) => /^on|href$|^src$|^style$/i.test(a.name) || /url\(/i.test(a.value)),
+            )
+            .map((e) => e.tagName),
+      );
+      assert.deepEqual(live, []);
+      // Vega, loaded after the first paint, draws the chart and takes the drawing's place
+      await drawnPage.waitForSelector('#chart-passk[data-interactive-at] canvas', { timeout: 20_000 });
+      assert.equal(await drawnPage.$('#chart-passk .chart-static'), null, 'the drawing is gone');
+      assert.ok(
+        asked.some((u) => u.endsWith('/charts-vendor-slow.js')),
+        'Vega named by <body data-charts-script>',
+      );
+      assert.deepEqual(
+        asked.filter((u) => !u.startsWith(origin)),
+        [],
+        'no request leaves the page',
+      );
+      assert.equal(await drawnPage.evaluate(() => window.__pwned), undefined);
+      assert.deepEqual(missing, [], 'every script and style the page asks for is there');
+      assert.deepEqual(drawnErrors, []);
+      assert.deepEqual(await drawnPage.evaluate(() => window.__csp), []);
+    } finally {
+      await drawnPage.close();
+    }
   });
 
   test('messages that fail validation are ignored by the webview', async () => {

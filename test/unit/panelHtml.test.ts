@@ -134,4 +134,23 @@ describe('panel HTML', () => {
     assert.doesNotMatch(html, /<script[^>]*charts-vegalite/, 'no <script> element for it: webview/charts.ts adds it');
     assert.doesNotMatch(page(), /data-vegalite-script/);
   });
+
+  test('Vega, loaded after the first paint (a first chart drawn by the host), is named on <body>, not loaded by the page', () => {
+    const html = panelHtml({
+      cspSource: 'https://x.example',
+      scriptUri: 'https://x.example/dist/webview.js',
+      libraryScriptUris: [],
+      chartsScriptUri: 'https://x.example/dist/charts-vendor.js?a=1&b=2',
+      styleUri: 'https://x.example/dist/webview.css',
+      view: 'problem',
+      nonce: NONCE,
+      title: 't',
+    });
+    assert.match(
+      html,
+      /<body data-view="problem" data-charts-script="https:\/\/x\.example\/dist\/charts-vendor\.js\?a=1&amp;b=2">/,
+    );
+    assert.doesNotMatch(html, /<script[^>]*charts-vendor/, 'no <script> element for it: webview/charts.ts adds it');
+    assert.doesNotMatch(page(), /data-charts-script/);
+  });
 });
