@@ -134,6 +134,11 @@ export function vegaLibraries(): Promise<VegaLibraries> {
   });
 }
 
+/** Whether Vega (dist/charts-vendor.js) has run on this page. */
+export function vegaLoaded(): boolean {
+  return (globalThis as ChartsGlobal).__traceInspectorCharts !== undefined;
+}
+
 /** The `<body>` attribute naming dist/charts-vendor.js when the page loads it after its first paint (src/extension/panelHtml.ts). */
 const CHARTS_SCRIPT_ATTRIBUTE = 'data-charts-script';
 

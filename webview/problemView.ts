@@ -18,6 +18,7 @@ import {
   readTheme,
   showChart,
   similaritySpec,
+  vegaLoaded,
 } from './charts';
 import { mark, type Rpc } from './rpc';
 import { inBaseSection } from '../src/shared/inBaseSection';
@@ -356,7 +357,8 @@ export class ProblemView {
     // a new page's first charts come drawn as SVG by the host too (CompiledChart `svg`), shown until this
     // page's Vega has drawn them
     const hc = readTheme().highContrast;
-    const drawn = (c: CompiledChart | undefined) => (c?.highContrast === hc ? c.svg : undefined);
+    // (only while this page has no Vega yet: a theme change or another problem draws with Vega at once)
+    const drawn = (c: CompiledChart | undefined) => (c?.highContrast === hc && !vegaLoaded() ? c.svg : undefined);
     const first = curve
       ? showChart(curve, problemCurveSpec(d.models, d.stats, d.comparisons, this.metrics), undefined, {
           compiled: passk,

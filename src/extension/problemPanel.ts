@@ -1080,6 +1080,26 @@ function showSamplePreview(panels: Panels, arg: unknown, preserveFocus: boolean)
   return true;
 }
 
+/** The preview's buttons that step through the tree: each runs the navigation command of its name. */
+const STEP_ACTIONS: ReadonlySet<PreviewAction> = new Set<PreviewAction>([
+  'nextSample',
+  'previousSample',
+  'nextProblem',
+  'previousProblem',
+  'nextUnannotated',
+]);
+
+/**
+ * Runs the navigation command `traceInspector.<action>` with `arg` (where to step from: a sample, or a problem
+ * and model; undefined: where the user was last, navigation.ts) when `action` is one of {@link STEP_ACTIONS};
+ * returns whether it was.
+ */
+async function stepAction(action: PreviewAction, arg: unknown): Promise<boolean> {
+  if (!STEP_ACTIONS.has(action)) return false;
+  await vscode.commands.executeCommand(`traceInspector.${action}`, arg);
+  return true;
+}
+
 /**
  * The preview's buttons when its sample is no longer in the index (trial 14 finding 1): the steps go on
  * from the start of its problem's samples of its model in the tree's order (or, with its problem or model
@@ -1092,19 +1112,16 @@ async function goneSampleAction(
   s: FolderSession,
 ): Promise<void> {
   const folder = s.folder.uri.toString();
+  if (
+    await stepAction(
+      action,
+      place.problemId !== undefined && place.modelId !== undefined
+        ? { problemId: place.problemId, modelId: place.modelId, folder }
+        : undefined,
+    )
+  )
+    return;
   switch (action) {
-    case 'nextSample':
-    case 'previousSample':
-    case 'nextProblem':
-    case 'previousProblem':
-    case 'nextUnannotated':
-      await vscode.commands.executeCommand(
-        `traceInspector.${action}`,
-        place.problemId !== undefined && place.modelId !== undefined
-          ? { problemId: place.problemId, modelId: place.modelId, folder }
-          : undefined,
-      );
-      return;
     case 'openProblemView':
       if (place.problemId === undefined) throw new RequestError('Its problem is no longer in the index either.');
       await vscode.commands.executeCommand('traceInspector.openProblemView', { problemId: place.problemId, folder });
@@ -1119,14 +1136,8 @@ async function previewAction(action: PreviewAction, sampleId: number, s: FolderS
   const sample = s.index.sample(sampleId);
   if (!sample) throw new RequestError(`Sample ${sampleId} is not in the index.`);
   const arg = { sampleId, folder: s.folder.uri.toString() };
+  if (await stepAction(action, arg)) return;
   switch (action) {
-    case 'nextSample':
-    case 'previousSample':
-    case 'nextProblem':
-    case 'previousProblem':
-    case 'nextUnannotated':
-      await vscode.commands.executeCommand(`traceInspector.${action}`, arg);
-      return;
     case 'annotate':
       await vscode.commands.executeCommand('traceInspector.annotate', arg);
       return;
