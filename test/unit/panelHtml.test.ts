@@ -12,22 +12,25 @@ import { EARLY_MESSAGES, jsonDataBlock, panelHtml } from '../../src/extension/pa
 
 const NONCE = 'bm9uY2Utbm9uY2Utbm9uY2U=';
 
-function page(libraries?: string[]): string {
+/** A problem view's page with `overrides` of its options (none by default: no libraries, no lazy scripts, no init). */
+function page(overrides: Partial<Parameters<typeof panelHtml>[0]> = {}): string {
   return panelHtml({
     cspSource: 'https://x.example',
     scriptUri: 'https://x.example/dist/webview.js',
-    libraryScriptUris: libraries,
     styleUri: 'https://x.example/dist/webview.css',
     view: 'problem',
     nonce: NONCE,
     title: 't',
+    ...overrides,
   });
 }
 
 describe('panel HTML', () => {
   test('scripts in order, each under the nonce: the early-message keeper, the bundle, the libraries', () => {
     const scripts = [
-      ...page(['https://x.example/dist/charts-vendor.js']).matchAll(/<script([^>]*)>([^<]*)<\/script>/g),
+      ...page({ libraryScriptUris: ['https://x.example/dist/charts-vendor.js'] }).matchAll(
+        /<script([^>]*)>([^<]*)<\/script>/g,
+      ),
     ];
     assert.deepEqual(
       scripts.map((m) => /src="([^"]*)"/.exec(m[1])?.[1] ?? 'inline'),
@@ -64,15 +67,9 @@ describe('panel HTML', () => {
   });
 
   test('the text renderer script is named on <body> (escaped) for the page to load on demand, not loaded by the page', () => {
-    const html = panelHtml({
-      cspSource: 'https://x.example',
-      scriptUri: 'https://x.example/dist/webview.js',
+    const html = page({
       libraryScriptUris: ['https://x.example/dist/charts-vendor.js'],
       textScriptUri: 'https://x.example/dist/webview-text.js?a=1&b="2"',
-      styleUri: 'https://x.example/dist/webview.css',
-      view: 'problem',
-      nonce: NONCE,
-      title: 't',
     });
     assert.match(
       html,
@@ -94,14 +91,8 @@ describe('panel HTML', () => {
     const block = jsonDataBlock(hostile);
     assert.doesNotMatch(block, /[<>&\u2028\u2029]/, 'no character that could end the element or start markup');
     assert.deepEqual(JSON.parse(block), hostile);
-    const html = panelHtml({
-      cspSource: 'https://x.example',
-      scriptUri: 'https://x.example/dist/webview.js',
-      styleUri: 'https://x.example/dist/webview.css',
+    const html = page({
       initMessage: hostile,
-      view: 'problem',
-      nonce: NONCE,
-      title: 't',
     });
     const m = /<script type="application\/json" id="ti-init">([^<]*)<\/script>\n<script nonce=/.exec(html);
     assert.ok(m, 'the data block, before the early-message keeper');
@@ -116,16 +107,10 @@ describe('panel HTML', () => {
   });
 
   test("Vega-Lite's compiler, loaded on first need, is named on <body> (escaped), not loaded by the page", () => {
-    const html = panelHtml({
-      cspSource: 'https://x.example',
-      scriptUri: 'https://x.example/dist/webview.js',
+    const html = page({
       libraryScriptUris: ['https://x.example/dist/charts-vendor.js'],
       textScriptUri: 'https://x.example/dist/webview-text.js',
       vegaLiteScriptUri: 'https://x.example/dist/charts-vegalite.js?a=1&b=2',
-      styleUri: 'https://x.example/dist/webview.css',
-      view: 'problem',
-      nonce: NONCE,
-      title: 't',
     });
     assert.match(
       html,
@@ -136,15 +121,9 @@ describe('panel HTML', () => {
   });
 
   test('Vega, loaded after the first paint (a first chart drawn by the host), is named on <body>, not loaded by the page', () => {
-    const html = panelHtml({
-      cspSource: 'https://x.example',
-      scriptUri: 'https://x.example/dist/webview.js',
+    const html = page({
       libraryScriptUris: [],
       chartsScriptUri: 'https://x.example/dist/charts-vendor.js?a=1&b=2',
-      styleUri: 'https://x.example/dist/webview.css',
-      view: 'problem',
-      nonce: NONCE,
-      title: 't',
     });
     assert.match(
       html,
