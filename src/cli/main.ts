@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { auditFolderChecked } from '../core/audit';
-import { AnnotationStore, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
+import { AnnotationStore, annotationFatesMessage, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import { type IndexProgress, indexFolder, type IndexSummary } from '../core/index/indexer';
 import { readSampleText, readSampleTexts } from '../core/index/sampleText';
 import { SQLITE_DRIVER_ENV, describeSqliteDriver, sqliteDriver } from '../core/index/sqlite';
@@ -135,6 +135,9 @@ async function runIndex(
   });
   if (!opts.quiet) process.stderr.write(`${doneLine(summary)}\n`);
   if (summary.samples === 0) process.stderr.write(`${noSamplesMessage(index, abs)}\n`);
+  // what became of the annotations on the files read again, as the extension says it (never "kept")
+  const fates = annotationFatesMessage(summary.annotationsOfChangedFiles, MIRROR_RELATIVE_PATH);
+  if (fates) process.stderr.write(`[annotations] ${fates}\n`);
   // Restore annotations from the folder's mirror (after deleting the index, or from git).
   new AnnotationStore(index).importJsonl(join(abs, ...MIRROR_RELATIVE_PATH.split('/')), MIRROR_RELATIVE_PATH);
   return { abs, index, summary };
@@ -1438,7 +1441,7 @@ export function program(): Command {
       if (summary.samples === 0) process.exitCode = 1;
       if (opts.format === 'json') {
         process.stdout.write(
-          `${terminalJson({ filesIndexed: summary.filesIndexed, filesSkipped: summary.filesSkipped, filesRemoved: summary.filesRemoved, samples: summary.samples, diagnostics: summary.diagnostics }, 2)}\n`,
+          `${terminalJson({ filesIndexed: summary.filesIndexed, filesSkipped: summary.filesSkipped, filesRemoved: summary.filesRemoved, samples: summary.samples, annotationsOfChangedFiles: summary.annotationsOfChangedFiles, diagnostics: summary.diagnostics }, 2)}\n`,
         );
       } else {
         process.stdout.write(
