@@ -239,12 +239,18 @@ export function showChart(
   const current = () => el.isConnected && latestAsked.get(el) === ticket;
   const shown: Shown = { live: false, first: false };
   if (opts.firstSvg && !opts.batchRows) {
-    shown.staticBox = staticChart(opts.firstSvg);
-    // the width (px) the host drew it at (the e2e suite checks it is the last page's chart width)
-    el.setAttribute('data-first-svg-width', shown.staticBox.querySelector('svg')?.getAttribute('width') ?? '');
-    replaceChildren(el, shown.staticBox);
-    mark(`ti:svg:${el.id}`);
-    firstShown(shown, opts);
+    const box = staticChart(opts.firstSvg);
+    const width = Number(box.querySelector('svg')?.getAttribute('width'));
+    // never scaled (trial 15 finding 1: a drawing for a wider editor group, shrunk into a narrow one, was
+    // unreadable and the page jumped when Vega's chart came): one wider than the element is not shown
+    if (width > 0 && width <= el.clientWidth + 1) {
+      shown.staticBox = box;
+      // the width (px) the host drew it at (the e2e suite checks it is the last page's chart width)
+      el.setAttribute('data-first-svg-width', String(width));
+      replaceChildren(el, box);
+      mark(`ti:svg:${el.id}`);
+      firstShown(shown, opts);
+    } else mark(`ti:svg-too-wide:${el.id}`);
   }
   const built = chartQueue.then(() => buildChart(el, spec, current, onClick, opts, shown));
   chartQueue = built.catch(() => undefined);

@@ -14,12 +14,18 @@ import {
   compiledChart,
   cssVarTheme,
   DEFAULT_CHART_THEME,
-  PRECOMPILED_WIDTH,
   problemCurveSpec,
   themedVegaSpec,
   type VegaLiteCompile,
 } from '../shared/chartSpecs';
-import type { GlyphWidths } from '../shared/glyphWidths';
+import { DEFAULT_GLYPH_WIDTHS, type GlyphWidths } from '../shared/glyphWidths';
+
+/**
+ * The width (px) of the first drawing when no page has reported its chart layout (the first problem view of a
+ * profile): narrower than most editors (the page shows a drawing narrower than its chart element as it is, and
+ * none that is wider: webview/charts.ts).
+ */
+export const FIRST_DRAWING_WIDTH = 600;
 
 /** Vega's SVG output of a Vega spec (dist/vegaRenderer.js `renderSvg`), text measured with `glyphs`. */
 export type SvgRender = (spec: unknown, glyphs: GlyphWidths | undefined) => Promise<string>;
@@ -172,28 +178,24 @@ export class ChartCompiler {
   /**
    * `charts` with the pass@k chart drawn as SVG (CompiledChart `svg`) for a new page's first paint: theme colours
    * and font as CSS `var()`s (src/shared/chartSpecs.ts cssVarTheme), at `layout`'s width with its glyph widths
-   * (what the last page reported), or {@link PRECOMPILED_WIDTH} px and Vega's estimate of text widths without
-   * one. A chart the renderer fails on is left without (reported); without the renderer (not loaded or not warm
+   * (what a page in the same editor group reported), or {@link FIRST_DRAWING_WIDTH} px and
+   * {@link DEFAULT_GLYPH_WIDTHS} without one. A chart the renderer fails on is left without (reported); without the renderer (not loaded or not warm
    * yet) `charts` is returned as it is. Never rejects.
    */
   async drawFirst(charts: ProblemCharts, layout: ChartLayout | undefined): Promise<ProblemCharts> {
     const render = this.render;
     if (!render) return charts;
+    const glyphs = layout?.glyphs ?? DEFAULT_GLYPH_WIDTHS;
+    const width = layout?.width ?? FIRST_DRAWING_WIDTH;
     // Vega keeps each text's measured width by font: a family name of the glyph table's own after the theme's
     // (never used by the page: VS Code's font list ends in a generic family) keeps another table's widths out
-    const table = layout
-      ? createHash('sha256').update(JSON.stringify(layout.glyphs)).digest('hex').slice(0, 12)
-      : 'none';
+    const table = createHash('sha256').update(JSON.stringify(glyphs)).digest('hex').slice(0, 12);
     const draw = async (c: CompiledChart): Promise<CompiledChart> => {
       const theme = cssVarTheme(c.highContrast);
-      const spec = themedVegaSpec(
-        c,
-        { ...theme, font: `${theme.font}, ti-glyphs-${table}` },
-        layout?.width ?? PRECOMPILED_WIDTH,
-      );
+      const spec = themedVegaSpec(c, { ...theme, font: `${theme.font}, ti-glyphs-${table}` }, width);
       if (!spec) return c;
       try {
-        return { ...c, svg: await render(spec, layout?.glyphs) };
+        return { ...c, svg: await render(spec, glyphs) };
       } catch (e) {
         this.log(`[problem view] a first chart not drawn on the host: ${(e as Error).message}`);
         return c;

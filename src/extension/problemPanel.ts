@@ -71,8 +71,14 @@ export const PROBLEM_VIEW_TYPE = 'traceInspector.problemView';
 export const OVERVIEW_VIEW_TYPE = 'traceInspector.overview';
 /** The sample preview: one panel, reused for every sample previewed. */
 export const PREVIEW_VIEW_TYPE = 'traceInspector.samplePreview';
-/** Where the last problem view's chart layout is kept (globalState; {@link Panels.chartLayout}). */
-const CHART_LAYOUT_KEY = 'traceInspector.chartLayout';
+/** Where the problem views' chart layouts are kept (globalState; {@link Panels.chartLayout}). */
+const CHART_LAYOUT_KEY = 'traceInspector.chartLayouts';
+
+/** The chart layouts kept: per editor group (its view column), and the last reported anywhere. */
+interface KeptLayouts {
+  byColumn: Record<string, ChartLayout>;
+  last?: ChartLayout;
+}
 
 const VIEW_TYPES: Record<ViewKind, string> = {
   problem: PROBLEM_VIEW_TYPE,
@@ -233,28 +239,43 @@ class Panels implements vscode.Disposable {
   }
 
   /**
-   * Where the last problem view drew its pass@k chart (its width and chart font's glyph widths: the
-   * `chartLayout` message), kept across sessions: a new view's first charts are drawn as SVG by the host at
-   * that size ({@link ChartCompiler.drawFirst}).
+   * Where a problem view of editor group `column` last drew its pass@k chart (its width and chart font's glyph
+   * widths: the `chartLayout` message), else where any did last; kept across sessions: a new view's first chart
+   * is drawn as SVG by the host at that size ({@link ChartCompiler.drawFirst}). Trial 15 finding 1: one layout
+   * for every group drew a view opened in a narrow split at the wide group's width.
    */
-  get chartLayout(): ChartLayout | undefined {
-    if (this.layout === undefined) {
-      const kept = this.context.globalState.get<unknown>(CHART_LAYOUT_KEY);
-      this.layout = isChartLayout(kept) ? kept : null;
+  chartLayout(column: number | undefined): ChartLayout | undefined {
+    const kept = this.keptLayouts();
+    return (column !== undefined ? kept.byColumn[String(column)] : undefined) ?? kept.last;
+  }
+
+  /** Keeps `layout`, a page's report from editor group `column`, for the next new views; stored when it changed. */
+  setChartLayout(column: number | undefined, layout: ChartLayout): void {
+    const kept = this.keptLayouts();
+    const next: KeptLayouts = {
+      byColumn: column !== undefined ? { ...kept.byColumn, [String(column)]: layout } : kept.byColumn,
+      last: layout,
+    };
+    if (JSON.stringify(next) === JSON.stringify(kept)) return;
+    this.layouts = next;
+    void this.context.globalState.update(CHART_LAYOUT_KEY, next).then(undefined, () => undefined);
+  }
+
+  /** The kept layouts, read from globalState once (anything not valid there is dropped). */
+  private keptLayouts(): KeptLayouts {
+    if (!this.layouts) {
+      const v = this.context.globalState.get<unknown>(CHART_LAYOUT_KEY);
+      const o = v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+      const byColumn: Record<string, ChartLayout> = {};
+      if (o.byColumn !== null && typeof o.byColumn === 'object')
+        for (const [k, l] of Object.entries(o.byColumn as Record<string, unknown>))
+          if (/^\d{1,2}$/.test(k) && isChartLayout(l)) byColumn[k] = l;
+      this.layouts = { byColumn, last: isChartLayout(o.last) ? o.last : undefined };
     }
-    return this.layout ?? undefined;
+    return this.layouts;
   }
 
-  /** Keeps `layout` (a page's report) for the next new view's first charts; stored when it changed. */
-  setChartLayout(layout: ChartLayout): void {
-    const before = this.chartLayout;
-    this.layout = layout;
-    if (JSON.stringify(before) !== JSON.stringify(layout))
-      void this.context.globalState.update(CHART_LAYOUT_KEY, layout).then(undefined, () => undefined);
-  }
-
-  /** The kept {@link chartLayout}: null when none is stored, undefined before it is read. */
-  private layout: ChartLayout | null | undefined;
+  private layouts: KeptLayouts | undefined;
 
   /** The selection prefetch: the row waiting for its delay, the job started for a row, the row to start next. */
   private selection: {
@@ -780,7 +801,10 @@ class Panel {
     if (prefetched && charts)
       prefetched = {
         ...prefetched,
-        result: { ...prefetched.result, charts: await this.panels.charts.drawFirst(charts, this.panels.chartLayout) },
+        result: {
+          ...prefetched.result,
+          charts: await this.panels.charts.drawFirst(charts, this.panels.chartLayout(this.panel.viewColumn)),
+        },
       };
     if (!this.panels.open.has(this)) return;
     this.early = prefetched;
@@ -823,7 +847,7 @@ class Panel {
     }
     if (m.kind === 'log') return;
     if (m.kind === 'chartLayout') {
-      this.panels.setChartLayout(m.layout);
+      this.panels.setChartLayout(this.panel.viewColumn, m.layout);
       return;
     }
     try {

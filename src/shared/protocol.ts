@@ -171,10 +171,10 @@ export interface CompiledChart {
   /** The random part of the placeholder strings (`ti-theme-<token>:foreground`, …). */
   token: string;
   /**
-   * The chart drawn as SVG by the host's Vega (a new problem view's first charts only): theme colours and
-   * font as CSS `var()`s, at the chart width and with the glyph widths the last page reported
-   * (`chartLayout`), or {@link PRECOMPILED_WIDTH}-wide and Vega's estimate of text widths before any did. The
-   * page shows it (sanitized) until its own Vega view of the chart is drawn.
+   * The chart drawn as SVG by the host's Vega (a new problem view's pass@k chart only): theme colours and
+   * font as CSS `var()`s, at the chart width and with the glyph widths a page in the same editor group
+   * reported (`chartLayout`), or 600 px wide with default glyph widths before any did. The page shows it
+   * (sanitized) until its own Vega view of the chart is drawn, unless it is wider than the chart's element.
    */
   svg?: string;
 }

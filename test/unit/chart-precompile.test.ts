@@ -24,7 +24,14 @@ import {
   type VegaLiteCompile,
 } from '../../src/shared/chartSpecs';
 import type { ProblemData } from '../../src/shared/protocol';
-import { GLYPH_COUNT, GLYPH_FIRST, type GlyphWidths, isGlyphWidths, textWidth } from '../../src/shared/glyphWidths';
+import {
+  DEFAULT_GLYPH_WIDTHS,
+  GLYPH_COUNT,
+  GLYPH_FIRST,
+  type GlyphWidths,
+  isGlyphWidths,
+  textWidth,
+} from '../../src/shared/glyphWidths';
 import { tempDir } from './helpers';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -267,7 +274,7 @@ describe('charts drawn as SVG on the host (first paint, until the page has Vega)
     );
   });
 
-  test('text laid out with the page glyph widths: wider glyphs, a wider y axis; none reported: 480 px', async () => {
+  test('text laid out with the page glyph widths: wider glyphs, a wider y axis; none reported: 600 px, default widths', async () => {
     const charts = compiler.problemCharts(problem(), false);
     assert.ok(charts);
     const none = await compiler.drawFirst(charts, undefined);
@@ -275,7 +282,14 @@ describe('charts drawn as SVG on the host (first paint, until the page has Vega)
     const wide = await compiler.drawFirst(charts, { width: 600, glyphs: flatGlyphs(90) });
     // and again narrow: measured anew, not the wide table's widths kept by Vega for the same text and font
     const again = await compiler.drawFirst(charts, { width: 600, glyphs: flatGlyphs(30) });
-    assert.match(none.passk.svg ?? '', /^<svg [^>]*width="480"/);
+    assert.match(none.passk.svg ?? '', /^<svg [^>]*width="600"/);
+    // trial 15 finding 2: Vega's own estimate (0.8 em a character) squeezed the plot of the first drawing
+    const byDefault = await compiler.drawFirst(charts, { width: 600, glyphs: DEFAULT_GLYPH_WIDTHS });
+    assert.equal(none.passk.svg, byDefault.passk.svg, 'the default glyph widths');
+    assert.ok(
+      plotLeft(none.passk.svg ?? '') <= 45,
+      `the y axis as the page lays it out: ${plotLeft(none.passk.svg ?? '')}`,
+    );
     const [n, w, a] = [narrow, wide, again].map((x) => plotLeft(x.passk.svg ?? ''));
     // y labels "0.0" .. "1.0" (3 characters at 10 px): 9 px against 27 px wide
     assert.ok(w - n >= 15, `${n} -> ${w}`);
