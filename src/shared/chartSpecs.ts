@@ -152,6 +152,9 @@ export function problemCurveSpec(
       model: label.get(c.modelId) ?? '',
       k: c.saturationK as number,
       text: `saturation from k=${c.saturationK}: both solve every k-subset`,
+      // on the chart (the sentence is the tooltip): a short label that fits beside the rule at narrow widths
+      // (trial 15 finding 4: the sentence ran over the y axis and was cut at the chart's edge)
+      label: `saturated from k=${c.saturationK}`,
       y: 0.02 + 0.07 * i,
       side: Math.log2(c.saturationK as number) > Math.log2(maxKAll) / 2 ? 'left' : 'right',
     }));
@@ -233,11 +236,13 @@ export function problemCurveSpec(
           dx: side === 'right' ? 3 : -3,
           baseline: 'bottom',
         },
+        // in the theme's text colour (config `text`), not the model's: a light palette colour (#9ecae9) was
+        // hard to read on a light theme (trial 15 finding 6); the rule beside it has the model's colour
         encoding: {
           x: { field: 'k', type: 'quantitative' },
           y: { field: 'y', type: 'quantitative' },
-          text: { field: 'text' },
-          color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null },
+          text: { field: 'label' },
+          tooltip: [{ field: 'model' }, { field: 'text', title: 'from k' }],
         },
       });
   }

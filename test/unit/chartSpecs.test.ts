@@ -17,11 +17,14 @@ import {
   BATCHED_DATA,
   batchedSpec,
   CANVAS_CONFIG,
+  canvasSpec,
   COUNT_AXIS,
   coverageSpec,
   curveSegments,
   histogramSpec,
+  DEFAULT_CHART_THEME,
   overviewCurveSpec,
+  problemCurveSpec,
   similaritySpec,
   type Spec,
 } from '../../src/shared/chartSpecs';
@@ -345,6 +348,57 @@ describe('chart specs: axes that count problems tick at integers', () => {
     const a = labelAxis(trainingCategoriesSpec(series), 'y');
     assert.equal(a.tickMinStep, 1);
     assert.equal(a.format, 'd');
+  });
+});
+
+describe("chart specs: the problem view's saturation labels (trial 15 findings 4, 6)", () => {
+  before(async () => {
+    ({ vl, vega } = await chartLibraries());
+  });
+
+  test('a short label in the theme text colour beside a rule in the model colour; the sentence in the tooltip', async () => {
+    const curve = (c: number) => [1, 2, 4, 8].map((k) => ({ k, value: Math.min(1, (c * k) / 8) }));
+    const stats = (modelId: number, c: number) => ({
+      modelId,
+      n: 8,
+      c,
+      samples: 8,
+      scored: 0,
+      accuracy: c / 8,
+      betaLow: 0,
+      betaHigh: 1,
+      passAtK: curve(c),
+      bestOfK: [],
+      majAtK: [],
+      hasMajAtK: false,
+    });
+    const models = [
+      { id: 1, label: 'base', displayId: 'base', isBase: true, isFocus: false },
+      { id: 2, label: 'rl', displayId: 'rl', isBase: false, isFocus: true },
+    ];
+    const spec = problemCurveSpec(
+      models,
+      [stats(1, 5), stats(2, 6)],
+      [{ modelId: 2, baseModelId: 1, category: 'sharpening', withinNoise: false, saturationK: 4 }],
+      { maj: false, best: false },
+    );
+    // with the theme's config, as the page draws it
+    const svg = await svgOf(canvasSpec(spec, DEFAULT_CHART_THEME, 480));
+    const texts = [...svg.matchAll(/<text[^>]*fill="([^"]*)"[^>]*>([^<]*)<\/text>/g)].map((m) => ({
+      fill: m[1],
+      text: m[2],
+    }));
+    const label = texts.find((t) => t.text.startsWith('saturated'));
+    assert.deepEqual(label, { fill: DEFAULT_CHART_THEME.foreground, text: 'saturated from k=4' });
+    assert.ok(!texts.some((t) => t.text.includes('every k-subset')), 'the sentence is not drawn');
+    // the rule in rl's colour (the second of tableau10)
+    assert.match(svg, /role-mark layer_1_marks"[^]*?<line [^>]*stroke="#f58518"/);
+    const textLayers = (spec.layer as Spec[]).filter((l) => (l.mark as Spec).type === 'text');
+    assert.equal(textLayers.length, 2);
+    for (const l of textLayers) {
+      assert.equal(l.encoding.color, undefined);
+      assert.deepEqual(l.encoding.tooltip[1], { field: 'text', title: 'from k' });
+    }
   });
 });
 
