@@ -392,7 +392,7 @@ describe("chart specs: the problem view's saturation labels (trial 15 findings 4
     assert.deepEqual(label, { fill: DEFAULT_CHART_THEME.foreground, text: 'saturated from k=4' });
     assert.ok(!texts.some((t) => t.text.includes('every k-subset')), 'the sentence is not drawn');
     // the rule in rl's colour (the second of tableau10)
-    assert.match(svg, /role-mark layer_1_marks"[^]*?<line [^>]*stroke="#f58518"/);
+    assert.match(svg, /role-mark layer_1_marks"[\s\S]*?<line [^>]*stroke="#f58518"/);
     const textLayers = (spec.layer as Spec[]).filter((l) => (l.mark as Spec).type === 'text');
     assert.equal(textLayers.length, 2);
     for (const l of textLayers) {
