@@ -300,7 +300,14 @@ describe('CLI', () => {
     const out = JSON.parse(
       execFileSync(process.execPath, [cli, 'index', RUN, '--db', db, '--format', 'json', '-q'], { encoding: 'utf8' }),
     );
-    assert.deepEqual(Object.keys(out), ['filesIndexed', 'filesSkipped', 'filesRemoved', 'samples', 'diagnostics']);
+    assert.deepEqual(Object.keys(out), [
+      'filesIndexed',
+      'filesSkipped',
+      'filesRemoved',
+      'samples',
+      'annotationsOfChangedFiles',
+      'diagnostics',
+    ]);
     assert.deepEqual([out.filesIndexed, out.samples], [2, 480]);
     const again = JSON.parse(
       execFileSync(process.execPath, [cli, 'index', RUN, '--db', db, '--format', 'json', '-q'], { encoding: 'utf8' }),
