@@ -250,7 +250,13 @@ export function showChart(
       replaceChildren(el, box);
       mark(`ti:svg:${el.id}`);
       firstShown(shown, opts);
-    } else mark(`ti:svg-too-wide:${el.id}`);
+    } else {
+      // the room the chart will take is kept (its height does not depend on the width: the plot's is fixed and
+      // the legend's columns too), so that what is below it does not jump when it comes (trial 15b finding 1)
+      const height = Number(box.querySelector('svg')?.getAttribute('height'));
+      if (height > 0) el.style.minHeight = `${height}px`;
+      mark(`ti:svg-too-wide:${el.id}`);
+    }
   }
   const built = chartQueue.then(() => buildChart(el, spec, current, onClick, opts, shown));
   chartQueue = built.catch(() => undefined);

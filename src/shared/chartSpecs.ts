@@ -144,20 +144,31 @@ export function problemCurveSpec(
   const label = new Map(labelled.map((m) => [m.id, m.label]));
   const rows = problemCurveRows(models, stats, metrics);
   const maxKAll = Math.max(1, ...rows.map((r) => r.k));
-  // Labels stacked upwards (one line each), so that points at nearby k do not print over each other;
-  // right of the rule in the left half of the axis, left of it in the right half.
+  // One rule per model at its saturation k; one label per distinct k (trial 15b: models saturating at the
+  // same k stacked identical labels over the plot), naming how many models when more than one, stacked
+  // upwards so that labels at nearby k do not print over each other; right of the rule in the left half of
+  // the axis, left of it in the right half.
   const sat = comparisons
     .filter((c) => c.saturationK !== null)
-    .map((c, i) => ({
+    .map((c) => ({
       model: label.get(c.modelId) ?? '',
       k: c.saturationK as number,
       text: `saturation from k=${c.saturationK}: both solve every k-subset`,
-      // on the chart (the sentence is the tooltip): a short label that fits beside the rule at narrow widths
-      // (trial 15 finding 4: the sentence ran over the y axis and was cut at the chart's edge)
-      label: `saturated from k=${c.saturationK}`,
-      y: 0.02 + 0.07 * i,
-      side: Math.log2(c.saturationK as number) > Math.log2(maxKAll) / 2 ? 'left' : 'right',
     }));
+  const satKs = [...new Set(sat.map((r) => r.k))].sort((a, b) => a - b);
+  const satLabels = satKs.map((k, i) => {
+    const at = sat.filter((r) => r.k === k);
+    return {
+      k,
+      // a short label that fits beside the rule at narrow widths (trial 15 finding 4: the sentence ran over
+      // the y axis and was cut at the chart's edge); the sentence and the models are its tooltip
+      label: `saturated from k=${k}${at.length > 1 ? ` (${at.length} models)` : ''}`,
+      models: at.map((r) => r.model).join(', '),
+      text: at[0].text,
+      y: 0.02 + 0.07 * i,
+      side: Math.log2(k) > Math.log2(maxKAll) / 2 ? 'left' : 'right',
+    };
+  });
   const color = {
     field: 'model',
     type: 'nominal',
@@ -227,7 +238,7 @@ export function problemCurveSpec(
     });
     for (const side of ['right', 'left'] as const)
       layers.push({
-        data: { values: sat },
+        data: { values: satLabels },
         transform: [{ filter: `datum.side === '${side}'` }],
         mark: {
           type: 'text',
@@ -242,7 +253,10 @@ export function problemCurveSpec(
           x: { field: 'k', type: 'quantitative' },
           y: { field: 'y', type: 'quantitative' },
           text: { field: 'label' },
-          tooltip: [{ field: 'model' }, { field: 'text', title: 'from k' }],
+          tooltip: [
+            { field: 'models', title: 'model' },
+            { field: 'text', title: 'from k' },
+          ],
         },
       });
   }

@@ -404,6 +404,8 @@ describe('problem view and preview speed on 1024 x 1024 samples (measured, repor
     const chartAt = Number(await frame.$eval('#chart-passk', (e) => e.getAttribute('data-rendered-at')));
     const chartTop = () => frame.$eval('#chart-passk', (e) => Math.round(e.getBoundingClientRect().top));
     const topAtFirstPaint = await chartTop();
+    const tableTop = () => frame.$eval('#stats-table', (e) => Math.round(e.getBoundingClientRect().top));
+    const tableAtFirstPaint = await tableTop();
     // the chart's Vega view (tooltips) drawn in place of the host's SVG drawing of it
     await frameWith(s.page, '#chart-passk[data-interactive-at] canvas', { frame, what: 'the Vega view of the chart' });
     const interactiveAt = Number(await frame.$eval('#chart-passk', (e) => e.getAttribute('data-interactive-at')));
@@ -417,6 +419,10 @@ describe('problem view and preview speed on 1024 x 1024 samples (measured, repor
     await frameWith(s.page, '#question[data-rendered]', { frame, what: 'the statement rendered' });
     const moved = (await chartTop()) - topAtFirstPaint;
     assert.ok(Math.abs(moved) <= 2, `the chart where it was first drawn (moved ${moved} px)`);
+    // nor the table under the c/n chart, whose room is kept until it is drawn (trial 15b finding 2)
+    await frameWith(s.page, '#chart-accuracy canvas', { frame, what: 'the c/n chart' });
+    const tableMoved = (await tableTop()) - tableAtFirstPaint;
+    assert.ok(Math.abs(tableMoved) <= 6, `the table where it was (moved ${tableMoved} px)`);
     await frameWith(s.page, '#sample-list[data-rendered-at]', { frame, timeoutMs: 300_000, what: 'the sample list' });
     const listAt = Number(await frame.$eval('#sample-list', (e) => e.getAttribute('data-rendered-at')));
     const steps = await webviewSteps(frame, t0);

@@ -400,6 +400,52 @@ describe("chart specs: the problem view's saturation labels (trial 15 findings 4
       assert.deepEqual(l.encoding.tooltip[1], { field: 'text', title: 'from k' });
     }
   });
+
+  test('one label per saturation k, naming how many models (trial 15b: identical labels stacked)', async () => {
+    const stats = (modelId: number) => ({
+      modelId,
+      n: 8,
+      c: 6,
+      samples: 8,
+      scored: 0,
+      accuracy: 0.75,
+      betaLow: 0,
+      betaHigh: 1,
+      passAtK: [1, 2, 4, 8].map((k) => ({ k, value: Math.min(1, (6 * k) / 8) })),
+      bestOfK: [],
+      majAtK: [],
+      hasMajAtK: false,
+    });
+    const models = [1, 2, 3, 4].map((id) => ({
+      id,
+      label: `m${id}`,
+      displayId: `m${id}`,
+      isBase: id === 1,
+      isFocus: id === 2,
+    }));
+    const sat = (modelId: number, k: number) => ({
+      modelId,
+      baseModelId: 1,
+      category: 'sharpening' as const,
+      withinNoise: false,
+      saturationK: k,
+    });
+    const spec = problemCurveSpec(
+      models,
+      models.map((m) => stats(m.id)),
+      [sat(2, 3), sat(3, 3), sat(4, 5)],
+      {
+        maj: false,
+        best: false,
+      },
+    );
+    const svg = await svgOf(canvasSpec(spec, DEFAULT_CHART_THEME, 480));
+    const labels = [...svg.matchAll(/<text[^>]*>(saturated[^<]*)<\/text>/g)].map((m) => m[1]).sort();
+    assert.deepEqual(labels, ['saturated from k=3 (2 models)', 'saturated from k=5']);
+    // a rule per model still
+    const rules = (spec.layer as Spec[]).find((l) => (l.mark as Spec).type === 'rule');
+    assert.equal(rules?.data.values.length, 3);
+  });
 });
 
 describe('chart specs: the similarity chart', () => {
