@@ -282,11 +282,13 @@ export interface ChartOptions {
   compiled?: CompiledChart;
   /**
    * The chart drawn as SVG by the host (CompiledChart `svg`: the host's Vega, the theme as CSS variables, at the
-   * last page's chart width and glyph widths), shown at once until this page's Vega view of the chart is drawn,
-   * which then takes its place (the page must first compile dist/charts-vendor.js, about 1 MB). Sanitized
-   * (DOMPurify, SVG profile) before it reaches the page.
+   * chart width and glyph widths a page of the same editor group reported), shown at once until this page's Vega
+   * view of the chart is drawn, which then takes its place (the page must first load dist/charts-vendor.js,
+   * 0.5 MB). Never scaled: one wider than the element is not shown (its height is kept for the chart).
+   * Sanitized (DOMPurify, SVG profile) before it reaches the page.
    */
-  firstSvg?: string /** Called once, when the chart is first on screen: its SVG drawing or its Vega view, whichever is first. */;
+  firstSvg?: string;
+  /** Called once, when the chart is first on screen: its SVG drawing or its Vega view, whichever is first. */
   onShown?: () => void;
 }
 
