@@ -13,10 +13,10 @@ import { indexFolder } from '../../src/core/index/indexer';
 import type { FolderSession } from '../../src/extension/session';
 import type { HostMessage } from '../../src/shared/protocol';
 import { rolloutLine, tempDir } from './helpers';
-import { Emitter, fakePanel, loadWithStub } from './vscodeStub';
+import { Emitter, fakePanel, loadWithStub, type PanelStubState, panelStub } from './vscodeStub';
 
 /** The webview panel the stub's createWebviewPanel gives, and the commands registered (set per test). */
-const current: { panel?: unknown; commands: Map<string, (...a: unknown[]) => unknown> } = { commands: new Map() };
+const current: PanelStubState = { commands: new Map() };
 // loaded once: a module is cached with the stub it was first loaded with
 const { FolderSession: Session } = loadWithStub<{ FolderSession: new (...a: unknown[]) => FolderSession }>(
   '../../src/extension/session',
@@ -24,22 +24,7 @@ const { FolderSession: Session } = loadWithStub<{ FolderSession: new (...a: unkn
 );
 const { registerPanels } = loadWithStub<{
   registerPanels: (c: unknown, g: () => FolderSession | undefined) => { dispose(): void }[];
-}>('../../src/extension/problemPanel', {
-  commands: {
-    registerCommand: (id: string, f: (...a: unknown[]) => unknown) => {
-      current.commands.set(id, f);
-      return { dispose() {} };
-    },
-  },
-  window: {
-    createWebviewPanel: () => current.panel,
-    registerWebviewPanelSerializer: () => ({ dispose() {} }),
-    showInformationMessage: async () => undefined,
-  },
-  Uri: { joinPath: (base: { fsPath: string }, ...p: string[]) => ({ fsPath: join(base.fsPath, ...p) }) },
-  ViewColumn: { Active: -1, Beside: -2 },
-  EventEmitter: Emitter,
-});
+}>('../../src/extension/problemPanel', panelStub(current));
 
 async function openProblemView() {
   const dir = tempDir('ti-panel-init-');

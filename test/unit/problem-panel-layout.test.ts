@@ -18,32 +18,17 @@ import type { ChartCompiler } from '../../src/extension/chartCompiler';
 import type { HostMessage } from '../../src/shared/protocol';
 import { GLYPH_COUNT } from '../../src/shared/glyphWidths';
 import { rolloutLine, tempDir } from './helpers';
-import { Emitter, fakePanel, loadWithStub } from './vscodeStub';
+import { Emitter, fakePanel, loadWithStub, type PanelStubState, panelStub } from './vscodeStub';
 
 const root = path.resolve(__dirname, '..', '..', '..');
-const current: { panel?: unknown; commands: Map<string, (...a: unknown[]) => unknown> } = { commands: new Map() };
+const current: PanelStubState = { commands: new Map() };
 const { FolderSession: Session } = loadWithStub<{ FolderSession: new (...a: unknown[]) => FolderSession }>(
   '../../src/extension/session',
   { EventEmitter: Emitter },
 );
 const { registerPanels } = loadWithStub<{
   registerPanels: (c: unknown, g: () => FolderSession | undefined) => { dispose(): void; charts?: ChartCompiler }[];
-}>('../../src/extension/problemPanel', {
-  commands: {
-    registerCommand: (id: string, f: (...a: unknown[]) => unknown) => {
-      current.commands.set(id, f);
-      return { dispose() {} };
-    },
-  },
-  window: {
-    createWebviewPanel: () => current.panel,
-    registerWebviewPanelSerializer: () => ({ dispose() {} }),
-    showInformationMessage: async () => undefined,
-  },
-  Uri: { joinPath: (base: { fsPath: string }, ...p: string[]) => ({ fsPath: join(base.fsPath, ...p) }) },
-  ViewColumn: { Active: -1, Beside: -2 },
-  EventEmitter: Emitter,
-});
+}>('../../src/extension/problemPanel', panelStub(current));
 
 /** The init written into the page (a JSON data block). */
 function pageInit(html: string): Extract<HostMessage, { kind: 'init' }> | undefined {

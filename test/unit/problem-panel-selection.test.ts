@@ -13,13 +13,13 @@ import { indexFolder } from '../../src/core/index/indexer';
 import type { FolderSession } from '../../src/extension/session';
 import type { HostMessage } from '../../src/shared/protocol';
 import { rolloutLine, tempDir } from './helpers';
-import { Emitter, fakePanel, loadWithStub } from './vscodeStub';
+import { Emitter, fakePanel, loadWithStub, type PanelStubState, panelStub } from './vscodeStub';
 
 /** A sample text with math, so the similarity job has steps to compare. */
 const mathText = (qid: number, i: number, model: string, c: boolean) =>
   `Step ${i}: $${qid} + ${i} = ${qid + i}$, so the answer is ${c ? qid : 'x'} (${model}).`;
 
-const current: { panel?: unknown; commands: Map<string, (...a: unknown[]) => unknown> } = { commands: new Map() };
+const current: PanelStubState = { commands: new Map() };
 const { FolderSession: Session } = loadWithStub<{ FolderSession: new (...a: unknown[]) => FolderSession }>(
   '../../src/extension/session',
   { EventEmitter: Emitter },
@@ -36,22 +36,7 @@ const { registerPanels, problemSelection, SELECTION_PREFETCH_DELAY_MS } = loadWi
   ) => [PanelsLike, ...{ dispose(): void }[]];
   problemSelection: (sel: readonly unknown[]) => { problemId: number; modelId?: number } | undefined;
   SELECTION_PREFETCH_DELAY_MS: number;
-}>('../../src/extension/problemPanel', {
-  commands: {
-    registerCommand: (id: string, f: (...a: unknown[]) => unknown) => {
-      current.commands.set(id, f);
-      return { dispose() {} };
-    },
-  },
-  window: {
-    createWebviewPanel: () => current.panel,
-    registerWebviewPanelSerializer: () => ({ dispose() {} }),
-    showInformationMessage: async () => undefined,
-  },
-  Uri: { joinPath: (base: { fsPath: string }, ...p: string[]) => ({ fsPath: join(base.fsPath, ...p) }) },
-  ViewColumn: { Active: -1, Beside: -2 },
-  EventEmitter: Emitter,
-});
+}>('../../src/extension/problemPanel', panelStub(current));
 
 /**
  * Three problems of a base and its RL model, the panels registered with a selection event; every similarity

@@ -4,6 +4,7 @@
  * resolved to it. `overrides` replaces or adds members (e.g. a `workspace` with settings).
  */
 import Module from 'node:module';
+import { join as joinPath } from 'node:path';
 
 /** A recording stand-in for the `vscode` module: enough for the tree provider and the sample document. */
 export function vscodeStub(overrides: Record<string, unknown> = {}) {
@@ -77,6 +78,36 @@ export function loadWithStub<T>(path: string, overrides: Record<string, unknown>
   } finally {
     mod._load = orig;
   }
+}
+
+/** What a panel test hands the stubbed `vscode`: the webview panel createWebviewPanel gives, the commands registered. */
+export interface PanelStubState {
+  panel?: unknown;
+  commands: Map<string, (...a: unknown[]) => unknown>;
+}
+
+/**
+ * The `vscode` overrides under which src/extension/problemPanel.ts runs in the panel tests: registerCommand
+ * records into `current.commands`, createWebviewPanel gives `current.panel` (set per test, e.g. a
+ * {@link fakePanel}), Uri.joinPath joins paths, ViewColumn and EventEmitter as VS Code's.
+ */
+export function panelStub(current: PanelStubState): Record<string, unknown> {
+  return {
+    commands: {
+      registerCommand: (id: string, f: (...a: unknown[]) => unknown) => {
+        current.commands.set(id, f);
+        return { dispose() {} };
+      },
+    },
+    window: {
+      createWebviewPanel: () => current.panel,
+      registerWebviewPanelSerializer: () => ({ dispose() {} }),
+      showInformationMessage: async () => undefined,
+    },
+    Uri: { joinPath: (base: { fsPath: string }, ...p: string[]) => ({ fsPath: joinPath(base.fsPath, ...p) }) },
+    ViewColumn: { Active: -1, Beside: -2 },
+    EventEmitter: Emitter,
+  };
 }
 
 /** A status bar item that records every text set on it (`texts`, oldest first), for the extension's unit tests. */
