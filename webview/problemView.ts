@@ -21,6 +21,7 @@ import {
   vegaLoaded,
 } from './charts';
 import { mark, type Rpc } from './rpc';
+import { ACCURACY_ROW_PX } from '../src/shared/chartSpecs';
 import { inBaseSection } from '../src/shared/inBaseSection';
 import { modelRoleTag, sampleDetailTabs } from '../src/shared/modelRoles';
 import type {
@@ -103,10 +104,10 @@ export class ProblemView {
     const hasBest = d.stats.some((s) => s.bestOfK.length > 0);
     const majStatus = h('span', { className: 'muted', id: 'maj-status', role: 'status' });
     // its room kept until it is drawn (trial 15b finding 2: the table under it jumped 56-218 px when it came): a
-    // row of 18 px a model (accuracySpec's step) and ~42 px of axis, title and padding; set through CSSOM (the
+    // row a model (accuracySpec's step, ACCURACY_ROW_PX) and ~42 px of axis, title and padding; set through CSSOM (the
     // page's CSP has no inline styles)
     const accuracyChart = h('div', { className: 'chart', id: 'chart-accuracy' });
-    accuracyChart.style.minHeight = `${18 * d.stats.filter((x) => x.accuracy !== null).length + 42}px`;
+    accuracyChart.style.minHeight = `${ACCURACY_ROW_PX * d.stats.filter((x) => x.accuracy !== null).length + 42}px`;
     const toggles = h(
       'div',
       { className: 'toggles' },

@@ -263,7 +263,10 @@ export function problemCurveSpec(
   return { width: 'container', height: 280, layer: layers, resolve: { scale: { color: 'shared' } } };
 }
 
-/** c/n of each model with its 95% Jeffreys interval, one row per model. */
+/** The height (px) of a model's row in {@link accuracySpec}'s chart (the problem view keeps its room with it). */
+export const ACCURACY_ROW_PX = 18;
+
+/** c/n of each model with its 95% Jeffreys interval, one row per model ({@link ACCURACY_ROW_PX} each). */
 export function accuracySpec(models: ModelInfo[], stats: ProblemModelStats[]): Spec {
   const labelled = models.map((m) => ({ ...m, label: m.label + (m.isBase ? ' (base)' : '') }));
   const label = new Map(labelled.map((m) => [m.id, m.label]));
@@ -285,7 +288,7 @@ export function accuracySpec(models: ModelInfo[], stats: ProblemModelStats[]): S
   };
   return {
     width: 'container',
-    height: { step: 18 },
+    height: { step: ACCURACY_ROW_PX },
     data: { values: rows },
     layer: [
       {
