@@ -3,13 +3,17 @@
  * replacement, recompute the mean, percentile interval), and the paired bootstrap for model-minus-base
  * differences on the same resampled problems. Seeded so results reproduce exactly.
  *
+ * Cost: every bootstrap here resamples groups of interchangeable problems (equal counts or values),
+ * not problems one by one (resample.ts): a replicate costs O(distinct tuples), so 50,000 problems of
+ * 4 samples cost what 15 do. Same distribution as drawing problem indices (test: metrics-resample).
+ *
  * Sources: Efron & Tibshirani 1993 (percentile bootstrap); the RL-evaluation reviews' call for
  * intervals across problems; Bowyer et al. 2025 (arXiv:2503.01747): with few problems (AIME has 30)
  * normal-approximation intervals mislead, so we never use them here.
  */
 
-import { randomBinomial } from 'd3-random';
 import { passAtK, ProblemCounts } from './passAtK';
+import { GroupResampler, groupProblems, type ProblemGroups } from './resample';
 
 /**
  * mulberry32: a small, fast 32-bit seeded PRNG (Tommy Ettinger's public-domain generator).
@@ -100,7 +104,8 @@ export interface MeanCI {
 
 /**
  * Percentile bootstrap interval of a mean (typically of per-problem values such as pass@k):
- * each replicate draws `values.length` values with replacement and takes their mean.
+ * each replicate draws `values.length` values with replacement and takes their mean (equal values
+ * drawn as one group: resample.ts).
  *
  * @param values one number per problem (finite).
  * @param opts replicates (default 2000), seed (default {@link DEFAULT_BOOTSTRAP_SEED}), level (0.95).
@@ -117,11 +122,14 @@ export function bootstrapMeanCI(values: readonly number[], opts?: BootstrapOptio
     if (!Number.isFinite(v)) throw new RangeError(`values[${i}] must be a finite number, got ${String(v)}`);
     sum += v;
   }
-  const rand = mulberry32(o.seed);
+  const groups = groupProblems(m, (i) => String(values[i]));
+  const resampler = new GroupResampler(groups, mulberry32(o.seed));
+  const counts = new Int32Array(groups.weight.length);
   const reps = new Float64Array(o.replicates);
   for (let r = 0; r < o.replicates; r++) {
+    resampler.draw(counts);
     let s = 0;
-    for (let i = 0; i < m; i++) s += values[Math.floor(rand() * m)];
+    for (let g = 0; g < counts.length; g++) if (counts[g] > 0) s += counts[g] * values[groups.first[g]];
     reps[r] = s / m;
   }
   const { low, high } = percentileInterval(reps, o.replicates, o.level);
@@ -156,36 +164,47 @@ export interface DiffCIPoint {
   missing: number;
 }
 
-/** Per-problem pass@k at each k, NaN where n < k. */
-function perProblemTable(problems: readonly ProblemCounts[], ks: readonly number[]): Float64Array[] {
+/** Problems grouped by their counts `(n, c)`: pass@k at every k depends on nothing else. */
+function groupByCounts(problems: readonly ProblemCounts[]): ProblemGroups {
+  return groupProblems(problems.length, (i) => `${problems[i].n},${problems[i].c}`);
+}
+
+/** Pass@k of each group (read from its first problem) at each k, NaN where n < k: `table[k index][group]`. */
+function groupTable(problems: readonly ProblemCounts[], groups: ProblemGroups, ks: readonly number[]): Float64Array[] {
   return ks.map((k) => {
-    const col = new Float64Array(problems.length);
-    for (let i = 0; i < problems.length; i++) {
-      const v = passAtK(problems[i].n, problems[i].c, k);
-      col[i] = v === null ? NaN : v;
+    const col = new Float64Array(groups.first.length);
+    for (let g = 0; g < col.length; g++) {
+      const p = problems[groups.first[g]];
+      const v = passAtK(p.n, p.c, k);
+      col[g] = v === null ? NaN : v;
     }
     return col;
   });
 }
 
 /**
- * Shared engine: bootstrap the mean of each column of `table` (NaN = excluded) with one draw of
- * problem indices per replicate reused across all columns.
+ * Shared engine: bootstrap the mean of each column of `table` (one value per group, NaN = excluded) with
+ * one draw of group counts per replicate reused across all columns (resample.ts: a replicate costs
+ * O(groups x columns), not O(problems x columns)). The point estimate is the plain mean over the problems
+ * in their order.
  */
 function bootstrapColumns(
   table: Float64Array[],
-  m: number,
+  groups: ProblemGroups,
   o: ResolvedOptions,
 ): { point: (number | null)[]; eligible: number[]; low: (number | null)[]; high: (number | null)[] } {
   const K = table.length;
+  const m = groups.size;
+  const T = groups.weight.length;
   const point: (number | null)[] = [];
   const eligible: number[] = [];
   for (const col of table) {
     let s = 0;
     let cnt = 0;
     for (let i = 0; i < m; i++) {
-      if (!Number.isNaN(col[i])) {
-        s += col[i];
+      const v = col[groups.groupOf[i]];
+      if (!Number.isNaN(v)) {
+        s += v;
         cnt++;
       }
     }
@@ -194,24 +213,21 @@ function bootstrapColumns(
   }
   const reps = table.map(() => new Float64Array(o.replicates));
   const filled = new Int32Array(K);
-  const idx = new Int32Array(m);
-  const rand = mulberry32(o.seed);
+  const counts = new Int32Array(T);
+  const resampler = new GroupResampler(groups, mulberry32(o.seed));
   for (let r = 0; r < o.replicates && m > 0; r++) {
-    for (let i = 0; i < m; i++) idx[i] = Math.floor(rand() * m);
+    resampler.draw(counts);
     for (let j = 0; j < K; j++) {
       const col = table[j];
       let s = 0;
       let cnt = 0;
-      if (eligible[j] === m) {
-        for (let i = 0; i < m; i++) s += col[idx[i]];
-        cnt = m;
-      } else {
-        for (let i = 0; i < m; i++) {
-          const v = col[idx[i]];
-          if (!Number.isNaN(v)) {
-            s += v;
-            cnt++;
-          }
+      for (let g = 0; g < T; g++) {
+        const c = counts[g];
+        if (c === 0) continue;
+        const v = col[g];
+        if (!Number.isNaN(v)) {
+          s += c * v;
+          cnt += c;
         }
       }
       if (cnt > 0) reps[j][filled[j]++] = s / cnt;
@@ -231,11 +247,12 @@ function bootstrapColumns(
  * Bootstrapped dataset pass@k curve: per k, the dataset pass@k (mean over problems with n >= k) and
  * a percentile interval from resampling problems with replacement.
  *
- * Implementation: per-problem pass@k is precomputed for every k; each replicate draws one list of
- * problem indices and reuses it for every k (so the curve's replicates are coherent and the cost is
- * O(replicates * problems * ks)). At a k where some problems have n < k, a replicate's value is the
- * mean over the drawn problems that are eligible; replicates that draw no eligible problem are
- * dropped for that k.
+ * Implementation: problems are grouped by their counts `(n, c)` and pass@k is computed once per group
+ * and k; each replicate draws how many problems of each group it takes (a multinomial draw, resample.ts)
+ * and reuses that draw for every k (so the curve's replicates are coherent and the cost is
+ * O(replicates * groups * ks), groups <= problems). At a k where some problems have n < k, a replicate's
+ * value is the mean over the drawn problems that are eligible; replicates that draw no eligible problem
+ * are dropped for that k.
  *
  * @param problems per-problem counts `{n, c}`.
  * @param ks k values (integers >= 1), e.g. {@link kGrid}(maxN).
@@ -249,8 +266,8 @@ export function bootstrapPassAtKCurve(
   opts?: BootstrapOptions,
 ): CurveCIPoint[] {
   const o = resolveBootstrapOptions(opts);
-  const table = perProblemTable(problems, ks);
-  const res = bootstrapColumns(table, problems.length, o);
+  const groups = groupByCounts(problems);
+  const res = bootstrapColumns(groupTable(problems, groups, ks), groups, o);
   return ks.map((k, j) => ({
     k,
     value: res.point[j],
@@ -261,12 +278,18 @@ export function bootstrapPassAtKCurve(
   }));
 }
 
+/** Problems grouped by both models' counts `(n_b, c_b, n_m, c_m)` (aligned arrays of one length). */
+function groupPairs(base: readonly ProblemCounts[], model: readonly ProblemCounts[]): ProblemGroups {
+  return groupProblems(base.length, (i) => `${base[i].n},${base[i].c},${model[i].n},${model[i].c}`);
+}
+
 /**
  * Paired bootstrap of the model-minus-base pass@k difference (model - base), resampling the same
  * problems for both models, so the interval reflects problem-level correlation between the two.
  *
  * At each k only problems where both the base model and the model have n >= k are used (others are
- * counted in `missing`). Each replicate draws one list of problem indices reused for every k.
+ * counted in `missing`). Problems are grouped by their four counts `(n_b, c_b, n_m, c_m)`; each replicate
+ * draws how many problems of each group it takes (resample.ts) and reuses that draw for every k.
  *
  * @param base per-problem counts of the base model.
  * @param model per-problem counts of the model, aligned with `base` (same problem at same index).
@@ -287,11 +310,12 @@ export function pairedBootstrapDiff(
     );
   }
   const o = resolveBootstrapOptions(opts);
-  const tb = perProblemTable(base, ks);
-  const tm = perProblemTable(model, ks);
+  const groups = groupPairs(base, model);
+  const tb = groupTable(base, groups, ks);
+  const tm = groupTable(model, groups, ks);
   // NaN propagates: a problem is excluded when either side has n < k.
-  const table = tb.map((col, j) => col.map((v, i) => tm[j][i] - v));
-  const res = bootstrapColumns(table, base.length, o);
+  const table = tb.map((col, j) => col.map((v, g) => tm[j][g] - v));
+  const res = bootstrapColumns(table, groups, o);
   return ks.map((k, j) => ({
     k,
     diff: res.point[j],
@@ -305,13 +329,17 @@ export function pairedBootstrapDiff(
 /**
  * Two-level paired bootstrap of model − base pass@1 (per problem c/n, the unbiased pass@1; averaged
  * over problems), for the "within noise" decision at k = 1. Each replicate draws the problems with
- * replacement (one index `floor(rand() * m)` per problem, as {@link pairedBootstrapDiff}), then for each
- * drawn problem redraws both models' correct counts, c* ~ Binomial(n, c/n) per model (sampling noise
- * within a problem: with 8 samples, c = 3 could as well have been 2 or 5), and takes the mean of
- * c*_model/n_model − c*_base/n_base. The resampling-only paired interval ignores that second level and is
- * too narrow when n is small (5 problems × 8 samples: [0.025, 0.125] against [−0.125, 0.275] here).
- * Source: Davison & Hinkley 1997, §3.8 (multi-stage sampling: resample the clusters, then within them);
- * binomial draws by d3-random `randomBinomial` on the same mulberry32 stream (seeded: reproducible).
+ * replacement, then for each drawn problem redraws both models' correct counts, c* ~ Binomial(n, c/n) per
+ * model (sampling noise within a problem: with 8 samples, c = 3 could as well have been 2 or 5), and takes
+ * the mean of c*_model/n_model − c*_base/n_base. The resampling-only paired interval ignores that second
+ * level and is too narrow when n is small (5 problems × 8 samples: [0.025, 0.125] against [−0.125, 0.275]).
+ * Source: Davison & Hinkley 1997, §3.8 (multi-stage sampling: resample the clusters, then within them).
+ *
+ * Computed on sufficient statistics (resample.ts): problems with the same four counts are interchangeable,
+ * so a replicate draws how many problems of each group `(n_b, c_b, n_m, c_m)` it takes (a multinomial
+ * draw), and the k redraws of a group drawn k times sum to one Binomial(k n, c/n) draw per model (a sum of
+ * independent binomials with one p). Same distribution as redrawing problem by problem, at O(groups) per
+ * replicate; binomials by d3-random `randomBinomial` on the mulberry32 stream (seeded: reproducible).
  *
  * Problems where either model has n = 0 are left out (`missing`). Percentiles as every interval here
  * (type 7).
@@ -339,19 +367,26 @@ export function twoLevelPairedDiffAt1(
   const m = idx.length;
   const missing = base.length - m;
   if (m === 0) return { k: 1, diff: null, ciLow: null, ciHigh: null, problems: 0, missing };
-  const rand = mulberry32(o.seed);
-  const binomial = randomBinomial.source(rand);
-  const drawB = idx.map((i) => binomial(base[i].n, base[i].c / base[i].n));
-  const drawM = idx.map((i) => binomial(model[i].n, model[i].c / model[i].n));
   let point = 0;
   for (const i of idx) point += model[i].c / model[i].n - base[i].c / base[i].n;
   point /= m;
+  const b = idx.map((i) => base[i]);
+  const md = idx.map((i) => model[i]);
+  const groups = groupPairs(b, md);
+  const T = groups.weight.length;
+  const resampler = new GroupResampler(groups, mulberry32(o.seed));
+  const counts = new Int32Array(T);
   const reps = new Float64Array(o.replicates);
   for (let r = 0; r < o.replicates; r++) {
+    resampler.draw(counts);
     let sum = 0;
-    for (let t = 0; t < m; t++) {
-      const j = Math.floor(rand() * m);
-      sum += drawM[j]() / model[idx[j]].n - drawB[j]() / base[idx[j]].n;
+    for (let g = 0; g < T; g++) {
+      const k = counts[g];
+      if (k === 0) continue;
+      const pb = b[groups.first[g]];
+      const pm = md[groups.first[g]];
+      sum +=
+        resampler.binomialDraw(k * pm.n, pm.c / pm.n) / pm.n - resampler.binomialDraw(k * pb.n, pb.c / pb.n) / pb.n;
     }
     reps[r] = sum / m;
   }
@@ -388,7 +423,8 @@ export interface RatioCI {
  * Percentile bootstrap interval of a ratio of sums over problems, sum(num) / sum(den): each replicate
  * draws `num.length` problem indices with replacement and takes the ratio of the drawn sums, so
  * numerator and denominator are resampled together (paired; used for the share of positive gains in
- * correct samples that comes from one kind of problem). Replicates whose drawn denominator is 0 have
+ * correct samples that comes from one kind of problem; problems with equal (num, den) are drawn as one group,
+ * resample.ts). Replicates whose drawn denominator is 0 have
  * no ratio and are dropped (as rlvr_behavior_probe's summarize_results.py drops NaN shares); `replicates`
  * says how many remain. Same PRNG and percentile rule as every bootstrap here (mulberry32, type 7).
  *
@@ -411,14 +447,18 @@ export function bootstrapRatioOfSums(num: readonly number[], den: readonly numbe
   }
   const reps = new Float64Array(o.replicates);
   let filled = 0;
-  const rand = mulberry32(o.seed);
+  const groups = groupProblems(m, (i) => `${num[i]},${den[i]}`);
+  const resampler = new GroupResampler(groups, mulberry32(o.seed));
+  const counts = new Int32Array(groups.weight.length);
   for (let r = 0; r < o.replicates && m > 0; r++) {
+    resampler.draw(counts);
     let a = 0;
     let b = 0;
-    for (let i = 0; i < m; i++) {
-      const j = Math.floor(rand() * m);
-      a += num[j];
-      b += den[j];
+    for (let g = 0; g < counts.length; g++) {
+      const c = counts[g];
+      if (c === 0) continue;
+      a += c * num[groups.first[g]];
+      b += c * den[groups.first[g]];
     }
     if (b !== 0) reps[filled++] = a / b;
   }

@@ -12,6 +12,7 @@
 
 import { type BootstrapOptions, DEFAULT_BOOTSTRAP_SEED, mulberry32 } from './bootstrap';
 import { betaInterval } from './beta';
+import { GroupResampler, groupProblems } from './resample';
 import { checkCounts, passAtKSeries, ProblemCounts } from './passAtK';
 
 /** Per-problem counts of the base model and the model for the same problem. */
@@ -304,8 +305,9 @@ export interface CrossoverInterval {
 
 /**
  * Bootstrap interval of the crossover k over problems: each replicate resamples the problems with
- * replacement (mulberry32, the seed and draw order of src/core/metrics/bootstrap.ts: one index
- * `floor(rand() * m)` per problem per replicate) and scans the resampled dataset as {@link crossoverK}
+ * replacement (mulberry32 and the seed of src/core/metrics/bootstrap.ts; problems with equal counts
+ * `(n_b, c_b, n_m, c_m)` drawn as one group, resample.ts, so a replicate scans one row per distinct
+ * tuple, not per problem) and scans the resampled dataset as {@link crossoverK}
  * does, with one difference: the direction is fixed by the full data (the model trailing at k = 1 in
  * the data), and k = 1 counts, so a replicate in which that model is already ahead or level at
  * k = 1 has crossover k = 1 (the lead itself is within noise there). A replicate level only at
@@ -332,14 +334,19 @@ export function crossoverBootstrap(pairs: readonly ProblemPair[], opts?: Bootstr
   const leader = leaderAt1(t, null);
   if (leader === 'tie') return null;
   const trailing = leader === 'model' ? 'base' : 'model';
-  const m = pairs.length;
-  const w = new Int32Array(m);
-  const rand = mulberry32(seed);
+  // problems with the same four counts are interchangeable: scan one table row per group, weighted by
+  // how many problems of it the replicate drew (resample.ts)
+  const groups = groupProblems(
+    pairs.length,
+    (i) => `${pairs[i].base.n},${pairs[i].base.c},${pairs[i].model.n},${pairs[i].model.c}`,
+  );
+  const gt = crossoverTables(Array.from(groups.first, (i) => pairs[i]));
+  const w = new Int32Array(groups.weight.length);
+  const resampler = new GroupResampler(groups, mulberry32(seed));
   const found: number[] = [];
   for (let r = 0; r < replicates; r++) {
-    w.fill(0);
-    for (let i = 0; i < m; i++) w[Math.floor(rand() * m)]++;
-    const k = scanCrossover(t, w, trailing, 1, false).k;
+    resampler.draw(w);
+    const k = scanCrossover(gt, w, trailing, 1, false).k;
     if (k !== null) found.push(k);
   }
   found.sort((a, b) => a - b);
@@ -443,13 +450,23 @@ export function withinNoise(base: ProblemCounts, model: ProblemCounts): boolean 
   return b.low <= m.high && m.low <= b.high;
 }
 
-/** Of the problems in each difference category, how many are decided within noise ({@link withinNoise}). */
+/**
+ * Of the problems in each difference category, how many are decided within noise ({@link withinNoise}).
+ * Decided once per distinct `(n_b, c_b, n_m, c_m)` (two Jeffreys intervals each), so the cost grows with
+ * the problems only by a map look-up.
+ */
 export function categoriesWithinNoise(pairs: readonly ProblemPair[]): Record<DifferenceCategory, number> {
   const out: Record<DifferenceCategory, number> = { sharpening: 0, expansion: 0, regression: 0 };
+  const decided = new Map<string, DifferenceCategory | null>();
   for (const p of pairs) {
-    if (!withinNoise(p.base, p.model)) continue;
-    const cat = categorize(p.base, p.model);
-    if (cat === 'sharpening' || cat === 'expansion' || cat === 'regression') out[cat]++;
+    const key = `${p.base.n},${p.base.c},${p.model.n},${p.model.c}`;
+    let cat = decided.get(key);
+    if (cat === undefined) {
+      const c = withinNoise(p.base, p.model) ? categorize(p.base, p.model) : null;
+      cat = c === 'sharpening' || c === 'expansion' || c === 'regression' ? c : null;
+      decided.set(key, cat);
+    }
+    if (cat !== null) out[cat]++;
   }
   return out;
 }
