@@ -493,12 +493,23 @@ function rawFile(file: string): Map<string, { n: number; c: number; lengths: num
  * An independent paired percentile bootstrap over problems: the same PRNG (mulberry32, seed 12345) and
  * draw order as the core (one list of problem indices per replicate), everything else written here.
  */
-function bootstrapStat(m: number, stat: (idx: number[]) => number | null, replicates = 2000): [number, number] {
+/**
+ * The seeded bootstrap of src/core/metrics (mulberry32, seed 12345, type-7 percentiles), drawing problems as
+ * its resampler does for few problems (resample.ts): uniform draws into the problems listed by their
+ * sufficient statistic's key (code-unit order; ties in problem order).
+ */
+function bootstrapStat(
+  m: number,
+  key: (i: number) => string,
+  stat: (idx: number[]) => number | null,
+  replicates = 2000,
+): [number, number] {
+  const order = [...Array(m).keys()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a - b));
   const rand = mulberry32(12345);
   const reps: number[] = [];
   for (let r = 0; r < replicates; r++) {
     const idx: number[] = [];
-    for (let i = 0; i < m; i++) idx.push(Math.floor(rand() * m));
+    for (let i = 0; i < m; i++) idx.push(order[Math.floor(rand() * m)]);
     const v = stat(idx);
     if (v !== null) reps.push(v);
   }
@@ -571,7 +582,11 @@ describe('trajectories of the real run rlvr-probe-gsm8k/trajectory, recomputed f
         assert.ok(Math.abs(points[0].value! - mean(p1)) < 1e-12);
         assert.ok(Math.abs(points[1].value! - mean(p8)) < 1e-12);
         for (const [j, per] of [p1, p8].entries()) {
-          const [lo, hi] = bootstrapStat(per.length, (idx) => mean(idx.map((x) => per[x])));
+          const [lo, hi] = bootstrapStat(
+            per.length,
+            (x) => `${rows[x].n},${rows[x].c}`,
+            (idx) => mean(idx.map((x) => per[x])),
+          );
           assert.ok(Math.abs(points[j].ciLow! - lo) < 1e-12, `step ${s.step} k ${points[j].k} low`);
           assert.ok(Math.abs(points[j].ciHigh! - hi) < 1e-12, `step ${s.step} k ${points[j].k} high`);
         }
@@ -620,11 +635,15 @@ describe('trajectories of the real run rlvr-probe-gsm8k/trajectory, recomputed f
       assert.equal(cat.expansion, sm.observed_expansion_questions);
       assert.equal(cat.regression, sm.regression_questions);
       assert.equal(cat.unchanged + cat.unsolved, sm.unchanged_questions);
-      const [lo, hi] = bootstrapStat(30, (idx) => {
-        const a = idx.reduce((x, j) => x + sharp[j], 0);
-        const b = idx.reduce((x, j) => x + total[j], 0);
-        return b === 0 ? null : a / b;
-      });
+      const [lo, hi] = bootstrapStat(
+        30,
+        (j) => `${sharp[j]},${total[j]}`,
+        (idx) => {
+          const a = idx.reduce((x, j) => x + sharp[j], 0);
+          const b = idx.reduce((x, j) => x + total[j], 0);
+          return b === 0 ? null : a / b;
+        },
+      );
       assert.ok(Math.abs(g.ciLow! - lo) < 1e-12 && Math.abs(g.ciHigh! - hi) < 1e-12, `step ${s.step} interval`);
       // a cross-check, not an identity: the authors' bootstrap (numpy, 5000 replicates, another seed)
       const theirs = raw[i].summary.paired_bootstrap.positive_gain_share_sharpening;

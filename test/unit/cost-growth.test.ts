@@ -1,0 +1,72 @@
+/**
+ * Cost grows with the work, not faster: the report's sections measured on two generated folders of the
+ * same shape, 2,000 and 20,000 problems (x 4 samples x 2 models, bench/gen.ts), must cost at most 3 times
+ * as much per problem on the larger one. A ratio of two CPU times in one process, not a timed test: a
+ * scan over problems inside a loop over problems (or per-replicate work proportional to the problems)
+ * makes it about 10. Absolute times and the other shapes are in `npm run bench -- --shapes`.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { generate } from '../../bench/gen';
+import { indexFolder } from '../../src/core/index/indexer';
+import { TraceIndex } from '../../src/core/index/traceIndex';
+import { buildReport } from '../../src/core/report';
+import { graderAudit } from '../../src/core/graderAudit';
+import { overviewData } from '../../src/extension/panelData';
+import { tempDir } from './helpers';
+
+/** Growth bound: CPU time per problem at 20k over that at 2k. */
+const MAX_GROWTH = 3;
+
+/** The smaller of two runs' CPU milliseconds (user + system of this process). */
+function cpuMs(fn: () => unknown): number {
+  let best = Infinity;
+  for (let i = 0; i < 2; i++) {
+    const c0 = process.cpuUsage();
+    fn();
+    const c = process.cpuUsage(c0);
+    best = Math.min(best, (c.user + c.system) / 1000);
+  }
+  return best;
+}
+
+const SECTIONS: Record<string, (index: TraceIndex) => unknown> = {
+  report: (index) => buildReport(index),
+  'report with maj@k': (index) => buildReport(index, { majAtK: true }),
+  'grader audit': (index) => graderAudit(index),
+  'overview data': (index) => overviewData(index, {}),
+};
+
+describe('cost growth: 2,000 and 20,000 problems x 4 samples x 2 models', () => {
+  const dir = tempDir('ti-growth-');
+  const indexes = new Map<number, TraceIndex>();
+  before(async () => {
+    for (const problems of [2000, 20000]) {
+      const root = join(dir, `p${problems}`);
+      generate({ problems, samples: 4, models: 2, meanChars: 200, seed: 3 }, root, `${root}.manifest.json`);
+      const index = TraceIndex.open(':memory:');
+      await indexFolder(index, root, { fts: false });
+      indexes.set(problems, index);
+    }
+  });
+  after(() => {
+    for (const i of indexes.values()) i.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const [name, run] of Object.entries(SECTIONS))
+    test(`${name}: per-problem cost at 20k <= ${MAX_GROWTH}x that at 2k`, (t) => {
+      const small = indexes.get(2000) as TraceIndex;
+      const large = indexes.get(20000) as TraceIndex;
+      run(small); // warm-up: JIT and caches (answer keys) of this process
+      const a = cpuMs(() => run(small)) / 2000;
+      const b = cpuMs(() => run(large)) / 20000;
+      t.diagnostic(`${(a * 1000).toFixed(1)} -> ${(b * 1000).toFixed(1)} µs of CPU a problem (${(b / a).toFixed(2)}x)`);
+      assert.ok(
+        b <= MAX_GROWTH * a,
+        `${name}: ${(b * 1000).toFixed(1)} µs a problem at 20k against ${(a * 1000).toFixed(1)} µs at 2k (${(b / a).toFixed(1)}x)`,
+      );
+    });
+});
