@@ -1,6 +1,6 @@
 /**
  * The user docs hold together: every relative link and image in README.md and docs/**.md points at a file of
- * the repository (the VSIX ships README.md and docs/**, so the extension page's links work offline), every
+ * the repository that the VSIX ships (so the extension page's links work offline: .vscodeignore), every
  * `#anchor` names a heading of its target page (GitHub's heading ids), the README's "Read more" index links
  * every docs page, and the README stays a landing page (at most 300 lines, no narration of how faults were
  * found: that history belongs in tests and commit messages).
@@ -68,6 +68,18 @@ function linksOf(file: string): { target: string; line: number }[] {
 
 const PAGES = ['README.md', ...docsPages()];
 
+/**
+ * Whether the VSIX ships a repository file: it matches one of .vscodeignore's `!` patterns (every pattern there
+ * is a file, or a folder as `folder/**`), so a link to it works on the extension's page, offline.
+ */
+function shipped(file: string): boolean {
+  return readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('!'))
+    .map((l) => l.slice(1).trim())
+    .some((p) => (p.endsWith('/**') ? file.startsWith(p.slice(0, -2)) : file === p));
+}
+
 describe('README and docs', () => {
   test('every relative link and image resolves to a file in the repository, every anchor to a heading', () => {
     const anchors = new Map<string, Set<string>>();
@@ -84,6 +96,7 @@ describe('README and docs', () => {
           broken.push(`${page}:${line}: ${target}: no file ${file} in the repository`);
           continue;
         }
+        if (!shipped(file)) broken.push(`${page}:${line}: ${target}: ${file} is not in the VSIX (.vscodeignore)`);
         if (anchor === undefined) continue;
         if (!file.endsWith('.md')) {
           broken.push(`${page}:${line}: ${target}: an anchor into a file that is not Markdown`);
