@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the VSIX (universal: better-sqlite3 13 ships Node-API prebuilds for 8 platforms that load in
 # VS Code >= 1.101 desktop, Remote-SSH and code-server; where none loads, e.g. glibc < 2.34, the extension
-# uses Node's built-in node:sqlite, which needs nothing from the VSIX: README "Supported hosts").
+# uses Node's built-in node:sqlite, which needs nothing from the VSIX: docs/hosts.md).
 # Output: trace-inspector.vsix in the repo root.
 set -euo pipefail
 cd "$(dirname "$0")/.."

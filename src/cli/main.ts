@@ -167,7 +167,7 @@ export function noSamplesMessage(index: TraceIndex, folder: string): string {
     const unmatched = index.diagnostics().filter((d) => /^mapping( #\d+)?: "files" .* matches no file/.test(d.message));
     if (unmatched.length > 0)
       return `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format, and ${unmatched.length === 1 ? 'a mapping whose "files" match' : `${unmatched.length} mappings whose "files" match`} no file (${[...new Set(unmatched.map((d) => safe(d.file)))].join(', ')}: see the warning below)`;
-    return `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format (see README "Supported results folders", or describe yours with a trace-inspector.mapping.json)`;
+    return `trace-inspector: no samples found in ${safe(folder)}: no file in a supported format (see docs/formats.md, or describe yours with a trace-inspector.mapping.json)`;
   }
   const mapped = byFormat.mapping ?? 0;
   return `trace-inspector: no samples found in ${safe(folder)}: ${files} results file${files === 1 ? ' was' : 's were'} recognised${mapped ? ` (${mapped} through a mapping file)` : ''} but gave no sample: every record failed (see the diagnostics)`;

@@ -591,7 +591,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ exte
     const msg = (e as Error).message;
     ext.output.appendLine(`[index] cannot open the index: ${msg}`);
     void vscode.window.showErrorMessage(
-      `Trace Inspector: cannot open the index: ${msg}${e instanceof UnsupportedRuntimeError ? ' (see the README, "Supported hosts")' : ''}`,
+      `Trace Inspector: cannot open the index: ${msg}${e instanceof UnsupportedRuntimeError ? ' (see docs/hosts.md)' : ''}`,
     );
     return { extension: ext };
   }

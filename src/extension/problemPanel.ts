@@ -754,8 +754,8 @@ class Panel {
   }
 
   /**
-   * The problem view's data to send with its init (one round trip less before the chart: README
-   * "Problem view and sample preview"); undefined for other views, before the folder's session exists,
+   * The problem view's data to send with its init (one round trip less before the chart:
+   * docs/performance.md, "How the problem view opens quickly"); undefined for other views, before the folder's session exists,
    * or when the problem is not in the index (the webview's own request then reports it).
    */
   private prefetchProblem(): { request: 'getProblem'; problemId: number; result: ProblemData } | undefined {
@@ -788,8 +788,8 @@ class Panel {
    * Writes a new problem view's page with its init (problem data, charts compiled by the host when the
    * compiler is warm) in it as a JSON data block (src/extension/panelHtml.ts `initMessage`): the page's
    * script takes it when it starts and builds the view, instead of waiting for VS Code to hand it the posted
-   * init (on the page's load event, after every script, or 200 ms after the page is written: README
-   * "Performance"). Without data (no session yet, the problem not in the index) the page gets its init in
+   * init (on the page's load event, after every script, or 200 ms after the page is written:
+   * docs/performance.md). Without data (no session yet, the problem not in the index) the page gets its init in
    * answer to `ready`, as before. The data is kept for that answer ({@link early}).
    */
   async writePageWithInit(afterData: () => void = () => undefined): Promise<void> {

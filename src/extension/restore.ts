@@ -10,7 +10,7 @@ import type { TreeFilter } from './problemTree';
 /**
  * Whether the pass that starts with the extension is a quiet re-check: the folder's index already holds
  * samples, so the tree and the tabs restored by a reload are served from it at once, and the pass only
- * checks that no results file changed (README "Using the extension"). A quiet pass shows no notification,
+ * checks that no results file changed (docs/open-a-folder.md, "Several folders, reloads, untrusted folders"). A quiet pass shows no notification,
  * no "Indexing" in the tree or the status bar, and tells open views nothing, until it finds something to
  * read ({@link recheckFoundWork}). `indexedSamples`: samples in the index (0 for a new folder: a full,
  * announced pass). Only the pass at start-up (`atStart`): the passes asked for later (Index Folder, a

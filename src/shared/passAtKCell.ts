@@ -7,7 +7,7 @@
  * k = 8).
  */
 
-/** The cell of a pass@k with k above the model's largest n (the README's wording). */
+/** The cell of a pass@k with k above the model's largest n (docs/metrics.md's wording). */
 export const K_ABOVE_N = '— (k > n)';
 
 /** The fields of a pass@k point that its cell shows (a subset of CurveCIPoint with its denominator). */

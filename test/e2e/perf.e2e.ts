@@ -2,7 +2,7 @@
  * Speed of the problem view and the preview, measured in a real VS Code (code-server) in Chromium on a
  * generated folder the size the targets are stated for: 3 problems x 1024 samples x 2 models (a base
  * model and an RL model), texts of 3-6k characters (bench/gen.ts, seed 1), plus one RL sample of
- * 300,000 characters. Measured, not asserted (timings depend on the machine; the README reports them):
+ * 300,000 characters. Measured, not asserted (timings depend on the machine; docs/performance.md reports them):
  * - chart: from the click on the problem row's chart icon to the pass@k chart on screen (target <= 1 s): the
  *   host's SVG drawing of it or the page's Vega view, whichever is first; `interactiveMs`: to the Vega view;
  * - similarity list: from the same click to the sample list with similarities, first time, nothing

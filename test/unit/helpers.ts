@@ -219,3 +219,35 @@ export const csvRows = (csv: string, metric: string): string[][] =>
     .split('\n')
     .map((l) => l.split(','))
     .filter((c) => c[2] === metric);
+
+/**
+ * The JSON shape a docs page documents in its first code block after `heading` (a line of the page, e.g.
+ * "## `index`"), written as keys only: `{"a", "b": [{"c"}], "d": {"e"}}`. Returns it as JSON with `null` for each
+ * bare key, so a test can compare its keys with a command's real output ({@link assertDocumentedShape}).
+ */
+export function documentedShape(page: string, heading: string): unknown {
+  const md = readFileSync(resolve(process.cwd(), page), 'utf8');
+  const at = md.indexOf(`\n${heading}\n`);
+  assert.ok(at >= 0, `${page} has the heading ${heading}`);
+  const block = /\n```[a-z]*\n([\s\S]*?)\n```/.exec(md.slice(at));
+  assert.ok(block, `${page} documents a shape under ${heading}`);
+  return JSON.parse(block[1].replace(/"(\w+)"(?!\s*:)/g, '"$1": null'));
+}
+
+/**
+ * Asserts that `actual` has the keys, in order, that the documented shape lists at every level (objects by
+ * key; a documented list by its first element against the real list's first element, when the list has one).
+ */
+export function assertDocumentedShape(actual: unknown, documented: unknown, at = '$'): void {
+  if (documented === null) return;
+  if (Array.isArray(documented)) {
+    assert.ok(Array.isArray(actual), `${at} is a list`);
+    if (documented.length && actual.length) assertDocumentedShape(actual[0], documented[0], `${at}[0]`);
+    return;
+  }
+  assert.ok(actual !== null && typeof actual === 'object' && !Array.isArray(actual), `${at} is an object`);
+  const doc = documented as Record<string, unknown>;
+  const real = actual as Record<string, unknown>;
+  assert.deepEqual(Object.keys(real), Object.keys(doc), `the keys of ${at} are the documented ones`);
+  for (const k of Object.keys(doc)) assertDocumentedShape(real[k], doc[k], `${at}.${k}`);
+}

@@ -9,7 +9,7 @@ import { TraceIndex } from '../../src/core/index/traceIndex';
 import { normalizeAnswer } from '../../src/core/metrics/majority';
 import { buildReport } from '../../src/core/report';
 import { escapeControl } from '../../src/core/text';
-import { REAL, rawRolloutCounts, tempDir } from './helpers';
+import { assertDocumentedShape, documentedShape, REAL, rawRolloutCounts, tempDir } from './helpers';
 
 const RUN = join(REAL, 'rlvr-probe-gsm8k', 'results_2048_batched');
 
@@ -308,6 +308,8 @@ describe('CLI', () => {
       'annotationsOfChangedFiles',
       'diagnostics',
     ]);
+    // the shape docs/cli.md documents is the real one
+    assertDocumentedShape(out, documentedShape('docs/cli.md', '## `index`'));
     assert.deepEqual([out.filesIndexed, out.samples], [2, 480]);
     const again = JSON.parse(
       execFileSync(process.execPath, [cli, 'index', RUN, '--db', db, '--format', 'json', '-q'], { encoding: 'utf8' }),

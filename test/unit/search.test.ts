@@ -14,7 +14,7 @@ import {
   snippet,
 } from '../../src/core/search';
 import { searchIndex } from '../../src/cli/main';
-import { REAL, tempDir } from './helpers';
+import { assertDocumentedShape, documentedShape, REAL, tempDir } from './helpers';
 import { runCli } from './reliability.support';
 
 /**
@@ -225,6 +225,8 @@ describe('search in every script (real SQLite FTS5)', () => {
       'snippet',
       'asTyped',
     ]);
+    // the shape docs/cli.md documents is the real one, at every level
+    assertDocumentedShape(out, documentedShape('docs/cli.md', '## `search`'));
     const limited = JSON.parse(
       runCli(['search', dir, '12', '--db', db, '--format', 'json', '-q', '--limit', '2', '--incorrect'], dir).stdout,
     );

@@ -49,7 +49,7 @@ interface MirrorLine extends Annotation {
 /**
  * Annotations stored in the index and mirrored to `<folder>/.trace-inspector/annotations.jsonl`.
  *
- * Rules (documented in the README):
+ * Rules (documented in docs/annotate.md):
  * - Every change is written to the index, then the whole mirror is rewritten atomically
  *   (temporary file + rename), sorted by key, so it diffs well in git.
  * - Importing (on every index pass, and by command) merges the mirror into the index per key:

@@ -629,7 +629,7 @@ export function annotatedSamples(db: Database): AnnotatedSample[] {
  * text and rank among equal texts of that line) is still there under another key (the readers now name
  * its model, dataset or problem otherwise: a new {@link READER_VERSION}, a mapping file changed), is
  * copied to the sample's new key with its labels, note and `updatedAt`. The old entry stays, as an
- * orphan (the rule in README "Annotations"); a new key that already has an annotation (or a tombstone)
+ * orphan (the rule in docs/annotate.md); a new key that already has an annotation (or a tombstone)
  * keeps it. A sample whose text changed is not followed. Returns the number copied.
  */
 export function reattachAnnotations(db: Database, before: readonly AnnotatedSample[]): number {

@@ -63,7 +63,7 @@ export const DEFAULT_INCLUDE: readonly string[] = RESULT_EXTENSIONS.map((e) => `
 
 /**
  * Compressed files and archives, by the end of their name (lower case): never read (no byte spans into
- * a compressed file, see README "Sample texts are read from the results files"), but listed, each with
+ * a compressed file, see docs/reliability.md "Sample texts are read from the results files"), but listed, each with
  * an info saying how to make it readable, so no checkpoint vanishes silently (trial 5 finding 2).
  * Longest suffix first. `what` is said in the info, `fix` is the command to suggest (`{}` = file name).
  */

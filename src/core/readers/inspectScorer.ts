@@ -3,7 +3,7 @@
  * answer, ... } }`, one entry per scorer of the task, in the task's order; a value is a string, a number,
  * a boolean, a list, or a dict of several metrics (inspect_ai `Value`, src/inspect_ai/scorer/_metric.py).
  *
- * Policy (README "Inspect AI logs"):
+ * Policy (docs/formats.md "Inspect AI logs"):
  * - A verdict is `C` (correct), `I` (incorrect), `N` (no answer: incorrect), `P` (partial credit),
  *   a boolean, the number 0 or 1 (or a string of it: `"1.0"`), or yes/no, true/false, correct/incorrect.
  *   Any other number (0.7, 4) is a score, not a verdict: kept as the reward score, the sample ungraded.
