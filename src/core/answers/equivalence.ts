@@ -68,7 +68,9 @@
  * (`y = 2x` vs `2x - y = 0`); matrices other than element-by-element equal spellings.
  */
 import { casValue } from './cas';
-import { floatPrintOfFraction, parseDecimal, type Rational, rational, rationalKey, toNumber } from './exact';
+import { decimalOfFraction, parseDecimal, type Rational, rational, rationalKey, toNumber } from './exact';
+import { baseNumeral, matrixKey } from './notation';
+import { inequalityKey } from './relations';
 import { isMathOnly, measurementUnit, PLAIN_NUMBER_RE, stripThousandsCommas, surfaceForm } from './surface';
 
 /** Significant digits to which numbers not known to be rational are compared (their `~` keys are the values rounded to this). */
@@ -79,7 +81,7 @@ export const RELATIVE_TOLERANCE = 5e-12;
 export const FINGERPRINT_DIGITS = 10;
 
 /** What kind of value an answer is. */
-export type AnswerKind = 'number' | 'tuple' | 'set' | 'union' | 'expression' | 'choice' | 'text';
+export type AnswerKind = 'number' | 'numeral' | 'tuple' | 'set' | 'union' | 'matrix' | 'expression' | 'choice' | 'text';
 
 /** The canonical form of an answer. */
 export interface CanonicalAnswer {
@@ -93,6 +95,11 @@ export interface CanonicalAnswer {
    * `m`, `h`): not part of the key; {@link sameAnswer} keeps two answers with different units apart.
    */
   unit?: string;
+  /**
+   * Keys of other answers this one accepts when it is the reference (`./reference.ts`), beyond its
+   * own: a numeral in another base accepts its digits written without the base (`1010_2` accepts `1010`).
+   */
+  accepts?: string[];
 }
 
 /**
@@ -288,14 +295,37 @@ function numberWord(s: string): number | null {
   return unit >= 1 && unit <= 9 ? tens * 10 + unit : null;
 }
 
+/** `1000,99`, `0,111`, `1,05`, `1.000,99`: a comma that can only be a decimal comma (see {@link decimalComma}). */
+const DECIMAL_COMMA_RE = /^([+-]?)(\d+),(\d+)$/;
+const EUROPEAN_RE = /^([+-]?)(\d{1,3}(?:\.\d{3})+),(\d+)$/;
+
+/**
+ * A number written with a decimal comma where the comma cannot be a list separator or a thousands
+ * separator: no space after it, and the part before it has more than three digits (`1000,99`,
+ * `1234,567`) or a leading zero (`0,111`), or the part after it has one (`1,05`, `1,00`); or thousands
+ * grouped with dots (`1.000,99`). `1,22` and `2,5` stay lists of two numbers (a set of two solutions
+ * is as likely), `1,000` stays a thousands grouping. Returns the decimal literal, or `null`.
+ */
+function decimalComma(s: string): string | null {
+  const eu = EUROPEAN_RE.exec(s);
+  if (eu) return `${eu[1]}${eu[2].replace(/\./g, '')}.${eu[3]}`;
+  const m = DECIMAL_COMMA_RE.exec(s);
+  if (!m) return null;
+  const [, sign, int, frac] = m;
+  return int.length > 3 || (int.length > 1 && int[0] === '0') || int === '0' || frac[0] === '0'
+    ? `${sign}${int}.${frac}`
+    : null;
+}
+
 /** Canonical form of one surface form (or one part of a list); `depth` bounds recursion on nested lists. */
 function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | null {
   let s = surface.trim().replace(/^([+-])\s+/, '$1');
   if (s === '') return null;
-  const plain = stripThousandsCommas(s);
+  const grouped = stripThousandsCommas(s);
+  const plain = grouped !== s ? grouped : (decimalComma(s) ?? s);
   if (PLAIN_NUMBER_RE.test(plain)) {
-    // exact; a double's print of a small fraction (0.7272727272727273) is that fraction
-    const r = floatPrintOfFraction(plain) ?? parseDecimal(plain);
+    // exact; a long decimal that prints a small fraction (0.0833333333333333, 0.7272727272727273) is that fraction
+    const r = decimalOfFraction(plain) ?? parseDecimal(plain);
     return r ? exactNumber(r) : textKey(s);
   }
   if (/^[+-]?\\infty$|^[+-]?(?:infinity|inf)$/i.test(s)) {
@@ -304,6 +334,8 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
   }
   const simple = simpleLatexNumber(s);
   if (simple !== null) return numberAnswer(simple);
+  const numeral = baseNumeral(s);
+  if (numeral) return numeralAnswer(numeral.digits, numeral.base);
   const letter = /^\(?([A-Za-z])\)?$/.exec(s);
   if (letter) return { key: `choice:${letter[1]}`, kind: 'choice' };
   // a number in words ("five", "twenty-one"): that number
@@ -312,55 +344,8 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
   // the empty set: `\emptyset`, `\varnothing` are `\{\}`
   if (/^\\(?:emptyset|varnothing)$/.test(s)) return { key: '{}', kind: 'set' };
   if (depth < 4) {
-    const part = (p: string, keepAssignments: boolean) =>
-      canonicalOfSurface(surfaceForm(p, keepAssignments), depth + 1);
-    // the keys of a list's parts; `x = 2` keeps its name when some part is an assignment ("x=2, y=3")
-    const partKeys = (items: string[]) => {
-      const keep = items.some((x) => x.includes('='));
-      return items.map((x) => part(x, keep)?.key ?? '');
-    };
-    const setOf = (items: string[]): CanonicalAnswer => ({ key: `{${partKeys(items).sort().join(',')}}`, kind: 'set' });
-    // `\pm X` is the set {X, -X}; `a \pm b` is {a+b, a-b} (Math-Verify expands \pm the same way)
-    const pm = /^(.*?)\s*\\pm(?![a-zA-Z])\s*(.+)$/.exec(s);
-    if (pm && !pm[2].includes('\\pm') && !/^[([]|\\\{/.test(s) && splitTopLevel(s, /,|;/).length === 1) {
-      const b = /^[\w\\{}.^]+$/.test(pm[2]) ? pm[2] : `(${pm[2]})`;
-      return setOf(pm[1] === '' ? [b, `-${b}`] : [`${pm[1]}+${b}`, `${pm[1]}-${b}`]);
-    }
-    // unions of intervals or sets: unordered
-    const union = s.split(/\\cup(?![a-zA-Z])/);
-    if (union.length > 1) {
-      const keys = union.map((u) => part(u, false)?.key ?? '').sort();
-      return { key: `U(${keys.join(' ')})`, kind: 'union' };
-    }
-    // a set \{..\}: unordered
-    const set = /^\\\{([\s\S]*)\\\}$/.exec(s);
-    if (set && balancedSetBraces(set[1])) return setOf(set[1].trim() === '' ? [] : splitTopLevel(set[1], /,|;/));
-    // a bracketed tuple or interval: element-wise, ordered, brackets kept; one bracketed value: unwrapped
-    const open = s[0];
-    const close = s[s.length - 1];
-    if ((open === '(' || open === '[') && (close === ')' || close === ']') && wrapsWhole(s)) {
-      const inner = s.slice(1, -1);
-      const items = splitTopLevel(inner, /,|;/);
-      if (items.length > 1) return { key: `${open}${partKeys(items).join(',')}${close}`, kind: 'tuple' };
-      if (open === '(' && close === ')') return part(inner, false);
-    }
-    // a bare list "2, 5" (after thousands groupings were taken as numbers): an unordered set of solutions
-    const items = splitTopLevel(s, /,|;/);
-    // "1,00", "1,05": digits only, not a thousands grouping, a part with a leading zero: a European
-    // decimal more likely than a list; compared as written
-    if (items.length > 1 && items.every((x) => /^\s*\d+\s*$/.test(x)) && items.slice(1).some((x) => /^\s*0\d/.test(x)))
-      return textKey(s);
-    // assignments to distinct one-letter names ("x=3, y=4", "y=4, x=3"): the tuple of values in the
-    // names' alphabetical order, so (3,4) too
-    if (items.length > 1) {
-      const named = items.map((x) => /^\s*([a-zA-Z])\s*=\s*([^=]+)$/.exec(x));
-      const names = named.map((m) => m?.[1]);
-      if (named.every((m) => m !== null) && new Set(names).size === names.length) {
-        const sorted = named.map((m) => m as RegExpExecArray).sort((a, b) => (a[1] < b[1] ? -1 : 1));
-        return { key: `(${sorted.map((m) => part(m[2], false)?.key ?? '').join(',')})`, kind: 'tuple' };
-      }
-    }
-    if (items.length > 1) return setOf(items);
+    const structured = structuredAnswer(s, depth);
+    if (structured) return structured;
   }
   // words are text: an answer of letters only ("No", "Yes", "Monday"), or with a run of 3+ letters that
   // is not a command; spelled-out function names become commands first ("sqrt(2)" is \sqrt(2))
@@ -373,6 +358,100 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
   s = s.replace(FUNCTION_WORDS_RE, '\\$1');
   if (/^[a-zA-Z][a-zA-Z\s'.,!?-]*$/.test(s)) return textKey(s);
   if (!isMathOnly(s.replace(/(?<![a-zA-Z\\])[a-zA-Z]{1,2}(?![a-zA-Z])/g, ''))) return textKey(s);
+  return casAnswer(s);
+}
+
+/** A numeral in another base: key `digits_base`; base 10 is the number. As a reference it accepts its digits alone. */
+function numeralAnswer(digits: string, base: number): CanonicalAnswer {
+  if (base === 10) return exactNumber({ n: BigInt(digits), d: 1n });
+  const key = `${digits}_${base}`;
+  return /^\d+$/.test(digits) ? { key, kind: 'numeral', accepts: [digits] } : { key, kind: 'numeral' };
+}
+
+/**
+ * The structured answers (`depth` < 4): matrices, one-variable inequalities (as intervals), `\pm`,
+ * unions, sets, tuples and intervals, bare lists and lists of assignments. `null` when `s` is none.
+ */
+function structuredAnswer(s: string, depth: number): CanonicalAnswer | null {
+  const part = (p: string, keepAssignments: boolean) => canonicalOfSurface(surfaceForm(p, keepAssignments), depth + 1);
+  // the keys of a list's parts; `x = 2` keeps its name when some part is an assignment ("x=2, y=3")
+  const partKeys = (items: string[]) => {
+    const keep = items.some((x) => x.includes('='));
+    return items.map((x) => part(x, keep)?.key ?? '');
+  };
+  const setOf = (items: string[]): CanonicalAnswer => ({ key: `{${partKeys(items).sort().join(',')}}`, kind: 'set' });
+  if (s.includes('\\begin')) {
+    const key = matrixKey(s, (cell) => part(cell, false)?.key ?? null);
+    if (key) return { key, kind: 'matrix' };
+  }
+  // an inequality in one variable is the interval it names (`0 < f(x) < 1` is `(0,1)`)
+  const interval = inequalityKey(s, (side) => {
+    const c = part(side, false);
+    return c?.kind === 'number' && c.value !== undefined ? { key: c.key, value: c.value } : null;
+  });
+  if (interval) return { key: interval, kind: interval.startsWith('U(') ? 'union' : 'tuple' };
+  // `\pm X` is the set {X, -X}; `a \pm b` is {a+b, a-b} (Math-Verify expands \pm the same way)
+  const pm = /^(.*?)\s*\\pm(?![a-zA-Z])\s*(.+)$/.exec(s);
+  if (pm && !pm[2].includes('\\pm') && !/^[([]|\\\{/.test(s) && splitTopLevel(s, /,|;/).length === 1) {
+    const b = /^[\w\\{}.^]+$/.test(pm[2]) ? pm[2] : `(${pm[2]})`;
+    return setOf(pm[1] === '' ? [b, `-${b}`] : [`${pm[1]}+${b}`, `${pm[1]}-${b}`]);
+  }
+  // unions of intervals or sets: unordered
+  const union = s.split(/\\cup(?![a-zA-Z])/);
+  if (union.length > 1) {
+    const keys = union.map((u) => part(u, false)?.key ?? '').sort();
+    return { key: `U(${keys.join(' ')})`, kind: 'union' };
+  }
+  // a set \{..\}: unordered
+  const set = /^\\\{([\s\S]*)\\\}$/.exec(s);
+  if (set && balancedSetBraces(set[1])) return setOf(set[1].trim() === '' ? [] : splitTopLevel(set[1], /,|;/));
+  // a bracketed tuple or interval: element-wise, ordered, brackets kept; one bracketed value: unwrapped
+  const open = s[0];
+  const close = s[s.length - 1];
+  if ((open === '(' || open === '[') && (close === ')' || close === ']') && wrapsWhole(s)) {
+    const inner = s.slice(1, -1);
+    const items = splitTopLevel(inner, /,|;/);
+    if (items.length > 1) return { key: `${open}${partKeys(items).join(',')}${close}`, kind: 'tuple' };
+    if (open === '(' && close === ')') return part(inner, false);
+  }
+  // a bare list "2, 5" (after thousands groupings and decimal commas were taken as numbers): an
+  // unordered set of solutions
+  const items = splitTopLevel(s, /,|;/);
+  if (items.length < 2) return null;
+  // "1,05,10": digits only, a part with a leading zero: not integers; compared as written
+  if (items.every((x) => /^\s*\d+\s*$/.test(x)) && items.slice(1).some((x) => /^\s*0\d/.test(x))) return textKey(s);
+  return assignmentList(items, (x) => part(x, false)?.key ?? '') ?? setOf(items);
+}
+
+/**
+ * A list of assignments: to distinct one-letter names (`x=3, y=4`, `y=4, x=3`) the tuple of values
+ * in the names' alphabetical order, so `(3,4)` too; to one name, or to one name with different
+ * subscripts (`x=-1, x=2`; `x_1 = -1, x_2 = 2`), the set of values, so `-1, 2` and `\{-1, 2\}` too
+ * (Math-Verify compares a list of `x = a` with a set). `null` for any other list.
+ */
+function assignmentList(items: string[], valueKey: (value: string) => string): CanonicalAnswer | null {
+  const named = items.map((x) => /^\s*([a-zA-Z])\s*(_\s*\{?\s*\w+\s*\}?)?\s*=\s*([^=]+)$/.exec(x));
+  if (named.some((m) => m === null)) return null;
+  const ms = named as RegExpExecArray[];
+  const letters = ms.map((m) => m[1]);
+  const names = ms.map((m) => `${m[1]}${(m[2] ?? '').replace(/[\s_{}]/g, '')}`);
+  if (new Set(letters).size === 1 && (new Set(names).size === 1 || new Set(names).size === names.length))
+    return {
+      key: `{${ms
+        .map((m) => valueKey(m[3]))
+        .sort()
+        .join(',')}}`,
+      kind: 'set',
+    };
+  if (ms.every((m) => m[2] === undefined) && new Set(letters).size === letters.length) {
+    const sorted = [...ms].sort((a, b) => (a[1] < b[1] ? -1 : 1));
+    return { key: `(${sorted.map((m) => valueKey(m[3])).join(',')})`, kind: 'tuple' };
+  }
+  return null;
+}
+
+/** The CAS step: a number, an expression's fingerprint, or a structure (`./cas.ts`); text when it cannot parse. */
+function casAnswer(s: string): CanonicalAnswer {
   const v = casValue(s);
   if (v === null || v.kind === 'unparsed') return textKey(s);
   if (v.kind === 'number') {
@@ -437,21 +516,6 @@ export function canonicalAnswer(answer: string | null | undefined): CanonicalAns
 /** The canonical key of an answer ({@link canonicalAnswer}), or `null` for no answer. */
 export function answerKey(answer: string | null | undefined): string | null {
   return canonicalAnswer(answer)?.key ?? null;
-}
-
-/**
- * Whether two answers are the same value (equal canonical keys) and do not carry different units of
- * measurement (`5 m` vs `5 cm`, `\frac12 \text{ cm}` vs `\frac12 \text{ cm}^2`; a unit on one side only,
- * or a unit `measurementUnit` does not know, is no difference: `16 hours` is `16`). This is the
- * comparison with a reference (`--regrade`, `--tool-grading`); grouping (maj@k's vote, the grader
- * audit) uses the keys alone, because "same value, no conflicting unit" is not transitive
- * (5 m ~ 5 ~ 5 cm). `false` when either is no answer.
- */
-export function sameAnswer(a: string | null | undefined, b: string | null | undefined): boolean {
-  const ca = canonicalAnswer(a);
-  const cb = canonicalAnswer(b);
-  if (ca === null || cb === null || ca.key !== cb.key) return false;
-  return !(ca.unit && cb.unit && ca.unit !== cb.unit);
 }
 
 /** Cache counters since the process started (for the benchmark): distinct strings canonicalised, and lookups served. */

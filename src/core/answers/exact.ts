@@ -2,7 +2,8 @@
  * Exact rational numbers for answer equivalence (BigInt numerator and denominator): numbers that are
  * written exactly (decimals, fractions, mixed numbers, integer powers, scientific notation) are
  * compared exactly, so `1000000000001` and `1000000000000`, or `2^{100}` and `2^{100}+1`, never share
- * a key, and a finite decimal (`0.333333333333`) never equals a non-terminating rational (`\frac13`).
+ * a key; a long decimal that is a print of a fraction with a small denominator (`0.0833333333333333`)
+ * is that fraction ({@link decimalOfFraction}).
  * Policy: `./equivalence.ts` and docs/answer-equivalence.md.
  */
 
@@ -118,38 +119,51 @@ export function rationalKey(r: Rational): string {
   return `${sign}${sig[0]}${sig.length > 1 ? `.${sig.slice(1)}` : ''}e${exp}`;
 }
 
+/** Fewest digits after the point a decimal needs before it is read as a fraction it rounds ({@link decimalOfFraction}). */
+export const MIN_FRACTION_PLACES = 6;
+/** Largest denominator a decimal is read as ({@link decimalOfFraction}). */
+export const MAX_FRACTION_DENOMINATOR = 10000;
+
+function onlyTwosAndFives(d: bigint): boolean {
+  let x = d;
+  while (x % 2n === 0n) x /= 2n;
+  while (x % 5n === 0n) x /= 5n;
+  return x === 1n;
+}
+
 /**
- * A decimal with 16 or more significant digits that is exactly how a double prints a fraction with a
- * small denominator (at most 10 000): that fraction. Graders and programs print `8/11` as
- * `0.7272727272727273` (rlvr-probe's `pred_value`); a shorter decimal is a rounding and keeps its own value.
- * @returns the fraction, or `null` when the literal is not such a print.
+ * The fraction a long decimal is a print of: a decimal literal with k >= {@link MIN_FRACTION_PLACES}
+ * digits after the point that lies within one unit of its last digit (|D - p/q| < 10^-k: rounded or
+ * truncated there) of a fraction p/q whose decimal does not terminate (q has a prime factor other
+ * than 2 and 5), with q at most 10^((k-2)/2) (100 for 6 places, 1000 for 8, {@link MAX_FRACTION_DENOMINATOR}
+ * from 10): the fraction with the smallest such q. So `0.0833333333333333` and `0.08333333` are 1/12,
+ * `0.7272727272727273` (a double's print) is 8/11, `0.333333` is 1/3; `0.33333` (5 places), `0.3334`
+ * and `3.14159` (no q <= 100 within 10^-5) keep their own value.
+ * Why the bound on q: fractions with denominators up to Q lie about 1/Q^2 apart, so with
+ * Q^2 <= 10^(k-2) a decimal that is not such a print falls that close to one with probability below 1%.
+ * @param s a plain decimal literal (`PLAIN_NUMBER_RE`), thousands separators removed.
+ * @returns the fraction, or `null` (not a long decimal, or no such fraction).
  */
-export function floatPrintOfFraction(s: string): Rational | null {
-  const t = s.trim();
-  const sig = t
-    .replace(/^[+-]/, '')
-    .replace(/[eE].*$/, '')
-    .replace('.', '')
-    .replace(/^0+/, '')
-    .replace(/0+$/, '');
-  if (sig.length < 16 || sig.length > 17) return null;
-  const x = Number(t);
-  if (!Number.isFinite(x) || x === 0) return null;
-  const printed = String(x);
-  if (Number(printed) !== Number(t) || printed.replace(/^\+/, '') !== t.replace(/^\+/, '')) return null;
-  // continued-fraction convergents of |x|, smallest denominator first
-  const ax = Math.abs(x);
-  let [h0, h1, k0, k1] = [0, 1, 1, 0];
-  let y = ax;
-  for (let i = 0; i < 40; i++) {
-    const a = Math.floor(y);
-    [h0, h1] = [h1, a * h1 + h0];
-    [k0, k1] = [k1, a * k1 + k0];
-    if (k1 > 10000 || !Number.isSafeInteger(h1)) return null;
-    if (h1 / k1 === ax) return rational(BigInt(x < 0 ? -h1 : h1), BigInt(k1));
-    const f = y - a;
-    if (f === 0) return null;
-    y = 1 / f;
+export function decimalOfFraction(s: string): Rational | null {
+  const m = DECIMAL_RE.exec(s.trim());
+  if (!m || m[3] === undefined) return null;
+  const exp = m[4] === undefined ? 0 : Number(m[4]);
+  const places = m[3].length - exp;
+  if (!Number.isSafeInteger(places) || places < MIN_FRACTION_PLACES || places > 40) return null;
+  const sign = m[1] === '-' ? -1n : 1n;
+  const digits = BigInt(`${m[2] ?? ''}${m[3]}` || '0');
+  // D = n / 10^places exactly
+  const n = exp > m[3].length ? digits * 10n ** BigInt(exp - m[3].length) : digits;
+  const scale = 10n ** BigInt(places);
+  const maxQ = Math.min(MAX_FRACTION_DENOMINATOR, Math.floor(10 ** ((places - 2) / 2)));
+  for (let q = 2; q <= maxQ; q++) {
+    const bq = BigInt(q);
+    const p = (2n * n * bq + scale) / (2n * scale); // round(D * q)
+    const err = n * bq - p * scale;
+    if ((err < 0n ? -err : err) < bq) {
+      // the smallest denominator close enough; a terminating one (D is a rounding of a short decimal) is not read
+      return onlyTwosAndFives(bq) ? null : rational(sign * p, bq);
+    }
   }
   return null;
 }

@@ -5,6 +5,8 @@
  * arithmetic happens here. The rules, each with its source, are listed in `./equivalence.ts`.
  */
 
+import { labelledValue } from './relations';
+
 /** Superscript digits and signs (x², 10⁻³): rewritten to `^{...}` before NFKC, which would flatten `5²` into `52`. */
 const SUPERSCRIPTS: Record<string, string> = {
   '⁰': '0',
@@ -46,6 +48,12 @@ const SYMBOLS: Record<string, string> = {
   '\u2205': '\\emptyset ',
   '\u00b1': '\\pm ',
   '\u00b0': '^\\circ ',
+  '\u2264': '\\le ',
+  '\u2265': '\\ge ',
+  '\u2a7d': '\\le ',
+  '\u2a7e': '\\ge ',
+  '\u2260': '\\ne ',
+  '\u2208': '\\in ',
   '\u2032': "'", // prime
   '\u2019': "'",
 };
@@ -135,7 +143,10 @@ const UNIT_ATTACHED = [
   'mi',
   'yds?',
 ];
-const UNIT_ATTACHED_RE = new RegExp(`^(.*\\d)(?:${UNIT_ATTACHED.join('|')})(?:\\^\\{?[23]\\}?|[23])?$`, 'i');
+const UNIT_ATTACHED_RE = new RegExp(
+  `^(.*\\d)(?:(?:${UNIT_ATTACHED.join('|')})(?:\\^\\{?[23]\\}?|[23])?|m\\^\\{?[23]\\}?)$`,
+  'i',
+);
 
 /** LaTeX spacing and sizing commands that carry no value. */
 const SPACING_RE =
@@ -217,7 +228,8 @@ export function stripThousandsCommas(s: string): string {
  * @returns the surface form; may be empty (the answer had only wrappers or marks).
  */
 export function surfaceForm(raw: string, keepAssignments = false, units?: string[]): string {
-  let s = unicodeToLatex(raw).trim();
+  // `\\` separates the rows of a matrix: kept whole (the spacing rules below would read `\ `)
+  let s = unicodeToLatex(raw).trim().replace(/\\\\/g, ROW_BREAK);
   s = stripMathDelimiters(s);
   s = unwrapCommand(s, 'boxed');
   s = unwrapCommand(s, 'fbox');
@@ -232,13 +244,24 @@ export function surfaceForm(raw: string, keepAssignments = false, units?: string
     s = stripOnce(s, keepAssignments, units);
     if (s === before) break;
   }
-  return s;
+  return s.replace(ROW_BREAK_RE, '\\\\');
 }
 
-/** `2 and 3`, `2 \text{ or } 3`: parts of math joined by "and" / "or" become a comma list (Math-Verify's rule). */
+/** Stands for `\\` while the surface rules run (a character no answer contains). */
+const ROW_BREAK = '\u0000';
+const ROW_BREAK_RE = /\u0000/g;
+
+/**
+ * `2 and 3`, `2 \text{ or } 3`, `x = -1 \text{ or } x = 2`: parts of math (or labelled values, see
+ * `./relations.ts`) joined by "and" / "or" become a comma list (Math-Verify's rule).
+ */
 function andOrToComma(s: string): string {
   const parts = s.split(/\s*(?:\\text\s*\{\s*(?:and|or)\s*\}|(?<![a-zA-Z\\])(?:and|or)(?![a-zA-Z]))\s*/);
-  return parts.length > 1 && parts.every((p) => p !== '' && isMathOnly(p)) ? parts.join(', ') : s;
+  const math = (p: string) => {
+    const v = labelledValue(p);
+    return isMathOnly(v ?? p);
+  };
+  return parts.length > 1 && parts.every((p) => p !== '' && math(p)) ? parts.join(', ') : s;
 }
 
 function stripOnce(input: string, keepAssignments: boolean, units?: string[]): string {
@@ -247,12 +270,10 @@ function stripOnce(input: string, keepAssignments: boolean, units?: string[]): s
   // a label in \text{} before math: "\text{Maximum Profit: } \$221", "\text{The answer is } 5"
   const lead = LEADING_TEXT_RE.exec(s);
   if (lead && /\d/.test(lead[2]) && isMathOnly(lead[2].replace(/\\\$|\$/g, ''))) s = lead[2];
-  // short assignment, Qwen2.5-Math parser: a left side of at most two characters ("x = 5", "k=2",
-  // "x \in [1,2]"), only when it is the answer's one relation ("x=2, y=3" keeps its names)
-  const assign = keepAssignments
-    ? null
-    : /^([a-zA-Z](?:_\{?\w\}?|\w)?)\s*(?:=|\\in(?![a-zA-Z])|\\approx(?![a-zA-Z]))\s*([^=]+)$/.exec(s);
-  if (assign) s = assign[2];
+  // a labelled value: `x = 5`, `(p,q) = (3,2)`, `f(x) = 1`, `x \in [1,2]`, `x = 5+5+1 = 11` (./relations.ts);
+  // not inside a list of assignments ("x=2, y=3" keeps its names)
+  const labelled = keepAssignments ? null : labelledValue(s);
+  if (labelled !== null) s = labelled;
   // money
   s = s.replace(/\\textdollar\b|\\\$|\$|[€£¥₹¢₩₽]|\\euro\b|\\pounds\b|\\yen\b/g, '');
   s = s.replace(new RegExp(`^([+-]?)\\s*(?:${CURRENCY_WORDS})\\s*(?=[\\d.])`, 'i'), '$1');
