@@ -121,8 +121,9 @@ describe('finding 4: exact numbers are compared exactly', () => {
   });
   test('a long decimal that prints a fraction is that fraction, a short rounding is not: \\frac13 = 0.333333 != 0.33333', () => {
     // issue 32 (Math-Verify level): decimals with >= 6 places within one unit of their last digit of p/q, q <= 10^((places-2)/2)
-    sameKey('1/3', ['\\frac13', '0.333333333333', '0.3333333333333', '0.333333', '0.3333334']);
-    allApart(['\\frac13', '0.33', '0.33333', '0.3334', '0.333336']);
+    sameKey('1/3', ['\\frac13', '0.333333333333', '0.3333333333333', '0.333333', '0.3333333']);
+    // neither rounded nor truncated at the last digit: 0.3333334, 0.333334
+    allApart(['\\frac13', '0.33', '0.33333', '0.3334', '0.333336', '0.3333334', '0.333334']);
     sameKey('2/3', ['\\frac{2}{3}', '0.666666666667', '0.666667', '0.6666666']);
     sameKey('-1/3', ['-\\frac{1}{3}', '-0.333333333333']);
     // the smallest denominator within reach, and none when a terminating fraction is closer: 0.1250001 stays
@@ -328,7 +329,10 @@ describe('finding 14: equal answers the trial saw kept apart', () => {
   });
   test('the empty set: \\emptyset = \\varnothing = \\{\\} = the Unicode sign; not 0 nor {0}', () => {
     sameKey('{}', ['\\emptyset', '\\varnothing', '\\{\\}', '\u2205', '\\{ \\}']);
-    allApart(['\\emptyset', '0', '\\{0\\}']);
+    allApart(['\\emptyset', '0']);
+    allApart(['\\emptyset', '\\{0\\}']);
+    // a set of one element is that element (issue 32, as Math-Verify): {0} is 0
+    sameKey('0', ['0', '\\{0\\}']);
   });
   test('an identity in x is its value: \\sin^2 x + \\cos^2 x = 1; a piecewise function is not', () => {
     assert.equal(answerKey('\\sin^2 x + \\cos^2 x'), '1');

@@ -303,10 +303,12 @@ const EUROPEAN_RE = /^([+-]?)(\d{1,3}(?:\.\d{3})+),(\d+)$/;
  * A number written with a decimal comma where the comma cannot be a list separator or a thousands
  * separator: no space after it, and the part before it has more than three digits (`1000,99`,
  * `1234,567`) or a leading zero (`0,111`), or the part after it has one (`1,05`, `1,00`); or thousands
- * grouped with dots (`1.000,99`). `1,22` and `2,5` stay lists of two numbers (a set of two solutions
+ * grouped with dots (`1.000,99`, and `1.000.000` without decimals). `1,22` and `2,5` stay lists of two numbers (a set of two solutions
  * is as likely), `1,000` stays a thousands grouping. Returns the decimal literal, or `null`.
  */
 function decimalComma(s: string): string | null {
+  // two or more dot groups can only be thousands: `1.000.000`
+  if (/^[+-]?[1-9]\d{0,2}(?:\.\d{3}){2,}$/.test(s)) return s.replace(/\./g, '');
   const eu = EUROPEAN_RE.exec(s);
   if (eu) return `${eu[1]}${eu[2].replace(/\./g, '')}.${eu[3]}`;
   const m = DECIMAL_COMMA_RE.exec(s);
@@ -336,6 +338,8 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
   if (simple !== null) return numberAnswer(simple);
   const numeral = baseNumeral(s);
   if (numeral) return numeralAnswer(numeral.digits, numeral.base);
+  // a bare lower-case `e` is Euler's number (as the CAS reads it), not the choice (e)
+  if (s === 'e') return approxNumber(Math.E);
   const letter = /^\(?([A-Za-z])\)?$/.exec(s);
   if (letter) return { key: `choice:${letter[1]}`, kind: 'choice' };
   // a number in words ("five", "twenty-one"): that number
@@ -379,23 +383,28 @@ function structuredAnswer(s: string, depth: number): CanonicalAnswer | null {
     const keep = items.some((x) => x.includes('='));
     return items.map((x) => part(x, keep)?.key ?? '');
   };
-  const setOf = (items: string[]): CanonicalAnswer => ({ key: `{${partKeys(items).sort().join(',')}}`, kind: 'set' });
+  // a set's elements; `a \pm b` among them is two (`\{1 \pm \sqrt5, -2\}` has three)
+  const setOf = (items: string[]) => {
+    const all = items.flatMap((x) => plusMinus(x) ?? [x]);
+    return setAnswer(partKeys(all), all.length === 1 ? part(all[0], false) : null);
+  };
   if (s.includes('\\begin')) {
     const key = matrixKey(s, (cell) => part(cell, false)?.key ?? null);
     if (key) return { key, kind: 'matrix' };
   }
-  // an inequality in one variable is the interval it names (`0 < f(x) < 1` is `(0,1)`)
-  const interval = inequalityKey(s, (side) => {
-    const c = part(side, false);
-    return c?.kind === 'number' && c.value !== undefined ? { key: c.key, value: c.value } : null;
-  });
-  if (interval) return { key: interval, kind: interval.startsWith('U(') ? 'union' : 'tuple' };
+  // an inequality in one variable is the interval it names (`0 < f(x) < 1` is `(0,1)`), also as a
+  // set-builder (`\{x \mid x > 2\}`)
+  const interval = (t: string) =>
+    inequalityKey(t, (side) => {
+      const c = part(side, false);
+      return c?.kind === 'number' && c.value !== undefined ? { key: c.key, value: c.value } : null;
+    });
+  const builder = /^\\\{\s*[a-zA-Z](?:\s*\\in\s*\\mathbb\s*\{?R\}?)?\s*(?:\\mid|\||:)(.+)\\\}$/.exec(s);
+  const iv = interval(builder ? builder[1] : s);
+  if (iv) return { key: iv, kind: iv.startsWith('U(') ? 'union' : 'tuple' };
   // `\pm X` is the set {X, -X}; `a \pm b` is {a+b, a-b} (Math-Verify expands \pm the same way)
-  const pm = /^(.*?)\s*\\pm(?![a-zA-Z])\s*(.+)$/.exec(s);
-  if (pm && !pm[2].includes('\\pm') && !/^[([]|\\\{/.test(s) && splitTopLevel(s, /,|;/).length === 1) {
-    const b = /^[\w\\{}.^]+$/.test(pm[2]) ? pm[2] : `(${pm[2]})`;
-    return setOf(pm[1] === '' ? [b, `-${b}`] : [`${pm[1]}+${b}`, `${pm[1]}-${b}`]);
-  }
+  const pm = splitTopLevel(s, /,|;/).length === 1 ? plusMinus(s) : null;
+  if (pm) return setOf(pm);
   // unions of intervals or sets: unordered
   const union = s.split(/\\cup(?![a-zA-Z])/);
   if (union.length > 1) {
@@ -420,7 +429,26 @@ function structuredAnswer(s: string, depth: number): CanonicalAnswer | null {
   if (items.length < 2) return null;
   // "1,05,10": digits only, a part with a leading zero: not integers; compared as written
   if (items.every((x) => /^\s*\d+\s*$/.test(x)) && items.slice(1).some((x) => /^\s*0\d/.test(x))) return textKey(s);
-  return assignmentList(items, (x) => part(x, false)?.key ?? '') ?? setOf(items);
+  return assignmentList(items, (x) => part(x, false)) ?? setOf(items);
+}
+
+/** `\pm X` as [X, -X] and `a \pm b` as [a+b, a-b]; `null` when `s` is not one such value (no `\pm`, two, or a bracket first). */
+function plusMinus(s: string): string[] | null {
+  const pm = /^(.*?)\s*\\pm(?![a-zA-Z])\s*(.+)$/.exec(s.trim());
+  if (!pm || pm[2].includes('\\pm') || /^[([]|\\\{/.test(s.trim())) return null;
+  const b = /^[\w\\{}.^]+$/.test(pm[2]) ? pm[2] : `(${pm[2]})`;
+  return pm[1] === '' ? [b, `-${b}`] : [`${pm[1]}+${b}`, `${pm[1]}-${b}`];
+}
+
+/**
+ * A set from its elements' keys: unordered, each element once (`\{2, 2\}` is `\{2\}`); a set of one
+ * element is that element (`\{5\}`, `x = 5 \text{ or } x = 5` and `5` are one answer: Math-Verify compares
+ * a value with a set as the set of that value). `one`: the element's canonical form when there is one.
+ */
+function setAnswer(keys: string[], one: CanonicalAnswer | null): CanonicalAnswer {
+  const distinct = [...new Set(keys)].sort();
+  if (distinct.length === 1 && distinct[0] !== '') return one ?? { key: distinct[0], kind: 'set' };
+  return { key: `{${distinct.join(',')}}`, kind: 'set' };
 }
 
 /**
@@ -429,20 +457,17 @@ function structuredAnswer(s: string, depth: number): CanonicalAnswer | null {
  * subscripts (`x=-1, x=2`; `x_1 = -1, x_2 = 2`), the set of values, so `-1, 2` and `\{-1, 2\}` too
  * (Math-Verify compares a list of `x = a` with a set). `null` for any other list.
  */
-function assignmentList(items: string[], valueKey: (value: string) => string): CanonicalAnswer | null {
+function assignmentList(items: string[], value: (value: string) => CanonicalAnswer | null): CanonicalAnswer | null {
+  const valueKey = (x: string) => value(x)?.key ?? '';
   const named = items.map((x) => /^\s*([a-zA-Z])\s*(_\s*\{?\s*\w+\s*\}?)?\s*=\s*([^=]+)$/.exec(x));
   if (named.some((m) => m === null)) return null;
   const ms = named as RegExpExecArray[];
   const letters = ms.map((m) => m[1]);
   const names = ms.map((m) => `${m[1]}${(m[2] ?? '').replace(/[\s_{}]/g, '')}`);
-  if (new Set(letters).size === 1 && (new Set(names).size === 1 || new Set(names).size === names.length))
-    return {
-      key: `{${ms
-        .map((m) => valueKey(m[3]))
-        .sort()
-        .join(',')}}`,
-      kind: 'set',
-    };
+  if (new Set(letters).size === 1 && (new Set(names).size === 1 || new Set(names).size === names.length)) {
+    const keys = ms.map((m) => valueKey(m[3]));
+    return setAnswer(keys, new Set(keys).size === 1 ? value(ms[0][3]) : null);
+  }
   if (ms.every((m) => m[2] === undefined) && new Set(letters).size === letters.length) {
     const sorted = [...ms].sort((a, b) => (a[1] < b[1] ? -1 : 1));
     return { key: `(${sorted.map((m) => valueKey(m[3])).join(',')})`, kind: 'tuple' };

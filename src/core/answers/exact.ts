@@ -133,12 +133,12 @@ function onlyTwosAndFives(d: bigint): boolean {
 
 /**
  * The fraction a long decimal is a print of: a decimal literal with k >= {@link MIN_FRACTION_PLACES}
- * digits after the point that lies within one unit of its last digit (|D - p/q| < 10^-k: rounded or
- * truncated there) of a fraction p/q whose decimal does not terminate (q has a prime factor other
+ * digits after the point that is a fraction p/q rounded at its last digit (|D - p/q| <= 10^-k / 2) or
+ * truncated there (0 <= |p/q| - |D| < 10^-k), where p/q does not terminate (q has a prime factor other
  * than 2 and 5), with q at most 10^((k-2)/2) (100 for 6 places, 1000 for 8, {@link MAX_FRACTION_DENOMINATOR}
  * from 10): the fraction with the smallest such q. So `0.0833333333333333` and `0.08333333` are 1/12,
- * `0.7272727272727273` (a double's print) is 8/11, `0.333333` is 1/3; `0.33333` (5 places), `0.3334`
- * and `3.14159` (no q <= 100 within 10^-5) keep their own value.
+ * `0.7272727272727273` (a double's print) is 8/11, `0.333333` is 1/3; `0.33333` (5 places), `0.333334`
+ * (neither rounded nor truncated) and `3.14159` (no q <= 100 close enough) keep their own value.
  * Why the bound on q: fractions with denominators up to Q lie about 1/Q^2 apart, so with
  * Q^2 <= 10^(k-2) a decimal that is not such a print falls that close to one with probability below 1%.
  * @param s a plain decimal literal (`PLAIN_NUMBER_RE`), thousands separators removed.
@@ -158,11 +158,16 @@ export function decimalOfFraction(s: string): Rational | null {
   const maxQ = Math.min(MAX_FRACTION_DENOMINATOR, Math.floor(10 ** ((places - 2) / 2)));
   for (let q = 2; q <= maxQ; q++) {
     const bq = BigInt(q);
-    const p = (2n * n * bq + scale) / (2n * scale); // round(D * q)
-    const err = n * bq - p * scale;
-    if ((err < 0n ? -err : err) < bq) {
+    // D rounded from p/q: |D - p/q| <= half a unit of the last place (p = round(D q))
+    const p = (2n * n * bq + scale) / (2n * scale);
+    const err = n * bq - p * scale; // (D - p/q) * q * scale
+    // D truncated from p/q: p/q - D in [0, one unit) (p = ceil(D q))
+    const up = (n * bq + scale - 1n) / scale;
+    const below = up * scale - n * bq;
+    const hit = 2n * (err < 0n ? -err : err) <= bq ? p : below < bq ? up : null;
+    if (hit !== null) {
       // the smallest denominator close enough; a terminating one (D is a rounding of a short decimal) is not read
-      return onlyTwosAndFives(bq) ? null : rational(sign * p, bq);
+      return onlyTwosAndFives(bq) ? null : rational(sign * hit, bq);
     }
   }
   return null;

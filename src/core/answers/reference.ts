@@ -12,9 +12,10 @@
  * - what the reference's canonical form accepts (`CanonicalAnswer.accepts`): a numeral in another
  *   base accepts its digits written without the base (`1010_2` accepts `1010`, never `10`);
  * - a decimal with at least {@link MIN_PLACES_AGAINST_IRRATIONAL} places against an irrational value
- *   (`~` key): equal when the decimal is the value rounded or truncated at its last digit
- *   (|D - v| < 10^-places, and at least the 12-digit precision of the `~` key): `1.414214` is `\sqrt2`,
- *   `4.123105625617661` is `\sqrt{17}`; `1.4142` and `1.414215` are not. (Math-Verify rounds both to 6
+ *   (`~` key): equal when the decimal is the value rounded at its last digit (|D - v| <= half a unit
+ *   there) or truncated there (toward zero, less than a unit), within the 12-digit precision of the `~`
+ *   key: `1.414214` and `1.414213` are `\sqrt2`, `4.123105625617661` is `\sqrt{17}`; `1.4142` (4 places)
+ *   and `1.414215` are not. (Math-Verify rounds both to 6
  *   decimals, so it also calls `0.0000001` and `0.0000002` equal; the rule here scales with the decimal.)
  * Units: when both carry a unit of measurement this module knows and they differ, no match
  * (`5 m` against `5 cm`); see `sameAnswer`.
@@ -70,9 +71,16 @@ function decimalMatchesIrrational(decimal: string, approx: string): boolean {
   if (!d || d.places < MIN_PLACES_AGAINST_IRRATIONAL || !approx.startsWith('~')) return false;
   const v = Number(approx.slice(1));
   if (!Number.isFinite(v)) return false;
-  // the `~` key holds 12 significant digits: no finer comparison is possible
-  const tolerance = Math.max(10 ** -d.places, 1e-11 * Math.abs(v));
-  return Math.abs(d.value - v) < tolerance;
+  // rounded at the last digit (half a unit), or truncated there (toward zero, less than a unit); the `~`
+  // key holds 12 significant digits, so no finer comparison than that is possible
+  const unit = 10 ** -d.places;
+  const slack = 1e-11 * Math.abs(v);
+  if (Math.abs(d.value - v) <= unit / 2 + slack) return true;
+  return (
+    Math.sign(d.value) !== -Math.sign(v) &&
+    Math.abs(d.value) <= Math.abs(v) + slack &&
+    Math.abs(v) - Math.abs(d.value) < unit + slack
+  );
 }
 
 /** Whether an answer key matches one reference alternative's canonical form (no units). */

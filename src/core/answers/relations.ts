@@ -116,18 +116,18 @@ const NAME_WRAPPERS_RE =
 export function isLabel(side: string): boolean {
   let t = side.trim();
   t = t.replace(NAME_WRAPPERS_RE, 'L').replace(new RegExp(`\\\\(?:${GREEK})(?![a-zA-Z])`, 'g'), 'L');
-  t = t.replace(/\bm?\s*\\(?:angle|measuredangle)\s*/g, '');
+  t = t.replace(/(?:m\s*)?\\(?:angle|measuredangle)(?![a-zA-Z])\s*/g, '');
   t = t.replace(/_\s*\{[^{}]*\}|_\s*[A-Za-z0-9]/g, ''); // subscripts
   t = t.replace(/\^\s*\{\s*(?:\\prime|-1)\s*\}|\^\s*\\prime|'+/g, ''); // primes, inverse functions
   // a function's arguments: a bracket right after a name, without relations inside
   for (let guard = 0; guard < 5; guard++) {
     const before = t;
-    t = t.replace(/([A-Za-z])\s*\([^()=<>]*\)/g, '$1');
+    t = t.replace(/(\p{L})\s*\([^()=<>]*\)/gu, '$1');
     if (t === before) break;
   }
   t = t.replace(/\s+/g, '');
   const inner = /^\((.*)\)$/.exec(t)?.[1] ?? t;
-  return /^[A-Za-z]+(?:[,:/][A-Za-z]+)*$/.test(inner);
+  return /^\p{L}+\d*(?:[,:/]\p{L}+\d*)*$/u.test(inner);
 }
 
 /**
@@ -253,8 +253,8 @@ function intersect(a: Interval, b: Interval): Interval | null {
   return { lo, hi };
 }
 
-const OR_RE = /\s*(?:\\text\s*\{\s*or\s*\}|\\(?:lor|vee)(?![a-zA-Z])|(?<![a-zA-Z\\])or(?![a-zA-Z])|,|;)\s*/;
-const AND_RE = /\s*(?:\\text\s*\{\s*and\s*\}|\\(?:land|wedge)(?![a-zA-Z])|(?<![a-zA-Z\\])and(?![a-zA-Z]))\s*/;
+const OR_RE = /\s*(?:\\text\s*\{\s*(?:or|或)\s*\}|\\(?:lor|vee)(?![a-zA-Z])|(?<![a-zA-Z\\])or(?![a-zA-Z])|或|,|;)\s*/;
+const AND_RE = /\s*(?:\\text\s*\{\s*(?:and|且)\s*\}|\\(?:land|wedge)(?![a-zA-Z])|(?<![a-zA-Z\\])and(?![a-zA-Z])|且)\s*/;
 
 /**
  * The key of a one-variable inequality as the interval (or union of intervals) it names, in the

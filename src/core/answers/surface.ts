@@ -200,7 +200,7 @@ function explicitThousands(s: string): string {
  * else keeps its commas (a list).
  */
 export function stripThousandsCommas(s: string): string {
-  return /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(s) ? s.replace(/,/g, '') : s;
+  return /^[+-]?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$/.test(s) ? s.replace(/,/g, '') : s;
 }
 
 /**
@@ -256,7 +256,7 @@ const ROW_BREAK_RE = /\u0000/g;
  * `./relations.ts`) joined by "and" / "or" become a comma list (Math-Verify's rule).
  */
 function andOrToComma(s: string): string {
-  const parts = s.split(/\s*(?:\\text\s*\{\s*(?:and|or)\s*\}|(?<![a-zA-Z\\])(?:and|or)(?![a-zA-Z]))\s*/);
+  const parts = s.split(/\s*(?:\\text\s*\{\s*(?:and|or|或|和)\s*\}|(?<![a-zA-Z\\])(?:and|or)(?![a-zA-Z])|或|和)\s*/);
   const math = (p: string) => {
     const v = labelledValue(p);
     return isMathOnly(v ?? p);
@@ -268,12 +268,13 @@ function stripOnce(input: string, keepAssignments: boolean, units?: string[]): s
   // a trailing full stop, and a dangling separator ("2,", "40;")
   let s = andOrToComma(input.trim().replace(/(?:\s*[.,;])+$/, ''));
   // a label in \text{} before math: "\text{Maximum Profit: } \$221", "\text{The answer is } 5"
-  const lead = LEADING_TEXT_RE.exec(s);
-  if (lead && /\d/.test(lead[2]) && isMathOnly(lead[2].replace(/\\\$|\$/g, ''))) s = lead[2];
-  // a labelled value: `x = 5`, `(p,q) = (3,2)`, `f(x) = 1`, `x \in [1,2]`, `x = 5+5+1 = 11` (./relations.ts);
-  // not inside a list of assignments ("x=2, y=3" keeps its names)
+  // a labelled value: `x = 5`, `(p,q) = (3,2)`, `f(x) = 1`, `x \in [1,2]`, `x = 5+5+1 = 11`, `\text{Area} = 50`
+  // (./relations.ts); not inside a list of assignments ("x=2, y=3" keeps its names)
   const labelled = keepAssignments ? null : labelledValue(s);
   if (labelled !== null) s = labelled;
+  // (not a subscript or power of the text: `\text{1010}_2` is a numeral)
+  const lead = LEADING_TEXT_RE.exec(s);
+  if (lead && !/^[_^]/.test(lead[2]) && /\d/.test(lead[2]) && isMathOnly(lead[2].replace(/\\\$|\$/g, ''))) s = lead[2];
   // money
   s = s.replace(/\\textdollar\b|\\\$|\$|[€£¥₹¢₩₽]|\\euro\b|\\pounds\b|\\yen\b/g, '');
   s = s.replace(new RegExp(`^([+-]?)\\s*(?:${CURRENCY_WORDS})\\s*(?=[\\d.])`, 'i'), '$1');
@@ -289,14 +290,14 @@ function stripOnce(input: string, keepAssignments: boolean, units?: string[]): s
   }
   // words after math: "16 hours", "38 toys per hour", "50 percent", "30 degrees", "5 dollars"; one
   // letter only when it is an SI unit symbol ("5 m", "3 s"), so that "2 x" stays a product
-  const words = /^(.*?[\d}).])\s+([a-zA-Z][a-zA-Z'.]*(?:[\s/-]+[a-zA-Z][a-zA-Z'.]*)*)$/.exec(s);
+  const words = /^(.*?[\d}).])\s+([a-zA-Z][a-zA-Z'.]*(?:[\s/-]+[a-zA-Z][a-zA-Z'.]*)*)(\^\{?[23]\}?)?$/.exec(s);
   if (
     words &&
     isMathOnly(words[1]) &&
     (/[a-zA-Z]{2}/.test(words[2]) || /^[msghlLJNWVK]\.?$/.test(words[2])) &&
     !/^[ap]\.?\s*m\.?$/i.test(words[2]) // "4:30 p.m." is not "4:30 a.m."
   ) {
-    units?.push(words[2]);
+    units?.push(words[2] + (words[3] ?? ''));
     s = words[1];
   }
   // an attached unit abbreviation: "5cm", "60mph", "3kg", "12cm^2"
