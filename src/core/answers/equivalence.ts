@@ -70,7 +70,7 @@
 import { casValue } from './cas';
 import { decimalOfFraction, parseDecimal, type Rational, rational, rationalKey, toNumber } from './exact';
 import { baseNumeral, matrixKey } from './notation';
-import { inequalityKey } from './relations';
+import { inequalityKey, splitRelation } from './relations';
 import { isMathOnly, measurementUnit, PLAIN_NUMBER_RE, stripThousandsCommas, surfaceForm } from './surface';
 
 /** Significant digits to which numbers not known to be rational are compared (their `~` keys are the values rounded to this). */
@@ -100,6 +100,12 @@ export interface CanonicalAnswer {
    * own: a numeral in another base accepts its digits written without the base (`1010_2` accepts `1010`).
    */
   accepts?: string[];
+  /**
+   * For a value labelled with one name whose value has unknowns (`y = 2x+3`): the name and the value's
+   * surface form, so that as a reference it also accepts the equation `y - (2x+3) = 0` however it is
+   * rearranged (`./reference.ts`).
+   */
+  labelled?: { name: string; value: string };
 }
 
 /**
@@ -362,6 +368,12 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
   s = s.replace(FUNCTION_WORDS_RE, '\\$1');
   if (/^[a-zA-Z][a-zA-Z\s'.,!?-]*$/.test(s)) return textKey(s);
   if (!isMathOnly(s.replace(/(?<![a-zA-Z\\])[a-zA-Z]{1,2}(?![a-zA-Z])/g, ''))) return textKey(s);
+  // an equation that is not a labelled value (those were read by the surface step): `2x+4y-3=0`
+  const eq = splitRelation(s);
+  if (eq && eq.ops.length === 1 && eq.ops[0] === '=') {
+    const key = equationKey(eq.sides[0], eq.sides[1]);
+    if (key) return { key, kind: 'expression' };
+  }
   return casAnswer(s);
 }
 
@@ -475,6 +487,22 @@ function assignmentList(items: string[], value: (value: string) => CanonicalAnsw
   return null;
 }
 
+/**
+ * The key of an equation `left = right` with unknowns, the same for every rearrangement and every
+ * nonzero multiple (`34x+45y-20z+100=0` and `-34x-45y+20z-100=0`; `x^2/4+y^2/3=1` and
+ * `x^2/16+y^2/12=1/4`): the values of `left - right` at the two fixed points of the unknowns (as an
+ * expression's fingerprint), divided by the first of them. `null` when the CAS cannot evaluate it,
+ * it has no unknowns, or it is zero at the first point.
+ * Math-Verify decides this by solving both relations with SymPy.
+ */
+export function equationKey(left: string, right: string): string | null {
+  const v = casValue(`${left}-(${right})`);
+  if (v?.kind !== 'function') return null;
+  const [re0, im0] = v.values;
+  if (im0 !== 0 || Math.abs(re0) < 1e-9 * Math.max(1, ...v.values.map(Math.abs))) return null;
+  return `eq(${v.unknowns.join(',')}):${v.values.map((x) => numberKey(x / re0, FINGERPRINT_DIGITS)).join(',')}`;
+}
+
 /** The CAS step: a number, an expression's fingerprint, or a structure (`./cas.ts`); text when it cannot parse. */
 function casAnswer(s: string): CanonicalAnswer {
   const v = casValue(s);
@@ -529,9 +557,13 @@ export function canonicalAnswer(answer: string | null | undefined): CanonicalAns
   let out: CanonicalAnswer | null = null;
   if (raw.trim() !== '') {
     const units: string[] = [];
-    out = canonicalOfSurface(surfaceForm(raw, false, units), 0);
+    const labels: string[] = [];
+    const surface = surfaceForm(raw, false, units, labels);
+    out = canonicalOfSurface(surface, 0);
     const unit = units.map(measurementUnit).find((u) => u !== null);
     if (out && unit) out = { ...out, unit };
+    const name = labels.length === 1 ? labels[0].replace(/\s+/g, '') : '';
+    if (out?.key.startsWith('f(') && /^[a-zA-Z](?:_\{?\w+\}?)?$/.test(name)) out = { ...out, labelled: { name, value: surface } };
   }
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(raw, out);

@@ -155,22 +155,27 @@ export function decimalOfFraction(s: string): Rational | null {
   // D = n / 10^places exactly
   const n = exp > m[3].length ? digits * 10n ** BigInt(exp - m[3].length) : digits;
   const scale = 10n ** BigInt(places);
-  const maxQ = Math.min(MAX_FRACTION_DENOMINATOR, Math.floor(10 ** ((places - 2) / 2)));
-  for (let q = 2; q <= maxQ; q++) {
-    const bq = BigInt(q);
-    // D rounded from p/q: |D - p/q| <= half a unit of the last place (p = round(D q))
-    const p = (2n * n * bq + scale) / (2n * scale);
-    const err = n * bq - p * scale; // (D - p/q) * q * scale
-    // D truncated from p/q: p/q - D in [0, one unit) (p = ceil(D q))
-    const up = (n * bq + scale - 1n) / scale;
-    const below = up * scale - n * bq;
-    const hit = 2n * (err < 0n ? -err : err) <= bq ? p : below < bq ? up : null;
-    if (hit !== null) {
-      // the smallest denominator close enough; a terminating one (D is a rounding of a short decimal) is not read
-      return onlyTwosAndFives(bq) ? null : rational(sign * hit, bq);
-    }
-  }
-  return null;
+  const maxQ = BigInt(Math.min(MAX_FRACTION_DENOMINATOR, Math.floor(10 ** ((places - 2) / 2))));
+  // rounded from p/q: p/q in [D - u/2, D + u/2]; truncated: p/q in [D, D + u) (u: a unit of the last
+  // place); together [D - u/2, D + u). Its fraction with the smallest denominator:
+  const [p, q] = simplestBetween(2n * n - 1n, 2n * scale, n + 1n, scale);
+  if (q > maxQ || p * scale === (n + 1n) * q) return null;
+  // a terminating one (D is a rounding of a short decimal) is not read
+  return onlyTwosAndFives(q) ? null : rational(sign * p, q);
+}
+
+/**
+ * The fraction p/q with the smallest q in the closed interval [an/ad, bn/bd] (0 <= an/ad < bn/bd; at
+ * `an < 0` the interval starts at 0), by continued fractions (the Stern-Brocot descent): O(log) steps.
+ */
+function simplestBetween(an: bigint, ad: bigint, bn: bigint, bd: bigint): [bigint, bigint] {
+  if (an <= 0n) return [0n, 1n];
+  const fl = an / ad;
+  if (fl * ad === an) return [fl, 1n];
+  if ((fl + 1n) * bd <= bn) return [fl + 1n, 1n];
+  // both ends in (fl, fl + 1): the reciprocals of their fractional parts, in reverse order
+  const [p, q] = simplestBetween(bd, bn - fl * bd, ad, an - fl * ad);
+  return [fl * p + q, p];
 }
 
 type Json = unknown;

@@ -11,6 +11,8 @@
  * directed: the reference says what it accepts):
  * - what the reference's canonical form accepts (`CanonicalAnswer.accepts`): a numeral in another
  *   base accepts its digits written without the base (`1010_2` accepts `1010`, never `10`);
+ * - a reference `name = expression` (`y = 2x+3`, keyed as its value `2x+3`) also accepts the equation
+ *   `name - expression = 0` in any arrangement or multiple (`2x - y + 3 = 0`, `equationKey`);
  * - a decimal with at least {@link MIN_PLACES_AGAINST_IRRATIONAL} places against an irrational value
  *   (`~` key): equal when the decimal is the value rounded at its last digit (|D - v| <= half a unit
  *   there) or truncated there (toward zero, less than a unit), within the 12-digit precision of the `~`
@@ -20,7 +22,7 @@
  * Units: when both carry a unit of measurement this module knows and they differ, no match
  * (`5 m` against `5 cm`); see `sameAnswer`.
  */
-import { type CanonicalAnswer, canonicalAnswer } from './equivalence';
+import { type CanonicalAnswer, canonicalAnswer, equationKey } from './equivalence';
 
 /** Fewest digits after the point a decimal needs to be compared with an irrational reference by rounding. */
 export const MIN_PLACES_AGAINST_IRRATIONAL = 6;
@@ -86,6 +88,8 @@ function decimalMatchesIrrational(decimal: string, approx: string): boolean {
 /** Whether an answer key matches one reference alternative's canonical form (no units). */
 function keyMatches(ref: CanonicalAnswer, key: string): boolean {
   if (key === ref.key || ref.accepts?.includes(key)) return true;
+  // `y = 2x+3` accepts the equation however rearranged (`2x - y + 3 = 0`)
+  if (ref.labelled && key.startsWith('eq(') && equationKey(ref.labelled.name, ref.labelled.value) === key) return true;
   return decimalMatchesIrrational(key, ref.key) || decimalMatchesIrrational(ref.key, key);
 }
 

@@ -133,8 +133,9 @@ export function isLabel(side: string): boolean {
 /**
  * The value an answer written as a relation states, or `null` when it is not such an answer:
  * - `label = v` and `label \in v` (see {@link isLabel}): `v`; `label \approx v`: `v`;
- * - a chain of equalities whose first side is a label or has no letters (`x = 5+5+1 = 11`,
- *   `1 + 1 = 2`): its last side after `=` (Math-Verify compares "the last relation's right side");
+ * - a chain of equalities whose first side is a label (`x = 5+5+1 = 11`), or an arithmetic statement
+ *   without unknowns (`1 + 1 = 2`): its last side after `=` (Math-Verify compares "the last relation's
+ *   right side");
  *   a `\approx` after that side is the value's rounding and is dropped (`x = \frac13 \approx 0.33` is
  *   `\frac13`).
  * An equation between expressions with unknowns (`x + y = 5`, `y^2 = 4x`) is not a labelled value.
@@ -147,12 +148,18 @@ export function labelledValue(s: string): string | null {
   if (r.sides.slice(0, -1).some((x) => topLevelComma(x))) return null;
   const first = r.sides[0];
   const label = isLabel(first);
-  if (!label && /[a-zA-Z]/.test(first.replace(/\\[a-zA-Z]+/g, ''))) return null;
+  if (!label && letters(first)) return null;
   if (r.ops.includes('in')) return label && r.ops.length === 1 ? r.sides[1] : null;
   const lastEq = r.ops.lastIndexOf('=');
-  if (lastEq >= 0) return label || r.ops.length > 1 || lastEq === 0 ? r.sides[lastEq + 1] : null;
+  // after a side that is not a label (arithmetic: `1 + 1 = 2`), only a value without unknowns (`7 = 11a+c` is an equation)
+  if (lastEq >= 0) return label || !letters(r.sides[lastEq + 1]) ? r.sides[lastEq + 1] : null;
   // only \approx: `x \approx 5` is 5; `\frac{70}{9} \approx 7.78` is the exact value before it
   return label ? r.sides[1] : first;
+}
+
+/** True when `s` has a letter outside LaTeX commands (an unknown or a word). */
+function letters(s: string): boolean {
+  return /[a-zA-Z]/.test(s.replace(/\\[a-zA-Z]+/g, ''));
 }
 
 /** One side of an interval: its key, and whether it is included. */

@@ -5,7 +5,7 @@
  * arithmetic happens here. The rules, each with its source, are listed in `./equivalence.ts`.
  */
 
-import { labelledValue } from './relations';
+import { labelledValue, splitRelation } from './relations';
 
 /** Superscript digits and signs (x², 10⁻³): rewritten to `^{...}` before NFKC, which would flatten `5²` into `52`. */
 const SUPERSCRIPTS: Record<string, string> = {
@@ -211,9 +211,9 @@ export function stripThousandsCommas(s: string): string {
  *    (`\!`, `\,`, `\;`, `\:`, `\quad`, `\hspace{..}`, `\displaystyle`, ...) and `~` removed, after the
  *    explicit thousands separators (`1{,}000`, `1,\!000`, `1\,000`, `1\!000`, `1 000`) were joined;
  *    `\dfrac`, `\tfrac`, `\cfrac` to `\frac`;
- * 3. a leading `\text{..}` label before math (`\text{Maximum profit: } \$221`), a short assignment
- *    (`x = 5`, `k=2`, `x \in [1,2]`: left side of at most two characters, as Qwen2.5-Math's parser),
- *    trailing `.`;
+ * 3. a labelled value (`x = 5`, `(p,q) = (3,2)`, `f(x) = 1`, `x \in [1,2]`, `x = 5+5+1 = 11`: the value,
+ *    `./relations.ts` `labelledValue`), a leading `\text{..}` label before math
+ *    (`\text{Maximum profit: } \$221`), trailing `.`;
  * 4. money: `\$`, `$`, `\textdollar`, `€`, `£`, `¥`, `₹`, `¢` and currency words before or after the
  *    amount; a sign before the currency is kept (`-\$20` is -20);
  * 5. trailing marks: degrees (`^\circ`, `^{\circ}`, `°`, `\degree`, `degrees`), percent (`\%`, `%`,
@@ -225,9 +225,10 @@ export function stripThousandsCommas(s: string): string {
  * @param raw one answer as extracted (not null).
  * @param keepAssignments keep `x = ...` as written (for the parts of a list such as `x=2, y=3`).
  * @param units when given, every unit removed in step 5 is appended as written (see {@link measurementUnit}).
+ * @param labels when given, the left side of every labelled value removed in step 3 is appended (`y` of `y = 2x+3`).
  * @returns the surface form; may be empty (the answer had only wrappers or marks).
  */
-export function surfaceForm(raw: string, keepAssignments = false, units?: string[]): string {
+export function surfaceForm(raw: string, keepAssignments = false, units?: string[], labels?: string[]): string {
   // `\\` separates the rows of a matrix: kept whole (the spacing rules below would read `\ `)
   let s = unicodeToLatex(raw).trim().replace(/\\\\/g, ROW_BREAK);
   s = stripMathDelimiters(s);
@@ -241,7 +242,7 @@ export function surfaceForm(raw: string, keepAssignments = false, units?: string
   s = s.replace(/\s+/g, ' ').trim();
   for (let round = 0; round < 4; round++) {
     const before = s;
-    s = stripOnce(s, keepAssignments, units);
+    s = stripOnce(s, keepAssignments, units, labels);
     if (s === before) break;
   }
   return s.replace(ROW_BREAK_RE, '\\\\');
@@ -264,14 +265,17 @@ function andOrToComma(s: string): string {
   return parts.length > 1 && parts.every((p) => p !== '' && math(p)) ? parts.join(', ') : s;
 }
 
-function stripOnce(input: string, keepAssignments: boolean, units?: string[]): string {
+function stripOnce(input: string, keepAssignments: boolean, units?: string[], labels?: string[]): string {
   // a trailing full stop, and a dangling separator ("2,", "40;")
   let s = andOrToComma(input.trim().replace(/(?:\s*[.,;])+$/, ''));
   // a label in \text{} before math: "\text{Maximum Profit: } \$221", "\text{The answer is } 5"
   // a labelled value: `x = 5`, `(p,q) = (3,2)`, `f(x) = 1`, `x \in [1,2]`, `x = 5+5+1 = 11`, `\text{Area} = 50`
   // (./relations.ts); not inside a list of assignments ("x=2, y=3" keeps its names)
   const labelled = keepAssignments ? null : labelledValue(s);
-  if (labelled !== null) s = labelled;
+  if (labelled !== null) {
+    labels?.push(splitRelation(s)?.sides[0] ?? '');
+    s = labelled;
+  }
   // (not a subscript or power of the text: `\text{1010}_2` is a numeral)
   const lead = LEADING_TEXT_RE.exec(s);
   if (lead && !/^[_^]/.test(lead[2]) && /\d/.test(lead[2]) && isMathOnly(lead[2].replace(/\\\$|\$/g, ''))) s = lead[2];
