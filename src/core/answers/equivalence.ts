@@ -563,7 +563,8 @@ export function canonicalAnswer(answer: string | null | undefined): CanonicalAns
     const unit = units.map(measurementUnit).find((u) => u !== null);
     if (out && unit) out = { ...out, unit };
     const name = labels.length === 1 ? labels[0].replace(/\s+/g, '') : '';
-    if (out?.key.startsWith('f(') && /^[a-zA-Z](?:_\{?\w+\}?)?$/.test(name)) out = { ...out, labelled: { name, value: surface } };
+    if (out?.key.startsWith('f(') && /^[a-zA-Z](?:_\{?\w+\}?)?$/.test(name))
+      out = { ...out, labelled: { name, value: surface } };
   }
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(raw, out);
