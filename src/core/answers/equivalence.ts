@@ -5,7 +5,10 @@
  *
  * Each answer gets a canonical key, computed once per distinct answer string and cached
  * ({@link canonicalAnswer}); two answers are equivalent iff their keys are equal, so equivalence is
- * an equivalence relation (reflexive, symmetric, transitive) and grouping is a hash lookup.
+ * an equivalence relation (reflexive, symmetric, transitive) and grouping is a hash lookup. The
+ * comparison with a reference (`./reference.ts`) is the key equality plus a few directed rules the
+ * reference decides (a list of accepted answers, `1010_2` accepting `1010`, a decimal rounding an
+ * irrational), decided once per (reference, key) pair. The full list: docs/answer-equivalence.md.
  *
  * ## What is equal (and the source of each rule)
  * The field's references are Qwen2.5-Math's evaluation (`evaluation/parser.py` `strip_string`,
@@ -16,7 +19,8 @@
  * 2. Thousands separators, only in a well-formed grouping (1-3 digits, then groups of exactly 3):
  *    `1,000`, `1{,}000`, `1,\!000`, `1\,000`, `1\ 000`, `1\!000`, `1 000`, thin and no-break spaces,
  *    `1'000` (Qwen: `\!` removed and commas dropped in numbers; Math-Verify: `{,}` to `,`); a `{,}`
- *    that is not a grouping is a decimal comma (`1{,}5` is 1.5, never 15). Plain-text mixed numbers:
+ *    that is not a grouping is a decimal comma (`1{,}5` is 1.5, never 15), and so is a plain comma
+ *    that cannot be a list or a grouping (`1000,99`, `0,111`, `1,05`; {@link decimalComma}). Plain-text mixed numbers:
  *    `2 1/2` is 5/2 (a proper fraction only). Digits still separated by spaces after that (`3 4`,
  *    `1 2 3`, `2 3/2`) are not one number: compared as written, apart from every number and list.
  * 3. Unicode: NFKC (full-width digits, vulgar fractions, compatibility spaces), the minus sign and
@@ -28,31 +32,32 @@
  *    `toys per hour`, SI symbols after a space: `5 m`), attached abbreviations (`5cm`, `60mph`)
  *    (Qwen: trailing `\text{..}` and a unit word list; Math-Verify: the same list, with `^2`).
  *    No conversion between units: `1 km` equals `1`, not `1000`. The key has no unit (`5 m` and `5 cm`
- *    are one group); {@link sameAnswer}, the comparison with a reference, also keeps two known units
+ *    are one group); `sameAnswer` (`./reference.ts`), the comparison with a reference, also keeps two known units
  *    of measurement apart when both answers carry one and they differ (`5 m` vs `5 cm`, `cm` vs `cm^2`).
  * 6. Degrees (`^\circ`, `^{\circ}`, `°`, `\degree`, `degrees`) and percent (`\%`, `%`, `percent`)
  *    at the end are removed: `50\%` equals `50` (Qwen removes `^\circ` and `\%`). `50\%` does not
  *    equal `0.5`: Qwen's grader also accepts reference/100 and reference*100, which is not transitive
  *    (0.5 ~ 50 ~ 5000), so it cannot be a grouping.
- * 7. A leading `\text{label:}` before math, and a short assignment `x = 5`, `k=2`, `x \in [1,2]`
- *    (left side of at most two characters, the answer's only relation; Qwen's rule).
+ * 7. A leading `\text{label:}` before math, and a labelled value (`./relations.ts` `labelledValue`):
+ *    `x = 5`, `(p,q) = (3,2)`, `f(x) = 1`, `V_1:V_2 = 11:21`, `x \in [1,2]`, a chain by its last side
+ *    (`x = 5+5+1 = 11`); an equation that is not such a value is keyed by {@link equationKey}.
  * 8. Numbers: every plain decimal (`0.50`, `.5`, `+5`, `007`, `1.5e3`) and every LaTeX expression
  *    without unknowns (`\frac{1}{2}`, `1/2`, `3\frac12`, `2\sqrt{2}`, `\sqrt{8}`, `7\pi`,
  *    `0.\overline{3}`, `\binom{5}{2}`) is evaluated. A rational value is compared exactly (`./exact.ts`:
- *    BigInt fractions; key the exact decimal or `n/d`), so `1000000000001` is not `1000000000000` and
- *    `0.333333333333` is not `\frac13`; a double's 16-17-digit print of a fraction with denominator
- *    <= 10 000 (`0.7272727272727273`) is that fraction. A value not known to be rational (`\sqrt2`,
+ *    BigInt fractions; key the exact decimal or `n/d`), so `1000000000001` is not `1000000000000`; a
+ *    decimal with 6 or more places that is a small fraction rounded or truncated at its last digit
+ *    (`0.0833333333333333`, `0.333333`) is that fraction (`./exact.ts` `decimalOfFraction`), a shorter
+ *    one keeps its value (`0.33`, `33.33`). A value not known to be rational (`\sqrt2`,
  *    `\pi`) has the key `~` + its value to {@link SIGNIFICANT_DIGITS} significant digits: such values
  *    equal each other when they agree to that (a relative tolerance of at most
- *    {@link RELATIVE_TOLERANCE}; values that straddle a rounding boundary can still differ), and never
- *    equal a written decimal.
- *    Qwen uses `isclose(rel_tol=1e-4)` and Math-Verify rounds floats to 6 decimals; both are looser
- *    on purpose (they grade against a reference). Here `33.33`, `33.333` and `\frac{100}{3}` stay
- *    three answers: maj@k groups spellings of one value, not roundings of it.
+ *    {@link RELATIVE_TOLERANCE}; values that straddle a rounding boundary can still differ); a written
+ *    decimal never has such a key (it matches one only against a reference, `./reference.ts`).
  * 9. Tuples and intervals element-wise, by bracket: `(1, \frac{9}{2})` equals `(1, 4.5)`; `(a,b)`,
  *    `[a,b]`, `[a,b)`, `(a,b]` are four different keys (an open interval and a point are both `(a,b)`).
  *    Sets (`\{1,2\}`) and bare lists (`2, 5`, `2 and 5`) are unordered (Math-Verify compares
- *    sets of solutions); unions of intervals are unordered.
+ *    sets of solutions), without repeats, and a set of one element is that element; unions of
+ *    intervals are unordered. A one-variable inequality is its interval (`0 < f(x) < 1` is `(0,1)`;
+ *    `./relations.ts` `inequalityKey`). Matrices in any environment cell by cell (`./notation.ts`).
  * 10. Expressions with unknowns (`4a-2`, `\frac{x+2}{7}`): equal when they have the same unknowns
  *     and the same values at two fixed points ({@link FINGERPRINT_DIGITS} significant digits), so
  *     `x^2+2x+1` equals `(x+1)^2` (Qwen and Math-Verify decide this with SymPy's `simplify`).
@@ -61,11 +66,14 @@
  *     and `a \pm b` as {a+b, a-b}; `\emptyset`, `\varnothing`, `∅` as `\{\}`; `10^-3` as `10^{-3}`;
  *     an expression with unknowns whose value is the same whole number at both points and has no
  *     piecewise function is that number (`\sin^2 x + \cos^2 x` is 1); assignments to distinct
- *     one-letter names (`x=3, y=4`) are the tuple of values in alphabetical order of the names, `(3,4)`.
+ *     one-letter names (`x=3, y=4`) are the tuple of values in alphabetical order of the names, `(3,4)`,
+ *     and to one name (`x=-1, x=2`, `x_1 = -1, x_2 = 2`) the set of values; a numeral with a base
+ *     subscript (`1010_2`) is that numeral, not its value (the CAS reads it as ten).
  * 12. Everything else (words, times, parse failures, answers longer than 300 characters, answers the
  *     CAS refuses to evaluate) is compared as text: the surface form, whitespace collapsed, case folded.
- * Not equal: different units are not converted (and conflict only in {@link sameAnswer}); `50\%` vs `0.5`; equations by rearrangement
- * (`y = 2x` vs `2x - y = 0`); matrices other than element-by-element equal spellings.
+ * Not equal: different units are not converted (and conflict only in `sameAnswer`); `50\%` vs `0.5`;
+ * a labelled value and an equation (`y = 2x` is `2x`; `2x - y = 0` an equation; a reference `y = 2x`
+ * accepts the equation); a column vector and a tuple.
  */
 import { casValue } from './cas';
 import { decimalOfFraction, parseDecimal, type Rational, rational, rationalKey, toNumber } from './exact';
@@ -92,7 +100,7 @@ export interface CanonicalAnswer {
   value?: number;
   /**
    * The unit of measurement the surface step removed, when it is one `measurementUnit` knows (`cm^2`,
-   * `m`, `h`): not part of the key; {@link sameAnswer} keeps two answers with different units apart.
+   * `m`, `h`): not part of the key; `sameAnswer` (`./reference.ts`) keeps two answers with different units apart.
    */
   unit?: string;
   /**

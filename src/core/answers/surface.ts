@@ -262,7 +262,9 @@ function andOrToComma(s: string): string {
     const v = labelledValue(p);
     return isMathOnly(v ?? p);
   };
-  return parts.length > 1 && parts.every((p) => p !== '' && math(p)) ? parts.join(', ') : s;
+  // "19, 46, and 82": the list's own comma before "and" is not an empty part
+  const items = parts.map((p) => p.replace(/\s*[,;]$/, ''));
+  return items.length > 1 && items.every((p) => p !== '' && math(p)) ? items.join(', ') : s;
 }
 
 function stripOnce(input: string, keepAssignments: boolean, units?: string[], labels?: string[]): string {
@@ -298,7 +300,7 @@ function stripOnce(input: string, keepAssignments: boolean, units?: string[], la
   if (
     words &&
     isMathOnly(words[1]) &&
-    (/[a-zA-Z]{2}/.test(words[2]) || /^[msghlLJNWVK]\.?$/.test(words[2])) &&
+    (/[a-zA-Z]{2}/.test(words[2]) || /^[msghlLJNWVK]\.?$|^[a-zA-Z]{1,3}(?:\/[a-zA-Z]{1,3})+$/.test(words[2])) &&
     !/^[ap]\.?\s*m\.?$/i.test(words[2]) // "4:30 p.m." is not "4:30 a.m."
   ) {
     units?.push(words[2] + (words[3] ?? ''));
