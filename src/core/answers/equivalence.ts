@@ -76,7 +76,15 @@
  * accepts the equation); a column vector and a tuple.
  */
 import { casValue } from './cas';
-import { decimalOfFraction, parseDecimal, type Rational, rational, rationalKey, toNumber } from './exact';
+import {
+  decimalOfFraction,
+  floatPrintOfFraction,
+  parseDecimal,
+  type Rational,
+  rational,
+  rationalKey,
+  toNumber,
+} from './exact';
 import { baseNumeral, matrixKey } from './notation';
 import { inequalityKey, splitRelation } from './relations';
 import { isMathOnly, measurementUnit, PLAIN_NUMBER_RE, stripThousandsCommas, surfaceForm } from './surface';
@@ -340,8 +348,10 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
   const grouped = stripThousandsCommas(s);
   const plain = grouped !== s ? grouped : (decimalComma(s) ?? s);
   if (PLAIN_NUMBER_RE.test(plain)) {
-    // exact; a long decimal that prints a small fraction (0.0833333333333333, 0.7272727272727273) is that fraction
-    const r = decimalOfFraction(plain) ?? parseDecimal(plain);
+    // exact; a double's print of a small fraction (2.6666666666666665: its last digits are the double's
+    // error, beyond one unit of the last place) and a long decimal that rounds or truncates one
+    // (0.0833333333333333) are that fraction
+    const r = floatPrintOfFraction(plain) ?? decimalOfFraction(plain) ?? parseDecimal(plain);
     return r ? exactNumber(r) : textKey(s);
   }
   if (/^[+-]?\\infty$|^[+-]?(?:infinity|inf)$/i.test(s)) {

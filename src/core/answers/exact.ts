@@ -119,6 +119,42 @@ export function rationalKey(r: Rational): string {
   return `${sign}${sig[0]}${sig.length > 1 ? `.${sig.slice(1)}` : ''}e${exp}`;
 }
 
+/**
+ * A decimal with 16 or more significant digits that is exactly how a double prints a fraction with a
+ * small denominator (at most 10 000): that fraction. Graders and programs print `8/11` as
+ * `0.7272727272727273` (rlvr-probe's `pred_value`); a shorter decimal is a rounding and keeps its own value.
+ * @returns the fraction, or `null` when the literal is not such a print.
+ */
+export function floatPrintOfFraction(s: string): Rational | null {
+  const t = s.trim();
+  const sig = t
+    .replace(/^[+-]/, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '')
+    .replace(/^0+/, '')
+    .replace(/0+$/, '');
+  if (sig.length < 16 || sig.length > 17) return null;
+  const x = Number(t);
+  if (!Number.isFinite(x) || x === 0) return null;
+  const printed = String(x);
+  if (Number(printed) !== Number(t) || printed.replace(/^\+/, '') !== t.replace(/^\+/, '')) return null;
+  // continued-fraction convergents of |x|, smallest denominator first
+  const ax = Math.abs(x);
+  let [h0, h1, k0, k1] = [0, 1, 1, 0];
+  let y = ax;
+  for (let i = 0; i < 40; i++) {
+    const a = Math.floor(y);
+    [h0, h1] = [h1, a * h1 + h0];
+    [k0, k1] = [k1, a * k1 + k0];
+    if (k1 > 10000 || !Number.isSafeInteger(h1)) return null;
+    if (h1 / k1 === ax) return rational(BigInt(x < 0 ? -h1 : h1), BigInt(k1));
+    const f = y - a;
+    if (f === 0) return null;
+    y = 1 / f;
+  }
+  return null;
+}
+
 /** Fewest digits after the point a decimal needs before it is read as a fraction it rounds ({@link decimalOfFraction}). */
 export const MIN_FRACTION_PLACES = 6;
 /** Largest denominator a decimal is read as ({@link decimalOfFraction}). */
