@@ -86,7 +86,7 @@ import {
   toNumber,
 } from './exact';
 import { baseNumeral, matrixKey } from './notation';
-import { inequalityKey, splitRelation } from './relations';
+import { inequalityKey, splitRelation, splitTopLevel } from './relations';
 import { isMathOnly, measurementUnit, PLAIN_NUMBER_RE, stripThousandsCommas, surfaceForm } from './surface';
 
 /** Significant digits to which numbers not known to be rational are compared (their `~` keys are the values rounded to this). */
@@ -142,31 +142,6 @@ function complexKey(re: number, im: number): string {
   const i = Math.abs(im) <= tiny ? 0 : im;
   if (i === 0) return approxNumber(r).key;
   return `${r === 0 ? '' : numberKey(r)}${i > 0 && r !== 0 ? '+' : ''}${numberKey(i)}i`;
-}
-
-/** Splits at top-level commas (outside (), [], {}). Unbalanced brackets are treated as depth 0. */
-function splitTopLevel(s: string, sep: RegExp): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (c === '\\') {
-      // `\{` and `\}` are brackets too; other commands are skipped whole
-      if (s[i + 1] === '{') depth++;
-      else if (s[i + 1] === '}') depth = Math.max(0, depth - 1);
-      i++;
-      continue;
-    }
-    if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') depth = Math.max(0, depth - 1);
-    else if (depth === 0 && sep.test(c)) {
-      parts.push(s.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(s.slice(start));
-  return parts;
 }
 
 /** True when the opening bracket at 0 closes at the very end (so `(1)+(2)` is not one group). */

@@ -6,6 +6,8 @@
  * equals only other spellings of that numeral). Rules: docs/answer-equivalence.md.
  */
 
+import { forEachTopLevel } from './relations';
+
 /** The keys of a matrix's cells, computed by the caller's full pipeline (null: no value). */
 export type CellKey = (cell: string) => string | null;
 
@@ -13,33 +15,17 @@ export type CellKey = (cell: string) => string | null;
 const MATRIX_RE =
   /^(?:\\left)?\s*[([]?\s*\\begin\s*\{(matrix|pmatrix|bmatrix|Bmatrix|smallmatrix|array)\}\s*(?:\{[^{}]*\})?([\s\S]*?)\\end\s*\{\1\}\s*(?:\\right)?\s*[)\]]?$/;
 
-/** Splits at a top-level separator (outside `{}`, `()`, `[]`); `\\` is one token. */
+/** Splits at a top-level separator (outside brackets, `./relations.ts`); `\\` with its spacing argument (`\\[2pt]`) is one. */
 function splitTop(s: string, sep: '\\\\' | '&'): string[] {
   const out: string[] = [];
-  let depth = 0;
   let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (c === '\\') {
-      if (sep === '\\\\' && s[i + 1] === '\\' && depth === 0) {
-        out.push(s.slice(start, i));
-        i++;
-        // a row spacing argument: `\\[2pt]`
-        const arg = /^\s*\[[^\]]*\]/.exec(s.slice(i + 1));
-        if (arg) i += arg[0].length;
-        start = i + 1;
-        continue;
-      }
-      i++;
-      continue;
-    }
-    if (c === '{' || c === '(' || c === '[') depth++;
-    else if (c === '}' || c === ')' || c === ']') depth = Math.max(0, depth - 1);
-    else if (sep === '&' && c === '&' && depth === 0) {
-      out.push(s.slice(start, i));
-      start = i + 1;
-    }
-  }
+  forEachTopLevel(s, (i) => {
+    if (sep === '&' ? s[i] !== '&' : !s.startsWith('\\\\', i)) return 0;
+    out.push(s.slice(start, i));
+    const took = sep === '&' ? 1 : 2 + (/^\s*\[[^\]]*\]/.exec(s.slice(i + 2))?.[0].length ?? 0);
+    start = i + took;
+    return took;
+  });
   out.push(s.slice(start));
   return out;
 }

@@ -57,39 +57,36 @@ export interface Relation {
 export function splitRelation(s: string): Relation | null {
   const sides: string[] = [];
   const ops: Op[] = [];
-  let depth = 0;
   let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (depth === 0) {
-      OP_RE.lastIndex = i;
-      const m = OP_RE.exec(s);
-      if (m) {
-        sides.push(s.slice(start, i).trim());
-        ops.push(opOf(m[0]));
-        i += m[0].length - 1;
-        start = i + 1;
-        continue;
-      }
-    }
-    if (c === '\\') {
-      if (s[i + 1] === '{') depth++;
-      else if (s[i + 1] === '}') depth = Math.max(0, depth - 1);
-      i++;
-      continue;
-    }
-    if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') depth = Math.max(0, depth - 1);
-  }
+  forEachTopLevel(s, (i) => {
+    OP_RE.lastIndex = i;
+    const m = OP_RE.exec(s);
+    if (!m) return 0;
+    sides.push(s.slice(start, i).trim());
+    ops.push(opOf(m[0]));
+    start = i + m[0].length;
+    return m[0].length;
+  });
   if (ops.length === 0) return null;
   sides.push(s.slice(start).trim());
   return sides.some((x) => x === '') ? null : { sides, ops };
 }
 
-/** True when `s` has a `,` or `;` outside brackets. */
-function topLevelComma(s: string): boolean {
+/**
+ * Calls `at(i)` at every index of `s` outside brackets (`()`, `[]`, `{}`, `\{ \}`; an unbalanced closing
+ * bracket counts as depth 0), before the character there is read; `at` returns how many characters it
+ * took (0: none, the scan goes on with that character). Other commands are skipped whole (`\,`).
+ */
+export function forEachTopLevel(s: string, at: (i: number) => number): void {
   let depth = 0;
   for (let i = 0; i < s.length; i++) {
+    if (depth === 0) {
+      const took = at(i);
+      if (took > 0) {
+        i += took - 1;
+        continue;
+      }
+    }
     const c = s[i];
     if (c === '\\') {
       if (s[i + 1] === '{') depth++;
@@ -97,9 +94,26 @@ function topLevelComma(s: string): boolean {
       i++;
     } else if (c === '(' || c === '[' || c === '{') depth++;
     else if (c === ')' || c === ']' || c === '}') depth = Math.max(0, depth - 1);
-    else if (depth === 0 && (c === ',' || c === ';')) return true;
   }
-  return false;
+}
+
+/** Splits `s` at the characters `sep` matches outside brackets ({@link forEachTopLevel}). */
+export function splitTopLevel(s: string, sep: RegExp): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  forEachTopLevel(s, (i) => {
+    if (!sep.test(s[i])) return 0;
+    parts.push(s.slice(start, i));
+    start = i + 1;
+    return 1;
+  });
+  parts.push(s.slice(start));
+  return parts;
+}
+
+/** True when `s` has a `,` or `;` outside brackets. */
+function topLevelComma(s: string): boolean {
+  return splitTopLevel(s, /[,;]/).length > 1;
 }
 
 const GREEK =
