@@ -56,7 +56,7 @@
  *    `[a,b]`, `[a,b)`, `(a,b]` are four different keys (an open interval and a point are both `(a,b)`).
  *    Sets (`\{1,2\}`) and bare lists (`2, 5`, `2 and 5`) are unordered (Math-Verify compares
  *    sets of solutions), without repeats, and a set of one element is that element; unions of
- *    intervals are unordered. A one-variable inequality is its interval (`0 < f(x) < 1` is `(0,1)`;
+ *    intervals are unordered; a ratio of numbers (`11:21`) part by part, as written. A one-variable inequality is its interval (`0 < f(x) < 1` is `(0,1)`;
  *    `./relations.ts` `inequalityKey`). Matrices in any environment cell by cell (`./notation.ts`).
  * 10. Expressions with unknowns (`4a-2`, `\frac{x+2}{7}`): equal when they have the same unknowns
  *     and the same values at two fixed points ({@link FINGERPRINT_DIGITS} significant digits), so
@@ -431,6 +431,13 @@ function structuredAnswer(s: string, depth: number): CanonicalAnswer | null {
   // a bare list "2, 5" (after thousands groupings and decimal commas were taken as numbers): an
   // unordered set of solutions
   const items = splitTopLevel(s, /,|;/);
+  // a ratio of numbers (`11:21`, `1:2:3`), as written (not reduced), part by part
+  const ratio = items.length === 1 ? splitTopLevel(s, /:/) : [];
+  if (ratio.length > 1) {
+    const parts = ratio.map((x) => part(x, false));
+    if (parts.every((c) => c?.kind === 'number'))
+      return { key: `r:${parts.map((c) => c?.key).join(':')}`, kind: 'tuple' };
+  }
   if (items.length < 2) return null;
   // "1,05,10": digits only, a part with a leading zero: not integers; compared as written
   if (items.every((x) => /^\s*\d+\s*$/.test(x)) && items.slice(1).some((x) => /^\s*0\d/.test(x))) return textKey(s);
