@@ -12,7 +12,8 @@
  * - {@link toolVerdicts}: the tool's verdict for samples that have an answer and a reference but no
  *   verdict (the opt-in grading of `report --tool-grading`).
  */
-import { answerKey, sameAnswer } from './answers/equivalence';
+import { answerKey } from './answers/equivalence';
+import { hasReference, keyMatchesReference, sameAnswer } from './answers/reference';
 import { problemIdsRepeat, problemLabel, problemNamer } from './datasets';
 import type { TraceIndex } from './index/traceIndex';
 import type { Diagnostic } from './model';
@@ -157,7 +158,8 @@ export function graderAudit(index: TraceIndex, opts: GraderAuditOptions = {}): G
   );
   for (const p of badProblems) {
     const info = problems.get(p);
-    const refKey = answerKey(info?.reference ?? null);
+    const reference = info?.reference ?? null;
+    const withReference = hasReference(reference);
     const keys = new Set(bad.filter((b) => b.problem === p).map((b) => b.key));
     const samples = (
       sampleQuery.all(p) as { m: number; i: number; a: string; c: number; file: string; line: number }[]
@@ -200,7 +202,7 @@ export function graderAudit(index: TraceIndex, opts: GraderAuditOptions = {}): G
         answer: sorted[0].answer,
         correct: yes.length,
         incorrect: no.length,
-        referenceSays: refKey === null ? null : refKey === key,
+        referenceSays: withReference ? keyMatchesReference(key, reference) : null,
         spellings: sorted,
         models: [...perModel].map(([m, t]) => ({ model: models.get(m) ?? String(m), ...t })),
         examples: picked.map((s) => ({
@@ -405,9 +407,7 @@ export function toolVerdicts(index: TraceIndex): Map<number, Map<number, ToolGra
     )
     .iterate() as IterableIterator<{ m: number; p: number; a: string; ref: string }>;
   for (const r of rows) {
-    const key = answerKey(r.a);
-    const refKey = answerKey(r.ref);
-    if (key === null || refKey === null) continue;
+    if (answerKey(r.a) === null || !hasReference(r.ref)) continue;
     let byProblem = out.get(r.m);
     if (!byProblem) out.set(r.m, (byProblem = new Map()));
     const t = byProblem.get(r.p) ?? { graded: 0, correct: 0 };
@@ -430,15 +430,13 @@ export function answerCheck(
 ): { folder: boolean; tool: boolean } | 'noAnswer' | 'ungraded' | 'noReference' {
   if (answerKey(answer) === null) return 'noAnswer';
   if (correct === null) return 'ungraded';
-  if (answerKey(reference) === null) return 'noReference';
+  if (!hasReference(reference)) return 'noReference';
   return { folder: correct, tool: sameAnswer(answer, reference) };
 }
 
 /** The tool's verdict of one sample (`null` when it has no answer or the problem no reference). */
 export function toolVerdict(answer: string | null | undefined, reference: string | null | undefined): boolean | null {
-  const key = answerKey(answer);
-  const refKey = answerKey(reference);
-  return key === null || refKey === null ? null : sameAnswer(answer, reference);
+  return answerKey(answer) === null || !hasReference(reference) ? null : sameAnswer(answer, reference);
 }
 
 /**

@@ -50,6 +50,7 @@ import { type PplRead, type PplReport, pplReport } from './ppl';
 import { type RewardModelsReport, rewardModelsReport } from './rewardReport';
 import { nearSubstring } from './readers/util';
 import { answerKey } from './answers/equivalence';
+import { hasReference } from './answers/reference';
 import { plural } from './text';
 import { type DatasetCount, datasetByProblem, datasetCounts, datasetName, problemNamer } from './datasets';
 import { computeTrajectories, reportTrajectory, type Trajectory } from './trajectories';
@@ -1358,7 +1359,7 @@ function modelMajAtK(
   const maxN = perProblem.reduce((a, s) => Math.max(a, s.length), 0);
   const refs = [...byProblem.keys()].map((p) => references.get(p) ?? null);
   // a problem is judged by its reference answer when it has one, else by verdicts
-  const hasRef = (p: number) => answerKey(references.get(p) ?? null) !== null;
+  const hasRef = (p: number) => hasReference(references.get(p) ?? null);
   const judged = (r: StatRow) => r.graded > 0 || hasRef(r.problemId);
   const unjudged = rows.filter((r) => r.n > 0 && !judged(r)).length;
   const majAtK = majAtKCurve(perProblem, kGrid(maxN), {
@@ -1448,7 +1449,7 @@ export function majVsPassNote(
   const samples = rows.reduce((a, r) => a + r.n, 0);
   const gradedSamples = rows.reduce((a, r) => a + r.graded, 0);
   const onlyMaj = rows.filter(
-    (r) => r.n > 0 && r.graded === 0 && answerKey(references.get(r.problemId) ?? null) !== null,
+    (r) => r.n > 0 && r.graded === 0 && hasReference(references.get(r.problemId) ?? null),
   ).length;
   let disagree = 0;
   let checked = 0;

@@ -28,7 +28,7 @@ import {
   unreadableWarning,
 } from '../core/report';
 import { answerCheckDisagreements, answerCheckNote } from '../core/graderAudit';
-import { answerKey } from '../core/answers/equivalence';
+import { hasReference } from '../core/answers/reference';
 import { diagnosticPlace } from '../core/model';
 import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
 import { KEY_SEP, type ModelRow, type ProblemFilter, type StatRow, type TraceIndex } from '../core/index/traceIndex';
@@ -293,7 +293,7 @@ export function majorityJob(index: TraceIndex, problemId: number): MajorityJob {
  */
 export function majorityNote(index: TraceIndex, problemId: number, label: (modelId: number) => string): string {
   const reference = index.problem(problemId)?.referenceAnswer ?? null;
-  if (answerKey(reference) === null)
+  if (!hasReference(reference))
     return 'maj@k: the winning answer is judged by the majority verdict of its graded samples (no reference answer), as pass@k uses the folder’s verdicts.';
   const parts: string[] = [];
   const samples = (n: number) => (n === 1 ? '1 sample' : `${n} samples`);

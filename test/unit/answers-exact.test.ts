@@ -119,11 +119,19 @@ describe('finding 4: exact numbers are compared exactly', () => {
     assert.notEqual(answerKey('6.0200000000001e23'), answerKey('6.02e23'));
     sameKey('0.001', ['10^{-3}', '1e-3', '\\frac{1}{1000}', '0.001', '1 \\times 10^{-3}']);
   });
-  test('a finite decimal is never a non-terminating fraction: \\frac13 != 0.333333333333', () => {
-    assert.equal(answerKey('\\frac13'), '1/3');
-    allApart(['\\frac13', '0.333333333333', '0.33', '0.3333333333333']);
-    allApart(['\\frac{2}{3}', '0.666666666667']);
-    allApart(['-\\frac{1}{3}', '-0.333333333333']);
+  test('a long decimal that prints a fraction is that fraction, a short rounding is not: \\frac13 = 0.333333 != 0.33333', () => {
+    // issue 32 (Math-Verify level): decimals with >= 6 places within one unit of their last digit of p/q, q <= 10^((places-2)/2)
+    sameKey('1/3', ['\\frac13', '0.333333333333', '0.3333333333333', '0.333333', '0.3333333']);
+    // neither rounded nor truncated at the last digit: 0.3333334, 0.333334
+    allApart(['\\frac13', '0.33', '0.33333', '0.3334', '0.333336', '0.3333334', '0.333334']);
+    sameKey('2/3', ['\\frac{2}{3}', '0.666666666667', '0.666667', '0.6666666']);
+    sameKey('-1/3', ['-\\frac{1}{3}', '-0.333333333333']);
+    // the smallest denominator within reach, and none when a terminating fraction is closer: 0.1250001 stays
+    assert.equal(answerKey('0.0833333333333333'), '1/12');
+    assert.equal(answerKey('0.1250001'), '0.1250001');
+    // 3.14159 is not 355/113 (6 places allow q <= 100), 1.414214 is no fraction
+    assert.equal(answerKey('3.14159'), '3.14159');
+    assert.equal(answerKey('1.414214'), '1.414214');
     sameKey('1/3', ['0.\\overline{3}', '\\frac{2}{6}', '1/3']);
     sameKey('311/99', ['3.\\overline{14}', '\\frac{311}{99}']);
     sameKey('22/7', ['\\frac{22}{7}', '3\\frac{1}{7}', '3 1/7']);
@@ -141,9 +149,10 @@ describe('finding 4: exact numbers are compared exactly', () => {
     // a radical that is a whole number is exact
     sameKey('2', ['\\sqrt{4}', '4^{1/2}', '\\sqrt[3]{8}', '2']);
   });
-  test('percent keeps the exact rule: 1000000000001\\% != 1000000000000\\%, \\frac13\\% != 0.333333333333\\%', () => {
+  test('percent keeps the exact rule: 1000000000001\\% != 1000000000000\\%, \\frac13\\% = 0.333333333333\\% != 0.33\\%', () => {
     allApart(['1000000000001\\%', '1000000000000\\%']);
-    allApart(['\\frac{1}{3}\\%', '0.333333333333\\%']);
+    sameKey('1/3', ['\\frac{1}{3}\\%', '0.333333333333\\%']);
+    allApart(['\\frac{1}{3}\\%', '0.33\\%']);
     assert.equal(answerKey('12.5\\%'), '12.5');
   });
   test("a double's print of a small fraction is that fraction (grader floats), a shorter decimal is not", () => {
@@ -151,7 +160,9 @@ describe('finding 4: exact numbers are compared exactly', () => {
     assert.equal(answerKey('0.7272727272727273'), '8/11');
     assert.equal(answerKey('0.6666666666666666'), '2/3');
     assert.equal(answerKey('0.3333333333333333'), '1/3');
-    allApart(['0.727272727273', '8/11']);
+    // 12 places: 8/11 rounded there (issue 32); 4 places: a rounding of its own
+    assert.equal(answerKey('0.727272727273'), '8/11');
+    allApart(['0.7273', '8/11']);
     // the print of an irrational is its own exact decimal, not \sqrt2 (String(Math.SQRT2))
     assert.notEqual(answerKey('1.4142135623730951'), answerKey('\\sqrt{2}'));
   });
@@ -318,7 +329,10 @@ describe('finding 14: equal answers the trial saw kept apart', () => {
   });
   test('the empty set: \\emptyset = \\varnothing = \\{\\} = the Unicode sign; not 0 nor {0}', () => {
     sameKey('{}', ['\\emptyset', '\\varnothing', '\\{\\}', '\u2205', '\\{ \\}']);
-    allApart(['\\emptyset', '0', '\\{0\\}']);
+    allApart(['\\emptyset', '0']);
+    allApart(['\\emptyset', '\\{0\\}']);
+    // a set of one element is that element (issue 32, as Math-Verify): {0} is 0
+    sameKey('0', ['0', '\\{0\\}']);
   });
   test('an identity in x is its value: \\sin^2 x + \\cos^2 x = 1; a piecewise function is not', () => {
     assert.equal(answerKey('\\sin^2 x + \\cos^2 x'), '1');

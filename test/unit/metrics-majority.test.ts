@@ -41,7 +41,7 @@ describe('normalizeAnswer (the answer-equivalence key maj@k votes on)', () => {
     ['52\\ \\text{WPM}', '52'],
     ['\\text{8}', '8'],
     ['50\\%', '50'],
-    ['1,00', 't:1,00'], // not a valid thousands grouping, and not a list of numbers (00): compared as written
+    ['1,00', '1'], // not a valid thousands grouping, and not a list of numbers (00): a decimal comma (issue 32)
     ['12,345,678', '12345678'],
     ['3 . 14', '3.14'],
     ['', null],

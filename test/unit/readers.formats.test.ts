@@ -376,7 +376,8 @@ describe('inspect reader', () => {
     assert.deepEqual(
       c.records.map((r) => [r.problemId, texts(r), corrects(r), r.referenceAnswer]),
       [
-        ['b', ['Yes', 'No'], [true, false], 'Yes | Y'],
+        // a target list is stored as the accepted answers, any of which is right (issue 32; was joined "Yes | Y")
+        ['b', ['Yes', 'No'], [true, false], '["Yes","Y"]'],
         ['a', ['Yes'], [true], 'Yes'],
         ['c', [''], [null], null],
       ],

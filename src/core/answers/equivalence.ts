@@ -5,7 +5,10 @@
  *
  * Each answer gets a canonical key, computed once per distinct answer string and cached
  * ({@link canonicalAnswer}); two answers are equivalent iff their keys are equal, so equivalence is
- * an equivalence relation (reflexive, symmetric, transitive) and grouping is a hash lookup.
+ * an equivalence relation (reflexive, symmetric, transitive) and grouping is a hash lookup. The
+ * comparison with a reference (`./reference.ts`) is the key equality plus a few directed rules the
+ * reference decides (a list of accepted answers, `1010_2` accepting `1010`, a decimal rounding an
+ * irrational), decided once per (reference, key) pair. The full list: docs/answer-equivalence.md.
  *
  * ## What is equal (and the source of each rule)
  * The field's references are Qwen2.5-Math's evaluation (`evaluation/parser.py` `strip_string`,
@@ -16,7 +19,8 @@
  * 2. Thousands separators, only in a well-formed grouping (1-3 digits, then groups of exactly 3):
  *    `1,000`, `1{,}000`, `1,\!000`, `1\,000`, `1\ 000`, `1\!000`, `1 000`, thin and no-break spaces,
  *    `1'000` (Qwen: `\!` removed and commas dropped in numbers; Math-Verify: `{,}` to `,`); a `{,}`
- *    that is not a grouping is a decimal comma (`1{,}5` is 1.5, never 15). Plain-text mixed numbers:
+ *    that is not a grouping is a decimal comma (`1{,}5` is 1.5, never 15), and so is a plain comma
+ *    that cannot be a list or a grouping (`1000,99`, `0,111`, `1,05`; {@link decimalComma}). Plain-text mixed numbers:
  *    `2 1/2` is 5/2 (a proper fraction only). Digits still separated by spaces after that (`3 4`,
  *    `1 2 3`, `2 3/2`) are not one number: compared as written, apart from every number and list.
  * 3. Unicode: NFKC (full-width digits, vulgar fractions, compatibility spaces), the minus sign and
@@ -28,31 +32,32 @@
  *    `toys per hour`, SI symbols after a space: `5 m`), attached abbreviations (`5cm`, `60mph`)
  *    (Qwen: trailing `\text{..}` and a unit word list; Math-Verify: the same list, with `^2`).
  *    No conversion between units: `1 km` equals `1`, not `1000`. The key has no unit (`5 m` and `5 cm`
- *    are one group); {@link sameAnswer}, the comparison with a reference, also keeps two known units
+ *    are one group); `sameAnswer` (`./reference.ts`), the comparison with a reference, also keeps two known units
  *    of measurement apart when both answers carry one and they differ (`5 m` vs `5 cm`, `cm` vs `cm^2`).
  * 6. Degrees (`^\circ`, `^{\circ}`, `°`, `\degree`, `degrees`) and percent (`\%`, `%`, `percent`)
  *    at the end are removed: `50\%` equals `50` (Qwen removes `^\circ` and `\%`). `50\%` does not
  *    equal `0.5`: Qwen's grader also accepts reference/100 and reference*100, which is not transitive
  *    (0.5 ~ 50 ~ 5000), so it cannot be a grouping.
- * 7. A leading `\text{label:}` before math, and a short assignment `x = 5`, `k=2`, `x \in [1,2]`
- *    (left side of at most two characters, the answer's only relation; Qwen's rule).
+ * 7. A leading `\text{label:}` before math, and a labelled value (`./relations.ts` `labelledValue`):
+ *    `x = 5`, `(p,q) = (3,2)`, `f(x) = 1`, `V_1:V_2 = 11:21`, `x \in [1,2]`, a chain by its last side
+ *    (`x = 5+5+1 = 11`); an equation that is not such a value is keyed by {@link equationKey}.
  * 8. Numbers: every plain decimal (`0.50`, `.5`, `+5`, `007`, `1.5e3`) and every LaTeX expression
  *    without unknowns (`\frac{1}{2}`, `1/2`, `3\frac12`, `2\sqrt{2}`, `\sqrt{8}`, `7\pi`,
  *    `0.\overline{3}`, `\binom{5}{2}`) is evaluated. A rational value is compared exactly (`./exact.ts`:
- *    BigInt fractions; key the exact decimal or `n/d`), so `1000000000001` is not `1000000000000` and
- *    `0.333333333333` is not `\frac13`; a double's 16-17-digit print of a fraction with denominator
- *    <= 10 000 (`0.7272727272727273`) is that fraction. A value not known to be rational (`\sqrt2`,
+ *    BigInt fractions; key the exact decimal or `n/d`), so `1000000000001` is not `1000000000000`; a
+ *    decimal with 6 or more places that is a small fraction rounded or truncated at its last digit
+ *    (`0.0833333333333333`, `0.333333`) is that fraction (`./exact.ts` `decimalOfFraction`), a shorter
+ *    one keeps its value (`0.33`, `33.33`). A value not known to be rational (`\sqrt2`,
  *    `\pi`) has the key `~` + its value to {@link SIGNIFICANT_DIGITS} significant digits: such values
  *    equal each other when they agree to that (a relative tolerance of at most
- *    {@link RELATIVE_TOLERANCE}; values that straddle a rounding boundary can still differ), and never
- *    equal a written decimal.
- *    Qwen uses `isclose(rel_tol=1e-4)` and Math-Verify rounds floats to 6 decimals; both are looser
- *    on purpose (they grade against a reference). Here `33.33`, `33.333` and `\frac{100}{3}` stay
- *    three answers: maj@k groups spellings of one value, not roundings of it.
+ *    {@link RELATIVE_TOLERANCE}; values that straddle a rounding boundary can still differ); a written
+ *    decimal never has such a key (it matches one only against a reference, `./reference.ts`).
  * 9. Tuples and intervals element-wise, by bracket: `(1, \frac{9}{2})` equals `(1, 4.5)`; `(a,b)`,
  *    `[a,b]`, `[a,b)`, `(a,b]` are four different keys (an open interval and a point are both `(a,b)`).
  *    Sets (`\{1,2\}`) and bare lists (`2, 5`, `2 and 5`) are unordered (Math-Verify compares
- *    sets of solutions); unions of intervals are unordered.
+ *    sets of solutions), without repeats, and a set of one element is that element; unions of
+ *    intervals are unordered; a ratio of numbers (`11:21`) part by part, as written. A one-variable inequality is its interval (`0 < f(x) < 1` is `(0,1)`;
+ *    `./relations.ts` `inequalityKey`). Matrices in any environment cell by cell (`./notation.ts`).
  * 10. Expressions with unknowns (`4a-2`, `\frac{x+2}{7}`): equal when they have the same unknowns
  *     and the same values at two fixed points ({@link FINGERPRINT_DIGITS} significant digits), so
  *     `x^2+2x+1` equals `(x+1)^2` (Qwen and Math-Verify decide this with SymPy's `simplify`).
@@ -61,14 +66,27 @@
  *     and `a \pm b` as {a+b, a-b}; `\emptyset`, `\varnothing`, `∅` as `\{\}`; `10^-3` as `10^{-3}`;
  *     an expression with unknowns whose value is the same whole number at both points and has no
  *     piecewise function is that number (`\sin^2 x + \cos^2 x` is 1); assignments to distinct
- *     one-letter names (`x=3, y=4`) are the tuple of values in alphabetical order of the names, `(3,4)`.
+ *     one-letter names (`x=3, y=4`) are the tuple of values in alphabetical order of the names, `(3,4)`,
+ *     and to one name (`x=-1, x=2`, `x_1 = -1, x_2 = 2`) the set of values; a numeral with a base
+ *     subscript (`1010_2`) is that numeral, not its value (the CAS reads it as ten).
  * 12. Everything else (words, times, parse failures, answers longer than 300 characters, answers the
  *     CAS refuses to evaluate) is compared as text: the surface form, whitespace collapsed, case folded.
- * Not equal: different units are not converted (and conflict only in {@link sameAnswer}); `50\%` vs `0.5`; equations by rearrangement
- * (`y = 2x` vs `2x - y = 0`); matrices other than element-by-element equal spellings.
+ * Not equal: different units are not converted (and conflict only in `sameAnswer`); `50\%` vs `0.5`;
+ * a labelled value and an equation (`y = 2x` is `2x`; `2x - y = 0` an equation; a reference `y = 2x`
+ * accepts the equation); a column vector and a tuple.
  */
 import { casValue } from './cas';
-import { floatPrintOfFraction, parseDecimal, type Rational, rational, rationalKey, toNumber } from './exact';
+import {
+  decimalOfFraction,
+  floatPrintOfFraction,
+  parseDecimal,
+  type Rational,
+  rational,
+  rationalKey,
+  toNumber,
+} from './exact';
+import { baseNumeral, matrixKey } from './notation';
+import { inequalityKey, splitRelation, splitTopLevel } from './relations';
 import { isMathOnly, measurementUnit, PLAIN_NUMBER_RE, stripThousandsCommas, surfaceForm } from './surface';
 
 /** Significant digits to which numbers not known to be rational are compared (their `~` keys are the values rounded to this). */
@@ -79,7 +97,7 @@ export const RELATIVE_TOLERANCE = 5e-12;
 export const FINGERPRINT_DIGITS = 10;
 
 /** What kind of value an answer is. */
-export type AnswerKind = 'number' | 'tuple' | 'set' | 'union' | 'expression' | 'choice' | 'text';
+export type AnswerKind = 'number' | 'numeral' | 'tuple' | 'set' | 'union' | 'matrix' | 'expression' | 'choice' | 'text';
 
 /** The canonical form of an answer. */
 export interface CanonicalAnswer {
@@ -90,9 +108,20 @@ export interface CanonicalAnswer {
   value?: number;
   /**
    * The unit of measurement the surface step removed, when it is one `measurementUnit` knows (`cm^2`,
-   * `m`, `h`): not part of the key; {@link sameAnswer} keeps two answers with different units apart.
+   * `m`, `h`): not part of the key; `sameAnswer` (`./reference.ts`) keeps two answers with different units apart.
    */
   unit?: string;
+  /**
+   * Keys of other answers this one accepts when it is the reference (`./reference.ts`), beyond its
+   * own: a numeral in another base accepts its digits written without the base (`1010_2` accepts `1010`).
+   */
+  accepts?: string[];
+  /**
+   * For a value labelled with one name whose value has unknowns (`y = 2x+3`): the name and the value's
+   * surface form, so that as a reference it also accepts the equation `y - (2x+3) = 0` however it is
+   * rearranged (`./reference.ts`).
+   */
+  labelled?: { name: string; value: string };
 }
 
 /**
@@ -113,31 +142,6 @@ function complexKey(re: number, im: number): string {
   const i = Math.abs(im) <= tiny ? 0 : im;
   if (i === 0) return approxNumber(r).key;
   return `${r === 0 ? '' : numberKey(r)}${i > 0 && r !== 0 ? '+' : ''}${numberKey(i)}i`;
-}
-
-/** Splits at top-level commas (outside (), [], {}). Unbalanced brackets are treated as depth 0. */
-function splitTopLevel(s: string, sep: RegExp): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (c === '\\') {
-      // `\{` and `\}` are brackets too; other commands are skipped whole
-      if (s[i + 1] === '{') depth++;
-      else if (s[i + 1] === '}') depth = Math.max(0, depth - 1);
-      i++;
-      continue;
-    }
-    if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') depth = Math.max(0, depth - 1);
-    else if (depth === 0 && sep.test(c)) {
-      parts.push(s.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(s.slice(start));
-  return parts;
 }
 
 /** True when the opening bracket at 0 closes at the very end (so `(1)+(2)` is not one group). */
@@ -288,14 +292,41 @@ function numberWord(s: string): number | null {
   return unit >= 1 && unit <= 9 ? tens * 10 + unit : null;
 }
 
+/** `1000,99`, `0,111`, `1,05`, `1.000,99`: a comma that can only be a decimal comma (see {@link decimalComma}). */
+const DECIMAL_COMMA_RE = /^([+-]?)(\d+),(\d+)$/;
+const EUROPEAN_RE = /^([+-]?)(\d{1,3}(?:\.\d{3})+),(\d+)$/;
+
+/**
+ * A number written with a decimal comma where the comma cannot be a list separator or a thousands
+ * separator: no space after it, and the part before it has more than three digits (`1000,99`,
+ * `1234,567`) or a leading zero (`0,111`), or the part after it has one (`1,05`, `1,00`); or thousands
+ * grouped with dots (`1.000,99`, and `1.000.000` without decimals). `1,22` and `2,5` stay lists of two numbers (a set of two solutions
+ * is as likely), `1,000` stays a thousands grouping. Returns the decimal literal, or `null`.
+ */
+function decimalComma(s: string): string | null {
+  // two or more dot groups can only be thousands: `1.000.000`
+  if (/^[+-]?[1-9]\d{0,2}(?:\.\d{3}){2,}$/.test(s)) return s.replace(/\./g, '');
+  const eu = EUROPEAN_RE.exec(s);
+  if (eu) return `${eu[1]}${eu[2].replace(/\./g, '')}.${eu[3]}`;
+  const m = DECIMAL_COMMA_RE.exec(s);
+  if (!m) return null;
+  const [, sign, int, frac] = m;
+  return int.length > 3 || (int.length > 1 && int[0] === '0') || int === '0' || frac[0] === '0'
+    ? `${sign}${int}.${frac}`
+    : null;
+}
+
 /** Canonical form of one surface form (or one part of a list); `depth` bounds recursion on nested lists. */
 function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | null {
   let s = surface.trim().replace(/^([+-])\s+/, '$1');
   if (s === '') return null;
-  const plain = stripThousandsCommas(s);
+  const grouped = stripThousandsCommas(s);
+  const plain = grouped !== s ? grouped : (decimalComma(s) ?? s);
   if (PLAIN_NUMBER_RE.test(plain)) {
-    // exact; a double's print of a small fraction (0.7272727272727273) is that fraction
-    const r = floatPrintOfFraction(plain) ?? parseDecimal(plain);
+    // exact; a double's print of a small fraction (2.6666666666666665: its last digits are the double's
+    // error, beyond one unit of the last place) and a long decimal that rounds or truncates one
+    // (0.0833333333333333) are that fraction
+    const r = floatPrintOfFraction(plain) ?? decimalOfFraction(plain) ?? parseDecimal(plain);
     return r ? exactNumber(r) : textKey(s);
   }
   if (/^[+-]?\\infty$|^[+-]?(?:infinity|inf)$/i.test(s)) {
@@ -304,6 +335,10 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
   }
   const simple = simpleLatexNumber(s);
   if (simple !== null) return numberAnswer(simple);
+  const numeral = baseNumeral(s);
+  if (numeral) return numeralAnswer(numeral.digits, numeral.base);
+  // a bare lower-case `e` is Euler's number (as the CAS reads it), not the choice (e)
+  if (s === 'e') return approxNumber(Math.E);
   const letter = /^\(?([A-Za-z])\)?$/.exec(s);
   if (letter) return { key: `choice:${letter[1]}`, kind: 'choice' };
   // a number in words ("five", "twenty-one"): that number
@@ -312,55 +347,8 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
   // the empty set: `\emptyset`, `\varnothing` are `\{\}`
   if (/^\\(?:emptyset|varnothing)$/.test(s)) return { key: '{}', kind: 'set' };
   if (depth < 4) {
-    const part = (p: string, keepAssignments: boolean) =>
-      canonicalOfSurface(surfaceForm(p, keepAssignments), depth + 1);
-    // the keys of a list's parts; `x = 2` keeps its name when some part is an assignment ("x=2, y=3")
-    const partKeys = (items: string[]) => {
-      const keep = items.some((x) => x.includes('='));
-      return items.map((x) => part(x, keep)?.key ?? '');
-    };
-    const setOf = (items: string[]): CanonicalAnswer => ({ key: `{${partKeys(items).sort().join(',')}}`, kind: 'set' });
-    // `\pm X` is the set {X, -X}; `a \pm b` is {a+b, a-b} (Math-Verify expands \pm the same way)
-    const pm = /^(.*?)\s*\\pm(?![a-zA-Z])\s*(.+)$/.exec(s);
-    if (pm && !pm[2].includes('\\pm') && !/^[([]|\\\{/.test(s) && splitTopLevel(s, /,|;/).length === 1) {
-      const b = /^[\w\\{}.^]+$/.test(pm[2]) ? pm[2] : `(${pm[2]})`;
-      return setOf(pm[1] === '' ? [b, `-${b}`] : [`${pm[1]}+${b}`, `${pm[1]}-${b}`]);
-    }
-    // unions of intervals or sets: unordered
-    const union = s.split(/\\cup(?![a-zA-Z])/);
-    if (union.length > 1) {
-      const keys = union.map((u) => part(u, false)?.key ?? '').sort();
-      return { key: `U(${keys.join(' ')})`, kind: 'union' };
-    }
-    // a set \{..\}: unordered
-    const set = /^\\\{([\s\S]*)\\\}$/.exec(s);
-    if (set && balancedSetBraces(set[1])) return setOf(set[1].trim() === '' ? [] : splitTopLevel(set[1], /,|;/));
-    // a bracketed tuple or interval: element-wise, ordered, brackets kept; one bracketed value: unwrapped
-    const open = s[0];
-    const close = s[s.length - 1];
-    if ((open === '(' || open === '[') && (close === ')' || close === ']') && wrapsWhole(s)) {
-      const inner = s.slice(1, -1);
-      const items = splitTopLevel(inner, /,|;/);
-      if (items.length > 1) return { key: `${open}${partKeys(items).join(',')}${close}`, kind: 'tuple' };
-      if (open === '(' && close === ')') return part(inner, false);
-    }
-    // a bare list "2, 5" (after thousands groupings were taken as numbers): an unordered set of solutions
-    const items = splitTopLevel(s, /,|;/);
-    // "1,00", "1,05": digits only, not a thousands grouping, a part with a leading zero: a European
-    // decimal more likely than a list; compared as written
-    if (items.length > 1 && items.every((x) => /^\s*\d+\s*$/.test(x)) && items.slice(1).some((x) => /^\s*0\d/.test(x)))
-      return textKey(s);
-    // assignments to distinct one-letter names ("x=3, y=4", "y=4, x=3"): the tuple of values in the
-    // names' alphabetical order, so (3,4) too
-    if (items.length > 1) {
-      const named = items.map((x) => /^\s*([a-zA-Z])\s*=\s*([^=]+)$/.exec(x));
-      const names = named.map((m) => m?.[1]);
-      if (named.every((m) => m !== null) && new Set(names).size === names.length) {
-        const sorted = named.map((m) => m as RegExpExecArray).sort((a, b) => (a[1] < b[1] ? -1 : 1));
-        return { key: `(${sorted.map((m) => part(m[2], false)?.key ?? '').join(',')})`, kind: 'tuple' };
-      }
-    }
-    if (items.length > 1) return setOf(items);
+    const structured = structuredAnswer(s, depth);
+    if (structured) return structured;
   }
   // words are text: an answer of letters only ("No", "Yes", "Monday"), or with a run of 3+ letters that
   // is not a command; spelled-out function names become commands first ("sqrt(2)" is \sqrt(2))
@@ -373,6 +361,150 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
   s = s.replace(FUNCTION_WORDS_RE, '\\$1');
   if (/^[a-zA-Z][a-zA-Z\s'.,!?-]*$/.test(s)) return textKey(s);
   if (!isMathOnly(s.replace(/(?<![a-zA-Z\\])[a-zA-Z]{1,2}(?![a-zA-Z])/g, ''))) return textKey(s);
+  // an equation that is not a labelled value (those were read by the surface step): `2x+4y-3=0`
+  const eq = splitRelation(s);
+  if (eq && eq.ops.length === 1 && eq.ops[0] === '=') {
+    const key = equationKey(eq.sides[0], eq.sides[1]);
+    if (key) return { key, kind: 'expression' };
+  }
+  return casAnswer(s);
+}
+
+/** A numeral in another base: key `digits_base`; base 10 is the number. As a reference it accepts its digits alone. */
+function numeralAnswer(digits: string, base: number): CanonicalAnswer {
+  if (base === 10) return exactNumber({ n: BigInt(digits), d: 1n });
+  const key = `${digits}_${base}`;
+  return /^\d+$/.test(digits) ? { key, kind: 'numeral', accepts: [digits] } : { key, kind: 'numeral' };
+}
+
+/**
+ * The structured answers (`depth` < 4): matrices, one-variable inequalities (as intervals), `\pm`,
+ * unions, sets, tuples and intervals, bare lists and lists of assignments. `null` when `s` is none.
+ */
+function structuredAnswer(s: string, depth: number): CanonicalAnswer | null {
+  const part = (p: string, keepAssignments: boolean) => canonicalOfSurface(surfaceForm(p, keepAssignments), depth + 1);
+  // the keys of a list's parts; `x = 2` keeps its name when some part is an assignment ("x=2, y=3")
+  const partKeys = (items: string[]) => {
+    const keep = items.some((x) => x.includes('='));
+    return items.map((x) => part(x, keep)?.key ?? '');
+  };
+  // a set's elements; `a \pm b` among them is two (`\{1 \pm \sqrt5, -2\}` has three)
+  const setOf = (items: string[]) => {
+    const all = items.flatMap((x) => plusMinus(x) ?? [x]);
+    return setAnswer(partKeys(all), all.length === 1 ? part(all[0], false) : null);
+  };
+  if (s.includes('\\begin')) {
+    const key = matrixKey(s, (cell) => part(cell, false)?.key ?? null);
+    if (key) return { key, kind: 'matrix' };
+  }
+  // an inequality in one variable is the interval it names (`0 < f(x) < 1` is `(0,1)`), also as a
+  // set-builder (`\{x \mid x > 2\}`)
+  const interval = (t: string) =>
+    inequalityKey(t, (side) => {
+      const c = part(side, false);
+      return c?.kind === 'number' && c.value !== undefined ? { key: c.key, value: c.value } : null;
+    });
+  const builder = /^\\\{\s*[a-zA-Z](?:\s*\\in\s*\\mathbb\s*\{?R\}?)?\s*(?:\\mid|\||:)(.+)\\\}$/.exec(s);
+  const iv = interval(builder ? builder[1] : s);
+  if (iv) return { key: iv, kind: iv.startsWith('U(') ? 'union' : 'tuple' };
+  // `\pm X` is the set {X, -X}; `a \pm b` is {a+b, a-b} (Math-Verify expands \pm the same way)
+  const pm = splitTopLevel(s, /,|;/).length === 1 ? plusMinus(s) : null;
+  if (pm) return setOf(pm);
+  // unions of intervals or sets: unordered
+  const union = s.split(/\\cup(?![a-zA-Z])/);
+  if (union.length > 1) {
+    const keys = union.map((u) => part(u, false)?.key ?? '').sort();
+    return { key: `U(${keys.join(' ')})`, kind: 'union' };
+  }
+  // a set \{..\}: unordered
+  const set = /^\\\{([\s\S]*)\\\}$/.exec(s);
+  if (set && balancedSetBraces(set[1])) return setOf(set[1].trim() === '' ? [] : splitTopLevel(set[1], /,|;/));
+  // a bracketed tuple or interval: element-wise, ordered, brackets kept; one bracketed value: unwrapped
+  const open = s[0];
+  const close = s[s.length - 1];
+  if ((open === '(' || open === '[') && (close === ')' || close === ']') && wrapsWhole(s)) {
+    const inner = s.slice(1, -1);
+    const items = splitTopLevel(inner, /,|;/);
+    if (items.length > 1) return { key: `${open}${partKeys(items).join(',')}${close}`, kind: 'tuple' };
+    if (open === '(' && close === ')') return part(inner, false);
+  }
+  // a bare list "2, 5" (after thousands groupings and decimal commas were taken as numbers): an
+  // unordered set of solutions
+  const items = splitTopLevel(s, /,|;/);
+  // a ratio of numbers (`11:21`, `1:2:3`), as written (not reduced), part by part
+  const ratio = items.length === 1 ? splitTopLevel(s, /:/) : [];
+  if (ratio.length > 1) {
+    const parts = ratio.map((x) => part(x, false));
+    if (parts.every((c) => c?.kind === 'number'))
+      return { key: `r:${parts.map((c) => c?.key).join(':')}`, kind: 'tuple' };
+  }
+  if (items.length < 2) return null;
+  // "1,05,10": digits only, a part with a leading zero: not integers; compared as written
+  if (items.every((x) => /^\s*\d+\s*$/.test(x)) && items.slice(1).some((x) => /^\s*0\d/.test(x))) return textKey(s);
+  return assignmentList(items, (x) => part(x, false)) ?? setOf(items);
+}
+
+/** `\pm X` as [X, -X] and `a \pm b` as [a+b, a-b]; `null` when `s` is not one such value (no `\pm`, two, or a bracket first). */
+function plusMinus(s: string): string[] | null {
+  const pm = /^(.*?)\s*\\pm(?![a-zA-Z])\s*(.+)$/.exec(s.trim());
+  if (!pm || pm[2].includes('\\pm') || /^[([]|\\\{/.test(s.trim())) return null;
+  const b = /^[\w\\{}.^]+$/.test(pm[2]) ? pm[2] : `(${pm[2]})`;
+  return pm[1] === '' ? [b, `-${b}`] : [`${pm[1]}+${b}`, `${pm[1]}-${b}`];
+}
+
+/**
+ * A set from its elements' keys: unordered, each element once (`\{2, 2\}` is `\{2\}`); a set of one
+ * element is that element (`\{5\}`, `x = 5 \text{ or } x = 5` and `5` are one answer: Math-Verify compares
+ * a value with a set as the set of that value). `one`: the element's canonical form when there is one.
+ */
+function setAnswer(keys: string[], one: CanonicalAnswer | null): CanonicalAnswer {
+  const distinct = [...new Set(keys)].sort();
+  if (distinct.length === 1 && distinct[0] !== '') return one ?? { key: distinct[0], kind: 'set' };
+  return { key: `{${distinct.join(',')}}`, kind: 'set' };
+}
+
+/**
+ * A list of assignments: to distinct one-letter names (`x=3, y=4`, `y=4, x=3`) the tuple of values
+ * in the names' alphabetical order, so `(3,4)` too; to one name, or to one name with different
+ * subscripts (`x=-1, x=2`; `x_1 = -1, x_2 = 2`), the set of values, so `-1, 2` and `\{-1, 2\}` too
+ * (Math-Verify compares a list of `x = a` with a set). `null` for any other list.
+ */
+function assignmentList(items: string[], value: (value: string) => CanonicalAnswer | null): CanonicalAnswer | null {
+  const valueKey = (x: string) => value(x)?.key ?? '';
+  const named = items.map((x) => /^\s*([a-zA-Z])\s*(_\s*\{?\s*\w+\s*\}?)?\s*=\s*([^=]+)$/.exec(x));
+  if (named.some((m) => m === null)) return null;
+  const ms = named as RegExpExecArray[];
+  const letters = ms.map((m) => m[1]);
+  const names = ms.map((m) => `${m[1]}${(m[2] ?? '').replace(/[\s_{}]/g, '')}`);
+  if (new Set(letters).size === 1 && (new Set(names).size === 1 || new Set(names).size === names.length)) {
+    const keys = ms.map((m) => valueKey(m[3]));
+    return setAnswer(keys, new Set(keys).size === 1 ? value(ms[0][3]) : null);
+  }
+  if (ms.every((m) => m[2] === undefined) && new Set(letters).size === letters.length) {
+    const sorted = [...ms].sort((a, b) => (a[1] < b[1] ? -1 : 1));
+    return { key: `(${sorted.map((m) => valueKey(m[3])).join(',')})`, kind: 'tuple' };
+  }
+  return null;
+}
+
+/**
+ * The key of an equation `left = right` with unknowns, the same for every rearrangement and every
+ * nonzero multiple (`34x+45y-20z+100=0` and `-34x-45y+20z-100=0`; `x^2/4+y^2/3=1` and
+ * `x^2/16+y^2/12=1/4`): the values of `left - right` at the two fixed points of the unknowns (as an
+ * expression's fingerprint), divided by the first of them. `null` when the CAS cannot evaluate it,
+ * it has no unknowns, or it is zero at the first point.
+ * Math-Verify decides this by solving both relations with SymPy.
+ */
+export function equationKey(left: string, right: string): string | null {
+  const v = casValue(`${left}-(${right})`);
+  if (v?.kind !== 'function') return null;
+  const [re0, im0] = v.values;
+  if (im0 !== 0 || Math.abs(re0) < 1e-9 * Math.max(1, ...v.values.map(Math.abs))) return null;
+  return `eq(${v.unknowns.join(',')}):${v.values.map((x) => numberKey(x / re0, FINGERPRINT_DIGITS)).join(',')}`;
+}
+
+/** The CAS step: a number, an expression's fingerprint, or a structure (`./cas.ts`); text when it cannot parse. */
+function casAnswer(s: string): CanonicalAnswer {
   const v = casValue(s);
   if (v === null || v.kind === 'unparsed') return textKey(s);
   if (v.kind === 'number') {
@@ -425,9 +557,14 @@ export function canonicalAnswer(answer: string | null | undefined): CanonicalAns
   let out: CanonicalAnswer | null = null;
   if (raw.trim() !== '') {
     const units: string[] = [];
-    out = canonicalOfSurface(surfaceForm(raw, false, units), 0);
+    const labels: string[] = [];
+    const surface = surfaceForm(raw, false, units, labels);
+    out = canonicalOfSurface(surface, 0);
     const unit = units.map(measurementUnit).find((u) => u !== null);
     if (out && unit) out = { ...out, unit };
+    const name = labels.length === 1 ? labels[0].replace(/\s+/g, '') : '';
+    if (out?.key.startsWith('f(') && /^[a-zA-Z](?:_\{?\w+\}?)?$/.test(name))
+      out = { ...out, labelled: { name, value: surface } };
   }
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(raw, out);
@@ -437,21 +574,6 @@ export function canonicalAnswer(answer: string | null | undefined): CanonicalAns
 /** The canonical key of an answer ({@link canonicalAnswer}), or `null` for no answer. */
 export function answerKey(answer: string | null | undefined): string | null {
   return canonicalAnswer(answer)?.key ?? null;
-}
-
-/**
- * Whether two answers are the same value (equal canonical keys) and do not carry different units of
- * measurement (`5 m` vs `5 cm`, `\frac12 \text{ cm}` vs `\frac12 \text{ cm}^2`; a unit on one side only,
- * or a unit `measurementUnit` does not know, is no difference: `16 hours` is `16`). This is the
- * comparison with a reference (`--regrade`, `--tool-grading`); grouping (maj@k's vote, the grader
- * audit) uses the keys alone, because "same value, no conflicting unit" is not transitive
- * (5 m ~ 5 ~ 5 cm). `false` when either is no answer.
- */
-export function sameAnswer(a: string | null | undefined, b: string | null | undefined): boolean {
-  const ca = canonicalAnswer(a);
-  const cb = canonicalAnswer(b);
-  if (ca === null || cb === null || ca.key !== cb.key) return false;
-  return !(ca.unit && cb.unit && ca.unit !== cb.unit);
 }
 
 /** Cache counters since the process started (for the benchmark): distinct strings canonicalised, and lookups served. */

@@ -2,7 +2,8 @@
  * Exact rational numbers for answer equivalence (BigInt numerator and denominator): numbers that are
  * written exactly (decimals, fractions, mixed numbers, integer powers, scientific notation) are
  * compared exactly, so `1000000000001` and `1000000000000`, or `2^{100}` and `2^{100}+1`, never share
- * a key, and a finite decimal (`0.333333333333`) never equals a non-terminating rational (`\frac13`).
+ * a key; a long decimal that is a print of a fraction with a small denominator (`0.0833333333333333`)
+ * is that fraction ({@link decimalOfFraction}).
  * Policy: `./equivalence.ts` and docs/answer-equivalence.md.
  */
 
@@ -152,6 +153,65 @@ export function floatPrintOfFraction(s: string): Rational | null {
     y = 1 / f;
   }
   return null;
+}
+
+/** Fewest digits after the point a decimal needs before it is read as a fraction it rounds ({@link decimalOfFraction}). */
+export const MIN_FRACTION_PLACES = 6;
+/** Largest denominator a decimal is read as ({@link decimalOfFraction}). */
+export const MAX_FRACTION_DENOMINATOR = 10000;
+
+function onlyTwosAndFives(d: bigint): boolean {
+  let x = d;
+  while (x % 2n === 0n) x /= 2n;
+  while (x % 5n === 0n) x /= 5n;
+  return x === 1n;
+}
+
+/**
+ * The fraction a long decimal is a print of: a decimal literal with k >= {@link MIN_FRACTION_PLACES}
+ * digits after the point that is a fraction p/q rounded at its last digit (|D - p/q| <= 10^-k / 2) or
+ * truncated there (0 <= |p/q| - |D| < 10^-k), where p/q does not terminate (q has a prime factor other
+ * than 2 and 5), with q at most 10^((k-2)/2) (100 for 6 places, 1000 for 8, {@link MAX_FRACTION_DENOMINATOR}
+ * from 10): the fraction with the smallest such q. So `0.0833333333333333` and `0.08333333` are 1/12,
+ * `0.7272727272727273` (a double's print) is 8/11, `0.333333` is 1/3; `0.33333` (5 places), `0.333334`
+ * (neither rounded nor truncated) and `3.14159` (no q <= 100 close enough) keep their own value.
+ * Why the bound on q: fractions with denominators up to Q lie about 1/Q^2 apart, so with
+ * Q^2 <= 10^(k-2) a decimal that is not such a print falls that close to one with probability below 1%.
+ * @param s a plain decimal literal (`PLAIN_NUMBER_RE`), thousands separators removed.
+ * @returns the fraction, or `null` (not a long decimal, or no such fraction).
+ */
+export function decimalOfFraction(s: string): Rational | null {
+  const m = DECIMAL_RE.exec(s.trim());
+  if (!m || m[3] === undefined) return null;
+  const exp = m[4] === undefined ? 0 : Number(m[4]);
+  const places = m[3].length - exp;
+  if (!Number.isSafeInteger(places) || places < MIN_FRACTION_PLACES || places > 40) return null;
+  const sign = m[1] === '-' ? -1n : 1n;
+  const digits = BigInt(`${m[2] ?? ''}${m[3]}` || '0');
+  // D = n / 10^places exactly
+  const n = exp > m[3].length ? digits * 10n ** BigInt(exp - m[3].length) : digits;
+  const scale = 10n ** BigInt(places);
+  const maxQ = BigInt(Math.min(MAX_FRACTION_DENOMINATOR, Math.floor(10 ** ((places - 2) / 2))));
+  // rounded from p/q: p/q in [D - u/2, D + u/2]; truncated: p/q in [D, D + u) (u: a unit of the last
+  // place); together [D - u/2, D + u). Its fraction with the smallest denominator:
+  const [p, q] = simplestBetween(2n * n - 1n, 2n * scale, n + 1n, scale);
+  if (q > maxQ || p * scale === (n + 1n) * q) return null;
+  // a terminating one (D is a rounding of a short decimal) is not read
+  return onlyTwosAndFives(q) ? null : rational(sign * p, q);
+}
+
+/**
+ * The fraction p/q with the smallest q in the closed interval [an/ad, bn/bd] (0 <= an/ad < bn/bd; at
+ * `an < 0` the interval starts at 0), by continued fractions (the Stern-Brocot descent): O(log) steps.
+ */
+function simplestBetween(an: bigint, ad: bigint, bn: bigint, bd: bigint): [bigint, bigint] {
+  if (an <= 0n) return [0n, 1n];
+  const fl = an / ad;
+  if (fl * ad === an) return [fl, 1n];
+  if ((fl + 1n) * bd <= bn) return [fl + 1n, 1n];
+  // both ends in (fl, fl + 1): the reciprocals of their fractional parts, in reverse order
+  const [p, q] = simplestBetween(bd, bn - fl * bd, ad, an - fl * ad);
+  return [fl * p + q, p];
 }
 
 type Json = unknown;

@@ -14,7 +14,14 @@ export {
   numberKey,
   RELATIVE_TOLERANCE,
   SIGNIFICANT_DIGITS,
-  sameAnswer,
 } from './equivalence';
+export {
+  encodeReferenceList,
+  hasReference,
+  keyMatchesReference,
+  MIN_PLACES_AGAINST_IRRATIONAL,
+  referenceAlternatives,
+  sameAnswer,
+} from './reference';
 export { casLoaded, casStatus } from './cas';
 export { measurementUnit, surfaceForm, unicodeToLatex } from './surface';

@@ -5,6 +5,8 @@
  * arithmetic happens here. The rules, each with its source, are listed in `./equivalence.ts`.
  */
 
+import { labelledValue, splitRelation } from './relations';
+
 /** Superscript digits and signs (x², 10⁻³): rewritten to `^{...}` before NFKC, which would flatten `5²` into `52`. */
 const SUPERSCRIPTS: Record<string, string> = {
   '⁰': '0',
@@ -46,6 +48,12 @@ const SYMBOLS: Record<string, string> = {
   '\u2205': '\\emptyset ',
   '\u00b1': '\\pm ',
   '\u00b0': '^\\circ ',
+  '\u2264': '\\le ',
+  '\u2265': '\\ge ',
+  '\u2a7d': '\\le ',
+  '\u2a7e': '\\ge ',
+  '\u2260': '\\ne ',
+  '\u2208': '\\in ',
   '\u2032': "'", // prime
   '\u2019': "'",
 };
@@ -135,7 +143,10 @@ const UNIT_ATTACHED = [
   'mi',
   'yds?',
 ];
-const UNIT_ATTACHED_RE = new RegExp(`^(.*\\d)(?:${UNIT_ATTACHED.join('|')})(?:\\^\\{?[23]\\}?|[23])?$`, 'i');
+const UNIT_ATTACHED_RE = new RegExp(
+  `^(.*\\d)(?:(?:${UNIT_ATTACHED.join('|')})(?:\\^\\{?[23]\\}?|[23])?|m\\^\\{?[23]\\}?)$`,
+  'i',
+);
 
 /** LaTeX spacing and sizing commands that carry no value. */
 const SPACING_RE =
@@ -189,7 +200,7 @@ function explicitThousands(s: string): string {
  * else keeps its commas (a list).
  */
 export function stripThousandsCommas(s: string): string {
-  return /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(s) ? s.replace(/,/g, '') : s;
+  return /^[+-]?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$/.test(s) ? s.replace(/,/g, '') : s;
 }
 
 /**
@@ -200,9 +211,9 @@ export function stripThousandsCommas(s: string): string {
  *    (`\!`, `\,`, `\;`, `\:`, `\quad`, `\hspace{..}`, `\displaystyle`, ...) and `~` removed, after the
  *    explicit thousands separators (`1{,}000`, `1,\!000`, `1\,000`, `1\!000`, `1 000`) were joined;
  *    `\dfrac`, `\tfrac`, `\cfrac` to `\frac`;
- * 3. a leading `\text{..}` label before math (`\text{Maximum profit: } \$221`), a short assignment
- *    (`x = 5`, `k=2`, `x \in [1,2]`: left side of at most two characters, as Qwen2.5-Math's parser),
- *    trailing `.`;
+ * 3. a labelled value (`x = 5`, `(p,q) = (3,2)`, `f(x) = 1`, `x \in [1,2]`, `x = 5+5+1 = 11`: the value,
+ *    `./relations.ts` `labelledValue`), a leading `\text{..}` label before math
+ *    (`\text{Maximum profit: } \$221`), trailing `.`;
  * 4. money: `\$`, `$`, `\textdollar`, `€`, `£`, `¥`, `₹`, `¢` and currency words before or after the
  *    amount; a sign before the currency is kept (`-\$20` is -20);
  * 5. trailing marks: degrees (`^\circ`, `^{\circ}`, `°`, `\degree`, `degrees`), percent (`\%`, `%`,
@@ -214,10 +225,12 @@ export function stripThousandsCommas(s: string): string {
  * @param raw one answer as extracted (not null).
  * @param keepAssignments keep `x = ...` as written (for the parts of a list such as `x=2, y=3`).
  * @param units when given, every unit removed in step 5 is appended as written (see {@link measurementUnit}).
+ * @param labels when given, the left side of every labelled value removed in step 3 is appended (`y` of `y = 2x+3`).
  * @returns the surface form; may be empty (the answer had only wrappers or marks).
  */
-export function surfaceForm(raw: string, keepAssignments = false, units?: string[]): string {
-  let s = unicodeToLatex(raw).trim();
+export function surfaceForm(raw: string, keepAssignments = false, units?: string[], labels?: string[]): string {
+  // `\\` separates the rows of a matrix: kept whole (the spacing rules below would read `\ `)
+  let s = unicodeToLatex(raw).trim().replace(/\\\\/g, ROW_BREAK);
   s = stripMathDelimiters(s);
   s = unwrapCommand(s, 'boxed');
   s = unwrapCommand(s, 'fbox');
@@ -229,30 +242,45 @@ export function surfaceForm(raw: string, keepAssignments = false, units?: string
   s = s.replace(/\s+/g, ' ').trim();
   for (let round = 0; round < 4; round++) {
     const before = s;
-    s = stripOnce(s, keepAssignments, units);
+    s = stripOnce(s, keepAssignments, units, labels);
     if (s === before) break;
   }
-  return s;
+  return s.replace(ROW_BREAK_RE, '\\\\');
 }
 
-/** `2 and 3`, `2 \text{ or } 3`: parts of math joined by "and" / "or" become a comma list (Math-Verify's rule). */
+/** Stands for `\\` while the surface rules run (a character no answer contains). */
+const ROW_BREAK = '\u0000';
+const ROW_BREAK_RE = /\u0000/g;
+
+/**
+ * `2 and 3`, `2 \text{ or } 3`, `x = -1 \text{ or } x = 2`: parts of math (or labelled values, see
+ * `./relations.ts`) joined by "and" / "or" become a comma list (Math-Verify's rule).
+ */
 function andOrToComma(s: string): string {
-  const parts = s.split(/\s*(?:\\text\s*\{\s*(?:and|or)\s*\}|(?<![a-zA-Z\\])(?:and|or)(?![a-zA-Z]))\s*/);
-  return parts.length > 1 && parts.every((p) => p !== '' && isMathOnly(p)) ? parts.join(', ') : s;
+  const parts = s.split(/\s*(?:\\text\s*\{\s*(?:and|or|或|和)\s*\}|(?<![a-zA-Z\\])(?:and|or)(?![a-zA-Z])|或|和)\s*/);
+  const math = (p: string) => {
+    const v = labelledValue(p);
+    return isMathOnly(v ?? p);
+  };
+  // "19, 46, and 82": the list's own comma before "and" is not an empty part
+  const items = parts.map((p) => p.replace(/\s*[,;]$/, ''));
+  return items.length > 1 && items.every((p) => p !== '' && math(p)) ? items.join(', ') : s;
 }
 
-function stripOnce(input: string, keepAssignments: boolean, units?: string[]): string {
+function stripOnce(input: string, keepAssignments: boolean, units?: string[], labels?: string[]): string {
   // a trailing full stop, and a dangling separator ("2,", "40;")
   let s = andOrToComma(input.trim().replace(/(?:\s*[.,;])+$/, ''));
   // a label in \text{} before math: "\text{Maximum Profit: } \$221", "\text{The answer is } 5"
+  // a labelled value: `x = 5`, `(p,q) = (3,2)`, `f(x) = 1`, `x \in [1,2]`, `x = 5+5+1 = 11`, `\text{Area} = 50`
+  // (./relations.ts); not inside a list of assignments ("x=2, y=3" keeps its names)
+  const labelled = keepAssignments ? null : labelledValue(s);
+  if (labelled !== null) {
+    labels?.push(splitRelation(s)?.sides[0] ?? '');
+    s = labelled;
+  }
+  // (not a subscript or power of the text: `\text{1010}_2` is a numeral)
   const lead = LEADING_TEXT_RE.exec(s);
-  if (lead && /\d/.test(lead[2]) && isMathOnly(lead[2].replace(/\\\$|\$/g, ''))) s = lead[2];
-  // short assignment, Qwen2.5-Math parser: a left side of at most two characters ("x = 5", "k=2",
-  // "x \in [1,2]"), only when it is the answer's one relation ("x=2, y=3" keeps its names)
-  const assign = keepAssignments
-    ? null
-    : /^([a-zA-Z](?:_\{?\w\}?|\w)?)\s*(?:=|\\in(?![a-zA-Z])|\\approx(?![a-zA-Z]))\s*([^=]+)$/.exec(s);
-  if (assign) s = assign[2];
+  if (lead && !/^[_^]/.test(lead[2]) && /\d/.test(lead[2]) && isMathOnly(lead[2].replace(/\\\$|\$/g, ''))) s = lead[2];
   // money
   s = s.replace(/\\textdollar\b|\\\$|\$|[€£¥₹¢₩₽]|\\euro\b|\\pounds\b|\\yen\b/g, '');
   s = s.replace(new RegExp(`^([+-]?)\\s*(?:${CURRENCY_WORDS})\\s*(?=[\\d.])`, 'i'), '$1');
@@ -268,14 +296,14 @@ function stripOnce(input: string, keepAssignments: boolean, units?: string[]): s
   }
   // words after math: "16 hours", "38 toys per hour", "50 percent", "30 degrees", "5 dollars"; one
   // letter only when it is an SI unit symbol ("5 m", "3 s"), so that "2 x" stays a product
-  const words = /^(.*?[\d}).])\s+([a-zA-Z][a-zA-Z'.]*(?:[\s/-]+[a-zA-Z][a-zA-Z'.]*)*)$/.exec(s);
+  const words = /^(.*?[\d}).])\s+([a-zA-Z][a-zA-Z'.]*(?:[\s/-]+[a-zA-Z][a-zA-Z'.]*)*)(\^\{?[23]\}?)?$/.exec(s);
   if (
     words &&
     isMathOnly(words[1]) &&
-    (/[a-zA-Z]{2}/.test(words[2]) || /^[msghlLJNWVK]\.?$/.test(words[2])) &&
+    (/[a-zA-Z]{2}/.test(words[2]) || /^[msghlLJNWVK]\.?$|^[a-zA-Z]{1,3}(?:\/[a-zA-Z]{1,3})+$/.test(words[2])) &&
     !/^[ap]\.?\s*m\.?$/i.test(words[2]) // "4:30 p.m." is not "4:30 a.m."
   ) {
-    units?.push(words[2]);
+    units?.push(words[2] + (words[3] ?? ''));
     s = words[1];
   }
   // an attached unit abbreviation: "5cm", "60mph", "3kg", "12cm^2"

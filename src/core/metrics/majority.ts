@@ -10,6 +10,7 @@
  */
 
 import { answerKey } from '../answers/equivalence';
+import { hasReference, keyMatchesReference } from '../answers/reference';
 import { mulberry32 } from './bootstrap';
 
 /**
@@ -47,8 +48,10 @@ export interface MajAtKOptions {
    */
   normalize?: (answer: string | null) => string | null;
   /**
-   * The problem's reference answer. When it is known (its key is not null), an answer group is
-   * correct iff its key equals the reference's key; otherwise by its samples' verdicts.
+   * The problem's reference answer (or a list of accepted answers, `encodeReferenceList`). When it is
+   * known (some alternative has a key), an answer group is correct iff its key matches the reference
+   * (`keyMatchesReference`: equal keys, or a match the reference accepts); otherwise by its samples'
+   * verdicts. With a custom `normalize`, iff the group's key equals `normalize(reference)`.
    */
   reference?: string | null;
   /**
@@ -99,7 +102,11 @@ export interface VoteGroups {
  */
 export function voteGroups(samples: readonly VoteSample[], opts?: MajAtKOptions): VoteGroups | null {
   const normalize = opts?.normalize ?? normalizeAnswer;
-  const refKey = opts?.reference === undefined || opts.reference === null ? null : normalize(opts.reference);
+  const reference = opts?.reference ?? null;
+  // the reference decision: the shared one of answer equivalence, or equal keys under a custom grouping
+  const custom = opts?.normalize === undefined ? null : reference === null ? null : opts.normalize(reference);
+  const hasRef = opts?.normalize === undefined ? hasReference(reference) : custom !== null;
+  const matchesRef = (key: string) => (custom !== null ? key === custom : keyMatchesReference(key, reference));
   const index = new Map<string, number>();
   const sizes: number[] = [];
   const correct: number[] = [];
@@ -119,7 +126,7 @@ export function voteGroups(samples: readonly VoteSample[], opts?: MajAtKOptions)
       g = sizes.length;
       index.set(a, g);
       sizes.push(0);
-      correct.push(refKey !== null && a === refKey ? 1 : 0);
+      correct.push(hasRef && matchesRef(a) ? 1 : 0);
       right.push(0);
       wrong.push(0);
     }
@@ -127,11 +134,11 @@ export function voteGroups(samples: readonly VoteSample[], opts?: MajAtKOptions)
     if (s.correct === true) right[g]++;
     else if (s.correct === false) wrong[g]++;
   }
-  if (refKey === null)
+  if (!hasRef)
     for (let g = 0; g < sizes.length; g++)
       correct[g] = right[g] > wrong[g] ? 1 : right[g] < wrong[g] ? 0 : right[g] > 0 ? 0.5 : 0;
-  if (!graded && !(opts?.gradeByReference && refKey !== null)) return null;
-  return { sizes, correct, nullCount, n: samples.length, correctness: refKey !== null ? 'reference' : 'verdicts' };
+  if (!graded && !(opts?.gradeByReference && hasRef)) return null;
+  return { sizes, correct, nullCount, n: samples.length, correctness: hasRef ? 'reference' : 'verdicts' };
 }
 
 function logFactorials(n: number): Float64Array {

@@ -45,6 +45,7 @@ import {
   jsonErrorMessage,
   readJsonDocument,
   toNum,
+  toReference,
   toStr,
   typeName,
 } from './util';
@@ -107,15 +108,6 @@ function inputText(input: unknown): string | null {
     }
   }
   return null;
-}
-
-/** The reference answer from `target`: a string, or a list of strings joined with ` | `. */
-function targetText(target: unknown): string | null {
-  if (Array.isArray(target)) {
-    const parts = target.map(toStr).filter((x): x is string => x !== null);
-    return parts.length > 0 ? parts.join(' | ') : null;
-  }
-  return toStr(target);
 }
 
 /**
@@ -186,7 +178,7 @@ function toProblem(
     dataset,
     problemId: id,
     question: inputText(first.input),
-    referenceAnswer: targetText(first.target),
+    referenceAnswer: toReference(first.target), // a list of targets: any of them (answers/reference.ts)
     level: toStr(meta.level) ?? toStr(meta.difficulty),
     samples: sorted.map((s, i) => {
       const own: string[] = [];

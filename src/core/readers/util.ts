@@ -5,6 +5,7 @@
 import { distance as levenshtein } from 'fastest-levenshtein';
 import { open, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { encodeReferenceList } from '../answers/reference';
 import type { Diagnostic, ReadEvent } from '../model';
 import {
   DATE_TIME_TOKEN,
@@ -595,6 +596,16 @@ export function toStr(v: unknown): string | null {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
   return null;
+}
+
+/**
+ * A reference answer: a string or number as text ({@link toStr}); a list of them (accepted answers:
+ * Inspect's `target: ["12", "twelve"]`, a JSON array in other formats) stored as answer equivalence
+ * reads it (`encodeReferenceList`: one element as itself, several as a JSON array); else `null`.
+ */
+export function toReference(v: unknown): string | null {
+  if (!Array.isArray(v)) return toStr(v);
+  return encodeReferenceList(v.map(toStr).filter((x): x is string => x !== null));
 }
 
 /** A finite number, or `null` (numeric strings are accepted: `"3.5"` -> 3.5). */

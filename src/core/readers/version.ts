@@ -28,5 +28,8 @@
  * words, 0/1) is partial credit, graded not correct (was: a score, the sample ungraded, and with it every 0/1
  * number of the file); finding 11: a benchmark folder above model folders beside a known dataset folder is a
  * dataset (`my_hard_set/`); the repeated-sample info no longer advises removing repeats (trial 13 finding 10).
+ * 5 — issue 32: a reference answer that is a list of accepted answers (Inspect `target` lists, a JSON array as
+ * `gt`/`gold`/`answer` or through a mapping) is stored as a JSON array of strings, which answer equivalence reads
+ * as "any of these" (was joined with ` | ` by the Inspect reader and dropped by the others).
  */
-export const READER_VERSION = 4;
+export const READER_VERSION = 5;
