@@ -31,6 +31,9 @@ test('the status bar says Indexing from the start of a pass to its end, then the
     get isIndexing() {
       return indexing;
     },
+    get passRunning() {
+      return indexing;
+    },
     indexSettingsCurrent: () => indexing,
     // as FolderSession.reindex: marks the pass as running and fires its change event at once (the tree
     // shows "Indexing…"); the worker's first progress message comes later
