@@ -134,7 +134,7 @@ export function recordingStatusItem(): {
  * The real Extension class (src/extension/extension.ts) loaded on the `vscode` stub with what its constructor and
  * `index` need: an output channel, a status bar item (`status`, default one that records nothing), a tree view
  * (`treeView`, default one never shown), `withProgress` that runs its task and pushes each title (`progress`;
- * `'view progress'` when it has none) and the workspace folders and trust given. `extra`: more stub members
+ * `'view progress'` when it has none; `progressEnded` when its task settled) and the workspace folders and trust given. `extra`: more stub members
  * (an `EventEmitter` that calls its listeners). Used by the extension's unit tests (status, idle, restore).
  */
 export function loadExtension<T>(
@@ -142,6 +142,8 @@ export function loadExtension<T>(
     status?: unknown;
     treeView?: unknown;
     progress?: string[];
+    /** The titles of the progress notifications whose task has settled (the notification closed), in order. */
+    progressEnded?: string[];
     workspaceFolders?: unknown[];
     isTrusted?: boolean;
     extra?: Record<string, unknown>;
@@ -163,7 +165,13 @@ export function loadExtension<T>(
       onDidChangeActiveTextEditor: () => disposable,
       withProgress: (o: { title?: string }, task: (p: unknown, t: unknown) => Promise<void>) => {
         opts.progress?.push(o.title ?? 'view progress');
-        return task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => disposable });
+        const done = task(
+          { report() {} },
+          { isCancellationRequested: false, onCancellationRequested: () => disposable },
+        );
+        const ended = () => opts.progressEnded?.push(o.title ?? 'view progress');
+        done.then(ended, ended);
+        return done;
       },
       showInformationMessage: async () => undefined,
       showWarningMessage: async () => undefined,
