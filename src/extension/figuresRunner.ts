@@ -134,6 +134,8 @@ export class FiguresRunner {
     this.tellWaiting();
     const finish = (ok: boolean, value: unknown) => {
       if (this.running === t) this.running = undefined;
+      // an idle worker does not keep the process alive
+      if (this.queue.length === 0) this.worker?.unref();
       for (const w of t.waiters) {
         if (ok) w.resolve(value);
         else w.reject(value as Error);
@@ -159,6 +161,7 @@ export class FiguresRunner {
     }
     this.usedWorker = true;
     const w = this.ensureWorker(this.workerPath);
+    w.ref(); // while a job runs, as any pending I/O
     this.onReply = (raw) => {
       const m = validateFiguresReply(raw);
       if (typeof m === 'string') {
