@@ -236,3 +236,61 @@ export function fakePanel<M = unknown>() {
   };
   return { panel, posted, send: (m: unknown) => onMessage!(m) };
 }
+
+/**
+ * A stand-in for the FolderSession of the Extension's status tests: a pass that starts when `reindex` is called
+ * (reading files: `isIndexing`; the Extension is told at once, as FolderSession fires its change event), then, when
+ * the test says, reads no more files and runs its after-pass work (`afterPass()`: `afterPassWork` is the grader
+ * audit), then ends (`finish()`). A request while a pass runs joins it. `report(p)` sends the pass's progress as
+ * the worker would; `passes` counts the passes started.
+ */
+export function passStandIn(ext: { onSessionChanged(): void }, folderName: string) {
+  let state: 'idle' | 'reading' | 'after' = 'idle';
+  let onProgress: ((p: unknown) => void) | undefined;
+  let end: (() => void) | undefined;
+  const control = {
+    passes: 0,
+    report: (p: unknown) => onProgress?.(p),
+    afterPass: () => {
+      state = 'after';
+      ext.onSessionChanged();
+    },
+    finish: () => end?.(),
+    session: {
+      folder: { name: folderName },
+      get isIndexing() {
+        return state === 'reading';
+      },
+      get passRunning() {
+        return state !== 'idle';
+      },
+      get afterPassWork() {
+        return state === 'after' ? 'grader audit' : undefined;
+      },
+      indexSettingsCurrent: () => state !== 'idle',
+      reindex: (_token: unknown, progress?: (p: unknown) => void) => {
+        if (state !== 'idle') return new Promise<void>((r) => setTimeout(r, 0)).then(() => undefined);
+        control.passes++;
+        state = 'reading';
+        onProgress = progress;
+        ext.onSessionChanged();
+        return new Promise((resolve) => {
+          end = () => {
+            state = 'idle';
+            ext.onSessionChanged();
+            resolve({ cancelled: false, diagnostics: [] });
+          };
+        });
+      },
+      models: () => [],
+      baseModel: () => undefined,
+      focusModel: () => undefined,
+      focusPending: () => false,
+      baseModelIsGuess: () => true,
+      focusModelIsChoice: () => false,
+      indexIncomplete: () => state === 'reading',
+      index: { countProblems: () => 0 },
+    },
+  };
+  return control;
+}
