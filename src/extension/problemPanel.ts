@@ -655,8 +655,12 @@ class Panel {
   }
 
   post(m: HostMessage): void {
+    // (a request of a closed panel may settle later: its figures dropped on close)
+    if (this.disposed) return;
     void this.panel.webview.postMessage(m);
   }
+
+  private disposed = false;
 
   update(state: PanelState): void {
     this.state = state;
@@ -1024,6 +1028,7 @@ class Panel {
   }
 
   dispose(): void {
+    this.disposed = true;
     if (this.retry) clearInterval(this.retry);
     for (const d of this.subs) d.dispose();
     this.panels.open.delete(this);
