@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { indexFolder } from '../../src/core/index/indexer';
+import { sqliteDriver } from '../../src/core/index/sqlite';
 import { guessBaseModel } from '../../src/core/index/labels';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { FiguresRunner } from '../../src/extension/figuresRunner';
@@ -169,7 +170,8 @@ describe('figures computed in the worker thread equal the in-thread functions (r
         type: 'run',
         id: 1,
         dbPath,
-        sqliteDriver: 'better-sqlite3',
+        // the driver of this thread's connection to the same file
+        sqliteDriver: sqliteDriver().name,
         job: { kind: 'overview', roles: { baseId } },
         cancel,
       });
