@@ -8,14 +8,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { indexFolder } from '../../src/core/index/indexer';
 import { overviewData } from '../../src/extension/panelData';
 import type { FolderSession } from '../../src/extension/session';
 import type { HostMessage } from '../../src/shared/protocol';
 import { REAL, tempDir } from './helpers';
-import { Emitter, fakePanel, loadWithStub, type PanelStubState, panelStub } from './vscodeStub';
+import { Emitter, fakePanel, loadWithStub, type PanelStubState, panelStub, realFolderSession } from './vscodeStub';
 
 const current: PanelStubState = { commands: new Map() };
 const { FolderSession: Session } = loadWithStub<{ FolderSession: new (...a: unknown[]) => FolderSession }>(
@@ -28,17 +28,7 @@ const { registerPanels } = loadWithStub<{
 
 test('the overview posts the worker’s progress, then the figures overviewData gives in-thread', async () => {
   const dir = join(REAL, 'rlvr-probe-gsm8k');
-  const storage = tempDir('ti-overview-panel-');
-  const state = new Map<string, unknown>();
-  const context = {
-    storageUri: { fsPath: storage },
-    globalStorageUri: { fsPath: storage },
-    // dist/figuresWorker.js of this checkout
-    extensionUri: { fsPath: resolve(__dirname, '..', '..', '..') },
-    workspaceState: { get: (k: string) => state.get(k), update: async (k: string, v: unknown) => state.set(k, v) },
-  };
-  const folder = { uri: { fsPath: dir, toString: () => `file://${dir}` }, name: 'rlvr-probe-gsm8k' };
-  const s = new Session(folder, context, { appendLine: () => undefined }, { clear() {}, set() {} });
+  const { session: s, context } = realFolderSession(Session, dir, tempDir('ti-overview-panel-'));
   await indexFolder(s.index, dir);
   const fake = fakePanel<HostMessage>();
   current.panel = fake.panel;

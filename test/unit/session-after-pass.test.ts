@@ -8,11 +8,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { answerCheckDisagreements, graderAudit } from '../../src/core/graderAudit';
 import type { FolderSession } from '../../src/extension/session';
 import { REAL, tempDir } from './helpers';
-import { Emitter, loadWithStub } from './vscodeStub';
+import { Emitter, loadWithStub, realFolderSession } from './vscodeStub';
 
 test('FolderSession: once every file is read the views see the final figures and what still runs; the audit comes from the worker', async () => {
   const { FolderSession: Session } = loadWithStub<{ FolderSession: new (...a: unknown[]) => FolderSession }>(
@@ -28,17 +28,7 @@ test('FolderSession: once every file is read the views see the final figures and
     },
   );
   const dir = join(REAL, 'qwen25-math-eval-example');
-  const storage = tempDir('ti-after-pass-');
-  const state = new Map<string, unknown>();
-  const context = {
-    storageUri: { fsPath: storage },
-    globalStorageUri: { fsPath: storage },
-    // dist/indexWorker.js of this checkout (npm run build)
-    extensionUri: { fsPath: resolve(__dirname, '..', '..', '..') },
-    workspaceState: { get: (k: string) => state.get(k), update: async (k: string, v: unknown) => state.set(k, v) },
-  };
-  const folder = { uri: { fsPath: dir, toString: () => `file://${dir}` }, name: 'qwen25-math-eval-example' };
-  const s = new Session(folder, context, { appendLine: () => undefined }, { clear() {}, set() {} });
+  const { session: s } = realFolderSession(Session, dir, tempDir('ti-after-pass-'));
   try {
     const seen: { event: string; indexing: boolean; work: string | undefined; audit: boolean; marks: boolean }[] = [];
     const record = (event: string) =>

@@ -294,3 +294,26 @@ export function passStandIn(ext: { onSessionChanged(): void }, folderName: strin
   };
   return control;
 }
+
+/**
+ * A FolderSession (the class as loaded on a stub) of results folder `dir` (read where it is: nothing is written
+ * there), its index in a fresh temporary storage folder, the bundles (dist/indexWorker.js, dist/figuresWorker.js)
+ * those of this checkout (`npm run build`), with an in-memory workspace state. Returns the session and the
+ * extension context it was given (for registerPanels).
+ */
+export function realFolderSession<S>(
+  Session: new (...a: unknown[]) => S,
+  dir: string,
+  storage: string,
+): { session: S; context: unknown } {
+  const state = new Map<string, unknown>();
+  const context = {
+    storageUri: { fsPath: storage },
+    globalStorageUri: { fsPath: storage },
+    extensionUri: { fsPath: joinPath(__dirname, '..', '..', '..') },
+    workspaceState: { get: (k: string) => state.get(k), update: async (k: string, v: unknown) => state.set(k, v) },
+  };
+  const name = dir.split('/').pop() ?? dir;
+  const folder = { uri: { fsPath: dir, toString: () => `file://${dir}` }, name };
+  return { session: new Session(folder, context, { appendLine: () => undefined }, { clear() {}, set() {} }), context };
+}
