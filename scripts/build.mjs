@@ -45,6 +45,17 @@ export const builds = [
     target: 'node22',
     external: ['better-sqlite3', '@cortex-js/compute-engine'],
   },
+  // The overview's figures (bootstraps over every problem, whole-folder scans) off the extension host's main
+  // thread (src/extension/figuresRunner.ts), on its own read-only connection to the index.
+  {
+    ...common,
+    entryPoints: ['src/extension/figuresWorker.ts'],
+    outfile: 'dist/figuresWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['better-sqlite3', '@cortex-js/compute-engine'],
+  },
   // Vega-Lite's compiler for the extension host (src/extension/chartCompiler.ts loads it when the user is
   // idle and compiles the problem view's first charts): its imports of `vega` are vega-util's helpers, as in
   // dist/charts-vegalite.js, so no Vega runtime comes with it.

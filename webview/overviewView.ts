@@ -7,6 +7,7 @@
  * choice and the band toggle are kept in the webview state, so they survive a window reload.
  */
 import { pathsSection } from './pathsSection';
+import { figuresStatus } from './progress';
 import { h, fmt, replace } from './dom';
 import {
   coverageSpec,
@@ -91,8 +92,12 @@ export class OverviewView {
 
   async load(): Promise<void> {
     const gen = ++this.generation;
+    // the figures take seconds on a large folder (computed in a worker): the page says what is computed
+    const status = figuresStatus(this.root, 'overview-progress', !this.data, 'Computing figures…');
     try {
-      const d = await this.rpc.request('getOverview', {});
+      const d = await this.rpc.request('getOverview', {}, (p) => {
+        if (gen === this.generation) status.show(p);
+      });
       if (gen !== this.generation) return;
       this.data = d;
       const fresh = defaultVisibleModels(d.models);
@@ -108,6 +113,7 @@ export class OverviewView {
       this.render(d);
       this.persist();
     } catch (e) {
+      if (gen !== this.generation) return;
       replace(this.root, h('p', { className: 'error' }, `Could not load the overview: ${(e as Error).message}`));
     }
   }

@@ -5,6 +5,7 @@
  */
 import type { PathsData } from '../src/shared/protocol';
 import { h, pct, replace } from './dom';
+import { figuresStatus } from './progress';
 import type { Rpc } from './rpc';
 
 type Summary = PathsData['summaries'][number];
@@ -38,11 +39,13 @@ export function pathsSection(rpc: Rpc, label: ReadonlyMap<number, string>, perRu
       id: 'paths-compute',
       appearance: 'secondary',
       onclick: () => {
-        replace(body, h('p', { className: 'muted loading' }, 'Reading every sample…'));
-        rpc.request('getPaths', {}).then(
-          (d) => replace(body, pathsTable(d, label, perRunBases)),
-          (e: Error) => replace(body, h('p', { className: 'error' }, e.message)),
-        );
+        const status = figuresStatus(body, 'paths-progress', true, 'Reading every sample…');
+        rpc
+          .request('getPaths', {}, (p) => status.show(p))
+          .then(
+            (d) => replace(body, pathsTable(d, label, perRunBases)),
+            (e: Error) => replace(body, h('p', { className: 'error' }, e.message)),
+          );
       },
     },
     'Compute reasoning paths',

@@ -6,6 +6,7 @@
  */
 import { fmt, h, replace } from './dom';
 import { rankingStripSpec, rewardScatterSpec, showChart, type ChartHandle } from './charts';
+import { figuresStatus } from './progress';
 import type { Rpc } from './rpc';
 import type { ProblemRankingData, RewardModelsData } from '../src/shared/protocol';
 
@@ -47,14 +48,17 @@ export class RewardModelsView {
 
   async load(): Promise<void> {
     const gen = ++this.generation;
-    replace(this.root, h('p', { className: 'loading' }, 'Computing the reward-model evaluation…'));
+    const status = figuresStatus(this.root, 'reward-models-progress', true, 'Computing the reward-model evaluation…');
     try {
-      const d = await this.rpc.request('getRewardModels', {});
+      const d = await this.rpc.request('getRewardModels', {}, (p) => {
+        if (gen === this.generation) status.show(p);
+      });
       if (gen !== this.generation) return;
       this.data = d;
       this.model = d.models.find((m) => m.modelId === this.model?.modelId) ?? d.models[0];
       this.render();
     } catch (e) {
+      if (gen !== this.generation) return;
       replace(this.root, h('p', { className: 'error' }, `Could not load the reward models: ${(e as Error).message}`));
     }
   }

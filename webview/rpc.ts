@@ -4,6 +4,7 @@
  */
 import {
   type ChartLayout,
+  type FiguresProgress,
   validateHostMessage,
   type HostMessage,
   type PanelState,
@@ -26,7 +27,12 @@ export class Rpc {
   private seq = 1;
   private readonly pending = new Map<
     number,
-    { resolve: (v: unknown) => void; reject: (e: Error) => void; kind: RequestKind }
+    {
+      resolve: (v: unknown) => void;
+      reject: (e: Error) => void;
+      kind: RequestKind;
+      onProgress?: (p: FiguresProgress) => void;
+    }
   >();
   onInit: (s: PanelState) => void = () => undefined;
   onChanged: () => void = () => undefined;
@@ -63,7 +69,15 @@ export class Rpc {
   /** The problem's data the host sent with the init (answers the first matching `getProblem`, once). */
   private prefetched: Extract<HostMessage, { kind: 'init' }>['prefetched'];
 
-  request<K extends RequestKind>(kind: K, params: RequestParams[K]): Promise<ResultOf<K>> {
+  /**
+   * Sends a request; the promise settles with its reply or error. `onProgress` gets the host's `progress`
+   * messages for it (the overview's figures, computed in a worker: what is being computed now), until the reply.
+   */
+  request<K extends RequestKind>(
+    kind: K,
+    params: RequestParams[K],
+    onProgress?: (p: FiguresProgress) => void,
+  ): Promise<ResultOf<K>> {
     if (kind === 'getProblem' && this.prefetched) {
       const f = this.prefetched;
       this.prefetched = undefined;
@@ -74,7 +88,7 @@ export class Rpc {
     }
     const id = this.seq++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, kind });
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, kind, onProgress });
       this.send({ id, kind, ...params } as unknown as WebviewMessage);
     });
   }
@@ -126,7 +140,11 @@ export class Rpc {
         if (!p) return;
         this.pending.delete(m.replyTo);
         p.reject(new Error(m.message));
+        return;
       }
+      case 'progress':
+        this.pending.get(m.replyTo)?.onProgress?.(m.progress);
+        return;
     }
   }
 

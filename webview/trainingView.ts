@@ -8,6 +8,7 @@
  */
 import { fmt, h, pct, replace } from './dom';
 import { type ChartHandle, curveSegments, showChart } from './charts';
+import { figuresStatus } from './progress';
 import type { Rpc } from './rpc';
 import { datasetsNote } from '../src/shared/datasetNote';
 import {
@@ -48,13 +49,16 @@ export class TrainingView {
 
   async load(): Promise<void> {
     const gen = ++this.generation;
-    if (!this.data) replace(this.root, h('p', { className: 'loading' }, 'Loading the training series…'));
+    const status = figuresStatus(this.root, 'training-progress', !this.data, 'Loading the training series…');
     try {
-      const d = await this.rpc.request('getTraining', {});
+      const d = await this.rpc.request('getTraining', {}, (p) => {
+        if (gen === this.generation) status.show(p);
+      });
       if (gen !== this.generation) return;
       this.data = d;
       this.render(d);
     } catch (e) {
+      if (gen !== this.generation) return;
       replace(this.root, h('p', { className: 'error' }, `Could not load the training series: ${(e as Error).message}`));
     }
   }

@@ -37,7 +37,7 @@ export function registerCommands(ext: Extension): vscode.Disposable[] {
   cmd('traceInspector.rebuildIndex', async () => {
     const s = ext.active();
     if (!s) return;
-    if (s.isIndexing) {
+    if (s.passRunning) {
       void vscode.window.showInformationMessage('Trace Inspector: indexing is running; rebuild when it finishes.');
       return;
     }

@@ -19,6 +19,7 @@ import {
 } from './problemTree';
 import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, sampleUri } from './sampleDocument';
 import { FolderSession, readSettings } from './session';
+import { AFTER_PASS_WORK } from './indexWorkerProtocol';
 import { registerWalkthrough } from './walkthrough';
 import { isQuietRecheck, restoredTreeFilter, storedTreeFilter, TREE_FILTER_KEY } from './restore';
 
@@ -127,6 +128,13 @@ export class Extension implements vscode.Disposable {
         if (session === this.active()) this.onSessionChanged();
         else this.docs.refreshAll();
       });
+      // the after-pass work moved on or ended (the grader audit's markers and filter are in): tree and status only
+      s.onDidChangeStatus(() => {
+        if (session !== this.active()) return;
+        this.filterCountDue = true;
+        this.tree.refresh();
+        this.updateChrome();
+      });
       this.disposables.push(s);
     }
     return s;
@@ -209,11 +217,14 @@ export class Extension implements vscode.Disposable {
     this.filterCountDue = false;
     // What the index holds so far, while indexing runs or after it was stopped: names only what is indexed.
     const waiting = s.isIndexing ? 'indexing…' : 'not indexed yet';
+    const afterPass = s.afterPassWork;
     const state = s.isIndexing
       ? 'Indexing: figures so far'
       : s.indexIncomplete()
         ? 'Index incomplete: indexing was stopped (run Index Folder to finish)'
-        : '';
+        : afterPass
+          ? `Indexed; ${afterPassText(afterPass)}`
+          : '';
     this.view.description =
       this.tree.filter.kind === 'all'
         ? `${this.tree.lastCount} problems${pending ? ` · model: ${waiting}` : ''}`
@@ -271,6 +282,15 @@ export class Extension implements vscode.Disposable {
    * pair of a half-built index as if indexing were over.
    */
   updateStatus(s: FolderSession): boolean {
+    const afterPass = s.afterPassWork;
+    if (afterPass) {
+      // every file is read: not "Indexing" and not done; what still runs
+      this.status.text = `$(sync~spin) Indexed · ${afterPass}…`;
+      this.status.accessibilityInformation = { label: `Trace Inspector: indexed; ${afterPassText(afterPass)}` };
+      this.status.tooltip = `Trace Inspector: ${s.folder.name} is indexed (every figure is final); ${afterPassText(afterPass)}`;
+      this.status.show();
+      return true;
+    }
     const progress = this.indexingStatus.get(s) ?? (s.isIndexing ? '…' : undefined);
     if (progress === undefined) return false;
     this.status.text = `$(sync~spin) Indexing${progress}`;
@@ -308,6 +328,9 @@ export class Extension implements vscode.Disposable {
    * extension starts on a folder whose index holds samples: restore.ts isQuietRecheck) shows nothing and
    * refreshes no view unless the pass finds a file to read: the tree and the tabs a reload restores are
    * served from the index at once; once the pass reads a file it says so in the tree and the status bar.
+   * The notification (and the view's progress) ends when every file is read: Cancel stops reading files, and
+   * nothing is left for it to stop; the tree and the status bar then say what still runs (the grader audit:
+   * FolderSession.afterPassWork) until the pass ends.
    */
   async index(mode: 'command' | 'auto' | 'watch' | 'recheck'): Promise<void> {
     const withNotification = mode === 'command' || mode === 'auto';
@@ -320,7 +343,7 @@ export class Extension implements vscode.Disposable {
     // A request while a pass with the settings in effect runs (a second trigger at start, Index Folder
     // pressed during the first pass) joins it: no second notification, no second pass. Files changed
     // during a pass (`watch`) make one more pass after it: the running one may have read them before.
-    if (s.isIndexing && s.indexSettingsCurrent() && mode !== 'watch' && !quiet) {
+    if (s.passRunning && s.indexSettingsCurrent() && mode !== 'watch' && !quiet) {
       await s.reindex();
       return;
     }
@@ -339,6 +362,11 @@ export class Extension implements vscode.Disposable {
         summary = await s.reindex(
           token,
           (p) => {
+            // every file is read: the notification ends (the session then says what still runs)
+            if (p.phase === 'done') {
+              filesRead();
+              return;
+            }
             // the pass's notice (an index built by older readers is read again) stays until the pass ends
             if (p.notice) notice = `${p.notice}; `;
             const msg =
@@ -378,6 +406,16 @@ export class Extension implements vscode.Disposable {
           .then((c) => c && vscode.commands.executeCommand('workbench.actions.view.problems'));
       }
     };
+    let filesRead: () => void = () => undefined;
+    const read = new Promise<void>((resolve) => {
+      filesRead = resolve;
+    });
+    // the progress shown ends when the pass does or when every file is read, whichever comes first
+    let pass: Promise<void> | undefined;
+    const shown = (p: Promise<void>) => {
+      pass = p;
+      return Promise.race([p, read]);
+    };
     if (quiet) {
       await run();
     } else if (withNotification) {
@@ -387,11 +425,12 @@ export class Extension implements vscode.Disposable {
           title: `Trace Inspector: indexing ${s.folder.name}`,
           cancellable: true,
         },
-        (progress, token) => run(progress, token),
+        (progress, token) => shown(run(progress, token)),
       );
     } else {
-      await vscode.window.withProgress({ location: { viewId: 'traceInspector.problems' } }, () => run());
+      await vscode.window.withProgress({ location: { viewId: 'traceInspector.problems' } }, () => shown(run()));
     }
+    await pass;
   }
 
   /**
@@ -423,7 +462,7 @@ export class Extension implements vscode.Disposable {
       if (!folder) return;
       const s = this.sessions.get(folder.uri.toString());
       if (uri.path.includes('/.trace-inspector/')) {
-        if (s && uri.fsPath === s.annotations.mirrorPath && !s.isIndexing) {
+        if (s && uri.fsPath === s.annotations.mirrorPath && !s.passRunning) {
           const r = s.annotations.importJsonl(uri.fsPath);
           if (r.added || r.updated) s.fireChanged();
         }
@@ -545,8 +584,8 @@ export class Extension implements vscode.Disposable {
       return (
         this.view.visible &&
         !!s &&
-        !s.isIndexing &&
-        ![...this.sessions.values()].some((x) => x.isIndexing) &&
+        !s.passRunning &&
+        ![...this.sessions.values()].some((x) => x.passRunning) &&
         s.index.models().some((m) => m.samples > 0)
       );
     };
@@ -562,6 +601,16 @@ export class Extension implements vscode.Disposable {
     clearTimeout(this.watchTimer);
     for (const d of this.disposables.reverse()) d.dispose();
   }
+}
+
+/**
+ * The work after a pass's files were read (FolderSession.afterPassWork), in words for the tree and the status
+ * bar's tooltip: what runs and what waits for it.
+ */
+export function afterPassText(work: string): string {
+  return work === AFTER_PASS_WORK
+    ? 'the grader audit still runs (the ⚑ markers and the Grader disagreements filter wait for it)'
+    : `${work} still runs`;
 }
 
 let ext: Extension | undefined;

@@ -1,14 +1,14 @@
 /**
  * Worker-thread entry that runs one indexing pass off the extension host's main thread, with its
  * own database connection on the host's SQLite driver (given in the request), then the grader audit
- * of the index. Bundled to dist/indexWorker.js. Pure core only: no `vscode` here.
+ * of the index and its answer check (after telling the host that the files are read). Bundled to dist/indexWorker.js. Pure core only: no `vscode` here.
  */
 import { parentPort } from 'node:worker_threads';
-import { type GraderAudit, graderAudit } from '../core/graderAudit';
+import { type AnswerCheckCounts, answerCheckDisagreements, type GraderAudit, graderAudit } from '../core/graderAudit';
 import { indexFolder } from '../core/index/indexer';
 import { chooseSqliteDriver, sqliteDriver } from '../core/index/sqlite';
 import { TraceIndex } from '../core/index/traceIndex';
-import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
+import { AFTER_PASS_WORK, type WorkerReply, type WorkerRequest } from './indexWorkerProtocol';
 
 const port = parentPort;
 if (!port) throw new Error('indexWorker must run in a worker thread');
@@ -42,11 +42,15 @@ port.on('message', (m: WorkerRequest) => {
           send({ type: 'progress', progress });
         },
       });
-      // The grader audit of the whole index, here rather than on the extension host's main thread
+      // The grader audit of the whole index and its answer check (the tree's markers), here rather than on the
+      // extension host's main thread; the host is told first that the files are read and what still runs
+      send({ type: 'afterPass', work: AFTER_PASS_WORK });
       let audit: GraderAudit | undefined;
+      let answerCheck: [number, [number, AnswerCheckCounts][]][] | undefined;
       let auditError: string | undefined;
       try {
         audit = graderAudit(index);
+        answerCheck = [...answerCheckDisagreements(index)].map(([p, byModel]) => [p, [...byModel]]);
       } catch (e) {
         auditError = (e as Error).message;
       }
@@ -54,6 +58,7 @@ port.on('message', (m: WorkerRequest) => {
         type: 'done',
         summary,
         graderAudit: audit,
+        answerCheck,
         graderAuditError: auditError,
         sqliteDriver: sqliteDriver().name,
       });

@@ -1,4 +1,4 @@
-import type { GraderAudit } from '../core/graderAudit';
+import type { AnswerCheckCounts, GraderAudit } from '../core/graderAudit';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 import type { SqliteDriverName } from '../core/index/sqlite';
 
@@ -23,18 +23,29 @@ export type WorkerRequest =
     }
   | { type: 'cancel' };
 
+/** What the worker does after the files are read (the index then holds every figure): said to the host before it starts. */
+export const AFTER_PASS_WORK = 'grader audit';
+
 /** Messages from the indexing worker to the extension host. */
 export type WorkerReply =
   | { type: 'progress'; progress: IndexProgress }
   /**
+   * Every file is read (the pass's last batch is committed: every figure is final) and the worker now runs
+   * `work` ({@link AFTER_PASS_WORK}) before `done`: the views stop saying "Indexing" and say what still runs.
+   */
+  | { type: 'afterPass'; work: string }
+  /**
    * The pass finished. `graderAudit` (computed here, off the main thread: it canonicalises every
-   * distinct answer) describes the whole index after the pass; absent with `graderAuditError` if it failed.
+   * distinct answer) describes the whole index after the pass, and `answerCheck` its answer check's
+   * disagreements (core `answerCheckDisagreements`, as entries: problem row id, then model row id and counts;
+   * the tree's ⚑ markers); both absent with `graderAuditError` if they failed.
    * `sqliteDriver`: the driver the worker used (the host's).
    */
   | {
       type: 'done';
       summary: IndexSummary;
       graderAudit?: GraderAudit;
+      answerCheck?: [number, [number, AnswerCheckCounts][]][];
       graderAuditError?: string;
       sqliteDriver: SqliteDriverName;
     }

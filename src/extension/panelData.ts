@@ -88,6 +88,7 @@ import {
   MAX_TEXT,
   type KPoint,
   type MajorityData,
+  type FiguresProgress,
   type ModelInfo,
   type NoveltyData,
   type OverviewData,
@@ -853,6 +854,23 @@ export function writeSimilarityCache(
 // ------------------------------------------------------------------------------------------------
 // Overview
 
+/** Reports how far the overview's figures are ({@link overviewData}); the figures worker's checkpoint too. */
+export type OnFiguresProgress = (p: FiguresProgress) => void;
+
+/** What the overview's parts share: the index's rows grouped by model, once. */
+interface OverviewRows {
+  index: TraceIndex;
+  roles: Roles;
+  models: ModelRow[];
+  /** Graded rows (graded > 0) by model id. */
+  byModel: Map<number, StatRow[]>;
+  /** Every row of each model, graded or not: the denominators (src/core/denominators.ts). */
+  allByModel: Map<number, StatRow[]>;
+  levels: string[];
+  levelOf: Map<number, string | null>;
+  warnings: string[];
+}
+
 /**
  * The overview: per model the dataset pass@k curve at k = 1, 2, 4, ..., max n with a seeded
  * percentile bootstrap band over problems (also per difficulty level when problems have levels),
@@ -863,102 +881,178 @@ export function writeSimilarityCache(
  * @param compareReplicates replicates of the comparison figures (crossover interval, lead at k = 1 within
  *   noise: the two-level bootstrap); default the report's {@link REPORT_REPLICATES}, with the report's seed,
  *   so that the overview and the CLI give the same intervals for the same data.
+ * @param onProgress called before each step (one per model with graded samples: its curves and histogram; one
+ *   per comparison pair: its coverage and bootstraps) with the step's name, the steps done and their total. It
+ *   may throw to stop the computation (the figures worker does so when a newer request superseded this one):
+ *   the error propagates. The result does not depend on it.
  */
 export function overviewData(
   index: TraceIndex,
   roles: Roles,
   replicates = 1000,
   compareReplicates?: number,
+  onProgress?: OnFiguresProgress,
 ): OverviewData {
   const models = viewModels(index);
-  const stats = index.allStats().filter((r) => r.graded > 0);
-  const byModel = new Map<number, StatRow[]>();
-  for (const s of stats) {
-    const list = byModel.get(s.modelId) ?? [];
-    list.push(s);
-    byModel.set(s.modelId, list);
-  }
+  const stats = index.allStats();
+  const byModel = groupByModel(stats.filter((r) => r.graded > 0));
   const levels = index.levels();
   const datasets = datasetCounts(index);
-  const levelOf = levels.length > 0 ? index.levelByProblem() : new Map<number, string | null>();
-  // every problem of each model, graded or not: the denominators (src/core/denominators.ts)
-  const allByModel = new Map<number, StatRow[]>();
-  for (const s of index.allStats()) {
-    const list = allByModel.get(s.modelId) ?? [];
-    list.push(s);
-    allByModel.set(s.modelId, list);
-  }
-  const curves: OverviewData['curves'] = [];
-  const histograms: OverviewData['histograms'] = [];
-  const warnings: string[] = [];
-  const boot = { replicates, seed: 12345 };
-  for (const m of models) {
-    const rows = byModel.get(m.id) ?? [];
-    const all = allByModel.get(m.id) ?? [];
-    if (m.partial) warnings.push(partialWarning(m.label));
-    const unreadable = unreadableWarning(m.label, index.unreadableRecords(m.id));
-    if (unreadable) warnings.push(unreadable);
-    const whole = problemSet(all);
-    if (whole.noSamples + whole.ungraded > 0)
-      warnings.push(
-        `${m.label}: ${describeDenominator(denominator(whole, whole.graded.length, 0))}; those are left out of every figure`,
-      );
-    if (rows.length === 0) continue;
-    const groups: [string | null, StatRow[]][] = [[null, all]];
-    for (const level of levels) {
-      const sub = all.filter((r) => levelOf.get(r.problemId) === level);
-      if (sub.length > 0) groups.push([level, sub]);
-    }
-    const noLevel = levels.length ? all.filter((r) => (levelOf.get(r.problemId) ?? null) === null) : [];
-    if (noLevel.length)
-      warnings.push(
-        `${m.label}: ${noLevel.length} of its ${all.length} problems ${noLevel.length === 1 ? 'has' : 'have'} no level ${nameProblems(
-          noLevel.map((r) => r.problemId),
-          problemNamer(index),
-        )}: in no level's curve`,
-      );
-    for (const [level, sub] of groups) {
-      const set = problemSet(sub);
-      const maxN = set.graded.reduce((a, p) => Math.max(a, p.n), 0);
-      if (maxN === 0) continue;
-      for (const pt of bootstrapPassAtKCurve(set.graded, kGrid(maxN), boot)) {
-        const d = denominator(set, pt.problems, pt.missing);
-        curves.push({
-          modelId: m.id,
-          level,
-          k: pt.k,
-          value: pt.value,
-          ciLow: pt.ciLow,
-          ciHigh: pt.ciHigh,
-          problems: pt.problems,
-          missing: d.missing,
-          over: describeDenominator(d, pt.k),
-        });
-      }
-    }
-    const minN = rows.reduce((a, r) => Math.min(a, r.graded), Infinity);
-    const maxN = rows.reduce((a, r) => Math.max(a, r.graded), 0);
-    if (minN !== maxN)
-      warnings.push(
-        `${m.label}: n differs between problems (${minN}..${maxN}); points at k > ${minN} average fewer problems`,
-      );
-    for (const [i, b] of accuracyHistogram(rows.map((r) => ({ n: r.graded, c: r.c }))).bins.entries())
-      histograms.push({ modelId: m.id, bin: i, label: b.label, count: b.count });
-  }
+  const rows: OverviewRows = {
+    index,
+    roles,
+    models,
+    byModel,
+    allByModel: groupByModel(stats),
+    levels,
+    levelOf: levels.length > 0 ? index.levelByProblem() : new Map<number, string | null>(),
+    warnings: [],
+  };
   // Coverage per model against its base: the chosen base for every model, or each run's own base
   // when the base is a guess (the same pairs as the CLI report).
-  const cov: OverviewData['coverage'] = [];
   const base = models.find((m) => m.id === roles.baseId);
   const withData = models.filter((m) => byModel.has(m.id));
-  const compareBoot = { replicates: compareReplicates ?? REPORT_REPLICATES, seed: 12345 };
   const overviewPairs = comparisonPairs(withData, base, !!roles.baseIsChoice);
+  const total = withData.length + overviewPairs.length;
+  let done = 0;
+  const step = (stage: string) => onProgress?.({ stage, done: done++, total });
+  const curves: OverviewData['curves'] = [];
+  const histograms: OverviewData['histograms'] = [];
+  for (const m of models) {
+    if (byModel.has(m.id)) step(`pass@k curves of ${m.label}`);
+    modelFigures(rows, m, replicates, curves, histograms);
+  }
+  const compareBoot = { replicates: compareReplicates ?? REPORT_REPLICATES, seed: 12345 };
   // replicates of a base pooled into it, as in the CLI report (the pairing of basePools.ts; trial 12 finding 10: the
   // overview compared with the first replicate alone while the report pooled them)
   const { pools } = comparisonPairing(models, base, !!roles.baseIsChoice);
-  const pooledGraded = (id: number) => pooledBaseRows(id, pools, (x) => byModel.get(x) ?? []);
-  const pooledAll = (id: number) => pooledBaseRows(id, pools, (x) => allByModel.get(x) ?? []);
-  // as the CLI report: seed siblings named (trial 6 finding 2), a guessed base that is itself a checkpoint or
-  // an RL model named with the models compared with it (trial 6 finding 10)
+  pairingWarnings(rows, overviewPairs, pools);
+  const cov: OverviewData['coverage'] = [];
+  for (const [b, m] of overviewPairs) {
+    step(`coverage of ${m.label} against ${b.label}`);
+    const row = pairCoverage(rows, b, m, pools, compareBoot);
+    if (row) cov.push(row);
+  }
+  // every model in no comparison, named with the reason, as in the CLI report (trial 7 finding 5); models
+  // without a graded sample are in no overview pair: their pairs come from the report's rule over all models
+  const made = overviewPairs.filter(([b, m]) => cov.some((c) => c.baseModelId === b.id && c.modelId === m.id));
+  const ungradedPairs = comparisonPairs(models, base, !!roles.baseIsChoice).filter(([, m]) => !byModel.has(m.id));
+  for (const x of withoutPooledReplicates(
+    notComparedModels(models, [...overviewPairs, ...ungradedPairs], made, (id) => byModel.get(id)?.length ?? 0),
+    pools,
+    made,
+  ))
+    rows.warnings.push(
+      notComparedWarning(
+        x.model.label,
+        notComparedReason(x, (m) => m.label, EXTENSION_CHOOSE_BASE),
+      ),
+    );
+  return {
+    models: withData.map((m) => modelInfo(m, roles, models.length === 1)),
+    baseModelId: roles.baseId ?? null,
+    levels,
+    curves,
+    histograms,
+    coverage: cov,
+    ...(cov.length ? {} : { coverageNote: noCoverageNote(withData.map((m) => m.label)) }),
+    warnings: datasets.length > 1 ? [poolingNote(datasets), ...rows.warnings] : rows.warnings,
+    problems: index.countProblems(),
+    datasets,
+    problemsText: problemsInDatasets(datasets),
+  };
+}
+
+/** Stat rows grouped by model id, in their order. */
+function groupByModel(stats: readonly StatRow[]): Map<number, StatRow[]> {
+  const out = new Map<number, StatRow[]>();
+  for (const s of stats) {
+    const list = out.get(s.modelId);
+    if (list) list.push(s);
+    else out.set(s.modelId, [s]);
+  }
+  return out;
+}
+
+/**
+ * One model's part of the overview: its warnings (partial, unreadable records, problems left out, problems
+ * without a level, n differing between problems), its pass@k curves (all problems, then per level) and its
+ * accuracy histogram, appended to `curves` and `histograms`. Nothing but warnings for a model without a graded
+ * sample.
+ */
+function modelFigures(
+  rows: OverviewRows,
+  m: ModelRow,
+  replicates: number,
+  curves: OverviewData['curves'],
+  histograms: OverviewData['histograms'],
+): void {
+  const { index, levels, levelOf, warnings } = rows;
+  const graded = rows.byModel.get(m.id) ?? [];
+  const all = rows.allByModel.get(m.id) ?? [];
+  if (m.partial) warnings.push(partialWarning(m.label));
+  const unreadable = unreadableWarning(m.label, index.unreadableRecords(m.id));
+  if (unreadable) warnings.push(unreadable);
+  const whole = problemSet(all);
+  if (whole.noSamples + whole.ungraded > 0)
+    warnings.push(
+      `${m.label}: ${describeDenominator(denominator(whole, whole.graded.length, 0))}; those are left out of every figure`,
+    );
+  if (graded.length === 0) return;
+  const groups: [string | null, StatRow[]][] = [[null, all]];
+  for (const level of levels) {
+    const sub = all.filter((r) => levelOf.get(r.problemId) === level);
+    if (sub.length > 0) groups.push([level, sub]);
+  }
+  const noLevel = levels.length ? all.filter((r) => (levelOf.get(r.problemId) ?? null) === null) : [];
+  if (noLevel.length)
+    warnings.push(
+      `${m.label}: ${noLevel.length} of its ${all.length} problems ${noLevel.length === 1 ? 'has' : 'have'} no level ${nameProblems(
+        noLevel.map((r) => r.problemId),
+        problemNamer(index),
+      )}: in no level's curve`,
+    );
+  const boot = { replicates, seed: 12345 };
+  for (const [level, sub] of groups) {
+    const set = problemSet(sub);
+    const maxN = set.graded.reduce((a, p) => Math.max(a, p.n), 0);
+    if (maxN === 0) continue;
+    for (const pt of bootstrapPassAtKCurve(set.graded, kGrid(maxN), boot)) {
+      const d = denominator(set, pt.problems, pt.missing);
+      curves.push({
+        modelId: m.id,
+        level,
+        k: pt.k,
+        value: pt.value,
+        ciLow: pt.ciLow,
+        ciHigh: pt.ciHigh,
+        problems: pt.problems,
+        missing: d.missing,
+        over: describeDenominator(d, pt.k),
+      });
+    }
+  }
+  const minN = graded.reduce((a, r) => Math.min(a, r.graded), Infinity);
+  const maxN = graded.reduce((a, r) => Math.max(a, r.graded), 0);
+  if (minN !== maxN)
+    warnings.push(
+      `${m.label}: n differs between problems (${minN}..${maxN}); points at k > ${minN} average fewer problems`,
+    );
+  for (const [i, b] of accuracyHistogram(graded.map((r) => ({ n: r.graded, c: r.c }))).bins.entries())
+    histograms.push({ modelId: m.id, bin: i, label: b.label, count: b.count });
+}
+
+/**
+ * The warnings on the pairs compared, as in the CLI report: seed siblings named (trial 6 finding 2), checkpoints
+ * with short step numbers, a guessed base that is itself a checkpoint or an RL model named with the models
+ * compared with it (trial 6 finding 10), and the replicates pooled into a base.
+ */
+function pairingWarnings(
+  rows: OverviewRows,
+  overviewPairs: readonly [ModelRow, ModelRow][],
+  pools: ReadonlyMap<number, readonly ModelRow[]>,
+): void {
+  const { models, warnings } = rows;
   for (const g of seedSiblings(models)) warnings.push(seedSiblingMessage(g.map((m) => m.label)));
   for (const g of shortStepGroups(models))
     warnings.push(
@@ -967,7 +1061,7 @@ export function overviewData(
         g.numbers,
       ),
     );
-  if (!roles.baseIsChoice)
+  if (!rows.roles.baseIsChoice)
     for (const b of new Set(overviewPairs.map(([x]) => x))) {
       const note = baseGuessNote(
         b,
@@ -988,72 +1082,64 @@ export function overviewData(
         ),
       );
   }
-  for (const [b, m] of overviewPairs) {
-    const ps = problemPairs(pooledGraded(b.id), byModel.get(m.id) ?? []);
-    if (ps.length === 0) continue;
-    const differentGraders = graderDifference(b, m);
-    if (differentGraders) warnings.push(graderWarning(b.label, m.label, differentGraders));
-    // the CLI report's warning, word for word (trial 10 finding 2: 5 samples per problem against 100, unsaid)
-    const nDiffers = nDiffersWarning(m.label, b.label, ps);
-    if (nDiffers) warnings.push(nDiffers);
-    const cross = crossoverK(ps);
-    const cd = comparisonDenominator(allByModel.get(m.id) ?? [], pooledAll(b.id), ps.length);
-    if (cd.whole.missing > 0)
-      warnings.push(comparisonWarning(index, m.label, b.label, cd.whole, cd.left, index.unreadableRecords(m.id)));
-    // the report's replicates and seed: the overview and the CLI show the same comparison figures
-    const at1 = twoLevelPairedDiffAt1(
-      ps.map((p) => p.base),
-      ps.map((p) => p.model),
-      compareBoot,
-    );
-    cov.push({
-      modelId: m.id,
-      baseModelId: b.id,
-      problems: ps.length,
-      n: pairNRange(ps),
-      ...(nDiffers ? { nDiffers } : {}),
-      missing: cd.whole.missing,
-      over: describeDenominator(cd.whole),
-      ...coverage(ps),
-      crossoverK: cross.k,
-      crossoverKind: cross.kind,
-      crossoverAheadK: cross.aheadK,
-      crossoverKMax: cross.kMax,
-      crossoverKMaxRagged: maxMinN(ps),
-      saturationK: cross.saturationK,
-      crossoverInterval: crossoverBootstrap(ps, compareBoot),
-      leaderAtK1: cross.leaderAtK1,
-      leaderAtK1WithinNoise: intervalHoldsZero(at1),
-      differentGraders,
-    });
-  }
-  // every model in no comparison, named with the reason, as in the CLI report (trial 7 finding 5); models
-  // without a graded sample are in no overview pair: their pairs come from the report's rule over all models
-  const made = overviewPairs.filter(([b, m]) => cov.some((c) => c.baseModelId === b.id && c.modelId === m.id));
-  const ungradedPairs = comparisonPairs(models, base, !!roles.baseIsChoice).filter(([, m]) => !byModel.has(m.id));
-  for (const x of withoutPooledReplicates(
-    notComparedModels(models, [...overviewPairs, ...ungradedPairs], made, (id) => byModel.get(id)?.length ?? 0),
-    pools,
-    made,
-  ))
-    warnings.push(
-      notComparedWarning(
-        x.model.label,
-        notComparedReason(x, (m) => m.label, EXTENSION_CHOOSE_BASE),
-      ),
-    );
+}
+
+/**
+ * The coverage row of model `m` against base `b` (the base's replicates pooled into it), with the pair's
+ * warnings (different graders, n differing, problems left out) appended to the overview's; undefined when the two
+ * share no graded problem. The comparison figures use the report's replicates and seed (`boot`): the overview
+ * and the CLI show the same comparison figures.
+ */
+function pairCoverage(
+  rows: OverviewRows,
+  b: ModelRow,
+  m: ModelRow,
+  pools: ReadonlyMap<number, readonly ModelRow[]>,
+  boot: { replicates: number; seed: number },
+): OverviewData['coverage'][number] | undefined {
+  const { index, byModel, allByModel, warnings } = rows;
+  const ps = problemPairs(
+    pooledBaseRows(b.id, pools, (x) => byModel.get(x) ?? []),
+    byModel.get(m.id) ?? [],
+  );
+  if (ps.length === 0) return undefined;
+  const differentGraders = graderDifference(b, m);
+  if (differentGraders) warnings.push(graderWarning(b.label, m.label, differentGraders));
+  // the CLI report's warning, word for word (trial 10 finding 2: 5 samples per problem against 100, unsaid)
+  const nDiffers = nDiffersWarning(m.label, b.label, ps);
+  if (nDiffers) warnings.push(nDiffers);
+  const cross = crossoverK(ps);
+  const cd = comparisonDenominator(
+    allByModel.get(m.id) ?? [],
+    pooledBaseRows(b.id, pools, (x) => allByModel.get(x) ?? []),
+    ps.length,
+  );
+  if (cd.whole.missing > 0)
+    warnings.push(comparisonWarning(index, m.label, b.label, cd.whole, cd.left, index.unreadableRecords(m.id)));
+  const at1 = twoLevelPairedDiffAt1(
+    ps.map((p) => p.base),
+    ps.map((p) => p.model),
+    boot,
+  );
   return {
-    models: models.filter((m) => byModel.has(m.id)).map((m) => modelInfo(m, roles, models.length === 1)),
-    baseModelId: roles.baseId ?? null,
-    levels,
-    curves,
-    histograms,
-    coverage: cov,
-    ...(cov.length ? {} : { coverageNote: noCoverageNote(withData.map((m) => m.label)) }),
-    warnings: datasets.length > 1 ? [poolingNote(datasets), ...warnings] : warnings,
-    problems: index.countProblems(),
-    datasets,
-    problemsText: problemsInDatasets(datasets),
+    modelId: m.id,
+    baseModelId: b.id,
+    problems: ps.length,
+    n: pairNRange(ps),
+    ...(nDiffers ? { nDiffers } : {}),
+    missing: cd.whole.missing,
+    over: describeDenominator(cd.whole),
+    ...coverage(ps),
+    crossoverK: cross.k,
+    crossoverKind: cross.kind,
+    crossoverAheadK: cross.aheadK,
+    crossoverKMax: cross.kMax,
+    crossoverKMaxRagged: maxMinN(ps),
+    saturationK: cross.saturationK,
+    crossoverInterval: crossoverBootstrap(ps, boot),
+    leaderAtK1: cross.leaderAtK1,
+    leaderAtK1WithinNoise: intervalHoldsZero(at1),
+    differentGraders,
   };
 }
 
@@ -1318,8 +1404,14 @@ export function hasLogprobSidecar(root: string | undefined): boolean {
  * back between problems (about 0.4 ms of CPU per sample on the development machine).
  * @param replicates bootstrap replicates (default the report's, with its seed: the overview's interval is the
  *   CLI's `report --paths` interval).
+ * @param onProgress called before each compared pair (as {@link overviewData}'s; it may throw to stop).
  */
-export async function pathsData(index: TraceIndex, roles: Roles, replicates = REPORT_REPLICATES): Promise<PathsData> {
+export async function pathsData(
+  index: TraceIndex,
+  roles: Roles,
+  replicates = REPORT_REPLICATES,
+  onProgress?: OnFiguresProgress,
+): Promise<PathsData> {
   const models = viewModels(index);
   const withData = new Set(
     index
@@ -1330,11 +1422,13 @@ export async function pathsData(index: TraceIndex, roles: Roles, replicates = RE
   const base = models.find((m) => m.id === roles.baseId);
   const contexts = new Map<number, PathContext>();
   const summaries: PathsData['summaries'] = [];
-  for (const [b, m] of comparisonPairs(
+  const pairs = comparisonPairs(
     models.filter((x) => withData.has(x.id)),
     base,
     !!roles.baseIsChoice,
-  )) {
+  );
+  for (const [i, [b, m]] of pairs.entries()) {
+    onProgress?.({ stage: `reasoning paths of ${m.label} against ${b.label}`, done: i, total: pairs.length });
     let ctx = contexts.get(b.id);
     if (!ctx) {
       ctx = await pathContext(index, b.id, DEFAULT_MAX_TEXT_SAMPLES, false);

@@ -5,7 +5,9 @@
  *
  * The host sends data, never HTML: every message goes through src/shared/protocol.ts and every
  * inbound message is validated there. Heavy similarity work runs in a worker thread
- * (dist/similarityWorker.js) and is cached in the index's similarity_cache table.
+ * (dist/similarityWorker.js) and is cached in the index's similarity_cache table; the overview's figures
+ * (bootstraps over every problem, whole-folder scans) run in another (dist/figuresWorker.js), with progress
+ * posted to the panel, so that nothing else waits for them.
  *
  * Panels restore after a reload through WebviewPanelSerializers (view types below); the state is
  * the {@link PanelState} the webview saves with `setState`. package.json must list the activation
@@ -23,10 +25,7 @@ import {
   hasLogprobSidecar,
   majorityJob,
   majorityNote,
-  overviewData,
-  pathsData,
   problemRankingData,
-  rewardModelsData,
   pplData,
   problemData,
   readSimilarityCache,
@@ -39,12 +38,13 @@ import {
   sampleText,
   similarityFilesJob,
   similarityParams,
-  trainingData,
   withAnswersInBase,
   writeSimilarityCache,
   type Roles,
 } from './panelData';
 import { SimilarityRunner } from './similarityRunner';
+import { FiguresRunner } from './figuresRunner';
+import type { FiguresKind, FiguresResults, JobOf } from './figuresWorkerProtocol';
 import { ChartCompiler } from './chartCompiler';
 import { makeNonce, panelHtml } from './panelHtml';
 export { makeNonce, panelHtml } from './panelHtml';
@@ -124,6 +124,14 @@ export interface PanelHooks {
  * starts nothing for the rows passed over.
  */
 export const SELECTION_PREFETCH_DELAY_MS = 50;
+
+/** The figures computed in the figures worker, one job each per folder. */
+const FIGURES_KINDS: readonly FiguresKind[] = ['overview', 'training', 'rewardModels', 'paths'];
+
+/** The key of a folder's figures of one kind in the figures runner: a newer request of the key supersedes an older. */
+function figuresKey(s: FolderSession, kind: FiguresKind): string {
+  return `${s.folder.uri.toString()}|${kind}`;
+}
 
 /** A request failure shown to the user as text in the panel. */
 class RequestError extends Error {}
@@ -208,6 +216,8 @@ function firstModelShown(s: FolderSession, problemId: number, modelId?: number):
 /** Shared services of all panels. */
 class Panels implements vscode.Disposable {
   readonly runner: SimilarityRunner;
+  /** Computes the overview's figures off this thread (src/extension/figuresRunner.ts). */
+  readonly figures: FiguresRunner;
   /** Compiles the problem view's first charts on the host once warm (src/extension/chartCompiler.ts). */
   readonly charts: ChartCompiler;
   readonly open = new Set<Panel>();
@@ -222,6 +232,7 @@ class Panels implements vscode.Disposable {
     readonly hooks: PanelHooks | undefined,
   ) {
     this.runner = new SimilarityRunner(join(context.extensionUri.fsPath, 'dist', 'similarityWorker.js'));
+    this.figures = new FiguresRunner(join(context.extensionUri.fsPath, 'dist', 'figuresWorker.js'));
     this.charts = new ChartCompiler(
       join(context.extensionUri.fsPath, 'dist', 'vegaLiteCompiler.js'),
       (m) => this.getSession()?.log(m),
@@ -513,6 +524,7 @@ class Panels implements vscode.Disposable {
     for (const p of [...this.open]) p.panel.dispose();
     for (const s of this.subs) s.dispose();
     void this.runner.dispose();
+    void this.figures.dispose();
   }
 }
 
@@ -643,8 +655,12 @@ class Panel {
   }
 
   post(m: HostMessage): void {
+    // (a request of a closed panel may settle later: its figures dropped on close)
+    if (this.disposed) return;
     void this.panel.webview.postMessage(m);
   }
+
+  private disposed = false;
 
   update(state: PanelState): void {
     this.state = state;
@@ -892,14 +908,14 @@ class Panel {
       }
       case 'getOverview': {
         const s = this.session();
-        return overviewData(s.index, this.roles(s));
+        return this.figures(s, m.id, { kind: 'overview', roles: this.roles(s) });
       }
       case 'getPaths': {
         const s = this.session();
-        return await pathsData(s.index, this.roles(s));
+        return this.figures(s, m.id, { kind: 'paths', roles: this.roles(s) });
       }
       case 'getRewardModels':
-        return rewardModelsData(this.session().index);
+        return this.figures(this.session(), m.id, { kind: 'rewardModels' });
       case 'getProblemRanking': {
         const s = this.session();
         const d = await problemRankingData(s.index, m.problemId, m.modelId, s);
@@ -908,7 +924,7 @@ class Panel {
       }
       case 'getTraining': {
         const s = this.session();
-        return trainingData(s.index, this.roles(s));
+        return this.figures(s, m.id, { kind: 'training', roles: this.roles(s) });
       }
       case 'setAnnotation': {
         const s = this.session();
@@ -982,6 +998,17 @@ class Panel {
     if (modelId !== undefined) this.panels.similarity(s, problemId, modelId).catch(() => undefined);
   }
 
+  /**
+   * Figures of folder `s` computed in the figures worker (src/extension/figuresRunner.ts), their progress posted
+   * to this page as `progress` messages answering request `replyTo`. A newer request of the same figures of the
+   * same folder (the page reloads them after a re-index or a base change) supersedes this one: both get its result.
+   */
+  private figures<K extends FiguresKind>(s: FolderSession, replyTo: number, job: JobOf<K>): Promise<FiguresResults[K]> {
+    return this.panels.figures.run(figuresKey(s, job.kind), s, job, (progress) =>
+      this.post({ id: this.nextId(), kind: 'progress', replyTo, progress }),
+    );
+  }
+
   /** Similarity of a problem's model against its base in this panel's folder (Panels.similarity). */
   private similarity(problemId: number, modelId: number, stage?: 'list'): Promise<SimilarityData> {
     return this.panels.similarity(this.session(), problemId, modelId, stage);
@@ -1001,9 +1028,13 @@ class Panel {
   }
 
   dispose(): void {
+    this.disposed = true;
     if (this.retry) clearInterval(this.retry);
     for (const d of this.subs) d.dispose();
     this.panels.open.delete(this);
+    // the overview's figures nobody will see (one overview per folder: Panels.show)
+    const s = this.state.view === 'overview' ? this.panels.getSession(this.state.folder) : undefined;
+    if (s) for (const kind of FIGURES_KINDS) this.panels.figures.cancel(figuresKey(s, kind));
   }
 }
 

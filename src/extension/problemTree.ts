@@ -616,7 +616,8 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       }
       case 'graderDisagreements': {
         // problems with a group of equivalent answers graded both ways (the session caches the audit)
-        const ids = [...new Set(s.graderAudit().inconsistent.map((g) => g.problemRowId))];
+        // none while a pass runs: its worker's audit comes when it ends (the tree's message says it runs)
+        const ids = [...new Set((s.graderAudit()?.inconsistent ?? []).map((g) => g.problemRowId))];
         return { kind: 'problems', problemIds: ids };
       }
       default:
@@ -993,7 +994,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           }
           // a marker where the grader audit's answer check contradicts a verdict of the folder (the tooltip
           // says which; trial 10 finding 1); not while indexing, when the samples still change
-          const checked = s.isIndexing ? undefined : s.answerCheck().get(p.id);
+          const checked = s.isIndexing ? undefined : s.answerCheck()?.get(p.id);
           item.description = `${checked ? '⚑ ' : ''}${parts.join(' · ')}${p.question ? ` — ${preview(p.question, 60)}` : ''}`;
           item.iconPath = !fs && s.isIndexing ? new vscode.ThemeIcon('loading~spin') : stateIcon(problemState(fs));
         }

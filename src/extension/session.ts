@@ -94,11 +94,21 @@ export class FolderSession implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires after indexing, base/focus changes and annotation edits. */
   readonly onDidChange = this.changed.event;
+  private readonly statusChanged = new vscode.EventEmitter<void>();
+  /**
+   * Fires when the work after a pass's files were read moves on ({@link afterPassWork}) and when it ends with the
+   * grader audit's results: the tree's markers, its grader-disagreements filter and the status bar change, not
+   * the figures (those changed when the files were read: {@link onDidChange}).
+   */
+  readonly onDidChangeStatus = this.statusChanged.event;
   /**
    * The pass running in the worker; `quiet` while it is a re-check that found nothing to read yet
-   * (restore.ts isQuietRecheck: the views are not told that it runs).
+   * (restore.ts isQuietRecheck: the views are not told that it runs); `afterPass` once every file is read: what
+   * runs until the pass ends (the worker's grader audit, then the host's checks of the folder's own summaries).
    */
-  private running: { worker: Worker; done: Promise<IndexSummary | undefined>; quiet: boolean } | undefined;
+  private running:
+    | { worker: Worker; done: Promise<IndexSummary | undefined>; quiet: boolean; afterPass?: string }
+    | undefined;
   /** The folder's indexing passes: one at a time, requests with the running pass's settings join it. */
   private readonly passes = new PassQueue<IndexSummary | undefined>();
   private lastSummary: IndexSummary | undefined;
@@ -240,7 +250,28 @@ export class FolderSession implements vscode.Disposable {
    * the index as it is and nothing says "Indexing".
    */
   get isIndexing(): boolean {
+    return !!this.running && !this.running.quiet && this.running.afterPass === undefined;
+  }
+
+  /**
+   * What still runs after the running pass read every file (the index then holds every figure, final): `grader
+   * audit` (in the worker), then `checking the folder's own summaries`; undefined otherwise and during a quiet
+   * re-check. The views then say that it runs, never "Indexing" nor done.
+   */
+  get afterPassWork(): string | undefined {
+    return this.running && !this.running.quiet ? this.running.afterPass : undefined;
+  }
+
+  /** Whether a pass the views know of runs: its files are read ({@link isIndexing}) or its after-pass work runs. */
+  get passRunning(): boolean {
     return !!this.running && !this.running.quiet;
+  }
+
+  /** Sets the running pass's after-pass work (see {@link afterPassWork}) and tells the views. */
+  private setAfterPass(work: string): void {
+    if (!this.running) return;
+    this.running.afterPass = work;
+    if (!this.running.quiet) this.statusChanged.fire();
   }
 
   get summary(): IndexSummary | undefined {
@@ -248,9 +279,9 @@ export class FolderSession implements vscode.Disposable {
   }
 
   fireChanged(): void {
+    // (not the answer check: it changes with a pass only, which sets it at its end)
     this.modelsCache = undefined;
     this.partialCache = undefined;
-    this.answerCheckCache = undefined;
     this.changed.fire();
   }
 
@@ -274,9 +305,12 @@ export class FolderSession implements vscode.Disposable {
 
   /**
    * The grader audit of the indexed samples (groups of equivalent answers graded both ways; core
-   * `graderAudit`): the one the indexing worker computed after its last pass, else computed here once.
+   * `graderAudit`): the one the indexing worker computed after its last pass, else computed here once;
+   * undefined while a pass runs (its worker computes it after reading the files: {@link onDidChangeStatus}
+   * fires when it is in).
    */
-  graderAudit(): GraderAudit {
+  graderAudit(): GraderAudit | undefined {
+    if (this.running) return undefined;
     return (this.graderAuditCache ??= graderAudit(this.index));
   }
 
@@ -285,9 +319,11 @@ export class FolderSession implements vscode.Disposable {
   /**
    * Per problem row id and model row id, the samples whose folder verdict the grader audit's answer check
    * (answer equivalent to the reference) contradicts (core `answerCheckDisagreements`; `report --regrade`'s
-   * disagreements); computed once per index pass, for the tree's marker on problem rows (trial 10 finding 1).
+   * disagreements); computed once per index pass by the indexing worker, for the tree's marker on problem rows
+   * (trial 10 finding 1), else here once; undefined while a pass runs (as {@link graderAudit}).
    */
-  answerCheck(): Map<number, Map<number, AnswerCheckCounts>> {
+  answerCheck(): Map<number, Map<number, AnswerCheckCounts>> | undefined {
+    if (this.running) return undefined;
     return (this.answerCheckCache ??= answerCheckDisagreements(this.index));
   }
 
@@ -531,7 +567,12 @@ export class FolderSession implements vscode.Disposable {
       sqliteDriver: sqliteDriver().name,
     };
     const shown = { samples: 0, at: Date.now() };
-    let workerAudit: { audit?: GraderAudit; error?: string } | undefined;
+    let workerAudit:
+      | { audit?: GraderAudit; answerCheck?: Map<number, Map<number, AnswerCheckCounts>>; error?: string }
+      | undefined;
+    // the views were told when the files were read (figures final): the pass's end changes only the status
+    let filesReadShown = false;
+    let audited: GraderAudit | undefined;
     const done = new Promise<IndexSummary | undefined>((resolve) => {
       worker.on('message', (m: WorkerReply) => {
         if (m.type === 'progress') {
@@ -550,8 +591,19 @@ export class FolderSession implements vscode.Disposable {
             shown.at = now;
             this.fireChanged();
           }
+        } else if (m.type === 'afterPass') {
+          // every file is read: the views show the final figures now and say what still runs
+          this.setAfterPass(m.work);
+          if (this.running && !this.running.quiet) {
+            filesReadShown = true;
+            this.fireChanged();
+          }
         } else if (m.type === 'done') {
-          workerAudit = { audit: m.graderAudit, error: m.graderAuditError };
+          workerAudit = {
+            audit: m.graderAudit,
+            answerCheck: m.answerCheck && new Map(m.answerCheck.map(([p, byModel]) => [p, new Map(byModel)])),
+            error: m.graderAuditError,
+          };
           resolve(m.summary);
         } else if (m.type === 'error') {
           this.output.appendLine(`[index] failed: ${m.message}`);
@@ -604,6 +656,7 @@ export class FolderSession implements vscode.Disposable {
           );
         // The folder's own summaries checked against its raw samples: warnings on the summary files, and an
         // info on each summary file the audit did not understand (trial 12 finding 5).
+        this.setAfterPass('checking the folder’s own summaries');
         let audit: Diagnostic[] = [];
         try {
           const checked = await auditFolderChecked(this.index, this.root);
@@ -628,8 +681,8 @@ export class FolderSession implements vscode.Disposable {
         let grader: Diagnostic[] = [];
         try {
           if (workerAudit?.error) throw new Error(workerAudit.error);
-          this.graderAuditCache = workerAudit?.audit;
-          const ga = this.graderAudit();
+          const ga = workerAudit?.audit ?? graderAudit(this.index);
+          audited = ga;
           grader = graderAuditDiagnostics(ga, problemIdsRepeat(this.index));
           if (ga.inconsistent.length)
             this.output.appendLine(
@@ -655,10 +708,12 @@ export class FolderSession implements vscode.Disposable {
       await worker.terminate();
       this.modelsCache = undefined;
       // the worker's audit describes the index after this pass (none: computed again when asked for)
-      this.graderAuditCache = workerAudit?.audit;
-      this.answerCheckCache = undefined;
+      this.graderAuditCache = audited ?? workerAudit?.audit;
+      this.answerCheckCache = workerAudit?.answerCheck;
       this.partialCache = undefined;
-      if (!unchanged) this.changed.fire();
+      // the figures were shown when the files were read; annotations imported or a cancelled pass change them again
+      if (!unchanged && (!filesReadShown || imported > 0 || !!result?.cancelled)) this.changed.fire();
+      this.statusChanged.fire();
     }
   }
 
@@ -701,5 +756,6 @@ export class FolderSession implements vscode.Disposable {
     void this.running?.worker.terminate();
     this.index.close();
     this.changed.dispose();
+    this.statusChanged.dispose();
   }
 }

@@ -6,9 +6,11 @@
  * - webview -> host: a {@link WebviewMessage}: `{ id, kind, ...params }`. `id` is a positive integer
  *   chosen by the webview; requests get exactly one reply carrying `replyTo: id`. Notifications
  *   (`ready`, `log`) get none.
- * - host -> webview: a {@link HostMessage}: `{ id, kind: 'init' | 'reply' | 'error' | 'changed', ... }`.
+ * - host -> webview: a {@link HostMessage}: `{ id, kind: 'init' | 'reply' | 'error' | 'changed' | 'progress', ... }`.
  *   A `reply` carries `replyTo` and `request` (the kind it answers) and a `result` typed by
- *   {@link ResultOf}; an `error` carries `replyTo` and a message.
+ *   {@link ResultOf}; an `error` carries `replyTo` and a message. Before its reply, a request whose figures
+ *   take long (the overview's tabs, computed in a worker thread) may get `progress` messages carrying
+ *   `replyTo` and a {@link FiguresProgress}: what is being computed, so the view says so instead of a blank.
  *
  * Validation: every inbound message is checked before use: {@link validateWebviewMessage} on the
  * host (the webview shows untrusted model output, so its messages are treated as untrusted too) and
@@ -804,7 +806,33 @@ export type HostMessage =
   | { [K in RequestKind]: { id: number; kind: 'reply'; replyTo: number; request: K; result: ResultOf<K> } }[RequestKind]
   | { id: number; kind: 'error'; replyTo: number; message: string }
   /** The index, the base/focus model or annotations changed: refetch. */
-  | { id: number; kind: 'changed' };
+  | { id: number; kind: 'changed' }
+  /** How far the figures of request `replyTo` are (any number of these, before its reply or error). */
+  | { id: number; kind: 'progress'; replyTo: number; progress: FiguresProgress };
+
+/** Longest {@link FiguresProgress.stage} text. */
+export const MAX_PROGRESS_TEXT = 300;
+
+/**
+ * How far a long computation of figures is: `stage` says what is computed now, in words (`pass@k curves of
+ * Qwen2.5-7B`, `coverage: Qwen2.5-7B-SimpleRL-Zoo against Qwen2.5-7B`, `waiting for the Models tab's
+ * figures`); `done` of `total` steps are finished (total 0: no count known yet). Views show it as
+ * {@link progressText}.
+ */
+export interface FiguresProgress {
+  stage: string;
+  done: number;
+  total: number;
+}
+
+/**
+ * A progress in words, as the views show it: `Computing figures: pass@k curves of base (step 2 of 6)…`; without a
+ * count (total 0) `Computing figures: <stage>…`.
+ */
+export function progressText(p: FiguresProgress): string {
+  const step = p.total > 0 ? ` (step ${Math.min(p.done + 1, p.total)} of ${p.total})` : '';
+  return `Computing figures: ${p.stage}${step}…`;
+}
 
 // ------------------------------------------------------------------------------------------------
 // Validation
@@ -844,6 +872,17 @@ export const REQUEST_KINDS = Object.keys(REQUEST_KEYS) as RequestKind[];
 function onlyKeys(o: Obj, allowed: readonly string[]): string | undefined {
   for (const k of Object.keys(o)) if (!allowed.includes(k)) return `unexpected field "${k}"`;
   return undefined;
+}
+
+/** Checks a {@link FiguresProgress} (in a message from the host, or from the figures worker); returns it or a reason. */
+export function validateProgress(v: unknown): FiguresProgress | string {
+  if (!isObj(v)) return 'progress must be an object';
+  const extra = onlyKeys(v, ['stage', 'done', 'total']);
+  if (extra) return `progress: ${extra}`;
+  if (!isStr(v.stage, MAX_PROGRESS_TEXT)) return `progress.stage must be a string of at most ${MAX_PROGRESS_TEXT}`;
+  if (!isNat(v.total, 1_000_000) || !isNat(v.done, v.total))
+    return 'progress: done and total must be integers with 0 <= done <= total <= 1000000';
+  return { stage: v.stage, done: v.done, total: v.total };
 }
 
 /** Checks a filter from the webview; returns it or a reason. */
@@ -1012,6 +1051,13 @@ export function validateHostMessage(v: unknown): HostMessage | string {
       return isStr(v.message) ? (v as HostMessage) : 'error: message must be a string';
     case 'changed':
       return v as HostMessage;
+    case 'progress': {
+      if (!isId(v.replyTo)) return 'progress: replyTo must be a positive integer';
+      const extra = onlyKeys(v, ['id', 'kind', 'replyTo', 'progress']);
+      if (extra) return `progress: ${extra}`;
+      const p = validateProgress(v.progress);
+      return typeof p === 'string' ? p : { id: v.id as number, kind: 'progress', replyTo: v.replyTo, progress: p };
+    }
     default:
       return `unknown message kind "${String(v.kind).slice(0, 40)}"`;
   }

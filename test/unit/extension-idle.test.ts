@@ -38,6 +38,9 @@ test('onIdle fires after the tree is shown with samples indexed and no pass runn
     get isIndexing() {
       return indexing;
     },
+    get passRunning() {
+      return indexing;
+    },
     indexSettingsCurrent: () => indexing,
     reindex: () => {
       indexing = true;

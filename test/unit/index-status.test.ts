@@ -11,7 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Extension } from '../../src/extension/extension';
-import { loadExtension, recordingStatusItem } from './vscodeStub';
+import { loadExtension, passStandIn, recordingStatusItem } from './vscodeStub';
 
 const { status, texts } = recordingStatusItem();
 const progressNotifications: string[] = [];
@@ -22,46 +22,15 @@ const { Extension: Ext } = loadExtension<{ Extension: new (context: unknown) => 
 
 test('the status bar says Indexing from the start of a pass to its end, then the pair', async () => {
   const ext = new Ext({ workspaceState: { get: () => undefined } });
-  let indexing = false;
-  let finish: (() => void) | undefined;
-  let reported: ((p: unknown) => void) | undefined;
-  let passes = 0;
-  const session = {
-    folder: { name: 'rewardmath-22-scorers' },
-    get isIndexing() {
-      return indexing;
-    },
-    indexSettingsCurrent: () => indexing,
-    // as FolderSession.reindex: marks the pass as running and fires its change event at once (the tree
-    // shows "Indexing…"); the worker's first progress message comes later
-    reindex: (_token: unknown, onProgress?: (p: unknown) => void) => {
-      if (indexing) return new Promise<void>((r) => setTimeout(r, 0)).then(() => undefined);
-      passes++;
-      indexing = true;
-      reported = onProgress;
-      ext.onSessionChanged();
-      return new Promise((resolve) => {
-        finish = () => {
-          indexing = false;
-          ext.onSessionChanged();
-          resolve({ cancelled: false, diagnostics: [] });
-        };
-      });
-    },
-    models: () => [],
-    baseModel: () => undefined,
-    focusModel: () => undefined,
-    focusPending: () => false,
-    baseModelIsGuess: () => true,
-    focusModelIsChoice: () => false,
-    indexIncomplete: () => indexing,
-    index: { countProblems: () => 0 },
-  };
+  // as FolderSession.reindex: marks the pass as running and fires its change event at once (the tree
+  // shows "Indexing…"); the worker's first progress message comes later
+  const pass0 = passStandIn(ext, 'rewardmath-22-scorers');
+  const { session } = pass0;
   (ext as unknown as { active: () => unknown }).active = () => session;
   const pass = ext.index('auto');
   // before the worker said anything
   assert.match(status.text, /Indexing/, `the status bar at the start of the pass: ${JSON.stringify(texts)}`);
-  reported!({ phase: 'index', filesDone: 2, filesTotal: 24, samples: 2000 });
+  pass0.report({ phase: 'index', filesDone: 2, filesTotal: 24, samples: 2000 });
   assert.equal(status.text, '$(sync~spin) Indexing 2/24 files, 2,000 samples');
   // a refresh while the pass runs (a committed batch shown) keeps it
   ext.onSessionChanged();
@@ -69,10 +38,10 @@ test('the status bar says Indexing from the start of a pass to its end, then the
   // a second request during the pass (Index Folder, a settings event) joins it: no second notification
   const second = ext.index('command');
   assert.equal(progressNotifications.length, 1);
-  finish!();
+  pass0.finish();
   await pass;
   await second;
-  assert.equal(passes, 1);
+  assert.equal(pass0.passes, 1);
   assert.equal(status.text, '$(beaker) no models');
   const firstPair = texts.findIndex((t) => !t.includes('Indexing'));
   assert.equal(firstPair, texts.length - 1, `no pair shown while indexing: ${JSON.stringify(texts)}`);

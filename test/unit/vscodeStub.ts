@@ -134,7 +134,7 @@ export function recordingStatusItem(): {
  * The real Extension class (src/extension/extension.ts) loaded on the `vscode` stub with what its constructor and
  * `index` need: an output channel, a status bar item (`status`, default one that records nothing), a tree view
  * (`treeView`, default one never shown), `withProgress` that runs its task and pushes each title (`progress`;
- * `'view progress'` when it has none) and the workspace folders and trust given. `extra`: more stub members
+ * `'view progress'` when it has none; `progressEnded` when its task settled) and the workspace folders and trust given. `extra`: more stub members
  * (an `EventEmitter` that calls its listeners). Used by the extension's unit tests (status, idle, restore).
  */
 export function loadExtension<T>(
@@ -142,6 +142,8 @@ export function loadExtension<T>(
     status?: unknown;
     treeView?: unknown;
     progress?: string[];
+    /** The titles of the progress notifications whose task has settled (the notification closed), in order. */
+    progressEnded?: string[];
     workspaceFolders?: unknown[];
     isTrusted?: boolean;
     extra?: Record<string, unknown>;
@@ -163,7 +165,13 @@ export function loadExtension<T>(
       onDidChangeActiveTextEditor: () => disposable,
       withProgress: (o: { title?: string }, task: (p: unknown, t: unknown) => Promise<void>) => {
         opts.progress?.push(o.title ?? 'view progress');
-        return task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => disposable });
+        const done = task(
+          { report() {} },
+          { isCancellationRequested: false, onCancellationRequested: () => disposable },
+        );
+        const ended = () => opts.progressEnded?.push(o.title ?? 'view progress');
+        done.then(ended, ended);
+        return done;
       },
       showInformationMessage: async () => undefined,
       showWarningMessage: async () => undefined,
@@ -227,4 +235,85 @@ export function fakePanel<M = unknown>() {
     dispose() {},
   };
   return { panel, posted, send: (m: unknown) => onMessage!(m) };
+}
+
+/**
+ * A stand-in for the FolderSession of the Extension's status tests: a pass that starts when `reindex` is called
+ * (reading files: `isIndexing`; the Extension is told at once, as FolderSession fires its change event), then, when
+ * the test says, reads no more files and runs its after-pass work (`afterPass()`: `afterPassWork` is the grader
+ * audit), then ends (`finish()`). A request while a pass runs joins it. `report(p)` sends the pass's progress as
+ * the worker would; `passes` counts the passes started.
+ */
+export function passStandIn(ext: { onSessionChanged(): void }, folderName: string) {
+  let state: 'idle' | 'reading' | 'after' = 'idle';
+  let onProgress: ((p: unknown) => void) | undefined;
+  let end: (() => void) | undefined;
+  const control = {
+    passes: 0,
+    report: (p: unknown) => onProgress?.(p),
+    afterPass: () => {
+      state = 'after';
+      ext.onSessionChanged();
+    },
+    finish: () => end?.(),
+    session: {
+      folder: { name: folderName },
+      get isIndexing() {
+        return state === 'reading';
+      },
+      get passRunning() {
+        return state !== 'idle';
+      },
+      get afterPassWork() {
+        return state === 'after' ? 'grader audit' : undefined;
+      },
+      indexSettingsCurrent: () => state !== 'idle',
+      reindex: (_token: unknown, progress?: (p: unknown) => void) => {
+        if (state !== 'idle') return new Promise<void>((r) => setTimeout(r, 0)).then(() => undefined);
+        control.passes++;
+        state = 'reading';
+        onProgress = progress;
+        ext.onSessionChanged();
+        return new Promise((resolve) => {
+          end = () => {
+            state = 'idle';
+            ext.onSessionChanged();
+            resolve({ cancelled: false, diagnostics: [] });
+          };
+        });
+      },
+      models: () => [],
+      baseModel: () => undefined,
+      focusModel: () => undefined,
+      focusPending: () => false,
+      baseModelIsGuess: () => true,
+      focusModelIsChoice: () => false,
+      indexIncomplete: () => state === 'reading',
+      index: { countProblems: () => 0 },
+    },
+  };
+  return control;
+}
+
+/**
+ * A FolderSession (the class as loaded on a stub) of results folder `dir` (read where it is: nothing is written
+ * there), its index in a fresh temporary storage folder, the bundles (dist/indexWorker.js, dist/figuresWorker.js)
+ * those of this checkout (`npm run build`), with an in-memory workspace state. Returns the session and the
+ * extension context it was given (for registerPanels).
+ */
+export function realFolderSession<S>(
+  Session: new (...a: unknown[]) => S,
+  dir: string,
+  storage: string,
+): { session: S; context: unknown } {
+  const state = new Map<string, unknown>();
+  const context = {
+    storageUri: { fsPath: storage },
+    globalStorageUri: { fsPath: storage },
+    extensionUri: { fsPath: joinPath(__dirname, '..', '..', '..') },
+    workspaceState: { get: (k: string) => state.get(k), update: async (k: string, v: unknown) => state.set(k, v) },
+  };
+  const name = dir.split('/').pop() ?? dir;
+  const folder = { uri: { fsPath: dir, toString: () => `file://${dir}` }, name };
+  return { session: new Session(folder, context, { appendLine: () => undefined }, { clear() {}, set() {} }), context };
 }

@@ -1,0 +1,158 @@
+/**
+ * Messages between the extension host and the figures worker (./figuresWorker.ts): the overview's tabs'
+ * figures (bootstraps over every problem, whole-folder scans) computed off the extension host's main thread.
+ * Pure: no `vscode`, no `node:worker_threads`; both ends validate what they receive (a worker is trusted code,
+ * but a malformed message must fail one request with a reason, never the host).
+ */
+import { SQLITE_DRIVERS, type SqliteDriverName } from '../core/index/sqlite';
+import {
+  type FiguresProgress,
+  type OverviewData,
+  type PathsData,
+  type RewardModelsData,
+  type TrainingData,
+  validateProgress,
+} from '../shared/protocol';
+import type { Roles } from './panelData';
+
+/**
+ * What the worker computes, with what panelData computes it: `overview` overviewData (Models tab), `training`
+ * trainingData (Training tab), `rewardModels` rewardModelsData (Reward models tab), `paths` pathsData (the
+ * overview's reasoning paths, which read every sample's text). Each with the function's default replicates and seed.
+ */
+export type FiguresJob =
+  | { kind: 'overview'; roles: Roles }
+  | { kind: 'training'; roles: Roles }
+  | { kind: 'rewardModels' }
+  | { kind: 'paths'; roles: Roles };
+
+export type FiguresKind = FiguresJob['kind'];
+/** The job of one kind. */
+export type JobOf<K extends FiguresKind> = Extract<FiguresJob, { kind: K }>;
+
+/** The result of each kind of job (the reply of the webview request it answers). */
+export interface FiguresResults {
+  overview: OverviewData;
+  training: TrainingData;
+  rewardModels: RewardModelsData;
+  paths: PathsData;
+}
+
+/** The figures of each kind in words, for "waiting for …" progress. */
+export const FIGURES_NAMES: Record<FiguresKind, string> = {
+  overview: 'the overview’s figures',
+  training: 'the training series',
+  rewardModels: 'the reward-model evaluation',
+  paths: 'the reasoning paths',
+};
+
+/**
+ * Host -> worker: run `job` on the index at `dbPath` (opened read-only by the worker, once per path, with the
+ * host's SQLite driver: two copies of SQLite on one file in one process can corrupt it). `cancel` is a
+ * SharedArrayBuffer of one Int32: the host stores 1 there when a newer request superseded this one; the worker
+ * reads it before the job and at each progress step and then stops with a `superseded` error.
+ */
+export interface FiguresRequest {
+  type: 'run';
+  id: number;
+  dbPath: string;
+  sqliteDriver: SqliteDriverName;
+  job: FiguresJob;
+  cancel: SharedArrayBuffer;
+}
+
+/**
+ * Worker -> host: any number of `progress` for request `id`, then one `done` (the job's result) or `error`
+ * (`superseded`: stopped because the host set the request's cancel flag).
+ */
+export type FiguresReply =
+  | { type: 'progress'; id: number; progress: FiguresProgress }
+  | { type: 'done'; id: number; result: unknown }
+  | { type: 'error'; id: number; message: string; superseded?: boolean };
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 1;
+
+function extraKey(o: Obj, allowed: readonly string[]): string | undefined {
+  const k = Object.keys(o).find((x) => !allowed.includes(x));
+  return k === undefined ? undefined : `unexpected field "${k.slice(0, 40)}"`;
+}
+
+/** Checks the roles of a job (panelData `Roles`); returns them or a reason. */
+export function validateRoles(v: unknown): Roles | string {
+  if (!isObj(v)) return 'roles must be an object';
+  const extra = extraKey(v, ['baseId', 'focusId', 'baseIsChoice', 'stepPattern']);
+  if (extra) return `roles: ${extra}`;
+  if (v.baseId !== undefined && !isId(v.baseId)) return 'roles.baseId must be a positive integer';
+  if (v.focusId !== undefined && !isId(v.focusId)) return 'roles.focusId must be a positive integer';
+  if (v.baseIsChoice !== undefined && typeof v.baseIsChoice !== 'boolean')
+    return 'roles.baseIsChoice must be a boolean';
+  if (v.stepPattern !== undefined && (typeof v.stepPattern !== 'string' || v.stepPattern.length > 1000))
+    return 'roles.stepPattern must be a string of at most 1000 characters';
+  return v as Roles;
+}
+
+/** Checks a job; returns it or a reason. */
+export function validateFiguresJob(v: unknown): FiguresJob | string {
+  if (!isObj(v)) return 'job must be an object';
+  if (v.kind === 'rewardModels') {
+    const extra = extraKey(v, ['kind']);
+    return extra ? `job rewardModels: ${extra}` : { kind: 'rewardModels' };
+  }
+  if (v.kind !== 'overview' && v.kind !== 'training' && v.kind !== 'paths')
+    return `unknown job kind "${String(v.kind).slice(0, 40)}"`;
+  const extra = extraKey(v, ['kind', 'roles']);
+  if (extra) return `job ${v.kind}: ${extra}`;
+  const roles = validateRoles(v.roles);
+  return typeof roles === 'string' ? `job ${v.kind}: ${roles}` : { kind: v.kind, roles };
+}
+
+/** Checks a request in the worker; returns it or a reason (the worker answers a bad request with an error). */
+export function validateFiguresRequest(v: unknown): FiguresRequest | string {
+  if (!isObj(v) || v.type !== 'run') return 'request must be an object of type "run"';
+  const extra = extraKey(v, ['type', 'id', 'dbPath', 'sqliteDriver', 'job', 'cancel']);
+  if (extra) return `request: ${extra}`;
+  if (!isId(v.id)) return 'request id must be a positive integer';
+  if (typeof v.dbPath !== 'string' || v.dbPath === '') return 'request dbPath must be a non-empty string';
+  if (!SQLITE_DRIVERS.includes(v.sqliteDriver as SqliteDriverName))
+    return `request sqliteDriver must be one of ${SQLITE_DRIVERS.join(', ')}`;
+  if (!(v.cancel instanceof SharedArrayBuffer) || v.cancel.byteLength < 4)
+    return 'request cancel must be a SharedArrayBuffer of at least 4 bytes';
+  const job = validateFiguresJob(v.job);
+  if (typeof job === 'string') return job;
+  return {
+    type: 'run',
+    id: v.id,
+    dbPath: v.dbPath,
+    sqliteDriver: v.sqliteDriver as SqliteDriverName,
+    job,
+    cancel: v.cancel,
+  };
+}
+
+/**
+ * Checks a reply on the host; returns it or a reason. A `done` result is checked to be an object (its shape is
+ * the webview's protocol's, validated again where the webview receives it).
+ */
+export function validateFiguresReply(v: unknown): FiguresReply | string {
+  if (!isObj(v)) return 'reply must be an object';
+  if (!isId(v.id)) return 'reply id must be a positive integer';
+  switch (v.type) {
+    case 'progress': {
+      const extra = extraKey(v, ['type', 'id', 'progress']);
+      if (extra) return `progress: ${extra}`;
+      const p = validateProgress(v.progress);
+      return typeof p === 'string' ? p : { type: 'progress', id: v.id, progress: p };
+    }
+    case 'done':
+      if (!isObj(v.result)) return 'done: result must be an object';
+      return { type: 'done', id: v.id, result: v.result };
+    case 'error':
+      if (typeof v.message !== 'string') return 'error: message must be a string';
+      if (v.superseded !== undefined && typeof v.superseded !== 'boolean') return 'error: superseded must be a boolean';
+      return { type: 'error', id: v.id, message: v.message, ...(v.superseded ? { superseded: true } : {}) };
+    default:
+      return `unknown reply type "${String(v.type).slice(0, 40)}"`;
+  }
+}
