@@ -77,12 +77,12 @@ function expectedAudit(data: Record<string, Rec[]>) {
   let checked = 0;
   let noAnswer = 0;
   for (const model of MODELS)
-    data[model].forEach((rec, line) =>
-      rec.pred.forEach((a, i) => {
+    for (const [line, rec] of data[model].entries())
+      for (const [i, a] of rec.pred.entries()) {
         const key = answerKey(a);
         if (key === null) {
           noAnswer++;
-          return;
+          continue;
         }
         checked++;
         let groups = byProblem.get(rec.idx);
@@ -90,8 +90,7 @@ function expectedAudit(data: Record<string, Rec[]>) {
         const g = groups.get(key) ?? [];
         g.push({ model, i, line: line + 1, a, c: rec.score[i] });
         groups.set(key, g);
-      }),
-    );
+      }
   const bad: { problem: number; key: string; members: Member[] }[] = [];
   let groupsChecked = 0;
   for (const [problem, groups] of byProblem) {
