@@ -20,15 +20,17 @@
  * 2. Ties: 1/(1 + T) = ∫_0^1 u^T du. The weight u^T factors over the groups, so each group of size >= m
  *    contributes the polynomial Σ_{v<m} b(v) z^v + u · b(m) z^m (b: its binomial pmf) and the expectation
  *    is ∫_0^1 [z^K] (q + p z)^U Π_h (...) du / P(Binomial(N, p) = K). [z^K] of a polynomial of degree
- *    D < L is read off its values at the L-th roots of unity (a discrete Fourier transform), and in u
- *    it is a polynomial of degree <= T_max = min(#groups of size >= m, floor(K/m)), which Gauss-Legendre
- *    quadrature with floor(T_max/2) + 1 nodes integrates exactly.
- * 3. Groups of the same size are interchangeable: their factors are one complex power per root of unity,
- *    and the win chance is computed once per distinct size among the groups with credit.
+ *    D < L is read off its values at the L-th roots of unity (a discrete Fourier transform; a shorter L
+ *    when the degrees that would alias onto K carry less than 1e-18 / (n + 1), by Bernstein's inequality),
+ *    and in u it is a polynomial of degree <= T_max = min(#groups of size >= m, floor(K/m)), which
+ *    Gauss-Legendre quadrature with floor(T_max/2) + 1 nodes integrates exactly. At m = 1 z and u go
+ *    together and one convolution replaces both.
+ * 3. Groups of the same size are interchangeable: their factors are one complex power (by squaring) per
+ *    root of unity, and the win chance is computed once per distinct size among the groups with credit.
  *
  * Values of m with P(x_g = m) · Π P(x_h <= m) below 1e-18 are skipped (the counts of a simple random sample are
  * negatively associated, Joag-Dev & Proschan 1983, so that product bounds the term), so the result is exact
- * up to floating-point rounding and at most k · 1e-18 of skipped mass.
+ * up to floating-point rounding and at most k · 1e-18 of skipped or aliased mass.
  */
 
 /** Terms below this bound (a probability) are skipped; see the module doc. */
@@ -236,19 +238,19 @@ function tieExpectation(
     cosT[j] = Math.cos((2 * Math.PI * j) / L);
     sinT[j] = Math.sin((2 * Math.PI * j) / L);
   }
-  const logMag = new Float64Array(Q);
-  const angle = new Float64Array(Q);
+  const pre = new Float64Array(Q);
+  const pim = new Float64Array(Q);
   let acc = 0;
   for (let l = 0; 2 * l <= L; l++) {
     // (q + p ω)^U ω^-K
     const re0 = q + p * cosT[l];
     const im0 = p * sinT[l];
     const kIdx = (K * l) % L;
-    let lm0 = 0;
-    if (U > 0) lm0 = 0.5 * U * Math.log(re0 * re0 + im0 * im0);
+    const lm0 = U > 0 ? 0.5 * U * Math.log(re0 * re0 + im0 * im0) : 0;
     const a0 = (U > 0 ? U * Math.atan2(im0, re0) : 0) - (2 * Math.PI * kIdx) / L;
-    logMag.fill(lm0);
-    angle.fill(a0);
+    const mag0 = Math.exp(lm0);
+    pre.fill(mag0 * Math.cos(a0));
+    pim.fill(mag0 * Math.sin(a0));
     for (let c = 0; c < big.length; c++) {
       const b = pmf[c];
       let lre = 0;
@@ -264,14 +266,29 @@ function tieExpectation(
       const r = big[c].count;
       for (let t = 0; t < Q; t++) {
         const u = nodes.x[t];
-        const re = lre + u * mre;
-        const im = lim + u * mim;
-        logMag[t] += 0.5 * r * Math.log(re * re + im * im);
-        angle[t] += r * Math.atan2(im, re);
+        let xr = lre + u * mre;
+        let xi = lim + u * mim;
+        let yr = 1;
+        let yi = 0;
+        for (let e = r; ; ) {
+          if (e & 1) {
+            const tr = yr * xr - yi * xi;
+            yi = yr * xi + yi * xr;
+            yr = tr;
+          }
+          e >>= 1;
+          if (e === 0) break;
+          const sr = xr * xr - xi * xi;
+          xi = 2 * xr * xi;
+          xr = sr;
+        }
+        const tr = pre[t] * yr - pim[t] * yi;
+        pim[t] = pre[t] * yi + pim[t] * yr;
+        pre[t] = tr;
       }
     }
     let v = 0;
-    for (let t = 0; t < Q; t++) v += nodes.w[t] * Math.exp(logMag[t]) * Math.cos(angle[t]);
+    for (let t = 0; t < Q; t++) v += nodes.w[t] * pre[t];
     acc += l === 0 || 2 * l === L ? v : 2 * v;
   }
   return Math.min(1, Math.max(0, acc / L / norm));
