@@ -495,7 +495,7 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
     const runs: { ms: number; cpuMs: number }[] = [];
     let maj: Record<string, { k: number; value: number | null; byReference: number }[]> = {};
     for (let i = 0; i < ((a.runs as number | undefined) ?? 3); i++) {
-      const r = timed(() => buildReport(index, { majAtK: { draws } }));
+      const r = timed(() => buildReport(index, { majAtK: true }));
       runs.push({ ms: r.ms, cpuMs: r.cpuMs });
       maj = Object.fromEntries(r.value.models.map((m) => [m.id, m.majAtK ?? []]));
     }

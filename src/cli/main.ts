@@ -1472,7 +1472,7 @@ export function program(): Command {
     })
     .option(
       '--maj-at-k [draws]',
-      'add maj@k curves (majority vote over extracted answers); exact where feasible, else a seeded Monte Carlo estimate of [draws] k-subsets per problem (default 2000)',
+      'add maj@k curves (majority vote over extracted answers), exact at every k; [draws] is accepted for scripts written for earlier versions (which estimated large k by Monte Carlo) and not used',
       (v) => {
         const n = Number(v);
         if (!Number.isInteger(n) || n < 100) throw new InvalidArgumentError('expected an integer >= 100');
@@ -1546,7 +1546,7 @@ export function program(): Command {
           }
           const checked = await auditFolderChecked(index, abs);
           const audit = checked.entries;
-          const majAtK = opts.majAtK === undefined ? undefined : opts.majAtK === true ? true : { draws: opts.majAtK };
+          const majAtK = opts.majAtK !== undefined;
           const report = await buildReportAsync(index, {
             base: opts.base,
             audit,

@@ -14,7 +14,7 @@
  */
 import { answerKey } from './answers/equivalence';
 import { hasReference, keyMatchesReference, sameAnswer } from './answers/reference';
-import { problemIdsRepeat, problemLabel, problemNamer } from './datasets';
+import { problemIdsRepeat, problemLabel } from './datasets';
 import type { TraceIndex } from './index/traceIndex';
 import type { Diagnostic } from './model';
 
@@ -104,19 +104,57 @@ function problemOrder(
 }
 
 /**
+ * Names problems by row id as `datasets.ts` `problemNamer` does (with the dataset when ids repeat across
+ * datasets), from the problems {@link problemOrder} read: no query per problem.
+ */
+function namer(index: TraceIndex, problems: ReturnType<typeof problemOrder>): (id: number) => string {
+  const withDataset = problemIdsRepeat(index);
+  return (id) => {
+    const p = problems.get(id);
+    return p ? problemLabel(p, withDataset) : String(id);
+  };
+}
+
+/** A group of equivalent answers in one problem, while counting. */
+interface AuditGroup extends Tally {
+  problem: number;
+  key: string;
+  /** Its place in order of first appearance. */
+  index: number;
+}
+
+/** One sample of an inconsistent group, read back by row id. */
+interface MemberRow {
+  id: number;
+  m: number;
+  i: number;
+  a: string;
+  c: number;
+  file: string;
+  line: number;
+}
+
+/** Row ids per query when reading the inconsistent groups' samples back (under SQLite's 999 variables). */
+const ID_CHUNK = 500;
+
+/**
  * The grader audit: groups of equivalent answers (per problem, across models) whose samples carry
- * both verdicts. One pass over every sample's answer and verdict (answer keys are cached per
- * distinct string), then one query per inconsistent problem for the samples' places.
+ * both verdicts. Cost O(samples): one pass over every sample's answer and verdict (answer keys are
+ * cached per distinct string) that notes each checked sample's group, then the samples of the
+ * inconsistent groups read back by row id (in chunks) for their places.
  */
 export function graderAudit(index: TraceIndex, opts: GraderAuditOptions = {}): GraderAudit {
   const maxExamples = opts.examples ?? 6;
-  const byProblem = new Map<number, Map<string, Tally>>();
-  let checked = 0;
+  const byProblem = new Map<number, Map<string, AuditGroup>>();
+  const groups: AuditGroup[] = [];
+  // per checked sample: its row id and its group's index in `groups`
+  const ids: number[] = [];
+  const groupOf: number[] = [];
   let noAnswer = 0;
   let ungraded = 0;
   const rows = index.db
-    .prepare('SELECT problem_id AS p, extracted_answer AS a, correct AS c FROM samples')
-    .iterate() as IterableIterator<{ p: number; a: string | null; c: number | null }>;
+    .prepare('SELECT id, problem_id AS p, extracted_answer AS a, correct AS c FROM samples')
+    .iterate() as IterableIterator<{ id: number; p: number; a: string | null; c: number | null }>;
   for (const r of rows) {
     // a sample without a verdict is ungraded whether or not it has an answer (trial 3 finding 12: the
     // ungraded samples without an answer were counted under "without an answer" only)
@@ -129,102 +167,123 @@ export function graderAudit(index: TraceIndex, opts: GraderAuditOptions = {}): G
       noAnswer++;
       continue;
     }
-    checked++;
-    let groups = byProblem.get(r.p);
-    if (!groups) byProblem.set(r.p, (groups = new Map()));
-    let t = groups.get(key);
-    if (!t) groups.set(key, (t = { correct: 0, incorrect: 0 }));
-    if (r.c === 1) t.correct++;
-    else t.incorrect++;
-  }
-  let groupsChecked = 0;
-  const bad: { problem: number; key: string }[] = [];
-  for (const [p, groups] of byProblem) {
-    groupsChecked += groups.size;
-    for (const [key, t] of groups) if (t.correct > 0 && t.incorrect > 0) bad.push({ problem: p, key });
-  }
-  const problems = problemOrder(index);
-  const name = problemNamer(index);
-  const models = new Map(index.models().map((m) => [m.id, m.displayId]));
-  const sampleQuery = index.db.prepare(
-    `SELECT s.model_id AS m, s.sample_index AS i, s.extracted_answer AS a, s.correct AS c, f.path AS file, s.line
-       FROM samples s JOIN files f ON f.id = s.file_id
-      WHERE s.problem_id = ? AND s.correct IS NOT NULL AND s.extracted_answer IS NOT NULL
-      ORDER BY s.model_id, s.sample_index`,
-  );
-  const inconsistent: GraderInconsistency[] = [];
-  const badProblems = [...new Set(bad.map((b) => b.problem))].sort(
-    (a, b) => (problems.get(a)?.order ?? 0) - (problems.get(b)?.order ?? 0),
-  );
-  for (const p of badProblems) {
-    const info = problems.get(p);
-    const reference = info?.reference ?? null;
-    const withReference = hasReference(reference);
-    const keys = new Set(bad.filter((b) => b.problem === p).map((b) => b.key));
-    const samples = (
-      sampleQuery.all(p) as { m: number; i: number; a: string; c: number; file: string; line: number }[]
-    ).filter((s) => keys.has(answerKey(s.a) ?? ''));
-    for (const key of keys) {
-      const members = samples.filter((s) => answerKey(s.a) === key);
-      const spellings = new Map<string, SpellingCount>();
-      const perModel = new Map<number, Tally>();
-      for (const s of members) {
-        const sp = spellings.get(s.a) ?? { answer: s.a, correct: 0, incorrect: 0 };
-        const pm = perModel.get(s.m) ?? { correct: 0, incorrect: 0 };
-        if (s.c === 1) {
-          sp.correct++;
-          pm.correct++;
-        } else {
-          sp.incorrect++;
-          pm.incorrect++;
-        }
-        spellings.set(s.a, sp);
-        perModel.set(s.m, pm);
-      }
-      const sorted = [...spellings.values()].sort(
-        (a, b) => b.correct + b.incorrect - (a.correct + a.incorrect) || a.answer.localeCompare(b.answer),
-      );
-      // examples: alternate the two verdicts so both are shown
-      const yes = members.filter((s) => s.c === 1);
-      const no = members.filter((s) => s.c !== 1);
-      const picked: typeof members = [];
-      for (let j = 0; picked.length < maxExamples && (j < yes.length || j < no.length); j++) {
-        if (j < no.length) picked.push(no[j]);
-        if (j < yes.length && picked.length < maxExamples) picked.push(yes[j]);
-      }
-      inconsistent.push({
-        problemRowId: p,
-        dataset: info?.dataset ?? '',
-        problemId: info?.problemId ?? String(p),
-        problem: name(p),
-        reference: info?.reference ?? null,
-        key,
-        answer: sorted[0].answer,
-        correct: yes.length,
-        incorrect: no.length,
-        referenceSays: withReference ? keyMatchesReference(key, reference) : null,
-        spellings: sorted,
-        models: [...perModel].map(([m, t]) => ({ model: models.get(m) ?? String(m), ...t })),
-        examples: picked.map((s) => ({
-          model: models.get(s.m) ?? String(s.m),
-          sampleIndex: s.i,
-          answer: s.a,
-          correct: s.c === 1,
-          file: s.file,
-          line: s.line,
-        })),
-      });
+    let keys = byProblem.get(r.p);
+    if (!keys) byProblem.set(r.p, (keys = new Map()));
+    let g = keys.get(key);
+    if (!g) {
+      keys.set(key, (g = { problem: r.p, key, correct: 0, incorrect: 0, index: groups.length }));
+      groups.push(g);
     }
+    if (r.c === 1) g.correct++;
+    else g.incorrect++;
+    ids.push(r.id);
+    groupOf.push(g.index);
   }
+  // the inconsistent groups (in order of first appearance) and their samples' row ids
+  const members = new Map<number, number[]>();
+  groups.forEach((g, j) => {
+    if (g.correct > 0 && g.incorrect > 0) members.set(j, []);
+  });
+  for (let s = 0; s < ids.length; s++) members.get(groupOf[s])?.push(ids[s]);
+  const rowsById = new Map<number, MemberRow>();
+  const allIds = [...members.values()].flat();
+  const byIds = (count: number) =>
+    index.db.prepare(
+      `SELECT s.id, s.model_id AS m, s.sample_index AS i, s.extracted_answer AS a, s.correct AS c, f.path AS file, s.line
+         FROM samples s JOIN files f ON f.id = s.file_id WHERE s.id IN (${new Array(count).fill('?').join(',')})`,
+    );
+  const fullChunk = allIds.length >= ID_CHUNK ? byIds(ID_CHUNK) : undefined;
+  for (let at = 0; at < allIds.length; at += ID_CHUNK) {
+    const chunk = allIds.slice(at, at + ID_CHUNK);
+    const query = chunk.length === ID_CHUNK && fullChunk ? fullChunk : byIds(chunk.length);
+    for (const r of query.all(...chunk) as MemberRow[]) rowsById.set(r.id, r);
+  }
+  const problems: ReturnType<typeof problemOrder> = members.size ? problemOrder(index) : new Map();
+  const order = (p: number) => problems.get(p)?.order ?? 0;
+  // problems in problem order; a problem's groups in order of first appearance (a stable sort)
+  const bad = [...members.keys()].sort((x, y) => order(groups[x].problem) - order(groups[y].problem));
+  const name = namer(index, problems);
+  const models = new Map(index.models().map((m) => [m.id, m.displayId]));
+  const inconsistent = bad.map((j) => {
+    const g = groups[j];
+    const list = (members.get(j) ?? [])
+      .map((id) => rowsById.get(id))
+      .filter((r): r is MemberRow => r !== undefined)
+      .sort((x, y) => x.m - y.m || x.i - y.i);
+    return inconsistency(g, list, problems.get(g.problem), name(g.problem), models, maxExamples);
+  });
+  let groupsChecked = 0;
+  for (const keys of byProblem.values()) groupsChecked += keys.size;
   return {
     rule: GRADER_AUDIT_RULE,
-    samplesChecked: checked,
+    samplesChecked: ids.length,
     samplesSkipped: { noAnswer, ungraded },
     problemsChecked: byProblem.size,
     groupsChecked,
-    problemsInconsistent: badProblems.length,
+    problemsInconsistent: new Set(bad.map((j) => groups[j].problem)).size,
     samplesInconsistent: inconsistent.reduce((a, g) => a + g.correct + g.incorrect, 0),
     inconsistent,
+  };
+}
+
+/** One inconsistent group described: its spellings, per-model counts and examples (`members` in model and sample order). */
+function inconsistency(
+  g: AuditGroup,
+  members: readonly MemberRow[],
+  info: { dataset: string; problemId: string; reference: string | null } | undefined,
+  problem: string,
+  models: Map<number, string>,
+  maxExamples: number,
+): GraderInconsistency {
+  const reference = info?.reference ?? null;
+  const withReference = hasReference(reference);
+  const spellings = new Map<string, SpellingCount>();
+  const perModel = new Map<number, Tally>();
+  for (const s of members) {
+    const sp = spellings.get(s.a) ?? { answer: s.a, correct: 0, incorrect: 0 };
+    const pm = perModel.get(s.m) ?? { correct: 0, incorrect: 0 };
+    if (s.c === 1) {
+      sp.correct++;
+      pm.correct++;
+    } else {
+      sp.incorrect++;
+      pm.incorrect++;
+    }
+    spellings.set(s.a, sp);
+    perModel.set(s.m, pm);
+  }
+  const sorted = [...spellings.values()].sort(
+    (a, b) => b.correct + b.incorrect - (a.correct + a.incorrect) || a.answer.localeCompare(b.answer),
+  );
+  // examples: alternate the two verdicts so both are shown
+  const yes = members.filter((s) => s.c === 1);
+  const no = members.filter((s) => s.c !== 1);
+  const picked: MemberRow[] = [];
+  for (let j = 0; picked.length < maxExamples && (j < yes.length || j < no.length); j++) {
+    if (j < no.length) picked.push(no[j]);
+    if (j < yes.length && picked.length < maxExamples) picked.push(yes[j]);
+  }
+  return {
+    problemRowId: g.problem,
+    dataset: info?.dataset ?? '',
+    problemId: info?.problemId ?? String(g.problem),
+    problem,
+    reference: info?.reference ?? null,
+    key: g.key,
+    answer: sorted[0].answer,
+    correct: yes.length,
+    incorrect: no.length,
+    referenceSays: withReference ? keyMatchesReference(g.key, reference) : null,
+    spellings: sorted,
+    models: [...perModel].map(([m, t]) => ({ model: models.get(m) ?? String(m), ...t })),
+    examples: picked.map((s) => ({
+      model: models.get(s.m) ?? String(s.m),
+      sampleIndex: s.i,
+      answer: s.a,
+      correct: s.c === 1,
+      file: s.file,
+      line: s.line,
+    })),
   };
 }
 
@@ -319,7 +378,7 @@ export const REGRADE_RULE =
 export function regrade(index: TraceIndex, opts: RegradeOptions = {}): Regrade {
   const maxExamples = opts.examples ?? 10;
   const problems = problemOrder(index);
-  const name = problemNamer(index);
+  const name = namer(index, problems);
   const query = index.db.prepare(
     `SELECT s.problem_id AS p, s.sample_index AS i, s.extracted_answer AS a, s.correct AS c, f.path AS file, s.line
        FROM samples s JOIN files f ON f.id = s.file_id WHERE s.model_id = ?`,

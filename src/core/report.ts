@@ -316,11 +316,10 @@ export interface ReportOptions {
   /** The folder's log-probability sidecar, read by the caller ({@link readPplSidecar}) because it reads the folder. */
   ppl?: PplRead;
   /**
-   * Adds maj@k curves. Off by default: at large k with many distinct answers the exact expectation
-   * is replaced by a Monte Carlo estimate of `draws` seeded k-subsets per problem (default 2000;
-   * standard error per problem <= 0.5/sqrt(draws)), which costs O(draws * k) per problem and k.
+   * Adds maj@k curves (exact at every k: metrics `majAtKCurve`). Off by default: it reads every sample's
+   * extracted answer once more, O(samples) per model plus O(distinct answers) per problem and k.
    */
-  majAtK?: boolean | { draws?: number };
+  majAtK?: boolean;
   /** Adds {@link Report.regrade} (every sample's verdict against answer equivalence with the reference). */
   regrade?: boolean;
   /**
@@ -447,9 +446,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     const pc = set.graded;
     const graded = pc.reduce((a, p) => a + p.n, 0);
     const passAtK = passAtKPoints(set, boot);
-    const maj = options.majAtK
-      ? modelMajAtK(index, m, rows, set, options.majAtK === true ? {} : options.majAtK, boot.seed, references)
-      : {};
+    const maj = options.majAtK ? modelMajAtK(index, m, rows, set, references) : {};
     const report: ModelReport = {
       id: m.displayId,
       label: m.label,
@@ -1349,8 +1346,6 @@ function modelMajAtK(
   m: ModelRow,
   rows: readonly StatRow[],
   set: ProblemSet,
-  opts: { draws?: number },
-  seed: number,
   references: Map<number, string | null>,
 ): { majAtK?: MajAtKReportPoint[]; note?: string } {
   const byProblem = index.answersByProblem(m.id);
@@ -1361,24 +1356,30 @@ function modelMajAtK(
   // a problem is judged by its reference answer when it has one, else by verdicts
   const hasRef = (p: number) => hasReference(references.get(p) ?? null);
   const judged = (r: StatRow) => r.graded > 0 || hasRef(r.problemId);
-  const unjudged = rows.filter((r) => r.n > 0 && !judged(r)).length;
-  const majAtK = majAtKCurve(perProblem, kGrid(maxN), {
-    draws: opts.draws ?? 2000,
-    seed,
-    references: refs,
-    gradeByReference: true,
-  }).map((p) => {
-    const belowK = rows.filter((r) => r.n > 0 && judged(r) && r.n < p.k).length;
+  let unjudged = 0;
+  // the judged problems' n, ascending: those below k are the n < k of each k (one sort, not a filter per k)
+  const judgedN: number[] = [];
+  for (const r of rows) {
+    if (r.n === 0) continue;
+    if (judged(r)) judgedN.push(r.n);
+    else unjudged++;
+  }
+  judgedN.sort((a, b) => a - b);
+  let below = 0;
+  const majAtK = majAtKCurve(perProblem, kGrid(maxN), { references: refs, gradeByReference: true }).map((p) => {
+    while (below < judgedN.length && judgedN[below] < p.k) below++;
     const { missing: _m, ...rest } = p;
     return {
       ...rest,
-      ...denominator({ total: set.total, noSamples: set.noSamples, ungraded: unjudged }, p.problems, belowK),
+      ...denominator({ total: set.total, noSamples: set.noSamples, ungraded: unjudged }, p.problems, below),
     };
   });
+  const noAnswer = noAnswerCounts(byProblem);
   return {
     majAtK,
     note:
-      majVsPassNote(m.displayId, rows, set, byProblem, references, majAtK[0]) ?? noAnswerNote(m.displayId, byProblem),
+      majVsPassNote(m.displayId, rows, set, byProblem, references, majAtK[0], noAnswer) ??
+      noAnswerNote(m.displayId, noAnswer),
   };
 }
 
@@ -1421,11 +1422,8 @@ function noAnswerClause(c: ReturnType<typeof noAnswerCounts>): string {
  * vs pass@1 says so already ({@link majVsPassNote}): `m: 2 samples of 12 without an extracted answer are
  * credited 0 in maj@k (never win a vote)`. Undefined when every sample has an answer.
  */
-function noAnswerNote(
-  model: string,
-  answers: Map<number, readonly { answer: string | null; correct: boolean | null }[]>,
-): string | undefined {
-  const clause = noAnswerClause(noAnswerCounts(answers));
+function noAnswerNote(model: string, counts: ReturnType<typeof noAnswerCounts>): string | undefined {
+  const clause = noAnswerClause(counts);
   return clause ? `${model}: ${clause}` : undefined;
 }
 
@@ -1434,6 +1432,7 @@ function noAnswerNote(
  * but are in no pass@k (no verdict), the problems maj@k counts that pass@k does not (a reference
  * answer, no graded sample), and the graded samples whose verdict disagrees with the reference answer
  * (maj@k judges by the reference). Undefined when maj@1 equals pass@1 (within 1e-9) or either is absent.
+ * `noAnswer`: the model's {@link noAnswerCounts}, counted once by the caller.
  */
 export function majVsPassNote(
   model: string,
@@ -1442,6 +1441,7 @@ export function majVsPassNote(
   answers: Map<number, readonly { answer: string | null; correct: boolean | null }[]>,
   references: Map<number, string | null>,
   maj1: MajAtKReportPoint | undefined,
+  noAnswer: ReturnType<typeof noAnswerCounts>,
 ): string | undefined {
   const graded = set.graded;
   const pass1 = graded.length ? graded.reduce((a, p) => a + p.c / p.n, 0) / graded.length : null;
@@ -1476,8 +1476,8 @@ export function majVsPassNote(
       `maj@k judges ${maj1.byReference} of its ${plural(maj1.problems, 'problem')} by the reference answer, pass@k by the folder's verdicts${disagree > 0 ? `: ${disagree} of the ${plural(checked, 'graded sample')} with an answer ${disagree === 1 ? 'has' : 'have'} a verdict that disagrees with the reference answer (see --regrade)` : ''}`,
     );
   // samples without an extracted answer: credited 0 by maj@k, by their verdict by pass@k (trial 6 finding 11)
-  const noAnswer = noAnswerClause(noAnswerCounts(answers));
-  if (noAnswer) why.push(noAnswer);
+  const noAnswerWhy = noAnswerClause(noAnswer);
+  if (noAnswerWhy) why.push(noAnswerWhy);
   if (why.length === 0)
     why.push('maj@k judges the winning answer group by the majority of its verdicts, pass@k each sample');
   return `${model}: maj@1 ${pct1(maj1.value)} (${plural(maj1.problems, 'problem')}) differs from pass@1 ${pct1(pass1)} (${plural(graded.length, 'problem')}, ${plural(gradedSamples, 'graded sample')}): ${why.join('; ')}`;

@@ -319,9 +319,8 @@ export function majorityNote(index: TraceIndex, problemId: number, label: (model
 /**
  * maj@k at k = 1, 2, 4, ..., n per model: the answers grouped once by answer equivalence and judged by
  * the reference answer when the problem has one, as the report's maj@k does (core `voteGroups` and
- * `majOfGroups`: exact when the enumeration is small, else a seeded Monte Carlo estimate; see
- * src/core/metrics/majority.ts for ties, ungraded samples and keys). Seconds at n = 1024, so it runs in
- * the worker and only when asked for.
+ * `majOfGroups`: exact at every k, from the groups' counts; see src/core/metrics/majority.ts for ties,
+ * ungraded samples and keys). It runs in the worker and only when asked for.
  */
 export function runMajorityJob(job: MajorityJob): MajorityData['curves'] {
   return job.models.map((m) => {

@@ -10,7 +10,9 @@ import {
   mulberry32,
   normalizeAnswer,
   VoteSample,
+  voteGroups,
 } from '../../src/core/metrics';
+import { legacyVote } from '../../bench/legacyMajority';
 import { subsets } from './helpers';
 
 describe('normalizeAnswer (the answer-equivalence key maj@k votes on)', () => {
@@ -182,41 +184,57 @@ describe('majAtK', () => {
 
   test('n < k and ungraded problems are null', () => {
     assert.equal(majAtK([{ answer: 'A', correct: true }], 2), null);
-    assert.deepEqual(majAtKDetailed([{ answer: 'A', correct: null }], 1), { value: null, method: 'none', draws: 0 });
+    assert.deepEqual(majAtKDetailed([{ answer: 'A', correct: null }], 1), { value: null, method: 'none' });
     assert.throws(() => majAtK([], 0), RangeError);
   });
 
-  test('Monte Carlo is used past the exact limit, is seeded, and agrees with the exact value', () => {
+  test('exact past the old enumeration limit: equals the count-vector enumeration run without a limit', () => {
+    // 12 samples over 4 answers and nulls, k = 6: the enumeration the report used before (bench/legacyMajority.ts)
+    // as the oracle, with no node limit
     const r = mulberry32(8);
-    const samples = randomVotes(r, 12);
-    const exact = majAtKDetailed(samples, 6);
-    assert.equal(exact.method, 'exact');
-    const mc = majAtKDetailed(samples, 6, { exactLimit: 0, draws: 40000, seed: 1 });
-    assert.equal(mc.method, 'monte-carlo');
-    assert.equal(mc.draws, 40000);
-    assert.ok(Math.abs((mc.value as number) - (exact.value as number)) < 0.01);
-    assert.deepEqual(
-      majAtKDetailed(samples, 6, { exactLimit: 0, draws: 1000, seed: 5 }),
-      majAtKDetailed(samples, 6, { exactLimit: 0, draws: 1000, seed: 5 }),
-    );
+    for (let t = 0; t < 20; t++) {
+      const samples = randomVotes(r, 12 + Math.floor(r() * 30));
+      const gr = voteGroups(samples);
+      if (gr === null) continue;
+      for (const k of [2, 5, 6, 11, Math.floor(gr.n / 2)]) {
+        const d = majAtKDetailed(samples, k);
+        assert.equal(d.method, 'exact');
+        const oracle = legacyVote(gr, k, { draws: 1, seed: 1, exactLimit: 1e9 });
+        assert.equal(oracle.method, 'exact');
+        assert.ok(Math.abs((d.value as number) - oracle.value) < 1e-12, `case ${t} k=${k}`);
+      }
+    }
   });
 
-  test('n=2048 with many distinct answers falls back to Monte Carlo and stays fast', () => {
+  test("n=2048 with many distinct answers: exact (it used to be a Monte Carlo estimate), within that estimate's error, and fast", () => {
     const r = mulberry32(77);
     const samples: VoteSample[] = Array.from({ length: 2048 }, () => {
       const a = Math.floor(r() * r() * 60);
       return { answer: String(a), correct: a === 0 };
     });
     const t0 = performance.now();
-    const d = majAtKDetailed(samples, 1024, { draws: 2000 });
-    assert.equal(d.method, 'monte-carlo');
+    const d = majAtKDetailed(samples, 1024);
+    assert.ok(performance.now() - t0 < 3000);
+    assert.equal(d.method, 'exact');
     // '0' is by far the most frequent answer: with 1024 draws it wins essentially always
     assert.ok((d.value as number) > 0.99);
-    assert.ok(performance.now() - t0 < 3000);
-    // k=1 is always exact: fraction of samples whose answer group is correct
-    const one = majAtKDetailed(samples, 1);
-    assert.equal(one.method, 'exact');
-    assert.ok(Math.abs((one.value as number) - samples.filter((s) => s.correct).length / 2048) < 1e-12);
+    // k = 1: the fraction of samples whose answer group is correct; k = 2: the same (a tie of two splits the credit)
+    const correct = samples.filter((s) => s.correct).length / 2048;
+    assert.ok(Math.abs((majAtKDetailed(samples, 1).value as number) - correct) < 1e-12);
+    assert.ok(Math.abs((majAtKDetailed(samples, 2).value as number) - correct) < 1e-12);
+    // at k = 8, 32 and 256 (where '0' does not always win), the old seeded Monte Carlo of 20000 draws agrees within
+    // 4 standard errors (its per-draw credit is in [0, 1], so a standard error <= 0.5 / sqrt(20000))
+    const gr = voteGroups(samples);
+    assert.ok(gr);
+    for (const k of [8, 32, 256]) {
+      const mc = legacyVote(gr, k, { draws: 20000, seed: 3, exactLimit: 0 });
+      assert.equal(mc.method, 'monte-carlo');
+      const exact = majAtKDetailed(samples, k).value as number;
+      assert.ok(
+        Math.abs(exact - mc.value) < 4 * (0.5 / Math.sqrt(20000)),
+        `k=${k}: exact ${exact}, Monte Carlo ${mc.value}`,
+      );
+    }
   });
 
   test('dataset aggregation and curve', () => {
@@ -226,7 +244,7 @@ describe('majAtK', () => {
     ];
     const p2 = [{ answer: 'C', correct: true }];
     const d = datasetMajAtK([p1, p2], 2);
-    assert.deepEqual(d, { k: 2, value: 0.5, problems: 1, missing: 1, monteCarlo: 0, byReference: 0 });
+    assert.deepEqual(d, { k: 2, value: 0.5, problems: 1, missing: 1, byReference: 0 });
     const c = majAtKCurve([p1, p2], [1, 2]);
     assert.equal(c[0].value, (0.5 + 1) / 2);
   });

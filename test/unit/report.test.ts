@@ -274,7 +274,6 @@ describe('report on the Qwen2.5-Math example', async () => {
     assert.ok(Math.abs(m.majAtK![3].value! - mean(votes.map((v) => v.majN))) < 1e-12, `maj@8 ${m.majAtK![3].value}`);
     assert.equal(m.majAtK![3].problems, 100);
     assert.equal(m.majAtK![3].byReference, 100);
-    assert.equal(m.majAtK![3].monteCarlo, 0, 'n = 8 is always enumerated exactly');
     // By hand: the one place the reference and the folder's verdicts disagree is idx 72, whose 8th sample
     // answers "10000" against gt "10{,}000" and is graded incorrect. By the reference it is correct, so
     // maj@1 = pass@1 + (1/8)/100 = 0.91 + 0.00125; maj@8 is unchanged ("9999" wins 3 votes).

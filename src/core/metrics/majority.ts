@@ -1,8 +1,8 @@
 /**
  * maj@k (self-consistency, Wang et al. 2022; used as a baseline by Lightman et al. 2023 "Let's Verify
  * Step by Step"): draw k of the n samples, vote on their extracted final answers (grouped by
- * equivalence), score the winning answer. Expected over all k-subsets: exactly when feasible, else a
- * seeded Monte Carlo estimate.
+ * equivalence), score the winning answer. The exact expectation over all k-subsets, computed from the
+ * answer groups' counts (`./majorityExact`).
  *
  * Known mistakes of peers avoided here: voting on correct/incorrect verdicts instead of answers
  * (Inspect's `mode` reducer); taking the first k samples (lm-eval's maj@8), which is one noisy
@@ -11,7 +11,7 @@
 
 import { answerKey } from '../answers/equivalence';
 import { hasReference, keyMatchesReference } from '../answers/reference';
-import { mulberry32 } from './bootstrap';
+import { expectedMajorityCredit } from './majorityExact';
 
 /**
  * The key answers are grouped by for voting: the canonical key of answer equivalence
@@ -33,15 +33,6 @@ export interface VoteSample {
 
 /** Options of {@link majAtK}. */
 export interface MajAtKOptions {
-  /**
-   * Exact computation enumerates the count vectors of a k-subset over answer groups; when that would
-   * visit more than this many nodes, Monte Carlo is used instead. Default 200000.
-   */
-  exactLimit?: number;
-  /** Monte Carlo: number of random k-subsets (without replacement). Default 20000. */
-  draws?: number;
-  /** Monte Carlo PRNG seed (mulberry32). Default 12345. */
-  seed?: number;
   /**
    * The key answers are grouped by; default {@link normalizeAnswer} (answer equivalence). Pass
    * `(a) => a` for pre-normalized answers. The reference answer goes through the same function.
@@ -65,10 +56,8 @@ export interface MajAtKOptions {
 export interface MajAtKResult {
   /** Expected credit in [0, 1]; `null` when n < k, or nothing is graded (and no reference grading was asked for). */
   value: number | null;
-  /** `exact` (enumeration), `monte-carlo` (seeded estimate), or `none` when value is null. */
-  method: 'exact' | 'monte-carlo' | 'none';
-  /** Monte Carlo draws used (0 for exact). */
-  draws: number;
+  /** `exact`, or `none` when value is null. */
+  method: 'exact' | 'none';
   /** How the answer groups were judged: by the reference answer, or by the samples' verdicts. */
   correctness?: 'reference' | 'verdicts';
 }
@@ -141,106 +130,6 @@ export function voteGroups(samples: readonly VoteSample[], opts?: MajAtKOptions)
   return { sizes, correct, nullCount, n: samples.length, correctness: hasRef ? 'reference' : 'verdicts' };
 }
 
-function logFactorials(n: number): Float64Array {
-  const lf = new Float64Array(n + 1);
-  for (let i = 2; i <= n; i++) lf[i] = lf[i - 1] + Math.log(i);
-  return lf;
-}
-
-/** Exact expectation by enumerating count vectors; returns null if the node budget is exceeded. */
-function exactMaj(gr: VoteGroups, n: number, k: number, limit: number): number | null {
-  const G = gr.sizes.length;
-  const lf = logFactorials(n);
-  const lnC = (a: number, b: number): number => lf[a] - lf[b] - lf[a - b];
-  const lnTotal = lnC(n, k);
-  // suffix capacity: samples available in groups g.. plus the null group
-  const suffix = new Array<number>(G + 1).fill(0);
-  suffix[G] = gr.nullCount;
-  for (let g = G - 1; g >= 0; g--) suffix[g] = suffix[g + 1] + gr.sizes[g];
-  const x = new Array<number>(G).fill(0);
-  let nodes = 0;
-  let total = 0;
-  let aborted = false;
-  const rec = (g: number, remaining: number, lnW: number): void => {
-    if (aborted) return;
-    if (++nodes > limit) {
-      aborted = true;
-      return;
-    }
-    if (g === G) {
-      nodes += G;
-      // remaining samples come from the null group
-      const w = Math.exp(lnW + lnC(gr.nullCount, remaining) - lnTotal);
-      let m = 0;
-      for (let i = 0; i < G; i++) if (x[i] > m) m = x[i];
-      if (m === 0) return; // only unanswered samples drawn: no winner, credit 0
-      let winners = 0;
-      let good = 0;
-      for (let i = 0; i < G; i++) {
-        if (x[i] === m) {
-          winners++;
-          good += gr.correct[i];
-        }
-      }
-      total += (w * good) / winners;
-      return;
-    }
-    const lo = Math.max(0, remaining - suffix[g + 1]);
-    const hi = Math.min(gr.sizes[g], remaining);
-    for (let v = lo; v <= hi; v++) {
-      x[g] = v;
-      rec(g + 1, remaining - v, lnW + lnC(gr.sizes[g], v));
-    }
-    x[g] = 0;
-  };
-  rec(0, k, 0);
-  return aborted ? null : Math.min(1, Math.max(0, total));
-}
-
-function monteCarloMaj(gr: VoteGroups, n: number, k: number, draws: number, seed: number): number {
-  const G = gr.sizes.length;
-  const pool = new Int32Array(n);
-  let p = 0;
-  for (let g = 0; g < G; g++) for (let i = 0; i < gr.sizes[g]; i++) pool[p++] = g;
-  for (let i = 0; i < gr.nullCount; i++) pool[p++] = -1;
-  const counts = new Int32Array(G);
-  const seen = new Uint8Array(G);
-  const rand = mulberry32(seed);
-  let total = 0;
-  for (let d = 0; d < draws; d++) {
-    for (let i = 0; i < k; i++) {
-      const j = i + Math.floor(rand() * (n - i));
-      const t = pool[i];
-      pool[i] = pool[j];
-      pool[j] = t;
-      if (pool[i] >= 0) counts[pool[i]]++;
-    }
-    let m = 0;
-    for (let i = 0; i < k; i++) if (pool[i] >= 0 && counts[pool[i]] > m) m = counts[pool[i]];
-    if (m > 0) {
-      let winners = 0;
-      let good = 0;
-      for (let i = 0; i < k; i++) {
-        const g = pool[i];
-        if (g >= 0 && counts[g] === m && !seen[g]) {
-          seen[g] = 1;
-          winners++;
-          good += gr.correct[g];
-        }
-      }
-      total += good / winners;
-    }
-    for (let i = 0; i < k; i++) {
-      const g = pool[i];
-      if (g >= 0) {
-        counts[g] = 0;
-        seen[g] = 0;
-      }
-    }
-  }
-  return total / draws;
-}
-
 /**
  * maj@k of one problem with the method used: the expected credit of majority voting over a uniformly
  * random k-subset of the n samples.
@@ -254,33 +143,26 @@ function monteCarloMaj(gr: VoteGroups, n: number, k: number, draws: number, seed
  *   (unless `opts.gradeByReference`);
  * - ties for the most votes split the credit equally among the tied answers (expected score of a
  *   uniform random tie-break), never insertion order.
- * Method: exact enumeration of the answer-count vectors of a k-subset (multivariate hypergeometric
- * weights) when it needs at most `exactLimit` nodes (always for small n, and for k = 1 or few distinct
- * answers); otherwise the mean over `draws` seeded random k-subsets (standard error <= 0.5/sqrt(draws)).
+ * Method: exact, from the answer groups' counts (`./majorityExact`: binomial embedding of the multivariate
+ * hypergeometric counts, ties by an integral, coefficients by a discrete Fourier transform), at any n and k;
+ * no Monte Carlo.
  *
- * @returns `{value, method, draws, correctness}`; value `null` when n < k or nothing is graded.
+ * @returns `{value, method, correctness}`; value `null` when n < k or nothing is graded.
  * @throws RangeError when k is not an integer >= 1.
  */
 export function majAtKDetailed(samples: readonly VoteSample[], k: number, opts?: MajAtKOptions): MajAtKResult {
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be an integer >= 1, got ${String(k)}`);
-  if (samples.length < k) return { value: null, method: 'none', draws: 0 };
-  return majOfGroups(voteGroups(samples, opts), k, opts);
+  if (samples.length < k) return { value: null, method: 'none' };
+  return majOfGroups(voteGroups(samples, opts), k);
 }
 
 /** maj@k from groups built by {@link voteGroups} (so a curve groups each problem's answers once). */
-export function majOfGroups(gr: VoteGroups | null, k: number, opts?: MajAtKOptions): MajAtKResult {
+export function majOfGroups(gr: VoteGroups | null, k: number): MajAtKResult {
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be an integer >= 1, got ${String(k)}`);
-  if (gr === null || gr.n < k) return { value: null, method: 'none', draws: 0 };
-  const limit = opts?.exactLimit ?? 200000;
-  const exact = exactMaj(gr, gr.n, k, limit);
-  if (exact !== null) return { value: exact, method: 'exact', draws: 0, correctness: gr.correctness };
-  const draws = opts?.draws ?? 20000;
-  if (!Number.isInteger(draws) || draws < 1)
-    throw new RangeError(`draws must be an integer >= 1, got ${String(draws)}`);
+  if (gr === null || gr.n < k) return { value: null, method: 'none' };
   return {
-    value: monteCarloMaj(gr, gr.n, k, draws, opts?.seed ?? 12345),
-    method: 'monte-carlo',
-    draws,
+    value: expectedMajorityCredit(gr.sizes, gr.correct, gr.nullCount, k),
+    method: 'exact',
     correctness: gr.correctness,
   };
 }
@@ -302,8 +184,6 @@ export interface MajAtKPoint {
   problems: number;
   /** Problems left out: n < k, or no graded sample. */
   missing: number;
-  /** Problems estimated by Monte Carlo (the rest were exact). */
-  monteCarlo: number;
   /** Of `problems`, those whose answer groups were judged by the reference answer (the rest by verdicts). */
   byReference: number;
 }
@@ -315,7 +195,7 @@ export interface DatasetMajAtKOptions extends Omit<MajAtKOptions, 'reference'> {
 
 /**
  * Dataset maj@k: mean over problems of {@link majAtK}; problems with n < k or without graded samples
- * are counted in `missing`. Monte Carlo problems use seed `opts.seed + index` so results reproduce.
+ * are counted in `missing`.
  * `opts.references[i]` is problem i's reference answer (see {@link MajAtKOptions.reference}).
  */
 export function datasetMajAtK(
@@ -335,27 +215,24 @@ export function majAtKCurve(
   ks: readonly number[],
   opts?: DatasetMajAtKOptions,
 ): MajAtKPoint[] {
-  const seed = opts?.seed ?? 12345;
   const groups = problems.map((samples, i) => voteGroups(samples, { ...opts, reference: opts?.references?.[i] }));
   return ks.map((k) => {
     if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be an integer >= 1, got ${String(k)}`);
     let s = 0;
     let used = 0;
     let missing = 0;
-    let mc = 0;
     let byReference = 0;
-    groups.forEach((gr, i) => {
-      const r = majOfGroups(gr, k, { ...opts, seed: (seed + i) >>> 0 });
+    for (const gr of groups) {
+      const r = majOfGroups(gr, k);
       if (r.value === null) {
         missing++;
-        return;
+        continue;
       }
       s += r.value;
       used++;
-      if (r.method === 'monte-carlo') mc++;
       if (r.correctness === 'reference') byReference++;
-    });
-    return { k, value: used ? s / used : null, problems: used, missing, monteCarlo: mc, byReference };
+    }
+    return { k, value: used ? s / used : null, problems: used, missing, byReference };
   });
 }
 
