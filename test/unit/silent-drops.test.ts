@@ -6,8 +6,14 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
+import { parseStepsJson, stepsJson } from '../../src/core/index/traceIndex';
+import { inspectScore } from '../../src/core/readers/inspectScorer';
+import { readScore } from '../../src/core/readers/mapping';
+import { scoreNumber } from '../../src/core/readers/util';
 import { classifyUnreadable } from '../../src/core/report';
-import { indexed, qwen, rolloutLine, textsById, writeFolder } from './helpers';
+import { rankingStripSpec } from '../../src/shared/chartSpecs';
+import { type ProblemRankingData, wireScore } from '../../src/shared/protocol';
+import { cli, indexed, qwen, rolloutLine, textsById, writeFolder } from './helpers';
 
 /** `file:line:severity:message` of every diagnostic of an index. */
 const diagLines = (index: TraceIndex): string[] =>
@@ -105,5 +111,117 @@ describe('several JSON records on one line', () => {
     } finally {
       index.close();
     }
+  });
+});
+
+describe('-Infinity and Infinity reward scores are the lowest and highest scores, NaN is missing', () => {
+  test('best-of-k: a -Infinity sample loses every comparison and stays in the pool (literal, "-inf", -1e999)', async () => {
+    const dir = writeFolder({
+      // problem 0: a correct sample at -Infinity (Python's literal), an incorrect one at 0.2, one at NaN (no score)
+      // problem 1: correct at "-inf", incorrect at -1e999 (a double's -Infinity), correct at 1
+      'qwen/gsm8k/test_qwen25-math-cot_-1_seed0_t0.0_s0_e-1.jsonl': [
+        '{"idx": 0, "gt": "1", "code": ["a", "b", "c"], "pred": ["1", "2", "2"], "score": [true, false, false], "pred_score": [[-Infinity], [0.2], [NaN]]}',
+        '{"idx": 1, "gt": "1", "code": ["d", "e", "f"], "pred": ["1", "2", "1"], "score": [true, false, true], "pred_score": [["-inf"], [-1e999], [1.0]]}',
+      ].join('\n'),
+    });
+    const { r } = cli(dir, [], { text: false });
+    const m = r.models[0];
+    // problem 0: best-of-1 = 1/2 (two scored samples), best-of-2 = 0 (0.2 beats -Infinity)
+    // problem 1: best-of-1 = 2/3; best-of-2 = 2/3 (1.0 first) + 1/3 x 1/2 (the two -Infinity tie) = 5/6; best-of-3 = 1
+    assert.deepEqual(
+      m.bestOfK.map((p) => [p.k, Number(p.value?.toFixed(6)), p.problems, p.missing]),
+      [
+        [1, Number(((1 / 2 + 2 / 3) / 2).toFixed(6)), 2, 0],
+        [2, Number(((0 + 5 / 6) / 2).toFixed(6)), 2, 0],
+        [3, 1, 1, 1],
+      ],
+    );
+    assert.deepEqual(
+      r.diagnostics.map((d) => `${d.line}:${d.severity}:${d.message}`),
+      [
+        '1:warning:1 non-standard number (NaN) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k); 1 non-standard number (Infinity, -Infinity) read as number (a reward score of -Infinity is the lowest score, Infinity the highest; neither is a verdict)',
+      ],
+    );
+  });
+
+  test('reward models: -Infinity scores tie with each other, lose to every finite score, and keep the problem in the common set', async () => {
+    const dir = writeFolder({
+      'rm/trace-inspector.mapping.json': JSON.stringify({
+        files: ['*.jsonl'],
+        records: 'per-problem',
+        fields: { problemId: 'id', text: 't', correct: 'ok' },
+        scores: [
+          { path: '$.A', scorer: 'A' },
+          { path: '$.B', scorer: 'B' },
+        ],
+      }),
+      // samples a (correct), b, c; scorer A: -Infinity (literal), "-inf", 0.1; scorer B: 0.9, "-Infinity", "-INF"
+      'rm/out.jsonl':
+        '{"id": 0, "t": ["a", "b", "c"], "ok": [true, false, false], "A": [-Infinity, "-inf", 0.1], "B": [0.9, "-Infinity", "-INF"]}\n',
+    });
+    const rm = cli(dir, [], { text: false }).r.rewardModels;
+    assert.ok(rm, 'a reward-model section');
+    assert.equal(rm.problems, 1, 'the problem is in the common set');
+    const by = Object.fromEntries(rm.scorers.map((s) => [s.name, s]));
+    // A: (a, b) both -Infinity: a tie, 1/2; (a, c): a loses; B: a beats both
+    assert.deepEqual([by.A.pairwiseAccuracy, by.A.pairs, by.A.ties], [0.25, 2, 1]);
+    assert.deepEqual([by.B.pairwiseAccuracy, by.B.pairs, by.B.ties], [1, 2, 0]);
+    const bon = (name: string) => by[name].bestOfN.map((p) => Number(p.value?.toFixed(6)));
+    // A at N=2: c (0.1, incorrect) first with 2/3, the tied pair {a, b} 1/3 x 1/2; B: a first
+    assert.deepEqual(bon('A'), [Number((1 / 3).toFixed(6)), Number((1 / 6).toFixed(6)), 0]);
+    assert.deepEqual(bon('B'), [Number((1 / 3).toFixed(6)), Number((2 / 3).toFixed(6)), 1]);
+  });
+
+  test('the spellings of a score: numbers, -inf / Infinity strings, NaN none; step scores keep -Infinity in the index', () => {
+    const cases: [unknown, number | null][] = [
+      [-Infinity, -Infinity],
+      [1e999, Infinity],
+      ['-inf', -Infinity],
+      [' +Inf ', Infinity],
+      ['-Infinity', -Infinity],
+      ['infinity', Infinity],
+      ['0.25', 0.25],
+      [Number.NaN, null],
+      ['nan', null],
+      ['inf.', null],
+      [null, null],
+    ];
+    for (const [v, want] of cases) assert.equal(scoreNumber(v), want, `scoreNumber(${String(v)})`);
+    assert.deepEqual(inspectScore('-inf'), { correct: null, reward: -Infinity });
+    assert.deepEqual(inspectScore(Number.NaN), { correct: null, reward: null });
+    assert.deepEqual(readScore([0.5, '-inf'], 'prm', 'min'), {
+      scorer: 'prm',
+      value: -Infinity,
+      steps: [0.5, -Infinity],
+      rule: 'min',
+    });
+    assert.equal(readScore([0, Infinity], 'prm', 'product'), 'invalid', '0 x Infinity has no value');
+    assert.equal(stepsJson([0.5, -Infinity]), '[0.5,"-Infinity"]');
+    assert.deepEqual(parseStepsJson(stepsJson([0.5, -Infinity, Infinity])), [0.5, -Infinity, Infinity]);
+  });
+
+  test('a webview message keeps -Infinity (JSON would make it null, "not scored"): the ranking strip puts it last', () => {
+    const data: ProblemRankingData = {
+      problemId: 1,
+      modelId: 1,
+      label: '0',
+      question: null,
+      samples: [0, 1, 2].map((i) => ({ sampleId: 10 + i, sampleIndex: i, correct: i === 0, preview: `s${i}` })),
+      scorers: [
+        { name: 'A', scores: [-Infinity, 0.2, -Infinity].map(wireScore), steps: [null, null, null], rule: null },
+      ],
+    };
+    const sent = JSON.parse(JSON.stringify(data)) as ProblemRankingData;
+    assert.deepEqual(sent.scorers[0].scores, ['-Infinity', 0.2, '-Infinity']);
+    const rows = (rankingStripSpec(sent, 600).data as { values: Record<string, unknown>[] }).values;
+    assert.deepEqual(
+      rows.map((r) => [r.position, r.sample, r.score, r.verdict]),
+      [
+        [1, 1, '0.2', 'incorrect'],
+        [2, 0, '-Infinity (tied)', 'correct'],
+        [3, 2, '-Infinity (tied)', 'incorrect'],
+      ],
+    );
+    assert.equal(wireScore(Number.NaN), null);
   });
 });

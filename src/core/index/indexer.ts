@@ -38,6 +38,7 @@ import {
   type UnattachedScores,
   modelKey,
   problemKey,
+  stepsJson,
 } from './traceIndex';
 import { refreshModelLabels } from './labels';
 import { DiagnosticCap } from './diagnosticCap';
@@ -1460,7 +1461,7 @@ class SampleWriter {
       sampleIndex,
       sc.scorer,
       sc.value,
-      sc.steps ? JSON.stringify(sc.steps) : null,
+      sc.steps ? stepsJson(sc.steps) : null,
       sc.rule ?? null,
       defines ? 1 : 0,
     );
@@ -1988,7 +1989,8 @@ class SampleWriter {
             index,
             s.correct === null ? null : s.correct ? 1 : 0,
             s.extractedAnswer ?? null,
-            typeof s.rewardScore === 'number' && Number.isFinite(s.rewardScore) ? s.rewardScore : null,
+            // -Infinity / Infinity are the lowest / highest reward scores (kept); NaN is none
+            typeof s.rewardScore === 'number' && !Number.isNaN(s.rewardScore) ? s.rewardScore : null,
             s.finishReason ?? null,
             typeof s.tokenCount === 'number' && Number.isFinite(s.tokenCount) ? Math.round(s.tokenCount) : null,
             hash,

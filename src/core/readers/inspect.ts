@@ -472,8 +472,7 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
       const bad = invalidUtf8Bytes(buf, text);
       if (bad > 0) entryWarnings.push(entryDiag(ctx, e.fileName, invalidUtf8Message(bad), 'warning'));
       const parsed = parseJsonTolerant(stripBom(text));
-      if (parsed.nonFinite > 0)
-        entryWarnings.push(entryDiag(ctx, e.fileName, nonFiniteMessage(parsed.nonFinite), 'warning'));
+      if (parsed.nonFinite > 0) entryWarnings.push(entryDiag(ctx, e.fileName, nonFiniteMessage(parsed), 'warning'));
       return parsed.value;
     };
     const errorText = (err: unknown): string =>

@@ -229,7 +229,7 @@ export async function* readJsonLines(
         }
         value = parsed.value;
         text = parsed.text;
-        yield diag(ctx, l.line, nonFiniteMessage(parsed.nonFinite), 'warning');
+        yield diag(ctx, l.line, nonFiniteMessage(parsed), 'warning');
       }
       if (!isObject(value)) {
         yield diag(ctx, l.line, `record is not a JSON object (got ${typeName(value)})`);
@@ -352,7 +352,7 @@ function severalRecords(
       out.push(diag(ctx, l.line, `${what}: ${jsonErrorMessage(err)}; skipped`));
       return;
     }
-    if (parsed.nonFinite) out.push(diag(ctx, l.line, `${what}: ${nonFiniteMessage(parsed.nonFinite)}`, 'warning'));
+    if (parsed.nonFinite) out.push(diag(ctx, l.line, `${what}: ${nonFiniteMessage(parsed)}`, 'warning'));
     if (!isObject(parsed.value)) {
       out.push(diag(ctx, l.line, `${what} is not a JSON object (got ${typeName(parsed.value)}); skipped`));
       return;
@@ -394,7 +394,7 @@ function jsonDocumentRecord(ctx: ReaderContext, buf: Buffer): (JsonLine | ReadEv
   const out: (JsonLine | ReadEvent)[] = [];
   const invalid = invalidUtf8Bytes(buf, decoded);
   if (invalid) out.push(diag(ctx, line, invalidUtf8Message(invalid), 'warning'));
-  if (parsed.nonFinite) out.push(diag(ctx, line, nonFiniteMessage(parsed.nonFinite), 'warning'));
+  if (parsed.nonFinite) out.push(diag(ctx, line, nonFiniteMessage(parsed), 'warning'));
   out.push({ line, value: parsed.value, text: parsed.text, offset: 0, bytes: buf.length });
   return out;
 }
@@ -730,13 +730,35 @@ export function toNum(v: unknown): number | null {
   return null;
 }
 
+/** A string that names an infinite number: `inf`, `-inf`, `+Infinity`, `-infinity` (trimmed, any case); its sign, else 0. */
+function infinitySign(s: string): number {
+  const m = /^([+-]?)(?:inf|infinity)$/i.exec(s.trim());
+  return m ? (m[1] === '-' ? -1 : 1) : 0;
+}
+
+/**
+ * A score value (a reward model's score, a scorer's score): a number, or a string that spells one, where
+ * `-Infinity` and `Infinity` are the lowest and highest scores, not missing values (issue 32): the numbers
+ * themselves (a JSON number too large for a double, `-1e999`, and Python's `-Infinity` literal, which
+ * {@link parseJsonTolerant} reads so, are such numbers), and the strings `-inf`, `inf`, `-Infinity`, `Infinity`
+ * (any case, an optional `+`). NaN (the number, or a string `nan`) is a missing value: `null`, as is anything else.
+ */
+export function scoreNumber(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isNaN(v) ? null : v;
+  if (typeof v !== 'string') return null;
+  const sign = infinitySign(v);
+  if (sign !== 0) return sign * Number.POSITIVE_INFINITY;
+  return toNum(v);
+}
+
 /**
  * A reward score from either a number or a list whose last element is the score (the Qwen2.5-Math
- * `pred_score` shape `[[3.5], [2.1]]`: per sample a list, last element = score). `null` otherwise.
+ * `pred_score` shape `[[3.5], [2.1]]`: per sample a list, last element = score), read by {@link scoreNumber}
+ * (`-Infinity` is the lowest score). `null` otherwise.
  */
 export function toScore(v: unknown): number | null {
   if (Array.isArray(v)) return v.length === 0 ? null : toScore(v[v.length - 1]);
-  return toNum(v);
+  return scoreNumber(v);
 }
 
 /** Normalises a difficulty level: `"Level 3"` -> `"3"`, `3` -> `"3"`, other strings as is, else `null`. */
@@ -1340,7 +1362,7 @@ export async function readJsonDocument(
     const parsed = parseJsonTolerant(text);
     if (parsed.nonFinite > 0) {
       const at = /(?<![\w"])(-?Infinity|NaN)(?![\w$])/.exec(text)?.index ?? 0;
-      warnings.push(diag(ctx, lineAt(text, at), nonFiniteMessage(parsed.nonFinite), 'warning'));
+      warnings.push(diag(ctx, lineAt(text, at), nonFiniteMessage(parsed), 'warning'));
     }
     return { value: parsed.value, warnings, text: parsed.text };
   } catch (err) {
