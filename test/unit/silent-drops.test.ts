@@ -225,3 +225,58 @@ describe('-Infinity and Infinity reward scores are the lowest and highest scores
     assert.equal(wireScore(Number.NaN), null);
   });
 });
+
+describe('two different problems under one id in one model files', () => {
+  const line = (qid: number, question: string, gold: string, text: string) =>
+    JSON.stringify({ qid, question, gold, model_name: 'm', rollouts: [{ rollout: 0, text, correct: true }] });
+
+  test('said to differ (question, reference answer), never "duplicate"; a true duplicate stays one; a re-read other file is compared', async () => {
+    const dir = writeFolder({
+      'runs/a.jsonl': [
+        line(0, 'What is 2 + 2?', '4', 'a0'),
+        line(1, 'What is 5 - 1?', '4', 'a1'),
+        line(0, 'What is 3 + 3?', '6', 'a2'),
+        line(1, 'What is  5 - 1?\n', '4', 'a3'),
+      ].join('\n'),
+      'runs/b.jsonl': [line(0, 'What is 2 + 2?', '4', 'b0'), line(1, 'What is 5 - 1?', 'four', 'b1')].join('\n'),
+      'map/trace-inspector.mapping.json':
+        '{"files": ["*.jsonl"], "records": "per-sample", "model": "p", "fields": {"problemId": "id", "question": "q", "text": "t", "correct": "ok"}}',
+      'map/out.jsonl': [
+        '{"id": 0, "q": "Find x.", "t": "x1", "ok": true}',
+        '{"id": 0, "q": "Find x.", "t": "x2", "ok": false}',
+        '{"id": 0, "q": "Find y.", "t": "y1", "ok": true}',
+      ].join('\n'),
+    });
+    const expected = [
+      'map/out.jsonl:3:warning:problem id "0" of model p names two different problems: question differs (first at line 1); skipped',
+      'runs/a.jsonl:3:warning:problem id "0" of model m names two different problems: question and reference answer differ (first at line 1); skipped',
+      'runs/a.jsonl:4:warning:duplicate problem id "1" (first at line 2); skipped',
+      'runs/b.jsonl:1:warning:duplicate problem id "0" for model m: already indexed from runs/a.jsonl; skipped',
+      'runs/b.jsonl:2:warning:problem id "1" of model m names two different problems: reference answer differs from the problem already indexed from runs/a.jsonl; skipped',
+    ];
+    const index = TraceIndex.open(':memory:');
+    try {
+      await indexFolder(index, dir, { fts: false });
+      const warnings = diagLines(index).filter((d) => /:warning:/.test(d));
+      assert.deepEqual(warnings, expected);
+      assert.deepEqual(await texts(index), ['a0', 'a1', 'x1', 'x2']);
+      // b.jsonl alone read again (a.jsonl unchanged, not read): its record is compared with a.jsonl's, read from its bytes
+      const { appendFileSync } = await import('node:fs');
+      const { join } = await import('node:path');
+      appendFileSync(join(dir, 'runs/b.jsonl'), '\n');
+      const again = await indexFolder(index, dir, { fts: false });
+      assert.equal(again.filesIndexed, 1);
+      assert.deepEqual(
+        diagLines(index).filter((d) => /:warning:/.test(d)),
+        expected,
+      );
+      // a.jsonl gone: b.jsonl's records, skipped because of it, are read again and indexed
+      const { rmSync } = await import('node:fs');
+      rmSync(join(dir, 'runs/a.jsonl'));
+      await indexFolder(index, dir, { fts: false });
+      assert.deepEqual(await texts(index), ['b0', 'b1', 'x1', 'x2']);
+    } finally {
+      index.close();
+    }
+  });
+});

@@ -28,5 +28,8 @@
  * words, 0/1) is partial credit, graded not correct (was: a score, the sample ungraded, and with it every 0/1
  * number of the file); finding 11: a benchmark folder above model folders beside a known dataset folder is a
  * dataset (`my_hard_set/`); the repeated-sample info no longer advises removing repeats (trial 13 finding 10).
+ * 5 — issue 32: `-Infinity` / `Infinity` reward scores are scores (were missing); several JSON records on one line
+ * are each read (were one malformed line); a problem id that names another problem (question or reference answer
+ * differs) is skipped as such, also among per-sample records (were merged); errored Inspect samples.
  */
-export const READER_VERSION = 4;
+export const READER_VERSION = 5;
