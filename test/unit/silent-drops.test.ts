@@ -4,16 +4,19 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { parseStepsJson, stepsJson } from '../../src/core/index/traceIndex';
 import { inspectScore } from '../../src/core/readers/inspectScorer';
 import { readScore } from '../../src/core/readers/mapping';
 import { scoreNumber } from '../../src/core/readers/util';
-import { classifyUnreadable } from '../../src/core/report';
+import { type Report, classifyUnreadable } from '../../src/core/report';
 import { rankingStripSpec } from '../../src/shared/chartSpecs';
 import { type ProblemRankingData, wireScore } from '../../src/shared/protocol';
 import { cli, indexed, qwen, rolloutLine, textsById, writeFolder } from './helpers';
+import { buildZip, inspectHeader } from './reliability.support';
 
 /** `file:line:severity:message` of every diagnostic of an index. */
 const diagLines = (index: TraceIndex): string[] =>
@@ -278,5 +281,102 @@ describe('two different problems under one id in one model files', () => {
     } finally {
       index.close();
     }
+  });
+});
+
+describe('Inspect samples that errored (error set, no score)', () => {
+  /** One sample entry: `value` a verdict of scorer `match`, or `error` a sample that errored (no output, no score). */
+  const sample = (id: number, epoch: number, v: { value?: string; error?: string }) =>
+    JSON.stringify({
+      id,
+      epoch,
+      input: [{ role: 'user', content: `question ${id}` }],
+      target: '4',
+      output: v.error
+        ? { model: 'm', choices: [] }
+        : { choices: [{ message: { role: 'assistant', content: `answer ${id}.${epoch}` }, stop_reason: 'stop' }] },
+      scores: v.error ? null : { match: { value: v.value, answer: 'a' } },
+      ...(v.error ? { error: { message: v.error, traceback: 'Traceback ...' } } : {}),
+    });
+  // problem 1: C, I; problem 2: errored, C; problem 3: errored twice
+  const entries: [number, number, { value?: string; error?: string }][] = [
+    [1, 1, { value: 'C' }],
+    [1, 2, { value: 'I' }],
+    [2, 1, { error: 'RuntimeError: sandbox died' }],
+    [2, 2, { value: 'C' }],
+    [3, 1, { error: 'TimeoutError: 600 s' }],
+    [3, 2, { error: 'TimeoutError: 600 s' }],
+  ];
+  const folder = (): string => {
+    const dir = writeFolder({
+      'logs/b.json': JSON.stringify({
+        version: 2,
+        eval: { task: 'arith', model: 'test/model-b', dataset: { name: 'arith-ds' } },
+        samples: entries.map(([id, e, v]) => JSON.parse(sample(id, e, v))),
+      }),
+    });
+    writeFileSync(
+      join(dir, 'logs/a.eval'),
+      buildZip([
+        { name: 'header.json', data: Buffer.from(inspectHeader('test/model-a')) },
+        ...entries.map(([id, e, v]) => ({
+          name: `samples/${id}_epoch_${e}.json`,
+          data: Buffer.from(sample(id, e, v)),
+        })),
+      ]),
+    );
+    return dir;
+  };
+  const perModel = (r: Report) =>
+    r.models.map((m) => [
+      m.id.split('/').pop(),
+      m.samples,
+      m.ungradedSamples,
+      m.correct,
+      m.leftOut.ungraded,
+      m.passAtK[0].value,
+    ]);
+
+  test('left out by default, as Inspect leaves them out of its metrics; the log counts them per model, each names its error', () => {
+    const { r } = cli(folder(), ['--base', 'test/model-a'], { text: false });
+    // pass@1: problem 1 1/2, problem 2 1/1 (its errored epoch left out), problem 3 ungraded (missing)
+    assert.deepEqual(perModel(r), [
+      ['model-a', 6, 3, 2, 1, 0.75],
+      ['model-b', 6, 3, 2, 1, 0.75],
+    ]);
+    const shown = r.diagnostics
+      .filter((d) => /errored/.test(d.message))
+      .map((d) => `${d.file}:${d.entry ?? d.line}:${d.message}`);
+    assert.deepEqual(shown, [
+      "logs/a.eval:0:3 of 6 samples of model test/model-a errored (error set, no score): left out of every figure, as Inspect's own metrics leave them out of their denominator; to count them as failures give --errored-samples incorrect (setting traceInspector.erroredSamples)",
+      'logs/a.eval:samples/2_epoch_1.json:sample 2 epoch 1 errored (no output text, no score): RuntimeError: sandbox died; left out of every figure, as Inspect leaves it out of its metrics',
+      'logs/a.eval:samples/3_epoch_1.json:sample 3 epoch 1 errored (no output text, no score): TimeoutError: 600 s; left out of every figure, as Inspect leaves it out of its metrics',
+      'logs/a.eval:samples/3_epoch_2.json:sample 3 epoch 2 errored (no output text, no score): TimeoutError: 600 s; left out of every figure, as Inspect leaves it out of its metrics',
+      "logs/b.json:0:3 of 6 samples of model test/model-b errored (error set, no score): left out of every figure, as Inspect's own metrics leave them out of their denominator; to count them as failures give --errored-samples incorrect (setting traceInspector.erroredSamples)",
+      'logs/b.json:1:sample 2 epoch 1 errored (no output text, no score): RuntimeError: sandbox died; left out of every figure, as Inspect leaves it out of its metrics',
+      'logs/b.json:1:sample 3 epoch 1 errored (no output text, no score): TimeoutError: 600 s; left out of every figure, as Inspect leaves it out of its metrics',
+      'logs/b.json:1:sample 3 epoch 2 errored (no output text, no score): TimeoutError: 600 s; left out of every figure, as Inspect leaves it out of its metrics',
+    ]);
+    assert.ok(!r.diagnostics.some((d) => /has no output text/.test(d.message)), 'never "no output text" alone');
+  });
+
+  test('--errored-samples incorrect counts them as failures (pass@1 1/3), and says so', () => {
+    const { r } = cli(folder(), ['--base', 'test/model-a', '--errored-samples', 'incorrect'], { text: false });
+    // pass@1: problem 1 1/2, problem 2 1/2, problem 3 0/2
+    assert.deepEqual(
+      perModel(r).map((x) => [...x.slice(0, 5), Number((x[5] as number).toFixed(6))]),
+      [
+        ['model-a', 6, 0, 2, 0, Number((1 / 3).toFixed(6))],
+        ['model-b', 6, 0, 2, 0, Number((1 / 3).toFixed(6))],
+      ],
+    );
+    assert.ok(
+      r.diagnostics.some(
+        (d) =>
+          d.file === 'logs/a.eval' &&
+          d.message ===
+            "3 of 6 samples of model test/model-a errored (error set, no score): counted as incorrect, failures in n (--errored-samples incorrect, setting traceInspector.erroredSamples); by default they are left out of every figure, as Inspect's own metrics leave them out",
+      ),
+    );
   });
 });
