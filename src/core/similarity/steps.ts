@@ -29,6 +29,14 @@
  * multiplication (`3\frac{1}{2}`, `2(3+4)`), `\sqrt[3]{}`, constants (`\pi`). A `-` or `+` that starts a
  * line and is followed by a space is a list bullet, not a sign.
  *
+ * ## Reading what is written (issue 32; every rule: docs/similarity.md, "The step reader, rule by rule")
+ * A unit stays on its number's line and display-math block (never across a line break, `\\`, `\[`, `\]`,
+ * `$$`), never starts with `of`, and may be a rate right after the number (`\$25/\text{hour}`); a repeating
+ * decimal (`49.\overline{3}`) is its value; an operator after a line break starts something else; an
+ * expression is read whole or not at all (a left side that would be the end of a longer expression, a right
+ * side that is only the start of one, are no links); a chain without a left side goes on where its label
+ * (`\text{Average} =`) is written again after a line break.
+ *
  * ## Same value, same step
  * Two steps are the same when their canonical **keys** are equal. The key is the expression's tree
  * with every number replaced by its value's key (`numberKey` of src/core/answers: the answer
