@@ -111,6 +111,8 @@ interface IndexCliOptions {
   inputFormat?: FormatId;
   scorer?: string;
   correctThreshold?: number;
+  /** `--errored-samples`: what becomes of an Inspect sample that errored without a score. */
+  erroredSamples?: 'exclude' | 'incorrect';
   /** `--mapping`: a mapping file given by path (absolute). */
   mapping?: string;
 }
@@ -126,6 +128,8 @@ async function runIndex(
   const readerOptions: ReaderOptions = {
     scorer: opts.scorer,
     correctThreshold: opts.correctThreshold,
+    // the default is not written: an index built without the option is read the same way
+    ...(opts.erroredSamples === 'incorrect' ? { erroredSamples: 'incorrect' as const } : {}),
     ...(opts.mapping ? { mappingFile: opts.mapping } : {}),
   };
   const summary = await indexFolder(index, abs, {
@@ -192,6 +196,13 @@ function parseMappingFile(v: string): string {
 
 const SCORER_HELP =
   'Inspect AI logs: the scorer whose values are the verdicts, or name.key for one metric of a scorer whose value is a dict (default: the first scorer whose values are verdicts)';
+
+/** `--errored-samples`: what becomes of an Inspect sample that errored (`error` set) without a score. */
+const erroredSamplesOption = (): Option =>
+  new Option(
+    '--errored-samples <policy>',
+    "Inspect AI logs: samples that errored without a score are left out of every figure, as Inspect's own metrics leave them out (exclude, the default), or counted as incorrect (incorrect)",
+  ).choices(['exclude', 'incorrect']);
 
 function formatDiagnostics(diags: Diagnostic[]): string {
   return diags.map((d) => `${safe(diagnosticPlace(d))}: ${d.severity}: ${safe(d.message)}`).join('\n');
@@ -1381,6 +1392,7 @@ function withIndexOptions(c: Command): Command {
     )
     .option('--scorer <name>', SCORER_HELP, parseScorer)
     .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
+    .addOption(erroredSamplesOption())
     .option('--mapping <file>', MAPPING_HELP, parseMappingFile)
     .option('-q, --quiet', 'no progress on stderr');
 }
@@ -1506,6 +1518,7 @@ export function program(): Command {
     )
     .option('--scorer <name>', SCORER_HELP, parseScorer)
     .option('--correct-threshold <x>', THRESHOLD_HELP, parseThreshold)
+    .addOption(erroredSamplesOption())
     .option(
       '--paths [maxTextSamples]',
       'add reasoning paths: share of correct samples whose computation steps are in the base (bootstrap interval over problems), and IDF-weighted text similarity and containment with equal-footing baselines over the first [maxTextSamples] samples per problem (default 64)',

@@ -1,7 +1,7 @@
 /**
  * Reading text and JSON the way every part of the core must: a UTF-8 byte order mark stripped,
  * invalid UTF-8 counted (not silently replaced), Python's non-standard `NaN` / `Infinity` numbers
- * tolerated, and integers beyond 2^53 kept exact. Pure; no `vscode` import.
+ * tolerated (NaN missing, Infinity a number), and integers beyond 2^53 kept exact. Pure; no `vscode` import.
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -64,40 +64,61 @@ const NON_FINITE = /"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)(?![\w$])/g;
 /** Result of {@link parseJsonTolerant}. */
 export interface TolerantParse {
   value: unknown;
-  /** How many `NaN` / `Infinity` / `-Infinity` literals became `null`. */
+  /** How many `NaN` literals became `null` (a missing value). */
+  nan: number;
+  /** How many `Infinity` / `-Infinity` literals became the numbers `Infinity` / `-Infinity`. */
+  infinite: number;
+  /** `nan + infinite`: how many non-standard literals were read. */
   nonFinite: number;
-  /** The text that was parsed (with those literals replaced), for {@link parseExactIntegers}. */
+  /** The text that was parsed (with those literals replaced: `null`, `1e999`, `-1e999`), for {@link parseExactIntegers}. */
   text: string;
 }
 
 /**
- * Parses JSON, tolerating Python's `NaN`, `Infinity` and `-Infinity` literals (outside strings): each
- * becomes `null`, a missing value, and is counted. Fast path: `JSON.parse` alone; the substitution
- * runs only when that fails. Anything else that is not JSON still throws `JSON.parse`'s error.
+ * Parses JSON, tolerating Python's `NaN`, `Infinity` and `-Infinity` literals (outside strings), each counted:
+ * `NaN` becomes `null`, a missing value; `Infinity` and `-Infinity` become the numbers they name (written
+ * `1e999` and `-1e999`, which `JSON.parse` reads as them), so that a reward score of `-Infinity` is the lowest
+ * score, not a missing one (issue 32). Fast path: `JSON.parse` alone; the substitution runs only when that
+ * fails. Anything else that is not JSON still throws `JSON.parse`'s error.
  */
 export function parseJsonTolerant(text: string): TolerantParse {
   try {
-    return { value: JSON.parse(text), nonFinite: 0, text };
+    return { value: JSON.parse(text), nan: 0, infinite: 0, nonFinite: 0, text };
   } catch (err) {
     if (!/NaN|Infinity/.test(text)) throw err;
-    let n = 0;
+    let nan = 0;
+    let infinite = 0;
     const fixed = text.replace(NON_FINITE, (m: string, lit: string | undefined) => {
       if (lit === undefined) return m;
-      n++;
-      return 'null';
+      if (lit === 'NaN') {
+        nan++;
+        return 'null';
+      }
+      infinite++;
+      return lit === 'Infinity' ? '1e999' : '-1e999';
     });
-    if (n === 0) throw err;
+    if (nan + infinite === 0) throw err;
     try {
-      return { value: JSON.parse(fixed), nonFinite: n, text: fixed };
+      return { value: JSON.parse(fixed), nan, infinite, nonFinite: nan + infinite, text: fixed };
     } catch {
       throw err;
     }
   }
 }
 
-/** The message of a non-finite-number warning. */
-export function nonFiniteMessage(n: number): string {
-  return `${n} non-standard number${n === 1 ? '' : 's'} (NaN, Infinity) read as missing value${n === 1 ? '' : 's'} (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)`;
+/** The message of the warning on a record with Python's non-standard numbers ({@link parseJsonTolerant}). */
+export function nonFiniteMessage(p: Pick<TolerantParse, 'nan' | 'infinite'>): string {
+  const s = (n: number) => (n === 1 ? '' : 's');
+  const parts: string[] = [];
+  if (p.nan > 0)
+    parts.push(
+      `${p.nan} non-standard number${s(p.nan)} (NaN) read as missing value${s(p.nan)} (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)`,
+    );
+  if (p.infinite > 0)
+    parts.push(
+      `${p.infinite} non-standard number${s(p.infinite)} (Infinity, -Infinity) read as number${s(p.infinite)} (a reward score of -Infinity is the lowest score, Infinity the highest; neither is a verdict)`,
+    );
+  return parts.join('; ');
 }
 
 /** Whether `v` is an integer that a double cannot hold exactly (|v| > 2^53 - 1). */

@@ -9,6 +9,7 @@ export interface PassInputs {
   exclude: readonly string[];
   correctThreshold: number | undefined;
   scorer: string;
+  erroredSamples: 'exclude' | 'incorrect';
   /** The mapping file as the worker gets it: absolute, or empty for none. */
   mappingFile: string;
 }
@@ -19,7 +20,7 @@ export interface PassInputs {
  * undefined (no threshold) differs from every number.
  */
 export function passKey(x: PassInputs): string {
-  return JSON.stringify([x.include, x.exclude, x.correctThreshold ?? null, x.scorer, x.mappingFile]);
+  return JSON.stringify([x.include, x.exclude, x.correctThreshold ?? null, x.scorer, x.mappingFile, x.erroredSamples]);
 }
 
 /**
@@ -27,7 +28,14 @@ export function passKey(x: PassInputs): string {
  * folder with, one per {@link PassInputs} field: a change of one of them may need a pass
  * ({@link PassQueue.isCurrent} tells whether the value in effect changed).
  */
-export const PASS_SETTINGS = ['include', 'exclude', 'correctThreshold', 'scorer', 'mappingFile'] as const;
+export const PASS_SETTINGS = [
+  'include',
+  'exclude',
+  'correctThreshold',
+  'scorer',
+  'mappingFile',
+  'erroredSamples',
+] as const;
 
 /** What a queued request can be cancelled by: `vscode.CancellationToken` has this shape. */
 export interface CancelToken {

@@ -32,6 +32,7 @@ port.on('message', (m: WorkerRequest) => {
         readerOptions: {
           scorer: m.scorer || undefined,
           correctThreshold: m.correctThreshold,
+          ...(m.erroredSamples === 'incorrect' ? { erroredSamples: 'incorrect' as const } : {}),
           ...(m.mappingFile ? { mappingFile: m.mappingFile } : {}),
         },
         signal: controller.signal,

@@ -18,6 +18,8 @@ export type WorkerRequest =
       sqliteDriver: SqliteDriverName;
       /** Inspect scorer (`traceInspector.scorer`); empty: the default rule. */
       scorer: string;
+      /** Inspect samples that errored without a score (`traceInspector.erroredSamples`): left out, or incorrect. */
+      erroredSamples?: 'exclude' | 'incorrect';
       /** Absolute path of the mapping file given by `traceInspector.mappingFile`; empty: none. */
       mappingFile?: string;
     }

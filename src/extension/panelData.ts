@@ -106,6 +106,8 @@ import {
   type TrainingData,
   type TrainingSeries,
   type WebviewFilter,
+  type WireScore,
+  wireScore,
 } from '../shared/protocol';
 
 /** Model ids of the base model and the model in focus (either may be absent). */
@@ -370,7 +372,7 @@ export function samplePage(
         sampleIndex: r.sampleIndex,
         correct: r.correct,
         extractedAnswer: r.extractedAnswer,
-        rewardScore: r.rewardScore,
+        rewardScore: wireScore(r.rewardScore),
         finishReason: r.finishReason,
         tokenCount: r.tokenCount,
         length: r.length,
@@ -457,7 +459,7 @@ export async function samplePreview(
     sampleIndex: s.sampleIndex,
     correct: s.correct,
     extractedAnswer: s.extractedAnswer,
-    rewardScore: s.rewardScore,
+    rewardScore: wireScore(s.rewardScore),
     finishReason: s.finishReason,
     tokenCount: s.tokenCount,
     source: `${s.file}:${s.line}`,
@@ -1555,8 +1557,9 @@ export async function problemRankingData(
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([name, e]) => ({
         name,
-        scores: e.scores.slice(0, MAX_PAGE),
-        steps: e.steps.slice(0, MAX_PAGE),
+        scores: e.scores.slice(0, MAX_PAGE).map(wireScore),
+        // step scores are never NaN (readers/mapping.ts readScore)
+        steps: e.steps.slice(0, MAX_PAGE).map((x) => x && x.map((v) => wireScore(v) as WireScore)),
         rule: e.rule,
       })),
   };

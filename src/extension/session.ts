@@ -51,6 +51,8 @@ export interface Settings {
   stepPattern: string;
   /** Inspect AI logs: the scorer (`name` or `name.key`); empty for the default rule (see readers/inspectScorer.ts). */
   scorer: string;
+  /** Inspect AI logs: samples that errored without a score are left out (`exclude`) or incorrect (readers/inspect.ts). */
+  erroredSamples: 'exclude' | 'incorrect';
   /**
    * A mapping file given by path (`traceInspector.mappingFile`), for folders where a
    * trace-inspector.mapping.json cannot be written: absolute, or relative to the results folder; empty: none.
@@ -74,6 +76,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     correctThreshold: finiteOrUndefined(c.get<unknown>('correctThreshold')),
     stepPattern: c.get<string>('stepPattern') ?? '',
     scorer: (c.get<string>('scorer') ?? '').trim(),
+    erroredSamples: c.get<string>('erroredSamples') === 'incorrect' ? 'incorrect' : 'exclude',
     mappingFile: (c.get<string>('mappingFile') ?? '').trim(),
   };
 }
@@ -536,6 +539,7 @@ export class FolderSession implements vscode.Disposable {
       exclude: settings.exclude,
       correctThreshold: settings.correctThreshold,
       scorer: settings.scorer,
+      erroredSamples: settings.erroredSamples,
       mappingFile: settings.mappingFile ? resolve(this.root, settings.mappingFile) : '',
     };
   }
@@ -562,6 +566,7 @@ export class FolderSession implements vscode.Disposable {
       exclude: [...inputs.exclude],
       correctThreshold: inputs.correctThreshold,
       scorer: inputs.scorer,
+      erroredSamples: inputs.erroredSamples,
       mappingFile: inputs.mappingFile,
       // the worker opens its own connection: with this process's driver (one SQLite per process)
       sqliteDriver: sqliteDriver().name,

@@ -22,6 +22,7 @@ import type {
   ProblemModelStats,
   SimilarityData,
 } from './protocol';
+import { scoreOfWire } from './protocol';
 
 // biome-ignore lint/suspicious/noExplicitAny: a Vega-Lite spec is built field by field; vega-embed takes it untyped
 export type Spec = Record<string, any>;
@@ -1094,7 +1095,7 @@ export function rankingStripSpec(
   const rows: Record<string, unknown>[] = [];
   for (const sc of r.scorers) {
     const order = r.samples
-      .map((s, i) => ({ s, i, score: sc.scores[i] }))
+      .map((s, i) => ({ s, i, score: scoreOfWire(sc.scores[i]) }))
       .sort((a, b) =>
         a.score === null ? (b.score === null ? a.i - b.i : 1) : b.score === null ? -1 : b.score - a.score || a.i - b.i,
       );
@@ -1110,7 +1111,7 @@ export function rankingStripSpec(
           o.score === null ? 'not scored' : o.s.correct === null ? 'ungraded' : o.s.correct ? 'correct' : 'incorrect',
         score: o.score === null ? 'not scored' : `${Number(o.score.toPrecision(6))}${tied ? ' (tied)' : ''}`,
         steps: steps
-          ? `${steps.length} steps, ${sc.rule ?? 'min'}: ${steps.map((x) => Number(x.toPrecision(3))).join(', ')}`
+          ? `${steps.length} steps, ${sc.rule ?? 'min'}: ${steps.map((x) => Number(Number(x).toPrecision(3))).join(', ')}`
           : '',
         text: o.s.preview,
       });

@@ -181,6 +181,24 @@ export interface CompiledChart {
   svg?: string;
 }
 
+/**
+ * A score as it crosses to a webview: a number, or the string `"-Infinity"` / `"Infinity"`. Webview messages are
+ * JSON, which has no infinite numbers (they would arrive as `null`, "not scored"), and `-Infinity` is a score: the
+ * lowest (docs/inputs.md). {@link wireScore} writes it, {@link scoreOfWire} reads it back.
+ */
+export type WireScore = number | '-Infinity' | 'Infinity';
+
+/** A score for a webview message ({@link WireScore}); NaN and null are none. */
+export function wireScore(v: number | null): WireScore | null {
+  if (v === null || Number.isNaN(v)) return null;
+  return Number.isFinite(v) ? v : v > 0 ? 'Infinity' : '-Infinity';
+}
+
+/** The number of a {@link WireScore}. */
+export function scoreOfWire(v: WireScore | null): number | null {
+  return v === null ? null : Number(v);
+}
+
 /** One sample without its text. */
 export interface SampleSummary {
   id: number;
@@ -188,7 +206,7 @@ export interface SampleSummary {
   sampleIndex: number;
   correct: boolean | null;
   extractedAnswer: string | null;
-  rewardScore: number | null;
+  rewardScore: WireScore | null;
   finishReason: string | null;
   tokenCount: number | null;
   length: number;
@@ -439,7 +457,7 @@ export interface SamplePreview {
   sampleIndex: number;
   correct: boolean | null;
   extractedAnswer: string | null;
-  rewardScore: number | null;
+  rewardScore: WireScore | null;
   finishReason: string | null;
   tokenCount: number | null;
   /** `file:line` relative to the results folder. */
@@ -558,7 +576,7 @@ export interface ProblemRankingData {
   /** The problem's samples in sample order; `preview` is the start of the text (untrusted: shown as text). */
   samples: { sampleId: number; sampleIndex: number; correct: boolean | null; preview: string }[];
   /** Per scorer, the score of each sample (aligned with `samples`; null: not scored), with step scores when given. */
-  scorers: { name: string; scores: (number | null)[]; steps: (number[] | null)[]; rule: string | null }[];
+  scorers: { name: string; scores: (WireScore | null)[]; steps: (WireScore[] | null)[]; rule: string | null }[];
 }
 
 /** pass@k of one checkpoint with its 95% bootstrap interval over problems and its denominator. */

@@ -294,7 +294,7 @@ describe('scores that are not verdicts', () => {
 });
 
 describe('nothing lost while reading', () => {
-  test("Python's NaN / Infinity: the value is missing, the problem stays (a NaN reward no longer drops it)", async () => {
+  test("Python's NaN is a missing value, -Infinity the lowest reward score; the problem stays (a NaN reward no longer drops it)", async () => {
     const dir = tempDir();
     put(
       dir,
@@ -307,11 +307,12 @@ describe('nothing lost while reading', () => {
     );
     const { index, summary } = await indexed(dir);
     assert.deepEqual(summary.diagnostics.map(fmt), [
-      'm/res.jsonl:1:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
-      'm/res.jsonl:2:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
+      'm/res.jsonl:1:warning:1 non-standard number (NaN) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
+      'm/res.jsonl:2:warning:1 non-standard number (Infinity, -Infinity) read as number (a reward score of -Infinity is the lowest score, Infinity the highest; neither is a verdict)',
     ]);
     const m = index.models()[0];
-    assert.deepEqual([m.problems, m.samples, m.correct, m.scored], [3, 4, 2, 1]);
+    // scored: problem 0's 0.5 and problem 1's -Infinity (issue 32: the lowest score, not a missing one)
+    assert.deepEqual([m.problems, m.samples, m.correct, m.scored], [3, 4, 2, 2]);
     index.close();
   });
 

@@ -13,6 +13,7 @@ const inputs = (o: Partial<PassInputs> = {}): PassInputs => ({
   exclude: [],
   correctThreshold: undefined,
   scorer: '',
+  erroredSamples: 'exclude',
   mappingFile: '/m/rewardmath.mapping.json',
   ...o,
 });
@@ -41,6 +42,7 @@ describe('index passes: one start, one pass', () => {
     assert.notEqual(passKey(inputs({ mappingFile: '' })), k);
     assert.notEqual(passKey(inputs({ scorer: 'match' })), k);
     assert.notEqual(passKey(inputs({ correctThreshold: 0 })), k);
+    assert.notEqual(passKey(inputs({ erroredSamples: 'incorrect' })), k);
     assert.notEqual(passKey(inputs({ include: ['**/*.jsonl'] })), k);
     assert.notEqual(passKey(inputs({ exclude: ['x'] })), k);
   });

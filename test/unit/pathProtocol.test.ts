@@ -94,7 +94,7 @@ describe('problem view path data on rlvr-probe-gsm8k', { skip: !existsSync(RUN) 
         baselinePathInBase: r.baselinePathInBase,
       },
     );
-    assert.equal(o.pathInBase.samples, 174);
+    assert.equal(o.pathInBase.samples, 175);
   });
 
   test("by default the overview's path-share interval is the CLI report's (trial 4: 81.5% [48.0, 100.0] vs [50.0, 100.0], 1000 vs 2000 replicates)", async () => {

@@ -54,7 +54,7 @@ describe('qwen-math reader', () => {
       '5:warning:code has 3 samples but score has 2; keeping the first 2',
       '6:warning:missing idx; using "line 6" as the problem id',
       // Python's NaN literal: the line is read, the value is missing (score null: ungraded)
-      '7:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
+      '7:warning:1 non-standard number (NaN) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
       // V8 wording of JSON errors is not ours: check the prefix
       c.msgs[4],
     ]);
@@ -642,14 +642,15 @@ describe('bad input files', () => {
     assert.match(c.msgs[1], /^3:error:(code\[0\] is not a string \(got array\); sample skipped|JSON nesting too deep)/);
   });
 
-  test('an Infinity literal becomes a missing value with a warning; the record is read', async () => {
+  test('an Infinity literal is read as the number (a reward score could be it), no verdict: the sample is ungraded, with warnings', async () => {
     put(
       'inf.jsonl',
       '{"task_id": "A/1", "completion": "x", "passed": Infinity}\n{"task_id": "A/1", "completion": "y", "passed": true}\n',
     );
     const c = await collect(dir, 'inf.jsonl', 'flat');
     assert.deepEqual(c.msgs, [
-      '1:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
+      '1:warning:1 non-standard number (Infinity, -Infinity) read as number (a reward score of -Infinity is the lowest score, Infinity the highest; neither is a verdict)',
+      '1:warning:passed is not a boolean (got number); sample ungraded',
     ]);
     assert.deepEqual(
       c.records.map((r) => [texts(r)[0], corrects(r)[0]]),

@@ -72,10 +72,10 @@ describe('bad input: the handwritten folder', () => {
         'dup/dup-b.jsonl:1:warning:duplicate problem id "1" for model dup: already indexed from dup/dup-a.jsonl; skipped',
         'empty.jsonl:0:error:empty file',
         // Python's json.dumps literals: each value is missing, the line is read
-        'nan.jsonl:1:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
+        'nan.jsonl:1:warning:1 non-standard number (NaN) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
         'nan.jsonl:1:info:problem "0" of model nan has no graded sample (1 sample, none with a verdict): it counts in "missing" of every figure of this model',
-        'nan.jsonl:2:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
-        'nan.jsonl:3:warning:1 non-standard number (NaN, Infinity) read as missing value (a missing verdict leaves its sample ungraded: in no figure; a missing reward score leaves it out of best-of-k)',
+        'nan.jsonl:2:warning:1 non-standard number (Infinity, -Infinity) read as number (a reward score of -Infinity is the lowest score, Infinity the highest; neither is a verdict)',
+        'nan.jsonl:3:warning:1 non-standard number (Infinity, -Infinity) read as number (a reward score of -Infinity is the lowest score, Infinity the highest; neither is a verdict)',
         // line 5's score 2 is not a verdict: every score of the file that spells a number is ungraded, line
         // 2's 1/0 and line 1's "1" too; line 1's "true", "False", "no" stay verdicts (trial 6 finding 3)
         'qwen/scores.jsonl:1:info:problem "0" of model qwen: 1 of its 4 samples has no verdict (ungraded): it is in no figure; its n is the 3 graded',
@@ -93,7 +93,7 @@ describe('bad input: the handwritten folder', () => {
       crlf: [2, 3, 2], // CR stripped, the blank CRLF line skipped
       good: [1, 3, 2],
       mid: [2, 3, 1], // lines 1 and 3 around the bad line 2
-      nan: [4, 4, 2], // NaN, Infinity, -Infinity read as missing values (qid 0 ungraded); 1e999 parses (to a dropped token count)
+      nan: [4, 4, 2], // NaN read as a missing verdict (qid 0 ungraded); Infinity, -Infinity and 1e999 are numbers, no token count
       trunc: [2, 3, 2], // the cut last line is lost, the two before it are not
       utf8: [2, 2, 1], // invalid bytes inside a string become U+FFFD; a line of only invalid bytes is malformed
       'dup:dup': [3, 4, 2], // dup-a q0 [T], q1 [F,F]; dup-b q1 skipped (first file wins), q2 [T]

@@ -38,6 +38,7 @@ import {
   type UnattachedScores,
   modelKey,
   problemKey,
+  stepsJson,
 } from './traceIndex';
 import { refreshModelLabels } from './labels';
 import { DiagnosticCap } from './diagnosticCap';
@@ -982,6 +983,36 @@ export function isSeedShard(a: string, b: string): boolean {
 /** The part of a cross-file duplicate diagnostic that names the file holding the first copy. */
 const DUPLICATE_OF = ' already indexed from ';
 
+/** What tells two problems with one id apart: a record's question and reference answer (null: not given). */
+export interface RecordFacts {
+  question: string | null;
+  reference: string | null;
+}
+
+/** The {@link RecordFacts} of a record. */
+export function recordFacts(r: Pick<ProblemRecord, 'question' | 'referenceAnswer'>): RecordFacts {
+  return { question: r.question || null, reference: r.referenceAnswer || null };
+}
+
+/** Whether two texts differ once whitespace is collapsed (the same text first, without copying it). */
+function textsDiffer(a: string | null, b: string | null): boolean {
+  if (a === b || a === null || b === null) return false;
+  return a.replace(/\s+/g, ' ').trim() !== b.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * What differs between the first record of a problem id and a later one of the same model (issue 32: two
+ * different problems under one id are not duplicates): `question differs`, `reference answer differs`,
+ * `question and reference answer differ`, or null when they are the same problem (whitespace aside; a side that gives no question, or no
+ * reference, is not compared on it).
+ */
+export function problemDifference(first: RecordFacts, later: RecordFacts): string | null {
+  const q = textsDiffer(first.question, later.question);
+  const ref = textsDiffer(first.reference, later.reference);
+  if (q && ref) return 'question and reference answer differ';
+  return q ? 'question differs' : ref ? 'reference answer differs' : null;
+}
+
 /**
  * Files with a cross-file duplicate diagnostic (`... already indexed from X; skipped`) naming a file X
  * whose samples changed at step `changedAt[X]` of this pass, and not read after that step.
@@ -1440,6 +1471,48 @@ class SampleWriter {
   }
 
   /** Stores one named score (keyed by strings; see schema migration 6 -> 7). */
+  /**
+   * The {@link RecordFacts} of the first record of (model `mid`, problem `pid`) in the file `other` (already
+   * indexed), read again from that record's bytes (its span) with the file's reader; null when it has no span
+   * (a whole-document or archive format, a record without samples) or cannot be read (then nothing is compared).
+   */
+  async factsIn(a: IndexFileArgs, other: string, mid: number, pid: number): Promise<RecordFacts | null> {
+    const at = this.db
+      .prepare(
+        `SELECT f.format, sp.rec_offset AS start, sp.rec_bytes AS bytes FROM samples s JOIN files f ON f.id = s.file_id
+           JOIN sample_spans sp ON sp.sample_id = s.id
+          WHERE s.model_id = ? AND s.problem_id = ? AND f.path = ? ORDER BY s.line LIMIT 1`,
+      )
+      .get(mid, pid, other) as { format: FormatId | null; start: number; bytes: number } | undefined;
+    if (!at) return null;
+    const absPath = join(a.root, ...other.split('/'));
+    const dir = posix.dirname(other);
+    const range = { start: at.start, end: at.start + at.bytes };
+    try {
+      const fh = await fsp.open(absPath, 'r');
+      const rangeBytes = Buffer.alloc(at.bytes);
+      try {
+        await fh.read(rangeBytes, 0, at.bytes, at.start);
+      } finally {
+        await fh.close();
+      }
+      const ctx = {
+        root: a.root,
+        relPath: other,
+        absPath,
+        run: dir === '.' ? '' : dir,
+        range,
+        rangeBytes,
+        options: a.readerOptions,
+      };
+      for await (const ev of readFile(ctx, at.format ?? undefined))
+        if (ev.kind === 'problem') return recordFacts(ev.record);
+    } catch {
+      // the other file cannot be read now: nothing to compare with
+    }
+    return null;
+  }
+
   private storeScore(
     fileId: number,
     r: ProblemRecord,
@@ -1460,7 +1533,7 @@ class SampleWriter {
       sampleIndex,
       sc.scorer,
       sc.value,
-      sc.steps ? JSON.stringify(sc.steps) : null,
+      sc.steps ? stepsJson(sc.steps) : null,
       sc.rule ?? null,
       defines ? 1 : 0,
     );
@@ -1501,8 +1574,12 @@ class SampleWriter {
         last?: string;
         /** An archive record (ProblemRecord `entries`): the entry its diagnostics name, its first ungraded sample's. */
         entry?: string;
+        /** The question and reference answer of the pair's first record (a later record of another problem is told apart). */
+        facts: RecordFacts;
       }
     >();
+    /** Per (model, problem) another file has: that file's question and reference answer, read once ({@link SampleWriter.factsIn}). */
+    const otherFacts = new Map<string, Promise<RecordFacts | null>>();
     /** The archive entry a record's diagnostics name: its first sample without a verdict's, else its first sample's. */
     const recordEntry = (r: ProblemRecord): string | undefined => {
       if (!r.entries || r.entries.length === 0) return undefined;
@@ -1856,6 +1933,26 @@ class SampleWriter {
           !r.perSample && (r.samples.length === 0 || r.samples.some((s) => s.sampleIndex !== undefined));
         const ownIndex = r.perSample === true && r.samples.some((s) => s.sampleIndex !== undefined);
         let state = seen.get(pairKey);
+        // the same id for another problem (its question or reference differs): skipped and said, never "duplicate"
+        const facts = recordFacts(r);
+        let firstFacts: RecordFacts | null = state?.facts ?? null;
+        if (!state && other !== null) {
+          let got = otherFacts.get(pairKey);
+          if (!got) otherFacts.set(pairKey, (got = this.factsIn(a, other, mid, pid)));
+          firstFacts = await got;
+        }
+        const differs = firstFacts && problemDifference(firstFacts, facts);
+        if (differs) {
+          const first = state
+            ? `(first at line ${state.line}); skipped`
+            : `from the problem${DUPLICATE_OF}${other}; skipped`;
+          diag(
+            r.line,
+            'warning',
+            `problem id ${JSON.stringify(r.problemId)} of model ${r.model.name} names two different problems: ${differs} ${first}`,
+          );
+          continue;
+        }
         // A per-problem record of a problem a seed shard of this file already has (`test_qwen.jsonl` and
         // `test_qwen_seed1.jsonl`), or a per-sample record with its own index in such a shard: merged as
         // more samples below (indices shifted after those indexed), not skipped as a duplicate.
@@ -1889,6 +1986,7 @@ class SampleWriter {
             where,
             ...(shard ? { offset: next } : {}),
             entry: recordEntry(r),
+            facts,
           };
           if (shard) merged.perProblem = true;
           seen.set(pairKey, state);
@@ -1912,6 +2010,7 @@ class SampleWriter {
             model: r.model.name,
             where,
             entry: recordEntry(r),
+            facts,
           };
           seen.set(pairKey, state);
         }
@@ -1988,7 +2087,8 @@ class SampleWriter {
             index,
             s.correct === null ? null : s.correct ? 1 : 0,
             s.extractedAnswer ?? null,
-            typeof s.rewardScore === 'number' && Number.isFinite(s.rewardScore) ? s.rewardScore : null,
+            // -Infinity / Infinity are the lowest / highest reward scores (kept); NaN is none
+            typeof s.rewardScore === 'number' && !Number.isNaN(s.rewardScore) ? s.rewardScore : null,
             s.finishReason ?? null,
             typeof s.tokenCount === 'number' && Number.isFinite(s.tokenCount) ? Math.round(s.tokenCount) : null,
             hash,

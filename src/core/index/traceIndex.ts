@@ -159,6 +159,20 @@ const PROBLEM_COLUMNS = `p.id, p.key, p.dataset, p.problem_id AS problemId, p.qu
   ${PROBLEM_REF_SQL} AS referenceAnswer, ${PROBLEM_LEVEL_SQL} AS level, ${PROBLEM_SUBJECT_SQL} AS subject`;
 
 /**
+ * A process reward model's step scores as stored (column `scores.steps`): a JSON list, with `-Infinity` and
+ * `Infinity` written as the strings `"-Infinity"` / `"Infinity"` (JSON has no such numbers; they are the lowest
+ * and highest scores, util.ts `scoreNumber`). {@link parseStepsJson} reads it back.
+ */
+export function stepsJson(steps: readonly number[]): string {
+  return JSON.stringify(steps.map((x) => (Number.isFinite(x) ? x : String(x))));
+}
+
+/** The step scores of a {@link stepsJson} text. */
+export function parseStepsJson(text: string): number[] {
+  return (JSON.parse(text) as (number | string)[]).map(Number);
+}
+
+/**
  * Every scored and graded sample of one model (parameter: model row id), for best-of-k. Served by the
  * covering partial index `samples_scored` (schema migration 3) without reading the sample rows.
  */
@@ -969,7 +983,7 @@ export class TraceIndex {
         correct: x.correct === null ? null : x.correct === 1,
         scorer: sc.scorer,
         value: sc.value,
-        steps: sc.steps ? (JSON.parse(sc.steps) as number[]) : null,
+        steps: sc.steps ? parseStepsJson(sc.steps) : null,
         rule: sc.rule,
         file: sc.file,
         line: sc.line,

@@ -36,12 +36,19 @@ export interface RewardProblem {
   samples?: number;
   /**
    * Scorer name -> score of each sample, aligned with `correct` (same order and length). A missing
-   * scorer, a shorter list, or a non-finite entry means that scorer did not score every sample of the
-   * problem: the problem then leaves the common set (see {@link evaluateRewardModels}).
+   * scorer, a shorter list, or a null, undefined or NaN entry means that scorer did not score every sample
+   * of the problem: the problem then leaves the common set (see {@link evaluateRewardModels}). `-Infinity`
+   * and `Infinity` are scores, the lowest and highest: such a sample loses (wins) every comparison, two
+   * `-Infinity` tie.
    */
   scores: ReadonlyMap<string, readonly (number | null | undefined)[]>;
   /** Strata of the problem (`{subject: "Algebra", level: "1"}`); null or absent when unknown. */
   strata?: Readonly<Record<string, string | null | undefined>>;
+}
+
+/** Whether a score entry is a score: a number other than NaN (`-Infinity` is the lowest score). */
+function isScore(v: number | null | undefined): v is number {
+  return typeof v === 'number' && !Number.isNaN(v);
 }
 
 /** One N of a scorer's best-of-N curve. */
@@ -119,8 +126,8 @@ export interface RewardModelEval {
   problems: number;
   /**
    * Problems left out of every figure, by reason (the first that applies): no samples at all, samples but
-   * none graded, some scorer lacks a finite score for some graded sample (`incompleteScores`); `partlyScored`
-   * is those of `incompleteScores` with a finite score on at least one graded sample (scored on some samples
+   * none graded, some scorer lacks a score (a number; NaN is none) for some graded sample (`incompleteScores`); `partlyScored`
+   * is those of `incompleteScores` with a score on at least one graded sample (scored on some samples
    * only, or by some scorers only), the rest have no reward score on any graded sample (trial 12 finding 20).
    */
   leftOut: { noSamples: number; noGradedSample: number; incompleteScores: number; partlyScored: number };
@@ -265,7 +272,7 @@ interface Prepared {
  * figures and their sources.
  *
  * Common set: a problem is used when it has at least one graded sample and every scorer gives a
- * finite score to every one of its graded samples; the others are counted in `leftOut` by reason (and per
+ * score (a number, -Infinity included) to every one of its graded samples; the others are counted in `leftOut` by reason (and per
  * scorer in `incompleteByScorer`), never padded. Every figure is over the common set, so the scorers are
  * compared on the same samples. Best-of-N and pass@N at N above a problem's n leave that problem out
  * at that N (`belowN`); `missing` counts every given problem outside the mean (issue 9's convention:
@@ -278,7 +285,7 @@ interface Prepared {
  * scorer's accuracy and best-of-N, then the correlations; replicates where a correlation is undefined
  * are dropped (`replicates` says how many remain).
  *
- * @throws RangeError on invalid bootstrap options or a NaN score (finite scores are checked before use).
+ * @throws RangeError on invalid bootstrap options or a NaN score (scores are checked before use).
  */
 export function evaluateRewardModels(
   problems: readonly RewardProblem[],
@@ -300,7 +307,7 @@ export function evaluateRewardModels(
     let complete = true;
     for (const name of names) {
       const s = p.scores.get(name);
-      const ok = !!s && s.length === p.correct.length && s.every((v) => typeof v === 'number' && Number.isFinite(v));
+      const ok = !!s && s.length === p.correct.length && s.every(isScore);
       if (!ok) {
         incompleteByScorer[name]++;
         complete = false;
@@ -310,8 +317,7 @@ export function evaluateRewardModels(
     else {
       leftOut.incompleteScores++;
       // some score on some graded sample: partly scored, not unscored (trial 12 finding 20)
-      if (names.some((name) => p.scores.get(name)?.some((v) => typeof v === 'number' && Number.isFinite(v))))
-        leftOut.partlyScored++;
+      if (names.some((name) => p.scores.get(name)?.some(isScore))) leftOut.partlyScored++;
     }
   }
   const maxN = common.reduce((a, p) => Math.max(a, p.correct.length), 0);
@@ -535,7 +541,9 @@ function correlationsWithIntervals(
  * smallest step (Lightman et al. 2023, "Let's Verify Step by Step", score a solution by its weakest
  * step; Wang et al. 2024, Math-Shepherd, do the same), `last` the last step, `product` the product of
  * the steps (the probability that every step is right, when each is a probability; also in Lightman et
- * al.). NaN never appears: callers pass finite numbers.
+ * al.). Steps are numbers, NaN excluded; `-Infinity` (the lowest score) makes `min` `-Infinity`, and
+ * `product` follows IEEE arithmetic, so `0 × Infinity` gives NaN (the caller, mapping.ts `readScore`, then
+ * has no score).
  * @throws RangeError on an empty list.
  */
 export function reduceSteps(steps: readonly number[], rule: 'min' | 'last' | 'product'): number {

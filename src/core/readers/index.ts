@@ -17,7 +17,7 @@ import { qwenMathReader } from './qwenMath';
 import { rolloutsReader } from './rollouts';
 import { totReader } from './tot';
 import type { Reader, ReaderContext, ReaderOptions } from './types';
-import { HEAD_BYTES, clip, hasNul, isObject, jsonErrorMessage, readHead } from './util';
+import { HEAD_BYTES, clip, concatenatedValues, hasNul, isObject, jsonErrorMessage, readHead } from './util';
 
 export type { Reader, ReaderContext, ReaderOptions } from './types';
 
@@ -372,7 +372,17 @@ export async function detectFile(
           const v: unknown = parseJsonTolerant(l.text).value;
           if (isObject(v) && recognise(v)) break;
         } catch {
-          // try the next line
+          // several records on one line (readJsonLines reads each): the first one tells the format
+          const bytes = Buffer.from(l.text, 'utf8');
+          const firstValue = concatenatedValues(bytes)?.[0];
+          try {
+            const v: unknown = firstValue
+              ? parseJsonTolerant(bytes.toString('utf8', firstValue.start, firstValue.end)).value
+              : null;
+            if (isObject(v) && recognise(v)) break;
+          } catch {
+            // try the next line
+          }
         }
       }
       if (++seen >= DETECT_MAX_LINES) break;

@@ -111,6 +111,66 @@ function inputText(input: unknown): string | null {
 }
 
 /**
+ * What becomes of an Inspect sample that errored (`error` set) and has no score (inspect_ai records the
+ * exception of a failed solver or scorer in `sample.error`; the scorer that raised gives no score): by default
+ * it is left out of every figure, as Inspect's own metrics leave it out of their denominator (inspect_ai docs,
+ * "Scoring Policy": accuracy over the scored samples only); with `incorrect` (CLI `--errored-samples incorrect`,
+ * setting `traceInspector.erroredSamples`) it is graded incorrect, a failure in n. Either way the log says how
+ * many samples errored ({@link ErroredSamples.summary}) and each such sample says it errored, with its error.
+ */
+export type ErroredSamplesPolicy = 'exclude' | 'incorrect';
+
+/** The errored samples of one log ({@link ErroredSamplesPolicy}): the rule, and how many there were. */
+class ErroredSamples {
+  count = 0;
+  samples = 0;
+  constructor(readonly policy: ErroredSamplesPolicy) {}
+
+  /** The one-line error of a sample (`RuntimeError: boom`), or null when it did not error. */
+  static errorOf(s: Record<string, unknown>): string | null {
+    const e = s.error;
+    if (e === null || e === undefined || e === false) return null;
+    const message = isObject(e) ? toStr(e.message) : toStr(e);
+    return clip((message ?? 'an error').replace(/\s+/g, ' ').trim() || 'an error', 160);
+  }
+
+  /** The verdict an errored sample without a score gets: none (left out) or incorrect. */
+  verdict(): boolean | null {
+    return this.policy === 'incorrect' ? false : null;
+  }
+
+  /** What becomes of such a sample, said in its warning. */
+  fate(): string {
+    return this.policy === 'incorrect'
+      ? 'counted as incorrect (--errored-samples incorrect)'
+      : 'left out of every figure, as Inspect leaves it out of its metrics';
+  }
+
+  /** One warning on the log when some samples errored: how many, of which model, and what became of them. */
+  summary(model: string): { message: string; severity: 'warning' }[] {
+    if (this.count === 0) return [];
+    const n = this.count === this.samples ? `all ${this.samples}` : `${this.count} of ${this.samples}`;
+    const what = `${n} samples of model ${model} errored (error set, no score)`;
+    return [
+      {
+        severity: 'warning',
+        message:
+          this.policy === 'incorrect'
+            ? `${what}: counted as incorrect, failures in n (--errored-samples incorrect, setting traceInspector.erroredSamples); by default they are left out of every figure, as Inspect's own metrics leave them out`
+            : `${what}: left out of every figure, as Inspect's own metrics leave them out of their denominator; to count them as failures give --errored-samples incorrect (setting traceInspector.erroredSamples)`,
+      },
+    ];
+  }
+}
+
+/** Whether a sample's `scores` hold any value (an errored sample has none, or `{}`). */
+function hasScore(scores: unknown): boolean {
+  return (
+    isObject(scores) && Object.values(scores).some((x) => isObject(x) && x.value !== null && x.value !== undefined)
+  );
+}
+
+/**
  * Builds a sample from an Inspect sample object.
  * - text = `output.completion` when a non-empty string, else `output.choices[0].message.content`
  *   ({@link contentText}); neither: empty text and a warning.
@@ -118,28 +178,43 @@ function inputText(input: unknown): string | null {
  *   scores: ungraded. A graded sample has no reward score: the scorer's value is what its verdict is
  *   made of (C/I, P's 0.5), not a reward model's score, so best-of-k by it would only restate pass@k;
  *   a number that is not a verdict (the sample is then ungraded) is kept as the reward score.
+ * - a sample that errored (`error` set) without any score: as {@link ErroredSamples} says (left out, or
+ *   incorrect), its warning naming the error; its finishReason is `error` when its output gives none.
  * - finishReason = `choices[0].stop_reason`; tokenCount = `output.usage.output_tokens`.
  */
-function toSample(s: Record<string, unknown>, rule: ScorerRule, warnings: string[]): SampleRecord {
+function toSample(
+  s: Record<string, unknown>,
+  rule: ScorerRule,
+  warnings: string[],
+  errored: ErroredSamples,
+): SampleRecord {
   const output = isObject(s.output) ? s.output : {};
   const choice0 = Array.isArray(output.choices) && isObject(output.choices[0]) ? output.choices[0] : null;
   let text: string | null =
     typeof output.completion === 'string' && output.completion !== '' ? output.completion : null;
   if (text === null && choice0 && isObject(choice0.message)) text = contentText(choice0.message.content);
-  if (text === null) {
-    text = '';
+  const error = hasScore(s.scores) ? null : ErroredSamples.errorOf(s);
+  errored.samples++;
+  if (error !== null) {
+    errored.count++;
+    const noText = text === null ? 'no output text, ' : '';
+    warnings.push(
+      `sample ${String(s.id)} epoch ${String(s.epoch)} errored (${noText}no score): ${error}; ${errored.fate()}`,
+    );
+  } else if (text === null) {
     warnings.push(`sample ${String(s.id)} epoch ${String(s.epoch)} has no output text`);
   }
-  const scored = rule.read(s.scores);
+  const scored = error === null ? rule.read(s.scores) : { correct: errored.verdict(), reward: null, answer: null };
   const { correct, answer } = scored;
   const reward = correct === null ? scored.reward : null;
   const usage = isObject(output.usage) ? output.usage : {};
+  const stop = choice0 ? toStr(choice0.stop_reason) : null;
   return {
-    text,
+    text: text ?? '',
     correct,
     extractedAnswer: answer,
     rewardScore: reward,
-    finishReason: choice0 ? toStr(choice0.stop_reason) : null,
+    finishReason: stop ?? (error !== null ? 'error' : null),
     tokenCount: toNum(usage.output_tokens),
   };
 }
@@ -163,6 +238,7 @@ function toProblem(
   dataset: string,
   rule: ScorerRule,
   warnings: SampleWarning[],
+  errored: ErroredSamples,
   entries?: readonly string[],
 ): ProblemRecord {
   // by epoch (a stable sort: equal epochs keep their order), each sample with the archive entry it came from
@@ -182,7 +258,7 @@ function toProblem(
     level: toStr(meta.level) ?? toStr(meta.difficulty),
     samples: sorted.map((s, i) => {
       const own: string[] = [];
-      const sample = { ...toSample(s, rule, own), sampleIndex: i };
+      const sample = { ...toSample(s, rule, own, errored), sampleIndex: i };
       for (const message of own) warnings.push({ message, entry: sortedEntries?.[i] });
       return sample;
     }),
@@ -268,14 +344,15 @@ async function* readJsonLog(ctx: ReaderContext, limits: InspectLimits): AsyncGen
   }
   const rule = new ScorerRule(ctx.options?.scorer);
   rule.survey(log.samples.map((x) => (isObject(x) ? x.scores : undefined)));
+  const errored = new ErroredSamples(ctx.options?.erroredSamples ?? 'exclude');
   for (const [id, group] of groups) {
     checkAbort(ctx);
     const warnings: SampleWarning[] = [];
-    const record = toProblem(id, group, model, dataset, rule, warnings);
+    const record = toProblem(id, group, model, dataset, rule, warnings, errored);
     for (const w of warnings) yield diag(ctx, 1, w.message, 'warning');
     yield { kind: 'problem', record };
   }
-  for (const d of rule.summary()) yield diag(ctx, 0, d.message, d.severity);
+  for (const d of [...errored.summary(model.name), ...rule.summary()]) yield diag(ctx, 0, d.message, d.severity);
 }
 
 function openZip(absPath: string): Promise<yauzl.ZipFile> {
@@ -464,8 +541,7 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
       const bad = invalidUtf8Bytes(buf, text);
       if (bad > 0) entryWarnings.push(entryDiag(ctx, e.fileName, invalidUtf8Message(bad), 'warning'));
       const parsed = parseJsonTolerant(stripBom(text));
-      if (parsed.nonFinite > 0)
-        entryWarnings.push(entryDiag(ctx, e.fileName, nonFiniteMessage(parsed.nonFinite), 'warning'));
+      if (parsed.nonFinite > 0) entryWarnings.push(entryDiag(ctx, e.fileName, nonFiniteMessage(parsed), 'warning'));
       return parsed.value;
     };
     const errorText = (err: unknown): string =>
@@ -579,6 +655,7 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
     };
 
     const rule = new ScorerRule(ctx.options?.scorer);
+    const errored = new ErroredSamples(ctx.options?.erroredSamples ?? 'exclude');
     const ids = [...groups.keys()].sort(compareIds);
     if (rule.needsSurvey()) {
       // The default rule looks at every sample's scores before the first verdict is read: from the
@@ -629,12 +706,12 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
       const warnings: SampleWarning[] = [];
       // the entry name holds the id as written; a parsed id beyond 2^53 has lost digits
       const parsedId = isUnsafeInteger(samples[0].id) ? null : toStr(samples[0].id);
-      const record = toProblem(parsedId ?? id, samples, model, dataset, rule, warnings, entries);
+      const record = toProblem(parsedId ?? id, samples, model, dataset, rule, warnings, errored, entries);
       for (const w of warnings)
         yield w.entry ? entryDiag(ctx, w.entry, w.message, 'warning') : diag(ctx, 1, w.message, 'warning');
       yield { kind: 'problem', record };
     }
-    for (const d of rule.summary()) yield diag(ctx, 0, d.message, d.severity);
+    for (const d of [...errored.summary(model.name), ...rule.summary()]) yield diag(ctx, 0, d.message, d.severity);
   } finally {
     zf.close();
   }

@@ -23,19 +23,20 @@
  *
  * Pure; no `vscode` import.
  */
-import { clip, isObject, toNum, toStr } from './util';
+import { clip, isObject, scoreNumber, toStr } from './util';
 
 /**
  * Correctness and reward of one Inspect score value (see the module policy): `C`, yes, true, correct,
  * `true`, 1 -> correct, reward 1; `I`, `N`, no, false, incorrect, `false`, 0 -> incorrect, reward 0;
- * `P` -> incorrect, reward 0.5; another finite number (or numeric string) -> ungraded, reward = the
- * number; anything else (dicts, lists, other strings, null) -> ungraded, no reward. Strings are
+ * `P` -> incorrect, reward 0.5; another number (or numeric string; `-Infinity`, `-inf`: the lowest score,
+ * util.ts `scoreNumber`) -> ungraded, reward = the number; NaN (inspect_ai's unscored) -> ungraded, no reward; anything else (dicts, lists, other strings, null) -> ungraded, no reward. Strings are
  * trimmed and compared case-insensitively.
  */
 export function inspectScore(value: unknown): { correct: boolean | null; reward: number | null } {
   if (typeof value === 'boolean') return { correct: value, reward: value ? 1 : 0 };
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return { correct: null, reward: null };
+    // NaN: Inspect's `Score.unscored()`, no value; -Infinity / Infinity: the lowest / highest score (scoreNumber)
+    if (Number.isNaN(value)) return { correct: null, reward: null };
     return { correct: value === 1 ? true : value === 0 ? false : null, reward: value };
   }
   if (typeof value === 'string') {
@@ -54,7 +55,7 @@ export function inspectScore(value: unknown): { correct: boolean | null; reward:
       case 'p':
         return { correct: false, reward: 0.5 };
     }
-    const n = toNum(value);
+    const n = scoreNumber(value);
     if (n !== null) return inspectScore(n);
   }
   return { correct: null, reward: null };

@@ -45,6 +45,7 @@ import {
   readJsonDocument,
   readJsonLines,
   toLevel,
+  scoreNumber,
   toNum,
   toScore,
   toReference,
@@ -717,24 +718,27 @@ class PathStats {
 }
 
 /**
- * Reads one named score: a finite number or numeric string as is; a non-empty list of them as a process
- * reward model's step scores, reduced to one number by `rule` ({@link reduceSteps}) and kept.
- * @returns the score, `'missing'` for null or undefined, `'invalid'` for anything else (an empty list,
- * a list holding a non-number, a string that is not a number, an object).
+ * Reads one named score: a number or numeric string as is ({@link scoreNumber}: `-Infinity`, `-inf` are the
+ * lowest score); a non-empty list of them as a process reward model's step scores, reduced to one number by
+ * `rule` ({@link reduceSteps}) and kept.
+ * @returns the score, `'missing'` for null, undefined or NaN, `'invalid'` for anything else (an empty list,
+ * a list holding a non-number or NaN, a string that is not a number, an object, steps whose product is
+ * undefined: `0 × Infinity`).
  */
 export function readScore(v: unknown, scorer: string, rule: StepRule): NamedScore | 'missing' | 'invalid' {
-  if (v === null || v === undefined) return 'missing';
+  if (v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v))) return 'missing';
   if (Array.isArray(v)) {
     if (v.length === 0) return 'invalid';
     const steps: number[] = [];
     for (const x of v) {
-      const n = typeof x === 'number' || typeof x === 'string' ? toNum(x) : null;
+      const n = scoreNumber(x);
       if (n === null) return 'invalid';
       steps.push(n);
     }
-    return { scorer, value: reduceSteps(steps, rule), steps, rule };
+    const value = reduceSteps(steps, rule);
+    return Number.isNaN(value) ? 'invalid' : { scorer, value, steps, rule };
   }
-  const n = typeof v === 'number' || typeof v === 'string' ? toNum(v) : null;
+  const n = scoreNumber(v);
   return n === null ? 'invalid' : { scorer, value: n };
 }
 

@@ -44,6 +44,12 @@ export interface ReaderOptions {
    */
   correctThreshold?: number;
   /**
+   * Inspect AI logs: what becomes of a sample that errored (`error` set) without a score: `exclude` (the default:
+   * left out of every figure, as Inspect's metrics leave it out) or `incorrect` (a failure in n); CLI
+   * `--errored-samples`, setting `traceInspector.erroredSamples` (see inspect.ts `ErroredSamplesPolicy`).
+   */
+  erroredSamples?: 'exclude' | 'incorrect';
+  /**
    * Absolute path of a mapping file given by path (CLI `--mapping`, setting `traceInspector.mappingFile`),
    * for folders where one cannot be written: its `files` globs are relative to the results folder, and
    * it is consulted before the folder's own `trace-inspector.mapping.json` files.

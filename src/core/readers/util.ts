@@ -154,7 +154,10 @@ export function exactIds<T>(record: T, id: unknown, text: string): T {
  * - Python's `NaN` / `Infinity` / `-Infinity` literals: the line is parsed again with each of them as
  *   `null` (a missing value), with a warning `N non-standard numbers (NaN, Infinity) read as missing values`;
  * - invalid UTF-8 bytes: replaced by U+FFFD, with a warning `invalid UTF-8: N bytes replaced by U+FFFD`;
- * - a JSON value that is not an object: error `record is not a JSON object (got array)`.
+ * - a JSON value that is not an object: error `record is not a JSON object (got array)`;
+ * - several records on one line with no newline between them (`{...}{...}`): each is read as a record with its own
+ *   span (its bytes), after one warning at the line counting them; each part that is no JSON object is an error of
+ *   its own ({@link concatenatedValues}), so the diagnostics count every record lost.
  * A `.json` file of at most {@link WHOLE_JSON_DOCUMENT_BYTES} that is one pretty-printed JSON object (its first line
  * no JSON value of its own, the whole text one object: `json.dump(sample, f, indent=2)`) is one record, line 1, its
  * span the whole file (trial 12 leftovers: it was one `malformed JSON` error per line of a valid file); a `.json` file
@@ -215,13 +218,19 @@ export async function* readJsonLines(
         try {
           parsed = parseJsonTolerant(text);
         } catch {
+          const raw = l.invalidBytes ? await lineBytes(ctx.absPath, l, options.range ?? ctx.range, bytes) : null;
+          const several = severalRecords(ctx, l, raw);
+          if (several) {
+            yield* several;
+            continue;
+          }
           // held back one line so that the last line of a file can say "truncated"
           pending = { line: l.line, error: err, text };
           continue;
         }
         value = parsed.value;
         text = parsed.text;
-        yield diag(ctx, l.line, nonFiniteMessage(parsed.nonFinite), 'warning');
+        yield diag(ctx, l.line, nonFiniteMessage(parsed), 'warning');
       }
       if (!isObject(value)) {
         yield diag(ctx, l.line, `record is not a JSON object (got ${typeName(value)})`);
@@ -239,6 +248,120 @@ export async function* readJsonLines(
     );
   }
   if (!any) yield diag(ctx, 0, 'empty file');
+}
+
+/**
+ * Where the JSON values written one after another on one line start and end (`{...}{...} {...}`: records a
+ * writer put on one line, no newline between them), as byte ranges `[start, end)` of `bytes`: each value is an
+ * object or an array whose brackets balance outside strings; whitespace between values is skipped; anything
+ * else (text between values, an unfinished last value) is one range of its own, so that a caller counts it as
+ * one record it could not read. Null when the line holds fewer than two ranges (one value, or no complete
+ * value: a truncated line). Works on bytes: the characters it looks at (`{ } [ ] " \`) never occur inside a
+ * multi-byte UTF-8 sequence.
+ */
+export function concatenatedValues(bytes: Uint8Array): { start: number; end: number }[] | null {
+  const out: { start: number; end: number }[] = [];
+  const n = bytes.length;
+  const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isSpace(bytes[i])) i++;
+    if (i >= n) break;
+    const start = i;
+    const open = bytes[i];
+    if (open !== 0x7b && open !== 0x5b) {
+      // not the start of a record: the rest of the line up to the next `{` is one unreadable range
+      i++;
+      while (i < n && bytes[i] !== 0x7b) i++;
+      out.push({ start, end: i });
+      continue;
+    }
+    let depth = 0;
+    let inString = false;
+    for (; i < n; i++) {
+      const c = bytes[i];
+      if (inString) {
+        if (c === 0x5c) i++;
+        else if (c === 0x22) inString = false;
+      } else if (c === 0x22) inString = true;
+      else if (c === 0x7b || c === 0x5b) depth++;
+      else if ((c === 0x7d || c === 0x5d) && --depth === 0) {
+        i++;
+        break;
+      }
+    }
+    out.push({ start, end: Math.min(i, n) });
+  }
+  return out.length >= 2 ? out : null;
+}
+
+/** The bytes of a line as they are in the file (from `rangeBytes` when the caller read them): a line with invalid UTF-8 cannot be re-encoded from its text. */
+async function lineBytes(
+  absPath: string,
+  l: { offset: number; bytes: number },
+  range: { start: number } | undefined,
+  given: Buffer | undefined,
+): Promise<Buffer> {
+  if (given) return given.subarray(l.offset - (range?.start ?? 0), l.offset - (range?.start ?? 0) + l.bytes);
+  const fh = await open(absPath, 'r');
+  try {
+    const buf = Buffer.alloc(l.bytes);
+    await fh.read(buf, 0, l.bytes, l.offset);
+    return buf;
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * A line that holds several JSON records one after another ({@link concatenatedValues}) as those records, each
+ * with its own span (its bytes in the file: reading them again gives that record alone), after one warning that
+ * says how many records the line holds; each range that is no JSON object is an error of its own (`record 2 of 3
+ * on this line: malformed JSON (...); skipped`), so the diagnostics count every record lost. `raw`: the line's
+ * bytes as in the file (needed when it holds invalid UTF-8), else null (re-encoded from its text). Undefined
+ * when the line is not several records.
+ */
+function severalRecords(
+  ctx: ReaderContext,
+  l: { line: number; text: string; offset: number; bytes: number },
+  raw: Buffer | null,
+): (JsonLine | ReadEvent)[] | undefined {
+  let buf = raw ?? Buffer.from(l.text, 'utf8');
+  // where the text starts in the line's bytes: after a BOM the line reader stripped (3 bytes; a stripped `\r` is 1)
+  let lead = raw ? 0 : l.bytes - buf.length >= 3 ? 3 : 0;
+  if (raw && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
+    buf = buf.subarray(3);
+    lead = 3;
+  }
+  const spans = concatenatedValues(buf);
+  if (!spans) return undefined;
+  const out: (JsonLine | ReadEvent)[] = [
+    diag(
+      ctx,
+      l.line,
+      `${spans.length} JSON records on one line, with no newline between them: each read as a record of its own`,
+      'warning',
+    ),
+  ];
+  spans.forEach((sp, k) => {
+    const what = `record ${k + 1} of ${spans.length} on this line`;
+    const piece = buf.toString('utf8', sp.start, sp.end);
+    let parsed: ReturnType<typeof parseJsonTolerant>;
+    try {
+      parsed = parseJsonTolerant(piece);
+    } catch (err) {
+      out.push(diag(ctx, l.line, `${what}: ${jsonErrorMessage(err)}; skipped`));
+      return;
+    }
+    if (parsed.nonFinite) out.push(diag(ctx, l.line, `${what}: ${nonFiniteMessage(parsed)}`, 'warning'));
+    if (!isObject(parsed.value)) {
+      out.push(diag(ctx, l.line, `${what} is not a JSON object (got ${typeName(parsed.value)}); skipped`));
+      return;
+    }
+    const offset = l.offset + lead + sp.start;
+    out.push({ line: l.line, value: parsed.value, text: parsed.text, offset, bytes: sp.end - sp.start });
+  });
+  return out;
 }
 
 /** A `.json` file up to this size that is one pretty-printed JSON object is read as one record: 8 MiB. */
@@ -272,7 +395,7 @@ function jsonDocumentRecord(ctx: ReaderContext, buf: Buffer): (JsonLine | ReadEv
   const out: (JsonLine | ReadEvent)[] = [];
   const invalid = invalidUtf8Bytes(buf, decoded);
   if (invalid) out.push(diag(ctx, line, invalidUtf8Message(invalid), 'warning'));
-  if (parsed.nonFinite) out.push(diag(ctx, line, nonFiniteMessage(parsed.nonFinite), 'warning'));
+  if (parsed.nonFinite) out.push(diag(ctx, line, nonFiniteMessage(parsed), 'warning'));
   out.push({ line, value: parsed.value, text: parsed.text, offset: 0, bytes: buf.length });
   return out;
 }
@@ -618,13 +741,35 @@ export function toNum(v: unknown): number | null {
   return null;
 }
 
+/** A string that names an infinite number: `inf`, `-inf`, `+Infinity`, `-infinity` (trimmed, any case); its sign, else 0. */
+function infinitySign(s: string): number {
+  const m = /^([+-]?)(?:inf|infinity)$/i.exec(s.trim());
+  return m ? (m[1] === '-' ? -1 : 1) : 0;
+}
+
+/**
+ * A score value (a reward model's score, a scorer's score): a number, or a string that spells one, where
+ * `-Infinity` and `Infinity` are the lowest and highest scores, not missing values (issue 32): the numbers
+ * themselves (a JSON number too large for a double, `-1e999`, and Python's `-Infinity` literal, which
+ * {@link parseJsonTolerant} reads so, are such numbers), and the strings `-inf`, `inf`, `-Infinity`, `Infinity`
+ * (any case, an optional `+`). NaN (the number, or a string `nan`) is a missing value: `null`, as is anything else.
+ */
+export function scoreNumber(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isNaN(v) ? null : v;
+  if (typeof v !== 'string') return null;
+  const sign = infinitySign(v);
+  if (sign !== 0) return sign * Number.POSITIVE_INFINITY;
+  return toNum(v);
+}
+
 /**
  * A reward score from either a number or a list whose last element is the score (the Qwen2.5-Math
- * `pred_score` shape `[[3.5], [2.1]]`: per sample a list, last element = score). `null` otherwise.
+ * `pred_score` shape `[[3.5], [2.1]]`: per sample a list, last element = score), read by {@link scoreNumber}
+ * (`-Infinity` is the lowest score). `null` otherwise.
  */
 export function toScore(v: unknown): number | null {
   if (Array.isArray(v)) return v.length === 0 ? null : toScore(v[v.length - 1]);
-  return toNum(v);
+  return scoreNumber(v);
 }
 
 /** Normalises a difficulty level: `"Level 3"` -> `"3"`, `3` -> `"3"`, other strings as is, else `null`. */
@@ -1228,7 +1373,7 @@ export async function readJsonDocument(
     const parsed = parseJsonTolerant(text);
     if (parsed.nonFinite > 0) {
       const at = /(?<![\w"])(-?Infinity|NaN)(?![\w$])/.exec(text)?.index ?? 0;
-      warnings.push(diag(ctx, lineAt(text, at), nonFiniteMessage(parsed.nonFinite), 'warning'));
+      warnings.push(diag(ctx, lineAt(text, at), nonFiniteMessage(parsed), 'warning'));
     }
     return { value: parsed.value, warnings, text: parsed.text };
   } catch (err) {

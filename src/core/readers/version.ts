@@ -31,5 +31,8 @@
  * 5 — issue 32: a reference answer that is a list of accepted answers (Inspect `target` lists, a JSON array as
  * `gt`/`gold`/`answer` or through a mapping) is stored as a JSON array of strings, which answer equivalence reads
  * as "any of these" (was joined with ` | ` by the Inspect reader and dropped by the others).
+ *     also: `-Infinity` / `Infinity` reward scores are scores (were missing); several JSON records on one line
+ * are each read (were one malformed line); a problem id that names another problem (question or reference answer
+ * differs) is skipped as such, also among per-sample records (were merged); errored Inspect samples.
  */
 export const READER_VERSION = 5;

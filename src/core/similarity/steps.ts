@@ -29,6 +29,14 @@
  * multiplication (`3\frac{1}{2}`, `2(3+4)`), `\sqrt[3]{}`, constants (`\pi`). A `-` or `+` that starts a
  * line and is followed by a space is a list bullet, not a sign.
  *
+ * ## Reading what is written (issue 32; every rule: docs/similarity.md, "The step reader, rule by rule")
+ * A unit stays on its number's line and display-math block (never across a line break, `\\`, `\[`, `\]`,
+ * `$$`), never starts with `of`, and may be a rate right after the number (`\$25/\text{hour}`); a repeating
+ * decimal (`49.\overline{3}`) is its value; an operator after a line break starts something else; an
+ * expression is read whole or not at all (a left side that would be the end of a longer expression, a right
+ * side that is only the start of one, are no links); a chain without a left side goes on where its label
+ * (`\text{Average} =`) is written again after a line break.
+ *
  * ## Same value, same step
  * Two steps are the same when their canonical **keys** are equal. The key is the expression's tree
  * with every number replaced by its value's key (`numberKey` of src/core/answers: the answer
@@ -87,7 +95,7 @@ export const MAX_DEPTH = 32;
 const MAX_UNIT_TOKENS = 4;
 
 type Node =
-  | { t: 'num'; v: number; s: string }
+  | { t: 'num'; v: number; s: string; exact?: true }
   | { t: 'sum'; terms: { neg: boolean; n: Node }[] }
   | { t: 'prod'; factors: { inv: boolean; n: Node }[]; frac?: boolean }
   | { t: 'neg'; n: Node }
@@ -172,6 +180,77 @@ function isShortDigits(t: string): boolean {
   return true;
 }
 
+/**
+ * What lies between a token and the one before it in the text (`gaps[i]` for token i): {@link GAP_NONE} nothing (the
+ * two touch: `10x`, `\frac{1}{2}B`, `50(`), {@link GAP_SPACE} spaces or dropped notation on one line, or
+ * {@link GAP_BREAK} a line break, a LaTeX line break `\\`, or a display-math delimiter `\[`, `\]`, `$$`: a unit
+ * never reaches across a break, and an expression that stops at a break is whole there.
+ */
+const GAP_NONE = 0;
+const GAP_SPACE = 1;
+const GAP_BREAK = 2;
+
+/** The buffer {@link gapKinds} writes to (one per module, grown as needed: the kinds are read only while one text is read). */
+let gapBuffer = new Uint8Array(4096);
+
+/**
+ * The {@link GAP_NONE} / {@link GAP_SPACE} / {@link GAP_BREAK} kind of the gap before each token, in a buffer reused
+ * from text to text (valid until the next call; a chain kept in the memo copies its part).
+ */
+function gapKinds(text: string, starts: ArrayLike<number>, ends: ArrayLike<number>): Uint8Array {
+  const n = starts.length;
+  if (gapBuffer.length < n) gapBuffer = new Uint8Array(Math.max(n, gapBuffer.length * 2));
+  const out = gapBuffer;
+  if (n > 0) out[0] = GAP_BREAK;
+  for (let i = 1; i < n; i++) {
+    const a = ends[i - 1];
+    const b = starts[i];
+    if (a >= b) {
+      out[i] = GAP_NONE;
+      continue;
+    }
+    // the usual gap: one space
+    if (b - a === 1 && text.charCodeAt(a) === 32) {
+      out[i] = GAP_SPACE;
+      continue;
+    }
+    let kind = GAP_SPACE;
+    for (let k = a; k < b; k++) {
+      const c = text.charCodeAt(k);
+      if (c === 10 || c === 13) {
+        kind = GAP_BREAK;
+        break;
+      }
+      // `\[`, `\]`, `\\`, `$$`
+      const d = text.charCodeAt(k + 1);
+      if ((c === 92 && k + 1 < b && (d === 91 || d === 93 || d === 92)) || (c === 36 && d === 36 && k + 1 < b)) {
+        kind = GAP_BREAK;
+        break;
+      }
+    }
+    out[i] = kind;
+  }
+  return out;
+}
+
+/** A one-letter word: a variable (`x`, `B`), never a unit. */
+function isVariable(t: string): boolean {
+  if (t.length !== 1) return false;
+  const c = t.charCodeAt(0) | 32;
+  return (c >= 97 && c <= 122) || (t.charCodeAt(0) >= 128 && LETTERS.test(t));
+}
+
+/** Operators that join a following operand: an expression before one of them goes on. */
+const BINARY = new Set(['\\times', '\\div', '/', '^']);
+
+/**
+ * The value of a repeating decimal: integer part `int`, decimals `dec` before the repeating digits `rep`
+ * (`49.\overline{3}`: `49`, ``, `3`; `0.1\overline{6}`: `0`, `1`, `6`): (int dec rep - int dec) / ((10^|rep| - 1) 10^|dec|).
+ */
+function repeatingValue(int: string, dec: string, rep: string): number {
+  return (Number(int + dec + rep) - Number(int + dec)) / ((10 ** rep.length - 1) * 10 ** dec.length);
+}
+
 /** Parser over the tokens of one text (recursive descent; every method returns null on failure). */
 class Parser {
   pos = 0;
@@ -181,7 +260,15 @@ class Parser {
   constructor(
     private readonly toks: readonly string[],
     private end: number,
+    /** {@link gapKinds} of the tokens. */
+    private readonly gaps: Uint8Array,
   ) {}
+
+  /** The gap kind before the token at `pos + o` (the end of the text: a break). */
+  private gapAt(o = 0): number {
+    const i = this.pos + o;
+    return i < this.end ? this.gaps[i] : GAP_BREAK;
+  }
 
   reset(from: number, end: number): void {
     this.pos = from;
@@ -210,7 +297,8 @@ class Parser {
     const terms: { neg: boolean; n: Node }[] = [{ neg: false, n: first }];
     for (;;) {
       const t = this.peek();
-      if (t !== '+' && t !== '-') break;
+      // an operator that starts a line starts something else (a `- ` bullet, a new equation)
+      if ((t !== '+' && t !== '-') || this.gapAt() === GAP_BREAK) break;
       const save = this.pos;
       this.pos++;
       const n = this.product();
@@ -231,7 +319,7 @@ class Parser {
     for (;;) {
       const t = this.peek();
       const times = t === '\\times' || this.isTimesX();
-      if (!times && t !== '\\div' && t !== '/') break;
+      if ((!times && t !== '\\div' && t !== '/') || this.gapAt() === GAP_BREAK) break;
       const save = this.pos;
       this.pos++;
       const n = this.unary();
@@ -289,13 +377,32 @@ class Parser {
       this.pos++;
       let v = Number(t);
       let s = t;
+      let exact: true | undefined;
+      // a repeating decimal, `49.\overline{3}` or `0.1\overline{6}`: its value
+      const dot = t.includes('.') ? 0 : 1;
+      const rep = this.peek(dot + 2);
+      if (
+        (dot === 0 || (this.peek() === '.' && this.gapAt() === GAP_NONE)) &&
+        this.peek(dot) === '\\overline' &&
+        this.gapAt(dot) === GAP_NONE &&
+        this.peek(dot + 1) === '{' &&
+        rep !== undefined &&
+        /^\d+$/.test(rep) &&
+        this.peek(dot + 3) === '}'
+      ) {
+        const [int, dec = ''] = t.split('.');
+        v = repeatingValue(int, dec, rep);
+        s = `${int}.${dec}(${rep})`;
+        exact = true;
+        this.pos += dot + 4;
+      }
       if (this.peek() === '%') {
         this.pos++;
         v /= 100;
         s += '%';
       }
       this.skipUnit();
-      return { t: 'num', v, s };
+      return exact ? { t: 'num', v, s, exact } : { t: 'num', v, s };
     }
     if (t === '(' || t === '{') {
       if (++this.depth > MAX_DEPTH) return null;
@@ -335,27 +442,37 @@ class Parser {
 
   /**
    * Skips a unit after a number: up to four words (not one-letter ones), joined by `/` or `per`, or
-   * words in parentheses (`4 (blue)`, `\$10,\!000 (\text{plane})`).
+   * words in parentheses (`4 (blue)`, `\$10,\!000 (\text{plane})`); a rate right after the number
+   * (`\$25/\text{hour}`: `/` and a word). A unit is on its number's line and in its display-math block (it
+   * stops at a {@link GAP_BREAK}), and does not start with `of` (`\frac{1}{2} of Valerie's earnings` is a
+   * share of a quantity, not a number with a unit).
    */
   private skipUnit(): void {
     let taken = 0;
     let expectWord = false;
     while (taken < MAX_UNIT_TOKENS) {
       const t = this.peek();
-      if (t === undefined) break;
+      if (t === undefined || this.gapAt() === GAP_BREAK) break;
+      if (taken === 0 && !expectWord && t === 'of') break;
       if (t === '(' && !expectWord) {
         let k = 1;
-        while (k <= MAX_UNIT_TOKENS && this.peek(k) !== undefined && isUnitWord(this.peek(k)!)) k++;
-        if (k > 1 && this.peek(k) === ')') {
+        while (
+          k <= MAX_UNIT_TOKENS &&
+          this.peek(k) !== undefined &&
+          this.gapAt(k) !== GAP_BREAK &&
+          isUnitWord(this.peek(k)!)
+        )
+          k++;
+        if (k > 1 && this.peek(k) === ')' && this.gapAt(k) !== GAP_BREAK) {
           this.pos += k + 1;
           taken += k - 1;
           continue;
         }
         break;
       }
-      if (t === '/' && taken > 0 && !expectWord) {
+      if (t === '/' && !expectWord) {
         const w = this.peek(1);
-        if (w !== undefined && isUnitWord(w)) {
+        if (w !== undefined && this.gapAt(1) !== GAP_BREAK && isUnitWord(w)) {
           this.pos++;
           expectWord = true;
           continue;
@@ -588,6 +705,15 @@ interface ChainStep {
  */
 interface ChainMemoEntry {
   toks: string[];
+  /** The {@link gapKinds} of those tokens (a unit, a continuation, depend on them). */
+  gaps: Uint8Array;
+  /**
+   * The two tokens before the window (undefined before the text's start) and the gap before the first of them
+   * (+4 when it is a bullet): whether the left side goes on before the window depends on them.
+   */
+  prev: string | undefined;
+  prev2: string | undefined;
+  prevGap: number;
   rRel: number;
   leftEndRel: number;
   bullets: string;
@@ -625,47 +751,48 @@ export function clearChainMemo(): void {
 }
 
 /**
- * {@link extractSteps} on tokens already produced by `lexForSimilarity` for `text` (the similarity
- * index lexes each sample once and reuses its tokens).
+ * Reads the chains of one text's tokens (see {@link stepsFromTokens}): the parser, the text's gaps, and the rules
+ * that say where an expression, a unit or a chain ends (docs/similarity.md section 6).
  */
-export function stepsFromTokens(
-  text: string,
-  rawToks: readonly string[],
-  rawStarts: ArrayLike<number>,
-  rawEnds: ArrayLike<number>,
-): ComputationStep[] {
-  const out: ComputationStep[] = [];
-  // cheap exit: no relation sign, no step
-  let anyRelation = false;
-  for (let i = 0; i < rawToks.length && !anyRelation; i++) anyRelation = isRelation(rawToks[i]);
-  if (!anyRelation) return out;
-  const { toks, starts, ends } = joinThousands(text, rawToks, rawStarts, rawEnds);
-  const T = toks.length;
-  const p = new Parser(toks, T);
+class ChainReader {
+  readonly T: number;
+  readonly gaps: Uint8Array;
+  readonly p: Parser;
+  constructor(
+    readonly text: string,
+    readonly toks: readonly string[],
+    readonly starts: ArrayLike<number>,
+    readonly ends: ArrayLike<number>,
+  ) {
+    this.T = toks.length;
+    this.gaps = gapKinds(text, starts, ends);
+    this.p = new Parser(toks, this.T, this.gaps);
+  }
+
   /** A line-start `-`/`+` followed by a space: a Markdown bullet, not a sign. */
-  const isBullet = (i: number): boolean => {
-    if (toks[i] !== '-' && toks[i] !== '+') return false;
-    const after = text.charCodeAt(ends[i]);
+  isBullet(i: number): boolean {
+    if (this.toks[i] !== '-' && this.toks[i] !== '+') return false;
+    const after = this.text.charCodeAt(this.ends[i]);
     if (after !== 32 && after !== 9) return false;
-    for (let k = starts[i] - 1; k >= 0; k--) {
-      const c = text.charCodeAt(k);
+    for (let k = this.starts[i] - 1; k >= 0; k--) {
+      const c = this.text.charCodeAt(k);
       if (c === 10 || c === 13) return true;
       if (c !== 32 && c !== 9) return false;
     }
     return true;
-  };
+  }
   /** Index of the relation at i (`=`, `\\approx`, or either after an alignment `&`), else -1. */
-  const relationAt = (i: number): number => {
-    if (i >= T) return -1;
-    if (i > p.maxRead) p.maxRead = i;
-    if (isRelation(toks[i])) return i;
-    if (toks[i] !== '&' || i + 1 >= T) return -1;
-    if (i + 1 > p.maxRead) p.maxRead = i + 1;
-    return isRelation(toks[i + 1]) ? i + 1 : -1;
-  };
-  const parseLink = (from: number, end: number): Link | null => {
-    p.reset(from, end);
-    const node = p.expr();
+  relationAt(i: number): number {
+    if (i >= this.T) return -1;
+    if (i > this.p.maxRead) this.p.maxRead = i;
+    if (isRelation(this.toks[i])) return i;
+    if (this.toks[i] !== '&' || i + 1 >= this.T) return -1;
+    if (i + 1 > this.p.maxRead) this.p.maxRead = i + 1;
+    return isRelation(this.toks[i + 1]) ? i + 1 : -1;
+  }
+  parseLink(from: number, end: number): Link | null {
+    this.p.reset(from, end);
+    const node = this.p.expr();
     if (!node) return null;
     const op = hasOp(node);
     const plainNode = node.t === 'group' ? node.n : node;
@@ -673,35 +800,86 @@ export function stepsFromTokens(
     return {
       node,
       from,
-      to: p.pos,
+      to: this.p.pos,
       op,
       plain: num ? num.v : null,
       percent: !!num && num.s.endsWith('%'),
-      decimals: num ? decimalsOf(num.s.replace(/^-|%$/g, '')) : 0,
+      // a repeating decimal is exact: no rounding tolerance
+      decimals: num ? (num.exact ? 12 : decimalsOf(num.s.replace(/^-|%$/g, ''))) : 0,
     };
-  };
+  }
+  /** Whether token i ends an operand: a number, `)`, `}`, `%` or a variable (what an operator after it applies to). */
+  endsOperand(i: number): boolean {
+    const t = this.toks[i];
+    return isNumberToken(t) || t === ')' || t === '}' || t === '%' || isVariable(t);
+  }
+  /**
+   * Whether an expression starting at token s would be the end of a longer one written before it on the same
+   * line: after `^`, or after an operator that follows an operand (`\left( \frac{4}{12} \right) \times 100`; not a Markdown
+   * `*` after a label, `*Distance:* 20`, nor a `-`/`+` bullet), after a number or a `)` (`3\,\frac{2}{3}`, a
+   * mixed number; `2(5000 + 2500)`), inside a command's arguments (the `{2}` of `2\frac{1}{2}` or `\sqrt{2}`), or
+   * after a variable it touches. Such a start is no left side of a chain.
+   */
+  continuesBefore(s: number): boolean {
+    if (s === 0 || this.gaps[s] === GAP_BREAK) return false;
+    const t = this.toks[s - 1];
+    // an exponent is never a whole left side (`AD^2 = 625 - 49`)
+    if (t === '^') return true;
+    if (BINARY.has(t) || ((t === '-' || t === '+') && !this.isBullet(s - 1)))
+      return s >= 2 && this.gaps[s - 1] !== GAP_BREAK && this.endsOperand(s - 2);
+    if (isNumberToken(t) || t === ')') return true;
+    // an argument of a command (`\\frac{1}{2}`'s `{1}` and `{2}`, `\\sqrt{2}`'s `{2}`), not `\\begin{aligned} 47`
+    if ((t === '}' || t === '\\frac' || t === '\\sqrt') && this.toks[s] === '{') return true;
+    return this.gaps[s] === GAP_NONE && isVariable(t);
+  }
+  /**
+   * Whether the expression that ends before token i goes on after it on the same line, so that what was read is
+   * only its start: an operator before an operand (`5 \times 10 \times (1 + x)` read up to the second `\times`,
+   * `120 + 10x`), a number or `\frac`/`\sqrt` (`8\,\frac{1}{3}`, a mixed number), or a variable or `(` it touches
+   * (`\frac{1}{2}B`, `50(1 + x)`). Such a link is no link of a chain, unless it ends in a unit's words (reads
+   * `p.maxRead` up to i + 1).
+   */
+  continuesAfter(i: number): boolean {
+    if (i >= this.T || this.gaps[i] === GAP_BREAK) return false;
+    if (i + 1 > this.p.maxRead) this.p.maxRead = Math.min(i + 1, this.T - 1);
+    const t = this.toks[i];
+    if (isNumberToken(t) || t === '\\frac' || t === '\\sqrt') return true;
+    if (BINARY.has(t) || t === '-' || t === '+') {
+      const next = this.toks[i + 1];
+      return next !== undefined && this.gaps[i + 1] !== GAP_BREAK && (canStartExpression(next) || isVariable(next));
+    }
+    return this.gaps[i] === GAP_NONE && (t === '(' || isVariable(t));
+  }
   /** The chain at relation r whose left window is [lo, leftEnd): its steps and last relation (not memoised). */
-  const parseChain = (r: number, lo: number, leftEnd: number, bullets: string): ChainMemoEntry => {
-    p.maxRead = r;
+  parseChain(r: number, lo: number, leftEnd: number, bullets: string): ChainMemoEntry {
+    this.p.maxRead = r;
     let left: Link | null = null;
     for (let s = lo; s < leftEnd && !left; s++) {
-      if (!canStartExpression(toks[s]) || isBullet(s)) continue;
-      const l = parseLink(s, leftEnd);
+      if (!canStartExpression(this.toks[s]) || this.isBullet(s) || this.continuesBefore(s)) continue;
+      const l = this.parseLink(s, leftEnd);
       if (l && l.to === leftEnd) left = l;
     }
     const links: Link[] = left ? [left] : [];
     /** rels[j]: the relation sign before links[j] (index 0 unused with a left link). */
     const rels: string[] = left ? [''] : [];
+    // without a left side, the words that start the line before the relation are the chain's label (`\text{Average} = ...`)
+    const labelFrom = left ? -1 : this.labelStart(lo, leftEnd);
+    const label = labelFrom < 0 ? 0 : leftEnd - labelFrom;
     let at = r;
     let lastParseAt = r;
     // the links to the right, while each ends exactly at the next relation
     for (;;) {
       lastParseAt = at;
-      const l = parseLink(at + 1, Math.min(T, at + 1 + MAX_LINK_TOKENS));
+      const l = this.parseLink(at + 1, Math.min(this.T, at + 1 + MAX_LINK_TOKENS));
       if (!l) break;
-      rels.push(toks[at]);
+      let nextRel = this.relationAt(l.to);
+      // the same label on the next line goes on with the chain (`Average = \frac{156}{3}` then `Average = 52`)
+      if (nextRel < 0 && label > 0 && this.sameLabel(labelFrom, l.to, label)) nextRel = this.relationAt(l.to + label);
+      // the start of a longer expression (`= 5 \times 10 \times (1 + x)`, `= \frac{1}{2}B`): not a link; a link
+      // that ends in a unit's words ended there (`= 22 students and 11 parents`)
+      if (nextRel < 0 && withoutUnit(this.toks, l.from, l.to - 1) === l.to - 1 && this.continuesAfter(l.to)) break;
+      rels.push(this.toks[at]);
       links.push(l);
-      const nextRel = relationAt(l.to);
       if (nextRel < 0) {
         at = l.to;
         break;
@@ -720,43 +898,102 @@ export function stepsFromTokens(
           computed: step.computed,
           consistent: step.consistent,
           fromRel: step.fromTok - lo,
-          endRel: withoutUnit(toks, step.fromTok, step.toTok) - lo,
+          endRel: withoutUnit(this.toks, step.fromTok, step.toTok) - lo,
         });
       }
     }
     // the parser never reads past lastParseAt + 1 + MAX_LINK_TOKENS (+ 1 for an `&` before a relation)
     const reachRel = lastParseAt + MAX_LINK_TOKENS + 3 - lo;
+    const upto = Math.max(this.p.maxRead, leftEnd - 1) + 1;
     return {
-      toks: toks.slice(lo, Math.max(p.maxRead, leftEnd - 1) + 1),
+      toks: this.toks.slice(lo, upto),
+      gaps: this.gaps.slice(lo, upto),
+      prev: this.toks[lo - 1],
+      prev2: this.toks[lo - 2],
+      prevGap: this.prevGapOf(lo),
       rRel: r - lo,
       leftEndRel: leftEnd - lo,
       bullets,
       reachRel,
-      tRel: Math.min(T - lo, reachRel),
+      tRel: Math.min(this.T - lo, reachRel),
       atRel: at - lo,
       steps,
     };
-  };
+  }
+  /**
+   * Where the label of a relation at `end` starts: 1 to 4 words (`Total Revenue`, or a variable `x`) right before it
+   * that start the window [lo, end) or a line (`\\text{Average} = ...` at the start of a display block); -1: none.
+   */
+  labelStart(lo: number, end: number): number {
+    let k = end;
+    while (k > lo && end - k < MAX_UNIT_TOKENS && (isUnitWord(this.toks[k - 1]) || isVariable(this.toks[k - 1]))) k--;
+    return k < end && (k === lo || this.gaps[k] === GAP_BREAK) ? k : -1;
+  }
+  /** Whether the `n` tokens at i, after a line break, are the label at `from` (reads `p.maxRead` up to i + n). */
+  sameLabel(from: number, i: number, n: number): boolean {
+    if (i + n >= this.T || this.gaps[i] !== GAP_BREAK) return false;
+    if (i + n > this.p.maxRead) this.p.maxRead = i + n;
+    for (let k = 0; k < n; k++)
+      if (this.toks[i + k] !== this.toks[from + k] || (k > 0 && this.gaps[i + k] === GAP_BREAK)) return false;
+    return true;
+  }
+  /** The gap before the token before a window starting at lo, +4 when that token is a bullet (memo entries compare it). */
+  prevGapOf(lo: number): number {
+    return lo > 0 ? this.gaps[lo - 1] + (this.isBullet(lo - 1) ? 4 : 0) : GAP_BREAK;
+  }
+  /** Whether the `.` at i is the point of a repeating decimal (`49.\\overline{3}`), not a full stop. */
+  repeatingDot(i: number): boolean {
+    return (
+      this.toks[i] === '.' &&
+      this.toks[i + 1] === '\\overline' &&
+      this.gaps[i] === GAP_NONE &&
+      this.gaps[i + 1] === GAP_NONE
+    );
+  }
   /** Whether a memo entry was computed from the same tokens as the chain at r with window start lo. */
-  const sameChain = (e: ChainMemoEntry, r: number, lo: number, leftEnd: number, bullets: string): boolean => {
+  sameChain(e: ChainMemoEntry, r: number, lo: number, leftEnd: number, bullets: string): boolean {
     if (e.rRel !== r - lo || e.leftEndRel !== leftEnd - lo || e.bullets !== bullets) return false;
-    if (Math.min(T - lo, e.reachRel) !== e.tRel || lo + e.toks.length > T) return false;
+    if (Math.min(this.T - lo, e.reachRel) !== e.tRel || lo + e.toks.length > this.T) return false;
     const et = e.toks;
     // the tokens after the relation first: the entries of one key differ there (their left sides hash alike)
-    for (let k = e.rRel + 1; k < et.length; k++) if (et[k] !== toks[lo + k]) return false;
-    for (let k = 0; k <= e.rRel && k < et.length; k++) if (et[k] !== toks[lo + k]) return false;
+    for (let k = e.rRel + 1; k < et.length; k++) if (et[k] !== this.toks[lo + k]) return false;
+    for (let k = 0; k <= e.rRel && k < et.length; k++) if (et[k] !== this.toks[lo + k]) return false;
+    if (e.prev !== this.toks[lo - 1] || e.prev2 !== this.toks[lo - 2] || e.prevGap !== this.prevGapOf(lo)) return false;
+    const eg = e.gaps;
+    for (let k = 0; k < eg.length; k++) if (eg[k] !== this.gaps[lo + k]) return false;
     return true;
-  };
+  }
+}
+
+/**
+ * {@link extractSteps} on tokens already produced by `lexForSimilarity` for `text` (the similarity
+ * index lexes each sample once and reuses its tokens).
+ */
+export function stepsFromTokens(
+  text: string,
+  rawToks: readonly string[],
+  rawStarts: ArrayLike<number>,
+  rawEnds: ArrayLike<number>,
+): ComputationStep[] {
+  const out: ComputationStep[] = [];
+  // cheap exit: no relation sign, no step
+  let anyRelation = false;
+  for (let i = 0; i < rawToks.length && !anyRelation; i++) anyRelation = isRelation(rawToks[i]);
+  if (!anyRelation) return out;
+  const { toks, starts, ends } = joinThousands(text, rawToks, rawStarts, rawEnds);
+  const T = toks.length;
+  const reader = new ChainReader(text, toks, starts, ends);
   let consumed = 0; // tokens before this index belong to an earlier chain
   for (let r = 0; r < T; r++) {
     if (!isRelation(toks[r]) || r < consumed) continue;
     // the expression left of the first relation: the longest window ending exactly at r (or at its `&`) that parses
     const leftEnd = r > 0 && toks[r - 1] === '&' ? r - 1 : r;
     let lo = leftEnd;
-    while (lo > consumed && leftEnd - lo < MAX_LINK_TOKENS && !STOP.has(toks[lo - 1])) lo--;
+    while (lo > consumed && leftEnd - lo < MAX_LINK_TOKENS && (!STOP.has(toks[lo - 1]) || reader.repeatingDot(lo - 1)))
+      lo--;
     let bullets = '';
     for (let s = lo; s < leftEnd; s++) {
-      if (toks[s] === '-' || toks[s] === '+') bullets += isBullet(s) ? '1' : '0';
+      if (toks[s] === '-' || toks[s] === '+') bullets += reader.isBullet(s) ? '1' : '0';
     }
     // the memo key: a hash of the tokens [lo, r + 2] (length, first, middle and last character of each; equal keys
     // are only candidates: sameChain compares every token the entry was computed from). The two tokens after the
@@ -775,14 +1012,14 @@ export function stepsFromTokens(
     let chain: ChainMemoEntry | undefined;
     if (list) {
       for (const e of list) {
-        if (sameChain(e, r, lo, leftEnd, bullets)) {
+        if (reader.sameChain(e, r, lo, leftEnd, bullets)) {
           chain = e;
           break;
         }
       }
     }
     if (!chain) {
-      chain = parseChain(r, lo, leftEnd, bullets);
+      chain = reader.parseChain(r, lo, leftEnd, bullets);
       if (chainMemoEntries >= CHAIN_MEMO_MAX_ENTRIES || (!list && chainMemo.size >= CHAIN_MEMO_MAX)) {
         clearChainMemo();
         list = undefined;
