@@ -1,17 +1,60 @@
 #!/usr/bin/env bash
-# Compiles the TypeScript sources and tests, then runs every unit and integration test with node's test
-# runner twice: on the default SQLite driver (better-sqlite3 on this machine), then again with
-# TRACE_INSPECTOR_SQLITE_DRIVER=node:sqlite, the fallback used where better-sqlite3 cannot load (hosts with
-# glibc < 2.34). Child processes (the CLI in tests) inherit the variable. The few suites that choose
-# their drivers themselves (test/unit/sqlite*.test.ts) run in the first pass only. Fails if either pass fails.
+# Compiles the TypeScript sources and tests to out/ (unless --no-compile: scripts/test.sh compiles once for
+# both suites), then runs the unit and integration tests with node's test runner, TEST_CONCURRENCY files at a
+# time (default 2, the machine's cores), in two passes:
+#   1. every test file, on the default SQLite driver (better-sqlite3 on this machine);
+#   2. with TRACE_INSPECTOR_SQLITE_DRIVER=node:sqlite, the fallback used where better-sqlite3 cannot load
+#      (hosts with glibc < 2.34): every test file that opened a SQLite database in pass 1, in its own process
+#      or in a CLI or worker it started (recorded by scripts/sqlite-use.cjs). The other files run no SQLite
+#      code, so a second run would run the same code again. Child processes (the CLI in tests) inherit the
+#      variable; the suites that choose their drivers themselves (test/unit/sqlite*.test.ts) skip it.
+# `--pass 1` or `--pass 2` runs one pass (pass 2 needs pass 1's record). Per-file times:
+# test-output/times/unit-pass1.tsv and unit-pass2.tsv. Fails if a pass fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-node.sh
-rm -rf out
-npx tsc -p .
+compile=1
+passes=(1 2)
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-compile) compile=0 ;;
+    --pass) passes=("$2") && shift ;;
+    *) echo "usage: test-unit.sh [--no-compile] [--pass 1|2]" >&2 && exit 2 ;;
+  esac
+  shift
+done
+if [ $compile = 1 ]; then
+  rm -rf out
+  npx tsc -p .
+fi
+times=test-output/times
+mkdir -p "$times"
+used="$times/sqlite-use.log"
+run() { # run <pass> <files...>: node --test, spec output here, per-file times in $times/unit-<pass>.tsv
+  local pass=$1
+  shift
+  node --test --test-concurrency="${TEST_CONCURRENCY:-2}" \
+    --test-reporter=spec --test-reporter-destination=stdout \
+    --test-reporter=./scripts/test-times.mjs --test-reporter-destination="$times/unit-$pass.tsv" "$@"
+}
 status=0
-echo "[test-unit] pass 1 of 2: default SQLite driver" >&2
-env -u TRACE_INSPECTOR_SQLITE_DRIVER node --test --test-reporter=spec "out/test/unit/**/*.test.js" || status=$?
-echo "[test-unit] pass 2 of 2: TRACE_INSPECTOR_SQLITE_DRIVER=node:sqlite" >&2
-TRACE_INSPECTOR_SQLITE_DRIVER=node:sqlite node --test --test-reporter=spec "out/test/unit/**/*.test.js" || status=$?
+for pass in "${passes[@]}"; do
+  if [ "$pass" = 1 ]; then
+    echo "[test-unit] pass 1 of 2: default SQLite driver, every test file" >&2
+    rm -f "$used"
+    (
+      unset TRACE_INSPECTOR_SQLITE_DRIVER SQLITE_USE_TEST_FILE
+      SQLITE_USE_LOG="$PWD/$used" NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--require $PWD/scripts/sqlite-use.cjs" \
+        run pass1 "out/test/unit/**/*.test.js"
+    ) || status=$?
+  else
+    mapfile -t db_files < <(cut -f 1 "$used" 2>/dev/null | xargs -r realpath --relative-to=. | sort -u)
+    if [ ${#db_files[@]} = 0 ]; then
+      echo "[test-unit] pass 2 needs pass 1's record of the test files that open a database ($used)" >&2
+      exit 1
+    fi
+    echo "[test-unit] pass 2 of 2: TRACE_INSPECTOR_SQLITE_DRIVER=node:sqlite, the ${#db_files[@]} of $(find out/test/unit -name '*.test.js' | wc -l) test files that open a database" >&2
+    TRACE_INSPECTOR_SQLITE_DRIVER=node:sqlite run pass2 "${db_files[@]}" || status=$?
+  fi
+done
 exit $status

@@ -15,6 +15,8 @@
  *   E2E_VSIX             VSIX to install by default (else the newest *.vsix in the repo root)
  *   E2E_VSIX_ERROR       set by scripts/test-e2e.sh when packaging failed; defaultVsixPath() throws it
  *   E2E_CODE_SERVER      path to code-server's out/node/entry.js
+ *   E2E_SHARED_SERVER    a code-server shared by the files of a run (test/e2e/sharedServer.ts, started by
+ *                        scripts/test-e2e.sh): sessions that would start the same server open their window there
  *   E2E_CHROMIUM         browser executable (default /usr/bin/chromium)
  *   E2E_HEADED=1         show the browser (needs a display)
  *   E2E_TIMEOUT_SCALE    multiply every default timeout (slow machines), default 1
@@ -219,9 +221,12 @@ export interface CodeServer extends CodeServerDirs {
   port: number;
   /** http://127.0.0.1:PORT */
   baseUrl: string;
-  process: ChildProcess;
+  /** The server's process; undefined for a shared server (E2E_SHARED_SERVER), which another process owns. */
+  process?: ChildProcess;
   /** Path of the server's combined stdout/stderr log. */
   logFile: string;
+  /** On a shared server: the log files of earlier windows, which logs() and outputChannelLog() leave out. */
+  earlierLogs?: ReadonlySet<string>;
   /** URL that opens `folder` (absolute path) in the workbench. */
   folderUrl(folder: string): string;
   /** Server log plus the extension-host logs (last `maxChars` chars of each). */
@@ -396,16 +401,7 @@ export async function startCodeServer(opts: StartCodeServerOptions): Promise<Cod
     process: proc,
     logFile,
     folderUrl: (folder: string) => `${baseUrl}/?folder=${encodeURIComponent(path.resolve(folder))}`,
-    logs(maxChars = 6000) {
-      const parts = [`--- ${logFile}\n${readLog(maxChars)}`];
-      for (const f of findFiles(
-        path.join(dirs.userDataDir, 'logs'),
-        /(remoteexthost\.log|exthost\.log|output_logging_[^/]*\/[^/]+\.log)$/,
-      )) {
-        parts.push(`--- ${f}\n${tail(fs.readFileSync(f, 'utf8'), maxChars)}`);
-      }
-      return parts.join('\n');
-    },
+    logs: (maxChars = 6000) => serverLogs(logFile, dirs.userDataDir, maxChars),
     async stop() {
       if (exited === undefined) {
         killGroup(proc, 'SIGTERM');
@@ -448,10 +444,11 @@ export async function startCodeServer(opts: StartCodeServerOptions): Promise<Cod
  * these files lazily: lines are guaranteed on disk only once that extension host has stopped (after
  * reloadWindow() or server.stop()), so use it for post-mortems and after-reload assertions.
  */
-export function outputChannelLog(server: Pick<CodeServerDirs, 'userDataDir'>, channelName: string): string {
+export function outputChannelLog(server: Pick<CodeServer, 'userDataDir' | 'earlierLogs'>, channelName: string): string {
   return findFiles(path.join(server.userDataDir, 'logs'), /output_logging_[^/]*\/\d+-[^/]+\.log$/)
     .filter(
       (f) =>
+        !server.earlierLogs?.has(f) &&
         path
           .basename(f)
           .replace(/^\d+-/, '')
@@ -460,6 +457,24 @@ export function outputChannelLog(server: Pick<CodeServerDirs, 'userDataDir'>, ch
     .sort((a, b) => fs.statSync(a).birthtimeMs - fs.statSync(b).birthtimeMs || a.localeCompare(b))
     .map((f) => fs.readFileSync(f, 'utf8'))
     .join('');
+}
+
+/** The server log's tail, then the tail of each extension-host and output-channel log (but `earlierLogs`). */
+function serverLogs(logFile: string, userDataDir: string, maxChars: number, earlierLogs?: ReadonlySet<string>): string {
+  let log = '';
+  try {
+    log = tail(fs.readFileSync(logFile, 'utf8'), maxChars);
+  } catch {
+    /* not written yet */
+  }
+  const parts = [`--- ${logFile}\n${log}`];
+  for (const f of findFiles(
+    path.join(userDataDir, 'logs'),
+    /(remoteexthost\.log|exthost\.log|output_logging_[^/]*\/[^/]+\.log)$/,
+  )) {
+    if (!earlierLogs?.has(f)) parts.push(`--- ${f}\n${tail(fs.readFileSync(f, 'utf8'), maxChars)}`);
+  }
+  return parts.join('\n');
 }
 
 /** Paths under `dir` (recursive) whose full path matches `re`, sorted. */
@@ -1274,12 +1289,14 @@ export interface Session {
 }
 
 /**
- * Starts code-server (installing `vsix`), launches Chromium and opens `folder` in the workbench.
+ * Starts code-server (installing `vsix`; or opens the window on the run's shared server, E2E_SHARED_SERVER,
+ * when it is the same server), launches Chromium and opens `folder` in the workbench.
  * On any start-up failure everything already started is shut down before the error propagates.
  */
 export async function startSession(opts: SessionOptions): Promise<Session> {
   const t0 = Date.now();
-  const server = await startCodeServer(opts);
+  const shared = sharedServerFor(opts);
+  const server = shared ? openOnSharedServer(shared, opts) : await startCodeServer(opts);
   const serverMs = Date.now() - t0;
   let browser: Browser | undefined;
   try {
@@ -1324,6 +1341,103 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     if (e instanceof Error) e.message += `\nServer logs:\n${server.logs(3000)}`;
     throw e;
   }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A code-server shared by the files of a run
+
+/** What test/e2e/sharedServer.ts writes to the file named by E2E_SHARED_SERVER. */
+export interface SharedServerInfo extends CodeServerDirs {
+  port: number;
+  baseUrl: string;
+  logFile: string;
+  /** The server's process id (the leader of its process group). */
+  pid: number;
+  /** The VSIX installed in it (absolute path). */
+  vsix: string;
+}
+
+/**
+ * The run's shared server (E2E_SHARED_SERVER) when `opts` asks for the server it is (its VSIX, and no extra
+ * environment), else undefined: the session starts its own server.
+ */
+function sharedServerFor(opts: StartCodeServerOptions): SharedServerInfo | undefined {
+  const file = process.env.E2E_SHARED_SERVER;
+  if (!file || Object.keys(opts.env ?? {}).length > 0) return undefined;
+  const vsix = opts.vsix === undefined ? [] : Array.isArray(opts.vsix) ? opts.vsix : [opts.vsix];
+  const info = JSON.parse(fs.readFileSync(file, 'utf8')) as SharedServerInfo;
+  return vsix.length === 1 && path.resolve(repoRoot, vsix[0]) === info.vsix ? info : undefined;
+}
+
+/**
+ * A session's share of the shared server: its own run dir test-output/e2e/<name>/ (browser console log), the
+ * user settings baseSettings + `opts.settings` (written before its window opens; the files of a run take
+ * turns), logs without those of earlier windows. The browser (launched per session) holds the workbench's and
+ * the extension's global state, so each session starts from none, as on its own server. stop() ends the
+ * extension hosts started since the session began (its window's and its reloads'), as stopping its own
+ * server would, and leaves the server running.
+ */
+function openOnSharedServer(info: SharedServerInfo, opts: StartCodeServerOptions): CodeServer {
+  const runDir = freshRunDir(opts.name);
+  fs.writeFileSync(
+    path.join(info.userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ ...baseSettings, ...opts.settings }, null, 2),
+  );
+  const earlierLogs = new Set(findFiles(path.join(info.userDataDir, 'logs'), /\.log$/));
+  const earlierHosts = new Set(extensionHosts(info.pid));
+  const signal = (pid: number, sig: NodeJS.Signals | 0) => {
+    try {
+      process.kill(pid, sig);
+      return true;
+    } catch {
+      return false; // gone
+    }
+  };
+  return {
+    runDir,
+    userDataDir: info.userDataDir,
+    extensionsDir: info.extensionsDir,
+    port: info.port,
+    baseUrl: info.baseUrl,
+    logFile: info.logFile,
+    earlierLogs,
+    folderUrl: (folder: string) => `${info.baseUrl}/?folder=${encodeURIComponent(path.resolve(folder))}`,
+    logs: (maxChars = 6000) => serverLogs(info.logFile, info.userDataDir, maxChars, earlierLogs),
+    async stop() {
+      const hosts = extensionHosts(info.pid).filter((pid) => !earlierHosts.has(pid));
+      for (const pid of hosts) signal(pid, 'SIGTERM');
+      const deadline = Date.now() + 5000;
+      while (hosts.some((pid) => signal(pid, 0)) && Date.now() < deadline) await sleep(100);
+      for (const pid of hosts) signal(pid, 'SIGKILL');
+    },
+  };
+}
+
+/** Process ids of the extension hosts among the descendants of process `root` (read from Linux's /proc). */
+function extensionHosts(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // "pid (command) state ppid ...": the command may hold spaces and parentheses
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  const hosts: number[] = [];
+  const queue = [...(children.get(root) ?? [])];
+  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+    queue.push(...(children.get(pid) ?? []));
+    try {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=extensionHost')) hosts.push(pid);
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return hosts;
 }
 
 /** Packages an extension folder into a VSIX with @vscode/vsce (no dependency scan, no license needed). */
