@@ -122,6 +122,12 @@ export interface CanonicalAnswer {
    * rearranged (`./reference.ts`).
    */
   labelled?: { name: string; value: string };
+  /**
+   * The base subscript of a numeral written in base 10 with its base (`1010_{10}`: 10). Its key is the
+   * number's, but a reference numeral in another base (`1010_2`) does not accept it as its digits
+   * (`sameAnswer`, `./reference.ts`): it is one thousand and ten.
+   */
+  subscript?: number;
 }
 
 /**
@@ -370,9 +376,12 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
   return casAnswer(s);
 }
 
-/** A numeral in another base: key `digits_base`; base 10 is the number. As a reference it accepts its digits alone. */
+/**
+ * A numeral in another base: key `digits_base`; base 10 is the number (marked `subscript: 10`). As a
+ * reference it accepts its digits written alone (no subscript).
+ */
 function numeralAnswer(digits: string, base: number): CanonicalAnswer {
-  if (base === 10) return exactNumber({ n: BigInt(digits), d: 1n });
+  if (base === 10) return { ...exactNumber({ n: BigInt(digits), d: 1n }), subscript: 10 };
   const key = `${digits}_${base}`;
   return /^\d+$/.test(digits) ? { key, kind: 'numeral', accepts: [digits] } : { key, kind: 'numeral' };
 }
