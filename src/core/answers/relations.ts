@@ -301,7 +301,8 @@ function intersect(a: Interval, b: Interval): Interval | null {
   return { lo, hi };
 }
 
-const OR_RE = /\s*(?:\\text\s*\{\s*(?:or|或)\s*\}|\\(?:lor|vee)(?![a-zA-Z])|(?<![a-zA-Z\\])or(?![a-zA-Z])|或|,|;)\s*/;
+const OR_RE =
+  /\s*(?:\\text\s*\{\s*(?:or|或|или)\s*\}|\\(?:lor|vee)(?![a-zA-Z])|(?<![a-zA-Z\\])or(?![a-zA-Z])|或|(?<![а-яёА-ЯЁ])или(?![а-яёА-ЯЁ])|,|;)\s*/;
 const AND_RE = /\s*(?:\\text\s*\{\s*(?:and|且)\s*\}|\\(?:land|wedge)(?![a-zA-Z])|(?<![a-zA-Z\\])and(?![a-zA-Z])|且)\s*/;
 
 /**
