@@ -166,8 +166,11 @@ export function labelledValue(s: string): string | null {
   if (r.ops.includes('in')) return label && r.ops.length === 1 ? r.sides[1] : null;
   const lastEq = r.ops.lastIndexOf('=');
   // after a side that is not a label (arithmetic: `1 + 1 = 2`), only a value without unknowns (`7 = 11a+c` is an equation)
-  if (lastEq >= 0)
-    return label ? namedCoordinates(first, r.sides[lastEq + 1]) : !letters(r.sides[lastEq + 1]) ? r.sides[lastEq + 1] : null;
+  if (lastEq >= 0) {
+    const value = r.sides[lastEq + 1];
+    if (label) return namedCoordinates(first, value);
+    return letters(value) ? null : value;
+  }
   // only \approx: `x \approx 5` is 5; `\frac{70}{9} \approx 7.78` is the exact value before it
   return label ? r.sides[1] : first;
 }
