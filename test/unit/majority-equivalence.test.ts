@@ -142,6 +142,28 @@ describe('group correctness: the reference answer when known, else verdicts', ()
       );
     }
   });
+  test('keys the reference accepts vote as one group: 1010_2, 10, 10, 1010 against 1010_2 is a tie at maj@4 (was 10 elected)', () => {
+    const s: Labelled[] = [
+      { answer: '1010_2', correct: true, label: 'ref' },
+      { answer: '10', correct: true, label: '10' },
+      { answer: '10', correct: true, label: '10' },
+      { answer: '1010', correct: false, label: 'ref' },
+    ];
+    assert.deepEqual(voteGroups(s, { reference: '1010_2' })?.sizes, [2, 2]);
+    assert.deepEqual(voteGroups(s, { reference: '1010_2' })?.correct, [1, 0]);
+    close(majAtK(s, 4, { reference: '1010_2' }), 0.5, 'maj@4');
+    for (let k = 1; k <= 4; k++)
+      close(
+        majAtK(s, k, { reference: '1010_2' }),
+        bruteMaj(s, k, (l) => l === 'ref'),
+        `reference, k=${k}`,
+      );
+    // a third spelling of the numeral wins outright; `1010_{10}` (one thousand and ten) keys with `1010`
+    const t: Labelled[] = [...s, { answer: '(1010)_2', correct: null, label: 'ref' }];
+    close(majAtK(t, 5, { reference: '1010_2' }), 1, 'maj@5');
+    // a key the reference does not accept stays its own group
+    assert.deepEqual(voteGroups(s, { reference: '10' })?.sizes, [1, 2, 1]);
+  });
   test('every sample of the right value graded incorrect (Qwen2.5-Math example idx 72: 10000 vs gt 10{,}000): the reference decides', () => {
     const s: Labelled[] = [
       { answer: '10000', correct: false, label: '10000' },

@@ -55,7 +55,7 @@
  * 9. Tuples and intervals element-wise, by bracket: `(1, \frac{9}{2})` equals `(1, 4.5)`; `(a,b)`,
  *    `[a,b]`, `[a,b)`, `(a,b]` are four different keys (an open interval and a point are both `(a,b)`).
  *    Sets (`\{1,2\}`) and bare lists (`2, 5`, `2 and 5`) are unordered (Math-Verify compares
- *    sets of solutions), without repeats, and a set of one element is that element; unions of
+ *    sets of solutions), without repeats, and a whole answer that is a set of one element (not a set) is that element; unions of
  *    intervals are unordered; a ratio of numbers (`11:21`) part by part, as written. A one-variable inequality is its interval (`0 < f(x) < 1` is `(0,1)`;
  *    `./relations.ts` `inequalityKey`). Matrices in any environment cell by cell (`./notation.ts`).
  * 10. Expressions with unknowns (`4a-2`, `\frac{x+2}{7}`): equal when they have the same unknowns
@@ -122,6 +122,12 @@ export interface CanonicalAnswer {
    * rearranged (`./reference.ts`).
    */
   labelled?: { name: string; value: string };
+  /**
+   * The base subscript of a numeral written in base 10 with its base (`1010_{10}`: 10). Its key is the
+   * number's, but a reference numeral in another base (`1010_2`) does not accept it as its digits
+   * (`sameAnswer`, `./reference.ts`): it is one thousand and ten.
+   */
+  subscript?: number;
 }
 
 /**
@@ -370,9 +376,12 @@ function canonicalOfSurface(surface: string, depth: number): CanonicalAnswer | n
   return casAnswer(s);
 }
 
-/** A numeral in another base: key `digits_base`; base 10 is the number. As a reference it accepts its digits alone. */
+/**
+ * A numeral in another base: key `digits_base`; base 10 is the number (marked `subscript: 10`). As a
+ * reference it accepts its digits written alone (no subscript).
+ */
 function numeralAnswer(digits: string, base: number): CanonicalAnswer {
-  if (base === 10) return exactNumber({ n: BigInt(digits), d: 1n });
+  if (base === 10) return { ...exactNumber({ n: BigInt(digits), d: 1n }), subscript: 10 };
   const key = `${digits}_${base}`;
   return /^\d+$/.test(digits) ? { key, kind: 'numeral', accepts: [digits] } : { key, kind: 'numeral' };
 }
@@ -391,7 +400,7 @@ function structuredAnswer(s: string, depth: number): CanonicalAnswer | null {
   // a set's elements; `a \pm b` among them is two (`\{1 \pm \sqrt5, -2\}` has three)
   const setOf = (items: string[]) => {
     const all = items.flatMap((x) => plusMinus(x) ?? [x]);
-    return setAnswer(partKeys(all), all.length === 1 ? part(all[0], false) : null);
+    return setAnswer(partKeys(all), all.length === 1 ? part(all[0], false) : null, depth === 0);
   };
   if (s.includes('\\begin')) {
     const key = matrixKey(s, (cell) => part(cell, false)?.key ?? null);
@@ -441,7 +450,7 @@ function structuredAnswer(s: string, depth: number): CanonicalAnswer | null {
   if (items.length < 2) return null;
   // "1,05,10": digits only, a part with a leading zero: not integers; compared as written
   if (items.every((x) => /^\s*\d+\s*$/.test(x)) && items.slice(1).some((x) => /^\s*0\d/.test(x))) return textKey(s);
-  return assignmentList(items, (x) => part(x, false)) ?? setOf(items);
+  return assignmentList(items, (x) => part(x, false), depth === 0) ?? setOf(items);
 }
 
 /** `\pm X` as [X, -X] and `a \pm b` as [a+b, a-b]; `null` when `s` is not one such value (no `\pm`, two, or a bracket first). */
@@ -453,13 +462,16 @@ function plusMinus(s: string): string[] | null {
 }
 
 /**
- * A set from its elements' keys: unordered, each element once (`\{2, 2\}` is `\{2\}`); a set of one
- * element is that element (`\{5\}`, `x = 5 \text{ or } x = 5` and `5` are one answer: Math-Verify compares
- * a value with a set as the set of that value). `one`: the element's canonical form when there is one.
+ * A set from its elements' keys: unordered, each element once (`\{2, 2\}` is `\{2\}`); a whole answer
+ * (`top`) that is a set of one element is that element (`\{5\}`, `x = 5 \text{ or } x = 5` and `5` are one
+ * answer: Math-Verify compares a value with a set as the set of that value), once and not when the element
+ * is itself a set: `\{\{1\}\}` is neither `\{1\}` nor `1`, `\{\emptyset\}` is not the empty set.
+ * `one`: the element's canonical form when there is one.
  */
-function setAnswer(keys: string[], one: CanonicalAnswer | null): CanonicalAnswer {
+function setAnswer(keys: string[], one: CanonicalAnswer | null, top: boolean): CanonicalAnswer {
   const distinct = [...new Set(keys)].sort();
-  if (distinct.length === 1 && distinct[0] !== '') return one ?? { key: distinct[0], kind: 'set' };
+  if (top && distinct.length === 1 && distinct[0] !== '' && !distinct[0].startsWith('{'))
+    return one ?? { key: distinct[0], kind: 'set' };
   return { key: `{${distinct.join(',')}}`, kind: 'set' };
 }
 
@@ -467,9 +479,14 @@ function setAnswer(keys: string[], one: CanonicalAnswer | null): CanonicalAnswer
  * A list of assignments: to distinct one-letter names (`x=3, y=4`, `y=4, x=3`) the tuple of values
  * in the names' alphabetical order, so `(3,4)` too; to one name, or to one name with different
  * subscripts (`x=-1, x=2`; `x_1 = -1, x_2 = 2`), the set of values, so `-1, 2` and `\{-1, 2\}` too
- * (Math-Verify compares a list of `x = a` with a set). `null` for any other list.
+ * (Math-Verify compares a list of `x = a` with a set). `null` for any other list. `top`: a whole answer
+ * (see `setAnswer`).
  */
-function assignmentList(items: string[], value: (value: string) => CanonicalAnswer | null): CanonicalAnswer | null {
+function assignmentList(
+  items: string[],
+  value: (value: string) => CanonicalAnswer | null,
+  top: boolean,
+): CanonicalAnswer | null {
   const valueKey = (x: string) => value(x)?.key ?? '';
   const named = items.map((x) => /^\s*([a-zA-Z])\s*(_\s*\{?\s*\w+\s*\}?)?\s*=\s*([^=]+)$/.exec(x));
   if (named.some((m) => m === null)) return null;
@@ -478,7 +495,7 @@ function assignmentList(items: string[], value: (value: string) => CanonicalAnsw
   const names = ms.map((m) => `${m[1]}${(m[2] ?? '').replace(/[\s_{}]/g, '')}`);
   if (new Set(letters).size === 1 && (new Set(names).size === 1 || new Set(names).size === names.length)) {
     const keys = ms.map((m) => valueKey(m[3]));
-    return setAnswer(keys, new Set(keys).size === 1 ? value(ms[0][3]) : null);
+    return setAnswer(keys, new Set(keys).size === 1 ? value(ms[0][3]) : null, top);
   }
   if (ms.every((m) => m[2] === undefined) && new Set(letters).size === letters.length) {
     const sorted = [...ms].sort((a, b) => (a[1] < b[1] ? -1 : 1));

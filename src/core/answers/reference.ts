@@ -10,7 +10,9 @@
  * Beyond equal keys (`./equivalence.ts`), the comparison with a reference accepts (each rule is
  * directed: the reference says what it accepts):
  * - what the reference's canonical form accepts (`CanonicalAnswer.accepts`): a numeral in another
- *   base accepts its digits written without the base (`1010_2` accepts `1010`, never `10`);
+ *   base accepts its digits written without a subscript (`1010_2` accepts `1010`, never `10` nor
+ *   `1010_{10}`; the key alone cannot tell `1010_{10}` from `1010`, so `sameAnswer` checks that and
+ *   {@link keyMatchesReference}, which judges a group by its key, does not);
  * - a reference `name = expression` (`y = 2x+3`, keyed as its value `2x+3`) also accepts the equation
  *   `name - expression = 0` in any arrangement or multiple (`2x - y + 3 = 0`, `equationKey`);
  * - a decimal with at least {@link MIN_PLACES_AGAINST_IRRATIONAL} places against an irrational value
@@ -132,6 +134,8 @@ export function sameAnswer(answer: string | null | undefined, reference: string 
   if (a === null || reference === null || reference === undefined) return false;
   return referenceAlternatives(reference).some((r) => {
     const c = canonicalAnswer(r);
-    return c !== null && keyMatchesReference(a.key, r) && !(a.unit && c.unit && a.unit !== c.unit);
+    if (c === null || !keyMatchesReference(a.key, r) || (a.unit && c.unit && a.unit !== c.unit)) return false;
+    // `1010_2` accepts the digits `1010` written alone, not `1010_{10}` (one thousand and ten)
+    return !(a.subscript !== undefined && a.key !== c.key && c.accepts?.includes(a.key));
   });
 }

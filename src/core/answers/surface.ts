@@ -161,6 +161,9 @@ const UNIT_PIECE = `\\\\(?:${TEXT_CMDS})\\s*\\{[^{}]*\\}(?:\\^\\{?-?[123]\\}?)?`
 const TRAILING_TEXT_RE = new RegExp(`^(.*?)\\s*${UNIT_PIECE}(?:\\s*(?:/|\\\\cdot|\\s)\\s*${UNIT_PIECE})*$`);
 const LEADING_TEXT_RE = new RegExp(`^\\\\(?:${TEXT_CMDS})\\s*\\{([^{}]*)\\}\\s*(.+)$`);
 
+/** A label of words without a command before a colon (`Answer: 7`, `答案: 12`); group 1: what follows. */
+const PLAIN_LABEL_RE = /^\p{L}{2,}(?: \p{L}+)*\s*:\s*(.+)$/u;
+
 /** True when `s` holds no letters outside LaTeX commands: a number or arithmetic, not words. */
 export function isMathOnly(s: string): boolean {
   return !/[a-zA-Z]/.test(s.replace(/\\[a-zA-Z]+/g, ''));
@@ -257,7 +260,9 @@ const ROW_BREAK_RE = /\u0000/g;
  * `./relations.ts`) joined by "and" / "or" become a comma list (Math-Verify's rule).
  */
 function andOrToComma(s: string): string {
-  const parts = s.split(/\s*(?:\\text\s*\{\s*(?:and|or|或|和)\s*\}|(?<![a-zA-Z\\])(?:and|or)(?![a-zA-Z])|或|和)\s*/);
+  const parts = s.split(
+    /\s*(?:\\text\s*\{\s*(?:and|or|或|和|или)\s*\}|(?<![a-zA-Z\\])(?:and|or)(?![a-zA-Z])|或|和|(?<![а-яёА-ЯЁ])или(?![а-яёА-ЯЁ]))\s*/,
+  );
   const math = (p: string) => {
     const v = labelledValue(p);
     return isMathOnly(v ?? p);
@@ -281,6 +286,10 @@ function stripOnce(input: string, keepAssignments: boolean, units?: string[], la
   // (not a subscript or power of the text: `\text{1010}_2` is a numeral)
   const lead = LEADING_TEXT_RE.exec(s);
   if (lead && !/^[_^]/.test(lead[2]) && /\d/.test(lead[2]) && isMathOnly(lead[2].replace(/\\\$|\$/g, ''))) s = lead[2];
+  // a plain label of words (two letters or more, any script) and a colon before math: "Answer: 7",
+  // "答案：12" (the full-width colon is `:` after NFKC), "Ответ: 7", "Final answer: 7"
+  const plain = PLAIN_LABEL_RE.exec(s);
+  if (plain && /\d/.test(plain[1]) && isMathOnly(plain[1].replace(/\\\$|\$/g, ''))) s = plain[1];
   // money
   s = s.replace(/\\textdollar\b|\\\$|\$|[€£¥₹¢₩₽]|\\euro\b|\\pounds\b|\\yen\b/g, '');
   s = s.replace(new RegExp(`^([+-]?)\\s*(?:${CURRENCY_WORDS})\\s*(?=[\\d.])`, 'i'), '$1');

@@ -64,7 +64,7 @@ export interface MajAtKResult {
 
 /** The answer groups of one problem's samples, built once and reused for every k. */
 export interface VoteGroups {
-  /** Samples per answer group (in order of first appearance). */
+  /** Samples per answer group (in order of first appearance); with a reference, every key it accepts is one group. */
   sizes: number[];
   /**
    * The credit of each group when it wins, in [0, 1] (by the rule of {@link voteGroups}): 1 or 0 by the
@@ -80,7 +80,10 @@ export interface VoteGroups {
 
 /**
  * Groups one problem's samples by answer key for voting, and decides each group's correctness:
- * by the reference answer when it is known (`opts.reference` with a non-null key), else by the
+ * by the reference answer when it is known (`opts.reference` with a non-null key), and then every key
+ * the reference accepts is one group, the reference's, before the vote (`1010_2` and `1010` against
+ * the reference `1010_2`; the alternatives of a list of accepted answers): the correct answer's votes
+ * are not split between its spellings; else by the
  * majority verdict of its graded samples: correct (credit 1) when more are graded correct than
  * incorrect, not correct (0) when fewer, and half (1/2) on a tie; ungraded samples do not vote, and a
  * group with no graded sample is not correct. So a grader that marked `\$22,\!500` wrong once and
@@ -103,6 +106,7 @@ export function voteGroups(samples: readonly VoteSample[], opts?: MajAtKOptions)
   const wrong: number[] = [];
   let nullCount = 0;
   let graded = false;
+  let refGroup: number | undefined;
   for (const s of samples) {
     if (s.correct !== null && s.correct !== undefined) graded = true;
     const a = normalize(s.answer);
@@ -112,12 +116,17 @@ export function voteGroups(samples: readonly VoteSample[], opts?: MajAtKOptions)
     }
     let g = index.get(a);
     if (g === undefined) {
-      g = sizes.length;
+      // every key the reference accepts votes in one group (`1010` with `1010_2`)
+      const ok = hasRef && matchesRef(a);
+      g = ok && refGroup !== undefined ? refGroup : sizes.length;
       index.set(a, g);
-      sizes.push(0);
-      correct.push(hasRef && matchesRef(a) ? 1 : 0);
-      right.push(0);
-      wrong.push(0);
+      if (g === sizes.length) {
+        if (ok) refGroup = g;
+        sizes.push(0);
+        correct.push(ok ? 1 : 0);
+        right.push(0);
+        wrong.push(0);
+      }
     }
     sizes[g]++;
     if (s.correct === true) right[g]++;
