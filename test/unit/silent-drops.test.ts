@@ -348,14 +348,14 @@ describe('Inspect samples that errored (error set, no score)', () => {
       .filter((d) => /errored/.test(d.message))
       .map((d) => `${d.file}:${d.entry ?? d.line}:${d.message}`);
     assert.deepEqual(shown, [
-      "logs/a.eval:0:3 of 6 samples of model test/model-a errored (error set, no score): left out of every figure, as Inspect's own metrics leave them out of their denominator; to count them as failures give --errored-samples incorrect (setting traceInspector.erroredSamples)",
-      'logs/a.eval:samples/2_epoch_1.json:sample 2 epoch 1 errored (no output text, no score): RuntimeError: sandbox died; left out of every figure, as Inspect leaves it out of its metrics',
-      'logs/a.eval:samples/3_epoch_1.json:sample 3 epoch 1 errored (no output text, no score): TimeoutError: 600 s; left out of every figure, as Inspect leaves it out of its metrics',
-      'logs/a.eval:samples/3_epoch_2.json:sample 3 epoch 2 errored (no output text, no score): TimeoutError: 600 s; left out of every figure, as Inspect leaves it out of its metrics',
-      "logs/b.json:0:3 of 6 samples of model test/model-b errored (error set, no score): left out of every figure, as Inspect's own metrics leave them out of their denominator; to count them as failures give --errored-samples incorrect (setting traceInspector.erroredSamples)",
-      'logs/b.json:1:sample 2 epoch 1 errored (no output text, no score): RuntimeError: sandbox died; left out of every figure, as Inspect leaves it out of its metrics',
-      'logs/b.json:1:sample 3 epoch 1 errored (no output text, no score): TimeoutError: 600 s; left out of every figure, as Inspect leaves it out of its metrics',
-      'logs/b.json:1:sample 3 epoch 2 errored (no output text, no score): TimeoutError: 600 s; left out of every figure, as Inspect leaves it out of its metrics',
+      "logs/a.eval:0:3 of 6 samples of model test/model-a errored (error set, no score): left out of every figure over graded samples, as Inspect's own metrics leave them out of their denominator (maj@k, where every sample votes, credits them 0 as samples without an answer); to count them as failures give --errored-samples incorrect (setting traceInspector.erroredSamples)",
+      'logs/a.eval:samples/2_epoch_1.json:sample 2 epoch 1 errored (no output text, no score): RuntimeError: sandbox died; left out of every figure over graded samples, as Inspect leaves it out of its metrics (maj@k, where every sample votes, credits it 0 as a sample without an answer)',
+      'logs/a.eval:samples/3_epoch_1.json:sample 3 epoch 1 errored (no output text, no score): TimeoutError: 600 s; left out of every figure over graded samples, as Inspect leaves it out of its metrics (maj@k, where every sample votes, credits it 0 as a sample without an answer)',
+      'logs/a.eval:samples/3_epoch_2.json:sample 3 epoch 2 errored (no output text, no score): TimeoutError: 600 s; left out of every figure over graded samples, as Inspect leaves it out of its metrics (maj@k, where every sample votes, credits it 0 as a sample without an answer)',
+      "logs/b.json:0:3 of 6 samples of model test/model-b errored (error set, no score): left out of every figure over graded samples, as Inspect's own metrics leave them out of their denominator (maj@k, where every sample votes, credits them 0 as samples without an answer); to count them as failures give --errored-samples incorrect (setting traceInspector.erroredSamples)",
+      'logs/b.json:1:sample 2 epoch 1 errored (no output text, no score): RuntimeError: sandbox died; left out of every figure over graded samples, as Inspect leaves it out of its metrics (maj@k, where every sample votes, credits it 0 as a sample without an answer)',
+      'logs/b.json:1:sample 3 epoch 1 errored (no output text, no score): TimeoutError: 600 s; left out of every figure over graded samples, as Inspect leaves it out of its metrics (maj@k, where every sample votes, credits it 0 as a sample without an answer)',
+      'logs/b.json:1:sample 3 epoch 2 errored (no output text, no score): TimeoutError: 600 s; left out of every figure over graded samples, as Inspect leaves it out of its metrics (maj@k, where every sample votes, credits it 0 as a sample without an answer)',
     ]);
     assert.ok(!r.diagnostics.some((d) => /has no output text/.test(d.message)), 'never "no output text" alone');
   });
