@@ -1359,11 +1359,13 @@ export interface SharedServerInfo extends CodeServerDirs {
 
 /**
  * The run's shared server (E2E_SHARED_SERVER) when `opts` asks for the server it is (its VSIX, and no extra
- * environment), else undefined: the session starts its own server.
+ * environment) and opens a folder or an empty window, else undefined: the session starts its own server.
+ * A multi-root workspace (`workspaceFile`) gets its own: opened on a server that had served other windows,
+ * its window sometimes started with the extension seeing no folder (2 of 5 runs; never on a fresh server).
  */
-function sharedServerFor(opts: StartCodeServerOptions): SharedServerInfo | undefined {
+function sharedServerFor(opts: SessionOptions): SharedServerInfo | undefined {
   const file = process.env.E2E_SHARED_SERVER;
-  if (!file || Object.keys(opts.env ?? {}).length > 0) return undefined;
+  if (!file || opts.workspaceFile || Object.keys(opts.env ?? {}).length > 0) return undefined;
   const vsix = opts.vsix === undefined ? [] : Array.isArray(opts.vsix) ? opts.vsix : [opts.vsix];
   const info = JSON.parse(fs.readFileSync(file, 'utf8')) as SharedServerInfo;
   return vsix.length === 1 && path.resolve(repoRoot, vsix[0]) === info.vsix ? info : undefined;
