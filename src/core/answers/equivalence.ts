@@ -35,7 +35,8 @@
  *    are one group); `sameAnswer` (`./reference.ts`), the comparison with a reference, also keeps two known units
  *    of measurement apart when both answers carry one and they differ (`5 m` vs `5 cm`, `cm` vs `cm^2`).
  * 6. Degrees (`^\circ`, `^{\circ}`, `°`, `\degree`, `degrees`) and percent (`\%`, `%`, `percent`)
- *    at the end are removed: `50\%` equals `50` (Qwen removes `^\circ` and `\%`). `50\%` does not
+ *    at the end are removed: `50\%` equals `50` (Qwen removes `^\circ` and `\%`), but not the degrees of a
+ *    trigonometric function's argument (`\sin 30^\circ` is 1/2, the CAS reads them). `50\%` does not
  *    equal `0.5`: Qwen's grader also accepts reference/100 and reference*100, which is not transitive
  *    (0.5 ~ 50 ~ 5000), so it cannot be a grouping.
  * 7. A leading `\text{label:}` before math, and a labelled value (`./relations.ts` `labelledValue`):
@@ -53,7 +54,9 @@
  *    {@link RELATIVE_TOLERANCE}; values that straddle a rounding boundary can still differ); a written
  *    decimal never has such a key (it matches one only against a reference, `./reference.ts`).
  * 9. Tuples and intervals element-wise, by bracket: `(1, \frac{9}{2})` equals `(1, 4.5)`; `(a,b)`,
- *    `[a,b]`, `[a,b)`, `(a,b]` are four different keys (an open interval and a point are both `(a,b)`).
+ *    `[a,b]`, `[a,b)`, `(a,b]` are four different keys (an open interval and a point are both `(a,b)`);
+ *    `\langle a, b\rangle` is `(a,b)`; the ISO 80000-2 reversed brackets are open ends (`]0,1[` is `(0,1)`,
+ *    `[0,1[` is `[0,1)`: `./surface.ts` `isoIntervals`); `\mathbb{R}`, `ℝ`, `all real numbers` are `(-\infty,\infty)`.
  *    Sets (`\{1,2\}`) and bare lists (`2, 5`, `2 and 5`) are unordered (Math-Verify compares
  *    sets of solutions), without repeats, and a whole answer that is a set of one element (not a set) is that element; unions of
  *    intervals are unordered; a ratio of numbers (`11:21`) part by part, as written. A one-variable inequality is its interval (`0 < f(x) < 1` is `(0,1)`;
@@ -62,7 +65,7 @@
  *     and the same values at two fixed points ({@link FINGERPRINT_DIGITS} significant digits), so
  *     `x^2+2x+1` equals `(x+1)^2` (Qwen and Math-Verify decide this with SymPy's `simplify`).
  * 11. Multiple-choice letters: `A`, `(A)`, `\text{(A)}` are one answer.
- * 11a. Numbers in words (`five`, `twenty-one`; 0-99, the whole answer); `\pm X` as the set {X, -X}
+ * 11a. Numbers in words (`five`, `twenty-one`; 0-99, the whole answer); `\pm X` (or `\mp X`) as the set {X, -X}
  *     and `a \pm b` as {a+b, a-b}; `\emptyset`, `\varnothing`, `∅` as `\{\}`; `10^-3` as `10^{-3}`;
  *     an expression with unknowns whose value is the same whole number at both points and has no
  *     piecewise function is that number (`\sin^2 x + \cos^2 x` is 1); assignments to distinct
@@ -453,10 +456,10 @@ function structuredAnswer(s: string, depth: number): CanonicalAnswer | null {
   return assignmentList(items, (x) => part(x, false), depth === 0) ?? setOf(items);
 }
 
-/** `\pm X` as [X, -X] and `a \pm b` as [a+b, a-b]; `null` when `s` is not one such value (no `\pm`, two, or a bracket first). */
+/** `\pm X` (or `\mp X`: the same set) as [X, -X] and `a \pm b` as [a+b, a-b]; `null` when `s` is not one such value (no `\pm`, two, or a bracket first). */
 function plusMinus(s: string): string[] | null {
-  const pm = /^(.*?)\s*\\pm(?![a-zA-Z])\s*(.+)$/.exec(s.trim());
-  if (!pm || pm[2].includes('\\pm') || /^[([]|\\\{/.test(s.trim())) return null;
+  const pm = /^(.*?)\s*\\(?:pm|mp)(?![a-zA-Z])\s*(.+)$/.exec(s.trim());
+  if (!pm || /\\(?:pm|mp)(?![a-zA-Z])/.test(pm[2]) || /^[([]|\\\{/.test(s.trim())) return null;
   const b = /^[\w\\{}.^]+$/.test(pm[2]) ? pm[2] : `(${pm[2]})`;
   return pm[1] === '' ? [b, `-${b}`] : [`${pm[1]}+${b}`, `${pm[1]}-${b}`];
 }

@@ -47,6 +47,11 @@ const SYMBOLS: Record<string, string> = {
   '\u222a': '\\cup ',
   '\u2205': '\\emptyset ',
   '\u00b1': '\\pm ',
+  '\u2213': '\\mp ',
+  '\u27e8': '\\langle ',
+  '\u27e9': '\\rangle ',
+  '\u3008': '\\langle ',
+  '\u3009': '\\rangle ',
   '\u00b0': '^\\circ ',
   '\u2264': '\\le ',
   '\u2265': '\\ge ',
@@ -71,7 +76,8 @@ export function unicodeToLatex(s: string): string {
   // ASCII fast path
   if (/^[\x00-\x7f]*$/.test(s)) return s;
   let out = s.replace(SUPERSCRIPT_RE, (m) => `^{${[...m].map((c) => SUPERSCRIPTS[c]).join('')}}`);
-  out = out.normalize('NFKC');
+  // the double-struck R (the real numbers) before NFKC, which would make it the letter R
+  out = out.replace(/\u211d/g, '\\mathbb{R}').normalize('NFKC');
   return out.replace(SYMBOL_RE, (c) => SYMBOLS[c]);
 }
 
@@ -242,6 +248,8 @@ export function surfaceForm(raw: string, keepAssignments = false, units?: string
   s = s.replace(/\\[dtc]frac(?![a-zA-Z])/g, '\\frac');
   s = s.replace(/(\d)\s*\.\s*(?=\d)/g, '$1.'); // "3 . 14"
   s = s.replace(/\^\s*([+-])\s*(\d+(?:\.\d+)?)(?![\d.])/g, '^{$1$2}'); // "10^-3" is 10^{-3}
+  // angle brackets of a vector are a tuple's: `\langle 1, 2\rangle` is `(1, 2)`
+  s = s.replace(/\\langle(?![a-zA-Z])\s*/g, '(').replace(/\s*\\rangle(?![a-zA-Z])/g, ')');
   s = s.replace(/\s+/g, ' ').trim();
   for (let round = 0; round < 4; round++) {
     const before = s;
@@ -294,8 +302,10 @@ function stripOnce(input: string, keepAssignments: boolean, units?: string[], la
   s = s.replace(/\\textdollar\b|\\\$|\$|[€£¥₹¢₩₽]|\\euro\b|\\pounds\b|\\yen\b/g, '');
   s = s.replace(new RegExp(`^([+-]?)\\s*(?:${CURRENCY_WORDS})\\s*(?=[\\d.])`, 'i'), '$1');
   s = s.trim();
-  // degrees and percent at the end
-  s = s.replace(/\s*(?:\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\\circ|\\degree)\s*(?:[CF](?![a-zA-Z]))?$/, '');
+  // degrees and percent at the end; not the degrees of a trigonometric function's argument (`\sin 30^\circ`
+  // is 1/2: the CAS reads the degrees there)
+  if (!TRIG_RE.test(s))
+    s = s.replace(/\s*(?:\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\\circ|\\degree)\s*(?:[CF](?![a-zA-Z]))?$/, '');
   s = s.replace(/\s*(?:\\%|%|\\text\{\s*%\s*\})$/, '');
   // a unit in \text{}, \mbox{}, \mathrm{} after math (with ^2 or ^3 for areas and volumes)
   const unit = TRAILING_TEXT_RE.exec(s);
@@ -324,7 +334,33 @@ function stripOnce(input: string, keepAssignments: boolean, units?: string[], la
   // a whole-answer \text{X}
   const whole = WHOLE_TEXT_RE.exec(s);
   if (whole) s = whole[1];
-  return s.replace(/\s+/g, ' ').trim();
+  // the real numbers as a whole answer: the interval (-inf, inf)
+  if (REALS_RE.test(s)) s = '(-\\infty, \\infty)';
+  return isoIntervals(s.replace(/\s+/g, ' ').trim());
+}
+
+/** A trigonometric function (its argument's degrees are part of the value). */
+const TRIG_RE = /\\(?:sin|cos|tan|cot|sec|csc)(?![a-zA-Z])/;
+
+/** The set of real numbers written whole: `\mathbb{R}`, `\mathbb R`, `\R`, `\Bbb R`, `all real numbers`, `(-\infty, \infty)` is its key. */
+const REALS_RE = /^(?:\\mathbb\s*\{?\s*R\s*\}?|\\Bbb\s*\{?\s*R\s*\}?|\\R|\\Reals|all real numbers|all reals)$/i;
+
+/**
+ * Intervals in the ISO 80000-2 notation used in France and much of Europe, where a reversed bracket is an
+ * open end: `]0, 1[` is `(0, 1)`, `[0, 1[` is `[0, 1)`, `]0; 1]` is `(0, 1]`, also in unions
+ * (`]-\infty, 0[ \cup ]1, +\infty[`). Only parts with a reversed bracket change; `[0, 1]` stays.
+ */
+export function isoIntervals(s: string): string {
+  if (!/^\]|\[$|\\cup\s*\]|\[\s*\\cup/.test(s)) return s;
+  const parts = s.split(/(\\cup(?![a-zA-Z]))/);
+  let changed = false;
+  const out = parts.map((p) => {
+    const m = /^(\s*)([\][])\s*([^[\]]+?)\s*[,;]\s*([^[\]]+?)\s*([\][])(\s*)$/.exec(p);
+    if (!m || (m[2] === '[' && m[5] === ']')) return p;
+    changed = true;
+    return `${m[1]}${m[2] === ']' ? '(' : '['}${m[3]}, ${m[4]}${m[5] === '[' ? ')' : ']'}${m[6]}`;
+  });
+  return changed ? out.join('') : s;
 }
 
 /**
