@@ -265,7 +265,9 @@ function splitsOfKind(problems: Map<number, SplitProblem>, kind: SplitKind): Spl
       }));
       const why = [
         noText.length ? `${noText.length} without a problem text` : '',
-        noTerms.length ? `${noTerms.length} whose text has no word in two problems` : '',
+        noTerms.length
+          ? `${noTerms.length} with no word kept (numbers, LaTeX commands, stop words and words of one problem only are left out)`
+          : '',
       ].filter((s) => s !== '');
       return {
         kind: 'cluster',
