@@ -381,3 +381,36 @@ describe('split files', () => {
     assert.ok(r.warnings.some((w) => w.includes('splits.json: 1 listed id names no problem of the folder (99)')));
   });
 });
+
+describe('other kinds: datasets, and agreement with the levels', () => {
+  test('splits by dataset, and a table of problems per split and level that adds up to each split', async () => {
+    const dir = tempDir('ti-splits-datasets-');
+    put(dir, 'Qwen-base/math_eval/math500/test_qwen-boxed.jsonl', [record(0, 1, 4, 1), record(1, 2, 4, 2)]);
+    put(dir, 'Qwen-base/math_eval/aime24/test_qwen-boxed.jsonl', [
+      record(0, 5, 4, 0),
+      record(1, 5, 4, 1),
+      record(2, 4, 4, 3),
+    ]);
+    const r = await splitsOf(dir, { splits: { kind: 'dataset' } });
+    assert.deepEqual(
+      r.splits.map((s) => [s.name, s.problems, s.problemIds]),
+      [
+        ['aime24', 3, ['aime24 · 0', 'aime24 · 1', 'aime24 · 2']],
+        ['math500', 2, ['math500 · 0', 'math500 · 1']],
+      ],
+    );
+    // aime24: (0 + 1/4 + 3/4) / 3; math500: (1/4 + 2/4) / 2
+    assert.ok(Math.abs((r.cells[0].passAt1.value as number) - 1 / 3) < 1e-12);
+    assert.ok(Math.abs((r.cells[1].passAt1.value as number) - 3 / 8) < 1e-12);
+    assert.deepEqual(r.levelAgreement, {
+      levels: ['1', '2', '4', '5'],
+      rows: [
+        { split: 'aime24', counts: [0, 0, 1, 2] },
+        { split: 'math500', counts: [1, 1, 0, 0] },
+      ],
+    });
+    // one model: no base to be relative to, no relative cell
+    assert.equal(r.base, 'Qwen-base');
+    assert.ok(r.cells.every((c) => c.relative === undefined));
+  });
+});
