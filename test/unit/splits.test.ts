@@ -14,7 +14,7 @@ import { buildSplitsReport, type SplitsOptions, type SplitsReport } from '../../
 import { cellEstimate, holmAdjust, signFlipPValue } from '../../src/core/analyses/splitStats';
 import { clusterTexts, terms } from '../../src/core/analyses/textClusters';
 import { parseSplitFile } from '../../src/core/analyses/splitDefinitions';
-import { tempDir } from './helpers';
+import { assertDocumentedShape, documentedShape, tempDir } from './helpers';
 
 function put(dir: string, rel: string, lines: unknown[]): void {
   mkdirSync(join(dir, ...rel.split('/').slice(0, -1)), { recursive: true });
@@ -412,5 +412,12 @@ describe('other kinds: datasets, and agreement with the levels', () => {
     // one model: no base to be relative to, no relative cell
     assert.equal(r.base, 'Qwen-base');
     assert.ok(r.cells.every((c) => c.relative === undefined));
+  });
+});
+
+describe('the JSON shape docs/splits.md documents', () => {
+  test('is the real one (level splits, a base compared with the others)', async () => {
+    const r = await splitsOf(levelFolder(), { splits: { kind: 'level' }, base: 'Qwen-grpo-level5' });
+    assertDocumentedShape(JSON.parse(JSON.stringify(r)), documentedShape('docs/splits.md', '## JSON and CSV'));
   });
 });
