@@ -131,6 +131,10 @@ export function splitsTable(r: SplitsReport): string {
       `  in no split: ${plural(r.unassigned.problems, 'problem', 'problems')} (${e(r.unassigned.why)}): ${r.unassigned.named.map((x) => e(x)).join(', ')}${r.unassigned.problems > r.unassigned.named.length ? ', ...' : ''}`,
     );
   out.push('');
+  if (r.splits.length === 0) {
+    out.push(`No split: none of the problems is in one (${e(r.unassigned.why)}); no matrix.`);
+    return out.join('\n');
+  }
   out.push(
     `Split matrix (pass@1 and pass@${r.k} in %, ${Math.round(r.uncertainty.level * 100)}% intervals; base ${r.base === null ? 'none' : e(r.base)}; * = trained on this split)`,
   );

@@ -155,3 +155,14 @@ describe('report --splits through the CLI', () => {
     );
   });
 });
+
+describe('a folder without the split asked for', () => {
+  test('levels of rlvr-probe-gsm8k: none, said in the warnings and instead of an empty matrix', async () => {
+    const r = await splitsOf(RLVR, { splits: { kind: 'level' }, base: 'sft' });
+    assert.deepEqual([r.splits.length, r.cells.length, r.unassigned.problems], [0, 0, 30]);
+    assert.ok(r.warnings.includes('no split: none of the 30 problems is in one (no level), so the matrix is empty'));
+    const db = join(tempDir('ti-splits-cli-'), 'index.db');
+    const out = cli(['report', RLVR, '--db', db, '-q', '--splits', 'level']);
+    assert.match(out, /\nNo split: none of the problems is in one \(no level\); no matrix\.\n$/);
+  });
+});

@@ -398,6 +398,10 @@ export function buildSplitsReport(index: TraceIndex, options: SplitsOptions): Sp
 
   const gaps = oracleGaps(def, groups, names, trained, k, arms, bo, o, alpha);
   const problemName = (id: number) => def.problems.get(id)?.name ?? String(id);
+  if (def.splits.length === 0)
+    warnings.push(
+      `no split: none of the ${def.problems.size} problems is in one (${def.unassigned.why}), so the matrix is empty`,
+    );
   if (baseRow < 0)
     warnings.push(
       'no base model (none given with --base, and none guessed: the folder holds one model or only seeds of one): no cell relative to the base',
