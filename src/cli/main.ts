@@ -32,6 +32,7 @@ import { holdsAsTyped, searchTerms, snippet } from '../core/search';
 import { escapeControl, plural } from '../core/text';
 import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../shared/claims';
 import { isAboveN, K_ABOVE_N, passAtKCell } from '../shared/passAtKCell';
+import { addSplitsOptions, type SplitsCliOptions, splitsOutput } from './splits';
 
 /** The line under a table with a {@link K_ABOVE_N} cell. */
 const K_ABOVE_N_NOTE = `${K_ABOVE_N}: k is above the model's largest number of graded samples per problem; pass@k is not defined there`;
@@ -1463,8 +1464,7 @@ export function program(): Command {
       }
     });
 
-  cmd
-    .command('report')
+  addSplitsOptions(cmd.command('report'))
     .description(
       'index <folder> (incrementally) and report pass@k, best-of-k, coverage, crossover k, categories, audit and grader audit',
     )
@@ -1547,7 +1547,7 @@ export function program(): Command {
           scorer?: string;
           mapping?: string;
           quiet?: boolean;
-        },
+        } & SplitsCliOptions,
       ) => {
         const { abs, index, summary } = await runIndex(folder, opts);
         try {
@@ -1555,6 +1555,10 @@ export function program(): Command {
             // runIndex said why on stderr; an empty table on stdout would read as a result.
             if (summary.diagnostics.length) process.stderr.write(`${formatDiagnostics(summary.diagnostics)}\n`);
             process.exitCode = 1;
+            return;
+          }
+          if (opts.splits) {
+            process.stdout.write(`${splitsOutput(index, opts, opts.format)}\n`);
             return;
           }
           const checked = await auditFolderChecked(index, abs);

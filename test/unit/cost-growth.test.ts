@@ -15,6 +15,7 @@ import { TraceIndex } from '../../src/core/index/traceIndex';
 import { buildReport } from '../../src/core/report';
 import { graderAudit } from '../../src/core/graderAudit';
 import { overviewData } from '../../src/extension/panelData';
+import { buildSplitsReport } from '../../src/core/analyses/splits';
 import { tempDir } from './helpers';
 
 /** Growth bound: CPU time per problem at 20k over that at 2k. */
@@ -37,6 +38,8 @@ const SECTIONS: Record<string, (index: TraceIndex) => unknown> = {
   'report with maj@k': (index) => buildReport(index, { majAtK: true }),
   'grader audit': (index) => graderAudit(index),
   'overview data': (index) => overviewData(index, {}),
+  'split matrix by level': (index) => buildSplitsReport(index, { splits: { kind: 'level' } }),
+  'split matrix by content cluster': (index) => buildSplitsReport(index, { splits: { kind: 'cluster', k: 6 } }),
 };
 
 describe('cost growth: 2,000 and 20,000 problems x 4 samples x 2 models', () => {
