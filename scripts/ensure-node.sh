@@ -13,8 +13,9 @@ if ! _node_ok; then
   export PATH="$_root/.tools/node22/node_modules/.bin:$PATH"
 fi
 _node_ok || { echo "[setup] could not get Node >= 22.14" >&2; return 1 2>/dev/null || exit 1; }
-# npm ci when node_modules is missing or older than the lock file
-if [ ! -d "$_root/node_modules" ] || [ "$_root/package-lock.json" -nt "$_root/node_modules/.package-lock.json" ]; then
+# npm ci when node_modules is missing or older than the lock file; a node_modules that is a symbolic link (a git
+# worktree sharing another checkout's) is left alone: npm ci there would empty the folder the others are using
+if [ ! -L "$_root/node_modules" ] && { [ ! -d "$_root/node_modules" ] || [ "$_root/package-lock.json" -nt "$_root/node_modules/.package-lock.json" ]; }; then
   echo "[setup] npm ci" >&2
   (cd "$_root" && npm ci --no-audit --no-fund >&2)
 fi
