@@ -1,4 +1,7 @@
 /**
+ * The base guess beside Instruct releases, short labels with run and step, unreadable records and short score lists
+ * named at their line, seed files merged, the lucky-guess queue's hint, one info per ungraded model.
+ *
  * Regressions of the fresh-user trial 4: each folder is built here after /work/trial4-scratch (gen.py),
  * indexed into real SQLite and read by the core and the CLI's renderers; the right values are worked
  * out by hand in the comments.
@@ -58,7 +61,8 @@ function manyFolder(instructName = 'Qwen2.5-Math-7B-Instruct'): string {
 const ids = (ms: ModelIdentity[]) => ms.map((x, i) => ({ ...x, id: i + 1 }));
 const named = (...names: string[]) => ids(names.map((name) => ({ run: '', name, revision: null })));
 
-describe('trial 4 finding 1: a pretrained model beside its Instruct release is the base', () => {
+// Trial 4 finding 1.
+describe('a pretrained model beside its Instruct release is the base', () => {
   test('many/: base Qwen2.5-Math-7B, focus the final checkpoint of the last run, the CLI says so', async () => {
     const index = TraceIndex.open(':memory:');
     await indexFolder(index, manyFolder());
@@ -110,7 +114,8 @@ describe('trial 4 finding 1: a pretrained model beside its Instruct release is t
   });
 });
 
-describe('trial 4 finding 2: short model labels keep the run and the step', () => {
+// Trial 4 finding 2.
+describe('short model labels keep the run and the step', () => {
   test('many/: `<run> · step-<n>` for checkpoint folders; the pretrained model whole, its release by what it adds', async () => {
     const index = TraceIndex.open(':memory:');
     await indexFolder(index, manyFolder());
@@ -149,7 +154,8 @@ describe('trial 4 finding 2: short model labels keep the run and the step', () =
   });
 });
 
-describe('trial 4 finding 4: a record that could not be read is named as such, with file and line', () => {
+// Trial 4 finding 4.
+describe('a record that could not be read is named as such, with file and line', () => {
   /** rl-mut/: base 4 problems; step-100's last record truncated (line 4), step-200's line 2 bad JSON. */
   function mutFolder(): string {
     const dir = tempDir('trial4-mut-');
@@ -205,7 +211,8 @@ describe('trial 4 finding 4: a record that could not be read is named as such, w
   });
 });
 
-describe('trial 4 finding 5: reward-model score lists shorter than the samples, and null scores, at their line', () => {
+// Trial 4 finding 5.
+describe('reward-model score lists shorter than the samples, and null scores, at their line', () => {
   /** rl-rm3/: qwen-base, 3 problems of 4 samples; rm/<scorer>.jsonl scores them per problem (`s` lists). */
   function rmFolder(bad: unknown[]): string {
     const dir = tempDir('trial4-rm-');
@@ -291,7 +298,8 @@ describe('trial 4 finding 5: reward-model score lists shorter than the samples, 
   });
 });
 
-describe('trial 4 finding 6: a second seed file of the same model is merged, not skipped line by line', () => {
+// Trial 4 finding 6.
+describe('a second seed file of the same model is merged, not skipped line by line', () => {
   test('rl-dup/: test_qwen_seed1.jsonl beside test_qwen.jsonl gives n = 8 per problem and one info, no duplicate warning', async () => {
     const dir = tempDir('trial4-dup-');
     // seed 0: 1 of 4 correct on every problem; seed 1: 3 of 4: together 4 of 8
@@ -371,7 +379,8 @@ describe('trial 4 finding 6: a second seed file of the same model is merged, not
   });
 });
 
-describe('trial 4 finding 8: the lucky-guess queue at n = 4 says why it is empty, and 1/8 reads 12.5%', () => {
+// Trial 4 finding 8.
+describe('the lucky-guess queue at n = 4 says why it is empty, and 1/8 reads 12.5%', () => {
   test('percent keeps one decimal when it is not a whole percent', async () => {
     const { percent } = await import('../../src/core/thresholds');
     assert.equal(percent(0.125), '12.5%');
@@ -403,7 +412,8 @@ describe('trial 4 finding 8: the lucky-guess queue at n = 4 says why it is empty
   });
 });
 
-describe('a model with no graded sample in a file gets one info, not one per problem (trial 4 finding 12)', () => {
+// Trial 4 finding 12.
+describe('a model with no graded sample in a file gets one info, not one per problem', () => {
   test('the real Inspect log without scores: one info naming the model and its 10 problems', async () => {
     const root = '../shared/data/real/inspect-logs';
     const rel = 'tests/scorer/logs/2025-02-11T15-17-00-05-00_popularity_dPiJifoWeEQBrfWsAopzWr.eval';

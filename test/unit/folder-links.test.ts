@@ -1,4 +1,7 @@
 /**
+ * Discovering the files of a folder: links back to a folder holding them, linked folders read once; a JSONL file
+ * saved as .json; the denominators of best-of-k and the reward-model table.
+ *
  * Trial 12 leftovers in the readers' messages: a link to a folder holding it (`loop -> ../..`) is named and
  * not followed, a linked folder already read is named and read once; a JSONL file saved as `.json`. Each test
  * builds its folder in a temporary directory (the layouts of the trial's report) and reads it through the
@@ -16,7 +19,8 @@ import { cli, cliReport, humanEval, qwen, writeFolder } from './helpers';
 const diags = (r: Report) => r.diagnostics.map((d) => `${d.severity} ${d.file}: ${d.message}`).sort();
 type Unreachable = { file: string; reason: string; resultsLike: boolean };
 
-describe('trial 12 finding 7 (related): a link back to a folder holding it is named, every file is read once', () => {
+// Trial 12 finding 7 (related).
+describe('a link back to a folder holding it is named, every file is read once', () => {
   test('trial layout: files/Qwen2.5-7B/loop -> ../.. (out of the results folder) is not followed and is named', () => {
     // data/ holds the results folder files/ and a sibling folder the user did not point at
     const data = writeFolder({
@@ -128,7 +132,7 @@ describe('a JSONL file saved as .json is read as JSONL, not "too large to look i
     assert.equal(diags(r).filter((d) => d.includes('read as JSONL (qwen-math)')).length, 2);
   });
 
-  test('a pretty-printed single object is not JSONL: no JSONL info; it is read as one document (trial12-s8)', () => {
+  test('a pretty-printed single object is not JSONL: no JSONL info; it is read as one document (as in readers.mixed-folders)', () => {
     const one = { task_id: 'HumanEval/0', completion: 'x', passed: true };
     const dir = writeFolder({
       'Qwen2.5-7B/samples.jsonl_results.jsonl': `${JSON.stringify(one)}\n`,
@@ -150,7 +154,8 @@ describe('a JSONL file saved as .json is read as JSONL, not "too large to look i
   });
 });
 
-describe('trial 12 finding 20: the best-of-k line and the reward-model table say their denominators', () => {
+// Trial 12 finding 20.
+describe('the best-of-k line and the reward-model table say their denominators', () => {
   test('a problem scored on some samples only: the best-of-k line says it counts with those, the table drops it', () => {
     const line = (idx: number, score: boolean[], ps: (number[] | null)[]) =>
       JSON.stringify({

@@ -1,4 +1,7 @@
 /**
+ * The daily loop's UI: the label picker saves what was typed, a one-model folder calls its model "only model", the
+ * line above the tree.
+ *
  * Trial 13's findings in the daily loop's UI (label picker, one-model folders, wording). Each expected
  * value is what a person reading the view would expect from the trial's report.
  */
@@ -18,7 +21,8 @@ import {
   NEW_LABEL_DESCRIPTION,
 } from '../../src/extension/labelPicker';
 
-describe('trial 13 finding 2: the label picker saves exactly what was typed unless it is a listed label', () => {
+// Trial 13 finding 2.
+describe('the label picker saves exactly what was typed unless it is a listed label', () => {
   const labels = ['carry-error', 'grader error', 'lucky guess', 'reward hacking'];
   const listed = labels.map((label) => ({ label }));
 
@@ -82,7 +86,8 @@ function folders() {
   return { one, two };
 }
 
-describe('trial 13 findings 3 and 4: a one-model folder calls its model "only model" and offers no comparison', () => {
+// Trial 13 findings 3 and 4.
+describe('a one-model folder calls its model "only model" and offers no comparison', () => {
   test('one model: problem view, preview and overview say only model, not base', async () => {
     const index = await indexed(folders().one);
     const [model] = index.models();
@@ -143,7 +148,8 @@ describe('trial 13 findings 3 and 4: a one-model folder calls its model "only mo
   });
 });
 
-describe('trial 13 finding 11 (cosmetic): the line above the tree', () => {
+// Trial 13 finding 11 (cosmetic).
+describe('the line above the tree', () => {
   const { countParts, filterCountLine } = loadWithStub<typeof TreeModule>('../../src/extension/problemTree');
 
   test('"Lucky guesses? 2 problems", no doubled punctuation; other filters keep their colon', () => {

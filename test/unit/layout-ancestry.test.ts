@@ -1,4 +1,7 @@
 /**
+ * How a name and a folder layout give the model and its base: logging-tool folders, temperature spellings, name
+ * ancestry, base replicates, step folders with a temperature below.
+ *
  * Trial 12 findings on model naming and pairing, fixed in the order of the brief: 4 logging-tool folders below the
  * logging folder (MLflow `mlruns/<exp>/<run id>/artifacts/`, wandb `files/media/table/`, TensorBoard `events/`) named
  * the model; 12 temperature folders spelt `T=0.8/`, `t=0.6/`, `tmp0.6/`, `sampling_temp_0.8_top_p_0.95/` were no
@@ -27,7 +30,8 @@ const pairs = (r: Report) => {
 /** Models as `<label> <samples>/<correct>`, sorted. */
 const models = (r: Report) => r.models.map((m) => `${m.label} ${m.samples}/${m.correct}`).sort();
 
-describe('finding 4: logging-tool folders below the logging folder (mlruns/<exp>/<run>/artifacts, wandb media/table, tensorboard events) name no model', () => {
+// Trial 12 finding 4.
+describe('logging-tool folders below the logging folder (mlruns/<exp>/<run>/artifacts, wandb media/table, tensorboard events) name no model', () => {
   test('MLflow, wandb, TensorBoard and Lightning layouts: the model folder above the logging folder names the model', () => {
     const r = cliReport(
       folder({
@@ -97,7 +101,8 @@ describe('finding 4: logging-tool folders below the logging folder (mlruns/<exp>
   });
 });
 
-describe('finding 12: T=0.8/, t=0.6/, tmp0.6/, sampling_temp_0.8_top_p_0.95/ are temperatures; the cross-temperature warning is true', () => {
+// Trial 12 finding 12.
+describe('T=0.8/, t=0.6/, tmp0.6/, sampling_temp_0.8_top_p_0.95/ are temperatures; the cross-temperature warning is true', () => {
   test('data/greedy: the RL model at 0.8 (T=0.8/, sampling_temp_0.8_top_p_0.95/) against the base at 0.8, greedy against t0.0', () => {
     const r = cliReport(
       folder({
@@ -159,7 +164,8 @@ describe('finding 12: T=0.8/, t=0.6/, tmp0.6/, sampling_temp_0.8_top_p_0.95/ are
   });
 });
 
-describe('finding 3: name ancestry takes the longest base the name extends; a model of another family is never paired silently', () => {
+// Trial 12 finding 3.
+describe('name ancestry takes the longest base the name extends; a model of another family is never paired silently', () => {
   test('data/naming4: Instruct-GRPO against Qwen2.5-7B-Instruct; Llama-3.1-8B-Instruct-DAPO against the Qwen base with a warning naming both', () => {
     const r = cliReport(
       folder({
@@ -219,7 +225,8 @@ describe('finding 3: name ancestry takes the longest base the name extends; a mo
   });
 });
 
-describe('finding 10: replicate folders of the base (replicate_1/ + replicate_2/, rep1/ + rep2/, run-1/ + run-2/) are one pooled base', () => {
+// Trial 12 finding 10.
+describe('replicate folders of the base (replicate_1/ + replicate_2/, rep1/ + rep2/, run-1/ + run-2/) are one pooled base', () => {
   for (const [a, b] of [
     ['replicate_1', 'replicate_2'],
     ['rep1', 'rep2'],
@@ -252,7 +259,8 @@ describe('finding 10: replicate folders of the base (replicate_1/ + replicate_2/
     });
 });
 
-describe('finding 15: a step folder with a temperature folder below it keeps the model name in its label', () => {
+// Trial 12 finding 15.
+describe('a step folder with a temperature folder below it keeps the model name in its label', () => {
   test('Qwen2.5-7B-GRPO/math500/global_step_N/{temperature_0.6,greedy}/ and Qwen2.5-7B-PPO/math500/checkpoint-500/t0.6/: <model> · <step>_<temperature>', () => {
     const r = cliReport(
       folder({

@@ -1,4 +1,7 @@
 /**
+ * Verdicts and sample indices in every reader: one verdict rule per file and column, correctValues, unusable and
+ * digit-string indices, unattached scores, compressed files, maj@k's credit for samples without an answer.
+ *
  * Regressions of the fresh-user trial 6 (verdicts and sample indices: findings 3, 4, 5, 9, 7, 8, 11).
  * Folders are built here after /work/trial6-scratch and indexed into real SQLite; the right values are
  * worked out by hand in the comments (or, for the generated files, by the rule written out in the test).
@@ -73,10 +76,11 @@ const WRITERS: Record<string, (dir: string, values: unknown[]) => void> = {
   },
 };
 
-describe('trial 6 finding 3: one verdict rule per file and column', () => {
+// Trial 6 finding 3.
+describe('one verdict rule per file and column', () => {
   for (const [reader, write] of Object.entries(WRITERS)) {
     // (a number outside [0, 1] makes the column scores; one strictly between 0 and 1 among verdicts is partial credit,
-    // counted not correct: trial 12 finding 6, trial12-trust.test.ts)
+    // counted not correct: trial 12 finding 6, report-base-pools.test.ts)
     test(`${reader}: s4b/e "1","0","1.0","0.0","2.5","true": the numbers are scores, "true" a verdict`, async () => {
       const dir = tempDir(`t6v-e-${reader}-`);
       write(dir, ['1', '0', '1.0', '0.0', '2.5', 'true']);
@@ -288,7 +292,8 @@ describe('trial 6 finding 3: one verdict rule per file and column', () => {
   });
 });
 
-describe('trial 6 finding 9: correctValues match numbers and their string spellings alike', () => {
+// Trial 6 finding 9.
+describe('correctValues match numbers and their string spellings alike', () => {
   /** A mapping folder with `correctValues` and one sample per line holding `ok`. */
   async function graded(correctValues: unknown[], values: unknown[]) {
     const dir = tempDir('t6v-cv-');
@@ -384,7 +389,8 @@ const samplesByLine = (index: TraceIndex) =>
       .all() as { l: number; i: number; p: string }[]
   ).map((x) => `${x.l}:${x.p}#${x.i}`);
 
-describe('trial 6 finding 4: a sample without a usable index never takes a valid index of a later record', () => {
+// Trial 6 finding 4.
+describe('a sample without a usable index never takes a valid index of a later record', () => {
   test('sample_index -1 then 0 and 1: three samples, the valid ones keep 0 and 1, the -1 one moves to 2', async () => {
     const dir = indexedFolder([
       [0, -1, 'a'],
@@ -484,7 +490,8 @@ describe('trial 6 finding 4: a sample without a usable index never takes a valid
   });
 });
 
-describe('trial 6 finding 5: sample indices as digit strings', () => {
+// Trial 6 finding 5.
+describe('sample indices as digit strings', () => {
   test('"0", "1", " 2 " are read as 0, 1, 2 without a warning; "1.0" and "x" are named once per file', async () => {
     const dir = indexedFolder([
       [0, '1', 'a'],
@@ -504,7 +511,8 @@ describe('trial 6 finding 5: sample indices as digit strings', () => {
   });
 });
 
-describe('trial 6 finding 7: a score that attaches to no sample says the real cause', () => {
+// Trial 6 finding 7.
+describe('a score that attaches to no sample says the real cause', () => {
   test('no such problem (ids look like / other dataset), samples of another model, no such sample index', async () => {
     const dir = tempDir('t6v-attach-');
     const scoresOf = (file: string, extra: object) => ({
@@ -553,7 +561,8 @@ describe('trial 6 finding 7: a score that attaches to no sample says the real ca
   });
 });
 
-describe('trial 6 finding 8: compressed files are recognised by their first bytes, whatever their name', () => {
+// Trial 6 finding 8.
+describe('compressed files are recognised by their first bytes, whatever their name', () => {
   const QWEN = { idx: 0, question: 'q', gt: '1', code: ['a', 'b'], pred: ['1', '2'], score: [true, false] };
   const text = `${JSON.stringify(QWEN)}\n${JSON.stringify({ ...QWEN, idx: 1 })}\n`;
 
@@ -635,7 +644,8 @@ describe('trial 6 finding 8: compressed files are recognised by their first byte
   });
 });
 
-describe('trial 6 finding 11: maj@k says how many samples without an extracted answer it credits 0; plurals', () => {
+// Trial 6 finding 11.
+describe('maj@k says how many samples without an extracted answer it credits 0; plurals', () => {
   const qwen = (pred: (string | null)[], score: boolean[], idx = 0) => ({
     idx,
     question: 'q',
@@ -726,7 +736,8 @@ describe('trial 6 finding 11: maj@k says how many samples without an extracted a
   });
 });
 
-describe('trial 6: conservation on generated folders mixing the faults of findings 3, 4, 5, 7, 8, 9', () => {
+// Trial 6: the faults of findings 3, 4, 5, 7, 8 and 9 mixed.
+describe('conservation on generated folders mixing verdict columns, sample indices, unattached scores and compressed files', () => {
   const VERDICTS: unknown[] = [1, 0, '1', '0', '1.0', '0.0', true, false, 'yes', 'No', null];
   const SCORES: unknown[] = [0.5, '0.7', 7, '0.25'];
   const WORDS = new Set<unknown>([true, false, 'yes', 'No']);

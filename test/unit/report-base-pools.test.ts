@@ -1,4 +1,7 @@
 /**
+ * Base replicates pooled alike in the report and the overview, partial credit graded not correct, a training step's
+ * base over its own problems, benchmark folders above the models, partly scored problems in the CSV.
+ *
  * Trial 12 leftovers on pairing and denominators (helper s8-trust): 10 the base's replicates pooled in the CLI report
  * only, not in the overview; 6 partial credit among boolean verdicts left out of n; 13 the training table's base
  * column over other problems than the row's; 11 benchmark folders above the model folders; 20 a partly scored
@@ -14,7 +17,8 @@ import { overviewData, problemData } from '../../src/extension/panelData';
 import { reportCsv } from '../../src/cli/main';
 import { cli, cliReport, flatLines, indexed, qwen, writeFolder } from './helpers';
 
-describe('trial 12 finding 10: the report and the overview pool the base replicates alike', () => {
+// Trial 12 finding 10.
+describe('the report and the overview pool the base replicates alike', () => {
   for (const [a, b] of [
     ['replicate_1', 'replicate_2'],
     ['rep1', 'rep2'],
@@ -85,7 +89,8 @@ describe('trial 12 finding 10: the report and the overview pool the base replica
     });
 });
 
-describe('trial 12 finding 6: partial credit among verdicts is graded not correct, never left out of n', () => {
+// Trial 12 finding 6.
+describe('partial credit among verdicts is graded not correct, never left out of n', () => {
   const QWEN = 'Qwen2.5-Math-7B/math_eval/math500/test_qwen-boxed_-1_seed0_t0.0_s0_e-1.jsonl';
   const qwenLine = (idx: number, score: unknown[]) =>
     JSON.stringify({
@@ -197,7 +202,8 @@ describe('trial 12 finding 6: partial credit among verdicts is graded not correc
   });
 });
 
-describe("trial 12 finding 13: a training step's base pass@1 is over the step's own problems", () => {
+// Trial 12 finding 13.
+describe("a training step's base pass@1 is over the step's own problems", () => {
   const F = 'test_qwen-boxed_-1_seed0_t0.0_s0_e-1.jsonl';
   test('data/ckpt: step 100 (math500 only) beside the base on math500 (50.0), not pooled with aime24 (28.6); the CSV base row its own datasets', async () => {
     const dir = writeFolder({
@@ -269,7 +275,8 @@ describe("trial 12 finding 13: a training step's base pass@1 is over the step's 
   });
 });
 
-describe('trial 12 finding 11: benchmark folders above the model folders', () => {
+// Trial 12 finding 11.
+describe('benchmark folders above the model folders', () => {
   const BENCH = {
     'gsm8k/Qwen2.5-7B/samples.jsonl': flatLines('TF FF TT'),
     'gsm8k/Qwen2.5-7B-GRPO/samples.jsonl': flatLines('TT TF TF'),
@@ -348,7 +355,8 @@ describe('trial 12 finding 11: benchmark folders above the model folders', () =>
   });
 });
 
-describe('trial 12 finding 20: the CSV counts a partly scored problem as partly_scored, not no_reward_score', () => {
+// Trial 12 finding 20.
+describe('the CSV counts a partly scored problem as partly_scored, not no_reward_score', () => {
   test('data/bok: a problem with pred_score on 3 of 4 samples, one with none, one complete: partly_scored 1, no_reward_score 1', async () => {
     const line = (idx: number, score: boolean[], predScore: (number[] | null)[]) =>
       JSON.stringify({

@@ -1,4 +1,7 @@
 /**
+ * How the report words what it shows: `— (k > n)` cells, NOT COMPARED warnings and the training base line by label,
+ * the CSV rows of models not compared.
+ *
  * Trial 8 (a fresh user's folders): findings 12 and 13 — how the report words what it shows — and trial 7's
  * leftover: the CSV export naming the models not compared. Each test builds the folder it needs in a
  * temporary directory and reads it through the compiled CLI (`report`, text and `--format json`), the CSV
@@ -22,7 +25,8 @@ const UNGRADED_BASE = {
   'Qwen2.5-7B-GRPO/samples.jsonl_results.jsonl': humanEval('TTFF TFFF'),
 };
 
-describe('finding 13: a pass@k cell with k above the model\'s n says "— (k > n)"', () => {
+// Trial 8 finding 13.
+describe('a pass@k cell with k above the model\'s n says "— (k > n)"', () => {
   // trial 8's t9: checkpoints with n = 8 against a base with n = 4, so the series' k = 8 is above the base's n
   const QM = 'math_eval/math500/test_qwen-boxed_-1_seed0_t0.6_s0_e-1.jsonl';
   const files = {
@@ -113,7 +117,8 @@ describe('finding 13: a pass@k cell with k above the model\'s n says "— (k > n
   });
 });
 
-describe('finding 12: NOT COMPARED warnings and the training base line name models by label', () => {
+// Trial 8 finding 12.
+describe('NOT COMPARED warnings and the training base line name models by label', () => {
   test('an ungraded base: the warning and the JSON reason by label (ids stay in model and base)', () => {
     const { r, text } = cli(folder(UNGRADED_BASE));
     const reason =
@@ -162,7 +167,8 @@ describe('finding 12: NOT COMPARED warnings and the training base line name mode
   });
 });
 
-describe('trial 7 leftover: the CSV has a row for every model not compared, with its reason', () => {
+// Trial 7 leftover.
+describe('the CSV has a row for every model not compared, with its reason', () => {
   test("an ungraded base: both models in not-compared rows, so the CSV names all the folder's models", () => {
     const { r } = cli(folder(UNGRADED_BASE), [], { text: false });
     const csv = reportCsv(r);

@@ -1,4 +1,7 @@
 /**
+ * The Problems tree's rows and tooltips: a model row's figure and label, one-model folders, problems without a
+ * record, natural order of problem ids, annotated samples, the label filter.
+ *
  * Fresh-user trial 10, the tree's findings (4, 5, 6, 7, 8, 10b, 10c): real SQLite, the real folders
  * tot-game24, inspect-logs, humaneval-samples-flat and qwen25-math-eval-example (read, never written),
  * the real FolderSession and tree provider on a `vscode` stub, and the tree's pure row code.
@@ -60,7 +63,8 @@ const problemRow = (t: ProblemTreeProvider, id: string) =>
 /** Characters of a model row under a problem shown whole at the default side-bar width (trial 10 shots: 31). */
 const ROW_CHARS = 31;
 
-describe('finding 4: a model row under a problem shows its figure right after its name', { skip }, () => {
+// Trial 10 finding 4.
+describe('a model row under a problem shows its figure right after its name', { skip }, () => {
   test('pure: the figure first, then the role, the step, the rest', () => {
     assert.equal(
       modelRowDescription('focus', undefined, { n: 100, c: 1, graded: 100 }, [1, 8, 64]),
@@ -132,7 +136,8 @@ describe('finding 4: a model row under a problem shows its figure right after it
 /** The plain text of a tooltip built by the stub's MarkdownString. */
 const tooltipText = (x: unknown) => (x as { segments: { value: string }[] }).segments.map((g) => g.value).join('');
 
-describe('finding 5: a model row under a problem: its tooltip gives this problem first, the folder totals labelled', {
+// Trial 10 finding 5.
+describe('a model row under a problem: its tooltip gives this problem first, the folder totals labelled', {
   skip,
 }, () => {
   test('tot-game24 problem 917, standard_sample_100 (56/100): 56 of 100 first, the 10000 samples as the whole folder', async () => {
@@ -150,7 +155,8 @@ describe('finding 5: a model row under a problem: its tooltip gives this problem
   });
 });
 
-describe('finding 6: a folder with one model is not compared with itself', { skip }, () => {
+// Trial 10 finding 6.
+describe('a folder with one model is not compared with itself', { skip }, () => {
   const { noComparisonReason } = loadWithStub<typeof TreeModule>('../../src/extension/problemTree');
   test('pure: one model, no pair, the base in focus: a reason; two models: none', () => {
     const a = { id: 1, name: 'math_cot_100' };
@@ -184,7 +190,8 @@ describe('finding 6: a folder with one model is not compared with itself', { ski
   });
 });
 
-describe('finding 7: a problem the model in focus has no record of is not marked "?" (ungraded)', { skip }, () => {
+// Trial 10 finding 7.
+describe('a problem the model in focus has no record of is not marked "?" (ungraded)', { skip }, () => {
   test('inspect-logs popularity 4..10: a dash and "No samples from <model>"; a problem with samples keeps its verdict icon', async () => {
     const s = await openSession('inspect-logs');
     const t = tree(s);
@@ -206,7 +213,8 @@ describe('finding 7: a problem the model in focus has no record of is not marked
   });
 });
 
-describe('finding 8: problem ids in natural order (numbers by value), in the tree and Next / Previous Problem', {
+// Trial 10 finding 8.
+describe('problem ids in natural order (numbers by value), in the tree and Next / Previous Problem', {
   skip,
 }, () => {
   test('humaneval-samples-flat: HumanEval/0, /1, /2, ... /9, /10, ... /163 (was /0, /1, /10, /100 ...)', async () => {
@@ -229,7 +237,8 @@ describe('finding 8: problem ids in natural order (numbers by value), in the tre
   });
 });
 
-describe('finding 8: the SQL natural order on edge cases', () => {
+// Trial 10 finding 8.
+describe('the SQL natural order on edge cases', () => {
   test('integers first by value; then text before a trailing number, the number by value; huge numbers; leading zeros', async () => {
     const { TraceIndex, problemOrder } = await import('../../src/core/index/traceIndex');
     const index = TraceIndex.open(':memory:');
@@ -270,7 +279,8 @@ describe('finding 8: the SQL natural order on edge cases', () => {
   });
 });
 
-describe('finding 10b: an annotated sample keeps its verdict icon; its labels come first in the row and in the tooltip', {
+// Trial 10 finding 10b.
+describe('an annotated sample keeps its verdict icon; its labels come first in the row and in the tooltip', {
   skip,
 }, () => {
   test('qwen25-math-eval-example (a copy): a labelled incorrect sample shows ✗ and "labels: arith slip" first', async () => {
@@ -294,7 +304,8 @@ describe('finding 10b: an annotated sample keeps its verdict icon; its labels co
   });
 });
 
-describe('finding 10c: the label filter picker counts the samples of each label', { skip }, () => {
+// Trial 10 finding 10c.
+describe('the label filter picker counts the samples of each label', { skip }, () => {
   test('qwen25-math-eval-example (a copy): 2 samples labelled arith slip, 1 lucky guess; a removed one is not counted', async () => {
     const s = await openSession('qwen25-math-eval-example', true);
     const m = s.focusModel()!;

@@ -1,4 +1,6 @@
 /**
+ * The tooltip of a problem whose record of the model in focus could not be read names the unreadable records.
+ *
  * Fresh-user trial 14 finding 4, the tree's side: a problem whose record of the model in focus could not be
  * read showed "No samples from <model> (other models have some)", as if the model had produced nothing. The
  * tooltip line now names the model's unreadable records (real SQLite, a folder written by the test).
@@ -22,7 +24,8 @@ const line = (model: string, qid: number) =>
     rollouts: [{ rollout: 0, text: `answer ${qid}`, correct: true }],
   });
 
-describe('trial 14 finding 4: the tooltip of a problem the model in focus has no record of', () => {
+// Trial 14 finding 4.
+describe('the tooltip of a problem the model in focus has no record of', () => {
   test('names the records of its files that could not be read, since the problem may be one of them', async () => {
     const rl = [0, 1, 2].map((q) => line('rl-model', q));
     rl.push('{"qid": "3" "question": "q3"}'); // line 4: not JSON
