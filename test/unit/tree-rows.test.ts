@@ -1,6 +1,8 @@
 /**
  * The Problems tree's rows and tooltips: a model row's figure and label, one-model folders, problems without a
- * record, natural order of problem ids, annotated samples, the label filter.
+ * record (and the tooltip naming the unreadable records: trial 14 finding 4, once tree-tooltips.test.ts), natural
+ * order of problem ids, annotated samples, the label filter, the line above the tree (trial 13 finding 11, once in
+ * label-picker.test.ts).
  *
  * Fresh-user trial 10, the tree's findings (4, 5, 6, 7, 8, 10b, 10c): real SQLite, the real folders
  * tot-game24, inspect-logs, humaneval-samples-flat and qwen25-math-eval-example (read, never written),
@@ -11,13 +13,16 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
+import { TraceIndex } from '../../src/core/index/traceIndex';
 import type { FolderSession } from '../../src/extension/session';
 import type * as TreeModule from '../../src/extension/problemTree';
 import type { Node, ProblemTreeProvider } from '../../src/extension/problemTree';
-import { REAL, tempDir } from './helpers';
+import { REAL, tempDir, writeFolder } from './helpers';
 import { loadWithStub } from './vscodeStub';
 
-const { fitLabels, modelRowDescription } = loadWithStub<typeof TreeModule>('../../src/extension/problemTree');
+const { fitLabels, modelRowDescription, noRecordText } = loadWithStub<typeof TreeModule>(
+  '../../src/extension/problemTree',
+);
 
 const skip = !existsSync(REAL) ? 'real data folder ../shared/data/real not found' : false;
 
@@ -322,5 +327,70 @@ describe('the label filter picker counts the samples of each label', { skip }, (
       ['arith slip', 2],
     ]);
     s.index.close();
+  });
+});
+
+const line = (model: string, qid: number) =>
+  JSON.stringify({
+    qid: String(qid),
+    question: `q${qid}`,
+    gold: '12',
+    model_name: model,
+    rollouts: [{ rollout: 0, text: `answer ${qid}`, correct: true }],
+  });
+
+// Trial 14 finding 4.
+describe('the tooltip of a problem the model in focus has no record of', () => {
+  test('names the records of its files that could not be read, since the problem may be one of them', async () => {
+    const rl = [0, 1, 2].map((q) => line('rl-model', q));
+    rl.push('{"qid": "3" "question": "q3"}'); // line 4: not JSON
+    const dir = writeFolder({
+      'base-model/rollouts.jsonl': `${[0, 1, 2, 3].map((q) => line('base-model', q)).join('\n')}\n`,
+      'rl-model/rollouts.jsonl': `${rl.join('\n')}\n`,
+    });
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const model = index.models().find((m) => m.name === 'rl-model');
+    assert.ok(model);
+    const unreadable = index.unreadableRecords(model.id);
+    assert.equal(
+      noRecordText('rl-model', unreadable),
+      "No samples from rl-model (other models have some); 1 record of its files could not be read (rl-model/rollouts.jsonl:4): this problem's may be among them (see Problems)",
+    );
+    const base = index.models().find((m) => m.name === 'base-model');
+    assert.ok(base);
+    // a model whose files were read whole: the line as before
+    assert.equal(
+      noRecordText('base-model', index.unreadableRecords(base.id)),
+      'No samples from base-model (other models have some)',
+    );
+    index.close();
+  });
+
+  test('more than 3 unreadable records: the first 3 named and how many more', () => {
+    const d = (line: number) => ({ file: 'a.jsonl', line });
+    assert.equal(
+      noRecordText('m', [d(2), d(5), d(9), d(11), d(12)]),
+      "No samples from m (other models have some); 5 records of its files could not be read (a.jsonl:2, a.jsonl:5, a.jsonl:9, and 2 more): this problem's may be among them (see Problems)",
+    );
+  });
+});
+
+// Trial 13 finding 11 (cosmetic).
+describe('the line above the tree', () => {
+  const { countParts, filterCountLine } = loadWithStub<typeof TreeModule>('../../src/extension/problemTree');
+
+  test('"Lucky guesses? 2 problems", no doubled punctuation; other filters keep their colon', () => {
+    assert.equal(filterCountLine({ kind: 'luckyGuess' }, 2), 'Lucky guesses? 2 problems');
+    assert.equal(filterCountLine({ kind: 'failing' }, 1), 'Failing: 1 problem');
+  });
+
+  test('a row with n = 10 shows pass@8 (the largest tree k that 10 reaches), and its value is pass@8 at n = 10', () => {
+    // 9 of 10 correct: pass@8 = 1 - C(1,8)/C(10,8) = 1; 2 of 10: 1 - C(8,8)/C(10,8) = 1 - 1/45
+    assert.deepEqual(countParts({ n: 10, c: 9, graded: 10 }, [1, 2, 4, 8, 16]), ['9/10', 'pass@8 1.00']);
+    assert.deepEqual(countParts({ n: 10, c: 2, graded: 10 }, [1, 2, 4, 8, 16]), [
+      '2/10',
+      `pass@8 ${(1 - 1 / 45).toFixed(2)}`,
+    ]);
   });
 });
