@@ -97,6 +97,16 @@ export interface ModelRef {
   grader?: string;
 }
 
+/**
+ * A model's identity parts, as stored in the index (`models` table): the run (folder, `""` for the root), the
+ * name and the revision (`null` when none).
+ */
+export interface ModelIdentity {
+  run: string;
+  name: string;
+  revision: string | null;
+}
+
 /** One problem's samples as read from one record (a line, an array element, an Inspect sample group). */
 export interface ProblemRecord {
   /** 1-based line of the record in its file (for JSON arrays and zips: best effort, 1 when unknown). */

@@ -2,9 +2,8 @@
  * Seed tokens in model and file names, and models that differ only by one: seed shards of one model that
  * were read as several models (trial 6 finding 2). Pure: no index writes, no `vscode`.
  */
-import type { Diagnostic } from './model';
+import type { Diagnostic, ModelIdentity } from './model';
 import { isJobFolder, REPLICATE_WORDS } from './nameTokens';
-import type { ModelIdentity } from './index/labels';
 
 /**
  * A seed token in a name (case-insensitive): `seed` with an optional `-`, `_` or `=` and a number (`seed0`,

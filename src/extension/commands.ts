@@ -1,7 +1,7 @@
 /**
  * The Trace Inspector commands: their registration (ids as contributed in package.json) and the
  * handlers that are only user interface (quick picks, input boxes, dialogs). The state they act on
- * (sessions, the tree, the status bar) lives in the {@link Extension} of extension.ts.
+ * (sessions, the tree, the status bar) lives in the Extension of extension.ts ({@link CommandHost}).
  */
 import { percent } from '../core/thresholds';
 import * as vscode from 'vscode';
@@ -9,18 +9,53 @@ import { STANDARD_LABELS } from '../core/index/annotations';
 import { problemNamer } from '../core/datasets';
 import { comparisonPairs, guessBaseModel } from '../core/index/labels';
 import type { ModelRow } from '../core/index/traceIndex';
-import type { Extension } from './extension';
 import { PASS_SETTINGS } from './indexPasses';
-import { registerNavigation } from './navigation';
+import { type Navigator, registerNavigation } from './navigation';
 import { problemIdOf, problemSelection, registerPanels } from './problemPanel';
-import { describeFilter, type Node, noComparisonReason, pairFilterName, type TreeFilter } from './problemTree';
+import {
+  describeFilter,
+  type Node,
+  noComparisonReason,
+  pairFilterName,
+  type ProblemTreeProvider,
+  type TreeFilter,
+} from './problemTree';
 import { LABEL_PICKER_HINT, type LabelItem, labelPickerItems, labelsOnAccept } from './labelPicker';
 import { sampleUri } from './sampleDocument';
 import { trainingFilterTitle, trainingSeries } from './panelData';
 import { readSettings, type FolderSession } from './session';
 
+/**
+ * What the commands use of the extension state: the members of the Extension (extension.ts) they call, named
+ * here so that this module does not import extension.ts, which imports it.
+ */
+export interface CommandHost {
+  readonly context: vscode.ExtensionContext;
+  readonly output: vscode.OutputChannel;
+  readonly tree: ProblemTreeProvider;
+  readonly view: vscode.TreeView<Node>;
+  readonly nav: Navigator;
+  /** Fires when the tree has been shown for a while with no indexing pass. */
+  readonly onIdle: vscode.Event<void>;
+  /** The sample chosen as the first of a comparison, until the second is chosen. */
+  compareWith: { sampleId: number } | undefined;
+  activeFolder(): vscode.WorkspaceFolder | undefined;
+  active(): FolderSession | undefined;
+  sessionFor(folderUri: string | undefined): FolderSession | undefined;
+  sessionOfArg(arg: unknown): FolderSession | undefined;
+  setActiveFolder(folder: vscode.WorkspaceFolder): Promise<void>;
+  onSessionChanged(): void;
+  updateChrome(): void;
+  index(mode: 'command' | 'auto' | 'watch' | 'recheck'): Promise<void>;
+  indexIfSettingsChanged(): Promise<void>;
+  autoIndex(atStart?: boolean): Promise<void>;
+  setFilter(f: TreeFilter): void;
+  sampleIdOf(arg: unknown): number | undefined;
+  openSample(arg: unknown, preview?: boolean, preserveFocus?: boolean): Promise<void>;
+}
+
 /** Registers every `traceInspector.*` command (and the panels' commands); returns what to dispose on deactivation. */
-export function registerCommands(ext: Extension): vscode.Disposable[] {
+export function registerCommands(ext: CommandHost): vscode.Disposable[] {
   const disposables: vscode.Disposable[] = [];
   // biome-ignore lint/suspicious/noExplicitAny: VS Code passes command arguments untyped (registerCommand's own signature)
   const cmd = (id: string, fn: (...args: any[]) => unknown) =>
@@ -216,7 +251,7 @@ function pickLabels(labels: string[], checked: string[], title: string): Promise
   });
 }
 
-async function annotate(ext: Extension, arg: unknown): Promise<void> {
+async function annotate(ext: CommandHost, arg: unknown): Promise<void> {
   const s = ext.sessionOfArg(arg);
   const id = ext.sampleIdOf(arg);
   const ref = id !== undefined ? s?.annotations.refOf(id) : undefined;
@@ -255,7 +290,7 @@ async function annotate(ext: Extension, arg: unknown): Promise<void> {
   s.fireChanged();
 }
 
-async function compare(ext: Extension, arg: unknown, selected?: unknown[]): Promise<void> {
+async function compare(ext: CommandHost, arg: unknown, selected?: unknown[]): Promise<void> {
   const s = ext.active();
   if (!s) return;
   // From the context menu VS Code passes the clicked node and the selection; from the palette,
@@ -307,7 +342,7 @@ function indexedModels(s: FolderSession): ModelRow[] | undefined {
   return undefined;
 }
 
-async function chooseModel(ext: Extension, which: 'base' | 'focus'): Promise<void> {
+async function chooseModel(ext: CommandHost, which: 'base' | 'focus'): Promise<void> {
   const s = ext.active();
   const models = s ? indexedModels(s) : undefined;
   if (!s || !models) return;
@@ -336,7 +371,7 @@ async function chooseModel(ext: Extension, which: 'base' | 'focus'): Promise<voi
  * with it (each model against its own run's base, as the overview and the CLI report pair them);
  * with a chosen base, every model against it. The last item changes the base itself.
  */
-async function choosePair(ext: Extension): Promise<void> {
+async function choosePair(ext: CommandHost): Promise<void> {
   const s = ext.active();
   const models = s ? indexedModels(s) : undefined;
   if (!s || !models) return;
@@ -364,7 +399,7 @@ async function choosePair(ext: Extension): Promise<void> {
   if (pick.model) await s.setFocusModel(pick.model);
 }
 
-async function pickFilter(ext: Extension): Promise<void> {
+async function pickFilter(ext: CommandHost): Promise<void> {
   const s = ext.active();
   if (!s) return;
   const focus = s.focusModel();

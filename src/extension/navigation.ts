@@ -12,10 +12,10 @@
  */
 import * as vscode from 'vscode';
 import { ordinal } from '../core/text';
-import type { Extension } from './extension';
-import { describeFilter, type Node } from './problemTree';
+import { describeFilter, type Node, type ProblemTreeProvider } from './problemTree';
 import { type Cursor, nextUnannotatedWrapping, positionOf, type Step, stepFrom } from './sampleOrder';
 import { parseSampleUri } from './sampleDocument';
+import type { FolderSession } from './session';
 
 export const STEP_COMMANDS: Record<Step, string> = {
   next: 'traceInspector.nextSample',
@@ -25,6 +25,19 @@ export const STEP_COMMANDS: Record<Step, string> = {
   nextUnannotated: 'traceInspector.nextUnannotated',
 };
 
+/**
+ * What the stepping uses of the extension state: the members of the Extension (extension.ts) it reads, named
+ * here so that this module does not import extension.ts, which imports it.
+ */
+export interface NavigationHost {
+  /** The session of the folder the tree shows, if any. */
+  active(): FolderSession | undefined;
+  /** Opens a sample (a tree node, a sample URI or a sample id) in a tab or the preview. */
+  openSample(arg: unknown, preview?: boolean, preserveFocus?: boolean): Promise<void>;
+  readonly tree: ProblemTreeProvider;
+  readonly view: vscode.TreeView<Node>;
+}
+
 /** What a step starts from, kept up to date as the user moves around. */
 export class Navigator implements vscode.Disposable {
   private cursor: Cursor | undefined;
@@ -32,7 +45,7 @@ export class Navigator implements vscode.Disposable {
   private cursorPair: string | undefined;
   private readonly subs: vscode.Disposable[] = [];
 
-  constructor(private readonly ext: Extension) {
+  constructor(private readonly ext: NavigationHost) {
     this.subs.push(
       ext.view.onDidChangeSelection((e) => {
         const c = e.selection.length === 1 ? this.cursorOfNode(e.selection[0]) : undefined;

@@ -9,32 +9,14 @@ import { answerCheckDisagreements, answerCheckSummary } from '../core/graderAudi
 import { luckyGuessAdvice, luckyGuessHint, percent } from '../core/thresholds';
 import { namesShowRL } from '../core/index/labels';
 import type { TreeOrder } from './sampleOrder';
+import type { TreeFilter } from './treeFilter';
 import { readSettings, type FolderSession } from './session';
 import { trainingFilterTitle, trainingProblemIds, trainingSeries } from './panelData';
 
 /** How the tree is grouped. */
 export type TreeMode = 'problem' | 'model';
 
-/** The filter of the problem list, as the user chose it (model ids are resolved at query time). */
-export type TreeFilter =
-  | { kind: 'all' }
-  | { kind: 'failing' }
-  | { kind: 'lost' }
-  | { kind: 'gained' }
-  | { kind: 'lowAccuracy'; threshold?: number }
-  /** The review queue of likely lucky guesses: correct samples on problems the model solves at most `threshold` of the time. */
-  | { kind: 'luckyGuess'; threshold?: number }
-  | { kind: 'level'; level: string }
-  | { kind: 'label'; label: string }
-  | { kind: 'search'; query: string }
-  | { kind: 'graderDisagreements' }
-  | { kind: 'problems'; problemIds: number[]; title?: string }
-  /**
-   * Problems of a training series (checkpoints of one run): `lost` = lost during training (solved at an
-   * earlier step, not at the last one), `late` = solved only at late steps. `series` names the series;
-   * absent: the series of the model in focus, else the first one.
-   */
-  | { kind: 'training'; which: 'lost' | 'late'; series?: string; title?: string };
+export type { TreeFilter } from './treeFilter';
 
 /** Tree nodes. Every node carries what its children query needs; ids are stable across refreshes. */
 export type Node =

@@ -5,7 +5,7 @@
  */
 import Ajv, { type ValidateFunction } from 'ajv';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
-import type { TreeFilter } from './problemTree';
+import type { TreeFilter } from './treeFilter';
 
 /**
  * Whether the pass that starts with the extension is a quiet re-check: the folder's index already holds

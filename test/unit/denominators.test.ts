@@ -166,7 +166,7 @@ describe('denominators: every problem of the model is counted', () => {
 
 describe('scores that are not verdicts', () => {
   // rewards strictly between 0 and 1 and no verdict beside them: a column of scores (a 1.0 among them would make
-  // them partial credit, counted not correct: trial 12 finding 6, trial12-trust.test.ts)
+  // them partial credit, counted not correct: trial 12 finding 6, readers.verdicts.test.ts)
   const TOT =
     '[{"idx":0,"ys":["a","b"],"infos":[{"r":0.9},{"r":0.3}]},{"idx":1,"ys":["c","d"],"infos":[{"r":0.2},{"r":0.1}]}]';
 

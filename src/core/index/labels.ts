@@ -12,14 +12,11 @@ import {
 } from '../nameTokens';
 import { datasetKey, folderTemperature, isDatasetName, looksLikeModelName } from '../readers/util';
 import { areSeedSiblings, stripSeedTokens } from '../seeds';
+import type { ModelIdentity } from '../model';
 import type { Database } from './sqlite';
 
-/** A model's identity parts, as stored. */
-export interface ModelIdentity {
-  run: string;
-  name: string;
-  revision: string | null;
-}
+/** A model's identity parts, as stored (defined in model.ts, beside the other shapes the core shares). */
+export type { ModelIdentity };
 
 /**
  * Short labels for models: `name@revision`, plus ` (run)` when several runs hold a model of the

@@ -1,4 +1,7 @@
 /**
+ * The readers' diagnostics: broken links and unreadable folders, lm-eval task files through a mapping, a JSON array
+ * file, records not read, summary files the audit does not understand, the score warning.
+ *
  * Trial 12 (a fresh user's look at denominators and silent drops), fixed in the order of the brief: 7 broken
  * links and unreadable folders named; 1 lm-eval `samples_<task>_<date>` through a mapping; 9 a model x dataset
  * with no graded sample keeps its CSV row; 17 a JSON array `samples.json`; 18 and 8 "could not be read" texts;
@@ -21,7 +24,8 @@ const folder = (files: Record<string, string>): string => writeFolder(files, 'ti
 /** Diagnostics as `<severity> <file>: <message>`, sorted. */
 const diags = (r: Report) => r.diagnostics.map((d) => `${d.severity} ${d.file}: ${d.message}`).sort();
 
-describe('finding 7: a broken link, a link loop or a folder that cannot be read is named, never skipped silently', () => {
+// Trial 12 finding 7.
+describe('a broken link, a link loop or a folder that cannot be read is named, never skipped silently', () => {
   test('a results file that is a dangling link (into an unmounted disk): an error names it and its target', () => {
     const dir = folder({ 'Qwen2.5-7B/samples.jsonl_results.jsonl': humanEval('TF FF') });
     symlinkSync('/mnt/unmounted-ti-test/samples.jsonl_results.jsonl', join(dir, 'Qwen2.5-7B-GRPO-link.jsonl'));
@@ -113,7 +117,8 @@ const perDataset = (r: Report) => {
 /** The models' problems by dataset as `<dataset> <problems>`, sorted. */
 const datasetsOf = (r: Report) => r.models.flatMap((m) => m.datasets.map((d) => `${d.dataset} ${d.problems}`)).sort();
 
-describe('finding 1: lm-eval samples_<task>_<date> read through a mapping: the task in the name is the dataset', () => {
+// Trial 12 finding 1.
+describe('lm-eval samples_<task>_<date> read through a mapping: the task in the name is the dataset', () => {
   const mapping = (files: string[], extra: Record<string, unknown> = {}) =>
     JSON.stringify([
       {
@@ -208,7 +213,8 @@ const passRows = (lines: string[], label: string) => {
     .sort();
 };
 
-describe('finding 9: a model with no graded sample on a dataset keeps its CSV row and its JSON leftOut', () => {
+// Trial 12 finding 9.
+describe('a model with no graded sample on a dataset keeps its CSV row and its JSON leftOut', () => {
   test('GRPO: HumanEval/0-2 without a verdict, one problem of dataset default graded: a HumanEval row with problems 0, missing 3, ungraded 3', () => {
     const dir = folder({
       'Qwen2.5-7B/samples.jsonl_results.jsonl': `${humanEval('TF FF TT')}\n${JSON.stringify({ task_id: 7, completion: 'x', passed: false })}`,
@@ -242,7 +248,8 @@ describe('finding 9: a model with no graded sample on a dataset keeps its CSV ro
   });
 });
 
-describe('finding 17: a samples.json that is one JSON array of records gets one clear error, never "malformed JSON" per line', () => {
+// Trial 12 finding 17.
+describe('a samples.json that is one JSON array of records gets one clear error, never "malformed JSON" per line', () => {
   const records = [0, 1, 2].flatMap((t) =>
     [0, 1].map((i) => ({ task_id: `HumanEval/${t}`, completion: `c ${t} ${i}`, passed: i === 0 })),
   );
@@ -291,7 +298,8 @@ describe('finding 17: a samples.json that is one JSON array of records gets one 
   });
 });
 
-describe('findings 18 and 8: "could not be read" only for records not read; a graded sample dropped for want of text says its verdict was lost', () => {
+// Trial 12 findings 18 and 8.
+describe('"could not be read" only for records not read; a graded sample dropped for want of text says its verdict was lost', () => {
   const QM = 'math_eval/gsm8k/test_qwen-boxed_-1_seed0_t0.0_s0_e-1.jsonl';
   const warningOf = (r: Report, model: string) =>
     r.warnings.filter((w) => w.startsWith(`${model}: `) && w.includes('Problems panel'));
@@ -342,7 +350,8 @@ describe('findings 18 and 8: "could not be read" only for records not read; a gr
   });
 });
 
-describe('finding 5: a summary file the audit does not understand is named; one checked that agrees says so', () => {
+// Trial 12 finding 5.
+describe('a summary file the audit does not understand is named; one checked that agrees says so', () => {
   const rollouts = (alias: string, spec: string) =>
     spec
       .split(' ')
@@ -415,7 +424,8 @@ describe('finding 5: a summary file the audit does not understand is named; one 
   });
 });
 
-describe('finding 23: a problem the base has no record of is said so, not "has no graded sample"', () => {
+// Trial 12 finding 23.
+describe('a problem the base has no record of is said so, not "has no graded sample"', () => {
   test('base with problems 0-2 (2 ungraded), GRPO with 0-4: 3 and 4 "only GRPO has them: the base has no record of them"; 2 ungraded in the base', () => {
     const dir = folder({
       'Qwen2.5-7B/samples.jsonl_results.jsonl': humanEval('TF FF UU'),
@@ -431,7 +441,8 @@ describe('finding 23: a problem the base has no record of is said so, not "has n
   });
 });
 
-describe('finding 19: the score warning lists the 0/1 spellings the file holds, not every spelling a 0/1 could have', () => {
+// Trial 12 finding 19.
+describe('the score warning lists the 0/1 spellings the file holds, not every spelling a 0/1 could have', () => {
   const flat = (values: unknown[]) =>
     values
       .map((v, i) => JSON.stringify({ task_id: `HumanEval/${i % 5}`, completion: `    return ${i}`, passed: v }))

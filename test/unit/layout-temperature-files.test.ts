@@ -1,4 +1,7 @@
 /**
+ * Temperatures and Hydra folders: Qwen-math files of two temperatures in one folder, Hydra override folders as seeds,
+ * a base guessed by name order, level lines.
+ *
  * Trial 8 (a fresh user's folders): findings 2d, 3, 4 and 14 — Qwen-math files of two temperatures in one
  * folder dropped as re-runs, Hydra override folders (`seed=0,temperature=0.6`) whose seeds were each other's
  * base, a base guessed by name order without a word, and "(1 problems)". Each test builds the folder it needs
@@ -24,7 +27,8 @@ const folder = (files: Record<string, string>): string => writeFolder(files, 'ti
 
 const pairs = (r: Report) => r.comparisons.map((c) => `${c.base} <- ${c.model}`);
 
-describe('finding 2d: Qwen-math files of two temperatures in one folder are two samplings, not re-runs', () => {
+// Trial 8 finding 2d.
+describe('Qwen-math files of two temperatures in one folder are two samplings, not re-runs', () => {
   const file = (m: string, d: string, t: string) => `${m}/math_eval/${d}/test_qwen-boxed_-1_seed0_t${t}_s0_e-1.jsonl`;
   // 3 problems x 4 samples per file; base 1 correct per problem at t0.0, 2 at t0.6; GRPO 3 at t0.0, 4 at t0.6
   const files = {
@@ -63,7 +67,8 @@ describe('finding 2d: Qwen-math files of two temperatures in one folder are two 
   });
 });
 
-describe('finding 2d, incremental: a file gets its temperature in its name when a sibling at another one comes', () => {
+// Trial 8 finding 2d, incremental.
+describe('a file gets its temperature in its name when a sibling at another one comes', () => {
   const file = (t: string) => `Qwen2.5-7B/math_eval/math500/test_qwen-boxed_-1_seed0_t${t}_s0_e-1.jsonl`;
 
   test('temperatureNeighbourChanges: the group of a file added or removed beside another temperature', () => {
@@ -107,7 +112,8 @@ describe('finding 2d, incremental: a file gets its temperature in its name when 
   });
 });
 
-describe('finding 3: Hydra override folders seed=N,temperature=T are seeds of one model', () => {
+// Trial 8 finding 3.
+describe('Hydra override folders seed=N,temperature=T are seeds of one model', () => {
   test('the seed before a comma is a seed token; a seed-and-sampling override folder names no model', () => {
     assert.equal(stripSeedTokens('seed=0,temperature=0.6'), ',temperature=0.6');
     assert.equal(stripSeedTokens('temperature=0.6,seed=1'), 'temperature=0.6');
@@ -140,7 +146,8 @@ describe('finding 3: Hydra override folders seed=N,temperature=T are seeds of on
   });
 });
 
-describe('finding 4: a base guessed by name order only says so', () => {
+// Trial 8 finding 4.
+describe('a base guessed by name order only says so', () => {
   const names = {
     'DeepSeek-R1-Distill-Qwen-7B/samples.jsonl_results.jsonl': humanEval('TTTF TTTF'),
     'Open-Reasoner-Zero-7B/samples.jsonl_results.jsonl': humanEval('TTTF TTTF'),
@@ -205,7 +212,8 @@ describe('finding 4: a base guessed by name order only says so', () => {
   });
 });
 
-describe('finding 14: level lines say "1 problem"', () => {
+// Trial 8 finding 14.
+describe('level lines say "1 problem"', () => {
   test('a level with one problem: "(1 problem)"', () => {
     const { text } = cli(folder({ 'm/math_eval/math500/test_qwen-boxed_-1_seed0_t0.0_s0_e-1.jsonl': qwen('TF FF') }));
     assert.match(text, /\n {2}m level 1 \(1 problem\): @1 50\.0/);

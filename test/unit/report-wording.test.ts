@@ -1,4 +1,8 @@
 /**
+ * How the report words what it shows: `— (k > n)` cells, NOT COMPARED warnings and the training base line by label,
+ * the CSV rows of models not compared; the denominators the best-of-k line and the reward-model table state
+ * (trial 12 finding 20, moved from folder-links.test.ts).
+ *
  * Trial 8 (a fresh user's folders): findings 12 and 13 — how the report words what it shows — and trial 7's
  * leftover: the CSV export naming the models not compared. Each test builds the folder it needs in a
  * temporary directory and reads it through the compiled CLI (`report`, text and `--format json`), the CSV
@@ -22,7 +26,8 @@ const UNGRADED_BASE = {
   'Qwen2.5-7B-GRPO/samples.jsonl_results.jsonl': humanEval('TTFF TFFF'),
 };
 
-describe('finding 13: a pass@k cell with k above the model\'s n says "— (k > n)"', () => {
+// Trial 8 finding 13.
+describe('a pass@k cell with k above the model\'s n says "— (k > n)"', () => {
   // trial 8's t9: checkpoints with n = 8 against a base with n = 4, so the series' k = 8 is above the base's n
   const QM = 'math_eval/math500/test_qwen-boxed_-1_seed0_t0.6_s0_e-1.jsonl';
   const files = {
@@ -113,7 +118,8 @@ describe('finding 13: a pass@k cell with k above the model\'s n says "— (k > n
   });
 });
 
-describe('finding 12: NOT COMPARED warnings and the training base line name models by label', () => {
+// Trial 8 finding 12.
+describe('NOT COMPARED warnings and the training base line name models by label', () => {
   test('an ungraded base: the warning and the JSON reason by label (ids stay in model and base)', () => {
     const { r, text } = cli(folder(UNGRADED_BASE));
     const reason =
@@ -162,7 +168,8 @@ describe('finding 12: NOT COMPARED warnings and the training base line name mode
   });
 });
 
-describe('trial 7 leftover: the CSV has a row for every model not compared, with its reason', () => {
+// Trial 7 leftover.
+describe('the CSV has a row for every model not compared, with its reason', () => {
   test("an ungraded base: both models in not-compared rows, so the CSV names all the folder's models", () => {
     const { r } = cli(folder(UNGRADED_BASE), [], { text: false });
     const csv = reportCsv(r);
@@ -211,5 +218,40 @@ describe('trial 7 leftover: the CSV has a row for every model not compared, with
       ['Qwen2.5-7B/humaneval:Qwen2.5-7B', '2', 'Qwen2.5-7B/mbpp:Qwen2.5-7B'],
     ]);
     assert.equal(rows.length, r.notCompared.length);
+  });
+});
+
+// Trial 12 finding 20.
+describe('the best-of-k line and the reward-model table say their denominators', () => {
+  test('a problem scored on some samples only: the best-of-k line says it counts with those, the table drops it', () => {
+    const line = (idx: number, score: boolean[], ps: (number[] | null)[]) =>
+      JSON.stringify({
+        idx,
+        gt: '2',
+        code: score.map((_, i) => `t${idx}.${i}`),
+        score,
+        pred: score.map(() => '2'),
+        pred_score: ps,
+      });
+    const dir = writeFolder({
+      'Qwen2.5-Math-7B/math500/test.jsonl': [
+        line(0, [true, true, false, true], [[0.9], [0.9], [0.3], [0.2]]),
+        line(1, [false, true, true, false], [[0.5], [0.6], null, [0.1]]),
+        line(2, [false, false], [[0.2], [0.3]]),
+        line(3, [false, true, false, false], [[0.4], [0.1], [0.2], [0.3]]),
+      ].join('\n'),
+    });
+    const { text } = cli(dir);
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('best-of-k (reward-model selection'));
+    assert.ok(at >= 0, text);
+    assert.equal(
+      lines[at + 2],
+      "  (over each problem's graded samples that have a reward score, a problem scored on some samples only counting with those; the reward-model table below drops such a problem, its best-of-N is over the problems every scorer scored completely, so the two can differ at one k)",
+    );
+    assert.ok(
+      lines.some((l) => l.startsWith('reward models on the samples of')),
+      text,
+    );
   });
 });

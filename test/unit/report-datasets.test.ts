@@ -1,4 +1,7 @@
 /**
+ * Figures per dataset and what is pooled (report, CLI table and CSV, overview, tree, Training tab), maj@k and pass@k
+ * denominators, and the audit's rule line.
+ *
  * Trial 5 (fresh user, formats researchers have): the figure findings 3, 5, 10 and 11b-d. Fixtures are
  * small copies of the trial's folders in test/fixtures/trial5 (SimpleRL-Zoo / Qwen2.5-Math layout with
  * math500 and aime24 per checkpoint; lm-eval samples of gsm8k and minerva_math_algebra with the
@@ -43,7 +46,8 @@ function perDataset(r: Report, model: string, dataset: string) {
   return d;
 }
 
-describe('finding 3: a folder with several datasets gives figures per dataset and says what it pools', async () => {
+// Trial 5 finding 3.
+describe('a folder with several datasets gives figures per dataset and says what it pools', async () => {
   const index = await indexed(SIMPLERL);
   const r = buildReport(index, { replicates: 100 });
 
@@ -193,7 +197,8 @@ describe('finding 3: a folder with several datasets gives figures per dataset an
   });
 });
 
-describe('finding 3c and 11b: the Problems tree names the dataset of a problem, and a reward score as reward', async () => {
+// Trial 5 finding 3c and 11b.
+describe('the Problems tree names the dataset of a problem, and a reward score as reward', async () => {
   const { FolderSession: Session } = loadWithStub<{ FolderSession: new (...a: unknown[]) => FolderSession }>(
     '../../src/extension/session',
   );
@@ -266,7 +271,8 @@ describe('finding 3c and 11b: the Problems tree names the dataset of a problem, 
   });
 });
 
-describe('finding 5: maj@k and pass@k denominators', async () => {
+// Trial 5 finding 5.
+describe('maj@k and pass@k denominators', async () => {
   // Qwen2.5-Math lines, reference "1", answers 1, 1, 2, 1 in every problem:
   // problem 0 graded true, true, false, true; problem 1 graded on 2 of 4 (null, null, true, false: the
   // verdicts contradict the reference); problem 2 not graded at all.
@@ -384,7 +390,8 @@ describe('finding 5: maj@k and pass@k denominators', async () => {
   });
 });
 
-describe('finding 10: the audit line says what each figure was recomputed as', async () => {
+// Trial 5 finding 10.
+describe('the audit line says what each figure was recomputed as', async () => {
   const index = await indexed(SIMPLERL);
   const audit = await auditFolder(index, SIMPLERL);
 
@@ -424,7 +431,8 @@ describe('finding 10: the audit line says what each figure was recomputed as', a
   });
 });
 
-describe('finding 3: the Training tab says when a series pools several datasets', () => {
+// Trial 5 finding 3.
+describe('the Training tab says when a series pools several datasets', () => {
   test('datasetsNote names them with their problem counts, and nothing for one dataset', () => {
     const ps = [
       ...['0', '1'].map(() => ({ dataset: 'aime24' })),

@@ -1,4 +1,7 @@
 /**
+ * Over which problems each figure is: crossover k, comparisons, lostAtStep, checkpoints, changes of the problem set
+ * along k, best-of-k without reward scores, the folder-summary audit, ungraded samples, levels.
+ *
  * Regressions of the fresh-user trial 3 (denominators and silent drops): each folder is built here
  * after /work/trial3-inputs/gen_*.py, indexed into real SQLite and reported by the core and the CLI's
  * table and CSV renderers; the right values are computed by hand in the comments.
@@ -64,7 +67,8 @@ function comparisonRow(table: string, model: string): string {
   return lines.slice(head).find((l) => l.startsWith(`${model} `))!;
 }
 
-describe('finding 2: a crossover k never comes from the problem set shrinking along k', () => {
+// Trial 3 finding 2.
+describe('a crossover k never comes from the problem set shrinking along k', () => {
   // gen_cross.py: problem A n = 8 (base c = 4, RL c = 3), problem B n = 2 (base 0, RL 2).
   // k = 1: base (4/8 + 0)/2 = 0.25, RL (3/8 + 1)/2 = 0.6875; k = 2: base (1 - C(4,2)/C(8,2))/2 = (1 - 6/28)/2
   // = 0.3929, RL (1 - 10/28 + 1)/2 = 0.8214: RL leads at every k both problems reach. At k = 3 only A is
@@ -120,7 +124,8 @@ describe('finding 2: a crossover k never comes from the problem set shrinking al
   });
 });
 
-describe('finding 5: a comparison counts the problems of both models, and names those it leaves out', () => {
+// Trial 3 finding 5.
+describe('a comparison counts the problems of both models, and names those it leaves out', () => {
   test('the base solves problem 3, the RL model has no record of it: 3/4, notInModel 1, named in a warning', async () => {
     // gen_missing.py: base problems 0..3, RL 0..2
     const dir = tempDir();
@@ -242,7 +247,8 @@ function trainingFolder(steps: Record<number, ([number | 'u', number] | null)[]>
   return dir;
 }
 
-describe('finding 7: lostAtStep is when the problem was lost', () => {
+// Trial 3 finding 7.
+describe('lostAtStep is when the problem was lost', () => {
   test('c = 1, 0, 0 at steps 100, 300, 1000: lost at 300; 4, 4, 0: at 1000; 1, 0, 2: not lost', async () => {
     // gen_traj.py traj1: per problem c (n = 4) at steps 100, 300, 1000
     const C = [
@@ -280,7 +286,8 @@ describe('finding 7: lostAtStep is when the problem was lost', () => {
   });
 });
 
-describe('finding 6: every checkpoint says over which of the series problems its figures are', () => {
+// Trial 3 finding 6.
+describe('every checkpoint says over which of the series problems its figures are', () => {
   test('step 300 without problem 0 and with problem 1 ungraded: 4/6 in table, JSON and CSV, and why', async () => {
     // gen_traj_ragged.py: c (n) per problem at steps 100, 300, 1000; base 0, 2, 4, 0, 1, 2 of 4
     const r = await report(
@@ -330,7 +337,8 @@ describe('finding 6: every checkpoint says over which of the series problems its
   });
 });
 
-describe('finding 10: the note on a problem set changing along k names every k at which it changes', () => {
+// Trial 3 finding 10.
+describe('the note on a problem set changing along k names every k at which it changes', () => {
   test('pass@4, pass@8, pass@12 each with its own denominator; best-of-k, maj@k and per level too', async () => {
     // n per problem: 2, 4, 4, 8, 12 (every verdict true, answer "1", reward score i / 10)
     // pass@4: over 4 of 5 (1 has n < 4); pass@8: over 2 of 5 (3 have n < 8); pass@16 is not on the grid
@@ -365,7 +373,8 @@ describe('finding 10: the note on a problem set changing along k names every k a
   });
 });
 
-describe('finding 8: best-of-k says which problems and samples have no reward score', () => {
+// Trial 3 finding 8.
+describe('best-of-k says which problems and samples have no reward score', () => {
   test('gen_bok.py: (3/5) with problems "3" and "4" named, and the unscored sample of problem "2"', async () => {
     // p0 scores .9 .8 .1 .95; p1 .5 .5 .5 .2; p2 .3, none, .9, .1; p3 no pred_score; p4 every score null
     const dir = tempDir();
@@ -416,7 +425,8 @@ describe('finding 8: best-of-k says which problems and samples have no reward sc
   });
 });
 
-describe("finding 3: the folder-summary audit recomputes with the report's own rules", () => {
+// Trial 3 finding 3.
+describe("the folder-summary audit recomputes with the report's own rules", () => {
   test('gen_roll_audit.py (named): 4/10 not 4/12; no regression from a problem without samples; rules stated', async () => {
     const dir = tempDir();
     const ro = (cs: unknown[]) => cs.map((c, i) => ({ rollout: i, pred_token: '7', correct: c, text: 't' }));
@@ -492,7 +502,8 @@ describe("finding 3: the folder-summary audit recomputes with the report's own r
   });
 });
 
-describe('finding 12: ungraded samples are reported as ungraded', () => {
+// Trial 3 finding 12.
+describe('ungraded samples are reported as ungraded', () => {
   test('a null verdict inside a graded problem is an info at its line, in every reader kind; the grader audit counts it ungraded', async () => {
     // flat human-eval (gen_denom2.py lines 1-3): HumanEval/0 passed true, false, null: 2 graded, 1 ungraded
     // rollouts (gen_roll.py qid 0): correct true, null, true, false: 3 graded, 1 ungraded
@@ -529,7 +540,8 @@ describe('finding 12: ungraded samples are reported as ungraded', () => {
   });
 });
 
-describe('finding 13: a problem without a level is named under the per-level section', () => {
+// Trial 3 finding 13.
+describe('a problem without a level is named under the per-level section', () => {
   test('gen_denom2.py: levels cover 5 of 6 problems; problem "3" has none', async () => {
     const dir = tempDir();
     put(dir, 'Qwen-x/math_eval/math500/test_qwen-boxed.jsonl', [
@@ -564,7 +576,8 @@ describe('finding 13: a problem without a level is named under the per-level sec
   });
 });
 
-describe('finding 13, the sibling: a model with no level at all beside one with levels', () => {
+// Trial 3 finding 13, the sibling.
+describe('a model with no level at all beside one with levels', () => {
   test('flat human-eval results (no levels) next to a Qwen model with levels: said once, not per problem', async () => {
     const dir = tempDir();
     put(dir, 'modelA_results.jsonl', [

@@ -1,5 +1,8 @@
 /**
- * Trial 8 findings fixed after that trial's first round (test/unit/trial8.test.ts): the wrong figures first —
+ * Folder names that are datasets, temperatures, seeds, runs or checkpoints rather than models; the rollouts dataset
+ * from its question file; evalplus file names.
+ *
+ * Trial 8 findings fixed after that trial's first round (layout-temperature-files.test.ts): the wrong figures first —
  * 1 dataset folders outside the word list named models and pooled two datasets as `default`; 2a-c temperatures in
  * folder names, in stems with extra tokens and as integers were compared across temperatures; 5 the rollouts
  * reader named every dataset `test` after `data/<ds>/test.jsonl`; then misleading names — 6 Hydra multirun job
@@ -64,7 +67,8 @@ const pairs = (r: Report) => r.comparisons.map((c) => `${c.base} <- ${c.model}`)
 /** Datasets as `<name> <problems>`. */
 const datasets = (r: Report) => r.datasets.map((d) => `${d.dataset} ${d.problems}`);
 
-describe('finding 1: dataset folders in any spelling, or told by the layout, name no model and are the dataset', () => {
+// Trial 8 finding 1.
+describe('dataset folders in any spelling, or told by the layout, name no model and are the dataset', () => {
   test('dataset spellings: case, - and _, _plus, _2024 / 24', () => {
     for (const name of ['HumanEval', 'humaneval_plus', 'MATH-500', 'math_500', 'aime_2024', 'AIME24', 'gsm8k'])
       assert.ok(isDatasetName(name), name);
@@ -173,7 +177,8 @@ describe('finding 1: dataset folders in any spelling, or told by the layout, nam
     ]);
   });
 
-  test('benchmark folders above the model folders (trial 9 finding 2): the model is never taken for a dataset; each benchmark compared within itself', () => {
+  // Trial 9 finding 2.
+  test('benchmark folders above the model folders: the model is never taken for a dataset; each benchmark compared within itself', () => {
     // unknown benchmark names: before, `Qwen2.5-7B` (under two folders) was the dataset and `other_bench` was
     // compared with `my_bench` (problem i of one benchmark against problem i of the other)
     const files = {
@@ -230,7 +235,8 @@ describe('finding 1: dataset folders in any spelling, or told by the layout, nam
   });
 });
 
-describe('finding 2: temperatures in folders, in stems with extra tokens, and integer ones', () => {
+// Trial 8 finding 2.
+describe('temperatures in folders, in stems with extra tokens, and integer ones', () => {
   test('folder and stem temperatures are read, the model keeps its folder name', () => {
     assert.equal(folderTemperature('t0.6'), 't0.6');
     assert.equal(folderTemperature('temp_1.0'), 'temp1.0');
@@ -321,7 +327,8 @@ describe('finding 2: temperatures in folders, in stems with extra tokens, and in
   });
 });
 
-describe('finding 5: rollouts question_file data/<ds>/test.jsonl names the dataset <ds>, not test', () => {
+// Trial 8 finding 5.
+describe('rollouts question_file data/<ds>/test.jsonl names the dataset <ds>, not test', () => {
   test('questionFileDataset: the parent folder when the stem is a split name', () => {
     assert.equal(questionFileDataset('data/gsm8k/test.jsonl'), 'gsm8k');
     assert.equal(questionFileDataset('data\\math500\\validation.jsonl'), 'math500');
@@ -356,7 +363,8 @@ describe('finding 5: rollouts question_file data/<ds>/test.jsonl names the datas
   });
 });
 
-describe('finding 6: Hydra multirun job folders are runs of the model above, flagged as seed siblings', () => {
+// Trial 8 finding 6.
+describe('Hydra multirun job folders are runs of the model above, flagged as seed siblings', () => {
   test('multirun/<date>/<time>/{0,1}/: model Qwen2.5-7B-GRPO twice, a seed-sibling warning, no "differ only in a number"', () => {
     assert.ok(isJobFolder(['m', 'multirun', '2025-01-15', '10-20-30', '0'], 4));
     assert.ok(!isJobFolder(['checkpoints', '100'], 1));
@@ -382,7 +390,8 @@ describe('finding 6: Hydra multirun job folders are runs of the model above, fla
   });
 });
 
-describe('finding 7: run1 / run-2 / _run2 are seeds', () => {
+// Trial 8 finding 7.
+describe('run1 / run-2 / _run2 are seeds', () => {
   test('_run1 + _run2 files in one folder merge into one model; run-1/ run-2/ folders are seed siblings', () => {
     assert.equal(stripSeedTokens('Qwen2.5-7B-RLOO_run1'), 'Qwen2.5-7B-RLOO');
     assert.equal(stripSeedTokens('run-2'), '');
@@ -416,7 +425,8 @@ describe('finding 7: run1 / run-2 / _run2 are seeds', () => {
   });
 });
 
-describe('finding 8: out/, logs/ and dated folders name no model', () => {
+// Trial 8 finding 8.
+describe('out/, logs/ and dated folders name no model', () => {
   test('out, logs, 2025_01_15-10_20_30, run_20250116_110000, Jan15_10-20-30: the model folder above names the model', () => {
     for (const dir of ['out', 'logs', '2025_01_15-10_20_30', 'run_20250116_110000', 'Jan15_10-20-30'])
       assert.equal(pathModelName(`Qwen2.5-7B-GRPO/${dir}/samples.jsonl`, 'samples'), 'Qwen2.5-7B-GRPO', dir);
@@ -432,7 +442,8 @@ describe('finding 8: out/, logs/ and dated folders name no model', () => {
   });
 });
 
-describe('finding 11: an unseeded run beside its seeds is in the seed warning', () => {
+// Trial 8 finding 11.
+describe('an unseeded run beside its seeds is in the seed warning', () => {
   test('Qwen2.5-7B-GRPO/, -s1/ and _seed2/: one warning naming all three; each still compared with Qwen2.5-7B', () => {
     const r = report(
       folder({
@@ -451,7 +462,8 @@ describe('finding 11: an unseeded run beside its seeds is in the seed warning', 
   });
 });
 
-describe('finding 9: checkpoint labels keep their run; steps written with k sort by step', () => {
+// Trial 8 finding 9.
+describe('checkpoint labels keep their run; steps written with k sort by step', () => {
   test('global_step100, ckpt/global_step100_hf, global_step_100/actor/huggingface/eval: labels name the model folder', () => {
     const r = report(
       folder({
@@ -490,7 +502,8 @@ describe('finding 9: checkpoint labels keep their run; steps written with k sort
   });
 });
 
-describe('finding 10: evalplus file names give the model and the temperature; the datasets are one model', () => {
+// Trial 8 finding 10.
+describe('evalplus file names give the model and the temperature; the datasets are one model', () => {
   test('Qwen--Qwen2.5-7B_vllm_temp_0.0 -> Qwen/Qwen2.5-7B at 0.0, humaneval/ and mbpp/ pooled', () => {
     assert.equal(evalplusModelName('Qwen--Qwen2.5-7B_vllm_temp_0.0'), 'Qwen/Qwen2.5-7B_t0.0');
     assert.equal(evalplusModelName('samples'), undefined);

@@ -1,4 +1,8 @@
 /**
+ * Verdicts and sample indices in every reader: one verdict rule per file and column, correctValues, unusable and
+ * digit-string indices, unattached scores, compressed files, maj@k's credit for samples without an answer; partial
+ * credit among verdicts is graded not correct (trial 12 finding 6, once in report-base-pools.test.ts).
+ *
  * Regressions of the fresh-user trial 6 (verdicts and sample indices: findings 3, 4, 5, 9, 7, 8, 11).
  * Folders are built here after /work/trial6-scratch and indexed into real SQLite; the right values are
  * worked out by hand in the comments (or, for the generated files, by the rule written out in the test).
@@ -13,7 +17,7 @@ import { TraceIndex } from '../../src/core/index/traceIndex';
 import { mulberry32 } from '../../src/core/metrics/bootstrap';
 import { buildReport } from '../../src/core/report';
 import { plural } from '../../src/core/text';
-import { tempDir } from './helpers';
+import { cliReport, tempDir, writeFolder } from './helpers';
 
 function put(dir: string, rel: string, lines: unknown[]): void {
   mkdirSync(join(dir, ...rel.split('/').slice(0, -1)), { recursive: true });
@@ -73,10 +77,11 @@ const WRITERS: Record<string, (dir: string, values: unknown[]) => void> = {
   },
 };
 
-describe('trial 6 finding 3: one verdict rule per file and column', () => {
+// Trial 6 finding 3.
+describe('one verdict rule per file and column', () => {
   for (const [reader, write] of Object.entries(WRITERS)) {
     // (a number outside [0, 1] makes the column scores; one strictly between 0 and 1 among verdicts is partial credit,
-    // counted not correct: trial 12 finding 6, trial12-trust.test.ts)
+    // counted not correct: trial 12 finding 6, below)
     test(`${reader}: s4b/e "1","0","1.0","0.0","2.5","true": the numbers are scores, "true" a verdict`, async () => {
       const dir = tempDir(`t6v-e-${reader}-`);
       write(dir, ['1', '0', '1.0', '0.0', '2.5', 'true']);
@@ -288,7 +293,8 @@ describe('trial 6 finding 3: one verdict rule per file and column', () => {
   });
 });
 
-describe('trial 6 finding 9: correctValues match numbers and their string spellings alike', () => {
+// Trial 6 finding 9.
+describe('correctValues match numbers and their string spellings alike', () => {
   /** A mapping folder with `correctValues` and one sample per line holding `ok`. */
   async function graded(correctValues: unknown[], values: unknown[]) {
     const dir = tempDir('t6v-cv-');
@@ -384,7 +390,8 @@ const samplesByLine = (index: TraceIndex) =>
       .all() as { l: number; i: number; p: string }[]
   ).map((x) => `${x.l}:${x.p}#${x.i}`);
 
-describe('trial 6 finding 4: a sample without a usable index never takes a valid index of a later record', () => {
+// Trial 6 finding 4.
+describe('a sample without a usable index never takes a valid index of a later record', () => {
   test('sample_index -1 then 0 and 1: three samples, the valid ones keep 0 and 1, the -1 one moves to 2', async () => {
     const dir = indexedFolder([
       [0, -1, 'a'],
@@ -484,7 +491,8 @@ describe('trial 6 finding 4: a sample without a usable index never takes a valid
   });
 });
 
-describe('trial 6 finding 5: sample indices as digit strings', () => {
+// Trial 6 finding 5.
+describe('sample indices as digit strings', () => {
   test('"0", "1", " 2 " are read as 0, 1, 2 without a warning; "1.0" and "x" are named once per file', async () => {
     const dir = indexedFolder([
       [0, '1', 'a'],
@@ -504,7 +512,8 @@ describe('trial 6 finding 5: sample indices as digit strings', () => {
   });
 });
 
-describe('trial 6 finding 7: a score that attaches to no sample says the real cause', () => {
+// Trial 6 finding 7.
+describe('a score that attaches to no sample says the real cause', () => {
   test('no such problem (ids look like / other dataset), samples of another model, no such sample index', async () => {
     const dir = tempDir('t6v-attach-');
     const scoresOf = (file: string, extra: object) => ({
@@ -553,7 +562,8 @@ describe('trial 6 finding 7: a score that attaches to no sample says the real ca
   });
 });
 
-describe('trial 6 finding 8: compressed files are recognised by their first bytes, whatever their name', () => {
+// Trial 6 finding 8.
+describe('compressed files are recognised by their first bytes, whatever their name', () => {
   const QWEN = { idx: 0, question: 'q', gt: '1', code: ['a', 'b'], pred: ['1', '2'], score: [true, false] };
   const text = `${JSON.stringify(QWEN)}\n${JSON.stringify({ ...QWEN, idx: 1 })}\n`;
 
@@ -635,7 +645,8 @@ describe('trial 6 finding 8: compressed files are recognised by their first byte
   });
 });
 
-describe('trial 6 finding 11: maj@k says how many samples without an extracted answer it credits 0; plurals', () => {
+// Trial 6 finding 11.
+describe('maj@k says how many samples without an extracted answer it credits 0; plurals', () => {
   const qwen = (pred: (string | null)[], score: boolean[], idx = 0) => ({
     idx,
     question: 'q',
@@ -726,7 +737,8 @@ describe('trial 6 finding 11: maj@k says how many samples without an extracted a
   });
 });
 
-describe('trial 6: conservation on generated folders mixing the faults of findings 3, 4, 5, 7, 8, 9', () => {
+// Trial 6: the faults of findings 3, 4, 5, 7, 8 and 9 mixed.
+describe('conservation on generated folders mixing verdict columns, sample indices, unattached scores and compressed files', () => {
   const VERDICTS: unknown[] = [1, 0, '1', '0', '1.0', '0.0', true, false, 'yes', 'No', null];
   const SCORES: unknown[] = [0.5, '0.7', 7, '0.25'];
   const WORDS = new Set<unknown>([true, false, 'yes', 'No']);
@@ -885,4 +897,117 @@ describe('trial 6: conservation on generated folders mixing the faults of findin
       index.close();
     });
   }
+});
+
+// Trial 12 finding 6.
+describe('partial credit among verdicts is graded not correct, never left out of n', () => {
+  const QWEN = 'Qwen2.5-Math-7B/math_eval/math500/test_qwen-boxed_-1_seed0_t0.0_s0_e-1.jsonl';
+  const qwenLine = (idx: number, score: unknown[]) =>
+    JSON.stringify({
+      idx,
+      question: `q${idx}`,
+      gt: '2',
+      code: score.map((_, i) => `answer ${i}`),
+      pred: score.map(() => '2'),
+      score,
+    });
+  const partialWarnings = (r: ReturnType<typeof cliReport>) =>
+    r.diagnostics.filter((d) => /partial credit counted as not correct/.test(d.message));
+
+  test('data/partial (Qwen-math, score [true, 0.5, 0.5, false] and [false, false, 0.5, true]): pass@1 25.0, n 4, ungraded 0', () => {
+    const r = cliReport(
+      writeFolder({
+        [QWEN]: [qwenLine(0, [true, 0.5, 0.5, false]), qwenLine(1, [false, false, 0.5, true])].join('\n'),
+      }),
+    );
+    const [m] = r.models;
+    // was: samples 8, ungraded 3, correct 2, pass@1 41.7 (problem 0 over n = 2, problem 1 over n = 3)
+    assert.deepEqual([m.samples, m.ungradedSamples, m.correct, m.problems], [8, 0, 2, 2]);
+    const p1 = m.passAtK.find((p) => p.k === 1);
+    assert.ok(p1?.value !== undefined && p1.value !== null && Math.abs(p1.value - 0.25) < 1e-12, String(p1?.value));
+    // n = 4 on both problems: pass@4 is over both (each has a correct sample)
+    const p4 = m.passAtK.find((p) => p.k === 4);
+    assert.deepEqual([p4?.value, p4?.problems, p4?.missing], [1, 2, 0]);
+    assert.equal(m.sampleAccuracy, 2 / 8);
+    const w = partialWarnings(r);
+    assert.equal(w.length, 1, JSON.stringify(r.diagnostics));
+    assert.equal(w[0].file, QWEN);
+    assert.equal(w[0].line, 1);
+    assert.match(
+      w[0].message,
+      /^score: 3 samples with partial credit .*e\.g\. 0\.5 here\): partial credit counted as not correct/,
+    );
+    assert.deepEqual(
+      r.diagnostics.filter((d) => /scores, not verdicts/.test(d.message)),
+      [],
+    );
+  });
+
+  test('siblings: flat 1/0 with 0.37, rollouts [0.37, 1.0], a mapping\'s "0.5" among "1"/"0": graded not correct', () => {
+    const r = cliReport(
+      writeFolder({
+        'flat-m/samples.jsonl_results.jsonl': [1, 1, 0.37, 0, 1, 1]
+          .map((v, i) => JSON.stringify({ task_id: `HumanEval/${i % 3}`, completion: `c${i}`, passed: v }))
+          .join('\n'),
+        'roll-m/rollouts.jsonl': JSON.stringify({
+          qid: 0,
+          question: 'q0',
+          gold: '1',
+          model_name: 'roll-m',
+          rollouts: [
+            { rollout: 0, text: 'a', correct: 0.37 },
+            { rollout: 1, text: 'b', correct: 1.0 },
+          ],
+        }),
+        'trace-inspector.mapping.json': JSON.stringify({
+          files: ['map-m/*.jsonl'],
+          records: 'per-sample',
+          fields: { problemId: 'pid', text: 'out', correct: 'ok' },
+          model: 'map-m',
+        }),
+        'map-m/s.jsonl': ['1', '0.5', '0', '1']
+          .map((ok, i) => JSON.stringify({ pid: i % 2, out: `t${i}`, ok }))
+          .join('\n'),
+      }),
+    );
+    const byName = new Map(r.models.map((m) => [m.label, m]));
+    const facts = (label: string) => {
+      const m = byName.get(label);
+      assert.ok(m, `${label} in ${[...byName.keys()]}`);
+      return [m.samples, m.ungradedSamples, m.correct];
+    };
+    // flat: 6 samples, all graded, 4 correct (0.37 not correct; it was: every number of the file ungraded)
+    assert.deepEqual(facts('flat-m'), [6, 0, 4]);
+    // rollouts: 2 samples graded, 1.0 correct, 0.37 not (was: both ungraded)
+    assert.deepEqual(facts('roll-m'), [2, 0, 1]);
+    // mapping: "1", "0.5", "0", "1": 4 graded, 2 correct
+    assert.deepEqual(facts('map-m'), [4, 0, 2]);
+    assert.equal(partialWarnings(r).length, 3, JSON.stringify(r.diagnostics));
+  });
+
+  test('a column of only fractions, or with a number outside [0, 1], stays scores: ungraded as before', () => {
+    const flat = (values: unknown[]) =>
+      values
+        .map((v, i) => JSON.stringify({ task_id: `HumanEval/${i % 2}`, completion: `c${i}`, passed: v }))
+        .join('\n');
+    const r = cliReport(
+      writeFolder({
+        'fractions/samples.jsonl_results.jsonl': flat([0.3, 0.6, 0.25, 0.9]),
+        'rating/samples.jsonl_results.jsonl': flat([1, 0, 0.5, 7]),
+        'booleans/samples.jsonl_results.jsonl': flat([true, false, 0.5, -0.5]),
+      }),
+    );
+    const by = new Map(r.models.map((m) => [m.label, m]));
+    assert.deepEqual(
+      ['fractions', 'rating', 'booleans'].map((l) => [by.get(l)?.samples, by.get(l)?.ungradedSamples]),
+      [
+        [4, 4],
+        [4, 4],
+        // booleans stay verdicts beside scores
+        [4, 2],
+      ],
+    );
+    assert.deepEqual(partialWarnings(r), []);
+    assert.equal(r.diagnostics.filter((d) => /values are scores, not verdicts/.test(d.message)).length, 3);
+  });
 });

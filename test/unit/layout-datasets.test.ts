@@ -1,5 +1,8 @@
 /**
- * Trial 9 findings on datasets fixed after that trial (test/unit/trial10.test.ts): 1 a dataset in a flat file's name
+ * How a folder's layout gives the dataset: a dataset in a flat file name or a rollouts stem, one dataset spelt two
+ * ways, versions of a known dataset, lm-eval task files.
+ *
+ * Trial 9 findings on datasets fixed after that trial (this file): 1 a dataset in a flat file's name
  * (`Qwen2.5-7B/math500.jsonl`) was ignored, so files of other datasets were merged as seed shards of one dataset's
  * problems or became models; 6 rollouts files named by dataset (`gsm8k_rollouts.jsonl`) lost the second file's
  * samples as "a re-run or a copy?"; 9 a dataset spelt differently by the base and the RL run (`MATH-500` vs
@@ -49,7 +52,8 @@ const perDataset = (r: Report) => {
   return r.perDataset.map((d) => `${label.get(d.model) ?? d.model} ${d.dataset} ${d.samples}/${d.correct}`).sort();
 };
 
-describe('finding 1: a dataset in a flat file name is the file dataset, never seed shards, never a model', () => {
+// Trial 9 finding 1.
+describe('a dataset in a flat file name is the file dataset, never seed shards, never a model', () => {
   test('stemDataset: the dataset of a stem that names no model, as spelt', () => {
     assert.equal(stemDataset('gsm8k'), 'gsm8k');
     assert.equal(stemDataset('math500'), 'math500');
@@ -116,7 +120,8 @@ describe('finding 1: a dataset in a flat file name is the file dataset, never se
   });
 });
 
-describe('finding 6: rollouts files named by dataset, without run_config.json: the dataset from the stem', () => {
+// Trial 9 finding 6.
+describe('rollouts files named by dataset, without run_config.json: the dataset from the stem', () => {
   test('index: {gsm8k,math500}_rollouts.jsonl of two models: two datasets, all 48 samples, no re-run warning', async () => {
     const dir = tempDir('ti-t10-roll-');
     const base = { name: 'Qwen/Qwen2.5-7B', revision: 'main' };
@@ -148,7 +153,8 @@ describe('finding 6: rollouts files named by dataset, without run_config.json: t
   });
 });
 
-describe('finding 9: a dataset spelt differently by the base and the RL run is one dataset, compared', () => {
+// Trial 9 finding 9.
+describe('a dataset spelt differently by the base and the RL run is one dataset, compared', () => {
   test('datasetSpellings: one spelling per dataset spelt two ways, whatever the file order', () => {
     const paths = [
       'Qwen2.5-7B/MATH-500/samples.jsonl',
@@ -200,7 +206,8 @@ describe('finding 9: a dataset spelt differently by the base and the RL run is o
   });
 });
 
-describe('finding 9 (kept apart): two spellings side by side under each model stay two datasets, each compared with its own', () => {
+// Trial 9 finding 9 (kept apart).
+describe('two spellings side by side under each model stay two datasets, each compared with its own', () => {
   test('report: HumanEvalPlus/ beside humaneval-plus/ under both models', () => {
     const he = (spec: string) =>
       spec
@@ -226,7 +233,8 @@ describe('finding 9 (kept apart): two spellings side by side under each model st
   });
 });
 
-describe('finding 7: a version of a known dataset (livecodebench_v5/) under the RL model only is a dataset, no model', () => {
+// Trial 9 finding 7.
+describe('a version of a known dataset (livecodebench_v5/) under the RL model only is a dataset, no model', () => {
   test('isDatasetName: a known dataset with a version; its own dataset by key', () => {
     for (const name of ['livecodebench_v5', 'LiveCodeBench-v6', 'mbpp_v2']) assert.ok(isDatasetName(name), name);
     for (const name of ['v5', 'my_bench_v5', 'samples_v2']) assert.ok(!isDatasetName(name), name);
@@ -272,7 +280,8 @@ function lmEval(task: string, c: number[]): string {
     .join('\n');
 }
 
-describe('finding 11: lm-eval samples_<task>_<date> files name no model; Qwen__Qwen2.5-7B is Qwen/Qwen2.5-7B', () => {
+// Trial 9 finding 11.
+describe('lm-eval samples_<task>_<date> files name no model; Qwen__Qwen2.5-7B is Qwen/Qwen2.5-7B', () => {
   test('pathModelName: any lm-eval task; the org__name folder of lm-eval files only', () => {
     const stem = 'samples_minerva_math_algebra_2025-01-15T10-20-30.123456';
     assert.ok(isGenericStem(stem));

@@ -1,4 +1,7 @@
 /**
+ * `trace-inspector search`: what was not indexed, what the counts are over, --model, empty queries, snippets cut
+ * between grapheme clusters.
+ *
  * Trial 14 findings 4, 5, 7, 8 and 10: `trace-inspector search` says what it covers. A folder of two models whose
  * names are a prefix of each other (`Qwen2.5-Math-7B`, `Qwen2.5-Math-7B-GRPO`), the RL model's problem 4 record
  * broken (line 5); every count below is worked out by hand from the texts written here.
@@ -47,7 +50,8 @@ function folder(): string {
   });
 }
 
-describe('trial 14 finding 4: what was not indexed is said by search; the JSON error names the file line and column', () => {
+// Trial 14 finding 4.
+describe('what was not indexed is said by search; the JSON error names the file line and column', () => {
   test("the broken line's message gives line 5, column 13 (was `(line 1 column 13)` next to line 5)", async () => {
     const index = TraceIndex.open(':memory:');
     await indexFolder(index, folder());
@@ -116,7 +120,8 @@ describe('trial 14 finding 4: what was not indexed is said by search; the JSON e
   });
 });
 
-describe('trial 14 findings 10 and 5: the counts say over what; --model picks an exact name alone', () => {
+// Trial 14 findings 10 and 5.
+describe('the counts say over what; --model picks an exact name alone', () => {
   test('searchIndex: matching problems, samples and problems searched, models searched, filters', async () => {
     const index = TraceIndex.open(':memory:');
     await indexFolder(index, folder());
@@ -186,7 +191,8 @@ describe('trial 14 findings 10 and 5: the counts say over what; --model picks an
   });
 });
 
-describe('trial 14 finding 7: a query with no words is a usage error', () => {
+// Trial 14 finding 7.
+describe('a query with no words is a usage error', () => {
   test("'', '+' and '*' exit with status 2 and say why, before indexing; `OR` is a word", async () => {
     const dir = folder();
     const tmp = tempDir();
@@ -211,7 +217,8 @@ describe('trial 14 finding 7: a query with no words is a usage error', () => {
   });
 });
 
-describe('trial 14 finding 8: snippets are cut between grapheme clusters, and a text that fits is not cut', () => {
+// Trial 14 finding 8.
+describe('snippets are cut between grapheme clusters, and a text that fits is not cut', () => {
   /** The excerpt without its `…` and marks must be a stretch of the text (whitespace collapsed) cut at cluster boundaries. */
   function assertWholeClusters(text: string, query: string) {
     const flat = text.replace(/\s+/g, ' ');

@@ -1,6 +1,10 @@
 /**
+ * Discovering the files of a folder: links back to a folder holding them are named and not followed, a linked
+ * folder already read is read once, a link to a folder outside that does not hold it is followed.
+ *
  * Trial 12 leftovers in the readers' messages: a link to a folder holding it (`loop -> ../..`) is named and
- * not followed, a linked folder already read is named and read once; a JSONL file saved as `.json`. Each test
+ * not followed, a linked folder already read is named and read once (the JSONL file saved as `.json` is in
+ * readers.jsonl-in-json.test.ts, the best-of-k denominators in report-wording.test.ts). Each test
  * builds its folder in a temporary directory (the layouts of the trial's report) and reads it through the
  * compiled CLI or the file lister. Every expected value is the one a person reading the folder would give.
  */
@@ -10,13 +14,14 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { listCandidateFiles } from '../../src/core/readers';
 import type { Report } from '../../src/core/report';
-import { cli, cliReport, humanEval, qwen, writeFolder } from './helpers';
+import { cliReport, humanEval, writeFolder } from './helpers';
 
 /** Diagnostics as `<severity> <file>: <message>`, sorted. */
 const diags = (r: Report) => r.diagnostics.map((d) => `${d.severity} ${d.file}: ${d.message}`).sort();
 type Unreachable = { file: string; reason: string; resultsLike: boolean };
 
-describe('trial 12 finding 7 (related): a link back to a folder holding it is named, every file is read once', () => {
+// Trial 12 finding 7 (related).
+describe('a link back to a folder holding it is named, every file is read once', () => {
   test('trial layout: files/Qwen2.5-7B/loop -> ../.. (out of the results folder) is not followed and is named', () => {
     // data/ holds the results folder files/ and a sibling folder the user did not point at
     const data = writeFolder({
@@ -92,94 +97,5 @@ describe('trial 12 finding 7 (related): a link back to a folder holding it is na
     const files = await listCandidateFiles(join(data, 'files'), { unreachable });
     assert.deepEqual(files, ['Qwen2.5-7B-GRPO/samples.jsonl_results.jsonl', 'Qwen2.5-7B/samples.jsonl_results.jsonl']);
     assert.deepEqual(unreachable, []);
-  });
-});
-
-describe('a JSONL file saved as .json is read as JSONL, not "too large to look inside"', () => {
-  test('human-eval samples one per line in samples.json (with a trailing newline): read, with an info naming it', () => {
-    const dir = writeFolder({
-      'Qwen2.5-7B/samples.jsonl_results.jsonl': humanEval('TF FF'),
-      'Qwen2.5-7B-GRPO/samples.json': `${humanEval('TT FT')}\n`,
-    });
-    const r = cliReport(dir);
-    assert.deepEqual(r.models.map((m) => [m.label, m.samples]).sort(), [
-      ['Qwen2.5-7B', 4],
-      ['Qwen2.5-7B-GRPO', 4],
-    ]);
-    assert.deepEqual(
-      diags(r).filter((d) => d.includes('samples.json:')),
-      [
-        'info Qwen2.5-7B-GRPO/samples.json: one JSON object per line (JSONL) in a .json file: read as JSONL (flat); renaming it samples.jsonl says so',
-      ],
-    );
-    assert.ok(!diags(r).some((d) => d.includes('too large')));
-  });
-
-  test('siblings: Qwen-math records in test.json without a trailing newline, and with a BOM', () => {
-    const dir = writeFolder({
-      'Qwen2.5-7B/test.json': qwen('TF FF TT'),
-      'Qwen2.5-7B-GRPO/test.json': `\uFEFF${qwen('TT TT FT')}\n`,
-    });
-    const r = cliReport(dir);
-    assert.deepEqual(r.models.map((m) => [m.label, m.samples]).sort(), [
-      ['Qwen2.5-7B', 6],
-      ['Qwen2.5-7B-GRPO', 6],
-    ]);
-    assert.equal(diags(r).filter((d) => d.includes('read as JSONL (qwen-math)')).length, 2);
-  });
-
-  test('a pretty-printed single object is not JSONL: no JSONL info; it is read as one document (trial12-s8)', () => {
-    const one = { task_id: 'HumanEval/0', completion: 'x', passed: true };
-    const dir = writeFolder({
-      'Qwen2.5-7B/samples.jsonl_results.jsonl': `${JSON.stringify(one)}\n`,
-      'M2/config.json': `${JSON.stringify({ lr: 1, model: 'q' }, null, 2)}\n`,
-      'M2/samples.json': `${JSON.stringify(one, null, 2)}\n`,
-    });
-    const r = cliReport(dir);
-    assert.ok(!diags(r).some((d) => d.includes('JSONL')));
-    assert.deepEqual(r.models.map((m) => [m.label, m.samples]).sort(), [
-      ['M2', 1],
-      ['Qwen2.5-7B', 1],
-    ]);
-    assert.deepEqual(
-      diags(r).filter((d) => d.includes('config.json')),
-      [
-        'info M2/config.json: not a results file: no reader recognises the first element (keys: lr, model); describe the format in a trace-inspector.mapping.json',
-      ],
-    );
-  });
-});
-
-describe('trial 12 finding 20: the best-of-k line and the reward-model table say their denominators', () => {
-  test('a problem scored on some samples only: the best-of-k line says it counts with those, the table drops it', () => {
-    const line = (idx: number, score: boolean[], ps: (number[] | null)[]) =>
-      JSON.stringify({
-        idx,
-        gt: '2',
-        code: score.map((_, i) => `t${idx}.${i}`),
-        score,
-        pred: score.map(() => '2'),
-        pred_score: ps,
-      });
-    const dir = writeFolder({
-      'Qwen2.5-Math-7B/math500/test.jsonl': [
-        line(0, [true, true, false, true], [[0.9], [0.9], [0.3], [0.2]]),
-        line(1, [false, true, true, false], [[0.5], [0.6], null, [0.1]]),
-        line(2, [false, false], [[0.2], [0.3]]),
-        line(3, [false, true, false, false], [[0.4], [0.1], [0.2], [0.3]]),
-      ].join('\n'),
-    });
-    const { text } = cli(dir);
-    const lines = text.split('\n');
-    const at = lines.findIndex((l) => l.startsWith('best-of-k (reward-model selection'));
-    assert.ok(at >= 0, text);
-    assert.equal(
-      lines[at + 2],
-      "  (over each problem's graded samples that have a reward score, a problem scored on some samples only counting with those; the reward-model table below drops such a problem, its best-of-N is over the problems every scorer scored completely, so the two can differ at one k)",
-    );
-    assert.ok(
-      lines.some((l) => l.startsWith('reward models on the samples of')),
-      text,
-    );
   });
 });

@@ -1,4 +1,7 @@
 /**
+ * Every model in no comparison is named with its reason; steps written `_s500` are no seeds; each seed shard's
+ * _metrics.json is audited; one spelling per problem; tables name models by label.
+ *
  * Trial 7 (a fresh user's folders): findings 5, 6, 7, 12 and 13 — comparisons dropped without a word, steps
  * written `_s500` pooled as seed shards, a seed shard's `_metrics.json` never audited, problem names spelled
  * two ways, and comparison tables naming models by id. Each test builds the folder it needs in a temporary
@@ -21,7 +24,8 @@ const folder = (files: Record<string, string>): string => writeFolder(files, 'ti
 const notCompared = (r: Report) => r.notCompared.map((x) => [x.model, x.kind, x.base]);
 const models = (r: Report) => r.models.map((m) => `${m.id} ${m.samples}/${m.correct}`);
 
-describe('finding 5: every model in no comparison is named with the reason', () => {
+// Trial 7 finding 5.
+describe('every model in no comparison is named with the reason', () => {
   test('an ungraded base (human-eval input without passed): GRPO not compared, said in JSON, text and warnings', () => {
     const { r, text } = cli(
       folder({
@@ -144,7 +148,8 @@ describe('finding 5: every model in no comparison is named with the reason', () 
   });
 });
 
-describe('finding 6: "s" with three or more digits is a step, not a seed: no pooling', () => {
+// Trial 7 finding 6.
+describe('"s" with three or more digits is a step, not a seed: no pooling', () => {
   test('GRPO_s500.jsonl (0% correct) and GRPO_s1000.jsonl (100%) in one folder: two models, and a warning', () => {
     const { r } = cli(
       folder({
@@ -210,7 +215,8 @@ describe('finding 6: "s" with three or more digits is a step, not a seed: no poo
   });
 });
 
-describe("finding 7: each seed shard's _metrics.json is audited against its own samples", () => {
+// Trial 7 finding 7.
+describe("each seed shard's _metrics.json is audited against its own samples", () => {
   /** A Qwen2.5-Math line: problem `idx`, one sample per verdict. */
   const qline = (idx: number, score: boolean[]) =>
     JSON.stringify({
@@ -258,7 +264,8 @@ describe("finding 7: each seed shard's _metrics.json is audited against its own 
   });
 });
 
-describe('finding 12: a problem is spelled one way everywhere ("gsm8k · 2" where ids repeat across datasets)', () => {
+// Trial 7 finding 12.
+describe('a problem is spelled one way everywhere ("gsm8k · 2" where ids repeat across datasets)', () => {
   const qline = (idx: number, score: boolean[], pred: string[], gt = '3') =>
     JSON.stringify({
       idx,
@@ -312,7 +319,8 @@ describe('finding 12: a problem is spelled one way everywhere ("gsm8k · 2" wher
   });
 });
 
-describe('finding 13: comparison tables name models by label; an ungraded model says so', () => {
+// Trial 7 finding 13.
+describe('comparison tables name models by label; an ungraded model says so', () => {
   test('runs whose ids are run:name show the label in the comparison and categories tables', () => {
     const { r, text } = cli(
       folder({

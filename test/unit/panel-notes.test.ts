@@ -1,4 +1,8 @@
 /**
+ * What the overview and the problem view say beside their figures: n differing between compared models, the grader
+ * audit's answer check, one-model folders, an empty coverage table, the command to choose the base, the legend and
+ * the table layout.
+ *
  * Fresh-user trial 10 findings in the overview, the problem view and the preview (/work/trial10-scratch/REPORT.md):
  * 2 the overview's coverage compared greedy5 (5 samples per problem) with the base (100) without the CLI's
  * "n differs" warning or any n; 1 the grader audit's verdict on qwen problem 72 sample 7 (`10000` vs `10{,}000`)
@@ -23,7 +27,8 @@ import { overviewCurveSpec } from '../../src/shared/chartSpecs';
 import { inBaseSection } from '../../src/shared/inBaseSection';
 import { indexed, REAL } from './helpers';
 
-describe('finding 2: the overview says n differs between the compared models, as the CLI does', () => {
+// Trial 10 finding 2.
+describe('the overview says n differs between the compared models, as the CLI does', () => {
   test('tot-game24: greedy5 (5 per problem) against the base (100 per problem): the CLI warning and n per model', async () => {
     const index = await indexed(join(REAL, 'tot-game24'));
     const ms = index.models();
@@ -58,7 +63,8 @@ describe('finding 2: the overview says n differs between the compared models, as
   });
 });
 
-describe("finding 1: the grader audit's answer check is shown beside the folder's verdict", () => {
+// Trial 10 finding 1.
+describe("the grader audit's answer check is shown beside the folder's verdict", () => {
   const NOTE = 'folder: incorrect · answer check: equivalent to the reference (grader audit)';
 
   test('qwen25-math-eval-example problem 72 sample 7 (10000 against 10{,}000): the note in the list, detail and preview, and the problem row', async () => {
@@ -107,7 +113,8 @@ describe("finding 1: the grader audit's answer check is shown beside the folder'
   });
 });
 
-describe("finding 3: the problem view of a one-model folder lists the base's samples and says a second model is needed", () => {
+// Trial 10 finding 3.
+describe("the problem view of a one-model folder lists the base's samples and says a second model is needed", () => {
   test("qwen25-math-eval-example (one model), problems 0 and 6: the base's 8 samples, no empty dropdown", async () => {
     const index = await indexed(join(REAL, 'qwen25-math-eval-example'));
     const [model] = index.models();
@@ -154,7 +161,8 @@ describe("finding 3: the problem view of a one-model folder lists the base's sam
   });
 });
 
-describe('finding 9: the overview says why the coverage table has no row', () => {
+// Trial 10 finding 9.
+describe('the overview says why the coverage table has no row', () => {
   for (const [folder, label] of [
     ['qwen25-math-eval-example', 'math_cot_100'],
     ['humaneval-samples-flat', undefined],
@@ -183,7 +191,8 @@ describe('finding 9: the overview says why the coverage table has no row', () =>
   });
 });
 
-describe('finding 10a: the overview names the command to choose the base, never the CLI flag', () => {
+// Trial 10 finding 10a.
+describe('the overview names the command to choose the base, never the CLI flag', () => {
   test('tot-game24, base guessed by name order: the overview says "the command Trace Inspector: Choose Base Model", the CLI keeps --base', async () => {
     const index = await indexed(join(REAL, 'tot-game24'));
     const ms = index.models();
@@ -206,7 +215,8 @@ describe('finding 10a: the overview names the command to choose the base, never 
 // vega and vega-lite are ES modules with a top-level await: loaded by URL (as chartSpecs.test.ts does)
 const importEsm = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
 
-describe('finding 10d: the one-model overview legend draws its symbol beside the model name, not over it', () => {
+// Trial 10 finding 10d.
+describe('the one-model overview legend draws its symbol beside the model name, not over it', () => {
   test('humaneval-samples-flat: the legend symbol ends before the label starts (stroke width 2, not NaN)', async () => {
     const vl = (await importEsm(pathToFileURL(require.resolve('vega-lite')).href)) as {
       compile(spec: unknown): { spec: unknown };
@@ -234,7 +244,8 @@ describe('finding 10d: the one-model overview legend draws its symbol beside the
   });
 });
 
-describe('finding 10e: the coverage table scrolls sideways in a narrow editor instead of cutting its last column', () => {
+// Trial 10 finding 10e.
+describe('the coverage table scrolls sideways in a narrow editor instead of cutting its last column', () => {
   test('the table sits in a .table-scroll box and its crossover column keeps a width (static check of view and style)', () => {
     const view = readFileSync('webview/overviewView.ts', 'utf8');
     assert.match(

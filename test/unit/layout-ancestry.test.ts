@@ -1,4 +1,8 @@
 /**
+ * How a name and a folder layout give the model and its base: logging-tool folders, temperature spellings, name
+ * ancestry, base replicates, step folders with a temperature below, benchmark folders above the model folders
+ * (trial 12 finding 11, once in report-base-pools.test.ts).
+ *
  * Trial 12 findings on model naming and pairing, fixed in the order of the brief: 4 logging-tool folders below the
  * logging folder (MLflow `mlruns/<exp>/<run id>/artifacts/`, wandb `files/media/table/`, TensorBoard `events/`) named
  * the model; 12 temperature folders spelt `T=0.8/`, `t=0.6/`, `tmp0.6/`, `sampling_temp_0.8_top_p_0.95/` were no
@@ -10,7 +14,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Report } from '../../src/core/report';
-import { cliReport, flatLines, writeFolder } from './helpers';
+import { cli, cliReport, flatLines, writeFolder } from './helpers';
 
 /** A results folder in a temporary directory: file text by relative path. */
 const folder = (files: Record<string, string>): string => writeFolder(files, 'ti-t12-');
@@ -27,7 +31,8 @@ const pairs = (r: Report) => {
 /** Models as `<label> <samples>/<correct>`, sorted. */
 const models = (r: Report) => r.models.map((m) => `${m.label} ${m.samples}/${m.correct}`).sort();
 
-describe('finding 4: logging-tool folders below the logging folder (mlruns/<exp>/<run>/artifacts, wandb media/table, tensorboard events) name no model', () => {
+// Trial 12 finding 4.
+describe('logging-tool folders below the logging folder (mlruns/<exp>/<run>/artifacts, wandb media/table, tensorboard events) name no model', () => {
   test('MLflow, wandb, TensorBoard and Lightning layouts: the model folder above the logging folder names the model', () => {
     const r = cliReport(
       folder({
@@ -97,7 +102,8 @@ describe('finding 4: logging-tool folders below the logging folder (mlruns/<exp>
   });
 });
 
-describe('finding 12: T=0.8/, t=0.6/, tmp0.6/, sampling_temp_0.8_top_p_0.95/ are temperatures; the cross-temperature warning is true', () => {
+// Trial 12 finding 12.
+describe('T=0.8/, t=0.6/, tmp0.6/, sampling_temp_0.8_top_p_0.95/ are temperatures; the cross-temperature warning is true', () => {
   test('data/greedy: the RL model at 0.8 (T=0.8/, sampling_temp_0.8_top_p_0.95/) against the base at 0.8, greedy against t0.0', () => {
     const r = cliReport(
       folder({
@@ -159,7 +165,8 @@ describe('finding 12: T=0.8/, t=0.6/, tmp0.6/, sampling_temp_0.8_top_p_0.95/ are
   });
 });
 
-describe('finding 3: name ancestry takes the longest base the name extends; a model of another family is never paired silently', () => {
+// Trial 12 finding 3.
+describe('name ancestry takes the longest base the name extends; a model of another family is never paired silently', () => {
   test('data/naming4: Instruct-GRPO against Qwen2.5-7B-Instruct; Llama-3.1-8B-Instruct-DAPO against the Qwen base with a warning naming both', () => {
     const r = cliReport(
       folder({
@@ -219,7 +226,8 @@ describe('finding 3: name ancestry takes the longest base the name extends; a mo
   });
 });
 
-describe('finding 10: replicate folders of the base (replicate_1/ + replicate_2/, rep1/ + rep2/, run-1/ + run-2/) are one pooled base', () => {
+// Trial 12 finding 10.
+describe('replicate folders of the base (replicate_1/ + replicate_2/, rep1/ + rep2/, run-1/ + run-2/) are one pooled base', () => {
   for (const [a, b] of [
     ['replicate_1', 'replicate_2'],
     ['rep1', 'rep2'],
@@ -252,7 +260,8 @@ describe('finding 10: replicate folders of the base (replicate_1/ + replicate_2/
     });
 });
 
-describe('finding 15: a step folder with a temperature folder below it keeps the model name in its label', () => {
+// Trial 12 finding 15.
+describe('a step folder with a temperature folder below it keeps the model name in its label', () => {
   test('Qwen2.5-7B-GRPO/math500/global_step_N/{temperature_0.6,greedy}/ and Qwen2.5-7B-PPO/math500/checkpoint-500/t0.6/: <model> · <step>_<temperature>', () => {
     const r = cliReport(
       folder({
@@ -271,5 +280,85 @@ describe('finding 15: a step folder with a temperature folder below it keeps the
       'Qwen2.5-7B_temperature0.6 <- Qwen2.5-7B-GRPO · global_step_200_temperature0.6',
       'Qwen2.5-7B_temperature0.6 <- Qwen2.5-7B-PPO · checkpoint-500_t0.6',
     ]);
+  });
+});
+
+// Trial 12 finding 11.
+describe('benchmark folders above the model folders', () => {
+  const BENCH = {
+    'gsm8k/Qwen2.5-7B/samples.jsonl': flatLines('TF FF TT'),
+    'gsm8k/Qwen2.5-7B-GRPO/samples.jsonl': flatLines('TT TF TF'),
+    'aime24/Qwen2.5-7B/samples.jsonl': flatLines('TF FF TT'),
+    'my_hard_set/Qwen2.5-7B-GRPO/samples.jsonl': flatLines('TT TF FF'),
+  };
+  const label = (r: ReturnType<typeof cliReport>, id: string | null) => r.models.find((m) => m.id === id)?.label;
+
+  test('data/bench: my_hard_set is a dataset with no base, NOT COMPARED for that; the header says each run has its own base', () => {
+    const { r, text } = cli(writeFolder(BENCH));
+    // was: dataset `default` for my_hard_set
+    assert.deepEqual(
+      r.datasets.map((d) => d.dataset),
+      ['aime24', 'gsm8k', 'my_hard_set'],
+    );
+    assert.deepEqual(
+      r.comparisons.map((c) => `${label(r, c.base)} <- ${label(r, c.model)}`),
+      ['Qwen2.5-7B (gsm8k/Qwen2.5-7B) <- Qwen2.5-7B-GRPO (gsm8k/Qwen2.5-7B-GRPO)'],
+    );
+    // was: my_hard_set's GRPO paired with the aime24 copy ("no graded problem in common ... other datasets?"), the
+    // aime24 copy `baseOfNone`
+    assert.deepEqual(
+      r.notCompared.map((x) => [label(r, x.model), x.kind, x.folder ?? null]),
+      [
+        ['Qwen2.5-7B (aime24/Qwen2.5-7B)', 'baseCopyOfNone', null],
+        ['Qwen2.5-7B-GRPO (my_hard_set/Qwen2.5-7B-GRPO)', 'noBaseInFolder', 'my_hard_set'],
+      ],
+    );
+    assert.match(r.notCompared[1].reason, /no copy of its base .* was evaluated in its benchmark folder my_hard_set\//);
+    // was: `base model: Qwen2.5-7B (aime24/Qwen2.5-7B) (guessed; change with --base)` above a table without a base column
+    assert.doesNotMatch(text, /^base model: /m);
+    assert.match(text, /^base models: each run's own/m);
+    assert.match(text, /^base\s+model\s+problems/m);
+    assert.match(text, /^Qwen2\.5-7B \(gsm8k\/Qwen2\.5-7B\)\s+Qwen2\.5-7B-GRPO \(gsm8k\/Qwen2\.5-7B-GRPO\)\s+3\s/m);
+  });
+
+  test('siblings: a base copy in my_hard_set is its base; unknown benchmark names only and a base at the root are as before', () => {
+    const withBase = cliReport(
+      writeFolder({ ...BENCH, 'my_hard_set/Qwen2.5-7B/samples.jsonl': flatLines('FF FF TF') }),
+    );
+    assert.deepEqual(
+      withBase.comparisons.map((c) => `${label(withBase, c.base)} <- ${label(withBase, c.model)}`).sort(),
+      [
+        'Qwen2.5-7B (gsm8k/Qwen2.5-7B) <- Qwen2.5-7B-GRPO (gsm8k/Qwen2.5-7B-GRPO)',
+        'Qwen2.5-7B (my_hard_set/Qwen2.5-7B) <- Qwen2.5-7B-GRPO (my_hard_set/Qwen2.5-7B-GRPO)',
+      ],
+    );
+    assert.ok(withBase.datasets.some((d) => d.dataset === 'my_hard_set'));
+    // no known benchmark among them (trial 8 finding 1): the folders are run folders, each RL model against its own copy
+    const unknown = cliReport(
+      writeFolder({
+        'bench_a/Qwen2.5-7B/samples.jsonl': flatLines('TF FF TT'),
+        'bench_b/Qwen2.5-7B/samples.jsonl': flatLines('FF FF TF'),
+        'bench_b/Qwen2.5-7B-GRPO/samples.jsonl': flatLines('TT TF FF'),
+      }),
+    );
+    assert.deepEqual(
+      unknown.comparisons.map((c) => `${label(unknown, c.base)} <- ${label(unknown, c.model)}`),
+      ['Qwen2.5-7B (bench_b/Qwen2.5-7B) <- Qwen2.5-7B-GRPO'],
+    );
+    // the base at the root of the folder (evaluated under no benchmark folder): the RL model's base is still it, as
+    // before (their problems are of other datasets, so it is NOT COMPARED for that, not for a missing base copy)
+    const root = cliReport(
+      writeFolder({
+        'Qwen2.5-7B/samples.jsonl': flatLines('TF FF TT'),
+        'gsm8k/Qwen2.5-7B-GRPO/samples.jsonl': flatLines('TT TF TF'),
+      }),
+    );
+    assert.deepEqual(
+      root.notCompared.map((x) => [label(root, x.model), x.kind, label(root, x.base)]),
+      [
+        ['Qwen2.5-7B-GRPO', 'noCommonProblem', 'Qwen2.5-7B'],
+        ['Qwen2.5-7B', 'baseOfNone', undefined],
+      ],
+    );
   });
 });

@@ -1,4 +1,7 @@
 /**
+ * One model folder holding files of several formats is one model; a pretty-printed JSON document; diagnostics inside
+ * an Inspect .eval; model labels in search results.
+ *
  * Trial 12 reader and naming leftovers (helper s8-readers): finding 2, one model per model folder when Qwen-math,
  * flat and rollouts files share it. Each test builds its folder in a temporary directory (writeFolder of helpers.ts)
  * and reads it through the compiled CLI (`report --format json`). Every expected value is the one a person reading
@@ -45,7 +48,8 @@ const rollouts = (model: string | null, spec: string, first = 100): string =>
     )
     .join('\n');
 
-describe('finding 2: Qwen-math, flat and rollouts files in one model folder are one model', () => {
+// Trial 12 finding 2.
+describe('Qwen-math, flat and rollouts files in one model folder are one model', () => {
   test('data/mix2: <model>/math_eval/gsm8k/test_qwen-boxed_*.jsonl beside <model>/humaneval/samples.jsonl_results.jsonl', () => {
     const r = cliReport(
       folder({
@@ -223,7 +227,8 @@ const evalLog = (model: string, entries: Record<string, object | string>): Buffe
     ...Object.entries(entries).map(([name, v]) => ({ name, data: typeof v === 'string' ? v : JSON.stringify(v) })),
   ]);
 
-describe('finding 24: diagnostics about a sample of an Inspect .eval name its entry, not line 1 of a zip', () => {
+// Trial 12 finding 24.
+describe('diagnostics about a sample of an Inspect .eval name its entry, not line 1 of a zip', () => {
   test('an ungraded epoch, an unreadable entry, a sample without text: <file>.eval:samples/<id>_epoch_<n>.json', () => {
     const dir = writeFolder({ 'logs/x.jsonl': humanEval('TF') }, 'ti-t12s8-eval-');
     const id = '12345678901234567890';
@@ -294,7 +299,8 @@ describe('finding 24: diagnostics about a sample of an Inspect .eval name its en
   });
 });
 
-describe('finding 22 (search part): search result lines name the model by its label, the JSON keeps the id', () => {
+// Trial 12 finding 22 (search part).
+describe('search result lines name the model by its label, the JSON keeps the id', () => {
   test('runs/Qwen2.5-7B-GRPO/samples.jsonl: the line says Qwen2.5-7B-GRPO, not runs/Qwen2.5-7B-GRPO:Qwen2.5-7B-GRPO', () => {
     const dir = folder({
       'runs/Qwen2.5-7B/samples.jsonl_results.jsonl': humanEval('F'),

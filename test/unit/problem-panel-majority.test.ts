@@ -1,4 +1,6 @@
 /**
+ * The problem view says how maj@k is judged beside pass@k.
+ *
  * Trial 13 (a new user's daily loop in VS Code; /work/trial13-scratch/REPORT.md), findings fixed on the host side.
  */
 import { describe, test } from 'node:test';
@@ -10,7 +12,8 @@ import { TraceIndex } from '../../src/core/index/traceIndex';
 import { majorityJob, majorityNote, runMajorityJob } from '../../src/extension/panelData';
 import { REAL, tempDir } from './helpers';
 
-describe('trial 13 finding 1: the problem view says how maj@k is judged beside pass@k', () => {
+// Trial 13 finding 1.
+describe('the problem view says how maj@k is judged beside pass@k', () => {
   test('qwen25-math-eval-example problem 72: maj@1 0.125 with 0/8 correct by the folder, and the note says why', async () => {
     const index = TraceIndex.open(join(tempDir(), 'i.db'));
     await indexFolder(index, join(REAL, 'qwen25-math-eval-example'));

@@ -1,4 +1,7 @@
 /**
+ * Which folders and files name the model and which base a model is compared with: fine-tunes named sft, run-output
+ * folders, replicate folders, unknown dataset folders, greedy, step labels, lm-eval sub-tasks.
+ *
  * Trial 9 findings left after trial 10 (misleading names and bases), fixed in the order of the brief: 14 an `sft`
  * inside a fine-tuned model's name made it the base of the pretrained model and its zero-RL runs; 13 run-output
  * folders (`runs/`, wandb's `files/`) became the model name; 12 `version_0/`, `rep0` lost the run name; 7 an unknown
@@ -28,7 +31,8 @@ const pairs = (r: Report) => {
 /** Models as `<label> <samples>/<correct>`, sorted. */
 const models = (r: Report) => r.models.map((m) => `${m.label} ${m.samples}/${m.correct}`).sort();
 
-describe('finding 14: a fine-tune named with sft is not the base of the pretrained model and its zero-RL runs', () => {
+// Trial 9 finding 14.
+describe('a fine-tune named with sft is not the base of the pretrained model and its zero-RL runs', () => {
   const QM = 'math_eval/gsm8k/test_qwen-boxed_-1_seed0_t0.0_s0_e-1.jsonl';
 
   test('Qwen2.5-Math-7B, -gsm8k-sft, -gsm8k-sft-GRPO, -MATH500-zero (math_eval): each compared with the model its name extends', () => {
@@ -92,7 +96,8 @@ describe('finding 14: a fine-tune named with sft is not the base of the pretrain
   });
 });
 
-describe('finding 13: run-output folders (runs/, wandb files/, lightning_logs/, tensorboard/) never name the model', () => {
+// Trial 9 finding 13.
+describe('run-output folders (runs/, wandb files/, lightning_logs/, tensorboard/) never name the model', () => {
   test('runs/<date>/, wandb/run-<time>-<id>/files/, lightning_logs/, tensorboard/, mlruns/: the model folder above names the model', () => {
     const r = cliReport(
       folder({
@@ -140,7 +145,8 @@ describe('finding 13: run-output folders (runs/, wandb files/, lightning_logs/, 
   });
 });
 
-describe('finding 12: replicate folders and files (version_0/, rep0, replicate_2, trial-3, repeat1) keep the run name', () => {
+// Trial 9 finding 12.
+describe('replicate folders and files (version_0/, rep0, replicate_2, trial-3, repeat1) keep the run name', () => {
   test('Lightning version_N/ folders and rep / replicate / trial / repeat folders are seed siblings of the model above', () => {
     const r = cliReport(
       folder({
@@ -190,7 +196,8 @@ describe('finding 12: replicate folders and files (version_0/, rep0, replicate_2
   });
 });
 
-describe('finding 7: an unknown dataset folder under one model only is a dataset of that model, not a model', () => {
+// Trial 9 finding 7.
+describe('an unknown dataset folder under one model only is a dataset of that model, not a model', () => {
   for (const [name, files] of [
     [
       'my_bench/ beside the model folder own samples.jsonl',
@@ -228,7 +235,8 @@ describe('finding 7: an unknown dataset folder under one model only is a dataset
     });
 });
 
-describe('finding 5: greedy is temperature 0 (humaneval_greedy.jsonl, samples-greedy, greedy/ folders)', () => {
+// Trial 9 finding 5.
+describe('greedy is temperature 0 (humaneval_greedy.jsonl, samples-greedy, greedy/ folders)', () => {
   test('<m>/{generations_n8_temperature0.6, generations_n8_temperature1.0, humaneval_greedy}.jsonl: each compared at its temperature', () => {
     const r = cliReport(
       folder({
@@ -266,7 +274,8 @@ describe('finding 5: greedy is temperature 0 (humaneval_greedy.jsonl, samples-gr
   });
 });
 
-describe('finding 15: no false "seed siblings" reason for a base copy without any', () => {
+// Trial 9 finding 15.
+describe('no false "seed siblings" reason for a base copy without any', () => {
   test('Qwen2.5-7B/{gsm8k,aime24}/ and Qwen2.5-7B-GRPO/gsm8k/: the base aime24 copy is a base copy no model was evaluated beside', () => {
     const r = cliReport(
       folder({
@@ -294,7 +303,8 @@ describe('finding 15: no false "seed siblings" reason for a base copy without an
   });
 });
 
-describe('finding 3: step labels under dataset folders are the run and the step, the dataset shown as the dataset', () => {
+// Trial 9 finding 3.
+describe('step labels under dataset folders are the run and the step, the dataset shown as the dataset', () => {
   test('Qwen2.5-7B-GRPO/global_step_N/{gsm8k,math500}/ and Qwen2.5-7B-PPO/{gsm8k,math500}/global_step_N/', () => {
     const r = cliReport(
       folder({

@@ -1,4 +1,7 @@
 /**
+ * Results root folders (eval_results/ and its siblings) and verl val_generations steps name no model; the step
+ * folders under them are labelled `<model> · <step>`.
+ *
  * Trial 12 findings 16 and 14 on model naming: 16 a results root folder outside the generic list (`eval_results/`,
  * `eval_outputs/`, `evaluation_results/`, `outputs/`, `generations/`) was part of every Qwen-math model name, and a
  * step folder under it was not labelled `<model> · <step>`; 14 verl's `val_generations/<step>.jsonl` read through a
@@ -26,7 +29,8 @@ const pairs = (r: Report) => {
 /** The Qwen-math file name of the trial's layout. */
 const QF = 'test_qwen-boxed_-1_seed0_t0.0_s0_e-1.jsonl';
 
-describe('finding 16: a results root folder (eval_results/ and siblings) names no model; step folders under it read `<model> · <step>`', () => {
+// Trial 12 finding 16.
+describe('a results root folder (eval_results/ and siblings) names no model; step folders under it read `<model> · <step>`', () => {
   test('data/ckpt: eval_results/<model>/[global_step_N/]math_eval/<dataset>/test_*.jsonl', () => {
     const r = cliReport(
       folder({
@@ -98,7 +102,8 @@ const VERL_MAPPING = JSON.stringify({
   fields: { question: 'input', text: 'output', referenceAnswer: 'gts', correct: 'score' },
 });
 
-describe('finding 14: verl val_generations/<step>.jsonl through a mapping without `model` are steps of the model folder above', () => {
+// Trial 12 finding 14.
+describe('verl val_generations/<step>.jsonl through a mapping without `model` are steps of the model folder above', () => {
   test('data/verl: Qwen2.5-7B-GRPO/val_generations/{100,200}.jsonl and Qwen2.5-7B/val_generations/0.jsonl', () => {
     const r = cliReport(
       folder({

@@ -1,4 +1,7 @@
 /**
+ * How the layout names models and seeds: generic file stems, seeds of one model, problems named with their dataset,
+ * the base guess.
+ *
  * Trial 6 (a fresh user on folders nobody here wrote): findings 1, 2, 6 and 10 — how models are named,
  * seeds of one model, dataset-qualified problem names, and the base guess. The trial's folders are lost;
  * each test rebuilds the layout it needs in a temporary folder and reads it into a real SQLite index (and,
@@ -41,7 +44,8 @@ const pairs = (r: Report) => r.comparisons.map((c) => `${c.model} vs ${c.base}`)
 const seedWarnings = (r: Report) => r.warnings.filter((w) => /differ only by a seed-like part/.test(w));
 const baseNotes = (r: Report) => r.warnings.filter((w) => w.startsWith('no model is named as a base'));
 
-describe('finding 1: a generic file stem names the model after its folder', () => {
+// Trial 6 finding 1.
+describe('a generic file stem names the model after its folder', () => {
   // Folders sort RL first (qwen-grpo < qwen-sft): with both models named `samples`, the tie went to the
   // first listed and the base came out inverted.
   const SPELLINGS = [
@@ -143,7 +147,8 @@ describe('finding 1: a generic file stem names the model after its folder', () =
   });
 });
 
-describe("finding 2: seeds of one model are one model, or seed siblings that are never each other's base", () => {
+// Trial 6 finding 2.
+describe("seeds of one model are one model, or seed siblings that are never each other's base", () => {
   // Seed files in one model folder, beside an SFT folder: one model, its samples merged (2 + 2 per problem).
   const IN_ONE_FOLDER: [string, string, string][] = [
     ['seed0.jsonl', 'seed1.jsonl', 'qwen-rl'],
@@ -425,7 +430,8 @@ describe("finding 2: seeds of one model are one model, or seed siblings that are
   });
 });
 
-describe('finding 6: problems are named with their dataset when problem ids repeat across datasets', () => {
+// Trial 6 finding 6.
+describe('problems are named with their dataset when problem ids repeat across datasets', () => {
   /** A Qwen2.5-Math line: problem `idx` with one sample per verdict, answers `preds` (default "1"). */
   const qline = (idx: number, score: boolean[], level: string | null, preds?: string[]) =>
     JSON.stringify({
@@ -542,7 +548,8 @@ describe('finding 6: problems are named with their dataset when problem ids repe
   });
 });
 
-describe("finding 10: the base is a base-like model, never a run's own earliest checkpoint when there is one", () => {
+// Trial 6 finding 10.
+describe("the base is a base-like model, never a run's own earliest checkpoint when there is one", () => {
   test('coder-grpo/global_step_{900,1000}.jsonl beside coder-sft (CLI): every checkpoint against coder-sft', () => {
     const dir = folder({
       'coder-grpo/global_step_900.jsonl': humanEval('TF FF'),

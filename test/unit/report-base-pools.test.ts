@@ -1,4 +1,8 @@
 /**
+ * Base replicates pooled alike in the report and the overview, a training step's base over its own problems, partly
+ * scored problems in the CSV (partial credit among verdicts is in readers.verdicts.test.ts, benchmark folders above
+ * the models in layout-ancestry.test.ts).
+ *
  * Trial 12 leftovers on pairing and denominators (helper s8-trust): 10 the base's replicates pooled in the CLI report
  * only, not in the overview; 6 partial credit among boolean verdicts left out of n; 13 the training table's base
  * column over other problems than the row's; 11 benchmark folders above the model folders; 20 a partly scored
@@ -12,9 +16,10 @@ import { guessBaseModel } from '../../src/core/index/labels';
 import { buildReport } from '../../src/core/report';
 import { overviewData, problemData } from '../../src/extension/panelData';
 import { reportCsv } from '../../src/cli/main';
-import { cli, cliReport, flatLines, indexed, qwen, writeFolder } from './helpers';
+import { flatLines, indexed, qwen, writeFolder } from './helpers';
 
-describe('trial 12 finding 10: the report and the overview pool the base replicates alike', () => {
+// Trial 12 finding 10.
+describe('the report and the overview pool the base replicates alike', () => {
   for (const [a, b] of [
     ['replicate_1', 'replicate_2'],
     ['rep1', 'rep2'],
@@ -85,119 +90,8 @@ describe('trial 12 finding 10: the report and the overview pool the base replica
     });
 });
 
-describe('trial 12 finding 6: partial credit among verdicts is graded not correct, never left out of n', () => {
-  const QWEN = 'Qwen2.5-Math-7B/math_eval/math500/test_qwen-boxed_-1_seed0_t0.0_s0_e-1.jsonl';
-  const qwenLine = (idx: number, score: unknown[]) =>
-    JSON.stringify({
-      idx,
-      question: `q${idx}`,
-      gt: '2',
-      code: score.map((_, i) => `answer ${i}`),
-      pred: score.map(() => '2'),
-      score,
-    });
-  const partialWarnings = (r: ReturnType<typeof cliReport>) =>
-    r.diagnostics.filter((d) => /partial credit counted as not correct/.test(d.message));
-
-  test('data/partial (Qwen-math, score [true, 0.5, 0.5, false] and [false, false, 0.5, true]): pass@1 25.0, n 4, ungraded 0', () => {
-    const r = cliReport(
-      writeFolder({
-        [QWEN]: [qwenLine(0, [true, 0.5, 0.5, false]), qwenLine(1, [false, false, 0.5, true])].join('\n'),
-      }),
-    );
-    const [m] = r.models;
-    // was: samples 8, ungraded 3, correct 2, pass@1 41.7 (problem 0 over n = 2, problem 1 over n = 3)
-    assert.deepEqual([m.samples, m.ungradedSamples, m.correct, m.problems], [8, 0, 2, 2]);
-    const p1 = m.passAtK.find((p) => p.k === 1);
-    assert.ok(p1?.value !== undefined && p1.value !== null && Math.abs(p1.value - 0.25) < 1e-12, String(p1?.value));
-    // n = 4 on both problems: pass@4 is over both (each has a correct sample)
-    const p4 = m.passAtK.find((p) => p.k === 4);
-    assert.deepEqual([p4?.value, p4?.problems, p4?.missing], [1, 2, 0]);
-    assert.equal(m.sampleAccuracy, 2 / 8);
-    const w = partialWarnings(r);
-    assert.equal(w.length, 1, JSON.stringify(r.diagnostics));
-    assert.equal(w[0].file, QWEN);
-    assert.equal(w[0].line, 1);
-    assert.match(
-      w[0].message,
-      /^score: 3 samples with partial credit .*e\.g\. 0\.5 here\): partial credit counted as not correct/,
-    );
-    assert.deepEqual(
-      r.diagnostics.filter((d) => /scores, not verdicts/.test(d.message)),
-      [],
-    );
-  });
-
-  test('siblings: flat 1/0 with 0.37, rollouts [0.37, 1.0], a mapping\'s "0.5" among "1"/"0": graded not correct', () => {
-    const r = cliReport(
-      writeFolder({
-        'flat-m/samples.jsonl_results.jsonl': [1, 1, 0.37, 0, 1, 1]
-          .map((v, i) => JSON.stringify({ task_id: `HumanEval/${i % 3}`, completion: `c${i}`, passed: v }))
-          .join('\n'),
-        'roll-m/rollouts.jsonl': JSON.stringify({
-          qid: 0,
-          question: 'q0',
-          gold: '1',
-          model_name: 'roll-m',
-          rollouts: [
-            { rollout: 0, text: 'a', correct: 0.37 },
-            { rollout: 1, text: 'b', correct: 1.0 },
-          ],
-        }),
-        'trace-inspector.mapping.json': JSON.stringify({
-          files: ['map-m/*.jsonl'],
-          records: 'per-sample',
-          fields: { problemId: 'pid', text: 'out', correct: 'ok' },
-          model: 'map-m',
-        }),
-        'map-m/s.jsonl': ['1', '0.5', '0', '1']
-          .map((ok, i) => JSON.stringify({ pid: i % 2, out: `t${i}`, ok }))
-          .join('\n'),
-      }),
-    );
-    const byName = new Map(r.models.map((m) => [m.label, m]));
-    const facts = (label: string) => {
-      const m = byName.get(label);
-      assert.ok(m, `${label} in ${[...byName.keys()]}`);
-      return [m.samples, m.ungradedSamples, m.correct];
-    };
-    // flat: 6 samples, all graded, 4 correct (0.37 not correct; it was: every number of the file ungraded)
-    assert.deepEqual(facts('flat-m'), [6, 0, 4]);
-    // rollouts: 2 samples graded, 1.0 correct, 0.37 not (was: both ungraded)
-    assert.deepEqual(facts('roll-m'), [2, 0, 1]);
-    // mapping: "1", "0.5", "0", "1": 4 graded, 2 correct
-    assert.deepEqual(facts('map-m'), [4, 0, 2]);
-    assert.equal(partialWarnings(r).length, 3, JSON.stringify(r.diagnostics));
-  });
-
-  test('a column of only fractions, or with a number outside [0, 1], stays scores: ungraded as before', () => {
-    const flat = (values: unknown[]) =>
-      values
-        .map((v, i) => JSON.stringify({ task_id: `HumanEval/${i % 2}`, completion: `c${i}`, passed: v }))
-        .join('\n');
-    const r = cliReport(
-      writeFolder({
-        'fractions/samples.jsonl_results.jsonl': flat([0.3, 0.6, 0.25, 0.9]),
-        'rating/samples.jsonl_results.jsonl': flat([1, 0, 0.5, 7]),
-        'booleans/samples.jsonl_results.jsonl': flat([true, false, 0.5, -0.5]),
-      }),
-    );
-    const by = new Map(r.models.map((m) => [m.label, m]));
-    assert.deepEqual(
-      ['fractions', 'rating', 'booleans'].map((l) => [by.get(l)?.samples, by.get(l)?.ungradedSamples]),
-      [
-        [4, 4],
-        [4, 4],
-        // booleans stay verdicts beside scores
-        [4, 2],
-      ],
-    );
-    assert.deepEqual(partialWarnings(r), []);
-    assert.equal(r.diagnostics.filter((d) => /values are scores, not verdicts/.test(d.message)).length, 3);
-  });
-});
-
-describe("trial 12 finding 13: a training step's base pass@1 is over the step's own problems", () => {
+// Trial 12 finding 13.
+describe("a training step's base pass@1 is over the step's own problems", () => {
   const F = 'test_qwen-boxed_-1_seed0_t0.0_s0_e-1.jsonl';
   test('data/ckpt: step 100 (math500 only) beside the base on math500 (50.0), not pooled with aime24 (28.6); the CSV base row its own datasets', async () => {
     const dir = writeFolder({
@@ -269,86 +163,8 @@ describe("trial 12 finding 13: a training step's base pass@1 is over the step's 
   });
 });
 
-describe('trial 12 finding 11: benchmark folders above the model folders', () => {
-  const BENCH = {
-    'gsm8k/Qwen2.5-7B/samples.jsonl': flatLines('TF FF TT'),
-    'gsm8k/Qwen2.5-7B-GRPO/samples.jsonl': flatLines('TT TF TF'),
-    'aime24/Qwen2.5-7B/samples.jsonl': flatLines('TF FF TT'),
-    'my_hard_set/Qwen2.5-7B-GRPO/samples.jsonl': flatLines('TT TF FF'),
-  };
-  const label = (r: ReturnType<typeof cliReport>, id: string | null) => r.models.find((m) => m.id === id)?.label;
-
-  test('data/bench: my_hard_set is a dataset with no base, NOT COMPARED for that; the header says each run has its own base', () => {
-    const { r, text } = cli(writeFolder(BENCH));
-    // was: dataset `default` for my_hard_set
-    assert.deepEqual(
-      r.datasets.map((d) => d.dataset),
-      ['aime24', 'gsm8k', 'my_hard_set'],
-    );
-    assert.deepEqual(
-      r.comparisons.map((c) => `${label(r, c.base)} <- ${label(r, c.model)}`),
-      ['Qwen2.5-7B (gsm8k/Qwen2.5-7B) <- Qwen2.5-7B-GRPO (gsm8k/Qwen2.5-7B-GRPO)'],
-    );
-    // was: my_hard_set's GRPO paired with the aime24 copy ("no graded problem in common ... other datasets?"), the
-    // aime24 copy `baseOfNone`
-    assert.deepEqual(
-      r.notCompared.map((x) => [label(r, x.model), x.kind, x.folder ?? null]),
-      [
-        ['Qwen2.5-7B (aime24/Qwen2.5-7B)', 'baseCopyOfNone', null],
-        ['Qwen2.5-7B-GRPO (my_hard_set/Qwen2.5-7B-GRPO)', 'noBaseInFolder', 'my_hard_set'],
-      ],
-    );
-    assert.match(r.notCompared[1].reason, /no copy of its base .* was evaluated in its benchmark folder my_hard_set\//);
-    // was: `base model: Qwen2.5-7B (aime24/Qwen2.5-7B) (guessed; change with --base)` above a table without a base column
-    assert.doesNotMatch(text, /^base model: /m);
-    assert.match(text, /^base models: each run's own/m);
-    assert.match(text, /^base\s+model\s+problems/m);
-    assert.match(text, /^Qwen2\.5-7B \(gsm8k\/Qwen2\.5-7B\)\s+Qwen2\.5-7B-GRPO \(gsm8k\/Qwen2\.5-7B-GRPO\)\s+3\s/m);
-  });
-
-  test('siblings: a base copy in my_hard_set is its base; unknown benchmark names only and a base at the root are as before', () => {
-    const withBase = cliReport(
-      writeFolder({ ...BENCH, 'my_hard_set/Qwen2.5-7B/samples.jsonl': flatLines('FF FF TF') }),
-    );
-    assert.deepEqual(
-      withBase.comparisons.map((c) => `${label(withBase, c.base)} <- ${label(withBase, c.model)}`).sort(),
-      [
-        'Qwen2.5-7B (gsm8k/Qwen2.5-7B) <- Qwen2.5-7B-GRPO (gsm8k/Qwen2.5-7B-GRPO)',
-        'Qwen2.5-7B (my_hard_set/Qwen2.5-7B) <- Qwen2.5-7B-GRPO (my_hard_set/Qwen2.5-7B-GRPO)',
-      ],
-    );
-    assert.ok(withBase.datasets.some((d) => d.dataset === 'my_hard_set'));
-    // no known benchmark among them (trial 8 finding 1): the folders are run folders, each RL model against its own copy
-    const unknown = cliReport(
-      writeFolder({
-        'bench_a/Qwen2.5-7B/samples.jsonl': flatLines('TF FF TT'),
-        'bench_b/Qwen2.5-7B/samples.jsonl': flatLines('FF FF TF'),
-        'bench_b/Qwen2.5-7B-GRPO/samples.jsonl': flatLines('TT TF FF'),
-      }),
-    );
-    assert.deepEqual(
-      unknown.comparisons.map((c) => `${label(unknown, c.base)} <- ${label(unknown, c.model)}`),
-      ['Qwen2.5-7B (bench_b/Qwen2.5-7B) <- Qwen2.5-7B-GRPO'],
-    );
-    // the base at the root of the folder (evaluated under no benchmark folder): the RL model's base is still it, as
-    // before (their problems are of other datasets, so it is NOT COMPARED for that, not for a missing base copy)
-    const root = cliReport(
-      writeFolder({
-        'Qwen2.5-7B/samples.jsonl': flatLines('TF FF TT'),
-        'gsm8k/Qwen2.5-7B-GRPO/samples.jsonl': flatLines('TT TF TF'),
-      }),
-    );
-    assert.deepEqual(
-      root.notCompared.map((x) => [label(root, x.model), x.kind, label(root, x.base)]),
-      [
-        ['Qwen2.5-7B-GRPO', 'noCommonProblem', 'Qwen2.5-7B'],
-        ['Qwen2.5-7B', 'baseOfNone', undefined],
-      ],
-    );
-  });
-});
-
-describe('trial 12 finding 20: the CSV counts a partly scored problem as partly_scored, not no_reward_score', () => {
+// Trial 12 finding 20.
+describe('the CSV counts a partly scored problem as partly_scored, not no_reward_score', () => {
   test('data/bok: a problem with pred_score on 3 of 4 samples, one with none, one complete: partly_scored 1, no_reward_score 1', async () => {
     const line = (idx: number, score: boolean[], predScore: (number[] | null)[]) =>
       JSON.stringify({

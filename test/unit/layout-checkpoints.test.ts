@@ -1,4 +1,7 @@
 /**
+ * Checkpoint run folders and generic folders: the pretrained model is the base, short labels keep the run, which
+ * folders and words name no model, seeds in Hydra folders.
+ *
  * Trial 7 (a fresh user's folders): findings 1-4 and 8-10 — which model is the base and what names a
  * model. Each test builds the trial's layout in a temporary folder and reads it through the compiled CLI's
  * `report --format json` (or a real in-memory index); every expected value is the one a person reading the
@@ -26,7 +29,8 @@ const models = (r: Report) => r.models.map((m) => `${m.id} ${m.samples}/${m.corr
 const pairs = (r: Report) => r.comparisons.map((c) => `${c.model} vs ${c.base}`);
 const seedWarnings = (r: Report) => r.warnings.filter((w) => /differ only by a seed-like part/.test(w));
 
-describe('finding 1: HF/TRL checkpoint-N run folders: the pretrained model is the base', () => {
+// Trial 7 finding 1.
+describe('HF/TRL checkpoint-N run folders: the pretrained model is the base', () => {
   for (const run of ['PPO', 'GRPO']) {
     test(`Qwen2.5-7B beside Qwen2.5-7B-${run}/checkpoint-{500,1000}/results.jsonl`, () => {
       const dir = folder({
@@ -69,7 +73,8 @@ describe('finding 1: HF/TRL checkpoint-N run folders: the pretrained model is th
   });
 });
 
-describe('finding 1: short labels of step folders keep the run folder', () => {
+// Trial 7 finding 1.
+describe('short labels of step folders keep the run folder', () => {
   test('Qwen2.5-7B-PPO/checkpoint-500/results.jsonl -> `Qwen2.5-7B-PPO · step-500`; verl actor/huggingface too', () => {
     const m = (run: string, name: string) => ({ run, name, revision: null });
     assert.deepEqual(
@@ -84,7 +89,8 @@ describe('finding 1: short labels of step folders keep the run folder', () => {
   });
 });
 
-describe("finding 2: an SFT run's checkpoints are the base of the RL run's steps", () => {
+// Trial 7 finding 2.
+describe("an SFT run's checkpoints are the base of the RL run's steps", () => {
   for (const [sft, rl] of [
     ['global_step_1000/samples.jsonl', ['global_step_100/samples.jsonl', 'global_step_200/samples.jsonl']],
     ['checkpoint-1000/results.jsonl', ['checkpoint-500/results.jsonl', 'checkpoint-1000/results.jsonl']],
@@ -110,7 +116,8 @@ describe("finding 2: an SFT run's checkpoints are the base of the RL run's steps
   }
 });
 
-describe('finding 3: generic, dataset, date and actor/huggingface folders name no model', () => {
+// Trial 7 finding 3.
+describe('generic, dataset, date and actor/huggingface folders name no model', () => {
   test('outputs/ and results/ folders: models named after the run folder, the pretrained model the base', () => {
     const dir = folder({
       'Qwen2.5-7B/outputs/samples.jsonl': humanEval('TF FF'),
@@ -207,7 +214,8 @@ describe('finding 3: generic, dataset, date and actor/huggingface folders name n
   });
 });
 
-describe('finding 4: one extra word in a generic file name', () => {
+// Trial 7 finding 4.
+describe('one extra word in a generic file name', () => {
   test('samples_t0.6 / samples_t1.0: models <run>_t0.6 / <run>_t1.0, each RL variant against the base at its temperature', () => {
     const dir = folder({
       'Qwen2.5-7B/samples_t0.6.jsonl': humanEval('TF FF'),
@@ -284,7 +292,8 @@ describe('finding 4: one extra word in a generic file name', () => {
   });
 });
 
-describe('finding 8: a leading s<N> is part of a model name, no seed', () => {
+// Trial 7 finding 8.
+describe('a leading s<N> is part of a model name, no seed', () => {
   test('s1-32B/ and s1.1-7B/ folders keep their names', () => {
     const dir = folder({
       's1-32B/samples.jsonl': humanEval('TF FF'),
@@ -313,7 +322,8 @@ describe('finding 8: a leading s<N> is part of a model name, no seed', () => {
   });
 });
 
-describe('finding 9: Hydra seed=N / run_seed=N folders are seeds', () => {
+// Trial 7 finding 9.
+describe('Hydra seed=N / run_seed=N folders are seeds', () => {
   for (const seed of ['seed', 'run_seed']) {
     test(`Qwen2.5-7B-GRPO/${seed}={0,1}/samples.jsonl: named Qwen2.5-7B-GRPO, flagged as seed siblings, never each other's base`, () => {
       const dir = folder({
@@ -335,7 +345,8 @@ describe('finding 9: Hydra seed=N / run_seed=N folders are seeds', () => {
   }
 });
 
-describe('finding 10: a dataset + generic stem names no model', () => {
+// Trial 7 finding 10.
+describe('a dataset + generic stem names no model', () => {
   test('Qwen2.5-7B-GRPO/humaneval_samples.jsonl_results.jsonl is named Qwen2.5-7B-GRPO', () => {
     const dir = folder({
       'Qwen2.5-7B/samples.jsonl_results.jsonl': humanEval('TF FF'),

@@ -1,4 +1,7 @@
 /**
+ * Temperatures in model folder names and the training table per dataset: each model compared with the base at its
+ * temperature and in its dataset.
+ *
  * Trial 9 findings on training tables and temperatures (wrong figures): 3 the training table's base column taken
  * from another dataset in verl's layout; 4 a temperature in a model folder name (`Qwen2.5-7B_t1.0/`) not read as
  * the temperature; 5 a plain file the base of every temperature variant. Each test builds the folder it needs in a
@@ -23,7 +26,8 @@ const flat = (spec: string): string => flatLines(spec);
 /** Comparisons as `<base id> <- <model id>`. */
 const pairs = (r: Report) => r.comparisons.map((c) => `${c.base} <- ${c.model}`);
 
-describe('finding 3: the training table compares each dataset of a verl run with the base in that dataset', () => {
+// Trial 9 finding 3.
+describe('the training table compares each dataset of a verl run with the base in that dataset', () => {
   test('Qwen2.5-7B/{gsm8k,math500} and Qwen2.5-7B-GRPO/global_step_N/{gsm8k,math500}: math500 base pass@1 50.0, not gsm8k 25.0', () => {
     const r = cliReport(
       folder({
@@ -86,7 +90,8 @@ describe('finding 3: the training table compares each dataset of a verl run with
 /** The warnings of a report that say a comparison crosses sampling temperatures. */
 const crossTemperature = (r: Report) => r.warnings.filter((w) => w.includes('across sampling temperatures'));
 
-describe('finding 4: a temperature in a model folder name is the temperature', () => {
+// Trial 9 finding 4.
+describe('a temperature in a model folder name is the temperature', () => {
   test('Qwen2.5-7B_t0.6/, _t1.0/, -GRPO_t0.6/, -GRPO_t1.0/: each compared at its temperature, the base never with itself', () => {
     const r = cliReport(
       folder({
@@ -110,7 +115,8 @@ describe('finding 4: a temperature in a model folder name is the temperature', (
   });
 });
 
-describe('finding 5: the base at the same temperature before a plain file; a comparison across temperatures warned', () => {
+// Trial 9 finding 5.
+describe('the base at the same temperature before a plain file; a comparison across temperatures warned', () => {
   test('samples.jsonl beside samples_t0.6.jsonl: -GRPO_t0.6 against Qwen2.5-7B_t0.6, never the plain file; the base never against itself', () => {
     const r = cliReport(
       folder({
@@ -164,7 +170,8 @@ describe('finding 5: the base at the same temperature before a plain file; a com
   });
 });
 
-describe('finding 8: the Qwen-math temperature naming is decided per model, over its dataset folders', () => {
+// Trial 9 finding 8.
+describe('the Qwen-math temperature naming is decided per model, over its dataset folders', () => {
   /** A Qwen-math file of `model` in dataset folder `ds`, seed `seed`, temperature `t`. */
   const file = (model: string, ds: string, t: string, seed = 0) =>
     `${model}/math_eval/${ds}/test_qwen-boxed_-1_seed${seed}_t${t}_s0_e-1.jsonl`;
@@ -220,7 +227,8 @@ describe('finding 8: the Qwen-math temperature naming is decided per model, over
   });
 });
 
-describe('finding 10: Hydra outputs/<date>/<time>/ of the base against multirun/<date>/<time>/<job>/ of the RL run', () => {
+// Trial 9 finding 10.
+describe('Hydra outputs/<date>/<time>/ of the base against multirun/<date>/<time>/<job>/ of the RL run', () => {
   test('each PPO job in math500/ compared with the base in math500/, the base at the top with nothing', () => {
     const r = cliReport(
       folder({

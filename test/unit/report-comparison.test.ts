@@ -1,4 +1,7 @@
 /**
+ * The comparison figures of the report, the overview and the CLI: seed shards merged, ungraded samples counted apart
+ * from n, the crossover k and its kind (ahead or level), the within-noise interval at k = 1, and ragged n.
+ *
  * Findings of the first fresh-user trial (/work/trial1-report.md) held as regression tests, each with
  * the right value computed by hand in the test. Inputs are written here (never read from /tmp).
  */
@@ -33,7 +36,8 @@ const fromResult = (r: CrossoverResult) => ({
   crossoverAheadK: r.aheadK,
 });
 
-describe('sharded seeds: per-sample records of one model and problem spread over files (finding 9)', () => {
+// Trial 1 finding 9.
+describe('sharded seeds: per-sample records of one model and problem spread over files', () => {
   /**
    * lm-eval-style per-sample files samples_gsm8k_seed{0,1,2}.jsonl of one model, 4 problems (doc_id
    * 0..3) each, one response per line; exact_match by hand:
@@ -153,7 +157,8 @@ describe('sharded seeds: per-sample records of one model and problem spread over
   });
 });
 
-describe('ungraded samples are counted apart from n everywhere (finding 10)', () => {
+// Trial 1 finding 10.
+describe('ungraded samples are counted apart from n everywhere', () => {
   test('Inspect: 1 correct + 2 unscored samples of Q1: n = 1 for pass@k, the CLI shows 2 ungraded', async () => {
     const dir = tempDir('ti-ungraded-');
     const sample = (id: number, epoch: number, value: string | null) => ({
@@ -194,7 +199,8 @@ describe('ungraded samples are counted apart from n everywhere (finding 10)', ()
   });
 });
 
-describe('crossover k says whether the trailing model is ahead or only level (finding 5)', () => {
+// Trial 1 finding 5.
+describe('crossover k says whether the trailing model is ahead or only level', () => {
   const pair = (bn: number, bc: number, mn: number, mc: number, key: string) => ({
     problemKey: key,
     base: { n: bn, c: bc },
@@ -245,7 +251,8 @@ describe('crossover k says whether the trailing model is ahead or only level (fi
   });
 });
 
-describe('within noise at k = 1 counts the sampling noise within each problem (finding 6)', () => {
+// Trial 1 finding 6.
+describe('within noise at k = 1 counts the sampling noise within each problem', () => {
   // 5 problems x 8 samples; SFT c = 3, 4, 2, 5, 1; GRPO c = 4, 5, 2, 6, 1. GRPO - SFT pass@1 = (1+1+0+1+0)/40 = 0.075.
   const sft = [3, 4, 2, 5, 1].map((c) => ({ n: 8, c }));
   const grpo = [4, 5, 2, 6, 1].map((c) => ({ n: 8, c }));
@@ -312,7 +319,8 @@ describe('within noise at k = 1 counts the sampling noise within each problem (f
   });
 });
 
-describe('the overview and the CLI give the same comparison figures for the same data (finding 11)', () => {
+// Trial 1 finding 11.
+describe('the overview and the CLI give the same comparison figures for the same data', () => {
   for (const run of ['trajectory/step-300', 'results_2048_batched']) {
     test(`rlvr-probe-gsm8k ${run}: crossover interval and within-noise agree`, async () => {
       const index = TraceIndex.open(':memory:');
@@ -338,7 +346,8 @@ describe('the overview and the CLI give the same comparison figures for the same
   }
 });
 
-describe('ragged n: the table, the crossover cell and the warnings agree (finding 4, re-checked after #9)', () => {
+// Trial 1 finding 4, re-checked after #9.
+describe('ragged n: the table, the crossover cell and the warnings agree', () => {
   test('base 8/16 on problems 0-4 and 0/4 on 5-9; RL 10/16 and 0/16: marks, warning, and a tie at saturation', async () => {
     const dir = tempDir('ti-ragged-');
     const rows = (spec: [number, number][]) =>

@@ -1,4 +1,9 @@
 /**
+ * The Problems tree's rows and tooltips: a model row's figure and label, one-model folders, problems without a
+ * record (and the tooltip naming the unreadable records: trial 14 finding 4, once tree-tooltips.test.ts), natural
+ * order of problem ids, annotated samples, the label filter, the line above the tree (trial 13 finding 11, once in
+ * label-picker.test.ts).
+ *
  * Fresh-user trial 10, the tree's findings (4, 5, 6, 7, 8, 10b, 10c): real SQLite, the real folders
  * tot-game24, inspect-logs, humaneval-samples-flat and qwen25-math-eval-example (read, never written),
  * the real FolderSession and tree provider on a `vscode` stub, and the tree's pure row code.
@@ -8,13 +13,16 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
+import { TraceIndex } from '../../src/core/index/traceIndex';
 import type { FolderSession } from '../../src/extension/session';
 import type * as TreeModule from '../../src/extension/problemTree';
 import type { Node, ProblemTreeProvider } from '../../src/extension/problemTree';
-import { REAL, tempDir } from './helpers';
+import { REAL, tempDir, writeFolder } from './helpers';
 import { loadWithStub } from './vscodeStub';
 
-const { fitLabels, modelRowDescription } = loadWithStub<typeof TreeModule>('../../src/extension/problemTree');
+const { fitLabels, modelRowDescription, noRecordText } = loadWithStub<typeof TreeModule>(
+  '../../src/extension/problemTree',
+);
 
 const skip = !existsSync(REAL) ? 'real data folder ../shared/data/real not found' : false;
 
@@ -60,7 +68,8 @@ const problemRow = (t: ProblemTreeProvider, id: string) =>
 /** Characters of a model row under a problem shown whole at the default side-bar width (trial 10 shots: 31). */
 const ROW_CHARS = 31;
 
-describe('finding 4: a model row under a problem shows its figure right after its name', { skip }, () => {
+// Trial 10 finding 4.
+describe('a model row under a problem shows its figure right after its name', { skip }, () => {
   test('pure: the figure first, then the role, the step, the rest', () => {
     assert.equal(
       modelRowDescription('focus', undefined, { n: 100, c: 1, graded: 100 }, [1, 8, 64]),
@@ -132,7 +141,8 @@ describe('finding 4: a model row under a problem shows its figure right after it
 /** The plain text of a tooltip built by the stub's MarkdownString. */
 const tooltipText = (x: unknown) => (x as { segments: { value: string }[] }).segments.map((g) => g.value).join('');
 
-describe('finding 5: a model row under a problem: its tooltip gives this problem first, the folder totals labelled', {
+// Trial 10 finding 5.
+describe('a model row under a problem: its tooltip gives this problem first, the folder totals labelled', {
   skip,
 }, () => {
   test('tot-game24 problem 917, standard_sample_100 (56/100): 56 of 100 first, the 10000 samples as the whole folder', async () => {
@@ -150,7 +160,8 @@ describe('finding 5: a model row under a problem: its tooltip gives this problem
   });
 });
 
-describe('finding 6: a folder with one model is not compared with itself', { skip }, () => {
+// Trial 10 finding 6.
+describe('a folder with one model is not compared with itself', { skip }, () => {
   const { noComparisonReason } = loadWithStub<typeof TreeModule>('../../src/extension/problemTree');
   test('pure: one model, no pair, the base in focus: a reason; two models: none', () => {
     const a = { id: 1, name: 'math_cot_100' };
@@ -184,7 +195,8 @@ describe('finding 6: a folder with one model is not compared with itself', { ski
   });
 });
 
-describe('finding 7: a problem the model in focus has no record of is not marked "?" (ungraded)', { skip }, () => {
+// Trial 10 finding 7.
+describe('a problem the model in focus has no record of is not marked "?" (ungraded)', { skip }, () => {
   test('inspect-logs popularity 4..10: a dash and "No samples from <model>"; a problem with samples keeps its verdict icon', async () => {
     const s = await openSession('inspect-logs');
     const t = tree(s);
@@ -206,7 +218,8 @@ describe('finding 7: a problem the model in focus has no record of is not marked
   });
 });
 
-describe('finding 8: problem ids in natural order (numbers by value), in the tree and Next / Previous Problem', {
+// Trial 10 finding 8.
+describe('problem ids in natural order (numbers by value), in the tree and Next / Previous Problem', {
   skip,
 }, () => {
   test('humaneval-samples-flat: HumanEval/0, /1, /2, ... /9, /10, ... /163 (was /0, /1, /10, /100 ...)', async () => {
@@ -229,7 +242,8 @@ describe('finding 8: problem ids in natural order (numbers by value), in the tre
   });
 });
 
-describe('finding 8: the SQL natural order on edge cases', () => {
+// Trial 10 finding 8.
+describe('the SQL natural order on edge cases', () => {
   test('integers first by value; then text before a trailing number, the number by value; huge numbers; leading zeros', async () => {
     const { TraceIndex, problemOrder } = await import('../../src/core/index/traceIndex');
     const index = TraceIndex.open(':memory:');
@@ -270,7 +284,8 @@ describe('finding 8: the SQL natural order on edge cases', () => {
   });
 });
 
-describe('finding 10b: an annotated sample keeps its verdict icon; its labels come first in the row and in the tooltip', {
+// Trial 10 finding 10b.
+describe('an annotated sample keeps its verdict icon; its labels come first in the row and in the tooltip', {
   skip,
 }, () => {
   test('qwen25-math-eval-example (a copy): a labelled incorrect sample shows ✗ and "labels: arith slip" first', async () => {
@@ -294,7 +309,8 @@ describe('finding 10b: an annotated sample keeps its verdict icon; its labels co
   });
 });
 
-describe('finding 10c: the label filter picker counts the samples of each label', { skip }, () => {
+// Trial 10 finding 10c.
+describe('the label filter picker counts the samples of each label', { skip }, () => {
   test('qwen25-math-eval-example (a copy): 2 samples labelled arith slip, 1 lucky guess; a removed one is not counted', async () => {
     const s = await openSession('qwen25-math-eval-example', true);
     const m = s.focusModel()!;
@@ -311,5 +327,70 @@ describe('finding 10c: the label filter picker counts the samples of each label'
       ['arith slip', 2],
     ]);
     s.index.close();
+  });
+});
+
+const line = (model: string, qid: number) =>
+  JSON.stringify({
+    qid: String(qid),
+    question: `q${qid}`,
+    gold: '12',
+    model_name: model,
+    rollouts: [{ rollout: 0, text: `answer ${qid}`, correct: true }],
+  });
+
+// Trial 14 finding 4.
+describe('the tooltip of a problem the model in focus has no record of', () => {
+  test('names the records of its files that could not be read, since the problem may be one of them', async () => {
+    const rl = [0, 1, 2].map((q) => line('rl-model', q));
+    rl.push('{"qid": "3" "question": "q3"}'); // line 4: not JSON
+    const dir = writeFolder({
+      'base-model/rollouts.jsonl': `${[0, 1, 2, 3].map((q) => line('base-model', q)).join('\n')}\n`,
+      'rl-model/rollouts.jsonl': `${rl.join('\n')}\n`,
+    });
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const model = index.models().find((m) => m.name === 'rl-model');
+    assert.ok(model);
+    const unreadable = index.unreadableRecords(model.id);
+    assert.equal(
+      noRecordText('rl-model', unreadable),
+      "No samples from rl-model (other models have some); 1 record of its files could not be read (rl-model/rollouts.jsonl:4): this problem's may be among them (see Problems)",
+    );
+    const base = index.models().find((m) => m.name === 'base-model');
+    assert.ok(base);
+    // a model whose files were read whole: the line as before
+    assert.equal(
+      noRecordText('base-model', index.unreadableRecords(base.id)),
+      'No samples from base-model (other models have some)',
+    );
+    index.close();
+  });
+
+  test('more than 3 unreadable records: the first 3 named and how many more', () => {
+    const d = (line: number) => ({ file: 'a.jsonl', line });
+    assert.equal(
+      noRecordText('m', [d(2), d(5), d(9), d(11), d(12)]),
+      "No samples from m (other models have some); 5 records of its files could not be read (a.jsonl:2, a.jsonl:5, a.jsonl:9, and 2 more): this problem's may be among them (see Problems)",
+    );
+  });
+});
+
+// Trial 13 finding 11 (cosmetic).
+describe('the line above the tree', () => {
+  const { countParts, filterCountLine } = loadWithStub<typeof TreeModule>('../../src/extension/problemTree');
+
+  test('"Lucky guesses? 2 problems", no doubled punctuation; other filters keep their colon', () => {
+    assert.equal(filterCountLine({ kind: 'luckyGuess' }, 2), 'Lucky guesses? 2 problems');
+    assert.equal(filterCountLine({ kind: 'failing' }, 1), 'Failing: 1 problem');
+  });
+
+  test('a row with n = 10 shows pass@8 (the largest tree k that 10 reaches), and its value is pass@8 at n = 10', () => {
+    // 9 of 10 correct: pass@8 = 1 - C(1,8)/C(10,8) = 1; 2 of 10: 1 - C(8,8)/C(10,8) = 1 - 1/45
+    assert.deepEqual(countParts({ n: 10, c: 9, graded: 10 }, [1, 2, 4, 8, 16]), ['9/10', 'pass@8 1.00']);
+    assert.deepEqual(countParts({ n: 10, c: 2, graded: 10 }, [1, 2, 4, 8, 16]), [
+      '2/10',
+      `pass@8 ${(1 - 1 / 45).toFixed(2)}`,
+    ]);
   });
 });

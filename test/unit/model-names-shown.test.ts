@@ -1,4 +1,7 @@
 /**
+ * One name per model in every view: short names keep the method, "by RL" only where the names show RL, the
+ * lucky-guess advice in the tree, the CSV's base labels.
+ *
  * Trial 13 finding 8 (one name per model): every view names a model by the short name of the tree and the status
  * bar, and a short name keeps what tells the method apart. Expected names written out by hand from the folders'
  * model names.
@@ -34,7 +37,8 @@ function miniFolder(): string {
   });
 }
 
-describe('trial 13 finding 8: short names keep the method', () => {
+// Trial 13 finding 8.
+describe('short names keep the method', () => {
   test('tot-game24: the Tree-of-Thoughts model is propose1_value3_greedy5, not greedy5', {
     skip: skipReal,
   }, async () => {
@@ -97,7 +101,8 @@ describe('trial 13 finding 8: short names keep the method', () => {
   });
 });
 
-describe('trial 13 finding 9: no "by RL" where the names show no RL; a guessed base says so above the tree', () => {
+// Trial 13 finding 9.
+describe('no "by RL" where the names show no RL; a guessed base says so above the tree', () => {
   const tree = loadWithStub<typeof TreeModule>('../../src/extension/problemTree');
 
   test('tot-game24 (prompting methods of GPT-4): Lost / Gained vs base, and the base is marked guessed', {
@@ -156,7 +161,8 @@ describe('trial 13 finding 9: no "by RL" where the names show no RL; a guessed b
   });
 });
 
-describe('trial 13 finding 11 (rest): the lucky-guess advice is visible in the tree, not only on hover', () => {
+// Trial 13 finding 11 (rest).
+describe('the lucky-guess advice is visible in the tree, not only on hover', () => {
   const tree = loadWithStub<typeof TreeModule>('../../src/extension/problemTree');
 
   test('tot-game24 (n = 5, threshold 12.5%): a second row says to raise the setting to 1/5 and opens it', () => {
@@ -190,7 +196,8 @@ describe('trial 13 finding 11 (rest): the lucky-guess advice is visible in the t
   });
 });
 
-describe('trial 12 finding 22 (rest): the CSV names each base by its label; the Problems panel by the tree names', () => {
+// Trial 12 finding 22 (rest).
+describe('the CSV names each base by its label; the Problems panel by the tree names', () => {
   test('runs/Qwen2.5-7B{,-GRPO}: base_label Qwen2.5-7B beside the base id on the comparison rows', async () => {
     const dir = writeFolder({
       'runs/Qwen2.5-7B/samples.jsonl_results.jsonl': humanEval('FT TT'),

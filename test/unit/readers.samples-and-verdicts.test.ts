@@ -1,4 +1,8 @@
 /**
+ * Reading samples and verdicts: per-sample mapping records, compressed files and archives, verdict strings, steps
+ * against seeds in file names, path hints, scores that attach to no sample, the worked examples of docs/mapping.md,
+ * repeated lines.
+ *
  * Regressions of the fresh-user trial 5 (readers and indexing: findings 1, 2, 4, 6, 7, 8, 9, 11a/e/f/g).
  * Each folder is built here after /work/trial5-scratch, indexed into real SQLite; the right values are
  * worked out by hand in the comments.
@@ -51,7 +55,8 @@ function indexed(index: TraceIndex): string[] {
 const messages = (index: TraceIndex) =>
   index.diagnostics().map((d) => `${d.file}:${d.line}: ${d.severity}: ${d.message}`);
 
-describe('trial 5 finding 1: per-sample mapping records with fields.sampleIndex are all samples', () => {
+// Trial 5 finding 1.
+describe('per-sample mapping records with fields.sampleIndex are all samples', () => {
   test('in order (the trial sidx/ folder): 2 problems x 3 samples, one correct each', async () => {
     const dir = tempDir('t5a-sidx-');
     putMapping(dir, SIDX_MAPPING);
@@ -144,7 +149,8 @@ describe('trial 5 finding 1: per-sample mapping records with fields.sampleIndex 
   });
 });
 
-describe('trial 5 finding 1: conservation of per-sample mapping folders', () => {
+// Trial 5 finding 1.
+describe('conservation of per-sample mapping folders', () => {
   /**
    * Generated per-sample folders (seeded): problems with 1..4 samples in shuffled order, some records
    * repeated (same problem and sample index, so a duplicate), some with the sample index left out (the
@@ -193,7 +199,8 @@ describe('trial 5 finding 1: conservation of per-sample mapping folders', () => 
   }
 });
 
-describe('trial 5 finding 2: compressed files and archives are never skipped silently', () => {
+// Trial 5 finding 2.
+describe('compressed files and archives are never skipped silently', () => {
   const QWEN = { idx: 0, question: 'q0', gt: '1', code: ['\\boxed{1}'], score: [true], pred: ['1'] };
   const SUFFIXES: [string, string][] = [
     ['test_qwen.jsonl.gz', 'compressed (gzip): not read; decompress it: gunzip -k test_qwen.jsonl.gz'],
@@ -261,7 +268,8 @@ describe('trial 5 finding 2: compressed files and archives are never skipped sil
   });
 });
 
-describe('trial 5 finding 4: verdict strings as str(float) writes them ("1.0", "0.0") are verdicts in every reader', () => {
+// Trial 5 finding 4.
+describe('verdict strings as str(float) writes them ("1.0", "0.0") are verdicts in every reader', () => {
   test('decimalString and toCorrect: the spellings of 1 and 0 are verdicts, other numbers are not', () => {
     const cases: [unknown, number | null, boolean | null][] = [
       ['1.0', 1, true],
@@ -399,7 +407,8 @@ function statsByModel(index: TraceIndex): string[] {
   ).map((r) => `${r.model} ${r.p} ${r.n}/${r.c}`);
 }
 
-describe('trial 5 finding 6: files of one model named by training steps are checkpoints, not seed shards', () => {
+// Trial 5 finding 6.
+describe('files of one model named by training steps are checkpoints, not seed shards', () => {
   const verlLine = (p: number, ok: boolean) => ({
     input: `Problem ${p}`,
     output: `w ${ok}`,
@@ -468,7 +477,8 @@ describe('trial 5 finding 6: files of one model named by training steps are chec
   });
 });
 
-describe('trial 5 finding 7: HumanEval seed shards in one model folder are one model', () => {
+// Trial 5 finding 7.
+describe('HumanEval seed shards in one model folder are one model', () => {
   const he = (task: number, passed: boolean) => ({ task_id: `HumanEval/${task}`, completion: `c${passed}`, passed });
   const PAIRS: [string, string][] = [
     ['samples_seed0.jsonl_results.jsonl', 'samples_seed1.jsonl_results.jsonl'],
@@ -499,7 +509,8 @@ describe('trial 5 finding 7: HumanEval seed shards in one model folder are one m
   });
 });
 
-describe('trial 5 finding 9: a path with [*] but no "$" hints at its $-form', () => {
+// Trial 5 finding 9.
+describe('a path with [*] but no "$" hints at its $-form', () => {
   const doc = (id: number) => ({ doc_id: id, doc: { question: `q${id}` }, target: '1', resps: [['a'], ['b']] });
   const CASES: [string, string | null][] = [
     ['resps[*][0]', '$.resps[*][0]'],
@@ -528,7 +539,8 @@ describe('trial 5 finding 9: a path with [*] but no "$" hints at its $-form', ()
   }
 });
 
-describe('trial 5 finding 8: scores that attach to no sample say what they looked for and what is indexed', () => {
+// Trial 5 finding 8.
+describe('scores that attach to no sample say what they looked for and what is indexed', () => {
   test('scores for model "policy", samples of model "rmfile" in dataset "policy"', async () => {
     const dir = tempDir('t5a-rm-');
     putMapping(dir, [
@@ -579,7 +591,8 @@ function docExample(name: string): unknown {
   return JSON.parse(m![1]);
 }
 
-describe('trial 5 finding 11e/f: the worked examples of docs/mapping.md index as written', () => {
+// Trial 5 finding 11e/f.
+describe('the worked examples of docs/mapping.md index as written', () => {
   const lmDoc = (id: number, answers: string[], target: string) => ({
     doc_id: id,
     doc: { question: `Q${id}`, problem: `P${id}` },
@@ -672,7 +685,8 @@ describe('trial 5 finding 11e/f: the worked examples of docs/mapping.md index as
   });
 });
 
-describe('trial 5 finding 11a: a per-sample line repeated exactly is kept and counted in one info', () => {
+// Trial 5 finding 11a.
+describe('a per-sample line repeated exactly is kept and counted in one info', () => {
   const he = (task: number, c: string, passed: boolean) => ({ task_id: `HumanEval/${task}`, completion: c, passed });
   test('flat HumanEval: line 3 repeats line 2; same text with another verdict is no repeat', async () => {
     const dir = tempDir('t5a-repeat-');
