@@ -82,7 +82,8 @@ export interface IndexOptions {
   batchSize?: number;
   /**
    * Writes each sample into the full-text index as it is indexed (default true). A pass without it
-   * leaves the full-text index short of what it wrote; the next pass with it reads every file again.
+   * (the CLI and the extension: the figures first) leaves the samples it wrote out of the full-text index;
+   * ./searchIndex `buildSearchIndex` adds them afterwards, as does the end of the next pass with it.
    */
   fts?: boolean;
   /**
@@ -1737,7 +1738,9 @@ class SampleWriter {
       };
 
       const ctx = { root: a.root, relPath: a.rel, absPath: a.abs, run, signal: a.signal, options: a.readerOptions };
-      for await (const ev of a.parallel ? readFileParallel(ctx, a.format) : readFile(ctx, a.format)) {
+      // without the full-text rows (fts: false) the reader's thread does not prepare their texts either
+      const parallelOpts = { noSearchText: this.insertFts === null };
+      for await (const ev of a.parallel ? readFileParallel(ctx, a.format, parallelOpts) : readFile(ctx, a.format)) {
         if (a.signal?.aborted) {
           flushStats();
           cap.finish();

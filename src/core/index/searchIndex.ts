@@ -11,7 +11,11 @@
  * cancelled one stopped (each chunk is one transaction: its rows and parts commit together or not at all),
  * and what a search could not look through yet is counted ({@link searchIndexStatus}).
  */
+import { open } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { readFile } from '../readers';
 import { searchText } from '../search';
+import { contentHash } from '../text';
 import { type CachedRecord, readRowTexts, type SampleTextRow, SourceChangedError } from './rowTexts';
 import type { Database, Statement } from './sqlite';
 import type { TraceIndex } from './traceIndex';
@@ -134,6 +138,68 @@ const PENDING_SELECT = `SELECT s.id, s.sample_index AS sampleIndex, s.correct, s
   FROM samples s JOIN files f ON f.id = s.file_id LEFT JOIN sample_spans sp ON sp.sample_id = s.id
   WHERE s.id > ? AND ${NOT_SEARCHABLE_SQL} ORDER BY s.id LIMIT ?`;
 
+/** The most bytes {@link readFileRowTexts} reads at once to parse several records of a file together. */
+const RANGE_READ_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The texts of `rows` (samples of one file, ascending ids), as ./rowTexts `readRowTexts` gives them (in row order,
+ * each checked against its content hash), but the records of a file read together: the bytes from the first
+ * record to the last in one read (at most {@link RANGE_READ_MAX_BYTES}) and parsed by the file's reader in one go,
+ * each record's samples taken by its offset. A file of one sample per line is then one read and one parse per
+ * chunk, not an open and a read per sample. Anything else (samples without a place in the file, a range too long,
+ * a record not found or a text whose hash differs) goes through `readRowTexts`, which throws the
+ * SourceChangedError naming the file when it changed.
+ */
+async function readFileRowTexts(
+  root: string | undefined,
+  rows: SampleTextRow[],
+  cache: Map<string, CachedRecord>,
+): Promise<string[]> {
+  const placed = rows.filter((r) => r.recOffset !== null && r.recBytes !== null && r.recPos !== null);
+  if (root === undefined || placed.length < 2 || placed.length !== rows.length) return readRowTexts(root, rows, cache);
+  let start = Number.POSITIVE_INFINITY;
+  let end = 0;
+  for (const r of placed) {
+    start = Math.min(start, r.recOffset as number);
+    end = Math.max(end, (r.recOffset as number) + (r.recBytes as number));
+  }
+  if (end - start > RANGE_READ_MAX_BYTES) return readRowTexts(root, rows, cache);
+  const rel = rows[0].file;
+  const absPath = join(root, ...rel.split('/'));
+  const bytes = Buffer.allocUnsafe(end - start);
+  const byOffset = new Map<number, string[]>();
+  try {
+    const fh = await open(absPath, 'r');
+    try {
+      for (let got = 0; got < bytes.length; ) {
+        const { bytesRead } = await fh.read(bytes, got, bytes.length - got, start + got);
+        if (bytesRead === 0) return readRowTexts(root, rows, cache);
+        got += bytesRead;
+      }
+    } finally {
+      await fh.close();
+    }
+    const dir = posix.dirname(rel);
+    const ctx = { root, relPath: rel, absPath, run: dir === '.' ? '' : dir, range: { start, end }, rangeBytes: bytes };
+    for await (const ev of readFile(ctx, rows[0].format ?? undefined)) {
+      if (ev.kind !== 'problem' || !ev.record.span) continue;
+      byOffset.set(
+        ev.record.span.offset,
+        ev.record.samples.map((x) => x.text),
+      );
+    }
+  } catch {
+    return readRowTexts(root, rows, cache);
+  }
+  const out: string[] = [];
+  for (const r of rows) {
+    const text = byOffset.get(r.recOffset as number)?.[r.recPos as number];
+    if (text === undefined || contentHash(text) !== r.hash) return readRowTexts(root, rows, cache);
+    out.push(text);
+  }
+  return out;
+}
+
 /** A turn of the event loop (a cancel message, a progress post) between chunks. */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -141,7 +207,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  * Adds every sample of `index` that is not in the full-text index yet (see the module comment) to it, in
  * chunks of {@link CHUNK_SAMPLES} in sample id order, each chunk one write transaction: its samples are read
  * under that transaction (no pass can remove them meanwhile), their texts read from the results files and
- * checked against their content hashes (./rowTexts `readRowTexts`), then written with their parts. A file
+ * checked against their content hashes ({@link readFileRowTexts}), then written with their parts. A file
  * whose texts changed since it was indexed is marked for the next pass and its samples are left out and
  * counted (`unreadable`): a wrong text is never indexed. `signal` stops it between chunks (resolves with
  * `cancelled`; a later call goes on from there). `onProgress` is called after each chunk and at the end.
@@ -190,7 +256,7 @@ export async function buildSearchIndex(
         let got: string[] | undefined;
         if (!changed.has(group[0].file)) {
           try {
-            got = await readRowTexts(root, group, records);
+            got = await readFileRowTexts(root, group, records);
           } catch (e) {
             if (!(e instanceof SourceChangedError)) throw e;
             changed.add(e.file);
