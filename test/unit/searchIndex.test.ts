@@ -238,6 +238,39 @@ describe('the full-text index built after the figures', () => {
   });
 });
 
+describe('only files read to the end', () => {
+  test('the samples of a file a stopped pass left partial are not added until a pass finishes the file', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'a.jsonl'),
+      Array.from({ length: 40 }, (_, q) => rolloutLine(q, 'm', [true, false], (_q, i) => `word${q}x${i} common`)).join(
+        '\n',
+      ),
+    );
+    const index = TraceIndex.open(join(dir, 'index.db'));
+    const stop = new AbortController();
+    const first = await indexFolder(index, dir, {
+      fts: false,
+      batchSize: 10,
+      parallelReadMinBytes: Number.POSITIVE_INFINITY,
+      signal: stop.signal,
+      onProgress: (p) => {
+        if (p.samples > 0) stop.abort();
+      },
+    });
+    assert.equal(first.cancelled, true);
+    const written = index.db.prepare('SELECT count(*) FROM samples').pluck().get() as number;
+    assert.ok(written > 0 && written < 80, `samples of the partial file: ${written}`);
+    const r = await buildSearchIndex(index);
+    assert.equal(r.added, 0, 'nothing of a partial file');
+    assert.equal(unsearchedSamples(index), written, 'counted as not searched');
+    await indexFolder(index, dir, { fts: false });
+    assert.equal((await buildSearchIndex(index)).indexed, 80);
+    assert.equal(index.searchSamples('common').total, 80);
+    index.close();
+  });
+});
+
 describe('search exactness on every real folder (built after the figures)', () => {
   const folders = readdirSync(REAL).filter((f) => statSync(join(REAL, f)).isDirectory());
   for (const folder of folders) {

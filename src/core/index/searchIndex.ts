@@ -136,7 +136,7 @@ const PENDING_SELECT = `SELECT s.id, s.sample_index AS sampleIndex, s.correct, s
     f.path AS file, f.format, sp.rec_offset AS recOffset, sp.rec_bytes AS recBytes, sp.rec_pos AS recPos, s.text,
     s.problem_id AS pid, s.file_id AS fileId
   FROM samples s JOIN files f ON f.id = s.file_id LEFT JOIN sample_spans sp ON sp.sample_id = s.id
-  WHERE s.id > ? AND ${NOT_SEARCHABLE_SQL} ORDER BY s.id LIMIT ?`;
+  WHERE s.id > ? AND f.status = 'ready' AND ${NOT_SEARCHABLE_SQL} ORDER BY s.id LIMIT ?`;
 
 /** The most bytes {@link readFileRowTexts} reads at once to parse several records of a file together. */
 const RANGE_READ_MAX_BYTES = 16 * 1024 * 1024;
@@ -209,7 +209,10 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  * under that transaction (no pass can remove them meanwhile), their texts read from the results files and
  * checked against their content hashes ({@link readFileRowTexts}), then written with their parts. A file
  * whose texts changed since it was indexed is marked for the next pass and its samples are left out and
- * counted (`unreadable`): a wrong text is never indexed. `signal` stops it between chunks (resolves with
+ * counted (`unreadable`): a wrong text is never indexed. Only samples of files read to the end (`status` ready)
+ * are added: a file a pass left partial is read again by the next pass (and one an index from before schema
+ * migration 13 left partial may still hold full-text rows without parts; FTS5 would take a second row of a rowid
+ * without a word, and the sample would match the words of both). `signal` stops it between chunks (resolves with
  * `cancelled`; a later call goes on from there). `onProgress` is called after each chunk and at the end.
  * Cost: O(samples added) reads, parses and FTS5 inserts, plus a seek of `search_parts` per sample looked at.
  * Errors of the database are thrown (the chunk open then rolls back).
