@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readSampleText, readSampleTexts } from '../src/core/index/sampleText';
+import { buildSearchIndex } from '../src/core/index/searchIndex';
 import { TraceIndex, ftsQuery } from '../src/core/index/traceIndex';
 import { indexFolder, type IndexProgress } from '../src/core/index/indexer';
 import { buildReport } from '../src/core/report';
@@ -223,7 +224,19 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
     return { queryableMs: null, polls };
   },
 
-  /** Counts the samples in the full-text index (written by the index phase, with the samples). */
+  /** Builds the full-text index of an index written with `fts: false` (core buildSearchIndex: after the figures). */
+  async searchIndex(a) {
+    const db = a.db as string;
+    const t0 = performance.now();
+    const index = TraceIndex.open(db);
+    const r = await buildSearchIndex(index);
+    const ms = performance.now() - t0;
+    index.db.pragma('wal_checkpoint(TRUNCATE)');
+    index.close();
+    return { ms, added: r.added, indexed: r.indexed, samples: r.samples, unreadable: r.unreadable };
+  },
+
+  /** Counts the samples in the full-text index (written after the figures by the searchIndex phase). */
   async fts(a) {
     const db = a.db as string;
     const index = TraceIndex.open(db);

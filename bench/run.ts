@@ -326,11 +326,16 @@ async function main(): Promise<void> {
 
   const db = path.join(work, 'index.db');
   freshDb(db);
-  log('index (with FTS) + a second process polling until the first problem is queryable');
+  log(
+    'index to figures-ready (the full-text index after it) + a second process polling until the first problem is queryable',
+  );
   const t0 = Date.now();
   const probeP = runPhase('probe', { db, startEpochMs: t0, timeoutMs: 600000 });
-  res.index = await runPhase('index', { root, db });
+  // as the CLI's `index` and the extension's worker do: the figures first (fts: false), then the full-text index
+  res.index = await runPhase('index', { root, db, fts: false });
   res.probe = await probeP;
+  log('full-text index built after the figures');
+  res.searchIndex = await runPhase('searchIndex', { db });
   const byName = new Map(
     (res.index.models as { name: string; samples: number; correct: number }[]).map((m) => [m.name, m]),
   );
@@ -436,9 +441,12 @@ async function main(): Promise<void> {
     const qdb = path.join(work, 'index-quarter.db');
     freshDb(qdb);
     log(`quarter scale: index + FTS of ${q.manifest.totalSamples} samples`);
-    const qi = await runPhase('index', { root: q.root, db: qdb });
+    const qi = await runPhase('index', { root: q.root, db: qdb, fts: false });
+    const qs = await runPhase('searchIndex', { db: qdb });
     const qf = await runPhase('fts', { db: qdb });
-    res.scales = { quarter: { samples: q.manifest.totalSamples, bytes: q.manifest.totalBytes, index: qi, fts: qf } };
+    res.scales = {
+      quarter: { samples: q.manifest.totalSamples, bytes: q.manifest.totalBytes, index: qi, searchIndex: qs, fts: qf },
+    };
     freshDb(qdb);
   }
 
@@ -470,7 +478,7 @@ async function main(): Promise<void> {
   const indexMBs = inputMB / (res.index.ms / 1000);
   const pyMBs = res.python.ms ? inputMB / (res.python.ms / 1000) : null;
   const finalBytes = res.fts.dbBytes as number;
-  const rssMain = res.index.maxRssMB as number;
+  const rssMain = Math.max(res.index.maxRssMB as number, res.searchIndex.maxRssMB as number);
   const rows: Row[] = [];
   const add = (group: string, measure: string, value: string, target: string, ok: boolean | null) =>
     rows.push({ group, measure, value, target, status: ok === null ? 'info' : ok ? 'pass' : 'miss' });
@@ -508,13 +516,26 @@ async function main(): Promise<void> {
   }
   add(
     'index',
-    'index throughput (with FTS)',
+    'index throughput to figures-ready (samples, counts, figures; the full-text index after it)',
     `${f1(indexMBs)} MB/s, ${Math.round(N / (res.index.ms / 1000)).toLocaleString('en-US')} samples/s (${ms(res.index.ms)})`,
     '',
     null,
   );
   if (pyMBs !== null)
-    add('index', 'index / python baseline', `${f2(indexMBs / pyMBs)}x`, '>= 1.0x (aim 1.5x)', indexMBs / pyMBs >= 1);
+    add(
+      'index',
+      'index to figures-ready / python baseline',
+      `${f2(indexMBs / pyMBs)}x`,
+      '>= 1.0x (aim 1.5x)',
+      indexMBs / pyMBs >= 1,
+    );
+  add(
+    'index',
+    'full-text index built after the figures (every sample read back from its file, its FTS5 row and parts)',
+    `${ms(res.searchIndex.ms)} (${res.searchIndex.added.toLocaleString('en-US')} samples); figures + search index ${ms(res.index.ms + res.searchIndex.ms)}${pyMBs !== null ? `: ${f2(res.python.ms / (res.index.ms + res.searchIndex.ms))}x the python baseline` : ''}; peak RSS ${f1(res.searchIndex.maxRssMB)} MB`,
+    '',
+    null,
+  );
   add('index', 'index / parse floor', `${f2(indexMBs / floorMBs)}x`, '>= 0.8x', indexMBs / floorMBs >= 0.8);
   // the same ratios in CPU time of each process: steadier than wall time when other jobs share the machine
   const cpuRatios = [`index / floor ${f2(res.floor.cpuMs / res.index.cpuMs)}x`];
@@ -526,7 +547,13 @@ async function main(): Promise<void> {
     '',
     null,
   );
-  add('index', 'peak RSS (index phase)', `${f1(res.index.maxRssMB)} MB`, '<= 300 MB', rssMain <= 300);
+  add(
+    'index',
+    'peak RSS (index phase; search index phase)',
+    `${f1(res.index.maxRssMB)} MB; ${f1(res.searchIndex.maxRssMB)} MB`,
+    '<= 300 MB',
+    rssMain <= 300,
+  );
   add(
     'index',
     'index size / input (with FTS)',
@@ -596,7 +623,7 @@ async function main(): Promise<void> {
   if (res.nodeSqlite) nodeSqliteRows(res, inputBytes, add);
   if (res.scales) {
     const q = res.scales.quarter;
-    const rq = Math.max(q.index.maxRssMB, q.fts.maxRssMB);
+    const rq = Math.max(q.index.maxRssMB, q.searchIndex.maxRssMB, q.fts.maxRssMB);
     add(
       'memory',
       `peak RSS at a quarter (${q.samples.toLocaleString('en-US')} samples) vs full`,

@@ -6,6 +6,14 @@ import { join, resolve } from 'node:path';
 import { auditFolderChecked } from '../core/audit';
 import { AnnotationStore, annotationFatesMessage, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import { type IndexProgress, indexFolder, type IndexSummary } from '../core/index/indexer';
+import {
+  buildSearchIndex,
+  type SearchIndexStatus,
+  type SearchIndexSummary,
+  searchIndexPercent,
+  searchIndexStatus,
+  unsearchedSamples,
+} from '../core/index/searchIndex';
 import { readSampleText, readSampleTexts } from '../core/index/sampleText';
 import { SQLITE_DRIVER_ENV, describeSqliteDriver, sqliteDriver } from '../core/index/sqlite';
 import { type ModelRow, TraceIndex } from '../core/index/traceIndex';
@@ -116,13 +124,20 @@ interface IndexCliOptions {
   erroredSamples?: 'exclude' | 'incorrect';
   /** `--mapping`: a mapping file given by path (absolute). */
   mapping?: string;
+  /** `--no-search-index` gives false: the full-text index is not built after the figures (searches say what they could not look through). */
+  searchIndex?: boolean;
 }
 
-/** Indexes `folder` (checked, made absolute) into `--db` or the default index; returns the open index. */
+/**
+ * Indexes `folder` (checked, made absolute) into `--db` or the default index; returns the open index. The
+ * pass writes the samples and figures only; with `search` (and without `--no-search-index`) the full-text
+ * index is then built from them ({@link runSearchIndex}), else left for a later `index` or `search`.
+ */
 async function runIndex(
   folder: string,
   opts: IndexCliOptions,
-): Promise<{ abs: string; index: TraceIndex; summary: IndexSummary }> {
+  search = false,
+): Promise<{ abs: string; index: TraceIndex; summary: IndexSummary; search?: SearchIndexSummary }> {
   const abs = checkFolder(folder);
   const index = TraceIndex.open(opts.db ?? defaultDbPath(abs));
   stateFallback();
@@ -137,6 +152,8 @@ async function runIndex(
     onProgress: progress(!!opts.quiet),
     format: opts.inputFormat,
     readerOptions,
+    // the figures first; the full-text index after them (runSearchIndex)
+    fts: false,
   });
   if (!opts.quiet) process.stderr.write(`${doneLine(summary)}\n`);
   if (summary.samples === 0) process.stderr.write(`${noSamplesMessage(index, abs)}\n`);
@@ -145,7 +162,34 @@ async function runIndex(
   if (fates) process.stderr.write(`[annotations] ${fates}\n`);
   // Restore annotations from the folder's mirror (after deleting the index, or from git).
   new AnnotationStore(index).importJsonl(join(abs, ...MIRROR_RELATIVE_PATH.split('/')), MIRROR_RELATIVE_PATH);
-  return { abs, index, summary };
+  if (!search || opts.searchIndex === false) return { abs, index, summary };
+  return { abs, index, summary, search: await runSearchIndex(index, !!opts.quiet) };
+}
+
+/**
+ * Builds the full-text index of the samples not in it yet (core `buildSearchIndex`), saying its progress on
+ * stderr (`[search index] 40% ...`, at most every 200 ms, none with `quiet`) and any results file that
+ * changed since it was indexed (its samples left out until the next pass reads it).
+ */
+async function runSearchIndex(index: TraceIndex, quiet: boolean): Promise<SearchIndexSummary> {
+  let last = 0;
+  const r = await buildSearchIndex(index, {
+    onProgress: (p) => {
+      const now = Date.now();
+      if (quiet || p.indexed >= p.samples || now - last < 200) return;
+      last = now;
+      process.stderr.write(
+        `[search index] ${searchIndexPercent(p)} (${p.indexed} of ${plural(p.samples, 'sample')})\n`,
+      );
+    },
+  });
+  if (!quiet && r.added > 0)
+    process.stderr.write(`[search index] ${plural(r.added, 'sample')} added (${r.elapsedMs} ms)\n`);
+  for (const f of r.changedFiles)
+    process.stderr.write(
+      `warning: ${safe(f)} changed since it was indexed: its samples are in no search until it is indexed again\n`,
+    );
+  return r;
 }
 
 /**
@@ -1180,6 +1224,14 @@ export interface SearchResult {
   matches: SearchMatch[];
   searched: SearchScope;
   /**
+   * Samples of the models and verdict searched that are not in the full-text index yet (its build was left
+   * for later or stopped, or a file changed since it was indexed): not looked through, so the counts above may
+   * be short by matches among them. 0 when the full-text index is complete.
+   */
+  notSearched: number;
+  /** How far the full-text index is built: `indexed` of `samples` (core `searchIndexStatus`). */
+  searchIndex: SearchIndexStatus;
+  /**
    * Every error diagnostic of the folder: a file, record, line or sample that was not indexed, so its text
    * is in no search (trial 14 finding 4: a count must never be silently over less than the folder).
    */
@@ -1287,9 +1339,11 @@ export async function searchIndex(
     };
   });
   const counts = index.searchedCounts(filter);
+  const notSearched = unsearchedSamples(index, filter);
   const searched: SearchScope = {
     models: picked.map((m) => ({ model: m.displayId, modelLabel: m.label })),
-    samples: counts.samples,
+    // the samples looked through: those in the full-text index
+    samples: counts.samples - notSearched,
     problems: counts.problems,
     filters: {
       model: opts.model ?? null,
@@ -1306,6 +1360,8 @@ export async function searchIndex(
     problems,
     matches,
     searched,
+    notSearched,
+    searchIndex: searchIndexStatus(index),
     diagnostics,
     warnings,
   };
@@ -1370,6 +1426,10 @@ export function searchFooter(r: SearchResult): string[] {
         : `--model "${safe(sc.filters.model)}": contained in id or label`;
   const filters = [how, ...(sc.filters.verdict ? [`--${sc.filters.verdict}`] : [])];
   out.push(`models searched: ${shownNames} (${filters.join('; ')})`);
+  if (r.notSearched > 0)
+    out.push(
+      `${searchIndexLine(r.searchIndex)}: ${plural(r.notSearched, `${verdict}sample`)} of the models searched not looked through (trace-inspector index builds the rest)`,
+    );
   const apart = r.matches.filter((m) => !m.asTyped).length;
   if (!r.asTyped && apart > 0) {
     out.push(
@@ -1377,6 +1437,11 @@ export function searchFooter(r: SearchResult): string[] {
     );
   }
   return out;
+}
+
+/** How far the full-text index is built: `search index: 40% (409600 of 1024000 samples)`. */
+function searchIndexLine(st: SearchIndexStatus): string {
+  return `search index: ${searchIndexPercent(st)} (${st.indexed} of ${plural(st.samples, 'sample')})`;
 }
 
 /** Error diagnostics `search` lists on stderr; the rest are counted (the JSON and `index` list them all). */
@@ -1444,22 +1509,30 @@ export function program(): Command {
     });
 
   withIndexOptions(cmd.command('index'))
-    .description('index every supported results file under <folder> into SQLite (incremental)')
+    .description(
+      'index every supported results file under <folder> into SQLite (incremental), then build the full-text index of the sample texts',
+    )
     .argument('<folder>', 'results folder')
+    .option(
+      '--no-search-index',
+      'stop once the figures are ready: leave the full-text index to a later index or search (searches meanwhile count the samples they could not look through)',
+    )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (folder: string, opts: IndexCliOptions & { format: string }) => {
-      const { index, summary } = await runIndex(folder, opts);
+      const { index, summary, search } = await runIndex(folder, opts, true);
+      const searchStatus = search ?? searchIndexStatus(index);
       index.close();
       // nothing indexed (no results file, or none with a readable sample): a failure, not an empty success
       if (summary.samples === 0) process.exitCode = 1;
       if (opts.format === 'json') {
         process.stdout.write(
-          `${terminalJson({ filesIndexed: summary.filesIndexed, filesSkipped: summary.filesSkipped, filesRemoved: summary.filesRemoved, samples: summary.samples, annotationsOfChangedFiles: summary.annotationsOfChangedFiles, diagnostics: summary.diagnostics }, 2)}\n`,
+          `${terminalJson({ filesIndexed: summary.filesIndexed, filesSkipped: summary.filesSkipped, filesRemoved: summary.filesRemoved, samples: summary.samples, searchIndex: { samples: searchStatus.samples, indexed: searchStatus.indexed }, annotationsOfChangedFiles: summary.annotationsOfChangedFiles, diagnostics: summary.diagnostics }, 2)}\n`,
         );
       } else {
         process.stdout.write(
           `indexed ${summary.filesIndexed} files, skipped ${summary.filesSkipped} unchanged, removed ${summary.filesRemoved}; ${summary.samples} samples in the index\n`,
         );
+        if (searchStatus.indexed < searchStatus.samples) process.stdout.write(`${searchIndexLine(searchStatus)}\n`);
         if (summary.diagnostics.length) process.stdout.write(`${formatDiagnostics(summary.diagnostics)}\n`);
       }
     });
@@ -1592,6 +1665,10 @@ export function program(): Command {
     .argument('<folder>', 'results folder')
     .argument('<query>', 'words that must all occur in the sample text (case, width and Latin accents ignored)')
     .option(
+      '--no-search-index',
+      'do not build the rest of the full-text index first: search what it holds, and count the samples not looked through',
+    )
+    .option(
       '--model <text>',
       'only the model whose id, name or label is this text (case-insensitive), else the models whose id or label contains it',
     )
@@ -1628,7 +1705,7 @@ export function program(): Command {
           process.exitCode = 2;
           return;
         }
-        const { index } = await runIndex(folder, opts);
+        const { index } = await runIndex(folder, opts, true);
         try {
           const correct = opts.correct ? true : opts.incorrect ? false : undefined;
           const result = await searchIndex(index, query, {

@@ -1,11 +1,13 @@
 /**
  * Worker-thread entry that runs one indexing pass off the extension host's main thread, with its
  * own database connection on the host's SQLite driver (given in the request), then the grader audit
- * of the index and its answer check (after telling the host that the files are read). Bundled to dist/indexWorker.js. Pure core only: no `vscode` here.
+ * of the index and its answer check (after telling the host that the files are read); or, asked with
+ * `searchIndex`, builds the full-text index of the samples a pass left out of it (core `buildSearchIndex`). Bundled to dist/indexWorker.js. Pure core only: no `vscode` here.
  */
 import { parentPort } from 'node:worker_threads';
 import { type AnswerCheckCounts, answerCheckDisagreements, type GraderAudit, graderAudit } from '../core/graderAudit';
 import { indexFolder } from '../core/index/indexer';
+import { buildSearchIndex } from '../core/index/searchIndex';
 import { chooseSqliteDriver, sqliteDriver } from '../core/index/sqlite';
 import { TraceIndex } from '../core/index/traceIndex';
 import { AFTER_PASS_WORK, type WorkerReply, type WorkerRequest } from './indexWorkerProtocol';
@@ -22,6 +24,29 @@ port.on('message', (m: WorkerRequest) => {
   }
   let index: TraceIndex | undefined;
   let last = 0;
+  if (m.type === 'searchIndex') {
+    void (async () => {
+      try {
+        chooseSqliteDriver(m.sqliteDriver, 'parent');
+        index = TraceIndex.open(m.dbPath);
+        const summary = await buildSearchIndex(index, {
+          signal: controller.signal,
+          onProgress: (progress) => {
+            const now = Date.now();
+            if (now - last < 250 && progress.indexed < progress.samples) return;
+            last = now;
+            send({ type: 'searchProgress', progress });
+          },
+        });
+        send({ type: 'searchDone', summary });
+      } catch (e) {
+        send({ type: 'error', message: (e as Error).message });
+      } finally {
+        index?.close();
+      }
+    })();
+    return;
+  }
   void (async () => {
     try {
       chooseSqliteDriver(m.sqliteDriver, 'parent');
@@ -36,6 +61,8 @@ port.on('message', (m: WorkerRequest) => {
           ...(m.mappingFile ? { mappingFile: m.mappingFile } : {}),
         },
         signal: controller.signal,
+        // the figures first: the full-text index is built after the pass, by a `searchIndex` request
+        fts: false,
         onProgress: (progress) => {
           const now = Date.now();
           if (progress.phase === 'index' && now - last < 100) return;

@@ -1,5 +1,6 @@
 import type { AnswerCheckCounts, GraderAudit } from '../core/graderAudit';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
+import type { SearchIndexProgress, SearchIndexSummary } from '../core/index/searchIndex';
 import type { SqliteDriverName } from '../core/index/sqlite';
 
 /**
@@ -23,6 +24,11 @@ export type WorkerRequest =
       /** Absolute path of the mapping file given by `traceInspector.mappingFile`; empty: none. */
       mappingFile?: string;
     }
+  /**
+   * Builds the full-text index of the samples not in it yet (core `buildSearchIndex`), after a pass wrote the
+   * figures: the worker replies `searchProgress` and then `searchDone`; `cancel` stops it between chunks.
+   */
+  | { type: 'searchIndex'; dbPath: string; sqliteDriver: SqliteDriverName }
   | { type: 'cancel' };
 
 /** What the worker does after the files are read (the index then holds every figure): said to the host before it starts. */
@@ -51,4 +57,8 @@ export type WorkerReply =
       graderAuditError?: string;
       sqliteDriver: SqliteDriverName;
     }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /** How far the full-text index is built (at most every 250 ms, and at its start and end). */
+  | { type: 'searchProgress'; progress: SearchIndexProgress }
+  /** The full-text index build ended: complete, or stopped (`summary.cancelled`). */
+  | { type: 'searchDone'; summary: SearchIndexSummary };

@@ -13,6 +13,7 @@ import {
 } from '../core/graderAudit';
 import { AnnotationStore, annotationFatesMessage, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
+import { type SearchIndexStatus, searchIndexStatus } from '../core/index/searchIndex';
 import { seedSiblingDiagnostics } from '../core/seeds';
 import { comparisonBase, defaultFocusModel, guessBaseModel, shortModelNames } from '../core/index/labels';
 import { SourceChangedError, readSampleText, readSampleTexts } from '../core/index/sampleText';
@@ -112,6 +113,13 @@ export class FolderSession implements vscode.Disposable {
   private running:
     | { worker: Worker; done: Promise<IndexSummary | undefined>; quiet: boolean; afterPass?: string }
     | undefined;
+  /**
+   * The full-text index being built in a worker after a pass (core `buildSearchIndex`): how far it is, and
+   * its end (resolves when the worker stopped, whatever the reason).
+   */
+  private searchBuild: { worker: Worker; status: SearchIndexStatus; done: Promise<void> } | undefined;
+  /** {@link searchIndex} when no build runs, once per index state. */
+  private searchStatusCache: SearchIndexStatus | undefined;
   /** The folder's indexing passes: one at a time, requests with the running pass's settings join it. */
   private readonly passes = new PassQueue<IndexSummary | undefined>();
   private lastSummary: IndexSummary | undefined;
@@ -557,6 +565,9 @@ export class FolderSession implements vscode.Disposable {
   ): Promise<IndexSummary | undefined> {
     // a request that waited for another pass and was cancelled meanwhile
     if (token?.isCancellationRequested) return undefined;
+    // a pass writes the index: the full-text index's build stops (its chunks committed so far stay) and starts
+    // again after the pass
+    await this.stopSearchIndex();
     const worker = new Worker(join(this.context.extensionUri.fsPath, 'dist', 'indexWorker.js'));
     const request: WorkerRequest = {
       type: 'index',
@@ -716,10 +727,95 @@ export class FolderSession implements vscode.Disposable {
       this.graderAuditCache = audited ?? workerAudit?.audit;
       this.answerCheckCache = workerAudit?.answerCheck;
       this.partialCache = undefined;
+      this.searchStatusCache = undefined;
       // the figures were shown when the files were read; annotations imported or a cancelled pass change them again
       if (!unchanged && (!filesReadShown || imported > 0 || !!result?.cancelled)) this.changed.fire();
       this.statusChanged.fire();
+      // the full-text index of what the pass wrote, after the figures (not after a pass the user stopped)
+      if (result && !result.cancelled) this.startSearchIndex();
     }
+  }
+
+  /**
+   * How much of the index the full-text search looks through: `indexed` of `samples` (core
+   * `searchIndexStatus`), live while the build runs ({@link searchIndexBuilding}). The search filter says
+   * "search index: 40%" and counts the samples not looked through until `indexed` reaches `samples`.
+   */
+  searchIndex(): SearchIndexStatus {
+    if (this.searchBuild) return this.searchBuild.status;
+    this.searchStatusCache ??= searchIndexStatus(this.index);
+    return this.searchStatusCache;
+  }
+
+  /** Whether the full-text index is being built (in a worker, after a pass). */
+  get searchIndexBuilding(): boolean {
+    return this.searchBuild !== undefined;
+  }
+
+  /**
+   * Builds the full-text index of the samples not in it yet, in a worker (its own connection, as a pass), unless
+   * it is complete or a build or pass runs. Progress fires {@link onDidChangeStatus} (at most every
+   * {@link LIVE_REFRESH_MS}: the tree's search filter lists more problems as it goes), and its end
+   * {@link onDidChange} is not needed: the figures do not change, only what a search finds.
+   */
+  startSearchIndex(): void {
+    if (this.searchBuild || this.running) return;
+    const status = searchIndexStatus(this.index);
+    this.searchStatusCache = status;
+    if (status.indexed >= status.samples) return;
+    const worker = new Worker(join(this.context.extensionUri.fsPath, 'dist', 'indexWorker.js'));
+    let shown = Date.now();
+    const done = new Promise<void>((resolve) => {
+      worker.on('message', (m: WorkerReply) => {
+        if (!this.searchBuild || this.searchBuild.worker !== worker) return;
+        if (m.type === 'searchProgress') {
+          this.searchBuild.status = { samples: m.progress.samples, indexed: m.progress.indexed };
+          const now = Date.now();
+          if (now - shown >= LIVE_REFRESH_MS) {
+            shown = now;
+            this.statusChanged.fire();
+          }
+        } else if (m.type === 'searchDone') {
+          const r = m.summary;
+          this.output.appendLine(
+            `[search index] ${this.folder.name}: ${r.added} samples added (${r.elapsedMs} ms); ${r.indexed} of ${r.samples} searchable${r.cancelled ? ' — stopped' : ''}`,
+          );
+          for (const f of r.changedFiles)
+            this.output.appendLine(
+              `[search index] ${f} changed since it was indexed: its samples are in no search until it is indexed again`,
+            );
+          void worker.terminate();
+        } else if (m.type === 'error') {
+          this.output.appendLine(`[search index] failed: ${m.message}`);
+          void worker.terminate();
+        }
+      });
+      worker.on('error', (e) => this.output.appendLine(`[search index] worker error: ${e.message}`));
+      worker.on('exit', () => resolve());
+    });
+    this.searchBuild = { worker, status, done };
+    void done.then(() => {
+      if (this.searchBuild?.worker !== worker) return;
+      this.searchBuild = undefined;
+      this.searchStatusCache = undefined;
+      this.statusChanged.fire();
+    });
+    worker.postMessage({
+      type: 'searchIndex',
+      dbPath: this.dbPath,
+      sqliteDriver: sqliteDriver().name,
+    } satisfies WorkerRequest);
+    this.statusChanged.fire();
+  }
+
+  /** Stops the full-text index's build, if one runs (what it committed stays; {@link startSearchIndex} goes on from there). */
+  private async stopSearchIndex(): Promise<void> {
+    const build = this.searchBuild;
+    if (!build) return;
+    build.worker.postMessage({ type: 'cancel' } satisfies WorkerRequest);
+    await build.done;
+    this.searchBuild = undefined;
+    this.searchStatusCache = undefined;
   }
 
   /**
@@ -759,6 +855,7 @@ export class FolderSession implements vscode.Disposable {
     for (const t of this.graceTimers) clearTimeout(t);
     this.graceTimers.clear();
     void this.running?.worker.terminate();
+    void this.searchBuild?.worker.terminate();
     this.index.close();
     this.changed.dispose();
     this.statusChanged.dispose();

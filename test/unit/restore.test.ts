@@ -199,6 +199,9 @@ describe('Extension: the pass at start-up on an indexed folder shows nothing', (
     const session = {
       folder: { name: 'mini' },
       isIndexing: false,
+      // the full-text index complete (the search filter's line says nothing of it)
+      searchIndex: () => ({ samples: 192, indexed: 192 }),
+      searchIndexBuilding: false,
       indexSettingsCurrent: () => false,
       reindex: (_t: unknown, onProgress: (p: unknown) => void, _changed: boolean, quiet: boolean) => {
         quietArgs.push(quiet);

@@ -17,6 +17,8 @@ export const MAX_IN_FLIGHT = 2;
 export interface ReaderWorkerData {
   /** Throw after posting this many batches (tests of the fallback); undefined in use. */
   failAfterBatches?: number;
+  /** Leave out what the full-text index is given (a pass with `fts: false`: it is built after the figures). */
+  noSearchText?: boolean;
 }
 
 export type ReaderWorkerRequest =
@@ -66,11 +68,14 @@ export interface EventBatch {
 
 /**
  * Packs events into an {@link EventBatch}, computing each sample's content hash and what the full-text
- * index is given for it (on the reader's thread, so the indexing thread does not). A non-string `text`
- * (never produced by the readers) is packed as the empty text.
+ * index is given for it (on the reader's thread, so the indexing thread does not; not with `noSearchText`). A
+ * non-string `text` (never produced by the readers) is packed as the empty text.
  * @returns the batch and the buffers to transfer with it.
  */
-export function packEvents(events: readonly ReadEvent[]): { batch: EventBatch; transfer: ArrayBuffer[] } {
+export function packEvents(
+  events: readonly ReadEvent[],
+  noSearchText = false,
+): { batch: EventBatch; transfer: ArrayBuffer[] } {
   let n = 0;
   let size = 0;
   for (const ev of events) {
@@ -115,8 +120,10 @@ export function packEvents(events: readonly ReadEvent[]): { batch: EventBatch; t
       b.textLength[row] = codePoints(text);
       // the hash of the bytes just written: the string is not encoded to UTF-8 a second time
       b.hash[row] = contentHashOfUtf8(bytes.subarray(start, end));
-      const st = searchText(text);
-      if (st !== text) b.search[row] = st;
+      if (!noSearchText) {
+        const st = searchText(text);
+        if (st !== text) b.search[row] = st;
+      }
       b.answer[row] = s.extractedAnswer;
       b.finish[row] = s.finishReason;
       b.correct[row] = s.correct === null || s.correct === undefined ? -1 : s.correct ? 1 : 0;

@@ -44,6 +44,7 @@ import { refreshModelLabels } from './labels';
 import { DiagnosticCap } from './diagnosticCap';
 import { PARALLEL_READ_MIN_BYTES, readFileParallel } from './parallelRead';
 import { reclaimSpace } from './schema';
+import { buildSearchIndex, type SearchRowStatements, searchRowStatements, writeSearchParts } from './searchIndex';
 import { READER_VERSION } from '../readers/version';
 import { type Database, type Statement, isBusyError } from './sqlite';
 
@@ -81,7 +82,8 @@ export interface IndexOptions {
   batchSize?: number;
   /**
    * Writes each sample into the full-text index as it is indexed (default true). A pass without it
-   * leaves the full-text index short of what it wrote; the next pass with it reads every file again.
+   * (the CLI and the extension: the figures first) leaves the samples it wrote out of the full-text index;
+   * ./searchIndex `buildSearchIndex` adds them afterwards, as does the end of the next pass with it.
    */
   fts?: boolean;
   /**
@@ -137,13 +139,8 @@ export class IndexBusyError extends Error {}
  * they keep alive (about 0.6 KB a sample) add little to peak memory.
  */
 const FTS_ROWS_AT_ONCE = 4096;
-/**
- * Witnesses per part (`witness_fts`, schema migration 13): the first this many samples of the
- * consecutive samples of one run written to samples_fts in one go are also rows of the small witness
- * index, so that a query of words one of them holds is answered for its problem without visiting
- * samples_fts. 16 of 1024 samples are 1.6% more full-text rows.
- */
-export const PART_WITNESSES = 16;
+/** Witnesses per part: see ./searchIndex (re-exported for the tests written against the indexer). */
+export { PART_WITNESSES } from './searchIndex';
 
 /** SQLite page cache of the indexing connection during a pass, in KiB. */
 const INDEXING_CACHE_KIB = 8000;
@@ -157,8 +154,6 @@ export const READER_VERSION_KEY = 'reader_version';
 const EXCLUDED_KEY = 'excluded_files';
 /** `origin` of the one diagnostic counting those files (recomputed each pass). */
 const EXCLUDED_ORIGIN = `${KEY_SEP}excluded`;
-/** Meta key set while samples are missing from the full-text index (a pass ran with `fts: false`). */
-const FTS_MISSING_KEY = 'fts_missing';
 const LOCK_STALE_MS = 60_000;
 /** Meta key of the absolute path of the results folder last indexed. */
 export const ROOT_KEY = 'root';
@@ -239,8 +234,6 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
           }
         : options.readerOptions;
     const fts = options.fts !== false;
-    const ftsMissing = index.getMeta(FTS_MISSING_KEY) !== undefined;
-    if (!fts) index.setMeta(FTS_MISSING_KEY, '1');
     const writer = new SampleWriter(db, fts);
     // An index built by other readers keeps the names they gave until its files are read again: every
     // file is marked changed (unknown hash and mtime, as markFileChanged does; the samples stay until
@@ -377,7 +370,6 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         for (const x of unread) ins.run(x.file, x.line, x.severity, x.message, `${x.file}${KEY_SEP}unread`);
       })();
     const rereadAll =
-      (fts && ftsMissing) ||
       (index.getMeta(READER_OPTIONS_KEY) ?? '{}') !== readerOptions ||
       (await mappingFilesChanged(root, candidates, known));
     const parallelFor = (size: number) => size >= (options.parallelReadMinBytes ?? PARALLEL_READ_MIN_BYTES);
@@ -556,7 +548,8 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     annotationsReattached = db.transaction(() => reattachAnnotations(db, annotated))();
     annotationsOfChangedFiles = annotationFates(db, annotated, new Set([...changedAt.keys(), ...readAt.keys()]));
     if (!cancelled) index.setMeta(READER_OPTIONS_KEY, readerOptions);
-    if (!cancelled && fts && ftsMissing) db.prepare('DELETE FROM meta WHERE key = ?').run(FTS_MISSING_KEY);
+    // samples a pass without the full-text index left out of it (`fts: false`) are added now (./searchIndex)
+    if (!cancelled && fts) cancelled = (await buildSearchIndex(index, { signal: options.signal })).cancelled;
     // an index from before migration 11 gives back the space of the texts it no longer keeps
     if (!cancelled) reclaimSpace(db);
     report({ phase: 'done', filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
@@ -1146,8 +1139,7 @@ interface IndexFileArgs {
 class SampleWriter {
   private readonly insertSample: Statement;
   private readonly insertFts: Statement | null;
-  private readonly insertWitness: Statement;
-  private readonly insertPart: Statement;
+  private readonly search: SearchRowStatements;
   private readonly insertSpan: Statement;
   private readonly upsertModel: Statement;
   private readonly upsertProblem: Statement;
@@ -1175,11 +1167,8 @@ class SampleWriter {
   ) {
     // The full-text index is contentless: it is given the text as searchText() prepares it (UTF-8 bytes
     // from the parallel reader are bound as a BLOB and CAST to TEXT).
-    this.insertFts = fts ? db.prepare('INSERT INTO samples_fts(rowid, text) VALUES (?, CAST(? AS TEXT))') : null;
-    this.insertWitness = db.prepare('INSERT INTO witness_fts(rowid, text) VALUES (?, CAST(? AS TEXT))');
-    this.insertPart = db.prepare(
-      'INSERT INTO search_parts (first_id, last_id, witnesses, file_id) VALUES (?, ?, ?, ?)',
-    );
+    this.search = searchRowStatements(db);
+    this.insertFts = fts ? this.search.insertFts : null;
     this.insertSample = db.prepare(
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
          reward_score, finish_reason, token_count, content_hash, text, text_length)
@@ -1349,31 +1338,6 @@ class SampleWriter {
 
   /** The run {@link noteRun} wrote last (extended while records of its file and problem follow). */
   private run: { fileId: number; pid: number; first: number; last: number } | null = null;
-
-  /**
-   * Writes the witnesses (`witness_fts`, schema migration 13) of samples just given to samples_fts: `ids`
-   * their row ids (ascending), `texts` what samples_fts was given for each (search.ts `searchText`, a
-   * string or its UTF-8 bytes), `pids` their problems' row ids. Consecutive ids of one problem make one
-   * part (`search_parts`); its first {@link PART_WITNESSES} samples are rows of `witness_fts` (rowid =
-   * the sample's id, the same text as in samples_fts).
-   */
-  private writeParts(
-    fileId: number,
-    ids: readonly (number | bigint)[],
-    texts: readonly (string | Uint8Array)[],
-    pids: readonly number[],
-  ): void {
-    let i = 0;
-    while (i < ids.length) {
-      const first = Number(ids[i]);
-      let j = i + 1;
-      while (j < ids.length && pids[j] === pids[i] && Number(ids[j]) === Number(ids[j - 1]) + 1) j++;
-      const witnesses = Math.min(PART_WITNESSES, j - i);
-      for (let k = 0; k < witnesses; k++) this.insertWitness.run(first + k, texts[i + k]);
-      this.insertPart.run(first, Number(ids[j - 1]), witnesses, fileId);
-      i = j;
-    }
-  }
 
   /** Removes a file's witnesses (`witness_fts`) and parts. */
   private deletePartsOf(fileId: number): void {
@@ -1620,13 +1584,13 @@ class SampleWriter {
     // less CPU at the bench's quarter scale, for about 10 MB more peak memory.
     const ftsIds: (number | bigint)[] = [];
     const ftsTexts: (string | Uint8Array)[] = [];
-    /** The problem of each held-back row (witnesses are written with them: {@link SampleWriter.writeParts}). */
+    /** The problem of each held-back row (witnesses are written with them: ./searchIndex `writeSearchParts`). */
     const ftsPids: number[] = [];
     const flushFts = () => {
       const ins = this.insertFts;
       if (ins && ftsIds.length > 0) {
         for (let i = 0; i < ftsIds.length; i++) ins.run(ftsIds[i], ftsTexts[i]);
-        this.writeParts(fileId, ftsIds, ftsTexts, ftsPids);
+        writeSearchParts(this.search, fileId, ftsIds, ftsTexts, ftsPids);
       }
       dropFts();
     };
@@ -1774,7 +1738,9 @@ class SampleWriter {
       };
 
       const ctx = { root: a.root, relPath: a.rel, absPath: a.abs, run, signal: a.signal, options: a.readerOptions };
-      for await (const ev of a.parallel ? readFileParallel(ctx, a.format) : readFile(ctx, a.format)) {
+      // without the full-text rows (fts: false) the reader's thread does not prepare their texts either
+      const parallelOpts = { noSearchText: this.insertFts === null };
+      for await (const ev of a.parallel ? readFileParallel(ctx, a.format, parallelOpts) : readFile(ctx, a.format)) {
         if (a.signal?.aborted) {
           flushStats();
           cap.finish();

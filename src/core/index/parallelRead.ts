@@ -39,7 +39,12 @@ export function readerWorkerPath(): string {
 export async function* readFileParallel(
   ctx: ReaderContext,
   format: FormatId,
-  options: { onFallback?: (delivered: number, reason: string) => void; failAfterBatches?: number } = {},
+  options: {
+    onFallback?: (delivered: number, reason: string) => void;
+    failAfterBatches?: number;
+    /** Samples without what the full-text index is given (`searchText`): for a pass with `fts: false`. */
+    noSearchText?: boolean;
+  } = {},
 ): AsyncGenerator<ReadEvent> {
   const path = readerWorkerPath();
   if (!existsSync(path) || ctx.signal?.aborted) {
@@ -49,7 +54,10 @@ export async function* readFileParallel(
   // A young generation smaller than V8's default keeps the second heap's share of peak memory down.
   const worker = new Worker(path, {
     resourceLimits: { maxYoungGenerationSizeMb: 16 },
-    workerData: { failAfterBatches: options.failAfterBatches } satisfies ReaderWorkerData,
+    workerData: {
+      failAfterBatches: options.failAfterBatches,
+      noSearchText: options.noSearchText,
+    } satisfies ReaderWorkerData,
   });
   let delivered = 0;
   let failed: string | undefined;

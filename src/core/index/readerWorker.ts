@@ -45,6 +45,7 @@ const collectGarbage: (() => void) | undefined = (() => {
 if (parentPort) {
   const port = parentPort;
   const failAfter = (workerData as ReaderWorkerData | undefined)?.failAfterBatches;
+  const noSearchText = (workerData as ReaderWorkerData | undefined)?.noSearchText === true;
   let posted = 0;
   let inFlight = 0;
   let wake: (() => void) | null = null;
@@ -66,7 +67,7 @@ if (parentPort) {
           if (posted === failAfter) throw new Error(`failure injected after ${posted} batches`);
           posted++;
           if (posted % GC_EVERY_BATCHES === 0) collectGarbage?.();
-          const { batch: packed, transfer } = packEvents(batch);
+          const { batch: packed, transfer } = packEvents(batch, noSearchText);
           port.postMessage({ type: 'events', batch: packed } satisfies ReaderWorkerReply, transfer);
           batch = [];
           samples = 0;
