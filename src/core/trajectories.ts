@@ -26,7 +26,7 @@ import {
   positiveGainShare,
 } from './metrics';
 import { detectSeries, type ModelSeries, type StepUnit } from './series';
-import { type Denominator, type LeftOut, denominator, nameProblems, problemSet } from './denominators';
+import { type Denominator, type LeftOut, denominator, nameProblems, type ProblemSet, problemSet } from './denominators';
 
 /**
  * A pass@k point with its bootstrap interval and denominator: `problems` entered the mean; `missing` =
@@ -193,10 +193,55 @@ export function computeTrajectories(
   const { series, warnings, baseOf } = checkpointSeries(models, opts);
   if (series.length === 0) return { trajectories: [], warnings };
 
+  const { byModel, allRows } = statsByModel(opts.stats ?? index.allStats());
+  const lengths = new Map<number, number | null>();
+  const run: Run = {
+    index,
+    opts,
+    baseOf,
+    byModel,
+    allRows,
+    boot: { replicates: opts.replicates ?? 2000, seed: opts.seed ?? 12345, level: opts.level },
+    problemRows: problemRowsOf(index),
+    counts: (modelId) =>
+      modelId === undefined ? [] : [...(byModel.get(modelId)?.values() ?? [])].map((r) => ({ n: r.graded, c: r.c })),
+    meanChars: (modelId) => {
+      if (opts.problemsOnly || modelId === undefined) return null;
+      if (!lengths.has(modelId)) lengths.set(modelId, meanTextLength(index, modelId));
+      return lengths.get(modelId) ?? null;
+    },
+    warnings,
+  };
+  return { trajectories: series.map((s) => seriesTrajectory(run, s)), warnings };
+}
+
+/** A problem's row in the index: its dataset and its id as the folder spells it. */
+type ProblemRow = { id: number; dataset: string; problemId: string };
+
+/** What the figures of every series share: the index's stats by model, the bootstrap, the warnings so far. */
+interface Run {
+  index: TraceIndex;
+  opts: TrajectoryOptions;
+  /** The base each step model is compared with. */
+  baseOf: Map<number, ModelRow>;
+  /** Graded stats rows by model id, then problem id. */
+  byModel: Map<number, Map<number, StatRow>>;
+  /** Every stats row of a model, graded or not: the denominators. */
+  allRows: Map<number, StatRow[]>;
+  boot: BootstrapOptions;
+  problemRows: Map<number, ProblemRow>;
+  /** A model's per-problem graded n and c ([] for no model). */
+  counts: (modelId: number | undefined) => ProblemCounts[];
+  /** A model's mean response length (cached; null for no model or `problemsOnly`). */
+  meanChars: (modelId: number | undefined) => number | null;
+  warnings: string[];
+}
+
+/** Stats rows by model: the graded ones by problem id, and all of them (the denominators). */
+function statsByModel(stats: Iterable<StatRow>): Pick<Run, 'byModel' | 'allRows'> {
   const byModel = new Map<number, Map<number, StatRow>>();
-  // every record, graded or not: the denominators
   const allRows = new Map<number, StatRow[]>();
-  for (const s of opts.stats ?? index.allStats()) {
+  for (const s of stats) {
     const list = allRows.get(s.modelId) ?? [];
     list.push(s);
     allRows.set(s.modelId, list);
@@ -205,150 +250,185 @@ export function computeTrajectories(
     if (!m) byModel.set(s.modelId, (m = new Map()));
     m.set(s.problemId, s);
   }
-  const boot = { replicates: opts.replicates ?? 2000, seed: opts.seed ?? 12345, level: opts.level };
-  const problemRows = new Map(
-    (
-      index.db.prepare('SELECT id, dataset, problem_id AS problemId FROM problems').all() as {
-        id: number;
-        dataset: string;
-        problemId: string;
-      }[]
-    ).map((p) => [p.id, p]),
+  return { byModel, allRows };
+}
+
+function problemRowsOf(index: TraceIndex): Map<number, ProblemRow> {
+  return new Map(
+    (index.db.prepare('SELECT id, dataset, problem_id AS problemId FROM problems').all() as ProblemRow[]).map((p) => [
+      p.id,
+      p,
+    ]),
   );
-  const counts = (modelId: number | undefined): ProblemCounts[] =>
-    modelId === undefined ? [] : [...(byModel.get(modelId)?.values() ?? [])].map((r) => ({ n: r.graded, c: r.c }));
-  const lengths = new Map<number, number | null>();
-  const meanChars = (modelId: number | undefined): number | null => {
-    if (opts.problemsOnly || modelId === undefined) return null;
-    if (!lengths.has(modelId)) lengths.set(modelId, meanTextLength(index, modelId));
-    return lengths.get(modelId) ?? null;
+}
+
+/** One series: its K, a row of figures per step, and each problem followed across the steps. */
+function seriesTrajectory(run: Run, s: ModelSeries<ModelRow>): TrajectoryDetail {
+  const k = seriesK(run, s);
+  const ks = k === null ? [] : k > 1 ? [1, k] : [1];
+  const universe = new Set<number>();
+  for (const st of s.steps) for (const r of run.allRows.get(st.model.id) ?? []) universe.add(r.problemId);
+  const steps = s.steps.map((st) => stepFigures(run, s.name, st, universe, ks));
+  const baseIds = s.steps.map((st) => run.baseOf.get(st.model.id)?.id ?? null);
+  const stepNumbers = s.steps.map((st) => st.step);
+  const { problems, ids } = followProblems(run, s, baseIds);
+  return {
+    name: s.name,
+    unit: s.unit,
+    k,
+    lateFromStep: stepNumbers[Math.ceil(stepNumbers.length / 2)],
+    steps,
+    problems,
+    ids: { models: s.steps.map((st) => st.model.id), bases: baseIds, problems: ids },
   };
+}
 
-  const trajectories: TrajectoryDetail[] = [];
-  for (const s of series) {
-    const maxNs = s.steps.map((st) => counts(st.model.id).reduce((a, p) => Math.max(a, p.n), 0)).filter((n) => n > 0);
-    const k = maxNs.length > 0 ? Math.min(...maxNs) : null;
-    if (k !== null && Math.max(...maxNs) !== k)
-      warnings.push(
-        `series ${s.name}: the steps' largest n differ (${Math.min(...maxNs)}..${Math.max(...maxNs)}); pass@k is shown at k = ${k}, the largest k every step reaches`,
-      );
-    const ks = k === null ? [] : k > 1 ? [1, k] : [1];
-    const steps: TrajectoryStep[] = [];
-    const baseIds: (number | null)[] = [];
-    const universe = new Set<number>();
-    for (const st of s.steps) for (const r of allRows.get(st.model.id) ?? []) universe.add(r.problemId);
-    for (const st of s.steps) {
-      const m = st.model;
-      const base = baseOf.get(m.id);
-      baseIds.push(base?.id ?? null);
-      const own = problemSet(allRows.get(m.id) ?? []);
-      const ownIds = new Set((allRows.get(m.id) ?? []).map((r) => r.problemId));
-      const notInStep = [...universe].filter((id) => !ownIds.has(id));
-      const stepSet = { total: universe.size, noSamples: own.noSamples, ungraded: own.ungraded };
-      const rows = [...(byModel.get(m.id)?.values() ?? [])];
-      // the base over the step's own problems (those its pass@k is over: a graded sample at this step), so that
-      // the row's two pass@k are over the same problems (trial 12 finding 13: the base's pooled other datasets)
-      const stepGraded = new Set(rows.map((r) => r.problemId));
-      const baseAll = base ? (allRows.get(base.id) ?? []).filter((r) => stepGraded.has(r.problemId)) : [];
-      const baseSet = { ...problemSet(baseAll), total: base ? stepGraded.size : 0 };
-      const notInBase = base ? stepGraded.size - baseAll.length : 0;
-      const baseCounts = baseAll.filter((r) => r.graded > 0).map((r) => ({ n: r.graded, c: r.c }));
-      const baseDatasets = new Map<string, number>();
-      for (const r of baseAll) {
-        const d = problemRows.get(r.problemId)?.dataset ?? '';
-        baseDatasets.set(d, (baseDatasets.get(d) ?? 0) + 1);
-      }
-      const graded = rows.reduce((a, r) => a + r.graded, 0);
-      const correct = rows.reduce((a, r) => a + r.c, 0);
-      const ps: ProblemPair[] = [];
-      const baseRows = base ? byModel.get(base.id) : undefined;
-      if (baseRows)
-        for (const r of rows) {
-          const b = baseRows.get(r.problemId);
-          if (b)
-            ps.push({
-              problemKey: String(r.problemId),
-              base: { n: b.graded, c: b.c },
-              model: { n: r.graded, c: r.c },
-            });
-        }
-      const curve = (
-        pc: ProblemCounts[],
-        set: Pick<typeof baseSet, 'total' | 'noSamples' | 'ungraded'>,
-        extra: { notInStep?: number; notInBase?: number } = {},
-      ) =>
-        opts.problemsOnly || pc.length === 0
-          ? []
-          : bootstrapPassAtKCurve(pc, ks, boot).map(({ missing, ...p }) => ({
-              ...p,
-              ...denominator(set, p.problems, missing, extra),
-            }));
-      const whole = denominator(stepSet, rows.length, 0, { notInStep: notInStep.length });
-      if (whole.missing > 0 && !opts.problemsOnly)
-        warnings.push(
-          stepWarning(index, s.name, st.step, whole, allRows.get(m.id) ?? [], notInStep, base ? baseSet : null),
-        );
-      steps.push({
-        step: st.step,
-        model: m.displayId,
-        label: m.label,
-        base: base?.displayId ?? null,
-        samples: m.samples,
-        graded,
-        correct,
-        problems: rows.length,
-        missing: whole.missing,
-        leftOut: whole.leftOut,
-        sampleAccuracy: graded > 0 ? correct / graded : null,
-        passAtK: curve(counts(m.id), stepSet, { notInStep: notInStep.length }),
-        basePassAtK: base ? curve(baseCounts, baseSet, { notInBase }) : [],
-        baseDatasets: [...baseDatasets]
-          .sort(([a], [b]) => COLLATOR.compare(a, b))
-          .map(([dataset, problems]) => ({ dataset, problems })),
-        pairedProblems: ps.length,
-        categories: base ? categoryCounts(ps) : null,
-        positiveGainShare: base && !opts.problemsOnly ? positiveGainShare(ps, boot) : null,
-        meanChars: meanChars(m.id),
-        baseMeanChars: meanChars(base?.id),
-      });
-    }
+/** K of a series: the largest k every step reaches (null when no step has a graded sample); ragged n warned. */
+function seriesK(run: Run, s: ModelSeries<ModelRow>): number | null {
+  const maxNs = s.steps.map((st) => run.counts(st.model.id).reduce((a, p) => Math.max(a, p.n), 0)).filter((n) => n > 0);
+  const k = maxNs.length > 0 ? Math.min(...maxNs) : null;
+  if (k !== null && Math.max(...maxNs) !== k)
+    run.warnings.push(
+      `series ${s.name}: the steps' largest n differ (${Math.min(...maxNs)}..${Math.max(...maxNs)}); pass@k is shown at k = ${k}, the largest k every step reaches`,
+    );
+  return k;
+}
 
-    const problemIds = new Set<number>();
-    for (const st of s.steps) for (const id of byModel.get(st.model.id)?.keys() ?? []) problemIds.add(id);
-    const ordered = [...problemIds]
-      .map((id) => ({ id, row: problemRows.get(id) }))
-      .filter((p): p is { id: number; row: { id: number; dataset: string; problemId: string } } => !!p.row)
-      .sort(
-        (a, b) => COLLATOR.compare(a.row.dataset, b.row.dataset) || COLLATOR.compare(a.row.problemId, b.row.problemId),
-      );
-    const stepNumbers = s.steps.map((st) => st.step);
-    const problems = ordered.map(({ id, row }) => {
-      const cell = (modelId: number | null | undefined) =>
-        modelId === null || modelId === undefined ? undefined : byModel.get(modelId)?.get(id);
-      const own = s.steps.map((st) => cell(st.model.id));
-      const base = baseIds.map((b) => cell(b));
-      const correctByStep = own.map((r) => (r ? r.c : null));
-      return {
-        problemId: row.problemId,
-        dataset: row.dataset,
-        correctByStep,
-        nByStep: own.map((r) => r?.graded ?? 0),
-        baseCorrectByStep: base.map((r) => (r ? r.c : null)),
-        baseNByStep: base.map((r) => r?.graded ?? 0),
-        ...followProblem(correctByStep, stepNumbers),
-      };
-    });
-    trajectories.push({
-      name: s.name,
-      unit: s.unit,
-      k,
-      lateFromStep: stepNumbers[Math.ceil(stepNumbers.length / 2)],
-      steps,
-      problems,
-      ids: { models: s.steps.map((st) => st.model.id), bases: baseIds, problems: ordered.map((p) => p.id) },
-    });
+/** One step's row: its figures over its graded problems, its base's over the same problems, and the comparison. */
+function stepFigures(
+  run: Run,
+  seriesName: string,
+  st: ModelSeries<ModelRow>['steps'][number],
+  universe: ReadonlySet<number>,
+  ks: number[],
+): TrajectoryStep {
+  const { opts, byModel, allRows } = run;
+  const m = st.model;
+  const base = run.baseOf.get(m.id);
+  const own = problemSet(allRows.get(m.id) ?? []);
+  const ownIds = new Set((allRows.get(m.id) ?? []).map((r) => r.problemId));
+  const notInStep = [...universe].filter((id) => !ownIds.has(id));
+  const stepSet = { total: universe.size, noSamples: own.noSamples, ungraded: own.ungraded };
+  const rows = [...(byModel.get(m.id)?.values() ?? [])];
+  const b = baseOverStep(run, base, rows);
+  const graded = rows.reduce((a, r) => a + r.graded, 0);
+  const correct = rows.reduce((a, r) => a + r.c, 0);
+  const ps = problemPairs(rows, base ? byModel.get(base.id) : undefined);
+  const curve = (
+    pc: ProblemCounts[],
+    set: Pick<ProblemSet, 'total' | 'noSamples' | 'ungraded'>,
+    extra: { notInStep?: number; notInBase?: number } = {},
+  ) =>
+    opts.problemsOnly || pc.length === 0
+      ? []
+      : bootstrapPassAtKCurve(pc, ks, run.boot).map(({ missing, ...p }) => ({
+          ...p,
+          ...denominator(set, p.problems, missing, extra),
+        }));
+  const whole = denominator(stepSet, rows.length, 0, { notInStep: notInStep.length });
+  if (whole.missing > 0 && !opts.problemsOnly)
+    run.warnings.push(
+      stepWarning(run.index, seriesName, st.step, whole, allRows.get(m.id) ?? [], notInStep, base ? b.set : null),
+    );
+  return {
+    step: st.step,
+    model: m.displayId,
+    label: m.label,
+    base: base?.displayId ?? null,
+    samples: m.samples,
+    graded,
+    correct,
+    problems: rows.length,
+    missing: whole.missing,
+    leftOut: whole.leftOut,
+    sampleAccuracy: graded > 0 ? correct / graded : null,
+    passAtK: curve(run.counts(m.id), stepSet, { notInStep: notInStep.length }),
+    basePassAtK: base ? curve(b.counts, b.set, { notInBase: b.notInBase }) : [],
+    baseDatasets: [...b.datasets]
+      .sort(([x], [y]) => COLLATOR.compare(x, y))
+      .map(([dataset, problems]) => ({ dataset, problems })),
+    pairedProblems: ps.length,
+    categories: base ? categoryCounts(ps) : null,
+    positiveGainShare: base && !opts.problemsOnly ? positiveGainShare(ps, run.boot) : null,
+    meanChars: run.meanChars(m.id),
+    baseMeanChars: run.meanChars(base?.id),
+  };
+}
+
+/**
+ * The base over the step's own problems (those its pass@k is over: a graded sample at this step), so that
+ * the row's two pass@k are over the same problems (trial 12 finding 13: the base's pooled other datasets):
+ * its problem set, graded counts, the step's problems it lacks, and its problems per dataset.
+ */
+function baseOverStep(
+  run: Run,
+  base: ModelRow | undefined,
+  stepRows: readonly StatRow[],
+): { set: ProblemSet; counts: ProblemCounts[]; notInBase: number; datasets: Map<string, number> } {
+  const stepGraded = new Set(stepRows.map((r) => r.problemId));
+  const baseAll = base ? (run.allRows.get(base.id) ?? []).filter((r) => stepGraded.has(r.problemId)) : [];
+  const datasets = new Map<string, number>();
+  for (const r of baseAll) {
+    const d = run.problemRows.get(r.problemId)?.dataset ?? '';
+    datasets.set(d, (datasets.get(d) ?? 0) + 1);
   }
-  return { trajectories, warnings };
+  return {
+    set: { ...problemSet(baseAll), total: base ? stepGraded.size : 0 },
+    counts: baseAll.filter((r) => r.graded > 0).map((r) => ({ n: r.graded, c: r.c })),
+    notInBase: base ? stepGraded.size - baseAll.length : 0,
+    datasets,
+  };
+}
+
+/** The step's graded problems its base also has graded, as (base, model) count pairs. */
+function problemPairs(rows: readonly StatRow[], baseRows: Map<number, StatRow> | undefined): ProblemPair[] {
+  const ps: ProblemPair[] = [];
+  if (baseRows)
+    for (const r of rows) {
+      const b = baseRows.get(r.problemId);
+      if (b)
+        ps.push({
+          problemKey: String(r.problemId),
+          base: { n: b.graded, c: b.c },
+          model: { n: r.graded, c: r.c },
+        });
+    }
+  return ps;
+}
+
+/** Every problem graded at some step of the series, in dataset then id order, with its c and n per step. */
+function followProblems(
+  run: Run,
+  s: ModelSeries<ModelRow>,
+  baseIds: readonly (number | null)[],
+): { problems: TrajectoryProblem[]; ids: number[] } {
+  const { byModel, problemRows } = run;
+  const problemIds = new Set<number>();
+  for (const st of s.steps) for (const id of byModel.get(st.model.id)?.keys() ?? []) problemIds.add(id);
+  const ordered = [...problemIds]
+    .map((id) => ({ id, row: problemRows.get(id) }))
+    .filter((p): p is { id: number; row: ProblemRow } => !!p.row)
+    .sort(
+      (a, b) => COLLATOR.compare(a.row.dataset, b.row.dataset) || COLLATOR.compare(a.row.problemId, b.row.problemId),
+    );
+  const stepNumbers = s.steps.map((st) => st.step);
+  const problems = ordered.map(({ id, row }) => {
+    const cell = (modelId: number | null | undefined) =>
+      modelId === null || modelId === undefined ? undefined : byModel.get(modelId)?.get(id);
+    const own = s.steps.map((st) => cell(st.model.id));
+    const base = baseIds.map((b) => cell(b));
+    const correctByStep = own.map((r) => (r ? r.c : null));
+    return {
+      problemId: row.problemId,
+      dataset: row.dataset,
+      correctByStep,
+      nByStep: own.map((r) => r?.graded ?? 0),
+      baseCorrectByStep: base.map((r) => (r ? r.c : null)),
+      baseNByStep: base.map((r) => r?.graded ?? 0),
+      ...followProblem(correctByStep, stepNumbers),
+    };
+  });
+  return { problems, ids: ordered.map((p) => p.id) };
 }
 
 /**

@@ -54,12 +54,27 @@ export interface CommandHost {
   openSample(arg: unknown, preview?: boolean, preserveFocus?: boolean): Promise<void>;
 }
 
+/** Registers one command; its disposable is kept for deactivation. */
+// biome-ignore lint/suspicious/noExplicitAny: VS Code passes command arguments untyped (registerCommand's own signature)
+type Register = (id: string, fn: (...args: any[]) => unknown) => void;
+
 /** Registers every `traceInspector.*` command (and the panels' commands); returns what to dispose on deactivation. */
 export function registerCommands(ext: CommandHost): vscode.Disposable[] {
   const disposables: vscode.Disposable[] = [];
-  // biome-ignore lint/suspicious/noExplicitAny: VS Code passes command arguments untyped (registerCommand's own signature)
-  const cmd = (id: string, fn: (...args: any[]) => unknown) =>
+  const cmd: Register = (id, fn) => {
     disposables.push(vscode.commands.registerCommand(id, fn));
+  };
+  registerIndexingCommands(ext, cmd);
+  registerTreeCommands(ext, cmd);
+  registerSampleCommands(ext, cmd);
+  registerAnnotationFileCommands(ext, cmd);
+  cmd('traceInspector.showOutput', () => ext.output.show());
+  disposables.push(...registerPanelsAndNavigation(ext), ...watchSettings(ext));
+  return disposables;
+}
+
+/** Index Folder, Cancel Indexing, Rebuild Index. */
+function registerIndexingCommands(ext: CommandHost, cmd: Register): void {
   cmd('traceInspector.index', () => ext.index('command'));
   cmd('traceInspector.cancelIndexing', () => {
     // the running pass stops, and the passes queued behind it (settings changed, files changed) are dropped
@@ -80,6 +95,10 @@ export function registerCommands(ext: CommandHost): vscode.Disposable[] {
     s.fireChanged();
     await ext.index('command');
   });
+}
+
+/** The Problems tree: filters, search, grouping, the base, focus and pair models, the folder shown. */
+function registerTreeCommands(ext: CommandHost, cmd: Register): void {
   cmd('traceInspector.filter', () => pickFilter(ext));
   cmd('traceInspector.filterProblems', (f: unknown) => {
     const v = validateFilter(f);
@@ -130,6 +149,10 @@ export function registerCommands(ext: CommandHost): vscode.Disposable[] {
     );
     if (pick) await ext.setActiveFolder(pick.folder);
   });
+}
+
+/** Samples: open, annotate, compare, and the tree's "load more" rows. */
+function registerSampleCommands(ext: CommandHost, cmd: Register): void {
   cmd('traceInspector.openSample', (arg: unknown) => ext.openSample(arg));
   cmd('traceInspector.openSamplePreview', (arg: unknown) => ext.openSample(arg, true));
   cmd('traceInspector.annotate', (arg: unknown) => annotate(ext, arg));
@@ -150,6 +173,10 @@ export function registerCommands(ext: CommandHost): vscode.Disposable[] {
   cmd('traceInspector.loadMore', (node: Node) => {
     if (node?.type === 'more') node.load();
   });
+}
+
+/** Export and import of the folder's annotations as JSON Lines. */
+function registerAnnotationFileCommands(ext: CommandHost, cmd: Register): void {
   cmd('traceInspector.exportAnnotations', async () => {
     const s = ext.active();
     if (!s) return;
@@ -174,17 +201,21 @@ export function registerCommands(ext: CommandHost): vscode.Disposable[] {
     );
     s.fireChanged();
   });
-  cmd('traceInspector.showOutput', () => ext.output.show());
+}
+
+/** The panels (problem, overview...) and the navigation commands; returns their disposables. */
+function registerPanelsAndNavigation(ext: CommandHost): vscode.Disposable[] {
   // a problem row selected: its similarity job starts before the click on its chart icon (problemPanel.ts)
   const selectProblem = new vscode.EventEmitter<{ problemId: number; modelId?: number }>();
-  disposables.push(
+  const selection = [
     selectProblem,
     ext.view.onDidChangeSelection((e) => {
       const sel = problemSelection(e.selection);
       if (sel) selectProblem.fire(sel);
     }),
-  );
-  disposables.push(
+  ];
+  return [
+    ...selection,
     ...registerPanels(ext.context, (folder) => (folder === undefined ? ext.active() : ext.sessionFor(folder)), {
       position: (id) => ext.nav.position(id),
       followed: (from, to) => ext.nav.followed(from, to),
@@ -193,8 +224,12 @@ export function registerCommands(ext: CommandHost): vscode.Disposable[] {
       onSelectProblem: selectProblem.event,
     }),
     ...registerNavigation(ext.nav),
-  );
-  disposables.push(
+  ];
+}
+
+/** Settings changes (the SQLite driver, settings that need the folder read again) and workspace trust. */
+function watchSettings(ext: CommandHost): vscode.Disposable[] {
+  return [
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('traceInspector.sqliteDriver')) {
         // One SQLite driver per process (two copies of SQLite on one file can corrupt it): a new
@@ -210,8 +245,7 @@ export function registerCommands(ext: CommandHost): vscode.Disposable[] {
       if (PASS_SETTINGS.some((k) => e.affectsConfiguration(`traceInspector.${k}`))) void ext.indexIfSettingsChanged();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void ext.autoIndex()),
-  );
-  return disposables;
+  ];
 }
 
 /**

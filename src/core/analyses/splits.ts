@@ -10,7 +10,7 @@
  * against one trained elsewhere, both evaluated on that split). Pure: reads the index, no `vscode`.
  */
 
-import { type BootstrapOptions, resolveBootstrapOptions } from '../metrics/bootstrap';
+import { type BootstrapOptions, type ResolvedOptions, resolveBootstrapOptions } from '../metrics/bootstrap';
 import { passAtK } from '../metrics/passAtK';
 import { guessBaseModel, pickModel } from '../index/labels';
 import type { ModelRow, StatRow, TraceIndex } from '../index/traceIndex';
@@ -281,28 +281,12 @@ export function buildSplitsReport(index: TraceIndex, options: SplitsOptions): Sp
   const def = defineSplits(index, options.splits);
   const warnings = [...def.warnings];
   const models = index.models();
-  const stats = new Map<number, Map<number, StatRow>>();
-  for (const s of index.allStats()) {
-    const m = stats.get(s.modelId) ?? new Map<number, StatRow>();
-    m.set(s.problemId, s);
-    stats.set(s.modelId, m);
-  }
+  const stats = statsByModel(index);
   const k = options.k ?? defaultK(stats);
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be an integer >= 1, got ${String(k)}`);
   const groups = modelGroups(models);
   const names = groups.map(groupName);
-  let baseRow = -1;
-  if (options.base) {
-    const i = pickModel(models, options.base);
-    if (i < 0)
-      throw new Error(
-        `no model matches --base "${options.base}"; models: ${models.map((m) => m.displayId).join(', ')}`,
-      );
-    baseRow = groups.findIndex((g) => g.some((m) => m.id === models[i].id));
-  } else {
-    const i = guessBaseModel(models);
-    if (i >= 0) baseRow = groups.findIndex((g) => g.some((m) => m.id === models[i].id));
-  }
+  const baseRow = baseRowOf(models, groups, options.base);
   const trained = trainedSplits(groups, names, def, options, warnings);
   const splitSeed = (j: number) => (o.seed + 1000003 * (j + 1)) >>> 0;
   const bo = (j: number) => ({ replicates: o.replicates, seed: splitSeed(j), level: o.level });
@@ -310,92 +294,11 @@ export function buildSplitsReport(index: TraceIndex, options: SplitsOptions): Sp
     values: g.map((m) => splitValues(stats.get(m.id) ?? new Map(), problems, kk)),
     sign,
   });
+  const matrix: Matrix = { def, stats, groups, names, trained, k, baseRow, arms, bo };
 
-  type Work = { cell: SplitCell; abs1: CellEstimate; rel1?: CellEstimate; diffs?: Float64Array };
-  const work: Work[] = [];
-  groups.forEach((g, gi) => {
-    def.splits.forEach((split, j) => {
-      const a1 = arms(g, split.problems, 1, 1);
-      const abs1 = cellEstimate([a1], bo(j));
-      const absK = cellEstimate([arms(g, split.problems, k, 1)], bo(j));
-      let notInModel = 0;
-      let noGraded = 0;
-      let samples = 0;
-      let nMin = Infinity;
-      let nMax = 0;
-      for (const p of split.problems) {
-        const rs = g.map((m) => stats.get(m.id)?.get(p)).filter((r): r is StatRow => r !== undefined);
-        if (rs.length === 0) notInModel++;
-        else if (rs.every((r) => r.graded === 0)) noGraded++;
-        for (const r of rs)
-          if (r.graded > 0) {
-            samples += r.graded;
-            nMin = Math.min(nMin, r.graded);
-            nMax = Math.max(nMax, r.graded);
-          }
-      }
-      const cell: SplitCell = {
-        model: names[gi],
-        split: split.name,
-        inDistribution: trained[gi].trainedOn === split.name,
-        splitProblems: split.problems.length,
-        problems: abs1.problems,
-        leftOut: { notInModel, noGraded },
-        samples,
-        n: nMax > 0 ? { min: nMin, max: nMax } : null,
-        passAt1: estimate(abs1),
-        passAtK: estimate(absK),
-      };
-      const w: Work = { cell, abs1 };
-      if (baseRow >= 0 && gi !== baseRow) {
-        const b1 = arms(groups[baseRow], split.problems, 1, -1);
-        w.rel1 = cellEstimate([a1, b1], bo(j));
-        const relK = cellEstimate([arms(g, split.problems, k, 1), arms(groups[baseRow], split.problems, k, -1)], bo(j));
-        w.diffs = pairedDiffs(a1, b1);
-        cell.relative = {
-          passAt1: { ...estimate(w.rel1), pValue: 1, pHolm: 1, verdict: 'within noise' },
-          passAtK: estimate(relK),
-        };
-      }
-      work.push(w);
-    });
-  });
-  // significance of the relative cells: one family
-  const tested = work.filter((w) => w.cell.relative && w.rel1 && w.rel1.value !== null);
-  const pRel = tested.map((w, i) =>
-    signFlipPValue(w.diffs as Float64Array, { replicates: o.replicates, seed: o.seed + i }),
-  );
-  holmAdjust(pRel).forEach((ph, i) => {
-    const rel = (tested[i].cell.relative as NonNullable<SplitCell['relative']>).passAt1;
-    rel.pValue = pRel[i];
-    rel.pHolm = ph;
-    rel.verdict = verdictOf(rel.value, ph, alpha);
-  });
-
-  const ood: OutOfDistribution[] = [];
-  groups.forEach((_g, gi) => {
-    const t = trained[gi].trainedOn;
-    if (t === null) return;
-    const mine = work.filter((w) => w.cell.model === names[gi] && w.cell.split !== t && w.abs1.value !== null);
-    const rel = mine.filter((w) => w.rel1 && w.rel1.value !== null);
-    ood.push({
-      model: names[gi],
-      trainedOn: t,
-      splits: mine.map((w) => w.cell.split),
-      raw: averageOfCells(
-        mine.map((w) => w.abs1),
-        o.level,
-      ),
-      relative:
-        baseRow >= 0 && gi !== baseRow && rel.length === mine.length
-          ? averageOfCells(
-              rel.map((w) => w.rel1 as CellEstimate),
-              o.level,
-            )
-          : null,
-    });
-  });
-
+  const work = matrixCells(matrix);
+  const relativeTests = testRelativeCells(work, o, alpha);
+  const ood = outOfDistribution(matrix, work, o.level);
   const gaps = oracleGaps(def, groups, names, trained, k, arms, bo, o, alpha);
   const problemName = (id: number) => def.problems.get(id)?.name ?? String(id);
   if (def.splits.length === 0)
@@ -429,22 +332,190 @@ export function buildSplitsReport(index: TraceIndex, options: SplitsOptions): Sp
     outOfDistribution: ood,
     oracleGaps: gaps,
     ...(levelAgreement ? { levelAgreement } : {}),
-    uncertainty: {
-      replicates: o.replicates,
-      seed: o.seed,
-      level: o.level,
-      intervals: `${Math.round(o.level * 100)}% percentile bootstrap over the split's problems (${o.replicates} replicates, seed ${o.seed} plus a per-split offset so that splits are resampled independently); relative cells and oracle gaps resample the same problems for both models (paired); the averages over splits take replicate r of each split together (stratified bootstrap)`,
-      seeds:
-        "a model with several seeds (seed siblings: names differing only by seed0/seed1, s0/s1, run1/run2) is one row: a problem's value is the mean over its seeds, and each replicate first draws the seeds with replacement (as many as it has), then the problems (two-stage bootstrap, Davison & Hinkley 1997 §3.8), so the interval covers seed-to-seed variation as well as problems; a model with one seed: problems only",
-    },
-    significance: {
-      test: `two-sided paired sign-flip permutation test of the pass@1 difference over the cell's problems (${o.replicates} Monte Carlo sign assignments, p = (1 + extreme) / (draws + 1)); with seeds, on the seed means per problem`,
-      correction: 'Holm step-down',
-      alpha,
-      families: `the relative-to-base cells (${pRel.length} tests) are one family; the oracle gaps (${gaps.length}) another`,
-      note: 'a cell reads better or worse only when its Holm-adjusted p is below alpha; otherwise within noise. Intervals are per cell and not adjusted for multiplicity.',
-    },
+    uncertainty: uncertaintyMethod(o),
+    significance: significanceMethod(o, alpha, relativeTests, gaps.length),
     warnings,
+  };
+}
+
+/** What the parts of the split matrix share: the splits, the rows (seed groups) and how to draw their values. */
+interface Matrix {
+  def: SplitDefinition;
+  stats: Map<number, Map<number, StatRow>>;
+  groups: ModelRow[][];
+  names: string[];
+  trained: Pick<SplitModel, 'trainedOn' | 'trainedOnSource'>[];
+  k: number;
+  /** Row of the base model, -1 when there is none. */
+  baseRow: number;
+  arms: (g: readonly ModelRow[], problems: readonly number[], k: number, sign: 1 | -1) => Arm;
+  /** Bootstrap options of split j (its own seed, so that splits are resampled independently). */
+  bo: (j: number) => BootstrapOptions;
+}
+
+/** One cell with the estimates its significance test and the out-of-distribution averages need. */
+type Work = { cell: SplitCell; abs1: CellEstimate; rel1?: CellEstimate; diffs?: Float64Array };
+
+/** The index's stats rows by model id, then problem id. */
+function statsByModel(index: TraceIndex): Map<number, Map<number, StatRow>> {
+  const stats = new Map<number, Map<number, StatRow>>();
+  for (const s of index.allStats()) {
+    const m = stats.get(s.modelId) ?? new Map<number, StatRow>();
+    m.set(s.problemId, s);
+    stats.set(s.modelId, m);
+  }
+  return stats;
+}
+
+/**
+ * Row of the base model: the one `base` picks, else the guessed base model's; -1 when none is guessed.
+ * @throws Error when `base` matches no model.
+ */
+function baseRowOf(models: readonly ModelRow[], groups: readonly ModelRow[][], base: string | undefined): number {
+  const rowOf = (i: number) => groups.findIndex((g) => g.some((m) => m.id === models[i].id));
+  if (base) {
+    const i = pickModel(models, base);
+    if (i < 0)
+      throw new Error(`no model matches --base "${base}"; models: ${models.map((m) => m.displayId).join(', ')}`);
+    return rowOf(i);
+  }
+  const i = guessBaseModel(models);
+  return i >= 0 ? rowOf(i) : -1;
+}
+
+/** The cells row by row, split by split; relative cells (not yet tested) where there is a base row. */
+function matrixCells(x: Matrix): Work[] {
+  const { def, stats, groups, names, trained, k, baseRow, arms, bo } = x;
+  const work: Work[] = [];
+  groups.forEach((g, gi) => {
+    def.splits.forEach((split, j) => {
+      const a1 = arms(g, split.problems, 1, 1);
+      const abs1 = cellEstimate([a1], bo(j));
+      const absK = cellEstimate([arms(g, split.problems, k, 1)], bo(j));
+      const cell: SplitCell = {
+        model: names[gi],
+        split: split.name,
+        inDistribution: trained[gi].trainedOn === split.name,
+        splitProblems: split.problems.length,
+        problems: abs1.problems,
+        ...cellCoverage(g, split.problems, stats),
+        passAt1: estimate(abs1),
+        passAtK: estimate(absK),
+      };
+      const w: Work = { cell, abs1 };
+      if (baseRow >= 0 && gi !== baseRow) {
+        const b1 = arms(groups[baseRow], split.problems, 1, -1);
+        w.rel1 = cellEstimate([a1, b1], bo(j));
+        const relK = cellEstimate([arms(g, split.problems, k, 1), arms(groups[baseRow], split.problems, k, -1)], bo(j));
+        w.diffs = pairedDiffs(a1, b1);
+        cell.relative = {
+          passAt1: { ...estimate(w.rel1), pValue: 1, pHolm: 1, verdict: 'within noise' },
+          passAtK: estimate(relK),
+        };
+      }
+      work.push(w);
+    });
+  });
+  return work;
+}
+
+/** A row's split problems left out (not in the model; no graded sample), its graded samples and their n range. */
+function cellCoverage(
+  g: readonly ModelRow[],
+  problems: readonly number[],
+  stats: Map<number, Map<number, StatRow>>,
+): Pick<SplitCell, 'leftOut' | 'samples' | 'n'> {
+  let notInModel = 0;
+  let noGraded = 0;
+  let samples = 0;
+  let nMin = Infinity;
+  let nMax = 0;
+  for (const p of problems) {
+    const rs = g.map((m) => stats.get(m.id)?.get(p)).filter((r): r is StatRow => r !== undefined);
+    if (rs.length === 0) notInModel++;
+    else if (rs.every((r) => r.graded === 0)) noGraded++;
+    for (const r of rs)
+      if (r.graded > 0) {
+        samples += r.graded;
+        nMin = Math.min(nMin, r.graded);
+        nMax = Math.max(nMax, r.graded);
+      }
+  }
+  return { leftOut: { notInModel, noGraded }, samples, n: nMax > 0 ? { min: nMin, max: nMax } : null };
+}
+
+/**
+ * Significance of the relative cells, one family: sign-flip p-values, Holm-adjusted, and the verdicts set
+ * on the cells. Returns how many cells were tested.
+ */
+function testRelativeCells(work: readonly Work[], o: ResolvedOptions, alpha: number): number {
+  const tested = work.filter((w) => w.cell.relative && w.rel1 && w.rel1.value !== null);
+  const pRel = tested.map((w, i) =>
+    signFlipPValue(w.diffs as Float64Array, { replicates: o.replicates, seed: o.seed + i }),
+  );
+  holmAdjust(pRel).forEach((ph, i) => {
+    const rel = (tested[i].cell.relative as NonNullable<SplitCell['relative']>).passAt1;
+    rel.pValue = pRel[i];
+    rel.pHolm = ph;
+    rel.verdict = verdictOf(rel.value, ph, alpha);
+  });
+  return pRel.length;
+}
+
+/** Per trained row: the average over the splits it was not trained on, raw and relative to the base. */
+function outOfDistribution(x: Matrix, work: readonly Work[], level: number): OutOfDistribution[] {
+  const { groups, names, trained, baseRow } = x;
+  const ood: OutOfDistribution[] = [];
+  groups.forEach((_g, gi) => {
+    const t = trained[gi].trainedOn;
+    if (t === null) return;
+    const mine = work.filter((w) => w.cell.model === names[gi] && w.cell.split !== t && w.abs1.value !== null);
+    const rel = mine.filter((w) => w.rel1 && w.rel1.value !== null);
+    ood.push({
+      model: names[gi],
+      trainedOn: t,
+      splits: mine.map((w) => w.cell.split),
+      raw: averageOfCells(
+        mine.map((w) => w.abs1),
+        level,
+      ),
+      relative:
+        baseRow >= 0 && gi !== baseRow && rel.length === mine.length
+          ? averageOfCells(
+              rel.map((w) => w.rel1 as CellEstimate),
+              level,
+            )
+          : null,
+    });
+  });
+  return ood;
+}
+
+/** The report's statement of how its intervals were computed. */
+function uncertaintyMethod(o: ResolvedOptions): SplitsReport['uncertainty'] {
+  return {
+    replicates: o.replicates,
+    seed: o.seed,
+    level: o.level,
+    intervals: `${Math.round(o.level * 100)}% percentile bootstrap over the split's problems (${o.replicates} replicates, seed ${o.seed} plus a per-split offset so that splits are resampled independently); relative cells and oracle gaps resample the same problems for both models (paired); the averages over splits take replicate r of each split together (stratified bootstrap)`,
+    seeds:
+      "a model with several seeds (seed siblings: names differing only by seed0/seed1, s0/s1, run1/run2) is one row: a problem's value is the mean over its seeds, and each replicate first draws the seeds with replacement (as many as it has), then the problems (two-stage bootstrap, Davison & Hinkley 1997 §3.8), so the interval covers seed-to-seed variation as well as problems; a model with one seed: problems only",
+  };
+}
+
+/** The report's statement of its significance tests: `relativeTests` and `gapTests` are the two families' sizes. */
+function significanceMethod(
+  o: ResolvedOptions,
+  alpha: number,
+  relativeTests: number,
+  gapTests: number,
+): SplitsReport['significance'] {
+  return {
+    test: `two-sided paired sign-flip permutation test of the pass@1 difference over the cell's problems (${o.replicates} Monte Carlo sign assignments, p = (1 + extreme) / (draws + 1)); with seeds, on the seed means per problem`,
+    correction: 'Holm step-down',
+    alpha,
+    families: `the relative-to-base cells (${relativeTests} tests) are one family; the oracle gaps (${gapTests}) another`,
+    note: 'a cell reads better or worse only when its Holm-adjusted p is below alpha; otherwise within noise. Intervals are per cell and not adjusted for multiplicity.',
   };
 }
 
