@@ -294,7 +294,7 @@ export function problemCurveSpec(
   const color = {
     field: 'model',
     type: 'nominal',
-    title: 'model (click to show or hide)',
+    title: 'model (click toggles)',
     scale: { domain: groups.map((g) => g.legend), range: groups.map((g) => g.color) },
     legend: { orient: 'bottom', columns: 2, labelLimit: 480 },
   }; // room for 'name@revision (run)' in two columns
@@ -1191,9 +1191,66 @@ export function coverageSpec(d: OverviewData, opts: OverviewChartOptions = {}): 
   };
 }
 
+/** The height (px) of the reward scatter's plot. */
+const REWARD_SCATTER_HEIGHT = 340;
+
+/** A domain around `values` with 6% room on each side (a single value gets +-0.01), so that labels fit inside. */
+function paddedDomain(values: number[]): [number, number] {
+  if (values.length === 0) return [0, 1];
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const pad = hi > lo ? (hi - lo) * 0.06 : 0.01;
+  return [lo - pad, hi + pad];
+}
+
+/** A label's place beside its point: the side, and its offset in px. */
+type LabelPlace = { align: 'left' | 'right' | 'center'; dx: number; dy: number };
+const LABEL_PLACES: LabelPlace[] = [
+  { align: 'left', dx: 7, dy: 0 },
+  { align: 'right', dx: -7, dy: 0 },
+  { align: 'center', dx: 0, dy: -13 },
+  { align: 'center', dx: 0, dy: 13 },
+];
+
 /**
- * Reward models tab: best-of-N at one N against pairwise accuracy, one point per scorer (labelled), with
- * the denominators in the axis titles. Wen et al. 2025 ask how well the first predicts the second.
+ * Where each point's label goes so that no two labels and no label and point overlap: points in order of
+ * `best` (highest first) try right, left, above and below in turn; a label with no free place is left out
+ * (the point's tooltip names it). Pixel boxes from the chart's own linear scales (`x`, `y`: data -> px) and an
+ * upper estimate of the text's width (6.2 px a character at 10 px). O(points^2) for the scorers of one model.
+ */
+export function placeScatterLabels(
+  points: { text: string; x: number; y: number }[],
+  width: number,
+  height: number,
+): (LabelPlace | null)[] {
+  type Box = [number, number, number, number];
+  const overlaps = (a: Box, b: Box) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+  const taken: Box[] = points.map((p) => [p.x - 5, p.y - 5, p.x + 5, p.y + 5]);
+  const out: (LabelPlace | null)[] = points.map(() => null);
+  const order = points.map((_, i) => i).sort((a, b) => points[a].y - points[b].y);
+  for (const i of order) {
+    const p = points[i];
+    const w = p.text.length * 6.2;
+    const h = 12;
+    for (const place of LABEL_PLACES) {
+      const x0 = place.align === 'left' ? p.x + place.dx : place.align === 'right' ? p.x + place.dx - w : p.x - w / 2;
+      const y0 = p.y + place.dy - h / 2;
+      const box: Box = [x0, y0, x0 + w, y0 + h];
+      if (box[0] < 0 || box[2] > width || box[1] < 0 || box[3] > height) continue;
+      if (taken.some((t, j) => j !== i && overlaps(box, t))) continue;
+      taken.push(box);
+      out[i] = place;
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Reward models tab: best-of-N at one N against pairwise accuracy, one point per scorer, with the denominators in
+ * the axis titles. Wen et al. 2025 ask how well the first predicts the second. Each point is labelled beside it
+ * where the label overlaps no other label or point ({@link placeScatterLabels}); the subtitle counts the labels
+ * left out (their points' tooltips name them).
  */
 export function rewardScatterSpec(m: RewardModelsData['models'][number], n: number, width: number): Spec {
   const rows = m.scorers.flatMap((s) => {
@@ -1202,33 +1259,69 @@ export function rewardScatterSpec(m: RewardModelsData['models'][number], n: numb
     return [{ scorer: s.name, accuracy: s.pairwiseAccuracy, best: b.value, passAtN: b.passAtN, regret: b.regret }];
   });
   const point = m.scorers[0]?.bestOfN.find((x) => x.n === n);
+  const plotWidth = Math.max(320, Math.min(width - 40, 900));
+  const xd = paddedDomain(rows.map((r) => r.accuracy));
+  const yd = paddedDomain(rows.map((r) => r.best));
+  const H = REWARD_SCATTER_HEIGHT;
+  const places = placeScatterLabels(
+    rows.map((r) => ({
+      text: r.scorer,
+      x: ((r.accuracy - xd[0]) / (xd[1] - xd[0])) * plotWidth,
+      y: H - ((r.best - yd[0]) / (yd[1] - yd[0])) * H,
+    })),
+    plotWidth,
+    H,
+  );
+  const labels = rows.flatMap((r, i) => {
+    const p = places[i];
+    return p ? [{ ...r, align: p.align, dx: p.dx, dy: p.dy }] : [];
+  });
+  const hidden = rows.length - labels.length;
+  const subtitle = `pairwise accuracy ${m.over}; best-of-${n} ${point?.over ?? 'over no problem'}; pass@${n} (the oracle) = ${point?.passAtN === null || point?.passAtN === undefined ? '—' : point.passAtN.toFixed(3)}`;
+  const x = {
+    field: 'accuracy',
+    type: 'quantitative',
+    title: `pairwise accuracy (${m.scorers[0]?.pairs ?? 0} correct-vs-incorrect pairs per scorer, ties 1/2)`,
+    scale: { domain: xd, nice: false, zero: false },
+  };
+  const y = {
+    field: 'best',
+    type: 'quantitative',
+    title: `best-of-${n}`,
+    scale: { domain: yd, nice: false, zero: false },
+  };
+  const labelLayers = LABEL_PLACES.map((p) => ({
+    data: { values: labels.filter((l) => l.align === p.align && l.dx === p.dx && l.dy === p.dy) },
+    mark: { type: 'text', align: p.align, dx: p.dx, dy: p.dy, baseline: 'middle', fontSize: 10 },
+    encoding: { x, y, text: { field: 'scorer' } },
+  })).filter((l) => l.data.values.length > 0);
   return {
-    width: Math.max(320, Math.min(width - 40, 900)),
-    height: 340,
-    data: { values: rows },
+    width: plotWidth,
+    height: H,
     title: {
       text: `best-of-${n} against pairwise accuracy (${rows.length} scorers)`,
-      subtitle: `pairwise accuracy ${m.over}; best-of-${n} ${point?.over ?? 'over no problem'}; pass@${n} (the oracle) = ${point?.passAtN === null || point?.passAtN === undefined ? '—' : point.passAtN.toFixed(3)}`,
-    },
-    encoding: {
-      x: {
-        field: 'accuracy',
-        type: 'quantitative',
-        title: `pairwise accuracy (${m.scorers[0]?.pairs ?? 0} correct-vs-incorrect pairs per scorer, ties 1/2)`,
-        scale: { zero: false, nice: true },
-      },
-      y: { field: 'best', type: 'quantitative', title: `best-of-${n}`, scale: { zero: false, nice: true } },
-      tooltip: [
-        { field: 'scorer', title: 'scorer' },
-        { field: 'accuracy', title: 'pairwise accuracy', format: '.4f' },
-        { field: 'best', title: `best-of-${n}`, format: '.4f' },
-        { field: 'passAtN', title: `pass@${n}`, format: '.4f' },
-        { field: 'regret', title: 'regret', format: '.4f' },
-      ],
+      subtitle:
+        hidden > 0
+          ? [subtitle, `${hidden} labels left out where they would overlap: hover a point for its scorer`]
+          : subtitle,
     },
     layer: [
-      { mark: { type: 'point', filled: true, size: 70 } },
-      { mark: { type: 'text', align: 'left', dx: 6, dy: -4, fontSize: 10 }, encoding: { text: { field: 'scorer' } } },
+      {
+        data: { values: rows },
+        mark: { type: 'point', filled: true, size: 70 },
+        encoding: {
+          x,
+          y,
+          tooltip: [
+            { field: 'scorer', title: 'scorer' },
+            { field: 'accuracy', title: 'pairwise accuracy', format: '.4f' },
+            { field: 'best', title: `best-of-${n}`, format: '.4f' },
+            { field: 'passAtN', title: `pass@${n}`, format: '.4f' },
+            { field: 'regret', title: 'regret', format: '.4f' },
+          ],
+        },
+      },
+      ...labelLayers,
     ],
   };
 }

@@ -24,16 +24,19 @@ import {
   histogramSpec,
   DEFAULT_CHART_THEME,
   overviewCurveSpec,
+  placeScatterLabels,
   problemCurveGroups,
   problemCurveNote,
+  rewardScatterSpec,
   problemCurveSpec,
   similaritySpec,
   type Spec,
 } from '../../src/shared/chartSpecs';
-import { trainingCategoriesSpec, trainingPassSpec } from '../../src/shared/trainingChartSpecs';
+import { trainingCategoriesSpec, trainingHeatmapSpec, trainingPassSpec } from '../../src/shared/trainingChartSpecs';
 import type {
   ModelInfo,
   OverviewData,
+  RewardModelsData,
   ProblemComparison,
   ProblemModelStats,
   SimilarityData,
@@ -693,5 +696,87 @@ describe("chart specs: only transforms the chart views' Vega registers (webview/
       assert.ok(t in lean.transforms, `${t} registered`);
     for (const t of ['geopath', 'force', 'tree', 'label', 'regression', 'voronoi', 'wordcloud', 'crossfilter'])
       assert.ok(!(t in lean.transforms), `${t} left out`);
+  });
+});
+
+describe('chart specs: the Training heatmap legend and the reward scatter labels (issue 34 item 6)', () => {
+  before(async () => {
+    ({ vl, vega } = await chartLibraries());
+  });
+
+  test("the heatmap's pattern legend lists only the patterns some row has (no 'lost' when none is lost)", async () => {
+    const problem = (id: number, pattern: string) => ({
+      id,
+      dataset: 'gsm8k',
+      problemId: String(id),
+      c: [1, 3],
+      n: [4, 4],
+      baseC: [1, 1],
+      baseN: [4, 4],
+      pattern,
+    });
+    const series = {
+      unit: 'step',
+      steps: [
+        { step: 100, modelId: 1 },
+        { step: 200, modelId: 2 },
+      ],
+      problems: [problem(1, 'gained'), problem(2, 'always'), problem(3, 'gained')],
+    } as unknown as TrainingSeries;
+    const spec = trainingHeatmapSpec(series);
+    const scale = spec.layer[0].encoding.color.scale;
+    assert.deepEqual(scale.domain, ['gained', 'always']);
+    assert.equal(scale.range.length, 2);
+    const svg = await svgOf(spec);
+    const texts = svgTexts(svg).map((t) => t.text);
+    assert.ok(texts.includes('gained') && texts.includes('always'), texts.join('|'));
+    assert.ok(!texts.includes('lost') && !texts.includes('flip-flop'), texts.join('|'));
+  });
+
+  test('scatter labels never overlap one another or a point; a label with no free place is left out and counted', () => {
+    // three scorers within a pixel of one another (gpt4o / internlm2 / gpt4 printed over each other)
+    const points = [
+      { text: 'gpt4o', x: 200, y: 100 },
+      { text: 'internlm2', x: 201, y: 101 },
+      { text: 'gpt4', x: 202, y: 99 },
+    ];
+    const places = placeScatterLabels(points, 480, 340);
+    const boxes = places.map((p, i) => {
+      assert.ok(p, `label ${points[i].text} placed`);
+      const w = points[i].text.length * 6.2;
+      const x0 =
+        p.align === 'left' ? points[i].x + p.dx : p.align === 'right' ? points[i].x + p.dx - w : points[i].x - w / 2;
+      return [x0, points[i].y + p.dy - 6, x0 + w, points[i].y + p.dy + 6];
+    });
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i], boxes[j]];
+        assert.ok(!(a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]), `${points[i].text} / ${points[j].text}`);
+      }
+    // eight at one spot: four places, so four labels and four left out
+    const crowd = Array.from({ length: 8 }, (_, i) => ({ text: `scorer-${i}`, x: 240, y: 170 }));
+    assert.equal(placeScatterLabels(crowd, 480, 340).filter(Boolean).length, 4);
+  });
+
+  test('the reward scatter says how many labels it left out', async () => {
+    const scorer = (name: string, acc: number, best: number) => ({
+      name,
+      pairwiseAccuracy: acc,
+      pairs: 9,
+      bestOfN: [{ n: 4, value: best, passAtN: 0.9, regret: 0.9 - best, over: 'over 483 problems' }],
+    });
+    const m = {
+      over: 'over 483 problems',
+      scorers: [...Array.from({ length: 8 }, (_, i) => scorer(`same-${i}`, 0.7, 0.5)), scorer('far', 0.9, 0.8)],
+    } as unknown as RewardModelsData['models'][number];
+    const spec = rewardScatterSpec(m, 4, 640);
+    assert.deepEqual(
+      spec.title.subtitle[1],
+      '6 labels left out where they would overlap: hover a point for its scorer',
+    );
+    const svg = await svgOf(spec);
+    const drawn = svgTexts(svg).filter((t) => t.text.startsWith('same-') || t.text === 'far');
+    // at the bottom-left corner only the right and the upper places are inside the plot: two of the eight, and far
+    assert.equal(drawn.length, 3);
   });
 });
