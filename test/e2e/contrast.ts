@@ -25,9 +25,7 @@ export interface ContrastFailure {
 export async function textContrastFailures(frame: Frame): Promise<ContrastFailure[]> {
   return frame.evaluate(() => {
     type RGBA = [number, number, number, number];
-    // biome-ignore lint/suspicious/noExplicitAny: the page's DOM (the project compiles without the DOM lib)
     const d = (globalThis as any).document;
-    // biome-ignore lint/suspicious/noExplicitAny: the page's window
     const w = globalThis as any;
     const parse = (c: string): RGBA | null => {
       const m = /rgba?\(([^)]+)\)/.exec(c);
@@ -61,7 +59,6 @@ export async function textContrastFailures(frame: Frame): Promise<ContrastFailur
           })()
         : 'rgb(255,255,255)',
     ) ?? [255, 255, 255, 1];
-    // biome-ignore lint/suspicious/noExplicitAny: an element of the page
     const background = (el: any): RGBA => {
       const layers: RGBA[] = [];
       for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
@@ -76,13 +73,11 @@ export async function textContrastFailures(frame: Frame): Promise<ContrastFailur
       for (let i = layers.length - 1; i >= 0; i--) bg = over(layers[i], bg);
       return bg;
     };
-    // biome-ignore lint/suspicious/noExplicitAny: an element of the page
     const opacity = (el: any): number => {
       let o = 1;
       for (let e = el; e && e.nodeType === 1; e = e.parentElement) o *= Number(w.getComputedStyle(e).opacity);
       return o;
     };
-    // biome-ignore lint/suspicious/noExplicitAny: an element of the page
     const where = (el: any): string => {
       const parts: string[] = [];
       for (let e = el; e && e.nodeType === 1 && parts.length < 3; e = e.parentElement)
