@@ -296,8 +296,14 @@ export function problemCurveSpec(
     type: 'nominal',
     title: 'model (click toggles)',
     scale: { domain: groups.map((g) => g.legend), range: groups.map((g) => g.color) },
-    legend: { orient: 'bottom', columns: 2, labelLimit: 480 },
-  }; // room for 'name@revision (run)' in two columns
+    // two columns where each has room for 'name@revision (run)', one in a narrow editor (two were cut at the edge)
+    legend: {
+      orient: 'bottom',
+      columns: { expr: 'width < 560 ? 1 : 2' },
+      labelLimit: { expr: 'width < 560 ? width - 30 : width / 2 - 40' },
+      titleLimit: 400,
+    },
+  };
   const colorNoLegend = { ...color, legend: null };
   // a legend click toggles a model; the base and the focus model are always drawn strong
   const shown = { param: 'shown', empty: false };
@@ -353,12 +359,7 @@ export function problemCurveSpec(
             strokeWidth: { condition: { ...shown, value: 2 }, value: 1.2 },
           }
         : {
-            strokeWidth: {
-              field: 'role',
-              type: 'nominal',
-              scale: { domain: ['base', 'focus'], range: [3.5, 2.5] },
-              legend: null,
-            },
+            strokeWidth: { condition: { test: "datum.role === 'base'", value: 3.5 }, value: 2.5 },
           }),
       tooltip,
     },
