@@ -162,6 +162,7 @@ export function readTheme(): ChartTheme {
     background: cssVar('--vscode-editor-background', d.background),
     passed: cssVar('--vscode-testing-iconPassed', d.passed),
     failed: cssVar('--vscode-testing-iconFailed', d.failed),
+    focus: cssVar('--vscode-charts-blue', d.focus),
   };
 }
 

@@ -21,7 +21,7 @@ import {
   vegaLoaded,
 } from './charts';
 import { mark, type Rpc } from './rpc';
-import { ACCURACY_ROW_PX } from '../src/shared/chartSpecs';
+import { ACCURACY_ROW_PX, problemCurveGroups, problemCurveNote } from '../src/shared/chartSpecs';
 import { inBaseSection } from '../src/shared/inBaseSection';
 import { modelRoleTag, sampleDetailTabs } from '../src/shared/modelRoles';
 import type {
@@ -273,6 +273,7 @@ export class ProblemView {
           'aria-label': 'pass@k against k for every model',
         }),
         h('ul', { className: 'visually-hidden', id: 'chart-passk-data' }),
+        h('p', { className: 'muted note', id: 'chart-passk-note' }),
         accuracyChart,
         table,
       ),
@@ -358,6 +359,8 @@ export class ProblemView {
     const curve = this.root.querySelector<HTMLElement>('#chart-passk');
     const acc = this.root.querySelector<HTMLElement>('#chart-accuracy');
     this.renderChartData(d);
+    const note = this.root.querySelector<HTMLElement>('#chart-passk-note');
+    if (note) note.textContent = problemCurveNote(problemCurveGroups(d.models, d.stats, this.metrics)) ?? '';
     // as the host compiled them (no Vega-Lite on the first paint) while the chart shows pass@k alone
     const passk = !this.metrics.maj && !this.metrics.best ? d.charts?.passk : undefined;
     // a new page's first charts come drawn as SVG by the host too (CompiledChart `svg`), shown until this
@@ -366,7 +369,7 @@ export class ProblemView {
     // (only while this page has no Vega yet: a theme change or another problem draws with Vega at once)
     const drawn = (c: CompiledChart | undefined) => (c?.highContrast === hc && !vegaLoaded() ? c.svg : undefined);
     const first = curve
-      ? showChart(curve, problemCurveSpec(d.models, d.stats, d.comparisons, this.metrics), undefined, {
+      ? showChart(curve, problemCurveSpec(d.models, d.stats, d.comparisons, this.metrics, readTheme()), undefined, {
           compiled: passk,
           firstSvg: drawn(passk),
           // when the chart is first on screen (epoch ms; the host's drawing or the Vega view): the e2e suite
@@ -380,7 +383,7 @@ export class ProblemView {
         })
       : Promise.resolve();
     if (acc)
-      void showChart(acc, accuracySpec(d.models, d.stats), undefined, {
+      void showChart(acc, accuracySpec(d.models, d.stats, readTheme()), undefined, {
         compiled: d.charts?.accuracy,
         firstSvg: drawn(d.charts?.accuracy),
       }).then((c) => this.charts.push(c));

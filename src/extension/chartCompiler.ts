@@ -16,6 +16,7 @@ import {
   DEFAULT_CHART_THEME,
   problemCurveSpec,
   themedVegaSpec,
+  themeTemplate,
   type VegaLiteCompile,
 } from '../shared/chartSpecs';
 import { DEFAULT_GLYPH_WIDTHS, type GlyphWidths } from '../shared/glyphWidths';
@@ -45,14 +46,16 @@ export function compileProblemCharts(
   highContrast: boolean,
   token: string = randomBytes(12).toString('hex'),
 ): ProblemCharts {
+  // the series colours are the theme's (placeholders, as the config's), filled in by the webview
+  const theme = themeTemplate(highContrast, token);
   return {
     passk: compiledChart(
       compile,
-      problemCurveSpec(d.models, d.stats, d.comparisons, { maj: false, best: false }),
+      problemCurveSpec(d.models, d.stats, d.comparisons, { maj: false, best: false }, theme),
       highContrast,
       token,
     ),
-    accuracy: compiledChart(compile, accuracySpec(d.models, d.stats), highContrast, token),
+    accuracy: compiledChart(compile, accuracySpec(d.models, d.stats, theme), highContrast, token),
   };
 }
 

@@ -38,6 +38,44 @@ export type Node =
       icon?: string;
     };
 
+/** The diagnostic message of a file no reader recognises (src/core/readers/index.ts `unrecognized`). */
+const NOT_A_RESULTS_FILE = 'not a results file: ';
+
+/**
+ * The one row of a folder with no sample in the index, saying what is true: indexing runs; results files were read
+ * but every record failed; files were looked at and no reader recognised any of them ("No reader recognised 25
+ * files: see why", the first file's reason as its description, a click showing the Problems panel where each file
+ * says why); or nothing was indexed yet (a click indexes). `diagnostics`: the index's, looked at only in that case.
+ */
+export function emptyFolderRow(indexing: boolean, resultFiles: number, diagnostics: readonly Diagnostic[]): Node {
+  if (indexing) return { type: 'message', text: 'Indexing…' };
+  const problems = { command: 'workbench.actions.view.problems', title: 'Show Problems' };
+  if (resultFiles > 0)
+    return {
+      type: 'message',
+      text: `No samples: ${resultFiles} results file${resultFiles === 1 ? ' was' : 's were'} read but every record failed (see the Problems panel)`,
+      command: problems,
+    };
+  const unread = diagnostics.filter((d) => d.message.startsWith(NOT_A_RESULTS_FILE));
+  const files = new Set(unread.map((d) => d.file)).size;
+  if (files > 0) {
+    const why = `${unread[0].file}: ${unread[0].message.slice(NOT_A_RESULTS_FILE.length)}`;
+    return {
+      type: 'message',
+      text: `No reader recognised ${files} file${files === 1 ? '' : 's'}: see why`,
+      description: why,
+      tooltip: `${why}\nEvery file's reason is in the Problems panel; docs/mapping.md says how to describe a format (trace-inspector.mapping.json).`,
+      icon: 'warning',
+      command: problems,
+    };
+  }
+  return {
+    type: 'message',
+    text: 'No samples indexed yet. Index this folder',
+    command: { command: 'traceInspector.index', title: 'Index Folder' },
+  };
+}
+
 /**
  * The tree item id of a node that can be a root row (problem, model, "Load more"), as getTreeItem sets
  * it; undefined for a message row (no id: VS Code keys it by its label).
@@ -679,21 +717,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       if (!node) {
         if (s.index.models().length === 0) {
           const files = Object.values(s.index.resultFilesByFormat()).reduce((a, n) => a + n, 0);
-          return [
-            s.isIndexing
-              ? { type: 'message', text: 'Indexing…' }
-              : files > 0
-                ? {
-                    type: 'message',
-                    text: `No samples: ${files} results file${files === 1 ? ' was' : 's were'} read but every record failed (see the Problems panel)`,
-                    command: { command: 'workbench.actions.view.problems', title: 'Show Problems' },
-                  }
-                : {
-                    type: 'message',
-                    text: 'No samples indexed yet. Index this folder',
-                    command: { command: 'traceInspector.index', title: 'Index Folder' },
-                  },
-          ];
+          return [emptyFolderRow(s.isIndexing, files, files > 0 || s.isIndexing ? [] : s.index.diagnostics())];
         }
         if (this.mode === 'model') {
           const steps = s.checkpointSteps();

@@ -39,6 +39,8 @@ export interface ChartTheme {
   /** Verdict colours of the ranking strip. */
   passed: string;
   failed: string;
+  /** The model in focus (VS Code's `charts.blue`): drawn strong beside the base, which is in `foreground`. */
+  focus: string;
 }
 
 /** The theme used where none is given (tests, host-side compilation): the fallbacks of webview/charts.ts. */
@@ -51,6 +53,7 @@ export const DEFAULT_CHART_THEME: ChartTheme = {
   background: '#fff',
   passed: '#3fa34d',
   failed: '#d64545',
+  focus: '#2f6fb0',
 };
 
 /**
@@ -71,6 +74,7 @@ export function cssVarTheme(highContrast: boolean): ChartTheme {
     background: `var(--vscode-editor-background, ${d.background})`,
     passed: `var(--vscode-testing-iconPassed, ${d.passed})`,
     failed: `var(--vscode-testing-iconFailed, ${d.failed})`,
+    focus: `var(--vscode-charts-blue, ${d.focus})`,
   };
 }
 
@@ -101,26 +105,108 @@ export function chartConfig(t: ChartTheme = DEFAULT_CHART_THEME): Spec {
   };
 }
 
-const colorScale = (models: ModelInfo[]) => ({
-  domain: models.map((m) => m.label),
-  scheme: models.length > 10 ? 'tableau20' : 'tableau10',
-});
+/**
+ * Strong colours for models other than the base and the focus model (tableau10 without its pale entries, which
+ * were unreadable on light themes: a pale peach or yellow line on white); they are drawn muted until toggled.
+ */
+const OTHER_MODEL_COLORS = ['#e45756', '#54a24b', '#b279a2', '#9d755d', '#f58518', '#72b7b2', '#d67195', '#7f7f7f'];
 
-/** Rows of the per-problem curve chart. */
+/**
+ * The colour of each model of a problem view, by model id: the base in the theme's foreground, the model in
+ * focus in the theme's focus colour (`charts.blue`), the others in {@link OTHER_MODEL_COLORS} in order (a model
+ * keeps its colour in both of the view's charts).
+ */
+export function problemModelColors(models: ModelInfo[], theme: ChartTheme = DEFAULT_CHART_THEME): Map<number, string> {
+  const colors = new Map<number, string>();
+  let i = 0;
+  for (const m of models)
+    colors.set(
+      m.id,
+      m.isBase ? theme.foreground : m.isFocus ? theme.focus : OTHER_MODEL_COLORS[i++ % OTHER_MODEL_COLORS.length],
+    );
+  return colors;
+}
+
+/** A model's label as the problem view's charts write it ("(base)" after the base's). */
+const chartLabel = (m: ModelInfo) => m.label + (m.isBase ? ' (base)' : '');
+
+/** The role of a model or a group of models in the problem view's charts: drawn strong (base, focus) or muted. */
+export type CurveRole = 'base' | 'focus' | 'other';
+
+/** Models whose curves in the pass@k chart are the same, drawn once ({@link problemCurveGroups}). */
+export interface CurveGroup {
+  /** The models' ids, the group's own model (base, else focus, else the first in `models` order) first. */
+  modelIds: number[];
+  /** The chart labels of the group's models, in `modelIds` order. */
+  labels: string[];
+  /** The group's entry in the legend: its first label, then "+N identical" when N other models are in it. */
+  legend: string;
+  role: CurveRole;
+  color: string;
+}
+
+/**
+ * The series of the problem view's pass@k chart: models whose drawn curves (pass@k, and maj@k / best-of-k when
+ * shown) are equal point for point are one group, drawn once and named "+N identical" in the legend, so that
+ * copies of a model do not hide one another or the base. Order: the base's group, the focus model's, then the
+ * others in `models` order. O(models x points).
+ */
+export function problemCurveGroups(
+  models: ModelInfo[],
+  stats: ProblemModelStats[],
+  metrics: { maj: boolean; best: boolean },
+  theme: ChartTheme = DEFAULT_CHART_THEME,
+): CurveGroup[] {
+  const byId = new Map(stats.map((st) => [st.modelId, st]));
+  const colors = problemModelColors(models, theme);
+  const key = (st: ProblemModelStats | undefined) =>
+    JSON.stringify(st ? [st.passAtK, metrics.maj ? st.majAtK : [], metrics.best ? st.bestOfK : []] : null);
+  const role = (m: ModelInfo): CurveRole => (m.isBase ? 'base' : m.isFocus ? 'focus' : 'other');
+  const rank = { base: 0, focus: 1, other: 2 };
+  const ordered = [...models].sort((a, b) => rank[role(a)] - rank[role(b)]);
+  const groups = new Map<string, ModelInfo[]>();
+  for (const m of ordered) {
+    if (!byId.has(m.id)) continue;
+    const k = key(byId.get(m.id));
+    const g = groups.get(k);
+    if (g) g.push(m);
+    else groups.set(k, [m]);
+  }
+  return [...groups.values()].map((ms) => ({
+    modelIds: ms.map((m) => m.id),
+    labels: ms.map(chartLabel),
+    legend: chartLabel(ms[0]) + (ms.length > 1 ? ` +${ms.length - 1} identical` : ''),
+    role: role(ms[0]),
+    color: colors.get(ms[0].id) as string,
+  }));
+}
+
+/**
+ * The note under the pass@k chart naming the models drawn once for another's identical curve ("Identical
+ * curves, drawn once: a (base) = b = c."), or null when every model has a curve of its own.
+ */
+export function problemCurveNote(groups: CurveGroup[]): string | null {
+  const merged = groups.filter((g) => g.labels.length > 1);
+  if (merged.length === 0) return null;
+  return `Identical curves, drawn once: ${merged.map((g) => g.labels.join(' = ')).join('; ')}.`;
+}
+
+/** Rows of the per-problem curve chart: one a point of a group's curve ({@link problemCurveGroups}). */
 export function problemCurveRows(
   models: ModelInfo[],
   stats: ProblemModelStats[],
   metrics: { maj: boolean; best: boolean },
+  groups: CurveGroup[] = problemCurveGroups(models, stats, metrics),
 ) {
-  const label = new Map(models.map((m) => [m.id, m.label + (m.isBase ? ' (base)' : '')]));
-  const base = new Set(models.filter((m) => m.isBase).map((m) => m.id));
-  const rows: { model: string; modelId: number; isBase: boolean; metric: string; k: number; value: number }[] = [];
-  for (const s of stats) {
-    const m = label.get(s.modelId) ?? String(s.modelId);
+  const byId = new Map(stats.map((st) => [st.modelId, st]));
+  const rows: { model: string; modelId: number; role: CurveRole; metric: string; k: number; value: number }[] = [];
+  for (const g of groups) {
+    const s = byId.get(g.modelIds[0]);
+    if (!s) continue;
     const add = (metric: string, pts: { k: number; value: number | null }[]) => {
       for (const p of pts)
         if (p.value !== null)
-          rows.push({ model: m, modelId: s.modelId, isBase: base.has(s.modelId), metric, k: p.k, value: p.value });
+          rows.push({ model: g.legend, modelId: g.modelIds[0], role: g.role, metric, k: p.k, value: p.value });
     };
     add('pass@k', s.passAtK);
     if (metrics.maj) add('maj@k', s.majAtK);
@@ -129,111 +215,166 @@ export function problemCurveRows(
   return rows;
 }
 
+/** The saturation labels' text ("saturated from k=6: a, b +3 more"): at most two models named, the rest counted. */
+function saturationLabel(k: number, models: string[]): string {
+  const named = models.slice(0, 2).join(', ');
+  return `saturated from k=${k}: ${named}${models.length > 2 ? ` +${models.length - 2} more` : ''}`;
+}
+
 /**
- * pass@k of every model against k (log2 axis), one line per model, maj@k / best-of-k dashed beside
- * it when asked for, and a dotted rule at each model's saturation point against its base: the k
- * from which both solve every k-subset (both pass@k exactly 1). No crossover is drawn: two pass@k
- * curves of one problem never cross, they only meet at 1.
+ * pass@k of every model against k (log2 axis), maj@k / best-of-k dashed beside it when asked for, and a dotted
+ * rule at each model's saturation point against its base: the k from which both solve every k-subset (both
+ * pass@k exactly 1). No crossover is drawn: two pass@k curves of one problem never cross, they only meet at 1.
+ *
+ * Many models: identical curves are drawn once ({@link problemCurveGroups}); the base (theme foreground) and the
+ * model in focus (theme focus colour) are drawn over the others, thick and opaque; the other models thin and
+ * faint until clicked in the legend (a click toggles a model). A saturation claim is drawn where it holds: both
+ * curves get their exact point (k, 1) at the saturation k (k > n - c for both, so pass@k is 1 there), so the
+ * rule meets the drawn curves at 1 and never sits between plotted points where a line is below 1. One label per
+ * saturation k, naming its models, stacked so that no two share a line, cut at the plot's edge.
  */
 export function problemCurveSpec(
   models: ModelInfo[],
   stats: ProblemModelStats[],
   comparisons: ProblemComparison[],
   metrics: { maj: boolean; best: boolean },
+  theme: ChartTheme = DEFAULT_CHART_THEME,
 ): Spec {
-  const labelled = models.map((m) => ({ ...m, label: m.label + (m.isBase ? ' (base)' : '') }));
-  const label = new Map(labelled.map((m) => [m.id, m.label]));
-  const rows = problemCurveRows(models, stats, metrics);
-  const maxKAll = Math.max(1, ...rows.map((r) => r.k));
-  // One rule per model at its saturation k; one label per distinct k (trial 15b: models saturating at the
-  // same k stacked identical labels over the plot), naming how many models when more than one, stacked
-  // upwards so that labels at nearby k do not print over each other; right of the rule in the left half of
-  // the axis, left of it in the right half.
+  const groups = problemCurveGroups(models, stats, metrics, theme);
+  const groupOf = new Map<number, CurveGroup>();
+  for (const g of groups) for (const id of g.modelIds) groupOf.set(id, g);
+  const label = new Map(models.map((m) => [m.id, chartLabel(m)]));
+  const rows = problemCurveRows(models, stats, metrics, groups);
   const sat = comparisons
-    .filter((c) => c.saturationK !== null)
+    .filter((c) => c.saturationK !== null && groupOf.has(c.modelId))
     .map((c) => ({
-      model: label.get(c.modelId) ?? '',
+      model: groupOf.get(c.modelId)?.legend as string,
+      name: label.get(c.modelId) ?? '',
+      role: groupOf.get(c.modelId)?.role as CurveRole,
       k: c.saturationK as number,
       text: `saturation from k=${c.saturationK}: both solve every k-subset`,
     }));
+  // the claim's point on both curves (pass@k = 1 at the saturation k), unless the curve has that k already
+  const has = new Set(rows.filter((r) => r.metric === 'pass@k').map((r) => `${r.modelId}:${r.k}`));
+  for (const c of comparisons) {
+    if (c.saturationK === null) continue;
+    for (const id of [c.modelId, c.baseModelId]) {
+      const g = groupOf.get(id);
+      if (!g || has.has(`${g.modelIds[0]}:${c.saturationK}`)) continue;
+      has.add(`${g.modelIds[0]}:${c.saturationK}`);
+      rows.push({
+        model: g.legend,
+        modelId: g.modelIds[0],
+        role: g.role,
+        metric: 'pass@k',
+        k: c.saturationK,
+        value: 1,
+      });
+    }
+  }
+  rows.sort((a, b) => a.modelId - b.modelId || a.metric.localeCompare(b.metric) || a.k - b.k);
+  const maxKAll = Math.max(1, ...rows.map((r) => r.k));
   const satKs = [...new Set(sat.map((r) => r.k))].sort((a, b) => a - b);
   const satLabels = satKs.map((k, i) => {
     const at = sat.filter((r) => r.k === k);
     return {
       k,
-      // a short label that fits beside the rule at narrow widths (trial 15 finding 4: the sentence ran over
-      // the y axis and was cut at the chart's edge); the sentence and the models are its tooltip
-      label: `saturated from k=${k}${at.length > 1 ? ` (${at.length} models)` : ''}`,
-      models: at.map((r) => r.model).join(', '),
+      label: saturationLabel(
+        k,
+        at.map((r) => r.name),
+      ),
+      models: at.map((r) => r.name).join(', '),
       text: at[0].text,
-      y: 0.02 + 0.07 * i,
+      // one line (14 px of the 280 px plot) apart, from the bottom up
+      y: 0.02 + 0.055 * i,
       side: Math.log2(k) > Math.log2(maxKAll) / 2 ? 'left' : 'right',
     };
   });
+  const strong = "datum.role !== 'other'";
   const color = {
     field: 'model',
     type: 'nominal',
-    title: 'model',
-    scale: colorScale(labelled),
-    legend: { orient: 'bottom', columns: 2, labelLimit: 480 },
-  }; // room for 'name@revision (run)' in two columns
+    title: 'model (click toggles)',
+    scale: { domain: groups.map((g) => g.legend), range: groups.map((g) => g.color) },
+    // two columns where each has room for 'name@revision (run)', one in a narrow editor (two were cut at the edge)
+    legend: {
+      orient: 'bottom',
+      columns: { expr: 'width < 560 ? 1 : 2' },
+      labelLimit: { expr: 'width < 560 ? width - 30 : width / 2 - 40' },
+      titleLimit: 400,
+    },
+  };
+  const colorNoLegend = { ...color, legend: null };
+  // a legend click toggles a model; the base and the focus model are always drawn strong
+  const shown = { param: 'shown', empty: false };
   const x = {
     field: 'k',
     type: 'quantitative',
     title: 'k (samples)',
     scale: { type: 'log', base: 2, domain: [1, maxKAll], nice: false },
-    axis: { values: [...new Set(rows.map((r) => r.k))] },
+    axis: { values: [...new Set(rows.map((r) => r.k))].sort((a, b) => a - b) },
   };
-  const layers: Spec[] = [
-    {
-      data: { values: rows },
-      mark: { type: 'line', point: true },
-      encoding: {
-        x,
-        // the axis names every metric drawn (pass@k alone unless maj@k or best-of-k is ticked)
-        y: {
-          field: 'value',
-          type: 'quantitative',
-          title: ['pass@k', ...(metrics.maj ? ['maj@k'] : []), ...(metrics.best ? ['best-of-k'] : [])].join(' / '),
-          scale: { domain: [0, 1] },
-        },
-        strokeWidth: {
-          field: 'isBase',
-          type: 'nominal',
-          scale: { domain: [true, false], range: [3.5, 1.8] },
-          legend: null,
-        },
-        color,
-        strokeDash: {
-          field: 'metric',
-          type: 'nominal',
-          title: 'metric',
-          scale: {
-            domain: ['pass@k', 'maj@k', 'best-of-k'],
-            range: [
-              [1, 0],
-              [6, 3],
-              [2, 2],
-            ],
-          },
-          legend: metrics.maj || metrics.best ? {} : null,
-        },
-        tooltip: [
-          { field: 'model', type: 'nominal' },
-          { field: 'metric', type: 'nominal' },
-          { field: 'k', type: 'quantitative' },
-          { field: 'value', type: 'quantitative', format: '.3f' },
-        ],
-      },
+  const y = {
+    field: 'value',
+    type: 'quantitative',
+    // the axis names every metric drawn (pass@k alone unless maj@k or best-of-k is ticked)
+    title: ['pass@k', ...(metrics.maj ? ['maj@k'] : []), ...(metrics.best ? ['best-of-k'] : [])].join(' / '),
+    scale: { domain: [0, 1] },
+  };
+  const strokeDash = {
+    field: 'metric',
+    type: 'nominal',
+    title: 'metric',
+    scale: {
+      domain: ['pass@k', 'maj@k', 'best-of-k'],
+      range: [
+        [1, 0],
+        [6, 3],
+        [2, 2],
+      ],
     },
+    legend: metrics.maj || metrics.best ? {} : null,
+  };
+  const tooltip = [
+    { field: 'model', type: 'nominal' },
+    { field: 'metric', type: 'nominal' },
+    { field: 'k', type: 'quantitative' },
+    { field: 'value', type: 'quantitative', format: '.3f' },
   ];
+  const line = (others: boolean): Spec => ({
+    data: { values: rows },
+    transform: [{ filter: others ? `!(${strong})` : strong }],
+    ...(others
+      ? { params: [{ name: 'shown', select: { type: 'point', fields: ['model'], toggle: 'true' }, bind: 'legend' }] }
+      : {}),
+    mark: { type: 'line', point: true },
+    encoding: {
+      x,
+      y,
+      color: others ? color : colorNoLegend,
+      strokeDash,
+      ...(others
+        ? {
+            opacity: { condition: { ...shown, value: 1 }, value: 0.3 },
+            strokeWidth: { condition: { ...shown, value: 2 }, value: 1.2 },
+          }
+        : {
+            strokeWidth: { condition: { test: "datum.role === 'base'", value: 3.5 }, value: 2.5 },
+          }),
+      tooltip,
+    },
+  });
+  // muted models first (underneath), then the base and the focus model over them; the legend is on the first
+  // layer (where the toggle is) and lists every group, base and focus first
+  const layers: Spec[] = [line(true), line(false)];
   if (sat.length > 0) {
     layers.push({
       data: { values: sat },
-      mark: { type: 'rule', strokeDash: [2, 3], opacity: 0.8 },
+      mark: { type: 'rule', strokeDash: [2, 3] },
       encoding: {
         x: { field: 'k', type: 'quantitative' },
-        color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null },
+        color: colorNoLegend,
+        opacity: { condition: { test: strong, value: 0.9 }, value: 0.35 },
         tooltip: [{ field: 'model' }, { field: 'text', title: 'from k' }],
       },
     });
@@ -247,9 +388,11 @@ export function problemCurveSpec(
           align: side === 'right' ? 'left' : 'right',
           dx: side === 'right' ? 3 : -3,
           baseline: 'bottom',
+          // never past the plot's edge: the room between the rule and the edge its text runs towards
+          limit: { expr: side === 'right' ? "width - scale('x', datum.k) - 6" : "scale('x', datum.k) - 6" },
         },
-        // in the theme's text colour (config `text`), not the model's: a light palette colour (#9ecae9) was
-        // hard to read on a light theme (trial 15 finding 6); the rule beside it has the model's colour
+        // in the theme's text colour (config `text`), not the model's: a light palette colour was hard to read
+        // on a light theme; the rule beside it has the model's colour
         encoding: {
           x: { field: 'k', type: 'quantitative' },
           y: { field: 'y', type: 'quantitative' },
@@ -268,8 +411,14 @@ export function problemCurveSpec(
 export const ACCURACY_ROW_PX = 18;
 
 /** c/n of each model with its 95% Jeffreys interval, one row per model ({@link ACCURACY_ROW_PX} each). */
-export function accuracySpec(models: ModelInfo[], stats: ProblemModelStats[]): Spec {
-  const labelled = models.map((m) => ({ ...m, label: m.label + (m.isBase ? ' (base)' : '') }));
+export function accuracySpec(
+  models: ModelInfo[],
+  stats: ProblemModelStats[],
+  theme: ChartTheme = DEFAULT_CHART_THEME,
+): Spec {
+  const labelled = models.map((m) => ({ ...m, label: chartLabel(m) }));
+  const colors = problemModelColors(models, theme);
+  const colorScale = { domain: labelled.map((m) => m.label), range: models.map((m) => colors.get(m.id)) };
   const label = new Map(labelled.map((m) => [m.id, m.label]));
   const rows = stats
     .filter((s) => s.accuracy !== null)
@@ -298,7 +447,7 @@ export function accuracySpec(models: ModelInfo[], stats: ProblemModelStats[]): S
           y,
           x: { field: 'low', type: 'quantitative', scale: { domain: [0, 1] }, title: 'c/n with 95% Jeffreys interval' },
           x2: { field: 'high' },
-          color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null },
+          color: { field: 'model', type: 'nominal', scale: colorScale, legend: null },
         },
       },
       {
@@ -306,7 +455,7 @@ export function accuracySpec(models: ModelInfo[], stats: ProblemModelStats[]): S
         encoding: {
           y,
           x: { field: 'accuracy', type: 'quantitative' },
-          color: { field: 'model', type: 'nominal', scale: colorScale(labelled), legend: null },
+          color: { field: 'model', type: 'nominal', scale: colorScale, legend: null },
           tooltip: [
             { field: 'model' },
             { field: 'cn', title: 'c/n' },
@@ -375,6 +524,7 @@ export function themeTemplate(highContrast: boolean, token: string): ChartTheme 
     background: `${p}background`,
     passed: `${p}passed`,
     failed: `${p}failed`,
+    focus: `${p}focus`,
   };
 }
 
@@ -412,7 +562,10 @@ export function themedVegaSpec(c: CompiledChart, theme: ChartTheme, width: numbe
   if (typeof c.token !== 'string' || c.token.length < 8) return undefined;
   const t = themeTemplate(c.highContrast, c.token);
   const values = new Map<unknown, string>(
-    (['foreground', 'muted', 'grid', 'font', 'background', 'passed', 'failed'] as const).map((k) => [t[k], theme[k]]),
+    (['foreground', 'muted', 'grid', 'font', 'background', 'passed', 'failed', 'focus'] as const).map((k) => [
+      t[k],
+      theme[k],
+    ]),
   );
   const fill = (v: unknown): unknown => {
     if (typeof v === 'string') return values.get(v) ?? v;
@@ -1039,9 +1192,66 @@ export function coverageSpec(d: OverviewData, opts: OverviewChartOptions = {}): 
   };
 }
 
+/** The height (px) of the reward scatter's plot. */
+const REWARD_SCATTER_HEIGHT = 340;
+
+/** A domain around `values` with 6% room on each side (a single value gets +-0.01), so that labels fit inside. */
+function paddedDomain(values: number[]): [number, number] {
+  if (values.length === 0) return [0, 1];
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const pad = hi > lo ? (hi - lo) * 0.06 : 0.01;
+  return [lo - pad, hi + pad];
+}
+
+/** A label's place beside its point: the side, and its offset in px. */
+type LabelPlace = { align: 'left' | 'right' | 'center'; dx: number; dy: number };
+const LABEL_PLACES: LabelPlace[] = [
+  { align: 'left', dx: 7, dy: 0 },
+  { align: 'right', dx: -7, dy: 0 },
+  { align: 'center', dx: 0, dy: -13 },
+  { align: 'center', dx: 0, dy: 13 },
+];
+
 /**
- * Reward models tab: best-of-N at one N against pairwise accuracy, one point per scorer (labelled), with
- * the denominators in the axis titles. Wen et al. 2025 ask how well the first predicts the second.
+ * Where each point's label goes so that no two labels and no label and point overlap: points in order of
+ * `best` (highest first) try right, left, above and below in turn; a label with no free place is left out
+ * (the point's tooltip names it). Pixel boxes from the chart's own linear scales (`x`, `y`: data -> px) and an
+ * upper estimate of the text's width (6.2 px a character at 10 px). O(points^2) for the scorers of one model.
+ */
+export function placeScatterLabels(
+  points: { text: string; x: number; y: number }[],
+  width: number,
+  height: number,
+): (LabelPlace | null)[] {
+  type Box = [number, number, number, number];
+  const overlaps = (a: Box, b: Box) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+  const taken: Box[] = points.map((p) => [p.x - 5, p.y - 5, p.x + 5, p.y + 5]);
+  const out: (LabelPlace | null)[] = points.map(() => null);
+  const order = points.map((_, i) => i).sort((a, b) => points[a].y - points[b].y);
+  for (const i of order) {
+    const p = points[i];
+    const w = p.text.length * 6.2;
+    const h = 12;
+    for (const place of LABEL_PLACES) {
+      const x0 = place.align === 'left' ? p.x + place.dx : place.align === 'right' ? p.x + place.dx - w : p.x - w / 2;
+      const y0 = p.y + place.dy - h / 2;
+      const box: Box = [x0, y0, x0 + w, y0 + h];
+      if (box[0] < 0 || box[2] > width || box[1] < 0 || box[3] > height) continue;
+      if (taken.some((t, j) => j !== i && overlaps(box, t))) continue;
+      taken.push(box);
+      out[i] = place;
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Reward models tab: best-of-N at one N against pairwise accuracy, one point per scorer, with the denominators in
+ * the axis titles. Wen et al. 2025 ask how well the first predicts the second. Each point is labelled beside it
+ * where the label overlaps no other label or point ({@link placeScatterLabels}); the subtitle counts the labels
+ * left out (their points' tooltips name them).
  */
 export function rewardScatterSpec(m: RewardModelsData['models'][number], n: number, width: number): Spec {
   const rows = m.scorers.flatMap((s) => {
@@ -1050,33 +1260,69 @@ export function rewardScatterSpec(m: RewardModelsData['models'][number], n: numb
     return [{ scorer: s.name, accuracy: s.pairwiseAccuracy, best: b.value, passAtN: b.passAtN, regret: b.regret }];
   });
   const point = m.scorers[0]?.bestOfN.find((x) => x.n === n);
+  const plotWidth = Math.max(320, Math.min(width - 40, 900));
+  const xd = paddedDomain(rows.map((r) => r.accuracy));
+  const yd = paddedDomain(rows.map((r) => r.best));
+  const H = REWARD_SCATTER_HEIGHT;
+  const places = placeScatterLabels(
+    rows.map((r) => ({
+      text: r.scorer,
+      x: ((r.accuracy - xd[0]) / (xd[1] - xd[0])) * plotWidth,
+      y: H - ((r.best - yd[0]) / (yd[1] - yd[0])) * H,
+    })),
+    plotWidth,
+    H,
+  );
+  const labels = rows.flatMap((r, i) => {
+    const p = places[i];
+    return p ? [{ ...r, align: p.align, dx: p.dx, dy: p.dy }] : [];
+  });
+  const hidden = rows.length - labels.length;
+  const subtitle = `pairwise accuracy ${m.over}; best-of-${n} ${point?.over ?? 'over no problem'}; pass@${n} (the oracle) = ${point?.passAtN === null || point?.passAtN === undefined ? '—' : point.passAtN.toFixed(3)}`;
+  const x = {
+    field: 'accuracy',
+    type: 'quantitative',
+    title: `pairwise accuracy (${m.scorers[0]?.pairs ?? 0} correct-vs-incorrect pairs per scorer, ties 1/2)`,
+    scale: { domain: xd, nice: false, zero: false },
+  };
+  const y = {
+    field: 'best',
+    type: 'quantitative',
+    title: `best-of-${n}`,
+    scale: { domain: yd, nice: false, zero: false },
+  };
+  const labelLayers = LABEL_PLACES.map((p) => ({
+    data: { values: labels.filter((l) => l.align === p.align && l.dx === p.dx && l.dy === p.dy) },
+    mark: { type: 'text', align: p.align, dx: p.dx, dy: p.dy, baseline: 'middle', fontSize: 10 },
+    encoding: { x, y, text: { field: 'scorer' } },
+  })).filter((l) => l.data.values.length > 0);
   return {
-    width: Math.max(320, Math.min(width - 40, 900)),
-    height: 340,
-    data: { values: rows },
+    width: plotWidth,
+    height: H,
     title: {
       text: `best-of-${n} against pairwise accuracy (${rows.length} scorers)`,
-      subtitle: `pairwise accuracy ${m.over}; best-of-${n} ${point?.over ?? 'over no problem'}; pass@${n} (the oracle) = ${point?.passAtN === null || point?.passAtN === undefined ? '—' : point.passAtN.toFixed(3)}`,
-    },
-    encoding: {
-      x: {
-        field: 'accuracy',
-        type: 'quantitative',
-        title: `pairwise accuracy (${m.scorers[0]?.pairs ?? 0} correct-vs-incorrect pairs per scorer, ties 1/2)`,
-        scale: { zero: false, nice: true },
-      },
-      y: { field: 'best', type: 'quantitative', title: `best-of-${n}`, scale: { zero: false, nice: true } },
-      tooltip: [
-        { field: 'scorer', title: 'scorer' },
-        { field: 'accuracy', title: 'pairwise accuracy', format: '.4f' },
-        { field: 'best', title: `best-of-${n}`, format: '.4f' },
-        { field: 'passAtN', title: `pass@${n}`, format: '.4f' },
-        { field: 'regret', title: 'regret', format: '.4f' },
-      ],
+      subtitle:
+        hidden > 0
+          ? [subtitle, `${hidden} labels left out where they would overlap: hover a point for its scorer`]
+          : subtitle,
     },
     layer: [
-      { mark: { type: 'point', filled: true, size: 70 } },
-      { mark: { type: 'text', align: 'left', dx: 6, dy: -4, fontSize: 10 }, encoding: { text: { field: 'scorer' } } },
+      {
+        data: { values: rows },
+        mark: { type: 'point', filled: true, size: 70 },
+        encoding: {
+          x,
+          y,
+          tooltip: [
+            { field: 'scorer', title: 'scorer' },
+            { field: 'accuracy', title: 'pairwise accuracy', format: '.4f' },
+            { field: 'best', title: `best-of-${n}`, format: '.4f' },
+            { field: 'passAtN', title: `pass@${n}`, format: '.4f' },
+            { field: 'regret', title: 'regret', format: '.4f' },
+          ],
+        },
+      },
+      ...labelLayers,
     ],
   };
 }

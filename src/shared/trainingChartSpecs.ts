@@ -288,7 +288,7 @@ export function trainingLengthSpec(s: TrainingSeries): Spec {
 /**
  * Problems x steps heatmap coloured by c/n, rows in the order given (the host sends them clustered:
  * gained, lost, flip-flopping, always solved, never solved), with a narrow column naming each row's
- * pattern. A cell's datum carries `problemRowId` and `modelId` (click: open the problem at that step).
+ * pattern (its legend lists only the patterns drawn). A cell's datum carries `problemRowId` and `modelId` (click: open the problem at that step).
  * Draws at most {@link HEATMAP_MAX_ROWS} rows.
  */
 export function trainingHeatmapSpec(s: TrainingSeries): Spec {
@@ -310,6 +310,8 @@ export function trainingHeatmapSpec(s: TrainingSeries): Spec {
     })),
   );
   const patterns = problems.map((p, r) => ({ row: order[r], pattern: p.pattern, step: 'pattern' }));
+  const drawn = new Set<string>(problems.map((p) => p.pattern));
+  const shownPatterns = PATTERN_ORDER.filter((p) => drawn.has(p));
   const many = problems.length > 60;
   const y = {
     field: 'row',
@@ -340,7 +342,8 @@ export function trainingHeatmapSpec(s: TrainingSeries): Spec {
             field: 'pattern',
             type: 'nominal',
             title: 'pattern across steps',
-            scale: { domain: [...PATTERN_ORDER], range: PATTERN_COLORS },
+            // only the patterns some row has: a legend entry no row has ("lost") reads as a claim about the run
+            scale: { domain: shownPatterns, range: shownPatterns.map((p) => PATTERN_COLORS[PATTERN_ORDER.indexOf(p)]) },
             legend: { orient: 'bottom' },
           },
           tooltip: [{ field: 'row', title: 'problem' }, { field: 'pattern' }],

@@ -58,6 +58,7 @@ const DARK: ChartTheme = {
   background: '#1f1f1f',
   passed: '#73c991',
   failed: '#f14c4c',
+  focus: '#3794ff',
 };
 const HIGH_CONTRAST: ChartTheme = {
   foreground: '#ffffff',
@@ -68,6 +69,7 @@ const HIGH_CONTRAST: ChartTheme = {
   background: '#000000',
   passed: '#73c991',
   failed: '#f48771',
+  focus: '#3794ff',
 };
 
 /** A model named like a placeholder of a token guessed in advance (the host's token is random per compile). */
@@ -130,11 +132,11 @@ describe('charts compiled on the host', { timeout: 120_000 }, () => {
 
   test("the webview's spec from the host's compile equals its own compile, in every theme and width", () => {
     const d = problem();
-    const specs: [string, Spec][] = [
-      ['passk', problemCurveSpec(d.models, d.stats, d.comparisons, { maj: false, best: false })],
-      ['accuracy', accuracySpec(d.models, d.stats)],
-    ];
     for (const theme of [DEFAULT_CHART_THEME, DARK, HIGH_CONTRAST]) {
+      const specs: [string, Spec][] = [
+        ['passk', problemCurveSpec(d.models, d.stats, d.comparisons, { maj: false, best: false }, theme)],
+        ['accuracy', accuracySpec(d.models, d.stats, theme)],
+      ];
       const host = compileProblemCharts(compile, d, theme.highContrast);
       for (const [name, spec] of specs)
         for (const width of [312, 733]) {

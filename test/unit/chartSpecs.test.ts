@@ -24,12 +24,24 @@ import {
   histogramSpec,
   DEFAULT_CHART_THEME,
   overviewCurveSpec,
+  placeScatterLabels,
+  problemCurveGroups,
+  problemCurveNote,
+  rewardScatterSpec,
   problemCurveSpec,
   similaritySpec,
   type Spec,
 } from '../../src/shared/chartSpecs';
-import { trainingCategoriesSpec, trainingPassSpec } from '../../src/shared/trainingChartSpecs';
-import type { OverviewData, SimilarityData, TrainingSeries } from '../../src/shared/protocol';
+import { trainingCategoriesSpec, trainingHeatmapSpec, trainingPassSpec } from '../../src/shared/trainingChartSpecs';
+import type {
+  ModelInfo,
+  OverviewData,
+  RewardModelsData,
+  ProblemComparison,
+  ProblemModelStats,
+  SimilarityData,
+  TrainingSeries,
+} from '../../src/shared/protocol';
 import { tempDir } from './helpers';
 
 /** The part of vega-lite used here (its types need "moduleResolution": "bundler"; this project compiles with "node"). */
@@ -351,101 +363,202 @@ describe('chart specs: axes that count problems tick at integers', () => {
   });
 });
 
-describe("chart specs: the problem view's saturation labels (trial 15 findings 4, 6)", () => {
+/** A model of a problem view: `m<id>`, the base id 1 and the focus id 2 unless said otherwise. */
+function viewModel(id: number, base = 1, focus = 2): ModelInfo {
+  return { id, label: `m${id}`, displayId: `m${id}`, isBase: id === base, isFocus: id === focus };
+}
+
+/** Problem stats of a model with `c` of `n` correct, pass@k exact (Chen et al.) at k = 1, 2, 4, ..., n. */
+function viewStats(modelId: number, n: number, c: number): ProblemModelStats {
+  const passAtK: { k: number; value: number }[] = [];
+  for (let k = 1; k <= n; k *= 2) {
+    let miss = 1;
+    for (let i = 0; i < k; i++) miss *= (n - c - i) / (n - i);
+    passAtK.push({ k, value: 1 - Math.max(0, miss) });
+  }
+  return {
+    modelId,
+    n,
+    c,
+    samples: n,
+    scored: 0,
+    accuracy: c / n,
+    betaLow: 0,
+    betaHigh: 1,
+    passAtK,
+    bestOfK: [],
+    majAtK: [],
+    hasMajAtK: false,
+  };
+}
+
+const saturated = (modelId: number, k: number): ProblemComparison => ({
+  modelId,
+  baseModelId: 1,
+  category: 'sharpening',
+  withinNoise: false,
+  saturationK: k,
+});
+
+/** The text marks of an SVG with their position and fill. */
+function svgTexts(svg: string): { x: number; y: number; fill: string; text: string }[] {
+  return [...svg.matchAll(/<text([^>]*)>([^<]*)<\/text>/g)].map((m) => {
+    const tr = /transform="translate\(([-\d.]+),([-\d.]+)\)"/.exec(m[1]);
+    return {
+      x: Number(tr?.[1] ?? Number.NaN),
+      y: Number(tr?.[2] ?? Number.NaN),
+      fill: /fill="([^"]*)"/.exec(m[1])?.[1] ?? '',
+      text: m[2],
+    };
+  });
+}
+
+describe("chart specs: the problem view's pass@k chart with many models", () => {
   before(async () => {
     ({ vl, vega } = await chartLibraries());
   });
 
-  test('a short label in the theme text colour beside a rule in the model colour; the sentence in the tooltip', async () => {
-    const curve = (c: number) => [1, 2, 4, 8].map((k) => ({ k, value: Math.min(1, (c * k) / 8) }));
-    const stats = (modelId: number, c: number) => ({
-      modelId,
-      n: 8,
-      c,
-      samples: 8,
-      scored: 0,
-      accuracy: c / 8,
-      betaLow: 0,
-      betaHigh: 1,
-      passAtK: curve(c),
-      bestOfK: [],
-      majAtK: [],
-      hasMajAtK: false,
+  test('a saturation label names its models, in the theme text colour; the rule in the model colour', async () => {
+    const models = [viewModel(1), viewModel(2)];
+    const spec = problemCurveSpec(models, [viewStats(1, 8, 5), viewStats(2, 8, 6)], [saturated(2, 4)], {
+      maj: false,
+      best: false,
     });
-    const models = [
-      { id: 1, label: 'base', displayId: 'base', isBase: true, isFocus: false },
-      { id: 2, label: 'rl', displayId: 'rl', isBase: false, isFocus: true },
-    ];
-    const spec = problemCurveSpec(
-      models,
-      [stats(1, 5), stats(2, 6)],
-      [{ modelId: 2, baseModelId: 1, category: 'sharpening', withinNoise: false, saturationK: 4 }],
-      { maj: false, best: false },
-    );
-    // with the theme's config, as the page draws it
     const svg = await svgOf(canvasSpec(spec, DEFAULT_CHART_THEME, 480));
-    const texts = [...svg.matchAll(/<text[^>]*fill="([^"]*)"[^>]*>([^<]*)<\/text>/g)].map((m) => ({
-      fill: m[1],
-      text: m[2],
-    }));
-    const label = texts.find((t) => t.text.startsWith('saturated'));
-    assert.deepEqual(label, { fill: DEFAULT_CHART_THEME.foreground, text: 'saturated from k=4' });
-    assert.ok(!texts.some((t) => t.text.includes('every k-subset')), 'the sentence is not drawn');
-    // the rule in rl's colour (the second of tableau10)
-    assert.match(svg, /role-mark layer_1_marks"[\s\S]*?<line [^>]*stroke="#f58518"/);
-    const textLayers = (spec.layer as Spec[]).filter((l) => (l.mark as Spec).type === 'text');
-    assert.equal(textLayers.length, 2);
-    for (const l of textLayers) {
-      assert.equal(l.encoding.color, undefined);
-      assert.deepEqual(l.encoding.tooltip[1], { field: 'text', title: 'from k' });
-    }
+    const label = svgTexts(svg).find((t) => t.text.startsWith('saturated'));
+    assert.equal(label?.fill, DEFAULT_CHART_THEME.foreground);
+    assert.equal(label?.text, 'saturated from k=4: m2');
+    assert.ok(!svgTexts(svg).some((t) => t.text.includes('every k-subset')), 'the sentence is not drawn');
+    // the rule (layer 2: after the muted and the strong lines) in the focus colour of the theme
+    assert.match(svg, new RegExp(`role-mark layer_2_marks"[\\s\\S]*?<line [^>]*stroke="${DEFAULT_CHART_THEME.focus}"`));
   });
 
-  test('one label per saturation k, naming how many models (trial 15b: identical labels stacked)', async () => {
-    const stats = (modelId: number) => ({
-      modelId,
-      n: 8,
-      c: 6,
-      samples: 8,
-      scored: 0,
-      accuracy: 0.75,
-      betaLow: 0,
-      betaHigh: 1,
-      passAtK: [1, 2, 4, 8].map((k) => ({ k, value: Math.min(1, (6 * k) / 8) })),
-      bestOfK: [],
-      majAtK: [],
-      hasMajAtK: false,
-    });
-    const models = [1, 2, 3, 4].map((id) => ({
-      id,
-      label: `m${id}`,
-      displayId: `m${id}`,
-      isBase: id === 1,
-      isFocus: id === 2,
-    }));
-    const sat = (modelId: number, k: number) => ({
-      modelId,
-      baseModelId: 1,
-      category: 'sharpening' as const,
-      withinNoise: false,
-      saturationK: k,
-    });
+  test('the claim is drawn where it holds: both curves pass through (k, 1) at a saturation k between plotted ks', () => {
+    // n = 8: base c = 3 (pass@4 = 0.93, 1 from k = 6), model c = 6 (1 from k = 3): saturation from k = 6
+    const spec = problemCurveSpec(
+      [viewModel(1), viewModel(2)],
+      [viewStats(1, 8, 3), viewStats(2, 8, 6)],
+      [saturated(2, 6)],
+      { maj: false, best: false },
+    );
+    const rows = (spec.layer as Spec[])[1].data.values as { modelId: number; k: number; value: number }[];
+    for (const id of [1, 2]) {
+      const at6 = rows.filter((r) => r.modelId === id && r.k === 6);
+      assert.deepEqual(
+        at6.map((r) => r.value),
+        [1],
+        `model ${id} has its point at k = 6`,
+      );
+    }
+    const base4 = rows.find((r) => r.modelId === 1 && r.k === 4)?.value as number;
+    assert.ok(base4 < 0.95, `the base is below 1 at k = 4 (${base4})`);
+    assert.ok((spec.layer[0].encoding.x.axis.values as number[]).includes(6), 'k = 6 is a tick');
+  });
+
+  test('labels at several saturation ks are on lines of their own, each naming at most two models', async () => {
+    const models = [1, 2, 3, 4, 5].map((id) => viewModel(id));
     const spec = problemCurveSpec(
       models,
-      models.map((m) => stats(m.id)),
-      [sat(2, 3), sat(3, 3), sat(4, 5)],
+      models.map((m) => viewStats(m.id, 8, m.id === 1 ? 5 : 4 + (m.id % 4))),
+      [saturated(2, 4), saturated(3, 4), saturated(4, 4), saturated(5, 8)],
+      { maj: false, best: false },
+    );
+    const svg = await svgOf(canvasSpec(spec, DEFAULT_CHART_THEME, 900));
+    const labels = svgTexts(svg).filter((t) => t.text.startsWith('saturated'));
+    assert.deepEqual(labels.map((l) => l.text).sort(), [
+      'saturated from k=4: m2, m3 +1 more',
+      'saturated from k=8: m5',
+    ]);
+    assert.ok(Math.abs(labels[0].y - labels[1].y) >= 13, `lines apart: ${labels.map((l) => l.y)}`);
+  });
+
+  test('identical curves are one series named "+N identical", with a note naming the models', () => {
+    // the base and two copies of it; the focus model and one copy; two others
+    const models = [1, 2, 3, 4, 5, 6, 7].map((id) => viewModel(id));
+    const c = { 1: 3, 2: 6, 3: 3, 4: 6, 5: 3, 6: 5, 7: 7 } as Record<number, number>;
+    const groups = problemCurveGroups(
+      models,
+      models.map((m) => viewStats(m.id, 8, c[m.id])),
+      { maj: false, best: false },
+      DEFAULT_CHART_THEME,
+    );
+    assert.deepEqual(
+      groups.map((g) => [g.legend, g.role, g.modelIds]),
+      [
+        ['m1 (base) +2 identical', 'base', [1, 3, 5]],
+        ['m2 +1 identical', 'focus', [2, 4]],
+        ['m6', 'other', [6]],
+        ['m7', 'other', [7]],
+      ],
+    );
+    assert.equal(groups[0].color, DEFAULT_CHART_THEME.foreground);
+    assert.equal(groups[1].color, DEFAULT_CHART_THEME.focus);
+    assert.equal(problemCurveNote(groups), 'Identical curves, drawn once: m1 (base) = m3 = m5; m2 = m4.');
+    assert.equal(problemCurveNote(groups.slice(2)), null);
+  });
+
+  test('the base and the focus model over the others, strong; the others faint until toggled from the legend', () => {
+    const models = [1, 2, 3, 4].map((id) => viewModel(id, 3, 4));
+    const spec = problemCurveSpec(
+      models,
+      models.map((m) => viewStats(m.id, 8, m.id + 2)),
+      [],
       {
         maj: false,
         best: false,
       },
     );
-    const svg = await svgOf(canvasSpec(spec, DEFAULT_CHART_THEME, 480));
-    const labels = [...svg.matchAll(/<text[^>]*>(saturated[^<]*)<\/text>/g)].map((m) => m[1]).sort();
-    assert.deepEqual(labels, ['saturated from k=3 (2 models)', 'saturated from k=5']);
-    // a rule per model still
-    const rules = (spec.layer as Spec[]).find((l) => (l.mark as Spec).type === 'rule');
-    assert.equal(rules?.data.values.length, 3);
+    const [muted, strong] = spec.layer as Spec[];
+    assert.deepEqual(muted.params[0].bind, 'legend');
+    assert.equal(muted.params[0].select.toggle, 'true');
+    assert.equal(muted.encoding.opacity.value, 0.3);
+    assert.equal(strong.encoding.opacity, undefined);
+    const inLayer = (l: Spec) => {
+      const test = (l.transform[0].filter as string).startsWith('!')
+        ? (r: Spec) => r.role === 'other'
+        : (r: Spec) => r.role !== 'other';
+      return [...new Set((l.data.values as Spec[]).filter(test).map((r) => r.model))];
+    };
+    assert.deepEqual(inLayer(strong), ['m3 (base)', 'm4']);
+    assert.deepEqual(inLayer(muted), ['m1', 'm2']);
+    // the legend: base, focus, then the others
+    assert.deepEqual(muted.encoding.color.scale.domain, ['m3 (base)', 'm4', 'm1', 'm2']);
   });
+
+  for (const count of [2, 5, 12, 30])
+    for (const width of [300, 900])
+      test(`${count} models at ${width} px: every series in the legend, labels inside the chart`, async () => {
+        const models = Array.from({ length: count }, (_, i) => viewModel(i + 1));
+        // pairs of identical models from the third on; every model saturates with the base at k = 8
+        const stats = models.map((m) => viewStats(m.id, 8, m.id <= 2 ? 4 + m.id : 4 + (Math.floor(m.id / 2) % 4)));
+        const spec = problemCurveSpec(
+          models,
+          stats,
+          models.slice(1).map((m) => saturated(m.id, 8)),
+          {
+            maj: false,
+            best: false,
+          },
+        );
+        const groups = problemCurveGroups(models, stats, { maj: false, best: false });
+        const svg = await svgOf(canvasSpec(spec, DEFAULT_CHART_THEME, width));
+        const texts = svgTexts(svg);
+        for (const g of groups)
+          assert.ok(
+            texts.some((t) => t.text === g.legend || t.text.startsWith(g.legend.slice(0, 8))),
+            g.legend,
+          );
+        const sat = texts.filter((t) => t.text.startsWith('saturated'));
+        assert.equal(sat.length, 1);
+        // right-aligned at the rule (k = 8, the right edge), cut where the plot ends on its left
+        const whole = `saturated from k=8: m2, m3${count > 3 ? ` +${count - 3} more` : count === 3 ? '' : ''}`;
+        const full = count === 2 ? 'saturated from k=8: m2' : whole;
+        if (sat[0].text !== full) {
+          assert.ok(sat[0].text.endsWith('…') && full.startsWith(sat[0].text.slice(0, -1)), sat[0].text);
+          assert.equal(width, 300, `cut only when narrow: ${sat[0].text}`);
+        }
+        assert.ok(sat[0].x > 0 && sat[0].x <= width, `inside the chart: ${sat[0].x}`);
+      });
 });
 
 describe('chart specs: the similarity chart', () => {
@@ -583,5 +696,87 @@ describe("chart specs: only transforms the chart views' Vega registers (webview/
       assert.ok(t in lean.transforms, `${t} registered`);
     for (const t of ['geopath', 'force', 'tree', 'label', 'regression', 'voronoi', 'wordcloud', 'crossfilter'])
       assert.ok(!(t in lean.transforms), `${t} left out`);
+  });
+});
+
+describe('chart specs: the Training heatmap legend and the reward scatter labels (issue 34 item 6)', () => {
+  before(async () => {
+    ({ vl, vega } = await chartLibraries());
+  });
+
+  test("the heatmap's pattern legend lists only the patterns some row has (no 'lost' when none is lost)", async () => {
+    const problem = (id: number, pattern: string) => ({
+      id,
+      dataset: 'gsm8k',
+      problemId: String(id),
+      c: [1, 3],
+      n: [4, 4],
+      baseC: [1, 1],
+      baseN: [4, 4],
+      pattern,
+    });
+    const series = {
+      unit: 'step',
+      steps: [
+        { step: 100, modelId: 1 },
+        { step: 200, modelId: 2 },
+      ],
+      problems: [problem(1, 'gained'), problem(2, 'always'), problem(3, 'gained')],
+    } as unknown as TrainingSeries;
+    const spec = trainingHeatmapSpec(series);
+    const scale = spec.layer[0].encoding.color.scale;
+    assert.deepEqual(scale.domain, ['gained', 'always']);
+    assert.equal(scale.range.length, 2);
+    const svg = await svgOf(spec);
+    const texts = svgTexts(svg).map((t) => t.text);
+    assert.ok(texts.includes('gained') && texts.includes('always'), texts.join('|'));
+    assert.ok(!texts.includes('lost') && !texts.includes('flip-flop'), texts.join('|'));
+  });
+
+  test('scatter labels never overlap one another or a point; a label with no free place is left out and counted', () => {
+    // three scorers within a pixel of one another (gpt4o / internlm2 / gpt4 printed over each other)
+    const points = [
+      { text: 'gpt4o', x: 200, y: 100 },
+      { text: 'internlm2', x: 201, y: 101 },
+      { text: 'gpt4', x: 202, y: 99 },
+    ];
+    const places = placeScatterLabels(points, 480, 340);
+    const boxes = places.map((p, i) => {
+      assert.ok(p, `label ${points[i].text} placed`);
+      const w = points[i].text.length * 6.2;
+      const x0 =
+        p.align === 'left' ? points[i].x + p.dx : p.align === 'right' ? points[i].x + p.dx - w : points[i].x - w / 2;
+      return [x0, points[i].y + p.dy - 6, x0 + w, points[i].y + p.dy + 6];
+    });
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i], boxes[j]];
+        assert.ok(!(a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]), `${points[i].text} / ${points[j].text}`);
+      }
+    // eight at one spot: four places, so four labels and four left out
+    const crowd = Array.from({ length: 8 }, (_, i) => ({ text: `scorer-${i}`, x: 240, y: 170 }));
+    assert.equal(placeScatterLabels(crowd, 480, 340).filter(Boolean).length, 4);
+  });
+
+  test('the reward scatter says how many labels it left out', async () => {
+    const scorer = (name: string, acc: number, best: number) => ({
+      name,
+      pairwiseAccuracy: acc,
+      pairs: 9,
+      bestOfN: [{ n: 4, value: best, passAtN: 0.9, regret: 0.9 - best, over: 'over 483 problems' }],
+    });
+    const m = {
+      over: 'over 483 problems',
+      scorers: [...Array.from({ length: 8 }, (_, i) => scorer(`same-${i}`, 0.7, 0.5)), scorer('far', 0.9, 0.8)],
+    } as unknown as RewardModelsData['models'][number];
+    const spec = rewardScatterSpec(m, 4, 640);
+    assert.deepEqual(
+      spec.title.subtitle[1],
+      '6 labels left out where they would overlap: hover a point for its scorer',
+    );
+    const svg = await svgOf(spec);
+    const drawn = svgTexts(svg).filter((t) => t.text.startsWith('same-') || t.text === 'far');
+    // at the bottom-left corner only the right and the upper places are inside the plot: two of the eight, and far
+    assert.equal(drawn.length, 3);
   });
 });

@@ -84,11 +84,12 @@ describe('similarity on real samples (rlvr-probe-gsm8k, qid 0)', {
       .map((s) => text.slice(s.start, s.end))
       .join(' | ');
     assert.ok(novelText.includes('47 \\times 10 = 470'), novelText.slice(0, 300));
-    // novel-token count matches the spans: every novel token lies inside a novel span
+    // the spans hold the novel tokens but runs of common words alone (docs/similarity.md): at most the count, and
+    // most of it on this sample
     const novelTokens = r.spans
       .filter((s) => s.novel)
       .reduce((n, s) => n + tokenize(text.slice(s.start, s.end)).length, 0);
-    assert.ok(novelTokens >= r.novelTokenCount);
+    assert.ok(novelTokens <= r.novelTokenCount && novelTokens >= 0.8 * r.novelTokenCount, `${novelTokens}`);
   });
 
   test('a base sample queried against its own base finds itself with similarity 1 and novelty 0', () => {

@@ -310,6 +310,25 @@ describe('similarity: novel spans', () => {
     assert.equal(r.noveltyScore, 0.5);
   });
 
+  test('a novel run of stopwords and punctuation only is not a novel span; the score still counts its tokens', () => {
+    const base = ['we add 47 and 52', 'so the sum is 99'];
+    // his[17,20) is the only token outside the base's 3-grams: a lone common word, not new reasoning
+    const his = 'we add 47 and 52 his so the sum is 99';
+    assert.deepEqual(novelSpans(his, base), [{ start: 0, end: his.length, novel: false }]);
+    const r = buildBaseIndex(base).novelty(his);
+    assert.equal(r.novelTokenCount, 1);
+    assert.equal(r.noveltyScore, 1 / 11);
+    // "the ," alone: still not novel; a content word in the run keeps the whole run novel
+    const the = 'we add 47 and 52 the, so the sum is 99';
+    assert.deepEqual(novelSpans(the, base), [{ start: 0, end: the.length, novel: false }]);
+    const twice = 'we add 47 and 52 the twice so the sum is 99';
+    assert.deepEqual(novelSpans(twice, base), [
+      { start: 0, end: 17, novel: false },
+      { start: 17, end: 26, novel: true },
+      { start: 26, end: twice.length, novel: false },
+    ]);
+  });
+
   test('coverage can come from several base samples; LaTeX differences do not count as novel', () => {
     const model = 'we get $\\dfrac{1}{2}$ so the answer is 7';
     const base = ['so we get \\frac{1}{2} here', 'so the answer is 7 today'];

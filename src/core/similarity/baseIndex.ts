@@ -26,6 +26,7 @@
  */
 
 import { type LexedText, lexText } from './tokenize';
+import { isStopwordRun } from './stopwords';
 import {
   DEFAULT_NGRAM,
   DEFAULT_NUM_HASHES,
@@ -446,7 +447,7 @@ export class BaseIndex {
     const q = this.prepare(lexed ?? lexText(text), false);
     return {
       nearest: this.nearestPrepared(q, topK, -1),
-      novelty: this.noveltyPrepared(q, typeof text === 'string' ? text.length : 0, 1, spans),
+      novelty: this.noveltyPrepared(q, typeof text === 'string' ? text : '', 1, spans),
     };
   }
 
@@ -457,7 +458,7 @@ export class BaseIndex {
    */
   novelty(text: string): NoveltyResult {
     const q = this.prepare(lexText(text), false);
-    return this.noveltyPrepared(q, typeof text === 'string' ? text.length : 0, 1);
+    return this.noveltyPrepared(q, typeof text === 'string' ? text : '', 1);
   }
 
   /**
@@ -466,14 +467,14 @@ export class BaseIndex {
    */
   noveltyOfBase(i: number, baseText: string, spans = true): NoveltyResult {
     this.checkBaseIndex(i);
-    return this.noveltyPrepared(this.docs[i], typeof baseText === 'string' ? baseText.length : 0, 2, spans);
+    return this.noveltyPrepared(this.docs[i], typeof baseText === 'string' ? baseText : '', 2, spans);
   }
 
   /**
    * Novelty where a shingle counts as "in the base" when at least `minDocs` base samples hold it; `withSpans`
    * false leaves the spans out (`[]`).
    */
-  private noveltyPrepared(q: Prepared, textLength: number, minDocs: number, withSpans = true): NoveltyResult {
+  private noveltyPrepared(q: Prepared, text: string, minDocs: number, withSpans = true): NoveltyResult {
     const T = q.starts.length;
     if (coveredScratch.length < T) coveredScratch = new Uint8Array(T * 2);
     const covered = coveredScratch.subarray(0, T);
@@ -494,7 +495,7 @@ export class BaseIndex {
     let novelCount = 0;
     for (let t = 0; t < T; t++) if (!covered[t]) novelCount++;
     return {
-      spans: withSpans ? buildSpans(q.starts, q.ends, covered, textLength) : [],
+      spans: withSpans ? buildSpans(q.starts, q.ends, covered, text) : [],
       noveltyScore: T === 0 ? 0 : novelCount / T,
       tokenCount: T,
       novelTokenCount: novelCount,
@@ -535,16 +536,45 @@ export class BaseIndex {
 }
 
 /**
- * Partition [0, textLength) into spans. Each token is novel or not; the gap between two novel
+ * Marks as covered, for the spans only, each run of consecutive novel tokens made only of stopwords and
+ * punctuation (stopwords.ts `isStopwordRun`): a lone "the" or "his" is not new reasoning. The token text is
+ * read from `text` at its offsets, lower-cased (the tokenizer's own normalisation of words). The novelty
+ * score and counts are computed before this and do not change. O(tokens).
+ */
+function coverStopwordRuns(starts: ArrayLike<number>, ends: ArrayLike<number>, covered: Uint8Array, text: string) {
+  const T = starts.length;
+  for (let t = 0; t < T; ) {
+    if (covered[t]) {
+      t++;
+      continue;
+    }
+    let e = t;
+    const words: string[] = [];
+    for (; e < T && !covered[e]; e++)
+      words.push(
+        text
+          .slice(starts[e], ends[e])
+          .toLowerCase()
+          .replace(/\u2019/g, "'"),
+      );
+    if (isStopwordRun(words)) covered.fill(1, t, e);
+    t = e;
+  }
+}
+
+/**
+ * Partition [0, text.length) into spans. Each token is novel or not; the gap between two novel
  * tokens belongs to the novel run, every other gap (text edges, between covered tokens, between a
- * covered and a novel token) is not novel. Adjacent spans of equal status are merged.
+ * covered and a novel token) is not novel. A run of novel tokens made only of stopwords and punctuation
+ * is not novel ({@link coverStopwordRuns}). Adjacent spans of equal status are merged.
  */
 function buildSpans(
   starts: ArrayLike<number>,
   ends: ArrayLike<number>,
   covered: Uint8Array,
-  textLength: number,
+  text: string,
 ): NovelSpan[] {
+  coverStopwordRuns(starts, ends, covered, text);
   const spans: NovelSpan[] = [];
   const push = (start: number, end: number, novel: boolean): void => {
     if (end <= start) return;
@@ -560,7 +590,7 @@ function buildSpans(
     push(starts[t], ends[t], novel);
     pos = ends[t];
   }
-  push(pos, textLength, false);
+  push(pos, text.length, false);
   return spans;
 }
 
