@@ -466,7 +466,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
       histogram: accuracyHistogram(pc).bins,
     };
     if (m.partial) warnings.push(partialWarning(m.displayId));
-    const unreadable = unreadableWarning(m.displayId, index.unreadableRecords(m.id));
+    const unreadable = unreadableWarning(m.displayId, index.recordsWithSamplesLost(m.id));
     if (unreadable) warnings.push(unreadable);
     warnings.push(...denominatorWarnings(m.displayId, set, passAtK));
     for (const w of [
@@ -1063,27 +1063,50 @@ function whereList(lines: readonly Diagnostic[]): string {
 export function classifyUnreadable(lines: readonly Diagnostic[]): {
   unread: Diagnostic[];
   samplesSkipped: Diagnostic[];
+  samplesSkippedCount: number;
   verdictsLost: number;
   ungraded: Diagnostic[];
 } {
   const out = {
     unread: [] as Diagnostic[],
     samplesSkipped: [] as Diagnostic[],
+    samplesSkippedCount: 0,
     verdictsLost: 0,
     ungraded: [] as Diagnostic[],
   };
   for (const l of lines) {
+    const cut = samplesCut(l.message);
+    if (cut !== undefined) {
+      if (cut > 0) {
+        out.samplesSkipped.push(l);
+        out.samplesSkippedCount += cut;
+      }
+      continue;
+    }
     if (/its verdict .* is lost/.test(l.message)) out.verdictsLost++;
     if (/samples are ungraded|are ungraded$|is ungraded$/.test(l.message)) out.ungraded.push(l);
-    else if (/sample skipped/.test(l.message)) out.samplesSkipped.push(l);
-    else out.unread.push(l);
+    else if (/sample skipped/.test(l.message)) {
+      out.samplesSkipped.push(l);
+      out.samplesSkippedCount++;
+    } else out.unread.push(l);
   }
   return out;
 }
 
 /**
+ * The samples a record lost to lists of different lengths, from its warning `<text> has N samples but <list> has
+ * M; keeping the first K` (Qwen-math and mapping readers): `N - K` (0 when the text list is the shorter one: no
+ * sample lost, only the other list's extra values); `undefined` for any other message. Pure.
+ */
+export function samplesCut(message: string): number | undefined {
+  const m = /has (\d+) samples? but .* has \d+; keeping the first (\d+)$/.exec(message);
+  return m ? Math.max(0, Number(m[1]) - Number(m[2])) : undefined;
+}
+
+/**
  * The warning of a model some of whose records could not be read, or were read with samples left out or
- * without a verdict (`TraceIndex.unreadableRecords`, split by {@link classifyUnreadable}): how many of each,
+ * without a verdict (`TraceIndex.recordsWithSamplesLost`, split by {@link classifyUnreadable}; a record whose
+ * lists differ in length counts the samples cut off, {@link samplesCut}): how many of each,
  * where (file:line, the first three), and what becomes of them; the CLI report and the overview say the
  * same. `1 record could not be read (a.jsonl:3): left out of every figure; 2 samples skipped (a.jsonl:1,
  * a.jsonl:1): left out of every figure: 1 of them graded, its verdict lost; 8 records have no verdict (b.jsonl:1, ...): indexed,
@@ -1100,9 +1123,9 @@ export function unreadableWarning(model: string, lines: readonly Diagnostic[]): 
     parts.push(
       `${s(c.unread.length, 'record', 'records')} could not be read (${whereList(c.unread)}): left out of every figure${lost(lostIn(c.unread))}`,
     );
-  if (c.samplesSkipped.length)
+  if (c.samplesSkippedCount)
     parts.push(
-      `${s(c.samplesSkipped.length, 'sample', 'samples')} skipped (${whereList(c.samplesSkipped)}): left out of every figure${lost(lostIn(c.samplesSkipped))}`,
+      `${s(c.samplesSkippedCount, 'sample', 'samples')} skipped (${whereList(c.samplesSkipped)}): left out of every figure${lost(lostIn(c.samplesSkipped))}`,
     );
   if (c.ungraded.length)
     parts.push(
