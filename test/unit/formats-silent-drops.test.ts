@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { knownToolOutput } from '../../src/core/readers/index';
-import { buildReport, samplesCut } from '../../src/core/report';
+import { buildReport, cappedCount, samplesCut } from '../../src/core/report';
 import { indexed, writeFolder } from './helpers';
 
 const line = (o: unknown) => JSON.stringify(o);
@@ -66,6 +66,87 @@ describe("samples cut off by lists of different lengths are counted in the model
     assert.equal(samplesCut('$.resps[*][0] has 8 samples but correct has 5; keeping the first 5'), 3);
     assert.equal(samplesCut('responses has 1 sample but correctness has 2; keeping the first 1'), 0);
     assert.equal(samplesCut('sample 1: responses is not a string (got null); sample skipped'), undefined);
+  });
+});
+
+describe("records skipped as a duplicate problem id are counted in the model's warning", () => {
+  test('lm-eval gsm8k: one line per filter, 2 docs x 2 filters: 8 samples read, 2 records skipped and counted', async () => {
+    const doc = (d: number, filter: string) =>
+      line({
+        doc_id: d,
+        doc: { question: `q${d}` },
+        target: String(d),
+        resps: [0, 1, 2, 3].map((k) => [`The answer is ${d + k}`]),
+        filtered_resps: [0, 1, 2, 3].map((k) => (filter === 'strict-match' ? '[invalid]' : String(d + k))),
+        filter,
+        exact_match: 0.25,
+      });
+    const dir = writeFolder({
+      'Qwen__Qwen2.5-7B/trace-inspector.mapping.json': line({
+        files: ['samples_gsm8k_*.jsonl'],
+        records: 'per-problem',
+        model: 'qwen',
+        dataset: 'gsm8k',
+        fields: {
+          problemId: 'doc_id',
+          question: 'doc.question',
+          referenceAnswer: 'target',
+          text: '$.resps[*][0]',
+          extractedAnswer: 'filtered_resps',
+        },
+      }),
+      'Qwen__Qwen2.5-7B/samples_gsm8k_2025-01-15T10-20-30.123456.jsonl': `${[
+        doc(0, 'strict-match'),
+        doc(0, 'flexible-extract'),
+        doc(1, 'strict-match'),
+        doc(1, 'flexible-extract'),
+      ].join('\n')}\n`,
+    });
+    const index = await indexed(dir);
+    try {
+      const n = index.db.prepare('SELECT count(*) FROM samples').pluck().get();
+      assert.equal(n, 8);
+      const w = buildReport(index).warnings.filter((x) => /duplicate/.test(x));
+      const f = 'Qwen__Qwen2.5-7B/samples_gsm8k_2025-01-15T10-20-30.123456.jsonl';
+      assert.deepEqual(w, [
+        `Qwen__Qwen2.5-7B:qwen: 2 records skipped as a duplicate problem id (${f}:2, ${f}:4): the first record of each id is read; each is listed with its reason in the Problems panel (CLI: the diagnostics)`,
+      ]);
+    } finally {
+      index.close();
+    }
+  });
+});
+
+describe('the model warning counts the lines past the diagnostics cap (50 per file and kind)', () => {
+  test('53 malformed lines, 55 duplicate ids, 52 cut lists: 53 records, 55 duplicates, at least 52 samples', async () => {
+    const rec = (idx: number, code: string[]) =>
+      line({ idx, question: `q${idx}`, gt: '1', code, score: [true, false], pred: code.map(() => '1') });
+    const lines: string[] = [];
+    for (let i = 0; i < 55; i++) lines.push(rec(i, ['a', 'b']), rec(i, ['a', 'b']));
+    for (let i = 100; i < 152; i++) lines.push(rec(i, ['a', 'b', 'c']));
+    for (let i = 0; i < 53; i++) lines.push('{"idx": 7, "question": ');
+    const dir = writeFolder({
+      'Qwen2.5-7B/math_eval/math500/test_qwen-boxed_-1_seed0_t0.0_s0_e-1.jsonl': `${lines.join('\n')}\n`,
+    });
+    const index = await indexed(dir);
+    try {
+      assert.equal(index.db.prepare('SELECT count(*) FROM samples').pluck().get(), 55 * 2 + 52 * 2);
+      const w = buildReport(index).warnings.filter((x) => /skipped/.test(x));
+      assert.equal(w.length, 1, w.join('\n'));
+      assert.match(w[0], /^Qwen2\.5-7B: 53 records could not be read \(/);
+      assert.match(w[0], /; at least 52 samples skipped \(/);
+      assert.match(w[0], /; 55 records skipped as a duplicate problem id \(/);
+    } finally {
+      index.close();
+    }
+  });
+
+  test('cappedCount reads N and the shared message', () => {
+    assert.deepEqual(cappedCount('and 12 more like this, the first at line 60: malformed JSON (x: y); line skipped'), {
+      n: 12,
+      message: 'malformed JSON (x: y); line skipped',
+    });
+    assert.deepEqual(cappedCount('malformed JSON; line skipped'), { n: 1, message: 'malformed JSON; line skipped' });
   });
 });
 
