@@ -1387,7 +1387,7 @@ function notIndexed(
     for (const d of lines) attributed.add(key(d));
     if (!searched.includes(m)) continue;
     if (m.partial) warnings.push(partialWarning(m.label));
-    const w = unreadableWarning(m.label, lines);
+    const w = unreadableWarning(m.label, index.recordsWithSamplesLost(m.id));
     if (w) warnings.push(w);
   }
   const other = diagnostics.filter((d) => !attributed.has(key(d)));

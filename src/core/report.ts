@@ -466,7 +466,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
       histogram: accuracyHistogram(pc).bins,
     };
     if (m.partial) warnings.push(partialWarning(m.displayId));
-    const unreadable = unreadableWarning(m.displayId, index.unreadableRecords(m.id));
+    const unreadable = unreadableWarning(m.displayId, index.recordsWithSamplesLost(m.id));
     if (unreadable) warnings.push(unreadable);
     warnings.push(...denominatorWarnings(m.displayId, set, passAtK));
     for (const w of [
@@ -1057,33 +1057,86 @@ function whereList(lines: readonly Diagnostic[]): string {
  * A model's error diagnostics at a line (`TraceIndex.unreadableRecords`) by what they cost (trial 12 findings 18
  * and 8): `unread`, records not read at all (`line skipped`, malformed JSON); `samplesSkipped`, samples left out
  * of a record that was read (`sample skipped`; `verdictsLost` of all the lines had a verdict, named in their message
- * as `its verdict ... is lost`); `ungraded`, records read whose samples have no verdict (`samples are ungraded`:
+ * as `its verdict ... is lost`; with `samplesSkippedCount` the samples, also those a warning `keeping the first K`
+ * cut off, {@link samplesCut}); `duplicates`, records skipped as a problem id already read (warnings `duplicate
+ * problem id ...; skipped`); `ungraded`, records read whose samples have no verdict (`samples are ungraded`:
  * indexed, their problems in `missing`). Pure.
  */
 export function classifyUnreadable(lines: readonly Diagnostic[]): {
   unread: Diagnostic[];
   samplesSkipped: Diagnostic[];
-  verdictsLost: number;
+  duplicates: Diagnostic[];
   ungraded: Diagnostic[];
+  verdictsLost: number;
+  /** Records or samples each list stands for: a capped `and N more like this` line stands for N. */
+  count: { unread: number; samplesSkipped: number; duplicates: number; ungraded: number };
+  /** Whether `count.samplesSkipped` is a lower bound (capped lines of cut-off lists: at least 1 sample each). */
+  samplesAtLeast: boolean;
 } {
   const out = {
     unread: [] as Diagnostic[],
     samplesSkipped: [] as Diagnostic[],
-    verdictsLost: 0,
+    duplicates: [] as Diagnostic[],
     ungraded: [] as Diagnostic[],
+    verdictsLost: 0,
+    count: { unread: 0, samplesSkipped: 0, duplicates: 0, ungraded: 0 },
+    samplesAtLeast: false,
   };
   for (const l of lines) {
-    if (/its verdict .* is lost/.test(l.message)) out.verdictsLost++;
-    if (/samples are ungraded|are ungraded$|is ungraded$/.test(l.message)) out.ungraded.push(l);
-    else if (/sample skipped/.test(l.message)) out.samplesSkipped.push(l);
-    else out.unread.push(l);
+    const { n, message } = cappedCount(l.message);
+    if (/^duplicate problem id .*; skipped$/.test(message)) {
+      out.duplicates.push(l);
+      out.count.duplicates += n;
+      continue;
+    }
+    const cut = samplesCut(message);
+    if (cut !== undefined) {
+      if (cut > 0) {
+        out.samplesSkipped.push(l);
+        out.count.samplesSkipped += n === 1 ? cut : n;
+        if (n > 1) out.samplesAtLeast = true;
+      }
+      continue;
+    }
+    if (/its verdict .* is lost/.test(message)) out.verdictsLost += n;
+    if (/samples are ungraded|are ungraded$|is ungraded$/.test(message)) {
+      out.ungraded.push(l);
+      out.count.ungraded += n;
+    } else if (/sample skipped/.test(message)) {
+      out.samplesSkipped.push(l);
+      out.count.samplesSkipped += n;
+    } else {
+      out.unread.push(l);
+      out.count.unread += n;
+    }
   }
   return out;
 }
 
 /**
+ * How many diagnostics one stored line stands for, and the message they share: a capped line
+ * (`and N more like this, the first at line L: <message>`, diagnosticCap.ts) stands for N; any other for 1. Pure.
+ */
+export function cappedCount(message: string): { n: number; message: string } {
+  const m = /^and (\d+) more like this, the first at [^:]*: (.*)$/s.exec(message);
+  return m ? { n: Number(m[1]), message: m[2] } : { n: 1, message };
+}
+
+/**
+ * The samples a record lost to lists of different lengths, from its warning `<text> has N samples but <list> has
+ * M; keeping the first K` (Qwen-math and mapping readers): `N - K` (0 when the text list is the shorter one: no
+ * sample lost, only the other list's extra values); `undefined` for any other message. Pure.
+ */
+export function samplesCut(message: string): number | undefined {
+  const m = /has (\d+) samples? but .* has \d+; keeping the first (\d+)$/.exec(message);
+  return m ? Math.max(0, Number(m[1]) - Number(m[2])) : undefined;
+}
+
+/**
  * The warning of a model some of whose records could not be read, or were read with samples left out or
- * without a verdict (`TraceIndex.unreadableRecords`, split by {@link classifyUnreadable}): how many of each,
+ * without a verdict, or skipped as a duplicate problem id (`TraceIndex.recordsWithSamplesLost`, split by
+ * {@link classifyUnreadable}; a record whose lists differ in length counts the samples cut off, {@link samplesCut}):
+ * how many of each,
  * where (file:line, the first three), and what becomes of them; the CLI report and the overview say the
  * same. `1 record could not be read (a.jsonl:3): left out of every figure; 2 samples skipped (a.jsonl:1,
  * a.jsonl:1): left out of every figure: 1 of them graded, its verdict lost; 8 records have no verdict (b.jsonl:1, ...): indexed,
@@ -1095,18 +1148,26 @@ export function unreadableWarning(model: string, lines: readonly Diagnostic[]): 
   const parts: string[] = [];
   const s = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const lost = (n: number) => (n ? `: ${n} of them graded, ${n === 1 ? 'its verdict' : 'their verdicts'} lost` : '');
-  const lostIn = (xs: Diagnostic[]) => xs.filter((l) => /its verdict .* is lost/.test(l.message)).length;
-  if (c.unread.length)
+  const lostIn = (xs: Diagnostic[]) =>
+    xs.reduce((a, l) => {
+      const { n, message } = cappedCount(l.message);
+      return a + (/its verdict .* is lost/.test(message) ? n : 0);
+    }, 0);
+  if (c.count.unread)
     parts.push(
-      `${s(c.unread.length, 'record', 'records')} could not be read (${whereList(c.unread)}): left out of every figure${lost(lostIn(c.unread))}`,
+      `${s(c.count.unread, 'record', 'records')} could not be read (${whereList(c.unread)}): left out of every figure${lost(lostIn(c.unread))}`,
     );
-  if (c.samplesSkipped.length)
+  if (c.count.samplesSkipped)
     parts.push(
-      `${s(c.samplesSkipped.length, 'sample', 'samples')} skipped (${whereList(c.samplesSkipped)}): left out of every figure${lost(lostIn(c.samplesSkipped))}`,
+      `${c.samplesAtLeast ? 'at least ' : ''}${s(c.count.samplesSkipped, 'sample', 'samples')} skipped (${whereList(c.samplesSkipped)}): left out of every figure${lost(lostIn(c.samplesSkipped))}`,
     );
-  if (c.ungraded.length)
+  if (c.count.duplicates)
     parts.push(
-      `${s(c.ungraded.length, 'record has', 'records have')} no verdict (${whereList(c.ungraded)}): read and indexed, ungraded (their problems count in "missing")`,
+      `${s(c.count.duplicates, 'record', 'records')} skipped as a duplicate problem id (${whereList(c.duplicates)}): the first record of each id is read`,
+    );
+  if (c.count.ungraded)
+    parts.push(
+      `${s(c.count.ungraded, 'record has', 'records have')} no verdict (${whereList(c.ungraded)}): read and indexed, ungraded (their problems count in "missing")`,
     );
   return `${model}: ${parts.join('; ')}; each is listed with its reason in the Problems panel (CLI: the diagnostics)`;
 }

@@ -992,7 +992,7 @@ function modelFigures(
   const graded = rows.byModel.get(m.id) ?? [];
   const all = rows.allByModel.get(m.id) ?? [];
   if (m.partial) warnings.push(partialWarning(m.label));
-  const unreadable = unreadableWarning(m.label, index.unreadableRecords(m.id));
+  const unreadable = unreadableWarning(m.label, index.recordsWithSamplesLost(m.id));
   if (unreadable) warnings.push(unreadable);
   const whole = problemSet(all);
   if (whole.noSamples + whole.ungraded > 0)

@@ -761,6 +761,28 @@ export class TraceIndex {
       .map(withEntry);
   }
 
+  /**
+   * {@link unreadableRecords} and, with them, the warnings of records read with samples cut off (severity
+   * `warning`, `... has N samples but ... has M; keeping the first K`: the samples after the K-th are in no
+   * figure) and of records skipped as a problem id already read (`duplicate problem id ...; skipped`), by file
+   * and line: every line of `modelId`'s files that cost it samples, for the warning of
+   * {@link unreadableWarning} (report.ts), which counts `N - K` samples for each cut.
+   */
+  recordsWithSamplesLost(modelId: number): Diagnostic[] {
+    const cut = this.db
+      .prepare(
+        `SELECT d.file, d.line, d.severity, d.message, d.entry FROM diagnostics d
+          WHERE d.severity = 'warning' AND d.line > 0
+            AND (d.message LIKE '% but % has %; keeping the first %' OR d.message LIKE 'duplicate problem id %; skipped'
+              OR d.message LIKE 'and % more like this, the first at %: duplicate problem id %; skipped')
+            AND d.file IN (SELECT f.path FROM files f WHERE f.id IN (SELECT DISTINCT file_id FROM samples WHERE model_id = ?))`,
+      )
+      .all(modelId)
+      .map(withEntry);
+    const all = [...this.unreadableRecords(modelId), ...cut];
+    return all.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  }
+
   /** The largest number of graded samples `modelId` has on one problem (0 when none). */
   maxGraded(modelId: number): number {
     return (

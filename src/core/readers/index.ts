@@ -498,7 +498,25 @@ function unrecognizedReason(ext: string, first: unknown): string {
       .slice(0, 8)
       .map((k) => clip(k, 40))
       .join(', ') + (keys.length > 8 ? `, ... (${keys.length} keys)` : '');
-  return `no reader recognises ${what} (keys: ${shown || 'none'}); describe the format in a ${MAPPING_FILE_NAME}`;
+  const tool = knownToolOutput(keys);
+  const how = tool
+    ? `it looks like ${tool}: read it with a ${MAPPING_FILE_NAME} as in docs/mapping.md#worked-examples-lm-evaluation-harness-verl-openrlhf`
+    : `describe the format in a ${MAPPING_FILE_NAME}`;
+  return `no reader recognises ${what} (keys: ${shown || 'none'}); ${how}`;
+}
+
+/**
+ * The tool whose output a record's keys are, among those with a worked mapping example in docs/mapping.md
+ * (no built-in reader): lm-evaluation-harness `--log_samples` lines (`doc_id`, `resps`, `filtered_resps`),
+ * verl validation generations (`input`, `output`, `score`), OpenRLHF rollout dumps (`prompt`, `output`,
+ * `reward`). `undefined` for any other set of keys. Pure.
+ */
+export function knownToolOutput(keys: readonly string[]): string | undefined {
+  const has = (...ks: string[]) => ks.every((k) => keys.includes(k));
+  if (has('doc_id', 'resps', 'filtered_resps')) return 'lm-evaluation-harness --log_samples output';
+  if (has('input', 'output', 'score')) return "verl's validation generations (trainer.validation_data_dir)";
+  if (has('prompt', 'output', 'reward')) return 'an OpenRLHF rollout dump';
+  return undefined;
 }
 
 /** The format of a file, or `null` when it is not a results file this project reads (see {@link detectFile}). */
