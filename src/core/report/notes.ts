@@ -6,7 +6,7 @@ import { benchmarkWithoutBase } from '../index/labels';
 import type { ModelRow, StatRow, TraceIndex } from '../index/traceIndex';
 import { plural } from '../text';
 import { problemNamer } from '../datasets';
-import type { ComparisonReport } from './types';
+import type { ComparisonReport, NotComparedKind } from './types';
 
 /** How many compared problems have min(base n, model n) = k. */
 export function atLimit(pairs: readonly ProblemPair[], k: number): number {
@@ -22,17 +22,6 @@ export function maxMinN(pairs: readonly ProblemPair[]): number {
 export function sameModel(a: ModelRow, b: ModelRow): boolean {
   return a.name === b.name && (a.revision ?? null) === (b.revision ?? null);
 }
-
-/** Why a model is in no comparison ({@link notComparedModels}). */
-export type NotComparedKind =
-  | 'modelUngraded'
-  | 'baseUngraded'
-  | 'noCommonProblem'
-  | 'seedSibling'
-  | 'baseOfNone'
-  | 'baseCopyOfNone'
-  | 'noBaseInFolder'
-  | 'noBase';
 
 /** One model in no comparison, with names left to the caller ({@link notComparedReason}). */
 export interface NotComparedModel<M> {

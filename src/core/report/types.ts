@@ -16,7 +16,6 @@ import { type PplRead, type PplReport } from '../ppl';
 import { type RewardModelsReport } from '../rewardReport';
 import { type DatasetCount } from '../datasets';
 import { type Trajectory } from '../trajectories';
-import type { NotComparedKind, notComparedModels, notComparedReason } from './notes';
 
 /**
  * A pass@k point with its bootstrap interval over problems (null where no problem has n >= k).
@@ -145,7 +144,18 @@ export interface DatasetModelReport {
   leftOut: { noSamples: number; ungraded: number };
 }
 
-/** A model in no comparison and why ({@link Report.notCompared}, {@link notComparedModels}). */
+/** Why a model is in no comparison (`notComparedModels` (notes.ts)). */
+export type NotComparedKind =
+  | 'modelUngraded'
+  | 'baseUngraded'
+  | 'noCommonProblem'
+  | 'seedSibling'
+  | 'baseOfNone'
+  | 'baseCopyOfNone'
+  | 'noBaseInFolder'
+  | 'noBase';
+
+/** A model in no comparison and why ({@link Report.notCompared}, `notComparedModels` (notes.ts)). */
 export interface NotComparedEntry {
   /** Display id of the model. */
   model: string;
@@ -160,7 +170,7 @@ export interface NotComparedEntry {
   folder?: string;
   /**
    * The reason as text, models named by label as in the report's tables and its `NOT COMPARED` warning
-   * ({@link notComparedReason}); `model`, `base` and `against` give their display ids.
+   * (`notComparedReason`, notes.ts); `model`, `base` and `against` give their display ids.
    */
   reason: string;
 }
