@@ -156,6 +156,16 @@ export const erroredSamplesOption = (): Option =>
     "Inspect AI logs: samples that errored without a score are left out of every figure, as Inspect's own metrics leave them out (exclude, the default), or counted as incorrect (incorrect)",
   ).choices(['exclude', 'incorrect']);
 
+/** A parser of an integer option, at least `min` when given (commander says `expected an integer >= min` otherwise). */
+export function integerOption(min?: number): (v: string) => number {
+  return (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || (min !== undefined && n < min))
+      throw new InvalidArgumentError(min === undefined ? 'expected an integer' : `expected an integer >= ${min}`);
+    return n;
+  };
+}
+
 /** Parses `--correct-threshold`: a finite number. */
 export function parseThreshold(v: string): number {
   const n = Number(v);

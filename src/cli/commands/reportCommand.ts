@@ -8,6 +8,7 @@ import { compileStepPattern } from '../../core/series';
 import { terminalJson } from '../output';
 import {
   erroredSamplesOption,
+  integerOption,
   type IndexCliOptions,
   MAPPING_HELP,
   parseMappingFile,
@@ -29,24 +30,12 @@ export function addReportCommand(cmd: Command): void {
     .option('--db <file>', 'index database (default: a per-user cache file for this folder)')
     .option('--base <text>', 'base model: a substring of its id or label (default: guessed from names)')
     .addOption(new Option('--format <format>', 'output format').choices(['table', 'json', 'csv']).default('table'))
-    .option('--replicates <n>', 'bootstrap replicates', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 100) throw new InvalidArgumentError('expected an integer >= 100');
-      return n;
-    })
-    .option('--seed <n>', 'bootstrap seed', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n)) throw new InvalidArgumentError('expected an integer');
-      return n;
-    })
+    .option('--replicates <n>', 'bootstrap replicates', integerOption(100))
+    .option('--seed <n>', 'bootstrap seed', integerOption())
     .option(
       '--maj-at-k [draws]',
       'add maj@k curves (majority vote over extracted answers), exact at every k; [draws] is accepted for scripts written for earlier versions (which estimated large k by Monte Carlo) and not used',
-      (v) => {
-        const n = Number(v);
-        if (!Number.isInteger(n) || n < 100) throw new InvalidArgumentError('expected an integer >= 100');
-        return n;
-      },
+      integerOption(100),
     )
     .option(
       '--regrade',
@@ -79,11 +68,7 @@ export function addReportCommand(cmd: Command): void {
     .option(
       '--paths [maxTextSamples]',
       'add reasoning paths: share of correct samples whose computation steps are in the base (bootstrap interval over problems), and IDF-weighted text similarity and containment with equal-footing baselines over the first [maxTextSamples] samples per problem (default 64)',
-      (v) => {
-        const n = Number(v);
-        if (!Number.isInteger(n) || n < 2) throw new InvalidArgumentError('expected an integer >= 2');
-        return n;
-      },
+      integerOption(2),
     )
     .option('--mapping <file>', MAPPING_HELP, parseMappingFile)
     .option('-q, --quiet', 'no progress on stderr')

@@ -1,8 +1,8 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { formatDiagnostics, safe } from '../../core/report/render';
 import { searchTerms } from '../../core/search';
 import { terminalJson } from '../output';
-import { type IndexCliOptions, runIndex, withIndexOptions } from '../indexing';
+import { type IndexCliOptions, runIndex, withIndexOptions, integerOption } from '../indexing';
 import { searchFooter, searchIndex } from '../search';
 
 /** Error diagnostics `search` lists on stderr; the rest are counted (the JSON and `index` list them all). */
@@ -26,11 +26,7 @@ export function addSearchCommand(cmd: Command): void {
       '--as-typed',
       'only samples holding the query as typed (its characters in order and next to each other); every sample the index matched is read from its file and checked',
     )
-    .option('--limit <n>', 'list at most n matches (the total counts all)', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected an integer >= 0');
-      return n;
-    })
+    .option('--limit <n>', 'list at most n matches (the total counts all)', integerOption(0))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(
       async (
