@@ -8,7 +8,8 @@ import type { TraceIndex } from '../core/index/traceIndex';
 import { buildSplitsReport, type SplitEstimate, type SplitsReport } from '../core/analyses/splits';
 import type { SplitKind } from '../core/analyses/splitDefinitions';
 import { escapeControl, plural } from '../core/text';
-import { csvCell, terminalJson } from './main';
+import { csvCell } from '../core/report/csv';
+import { terminalJson } from './output';
 
 /** The options `report` takes for splits (commander's camel-case names). */
 export interface SplitsCliOptions {

@@ -1,0 +1,101 @@
+import { csvText } from './csv';
+import type { ReportSection } from './section';
+import type { Report } from './types';
+import { auditSection } from './sections/audit';
+import { baseSection } from './sections/base';
+import { comparisonsSection } from './sections/comparisons';
+import { datasetsSection } from './sections/datasets';
+import { diagnosticsSection } from './sections/diagnostics';
+import { graderAuditSection } from './sections/graderAudit';
+import { gradingSection } from './sections/grading';
+import { majAtKSection } from './sections/majAtK';
+import { modelsSection } from './sections/models';
+import { pathsSection } from './sections/paths';
+import { pplSection } from './sections/ppl';
+import { regradeSection } from './sections/regrade';
+import { rewardModelsSection } from './sections/rewardModels';
+import { strataSection } from './sections/strata';
+import { trajectoriesSection } from './sections/trajectories';
+import { warningsSection } from './sections/warnings';
+
+/**
+ * Every section of the report, in the order of the report's JSON keys, which is also the order they are
+ * computed in: a section may read what an earlier one left in the context (the datasets for the models,
+ * the comparisons' pairing for ppl and paths), and each adds its warnings in turn.
+ */
+export const REPORT_SECTIONS: readonly ReportSection[] = [
+  baseSection,
+  datasetsSection,
+  modelsSection,
+  comparisonsSection,
+  strataSection,
+  auditSection,
+  graderAuditSection,
+  regradeSection,
+  gradingSection,
+  majAtKSection,
+  rewardModelsSection,
+  pplSection,
+  trajectoriesSection,
+  pathsSection,
+  diagnosticsSection,
+  warningsSection,
+];
+
+/**
+ * The order of the sections in the table, as a reader goes through it: the lines that say how the model
+ * table pools datasets and who graded come above it, maj@k under best-of-k, reward models before the
+ * grader audit, the warnings before the diagnostics.
+ */
+const TABLE_ORDER = [
+  'datasets',
+  'grading',
+  'models',
+  'majAtK',
+  'comparisons',
+  'strata',
+  'audit',
+  'rewardModels',
+  'graderAudit',
+  'regrade',
+  'ppl',
+  'trajectories',
+  'paths',
+  'warnings',
+  'diagnostics',
+];
+
+/** The order of the sections' rows in the CSV (a model's rows by level are among its rows; per-dataset rows last). */
+const CSV_ORDER = ['models', 'comparisons', 'trajectories', 'rewardModels'];
+
+/** The sections of `order`, by name; throws at load when a renderer of a section is left out of its order. */
+function inOrder(order: readonly string[], has: (s: ReportSection) => boolean): ReportSection[] {
+  const byName = new Map(REPORT_SECTIONS.map((s) => [s.name, s]));
+  const missing = REPORT_SECTIONS.filter((s) => has(s) && !order.includes(s.name));
+  if (missing.length) throw new Error(`report sections not placed: ${missing.map((s) => s.name).join(', ')}`);
+  return order.map((name) => {
+    const s = byName.get(name);
+    if (!s || !has(s)) throw new Error(`no report section ${name} to render`);
+    return s;
+  });
+}
+
+const TABLE_SECTIONS = inOrder(TABLE_ORDER, (s) => s.table !== undefined);
+const CSV_SECTIONS = inOrder(CSV_ORDER, (s) => s.csv !== undefined);
+
+/**
+ * Renders the report as aligned text tables, section by section. Every value computed over fewer than
+ * all of the model's problems carries the count, `70.0 (5/6)` (see src/core/denominators.ts); the
+ * warnings below the tables say why.
+ */
+export function reportTable(r: Report): string {
+  return TABLE_SECTIONS.flatMap((s) => s.table?.(r) ?? []).join('\n');
+}
+
+/** The report as CSV, one row per figure ("long" format): the columns are described at {@link csvText}. */
+export function reportCsv(r: Report): string {
+  return csvText(
+    r,
+    CSV_SECTIONS.flatMap((s) => s.csv?.(r) ?? []),
+  );
+}
