@@ -1165,6 +1165,7 @@ class SampleWriter {
   private readonly insertScore: Statement;
   private readonly insertInfo: Statement;
   private readonly samplesOfPair: Statement;
+  private readonly verdictOf: Statement;
   private readonly moveSample: Statement;
   private readonly models = new Map<string, number>();
   private readonly problems = new Map<string, number>();
@@ -1242,6 +1243,9 @@ class SampleWriter {
     );
     this.samplesOfPair = db.prepare(
       'SELECT sample_index AS i, correct FROM samples WHERE model_id = ? AND problem_id = ? ORDER BY sample_index',
+    );
+    this.verdictOf = db.prepare(
+      'SELECT correct FROM samples WHERE model_id = ? AND problem_id = ? AND sample_index = ? LIMIT 1',
     );
     // the file already holding samples of (model, problem), or an empty record of it
     this.otherFileHas = db.prepare(
@@ -1606,6 +1610,8 @@ class SampleWriter {
     /** Scores given twice for the same sample and scorer within this file, and where first. */
     const scoreSeen = new Map<string, string>();
     const dupScores: { count: number; first?: string } = { count: 0 };
+    /** Per-sample records adding scores to samples another file defined: the next sample index per (model, problem). */
+    const perSampleScored = new Map<string, { next: number }>();
     /** Records whose samples differ from the copy another file defined. */
     const mismatch: { count: number; first?: string } = { count: 0 };
 
@@ -1888,7 +1894,11 @@ class SampleWriter {
           const mk = modelKey(r.model.run ?? run, r.model.name, r.model.revision);
           const pk = problemKey(r.dataset, r.problemId);
           const defined = seen.get(pairKey);
-          const firstAt = addedScores.get(pairKey) ?? (defined ? (defined.where ?? `line ${defined.line}`) : undefined);
+          // (a per-sample record is one sample of its problem: the next record of the problem is its next
+          // sample, never a repeat; repeated scores of one sample are caught by sample index)
+          const firstAt = r.perSample
+            ? undefined
+            : (addedScores.get(pairKey) ?? (defined ? (defined.where ?? `line ${defined.line}`) : undefined));
           if (firstAt !== undefined) {
             dupScores.count += r.samples.reduce((a, x) => a + (x.scores?.length ?? 0), 0);
             dupScores.first ??= `${where}: problem ${JSON.stringify(r.problemId)} is given again (first at ${firstAt})`;
@@ -1898,6 +1908,34 @@ class SampleWriter {
           if (other === undefined) {
             other = (this.otherFileHas.pluck().get({ m: mid, p: pid, f: fileId }) as string | undefined) ?? null;
             otherFile.set(pairKey, other);
+          }
+          if (other !== null && r.perSample) {
+            // one sample of a problem another file defined: its scores, by its index (given, or the
+            // record's order among the problem's records in this file)
+            const counter = perSampleScored.get(pairKey) ?? { next: 0 };
+            perSampleScored.set(pairKey, counter);
+            for (const x of r.samples) {
+              const index = x.sampleIndex ?? counter.next;
+              counter.next = Math.max(counter.next, index + 1);
+              const have = this.verdictOf.get(mid, pid, index) as { correct: number | null } | undefined;
+              const verdict = x.correct === null || x.correct === undefined ? null : x.correct ? 1 : 0;
+              if (have === undefined || have.correct !== verdict) {
+                mismatch.count++;
+                mismatch.first ??= `${where}: sample ${index} of problem ${JSON.stringify(r.problemId)} ${have === undefined ? 'is not' : 'has another verdict than the one'} indexed from ${other}; this file's scores are attached by sample index all the same`;
+              }
+              for (const sc of x.scores ?? []) {
+                const dupKey = `${pairKey}\x1f${index}\x1f${sc.scorer}`;
+                const firstScore = scoreSeen.get(dupKey);
+                if (firstScore !== undefined) {
+                  dupScores.count++;
+                  dupScores.first ??= `${where}: ${sc.scorer} scores sample ${index} of problem ${JSON.stringify(r.problemId)} again (first at ${firstScore})`;
+                  continue;
+                }
+                scoreSeen.set(dupKey, where);
+                this.storeScore(fileId, r, pk, mk, null, index, sc, true);
+              }
+            }
+            continue;
           }
           if (other !== null) {
             addedScores.set(pairKey, where);
@@ -1915,7 +1953,8 @@ class SampleWriter {
             continue;
           }
         }
-        if (carriesScores) {
+        // (a per-sample record's scores are stored with its sample, under the index it is given below)
+        if (carriesScores && !r.perSample) {
           const mk = modelKey(r.model.run ?? run, r.model.name, r.model.revision);
           const pk = problemKey(r.dataset, r.problemId);
           for (const x of r.samples)
@@ -2100,6 +2139,11 @@ class SampleWriter {
           );
           // where the text is read again from (sampleText.ts): the record's bytes, the sample's position in it
           if (r.span) this.insertSpan.run(lastInsertRowid, r.span.offset, r.span.bytes, pos);
+          if (r.perSample && s.scores && s.scores.length > 0) {
+            const mk = modelKey(r.model.run ?? run, r.model.name, r.model.revision);
+            const pk = problemKey(r.dataset, r.problemId);
+            for (const sc of s.scores) this.storeScore(fileId, r, pk, mk, null, index, sc, true);
+          }
           if (this.insertFts) {
             ftsIds.push(lastInsertRowid);
             ftsTexts.push(s.searchText ?? searchText(s.text));
