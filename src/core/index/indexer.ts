@@ -198,67 +198,17 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
   db.pragma(`cache_size = -${INDEXING_CACHE_KIB}`);
   const heartbeat = setInterval(() => touchLock(db), 10_000);
   heartbeat.unref?.();
-  let filesIndexed = 0;
-  let filesSkipped = 0;
-  let filesRemoved = 0;
-  let samplesWritten = 0;
-  let firstCommitMs: number | null = null;
-  let cancelled = false;
-  let filesStale = 0;
-  let filesExcluded = 0;
-  let annotationsReattached = 0;
+  const pass = newPass(started);
   let annotationsOfChangedFiles: AnnotationFates = { onSample: 0, onNoSample: 0, orphaned: [] };
   try {
     report({ phase: 'scan', filesDone: 0, filesTotal: 0, samples: 0 });
-    const mappingFile = options.readerOptions?.mappingFile;
-    const unlisted: string[] = [];
-    const unreachable: { file: string; reason: string; resultsLike: boolean }[] = [];
-    const candidates = await listCandidateFiles(root, {
-      include: options.include,
-      exclude: options.exclude,
-      mappingFile,
-      unlisted,
-      unreachable,
-    });
-    // dataset or config folders told by the layout (the same folder under two model folders; trial 8 finding 1):
-    // part of the reader options, so a change of them reads every file again
-    const layoutDatasets = layoutDatasetFolders(candidates);
-    // one spelling per dataset spelt two ways (`MATH-500/` and `math500/`; trial 9 finding 9): also a reader option
-    const spellings = datasetSpellings(candidates);
-    // model folders a reader names by their path (a Qwen-math model folder, a folder of per-dataset files): the
-    // flat and rollouts files of that model take its run and name (trial 12 finding 2); also a reader option
-    const modelFolders = modelFolderNames(candidates);
-    const hasModelFolders = Object.keys(modelFolders).length > 0;
-    const readerOpts: ReaderOptions | undefined =
-      layoutDatasets.length > 0 || Object.keys(spellings).length > 0 || hasModelFolders
-        ? {
-            ...(options.readerOptions ?? {}),
-            ...(layoutDatasets.length > 0 ? { layoutDatasets } : {}),
-            ...(Object.keys(spellings).length > 0 ? { datasetSpellings: spellings } : {}),
-            ...(hasModelFolders ? { modelFolders } : {}),
-          }
-        : options.readerOptions;
+    // 1. discover: the results files of the folder, and what their paths tell the readers
+    const found = await discoverFiles(root, options);
     const fts = options.fts !== false;
     const ftsMissing = index.getMeta(FTS_MISSING_KEY) !== undefined;
     if (!fts) index.setMeta(FTS_MISSING_KEY, '1');
     const writer = new SampleWriter(db, fts);
-    // An index built by other readers keeps the names they gave until its files are read again: every
-    // file is marked changed (unknown hash and mtime, as markFileChanged does; the samples stay until
-    // re-read) and the version stamped at once, so a cancelled pass leaves only the unread files to do.
-    filesStale = staleReaderFiles(index);
-    if (filesStale > 0) {
-      db.transaction(() => {
-        db.prepare(`UPDATE files SET hash = '', mtime_ms = -1`).run();
-        index.setMeta(READER_VERSION_KEY, String(READER_VERSION));
-      })();
-      report({
-        phase: 'scan',
-        filesDone: 0,
-        filesTotal: 0,
-        samples: 0,
-        notice: `index built by an older version of the readers: re-reading ${plural(filesStale, 'file')}`,
-      });
-    } else index.setMeta(READER_VERSION_KEY, String(READER_VERSION));
+    pass.filesStale = markStaleReaderFiles(index, report);
     const annotated = annotatedSamples(db);
     const known = new Map(
       (db.prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files').all() as FileRow[]).map((f) => [
@@ -266,300 +216,56 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         f,
       ]),
     );
-
     // Files that disappeared (or are now excluded).
-    const present = new Set(candidates);
-    /** Order in this pass at which a file's samples changed (removed, replaced) or were (re-)read. */
-    let seq = 0;
-    const changedAt = new Map<string, number>();
-    const readAt = new Map<string, number>();
-    // Results files still there but no longer listed (the include/exclude globs changed) are counted
-    // in one diagnostic, kept from pass to pass while they stay out (meta EXCLUDED_KEY).
-    const excluded = new Set<string>();
-    const isFile = (rel: string) =>
-      fsp.stat(join(root, ...rel.split('/'))).then(
-        (st) => st.isFile(),
-        () => false,
-      );
-    for (const [path, row] of known) {
-      if (!present.has(path)) {
-        db.transaction(() => writer.removeFile(row.id, path))();
-        if (row.format) {
-          filesRemoved++;
-          changedAt.set(path, seq++);
-          if (await isFile(path)) {
-            excluded.add(path);
-            filesExcluded++;
-          }
-        }
-      }
-    }
-    for (const path of JSON.parse(index.getMeta(EXCLUDED_KEY) ?? '[]') as string[])
-      if (!present.has(path) && !excluded.has(path) && (await isFile(path))) excluded.add(path);
-    index.setMeta(EXCLUDED_KEY, JSON.stringify([...excluded].sort()));
-    // Diagnostics of files that are gone without a files row (e.g. deleted after a read error).
-    const orphanDiags = (db.prepare('SELECT DISTINCT origin FROM diagnostics').pluck().all() as string[]).filter(
-      (f) => !present.has(f),
-    );
-    if (orphanDiags.length)
-      db.transaction(() => {
-        const del = db.prepare('DELETE FROM diagnostics WHERE origin = ?');
-        for (const f of orphanDiags) del.run(f);
-      })();
-
-    // An added, edited or deleted mapping file can change how any file is read: then every file is
-    // read again this pass, unchanged or not.
-    // So do other reader options than the last pass's (another Inspect scorer gives other verdicts).
-    // A mapping file given by path is no candidate: its content is part of the options, and its own
-    // errors are recorded on it here (they are not tied to any data file).
-    const readerOptions = JSON.stringify({
-      ...(readerOpts ?? {}),
-      ...(mappingFile
-        ? {
-            mappingDigest: await hashFile(
-              mappingFile,
-              (await fsp.stat(mappingFile).catch(() => ({ size: 0 }))).size,
-            ).catch(() => 'missing'),
-          }
-        : {}),
-    });
-    if (mappingFile) {
-      const d = await mappingFileDiagnostics(mappingFile, mappingFile, true);
-      db.transaction(() => {
-        db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(mappingFile);
-        const ins = db.prepare(
-          'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
-        );
-        for (const x of d) ins.run(x.file, x.line, x.severity, x.message, mappingFile);
-      })();
-    }
-    if (excluded.size > 0) {
-      const first = [...excluded].sort()[0];
-      db.prepare('INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)').run(
-        first,
-        0,
-        'info',
-        `${plural(excluded.size, 'results file')} not listed by the include/exclude settings (this one${excluded.size > 1 ? ` and ${excluded.size - 1} more` : ''}): their samples left the index and are not counted; their annotations are kept and come back when they are listed again`,
-        EXCLUDED_ORIGIN,
-      );
-    }
-    // Mappings whose `files` globs match no listed file (recomputed each pass: files come and go; the
-    // previous pass's are orphans by their origin and were deleted above).
-    const unmatched = await unmatchedMappingGlobs(root, candidates, mappingFile);
-    if (unmatched.length)
-      db.transaction(() => {
-        const ins = db.prepare(
-          'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
-        );
-        for (const x of unmatched) ins.run(x.file, x.line, x.severity, x.message, `${x.file}${KEY_SEP}globs`);
-      })();
-    // Files no reader is given (a puzzles table `24.csv`, a README): named, never silent (trial 10 finding
-    // 10f). Recomputed each pass like the globs above (their origin is no candidate: deleted as orphans).
-    // (the index's own database, when it lies in the folder, is no file of the folder's)
-    const mainFile = (db.prepare('PRAGMA database_list').all() as { name: string; file: string }[]).find(
-      (x) => x.name === 'main',
-    )?.file;
-    const dbFile = mainFile ? resolve(mainFile) : null;
-    const ownFiles = new Set(dbFile ? ['', '-wal', '-shm', '-journal'].map((x) => dbFile + x) : []);
-    const unread = [
-      ...unreachableDiagnostics(unreachable),
-      ...unreadFileDiagnostics(
-        unlisted.filter((rel) => !ownFiles.has(resolve(root, rel))),
-        (options.include?.length ?? 0) > 0,
-        candidates,
-      ),
-    ];
-    if (unread.length)
-      db.transaction(() => {
-        const ins = db.prepare(
-          'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
-        );
-        for (const x of unread) ins.run(x.file, x.line, x.severity, x.message, `${x.file}${KEY_SEP}unread`);
-      })();
+    const excluded = await removeGoneFiles(index, writer, root, found.candidates, known, pass);
+    const readerOptions = await readerOptionsKey(found.readerOpts, found.mappingFile);
+    await writeFolderDiagnostics(index, root, options, found, excluded);
     const rereadAll =
       (fts && ftsMissing) ||
       (index.getMeta(READER_OPTIONS_KEY) ?? '{}') !== readerOptions ||
-      (await mappingFilesChanged(root, candidates, known));
-    const parallelFor = (size: number) => size >= (options.parallelReadMinBytes ?? PARALLEL_READ_MIN_BYTES);
+      (await mappingFilesChanged(root, found.candidates, known));
     // files named after their temperature once a sibling at another temperature came or went (trial 8 finding 2d)
-    const renamed = known.size > 0 ? temperatureNeighbourChanges(known.keys(), candidates) : new Set<string>();
+    const renamed = known.size > 0 ? temperatureNeighbourChanges(known.keys(), found.candidates) : new Set<string>();
 
-    let done = 0;
-    for (const rel of candidates) {
+    // 2-4. read each changed file's records and write its rows (and per-problem counts) as they come
+    const reader: FolderReader = { index, writer, root, options, readerOpts: found.readerOpts, pass, report };
+    for (const rel of found.candidates) {
       if (options.signal?.aborted) {
-        cancelled = true;
+        pass.cancelled = true;
         break;
       }
-      report({ phase: 'index', file: rel, filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
-      const abs = join(root, ...rel.split('/'));
-      const prev = known.get(rel);
-      let stat: Stats;
-      try {
-        stat = await fsp.stat(abs);
-      } catch (e) {
-        writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
-        done++;
-        continue;
-      }
-      if (
-        !rereadAll &&
-        !renamed.has(rel) &&
-        prev &&
-        prev.status === 'ready' &&
-        prev.size === stat.size &&
-        prev.mtime_ms === stat.mtimeMs
-      ) {
-        if (prev.format) filesSkipped++;
-        done++;
-        continue;
-      }
-      // The hash covers the bytes the stat saw, so a file appended to while it is read is seen as
-      // changed on the next pass. A file seen before needs it now (unchanged content is skipped); for
-      // a new file it is computed alongside the reading, so the first samples commit sooner.
-      const hashing = hashFile(abs, stat.size);
-      hashing.catch(() => {});
-      let fileHash = '';
-      if (prev) {
-        try {
-          fileHash = await hashing;
-        } catch (e) {
-          writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
-          done++;
-          continue;
-        }
-      }
-      if (!rereadAll && !renamed.has(rel) && prev && prev.status === 'ready' && prev.hash === fileHash) {
-        db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?').run(stat.size, stat.mtimeMs, prev.id);
-        if (prev.format) filesSkipped++;
-        done++;
-        continue;
-      }
-      // A forced format still leaves out the folders' own summaries and configs.
-      // (a compressed file, by name or by its first bytes, goes to detection, which says so)
-      let format: FormatId | null =
-        options.format && !isNonResultFile(rel) && (await compressedFileDiagnostic(abs, rel)) === null
-          ? options.format
-          : null;
-      if (!format) {
-        let detection: Awaited<ReturnType<typeof detectFile>>;
-        try {
-          detection = await detectFile(abs, rel, root, readerOpts);
-        } catch (e) {
-          writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
-          done++;
-          continue;
-        }
-        format = detection.format;
-        if (!format) {
-          // Not a results file: remember it (with any diagnostics, e.g. empty or binary) so that
-          // an unchanged one is not looked at again, and forget an earlier indexed version.
-          const h = fileHash || (await hashing.catch(() => ''));
-          db.transaction(() => writer.recordNonResult(rel, prev, stat.size, stat.mtimeMs, h, detection.diagnostics))();
-          if (prev?.format) changedAt.set(rel, seq++);
-          done++;
-          continue;
-        }
-        if (detection.diagnostics.length) writer.pendingDiagnostics = detection.diagnostics;
-      }
-      const result = await writer.indexFile({
-        root,
-        rel,
-        abs,
-        format,
-        size: stat.size,
-        mtimeMs: stat.mtimeMs,
-        hash: fileHash ? Promise.resolve(fileHash) : hashing,
-        prev,
-        batchSize: options.batchSize ?? 20000,
-        parallel: parallelFor(stat.size),
-        signal: options.signal,
-        readerOptions: readerOpts,
-        onBatch: (n) => {
-          if (firstCommitMs === null && n > 0) firstCommitMs = Date.now() - started;
-          report({
-            phase: 'index',
-            file: rel,
-            filesDone: done,
-            filesTotal: candidates.length,
-            samples: samplesWritten + n,
-          });
-        },
+      report({
+        phase: 'index',
+        file: rel,
+        filesDone: pass.done,
+        filesTotal: found.candidates.length,
+        samples: pass.samplesWritten,
       });
-      samplesWritten += result.samples;
-      if (result.cancelled) {
-        cancelled = true;
-        break;
-      }
-      if (firstCommitMs === null && result.samples > 0) firstCommitMs = Date.now() - started;
-      filesIndexed++;
-      if (prev?.format) changedAt.set(rel, seq);
-      readAt.set(rel, seq++);
-      done++;
+      await indexCandidate(reader, rel, known.get(rel), rereadAll || renamed.has(rel), found.candidates.length);
+      if (pass.cancelled) break;
     }
-    // A (model, problem) skipped as a duplicate of another file must appear once that file no longer
-    // holds it: re-read the files whose duplicates point at a file removed or replaced in this pass
-    // (unless they were read after that change).
-    // Likewise files that kept only their scores because another file had their samples (the same
-    // samples in every scorer's file), once that file is removed or changed.
-    if (!cancelled && changedAt.size > 0) {
-      const again = new Set([...duplicateDependents(db, changedAt, readAt), ...index.filesWithUndefinedSamples()]);
-      for (const rel of [...again].sort()) {
-        if (options.signal?.aborted) {
-          cancelled = true;
-          break;
-        }
-        const prev = db
-          .prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files WHERE path = ?')
-          .get(rel) as FileRow | undefined;
-        if (!prev?.format || prev.status !== 'ready') continue;
-        const abs = join(root, ...rel.split('/'));
-        if (!options.format) {
-          try {
-            const det = await detectFile(abs, rel, root, readerOpts);
-            if (det.format !== prev.format) continue;
-            writer.pendingDiagnostics = det.diagnostics;
-          } catch {
-            continue;
-          }
-        }
-        const result = await writer.indexFile({
-          root,
-          rel,
-          abs,
-          format: prev.format as FormatId,
-          size: prev.size,
-          mtimeMs: prev.mtime_ms,
-          hash: Promise.resolve(prev.hash),
-          prev,
-          batchSize: options.batchSize ?? 20000,
-          parallel: parallelFor(prev.size),
-          signal: options.signal,
-          readerOptions: readerOpts,
-          onBatch: () => {},
-        });
-        samplesWritten += result.samples;
-        if (result.cancelled) {
-          cancelled = true;
-          break;
-        }
-        filesIndexed++;
-      }
-    }
+    if (!pass.cancelled && pass.changedAt.size > 0) await rereadDependents(reader);
+    // 4. derive: what the pass changed, over the whole index (labels, score diagnostics, annotations)
     // changedAt also holds results files that became non-results (their samples left with them).
-    if (filesIndexed > 0 || filesRemoved > 0 || changedAt.size > 0) {
+    if (pass.filesIndexed > 0 || pass.filesRemoved > 0 || pass.changedAt.size > 0) {
       db.transaction(() => {
         writer.pruneOrphans();
         refreshModelLabels(db);
       })();
     }
+    const cancelled = pass.cancelled;
     if (!cancelled) db.transaction(() => refreshScoreDiagnostics(index))();
-    annotationsReattached = db.transaction(() => reattachAnnotations(db, annotated))();
-    annotationsOfChangedFiles = annotationFates(db, annotated, new Set([...changedAt.keys(), ...readAt.keys()]));
+    pass.annotationsReattached = db.transaction(() => reattachAnnotations(db, annotated))();
+    annotationsOfChangedFiles = annotationFates(
+      db,
+      annotated,
+      new Set([...pass.changedAt.keys(), ...pass.readAt.keys()]),
+    );
     if (!cancelled) index.setMeta(READER_OPTIONS_KEY, readerOptions);
     if (!cancelled && fts && ftsMissing) db.prepare('DELETE FROM meta WHERE key = ?').run(FTS_MISSING_KEY);
     // an index from before migration 11 gives back the space of the texts it no longer keeps
     if (!cancelled) reclaimSpace(db);
-    report({ phase: 'done', filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
+    report({ phase: 'done', filesDone: pass.done, filesTotal: found.candidates.length, samples: pass.samplesWritten });
   } finally {
     clearInterval(heartbeat);
     releaseLock(db);
@@ -567,20 +273,432 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
   }
   const total = (db.prepare('SELECT count(*) FROM samples').pluck().get() as number) ?? 0;
   return {
-    filesIndexed,
-    filesSkipped,
-    filesRemoved,
+    filesIndexed: pass.filesIndexed,
+    filesSkipped: pass.filesSkipped,
+    filesRemoved: pass.filesRemoved,
     samples: total,
-    samplesWritten,
+    samplesWritten: pass.samplesWritten,
     diagnostics: index.diagnostics(),
-    cancelled,
-    filesStale,
-    filesExcluded,
-    annotationsReattached,
+    cancelled: pass.cancelled,
+    filesStale: pass.filesStale,
+    filesExcluded: pass.filesExcluded,
+    annotationsReattached: pass.annotationsReattached,
     annotationsOfChangedFiles,
-    firstCommitMs,
+    firstCommitMs: pass.firstCommitMs,
     elapsedMs: Date.now() - started,
   };
+}
+
+/** The counts and bookkeeping of one indexing pass ({@link indexFolder}). */
+interface Pass {
+  started: number;
+  filesIndexed: number;
+  filesSkipped: number;
+  filesRemoved: number;
+  samplesWritten: number;
+  firstCommitMs: number | null;
+  cancelled: boolean;
+  filesStale: number;
+  filesExcluded: number;
+  annotationsReattached: number;
+  /** Candidate files done (read, skipped or failed). */
+  done: number;
+  /** Order in this pass at which a file's samples changed (removed, replaced) or were (re-)read. */
+  seq: number;
+  changedAt: Map<string, number>;
+  readAt: Map<string, number>;
+}
+
+function newPass(started: number): Pass {
+  return {
+    started,
+    filesIndexed: 0,
+    filesSkipped: 0,
+    filesRemoved: 0,
+    samplesWritten: 0,
+    firstCommitMs: null,
+    cancelled: false,
+    filesStale: 0,
+    filesExcluded: 0,
+    annotationsReattached: 0,
+    done: 0,
+    seq: 0,
+    changedAt: new Map(),
+    readAt: new Map(),
+  };
+}
+
+/** The files of a folder an indexing pass considers ({@link discoverFiles}). */
+interface FoundFiles {
+  /** Candidate results files (relative POSIX paths, sorted). */
+  candidates: string[];
+  /** Files no reader is given (named in an info), and files or folders that could not be listed. */
+  unlisted: string[];
+  unreachable: { file: string; reason: string; resultsLike: boolean }[];
+  /** The reader options with what the folder's layout tells (dataset folders and spellings, model folders). */
+  readerOpts: ReaderOptions | undefined;
+  mappingFile: string | undefined;
+}
+
+/**
+ * Stage 1 of a pass: lists the candidate results files under `root` (include/exclude globs, the mapping
+ * files' globs) and derives from their paths what the readers need to name models and datasets alike
+ * across files. Reads the folder only (no database).
+ */
+async function discoverFiles(root: string, options: IndexOptions): Promise<FoundFiles> {
+  const mappingFile = options.readerOptions?.mappingFile;
+  const unlisted: string[] = [];
+  const unreachable: { file: string; reason: string; resultsLike: boolean }[] = [];
+  const candidates = await listCandidateFiles(root, {
+    include: options.include,
+    exclude: options.exclude,
+    mappingFile,
+    unlisted,
+    unreachable,
+  });
+  // dataset or config folders told by the layout (the same folder under two model folders; trial 8 finding 1):
+  // part of the reader options, so a change of them reads every file again
+  const layoutDatasets = layoutDatasetFolders(candidates);
+  // one spelling per dataset spelt two ways (`MATH-500/` and `math500/`; trial 9 finding 9): also a reader option
+  const spellings = datasetSpellings(candidates);
+  // model folders a reader names by their path (a Qwen-math model folder, a folder of per-dataset files): the
+  // flat and rollouts files of that model take its run and name (trial 12 finding 2); also a reader option
+  const modelFolders = modelFolderNames(candidates);
+  const hasModelFolders = Object.keys(modelFolders).length > 0;
+  const readerOpts: ReaderOptions | undefined =
+    layoutDatasets.length > 0 || Object.keys(spellings).length > 0 || hasModelFolders
+      ? {
+          ...(options.readerOptions ?? {}),
+          ...(layoutDatasets.length > 0 ? { layoutDatasets } : {}),
+          ...(Object.keys(spellings).length > 0 ? { datasetSpellings: spellings } : {}),
+          ...(hasModelFolders ? { modelFolders } : {}),
+        }
+      : options.readerOptions;
+  return { candidates, unlisted, unreachable, readerOpts, mappingFile };
+}
+
+/**
+ * An index built by other readers keeps the names they gave until its files are read again: every
+ * file is marked changed (unknown hash and mtime, as markFileChanged does; the samples stay until
+ * re-read) and the version stamped at once, so a cancelled pass leaves only the unread files to do.
+ * Returns the number of files so marked (said once in a `scan` notice).
+ */
+function markStaleReaderFiles(index: TraceIndex, report: (p: IndexProgress) => void): number {
+  const db = index.db;
+  const filesStale = staleReaderFiles(index);
+  if (filesStale > 0) {
+    db.transaction(() => {
+      db.prepare(`UPDATE files SET hash = '', mtime_ms = -1`).run();
+      index.setMeta(READER_VERSION_KEY, String(READER_VERSION));
+    })();
+    report({
+      phase: 'scan',
+      filesDone: 0,
+      filesTotal: 0,
+      samples: 0,
+      notice: `index built by an older version of the readers: re-reading ${plural(filesStale, 'file')}`,
+    });
+  } else index.setMeta(READER_VERSION_KEY, String(READER_VERSION));
+  return filesStale;
+}
+
+/**
+ * Removes the files of the index no longer among the candidates (their samples leave the index), and the
+ * diagnostics of files gone without a files row. Returns the results files still in the folder but no
+ * longer listed by the include/exclude globs: counted in one diagnostic, kept from pass to pass while
+ * they stay out (meta EXCLUDED_KEY).
+ */
+async function removeGoneFiles(
+  index: TraceIndex,
+  writer: SampleWriter,
+  root: string,
+  candidates: readonly string[],
+  known: ReadonlyMap<string, FileRow>,
+  pass: Pass,
+): Promise<Set<string>> {
+  const db = index.db;
+  const present = new Set(candidates);
+  const excluded = new Set<string>();
+  const isFile = (rel: string) =>
+    fsp.stat(join(root, ...rel.split('/'))).then(
+      (st) => st.isFile(),
+      () => false,
+    );
+  for (const [path, row] of known) {
+    if (!present.has(path)) {
+      db.transaction(() => writer.removeFile(row.id, path))();
+      if (row.format) {
+        pass.filesRemoved++;
+        pass.changedAt.set(path, pass.seq++);
+        if (await isFile(path)) {
+          excluded.add(path);
+          pass.filesExcluded++;
+        }
+      }
+    }
+  }
+  for (const path of JSON.parse(index.getMeta(EXCLUDED_KEY) ?? '[]') as string[])
+    if (!present.has(path) && !excluded.has(path) && (await isFile(path))) excluded.add(path);
+  index.setMeta(EXCLUDED_KEY, JSON.stringify([...excluded].sort()));
+  // Diagnostics of files that are gone without a files row (e.g. deleted after a read error).
+  const orphanDiags = (db.prepare('SELECT DISTINCT origin FROM diagnostics').pluck().all() as string[]).filter(
+    (f) => !present.has(f),
+  );
+  if (orphanDiags.length)
+    db.transaction(() => {
+      const del = db.prepare('DELETE FROM diagnostics WHERE origin = ?');
+      for (const f of orphanDiags) del.run(f);
+    })();
+  return excluded;
+}
+
+/**
+ * The reader options of this pass as stored in the index (JSON). An added, edited or deleted mapping file
+ * can change how any file is read: then every file is read again this pass, unchanged or not. So do
+ * other reader options than the last pass's (another Inspect scorer gives other verdicts). A mapping
+ * file given by path is no candidate: its content (digest) is part of the options.
+ */
+async function readerOptionsKey(readerOpts: ReaderOptions | undefined, mappingFile: string | undefined) {
+  return JSON.stringify({
+    ...(readerOpts ?? {}),
+    ...(mappingFile
+      ? {
+          mappingDigest: await hashFile(
+            mappingFile,
+            (await fsp.stat(mappingFile).catch(() => ({ size: 0 }))).size,
+          ).catch(() => 'missing'),
+        }
+      : {}),
+  });
+}
+
+/**
+ * The diagnostics about the folder rather than one file, recomputed each pass (the previous pass's are
+ * orphans by their origin, deleted by {@link removeGoneFiles}): a mapping file given by path (its own
+ * errors), the results files left out by the include/exclude globs, mapping globs that match no listed
+ * file, and files no reader is given (a puzzles table `24.csv`, a README: named, never silent; trial 10
+ * finding 10f).
+ */
+async function writeFolderDiagnostics(
+  index: TraceIndex,
+  root: string,
+  options: IndexOptions,
+  found: FoundFiles,
+  excluded: ReadonlySet<string>,
+): Promise<void> {
+  const db = index.db;
+  const { mappingFile, candidates } = found;
+  /** Inserts diagnostics about the folder (inside the caller's transaction), each under its `origin`. */
+  const insert = (ds: readonly Diagnostic[], origin: (d: Diagnostic) => string) => {
+    const ins = db.prepare('INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)');
+    for (const x of ds) ins.run(x.file, x.line, x.severity, x.message, origin(x));
+  };
+  if (mappingFile) {
+    const d = await mappingFileDiagnostics(mappingFile, mappingFile, true);
+    db.transaction(() => {
+      db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(mappingFile);
+      insert(d, () => mappingFile);
+    })();
+  }
+  if (excluded.size > 0) {
+    const first = [...excluded].sort()[0];
+    db.prepare('INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)').run(
+      first,
+      0,
+      'info',
+      `${plural(excluded.size, 'results file')} not listed by the include/exclude settings (this one${excluded.size > 1 ? ` and ${excluded.size - 1} more` : ''}): their samples left the index and are not counted; their annotations are kept and come back when they are listed again`,
+      EXCLUDED_ORIGIN,
+    );
+  }
+  // Mappings whose `files` globs match no listed file (files come and go).
+  const unmatched = await unmatchedMappingGlobs(root, candidates, mappingFile);
+  if (unmatched.length) db.transaction(() => insert(unmatched, (x) => `${x.file}${KEY_SEP}globs`))();
+  // (the index's own database, when it lies in the folder, is no file of the folder's)
+  const mainFile = (db.prepare('PRAGMA database_list').all() as { name: string; file: string }[]).find(
+    (x) => x.name === 'main',
+  )?.file;
+  const dbFile = mainFile ? resolve(mainFile) : null;
+  const ownFiles = new Set(dbFile ? ['', '-wal', '-shm', '-journal'].map((x) => dbFile + x) : []);
+  const unread = [
+    ...unreachableDiagnostics(found.unreachable),
+    ...unreadFileDiagnostics(
+      found.unlisted.filter((rel) => !ownFiles.has(resolve(root, rel))),
+      (options.include?.length ?? 0) > 0,
+      candidates,
+    ),
+  ];
+  if (unread.length) db.transaction(() => insert(unread, (x) => `${x.file}${KEY_SEP}unread`))();
+}
+
+/** What reading the folder's files needs ({@link indexCandidate}, {@link rereadDependents}). */
+interface FolderReader {
+  index: TraceIndex;
+  writer: SampleWriter;
+  root: string;
+  options: IndexOptions;
+  readerOpts: ReaderOptions | undefined;
+  pass: Pass;
+  report: (p: IndexProgress) => void;
+}
+
+/**
+ * One candidate file of the pass: skipped when unchanged (same size and mtime, or same content hash,
+ * unless `reread`), else its format detected (or forced) and its records read and written
+ * ({@link SampleWriter.indexFile}); a file no reader takes is remembered as no results file. An I/O
+ * error becomes a diagnostic of that file. Updates the pass's counts (`cancelled` when stopped).
+ */
+async function indexCandidate(
+  fr: FolderReader,
+  rel: string,
+  prev: FileRow | undefined,
+  reread: boolean,
+  filesTotal: number,
+): Promise<void> {
+  const { writer, root, options, pass } = fr;
+  const db = fr.index.db;
+  const abs = join(root, ...rel.split('/'));
+  let stat: Stats;
+  try {
+    stat = await fsp.stat(abs);
+  } catch (e) {
+    writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
+    pass.done++;
+    return;
+  }
+  if (!reread && prev && prev.status === 'ready' && prev.size === stat.size && prev.mtime_ms === stat.mtimeMs) {
+    if (prev.format) pass.filesSkipped++;
+    pass.done++;
+    return;
+  }
+  // The hash covers the bytes the stat saw, so a file appended to while it is read is seen as
+  // changed on the next pass. A file seen before needs it now (unchanged content is skipped); for
+  // a new file it is computed alongside the reading, so the first samples commit sooner.
+  const hashing = hashFile(abs, stat.size);
+  hashing.catch(() => {});
+  let fileHash = '';
+  if (prev) {
+    try {
+      fileHash = await hashing;
+    } catch (e) {
+      writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
+      pass.done++;
+      return;
+    }
+  }
+  if (!reread && prev && prev.status === 'ready' && prev.hash === fileHash) {
+    db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?').run(stat.size, stat.mtimeMs, prev.id);
+    if (prev.format) pass.filesSkipped++;
+    pass.done++;
+    return;
+  }
+  // A forced format still leaves out the folders' own summaries and configs.
+  // (a compressed file, by name or by its first bytes, goes to detection, which says so)
+  let format: FormatId | null =
+    options.format && !isNonResultFile(rel) && (await compressedFileDiagnostic(abs, rel)) === null
+      ? options.format
+      : null;
+  if (!format) {
+    let detection: Awaited<ReturnType<typeof detectFile>>;
+    try {
+      detection = await detectFile(abs, rel, root, fr.readerOpts);
+    } catch (e) {
+      writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
+      pass.done++;
+      return;
+    }
+    format = detection.format;
+    if (!format) {
+      // Not a results file: remember it (with any diagnostics, e.g. empty or binary) so that
+      // an unchanged one is not looked at again, and forget an earlier indexed version.
+      const h = fileHash || (await hashing.catch(() => ''));
+      db.transaction(() => writer.recordNonResult(rel, prev, stat.size, stat.mtimeMs, h, detection.diagnostics))();
+      if (prev?.format) pass.changedAt.set(rel, pass.seq++);
+      pass.done++;
+      return;
+    }
+    if (detection.diagnostics.length) writer.pendingDiagnostics = detection.diagnostics;
+  }
+  const result = await writer.indexFile({
+    ...fileArgs(fr, rel, format, prev, stat.size),
+    mtimeMs: stat.mtimeMs,
+    hash: fileHash ? Promise.resolve(fileHash) : hashing,
+    onBatch: (n) => {
+      if (pass.firstCommitMs === null && n > 0) pass.firstCommitMs = Date.now() - pass.started;
+      fr.report({ phase: 'index', file: rel, filesDone: pass.done, filesTotal, samples: pass.samplesWritten + n });
+    },
+  });
+  pass.samplesWritten += result.samples;
+  if (result.cancelled) {
+    pass.cancelled = true;
+    return;
+  }
+  if (pass.firstCommitMs === null && result.samples > 0) pass.firstCommitMs = Date.now() - pass.started;
+  pass.filesIndexed++;
+  if (prev?.format) pass.changedAt.set(rel, pass.seq);
+  pass.readAt.set(rel, pass.seq++);
+  pass.done++;
+}
+
+/** The arguments of {@link SampleWriter.indexFile} that do not depend on how the file was found changed. */
+function fileArgs(fr: FolderReader, rel: string, format: FormatId, prev: FileRow | undefined, size: number) {
+  return {
+    root: fr.root,
+    rel,
+    abs: join(fr.root, ...rel.split('/')),
+    format,
+    size,
+    prev,
+    batchSize: fr.options.batchSize ?? 20000,
+    parallel: size >= (fr.options.parallelReadMinBytes ?? PARALLEL_READ_MIN_BYTES),
+    signal: fr.options.signal,
+    readerOptions: fr.readerOpts,
+  };
+}
+
+/**
+ * A (model, problem) skipped as a duplicate of another file must appear once that file no longer holds
+ * it: re-reads the files whose duplicates point at a file removed or replaced in this pass (unless they
+ * were read after that change). Likewise files that kept only their scores because another file had
+ * their samples (the same samples in every scorer's file), once that file is removed or changed.
+ */
+async function rereadDependents(fr: FolderReader): Promise<void> {
+  const { index, writer, root, options, pass } = fr;
+  const db = index.db;
+  const again = new Set([
+    ...duplicateDependents(db, pass.changedAt, pass.readAt),
+    ...index.filesWithUndefinedSamples(),
+  ]);
+  for (const rel of [...again].sort()) {
+    if (options.signal?.aborted) {
+      pass.cancelled = true;
+      break;
+    }
+    const prev = db
+      .prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files WHERE path = ?')
+      .get(rel) as FileRow | undefined;
+    if (!prev?.format || prev.status !== 'ready') continue;
+    if (!options.format) {
+      try {
+        const det = await detectFile(join(root, ...rel.split('/')), rel, root, fr.readerOpts);
+        if (det.format !== prev.format) continue;
+        writer.pendingDiagnostics = det.diagnostics;
+      } catch {
+        continue;
+      }
+    }
+    const result = await writer.indexFile({
+      ...fileArgs(fr, rel, prev.format as FormatId, prev, prev.size),
+      mtimeMs: prev.mtime_ms,
+      hash: Promise.resolve(prev.hash),
+      onBatch: () => {},
+    });
+    pass.samplesWritten += result.samples;
+    if (result.cancelled) {
+      pass.cancelled = true;
+      break;
+    }
+    pass.filesIndexed++;
+  }
 }
 
 /**
