@@ -365,6 +365,148 @@ describe('scores in their own files', () => {
   });
 });
 
+describe('named scores on per-sample records', () => {
+  /** The stored scores of a file, as [problem id, sample index, scorer, value] in sample order. */
+  const storedScores = (index: TraceIndex, file: string) =>
+    (
+      index.db
+        .prepare(
+          `SELECT p.problem_id AS p, s.sample_index AS i, s.scorer, s.value FROM scores s JOIN files f ON f.id = s.file_id
+             JOIN problems p ON p.key = s.problem_key WHERE f.path = ? ORDER BY p.problem_id, s.sample_index, s.scorer`,
+        )
+        .all(file) as { p: string; i: number; scorer: string; value: number }[]
+    ).map((x) => [x.p, x.i, x.scorer, x.value]);
+  const samplesOf = (index: TraceIndex) =>
+    (
+      index.db
+        .prepare(
+          'SELECT p.problem_id AS p, s.sample_index AS i, s.correct AS c FROM samples s JOIN problems p ON p.id = s.problem_id ORDER BY p.problem_id, s.sample_index',
+        )
+        .all() as { p: string; i: number; c: number }[]
+    ).map((x) => [x.p, x.i, x.c]);
+
+  test('every sample of a problem is read, each with its own scores (not only the first sample of each problem)', async () => {
+    const dir = tempDir('ti-ps-scores-');
+    writeFileSync(
+      path.join(dir, 'out.jsonl'),
+      jsonl([
+        { id: 'a', t: 'x1', ok: 1, rm: 0.9, j: 7 },
+        { id: 'a', t: 'x2', ok: 0, rm: 0.1, j: 2 },
+        { id: 'b', t: 'y1', ok: 0, rm: 0.85, j: 3 },
+        { id: 'a', t: 'x3', ok: 0, rm: 0.2, j: 4 },
+        { id: 'b', t: 'y2', ok: 1, rm: 0.8, j: 9 },
+      ]),
+    );
+    writeFileSync(
+      path.join(dir, 'trace-inspector.mapping.json'),
+      JSON.stringify({
+        files: ['out.jsonl'],
+        records: 'per-sample',
+        fields: { problemId: 'id', text: 't', correct: 'ok' },
+        scores: [
+          { path: 'rm', scorer: 'orm' },
+          { path: 'j', scorer: 'judge' },
+        ],
+        model: 'm',
+      }),
+    );
+    const index = TraceIndex.open(':memory:');
+    const summary = await indexFolder(index, dir, { fts: false });
+    assert.equal(summary.samples, 5);
+    assert.deepEqual(samplesOf(index), [
+      ['a', 0, 1],
+      ['a', 1, 0],
+      ['a', 2, 0],
+      ['b', 0, 0],
+      ['b', 1, 1],
+    ]);
+    assert.deepEqual(storedScores(index, 'out.jsonl'), [
+      ['a', 0, 'judge', 7],
+      ['a', 0, 'orm', 0.9],
+      ['a', 1, 'judge', 2],
+      ['a', 1, 'orm', 0.1],
+      ['a', 2, 'judge', 4],
+      ['a', 2, 'orm', 0.2],
+      ['b', 0, 'judge', 3],
+      ['b', 0, 'orm', 0.85],
+      ['b', 1, 'judge', 9],
+      ['b', 1, 'orm', 0.8],
+    ]);
+    assert.deepEqual(index.diagnostics(), []);
+    // orm: a: the correct sample (0.9) above both others; b: below the other (0.8 < 0.85) -> 2 of 3 pairs;
+    // judge: a: 7 above 2 and 4; b: 9 above 3 -> 3 of 3
+    const r = rewardModelsReport(index, { replicates: 10 }).models[0];
+    assert.deepEqual(
+      r.scorers.map((s) => s.name),
+      ['judge', 'orm'],
+    );
+    assert.equal(r.scorers[0].pairwiseAccuracy, 1);
+    assert.ok((r.scorers[1].pairwiseAccuracy as number) < 1);
+    index.close();
+  });
+
+  test('per-sample records adding scores to samples another file defined: each sample its own score, one more counted', async () => {
+    const dir = tempDir('ti-ps-added-');
+    const rows = [
+      { id: 'a', t: 'x1', ok: 1, s: 0.9 },
+      { id: 'a', t: 'x2', ok: 0, s: 0.1 },
+      { id: 'b', t: 'y1', ok: 0, s: 0.3 },
+      { id: 'b', t: 'y2', ok: 1, s: 0.8 },
+    ];
+    writeFileSync(path.join(dir, 'A_reward.jsonl'), jsonl(rows));
+    // the same samples with B's scores, and a third sample of "b" that A does not have
+    writeFileSync(
+      path.join(dir, 'B_reward.jsonl'),
+      jsonl([...rows.map((x, i) => ({ ...x, s: [0.1, 0.9, 0.7, 0.2][i] })), { id: 'b', t: 'y3', ok: 0, s: 0.5 }]),
+    );
+    writeFileSync(
+      path.join(dir, 'trace-inspector.mapping.json'),
+      JSON.stringify({
+        files: ['*_reward.jsonl'],
+        records: 'per-sample',
+        fields: { problemId: 'id', text: 't', correct: 'ok' },
+        scores: [{ path: 's', scorerFromFile: '(.+)_reward\\.jsonl' }],
+        model: 'm',
+      }),
+    );
+    const index = TraceIndex.open(':memory:');
+    const summary = await indexFolder(index, dir, { fts: false });
+    assert.equal(summary.samples, 4);
+    assert.deepEqual(storedScores(index, 'A_reward.jsonl'), [
+      ['a', 0, 'A', 0.9],
+      ['a', 1, 'A', 0.1],
+      ['b', 0, 'A', 0.3],
+      ['b', 1, 'A', 0.8],
+    ]);
+    assert.deepEqual(storedScores(index, 'B_reward.jsonl'), [
+      ['a', 0, 'B', 0.1],
+      ['a', 1, 'B', 0.9],
+      ['b', 0, 'B', 0.7],
+      ['b', 1, 'B', 0.2],
+      ['b', 2, 'B', 0.5],
+    ]);
+    // the third sample of "b" is in no figure: said on B's file, twice (unlike A's samples; its score attaches to nothing)
+    assert.deepEqual(
+      index.diagnostics().map((d) => [d.file, d.line, d.severity, d.message]),
+      [
+        [
+          'B_reward.jsonl',
+          0,
+          'warning',
+          '1 record of this file give samples unlike those already indexed; first: line 5: sample 2 of problem "b" is not indexed from A_reward.jsonl; this file\'s scores are attached by sample index all the same',
+        ],
+        [
+          'B_reward.jsonl',
+          5,
+          'warning',
+          '1 B score of this file attaches to no sample: looked for dataset "default", problem "b", sample index 2, model "m": model "m" has 2 samples of problem "b" (sample indices 0 to 1), none with sample index 2: the scores give more samples than the problem has, or count them from 1 where the samples count from 0; left out of every figure (first: line 5, problem "b", sample 2)',
+        ],
+      ],
+    );
+    index.close();
+  });
+});
+
 describe('mapping validation of scores', () => {
   const base = { files: ['*.json'], records: 'per-problem', fields: { problemId: 'id' } };
   const errors = (m: unknown) => {

@@ -3,7 +3,7 @@ import { type Stats, promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import { problemNamer } from '../datasets';
-import type { Diagnostic, FormatId, NamedScore, ProblemRecord } from '../model';
+import type { Diagnostic, FormatId, NamedScore, ProblemRecord, SampleRecord } from '../model';
 import {
   type ReaderOptions,
   compressedFileDiagnostic,
@@ -193,65 +193,15 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
   db.pragma(`cache_size = -${INDEXING_CACHE_KIB}`);
   const heartbeat = setInterval(() => touchLock(db), 10_000);
   heartbeat.unref?.();
-  let filesIndexed = 0;
-  let filesSkipped = 0;
-  let filesRemoved = 0;
-  let samplesWritten = 0;
-  let firstCommitMs: number | null = null;
-  let cancelled = false;
-  let filesStale = 0;
-  let filesExcluded = 0;
-  let annotationsReattached = 0;
+  const pass = newPass(started);
   let annotationsOfChangedFiles: AnnotationFates = { onSample: 0, onNoSample: 0, orphaned: [] };
   try {
     report({ phase: 'scan', filesDone: 0, filesTotal: 0, samples: 0 });
-    const mappingFile = options.readerOptions?.mappingFile;
-    const unlisted: string[] = [];
-    const unreachable: { file: string; reason: string; resultsLike: boolean }[] = [];
-    const candidates = await listCandidateFiles(root, {
-      include: options.include,
-      exclude: options.exclude,
-      mappingFile,
-      unlisted,
-      unreachable,
-    });
-    // dataset or config folders told by the layout (the same folder under two model folders; trial 8 finding 1):
-    // part of the reader options, so a change of them reads every file again
-    const layoutDatasets = layoutDatasetFolders(candidates);
-    // one spelling per dataset spelt two ways (`MATH-500/` and `math500/`; trial 9 finding 9): also a reader option
-    const spellings = datasetSpellings(candidates);
-    // model folders a reader names by their path (a Qwen-math model folder, a folder of per-dataset files): the
-    // flat and rollouts files of that model take its run and name (trial 12 finding 2); also a reader option
-    const modelFolders = modelFolderNames(candidates);
-    const hasModelFolders = Object.keys(modelFolders).length > 0;
-    const readerOpts: ReaderOptions | undefined =
-      layoutDatasets.length > 0 || Object.keys(spellings).length > 0 || hasModelFolders
-        ? {
-            ...(options.readerOptions ?? {}),
-            ...(layoutDatasets.length > 0 ? { layoutDatasets } : {}),
-            ...(Object.keys(spellings).length > 0 ? { datasetSpellings: spellings } : {}),
-            ...(hasModelFolders ? { modelFolders } : {}),
-          }
-        : options.readerOptions;
+    // 1. discover: the results files of the folder, and what their paths tell the readers
+    const found = await discoverFiles(root, options);
     const fts = options.fts !== false;
     const writer = new SampleWriter(db, fts);
-    // An index built by other readers keeps the names they gave until its files are read again: every
-    // file is marked changed (unknown hash and mtime, as markFileChanged does; the samples stay until
-    // re-read) and the version stamped at once, so a cancelled pass leaves only the unread files to do.
-    filesStale = staleReaderFiles(index);
-    if (filesStale > 0) {
-      db.transaction(() => {
-        db.prepare(`UPDATE files SET hash = '', mtime_ms = -1`).run();
-        index.setMeta(READER_VERSION_KEY, String(READER_VERSION));
-      })();
-      report({
-        phase: 'scan',
-        filesDone: 0,
-        filesTotal: 0,
-        samples: 0,
-        notice: `index built by an older version of the readers: re-reading ${plural(filesStale, 'file')}`,
-      });
-    } else index.setMeta(READER_VERSION_KEY, String(READER_VERSION));
+    pass.filesStale = markStaleReaderFiles(index, report);
     const annotated = annotatedSamples(db);
     const known = new Map(
       (db.prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files').all() as FileRow[]).map((f) => [
@@ -259,300 +209,57 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
         f,
       ]),
     );
-
     // Files that disappeared (or are now excluded).
-    const present = new Set(candidates);
-    /** Order in this pass at which a file's samples changed (removed, replaced) or were (re-)read. */
-    let seq = 0;
-    const changedAt = new Map<string, number>();
-    const readAt = new Map<string, number>();
-    // Results files still there but no longer listed (the include/exclude globs changed) are counted
-    // in one diagnostic, kept from pass to pass while they stay out (meta EXCLUDED_KEY).
-    const excluded = new Set<string>();
-    const isFile = (rel: string) =>
-      fsp.stat(join(root, ...rel.split('/'))).then(
-        (st) => st.isFile(),
-        () => false,
-      );
-    for (const [path, row] of known) {
-      if (!present.has(path)) {
-        db.transaction(() => writer.removeFile(row.id, path))();
-        if (row.format) {
-          filesRemoved++;
-          changedAt.set(path, seq++);
-          if (await isFile(path)) {
-            excluded.add(path);
-            filesExcluded++;
-          }
-        }
-      }
-    }
-    for (const path of JSON.parse(index.getMeta(EXCLUDED_KEY) ?? '[]') as string[])
-      if (!present.has(path) && !excluded.has(path) && (await isFile(path))) excluded.add(path);
-    index.setMeta(EXCLUDED_KEY, JSON.stringify([...excluded].sort()));
-    // Diagnostics of files that are gone without a files row (e.g. deleted after a read error).
-    const orphanDiags = (db.prepare('SELECT DISTINCT origin FROM diagnostics').pluck().all() as string[]).filter(
-      (f) => !present.has(f),
-    );
-    if (orphanDiags.length)
-      db.transaction(() => {
-        const del = db.prepare('DELETE FROM diagnostics WHERE origin = ?');
-        for (const f of orphanDiags) del.run(f);
-      })();
-
-    // An added, edited or deleted mapping file can change how any file is read: then every file is
-    // read again this pass, unchanged or not.
-    // So do other reader options than the last pass's (another Inspect scorer gives other verdicts).
-    // A mapping file given by path is no candidate: its content is part of the options, and its own
-    // errors are recorded on it here (they are not tied to any data file).
-    const readerOptions = JSON.stringify({
-      ...(readerOpts ?? {}),
-      ...(mappingFile
-        ? {
-            mappingDigest: await hashFile(
-              mappingFile,
-              (await fsp.stat(mappingFile).catch(() => ({ size: 0 }))).size,
-            ).catch(() => 'missing'),
-          }
-        : {}),
-    });
-    if (mappingFile) {
-      const d = await mappingFileDiagnostics(mappingFile, mappingFile, true);
-      db.transaction(() => {
-        db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(mappingFile);
-        const ins = db.prepare(
-          'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
-        );
-        for (const x of d) ins.run(x.file, x.line, x.severity, x.message, mappingFile);
-      })();
-    }
-    if (excluded.size > 0) {
-      const first = [...excluded].sort()[0];
-      db.prepare('INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)').run(
-        first,
-        0,
-        'info',
-        `${plural(excluded.size, 'results file')} not listed by the include/exclude settings (this one${excluded.size > 1 ? ` and ${excluded.size - 1} more` : ''}): their samples left the index and are not counted; their annotations are kept and come back when they are listed again`,
-        EXCLUDED_ORIGIN,
-      );
-    }
-    // Mappings whose `files` globs match no listed file (recomputed each pass: files come and go; the
-    // previous pass's are orphans by their origin and were deleted above).
-    const unmatched = await unmatchedMappingGlobs(root, candidates, mappingFile);
-    if (unmatched.length)
-      db.transaction(() => {
-        const ins = db.prepare(
-          'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
-        );
-        for (const x of unmatched) ins.run(x.file, x.line, x.severity, x.message, `${x.file}${KEY_SEP}globs`);
-      })();
-    // Files no reader is given (a puzzles table `24.csv`, a README): named, never silent (trial 10 finding
-    // 10f). Recomputed each pass like the globs above (their origin is no candidate: deleted as orphans).
-    // (the index's own database, when it lies in the folder, is no file of the folder's)
-    const mainFile = (db.prepare('PRAGMA database_list').all() as { name: string; file: string }[]).find(
-      (x) => x.name === 'main',
-    )?.file;
-    const dbFile = mainFile ? resolve(mainFile) : null;
-    const ownFiles = new Set(dbFile ? ['', '-wal', '-shm', '-journal'].map((x) => dbFile + x) : []);
-    const unread = [
-      ...unreachableDiagnostics(unreachable),
-      ...unreadFileDiagnostics(
-        unlisted.filter((rel) => !ownFiles.has(resolve(root, rel))),
-        (options.include?.length ?? 0) > 0,
-        candidates,
-      ),
-    ];
-    if (unread.length)
-      db.transaction(() => {
-        const ins = db.prepare(
-          'INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)',
-        );
-        for (const x of unread) ins.run(x.file, x.line, x.severity, x.message, `${x.file}${KEY_SEP}unread`);
-      })();
+    const excluded = await removeGoneFiles(index, writer, root, found.candidates, known, pass);
+    const readerOptions = await readerOptionsKey(found.readerOpts, found.mappingFile);
+    await writeFolderDiagnostics(index, root, options, found, excluded);
     const rereadAll =
       (index.getMeta(READER_OPTIONS_KEY) ?? '{}') !== readerOptions ||
-      (await mappingFilesChanged(root, candidates, known));
-    const parallelFor = (size: number) => size >= (options.parallelReadMinBytes ?? PARALLEL_READ_MIN_BYTES);
+      (await mappingFilesChanged(root, found.candidates, known));
     // files named after their temperature once a sibling at another temperature came or went (trial 8 finding 2d)
-    const renamed = known.size > 0 ? temperatureNeighbourChanges(known.keys(), candidates) : new Set<string>();
+    const renamed = known.size > 0 ? temperatureNeighbourChanges(known.keys(), found.candidates) : new Set<string>();
 
-    let done = 0;
-    for (const rel of candidates) {
+    // 2-4. read each changed file's records and write its rows (and per-problem counts) as they come
+    const reader: FolderReader = { index, writer, root, options, readerOpts: found.readerOpts, pass, report };
+    for (const rel of found.candidates) {
       if (options.signal?.aborted) {
-        cancelled = true;
+        pass.cancelled = true;
         break;
       }
-      report({ phase: 'index', file: rel, filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
-      const abs = join(root, ...rel.split('/'));
-      const prev = known.get(rel);
-      let stat: Stats;
-      try {
-        stat = await fsp.stat(abs);
-      } catch (e) {
-        writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
-        done++;
-        continue;
-      }
-      if (
-        !rereadAll &&
-        !renamed.has(rel) &&
-        prev &&
-        prev.status === 'ready' &&
-        prev.size === stat.size &&
-        prev.mtime_ms === stat.mtimeMs
-      ) {
-        if (prev.format) filesSkipped++;
-        done++;
-        continue;
-      }
-      // The hash covers the bytes the stat saw, so a file appended to while it is read is seen as
-      // changed on the next pass. A file seen before needs it now (unchanged content is skipped); for
-      // a new file it is computed alongside the reading, so the first samples commit sooner.
-      const hashing = hashFile(abs, stat.size);
-      hashing.catch(() => {});
-      let fileHash = '';
-      if (prev) {
-        try {
-          fileHash = await hashing;
-        } catch (e) {
-          writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
-          done++;
-          continue;
-        }
-      }
-      if (!rereadAll && !renamed.has(rel) && prev && prev.status === 'ready' && prev.hash === fileHash) {
-        db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?').run(stat.size, stat.mtimeMs, prev.id);
-        if (prev.format) filesSkipped++;
-        done++;
-        continue;
-      }
-      // A forced format still leaves out the folders' own summaries and configs.
-      // (a compressed file, by name or by its first bytes, goes to detection, which says so)
-      let format: FormatId | null =
-        options.format && !isNonResultFile(rel) && (await compressedFileDiagnostic(abs, rel)) === null
-          ? options.format
-          : null;
-      if (!format) {
-        let detection: Awaited<ReturnType<typeof detectFile>>;
-        try {
-          detection = await detectFile(abs, rel, root, readerOpts);
-        } catch (e) {
-          writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
-          done++;
-          continue;
-        }
-        format = detection.format;
-        if (!format) {
-          // Not a results file: remember it (with any diagnostics, e.g. empty or binary) so that
-          // an unchanged one is not looked at again, and forget an earlier indexed version.
-          const h = fileHash || (await hashing.catch(() => ''));
-          db.transaction(() => writer.recordNonResult(rel, prev, stat.size, stat.mtimeMs, h, detection.diagnostics))();
-          if (prev?.format) changedAt.set(rel, seq++);
-          done++;
-          continue;
-        }
-        if (detection.diagnostics.length) writer.pendingDiagnostics = detection.diagnostics;
-      }
-      const result = await writer.indexFile({
-        root,
-        rel,
-        abs,
-        format,
-        size: stat.size,
-        mtimeMs: stat.mtimeMs,
-        hash: fileHash ? Promise.resolve(fileHash) : hashing,
-        prev,
-        batchSize: options.batchSize ?? 20000,
-        parallel: parallelFor(stat.size),
-        signal: options.signal,
-        readerOptions: readerOpts,
-        onBatch: (n) => {
-          if (firstCommitMs === null && n > 0) firstCommitMs = Date.now() - started;
-          report({
-            phase: 'index',
-            file: rel,
-            filesDone: done,
-            filesTotal: candidates.length,
-            samples: samplesWritten + n,
-          });
-        },
+      report({
+        phase: 'index',
+        file: rel,
+        filesDone: pass.done,
+        filesTotal: found.candidates.length,
+        samples: pass.samplesWritten,
       });
-      samplesWritten += result.samples;
-      if (result.cancelled) {
-        cancelled = true;
-        break;
-      }
-      if (firstCommitMs === null && result.samples > 0) firstCommitMs = Date.now() - started;
-      filesIndexed++;
-      if (prev?.format) changedAt.set(rel, seq);
-      readAt.set(rel, seq++);
-      done++;
+      await indexCandidate(reader, rel, known.get(rel), rereadAll || renamed.has(rel), found.candidates.length);
+      if (pass.cancelled) break;
     }
-    // A (model, problem) skipped as a duplicate of another file must appear once that file no longer
-    // holds it: re-read the files whose duplicates point at a file removed or replaced in this pass
-    // (unless they were read after that change).
-    // Likewise files that kept only their scores because another file had their samples (the same
-    // samples in every scorer's file), once that file is removed or changed.
-    if (!cancelled && changedAt.size > 0) {
-      const again = new Set([...duplicateDependents(db, changedAt, readAt), ...index.filesWithUndefinedSamples()]);
-      for (const rel of [...again].sort()) {
-        if (options.signal?.aborted) {
-          cancelled = true;
-          break;
-        }
-        const prev = db
-          .prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files WHERE path = ?')
-          .get(rel) as FileRow | undefined;
-        if (!prev?.format || prev.status !== 'ready') continue;
-        const abs = join(root, ...rel.split('/'));
-        if (!options.format) {
-          try {
-            const det = await detectFile(abs, rel, root, readerOpts);
-            if (det.format !== prev.format) continue;
-            writer.pendingDiagnostics = det.diagnostics;
-          } catch {
-            continue;
-          }
-        }
-        const result = await writer.indexFile({
-          root,
-          rel,
-          abs,
-          format: prev.format as FormatId,
-          size: prev.size,
-          mtimeMs: prev.mtime_ms,
-          hash: Promise.resolve(prev.hash),
-          prev,
-          batchSize: options.batchSize ?? 20000,
-          parallel: parallelFor(prev.size),
-          signal: options.signal,
-          readerOptions: readerOpts,
-          onBatch: () => {},
-        });
-        samplesWritten += result.samples;
-        if (result.cancelled) {
-          cancelled = true;
-          break;
-        }
-        filesIndexed++;
-      }
-    }
+    if (!pass.cancelled && pass.changedAt.size > 0) await rereadDependents(reader);
+    // 4. derive: what the pass changed, over the whole index (labels, score diagnostics, annotations)
     // changedAt also holds results files that became non-results (their samples left with them).
-    if (filesIndexed > 0 || filesRemoved > 0 || changedAt.size > 0) {
+    if (pass.filesIndexed > 0 || pass.filesRemoved > 0 || pass.changedAt.size > 0) {
       db.transaction(() => {
         writer.pruneOrphans();
         refreshModelLabels(db);
       })();
     }
+    let cancelled = pass.cancelled;
     if (!cancelled) db.transaction(() => refreshScoreDiagnostics(index))();
-    annotationsReattached = db.transaction(() => reattachAnnotations(db, annotated))();
-    annotationsOfChangedFiles = annotationFates(db, annotated, new Set([...changedAt.keys(), ...readAt.keys()]));
+    pass.annotationsReattached = db.transaction(() => reattachAnnotations(db, annotated))();
+    annotationsOfChangedFiles = annotationFates(
+      db,
+      annotated,
+      new Set([...pass.changedAt.keys(), ...pass.readAt.keys()]),
+    );
     if (!cancelled) index.setMeta(READER_OPTIONS_KEY, readerOptions);
     // samples a pass without the full-text index left out of it (`fts: false`) are added now (./searchIndex)
-    if (!cancelled && fts) cancelled = (await buildSearchIndex(index, { signal: options.signal })).cancelled;
+    if (!cancelled && fts && (await buildSearchIndex(index, { signal: options.signal })).cancelled)
+      cancelled = pass.cancelled = true;
     // an index from before migration 11 gives back the space of the texts it no longer keeps
     if (!cancelled) reclaimSpace(db);
-    report({ phase: 'done', filesDone: done, filesTotal: candidates.length, samples: samplesWritten });
+    report({ phase: 'done', filesDone: pass.done, filesTotal: found.candidates.length, samples: pass.samplesWritten });
   } finally {
     clearInterval(heartbeat);
     releaseLock(db);
@@ -560,20 +267,432 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
   }
   const total = (db.prepare('SELECT count(*) FROM samples').pluck().get() as number) ?? 0;
   return {
-    filesIndexed,
-    filesSkipped,
-    filesRemoved,
+    filesIndexed: pass.filesIndexed,
+    filesSkipped: pass.filesSkipped,
+    filesRemoved: pass.filesRemoved,
     samples: total,
-    samplesWritten,
+    samplesWritten: pass.samplesWritten,
     diagnostics: index.diagnostics(),
-    cancelled,
-    filesStale,
-    filesExcluded,
-    annotationsReattached,
+    cancelled: pass.cancelled,
+    filesStale: pass.filesStale,
+    filesExcluded: pass.filesExcluded,
+    annotationsReattached: pass.annotationsReattached,
     annotationsOfChangedFiles,
-    firstCommitMs,
+    firstCommitMs: pass.firstCommitMs,
     elapsedMs: Date.now() - started,
   };
+}
+
+/** The counts and bookkeeping of one indexing pass ({@link indexFolder}). */
+interface Pass {
+  started: number;
+  filesIndexed: number;
+  filesSkipped: number;
+  filesRemoved: number;
+  samplesWritten: number;
+  firstCommitMs: number | null;
+  cancelled: boolean;
+  filesStale: number;
+  filesExcluded: number;
+  annotationsReattached: number;
+  /** Candidate files done (read, skipped or failed). */
+  done: number;
+  /** Order in this pass at which a file's samples changed (removed, replaced) or were (re-)read. */
+  seq: number;
+  changedAt: Map<string, number>;
+  readAt: Map<string, number>;
+}
+
+function newPass(started: number): Pass {
+  return {
+    started,
+    filesIndexed: 0,
+    filesSkipped: 0,
+    filesRemoved: 0,
+    samplesWritten: 0,
+    firstCommitMs: null,
+    cancelled: false,
+    filesStale: 0,
+    filesExcluded: 0,
+    annotationsReattached: 0,
+    done: 0,
+    seq: 0,
+    changedAt: new Map(),
+    readAt: new Map(),
+  };
+}
+
+/** The files of a folder an indexing pass considers ({@link discoverFiles}). */
+interface FoundFiles {
+  /** Candidate results files (relative POSIX paths, sorted). */
+  candidates: string[];
+  /** Files no reader is given (named in an info), and files or folders that could not be listed. */
+  unlisted: string[];
+  unreachable: { file: string; reason: string; resultsLike: boolean }[];
+  /** The reader options with what the folder's layout tells (dataset folders and spellings, model folders). */
+  readerOpts: ReaderOptions | undefined;
+  mappingFile: string | undefined;
+}
+
+/**
+ * Stage 1 of a pass: lists the candidate results files under `root` (include/exclude globs, the mapping
+ * files' globs) and derives from their paths what the readers need to name models and datasets alike
+ * across files. Reads the folder only (no database).
+ */
+async function discoverFiles(root: string, options: IndexOptions): Promise<FoundFiles> {
+  const mappingFile = options.readerOptions?.mappingFile;
+  const unlisted: string[] = [];
+  const unreachable: { file: string; reason: string; resultsLike: boolean }[] = [];
+  const candidates = await listCandidateFiles(root, {
+    include: options.include,
+    exclude: options.exclude,
+    mappingFile,
+    unlisted,
+    unreachable,
+  });
+  // dataset or config folders told by the layout (the same folder under two model folders; trial 8 finding 1):
+  // part of the reader options, so a change of them reads every file again
+  const layoutDatasets = layoutDatasetFolders(candidates);
+  // one spelling per dataset spelt two ways (`MATH-500/` and `math500/`; trial 9 finding 9): also a reader option
+  const spellings = datasetSpellings(candidates);
+  // model folders a reader names by their path (a Qwen-math model folder, a folder of per-dataset files): the
+  // flat and rollouts files of that model take its run and name (trial 12 finding 2); also a reader option
+  const modelFolders = modelFolderNames(candidates);
+  const hasModelFolders = Object.keys(modelFolders).length > 0;
+  const readerOpts: ReaderOptions | undefined =
+    layoutDatasets.length > 0 || Object.keys(spellings).length > 0 || hasModelFolders
+      ? {
+          ...(options.readerOptions ?? {}),
+          ...(layoutDatasets.length > 0 ? { layoutDatasets } : {}),
+          ...(Object.keys(spellings).length > 0 ? { datasetSpellings: spellings } : {}),
+          ...(hasModelFolders ? { modelFolders } : {}),
+        }
+      : options.readerOptions;
+  return { candidates, unlisted, unreachable, readerOpts, mappingFile };
+}
+
+/**
+ * An index built by other readers keeps the names they gave until its files are read again: every
+ * file is marked changed (unknown hash and mtime, as markFileChanged does; the samples stay until
+ * re-read) and the version stamped at once, so a cancelled pass leaves only the unread files to do.
+ * Returns the number of files so marked (said once in a `scan` notice).
+ */
+function markStaleReaderFiles(index: TraceIndex, report: (p: IndexProgress) => void): number {
+  const db = index.db;
+  const filesStale = staleReaderFiles(index);
+  if (filesStale > 0) {
+    db.transaction(() => {
+      db.prepare(`UPDATE files SET hash = '', mtime_ms = -1`).run();
+      index.setMeta(READER_VERSION_KEY, String(READER_VERSION));
+    })();
+    report({
+      phase: 'scan',
+      filesDone: 0,
+      filesTotal: 0,
+      samples: 0,
+      notice: `index built by an older version of the readers: re-reading ${plural(filesStale, 'file')}`,
+    });
+  } else index.setMeta(READER_VERSION_KEY, String(READER_VERSION));
+  return filesStale;
+}
+
+/**
+ * Removes the files of the index no longer among the candidates (their samples leave the index), and the
+ * diagnostics of files gone without a files row. Returns the results files still in the folder but no
+ * longer listed by the include/exclude globs: counted in one diagnostic, kept from pass to pass while
+ * they stay out (meta EXCLUDED_KEY).
+ */
+async function removeGoneFiles(
+  index: TraceIndex,
+  writer: SampleWriter,
+  root: string,
+  candidates: readonly string[],
+  known: ReadonlyMap<string, FileRow>,
+  pass: Pass,
+): Promise<Set<string>> {
+  const db = index.db;
+  const present = new Set(candidates);
+  const excluded = new Set<string>();
+  const isFile = (rel: string) =>
+    fsp.stat(join(root, ...rel.split('/'))).then(
+      (st) => st.isFile(),
+      () => false,
+    );
+  for (const [path, row] of known) {
+    if (!present.has(path)) {
+      db.transaction(() => writer.removeFile(row.id, path))();
+      if (row.format) {
+        pass.filesRemoved++;
+        pass.changedAt.set(path, pass.seq++);
+        if (await isFile(path)) {
+          excluded.add(path);
+          pass.filesExcluded++;
+        }
+      }
+    }
+  }
+  for (const path of JSON.parse(index.getMeta(EXCLUDED_KEY) ?? '[]') as string[])
+    if (!present.has(path) && !excluded.has(path) && (await isFile(path))) excluded.add(path);
+  index.setMeta(EXCLUDED_KEY, JSON.stringify([...excluded].sort()));
+  // Diagnostics of files that are gone without a files row (e.g. deleted after a read error).
+  const orphanDiags = (db.prepare('SELECT DISTINCT origin FROM diagnostics').pluck().all() as string[]).filter(
+    (f) => !present.has(f),
+  );
+  if (orphanDiags.length)
+    db.transaction(() => {
+      const del = db.prepare('DELETE FROM diagnostics WHERE origin = ?');
+      for (const f of orphanDiags) del.run(f);
+    })();
+  return excluded;
+}
+
+/**
+ * The reader options of this pass as stored in the index (JSON). An added, edited or deleted mapping file
+ * can change how any file is read: then every file is read again this pass, unchanged or not. So do
+ * other reader options than the last pass's (another Inspect scorer gives other verdicts). A mapping
+ * file given by path is no candidate: its content (digest) is part of the options.
+ */
+async function readerOptionsKey(readerOpts: ReaderOptions | undefined, mappingFile: string | undefined) {
+  return JSON.stringify({
+    ...(readerOpts ?? {}),
+    ...(mappingFile
+      ? {
+          mappingDigest: await hashFile(
+            mappingFile,
+            (await fsp.stat(mappingFile).catch(() => ({ size: 0 }))).size,
+          ).catch(() => 'missing'),
+        }
+      : {}),
+  });
+}
+
+/**
+ * The diagnostics about the folder rather than one file, recomputed each pass (the previous pass's are
+ * orphans by their origin, deleted by {@link removeGoneFiles}): a mapping file given by path (its own
+ * errors), the results files left out by the include/exclude globs, mapping globs that match no listed
+ * file, and files no reader is given (a puzzles table `24.csv`, a README: named, never silent; trial 10
+ * finding 10f).
+ */
+async function writeFolderDiagnostics(
+  index: TraceIndex,
+  root: string,
+  options: IndexOptions,
+  found: FoundFiles,
+  excluded: ReadonlySet<string>,
+): Promise<void> {
+  const db = index.db;
+  const { mappingFile, candidates } = found;
+  /** Inserts diagnostics about the folder (inside the caller's transaction), each under its `origin`. */
+  const insert = (ds: readonly Diagnostic[], origin: (d: Diagnostic) => string) => {
+    const ins = db.prepare('INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)');
+    for (const x of ds) ins.run(x.file, x.line, x.severity, x.message, origin(x));
+  };
+  if (mappingFile) {
+    const d = await mappingFileDiagnostics(mappingFile, mappingFile, true);
+    db.transaction(() => {
+      db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(mappingFile);
+      insert(d, () => mappingFile);
+    })();
+  }
+  if (excluded.size > 0) {
+    const first = [...excluded].sort()[0];
+    db.prepare('INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, ?, ?, ?, ?)').run(
+      first,
+      0,
+      'info',
+      `${plural(excluded.size, 'results file')} not listed by the include/exclude settings (this one${excluded.size > 1 ? ` and ${excluded.size - 1} more` : ''}): their samples left the index and are not counted; their annotations are kept and come back when they are listed again`,
+      EXCLUDED_ORIGIN,
+    );
+  }
+  // Mappings whose `files` globs match no listed file (files come and go).
+  const unmatched = await unmatchedMappingGlobs(root, candidates, mappingFile);
+  if (unmatched.length) db.transaction(() => insert(unmatched, (x) => `${x.file}${KEY_SEP}globs`))();
+  // (the index's own database, when it lies in the folder, is no file of the folder's)
+  const mainFile = (db.prepare('PRAGMA database_list').all() as { name: string; file: string }[]).find(
+    (x) => x.name === 'main',
+  )?.file;
+  const dbFile = mainFile ? resolve(mainFile) : null;
+  const ownFiles = new Set(dbFile ? ['', '-wal', '-shm', '-journal'].map((x) => dbFile + x) : []);
+  const unread = [
+    ...unreachableDiagnostics(found.unreachable),
+    ...unreadFileDiagnostics(
+      found.unlisted.filter((rel) => !ownFiles.has(resolve(root, rel))),
+      (options.include?.length ?? 0) > 0,
+      candidates,
+    ),
+  ];
+  if (unread.length) db.transaction(() => insert(unread, (x) => `${x.file}${KEY_SEP}unread`))();
+}
+
+/** What reading the folder's files needs ({@link indexCandidate}, {@link rereadDependents}). */
+interface FolderReader {
+  index: TraceIndex;
+  writer: SampleWriter;
+  root: string;
+  options: IndexOptions;
+  readerOpts: ReaderOptions | undefined;
+  pass: Pass;
+  report: (p: IndexProgress) => void;
+}
+
+/**
+ * One candidate file of the pass: skipped when unchanged (same size and mtime, or same content hash,
+ * unless `reread`), else its format detected (or forced) and its records read and written
+ * ({@link SampleWriter.indexFile}); a file no reader takes is remembered as no results file. An I/O
+ * error becomes a diagnostic of that file. Updates the pass's counts (`cancelled` when stopped).
+ */
+async function indexCandidate(
+  fr: FolderReader,
+  rel: string,
+  prev: FileRow | undefined,
+  reread: boolean,
+  filesTotal: number,
+): Promise<void> {
+  const { writer, root, options, pass } = fr;
+  const db = fr.index.db;
+  const abs = join(root, ...rel.split('/'));
+  let stat: Stats;
+  try {
+    stat = await fsp.stat(abs);
+  } catch (e) {
+    writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
+    pass.done++;
+    return;
+  }
+  if (!reread && prev && prev.status === 'ready' && prev.size === stat.size && prev.mtime_ms === stat.mtimeMs) {
+    if (prev.format) pass.filesSkipped++;
+    pass.done++;
+    return;
+  }
+  // The hash covers the bytes the stat saw, so a file appended to while it is read is seen as
+  // changed on the next pass. A file seen before needs it now (unchanged content is skipped); for
+  // a new file it is computed alongside the reading, so the first samples commit sooner.
+  const hashing = hashFile(abs, stat.size);
+  hashing.catch(() => {});
+  let fileHash = '';
+  if (prev) {
+    try {
+      fileHash = await hashing;
+    } catch (e) {
+      writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
+      pass.done++;
+      return;
+    }
+  }
+  if (!reread && prev && prev.status === 'ready' && prev.hash === fileHash) {
+    db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?').run(stat.size, stat.mtimeMs, prev.id);
+    if (prev.format) pass.filesSkipped++;
+    pass.done++;
+    return;
+  }
+  // A forced format still leaves out the folders' own summaries and configs.
+  // (a compressed file, by name or by its first bytes, goes to detection, which says so)
+  let format: FormatId | null =
+    options.format && !isNonResultFile(rel) && (await compressedFileDiagnostic(abs, rel)) === null
+      ? options.format
+      : null;
+  if (!format) {
+    let detection: Awaited<ReturnType<typeof detectFile>>;
+    try {
+      detection = await detectFile(abs, rel, root, fr.readerOpts);
+    } catch (e) {
+      writer.recordFileError(rel, prev, `cannot read file: ${(e as Error).message}`);
+      pass.done++;
+      return;
+    }
+    format = detection.format;
+    if (!format) {
+      // Not a results file: remember it (with any diagnostics, e.g. empty or binary) so that
+      // an unchanged one is not looked at again, and forget an earlier indexed version.
+      const h = fileHash || (await hashing.catch(() => ''));
+      db.transaction(() => writer.recordNonResult(rel, prev, stat.size, stat.mtimeMs, h, detection.diagnostics))();
+      if (prev?.format) pass.changedAt.set(rel, pass.seq++);
+      pass.done++;
+      return;
+    }
+    if (detection.diagnostics.length) writer.pendingDiagnostics = detection.diagnostics;
+  }
+  const result = await writer.indexFile({
+    ...fileArgs(fr, rel, format, prev, stat.size),
+    mtimeMs: stat.mtimeMs,
+    hash: fileHash ? Promise.resolve(fileHash) : hashing,
+    onBatch: (n) => {
+      if (pass.firstCommitMs === null && n > 0) pass.firstCommitMs = Date.now() - pass.started;
+      fr.report({ phase: 'index', file: rel, filesDone: pass.done, filesTotal, samples: pass.samplesWritten + n });
+    },
+  });
+  pass.samplesWritten += result.samples;
+  if (result.cancelled) {
+    pass.cancelled = true;
+    return;
+  }
+  if (pass.firstCommitMs === null && result.samples > 0) pass.firstCommitMs = Date.now() - pass.started;
+  pass.filesIndexed++;
+  if (prev?.format) pass.changedAt.set(rel, pass.seq);
+  pass.readAt.set(rel, pass.seq++);
+  pass.done++;
+}
+
+/** The arguments of {@link SampleWriter.indexFile} that do not depend on how the file was found changed. */
+function fileArgs(fr: FolderReader, rel: string, format: FormatId, prev: FileRow | undefined, size: number) {
+  return {
+    root: fr.root,
+    rel,
+    abs: join(fr.root, ...rel.split('/')),
+    format,
+    size,
+    prev,
+    batchSize: fr.options.batchSize ?? 20000,
+    parallel: size >= (fr.options.parallelReadMinBytes ?? PARALLEL_READ_MIN_BYTES),
+    signal: fr.options.signal,
+    readerOptions: fr.readerOpts,
+  };
+}
+
+/**
+ * A (model, problem) skipped as a duplicate of another file must appear once that file no longer holds
+ * it: re-reads the files whose duplicates point at a file removed or replaced in this pass (unless they
+ * were read after that change). Likewise files that kept only their scores because another file had
+ * their samples (the same samples in every scorer's file), once that file is removed or changed.
+ */
+async function rereadDependents(fr: FolderReader): Promise<void> {
+  const { index, writer, root, options, pass } = fr;
+  const db = index.db;
+  const again = new Set([
+    ...duplicateDependents(db, pass.changedAt, pass.readAt),
+    ...index.filesWithUndefinedSamples(),
+  ]);
+  for (const rel of [...again].sort()) {
+    if (options.signal?.aborted) {
+      pass.cancelled = true;
+      break;
+    }
+    const prev = db
+      .prepare('SELECT id, path, size, mtime_ms, hash, status, format FROM files WHERE path = ?')
+      .get(rel) as FileRow | undefined;
+    if (!prev?.format || prev.status !== 'ready') continue;
+    if (!options.format) {
+      try {
+        const det = await detectFile(join(root, ...rel.split('/')), rel, root, fr.readerOpts);
+        if (det.format !== prev.format) continue;
+        writer.pendingDiagnostics = det.diagnostics;
+      } catch {
+        continue;
+      }
+    }
+    const result = await writer.indexFile({
+      ...fileArgs(fr, rel, prev.format as FormatId, prev, prev.size),
+      mtimeMs: prev.mtime_ms,
+      hash: Promise.resolve(prev.hash),
+      onBatch: () => {},
+    });
+    pass.samplesWritten += result.samples;
+    if (result.cancelled) {
+      pass.cancelled = true;
+      break;
+    }
+    pass.filesIndexed++;
+  }
 }
 
 /**
@@ -1157,6 +1276,7 @@ class SampleWriter {
   private readonly insertScore: Statement;
   private readonly insertInfo: Statement;
   private readonly samplesOfPair: Statement;
+  private readonly verdictOf: Statement;
   private readonly moveSample: Statement;
   private readonly models = new Map<string, number>();
   private readonly problems = new Map<string, number>();
@@ -1231,6 +1351,9 @@ class SampleWriter {
     );
     this.samplesOfPair = db.prepare(
       'SELECT sample_index AS i, correct FROM samples WHERE model_id = ? AND problem_id = ? ORDER BY sample_index',
+    );
+    this.verdictOf = db.prepare(
+      'SELECT correct FROM samples WHERE model_id = ? AND problem_id = ? AND sample_index = ? LIMIT 1',
     );
     // the file already holding samples of (model, problem), or an empty record of it
     this.otherFileHas = db.prepare(
@@ -1505,73 +1628,17 @@ class SampleWriter {
 
   /**
    * Streams one file into the index. A replaced file is swapped in one transaction; a new file is
-   * committed in batches with status `partial` until its last record.
+   * committed in batches with status `partial` until its last record. The records come from the
+   * file's reader ({@link readFile}); what happens to each is {@link writeRecord}'s (the writer knows
+   * nothing of formats: only of records, samples, scores and diagnostics).
    */
   async indexFile(a: IndexFileArgs): Promise<{ samples: number; cancelled: boolean }> {
     const db = this.db;
-    const run = posix.dirname(a.rel) === '.' ? '' : posix.dirname(a.rel);
     const atomic = !!a.prev && a.prev.status === 'ready';
     const now = new Date().toISOString();
     let fileId: number;
     let samples = 0;
     let inBatch = 0;
-    const touched = new Map<string, [number, number]>();
-    /** Every (model, problem) of the file: its first line and the next free sample index (and, for a record that only added scores, where it was). */
-    const seen = new Map<
-      string,
-      {
-        line: number;
-        next: number;
-        mid: number;
-        pid: number;
-        problem: string;
-        model: string;
-        where?: string;
-        /** A per-problem record of a seed shard: its sample indices are shifted by this (after the samples already indexed). */
-        offset?: number;
-        /**
-         * Per-sample records that give their sample index (mapping `fields.sampleIndex`): every index
-         * taken for this (model, problem), and where (a line of this file, or the other file holding it).
-         */
-        taken?: Map<number, { line: number; auto?: true } | { file: string }>;
-        /** Per-sample records: the content hash and verdict of the previous sample (exact repeats are counted). */
-        last?: string;
-        /** An archive record (ProblemRecord `entries`): the entry its diagnostics name, its first ungraded sample's. */
-        entry?: string;
-        /** The question and reference answer of the pair's first record (a later record of another problem is told apart). */
-        facts: RecordFacts;
-      }
-    >();
-    /** Per (model, problem) another file has: that file's question and reference answer, read once ({@link SampleWriter.factsIn}). */
-    const otherFacts = new Map<string, Promise<RecordFacts | null>>();
-    /** The archive entry a record's diagnostics name: its first sample without a verdict's, else its first sample's. */
-    const recordEntry = (r: ProblemRecord): string | undefined => {
-      if (!r.entries || r.entries.length === 0) return undefined;
-      const u = r.samples.findIndex((x) => x.correct === null);
-      return r.entries[u] ?? r.entries[0];
-    };
-    const otherFile = new Map<string, string | null>();
-    /** Lines of seed-shard records whose sample indices were shifted, and by how much (for `ungrade` of samples). */
-    const shifted = new Map<number, number>();
-    /** Samples numbered here that moved for an index a later record gave (trial 6 finding 4). */
-    const moved = new Set<number>();
-    /** Per-sample records of problems other files already have samples of (merged: seed shards). */
-    const merged = { problems: 0, from: new Set<string>(), perProblem: false };
-    /** Per-problem records skipped because another file of the model has the problem (a re-run?), and those files. */
-    const crossDup = { count: 0, from: new Set<string>() };
-    /** Per-sample records that repeat the previous sample of their problem exactly (text and verdict). */
-    const repeated: { count: number; first?: { line: number; problem: string } } = { count: 0 };
-    /** Scores-only records: the next sample index per (model name, problem), for per-sample records without one. */
-    const scoreState = new Map<string, { next: number }>();
-    /** (model, problem) pairs whose samples another file defined and this file only added scores to, and where. */
-    const addedScores = new Map<string, string>();
-    /** Problems listed by a problem list, and where first. */
-    const infoSeen = new Map<string, string>();
-    /** Scores given twice for the same sample and scorer within this file, and where first. */
-    const scoreSeen = new Map<string, string>();
-    const dupScores: { count: number; first?: string } = { count: 0 };
-    /** Records whose samples differ from the copy another file defined. */
-    const mismatch: { count: number; first?: string } = { count: 0 };
 
     const knownHash = a.prev ? await a.hash : '';
     let commits = 0;
@@ -1586,6 +1653,14 @@ class SampleWriter {
     const ftsTexts: (string | Uint8Array)[] = [];
     /** The problem of each held-back row (witnesses are written with them: ./searchIndex `writeSearchParts`). */
     const ftsPids: number[] = [];
+    /** Holds back the full-text row of a sample just inserted (its row id, the sample, its problem's row id). */
+    const holdFts = (id: number | bigint, s: SampleRecord, pid: number) => {
+      if (this.insertFts) {
+        ftsIds.push(id);
+        ftsTexts.push(s.searchText ?? searchText(s.text));
+        ftsPids.push(pid);
+      }
+    };
     const flushFts = () => {
       const ins = this.insertFts;
       if (ins && ftsIds.length > 0) {
@@ -1611,478 +1686,52 @@ class SampleWriter {
     };
     db.exec('BEGIN IMMEDIATE');
     try {
-      if (a.prev) {
-        // Replace (atomic) or redo a partial file: drop its old rows first.
-        this.deleteSamplesOf(a.prev.id);
-        fileId = a.prev.id;
-        db.prepare(
-          `UPDATE files SET size = ?, mtime_ms = ?, hash = ?, format = ?, status = 'partial', samples = 0, indexed_at = ? WHERE id = ?`,
-        ).run(a.size, a.mtimeMs, knownHash, a.format, now, fileId);
-      } else {
-        fileId = Number(
-          db
-            .prepare(
-              `INSERT INTO files (path, size, mtime_ms, hash, format, status, samples, indexed_at) VALUES (?, ?, ?, ?, ?, 'partial', 0, ?)`,
-            )
-            .run(a.rel, a.size, a.mtimeMs, knownHash, a.format, now).lastInsertRowid,
-        );
-      }
+      // Replace (atomic) or redo a partial file: its old rows go first.
+      fileId = this.openFileRow(a, knownHash, now);
       db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(a.rel);
       const cap = new DiagnosticCap((line, severity, message, file, entry) =>
         this.insertDiag.run(file, line, severity, message, a.rel, entry ?? null),
       );
       for (const d of this.pendingDiagnostics) cap.add(d.line, d.severity, d.message, d.file || a.rel, d.entry);
       this.pendingDiagnostics = [];
+      const p = newFilePass(a, fileId, (line, severity, message, file = a.rel, entry?) =>
+        cap.add(entry ? 0 : line, severity, message, file, entry),
+      );
 
-      const flushStats = () => {
-        for (const [mid, pid] of touched.values()) this.refreshStat.run(mid, pid);
-        touched.clear();
+      const ctx = {
+        root: a.root,
+        relPath: a.rel,
+        absPath: a.abs,
+        run: p.run,
+        signal: a.signal,
+        options: a.readerOptions,
       };
-      const diag = (line: number, severity: Diagnostic['severity'], message: string, file = a.rel, entry?: string) =>
-        cap.add(entry ? 0 : line, severity, message, file, entry);
-      /**
-       * The file's problems with samples but no graded one: an info each (left out of every figure); one
-       * info for a model none of whose problems in this file has a graded sample (an Inspect log without
-       * scores: one line, not one per problem), naming the first problems and counting them all.
-       */
-      const reportUngraded = () => {
-        const byModel = new Map<
-          number,
-          {
-            model: string;
-            problems: number;
-            ungraded: { line: number; problem: string; model: string; n: number; entry?: string }[];
-          }
-        >();
-        for (const st of seen.values()) {
-          let m = byModel.get(st.mid);
-          if (!m) {
-            m = { model: st.model, problems: 0, ungraded: [] };
-            byModel.set(st.mid, m);
-          }
-          m.problems++;
-          const row = this.statOf.get(st.mid, st.pid) as { n: number; graded: number } | undefined;
-          if (row && row.n > 0 && row.graded === 0) {
-            m.ungraded.push({ line: st.line, problem: st.problem, model: st.model, n: row.n, entry: st.entry });
-          } else if (row && row.graded < row.n) {
-            // some samples of a graded problem have no verdict: they are in no figure (n = graded samples)
-            const u = row.n - row.graded;
-            diag(
-              st.line,
-              'info',
-              `problem ${JSON.stringify(st.problem)} of model ${st.model}: ${u} of its ${row.n} samples ${u === 1 ? 'has' : 'have'} no verdict (ungraded): ${u === 1 ? 'it is' : 'they are'} in no figure; its n is the ${row.graded} graded`,
-              a.rel,
-              st.entry,
-            );
-          }
-        }
-        for (const m of byModel.values()) {
-          if (m.ungraded.length > 1 && m.ungraded.length === m.problems) {
-            const names = m.ungraded.slice(0, 3).map((st) => JSON.stringify(st.problem));
-            const samples = m.ungraded.reduce((sum, st) => sum + st.n, 0);
-            // about the whole file: at its first record's line, or the whole archive (line 0) for an archive
-            diag(
-              m.ungraded[0].entry ? 0 : m.ungraded[0].line,
-              'info',
-              `model ${m.model} has no graded sample in this file: none of its ${m.problems} problems (${names.join(', ')}${m.problems > 3 ? ', ...' : ''}; ${samples} samples) has a verdict: they count in "missing" of every figure of this model`,
-            );
-            continue;
-          }
-          for (const st of m.ungraded) {
-            diag(
-              st.line,
-              'info',
-              `problem ${JSON.stringify(st.problem)} of model ${st.model} has no graded sample (${st.n} sample${st.n === 1 ? '' : 's'}, none with a verdict): it counts in "missing" of every figure of this model`,
-              a.rel,
-              st.entry,
-            );
-          }
-        }
-      };
-      const finishFile = () => {
-        flushStats();
-        reportUngraded();
-        if (repeated.count > 0 && repeated.first)
-          diag(
-            repeated.first.line,
-            'info',
-            `${repeated.count} sample${repeated.count === 1 ? '' : 's'} of this file repeat${repeated.count === 1 ? 's' : ''} the sample before it of the same problem exactly (same text and verdict; first at line ${repeated.first.line}, problem ${JSON.stringify(repeated.first.problem)}): kept as samples of their own (identical samples are common when sampling, short code completions above all: they count as separate samples, as they should; only a line pasted twice by mistake would need removing)`,
-          );
-        if (crossDup.count > 1) {
-          // one line for the whole file (a dated re-run of an lm-eval task repeats every problem: trial 5 finding 11g)
-          const from = [...crossDup.from].sort();
-          diag(
-            0,
-            'warning',
-            `${crossDup.count} problems of this file are already indexed for the same model from ${from.slice(0, 3).join(', ')}${from.length > 3 ? ', ...' : ''} (a re-run or a copy?): this file's records of them are left out, the first file's kept; to use this run instead, remove or exclude the other file`,
-          );
-        }
-        if (merged.problems > 0) {
-          const from = [...merged.from].sort();
-          // files named by different training steps are checkpoints, not seed shards (trial 5 finding 6)
-          const step = fileStep(a.rel);
-          const steps = [...new Set([step, ...from.map((f) => fileStep(f))])];
-          if (step !== null && steps.length > 1)
-            diag(
-              0,
-              'warning',
-              `this file and ${from.slice(0, 3).join(', ')}${from.length > 3 ? ', ...' : ''} hold samples of the same model and problems but their names give different training steps (${steps.map((x) => x ?? 'none').join(', ')}): checkpoints, not seed shards, yet merged into one model below; give each step its own model (fields.model or fields.revision in the mapping, or one mapping "model" per step's folder)`,
-            );
-          diag(
-            0,
-            'info',
-            `${merged.perProblem ? 'records (this file is a seed shard of the one named below)' : 'per-sample records'} of ${merged.problems} problem${merged.problems === 1 ? '' : 's'} that already ${merged.problems === 1 ? 'has' : 'have'} samples of the same model from ${from.slice(0, 3).join(', ')}${from.length > 3 ? ', ...' : ''}: read as more samples of those problems (seed shards), numbered after the ones already indexed; if this file is a copy, remove it (its samples would count twice)`,
-          );
-        }
-        cap.finish();
-      };
-
-      const ctx = { root: a.root, relPath: a.rel, absPath: a.abs, run, signal: a.signal, options: a.readerOptions };
       // without the full-text rows (fts: false) the reader's thread does not prepare their texts either
       const parallelOpts = { noSearchText: this.insertFts === null };
       for await (const ev of a.parallel ? readFileParallel(ctx, a.format, parallelOpts) : readFile(ctx, a.format)) {
         if (a.signal?.aborted) {
-          flushStats();
+          this.flushStats(p);
           cap.finish();
           end(!atomic);
           return { samples: atomic ? 0 : samples, cancelled: true };
         }
         if (ev.kind === 'diagnostic') {
-          diag(
-            ev.diagnostic.line,
-            ev.diagnostic.severity,
-            ev.diagnostic.message,
-            ev.diagnostic.file || a.rel,
-            ev.diagnostic.entry,
-          );
+          const d = ev.diagnostic;
+          p.diag(d.line, d.severity, d.message, d.file || a.rel, d.entry);
           continue;
         }
         if (ev.kind === 'ungrade') {
-          // verdicts already written from numbers 0/1 of a file that holds scores: ungraded
-          const lines = JSON.stringify(ev.lines);
-          const pairs = db
-            .prepare(
-              'SELECT DISTINCT model_id AS m, problem_id AS p FROM samples WHERE file_id = ? AND line IN (SELECT value FROM json_each(?))',
-            )
-            .all(fileId, lines) as { m: number; p: number }[];
-          for (const { m, p } of pairs) touched.set(`${m}:${p}`, [m, p]);
-          db.prepare(
-            'UPDATE samples SET correct = NULL WHERE file_id = ? AND line IN (SELECT value FROM json_each(?))',
-          ).run(fileId, lines);
-          // single samples (a line mixing 0/1 with word verdicts): by the index the reader gave, as stored
-          for (const x of ev.samples ?? []) {
-            const at = { f: fileId, l: x.line, i: x.sampleIndex + (shifted.get(x.line) ?? 0) };
-            const row = db
-              .prepare(
-                'SELECT model_id AS m, problem_id AS p FROM samples WHERE file_id = :f AND line = :l AND sample_index = :i',
-              )
-              .get(at) as { m: number; p: number } | undefined;
-            if (!row) continue;
-            touched.set(`${row.m}:${row.p}`, [row.m, row.p]);
-            db.prepare('UPDATE samples SET correct = NULL WHERE file_id = :f AND line = :l AND sample_index = :i').run(
-              at,
-            );
-          }
+          this.writeUngrade(p, ev);
           continue;
         }
-        const r = ev.record;
-        // a dataset spelt two ways in the folder is written under one spelling (trial 9 finding 9)
-        const spelling = a.readerOptions?.datasetSpellings?.[datasetKey(r.dataset)];
-        if (spelling !== undefined) r.dataset = spelling;
-        const where = r.record === undefined ? `line ${r.line}` : `record ${r.record}`;
-        if (r.role === 'info') {
-          const pk = problemKey(r.dataset, r.problemId);
-          const first = infoSeen.get(pk);
-          if (first !== undefined) {
-            diag(
-              r.line,
-              'warning',
-              `${where}: problem ${JSON.stringify(r.problemId)} is listed again (first at ${first}); skipped`,
-            );
-            continue;
-          }
-          infoSeen.set(pk, where);
-          this.insertInfo.run(
-            fileId,
-            r.line,
-            r.record ?? null,
-            pk,
-            r.question ?? null,
-            r.referenceAnswer ?? null,
-            r.level ?? null,
-            r.subject ?? null,
-          );
-          continue;
-        }
-        if (r.role === 'scores') {
-          // Scores for samples other files define: stored by key, attached when read (TraceIndex.resolveScores).
-          const pk = problemKey(r.dataset, r.problemId);
-          const modelName = r.model.name === '' ? null : r.model.name;
-          const stateKey = `${modelName ?? ''}\x1f${pk}`;
-          let state = scoreState.get(stateKey);
-          if (!state) scoreState.set(stateKey, (state = { next: 0 }));
-          for (const sc of r.scores ?? []) {
-            const index = sc.sampleIndex ?? state.next;
-            state.next = Math.max(state.next, index + 1);
-            const dupKey = `${stateKey}\x1f${index}\x1f${sc.scorer}`;
-            const firstAt = scoreSeen.get(dupKey);
-            if (firstAt !== undefined) {
-              dupScores.count++;
-              dupScores.first ??= `${where}: ${sc.scorer} scores sample ${index} of problem ${JSON.stringify(r.problemId)} again (first at ${firstAt})`;
-              continue;
-            }
-            scoreSeen.set(dupKey, where);
-            this.storeScore(fileId, r, pk, null, modelName, index, sc, false);
-          }
-          continue;
-        }
-        if (r.subject) {
-          // a subject given with the samples: kept like a problem list's (table problem_info)
-          const pk = problemKey(r.dataset, r.problemId);
-          if (!infoSeen.has(pk)) {
-            infoSeen.set(pk, where);
-            this.insertInfo.run(fileId, r.line, r.record ?? null, pk, null, null, null, r.subject);
-          }
-        }
-        const mid = this.modelId(r.model.run ?? run, r);
-        const pid = this.problemId(r);
-        const pairKey = `${mid}:${pid}`;
-        const carriesScores = r.samples.some((x) => x.scores !== undefined && x.scores.length > 0);
-        if (carriesScores) {
-          // The same samples in every file, each file with its scorer's scores (RewardMATH's layout): the
-          // first file defines the samples; the others add their scores, once their samples agree.
-          const mk = modelKey(r.model.run ?? run, r.model.name, r.model.revision);
-          const pk = problemKey(r.dataset, r.problemId);
-          const defined = seen.get(pairKey);
-          const firstAt = addedScores.get(pairKey) ?? (defined ? (defined.where ?? `line ${defined.line}`) : undefined);
-          if (firstAt !== undefined) {
-            dupScores.count += r.samples.reduce((a, x) => a + (x.scores?.length ?? 0), 0);
-            dupScores.first ??= `${where}: problem ${JSON.stringify(r.problemId)} is given again (first at ${firstAt})`;
-            continue;
-          }
-          let other = otherFile.get(pairKey);
-          if (other === undefined) {
-            other = (this.otherFileHas.pluck().get({ m: mid, p: pid, f: fileId }) as string | undefined) ?? null;
-            otherFile.set(pairKey, other);
-          }
-          if (other !== null) {
-            addedScores.set(pairKey, where);
-            const have = this.samplesOfPair.all(mid, pid) as { i: number; correct: number | null }[];
-            const verdict = (c: boolean | null | undefined) => (c === null || c === undefined ? null : c ? 1 : 0);
-            const differs =
-              have.length !== r.samples.length ||
-              r.samples.some((x, j) => have[j]?.i !== (x.sampleIndex ?? j) || have[j]?.correct !== verdict(x.correct));
-            if (differs) {
-              mismatch.count++;
-              mismatch.first ??= `${where}: the samples of problem ${JSON.stringify(r.problemId)} differ from those indexed from ${other} (${have.length} there, ${r.samples.length} here, or another verdict at the same index); this file's scores are attached by sample index all the same`;
-            }
-            for (const x of r.samples)
-              for (const sc of x.scores ?? []) this.storeScore(fileId, r, pk, mk, null, x.sampleIndex ?? 0, sc, true);
-            continue;
-          }
-        }
-        if (carriesScores) {
-          const mk = modelKey(r.model.run ?? run, r.model.name, r.model.revision);
-          const pk = problemKey(r.dataset, r.problemId);
-          for (const x of r.samples)
-            for (const sc of x.scores ?? []) this.storeScore(fileId, r, pk, mk, null, x.sampleIndex ?? 0, sc, true);
-        }
-        // A (model, problem) already indexed from another file of the same model: keep the first.
-        let other = otherFile.get(pairKey);
-        if (other === undefined) {
-          other = (this.otherFileHas.pluck().get({ m: mid, p: pid, f: fileId }) as string | undefined) ?? null;
-          otherFile.set(pairKey, other);
-        }
-        // one-sample-per-line formats never give a record without samples; a mapping's per-sample record
-        // is one sample even when it gives the sample's index (trial 5 finding 1)
-        const perProblemRecord =
-          !r.perSample && (r.samples.length === 0 || r.samples.some((s) => s.sampleIndex !== undefined));
-        const ownIndex = r.perSample === true && r.samples.some((s) => s.sampleIndex !== undefined);
-        let state = seen.get(pairKey);
-        // the same id for another problem (its question or reference differs): skipped and said, never "duplicate"
-        const facts = recordFacts(r);
-        let firstFacts: RecordFacts | null = state?.facts ?? null;
-        if (!state && other !== null) {
-          let got = otherFacts.get(pairKey);
-          if (!got) otherFacts.set(pairKey, (got = this.factsIn(a, other, mid, pid)));
-          firstFacts = await got;
-        }
-        const differs = firstFacts && problemDifference(firstFacts, facts);
-        if (differs) {
-          const first = state
-            ? `(first at line ${state.line}); skipped`
-            : `from the problem${DUPLICATE_OF}${other}; skipped`;
-          diag(
-            r.line,
-            'warning',
-            `problem id ${JSON.stringify(r.problemId)} of model ${r.model.name} names two different problems: ${differs} ${first}`,
-          );
-          continue;
-        }
-        // A per-problem record of a problem a seed shard of this file already has (`test_qwen.jsonl` and
-        // `test_qwen_seed1.jsonl`), or a per-sample record with its own index in such a shard: merged as
-        // more samples below (indices shifted after those indexed), not skipped as a duplicate.
-        const shard =
-          other !== null && (perProblemRecord || ownIndex) && r.samples.length > 0 && isSeedShard(a.rel, other);
-        let mergedNow = false;
-        if (other !== null && perProblemRecord && !shard) {
-          crossDup.count++;
-          crossDup.from.add(other);
-          diag(
-            r.line,
-            'warning',
-            `duplicate problem id ${JSON.stringify(r.problemId)} for model ${r.model.name}: already indexed from ${other}; skipped`,
-          );
-          continue;
-        }
-        if (other !== null && !state) {
-          // A per-sample record of a (model, problem) another file has samples of (seed shards:
-          // samples_seed0.jsonl, samples_seed1.jsonl): more samples of that problem, numbered after the
-          // ones already indexed (files are indexed in path order). Said once per file.
-          merged.problems++;
-          merged.from.add(other);
-          const next = this.nextIndexOf.pluck().get({ m: mid, p: pid, f: fileId }) as number;
-          state = {
-            line: r.line,
-            next,
-            mid,
-            pid,
-            problem: r.problemId,
-            model: r.model.name,
-            where,
-            ...(shard ? { offset: next } : {}),
-            entry: recordEntry(r),
-            facts,
-          };
-          if (shard) merged.perProblem = true;
-          seen.set(pairKey, state);
-          mergedNow = true;
-        }
-        if (state && perProblemRecord && !mergedNow) {
-          diag(
-            r.line,
-            'warning',
-            `duplicate problem id ${JSON.stringify(r.problemId)} (first at line ${state.line}); skipped`,
-          );
-          continue;
-        }
-        if (!state) {
-          state = {
-            line: r.line,
-            next: 0,
-            mid,
-            pid,
-            problem: r.problemId,
-            model: r.model.name,
-            where,
-            entry: recordEntry(r),
-            facts,
-          };
-          seen.set(pairKey, state);
-        }
-        if (r.samples.length === 0) {
-          // still one of the model's problems: counted in "missing", never dropped
-          this.insertEmpty.run(fileId, r.line, mid, pid);
-          this.addEmptyStat.run(mid, pid);
-          diag(
-            r.line,
-            'info',
-            `problem ${JSON.stringify(r.problemId)} of model ${r.model.name} has no samples: it counts in "missing" of every figure of this model`,
-          );
-          continue;
-        }
-        let firstId = 0;
-        let lastId = 0;
-        for (let pos = 0; pos < r.samples.length; pos++) {
-          const s = r.samples[pos];
-          let index =
-            state.offset !== undefined && s.sampleIndex !== undefined
-              ? state.offset + s.sampleIndex
-              : (s.sampleIndex ?? state.next);
-          if (state.offset !== undefined && s.sampleIndex !== undefined) shifted.set(r.line, state.offset);
-          // a sample numbered here (its record gave no usable index, trial 6 finding 4)
-          const auto = r.indexless === true && s.sampleIndex === undefined;
-          if (ownIndex || auto || state.taken) {
-            const taken = (state.taken ??= this.takenIndices(mid, pid, a.rel, other !== null || state.next > 0));
-            if (auto) {
-              // never an index already taken (by this file or another): the next free one
-              while (taken.has(index)) index++;
-              taken.set(index, { line: r.line, auto: true });
-              state.next = Math.max(state.next, index + 1);
-            }
-            const first = auto ? undefined : taken.get(index);
-            if (first !== undefined && 'auto' in first) {
-              // an index given now that a sample numbered here took before: that sample moves to the next
-              // free index (both kept; the record without an index was named in the reader's warning)
-              let to = Math.max(state.next, index + 1);
-              while (taken.has(to)) to++;
-              this.moveSample.run({ f: fileId, m: mid, p: pid, from: index, to });
-              taken.set(to, first);
-              state.next = to + 1;
-              moved.add(first.line);
-            } else if (first !== undefined) {
-              const what = `duplicate sample index ${s.sampleIndex ?? index} of problem ${JSON.stringify(r.problemId)}`;
-              diag(
-                r.line,
-                'warning',
-                'file' in first
-                  ? `${what} for model ${r.model.name}: already indexed from ${first.file}; skipped`
-                  : `${what} (first at line ${first.line}); skipped`,
-              );
-              continue;
-            }
-            if (!auto) taken.set(index, { line: r.line });
-          }
-          state.next = Math.max(state.next, index + 1);
-          const hash = s.contentHash ?? contentHash(s.text);
-          if (!perProblemRecord) {
-            // a per-sample record the same as the previous sample of its problem (a line pasted twice?):
-            // kept, counted in one info (trial 5 finding 11a); only the previous one is compared (no memory per sample)
-            const same = `${hash}\x1f${s.correct}`;
-            if (state.last === same) {
-              repeated.count++;
-              repeated.first ??= { line: r.line, problem: r.problemId };
-            }
-            state.last = same;
-          }
-          const { lastInsertRowid } = this.insertSample.run(
-            fileId,
-            r.line,
-            mid,
-            pid,
-            index,
-            s.correct === null ? null : s.correct ? 1 : 0,
-            s.extractedAnswer ?? null,
-            // -Infinity / Infinity are the lowest / highest reward scores (kept); NaN is none
-            typeof s.rewardScore === 'number' && !Number.isNaN(s.rewardScore) ? s.rewardScore : null,
-            s.finishReason ?? null,
-            typeof s.tokenCount === 'number' && Number.isFinite(s.tokenCount) ? Math.round(s.tokenCount) : null,
-            hash,
-            // A sample with a span is read from its file (sampleText.ts): no copy (schema migration 11).
-            // Other formats keep the copy: UTF-8 bytes from the parallel reader are bound as a BLOB and
-            // CAST to TEXT (same bytes).
-            r.span ? '' : (s.textUtf8 ?? s.text),
-            s.textLength ?? codePoints(s.text),
-          );
-          // where the text is read again from (sampleText.ts): the record's bytes, the sample's position in it
-          if (r.span) this.insertSpan.run(lastInsertRowid, r.span.offset, r.span.bytes, pos);
-          if (this.insertFts) {
-            ftsIds.push(lastInsertRowid);
-            ftsTexts.push(s.searchText ?? searchText(s.text));
-            ftsPids.push(pid);
-          }
-          if (pos === 0) firstId = Number(lastInsertRowid);
-          lastId = Number(lastInsertRowid);
-          samples++;
-          inBatch++;
-        }
-        this.noteRun(fileId, pid, firstId, lastId);
-        touched.set(pairKey, [mid, pid]);
+        const written = await this.writeRecord(p, ev.record, holdFts);
+        samples += written;
+        inBatch += written;
         if (ftsIds.length >= FTS_ROWS_AT_ONCE) flushFts();
         // The first batch of a new file is small, so its first problems are queryable at once.
         if (!atomic && inBatch >= (commits === 0 ? Math.min(a.batchSize, 2000) : a.batchSize)) {
           commits++;
-          flushStats();
+          this.flushStats(p);
           db.prepare('UPDATE files SET samples = ? WHERE id = ?').run(samples, fileId);
           end(true);
           a.onBatch(samples);
@@ -2091,28 +1740,8 @@ class SampleWriter {
           db.exec('BEGIN IMMEDIATE');
         }
       }
-      flushStats();
-      if (dupScores.count > 0)
-        diag(
-          0,
-          'warning',
-          `${dupScores.count} score${dupScores.count === 1 ? '' : 's'} in this file repeat a sample and scorer already scored in it and are left out (the first kept); first: ${dupScores.first}`,
-        );
-      if (moved.size > 0) {
-        const lines = [...moved].slice(0, 5).join(', ') + (moved.size > 5 ? ', ...' : '');
-        diag(
-          Math.min(...moved),
-          'info',
-          `${plural(moved.size, 'sample')} without a usable sample index (line${moved.size === 1 ? '' : 's'} ${lines}), numbered by the indexer, moved to the next free index when a later record gave the index ${moved.size === 1 ? 'it' : 'they'} had taken (both samples kept)`,
-        );
-      }
-      if (mismatch.count > 0)
-        diag(
-          0,
-          'warning',
-          `${mismatch.count} record${mismatch.count === 1 ? '' : 's'} of this file give samples unlike those already indexed; first: ${mismatch.first}`,
-        );
-      finishFile();
+      this.finishFile(p);
+      cap.finish();
       if (a.signal?.aborted) {
         // The reader stopped early because of the abort: the file is incomplete.
         end(!atomic);
@@ -2148,4 +1777,691 @@ class SampleWriter {
       return { samples: 0, cancelled: false };
     }
   }
+
+  /** The file's row for this pass (status `partial`): its earlier row emptied of its old samples, or a new one. */
+  private openFileRow(a: IndexFileArgs, knownHash: string, now: string): number {
+    if (a.prev) {
+      this.deleteSamplesOf(a.prev.id);
+      this.db
+        .prepare(
+          `UPDATE files SET size = ?, mtime_ms = ?, hash = ?, format = ?, status = 'partial', samples = 0, indexed_at = ? WHERE id = ?`,
+        )
+        .run(a.size, a.mtimeMs, knownHash, a.format, now, a.prev.id);
+      return a.prev.id;
+    }
+    return Number(
+      this.db
+        .prepare(
+          `INSERT INTO files (path, size, mtime_ms, hash, format, status, samples, indexed_at) VALUES (?, ?, ?, ?, ?, 'partial', 0, ?)`,
+        )
+        .run(a.rel, a.size, a.mtimeMs, knownHash, a.format, now).lastInsertRowid,
+    );
+  }
+
+  /** Recomputes the per-problem counts (`stats`) of the pairs written since the last time. */
+  private flushStats(p: FilePass): void {
+    for (const [mid, pid] of p.touched.values()) this.refreshStat.run(mid, pid);
+    p.touched.clear();
+  }
+
+  /** Verdicts already written from numbers 0/1 of a file that turns out to hold scores: ungraded. */
+  private writeUngrade(p: FilePass, ev: { lines: number[]; samples?: { line: number; sampleIndex: number }[] }): void {
+    const db = this.db;
+    const lines = JSON.stringify(ev.lines);
+    const pairs = db
+      .prepare(
+        'SELECT DISTINCT model_id AS m, problem_id AS p FROM samples WHERE file_id = ? AND line IN (SELECT value FROM json_each(?))',
+      )
+      .all(p.fileId, lines) as { m: number; p: number }[];
+    for (const { m, p: pid } of pairs) p.touched.set(`${m}:${pid}`, [m, pid]);
+    db.prepare('UPDATE samples SET correct = NULL WHERE file_id = ? AND line IN (SELECT value FROM json_each(?))').run(
+      p.fileId,
+      lines,
+    );
+    // single samples (a line mixing 0/1 with word verdicts): by the index the reader gave, as stored
+    for (const x of ev.samples ?? []) {
+      const at = { f: p.fileId, l: x.line, i: x.sampleIndex + (p.shifted.get(x.line) ?? 0) };
+      const row = db
+        .prepare(
+          'SELECT model_id AS m, problem_id AS p FROM samples WHERE file_id = :f AND line = :l AND sample_index = :i',
+        )
+        .get(at) as { m: number; p: number } | undefined;
+      if (!row) continue;
+      p.touched.set(`${row.m}:${row.p}`, [row.m, row.p]);
+      db.prepare('UPDATE samples SET correct = NULL WHERE file_id = :f AND line = :l AND sample_index = :i').run(at);
+    }
+  }
+
+  /**
+   * Writes one record of the file: a problem list's facts, scores for other files' samples, or a problem's
+   * samples (after the checks against what the file and the index already hold). Returns the samples written.
+   */
+  private async writeRecord(p: FilePass, r: ProblemRecord, holdFts: HoldFts): Promise<number> {
+    // a dataset spelt two ways in the folder is written under one spelling (trial 9 finding 9)
+    const spelling = p.a.readerOptions?.datasetSpellings?.[datasetKey(r.dataset)];
+    if (spelling !== undefined) r.dataset = spelling;
+    const where = r.record === undefined ? `line ${r.line}` : `record ${r.record}`;
+    if (r.role === 'info') {
+      this.writeInfo(p, r, where);
+      return 0;
+    }
+    if (r.role === 'scores') {
+      this.writeScoresOnly(p, r, where);
+      return 0;
+    }
+    if (r.subject) {
+      // a subject given with the samples: kept like a problem list's (table problem_info)
+      const pk = problemKey(r.dataset, r.problemId);
+      if (!p.infoSeen.has(pk)) {
+        p.infoSeen.set(pk, where);
+        this.insertInfo.run(p.fileId, r.line, r.record ?? null, pk, null, null, null, r.subject);
+      }
+    }
+    const mid = this.modelId(r.model.run ?? p.run, r);
+    const pid = this.problemId(r);
+    const pair: Pair = { mid, pid, key: `${mid}:${pid}`, other: this.otherFileOf(p, mid, pid) };
+    if (
+      r.samples.some((x) => x.scores !== undefined && x.scores.length > 0) &&
+      this.writeRecordScores(p, r, where, pair)
+    )
+      return 0;
+    const state = await this.pairState(p, r, where, pair);
+    if (state === null) return 0;
+    if (r.samples.length === 0) {
+      // still one of the model's problems: counted in "missing", never dropped
+      this.insertEmpty.run(p.fileId, r.line, mid, pid);
+      this.addEmptyStat.run(mid, pid);
+      p.diag(
+        r.line,
+        'info',
+        `problem ${JSON.stringify(r.problemId)} of model ${r.model.name} has no samples: it counts in "missing" of every figure of this model`,
+      );
+      return 0;
+    }
+    return this.writeSamples(p, r, state, pair, holdFts);
+  }
+
+  /** A problem list's record (facts about a problem, no samples): kept once per problem in `problem_info`. */
+  private writeInfo(p: FilePass, r: ProblemRecord, where: string): void {
+    const pk = problemKey(r.dataset, r.problemId);
+    const first = p.infoSeen.get(pk);
+    if (first !== undefined) {
+      p.diag(
+        r.line,
+        'warning',
+        `${where}: problem ${JSON.stringify(r.problemId)} is listed again (first at ${first}); skipped`,
+      );
+      return;
+    }
+    p.infoSeen.set(pk, where);
+    this.insertInfo.run(
+      p.fileId,
+      r.line,
+      r.record ?? null,
+      pk,
+      r.question ?? null,
+      r.referenceAnswer ?? null,
+      r.level ?? null,
+      r.subject ?? null,
+    );
+  }
+
+  /** Scores for samples other files define: stored by key, attached when read (TraceIndex.resolveScores). */
+  private writeScoresOnly(p: FilePass, r: ProblemRecord, where: string): void {
+    const pk = problemKey(r.dataset, r.problemId);
+    const modelName = r.model.name === '' ? null : r.model.name;
+    const stateKey = `${modelName ?? ''}\x1f${pk}`;
+    let state = p.scoreState.get(stateKey);
+    if (!state) p.scoreState.set(stateKey, (state = { next: 0 }));
+    for (const sc of r.scores ?? []) {
+      const index = sc.sampleIndex ?? state.next;
+      state.next = Math.max(state.next, index + 1);
+      if (firstScore(p, `${stateKey}\x1f${index}\x1f${sc.scorer}`, where, sc.scorer, index, r.problemId))
+        this.storeScore(p.fileId, r, pk, null, modelName, index, sc, false);
+    }
+  }
+
+  /** The file already holding samples of (model, problem) other than this one (or null), looked up once per pair. */
+  private otherFileOf(p: FilePass, mid: number, pid: number): string | null {
+    const key = `${mid}:${pid}`;
+    let other = p.otherFile.get(key);
+    if (other === undefined) {
+      other = (this.otherFileHas.pluck().get({ m: mid, p: pid, f: p.fileId }) as string | undefined) ?? null;
+      p.otherFile.set(key, other);
+    }
+    return other;
+  }
+
+  /**
+   * A record whose samples carry named scores. The same samples in every file, each file with its
+   * scorer's scores (RewardMATH's layout): the first file defines the samples; the others add their
+   * scores, once their samples agree. True when the record is done with (its scores added to another
+   * file's samples, or it repeats a problem of this file); false when its samples are written as usual
+   * (per-problem records have their scores stored here, per-sample ones with their sample).
+   */
+  private writeRecordScores(p: FilePass, r: ProblemRecord, where: string, pair: Pair): boolean {
+    const mk = modelKey(r.model.run ?? p.run, r.model.name, r.model.revision);
+    const pk = problemKey(r.dataset, r.problemId);
+    const defined = p.seen.get(pair.key);
+    // (a per-sample record is one sample of its problem: the next record of the problem is its next
+    // sample, never a repeat; repeated scores of one sample are caught by sample index)
+    const firstAt = r.perSample
+      ? undefined
+      : (p.addedScores.get(pair.key) ?? (defined ? (defined.where ?? `line ${defined.line}`) : undefined));
+    if (firstAt !== undefined) {
+      p.dupScores.count += r.samples.reduce((a, x) => a + (x.scores?.length ?? 0), 0);
+      p.dupScores.first ??= `${where}: problem ${JSON.stringify(r.problemId)} is given again (first at ${firstAt})`;
+      return true;
+    }
+    const other = pair.other;
+    if (other !== null && r.perSample) {
+      this.addSampleScores(p, r, where, pair, mk, pk);
+      return true;
+    }
+    if (other !== null) {
+      p.addedScores.set(pair.key, where);
+      const have = this.samplesOfPair.all(pair.mid, pair.pid) as { i: number; correct: number | null }[];
+      const verdict = (c: boolean | null | undefined) => (c === null || c === undefined ? null : c ? 1 : 0);
+      const differs =
+        have.length !== r.samples.length ||
+        r.samples.some((x, j) => have[j]?.i !== (x.sampleIndex ?? j) || have[j]?.correct !== verdict(x.correct));
+      if (differs) {
+        p.mismatch.count++;
+        p.mismatch.first ??= `${where}: the samples of problem ${JSON.stringify(r.problemId)} differ from those indexed from ${other} (${have.length} there, ${r.samples.length} here, or another verdict at the same index); this file's scores are attached by sample index all the same`;
+      }
+      for (const x of r.samples)
+        for (const sc of x.scores ?? []) this.storeScore(p.fileId, r, pk, mk, null, x.sampleIndex ?? 0, sc, true);
+      return true;
+    }
+    // (a per-sample record's scores are stored with its sample, under the index it is given)
+    if (!r.perSample)
+      for (const x of r.samples)
+        for (const sc of x.scores ?? []) this.storeScore(p.fileId, r, pk, mk, null, x.sampleIndex ?? 0, sc, true);
+    return false;
+  }
+
+  /**
+   * One per-sample record of a problem another file defined the samples of: its scores, by its sample
+   * index (given, or the record's order among the problem's records in this file); a sample the other
+   * file does not have, or has with another verdict, counts in the file's mismatch warning.
+   */
+  private addSampleScores(p: FilePass, r: ProblemRecord, where: string, pair: Pair, mk: string, pk: string): void {
+    const counter = p.perSampleScored.get(pair.key) ?? { next: 0 };
+    p.perSampleScored.set(pair.key, counter);
+    for (const x of r.samples) {
+      const index = x.sampleIndex ?? counter.next;
+      counter.next = Math.max(counter.next, index + 1);
+      const have = this.verdictOf.get(pair.mid, pair.pid, index) as { correct: number | null } | undefined;
+      const verdict = x.correct === null || x.correct === undefined ? null : x.correct ? 1 : 0;
+      if (have === undefined || have.correct !== verdict) {
+        p.mismatch.count++;
+        p.mismatch.first ??= `${where}: sample ${index} of problem ${JSON.stringify(r.problemId)} ${have === undefined ? 'is not' : 'has another verdict than the one'} indexed from ${pair.other}; this file's scores are attached by sample index all the same`;
+      }
+      for (const sc of x.scores ?? [])
+        if (firstScore(p, `${pair.key}\x1f${index}\x1f${sc.scorer}`, where, sc.scorer, index, r.problemId))
+          this.storeScore(p.fileId, r, pk, mk, null, index, sc, true);
+    }
+  }
+
+  /**
+   * The state of the record's (model, problem) in this file, created with its first record; null when the
+   * record is skipped (said in a diagnostic): its id names another problem than the first record's, it
+   * repeats a per-problem record of this file, or another file of the model has the problem (a re-run). A
+   * record of a problem another file has samples of that is not skipped (per-sample records, seed shards)
+   * is merged: its samples are numbered after the ones already indexed.
+   */
+  private async pairState(p: FilePass, r: ProblemRecord, where: string, pair: Pair): Promise<PairState | null> {
+    const { mid, pid, other } = pair;
+    // one-sample-per-line formats never give a record without samples; a mapping's per-sample record
+    // is one sample even when it gives the sample's index (trial 5 finding 1)
+    const perProblemRecord =
+      !r.perSample && (r.samples.length === 0 || r.samples.some((s) => s.sampleIndex !== undefined));
+    const ownIndex = r.perSample === true && r.samples.some((s) => s.sampleIndex !== undefined);
+    let state = p.seen.get(pair.key);
+    // the same id for another problem (its question or reference differs): skipped and said, never "duplicate"
+    const facts = recordFacts(r);
+    let firstFacts: RecordFacts | null = state?.facts ?? null;
+    if (!state && other !== null) {
+      let got = p.otherFacts.get(pair.key);
+      if (!got) p.otherFacts.set(pair.key, (got = this.factsIn(p.a, other, mid, pid)));
+      firstFacts = await got;
+    }
+    const differs = firstFacts && problemDifference(firstFacts, facts);
+    if (differs) {
+      const first = state
+        ? `(first at line ${state.line}); skipped`
+        : `from the problem${DUPLICATE_OF}${other}; skipped`;
+      p.diag(
+        r.line,
+        'warning',
+        `problem id ${JSON.stringify(r.problemId)} of model ${r.model.name} names two different problems: ${differs} ${first}`,
+      );
+      return null;
+    }
+    // A per-problem record of a problem a seed shard of this file already has (`test_qwen.jsonl` and
+    // `test_qwen_seed1.jsonl`), or a per-sample record with its own index in such a shard: merged as
+    // more samples below (indices shifted after those indexed), not skipped as a duplicate.
+    const shard =
+      other !== null && (perProblemRecord || ownIndex) && r.samples.length > 0 && isSeedShard(p.a.rel, other);
+    if (other !== null && perProblemRecord && !shard) {
+      p.crossDup.count++;
+      p.crossDup.from.add(other);
+      p.diag(
+        r.line,
+        'warning',
+        `duplicate problem id ${JSON.stringify(r.problemId)} for model ${r.model.name}: already indexed from ${other}; skipped`,
+      );
+      return null;
+    }
+    const first = {
+      line: r.line,
+      mid,
+      pid,
+      problem: r.problemId,
+      model: r.model.name,
+      where,
+      entry: recordEntry(r),
+      facts,
+    };
+    if (other !== null && !state) {
+      // A per-sample record of a (model, problem) another file has samples of (seed shards:
+      // samples_seed0.jsonl, samples_seed1.jsonl): more samples of that problem, numbered after the
+      // ones already indexed (files are indexed in path order). Said once per file.
+      p.merged.problems++;
+      p.merged.from.add(other);
+      const next = this.nextIndexOf.pluck().get({ m: mid, p: pid, f: p.fileId }) as number;
+      state = { ...first, next, ...(shard ? { offset: next } : {}) };
+      if (shard) p.merged.perProblem = true;
+      p.seen.set(pair.key, state);
+      return state;
+    }
+    if (state && perProblemRecord) {
+      p.diag(
+        r.line,
+        'warning',
+        `duplicate problem id ${JSON.stringify(r.problemId)} (first at line ${state.line}); skipped`,
+      );
+      return null;
+    }
+    if (!state) {
+      state = { ...first, next: 0 };
+      p.seen.set(pair.key, state);
+    }
+    return state;
+  }
+
+  /**
+   * The index a sample of `r` is written under, or null when that index is taken (a duplicate sample
+   * index, said in a warning). A sample the reader gave no usable index is numbered here (the next free
+   * index); one that takes an index a sample numbered here took before moves that sample on.
+   */
+  private sampleIndexFor(
+    p: FilePass,
+    r: ProblemRecord,
+    s: SampleRecord,
+    state: PairState,
+    pair: Pair,
+    ownIndex: boolean,
+  ): number | null {
+    let index =
+      state.offset !== undefined && s.sampleIndex !== undefined
+        ? state.offset + s.sampleIndex
+        : (s.sampleIndex ?? state.next);
+    if (state.offset !== undefined && s.sampleIndex !== undefined) p.shifted.set(r.line, state.offset);
+    // a sample numbered here (its record gave no usable index, trial 6 finding 4)
+    const auto = r.indexless === true && s.sampleIndex === undefined;
+    if (ownIndex || auto || state.taken) {
+      const taken = (state.taken ??= this.takenIndices(
+        pair.mid,
+        pair.pid,
+        p.a.rel,
+        pair.other !== null || state.next > 0,
+      ));
+      if (auto) {
+        // never an index already taken (by this file or another): the next free one
+        while (taken.has(index)) index++;
+        taken.set(index, { line: r.line, auto: true });
+        state.next = Math.max(state.next, index + 1);
+      }
+      const first = auto ? undefined : taken.get(index);
+      if (first !== undefined && 'auto' in first) {
+        // an index given now that a sample numbered here took before: that sample moves to the next
+        // free index (both kept; the record without an index was named in the reader's warning)
+        let to = Math.max(state.next, index + 1);
+        while (taken.has(to)) to++;
+        this.moveSample.run({ f: p.fileId, m: pair.mid, p: pair.pid, from: index, to });
+        taken.set(to, first);
+        state.next = to + 1;
+        p.moved.add(first.line);
+      } else if (first !== undefined) {
+        const what = `duplicate sample index ${s.sampleIndex ?? index} of problem ${JSON.stringify(r.problemId)}`;
+        p.diag(
+          r.line,
+          'warning',
+          'file' in first
+            ? `${what} for model ${r.model.name}: already indexed from ${first.file}; skipped`
+            : `${what} (first at line ${first.line}); skipped`,
+        );
+        return null;
+      }
+      if (!auto) taken.set(index, { line: r.line });
+    }
+    state.next = Math.max(state.next, index + 1);
+    return index;
+  }
+
+  /** Writes the samples of one record (with their spans, per-sample scores and held-back full-text rows). */
+  private writeSamples(p: FilePass, r: ProblemRecord, state: PairState, pair: Pair, holdFts: HoldFts): number {
+    const perProblemRecord = !r.perSample && r.samples.some((s) => s.sampleIndex !== undefined);
+    const ownIndex = r.perSample === true && r.samples.some((s) => s.sampleIndex !== undefined);
+    let written = 0;
+    let firstId = 0;
+    let lastId = 0;
+    for (let pos = 0; pos < r.samples.length; pos++) {
+      const s = r.samples[pos];
+      const index = this.sampleIndexFor(p, r, s, state, pair, ownIndex);
+      if (index === null) continue;
+      const hash = s.contentHash ?? contentHash(s.text);
+      if (!perProblemRecord) {
+        // a per-sample record the same as the previous sample of its problem (a line pasted twice?):
+        // kept, counted in one info (trial 5 finding 11a); only the previous one is compared (no memory per sample)
+        const same = `${hash}\x1f${s.correct}`;
+        if (state.last === same) {
+          p.repeated.count++;
+          p.repeated.first ??= { line: r.line, problem: r.problemId };
+        }
+        state.last = same;
+      }
+      const { lastInsertRowid } = this.insertSample.run(
+        p.fileId,
+        r.line,
+        pair.mid,
+        pair.pid,
+        index,
+        s.correct === null ? null : s.correct ? 1 : 0,
+        s.extractedAnswer ?? null,
+        // -Infinity / Infinity are the lowest / highest reward scores (kept); NaN is none
+        typeof s.rewardScore === 'number' && !Number.isNaN(s.rewardScore) ? s.rewardScore : null,
+        s.finishReason ?? null,
+        typeof s.tokenCount === 'number' && Number.isFinite(s.tokenCount) ? Math.round(s.tokenCount) : null,
+        hash,
+        // A sample with a span is read from its file (sampleText.ts): no copy (schema migration 11).
+        // Other formats keep the copy: UTF-8 bytes from the parallel reader are bound as a BLOB and
+        // CAST to TEXT (same bytes).
+        r.span ? '' : (s.textUtf8 ?? s.text),
+        s.textLength ?? codePoints(s.text),
+      );
+      // where the text is read again from (sampleText.ts): the record's bytes, the sample's position in it
+      if (r.span) this.insertSpan.run(lastInsertRowid, r.span.offset, r.span.bytes, pos);
+      if (r.perSample && s.scores && s.scores.length > 0) {
+        const mk = modelKey(r.model.run ?? p.run, r.model.name, r.model.revision);
+        const pk = problemKey(r.dataset, r.problemId);
+        for (const sc of s.scores) this.storeScore(p.fileId, r, pk, mk, null, index, sc, true);
+      }
+      holdFts(lastInsertRowid, s, pair.pid);
+      if (pos === 0) firstId = Number(lastInsertRowid);
+      lastId = Number(lastInsertRowid);
+      written++;
+    }
+    this.noteRun(p.fileId, pair.pid, firstId, lastId);
+    p.touched.set(pair.key, [pair.mid, pair.pid]);
+    return written;
+  }
+
+  /** End of the file: its per-problem counts, and the diagnostics that sum up the whole file. */
+  private finishFile(p: FilePass): void {
+    this.flushStats(p);
+    const { diag } = p;
+    if (p.dupScores.count > 0)
+      diag(
+        0,
+        'warning',
+        `${p.dupScores.count} score${p.dupScores.count === 1 ? '' : 's'} in this file repeat a sample and scorer already scored in it and are left out (the first kept); first: ${p.dupScores.first}`,
+      );
+    if (p.moved.size > 0) {
+      const moved = p.moved;
+      const lines = [...moved].slice(0, 5).join(', ') + (moved.size > 5 ? ', ...' : '');
+      diag(
+        Math.min(...moved),
+        'info',
+        `${plural(moved.size, 'sample')} without a usable sample index (line${moved.size === 1 ? '' : 's'} ${lines}), numbered by the indexer, moved to the next free index when a later record gave the index ${moved.size === 1 ? 'it' : 'they'} had taken (both samples kept)`,
+      );
+    }
+    if (p.mismatch.count > 0)
+      diag(
+        0,
+        'warning',
+        `${p.mismatch.count} record${p.mismatch.count === 1 ? '' : 's'} of this file give samples unlike those already indexed; first: ${p.mismatch.first}`,
+      );
+    this.flushStats(p);
+    this.reportUngraded(p);
+    const { repeated, crossDup, merged } = p;
+    if (repeated.count > 0 && repeated.first)
+      diag(
+        repeated.first.line,
+        'info',
+        `${repeated.count} sample${repeated.count === 1 ? '' : 's'} of this file repeat${repeated.count === 1 ? 's' : ''} the sample before it of the same problem exactly (same text and verdict; first at line ${repeated.first.line}, problem ${JSON.stringify(repeated.first.problem)}): kept as samples of their own (identical samples are common when sampling, short code completions above all: they count as separate samples, as they should; only a line pasted twice by mistake would need removing)`,
+      );
+    if (crossDup.count > 1) {
+      // one line for the whole file (a dated re-run of an lm-eval task repeats every problem: trial 5 finding 11g)
+      const from = [...crossDup.from].sort();
+      diag(
+        0,
+        'warning',
+        `${crossDup.count} problems of this file are already indexed for the same model from ${from.slice(0, 3).join(', ')}${from.length > 3 ? ', ...' : ''} (a re-run or a copy?): this file's records of them are left out, the first file's kept; to use this run instead, remove or exclude the other file`,
+      );
+    }
+    if (merged.problems > 0) this.reportMerged(p);
+  }
+
+  /** The info (and, for files named by different training steps, the warning) on problems merged as seed shards. */
+  private reportMerged(p: FilePass): void {
+    const { merged, diag } = p;
+    const from = [...merged.from].sort();
+    // files named by different training steps are checkpoints, not seed shards (trial 5 finding 6)
+    const step = fileStep(p.a.rel);
+    const steps = [...new Set([step, ...from.map((f) => fileStep(f))])];
+    if (step !== null && steps.length > 1)
+      diag(
+        0,
+        'warning',
+        `this file and ${from.slice(0, 3).join(', ')}${from.length > 3 ? ', ...' : ''} hold samples of the same model and problems but their names give different training steps (${steps.map((x) => x ?? 'none').join(', ')}): checkpoints, not seed shards, yet merged into one model below; give each step its own model (fields.model or fields.revision in the mapping, or one mapping "model" per step's folder)`,
+      );
+    diag(
+      0,
+      'info',
+      `${merged.perProblem ? 'records (this file is a seed shard of the one named below)' : 'per-sample records'} of ${merged.problems} problem${merged.problems === 1 ? '' : 's'} that already ${merged.problems === 1 ? 'has' : 'have'} samples of the same model from ${from.slice(0, 3).join(', ')}${from.length > 3 ? ', ...' : ''}: read as more samples of those problems (seed shards), numbered after the ones already indexed; if this file is a copy, remove it (its samples would count twice)`,
+    );
+  }
+
+  /**
+   * The file's problems with samples but no graded one: an info each (left out of every figure); one
+   * info for a model none of whose problems in this file has a graded sample (an Inspect log without
+   * scores: one line, not one per problem), naming the first problems and counting them all.
+   */
+  private reportUngraded(p: FilePass): void {
+    const { diag } = p;
+    const byModel = new Map<
+      number,
+      {
+        model: string;
+        problems: number;
+        ungraded: { line: number; problem: string; model: string; n: number; entry?: string }[];
+      }
+    >();
+    for (const st of p.seen.values()) {
+      let m = byModel.get(st.mid);
+      if (!m) {
+        m = { model: st.model, problems: 0, ungraded: [] };
+        byModel.set(st.mid, m);
+      }
+      m.problems++;
+      const row = this.statOf.get(st.mid, st.pid) as { n: number; graded: number } | undefined;
+      if (row && row.n > 0 && row.graded === 0) {
+        m.ungraded.push({ line: st.line, problem: st.problem, model: st.model, n: row.n, entry: st.entry });
+      } else if (row && row.graded < row.n) {
+        // some samples of a graded problem have no verdict: they are in no figure (n = graded samples)
+        const u = row.n - row.graded;
+        diag(
+          st.line,
+          'info',
+          `problem ${JSON.stringify(st.problem)} of model ${st.model}: ${u} of its ${row.n} samples ${u === 1 ? 'has' : 'have'} no verdict (ungraded): ${u === 1 ? 'it is' : 'they are'} in no figure; its n is the ${row.graded} graded`,
+          p.a.rel,
+          st.entry,
+        );
+      }
+    }
+    for (const m of byModel.values()) {
+      if (m.ungraded.length > 1 && m.ungraded.length === m.problems) {
+        const names = m.ungraded.slice(0, 3).map((st) => JSON.stringify(st.problem));
+        const samples = m.ungraded.reduce((sum, st) => sum + st.n, 0);
+        // about the whole file: at its first record's line, or the whole archive (line 0) for an archive
+        diag(
+          m.ungraded[0].entry ? 0 : m.ungraded[0].line,
+          'info',
+          `model ${m.model} has no graded sample in this file: none of its ${m.problems} problems (${names.join(', ')}${m.problems > 3 ? ', ...' : ''}; ${samples} samples) has a verdict: they count in "missing" of every figure of this model`,
+        );
+        continue;
+      }
+      for (const st of m.ungraded) {
+        diag(
+          st.line,
+          'info',
+          `problem ${JSON.stringify(st.problem)} of model ${st.model} has no graded sample (${st.n} sample${st.n === 1 ? '' : 's'}, none with a verdict): it counts in "missing" of every figure of this model`,
+          p.a.rel,
+          st.entry,
+        );
+      }
+    }
+  }
+}
+
+/** Holds back the full-text row of a sample just inserted (see SampleWriter.indexFile). */
+type HoldFts = (id: number | bigint, s: SampleRecord, pid: number) => void;
+
+/** A (model, problem) pair of the record being written: row ids, map key, and the other file holding samples of it (or null). */
+interface Pair {
+  mid: number;
+  pid: number;
+  key: string;
+  other: string | null;
+}
+
+/** A (model, problem) of the file being written: its first line and the next free sample index (and, for a record that only added scores, where it was). */
+interface PairState {
+  line: number;
+  next: number;
+  mid: number;
+  pid: number;
+  problem: string;
+  model: string;
+  where?: string;
+  /** A per-problem record of a seed shard: its sample indices are shifted by this (after the samples already indexed). */
+  offset?: number;
+  /**
+   * Per-sample records that give their sample index (mapping `fields.sampleIndex`): every index
+   * taken for this (model, problem), and where (a line of this file, or the other file holding it).
+   */
+  taken?: Map<number, { line: number; auto?: true } | { file: string }>;
+  /** Per-sample records: the content hash and verdict of the previous sample (exact repeats are counted). */
+  last?: string;
+  /** An archive record (ProblemRecord `entries`): the entry its diagnostics name, its first ungraded sample's. */
+  entry?: string;
+  /** The question and reference answer of the pair's first record (a later record of another problem is told apart). */
+  facts: RecordFacts;
+}
+
+/** What the writer keeps while it writes one file ({@link SampleWriter.indexFile}); counts said once per file at its end. */
+interface FilePass {
+  a: IndexFileArgs;
+  fileId: number;
+  /** The run folder of the file (its directory, `''` at the root). */
+  run: string;
+  /** Adds a diagnostic of the file (capped per message: {@link DiagnosticCap}). */
+  diag: (line: number, severity: Diagnostic['severity'], message: string, file?: string, entry?: string) => void;
+  /** Pairs (model, problem) written since their counts were last refreshed. */
+  touched: Map<string, [number, number]>;
+  /** Every (model, problem) of the file. */
+  seen: Map<string, PairState>;
+  /** Per (model, problem) another file has: that file's question and reference answer, read once ({@link SampleWriter.factsIn}). */
+  otherFacts: Map<string, Promise<RecordFacts | null>>;
+  otherFile: Map<string, string | null>;
+  /** Lines of seed-shard records whose sample indices were shifted, and by how much (for `ungrade` of samples). */
+  shifted: Map<number, number>;
+  /** Samples numbered here that moved for an index a later record gave (trial 6 finding 4). */
+  moved: Set<number>;
+  /** Per-sample records of problems other files already have samples of (merged: seed shards). */
+  merged: { problems: number; from: Set<string>; perProblem: boolean };
+  /** Per-problem records skipped because another file of the model has the problem (a re-run?), and those files. */
+  crossDup: { count: number; from: Set<string> };
+  /** Per-sample records that repeat the previous sample of their problem exactly (text and verdict). */
+  repeated: { count: number; first?: { line: number; problem: string } };
+  /** Scores-only records: the next sample index per (model name, problem), for per-sample records without one. */
+  scoreState: Map<string, { next: number }>;
+  /** (model, problem) pairs whose samples another file defined and this file only added scores to, and where. */
+  addedScores: Map<string, string>;
+  /** Problems listed by a problem list, and where first. */
+  infoSeen: Map<string, string>;
+  /** Scores given twice for the same sample and scorer within this file, and where first. */
+  scoreSeen: Map<string, string>;
+  dupScores: { count: number; first?: string };
+  /** Per-sample records adding scores to samples another file defined: the next sample index per (model, problem). */
+  perSampleScored: Map<string, { next: number }>;
+  /** Records whose samples differ from the copy another file defined. */
+  mismatch: { count: number; first?: string };
+}
+
+/** A fresh {@link FilePass} for the file `a`, written as file row `fileId`. */
+function newFilePass(a: IndexFileArgs, fileId: number, diag: FilePass['diag']): FilePass {
+  return {
+    a,
+    fileId,
+    run: posix.dirname(a.rel) === '.' ? '' : posix.dirname(a.rel),
+    diag,
+    touched: new Map(),
+    seen: new Map(),
+    otherFacts: new Map(),
+    otherFile: new Map(),
+    shifted: new Map(),
+    moved: new Set(),
+    merged: { problems: 0, from: new Set(), perProblem: false },
+    crossDup: { count: 0, from: new Set() },
+    repeated: { count: 0 },
+    scoreState: new Map(),
+    addedScores: new Map(),
+    infoSeen: new Map(),
+    scoreSeen: new Map(),
+    dupScores: { count: 0 },
+    perSampleScored: new Map(),
+    mismatch: { count: 0 },
+  };
+}
+
+/**
+ * Whether the score of `scorer` for sample `index` (under `dupKey`: the pair and index) is the first in
+ * the file (then noted as given `where`); a second one is counted in the file's `dupScores` and left out.
+ */
+function firstScore(
+  p: FilePass,
+  dupKey: string,
+  where: string,
+  scorer: string,
+  index: number,
+  problem: string,
+): boolean {
+  const firstAt = p.scoreSeen.get(dupKey);
+  if (firstAt !== undefined) {
+    p.dupScores.count++;
+    p.dupScores.first ??= `${where}: ${scorer} scores sample ${index} of problem ${JSON.stringify(problem)} again (first at ${firstAt})`;
+    return false;
+  }
+  p.scoreSeen.set(dupKey, where);
+  return true;
+}
+
+/** The archive entry a record's diagnostics name: its first sample without a verdict's, else its first sample's. */
+function recordEntry(r: ProblemRecord): string | undefined {
+  if (!r.entries || r.entries.length === 0) return undefined;
+  const u = r.samples.findIndex((x) => x.correct === null);
+  return r.entries[u] ?? r.entries[0];
 }

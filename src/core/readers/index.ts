@@ -261,6 +261,64 @@ export async function detectFile(
   root: string,
   options?: ReaderOptions,
 ): Promise<Detection> {
+  const byFile = await detectByFile(absPath, relPath, root, options);
+  if ('diagnostics' in byFile) return byFile;
+  const { head, size, ext } = byFile;
+  const diagnostics: Diagnostic[] = [];
+  const d = diagnosticOf(relPath);
+  const rec = recogniser(relPath, head);
+  /** Elements of a `.json` file that is one JSON array (null otherwise). */
+  let arrayLength: number | null = null;
+  if (ext === '.json') {
+    const doc = await recogniseJsonDocument(absPath, size, head, relPath, rec);
+    if (doc.docError !== null) {
+      // one error at the line where parsing failed, not one per line (nor "too large to look inside")
+      diagnostics.push(
+        d(
+          doc.docError.line,
+          `${doc.docError.message}: not read (a .json file is read as one JSON document, or as JSONL when its first line is a JSON object)`,
+        ),
+      );
+      return { format: null, skipped: 'not-json', diagnostics };
+    }
+    if (doc.wrapped !== null) {
+      diagnostics.push(wrappedDiagnostic(relPath, doc.wrapped));
+      return { format: null, skipped: 'not-json', diagnostics };
+    }
+    arrayLength = doc.arrayLength;
+  }
+  if (ext !== '.json' || rec.jsonlInJson) {
+    const none = await recogniseLines(absPath, relPath, rec);
+    if (none !== null) {
+      diagnostics.push(none);
+      return { format: null, skipped: 'not-json', diagnostics };
+    }
+  }
+  return recognisedFormat(absPath, relPath, ext, rec, arrayLength, diagnostics);
+}
+
+/** A diagnostic of the file `relPath` at `line` (an error unless said). */
+function diagnosticOf(relPath: string) {
+  return (line: number, message: string, severity: Diagnostic['severity'] = 'error'): Diagnostic => ({
+    file: relPath,
+    line,
+    message,
+    severity,
+  });
+}
+
+/**
+ * What the file's name and first bytes decide (see {@link detectFile}): a mapping file, a known
+ * non-result, a compressed file, a file a mapping applies to, an extension no built-in reader takes, an
+ * Inspect `.eval` archive, a binary or empty file; else the file's head (first 64 KiB), size and
+ * extension, for the records to tell.
+ */
+async function detectByFile(
+  absPath: string,
+  relPath: string,
+  root: string,
+  options?: ReaderOptions,
+): Promise<Detection | { head: Buffer; size: number; ext: string }> {
   const diagnostics: Diagnostic[] = [];
   // A mapping file is no results file; its own problems are its diagnostics (once, not per data file).
   if (path.posix.basename(relPath) === MAPPING_FILE_NAME) {
@@ -275,14 +333,8 @@ export async function detectFile(
   const { mapping } = await resolveMapping(absPath, root, options?.mappingFile);
   if (mapping) return { format: 'mapping', diagnostics };
 
-  const lower = relPath.toLowerCase();
-  const ext = path.posix.extname(lower);
-  const d = (line: number, message: string, severity: Diagnostic['severity'] = 'error'): Diagnostic => ({
-    file: relPath,
-    line,
-    message,
-    severity,
-  });
+  const ext = path.posix.extname(relPath.toLowerCase());
+  const d = diagnosticOf(relPath);
   if (!RESULT_EXTENSIONS.includes(ext)) {
     diagnostics.push(
       d(
@@ -305,111 +357,156 @@ export async function detectFile(
     diagnostics.push(d(0, 'empty file'));
     return { format: null, skipped: 'empty', diagnostics };
   }
+  return { head, size, ext };
+}
 
-  let first: unknown = undefined;
-  let reader: Reader | undefined;
+/** The reader a file's first records are recognised by ({@link recogniser}). */
+interface Recogniser {
+  /** The first candidate record (the recognised one once a reader takes one). */
+  first: unknown;
+  reader: Reader | undefined;
   /** A `.json` file holding one JSON object per line (JSONL saved as `.json`): read as JSONL by a line reader. */
-  let jsonlInJson = false;
-  /** The first candidate record some reader recognises (a broken first record does not hide the file's format). */
-  const recognise = (candidate: unknown): boolean => {
-    first ??= candidate;
-    reader = (jsonlInJson ? LINE_DETECT_ORDER : DETECT_ORDER).find((r) => r.detect(relPath, candidate, head));
-    if (reader) first = candidate;
-    return reader !== undefined;
+  jsonlInJson: boolean;
+  /** Whether some reader takes this candidate record (then it is `first`, and `reader` that reader). */
+  recognise(candidate: unknown): boolean;
+}
+
+/** The first candidate record some reader recognises (a broken first record does not hide the file's format). */
+function recogniser(relPath: string, head: Buffer): Recogniser {
+  const rec: Recogniser = {
+    first: undefined,
+    reader: undefined,
+    jsonlInJson: false,
+    recognise(candidate: unknown): boolean {
+      rec.first ??= candidate;
+      rec.reader = (rec.jsonlInJson ? LINE_DETECT_ORDER : DETECT_ORDER).find((r) => r.detect(relPath, candidate, head));
+      if (rec.reader) rec.first = candidate;
+      return rec.reader !== undefined;
+    },
   };
-  /** Elements of a `.json` file that is one JSON array (null otherwise). */
+  return rec;
+}
+
+/**
+ * A `.json` file: the document parsed (when small enough) and its first elements (or itself) offered
+ * to the readers; JSONL saved as `.json` marked `jsonlInJson`. Gives where the document does not parse,
+ * a list of line-reader records wrapped in an object, and the length of a top-level array.
+ */
+async function recogniseJsonDocument(
+  absPath: string,
+  size: number,
+  head: Buffer,
+  relPath: string,
+  rec: Recogniser,
+): Promise<{
+  arrayLength: number | null;
+  docError: { line: number; message: string } | null;
+  wrapped: { key: string; length: number; reader: Reader } | null;
+}> {
   let arrayLength: number | null = null;
   /** Where a `.json` file small enough to parse here is no JSON document: the line and the parser's message. */
   let docError: { line: number; message: string } | null = null;
   /** A `.json` object none of whose readers takes it, with a list of records a line reader takes under `key`. */
   let wrapped: { key: string; length: number; reader: Reader } | null = null;
-  if (ext === '.json') {
-    if (size <= DETECT_PARSE_JSON_BYTES) {
-      const text = await readTextFile(absPath);
-      try {
-        const doc: unknown = parseJsonTolerant(text).value;
-        if (Array.isArray(doc)) arrayLength = doc.length;
-        const candidates = Array.isArray(doc) ? doc.slice(0, DETECT_MAX_LINES) : [doc];
-        for (const c of candidates) if (recognise(c)) break;
-        if (!reader && isObject(doc)) wrapped = wrappedRecords(doc, relPath, head);
-      } catch (err) {
-        first = undefined;
-        docError = { line: jsonErrorLine(text, err), message: jsonErrorMessage(err, { text, line: 1 }) };
-      }
+  if (size <= DETECT_PARSE_JSON_BYTES) {
+    const text = await readTextFile(absPath);
+    try {
+      const doc: unknown = parseJsonTolerant(text).value;
+      if (Array.isArray(doc)) arrayLength = doc.length;
+      const candidates = Array.isArray(doc) ? doc.slice(0, DETECT_MAX_LINES) : [doc];
+      for (const c of candidates) if (rec.recognise(c)) break;
+      if (!rec.reader && isObject(doc)) wrapped = wrappedRecords(doc, relPath, head);
+    } catch (err) {
+      rec.first = undefined;
+      docError = { line: jsonErrorLine(text, err), message: jsonErrorMessage(err, { text, line: 1 }) };
     }
-    // not one JSON document (or too large to parse here) but a complete object on line 1 and a line after it
-    if (first === undefined && looksLikeJsonl(head)) jsonlInJson = true;
-    else if (docError !== null) {
-      // one error at the line where parsing failed, not one per line (nor "too large to look inside")
-      diagnostics.push(
-        d(
-          docError.line,
-          `${docError.message}: not read (a .json file is read as one JSON document, or as JSONL when its first line is a JSON object)`,
-        ),
-      );
-      return { format: null, skipped: 'not-json', diagnostics };
-    } else if (!reader) recognise(first);
   }
-  if (wrapped !== null) {
-    const base = path.posix.basename(relPath);
-    const stem = base.replace(/\.json$/i, '');
-    const key = /^[A-Za-z_][A-Za-z0-9_]*$/.test(wrapped.key) ? `.${wrapped.key}` : `[${JSON.stringify(wrapped.key)}]`;
-    diagnostics.push(
-      d(
-        0,
-        `a JSON object whose ${JSON.stringify(wrapped.key)} is a list of ${wrapped.length} ${wrapped.reader.format} record${wrapped.length === 1 ? '' : 's'}, not JSONL: not read (${wrapped.reader.format} results are one JSON object per line); write them one per line: jq -c '${key}[]' ${base} > ${stem}.jsonl`,
-      ),
-    );
-    return { format: null, skipped: 'not-json', diagnostics };
-  }
-  if (ext !== '.json' || jsonlInJson) {
-    let seen = 0;
-    let tooLong: { line: number; bytes: number } | null = null;
-    for await (const l of readLines(absPath)) {
-      if (l.text === null) tooLong ??= { line: l.line, bytes: l.bytes };
-      if (l.text !== null) {
+  // not one JSON document (or too large to parse here) but a complete object on line 1 and a line after it
+  if (rec.first === undefined && looksLikeJsonl(head)) {
+    rec.jsonlInJson = true;
+    docError = null;
+  } else if (docError === null && !rec.reader) rec.recognise(rec.first);
+  return { arrayLength, docError, wrapped };
+}
+
+/** The error of a `.json` object holding a list of line-reader records under one key (not read). */
+function wrappedDiagnostic(relPath: string, wrapped: { key: string; length: number; reader: Reader }): Diagnostic {
+  const base = path.posix.basename(relPath);
+  const stem = base.replace(/\.json$/i, '');
+  const key = /^[A-Za-z_][A-Za-z0-9_]*$/.test(wrapped.key) ? `.${wrapped.key}` : `[${JSON.stringify(wrapped.key)}]`;
+  return diagnosticOf(relPath)(
+    0,
+    `a JSON object whose ${JSON.stringify(wrapped.key)} is a list of ${wrapped.length} ${wrapped.reader.format} record${wrapped.length === 1 ? '' : 's'}, not JSONL: not read (${wrapped.reader.format} results are one JSON object per line); write them one per line: jq -c '${key}[]' ${base} > ${stem}.jsonl`,
+  );
+}
+
+/**
+ * A JSONL file (or JSONL saved as `.json`): its first {@link DETECT_MAX_LINES} lines offered to the readers
+ * until one takes a record. Null when some line is a JSON object; else the error saying why none is.
+ */
+async function recogniseLines(absPath: string, relPath: string, rec: Recogniser): Promise<Diagnostic | null> {
+  const d = diagnosticOf(relPath);
+  let seen = 0;
+  let tooLong: { line: number; bytes: number } | null = null;
+  for await (const l of readLines(absPath)) {
+    if (l.text === null) tooLong ??= { line: l.line, bytes: l.bytes };
+    if (l.text !== null) {
+      try {
+        const v: unknown = parseJsonTolerant(l.text).value;
+        if (isObject(v) && rec.recognise(v)) break;
+      } catch {
+        // several records on one line (readJsonLines reads each): the first one tells the format
+        const bytes = Buffer.from(l.text, 'utf8');
+        const firstValue = concatenatedValues(bytes)?.[0];
         try {
-          const v: unknown = parseJsonTolerant(l.text).value;
-          if (isObject(v) && recognise(v)) break;
+          const v: unknown = firstValue
+            ? parseJsonTolerant(bytes.toString('utf8', firstValue.start, firstValue.end)).value
+            : null;
+          if (isObject(v) && rec.recognise(v)) break;
         } catch {
-          // several records on one line (readJsonLines reads each): the first one tells the format
-          const bytes = Buffer.from(l.text, 'utf8');
-          const firstValue = concatenatedValues(bytes)?.[0];
-          try {
-            const v: unknown = firstValue
-              ? parseJsonTolerant(bytes.toString('utf8', firstValue.start, firstValue.end)).value
-              : null;
-            if (isObject(v) && recognise(v)) break;
-          } catch {
-            // try the next line
-          }
+          // try the next line
         }
       }
-      if (++seen >= DETECT_MAX_LINES) break;
     }
-    if (first === undefined && tooLong) {
-      // say why: the only candidate line was too long to read, not "not JSON"
-      diagnostics.push(
-        d(
-          tooLong.line,
-          `line too long (${tooLong.bytes} bytes > ${DEFAULT_MAX_LINE_BYTES} bytes) and none of the other first lines is a JSON object; not read`,
-        ),
-      );
-      return { format: null, skipped: 'not-json', diagnostics };
-    }
-    if (first === undefined) {
-      diagnostics.push(
-        d(0, `not a JSONL results file: none of the first ${Math.min(seen, DETECT_MAX_LINES)} lines is a JSON object`),
-      );
-      return { format: null, skipped: 'not-json', diagnostics };
-    }
+    if (++seen >= DETECT_MAX_LINES) break;
   }
+  if (rec.first === undefined && tooLong) {
+    // say why: the only candidate line was too long to read, not "not JSON"
+    return d(
+      tooLong.line,
+      `line too long (${tooLong.bytes} bytes > ${DEFAULT_MAX_LINE_BYTES} bytes) and none of the other first lines is a JSON object; not read`,
+    );
+  }
+  if (rec.first === undefined)
+    return d(
+      0,
+      `not a JSONL results file: none of the first ${Math.min(seen, DETECT_MAX_LINES)} lines is a JSON object`,
+    );
+  return null;
+}
 
+/**
+ * The format once the first records were offered to the readers: none took one (unrecognized), a JSON
+ * array of line-reader records (not read), an ungraded human-eval file beside its graded copy
+ * (superseded), else the reader's format (JSONL saved as `.json` said in an info).
+ */
+async function recognisedFormat(
+  absPath: string,
+  relPath: string,
+  ext: string,
+  rec: Recogniser,
+  arrayLength: number | null,
+  diagnostics: Diagnostic[],
+): Promise<Detection> {
+  const d = diagnosticOf(relPath);
+  const reader = rec.reader;
   if (!reader) {
-    diagnostics.push(d(0, `not a results file: ${unrecognizedReason(jsonlInJson ? '.jsonl' : ext, first)}`, 'info'));
+    diagnostics.push(
+      d(0, `not a results file: ${unrecognizedReason(rec.jsonlInJson ? '.jsonl' : ext, rec.first)}`, 'info'),
+    );
     return { format: null, skipped: 'unrecognized', diagnostics };
   }
-  if (jsonlInJson) {
+  if (rec.jsonlInJson) {
     const base = path.posix.basename(relPath);
     diagnostics.push(
       d(
@@ -432,6 +529,7 @@ export async function detectFile(
     );
     return { format: null, skipped: 'not-json', diagnostics };
   }
+  const lower = relPath.toLowerCase();
   if (reader.format === 'flat' && lower.endsWith('.jsonl') && !lower.endsWith('_results.jsonl')) {
     const dir = path.dirname(absPath);
     const base = path.basename(absPath);

@@ -525,76 +525,16 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
       yield diag(ctx, 0, `corrupt .eval archive (${clip(err instanceof Error ? err.message : String(err), 120)})`);
       return;
     }
-    let totalBytes = 0;
-    const budget = (e: yauzl.Entry): string | null => {
-      if (totalBytes + e.uncompressedSize > limits.maxTotalBytes) {
-        return `archive exceeds ${limits.maxTotalBytes} uncompressed bytes; stopped before ${e.fileName}`;
-      }
-      return null;
-    };
-    /** Entry warnings (invalid UTF-8, NaN / Infinity literals), reported with the entry's name. */
-    const entryWarnings: ReadEvent[] = [];
-    const readJsonEntry = async (e: yauzl.Entry): Promise<unknown> => {
-      const buf = await readEntry(zf, e, Math.min(limits.maxEntryBytes, limits.maxTotalBytes - totalBytes));
-      totalBytes += buf.length;
-      const text = buf.toString('utf8');
-      const bad = invalidUtf8Bytes(buf, text);
-      if (bad > 0) entryWarnings.push(entryDiag(ctx, e.fileName, invalidUtf8Message(bad), 'warning'));
-      const parsed = parseJsonTolerant(stripBom(text));
-      if (parsed.nonFinite > 0) entryWarnings.push(entryDiag(ctx, e.fileName, nonFiniteMessage(parsed), 'warning'));
-      return parsed.value;
-    };
-    const errorText = (err: unknown): string =>
-      err instanceof SyntaxError || err instanceof RangeError
-        ? jsonErrorMessage(err)
-        : clip(err instanceof Error ? err.message : String(err), 160);
-
-    const byName = new Map(entries.map((e) => [e.fileName, e]));
-    const headerEntry = byName.get('header.json') ?? byName.get('_journal/start.json');
-    if (!headerEntry) {
-      yield diag(ctx, 0, 'no header.json or _journal/start.json in the .eval archive; not read');
+    const archive = new EvalArchive(ctx, zf, entries, limits);
+    const header = await archive.header();
+    if ('error' in header) {
+      yield* header.error;
       return;
     }
-    let header: unknown;
-    try {
-      header = await readJsonEntry(headerEntry);
-    } catch (err) {
-      yield diag(ctx, 0, `${headerEntry.fileName}: ${errorText(err)}; not read`);
-      return;
-    }
-    if (!isObject(header) || !isObject(header.eval)) {
-      yield diag(ctx, 0, `${headerEntry.fileName} has no eval object; not read`);
-      return;
-    }
-    const version = toNum(header.version);
-    if (version !== null && version > KNOWN_LOG_VERSION) {
-      yield diag(
-        ctx,
-        0,
-        `log format version ${version} is newer than this reader knows (up to ${KNOWN_LOG_VERSION}); samples are read where their layout is known`,
-        'warning',
-      );
-    }
-    const { model, dataset } = inspectModelAndDataset(header.eval);
-    // Each Inspect log is its own evaluation run: two logs of one model are two runs, not duplicates.
-    model.run = ctx.relPath;
-
+    const { model, dataset } = header;
+    yield* header.warnings;
     // group sample entries (either shape) by id, epochs ascending
-    const groups = new Map<string, SampleEntry[]>();
-    const unknown: string[] = [];
-    for (const e of entries) {
-      const m = CHUNKED_SHELL.exec(e.fileName) ?? MONOLITH_ENTRY.exec(e.fileName);
-      if (!m) {
-        if (e.fileName.startsWith('samples/') && !e.fileName.endsWith('/') && !CHUNKED_PART.test(e.fileName)) {
-          unknown.push(e.fileName);
-        }
-        continue;
-      }
-      const chunked = e.fileName.endsWith('/sample.json') ? e.fileName.slice(0, -'/sample.json'.length) : null;
-      let g = groups.get(m[1]);
-      if (!g) groups.set(m[1], (g = []));
-      g.push({ epoch: Number(m[2]), entry: e, chunked });
-    }
+    const { groups, unknown } = sampleGroups(entries);
     if (unknown.length > 0) {
       yield diag(
         ctx,
@@ -606,107 +546,22 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
       if (unknown.length === 0) yield diag(ctx, 0, 'Inspect log has no samples (header-only log)', 'warning');
       return;
     }
-
-    /** The attachments sequence of a chunked sample (list of strings, by index), read once when first needed. */
-    const attachmentsOf = async (folder: string): Promise<string[]> => {
-      const prefix = `${folder}/attachments/`;
-      const chunks = entries
-        .filter((e) => e.fileName.startsWith(prefix) && /^\d+\.json$/.test(e.fileName.slice(prefix.length)))
-        .map((e) => ({ start: Number(e.fileName.slice(prefix.length, -'.json'.length)), e }))
-        .sort((a, b) => a.start - b.start);
-      const out: string[] = [];
-      for (const { start, e } of chunks) {
-        const over = budget(e);
-        if (over) throw new Error(over);
-        const list = await readJsonEntry(e);
-        if (!Array.isArray(list))
-          throw new Error(`attachments chunk ${e.fileName} is not a list (got ${typeName(list)})`);
-        list.forEach((x, i) => {
-          out[start + i] = typeof x === 'string' ? x : String(x);
-        });
-      }
-      return out;
-    };
-
-    /** Reads one epoch: the monolith entry, or a chunked sample's shell with its metadata and attachments. */
-    const readSample = async (se: SampleEntry): Promise<Record<string, unknown>> => {
-      const s = await readJsonEntry(se.entry);
-      if (!isObject(s)) throw new Error(`not a JSON object (got ${typeName(s)})`);
-      let sample: Record<string, unknown> = s;
-      if (se.chunked !== null) {
-        const meta = byName.get(`${se.chunked}/metadata.json`);
-        if (meta && sample.metadata === undefined) {
-          const over = budget(meta);
-          if (over) throw new Error(over);
-          sample = { ...sample, metadata: await readJsonEntry(meta) };
-        }
-        let attachments: string[] | null = null;
-        const folder = se.chunked;
-        sample = await resolveAttachments(sample, async (ref) => {
-          if (!/^\d+$/.test(ref)) return undefined;
-          attachments ??= await attachmentsOf(folder);
-          return attachments[Number(ref)];
-        });
-      } else if (isObject(sample.attachments) && Object.keys(sample.attachments).length > 0) {
-        const map = sample.attachments;
-        sample = await resolveAttachments(sample, async (ref) => toStr(map[ref]) ?? undefined);
-      }
-      return sample;
-    };
-
     const rule = new ScorerRule(ctx.options?.scorer);
     const errored = new ErroredSamples(ctx.options?.erroredSamples ?? 'exclude');
     const ids = [...groups.keys()].sort(compareIds);
-    if (rule.needsSurvey()) {
-      // The default rule looks at every sample's scores before the first verdict is read: from the
-      // archive's summaries.json when it lists every sample with its scores, else from the samples.
-      const spent = totalBytes;
-      const scores = await surveyScores(byName, groups, ids, async (e) => {
-        if (budget(e)) throw new Error('over budget');
-        return readJsonEntry(e);
-      });
-      // the survey reads entries a second time: its bytes and warnings are not the reading's
-      totalBytes = spent;
-      entryWarnings.splice(0);
-      rule.survey(scores);
-    }
-    let stopped = false;
+    if (rule.needsSurvey()) await archive.survey(rule, groups, ids);
     for (const id of ids) {
       checkAbort(ctx);
       const group = groups.get(id)!.sort((a, b) => a.epoch - b.epoch);
-      const samples: Record<string, unknown>[] = [];
-      /** The entry each read sample came from (its shell's, for a chunked sample). */
-      const entries: string[] = [];
-      for (const se of group) {
-        const over = budget(se.entry);
-        if (over) {
-          yield diag(ctx, 0, over);
-          stopped = true;
-          break;
-        }
-        try {
-          samples.push(await readSample(se));
-          entries.push(se.entry.fileName);
-        } catch (err) {
-          const msg = errorText(err);
-          if (/^archive exceeds/.test(msg)) {
-            yield diag(ctx, 0, msg);
-            stopped = true;
-            break;
-          }
-          // an entry refused for its declared size concerns the archive (line 0); bad content, at the entry
-          yield /too large|compression method/.test(msg)
-            ? diag(ctx, 0, `${se.entry.fileName}: ${msg}; skipped`)
-            : entryDiag(ctx, se.entry.fileName, `${msg.replace(`entry ${se.entry.fileName}: `, '')}; skipped`);
-        }
-      }
-      yield* entryWarnings.splice(0);
-      if (stopped) break;
+      const read = await archive.readEpochs(group);
+      yield* read.events;
+      if (read.stopped) break;
+      const samples = read.samples;
       if (samples.length === 0) continue;
       const warnings: SampleWarning[] = [];
       // the entry name holds the id as written; a parsed id beyond 2^53 has lost digits
       const parsedId = isUnsafeInteger(samples[0].id) ? null : toStr(samples[0].id);
-      const record = toProblem(parsedId ?? id, samples, model, dataset, rule, warnings, errored, entries);
+      const record = toProblem(parsedId ?? id, samples, model, dataset, rule, warnings, errored, read.entries);
       for (const w of warnings)
         yield w.entry ? entryDiag(ctx, w.entry, w.message, 'warning') : diag(ctx, 1, w.message, 'warning');
       yield { kind: 'problem', record };
@@ -714,6 +569,220 @@ async function* readEvalZip(ctx: ReaderContext, limits: InspectLimits): AsyncGen
     for (const d of [...errored.summary(model.name), ...rule.summary()]) yield diag(ctx, 0, d.message, d.severity);
   } finally {
     zf.close();
+  }
+}
+
+/** The sample entries of an archive grouped by sample id (either layout), and the entries under `samples/` in neither. */
+function sampleGroups(entries: readonly yauzl.Entry[]): { groups: Map<string, SampleEntry[]>; unknown: string[] } {
+  const groups = new Map<string, SampleEntry[]>();
+  const unknown: string[] = [];
+  for (const e of entries) {
+    const m = CHUNKED_SHELL.exec(e.fileName) ?? MONOLITH_ENTRY.exec(e.fileName);
+    if (!m) {
+      if (e.fileName.startsWith('samples/') && !e.fileName.endsWith('/') && !CHUNKED_PART.test(e.fileName)) {
+        unknown.push(e.fileName);
+      }
+      continue;
+    }
+    const chunked = e.fileName.endsWith('/sample.json') ? e.fileName.slice(0, -'/sample.json'.length) : null;
+    let g = groups.get(m[1]);
+    if (!g) groups.set(m[1], (g = []));
+    g.push({ epoch: Number(m[2]), entry: e, chunked });
+  }
+  return { groups, unknown };
+}
+
+/** The message of an error reading an entry: a JSON error as the JSON readers say it, else the error's own (clipped). */
+function entryErrorText(err: unknown): string {
+  return err instanceof SyntaxError || err instanceof RangeError
+    ? jsonErrorMessage(err)
+    : clip(err instanceof Error ? err.message : String(err), 160);
+}
+
+/**
+ * An open `.eval` archive being read: its entries by name, the bytes read so far against the zip-bomb
+ * budget ({@link InspectLimits}), and the warnings of entries read (invalid UTF-8, NaN / Infinity),
+ * said with the entry's name.
+ */
+class EvalArchive {
+  private totalBytes = 0;
+  /** Entry warnings (invalid UTF-8, NaN / Infinity literals), reported with the entry's name. */
+  readonly entryWarnings: ReadEvent[] = [];
+  private readonly byName: Map<string, yauzl.Entry>;
+
+  constructor(
+    private readonly ctx: ReaderContext,
+    private readonly zf: yauzl.ZipFile,
+    private readonly entries: readonly yauzl.Entry[],
+    private readonly limits: InspectLimits,
+  ) {
+    this.byName = new Map(entries.map((e) => [e.fileName, e]));
+  }
+
+  /** Why reading entry `e` would go over the archive's budget of uncompressed bytes, or null. */
+  budget(e: yauzl.Entry): string | null {
+    if (this.totalBytes + e.uncompressedSize > this.limits.maxTotalBytes) {
+      return `archive exceeds ${this.limits.maxTotalBytes} uncompressed bytes; stopped before ${e.fileName}`;
+    }
+    return null;
+  }
+
+  /** One entry parsed as JSON (its bytes counted against the budget). */
+  async readJsonEntry(e: yauzl.Entry): Promise<unknown> {
+    const buf = await readEntry(
+      this.zf,
+      e,
+      Math.min(this.limits.maxEntryBytes, this.limits.maxTotalBytes - this.totalBytes),
+    );
+    this.totalBytes += buf.length;
+    const text = buf.toString('utf8');
+    const bad = invalidUtf8Bytes(buf, text);
+    if (bad > 0) this.entryWarnings.push(entryDiag(this.ctx, e.fileName, invalidUtf8Message(bad), 'warning'));
+    const parsed = parseJsonTolerant(stripBom(text));
+    if (parsed.nonFinite > 0)
+      this.entryWarnings.push(entryDiag(this.ctx, e.fileName, nonFiniteMessage(parsed), 'warning'));
+    return parsed.value;
+  }
+
+  /**
+   * The log's model and dataset from `header.json` (or `_journal/start.json`), the model's run the log
+   * itself (two logs of one model are two runs, not duplicates), with a warning on a log version newer
+   * than this reader knows; or the errors saying why the archive is not read.
+   */
+  async header(): Promise<{ error: ReadEvent[] } | { model: ModelRef; dataset: string; warnings: ReadEvent[] }> {
+    const ctx = this.ctx;
+    const headerEntry = this.byName.get('header.json') ?? this.byName.get('_journal/start.json');
+    if (!headerEntry)
+      return { error: [diag(ctx, 0, 'no header.json or _journal/start.json in the .eval archive; not read')] };
+    let header: unknown;
+    try {
+      header = await this.readJsonEntry(headerEntry);
+    } catch (err) {
+      return { error: [diag(ctx, 0, `${headerEntry.fileName}: ${entryErrorText(err)}; not read`)] };
+    }
+    if (!isObject(header) || !isObject(header.eval))
+      return { error: [diag(ctx, 0, `${headerEntry.fileName} has no eval object; not read`)] };
+    const warnings: ReadEvent[] = [];
+    const version = toNum(header.version);
+    if (version !== null && version > KNOWN_LOG_VERSION) {
+      warnings.push(
+        diag(
+          ctx,
+          0,
+          `log format version ${version} is newer than this reader knows (up to ${KNOWN_LOG_VERSION}); samples are read where their layout is known`,
+          'warning',
+        ),
+      );
+    }
+    const { model, dataset } = inspectModelAndDataset(header.eval);
+    // Each Inspect log is its own evaluation run: two logs of one model are two runs, not duplicates.
+    model.run = this.ctx.relPath;
+    return { model, dataset, warnings };
+  }
+
+  /**
+   * The default scorer rule looks at every sample's scores before the first verdict is read: from the
+   * archive's summaries.json when it lists every sample with its scores, else from the samples.
+   */
+  async survey(rule: ScorerRule, groups: Map<string, SampleEntry[]>, ids: string[]): Promise<void> {
+    const spent = this.totalBytes;
+    const scores = await surveyScores(this.byName, groups, ids, async (e) => {
+      if (this.budget(e)) throw new Error('over budget');
+      return this.readJsonEntry(e);
+    });
+    // the survey reads entries a second time: its bytes and warnings are not the reading's
+    this.totalBytes = spent;
+    this.entryWarnings.splice(0);
+    rule.survey(scores);
+  }
+
+  /** The attachments sequence of a chunked sample (list of strings, by index), read once when first needed. */
+  private async attachmentsOf(folder: string): Promise<string[]> {
+    const prefix = `${folder}/attachments/`;
+    const chunks = this.entries
+      .filter((e) => e.fileName.startsWith(prefix) && /^\d+\.json$/.test(e.fileName.slice(prefix.length)))
+      .map((e) => ({ start: Number(e.fileName.slice(prefix.length, -'.json'.length)), e }))
+      .sort((a, b) => a.start - b.start);
+    const out: string[] = [];
+    for (const { start, e } of chunks) {
+      const over = this.budget(e);
+      if (over) throw new Error(over);
+      const list = await this.readJsonEntry(e);
+      if (!Array.isArray(list))
+        throw new Error(`attachments chunk ${e.fileName} is not a list (got ${typeName(list)})`);
+      list.forEach((x, i) => {
+        out[start + i] = typeof x === 'string' ? x : String(x);
+      });
+    }
+    return out;
+  }
+
+  /** Reads one epoch: the monolith entry, or a chunked sample's shell with its metadata and attachments. */
+  private async readSample(se: SampleEntry): Promise<Record<string, unknown>> {
+    const s = await this.readJsonEntry(se.entry);
+    if (!isObject(s)) throw new Error(`not a JSON object (got ${typeName(s)})`);
+    let sample: Record<string, unknown> = s;
+    if (se.chunked !== null) {
+      const meta = this.byName.get(`${se.chunked}/metadata.json`);
+      if (meta && sample.metadata === undefined) {
+        const over = this.budget(meta);
+        if (over) throw new Error(over);
+        sample = { ...sample, metadata: await this.readJsonEntry(meta) };
+      }
+      let attachments: string[] | null = null;
+      const folder = se.chunked;
+      sample = await resolveAttachments(sample, async (ref) => {
+        if (!/^\d+$/.test(ref)) return undefined;
+        attachments ??= await this.attachmentsOf(folder);
+        return attachments[Number(ref)];
+      });
+    } else if (isObject(sample.attachments) && Object.keys(sample.attachments).length > 0) {
+      const map = sample.attachments;
+      sample = await resolveAttachments(sample, async (ref) => toStr(map[ref]) ?? undefined);
+    }
+    return sample;
+  }
+
+  /**
+   * The epochs of one sample id: the samples read, the entry each came from (its shell's, for a chunked
+   * sample), the diagnostics on the way (an epoch that cannot be read is skipped and said; the entries'
+   * warnings), and `stopped` when the archive went over its budget (nothing more is read).
+   */
+  async readEpochs(
+    group: readonly SampleEntry[],
+  ): Promise<{ samples: Record<string, unknown>[]; entries: string[]; events: ReadEvent[]; stopped: boolean }> {
+    const ctx = this.ctx;
+    const samples: Record<string, unknown>[] = [];
+    const entries: string[] = [];
+    const events: ReadEvent[] = [];
+    let stopped = false;
+    for (const se of group) {
+      const over = this.budget(se.entry);
+      if (over) {
+        events.push(diag(ctx, 0, over));
+        stopped = true;
+        break;
+      }
+      try {
+        samples.push(await this.readSample(se));
+        entries.push(se.entry.fileName);
+      } catch (err) {
+        const msg = entryErrorText(err);
+        if (/^archive exceeds/.test(msg)) {
+          events.push(diag(ctx, 0, msg));
+          stopped = true;
+          break;
+        }
+        // an entry refused for its declared size concerns the archive (line 0); bad content, at the entry
+        events.push(
+          /too large|compression method/.test(msg)
+            ? diag(ctx, 0, `${se.entry.fileName}: ${msg}; skipped`)
+            : entryDiag(ctx, se.entry.fileName, `${msg.replace(`entry ${se.entry.fileName}: `, '')}; skipped`),
+        );
+      }
+    }
+    events.push(...this.entryWarnings.splice(0));
+    return { samples, entries, events, stopped };
   }
 }
 

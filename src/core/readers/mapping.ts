@@ -762,6 +762,112 @@ function listHit(l: ListResult): boolean {
  * - when records were read but none gave a sample: `every record failed: ...` (error, line 0).
  */
 export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): AsyncGenerator<ReadEvent> {
+  const f = mappedFile(ctx, m);
+  yield* f.preamble;
+  if (ctx.relPath.toLowerCase().endsWith('.json')) yield* readDocumentRecords(f);
+  else yield* readLineRecords(f);
+}
+
+/**
+ * The records of a JSON document read through a mapping (the list at `recordsPath`, the document's list,
+ * or the document itself): every record is held until the last is read, since records of one document
+ * share line 1 (an `ungrade` of lines cannot tell them apart); then the file's summary.
+ */
+async function* readDocumentRecords(f: MappedFile): AsyncGenerator<ReadEvent> {
+  const { spec, c, verdicts, ctx, m } = f;
+  const doc = await readJsonDocument(ctx);
+  if ('error' in doc) {
+    yield doc.error;
+    return;
+  }
+  yield* doc.warnings;
+  // integers beyond 2^53 (problem ids): the document again, with those read from their source text
+  const docValue = withExactIntegers(doc.value, doc.text);
+  let records: { value: unknown; key: string | undefined }[];
+  if (c.recordsPath) {
+    const r = recordsAt(c.recordsPath, docValue);
+    if ('missing' in r) {
+      const hint = explainMiss(c.recordsPath, docValue);
+      yield diag(
+        ctx,
+        0,
+        `records path ${spec.recordsPath} (from ${m.mappingRelPath}) matched nothing${hint ? ` (${hint.replace(/^the record/, 'the document')})` : ''}`,
+      );
+      return;
+    }
+    if ('notList' in r) {
+      const keyedHint = isObject(r.notList)
+        ? `; to read the values of this object as records (keyed by problem id: "problemId": "${KEY_PATH}") write "${c.recordsPath.jsonPath}.*"`
+        : '';
+      yield diag(
+        ctx,
+        0,
+        `records path ${spec.recordsPath} (from ${m.mappingRelPath}) is ${describeValue(r.notList)}, not a list${keyedHint}`,
+      );
+      return;
+    }
+    records = r.records;
+  } else {
+    records = Array.isArray(docValue)
+      ? docValue.map((value) => ({ value, key: undefined }))
+      : [{ value: docValue, key: undefined }];
+  }
+  // Every record of a document shares line 1, so an `ungrade` of lines cannot tell them apart: the
+  // records are held until the last one is read, and if the correctness column turns out to hold
+  // scores, the verdicts read from 0/1 values are withdrawn here (words stay verdicts, trial 6 finding 3).
+  f.numberVerdicts = new Set();
+  const held: ReadEvent[] = [];
+  for (let i = 0; i < records.length; i++) {
+    checkAbort(ctx);
+    const { value: o, key } = records[i];
+    if (!isObject(o) && !Array.isArray(o)) {
+      held.push(
+        diag(
+          ctx,
+          1,
+          `record ${key === undefined ? i : JSON.stringify(key)} is not a JSON object or list (got ${typeName(o)}); skipped`,
+        ),
+      );
+      continue;
+    }
+    const out: ReadEvent[] = [];
+    const r = recordOf(f, o, key, 1, `record ${key === undefined ? i : JSON.stringify(key)}: `, out, i);
+    held.push(...out);
+    if (r) held.push({ kind: 'problem', record: r });
+  }
+  const finished = verdicts.finish();
+  if (verdicts.holdsScores()) for (const s of f.numberVerdicts) s.correct = null;
+  yield* held;
+  if (records.length === 0) yield diag(ctx, 0, 'no records', 'warning');
+  yield* summary(f);
+  yield* finished.filter((e) => e.kind !== 'ungrade');
+}
+
+/** The records of a JSONL file read through a mapping, one a line (each with its span), then the file's summary. */
+async function* readLineRecords(f: MappedFile): AsyncGenerator<ReadEvent> {
+  const { verdicts, ctx } = f;
+
+  for await (const item of readJsonLines(ctx)) {
+    if (isEvent(item)) {
+      yield item;
+      continue;
+    }
+    checkAbort(ctx);
+    const out: ReadEvent[] = [];
+    const r = recordOf(f, withExactIntegers(item.value, item.text), undefined, item.line, '', out);
+    yield* out;
+    if (r) yield { kind: 'problem', record: { ...r, span: { offset: item.offset, bytes: item.bytes } } };
+  }
+  yield* summary(f);
+  yield* verdicts.finish();
+}
+
+/**
+ * What reading one file through a mapping keeps: the mapping compiled, the model and dataset its path
+ * names, how its values are graded and scored, and the counts said once at the end of the file
+ * ({@link summary}).
+ */
+function mappedFile(ctx: ReaderContext, m: ResolvedMapping) {
   const spec = m.spec;
   const c = compiled(spec);
   const P = c.fields;
@@ -820,47 +926,6 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
   /** Per scorer: score values that are not scores (first one reported at its line), samples without a value. */
   const badScores = new Map<string, { count: number; firstLine: number }>();
   const noScore = new Map<string, { count: number; firstLine: number; what: string }>();
-  let recordsSeen = 0;
-  let samplesRead = 0;
-  /** Scores read by a scores-only mapping, records read by a problemInfo mapping. */
-  let scoresRead = 0;
-  let infosRead = 0;
-  /** The first record, and its first sample element (`samples` mode): where a "matched nothing" hint looks. */
-  let firstRecord: unknown;
-  let firstSampleElement: unknown;
-
-  /** Whether the last {@link correctOf} read a verdict from a value spelling 0/1 (a score if the column turns out to hold scores). */
-  let fromNumber = false;
-  /** JSON documents: the samples whose verdict came from a 0/1 value (withdrawn if the column holds scores). */
-  let numberVerdicts: Set<SampleRecord> | undefined;
-  const correctOf = (v: unknown, line: number, what: string, out: ReadEvent[], index?: number): boolean | null => {
-    // the default rule: one rule per file and column (VerdictReader): if the column holds scores, all
-    // of its values are scores, strings and numbers alike (trial 6 finding 3)
-    const r = defaultRule ? fromVerdicts(verdicts.read(v, line, index)) : rule.read(v);
-    fromNumber = defaultRule && r.value !== null && spelledNumber(v) !== null;
-    if (!defaultRule && r.value !== null) {
-      ruleTally.read++;
-      if (r.value) ruleTally.correct++;
-      const key = JSON.stringify(v);
-      if (ruleTally.seen.has(key) || ruleTally.seen.size < 8)
-        ruleTally.seen.set(key, (ruleTally.seen.get(key) ?? 0) + 1);
-    }
-    if (r.kind === 'invalid') {
-      if (notVerdicts.count++ === 0) {
-        notVerdicts.firstLine = line;
-        out.push(
-          diag(
-            ctx,
-            line,
-            `${what}${src('correct')} value ${clip(JSON.stringify(v) ?? String(v), 60)} is not a verdict (accepted: ${rule.accepted}); sample ungraded`,
-            'warning',
-          ),
-        );
-      }
-    }
-    return r.value;
-  };
-
   /** Per-sample records whose `fields.sampleIndex` is no usable index, by why; the first one (said once per file, trial 6 finding 4). */
   const badIndex = {
     missing: 0,
@@ -868,595 +933,641 @@ export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): 
     other: 0,
     first: null as { line: number; what: string; value: unknown } | null,
   };
-
-  /**
-   * Per-sample records: `fields.sampleIndex` of the record when it is a non-negative integer, or a string
-   * of digits that spells one (`"0"`, `" 12 "`: read as the integer, silently; trial 6 finding 5);
-   * undefined (the indexer numbers the sample, the record marked `indexless`) when the mapping has none
-   * or the value is missing, negative (`-1`) or not an integer (`1.5`, `"x"`, `"1.0"`): such records are
-   * counted and said once per file ({@link summary}), never once per line.
-   */
-  const sampleIndexOf = (o: unknown, line: number, what: string, out: ReadEvent[]): number | undefined => {
-    if (!P.sampleIndex) return undefined;
-    const si = first(P.sampleIndex, o);
-    stats.note('fields.sampleIndex', si !== undefined, out);
-    if (typeof si === 'number' && Number.isSafeInteger(si) && si >= 0) return si;
-    if (typeof si === 'string' && /^\s*\d+\s*$/.test(si)) {
-      const n = Number(si);
-      if (Number.isSafeInteger(n)) return n;
-    }
-    if (si === undefined || si === null) badIndex.missing++;
-    else if ((typeof si === 'number' || typeof si === 'string') && Number(si) < 0) badIndex.negative++;
-    else badIndex.other++;
-    badIndex.first ??= { line, what, value: si };
-    return undefined;
+  return {
+    spec,
+    c,
+    P,
+    src,
+    stats,
+    rule,
+    defaultModel,
+    folderDs,
+    namedModelStep,
+    defaultRule,
+    verdicts,
+    notVerdicts,
+    ruleTally,
+    scoresOnly,
+    infoOnly,
+    scorers,
+    preamble,
+    badScores,
+    noScore,
+    ctx,
+    m,
+    badIndex,
+    recordsSeen: 0,
+    samplesRead: 0,
+    /** Scores read by a scores-only mapping, records read by a problemInfo mapping. */
+    scoresRead: 0,
+    infosRead: 0,
+    /** The first record, and its first sample element (`samples` mode): where a "matched nothing" hint looks. */
+    firstRecord: undefined as unknown,
+    firstSampleElement: undefined as unknown,
+    /** Whether the last {@link correctOf} read a verdict from a value spelling 0/1 (a score if the column turns out to hold scores). */
+    fromNumber: false,
+    /** JSON documents: the samples whose verdict came from a 0/1 value (withdrawn if the column holds scores). */
+    numberVerdicts: undefined as Set<SampleRecord> | undefined,
   };
+}
 
-  /** One sample's named scores from a getter of each score path; notes which paths matched. */
-  const scoresOf = (
-    get: (p: FieldPath) => unknown,
-    line: number,
-    what: string,
-    out: ReadEvent[],
-    noteFields: boolean,
-  ): NamedScore[] => {
-    const got: NamedScore[] = [];
-    for (const s of scorers) {
-      const v = get(s.sc.path);
-      if (noteFields) stats.note(s.stat, v !== undefined, out);
-      const r = readScore(v, s.scorer, s.rule);
-      if (r === 'missing') {
-        const e = noScore.get(s.scorer);
-        if (e) e.count++;
-        else noScore.set(s.scorer, { count: 1, firstLine: line, what: what.replace(/:\s*$/, '') });
-      } else if (r === 'invalid') {
-        let b = badScores.get(s.scorer);
-        if (!b) {
-          badScores.set(s.scorer, (b = { count: 0, firstLine: line }));
-          out.push(
-            diag(
-              ctx,
-              line,
-              `${what}${spec.scores?.[s.sc.at]?.path} value ${clip(JSON.stringify(v) ?? String(v), 60)} is not a score of ${s.scorer} (accepted: a number, a numeric string, or a non-empty list of numbers: step scores, reduced by ${s.rule}); no ${s.scorer} score for this sample`,
-              'warning',
-            ),
-          );
-        }
-        b.count++;
-      } else got.push(r);
-    }
-    return got;
-  };
+/** One file being read through a mapping ({@link mappedFile}). */
+type MappedFile = ReturnType<typeof mappedFile>;
 
-  /** A sample from a getter of its fields; notes which sample paths matched. */
-  const sampleOf = (
-    get: (name: SampleField) => unknown,
-    line: number,
-    what: string,
-    out: ReadEvent[],
-    noteFields: boolean,
-    getScore: (p: FieldPath) => unknown = () => undefined,
-    index?: number,
-  ): SampleRecord | null => {
-    const v: Partial<Record<SampleField, unknown>> = {};
-    for (const name of SAMPLE_FIELDS) {
-      if (!P[name]) continue;
-      v[name] = get(name);
-      if (noteFields) stats.note(STAT_KEY[name], v[name] !== undefined, out);
+function correctOf(
+  f: MappedFile,
+  v: unknown,
+  line: number,
+  what: string,
+  out: ReadEvent[],
+  index?: number,
+): boolean | null {
+  const { src, rule, defaultRule, verdicts, notVerdicts, ruleTally, ctx } = f;
+  // the default rule: one rule per file and column (VerdictReader): if the column holds scores, all
+  // of its values are scores, strings and numbers alike (trial 6 finding 3)
+  const r = defaultRule ? fromVerdicts(verdicts.read(v, line, index)) : rule.read(v);
+  f.fromNumber = defaultRule && r.value !== null && spelledNumber(v) !== null;
+  if (!defaultRule && r.value !== null) {
+    ruleTally.read++;
+    if (r.value) ruleTally.correct++;
+    const key = JSON.stringify(v);
+    if (ruleTally.seen.has(key) || ruleTally.seen.size < 8) ruleTally.seen.set(key, (ruleTally.seen.get(key) ?? 0) + 1);
+  }
+  if (r.kind === 'invalid') {
+    if (notVerdicts.count++ === 0) {
+      notVerdicts.firstLine = line;
+      out.push(
+        diag(
+          ctx,
+          line,
+          `${what}${src('correct')} value ${clip(JSON.stringify(v) ?? String(v), 60)} is not a verdict (accepted: ${rule.accepted}); sample ungraded`,
+          'warning',
+        ),
+      );
     }
-    const text = v.text;
-    if (text === undefined) {
-      stats.gate('fields.text', diag(ctx, line, `${what}${src('text')} is missing; sample skipped`), out);
-      return null;
-    }
-    if (typeof text !== 'string') {
-      out.push(diag(ctx, line, `${what}${src('text')} is not a string (got ${typeName(text)}); sample skipped`));
-      return null;
-    }
-    fromNumber = false;
-    const sample: SampleRecord = {
-      text,
-      correct: P.correct ? correctOf(v.correct, line, what, out, index) : null,
-      extractedAnswer: P.extractedAnswer ? toStr(v.extractedAnswer) : null,
-      rewardScore: P.rewardScore ? toScore(v.rewardScore) : null,
-      finishReason: P.finishReason ? toStr(v.finishReason) : null,
-      tokenCount: P.tokenCount ? toNum(v.tokenCount) : null,
-      ...(scorers.length ? { scores: scoresOf(getScore, line, what, out, noteFields) } : {}),
-    };
-    if (fromNumber) numberVerdicts?.add(sample);
-    return sample;
-  };
+  }
+  return r.value;
+}
 
-  /**
-   * Parallel score lists of a per-problem record (no `samples`): per scorer its list, with a warning when
-   * its length differs from `n` samples (`n` null: scores-only, any length).
-   */
-  const scoreLists = (o: unknown, line: number, what: string, out: ReadEvent[], n: number | null) => {
-    const lists = new Map<FieldPath, readonly unknown[]>();
-    for (const s of scorers) {
-      const l = listOf(s.sc.path, o);
-      stats.note(s.stat, listHit(l), out);
-      const scorePath = spec.scores?.[s.sc.at]?.path;
-      if (l.kind === 'not-list') {
+/**
+ * Per-sample records: `fields.sampleIndex` of the record when it is a non-negative integer, or a string
+ * of digits that spells one (`"0"`, `" 12 "`: read as the integer, silently; trial 6 finding 5);
+ * undefined (the indexer numbers the sample, the record marked `indexless`) when the mapping has none
+ * or the value is missing, negative (`-1`) or not an integer (`1.5`, `"x"`, `"1.0"`): such records are
+ * counted and said once per file ({@link summary}), never once per line.
+ */
+function sampleIndexOf(f: MappedFile, o: unknown, line: number, what: string, out: ReadEvent[]): number | undefined {
+  const { P, stats, badIndex } = f;
+  if (!P.sampleIndex) return undefined;
+  const si = first(P.sampleIndex, o);
+  stats.note('fields.sampleIndex', si !== undefined, out);
+  if (typeof si === 'number' && Number.isSafeInteger(si) && si >= 0) return si;
+  if (typeof si === 'string' && /^\s*\d+\s*$/.test(si)) {
+    const n = Number(si);
+    if (Number.isSafeInteger(n)) return n;
+  }
+  if (si === undefined || si === null) badIndex.missing++;
+  else if ((typeof si === 'number' || typeof si === 'string') && Number(si) < 0) badIndex.negative++;
+  else badIndex.other++;
+  badIndex.first ??= { line, what, value: si };
+  return undefined;
+}
+
+/** One sample's named scores from a getter of each score path; notes which paths matched. */
+function scoresOf(
+  f: MappedFile,
+  get: (p: FieldPath) => unknown,
+  line: number,
+  what: string,
+  out: ReadEvent[],
+  noteFields: boolean,
+): NamedScore[] {
+  const { spec, stats, scorers, badScores, noScore, ctx } = f;
+  const got: NamedScore[] = [];
+  for (const s of scorers) {
+    const v = get(s.sc.path);
+    if (noteFields) stats.note(s.stat, v !== undefined, out);
+    const r = readScore(v, s.scorer, s.rule);
+    if (r === 'missing') {
+      const e = noScore.get(s.scorer);
+      if (e) e.count++;
+      else noScore.set(s.scorer, { count: 1, firstLine: line, what: what.replace(/:\s*$/, '') });
+    } else if (r === 'invalid') {
+      let b = badScores.get(s.scorer);
+      if (!b) {
+        badScores.set(s.scorer, (b = { count: 0, firstLine: line }));
         out.push(
           diag(
             ctx,
             line,
-            `${what}${scorePath} is not a list (got ${typeName(l.value)}); no sample has a ${s.scorer} score`,
+            `${what}${spec.scores?.[s.sc.at]?.path} value ${clip(JSON.stringify(v) ?? String(v), 60)} is not a score of ${s.scorer} (accepted: a number, a numeric string, or a non-empty list of numbers: step scores, reduced by ${s.rule}); no ${s.scorer} score for this sample`,
             'warning',
           ),
         );
-      } else if (l.kind === 'list') {
-        if (n !== null && l.list.length !== n) {
-          out.push(
-            diag(
-              ctx,
-              line,
-              `${what}${src('text')} has ${plural(n, 'sample')} but ${scorePath} has ${l.list.length} ${s.scorer} scores; ${l.list.length < n ? `samples from ${l.list.length} on have no ${s.scorer} score` : `the last ${l.list.length - n} scores are ignored`}`,
-              'warning',
-            ),
-          );
-        }
-        lists.set(s.sc.path, l.list);
       }
-    }
-    return lists;
-  };
+      b.count++;
+    } else got.push(r);
+  }
+  return got;
+}
 
-  /** Scores-only record: the scores of each sample, by sample index (per-sample records: the record's own index, or none). */
-  const attachedScores = (o: unknown, line: number, what: string, out: ReadEvent[]) => {
-    const found: (NamedScore & { sampleIndex?: number })[] = [];
-    const push = (list: NamedScore[], sampleIndex: number | undefined) => {
-      for (const x of list) found.push(sampleIndex === undefined ? x : { ...x, sampleIndex });
-    };
-    if (spec.records === 'per-sample') {
-      const index = sampleIndexOf(o, line, what, out);
-      push(
-        scoresOf((p) => first(p, o), line, what, out, true),
-        index,
-      );
-    } else if (c.samples) {
-      const l = listOf(c.samples, o);
-      stats.note('samples', l.kind !== 'missing', out);
-      if (l.kind !== 'list') {
-        const d = diag(
+/** A sample from a getter of its fields; notes which sample paths matched. */
+function sampleOf(
+  f: MappedFile,
+  get: (name: SampleField) => unknown,
+  line: number,
+  what: string,
+  out: ReadEvent[],
+  noteFields: boolean,
+  getScore: (p: FieldPath) => unknown = () => undefined,
+  index?: number,
+): SampleRecord | null {
+  const { P, src, stats, scorers, ctx } = f;
+  const v: Partial<Record<SampleField, unknown>> = {};
+  for (const name of SAMPLE_FIELDS) {
+    if (!P[name]) continue;
+    v[name] = get(name);
+    if (noteFields) stats.note(STAT_KEY[name], v[name] !== undefined, out);
+  }
+  const text = v.text;
+  if (text === undefined) {
+    stats.gate('fields.text', diag(ctx, line, `${what}${src('text')} is missing; sample skipped`), out);
+    return null;
+  }
+  if (typeof text !== 'string') {
+    out.push(diag(ctx, line, `${what}${src('text')} is not a string (got ${typeName(text)}); sample skipped`));
+    return null;
+  }
+  f.fromNumber = false;
+  const sample: SampleRecord = {
+    text,
+    correct: P.correct ? correctOf(f, v.correct, line, what, out, index) : null,
+    extractedAnswer: P.extractedAnswer ? toStr(v.extractedAnswer) : null,
+    rewardScore: P.rewardScore ? toScore(v.rewardScore) : null,
+    finishReason: P.finishReason ? toStr(v.finishReason) : null,
+    tokenCount: P.tokenCount ? toNum(v.tokenCount) : null,
+    ...(scorers.length ? { scores: scoresOf(f, getScore, line, what, out, noteFields) } : {}),
+  };
+  if (f.fromNumber) f.numberVerdicts?.add(sample);
+  return sample;
+}
+
+/**
+ * Parallel score lists of a per-problem record (no `samples`): per scorer its list, with a warning when
+ * its length differs from `n` samples (`n` null: scores-only, any length).
+ */
+function scoreLists(f: MappedFile, o: unknown, line: number, what: string, out: ReadEvent[], n: number | null) {
+  const { spec, src, stats, scorers, ctx } = f;
+  const lists = new Map<FieldPath, readonly unknown[]>();
+  for (const s of scorers) {
+    const l = listOf(s.sc.path, o);
+    stats.note(s.stat, listHit(l), out);
+    const scorePath = spec.scores?.[s.sc.at]?.path;
+    if (l.kind === 'not-list') {
+      out.push(
+        diag(
           ctx,
           line,
-          `${what}${spec.samples} is ${l.kind === 'missing' ? 'missing' : `not a list (got ${typeName(l.value)})`}; skipped`,
-        );
-        if (l.kind === 'missing') stats.gate('samples', d, out);
-        else out.push(d);
-        return null;
-      }
-      if (firstSampleElement === undefined && l.list.length > 0) firstSampleElement = l.list[0];
-      l.list.forEach((el, i) => {
-        push(
-          scoresOf((p) => first(p, el), line, `${what}${spec.samples}[${i}]: `, out, true),
-          i,
-        );
-      });
-    } else {
-      const lists = scoreLists(o, line, what, out, null);
-      const n = Math.max(0, ...[...lists.values()].map((l) => l.length));
-      for (let i = 0; i < n; i++)
-        push(
-          scoresOf((p) => lists.get(p)?.[i], line, `${what}sample ${i}: `, out, false),
-          i,
-        );
-    }
-    return found;
-  };
-
-  /** Samples of a per-problem record whose sample fields are parallel lists. */
-  const parallelSamples = (o: unknown, line: number, what: string, out: ReadEvent[]): SampleRecord[] | null => {
-    const lists: Partial<Record<SampleField, ListResult>> = {};
-    for (const name of SAMPLE_FIELDS) {
-      const p = P[name];
-      if (!p) continue;
-      lists[name] = listOf(p, o);
-      stats.note(STAT_KEY[name], listHit(lists[name]), out);
-    }
-    const texts = lists.text!;
-    if (texts.kind === 'missing') {
-      stats.gate('fields.text', diag(ctx, line, `${what}${src('text')} is missing; skipped`), out);
-      return null;
-    }
-    if (texts.kind === 'not-list') {
-      out.push(diag(ctx, line, `${what}${src('text')} is not a list (got ${typeName(texts.value)}); skipped`));
-      return null;
-    }
-    const nText = texts.list.length;
-    let n = nText;
-    for (const name of SAMPLE_FIELDS) {
-      const l = lists[name];
-      if (name === 'text' || !l) continue;
-      if (l.kind === 'list' && l.list.length !== nText) {
-        if (name === 'correct') {
-          n = Math.min(n, l.list.length);
-          out.push(
-            diag(
-              ctx,
-              line,
-              `${what}${src('text')} has ${plural(nText, 'sample')} but ${src(name)} has ${l.list.length}; keeping the first ${n}`,
-              'warning',
-            ),
-          );
-        } else {
-          out.push(
-            diag(
-              ctx,
-              line,
-              `${what}${src('text')} has ${plural(nText, 'sample')} but ${src(name)} has ${l.list.length}; ${l.list.length < nText ? `samples from ${l.list.length} on have no ${name}` : `the last ${l.list.length - nText} values are ignored`}`,
-              'warning',
-            ),
-          );
-        }
-      } else if (l.kind === 'not-list') {
+          `${what}${scorePath} is not a list (got ${typeName(l.value)}); no sample has a ${s.scorer} score`,
+          'warning',
+        ),
+      );
+    } else if (l.kind === 'list') {
+      if (n !== null && l.list.length !== n) {
         out.push(
           diag(
             ctx,
             line,
-            `${what}${src(name)} is not a list (got ${typeName(l.value)}); ${name === 'correct' ? 'samples are ungraded' : `no sample has ${name}`}`,
-            name === 'correct' ? 'error' : 'warning',
+            `${what}${src('text')} has ${plural(n, 'sample')} but ${scorePath} has ${l.list.length} ${s.scorer} scores; ${l.list.length < n ? `samples from ${l.list.length} on have no ${s.scorer} score` : `the last ${l.list.length - n} scores are ignored`}`,
+            'warning',
           ),
         );
       }
+      lists.set(s.sc.path, l.list);
     }
-    const at = (name: SampleField, i: number): unknown => {
-      const l = lists[name];
-      return l?.kind === 'list' ? l.list[i] : undefined;
-    };
-    const lists2 = scorers.length ? scoreLists(o, line, what, out, nText) : new Map<FieldPath, readonly unknown[]>();
-    const samples: SampleRecord[] = [];
-    for (let i = 0; i < n; i++) {
-      const s = sampleOf(
-        (name) => at(name, i),
+  }
+  return lists;
+}
+
+/** Scores-only record: the scores of each sample, by sample index (per-sample records: the record's own index, or none). */
+function attachedScores(f: MappedFile, o: unknown, line: number, what: string, out: ReadEvent[]) {
+  const { spec, c, stats, ctx } = f;
+  const found: (NamedScore & { sampleIndex?: number })[] = [];
+  const push = (list: NamedScore[], sampleIndex: number | undefined) => {
+    for (const x of list) found.push(sampleIndex === undefined ? x : { ...x, sampleIndex });
+  };
+  if (spec.records === 'per-sample') {
+    const index = sampleIndexOf(f, o, line, what, out);
+    push(
+      scoresOf(f, (p) => first(p, o), line, what, out, true),
+      index,
+    );
+  } else if (c.samples) {
+    const l = listOf(c.samples, o);
+    stats.note('samples', l.kind !== 'missing', out);
+    if (l.kind !== 'list') {
+      const d = diag(
+        ctx,
         line,
-        `${what}sample ${i}: `,
-        out,
-        false,
-        (p) => lists2.get(p)?.[i],
+        `${what}${spec.samples} is ${l.kind === 'missing' ? 'missing' : `not a list (got ${typeName(l.value)})`}; skipped`,
+      );
+      if (l.kind === 'missing') stats.gate('samples', d, out);
+      else out.push(d);
+      return null;
+    }
+    if (f.firstSampleElement === undefined && l.list.length > 0) f.firstSampleElement = l.list[0];
+    l.list.forEach((el, i) => {
+      push(
+        scoresOf(f, (p) => first(p, el), line, `${what}${spec.samples}[${i}]: `, out, true),
         i,
       );
-      if (s) {
-        s.sampleIndex = i;
-        samples.push(s);
-      }
-    }
-    return samples;
-  };
-
-  const recordOf = (
-    o: unknown,
-    key: string | undefined,
-    line: number,
-    what: string,
-    out: ReadEvent[],
-    recordIndex?: number,
-  ): ProblemRecord | null => {
-    recordsSeen++;
-    if (recordsSeen === 1) firstRecord = o;
-    const rv: Partial<Record<RecordField, unknown>> = {};
-    for (const name of RECORD_FIELDS) {
-      const p = P[name];
-      if (!p) continue;
-      rv[name] = first(p, o, key);
-      stats.note(STAT_KEY[name], rv[name] !== undefined, out);
-    }
-    const samples: SampleRecord[] = [];
-    let ok = true;
-    let indexless = false;
-    let attached: (NamedScore & { sampleIndex?: number })[] | null = null;
-    if (infoOnly) {
-      // facts about the problem only
-    } else if (scoresOnly) {
-      attached = attachedScores(o, line, what, out);
-      if (!attached) ok = false;
-    } else if (spec.records === 'per-sample') {
-      const s = sampleOf(
-        (name) => first(P[name]!, o),
-        line,
-        what,
-        out,
-        true,
-        (p) => first(p, o),
+    });
+  } else {
+    const lists = scoreLists(f, o, line, what, out, null);
+    const n = Math.max(0, ...[...lists.values()].map((l) => l.length));
+    for (let i = 0; i < n; i++)
+      push(
+        scoresOf(f, (p) => lists.get(p)?.[i], line, `${what}sample ${i}: `, out, false),
+        i,
       );
-      if (!s) ok = false;
-      else {
-        const index = sampleIndexOf(o, line, what, out);
-        if (index !== undefined) s.sampleIndex = index;
-        else if (P.sampleIndex) indexless = true;
-        samples.push(s);
-      }
-    } else if (c.samples) {
-      const l = listOf(c.samples, o);
-      stats.note('samples', l.kind !== 'missing', out);
-      if (l.kind === 'missing') {
-        stats.gate('samples', diag(ctx, line, `${what}${spec.samples} is missing; skipped`), out);
-        ok = false;
-      } else if (l.kind === 'not-list') {
-        out.push(diag(ctx, line, `${what}${spec.samples} is not a list (got ${typeName(l.value)}); skipped`));
-        ok = false;
-      } else {
-        if (firstSampleElement === undefined && l.list.length > 0) firstSampleElement = l.list[0];
-        l.list.forEach((el, i) => {
-          const s = sampleOf(
-            (name) => first(P[name]!, el),
-            line,
-            `${what}${spec.samples}[${i}]: `,
-            out,
-            true,
-            (p) => first(p, el),
-            i,
-          );
-          if (s) {
-            s.sampleIndex = i;
-            samples.push(s);
-          }
-        });
-      }
-    } else {
-      const ss = parallelSamples(o, line, what, out);
-      if (ss) samples.push(...ss);
-      else ok = false;
-    }
-    let problemId: string | null;
-    if (P.problemId) {
-      problemId = toStr(rv.problemId);
-      if (problemId === null) {
-        const d = diag(ctx, line, `${what}problem id ${src('problemId')} ${notAnId(rv.problemId)}; skipped`);
-        if (rv.problemId === undefined) stats.gate('fields.problemId', d, out);
-        else out.push(d);
-        return null;
-      }
-    } else {
-      // No problem id in the data: the problem is keyed by its text.
-      problemId = typeof rv.question === 'string' && rv.question.trim() !== '' ? problemTextKey(rv.question) : null;
-      if (problemId === null) {
-        const d = diag(
-          ctx,
-          line,
-          `${what}problem text ${src('question')} is missing or not a non-empty string (without fields.problemId, problems are keyed by their text); skipped`,
-        );
-        if (rv.question === undefined) stats.gate('fields.question', d, out);
-        else out.push(d);
-        return null;
-      }
-    }
-    if (!ok) return null;
-    const modelName = toStr(rv.model);
-    const revision = toStr(rv.revision);
-    // Scores for samples other files define name a model only when the mapping or the data does.
-    const model: ModelRef = modelName
-      ? { name: modelName, revision, source: 'data' }
-      : scoresOnly && !spec.model
-        ? { name: '', revision, source: 'path' }
-        : { name: defaultModel, revision: revision ?? namedModelStep, source: spec.model ? 'data' : 'path' };
-    samplesRead += samples.length;
-    if (attached) scoresRead += attached.length;
-    if (infoOnly) infosRead++;
-    return {
-      line,
-      ...(recordIndex === undefined ? {} : { record: recordIndex }),
-      model,
-      dataset: toStr(rv.dataset) || spec.dataset || folderDs || 'default',
-      problemId,
-      question: P.question ? toStr(rv.question) : null,
-      referenceAnswer: P.referenceAnswer ? toReference(rv.referenceAnswer) : null,
-      level: P.level ? toLevel(rv.level) : null,
-      ...(P.subject ? { subject: toStr(rv.subject) } : {}),
-      ...(infoOnly ? { role: 'info' as const } : {}),
-      ...(spec.records === 'per-sample' && !infoOnly && !scoresOnly ? { perSample: true } : {}),
-      ...(indexless ? { indexless: true } : {}),
-      ...(attached ? { role: 'scores' as const, scores: attached as (NamedScore & { sampleIndex: number })[] } : {}),
-      samples,
-    };
-  };
-
-  /** End of file: paths that matched nothing (on the mapping file), unreadable verdicts, every record failed. */
-  function* summary(): Generator<ReadEvent> {
-    if (ruleTally.read > 0 && ruleTally.correct === 0) {
-      // a rule that matches nothing is far more often a misspelt value ("passed" for "pass") than a
-      // model that failed every sample: say what was seen instead of a silent 0%
-      const rules = [
-        spec.correctValues !== undefined ? `correctValues ${JSON.stringify(spec.correctValues)}` : '',
-        c.correctPattern !== null ? `correctPattern /${spec.correctPattern}/` : '',
-        spec.correctThreshold !== undefined ? `correctThreshold ${spec.correctThreshold}` : '',
-      ].filter(Boolean);
-      const seen = [...ruleTally.seen.entries()]
-        .sort((a, b) => b[1] - a[1])
-        .map(([k, n]) => `${clip(k, 40)} ${n}`)
-        .join(', ');
-      const more = ruleTally.seen.size >= 8 ? ', ...' : '';
-      yield diag(
-        ctx,
-        0,
-        `${rules.join(' or ')} matched none of the ${ruleTally.read} ${src('correct')} values in this file (seen: ${seen}${more}): every sample is graded incorrect; check the rule in ${m.mappingRelPath}`,
-        'warning',
-      );
-    }
-    for (const [scorer, b] of badScores)
-      if (b.count > 1)
-        yield diag(
-          ctx,
-          0,
-          `${b.count} ${scorer} score values in this file are not scores (first at line ${b.firstLine}); those samples have no ${scorer} score`,
-          'warning',
-        );
-    // at the first such sample's line, named (not the whole file: `file:0` named no record)
-    for (const [scorer, { count: n, firstLine, what }] of noScore)
-      yield diag(
-        ctx,
-        firstLine,
-        `${n} sample${n === 1 ? ' has' : 's have'} no ${scorer} score in this file (null or missing; first at line ${firstLine}${what ? `, ${what}` : ''})`,
-        'warning',
-      );
-    const bad = badIndex.missing + badIndex.negative + badIndex.other;
-    if (bad > 0 && badIndex.first) {
-      const f = badIndex.first;
-      const why = [
-        badIndex.negative ? `${badIndex.negative} negative` : '',
-        badIndex.other ? `${badIndex.other} not an integer` : '',
-        badIndex.missing ? `${badIndex.missing} missing` : '',
-      ].filter(Boolean);
-      const got = f.value === undefined ? 'missing' : clip(JSON.stringify(f.value) ?? String(f.value), 40);
-      yield diag(
-        ctx,
-        f.line,
-        `${plural(bad, 'record gives', 'records give')} no usable ${src('sampleIndex')} (a non-negative integer: ${why.join(', ')}; first at line ${f.line}${f.what ? `, ${f.what.replace(/:\s*$/, '')}` : ''}: ${got}): ${bad === 1 ? 'its sample is kept and numbered by the indexer with an index' : 'their samples are kept and numbered by the indexer with indices'} no record of the file gives (reported once per file)`,
-        'warning',
-      );
-    }
-    if (notVerdicts.count > 1) {
-      yield diag(
-        ctx,
-        0,
-        `${src('correct')}: ${notVerdicts.count} values in this file are not verdicts (first at line ${notVerdicts.firstLine}); those samples are ungraded`,
-        'warning',
-      );
-    }
-    if (recordsSeen === 0) return;
-    const unmatched: string[] = [];
-    const check = (field: string, source: string, key: (string | number)[], p: FieldPath, where: unknown) => {
-      if (stats.has(field)) return;
-      const name = field.replace(/^fields\./, '') as FieldName | 'samples';
-      const required = name === 'problemId' || name === 'text' || name === 'samples';
-      const hint = where === undefined ? null : (dollarHint(source, where) ?? explainMiss(p, where));
-      const whereName = where === firstSampleElement && where !== firstRecord ? 'first sample' : 'first record';
-      unmatched.push(`${field} '${source}'`);
-      const hintText =
-        hint === null
-          ? ''
-          : hint.startsWith('the record ')
-            ? ` (the ${whereName} ${hint.slice('the record '.length)})`
-            : ` (in the ${whereName}, ${hint})`;
-      return {
-        kind: 'diagnostic' as const,
-        diagnostic: {
-          file: m.mappingRelPath,
-          line: mappingLine(m, key),
-          severity: required ? ('error' as const) : ('warning' as const),
-          message: `${field} '${source}' matched nothing in ${recordsSeen} record${recordsSeen === 1 ? '' : 's'} of ${ctx.relPath}; ${CONSEQUENCE[name]}${hintText}`,
-        },
-      };
-    };
-    const out: (ReadEvent | undefined)[] = [];
-    if (c.samples) out.push(check('samples', spec.samples!, ['samples'], c.samples, firstRecord));
-    for (const name of [...RECORD_FIELDS, ...SAMPLE_FIELDS, 'sampleIndex'] as const) {
-      const p = P[name];
-      if (!p || p.kind === 'key') continue;
-      const sampleLevel = name !== 'sampleIndex' && (SAMPLE_FIELDS as readonly string[]).includes(name);
-      const where = sampleLevel && c.samples ? firstSampleElement : firstRecord;
-      out.push(check(`fields.${name}`, spec.fields[name]!, ['fields', name], p, where));
-    }
-    for (const s of scorers) {
-      if (stats.has(s.stat)) continue;
-      const where = c.samples ? firstSampleElement : firstRecord;
-      const hint = where === undefined ? null : explainMiss(s.sc.path, where);
-      out.push({
-        kind: 'diagnostic',
-        diagnostic: {
-          file: m.mappingRelPath,
-          line: mappingLine(m, ['scores', s.sc.at, 'path']),
-          severity: 'warning',
-          message: `scores[${s.sc.at}].path '${spec.scores?.[s.sc.at]?.path}' matched nothing in ${recordsSeen} record${recordsSeen === 1 ? '' : 's'} of ${ctx.relPath}; no sample has a ${s.scorer} score${hint ? ` (in the first record, ${hint.replace(/^the record /, '')})` : ''}`,
-        },
-      });
-    }
-    for (const ev of out) if (ev) yield ev;
-    if (samplesRead + scoresRead + infosRead === 0) {
-      yield diag(
-        ctx,
-        0,
-        `every record failed: none of the ${recordsSeen} record${recordsSeen === 1 ? '' : 's'} gave ${scoresOnly ? 'a score' : infoOnly ? 'a problem' : 'a sample'} through ${m.mappingRelPath}${unmatched.length ? ` (${unmatched.join(', ')} matched nothing: see the diagnostics of ${m.mappingRelPath})` : ''}`,
-      );
-    }
   }
+  return found;
+}
 
-  yield* preamble;
-  if (ctx.relPath.toLowerCase().endsWith('.json')) {
-    const doc = await readJsonDocument(ctx);
-    if ('error' in doc) {
-      yield doc.error;
-      return;
-    }
-    yield* doc.warnings;
-    // integers beyond 2^53 (problem ids): the document again, with those read from their source text
-    const docValue = withExactIntegers(doc.value, doc.text);
-    let records: { value: unknown; key: string | undefined }[];
-    if (c.recordsPath) {
-      const r = recordsAt(c.recordsPath, docValue);
-      if ('missing' in r) {
-        const hint = explainMiss(c.recordsPath, docValue);
-        yield diag(
-          ctx,
-          0,
-          `records path ${spec.recordsPath} (from ${m.mappingRelPath}) matched nothing${hint ? ` (${hint.replace(/^the record/, 'the document')})` : ''}`,
-        );
-        return;
-      }
-      if ('notList' in r) {
-        const keyedHint = isObject(r.notList)
-          ? `; to read the values of this object as records (keyed by problem id: "problemId": "${KEY_PATH}") write "${c.recordsPath.jsonPath}.*"`
-          : '';
-        yield diag(
-          ctx,
-          0,
-          `records path ${spec.recordsPath} (from ${m.mappingRelPath}) is ${describeValue(r.notList)}, not a list${keyedHint}`,
-        );
-        return;
-      }
-      records = r.records;
-    } else {
-      records = Array.isArray(docValue)
-        ? docValue.map((value) => ({ value, key: undefined }))
-        : [{ value: docValue, key: undefined }];
-    }
-    // Every record of a document shares line 1, so an `ungrade` of lines cannot tell them apart: the
-    // records are held until the last one is read, and if the correctness column turns out to hold
-    // scores, the verdicts read from 0/1 values are withdrawn here (words stay verdicts, trial 6 finding 3).
-    numberVerdicts = new Set();
-    const held: ReadEvent[] = [];
-    for (let i = 0; i < records.length; i++) {
-      checkAbort(ctx);
-      const { value: o, key } = records[i];
-      if (!isObject(o) && !Array.isArray(o)) {
-        held.push(
+/** Samples of a per-problem record whose sample fields are parallel lists. */
+function parallelSamples(
+  f: MappedFile,
+  o: unknown,
+  line: number,
+  what: string,
+  out: ReadEvent[],
+): SampleRecord[] | null {
+  const { P, src, stats, scorers, ctx } = f;
+  const lists: Partial<Record<SampleField, ListResult>> = {};
+  for (const name of SAMPLE_FIELDS) {
+    const p = P[name];
+    if (!p) continue;
+    lists[name] = listOf(p, o);
+    stats.note(STAT_KEY[name], listHit(lists[name]), out);
+  }
+  const texts = lists.text!;
+  if (texts.kind === 'missing') {
+    stats.gate('fields.text', diag(ctx, line, `${what}${src('text')} is missing; skipped`), out);
+    return null;
+  }
+  if (texts.kind === 'not-list') {
+    out.push(diag(ctx, line, `${what}${src('text')} is not a list (got ${typeName(texts.value)}); skipped`));
+    return null;
+  }
+  const nText = texts.list.length;
+  let n = nText;
+  for (const name of SAMPLE_FIELDS) {
+    const l = lists[name];
+    if (name === 'text' || !l) continue;
+    if (l.kind === 'list' && l.list.length !== nText) {
+      if (name === 'correct') {
+        n = Math.min(n, l.list.length);
+        out.push(
           diag(
             ctx,
-            1,
-            `record ${key === undefined ? i : JSON.stringify(key)} is not a JSON object or list (got ${typeName(o)}); skipped`,
+            line,
+            `${what}${src('text')} has ${plural(nText, 'sample')} but ${src(name)} has ${l.list.length}; keeping the first ${n}`,
+            'warning',
           ),
         );
-        continue;
+      } else {
+        out.push(
+          diag(
+            ctx,
+            line,
+            `${what}${src('text')} has ${plural(nText, 'sample')} but ${src(name)} has ${l.list.length}; ${l.list.length < nText ? `samples from ${l.list.length} on have no ${name}` : `the last ${l.list.length - nText} values are ignored`}`,
+            'warning',
+          ),
+        );
       }
-      const out: ReadEvent[] = [];
-      const r = recordOf(o, key, 1, `record ${key === undefined ? i : JSON.stringify(key)}: `, out, i);
-      held.push(...out);
-      if (r) held.push({ kind: 'problem', record: r });
+    } else if (l.kind === 'not-list') {
+      out.push(
+        diag(
+          ctx,
+          line,
+          `${what}${src(name)} is not a list (got ${typeName(l.value)}); ${name === 'correct' ? 'samples are ungraded' : `no sample has ${name}`}`,
+          name === 'correct' ? 'error' : 'warning',
+        ),
+      );
     }
-    const finished = verdicts.finish();
-    if (verdicts.holdsScores()) for (const s of numberVerdicts) s.correct = null;
-    yield* held;
-    if (records.length === 0) yield diag(ctx, 0, 'no records', 'warning');
-    yield* summary();
-    yield* finished.filter((e) => e.kind !== 'ungrade');
-    return;
   }
+  const at = (name: SampleField, i: number): unknown => {
+    const l = lists[name];
+    return l?.kind === 'list' ? l.list[i] : undefined;
+  };
+  const lists2 = scorers.length ? scoreLists(f, o, line, what, out, nText) : new Map<FieldPath, readonly unknown[]>();
+  const samples: SampleRecord[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = sampleOf(
+      f,
+      (name) => at(name, i),
+      line,
+      `${what}sample ${i}: `,
+      out,
+      false,
+      (p) => lists2.get(p)?.[i],
+      i,
+    );
+    if (s) {
+      s.sampleIndex = i;
+      samples.push(s);
+    }
+  }
+  return samples;
+}
 
-  for await (const item of readJsonLines(ctx)) {
-    if (isEvent(item)) {
-      yield item;
-      continue;
+/**
+ * The samples of one record, by the mapping's layout: none (a problem list), scores only, one sample (a
+ * per-sample record, with its own index when the mapping gives one), a list of sample objects, or
+ * parallel lists. `ok` false: the record is skipped (said in `out`).
+ */
+function recordSamples(
+  f: MappedFile,
+  o: unknown,
+  line: number,
+  what: string,
+  out: ReadEvent[],
+): {
+  samples: SampleRecord[];
+  ok: boolean;
+  indexless: boolean;
+  attached: (NamedScore & { sampleIndex?: number })[] | null;
+} {
+  const { spec, c, P, stats, scoresOnly, infoOnly, ctx } = f;
+  const samples: SampleRecord[] = [];
+  let ok = true;
+  let indexless = false;
+  let attached: (NamedScore & { sampleIndex?: number })[] | null = null;
+  if (infoOnly) {
+    // facts about the problem only
+  } else if (scoresOnly) {
+    attached = attachedScores(f, o, line, what, out);
+    if (!attached) ok = false;
+  } else if (spec.records === 'per-sample') {
+    const s = sampleOf(
+      f,
+      (name) => first(P[name]!, o),
+      line,
+      what,
+      out,
+      true,
+      (p) => first(p, o),
+    );
+    if (!s) ok = false;
+    else {
+      const index = sampleIndexOf(f, o, line, what, out);
+      if (index !== undefined) s.sampleIndex = index;
+      else if (P.sampleIndex) indexless = true;
+      samples.push(s);
     }
-    checkAbort(ctx);
-    const out: ReadEvent[] = [];
-    const r = recordOf(withExactIntegers(item.value, item.text), undefined, item.line, '', out);
-    yield* out;
-    if (r) yield { kind: 'problem', record: { ...r, span: { offset: item.offset, bytes: item.bytes } } };
+  } else if (c.samples) {
+    const l = listOf(c.samples, o);
+    stats.note('samples', l.kind !== 'missing', out);
+    if (l.kind === 'missing') {
+      stats.gate('samples', diag(ctx, line, `${what}${spec.samples} is missing; skipped`), out);
+      ok = false;
+    } else if (l.kind === 'not-list') {
+      out.push(diag(ctx, line, `${what}${spec.samples} is not a list (got ${typeName(l.value)}); skipped`));
+      ok = false;
+    } else {
+      if (f.firstSampleElement === undefined && l.list.length > 0) f.firstSampleElement = l.list[0];
+      l.list.forEach((el, i) => {
+        const s = sampleOf(
+          f,
+          (name) => first(P[name]!, el),
+          line,
+          `${what}${spec.samples}[${i}]: `,
+          out,
+          true,
+          (p) => first(p, el),
+          i,
+        );
+        if (s) {
+          s.sampleIndex = i;
+          samples.push(s);
+        }
+      });
+    }
+  } else {
+    const ss = parallelSamples(f, o, line, what, out);
+    if (ss) samples.push(...ss);
+    else ok = false;
   }
-  yield* summary();
-  yield* verdicts.finish();
+  return { samples, ok, indexless, attached };
+}
+
+function recordOf(
+  f: MappedFile,
+  o: unknown,
+  key: string | undefined,
+  line: number,
+  what: string,
+  out: ReadEvent[],
+  recordIndex?: number,
+): ProblemRecord | null {
+  const { spec, P, src, stats, defaultModel, folderDs, namedModelStep, scoresOnly, infoOnly, ctx } = f;
+  f.recordsSeen++;
+  if (f.recordsSeen === 1) f.firstRecord = o;
+  const rv: Partial<Record<RecordField, unknown>> = {};
+  for (const name of RECORD_FIELDS) {
+    const p = P[name];
+    if (!p) continue;
+    rv[name] = first(p, o, key);
+    stats.note(STAT_KEY[name], rv[name] !== undefined, out);
+  }
+  const { samples, ok, indexless, attached } = recordSamples(f, o, line, what, out);
+  let problemId: string | null;
+  if (P.problemId) {
+    problemId = toStr(rv.problemId);
+    if (problemId === null) {
+      const d = diag(ctx, line, `${what}problem id ${src('problemId')} ${notAnId(rv.problemId)}; skipped`);
+      if (rv.problemId === undefined) stats.gate('fields.problemId', d, out);
+      else out.push(d);
+      return null;
+    }
+  } else {
+    // No problem id in the data: the problem is keyed by its text.
+    problemId = typeof rv.question === 'string' && rv.question.trim() !== '' ? problemTextKey(rv.question) : null;
+    if (problemId === null) {
+      const d = diag(
+        ctx,
+        line,
+        `${what}problem text ${src('question')} is missing or not a non-empty string (without fields.problemId, problems are keyed by their text); skipped`,
+      );
+      if (rv.question === undefined) stats.gate('fields.question', d, out);
+      else out.push(d);
+      return null;
+    }
+  }
+  if (!ok) return null;
+  const modelName = toStr(rv.model);
+  const revision = toStr(rv.revision);
+  // Scores for samples other files define name a model only when the mapping or the data does.
+  const model: ModelRef = modelName
+    ? { name: modelName, revision, source: 'data' }
+    : scoresOnly && !spec.model
+      ? { name: '', revision, source: 'path' }
+      : { name: defaultModel, revision: revision ?? namedModelStep, source: spec.model ? 'data' : 'path' };
+  f.samplesRead += samples.length;
+  if (attached) f.scoresRead += attached.length;
+  if (infoOnly) f.infosRead++;
+  return {
+    line,
+    ...(recordIndex === undefined ? {} : { record: recordIndex }),
+    model,
+    dataset: toStr(rv.dataset) || spec.dataset || folderDs || 'default',
+    problemId,
+    question: P.question ? toStr(rv.question) : null,
+    referenceAnswer: P.referenceAnswer ? toReference(rv.referenceAnswer) : null,
+    level: P.level ? toLevel(rv.level) : null,
+    ...(P.subject ? { subject: toStr(rv.subject) } : {}),
+    ...(infoOnly ? { role: 'info' as const } : {}),
+    ...(spec.records === 'per-sample' && !infoOnly && !scoresOnly ? { perSample: true } : {}),
+    ...(indexless ? { indexless: true } : {}),
+    ...(attached ? { role: 'scores' as const, scores: attached as (NamedScore & { sampleIndex: number })[] } : {}),
+    samples,
+  };
+}
+
+/** End of file: paths that matched nothing (on the mapping file), unreadable verdicts, every record failed. */
+function* summary(f: MappedFile): Generator<ReadEvent> {
+  yield* valueSummary(f);
+  if (f.recordsSeen === 0) return;
+  yield* pathSummary(f);
+}
+
+/** End of file: rules that matched no value, values that are not scores or verdicts, unusable sample indices. */
+function* valueSummary(f: MappedFile): Generator<ReadEvent> {
+  const { spec, c, src, notVerdicts, ruleTally, badScores, noScore, ctx, m, badIndex } = f;
+  if (ruleTally.read > 0 && ruleTally.correct === 0) {
+    // a rule that matches nothing is far more often a misspelt value ("passed" for "pass") than a
+    // model that failed every sample: say what was seen instead of a silent 0%
+    const rules = [
+      spec.correctValues !== undefined ? `correctValues ${JSON.stringify(spec.correctValues)}` : '',
+      c.correctPattern !== null ? `correctPattern /${spec.correctPattern}/` : '',
+      spec.correctThreshold !== undefined ? `correctThreshold ${spec.correctThreshold}` : '',
+    ].filter(Boolean);
+    const seen = [...ruleTally.seen.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${clip(k, 40)} ${n}`)
+      .join(', ');
+    const more = ruleTally.seen.size >= 8 ? ', ...' : '';
+    yield diag(
+      ctx,
+      0,
+      `${rules.join(' or ')} matched none of the ${ruleTally.read} ${src('correct')} values in this file (seen: ${seen}${more}): every sample is graded incorrect; check the rule in ${m.mappingRelPath}`,
+      'warning',
+    );
+  }
+  for (const [scorer, b] of badScores)
+    if (b.count > 1)
+      yield diag(
+        ctx,
+        0,
+        `${b.count} ${scorer} score values in this file are not scores (first at line ${b.firstLine}); those samples have no ${scorer} score`,
+        'warning',
+      );
+  // at the first such sample's line, named (not the whole file: `file:0` named no record)
+  for (const [scorer, { count: n, firstLine, what }] of noScore)
+    yield diag(
+      ctx,
+      firstLine,
+      `${n} sample${n === 1 ? ' has' : 's have'} no ${scorer} score in this file (null or missing; first at line ${firstLine}${what ? `, ${what}` : ''})`,
+      'warning',
+    );
+  const bad = badIndex.missing + badIndex.negative + badIndex.other;
+  if (bad > 0 && badIndex.first) {
+    const f = badIndex.first;
+    const why = [
+      badIndex.negative ? `${badIndex.negative} negative` : '',
+      badIndex.other ? `${badIndex.other} not an integer` : '',
+      badIndex.missing ? `${badIndex.missing} missing` : '',
+    ].filter(Boolean);
+    const got = f.value === undefined ? 'missing' : clip(JSON.stringify(f.value) ?? String(f.value), 40);
+    yield diag(
+      ctx,
+      f.line,
+      `${plural(bad, 'record gives', 'records give')} no usable ${src('sampleIndex')} (a non-negative integer: ${why.join(', ')}; first at line ${f.line}${f.what ? `, ${f.what.replace(/:\s*$/, '')}` : ''}: ${got}): ${bad === 1 ? 'its sample is kept and numbered by the indexer with an index' : 'their samples are kept and numbered by the indexer with indices'} no record of the file gives (reported once per file)`,
+      'warning',
+    );
+  }
+  if (notVerdicts.count > 1) {
+    yield diag(
+      ctx,
+      0,
+      `${src('correct')}: ${notVerdicts.count} values in this file are not verdicts (first at line ${notVerdicts.firstLine}); those samples are ungraded`,
+      'warning',
+    );
+  }
+}
+
+/**
+ * End of file, when it had records: each mapping path that matched nothing in any record (on the mapping
+ * file, at the path's line, with a hint from the first record), and `every record failed` when no record
+ * gave a sample (or a score, or a problem).
+ */
+function* pathSummary(f: MappedFile): Generator<ReadEvent> {
+  const { spec, c, P, stats, scoresOnly, infoOnly, scorers, ctx, m } = f;
+  const unmatched: string[] = [];
+  const check = (field: string, source: string, key: (string | number)[], p: FieldPath, where: unknown) => {
+    if (stats.has(field)) return;
+    const name = field.replace(/^fields\./, '') as FieldName | 'samples';
+    const required = name === 'problemId' || name === 'text' || name === 'samples';
+    const hint = where === undefined ? null : (dollarHint(source, where) ?? explainMiss(p, where));
+    const whereName = where === f.firstSampleElement && where !== f.firstRecord ? 'first sample' : 'first record';
+    unmatched.push(`${field} '${source}'`);
+    const hintText =
+      hint === null
+        ? ''
+        : hint.startsWith('the record ')
+          ? ` (the ${whereName} ${hint.slice('the record '.length)})`
+          : ` (in the ${whereName}, ${hint})`;
+    return {
+      kind: 'diagnostic' as const,
+      diagnostic: {
+        file: m.mappingRelPath,
+        line: mappingLine(m, key),
+        severity: required ? ('error' as const) : ('warning' as const),
+        message: `${field} '${source}' matched nothing in ${f.recordsSeen} record${f.recordsSeen === 1 ? '' : 's'} of ${ctx.relPath}; ${CONSEQUENCE[name]}${hintText}`,
+      },
+    };
+  };
+  const out: (ReadEvent | undefined)[] = [];
+  if (c.samples) out.push(check('samples', spec.samples!, ['samples'], c.samples, f.firstRecord));
+  for (const name of [...RECORD_FIELDS, ...SAMPLE_FIELDS, 'sampleIndex'] as const) {
+    const p = P[name];
+    if (!p || p.kind === 'key') continue;
+    const sampleLevel = name !== 'sampleIndex' && (SAMPLE_FIELDS as readonly string[]).includes(name);
+    const where = sampleLevel && c.samples ? f.firstSampleElement : f.firstRecord;
+    out.push(check(`fields.${name}`, spec.fields[name]!, ['fields', name], p, where));
+  }
+  for (const s of scorers) {
+    if (stats.has(s.stat)) continue;
+    const where = c.samples ? f.firstSampleElement : f.firstRecord;
+    const hint = where === undefined ? null : explainMiss(s.sc.path, where);
+    out.push({
+      kind: 'diagnostic',
+      diagnostic: {
+        file: m.mappingRelPath,
+        line: mappingLine(m, ['scores', s.sc.at, 'path']),
+        severity: 'warning',
+        message: `scores[${s.sc.at}].path '${spec.scores?.[s.sc.at]?.path}' matched nothing in ${f.recordsSeen} record${f.recordsSeen === 1 ? '' : 's'} of ${ctx.relPath}; no sample has a ${s.scorer} score${hint ? ` (in the first record, ${hint.replace(/^the record /, '')})` : ''}`,
+      },
+    });
+  }
+  for (const ev of out) if (ev) yield ev;
+  if (f.samplesRead + f.scoresRead + f.infosRead === 0) {
+    yield diag(
+      ctx,
+      0,
+      `every record failed: none of the ${f.recordsSeen} record${f.recordsSeen === 1 ? '' : 's'} gave ${scoresOnly ? 'a score' : infoOnly ? 'a problem' : 'a sample'} through ${m.mappingRelPath}${unmatched.length ? ` (${unmatched.join(', ')} matched nothing: see the diagnostics of ${m.mappingRelPath})` : ''}`,
+    );
+  }
 }
 
 /**

@@ -34,5 +34,7 @@
  *     also: `-Infinity` / `Infinity` reward scores are scores (were missing); several JSON records on one line
  * are each read (were one malformed line); a problem id that names another problem (question or reference answer
  * differs) is skipped as such, also among per-sample records (were merged); errored Inspect samples.
+ * 6 — per-sample mapping records with named scores: every sample of a problem is indexed, each with its own
+ * scores (was the first sample of each problem only, the others counted as repeated scores).
  */
-export const READER_VERSION = 5;
+export const READER_VERSION = 6;
