@@ -54,6 +54,7 @@ import { hasReference } from './answers/reference';
 import { plural } from './text';
 import { type DatasetCount, datasetByProblem, datasetCounts, datasetName, problemNamer } from './datasets';
 import { computeTrajectories, reportTrajectory, type Trajectory } from './trajectories';
+import { type ModelSamples, type SampleScan, answersByProblem, scanSamples, scoredByProblem } from './sampleScan';
 
 /**
  * A pass@k point with its bootstrap interval over problems (null where no problem has n >= k).
@@ -415,6 +416,20 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
   }
   const boot = { replicates: options.replicates ?? REPORT_REPLICATES, seed: options.seed ?? 12345 };
   const warnings: string[] = [];
+  // every sample's verdict, reward score and answer, read once for the grader audit, best-of-k, maj@k
+  // and the reward-model section
+  const scan = scanSamples(
+    index,
+    models.map((m) => m.id),
+  );
+  const samplesOf = (m: ModelRow) => scan.get(m.id) as ModelSamples;
+  // the unreadable records of a model's files, asked once per model (the model's table and its comparisons)
+  const unreadableOf = new Map<number, Diagnostic[]>();
+  const unreadableRecords = (id: number) => {
+    let d = unreadableOf.get(id);
+    if (!d) unreadableOf.set(id, (d = index.unreadableRecords(id)));
+    return d;
+  };
 
   let baseIdx = -1;
   let baseSource: Report['baseSource'] = 'none';
@@ -446,7 +461,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     const pc = set.graded;
     const graded = pc.reduce((a, p) => a + p.n, 0);
     const passAtK = passAtKPoints(set, boot);
-    const maj = options.majAtK ? modelMajAtK(index, m, rows, set, references) : {};
+    const maj = options.majAtK ? modelMajAtK(samplesOf(m), m, rows, set, references) : {};
     const report: ModelReport = {
       id: m.displayId,
       label: m.label,
@@ -461,12 +476,12 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
       correct: m.correct,
       sampleAccuracy: graded > 0 ? m.correct / graded : null,
       passAtK,
-      bestOfK: m.scored > 0 ? modelBestOfK(index, m, rows, set, !!tool) : [],
+      bestOfK: m.scored > 0 ? modelBestOfK(index, samplesOf(m), m, rows, set, !!tool) : [],
       ...(maj.majAtK ? { majAtK: maj.majAtK } : {}),
       histogram: accuracyHistogram(pc).bins,
     };
     if (m.partial) warnings.push(partialWarning(m.displayId));
-    const unreadable = unreadableWarning(m.displayId, index.unreadableRecords(m.id));
+    const unreadable = unreadableWarning(m.displayId, unreadableRecords(m.id));
     if (unreadable) warnings.push(unreadable);
     warnings.push(...denominatorWarnings(m.displayId, set, passAtK));
     for (const w of [
@@ -474,7 +489,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
       alongK(m.displayId, 'maj', report.majAtK ?? []),
     ])
       if (w) warnings.push(w);
-    if (report.bestOfK.length) warnings.push(...bestOfKWarnings(index, m, set));
+    if (report.bestOfK.length) warnings.push(...bestOfKWarnings(index, samplesOf(m), m, set));
     if (maj.note) warnings.push(maj.note);
     if (datasets.length > 1)
       for (const d of report.datasets) {
@@ -572,7 +587,7 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
     if (pairs.length === 0) continue;
     const { left, cset, extra, whole } = comparisonDenominator(modelRows, pooledRows(b), pairs.length);
     if (whole.missing > 0)
-      warnings.push(comparisonWarning(index, m.displayId, b.displayId, whole, left, index.unreadableRecords(m.id)));
+      warnings.push(comparisonWarning(index, m.displayId, b.displayId, whole, left, unreadableRecords(m.id)));
     const maxN = pairs.reduce((a, p) => Math.max(a, p.base.n, p.model.n), 0);
     const nDiffers = nDiffersWarning(m.displayId, b.displayId, pairs);
     if (nDiffers) warnings.push(nDiffers);
@@ -727,11 +742,11 @@ function reportParts(index: TraceIndex, options: ReportOptions) {
           },
         }
       : {}),
-    graderAudit: graderAudit(index),
+    graderAudit: graderAudit(index, {}, scan),
     ...(options.regrade ? { regrade: regrade(index) } : {}),
     grading: { by: tool ? 'folder and tool' : 'folder', toolGraded, toolCorrect },
     ...(options.majAtK ? { majAtKRule: MAJ_AT_K_RULE } : {}),
-    ...rewardSection(index, boot),
+    ...rewardSection(index, boot, scan),
     ...(options.ppl?.available ? { ppl: pplReport(options.ppl, models, pairsToCompare) } : {}),
     trajectories: training.trajectories.map(reportTrajectory),
     diagnostics: withNotAudited(
@@ -1150,8 +1165,12 @@ export function graderWarning(base: string, model: string, g: { base: string; mo
  * The `rewardModels` section: the model with the most scorers first (ties: the most problems), the others
  * in `otherModels`; nothing when no model's samples carry a score.
  */
-function rewardSection(index: TraceIndex, boot: { replicates: number; seed: number }): Pick<Report, 'rewardModels'> {
-  const section = rewardModelsReport(index, boot);
+function rewardSection(
+  index: TraceIndex,
+  boot: { replicates: number; seed: number },
+  scan: SampleScan,
+): Pick<Report, 'rewardModels'> {
+  const section = rewardModelsReport(index, { ...boot, scan });
   if (section.models.length === 0) return {};
   const [main, ...others] = [...section.models].sort(
     (a, b) => b.scorers.length - a.scorers.length || b.problems - a.problems,
@@ -1233,16 +1252,17 @@ export function alongK(
  * Dataset best-of-k curve of one model at k = 1, 2, 4, ..., n: the exact per-problem expectation
  * (metrics `bestOfKCurve`) averaged over problems with n >= k, using the samples that have both a
  * reward score and a verdict. Problems with graded samples but none with a reward score count in
- * `missing` as `noScore`. One query per model; each problem's samples are sorted once.
+ * `missing` as `noScore`. Samples from the report's one read (sampleScan.ts); each problem's samples are sorted once.
  */
 function modelBestOfK(
   index: TraceIndex,
+  samples: ModelSamples,
   m: ModelRow,
   rows: readonly StatRow[],
   set: ProblemSet,
   toolGrading: boolean,
 ): BestOfKReportPoint[] {
-  const byProblem = index.scoredSamplesByProblem(m.id);
+  const byProblem = scoredByProblem(samples);
   if (toolGrading) {
     // scored samples without a verdict, graded by the tool where they have an answer and a reference
     const scored = index.db
@@ -1279,16 +1299,20 @@ function modelBestOfK(
  * problems that are not used because they lack a reward score or a verdict (trial 3 finding 8: `(3/5)`
  * with the reason only in the JSON). Empty when nothing is left out.
  */
-function bestOfKWarnings(index: TraceIndex, m: ModelRow, set: ProblemSet): string[] {
-  const rows = index.db
-    .prepare(
-      `SELECT problem_id AS p,
-              sum(reward_score IS NOT NULL AND correct IS NOT NULL) AS usable,
-              sum(reward_score IS NULL AND correct IS NOT NULL) AS noScore,
-              sum(reward_score IS NOT NULL AND correct IS NULL) AS noVerdict
-         FROM samples WHERE model_id = ? GROUP BY problem_id`,
-    )
-    .all(m.id) as { p: number; usable: number; noScore: number; noVerdict: number }[];
+function bestOfKWarnings(index: TraceIndex, scanned: ModelSamples, m: ModelRow, set: ProblemSet): string[] {
+  // per problem with samples (ascending): samples with a reward score and a verdict, without a score, without a verdict
+  const rows: { p: number; usable: number; noScore: number; noVerdict: number }[] = [];
+  for (let j = 0; j + 1 < scanned.runs.length; j++) {
+    const r = { p: scanned.problem[scanned.runs[j]], usable: 0, noScore: 0, noVerdict: 0 };
+    for (let i = scanned.runs[j]; i < scanned.runs[j + 1]; i++) {
+      const scored = scanned.score[i] !== null;
+      const graded = scanned.correct[i] >= 0;
+      if (scored && graded) r.usable++;
+      else if (graded) r.noScore++;
+      else if (scored) r.noVerdict++;
+    }
+    rows.push(r);
+  }
   const byProblem = new Map(rows.map((r) => [r.p, r]));
   const namer = problemNamer(index);
   const name = (ids: number[]) => nameProblems(ids, namer);
@@ -1342,13 +1366,13 @@ function referenceAnswers(index: TraceIndex): Map<number, string | null> {
  * says why maj@1 differs from pass@1 ({@link majVsPassNote}).
  */
 function modelMajAtK(
-  index: TraceIndex,
+  samples: ModelSamples,
   m: ModelRow,
   rows: readonly StatRow[],
   set: ProblemSet,
   references: Map<number, string | null>,
 ): { majAtK?: MajAtKReportPoint[]; note?: string } {
-  const byProblem = index.answersByProblem(m.id);
+  const byProblem = answersByProblem(samples);
   const perProblem = [...byProblem.values()];
   if (!perProblem.some((list) => list.some((s) => s.answer !== null && s.answer !== ''))) return {};
   const maxN = perProblem.reduce((a, s) => Math.max(a, s.length), 0);

@@ -263,6 +263,8 @@ interface Prepared {
   pairs: number;
   /** Per scorer (in `names` order): wins + ties/2 of its pairs. */
   credit: Float64Array;
+  /** Per scorer: its tied pairs. */
+  ties: Float64Array;
   /** Per scorer, per N (in `ns` order): best-of-N; NaN where n < N. */
   bon: Float64Array[];
 }
@@ -378,18 +380,20 @@ function prepare(p: RewardProblem, names: readonly string[], ns: readonly number
   const n = p.correct.length;
   const c = p.correct.filter(Boolean).length;
   const credit = new Float64Array(names.length);
+  const ties = new Float64Array(names.length);
   const bon = names.map(() => new Float64Array(ns.length));
   names.forEach((name, s) => {
     const scores = p.scores.get(name) as readonly number[];
     const samples: ScoredSample[] = p.correct.map((correct, i) => ({ score: scores[i], correct }));
     const pa = pairwiseAccuracy(samples);
     credit[s] = pa.wins + pa.ties / 2;
+    ties[s] = pa.ties;
     const curve = bestOfKCurve([samples], ns);
     curve.forEach((pt, j) => {
       bon[s][j] = pt.value === null ? NaN : pt.value;
     });
   });
-  return { p, n, c, pairs: c * (n - c), credit, bon };
+  return { p, n, c, pairs: c * (n - c), credit, ties, bon };
 }
 
 /** One scorer's figures over `prepared`; `total` is the whole the per-N `missing` counts against. */
@@ -411,8 +415,7 @@ function scorerEval(
     pairs += q.pairs;
     macro += q.credit[s] / q.pairs;
     pairProblems++;
-    const scores = q.p.scores.get(name) as readonly number[];
-    ties += pairwiseAccuracy(q.p.correct.map((correct, i) => ({ score: scores[i], correct }))).ties;
+    ties += q.ties[s];
   }
   const bestOfN = ns.map((n, j): BestOfNPoint => {
     let sum = 0;
