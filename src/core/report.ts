@@ -1305,7 +1305,7 @@ function bestOfKWarnings(index: TraceIndex, scanned: ModelSamples, m: ModelRow, 
   for (let j = 0; j + 1 < scanned.runs.length; j++) {
     const r = { p: scanned.problem[scanned.runs[j]], usable: 0, noScore: 0, noVerdict: 0 };
     for (let i = scanned.runs[j]; i < scanned.runs[j + 1]; i++) {
-      const scored = scanned.score[i] !== null;
+      const scored = !Number.isNaN(scanned.score[i]);
       const graded = scanned.correct[i] >= 0;
       if (scored && graded) r.usable++;
       else if (graded) r.noScore++;

@@ -121,7 +121,12 @@ function modelEval(
     p.correct.push(samples.correct[i] === 1);
     const s = named.size ? named.get(samples.id[i]) : undefined;
     for (const name of names) {
-      const v = name === REWARD_SCORE_SCORER && !s?.has(name) ? samples.score[i] : (s?.get(name) ?? null);
+      const v =
+        name === REWARD_SCORE_SCORER && !s?.has(name)
+          ? Number.isNaN(samples.score[i])
+            ? null
+            : samples.score[i]
+          : (s?.get(name) ?? null);
       p.scores.get(name)!.push(v);
     }
   }

@@ -10,14 +10,16 @@ import type { TraceIndex } from './index/traceIndex';
 /** One model's samples as columns, in (problem row id, sample index) order. */
 export interface ModelSamples {
   modelId: number;
+  /** Number of samples. */
+  size: number;
   /** Sample row ids. */
-  id: number[];
+  id: Float64Array;
   /** Problem row id of each sample (ascending). */
-  problem: number[];
+  problem: Int32Array;
   /** Verdict of each sample: 1 correct, 0 incorrect, -1 none. */
   correct: Int8Array;
-  /** Reward score of each sample; null when it has none. */
-  score: (number | null)[];
+  /** Reward score of each sample; NaN when it has none. */
+  score: Float64Array;
   /** Extracted answer of each sample; null when none. */
   answer: (string | null)[];
   /**
@@ -38,18 +40,22 @@ export function scanSamples(
   index: TraceIndex,
   modelIds: readonly number[] = index.models().map((m) => m.id),
 ): SampleScan {
+  const count = index.db.prepare('SELECT count(*) FROM samples WHERE model_id = ?').pluck();
   const query = index.db.prepare(
     'SELECT id, problem_id AS p, correct AS c, reward_score AS s, extracted_answer AS a FROM samples WHERE model_id = ? ORDER BY problem_id, sample_index',
   );
   const out: SampleScan = new Map();
   for (const modelId of modelIds) {
-    const id: number[] = [];
-    const problem: number[] = [];
-    const verdicts: number[] = [];
-    const score: (number | null)[] = [];
-    const answer: (string | null)[] = [];
+    // sized by a count (the index's range), then filled; a sample written in between is not read
+    const size = count.get(modelId) as number;
+    const id = new Float64Array(size);
+    const problem = new Int32Array(size);
+    const correct = new Int8Array(size);
+    const score = new Float64Array(size);
+    const answer: (string | null)[] = new Array(size);
     const runs: number[] = [];
     let last = Number.NaN;
+    let i = 0;
     for (const r of query.iterate(modelId) as IterableIterator<{
       id: number;
       p: number;
@@ -57,18 +63,30 @@ export function scanSamples(
       s: number | null;
       a: string | null;
     }>) {
+      if (i === size) break;
       if (r.p !== last) {
-        runs.push(id.length);
+        runs.push(i);
         last = r.p;
       }
-      id.push(r.id);
-      problem.push(r.p);
-      verdicts.push(r.c === null ? -1 : r.c === 1 ? 1 : 0);
-      score.push(r.s);
-      answer.push(r.a);
+      id[i] = r.id;
+      problem[i] = r.p;
+      correct[i] = r.c === null ? -1 : r.c === 1 ? 1 : 0;
+      // SQLite stores no NaN (it writes NULL), so NaN can stand for "no score"
+      score[i] = r.s === null ? Number.NaN : r.s;
+      answer[i] = r.a;
+      i++;
     }
-    runs.push(id.length);
-    out.set(modelId, { modelId, id, problem, correct: Int8Array.from(verdicts), score, answer, runs });
+    runs.push(i);
+    out.set(modelId, {
+      modelId,
+      size: i,
+      id: id.subarray(0, i),
+      problem: problem.subarray(0, i),
+      correct: correct.subarray(0, i),
+      score: score.subarray(0, i),
+      answer: i < size ? answer.slice(0, i) : answer,
+      runs,
+    });
   }
   return out;
 }
@@ -80,7 +98,7 @@ export function scoredByProblem(s: ModelSamples): Map<number, { score: number; c
     let list: { score: number; correct: boolean }[] | undefined;
     for (let i = s.runs[j]; i < s.runs[j + 1]; i++) {
       const score = s.score[i];
-      if (score === null || s.correct[i] < 0) continue;
+      if (Number.isNaN(score) || s.correct[i] < 0) continue;
       if (!list) out.set(s.problem[i], (list = []));
       list.push({ score, correct: s.correct[i] === 1 });
     }

@@ -13,7 +13,7 @@
  * with a seeded percentile bootstrap over problems (Efron & Tibshirani 1993).
  */
 
-import { bestOfKCurve, pairwiseAccuracy, type ScoredSample } from './bestOfK';
+import { problemScorerFigures } from './bestOfK';
 import {
   type BootstrapOptions,
   type ResolvedOptions,
@@ -324,7 +324,8 @@ export function evaluateRewardModels(
   }
   const maxN = common.reduce((a, p) => Math.max(a, p.correct.length), 0);
   const ns = maxN > 0 ? kGrid(maxN) : [];
-  const prepared = common.map((p) => prepare(p, names, ns));
+  const probs = new Map<number, Float64Array[]>();
+  const prepared = common.map((p) => prepare(p, names, ns, probs));
   const total = problems.length;
   const scorers = names.map((name, s) => scorerEval(name, s, prepared, ns, total));
   const correlations = correlationsWithIntervals(ns, scorers, prepared, o);
@@ -376,21 +377,24 @@ export function evaluateRewardModels(
   };
 }
 
-function prepare(p: RewardProblem, names: readonly string[], ns: readonly number[]): Prepared {
+function prepare(
+  p: RewardProblem,
+  names: readonly string[],
+  ns: readonly number[],
+  probs: Map<number, Float64Array[]>,
+): Prepared {
   const n = p.correct.length;
   const c = p.correct.filter(Boolean).length;
   const credit = new Float64Array(names.length);
   const ties = new Float64Array(names.length);
   const bon = names.map(() => new Float64Array(ns.length));
   names.forEach((name, s) => {
-    const scores = p.scores.get(name) as readonly number[];
-    const samples: ScoredSample[] = p.correct.map((correct, i) => ({ score: scores[i], correct }));
-    const pa = pairwiseAccuracy(samples);
-    credit[s] = pa.wins + pa.ties / 2;
-    ties[s] = pa.ties;
-    const curve = bestOfKCurve([samples], ns);
-    curve.forEach((pt, j) => {
-      bon[s][j] = pt.value === null ? NaN : pt.value;
+    // one ranking of the samples by score gives the pairwise accuracy and every best-of-N
+    const f = problemScorerFigures(p.scores.get(name) as readonly number[], p.correct, ns, probs);
+    credit[s] = f.pairwise.wins + f.pairwise.ties / 2;
+    ties[s] = f.pairwise.ties;
+    f.bestOfK.forEach((v, j) => {
+      bon[s][j] = v === null ? NaN : v;
     });
   });
   return { p, n, c, pairs: c * (n - c), credit, ties, bon };
