@@ -11,8 +11,9 @@
  * (Qwen2.5-Math layouts). Each shape is measured in its own process (`shapes.js measure <shape>`).
  *
  *   npm run bench -- --shapes [--only a,b] [--out FILE]
- * Writes bench/shapes.json and bench/SHAPES.md (the cost-growth table). Folders are generated once into
- * bench/data/shapes/ (gitignored) and reused.
+ * Writes bench/shapes.json and bench/SHAPES.md (the cost-growth table) after each shape; rows of shapes not
+ * measured in this run (--only) are kept from the file. Folders are generated once into bench/data/shapes/
+ * (gitignored) and reused.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -252,7 +253,23 @@ async function main(): Promise<void> {
   if (args[0] === 'measure') return measure(args[1]);
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null;
   const outFile = args.includes('--out') ? args[args.indexOf('--out') + 1] : path.join(repo, 'bench', 'shapes.json');
-  const results: ShapeResult[] = [];
+  // shapes measured before (an earlier run, or one with --only) are kept; each shape's row is written as
+  // soon as it is measured, so that a run stopped half-way keeps what it measured
+  const results: ShapeResult[] = fs.existsSync(outFile)
+    ? (JSON.parse(fs.readFileSync(outFile, 'utf8')).results as ShapeResult[]).filter((r) =>
+        SHAPES.some((s) => s.name === r.shape),
+      )
+    : [];
+  const write = () => {
+    const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
+    const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).stdout.trim();
+    const ordered = SHAPES.flatMap((s) => results.filter((r) => r.shape === s.name));
+    fs.writeFileSync(outFile, `${JSON.stringify({ date: when, commit, results: ordered }, null, 2)}\n`);
+    fs.writeFileSync(
+      path.join(path.dirname(outFile), 'SHAPES.md'),
+      shapesTable(ordered, `${when} UTC, commit ${commit}`),
+    );
+  };
   for (const s of SHAPES) {
     if (only && !only.includes(s.name)) continue;
     process.stderr.write(`[shapes] ${s.name}: ${s.describe}\n`);
@@ -260,15 +277,11 @@ async function main(): Promise<void> {
     process.stderr.write(
       `[shapes] ${s.name}: report ${s1(r.reportMs)}, maj@k ${s1(r.reportMajMs)}, overview ${s1(r.overviewMs)}\n`,
     );
-    results.push(r);
+    const at = results.findIndex((x) => x.shape === r.shape);
+    if (at >= 0) results[at] = r;
+    else results.push(r);
+    write();
   }
-  const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
-  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).stdout.trim();
-  fs.writeFileSync(outFile, `${JSON.stringify({ date: when, commit, results }, null, 2)}\n`);
-  fs.writeFileSync(
-    path.join(path.dirname(outFile), 'SHAPES.md'),
-    shapesTable(results, `${when} UTC, commit ${commit}`),
-  );
   process.stderr.write(`[shapes] wrote ${path.relative(repo, outFile)} and SHAPES.md\n`);
 }
 
