@@ -11,8 +11,9 @@
  * (Qwen2.5-Math layouts). Each shape is measured in its own process (`shapes.js measure <shape>`).
  *
  *   npm run bench -- --shapes [--only a,b] [--out FILE]
- * Writes bench/shapes.json and bench/SHAPES.md (the cost-growth table). Folders are generated once into
- * bench/data/shapes/ (gitignored) and reused.
+ * Writes bench/shapes.json and bench/SHAPES.md (the cost-growth table) after each shape; rows of shapes not
+ * measured in this run (--only) are kept from the file. Folders are generated once into bench/data/shapes/
+ * (gitignored) and reused.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -229,12 +230,15 @@ export function shapesTable(results: readonly ShapeResult[], when: string): stri
     'first run, JIT included); tree page = count and first 200 problems (median of 5); baseline = bench/baseline.py',
     "loading the same folder (Python's json + sqlite3).",
     '',
-    '| shape | samples | index | tree page | report | report, maj@k | grader audit | overview data | baseline load | report / baseline | load |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    'Wall times stretch with the load (a process at `nice` 5 on a machine with load 20 gets a fraction of a core): the',
+    "report's CPU time (user + system of its process) is what to compare across runs.",
+    '',
+    '| shape | samples | index | tree page | report | report, CPU | report, maj@k | grader audit | overview data | baseline load | report / baseline | load |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of results)
     lines.push(
-      `| ${r.describe} | ${r.samples.toLocaleString('en-US')} | ${s1(r.indexMs)} | ${s1(r.treePageMs)} | ${s1(r.reportMs)} | ${s1(r.reportMajMs)} | ${s1(r.graderAuditMs)} | ${s1(r.overviewMs)} | ${s1(r.pythonLoadMs)} | ${r.pythonLoadMs ? `${(r.reportMs / r.pythonLoadMs).toFixed(2)}x` : '–'} | ${r.load1.map((x) => x.toFixed(1)).join('–')} |`,
+      `| ${r.describe} | ${r.samples.toLocaleString('en-US')} | ${s1(r.indexMs)} | ${s1(r.treePageMs)} | ${s1(r.reportMs)} | ${s1(r.reportCpuMs)} | ${s1(r.reportMajMs)} | ${s1(r.graderAuditMs)} | ${s1(r.overviewMs)} | ${s1(r.pythonLoadMs)} | ${r.pythonLoadMs ? `${(r.reportMs / r.pythonLoadMs).toFixed(2)}x` : '–'} | ${r.load1.map((x) => x.toFixed(1)).join('–')} |`,
     );
   const a = results.find((r) => r.shape === 'problems-5k');
   const b = results.find((r) => r.shape === 'problems-50k');
@@ -251,9 +255,35 @@ export function shapesTable(results: readonly ShapeResult[], when: string): stri
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === 'measure') return measure(args[1]);
+  if (args[0] === 'table') {
+    // bench/SHAPES.md again from bench/shapes.json (the table's layout changed, nothing measured)
+    const file = args[1] ?? path.join(repo, 'bench', 'shapes.json');
+    const d = JSON.parse(fs.readFileSync(file, 'utf8'));
+    fs.writeFileSync(
+      path.join(path.dirname(file), 'SHAPES.md'),
+      shapesTable(d.results, `${d.date} UTC, commit ${d.commit}`),
+    );
+    return;
+  }
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null;
   const outFile = args.includes('--out') ? args[args.indexOf('--out') + 1] : path.join(repo, 'bench', 'shapes.json');
-  const results: ShapeResult[] = [];
+  // shapes measured before (an earlier run, or one with --only) are kept; each shape's row is written as
+  // soon as it is measured, so that a run stopped half-way keeps what it measured
+  const results: ShapeResult[] = fs.existsSync(outFile)
+    ? (JSON.parse(fs.readFileSync(outFile, 'utf8')).results as ShapeResult[]).filter((r) =>
+        SHAPES.some((s) => s.name === r.shape),
+      )
+    : [];
+  const write = () => {
+    const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
+    const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).stdout.trim();
+    const ordered = SHAPES.flatMap((s) => results.filter((r) => r.shape === s.name));
+    fs.writeFileSync(outFile, `${JSON.stringify({ date: when, commit, results: ordered }, null, 2)}\n`);
+    fs.writeFileSync(
+      path.join(path.dirname(outFile), 'SHAPES.md'),
+      shapesTable(ordered, `${when} UTC, commit ${commit}`),
+    );
+  };
   for (const s of SHAPES) {
     if (only && !only.includes(s.name)) continue;
     process.stderr.write(`[shapes] ${s.name}: ${s.describe}\n`);
@@ -261,15 +291,11 @@ async function main(): Promise<void> {
     process.stderr.write(
       `[shapes] ${s.name}: report ${s1(r.reportMs)}, maj@k ${s1(r.reportMajMs)}, overview ${s1(r.overviewMs)}\n`,
     );
-    results.push(r);
+    const at = results.findIndex((x) => x.shape === r.shape);
+    if (at >= 0) results[at] = r;
+    else results.push(r);
+    write();
   }
-  const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
-  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).stdout.trim();
-  fs.writeFileSync(outFile, `${JSON.stringify({ date: when, commit, results }, null, 2)}\n`);
-  fs.writeFileSync(
-    path.join(path.dirname(outFile), 'SHAPES.md'),
-    shapesTable(results, `${when} UTC, commit ${commit}`),
-  );
   process.stderr.write(`[shapes] wrote ${path.relative(repo, outFile)} and SHAPES.md\n`);
 }
 

@@ -17,6 +17,7 @@ import { hasReference, keyMatchesReference, sameAnswer } from './answers/referen
 import { problemIdsRepeat, problemLabel } from './datasets';
 import type { TraceIndex } from './index/traceIndex';
 import type { Diagnostic } from './model';
+import { type ModelSamples, type SampleScan, scanSamples } from './sampleScan';
 
 /** How the grader audit groups and judges, for the report. */
 export const GRADER_AUDIT_RULE =
@@ -119,8 +120,10 @@ function namer(index: TraceIndex, problems: ReturnType<typeof problemOrder>): (i
 interface AuditGroup extends Tally {
   problem: number;
   key: string;
-  /** Its place in order of first appearance. */
+  /** Its place in `groups`. */
   index: number;
+  /** Row id of its first sample (groups of a problem are listed in order of first appearance). */
+  firstId: number;
 }
 
 /** One sample of an inconsistent group, read back by row id. */
@@ -141,50 +144,59 @@ const ID_CHUNK = 500;
  * The grader audit: groups of equivalent answers (per problem, across models) whose samples carry
  * both verdicts. Cost O(samples): one pass over every sample's answer and verdict (answer keys are
  * cached per distinct string) that notes each checked sample's group, then the samples of the
- * inconsistent groups read back by row id (in chunks) for their places.
+ * inconsistent groups read back by row id (in chunks) for their places. `scan`: the samples already
+ * read (the report shares one read between its sections, sampleScan.ts); read here when absent.
  */
-export function graderAudit(index: TraceIndex, opts: GraderAuditOptions = {}): GraderAudit {
+export function graderAudit(index: TraceIndex, opts: GraderAuditOptions = {}, scan?: SampleScan): GraderAudit {
   const maxExamples = opts.examples ?? 6;
   const byProblem = new Map<number, Map<string, AuditGroup>>();
   const groups: AuditGroup[] = [];
-  // per checked sample: its row id and its group's index in `groups`
-  const ids: number[] = [];
-  const groupOf: number[] = [];
+  // per model, per sample: its group's index in `groups`, -1 when not checked
+  const groupOf: Int32Array[] = [];
+  const models: ModelSamples[] = [...(scan ?? scanSamples(index)).values()];
+  let checked = 0;
   let noAnswer = 0;
   let ungraded = 0;
-  const rows = index.db
-    .prepare('SELECT id, problem_id AS p, extracted_answer AS a, correct AS c FROM samples')
-    .iterate() as IterableIterator<{ id: number; p: number; a: string | null; c: number | null }>;
-  for (const r of rows) {
-    // a sample without a verdict is ungraded whether or not it has an answer (trial 3 finding 12: the
-    // ungraded samples without an answer were counted under "without an answer" only)
-    if (r.c === null) {
-      ungraded++;
-      continue;
+  for (const s of models) {
+    const of = new Int32Array(s.id.length).fill(-1);
+    groupOf.push(of);
+    for (let i = 0; i < s.id.length; i++) {
+      // a sample without a verdict is ungraded whether or not it has an answer (trial 3 finding 12: the
+      // ungraded samples without an answer were counted under "without an answer" only)
+      const c = s.correct[i];
+      if (c < 0) {
+        ungraded++;
+        continue;
+      }
+      const key = answerKey(s.answer[i]);
+      if (key === null) {
+        noAnswer++;
+        continue;
+      }
+      const p = s.problem[i];
+      let keys = byProblem.get(p);
+      if (!keys) byProblem.set(p, (keys = new Map()));
+      let g = keys.get(key);
+      if (!g) {
+        keys.set(key, (g = { problem: p, key, correct: 0, incorrect: 0, index: groups.length, firstId: s.id[i] }));
+        groups.push(g);
+      } else if (s.id[i] < g.firstId) g.firstId = s.id[i];
+      if (c === 1) g.correct++;
+      else g.incorrect++;
+      of[i] = g.index;
+      checked++;
     }
-    const key = answerKey(r.a);
-    if (key === null) {
-      noAnswer++;
-      continue;
-    }
-    let keys = byProblem.get(r.p);
-    if (!keys) byProblem.set(r.p, (keys = new Map()));
-    let g = keys.get(key);
-    if (!g) {
-      keys.set(key, (g = { problem: r.p, key, correct: 0, incorrect: 0, index: groups.length }));
-      groups.push(g);
-    }
-    if (r.c === 1) g.correct++;
-    else g.incorrect++;
-    ids.push(r.id);
-    groupOf.push(g.index);
   }
-  // the inconsistent groups (in order of first appearance) and their samples' row ids
+  // the inconsistent groups and their samples' row ids
   const members = new Map<number, number[]>();
   groups.forEach((g, j) => {
     if (g.correct > 0 && g.incorrect > 0) members.set(j, []);
   });
-  for (let s = 0; s < ids.length; s++) members.get(groupOf[s])?.push(ids[s]);
+  if (members.size)
+    models.forEach((s, k) => {
+      const of = groupOf[k];
+      for (let i = 0; i < of.length; i++) if (of[i] >= 0) members.get(of[i])?.push(s.id[i]);
+    });
   const rowsById = new Map<number, MemberRow>();
   const allIds = [...members.values()].flat();
   const byIds = (count: number) =>
@@ -200,23 +212,25 @@ export function graderAudit(index: TraceIndex, opts: GraderAuditOptions = {}): G
   }
   const problems: ReturnType<typeof problemOrder> = members.size ? problemOrder(index) : new Map();
   const order = (p: number) => problems.get(p)?.order ?? 0;
-  // problems in problem order; a problem's groups in order of first appearance (a stable sort)
-  const bad = [...members.keys()].sort((x, y) => order(groups[x].problem) - order(groups[y].problem));
+  // problems in problem order; a problem's groups in order of first appearance (their first sample's row id)
+  const bad = [...members.keys()].sort(
+    (x, y) => order(groups[x].problem) - order(groups[y].problem) || groups[x].firstId - groups[y].firstId,
+  );
   const name = namer(index, problems);
-  const models = new Map(index.models().map((m) => [m.id, m.displayId]));
+  const modelNames = new Map(index.models().map((m) => [m.id, m.displayId]));
   const inconsistent = bad.map((j) => {
     const g = groups[j];
     const list = (members.get(j) ?? [])
       .map((id) => rowsById.get(id))
       .filter((r): r is MemberRow => r !== undefined)
       .sort((x, y) => x.m - y.m || x.i - y.i);
-    return inconsistency(g, list, problems.get(g.problem), name(g.problem), models, maxExamples);
+    return inconsistency(g, list, problems.get(g.problem), name(g.problem), modelNames, maxExamples);
   });
   let groupsChecked = 0;
   for (const keys of byProblem.values()) groupsChecked += keys.size;
   return {
     rule: GRADER_AUDIT_RULE,
-    samplesChecked: ids.length,
+    samplesChecked: checked,
     samplesSkipped: { noAnswer, ungraded },
     problemsChecked: byProblem.size,
     groupsChecked,

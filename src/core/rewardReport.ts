@@ -6,6 +6,7 @@
  */
 import type { ModelRow, TraceIndex } from './index/traceIndex';
 import { PROBLEM_LEVEL_SQL, PROBLEM_SUBJECT_SQL } from './index/traceIndex';
+import { type ModelSamples, type SampleScan, scanSamples } from './sampleScan';
 import { type Denominator, describeDenominator } from './denominators';
 import {
   type BestOfNPoint,
@@ -44,6 +45,8 @@ export interface RewardModelsOptions {
   seed?: number;
   /** Only this model (row id). */
   modelId?: number;
+  /** The samples already read (the report shares one read between its sections); read here when absent. */
+  scan?: SampleScan;
 }
 
 /**
@@ -80,7 +83,8 @@ export function rewardModelsReport(index: TraceIndex, opts: RewardModelsOptions 
   for (const m of models) {
     const named = byModel.get(m.id);
     if (!named && m.scored === 0) continue;
-    const r = modelEval(index, m, named ?? new Map(), strataOf, { replicates, seed });
+    const samples = opts.scan?.get(m.id) ?? scanSamples(index, [m.id]).get(m.id);
+    const r = samples && modelEval(index, m, samples, named ?? new Map(), strataOf, { replicates, seed });
     if (!r) continue;
     const rules = Object.fromEntries(Object.entries(stepRules).filter(([s]) => r.scorers.some((x) => x.name === s)));
     out.push({ model: m.displayId, ...r, stepRules: rules, bootstrap: { replicates, seed, level: 0.95 } });
@@ -91,6 +95,7 @@ export function rewardModelsReport(index: TraceIndex, opts: RewardModelsOptions 
 function modelEval(
   index: TraceIndex,
   m: ModelRow,
+  samples: ModelSamples,
   named: Map<number, Map<string, number>>,
   strataOf: Map<number, { subject: string | null; level: string | null }>,
   boot: { replicates: number; seed: number },
@@ -105,21 +110,23 @@ function modelEval(
   const problems = new Map<number, { samples: number; correct: boolean[]; scores: Map<string, (number | null)[]> }>();
   const fresh = () => ({ samples: 0, correct: [], scores: new Map([...scorerNames].map((n) => [n, []])) });
   for (const st of index.modelStats(m.id)) problems.set(st.problemId, { ...fresh(), samples: st.n });
-  const rows = index.db
-    .prepare(
-      'SELECT id, problem_id AS p, correct, reward_score AS rs FROM samples WHERE model_id = ? ORDER BY problem_id, sample_index',
-    )
-    .iterate(m.id) as IterableIterator<{ id: number; p: number; correct: number | null; rs: number | null }>;
-  for (const r of rows) {
-    let p = problems.get(r.p);
+  const names = [...scorerNames];
+  for (let i = 0; i < samples.id.length; i++) {
+    const pid = samples.problem[i];
+    let p = problems.get(pid);
     // the stats table has a row for every problem with samples; a sample without one still counts
-    if (!p) problems.set(r.p, (p = { ...fresh(), samples: 1 }));
+    if (!p) problems.set(pid, (p = { ...fresh(), samples: 1 }));
     // ungraded samples cannot be counted right or wrong (the problem's `samples` still counts them)
-    if (r.correct === null) continue;
-    p.correct.push(r.correct === 1);
-    const s = named.get(r.id);
-    for (const name of scorerNames) {
-      const v = name === REWARD_SCORE_SCORER && !s?.has(name) ? r.rs : (s?.get(name) ?? null);
+    if (samples.correct[i] < 0) continue;
+    p.correct.push(samples.correct[i] === 1);
+    const s = named.size ? named.get(samples.id[i]) : undefined;
+    for (const name of names) {
+      const v =
+        name === REWARD_SCORE_SCORER && !s?.has(name)
+          ? Number.isNaN(samples.score[i])
+            ? null
+            : samples.score[i]
+          : (s?.get(name) ?? null);
       p.scores.get(name)!.push(v);
     }
   }

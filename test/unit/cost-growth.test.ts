@@ -1,9 +1,11 @@
 /**
  * Cost grows with the work, not faster: the report's sections measured on two generated folders of the
  * same shape, 2,000 and 20,000 problems (x 4 samples x 2 models, bench/gen.ts), must cost at most 3 times
- * as much per problem on the larger one. A ratio of two CPU times in one process, not a timed test: a
- * scan over problems inside a loop over problems (or per-replicate work proportional to the problems)
- * makes it about 10. Absolute times and the other shapes are in `npm run bench -- --shapes`.
+ * as much per problem on the larger one. The grader is wrong on a quarter of the verdicts and wrong answers
+ * fall on two values, so that most problems have groups of equivalent answers graded both ways (the grader
+ * audit's work). A ratio of two CPU times in one process, not a timed test: a scan over problems inside a
+ * loop over problems (or per-replicate work proportional to the problems) makes it about 10. Absolute
+ * times and the other shapes are in `npm run bench -- --shapes`.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,7 +50,14 @@ describe('cost growth: 2,000 and 20,000 problems x 4 samples x 2 models', () => 
   before(async () => {
     for (const problems of [2000, 20000]) {
       const root = join(dir, `p${problems}`);
-      generate({ problems, samples: 4, models: 2, meanChars: 200, seed: 3 }, root, `${root}.manifest.json`);
+      // a noisy grader (a verdict in four wrong) and wrong answers among two values: most problems have
+      // groups of equivalent answers graded both ways, so that the grader audit's work on inconsistent
+      // groups grows with the problems too
+      generate(
+        { problems, samples: 4, models: 2, meanChars: 200, seed: 3, graderNoise: 0.25, wrongAnswers: 2 },
+        root,
+        `${root}.manifest.json`,
+      );
       const index = TraceIndex.open(':memory:');
       await indexFolder(index, root, { fts: false });
       indexes.set(problems, index);
@@ -57,6 +66,19 @@ describe('cost growth: 2,000 and 20,000 problems x 4 samples x 2 models', () => 
   after(() => {
     for (const i of indexes.values()) i.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the folders exercise the grader audit: an inconsistent group in half the problems or more', (t) => {
+    for (const [problems, index] of indexes) {
+      const audit = graderAudit(index);
+      t.diagnostic(
+        `${problems} problems: ${audit.inconsistent.length} inconsistent groups in ${audit.problemsInconsistent} problems`,
+      );
+      assert.ok(
+        audit.problemsInconsistent >= problems / 2,
+        `${audit.problemsInconsistent} of ${problems} problems with an inconsistent group`,
+      );
+    }
   });
 
   for (const [name, run] of Object.entries(SECTIONS))

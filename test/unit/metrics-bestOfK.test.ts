@@ -10,6 +10,7 @@ import {
   pairwiseAccuracy,
   ScoredSample,
 } from '../../src/core/metrics';
+import { problemScorerFigures } from '../../src/core/metrics/bestOfK';
 import { subsets } from './helpers';
 
 /** Brute force: mean over k-subsets of the correctness of the top-scored sample (ties: share). */
@@ -135,6 +136,26 @@ describe('pairwiseAccuracy', () => {
       assert.equal(got.pairs, pairs);
       assert.equal(got.value, pairs ? credit / pairs : null);
     }
+  });
+  test('0 and -0 are one score, -Infinity and Infinity the lowest and highest (one ranking for both figures)', () => {
+    const s = [
+      { score: 0, correct: true },
+      { score: -0, correct: false },
+      { score: Number.NEGATIVE_INFINITY, correct: false },
+      { score: Number.POSITIVE_INFINITY, correct: false },
+      { score: Number.NEGATIVE_INFINITY, correct: true },
+    ];
+    // correct 0: ties -0, beats -Infinity, loses to Infinity; correct -Infinity: ties -Infinity, loses to the rest
+    assert.deepEqual(pairwiseAccuracy(s), { value: 2 / 6, pairs: 6, wins: 1, ties: 2 });
+    const f = problemScorerFigures(
+      s.map((x) => x.score),
+      s.map((x) => x.correct),
+      [1, 2, 3, 4, 5, 6],
+    );
+    assert.deepEqual(f.pairwise, pairwiseAccuracy(s));
+    for (const [j, k] of [1, 2, 3, 4, 5].entries())
+      assert.ok(Math.abs((f.bestOfK[j] ?? NaN) - bruteBestOfK(s, k)) < 1e-12);
+    assert.equal(f.bestOfK[5], null);
   });
   test('dataset: macro vs micro', () => {
     const p1 = [

@@ -750,6 +750,11 @@ export class TraceIndex {
    * model "has no record of". A file no sample came from at all is not attributed to any model.
    */
   unreadableRecords(modelId: number): Diagnostic[] {
+    // most folders have no such diagnostic: then the model's files (a read of its samples) are not looked up
+    const any = this.db
+      .prepare(`SELECT 1 FROM diagnostics WHERE severity = 'error' AND (line > 0 OR entry IS NOT NULL) LIMIT 1`)
+      .get();
+    if (any === undefined) return [];
     return this.db
       .prepare(
         `SELECT d.file, d.line, d.severity, d.message, d.entry FROM diagnostics d

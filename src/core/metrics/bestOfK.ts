@@ -74,21 +74,89 @@ interface Ranked {
 /** Sorts once (the costly part of best-of-k) so that many k can reuse it. */
 function rankScores(samples: readonly ScoredSample[]): Ranked {
   checkScores(samples);
-  const sorted = [...samples].sort((x, y) => (x.score === y.score ? 0 : x.score > y.score ? -1 : 1));
-  const groups: { size: number; correct: number }[] = [];
-  let correct = 0;
-  for (let j = 0; j < sorted.length; ) {
-    let e = j;
-    let c = 0;
-    while (e < sorted.length && sorted[e].score === sorted[j].score) {
-      if (sorted[e].correct) c++;
-      e++;
-    }
-    groups.push({ size: e - j, correct: c });
-    correct += c;
-    j = e;
+  return rankColumns(
+    samples.length,
+    (i) => samples[i].score,
+    (i) => samples[i].correct,
+  );
+}
+
+/**
+ * The tie groups of n samples given as columns (scores numbers, not NaN: checked by the caller), by
+ * descending score: the correct and the incorrect samples' scores sorted apart as typed arrays (a
+ * numeric sort, no comparator), then merged from the top. Samples with equal scores (`===`, so -0 and 0
+ * too) form one group, as a sort by score would give them.
+ */
+function rankColumns(n: number, score: (i: number) => number, correct: (i: number) => boolean): Ranked {
+  let nc = 0;
+  for (let i = 0; i < n; i++) if (correct(i)) nc++;
+  const yes = new Float64Array(nc);
+  const no = new Float64Array(n - nc);
+  for (let i = 0, a = 0, b = 0; i < n; i++) {
+    if (correct(i)) yes[a++] = score(i);
+    else no[b++] = score(i);
   }
-  return { n: sorted.length, correct, groups };
+  yes.sort();
+  no.sort();
+  const groups: { size: number; correct: number }[] = [];
+  let a = yes.length - 1;
+  let b = no.length - 1;
+  while (a >= 0 || b >= 0) {
+    const v = a < 0 ? no[b] : b < 0 ? yes[a] : Math.max(yes[a], no[b]);
+    let c = 0;
+    let size = 0;
+    while (a >= 0 && yes[a] === v) {
+      a--;
+      c++;
+      size++;
+    }
+    while (b >= 0 && no[b] === v) {
+      b--;
+      size++;
+    }
+    groups.push({ size, correct: c });
+  }
+  return { n, correct: nc, groups };
+}
+
+/** Pairwise accuracy from the tie groups (by descending score): a correct sample wins over the incorrect ones below its group and ties with its group's. */
+function pairwiseFromRanked(r: Ranked): PairwiseAccuracy {
+  let incorrectBelow = 0;
+  let wins = 0;
+  let ties = 0;
+  for (let g = r.groups.length - 1; g >= 0; g--) {
+    const gc = r.groups[g].correct;
+    const gi = r.groups[g].size - gc;
+    wins += gc * incorrectBelow;
+    ties += gc * gi;
+    incorrectBelow += gi;
+  }
+  const pairs = r.correct * (r.n - r.correct);
+  return { value: pairs ? (wins + ties / 2) / pairs : null, pairs, wins, ties };
+}
+
+/**
+ * One problem's pairwise accuracy ({@link pairwiseAccuracy}) and best-of-k at each k of `ks` (null
+ * where n < k; {@link bestOfK}) from one ranking of its samples, given as columns: `scores[i]` (a
+ * number, not NaN; not checked) and `correct[i]`. What the reward-model evaluation computes per problem
+ * and scorer. `cache`: the rank probabilities by n, shared by calls with the same `ks`.
+ */
+export function problemScorerFigures(
+  scores: ArrayLike<number>,
+  correct: ArrayLike<boolean>,
+  ks: readonly number[],
+  cache: Map<number, Float64Array[]> = new Map(),
+): { pairwise: PairwiseAccuracy; bestOfK: (number | null)[] } {
+  const n = correct.length;
+  const r = rankColumns(
+    n,
+    (i) => scores[i],
+    (i) => correct[i],
+  );
+  let probs = cache.get(n);
+  if (!probs) cache.set(n, (probs = ks.map((k) => bestRankProbabilities(n, k))));
+  const p = probs;
+  return { pairwise: pairwiseFromRanked(r), bestOfK: ks.map((k, j) => bestOfKRanked(r, k, p[j])) };
 }
 
 function bestOfKRanked(r: Ranked, k: number, p: Float64Array = bestRankProbabilities(r.n, k)): number | null {
@@ -184,32 +252,7 @@ export interface PairwiseAccuracy {
  * @throws RangeError on a NaN score.
  */
 export function pairwiseAccuracy(samples: readonly ScoredSample[]): PairwiseAccuracy {
-  checkScores(samples);
-  const sorted = [...samples].sort((x, y) => (x.score === y.score ? 0 : x.score < y.score ? -1 : 1));
-  let incorrectBelow = 0;
-  let wins = 0;
-  let ties = 0;
-  let nc = 0;
-  let ni = 0;
-  let j = 0;
-  while (j < sorted.length) {
-    let e = j;
-    let gc = 0;
-    let gi = 0;
-    while (e < sorted.length && sorted[e].score === sorted[j].score) {
-      if (sorted[e].correct) gc++;
-      else gi++;
-      e++;
-    }
-    wins += gc * incorrectBelow;
-    ties += gc * gi;
-    incorrectBelow += gi;
-    nc += gc;
-    ni += gi;
-    j = e;
-  }
-  const pairs = nc * ni;
-  return { value: pairs ? (wins + ties / 2) / pairs : null, pairs, wins, ties };
+  return pairwiseFromRanked(rankScores(samples));
 }
 
 /** Dataset aggregation of pairwise accuracy. */

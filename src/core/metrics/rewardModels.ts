@@ -13,7 +13,7 @@
  * with a seeded percentile bootstrap over problems (Efron & Tibshirani 1993).
  */
 
-import { bestOfKCurve, pairwiseAccuracy, type ScoredSample } from './bestOfK';
+import { problemScorerFigures } from './bestOfK';
 import {
   type BootstrapOptions,
   type ResolvedOptions,
@@ -263,6 +263,8 @@ interface Prepared {
   pairs: number;
   /** Per scorer (in `names` order): wins + ties/2 of its pairs. */
   credit: Float64Array;
+  /** Per scorer: its tied pairs. */
+  ties: Float64Array;
   /** Per scorer, per N (in `ns` order): best-of-N; NaN where n < N. */
   bon: Float64Array[];
 }
@@ -322,7 +324,8 @@ export function evaluateRewardModels(
   }
   const maxN = common.reduce((a, p) => Math.max(a, p.correct.length), 0);
   const ns = maxN > 0 ? kGrid(maxN) : [];
-  const prepared = common.map((p) => prepare(p, names, ns));
+  const probs = new Map<number, Float64Array[]>();
+  const prepared = common.map((p) => prepare(p, names, ns, probs));
   const total = problems.length;
   const scorers = names.map((name, s) => scorerEval(name, s, prepared, ns, total));
   const correlations = correlationsWithIntervals(ns, scorers, prepared, o);
@@ -374,22 +377,27 @@ export function evaluateRewardModels(
   };
 }
 
-function prepare(p: RewardProblem, names: readonly string[], ns: readonly number[]): Prepared {
+function prepare(
+  p: RewardProblem,
+  names: readonly string[],
+  ns: readonly number[],
+  probs: Map<number, Float64Array[]>,
+): Prepared {
   const n = p.correct.length;
   const c = p.correct.filter(Boolean).length;
   const credit = new Float64Array(names.length);
+  const ties = new Float64Array(names.length);
   const bon = names.map(() => new Float64Array(ns.length));
   names.forEach((name, s) => {
-    const scores = p.scores.get(name) as readonly number[];
-    const samples: ScoredSample[] = p.correct.map((correct, i) => ({ score: scores[i], correct }));
-    const pa = pairwiseAccuracy(samples);
-    credit[s] = pa.wins + pa.ties / 2;
-    const curve = bestOfKCurve([samples], ns);
-    curve.forEach((pt, j) => {
-      bon[s][j] = pt.value === null ? NaN : pt.value;
+    // one ranking of the samples by score gives the pairwise accuracy and every best-of-N
+    const f = problemScorerFigures(p.scores.get(name) as readonly number[], p.correct, ns, probs);
+    credit[s] = f.pairwise.wins + f.pairwise.ties / 2;
+    ties[s] = f.pairwise.ties;
+    f.bestOfK.forEach((v, j) => {
+      bon[s][j] = v === null ? NaN : v;
     });
   });
-  return { p, n, c, pairs: c * (n - c), credit, bon };
+  return { p, n, c, pairs: c * (n - c), credit, ties, bon };
 }
 
 /** One scorer's figures over `prepared`; `total` is the whole the per-N `missing` counts against. */
@@ -411,8 +419,7 @@ function scorerEval(
     pairs += q.pairs;
     macro += q.credit[s] / q.pairs;
     pairProblems++;
-    const scores = q.p.scores.get(name) as readonly number[];
-    ties += pairwiseAccuracy(q.p.correct.map((correct, i) => ({ score: scores[i], correct }))).ties;
+    ties += q.ties[s];
   }
   const bestOfN = ns.map((n, j): BestOfNPoint => {
     let sum = 0;
@@ -470,6 +477,13 @@ function correlate(
  * Correlations at every N with their bootstrap intervals. Each replicate draws one list of problems
  * (mulberry32 seeded with `o.seed`) and reuses it for every N, so the intervals of one run are coherent
  * and reproduce exactly.
+ *
+ * Cost per replicate: m uniform draws (one per problem drawn, the textbook stream, so the intervals do
+ * not depend on how problems are grouped) and O(T x scorers x N grid) sums, T the distinct problems:
+ * problems whose figures are equal for every scorer and N (same n, same pairs, same credit and best-of-N
+ * per scorer) are interchangeable, and a group drawn k times adds k times its figures. The sums cannot
+ * be made smaller than that: each scorer's replicate accuracy and best-of-N are sums over the problems
+ * drawn of values that differ from problem to problem, with no statistic shared by the scorers.
  */
 function correlationsWithIntervals(
   ns: readonly number[],
@@ -485,6 +499,9 @@ function correlationsWithIntervals(
   const filledRho = new Int32Array(J);
   const filledTau = new Int32Array(J);
   if (S >= 2 && m > 0) {
+    const { groupOf, reps } = interchangeable(prepared);
+    const T = reps.length;
+    const drawn = new Int32Array(T);
     const rand = mulberry32(o.seed);
     const credit = new Float64Array(S);
     const bon = ns.map(() => new Float64Array(S));
@@ -492,19 +509,23 @@ function correlationsWithIntervals(
     const x = new Array<number>(S);
     const y = new Array<number>(S);
     for (let r = 0; r < o.replicates; r++) {
+      drawn.fill(0);
+      for (let i = 0; i < m; i++) drawn[groupOf[Math.floor(rand() * m)]]++;
       credit.fill(0);
       for (const b of bon) b.fill(0);
       used.fill(0);
       let pairs = 0;
-      for (let i = 0; i < m; i++) {
-        const q = prepared[Math.floor(rand() * m)];
-        pairs += q.pairs;
-        for (let s = 0; s < S; s++) credit[s] += q.credit[s];
+      for (let t = 0; t < T; t++) {
+        const k = drawn[t];
+        if (k === 0) continue;
+        const q = reps[t];
+        pairs += k * q.pairs;
+        for (let s = 0; s < S; s++) credit[s] += k * q.credit[s];
         for (let j = 0; j < J; j++) {
           // eligibility depends on the problem's n only: the same for every scorer
           if (Number.isNaN(q.bon[0][j])) continue;
-          used[j]++;
-          for (let s = 0; s < S; s++) bon[j][s] += q.bon[s][j];
+          used[j] += k;
+          for (let s = 0; s < S; s++) bon[j][s] += k * q.bon[s][j];
         }
       }
       if (pairs === 0) continue;
@@ -534,6 +555,28 @@ function correlationsWithIntervals(
       replicates: filledRho[j],
     };
   });
+}
+
+/**
+ * Groups the problems whose figures are equal for every scorer and N (n, pairs, credit and best-of-N per
+ * scorer): `groupOf[i]` is problem i's group, `reps[g]` one problem of group g (groups in order of first
+ * appearance). O(m x scorers x N grid).
+ */
+function interchangeable(prepared: readonly Prepared[]): { groupOf: Int32Array; reps: Prepared[] } {
+  const groupOf = new Int32Array(prepared.length);
+  const reps: Prepared[] = [];
+  const byKey = new Map<string, number>();
+  prepared.forEach((q, i) => {
+    const key = `${q.n}|${q.pairs}|${q.credit.join(',')}|${q.bon.map((b) => b.join(',')).join(';')}`;
+    let g = byKey.get(key);
+    if (g === undefined) {
+      g = reps.length;
+      byKey.set(key, g);
+      reps.push(q);
+    }
+    groupOf[i] = g;
+  });
+  return { groupOf, reps };
 }
 
 /**

@@ -3,22 +3,24 @@ import { bestOfKCurve, kGrid } from '../metrics';
 import { type ProblemSet, denominator, nameProblems } from '../denominators';
 import type { ModelRow, StatRow, TraceIndex } from '../index/traceIndex';
 import { problemNamer } from '../datasets';
+import { type ModelSamples, scoredByProblem } from '../sampleScan';
 import type { BestOfKReportPoint } from './types';
 
 /**
  * Dataset best-of-k curve of one model at k = 1, 2, 4, ..., n: the exact per-problem expectation
  * (metrics `bestOfKCurve`) averaged over problems with n >= k, using the samples that have both a
  * reward score and a verdict. Problems with graded samples but none with a reward score count in
- * `missing` as `noScore`. One query per model; each problem's samples are sorted once.
+ * `missing` as `noScore`. Samples from the report's one read (../sampleScan.ts); each problem's samples are sorted once.
  */
 export function modelBestOfK(
   index: TraceIndex,
+  samples: ModelSamples,
   m: ModelRow,
   rows: readonly StatRow[],
   set: ProblemSet,
   toolGrading: boolean,
 ): BestOfKReportPoint[] {
-  const byProblem = index.scoredSamplesByProblem(m.id);
+  const byProblem = scoredByProblem(samples);
   if (toolGrading) {
     // scored samples without a verdict, graded by the tool where they have an answer and a reference
     const scored = index.db
@@ -55,16 +57,20 @@ export function modelBestOfK(
  * problems that are not used because they lack a reward score or a verdict (trial 3 finding 8: `(3/5)`
  * with the reason only in the JSON). Empty when nothing is left out.
  */
-export function bestOfKWarnings(index: TraceIndex, m: ModelRow, set: ProblemSet): string[] {
-  const rows = index.db
-    .prepare(
-      `SELECT problem_id AS p,
-              sum(reward_score IS NOT NULL AND correct IS NOT NULL) AS usable,
-              sum(reward_score IS NULL AND correct IS NOT NULL) AS noScore,
-              sum(reward_score IS NOT NULL AND correct IS NULL) AS noVerdict
-         FROM samples WHERE model_id = ? GROUP BY problem_id`,
-    )
-    .all(m.id) as { p: number; usable: number; noScore: number; noVerdict: number }[];
+export function bestOfKWarnings(index: TraceIndex, scanned: ModelSamples, m: ModelRow, set: ProblemSet): string[] {
+  // per problem with samples (ascending): samples with a reward score and a verdict, without a score, without a verdict
+  const rows: { p: number; usable: number; noScore: number; noVerdict: number }[] = [];
+  for (let j = 0; j + 1 < scanned.runs.length; j++) {
+    const r = { p: scanned.problem[scanned.runs[j]], usable: 0, noScore: 0, noVerdict: 0 };
+    for (let i = scanned.runs[j]; i < scanned.runs[j + 1]; i++) {
+      const scored = !Number.isNaN(scanned.score[i]);
+      const graded = scanned.correct[i] >= 0;
+      if (scored && graded) r.usable++;
+      else if (graded) r.noScore++;
+      else if (scored) r.noVerdict++;
+    }
+    rows.push(r);
+  }
   const byProblem = new Map(rows.map((r) => [r.p, r]));
   const namer = problemNamer(index);
   const name = (ids: number[]) => nameProblems(ids, namer);

@@ -3,6 +3,7 @@ import { toolVerdicts } from '../graderAudit';
 import { guessBaseModel, pickModel } from '../index/labels';
 import type { ModelRow, StatRow, TraceIndex } from '../index/traceIndex';
 import { nearSubstring } from '../readers/util';
+import { type ModelSamples, type SampleScan, scanSamples } from '../sampleScan';
 import type { Report, ReportOptions } from './types';
 
 /**
@@ -38,6 +39,13 @@ export interface ReportContext {
   datasets?: DatasetCount[];
   /** The report's warnings, in the order the sections add them. */
   warnings: string[];
+  /**
+   * Every sample's verdict, reward score and answer, read once (../sampleScan.ts) for the grader audit,
+   * best-of-k and its warnings, maj@k and the reward-model section.
+   */
+  scan: SampleScan;
+  /** One model's part of {@link scan}. */
+  samplesOf: (m: ModelRow) => ModelSamples;
   /**
    * Set by the comparisons section: the (base, model) pairs to compare (replicates of a base pooled into
    * it), and those actually compared (a graded problem in common), whose reasoning paths `paths` adds.
@@ -93,7 +101,27 @@ export function reportContext(index: TraceIndex, options: ReportOptions): Report
     baseSource = baseIdx >= 0 ? 'guess' : 'none';
   }
   const base = baseIdx >= 0 ? models[baseIdx] : undefined;
-  return { index, options, tool, toolGraded, toolCorrect, models, stats, byModel, boot, base, baseSource, warnings };
+  const scan = scanSamples(
+    index,
+    models.map((m) => m.id),
+  );
+  const samplesOf = (m: ModelRow) => scan.get(m.id) as ModelSamples;
+  return {
+    index,
+    options,
+    tool,
+    toolGraded,
+    toolCorrect,
+    models,
+    stats,
+    byModel,
+    boot,
+    base,
+    baseSource,
+    warnings,
+    scan,
+    samplesOf,
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { ModelRow, StatRow, TraceIndex } from '../index/traceIndex';
 import { answerKey } from '../answers/equivalence';
 import { hasReference } from '../answers/reference';
 import { plural } from '../text';
+import { answersByProblem, type ModelSamples } from '../sampleScan';
 import { type MajAtKReportPoint, MAJ_AT_K_RULE } from './types';
 
 /** Reference answer of every problem, by problem row id. */
@@ -29,13 +30,13 @@ export function referenceAnswers(index: TraceIndex): Map<number, string | null> 
  * says why maj@1 differs from pass@1 ({@link majVsPassNote}).
  */
 export function modelMajAtK(
-  index: TraceIndex,
+  samples: ModelSamples,
   m: ModelRow,
   rows: readonly StatRow[],
   set: ProblemSet,
   references: Map<number, string | null>,
 ): { majAtK?: MajAtKReportPoint[]; note?: string } {
-  const byProblem = index.answersByProblem(m.id);
+  const byProblem = answersByProblem(samples);
   const perProblem = [...byProblem.values()];
   if (!perProblem.some((list) => list.some((s) => s.answer !== null && s.answer !== ''))) return {};
   const maxN = perProblem.reduce((a, s) => Math.max(a, s.length), 0);

@@ -48,6 +48,6 @@ export function graderAuditLines(r: Report): string[] {
 
 export const graderAuditSection: ReportSection = {
   name: 'graderAudit',
-  compute: (ctx: ReportContext) => ({ graderAudit: graderAudit(ctx.index) }),
+  compute: (ctx: ReportContext) => ({ graderAudit: graderAudit(ctx.index, {}, ctx.scan) }),
   table: graderAuditLines,
 };

@@ -40,7 +40,7 @@ function computeModels(ctx: ReportContext): Pick<Report, 'models' | 'perDataset'
     const pc = set.graded;
     const graded = pc.reduce((a, p) => a + p.n, 0);
     const passAtK = passAtKPoints(set, boot);
-    const maj = options.majAtK ? modelMajAtK(index, m, rows, set, references) : {};
+    const maj = options.majAtK ? modelMajAtK(ctx.samplesOf(m), m, rows, set, references) : {};
     const report: ModelReport = {
       id: m.displayId,
       label: m.label,
@@ -55,7 +55,7 @@ function computeModels(ctx: ReportContext): Pick<Report, 'models' | 'perDataset'
       correct: m.correct,
       sampleAccuracy: graded > 0 ? m.correct / graded : null,
       passAtK,
-      bestOfK: m.scored > 0 ? modelBestOfK(index, m, rows, set, !!tool) : [],
+      bestOfK: m.scored > 0 ? modelBestOfK(index, ctx.samplesOf(m), m, rows, set, !!tool) : [],
       ...(maj.majAtK ? { majAtK: maj.majAtK } : {}),
       histogram: accuracyHistogram(pc).bins,
     };
@@ -68,7 +68,7 @@ function computeModels(ctx: ReportContext): Pick<Report, 'models' | 'perDataset'
       alongK(m.displayId, 'maj', report.majAtK ?? []),
     ])
       if (w) warnings.push(w);
-    if (report.bestOfK.length) warnings.push(...bestOfKWarnings(index, m, set));
+    if (report.bestOfK.length) warnings.push(...bestOfKWarnings(index, ctx.samplesOf(m), m, set));
     if (maj.note) warnings.push(maj.note);
     if (datasets.length > 1)
       for (const d of report.datasets) {

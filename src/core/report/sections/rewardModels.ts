@@ -1,5 +1,6 @@
 import { denominatorMark } from '../../denominators';
 import type { TraceIndex } from '../../index/traceIndex';
+import type { SampleScan } from '../../sampleScan';
 import {
   type RewardModelsReport,
   describeRewardDenominator,
@@ -16,8 +17,12 @@ import { csvCell } from '../csv';
  * The `rewardModels` section: the model with the most scorers first (ties: the most problems), the others
  * in `otherModels`; nothing when no model's samples carry a score.
  */
-function rewardSection(index: TraceIndex, boot: { replicates: number; seed: number }): Pick<Report, 'rewardModels'> {
-  const section = rewardModelsReport(index, boot);
+function rewardSection(
+  index: TraceIndex,
+  boot: { replicates: number; seed: number },
+  scan: SampleScan,
+): Pick<Report, 'rewardModels'> {
+  const section = rewardModelsReport(index, { ...boot, scan });
   if (section.models.length === 0) return {};
   const [main, ...others] = [...section.models].sort(
     (a, b) => b.scorers.length - a.scorers.length || b.problems - a.problems,
@@ -185,7 +190,7 @@ function rewardModelsCsv(r: Report): CsvRow[] {
 
 export const rewardModelsSection: ReportSection = {
   name: 'rewardModels',
-  compute: (ctx: ReportContext) => rewardSection(ctx.index, ctx.boot),
+  compute: (ctx: ReportContext) => rewardSection(ctx.index, ctx.boot, ctx.scan),
   table: rewardModelsTable,
   csv: rewardModelsCsv,
 };
