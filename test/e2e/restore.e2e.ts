@@ -50,6 +50,13 @@ function frameWith(page: Page, selector: string, what: string, timeoutMs = 90_00
   );
 }
 
+/** Sets one user setting in `userDataDir`'s settings.json (the window reads it on its next load, or as it changes). */
+function setUserSetting(userDataDir: string, key: string, value: unknown): void {
+  const file = path.join(userDataDir, 'User', 'settings.json');
+  const settings = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  fs.writeFileSync(file, JSON.stringify({ ...settings, [key]: value }, null, 2));
+}
+
 /**
  * Deletes the index of `folder` (src/extension/session.ts: `index-<sha1 of its path>.db` and its -wal and -shm in
  * the extension's workspace storage under `userDataDir`); returns how many files were deleted.
@@ -183,6 +190,9 @@ describe('a window reload brings back the tree filter and the three tabs, filled
       await frameWith(s.page, `#preview-text[data-rendered][data-sample-index="${index}"]`, 'the preview in front');
       const deleted = deleteIndex(s.server.userDataDir, workspace);
       assert.ok(deleted > 0, 'the folder index found and deleted');
+      // automatic indexing off until the restored tabs are checked: the index stays empty (not ready) meanwhile,
+      // however soon the tabs come (indexing the folder anew took less than the workbench's restore on a busy machine)
+      setUserSetting(s.server.userDataDir, 'traceInspector.autoIndex', false);
       await reloadWindow(s.page);
       const [cachedView, cachedPreview] = await Promise.all([
         frameWith(s.page, '#problem-cached', 'the restored problem view from the restore cache'),
@@ -212,6 +222,8 @@ describe('a window reload brings back the tree filter and the three tabs, filled
           .join(', ')}`,
       );
       // once indexed: the notes go, the same sample and problem stay
+      setUserSetting(s.server.userDataDir, 'traceInspector.autoIndex', true);
+      await runCommand(s.page, 'Trace Inspector: Index Folder');
       await waitUntil(
         s.page,
         async () => {
