@@ -707,13 +707,19 @@ class Panel {
       const p = d && s?.index.problem(d.problemId);
       const m = d && s?.index.model(d.modelId);
       // the problem with its dataset when the folder's problem ids repeat across datasets (trial 6 finding 6)
-      return s && d && p && m
-        ? `${d.correct === true ? '✓' : d.correct === false ? '✗' : '?'} ${problemNamer(s.index)(d.problemId)} #${d.sampleIndex} · ${s.shortLabel(m) ?? m.label}`
+      if (s && d && p && m)
+        return `${d.correct === true ? '✓' : d.correct === false ? '✗' : '?'} ${problemNamer(s.index)(d.problemId)} #${d.sampleIndex} · ${s.shortLabel(m) ?? m.label}`;
+      // shown from the restore cache (the index not ready): named as the kept data names it
+      const kept = this.fromCache?.request === 'getSamplePreview' ? this.fromCache.result : undefined;
+      return kept
+        ? `${kept.correct === true ? '✓' : kept.correct === false ? '✗' : '?'} ${kept.problem.problemId} #${kept.sampleIndex} · ${kept.model.label}`
         : 'Sample';
     }
     const id = this.state.problemId;
     const s = id !== undefined ? this.panels.getSession(this.state.folder) : undefined;
-    return s && id !== undefined && s.index.problem(id) ? `Problem ${problemNamer(s.index)(id)}` : 'Problem';
+    if (s && id !== undefined && s.index.problem(id)) return `Problem ${problemNamer(s.index)(id)}`;
+    const kept = this.fromCache?.request === 'getProblem' ? this.fromCache.result : undefined;
+    return kept ? `Problem ${kept.problem.problemId}` : 'Problem';
   }
 
   private refreshTitle(): void {
@@ -903,6 +909,7 @@ class Panel {
     if (!prefetched) {
       prefetched = this.restoredFromCache();
       this.fromCache = prefetched;
+      this.refreshTitle();
     } else if (prefetched.request === 'getProblem') this.early = prefetched;
     if (!this.panels.open.has(this)) return;
     this.writePage(

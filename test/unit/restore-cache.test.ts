@@ -179,6 +179,9 @@ describe('restored tabs: from the index when it is ready, else from the restore 
     assert.ok(cachedProblem?.request === 'getProblem', 'the problem view page is written with data');
     assert.equal(typeof cachedProblem.result.cachedAt, 'number');
     assert.deepEqual({ ...cachedProblem.result, cachedAt: undefined }, { ...freshProblem.result, cachedAt: undefined });
+    // the tabs named as the kept data names them (the index cannot yet)
+    assert.equal(second.preview.fake.panel.title, first.preview.fake.panel.title);
+    assert.equal(second.problem.fake.panel.title, 'Problem 0 — Trace Inspector');
     // the page asks again while the index is not ready: the kept data again, nothing else
     second.preview.fake.send({ id: 7, kind: 'getSamplePreview', sampleId });
     second.problem.fake.send({ id: 8, kind: 'getSamples', problemId: problem.id, modelId: 1, offset: 0, limit: 10 });
