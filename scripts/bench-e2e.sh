@@ -41,6 +41,12 @@ const columns = {
   'list, 2nd problem': (r) => s(r.problemViewWithLongSample?.similarityMsFirstTime),
   'stall ms: open / long / preview': (r) =>
     [r.problemView, r.longSampleInProblemView, r.longSampleInPreview].map((x) => x?.maxStallMs ?? '-').join(' / '),
+  'stall ms, 300k sample: Rendered tab / text tab / preview scroll': (r) =>
+    [r.longSampleRenderedTab, r.longSampleTextTab, r.longSampleScrollInPreview]
+      .map((x) => x?.maxStallMs ?? '-')
+      .join(' / '),
+  'restore s: problem view / preview (from activation)': (r) =>
+    [r.restore?.problemViewMs, r.restore?.previewMs].map(s).join(' / '),
   load: (r) => r.machine?.loadAverage1m ?? '-',
 };
 const rows = runs.map((r, i) => [`run ${i + 1}`, ...Object.values(columns).map((f) => String(f(r)))]);
@@ -48,7 +54,9 @@ const median = (xs) => {
   const v = xs.map(Number).filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
   return v.length ? String(v[Math.floor((v.length - 1) / 2)]) : '-';
 };
-rows.push(['median', ...Object.values(columns).map((_, c) => (c === 5 ? '' : median(rows.map((r) => r[c + 1]))))]);
+// the columns of several figures each have no median
+const several = Object.keys(columns).map((k) => k.includes(' / '));
+rows.push(['median', ...Object.values(columns).map((_, c) => (several[c] ? '' : median(rows.map((r) => r[c + 1]))))]);
 const head = ['', ...Object.keys(columns)];
 const width = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
 for (const r of [head, ...rows]) console.log(r.map((x, c) => x.padEnd(width[c])).join('  '));

@@ -79,7 +79,10 @@ export class PreviewView {
         sampleIndex: p.sampleIndex,
       };
       this.rpc.setState(this.state);
-      this.renderSample(p, lib);
+      // the same sample again (the index, once ready, confirms what the restore cache showed): not rendered again
+      if (this.shown && sameSample(this.shown, p)) this.updateShown(p);
+      else this.renderSample(p, lib);
+      this.shown = p;
     } catch (e) {
       if (gen === this.generation) this.renderError((e as Error).message, id);
     }
@@ -91,6 +94,7 @@ export class PreviewView {
    * host steps from the sample's problem when the sample is gone: problemPanel.ts goneSampleAction).
    */
   private renderError(message: string, sampleId: number): void {
+    this.shown = undefined;
     replace(
       this.root,
       h(
@@ -139,6 +143,31 @@ export class PreviewView {
       { appearance: 'secondary', title, 'aria-label': title, onclick: () => this.action(action, sampleId) },
       label,
     );
+  }
+
+  /** What the view shows now, to tell whether a new answer changes it. */
+  private shown: SamplePreview | undefined;
+
+  /** The note of data kept from before a window reload (restoreCache.ts) while the index is not ready. */
+  private cachedNote(p: SamplePreview): HTMLElement | null {
+    return p.cachedAt === undefined
+      ? null
+      : h(
+          'p',
+          { className: 'muted', id: 'preview-cached', role: 'status' },
+          "As it was before the window reload: the folder's index is not ready yet; this sample is checked against it when it is.",
+        );
+  }
+
+  /** The same sample, answered again: the cached note and the position follow it, the text stays as rendered. */
+  private updateShown(p: SamplePreview): void {
+    const note = this.cachedNote(p);
+    const old = this.root.querySelector('#preview-cached');
+    if (old && note) old.replaceWith(note);
+    else if (old) old.remove();
+    else if (note) this.root.querySelector('#preview-fields')?.before(note);
+    const position = this.root.querySelector('#preview-position');
+    if (position && p.position) position.textContent = p.position;
   }
 
   private renderSample(p: SamplePreview, lib: TextLibraries): void {
@@ -195,6 +224,7 @@ export class PreviewView {
         ),
       ),
       p.position ? h('p', { className: 'muted position', id: 'preview-position' }, p.position) : null,
+      this.cachedNote(p),
       h(
         'dl',
         { className: 'fields', id: 'preview-fields' },
@@ -252,7 +282,26 @@ export class PreviewView {
     if (p.problem.question) this.question = lib.renderTraceInto(question, p.problem.question, undefined, 0);
     this.render = lib.renderTraceInto(body, p.text, (done, total) => {
       progress.textContent = done < total ? `(rendering… ${Math.round((100 * done) / total)}%)` : '';
-      if (done >= total) body.setAttribute('data-rendered', 'true');
     });
+    // its top is on screen now (the first slice renders at once): when (the e2e suite times restored tabs by it)
+    body.setAttribute('data-shown-at', String(Date.now()));
+    // a long sample is rendered as it is scrolled to (traceRender.ts): the browser's find sees what is rendered
+    if (body.hasAttribute('data-virtual'))
+      body.before(
+        h(
+          'p',
+          { className: 'muted', id: 'preview-virtual-note' },
+          'A long sample: rendered as you scroll. To search all of it, open it as text (≡).',
+        ),
+      );
   }
+}
+
+/**
+ * Whether two answers show the same sample the same way: everything but when the restore cache kept it
+ * (`cachedAt`) and where the sample sits in the tree (`position`, updated in place).
+ */
+export function sameSample(a: SamplePreview, b: SamplePreview): boolean {
+  const strip = (p: SamplePreview) => JSON.stringify({ ...p, cachedAt: undefined, position: undefined });
+  return strip(a) === strip(b);
 }

@@ -236,6 +236,14 @@ export class ProblemView {
           ),
         ),
       ),
+      // kept from before a window reload (src/extension/restoreCache.ts) while the folder's index is not ready
+      d.cachedAt !== undefined
+        ? h(
+            'p',
+            { className: 'muted', id: 'problem-cached', role: 'status' },
+            "As it was before the window reload: the folder's index is not ready yet; the samples and similarity come when it is.",
+          )
+        : null,
       h(
         'section',
         { className: 'problem' },
@@ -757,9 +765,7 @@ export class ProblemView {
     this.text().then(
       (lib) => {
         if (ticket !== this.renderTicket) return;
-        this.traceRender = lib.renderTraceInto(rendered, t.text, (done, total) => {
-          if (done >= total) rendered.setAttribute('data-rendered', 'true');
-        });
+        this.traceRender = lib.renderTraceInto(rendered, t.text);
       },
       (e: Error) => {
         if (ticket === this.renderTicket)

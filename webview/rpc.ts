@@ -66,7 +66,7 @@ export class Rpc {
   /** The state of the last init shown (JSON), to skip an init that repeats it. */
   private initKey: string | undefined;
 
-  /** The problem's data the host sent with the init (answers the first matching `getProblem`, once). */
+  /** The data the host sent with the init (answers the first matching `getProblem` or `getSamplePreview`, once). */
   private prefetched: Extract<HostMessage, { kind: 'init' }>['prefetched'];
 
   /**
@@ -78,10 +78,14 @@ export class Rpc {
     params: RequestParams[K],
     onProgress?: (p: FiguresProgress) => void,
   ): Promise<ResultOf<K>> {
-    if (kind === 'getProblem' && this.prefetched) {
-      const f = this.prefetched;
+    const f = this.prefetched;
+    if (f && f.request === kind) {
       this.prefetched = undefined;
-      if (f.problemId === (params as RequestParams['getProblem']).problemId) {
+      const same =
+        f.request === 'getProblem'
+          ? f.problemId === (params as RequestParams['getProblem']).problemId
+          : f.sampleId === (params as RequestParams['getSamplePreview']).sampleId;
+      if (same) {
         mark('ti:prefetched');
         return Promise.resolve(f.result as ResultOf<K>);
       }

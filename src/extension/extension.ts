@@ -553,7 +553,8 @@ export class Extension implements vscode.Disposable {
     const uri = sampleUri(s, { id });
     if (!uri) return;
     const doc = await vscode.workspace.openTextDocument(uri);
-    await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
+    // Markdown for its outline; a long sample stays plain text (sampleUri: `.txt`), which the editor does not tokenize
+    if (uri.path.endsWith('.md')) await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
     await vscode.window.showTextDocument(doc, { preview: true, preserveFocus });
   }
 

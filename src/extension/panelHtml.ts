@@ -50,6 +50,11 @@ export function panelHtml(opts: {
   view: ViewKind;
   nonce: string;
   title: string;
+  /**
+   * When the extension activated (epoch ms), as `<body data-activated-at>` on a restored page: the e2e suite
+   * times a restored tab from it (test/e2e/restore.e2e.ts).
+   */
+  activatedAt?: number;
 }): string {
   const esc = (s: string) =>
     s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -72,7 +77,7 @@ export function panelHtml(opts: {
 <title>${esc(opts.title)}</title>
 <link rel="stylesheet" nonce="${opts.nonce}" href="${esc(opts.styleUri)}">
 </head>
-<body data-view="${opts.view}"${opts.textScriptUri ? ` data-text-script="${esc(opts.textScriptUri)}"` : ''}${opts.vegaLiteScriptUri ? ` data-vegalite-script="${esc(opts.vegaLiteScriptUri)}"` : ''}${opts.chartsScriptUri ? ` data-charts-script="${esc(opts.chartsScriptUri)}"` : ''}>
+<body data-view="${opts.view}"${opts.textScriptUri ? ` data-text-script="${esc(opts.textScriptUri)}"` : ''}${opts.vegaLiteScriptUri ? ` data-vegalite-script="${esc(opts.vegaLiteScriptUri)}"` : ''}${opts.chartsScriptUri ? ` data-charts-script="${esc(opts.chartsScriptUri)}"` : ''}${opts.activatedAt !== undefined ? ` data-activated-at="${Math.round(opts.activatedAt)}"` : ''}>
 <div id="app" role="main"><p class="loading">Loading…</p></div>
 ${opts.initMessage !== undefined ? `<script type="application/json" id="${INIT_DATA_ID}">${jsonDataBlock(opts.initMessage)}</script>\n` : ''}<script nonce="${opts.nonce}">${EARLY_MESSAGES}</script>
 ${[opts.scriptUri, ...(opts.libraryScriptUris ?? [])].map((u) => `<script nonce="${opts.nonce}" src="${esc(u)}"></script>`).join('\n')}

@@ -47,6 +47,7 @@ import { FiguresRunner } from './figuresRunner';
 import type { FiguresKind, FiguresResults, JobOf } from './figuresWorkerProtocol';
 import { ChartCompiler } from './chartCompiler';
 import { makeNonce, panelHtml } from './panelHtml';
+import { RestoreCache, restoreKey } from './restoreCache';
 export { makeNonce, panelHtml } from './panelHtml';
 import {
   type ChartLayout,
@@ -58,8 +59,10 @@ import {
   type HostMessage,
   type NoveltyData,
   type PanelState,
+  type Prefetched,
   type PreviewAction,
   type ProblemData,
+  type SamplePreview,
   type RequestKind,
   type ResultOf,
   type SimilarityData,
@@ -226,11 +229,19 @@ class Panels implements vscode.Disposable {
   private readonly subs: vscode.Disposable[] = [];
   private readonly watched = new Set<FolderSession>();
 
+  /** The last data each restorable tab was sent, for the tabs a window reload brings back (restoreCache.ts). */
+  readonly restoreCache: RestoreCache;
+  /** When the extension activated (epoch ms): written into restored pages (`data-activated-at`, the e2e timings). */
+  readonly activatedAt = Date.now();
+
   constructor(
     readonly context: vscode.ExtensionContext,
     readonly getSession: GetSession,
     readonly hooks: PanelHooks | undefined,
   ) {
+    this.restoreCache = new RestoreCache(
+      context.storageUri ? join(context.storageUri.fsPath, 'restore-cache') : undefined,
+    );
     this.runner = new SimilarityRunner(join(context.extensionUri.fsPath, 'dist', 'similarityWorker.js'));
     this.figures = new FiguresRunner(join(context.extensionUri.fsPath, 'dist', 'figuresWorker.js'));
     this.charts = new ChartCompiler(
@@ -494,10 +505,13 @@ class Panels implements vscode.Disposable {
           ],
         },
       );
-    // a new problem view's page is written with its init (data and charts) in the task below
+    // a new problem view's page is written with its init (data and charts) in the task below; a restored
+    // problem view's or preview's with its data too, from the index or, not ready, from the restore cache
     const withInit = !existing && state.view === 'problem';
-    const p = new Panel(this, panel, state, !withInit);
+    const restored = !!existing && (state.view === 'problem' || state.view === 'preview');
+    const p = new Panel(this, panel, state, !withInit && !restored);
     this.open.add(p);
+    if (restored) void p.writeRestoredPage();
     if (!existing) {
       // In a task of its own: the extension host sends its messages to the workbench on a zero-delay timer,
       // so work done in this task held back the panel's creation (and with it the webview's load) by the
@@ -519,6 +533,7 @@ class Panels implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.restoreCache.flush();
     clearTimeout(this.selection.timer);
     this.selection.next = undefined;
     for (const p of [...this.open]) p.panel.dispose();
@@ -585,8 +600,11 @@ class Panel {
     this.refreshTitle();
   }
 
-  /** Sets the page's HTML (src/extension/panelHtml.ts), with `initMessage` written into it when given. */
-  private writePage(initMessage?: HostMessage): void {
+  /**
+   * Sets the page's HTML (src/extension/panelHtml.ts), with `initMessage` written into it when given;
+   * `restored`: a page a window reload brought back (it says when the extension activated).
+   */
+  private writePage(initMessage?: HostMessage, restored = false): void {
     const webview = this.panel.webview;
     const state = this.state;
     const dist = (f: string) =>
@@ -616,6 +634,7 @@ class Panel {
       initMessage,
       nonce: makeNonce(),
       title: this.title(),
+      activatedAt: restored ? this.panels.activatedAt : undefined,
     });
   }
 
@@ -626,6 +645,16 @@ class Panel {
   /** The folder's index changed: the problem data kept from the early init is stale; the webview is told. */
   notifyChanged(): void {
     this.early = undefined;
+    // a restored problem view shown from the restore cache: its problem found again by its key (the index
+    // being built may give it another row id), then shown anew
+    if (this.fromCache && this.state.view === 'problem') {
+      const before = this.state.problemId;
+      this.resolveRestoredProblem();
+      if (this.state.problemId !== before) {
+        this.post({ id: this.nextId(), kind: 'init', protocol: PROTOCOL_VERSION, state: this.state });
+        return;
+      }
+    }
     // the preview follows its sample by its keys: a re-index gives it a new row id (trial 14 finding 1)
     const s = this.state.view === 'preview' ? this.panels.getSession(this.state.folder) : undefined;
     const before = this.state.sampleId;
@@ -678,13 +707,19 @@ class Panel {
       const p = d && s?.index.problem(d.problemId);
       const m = d && s?.index.model(d.modelId);
       // the problem with its dataset when the folder's problem ids repeat across datasets (trial 6 finding 6)
-      return s && d && p && m
-        ? `${d.correct === true ? '✓' : d.correct === false ? '✗' : '?'} ${problemNamer(s.index)(d.problemId)} #${d.sampleIndex} · ${s.shortLabel(m) ?? m.label}`
+      if (s && d && p && m)
+        return `${d.correct === true ? '✓' : d.correct === false ? '✗' : '?'} ${problemNamer(s.index)(d.problemId)} #${d.sampleIndex} · ${s.shortLabel(m) ?? m.label}`;
+      // shown from the restore cache (the index not ready): named as the kept data names it
+      const kept = this.fromCache?.request === 'getSamplePreview' ? this.fromCache.result : undefined;
+      return kept
+        ? `${kept.correct === true ? '✓' : kept.correct === false ? '✗' : '?'} ${kept.problem.problemId} #${kept.sampleIndex} · ${kept.model.label}`
         : 'Sample';
     }
     const id = this.state.problemId;
     const s = id !== undefined ? this.panels.getSession(this.state.folder) : undefined;
-    return s && id !== undefined && s.index.problem(id) ? `Problem ${problemNamer(s.index)(id)}` : 'Problem';
+    if (s && id !== undefined && s.index.problem(id)) return `Problem ${problemNamer(s.index)(id)}`;
+    const kept = this.fromCache?.request === 'getProblem' ? this.fromCache.result : undefined;
+    return kept ? `Problem ${kept.problem.problemId}` : 'Problem';
   }
 
   private refreshTitle(): void {
@@ -709,8 +744,8 @@ class Panel {
       if (this.panels.watch(this.state.folder)) {
         clearInterval(this.retry);
         this.retry = undefined;
-        this.resolveRestoredProblem();
-        this.post({ id: this.nextId(), kind: 'changed' });
+        if (!this.fromCache) this.resolveRestoredProblem();
+        this.notifyChanged();
       } else if (tries > 120) {
         clearInterval(this.retry);
         this.retry = undefined;
@@ -754,6 +789,17 @@ class Panel {
       baseIsChoice: !s.baseModelIsGuess(),
       stepPattern: readSettings(s.folder).stepPattern,
     };
+  }
+
+  /**
+   * The preview's data of sample row `id` of `s`, with where it sits in the tree (only when the tree shows this
+   * folder); throws a RequestError naming the sample by its keys when it cannot be read.
+   */
+  private async previewData(s: FolderSession, id: number): Promise<SamplePreview> {
+    const position = s === this.panels.getSession() ? (this.panels.hooks?.position(id) ?? null) : null;
+    const d = await samplePreview(s.index, s.annotations, id, this.roles(s), s, position);
+    if (!d) throw new RequestError(goneSampleMessage(s.index, this.state));
+    return d;
   }
 
   /** The data of one problem (the `getProblem` request); throws a RequestError when it is not in the index. */
@@ -824,11 +870,127 @@ class Panel {
       };
     if (!this.panels.open.has(this)) return;
     this.early = prefetched;
+    if (prefetched) this.keep(prefetched.result);
     this.writePage(
       prefetched
         ? { id: this.nextId(), kind: 'init', protocol: PROTOCOL_VERSION, state: this.state, prefetched }
         : undefined,
     );
+  }
+
+  /**
+   * The data served from the restore cache when this restored tab's page was written ({@link writeRestoredPage}),
+   * while the folder's index could not answer: the page's requests for it are answered from it again until the
+   * index can (the index being built: {@link orCached}). Cleared by the first answer from the index.
+   */
+  private fromCache: Prefetched | undefined;
+
+  /** Keeps `data`, sent to this tab, for a window reload (restoreCache.ts); never data that came from there. */
+  private keep(data: ProblemData | SamplePreview): void {
+    const key = restoreKey(this.state);
+    if (key && data.cachedAt === undefined) this.panels.restoreCache.put(key, data);
+  }
+
+  /**
+   * Writes a restored problem view's or preview's page with its data in it, so that it renders when its
+   * script runs, without a round trip to this host: from the index when it holds the tab's problem or sample
+   * (found by its stable keys), else, the index not ready (no session yet, or being built), the data the tab
+   * was last sent, from the restore cache (marked `cachedAt`; the page says so). Such a tab is told when the
+   * session comes or the index changes, and asks again. Without either the page asks, as a new one does.
+   */
+  async writeRestoredPage(): Promise<void> {
+    this.resolveRestoredProblem();
+    let prefetched = await this.restoredFromIndex().catch((e: Error) => {
+      this.panels
+        .getSession(this.state.folder)
+        ?.log(`[restore] ${this.state.view}: not read from the index: ${e.message}`);
+      return undefined;
+    });
+    if (!prefetched) {
+      prefetched = this.restoredFromCache();
+      this.fromCache = prefetched;
+      this.refreshTitle();
+    } else if (prefetched.request === 'getProblem') this.early = prefetched;
+    if (!this.panels.open.has(this)) return;
+    this.writePage(
+      prefetched
+        ? { id: this.nextId(), kind: 'init', protocol: PROTOCOL_VERSION, state: this.state, prefetched }
+        : undefined,
+      true,
+    );
+    if (this.fromCache && !this.panels.watch(this.state.folder)) this.waitForSession();
+  }
+
+  /** A restored tab's data from the index, when it holds the tab's problem (by its key) or sample (by its keys). */
+  private async restoredFromIndex(): Promise<Prefetched | undefined> {
+    const s = this.panels.getSession(this.state.folder);
+    if (!s) return undefined;
+    if (this.state.view === 'problem') {
+      const id = this.state.problemId;
+      if (id === undefined || !this.keyMatches(s, id)) return undefined;
+      const fresh = this.prefetchProblem();
+      if (fresh) {
+        fresh.result = this.withKeptCharts(fresh.result);
+        this.keep(fresh.result);
+      }
+      return fresh;
+    }
+    const id = this.state.view === 'preview' ? previewSampleId(s.index, this.state) : undefined;
+    if (id === undefined) return undefined;
+    const result = await this.previewData(s, id);
+    this.keep(result);
+    return { request: 'getSamplePreview', sampleId: id, result };
+  }
+
+  /**
+   * `data` from the index, with the charts kept in the restore cache (the pass@k chart the host drew as SVG
+   * before the reload) when it has none of its own (the host's chart compiler loads when the window is idle)
+   * and is otherwise what the cache holds: the restored view's first chart then needs no Vega-Lite.
+   */
+  private withKeptCharts(data: ProblemData): ProblemData {
+    const key = restoreKey(this.state);
+    const kept = !data.charts && key ? this.panels.restoreCache.get<ProblemData>(key)?.data : undefined;
+    if (!kept?.charts) return data;
+    const same = JSON.stringify({ ...kept, charts: undefined }) === JSON.stringify({ ...data, charts: undefined });
+    return same ? { ...data, charts: kept.charts } : data;
+  }
+
+  /** Whether problem row `id` of `s` is the problem this tab names by its key (a tab without a key: any). */
+  private keyMatches(s: FolderSession, id: number): boolean {
+    const key = s.index.problem(id)?.key;
+    return key !== undefined && (this.state.problemKey === undefined || key === this.state.problemKey);
+  }
+
+  /** A restored tab's data from the restore cache (marked `cachedAt`), for the ids its state names. */
+  private restoredFromCache(): Prefetched | undefined {
+    const key = restoreKey(this.state);
+    const kept = key ? this.panels.restoreCache.get<ProblemData & SamplePreview>(key) : undefined;
+    if (!kept) return undefined;
+    const result = { ...kept.data, cachedAt: kept.savedAt };
+    if (this.state.view === 'problem' && this.state.problemId !== undefined)
+      return { request: 'getProblem', problemId: this.state.problemId, result };
+    if (this.state.view === 'preview' && this.state.sampleId !== undefined)
+      return { request: 'getSamplePreview', sampleId: this.state.sampleId, result };
+    return undefined;
+  }
+
+  /**
+   * Answers a request of this tab's restored data: from the index (`fromIndex`), or, while this tab shows the
+   * restore cache's data and the index cannot answer because it is not ready (no session, or a pass running),
+   * that data again. The first answer from the index ends the cache's part.
+   */
+  private async orCached<T>(kind: Prefetched['request'], fromIndex: () => T | Promise<T>): Promise<T> {
+    try {
+      const result = await fromIndex();
+      if (this.fromCache?.request === kind) this.fromCache = undefined;
+      return result;
+    } catch (e) {
+      const s = this.panels.getSession(this.state.folder);
+      if (this.fromCache?.request === kind && (!s || s.passRunning)) return this.fromCache.result as T;
+      // the index is ready and cannot answer (the problem or sample is gone): the tab is the index's from now on
+      if (this.fromCache?.request === kind) this.fromCache = undefined;
+      throw e;
+    }
   }
 
   postEarlyInit(): void {
@@ -854,10 +1016,13 @@ class Panel {
       // of this problem and the index did not change since (once: a reloaded page's `ready` reads anew).
       const early = this.early;
       this.early = undefined;
+      // (none for a tab shown from the restore cache: its row id may name another problem in an index being built)
       const prefetched =
         early && this.state.view === 'problem' && early.problemId === this.state.problemId
           ? early
-          : this.prefetchProblem();
+          : this.fromCache
+            ? undefined
+            : this.prefetchProblem();
       this.post({ id: this.nextId(), kind: 'init', protocol: PROTOCOL_VERSION, state: this.state, prefetched });
       return;
     }
@@ -875,9 +1040,22 @@ class Panel {
   }
 
   private async handle(m: WebviewRequest): Promise<ResultOf<RequestKind>> {
+    // shown from the restore cache: nothing but its own data until the index answers for it (row ids of an
+    // index being built may name other problems and samples)
+    if (this.fromCache && m.kind !== 'getProblem' && m.kind !== 'getSamplePreview' && m.kind !== 'openLink')
+      throw new RequestError(
+        "The folder's index is not ready yet: this tab shows what it showed before the window reload until it is.",
+      );
     switch (m.kind) {
       case 'getProblem':
-        return this.problem(m.problemId);
+        return this.orCached('getProblem', () => {
+          // a restored tab's row id may name another problem in an index being built: its key must match
+          if (this.fromCache && !this.keyMatches(this.session(), m.problemId))
+            throw new RequestError(`Problem ${m.problemId} is not in the index yet.`);
+          const d = this.problem(m.problemId);
+          if (m.problemId === this.state.problemId) this.keep(d);
+          return d;
+        });
       case 'getSamples':
         return samplePage(this.session().index, m.problemId, m.modelId, m.offset, m.limit);
       case 'getSample': {
@@ -961,18 +1139,16 @@ class Panel {
         });
         return { ok: true };
       }
-      case 'getSamplePreview': {
-        const s = this.session();
-        const id = this.previewSample(s, m.sampleId);
-        // never a row id in the message: the sample by its problem, model and index (trial 14 finding 1)
-        const gone = () => new RequestError(goneSampleMessage(s.index, this.state));
-        if (id === undefined) throw gone();
-        // Where it sits in the tree: only when the tree shows this folder.
-        const position = s === this.panels.getSession() ? (this.panels.hooks?.position(id) ?? null) : null;
-        const d = await samplePreview(s.index, s.annotations, id, this.roles(s), s, position);
-        if (!d) throw gone();
-        return d;
-      }
+      case 'getSamplePreview':
+        return this.orCached('getSamplePreview', async () => {
+          const s = this.session();
+          const id = this.previewSample(s, m.sampleId);
+          // never a row id in the message: the sample by its problem, model and index (trial 14 finding 1)
+          if (id === undefined) throw new RequestError(goneSampleMessage(s.index, this.state));
+          const d = await this.previewData(s, id);
+          if (id === this.state.sampleId) this.keep(d);
+          return d;
+        });
       case 'previewAction': {
         const s = this.session();
         const id = this.previewSample(s, m.sampleId);

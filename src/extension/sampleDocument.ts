@@ -4,6 +4,12 @@ import { answerCheckNote } from '../core/graderAudit';
 import { SourceChangedError } from '../core/index/sampleText';
 import type { SampleDetail } from '../core/index/traceIndex';
 import type { FolderSession } from './session';
+import { LONG_SAMPLE_CHARS } from '../shared/longSample';
+
+/** Whether a sample of `length` characters is long (its text tab is plain text): more than {@link LONG_SAMPLE_CHARS}. */
+export function isLongSample(length: number): boolean {
+  return length > LONG_SAMPLE_CHARS;
+}
 
 export const SAMPLE_SCHEME = 'trace-sample';
 
@@ -15,7 +21,10 @@ export interface SampleAddress {
   sampleIndex: number;
 }
 
-/** `trace-sample:/<problem>/<model>/sample-<i>.md?<keys>`: readable path, keys in the query. */
+/**
+ * `trace-sample:/<problem>/<model>/problem <id> · <model> · sample <i>.md?<keys>`: readable path, keys in the
+ * query; `.txt` instead of `.md` for a long sample ({@link isLongSample}).
+ */
 export function sampleUri(session: FolderSession, sample: SampleDetail | { id: number }): vscode.Uri | undefined {
   const ref = session.annotations.refOf(sample.id);
   const detail = session.index.sample(sample.id);
@@ -33,7 +42,9 @@ export function sampleUri(session: FolderSession, sample: SampleDetail | { id: n
     scheme: SAMPLE_SCHEME,
     // The tab shows the last segment: make it say which problem (with its dataset when the folder's problem
     // ids repeat across datasets: trial 6 finding 6), model and sample.
-    path: `/${clean(problem?.problemId ?? 'problem')}/${clean(model?.label ?? 'model')}/problem ${clean(problem ? problemNamer(session.index)(problem.id) : '?')} · ${clean(model ? session.shortLabel(model) : 'model')} · sample ${ref.sampleIndex}.md`,
+    // A long sample is plain text (`.txt`): the editor does not tokenize it (as Markdown, a 300,000-character
+    // sample held the workbench 1.16 s when its tab opened). The name decides the language, also after a reload.
+    path: `/${clean(problem?.problemId ?? 'problem')}/${clean(model?.label ?? 'model')}/problem ${clean(problem ? problemNamer(session.index)(problem.id) : '?')} · ${clean(model ? session.shortLabel(model) : 'model')} · sample ${ref.sampleIndex}${isLongSample(detail.length) ? '.txt' : '.md'}`,
     query,
   });
 }
@@ -70,7 +81,8 @@ function field(name: string, value: string | number | null | undefined, code = t
  * The read-only text of a sample tab: a Markdown header (problem, reference answer, model,
  * correctness, extracted answer, reward score, finish reason, length, annotation) followed by the
  * sample text unchanged. Shown as plain text in the editor (Markdown language mode for its
- * outline); Open Sample Preview renders the sample in the project's own preview instead.
+ * outline, plain text for a long sample); Open Sample Preview renders the sample in the project's own
+ * preview instead.
  */
 export function renderSample(session: FolderSession, d: SampleDetail): string {
   const problem = session.index.problem(d.problemId);

@@ -159,6 +159,12 @@ export interface ProblemData {
    * host's compiler is not loaded yet or failed (the webview compiles them itself).
    */
   charts?: { passk: CompiledChart; accuracy: CompiledChart };
+  /**
+   * When this is the copy kept from before a window reload (src/extension/restoreCache.ts), served while the
+   * folder's index is not ready: when it was kept (epoch ms). The view says so; the host tells it when the
+   * index changes, and it asks again.
+   */
+  cachedAt?: number;
 }
 
 /**
@@ -479,6 +485,8 @@ export interface SamplePreview {
    * incorrect · problem 2 of 5"; null when it is not in the tree's current list.
    */
   position: string | null;
+  /** As {@link ProblemData.cachedAt}: the copy kept from before a window reload, served while the index is not ready. */
+  cachedAt?: number;
 }
 
 /** What the preview's toolbar asks the host to do (the same commands as the keybindings). */
@@ -808,6 +816,14 @@ export interface PanelState {
   tab?: 'models' | 'training' | 'rewardModels';
 }
 
+/**
+ * A view's first data, sent with its init: the problem view's problem, the preview's sample. The webview's
+ * first request of that problem or sample is answered from it (webview/rpc.ts).
+ */
+export type Prefetched =
+  | { request: 'getProblem'; problemId: number; result: ProblemData }
+  | { request: 'getSamplePreview'; sampleId: number; result: SamplePreview };
+
 export type HostMessage =
   | {
       id: number;
@@ -819,7 +835,7 @@ export type HostMessage =
        * round trip (webview -> workbench -> extension host and back); the webview's first
        * `getProblem` of that problem is answered from it.
        */
-      prefetched?: { request: 'getProblem'; problemId: number; result: ProblemData };
+      prefetched?: Prefetched;
     }
   | { [K in RequestKind]: { id: number; kind: 'reply'; replyTo: number; request: K; result: ResultOf<K> } }[RequestKind]
   | { id: number; kind: 'error'; replyTo: number; message: string }
@@ -1053,8 +1069,13 @@ export function validateHostMessage(v: unknown): HostMessage | string {
       if (typeof s === 'string') return `init: ${s}`;
       if (v.prefetched !== undefined) {
         const f = v.prefetched;
-        if (!isObj(f) || f.request !== 'getProblem' || !Number.isSafeInteger(f.problemId) || !isObj(f.result))
-          return 'init: prefetched must be { request: "getProblem", problemId: integer, result: object }';
+        const ok =
+          isObj(f) &&
+          isObj(f.result) &&
+          ((f.request === 'getProblem' && Number.isSafeInteger(f.problemId)) ||
+            (f.request === 'getSamplePreview' && Number.isSafeInteger(f.sampleId)));
+        if (!ok)
+          return 'init: prefetched must be { request: "getProblem", problemId: integer, result: object } or { request: "getSamplePreview", sampleId: integer, result: object }';
       }
       return v as HostMessage;
     }

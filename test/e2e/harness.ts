@@ -1258,6 +1258,26 @@ export async function waitForNotification(page: Page, text: string | RegExp, opt
   });
 }
 
+/**
+ * From the extension's activation (the restored page's `<body data-activated-at>`) to its content (ms): the
+ * problem view's pass@k chart drawn (`#chart-passk[data-rendered-at]`) or the preview's sample on screen
+ * (`#preview-text[data-shown-at]`), as `{ [what]: ms }`; nothing when the page does not say (not restored).
+ */
+export async function restoreTimes(frame: Frame, what: string): Promise<Record<string, number>> {
+  const t = await frame.evaluate(() => {
+    const doc = (globalThis as unknown as { document: { body: Element; querySelector(s: string): Element | null } })
+      .document;
+    type Element = { getAttribute(n: string): string | null };
+    const at = Number(doc.body.getAttribute('data-activated-at'));
+    const shown = Number(
+      doc.querySelector('#chart-passk[data-rendered-at]')?.getAttribute('data-rendered-at') ??
+        doc.querySelector('#preview-text[data-shown-at]')?.getAttribute('data-shown-at'),
+    );
+    return at > 0 && shown > 0 ? shown - at : undefined;
+  });
+  return t === undefined ? {} : { [what]: t };
+}
+
 /** Reloads the window via 'Developer: Reload Window' and waits for the workbench again. */
 export async function reloadWindow(page: Page): Promise<void> {
   const navigated = page.waitForNavigation({ timeout: timeouts.workbench, waitUntil: 'domcontentloaded' });

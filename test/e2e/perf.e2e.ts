@@ -25,7 +25,10 @@ import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { generate } from '../../bench/gen';
 import {
+  activeEditorTitle,
   clickTreeRow,
+  reloadWindow,
+  restoreTimes,
   defaultVsixPath,
   outputRoot,
   screenshot,
@@ -342,6 +345,84 @@ async function stopStallProbe(page: Page): Promise<{ maxStallMs: number; longTas
   });
 }
 
+/**
+ * The longest heartbeat gap (ms) this smoke allows the long sample's phases: the target is 200 ms, checked here
+ * in a generous form, on a machine whose 1-minute load per core is at most {@link STALL_CHECK_MAX_LOAD} (above it,
+ * the figures are recorded, not checked: with 10 runnable tasks a core, a task of 60 ms of CPU took 500 ms of
+ * wall time in a trace of this test). Before the long sample was virtualised, scrolling the preview was a
+ * 1.27 s stall, opening its text tab 1.16 s and showing the problem view's Rendered tab 0.87 s.
+ */
+const STALL_LIMIT_MS = 1000;
+/** The 1-minute load average per core above which the stalls are not checked against {@link STALL_LIMIT_MS}. */
+const STALL_CHECK_MAX_LOAD = 4;
+
+/**
+ * Scrolls the page of `frame` (a webview) from top to bottom as a reader jumping through it: `steps` jumps of
+ * an equal share of its height, each followed by `pauseMs` (the pieces near the new place render meanwhile).
+ */
+async function jumpThrough(frame: Frame, steps = 10, pauseMs = 300): Promise<void> {
+  for (let i = 1; i <= steps; i++) {
+    await frame.evaluate((f: number) => {
+      const el = document.scrollingElement;
+      el.scrollTop = f * (el.scrollHeight - el.clientHeight);
+    }, i / steps);
+    await new Promise((r) => setTimeout(r, pauseMs));
+  }
+}
+
+/** Turns the mouse wheel `turns` times (600 px up each, 60 ms apart) over the webview of `frame`. */
+async function wheelUp(page: Page, frame: Frame, turns = 8): Promise<void> {
+  const box = await (await frame.frameElement()).boundingBox();
+  if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < turns; i++) {
+    await page.mouse.wheel(0, -600);
+    await new Promise((r) => setTimeout(r, 60));
+  }
+}
+
+/**
+ * What of a virtualised sample is in the page of `frame`: its pieces (`.trace-chunk` boxes in `selector`),
+ * those rendered (not `.pending`), and whether its last piece is rendered.
+ */
+async function piecesInPage(
+  frame: Frame,
+  selector: string,
+): Promise<{ pieces: number; rendered: number; lastRendered: boolean; virtual: boolean }> {
+  return frame.evaluate((selector: string) => {
+    const el = document.querySelector(selector);
+    const boxes = el ? [...el.querySelectorAll('.trace-chunk')] : [];
+    const done = (b: { classList: { contains(c: string): boolean } } | undefined) =>
+      !!b && !b.classList.contains('pending');
+    return {
+      pieces: boxes.length,
+      rendered: boxes.filter(done).length,
+      lastRendered: done(boxes[boxes.length - 1]),
+      virtual: el?.getAttribute('data-virtual') === 'true',
+    };
+  }, selector);
+}
+
+/**
+ * {@link piecesInPage} once the last piece of the sample in `selector` is rendered (the page scrolled to its end),
+ * or after 20 s; with `endMs`, how long that took from the call (the rendering near the end, on a loaded machine).
+ */
+async function endRendered(
+  page: Page,
+  frame: Frame,
+  selector: string,
+): Promise<Awaited<ReturnType<typeof piecesInPage>> & { endMs: number }> {
+  const t0 = Date.now();
+  const last = await waitUntil(
+    page,
+    async () => {
+      const p = await piecesInPage(frame, selector);
+      return p.lastRendered || Date.now() - t0 > 20_000 ? p : undefined;
+    },
+    { timeoutMs: 30_000, what: 'the end of the sample rendered' },
+  );
+  return { ...last, endMs: Date.now() - t0 };
+}
+
 describe(`problem view and preview speed on ${SIZE} samples (measured, reported)`, { timeout: 900_000 }, () => {
   let s: Session;
   const results: Record<string, unknown> = {};
@@ -505,7 +586,29 @@ describe(`problem view and preview speed on ${SIZE} samples (measured, reported)
         trace: longTrace,
       };
       await screenshot(s.page, 'perf-2-long-sample');
-      // the preview: open it as text from the problem view, then Open Sample Preview
+      // its Rendered tab shown, then scrolled through: only the pieces near what is shown are in the page
+      await waitForQuiet(s.page, 'the Rendered tab');
+      await startStallProbe(s.page);
+      const stopTabProfile = await startTrace(s.page);
+      const t2 = Date.now();
+      await frame.click('#tab-rendered');
+      await frameWith(s.page, '#trace-rendered .trace-chunk:not(.pending)', { frame, what: 'the Rendered tab filled' });
+      const showMs = Date.now() - t2;
+      await jumpThrough(frame);
+      const inTab = await endRendered(s.page, frame, '#trace-rendered');
+      await screenshot(s.page, 'perf-2b-rendered-tab-end');
+      await wheelUp(s.page, frame);
+      const tabTrace = await stopTabProfile('rendered-tab');
+      results.longSampleRenderedTab = { showMs, ...(await stopStallProbe(s.page)), pieces: inTab, trace: tabTrace };
+      // (the problem view is sent the first 200,000 characters: MAX_TEXT, 200 pieces or so)
+      assert.ok(inTab.virtual && inTab.pieces >= 150, `the Rendered tab virtualised (${JSON.stringify(inTab)})`);
+      assert.ok(inTab.lastRendered, 'scrolled to its end, the Rendered tab shows its last piece');
+      assert.ok(inTab.rendered <= 60, `at most 60 of ${inTab.pieces} pieces in the page (${inTab.rendered})`);
+      // its text tab: plain text (.txt), which the editor does not tokenize; the stall until 3 s after it shows
+      await waitForQuiet(s.page, 'the text tab');
+      await startStallProbe(s.page);
+      const stopTextProfile = await startTrace(s.page);
+      const t3 = Date.now();
       await frame.click('.detail-head vscode-button[aria-label="Open in an editor"]');
       await waitUntil(
         s.page,
@@ -515,6 +618,11 @@ describe(`problem view and preview speed on ${SIZE} samples (measured, reported)
           what: 'the text tab of the long sample',
         },
       );
+      const textTabMs = Date.now() - t3;
+      await new Promise((r) => setTimeout(r, 3000));
+      const textTrace = await stopTextProfile('text-tab');
+      results.longSampleTextTab = { showMs: textTabMs, ...(await stopStallProbe(s.page)), trace: textTrace };
+      assert.match((await activeEditorTitle(s.page)) ?? '', /sample 0\.txt$/, 'the long sample opens as plain text');
       // from the text tab's title-bar button, not the command palette: typing a command into the palette
       // is itself a 0.5-0.7 s task of the workbench (a Chromium trace showed it), which is not the preview's
       const previewButton = s.page.locator('.editor-actions .action-label[aria-label^="Open Sample Preview"]').first();
@@ -530,6 +638,43 @@ describe(`problem view and preview speed on ${SIZE} samples (measured, reported)
       const trace = await stopPreviewProfile('preview');
       results.longSampleInPreview = { renderMs: Date.now() - t1, ...(await stopStallProbe(s.page)), trace };
       await screenshot(s.page, 'perf-3-long-sample-preview');
+      // the preview scrolled through, jumps then the wheel
+      const preview = await frameWith(s.page, '#preview-text[data-sample-index="0"][data-rendered]', {
+        what: 'the preview',
+      });
+      await waitForQuiet(s.page, 'scrolling the preview');
+      await startStallProbe(s.page);
+      const stopScrollProfile = await startTrace(s.page);
+      await jumpThrough(preview);
+      const inPreview = await endRendered(s.page, preview, '#preview-text');
+      await screenshot(s.page, 'perf-3b-long-sample-preview-end');
+      await wheelUp(s.page, preview);
+      const scrollTrace = await stopScrollProfile('preview-scroll');
+      results.longSampleScrollInPreview = { ...(await stopStallProbe(s.page)), pieces: inPreview, trace: scrollTrace };
+      assert.ok(inPreview.virtual && inPreview.pieces >= 250, `the preview virtualised (${JSON.stringify(inPreview)})`);
+      assert.ok(inPreview.lastRendered, 'scrolled to its end, the preview shows its last piece');
+      assert.ok(
+        inPreview.rendered <= 60,
+        `at most 60 of ${inPreview.pieces} pieces in the page (${inPreview.rendered})`,
+      );
+      // the issue's no-stall target (200 ms), in a generous form (STALL_LIMIT_MS): figures above are the record
+      const load = os.loadavg()[0] / os.cpus().length;
+      if (load > STALL_CHECK_MAX_LOAD)
+        console.log(`[perf] stalls not checked: load ${load.toFixed(1)} per core (> ${STALL_CHECK_MAX_LOAD})`);
+      else
+        for (const phase of [
+          'longSampleInProblemView',
+          'longSampleRenderedTab',
+          'longSampleTextTab',
+          'longSampleInPreview',
+          'longSampleScrollInPreview',
+        ]) {
+          const stall = (results[phase] as { maxStallMs: number }).maxStallMs;
+          assert.ok(
+            stall < STALL_LIMIT_MS,
+            `${phase}: a stall of ${stall} ms (limit ${STALL_LIMIT_MS} ms, target 200 ms)`,
+          );
+        }
     } catch (e) {
       await s.fail(e, 'perf-2');
     }
@@ -548,6 +693,34 @@ describe(`problem view and preview speed on ${SIZE} samples (measured, reported)
       };
     } catch (e) {
       await s.fail(e, 'perf-3');
+    }
+  });
+  // the bench only (E2E_PERF=full): a reload costs the smoke half a minute, and test/e2e/restore.e2e.ts checks
+  // the restored tabs' content in CI (and prints the same times)
+  test('after a window reload: the problem view and the preview of the long sample, from the activation', {
+    skip: !FULL && 'the bench only (E2E_PERF=full)',
+  }, async () => {
+    try {
+      // on screen when the window reloads: the last problem view and, in its group, the long sample's preview
+      await s.page.locator('.tabs-container .tab', { hasText: '#0 ·' }).first().click();
+      await frameWith(s.page, '#preview-text[data-sample-index="0"][data-rendered]', { what: 'the preview in front' });
+      await reloadWindow(s.page);
+      // (the problem view is timed when it is on screen too: in a group of its own)
+      const [view, preview] = await Promise.all([
+        frameWith(s.page, '#chart-passk[data-rendered-at]', {
+          what: 'the restored problem view',
+          timeoutMs: 60_000,
+        }).catch(() => undefined),
+        frameWith(s.page, '#preview-text[data-shown-at]', { what: 'the restored preview' }),
+      ]);
+      const times = {
+        ...(view ? await restoreTimes(view, 'problemViewMs') : {}),
+        ...(await restoreTimes(preview, 'previewMs')),
+      };
+      results.restore = times;
+      await screenshot(s.page, 'perf-4-restored');
+    } catch (e) {
+      await s.fail(e, 'perf-4');
     }
   });
 });

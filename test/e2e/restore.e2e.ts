@@ -1,14 +1,21 @@
 /**
- * What a window reload brings back (trial 13 findings 6 and 12), in a real VS Code (code-server) in
- * Chromium, on the real folder rlvr-probe-gsm8k: with the tree filtered to "Gained by RL" (the trial had "Lost by RL": no problem of this folder's run is), a problem view in
- * one editor group and a sample preview and that sample's text tab in another, Developer: Reload Window
- * brings back the filter (the same problem rows, the line above the tree) and each of the three tabs with
- * its content (the problem view's pass@k chart or table, the text tab's header and sample, the preview of
- * the same sample). No timing is asserted: the time from the workbench back to each tab filled is printed
- * (`[restore] ...`) for the record. Screenshots: test-output/e2e/screenshots/restore-*.png.
+ * What a window reload brings back (trial 13 findings 6 and 12; issue 34 item 2), in a real VS Code
+ * (code-server) in Chromium, on the real folder rlvr-probe-gsm8k: with the tree filtered to "Gained by RL" (the
+ * trial had "Lost by RL": no problem of this folder's run is), a problem view in one editor group and a sample
+ * preview, in front of that sample's text tab, in another, Developer: Reload Window brings back the filter (the
+ * same problem rows, the line above the tree) and each of the three tabs with its content (the problem view's
+ * pass@k chart or table, the preview of the same sample, the text tab's header and sample).
+ * A second reload, with the folder's index deleted first (as after Rebuild Index, or an index built again by a
+ * newer version): the restored problem view and preview show what they showed, from the restore cache, while
+ * the index is not ready (they say so), and the index confirms it once it is (the note goes).
+ * No timing is asserted: the time from the extension's activation to each restored tab's content is printed
+ * (`[restore] ...`; `npm run bench:e2e` reports the same on the perf e2e's folder).
+ * Screenshots: test-output/e2e/screenshots/restore-*.png.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import {
@@ -17,6 +24,7 @@ import {
   answerQuickInput,
   openProblemViewFromRow,
   reloadWindow,
+  restoreTimes,
   runCommand,
   screenshot,
   showTreeView,
@@ -42,8 +50,37 @@ function frameWith(page: Page, selector: string, what: string, timeoutMs = 90_00
   );
 }
 
+/** Sets one user setting in `userDataDir`'s settings.json (the window reads it on its next load, or as it changes). */
+function setUserSetting(userDataDir: string, key: string, value: unknown): void {
+  const file = path.join(userDataDir, 'User', 'settings.json');
+  const settings = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  fs.writeFileSync(file, JSON.stringify({ ...settings, [key]: value }, null, 2));
+}
+
+/**
+ * Deletes the index of `folder` (src/extension/session.ts: `index-<sha1 of its path>.db` and its -wal and -shm in
+ * the extension's workspace storage under `userDataDir`); returns how many files were deleted.
+ */
+function deleteIndex(userDataDir: string, folder: string): number {
+  const name = `index-${createHash('sha1').update(folder).digest('hex').slice(0, 12)}.db`;
+  let n = 0;
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name === name || e.name === `${name}-wal` || e.name === `${name}-shm`) {
+        fs.rmSync(p, { force: true });
+        n++;
+      }
+    }
+  };
+  walk(path.join(userDataDir, 'User', 'workspaceStorage'));
+  return n;
+}
+
 describe('a window reload brings back the tree filter and the three tabs, filled', { timeout: 600_000 }, () => {
   let s: Session;
+  let workspace = '';
   const rl = rawCounts(path.join(RLVR_PROBE, RUN, 'rl_raw.jsonl'));
   const sft = rawCounts(path.join(RLVR_PROBE, RUN, 'sft_raw.jsonl'));
   // Gained by RL: the model in focus (ppo) solves the problem at least once, the base (sft) never (no
@@ -53,7 +90,7 @@ describe('a window reload brings back the tree filter and the three tabs, filled
   const filterLine = `Gained by RL: ${gained.length} problem${gained.length === 1 ? '' : 's'} · ${PAIR}`;
 
   before(async () => {
-    ({ session: s } = await startOnRlvrProbe('restore'));
+    ({ session: s, workspace } = await startOnRlvrProbe('restore'));
   });
   after(async () => {
     await s?.close();
@@ -84,59 +121,47 @@ describe('a window reload brings back the tree filter and the three tabs, filled
         async () => (((await activeEditorTitle(s.page)) ?? '').endsWith(`sample ${index}.md`) ? true : undefined),
         { what: 'the text tab' },
       );
+      // the preview in front of the text tab: both tabs the reload restores are on screen
+      await s.page
+        .locator('.tabs-container .tab', { hasText: `#${index} ·` })
+        .first()
+        .click();
+      await frameWith(s.page, `#preview-text[data-rendered][data-sample-index="${index}"]`, 'the preview in front');
       await screenshot(s.page, 'restore-1-before-reload');
 
       const t0 = Date.now();
       await reloadWindow(s.page);
       const back = Date.now();
-      const times: Record<string, number> = {};
-      const filled = (tab: string) => {
-        times[tab] = Date.now() - back;
-      };
-      // the text tab (active in its group): its header and the sample
-      const waitText = waitUntil(
+      // the two tabs on screen, filled: the problem view's chart or table, the preview of the same sample
+      const [view, restored] = await Promise.all([
+        frameWith(s.page, '#chart-curves canvas, #stats-table tbody tr', 'the restored problem view'),
+        frameWith(s.page, `#preview-text[data-rendered][data-sample-index="${index}"]`, 'the restored preview'),
+      ]);
+      assert.match(
+        (await view.$eval('h1', (e: { textContent: string | null }) => e.textContent)) ?? '',
+        new RegExp(`Problem ${gained[0]}\\b`),
+        'the problem view shows the same problem',
+      );
+      assert.equal(
+        ((await restored.$eval('h1', (e: { textContent: string | null }) => e.textContent)) ?? '').trim(),
+        heading,
+      );
+      const times = { ...(await restoreTimes(view, 'problem view')), ...(await restoreTimes(restored, 'preview')) };
+      await screenshot(s.page, 'restore-2-after-reload');
+      // the text tab, behind the preview: its header and the sample when shown
+      await s.page
+        .locator('.tabs-container .tab', { hasText: `sample ${index}.md` })
+        .first()
+        .click();
+      const text = await waitUntil(
         s.page,
         async () => {
           const t = await activeEditorText(s.page).catch(() => '');
           return t.includes('## Sample') ? t : undefined;
         },
         { timeoutMs: 90_000, what: 'the restored text tab with its sample' },
-      ).then((t) => {
-        filled('text tab');
-        return t;
-      });
-      const waitView = frameWith(
-        s.page,
-        '#chart-curves canvas, #stats-table tbody tr',
-        'the restored problem view',
-      ).then((f) => {
-        filled('problem view');
-        return f;
-      });
-      const [text, view] = await Promise.all([waitText, waitView]);
+      );
       assert.match(text, new RegExp(`^# Problem ${gained[0]} · .* · sample ${index}`));
-      assert.match(
-        (await view.$eval('h1', (e: { textContent: string | null }) => e.textContent)) ?? '',
-        new RegExp(`Problem ${gained[0]}\\b`),
-        'the problem view shows the same problem',
-      );
-      await screenshot(s.page, 'restore-2-after-reload');
-      // the preview, behind the text tab in its group, renders the same sample when shown
-      await s.page
-        .locator('.tabs-container .tab', { hasText: `#${index} ·` })
-        .first()
-        .click();
-      const shownAt = Date.now();
-      const restored = await frameWith(
-        s.page,
-        `#preview-text[data-rendered][data-sample-index="${index}"]`,
-        'the restored preview',
-      );
-      times['preview (after its tab is shown)'] = Date.now() - shownAt;
-      assert.equal(
-        ((await restored.$eval('h1', (e: { textContent: string | null }) => e.textContent)) ?? '').trim(),
-        heading,
-      );
       // the filter: the same rows, and the line above the tree says so
       await showTreeView(s.page, 'Trace Inspector', VIEW);
       await waitUntil(s.page, async () => ((await gainedRows()).join(',') === gained.join(',') ? true : undefined), {
@@ -149,10 +174,80 @@ describe('a window reload brings back the tree filter and the three tabs, filled
       );
       await screenshot(s.page, 'restore-3-filter-kept');
       console.log(
-        `[restore] workbench back ${back - t0} ms after Reload Window; then, ms: ${Object.entries(times)
+        `[restore] workbench back ${back - t0} ms after Reload Window; from the extension's activation to the content, ms: ${Object.entries(
+          times,
+        )
           .map(([k, v]) => `${k} ${v}`)
           .join(', ')}`,
       );
+
+      // the index deleted, then a reload: the restored tabs show what they showed, from the restore cache,
+      // before the index is ready; the index confirms it once it is
+      await s.page
+        .locator('.tabs-container .tab', { hasText: `#${index} ·` })
+        .first()
+        .click();
+      await frameWith(s.page, `#preview-text[data-rendered][data-sample-index="${index}"]`, 'the preview in front');
+      const deleted = deleteIndex(s.server.userDataDir, workspace);
+      assert.ok(deleted > 0, 'the folder index found and deleted');
+      // automatic indexing off until the restored tabs are checked: the index stays empty (not ready) meanwhile,
+      // however soon the tabs come (indexing the folder anew took less than the workbench's restore on a busy machine)
+      setUserSetting(s.server.userDataDir, 'traceInspector.autoIndex', false);
+      await reloadWindow(s.page);
+      const [cachedView, cachedPreview] = await Promise.all([
+        frameWith(s.page, '#problem-cached', 'the restored problem view from the restore cache'),
+        frameWith(s.page, '#preview-cached', 'the restored preview from the restore cache'),
+      ]);
+      assert.equal(
+        ((await cachedPreview.$eval('h1', (e: { textContent: string | null }) => e.textContent)) ?? '').trim(),
+        heading,
+        'the same sample, before the index is ready',
+      );
+      assert.ok(
+        await cachedPreview.$(`#preview-text[data-rendered][data-sample-index="${index}"]`),
+        'its text rendered',
+      );
+      assert.match(
+        (await cachedView.$eval('h1', (e: { textContent: string | null }) => e.textContent)) ?? '',
+        new RegExp(`Problem ${gained[0]}\\b`),
+      );
+      await screenshot(s.page, 'restore-4-from-cache');
+      const cachedTimes = {
+        ...(await restoreTimes(cachedView, 'problem view (cache)')),
+        ...(await restoreTimes(cachedPreview, 'preview (cache)')),
+      };
+      console.log(
+        `[restore] the index deleted: from the extension's activation to the content, ms: ${Object.entries(cachedTimes)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+      );
+      // once indexed: the notes go, the same sample and problem stay
+      setUserSetting(s.server.userDataDir, 'traceInspector.autoIndex', true);
+      await runCommand(s.page, 'Trace Inspector: Index Folder');
+      await waitUntil(
+        s.page,
+        async () => {
+          for (const f of s.page.frames())
+            if (await f.$('#preview-cached, #problem-cached').catch(() => null)) return undefined;
+          return true;
+        },
+        { timeoutMs: 180_000, what: 'the restored tabs confirmed by the index (their notes gone)' },
+      );
+      const confirmed = await frameWith(
+        s.page,
+        `#preview-text[data-rendered][data-sample-index="${index}"]`,
+        'the preview after the index is ready',
+      );
+      assert.equal(
+        ((await confirmed.$eval('h1', (e: { textContent: string | null }) => e.textContent)) ?? '').trim(),
+        heading,
+      );
+      await frameWith(
+        s.page,
+        '#chart-curves canvas, #stats-table tbody tr',
+        'the problem view after the index is ready',
+      );
+      await screenshot(s.page, 'restore-5-confirmed');
     } catch (e) {
       await s.fail(e, 'restore-1');
     }

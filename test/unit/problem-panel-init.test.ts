@@ -87,8 +87,10 @@ describe('problem view: its data computed once per open', () => {
     assert.equal(written?.kind, 'init');
     assert.equal(v.computed(), 1);
     const early = written?.prefetched;
-    assert.equal(early?.problemId, v.problemId);
-    assert.equal(early?.result.problem.id, v.problemId);
+    assert.equal(early?.request, 'getProblem');
+    assert.ok(early?.request === 'getProblem');
+    assert.equal(early.problemId, v.problemId);
+    assert.equal(early.result.problem.id, v.problemId);
     v.fake.send({ id: 1, kind: 'ready', view: 'problem' });
     await sleep(1);
     const all = inits(v.fake.posted);

@@ -95,7 +95,8 @@ describe('problem view: the first drawing at the layout of its editor group', { 
       current.panel = fake.panel;
       await current.commands.get('traceInspector.openProblemView')!({ problemId });
       await sleep(20); // the page is written on a timer of its own, after the drawing
-      const svg = pageInit(fake.panel.webview.html)?.prefetched?.result.charts?.passk.svg ?? '';
+      const prefetched = pageInit(fake.panel.webview.html)?.prefetched;
+      const svg = (prefetched?.request === 'getProblem' && prefetched.result.charts?.passk.svg) || '';
       return { width: Number(/^<svg [^>]*width="(\d+)"/.exec(svg)?.[1]), fake };
     };
     let disposables = await window();

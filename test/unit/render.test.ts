@@ -9,7 +9,7 @@ import {
   renderMath,
   createMarkdown,
 } from '../../webview/markdown';
-import { splitIntoBlocks } from '../../webview/textBlocks';
+import { estimatedHeight, splitIntoBlocks } from '../../webview/textBlocks';
 
 const md = createMarkdown();
 /** Number of KaTeX formulas in rendered HTML. */
@@ -251,5 +251,16 @@ describe('splitIntoBlocks (long span and diff views laid out block by block)', (
       const t = b.map((p) => p.text).join('');
       assert.ok(t.length >= 40 && t.endsWith('\n'), JSON.stringify(t));
     }
+  });
+});
+
+describe('a long sample rendered as it is scrolled to: the boxes of its pieces not rendered yet', () => {
+  test('estimatedHeight: 40 px a line of width / 7.2 characters, 600 px wide when not known, one line at least', () => {
+    // 1,000 characters at 600 px: 83 a line, 13 lines (the perf e2e's math-heavy pieces took 500-640 px)
+    assert.equal(estimatedHeight(1000, 600), 520);
+    assert.equal(estimatedHeight(1000, 0), 520, 'a hidden tab: 600 px');
+    assert.equal(estimatedHeight(1000, 1200), 280);
+    assert.equal(estimatedHeight(0, 600), 40);
+    assert.equal(estimatedHeight(1000, 50), 2000, 'at least 20 characters a line');
   });
 });

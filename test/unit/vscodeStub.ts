@@ -84,6 +84,8 @@ export function loadWithStub<T>(path: string, overrides: Record<string, unknown>
 export interface PanelStubState {
   panel?: unknown;
   commands: Map<string, (...a: unknown[]) => unknown>;
+  /** The webview panel serializers registered, by view type (when the test gives a map). */
+  serializers?: Map<string, { deserializeWebviewPanel(panel: unknown, state: unknown): Promise<void> }>;
 }
 
 /**
@@ -101,7 +103,13 @@ export function panelStub(current: PanelStubState): Record<string, unknown> {
     },
     window: {
       createWebviewPanel: () => current.panel,
-      registerWebviewPanelSerializer: () => ({ dispose() {} }),
+      registerWebviewPanelSerializer: (
+        type: string,
+        serializer: { deserializeWebviewPanel(panel: unknown, state: unknown): Promise<void> },
+      ) => {
+        current.serializers?.set(type, serializer);
+        return { dispose() {} };
+      },
       showInformationMessage: async () => undefined,
     },
     Uri: { joinPath: (base: { fsPath: string }, ...p: string[]) => ({ fsPath: joinPath(base.fsPath, ...p) }) },
