@@ -21,8 +21,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { indexFolder } from '../src/core/index/indexer';
 import { TraceIndex } from '../src/core/index/traceIndex';
-import { buildReport } from '../src/core/report';
-import { graderAudit } from '../src/core/graderAudit';
+import { buildReport } from '../src/core/report/index';
+import { graderAudit } from '../src/core/analyses/graderAudit';
 import { overviewData } from '../src/extension/panelData';
 import { existingManifest, generate, rng, type GenParams } from './gen';
 

@@ -16,7 +16,7 @@ import { describeSqliteDriver, sqliteDriver } from '../core/index/sqlite';
 import { TraceIndex } from '../core/index/traceIndex';
 import { FORMAT_IDS, type FormatId } from '../core/model';
 import type { ReaderOptions } from '../core/readers';
-import { plural } from '../core/text';
+import { plural } from '../core/text/strings';
 
 // The options and the indexing pass that the index, report and search commands share.
 

@@ -1,12 +1,12 @@
 import { Command } from 'commander';
-import { reportCsv, reportTable } from '../core/report';
+import { reportCsv, reportTable } from '../core/report/index';
 import { CSV_HEADER, csvCell } from '../core/report/csv';
 import { ALL_DATASETS } from '../core/report/render';
 import { majJudged } from '../core/report/sections/majAtK';
 import { pathLines } from '../core/report/sections/paths';
 import { rewardModelLines } from '../core/report/sections/rewardModels';
 import { trajectoryLines } from '../core/report/sections/trajectories';
-import { escapeControl } from '../core/text';
+import { escapeControl } from '../core/text/strings';
 import { addIndexCommand } from './commands/indexCommand';
 import { addInfoCommand } from './commands/infoCommand';
 import { addReportCommand } from './commands/reportCommand';

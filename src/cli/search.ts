@@ -4,10 +4,10 @@ import { type SearchIndexStatus, searchIndexStatus, unsearchedSamples } from '..
 import { searchIndexLine } from './indexing';
 import { type ModelRow, TraceIndex } from '../core/index/traceIndex';
 import { type Diagnostic, diagnosticPlace } from '../core/model';
-import { noModelMatches, partialWarning, unreadableWarning } from '../core/report';
-import { problemNamer } from '../core/datasets';
-import { holdsAsTyped, searchTerms, snippet } from '../core/search';
-import { plural } from '../core/text';
+import { noModelMatches, partialWarning, unreadableWarning } from '../core/report/index';
+import { problemNamer } from '../core/grouping/datasets';
+import { holdsAsTyped, searchTerms, snippet } from '../core/index/search';
+import { plural } from '../core/text/strings';
 
 /** One match of `trace-inspector search` (the JSON output's `matches[]`). */
 export interface SearchMatch {

@@ -7,7 +7,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import type { TraceIndex } from '../core/index/traceIndex';
 import { buildSplitsReport, type SplitEstimate, type SplitsReport } from '../core/analyses/splits';
 import type { SplitKind } from '../core/analyses/splitDefinitions';
-import { escapeControl, plural } from '../core/text';
+import { escapeControl, plural } from '../core/text/strings';
 import { csvCell } from '../core/report/csv';
 import { terminalJson } from './output';
 

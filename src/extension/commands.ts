@@ -3,10 +3,10 @@
  * handlers that are only user interface (quick picks, input boxes, dialogs). The state they act on
  * (sessions, the tree, the status bar) lives in the Extension of extension.ts ({@link CommandHost}).
  */
-import { percent } from '../core/thresholds';
+import { percent } from '../core/text/thresholds';
 import * as vscode from 'vscode';
 import { STANDARD_LABELS } from '../core/index/annotations';
-import { problemNamer } from '../core/datasets';
+import { problemNamer } from '../core/grouping/datasets';
 import { comparisonPairs, guessBaseModel } from '../core/index/labels';
 import type { ModelRow } from '../core/index/traceIndex';
 import { PASS_SETTINGS } from './indexPasses';

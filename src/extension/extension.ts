@@ -8,7 +8,7 @@ import {
 } from '../core/index/sqlite';
 import { focusRun, pairBaseGuessNote } from '../core/index/labels';
 import { searchIndexPercent } from '../core/index/searchIndex';
-import { plural } from '../core/text';
+import { plural } from '../core/text/strings';
 import { registerCommands } from './commands';
 import { Navigator } from './navigation';
 import {

@@ -5,7 +5,12 @@
  * `searchIndex`, builds the full-text index of the samples a pass left out of it (core `buildSearchIndex`). Bundled to dist/indexWorker.js. Pure core only: no `vscode` here.
  */
 import { parentPort } from 'node:worker_threads';
-import { type AnswerCheckCounts, answerCheckDisagreements, type GraderAudit, graderAudit } from '../core/graderAudit';
+import {
+  type AnswerCheckCounts,
+  answerCheckDisagreements,
+  type GraderAudit,
+  graderAudit,
+} from '../core/analyses/graderAudit';
 import { indexFolder } from '../core/index/indexer';
 import { buildSearchIndex } from '../core/index/searchIndex';
 import { chooseSqliteDriver, sqliteDriver } from '../core/index/sqlite';

@@ -1,4 +1,4 @@
-import type { AnswerCheckCounts, GraderAudit } from '../core/graderAudit';
+import type { AnswerCheckCounts, GraderAudit } from '../core/analyses/graderAudit';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 import type { SearchIndexProgress, SearchIndexSummary } from '../core/index/searchIndex';
 import type { SqliteDriverName } from '../core/index/sqlite';

@@ -11,7 +11,7 @@
  * the tree; with nothing yet, the first problem's samples of the model in focus.
  */
 import * as vscode from 'vscode';
-import { ordinal } from '../core/text';
+import { ordinal } from '../core/text/strings';
 import { describeFilter, type Node, type ProblemTreeProvider } from './problemTree';
 import { type Cursor, nextUnannotatedWrapping, positionOf, type Step, stepFrom } from './sampleOrder';
 import { parseSampleUri } from './sampleDocument';

@@ -15,9 +15,14 @@ import { join } from 'node:path';
 import type { AnnotationStore } from '../core/index/annotations';
 import { STANDARD_LABELS } from '../core/index/annotations';
 import { baseGuessNote, comparisonPairs, EXTENSION_CHOOSE_BASE, shortModelNames } from '../core/index/labels';
-import { seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from '../core/seeds';
-import { basePoolMessage, comparisonPairing, pooledBaseRows, withoutPooledReplicates } from '../core/basePools';
-import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummary } from '../core/pathSummary';
+import { seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from '../core/grouping/seeds';
+import {
+  basePoolMessage,
+  comparisonPairing,
+  pooledBaseRows,
+  withoutPooledReplicates,
+} from '../core/grouping/basePools';
+import { DEFAULT_MAX_TEXT_SAMPLES, type PathContext, pathContext, pathSummary } from '../core/similarity/pathSummary';
 import {
   graderDifference,
   graderWarning,
@@ -26,11 +31,11 @@ import {
   partialWarning,
   REPORT_REPLICATES,
   unreadableWarning,
-} from '../core/report';
-import { answerCheckDisagreements, answerCheckNote } from '../core/graderAudit';
+} from '../core/report/index';
+import { answerCheckDisagreements, answerCheckNote } from '../core/analyses/graderAudit';
 import { hasReference } from '../core/answers/reference';
 import { diagnosticPlace } from '../core/model';
-import { LOGPROB_SIDECAR, readPplSidecar } from '../core/ppl';
+import { LOGPROB_SIDECAR, readPplSidecar } from '../core/similarity/ppl';
 import { KEY_SEP, type ModelRow, type ProblemFilter, type StatRow, type TraceIndex } from '../core/index/traceIndex';
 import {
   accuracyHistogram,
@@ -66,10 +71,16 @@ import {
   summarize,
 } from '../core/similarity';
 import type { PathMatchData } from '../shared/pathLine';
-import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../core/rewardReport';
-import { preview } from '../core/text';
-import { type DatasetCount, datasetCounts, describeDatasets, problemNamer, problemsInDatasets } from '../core/datasets';
-import { denominator, describeDenominator, nameProblems, problemSet } from '../core/denominators';
+import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../core/report/rewardReport';
+import { preview } from '../core/text/strings';
+import {
+  type DatasetCount,
+  datasetCounts,
+  describeDatasets,
+  problemNamer,
+  problemsInDatasets,
+} from '../core/grouping/datasets';
+import { denominator, describeDenominator, nameProblems, problemSet } from '../core/metrics/denominators';
 import {
   comparisonDenominator,
   comparisonWarning,
@@ -77,9 +88,14 @@ import {
   notComparedModels,
   notComparedReason,
   notComparedWarning,
-} from '../core/report';
-import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/series';
-import { clusterOrder, computeTrajectories, type TrajectoryDetail, trajectoryFilter } from '../core/trajectories';
+} from '../core/report/index';
+import { compileStepPattern, DEFAULT_STEP_PATTERN } from '../core/grouping/series';
+import {
+  clusterOrder,
+  computeTrajectories,
+  type TrajectoryDetail,
+  trajectoryFilter,
+} from '../core/analyses/trajectories';
 import {
   MAX_NEW_STEPS,
   type PathsData,
@@ -865,7 +881,7 @@ interface OverviewRows {
   models: ModelRow[];
   /** Graded rows (graded > 0) by model id. */
   byModel: Map<number, StatRow[]>;
-  /** Every row of each model, graded or not: the denominators (src/core/denominators.ts). */
+  /** Every row of each model, graded or not: the denominators (src/core/metrics/denominators.ts). */
   allByModel: Map<number, StatRow[]>;
   levels: string[];
   levelOf: Map<number, string | null>;
@@ -1300,7 +1316,7 @@ function trajectoryRoles(index: TraceIndex, roles: Roles): { base?: ModelRow; ba
  * The overview's Training tab: every checkpoint series with per-step figures (pass@1 and pass@K with
  * seeded bootstrap intervals, the step's base as reference, categories and the positive-gain share
  * against the base, mean response length) and every problem's c/n per step in heatmap order
- * (src/core/trajectories.ts `clusterOrder`). n = graded samples.
+ * (src/core/analyses/trajectories.ts `clusterOrder`). n = graded samples.
  * @param replicates bootstrap replicates (default 1000, as the overview's curves).
  */
 export function trainingData(index: TraceIndex, roles: Roles, replicates = 1000): TrainingData {
@@ -1378,7 +1394,7 @@ export function trainingData(index: TraceIndex, roles: Roles, replicates = 1000)
 }
 
 // ------------------------------------------------------------------------------------------------
-// PPL_base sidecar (read and resolved by the core, src/core/ppl.ts)
+// PPL_base sidecar (read and resolved by the core, src/core/similarity/ppl.ts)
 
 /** PPL_base of one problem's samples, for the problem view (see {@link readPplSidecar}). */
 export function pplData(root: string | undefined, index: TraceIndex, problemId: number): PplData {
@@ -1400,7 +1416,7 @@ export function hasLogprobSidecar(root: string | undefined): boolean {
 /**
  * Per compared model (the overview's coverage pairs: the chosen base for every model, or each run's
  * own base while the base is a guess), the share of correct samples whose computation path is in the
- * base, with its bootstrap interval and denominator (src/core/pathSummary.ts, without text measures).
+ * base, with its bootstrap interval and denominator (src/core/similarity/pathSummary.ts, without text measures).
  * Reads every sample text of the compared models once, one problem at a time, giving the event loop
  * back between problems (about 0.4 ms of CPU per sample on the development machine).
  * @param replicates bootstrap replicates (default the report's, with its seed: the overview's interval is the

@@ -19,7 +19,7 @@ import { SAMPLE_SCHEME } from './sampleDocument';
 import { join } from 'node:path';
 import { type FolderSession, readSettings } from './session';
 import { comparisonBase } from '../core/index/labels';
-import { problemNamer } from '../core/datasets';
+import { problemNamer } from '../core/grouping/datasets';
 import type { ModelRow } from '../core/index/traceIndex';
 import {
   hasLogprobSidecar,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { problemNamer } from '../core/datasets';
-import { answerCheckNote } from '../core/graderAudit';
+import { problemNamer } from '../core/grouping/datasets';
+import { answerCheckNote } from '../core/analyses/graderAudit';
 import { SourceChangedError } from '../core/index/sampleText';
 import type { SampleDetail } from '../core/index/traceIndex';
 import type { FolderSession } from './session';

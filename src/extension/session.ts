@@ -2,23 +2,23 @@ import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { isAbsolute, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { auditDiagnostics, auditFolderChecked, notAuditedDiagnostics } from '../core/audit';
-import { problemIdsRepeat } from '../core/datasets';
+import { auditDiagnostics, auditFolderChecked, notAuditedDiagnostics } from '../core/analyses/summaryAudit';
+import { problemIdsRepeat } from '../core/grouping/datasets';
 import {
   type AnswerCheckCounts,
   answerCheckDisagreements,
   type GraderAudit,
   graderAudit,
   graderAuditDiagnostics,
-} from '../core/graderAudit';
+} from '../core/analyses/graderAudit';
 import { AnnotationStore, annotationFatesMessage, MIRROR_RELATIVE_PATH } from '../core/index/annotations';
 import type { IndexProgress, IndexSummary } from '../core/index/indexer';
 import { type SearchIndexStatus, searchIndexStatus } from '../core/index/searchIndex';
-import { seedSiblingDiagnostics } from '../core/seeds';
+import { seedSiblingDiagnostics } from '../core/grouping/seeds';
 import { comparisonBase, defaultFocusModel, guessBaseModel, shortModelNames } from '../core/index/labels';
 import { SourceChangedError, readSampleText, readSampleTexts } from '../core/index/sampleText';
 import { sqliteDriver } from '../core/index/sqlite';
-import { checkpointSeries } from '../core/trajectories';
+import { checkpointSeries } from '../core/analyses/trajectories';
 import { TraceIndex, type ModelRow } from '../core/index/traceIndex';
 import { type Diagnostic, diagnosticPlace } from '../core/model';
 import { type PassInputs, PassQueue, passKey } from './indexPasses';

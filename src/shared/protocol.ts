@@ -370,7 +370,7 @@ export interface PplData {
 
 /**
  * Result of `getPaths`: per compared model (the coverage pairs of the overview), the share of correct
- * samples whose computation path some base sample computes in full (src/core/pathSummary.ts; without
+ * samples whose computation path some base sample computes in full (src/core/similarity/pathSummary.ts; without
  * the text measures, which the CLI's `report --paths` adds).
  */
 export interface PathsData {
@@ -598,7 +598,7 @@ export interface TrainingPassAtK {
   missing: number;
 }
 
-/** One checkpoint of a training series (src/core/trajectories.ts), against its own base model. */
+/** One checkpoint of a training series (src/core/analyses/trajectories.ts), against its own base model. */
 export interface TrainingStep {
   step: number;
   modelId: number;

@@ -294,7 +294,7 @@ export function trainingLengthSpec(s: TrainingSeries): Spec {
 export function trainingHeatmapSpec(s: TrainingSeries): Spec {
   const problems = s.problems.slice(0, HEATMAP_MAX_ROWS);
   // the dataset leads a row's name only when the series spans several datasets, spelled as every message
-  // names a problem (core/datasets.ts `problemLabel`: `gsm8k · 2`; trial 7 finding 12)
+  // names a problem (core/grouping/datasets.ts `problemLabel`: `gsm8k · 2`; trial 7 finding 12)
   const datasets = new Set(s.problems.map((p) => p.dataset)).size;
   const order = problems.map((p) => (datasets > 1 ? `${p.dataset || '(no dataset)'} · ${p.problemId}` : p.problemId));
   const cells = problems.flatMap((p, r) =>

@@ -26,7 +26,7 @@ import {
   webviewWith,
   type Session,
 } from './harness';
-import { ordinal } from '../../src/core/text';
+import { ordinal } from '../../src/core/text/strings';
 import { RLVR_PROBE, startOnRlvrProbe } from './rlvrProbe';
 
 // Browser global used inside frame.evaluate (the project compiles without the DOM lib).

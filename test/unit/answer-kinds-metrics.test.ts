@@ -8,10 +8,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeReferenceList, referenceAlternatives } from '../../src/core/answers';
-import { graderAudit, regrade } from '../../src/core/graderAudit';
+import { graderAudit, regrade } from '../../src/core/analyses/graderAudit';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { buildReport } from '../../src/core/report';
+import { buildReport } from '../../src/core/report/index';
 import { writeFolder } from './helpers';
 
 /** One Qwen2.5-Math eval file (a record per problem: `gt`, `pred`, `score`) under `Qwen-base/math_eval/math500`. */

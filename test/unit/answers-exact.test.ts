@@ -10,11 +10,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { answerKey, canonicalAnswer, measurementUnit, sameAnswer } from '../../src/core/answers';
-import { graderAudit, regrade, toolVerdict } from '../../src/core/graderAudit';
+import { graderAudit, regrade, toolVerdict } from '../../src/core/analyses/graderAudit';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { majAtK } from '../../src/core/metrics';
-import { buildReport } from '../../src/core/report';
+import { buildReport } from '../../src/core/report/index';
 import { tempDir } from './helpers';
 
 /** Every spelling in a group has the hand-written key. */

@@ -19,7 +19,7 @@ import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { mulberry32 } from '../../src/core/metrics/bootstrap';
 import type { Diagnostic } from '../../src/core/model';
-import { buildReport } from '../../src/core/report';
+import { buildReport } from '../../src/core/report/index';
 import { REAL, tempDir } from './helpers';
 import { buildZip, inspectHeader } from './reliability.support';
 

@@ -20,7 +20,7 @@ import {
   SATURATION_TOLERANCE,
   withinNoise,
 } from '../../src/core/metrics';
-import { buildReport } from '../../src/core/report';
+import { buildReport } from '../../src/core/report/index';
 import { crossoverText, sharePct } from '../../src/shared/claims';
 import { rng as mulberry32, SATURATED, saturatedCounts, writeSaturatedFolder } from '../support/saturatedFolder';
 import { REAL, rawRolloutCounts, tempDir } from './helpers';

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { listCandidateFiles } from '../../src/core/readers';
-import type { Report } from '../../src/core/report';
+import type { Report } from '../../src/core/report/index';
 import { cliReport, humanEval, writeFolder } from './helpers';
 
 /** Diagnostics as `<severity> <file>: <message>`, sorted. */

@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { knownToolOutput } from '../../src/core/readers/index';
-import { buildReport, cappedCount, samplesCut } from '../../src/core/report';
+import { buildReport, cappedCount, samplesCut } from '../../src/core/report/index';
 import { indexed, writeFolder } from './helpers';
 
 const line = (o: unknown) => JSON.stringify(o);

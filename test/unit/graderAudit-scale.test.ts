@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FILE_NAME } from '../../bench/gen';
 import { answerKey } from '../../src/core/answers';
-import { graderAudit } from '../../src/core/graderAudit';
+import { graderAudit } from '../../src/core/analyses/graderAudit';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { mulberry32 } from '../../src/core/metrics';

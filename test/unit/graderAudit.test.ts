@@ -9,10 +9,10 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { answerKey } from '../../src/core/answers';
-import { graderAudit, graderAuditDiagnostics, regrade } from '../../src/core/graderAudit';
+import { graderAudit, graderAuditDiagnostics, regrade } from '../../src/core/analyses/graderAudit';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { buildReport } from '../../src/core/report';
+import { buildReport } from '../../src/core/report/index';
 import { REAL, tempDir } from './helpers';
 import { loadWithStub } from './vscodeStub';
 

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { readSampleTexts } from '../../src/core/index/sampleText';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import type { Report } from '../../src/core/report';
+import type { Report } from '../../src/core/report/index';
 import { runCli } from './reliability.support';
 
 /** The shared real results folders (read-only; never copied into the repository). Tests run from the repository root. */

@@ -12,7 +12,7 @@ import { readFileParallel, readerWorkerPath } from '../../src/core/index/paralle
 import type { ReadEvent } from '../../src/core/model';
 import { readFile } from '../../src/core/readers';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { contentHash } from '../../src/core/text';
+import { contentHash } from '../../src/core/text/strings';
 import { REAL, tempDir, textsById } from './helpers';
 
 /** Every sample row with its model and problem keys (row ids differ between databases). */

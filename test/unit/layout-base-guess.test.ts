@@ -20,7 +20,7 @@ import {
   type ModelIdentity,
 } from '../../src/core/index/labels';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { buildReport } from '../../src/core/report';
+import { buildReport } from '../../src/core/report/index';
 import { tempDir } from './helpers';
 import { QWEN_FILE as FILE, putJsonLines as put, qwenRecord as qwen } from './qwenRecords';
 

@@ -10,13 +10,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dirname } from 'node:path';
-import type { Report } from '../../src/core/report';
+import type { Report } from '../../src/core/report/index';
 import { pathModelName } from '../../src/core/readers/util';
 import { flatModelName } from '../../src/core/readers/flat';
 import { isSeedShard } from '../../src/core/index/indexer';
-import { areSeedSiblings, stripSeedTokens } from '../../src/core/seeds';
+import { areSeedSiblings, stripSeedTokens } from '../../src/core/grouping/seeds';
 import { distinctiveLabels, guessBaseModel } from '../../src/core/index/labels';
-import { datasetCounts } from '../../src/core/datasets';
+import { datasetCounts } from '../../src/core/grouping/datasets';
 import { flatFolderDataset } from '../../src/core/readers/flat';
 import { cliReport, humanEval, indexed, writeFolder } from './helpers';
 

@@ -13,7 +13,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { datasetCounts } from '../../src/core/datasets';
+import { datasetCounts } from '../../src/core/grouping/datasets';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import {
@@ -24,7 +24,7 @@ import {
   pathModelName,
   stemDataset,
 } from '../../src/core/readers/util';
-import type { Report } from '../../src/core/report';
+import type { Report } from '../../src/core/report/index';
 import { cliReport, flatLines, tempDir, writeFolder, writeRollouts } from './helpers';
 import { runCli } from './reliability.support';
 

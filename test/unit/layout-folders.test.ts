@@ -15,9 +15,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { datasetCounts } from '../../src/core/datasets';
+import { datasetCounts } from '../../src/core/grouping/datasets';
 import { indexFolder } from '../../src/core/index/indexer';
-import { isJobFolder } from '../../src/core/nameTokens';
+import { isJobFolder } from '../../src/core/grouping/nameTokens';
 import { TraceIndex, scaledSteps } from '../../src/core/index/traceIndex';
 import { evalplusModelName, evalplusRun, flatRecordDataset } from '../../src/core/readers/flat';
 import { qwenModelAndDataset } from '../../src/core/readers/qwenMath';
@@ -31,8 +31,8 @@ import {
   pathModelName,
   stemTemperature,
 } from '../../src/core/readers/util';
-import type { Report } from '../../src/core/report';
-import { stripSeedTokens } from '../../src/core/seeds';
+import type { Report } from '../../src/core/report/index';
+import { stripSeedTokens } from '../../src/core/grouping/seeds';
 import { cliReport, flatLines, tempDir, writeFolder, writeRollouts } from './helpers';
 
 /** A results folder in a temporary directory: file text by relative path. */

@@ -11,7 +11,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Report } from '../../src/core/report';
+import type { Report } from '../../src/core/report/index';
 import { cliReport, flatLines, qwen, writeFolder } from './helpers';
 
 /** A results folder in a temporary directory: file text by relative path. */

@@ -12,7 +12,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Report } from '../../src/core/report';
+import type { Report } from '../../src/core/report/index';
 import { stemDataset } from '../../src/core/readers/util';
 import { cliReport, flatLines, qwen, writeFolder } from './helpers';
 

@@ -17,8 +17,8 @@ import { guessBaseModel } from '../../src/core/index/labels';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { qwenModelAndDataset } from '../../src/core/readers/qwenMath';
 import { pathModelName } from '../../src/core/readers/util';
-import type { Report } from '../../src/core/report';
-import { stripSeedTokens } from '../../src/core/seeds';
+import type { Report } from '../../src/core/report/index';
+import { stripSeedTokens } from '../../src/core/grouping/seeds';
 import { overviewData } from '../../src/extension/panelData';
 import { cli, humanEval, indexed, qwen, writeFolder } from './helpers';
 

@@ -14,7 +14,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import type { Report } from '../../src/core/report';
+import type { Report } from '../../src/core/report/index';
 import { cliReport, flatLines, qwen, writeFolder } from './helpers';
 
 /** A results folder in a temporary directory: file text by relative path. */

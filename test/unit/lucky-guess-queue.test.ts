@@ -14,7 +14,7 @@ import { putJsonLines as put, qwenRecord as qwen } from './qwenRecords';
 // Trial 4 finding 8.
 describe('the lucky-guess queue at n = 4 says why it is empty, and 1/8 reads 12.5%', () => {
   test('percent keeps one decimal when it is not a whole percent', async () => {
-    const { percent } = await import('../../src/core/thresholds');
+    const { percent } = await import('../../src/core/text/thresholds');
     assert.equal(percent(0.125), '12.5%');
     assert.equal(percent(0.25), '25%');
     assert.equal(percent(1 / 3), '33.3%');
@@ -22,7 +22,7 @@ describe('the lucky-guess queue at n = 4 says why it is empty, and 1/8 reads 12.
   });
 
   test('n = 4 (max graded from the index): 1/4 = 25% > 12.5%, the setting named; n = 8 or 16: no hint', async () => {
-    const { luckyGuessHint } = await import('../../src/core/thresholds');
+    const { luckyGuessHint } = await import('../../src/core/text/thresholds');
     const dir = tempDir('trial4-lucky-');
     put(
       dir,

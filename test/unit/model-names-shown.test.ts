@@ -18,8 +18,8 @@ import {
   shortModelNames,
 } from '../../src/core/index/labels';
 import { fileTextSource } from '../../src/core/index/sampleText';
-import { buildReport } from '../../src/core/report';
-import { seedSiblingDiagnostics } from '../../src/core/seeds';
+import { buildReport } from '../../src/core/report/index';
+import { seedSiblingDiagnostics } from '../../src/core/grouping/seeds';
 import { reportCsv } from '../../src/cli/main';
 import { overviewData, problemData, samplePreview, viewModels } from '../../src/extension/panelData';
 import type * as TreeModule from '../../src/extension/problemTree';

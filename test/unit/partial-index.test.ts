@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { modelLabels } from '../../src/core/index/labels';
 import { passAtK } from '../../src/core/metrics';
-import { buildReport } from '../../src/core/report';
+import { buildReport } from '../../src/core/report/index';
 import { reportTable } from '../../src/cli/main';
 import { overviewData } from '../../src/extension/panelData';
 import type { FolderSession } from '../../src/extension/session';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { computationPath } from '../../src/core/similarity';
-import { buildReportAsync } from '../../src/core/report';
+import { buildReportAsync } from '../../src/core/report/index';
 import { pathsData, readSimilarityFilesJob, runSimilarityJob, similarityFilesJob } from '../../src/extension/panelData';
 import { pathLine } from '../../src/shared/pathLine';
 import { MAX_NEW_STEPS } from '../../src/shared/protocol';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathLines } from '../../src/cli/main';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { buildReport, buildReportAsync } from '../../src/core/report';
+import { buildReport, buildReportAsync } from '../../src/core/report/index';
 import { computationPath, summarize, textJaccard } from '../../src/core/similarity';
 import { REAL } from './helpers';
 

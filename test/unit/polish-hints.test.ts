@@ -14,7 +14,7 @@ import { crossoverBootstrap } from '../../src/core/metrics/coverage';
 import { makeContext, readFile } from '../../src/core/readers/index';
 import { notAnId, validateMapping } from '../../src/core/readers/mapping';
 import { didYouMean, nearSubstring, stringVerdictWarning } from '../../src/core/readers/util';
-import { noModelMatches } from '../../src/core/report';
+import { noModelMatches } from '../../src/core/report/index';
 import { CROSSOVER_NOTE, crossoverText, sharePct } from '../../src/shared/claims';
 import { tempDir } from './helpers';
 

@@ -1,5 +1,5 @@
 /**
- * PPL_base from the log-probability sidecar, in the core (src/core/ppl.ts): the parser, the resolution
+ * PPL_base from the log-probability sidecar, in the core (src/core/similarity/ppl.ts): the parser, the resolution
  * to indexed samples, and the report's PPL section (JSON and table), against values computed by hand.
  */
 import { describe, test } from 'node:test';
@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { reportTable } from '../../src/cli/main';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { LOGPROB_SIDECAR, parseLogprobSidecar, perplexity, readPplSidecar } from '../../src/core/ppl';
-import { buildReport } from '../../src/core/report';
+import { LOGPROB_SIDECAR, parseLogprobSidecar, perplexity, readPplSidecar } from '../../src/core/similarity/ppl';
+import { buildReport } from '../../src/core/report/index';
 import { tempDir } from './helpers';
 
 const E = Math.E;

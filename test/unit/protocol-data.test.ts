@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { TraceIndex, type ModelRow } from '../../src/core/index/traceIndex';
 import { indexFolder } from '../../src/core/index/indexer';
-import { buildReport } from '../../src/core/report';
+import { buildReport } from '../../src/core/report/index';
 import { guessBaseModel } from '../../src/core/index/labels';
 import { majAtK, normalizeAnswer } from '../../src/core/metrics/majority';
 import { AnnotationStore } from '../../src/core/index/annotations';

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { listCandidateFiles } from '../../src/core/readers';
-import type { Report } from '../../src/core/report';
+import type { Report } from '../../src/core/report/index';
 import { cli, cliReport, humanEval, qwen, tempDir, writeFolder } from './helpers';
 import { runCli } from './reliability.support';
 

@@ -14,7 +14,7 @@ import { TraceIndex } from '../../src/core/index/traceIndex';
 import type { Diagnostic, ProblemRecord } from '../../src/core/model';
 import { type ReaderOptions, makeContext } from '../../src/core/readers/index';
 import { createInspectReader } from '../../src/core/readers/inspect';
-import { buildReport } from '../../src/core/report';
+import { buildReport } from '../../src/core/report/index';
 import { overviewData } from '../../src/extension/panelData';
 import { tempDir } from './helpers';
 import { runCli } from './reliability.support';

@@ -7,7 +7,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Report } from '../../src/core/report';
+import type { Report } from '../../src/core/report/index';
 import { cliReport, humanEval, qwen, writeFolder } from './helpers';
 
 /** Diagnostics as `<severity> <file>: <message>`, sorted. */

@@ -16,7 +16,7 @@ import type { Diagnostic, ProblemRecord } from '../../src/core/model';
 import { makeContext, readFile } from '../../src/core/readers/index';
 import { validateMapping } from '../../src/core/readers/mapping';
 import { compilePath, dottedToJsonPath, first, listOf } from '../../src/core/readers/mappingPath';
-import { buildReport } from '../../src/core/report';
+import { buildReport } from '../../src/core/report/index';
 import { REAL, tempDir } from './helpers';
 import { runCli } from './reliability.support';
 

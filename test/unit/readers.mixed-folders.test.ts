@@ -9,7 +9,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Report } from '../../src/core/report';
+import type { Report } from '../../src/core/report/index';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diagnosticPlace } from '../../src/core/model';

@@ -17,7 +17,7 @@ import { TraceIndex } from '../../src/core/index/traceIndex';
 import { mulberry32 } from '../../src/core/metrics/bootstrap';
 import { flatModelName } from '../../src/core/readers/flat';
 import { decimalString, fileStep, toCorrect } from '../../src/core/readers/util';
-import { problemTextKey } from '../../src/core/text';
+import { problemTextKey } from '../../src/core/text/strings';
 import { tempDir } from './helpers';
 
 function put(dir: string, rel: string, lines: unknown[]): void {

@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { mulberry32 } from '../../src/core/metrics/bootstrap';
-import { buildReport } from '../../src/core/report';
-import { plural } from '../../src/core/text';
+import { buildReport } from '../../src/core/report/index';
+import { plural } from '../../src/core/text/strings';
 import { cliReport, tempDir, writeFolder } from './helpers';
 
 function put(dir: string, rel: string, lines: unknown[]): void {

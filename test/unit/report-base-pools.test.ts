@@ -13,7 +13,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { guessBaseModel } from '../../src/core/index/labels';
-import { buildReport } from '../../src/core/report';
+import { buildReport } from '../../src/core/report/index';
 import { overviewData, problemData } from '../../src/extension/panelData';
 import { reportCsv } from '../../src/cli/main';
 import { flatLines, indexed, qwen, writeFolder } from './helpers';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { readSampleTexts } from '../../src/core/index/sampleText';
-import { buildReport } from '../../src/core/report';
+import { buildReport } from '../../src/core/report/index';
 import { reportTable } from '../../src/cli/main';
 import { pairedBootstrapDiff, twoLevelPairedDiffAt1 } from '../../src/core/metrics/bootstrap';
 import { type CrossoverResult, crossoverK } from '../../src/core/metrics/coverage';

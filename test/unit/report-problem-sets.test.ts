@@ -11,11 +11,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reportCsv, reportTable } from '../../src/cli/main';
-import { AUDIT_RULE_TEXT, auditFolder } from '../../src/core/audit';
+import { AUDIT_RULE_TEXT, auditFolder } from '../../src/core/analyses/summaryAudit';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { crossoverK, type ProblemPair } from '../../src/core/metrics';
-import { buildReport, type ReportOptions } from '../../src/core/report';
+import { buildReport, type ReportOptions } from '../../src/core/report/index';
 import { overviewData } from '../../src/extension/panelData';
 import { csvRows, tempDir } from './helpers';
 

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditDiagnostics, auditFolder } from '../../src/core/audit';
+import { auditDiagnostics, auditFolder } from '../../src/core/analyses/summaryAudit';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { normalizeAnswer } from '../../src/core/metrics/majority';
-import { buildReport } from '../../src/core/report';
-import { escapeControl } from '../../src/core/text';
+import { buildReport } from '../../src/core/report/index';
+import { escapeControl } from '../../src/core/text/strings';
 import { assertDocumentedShape, documentedShape, REAL, rawRolloutCounts, tempDir } from './helpers';
 
 const RUN = join(REAL, 'rlvr-probe-gsm8k', 'results_2048_batched');

@@ -11,8 +11,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { buildReport } from '../../src/core/report';
-import { type RewardModelsReport, rewardModelsReport } from '../../src/core/rewardReport';
+import { buildReport } from '../../src/core/report/index';
+import { type RewardModelsReport, rewardModelsReport } from '../../src/core/report/rewardReport';
 import { tempDir } from './helpers';
 import { MAPPING, ROOT, independent, rawFile } from '../support/rewardmath';
 

@@ -19,7 +19,7 @@ import { SourceChangedError, readSampleText, readSampleTexts } from '../../src/c
 import { readLines } from '../../src/core/readers/lines';
 import { makeContext, readFile } from '../../src/core/readers';
 import type { FormatId } from '../../src/core/model';
-import { codePoints, contentHash } from '../../src/core/text';
+import { codePoints, contentHash } from '../../src/core/text/strings';
 import { REAL, tempDir } from './helpers';
 
 /** Every (problem, model) pair of an index. */

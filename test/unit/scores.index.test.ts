@@ -10,9 +10,9 @@ import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { validateMapping } from '../../src/core/readers/mapping';
 import { CSV_HEADER, reportCsv, rewardModelLines } from '../../src/cli/main';
-import { buildReport } from '../../src/core/report';
-import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../../src/core/rewardReport';
-import { problemTextKey } from '../../src/core/text';
+import { buildReport } from '../../src/core/report/index';
+import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../../src/core/report/rewardReport';
+import { problemTextKey } from '../../src/core/text/strings';
 import { tempDir } from './helpers';
 
 const jsonl = (rows: unknown[]) => `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`;

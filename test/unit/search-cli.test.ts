@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { graphemeEnd, graphemeStart, snippet } from '../../src/core/search';
+import { graphemeEnd, graphemeStart, snippet } from '../../src/core/index/search';
 import { jsonErrorMessage } from '../../src/core/readers/util';
 import { EmptyQueryError, searchIndex } from '../../src/cli/main';
 import { tempDir, writeFolder } from './helpers';

@@ -12,7 +12,7 @@ import {
   searchTerms,
   searchText,
   snippet,
-} from '../../src/core/search';
+} from '../../src/core/index/search';
 import { searchIndex } from '../../src/cli/main';
 import { assertDocumentedShape, documentedShape, REAL, tempDir } from './helpers';
 import { runCli } from './reliability.support';

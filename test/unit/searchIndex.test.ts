@@ -14,7 +14,7 @@ import {
   unsearchedSamples,
 } from '../../src/core/index/searchIndex';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { searchTerms, searchText } from '../../src/core/search';
+import { searchTerms, searchText } from '../../src/core/index/search';
 import { REAL, rolloutLine, tempDir } from './helpers';
 import { runCli } from './reliability.support';
 

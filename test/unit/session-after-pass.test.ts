@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { answerCheckDisagreements, graderAudit } from '../../src/core/graderAudit';
+import { answerCheckDisagreements, graderAudit } from '../../src/core/analyses/graderAudit';
 import type { FolderSession } from '../../src/extension/session';
 import { REAL, tempDir } from './helpers';
 import { Emitter, loadWithStub, realFolderSession } from './vscodeStub';

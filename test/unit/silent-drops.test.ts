@@ -12,7 +12,7 @@ import { parseStepsJson, stepsJson } from '../../src/core/index/traceIndex';
 import { inspectScore } from '../../src/core/readers/inspectScorer';
 import { readScore } from '../../src/core/readers/mapping';
 import { scoreNumber } from '../../src/core/readers/util';
-import { type Report, classifyUnreadable } from '../../src/core/report';
+import { type Report, classifyUnreadable } from '../../src/core/report/index';
 import { rankingStripSpec } from '../../src/shared/chartSpecs';
 import { type ProblemRankingData, wireScore } from '../../src/shared/protocol';
 import { cli, indexed, qwen, rolloutLine, textsById, writeFolder } from './helpers';

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeControl, ordinal, preview } from '../../src/core/text';
+import { escapeControl, ordinal, preview } from '../../src/core/text/strings';
 
 describe('text helpers', () => {
   test('ordinal: English suffixes, the teens included (trial 4: positions read apart from ids)', () => {

@@ -10,8 +10,13 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
-import { DEFAULT_STEP_PATTERN } from '../../src/core/series';
-import { checkpointSeries, clusterOrder, computeTrajectories, trajectoryFilter } from '../../src/core/trajectories';
+import { DEFAULT_STEP_PATTERN } from '../../src/core/grouping/series';
+import {
+  checkpointSeries,
+  clusterOrder,
+  computeTrajectories,
+  trajectoryFilter,
+} from '../../src/core/analyses/trajectories';
 import { resolveFilter, trainingData } from '../../src/extension/panelData';
 import { validatePanelState, validateWebviewMessage } from '../../src/shared/protocol';
 import { REAL, tempDir, writeRollouts } from './helpers';

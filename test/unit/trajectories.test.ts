@@ -7,7 +7,7 @@ import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { bootstrapRatioOfSums, mulberry32 } from '../../src/core/metrics/bootstrap';
 import { correctSampleGain, positiveGainShare } from '../../src/core/metrics/gains';
-import { buildReport } from '../../src/core/report';
+import { buildReport } from '../../src/core/report/index';
 import {
   compileStepPattern,
   DEFAULT_STEP_PATTERN,
@@ -15,8 +15,13 @@ import {
   maskSteps,
   parseStepNumber,
   stepOf,
-} from '../../src/core/series';
-import { clusterOrder, computeTrajectories, followProblem, trajectoryFilter } from '../../src/core/trajectories';
+} from '../../src/core/grouping/series';
+import {
+  clusterOrder,
+  computeTrajectories,
+  followProblem,
+  trajectoryFilter,
+} from '../../src/core/analyses/trajectories';
 import { REAL, tempDir, writeRollouts } from './helpers';
 
 const TRAJ = join(REAL, 'rlvr-probe-gsm8k', 'trajectory');

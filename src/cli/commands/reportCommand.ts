@@ -1,10 +1,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { formatDiagnostics } from '../../core/report/render';
-import { auditFolderChecked } from '../../core/audit';
+import { auditFolderChecked } from '../../core/analyses/summaryAudit';
 import { FORMAT_IDS, type FormatId } from '../../core/model';
-import { readPplSidecar } from '../../core/ppl';
-import { buildReportAsync, reportCsv, reportTable } from '../../core/report';
-import { compileStepPattern } from '../../core/series';
+import { readPplSidecar } from '../../core/similarity/ppl';
+import { buildReportAsync, reportCsv, reportTable } from '../../core/report/index';
+import { compileStepPattern } from '../../core/grouping/series';
 import { terminalJson } from '../output';
 import { addSplitsOptions, type SplitsCliOptions, splitsOutput } from '../splits';
 import {

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { formatDiagnostics, safe } from '../../core/report/render';
-import { searchTerms } from '../../core/search';
+import { searchTerms } from '../../core/index/search';
 import { terminalJson } from '../output';
 import { type IndexCliOptions, runIndex, withIndexOptions, integerOption } from '../indexing';
 import { searchFooter, searchIndex } from '../search';

@@ -6,7 +6,7 @@
  */
 
 import { PROBLEM_LEVEL_SQL, PROBLEM_SUBJECT_SQL, type TraceIndex } from '../index/traceIndex';
-import { datasetName, problemLabel } from '../datasets';
+import { datasetName, problemLabel } from '../grouping/datasets';
 import { type ClusterOptions, clusterTexts } from './textClusters';
 
 /** How the problems are split. */

@@ -14,7 +14,7 @@ import { type BootstrapOptions, type ResolvedOptions, resolveBootstrapOptions } 
 import { passAtK } from '../metrics/passAtK';
 import { guessBaseModel, pickModel } from '../index/labels';
 import type { ModelRow, StatRow, TraceIndex } from '../index/traceIndex';
-import { seedSiblings, stripSeedTokens } from '../seeds';
+import { seedSiblings, stripSeedTokens } from '../grouping/seeds';
 import { type Arm, averageOfCells, type CellEstimate, cellEstimate, holmAdjust, signFlipPValue } from './splitStats';
 import { defineSplits, type SplitDefinition, type SplitKind } from './splitDefinitions';
 

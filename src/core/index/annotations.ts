@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { readTextFileSync } from '../textFile';
+import { readTextFileSync } from '../text/textFile';
 import { dirname, join } from 'node:path';
 import type { Diagnostic } from '../model';
-import { plural } from '../text';
+import { plural } from '../text/strings';
 import { KEY_SEP, TraceIndex } from './traceIndex';
 
 /** Labels offered by the UI; any other non-empty string is a custom label. */

@@ -5,8 +5,8 @@
  */
 import type { FormatId, NamedScore, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import type { ReaderContext } from '../readers/types';
-import { searchText } from '../search';
-import { codePoints, contentHashOfUtf8 } from '../text';
+import { searchText } from './search';
+import { codePoints, contentHashOfUtf8 } from '../text/strings';
 
 /** Samples per posted batch. */
 export const BATCH_SAMPLES = 2000;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Stats, promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, posix, resolve } from 'node:path';
-import { problemNamer } from '../datasets';
+import { problemNamer } from '../grouping/datasets';
 import type { Diagnostic, FormatId, NamedScore, ProblemRecord, SampleRecord } from '../model';
 import {
   type ReaderOptions,
@@ -25,10 +25,10 @@ import {
   layoutDatasetFolders,
   stemTemperature,
 } from '../readers/util';
-import { stripSeedTokens } from '../seeds';
+import { stripSeedTokens } from '../grouping/seeds';
 import { MAPPING_FILE_NAME } from '../readers/mappingSchema';
-import { searchText } from '../search';
-import { codePoints, contentHash, plural } from '../text';
+import { searchText } from './search';
+import { codePoints, contentHash, plural } from '../text/strings';
 import type { AnnotationFates } from './annotations';
 import {
   type AttachedScore,

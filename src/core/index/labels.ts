@@ -9,9 +9,9 @@ import {
   RL_WORDS,
   START_WORDS,
   wordPattern,
-} from '../nameTokens';
+} from '../grouping/nameTokens';
 import { datasetKey, folderTemperature, isDatasetName, looksLikeModelName } from '../readers/util';
-import { areSeedSiblings, stripSeedTokens } from '../seeds';
+import { areSeedSiblings, stripSeedTokens } from '../grouping/seeds';
 import type { ModelIdentity } from '../model';
 import type { Database } from './sqlite';
 

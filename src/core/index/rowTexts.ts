@@ -7,7 +7,7 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { FormatId } from '../model';
 import { readFile } from '../readers';
-import { contentHash } from '../text';
+import { contentHash } from '../text/strings';
 
 /** A results file changed since it was indexed: a sample's text there is no longer the one indexed. */
 export class SourceChangedError extends Error {

@@ -1,4 +1,4 @@
-import { codePoints } from '../text';
+import { codePoints } from '../text/strings';
 import type { Database } from './sqlite';
 
 /**
@@ -200,7 +200,7 @@ export const migrations: readonly (string | ((db: Database) => void))[] = [
   CREATE INDEX IF NOT EXISTS problem_info_by_key ON problem_info (problem_key);
   CREATE INDEX IF NOT EXISTS problem_info_by_file ON problem_info (file_id);
   `,
-  // 7 -> 8: search every script (src/core/search.ts). The full-text index is given each sample's text
+  // 7 -> 8: search every script (src/core/index/search.ts). The full-text index is given each sample's text
   // as searchText() prepares it (NFKC; Chinese, Japanese, Korean, Thai, ... runs as character bigrams)
   // while the indexer writes the sample, no longer copied from the samples table afterwards (so it no
   // longer needs the text stored there). Marks are word characters (categories 'L* N* Co M*'): the

@@ -14,8 +14,8 @@
 import { open } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { readFile } from '../readers';
-import { searchText } from '../search';
-import { contentHash } from '../text';
+import { searchText } from './search';
+import { contentHash } from '../text/strings';
 import { type CachedRecord, readRowTexts, type SampleTextRow, SourceChangedError } from './rowTexts';
 import type { Database, Statement } from './sqlite';
 import type { TraceIndex } from './traceIndex';

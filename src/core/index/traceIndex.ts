@@ -4,9 +4,9 @@ import { modelLabels } from './labels';
 import { migrate } from './schema';
 import { type Database, type SqliteDriverName, openDatabase } from './sqlite';
 import type { Diagnostic } from '../model';
-import { ftsQuery } from '../search';
+import { ftsQuery } from './search';
 
-export { ftsQuery } from '../search';
+export { ftsQuery } from './search';
 
 export { UnsupportedRuntimeError } from './sqlite';
 

@@ -6,7 +6,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, readlink, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Diagnostic, FormatId, ReadEvent } from '../model';
-import { parseJsonTolerant, readTextFile } from '../textFile';
+import { parseJsonTolerant, readTextFile } from '../text/textFile';
 import { flatReader } from './flat';
 import { matchAny } from './glob';
 import { inspectReader } from './inspect';

@@ -33,7 +33,7 @@ import {
   parseExactIntegers,
   parseJsonTolerant,
   stripBom,
-} from '../textFile';
+} from '../text/textFile';
 import { ScorerRule } from './inspectScorer';
 import type { Reader, ReaderContext } from './types';
 import {

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { invalidUtf8Bytes } from '../textFile';
+import { invalidUtf8Bytes } from '../text/textFile';
 
 /** Default cap on one line's length in bytes: 64 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
 import type { Diagnostic, ModelRef, NamedScore, ProblemRecord, ReadEvent, SampleRecord, StepRule } from '../model';
 import { reduceSteps } from '../metrics/rewardModels';
-import { plural, problemTextKey } from '../text';
+import { plural, problemTextKey } from '../text/strings';
 import { matchAny } from './glob';
 import { MAPPING_FILE_NAME, MAPPING_SCHEMA, type MappingSpec } from './mappingSchema';
 import {

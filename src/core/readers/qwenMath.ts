@@ -9,9 +9,9 @@
 import { type Dirent, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
-import { stripSeedTokens } from '../seeds';
+import { stripSeedTokens } from '../grouping/seeds';
 import type { Reader, ReaderContext } from './types';
-import { plural } from '../text';
+import { plural } from '../text/strings';
 import {
   OncePerFile,
   VerdictReader,

@@ -6,8 +6,8 @@
 import * as path from 'node:path';
 import type { ModelRef, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import type { Reader, ReaderContext } from './types';
-import { plural } from '../text';
-import { readTextFile } from '../textFile';
+import { plural } from '../text/strings';
+import { readTextFile } from '../text/textFile';
 import {
   dirSegments,
   pathDataset,

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import type { ModelRef, ReadEvent, SampleRecord } from '../model';
-import { isUnsafeInteger, parseExactIntegers, readTextFile } from '../textFile';
+import { isUnsafeInteger, parseExactIntegers, readTextFile } from '../text/textFile';
 import type { Reader, ReaderContext } from './types';
 import {
   MAX_JSON_DOCUMENT_BYTES,

@@ -15,8 +15,8 @@ import {
   MODEL_FOLDER_WORD,
   MODEL_NAME_HINT,
   RUN_OUTPUT_WORDS,
-} from '../nameTokens';
-import { stripSeedTokens } from '../seeds';
+} from '../grouping/nameTokens';
+import { stripSeedTokens } from '../grouping/seeds';
 import {
   invalidUtf8Bytes,
   invalidUtf8Message,
@@ -25,9 +25,9 @@ import {
   parseExactIntegers,
   parseJsonTolerant,
   stripBom,
-} from '../textFile';
+} from '../text/textFile';
 import { readLineBatches, type LineReaderOptions } from './lines';
-import { plural } from '../text';
+import { plural } from '../text/strings';
 import type { ReaderContext } from './types';
 
 /** Head size handed to `detect()`: the first 64 KiB of a file. */

@@ -1,9 +1,9 @@
-import { toolVerdict } from '../graderAudit';
+import { toolVerdict } from '../analyses/graderAudit';
 import { bestOfKCurve, kGrid } from '../metrics';
-import { type ProblemSet, denominator, nameProblems } from '../denominators';
+import { type ProblemSet, denominator, nameProblems } from '../metrics/denominators';
 import type { ModelRow, StatRow, TraceIndex } from '../index/traceIndex';
-import { problemNamer } from '../datasets';
-import { type ModelSamples, scoredByProblem } from '../sampleScan';
+import { problemNamer } from '../grouping/datasets';
+import { type ModelSamples, scoredByProblem } from '../index/sampleScan';
 import type { BestOfKReportPoint } from './types';
 
 /**

@@ -1,9 +1,9 @@
-import type { DatasetCount } from '../datasets';
-import { toolVerdicts } from '../graderAudit';
+import type { DatasetCount } from '../grouping/datasets';
+import { toolVerdicts } from '../analyses/graderAudit';
 import { guessBaseModel, pickModel } from '../index/labels';
 import type { ModelRow, StatRow, TraceIndex } from '../index/traceIndex';
 import { nearSubstring } from '../readers/util';
-import { type ModelSamples, type SampleScan, scanSamples } from '../sampleScan';
+import { type ModelSamples, type SampleScan, scanSamples } from '../index/sampleScan';
 import type { Report, ReportOptions } from './types';
 
 /**

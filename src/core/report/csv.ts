@@ -1,4 +1,4 @@
-import { escapeControl } from '../text';
+import { escapeControl } from '../text/strings';
 import type { CsvRow } from './section';
 import type { Report } from './types';
 import { ALL_DATASETS } from './render';

@@ -1,5 +1,5 @@
 import { bootstrapPassAtKCurve, kGrid } from '../metrics';
-import { type Denominator, type ProblemSet, denominator, describeDenominator } from '../denominators';
+import { type Denominator, type ProblemSet, denominator, describeDenominator } from '../metrics/denominators';
 import type { PassAtKPoint } from './types';
 
 /**

@@ -1,11 +1,11 @@
-import { toolVerdict } from '../graderAudit';
+import { toolVerdict } from '../analyses/graderAudit';
 import { kGrid, majAtKCurve } from '../metrics';
-import { type ProblemSet, denominator } from '../denominators';
+import { type ProblemSet, denominator } from '../metrics/denominators';
 import type { ModelRow, StatRow, TraceIndex } from '../index/traceIndex';
 import { answerKey } from '../answers/equivalence';
 import { hasReference } from '../answers/reference';
-import { plural } from '../text';
-import { answersByProblem, type ModelSamples } from '../sampleScan';
+import { plural } from '../text/strings';
+import { answersByProblem, type ModelSamples } from '../index/sampleScan';
 import { type MajAtKReportPoint, MAJ_AT_K_RULE } from './types';
 
 /** Reference answer of every problem, by problem row id. */

@@ -1,11 +1,11 @@
 import { type Diagnostic, diagnosticPlace } from '../model';
 import { type ProblemPair } from '../metrics';
-import { type Denominator, denominator, nameProblems, problemSet } from '../denominators';
-import { areSeedSiblings } from '../seeds';
+import { type Denominator, denominator, nameProblems, problemSet } from '../metrics/denominators';
+import { areSeedSiblings } from '../grouping/seeds';
 import { benchmarkWithoutBase } from '../index/labels';
 import type { ModelRow, StatRow, TraceIndex } from '../index/traceIndex';
-import { plural } from '../text';
-import { problemNamer } from '../datasets';
+import { plural } from '../text/strings';
+import { problemNamer } from '../grouping/datasets';
 import type { ComparisonReport, NotComparedKind } from './types';
 
 /** How many compared problems have min(base n, model n) = k. */

@@ -1,5 +1,5 @@
 import { type Diagnostic, diagnosticPlace } from '../model';
-import { escapeControl } from '../text';
+import { escapeControl } from '../text/strings';
 import { K_ABOVE_N } from '../../shared/passAtKCell';
 import type { Report } from './types';
 

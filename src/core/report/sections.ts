@@ -85,7 +85,7 @@ const CSV_SECTIONS = inOrder(CSV_ORDER, (s) => s.csv !== undefined);
 
 /**
  * Renders the report as aligned text tables, section by section. Every value computed over fewer than
- * all of the model's problems carries the count, `70.0 (5/6)` (see src/core/denominators.ts); the
+ * all of the model's problems carries the count, `70.0 (5/6)` (see src/core/metrics/denominators.ts); the
  * warnings below the tables say why.
  */
 export function reportTable(r: Report): string {

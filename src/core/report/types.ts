@@ -1,6 +1,6 @@
 import { type Diagnostic } from '../model';
-import { type AuditEntry, type AuditResult } from '../audit';
-import { type GraderAudit, type Regrade } from '../graderAudit';
+import { type AuditEntry, type AuditResult } from '../analyses/summaryAudit';
+import { type GraderAudit, type Regrade } from '../analyses/graderAudit';
 import {
   type CategoryCounts,
   type CoverageCounts,
@@ -10,12 +10,12 @@ import {
   type HistogramBin,
   type MajAtKPoint,
 } from '../metrics';
-import { type Denominator, type LeftOut } from '../denominators';
-import { type PathSummary } from '../pathSummary';
-import { type PplRead, type PplReport } from '../ppl';
-import { type RewardModelsReport } from '../rewardReport';
-import { type DatasetCount } from '../datasets';
-import { type Trajectory } from '../trajectories';
+import { type Denominator, type LeftOut } from '../metrics/denominators';
+import { type PathSummary } from '../similarity/pathSummary';
+import { type PplRead, type PplReport } from '../similarity/ppl';
+import { type RewardModelsReport } from './rewardReport';
+import { type DatasetCount } from '../grouping/datasets';
+import { type Trajectory } from '../analyses/trajectories';
 
 /**
  * A pass@k point with its bootstrap interval over problems (null where no problem has n >= k).
@@ -213,7 +213,7 @@ export interface Report {
    */
   noLevel: { model: string; problems: number; total: number; named: string[] }[];
   audit: AuditEntry[];
-  /** With audit entries: what the audit recomputed for each kind of figure listed (src/core/audit.ts `auditRules`). */
+  /** With audit entries: what the audit recomputed for each kind of figure listed (src/core/analyses/summaryAudit.ts `auditRules`). */
   auditRules?: string;
   /**
    * When the folder holds summary files the audit checked: how many figures in how many files it compared
@@ -223,7 +223,7 @@ export interface Report {
   auditChecked?: { files: number; figures: number };
   /**
    * The grader audit: groups of equivalent answers of one problem whose samples the folder graded
-   * differently (`src/core/graderAudit.ts`).
+   * differently (`src/core/analyses/graderAudit.ts`).
    */
   graderAudit: GraderAudit;
   /** With {@link ReportOptions.regrade}: where the folder's verdicts differ from answer equivalence with the reference. */
@@ -239,23 +239,23 @@ export interface Report {
   /**
    * Reward models (several scorers on the same samples): for the model whose samples carry the most
    * scorers, each scorer's pairwise accuracy and best-of-N with pass@N and regret, and the rank
-   * correlations between the two across scorers (src/core/rewardReport.ts); `otherModels` holds the
+   * correlations between the two across scorers (src/core/report/rewardReport.ts); `otherModels` holds the
    * same for other scored models. Absent when no sample has a score.
    */
   rewardModels?: RewardModelsReport & { unattachedScores: number; otherModels?: RewardModelsReport[] };
   /**
    * PPL_base per model and per comparison, when the folder carries a base-model log-probability sidecar
-   * (src/core/ppl.ts); absent otherwise.
+   * (src/core/similarity/ppl.ts); absent otherwise.
    */
   ppl?: PplReport;
   /**
    * Training dynamics: one entry per checkpoint series (models of one run at several steps, see
-   * src/core/trajectories.ts), each step against its own base; empty when the folder has none.
+   * src/core/analyses/trajectories.ts), each step against its own base; empty when the folder has none.
    */
   trajectories: Trajectory[];
   /**
    * Per compared model: share of correct samples whose computation path is in the base, and the
-   * boilerplate-discounted text measures with their baselines (src/core/pathSummary.ts); with `paths` only.
+   * boilerplate-discounted text measures with their baselines (src/core/similarity/pathSummary.ts); with `paths` only.
    */
   paths?: PathSummary[];
   diagnostics: Diagnostic[];
@@ -307,6 +307,6 @@ export interface ReportOptions {
    * `maxTextSamples` samples (default 64) per model and problem.
    */
   paths?: boolean | { maxTextSamples?: number };
-  /** Step pattern of checkpoint series (regular expression source); absent: the built-in one (src/core/series.ts). */
+  /** Step pattern of checkpoint series (regular expression source); absent: the built-in one (src/core/grouping/series.ts). */
   stepPattern?: string;
 }

@@ -1,4 +1,4 @@
-import { auditRules } from '../../audit';
+import { auditRules } from '../../analyses/summaryAudit';
 import type { ReportContext } from '../context';
 import type { ReportSection } from '../section';
 import { type Report } from '../types';

@@ -10,9 +10,9 @@ import {
   twoLevelPairedDiffAt1,
   type ProblemPair,
 } from '../../metrics';
-import { type Denominator, denominator, problemSet } from '../../denominators';
-import { basePoolMessage, comparisonPairing, pooledBaseRows, withoutPooledReplicates } from '../../basePools';
-import { seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from '../../seeds';
+import { type Denominator, denominator, problemSet } from '../../metrics/denominators';
+import { basePoolMessage, comparisonPairing, pooledBaseRows, withoutPooledReplicates } from '../../grouping/basePools';
+import { seedSiblingMessage, seedSiblings, shortStepGroups, shortStepMessage } from '../../grouping/seeds';
 import { ambiguousBaseNote, crossFamilyNote, baseGuessNote, samplingTemperature } from '../../index/labels';
 import type { ModelRow, StatRow } from '../../index/traceIndex';
 import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../../../shared/claims';

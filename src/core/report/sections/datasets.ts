@@ -1,4 +1,4 @@
-import { datasetCounts, problemsInDatasets } from '../../datasets';
+import { datasetCounts, problemsInDatasets } from '../../grouping/datasets';
 import type { ReportContext } from '../context';
 import { safe } from '../render';
 import type { ReportSection } from '../section';

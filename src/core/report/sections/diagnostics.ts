@@ -1,6 +1,6 @@
 import { type Diagnostic } from '../../model';
-import { notAuditedDiagnostics } from '../../audit';
-import { toolVerdict } from '../../graderAudit';
+import { notAuditedDiagnostics } from '../../analyses/summaryAudit';
+import { toolVerdict } from '../../analyses/graderAudit';
 import type { TraceIndex } from '../../index/traceIndex';
 import type { ReportContext } from '../context';
 import type { ReportSection } from '../section';

@@ -1,4 +1,4 @@
-import { graderAudit } from '../../graderAudit';
+import { graderAudit } from '../../analyses/graderAudit';
 import type { ReportContext } from '../context';
 import type { ReportSection } from '../section';
 import { type Report } from '../types';

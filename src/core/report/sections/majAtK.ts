@@ -1,4 +1,4 @@
-import { denominatorMark } from '../../denominators';
+import { denominatorMark } from '../../metrics/denominators';
 import type { ReportContext } from '../context';
 import type { ReportSection } from '../section';
 import { type Report, MAJ_AT_K_RULE } from '../types';

@@ -1,7 +1,7 @@
 import { accuracyHistogram } from '../../metrics';
-import { type Denominator, denominatorMark, problemSet } from '../../denominators';
+import { type Denominator, denominatorMark, problemSet } from '../../metrics/denominators';
 import type { StatRow } from '../../index/traceIndex';
-import { type DatasetCount, datasetByProblem, datasetCounts, datasetName } from '../../datasets';
+import { type DatasetCount, datasetByProblem, datasetCounts, datasetName } from '../../grouping/datasets';
 import { K_ABOVE_N, passAtKCell } from '../../../shared/passAtKCell';
 import type { ReportContext } from '../context';
 import type { CsvRow, ReportSection } from '../section';

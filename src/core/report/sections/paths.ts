@@ -4,14 +4,14 @@ import {
   pathContext,
   type PathSummary,
   pathSummary,
-} from '../../pathSummary';
+} from '../../similarity/pathSummary';
 import type { ReportContext } from '../context';
 import type { ReportSection } from '../section';
 import { type Report } from '../types';
 import { pct, safe, table } from '../render';
 
 /**
- * Per compared (base, model) pair, the reasoning-path summary (src/core/pathSummary.ts), the texts read
+ * Per compared (base, model) pair, the reasoning-path summary (src/core/similarity/pathSummary.ts), the texts read
  * from the results files one problem at a time; only with `options.paths`.
  * @throws SourceChangedError (sampleText.ts) when a results file changed since it was indexed.
  */

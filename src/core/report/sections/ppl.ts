@@ -1,5 +1,5 @@
 import { diagnosticPlace } from '../../model';
-import { type PplReport, pplReport } from '../../ppl';
+import { type PplReport, pplReport } from '../../similarity/ppl';
 import type { ReportContext } from '../context';
 import type { ReportSection } from '../section';
 import { type Report } from '../types';

@@ -1,4 +1,4 @@
-import { regrade } from '../../graderAudit';
+import { regrade } from '../../analyses/graderAudit';
 import type { ReportContext } from '../context';
 import type { ReportSection } from '../section';
 import { type Report } from '../types';

@@ -1,12 +1,12 @@
-import { denominatorMark } from '../../denominators';
+import { denominatorMark } from '../../metrics/denominators';
 import type { TraceIndex } from '../../index/traceIndex';
-import type { SampleScan } from '../../sampleScan';
+import type { SampleScan } from '../../index/sampleScan';
 import {
   type RewardModelsReport,
   describeRewardDenominator,
   rewardDenominator,
   rewardModelsReport,
-} from '../../rewardReport';
+} from '../rewardReport';
 import type { ReportContext } from '../context';
 import type { CsvRow, ReportSection } from '../section';
 import { type Report } from '../types';

@@ -1,6 +1,6 @@
-import { denominatorMark, nameProblems, problemSet } from '../../denominators';
-import { problemNamer } from '../../datasets';
-import { plural } from '../../text';
+import { denominatorMark, nameProblems, problemSet } from '../../metrics/denominators';
+import { problemNamer } from '../../grouping/datasets';
+import { plural } from '../../text/strings';
 import type { ReportContext } from '../context';
 import type { ReportSection } from '../section';
 import { type Report, type StratumReport } from '../types';

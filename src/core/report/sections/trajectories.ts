@@ -1,5 +1,5 @@
-import { type Denominator, denominatorMark } from '../../denominators';
-import { computeTrajectories, reportTrajectory, type Trajectory, trajectoryFilter } from '../../trajectories';
+import { type Denominator, denominatorMark } from '../../metrics/denominators';
+import { computeTrajectories, reportTrajectory, type Trajectory, trajectoryFilter } from '../../analyses/trajectories';
 import { isAboveN, passAtKCell } from '../../../shared/passAtKCell';
 import type { ReportContext } from '../context';
 import type { CsvRow, ReportSection } from '../section';

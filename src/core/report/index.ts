@@ -1,7 +1,7 @@
-import type { TraceIndex } from './index/traceIndex';
-import { reportContext } from './report/context';
-import { REPORT_SECTIONS } from './report/sections';
-import type { Report, ReportOptions } from './report/types';
+import type { TraceIndex } from '../index/traceIndex';
+import { reportContext } from './context';
+import { REPORT_SECTIONS } from './sections';
+import type { Report, ReportOptions } from './types';
 
 export {
   type PassAtKPoint,
@@ -16,7 +16,7 @@ export {
   type Report,
   MAJ_AT_K_RULE,
   type ReportOptions,
-} from './report/types';
+} from './types';
 export {
   maxMinN,
   type NotComparedModel,
@@ -36,21 +36,21 @@ export {
   pairNRange,
   nDiffersWarning,
   graderWarning,
-} from './report/notes';
-export { alongK } from './report/curves';
+} from './notes';
+export { alongK } from './curves';
 
-export { majVsPassNote } from './report/majAtK';
+export { majVsPassNote } from './majAtK';
 
-export { REPORT_REPLICATES, noModelMatches } from './report/context';
-export { toolGradedDiagnostics } from './report/sections/diagnostics';
-export { reportCsv, reportTable } from './report/sections';
+export { REPORT_REPLICATES, noModelMatches } from './context';
+export { toolGradedDiagnostics } from './sections/diagnostics';
+export { reportCsv, reportTable } from './sections';
 
 /**
  * Builds the full report from the index: per model pass@k curves at k = 1, 2, 4, ..., n with
  * bootstrap intervals over problems (seeded: identical on every run), best-of-k by reward score,
  * accuracy histograms; per non-base model the comparison with the base model on shared problems
  * (coverage, crossover k, categories, paired bootstrap difference); per model and difficulty level
- * the stratified pass@k; per checkpoint series the training trajectories (src/core/trajectories.ts).
+ * the stratified pass@k; per checkpoint series the training trajectories (src/core/analyses/trajectories.ts).
  * Formulas and sources: see `src/core/metrics`.
  * Each section (src/core/report/sections.ts) computes its keys in turn.
  * @throws Error when `options.base` matches no model or several, or on an invalid `stepPattern`.
@@ -64,7 +64,7 @@ export function buildReport(index: TraceIndex, options: Omit<ReportOptions, 'pat
 
 /**
  * {@link buildReport} with {@link Report.paths} when `options.paths` asks for them: per compared
- * (base, model) pair, the reasoning-path summary (src/core/pathSummary.ts), the texts read from the
+ * (base, model) pair, the reasoning-path summary (src/core/similarity/pathSummary.ts), the texts read from the
  * results files one problem at a time.
  * @throws as {@link buildReport}; SourceChangedError (sampleText.ts) when a results file changed
  *   since it was indexed.

@@ -17,9 +17,9 @@
  *   (m - 1). Exact over every pair, so only the first `maxTextSamples` samples (by sample index) of
  *   each model per problem enter; how many were left out is given.
  */
-import { readSampleTexts } from './index/sampleText';
-import type { TraceIndex } from './index/traceIndex';
-import { type BootstrapOptions, bootstrapRatioOfSums, type RatioCI } from './metrics/bootstrap';
+import { readSampleTexts } from '../index/sampleText';
+import type { TraceIndex } from '../index/traceIndex';
+import { type BootstrapOptions, bootstrapRatioOfSums, type RatioCI } from '../metrics/bootstrap';
 import {
   buildShingleIdf,
   FolderShingles,
@@ -28,7 +28,7 @@ import {
   type ShingleIdf,
   summarize,
   type TextMatch,
-} from './similarity';
+} from './';
 
 /** Default cap of samples per model and problem for the exact pairwise text measures. */
 export const DEFAULT_MAX_TEXT_SAMPLES = 64;

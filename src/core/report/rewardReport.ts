@@ -4,16 +4,16 @@
  * problems, the rank correlations between accuracy and best-of-N across scorers (with bootstrap
  * intervals), and the same by subject and level. Figures and sources: metrics/rewardModels.ts.
  */
-import type { ModelRow, TraceIndex } from './index/traceIndex';
-import { PROBLEM_LEVEL_SQL, PROBLEM_SUBJECT_SQL } from './index/traceIndex';
-import { type ModelSamples, type SampleScan, scanSamples } from './sampleScan';
-import { type Denominator, describeDenominator } from './denominators';
+import type { ModelRow, TraceIndex } from '../index/traceIndex';
+import { PROBLEM_LEVEL_SQL, PROBLEM_SUBJECT_SQL } from '../index/traceIndex';
+import { type ModelSamples, type SampleScan, scanSamples } from '../index/sampleScan';
+import { type Denominator, describeDenominator } from '../metrics/denominators';
 import {
   type BestOfNPoint,
   type RewardModelEval,
   type RewardProblem,
   evaluateRewardModels,
-} from './metrics/rewardModels';
+} from '../metrics/rewardModels';
 
 /** Name under which the single reward score of the built-in readers (`reward_score`) appears as a scorer. */
 export const REWARD_SCORE_SCORER = 'reward_score';

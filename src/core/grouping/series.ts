@@ -19,8 +19,8 @@
  * knows) are named in a warning ({@link unrecognisedCheckpoints}) instead of being silently left out.
  */
 import { seedSiblings } from './seeds';
-import { modelDisplayId } from './index/traceIndex';
-import type { ModelIdentity } from './index/labels';
+import { modelDisplayId } from '../index/traceIndex';
+import type { ModelIdentity } from '../index/labels';
 
 /**
  * The built-in step pattern (case-insensitive): a step word followed by an optional `-`, `_`, `=` or

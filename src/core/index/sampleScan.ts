@@ -5,7 +5,7 @@
  * its warnings, the reward-model section and maj@k each used to read the table again; at a million
  * samples each read costs about 0.3-0.7 s of CPU.
  */
-import type { TraceIndex } from './index/traceIndex';
+import type { TraceIndex } from './traceIndex';
 
 /** One model's samples as columns, in (problem row id, sample index) order. */
 export interface ModelSamples {

@@ -2,7 +2,7 @@
  * Seed tokens in model and file names, and models that differ only by one: seed shards of one model that
  * were read as several models (trial 6 finding 2). Pure: no index writes, no `vscode`.
  */
-import type { Diagnostic, ModelIdentity } from './model';
+import type { Diagnostic, ModelIdentity } from '../model';
 import { isJobFolder, REPLICATE_WORDS } from './nameTokens';
 
 /**

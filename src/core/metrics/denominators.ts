@@ -19,9 +19,9 @@
  *   reward score and a verdict). Never padded, never counted as failures (see metrics/passAtK.ts).
  * Pure; no `vscode` import.
  */
-import type { StatRow } from './index/traceIndex';
-import type { ProblemCounts } from './metrics';
-import { plural } from './text';
+import type { StatRow } from '../index/traceIndex';
+import type { ProblemCounts } from './';
+import { plural } from '../text/strings';
 
 /** Problems of a model left out of one figure, by reason (see the module comment). */
 export interface LeftOut {

@@ -4,8 +4,8 @@
  * report pooled `Qwen2.5-7B/replicate_1/` and `replicate_2/`, the overview compared with the first alone). Pure: no
  * index writes, no `vscode`.
  */
-import { comparisonPairs, type ModelIdentity } from './index/labels';
-import type { StatRow } from './index/traceIndex';
+import { comparisonPairs, type ModelIdentity } from '../index/labels';
+import type { StatRow } from '../index/traceIndex';
 import { areSeedSiblings } from './seeds';
 
 type Pairable = ModelIdentity & { id: number; run: string };

@@ -12,12 +12,12 @@
  * - {@link toolVerdicts}: the tool's verdict for samples that have an answer and a reference but no
  *   verdict (the opt-in grading of `report --tool-grading`).
  */
-import { answerKey } from './answers/equivalence';
-import { hasReference, keyMatchesReference, sameAnswer } from './answers/reference';
-import { problemIdsRepeat, problemLabel } from './datasets';
-import type { TraceIndex } from './index/traceIndex';
-import type { Diagnostic } from './model';
-import { type ModelSamples, type SampleScan, scanSamples } from './sampleScan';
+import { answerKey } from '../answers/equivalence';
+import { hasReference, keyMatchesReference, sameAnswer } from '../answers/reference';
+import { problemIdsRepeat, problemLabel } from '../grouping/datasets';
+import type { TraceIndex } from '../index/traceIndex';
+import type { Diagnostic } from '../model';
+import { type ModelSamples, type SampleScan, scanSamples } from '../index/sampleScan';
 
 /** How the grader audit groups and judges, for the report. */
 export const GRADER_AUDIT_RULE =

@@ -1,11 +1,11 @@
 import { parse } from 'csv-parse/sync';
 import { existsSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { categorize, datasetPassAtK } from './metrics';
-import type { TraceIndex, ModelRow } from './index/traceIndex';
-import type { Diagnostic } from './model';
-import { listCandidateFiles } from './readers';
-import { parseJsonTolerant, readTextFileSync } from './textFile';
+import { categorize, datasetPassAtK } from '../metrics';
+import type { TraceIndex, ModelRow } from '../index/traceIndex';
+import type { Diagnostic } from '../model';
+import { listCandidateFiles } from '../readers';
+import { parseJsonTolerant, readTextFileSync } from '../text/textFile';
 
 /** One disagreement between a figure a results folder stores and the figure recomputed from its samples. */
 export interface AuditEntry {
@@ -145,7 +145,7 @@ function aliasModel(root: string, run: string, alias: string, models: ModelRow[]
 
 /**
  * What the audit recomputes for each kind of figure, in the words the report prints: the report's own
- * rules (src/core/denominators.ts) where the folder's figure has the report's meaning, so that a figure
+ * rules (src/core/metrics/denominators.ts) where the folder's figure has the report's meaning, so that a figure
  * it flags disagrees with the folder, not with a second definition (trial 3 finding 3: ungraded samples
  * were left in n, 4/12 against the report's 4/10, and a problem without samples was a regression); the
  * folder's own definition where it has another one (Qwen2.5-Math's `acc` is the accuracy of each

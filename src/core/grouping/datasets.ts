@@ -3,7 +3,7 @@
  * one pooled pass@k per model and never said so). A problem's dataset is the one its reader gave it
  * (`problems.dataset`: a Qwen2.5-Math folder name, an lm-eval task, a file's dataset field).
  */
-import type { TraceIndex } from './index/traceIndex';
+import type { TraceIndex } from '../index/traceIndex';
 
 /** One dataset of the index with its number of problems (every problem of any model, with or without samples). */
 export interface DatasetCount {

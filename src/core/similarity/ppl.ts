@@ -16,10 +16,10 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Diagnostic } from './model';
-import type { ModelRow, TraceIndex } from './index/traceIndex';
-import { quantileSorted } from './metrics/bootstrap';
-import { readTextFileSync } from './textFile';
+import type { Diagnostic } from '../model';
+import type { ModelRow, TraceIndex } from '../index/traceIndex';
+import { quantileSorted } from '../metrics/bootstrap';
+import { readTextFileSync } from '../text/textFile';
 
 /** Where the base-model log-probability sidecar is looked for, relative to the results folder. */
 export const LOGPROB_SIDECAR = '.trace-inspector/base-logprobs.jsonl';

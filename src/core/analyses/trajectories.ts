@@ -11,9 +11,9 @@
  * Pure core: reads the index, no `vscode`. n is always the number of graded samples (a sample without
  * a verdict never counts as a failure).
  */
-import { problemNamer } from './datasets';
-import { comparisonPairs, guessBaseModel } from './index/labels';
-import type { ModelRow, StatRow, TraceIndex } from './index/traceIndex';
+import { problemNamer } from '../grouping/datasets';
+import { comparisonPairs, guessBaseModel } from '../index/labels';
+import type { ModelRow, StatRow, TraceIndex } from '../index/traceIndex';
 import {
   type BootstrapOptions,
   bootstrapPassAtKCurve,
@@ -24,13 +24,20 @@ import {
   type ProblemCounts,
   type ProblemPair,
   positiveGainShare,
-} from './metrics';
-import { detectSeries, type ModelSeries, type StepUnit } from './series';
-import { type Denominator, type LeftOut, denominator, nameProblems, type ProblemSet, problemSet } from './denominators';
+} from '../metrics';
+import { detectSeries, type ModelSeries, type StepUnit } from '../grouping/series';
+import {
+  type Denominator,
+  type LeftOut,
+  denominator,
+  nameProblems,
+  type ProblemSet,
+  problemSet,
+} from '../metrics/denominators';
 
 /**
  * A pass@k point with its bootstrap interval and denominator: `problems` entered the mean; `missing` =
- * the other problems, by reason in `leftOut` (src/core/denominators.ts). A step's whole is every problem
+ * the other problems, by reason in `leftOut` (src/core/metrics/denominators.ts). A step's whole is every problem
  * some checkpoint of the series has a record of (`notInStep`: this checkpoint has none); its base's
  * whole is the step's own problems, those with a graded sample at this step (`notInBase`: the base has no record
  * of it), so that a row's pass@k and its
@@ -122,7 +129,7 @@ export interface Trajectory {
   name: string;
   /**
    * What the step numbers count: `step` (training steps / iterations) or `epoch` (`epoch_3`, `ep3`;
-   * src/core/series.ts). A series never mixes the two.
+   * src/core/grouping/series.ts). A series never mixes the two.
    */
   unit: StepUnit;
   /** The largest k every step reaches (the smallest of the steps' largest n); null without graded samples. */
@@ -148,7 +155,7 @@ export interface TrajectoryOptions extends BootstrapOptions {
   base?: ModelRow;
   /** Whether the base was chosen (every step against it) or guessed (each run against its own base). */
   baseIsChoice?: boolean;
-  /** Step pattern (regular expression source); empty: the built-in one (src/core/series.ts). */
+  /** Step pattern (regular expression source); empty: the built-in one (src/core/grouping/series.ts). */
   stepPattern?: string | null;
   /** Per-problem rows only: no bootstrap, no gain share, no response lengths (for the tree's filters). */
   problemsOnly?: boolean;
