@@ -304,9 +304,12 @@ describe('CLI', () => {
       'filesSkipped',
       'filesRemoved',
       'samples',
+      'searchIndex',
       'annotationsOfChangedFiles',
       'diagnostics',
     ]);
+    // index waits for the full-text index: every sample is in it
+    assert.deepEqual(out.searchIndex, { samples: 480, indexed: 480 });
     // the shape docs/cli.md documents is the real one
     assertDocumentedShape(out, documentedShape('docs/cli.md', '## `index`'));
     assert.deepEqual([out.filesIndexed, out.samples], [2, 480]);
