@@ -25,6 +25,13 @@ import { type PassInputs, PassQueue, passKey } from './indexPasses';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
 import { passChangedIndex, recheckFoundWork } from './restore';
 
+/** What the index worker's `done` reply says of the grader audit it ran after the pass. */
+type WorkerAudit = {
+  audit?: GraderAudit;
+  answerCheck?: Map<number, Map<number, AnswerCheckCounts>>;
+  error?: string;
+};
+
 /** How often the tree shows newly committed samples while indexing runs (milliseconds). */
 const LIVE_REFRESH_MS = 2000;
 /**
@@ -552,6 +559,23 @@ export class FolderSession implements vscode.Disposable {
     };
   }
 
+  /** The worker's request for one indexing pass of this folder with `inputs`. */
+  private indexRequest(inputs: PassInputs): WorkerRequest {
+    return {
+      type: 'index',
+      root: this.root,
+      dbPath: this.dbPath,
+      include: [...inputs.include],
+      exclude: [...inputs.exclude],
+      correctThreshold: inputs.correctThreshold,
+      scorer: inputs.scorer,
+      erroredSamples: inputs.erroredSamples,
+      mappingFile: inputs.mappingFile,
+      // the worker opens its own connection: with this process's driver (one SQLite per process)
+      sqliteDriver: sqliteDriver().name,
+    };
+  }
+
   /**
    * One indexing pass in the worker (see {@link reindex}; only {@link passes} calls it). `quiet`: a re-check
    * of an existing index (restore.ts isQuietRecheck): the views are told nothing until it finds a file to
@@ -569,23 +593,9 @@ export class FolderSession implements vscode.Disposable {
     // again after the pass
     await this.stopSearchIndex();
     const worker = new Worker(join(this.context.extensionUri.fsPath, 'dist', 'indexWorker.js'));
-    const request: WorkerRequest = {
-      type: 'index',
-      root: this.root,
-      dbPath: this.dbPath,
-      include: [...inputs.include],
-      exclude: [...inputs.exclude],
-      correctThreshold: inputs.correctThreshold,
-      scorer: inputs.scorer,
-      erroredSamples: inputs.erroredSamples,
-      mappingFile: inputs.mappingFile,
-      // the worker opens its own connection: with this process's driver (one SQLite per process)
-      sqliteDriver: sqliteDriver().name,
-    };
+    const request = this.indexRequest(inputs);
     const shown = { samples: 0, at: Date.now() };
-    let workerAudit:
-      | { audit?: GraderAudit; answerCheck?: Map<number, Map<number, AnswerCheckCounts>>; error?: string }
-      | undefined;
+    let workerAudit: WorkerAudit | undefined;
     // the views were told when the files were read (figures final): the pass's end changes only the status
     let filesReadShown = false;
     let audited: GraderAudit | undefined;
@@ -645,76 +655,7 @@ export class FolderSession implements vscode.Disposable {
     try {
       const summary = await done;
       result = summary;
-      if (summary) {
-        this.lastSummary = summary;
-        this.output.appendLine(
-          `[index] ${this.folder.name}: ${summary.filesIndexed} indexed, ${summary.filesSkipped} unchanged, ${summary.filesRemoved} removed; ${summary.samples} samples (${summary.elapsedMs} ms)${summary.cancelled ? ' — cancelled' : ''}`,
-        );
-        if (summary.annotationsReattached > 0)
-          this.output.appendLine(
-            `[annotations] ${summary.annotationsReattached} moved with their samples to the samples' new model, problem or sample index`,
-          );
-        // what became of the annotations of the files read again: never "kept" for one shown on no sample
-        const fates = annotationFatesMessage(summary.annotationsOfChangedFiles, MIRROR_RELATIVE_PATH);
-        if (fates) {
-          this.output.appendLine(`[annotations] ${fates}`);
-          if (summary.annotationsOfChangedFiles.onNoSample > 0)
-            void vscode.window.showWarningMessage(`Trace Inspector: ${fates}.`);
-        }
-        for (const file of this.changedAwaitingPass)
-          this.output.appendLine(`[index] ${file}: indexed again; its sample texts are shown again`);
-        this.changedAwaitingPass.clear();
-        const mirror = this.annotations.importJsonl(this.annotations.mirrorPath!, MIRROR_RELATIVE_PATH);
-        imported = mirror.added + mirror.updated;
-        if (mirror.added || mirror.updated)
-          this.output.appendLine(
-            `[annotations] restored ${mirror.added} and updated ${mirror.updated} from ${MIRROR_RELATIVE_PATH}`,
-          );
-        // The folder's own summaries checked against its raw samples: warnings on the summary files, and an
-        // info on each summary file the audit did not understand (trial 12 finding 5).
-        this.setAfterPass('checking the folder’s own summaries');
-        let audit: Diagnostic[] = [];
-        try {
-          const checked = await auditFolderChecked(this.index, this.root);
-          audit = [...auditDiagnostics(this.root, checked.entries), ...notAuditedDiagnostics(checked.notChecked)];
-          if (checked.entries.length)
-            this.output.appendLine(
-              `[audit] ${checked.entries.length} figures in the folder's summaries disagree with the raw samples (see the Problems panel)`,
-            );
-          else if (checked.checked.length)
-            this.output.appendLine(
-              `[audit] ${checked.checked.reduce((a, x) => a + x.figures, 0)} figures in ${checked.checked.length} summary files checked against the raw samples: all agree`,
-            );
-          if (checked.notChecked.length)
-            this.output.appendLine(
-              `[audit] ${checked.notChecked.length} summary files not audited (see the Problems panel)`,
-            );
-        } catch (e) {
-          this.output.appendLine(`[audit] skipped: ${(e as Error).message}`);
-        }
-        // The folder's grader checked against itself: equivalent answers of one problem graded both ways
-        // (computed by the worker; here only if the worker could not).
-        let grader: Diagnostic[] = [];
-        try {
-          if (workerAudit?.error) throw new Error(workerAudit.error);
-          const ga = workerAudit?.audit ?? graderAudit(this.index);
-          audited = ga;
-          grader = graderAuditDiagnostics(ga, problemIdsRepeat(this.index));
-          if (ga.inconsistent.length)
-            this.output.appendLine(
-              `[grader audit] ${ga.inconsistent.length} groups of equivalent answers graded both correct and incorrect in ${ga.problemsInconsistent} problems (filter: Grader disagreements; see the Problems panel)`,
-            );
-        } catch (e) {
-          this.output.appendLine(`[grader audit] skipped: ${(e as Error).message}`);
-        }
-        // named as the tree names the models (trial 12 finding 22)
-        const seeds = seedSiblingDiagnostics(
-          this.index.models(),
-          (id) => this.index.firstFileOf(id),
-          (m) => this.shortLabel(m),
-        );
-        this.publishDiagnostics([...this.index.diagnostics(), ...mirror.diagnostics, ...audit, ...grader, ...seeds]);
-      }
+      if (summary) ({ imported, audited } = await this.afterPass(summary, workerAudit));
       return summary;
     } finally {
       sub?.dispose();
@@ -733,6 +674,102 @@ export class FolderSession implements vscode.Disposable {
       this.statusChanged.fire();
       // the full-text index of what the pass wrote, after the figures (not after a pass the user stopped)
       if (result && !result.cancelled) this.startSearchIndex();
+    }
+  }
+
+  /**
+   * What the extension does when a pass ends with a summary: logs it and the annotations' fates, imports the
+   * annotation mirror, checks the folder's summaries and its grader, and publishes every diagnostic. Returns
+   * how many annotations the mirror added or updated and the grader audit used.
+   */
+  private async afterPass(
+    summary: IndexSummary,
+    workerAudit: WorkerAudit | undefined,
+  ): Promise<{ imported: number; audited: GraderAudit | undefined }> {
+    this.lastSummary = summary;
+    this.output.appendLine(
+      `[index] ${this.folder.name}: ${summary.filesIndexed} indexed, ${summary.filesSkipped} unchanged, ${summary.filesRemoved} removed; ${summary.samples} samples (${summary.elapsedMs} ms)${summary.cancelled ? ' — cancelled' : ''}`,
+    );
+    if (summary.annotationsReattached > 0)
+      this.output.appendLine(
+        `[annotations] ${summary.annotationsReattached} moved with their samples to the samples' new model, problem or sample index`,
+      );
+    // what became of the annotations of the files read again: never "kept" for one shown on no sample
+    const fates = annotationFatesMessage(summary.annotationsOfChangedFiles, MIRROR_RELATIVE_PATH);
+    if (fates) {
+      this.output.appendLine(`[annotations] ${fates}`);
+      if (summary.annotationsOfChangedFiles.onNoSample > 0)
+        void vscode.window.showWarningMessage(`Trace Inspector: ${fates}.`);
+    }
+    for (const file of this.changedAwaitingPass)
+      this.output.appendLine(`[index] ${file}: indexed again; its sample texts are shown again`);
+    this.changedAwaitingPass.clear();
+    const mirror = this.annotations.importJsonl(this.annotations.mirrorPath!, MIRROR_RELATIVE_PATH);
+    const imported = mirror.added + mirror.updated;
+    if (mirror.added || mirror.updated)
+      this.output.appendLine(
+        `[annotations] restored ${mirror.added} and updated ${mirror.updated} from ${MIRROR_RELATIVE_PATH}`,
+      );
+    this.setAfterPass('checking the folder’s own summaries');
+    const audit = await this.summaryAuditDiagnostics();
+    const { diagnostics: grader, audited } = this.graderAuditDiagnostics(workerAudit);
+    // named as the tree names the models (trial 12 finding 22)
+    const seeds = seedSiblingDiagnostics(
+      this.index.models(),
+      (id) => this.index.firstFileOf(id),
+      (m) => this.shortLabel(m),
+    );
+    this.publishDiagnostics([...this.index.diagnostics(), ...mirror.diagnostics, ...audit, ...grader, ...seeds]);
+    return { imported, audited };
+  }
+
+  /**
+   * The folder's own summaries checked against its raw samples: warnings on the summary files, and an info on
+   * each summary file the audit did not understand (trial 12 finding 5). Logged; none when the audit fails.
+   */
+  private async summaryAuditDiagnostics(): Promise<Diagnostic[]> {
+    try {
+      const checked = await auditFolderChecked(this.index, this.root);
+      const audit = [...auditDiagnostics(this.root, checked.entries), ...notAuditedDiagnostics(checked.notChecked)];
+      if (checked.entries.length)
+        this.output.appendLine(
+          `[audit] ${checked.entries.length} figures in the folder's summaries disagree with the raw samples (see the Problems panel)`,
+        );
+      else if (checked.checked.length)
+        this.output.appendLine(
+          `[audit] ${checked.checked.reduce((a, x) => a + x.figures, 0)} figures in ${checked.checked.length} summary files checked against the raw samples: all agree`,
+        );
+      if (checked.notChecked.length)
+        this.output.appendLine(
+          `[audit] ${checked.notChecked.length} summary files not audited (see the Problems panel)`,
+        );
+      return audit;
+    } catch (e) {
+      this.output.appendLine(`[audit] skipped: ${(e as Error).message}`);
+      return [];
+    }
+  }
+
+  /**
+   * The folder's grader checked against itself: equivalent answers of one problem graded both ways (computed
+   * by the worker; here only if the worker could not). Logged; no diagnostics when the audit fails.
+   */
+  private graderAuditDiagnostics(workerAudit: WorkerAudit | undefined): {
+    diagnostics: Diagnostic[];
+    audited: GraderAudit | undefined;
+  } {
+    try {
+      if (workerAudit?.error) throw new Error(workerAudit.error);
+      const ga = workerAudit?.audit ?? graderAudit(this.index);
+      const diagnostics = graderAuditDiagnostics(ga, problemIdsRepeat(this.index));
+      if (ga.inconsistent.length)
+        this.output.appendLine(
+          `[grader audit] ${ga.inconsistent.length} groups of equivalent answers graded both correct and incorrect in ${ga.problemsInconsistent} problems (filter: Grader disagreements; see the Problems panel)`,
+        );
+      return { diagnostics, audited: ga };
+    } catch (e) {
+      this.output.appendLine(`[grader audit] skipped: ${(e as Error).message}`);
+      return { diagnostics: [], audited: undefined };
     }
   }
 
