@@ -180,7 +180,7 @@ describe('validateHostMessage and state', () => {
     assert.equal(validateHostMessage({ id: 1, kind: 'html', html: '<script>' }), 'unknown message kind "html"');
     assert.equal(validateHostMessage('x'), 'message must be an object');
   });
-  test("init may carry the problem view's first data (prefetched getProblem); a malformed one is refused", () => {
+  test("init may carry the view's first data (prefetched getProblem or getSamplePreview); a malformed one is refused", () => {
     const state = { view: 'problem', problemId: 3 };
     const ok = {
       id: 0,
@@ -190,7 +190,14 @@ describe('validateHostMessage and state', () => {
       prefetched: { request: 'getProblem', problemId: 3, result: { problem: {} } },
     };
     assert.deepEqual(validateHostMessage(ok), ok);
-    const refused = 'init: prefetched must be { request: "getProblem", problemId: integer, result: object }';
+    const preview = {
+      ...ok,
+      state: { view: 'preview', sampleId: 9 },
+      prefetched: { request: 'getSamplePreview', sampleId: 9, result: {} },
+    };
+    assert.deepEqual(validateHostMessage(preview), preview);
+    const refused =
+      'init: prefetched must be { request: "getProblem", problemId: integer, result: object } or { request: "getSamplePreview", sampleId: integer, result: object }';
     for (const prefetched of [
       '<img src=x>',
       { request: 'getSample', problemId: 3, result: {} },
@@ -199,6 +206,9 @@ describe('validateHostMessage and state', () => {
       { request: 'getProblem', problemId: 3, result: '<script>' },
       { request: 'getProblem', problemId: 3, result: [] },
       { request: 'getProblem', problemId: 3 },
+      { request: 'getSamplePreview', sampleId: '9', result: {} },
+      { request: 'getSamplePreview', sampleId: 9, result: '<b>x</b>' },
+      { request: 'getSamplePreview', problemId: 9, result: {} },
     ])
       assert.equal(
         validateHostMessage({ id: 0, kind: 'init', protocol: PROTOCOL_VERSION, state, prefetched }),
