@@ -372,6 +372,9 @@ describe('cluster count and options', () => {
       r.warnings.join('\n'),
     );
     assert.match(splitsTable(r), /warning: --clusters 50: only 6 problems/);
+    // one model, no base: nothing tested, so no Significance line
+    assert.equal(r.significance.families.includes('(0 tests)'), true);
+    assert.doesNotMatch(splitsTable(r), /Significance/);
   });
 
   test('no problem text: the method says no clusters could be formed, and the table has no Significance line', async () => {
