@@ -41,8 +41,13 @@ export function addSplitsOptions(c: Command): Command {
     )
     .option(
       '--clusters <k>',
-      'with --splits cluster: the number of clusters (default round(sqrt(problems / 2)), 2 to 12)',
-      positiveInt(1),
+      'with --splits cluster: the number of clusters, at least 2 (default round(sqrt(problems / 2)), 2 to 12; more than the problems with words is lowered to that, with a warning)',
+      (v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 2)
+          throw new InvalidArgumentError('expected an integer >= 2 (one cluster would be no split at all)');
+        return n;
+      },
     )
     .option('--cluster-seed <n>', 'with --splits cluster: the k-means seed (default 1)', positiveInt(0))
     .option(
@@ -63,6 +68,24 @@ export function addSplitsOptions(c: Command): Command {
       '--trained-pattern <regex>',
       "with --splits: a regular expression over model ids whose first group names the model's training split",
     );
+}
+
+/**
+ * Rejects the split options given without `--splits` (they would be ignored silently).
+ * @throws Error naming the first such option.
+ */
+export function checkSplitsOptions(opts: SplitsCliOptions): void {
+  if (opts.splits) return;
+  const given: [string, unknown][] = [
+    ['--trained-on', opts.trainedOn],
+    ['--trained-pattern', opts.trainedPattern],
+    ['--split-k', opts.splitK],
+    ['--clusters', opts.clusters],
+    ['--cluster-seed', opts.clusterSeed],
+  ];
+  const first = given.find(([, v]) => v !== undefined);
+  if (first)
+    throw new Error(`${first[0]} needs --splits <kind>: it sets up the split matrix, which only --splits reports`);
 }
 
 /** The split kind of `--splits` (a split file is read here). @throws Error naming the file when it cannot be read. */
@@ -103,7 +126,9 @@ export function splitsOutput(
 
 const pct = (v: number | null) => (v === null ? '—' : (100 * v).toFixed(1));
 const signed = (v: number | null) => (v === null ? '—' : `${v >= 0 ? '+' : ''}${(100 * v).toFixed(1)}`);
-const pHolm = (p: { pValue: number; pHolm: number }) => `${p.pValue.toPrecision(2)} / ${p.pHolm.toPrecision(2)}`;
+/** `p / Holm p`, with `†` where the test can never give a p below alpha (too few non-zero differences). */
+const pHolm = (p: { pValue: number; pHolm: number; pMin: number }, alpha: number) =>
+  `${p.pValue.toPrecision(2)} / ${p.pHolm.toPrecision(2)}${p.pMin >= alpha ? ' †' : ''}`;
 const interval = (e: SplitEstimate, f = pct) =>
   e.value === null ? '—' : `${f(e.value)} [${f(e.ciLow)}, ${f(e.ciHigh)}]`;
 
@@ -129,7 +154,7 @@ export function splitsTable(r: SplitsReport): string {
   }
   if (r.unassigned.problems > 0)
     out.push(
-      `  in no split: ${plural(r.unassigned.problems, 'problem', 'problems')} (${e(r.unassigned.why)}): ${r.unassigned.named.map((x) => e(x)).join(', ')}${r.unassigned.problems > r.unassigned.named.length ? ', ...' : ''}`,
+      `  in no split: ${plural(r.unassigned.problems, 'problem', 'problems')}: ${r.unassigned.named.map((x) => e(x)).join(', ')}${r.unassigned.problems > r.unassigned.named.length ? ', ...' : ''}; why: ${e(r.unassigned.why)}`,
     );
   out.push('');
   if (r.splits.length === 0) {
@@ -150,7 +175,7 @@ export function splitsTable(r: SplitsReport): string {
     if (withBase)
       row.push(
         rel ? interval(rel.passAt1, signed) : '',
-        rel ? pHolm(rel.passAt1) : '',
+        rel ? pHolm(rel.passAt1, r.significance.alpha) : '',
         rel ? rel.passAt1.verdict : '',
         rel ? interval(rel.passAtK, signed) : '',
       );
@@ -203,7 +228,7 @@ export function splitsTable(r: SplitsReport): string {
         e(g.oracle),
         `${e(g.model)} (${e(g.trainedOn)})`,
         interval(g.passAt1, signed),
-        pHolm(g.passAt1),
+        pHolm(g.passAt1, r.significance.alpha),
         g.passAt1.verdict,
         interval(g.passAtK, signed),
         String(g.passAt1.problems),
@@ -217,9 +242,18 @@ export function splitsTable(r: SplitsReport): string {
     out.push(grid(o));
   }
   out.push('', `Intervals: ${r.uncertainty.intervals}.`, `Seeds: ${r.uncertainty.seeds}.`);
-  out.push(
-    `Significance: ${r.significance.test}; ${r.significance.correction} at alpha ${r.significance.alpha}: ${r.significance.families}; ${r.significance.note}`,
-  );
+  const tested = [
+    ...r.cells.flatMap((c) => (c.relative ? [c.relative.passAt1] : [])),
+    ...r.oracleGaps.map((g) => g.passAt1),
+  ];
+  if (tested.length > 0)
+    out.push(
+      `Significance: ${r.significance.test}; ${r.significance.correction} at alpha ${r.significance.alpha}: ${r.significance.families}; ${r.significance.note}`,
+    );
+  if (tested.some((d) => d.pMin >= r.significance.alpha))
+    out.push(
+      `†: too few problems with a non-zero difference for the test to give a p below ${r.significance.alpha} (exact sign-flip test: the smallest p is 2 / 2^m); such a cell reads within noise whatever its size`,
+    );
   for (const w of r.warnings) out.push(`warning: ${e(w)}`);
   return out.join('\n');
 }

@@ -11,7 +11,8 @@ import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { passAtK } from '../../src/core/metrics/passAtK';
 import { buildSplitsReport, type SplitsOptions, type SplitsReport } from '../../src/core/analyses/splits';
-import { cellEstimate, holmAdjust, signFlipPValue } from '../../src/core/analyses/splitStats';
+import { cellEstimate, holmAdjust, signFlipPValue, signFlipTest } from '../../src/core/analyses/splitStats';
+import { checkSplitsOptions, splitsTable } from '../../src/cli/splits';
 import { clusterTexts, terms } from '../../src/core/analyses/textClusters';
 import { parseSplitFile } from '../../src/core/analyses/splitDefinitions';
 import { assertDocumentedShape, documentedShape, tempDir } from './helpers';
@@ -267,10 +268,25 @@ describe('statistics', () => {
     assert.deepEqual(holmAdjust([0.5, 0.9]), [1, 1]);
   });
 
-  test('sign-flip test: 10 equal positive differences give p near 2/1024; all zero gives 1', () => {
-    const p = signFlipPValue(new Float64Array(10).fill(0.1), { replicates: 20000 });
-    // exact: only all-plus or all-minus reach |T| = 1: 2 / 1024 ≈ 0.00195
-    assert.ok(Math.abs(p - 2 / 1024) < 0.0015, String(p));
+  test('sign-flip test: 10 equal positive differences give exactly 2/1024 whatever the seed; all zero gives 1', () => {
+    // exact: only all-plus or all-minus reach |T| = 1: 2 / 1024 ≈ 0.00195, enumerated, not drawn
+    for (const seed of [1, 2, 99])
+      assert.deepEqual(signFlipTest(new Float64Array(10).fill(0.1), { replicates: 200, seed }), {
+        p: 2 / 1024,
+        exact: true,
+        minP: 2 / 1024,
+        nonZero: 10,
+      });
+    // zeros do not count: 5 non-zero differences among 20 can never give p below 2/32 = 0.0625
+    const five = Float64Array.from({ length: 20 }, (_, i) => (i < 5 ? 0.3 : 0));
+    assert.deepEqual(signFlipTest(five), { p: 0.0625, exact: true, minP: 0.0625, nonZero: 5 });
+    // 3 of 8 assignments of (0.1, 0.2, 0.4) reach |T| >= |0.1 - 0.2 + 0.4| = 0.3: ±(0.1,-0.2,0.4) → 0.3, ±(-0.1,-0.2,0.4)=0.1 no,
+    // (±0.1, ±0.2, 0.4) sums 0.7, 0.5, 0.3, 0.1 and negatives: |T| >= 0.3 for 0.7, 0.5, 0.3 and their negatives: 6 of 8
+    assert.equal(signFlipTest(Float64Array.from([0.1, -0.2, 0.4])).p, 6 / 8);
+    // 17 non-zero differences: Monte Carlo, said so
+    const mc = signFlipTest(new Float64Array(17).fill(0.1), { replicates: 999 });
+    assert.equal(mc.exact, false);
+    assert.equal(mc.minP, 1 / 1000);
     assert.equal(signFlipPValue(new Float64Array(5)), 1);
     // mixed signs of equal size: every assignment is as extreme as the observed sum 0... which is no evidence
     const mixed = signFlipPValue(Float64Array.from([0.1, -0.1, 0.1, -0.1, 0.2]), { replicates: 5000 });
@@ -338,6 +354,45 @@ describe('content clusters', () => {
     assert.deepEqual(rb.cells, ra.cells);
     assert.equal(ra.splits.length, 3);
     assert.ok(ra.splits.every((s) => s.problems === 8 && s.examples?.length === 3 && (s.terms?.length ?? 0) > 0));
+  });
+});
+
+describe('cluster count and options', () => {
+  test('--clusters more than there are problems with words: k lowered, with a warning in the report', async () => {
+    const recs = Array.from({ length: 6 }, (_, i) => ({
+      ...record(i, 1, 4, i % 5),
+      question: i < 3 ? 'apples oranges basket fruit' : 'train station speed track',
+    }));
+    const dir = tempDir('ti-clusters-k-');
+    put(dir, 'm/math_eval/math500/test_qwen-boxed.jsonl', recs);
+    const r = await splitsOf(dir, { splits: { kind: 'cluster', k: 50 } });
+    assert.match(r.method, /k = 6,/);
+    assert.ok(
+      r.warnings.some((w) => /^--clusters 50: only 6 problems have words to cluster, so k = 6/.test(w)),
+      r.warnings.join('\n'),
+    );
+    assert.match(splitsTable(r), /warning: --clusters 50: only 6 problems/);
+    // one model, no base: nothing tested, so no Significance line
+    assert.equal(r.significance.families.includes('(0 tests)'), true);
+    assert.doesNotMatch(splitsTable(r), /Significance/);
+  });
+
+  test('no problem text: the method says no clusters could be formed, and the table has no Significance line', async () => {
+    const recs = Array.from({ length: 6 }, (_, i) => ({ ...record(i, 1, 4, i % 5), question: '' }));
+    const dir = tempDir('ti-clusters-none-');
+    put(dir, 'm/math_eval/math500/test_qwen-boxed.jsonl', recs);
+    const r = await splitsOf(dir, { splits: { kind: 'cluster' } });
+    assert.equal(r.method, 'no clusters could be formed: none of the 6 problems has a problem text to cluster');
+    const t = splitsTable(r);
+    assert.doesNotMatch(t, /k = 0/);
+    assert.match(t, /in no split: 6 problems: .*; why: 6 without a problem text/);
+  });
+
+  test('split options without --splits are an error naming the option', () => {
+    assert.throws(() => checkSplitsOptions({ trainedOn: [['a', '1']] }), /^Error: --trained-on needs --splits <kind>/);
+    assert.throws(() => checkSplitsOptions({ clusters: 5 }), /--clusters needs --splits/);
+    assert.doesNotThrow(() => checkSplitsOptions({ splits: 'level', trainedOn: [['a', '1']] }));
+    assert.doesNotThrow(() => checkSplitsOptions({}));
   });
 });
 

@@ -6,7 +6,7 @@ import { readPplSidecar } from '../../core/similarity/ppl';
 import { buildReportAsync, reportCsv, reportTable } from '../../core/report/index';
 import { compileStepPattern } from '../../core/grouping/series';
 import { terminalJson } from '../output';
-import { addSplitsOptions, type SplitsCliOptions, splitsOutput } from '../splits';
+import { addSplitsOptions, checkSplitsOptions, type SplitsCliOptions, splitsOutput } from '../splits';
 import {
   erroredSamplesOption,
   integerOption,
@@ -91,6 +91,7 @@ export function addReportCommand(cmd: Command): void {
           quiet?: boolean;
         } & SplitsCliOptions,
       ) => {
+        checkSplitsOptions(opts);
         const { abs, index, summary } = await runIndex(folder, opts);
         try {
           if (summary.samples === 0) {

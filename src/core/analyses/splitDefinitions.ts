@@ -271,12 +271,39 @@ function splitsOfKind(problems: Map<number, SplitProblem>, kind: SplitKind): Spl
       ].filter((s) => s !== '');
       return {
         kind: 'cluster',
-        method: c.method,
+        method: c.k === 0 ? noClustersMethod(problems.size, withText.length) : c.method,
         splits,
         unassigned: { problems: [...noText, ...noTerms], why: why.join('; ') || 'none' },
         problems,
-        warnings: [],
+        warnings: clusterCountWarnings(kind.k, c.k, splits.length, withText.length - noTerms.length),
       };
     }
   }
+}
+
+/** The method line when no cluster could be formed: no problem has a text, or no text has a word kept. */
+function noClustersMethod(problems: number, withText: number): string {
+  return withText === 0
+    ? `no clusters could be formed: none of the ${problems} problems has a problem text to cluster`
+    : `no clusters could be formed: none of the ${withText} problem texts has a word kept (numbers, LaTeX commands, stop words and words of one problem only are left out)`;
+}
+
+/**
+ * Warnings when the clusters are fewer than `--clusters` asked for: k lowered to the problems with words
+ * (`used` < `requested`), or k-means left some clusters empty (`formed` < `used`). None without a request.
+ */
+function clusterCountWarnings(
+  requested: number | undefined,
+  used: number,
+  formed: number,
+  withWords: number,
+): string[] {
+  if (requested === undefined || formed >= requested) return [];
+  if (used < requested)
+    return [
+      `--clusters ${requested}: only ${withWords} problems have words to cluster, so k = ${used}${formed < used ? ` (${formed} clusters not empty)` : ''}`,
+    ];
+  return [
+    `--clusters ${requested}: k-means left ${requested - formed} of the ${requested} clusters empty, so ${formed} clusters are reported`,
+  ];
 }

@@ -168,28 +168,56 @@ export function averageOfCells(
   return { value, ciLow: p.low, ciHigh: p.high };
 }
 
+/** Largest number of non-zero paired differences whose 2^m sign assignments {@link signFlipTest} enumerates exactly. */
+export const EXACT_SIGN_FLIP_MAX = 16;
+
+/** A sign-flip test's p-value, whether it is exact, and the smallest p it could give at all (2 / 2^m when exact). */
+export interface SignFlipResult {
+  p: number;
+  exact: boolean;
+  /** Smallest attainable p: 2 / 2^m with m non-zero differences (exact), 1 / (draws + 1) (Monte Carlo). */
+  minP: number;
+  /** Non-zero differences (zeros do not change under a sign flip and are left out). */
+  nonZero: number;
+}
+
 /**
  * Two-sided paired sign-flip permutation test of mean(d) = 0 over per-problem differences `d` (NaN
  * entries left out): under the null hypothesis that the two models are exchangeable on each problem, each
- * difference keeps or flips its sign with probability 1/2. Monte Carlo with `draws` sign assignments on a
- * seeded stream: problems with equal differences are one group, and the number of flipped signs in a
- * group of w problems is one Binomial(w, 1/2) draw (same distribution as flipping each, O(groups) per
- * draw). p = (1 + #{|T*| >= |T|}) / (draws + 1) (Phipson & Smyth 2010: never 0). Exact when every
- * difference is 0 (p = 1).
- * @returns p in (0, 1]; 1 when no difference is eligible.
+ * difference keeps or flips its sign with probability 1/2. Zero differences do not change under a flip and
+ * are left out (m = the non-zero ones). When 2^m <= 2^{@link EXACT_SIGN_FLIP_MAX} every assignment is
+ * enumerated: p = #{|T*| >= |T|} / 2^m, exact and deterministic (the smallest p it can give is 2 / 2^m:
+ * 5 differences never go below 0.0625). Otherwise Monte Carlo with `draws` sign assignments on a seeded
+ * stream: problems with equal differences are one group, and the number of flipped signs in a group of w
+ * problems is one Binomial(w, 1/2) draw (same distribution as flipping each, O(groups) per draw);
+ * p = (1 + #{|T*| >= |T|}) / (draws + 1) (Phipson & Smyth 2010: never 0). p = 1 when every difference
+ * is 0 or none is eligible.
  */
-export function signFlipPValue(d: ArrayLike<number>, opts?: BootstrapOptions): number {
+export function signFlipTest(d: ArrayLike<number>, opts?: BootstrapOptions): SignFlipResult {
   const o = resolveBootstrapOptions(opts);
   const vals: number[] = [];
-  for (let i = 0; i < d.length; i++) if (!Number.isNaN(d[i])) vals.push(d[i]);
-  const groups = groupProblems(vals.length, (i) => String(vals[i]));
-  const T = groups.weight.length;
+  for (let i = 0; i < d.length; i++) if (!Number.isNaN(d[i]) && d[i] !== 0) vals.push(d[i]);
+  const m = vals.length;
   let obs = 0;
   for (const v of vals) obs += v;
   obs = Math.abs(obs);
-  if (vals.length === 0 || obs === 0) return 1;
-  const binomial = randomBinomial.source(mulberry32(o.seed));
   const tol = 1e-12 * Math.max(1, obs);
+  if (m <= EXACT_SIGN_FLIP_MAX) {
+    const total = 2 ** m;
+    if (m === 0 || obs === 0) return { p: 1, exact: true, minP: m === 0 ? 1 : 2 / total, nonZero: m };
+    let extreme = 0;
+    for (let mask = 0; mask < total; mask++) {
+      let t = 0;
+      for (let i = 0; i < m; i++) t += mask & (1 << i) ? -vals[i] : vals[i];
+      if (Math.abs(t) >= obs - tol) extreme++;
+    }
+    return { p: extreme / total, exact: true, minP: 2 / total, nonZero: m };
+  }
+  const minP = 1 / (o.replicates + 1);
+  if (obs === 0) return { p: 1, exact: false, minP, nonZero: m };
+  const groups = groupProblems(m, (i) => String(vals[i]));
+  const T = groups.weight.length;
+  const binomial = randomBinomial.source(mulberry32(o.seed));
   let extreme = 0;
   for (let r = 0; r < o.replicates; r++) {
     let t = 0;
@@ -200,7 +228,12 @@ export function signFlipPValue(d: ArrayLike<number>, opts?: BootstrapOptions): n
     }
     if (Math.abs(t) >= obs - tol) extreme++;
   }
-  return (1 + extreme) / (o.replicates + 1);
+  return { p: (1 + extreme) / (o.replicates + 1), exact: false, minP, nonZero: m };
+}
+
+/** The p-value of {@link signFlipTest}. @returns p in (0, 1]; 1 when no difference is eligible. */
+export function signFlipPValue(d: ArrayLike<number>, opts?: BootstrapOptions): number {
+  return signFlipTest(d, opts).p;
 }
 
 /**

@@ -15,7 +15,16 @@ import { passAtK } from '../metrics/passAtK';
 import { guessBaseModel, pickModel } from '../index/labels';
 import type { ModelRow, StatRow, TraceIndex } from '../index/traceIndex';
 import { seedSiblings, stripSeedTokens } from '../grouping/seeds';
-import { type Arm, averageOfCells, type CellEstimate, cellEstimate, holmAdjust, signFlipPValue } from './splitStats';
+import {
+  type Arm,
+  averageOfCells,
+  type CellEstimate,
+  cellEstimate,
+  holmAdjust,
+  EXACT_SIGN_FLIP_MAX,
+  type SignFlipResult,
+  signFlipTest,
+} from './splitStats';
 import { defineSplits, type SplitDefinition, type SplitKind } from './splitDefinitions';
 
 /** Options of {@link buildSplitsReport}. */
@@ -48,6 +57,13 @@ export interface SplitEstimate {
 export interface SplitDifference extends SplitEstimate {
   /** Sign-flip permutation p-value (two-sided) of the pass@1 difference. */
   pValue: number;
+  /** Whether pValue is exact (every sign assignment enumerated: at most 16 non-zero differences) or Monte Carlo. */
+  pExact: boolean;
+  /**
+   * The smallest p the test could give with this cell's non-zero differences (2 / 2^m when exact): when it is
+   * not below alpha the cell can never read better or worse, however large the difference.
+   */
+  pMin: number;
   /** Holm-adjusted p-value within its family ({@link SplitsReport.significance}). */
   pHolm: number;
   /** `better` / `worse` when pHolm < alpha, else `within noise`. */
@@ -409,7 +425,7 @@ function matrixCells(x: Matrix): Work[] {
         const relK = cellEstimate([arms(g, split.problems, k, 1), arms(groups[baseRow], split.problems, k, -1)], bo(j));
         w.diffs = pairedDiffs(a1, b1);
         cell.relative = {
-          passAt1: { ...estimate(w.rel1), pValue: 1, pHolm: 1, verdict: 'within noise' },
+          passAt1: { ...estimate(w.rel1), pValue: 1, pExact: true, pMin: 1, pHolm: 1, verdict: 'within noise' },
           passAtK: estimate(relK),
         };
       }
@@ -450,16 +466,15 @@ function cellCoverage(
  */
 function testRelativeCells(work: readonly Work[], o: ResolvedOptions, alpha: number): number {
   const tested = work.filter((w) => w.cell.relative && w.rel1 && w.rel1.value !== null);
-  const pRel = tested.map((w, i) =>
-    signFlipPValue(w.diffs as Float64Array, { replicates: o.replicates, seed: o.seed + i }),
+  const tests = tested.map((w, i) =>
+    signFlipTest(w.diffs as Float64Array, { replicates: o.replicates, seed: o.seed + i }),
   );
-  holmAdjust(pRel).forEach((ph, i) => {
-    const rel = (tested[i].cell.relative as NonNullable<SplitCell['relative']>).passAt1;
-    rel.pValue = pRel[i];
-    rel.pHolm = ph;
-    rel.verdict = verdictOf(rel.value, ph, alpha);
-  });
-  return pRel.length;
+  setTests(
+    tested.map((w) => (w.cell.relative as NonNullable<SplitCell['relative']>).passAt1),
+    tests,
+    alpha,
+  );
+  return tests.length;
 }
 
 /** Per trained row: the average over the splits it was not trained on, raw and relative to the base. */
@@ -511,12 +526,24 @@ function significanceMethod(
   gapTests: number,
 ): SplitsReport['significance'] {
   return {
-    test: `two-sided paired sign-flip permutation test of the pass@1 difference over the cell's problems (${o.replicates} Monte Carlo sign assignments, p = (1 + extreme) / (draws + 1)); with seeds, on the seed means per problem`,
+    test: `two-sided paired sign-flip permutation test of the pass@1 difference over the cell's problems with a non-zero difference (m of them): exact, every one of the 2^m sign assignments enumerated, when m <= ${EXACT_SIGN_FLIP_MAX} (the smallest p is then 2 / 2^m: with 5 such problems 0.0625); otherwise ${o.replicates} Monte Carlo sign assignments, p = (1 + extreme) / (draws + 1); with seeds, on the seed means per problem`,
     correction: 'Holm step-down',
     alpha,
     families: `the relative-to-base cells (${relativeTests} tests) are one family; the oracle gaps (${gapTests}) another`,
     note: 'a cell reads better or worse only when its Holm-adjusted p is below alpha; otherwise within noise. Intervals are per cell and not adjusted for multiplicity.',
   };
+}
+
+/** Sets the p-values of one family (Holm-adjusted together) and the verdicts on its differences. */
+function setTests(diffs: SplitDifference[], tests: readonly SignFlipResult[], alpha: number): void {
+  holmAdjust(tests.map((t) => t.p)).forEach((ph, i) => {
+    const g = diffs[i];
+    g.pValue = tests[i].p;
+    g.pExact = tests[i].exact;
+    g.pMin = tests[i].minP;
+    g.pHolm = ph;
+    g.verdict = verdictOf(g.value, ph, alpha);
+  });
 }
 
 function verdictOf(value: number | null, pHolm: number, alpha: number): SplitDifference['verdict'] {
@@ -574,19 +601,18 @@ function oracleGaps(
           oracle: names[oi],
           model: names[mi],
           trainedOn: t,
-          passAt1: { ...estimate(e1), pValue: 1, pHolm: 1, verdict: 'within noise' },
+          passAt1: { ...estimate(e1), pValue: 1, pExact: true, pMin: 1, pHolm: 1, verdict: 'within noise' },
           passAtK: estimate(eK),
         });
       });
     });
   });
-  const p = diffs.map((d, i) => signFlipPValue(d, { replicates: o.replicates, seed: o.seed + 7 * i + 3 }));
-  holmAdjust(p).forEach((ph, i) => {
-    const g = out[i].passAt1;
-    g.pValue = p[i];
-    g.pHolm = ph;
-    g.verdict = verdictOf(g.value, ph, alpha);
-  });
+  const tests = diffs.map((d, i) => signFlipTest(d, { replicates: o.replicates, seed: o.seed + 7 * i + 3 }));
+  setTests(
+    out.map((g) => g.passAt1),
+    tests,
+    alpha,
+  );
   return out;
 }
 
