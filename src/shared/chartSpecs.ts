@@ -261,6 +261,16 @@ export function problemCurveRows(
   return rows;
 }
 
+/**
+ * Opacity of the problem view's muted curves (models other than the base and the focus model, not clicked): full in
+ * a high-contrast theme (a muted curve at 0.3 on black was about 1.5:1, dimmer than the grid; WCAG 1.4.11 asks 3:1
+ * for graphical objects), so muted curves there differ from strong ones by width (1.2 px against 2.5-3.5 px) and
+ * by being drawn underneath; 0.7 elsewhere (0.3 was very pale on Light+).
+ */
+export function mutedOpacity(theme: Pick<ChartTheme, 'highContrast'>): number {
+  return theme.highContrast ? 1 : 0.7;
+}
+
 /** The saturation labels' text ("saturated from k=6: a, b +3 more"): at most two models named, the rest counted. */
 function saturationLabel(k: number, models: string[]): string {
   const named = models.slice(0, 2).join(', ');
@@ -337,6 +347,7 @@ export function problemCurveSpec(
     };
   });
   const strong = "datum.role !== 'other'";
+  const faint = mutedOpacity(theme);
   const color = {
     field: 'model',
     type: 'nominal',
@@ -401,7 +412,7 @@ export function problemCurveSpec(
       strokeDash,
       ...(others
         ? {
-            opacity: { condition: { ...shown, value: 1 }, value: 0.3 },
+            opacity: { condition: { ...shown, value: 1 }, value: faint },
             strokeWidth: { condition: { ...shown, value: 2 }, value: 1.2 },
           }
         : {
@@ -420,7 +431,7 @@ export function problemCurveSpec(
       encoding: {
         x: { field: 'k', type: 'quantitative' },
         color: colorNoLegend,
-        opacity: { condition: { test: strong, value: 0.9 }, value: 0.35 },
+        opacity: { condition: { test: strong, value: 0.9 }, value: faint },
         tooltip: [{ field: 'model' }, { field: 'text', title: 'from k' }],
       },
     });

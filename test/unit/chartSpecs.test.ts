@@ -553,7 +553,16 @@ describe("chart specs: the problem view's pass@k chart with many models", () => 
     const [muted, strong] = spec.layer as Spec[];
     assert.deepEqual(muted.params[0].bind, 'legend');
     assert.equal(muted.params[0].select.toggle, 'true');
-    assert.equal(muted.encoding.opacity.value, 0.3);
+    assert.equal(muted.encoding.opacity.value, 0.7);
+    // high contrast: muted curves at full opacity (0.3 on black was ~1.5:1, under WCAG 1.4.11's 3:1)
+    const hc = problemCurveSpec(
+      [viewModel(1), viewModel(2), viewModel(3)],
+      [viewStats(1, 8, 2), viewStats(2, 8, 4), viewStats(3, 8, 6)],
+      [],
+      { maj: false, best: false },
+      { ...DEFAULT_CHART_THEME, highContrast: true },
+    );
+    assert.equal(hc.layer[0].encoding.opacity.value, 1);
     assert.equal(strong.encoding.opacity, undefined);
     const inLayer = (l: Spec) => {
       const test = (l.transform[0].filter as string).startsWith('!')
