@@ -278,6 +278,51 @@ function saturationLabel(k: number, models: string[]): string {
 }
 
 /**
+ * The saturation layers of {@link problemCurveSpec}: a dotted rule per model at its saturation k (`sat`, in the
+ * model's colour `color`, strong models' rules opaque, others at `faint` opacity) and the labels (`labels`, one per
+ * k, in the theme's text colour, on the side with room).
+ */
+function saturationLayers(sat: Spec[], labels: Spec[], color: Spec, strong: string, faint: number): Spec[] {
+  const layers: Spec[] = [];
+  layers.push({
+    data: { values: sat },
+    mark: { type: 'rule', strokeDash: [2, 3] },
+    encoding: {
+      x: { field: 'k', type: 'quantitative' },
+      color,
+      opacity: { condition: { test: strong, value: 0.9 }, value: faint },
+      tooltip: [{ field: 'model' }, { field: 'text', title: 'from k' }],
+    },
+  });
+  for (const side of ['right', 'left'] as const)
+    layers.push({
+      data: { values: labels },
+      transform: [{ filter: `datum.side === '${side}'` }],
+      mark: {
+        type: 'text',
+        dy: -6,
+        align: side === 'right' ? 'left' : 'right',
+        dx: side === 'right' ? 3 : -3,
+        baseline: 'bottom',
+        // never past the plot's edge: the room between the rule and the edge its text runs towards
+        limit: { expr: side === 'right' ? "width - scale('x', datum.k) - 6" : "scale('x', datum.k) - 6" },
+      },
+      // in the theme's text colour (config `text`), not the model's: a light palette colour was hard to read
+      // on a light theme; the rule beside it has the model's colour
+      encoding: {
+        x: { field: 'k', type: 'quantitative' },
+        y: { field: 'y', type: 'quantitative' },
+        text: { field: 'label' },
+        tooltip: [
+          { field: 'models', title: 'model' },
+          { field: 'text', title: 'from k' },
+        ],
+      },
+    });
+  return layers;
+}
+
+/**
  * pass@k of every model against k (log2 axis), maj@k / best-of-k dashed beside it when asked for, and a dotted
  * rule at each model's saturation point against its base: the k from which both solve every k-subset (both
  * pass@k exactly 1). No crossover is drawn: two pass@k curves of one problem never cross, they only meet at 1.
@@ -424,43 +469,7 @@ export function problemCurveSpec(
   // muted models first (underneath), then the base and the focus model over them; the legend is on the first
   // layer (where the toggle is) and lists every group, base and focus first
   const layers: Spec[] = [line(true), line(false)];
-  if (sat.length > 0) {
-    layers.push({
-      data: { values: sat },
-      mark: { type: 'rule', strokeDash: [2, 3] },
-      encoding: {
-        x: { field: 'k', type: 'quantitative' },
-        color: colorNoLegend,
-        opacity: { condition: { test: strong, value: 0.9 }, value: faint },
-        tooltip: [{ field: 'model' }, { field: 'text', title: 'from k' }],
-      },
-    });
-    for (const side of ['right', 'left'] as const)
-      layers.push({
-        data: { values: satLabels },
-        transform: [{ filter: `datum.side === '${side}'` }],
-        mark: {
-          type: 'text',
-          dy: -6,
-          align: side === 'right' ? 'left' : 'right',
-          dx: side === 'right' ? 3 : -3,
-          baseline: 'bottom',
-          // never past the plot's edge: the room between the rule and the edge its text runs towards
-          limit: { expr: side === 'right' ? "width - scale('x', datum.k) - 6" : "scale('x', datum.k) - 6" },
-        },
-        // in the theme's text colour (config `text`), not the model's: a light palette colour was hard to read
-        // on a light theme; the rule beside it has the model's colour
-        encoding: {
-          x: { field: 'k', type: 'quantitative' },
-          y: { field: 'y', type: 'quantitative' },
-          text: { field: 'label' },
-          tooltip: [
-            { field: 'models', title: 'model' },
-            { field: 'text', title: 'from k' },
-          ],
-        },
-      });
-  }
+  if (sat.length > 0) layers.push(...saturationLayers(sat, satLabels, colorNoLegend, strong, faint));
   return { width: 'container', height: 280, layer: layers, resolve: { scale: { color: 'shared' } } };
 }
 
