@@ -171,24 +171,31 @@ export function themeConfig(): Spec {
   return chartConfig(readTheme());
 }
 
-/** {@link specs.overviewModels} with the theme's foreground colour for the base model. */
+/** The theme's colours of the base model (foreground) and of the model in focus (focus), for the overview's specs. */
+function modelColorOpts(): { foreground: string; focus: string } {
+  const t = readTheme();
+  return { foreground: t.foreground, focus: t.focus };
+}
+
+/** {@link specs.overviewModels} with the theme's colours for the base model and the model in focus. */
 export function overviewModels(d: OverviewData): OverviewModel[] {
-  return specs.overviewModels(d, readTheme().foreground);
+  const t = modelColorOpts();
+  return specs.overviewModels(d, t.foreground, t.focus);
 }
 
 /** {@link specs.overviewCurveSpec} in the theme's colours. */
 export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = {}): Spec {
-  return specs.overviewCurveSpec(d, { foreground: readTheme().foreground, ...opts });
+  return specs.overviewCurveSpec(d, { ...modelColorOpts(), ...opts });
 }
 
 /** {@link specs.histogramSpec} in the theme's colours. */
 export function histogramSpec(d: OverviewData, opts: OverviewChartOptions = {}): Spec {
-  return specs.histogramSpec(d, { foreground: readTheme().foreground, ...opts });
+  return specs.histogramSpec(d, { ...modelColorOpts(), ...opts });
 }
 
 /** {@link specs.coverageSpec} in the theme's colours. */
 export function coverageSpec(d: OverviewData, opts: OverviewChartOptions = {}): Spec {
-  return specs.coverageSpec(d, { foreground: readTheme().foreground, ...opts });
+  return specs.coverageSpec(d, { ...modelColorOpts(), ...opts });
 }
 
 /** {@link specs.rankingStripSpec} in the theme's colours. */

@@ -107,24 +107,70 @@ export function chartConfig(t: ChartTheme = DEFAULT_CHART_THEME): Spec {
 
 /**
  * Strong colours for models other than the base and the focus model (tableau10 without its pale entries, which
- * were unreadable on light themes: a pale peach or yellow line on white); they are drawn muted until toggled.
+ * were unreadable on light themes: a pale peach or yellow line on white, plus an olive and a violet): ten distinct
+ * colours, so that a folder of twelve models (base, focus and ten others) repeats none.
  */
-const OTHER_MODEL_COLORS = ['#e45756', '#54a24b', '#b279a2', '#9d755d', '#f58518', '#72b7b2', '#d67195', '#7f7f7f'];
+const OTHER_MODEL_COLORS = [
+  '#e45756',
+  '#54a24b',
+  '#b279a2',
+  '#9d755d',
+  '#f58518',
+  '#72b7b2',
+  '#d67195',
+  '#7f7f7f',
+  '#b79a20',
+  '#6b4c9a',
+];
+
+/** Dashes of the other models by round of {@link OTHER_MODEL_COLORS}: solid, then dashed, then dotted, ... */
+const OTHER_MODEL_DASHES = [
+  [1, 0],
+  [6, 3],
+  [2, 2],
+  [8, 2, 2, 2],
+];
+
+/** A model's colour and dash, the same in every chart of every view ({@link modelStyles}). */
+export interface ModelStyle {
+  color: string;
+  /** Vega stroke dash ([1, 0] solid): other models past the palette's size repeat a colour with another dash. */
+  dash: number[];
+}
 
 /**
- * The colour of each model of a problem view, by model id: the base in the theme's foreground, the model in
- * focus in the theme's focus colour (`charts.blue`), the others in {@link OTHER_MODEL_COLORS} in order (a model
- * keeps its colour in both of the view's charts).
+ * The one colour assignment of a folder's models, by model id, used by the problem view's pass@k and c/n charts
+ * and by the overview: a pure function of the folder's model list (`models` in the host's order) and the theme.
+ * The base in the theme's foreground, the model in focus in the theme's focus colour (`charts.blue`), the others
+ * in {@link OTHER_MODEL_COLORS} in order, distinct up to its ten colours; the 11th other model on take the colours
+ * again with a dash of {@link OTHER_MODEL_DASHES} (round r of the palette, r >= 1). A model keeps its style when
+ * other models are hidden or merged, since hiding does not change `models`.
  */
-export function problemModelColors(models: ModelInfo[], theme: ChartTheme = DEFAULT_CHART_THEME): Map<number, string> {
-  const colors = new Map<number, string>();
+export function modelStyles(
+  models: ModelInfo[],
+  theme: Pick<ChartTheme, 'foreground' | 'focus'> = DEFAULT_CHART_THEME,
+): Map<number, ModelStyle> {
+  const styles = new Map<number, ModelStyle>();
+  const solid = OTHER_MODEL_DASHES[0];
   let i = 0;
-  for (const m of models)
-    colors.set(
-      m.id,
-      m.isBase ? theme.foreground : m.isFocus ? theme.focus : OTHER_MODEL_COLORS[i++ % OTHER_MODEL_COLORS.length],
-    );
-  return colors;
+  for (const m of models) {
+    if (m.isBase) styles.set(m.id, { color: theme.foreground, dash: solid });
+    else if (m.isFocus) styles.set(m.id, { color: theme.focus, dash: solid });
+    else {
+      const round = Math.floor(i / OTHER_MODEL_COLORS.length);
+      styles.set(m.id, {
+        color: OTHER_MODEL_COLORS[i % OTHER_MODEL_COLORS.length],
+        dash: OTHER_MODEL_DASHES[round % OTHER_MODEL_DASHES.length],
+      });
+      i++;
+    }
+  }
+  return styles;
+}
+
+/** The colour of each model of a problem view, by model id ({@link modelStyles}'s colours). */
+export function problemModelColors(models: ModelInfo[], theme: ChartTheme = DEFAULT_CHART_THEME): Map<number, string> {
+  return new Map([...modelStyles(models, theme)].map(([id, st]) => [id, st.color]));
 }
 
 /** A model's label as the problem view's charts write it ("(base)" after the base's). */
@@ -215,10 +261,65 @@ export function problemCurveRows(
   return rows;
 }
 
+/**
+ * Opacity of the problem view's muted curves (models other than the base and the focus model, not clicked): full in
+ * a high-contrast theme (a muted curve at 0.3 on black was about 1.5:1, dimmer than the grid; WCAG 1.4.11 asks 3:1
+ * for graphical objects), so muted curves there differ from strong ones by width (1.2 px against 2.5-3.5 px) and
+ * by being drawn underneath; 0.7 elsewhere (0.3 was very pale on Light+).
+ */
+export function mutedOpacity(theme: Pick<ChartTheme, 'highContrast'>): number {
+  return theme.highContrast ? 1 : 0.7;
+}
+
 /** The saturation labels' text ("saturated from k=6: a, b +3 more"): at most two models named, the rest counted. */
 function saturationLabel(k: number, models: string[]): string {
   const named = models.slice(0, 2).join(', ');
   return `saturated from k=${k}: ${named}${models.length > 2 ? ` +${models.length - 2} more` : ''}`;
+}
+
+/**
+ * The saturation layers of {@link problemCurveSpec}: a dotted rule per model at its saturation k (`sat`, in the
+ * model's colour `color`, strong models' rules opaque, others at `faint` opacity) and the labels (`labels`, one per
+ * k, in the theme's text colour, on the side with room).
+ */
+function saturationLayers(sat: Spec[], labels: Spec[], color: Spec, strong: string, faint: number): Spec[] {
+  const layers: Spec[] = [];
+  layers.push({
+    data: { values: sat },
+    mark: { type: 'rule', strokeDash: [2, 3] },
+    encoding: {
+      x: { field: 'k', type: 'quantitative' },
+      color,
+      opacity: { condition: { test: strong, value: 0.9 }, value: faint },
+      tooltip: [{ field: 'model' }, { field: 'text', title: 'from k' }],
+    },
+  });
+  for (const side of ['right', 'left'] as const)
+    layers.push({
+      data: { values: labels },
+      transform: [{ filter: `datum.side === '${side}'` }],
+      mark: {
+        type: 'text',
+        dy: -6,
+        align: side === 'right' ? 'left' : 'right',
+        dx: side === 'right' ? 3 : -3,
+        baseline: 'bottom',
+        // never past the plot's edge: the room between the rule and the edge its text runs towards
+        limit: { expr: side === 'right' ? "width - scale('x', datum.k) - 6" : "scale('x', datum.k) - 6" },
+      },
+      // in the theme's text colour (config `text`), not the model's: a light palette colour was hard to read
+      // on a light theme; the rule beside it has the model's colour
+      encoding: {
+        x: { field: 'k', type: 'quantitative' },
+        y: { field: 'y', type: 'quantitative' },
+        text: { field: 'label' },
+        tooltip: [
+          { field: 'models', title: 'model' },
+          { field: 'text', title: 'from k' },
+        ],
+      },
+    });
+  return layers;
 }
 
 /**
@@ -291,6 +392,7 @@ export function problemCurveSpec(
     };
   });
   const strong = "datum.role !== 'other'";
+  const faint = mutedOpacity(theme);
   const color = {
     field: 'model',
     type: 'nominal',
@@ -355,7 +457,7 @@ export function problemCurveSpec(
       strokeDash,
       ...(others
         ? {
-            opacity: { condition: { ...shown, value: 1 }, value: 0.3 },
+            opacity: { condition: { ...shown, value: 1 }, value: faint },
             strokeWidth: { condition: { ...shown, value: 2 }, value: 1.2 },
           }
         : {
@@ -367,43 +469,7 @@ export function problemCurveSpec(
   // muted models first (underneath), then the base and the focus model over them; the legend is on the first
   // layer (where the toggle is) and lists every group, base and focus first
   const layers: Spec[] = [line(true), line(false)];
-  if (sat.length > 0) {
-    layers.push({
-      data: { values: sat },
-      mark: { type: 'rule', strokeDash: [2, 3] },
-      encoding: {
-        x: { field: 'k', type: 'quantitative' },
-        color: colorNoLegend,
-        opacity: { condition: { test: strong, value: 0.9 }, value: 0.35 },
-        tooltip: [{ field: 'model' }, { field: 'text', title: 'from k' }],
-      },
-    });
-    for (const side of ['right', 'left'] as const)
-      layers.push({
-        data: { values: satLabels },
-        transform: [{ filter: `datum.side === '${side}'` }],
-        mark: {
-          type: 'text',
-          dy: -6,
-          align: side === 'right' ? 'left' : 'right',
-          dx: side === 'right' ? 3 : -3,
-          baseline: 'bottom',
-          // never past the plot's edge: the room between the rule and the edge its text runs towards
-          limit: { expr: side === 'right' ? "width - scale('x', datum.k) - 6" : "scale('x', datum.k) - 6" },
-        },
-        // in the theme's text colour (config `text`), not the model's: a light palette colour was hard to read
-        // on a light theme; the rule beside it has the model's colour
-        encoding: {
-          x: { field: 'k', type: 'quantitative' },
-          y: { field: 'y', type: 'quantitative' },
-          text: { field: 'label' },
-          tooltip: [
-            { field: 'models', title: 'model' },
-            { field: 'text', title: 'from k' },
-          ],
-        },
-      });
-  }
+  if (sat.length > 0) layers.push(...saturationLayers(sat, satLabels, colorNoLegend, strong, faint));
   return { width: 'container', height: 280, layer: layers, resolve: { scale: { color: 'shared' } } };
 }
 
@@ -417,8 +483,9 @@ export function accuracySpec(
   theme: ChartTheme = DEFAULT_CHART_THEME,
 ): Spec {
   const labelled = models.map((m) => ({ ...m, label: chartLabel(m) }));
-  const colors = problemModelColors(models, theme);
-  const colorScale = { domain: labelled.map((m) => m.label), range: models.map((m) => colors.get(m.id)) };
+  const styles = modelStyles(models, theme);
+  const colorScale = { domain: labelled.map((m) => m.label), range: models.map((m) => styles.get(m.id)?.color) };
+  const dashScale = { domain: labelled.map((m) => m.label), range: models.map((m) => styles.get(m.id)?.dash) };
   const label = new Map(labelled.map((m) => [m.id, m.label]));
   const rows = stats
     .filter((s) => s.accuracy !== null)
@@ -448,6 +515,7 @@ export function accuracySpec(
           x: { field: 'low', type: 'quantitative', scale: { domain: [0, 1] }, title: 'c/n with 95% Jeffreys interval' },
           x2: { field: 'high' },
           color: { field: 'model', type: 'nominal', scale: colorScale, legend: null },
+          strokeDash: { field: 'model', type: 'nominal', scale: dashScale, legend: null },
         },
       },
       {
@@ -733,41 +801,6 @@ export function pplSpec(ppl: PplData, models: ModelInfo[]): Spec {
 // ------------------------------------------------------------------------------------------------
 // Overview
 
-const TABLEAU10 = [
-  '#4c78a8',
-  '#f58518',
-  '#e45756',
-  '#72b7b2',
-  '#54a24b',
-  '#eeca3b',
-  '#b279a2',
-  '#ff9da6',
-  '#9d755d',
-  '#bab0ac',
-];
-const TABLEAU20 = [
-  '#4c78a8',
-  '#9ecae9',
-  '#f58518',
-  '#ffbf79',
-  '#54a24b',
-  '#88d27a',
-  '#b79a20',
-  '#f2cf5b',
-  '#439894',
-  '#83bcb6',
-  '#e45756',
-  '#ff9d98',
-  '#79706e',
-  '#bab0ac',
-  '#d67195',
-  '#fcbfd2',
-  '#b279a2',
-  '#d6a5c9',
-  '#9e765f',
-  '#d8b5a5',
-];
-
 /** The base model's dash in the overview's curves (other models are solid). */
 const BASE_DASH = [7, 3];
 
@@ -777,23 +810,27 @@ export interface OverviewModel {
   label: string;
   isBase: boolean;
   color: string;
+  /** The model's dash: the base's {@link BASE_DASH}, other models solid unless past the palette's size. */
+  dash: number[];
 }
 
 /**
- * Labels and colours of the overview's models, in `d.models` order. The base model is drawn in the
- * theme's foreground colour (no other model uses it); the others take tableau10 (tableau20 beyond
- * 10 models) in order, so a model keeps its colour when others are hidden or shown. `fg`: the theme's
- * foreground colour.
+ * Labels and colours of the overview's models, in `d.models` order: {@link modelStyles}'s colours (base in the
+ * theme's foreground `fg`, focus model in the theme's focus colour `focus`, the others distinct), the same as the
+ * problem view's, so a model keeps its colour across views and when others are hidden or shown.
  */
-export function overviewModels(d: OverviewData, fg = DEFAULT_CHART_THEME.foreground): OverviewModel[] {
-  const others = d.models.filter((m) => !m.isBase).length;
-  const palette = others > 10 ? TABLEAU20 : TABLEAU10;
-  let i = 0;
+export function overviewModels(
+  d: OverviewData,
+  fg = DEFAULT_CHART_THEME.foreground,
+  focus = DEFAULT_CHART_THEME.focus,
+): OverviewModel[] {
+  const styles = modelStyles(d.models, { foreground: fg, focus });
   return d.models.map((m) => ({
     id: m.id,
     label: m.label + (m.isBase ? ' (base)' : ''),
     isBase: m.isBase,
-    color: m.isBase ? fg : palette[i++ % palette.length],
+    color: styles.get(m.id)?.color as string,
+    dash: m.isBase ? BASE_DASH : (styles.get(m.id)?.dash as number[]),
   }));
 }
 
@@ -829,6 +866,8 @@ export interface OverviewChartOptions {
   width?: number;
   /** The theme's foreground colour: the base model's colour (default {@link DEFAULT_CHART_THEME}). */
   foreground?: string;
+  /** The theme's focus colour: the model in focus's colour (default {@link DEFAULT_CHART_THEME}). */
+  focus?: string;
 }
 
 /** Facet columns and the width of one facet for an available width (room for axes and padding). */
@@ -869,7 +908,7 @@ function modelEncodings(models: OverviewModel[], width = 720) {
       field: 'model',
       type: 'nominal',
       title: 'model (click to hide)',
-      scale: { domain, range: shown.map((m) => (m.isBase ? BASE_DASH : [1, 0])) },
+      scale: { domain, range: shown.map((m) => m.dash) },
       legend,
     },
     strokeWidth: {
@@ -993,7 +1032,7 @@ export const COUNT_AXIS = { tickMinStep: 1, format: 'd' } as const;
  * (`2 of 3 problems`) and named in the tooltip, so it is never drawn as one line that falls with k.
  */
 export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = {}): Spec {
-  const all = overviewModels(d, opts.foreground);
+  const all = overviewModels(d, opts.foreground, opts.focus);
   const shown = all.filter((m) => !opts.visible || opts.visible.has(m.id));
   const label = new Map(shown.map((m) => [m.id, m.label]));
   const base = new Set(shown.filter((m) => m.isBase).map((m) => m.id));
@@ -1105,7 +1144,7 @@ export function overviewCurveSpec(d: OverviewData, opts: OverviewChartOptions = 
  * datum carries modelId and bin.
  */
 export function histogramSpec(d: OverviewData, opts: OverviewChartOptions = {}): Spec {
-  const all = overviewModels(d, opts.foreground);
+  const all = overviewModels(d, opts.foreground, opts.focus);
   const shown = all.filter((m) => !opts.visible || opts.visible.has(m.id));
   const order = [...shown.filter((m) => m.isBase), ...shown.filter((m) => !m.isBase)].map((m) => m.label);
   const label = new Map(shown.map((m) => [m.id, m.label]));
@@ -1142,7 +1181,7 @@ const CELL_TEXT: Record<string, string> = {
 
 /** Coverage of each model against the base model: stacked bar of the four cells; datum carries modelId and cell. */
 export function coverageSpec(d: OverviewData, opts: OverviewChartOptions = {}): Spec {
-  const ms = overviewModels(d, opts.foreground);
+  const ms = overviewModels(d, opts.foreground, opts.focus);
   const label = new Map(ms.map((m) => [m.id, m.label]));
   const rows = d.coverage
     .filter((c) => !opts.visible || opts.visible.has(c.modelId))

@@ -23,7 +23,10 @@ import {
   curveSegments,
   histogramSpec,
   DEFAULT_CHART_THEME,
+  accuracySpec,
+  modelStyles,
   overviewCurveSpec,
+  overviewModels,
   placeScatterLabels,
   problemCurveGroups,
   problemCurveNote,
@@ -413,6 +416,45 @@ function svgTexts(svg: string): { x: number; y: number; fill: string; text: stri
   });
 }
 
+describe('chart specs: one colour per model in every view (12 models, as rlvr-probe-gsm8k)', () => {
+  // base 1, focus 5 (not first among the others), ten other models
+  const models = Array.from({ length: 12 }, (_, i) => viewModel(i + 1, 1, 5));
+  const data = { models } as unknown as OverviewData;
+
+  test('base and focus fixed, the ten others distinct, the same in the pass@k chart, the c/n chart and the overview', () => {
+    const styles = modelStyles(models);
+    assert.equal(styles.get(1)?.color, DEFAULT_CHART_THEME.foreground);
+    assert.equal(styles.get(5)?.color, DEFAULT_CHART_THEME.focus);
+    const colors = models.map((m) => styles.get(m.id)?.color);
+    assert.equal(new Set(colors).size, 12, `12 distinct colours: ${colors.join(' ')}`);
+    // the overview's Models tab: the same colour per model (the focus model blue in both views)
+    const ov = overviewModels(data);
+    for (const m of ov) assert.equal(m.color, styles.get(m.id)?.color, m.label);
+    // the problem view's c/n chart: the colour scale maps each model's label to its colour
+    const stats = models.map((m) => viewStats(m.id, 16, m.id));
+    const acc = accuracySpec(models, stats);
+    const scale = acc.layer[0].encoding.color.scale;
+    for (const m of models)
+      assert.equal(scale.range[scale.domain.indexOf(m.isBase ? 'm1 (base)' : m.label)], styles.get(m.id)?.color);
+    // the pass@k chart: each group in its own model's colour
+    const spec = problemCurveSpec(models, stats, [], { maj: false, best: false });
+    const cs = spec.layer[0].encoding.color.scale;
+    for (const m of models)
+      assert.equal(cs.range[cs.domain.indexOf(m.isBase ? 'm1 (base)' : m.label)], styles.get(m.id)?.color);
+  });
+
+  test('past ten other models a colour repeats with a dash: colour and dash tell every model apart', () => {
+    const many = Array.from({ length: 14 }, (_, i) => viewModel(i + 1, 1, 2));
+    const st = modelStyles(many);
+    // others: ids 3..14 (12 models); the 11th other (id 13) takes the first other's colour (id 3), dashed
+    assert.equal(st.get(13)?.color, st.get(3)?.color);
+    assert.deepEqual(st.get(3)?.dash, [1, 0]);
+    assert.deepEqual(st.get(13)?.dash, [6, 3]);
+    const pairs = many.map((m) => JSON.stringify(st.get(m.id)));
+    assert.equal(new Set(pairs).size, 14, 'colour and dash tell every model apart');
+  });
+});
+
 describe("chart specs: the problem view's pass@k chart with many models", () => {
   before(async () => {
     ({ vl, vega } = await chartLibraries());
@@ -511,7 +553,16 @@ describe("chart specs: the problem view's pass@k chart with many models", () => 
     const [muted, strong] = spec.layer as Spec[];
     assert.deepEqual(muted.params[0].bind, 'legend');
     assert.equal(muted.params[0].select.toggle, 'true');
-    assert.equal(muted.encoding.opacity.value, 0.3);
+    assert.equal(muted.encoding.opacity.value, 0.7);
+    // high contrast: muted curves at full opacity (0.3 on black was ~1.5:1, under WCAG 1.4.11's 3:1)
+    const hc = problemCurveSpec(
+      [viewModel(1), viewModel(2), viewModel(3)],
+      [viewStats(1, 8, 2), viewStats(2, 8, 4), viewStats(3, 8, 6)],
+      [],
+      { maj: false, best: false },
+      { ...DEFAULT_CHART_THEME, highContrast: true },
+    );
+    assert.equal(hc.layer[0].encoding.opacity.value, 1);
     assert.equal(strong.encoding.opacity, undefined);
     const inLayer = (l: Spec) => {
       const test = (l.transform[0].filter as string).startsWith('!')
