@@ -8,12 +8,12 @@ import {
 } from '../core/index/sqlite';
 import { focusRun, pairBaseGuessNote } from '../core/index/labels';
 import { searchIndexPercent } from '../core/index/searchIndex';
-import { plural } from '../core/text/strings';
 import { registerCommands } from './commands';
 import { Navigator } from './navigation';
 import {
   describeFilter,
   filterCountLine,
+  notSearchedYet,
   pairLine,
   ProblemTreeProvider,
   type Node,
@@ -156,7 +156,7 @@ export class Extension implements vscode.Disposable {
     if (this.tree.filter.kind !== 'search') return undefined;
     const st = s.searchIndex();
     if (st.indexed >= st.samples) return undefined;
-    const left = `${plural(st.samples - st.indexed, 'sample')} not searched yet`;
+    const left = notSearchedYet(st);
     return s.searchIndexBuilding
       ? `search index: ${searchIndexPercent(st)}: ${left}`
       : `search index: ${searchIndexPercent(st)}: ${left} (run Index Folder to finish it)`;
