@@ -1,4 +1,3 @@
-import { relative as relativePath, sep as pathSep } from 'node:path';
 import * as vscode from 'vscode';
 import {
   UnsupportedRuntimeError,
@@ -9,12 +8,12 @@ import {
 } from '../core/index/sqlite';
 import { focusRun, pairBaseGuessNote } from '../core/index/labels';
 import { searchIndexPercent } from '../core/index/searchIndex';
+import { plural } from '../core/text/strings';
 import { registerCommands } from './commands';
 import { Navigator } from './navigation';
 import {
   describeFilter,
   filterCountLine,
-  notSearchedYet,
   pairLine,
   ProblemTreeProvider,
   type Node,
@@ -24,7 +23,6 @@ import { SAMPLE_SCHEME, SampleDocumentProvider, parseSampleUri, sampleUri } from
 import { FolderSession, readSettings } from './session';
 import { AFTER_PASS_WORK } from './indexWorkerProtocol';
 import { registerWalkthrough } from './walkthrough';
-import { holdsResultsFiles, RESULTS_FILE } from './folderWatch';
 import { isQuietRecheck, restoredTreeFilter, storedTreeFilter, TREE_FILTER_KEY } from './restore';
 
 const INDEX_GLOB = '**/*.{jsonl,json,eval}';
@@ -158,7 +156,7 @@ export class Extension implements vscode.Disposable {
     if (this.tree.filter.kind !== 'search') return undefined;
     const st = s.searchIndex();
     if (st.indexed >= st.samples) return undefined;
-    const left = notSearchedYet(st);
+    const left = `${plural(st.samples - st.indexed, 'sample')} not searched yet`;
     return s.searchIndexBuilding
       ? `search index: ${searchIndexPercent(st)}: ${left}`
       : `search index: ${searchIndexPercent(st)}: ${left} (run Index Folder to finish it)`;
@@ -501,23 +499,8 @@ export class Extension implements vscode.Disposable {
     watcher.onDidChange(onChange);
     watcher.onDidCreate(onChange);
     watcher.onDidDelete(onChange);
-    // A directory moved in or out (`mv run-7 results/`) gets one event for the directory, none for its files:
-    // the same debounced re-index when it holds results files (created) or held indexed ones (deleted).
-    const dirs = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
-    dirs.onDidCreate((uri) => {
-      if (!RESULTS_FILE.test(uri.path) && !uri.path.includes('/.trace-inspector') && holdsResultsFiles(uri.fsPath))
-        onChange(uri);
-    });
-    dirs.onDidDelete((uri) => {
-      if (RESULTS_FILE.test(uri.path)) return;
-      const folder = vscode.workspace.getWorkspaceFolder(uri);
-      const s = folder && this.sessions.get(folder.uri.toString());
-      const rel = folder && relativePath(folder.uri.fsPath, uri.fsPath).split(pathSep).join('/');
-      if (s && rel && !rel.startsWith('..') && s.index.hasFilesUnder(rel)) onChange(uri);
-    });
     this.disposables.push(
       watcher,
-      dirs,
       vscode.workspace.onDidChangeWorkspaceFolders((e) => {
         for (const f of e.removed) {
           const key = f.uri.toString();

@@ -8,7 +8,6 @@ import { preview } from '../core/text/strings';
 import { answerCheckDisagreements, answerCheckSummary } from '../core/analyses/graderAudit';
 import { luckyGuessAdvice, luckyGuessHint, percent } from '../core/text/thresholds';
 import { namesShowRL } from '../core/index/labels';
-import { type SearchIndexStatus, searchIndexPercent } from '../core/index/searchIndex';
 import type { TreeOrder } from './sampleOrder';
 import type { TreeFilter } from './treeFilter';
 import { readSettings, type FolderSession } from './session';
@@ -114,32 +113,6 @@ export function noComparisonReason(
   if (base.id === focus.id)
     return `the model in focus is the base model (${base.name}): choose another with Compare Models…`;
   return undefined;
-}
-
-/**
- * How many samples the search filter did not look through yet, with thousands separators like the status bar:
- * `307,200 samples not searched yet` (`1 sample …`). `status` is the folder's full-text index (core searchIndex.ts);
- * callers use it only while `indexed < samples`.
- */
-export function notSearchedYet(status: SearchIndexStatus): string {
-  const left = status.samples - status.indexed;
-  return `${left.toLocaleString('en-US')} ${left === 1 ? 'sample' : 'samples'} not searched yet`;
-}
-
-/**
- * The row of a tree the search filter matches nothing in yet while the full-text index is incomplete (`status`
- * with `indexed < samples`): `No matches yet`, `search index 0% (307,200 samples not searched yet)` as its
- * description; it does not say "No problems match" since most samples were not searched. Click: Clear Filter.
- */
-export function noMatchYetRow(filterText: string, status: SearchIndexStatus): Node {
-  const note = `search index ${searchIndexPercent(status)} (${notSearchedYet(status)})`;
-  return {
-    type: 'message',
-    text: 'No matches yet',
-    description: note,
-    tooltip: `No matches yet for ${filterText}: ${note}. Matches appear as the index is built. Click to clear the filter.`,
-    command: { command: 'traceInspector.clearFilter', title: 'Clear Filter' },
-  };
 }
 
 /**
@@ -755,14 +728,6 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         if (total === 0) {
           const f = this.filter;
           const focus = s.focusModel();
-          const search = f.kind === 'search' ? s.searchIndex() : undefined;
-          if (search && search.indexed < search.samples)
-            return [
-              noMatchYetRow(
-                describeFilter(f, focus, s.baseModel(), (m) => s.shortLabel(m)),
-                search,
-              ),
-            ];
           return noMatchRows(
             describeFilter(f, focus, s.baseModel(), (m) => s.shortLabel(m)),
             f.kind === 'luckyGuess' && focus ? s.index.maxGraded(focus.id) : 0,

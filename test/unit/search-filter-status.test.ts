@@ -60,29 +60,3 @@ test('the search filter says "search index: 40%" and what it did not look throug
   assert.doesNotMatch(view.message ?? '', /search index/);
   ext.dispose();
 });
-
-test('no match while the search index is incomplete: "No matches yet" with how much was not searched, never "No problems match"', () => {
-  const ext = new Ext({ workspaceState: { get: () => undefined, update: async () => undefined } });
-  const { session } = passStandIn(ext, 'mini');
-  let built = { samples: 307200, indexed: 0 };
-  Object.defineProperty(session, 'searchIndexBuilding', { get: () => true });
-  Object.assign(session, {
-    searchIndex: () => built,
-    focusModel: () => undefined,
-    baseModel: () => undefined,
-    index: { countProblems: () => 0, listProblems: () => [], models: () => [{ id: 1 }] },
-  });
-  (ext as unknown as { active: () => unknown }).active = () => session;
-  ext.setFilter({ kind: 'search', query: 'sum of roots' });
-  // thousands separators as in the status bar (73,344 samples)
-  assert.match(view.message ?? '', /search index: 0%: 307,200 samples not searched yet$/);
-  const texts = () =>
-    ext.tree.getChildren().map((r) => (r.type === 'message' ? `${r.text} | ${r.description ?? ''}` : r.type));
-  assert.deepEqual(texts(), ['No matches yet | search index 0% (307,200 samples not searched yet)']);
-  built = { samples: 307200, indexed: 307199 };
-  assert.deepEqual(texts(), ['No matches yet | search index 99% (1 sample not searched yet)']);
-  // complete: the search looked through every sample, so "No problems match" is true
-  built = { samples: 307200, indexed: 307200 };
-  assert.deepEqual(texts(), ['No problems match this filter | click to show all']);
-  ext.dispose();
-});

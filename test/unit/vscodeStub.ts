@@ -155,8 +155,6 @@ export function loadExtension<T>(
     workspaceFolders?: unknown[];
     isTrusted?: boolean;
     extra?: Record<string, unknown>;
-    /** More members of the stub's `workspace` (`createFileSystemWatcher`, `getWorkspaceFolder`). */
-    workspace?: Record<string, unknown>;
   } = {},
 ): T {
   const disposable = { dispose() {} };
@@ -193,7 +191,6 @@ export function loadExtension<T>(
       workspaceFolders: opts.workspaceFolders ?? [],
       ...(opts.isTrusted !== undefined ? { isTrusted: opts.isTrusted } : {}),
       registerFileSystemProvider: () => disposable,
-      ...opts.workspace,
     },
     commands: { executeCommand: async () => undefined },
     StatusBarAlignment: { Left: 1, Right: 2 },

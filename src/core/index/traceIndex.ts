@@ -818,19 +818,6 @@ export class TraceIndex {
     return Object.fromEntries(rows.map((r) => [r.format, r.n]));
   }
 
-  /**
-   * Whether the index holds a file under folder `relDir` (relative to the results folder, `/`-separated, no
-   * trailing `/`; `run-7` holds `run-7/samples.jsonl`, not `run-70/samples.jsonl`): a folder deleted or moved
-   * out of the results folder is re-indexed only when it held indexed files. Stops at the first such file.
-   */
-  hasFilesUnder(relDir: string): boolean {
-    const prefix = `${relDir}/`;
-    return (
-      this.db.prepare('SELECT 1 FROM files WHERE substr(path, 1, ?) = ? LIMIT 1').pluck().get(prefix.length, prefix) !==
-      undefined
-    );
-  }
-
   /** Per-sample reward scores and verdicts of a model for one problem (for best-of-k). */
   scoredSamples(problemId: number, modelId: number): { score: number; correct: boolean }[] {
     return (
