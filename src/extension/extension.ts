@@ -24,6 +24,7 @@ import { FolderSession, readSettings } from './session';
 import { AFTER_PASS_WORK } from './indexWorkerProtocol';
 import { registerWalkthrough } from './walkthrough';
 import { isQuietRecheck, restoredTreeFilter, storedTreeFilter, TREE_FILTER_KEY } from './restore';
+import { treeRefreshNeeded } from './treeFilter';
 
 const INDEX_GLOB = '**/*.{jsonl,json,eval}';
 /** How long the tree must have been shown with no indexing pass before {@link Extension.onIdle} fires (ms). */
@@ -130,11 +131,15 @@ export class Extension implements vscode.Disposable {
         if (session === this.active()) this.onSessionChanged();
         else this.docs.refreshAll();
       });
-      // the after-pass work moved on or ended (the grader audit's markers and filter are in): tree and status only
-      s.onDidChangeStatus(() => {
+      // the after-pass work moved on (status only), ended (the grader audit's markers and filter are in: the tree
+      // too), or the full-text index grew (the tree only under a search filter: a refresh re-creates the rows, and an
+      // inline action clicked meanwhile would reach its command without its row)
+      s.onDidChangeStatus((change) => {
         if (session !== this.active()) return;
-        this.filterCountDue = true;
-        this.tree.refresh();
+        if (treeRefreshNeeded(change, this.tree.filter.kind)) {
+          this.filterCountDue = true;
+          this.tree.refresh();
+        }
         this.updateChrome();
       });
       this.disposables.push(s);

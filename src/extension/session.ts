@@ -24,6 +24,7 @@ import { type Diagnostic, diagnosticPlace } from '../core/model';
 import { type PassInputs, PassQueue, passKey } from './indexPasses';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
 import { passChangedIndex, recheckFoundWork } from './restore';
+import type { StatusChange } from './treeFilter';
 
 /** What the index worker's `done` reply says of the grader audit it ran after the pass. */
 type WorkerAudit = {
@@ -105,11 +106,12 @@ export class FolderSession implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires after indexing, base/focus changes and annotation edits. */
   readonly onDidChange = this.changed.event;
-  private readonly statusChanged = new vscode.EventEmitter<void>();
+  private readonly statusChanged = new vscode.EventEmitter<StatusChange>();
   /**
-   * Fires when the work after a pass's files were read moves on ({@link afterPassWork}) and when it ends with the
-   * grader audit's results: the tree's markers, its grader-disagreements filter and the status bar change, not
-   * the figures (those changed when the files were read: {@link onDidChange}).
+   * Fires when the work after a pass's files were read moves on ({@link afterPassWork}: `afterPass`, the status bar
+   * and the view's message change), when it ends with the grader audit's results (`passEnded`: the tree's markers
+   * and its grader-disagreements filter change too) and as the full-text index builds (`search`: what a search
+   * finds changes, nothing else). Never the figures (those changed when the files were read: {@link onDidChange}).
    */
   readonly onDidChangeStatus = this.statusChanged.event;
   /**
@@ -289,7 +291,7 @@ export class FolderSession implements vscode.Disposable {
   private setAfterPass(work: string): void {
     if (!this.running) return;
     this.running.afterPass = work;
-    if (!this.running.quiet) this.statusChanged.fire();
+    if (!this.running.quiet) this.statusChanged.fire('afterPass');
   }
 
   get summary(): IndexSummary | undefined {
@@ -671,7 +673,7 @@ export class FolderSession implements vscode.Disposable {
       this.searchStatusCache = undefined;
       // the figures were shown when the files were read; annotations imported or a cancelled pass change them again
       if (!unchanged && (!filesReadShown || imported > 0 || !!result?.cancelled)) this.changed.fire();
-      this.statusChanged.fire();
+      this.statusChanged.fire('passEnded');
       // the full-text index of what the pass wrote, after the figures (not after a pass the user stopped)
       if (result && !result.cancelled) this.startSearchIndex();
     }
@@ -810,7 +812,7 @@ export class FolderSession implements vscode.Disposable {
           const now = Date.now();
           if (now - shown >= LIVE_REFRESH_MS) {
             shown = now;
-            this.statusChanged.fire();
+            this.statusChanged.fire('search');
           }
         } else if (m.type === 'searchDone') {
           const r = m.summary;
@@ -835,14 +837,14 @@ export class FolderSession implements vscode.Disposable {
       if (this.searchBuild?.worker !== worker) return;
       this.searchBuild = undefined;
       this.searchStatusCache = undefined;
-      this.statusChanged.fire();
+      this.statusChanged.fire('search');
     });
     worker.postMessage({
       type: 'searchIndex',
       dbPath: this.dbPath,
       sqliteDriver: sqliteDriver().name,
     } satisfies WorkerRequest);
-    this.statusChanged.fire();
+    this.statusChanged.fire('search');
   }
 
   /** Stops the full-text index's build, if one runs (what it committed stays; {@link startSearchIndex} goes on from there). */

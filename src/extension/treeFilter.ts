@@ -24,3 +24,20 @@ export type TreeFilter =
    * absent: the series of the model in focus, else the first one.
    */
   | { kind: 'training'; which: 'lost' | 'late'; series?: string; title?: string };
+
+/**
+ * What a folder session's status event changed: `afterPass`, the after-pass work's step (status bar and the view's
+ * message only); `passEnded`, the grader audit's markers and its filter as well; `search`, the full-text index's
+ * progress (only what a search filter finds).
+ */
+export type StatusChange = 'afterPass' | 'passEnded' | 'search';
+
+/**
+ * Whether a status change must refresh the Problems tree under a filter of this kind: at a pass's end always (the
+ * grader audit's markers), for the full-text index's progress only under a search filter, never for an after-pass
+ * step. A refresh re-creates every row, and an inline action clicked meanwhile reaches its command without its row
+ * (VS Code passes no argument), so refreshes that change nothing are avoided.
+ */
+export function treeRefreshNeeded(change: StatusChange, filter: TreeFilter['kind']): boolean {
+  return change === 'passEnded' || (change === 'search' && filter === 'search');
+}

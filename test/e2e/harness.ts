@@ -1071,8 +1071,12 @@ export async function openProblemViewFromRow(
   const seen = await waitUntil(
     page,
     async () => {
-      const pick = page.locator(`${QUICK_INPUT} .quick-input-title`);
-      if ((await pick.isVisible().catch(() => false)) && (await pick.innerText()).includes('Open Problem View'))
+      // the whole widget's text: its title element differs between VS Code versions
+      const pick = page.locator(QUICK_INPUT);
+      if (
+        (await pick.isVisible().catch(() => false)) &&
+        (await pick.innerText().catch(() => '')).includes('Open Problem View')
+      )
         return 'quick pick';
       const tab = await page
         .locator('.tabs-container .tab.active')

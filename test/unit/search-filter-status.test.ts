@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Extension } from '../../src/extension/extension';
+import { treeRefreshNeeded } from '../../src/extension/treeFilter';
 import { loadExtension, passStandIn, recordingStatusItem } from './vscodeStub';
 
 const { status } = recordingStatusItem();
@@ -59,4 +60,21 @@ test('the search filter says "search index: 40%" and what it did not look throug
   ext.setFilter({ kind: 'all' });
   assert.doesNotMatch(view.message ?? '', /search index/);
   ext.dispose();
+});
+
+test("the full-text index's progress refreshes the tree only under a search filter; a pass's end always", () => {
+  // a refresh re-creates every row: an inline action clicked meanwhile reached "Open Problem View" without its row
+  const kinds = ['all', 'failing', 'search', 'graderDisagreements'] as const;
+  const table = kinds.map((k) => [
+    k,
+    treeRefreshNeeded('search', k),
+    treeRefreshNeeded('afterPass', k),
+    treeRefreshNeeded('passEnded', k),
+  ]);
+  assert.deepEqual(table, [
+    ['all', false, false, true],
+    ['failing', false, false, true],
+    ['search', true, false, true],
+    ['graderDisagreements', false, false, true],
+  ]);
 });
