@@ -168,37 +168,13 @@ export function labelledValue(s: string): string | null {
   // after a side that is not a label (arithmetic: `1 + 1 = 2`), only a value without unknowns (`7 = 11a+c` is an equation)
   if (lastEq >= 0) {
     const value = r.sides[lastEq + 1];
-    if (label) return namedCoordinates(first, value);
+    // a labelled tuple keeps its written order: `(m,b) = (3,-2)` is `(3,-2)`, the order of "Enter the ordered pair
+    // (m,b)" that the reference is written in (never re-sorted by the names)
+    if (label) return value;
     return letters(value) ? null : value;
   }
   // only \approx: `x \approx 5` is 5; `\frac{70}{9} \approx 7.78` is the exact value before it
   return label ? r.sides[1] : first;
-}
-
-/**
- * A tuple of values labelled by a tuple of distinct one-letter names, reordered to the names' alphabetical
- * order: `(b,a) = (1,2)` is `(2,1)` (b=1, a=2), the same tuple as `a=2, b=1` (named coordinates,
- * `./equivalence.ts` `assignmentList`). Any other label or value: `value` as written (`(r,\theta) = (3,\pi)`
- * keeps its order).
- */
-function namedCoordinates(label: string, value: string): string {
-  const names = /^\(\s*([a-zA-Z](?:\s*,\s*[a-zA-Z])+)\s*\)$/.exec(label.trim())?.[1].split(/\s*,\s*/);
-  const v = value.trim();
-  if (!names || new Set(names).size !== names.length || !/^\(.*\)$/.test(v)) return value;
-  const items = splitTopLevel(v.slice(1, -1), /,/);
-  if (items.length !== names.length || !wrapsWholeTuple(v)) return value;
-  const order = names.map((_, i) => i).sort((i, j) => (names[i] < names[j] ? -1 : 1));
-  return `(${order.map((i) => items[i].trim()).join(', ')})`;
-}
-
-/** True when the bracket opening `v` closes at its very end (not `(1)+(2)`). */
-function wrapsWholeTuple(v: string): boolean {
-  let topLevel = 0;
-  forEachTopLevel(v, () => {
-    topLevel++;
-    return 0;
-  });
-  return topLevel === 1;
 }
 
 /** True when `s` has a letter outside LaTeX commands (an unknown or a word). */

@@ -342,8 +342,12 @@ function stripOnce(input: string, keepAssignments: boolean, units?: string[], la
 /** A trigonometric function (its argument's degrees are part of the value). */
 const TRIG_RE = /\\(?:sin|cos|tan|cot|sec|csc)(?![a-zA-Z])/;
 
-/** The set of real numbers written whole: `\mathbb{R}`, `\mathbb R`, `\R`, `\Bbb R`, `all real numbers`, `(-\infty, \infty)` is its key. */
-const REALS_RE = /^(?:\\mathbb\s*\{?\s*R\s*\}?|\\Bbb\s*\{?\s*R\s*\}?|\\R|\\Reals|all real numbers|all reals)$/i;
+/**
+ * The set of real numbers written whole: `\mathbb{R}`, `\mathbb R`, `\R`, `\Bbb R`, `\Reals`, `\reals` (KaTeX's
+ * names), `all real numbers` in any case; `(-\infty, \infty)` is its key. The commands are case-sensitive: `\r` and
+ * `\mathbb{r}` are not the reals.
+ */
+const REALS_RE = /^(?:\\mathbb\s*\{?\s*R\s*\}?|\\Bbb\s*\{?\s*R\s*\}?|\\R|\\[Rr]eals|[Aa]ll [Rr]eal [Nn]umbers|[Aa]ll [Rr]eals|ALL REAL NUMBERS)$/;
 
 /**
  * Intervals in the ISO 80000-2 notation used in France and much of Europe, where a reversed bracket is an
@@ -355,7 +359,8 @@ export function isoIntervals(s: string): string {
   const parts = s.split(/(\\cup(?![a-zA-Z]))/);
   let changed = false;
   const out = parts.map((p) => {
-    const m = /^(\s*)([\][])\s*([^[\]]+?)\s*[,;]\s*([^[\]]+?)\s*([\][])(\s*)$/.exec(p);
+    // two bounds, no third (`]1,2,3[` is no interval)
+    const m = /^(\s*)([\][])\s*([^[\],;]+?)\s*[,;]\s*([^[\],;]+?)\s*([\][])(\s*)$/.exec(p);
     if (!m || (m[2] === '[' && m[5] === ']')) return p;
     changed = true;
     return `${m[1]}${m[2] === ']' ? '(' : '['}${m[3]}, ${m[4]}${m[5] === '[' ? ')' : ']'}${m[6]}`;
