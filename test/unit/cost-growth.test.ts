@@ -1,3 +1,4 @@
+// sqlite-parity: skip — ratios of cost between shapes; the same queries run under node:sqlite in report-golden
 /**
  * Cost grows with the work, not faster: the report's sections measured on two generated folders of the
  * same shape, 2,000 and 20,000 problems (x 4 samples x 2 models, bench/gen.ts), must cost at most 3 times

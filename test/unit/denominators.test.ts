@@ -1,3 +1,4 @@
+// sqlite-parity: skip — the report's wording and denominators; report-golden compares whole reports under node:sqlite
 /**
  * Every figure says what it is computed over, and nothing in a folder is dropped silently (issue 9):
  * folders built here, indexed into real SQLite, reported by the core and the CLI; the right values

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — the grader audit's cost at scale; graderAudit.test runs it under node:sqlite
 /**
  * The grader audit at scale (issue 31): on generated folders of 2,000 and 20,000 problems x 2 models x 4 samples in
  * the Qwen2.5-Math layout, with a noisy grader so that many problems have groups of equivalent answers graded

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — how a folder's layout names models, datasets and bases; the index is the CLI's storage only
 /**
  * How a name and a folder layout give the model and its base: logging-tool folders, temperature spellings, name
  * ancestry, base replicates, step folders with a temperature below, benchmark folders above the model folders

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — how a folder's layout names models, datasets and bases; the index is the CLI's storage only
 /**
  * Which model is the base and how models are labelled when a folder holds a pretrained model, its Instruct release
  * and RL runs: the pretrained model is the base, short labels keep the run and the step, a second seed file of a

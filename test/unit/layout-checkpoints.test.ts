@@ -1,3 +1,4 @@
+// sqlite-parity: skip — how a folder's layout names models, datasets and bases; the index is the CLI's storage only
 /**
  * Checkpoint run folders and generic folders: the pretrained model is the base, short labels keep the run, which
  * folders and words name no model, seeds in Hydra folders.

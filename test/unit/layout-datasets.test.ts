@@ -1,3 +1,4 @@
+// sqlite-parity: skip — how a folder's layout names models, datasets and bases; the index is the CLI's storage only
 /**
  * How a folder's layout gives the dataset: a dataset in a flat file name or a rollouts stem, one dataset spelt two
  * ways, versions of a known dataset, lm-eval task files.

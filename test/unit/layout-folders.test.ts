@@ -1,3 +1,4 @@
+// sqlite-parity: skip — how a folder's layout names models, datasets and bases; the index is the CLI's storage only
 /**
  * Folder names that are datasets, temperatures, seeds, runs or checkpoints rather than models; the rollouts dataset
  * from its question file; evalplus file names.

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — how a folder's layout names models, datasets and bases; the index is the CLI's storage only
 /**
  * How the layout names models and seeds: generic file stems, seeds of one model, problems named with their dataset,
  * the base guess.

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — how a folder's layout names models, datasets and bases; the index is the CLI's storage only
 /**
  * Results root folders (eval_results/ and its siblings) and verl val_generations steps name no model; the step
  * folders under them are labelled `<model> · <step>`.

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — how a folder's layout names models, datasets and bases; the index is the CLI's storage only
 /**
  * Which folders and files name the model and which base a model is compared with: fine-tunes named sft, run-output
  * folders, replicate folders, unknown dataset folders, greedy, step labels, lm-eval sub-tasks.

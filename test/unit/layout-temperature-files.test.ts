@@ -1,3 +1,4 @@
+// sqlite-parity: skip — how a folder's layout names models, datasets and bases; the index is the CLI's storage only
 /**
  * Temperatures and Hydra folders: Qwen-math files of two temperatures in one folder, Hydra override folders as seeds,
  * a base guessed by name order, level lines.

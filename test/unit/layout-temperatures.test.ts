@@ -1,3 +1,4 @@
+// sqlite-parity: skip — how a folder's layout names models, datasets and bases; the index is the CLI's storage only
 /**
  * Temperatures in model folder names and the training table per dataset: each model compared with the base at its
  * temperature and in its dataset.

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — reading records and their diagnostics; the index is only where the records land
 /**
  * The readers' diagnostics: broken links and unreadable folders, lm-eval task files through a mapping, a JSON array
  * file, records not read, summary files the audit does not understand, the score warning.

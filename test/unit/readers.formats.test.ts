@@ -1,3 +1,4 @@
+// sqlite-parity: skip — reading records and their diagnostics; the index is only where the records land
 /**
  * Every reader on the project's own small handwritten fixtures (test/fixtures/readers/), with the
  * exact records and diagnostics expected, plus bad-input files written to a temporary folder.

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — reading records and their diagnostics; the index is only where the records land
 /**
  * Inspect AI logs as people have them: several scorers per sample (the scorer choice, dict-valued
  * scores, numeric scores), partial credit, the newer `.eval` archives (log format version 3 with

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — reading records and their diagnostics; the index is only where the records land
 /**
  * A file of one JSON object per line saved as `.json` is read as JSONL (with an info naming it), whatever its
  * reader and with or without a trailing newline or a BOM; a pretty-printed single object is one document.

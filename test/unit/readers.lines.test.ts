@@ -1,3 +1,4 @@
+// sqlite-parity: skip — reading records and their diagnostics; the index is only where the records land
 /**
  * Line reader, glob matcher and file listing. Byte-exact inputs are written to a temporary folder by
  * the tests themselves (CRLF, BOM, invalid UTF-8, NUL bytes, over-long lines).

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — reading records and their diagnostics; the index is only where the records land
 /**
  * The mapping file on the shapes evaluation repositories publish (docs/mapping.md has one worked example
  * per shape, the same files as test/fixtures/readers/mapping/), on real folders re-described by a

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — reading records and their diagnostics; the index is only where the records land
 /**
  * One model folder holding files of several formats is one model; a pretty-printed JSON document; diagnostics inside
  * an Inspect .eval; model labels in search results.

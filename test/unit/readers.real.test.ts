@@ -1,3 +1,4 @@
+// sqlite-parity: skip — reading records and their diagnostics; the index is only where the records land
 /**
  * Readers on the real third-party results folders in ../shared/data/real (never copied into the repo).
  * Expected counts were computed independently from the raw files (python json) and, for the

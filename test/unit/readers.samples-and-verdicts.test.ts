@@ -1,3 +1,4 @@
+// sqlite-parity: skip — reading records and their diagnostics; the index is only where the records land
 /**
  * Reading samples and verdicts: per-sample mapping records, compressed files and archives, verdict strings, steps
  * against seeds in file names, path hints, scores that attach to no sample, the worked examples of docs/mapping.md,

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — reading records and their diagnostics; the index is only where the records land
 /**
  * What the readers could not use is named where it is: a record that could not be read (with file and line, counted
  * per model in the report and the overview), reward-model score lists shorter than the samples and null scores (at

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — reading records and their diagnostics; the index is only where the records land
 /**
  * Verdicts and sample indices in every reader: one verdict rule per file and column, correctValues, unusable and
  * digit-string indices, unattached scores, compressed files, maj@k's credit for samples without an answer; partial

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — the report's wording and denominators; report-golden compares whole reports under node:sqlite
 /**
  * Every model in no comparison is named with its reason; steps written `_s500` are no seeds; each seed shard's
  * _metrics.json is audited; one spelling per problem; tables name models by label.

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — the report's wording and denominators; report-golden compares whole reports under node:sqlite
 /**
  * How the report words what it shows: `— (k > n)` cells, NOT COMPARED warnings and the training base line by label,
  * the CSV rows of models not compared; the denominators the best-of-k line and the reward-model table state

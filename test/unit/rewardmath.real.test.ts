@@ -1,3 +1,4 @@
+// sqlite-parity: skip — reward-model metrics of a real folder; report-golden runs its report under node:sqlite
 /**
  * Reward-model evaluation on the real RewardMATH folder (../shared/data/real/rewardmath-22-scorers,
  * read in place, read-only) through the mapping the project ships (examples/mappings/rewardmath.mapping.json,

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — sample text read back from the results files
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
