@@ -3,11 +3,12 @@
 # (test/e2e/harness.ts). Installs what it needs (scripts/setup-e2e.sh; --no-setup when the caller did, as
 # scripts/test.sh does), compiles the tests to out/ unless they are up to date, packages the extension into
 # a VSIX when the project has a packaging script (set E2E_VSIX=path to test a given VSIX instead), then runs
-# the given compiled test files (default out/test/e2e/**/*.e2e.js) one file at a time, on one code-server
-# where they can share it (test/e2e/sharedServer.ts).
+# the given compiled test files (default out/test/e2e/**/*.e2e.js) in E2E_LANES lanes (default 2), each lane one
+# file at a time on its own code-server where the files can share it (test/e2e/sharedServer.ts).
 # Artifacts: test-output/e2e/ (screenshots in test-output/e2e/screenshots/); per-file times in
 # test-output/times/e2e.tsv.
-# Environment: E2E_TOTAL_TIMEOUT (seconds, default 1800), E2E_TIMEOUT_SCALE, E2E_HEADED (see harness.ts).
+# Environment: E2E_LANES (default 2), E2E_FILE_TIMEOUT (seconds per file, default 900), E2E_TIMEOUT_SCALE,
+# E2E_HEADED (see harness.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-node.sh
@@ -56,38 +57,93 @@ if [ -z "${E2E_VSIX:-}" ] && [ -z "${E2E_VSIX_ERROR:-}" ] && [ -f scripts/packag
   rm -f "$stamp"
   [ $pkg_status = 0 ] || echo "[test-e2e] $E2E_VSIX_ERROR" >&2
 fi
-# One code-server for the run, the VSIX installed once (test/e2e/sharedServer.ts): the files whose sessions
-# would start that same server open their windows on it. If it does not start, every file starts its own.
-shared=""
-if [ -n "${E2E_VSIX:-}" ] && [ -z "${E2E_SHARED_SERVER:-}" ] && [ -f out/test/e2e/sharedServer.js ]; then
-  info="$PWD/test-output/e2e/shared-server.json"
-  mkdir -p test-output/e2e
-  rm -f "$info"
-  node out/test/e2e/sharedServer.js "$info" "$E2E_VSIX" &
-  shared=$!
-  while [ ! -s "$info" ] && kill -0 "$shared" 2>/dev/null; do sleep 0.2; done
-  if [ -s "$info" ]; then
-    export E2E_SHARED_SERVER="$info"
-  else
-    echo "[test-e2e] the shared code-server did not start: every file starts its own" >&2
-    shared=""
+# The files run in E2E_LANES lanes at once (default 2): an end-to-end file mostly waits (on the workbench, the
+# extension host, its webviews), about a third of a core when it runs alone, so two lanes finish in a little more
+# than half the time. Each lane has its own code-server with the VSIX installed once (test/e2e/sharedServer.ts:
+# the files whose sessions would start that same server open their windows on it; its settings file is the
+# lane's, so the files of a lane take turns) and takes the next file of one queue when its file ends. A lane
+# whose server did not start runs its files on servers of their own.
+shopt -s globstar nullglob
+mapfile -t queue_files < <(for f in ${files[@]}; do echo "$f"; done)
+shopt -u globstar nullglob
+lanes="${E2E_LANES:-2}"
+[ "$lanes" -ge 1 ] 2>/dev/null || lanes=1
+[ "${#queue_files[@]}" -ge "$lanes" ] || lanes=${#queue_files[@]}
+logs=test-output/e2e/files
+rm -rf "$logs"
+mkdir -p "$logs" test-output/times
+servers=()
+infos=()
+for n in $(seq 1 "$lanes"); do
+  infos[n]=""
+  if [ -n "${E2E_VSIX:-}" ] && [ -z "${E2E_SHARED_SERVER:-}" ] && [ -f out/test/e2e/sharedServer.js ]; then
+    info="$PWD/test-output/e2e/shared-server-$n.json"
+    rm -f "$info"
+    node out/test/e2e/sharedServer.js "$info" "$E2E_VSIX" "shared-server-$n" &
+    servers[n]=$!
+    infos[n]="$info"
   fi
-fi
+done
+for n in $(seq 1 "$lanes"); do
+  [ -n "${infos[n]}" ] || continue
+  while [ ! -s "${infos[n]}" ] && kill -0 "${servers[n]}" 2>/dev/null; do sleep 0.2; done
+  if [ ! -s "${infos[n]}" ]; then
+    echo "[test-e2e] lane $n: its shared code-server did not start: each of its files starts its own" >&2
+    infos[n]=""
+  fi
+done
 t3=$(date +%s)
 
-status=0
-mkdir -p test-output/times
-timeout --kill-after=30 "${E2E_TOTAL_TIMEOUT:-1800}" \
-  node --test --test-concurrency=1 --test-timeout=900000 \
-  --test-reporter=spec --test-reporter-destination=stdout \
-  --test-reporter=./scripts/test-times.mjs --test-reporter-destination=test-output/times/e2e.tsv "${files[@]}" ||
-  status=$?
+queue="$logs/queue"
+# the longest files first (times of an idle run, 20-65 s; the rest take 10-25 s), so that no lane starts a long
+# file when the other is nearly done; files not named keep their order after them
+slow_first=(themes preview keyboard restore perf problemView partialIndex extension rewardModels)
+{
+  for s in "${slow_first[@]}"; do printf '%s\n' "${queue_files[@]}" | grep "/$s\.e2e\.js$" || true; done
+  printf '%s\n' "${queue_files[@]}" | grep -v -E "/($(IFS='|'; echo "${slow_first[*]}"))\.e2e\.js$" || true
+} >"$queue"
+# next_file: the first file of the queue, taken off it (under a lock: the lanes share the queue)
+next_file() { flock "$queue.lock" bash -c 'f="$(head -n 1 "$1")"; [ -z "$f" ] || sed -i 1d "$1"; printf "%s" "$f"' _ "$queue"; }
+lane() {
+  local n=$1 f name rc
+  while f="$(next_file)" && [ -n "$f" ]; do
+    name="$(basename "$f" .js)"
+    rc=0
+    E2E_SHARED_SERVER="${infos[n]:-${E2E_SHARED_SERVER:-}}" timeout --kill-after=30 "${E2E_FILE_TIMEOUT:-900}" \
+      node --test --test-timeout=900000 \
+      --test-reporter=spec --test-reporter-destination=stdout \
+      --test-reporter=./scripts/test-times.mjs --test-reporter-destination="$logs/$name.tsv" "$f" \
+      >"$logs/$name.log" 2>&1 || rc=$?
+    echo "$rc" >"$logs/$name.rc"
+    # the file's test output whole, one file at a time
+    flock "$logs/print.lock" bash -c 'cat "$1"; echo "[test-e2e] lane $2: $3 $4 ($5 s)" >&2' _ "$logs/$name.log" "$n" \
+      "$name" "$([ "$rc" = 0 ] && echo ok || echo "FAILED ($rc)")" "$(cut -f 1 "$logs/$name.tsv" 2>/dev/null | head -n 1)"
+  done
+}
+pids=()
+for n in $(seq 1 "$lanes"); do
+  lane "$n" &
+  pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p" || true; done
 t4=$(date +%s)
-if [ -n "$shared" ]; then
-  kill "$shared" 2>/dev/null || true
-  wait "$shared" 2>/dev/null || true
-fi
+for n in "${!servers[@]}"; do
+  kill "${servers[n]}" 2>/dev/null || true
+  wait "${servers[n]}" 2>/dev/null || true
+done
 
-echo "[test-e2e] setup $((t1 - t0)) s, compile $((t2 - t1)) s, package and shared server $((t3 - t2)) s, tests $((t4 - t3)) s; screenshots in test-output/e2e/screenshots/" >&2
+status=0
+failed=()
+for f in "${queue_files[@]}"; do
+  name="$(basename "$f" .js)"
+  if [ "$(cat "$logs/$name.rc" 2>/dev/null || echo missing)" != 0 ]; then
+    status=1
+    failed+=("$name")
+  fi
+done
+cat "$logs"/*.tsv 2>/dev/null | sort -t $'\t' -k 1,1nr >test-output/times/e2e.tsv || true
+[ ${#failed[@]} = 0 ] || echo "[test-e2e] failed: ${failed[*]} (their output above; test-output/e2e/files/<file>.log)" >&2
+
+echo "[test-e2e] setup $((t1 - t0)) s, compile $((t2 - t1)) s, package and shared servers $((t3 - t2)) s, tests $((t4 - t3)) s in $lanes lanes; screenshots in test-output/e2e/screenshots/" >&2
 if [ $status = 0 ] && [ $pkg_status != 0 ]; then status=1; fi
 exit $status

@@ -17,6 +17,9 @@ rm -rf "$times"
 mkdir -p "$times"
 started=$(date +%s)
 load_at_start=$(cut -d ' ' -f 1 /proc/loadavg)
+# busy_cs: the machine's CPU time so far, all cores, in hundredths of a second (/proc/stat: all but idle and iowait)
+busy_cs() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+busy_at_start=$(busy_cs)
 
 # record NAME START_EPOCH STATUS: a line of $times/phases.tsv (name, start s, duration s, exit status)
 record() { printf '%s\t%s\t%s\t%s\n' "$1" $(($2 - started)) $(($(date +%s) - $2)) "$3" >>"$times/phases.tsv"; }
@@ -50,6 +53,8 @@ summary() {
       echo "  slowest unit test files, $pass (seconds, two files at a time): $(head -n 5 "$times/unit-$pass.tsv" | awk -F '\t' '{ sub(/^out\/test\/unit\//, "", $2); printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1 }')"
     done
     printf '  %-66s %6s %6s %s\n' total 0 $(($(date +%s) - started)) "$([ $rc = 0 ] && echo ok || echo "FAILED ($rc)")"
+    local wall=$(($(date +%s) - started)) busy=$((($(busy_cs) - busy_at_start) / 100))
+    echo "  CPU: $busy s busy of $((wall * $(nproc))) s on $(nproc) cores ($((100 * busy / (wall * $(nproc) + 1)))%; every process on the machine)"
   } >&2
   exit $rc
 }

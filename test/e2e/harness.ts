@@ -108,6 +108,10 @@ export const baseSettings: Record<string, unknown> = {
   'window.restoreWindows': 'none',
   'files.hotExit': 'off',
   'editor.minimap.enabled': false,
+  // no animations or blinking cursor: Chromium draws without a GPU here, and every animated frame (progress bars,
+  // spinning icons, the cursor) costs CPU that the tests and the unit suite beside them need
+  'workbench.reduceMotion': 'on',
+  'editor.cursorBlinking': 'solid',
 };
 
 function codeServerEntry(): string {
