@@ -662,8 +662,13 @@ export async function runCommand(page: Page, title: string, opts: WaitOptions = 
   // still activating, contributions still being scanned) needs the palette reopened: retry until the deadline.
   for (let attempt = 0; ; attempt++) {
     await openCommandPalette(page, Math.max(deadline - Date.now(), 3000), title);
-    await input.fill(`>${title}`);
-    const attemptEnd = Math.min(deadline, Date.now() + 2000 + attempt * 1000);
+    // an editor or view that opens meanwhile (a click just before) takes the focus and closes the palette:
+    // then the next attempt opens it again
+    const filled = await input.fill(`>${title}`, { timeout: 3000 }).then(
+      () => true,
+      () => false,
+    );
+    const attemptEnd = filled ? Math.min(deadline, Date.now() + 2000 + attempt * 1000) : 0;
     while (Date.now() < attemptEnd) {
       const rows = page.locator(`${QUICK_INPUT} .monaco-list-row`);
       const labels = (
@@ -688,7 +693,7 @@ export async function runCommand(page: Page, title: string, opts: WaitOptions = 
         `Timed out after ${timeoutMs} ms waiting for the command '${title}' in the command palette (offered: ${list})`,
       );
     }
-    await page.keyboard.press('Escape');
+    if (filled) await page.keyboard.press('Escape');
   }
 }
 
