@@ -126,192 +126,153 @@ export class OverviewView {
     void this.rpc.request('filterProblems', { filter: f }).catch((e: Error) => this.rpc.log('warn', e.message));
   }
 
+  /**
+   * Builds the overview page from `d` and draws its charts: the header, the warnings, the model picker, the
+   * pass@k curves, the accuracy histogram, coverage against the base, the reasoning paths (not with one model)
+   * and the table of models.
+   */
   private render(d: OverviewData): void {
-    const base = d.models.find((m) => m.id === d.baseModelId);
     const label = new Map(d.models.map((m) => [m.id, m.label]));
     // With a guessed base, each run's models are compared with the run's own base: name it per row.
     const perRunBases = new Set(d.coverage.map((c) => c.baseModelId)).size > 1;
-    // Rows in natural order of base, then model (step-300 before step-1000).
+    replace(
+      this.root,
+      overviewHeader(d),
+      warningsList(d),
+      this.modelPicker(d),
+      curvesSection(d),
+      histogramSection(),
+      this.coverageSection(d, label, perRunBases),
+      // reasoning paths compare a model with base samples: not offered with one model (trial 13 finding 4)
+      d.models.some((m) => m.onlyModel) ? null : pathsSection(this.rpc, label, perRunBases),
+      modelsSection(d),
+    );
+    this.renderCharts(d);
+  }
+
+  /**
+   * The "Coverage against the base model" section from `d`: the room for its chart, and the table of each
+   * model against its base (named by `label`, the base in a column of its own when `perRunBases`) with the
+   * crossover note, or why there is no row.
+   */
+  private coverageSection(d: OverviewData, label: Map<number, string>, perRunBases: boolean): HTMLElement {
+    return h(
+      'section',
+      null,
+      h('h2', null, 'Coverage against the base model'),
+      h(
+        'p',
+        { className: 'muted' },
+        'Solvable = at least one correct sample (observed: 0 correct of n does not prove a model cannot solve it). Click a segment to show those problems in the tree.',
+      ),
+      h('div', { className: 'chart', id: 'chart-coverage' }),
+      // no row (one model): why, instead of the table's headers alone (trial 10 finding 9)
+      d.coverage.length === 0
+        ? h('p', { className: 'muted', id: 'coverage-note' }, d.coverageNote ?? 'No coverage.')
+        : this.coverageTable(d, label, perRunBases),
+      d.coverage.length ? h('p', { className: 'muted', id: 'crossover-note' }, CROSSOVER_NOTE) : null,
+    );
+  }
+
+  /**
+   * The coverage table of `d` in its sideways-scrolling box: a row a model against its base, in natural order of
+   * base, then model (step-300 before step-1000), by `label`; a base column when `perRunBases`.
+   */
+  private coverageTable(d: OverviewData, label: Map<number, string>, perRunBases: boolean): HTMLElement {
     const collator = new Intl.Collator('en', { numeric: true });
     const byLabels = (a: { baseModelId: number; modelId: number }, b: { baseModelId: number; modelId: number }) =>
       collator.compare(label.get(a.baseModelId) ?? '', label.get(b.baseModelId) ?? '') ||
       collator.compare(label.get(a.modelId) ?? '', label.get(b.modelId) ?? '');
-    replace(
-      this.root,
+    return h(
+      'div',
+      // in a narrow editor the table scrolls sideways instead of squeezing the last column (trial 10 finding 10e)
+      { className: 'table-scroll', id: 'coverage-scroll' },
       h(
-        'header',
-        null,
-        h('h1', null, 'Overview'),
-        h('span', { className: 'muted' }, `${d.problemsText} · ${overviewModelsLine(d.models, base)}`),
-      ),
-      d.warnings.length
-        ? h(
-            'ul',
-            { className: 'warning' },
-            d.warnings.map((w) => h('li', null, w)),
-          )
-        : null,
-      this.modelPicker(d),
-      h(
-        'section',
-        null,
-        h('h2', null, 'pass@k per model (95% bootstrap band over problems)'),
-        d.curves.some((c) => c.missing > 0)
-          ? h(
-              'p',
-              { className: 'muted', id: 'curves-partial-note' },
-              "Hollow points are computed over fewer than all of the model's problems (no samples, no graded sample, or n < k): hover one for how many and why.",
-              brokenCurves(d)
-                ? ' A line breaks where its problem set changes (problems with n < k drop out at larger k): each piece is labelled with its number of problems, and values on either side of a break are means over different problems, not pass@k falling or rising with k.'
-                : '',
-            )
-          : null,
-        h('div', { className: 'chart', id: 'chart-curves' }),
-      ),
-      h(
-        'section',
-        null,
-        h('h2', null, 'Per-problem accuracy'),
-        h('p', { className: 'muted' }, 'Click a bar to show those problems in the tree.'),
-        h('div', { className: 'chart', id: 'chart-histogram' }),
-      ),
-      h(
-        'section',
-        null,
-        h('h2', null, 'Coverage against the base model'),
+        'table',
+        { className: 'stats', id: 'coverage-table' },
         h(
-          'p',
-          { className: 'muted' },
-          'Solvable = at least one correct sample (observed: 0 correct of n does not prove a model cannot solve it). Click a segment to show those problems in the tree.',
-        ),
-        h('div', { className: 'chart', id: 'chart-coverage' }),
-        // no row (one model): why, instead of the table's headers alone (trial 10 finding 9)
-        d.coverage.length === 0
-          ? h('p', { className: 'muted', id: 'coverage-note' }, d.coverageNote ?? 'No coverage.')
-          : h(
-              'div',
-              // in a narrow editor the table scrolls sideways instead of squeezing the last column (trial 10 finding 10e)
-              { className: 'table-scroll', id: 'coverage-scroll' },
-              h(
-                'table',
-                { className: 'stats', id: 'coverage-table' },
-                h(
-                  'thead',
-                  null,
-                  h(
-                    'tr',
-                    null,
-                    [
-                      ...(perRunBases ? ['base'] : []),
-                      'model',
-                      'problems',
-                      'n (model / base)',
-                      'base only',
-                      'model only',
-                      'both',
-                      'neither',
-                      'crossover k',
-                    ].map((t) => h('th', null, t)),
-                  ),
-                ),
-                h(
-                  'tbody',
-                  null,
-                  [...d.coverage].sort(byLabels).map((c) =>
-                    h(
-                      'tr',
-                      null,
-                      perRunBases ? h('td', null, label.get(c.baseModelId) ?? '') : null,
-                      h(
-                        'td',
-                        null,
-                        label.get(c.modelId) ?? '',
-                        c.differentGraders
-                          ? h(
-                              'span',
-                              {
-                                className: 'warning-mark',
-                                title: `graded by ${c.differentGraders.model}; the base by ${c.differentGraders.base}`,
-                              },
-                              ' [graded differently]',
-                            )
-                          : null,
-                      ),
-                      h(
-                        'td',
-                        { title: c.over },
-                        c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems),
-                      ),
-                      h(
-                        'td',
-                        {
-                          className: 'n-range',
-                          title: c.nDiffers ?? 'the same n for every compared problem of both models',
-                        },
-                        `${nRange(c.n.model)} / ${nRange(c.n.base)}`,
-                        c.nDiffers ? h('span', { className: 'warning-mark' }, ' [n differs]') : null,
-                      ),
-                      ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>
-                        h(
-                          'td',
-                          null,
-                          h(
-                            'button',
-                            {
-                              className: 'link',
-                              onclick: () =>
-                                this.filter({ kind: 'coverageCell', base: c.baseModelId, model: c.modelId, cell }),
-                            },
-                            String(c[cell]),
-                          ),
-                        ),
-                      ),
-                      h('td', { className: 'crossover' }, crossoverText(c) + crossoverScope(c)),
-                    ),
-                  ),
-                ),
-              ),
-            ),
-        d.coverage.length ? h('p', { className: 'muted', id: 'crossover-note' }, CROSSOVER_NOTE) : null,
-      ),
-      // reasoning paths compare a model with base samples: not offered with one model (trial 13 finding 4)
-      d.models.some((m) => m.onlyModel) ? null : pathsSection(this.rpc, label, perRunBases),
-      h(
-        'section',
-        null,
-        h('h2', null, 'Models'),
-        h(
-          'table',
-          { className: 'stats' },
-          h('thead', null, h('tr', null, h('th', null, 'model'), h('th', null, 'pass@1'), h('th', null, 'pass@max k'))),
+          'thead',
+          null,
           h(
-            'tbody',
+            'tr',
             null,
-            d.models.map((m) => {
-              const pts = d.curves.filter((c) => c.modelId === m.id && c.level === null);
-              const last = pts[pts.length - 1];
-              // a value over fewer than all of the model's problems carries the count, and says why on hover
-              const cell = (p: (typeof pts)[number] | undefined, text: string) =>
-                p
-                  ? h(
-                      'td',
-                      { title: p.over, className: p.missing > 0 ? 'partial' : '' },
-                      text + (p.missing > 0 ? ` (${p.problems}/${p.problems + p.missing})` : ''),
-                    )
-                  : h('td', null, '—');
-              return h(
-                'tr',
-                null,
-                h('td', { title: m.displayId }, m.label, m.isBase ? ' (base)' : ''),
-                cell(pts[0], fmt(pts[0]?.value ?? null)),
-                cell(last, last ? `${fmt(last.value)} (k=${last.k})` : ''),
-              );
-            }),
+            [
+              ...(perRunBases ? ['base'] : []),
+              'model',
+              'problems',
+              'n (model / base)',
+              'base only',
+              'model only',
+              'both',
+              'neither',
+              'crossover k',
+            ].map((t) => h('th', null, t)),
           ),
+        ),
+        h(
+          'tbody',
+          null,
+          [...d.coverage].sort(byLabels).map((c) => this.coverageRow(c, label, perRunBases)),
         ),
       ),
     );
-    this.renderCharts(d);
+  }
+
+  /**
+   * One row of the coverage table from `c`: the base (when `perRunBases`) and the model by `label`, with the
+   * grader and n warnings, the problem count, and the four cells as buttons that show those problems in the tree,
+   * then the crossover k.
+   */
+  private coverageRow(
+    c: OverviewData['coverage'][number],
+    label: Map<number, string>,
+    perRunBases: boolean,
+  ): HTMLElement {
+    return h(
+      'tr',
+      null,
+      perRunBases ? h('td', null, label.get(c.baseModelId) ?? '') : null,
+      h(
+        'td',
+        null,
+        label.get(c.modelId) ?? '',
+        c.differentGraders
+          ? h(
+              'span',
+              {
+                className: 'warning-mark',
+                title: `graded by ${c.differentGraders.model}; the base by ${c.differentGraders.base}`,
+              },
+              ' [graded differently]',
+            )
+          : null,
+      ),
+      h('td', { title: c.over }, c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems)),
+      h(
+        'td',
+        {
+          className: 'n-range',
+          title: c.nDiffers ?? 'the same n for every compared problem of both models',
+        },
+        `${nRange(c.n.model)} / ${nRange(c.n.base)}`,
+        c.nDiffers ? h('span', { className: 'warning-mark' }, ' [n differs]') : null,
+      ),
+      ...(['baseOnly', 'modelOnly', 'both', 'neither'] as const).map((cell) =>
+        h(
+          'td',
+          null,
+          h(
+            'button',
+            {
+              className: 'link',
+              onclick: () => this.filter({ kind: 'coverageCell', base: c.baseModelId, model: c.modelId, cell }),
+            },
+            String(c[cell]),
+          ),
+        ),
+      ),
+      h('td', { className: 'crossover' }, crossoverText(c) + crossoverScope(c)),
+    );
   }
 
   /** The list of models with a checkbox each, the count shown/hidden and the band toggle. */
@@ -479,4 +440,101 @@ export class OverviewView {
         }
       }).then(keep);
   }
+}
+
+/** The page header from `d`: the title, the problems and the models compared (with the base). */
+function overviewHeader(d: OverviewData): HTMLElement {
+  const base = d.models.find((m) => m.id === d.baseModelId);
+  return h(
+    'header',
+    null,
+    h('h1', null, 'Overview'),
+    h('span', { className: 'muted' }, `${d.problemsText} · ${overviewModelsLine(d.models, base)}`),
+  );
+}
+
+/** The list of `d`'s warnings; null when there are none. */
+function warningsList(d: OverviewData): HTMLElement | null {
+  return d.warnings.length
+    ? h(
+        'ul',
+        { className: 'warning' },
+        d.warnings.map((w) => h('li', null, w)),
+      )
+    : null;
+}
+
+/**
+ * The "pass@k per model" section from `d`: the note on hollow points (and on broken lines when a curve's
+ * problem set changes along k) when some value is over fewer than all problems, and the room for the chart.
+ */
+function curvesSection(d: OverviewData): HTMLElement {
+  return h(
+    'section',
+    null,
+    h('h2', null, 'pass@k per model (95% bootstrap band over problems)'),
+    d.curves.some((c) => c.missing > 0)
+      ? h(
+          'p',
+          { className: 'muted', id: 'curves-partial-note' },
+          "Hollow points are computed over fewer than all of the model's problems (no samples, no graded sample, or n < k): hover one for how many and why.",
+          brokenCurves(d)
+            ? ' A line breaks where its problem set changes (problems with n < k drop out at larger k): each piece is labelled with its number of problems, and values on either side of a break are means over different problems, not pass@k falling or rising with k.'
+            : '',
+        )
+      : null,
+    h('div', { className: 'chart', id: 'chart-curves' }),
+  );
+}
+
+/** The "Per-problem accuracy" section: its hint and the room for the histogram (drawn by renderCharts). */
+function histogramSection(): HTMLElement {
+  return h(
+    'section',
+    null,
+    h('h2', null, 'Per-problem accuracy'),
+    h('p', { className: 'muted' }, 'Click a bar to show those problems in the tree.'),
+    h('div', { className: 'chart', id: 'chart-histogram' }),
+  );
+}
+
+/**
+ * The "Models" section from `d`: a row a model with its pass@1 and pass@max k over all levels, a value over
+ * fewer than all of the model's problems carrying the count.
+ */
+function modelsSection(d: OverviewData): HTMLElement {
+  return h(
+    'section',
+    null,
+    h('h2', null, 'Models'),
+    h(
+      'table',
+      { className: 'stats' },
+      h('thead', null, h('tr', null, h('th', null, 'model'), h('th', null, 'pass@1'), h('th', null, 'pass@max k'))),
+      h(
+        'tbody',
+        null,
+        d.models.map((m) => {
+          const pts = d.curves.filter((c) => c.modelId === m.id && c.level === null);
+          const last = pts[pts.length - 1];
+          // a value over fewer than all of the model's problems carries the count, and says why on hover
+          const cell = (p: (typeof pts)[number] | undefined, text: string) =>
+            p
+              ? h(
+                  'td',
+                  { title: p.over, className: p.missing > 0 ? 'partial' : '' },
+                  text + (p.missing > 0 ? ` (${p.problems}/${p.problems + p.missing})` : ''),
+                )
+              : h('td', null, '—');
+          return h(
+            'tr',
+            null,
+            h('td', { title: m.displayId }, m.label, m.isBase ? ' (base)' : ''),
+            cell(pts[0], fmt(pts[0]?.value ?? null)),
+            cell(last, last ? `${fmt(last.value)} (k=${last.k})` : ''),
+          );
+        }),
+      ),
+    ),
+  );
 }

@@ -22,14 +22,17 @@ import {
 } from './charts';
 import { mark, type Rpc } from './rpc';
 import { ACCURACY_ROW_PX, problemCurveGroups, problemCurveNote } from '../src/shared/chartSpecs';
-import { inBaseSection } from '../src/shared/inBaseSection';
+import { type InBaseSection, inBaseSection } from '../src/shared/inBaseSection';
 import { modelRoleTag, sampleDetailTabs } from '../src/shared/modelRoles';
 import type {
   CompiledChart,
   KPoint,
+  ModelInfo,
   NoveltyData,
   PanelState,
+  ProblemComparison,
   ProblemData,
+  ProblemInfo,
   ProblemModelStats,
   SamplePage,
   SampleSummary,
@@ -93,22 +96,107 @@ export class ProblemView {
     }
   }
 
+  /**
+   * Builds the problem page from `d` (the charts, the question's Markdown and the model section are filled in
+   * afterwards): the header, the kept-from-before-reload note, the statement, pass@k per model and the
+   * "in the base distribution?" section.
+   */
   private renderShell(d: ProblemData): void {
     for (const c of this.charts) c.finalize();
     this.charts = [];
-    const p = d.problem;
-    // plain text until the Markdown renderer has loaded (renderQuestion)
-    const question = h('div', { className: 'trace question', id: 'question' }, questionText(d));
+    const base = d.models.find((m) => m.id === d.baseModelId);
+    const section = this.chooseComparedModel(d);
+    replace(
+      this.root,
+      this.problemHeader(d.problem),
+      cachedNote(d),
+      problemStatement(d),
+      this.passAtKSection(d, base),
+      this.inBaseShell(d, section, base),
+    );
+  }
+
+  /**
+   * Which model's samples the "in the base distribution?" section lists for `d`: with the base alone, its
+   * samples (trial 10 finding 3); else a model to compare with it, the current choice when still offered. The
+   * choice is saved in the panel state.
+   */
+  private chooseComparedModel(d: ProblemData): InBaseSection {
+    const section = inBaseSection(d, this.state.modelId);
+    const chosen = section.modelId;
+    if (chosen !== this.state.modelId) this.setState({ ...this.state, modelId: chosen });
+    return section;
+  }
+
+  /** The page header for problem `p`: its id, dataset and level, and the "Show in tree" button. */
+  private problemHeader(p: ProblemInfo): HTMLElement {
+    return h(
+      'header',
+      null,
+      h(
+        'h1',
+        null,
+        `Problem ${p.problemId}`,
+        h('span', { className: 'muted' }, ` · ${p.dataset}${p.level ? ` · level ${p.level}` : ''}`),
+      ),
+      h(
+        'div',
+        { className: 'actions' },
+        h(
+          'vscode-button',
+          {
+            appearance: 'secondary',
+            onclick: () =>
+              void this.rpc.request('filterProblems', { filter: { kind: 'problems', problemIds: [p.id] } }),
+          },
+          'Show in tree',
+        ),
+      ),
+    );
+  }
+
+  /**
+   * The "pass@k per model" section from `d`: the note on models not drawn, the warning when there is no
+   * `base`, the maj@k / best-of-k toggles, the room for the pass@k chart (with its data list and note) and the
+   * c/n chart, and the table of counts, intervals and categories.
+   */
+  private passAtKSection(d: ProblemData, base: ModelInfo | undefined): HTMLElement {
     const label = new Map(d.models.map((m) => [m.id, m.label]));
+    return h(
+      'section',
+      null,
+      h('h2', null, 'pass@k per model'),
+      notDrawnNote(d, label),
+      base
+        ? null
+        : h(
+            'p',
+            { className: 'warning' },
+            'No base model has samples for this problem: the comparison and similarity need one (Trace Inspector: Choose Base Model).',
+          ),
+      this.metricToggles(d),
+      h('div', {
+        className: 'chart',
+        id: 'chart-passk',
+        role: 'img',
+        'aria-label': 'pass@k against k for every model',
+      }),
+      h('ul', { className: 'visually-hidden', id: 'chart-passk-data' }),
+      h('p', { className: 'muted note', id: 'chart-passk-note' }),
+      accuracyChartBox(d),
+      statsTable(d, label),
+    );
+  }
+
+  /**
+   * The maj@k and best-of-k checkboxes, each only when some model of `d` has that metric, with the maj@k
+   * status line; ticking one redraws the charts (maj@k is fetched first, on demand).
+   */
+  private metricToggles(d: ProblemData): HTMLElement {
     const hasMaj = d.stats.some((s) => s.hasMajAtK);
     const hasBest = d.stats.some((s) => s.bestOfK.length > 0);
     const majStatus = h('span', { className: 'muted', id: 'maj-status', role: 'status' });
-    // its room kept until it is drawn (trial 15b finding 2: the table under it jumped 56-218 px when it came): a
-    // row a model (accuracySpec's step, ACCURACY_ROW_PX) and ~42 px of axis, title and padding; set through CSSOM (the
-    // page's CSP has no inline styles)
-    const accuracyChart = h('div', { className: 'chart', id: 'chart-accuracy' });
-    accuracyChart.style.minHeight = `${ACCURACY_ROW_PX * d.stats.filter((x) => x.accuracy !== null).length + 42}px`;
-    const toggles = h(
+    return h(
       'div',
       { className: 'toggles' },
       hasMaj
@@ -129,75 +217,43 @@ export class ProblemView {
           })
         : null,
     );
-    const maxK = Math.max(1, ...d.stats.map((s) => s.passAtK[s.passAtK.length - 1]?.k ?? 1));
-    const cmp = new Map(d.comparisons.map((c) => [c.modelId, c]));
-    const table = h(
-      'table',
-      { className: 'stats', id: 'stats-table' },
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          h('th', null, 'model'),
-          h('th', null, 'c/n'),
-          h('th', null, '95% interval'),
-          h('th', null, 'pass@1'),
-          // n = 1 everywhere: pass@1 is the only k (no second "pass@1" column)
-          maxK > 1 ? h('th', null, `pass@${maxK}`) : null,
-          h(
-            'th',
-            { title: 'category of this problem against the base model; within noise = the 95% intervals overlap' },
-            'vs base',
-          ),
-          h(
-            'th',
-            {
-              title: 'smallest k from which both this model and the base solve every k-subset (both pass@k exactly 1)',
-            },
-            'saturation k',
-          ),
-        ),
-      ),
-      h(
-        'tbody',
-        null,
-        d.stats.map((s) => {
-          const last = s.passAtK.find((x) => x.k === maxK);
-          const cr = cmp.get(s.modelId);
-          const m = d.models.find((x) => x.id === s.modelId);
-          return h(
-            'tr',
-            { 'data-model-id': s.modelId, className: m?.isBase ? 'base' : '' },
-            h(
-              'td',
-              // the short name the tree gives the model; its full id on hover (trial 13 finding 8)
-              { className: 'model', title: m?.displayId ?? '' },
-              label.get(s.modelId) ?? String(s.modelId),
-              m && (m.isBase || m.onlyModel) ? h('span', { className: 'tag' }, modelRoleTag(m)) : null,
-            ),
-            h('td', { className: 'counts' }, countsText(s)),
-            h('td', null, s.betaLow === null ? '—' : `[${fmt(s.betaLow)}, ${fmt(s.betaHigh)}]`),
-            h('td', { className: 'pass1' }, fmt(s.passAtK[0]?.value ?? null)),
-            maxK > 1
-              ? h('td', { className: 'passmax' }, last ? fmt(last.value) : s.n === 0 ? '—' : `— (n=${s.n} < ${maxK})`)
-              : null,
-            h('td', { className: 'category' }, cr ? `${cr.category}${cr.withinNoise ? ' (within noise)' : ''}` : '—'),
-            h(
-              'td',
-              { className: 'saturation' },
-              cr ? (cr.saturationK === null ? 'never (up to the smaller n)' : `from k=${cr.saturationK}`) : '—',
-            ),
-          );
-        }),
-      ),
+  }
+
+  /**
+   * The "in the base distribution?" (or, with one model, "Samples") section of `d` for the chosen `section`:
+   * its sentence (with the dropdown of models to compare with the `base`) and the empty `#model-section` the
+   * samples are listed in.
+   */
+  private inBaseShell(d: ProblemData, section: InBaseSection, base: ModelInfo | undefined): HTMLElement {
+    const dropdown = this.modelDropdown(d, section);
+    return h(
+      'section',
+      { id: 'in-base' },
+      h('h2', null, d.models.some((m) => m.onlyModel) ? 'Samples' : 'In the base distribution?'),
+      section.kind === 'baseOnly'
+        ? h('p', { className: 'muted', id: 'in-base-alone' }, section.text)
+        : base
+          ? h(
+              'p',
+              { className: 'muted' },
+              'Each sample of ',
+              dropdown,
+              ` against the ${d.stats.find((s) => s.modelId === base.id)?.samples ?? 0} samples of the base model `,
+              h('strong', { title: base.displayId }, base.label),
+              '. Similarity = Jaccard of token 3-gram sets; novel spans are in no 3-gram of any base sample.',
+            )
+          : h('p', { className: 'muted' }, 'Choose a base model to compare samples with it.'),
+      h('div', { id: 'model-section' }),
     );
-    // with the base alone, its samples are listed (trial 10 finding 3); else a model to compare with it
-    const section = inBaseSection(d, this.state.modelId);
+  }
+
+  /**
+   * The dropdown of the models `section` offers to compare with the base (the chosen one selected); choosing
+   * another saves it and lists its samples.
+   */
+  private modelDropdown(d: ProblemData, section: InBaseSection): HTMLElement {
     const models = d.models.filter((m) => section.kind === 'compare' && section.models.includes(m.id));
     const chosen = section.modelId;
-    if (chosen !== this.state.modelId) this.setState({ ...this.state, modelId: chosen });
     const dropdown = h(
       'vscode-dropdown',
       { id: 'model-select', 'aria-label': 'model to compare with the base model' },
@@ -210,101 +266,7 @@ export class ProblemView {
         void this.loadModelSection();
       }
     });
-    const base = d.models.find((m) => m.id === d.baseModelId);
-    replace(
-      this.root,
-      h(
-        'header',
-        null,
-        h(
-          'h1',
-          null,
-          `Problem ${p.problemId}`,
-          h('span', { className: 'muted' }, ` · ${p.dataset}${p.level ? ` · level ${p.level}` : ''}`),
-        ),
-        h(
-          'div',
-          { className: 'actions' },
-          h(
-            'vscode-button',
-            {
-              appearance: 'secondary',
-              onclick: () =>
-                void this.rpc.request('filterProblems', { filter: { kind: 'problems', problemIds: [p.id] } }),
-            },
-            'Show in tree',
-          ),
-        ),
-      ),
-      // kept from before a window reload (src/extension/restoreCache.ts) while the folder's index is not ready
-      d.cachedAt !== undefined
-        ? h(
-            'p',
-            { className: 'muted', id: 'problem-cached', role: 'status' },
-            "As it was before the window reload: the folder's index is not ready yet; the samples and similarity come when it is.",
-          )
-        : null,
-      h(
-        'section',
-        { className: 'problem' },
-        question,
-        p.referenceAnswer !== null
-          ? h('p', null, h('strong', null, 'Reference answer: '), h('code', null, p.referenceAnswer))
-          : null,
-      ),
-      h(
-        'section',
-        null,
-        h('h2', null, 'pass@k per model'),
-        d.stats.some((x) => x.n === 0)
-          ? h(
-              'p',
-              { className: 'muted', id: 'not-drawn' },
-              `Not drawn (no verdict on this problem, left out of every figure): ${d.stats
-                .filter((x) => x.n === 0)
-                .map((x) => `${label.get(x.modelId) ?? x.modelId}: ${countsText(x)}`)
-                .join('; ')}.`,
-            )
-          : null,
-        base
-          ? null
-          : h(
-              'p',
-              { className: 'warning' },
-              'No base model has samples for this problem: the comparison and similarity need one (Trace Inspector: Choose Base Model).',
-            ),
-        toggles,
-        h('div', {
-          className: 'chart',
-          id: 'chart-passk',
-          role: 'img',
-          'aria-label': 'pass@k against k for every model',
-        }),
-        h('ul', { className: 'visually-hidden', id: 'chart-passk-data' }),
-        h('p', { className: 'muted note', id: 'chart-passk-note' }),
-        accuracyChart,
-        table,
-      ),
-      h(
-        'section',
-        { id: 'in-base' },
-        h('h2', null, d.models.some((m) => m.onlyModel) ? 'Samples' : 'In the base distribution?'),
-        section.kind === 'baseOnly'
-          ? h('p', { className: 'muted', id: 'in-base-alone' }, section.text)
-          : base
-            ? h(
-                'p',
-                { className: 'muted' },
-                'Each sample of ',
-                dropdown,
-                ` against the ${d.stats.find((s) => s.modelId === base.id)?.samples ?? 0} samples of the base model `,
-                h('strong', { title: base.displayId }, base.label),
-                '. Similarity = Jaccard of token 3-gram sets; novel spans are in no 3-gram of any base sample.',
-              )
-            : h('p', { className: 'muted' }, 'Choose a base model to compare samples with it.'),
-        h('div', { id: 'model-section' }),
-      ),
-    );
+    return dropdown;
   }
 
   /**
@@ -1005,4 +967,145 @@ function answersLine(sim: SimilarityData): string {
 /** The problem's statement as the data gives it (a placeholder when it has none). */
 function questionText(d: ProblemData): string {
   return d.problem.question ?? '(no problem statement in the data)';
+}
+
+/**
+ * The note, when `d` is the copy kept from before a window reload (src/extension/restoreCache.ts), that the
+ * folder's index is not ready yet; else null.
+ */
+function cachedNote(d: ProblemData): HTMLElement | null {
+  return d.cachedAt !== undefined
+    ? h(
+        'p',
+        { className: 'muted', id: 'problem-cached', role: 'status' },
+        "As it was before the window reload: the folder's index is not ready yet; the samples and similarity come when it is.",
+      )
+    : null;
+}
+
+/**
+ * The problem section of `d`: its statement (plain text until the Markdown renderer has loaded, renderQuestion)
+ * and its reference answer.
+ */
+function problemStatement(d: ProblemData): HTMLElement {
+  const p = d.problem;
+  const question = h('div', { className: 'trace question', id: 'question' }, questionText(d));
+  return h(
+    'section',
+    { className: 'problem' },
+    question,
+    p.referenceAnswer !== null
+      ? h('p', null, h('strong', null, 'Reference answer: '), h('code', null, p.referenceAnswer))
+      : null,
+  );
+}
+
+/**
+ * The sentence naming (by `label`) the models of `d` with no verdict on this problem, left out of every figure;
+ * null when there are none.
+ */
+function notDrawnNote(d: ProblemData, label: Map<number, string>): HTMLElement | null {
+  return d.stats.some((x) => x.n === 0)
+    ? h(
+        'p',
+        { className: 'muted', id: 'not-drawn' },
+        `Not drawn (no verdict on this problem, left out of every figure): ${d.stats
+          .filter((x) => x.n === 0)
+          .map((x) => `${label.get(x.modelId) ?? x.modelId}: ${countsText(x)}`)
+          .join('; ')}.`,
+      )
+    : null;
+}
+
+/**
+ * The empty box the c/n chart of `d` is drawn in, its room kept until it is drawn (trial 15b finding 2: the
+ * table under it jumped 56-218 px when it came): a row a model (accuracySpec's step, ACCURACY_ROW_PX) and ~42 px
+ * of axis, title and padding; set through CSSOM (the page's CSP has no inline styles).
+ */
+function accuracyChartBox(d: ProblemData): HTMLElement {
+  const accuracyChart = h('div', { className: 'chart', id: 'chart-accuracy' });
+  accuracyChart.style.minHeight = `${ACCURACY_ROW_PX * d.stats.filter((x) => x.accuracy !== null).length + 42}px`;
+  return accuracyChart;
+}
+
+/**
+ * The table of `d`'s models (named by `label`): c/n, the 95% interval, pass@1 and pass@max k, the category
+ * against the base and the saturation k.
+ */
+function statsTable(d: ProblemData, label: Map<number, string>): HTMLElement {
+  const maxK = Math.max(1, ...d.stats.map((s) => s.passAtK[s.passAtK.length - 1]?.k ?? 1));
+  const cmp = new Map(d.comparisons.map((c) => [c.modelId, c]));
+  return h(
+    'table',
+    { className: 'stats', id: 'stats-table' },
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        h('th', null, 'model'),
+        h('th', null, 'c/n'),
+        h('th', null, '95% interval'),
+        h('th', null, 'pass@1'),
+        // n = 1 everywhere: pass@1 is the only k (no second "pass@1" column)
+        maxK > 1 ? h('th', null, `pass@${maxK}`) : null,
+        h(
+          'th',
+          { title: 'category of this problem against the base model; within noise = the 95% intervals overlap' },
+          'vs base',
+        ),
+        h(
+          'th',
+          {
+            title: 'smallest k from which both this model and the base solve every k-subset (both pass@k exactly 1)',
+          },
+          'saturation k',
+        ),
+      ),
+    ),
+    h(
+      'tbody',
+      null,
+      d.stats.map((s) => statsRow(d, s, cmp.get(s.modelId), label, maxK)),
+    ),
+  );
+}
+
+/**
+ * One row of the stats table: a model's stats `s` on the problem of `d` and its comparison `cr` with the base
+ * (pass@`maxK` in the last pass column; the model named by `label`).
+ */
+function statsRow(
+  d: ProblemData,
+  s: ProblemModelStats,
+  cr: ProblemComparison | undefined,
+  label: Map<number, string>,
+  maxK: number,
+): HTMLElement {
+  const last = s.passAtK.find((x) => x.k === maxK);
+  const m = d.models.find((x) => x.id === s.modelId);
+  return h(
+    'tr',
+    { 'data-model-id': s.modelId, className: m?.isBase ? 'base' : '' },
+    h(
+      'td',
+      // the short name the tree gives the model; its full id on hover (trial 13 finding 8)
+      { className: 'model', title: m?.displayId ?? '' },
+      label.get(s.modelId) ?? String(s.modelId),
+      m && (m.isBase || m.onlyModel) ? h('span', { className: 'tag' }, modelRoleTag(m)) : null,
+    ),
+    h('td', { className: 'counts' }, countsText(s)),
+    h('td', null, s.betaLow === null ? '—' : `[${fmt(s.betaLow)}, ${fmt(s.betaHigh)}]`),
+    h('td', { className: 'pass1' }, fmt(s.passAtK[0]?.value ?? null)),
+    maxK > 1
+      ? h('td', { className: 'passmax' }, last ? fmt(last.value) : s.n === 0 ? '—' : `— (n=${s.n} < ${maxK})`)
+      : null,
+    h('td', { className: 'category' }, cr ? `${cr.category}${cr.withinNoise ? ' (within noise)' : ''}` : '—'),
+    h(
+      'td',
+      { className: 'saturation' },
+      cr ? (cr.saturationK === null ? 'never (up to the smaller n)' : `from k=${cr.saturationK}`) : '—',
+    ),
+  );
 }
