@@ -7,7 +7,8 @@
 # file at a time on its own code-server where the files can share it (test/e2e/sharedServer.ts).
 # Artifacts: test-output/e2e/ (screenshots in test-output/e2e/screenshots/); per-file times in
 # test-output/times/e2e.tsv.
-# Environment: E2E_LANES (default 2), E2E_FILE_TIMEOUT (seconds per file, default 900), E2E_TIMEOUT_SCALE,
+# Environment: E2E_LANES (default 2), E2E_EXTRA_LANES_AFTER (a file: lanes after the first start once it exists),
+# E2E_FILE_TIMEOUT (seconds per file, default 900), E2E_TIMEOUT_SCALE,
 # E2E_HEADED (see harness.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -106,6 +107,12 @@ slow_first=(themes preview keyboard restore perf problemView partialIndex extens
 next_file() { flock "$queue.lock" bash -c 'f="$(head -n 1 "$1")"; [ -z "$f" ] || sed -i 1d "$1"; printf "%s" "$f"' _ "$queue"; }
 lane() {
   local n=$1 f name rc
+  # E2E_EXTRA_LANES_AFTER=<file>: lanes after the first wait for that file (scripts/test.sh makes it when the unit
+  # suite, which fills both cores, has ended: a second lane beside it only slows every file and times some out)
+  if [ "$n" -gt 1 ] && [ -n "${E2E_EXTRA_LANES_AFTER:-}" ]; then
+    while [ ! -e "$E2E_EXTRA_LANES_AFTER" ] && [ -s "$queue" ]; do sleep 1; done
+    [ -s "$queue" ] && echo "[test-e2e] lane $n starts (the unit suite has ended)" >&2
+  fi
   while f="$(next_file)" && [ -n "$f" ]; do
     name="$(basename "$f" .js)"
     rc=0

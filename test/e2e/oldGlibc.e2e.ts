@@ -55,10 +55,14 @@ describe('Trace Inspector where better-sqlite3 cannot load (glibc < 2.34)', { ti
     try {
       await runCommand(s.page, 'Trace Inspector: Show Log');
       // the line is the log's first and scrolled away by the diagnostics: filter the output view to it
-      await s.page.locator('.part.panel input[placeholder^="Filter"]').fill('SQLite driver');
+      const filter = s.page.locator('.part.panel input[placeholder^="Filter"]');
+      await filter.fill('SQLite driver');
       const text = await waitUntil(
         s.page,
         async () => {
+          // the panel may draw its filter box again as the log view opens, dropping what was typed
+          if ((await filter.inputValue().catch(() => '')) !== 'SQLite driver')
+            await filter.fill('SQLite driver', { timeout: 2000 }).catch(() => undefined);
           // Monaco renders spaces as no-break spaces: compare with whitespace folded
           const t = (await s.page.locator('.part.panel').innerText()).replace(/\s+/g, ' ');
           return /\[sqlite\] SQLite driver: node:sqlite/.test(t) ? t : undefined;
