@@ -347,7 +347,8 @@ const TRIG_RE = /\\(?:sin|cos|tan|cot|sec|csc)(?![a-zA-Z])/;
  * names), `all real numbers` in any case; `(-\infty, \infty)` is its key. The commands are case-sensitive: `\r` and
  * `\mathbb{r}` are not the reals.
  */
-const REALS_RE = /^(?:\\mathbb\s*\{?\s*R\s*\}?|\\Bbb\s*\{?\s*R\s*\}?|\\R|\\[Rr]eals|[Aa]ll [Rr]eal [Nn]umbers|[Aa]ll [Rr]eals|ALL REAL NUMBERS)$/;
+const REALS_RE =
+  /^(?:\\mathbb\s*\{?\s*R\s*\}?|\\Bbb\s*\{?\s*R\s*\}?|\\R|\\[Rr]eals|[Aa]ll [Rr]eal [Nn]umbers|[Aa]ll [Rr]eals|ALL REAL NUMBERS)$/;
 
 /**
  * Intervals in the ISO 80000-2 notation used in France and much of Europe, where a reversed bracket is an
