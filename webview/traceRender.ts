@@ -21,7 +21,7 @@
  * decide when and where.
  */
 import { h } from './dom';
-import { planTrace, sharedMarkdown } from './markdown';
+import { type PlannedPart, planTrace, sharedMarkdown } from './markdown';
 import { estimatedHeight } from './textBlocks';
 import { applyStyles, sanitizeToFragment } from './sanitize';
 import { LONG_SAMPLE_CHARS } from '../src/shared/longSample';
@@ -88,38 +88,8 @@ export function renderTraceInto(
   container.replaceChildren();
   container.removeAttribute('data-rendered');
   const md = sharedMarkdown();
-  const virtual = text.length > VIRTUAL_MIN_CHARS && typeof IntersectionObserver !== 'undefined';
-  if (virtual) container.setAttribute('data-virtual', 'true');
-  else container.removeAttribute('data-virtual');
-  const width = virtual ? container.clientWidth : 0;
-  const slots: Slot[] = [];
-  for (const part of planTrace(text)) {
-    let target = container;
-    if (part.think) {
-      target = h('div', { className: 'think-body' });
-      container.append(
-        h(
-          'details',
-          { className: 'think' },
-          h('summary', null, `Thinking · ${part.words} words${part.closed ? '' : ' (unclosed)'}`),
-          target,
-        ),
-      );
-    } else {
-      target = h('div', { className: 'trace-part' });
-      container.append(target);
-    }
-    for (const chunk of part.chunks) {
-      // a virtualised sample's slots are in the page from the start, at their estimated height
-      const box = h('div', { className: 'trace-chunk', 'data-piece': slots.length });
-      if (virtual) {
-        box.classList.add('pending');
-        box.style.height = `${estimatedHeight(chunk.length, width)}px`;
-        target.append(box);
-      }
-      slots.push({ index: slots.length, chunk, target, box, rendered: false, visible: false });
-    }
-  }
+  const virtual = markVirtual(container, text);
+  const slots = layOutSlots(container, text, virtual);
   // what is to render now: every piece, or (virtualised) the pieces near the visible part not rendered yet
   const wanted = new Set<Slot>(virtual ? [] : slots);
   // counted in pieces, which hold the text without its <think> tags and blank parts
@@ -271,4 +241,69 @@ export function renderTraceInto(
     },
     done,
   };
+}
+
+/**
+ * Whether `text` is virtualised: longer than {@link VIRTUAL_MIN_CHARS} in a browser with IntersectionObserver
+ * (without it every piece renders). Sets `container`'s `data-virtual` when it is, removes it otherwise.
+ */
+function markVirtual(container: HTMLElement, text: string): boolean {
+  const virtual = text.length > VIRTUAL_MIN_CHARS && typeof IntersectionObserver !== 'undefined';
+  if (virtual) container.setAttribute('data-virtual', 'true');
+  else container.removeAttribute('data-virtual');
+  return virtual;
+}
+
+/**
+ * Lays out `text`'s parts ({@link planTrace}) in `container`, each in the element of {@link partTarget}, and
+ * returns one slot per piece in the page's order, none rendered yet ({@link pieceSlot}). Virtualised, the
+ * pieces' estimated heights are for the container's width now.
+ */
+function layOutSlots(container: HTMLElement, text: string, virtual: boolean): Slot[] {
+  const width = virtual ? container.clientWidth : 0;
+  const slots: Slot[] = [];
+  for (const part of planTrace(text)) {
+    const target = partTarget(container, part);
+    for (const chunk of part.chunks) slots.push(pieceSlot(slots.length, chunk, target, virtual, width));
+  }
+  return slots;
+}
+
+/**
+ * Appends to `container` the element that `part`'s pieces go into, and returns it: for a `<think>` part the
+ * `div.think-body` of a collapsed `details.think` whose summary (text, not HTML) gives the part's word count
+ * and says "(unclosed)" when its closing tag is missing; for any other part a `div.trace-part`.
+ */
+function partTarget(container: HTMLElement, part: PlannedPart): HTMLElement {
+  if (part.think) {
+    const target = h('div', { className: 'think-body' });
+    container.append(
+      h(
+        'details',
+        { className: 'think' },
+        h('summary', null, `Thinking · ${part.words} words${part.closed ? '' : ' (unclosed)'}`),
+        target,
+      ),
+    );
+    return target;
+  }
+  const target = h('div', { className: 'trace-part' });
+  container.append(target);
+  return target;
+}
+
+/**
+ * The slot of piece number `index` (`chunk`, going into `target`), with its empty `div.trace-chunk` box
+ * (`data-piece` = `index`). A virtualised sample's box goes into the page at once, `pending`, at the height
+ * estimated from the piece's length and `width`; otherwise the box enters the page when its piece is rendered.
+ */
+function pieceSlot(index: number, chunk: string, target: HTMLElement, virtual: boolean, width: number): Slot {
+  // a virtualised sample's slots are in the page from the start, at their estimated height
+  const box = h('div', { className: 'trace-chunk', 'data-piece': index });
+  if (virtual) {
+    box.classList.add('pending');
+    box.style.height = `${estimatedHeight(chunk.length, width)}px`;
+    target.append(box);
+  }
+  return { index, chunk, target, box, rendered: false, visible: false };
 }
