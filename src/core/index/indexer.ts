@@ -717,23 +717,31 @@ export interface AnnotatedSample {
   rank: number;
 }
 
-/** Every live annotation attached to a sample now, with the sample's file, line and rank (see {@link reattachAnnotations}). */
-export function annotatedSamples(db: Database): AnnotatedSample[] {
-  return db
-    .prepare(
-      `SELECT a.problem_key AS problemKey, a.model_key AS modelKey, a.sample_index AS sampleIndex,
+/**
+ * The query of {@link annotatedSamples}. Its cost is O(annotations), never O(samples): the annotations drive the
+ * join (`CROSS JOIN` keeps them SQLite's outer loop; left to itself SQLite scanned every sample, 170 ms a pass at a
+ * million samples). Each row's `rank` still counts the earlier samples of its file (the `samples_by_file` index
+ * has no line): O(file's samples) per annotation.
+ */
+export const ANNOTATED_SAMPLES_SQL = `SELECT a.problem_key AS problemKey, a.model_key AS modelKey, a.sample_index AS sampleIndex,
               a.content_hash AS contentHash, f.path AS path, s.line AS line,
               (SELECT count(*) FROM samples s2 WHERE s2.file_id = s.file_id AND s2.line = s.line
                   AND s2.content_hash = s.content_hash AND s2.id < s.id) AS rank
          FROM annotations a
-         JOIN problems p ON p.key = a.problem_key
+         CROSS JOIN problems p ON p.key = a.problem_key
          JOIN models m ON m.key = a.model_key
          JOIN samples s ON s.model_id = m.id AND s.problem_id = p.id AND s.sample_index = a.sample_index
                        AND s.content_hash = a.content_hash
          JOIN files f ON f.id = s.file_id
-        WHERE a.deleted = 0`,
-    )
-    .all() as AnnotatedSample[];
+        WHERE a.deleted = 0`;
+
+/**
+ * Every live annotation attached to a sample now, with the sample's file, line and rank (see
+ * {@link reattachAnnotations}); none without a query over samples when no annotation is live.
+ */
+export function annotatedSamples(db: Database): AnnotatedSample[] {
+  if (!db.prepare('SELECT 1 FROM annotations WHERE deleted = 0 LIMIT 1').get()) return [];
+  return db.prepare(ANNOTATED_SAMPLES_SQL).all() as AnnotatedSample[];
 }
 
 /**
