@@ -708,7 +708,7 @@ const phases: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
     const index = TraceIndex.open(db);
     const d = index.db;
     if (variant === 'noidx')
-      d.exec('DROP INDEX samples_by_model_problem; DROP INDEX samples_by_file; DROP INDEX samples_scored;');
+      d.exec('DROP INDEX samples_by_model_problem; DROP INDEX samples_by_file_line; DROP INDEX samples_scored;');
     const ins = d.prepare(
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
          reward_score, finish_reason, token_count, content_hash, text, text_length)

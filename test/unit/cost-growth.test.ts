@@ -107,6 +107,11 @@ describe('an indexing pass costs nothing per sample for the annotations', () => 
       // each pass ran it; SQLite's own choice scanned every sample first (170 ms a pass at a million samples)
       assert.match(plan[0], /^SCAN a\b/, plan.join('\n'));
       assert.ok(!plan.some((d) => /^SCAN s\b/.test(d)), plan.join('\n'));
+      // an annotated sample's rank among the equal texts of its line reads that line, not the file before it
+      assert.ok(
+        plan.some((d) => /^SEARCH s2 USING INDEX samples_by_file_line \(file_id=\? AND line=\?/.test(d)),
+        plan.join('\n'),
+      );
       // and with no live annotation it asks nothing of the samples
       assert.deepEqual(annotatedSamples(index.db), []);
     } finally {

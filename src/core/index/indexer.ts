@@ -720,8 +720,7 @@ export interface AnnotatedSample {
 /**
  * The query of {@link annotatedSamples}. Its cost is O(annotations), never O(samples): the annotations drive the
  * join (`CROSS JOIN` keeps them SQLite's outer loop; left to itself SQLite scanned every sample, 170 ms a pass at a
- * million samples). Each row's `rank` still counts the earlier samples of its file (the `samples_by_file` index
- * has no line): O(file's samples) per annotation.
+ * million samples). Each row's `rank` counts the samples of its line only (index `samples_by_file_line`).
  */
 export const ANNOTATED_SAMPLES_SQL = `SELECT a.problem_key AS problemKey, a.model_key AS modelKey, a.sample_index AS sampleIndex,
               a.content_hash AS contentHash, f.path AS path, s.line AS line,
