@@ -554,3 +554,50 @@ describe('annotations', () => {
     index.close();
   });
 });
+
+describe('sample runs (what the search filter maps matches to problems with)', () => {
+  test('a record whose samples were all skipped writes no run; the runs cover the samples exactly', async () => {
+    const dir = tempDir('ti-runs-');
+    // per-sample records with their own sample index: problem 1's index 0 comes twice (the second skipped), with
+    // problem 2's samples written before and after it
+    writeFileSync(
+      join(dir, 'trace-inspector.mapping.json'),
+      JSON.stringify({
+        files: ['*.jsonl'],
+        records: 'per-sample',
+        fields: { problemId: 'q', text: 'resp', correct: 'ok', sampleIndex: 'k', model: 'who' },
+      }),
+    );
+    const row = (q: number, k: number) =>
+      JSON.stringify({ q, k, resp: `problem ${q} sample ${k}`, ok: k % 2 === 0, who: 'm' });
+    writeFileSync(join(dir, 'gen.jsonl'), [row(1, 0), row(2, 0), row(1, 0), row(2, 1), row(1, 1)].join('\n'));
+    const index = TraceIndex.open(':memory:');
+    try {
+      const summary = await indexFolder(index, dir);
+      assert.ok(
+        summary.diagnostics.some((d) => d.line === 3 && /duplicate sample index 0/.test(d.message)),
+        JSON.stringify(summary.diagnostics),
+      );
+      const runs = index.db
+        .prepare('SELECT first_id AS f, last_id AS l, problem_id AS p FROM sample_runs ORDER BY first_id')
+        .all() as { f: number; l: number; p: number }[];
+      const samples = index.db.prepare('SELECT id, problem_id AS p FROM samples ORDER BY id').all() as {
+        id: number;
+        p: number;
+      }[];
+      assert.equal(samples.length, 4);
+      // the skipped record wrote a run (0, 0): the runs no longer added up to the samples, and the search filter
+      // fell back to its slow path for the whole index
+      assert.equal(
+        runs.reduce((n, r) => n + r.l - r.f + 1, 0),
+        samples.length,
+        JSON.stringify(runs),
+      );
+      for (const x of samples)
+        assert.equal(runs.find((r) => r.f <= x.id && x.id <= r.l)?.p, x.p, `sample ${x.id} ${JSON.stringify(runs)}`);
+    } finally {
+      index.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -2206,11 +2206,13 @@ class SampleWriter {
         for (const sc of s.scores) this.storeScore(p.fileId, r, pk, mk, null, index, sc, true);
       }
       holdFts(lastInsertRowid, s, pair.pid);
-      if (pos === 0) firstId = Number(lastInsertRowid);
+      // the run starts at the first sample written, which is not the record's first when that one was skipped
+      if (written === 0) firstId = Number(lastInsertRowid);
       lastId = Number(lastInsertRowid);
       written++;
     }
-    this.noteRun(p.fileId, pair.pid, firstId, lastId);
+    // a record whose samples were all skipped wrote none: no run (a run from row id 0 claimed every sample before)
+    if (written > 0) this.noteRun(p.fileId, pair.pid, firstId, lastId);
     p.touched.set(pair.key, [pair.mid, pair.pid]);
     return written;
   }
