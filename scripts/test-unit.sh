@@ -35,7 +35,9 @@ used="$times/sqlite-use.log"
 run() { # run <pass> <files...>: node --test, spec output here, per-file times in $times/unit-<pass>.tsv
   local pass=$1
   shift
-  node --test --test-concurrency="${TEST_CONCURRENCY:-2}" \
+  # a test that hangs (a worker's uncaught error the test never awaits) fails after 5 minutes instead of holding
+  # the run
+  node --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout="${TEST_TIMEOUT_MS:-300000}" \
     --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=./scripts/test-times.mjs --test-reporter-destination="$times/unit-$pass.tsv" "$@"
 }
