@@ -5,11 +5,13 @@
 #     .tools/code-server, following /work/shared/notes/toolchain-facts.md (its own postinstall
 #     downloads from GitHub, which fails offline, so each step is done by hand).
 # A marker file records a completed install per version; a second run takes well under a second.
+# `--packages`: the Debian packages only (no Node needed: scripts/test.sh runs it beside `npm ci`).
 # Environment: CODE_SERVER_VERSION (default 4.117.0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
-source scripts/ensure-node.sh
+packages_only=0
+[ "${1:-}" = --packages ] && packages_only=1
 
 CODE_SERVER_VERSION="${CODE_SERVER_VERSION:-4.117.0}"
 tools="$root/.tools/code-server"
@@ -49,6 +51,8 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
 fi
 [ -x /usr/bin/chromium ] || { log "chromium missing after install"; exit 1; }
 command -v rg >/dev/null 2>&1 || { log "ripgrep missing after install"; exit 1; }
+[ $packages_only = 0 ] || exit 0
+source scripts/ensure-node.sh
 
 # ---- code-server ----------------------------------------------------------------------------
 if [ -f "$marker" ]; then
