@@ -1,5 +1,5 @@
 /**
- * Hints that point at the fix (trial 1 polish): "did you mean" for mapping keys and model filters (edit
+ * Hints that point at the fix: "did you mean" for mapping keys and model filters (edit
  * distance, fastest-levenshtein), what a problem id that is no scalar is, and how a string verdict such
  * as "yes" was read. Expected values are written out by hand.
  */
