@@ -34,7 +34,7 @@ export {
   type SearchResult,
   type SearchScope,
   searchFooter,
-  searchIndex,
+  searchSamples,
 } from './search';
 
 /** Builds the command-line program (exported for tests). */

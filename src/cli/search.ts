@@ -50,7 +50,7 @@ export interface SearchScope {
   };
 }
 
-/** The `search` command's result ({@link searchIndex}). */
+/** The `search` command's result ({@link searchSamples}). */
 export interface SearchResult {
   query: string;
   asTyped: boolean;
@@ -111,7 +111,7 @@ export function pickModels(
  * with no word (search.ts `searchTerms` empty), SourceChangedError (naming the file) when a file changed
  * since indexing.
  */
-export async function searchIndex(
+export async function searchSamples(
   index: TraceIndex,
   query: string,
   opts: { model?: string; correct?: boolean; limit: number; asTyped?: boolean },

@@ -13,7 +13,7 @@ import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { graphemeEnd, graphemeStart, snippet } from '../../src/core/index/search';
 import { jsonErrorMessage } from '../../src/core/readers/util';
-import { EmptyQueryError, searchIndex } from '../../src/cli/main';
+import { EmptyQueryError, searchSamples } from '../../src/cli/main';
 import { tempDir, writeFolder } from './helpers';
 import { runCli } from './reliability.support';
 
@@ -87,7 +87,7 @@ describe('what was not indexed is said by search; the JSON error names the file 
     const dir = folder();
     const index = TraceIndex.open(':memory:');
     await indexFolder(index, dir);
-    const rl = await searchIndex(index, 'cafe', { model: 'GRPO', limit: 20 });
+    const rl = await searchSamples(index, 'cafe', { model: 'GRPO', limit: 20 });
     assert.deepEqual(
       rl.diagnostics.map((d) => [d.file, d.line]),
       [[RL_FILE, 5]],
@@ -100,7 +100,7 @@ describe('what was not indexed is said by search; the JSON error names the file 
       ),
     );
     // the base model's records were all read: no warning of its own, the folder's error still listed
-    const base = await searchIndex(index, 'cafe', { model: BASE, limit: 20 });
+    const base = await searchSamples(index, 'cafe', { model: BASE, limit: 20 });
     assert.deepEqual(base.warnings, []);
     assert.equal(base.diagnostics.length, 1);
     index.close();
@@ -125,7 +125,7 @@ describe('the counts say over what; --model picks an exact name alone', () => {
   test('searchIndex: matching problems, samples and problems searched, models searched, filters', async () => {
     const index = TraceIndex.open(':memory:');
     await indexFolder(index, folder());
-    const all = await searchIndex(index, 'cafe', { limit: 20 });
+    const all = await searchSamples(index, 'cafe', { limit: 20 });
     assert.equal(all.total, 9);
     assert.equal(all.problems, 5);
     assert.deepEqual(
@@ -133,7 +133,7 @@ describe('the counts say over what; --model picks an exact name alone', () => {
       { models: [BASE, RL], samples: 18, problems: 5, filters: { model: null, modelMatch: null, verdict: null } },
     );
     // exact: the base alone (was: both, the base's name being a prefix of the RL model's)
-    const base = await searchIndex(index, 'cafe', { model: BASE.toLowerCase(), limit: 20 });
+    const base = await searchSamples(index, 'cafe', { model: BASE.toLowerCase(), limit: 20 });
     assert.deepEqual(
       base.searched.models.map((m) => m.modelLabel),
       [BASE],
@@ -142,7 +142,7 @@ describe('the counts say over what; --model picks an exact name alone', () => {
     assert.deepEqual([base.total, base.problems, base.searched.samples, base.searched.problems], [5, 5, 10, 5]);
     assert.ok(base.matches.every((m) => m.modelLabel === BASE));
     // no exact name: the substring rule, both models
-    const sub = await searchIndex(index, 'cafe', { model: 'math-7b', limit: 20 });
+    const sub = await searchSamples(index, 'cafe', { model: 'math-7b', limit: 20 });
     assert.deepEqual(
       sub.searched.models.map((m) => m.modelLabel),
       [BASE, RL],
@@ -150,16 +150,16 @@ describe('the counts say over what; --model picks an exact name alone', () => {
     assert.equal(sub.searched.filters.modelMatch, 'substring');
     assert.equal(sub.total, 9);
     // the RL model: 4 matches in 2 problems, of its 8 indexed samples in 4 problems
-    const rl = await searchIndex(index, 'cafe', { model: 'grpo', limit: 20 });
+    const rl = await searchSamples(index, 'cafe', { model: 'grpo', limit: 20 });
     assert.deepEqual([rl.total, rl.problems, rl.searched.samples, rl.searched.problems], [4, 2, 8, 4]);
     // verdicts: correct samples are 5 (base) + 4 (RL); 5 + 2 of them match, in 5 problems
-    const correct = await searchIndex(index, 'cafe', { correct: true, limit: 20 });
+    const correct = await searchSamples(index, 'cafe', { correct: true, limit: 20 });
     assert.deepEqual(
       [correct.total, correct.problems, correct.searched.samples, correct.searched.problems],
       [7, 5, 9, 5],
     );
     assert.equal(correct.searched.filters.verdict, 'correct');
-    const wrong = await searchIndex(index, 'cafe', { correct: false, model: 'GRPO', limit: 20 });
+    const wrong = await searchSamples(index, 'cafe', { correct: false, model: 'GRPO', limit: 20 });
     assert.deepEqual([wrong.total, wrong.problems, wrong.searched.samples, wrong.searched.problems], [2, 2, 4, 4]);
     index.close();
   });
@@ -212,7 +212,7 @@ describe('a query with no words is a usage error', () => {
     assert.equal(or.status, 0, or.stderr);
     assert.match(or.stdout, /^0 of 0 matching samples shown\n0 matching samples in 0 problems, of 18 samples searched/);
     const index = TraceIndex.open(db);
-    await assert.rejects(searchIndex(index, '*', { limit: 20 }), EmptyQueryError);
+    await assert.rejects(searchSamples(index, '*', { limit: 20 }), EmptyQueryError);
     index.close();
   });
 });

@@ -13,7 +13,7 @@ import {
   searchText,
   snippet,
 } from '../../src/core/index/search';
-import { searchIndex } from '../../src/cli/main';
+import { searchSamples } from '../../src/cli/main';
 import { assertDocumentedShape, documentedShape, REAL, tempDir } from './helpers';
 import { runCli } from './reliability.support';
 
@@ -359,7 +359,7 @@ describe('search on real folders', () => {
       assert.equal(got.total, expected.length, q);
     }
     // the Chinese hits are snippets around the term
-    const hit = (await searchIndex(index, '平方米', { limit: 5 })).matches[0];
+    const hit = (await searchSamples(index, '平方米', { limit: 5 })).matches[0];
     assert.match(hit.snippet, /«平方米»/);
     index.close();
   });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate } from '../../bench/gen';
-import { searchIndex as cliSearch, searchFooter } from '../../src/cli/main';
+import { searchSamples as cliSearch, searchFooter } from '../../src/cli/main';
 import { indexFolder } from '../../src/core/index/indexer';
 import { readSampleText } from '../../src/core/index/sampleText';
 import {

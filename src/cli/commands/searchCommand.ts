@@ -3,7 +3,7 @@ import { formatDiagnostics, safe } from '../../core/report/render';
 import { searchTerms } from '../../core/index/search';
 import { terminalJson } from '../output';
 import { type IndexCliOptions, runIndex, withIndexOptions, integerOption } from '../indexing';
-import { searchFooter, searchIndex } from '../search';
+import { searchFooter, searchSamples } from '../search';
 
 /** Error diagnostics `search` lists on stderr; the rest are counted (the JSON and `index` list them all). */
 const SEARCH_DIAGNOSTICS_SHOWN = 20;
@@ -56,7 +56,7 @@ export function addSearchCommand(cmd: Command): void {
         const { index } = await runIndex(folder, opts, true);
         try {
           const correct = opts.correct ? true : opts.incorrect ? false : undefined;
-          const result = await searchIndex(index, query, {
+          const result = await searchSamples(index, query, {
             model: opts.model,
             correct,
             limit: opts.limit ?? 20,
