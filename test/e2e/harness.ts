@@ -1139,6 +1139,37 @@ async function setTreeRowExpanded(
     timeoutMs: opts.timeoutMs,
     what: `the row '${label}' in '${viewTitle}' to ${expanded ? 'expand' : 'collapse'}`,
   });
+  if (expanded && !(await hasChildRows(page, viewTitle, label, 10_000))) {
+    // VS Code restored the row expanded after a window reload, with the children it fetched before the
+    // extension's session was ready (none): collapsed and expanded again, as a user would, it fetches them
+    process.stderr.write(
+      `[e2e] the row '${label}' was expanded with no children shown: collapsed and expanded again\n`,
+    );
+    await row.locator('.monaco-tl-twistie').click({ timeout: opts.timeoutMs ?? timeouts.ui });
+    await waitUntil(page, async () => (await row.getAttribute('aria-expanded')) === 'false', {
+      timeoutMs: opts.timeoutMs,
+      what: `the row '${label}' in '${viewTitle}' to collapse`,
+    });
+    await row.locator('.monaco-tl-twistie').click({ timeout: opts.timeoutMs ?? timeouts.ui });
+    await waitUntil(page, async () => (await row.getAttribute('aria-expanded')) === 'true', {
+      timeoutMs: opts.timeoutMs,
+      what: `the row '${label}' in '${viewTitle}' to expand`,
+    });
+  }
+}
+
+/** Whether the first row `label` of the view shows a child row (the row after it one level deeper) within `ms`. */
+async function hasChildRows(page: Page, viewTitle: string, label: string, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const rows = await treeRowDetails(page, viewTitle).catch(() => [] as TreeRow[]);
+    const i = rows.findIndex((r) => r.label === label);
+    if (i >= 0 && i + 1 < rows.length && rows[i + 1].level > rows[i].level) return true;
+    // the row is the last one rendered (the list shows only what fits): its children may be below the fold
+    if (i >= 0 && i + 1 === rows.length) return true;
+    if (Date.now() > deadline) return false;
+    await sleep(200);
+  }
 }
 
 /** Title of the active editor tab, or undefined when no editor is open. */
