@@ -17,8 +17,14 @@ interface Case {
   kind: string;
   reference: string;
   answer: string;
+  /** The right verdict. */
   expected: boolean;
   note?: string;
+  /**
+   * A documented limit: the tool gives the opposite of `expected` today. The test asserts that opposite, so a
+   * change that fixes the limit fails here until the flag is removed.
+   */
+  knownLimit?: boolean;
 }
 
 const FILE = 'test/fixtures/answer-conformance.jsonl';
@@ -50,9 +56,10 @@ describe('answer conformance: the fixture', () => {
 for (const kind of kinds) {
   describe(`answer conformance: ${kind}`, () => {
     for (const c of cases.filter((x) => x.kind === kind)) {
-      test(`${c.expected ? 'same' : 'different'}: ${c.reference} | ${c.answer}`, () => {
+      const verdict = c.knownLimit ? !c.expected : c.expected;
+      test(`${c.expected ? 'same' : 'different'}${c.knownLimit ? ' (known limit: judged otherwise)' : ''}: ${c.reference} | ${c.answer}`, () => {
         const why = `reference ${JSON.stringify(c.reference)} (key ${answerKey(c.reference)}), answer ${JSON.stringify(c.answer)} (key ${answerKey(c.answer)})${c.note ? `; ${c.note}` : ''}`;
-        assert.equal(sameAnswer(c.answer, c.reference), c.expected, why);
+        assert.equal(sameAnswer(c.answer, c.reference), verdict, why);
         // maj@k and the grader audit judge a group by its key: the same decision, but for different units
         // of measurement (5 m, 5 cm), which only the comparison of two answers sees
         const key = answerKey(c.answer);
@@ -62,7 +69,7 @@ for (const kind of kinds) {
         // the digits alone (`1010`) that a reference in another base accepts
         const subscript = canonicalAnswer(c.answer)?.subscript !== undefined;
         if (key !== null)
-          assert.equal(keyMatchesReference(key, c.reference), c.expected || units || subscript, `by key: ${why}`);
+          assert.equal(keyMatchesReference(key, c.reference), verdict || units || subscript, `by key: ${why}`);
       });
     }
   });
