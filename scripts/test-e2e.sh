@@ -8,7 +8,8 @@
 # Artifacts: test-output/e2e/ (screenshots in test-output/e2e/screenshots/); per-file times in
 # test-output/times/e2e.tsv.
 # Environment: E2E_LANES (default 2), E2E_EXTRA_LANES_AFTER (a file: lanes after the first start once it exists),
-# E2E_FILE_TIMEOUT (seconds per file, default 900), E2E_TIMEOUT_SCALE,
+# E2E_FILE_TIMEOUT (seconds per file, default 900), E2E_RETRIES (a failed file's reruns, default 1; a pass on a
+# rerun is printed as flaky at the end, with the failed run's messages), E2E_TIMEOUT_SCALE,
 # E2E_HEADED (see harness.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,6 +69,8 @@ shopt -s globstar nullglob
 mapfile -t queue_files < <(for f in ${files[@]}; do echo "$f"; done)
 shopt -u globstar nullglob
 lanes="${E2E_LANES:-2}"
+retries="${E2E_RETRIES:-1}"
+[ "$retries" -ge 0 ] 2>/dev/null || retries=1
 [ "$lanes" -ge 1 ] 2>/dev/null || lanes=1
 [ "${#queue_files[@]}" -ge "$lanes" ] || lanes=${#queue_files[@]}
 logs=test-output/e2e/files
@@ -115,12 +118,22 @@ lane() {
   fi
   while f="$(next_file)" && [ -n "$f" ]; do
     name="$(basename "$f" .js)"
-    rc=0
-    E2E_SHARED_SERVER="${infos[n]:-${E2E_SHARED_SERVER:-}}" timeout --kill-after=30 "${E2E_FILE_TIMEOUT:-900}" \
-      node --test --test-timeout=900000 \
-      --test-reporter=spec --test-reporter-destination=stdout \
-      --test-reporter=./scripts/test-times.mjs --test-reporter-destination="$logs/$name.tsv" "$f" \
-      >"$logs/$name.log" 2>&1 || rc=$?
+    for attempt in $(seq 0 "$retries"); do
+      rc=0
+      E2E_SHARED_SERVER="${infos[n]:-${E2E_SHARED_SERVER:-}}" timeout --kill-after=30 "${E2E_FILE_TIMEOUT:-900}" \
+        node --test --test-timeout=900000 \
+        --test-reporter=spec --test-reporter-destination=stdout \
+        --test-reporter=./scripts/test-times.mjs --test-reporter-destination="$logs/$name.tsv" "$f" \
+        >"$logs/$name.log" 2>&1 || rc=$?
+      [ "$rc" != 0 ] || break
+      [ "$attempt" -lt "$retries" ] || break
+      # a failed file runs again once (E2E_RETRIES): a real fault fails both times; a pass on the retry is
+      # reported as flaky at the end with the first run's failures, never hidden
+      mv "$logs/$name.log" "$logs/$name.failed-run.log"
+      echo "$name" >>"$logs/flaky"
+      echo "[test-e2e] lane $n: $name FAILED ($rc), runs again (E2E_RETRIES=$retries); its first failures:" >&2
+      grep -a -m 3 '^\[e2e\] FAIL ' "$logs/$name.failed-run.log" | cut -c 1-900 | sed 's|^|  |' >&2 || true
+    done
     echo "$rc" >"$logs/$name.rc"
     # the file's test output whole, one file at a time
     flock "$logs/print.lock" bash -c 'cat "$1"; echo "[test-e2e] lane $2: $3 $4 ($5 s)" >&2' _ "$logs/$name.log" "$n" \
@@ -149,7 +162,18 @@ for f in "${queue_files[@]}"; do
   fi
 done
 cat "$logs"/*.tsv 2>/dev/null | sort -t $'\t' -k 1,1nr >test-output/times/e2e.tsv || true
-[ ${#failed[@]} = 0 ] || echo "[test-e2e] failed: ${failed[*]} (their output above; test-output/e2e/files/<file>.log)" >&2
+if [ -s "$logs/flaky" ]; then
+  for name in $(sort -u "$logs/flaky"); do
+    [ "$(cat "$logs/$name.rc")" = 0 ] || continue
+    echo "[test-e2e] flaky: $name failed, then passed on its retry; the failed run's first failures (whole log: $logs/$name.failed-run.log):" >&2
+    grep -a -m 3 '^\[e2e\] FAIL ' "$logs/$name.failed-run.log" | cut -c 1-900 | sed 's|^|  |' >&2 || true
+  done
+fi
+if [ ${#failed[@]} != 0 ]; then
+  echo "[test-e2e] failed: ${failed[*]} (their output above; test-output/e2e/files/<file>.log); their first failures:" >&2
+  # the lines the harness's reportFailure wrote, the first of each file's (a later test often fails because an earlier one did)
+  for name in "${failed[@]}"; do grep -a -m 3 '^\[e2e\] FAIL ' "$logs/$name.log" | cut -c 1-900 | sed "s|^|  $name: |" >&2 || true; done
+fi
 
 echo "[test-e2e] setup $((t1 - t0)) s, compile $((t2 - t1)) s, package and shared servers $((t3 - t2)) s, tests $((t4 - t3)) s in $lanes lanes; screenshots in test-output/e2e/screenshots/" >&2
 if [ $status = 0 ] && [ $pkg_status != 0 ]; then status=1; fi

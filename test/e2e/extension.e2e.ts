@@ -168,6 +168,11 @@ describe('Trace Inspector in a real VS Code on rlvr-probe-gsm8k', { timeout: 600
 
   test('expanding a problem shows both models with their c/n', async () => {
     try {
+      await waitUntil(
+        s.page,
+        async () => (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1).length === 30 || undefined,
+        { what: 'the 30 problems in the tree (the search filter of the test before cleared)' },
+      );
       await expandTreeRow(s.page, VIEW, '0');
       const rows = await waitUntil(
         s.page,

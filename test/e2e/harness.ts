@@ -579,6 +579,21 @@ export async function visibleText(page: Page, maxChars = 3000): Promise<string> 
 let failureCount = 0;
 
 /**
+ * Writes `[e2e] FAIL <what>: <message's first lines>` to stderr, which scripts/test-e2e.sh repeats at the end of
+ * the run: a failure's own message stays readable when only the end of a long log is shown (the page text and
+ * server logs that follow it in the error can be thousands of lines).
+ */
+export function reportFailure(what: string, message: string): void {
+  const head = message
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .slice(0, 4)
+    .map((l) => (l.length > 300 ? `${l.slice(0, 300)}…` : l))
+    .join(' ⏎ ');
+  process.stderr.write(`[e2e] FAIL ${what}: ${head}\n`);
+}
+
+/**
  * Builds an Error for a failed wait: the message, the page's visible text and a screenshot path
  * (test-output/e2e/screenshots/failure-<n>-<what>.png).
  */
@@ -1388,6 +1403,7 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
           /* page may be gone */
         }
         const e = err instanceof Error ? err : new Error(String(err));
+        reportFailure(`${opts.name}-${name}`, e.message);
         e.message += `\nScreenshot: ${shot}\nServer logs:\n${server.logs(3000)}`;
         throw e;
       },
