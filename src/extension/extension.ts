@@ -323,8 +323,9 @@ export class Extension implements vscode.Disposable {
 
   /**
    * The first time a folder with several runs is indexed and nobody chose the models: says which
-   * pair is compared (the final model of the last run against its own run's base) and offers the
-   * change in one click. Once per folder.
+   * pair was chosen (the final model of the last run against its own run's base) and offers the
+   * change in one click. Once per folder. VS Code cannot take a notification back, so its text tells what was
+   * chosen and where the pair in use is shown (the status bar), which stays true after another pair is chosen.
    */
   async announcePair(): Promise<void> {
     const s = this.active();
@@ -336,7 +337,7 @@ export class Extension implements vscode.Disposable {
     const base = s.baseModel();
     if (!focus || !base || focus.id === base.id || !(await s.pairNoticeDue())) return;
     const choice = await vscode.window.showInformationMessage(
-      `Trace Inspector compares ${s.shortLabel(focus)}, the final model of the last run (${focusRun(focus) || '.'}), with the base ${s.shortLabel(base)} (guessed from the names).`,
+      `Trace Inspector chose the pair from the names: ${s.shortLabel(focus)}, the final model of the last run (${focusRun(focus) || '.'}), against the base ${s.shortLabel(base)}. The status bar shows the pair in use.`,
       'Compare Another Pair…',
     );
     if (choice) await vscode.commands.executeCommand('traceInspector.choosePair');

@@ -431,8 +431,9 @@ export class FolderSession implements vscode.Disposable {
   /**
    * The model in focus (the one "failing", "lost by RL", ... filters are about): the stored
    * choice; else, while the base is a guess, the final model of the last run (core
-   * `defaultFocusModel`: largest training step or none); else the first non-base model in the base
-   * model's run, else the first non-base model, else (a folder of one model) the base model.
+   * `defaultFocusModel`: largest training step or none); else (a chosen base) that same model when it is in the
+   * base model's run and is not the base, else the first non-base model in the base model's run, else the first
+   * non-base model, else (a folder of one model) the base model.
    *
    * While indexing runs, a model not indexed yet is not replaced by another: when the stored choice
    * is not in the index yet, or no model besides the base is, this is `undefined` (pending), so that
@@ -447,9 +448,12 @@ export class FolderSession implements vscode.Disposable {
     const base = this.baseModel();
     const others = models.filter((m) => m.id !== base?.id);
     if (others.length === 0 && this.isIndexing) return undefined;
+    const final = defaultFocusModel(models);
     if (this.baseModelIsGuess()) {
-      const final = defaultFocusModel(models);
       if (final) return final;
+    } else if (final && final.id !== base?.id && final.run === base?.run) {
+      // a chosen base does not change which model is under study: an RL-named `rl` beside `other-01` stays in focus
+      return final;
     }
     return others.find((m) => m.run === base?.run) ?? others[0] ?? base;
   }

@@ -74,10 +74,10 @@ describe('model rows and the compared pair at the default side-bar width', { tim
   test('nothing chosen: the final model of the last run against its own base, said once with a one-click change', async () => {
     try {
       await showTreeView(s.page, CONTAINER, VIEW);
-      const note = await waitForNotification(s.page, 'Trace Inspector compares', { timeoutMs: 120_000 });
+      const note = await waitForNotification(s.page, 'Trace Inspector chose the pair', { timeoutMs: 120_000 });
       assert.equal(
         note,
-        'Trace Inspector compares ppo@step-1000, the final model of the last run (trajectory/step-1000), with the base sft · step-1000 (guessed from the names).',
+        'Trace Inspector chose the pair from the names: ppo@step-1000, the final model of the last run (trajectory/step-1000), against the base sft · step-1000. The status bar shows the pair in use.',
       );
       await waitUntil(
         s.page,
