@@ -24,6 +24,7 @@ import { LABEL_PICKER_HINT, type LabelItem, labelPickerItems, labelsOnAccept } f
 import { sampleUri } from './sampleDocument';
 import { trainingFilterTitle, trainingSeries } from './panelData';
 import { readSettings, type FolderSession } from './session';
+import { TREE_SPLIT_KINDS, type TreeSplitKind } from './splitGrouping';
 
 /**
  * What the commands use of the extension state: the members of the Extension (extension.ts) they call, named
@@ -119,6 +120,27 @@ function registerTreeCommands(ext: CommandHost, cmd: Register): void {
   cmd('traceInspector.clearFilter', () => ext.setFilter({ kind: 'all' }));
   cmd('traceInspector.groupByModel', () => {
     ext.tree.mode = 'model';
+    ext.tree.refresh();
+    ext.updateChrome();
+  });
+  cmd('traceInspector.groupBySplit', async (kind?: unknown) => {
+    const kinds = TREE_SPLIT_KINDS.map((k) => k.kind) as string[];
+    let chosen = typeof kind === 'string' && kinds.includes(kind) ? (kind as TreeSplitKind) : undefined;
+    if (!chosen) {
+      const pick = await vscode.window.showQuickPick(
+        TREE_SPLIT_KINDS.map((k) => ({
+          label: k.title,
+          description: ext.tree.mode === 'split' && ext.tree.splitKind === k.kind ? '(shown)' : undefined,
+          detail: k.detail,
+          splitKind: k.kind,
+        })),
+        { title: 'Group Problems by Split', placeHolder: 'Group the problems by…' },
+      );
+      if (!pick) return;
+      chosen = pick.splitKind;
+    }
+    ext.tree.splitKind = chosen;
+    ext.tree.mode = 'split';
     ext.tree.refresh();
     ext.updateChrome();
   });

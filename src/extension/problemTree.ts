@@ -12,15 +12,33 @@ import type { TreeOrder } from './sampleOrder';
 import type { TreeFilter } from './treeFilter';
 import { readSettings, type FolderSession } from './session';
 import { trainingFilterTitle, trainingProblemIds, trainingSeries } from './panelData';
+import {
+  type SplitPassAt1,
+  type SplitRow,
+  type TreeSplitKind,
+  splitPassAt1,
+  splitRowDescription,
+  splitRows,
+} from './splitGrouping';
 
 /** How the tree is grouped. */
-export type TreeMode = 'problem' | 'model';
+export type TreeMode = 'problem' | 'model' | 'split';
 
 export type { TreeFilter } from './treeFilter';
 
 /** Tree nodes. Every node carries what its children query needs; ids are stable across refreshes. */
 export type Node =
-  | { type: 'problem'; problem: ProblemRow; modelId?: number }
+  /** `split`: the split row it is under (the tree grouped by split), for its id. */
+  | { type: 'problem'; problem: ProblemRow; modelId?: number; split?: string }
+  /** A split of the problems (the tree grouped by split), with the pass@1 of the model in focus and the base over it. */
+  | {
+      type: 'split';
+      kind: TreeSplitKind;
+      row: SplitRow;
+      method: string;
+      focus?: { name: string; pass: SplitPassAt1 };
+      base?: { name: string; pass: SplitPassAt1 };
+    }
   | { type: 'model'; model: ModelRow; problemId?: number }
   /** Under a problem: the models other than the base and the model in focus, behind one node. */
   | { type: 'moreModels'; problemId: number; problemKey: string; models: ModelRow[] }
@@ -83,7 +101,10 @@ export function emptyFolderRow(indexing: boolean, resultFiles: number, diagnosti
 export function nodeId(node: Node): string | undefined {
   switch (node.type) {
     case 'problem':
+      if (node.split !== undefined) return `x:${node.split}/p:${node.problem.key}`;
       return node.modelId !== undefined ? `m:${node.modelId}/p:${node.problem.key}` : `p:${node.problem.key}`;
+    case 'split':
+      return `x:${node.kind}:${node.row.key}`;
     case 'model':
       return node.problemId !== undefined ? `p:${node.problemId}/m:${node.model.key}` : `m:${node.model.key}`;
     case 'more':
@@ -495,6 +516,12 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
    */
   private comparedRoot: Node[] | undefined;
   mode: TreeMode = 'problem';
+  /** What the tree groups by in `split` mode (Group by Split…). */
+  splitKind: TreeSplitKind = 'level';
+  /** The split rows of `splitKind`, computed once per index state (cleared by every full refresh). */
+  private splitCache: { kind: TreeSplitKind; nodes: Node[] } | undefined;
+  /** The problem ids the current filter keeps, for the rows under a split (cleared by every full refresh). */
+  private filteredIds: Set<number> | undefined;
   filter: TreeFilter = { kind: 'all' };
   /** How many items of each paged parent are shown (parent id -> count). */
   private readonly shown = new Map<string, number>();
@@ -528,6 +555,8 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     this.searchCache = undefined;
     this.trainingCache = undefined;
     this.datasetCache = undefined;
+    this.splitCache = undefined;
+    this.filteredIds = undefined;
     const same = this.sameRootRows();
     if (same) this.emitter.fire(same);
     else {
@@ -723,6 +752,7 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
           const steps = s.checkpointSteps();
           return groupCheckpoints(s.models(), steps).map((m) => ({ type: 'model', model: m }) as Node);
         }
+        if (this.mode === 'split') return this.splitNodes(s);
         const { total } = this.problemPage(s, 0, 0);
         this.lastCount = total;
         if (total === 0) {
@@ -753,6 +783,22 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         }
         case 'moreModels':
           return node.models.map((m) => ({ type: 'model', model: m, problemId: node.problemId }));
+        case 'split': {
+          const kept = this.keptByFilter(s);
+          const ids = kept ? node.row.problemIds.filter((id) => kept.has(id)) : node.row.problemIds;
+          return this.paged(
+            nodeId(node) as string,
+            ids.length,
+            (o, l) =>
+              ids
+                .slice(o, o + l)
+                .map((id) => s.index.problem(id))
+                .filter((p): p is ProblemRow => !!p),
+            (p) => ({ type: 'problem', problem: p, split: node.row.key }),
+            page,
+            node,
+          );
+        }
         case 'model': {
           if (node.problemId !== undefined) return this.verdictNodes(s, node.problemId, node.model.id);
           const id = `m:${node.model.key}`;
@@ -932,6 +978,59 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     return this.fitted.labels.get(m.id) ?? s.shortLabel(m);
   }
 
+  /**
+   * The root rows of the tree grouped by split: one per split of {@link splitKind} (and one for the problems in
+   * none), each with the pass@1 of the model in focus and the base over its problems; a message row when the
+   * folder has no split of that kind. Computed once per index state: O(problems) (clusters: the clustering).
+   */
+  private splitNodes(s: FolderSession): Node[] {
+    const kind = this.splitKind;
+    if (this.splitCache?.kind !== kind) {
+      const { rows, method } = splitRows(s.index, kind);
+      const focus = s.focusModel();
+      const base = s.baseModel();
+      const passes = (id: number | undefined) =>
+        id === undefined ? undefined : splitPassAt1(rows, s.index.modelStats(id));
+      const fp = passes(focus?.id);
+      const bp = passes(base?.id);
+      const nodes: Node[] = rows.map((row, i) => ({
+        type: 'split',
+        kind,
+        row,
+        method,
+        focus: focus && fp ? { name: s.shortLabel(focus), pass: fp[i] } : undefined,
+        base: base && bp ? { name: s.shortLabel(base), pass: bp[i] } : undefined,
+      }));
+      this.splitCache = { kind, nodes };
+    }
+    const nodes = this.splitCache.nodes;
+    this.lastCount = nodes.reduce((a, n) => a + (n.type === 'split' ? n.row.problemIds.length : 0), 0);
+    if (nodes.length === 0 || nodes.every((n) => n.type === 'split' && n.row.unassigned)) {
+      const what = { level: 'a difficulty level', subject: 'a subject', dataset: 'a dataset', cluster: 'a text' }[kind];
+      return [
+        {
+          type: 'message',
+          text: `No problem of this folder has ${what} to group by`,
+          description: 'Group by Split… to choose another kind',
+          command: { command: 'traceInspector.groupBySplit', title: 'Group by Split…' },
+        },
+      ];
+    }
+    return nodes;
+  }
+
+  /** The problems the current filter keeps (undefined: every problem), once per index state. */
+  private keptByFilter(s: FolderSession): Set<number> | undefined {
+    if (this.filter.kind === 'all') return undefined;
+    if (!this.filteredIds) {
+      const f = this.resolveFilter(s);
+      this.filteredIds = new Set(
+        f.kind === 'problems' ? f.problemIds : s.index.listProblems(f, 0, 1_000_000).map((p) => p.id),
+      );
+    }
+    return this.filteredIds;
+  }
+
   private verdictNodes(s: FolderSession, problemId: number, modelId: number): Node[] {
     const c = s.index.sampleCounts(problemId, modelId, this.matching);
     const out: Node[] = [];
@@ -951,6 +1050,22 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         item.iconPath = new vscode.ThemeIcon(node.icon ?? 'info');
         if (node.description) item.description = node.description;
         if (node.tooltip) item.tooltip = node.tooltip;
+        return item;
+      }
+      case 'split': {
+        const kept =
+          this.filter.kind === 'all' ? undefined : this.getSession() && this.keptByFilter(this.getSession()!);
+        const shown = kept ? node.row.problemIds.filter((id) => kept.has(id)).length : node.row.problemIds.length;
+        const item = new vscode.TreeItem(
+          node.row.label,
+          shown ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+        );
+        item.id = nodeId(node);
+        item.contextValue = 'split';
+        item.iconPath = new vscode.ThemeIcon(node.row.unassigned ? 'circle-slash' : 'symbol-namespace');
+        const desc = splitRowDescription(node.row, node.focus, node.base);
+        item.description = kept ? `${shown} of ${desc}` : desc;
+        item.tooltip = `${node.row.label}\n${desc}\nSplit by ${node.method}. pass@1: the mean over the split's graded problems of c/n.`;
         return item;
       }
       case 'more': {

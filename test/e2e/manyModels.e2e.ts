@@ -14,8 +14,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  answerQuickInput,
   defaultVsixPath,
+  expandTreeRow,
+  moveMouseAway,
   openProblemViewFromRow,
+  runCommand,
   outputRoot,
   screenshot,
   showTreeView,
@@ -49,6 +53,7 @@ function writeFolder(): string {
           idx: p,
           question: `q${p}: what is ${p} + 1?`,
           gt: String(p + 1),
+          level: `Level ${(p % 2) + 1}`,
           code: Array.from({ length: N }, (_, i) => `sample ${i} of problem ${p} by ${model}`),
           score: Array.from({ length: N }, (_, i) => i < c),
           pred: Array.from({ length: N }, (_, i) => String(i < c ? p + 1 : p)),
@@ -131,4 +136,43 @@ describe('the pass@k chart with 2, 5, 12 and 30 models in a real VS Code', { tim
       }
     });
   }
+
+  test('Group by Split…: a row per difficulty level with its problems and pass@1, problems under it', async () => {
+    try {
+      await runCommand(s.page, 'Trace Inspector: Group by Split…');
+      await answerQuickInput(s.page, { pick: 'Difficulty level' });
+      const rows = await waitUntil(
+        s.page,
+        async () => {
+          const r = (await treeRowDetails(s.page, VIEW)).filter((x) => x.level === 1);
+          return r.map((x) => x.label).join(',') === 'level 1,level 2' ? r : undefined;
+        },
+        { what: 'the rows level 1 and level 2' },
+      );
+      // problems 0 and 2 are level 1; the focus model rl's pass@1 over them from the generated counts
+      const rl = (p: number) => correct(1, p) / N;
+      const base = (p: number) => correct(0, p) / N;
+      assert.equal(
+        rows[0].description,
+        `2 problems · rl ${((rl(0) + rl(2)) / 2).toFixed(2)} · base base ${((base(0) + base(2)) / 2).toFixed(2)}`,
+      );
+      await expandTreeRow(s.page, VIEW, 'level 1');
+      const under = await waitUntil(
+        s.page,
+        async () => {
+          const r = await treeRowDetails(s.page, VIEW);
+          const i = r.findIndex((x) => x.label === 'level 1');
+          const kids = r.slice(i + 1).filter((x) => x.level === 2);
+          return kids.length === 2 ? kids.map((x) => x.label) : undefined;
+        },
+        { what: 'the two problems under level 1' },
+      );
+      assert.deepEqual(under, ['0', '2']);
+      await moveMouseAway(s.page);
+      await screenshot(s.page, 'tree-by-level');
+      await runCommand(s.page, 'Trace Inspector: Group by Problem');
+    } catch (e) {
+      await s.fail(e, 'tree-by-level');
+    }
+  });
 });
