@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { type Stats, promises as fsp } from 'node:fs';
-import { hostname } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import { problemNamer } from '../grouping/datasets';
 import type { Diagnostic, FormatId, NamedScore, ProblemRecord, SampleRecord } from '../model';
@@ -46,7 +45,8 @@ import { PARALLEL_READ_MIN_BYTES, readFileParallel } from './parallelRead';
 import { reclaimSpace } from './schema';
 import { buildSearchIndex, type SearchRowStatements, searchRowStatements, writeSearchParts } from './searchIndex';
 import { READER_VERSION } from '../readers/version';
-import { type Database, type Statement, isBusyError } from './sqlite';
+import { type Database, type Statement } from './sqlite';
+import { acquireLock, releaseLock, touchLock } from './lock';
 
 /** Progress of an indexing pass, reported after each file and every few thousand samples. */
 export interface IndexProgress {
@@ -131,9 +131,6 @@ export interface IndexSummary {
   elapsedMs: number;
 }
 
-/** Thrown when another live process holds the indexer lock of the same database. */
-export class IndexBusyError extends Error {}
-
 /**
  * Full-text rows held back and inserted together (see SampleWriter.indexFile): few enough that the texts
  * they keep alive (about 0.6 KB a sample) add little to peak memory.
@@ -145,7 +142,6 @@ export { PART_WITNESSES } from './searchIndex';
 /** SQLite page cache of the indexing connection during a pass, in KiB. */
 const INDEXING_CACHE_KIB = 8000;
 
-const LOCK_KEY = 'indexer_lock';
 /** Meta key of the reader options of the last complete pass (JSON). */
 const READER_OPTIONS_KEY = 'reader_options';
 /** Meta key of the {@link READER_VERSION} the index's samples were read with (absent: built before it existed). */
@@ -154,7 +150,6 @@ export const READER_VERSION_KEY = 'reader_version';
 const EXCLUDED_KEY = 'excluded_files';
 /** `origin` of the one diagnostic counting those files (recomputed each pass). */
 const EXCLUDED_ORIGIN = `${KEY_SEP}excluded`;
-const LOCK_STALE_MS = 60_000;
 /** Meta key of the absolute path of the results folder last indexed. */
 export const ROOT_KEY = 'root';
 
@@ -1173,74 +1168,6 @@ async function hashFile(abs: string, size: number): Promise<string> {
     await fh.close();
   }
   return h.digest('hex');
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Takes the advisory indexer lock (a `meta` row with pid, host and heartbeat). Throws
- * {@link IndexBusyError} when a live indexer holds it, or when another process keeps the database
- * write-locked for longer than the busy timeout (SQLITE_BUSY), so that a second indexer always gets
- * the same clear error rather than a bare "database is locked".
- */
-function acquireLock(db: Database): void {
-  try {
-    takeLock(db);
-  } catch (e) {
-    if (e instanceof IndexBusyError) throw e;
-    if (isBusyError(e)) {
-      throw new IndexBusyError(
-        'another process is writing this index (the database stayed locked for the whole busy timeout); try again when it finishes',
-      );
-    }
-    throw e;
-  }
-}
-
-function takeLock(db: Database): void {
-  db.transaction(() => {
-    const raw = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(LOCK_KEY) as string | undefined;
-    if (raw) {
-      const lock = JSON.parse(raw) as { pid: number; host: string; heartbeat: number };
-      const fresh = Date.now() - lock.heartbeat < LOCK_STALE_MS;
-      const alive = lock.host === hostname() ? isAlive(lock.pid) && lock.pid !== process.pid : fresh;
-      if (alive && fresh) {
-        throw new IndexBusyError(
-          `another indexer (pid ${lock.pid} on ${lock.host}) is writing this index; try again when it finishes`,
-        );
-      }
-    }
-    db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
-      LOCK_KEY,
-      JSON.stringify({ pid: process.pid, host: hostname(), heartbeat: Date.now() }),
-    );
-  }).immediate();
-}
-
-function touchLock(db: Database): void {
-  try {
-    db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(
-      JSON.stringify({ pid: process.pid, host: hostname(), heartbeat: Date.now() }),
-      LOCK_KEY,
-    );
-  } catch {
-    // busy: the next heartbeat retries
-  }
-}
-
-function releaseLock(db: Database): void {
-  try {
-    if (db.open && !db.inTransaction) db.prepare('DELETE FROM meta WHERE key = ?').run(LOCK_KEY);
-  } catch {
-    // the lock goes stale by itself
-  }
 }
 
 interface IndexFileArgs {
