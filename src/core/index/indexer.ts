@@ -1,3 +1,10 @@
+/**
+ * An indexing pass over a results folder ({@link indexFolder}): the pipeline's order and bookkeeping. Each
+ * stage's work is in its own module: discover.ts (which files to read), the readers (records), writer.ts
+ * (one file's rows), then over the whole index labels.ts, scoreDiagnostics.ts and annotationFates.ts; lock.ts
+ * keeps a second pass off the same database. This module decides each file's fate (skipped, read, removed),
+ * keeps the pass's counts and meta keys, and sums the pass up ({@link IndexSummary}).
+ */
 import { type Stats, promises as fsp } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Diagnostic, FormatId } from '../model';
@@ -20,7 +27,7 @@ import { PARALLEL_READ_MIN_BYTES, readFileParallel } from './parallelRead';
 import { reclaimSpace } from './schema';
 import { buildSearchIndex } from './searchIndex';
 import { READER_VERSION } from '../readers/version';
-import { acquireLock, releaseLock, touchLock } from './lock';
+import { type IndexBusyError, acquireLock, releaseLock, touchLock } from './lock';
 import { type FileRow, SampleWriter } from './writer';
 import {
   type FoundFiles,
@@ -113,9 +120,6 @@ export interface IndexSummary {
   firstCommitMs: number | null;
   elapsedMs: number;
 }
-
-/** Witnesses per part: see ./searchIndex (re-exported for the tests written against the indexer). */
-export { PART_WITNESSES } from './searchIndex';
 
 /** SQLite page cache of the indexing connection during a pass, in KiB. */
 const INDEXING_CACHE_KIB = 8000;
