@@ -218,7 +218,7 @@ describe('parallel reader', () => {
   });
 });
 
-describe('full-text rows held back and inserted together (indexer.ts FTS_ROWS_AT_ONCE)', () => {
+describe('full-text rows held back and inserted together (writer.ts FTS_ROWS_AT_ONCE)', () => {
   /** 60 problems x 150 samples; sample i of problem q holds the word `marker` when (q + i) % 7 === 0, and `gen<g>`. */
   const write = (dir: string, g: number) => {
     const lines = Array.from({ length: 60 }, (_, q) =>

@@ -176,7 +176,7 @@ describe('a second seed file of the same model is merged, not skipped line by li
   });
 
   test('isSeedShard: the seed spellings merge; another version of the file does not', async () => {
-    const { isSeedShard } = await import('../../src/core/index/indexer');
+    const { isSeedShard } = await import('../../src/core/index/writer');
     const d = 'm/math_eval/synth/';
     for (const b of [
       'test_qwen_seed1.jsonl',

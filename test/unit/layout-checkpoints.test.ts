@@ -14,7 +14,7 @@ import { dirname } from 'node:path';
 import type { Report } from '../../src/core/report/index';
 import { pathModelName } from '../../src/core/readers/util';
 import { flatModelName } from '../../src/core/readers/flat';
-import { isSeedShard } from '../../src/core/index/indexer';
+import { isSeedShard } from '../../src/core/index/writer';
 import { areSeedSiblings, stripSeedTokens } from '../../src/core/grouping/seeds';
 import { distinctiveLabels, guessBaseModel } from '../../src/core/index/labels';
 import { datasetCounts } from '../../src/core/grouping/datasets';

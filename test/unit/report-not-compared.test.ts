@@ -12,7 +12,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { isSeedShard } from '../../src/core/index/indexer';
+import { isSeedShard } from '../../src/core/index/writer';
 import type { Report } from '../../src/core/report/index';
 import { shortStepGroups, stripSeedTokens } from '../../src/core/grouping/seeds';
 import { overviewData } from '../../src/extension/panelData';

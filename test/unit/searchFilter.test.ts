@@ -4,7 +4,8 @@ import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { FILE_NAME, generate } from '../../bench/gen';
 import { AnnotationStore } from '../../src/core/index/annotations';
-import { PART_WITNESSES, indexFolder } from '../../src/core/index/indexer';
+import { indexFolder } from '../../src/core/index/indexer';
+import { PART_WITNESSES } from '../../src/core/index/searchIndex';
 import { readSampleText } from '../../src/core/index/sampleText';
 import { TraceIndex, ftsQuery } from '../../src/core/index/traceIndex';
 import { REAL, tempDir } from './helpers';

@@ -326,7 +326,7 @@ export interface AnnotationFates {
 }
 
 /**
- * What a pass did to the annotations of the files it read again, in words (indexer.ts `annotationFates`; trial
+ * What a pass did to the annotations of the files it read again, in words (annotationFates.ts `annotationFates`; trial
  * 14 finding 2: "annotations are kept" was said of one its sample's changed text left on no sample): how
  * many are back on their samples and how many are on no sample now, each of those (at most 3 named, by
  * problem, sample index and file:line before the pass) and where they are: `mirror`, the annotations file

@@ -3,7 +3,7 @@ import type { Diagnostic } from '../model';
 /** Diagnostics kept per file and kind; the rest of that kind are counted in one summary diagnostic. */
 export const DIAGNOSTICS_PER_KIND = 50;
 
-/** The part of a cross-file duplicate diagnostic that names the file holding the first copy (indexer.ts). */
+/** The part of a cross-file duplicate diagnostic that names the file holding the first copy (writer.ts). */
 const DUPLICATE_OF = ' already indexed from ';
 
 /**

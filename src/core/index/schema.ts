@@ -320,7 +320,7 @@ export const migrations: readonly (string | ((db: Database) => void))[] = [
     if (!cols.some((c) => c.name === 'entry')) db.exec('ALTER TABLE diagnostics ADD COLUMN entry TEXT');
   },
   // 14 -> 15: the samples of a file by line, so that an annotated sample's rank among the equal texts of its line
-  // (indexer.ts annotatedSamples, every pass) reads that line's samples, not every earlier sample of its file
+  // (annotationFates.ts annotatedSamples, every pass) reads that line's samples, not every earlier sample of its file
   // (O(file) per annotation). The new index also serves every query by file alone.
   `
   CREATE INDEX IF NOT EXISTS samples_by_file_line ON samples (file_id, line);

@@ -6,7 +6,7 @@
  * indexing pass over an index of another version (or of none: built before this constant) reads every
  * file again, unchanged ones too (a file whose size and mtime did not change is otherwise never read
  * again, and would keep the names an older version gave). Annotations follow their samples
- * (indexer.ts `reattachAnnotations`). A change that only adds a schema table or column is a schema
+ * (annotationFates.ts `reattachAnnotations`). A change that only adds a schema table or column is a schema
  * migration (index/schema.ts), not this.
  *
  * History: 1 — first stamped version (trial 9 naming rules: lm-eval `org__name` model folders,
