@@ -4,8 +4,8 @@ import { splitIntoBlocks, type Piece } from './textBlocks';
  * Tiny DOM builder: strings become text nodes (never HTML), attributes are set one by one, and
  * `on*` keys add event listeners. Everything the views build from data goes through here.
  */
-type Child = Node | string | number | null | undefined | false | Child[];
-type Attrs = Record<string, string | number | boolean | null | undefined | ((e: Event) => void)>;
+export type Child = Node | string | number | null | undefined | false | Child[];
+export type Attrs = Record<string, string | number | boolean | null | undefined | ((e: Event) => void)>;
 
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -32,6 +32,24 @@ export function append(el: Node, children: Child[]): void {
     else if (typeof c === 'string' || typeof c === 'number') el.appendChild(document.createTextNode(String(c)));
     else el.appendChild(c);
   }
+}
+
+/** A table of one header row (`head`, as text) over `rows` (its `tr` elements); `attrs` go on the table. */
+export function headedTable(attrs: Attrs | null, head: readonly string[], rows: Child[]): HTMLTableElement {
+  return h(
+    'table',
+    attrs,
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        head.map((t) => h('th', null, t)),
+      ),
+    ),
+    h('tbody', null, rows),
+  );
 }
 
 /** Formats a number in [0, 1] with 3 decimals; `—` for null. */

@@ -15,6 +15,7 @@ import { OverviewView } from './overviewView';
 import { PreviewView, previewInit } from './previewView';
 import { TrainingView } from './trainingView';
 import { RewardModelsView } from './rewardModelsView';
+import { SplitsView } from './splitsView';
 import { h } from './dom';
 import { textLoader } from './textApi';
 import type { PanelState, ViewKind } from '../src/shared/protocol';
@@ -31,6 +32,7 @@ function start(): void {
   const showPreview = previewInit(root, rpc, text);
   let training: { view: TrainingView; loaded: boolean } | undefined;
   let rewards: { view: RewardModelsView; loaded: boolean } | undefined;
+  let splits: { view: SplitsView; loaded: boolean } | undefined;
   rpc.onInit = (state: PanelState) => {
     if (state.view !== view) return;
     if (view === 'preview') {
@@ -42,6 +44,7 @@ function start(): void {
       const panes = overviewTabs(root, rpc, saved?.view === 'overview' ? saved.tab : undefined);
       training = panes.training;
       rewards = panes.rewards;
+      splits = panes.splits;
       current = new OverviewView(panes.models, rpc, saved?.view === 'overview' ? saved : undefined);
     } else {
       const saved = rpc.getState();
@@ -58,6 +61,7 @@ function start(): void {
     void current?.load();
     if (training?.loaded) void training.view.load();
     if (rewards?.loaded) void rewards.view.load();
+    if (splits?.loaded) void splits.view.load();
   };
   // One listener for the page: the problem view's sample list moves with the keyboard (ArrowUp/Down, j/k).
   document.addEventListener('keydown', (e) => {
@@ -68,6 +72,7 @@ function start(): void {
     current?.rerenderCharts();
     if (training?.loaded) training.view.rerenderCharts();
     if (rewards?.loaded) rewards.view.rerenderCharts();
+    if (splits?.loaded) splits.view.rerenderCharts();
   }).observe(document.body, {
     attributes: true,
     attributeFilter: ['class'],
@@ -78,9 +83,10 @@ function start(): void {
 type OverviewTab = NonNullable<PanelState['tab']>;
 
 /**
- * The overview's tabs: Models (the overview proper), Training (checkpoint series) and Reward models
- * (several scorers on the same samples); the last two are loaded when first shown (the reward models'
- * bootstrap takes a moment). The tab shown is kept in the webview state (`tab`).
+ * The overview's tabs: Models (the overview proper), Training (checkpoint series), Reward models
+ * (several scorers on the same samples) and Splits (the split matrix: models by evaluation splits); the last
+ * three are loaded when first shown (their bootstraps take a moment). The tab shown is kept in the webview
+ * state (`tab`).
  */
 function overviewTabs(
   root: HTMLElement,
@@ -90,18 +96,22 @@ function overviewTabs(
   models: HTMLElement;
   training: { view: TrainingView; loaded: boolean };
   rewards: { view: RewardModelsView; loaded: boolean };
+  splits: { view: SplitsView; loaded: boolean };
 } {
   const models = h('div', { id: 'overview-models', role: 'tabpanel', 'aria-labelledby': 'tab-models' });
   const pane = h('div', { id: 'overview-training', role: 'tabpanel', 'aria-labelledby': 'tab-training' });
   const rmPane = h('div', { id: 'overview-reward-models', role: 'tabpanel', 'aria-labelledby': 'tab-reward-models' });
+  const spPane = h('div', { id: 'overview-splits', role: 'tabpanel', 'aria-labelledby': 'tab-splits' });
   const training = { view: new TrainingView(pane, rpc), loaded: false };
   const rewards = { view: new RewardModelsView(rmPane, rpc), loaded: false };
+  const splits = { view: new SplitsView(spPane, rpc), loaded: false };
   const names: Record<OverviewTab, [string, string]> = {
     models: ['tab-models', 'Models'],
     training: ['tab-training', 'Training'],
     rewardModels: ['tab-reward-models', 'Reward models'],
+    splits: ['tab-splits', 'Splits'],
   };
-  const order: OverviewTab[] = ['models', 'training', 'rewardModels'];
+  const order: OverviewTab[] = ['models', 'training', 'rewardModels', 'splits'];
   const tabs = order.map((t) =>
     h('button', { id: names[t][0], role: 'tab', className: 'tab', onclick: () => show(t) }, names[t][1]),
   );
@@ -114,6 +124,7 @@ function overviewTabs(
     models.hidden = t !== 'models';
     pane.hidden = t !== 'training';
     rmPane.hidden = t !== 'rewardModels';
+    spPane.hidden = t !== 'splits';
     rpc.stateExtras = { tab: t };
     const saved = rpc.getState();
     if (saved?.view === 'overview') rpc.setState({ ...saved, view: 'overview' });
@@ -127,10 +138,16 @@ function overviewTabs(
         void rewards.view.load();
       } else rewards.view.rerenderCharts();
     }
+    if (t === 'splits') {
+      if (!splits.loaded) {
+        splits.loaded = true;
+        void splits.view.load();
+      } else splits.view.rerenderCharts();
+    }
   };
-  root.replaceChildren(h('nav', { className: 'tabs', role: 'tablist' }, tabs), models, pane, rmPane);
+  root.replaceChildren(h('nav', { className: 'tabs', role: 'tablist' }, tabs), models, pane, rmPane, spPane);
   show(savedTab && order.includes(savedTab) ? savedTab : 'models');
-  return { models, training, rewards };
+  return { models, training, rewards, splits };
 }
 
 start();

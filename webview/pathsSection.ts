@@ -4,7 +4,7 @@
  * path some base sample computes in full, with its interval and denominator, beside the base baseline.
  */
 import type { PathsData } from '../src/shared/protocol';
-import { h, pct, replace } from './dom';
+import { h, headedTable, pct, replace } from './dom';
 import { figuresStatus } from './progress';
 import type { Rpc } from './rpc';
 
@@ -74,32 +74,19 @@ function pathsTable(d: PathsData, label: ReadonlyMap<number, string>, perRunBase
     'base vs other base samples',
     'over',
   ];
-  return h(
-    'table',
+  return headedTable(
     { className: 'stats', id: 'paths-table' },
-    h(
-      'thead',
-      null,
+    head,
+    d.summaries.map((s) =>
       h(
         'tr',
         null,
-        head.map((t) => h('th', null, t)),
-      ),
-    ),
-    h(
-      'tbody',
-      null,
-      d.summaries.map((s) =>
-        h(
-          'tr',
-          null,
-          perRunBases ? h('td', null, label.get(s.baseModelId) ?? '') : null,
-          h('td', null, label.get(s.modelId) ?? ''),
-          h('td', { className: 'path-share' }, share(s.pathInBase)),
-          h('td', null, pct(s.pathInBaseLeaveOneOut)),
-          h('td', null, `${share(s.baselinePathInBase)} of ${s.baselinePathInBase.samples}`),
-          h('td', { className: 'muted' }, pathsDenominator(s)),
-        ),
+        perRunBases ? h('td', null, label.get(s.baseModelId) ?? '') : null,
+        h('td', null, label.get(s.modelId) ?? ''),
+        h('td', { className: 'path-share' }, share(s.pathInBase)),
+        h('td', null, pct(s.pathInBaseLeaveOneOut)),
+        h('td', null, `${share(s.baselinePathInBase)} of ${s.baselinePathInBase.samples}`),
+        h('td', { className: 'muted' }, pathsDenominator(s)),
       ),
     ),
   );

@@ -6,7 +6,7 @@
  * at that checkpoint), a table of every figure with its denominator, and buttons that show the problems
  * lost during training or solved only at late steps in the tree.
  */
-import { fmt, h, pct, replace } from './dom';
+import { fmt, h, headedTable, pct, replace } from './dom';
 import { type ChartHandle, curveSegments, showChart } from './charts';
 import { figuresStatus } from './progress';
 import type { Rpc } from './rpc';
@@ -217,53 +217,40 @@ export class TrainingView {
     return h(
       'div',
       { className: 'table-scroll' },
-      h(
-        'table',
+      headedTable(
         { className: 'stats training-table' },
-        h(
-          'thead',
-          null,
-          h(
+        head,
+        s.steps.map((st) => {
+          const g = st.gainShare;
+          const c = st.categories;
+          return h(
             'tr',
             null,
-            head.map((t) => h('th', null, t)),
-          ),
-        ),
-        h(
-          'tbody',
-          null,
-          s.steps.map((st) => {
-            const g = st.gainShare;
-            const c = st.categories;
-            return h(
-              'tr',
+            h('td', null, String(st.step)),
+            h('td', { className: 'wrap' }, st.label),
+            h('td', { className: 'wrap' }, st.baseLabel ?? '—'),
+            h('td', null, String(st.problems)),
+            h('td', null, st.graded > 0 ? `${pct(st.sampleAccuracy)} (${st.correct}/${st.graded})` : 'ungraded'),
+            ...ks.map((x) => h('td', null, ci(st.passAtK, x))),
+            ...ks.map((x) => h('td', null, ci(st.basePassAtK, x))),
+            h('td', null, String(st.pairedProblems)),
+            h(
+              'td',
               null,
-              h('td', null, String(st.step)),
-              h('td', { className: 'wrap' }, st.label),
-              h('td', { className: 'wrap' }, st.baseLabel ?? '—'),
-              h('td', null, String(st.problems)),
-              h('td', null, st.graded > 0 ? `${pct(st.sampleAccuracy)} (${st.correct}/${st.graded})` : 'ungraded'),
-              ...ks.map((x) => h('td', null, ci(st.passAtK, x))),
-              ...ks.map((x) => h('td', null, ci(st.basePassAtK, x))),
-              h('td', null, String(st.pairedProblems)),
-              h(
-                'td',
-                null,
-                c ? `${c.sharpening} / ${c.expansion} / ${c.regression} / ${c.unchanged} / ${c.unsolved}` : '—',
-              ),
-              h(
-                'td',
-                null,
-                g && g.sharpening !== null
-                  ? `${pct(g.sharpening)} [${pct(g.ciLow)}, ${pct(g.ciHigh)}] (gains ${g.gainFromSharpening} / ${g.gainFromExpansion})`
-                  : g
-                    ? 'no gain'
-                    : '—',
-              ),
-              h('td', null, st.meanChars === null ? '—' : st.meanChars.toFixed(0)),
-            );
-          }),
-        ),
+              c ? `${c.sharpening} / ${c.expansion} / ${c.regression} / ${c.unchanged} / ${c.unsolved}` : '—',
+            ),
+            h(
+              'td',
+              null,
+              g && g.sharpening !== null
+                ? `${pct(g.sharpening)} [${pct(g.ciLow)}, ${pct(g.ciHigh)}] (gains ${g.gainFromSharpening} / ${g.gainFromExpansion})`
+                : g
+                  ? 'no gain'
+                  : '—',
+            ),
+            h('td', null, st.meanChars === null ? '—' : st.meanChars.toFixed(0)),
+          );
+        }),
       ),
     );
   }

@@ -17,6 +17,7 @@ import {
   validateFiguresRequest,
 } from './figuresWorkerProtocol';
 import { type OnFiguresProgress, overviewData, pathsData, rewardModelsData, trainingData } from './panelData';
+import { splitsData } from './splitsData';
 
 /** Thrown at a progress step of a job the host superseded (a newer request of the same figures). */
 export class SupersededError extends Error {
@@ -47,6 +48,8 @@ export async function runFiguresJob<K extends FiguresJob['kind']>(
     case 'rewardModels':
       onProgress({ stage: 'the reward-model evaluation', done: 0, total: 0 });
       return rewardModelsData(index) as FiguresResults[K];
+    case 'splits':
+      return splitsData(index, j.roles, j.splits, onProgress) as FiguresResults[K];
   }
 }
 

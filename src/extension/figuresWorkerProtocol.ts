@@ -10,6 +10,9 @@ import {
   type OverviewData,
   type PathsData,
   type RewardModelsData,
+  SPLIT_KINDS,
+  type SplitKindName,
+  type SplitsData,
   type TrainingData,
   validateProgress,
 } from '../shared/protocol';
@@ -18,13 +21,16 @@ import type { Roles } from './panelData';
 /**
  * What the worker computes, with what panelData computes it: `overview` overviewData (Models tab), `training`
  * trainingData (Training tab), `rewardModels` rewardModelsData (Reward models tab), `paths` pathsData (the
- * overview's reasoning paths, which read every sample's text). Each with the function's default replicates and seed.
+ * overview's reasoning paths, which read every sample's text), `splits` splitsData (Splits tab: the split matrix of
+ * split kind `splits`, against the roles' base; without `splits` the tab's default kind). Each with the function's
+ * default replicates and seed.
  */
 export type FiguresJob =
   | { kind: 'overview'; roles: Roles }
   | { kind: 'training'; roles: Roles }
   | { kind: 'rewardModels' }
-  | { kind: 'paths'; roles: Roles };
+  | { kind: 'paths'; roles: Roles }
+  | { kind: 'splits'; roles: Roles; splits?: SplitKindName };
 
 export type FiguresKind = FiguresJob['kind'];
 /** The job of one kind. */
@@ -36,6 +42,7 @@ export interface FiguresResults {
   training: TrainingData;
   rewardModels: RewardModelsData;
   paths: PathsData;
+  splits: SplitsData;
 }
 
 /** The figures of each kind in words, for "waiting for …" progress. */
@@ -44,6 +51,7 @@ export const FIGURES_NAMES: Record<FiguresKind, string> = {
   training: 'the training series',
   rewardModels: 'the reward-model evaluation',
   paths: 'the reasoning paths',
+  splits: 'the split matrix',
 };
 
 /**
@@ -99,6 +107,17 @@ export function validateFiguresJob(v: unknown): FiguresJob | string {
   if (v.kind === 'rewardModels') {
     const extra = extraKey(v, ['kind']);
     return extra ? `job rewardModels: ${extra}` : { kind: 'rewardModels' };
+  }
+  if (v.kind === 'splits') {
+    const extra = extraKey(v, ['kind', 'roles', 'splits']);
+    if (extra) return `job splits: ${extra}`;
+    if (v.splits !== undefined && !SPLIT_KINDS.includes(v.splits as SplitKindName))
+      return `job splits: splits must be one of ${SPLIT_KINDS.join(', ')} or absent`;
+    const roles = validateRoles(v.roles);
+    if (typeof roles === 'string') return `job splits: ${roles}`;
+    return v.splits === undefined
+      ? { kind: 'splits', roles }
+      : { kind: 'splits', roles, splits: v.splits as SplitKindName };
   }
   if (v.kind !== 'overview' && v.kind !== 'training' && v.kind !== 'paths')
     return `unknown job kind "${String(v.kind).slice(0, 40)}"`;

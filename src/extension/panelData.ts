@@ -1219,7 +1219,7 @@ export function resolveFilter(index: TraceIndex, f: WebviewFilter, roles: Roles 
     case 'label':
       return f;
     case 'problems':
-      return { kind: 'problems', problemIds: f.problemIds };
+      return { kind: 'problems', problemIds: f.problemIds, ...(f.title ? { title: f.title } : {}) };
     case 'failing': {
       const ids = [...stats(f.model).values()].filter((r) => r.c === 0).map((r) => r.problemId);
       return { kind: 'problems', problemIds: ids, title: `unsolved by ${label(f.model)}` };

@@ -129,7 +129,7 @@ export interface PanelHooks {
 export const SELECTION_PREFETCH_DELAY_MS = 50;
 
 /** The figures computed in the figures worker, one job each per folder. */
-const FIGURES_KINDS: readonly FiguresKind[] = ['overview', 'training', 'rewardModels', 'paths'];
+const FIGURES_KINDS: readonly FiguresKind[] = ['overview', 'training', 'rewardModels', 'paths', 'splits'];
 
 /** The key of a folder's figures of one kind in the figures runner: a newer request of the key supersedes an older. */
 function figuresKey(s: FolderSession, kind: FiguresKind): string {
@@ -1103,6 +1103,16 @@ class Panel {
       case 'getTraining': {
         const s = this.session();
         return this.figures(s, m.id, { kind: 'training', roles: this.roles(s) });
+      }
+      case 'getSplits': {
+        // one job per folder: choosing another split kind supersedes the one computing (its figures are not wanted)
+        const s = this.session();
+        const roles = this.roles(s);
+        return this.figures(
+          s,
+          m.id,
+          m.splits ? { kind: 'splits', roles, splits: m.splits } : { kind: 'splits', roles },
+        );
       }
       case 'setAnnotation': {
         const s = this.session();

@@ -679,6 +679,96 @@ export interface TrainingData {
   models: number;
 }
 
+/** The split kinds the overview's Splits tab offers (core/analyses/splitDefinitions.ts; a split file is the CLI's only). */
+export const SPLIT_KINDS = ['level', 'subject', 'dataset', 'cluster'] as const;
+export type SplitKindName = (typeof SPLIT_KINDS)[number];
+
+/**
+ * A figure of a split cell with its 95% bootstrap interval (core/analyses/splits.ts, the split matrix: its cells are
+ * these types, so that the webview gets them as the CLI's JSON gives them).
+ */
+export interface SplitEstimateData {
+  value: number | null;
+  ciLow: number | null;
+  ciHigh: number | null;
+  /** Problems that entered the mean. */
+  problems: number;
+  /** Problems of the split left out of this figure (no record, no graded sample, n < k; or not in the base). */
+  missing: number;
+}
+
+/** A paired difference with its significance statement. */
+export interface SplitDifferenceData extends SplitEstimateData {
+  /** Sign-flip permutation p-value (two-sided) of the pass@1 difference. */
+  pValue: number;
+  /** Whether pValue is exact (every sign assignment enumerated: at most 16 non-zero differences) or Monte Carlo. */
+  pExact: boolean;
+  /**
+   * The smallest p the test could give with this cell's non-zero differences (2 / 2^m when exact): when it is
+   * not below alpha the cell can never read better or worse, however large the difference.
+   */
+  pMin: number;
+  /** Holm-adjusted p-value within its family (the report's `significance`). */
+  pHolm: number;
+  /** `better` / `worse` when pHolm < alpha, else `within noise`. */
+  verdict: 'better' | 'worse' | 'within noise';
+}
+
+/** One cell of the split matrix: a model (row) on a split (column). */
+export interface SplitCellData {
+  model: string;
+  split: string;
+  /** The model was trained on this split. */
+  inDistribution: boolean;
+  /** Problems of the split. */
+  splitProblems: number;
+  /** Problems of the split the model has graded samples of (pass@1's denominator). */
+  problems: number;
+  /** Why the others are out: the model has no record of them, or no graded sample. */
+  leftOut: { notInModel: number; noGraded: number };
+  /** Graded samples over the cell's problems (summed over seeds), and the range of per-problem n (per seed). */
+  samples: number;
+  n: { min: number; max: number } | null;
+  passAt1: SplitEstimateData;
+  passAtK: SplitEstimateData;
+  /** Relative to the base model on the same split (absent on the base's row and without a base). */
+  relative?: { passAt1: SplitDifferenceData; passAtK: SplitEstimateData };
+}
+
+/**
+ * Result of `getSplits`: the split matrix of one split kind (the CLI's `report --splits <kind>` with the same
+ * defaults: 2000 replicates, seed 12345, k the largest power of two every model's largest n reaches), against the
+ * overview's base model. Rows are models (seeds of one model pooled), columns the splits.
+ */
+export interface SplitsData {
+  kind: SplitKindName;
+  /**
+   * Every kind the tab offers with its number of splits in this folder; `null` for content clusters when they were
+   * not computed (they are only when chosen: k-means over the problem texts).
+   */
+  kinds: { kind: SplitKindName; splits: number | null }[];
+  /** How the splits were made, in words. */
+  method: string;
+  /** The k of the pass@k figures besides pass@1. */
+  k: number;
+  /** The base model's row name; null without one (one model, or seeds of one model only). */
+  base: string | null;
+  /** Problems of the folder. */
+  problems: number;
+  /** The splits (columns) in order; `problemRowIds` the index's problem row ids (the tree's filter). */
+  splits: { name: string; label: string; problems: number; problemRowIds: number[]; terms?: string[] }[];
+  /** Problems in no split, the first ten named, and why. */
+  unassigned: { problems: number; named: string[]; why: string };
+  /** The rows in order: name, its seeds' display ids, and the split it was trained on (from its name). */
+  models: { name: string; seeds: string[]; trainedOn: string | null }[];
+  /** Row by row, split by split. */
+  cells: SplitCellData[];
+  /** How the intervals and tests are made, in words (the report's `uncertainty` and `significance`). */
+  intervals: string;
+  significance: string;
+  warnings: string[];
+}
+
 /** Annotation state after `setAnnotation`. */
 export interface AnnotationResult {
   sampleId: number;
@@ -694,7 +784,8 @@ export type WebviewFilter =
   | { kind: 'gained'; base: number; model: number }
   | { kind: 'level'; level: string }
   | { kind: 'label'; label: string }
-  | { kind: 'problems'; problemIds: number[] }
+  /** Problems by row id; `title` names the set in the tree (`level 3: 24 problems`). */
+  | { kind: 'problems'; problemIds: number[]; title?: string }
   /** Problems whose accuracy c/n of `model` falls in histogram bin `bin` (0..11). */
   | { kind: 'accuracyBin'; model: number; bin: number }
   /** One cell of the coverage table of `model` against `base`. */
@@ -722,6 +813,8 @@ export interface RequestParams {
   getRewardModels: Record<string, never>;
   getProblemRanking: { problemId: number; modelId: number };
   getTraining: Record<string, never>;
+  /** The split matrix of split kind `splits`; without it, the first of level, subject, dataset with two splits or more, else clusters. */
+  getSplits: { splits?: SplitKindName };
   setAnnotation: { sampleId: number; labels: string[]; note: string };
   filterProblems: { filter: WebviewFilter };
   openSample: { sampleId: number };
@@ -747,6 +840,7 @@ export interface RequestResults {
   getRewardModels: RewardModelsData;
   getProblemRanking: ProblemRankingData;
   getTraining: TrainingData;
+  getSplits: SplitsData;
   setAnnotation: AnnotationResult;
   filterProblems: { ok: true };
   openSample: { ok: true };
@@ -812,8 +906,8 @@ export interface PanelState {
   knownModels?: string[];
   /** Overview: whether bootstrap bands are drawn. */
   bands?: boolean;
-  /** Overview: the tab shown (models, the default, training, or reward models). */
-  tab?: 'models' | 'training' | 'rewardModels';
+  /** Overview: the tab shown (models, the default, training, reward models, or splits). */
+  tab?: 'models' | 'training' | 'rewardModels' | 'splits';
 }
 
 /**
@@ -891,6 +985,7 @@ const REQUEST_KEYS: { [K in RequestKind]: readonly (keyof RequestParams[K])[] } 
   getRewardModels: [],
   getProblemRanking: ['problemId', 'modelId'],
   getTraining: [],
+  getSplits: ['splits'],
   setAnnotation: ['sampleId', 'labels', 'note'],
   filterProblems: ['filter'],
   openSample: ['sampleId'],
@@ -943,10 +1038,12 @@ export function validateFilter(v: unknown): WebviewFilter | string {
         isStr(v.label, 200) && v.label.trim() !== '' ? undefined : 'label must be a non-empty string',
       );
     case 'problems':
-      return need(['problemIds'], () =>
-        Array.isArray(v.problemIds) && v.problemIds.length <= MAX_IDS && v.problemIds.every(isId)
-          ? undefined
-          : `problemIds must be a list of at most ${MAX_IDS} ids`,
+      return need(['problemIds', 'title'], () =>
+        !(Array.isArray(v.problemIds) && v.problemIds.length <= MAX_IDS && v.problemIds.every(isId))
+          ? `problemIds must be a list of at most ${MAX_IDS} ids`
+          : v.title !== undefined && !isStr(v.title, 200)
+            ? 'title must be a string of at most 200 characters'
+            : undefined,
       );
     case 'accuracyBin':
       return need(['model', 'bin'], () =>
@@ -1042,6 +1139,10 @@ function checkParams(k: RequestKind, v: Obj): string | undefined {
     case 'getRewardModels':
     case 'getTraining':
       return undefined;
+    case 'getSplits':
+      return v.splits === undefined || SPLIT_KINDS.includes(v.splits as SplitKindName)
+        ? undefined
+        : `splits must be one of ${SPLIT_KINDS.join(', ')} or absent`;
     case 'setAnnotation':
       if (!isId(v.sampleId)) return 'sampleId must be a positive integer';
       if (!Array.isArray(v.labels) || v.labels.length > 50 || !v.labels.every((l) => isStr(l, 200))) {
@@ -1122,8 +1223,8 @@ export function validatePanelState(v: unknown): PanelState | string {
   if (v.knownModels !== undefined && !ids(v.knownModels))
     return `state.knownModels must be at most ${MAX_STATE_MODELS} strings`;
   if (v.bands !== undefined && typeof v.bands !== 'boolean') return 'state.bands must be a boolean';
-  if (v.tab !== undefined && v.tab !== 'models' && v.tab !== 'training' && v.tab !== 'rewardModels')
-    return 'state.tab must be models, training or rewardModels';
+  if (v.tab !== undefined && !['models', 'training', 'rewardModels', 'splits'].includes(v.tab as string))
+    return 'state.tab must be models, training, rewardModels or splits';
   const out: PanelState = { view: v.view as ViewKind };
   if (v.shownModels !== undefined) out.shownModels = [...(v.shownModels as string[])];
   if (v.knownModels !== undefined) out.knownModels = [...(v.knownModels as string[])];

@@ -26,6 +26,7 @@ import {
   signFlipTest,
 } from './splitStats';
 import { defineSplits, type SplitDefinition, type SplitKind } from './splitDefinitions';
+import type { SplitCellData, SplitDifferenceData, SplitEstimateData } from '../../shared/protocol';
 
 /** Options of {@link buildSplitsReport}. */
 export interface SplitsOptions extends Pick<BootstrapOptions, 'replicates' | 'seed'> {
@@ -34,6 +35,8 @@ export interface SplitsOptions extends Pick<BootstrapOptions, 'replicates' | 'se
   k?: number;
   /** Base model: a substring of its id or label (as `--base`); default the guess of the report. */
   base?: string;
+  /** Base model by its index row id (the extension's base model); wins over `base`. */
+  baseModelId?: number;
   /** What a model was trained on: `[model substring, split name]` pairs (a setting; wins over the name pattern). */
   trainedOn?: readonly (readonly [string, string])[];
   /** A regular expression over the model's id (case-insensitive) whose first group names its training split; default {@link defaultTrainedPattern}. */
@@ -42,54 +45,12 @@ export interface SplitsOptions extends Pick<BootstrapOptions, 'replicates' | 'se
   alpha?: number;
 }
 
-/** A cell's figure with its interval. */
-export interface SplitEstimate {
-  value: number | null;
-  ciLow: number | null;
-  ciHigh: number | null;
-  /** Problems that entered the mean. */
-  problems: number;
-  /** Problems of the split left out of this figure (no record, no graded sample, n < k; or not in the base). */
-  missing: number;
-}
-
+/** A cell's figure with its interval (defined with the webview's protocol, which carries the cells unchanged). */
+export type SplitEstimate = SplitEstimateData;
 /** A paired difference with its significance statement. */
-export interface SplitDifference extends SplitEstimate {
-  /** Sign-flip permutation p-value (two-sided) of the pass@1 difference. */
-  pValue: number;
-  /** Whether pValue is exact (every sign assignment enumerated: at most 16 non-zero differences) or Monte Carlo. */
-  pExact: boolean;
-  /**
-   * The smallest p the test could give with this cell's non-zero differences (2 / 2^m when exact): when it is
-   * not below alpha the cell can never read better or worse, however large the difference.
-   */
-  pMin: number;
-  /** Holm-adjusted p-value within its family ({@link SplitsReport.significance}). */
-  pHolm: number;
-  /** `better` / `worse` when pHolm < alpha, else `within noise`. */
-  verdict: 'better' | 'worse' | 'within noise';
-}
-
+export type SplitDifference = SplitDifferenceData;
 /** One cell of the matrix: a model (row) on a split (column). */
-export interface SplitCell {
-  model: string;
-  split: string;
-  /** The model was trained on this split. */
-  inDistribution: boolean;
-  /** Problems of the split. */
-  splitProblems: number;
-  /** Problems of the split the model has graded samples of (pass@1's denominator). */
-  problems: number;
-  /** Why the others are out: the model has no record of them, or no graded sample. */
-  leftOut: { notInModel: number; noGraded: number };
-  /** Graded samples over the cell's problems (summed over seeds), and the range of per-problem n (per seed). */
-  samples: number;
-  n: { min: number; max: number } | null;
-  passAt1: SplitEstimate;
-  passAtK: SplitEstimate;
-  /** Relative to the base model on the same split (absent on the base's row and without a base). */
-  relative?: { passAt1: SplitDifference; passAtK: SplitEstimate };
-}
+export type SplitCell = SplitCellData;
 
 /** The difficulty-controlled view of one trained model: its figures over the splits it was not trained on. */
 export interface OutOfDistribution {
@@ -288,10 +249,22 @@ function naturalOrder(a: string, b: string): number {
  * (splitStats.ts `cellEstimate`). Relative cells and oracle gaps: paired on the problems both rows have.
  * Significance: a sign-flip permutation test of each pass@1 difference, Holm-adjusted within its family
  * (the relative cells; the oracle gaps).
- * @throws Error when `base` matches no model, a training setting names no model or split, or on an invalid
+ * @throws Error when `base` (or `baseModelId`) matches no model, a training setting names no model or split, or on an invalid
  *   pattern, split file or cluster option.
  */
 export function buildSplitsReport(index: TraceIndex, options: SplitsOptions): SplitsReport {
+  return buildSplitsMatrix(index, options).report;
+}
+
+/**
+ * {@link buildSplitsReport} with the split definition it was built on (splitDefinitions.ts: each split's problem
+ * row ids, which the report names only by problem id): for a caller that goes from a split back to the index's
+ * problems (the overview's Splits tab filters the tree to a split's problems). Same options and errors.
+ */
+export function buildSplitsMatrix(
+  index: TraceIndex,
+  options: SplitsOptions,
+): { report: SplitsReport; definition: SplitDefinition } {
   const o = resolveBootstrapOptions({ replicates: options.replicates, seed: options.seed });
   const alpha = options.alpha ?? 0.05;
   const def = defineSplits(index, options.splits);
@@ -302,7 +275,7 @@ export function buildSplitsReport(index: TraceIndex, options: SplitsOptions): Sp
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be an integer >= 1, got ${String(k)}`);
   const groups = modelGroups(models);
   const names = groups.map(groupName);
-  const baseRow = baseRowOf(models, groups, options.base);
+  const baseRow = baseRowOf(models, groups, options.base, options.baseModelId);
   const trained = trainedSplits(groups, names, def, options, warnings);
   const splitSeed = (j: number) => (o.seed + 1000003 * (j + 1)) >>> 0;
   const bo = (j: number) => ({ replicates: o.replicates, seed: splitSeed(j), level: o.level });
@@ -326,7 +299,7 @@ export function buildSplitsReport(index: TraceIndex, options: SplitsOptions): Sp
       'no base model (none given with --base, and none guessed: the folder holds one model or only seeds of one): no cell relative to the base',
     );
   const levelAgreement = def.kind !== 'level' ? agreement(def) : undefined;
-  return {
+  const report: SplitsReport = {
     kind: def.kind,
     method: def.method,
     k,
@@ -352,6 +325,7 @@ export function buildSplitsReport(index: TraceIndex, options: SplitsOptions): Sp
     significance: significanceMethod(o, alpha, relativeTests, gaps.length),
     warnings,
   };
+  return { report, definition: def };
 }
 
 /** What the parts of the split matrix share: the splits, the rows (seed groups) and how to draw their values. */
@@ -384,11 +358,22 @@ function statsByModel(index: TraceIndex): Map<number, Map<number, StatRow>> {
 }
 
 /**
- * Row of the base model: the one `base` picks, else the guessed base model's; -1 when none is guessed.
- * @throws Error when `base` matches no model.
+ * Row of the base model: the row of model `baseModelId`, else the one `base` picks, else the guessed base
+ * model's; -1 when none is guessed.
+ * @throws Error when `baseModelId` or `base` matches no model.
  */
-function baseRowOf(models: readonly ModelRow[], groups: readonly ModelRow[][], base: string | undefined): number {
+function baseRowOf(
+  models: readonly ModelRow[],
+  groups: readonly ModelRow[][],
+  base: string | undefined,
+  baseModelId: number | undefined,
+): number {
   const rowOf = (i: number) => groups.findIndex((g) => g.some((m) => m.id === models[i].id));
+  if (baseModelId !== undefined) {
+    const i = models.findIndex((m) => m.id === baseModelId);
+    if (i < 0) throw new Error(`no model has row id ${baseModelId}`);
+    return rowOf(i);
+  }
   if (base) {
     const i = pickModel(models, base);
     if (i < 0)
