@@ -150,7 +150,7 @@ export class SplitsView {
         'span',
         { className: 'muted', id: 'splits-summary' },
         d.splits.length
-          ? `${d.models.length} model${d.models.length === 1 ? '' : 's'} × ${d.splits.length} split${d.splits.length === 1 ? '' : 's'} by ${SPLIT_KIND_NAMES[d.kind]} · ${d.base ? `base model ${d.base}` : 'no base model'}`
+          ? `${d.models.length} model${d.models.length === 1 ? '' : 's'} × ${d.splits.length} split${d.splits.length === 1 ? '' : 's'} by ${SPLIT_KIND_NAMES[d.kind]} · ${d.base ? `base model ${d.models.find((m) => m.name === d.base)?.label ?? d.base}` : 'no base model'}`
           : `no split by ${SPLIT_KIND_NAMES[d.kind]}`,
       ),
     );
@@ -195,7 +195,7 @@ export class SplitsView {
           { className: 'muted', id: 'splits-chart-note' },
           'Click a cell to show its split’s problems in the Problems tree. ',
           trained.length
-            ? `Outlined and marked *: the split the model was trained on (the in-distribution cell; read from its name: ${trained.map((m) => `${m.name} on ${m.trainedOn}`).join(', ')}).`
+            ? `Outlined and marked *: the split the model was trained on (the in-distribution cell; read from its name: ${trained.map((m) => `${m.label} on ${m.trainedOn}`).join(', ')}).`
             : 'No model’s name says which split it was trained on (trained-on-<split>, level3, cluster2…), so no cell is marked in-distribution.',
         ),
       ),
@@ -253,6 +253,7 @@ export class SplitsView {
       ...(relative ? ['vs base pass@1', 'p / Holm', 'verdict', `vs base pass@${k}`] : []),
     ];
     const label = new Map(d.splits.map((s) => [s.name, s.label]));
+    const modelLabel = new Map(d.models.map((m) => [m.name, m.label]));
     return headedTable(
       { className: 'stats', id: 'splits-table' },
       head,
@@ -261,7 +262,7 @@ export class SplitsView {
         return h(
           'tr',
           { className: c.model === d.base ? 'base' : '' },
-          h('td', null, c.model),
+          h('td', { title: c.model }, modelLabel.get(c.model) ?? c.model),
           h('td', { title: label.get(c.split) ?? c.split }, `${c.split}${c.inDistribution ? ' *' : ''}`),
           h('td', null, problemsText(c)),
           h('td', null, nText(c.n)),

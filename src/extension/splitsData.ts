@@ -8,6 +8,7 @@ import { buildSplitsMatrix } from '../core/analyses/splits';
 import { splitProblems, type SplitProblem } from '../core/analyses/splitDefinitions';
 import { datasetName } from '../core/grouping/datasets';
 import type { TraceIndex } from '../core/index/traceIndex';
+import { shortModelNames } from '../core/index/labels';
 import { SPLIT_KINDS, type SplitKindName, type SplitsData } from '../shared/protocol';
 import type { OnFiguresProgress, Roles } from './panelData';
 
@@ -77,6 +78,10 @@ export function splitsData(
     replicates,
   });
   const seeds = report.models.some((m) => m.seeds.length > 1);
+  // the tree's short names (`ppo@main`), by display id: the one name of a model in every view
+  const all = index.models();
+  const names = shortModelNames(all);
+  const short = new Map(all.map((m) => [m.displayId, names.get(m.id) ?? m.label]));
   const s = report.significance;
   return {
     kind: chosen,
@@ -95,7 +100,12 @@ export function splitsData(
       ...(x.terms ? { terms: x.terms } : {}),
     })),
     unassigned: report.unassigned,
-    models: report.models.map((m) => ({ name: m.name, seeds: m.seeds, trainedOn: m.trainedOn })),
+    models: report.models.map((m) => ({
+      name: m.name,
+      label: (m.seeds.length === 1 ? short.get(m.seeds[0]) : undefined) ?? m.name,
+      seeds: m.seeds,
+      trainedOn: m.trainedOn,
+    })),
     cells: report.cells,
     intervals: `${report.uncertainty.intervals}.${seeds ? ` Seeds: ${report.uncertainty.seeds}.` : ''}`,
     significance: `Verdicts: ${s.test}; ${s.correction} correction, alpha ${s.alpha}: ${s.families}. ${s.note.charAt(0).toUpperCase()}${s.note.slice(1)}`,

@@ -759,8 +759,12 @@ export interface SplitsData {
   splits: { name: string; label: string; problems: number; problemRowIds: number[]; terms?: string[] }[];
   /** Problems in no split, the first ten named, and why. */
   unassigned: { problems: number; named: string[]; why: string };
-  /** The rows in order: name, its seeds' display ids, and the split it was trained on (from its name). */
-  models: { name: string; seeds: string[]; trainedOn: string | null }[];
+  /**
+   * The rows in order: name (the report's: the model's id, or its seeds' shared name), `label` (the name every view
+   * shows: the tree's short name for one model, the name for pooled seeds), its seeds' display ids, and the split it
+   * was trained on (from its name).
+   */
+  models: { name: string; label: string; seeds: string[]; trainedOn: string | null }[];
   /** Row by row, split by split. */
   cells: SplitCellData[];
   /** How the intervals and tests are made, in words (the report's `uncertainty` and `significance`). */

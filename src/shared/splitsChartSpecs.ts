@@ -67,6 +67,8 @@ export function hasRelative(d: SplitsData): boolean {
  */
 export function splitsHeatmapSpec(d: SplitsData, mode: SplitsMode, theme: ChartTheme): Spec {
   const splitIndex = new Map(d.splits.map((s, i) => [s.name, i]));
+  const label = new Map(d.models.map((m) => [m.name, m.label]));
+  const shown = (model: string) => label.get(model) ?? model;
   const k = d.k;
   const cells = d.cells.filter((c) => mode === 'passAt1' || c.relative !== undefined);
   const rows = cells.map((c) => {
@@ -74,8 +76,8 @@ export function splitsHeatmapSpec(d: SplitsData, mode: SplitsMode, theme: ChartT
     const e = mode === 'relative' && rel ? rel.passAt1 : c.passAt1;
     const signed = mode === 'relative';
     return {
-      row: c.model === d.base ? `base · ${c.model}` : c.model,
-      model: c.model,
+      row: c.model === d.base ? `base · ${shown(c.model)}` : shown(c.model),
+      model: shown(c.model),
       split: c.split,
       splitIndex: splitIndex.get(c.split) ?? -1,
       value: e.value,

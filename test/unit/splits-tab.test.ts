@@ -216,7 +216,10 @@ describe('the Splits tab on rlvr-probe-gsm8k (base and RL model, no levels: clus
       spec.encoding.x.sort,
       d.splits.map((s) => s.name),
     );
-    assert.deepEqual(spec.encoding.y.sort, [d.models.find((m) => m.name !== base)!.name, `base · ${base}`]);
+    // the models by the tree's short names, as in every view
+    const baseLabel = d.models.find((m) => m.name === base)!.label;
+    assert.deepEqual(spec.encoding.y.sort, [d.models.find((m) => m.name !== base)!.label, `base · ${baseLabel}`]);
+    assert.deepEqual(spec.encoding.y.sort, ['ppo@main', 'base · sft@checkpoint-8-of-10']);
     // relative: the base's row is not drawn; a signed difference in percentage points
     const rel = splitsHeatmapSpec(d, 'relative', DEFAULT_CHART_THEME).data.values as Record<string, unknown>[];
     assert.equal(rel.length, d.splits.length);
