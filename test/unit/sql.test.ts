@@ -9,7 +9,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { indexFolder } from '../../src/core/index/indexer';
@@ -235,6 +235,36 @@ describe('the worked questions of docs/sql.md on rlvr-probe-gsm8k', () => {
         ['23', 2, 8],
       ],
     );
+  });
+});
+
+describe('docs/sql.md', () => {
+  const page = readFileSync(join(process.cwd(), 'docs', 'sql.md'), 'utf8');
+
+  test('lists every view with each of its columns, in order, under its heading', () => {
+    for (const v of ALL_VIEWS) {
+      const at = page.indexOf(`### \`${v.name}\``);
+      assert.ok(at >= 0, `no heading for ${v.name}`);
+      const section = page.slice(at, page.indexOf('\n### ', at + 1));
+      const listed = [...section.matchAll(/^\| `([a-z_0-9]+)` \|/gm)].map((m) => m[1]);
+      assert.deepEqual(
+        listed,
+        v.columns.map((c) => c.name),
+        v.name,
+      );
+    }
+  });
+
+  test('the worked questions: each query gives the output printed under it', async () => {
+    const worked = page.slice(page.indexOf('## Worked questions'), page.indexOf('## Safety rules'));
+    const pairs = [...worked.matchAll(/```sql\n([\s\S]*?)```\n\n```\n([\s\S]*?)```/g)];
+    assert.equal(pairs.length, 3);
+    const rlvr = (await indexAndReport(RLVR)).db;
+    const qwen = (await indexAndReport(QWEN)).db;
+    for (const [, sql, output] of pairs) {
+      const db = sql.includes('reward_score') ? qwen : rlvr;
+      assert.equal(`${sqlTable(runQueryInProcess(db, sql))}\n`, output, sql);
+    }
   });
 });
 
