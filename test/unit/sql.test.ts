@@ -9,7 +9,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AnnotationStore } from '../../src/core/index/annotations';
 import { indexFolder } from '../../src/core/index/indexer';
@@ -265,6 +265,90 @@ describe('docs/sql.md', () => {
       const db = sql.includes('reward_score') ? qwen : rlvr;
       assert.equal(`${sqlTable(runQueryInProcess(db, sql))}\n`, output, sql);
     }
+  });
+});
+
+describe('scores', () => {
+  test('the named scores attached to samples, as the index attaches them (resolveScores); none of the other samples', async () => {
+    const dir = tempDir('ti-sql-scores-');
+    const lines = (rows: unknown[]) => `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`;
+    writeFileSync(
+      join(dir, 'gen.jsonl'),
+      lines([
+        { pid: 'p1', outs: ['x', 'y'], ok: [1, 0] },
+        { pid: 'p2', outs: ['z', 'w'], ok: [0, 0] },
+      ]),
+    );
+    mkdirSync(join(dir, 'judges'));
+    // p9 has no sample: its scores attach to nothing; the PRM's third score of p2 has no sample either
+    writeFileSync(
+      join(dir, 'judges', 'orm.jsonl'),
+      lines([
+        { pid: 'p1', r: [0.75, -1.5] },
+        { pid: 'p9', r: [1, 2] },
+      ]),
+    );
+    writeFileSync(join(dir, 'judges', 'prm.jsonl'), lines([{ pid: 'p2', r: [[0.5, 0.25], [0.125], [1]] }]));
+    writeFileSync(
+      join(dir, 'trace-inspector.mapping.json'),
+      JSON.stringify([
+        {
+          files: ['gen.jsonl'],
+          records: 'per-problem',
+          fields: { problemId: 'pid', text: 'outs', correct: 'ok' },
+          model: 'policy',
+        },
+        {
+          files: ['judges/*.jsonl'],
+          records: 'per-problem',
+          fields: { problemId: 'pid' },
+          scores: [{ path: 'r', scorerFromFile: '(.+)\\.jsonl' }],
+        },
+      ]),
+    );
+    const db = join(dir, 'i.db');
+    const index = TraceIndex.open(db);
+    let expected: string[];
+    try {
+      await indexFolder(index, dir, { fts: false });
+      const models = new Map(index.models().map((m) => [m.id, m.displayId]));
+      expected = index
+        .resolveScores()
+        .attached.map((a) => {
+          const p = index.problem(a.problemId);
+          return JSON.stringify([
+            models.get(a.modelId),
+            p?.problemId,
+            a.sampleIndex,
+            a.scorer,
+            a.value,
+            a.file,
+            a.line,
+          ]);
+        })
+        .sort();
+    } finally {
+      index.close();
+    }
+    const rows = q(db, 'SELECT * FROM scores');
+    assert.deepEqual(
+      rows
+        .map((r) => JSON.stringify([r.model, r.problem_id, r.sample_index, r.scorer, r.value, r.file, r.line]))
+        .sort(),
+      expected,
+    );
+    assert.equal(rows.length, 4);
+    const prm = rows
+      .filter((r) => r.scorer === 'prm')
+      .sort((a, b) => (a.sample_index as number) - (b.sample_index as number));
+    assert.deepEqual(
+      prm.map((r) => [r.sample_index, JSON.parse(r.steps as string), r.rule]),
+      [
+        [0, [0.5, 0.25], prm[0].rule],
+        [1, [0.125], prm[0].rule],
+      ],
+    );
+    assert.ok(prm[0].rule !== null);
   });
 });
 

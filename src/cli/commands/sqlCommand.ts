@@ -98,7 +98,7 @@ export function addSqlCommand(cmd: Command): void {
   cmd
     .command('sql')
     .description(
-      "run one read-only SQL query over the views of <folder>'s index: models, problems, samples, problem_stats, annotations, diagnostics, view_columns (docs/sql.md); the folder is not indexed: run index first",
+      "run one read-only SQL query over the views of <folder>'s index: models, problems, samples, scores, problem_stats, annotations, diagnostics, view_columns (docs/sql.md); the folder is not indexed: run index first",
     )
     .argument('<folder>', 'results folder (its index is found as index, report and search find it)')
     .argument('<query>', 'one SELECT, WITH or VALUES statement')

@@ -125,6 +125,44 @@ export const PUBLIC_VIEWS: readonly ViewSpec[] = [
         JOIN main.files f ON f.id = s.file_id`,
   },
   {
+    name: 'scores',
+    description:
+      'one row per named score attached to a sample (reward models, judges: several scorers on the same samples, read from their own files)',
+    columns: [
+      col('model', 'the model id of the scored sample (models.model)'),
+      col('dataset', 'the dataset of its problem'),
+      col('problem_id', 'its problem id'),
+      col('sample_index', 'its sample index'),
+      col('scorer', 'the scorer (a reward model, a judge; by default the name of its file)'),
+      col('value', 'the score'),
+      col('steps', "a process reward model's step scores (a JSON list), NULL for other scorers"),
+      col('rule', 'how the steps became `value`: min, last or product; NULL without steps'),
+      col('file', 'the file the score was read from'),
+      col('line', 'its line in that file (1-based)'),
+    ],
+    // TraceIndex.resolveScores' rule: a score attaches to the one sample with its problem key and sample index
+    // of the model it names (its exact model, else a model name, else any model); a score matching several
+    // samples attaches to none, and of one scorer's scores of one sample the first in (file, line) order is used
+    select: `WITH cand AS (
+        SELECT sc.rowid AS sid, f.path AS file, sc.line, sc.scorer, sc.value, sc.steps, sc.rule, s.id AS sample_id,
+               s.model_id AS mid, s.problem_id AS pid, s.sample_index,
+               count(*) OVER (PARTITION BY sc.rowid) AS candidates
+          FROM main.scores sc JOIN main.files f ON f.id = sc.file_id
+          JOIN main.problems p ON p.key = sc.problem_key
+          JOIN main.samples s ON s.problem_id = p.id AND s.sample_index = sc.sample_index
+          JOIN main.models m ON m.id = s.model_id
+         WHERE CASE WHEN sc.model_key IS NOT NULL THEN m.key = sc.model_key
+                    ELSE sc.model_name IS NULL OR m.name = sc.model_name END
+      ), one AS (
+        SELECT cand.*, row_number() OVER (PARTITION BY sample_id, scorer ORDER BY file, line, sid) AS nth
+          FROM cand WHERE candidates = 1
+      )
+      SELECT ${MODEL_ID_SQL} AS model, p.dataset, p.problem_id, one.sample_index, one.scorer, one.value, one.steps,
+             one.rule, one.file, one.line
+        FROM one JOIN main.models m ON m.id = one.mid JOIN main.problems p ON p.id = one.pid
+       WHERE one.nth = 1`,
+  },
+  {
     name: 'problem_stats',
     description: 'one row per model and problem it has a record of (n = 0: a record without samples)',
     columns: [
