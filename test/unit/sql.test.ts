@@ -412,6 +412,7 @@ describe('safety: read-only, one query, a time limit', () => {
     ['BEGIN', /^BEGIN is refused/],
     ['VACUUM', /^VACUUM is refused/],
     ['  -- nothing\n', /^the query is empty$/],
+    ['SELECT * FROM samples WHERE model = :model', /^the query has a parameter \(:model\), and nothing binds it/],
   ];
   for (const [sql, message] of refused) {
     test(`refused before it runs: ${sql.trim()}`, async () => {

@@ -119,7 +119,7 @@ function refusal(first: SqlToken | undefined): string {
  * @throws SqlRefusedError naming the reason: an empty query, more than one statement, a statement other than
  *   SELECT / WITH / VALUES (or EXPLAIN [QUERY PLAN] of one): a write (INSERT, UPDATE, DELETE, REPLACE, CREATE,
  *   DROP, ALTER, ...), ATTACH / DETACH, PRAGMA, a transaction statement; a WITH whose main statement writes;
- *   a call of load_extension.
+ *   a call of load_extension; a parameter (`?`, `:name`: nothing binds it).
  */
 export function checkQuery(sql: string): SqlToken[] {
   const tokens = tokenizeSql(sql);
@@ -141,6 +141,11 @@ export function checkQuery(sql: string): SqlToken[] {
   const first = st[0];
   if (first?.kind !== 'word' || !['SELECT', 'WITH', 'VALUES'].includes(first.upper))
     throw new SqlRefusedError(refusal(first));
+  const param = st.find((t) => t.kind === 'param');
+  if (param)
+    throw new SqlRefusedError(
+      `the query has a parameter (${param.text}), and nothing binds it: write the value in the query ('text', 42)`,
+    );
   let depth = 0;
   for (let i = 0; i < st.length; i++) {
     const t = st[i];
