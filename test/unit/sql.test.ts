@@ -29,7 +29,7 @@ import {
 } from '../../src/core/sql/query';
 import { PUBLIC_VIEWS, SQL_VIEWS_VERSION, ALL_VIEWS } from '../../src/core/sql/views';
 import { sqlCsv, sqlJson, sqlTable } from '../../src/cli/commands/sqlCommand';
-import { REAL, tempDir } from './helpers';
+import { assertDocumentedShape, documentedShape, REAL, tempDir } from './helpers';
 
 const RLVR = join(REAL, 'rlvr-probe-gsm8k');
 const QWEN = join(REAL, 'qwen25-math-eval-example');
@@ -587,6 +587,7 @@ describe('results: columns, row limit, formats', () => {
     );
     const j = run(['SELECT count(*) AS n FROM samples', '--format', 'json']);
     assert.equal(j.status, 0, j.stderr);
+    assertDocumentedShape(JSON.parse(j.stdout), documentedShape('docs/cli.md', '## `sql`'));
     assert.deepEqual(JSON.parse(j.stdout), {
       viewsVersion: SQL_VIEWS_VERSION,
       columns: ['n'],
