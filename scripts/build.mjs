@@ -95,6 +95,16 @@ export const builds = [
     format: 'cjs',
     target: 'node22',
   },
+  // The process a query of `trace-inspector sql` runs in (src/core/sql/query.ts), killed at its time limit.
+  {
+    ...common,
+    entryPoints: ['src/core/sql/sqlRunner.ts'],
+    outfile: 'dist/sqlRunner.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['better-sqlite3'],
+  },
   {
     ...common,
     entryPoints: ['src/extension/similarityWorker.ts'],

@@ -11,6 +11,7 @@ import { addIndexCommand } from './commands/indexCommand';
 import { addInfoCommand } from './commands/infoCommand';
 import { addReportCommand } from './commands/reportCommand';
 import { addSearchCommand } from './commands/searchCommand';
+import { addSqlCommand } from './commands/sqlCommand';
 
 // the report's renderers, where tests written against the CLI module import them from
 export {
@@ -48,6 +49,7 @@ export function program(): Command {
   addIndexCommand(cmd);
   addReportCommand(cmd);
   addSearchCommand(cmd);
+  addSqlCommand(cmd);
   return cmd;
 }
 

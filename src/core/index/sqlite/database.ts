@@ -65,6 +65,18 @@ export interface Statement {
   iterate(...params: unknown[]): IterableIterator<unknown>;
   /** From now on, returns the first column's value instead of the row (`pluck(false)` undoes it). */
   pluck(toggle?: boolean): this;
+  /**
+   * From now on, returns each row as an array of its values in column order instead of an object (`raw(false)`
+   * undoes it): every column is kept, even where two have the same name (`SELECT a.x, b.x`).
+   */
+  raw(toggle?: boolean): this;
+  /** The result columns (`name`: as SQLite names them, e.g. `count(*)`); empty for a statement without rows. */
+  columns(): { name: string }[];
+  /**
+   * Whether the statement leaves the database files unchanged (`sqlite3_stmt_readonly`): better-sqlite3 says so;
+   * node:sqlite cannot tell (undefined).
+   */
+  readonly readonly?: boolean;
 }
 
 /** A function run in a transaction; `.immediate(...)` etc. begin it with that mode. */

@@ -108,6 +108,8 @@ const utf8 = new TextDecoder();
 
 class NodeStatement implements Statement {
   private plucked = false;
+  /** Rows as arrays of values (`raw()`). */
+  private arrays = false;
   private readonly st: NodeSqlite.StatementSync;
   private readonly names: string[];
   private readonly rereadable: boolean;
@@ -158,8 +160,22 @@ class NodeStatement implements Statement {
     return this;
   }
 
+  raw(toggle = true): this {
+    this.arrays = toggle;
+    return this;
+  }
+
+  columns(): { name: string }[] {
+    return this.names.map((name) => ({ name }));
+  }
+
   private row(raw: Raw, big: boolean): unknown {
     if (this.plucked) return big ? toNumber(this.cell(raw, 0)) : this.cell(raw, 0);
+    if (this.arrays) {
+      const out = new Array<unknown>(this.names.length);
+      for (let i = 0; i < out.length; i++) out[i] = big ? toNumber(this.cell(raw, i)) : this.cell(raw, i);
+      return out;
+    }
     const names = this.names;
     const o: Record<string, unknown> = {};
     if (big) for (let i = 0; i < names.length; i++) o[names[i]] = toNumber(this.cell(raw, i));
