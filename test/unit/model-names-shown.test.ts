@@ -66,6 +66,34 @@ describe('short names keep the method', () => {
     assert.deepEqual(distinctiveLabels([m('global_step_900'), m('global_step_1000')]), ['step_900', 'step_1000']);
     // a short name with a word without a digit is kept
     assert.deepEqual(distinctiveLabels([m('x/rlvr-ppo'), m('x/qwen-sft')]), ['ppo', 'sft']);
+    // models of several families (a fresh user's folder): a family no other model is of keeps the whole name, its
+    // distinct end alone named nothing (`it`, `Instruct`, `v0.3`, `Qwen-7B`, `mini`); a shared family keeps its ends
+    assert.deepEqual(
+      distinctiveLabels(
+        [
+          'DeepSeek-R1-Distill-Qwen-7B',
+          'gemma-2-9b-it',
+          'Llama-3.1-8B-Instruct',
+          'Mistral-7B-Instruct-v0.3',
+          'Phi-3-mini',
+          'Qwen2.5-Math-7B-base',
+          'Qwen2.5-Math-1.5B-GRPO',
+          'OLMo-2-7B-RLVR',
+          'OLMo-2-7B-SFT',
+        ].map((n) => m(n)),
+      ),
+      [
+        'DeepSeek-R1-Distill-Qwen-7B',
+        'gemma-2-9b-it',
+        'Llama-3.1-8B-Instruct',
+        'Mistral-7B-Instruct-v0.3',
+        'Phi-3-mini',
+        'base',
+        'GRPO',
+        'RLVR',
+        'SFT',
+      ],
+    );
   });
 
   test('mini: the GRPO checkpoint is 1.5B-GRPO · step-200 in the tree and in every webview', async () => {

@@ -837,6 +837,19 @@ function namedLabels(models: readonly ModelIdentity[]): string[] {
   // One model name: nothing to tell apart, so its whole last segment.
   const shortName = names.length > 1 ? shortestUniqueSuffix(lasts, 1) : new Map(lasts.map((l) => [l, l]));
   if (names.length > 1) for (const l of lasts) shortName.set(l, withMethodWords(l, shortName.get(l) ?? l, lasts));
+  // A model of a family no other name is of (`gemma-2-9b-it`, `Llama-3.1-8B-Instruct`, `DeepSeek-R1-Distill-Qwen-7B`
+  // beside Qwen2.5-Math models) keeps its whole last segment: its distinct end alone (`it`, `Instruct`, `Qwen-7B`)
+  // names no model, and what tells it apart is its family, at the start
+  const family = (l: string) => /^[a-z]*/i.exec(words(l)[0] ?? '')?.[0].toLowerCase() ?? '';
+  const families = new Map<string, number>();
+  for (const l of lasts) families.set(family(l), (families.get(family(l)) ?? 0) + 1);
+  // (Not when its distinct end names a method, `sft` of `qwen-sft` beside `rlvr-ppo`: that is what tells it apart.)
+  const method = wordPattern([BASE_WORD, ...START_WORDS, ...RL_WORDS]);
+  if (families.size > 1)
+    for (const l of lasts) {
+      const short = shortName.get(l) ?? l;
+      if (family(l) !== '' && families.get(family(l)) === 1 && !method.test(short)) shortName.set(l, l);
+    }
   // A name another name begins with (`Qwen2.5-Math-7B` beside `Qwen2.5-Math-7B-SimpleRL-Zoo`) keeps its
   // whole last segment (its distinct end alone, `7B`, names nothing); the longer one shows all it adds
   // (`SimpleRL-Zoo`, not `Zoo`) when that is unique.
