@@ -156,11 +156,24 @@ function listWords(xs: readonly string[]): string {
   return xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
 }
 
-/** `n = 8`, or per model when they differ: `n = 8 (base), 16 (RL)`. */
-function nText(ns: readonly { label: string; n: number }[]): string {
-  const distinct = [...new Set(ns.map((x) => x.n))];
-  if (distinct.length <= 1) return `n = ${distinct[0] ?? 0}`;
-  return `n = ${ns.map((x) => `${x.n} (${x.label})`).join(', ')}`;
+/** A model's graded samples per problem over its problems with graded samples: `8`, or `2..8` when they differ. */
+export function nRange(index: TraceIndex): Map<number, string> {
+  const lo = new Map<number, number>();
+  const hi = new Map<number, number>();
+  for (const r of index.allStats()) {
+    if (r.graded === 0) continue;
+    lo.set(r.modelId, Math.min(lo.get(r.modelId) ?? Infinity, r.graded));
+    hi.set(r.modelId, Math.max(hi.get(r.modelId) ?? 0, r.graded));
+  }
+  return new Map([...hi].map(([id, h]) => [id, lo.get(id) === h ? `${h}` : `${lo.get(id)}..${h}`]));
+}
+
+/** `n = 8`, or by model when they differ, models of one n together: `n = 100 (cot, standard), 5 (tot)`. */
+function nText(ns: readonly { label: string; n: string }[]): string {
+  const byN = new Map<string, string[]>();
+  for (const x of ns) byN.set(x.n, [...(byN.get(x.n) ?? []), x.label]);
+  if (byN.size <= 1) return `n = ${ns[0]?.n ?? 0}`;
+  return `n = ${[...byN].map(([n, labels]) => `${n} (${labels.join(', ')})`).join(', ')}`;
 }
 
 /** The colour of each domain value of a scale in print: known names first, the others Okabe-Ito in order. */
@@ -282,7 +295,12 @@ function pooledOverview(
 }
 
 /** pass@k against k (log2 axis), bootstrap bands; the report's `models[].passAtK`. */
-function passAtKFigure(d: OverviewData, width: number, replicates: number): Omit<FigureData, 'settings' | 'name'> {
+function passAtKFigure(
+  d: OverviewData,
+  n: ReadonlyMap<number, string>,
+  width: number,
+  replicates: number,
+): Omit<FigureData, 'settings' | 'name'> {
   const ms = overviewModels(d);
   const label = new Map(ms.map((m) => [m.id, m.label]));
   const drawn = d.curves.filter((c) => c.value !== null);
@@ -292,10 +310,7 @@ function passAtKFigure(d: OverviewData, width: number, replicates: number): Omit
     const c = drawn.find((x) => x.modelId === m.id && x.k === 1);
     return c ? c.problems + c.missing : 0;
   });
-  const ns = withData.map((m) => ({
-    label: m.label,
-    n: Math.max(...drawn.filter((c) => c.modelId === m.id).map((c) => c.k)),
-  }));
+  const ns = withData.map((m) => ({ label: m.label, n: n.get(m.id) ?? '0' }));
   const total = [...new Set(problems)];
   const hollow = drawn.some((c) => c.missing > 0);
   const caption = [
@@ -347,7 +362,11 @@ function coverageFigure(d: OverviewData, width: number): Omit<FigureData, 'setti
       ? `${pairs.length > 1 ? 'each pair: ' : ''}${overs[0]}`
       : pairs.map((p) => `${p.text}: ${p.over}`).join('; '),
     'solved: at least one correct sample',
-    ...(left.length ? [`left out: ${left.map((p) => `${p.missing} problems (${p.text})`).join(', ')}`] : []),
+    ...(left.length
+      ? [
+          `left out: ${left.map((p) => `${p.missing} ${p.missing === 1 ? 'problem' : 'problems'} (${p.text})`).join(', ')}`,
+        ]
+      : []),
   ].join('; ');
   const spec = printSpec(
     printColours(coverageSpec(d, { width }), new Map(Object.entries(COVERAGE_PRINT))),
@@ -454,7 +473,7 @@ export function figureData(index: TraceIndex, name: string, opts: FigureOptions 
     };
   }
   const d = pooledOverview(index, opts, roles, replicates, fig);
-  const drawn = fig === 'pass-at-k' ? passAtKFigure(d, width, replicates) : coverageFigure(d, width);
+  const drawn = fig === 'pass-at-k' ? passAtKFigure(d, nRange(index), width, replicates) : coverageFigure(d, width);
   return { name: fig, ...drawn, settings };
 }
 

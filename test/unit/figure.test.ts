@@ -22,7 +22,7 @@ import {
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { buildReport } from '../../src/core/report/index';
-import { REAL, tempDir } from './helpers';
+import { REAL, tempDir, writeRollouts } from './helpers';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
@@ -157,6 +157,41 @@ describe('figure coverage and training on the RLVR probe', async () => {
     );
     assert.match(fig.caption, /4 checkpoints, 30 problems, n = 8; base dashed/);
     assert.match(await renderFigure(tools, fig), /<svg/);
+  });
+});
+
+describe('figure captions of a folder with problems left out', async () => {
+  const dir = tempDir('ti-figure-left-');
+  writeRollouts(join(dir, 'base', 'results.jsonl'), { name: 'org/base-model', revision: 'main' }, [
+    [1, [true, false, false, false]],
+    [2, [false, false, false, false]],
+    [3, [true, true, false, false]],
+  ]);
+  // problem 2 with two samples (n < k at k = 4), problem 3 with none
+  writeRollouts(join(dir, 'rl', 'results.jsonl'), { name: 'org/rl-model', revision: 'main' }, [
+    [1, [true, true, true, false]],
+    [2, [true, false]],
+    [3, []],
+  ]);
+  const index = TraceIndex.open(':memory:');
+  await indexFolder(index, dir);
+
+  test('pass@k: n by model with its range, hollow points named; the SVG draws them hollow', async () => {
+    const fig = figureData(index, 'pass-at-k', { base: 'base-model', replicates: 200 });
+    assert.match(
+      fig.caption,
+      /^3 problems, n = 4 \(base-model@main\), 2\.\.4 \(rl-model@main\); .*hollow points: over fewer problems/,
+    );
+    assert.ok(fig.values.some((v) => (v.missing as number) > 0));
+    assert.match(await renderFigure(tools, fig), /<path transform="translate\([^)]*\)" d="[^"]*" stroke="#0072B2"/);
+  });
+
+  test('coverage: the problems of the pair and the one left out', () => {
+    const fig = figureData(index, 'coverage', { base: 'base-model', replicates: 200 });
+    assert.match(
+      fig.caption,
+      /^2 problems both models have graded samples for, n = 4 \(base\), 2\.\.4 \(model\); .*left out: 1 problem \(/,
+    );
   });
 });
 
