@@ -5,7 +5,8 @@
  * training against the report's comparisons and trajectories; the --width parser.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path, { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import type * as esbuild from 'esbuild';
@@ -108,6 +109,21 @@ describe('figure pass-at-k on the Qwen2.5-Math example', async () => {
     const b = await renderFigure(tools, figureData(index, 'pass-at-k', { width: 400 }));
     assert.equal(a, b);
     assert.match(a, /^<svg[^>]* width="400"/);
+  });
+
+  test('the CLI bundle (dist/cli.js) writes the same figure and its provenance beside it, and prints the caption', async () => {
+    const out = join(tempDir(), 'pass.svg');
+    const cli = join(process.cwd(), 'dist', 'cli.js');
+    const stdout = execFileSync(
+      process.execPath,
+      [cli, 'figure', dir, 'pass-at-k', '-o', out, '--db', join(tempDir(), 'i.db'), '-q'],
+      { encoding: 'utf8' },
+    );
+    const fig = figureData(index, 'pass-at-k');
+    assert.equal(stdout, `${fig.caption}\n`);
+    assert.equal(readFileSync(out, 'utf8'), await renderFigure(tools, fig));
+    const prov = JSON.parse(readFileSync(`${out}.json`, 'utf8'));
+    assert.deepEqual(prov, JSON.parse(JSON.stringify(figureProvenance(fig, dir, out, 336))));
   });
 
   test('a folder of one model has no coverage or training figure, and says why', () => {

@@ -6,6 +6,7 @@
  * characters escaped) covers what a compile of these generated tables fails on.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { indexFolder } from '../../src/core/index/indexer';
@@ -106,6 +107,22 @@ describe('report --format markdown and latex on real folders', async () => {
       t.rows[0].slice(3),
       m.passAtK.map((p) => `${pct(p.value)} [${pct(p.ciLow)}, ${pct(p.ciHigh)}]`),
     );
+  });
+
+  test('report --format markdown and latex on the command line (dist/cli.js) print the same tables', () => {
+    const cli = join(process.cwd(), 'dist', 'cli.js');
+    const dir = join(REAL, 'qwen25-math-eval-example');
+    const db = join(tempDir(), 'i.db');
+    const run = (format: string) =>
+      execFileSync(
+        process.execPath,
+        [cli, 'report', dir, '--db', db, '-q', '--replicates', '200', '--format', format],
+        {
+          encoding: 'utf8',
+        },
+      );
+    assert.equal(run('markdown'), `${reportMarkdown(qr)}\n`);
+    assert.equal(run('latex'), `${reportLatex(qr)}\n`);
   });
 
   test('markdown and latex of three models and two comparisons: both tables, the same cells', () => {
