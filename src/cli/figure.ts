@@ -12,6 +12,7 @@ import { version as TOOL_VERSION } from '../../package.json';
 import { comparisonBase, defaultFocusModel, guessBaseModel, pickModel } from '../core/index/labels';
 import type { TraceIndex } from '../core/index/traceIndex';
 import { noModelMatches, REPORT_REPLICATES } from '../core/report/index';
+import { pickModels } from './search';
 import { overviewData, type Roles, trainingData, viewModels } from '../extension/panelData';
 import {
   type ChartTheme,
@@ -69,7 +70,8 @@ export interface FigureOptions {
   /** Substring of the base model's id or label (the report's `--base`); guessed from names when absent. */
   base?: string;
   /**
-   * Substrings of the models to draw (id or label); absent or empty: the models the overview shows when it
+   * The models to draw, each text picked as `search --model` picks (an exact id, name or label, else a substring
+   * of the id or label); absent or empty: the models the overview shows when it
    * opens (chartSpecs `defaultVisibleModels`: every model up to four, else the base, the model in focus and its run's).
    */
   models?: string[];
@@ -136,15 +138,17 @@ function figureRoles(index: TraceIndex, opts: FigureOptions): Roles {
   return { baseId: base?.id, focusId: focus?.id, baseIsChoice: false, stepPattern: opts.stepPattern };
 }
 
-/** The ids of the models `opts.models` names (every model when it names none); throws for a substring matching none. */
+/**
+ * The ids of the models `opts.models` names, each text picked as `search --model` picks (search.ts `pickModels`:
+ * the models whose id, name or label equals it, else those whose id or label contains it); undefined when it names
+ * none. @throws Error (with the models and the nearest one) for a text that picks no model.
+ */
 function chosenModels(index: TraceIndex, opts: FigureOptions): Set<number> | undefined {
   if (!opts.models?.length) return undefined;
   const models = viewModels(index);
   const out = new Set<number>();
   for (const q of opts.models) {
-    const hits = models.filter(
-      (m) => m.displayId.toLowerCase().includes(q.toLowerCase()) || m.label.toLowerCase().includes(q.toLowerCase()),
-    );
+    const hits = pickModels(models, q).models;
     if (hits.length === 0) throw new Error(noModelMatches('--model', q, models));
     for (const m of hits) out.add(m.id);
   }
@@ -288,9 +292,12 @@ function pooledOverview(
   return {
     ...d,
     levels: [],
-    models: d.models.filter((m) => keep(m.id)),
+    models: d.models.filter(
+      (m) => keep(m.id) || (fig === 'coverage' && d.coverage.some((c) => c.baseModelId === m.id && keep(c.modelId))),
+    ),
     curves: d.curves.filter((c) => c.level === null && keep(c.modelId)),
-    coverage: d.coverage.filter((c) => keep(c.modelId) && keep(c.baseModelId)),
+    // a model's coverage bar comes with its base, named or not
+    coverage: d.coverage.filter((c) => keep(c.modelId)),
   };
 }
 
@@ -301,8 +308,8 @@ function passAtKFigure(
   width: number,
   replicates: number,
 ): Omit<FigureData, 'settings' | 'name'> {
-  const ms = overviewModels(d);
-  const label = new Map(ms.map((m) => [m.id, m.label]));
+  // the provenance names models by label, without the legend's "(base)" (`models` says which is the base)
+  const label = new Map(d.models.map((m) => [m.id, m.label]));
   const drawn = d.curves.filter((c) => c.value !== null);
   if (drawn.length === 0) throw new Error('no model has graded samples: there is no pass@k to draw');
   const withData = d.models.filter((m) => drawn.some((c) => c.modelId === m.id));
@@ -343,8 +350,8 @@ function passAtKFigure(
 function coverageFigure(d: OverviewData, width: number): Omit<FigureData, 'settings' | 'name'> {
   if (d.coverage.length === 0)
     throw new Error(d.coverageNote ?? 'no model is compared with a base: no coverage to draw');
-  const ms = overviewModels(d);
-  const label = new Map(ms.map((m) => [m.id, m.label]));
+  // the provenance names models by label, without the legend's "(base)" (`models` says which is the base)
+  const label = new Map(d.models.map((m) => [m.id, m.label]));
   const models = d.models.filter((m) => d.coverage.some((c) => c.modelId === m.id || c.baseModelId === m.id));
   const range = (r: { min: number; max: number }) => (r.min === r.max ? `${r.max}` : `${r.min}..${r.max}`);
   const pairs = d.coverage.map((c) => ({

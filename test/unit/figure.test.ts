@@ -163,6 +163,24 @@ describe('figure coverage and training on the RLVR probe', async () => {
     assert.match(await renderFigure(tools, fig), /<svg/);
   });
 
+  test('--model picks models as search does; a coverage bar comes with its base, a pass@k figure draws only those named', () => {
+    const cov = figureData(index, 'coverage', { models: ['ppo@step-1000'], replicates: 200 });
+    assert.deepEqual(
+      cov.values.map((v) => [v.model, v.base]),
+      [['ppo@step-1000', 'sft · step-1000']],
+    );
+    assert.deepEqual(
+      cov.models.map((m) => [m.label, m.base]),
+      [
+        ['ppo@step-1000', false],
+        ['sft · step-1000', true],
+      ],
+    );
+    const pass = figureData(index, 'pass-at-k', { models: ['ppo@step-1000', 'ppo@step-100'], replicates: 200 });
+    assert.deepEqual(pass.models.map((m) => m.label).sort(), ['ppo@step-100', 'ppo@step-1000']);
+    assert.throws(() => figureData(index, 'pass-at-k', { models: ['nosuch'] }), /no model matches --model "nosuch"/);
+  });
+
   test("training: pass@1 per checkpoint is the report's trajectory", async () => {
     const fig = figureData(index, 'training', { replicates: 200 });
     const t = report.trajectories[0];

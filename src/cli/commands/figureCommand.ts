@@ -41,7 +41,11 @@ export function addFigureCommand(cmd: Command): void {
       parseFigureWidth,
     )
     .option('--base <text>', 'base model: a substring of its id or label (default: guessed from names)')
-    .option('--model <text...>', 'draw only these models (substrings of ids or labels; default: every model)')
+    .option(
+      '--model <text>',
+      'draw only this model (its id, name or label, else a substring of the id or label, as search --model; repeat for several); default: pass-at-k the models the overview shows when it opens (at most four), coverage every compared pair',
+      (v: string, acc: string[] = []) => [...acc, v],
+    )
     .option('--series <text>', 'training: the checkpoint series (a substring of its name; default: the first)')
     .option(
       '--replicates <n>',
