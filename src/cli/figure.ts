@@ -234,12 +234,13 @@ export function wrapCaption(text: string, chars: number): string[] {
 /**
  * The Vega-Lite spec of a chart in print: {@link canvasSpec} in {@link PRINT_THEME} at `width` px (a
  * container-wide chart is fitted to it), a white background, SVG's ARIA attributes off (no per-mark
- * descriptions: smaller, deterministic files), the caption as a bottom title in 9 px, wrapped to the width.
+ * descriptions: smaller, deterministic files), the caption as a bottom title in 10 px, wrapped to the width. At
+ * 3.5 in (336 px) 10 px is 7.5 pt, a paper's figure text; axis titles are 11 px.
  */
 function printSpec(spec: Spec, width: number, caption: string): Spec {
   const s = canvasSpec(spec, PRINT_THEME, width);
-  // 9 px DejaVu Sans: about 5.6 px a character; the caption starts at the left edge of the figure
-  const lines = wrapCaption(caption, Math.max(30, Math.floor((width - 16) / 5.6)));
+  // 10 px DejaVu Sans: about 6.2 px a character; the caption starts at the left edge of the figure
+  const lines = wrapCaption(caption, Math.max(30, Math.floor((width - 16) / 6.2)));
   return {
     ...s,
     background: PRINT_THEME.background,
@@ -249,7 +250,7 @@ function printSpec(spec: Spec, width: number, caption: string): Spec {
       orient: 'bottom',
       anchor: 'start',
       frame: 'bounds',
-      fontSize: 9,
+      fontSize: 10,
       fontWeight: 'normal',
       color: PRINT_THEME.foreground,
       font: PRINT_THEME.font,
@@ -258,8 +259,15 @@ function printSpec(spec: Spec, width: number, caption: string): Spec {
     config: {
       ...s.config,
       background: PRINT_THEME.background,
-      axis: { ...s.config.axis, labelFontSize: 9, titleFontSize: 10, titleFontWeight: 'normal', gridOpacity: 1 },
-      legend: { ...s.config.legend, labelFontSize: 9, titleFontSize: 9, titleFontWeight: 'normal' },
+      axis: { ...s.config.axis, labelFontSize: 10, titleFontSize: 11, titleFontWeight: 'normal', gridOpacity: 1 },
+      legend: {
+        ...s.config.legend,
+        labelFontSize: 10,
+        titleFontSize: 10,
+        titleFontWeight: 'normal',
+        // several legends under the chart one above the other: side by side they are wider than a column
+        layout: { bottom: { anchor: 'start', direction: 'vertical', margin: 6 } },
+      },
       line: { strokeWidth: 1.5 },
       point: { size: 22, filled: true },
     },
