@@ -155,11 +155,6 @@ function chosenModels(index: TraceIndex, opts: FigureOptions): Set<number> | und
   return out;
 }
 
-/** `a, b and c`. */
-function listWords(xs: readonly string[]): string {
-  return xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
-}
-
 /** A model's graded samples per problem over its problems with graded samples: `8`, or `2..8` when they differ. */
 export function nRange(index: TraceIndex): Map<number, string> {
   const lo = new Map<number, number>();
@@ -172,12 +167,12 @@ export function nRange(index: TraceIndex): Map<number, string> {
   return new Map([...hi].map(([id, h]) => [id, lo.get(id) === h ? `${h}` : `${lo.get(id)}..${h}`]));
 }
 
-/** `n = 8`, or by model when they differ, models of one n together: `n = 100 (cot, standard), 5 (tot)`. */
-function nText(ns: readonly { label: string; n: string }[]): string {
-  const byN = new Map<string, string[]>();
-  for (const x of ns) byN.set(x.n, [...(byN.get(x.n) ?? []), x.label]);
-  if (byN.size <= 1) return `n = ${ns[0]?.n ?? 0}`;
-  return `n = ${[...byN].map(([n, labels]) => `${n} (${labels.join(', ')})`).join(', ')}`;
+/** `8`, or by model when they differ, models of one value together: `100 (cot, standard), 5 (tot)`. */
+function byModel(xs: readonly { label: string; v: string }[]): string {
+  const byValue = new Map<string, string[]>();
+  for (const x of xs) byValue.set(x.v, [...(byValue.get(x.v) ?? []), x.label]);
+  if (byValue.size <= 1) return xs[0]?.v ?? '0';
+  return [...byValue].map(([v, labels]) => `${v} (${labels.join(', ')})`).join(', ');
 }
 
 /** The colour of each domain value of a scale in print: known names first, the others Okabe-Ito in order. */
@@ -323,13 +318,16 @@ function passAtKFigure(
   const withData = d.models.filter((m) => drawn.some((c) => c.modelId === m.id));
   const problems = withData.map((m) => {
     const c = drawn.find((x) => x.modelId === m.id && x.k === 1);
-    return c ? c.problems + c.missing : 0;
+    return { label: m.label, v: String(c ? c.problems + c.missing : 0) };
   });
-  const ns = withData.map((m) => ({ label: m.label, n: n.get(m.id) ?? '0' }));
-  const total = [...new Set(problems)];
+  const ns = withData.map((m) => ({ label: m.label, v: n.get(m.id) ?? '0' }));
   const hollow = drawn.some((c) => c.missing > 0);
+  const counts = byModel(problems);
   const caption = [
-    `${total.length === 1 ? total[0] : listWords(total.map(String))} problems, ${nText(ns)}`,
+    // "500 problems, n = 1024"; problem counts that differ by model in a part of their own
+    new Set(problems.map((p) => p.v)).size === 1
+      ? `${counts} problems, n = ${byModel(ns)}`
+      : `problems: ${counts}; n = ${byModel(ns)}`,
     `95% bootstrap intervals over problems (${replicates} replicates)${hollow ? '; hollow points: over fewer problems (provenance JSON)' : ''}`,
   ].join('; ');
   const spec = printSpec(
@@ -410,10 +408,12 @@ function coverageFigure(d: OverviewData, width: number): Omit<FigureData, 'setti
 function trainingFigure(s: TrainingSeries, width: number, replicates: number): Omit<FigureData, 'settings' | 'name'> {
   const steps = s.steps;
   const problems = [...new Set(steps.map((st) => st.problems))];
-  const ns = [...new Set(steps.map((st) => st.passAtK.reduce((a, p) => Math.max(a, p.k), 0)))];
+  // graded samples per problem, on average per step (a step's figures carry counts, not each problem's n)
+  const ns = [...new Set(steps.map((st) => (st.problems > 0 ? st.graded / st.problems : 0)))];
+  const nWord = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
   const hollow = steps.some((st) => [...st.passAtK, ...st.basePassAtK].some((p) => p.missing > 0));
   const caption = [
-    `${s.name}: ${steps.length} checkpoints, ${problems.length === 1 ? problems[0] : `${Math.min(...problems)}..${Math.max(...problems)}`} problems, n = ${ns.length === 1 ? ns[0] : `${Math.min(...ns)}..${Math.max(...ns)}`}`,
+    `${s.name}: ${steps.length} checkpoints, ${problems.length === 1 ? problems[0] : `${Math.min(...problems)}..${Math.max(...problems)}`} problems, ${ns.length === 1 ? `n = ${nWord(ns[0])}` : `n = ${nWord(Math.min(...ns))}..${nWord(Math.max(...ns))} on average by step`}`,
     `base dashed; 95% bootstrap intervals over problems (${replicates} replicates)${hollow ? '; some points over fewer problems (provenance JSON)' : ''}`,
   ].join('; ');
   const spec = printSpec(printColours(trainingPassSpec(s), new Map()), width, caption);
