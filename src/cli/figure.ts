@@ -12,6 +12,7 @@ import { version as TOOL_VERSION } from '../../package.json';
 import { comparisonBase, defaultFocusModel, guessBaseModel, pickModel } from '../core/index/labels';
 import type { TraceIndex } from '../core/index/traceIndex';
 import { noModelMatches, REPORT_REPLICATES } from '../core/report/index';
+import { escapeControl } from '../core/text/strings';
 import { pickModels } from './search';
 import { overviewData, type Roles, trainingData, viewModels } from '../extension/panelData';
 import {
@@ -278,6 +279,11 @@ function modelColours(d: OverviewData): Map<string, string> {
   );
 }
 
+/** `models` with control characters in their labels escaped (core `escapeControl`: `\x1b`, `\u{202e}`). */
+function safeLabels<M extends { label: string }>(models: readonly M[]): M[] {
+  return models.map((m) => ({ ...m, label: escapeControl(m.label) }));
+}
+
 /** The overview's data of the models drawn, pooled over levels (a one-column figure has no room for facets). */
 function pooledOverview(
   index: TraceIndex,
@@ -295,7 +301,9 @@ function pooledOverview(
   return {
     ...d,
     levels: [],
-    models: d.models.filter(
+    // names from the folder with control characters escaped: they reach the SVG's text (where XML allows none
+    // of them), the caption and the terminal
+    models: safeLabels(d.models).filter(
       (m) => keep(m.id) || (fig === 'coverage' && d.coverage.some((c) => c.baseModelId === m.id && keep(c.modelId))),
     ),
     curves: d.curves.filter((c) => c.level === null && keep(c.modelId)),
@@ -326,7 +334,7 @@ function passAtKFigure(
   const caption = [
     // "500 problems, n = 1024"; problem counts that differ by model in a part of their own
     new Set(problems.map((p) => p.v)).size === 1
-      ? `${counts} problems, n = ${byModel(ns)}`
+      ? `${counts} ${counts === '1' ? 'problem' : 'problems'}, n = ${byModel(ns)}`
       : `problems: ${counts}; n = ${byModel(ns)}`,
     `95% bootstrap intervals over problems (${replicates} replicates)${hollow ? '; hollow points: over fewer problems (provenance JSON)' : ''}`,
   ].join('; ');
@@ -474,11 +482,21 @@ export function figureData(index: TraceIndex, name: string, opts: FigureOptions 
   const fig = name as FigureName;
   if (fig === 'training') {
     const t = trainingData(index, roles, replicates);
-    const s = opts.series ? t.series.find((x) => x.name.includes(opts.series as string)) : t.series[0];
+    const found = opts.series ? t.series.find((x) => x.name.includes(opts.series as string)) : t.series[0];
+    // names from the folder with control characters escaped, as for the other figures
+    const s = found && {
+      ...found,
+      name: escapeControl(found.name),
+      steps: found.steps.map((st) => ({
+        ...st,
+        label: escapeControl(st.label),
+        baseLabel: st.baseLabel === null ? null : escapeControl(st.baseLabel),
+      })),
+    };
     if (!s)
       throw new Error(
         t.series.length
-          ? `no checkpoint series matches "${opts.series}": ${t.series.map((x) => x.name).join(', ')}`
+          ? `no checkpoint series matches "${opts.series}": ${t.series.map((x) => escapeControl(x.name)).join(', ')}`
           : 'the folder has no checkpoint series (models of one run at several training steps): no training figure',
       );
     return {

@@ -58,6 +58,10 @@ describe('CLI output', () => {
       'report csv': runCli(['report', folder, '--db', db, '--base', 'base', '--format', 'csv', '-q'], dir),
       'report markdown': runCli(['report', folder, '--db', db, '--base', 'base', '--format', 'markdown', '-q'], dir),
       'report latex': runCli(['report', folder, '--db', db, '--base', 'base', '--format', 'latex', '-q'], dir),
+      'figure pass-at-k': runCli(
+        ['figure', folder, 'pass-at-k', '-o', join(dir, 'fig.svg'), '--db', db, '--base', 'base', '-q'],
+        dir,
+      ),
     };
     for (const [name, r] of Object.entries(runs)) {
       assert.equal(r.status, 0, `${name}: ${r.stderr}`);
@@ -84,6 +88,13 @@ describe('CLI output', () => {
       runs['report latex'].stdout,
       /^base\\textbackslash\{\}x1b\[31m\\textless\{\}img src=x onerror=1\\textgreater\{\}`@r/m,
     );
+    // the figure's SVG is XML, which allows no C0 control: names are escaped in the legend and the caption
+    const svg = readFileSync(join(dir, 'fig.svg'), 'utf8');
+    assert.equal(FORBIDDEN.exec(svg), null);
+    // (the label is the tree's short name of the model)
+    assert.ok(svg.includes('>src=x onerror=1&gt;`@r\\u{202e}1 (base)</text>'), 'the base named, escaped');
+    assert.ok(svg.includes('>rl\\x9b31m</text>'));
+    assert.equal(FORBIDDEN.exec(readFileSync(join(dir, 'fig.svg.json'), 'utf8')), null);
     const csv = runs['report csv'].stdout.trim().split('\n');
     assert.equal(csv[0], CSV_HEADER);
     assert.ok(

@@ -11,6 +11,7 @@ import {
   loadChartTools,
   renderFigure,
 } from '../figure';
+import { terminalJson } from '../output';
 import { integerOption, type IndexCliOptions, runIndex, withIndexOptions } from '../indexing';
 
 /**
@@ -97,7 +98,8 @@ export function addFigureCommand(cmd: Command): void {
           const out = resolve(opts.output);
           writeFileSync(out, await renderFigure(tools, fig));
           const provenance = figureProvenance(fig, abs, out, width);
-          writeFileSync(`${out}.json`, `${JSON.stringify(provenance, null, 2)}\n`);
+          // as the report's JSON: C1 controls and bidi overrides from the folder's names as \u escapes
+          writeFileSync(`${out}.json`, `${terminalJson(provenance, 2)}\n`);
           if (!opts.quiet) process.stderr.write(`wrote ${out} and ${out}.json\n`);
           process.stdout.write(`${fig.caption}\n`);
         } finally {
