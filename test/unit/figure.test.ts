@@ -1,3 +1,4 @@
+// sqlite-parity: skip — the figures' drawing and captions, not storage; report-golden runs the report's queries under node:sqlite
 /**
  * `trace-inspector figure` (src/cli/figure.ts) on real folders: the SVG of pass@k drawn by the extension host's
  * own bundles (built here from scripts/build.mjs's options, so they are the sources under test) read back

@@ -1,3 +1,4 @@
+// sqlite-parity: skip — the Markdown and LaTeX renderers of the report; report-golden compares whole reports under node:sqlite
 /**
  * `report --format markdown` and `--format latex` (src/core/report/document.ts through the sections' `document`):
  * the tables are checked by parsing them back, not by a renderer. LaTeX is not compiled here: the test machines
