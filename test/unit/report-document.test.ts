@@ -184,7 +184,7 @@ describe('report tables of a folder with problems left out and a model name full
     assert.deepEqual(row?.notes, [1]);
     assert.match(
       models.notes[0],
-      /of its 3 problems, 1 has no samples: left out of every value; at k = 4 1 more has fewer than k graded samples \(n < k\)/,
+      /of its 3 problems, 1 has no samples: left out of every value; fewer than k graded samples \(n < k\): 1 problem at k = 4, left out at that k/,
     );
     assert.ok(models.legend.some((l) => l.startsWith('(a/b)')));
     assert.ok(

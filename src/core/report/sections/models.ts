@@ -273,7 +273,7 @@ function modelsDocument(r: Report): DocTable[] {
         ...(parts.length ? [`of its ${m.problems} problems, ${parts.join(' and ')}: left out of every value`] : []),
         ...(belowK.length
           ? [
-              `${belowK.map((p) => `at k = ${p.k} ${p.leftOut.belowK}`).join(', ')} more ${belowK.length === 1 && belowK[0].leftOut.belowK === 1 ? 'has' : 'have'} fewer than k graded samples (n < k) and ${belowK.length === 1 && belowK[0].leftOut.belowK === 1 ? 'is' : 'are'} left out there`,
+              `fewer than k graded samples (n < k): ${belowK.map((p) => `${p.leftOut.belowK} ${p.leftOut.belowK === 1 ? 'problem' : 'problems'} at k = ${p.k}`).join(', ')}, left out at that k`,
             ]
           : []),
       ].join('; ');
