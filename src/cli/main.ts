@@ -7,6 +7,7 @@ import { pathLines } from '../core/report/sections/paths';
 import { rewardModelLines } from '../core/report/sections/rewardModels';
 import { trajectoryLines } from '../core/report/sections/trajectories';
 import { escapeControl } from '../core/text/strings';
+import { addFigureCommand } from './commands/figureCommand';
 import { addIndexCommand } from './commands/indexCommand';
 import { addInfoCommand } from './commands/infoCommand';
 import { addReportCommand } from './commands/reportCommand';
@@ -50,6 +51,7 @@ export function program(): Command {
   addReportCommand(cmd);
   addSearchCommand(cmd);
   addSqlCommand(cmd);
+  addFigureCommand(cmd);
   return cmd;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Untrusted model output in every place text is shown outside the webview: the CLI's terminal output
- * (text, table, JSON, CSV, progress), exported annotation files, the sample tab's Markdown document and
+ * (text, table, JSON, CSV, Markdown, LaTeX, progress), exported annotation files, the sample tab's Markdown document and
  * the tree's tooltips. The hostile corpus is test/fixtures/reliability/hostile/traces.jsonl (ANSI and
  * OSC 8 escapes, C1 controls, bidi overrides, HTML, javascript: and http links and images, NUL bytes,
  * backtick fences, a 20 000-character line, hostile model names and problem ids).
@@ -56,6 +56,12 @@ describe('CLI output', () => {
       'report table': runCli(['report', folder, '--db', db, '--base', 'base', '-q'], dir),
       'report json': runCli(['report', folder, '--db', db, '--base', 'base', '--format', 'json', '-q'], dir),
       'report csv': runCli(['report', folder, '--db', db, '--base', 'base', '--format', 'csv', '-q'], dir),
+      'report markdown': runCli(['report', folder, '--db', db, '--base', 'base', '--format', 'markdown', '-q'], dir),
+      'report latex': runCli(['report', folder, '--db', db, '--base', 'base', '--format', 'latex', '-q'], dir),
+      'figure pass-at-k': runCli(
+        ['figure', folder, 'pass-at-k', '-o', join(dir, 'fig.svg'), '--db', db, '--base', 'base', '-q'],
+        dir,
+      ),
     };
     for (const [name, r] of Object.entries(runs)) {
       assert.equal(r.status, 0, `${name}: ${r.stderr}`);
@@ -73,6 +79,22 @@ describe('CLI output', () => {
     ]);
     const report = JSON.parse(runs['report json'].stdout) as { models: { id: string; label: string }[] };
     assert.deepEqual(report.models.map((m) => m.id).sort(), [`${HOSTILE_MODEL}@r\u202e1`, 'rl\u009b31m'].sort());
+    // Markdown: the model name's HTML and backtick escaped, so it renders as text; LaTeX: its special characters
+    assert.match(
+      runs['report markdown'].stdout,
+      /^\| base\\\\x1b\[31m\\<img src=x onerror=1\\>\\`@r\\\\u\{202e\}1 \(base\) \|/m,
+    );
+    assert.match(
+      runs['report latex'].stdout,
+      /^base\\textbackslash\{\}x1b\[31m\\textless\{\}img src=x onerror=1\\textgreater\{\}`@r/m,
+    );
+    // the figure's SVG is XML, which allows no C0 control: names are escaped in the legend and the caption
+    const svg = readFileSync(join(dir, 'fig.svg'), 'utf8');
+    assert.equal(FORBIDDEN.exec(svg), null);
+    // (the label is the tree's short name of the model)
+    assert.ok(svg.includes('>src=x onerror=1&gt;`@r\\u{202e}1 (base)</text>'), 'the base named, escaped');
+    assert.ok(svg.includes('>rl\\x9b31m</text>'));
+    assert.equal(FORBIDDEN.exec(readFileSync(join(dir, 'fig.svg.json'), 'utf8')), null);
     const csv = runs['report csv'].stdout.trim().split('\n');
     assert.equal(csv[0], CSV_HEADER);
     assert.ok(

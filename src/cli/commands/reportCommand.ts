@@ -3,7 +3,7 @@ import { formatDiagnostics } from '../../core/report/render';
 import { auditFolderChecked } from '../../core/analyses/summaryAudit';
 import { FORMAT_IDS, type FormatId } from '../../core/model';
 import { readPplSidecar } from '../../core/similarity/ppl';
-import { buildReportAsync, reportCsv, reportTable } from '../../core/report/index';
+import { buildReportAsync, reportCsv, reportLatex, reportMarkdown, reportTable } from '../../core/report/index';
 import { compileStepPattern } from '../../core/grouping/series';
 import { terminalJson } from '../output';
 import { addSplitsOptions, checkSplitsOptions, type SplitsCliOptions, splitsOutput } from '../splits';
@@ -29,7 +29,14 @@ export function addReportCommand(cmd: Command): void {
     .argument('<folder>', 'results folder')
     .option('--db <file>', 'index database (default: a per-user cache file for this folder)')
     .option('--base <text>', 'base model: a substring of its id or label (default: guessed from names)')
-    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json', 'csv']).default('table'))
+    .addOption(
+      new Option(
+        '--format <format>',
+        'output format (markdown, latex: the pass@k and comparison tables for a paper, latex in booktabs style)',
+      )
+        .choices(['table', 'json', 'csv', 'markdown', 'latex'])
+        .default('table'),
+    )
     .option('--replicates <n>', 'bootstrap replicates', integerOption(100))
     .option('--seed <n>', 'bootstrap seed', integerOption())
     .option(
@@ -92,6 +99,10 @@ export function addReportCommand(cmd: Command): void {
         } & SplitsCliOptions,
       ) => {
         checkSplitsOptions(opts);
+        if (opts.splits && (opts.format === 'markdown' || opts.format === 'latex'))
+          throw new Error(
+            `--format ${opts.format} writes the pass@k and comparison tables; with --splits use table, json or csv`,
+          );
         const { abs, index, summary } = await runIndex(folder, opts);
         try {
           if (summary.samples === 0) {
@@ -122,6 +133,8 @@ export function addReportCommand(cmd: Command): void {
           });
           if (opts.format === 'json') process.stdout.write(`${terminalJson(report, 2)}\n`);
           else if (opts.format === 'csv') process.stdout.write(`${reportCsv(report)}\n`);
+          else if (opts.format === 'markdown') process.stdout.write(`${reportMarkdown(report)}\n`);
+          else if (opts.format === 'latex') process.stdout.write(`${reportLatex(report)}\n`);
           else process.stdout.write(`${reportTable(report)}\n`);
         } finally {
           index.close();

@@ -43,7 +43,8 @@ export { majVsPassNote } from './majAtK';
 
 export { REPORT_REPLICATES, noModelMatches } from './context';
 export { toolGradedDiagnostics } from './sections/diagnostics';
-export { reportCsv, reportTable } from './sections';
+export { reportCsv, reportDocument, reportLatex, reportMarkdown, reportTable } from './sections';
+export { type DocTable, latexEscape, latexTables, markdownEscape, markdownTables } from './document';
 
 /**
  * Builds the full report from the index: per model pass@k curves at k = 1, 2, 4, ..., n with

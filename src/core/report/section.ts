@@ -1,4 +1,5 @@
 import type { ReportContext } from './context';
+import type { DocTable } from './document';
 import type { Report } from './types';
 
 /**
@@ -36,4 +37,6 @@ export interface ReportSection {
   table?(r: Report): string[];
   /** Its rows of the CSV (`--format csv`). */
   csv?(r: Report): CsvRow[];
+  /** Its tables for a paper (`--format markdown`, `--format latex`: src/core/report/document.ts); none to show: empty. */
+  document?(r: Report): DocTable[];
 }

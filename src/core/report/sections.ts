@@ -1,4 +1,5 @@
 import { csvText } from './csv';
+import { type DocTable, latexTables, markdownTables } from './document';
 import type { ReportSection } from './section';
 import type { Report } from './types';
 import { auditSection } from './sections/audit';
@@ -80,8 +81,12 @@ function inOrder(order: readonly string[], has: (s: ReportSection) => boolean): 
   });
 }
 
+/** The order of the sections' tables for a paper (Markdown, LaTeX): pass@k per model, then model against base. */
+const DOCUMENT_ORDER = ['models', 'comparisons'];
+
 const TABLE_SECTIONS = inOrder(TABLE_ORDER, (s) => s.table !== undefined);
 const CSV_SECTIONS = inOrder(CSV_ORDER, (s) => s.csv !== undefined);
+const DOCUMENT_SECTIONS = inOrder(DOCUMENT_ORDER, (s) => s.document !== undefined);
 
 /**
  * Renders the report as aligned text tables, section by section. Every value computed over fewer than
@@ -98,4 +103,19 @@ export function reportCsv(r: Report): string {
     r,
     CSV_SECTIONS.flatMap((s) => s.csv?.(r) ?? []),
   );
+}
+
+/** The report's tables for a paper, section by section ({@link DocTable}: plain text, escaped by each format). */
+export function reportDocument(r: Report): DocTable[] {
+  return DOCUMENT_SECTIONS.flatMap((s) => s.document?.(r) ?? []);
+}
+
+/** The report's tables as GitHub-flavoured Markdown (`report --format markdown`; document.ts `markdownTables`). */
+export function reportMarkdown(r: Report): string {
+  return markdownTables(reportDocument(r));
+}
+
+/** The report's tables as LaTeX tabulars in booktabs style (`report --format latex`; document.ts `latexTables`). */
+export function reportLatex(r: Report): string {
+  return latexTables(reportDocument(r));
 }

@@ -33,6 +33,7 @@ import {
 } from '../notes';
 import { safe, table } from '../render';
 import { CSV_HEADER, csvCell } from '../csv';
+import type { DocTable } from '../document';
 
 /**
  * Per (base, model) pair: the comparison on the problems both have graded samples for (coverage,
@@ -218,6 +219,41 @@ function comparison(
   };
 }
 
+/** The comparison table's columns (text table and paper tables): the base first when each run has its own. */
+function comparisonHead(perRun: boolean): string[] {
+  return [
+    ...(perRun ? ['base'] : []),
+    'model',
+    'problems',
+    'base-only',
+    'model-only',
+    'both',
+    'neither',
+    'crossover k',
+    'sharpening',
+    'expansion',
+    'regression',
+    'unchanged',
+    'unsolved',
+  ];
+}
+
+/** A comparison's cells after `problems`: coverage's four counts, crossover k (with its scope), the five categories. */
+function comparisonFigures(c: ComparisonReport): string[] {
+  return [
+    String(c.coverage.baseOnly),
+    String(c.coverage.modelOnly),
+    String(c.coverage.both),
+    String(c.coverage.neither),
+    crossoverText(c) + crossoverScope(c),
+    String(c.categories.sharpening),
+    String(c.categories.expansion),
+    String(c.categories.regression),
+    String(c.categories.unchanged),
+    String(c.categories.unsolved),
+  ];
+}
+
 /** The comparison table with its notes, and the models in no comparison. */
 function comparisonsTable(r: Report): string[] {
   const out: string[] = [];
@@ -234,21 +270,7 @@ function comparisonsTable(r: Report): string[] {
         ? "base models: each run's own (guessed per run; --base compares every model with one model)"
         : `base model: ${safe(r.base === null ? '—' : labelOf(r.base))} (${r.baseSource === 'guess' ? 'guessed; change with --base' : 'chosen'})`,
     );
-    const ch = [
-      ...(perRun ? ['base'] : []),
-      'model',
-      'problems',
-      'base-only',
-      'model-only',
-      'both',
-      'neither',
-      'crossover k',
-      'sharpening',
-      'expansion',
-      'regression',
-      'unchanged',
-      'unsolved',
-    ];
+    const ch = comparisonHead(perRun);
     out.push(
       table([
         ch,
@@ -256,16 +278,7 @@ function comparisonsTable(r: Report): string[] {
           ...(perRun ? [safe(labelOf(c.base))] : []),
           safe(labelOf(c.model)) + (c.differentGraders ? ' [GRADED DIFFERENTLY]' : ''),
           c.missing > 0 ? `${c.problems}/${c.problems + c.missing}` : String(c.problems),
-          String(c.coverage.baseOnly),
-          String(c.coverage.modelOnly),
-          String(c.coverage.both),
-          String(c.coverage.neither),
-          crossoverText(c) + crossoverScope(c),
-          String(c.categories.sharpening),
-          String(c.categories.expansion),
-          String(c.categories.regression),
-          String(c.categories.unchanged),
-          String(c.categories.unsolved),
+          ...comparisonFigures(c),
         ]),
       ]),
     );
@@ -360,9 +373,71 @@ function comparisonsCsv(r: Report): CsvRow[] {
   return lines.map((line, i) => ({ line, base: baseOfLine.get(i) }));
 }
 
+/**
+ * The comparison table for a paper: a row per (base, model) pair with the text table's columns (coverage's four
+ * counts, crossover k, the five categories), models by label; a footnote per pair over fewer than all problems
+ * of the two models (how many and why), the models in no comparison and the crossover rule under it.
+ */
+function comparisonsDocument(r: Report): DocTable[] {
+  if (r.comparisons.length === 0) return [];
+  const labelOf = (id: string) => safe(r.models.find((m) => m.id === id)?.label ?? id);
+  const bases = [...new Set(r.comparisons.map((c) => c.base))];
+  const perRun = bases.length > 1 || (bases.length === 1 && r.base !== null && bases[0] !== r.base);
+  const notes: string[] = [];
+  const rows = r.comparisons.map((c) => {
+    const own: number[] = [];
+    if (c.missing > 0) {
+      const l = c.leftOut;
+      const parts = [
+        [l.noSamples, "without the model's samples"],
+        [l.ungraded, "without the model's graded samples"],
+        [l.notInBase ?? 0, 'not graded for the base'],
+        [l.notInModel ?? 0, "of the base's only"],
+      ]
+        .filter(([n]) => (n as number) > 0)
+        .map(([n, why]) => `${n} ${why}`);
+      notes.push(
+        `${labelOf(c.model)} against ${labelOf(c.base)}: over ${c.problems} of the ${c.problems + c.missing} problems of the two models; left out: ${parts.join(', ')}`,
+      );
+      own.push(notes.length);
+    }
+    if (c.differentGraders) {
+      notes.push(
+        `${labelOf(c.model)} against ${labelOf(c.base)}: graded differently (${safe(c.differentGraders.model)} against ${safe(c.differentGraders.base)})`,
+      );
+      own.push(notes.length);
+    }
+    return {
+      cells: [...(perRun ? [labelOf(c.base)] : []), labelOf(c.model), String(c.problems), ...comparisonFigures(c)],
+      // the marks go after the first cell: the model's name, or the base's in a table of per-run bases
+      notes: own,
+    };
+  });
+  const legend = [
+    perRun
+      ? "base: each run's own base model"
+      : `base model: ${r.base === null ? '—' : labelOf(r.base)} (${r.baseSource === 'guess' ? 'guessed from the names' : 'chosen'})`,
+    'base-only, model-only, both, neither: problems solved (at least one correct sample) by that model only, by both, by neither',
+    CROSSOVER_NOTE,
+    ...r.notCompared.map((x) => `not compared: ${labelOf(x.model)}: ${safe(x.reason)}`),
+  ];
+  const head = comparisonHead(perRun);
+  return [
+    {
+      title: 'model against base',
+      head,
+      align: head.map((h) => (h === 'base' || h === 'model' || h === 'crossover k' ? 'l' : 'r')),
+      rows,
+      notes,
+      legend,
+    },
+  ];
+}
+
 export const comparisonsSection: ReportSection = {
   name: 'comparisons',
   compute: computeComparisons,
   table: comparisonsTable,
   csv: comparisonsCsv,
+  document: comparisonsDocument,
 };

@@ -12,6 +12,7 @@ import { bestOfKWarnings, modelBestOfK } from '../bestOfK';
 import { modelMajAtK, referenceAnswers } from '../majAtK';
 import { ALL_DATASETS, K_ABOVE_N_NOTE, pct, safe, table } from '../render';
 import { csvCell } from '../csv';
+import type { DocTable } from '../document';
 
 /** The largest k of a model's pass@k grid (its largest n); 0 without points. */
 export const maxK = (m: Pick<ModelReport, 'passAtK'>) => m.passAtK.reduce((a, p) => Math.max(a, p.k), 0);
@@ -247,9 +248,82 @@ function modelsCsv(r: Report): CsvRow[] {
   return rows;
 }
 
+/** `1 has` / `2 have`. */
+const has = (n: number) => `${n} ${n === 1 ? 'has' : 'have'}`;
+
+/**
+ * The pass@k table for a paper: a row per model (pooled over datasets), its problems and samples, and pass@k in %
+ * with its 95% bootstrap interval at every k of the table, as the text table rounds them; a footnote per model
+ * with problems left out (no samples, no graded sample, n < k) saying how many and why.
+ */
+function modelsDocument(r: Report): DocTable[] {
+  if (r.models.length === 0) return [];
+  const ks = [...new Set(r.models.flatMap((m) => m.passAtK.map((p) => p.k)))].sort((a, b) => a - b);
+  const notes: string[] = [];
+  const rows = r.models.map((m) => {
+    const own: number[] = [];
+    const left = m.leftOut.noSamples + m.leftOut.ungraded;
+    const belowK = m.passAtK.filter((p) => p.leftOut.belowK > 0);
+    if (left > 0 || belowK.length) {
+      const parts = [
+        ...(m.leftOut.noSamples ? [`${has(m.leftOut.noSamples)} no samples`] : []),
+        ...(m.leftOut.ungraded ? [`${has(m.leftOut.ungraded)} no graded sample`] : []),
+      ];
+      const text = [
+        ...(parts.length ? [`of its ${m.problems} problems, ${parts.join(' and ')}: left out of every value`] : []),
+        ...(belowK.length
+          ? [
+              `fewer than k graded samples (n < k): ${belowK.map((p) => `${p.leftOut.belowK} ${p.leftOut.belowK === 1 ? 'problem' : 'problems'} at k = ${p.k}`).join(', ')}, left out at that k`,
+            ]
+          : []),
+      ].join('; ');
+      notes.push(`${safe(m.label)}: ${text}`);
+      own.push(notes.length);
+    }
+    const label = safe(m.label) + (m.id === r.base && r.models.length > 1 ? ' (base)' : '');
+    return {
+      cells: [
+        label,
+        String(m.problems),
+        String(m.samples),
+        ...ks.map((k) => {
+          if (m.sampleAccuracy === null) return 'ungraded';
+          const p = m.passAtK.find((x) => x.k === k);
+          if (p) return passAtKCell(p, pct, denominatorMark, ', ');
+          return k > maxK(m) ? K_ABOVE_N : 'not computed';
+        }),
+      ],
+      notes: own,
+    };
+  });
+  const legend = [
+    'pass@k in % [95% percentile bootstrap interval over problems]; n = graded samples per problem',
+    ...(r.models.some((m) => m.passAtK.some((p) => p.missing > 0))
+      ? ["(a/b): over a of the model's b problems (the footnotes say why)"]
+      : []),
+    ...(r.models.some((m) => m.sampleAccuracy !== null && ks.some((k) => k > maxK(m))) ? [K_ABOVE_N_NOTE] : []),
+    ...(r.datasets.length > 1
+      ? [
+          `every value pools ${r.datasets.length} datasets: ${r.datasets.map((d) => `${safe(datasetName(d.dataset))} (${d.problems} problems)`).join(', ')}`,
+        ]
+      : []),
+  ];
+  return [
+    {
+      title: 'pass@k per model',
+      head: ['model', 'problems', 'samples', ...ks.map((k) => `pass@${k}`)],
+      align: ['l', 'r', 'r', ...ks.map(() => 'r' as const)],
+      rows,
+      notes,
+      legend,
+    },
+  ];
+}
+
 export const modelsSection: ReportSection = {
   name: 'models',
   compute: computeModels,
   table: modelsTable,
   csv: modelsCsv,
+  document: modelsDocument,
 };
