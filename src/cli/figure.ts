@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { version as TOOL_VERSION } from '../../package.json';
+import { toolVersion } from './version';
 import { comparisonBase, defaultFocusModel, guessBaseModel, pickModel } from '../core/index/labels';
 import type { TraceIndex } from '../core/index/traceIndex';
 import { noModelMatches, REPORT_REPLICATES } from '../core/report/index';
@@ -553,7 +553,7 @@ export async function renderFigure(tools: ChartTools, fig: FigureData): Promise<
 /** The provenance of a figure written to `svgPath` from `folder`. */
 export function figureProvenance(fig: FigureData, folder: string, svgPath: string, width: number): FigureProvenance {
   return {
-    tool: { name: 'trace-inspector', version: TOOL_VERSION },
+    tool: { name: 'trace-inspector', version: toolVersion() },
     figure: fig.name,
     folder,
     svg: basename(svgPath),

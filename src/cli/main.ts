@@ -13,6 +13,7 @@ import { addInfoCommand } from './commands/infoCommand';
 import { addReportCommand } from './commands/reportCommand';
 import { addSearchCommand } from './commands/searchCommand';
 import { addSqlCommand } from './commands/sqlCommand';
+import { toolVersion } from './version';
 
 // the report's renderers, where tests written against the CLI module import them from
 export {
@@ -43,7 +44,7 @@ export {
 export function program(): Command {
   const cmd = new Command('trace-inspector')
     .description('Index sampled reasoning traces and report base-vs-RL metrics (pass@k, coverage, best-of-k).')
-    .version('0.1.0')
+    .version(toolVersion())
     .showHelpAfterError('(run with --help for usage)');
 
   addInfoCommand(cmd);
