@@ -6,13 +6,13 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { defineSplits } from '../../src/core/analyses/splitDefinitions';
 import { splitPassAt1, splitRowDescription, splitRows } from '../../src/extension/splitGrouping';
-import { REAL } from './helpers';
+import { REAL, tempDir } from './helpers';
 
 const QWEN = join(REAL, 'qwen25-math-eval-example');
 const RLVR = join(REAL, 'rlvr-probe-gsm8k', 'results_2048_batched');
@@ -54,7 +54,7 @@ describe('the tree grouped by difficulty level: qwen25-math-eval-example', async
       assert.equal(pass[i].problems, at.length);
     }
     const d = splitRowDescription(rows[4], { name: 'm', pass: pass[4] }, undefined);
-    assert.match(d, /^25 problems · m 0\.\d\d$/);
+    assert.match(d, /^model 0\.\d\d · 25 problems$/);
   });
 });
 
@@ -84,14 +84,61 @@ describe('the tree grouped by split: rlvr-probe-gsm8k', async () => {
   test('a model with ungraded problems: pass@1 over the graded ones, the denominator said', () => {
     const rows = [{ key: 'a', label: 'a', problemIds: [1, 2, 3], unassigned: false }];
     const pass = splitPassAt1(rows, [
-      { problemId: 1, c: 2, graded: 4 },
-      { problemId: 2, c: 0, graded: 0 },
-      { problemId: 3, c: 4, graded: 4 },
+      { problemId: 1, n: 4, c: 2, graded: 4 },
+      { problemId: 2, n: 4, c: 0, graded: 0 },
+      { problemId: 3, n: 4, c: 4, graded: 4 },
     ]);
-    assert.deepEqual(pass, [{ value: 0.75, problems: 2 }]);
+    assert.deepEqual(pass, [{ value: 0.75, problems: 2, sampled: 3 }]);
+    // the figures first (a narrow side bar cuts the count, not them); a model with no sample of the split says so,
+    // one with ungraded samples only says that (a fresh user saw "not graded" for a model without samples)
+    const none = splitPassAt1(rows, []);
+    assert.deepEqual(none, [{ value: null, problems: 0, sampled: 0 }]);
+    const ungraded = splitPassAt1(rows, [{ problemId: 2, n: 4, c: 0, graded: 0 }]);
     assert.equal(
-      splitRowDescription(rows[0], { name: 'rl', pass: pass[0] }, { name: 'sft', pass: { value: null, problems: 0 } }),
-      '3 problems · rl 0.75 (over 2) · base sft: not graded',
+      splitRowDescription(rows[0], { name: 'rl', pass: pass[0] }, { name: 'sft', pass: none[0] }),
+      'base no samples · model 0.75 (over 2) · 3 problems',
+    );
+    assert.equal(
+      splitRowDescription(rows[0], { name: 'rl', pass: ungraded[0] }, { name: 'sft', pass: pass[0] }, 1),
+      'base 0.75 (over 2) · model not graded · 1 of 3 problems',
+    );
+  });
+});
+
+describe('subjects of Qwen2.5-Math and Inspect records: the subject splits read them', async () => {
+  const dir = tempDir('ti-subjects-');
+  const put = (model: string, lines: object[]) => {
+    const d = join(dir, model, 'math_eval', 'math');
+    mkdirSync(d, { recursive: true });
+    writeFileSync(join(d, 'test_x.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  };
+  const line = (idx: number, extra: object) => ({
+    idx,
+    question: `q${idx}`,
+    gt: '1',
+    code: ['a', 'b'],
+    score: [true, idx % 2 === 0],
+    pred: ['1', '2'],
+    ...extra,
+  });
+  // MATH-500 writes `subject`, the MATH dataset `type`; one problem has neither
+  put('base', [
+    line(0, { subject: 'Algebra' }),
+    line(1, { type: 'Geometry' }),
+    line(2, { subject: 'Algebra' }),
+    line(3, {}),
+  ]);
+  const index = await indexed(dir);
+
+  test('a split per subject, `type` read where `subject` is absent; the problem with neither in "no subject"', () => {
+    const { rows } = splitRows(index, 'subject');
+    assert.deepEqual(
+      rows.map((r) => [r.label, r.problemIds.length]),
+      [
+        ['subject Algebra', 2],
+        ['subject Geometry', 1],
+        ['no subject', 1],
+      ],
     );
   });
 });

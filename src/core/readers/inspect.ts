@@ -256,6 +256,7 @@ function toProblem(
     question: inputText(first.input),
     referenceAnswer: toReference(first.target), // a list of targets: any of them (answers/reference.ts)
     level: toStr(meta.level) ?? toStr(meta.difficulty),
+    subject: toStr(meta.subject) ?? toStr(meta.type),
     samples: sorted.map((s, i) => {
       const own: string[] = [];
       const sample = { ...toSample(s, rule, own, errored), sampleIndex: i };

@@ -156,7 +156,7 @@ function detect(_relPath: string, first: unknown): boolean {
  *   real idx, and unchanged when an earlier line fails to parse), with a warning
  *   `missing idx; using "line L" as the problem id`.
  * - question = `question` (else `problem`); referenceAnswer = `gt` (else `answer`); level = `level`
- *   with a `Level N` prefix reduced to `N`.
+ *   with a `Level N` prefix reduced to `N`; subject = `subject` (MATH-500), else `type` (the MATH dataset's name for it).
  * - sample texts = `code` (else `response`); a non-array gives an error `code is not an array (got T)`
  *   and the line is skipped. A non-string text: error naming the index; that sample is skipped (the
  *   others keep their source index as `sampleIndex`).
@@ -289,6 +289,8 @@ async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
       question: toStr(o.question ?? o.problem),
       referenceAnswer: toReference(o.gt ?? o.answer),
       level: toLevel(o.level),
+      // MATH-500's `subject`, the MATH dataset's `type` (Algebra, Geometry, ...): the subject splits read it
+      subject: toStr(o.subject ?? o.type),
       samples,
       span: { offset: item.offset, bytes: item.bytes },
     };

@@ -36,5 +36,7 @@
  * differs) is skipped as such, also among per-sample records (were merged); errored Inspect samples.
  * 6 — per-sample mapping records with named scores: every sample of a problem is indexed, each with its own
  * scores (was the first sample of each problem only, the others counted as repeated scores).
+ * 7 — the Qwen2.5-Math reader reads a problem's `subject` (else `type`), the Inspect reader its metadata's
+ * `subject` (else `type`): subject splits were empty for those files.
  */
-export const READER_VERSION = 6;
+export const READER_VERSION = 7;
