@@ -168,7 +168,10 @@ export class SplitsView {
         head,
         controls,
         h('p', { id: 'splits-empty' }, noSplitsText(d)),
-        h('p', { className: 'muted' }, `Splits by ${SPLIT_KIND_NAMES[d.kind]}: ${d.method}.`),
+        // (the clusters' message already says how they are made)
+        d.kind === 'cluster'
+          ? null
+          : h('p', { className: 'muted' }, `Splits by ${SPLIT_KIND_NAMES[d.kind]}: ${d.method}.`),
       );
       return;
     }
@@ -279,7 +282,9 @@ export class SplitsView {
                   h(
                     'td',
                     null,
-                    `${r.passAt1.pValue.toPrecision(2)} / ${r.passAt1.pHolm.toPrecision(2)}${r.passAt1.pMin >= 0.05 ? ' †' : ''}`,
+                    r.passAt1.verdict === 'no data'
+                      ? '—'
+                      : `${r.passAt1.pValue.toPrecision(2)} / ${r.passAt1.pHolm.toPrecision(2)}${r.passAt1.pMin >= 0.05 ? ' †' : ''}`,
                   ),
                   h('td', null, r.passAt1.verdict),
                   h('td', null, estimateText(r.passAtK, true)),

@@ -175,7 +175,7 @@ export function splitsTable(r: SplitsReport): string {
     if (withBase)
       row.push(
         rel ? interval(rel.passAt1, signed) : '',
-        rel ? pHolm(rel.passAt1, r.significance.alpha) : '',
+        rel ? (rel.passAt1.verdict === 'no data' ? '—' : pHolm(rel.passAt1, r.significance.alpha)) : '',
         rel ? rel.passAt1.verdict : '',
         rel ? interval(rel.passAtK, signed) : '',
       );
@@ -228,7 +228,7 @@ export function splitsTable(r: SplitsReport): string {
         e(g.oracle),
         `${e(g.model)} (${e(g.trainedOn)})`,
         interval(g.passAt1, signed),
-        pHolm(g.passAt1, r.significance.alpha),
+        g.passAt1.verdict === 'no data' ? '—' : pHolm(g.passAt1, r.significance.alpha),
         g.passAt1.verdict,
         interval(g.passAtK, signed),
         String(g.passAt1.problems),

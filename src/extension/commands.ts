@@ -24,7 +24,7 @@ import { LABEL_PICKER_HINT, type LabelItem, labelPickerItems, labelsOnAccept } f
 import { sampleUri } from './sampleDocument';
 import { trainingFilterTitle, trainingSeries } from './panelData';
 import { readSettings, type FolderSession } from './session';
-import { TREE_SPLIT_KINDS, type TreeSplitKind } from './splitGrouping';
+import { TREE_SPLIT_KINDS, type TreeSplitKind, splitRows } from './splitGrouping';
 
 /**
  * What the commands use of the extension state: the members of the Extension (extension.ts) they call, named
@@ -127,10 +127,17 @@ function registerTreeCommands(ext: CommandHost, cmd: Register): void {
     const kinds = TREE_SPLIT_KINDS.map((k) => k.kind) as string[];
     let chosen = typeof kind === 'string' && kinds.includes(kind) ? (kind as TreeSplitKind) : undefined;
     if (!chosen) {
+      // how many splits each kind gives here (clusters are computed when chosen)
+      const s = ext.active();
+      const count = (k: TreeSplitKind) => {
+        if (!s || k === 'cluster') return 'computed when chosen';
+        const n = splitRows(s.index, k).rows.filter((r) => !r.unassigned).length;
+        return n === 0 ? 'none in this folder' : `${n} split${n === 1 ? '' : 's'}`;
+      };
       const pick = await vscode.window.showQuickPick(
         TREE_SPLIT_KINDS.map((k) => ({
           label: k.title,
-          description: ext.tree.mode === 'split' && ext.tree.splitKind === k.kind ? '(shown)' : undefined,
+          description: `${count(k.kind)}${ext.tree.mode === 'split' && ext.tree.splitKind === k.kind ? ' · shown' : ''}`,
           detail: k.detail,
           splitKind: k.kind,
         })),

@@ -1003,14 +1003,29 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
       }));
       this.splitCache = { kind, nodes };
     }
-    const nodes = this.splitCache.nodes;
-    this.lastCount = nodes.reduce((a, n) => a + (n.type === 'split' ? n.row.problemIds.length : 0), 0);
+    const all = this.splitCache.nodes;
+    // under a filter, the splits holding a problem it keeps (the others would read "0 of N problems")
+    const kept = this.keptByFilter(s);
+    const keptIn = (n: Node) =>
+      n.type === 'split' ? n.row.problemIds.filter((id) => kept?.has(id) ?? true).length : 0;
+    const nodes = kept ? all.filter((n) => keptIn(n) > 0) : all;
+    this.lastCount = nodes.reduce((a, n) => a + keptIn(n), 0);
+    if (kept && all.length > 0 && nodes.length === 0) {
+      return [
+        {
+          type: 'message',
+          text: 'No problem of any split matches the filter',
+          description: 'Clear Filter to show every split',
+          command: { command: 'traceInspector.clearFilter', title: 'Clear Filter' },
+        },
+      ];
+    }
     if (nodes.length === 0 || nodes.every((n) => n.type === 'split' && n.row.unassigned)) {
       const what = { level: 'a difficulty level', subject: 'a subject', dataset: 'a dataset', cluster: 'a text' }[kind];
       return [
         {
           type: 'message',
-          text: `No problem of this folder has ${what} to group by`,
+          text: `No problem has ${what}`,
           description: 'Group by Split… to choose another kind',
           command: { command: 'traceInspector.groupBySplit', title: 'Group by Split…' },
         },
@@ -1062,10 +1077,10 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         );
         item.id = nodeId(node);
         item.contextValue = 'split';
-        item.iconPath = new vscode.ThemeIcon(node.row.unassigned ? 'circle-slash' : 'symbol-namespace');
-        const desc = splitRowDescription(node.row, node.focus, node.base);
-        item.description = kept ? `${shown} of ${desc}` : desc;
-        item.tooltip = `${node.row.label}\n${desc}\nSplit by ${node.method}. pass@1: the mean over the split's graded problems of c/n.`;
+        item.iconPath = new vscode.ThemeIcon(node.row.unassigned ? 'circle-slash' : 'layers');
+        item.description = splitRowDescription(node.row, node.focus, node.base, kept ? shown : undefined);
+        const who = [node.base && `base ${node.base.name}`, node.focus && `model ${node.focus.name}`].filter(Boolean);
+        item.tooltip = `${node.row.label}\n${item.description}${who.length ? ` (${who.join(', ')})` : ''}\nSplit by ${node.method}. pass@1: the mean over the split's graded problems of c/n${kept ? '; over the whole split, not only the problems the filter keeps' : ''}.`;
         return item;
       }
       case 'more': {

@@ -41,6 +41,8 @@ export interface SplitPassAt1 {
   value: number | null;
   /** Problems of the split with a graded sample of the model (the denominator). */
   problems: number;
+  /** Problems of the split with a sample of the model, graded or not (0: the model has no sample of the split). */
+  sampled: number;
 }
 
 /**
@@ -70,36 +72,49 @@ export function splitRows(index: TraceIndex, kind: TreeSplitKind): { rows: Split
  */
 export function splitPassAt1(
   rows: readonly SplitRow[],
-  stats: readonly { problemId: number; c: number; graded: number }[],
+  stats: readonly { problemId: number; n: number; c: number; graded: number }[],
 ): SplitPassAt1[] {
   const rate = new Map<number, number>();
-  for (const s of stats) if (s.graded > 0) rate.set(s.problemId, s.c / s.graded);
+  const sampled = new Set<number>();
+  for (const s of stats) {
+    if (s.n > 0) sampled.add(s.problemId);
+    if (s.graded > 0) rate.set(s.problemId, s.c / s.graded);
+  }
   return rows.map((r) => {
     let sum = 0;
     let problems = 0;
+    let withSamples = 0;
     for (const id of r.problemIds) {
+      if (sampled.has(id)) withSamples++;
       const v = rate.get(id);
       if (v === undefined) continue;
       sum += v;
       problems++;
     }
-    return { value: problems ? sum / problems : null, problems };
+    return { value: problems ? sum / problems : null, problems, sampled: withSamples };
   });
 }
 
-/** A split row's description: `120 problems · model 0.42 · base 0.35` (pass@1 over the split, with its denominator when it differs). */
+/**
+ * A split row's description, the figures first as on a problem row (`base 4/8 · model 6/8`), so that a narrow side
+ * bar cuts the count rather than them: `base 0.35 · model 0.42 · 120 problems` (pass@1 over the split, `(over N)`
+ * when only N of its problems have graded samples; `no samples` / `not graded` when none has). `shown`: the problems
+ * a filter keeps (`3 of 120 problems`). The pair's names are above the tree; the tooltip has them.
+ */
 export function splitRowDescription(
   row: SplitRow,
   focus: { name: string; pass: SplitPassAt1 } | undefined,
   base: { name: string; pass: SplitPassAt1 } | undefined,
+  shown?: number,
 ): string {
   const n = row.problemIds.length;
   const part = (who: string, p: SplitPassAt1) =>
     p.value === null
-      ? `${who}: not graded`
+      ? `${who} ${p.sampled === 0 ? 'no samples' : 'not graded'}`
       : `${who} ${p.value.toFixed(2)}${p.problems < n ? ` (over ${p.problems})` : ''}`;
-  const parts = [`${n} problem${n === 1 ? '' : 's'}`];
-  if (focus) parts.push(part(focus.name, focus.pass));
-  if (base && base.name !== focus?.name) parts.push(part(`base ${base.name}`, base.pass));
+  const parts: string[] = [];
+  if (base && base.name !== focus?.name) parts.push(part('base', base.pass));
+  if (focus) parts.push(part('model', focus.pass));
+  parts.push(`${shown === undefined ? '' : `${shown} of `}${n} problem${n === 1 ? '' : 's'}`);
   return parts.join(' · ');
 }

@@ -710,8 +710,11 @@ export interface SplitDifferenceData extends SplitEstimateData {
   pMin: number;
   /** Holm-adjusted p-value within its family (the report's `significance`). */
   pHolm: number;
-  /** `better` / `worse` when pHolm < alpha, else `within noise`. */
-  verdict: 'better' | 'worse' | 'within noise';
+  /**
+   * `better` / `worse` when pHolm < alpha, else `within noise`; `no data` when no problem of the split has graded
+   * samples of both models (nothing tested: the p-values are 1 and say nothing).
+   */
+  verdict: 'better' | 'worse' | 'within noise' | 'no data';
 }
 
 /** One cell of the split matrix: a model (row) on a split (column). */

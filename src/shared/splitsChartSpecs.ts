@@ -88,12 +88,17 @@ export function splitsHeatmapSpec(d: SplitsData, mode: SplitsMode, theme: ChartT
       passAtK: estimateText(c.passAtK),
       relativeK: rel ? estimateText(rel.passAtK, true) : '—',
       test: rel
-        ? `p ${rel.passAt1.pValue.toPrecision(2)}${rel.passAt1.pExact ? ' (exact)' : ''}, Holm ${rel.passAt1.pHolm.toPrecision(2)}: ${rel.passAt1.verdict}`
+        ? rel.passAt1.verdict === 'no data'
+          ? 'no data: no problem with graded samples of both models'
+          : `p ${rel.passAt1.pValue.toPrecision(2)}${rel.passAt1.pExact ? ' (exact)' : ''}, Holm ${rel.passAt1.pHolm.toPrecision(2)}: ${rel.passAt1.verdict}`
         : '—',
       trained: c.inDistribution ? 'yes: the split this model was trained on' : 'no',
     };
   });
-  const order = [...new Set(rows.map((r) => r.row))];
+  // the base's row first (the row every other is read against), then the models in the report's order
+  const order = [...new Set(rows.map((r) => r.row))].sort(
+    (a, b) => Number(b.startsWith('base · ')) - Number(a.startsWith('base · ')),
+  );
   const spread = Math.min(
     1,
     Math.max(0.05, ...rows.map((r) => (r.value === null ? 0 : Math.abs(r.value))).filter(Number.isFinite)),

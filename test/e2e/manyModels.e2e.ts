@@ -154,7 +154,7 @@ describe('the pass@k chart with 2, 5, 12 and 30 models in a real VS Code', { tim
       const base = (p: number) => correct(0, p) / N;
       assert.equal(
         rows[0].description,
-        `2 problems · rl ${((rl(0) + rl(2)) / 2).toFixed(2)} · base base ${((base(0) + base(2)) / 2).toFixed(2)}`,
+        `base ${((base(0) + base(2)) / 2).toFixed(2)} · model ${((rl(0) + rl(2)) / 2).toFixed(2)} · 2 problems`,
       );
       await expandTreeRow(s.page, VIEW, 'level 1');
       const under = await waitUntil(

@@ -218,8 +218,9 @@ describe('the Splits tab on rlvr-probe-gsm8k (base and RL model, no levels: clus
     );
     // the models by the tree's short names, as in every view
     const baseLabel = d.models.find((m) => m.name === base)!.label;
-    assert.deepEqual(spec.encoding.y.sort, [d.models.find((m) => m.name !== base)!.label, `base · ${baseLabel}`]);
-    assert.deepEqual(spec.encoding.y.sort, ['ppo@main', 'base · sft@checkpoint-8-of-10']);
+    // the base's row first (a fresh user found it between the others)
+    assert.deepEqual(spec.encoding.y.sort, [`base · ${baseLabel}`, d.models.find((m) => m.name !== base)!.label]);
+    assert.deepEqual(spec.encoding.y.sort, ['base · sft@checkpoint-8-of-10', 'ppo@main']);
     // relative: the base's row is not drawn; a signed difference in percentage points
     const rel = splitsHeatmapSpec(d, 'relative', DEFAULT_CHART_THEME).data.values as Record<string, unknown>[];
     assert.equal(rel.length, d.splits.length);

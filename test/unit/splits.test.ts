@@ -476,3 +476,23 @@ describe('the JSON shape docs/splits.md documents', () => {
     assertDocumentedShape(JSON.parse(JSON.stringify(r)), documentedShape('docs/splits.md', '## JSON and CSV'));
   });
 });
+
+describe('a cell with no data is not tested', async () => {
+  // the RL model has no sample of level 2: its relative cell there has nothing to test (a fresh user saw
+  // "— … 1.0 / 1.0 † within noise" for it)
+  const dir = tempDir('ti-splits-nodata-');
+  put(dir, 'Qwen-base/math_eval/math500/test_qwen-boxed.jsonl', [
+    record(0, 1, 4, 2),
+    record(1, 1, 4, 3),
+    record(2, 2, 4, 1),
+  ]);
+  put(dir, 'Qwen-grpo/math_eval/math500/test_qwen-boxed.jsonl', [record(0, 1, 4, 4), record(1, 1, 4, 3)]);
+  const r = await splitsOf(dir, { splits: { kind: 'level' }, base: 'Qwen-base' });
+
+  test("its verdict is 'no data', the tested cell's is not", () => {
+    const rl = (split: string) => r.cells.find((c) => c.model.includes('grpo') && c.split === split);
+    assert.equal(rl('2')?.relative?.passAt1.value, null);
+    assert.equal(rl('2')?.relative?.passAt1.verdict, 'no data');
+    assert.equal(rl('1')?.relative?.passAt1.verdict, 'within noise');
+  });
+});

@@ -410,7 +410,14 @@ function matrixCells(x: Matrix): Work[] {
         const relK = cellEstimate([arms(g, split.problems, k, 1), arms(groups[baseRow], split.problems, k, -1)], bo(j));
         w.diffs = pairedDiffs(a1, b1);
         cell.relative = {
-          passAt1: { ...estimate(w.rel1), pValue: 1, pExact: true, pMin: 1, pHolm: 1, verdict: 'within noise' },
+          passAt1: {
+            ...estimate(w.rel1),
+            pValue: 1,
+            pExact: true,
+            pMin: 1,
+            pHolm: 1,
+            verdict: w.rel1.value === null ? 'no data' : 'within noise',
+          },
           passAtK: estimate(relK),
         };
       }
@@ -532,7 +539,8 @@ function setTests(diffs: SplitDifference[], tests: readonly SignFlipResult[], al
 }
 
 function verdictOf(value: number | null, pHolm: number, alpha: number): SplitDifference['verdict'] {
-  if (value === null || pHolm >= alpha || value === 0) return 'within noise';
+  if (value === null) return 'no data';
+  if (pHolm >= alpha || value === 0) return 'within noise';
   return value > 0 ? 'better' : 'worse';
 }
 
@@ -586,7 +594,14 @@ function oracleGaps(
           oracle: names[oi],
           model: names[mi],
           trainedOn: t,
-          passAt1: { ...estimate(e1), pValue: 1, pExact: true, pMin: 1, pHolm: 1, verdict: 'within noise' },
+          passAt1: {
+            ...estimate(e1),
+            pValue: 1,
+            pExact: true,
+            pMin: 1,
+            pHolm: 1,
+            verdict: e1.value === null ? 'no data' : 'within noise',
+          },
           passAtK: estimate(eK),
         });
       });
