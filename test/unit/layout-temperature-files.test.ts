@@ -196,8 +196,9 @@ describe('a base guessed by name order only says so', () => {
     // by the short names the tree gives the models (trial 13 finding 8)
     assert.ok(
       o.warnings.includes(
+        // DeepSeek-R1-Distill-Qwen-7B whole: its family is no other model's (it read `Qwen-7B`, naming another family)
         note(
-          'Qwen-7B',
+          'DeepSeek-R1-Distill-Qwen-7B',
           'Zero-7B, Qwen2.5-Math-7B, Instruct',
           'Qwen2.5-Math-7B',
           'the command Trace Inspector: Choose Base Model',

@@ -843,12 +843,14 @@ function namedLabels(models: readonly ModelIdentity[]): string[] {
   const family = (l: string) => /^[a-z]*/i.exec(words(l)[0] ?? '')?.[0].toLowerCase() ?? '';
   const families = new Map<string, number>();
   for (const l of lasts) families.set(family(l), (families.get(family(l)) ?? 0) + 1);
-  // (Not when its distinct end names a method, `sft` of `qwen-sft` beside `rlvr-ppo`: that is what tells it apart.)
+  // (Not when its distinct end names a method, `sft` of `qwen-sft` beside `rlvr-ppo`: that is what tells it apart;
+  // nor when its first word is a method, `rlvr` of `rlvr-ppo`, `base` of `base-x`: that is no family.)
   const method = wordPattern([BASE_WORD, ...START_WORDS, ...RL_WORDS]);
   if (families.size > 1)
     for (const l of lasts) {
       const short = shortName.get(l) ?? l;
-      if (family(l) !== '' && families.get(family(l)) === 1 && !method.test(short)) shortName.set(l, l);
+      const f = family(l);
+      if (f !== '' && families.get(f) === 1 && !method.test(short) && !method.test(f)) shortName.set(l, l);
     }
   // A name another name begins with (`Qwen2.5-Math-7B` beside `Qwen2.5-Math-7B-SimpleRL-Zoo`) keeps its
   // whole last segment (its distinct end alone, `7B`, names nothing); the longer one shows all it adds
