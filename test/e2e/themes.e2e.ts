@@ -1,7 +1,7 @@
 /**
  * The views in the four themes people check (Dark+, Light+, High Contrast, High Contrast Light), one session
  * switching themes (issue 34): every text of the problem view (its selected similarity row among them), the sample
- * preview (the answer, reference and source chips) and the overview (Overview and Training tabs) meets WCAG AA
+ * preview (the answer, reference and source chips) and the overview (Overview, Training and Splits tabs) meets WCAG AA
  * contrast (4.5:1, 3:1 for large text; test/e2e/contrast.ts), measured in the page as drawn. And the problem view's
  * pass@k chart on the real 12-model folder rlvr-probe-gsm8k, wide and narrow. Screenshots:
  * test-output/e2e/screenshots/themes-*.png.
@@ -155,6 +155,11 @@ describe('every view in four themes, and the pass@k chart with 12 models', { tim
         if (scroll.scrollWidth > scroll.clientWidth + 1)
           sideways.push(`${theme.id}: the Training table is ${scroll.scrollWidth} px in ${scroll.clientWidth} px`);
         await screenshot(s.page, `themes-2-${theme.name}-training`);
+        // the Splits tab: its controls, notes and table (the heatmap's cell labels are drawn in its canvas)
+        await ov.click('#tab-splits');
+        await ov.waitForSelector('#splits-table, #splits-empty', { timeout: 120_000 });
+        failures.push(...describeFailures('splits tab', theme.id, await textContrastFailures(ov)));
+        await screenshot(s.page, `themes-2-${theme.name}-splits`);
         await ov.click('#tab-models');
       }
       assert.deepEqual(failures, [], `${failures.length} texts below WCAG AA:\n${failures.join('\n')}`);
