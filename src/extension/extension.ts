@@ -10,6 +10,7 @@ import { focusRun, pairBaseGuessNote } from '../core/index/labels';
 import { searchIndexPercent } from '../core/index/searchIndex';
 import { plural } from '../core/text/strings';
 import { registerCommands } from './commands';
+import { registerLanguageModelTools } from './lmTools';
 import { Navigator } from './navigation';
 import {
   describeFilter,
@@ -651,6 +652,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ exte
   }
   context.subscriptions.push(ext);
   context.subscriptions.push(...registerCommands(ext));
+  const shown = ext;
+  context.subscriptions.push(...registerLanguageModelTools(() => shown.active()));
   ext.watch();
   try {
     // better-sqlite3, or node:sqlite where it cannot load (old glibc on a Remote-SSH host), unless the
