@@ -284,3 +284,28 @@ describe('grader audit and regrade on the real folders', async () => {
     index.close();
   });
 });
+
+describe('problemsInOrder: a few problems in the natural order of the whole list', () => {
+  test('on humaneval-samples-flat: the subset in the order listProblems gives them (HumanEval/2 before /10)', async () => {
+    const index = TraceIndex.open(':memory:');
+    try {
+      await indexFolder(index, join(REAL, 'humaneval-samples-flat'), { fts: false });
+      const all = index.listProblems({ kind: 'all' }, 0, 1_000_000);
+      // every 7th problem, asked for in reverse: the answer is in the whole list's order
+      const some = all.filter((_, i) => i % 7 === 0);
+      const got = index.problemsInOrder(some.map((p) => p.id).reverse());
+      assert.deepEqual(
+        got.map((p) => p.id),
+        some.map((p) => p.id),
+      );
+      const names = index.problemsInOrder(all.filter((p) => /^HumanEval\/(2|10)$/.test(p.problemId)).map((p) => p.id));
+      assert.deepEqual(
+        names.map((p) => p.problemId),
+        ['HumanEval/2', 'HumanEval/10'],
+      );
+      assert.deepEqual(index.problemsInOrder([]), []);
+    } finally {
+      index.close();
+    }
+  });
+});

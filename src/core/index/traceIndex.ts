@@ -383,6 +383,20 @@ export class TraceIndex {
       | undefined;
   }
 
+  /**
+   * The problems of the given row ids in natural problem order ({@link problemOrder}); ids of no problem are left
+   * out. One query: O(k log k) for k ids, whatever the number of problems in the index.
+   */
+  problemsInOrder(ids: readonly number[]): ProblemRow[] {
+    if (ids.length === 0) return [];
+    return this.db
+      .prepare(
+        `SELECT ${PROBLEM_COLUMNS} FROM problems p WHERE p.id IN (SELECT value FROM json_each(?))
+          ORDER BY ${problemOrder('p')}`,
+      )
+      .all(JSON.stringify(ids)) as ProblemRow[];
+  }
+
   /** Number of problems matching `filter`. */
   countProblems(filter: ProblemFilter = { kind: 'all' }, withModel?: number): number {
     const { where, params } = this.problemWhere(filter, withModel);
