@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { safe } from '../core/report/render';
+import { formatDiagnostics, safe } from '../core/report/render';
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -158,6 +158,18 @@ export function doneLine(
  * Why an index has no samples: no file was in a format this tool reads, or some were (through a
  * mapping file or a built-in reader) but every record of them failed (their diagnostics say why).
  */
+/**
+ * For the commands that compute from the samples (report, figure): when the folder gave none, writes the indexing
+ * diagnostics on stderr (runIndex already said why), sets exit status 1 and returns true; an empty table or figure on
+ * stdout would read as a result. False when there are samples.
+ */
+export function stopWithoutSamples(summary: IndexSummary): boolean {
+  if (summary.samples > 0) return false;
+  if (summary.diagnostics.length) process.stderr.write(`${formatDiagnostics(summary.diagnostics)}\n`);
+  process.exitCode = 1;
+  return true;
+}
+
 export function noSamplesMessage(index: TraceIndex, folder: string): string {
   const byFormat = index.resultFilesByFormat();
   const files = Object.values(byFormat).reduce((a, n) => a + n, 0);

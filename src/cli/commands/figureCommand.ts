@@ -2,7 +2,6 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { compileStepPattern } from '../../core/grouping/series';
-import { formatDiagnostics } from '../../core/report/render';
 import {
   DEFAULT_FIGURE_WIDTH,
   FIGURE_NAMES,
@@ -12,7 +11,7 @@ import {
   renderFigure,
 } from '../figure';
 import { terminalJson } from '../output';
-import { integerOption, type IndexCliOptions, runIndex, withIndexOptions } from '../indexing';
+import { integerOption, type IndexCliOptions, runIndex, stopWithoutSamples, withIndexOptions } from '../indexing';
 
 /**
  * A figure width: px (`336`), or inches (`3.5in`, at 96 px to the inch) or centimetres (`8.5cm`). At least 160 px.
@@ -81,11 +80,7 @@ export function addFigureCommand(cmd: Command): void {
         const tools = loadChartTools();
         const { abs, index, summary } = await runIndex(folder, opts);
         try {
-          if (summary.samples === 0) {
-            if (summary.diagnostics.length) process.stderr.write(`${formatDiagnostics(summary.diagnostics)}\n`);
-            process.exitCode = 1;
-            return;
-          }
+          if (stopWithoutSamples(summary)) return;
           const width = opts.width ?? DEFAULT_FIGURE_WIDTH;
           const fig = figureData(index, name, {
             base: opts.base,

@@ -1,5 +1,4 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { formatDiagnostics } from '../../core/report/render';
 import { auditFolderChecked } from '../../core/analyses/summaryAudit';
 import { FORMAT_IDS, type FormatId } from '../../core/model';
 import { readPplSidecar } from '../../core/similarity/ppl';
@@ -18,6 +17,7 @@ import {
   runIndex,
   SCORER_HELP,
   THRESHOLD_HELP,
+  stopWithoutSamples,
 } from '../indexing';
 
 /** The `report` command: index a folder (incrementally) and print its report as a table, JSON or CSV. */
@@ -105,12 +105,7 @@ export function addReportCommand(cmd: Command): void {
           );
         const { abs, index, summary } = await runIndex(folder, opts);
         try {
-          if (summary.samples === 0) {
-            // runIndex said why on stderr; an empty table on stdout would read as a result.
-            if (summary.diagnostics.length) process.stderr.write(`${formatDiagnostics(summary.diagnostics)}\n`);
-            process.exitCode = 1;
-            return;
-          }
+          if (stopWithoutSamples(summary)) return;
           if (opts.splits) {
             process.stdout.write(`${splitsOutput(index, opts, opts.format)}\n`);
             return;
