@@ -24,7 +24,8 @@ import { LABEL_PICKER_HINT, type LabelItem, labelPickerItems, labelsOnAccept } f
 import { sampleUri } from './sampleDocument';
 import { trainingFilterTitle, trainingSeries } from './panelData';
 import { readSettings, type FolderSession } from './session';
-import { TREE_SPLIT_KINDS, type TreeSplitKind, splitRows } from './splitGrouping';
+import { TREE_SPLIT_KINDS, type TreeSplitKind } from './splitGrouping';
+import { splitKindCounts } from './splitsData';
 
 /**
  * What the commands use of the extension state: the members of the Extension (extension.ts) they call, named
@@ -127,11 +128,12 @@ function registerTreeCommands(ext: CommandHost, cmd: Register): void {
     const kinds = TREE_SPLIT_KINDS.map((k) => k.kind) as string[];
     let chosen = typeof kind === 'string' && kinds.includes(kind) ? (kind as TreeSplitKind) : undefined;
     if (!chosen) {
-      // how many splits each kind gives here (clusters are computed when chosen)
+      // how many splits each kind gives here, as the Splits tab's picker says it (clusters are computed when chosen)
       const s = ext.active();
+      const counts = s ? splitKindCounts(s.index) : [];
       const count = (k: TreeSplitKind) => {
-        if (!s || k === 'cluster') return 'computed when chosen';
-        const n = splitRows(s.index, k).rows.filter((r) => !r.unassigned).length;
+        const n = counts.find((c) => c.kind === k)?.splits ?? null;
+        if (n === null) return 'computed when chosen';
         return n === 0 ? 'none in this folder' : `${n} split${n === 1 ? '' : 's'}`;
       };
       const pick = await vscode.window.showQuickPick(

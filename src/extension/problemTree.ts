@@ -38,6 +38,8 @@ export type Node =
       method: string;
       focus?: { name: string; pass: SplitPassAt1 };
       base?: { name: string; pass: SplitPassAt1 };
+      /** Under a filter, how many of its problems the filter keeps; undefined without a filter. */
+      shown?: number;
     }
   | { type: 'model'; model: ModelRow; problemId?: number }
   /** Under a problem: the models other than the base and the model in focus, behind one node. */
@@ -55,6 +57,19 @@ export type Node =
       /** A codicon id (default `info`). */
       icon?: string;
     };
+
+/** The row of a split (the tree grouped by split): its figures first, its denominators in the description and tooltip. */
+function splitItem(node: Extract<Node, { type: 'split' }>): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.row.label, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = nodeId(node);
+  item.contextValue = 'split';
+  item.iconPath = new vscode.ThemeIcon(node.row.unassigned ? 'circle-slash' : 'layers');
+  item.description = splitRowDescription(node.row, node.focus, node.base, node.shown);
+  const who = [node.base && `base ${node.base.name}`, node.focus && `model ${node.focus.name}`].filter(Boolean);
+  const filtered = node.shown === undefined ? '' : '; over the whole split, not only the problems the filter keeps';
+  item.tooltip = `${node.row.label}\n${item.description}${who.length ? ` (${who.join(', ')})` : ''}\nSplit by ${node.method}. pass@1: the mean over the split's graded problems of c/n${filtered}.`;
+  return item;
+}
 
 /** The diagnostic message of a file no reader recognises (src/core/readers/index.ts `unrecognized`). */
 const NOT_A_RESULTS_FILE = 'not a results file: ';
@@ -1008,8 +1023,13 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     const kept = this.keptByFilter(s);
     const keptIn = (n: Node) =>
       n.type === 'split' ? n.row.problemIds.filter((id) => kept?.has(id) ?? true).length : 0;
-    const nodes = kept ? all.filter((n) => keptIn(n) > 0) : all;
-    this.lastCount = nodes.reduce((a, n) => a + keptIn(n), 0);
+    const nodes = kept
+      ? all.flatMap((n) => {
+          const shown = keptIn(n);
+          return shown > 0 ? [{ ...n, shown } as Node] : [];
+        })
+      : all;
+    this.lastCount = nodes.reduce((a, n) => a + (n.type === 'split' ? (n.shown ?? n.row.problemIds.length) : 0), 0);
     if (kept && all.length > 0 && nodes.length === 0) {
       return [
         {
@@ -1067,22 +1087,8 @@ export class ProblemTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         if (node.tooltip) item.tooltip = node.tooltip;
         return item;
       }
-      case 'split': {
-        const kept =
-          this.filter.kind === 'all' ? undefined : this.getSession() && this.keptByFilter(this.getSession()!);
-        const shown = kept ? node.row.problemIds.filter((id) => kept.has(id)).length : node.row.problemIds.length;
-        const item = new vscode.TreeItem(
-          node.row.label,
-          shown ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
-        );
-        item.id = nodeId(node);
-        item.contextValue = 'split';
-        item.iconPath = new vscode.ThemeIcon(node.row.unassigned ? 'circle-slash' : 'layers');
-        item.description = splitRowDescription(node.row, node.focus, node.base, kept ? shown : undefined);
-        const who = [node.base && `base ${node.base.name}`, node.focus && `model ${node.focus.name}`].filter(Boolean);
-        item.tooltip = `${node.row.label}\n${item.description}${who.length ? ` (${who.join(', ')})` : ''}\nSplit by ${node.method}. pass@1: the mean over the split's graded problems of c/n${kept ? '; over the whole split, not only the problems the filter keeps' : ''}.`;
-        return item;
-      }
+      case 'split':
+        return splitItem(node);
       case 'more': {
         const item = new vscode.TreeItem('Load more…');
         item.id = nodeId(node);
