@@ -10,6 +10,7 @@ import { escapeControl } from '../core/text/strings';
 import { addFigureCommand } from './commands/figureCommand';
 import { addIndexCommand } from './commands/indexCommand';
 import { addInfoCommand } from './commands/infoCommand';
+import { addMcpCommand } from './commands/mcpCommand';
 import { addReportCommand } from './commands/reportCommand';
 import { addSearchCommand } from './commands/searchCommand';
 import { addSqlCommand } from './commands/sqlCommand';
@@ -52,6 +53,7 @@ export function program(): Command {
   addReportCommand(cmd);
   addSearchCommand(cmd);
   addSqlCommand(cmd);
+  addMcpCommand(cmd);
   addFigureCommand(cmd);
   return cmd;
 }
