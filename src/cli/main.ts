@@ -7,6 +7,7 @@ import { pathLines } from '../core/report/sections/paths';
 import { rewardModelLines } from '../core/report/sections/rewardModels';
 import { trajectoryLines } from '../core/report/sections/trajectories';
 import { escapeControl } from '../core/text/strings';
+import { addExportCommand } from './commands/exportCommand';
 import { addFigureCommand } from './commands/figureCommand';
 import { addIndexCommand } from './commands/indexCommand';
 import { addInfoCommand } from './commands/infoCommand';
@@ -54,6 +55,7 @@ export function program(): Command {
   addSearchCommand(cmd);
   addSqlCommand(cmd);
   addMcpCommand(cmd);
+  addExportCommand(cmd);
   addFigureCommand(cmd);
   return cmd;
 }

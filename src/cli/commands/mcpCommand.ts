@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { safe } from '../../core/report/render';
-import { defaultDbPath } from '../indexing';
+import { existingIndex } from '../indexing';
 
 /** The `mcp` command. */
 export function addMcpCommand(cmd: Command): void {
@@ -20,14 +20,7 @@ export function addMcpCommand(cmd: Command): void {
     .action(async (folder: string, opts: { db?: string }) => {
       const abs = resolve(folder);
       if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new Error(`not a folder: ${safe(folder)}`);
-      const dbPath = opts.db ? resolve(opts.db) : defaultDbPath(abs);
-      if (!existsSync(dbPath)) {
-        throw new Error(
-          opts.db
-            ? `no index at ${safe(dbPath)}`
-            : `${safe(folder)} has no index yet (${safe(dbPath)}): run trace-inspector index ${safe(folder)} first, or give --db`,
-        );
-      }
+      const dbPath = existingIndex(folder, opts.db);
       const { serveStdio } = await import('../mcpServer');
       process.stderr.write(`trace-inspector mcp: serving ${safe(abs)} (index ${safe(dbPath)}) on stdio\n`);
       await serveStdio({ dbPath, folder: abs });
