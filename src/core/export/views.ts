@@ -25,7 +25,7 @@ import { installViews, PUBLIC_VIEWS, SQL_VIEWS_VERSION, type ViewSpec } from '..
 export type ExportFormat = 'parquet' | 'csv' | 'jsonl';
 
 /** Rows of one batch (one Parquet row group) at most. */
-export const BATCH_ROWS = 100_000;
+export const BATCH_ROWS = 50_000;
 /** Characters of sample text one batch holds at most (with `withText`); a longer single text is a batch alone. */
 export const BATCH_TEXT_CHARS = 50_000_000;
 
