@@ -169,6 +169,23 @@ describe('a TRL completions folder (Parquet, written by hyparquet-writer) indexe
     }
   });
 
+  test('the same index when a worker thread reads the files (the parallel reader of large files)', async () => {
+    const dump = (file: string) => {
+      const views = ['models', 'problems', 'samples', 'scores', 'diagnostics'];
+      return views.map(
+        (v) => runQueryInProcess(file, `SELECT * FROM ${v} ORDER BY 1, 2, 3, 4`, { limit: 10_000 }).rows,
+      );
+    };
+    const other = join(tempDir('ti-trl-par-'), 'i.db');
+    const index = TraceIndex.open(other);
+    try {
+      await indexFolder(index, root, { fts: false, parallelReadMinBytes: 0 });
+    } finally {
+      index.close();
+    }
+    assert.deepEqual(dump(other), dump(db));
+  });
+
   test('a Parquet file without prompt and completion is an info naming its columns, not an error', () => {
     const d = q("SELECT file, severity, message FROM diagnostics WHERE file = 'other.parquet'");
     assert.deepEqual(d, [
