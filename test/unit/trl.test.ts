@@ -86,6 +86,7 @@ describe('a TRL completions folder (Parquet, written by hyparquet-writer) indexe
       join(root, 'other.parquet'),
       new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'x', data: [1, 2], type: 'INT32' }] })),
     );
+    writeFileSync(join(root, 'broken.parquet'), 'PAR1 but not Parquet');
     const index = TraceIndex.open(db);
     try {
       await indexFolder(index, root, { fts: false });
@@ -186,6 +187,13 @@ describe('a TRL completions folder (Parquet, written by hyparquet-writer) indexe
     assert.deepEqual(dump(other), dump(db));
   });
 
+  test('a file named .parquet that is none is an error on it, with the reason', () => {
+    const d = q("SELECT severity, message FROM diagnostics WHERE file = 'broken.parquet'");
+    assert.equal(d.length, 1);
+    assert.equal(d[0][0], 'error');
+    assert.match(d[0][1] as string, /^not a readable Parquet file \(.+\); not read$/);
+  });
+
   test('a Parquet file without prompt and completion is an info naming its columns, not an error', () => {
     const d = q("SELECT file, severity, message FROM diagnostics WHERE file = 'other.parquet'");
     assert.deepEqual(d, [
@@ -208,4 +216,53 @@ test('trlText: a conversational prompt or completion is its messages, role first
     'system: Be brief.\n\nuser: Hi',
   );
   assert.equal(trlText(3), null);
+});
+
+test('a mapping names Parquet columns as it names JSON fields (per-sample rows)', async () => {
+  const root = tempDir('ti-parquet-map-');
+  const rows = [
+    ['HumanEval/0', 'return 1', true],
+    ['HumanEval/0', 'return 2', false],
+    ['HumanEval/1', 'pass', false],
+  ] as const;
+  writeFileSync(
+    join(root, 'samples.parquet'),
+    new Uint8Array(
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'task_id', data: rows.map((r) => r[0]), type: 'STRING' },
+          { name: 'completion', data: rows.map((r) => r[1]), type: 'STRING' },
+          { name: 'passed', data: rows.map((r) => r[2]), type: 'BOOLEAN' },
+          { name: 'tokens', data: rows.map((_, i) => BigInt(10 + i)), type: 'INT64' },
+        ],
+      }),
+    ),
+  );
+  writeFileSync(
+    join(root, 'trace-inspector.mapping.json'),
+    JSON.stringify({
+      files: ['*.parquet'],
+      records: 'per-sample',
+      model: 'coder',
+      fields: { problemId: 'task_id', text: 'completion', correct: 'passed', tokenCount: 'tokens' },
+    }),
+  );
+  const db = join(tempDir('ti-parquet-map-db-'), 'i.db');
+  const index = TraceIndex.open(db);
+  try {
+    await indexFolder(index, root, { fts: false });
+  } finally {
+    index.close();
+  }
+  assert.deepEqual(
+    runQueryInProcess(
+      db,
+      'SELECT model, problem_id, sample_index, verdict, token_count, line FROM samples ORDER BY problem_id, sample_index',
+    ).rows,
+    [
+      ['coder', 'HumanEval/0', 0, 'correct', 10, 1],
+      ['coder', 'HumanEval/0', 1, 'incorrect', 11, 2],
+      ['coder', 'HumanEval/1', 0, 'incorrect', 12, 3],
+    ],
+  );
 });

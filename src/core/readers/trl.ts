@@ -2,7 +2,7 @@
  * Reader for the completions TRL's online trainers (GRPO, RLOO, ...) log as Parquet during training:
  * `<run>/completions/completions_<step>.parquet`, one row per sampled completion, with the columns `step`,
  * `prompt`, `completion`, one column per reward function (named after it: `accuracy_reward`, `format_reward`)
- * and `advantage`. Read with hyparquet (pure JavaScript), one row group at a time.
+ * and `advantage`. Read with hyparquet (pure JavaScript), one row group at a time (./parquet.ts).
  *
  * What a row becomes (docs/formats.md, "TRL completions (Parquet)"):
  * - model: the run's policy at that step: name = the folder holding `completions/` (the results folder's name
@@ -24,10 +24,9 @@
  * The texts are kept in the index (a Parquet file has no line to read a text back from).
  */
 import { createHash } from 'node:crypto';
-import { type FileHandle, open } from 'node:fs/promises';
 import * as path from 'node:path';
-import { type AsyncBuffer, parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 import type { ModelRef, NamedScore, ReadEvent } from '../model';
+import { type ParquetSource, readParquet } from './parquet';
 import type { Reader, ReaderContext } from './types';
 import { VerdictReader, checkAbort, diag, dirSegments } from './util';
 
@@ -39,22 +38,6 @@ const NOT_REWARDS = new Set(['step', 'prompt', 'completion', 'advantage', 'image
 
 /** A reward column that holds correctness: `accuracy`, `correct` or `correctness` as a word of its name. */
 const CORRECTNESS_COLUMN = /(^|[_\-.\s])(accuracy|correct|correctness)([_\-.\s]|$)/i;
-
-/** A Parquet file as hyparquet's AsyncBuffer over an open file (reads only the byte ranges asked for). */
-function fileBuffer(fh: FileHandle, size: number): AsyncBuffer {
-  return {
-    byteLength: size,
-    async slice(start: number, end = size) {
-      const buf = Buffer.alloc(end - start);
-      for (let got = 0; got < buf.length; ) {
-        const { bytesRead } = await fh.read(buf, got, buf.length - got, start + got);
-        if (bytesRead === 0) throw new Error(`the file ends at byte ${start + got}, before byte ${end}`);
-        got += bytesRead;
-      }
-      return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length) as ArrayBuffer;
-    },
-  };
-}
 
 /** The model of a TRL completions file at step `step` (see the module comment). */
 export function trlModel(ctx: Pick<ReaderContext, 'relPath' | 'root'>, step: number): ModelRef {
@@ -88,59 +71,44 @@ const num = (v: unknown): number | null =>
   typeof v === 'bigint' ? Number(v) : typeof v === 'number' && Number.isFinite(v) ? v : null;
 
 async function* read(ctx: ReaderContext): AsyncGenerator<ReadEvent> {
-  const fh = await open(ctx.absPath, 'r');
-  try {
-    const file = fileBuffer(fh, (await fh.stat()).size);
-    let meta: Awaited<ReturnType<typeof parquetMetadataAsync>>;
-    try {
-      meta = await parquetMetadataAsync(file);
-    } catch (e) {
-      yield diag(ctx, 0, `not a readable Parquet file (${(e as Error).message}); not read`);
-      return;
-    }
-    const columns = parquetSchema(meta).children.map((c) => c.element.name);
-    if (!columns.includes('prompt') || !columns.includes('completion')) {
-      yield diag(
-        ctx,
-        0,
-        `not a TRL completions file: the columns prompt and completion are needed (it has ${columns.join(', ')}); not read`,
-        'info',
-      );
-      return;
-    }
-    const rewards = columns.filter((c) => !NOT_REWARDS.has(c));
-    const verdictColumn = rewards.find((c) => CORRECTNESS_COLUMN.test(c));
-    const verdicts = verdictColumn ? new VerdictReader(ctx, verdictColumn, ctx.options?.correctThreshold) : undefined;
-    if (verdicts && verdictColumn) {
-      const values = (await parquetReadObjects({ file, columns: [verdictColumn] })) as Record<string, unknown>[];
-      verdicts.prescan(
-        values.map((r) => num(r[verdictColumn])).filter((v) => v !== null),
-        1,
-      );
-    } else {
-      yield diag(
-        ctx,
-        0,
-        `no reward column says correctness (accuracy, correct or correctness in its name; it has ${rewards.join(', ') || 'none'}): samples are ungraded, their rewards are named scores`,
-        'info',
-      );
-    }
-    const fileStep = /(\d+)\.parquet$/i.exec(ctx.relPath)?.[1];
-    let rowStart = 0;
-    for (const rg of meta.row_groups) {
-      const rowEnd = rowStart + Number(rg.num_rows);
-      const rows = (await parquetReadObjects({ file, rowStart, rowEnd })) as Record<string, unknown>[];
-      for (let i = 0; i < rows.length; i++) {
-        checkAbort(ctx);
-        const ev = rowEvent(ctx, rows[i], rowStart + i + 1, { rewards, verdictColumn, verdicts, fileStep });
-        if (ev) yield ev;
-      }
-      rowStart = rowEnd;
-    }
-    if (verdicts) yield* verdicts.finish();
-  } finally {
-    await fh.close();
+  yield* readParquet(ctx, (src) => readRows(ctx, src));
+}
+
+/** The events of an open TRL completions file (see the module comment). */
+async function* readRows(ctx: ReaderContext, src: ParquetSource): AsyncGenerator<ReadEvent> {
+  const { columns } = src;
+  if (!columns.includes('prompt') || !columns.includes('completion')) {
+    yield diag(
+      ctx,
+      0,
+      `not a TRL completions file: the columns prompt and completion are needed (it has ${columns.join(', ')}); not read`,
+      'info',
+    );
+    return;
   }
+  const rewards = columns.filter((c) => !NOT_REWARDS.has(c));
+  const verdictColumn = rewards.find((c) => CORRECTNESS_COLUMN.test(c));
+  const verdicts = verdictColumn ? new VerdictReader(ctx, verdictColumn, ctx.options?.correctThreshold) : undefined;
+  if (verdicts && verdictColumn) {
+    verdicts.prescan(
+      (await src.column(verdictColumn)).map(num).filter((v) => v !== null),
+      1,
+    );
+  } else {
+    yield diag(
+      ctx,
+      0,
+      `no reward column says correctness (accuracy, correct or correctness in its name; it has ${rewards.join(', ') || 'none'}): samples are ungraded, their rewards are named scores`,
+      'info',
+    );
+  }
+  const fileStep = /(\d+)\.parquet$/i.exec(ctx.relPath)?.[1];
+  for await (const { row, line } of src.rows()) {
+    checkAbort(ctx);
+    const ev = rowEvent(ctx, row, line, { rewards, verdictColumn, verdicts, fileStep });
+    if (ev) yield ev;
+  }
+  if (verdicts) yield* verdicts.finish();
 }
 
 /** One row's record, or the diagnostic of a row that cannot be one (`line`: the row's 1-based number). */
