@@ -709,7 +709,7 @@ const UNREAD_NAMES_SHOWN = 10;
  * The diagnostics that name the files of a folder no reader is given (`unlisted` of
  * {@link listCandidateFiles}), so that every file is read or named (trial 10 finding 10f):
  * - a data-like file ({@link DATA_LIKE_EXTENSIONS}): one info each, on the file, line 0:
- *   `not a results file (no samples read): no reader takes .csv files; results are .jsonl, .ndjson, .json or .eval files`;
+ *   `not a results file (no samples read): no reader takes .csv files; results are .jsonl, .ndjson, .json, .eval or .parquet files`;
  * - any other file (documentation, images, code, a `LICENSE`): one info per kind (extension, or
  *   "without an extension"), on the kind's first file in path order, counting them all and naming up to
  *   {@link UNREAD_NAMES_SHOWN}: `not a results file: 2 .md files not read (README.md, docs/a.md)`.
