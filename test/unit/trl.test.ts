@@ -8,7 +8,7 @@
  */
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { indexFolder } from '../../src/core/index/indexer';
@@ -18,70 +18,13 @@ import { TRL_DATASET, trlProblemId, trlText } from '../../src/core/readers/trl';
 import { buildReport } from '../../src/core/report/index';
 import { runQueryInProcess } from '../../src/core/sql/query';
 import { tempDir } from './helpers';
-
-const PROMPTS = ['What is 2 + 3?', 'Name a prime above 10.', 'Solve x + 1 = 4.'];
-/** Correct (1) or not (0) per step, prompt and generation: steps 100, 200, 300 solve 5, 8 and 10 of 12. */
-const ACCURACY: Record<number, number[][]> = {
-  100: [
-    [1, 0, 0, 1],
-    [0, 0, 0, 0],
-    [1, 1, 0, 1],
-  ],
-  200: [
-    [1, 1, 1, 1],
-    [0, 1, 0, 0],
-    [1, 0, 1, 1],
-  ],
-  300: [
-    [1, 1, 1, 1],
-    [1, 1, 0, 1],
-    [1, 0, 1, 1],
-  ],
-};
-
-/** The rows of one step's file, in TRL's order: each prompt's generations together. */
-function stepRows(step: number) {
-  const rows: { prompt: string; completion: string; accuracy: number; format: number; advantage: number }[] = [];
-  PROMPTS.forEach((prompt, p) => {
-    ACCURACY[step][p].forEach((accuracy, g) => {
-      rows.push({
-        prompt,
-        completion: `<think>step ${step}, try ${g}</think> answer ${accuracy ? 'right' : 'wrong'}`,
-        accuracy,
-        // TRL logs NaN for a reward function that does not apply to a row
-        format: p === 1 && g === 3 ? Number.NaN : 0.5 + g / 10,
-        advantage: accuracy - 0.5,
-      });
-    });
-  });
-  return rows;
-}
-
-function writeStep(dir: string, step: number): void {
-  const rows = stepRows(step);
-  const buf = parquetWriteBuffer({
-    columnData: [
-      { name: 'step', data: rows.map(() => BigInt(step)), type: 'INT64' },
-      { name: 'prompt', data: rows.map((r) => r.prompt), type: 'STRING' },
-      { name: 'completion', data: rows.map((r) => r.completion), type: 'STRING' },
-      { name: 'accuracy_reward', data: rows.map((r) => r.accuracy), type: 'DOUBLE' },
-      { name: 'format_reward', data: rows.map((r) => r.format), type: 'DOUBLE' },
-      { name: 'advantage', data: rows.map((r) => r.advantage), type: 'DOUBLE' },
-    ],
-    rowGroupSize: 5, // several row groups per file
-  });
-  writeFileSync(join(dir, `completions_${step}.parquet`), new Uint8Array(buf));
-}
+import { PROMPTS, stepRows, writeTrlFolder } from './trl.support';
 
 describe('a TRL completions folder (Parquet, written by hyparquet-writer) indexes as a training series', () => {
   const root = tempDir('ti-trl-');
   const db = join(tempDir('ti-trl-db-'), 'i.db');
   before(async () => {
-    const dir = join(root, 'grpo-run', 'completions');
-    mkdirSync(dir, { recursive: true });
-    writeStep(dir, 100);
-    writeStep(dir, 200);
-    writeStep(dir, 300);
+    writeTrlFolder(root);
     writeFileSync(
       join(root, 'other.parquet'),
       new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'x', data: [1, 2], type: 'INT32' }] })),
