@@ -764,16 +764,23 @@ export class TraceIndex {
    * model "has no record of". A file no sample came from at all is not attributed to any model.
    */
   unreadableRecords(modelId: number): Diagnostic[] {
-    // most folders have no such diagnostic: then the model's files (a read of its samples) are not looked up
-    const any = this.db
-      .prepare(`SELECT 1 FROM diagnostics WHERE severity = 'error' AND (line > 0 OR entry IS NOT NULL) LIMIT 1`)
-      .get();
+    return this.modelFileDiagnostics(modelId, `d.severity = 'error' AND (d.line > 0 OR d.entry IS NOT NULL)`);
+  }
+
+  /**
+   * The diagnostics matching `where` (a condition on `diagnostics d`, no parameters) of the files where `modelId`
+   * has samples, by file and line. Cost: one read of the matching diagnostics (most folders have none, and then
+   * no sample is looked at); for each file they name, the file's samples up to the first of the model's
+   * (`samples_by_file`), never every sample of the model.
+   */
+  private modelFileDiagnostics(modelId: number, where: string): Diagnostic[] {
+    const any = this.db.prepare(`SELECT 1 FROM diagnostics d WHERE ${where} LIMIT 1`).get();
     if (any === undefined) return [];
     return this.db
       .prepare(
         `SELECT d.file, d.line, d.severity, d.message, d.entry FROM diagnostics d
-          WHERE d.severity = 'error' AND (d.line > 0 OR d.entry IS NOT NULL)
-            AND d.file IN (SELECT f.path FROM files f WHERE f.id IN (SELECT DISTINCT file_id FROM samples WHERE model_id = ?))
+          WHERE ${where}
+            AND EXISTS (SELECT 1 FROM files f JOIN samples s ON s.file_id = f.id WHERE f.path = d.file AND s.model_id = ?)
           ORDER BY d.file, d.line`,
       )
       .all(modelId)
@@ -788,16 +795,12 @@ export class TraceIndex {
    * {@link unreadableWarning} (report.ts), which counts `N - K` samples for each cut.
    */
   recordsWithSamplesLost(modelId: number): Diagnostic[] {
-    const cut = this.db
-      .prepare(
-        `SELECT d.file, d.line, d.severity, d.message, d.entry FROM diagnostics d
-          WHERE d.severity = 'warning' AND d.line > 0
-            AND (d.message LIKE '% but % has %; keeping the first %' OR d.message LIKE 'duplicate problem id %; skipped'
-              OR d.message LIKE 'and % more like this, the first at %: duplicate problem id %; skipped')
-            AND d.file IN (SELECT f.path FROM files f WHERE f.id IN (SELECT DISTINCT file_id FROM samples WHERE model_id = ?))`,
-      )
-      .all(modelId)
-      .map(withEntry);
+    const cut = this.modelFileDiagnostics(
+      modelId,
+      `d.severity = 'warning' AND d.line > 0
+        AND (d.message LIKE '% but % has %; keeping the first %' OR d.message LIKE 'duplicate problem id %; skipped'
+          OR d.message LIKE 'and % more like this, the first at %: duplicate problem id %; skipped')`,
+    );
     const all = [...this.unreadableRecords(modelId), ...cut];
     return all.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   }
