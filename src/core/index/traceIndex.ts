@@ -6,6 +6,13 @@ import { type Database, type SqliteDriverName, openDatabase } from './sqlite';
 import type { Diagnostic } from '../model';
 import { ftsQuery } from './search';
 
+/**
+ * A sample that errored: finish reason `error` and no verdict (the model gave no output to grade or to vote with).
+ * Left out of every figure over graded samples (no verdict) and of maj@k's votes (sampleScan `answersByProblem`).
+ * With a verdict (Inspect's `--errored-samples incorrect`: a failure in n) it is an ordinary sample.
+ */
+export const ERRORED_SAMPLE = "(correct IS NULL AND finish_reason = 'error')";
+
 export { ftsQuery } from './search';
 
 export { UnsupportedRuntimeError } from './sqlite';
@@ -866,13 +873,13 @@ export class TraceIndex {
   /**
    * Extracted answers and verdicts of every sample of one model, grouped by problem row id (for the
    * report's maj@k), in sample order. One query; samples without an extracted answer are included
-   * (`answer: null`, a non-vote).
+   * (`answer: null`, a non-vote), those that errored are not ({@link ERRORED_SAMPLE}).
    */
   answersByProblem(modelId: number): Map<number, { answer: string | null; correct: boolean | null }[]> {
     const out = new Map<number, { answer: string | null; correct: boolean | null }[]>();
     const rows = this.db
       .prepare(
-        'SELECT problem_id AS p, extracted_answer AS answer, correct FROM samples WHERE model_id = ? ORDER BY problem_id, sample_index',
+        `SELECT problem_id AS p, extracted_answer AS answer, correct FROM samples WHERE model_id = ? AND NOT ${ERRORED_SAMPLE} ORDER BY problem_id, sample_index`,
       )
       .iterate(modelId) as IterableIterator<{ p: number; answer: string | null; correct: number | null }>;
     for (const { p, answer, correct } of rows) {
@@ -884,14 +891,22 @@ export class TraceIndex {
   }
 
   /** Per-sample extracted answers and verdicts of a model for one problem, in sample order, with sample ids (maj@k, answer in base). */
-  answers(problemId: number, modelId: number): { id: number; answer: string | null; correct: boolean | null }[] {
+  answers(
+    problemId: number,
+    modelId: number,
+  ): { id: number; answer: string | null; correct: boolean | null; errored: boolean }[] {
     return (
       this.db
         .prepare(
-          'SELECT id, extracted_answer AS answer, correct FROM samples WHERE problem_id = ? AND model_id = ? ORDER BY sample_index',
+          `SELECT id, extracted_answer AS answer, correct, ${ERRORED_SAMPLE} AS errored FROM samples WHERE problem_id = ? AND model_id = ? ORDER BY sample_index`,
         )
-        .all(problemId, modelId) as { id: number; answer: string | null; correct: number | null }[]
-    ).map((r) => ({ id: r.id, answer: r.answer, correct: r.correct === null ? null : r.correct === 1 }));
+        .all(problemId, modelId) as { id: number; answer: string | null; correct: number | null; errored: number }[]
+    ).map((r) => ({
+      id: r.id,
+      answer: r.answer,
+      correct: r.correct === null ? null : r.correct === 1,
+      errored: r.errored === 1,
+    }));
   }
 
   /**
