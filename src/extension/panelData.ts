@@ -287,7 +287,7 @@ export interface MajorityJob {
   models: { modelId: number; answers: { answer: string | null; correct: boolean | null }[] }[];
 }
 
-/** The maj@k job of one problem: every model with extracted answers. */
+/** The maj@k job of one problem: every model with extracted answers, its votes without the samples that errored. */
 export function majorityJob(index: TraceIndex, problemId: number): MajorityJob {
   return {
     kind: 'majority',
@@ -296,7 +296,11 @@ export function majorityJob(index: TraceIndex, problemId: number): MajorityJob {
       .problemStats(problemId)
       .map((r) => ({
         modelId: r.modelId,
-        answers: index.answers(problemId, r.modelId).map((a) => ({ answer: a.answer, correct: a.correct })),
+        // a sample that errored (no output) is not a vote, as in the report's maj@k
+        answers: index
+          .answers(problemId, r.modelId)
+          .filter((a) => !a.errored)
+          .map((a) => ({ answer: a.answer, correct: a.correct })),
       }))
       .filter((m) => m.answers.some((a) => a.answer !== null && a.answer !== '')),
   };

@@ -38,5 +38,6 @@
  * scores (was the first sample of each problem only, the others counted as repeated scores).
  * 7 — the Qwen2.5-Math reader reads a problem's `subject` (else `type`), the Inspect reader its metadata's
  * `subject` (else `type`): subject splits were empty for those files.
+ * 8 — an errored Inspect sample's diagnostics say it is left out of maj@k's votes too (they said maj@k credited it 0).
  */
-export const READER_VERSION = 7;
+export const READER_VERSION = 8;

@@ -271,7 +271,7 @@ export interface Report {
  * decides wherever the problem has one, with or without --tool-grading.
  */
 export const MAJ_AT_K_RULE =
-  "every sample of a problem votes (n = all its samples, with or without a verdict; a sample without an extracted answer never wins), answers grouped by answer equivalence; the winning answer is correct when it equals the problem's reference answer (the folder's verdicts are then not used), and only a problem without a reference answer is judged by the majority verdict of the winning group's graded samples (half credit when they are half correct); ties split the credit; over the problems with samples and a reference answer or a graded sample. pass@k counts only graded samples and the folder's verdicts: maj@1 equals pass@1 only when every sample is graded and every verdict agrees with the reference answer";
+  "every sample of a problem votes (n = all its samples, with or without a verdict, but those that errored: finish reason error and no verdict, no output to vote with; a sample without an extracted answer never wins), answers grouped by answer equivalence; the winning answer is correct when it equals the problem's reference answer (the folder's verdicts are then not used), and only a problem without a reference answer is judged by the majority verdict of the winning group's graded samples (half credit when they are half correct); ties split the credit; over the problems with samples and a reference answer or a graded sample. pass@k counts only graded samples and the folder's verdicts: maj@1 equals pass@1 only when every sample is graded and every verdict agrees with the reference answer";
 
 export interface ReportOptions {
   /** Substring of the base model's id or label; guessed from names when absent. */
