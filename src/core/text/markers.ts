@@ -184,9 +184,9 @@ export function lexiconKey(lex: MarkerLexicon): string {
 /** The word pieces of a phrase (NFKC, lowercase, punctuation left out). */
 export function phraseWords(phrase: string): string[] {
   const norm = phrase.normalize('NFKC').toLowerCase();
-  const words: string[] = [];
-  eachPiece(norm, (s, e) => words.push(norm.slice(s, e)));
-  return words;
+  const buf = newWordBuffer(16);
+  const { words } = tokenize(norm, null, buf);
+  return Array.from({ length: words }, (_, k) => norm.slice(buf.starts[k], buf.ends[k]));
 }
 
 // Classes of code points for the piece rule: white space, word (letter, mark, digit), a piece of its own
@@ -225,45 +225,90 @@ function codePointAt(s: string, i: number): number {
   return c;
 }
 
+/** Word pieces found by {@link tokenize}: offsets in the normalised text and {@link wordHash} of each. */
+interface WordBuffer {
+  starts: Int32Array;
+  ends: Int32Array;
+  hashes: Uint16Array;
+}
+
+function newWordBuffer(size = 1024): WordBuffer {
+  return { starts: new Int32Array(size), ends: new Int32Array(size), hashes: new Uint16Array(size) };
+}
+
+function growWordBuffer(w: WordBuffer): void {
+  const n = w.starts.length * 2;
+  const starts = new Int32Array(n);
+  const ends = new Int32Array(n);
+  const hashes = new Uint16Array(n);
+  starts.set(w.starts);
+  ends.set(w.ends);
+  hashes.set(w.hashes);
+  w.starts = starts;
+  w.ends = ends;
+  w.hashes = hashes;
+}
+
 /**
- * The pieces of a normalised text by {@link PIECE_RULE}, in one pass: calls `word(start, end, hash)` for each
- * word piece (a run of word characters, or one Han/kana character; `hash` is {@link wordHash} of it) and
- * returns the number of pieces (words and other non-space characters).
+ * The pieces of a normalised text by {@link PIECE_RULE}, in one pass. Word pieces (a run of word characters,
+ * or one Han/kana character) go into `out` in order; with `known` (a set of {@link wordHash} values), a word
+ * whose hash is not in it is kept only as a gap (start -1), one per run of such words, since no phrase spans
+ * it. Returns the number of entries of `out` and the number of pieces (words and other non-space characters).
  */
-function eachPiece(norm: string, word: (start: number, end: number, hash: number) => void): number {
+function tokenize(norm: string, known: Uint8Array | null, out: WordBuffer): { words: number; pieces: number } {
   let pieces = 0;
+  let words = 0;
   const n = norm.length;
   let i = 0;
   while (i < n) {
     const c = norm.charCodeAt(i);
-    const cp = c < 128 ? c : codePointAt(norm, i);
-    const k = cp < 128 ? ASCII_CLASS[cp] : classOf(cp);
-    const w = cp > 0xffff ? 2 : 1;
-    if (k === WORD) {
-      const start = i;
-      let h = 0;
-      while (i < n) {
-        const d = norm.charCodeAt(i);
-        let width = 1;
-        if (d < 128) {
-          if (ASCII_CLASS[d] !== WORD) break;
-        } else {
-          const q = codePointAt(norm, i);
-          if (classOf(q) !== WORD) break;
-          if (q > 0xffff) width = 2;
-        }
-        for (let u = 0; u < width; u++) h = (h * 31 + norm.charCodeAt(i + u)) & 0xffff;
-        i += width;
-      }
-      pieces++;
-      word(start, i, h);
+    let k: number;
+    let w = 1;
+    if (c < 128) k = ASCII_CLASS[c];
+    else {
+      const cp = codePointAt(norm, i);
+      k = classOf(cp);
+      if (cp > 0xffff) w = 2;
+    }
+    if (k === SPACE) {
+      i += w;
       continue;
     }
-    if (k === SINGLE) word(i, i + w, wordHash(norm.slice(i, i + w)));
-    if (k !== SPACE) pieces++;
-    i += w;
+    pieces++;
+    if (k === OTHER) {
+      i += w;
+      continue;
+    }
+    const start = i;
+    let h = 0;
+    if (k === SINGLE) {
+      for (let u = 0; u < w; u++) h = (h * 31 + norm.charCodeAt(i + u)) & 0xffff;
+      i += w;
+    } else {
+      while (i < n) {
+        const d = norm.charCodeAt(i);
+        if (d < 128) {
+          if (ASCII_CLASS[d] !== WORD) break;
+          h = (h * 31 + d) & 0xffff;
+          i++;
+          continue;
+        }
+        const q = codePointAt(norm, i);
+        if (classOf(q) !== WORD) break;
+        h = (h * 31 + d) & 0xffff;
+        if (q > 0xffff) h = (h * 31 + norm.charCodeAt(i + 1)) & 0xffff;
+        i += q > 0xffff ? 2 : 1;
+      }
+    }
+    const gap = known !== null && known[h] === 0;
+    if (gap && words > 0 && out.starts[words - 1] === -1) continue;
+    if (words === out.starts.length) growWordBuffer(out);
+    out.starts[words] = gap ? -1 : start;
+    out.ends[words] = i;
+    out.hashes[words] = h;
+    words++;
   }
-  return pieces;
+  return { words, pieces };
 }
 
 /** A 16-bit hash of a word's UTF-16 units (h = h * 31 + unit): a filter before a word is looked up. */
@@ -292,9 +337,7 @@ export class MarkerCounter {
   private readonly known = new Uint8Array(65536);
   /** The same for the first words of the phrases (where a match can start). */
   private readonly knownFirst = new Uint8Array(65536);
-  private hashes = new Uint16Array(1024);
-  private starts = new Int32Array(1024);
-  private ends = new Int32Array(1024);
+  private readonly buf = newWordBuffer();
   readonly behaviours: readonly string[];
 
   constructor(readonly lexicon: MarkerLexicon) {
@@ -322,7 +365,7 @@ export class MarkerCounter {
     const markers = new Array<number>(this.behaviours.length).fill(0);
     if (typeof text !== 'string' || text.length === 0) return { chars: 0, pieces: 0, markers };
     const norm = text.normalize('NFKC').toLowerCase();
-    const { words, pieces } = this.pieces(norm);
+    const { words, pieces } = tokenize(norm, this.known, this.buf);
     this.scan(norm, words, (b) => markers[b]++);
     return { chars: codePoints(text), pieces, markers };
   }
@@ -331,46 +374,19 @@ export class MarkerCounter {
   matches(text: string, limit = Number.POSITIVE_INFINITY): MarkerMatch[] {
     // lowercasing changes the length of a few characters (U+0130): offsets are then those of the lowercase form
     const norm = text.normalize('NFKC').toLowerCase();
-    const { words } = this.pieces(norm);
+    const { words } = tokenize(norm, this.known, this.buf);
     const out: MarkerMatch[] = [];
     this.scan(norm, words, (b, i, len, phrase) => {
       if (out.length >= limit) return;
-      out.push({ behaviour: this.behaviours[b], phrase, start: this.starts[i], end: this.ends[i + len - 1] });
+      out.push({ behaviour: this.behaviours[b], phrase, start: this.buf.starts[i], end: this.buf.ends[i + len - 1] });
     });
     return out;
   }
 
-  /**
-   * Fills `starts` / `ends` with the word pieces of `norm` that may be in a phrase (other words: one gap entry,
-   * start -1, per run of them); returns the number of entries and the number of pieces.
-   */
-  private pieces(norm: string): { words: number; pieces: number } {
-    let words = 0;
-    const pieces = eachPiece(norm, (s, e, h) => {
-      // a word in no phrase is a gap (start -1) no phrase spans; consecutive ones are one gap
-      const gap = this.known[h] === 0;
-      if (gap && words > 0 && this.starts[words - 1] === -1) return;
-      if (words === this.starts.length) {
-        const grow = <T extends Int32Array | Uint16Array>(a: T, b: T) => {
-          b.set(a);
-          return b;
-        };
-        this.starts = grow(this.starts, new Int32Array(words * 2));
-        this.ends = grow(this.ends, new Int32Array(words * 2));
-        this.hashes = grow(this.hashes, new Uint16Array(words * 2));
-      }
-      this.starts[words] = gap ? -1 : s;
-      this.ends[words] = e;
-      this.hashes[words] = h;
-      words++;
-    });
-    return { words, pieces };
-  }
-
   /** The child of `node` for word `k` of `norm`, if any (words longer than every phrase word are not sliced). */
   private child(node: TrieNode, norm: string, k: number): TrieNode | undefined {
-    const s = this.starts[k];
-    const e = this.ends[k];
+    const s = this.buf.starts[k];
+    const e = this.buf.ends[k];
     return s < 0 || e - s > this.maxWord ? undefined : node.next.get(norm.slice(s, e));
   }
 
@@ -381,7 +397,7 @@ export class MarkerCounter {
     const bestLen = new Array<number>(n).fill(0);
     const bestPhrase = new Array<string>(n).fill('');
     for (let i = 0; i < words; i++) {
-      if (this.knownFirst[this.hashes[i]] === 0 || this.starts[i] < 0) continue;
+      if (this.knownFirst[this.buf.hashes[i]] === 0 || this.buf.starts[i] < 0) continue;
       let node = this.child(this.root, norm, i);
       if (node === undefined) continue;
       let found = false;
