@@ -17,9 +17,11 @@ import {
   trainingGainShareSpec,
   trainingHeatmapSpec,
   trainingLengthSpec,
+  trainingMarkersSpec,
+  markerlessMeasures,
   trainingPassSpec,
 } from './trainingCharts';
-import type { TrainingData, TrainingSeries, TrainingStep } from '../src/shared/protocol';
+import type { TrainingData, TrainingMarkers, TrainingSeries, TrainingStep } from '../src/shared/protocol';
 import { passAtKCell } from '../src/shared/passAtKCell';
 
 /** Some pass@k line of the series changes its problem set between steps, so it is drawn in pieces. */
@@ -35,6 +37,31 @@ function brokenLines(s: TrainingSeries): boolean {
     (p) => p.step,
     s.unit,
   ).some((x) => x.segments > 1);
+}
+
+/**
+ * The caption of the markers chart: what is counted and how, then each measure's within-problem association with
+ * correctness at the steps where its interval excludes 0 (else "no relation at any step").
+ */
+function markersNote(m: TrainingMarkers, unit: string): string {
+  const label = new Map(m.measures.map((d) => [d.id, `${d.label} (${d.unit})`]));
+  const related = m.within.filter((w) => w.relation !== 'no relation');
+  const found = related.length
+    ? related
+        .map(
+          (w) =>
+            `${label.get(w.measure) ?? w.measure} ${w.relation} at ${unit} ${w.step} (${w.mean?.toFixed(2)} [${w.low?.toFixed(2)}, ${w.high?.toFixed(2)}], ${w.problems} problems)`,
+        )
+        .join('; ')
+    : 'no relation for any measure at any step';
+  const none = markerlessMeasures(m).map((id) => label.get(id) ?? id);
+  return (
+    `Marker counts per 1,000 tokens (phrases of the lexicon, docs/reasoning-markers.md) and lengths; ${m.tokenRule}. ` +
+    'Green: correct samples, red: incorrect; means over problems with 95% bootstrap intervals over problems. ' +
+    `Within a problem (correct − incorrect, over problems with both): ${found}.` +
+    (none.length ? ` No marker of ${none.join(', ')} in any sample (not drawn).` : '') +
+    (m.unmeasured > 0 ? ` ${m.unmeasured} samples not measured yet: index the folder again.` : '')
+  );
 }
 
 export class TrainingView {
@@ -180,6 +207,15 @@ export class TrainingView {
         'Response length against the training step',
         'Mean characters per sample (all samples of the step); dashed: the base model.',
       ),
+      ...(s.markers
+        ? [
+            section(
+              'training-markers',
+              'Length and reasoning markers against the training step',
+              markersNote(s.markers, s.unit),
+            ),
+          ]
+        : []),
       section(
         'training-heatmap',
         'Every problem across the checkpoints (c/n)',
@@ -276,6 +312,9 @@ export class TrainingView {
       if (gain) void showChart(gain, trainingGainShareSpec(s)).then(keep);
       const len = el('training-length');
       if (len) void showChart(len, trainingLengthSpec(s)).then(keep);
+      const markers = el('training-markers');
+      const markersSpec = trainingMarkersSpec(s);
+      if (markers && markersSpec) void showChart(markers, markersSpec).then(keep);
       const heat = el('training-heatmap');
       if (heat)
         void showChart(heat, trainingHeatmapSpec(s), (datum) => {

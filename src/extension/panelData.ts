@@ -73,6 +73,7 @@ import {
 import type { PathMatchData } from '../shared/pathLine';
 import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../core/report/rewardReport';
 import { preview } from '../core/text/strings';
+import { reasoningMarkers, seriesMarkers } from '../core/analyses/reasoningMarkers';
 import {
   type DatasetCount,
   datasetCounts,
@@ -1330,6 +1331,12 @@ export function trainingData(index: TraceIndex, roles: Roles, replicates = 1000)
     models,
   });
   const label = new Map(models.map((m) => [m.id, m.label]));
+  const displayOf = new Map(models.map((m) => [m.id, m.displayId]));
+  // lengths and reasoning markers of every model (one read of the samples), when there is a series to show them on
+  const markers =
+    r.trajectories.length > 0
+      ? reasoningMarkers(index, { models, stepPattern: pattern, bootstrap: { replicates, seed: 12345 } })
+      : undefined;
   const series: TrainingSeries[] = r.trajectories.map((t) => ({
     name: t.name,
     unit: t.unit,
@@ -1383,6 +1390,12 @@ export function trainingData(index: TraceIndex, roles: Roles, replicates = 1000)
     }),
     lost: trainingProblemIds(t, 'lost'),
     late: trainingProblemIds(t, 'late'),
+    markers:
+      markers &&
+      seriesMarkers(
+        markers,
+        t.steps.map((s, i) => ({ step: s.step, model: displayOf.get(t.ids.models[i]) ?? '' })),
+      ),
   }));
   return {
     series,

@@ -650,6 +650,37 @@ export interface TrainingProblem {
   pattern: 'gained' | 'lost' | 'flip-flop' | 'always' | 'never';
 }
 
+/**
+ * Lengths and reasoning-marker counts of a series' checkpoints (core/analyses/reasoningMarkers.ts): per step and
+ * measure, the mean over problems of the correct and of the incorrect samples with 95% bootstrap intervals over
+ * problems, and the within-problem difference correct - incorrect.
+ */
+export interface TrainingMarkers {
+  /** How tokens were counted (the figure's caption says it). */
+  tokenRule: string;
+  measures: { id: string; label: string; unit: string }[];
+  points: {
+    step: number;
+    measure: string;
+    split: 'correct' | 'incorrect';
+    mean: number | null;
+    low: number | null;
+    high: number | null;
+    problems: number;
+  }[];
+  within: {
+    step: number;
+    measure: string;
+    mean: number | null;
+    low: number | null;
+    high: number | null;
+    problems: number;
+    relation: string;
+  }[];
+  /** Samples of the series without stored measures (indexed before they existed). */
+  unmeasured: number;
+}
+
 /** One checkpoint series. */
 export interface TrainingSeries {
   name: string;
@@ -665,6 +696,8 @@ export interface TrainingSeries {
   /** Problem row ids: lost during training (solved earlier, not at the last step) and solved only at late steps. */
   lost: number[];
   late: number[];
+  /** Lengths and reasoning markers per step; absent when the index has no measures. */
+  markers?: TrainingMarkers;
 }
 
 /** Result of `getTraining`: the overview's Training tab. */

@@ -286,6 +286,85 @@ export function trainingLengthSpec(s: TrainingSeries): Spec {
 }
 
 /**
+ * The behaviours of which no sample of the series has a marker (every mean 0): left out of the chart, named in its
+ * caption instead (a chart of zeros has no scale to read).
+ */
+export function markerlessMeasures(m: NonNullable<TrainingSeries['markers']>): string[] {
+  return m.measures
+    .filter((d) => d.id !== 'chars' && d.id !== 'tokens')
+    .filter((d) => m.points.every((p) => p.measure !== d.id || p.mean === null || p.mean === 0))
+    .map((d) => d.id);
+}
+
+/**
+ * Lengths and reasoning-marker counts per 1,000 tokens against the step, one small chart per measure (its own y
+ * scale): the mean over problems of the correct samples and of the incorrect ones, each with its 95% bootstrap
+ * interval over problems as a vertical rule. Behaviours without any marker in the series are left out
+ * ({@link markerlessMeasures}). Null without measures (`s.markers` absent).
+ */
+export function trainingMarkersSpec(s: TrainingSeries): Spec | null {
+  const m = s.markers;
+  if (!m) return null;
+  const title = new Map(m.measures.map((d) => [d.id, `${d.label} (${d.unit})`]));
+  const none = new Set(markerlessMeasures(m));
+  const drawn = m.measures.filter((d) => !none.has(d.id));
+  const rows = m.points
+    .filter((p) => p.mean !== null && !none.has(p.measure))
+    .map((p) => ({ ...p, title: title.get(p.measure) ?? p.measure }));
+  const colour = {
+    field: 'split',
+    type: 'nominal',
+    title: null,
+    scale: { domain: ['correct', 'incorrect'], range: ['#3fa34d', '#d64545'] },
+    legend: { orient: 'bottom' },
+  };
+  return {
+    data: { values: rows },
+    columns: 3,
+    facet: {
+      field: 'title',
+      type: 'nominal',
+      title: null,
+      sort: drawn.map((d) => title.get(d.id) ?? d.id),
+      header: { labelFontWeight: 'bold', labelLimit: 320 },
+    },
+    spec: {
+      width: 230,
+      height: 140,
+      layer: [
+        {
+          mark: { type: 'rule', strokeWidth: 1.5, opacity: 0.6 },
+          encoding: {
+            x: stepAxis(s),
+            y: { field: 'low', type: 'quantitative' },
+            y2: { field: 'high' },
+            color: colour,
+          },
+        },
+        {
+          mark: { type: 'line', point: true },
+          encoding: {
+            x: stepAxis(s),
+            y: { field: 'mean', type: 'quantitative', title: null, scale: { zero: true } },
+            color: colour,
+            tooltip: [
+              { field: 'title', title: 'measure' },
+              { field: 'step' },
+              { field: 'split', title: 'samples' },
+              { field: 'mean', format: '.2f' },
+              { field: 'low', format: '.2f', title: '95% low' },
+              { field: 'high', format: '.2f', title: '95% high' },
+              { field: 'problems', title: 'problems' },
+            ],
+          },
+        },
+      ],
+    },
+    resolve: { scale: { y: 'independent' } },
+  };
+}
+
+/**
  * Problems x steps heatmap coloured by c/n, rows in the order given (the host sends them clustered:
  * gained, lost, flip-flopping, always solved, never solved), with a narrow column naming each row's
  * pattern (its legend lists only the patterns drawn). A cell's datum carries `problemRowId` and `modelId` (click: open the problem at that step).
