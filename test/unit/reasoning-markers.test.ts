@@ -4,7 +4,7 @@ import { type MeasureStats, reasoningMarkers } from '../../src/core/analyses/rea
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { bootstrapMeanCI } from '../../src/core/metrics/bootstrap';
-import { buildReport } from '../../src/core/report/index';
+import { buildReport, buildReportAsync } from '../../src/core/report/index';
 import { reportCsv, reportTable } from '../../src/core/report/sections';
 import { rolloutLine, writeFolder } from './helpers';
 
@@ -104,6 +104,15 @@ describe('reasoning markers: means, intervals and the within-problem association
     assert.match(t, /reasoning markers: .*tokens approximated as pieces/);
     assert.match(t, /no relation/);
     assert.match(t, /higher when correct/);
+    const withExamples = await buildReportAsync(index, { replicates: 50, markers: true });
+    const ex = withExamples.markers?.examples ?? [];
+    assert.deepEqual(
+      ex.map((e) => [e.behaviour, e.phrase, e.marker, e.before, e.after.slice(0, 10)]),
+      [0, 1, 2].map(() => ['backtracking', 'wait', 'Wait', '', ', step ste']),
+      'three examples of backtracking, from three problems; no other behaviour has a marker',
+    );
+    assert.equal(new Set(ex.map((e) => e.problem)).size, 3);
+    assert.match(reportTable(withExamples), /backtracking "wait": …\[\[Wait\]\], step step/);
     const csv = reportCsv(r).split('\n');
     const row = csv.find((l) => l.includes('markers:chars:within'));
     assert.ok(row, 'a CSV row per model, measure and split');

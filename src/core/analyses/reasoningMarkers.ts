@@ -27,9 +27,10 @@
  * Cost: one ordered read of the samples (O(samples), memory O(problems x measures)), then the bootstraps
  * (O(replicates x problems) per interval).
  */
-import type { ModelRow, TraceIndex } from '../index/traceIndex';
+import { readSampleText } from '../index/sampleText';
+import { type ModelRow, type TraceIndex, modelDisplayId } from '../index/traceIndex';
 import { type BootstrapOptions, bootstrapMeanCI, type MeanCI } from '../metrics/bootstrap';
-import { DEFAULT_LEXICON, MARKERS_LEXICON_KEY, type MarkerLexicon, PIECE_RULE } from '../text/markers';
+import { DEFAULT_LEXICON, MARKERS_LEXICON_KEY, MarkerCounter, type MarkerLexicon, PIECE_RULE } from '../text/markers';
 import type { TrainingMarkers } from '../../shared/protocol';
 import { checkpointSeries } from './trajectories';
 
@@ -99,6 +100,103 @@ export interface MarkersAnalysis {
   /** The checkpoint series: name and its models' display ids in step order. */
   series: { name: string; unit: string; models: string[] }[];
   warnings: string[];
+  /** A few markers of each behaviour in context (report --markers: {@link markerExamples}), to judge the lexicon by. */
+  examples?: MarkerExample[];
+}
+
+/** One marker in its sample, with some text on each side (model output: untrusted text). */
+export interface MarkerExample {
+  behaviour: string;
+  /** The lexicon's phrase that matched. */
+  phrase: string;
+  /** Display id of the model, the problem's id, the sample's index. */
+  model: string;
+  problem: string;
+  sampleIndex: number;
+  /** Up to {@link EXAMPLE_CONTEXT} characters before and after the marker (NFKC, white space made single spaces). */
+  before: string;
+  marker: string;
+  after: string;
+}
+
+/** Characters of context on each side of an example's marker. */
+export const EXAMPLE_CONTEXT = 50;
+
+/**
+ * Up to `perBehaviour` examples of each behaviour of the index's lexicon, from samples of different problems
+ * (the first such samples in index order), their texts read from the results files. A sample whose file changed
+ * since it was indexed is skipped. Cost: one read of the samples' stored counts (it stops once every behaviour
+ * has its examples) and one text read per example.
+ */
+export async function markerExamples(index: TraceIndex, perBehaviour = 3): Promise<MarkerExample[]> {
+  const lexicon = indexLexicon(index);
+  const counter = new MarkerCounter(lexicon);
+  const nb = lexicon.behaviours.length;
+  const chosen: { b: number; id: number; model: string; problem: string; sampleIndex: number }[] = [];
+  const problemsOf = Array.from({ length: nb }, () => new Set<number>());
+  let full = 0;
+  const rows = index.db
+    .prepare(
+      `SELECT s.id, s.markers, s.problem_id AS pid, s.sample_index AS sampleIndex, p.problem_id AS problem,
+              m.run, m.name, m.revision
+         FROM samples s JOIN problems p ON p.id = s.problem_id JOIN models m ON m.id = s.model_id
+        WHERE s.markers IS NOT NULL AND s.markers GLOB '*[1-9]*' ORDER BY s.id`,
+    )
+    .iterate() as IterableIterator<{
+    id: number;
+    markers: string;
+    pid: number;
+    sampleIndex: number;
+    problem: string;
+    run: string;
+    name: string;
+    revision: string | null;
+  }>;
+  for (const r of rows) {
+    const counts = r.markers.split(',');
+    for (let b = 0; b < nb; b++) {
+      const seen = problemsOf[b];
+      if (seen.size >= perBehaviour || Number(counts[b] ?? 0) === 0 || seen.has(r.pid)) continue;
+      seen.add(r.pid);
+      if (seen.size === perBehaviour) full++;
+      const model = modelDisplayId(r.run, r.name, r.revision);
+      chosen.push({ b, id: r.id, model, problem: r.problem, sampleIndex: r.sampleIndex });
+    }
+    if (full === nb) break;
+  }
+  const out: MarkerExample[] = [];
+  for (const c of chosen) {
+    let text: string | undefined;
+    try {
+      text = await readSampleText(index, c.id);
+    } catch {
+      continue;
+    }
+    if (text === undefined) continue;
+    // the offsets of matches are those of the NFKC form, lowercased: the same as the NFKC form's unless
+    // lowercasing changed its length (U+0130), when the lowercase form is shown
+    const nfkc = text.normalize('NFKC');
+    const lower = nfkc.toLowerCase();
+    const norm = lower.length === nfkc.length ? nfkc : lower;
+    const hit = counter.matches(text).find((x) => x.behaviour === lexicon.behaviours[c.b].id);
+    if (!hit) continue;
+    const flat = (s: string) => s.replace(/\s+/g, ' ');
+    out.push({
+      behaviour: hit.behaviour,
+      phrase: hit.phrase,
+      model: c.model,
+      problem: c.problem,
+      sampleIndex: c.sampleIndex,
+      before: flat(norm.slice(Math.max(0, hit.start - EXAMPLE_CONTEXT), hit.start)),
+      marker: flat(norm.slice(hit.start, hit.end)),
+      after: flat(norm.slice(hit.end, hit.end + EXAMPLE_CONTEXT)),
+    });
+  }
+  return out.sort(
+    (x, y) =>
+      lexicon.behaviours.findIndex((b) => b.id === x.behaviour) -
+      lexicon.behaviours.findIndex((b) => b.id === y.behaviour),
+  );
 }
 
 /** Options of {@link reasoningMarkers}. */

@@ -1,4 +1,9 @@
-import { type MarkersAnalysis, type ProblemMean, reasoningMarkers } from '../../analyses/reasoningMarkers';
+import {
+  type MarkersAnalysis,
+  type ProblemMean,
+  markerExamples,
+  reasoningMarkers,
+} from '../../analyses/reasoningMarkers';
 import type { ReportContext } from '../context';
 import { csvCell } from '../csv';
 import type { CsvRow, ReportSection } from '../section';
@@ -53,6 +58,13 @@ export function markersLines(a: MarkersAnalysis): string[] {
       ]),
     );
   }
+  if (a.examples?.length) {
+    out.push('  examples (the marker in [[ ]]), to judge the lexicon by:');
+    for (const e of a.examples)
+      out.push(
+        `    ${safe(e.behaviour)} "${safe(e.phrase)}": …${safe(e.before)}[[${safe(e.marker)}]]${safe(e.after)}… (${safe(e.model)}, problem ${safe(e.problem)}, sample ${e.sampleIndex})`,
+      );
+  }
   return out;
 }
 
@@ -87,17 +99,25 @@ function markersCsv(r: Report): CsvRow[] {
   return rows;
 }
 
+function computeMarkers(ctx: ReportContext): Pick<Report, 'markers'> {
+  if (!ctx.options.markers) return {};
+  const a = reasoningMarkers(ctx.index, {
+    bootstrap: ctx.boot,
+    models: ctx.models,
+    stepPattern: ctx.options.stepPattern,
+  });
+  ctx.warnings.push(...a.warnings);
+  return { markers: a };
+}
+
 export const markersSection: ReportSection = {
   name: 'markers',
-  compute: (ctx: ReportContext) => {
-    if (!ctx.options.markers) return {};
-    const a = reasoningMarkers(ctx.index, {
-      bootstrap: ctx.boot,
-      models: ctx.models,
-      stepPattern: ctx.options.stepPattern,
-    });
-    ctx.warnings.push(...a.warnings);
-    return { markers: a };
+  compute: computeMarkers,
+  // the CLI's report (buildReportAsync) adds examples of each behaviour, read from the results files
+  computeAsync: async (ctx: ReportContext) => {
+    const r = computeMarkers(ctx);
+    if (r.markers) r.markers.examples = await markerExamples(ctx.index);
+    return r;
   },
   table: (r: Report) => (r.markers ? markersLines(r.markers) : []),
   csv: markersCsv,
