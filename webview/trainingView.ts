@@ -18,10 +18,10 @@ import {
   trainingHeatmapSpec,
   trainingLengthSpec,
   trainingMarkersSpec,
-  markerlessMeasures,
+  markersCaption,
   trainingPassSpec,
 } from './trainingCharts';
-import type { TrainingData, TrainingMarkers, TrainingSeries, TrainingStep } from '../src/shared/protocol';
+import type { TrainingData, TrainingSeries, TrainingStep } from '../src/shared/protocol';
 import { passAtKCell } from '../src/shared/passAtKCell';
 
 /** Some pass@k line of the series changes its problem set between steps, so it is drawn in pieces. */
@@ -37,31 +37,6 @@ function brokenLines(s: TrainingSeries): boolean {
     (p) => p.step,
     s.unit,
   ).some((x) => x.segments > 1);
-}
-
-/**
- * The caption of the markers chart: what is counted and how, then each measure's within-problem association with
- * correctness at the steps where its interval excludes 0 (else "no relation at any step").
- */
-function markersNote(m: TrainingMarkers, unit: string): string {
-  const label = new Map(m.measures.map((d) => [d.id, `${d.label} (${d.unit})`]));
-  const related = m.within.filter((w) => w.relation !== 'no relation');
-  const found = related.length
-    ? related
-        .map(
-          (w) =>
-            `${label.get(w.measure) ?? w.measure} ${w.relation} at ${unit} ${w.step} (${w.mean?.toFixed(2)} [${w.low?.toFixed(2)}, ${w.high?.toFixed(2)}], ${w.problems} problems)`,
-        )
-        .join('; ')
-    : 'no relation for any measure at any step';
-  const none = markerlessMeasures(m).map((id) => label.get(id) ?? id);
-  return (
-    `Marker counts per 1,000 tokens (phrases of the lexicon, docs/reasoning-markers.md) and lengths; ${m.tokenRule}. ` +
-    'Green: correct samples, red: incorrect; means over problems with 95% bootstrap intervals over problems. ' +
-    `Within a problem (correct − incorrect, over problems with both): ${found}.` +
-    (none.length ? ` No marker of ${none.join(', ')} in any sample (not drawn).` : '') +
-    (m.unmeasured > 0 ? ` ${m.unmeasured} samples not measured yet: index the folder again.` : '')
-  );
 }
 
 export class TrainingView {
@@ -212,7 +187,7 @@ export class TrainingView {
             section(
               'training-markers',
               'Length and reasoning markers against the training step',
-              markersNote(s.markers, s.unit),
+              markersCaption(s.markers, (at) => `at ${s.unit} ${at}`),
             ),
           ]
         : []),

@@ -73,7 +73,7 @@ import {
 import type { PathMatchData } from '../shared/pathLine';
 import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../core/report/rewardReport';
 import { preview } from '../core/text/strings';
-import { reasoningMarkers, seriesMarkers } from '../core/analyses/reasoningMarkers';
+import { markerFigures, reasoningMarkers } from '../core/analyses/reasoningMarkers';
 import {
   type DatasetCount,
   datasetCounts,
@@ -966,10 +966,16 @@ export function overviewData(
         notComparedReason(x, (m) => m.label, EXTENSION_CHOOSE_BASE),
       ),
     );
+  // lengths and reasoning markers per model, by label (one read of the samples, then the bootstraps)
+  const markers = markerFigures(
+    reasoningMarkers(index, { models, bootstrap: { replicates, seed: 12345 } }),
+    withData.map((m) => ({ at: m.label, model: m.displayId })),
+  );
   return {
     models: withData.map((m) => modelInfo(m, roles, models.length === 1)),
     baseModelId: roles.baseId ?? null,
     levels,
+    ...(markers ? { markers } : {}),
     curves,
     histograms,
     coverage: cov,
@@ -1392,9 +1398,9 @@ export function trainingData(index: TraceIndex, roles: Roles, replicates = 1000)
     late: trainingProblemIds(t, 'late'),
     markers:
       markers &&
-      seriesMarkers(
+      markerFigures(
         markers,
-        t.steps.map((s, i) => ({ step: s.step, model: displayOf.get(t.ids.models[i]) ?? '' })),
+        t.steps.map((s, i) => ({ at: s.step, model: displayOf.get(t.ids.models[i]) ?? '' })),
       ),
   }));
   return {

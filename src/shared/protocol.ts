@@ -393,6 +393,8 @@ export interface OverviewData {
   models: ModelInfo[];
   baseModelId: number | null;
   levels: string[];
+  /** Lengths and reasoning markers per model (by label, in the models' order); absent when the index has no measures. */
+  markers?: MarkerFigures<string>;
   /** Dataset pass@k with bootstrap bands; `level` null = all problems. */
   curves: {
     modelId: number;
@@ -651,16 +653,17 @@ export interface TrainingProblem {
 }
 
 /**
- * Lengths and reasoning-marker counts of a series' checkpoints (core/analyses/reasoningMarkers.ts): per step and
- * measure, the mean over problems of the correct and of the incorrect samples with 95% bootstrap intervals over
- * problems, and the within-problem difference correct - incorrect.
+ * Lengths and reasoning-marker counts (core/analyses/reasoningMarkers.ts) of some models, each at a place `at` (a
+ * checkpoint's step on the Training tab, a model's label on the Models tab): per place and measure, the mean over
+ * problems of the correct and of the incorrect samples with 95% bootstrap intervals over problems, and the
+ * within-problem difference correct - incorrect.
  */
-export interface TrainingMarkers {
+export interface MarkerFigures<X extends number | string> {
   /** How tokens were counted (the figure's caption says it). */
   tokenRule: string;
   measures: { id: string; label: string; unit: string }[];
   points: {
-    step: number;
+    at: X;
     measure: string;
     split: 'correct' | 'incorrect';
     mean: number | null;
@@ -669,7 +672,7 @@ export interface TrainingMarkers {
     problems: number;
   }[];
   within: {
-    step: number;
+    at: X;
     measure: string;
     mean: number | null;
     low: number | null;
@@ -677,9 +680,12 @@ export interface TrainingMarkers {
     problems: number;
     relation: string;
   }[];
-  /** Samples of the series without stored measures (indexed before they existed). */
+  /** Samples of these models without stored measures (indexed before they existed). */
   unmeasured: number;
 }
+
+/** The measures of a series' checkpoints, by step. */
+export type TrainingMarkers = MarkerFigures<number>;
 
 /** One checkpoint series. */
 export interface TrainingSeries {

@@ -73,7 +73,7 @@ describe('the Training tab in a real VS Code on rlvr-probe-gsm8k/trajectory', { 
     await s?.close();
   });
 
-  test('the tab: per-step figures equal the raw rollouts, and the five charts draw', async () => {
+  test('the tab: per-step figures equal the raw rollouts, and the six charts draw', async () => {
     try {
       await showTreeView(s.page, CONTAINER, VIEW);
       await waitUntil(
@@ -83,6 +83,11 @@ describe('the Training tab in a real VS Code on rlvr-probe-gsm8k/trajectory', { 
       );
       await runCommand(s.page, 'Trace Inspector: Open Overview');
       ov = await webviewWith(s.page, '#tab-training', { timeoutMs: 60_000, what: 'the overview with its tabs' });
+      // the Models tab (shown first): length and reasoning markers per model
+      await ov.waitForSelector('#chart-markers canvas', { timeout: 60_000 });
+      await ov.$eval('#chart-markers', (el) => el.parentElement?.scrollIntoView());
+      await s.page.waitForTimeout(300);
+      await screenshot(s.page, 'training-0-models-markers');
       await ov.click('#tab-training');
       await ov.waitForSelector('.training-table tbody tr', { timeout: 60_000 });
       for (const id of ['pass', 'categories', 'gain', 'length', 'markers', 'heatmap'])

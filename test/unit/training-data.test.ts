@@ -19,7 +19,7 @@ import {
   computeTrajectories,
   trajectoryFilter,
 } from '../../src/core/analyses/trajectories';
-import { resolveFilter, trainingData } from '../../src/extension/panelData';
+import { overviewData, resolveFilter, trainingData } from '../../src/extension/panelData';
 import { validatePanelState, validateWebviewMessage } from '../../src/shared/protocol';
 import { REAL, tempDir, writeRollouts } from './helpers';
 import { loadWithStub } from './vscodeStub';
@@ -104,12 +104,12 @@ describe('trainingData on rlvr-probe-gsm8k/trajectory', () => {
       }
       type Figure = { mean: number | null; low: number | null; high: number | null; problems: number } | undefined;
       const at = (split: string): Figure =>
-        m.points.find((p) => p.step === st && p.measure === 'chars' && p.split === split);
+        m.points.find((p) => p.at === st && p.measure === 'chars' && p.split === split);
       const boot = { replicates: 1000, seed: 12345 };
       const figures: [Figure, number[]][] = [
         [at('correct'), correct],
         [at('incorrect'), incorrect],
-        [m.within.find((w) => w.step === st && w.measure === 'chars'), within],
+        [m.within.find((w) => w.at === st && w.measure === 'chars'), within],
       ];
       for (const [got, values] of figures) {
         const want = bootstrapMeanCI(values, boot);
@@ -118,6 +118,21 @@ describe('trainingData on rlvr-probe-gsm8k/trajectory', () => {
         for (const k of ['mean', 'low', 'high'] as const)
           assert.ok(Math.abs((got[k] ?? Number.NaN) - (want[k] ?? Number.NaN)) < 1e-9, `step ${st} ${k}`);
       }
+    }
+  });
+
+  test("the Models tab's markers per model equal the Training tab's at each step", () => {
+    const s = trainingData(index, {}).series[0];
+    const o = overviewData(index, {});
+    assert.ok(o.markers && s.markers);
+    assert.deepEqual(
+      [...new Set(o.markers.points.map((p) => p.at))],
+      o.models.map((m) => m.label),
+    );
+    for (const st of s.steps) {
+      const fromTraining: unknown[] = s.markers.points.filter((p) => p.at === st.step).map(({ at: _, ...p }) => p);
+      const fromModels: unknown[] = o.markers.points.filter((p) => p.at === st.label).map(({ at: _, ...p }) => p);
+      assert.deepEqual(fromModels, fromTraining, `step ${st.step}`);
     }
   });
 

@@ -31,7 +31,7 @@ import { readSampleText } from '../index/sampleText';
 import { type ModelRow, type TraceIndex, modelDisplayId } from '../index/traceIndex';
 import { type BootstrapOptions, bootstrapMeanCI, type MeanCI } from '../metrics/bootstrap';
 import { DEFAULT_LEXICON, MARKERS_LEXICON_KEY, MarkerCounter, type MarkerLexicon, PIECE_RULE } from '../text/markers';
-import type { TrainingMarkers } from '../../shared/protocol';
+import type { MarkerFigures } from '../../shared/protocol';
 import { checkpointSeries } from './trajectories';
 
 /** How "tokens" are counted in a figure. */
@@ -415,15 +415,16 @@ function newAcc(n: number): ModelAcc {
 }
 
 /**
- * The measures of a series' checkpoints from the analysis (the overview's Training tab, shared/protocol.ts): `steps` names each checkpoint's model by display id
- * (a step whose model the analysis lacks is left out). Undefined when no checkpoint has a measured sample.
+ * The figures of some models from the analysis (the overview's Training and Models tabs, shared/protocol.ts): each
+ * entry names a model by display id and the place `at` it is drawn at (a step, a label); an entry whose model the
+ * analysis lacks is left out. Undefined when none of them has a measured sample.
  */
-export function seriesMarkers(
+export function markerFigures<X extends number | string>(
   a: MarkersAnalysis,
-  steps: readonly { step: number; model: string }[],
-): TrainingMarkers | undefined {
+  entries: readonly { at: X; model: string }[],
+): MarkerFigures<X> | undefined {
   const byId = new Map(a.models.map((m) => [m.model, m]));
-  const out: TrainingMarkers = {
+  const out: MarkerFigures<X> = {
     tokenRule: a.tokenRule.description,
     measures: a.measures,
     points: [],
@@ -431,7 +432,7 @@ export function seriesMarkers(
     unmeasured: 0,
   };
   let measured = 0;
-  for (const { step, model } of steps) {
+  for (const { at, model } of entries) {
     const m = byId.get(model);
     if (!m) continue;
     out.unmeasured += m.unmeasured;
@@ -440,7 +441,7 @@ export function seriesMarkers(
       for (const split of ['correct', 'incorrect'] as const) {
         const v = s[split];
         out.points.push({
-          step,
+          at,
           measure: s.measure,
           split,
           mean: v.mean,
@@ -451,7 +452,7 @@ export function seriesMarkers(
       }
       const w = s.within;
       out.within.push({
-        step,
+        at,
         measure: s.measure,
         mean: w.mean,
         low: w.low,
