@@ -413,9 +413,9 @@ export class OverviewView {
     const hist = el('chart-histogram');
     const cov = el('chart-coverage');
     const markers = el('chart-markers');
-    if (markers && d.markers) void showChart(markers, modelsMarkersSpec(d.markers)).then(keep);
     const width = (curves ?? this.root).clientWidth || 720;
     this.renderedWidth = width;
+    if (markers && d.markers) void showChart(markers, modelsMarkersSpec(d.markers, width)).then(keep);
     const opts = { visible: this.visible, bands: this.bands, width };
     const none = (e: HTMLElement, text: string) => replace(e, h('p', { className: 'muted' }, text));
     const anyShown = d.models.some((m) => this.visible?.has(m.id));

@@ -288,7 +288,7 @@ export class TrainingView {
       const len = el('training-length');
       if (len) void showChart(len, trainingLengthSpec(s)).then(keep);
       const markers = el('training-markers');
-      const markersSpec = trainingMarkersSpec(s);
+      const markersSpec = trainingMarkersSpec(s, markers?.clientWidth || undefined);
       if (markers && markersSpec) void showChart(markers, markersSpec).then(keep);
       const heat = el('training-heatmap');
       if (heat)

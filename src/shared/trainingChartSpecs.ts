@@ -300,9 +300,19 @@ export function markerlessMeasures(m: MarkerFigures<number | string>): string[] 
  * Lengths and reasoning-marker counts per 1,000 tokens, one small chart per measure (its own y scale): the mean over
  * problems of the correct samples and of the incorrect ones at each place (`x`: the encoding of the field `at`),
  * each with its 95% bootstrap interval over problems as a vertical rule; joined by lines when `line` (steps).
- * Behaviours without any marker are left out ({@link markerlessMeasures}).
+ * Behaviours without any marker are left out ({@link markerlessMeasures}). `layout.width`: the pixels the charts may
+ * take (the columns and each chart's width follow from it).
  */
-function markersSpec(m: MarkerFigures<number | string>, x: Record<string, unknown>, line: boolean): Spec {
+function markersSpec(
+  m: MarkerFigures<number | string>,
+  x: Record<string, unknown>,
+  line: boolean,
+  layout: { width: number; maxColumns: number },
+): Spec {
+  // as many columns as fit the width given (each chart about 300 px with its axis), at most maxColumns
+  const avail = Math.max(320, layout.width);
+  const columns = Math.max(1, Math.min(layout.maxColumns, Math.floor(avail / 300)));
+  const cell = Math.max(150, Math.floor(avail / columns) - 90);
   const title = new Map(m.measures.map((d) => [d.id, `${d.label} (${d.unit})`]));
   const none = new Set(markerlessMeasures(m));
   const drawn = m.measures.filter((d) => !none.has(d.id));
@@ -318,7 +328,7 @@ function markersSpec(m: MarkerFigures<number | string>, x: Record<string, unknow
   };
   return {
     data: { values: rows },
-    columns: 3,
+    columns,
     facet: {
       field: 'title',
       type: 'nominal',
@@ -327,7 +337,7 @@ function markersSpec(m: MarkerFigures<number | string>, x: Record<string, unknow
       header: { labelFontWeight: 'bold', labelLimit: 320 },
     },
     spec: {
-      width: 230,
+      width: cell,
       height: 140,
       layer: [
         {
@@ -357,13 +367,19 @@ function markersSpec(m: MarkerFigures<number | string>, x: Record<string, unknow
   };
 }
 
-/** {@link markersSpec} of a series' checkpoints against the step; null without measures (`s.markers` absent). */
-export function trainingMarkersSpec(s: TrainingSeries): Spec | null {
-  return s.markers ? markersSpec(s.markers, { ...stepAxis(s), field: 'at' }, true) : null;
+/**
+ * {@link markersSpec} of a series' checkpoints against the step, within `width` pixels (three columns at most);
+ * null without measures (`s.markers` absent).
+ */
+export function trainingMarkersSpec(s: TrainingSeries, width = 900): Spec | null {
+  return s.markers ? markersSpec(s.markers, { ...stepAxis(s), field: 'at' }, true, { width, maxColumns: 3 }) : null;
 }
 
-/** {@link markersSpec} of the models of the overview, one column per model in their order (points, no lines). */
-export function modelsMarkersSpec(m: MarkerFigures<string>): Spec {
+/**
+ * {@link markersSpec} of the models of the overview, within `width` pixels: a column per model in their order
+ * (points, no lines); one chart per row when there are more than eight models.
+ */
+export function modelsMarkersSpec(m: MarkerFigures<string>, width = 900): Spec {
   const order = [...new Set(m.points.map((p) => p.at))];
   const x = {
     field: 'at',
@@ -373,7 +389,7 @@ export function modelsMarkersSpec(m: MarkerFigures<string>): Spec {
     scale: { padding: 0.4 },
     axis: { labelAngle: -30, labelLimit: 160 },
   };
-  return markersSpec(m, x, false);
+  return markersSpec(m, x, false, { width, maxColumns: order.length > 8 ? 1 : 3 });
 }
 
 /**

@@ -85,6 +85,12 @@ describe('the Training tab in a real VS Code on rlvr-probe-gsm8k/trajectory', { 
       ov = await webviewWith(s.page, '#tab-training', { timeoutMs: 60_000, what: 'the overview with its tabs' });
       // the Models tab (shown first): length and reasoning markers per model
       await ov.waitForSelector('#chart-markers canvas', { timeout: 60_000 });
+      const fits = (sel: string) =>
+        ov.evaluate(
+          (q) => document.querySelector(q).getBoundingClientRect().right <= document.documentElement.clientWidth + 1,
+          sel,
+        );
+      assert.ok(await fits('#chart-markers canvas'), "the markers chart fits the editor's width");
       await ov.$eval('#chart-markers', (el) => el.parentElement?.scrollIntoView());
       await s.page.waitForTimeout(300);
       await screenshot(s.page, 'training-0-models-markers');
@@ -133,6 +139,7 @@ describe('the Training tab in a real VS Code on rlvr-probe-gsm8k/trajectory', { 
       await s.page.waitForTimeout(300);
       await screenshot(s.page, 'training-2-gain-length');
       // lengths and reasoning markers: the caption states the token rule and the within-problem verdicts
+      assert.ok(await fits('#training-markers-0 canvas'), "the markers chart fits the editor's width");
       const note = await ov.$eval('#training-markers-0', (el) => el.previousElementSibling?.textContent ?? '');
       assert.match(note, /tokens approximated as pieces/);
       assert.match(note, /Within a problem \(correct − incorrect, over problems with both\): /);
