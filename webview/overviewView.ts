@@ -21,6 +21,7 @@ import {
 } from './charts';
 import type { Rpc } from './rpc';
 import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../src/shared/claims';
+import { markersCaption, modelsMarkersSpec } from '../src/shared/trainingChartSpecs';
 import type { OverviewData, PanelState, WebviewFilter } from '../src/shared/protocol';
 import { overviewModelsLine } from '../src/shared/modelRoles';
 
@@ -142,6 +143,7 @@ export class OverviewView {
       this.modelPicker(d),
       curvesSection(d),
       histogramSection(),
+      markersSection(d),
       this.coverageSection(d, label, perRunBases),
       // reasoning paths compare a model with base samples: not offered with one model (trial 13 finding 4)
       d.models.some((m) => m.onlyModel) ? null : pathsSection(this.rpc, label, perRunBases),
@@ -410,8 +412,10 @@ export class OverviewView {
     const curves = el('chart-curves');
     const hist = el('chart-histogram');
     const cov = el('chart-coverage');
+    const markers = el('chart-markers');
     const width = (curves ?? this.root).clientWidth || 720;
     this.renderedWidth = width;
+    if (markers && d.markers) void showChart(markers, modelsMarkersSpec(d.markers, width)).then(keep);
     const opts = { visible: this.visible, bands: this.bands, width };
     const none = (e: HTMLElement, text: string) => replace(e, h('p', { className: 'muted' }, text));
     const anyShown = d.models.some((m) => this.visible?.has(m.id));
@@ -484,6 +488,25 @@ function curvesSection(d: OverviewData): HTMLElement {
         )
       : null,
     h('div', { className: 'chart', id: 'chart-curves' }),
+  );
+}
+
+/**
+ * The "Length and reasoning markers" section (when the index has measures): its caption (the token rule, the
+ * within-problem relations) and the room for the chart (drawn by renderCharts).
+ */
+function markersSection(d: OverviewData): HTMLElement | null {
+  if (!d.markers) return null;
+  return h(
+    'section',
+    null,
+    h('h2', null, 'Length and reasoning markers'),
+    h(
+      'p',
+      { className: 'muted' },
+      markersCaption(d.markers, (at) => `for ${at}`),
+    ),
+    h('div', { className: 'chart', id: 'chart-markers' }),
   );
 }
 

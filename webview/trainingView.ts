@@ -17,6 +17,8 @@ import {
   trainingGainShareSpec,
   trainingHeatmapSpec,
   trainingLengthSpec,
+  trainingMarkersSpec,
+  markersCaption,
   trainingPassSpec,
 } from './trainingCharts';
 import type { TrainingData, TrainingSeries, TrainingStep } from '../src/shared/protocol';
@@ -180,6 +182,15 @@ export class TrainingView {
         'Response length against the training step',
         'Mean characters per sample (all samples of the step); dashed: the base model.',
       ),
+      ...(s.markers
+        ? [
+            section(
+              'training-markers',
+              'Length and reasoning markers against the training step',
+              markersCaption(s.markers, (at) => `at ${s.unit} ${at}`),
+            ),
+          ]
+        : []),
       section(
         'training-heatmap',
         'Every problem across the checkpoints (c/n)',
@@ -276,6 +287,9 @@ export class TrainingView {
       if (gain) void showChart(gain, trainingGainShareSpec(s)).then(keep);
       const len = el('training-length');
       if (len) void showChart(len, trainingLengthSpec(s)).then(keep);
+      const markers = el('training-markers');
+      const markersSpec = trainingMarkersSpec(s, markers?.clientWidth || undefined);
+      if (markers && markersSpec) void showChart(markers, markersSpec).then(keep);
       const heat = el('training-heatmap');
       if (heat)
         void showChart(heat, trainingHeatmapSpec(s), (datum) => {

@@ -393,6 +393,8 @@ export interface OverviewData {
   models: ModelInfo[];
   baseModelId: number | null;
   levels: string[];
+  /** Lengths and reasoning markers per model (by label, in the models' order); absent when the index has no measures. */
+  markers?: MarkerFigures<string>;
   /** Dataset pass@k with bootstrap bands; `level` null = all problems. */
   curves: {
     modelId: number;
@@ -650,6 +652,41 @@ export interface TrainingProblem {
   pattern: 'gained' | 'lost' | 'flip-flop' | 'always' | 'never';
 }
 
+/**
+ * Lengths and reasoning-marker counts (core/analyses/reasoningMarkers.ts) of some models, each at a place `at` (a
+ * checkpoint's step on the Training tab, a model's label on the Models tab): per place and measure, the mean over
+ * problems of the correct and of the incorrect samples with 95% bootstrap intervals over problems, and the
+ * within-problem difference correct - incorrect.
+ */
+export interface MarkerFigures<X extends number | string> {
+  /** How tokens were counted (the figure's caption says it). */
+  tokenRule: string;
+  measures: { id: string; label: string; unit: string }[];
+  points: {
+    at: X;
+    measure: string;
+    split: 'correct' | 'incorrect';
+    mean: number | null;
+    low: number | null;
+    high: number | null;
+    problems: number;
+  }[];
+  within: {
+    at: X;
+    measure: string;
+    mean: number | null;
+    low: number | null;
+    high: number | null;
+    problems: number;
+    relation: string;
+  }[];
+  /** Samples of these models without stored measures (indexed before they existed). */
+  unmeasured: number;
+}
+
+/** The measures of a series' checkpoints, by step. */
+export type TrainingMarkers = MarkerFigures<number>;
+
 /** One checkpoint series. */
 export interface TrainingSeries {
   name: string;
@@ -665,6 +702,8 @@ export interface TrainingSeries {
   /** Problem row ids: lost during training (solved earlier, not at the last step) and solved only at late steps. */
   lost: number[];
   late: number[];
+  /** Lengths and reasoning markers per step; absent when the index has no measures. */
+  markers?: TrainingMarkers;
 }
 
 /** Result of `getTraining`: the overview's Training tab. */

@@ -49,6 +49,10 @@ export function addReportCommand(cmd: Command): void {
       "list where the folder's verdicts differ from the tool's answer equivalence with the reference answer (per model, with examples); verdicts are not changed",
     )
     .option(
+      '--markers',
+      'add lengths and reasoning-marker counts per 1,000 tokens per model and checkpoint, correct vs incorrect samples, and their within-problem association with correctness (docs/reasoning-markers.md)',
+    )
+    .option(
       '--tool-grading',
       "grade samples that have no verdict but an extracted answer and a reference answer by answer equivalence (labelled as the tool's grading; the folder's verdicts are kept)",
     )
@@ -90,6 +94,7 @@ export function addReportCommand(cmd: Command): void {
           seed?: number;
           majAtK?: true | number;
           regrade?: boolean;
+          markers?: boolean;
           toolGrading?: boolean;
           inputFormat?: FormatId;
           stepPattern?: string;
@@ -121,6 +126,7 @@ export function addReportCommand(cmd: Command): void {
             seed: opts.seed,
             majAtK,
             regrade: !!opts.regrade,
+            markers: !!opts.markers,
             toolGrading: !!opts.toolGrading,
             ppl: readPplSidecar(abs, index),
             stepPattern: opts.stepPattern,

@@ -10,6 +10,7 @@ import { diagnosticsSection } from './sections/diagnostics';
 import { graderAuditSection } from './sections/graderAudit';
 import { gradingSection } from './sections/grading';
 import { majAtKSection } from './sections/majAtK';
+import { markersSection } from './sections/markers';
 import { modelsSection } from './sections/models';
 import { pathsSection } from './sections/paths';
 import { pplSection } from './sections/ppl';
@@ -38,6 +39,7 @@ export const REPORT_SECTIONS: readonly ReportSection[] = [
   rewardModelsSection,
   pplSection,
   trajectoriesSection,
+  markersSection,
   pathsSection,
   diagnosticsSection,
   warningsSection,
@@ -61,13 +63,14 @@ const TABLE_ORDER = [
   'regrade',
   'ppl',
   'trajectories',
+  'markers',
   'paths',
   'warnings',
   'diagnostics',
 ];
 
 /** The order of the sections' rows in the CSV (a model's rows by level are among its rows; per-dataset rows last). */
-const CSV_ORDER = ['models', 'comparisons', 'trajectories', 'rewardModels'];
+const CSV_ORDER = ['models', 'comparisons', 'trajectories', 'markers', 'rewardModels'];
 
 /** The sections of `order`, by name; throws at load when a renderer of a section is left out of its order. */
 function inOrder(order: readonly string[], has: (s: ReportSection) => boolean): ReportSection[] {

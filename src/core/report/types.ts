@@ -1,6 +1,7 @@
 import { type Diagnostic } from '../model';
 import { type AuditEntry, type AuditResult } from '../analyses/summaryAudit';
 import { type GraderAudit, type Regrade } from '../analyses/graderAudit';
+import type { MarkersAnalysis } from '../analyses/reasoningMarkers';
 import {
   type CategoryCounts,
   type CoverageCounts,
@@ -254,6 +255,12 @@ export interface Report {
    */
   trajectories: Trajectory[];
   /**
+   * With {@link ReportOptions.markers}: lengths and reasoning-marker counts per 1,000 tokens per model and
+   * checkpoint, split by correct and incorrect samples, and each measure's within-problem association with
+   * correctness (src/core/analyses/reasoningMarkers.ts).
+   */
+  markers?: MarkersAnalysis;
+  /**
    * Per compared model: share of correct samples whose computation path is in the base, and the
    * boilerplate-discounted text measures with their baselines (src/core/similarity/pathSummary.ts); with `paths` only.
    */
@@ -295,6 +302,8 @@ export interface ReportOptions {
   majAtK?: boolean;
   /** Adds {@link Report.regrade} (every sample's verdict against answer equivalence with the reference). */
   regrade?: boolean;
+  /** Adds {@link Report.markers} (lengths and reasoning markers from the index; O(samples) plus the bootstraps). */
+  markers?: boolean;
   /**
    * Grades the samples that have no verdict but an extracted answer and a reference answer by answer
    * equivalence (the tool's grading, opt-in; stated in {@link Report.grading}). Verdicts the folder
