@@ -106,7 +106,7 @@ export const MAX_PNG_SIDE = 10_000;
  * (src/extension/session.ts `baseModel`): the model in focus is the final model of the last run (core
  * `defaultFocusModel`) and the base is that model's own run's base, else the folder's base-like model.
  */
-function figureRoles(index: TraceIndex, opts: FigureOptions): Roles {
+export function figureRoles(index: TraceIndex, opts: FigureOptions): Roles {
   if (opts.roles) return { ...opts.roles, stepPattern: opts.stepPattern ?? opts.roles.stepPattern };
   const models = index.models();
   if (opts.base) {

@@ -44,6 +44,7 @@ import {
 } from './panelData';
 import { SimilarityRunner } from './similarityRunner';
 import { FiguresRunner } from './figuresRunner';
+import { saveFigure } from './figureSave';
 import type { FiguresKind, FiguresResults, JobOf } from './figuresWorkerProtocol';
 import { ChartCompiler } from './chartCompiler';
 import { makeNonce, panelHtml } from './panelHtml';
@@ -1168,6 +1169,10 @@ class Panel {
       }
       case 'openLink':
         return { opened: await confirmOpenLink(m.url) };
+      case 'exportFigure': {
+        const s = this.session();
+        return saveFigure(m, this.roles(s), s.folder.uri, (job) => this.figures(s, m.id, job));
+      }
     }
   }
 

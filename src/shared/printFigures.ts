@@ -17,16 +17,20 @@ import {
   rewardScatterSpec,
   type Spec,
 } from './chartSpecs';
-import type { OverviewData, ProblemData, RewardModelsData, SplitsData, TrainingSeries } from './protocol';
+import {
+  FIGURE_NAMES,
+  type FigureName,
+  type OverviewData,
+  type ProblemData,
+  type RewardModelsData,
+  type SplitsData,
+  type TrainingSeries,
+} from './protocol';
 import { SPLIT_KIND_NAMES, splitsHeatmapSpec } from './splitsChartSpecs';
 import { trainingPassSpec } from './trainingChartSpecs';
 
-/**
- * The figures a folder can be drawn as (`trace-inspector figure <folder> <name>`, the views' "Export figure…"):
- * the overview's pass@k, coverage, training, reward-models and splits charts, and one problem's pass@k (`problem`).
- */
-export const FIGURE_NAMES = ['pass-at-k', 'coverage', 'training', 'reward-models', 'splits', 'problem'] as const;
-export type FigureName = (typeof FIGURE_NAMES)[number];
+/** The figures a folder can be drawn as (defined beside the views' `exportFigure` request). */
+export { FIGURE_NAMES, type FigureName };
 
 /** The default width (px): 3.5 in, a paper's single column, at CSS's 96 px to the inch. */
 export const DEFAULT_FIGURE_WIDTH = 336;
