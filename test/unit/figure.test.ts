@@ -289,6 +289,14 @@ describe('figure coverage and training on the RLVR probe', async () => {
     assert.throws(() => figureData(index, 'pass-at-k', { models: ['nosuch'] }), /no model matches --model "nosuch"/);
   });
 
+  test("the figure in the README and docs is this folder's pass@k as exported (SVG, PNG at scale 2)", async () => {
+    const fig = figureData(index, 'pass-at-k');
+    const images = path.join(root, 'docs', 'images');
+    assert.equal(await renderFigure(tools, fig), readFileSync(join(images, 'figure-pass-at-k.svg'), 'utf8'));
+    const png = await exportFigure(fig, dir, { format: 'png', scale: 2, file: 'figure-pass-at-k.png' }, tools);
+    assert.ok(Buffer.from(png.bytes).equals(readFileSync(join(images, 'figure-pass-at-k.png'))), 'the PNG as exported');
+  });
+
   test("training: pass@1 per checkpoint is the report's trajectory", async () => {
     const fig = figureData(index, 'training', { replicates: 200 });
     const t = report.trajectories[0];
