@@ -13,6 +13,7 @@ import {
   coverageSpec,
   overviewCurveSpec,
   overviewModels,
+  problemCurveGroups,
   problemCurveSpec,
   rewardScatterSpec,
   type Spec,
@@ -480,8 +481,14 @@ export function problemFigure(d: ProblemData, width: number): DrawnFigure {
     graded.map((s) => `${label.get(s.modelId) ?? ''} ${s.c}/${s.n} correct`).join(', '),
     'pass@k: unbiased estimator (Chen et al. 2021) over the problem’s graded samples',
   ].join('; ');
-  const base = new Map(d.models.filter((m) => m.isBase).map((m) => [m.label, BLACK]));
-  const raw = problemCurveSpec(d.models, d.stats, d.comparisons, { maj: false, best: false }, PRINT_THEME);
+  // the base's curve black: its legend entry (`Qwen2.5-7B (base) +1 identical`) is the colour scale's domain value
+  const metrics = { maj: false, best: false };
+  const base = new Map(
+    problemCurveGroups(d.models, d.stats, metrics, PRINT_THEME)
+      .filter((g) => g.role === 'base')
+      .map((g) => [g.legend, BLACK]),
+  );
+  const raw = problemCurveSpec(d.models, d.stats, d.comparisons, metrics, PRINT_THEME);
   const spec = printSpec(printColours(raw, base), width, caption);
   spec.height = Math.round(width * 0.62);
   return {

@@ -188,6 +188,22 @@ describe('figure pass-at-k on the Qwen2.5-Math example', async () => {
     assert.throws(() => figureData(index, 'problem', { problem: 'nosuch' }), /no problem "nosuch"/);
   });
 
+  test('problem: the base model is drawn in black', async () => {
+    const dir = join(REAL, 'rlvr-probe-gsm8k');
+    const idx = TraceIndex.open(':memory:');
+    await indexFolder(idx, dir);
+    const fig = figureData(idx, 'problem', { problem: '0', replicates: 200 });
+    const base = fig.models.find((m) => m.base);
+    assert.ok(base, 'the problem has its base model');
+    const svg = await renderFigure(tools, fig);
+    const lines = [...svg.matchAll(/<g class="mark-line role-mark[^>]*>(.*?)<\/g>/g)].map((m) => m[1]);
+    assert.ok(
+      lines.some((l) => l.includes('stroke="#000000"')),
+      'a black curve',
+    );
+    idx.close();
+  });
+
   test('PNG: round(width x scale) pixels wide, the same bytes twice, its text drawn with the shipped font', async () => {
     const png = await loadPngRenderer();
     const fig = figureData(index, 'pass-at-k');
