@@ -11,6 +11,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { terminalJson } from '../cli/output';
 import { toolVersion } from '../cli/version';
 import { comparisonBase, defaultFocusModel, guessBaseModel, pickModel, pickModels } from '../core/index/labels';
 import type { TraceIndex } from '../core/index/traceIndex';
@@ -491,8 +492,6 @@ export interface ExportOptions {
   format: ExportFormat;
   scale?: number;
   file: string;
-  /** The provenance JSON's text from the object (the CLI escapes control characters for a terminal). */
-  json?: (p: FigureProvenance) => string;
 }
 
 /** The PNG's default scale: 3 pixels per CSS px, 288 per inch. */
@@ -511,7 +510,8 @@ export async function exportFigure(
   tools: ChartTools,
   png?: PngRenderer,
 ): Promise<ExportedFile> {
-  const json = o.json ?? ((p: FigureProvenance) => JSON.stringify(p, null, 2));
+  // as the report's JSON: C1 controls and bidi overrides from the folder's names as \u escapes
+  const json = (p: FigureProvenance) => terminalJson(p, 2);
   const width = fig.width;
   const enc = (s: string) => new TextEncoder().encode(s);
   if (o.format === 'csv') return { bytes: enc(figureValuesCsv(fig.values)), caption: fig.caption };

@@ -12,7 +12,6 @@ import {
 } from '../../extension/figureExport';
 import { DEFAULT_FIGURE_WIDTH, FIGURE_NAMES } from '../../shared/printFigures';
 import { SPLIT_KINDS, type SplitKindName } from '../../shared/protocol';
-import { terminalJson } from '../output';
 import { integerOption, type IndexCliOptions, runIndex, stopWithoutSamples, withIndexOptions } from '../indexing';
 
 /**
@@ -146,14 +145,7 @@ export function addFigureCommand(cmd: Command): void {
             width,
           });
           const out = resolve(opts.output);
-          // as the report's JSON: C1 controls and bidi overrides from the folder's names as \u escapes
-          const file = await exportFigure(
-            fig,
-            abs,
-            { format, scale: opts.scale, file: out, json: (p) => terminalJson(p, 2) },
-            tools,
-            png,
-          );
+          const file = await exportFigure(fig, abs, { format, scale: opts.scale, file: out }, tools, png);
           writeFileSync(out, file.bytes);
           if (file.provenance !== undefined) writeFileSync(`${out}.json`, file.provenance);
           if (!opts.quiet)
