@@ -437,12 +437,28 @@ export function splitsFigure(
   const nText =
     ns.length === 0 ? '0' : Math.min(...ns) === Math.max(...ns) ? `${ns[0]}` : `${Math.min(...ns)}..${Math.max(...ns)}`;
   const caption = [
-    `${d.splits.length} ${SPLIT_KIND_NAMES[d.kind]} splits of ${problemsWord(d.problems)}${d.unassigned.problems ? ` (${d.unassigned.problems} in none)` : ''}, n = ${nText}`,
+    `${problemsWord(d.problems)} in ${d.splits.length} splits by ${SPLIT_KIND_NAMES[d.kind]}${d.unassigned.problems ? ` (${d.unassigned.problems} in none)` : ''}, n = ${nText}`,
     mode === 'relative' ? 'cells: pass@1 minus the base’s on the same split (pp)' : 'cells: pass@1 (%)',
     ...(d.cells.some((c) => c.inDistribution) ? ['* the split the model was trained on'] : []),
     `95% bootstrap intervals over each split’s problems (${replicates} replicates) in the values file`,
   ].join('; ');
-  const spec = printSpec(splitsHeatmapSpec(d, mode, theme), width, caption);
+  const raw = splitsHeatmapSpec(d, mode, theme);
+  // colours interpolated in RGB: Vega's default (HCL) passes through cyan between white and blue, so a cell at 0
+  // (or 0%) read as coloured; in RGB white is white and the hues are the palette's
+  const layer = (raw.layer as Spec[]).map((l) =>
+    l.encoding?.color?.scale
+      ? {
+          ...l,
+          encoding: {
+            ...l.encoding,
+            color: { ...l.encoding.color, scale: { ...l.encoding.color.scale, interpolate: 'rgb' } },
+          },
+        }
+      : l,
+  );
+  // the split kind is in the caption: its axis title, centred on a narrow plot, ran past the figure's edge
+  const encoding = { ...raw.encoding, x: { ...raw.encoding.x, title: null } };
+  const spec = printSpec({ ...raw, encoding, layer }, width, caption);
   const label = new Map(d.models.map((m) => [m.name, m.label]));
   return {
     spec,

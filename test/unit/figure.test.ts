@@ -167,7 +167,7 @@ describe('figure pass-at-k on the Qwen2.5-Math example', async () => {
     const svg = await renderFigure(tools, fig);
     for (const v of fig.values)
       assert.ok(svg.includes(`>${((v.value as number) * 100).toFixed(1)}</text>`), `${v.split}`);
-    assert.match(fig.caption, /^5 difficulty level splits of 100 problems, n = 8; cells: pass@1/);
+    assert.match(fig.caption, /^100 problems in 5 splits by difficulty level, n = 8; cells: pass@1/);
   });
 
   test("reward-models: a point per scorer at N = 4, the tab's best-of-N and pairwise accuracy", async () => {
