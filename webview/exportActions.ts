@@ -8,8 +8,15 @@ import { h } from './dom';
 import type { ExportFigureParams } from '../src/shared/protocol';
 import type { Rpc } from './rpc';
 
-/** The buttons and their status line; `params` is read at the click (the models shown then). */
-export function exportActions(rpc: Rpc, params: () => Omit<ExportFigureParams, 'data'>): HTMLElement {
+/**
+ * The buttons and their status line; `params` is read at the click (the models shown then). `choice`: a control
+ * before the buttons that `params` reads (the overview's level of the pass@k figure).
+ */
+export function exportActions(
+  rpc: Rpc,
+  params: () => Omit<ExportFigureParams, 'data'>,
+  choice?: HTMLElement,
+): HTMLElement {
   const status = h('span', { className: 'muted export-status', role: 'status' });
   const run = (data: boolean) => {
     const p = params();
@@ -26,6 +33,7 @@ export function exportActions(rpc: Rpc, params: () => Omit<ExportFigureParams, '
   return h(
     'div',
     { className: 'export-actions', 'data-figure': params().figure },
+    choice ?? null,
     h(
       'vscode-button',
       {

@@ -141,10 +141,7 @@ export class OverviewView {
       overviewHeader(d),
       warningsList(d),
       this.modelPicker(d),
-      curvesSection(
-        d,
-        exportActions(this.rpc, () => ({ figure: 'pass-at-k', models: this.shownIds(d) })),
-      ),
+      curvesSection(d, this.passAtKExport(d)),
       histogramSection(),
       this.coverageSection(d, label, perRunBases),
       // reasoning paths compare a model with base samples: not offered with one model (trial 13 finding 4)
@@ -387,6 +384,30 @@ export class OverviewView {
     if (!m) return false;
     this.setVisible(m.id, false);
     return true;
+  }
+
+  /**
+   * The pass@k chart's export: the models shown, and with difficulty levels a choice of all problems (pooled, as a
+   * column of a paper has no room for the panels) or one level.
+   */
+  private passAtKExport(d: OverviewData): HTMLElement {
+    const level = d.levels.length
+      ? h(
+          'select',
+          { className: 'export-level', 'aria-label': 'problems of the exported pass@k figure' },
+          h('option', { value: '' }, 'all problems'),
+          d.levels.map((l) => h('option', { value: l }, `level ${l}`)),
+        )
+      : undefined;
+    return exportActions(
+      this.rpc,
+      () => ({
+        figure: 'pass-at-k',
+        models: this.shownIds(d),
+        ...(level && level.value !== '' ? { level: level.value } : {}),
+      }),
+      level,
+    );
   }
 
   /** The display ids of the models the charts show now (what an exported figure draws). */

@@ -70,6 +70,14 @@ test("the host's job: the format by the chosen file's extension, the worker acce
     { format: 'png', file: '/x/s.png', folder: '/x', width: 336, scale: 3 },
   );
   assert.deepEqual(job.options, { splits: 'level', splitsMode: 'relative' });
+  assert.deepEqual(
+    exportJob(
+      { figure: 'pass-at-k', data: true, models: ['a'], level: '3' },
+      {},
+      { format: 'csv', file: '/x/p.csv', folder: '/x', width: 336, scale: 1 },
+    ).options,
+    { models: ['a'], level: '3' },
+  );
   assert.deepEqual(validateFiguresJob(job), job);
   assert.equal(validateFiguresJob({ ...job, theme: 'Dark+' }), 'job exportFigure: unexpected field "theme"');
   assert.equal(
