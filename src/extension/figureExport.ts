@@ -84,7 +84,8 @@ export interface FigureProvenance {
   folder: string;
   /** The figure's (or the data's) file name, without its folder. */
   file: string;
-  format: FigureFormat;
+  /** `svg` or `png`; `json` for the values' own file (Export data… as JSON). */
+  format: ExportFormat;
   /** The figure's width in CSS px (its drawn size; a PNG's pixels are `width * scale`). */
   width: number;
   /** PNG: pixels per CSS px; 1 for SVG. */
@@ -444,7 +445,7 @@ export function figureProvenance(
   folder: string,
   file: string,
   width: number,
-  format: FigureFormat = 'svg',
+  format: ExportFormat = 'svg',
   scale = 1,
 ): FigureProvenance {
   return {
@@ -516,7 +517,7 @@ export async function exportFigure(
   const enc = (s: string) => new TextEncoder().encode(s);
   if (o.format === 'csv') return { bytes: enc(figureValuesCsv(fig.values)), caption: fig.caption };
   const scale = o.format === 'png' ? (o.scale ?? DEFAULT_PNG_SCALE) : 1;
-  const prov = figureProvenance(fig, folder, o.file, width, o.format === 'png' ? 'png' : 'svg', scale);
+  const prov = figureProvenance(fig, folder, o.file, width, o.format, scale);
   if (o.format === 'json') return { bytes: enc(`${json(prov)}\n`), caption: fig.caption };
   const svg = await renderFigure(tools, fig);
   if (o.format === 'svg') return { bytes: enc(svg), provenance: `${json(prov)}\n`, caption: fig.caption };

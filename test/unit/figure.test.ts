@@ -237,6 +237,7 @@ describe('figure pass-at-k on the Qwen2.5-Math example', async () => {
     const json = await exportFigure(fig, dir, { format: 'json', file: 'p.json' }, tools);
     const data = JSON.parse(Buffer.from(json.bytes).toString('utf8'));
     assert.deepEqual(data.values, fig.values);
+    assert.deepEqual([data.format, data.file], ['json', 'p.json']);
     assert.equal(data.folder, dir);
   });
 
