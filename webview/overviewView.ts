@@ -20,6 +20,7 @@ import {
   type ChartHandle,
 } from './charts';
 import type { Rpc } from './rpc';
+import { exportActions } from './exportActions';
 import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../src/shared/claims';
 import { markersCaption, modelsMarkersSpec } from '../src/shared/trainingChartSpecs';
 import type { OverviewData, PanelState, WebviewFilter } from '../src/shared/protocol';
@@ -141,7 +142,7 @@ export class OverviewView {
       overviewHeader(d),
       warningsList(d),
       this.modelPicker(d),
-      curvesSection(d),
+      curvesSection(d, this.passAtKExport(d)),
       histogramSection(),
       markersSection(d),
       this.coverageSection(d, label, perRunBases),
@@ -167,6 +168,7 @@ export class OverviewView {
         { className: 'muted' },
         'Solvable = at least one correct sample (observed: 0 correct of n does not prove a model cannot solve it). Click a segment to show those problems in the tree.',
       ),
+      d.coverage.length ? exportActions(this.rpc, () => ({ figure: 'coverage', models: this.shownIds(d) })) : null,
       h('div', { className: 'chart', id: 'chart-coverage' }),
       // no row (one model): why, instead of the table's headers alone (trial 10 finding 9)
       d.coverage.length === 0
@@ -386,6 +388,35 @@ export class OverviewView {
     return true;
   }
 
+  /**
+   * The pass@k chart's export: the models shown, and with difficulty levels a choice of all problems (pooled, as a
+   * column of a paper has no room for the panels) or one level.
+   */
+  private passAtKExport(d: OverviewData): HTMLElement {
+    const level = d.levels.length
+      ? h(
+          'select',
+          { className: 'export-level', 'aria-label': 'problems of the exported pass@k figure' },
+          h('option', { value: '' }, 'all problems'),
+          d.levels.map((l) => h('option', { value: l }, `level ${l}`)),
+        )
+      : undefined;
+    return exportActions(
+      this.rpc,
+      () => ({
+        figure: 'pass-at-k',
+        models: this.shownIds(d),
+        ...(level && level.value !== '' ? { level: level.value } : {}),
+      }),
+      level,
+    );
+  }
+
+  /** The display ids of the models the charts show now (what an exported figure draws). */
+  private shownIds(d: OverviewData): string[] {
+    return d.models.filter((m) => this.visible?.has(m.id)).map((m) => m.displayId);
+  }
+
   private chartGeneration = 0;
   /** Width the charts were last drawn for; a resize of the editor by more than a few pixels redraws them. */
   private renderedWidth = 0;
@@ -470,13 +501,15 @@ function warningsList(d: OverviewData): HTMLElement | null {
 
 /**
  * The "pass@k per model" section from `d`: the note on hollow points (and on broken lines when a curve's
- * problem set changes along k) when some value is over fewer than all problems, and the room for the chart.
+ * problem set changes along k) when some value is over fewer than all problems, the chart's export `actions`,
+ * and the room for the chart.
  */
-function curvesSection(d: OverviewData): HTMLElement {
+function curvesSection(d: OverviewData, actions: HTMLElement): HTMLElement {
   return h(
     'section',
     null,
     h('h2', null, 'pass@k per model (95% bootstrap band over problems)'),
+    actions,
     d.curves.some((c) => c.missing > 0)
       ? h(
           'p',

@@ -10,6 +10,7 @@ import { fmt, h, headedTable, pct, replace } from './dom';
 import { type ChartHandle, curveSegments, showChart } from './charts';
 import { figuresStatus } from './progress';
 import type { Rpc } from './rpc';
+import { exportActions } from './exportActions';
 import { datasetsNote } from '../src/shared/datasetNote';
 import {
   HEATMAP_MAX_ROWS,
@@ -126,12 +127,13 @@ export class TrainingView {
     const flip = s.problems.filter((p) => p.pattern === 'flip-flop').length;
     const perStep = [...new Set(s.steps.map((st) => st.problems))];
     const paired = [...new Set(s.steps.map((st) => st.pairedProblems))];
-    const section = (id: string, title: string, note: string) =>
+    const section = (id: string, title: string, note: string, actions?: HTMLElement) =>
       h(
         'section',
         null,
         h('h3', null, title),
         h('p', { className: 'muted' }, note),
+        actions,
         h('div', { className: 'chart', id: `${id}-${i}` }),
       );
     return h(
@@ -166,6 +168,7 @@ export class TrainingView {
         'training-pass',
         `pass@1 and pass@${k} against the training step`,
         `95% bootstrap intervals over problems (${perStep.join(' / ')} problems with graded samples per step${s.steps.some((st) => st.passAtK.some((p) => p.missing > 0)) ? '; some left out at k where n < k, see the tooltips' : ''}); dashed: the base model.${brokenLines(s) ? ' A line breaks where its problem set changes between steps; each piece is labelled with its number of problems.' : ''}`,
+        exportActions(this.rpc, () => ({ figure: 'training', series: s.name })),
       ),
       section(
         'training-categories',

@@ -815,6 +815,40 @@ export interface SplitsData {
   warnings: string[];
 }
 
+/**
+ * The figures a folder can be drawn as for a paper (`trace-inspector figure <folder> <name>`, the views' "Export
+ * figure…"): the overview's pass@k, coverage, training, reward-models and splits charts, and one problem's pass@k.
+ */
+export const FIGURE_NAMES = ['pass-at-k', 'coverage', 'training', 'reward-models', 'splits', 'problem'] as const;
+export type FigureName = (typeof FIGURE_NAMES)[number];
+
+/**
+ * `exportFigure`: the chart a view shows, to be written in print style for a paper (`data` false: SVG or PNG with
+ * its provenance JSON beside it) or as the values it draws (`data` true: CSV or JSON), where the user chooses in the
+ * save dialog. Only what picks the chart's content crosses: the models shown (display ids), the level, the series,
+ * the split kind and mode, the N, the problem; never a colour or the editor's theme.
+ */
+export interface ExportFigureParams {
+  figure: FigureName;
+  data: boolean;
+  /** pass-at-k, coverage: the models the view shows (display ids); reward-models: the model whose scorers it shows. */
+  models?: string[];
+  level?: string;
+  series?: string;
+  splits?: SplitKindName;
+  relative?: boolean;
+  n?: number;
+  /** problem: the problem's row id. */
+  problemId?: number;
+}
+
+/** The result of `exportFigure`: the file written (its name, without the folder), or null when the user cancelled. */
+export interface ExportFigureResult {
+  saved: string | null;
+  /** Where the provenance JSON went (figures only). */
+  provenance?: string;
+}
+
 /** Annotation state after `setAnnotation`. */
 export interface AnnotationResult {
   sampleId: number;
@@ -871,6 +905,7 @@ export interface RequestParams {
   previewAction: { action: PreviewAction; sampleId: number };
   /** A link in model output: the host asks the user before opening it (http and https only). */
   openLink: { url: string };
+  exportFigure: ExportFigureParams;
 }
 
 /** What each request's reply carries. */
@@ -895,6 +930,7 @@ export interface RequestResults {
   getSamplePreview: SamplePreview;
   previewAction: { ok: true };
   openLink: { opened: boolean };
+  exportFigure: ExportFigureResult;
 }
 
 export type RequestKind = keyof RequestParams;
@@ -1040,6 +1076,7 @@ const REQUEST_KEYS: { [K in RequestKind]: readonly (keyof RequestParams[K])[] } 
   getSamplePreview: ['sampleId'],
   previewAction: ['action', 'sampleId'],
   openLink: ['url'],
+  exportFigure: ['figure', 'data', 'models', 'level', 'series', 'splits', 'relative', 'n', 'problemId'],
 };
 
 export const REQUEST_KINDS = Object.keys(REQUEST_KEYS) as RequestKind[];
@@ -1149,6 +1186,25 @@ export function validateWebviewMessage(v: unknown): WebviewMessage | string {
   return bad ? `${k}: ${bad}` : (v as WebviewMessage);
 }
 
+/** Checks the parameters of an `exportFigure` request; a reason, or undefined when they are good. */
+function checkExport(v: Obj): string | undefined {
+  if (!FIGURE_NAMES.includes(v.figure as FigureName)) return `figure must be one of ${FIGURE_NAMES.join(', ')}`;
+  if (typeof v.data !== 'boolean') return 'data must be a boolean';
+  if (
+    v.models !== undefined &&
+    !(Array.isArray(v.models) && v.models.length <= 1000 && v.models.every((m) => isStr(m, 4000)))
+  )
+    return 'models must be a list of at most 1000 display ids';
+  for (const k of ['level', 'series'] as const)
+    if (v[k] !== undefined && !isStr(v[k], 4000)) return `${k} must be a string of at most 4000 characters`;
+  if (v.splits !== undefined && !SPLIT_KINDS.includes(v.splits as SplitKindName))
+    return `splits must be one of ${SPLIT_KINDS.join(', ')} or absent`;
+  if (v.relative !== undefined && typeof v.relative !== 'boolean') return 'relative must be a boolean';
+  if (v.n !== undefined && !(isNat(v.n, 1 << 20) && v.n >= 1)) return 'n must be a positive integer';
+  if (v.problemId !== undefined && !isId(v.problemId)) return 'problemId must be a positive integer';
+  return undefined;
+}
+
 function checkParams(k: RequestKind, v: Obj): string | undefined {
   switch (k) {
     case 'getProblem':
@@ -1185,6 +1241,8 @@ function checkParams(k: RequestKind, v: Obj): string | undefined {
     case 'getRewardModels':
     case 'getTraining':
       return undefined;
+    case 'exportFigure':
+      return checkExport(v);
     case 'getSplits':
       return v.splits === undefined || SPLIT_KINDS.includes(v.splits as SplitKindName)
         ? undefined

@@ -20,6 +20,17 @@ import {
   stopWithoutSamples,
 } from '../indexing';
 
+/**
+ * `--k 1,8,64`: positive integers, each once, in increasing order.
+ * @throws InvalidArgumentError otherwise.
+ */
+export function parseKs(v: string): number[] {
+  const ks = v.split(',').map((x) => x.trim());
+  if (ks.length === 0 || !ks.every((x) => /^[1-9]\d{0,8}$/.test(x)))
+    throw new InvalidArgumentError('ks as positive integers separated by commas (1,8,64)');
+  return [...new Set(ks.map(Number))].sort((a, b) => a - b);
+}
+
 /** The `report` command: index a folder (incrementally) and print its report as a table, JSON or CSV. */
 export function addReportCommand(cmd: Command): void {
   addSplitsOptions(cmd.command('report'))
@@ -36,6 +47,11 @@ export function addReportCommand(cmd: Command): void {
       )
         .choices(['table', 'json', 'csv', 'markdown', 'latex'])
         .default('table'),
+    )
+    .option(
+      '--k <list>',
+      'markdown, latex: the ks of the pass@k columns, comma-separated (1,8,64; default every k of the text table)',
+      parseKs,
     )
     .option('--replicates <n>', 'bootstrap replicates', integerOption(100))
     .option('--seed <n>', 'bootstrap seed', integerOption())
@@ -90,6 +106,7 @@ export function addReportCommand(cmd: Command): void {
           paths?: true | number;
           base?: string;
           format: string;
+          k?: number[];
           replicates?: number;
           seed?: number;
           majAtK?: true | number;
@@ -104,6 +121,8 @@ export function addReportCommand(cmd: Command): void {
         } & SplitsCliOptions,
       ) => {
         checkSplitsOptions(opts);
+        if (opts.k && opts.format !== 'markdown' && opts.format !== 'latex')
+          throw new Error('--k chooses the pass@k columns of --format markdown or latex');
         if (opts.splits && (opts.format === 'markdown' || opts.format === 'latex'))
           throw new Error(
             `--format ${opts.format} writes the pass@k and comparison tables; with --splits use table, json or csv`,
@@ -134,8 +153,8 @@ export function addReportCommand(cmd: Command): void {
           });
           if (opts.format === 'json') process.stdout.write(`${terminalJson(report, 2)}\n`);
           else if (opts.format === 'csv') process.stdout.write(`${reportCsv(report)}\n`);
-          else if (opts.format === 'markdown') process.stdout.write(`${reportMarkdown(report)}\n`);
-          else if (opts.format === 'latex') process.stdout.write(`${reportLatex(report)}\n`);
+          else if (opts.format === 'markdown') process.stdout.write(`${reportMarkdown(report, { ks: opts.k })}\n`);
+          else if (opts.format === 'latex') process.stdout.write(`${reportLatex(report, { ks: opts.k })}\n`);
           else process.stdout.write(`${reportTable(report)}\n`);
         } finally {
           index.close();
