@@ -3,7 +3,7 @@
 // @cortex-js/compute-engine (answer equivalence's CAS, ~3.4 MB, loaded on first use) stays external too:
 // one copy in node_modules serves the extension host and the CLI instead of one inside each bundle.
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const production = process.argv.includes('--production');
@@ -183,8 +183,16 @@ export const builds = [
     banner: eagerCompile,
   },
 ];
+/**
+ * Files the bundles load at run time, copied into dist/: resvg's WebAssembly (the PNG figures, loaded by
+ * src/extension/figureExport.ts `loadPngRenderer` from dist/ in the CLI, the figures worker and the VSIX).
+ */
+export const copies = [{ from: 'node_modules/@resvg/resvg-wasm/index_bg.wasm', to: 'dist/resvg.wasm' }];
+
 // built when run (`node scripts/build.mjs`), not when imported
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  mkdirSync('dist', { recursive: true });
+  for (const c of copies) copyFileSync(c.from, c.to);
   Promise.all(builds.filter((b) => existsSync(b.entryPoints[0])).map((b) => esbuild.build(b))).catch((e) => {
     console.error(e);
     process.exit(1);

@@ -4,12 +4,12 @@
 # time (default 2, the machine's cores), in two passes:
 #   1. every test file, on the default SQLite driver (better-sqlite3 on this machine);
 #   2. with TRACE_INSPECTOR_SQLITE_DRIVER=node:sqlite, the fallback used where better-sqlite3 cannot load
-#      (hosts with glibc < 2.34): every test file that opened a SQLite database in pass 1, in its own process
-#      or in a CLI or worker it started (recorded by scripts/sqlite-use.cjs), except those marked
-#      `// sqlite-parity: skip — <why>` (their subject is not storage: naming rules, readers, wording, cost
-#      ratios; the report's queries run under node:sqlite in report-golden). The other files run no SQLite
-#      code, so a second run would run the same code again. Child processes (the CLI in tests) inherit the
-#      variable; the suites that choose their drivers themselves (test/unit/sqlite*.test.ts) skip it.
+#      (hosts with glibc < 2.34): the fewest, cheapest test files that together prepare every SQL statement the
+#      test files prepared in pass 1, in their own processes or in a CLI or worker they started (recorded by
+#      scripts/sqlite-use.cjs, chosen by scripts/sqlite-cover.mjs), never a file marked
+#      `// sqlite-parity: skip — <why>` (its subject is not storage: naming rules, readers, wording, cost
+#      ratios). Child processes (the CLI in tests) inherit the variable; the suites that choose their drivers
+#      themselves (test/unit/sqlite*.test.ts) skip it.
 # `--pass 1` or `--pass 2` runs one pass (pass 2 needs pass 1's record). Per-file times:
 # test-output/times/unit-pass1.tsv and unit-pass2.tsv. Fails if a pass fails.
 set -euo pipefail
@@ -52,23 +52,18 @@ for pass in "${passes[@]}"; do
         run pass1 "out/test/unit/**/*.test.js"
     ) || status=$?
   else
-    mapfile -t opened < <(cut -f 1 "$used" 2>/dev/null | xargs -r realpath --relative-to=. | sort -u)
-    if [ ${#opened[@]} = 0 ]; then
+    if [ ! -s "$used" ]; then
       echo "[test-unit] pass 2 needs pass 1's record of the test files that open a database ($used)" >&2
       exit 1
     fi
-    # minus the files whose source says `// sqlite-parity: skip — <why>` (their subject is not storage)
-    db_files=()
-    skipped=0
-    for f in "${opened[@]}"; do
-      src="test/unit/$(basename "$f" .js).ts"
-      if [ -f "$src" ] && grep -q '^// sqlite-parity: skip' "$src"; then
-        skipped=$((skipped + 1))
-      else
-        db_files+=("$f")
-      fi
-    done
-    echo "[test-unit] pass 2 of 2: TRACE_INSPECTOR_SQLITE_DRIVER=node:sqlite, the ${#db_files[@]} of $(find out/test/unit -name '*.test.js' | wc -l) test files that open a database ($skipped more open one but are marked sqlite-parity: skip)" >&2
+    # the fewest, cheapest files that prepare every statement pass 1 prepared (sqlite-cover.mjs), minus the files
+    # whose source says `// sqlite-parity: skip — <why>` (their subject is not storage)
+    mapfile -t db_files < <(node scripts/sqlite-cover.mjs "$used" "$times/unit-pass1.tsv" test/unit)
+    if [ ${#db_files[@]} = 0 ]; then
+      echo "[test-unit] pass 2: no statement recorded in pass 1 ($used): is better-sqlite3 the default driver here?" >&2
+      exit 1
+    fi
+    echo "[test-unit] pass 2 of 2: TRACE_INSPECTOR_SQLITE_DRIVER=node:sqlite, ${#db_files[@]} of $(find out/test/unit -name '*.test.js' | wc -l) test files" >&2
     TRACE_INSPECTOR_SQLITE_DRIVER=node:sqlite run pass2 "${db_files[@]}" || status=$?
   fi
 done

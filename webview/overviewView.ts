@@ -20,7 +20,9 @@ import {
   type ChartHandle,
 } from './charts';
 import type { Rpc } from './rpc';
+import { exportActions } from './exportActions';
 import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../src/shared/claims';
+import { markersCaption, modelsMarkersSpec } from '../src/shared/trainingChartSpecs';
 import type { OverviewData, PanelState, WebviewFilter } from '../src/shared/protocol';
 import { overviewModelsLine } from '../src/shared/modelRoles';
 
@@ -140,8 +142,9 @@ export class OverviewView {
       overviewHeader(d),
       warningsList(d),
       this.modelPicker(d),
-      curvesSection(d),
+      curvesSection(d, this.passAtKExport(d)),
       histogramSection(),
+      markersSection(d),
       this.coverageSection(d, label, perRunBases),
       // reasoning paths compare a model with base samples: not offered with one model (trial 13 finding 4)
       d.models.some((m) => m.onlyModel) ? null : pathsSection(this.rpc, label, perRunBases),
@@ -165,6 +168,7 @@ export class OverviewView {
         { className: 'muted' },
         'Solvable = at least one correct sample (observed: 0 correct of n does not prove a model cannot solve it). Click a segment to show those problems in the tree.',
       ),
+      d.coverage.length ? exportActions(this.rpc, () => ({ figure: 'coverage', models: this.shownIds(d) })) : null,
       h('div', { className: 'chart', id: 'chart-coverage' }),
       // no row (one model): why, instead of the table's headers alone (trial 10 finding 9)
       d.coverage.length === 0
@@ -384,6 +388,35 @@ export class OverviewView {
     return true;
   }
 
+  /**
+   * The pass@k chart's export: the models shown, and with difficulty levels a choice of all problems (pooled, as a
+   * column of a paper has no room for the panels) or one level.
+   */
+  private passAtKExport(d: OverviewData): HTMLElement {
+    const level = d.levels.length
+      ? h(
+          'select',
+          { className: 'export-level', 'aria-label': 'problems of the exported pass@k figure' },
+          h('option', { value: '' }, 'all problems'),
+          d.levels.map((l) => h('option', { value: l }, `level ${l}`)),
+        )
+      : undefined;
+    return exportActions(
+      this.rpc,
+      () => ({
+        figure: 'pass-at-k',
+        models: this.shownIds(d),
+        ...(level && level.value !== '' ? { level: level.value } : {}),
+      }),
+      level,
+    );
+  }
+
+  /** The display ids of the models the charts show now (what an exported figure draws). */
+  private shownIds(d: OverviewData): string[] {
+    return d.models.filter((m) => this.visible?.has(m.id)).map((m) => m.displayId);
+  }
+
   private chartGeneration = 0;
   /** Width the charts were last drawn for; a resize of the editor by more than a few pixels redraws them. */
   private renderedWidth = 0;
@@ -410,8 +443,10 @@ export class OverviewView {
     const curves = el('chart-curves');
     const hist = el('chart-histogram');
     const cov = el('chart-coverage');
+    const markers = el('chart-markers');
     const width = (curves ?? this.root).clientWidth || 720;
     this.renderedWidth = width;
+    if (markers && d.markers) void showChart(markers, modelsMarkersSpec(d.markers, width)).then(keep);
     const opts = { visible: this.visible, bands: this.bands, width };
     const none = (e: HTMLElement, text: string) => replace(e, h('p', { className: 'muted' }, text));
     const anyShown = d.models.some((m) => this.visible?.has(m.id));
@@ -466,13 +501,15 @@ function warningsList(d: OverviewData): HTMLElement | null {
 
 /**
  * The "pass@k per model" section from `d`: the note on hollow points (and on broken lines when a curve's
- * problem set changes along k) when some value is over fewer than all problems, and the room for the chart.
+ * problem set changes along k) when some value is over fewer than all problems, the chart's export `actions`,
+ * and the room for the chart.
  */
-function curvesSection(d: OverviewData): HTMLElement {
+function curvesSection(d: OverviewData, actions: HTMLElement): HTMLElement {
   return h(
     'section',
     null,
     h('h2', null, 'pass@k per model (95% bootstrap band over problems)'),
+    actions,
     d.curves.some((c) => c.missing > 0)
       ? h(
           'p',
@@ -484,6 +521,25 @@ function curvesSection(d: OverviewData): HTMLElement {
         )
       : null,
     h('div', { className: 'chart', id: 'chart-curves' }),
+  );
+}
+
+/**
+ * The "Length and reasoning markers" section (when the index has measures): its caption (the token rule, the
+ * within-problem relations) and the room for the chart (drawn by renderCharts).
+ */
+function markersSection(d: OverviewData): HTMLElement | null {
+  if (!d.markers) return null;
+  return h(
+    'section',
+    null,
+    h('h2', null, 'Length and reasoning markers'),
+    h(
+      'p',
+      { className: 'muted' },
+      markersCaption(d.markers, (at) => `for ${at}`),
+    ),
+    h('div', { className: 'chart', id: 'chart-markers' }),
   );
 }
 

@@ -21,6 +21,7 @@ import {
   vegaLoaded,
 } from './charts';
 import { mark, type Rpc } from './rpc';
+import { exportActions } from './exportActions';
 import { ACCURACY_ROW_PX, problemCurveGroups, problemCurveNote } from '../src/shared/chartSpecs';
 import { type InBaseSection, inBaseSection } from '../src/shared/inBaseSection';
 import { modelRoleTag, sampleDetailTabs } from '../src/shared/modelRoles';
@@ -175,6 +176,7 @@ export class ProblemView {
             'No base model has samples for this problem: the comparison and similarity need one (Trace Inspector: Choose Base Model).',
           ),
       this.metricToggles(d),
+      exportActions(this.rpc, () => ({ figure: 'problem', problemId: d.problem.id })),
       h('div', {
         className: 'chart',
         id: 'chart-passk',

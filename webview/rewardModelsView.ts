@@ -8,6 +8,7 @@ import { fmt, h, replace } from './dom';
 import { rankingStripSpec, rewardScatterSpec, showChart, type ChartHandle } from './charts';
 import { figuresStatus } from './progress';
 import type { Rpc } from './rpc';
+import { exportActions } from './exportActions';
 import type { ProblemRankingData, RewardModelsData } from '../src/shared/protocol';
 
 type RmModel = RewardModelsData['models'][number];
@@ -166,6 +167,11 @@ export class RewardModelsView {
         h('h2', null, 'Best-of-N against pairwise accuracy, one point per scorer'),
         h('div', { className: 'rm-slider' }, h('label', { htmlFor: 'rm-n' }, 'N '), slider, ' ', nLabel),
         h('p', { className: 'muted', id: 'rm-correlation' }),
+        exportActions(this.rpc, () => ({
+          figure: 'reward-models',
+          models: this.model ? [this.model.displayId] : [],
+          n: this.model?.ns[this.nIndex],
+        })),
         h('div', { className: 'chart', id: 'chart-rm-scatter' }),
       ),
       h(

@@ -11,6 +11,7 @@ import { h, headedTable, replace } from './dom';
 import { type ChartHandle, readTheme, showChart } from './charts';
 import { figuresStatus } from './progress';
 import type { Rpc } from './rpc';
+import { exportActions } from './exportActions';
 import {
   estimateText,
   hasRelative,
@@ -192,6 +193,7 @@ export class SplitsView {
       h(
         'section',
         null,
+        exportActions(this.rpc, () => ({ figure: 'splits', splits: d.kind, relative: this.mode === 'relative' })),
         h('div', { className: 'chart', id: 'chart-splits' }),
         h(
           'p',

@@ -10,6 +10,7 @@ import { fmt, h, headedTable, pct, replace } from './dom';
 import { type ChartHandle, curveSegments, showChart } from './charts';
 import { figuresStatus } from './progress';
 import type { Rpc } from './rpc';
+import { exportActions } from './exportActions';
 import { datasetsNote } from '../src/shared/datasetNote';
 import {
   HEATMAP_MAX_ROWS,
@@ -17,6 +18,8 @@ import {
   trainingGainShareSpec,
   trainingHeatmapSpec,
   trainingLengthSpec,
+  trainingMarkersSpec,
+  markersCaption,
   trainingPassSpec,
 } from './trainingCharts';
 import type { TrainingData, TrainingSeries, TrainingStep } from '../src/shared/protocol';
@@ -124,12 +127,13 @@ export class TrainingView {
     const flip = s.problems.filter((p) => p.pattern === 'flip-flop').length;
     const perStep = [...new Set(s.steps.map((st) => st.problems))];
     const paired = [...new Set(s.steps.map((st) => st.pairedProblems))];
-    const section = (id: string, title: string, note: string) =>
+    const section = (id: string, title: string, note: string, actions?: HTMLElement) =>
       h(
         'section',
         null,
         h('h3', null, title),
         h('p', { className: 'muted' }, note),
+        actions,
         h('div', { className: 'chart', id: `${id}-${i}` }),
       );
     return h(
@@ -164,6 +168,7 @@ export class TrainingView {
         'training-pass',
         `pass@1 and pass@${k} against the training step`,
         `95% bootstrap intervals over problems (${perStep.join(' / ')} problems with graded samples per step${s.steps.some((st) => st.passAtK.some((p) => p.missing > 0)) ? '; some left out at k where n < k, see the tooltips' : ''}); dashed: the base model.${brokenLines(s) ? ' A line breaks where its problem set changes between steps; each piece is labelled with its number of problems.' : ''}`,
+        exportActions(this.rpc, () => ({ figure: 'training', series: s.name })),
       ),
       section(
         'training-categories',
@@ -180,6 +185,15 @@ export class TrainingView {
         'Response length against the training step',
         'Mean characters per sample (all samples of the step); dashed: the base model.',
       ),
+      ...(s.markers
+        ? [
+            section(
+              'training-markers',
+              'Length and reasoning markers against the training step',
+              markersCaption(s.markers, (at) => `at ${s.unit} ${at}`),
+            ),
+          ]
+        : []),
       section(
         'training-heatmap',
         'Every problem across the checkpoints (c/n)',
@@ -276,6 +290,9 @@ export class TrainingView {
       if (gain) void showChart(gain, trainingGainShareSpec(s)).then(keep);
       const len = el('training-length');
       if (len) void showChart(len, trainingLengthSpec(s)).then(keep);
+      const markers = el('training-markers');
+      const markersSpec = trainingMarkersSpec(s, markers?.clientWidth || undefined);
+      if (markers && markersSpec) void showChart(markers, markersSpec).then(keep);
       const heat = el('training-heatmap');
       if (heat)
         void showChart(heat, trainingHeatmapSpec(s), (datum) => {

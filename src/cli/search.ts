@@ -8,6 +8,9 @@ import { noModelMatches, partialWarning, unreadableWarning } from '../core/repor
 import { problemNamer } from '../core/grouping/datasets';
 import { holdsAsTyped, searchTerms, snippet } from '../core/index/search';
 import { plural } from '../core/text/strings';
+import { pickModels } from '../core/index/labels';
+
+export { pickModels };
 
 /** One match of `trace-inspector search` (the JSON output's `matches[]`). */
 export interface SearchMatch {
@@ -81,22 +84,6 @@ export interface SearchResult {
 
 /** Thrown for a query with no word to search for (`''`, `'+'`, `'*'`): a usage error, not a search that found nothing. */
 export class EmptyQueryError extends Error {}
-
-/**
- * The models `--model <text>` picks (trial 14 finding 5): the models whose display id, name or label
- * equals the text (case-insensitive) when there is one (`Qwen2.5-Math-7B` is the base alone, not also
- * `Qwen2.5-Math-7B-GRPO`), else those whose display id or label contains it (case-insensitive); an empty
- * list when none does. `match` says which rule picked them.
- */
-export function pickModels(
-  models: readonly ModelRow[],
-  text: string,
-): { models: ModelRow[]; match: 'exact' | 'substring' } {
-  const q = text.toLowerCase();
-  const exact = models.filter((m) => [m.displayId, m.name, m.label].some((n) => n.toLowerCase() === q));
-  if (exact.length > 0) return { models: exact, match: 'exact' };
-  return { models: models.filter((m) => `${m.displayId}\n${m.label}`.toLowerCase().includes(q)), match: 'substring' };
-}
 
 /**
  * The `search` command's result: samples of the index whose text holds every term of `query`

@@ -53,6 +53,12 @@ export interface SampleRecord {
   searchText?: string | Uint8Array;
   /** Named scores of several scorers (reward models, judges), when the source gives them. */
   scores?: NamedScore[];
+  /**
+   * Pieces and reasoning-marker counts of `text` (text/markers.ts), when already computed (the parallel reader
+   * computes them on its own thread with the index's lexicon); the indexer computes them when absent. Readers
+   * leave it out.
+   */
+  measures?: { pieces: number; markers: number[] };
 }
 
 /**

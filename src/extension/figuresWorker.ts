@@ -18,6 +18,21 @@ import {
 } from './figuresWorkerProtocol';
 import { type OnFiguresProgress, overviewData, pathsData, rewardModelsData, trainingData } from './panelData';
 import { splitsData } from './splitsData';
+import { exportFigure, figureData, loadChartTools, loadPngRenderer } from './figureExport';
+import type { ExportJob } from './figuresWorkerProtocol';
+
+/**
+ * The file of an export job: the figure computed as the CLI computes it (figureExport `figureData`: the report's
+ * replicates and seed, the print style) with the view's roles and choices, drawn as SVG or PNG or written as its
+ * values. Nothing of the editor's theme is in the job: the same job gives the same bytes.
+ */
+export async function runExportJob(index: TraceIndex, j: ExportJob): Promise<FiguresResults['exportFigure']> {
+  const { problem, ...options } = j.options;
+  const fig = figureData(index, j.figure, { ...options, problem, roles: j.roles, width: j.width });
+  const tools = loadChartTools();
+  const png = j.format === 'png' ? await loadPngRenderer() : undefined;
+  return exportFigure(fig, j.folder, { format: j.format, scale: j.scale, file: j.file }, tools, png);
+}
 
 /** Thrown at a progress step of a job the host superseded (a newer request of the same figures). */
 export class SupersededError extends Error {
@@ -50,6 +65,9 @@ export async function runFiguresJob<K extends FiguresJob['kind']>(
       return rewardModelsData(index) as FiguresResults[K];
     case 'splits':
       return splitsData(index, j.roles, j.splits, onProgress) as FiguresResults[K];
+    case 'exportFigure':
+      onProgress({ stage: `the ${j.figure} figure`, done: 0, total: 0 });
+      return (await runExportJob(index, j)) as FiguresResults[K];
   }
 }
 

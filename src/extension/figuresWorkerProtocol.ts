@@ -17,6 +17,37 @@ import {
   validateProgress,
 } from '../shared/protocol';
 import type { Roles } from './panelData';
+import type { ExportedFile, ExportFormat } from './figureExport';
+import { type ExportFigureParams, FIGURE_NAMES, type FigureName } from '../shared/protocol';
+
+/** What picks an exported figure's content (figureExport `FigureOptions` that the views can set). */
+export interface ExportJobOptions {
+  models?: string[];
+  level?: string;
+  series?: string;
+  splits?: SplitKindName;
+  splitsMode?: 'passAt1' | 'relative';
+  n?: number;
+  /** problem: its row id. */
+  problem?: number;
+}
+
+/**
+ * An export of one figure (the views' "Export figure…" / "Export data…"): figure `figure` of the index at the
+ * job's database with `roles` and `options`, `width` px wide, as `format` (a PNG at `scale` px per px), its provenance
+ * naming `folder` and the file `file`.
+ */
+export interface ExportJob {
+  kind: 'exportFigure';
+  roles: Roles;
+  figure: FigureName;
+  options: ExportJobOptions;
+  format: ExportFormat;
+  width: number;
+  scale: number;
+  file: string;
+  folder: string;
+}
 
 /**
  * What the worker computes, with what panelData computes it: `overview` overviewData (Models tab), `training`
@@ -30,7 +61,8 @@ export type FiguresJob =
   | { kind: 'training'; roles: Roles }
   | { kind: 'rewardModels' }
   | { kind: 'paths'; roles: Roles }
-  | { kind: 'splits'; roles: Roles; splits?: SplitKindName };
+  | { kind: 'splits'; roles: Roles; splits?: SplitKindName }
+  | ExportJob;
 
 export type FiguresKind = FiguresJob['kind'];
 /** The job of one kind. */
@@ -43,6 +75,7 @@ export interface FiguresResults {
   rewardModels: RewardModelsData;
   paths: PathsData;
   splits: SplitsData;
+  exportFigure: ExportedFile;
 }
 
 /** The figures of each kind in words, for "waiting for …" progress. */
@@ -52,6 +85,7 @@ export const FIGURES_NAMES: Record<FiguresKind, string> = {
   rewardModels: 'the reward-model evaluation',
   paths: 'the reasoning paths',
   splits: 'the split matrix',
+  exportFigure: 'the figure to export',
 };
 
 /**
@@ -101,9 +135,55 @@ export function validateRoles(v: unknown): Roles | string {
   return v as Roles;
 }
 
+const EXPORT_FORMATS: readonly string[] = ['svg', 'png', 'csv', 'json'];
+
+/** Checks an export job's own fields (the host built it from a validated webview request); returns it or a reason. */
+function validateExportJob(v: Obj): ExportJob | string {
+  const extra = extraKey(v, ['kind', 'roles', 'figure', 'options', 'format', 'width', 'scale', 'file', 'folder']);
+  if (extra) return `job exportFigure: ${extra}`;
+  const roles = validateRoles(v.roles);
+  if (typeof roles === 'string') return `job exportFigure: ${roles}`;
+  if (!FIGURE_NAMES.includes(v.figure as FigureName)) return 'job exportFigure: unknown figure';
+  if (!EXPORT_FORMATS.includes(v.format as string)) return 'job exportFigure: format must be svg, png, csv or json';
+  if (!isObj(v.options)) return 'job exportFigure: options must be an object';
+  const o = extraKey(v.options, ['models', 'level', 'series', 'splits', 'splitsMode', 'n', 'problem']);
+  if (o) return `job exportFigure: options: ${o}`;
+  if (typeof v.width !== 'number' || !(v.width >= 160 && v.width <= 5000))
+    return 'job exportFigure: width in 160..5000';
+  if (typeof v.scale !== 'number' || !(v.scale > 0 && v.scale <= 20)) return 'job exportFigure: scale in (0, 20]';
+  if (typeof v.file !== 'string' || typeof v.folder !== 'string')
+    return 'job exportFigure: file and folder must be strings';
+  return { ...(v as unknown as ExportJob), roles };
+}
+
+/** The export job of a view's request (pure: the settings and the file chosen given). */
+export function exportJob(
+  req: ExportFigureParams,
+  roles: Roles,
+  o: { format: ExportFormat; file: string; folder: string; width: number; scale: number },
+): ExportJob {
+  const options: ExportJobOptions = {};
+  if (req.models?.length) options.models = req.models;
+  if (req.level !== undefined) options.level = req.level;
+  if (req.series !== undefined) options.series = req.series;
+  if (req.splits !== undefined) options.splits = req.splits;
+  if (req.relative) options.splitsMode = 'relative';
+  if (req.n !== undefined) options.n = req.n;
+  if (req.problemId !== undefined) options.problem = req.problemId;
+  return { kind: 'exportFigure', roles, figure: req.figure, options, ...o };
+}
+
+/** The format a chosen file's extension names, else the dialog's first (`svg`, or `csv` for data). */
+export function formatOf(file: string, data: boolean): ExportFormat {
+  const ext = (/\.([^./\\]+)$/.exec(file)?.[1] ?? '').toLowerCase();
+  if (data) return ext === 'json' ? 'json' : 'csv';
+  return ext === 'png' ? 'png' : 'svg';
+}
+
 /** Checks a job; returns it or a reason. */
 export function validateFiguresJob(v: unknown): FiguresJob | string {
   if (!isObj(v)) return 'job must be an object';
+  if (v.kind === 'exportFigure') return validateExportJob(v);
   if (v.kind === 'rewardModels') {
     const extra = extraKey(v, ['kind']);
     return extra ? `job rewardModels: ${extra}` : { kind: 'rewardModels' };

@@ -73,6 +73,7 @@ import {
 import type { PathMatchData } from '../shared/pathLine';
 import { REWARD_SCORE_SCORER, describeRewardDenominator, rewardModelsReport } from '../core/report/rewardReport';
 import { preview } from '../core/text/strings';
+import { markerFigures, reasoningMarkers } from '../core/analyses/reasoningMarkers';
 import {
   type DatasetCount,
   datasetCounts,
@@ -287,7 +288,7 @@ export interface MajorityJob {
   models: { modelId: number; answers: { answer: string | null; correct: boolean | null }[] }[];
 }
 
-/** The maj@k job of one problem: every model with extracted answers. */
+/** The maj@k job of one problem: every model with extracted answers, its votes without the samples that errored. */
 export function majorityJob(index: TraceIndex, problemId: number): MajorityJob {
   return {
     kind: 'majority',
@@ -296,7 +297,11 @@ export function majorityJob(index: TraceIndex, problemId: number): MajorityJob {
       .problemStats(problemId)
       .map((r) => ({
         modelId: r.modelId,
-        answers: index.answers(problemId, r.modelId).map((a) => ({ answer: a.answer, correct: a.correct })),
+        // a sample that errored (no output) is not a vote, as in the report's maj@k
+        answers: index
+          .answers(problemId, r.modelId)
+          .filter((a) => !a.errored)
+          .map((a) => ({ answer: a.answer, correct: a.correct })),
       }))
       .filter((m) => m.answers.some((a) => a.answer !== null && a.answer !== '')),
   };
@@ -965,10 +970,16 @@ export function overviewData(
         notComparedReason(x, (m) => m.label, EXTENSION_CHOOSE_BASE),
       ),
     );
+  // lengths and reasoning markers per model, by label (one read of the samples, then the bootstraps)
+  const markers = markerFigures(
+    reasoningMarkers(index, { models, bootstrap: { replicates, seed: 12345 } }),
+    withData.map((m) => ({ at: m.label, model: m.displayId })),
+  );
   return {
     models: withData.map((m) => modelInfo(m, roles, models.length === 1)),
     baseModelId: roles.baseId ?? null,
     levels,
+    ...(markers ? { markers } : {}),
     curves,
     histograms,
     coverage: cov,
@@ -1330,6 +1341,12 @@ export function trainingData(index: TraceIndex, roles: Roles, replicates = 1000)
     models,
   });
   const label = new Map(models.map((m) => [m.id, m.label]));
+  const displayOf = new Map(models.map((m) => [m.id, m.displayId]));
+  // lengths and reasoning markers of every model (one read of the samples), when there is a series to show them on
+  const markers =
+    r.trajectories.length > 0
+      ? reasoningMarkers(index, { models, stepPattern: pattern, bootstrap: { replicates, seed: 12345 } })
+      : undefined;
   const series: TrainingSeries[] = r.trajectories.map((t) => ({
     name: t.name,
     unit: t.unit,
@@ -1383,6 +1400,12 @@ export function trainingData(index: TraceIndex, roles: Roles, replicates = 1000)
     }),
     lost: trainingProblemIds(t, 'lost'),
     late: trainingProblemIds(t, 'late'),
+    markers:
+      markers &&
+      markerFigures(
+        markers,
+        t.steps.map((s, i) => ({ at: s.step, model: displayOf.get(t.ids.models[i]) ?? '' })),
+      ),
   }));
   return {
     series,

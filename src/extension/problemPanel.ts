@@ -44,6 +44,7 @@ import {
 } from './panelData';
 import { SimilarityRunner } from './similarityRunner';
 import { FiguresRunner } from './figuresRunner';
+import { saveFigure } from './figureSave';
 import type { FiguresKind, FiguresResults, JobOf } from './figuresWorkerProtocol';
 import { ChartCompiler } from './chartCompiler';
 import { makeNonce, panelHtml } from './panelHtml';
@@ -135,6 +136,9 @@ const FIGURES_KINDS: readonly FiguresKind[] = ['overview', 'training', 'rewardMo
 function figuresKey(s: FolderSession, kind: FiguresKind): string {
   return `${s.folder.uri.toString()}|${kind}`;
 }
+
+/** Exports so far in this window: each export's job key is its own (problemPanel `figures`). */
+let exportSeq = 0;
 
 /** A request failure shown to the user as text in the panel. */
 class RequestError extends Error {}
@@ -1168,6 +1172,10 @@ class Panel {
       }
       case 'openLink':
         return { opened: await confirmOpenLink(m.url) };
+      case 'exportFigure': {
+        const s = this.session();
+        return saveFigure(m, this.roles(s), s.folder.uri, (job) => this.figures(s, m.id, job));
+      }
     }
   }
 
@@ -1188,9 +1196,12 @@ class Panel {
    * Figures of folder `s` computed in the figures worker (src/extension/figuresRunner.ts), their progress posted
    * to this page as `progress` messages answering request `replyTo`. A newer request of the same figures of the
    * same folder (the page reloads them after a re-index or a base change) supersedes this one: both get its result.
+   * An export (`exportFigure`) has a key of its own: two exports never supersede each other.
    */
   private figures<K extends FiguresKind>(s: FolderSession, replyTo: number, job: JobOf<K>): Promise<FiguresResults[K]> {
-    return this.panels.figures.run(figuresKey(s, job.kind), s, job, (progress) =>
+    // an export is its own job: another export (another chart, another file) must not take its place
+    const key = job.kind === 'exportFigure' ? `${figuresKey(s, job.kind)}|${++exportSeq}` : figuresKey(s, job.kind);
+    return this.panels.figures.run(key, s, job, (progress) =>
       this.post({ id: this.nextId(), kind: 'progress', replyTo, progress }),
     );
   }

@@ -1290,19 +1290,25 @@ export function placeScatterLabels(
  * Reward models tab: best-of-N at one N against pairwise accuracy, one point per scorer, with the denominators in
  * the axis titles. Wen et al. 2025 ask how well the first predicts the second. Each point is labelled beside it
  * where the label overlaps no other label or point ({@link placeScatterLabels}); the subtitle counts the labels
- * left out (their points' tooltips name them).
+ * left out (their points' tooltips name them). `plot`: the plot's size in px (default: `width` less 40, at least 320
+ * and at most 900, by 340), which the labels are placed for.
  */
-export function rewardScatterSpec(m: RewardModelsData['models'][number], n: number, width: number): Spec {
+export function rewardScatterSpec(
+  m: RewardModelsData['models'][number],
+  n: number,
+  width: number,
+  plot?: { width: number; height: number },
+): Spec {
   const rows = m.scorers.flatMap((s) => {
     const b = s.bestOfN.find((x) => x.n === n);
     if (s.pairwiseAccuracy === null || !b || b.value === null) return [];
     return [{ scorer: s.name, accuracy: s.pairwiseAccuracy, best: b.value, passAtN: b.passAtN, regret: b.regret }];
   });
   const point = m.scorers[0]?.bestOfN.find((x) => x.n === n);
-  const plotWidth = Math.max(320, Math.min(width - 40, 900));
+  const plotWidth = plot?.width ?? Math.max(320, Math.min(width - 40, 900));
   const xd = paddedDomain(rows.map((r) => r.accuracy));
   const yd = paddedDomain(rows.map((r) => r.best));
-  const H = REWARD_SCATTER_HEIGHT;
+  const H = plot?.height ?? REWARD_SCATTER_HEIGHT;
   const places = placeScatterLabels(
     rows.map((r) => ({
       text: r.scorer,

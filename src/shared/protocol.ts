@@ -393,6 +393,8 @@ export interface OverviewData {
   models: ModelInfo[];
   baseModelId: number | null;
   levels: string[];
+  /** Lengths and reasoning markers per model (by label, in the models' order); absent when the index has no measures. */
+  markers?: MarkerFigures<string>;
   /** Dataset pass@k with bootstrap bands; `level` null = all problems. */
   curves: {
     modelId: number;
@@ -650,6 +652,41 @@ export interface TrainingProblem {
   pattern: 'gained' | 'lost' | 'flip-flop' | 'always' | 'never';
 }
 
+/**
+ * Lengths and reasoning-marker counts (core/analyses/reasoningMarkers.ts) of some models, each at a place `at` (a
+ * checkpoint's step on the Training tab, a model's label on the Models tab): per place and measure, the mean over
+ * problems of the correct and of the incorrect samples with 95% bootstrap intervals over problems, and the
+ * within-problem difference correct - incorrect.
+ */
+export interface MarkerFigures<X extends number | string> {
+  /** How tokens were counted (the figure's caption says it). */
+  tokenRule: string;
+  measures: { id: string; label: string; unit: string }[];
+  points: {
+    at: X;
+    measure: string;
+    split: 'correct' | 'incorrect';
+    mean: number | null;
+    low: number | null;
+    high: number | null;
+    problems: number;
+  }[];
+  within: {
+    at: X;
+    measure: string;
+    mean: number | null;
+    low: number | null;
+    high: number | null;
+    problems: number;
+    relation: string;
+  }[];
+  /** Samples of these models without stored measures (indexed before they existed). */
+  unmeasured: number;
+}
+
+/** The measures of a series' checkpoints, by step. */
+export type TrainingMarkers = MarkerFigures<number>;
+
 /** One checkpoint series. */
 export interface TrainingSeries {
   name: string;
@@ -665,6 +702,8 @@ export interface TrainingSeries {
   /** Problem row ids: lost during training (solved earlier, not at the last step) and solved only at late steps. */
   lost: number[];
   late: number[];
+  /** Lengths and reasoning markers per step; absent when the index has no measures. */
+  markers?: TrainingMarkers;
 }
 
 /** Result of `getTraining`: the overview's Training tab. */
@@ -776,6 +815,40 @@ export interface SplitsData {
   warnings: string[];
 }
 
+/**
+ * The figures a folder can be drawn as for a paper (`trace-inspector figure <folder> <name>`, the views' "Export
+ * figure…"): the overview's pass@k, coverage, training, reward-models and splits charts, and one problem's pass@k.
+ */
+export const FIGURE_NAMES = ['pass-at-k', 'coverage', 'training', 'reward-models', 'splits', 'problem'] as const;
+export type FigureName = (typeof FIGURE_NAMES)[number];
+
+/**
+ * `exportFigure`: the chart a view shows, to be written in print style for a paper (`data` false: SVG or PNG with
+ * its provenance JSON beside it) or as the values it draws (`data` true: CSV or JSON), where the user chooses in the
+ * save dialog. Only what picks the chart's content crosses: the models shown (display ids), the level, the series,
+ * the split kind and mode, the N, the problem; never a colour or the editor's theme.
+ */
+export interface ExportFigureParams {
+  figure: FigureName;
+  data: boolean;
+  /** pass-at-k, coverage: the models the view shows (display ids); reward-models: the model whose scorers it shows. */
+  models?: string[];
+  level?: string;
+  series?: string;
+  splits?: SplitKindName;
+  relative?: boolean;
+  n?: number;
+  /** problem: the problem's row id. */
+  problemId?: number;
+}
+
+/** The result of `exportFigure`: the file written (its name, without the folder), or null when the user cancelled. */
+export interface ExportFigureResult {
+  saved: string | null;
+  /** Where the provenance JSON went (figures only). */
+  provenance?: string;
+}
+
 /** Annotation state after `setAnnotation`. */
 export interface AnnotationResult {
   sampleId: number;
@@ -832,6 +905,7 @@ export interface RequestParams {
   previewAction: { action: PreviewAction; sampleId: number };
   /** A link in model output: the host asks the user before opening it (http and https only). */
   openLink: { url: string };
+  exportFigure: ExportFigureParams;
 }
 
 /** What each request's reply carries. */
@@ -856,6 +930,7 @@ export interface RequestResults {
   getSamplePreview: SamplePreview;
   previewAction: { ok: true };
   openLink: { opened: boolean };
+  exportFigure: ExportFigureResult;
 }
 
 export type RequestKind = keyof RequestParams;
@@ -1001,6 +1076,7 @@ const REQUEST_KEYS: { [K in RequestKind]: readonly (keyof RequestParams[K])[] } 
   getSamplePreview: ['sampleId'],
   previewAction: ['action', 'sampleId'],
   openLink: ['url'],
+  exportFigure: ['figure', 'data', 'models', 'level', 'series', 'splits', 'relative', 'n', 'problemId'],
 };
 
 export const REQUEST_KINDS = Object.keys(REQUEST_KEYS) as RequestKind[];
@@ -1110,6 +1186,25 @@ export function validateWebviewMessage(v: unknown): WebviewMessage | string {
   return bad ? `${k}: ${bad}` : (v as WebviewMessage);
 }
 
+/** Checks the parameters of an `exportFigure` request; a reason, or undefined when they are good. */
+function checkExport(v: Obj): string | undefined {
+  if (!FIGURE_NAMES.includes(v.figure as FigureName)) return `figure must be one of ${FIGURE_NAMES.join(', ')}`;
+  if (typeof v.data !== 'boolean') return 'data must be a boolean';
+  if (
+    v.models !== undefined &&
+    !(Array.isArray(v.models) && v.models.length <= 1000 && v.models.every((m) => isStr(m, 4000)))
+  )
+    return 'models must be a list of at most 1000 display ids';
+  for (const k of ['level', 'series'] as const)
+    if (v[k] !== undefined && !isStr(v[k], 4000)) return `${k} must be a string of at most 4000 characters`;
+  if (v.splits !== undefined && !SPLIT_KINDS.includes(v.splits as SplitKindName))
+    return `splits must be one of ${SPLIT_KINDS.join(', ')} or absent`;
+  if (v.relative !== undefined && typeof v.relative !== 'boolean') return 'relative must be a boolean';
+  if (v.n !== undefined && !(isNat(v.n, 1 << 20) && v.n >= 1)) return 'n must be a positive integer';
+  if (v.problemId !== undefined && !isId(v.problemId)) return 'problemId must be a positive integer';
+  return undefined;
+}
+
 function checkParams(k: RequestKind, v: Obj): string | undefined {
   switch (k) {
     case 'getProblem':
@@ -1146,6 +1241,8 @@ function checkParams(k: RequestKind, v: Obj): string | undefined {
     case 'getRewardModels':
     case 'getTraining':
       return undefined;
+    case 'exportFigure':
+      return checkExport(v);
     case 'getSplits':
       return v.splits === undefined || SPLIT_KINDS.includes(v.splits as SplitKindName)
         ? undefined

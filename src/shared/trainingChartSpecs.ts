@@ -3,7 +3,7 @@
  * protocol data; embedded with `showChart` from webview/charts.ts, which uses the AST expression
  * interpreter, so the strict CSP needs no eval). Every chart's tooltip names its denominator.
  */
-import type { TrainingSeries } from './protocol';
+import type { MarkerFigures, TrainingSeries } from './protocol';
 import { COUNT_AXIS, curveSegments, segmentLabelLayers, type Spec } from './chartSpecs';
 
 const CATEGORY_ORDER = ['sharpening', 'expansion', 'regression', 'unchanged', 'unsolved'] as const;
@@ -283,6 +283,139 @@ export function trainingLengthSpec(s: TrainingSeries): Spec {
       ],
     },
   };
+}
+
+/**
+ * The behaviours of which no sample of the figures has a marker (every mean 0): left out of the chart, named in its
+ * caption instead (a chart of zeros has no scale to read).
+ */
+export function markerlessMeasures(m: MarkerFigures<number | string>): string[] {
+  return m.measures
+    .filter((d) => d.id !== 'chars' && d.id !== 'tokens')
+    .filter((d) => m.points.every((p) => p.measure !== d.id || p.mean === null || p.mean === 0))
+    .map((d) => d.id);
+}
+
+/**
+ * Lengths and reasoning-marker counts per 1,000 tokens, one small chart per measure (its own y scale): the mean over
+ * problems of the correct samples and of the incorrect ones at each place (`x`: the encoding of the field `at`),
+ * each with its 95% bootstrap interval over problems as a vertical rule; joined by lines when `line` (steps).
+ * Behaviours without any marker are left out ({@link markerlessMeasures}). `layout.width`: the pixels the charts may
+ * take (the columns and each chart's width follow from it).
+ */
+function markersSpec(
+  m: MarkerFigures<number | string>,
+  x: Record<string, unknown>,
+  line: boolean,
+  layout: { width: number; maxColumns: number },
+): Spec {
+  // as many columns as fit the width given (each chart about 300 px with its axis), at most maxColumns
+  const avail = Math.max(320, layout.width);
+  const columns = Math.max(1, Math.min(layout.maxColumns, Math.floor(avail / 300)));
+  const cell = Math.max(150, Math.floor(avail / columns) - 90);
+  const title = new Map(m.measures.map((d) => [d.id, `${d.label} (${d.unit})`]));
+  const none = new Set(markerlessMeasures(m));
+  const drawn = m.measures.filter((d) => !none.has(d.id));
+  const rows = m.points
+    .filter((p) => p.mean !== null && !none.has(p.measure))
+    .map((p) => ({ ...p, title: title.get(p.measure) ?? p.measure }));
+  const colour = {
+    field: 'split',
+    type: 'nominal',
+    title: null,
+    scale: { domain: ['correct', 'incorrect'], range: ['#3fa34d', '#d64545'] },
+    legend: { orient: 'bottom' },
+  };
+  return {
+    data: { values: rows },
+    columns,
+    facet: {
+      field: 'title',
+      type: 'nominal',
+      title: null,
+      sort: drawn.map((d) => title.get(d.id) ?? d.id),
+      header: { labelFontWeight: 'bold', labelLimit: 320 },
+    },
+    spec: {
+      width: cell,
+      height: 140,
+      layer: [
+        {
+          mark: { type: 'rule', strokeWidth: 1.5, opacity: 0.6 },
+          encoding: { x, y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' }, color: colour },
+        },
+        {
+          mark: line ? { type: 'line', point: true } : { type: 'point', filled: true, size: 50 },
+          encoding: {
+            x,
+            y: { field: 'mean', type: 'quantitative', title: null, scale: { zero: true } },
+            color: colour,
+            tooltip: [
+              { field: 'title', title: 'measure' },
+              { field: 'at', title: line ? 'step' : 'model' },
+              { field: 'split', title: 'samples' },
+              { field: 'mean', format: '.2f' },
+              { field: 'low', format: '.2f', title: '95% low' },
+              { field: 'high', format: '.2f', title: '95% high' },
+              { field: 'problems', title: 'problems' },
+            ],
+          },
+        },
+      ],
+    },
+    resolve: { scale: { y: 'independent' } },
+  };
+}
+
+/**
+ * {@link markersSpec} of a series' checkpoints against the step, within `width` pixels (three columns at most);
+ * null without measures (`s.markers` absent).
+ */
+export function trainingMarkersSpec(s: TrainingSeries, width = 900): Spec | null {
+  return s.markers ? markersSpec(s.markers, { ...stepAxis(s), field: 'at' }, true, { width, maxColumns: 3 }) : null;
+}
+
+/**
+ * {@link markersSpec} of the models of the overview, within `width` pixels: a column per model in their order
+ * (points, no lines); one chart per row when there are more than eight models.
+ */
+export function modelsMarkersSpec(m: MarkerFigures<string>, width = 900): Spec {
+  const order = [...new Set(m.points.map((p) => p.at))];
+  const x = {
+    field: 'at',
+    type: 'nominal',
+    title: null,
+    sort: order,
+    scale: { padding: 0.4 },
+    axis: { labelAngle: -30, labelLimit: 160 },
+  };
+  return markersSpec(m, x, false, { width, maxColumns: order.length > 8 ? 1 : 3 });
+}
+
+/**
+ * The caption of a markers chart: what is counted and how, then each measure's within-problem association with
+ * correctness where its interval excludes 0 (`place` names where: "at step 300", "for model x"), the behaviours
+ * not drawn, and the samples not yet measured. Plain text.
+ */
+export function markersCaption(m: MarkerFigures<number | string>, place: (at: number | string) => string): string {
+  const label = new Map(m.measures.map((d) => [d.id, `${d.label} (${d.unit})`]));
+  const related = m.within.filter((w) => w.relation !== 'no relation');
+  const found = related.length
+    ? related
+        .map(
+          (w) =>
+            `${label.get(w.measure) ?? w.measure} ${w.relation} ${place(w.at)} (${w.mean?.toFixed(2)} [${w.low?.toFixed(2)}, ${w.high?.toFixed(2)}], ${w.problems} problems)`,
+        )
+        .join('; ')
+    : 'no relation for any measure';
+  const none = markerlessMeasures(m).map((id) => label.get(id) ?? id);
+  return (
+    `Marker counts per 1,000 tokens (phrases of the lexicon, docs/reasoning-markers.md) and lengths; ${m.tokenRule}. ` +
+    'Green: correct samples, red: incorrect; means over problems with 95% bootstrap intervals over problems. ' +
+    `Within a problem (correct − incorrect, over problems with both): ${found}.` +
+    (none.length ? ` No marker of ${none.join(', ')} in any sample (not drawn).` : '') +
+    (m.unmeasured > 0 ? ` ${m.unmeasured} samples not measured yet: index the folder again.` : '')
+  );
 }
 
 /**

@@ -8,6 +8,9 @@
  *   blank page;
  * - a problem row expanded while the figures compute shows its models at once: the figures run in a worker
  *   thread, nothing on the extension host waits for them.
+ * - "Export figure…" beside the pass@k chart writes the print-style SVG and its provenance where the save dialog
+ *   says (code-server's simple dialog: a path typed in the quick input), the same bytes under Dark+ and Light+;
+ *   "Export data…" writes the values drawn as CSV.
  * Timings (the row's answer, the figures' arrival) are written to test-output/e2e/figures-timings.json.
  * Screenshots: test-output/e2e/screenshots/figures-*.png.
  */
@@ -16,7 +19,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  answerQuickInput,
   defaultVsixPath,
+  openProblemViewFromRow,
   outputRoot,
   runCommand,
   screenshot,
@@ -27,6 +32,10 @@ import {
   webviewWith,
   type Session,
 } from './harness';
+import type { Frame } from 'playwright-core';
+
+// Browser global used inside frame.waitForFunction (the project compiles without the DOM lib).
+declare const document: any;
 
 const CONTAINER = 'Trace Inspector';
 const VIEW = 'Problems';
@@ -194,4 +203,109 @@ describe('the overview of a large folder: progress in the panel, the tree answer
       await s.fail(e, 'figures-2');
     }
   });
+
+  test('Export figure… writes the print figure and its provenance, the same bytes under Dark+ and Light+', async () => {
+    try {
+      const dir = path.join(outputRoot, 'exports');
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.mkdirSync(dir, { recursive: true });
+      const exportAs = async (theme: string, bodyClass: string, button: string, name: string): Promise<Buffer> => {
+        await setTheme(s, theme);
+        const ov = await webviewWith(s.page, '#chart-curves canvas', { timeoutMs: 60_000, what: 'the overview' });
+        await ov.waitForFunction((c: string) => document.body.classList.contains(c), bodyClass, { timeout: 30_000 });
+        await ov.click(`.export-actions[data-figure="pass-at-k"] ${button}`);
+        const file = path.join(dir, name);
+        await answerSaveDialog(s, file);
+        await waitForStatus(ov, `Saved ${name}`);
+        return fs.readFileSync(file);
+      };
+      const dark = await exportAs('Dark+', 'vscode-dark', '.export-figure', 'pass-dark.svg');
+      await screenshot(s.page, 'figures-4-export-dark');
+      const light = await exportAs('Light+', 'vscode-light', '.export-figure', 'pass-light.svg');
+      await screenshot(s.page, 'figures-5-export-light');
+      assert.ok(dark.equals(light), 'the same SVG bytes under Dark+ and Light+');
+      const svg = dark.toString('utf8');
+      assert.match(svg, /^<svg[^>]* width="336"/);
+      assert.ok(svg.includes('fill="#FFFFFF"'), 'white background');
+      assert.ok(svg.includes(`>${PROBLEMS} problems, n = 4; 95% bootstrap intervals`), 'the caption is drawn');
+      const prov = JSON.parse(fs.readFileSync(path.join(dir, 'pass-dark.svg.json'), 'utf8'));
+      assert.equal(prov.figure, 'pass-at-k');
+      assert.equal(prov.file, 'pass-dark.svg');
+      assert.deepEqual(prov.models.map((m: { label: string }) => m.label).sort(), ['Qwen2.5-7B', 'SimpleRL-Zoo']);
+      const csv = (await exportAs('Light+', 'vscode-light', '.export-data', 'pass.csv')).toString('utf8');
+      assert.match(csv, /^model,k,value,ciLow,ciHigh,problems,missing\n/);
+      assert.equal(csv.trim().split('\n').length - 1, prov.values.length, 'a CSV row per value drawn');
+    } catch (e) {
+      await s.fail(e, 'figures-3');
+    }
+  });
+
+  test("the problem view's Export figure… writes a PNG of the asked size", async () => {
+    try {
+      await openProblemViewFromRow(s.page, VIEW, '1');
+      const pv = await webviewWith(s.page, '.export-actions[data-figure="problem"]', {
+        timeoutMs: 60_000,
+        what: 'the problem view',
+      });
+      await pv.click('.export-actions[data-figure="problem"] .export-figure');
+      const file = path.join(outputRoot, 'exports', 'problem-1.png');
+      await answerSaveDialog(s, file);
+      await waitForStatus(pv, 'Saved problem-1.png', 'problem');
+      await screenshot(s.page, 'figures-6-problem-export');
+      const png = fs.readFileSync(file);
+      // 336 px at the default 3 pixels per px (traceInspector.figureExport.pngScale)
+      assert.equal(png.readUInt32BE(16), 1008);
+      const prov = JSON.parse(fs.readFileSync(`${file}.json`, 'utf8'));
+      assert.deepEqual([prov.figure, prov.format, prov.scale], ['problem', 'png', 3]);
+      assert.match(prov.caption, /^problem 1 \(/);
+    } catch (e) {
+      await s.fail(e, 'figures-4');
+    }
+  });
 });
+
+/** Switches the window's colour theme as a user does (Preferences: Color Theme, the theme's name, Enter). */
+async function setTheme(s: Session, label: string): Promise<void> {
+  await runCommand(s.page, 'Preferences: Color Theme');
+  await answerQuickInput(s.page, { text: label });
+}
+
+/**
+ * Answers code-server's save dialog (the simple dialog: a path in a quick input) with `file`: types it, then OK
+ * until the dialog closes (the dialog reads a typed path before it accepts it).
+ */
+async function answerSaveDialog(s: Session, file: string): Promise<void> {
+  const input = s.page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: 30_000 });
+  await input.fill(file);
+  await waitUntil(
+    s.page,
+    async () => {
+      if (!(await input.isVisible().catch(() => false))) return true;
+      if ((await input.inputValue().catch(() => '')) !== file) await input.fill(file).catch(() => {});
+      else
+        await s.page
+          .locator('.quick-input-widget .monaco-button', { hasText: /^OK$/ })
+          .first()
+          .click({ timeout: 2000 })
+          .catch(() => {});
+      return undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 1000, what: `the save dialog to take ${file}` },
+  );
+}
+
+/** Waits until the export's status line beside the chart starts with `text` (fails on "Not exported: …"). */
+async function waitForStatus(ov: Frame, text: string, figure = 'pass-at-k'): Promise<void> {
+  const handle = await ov.waitForFunction(
+    ([t, f]: string[]) => {
+      const el = document.querySelector(`.export-actions[data-figure="${f}"] .export-status`);
+      const v = el?.textContent ?? '';
+      return v.startsWith(t) || v.startsWith('Not exported') ? v : false;
+    },
+    [text, figure],
+    { timeout: 120_000 },
+  );
+  const said = (await handle.jsonValue()) as string;
+  assert.ok(said.startsWith(text), said);
+}

@@ -3,7 +3,8 @@
  * ../shared/data/real/rlvr-probe-gsm8k/trajectory (PPO checkpoints at steps 100, 300, 500, 1000, each
  * folder with its SFT samples; copied into test-output). The base is guessed, so each step is compared
  * with the SFT model of its own folder. Checks, against the raw rollouts read here: the table's sample
- * accuracy and positive-gain share per step, the counts of the tree filters; that the five charts draw;
+ * accuracy and positive-gain share per step, the counts of the tree filters; that the six charts draw (the
+ * sixth: lengths and reasoning markers, its caption naming the token rule);
  * that clicking a heatmap cell opens that problem's view at that checkpoint; the tree's training filter
  * and the step on model rows. Screenshots: test-output/e2e/screenshots/training-*.png.
  */
@@ -72,7 +73,7 @@ describe('the Training tab in a real VS Code on rlvr-probe-gsm8k/trajectory', { 
     await s?.close();
   });
 
-  test('the tab: per-step figures equal the raw rollouts, and the five charts draw', async () => {
+  test('the tab: per-step figures equal the raw rollouts, and the six charts draw', async () => {
     try {
       await showTreeView(s.page, CONTAINER, VIEW);
       await waitUntil(
@@ -82,9 +83,20 @@ describe('the Training tab in a real VS Code on rlvr-probe-gsm8k/trajectory', { 
       );
       await runCommand(s.page, 'Trace Inspector: Open Overview');
       ov = await webviewWith(s.page, '#tab-training', { timeoutMs: 60_000, what: 'the overview with its tabs' });
+      // the Models tab (shown first): length and reasoning markers per model
+      await ov.waitForSelector('#chart-markers canvas', { timeout: 60_000 });
+      const fits = (sel: string) =>
+        ov.evaluate(
+          (q) => document.querySelector(q).getBoundingClientRect().right <= document.documentElement.clientWidth + 1,
+          sel,
+        );
+      assert.ok(await fits('#chart-markers canvas'), "the markers chart fits the editor's width");
+      await ov.$eval('#chart-markers', (el) => el.parentElement?.scrollIntoView());
+      await s.page.waitForTimeout(300);
+      await screenshot(s.page, 'training-0-models-markers');
       await ov.click('#tab-training');
       await ov.waitForSelector('.training-table tbody tr', { timeout: 60_000 });
-      for (const id of ['pass', 'categories', 'gain', 'length', 'heatmap'])
+      for (const id of ['pass', 'categories', 'gain', 'length', 'markers', 'heatmap'])
         await ov.waitForSelector(`#training-${id}-0 canvas`, { timeout: 30_000 });
       const rows: string[][] = await ov.$$eval('.training-table tbody tr', (trs) =>
         trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())),
@@ -126,6 +138,14 @@ describe('the Training tab in a real VS Code on rlvr-probe-gsm8k/trajectory', { 
       await ov.$eval('#training-gain-0', (el) => el.scrollIntoView());
       await s.page.waitForTimeout(300);
       await screenshot(s.page, 'training-2-gain-length');
+      // lengths and reasoning markers: the caption states the token rule and the within-problem verdicts
+      assert.ok(await fits('#training-markers-0 canvas'), "the markers chart fits the editor's width");
+      const note = await ov.$eval('#training-markers-0', (el) => el.previousElementSibling?.textContent ?? '');
+      assert.match(note, /tokens approximated as pieces/);
+      assert.match(note, /Within a problem \(correct − incorrect, over problems with both\): /);
+      await ov.$eval('#training-markers-0', (el) => el.parentElement?.scrollIntoView());
+      await s.page.waitForTimeout(300);
+      await screenshot(s.page, 'training-2b-markers');
       await ov.$eval('#training-heatmap-0', (el) => el.scrollIntoView());
       await s.page.waitForTimeout(300);
       await screenshot(s.page, 'training-3-heatmap');

@@ -1,6 +1,6 @@
 // sqlite-parity: skip — the figures' drawing and captions, not storage; report-golden runs the report's queries under node:sqlite
 /**
- * `trace-inspector figure` (src/cli/figure.ts) on real folders: the SVG of pass@k drawn by the extension host's
+ * `trace-inspector figure` (src/extension/figureExport.ts, shared with the extension's export) on real folders: the SVG of pass@k drawn by the extension host's
  * own bundles (built here from scripts/build.mjs's options, so they are the sources under test) read back
  * (the points' positions) and compared with the report's JSON; the same bytes on a second run; coverage and
  * training against the report's comparisons and trajectories; the --width parser.
@@ -11,16 +11,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import path, { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import type * as esbuild from 'esbuild';
-import { parseFigureWidth } from '../../src/cli/commands/figureCommand';
+import { outputFormat, parseFigureWidth, parseScale } from '../../src/cli/commands/figureCommand';
+import { parse } from 'csv-parse/sync';
 import {
   type ChartTools,
+  exportFigure,
   figureData,
   figureProvenance,
   loadChartTools,
-  OKABE_ITO,
+  loadPngRenderer,
+  pngSize,
   renderFigure,
-  wrapCaption,
-} from '../../src/cli/figure';
+} from '../../src/extension/figureExport';
+import { rewardModelsData } from '../../src/extension/panelData';
+import { OKABE_ITO, wrapCaption } from '../../src/shared/printFigures';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { buildReport } from '../../src/core/report/index';
@@ -98,7 +102,8 @@ describe('figure pass-at-k on the Qwen2.5-Math example', async () => {
       passAtK.map((p) => [p.k, p.value, p.ciLow, p.ciHigh, p.problems, p.missing]),
     );
     assert.match(prov.tool.version, /^\d+\.\d+\.\d+/);
-    assert.equal(prov.svg, 'p.svg');
+    assert.equal(prov.file, 'p.svg');
+    assert.equal(prov.format, 'svg');
     assert.equal(prov.caption, '100 problems, n = 8; 95% bootstrap intervals over problems (2000 replicates)');
     assert.ok(svg.includes('>100 problems, n = 8; 95% bootstrap intervals over'), 'the caption is drawn');
     assert.ok(svg.includes('fill="#FFFFFF"'), 'white background');
@@ -132,8 +137,127 @@ describe('figure pass-at-k on the Qwen2.5-Math example', async () => {
     assert.throws(() => figureData(index, 'training'), /no checkpoint series/);
     assert.throws(
       () => figureData(index, 'histogram'),
-      /unknown figure "histogram": one of pass-at-k, coverage, training/,
+      /unknown figure "histogram": one of pass-at-k, coverage, training, reward-models, splits, problem/,
     );
+  });
+
+  test("--level: one difficulty level's curve is the report's stratum", () => {
+    const fig = figureData(index, 'pass-at-k', { level: '3' });
+    const stratum = report.strata.find((s) => s.level === '3');
+    assert.ok(stratum);
+    assert.deepEqual(
+      fig.values.map((v) => [v.k, v.value, v.ciLow, v.ciHigh]),
+      stratum.passAtK.map((p) => [p.k, p.value, p.ciLow, p.ciHigh]),
+    );
+    assert.match(fig.caption, new RegExp(`^level 3; ${stratum.problems} problems, n = 8; `));
+    assert.equal(fig.settings.level, '3');
+    assert.throws(
+      () => figureData(index, 'pass-at-k', { level: '9' }),
+      /no difficulty level "9": the levels are 1, 2, 3, 4, 5/,
+    );
+  });
+
+  test("splits: a cell per level, pass@1 drawn as the cells' labels", async () => {
+    const fig = figureData(index, 'splits');
+    assert.equal(fig.settings.splits, 'level');
+    assert.deepEqual(
+      fig.values.map((v) => v.split),
+      ['1', '2', '3', '4', '5'],
+    );
+    const svg = await renderFigure(tools, fig);
+    for (const v of fig.values)
+      assert.ok(svg.includes(`>${((v.value as number) * 100).toFixed(1)}</text>`), `${v.split}`);
+    assert.match(fig.caption, /^100 problems in 5 splits by difficulty level, n = 8; cells: pass@1/);
+  });
+
+  test("reward-models: a point per scorer at N = 4, the tab's best-of-N and pairwise accuracy", async () => {
+    const fig = figureData(index, 'reward-models');
+    const rm = rewardModelsData(index, 2000).models[0];
+    assert.deepEqual(
+      fig.values.map((v) => [v.scorer, v.pairwiseAccuracy, v.bestOfN]),
+      rm.scorers.map((s) => [s.name, s.pairwiseAccuracy, s.bestOfN.find((b) => b.n === 4)?.value]),
+    );
+    assert.match(fig.caption, /^math_cot_100: 1 scorer; .*best-of-4 over all 100 problems/);
+    assert.match(await renderFigure(tools, fig), /<svg/);
+  });
+
+  test("problem: one problem's pass@k by its id, the caption its c/n", () => {
+    const fig = figureData(index, 'problem', { problem: '17' });
+    assert.match(fig.caption, /^problem 17 \(math_cot_100\); math_cot_100 4\/8 correct/);
+    assert.equal(fig.values.find((v) => v.k === 1)?.value, 0.5);
+    assert.throws(() => figureData(index, 'problem', { problem: 'nosuch' }), /no problem "nosuch"/);
+  });
+
+  test('problem: the base model is drawn in black', async () => {
+    const dir = join(REAL, 'rlvr-probe-gsm8k');
+    const idx = TraceIndex.open(':memory:');
+    await indexFolder(idx, dir);
+    const fig = figureData(idx, 'problem', { problem: '0', replicates: 200 });
+    const base = fig.models.find((m) => m.base);
+    assert.ok(base, 'the problem has its base model');
+    const svg = await renderFigure(tools, fig);
+    const lines = [...svg.matchAll(/<g class="mark-line role-mark[^>]*>(.*?)<\/g>/g)].map((m) => m[1]);
+    assert.ok(
+      lines.some((l) => l.includes('stroke="#000000"')),
+      'a black curve',
+    );
+    idx.close();
+  });
+
+  test('PNG: round(width x scale) pixels wide, the same bytes twice, its text drawn with the shipped font', async () => {
+    const png = await loadPngRenderer();
+    const fig = figureData(index, 'pass-at-k');
+    const svg = await renderFigure(tools, fig);
+    const svgHeight = Number(/^<svg[^>]* height="([\d.]+)"/.exec(svg)?.[1]);
+    const a = await exportFigure(fig, dir, { format: 'png', scale: 2.5, file: 'p.png' }, tools, png);
+    const b = await exportFigure(fig, dir, { format: 'png', scale: 2.5, file: 'p.png' }, tools, png);
+    assert.deepEqual(pngSize(a.bytes), { width: Math.round(336 * 2.5), height: Math.round(svgHeight * 2.5) });
+    assert.ok(Buffer.from(a.bytes).equals(Buffer.from(b.bytes)), 'same bytes');
+    // the same SVG without its text: a PNG with text has more ink, so more bytes than one without
+    const noText = png(svg.replace(/<text[^>]*>[^<]*<\/text>/g, ''), 2.5);
+    assert.ok(a.bytes.length > noText.length * 1.3, `text drawn (${a.bytes.length} vs ${noText.length} bytes)`);
+    const prov = JSON.parse(new TextDecoder().decode(Buffer.from(a.provenance ?? '')));
+    assert.deepEqual([prov.format, prov.scale, prov.width, prov.file], ['png', 2.5, 336, 'p.png']);
+    await assert.rejects(
+      exportFigure(fig, dir, { format: 'png', scale: 40, file: 'p.png' }, tools, png),
+      /at most 10000 px a side/,
+    );
+    await assert.rejects(loadPngRenderer([join(tempDir(), 'none')]), /resvg\.wasm/);
+  });
+
+  test('the values drawn as CSV and JSON: every value exactly, as the provenance lists them', async () => {
+    const fig = figureData(index, 'pass-at-k');
+    const csv = await exportFigure(fig, dir, { format: 'csv', file: 'p.csv' }, tools);
+    const rows = parse(Buffer.from(csv.bytes).toString('utf8'), { columns: true }) as Record<string, string>[];
+    assert.deepEqual(
+      rows.map((r) => [r.model, Number(r.k), Number(r.value), Number(r.ciLow), Number(r.ciHigh)]),
+      fig.values.map((v) => [v.model, v.k, v.value, v.ciLow, v.ciHigh]),
+    );
+    assert.equal(csv.provenance, undefined);
+    const json = await exportFigure(fig, dir, { format: 'json', file: 'p.json' }, tools);
+    const data = JSON.parse(Buffer.from(json.bytes).toString('utf8'));
+    assert.deepEqual(data.values, fig.values);
+    assert.deepEqual([data.format, data.file], ['json', 'p.json']);
+    assert.equal(data.folder, dir);
+  });
+
+  test('the CLI writes a PNG at --scale 300dpi', () => {
+    const out = join(tempDir(), 'pass.png');
+    execFileSync(process.execPath, [
+      join(process.cwd(), 'dist', 'cli.js'),
+      'figure',
+      dir,
+      'pass-at-k',
+      '-o',
+      out,
+      '--scale',
+      '300dpi',
+      '--db',
+      join(tempDir(), 'i.db'),
+      '-q',
+    ]);
+    assert.equal(pngSize(readFileSync(out)).width, Math.round((336 * 300) / 96));
+    assert.equal(JSON.parse(readFileSync(`${out}.json`, 'utf8')).format, 'png');
   });
 });
 
@@ -180,6 +304,14 @@ describe('figure coverage and training on the RLVR probe', async () => {
     const pass = figureData(index, 'pass-at-k', { models: ['ppo@step-1000', 'ppo@step-100'], replicates: 200 });
     assert.deepEqual(pass.models.map((m) => m.label).sort(), ['ppo@step-100', 'ppo@step-1000']);
     assert.throws(() => figureData(index, 'pass-at-k', { models: ['nosuch'] }), /no model matches --model "nosuch"/);
+  });
+
+  test("the figure in the README and docs is this folder's pass@k as exported (SVG, PNG at scale 2)", async () => {
+    const fig = figureData(index, 'pass-at-k');
+    const images = path.join(root, 'docs', 'images');
+    assert.equal(await renderFigure(tools, fig), readFileSync(join(images, 'figure-pass-at-k.svg'), 'utf8'));
+    const png = await exportFigure(fig, dir, { format: 'png', scale: 2, file: 'figure-pass-at-k.png' }, tools);
+    assert.ok(Buffer.from(png.bytes).equals(readFileSync(join(images, 'figure-pass-at-k.png'))), 'the PNG as exported');
   });
 
   test("training: pass@1 per checkpoint is the report's trajectory", async () => {
@@ -236,6 +368,15 @@ test('--width: px, inches at 96 px, cm; too narrow or unreadable is an error', (
   assert.equal(parseFigureWidth('8.5cm'), 321);
   assert.throws(() => parseFigureWidth('100'), /at least 160/);
   assert.throws(() => parseFigureWidth('wide'), /a width/);
+});
+
+test('--scale: pixels per px or dpi; the format by the file extension', () => {
+  assert.equal(parseScale('2'), 2);
+  assert.equal(parseScale('300dpi'), 300 / 96);
+  assert.throws(() => parseScale('0'), /above 0/);
+  assert.equal(outputFormat('a/b.PNG'), 'png');
+  assert.equal(outputFormat('x.csv'), 'csv');
+  assert.throws(() => outputFormat('x.pdf'), /\.svg, \.png/);
 });
 
 test('the caption wraps at spaces to the width', () => {

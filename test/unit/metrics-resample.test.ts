@@ -18,7 +18,12 @@ import {
   type ProblemCounts,
   twoLevelPairedDiffAt1,
 } from '../../src/core/metrics';
-import { GroupResampler, groupProblems } from '../../src/core/metrics/resample';
+import {
+  binomialSampler,
+  DIRECT_DRAWS_PER_GROUP,
+  GroupResampler,
+  groupProblems,
+} from '../../src/core/metrics/resample';
 
 /** Problems with n samples each and correct counts spread over 0..n (a U-shaped spread, as in real folders). */
 function counts(m: number, n: number, seed: number, shift = 0): ProblemCounts[] {
@@ -132,6 +137,67 @@ describe('GroupResampler: one replicate is a Multinomial(m; w/m) draw of group c
     for (let r = 0; r < 100; r++) rs.draw(c);
     // a binomial draw takes a few dozen uniforms; one per problem would be 50,000 a replicate
     assert.ok(calls / 100 < 500, `${calls / 100} uniform draws a replicate`);
+  });
+});
+
+describe('binomialSampler: exact Binomial(n, p) draws at every mean', () => {
+  // small means (geometric waiting times), large means (beta splitting), p above one half
+  for (const [n, p] of [
+    [40, 0.05],
+    [500, 0.01],
+    [12, 0.9],
+    [500, 0.3],
+    [100_000, 0.2],
+    [2_000, 0.97],
+  ] as const) {
+    test(`Binomial(${n}, ${p}): values in 0..n, mean n p and variance n p (1 - p)`, () => {
+      const draw = binomialSampler(mulberry32(7));
+      const R = 40_000;
+      let sum = 0;
+      let sq = 0;
+      for (let r = 0; r < R; r++) {
+        const k = draw(n, p);
+        assert.ok(Number.isInteger(k) && k >= 0 && k <= n, `draw ${k} outside 0..${n}`);
+        sum += k;
+        sq += k * k;
+      }
+      const mean = sum / R;
+      const variance = sq / R - mean * mean;
+      const v = n * p * (1 - p);
+      assert.ok(Math.abs(mean - n * p) < 5 * Math.sqrt(v / R), `mean ${mean} vs ${n * p}`);
+      // the sample variance's standard error is about v sqrt(2 / R) (0.7% at R = 40,000)
+      assert.ok(Math.abs(variance / v - 1) < 0.05, `variance ${variance} vs ${v}`);
+    });
+  }
+
+  test('Binomial(5, 0.3) has the binomial probabilities (each within 5 standard errors)', () => {
+    const draw = binomialSampler(mulberry32(8));
+    const R = 50_000;
+    const seen = new Array(6).fill(0);
+    for (let r = 0; r < R; r++) seen[draw(5, 0.3)]++;
+    const choose = [1, 5, 10, 10, 5, 1];
+    for (let k = 0; k <= 5; k++) {
+      const pk = choose[k] * 0.3 ** k * 0.7 ** (5 - k);
+      assert.ok(Math.abs(seen[k] / R - pk) < 5 * Math.sqrt((pk * (1 - pk)) / R), `P(${k}): ${seen[k] / R} vs ${pk}`);
+    }
+  });
+
+  test('a small mean at a large n takes a few uniforms, not one per trial', () => {
+    let calls = 0;
+    const base = mulberry32(9);
+    const draw = binomialSampler(() => {
+      calls++;
+      return base();
+    });
+    for (let r = 0; r < 100; r++) draw(50_000, 1e-4);
+    // one Bernoulli draw per trial would be 50,000 a draw
+    assert.ok(calls / 100 < 50, `${calls / 100} uniform draws per Binomial(50000, 1e-4) draw`);
+  });
+
+  test('the resampler draws directly up to DIRECT_DRAWS_PER_GROUP problems per group, by binomials above', () => {
+    const groups = (m: number) => groupProblems(m, (i) => String(i % 4));
+    assert.equal(new GroupResampler(groups(4 * DIRECT_DRAWS_PER_GROUP), mulberry32(1)).method, 'direct');
+    assert.equal(new GroupResampler(groups(4 * DIRECT_DRAWS_PER_GROUP + 1), mulberry32(1)).method, 'binomial');
   });
 });
 

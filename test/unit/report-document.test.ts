@@ -126,6 +126,40 @@ describe('report --format markdown and latex on real folders', async () => {
     assert.equal(run('latex'), `${reportLatex(qr)}\n`);
   });
 
+  test('--k chooses the pass@k columns of both formats; a k no model has is an error naming the ks', () => {
+    const [t] = parseMarkdown(reportMarkdown(qr, { ks: [1, 8] }));
+    const m = qr.models[0];
+    assert.deepEqual(t.head, ['model', 'problems', 'samples', 'pass@1', 'pass@8']);
+    const at = (k: number) => m.passAtK.find((p) => p.k === k);
+    assert.deepEqual(
+      t.rows[0].slice(3),
+      [at(1), at(8)].map((p) => `${pct(p?.value)} [${pct(p?.ciLow)}, ${pct(p?.ciHigh)}]`),
+    );
+    assert.match(reportLatex(qr, { ks: [8] }), /pass@8/);
+    assert.doesNotMatch(reportLatex(qr, { ks: [8] }), /pass@4/);
+    assert.throws(() => reportMarkdown(qr, { ks: [3] }), /--k 3: no model has pass@k at that k; the ks are 1, 2, 4, 8/);
+    const cli = join(process.cwd(), 'dist', 'cli.js');
+    const out = execFileSync(
+      process.execPath,
+      [
+        cli,
+        'report',
+        join(REAL, 'qwen25-math-eval-example'),
+        '--db',
+        join(tempDir(), 'i.db'),
+        '-q',
+        '--replicates',
+        '200',
+        '--format',
+        'markdown',
+        '--k',
+        '8,1',
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.equal(out, `${reportMarkdown(qr, { ks: [1, 8] })}\n`);
+  });
+
   test('markdown and latex of three models and two comparisons: both tables, the same cells', () => {
     const md = parseMarkdown(reportMarkdown(tr));
     const tex = parseLatex(reportLatex(tr));

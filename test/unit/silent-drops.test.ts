@@ -348,16 +348,50 @@ describe('Inspect samples that errored (error set, no score)', () => {
       .filter((d) => /errored/.test(d.message))
       .map((d) => `${d.file}:${d.entry ?? d.line}:${d.message}`);
     assert.deepEqual(shown, [
-      "logs/a.eval:0:3 of 6 samples of model test/model-a errored (error set, no score): left out of every figure over graded samples, as Inspect's own metrics leave them out of their denominator (maj@k, where every sample votes, credits them 0 as samples without an answer); to count them as failures give --errored-samples incorrect (setting traceInspector.erroredSamples)",
-      'logs/a.eval:samples/2_epoch_1.json:sample 2 epoch 1 errored (no output text, no score): RuntimeError: sandbox died; left out of every figure over graded samples, as Inspect leaves it out of its metrics (maj@k, where every sample votes, credits it 0 as a sample without an answer)',
-      'logs/a.eval:samples/3_epoch_1.json:sample 3 epoch 1 errored (no output text, no score): TimeoutError: 600 s; left out of every figure over graded samples, as Inspect leaves it out of its metrics (maj@k, where every sample votes, credits it 0 as a sample without an answer)',
-      'logs/a.eval:samples/3_epoch_2.json:sample 3 epoch 2 errored (no output text, no score): TimeoutError: 600 s; left out of every figure over graded samples, as Inspect leaves it out of its metrics (maj@k, where every sample votes, credits it 0 as a sample without an answer)',
-      "logs/b.json:0:3 of 6 samples of model test/model-b errored (error set, no score): left out of every figure over graded samples, as Inspect's own metrics leave them out of their denominator (maj@k, where every sample votes, credits them 0 as samples without an answer); to count them as failures give --errored-samples incorrect (setting traceInspector.erroredSamples)",
-      'logs/b.json:1:sample 2 epoch 1 errored (no output text, no score): RuntimeError: sandbox died; left out of every figure over graded samples, as Inspect leaves it out of its metrics (maj@k, where every sample votes, credits it 0 as a sample without an answer)',
-      'logs/b.json:1:sample 3 epoch 1 errored (no output text, no score): TimeoutError: 600 s; left out of every figure over graded samples, as Inspect leaves it out of its metrics (maj@k, where every sample votes, credits it 0 as a sample without an answer)',
-      'logs/b.json:1:sample 3 epoch 2 errored (no output text, no score): TimeoutError: 600 s; left out of every figure over graded samples, as Inspect leaves it out of its metrics (maj@k, where every sample votes, credits it 0 as a sample without an answer)',
+      "logs/a.eval:0:3 of 6 samples of model test/model-a errored (error set, no score): left out of every figure over graded samples and of maj@k's votes, as Inspect's own metrics leave them out of their denominator; to count them as failures give --errored-samples incorrect (setting traceInspector.erroredSamples)",
+      "logs/a.eval:samples/2_epoch_1.json:sample 2 epoch 1 errored (no output text, no score): RuntimeError: sandbox died; left out of every figure over graded samples and of maj@k's votes, as Inspect leaves it out of its metrics",
+      "logs/a.eval:samples/3_epoch_1.json:sample 3 epoch 1 errored (no output text, no score): TimeoutError: 600 s; left out of every figure over graded samples and of maj@k's votes, as Inspect leaves it out of its metrics",
+      "logs/a.eval:samples/3_epoch_2.json:sample 3 epoch 2 errored (no output text, no score): TimeoutError: 600 s; left out of every figure over graded samples and of maj@k's votes, as Inspect leaves it out of its metrics",
+      "logs/b.json:0:3 of 6 samples of model test/model-b errored (error set, no score): left out of every figure over graded samples and of maj@k's votes, as Inspect's own metrics leave them out of their denominator; to count them as failures give --errored-samples incorrect (setting traceInspector.erroredSamples)",
+      "logs/b.json:1:sample 2 epoch 1 errored (no output text, no score): RuntimeError: sandbox died; left out of every figure over graded samples and of maj@k's votes, as Inspect leaves it out of its metrics",
+      "logs/b.json:1:sample 3 epoch 1 errored (no output text, no score): TimeoutError: 600 s; left out of every figure over graded samples and of maj@k's votes, as Inspect leaves it out of its metrics",
+      "logs/b.json:1:sample 3 epoch 2 errored (no output text, no score): TimeoutError: 600 s; left out of every figure over graded samples and of maj@k's votes, as Inspect leaves it out of its metrics",
     ]);
     assert.ok(!r.diagnostics.some((d) => /has no output text/.test(d.message)), 'never "no output text" alone');
+  });
+
+  test('maj@k: a sample that errored does not vote (no output), as it is in no pass@k; the note counts them', () => {
+    // answers: C samples say 4 (the target), I samples 5: problem 1 votes 4, 5; problem 2 votes 4 (its errored
+    // epoch no vote); problem 3 has no vote (both epochs errored): ungraded, as in pass@k
+    const withAnswer = (id: number, epoch: number, v: { value?: string; error?: string }) => {
+      const o = JSON.parse(sample(id, epoch, v));
+      if (o.scores) o.scores.match.answer = v.value === 'C' ? '4' : '5';
+      return o;
+    };
+    const dir = writeFolder({
+      'logs/b.json': JSON.stringify({
+        version: 2,
+        eval: { task: 'arith', model: 'test/model-b', dataset: { name: 'arith-ds' } },
+        samples: entries.map(([id, e, v]) => withAnswer(id, e, v)),
+      }),
+    });
+    const { r } = cli(dir, ['--maj-at-k'], { text: false });
+    const m = r.models[0];
+    // maj@1: problem 1 one vote in two is 4 (0.5), problem 2 its one vote is 4 (1): 0.75 over 2 problems, as pass@1
+    assert.deepEqual(
+      m.majAtK?.map((p) => [p.k, p.value, p.problems, p.missing, p.leftOut.ungraded]),
+      [
+        [1, 0.75, 2, 1, 1],
+        [2, 0.5, 1, 2, 1],
+      ],
+    );
+    assert.equal(m.passAtK[0].value, 0.75);
+    assert.ok(
+      r.warnings.includes(
+        'logs/b.json:test/model-b: 3 samples that errored (finish reason error, no verdict) do not vote in maj@k (no output), as they are in no pass@k',
+      ),
+      r.warnings.join('\n'),
+    );
   });
 
   test('--errored-samples incorrect counts them as failures (pass@1 1/3), and says so', () => {

@@ -7,7 +7,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { bootstrapMeanCI } from '../../src/core/metrics/bootstrap';
 import { indexFolder } from '../../src/core/index/indexer';
 import { TraceIndex } from '../../src/core/index/traceIndex';
 import { DEFAULT_STEP_PATTERN } from '../../src/core/grouping/series';
@@ -17,7 +19,7 @@ import {
   computeTrajectories,
   trajectoryFilter,
 } from '../../src/core/analyses/trajectories';
-import { resolveFilter, trainingData } from '../../src/extension/panelData';
+import { overviewData, resolveFilter, trainingData } from '../../src/extension/panelData';
 import { validatePanelState, validateWebviewMessage } from '../../src/shared/protocol';
 import { REAL, tempDir, writeRollouts } from './helpers';
 import { loadWithStub } from './vscodeStub';
@@ -73,6 +75,65 @@ describe('trainingData on rlvr-probe-gsm8k/trajectory', () => {
       trajectoryFilter(core, 'lost').map((i) => core.ids.problems[i]),
     );
     assert.ok(s.lost.length > 0);
+  });
+
+  test('lengths and reasoning markers per step: the means and within-problem intervals of the raw rollouts', () => {
+    const s = trainingData(index, {}).series[0];
+    const m = s.markers;
+    assert.ok(m, 'the series has its measures');
+    assert.equal(m.unmeasured, 0);
+    assert.match(m.tokenRule, /tokens approximated as pieces/, 'the rollouts carry no token counts');
+    assert.deepEqual(
+      m.measures.map((x) => x.id),
+      ['chars', 'tokens', 'verification', 'backtracking', 'subgoal', 'backward'],
+    );
+    for (const st of [100, 300, 500, 1000]) {
+      // per problem: mean code points of its correct and of its incorrect rollouts, read here from the raw file
+      const correct: number[] = [];
+      const incorrect: number[] = [];
+      const within: number[] = [];
+      const raw = readFileSync(join(TRAJ, `step-${st}`, 'rl_raw.jsonl'), 'utf8');
+      for (const line of raw.split('\n').filter((l) => l.trim())) {
+        const r = JSON.parse(line) as { rollouts: { correct: boolean; text: string }[] };
+        const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+        const c = r.rollouts.filter((x) => x.correct).map((x) => [...x.text].length);
+        const i = r.rollouts.filter((x) => !x.correct).map((x) => [...x.text].length);
+        if (c.length) correct.push(mean(c));
+        if (i.length) incorrect.push(mean(i));
+        if (c.length && i.length) within.push(mean(c) - mean(i));
+      }
+      type Figure = { mean: number | null; low: number | null; high: number | null; problems: number } | undefined;
+      const at = (split: string): Figure =>
+        m.points.find((p) => p.at === st && p.measure === 'chars' && p.split === split);
+      const boot = { replicates: 1000, seed: 12345 };
+      const figures: [Figure, number[]][] = [
+        [at('correct'), correct],
+        [at('incorrect'), incorrect],
+        [m.within.find((w) => w.at === st && w.measure === 'chars'), within],
+      ];
+      for (const [got, values] of figures) {
+        const want = bootstrapMeanCI(values, boot);
+        assert.ok(got, `step ${st}`);
+        assert.equal(got.problems, values.length);
+        for (const k of ['mean', 'low', 'high'] as const)
+          assert.ok(Math.abs((got[k] ?? Number.NaN) - (want[k] ?? Number.NaN)) < 1e-9, `step ${st} ${k}`);
+      }
+    }
+  });
+
+  test("the Models tab's markers per model equal the Training tab's at each step", () => {
+    const s = trainingData(index, {}).series[0];
+    const o = overviewData(index, {});
+    assert.ok(o.markers && s.markers);
+    assert.deepEqual(
+      [...new Set(o.markers.points.map((p) => p.at))],
+      o.models.map((m) => m.label),
+    );
+    for (const st of s.steps) {
+      const fromTraining: unknown[] = s.markers.points.filter((p) => p.at === st.step).map(({ at: _, ...p }) => p);
+      const fromModels: unknown[] = o.markers.points.filter((p) => p.at === st.label).map(({ at: _, ...p }) => p);
+      assert.deepEqual(fromModels, fromTraining, `step ${st.step}`);
+    }
   });
 
   test('the step pattern setting: one matching nothing gives no series; an invalid one falls back with a warning', () => {

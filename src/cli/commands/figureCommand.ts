@@ -1,16 +1,17 @@
 import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { compileStepPattern } from '../../core/grouping/series';
 import {
-  DEFAULT_FIGURE_WIDTH,
-  FIGURE_NAMES,
+  DEFAULT_PNG_SCALE,
+  type ExportFormat,
+  exportFigure,
   figureData,
-  figureProvenance,
   loadChartTools,
-  renderFigure,
-} from '../figure';
-import { terminalJson } from '../output';
+  loadPngRenderer,
+} from '../../extension/figureExport';
+import { DEFAULT_FIGURE_WIDTH, FIGURE_NAMES } from '../../shared/printFigures';
+import { SPLIT_KINDS, type SplitKindName } from '../../shared/protocol';
 import { integerOption, type IndexCliOptions, runIndex, stopWithoutSamples, withIndexOptions } from '../indexing';
 
 /**
@@ -26,15 +27,55 @@ export function parseFigureWidth(v: string): number {
   return px;
 }
 
+/**
+ * A PNG's scale: pixels per CSS px (`3`), or dots per inch (`300dpi`, at 96 CSS px to the inch). Above 0, at most 20.
+ * @throws InvalidArgumentError otherwise.
+ */
+export function parseScale(v: string): number {
+  const m = /^(\d+(?:\.\d+)?)(dpi)?$/.exec(v.trim());
+  const x = m ? (m[2] ? Number(m[1]) / 96 : Number(m[1])) : Number.NaN;
+  if (!(x > 0 && x <= 20))
+    throw new InvalidArgumentError('pixels per px above 0 and at most 20 (3), or dots per inch (300dpi)');
+  return x;
+}
+
+/** The format `-o <file>` asks for by its extension: .svg, .png, .csv or .json (the values drawn). */
+export function outputFormat(file: string): ExportFormat {
+  const ext = extname(file).toLowerCase().slice(1);
+  if (ext === 'svg' || ext === 'png' || ext === 'csv' || ext === 'json') return ext;
+  throw new Error(`-o ${file}: the file's extension says the format: .svg, .png (figure), .csv or .json (its values)`);
+}
+
 /** The `figure` command: index a folder (incrementally) and write one of its charts as SVG with a provenance JSON. */
 export function addFigureCommand(cmd: Command): void {
   withIndexOptions(cmd.command('figure'))
     .description(
-      `index <folder> (incrementally) and write a chart as SVG for a paper (print style, caption line with the denominators) and its provenance as <out>.json; <name>: ${FIGURE_NAMES.join(', ')}`,
+      `index <folder> (incrementally) and write a chart as SVG or PNG for a paper (print style, caption line with the denominators) and its provenance as <out>.json, or the values it draws as CSV or JSON; <name>: ${FIGURE_NAMES.join(', ')}`,
     )
     .argument('<folder>', 'results folder')
     .argument('<name>', `the figure: ${FIGURE_NAMES.join(', ')}`)
-    .requiredOption('-o, --output <file>', 'the SVG file to write (the provenance goes to <file>.json)')
+    .requiredOption(
+      '-o, --output <file>',
+      'the file to write, its format by extension: .svg or .png (the figure; its provenance goes to <file>.json), .csv or .json (the values drawn)',
+    )
+    .option(
+      '--scale <n>',
+      `PNG: pixels per px of the figure (default ${DEFAULT_PNG_SCALE}: 288 dpi), or dots per inch (300dpi)`,
+      parseScale,
+    )
+    .option('--level <level>', 'pass-at-k: the curves of one difficulty level (default: all problems pooled)')
+    .option(
+      '--splits <kind>',
+      `splits: the split kind (${SPLIT_KINDS.join(', ')}; default: as the Splits tab)`,
+      (v) => {
+        if (!(SPLIT_KINDS as readonly string[]).includes(v))
+          throw new InvalidArgumentError(`one of ${SPLIT_KINDS.join(', ')}`);
+        return v;
+      },
+    )
+    .option('--relative', 'splits: each cell against the base on the same split (default: pass@1)')
+    .option('--n <n>', 'reward-models: the N of best-of-N (default 4, else the largest)', integerOption(1))
+    .option('--problem <id>', 'problem: the problem (its id, or dataset/id)')
     .option(
       '--width <size>',
       `figure width: px, or with a unit (3.5in, 8.5cm); default ${DEFAULT_FIGURE_WIDTH} px (3.5 in, one column)`,
@@ -72,12 +113,20 @@ export function addFigureCommand(cmd: Command): void {
           series?: string;
           replicates?: number;
           stepPattern?: string;
+          scale?: number;
+          level?: string;
+          splits?: SplitKindName;
+          relative?: boolean;
+          n?: number;
+          problem?: string;
         },
       ) => {
         if (!(FIGURE_NAMES as readonly string[]).includes(name))
           throw new Error(`unknown figure "${name}": one of ${FIGURE_NAMES.join(', ')}`);
-        // before indexing: a build without the chart bundles fails at once
+        const format = outputFormat(opts.output);
+        // before indexing: a build without the chart bundles, the PNG renderer or its font fails at once
         const tools = loadChartTools();
+        const png = format === 'png' ? await loadPngRenderer() : undefined;
         const { abs, index, summary } = await runIndex(folder, opts);
         try {
           if (stopWithoutSamples(summary)) return;
@@ -88,14 +137,19 @@ export function addFigureCommand(cmd: Command): void {
             series: opts.series,
             replicates: opts.replicates,
             stepPattern: opts.stepPattern,
+            level: opts.level,
+            splits: opts.splits,
+            splitsMode: opts.relative ? 'relative' : undefined,
+            n: opts.n,
+            problem: opts.problem,
             width,
           });
           const out = resolve(opts.output);
-          writeFileSync(out, await renderFigure(tools, fig));
-          const provenance = figureProvenance(fig, abs, out, width);
-          // as the report's JSON: C1 controls and bidi overrides from the folder's names as \u escapes
-          writeFileSync(`${out}.json`, `${terminalJson(provenance, 2)}\n`);
-          if (!opts.quiet) process.stderr.write(`wrote ${out} and ${out}.json\n`);
+          const file = await exportFigure(fig, abs, { format, scale: opts.scale, file: out }, tools, png);
+          writeFileSync(out, file.bytes);
+          if (file.provenance !== undefined) writeFileSync(`${out}.json`, file.provenance);
+          if (!opts.quiet)
+            process.stderr.write(`wrote ${out}${file.provenance !== undefined ? ` and ${out}.json` : ''}\n`);
           process.stdout.write(`${fig.caption}\n`);
         } finally {
           index.close();

@@ -20,6 +20,17 @@ import {
   stopWithoutSamples,
 } from '../indexing';
 
+/**
+ * `--k 1,8,64`: positive integers, each once, in increasing order.
+ * @throws InvalidArgumentError otherwise.
+ */
+export function parseKs(v: string): number[] {
+  const ks = v.split(',').map((x) => x.trim());
+  if (ks.length === 0 || !ks.every((x) => /^[1-9]\d{0,8}$/.test(x)))
+    throw new InvalidArgumentError('ks as positive integers separated by commas (1,8,64)');
+  return [...new Set(ks.map(Number))].sort((a, b) => a - b);
+}
+
 /** The `report` command: index a folder (incrementally) and print its report as a table, JSON or CSV. */
 export function addReportCommand(cmd: Command): void {
   addSplitsOptions(cmd.command('report'))
@@ -37,6 +48,11 @@ export function addReportCommand(cmd: Command): void {
         .choices(['table', 'json', 'csv', 'markdown', 'latex'])
         .default('table'),
     )
+    .option(
+      '--k <list>',
+      'markdown, latex: the ks of the pass@k columns, comma-separated (1,8,64; default every k of the text table)',
+      parseKs,
+    )
     .option('--replicates <n>', 'bootstrap replicates', integerOption(100))
     .option('--seed <n>', 'bootstrap seed', integerOption())
     .option(
@@ -47,6 +63,10 @@ export function addReportCommand(cmd: Command): void {
     .option(
       '--regrade',
       "list where the folder's verdicts differ from the tool's answer equivalence with the reference answer (per model, with examples); verdicts are not changed",
+    )
+    .option(
+      '--markers',
+      'add lengths and reasoning-marker counts per 1,000 tokens per model and checkpoint, correct vs incorrect samples, and their within-problem association with correctness (docs/reasoning-markers.md)',
     )
     .option(
       '--tool-grading',
@@ -86,10 +106,12 @@ export function addReportCommand(cmd: Command): void {
           paths?: true | number;
           base?: string;
           format: string;
+          k?: number[];
           replicates?: number;
           seed?: number;
           majAtK?: true | number;
           regrade?: boolean;
+          markers?: boolean;
           toolGrading?: boolean;
           inputFormat?: FormatId;
           stepPattern?: string;
@@ -99,6 +121,8 @@ export function addReportCommand(cmd: Command): void {
         } & SplitsCliOptions,
       ) => {
         checkSplitsOptions(opts);
+        if (opts.k && opts.format !== 'markdown' && opts.format !== 'latex')
+          throw new Error('--k chooses the pass@k columns of --format markdown or latex');
         if (opts.splits && (opts.format === 'markdown' || opts.format === 'latex'))
           throw new Error(
             `--format ${opts.format} writes the pass@k and comparison tables; with --splits use table, json or csv`,
@@ -121,6 +145,7 @@ export function addReportCommand(cmd: Command): void {
             seed: opts.seed,
             majAtK,
             regrade: !!opts.regrade,
+            markers: !!opts.markers,
             toolGrading: !!opts.toolGrading,
             ppl: readPplSidecar(abs, index),
             stepPattern: opts.stepPattern,
@@ -128,8 +153,8 @@ export function addReportCommand(cmd: Command): void {
           });
           if (opts.format === 'json') process.stdout.write(`${terminalJson(report, 2)}\n`);
           else if (opts.format === 'csv') process.stdout.write(`${reportCsv(report)}\n`);
-          else if (opts.format === 'markdown') process.stdout.write(`${reportMarkdown(report)}\n`);
-          else if (opts.format === 'latex') process.stdout.write(`${reportLatex(report)}\n`);
+          else if (opts.format === 'markdown') process.stdout.write(`${reportMarkdown(report, { ks: opts.k })}\n`);
+          else if (opts.format === 'latex') process.stdout.write(`${reportLatex(report, { ks: opts.k })}\n`);
           else process.stdout.write(`${reportTable(report)}\n`);
         } finally {
           index.close();

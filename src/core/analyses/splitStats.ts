@@ -9,9 +9,8 @@
  * Bootstrap Tests of Hypotheses" §3 (paired sign-flip test); Holm 1979 (step-down correction).
  */
 
-import { randomBinomial } from 'd3-random';
 import { mulberry32, percentileInterval, resolveBootstrapOptions, type BootstrapOptions } from '../metrics/bootstrap';
-import { GroupResampler, groupProblems } from '../metrics/resample';
+import { binomialSampler, GroupResampler, groupProblems } from '../metrics/resample';
 
 /**
  * One model in a cell: its per-problem values (pass@k of each problem, NaN where the problem is not
@@ -217,13 +216,13 @@ export function signFlipTest(d: ArrayLike<number>, opts?: BootstrapOptions): Sig
   if (obs === 0) return { p: 1, exact: false, minP, nonZero: m };
   const groups = groupProblems(m, (i) => String(vals[i]));
   const T = groups.weight.length;
-  const binomial = randomBinomial.source(mulberry32(o.seed));
+  const binomial = binomialSampler(mulberry32(o.seed));
   let extreme = 0;
   for (let r = 0; r < o.replicates; r++) {
     let t = 0;
     for (let g = 0; g < T; g++) {
       const w = groups.weight[g];
-      const flipped = binomial(w, 0.5)();
+      const flipped = binomial(w, 0.5);
       t += vals[groups.first[g]] * (w - 2 * flipped);
     }
     if (Math.abs(t) >= obs - tol) extreme++;

@@ -6,6 +6,7 @@
 import type { FormatId, NamedScore, ProblemRecord, ReadEvent, SampleRecord } from '../model';
 import type { ReaderContext } from '../readers/types';
 import { searchText } from './search';
+import { type MarkerLexicon, MarkerCounter } from '../text/markers';
 import { codePoints, contentHashOfUtf8 } from '../text/strings';
 
 /** Samples per posted batch. */
@@ -19,6 +20,8 @@ export interface ReaderWorkerData {
   failAfterBatches?: number;
   /** Leave out what the full-text index is given (a pass with `fts: false`: it is built after the figures). */
   noSearchText?: boolean;
+  /** Measure each sample with this lexicon (text/markers.ts) on the reader's thread. */
+  lexicon?: MarkerLexicon;
 }
 
 export type ReaderWorkerRequest =
@@ -64,6 +67,11 @@ export interface EventBatch {
   tokens: Float64Array;
   /** -1 when the reader left it to the indexer. */
   sampleIndex: Int32Array;
+  /** Pieces of each text (text/markers.ts), when measured on the reader's thread. */
+  pieces?: Int32Array;
+  /** Marker counts, `behaviours` per sample (sample r at `r * behaviours`), when measured there. */
+  markers?: Int32Array;
+  behaviours?: number;
 }
 
 /**
@@ -75,6 +83,7 @@ export interface EventBatch {
 export function packEvents(
   events: readonly ReadEvent[],
   noSearchText = false,
+  counter?: MarkerCounter,
 ): { batch: EventBatch; transfer: ArrayBuffer[] } {
   let n = 0;
   let size = 0;
@@ -101,6 +110,12 @@ export function packEvents(
     tokens: new Float64Array(n),
     sampleIndex: new Int32Array(n),
   };
+  const nb = counter?.behaviours.length ?? 0;
+  if (counter) {
+    b.pieces = new Int32Array(n);
+    b.markers = new Int32Array(n * nb);
+    b.behaviours = nb;
+  }
   let row = 0;
   let end = 0;
   for (const ev of events) {
@@ -131,10 +146,21 @@ export function packEvents(
       b.tokens[row] = typeof s.tokenCount === 'number' ? s.tokenCount : NaN;
       b.sampleIndex[row] = s.sampleIndex ?? -1;
       b.scores[row] = s.scores;
+      if (counter && b.pieces && b.markers) {
+        const m = counter.measure(text);
+        b.pieces[row] = m.pieces;
+        b.markers.set(m.markers, row * nb);
+      }
       row++;
     }
   }
-  return { batch: b, transfer: [b.textBytes] };
+  return {
+    batch: b,
+    transfer:
+      b.pieces && b.markers
+        ? [b.textBytes, b.pieces.buffer as ArrayBuffer, b.markers.buffer as ArrayBuffer]
+        : [b.textBytes],
+  };
 }
 
 /**
@@ -149,6 +175,7 @@ class PackedSample implements SampleRecord {
   tokenCount?: number | null;
   readonly searchText: string | Uint8Array;
   scores?: NamedScore[];
+  measures?: { pieces: number; markers: number[] };
   constructor(
     readonly textUtf8: Buffer,
     readonly correct: boolean | null,
@@ -189,6 +216,10 @@ export function* unpackEvents(b: EventBatch): Generator<ReadEvent> {
       if (!Number.isNaN(b.score[r])) s.rewardScore = b.score[r];
       if (!Number.isNaN(b.tokens[r])) s.tokenCount = b.tokens[r];
       if (b.scores[r] !== undefined) s.scores = b.scores[r];
+      if (b.pieces && b.markers && b.behaviours !== undefined) {
+        const nb = b.behaviours;
+        s.measures = { pieces: b.pieces[r], markers: Array.from(b.markers.subarray(r * nb, (r + 1) * nb)) };
+      }
       samples[i] = s;
     }
     yield { kind: 'problem', record: { ...rest, samples } };

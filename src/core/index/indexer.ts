@@ -27,6 +27,14 @@ import { PARALLEL_READ_MIN_BYTES, readFileParallel } from './parallelRead';
 import { reclaimSpace } from './schema';
 import { buildSearchIndex } from './searchIndex';
 import { READER_VERSION } from '../readers/version';
+import {
+  MARKERS_FILE,
+  MARKERS_LEXICON_KEY,
+  MarkerCounter,
+  type MarkerLexicon,
+  lexiconKey,
+  loadMarkerLexicon,
+} from '../text/markers';
 import { type IndexBusyError, acquireLock, releaseLock, touchLock } from './lock';
 import { type FileRow, SampleWriter } from './writer';
 import {
@@ -126,6 +134,28 @@ const INDEXING_CACHE_KIB = 8000;
 
 /** Meta key of the reader options of the last complete pass (JSON). */
 const READER_OPTIONS_KEY = 'reader_options';
+export { MARKERS_LEXICON_KEY };
+
+/** {@link lexiconKey} of a stored lexicon (JSON); '' when none or unreadable. */
+function lexiconKeyOf(stored: string | undefined): string {
+  if (stored === undefined) return '';
+  try {
+    return lexiconKey(JSON.parse(stored) as MarkerLexicon);
+  } catch {
+    return '';
+  }
+}
+
+/** What is wrong with the folder's `.trace-inspector/markers.json` (replaced each pass), as warnings on that file. */
+function writeLexiconDiagnostics(index: TraceIndex, problems: readonly string[]): void {
+  const db = index.db;
+  db.transaction(() => {
+    db.prepare('DELETE FROM diagnostics WHERE origin = ?').run(MARKERS_FILE);
+    const ins = db.prepare('INSERT INTO diagnostics (file, line, severity, message, origin) VALUES (?, 0, ?, ?, ?)');
+    for (const p of problems) ins.run(MARKERS_FILE, 'warning', `reasoning-marker lexicon: ${p}`, MARKERS_FILE);
+  })();
+}
+
 /** Meta key of the {@link READER_VERSION} the index's samples were read with (absent: built before it existed). */
 export const READER_VERSION_KEY = 'reader_version';
 /** Meta key of the results files left out by the include/exclude globs while still in the folder (JSON list of paths). */
@@ -167,7 +197,9 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     // 1. discover: the results files of the folder, and what their paths tell the readers
     const found = await discoverFiles(root, options);
     const fts = options.fts !== false;
-    const writer = new SampleWriter(db, fts);
+    // the reasoning-marker lexicon (text/markers.ts): shipped, plus the folder's additions
+    const markers = await loadMarkerLexicon(root);
+    const writer = new SampleWriter(db, fts, new MarkerCounter(markers.lexicon));
     pass.filesStale = markStaleReaderFiles(index, report);
     const annotated = annotatedSamples(db);
     const known = new Map(
@@ -180,8 +212,12 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
     const excluded = await removeGoneFiles(index, writer, root, found.candidates, known, pass);
     const readerOptions = await readerOptionsKey(found.readerOpts, found.mappingFile);
     await writeFolderDiagnostics(index, root, options, found, excluded);
+    writeLexiconDiagnostics(index, markers.problems);
+    const lexicon = JSON.stringify(markers.lexicon);
     const rereadAll =
       (index.getMeta(READER_OPTIONS_KEY) ?? '{}') !== readerOptions ||
+      // counts made with another lexicon are made again (an index from before the counts has none stored)
+      (known.size > 0 && lexiconKeyOf(index.getMeta(MARKERS_LEXICON_KEY)) !== lexiconKey(markers.lexicon)) ||
       (await mappingFilesChanged(root, found.candidates, known));
     // files named after their temperature once a sibling at another temperature came or went (trial 8 finding 2d)
     const renamed = known.size > 0 ? temperatureNeighbourChanges(known.keys(), found.candidates) : new Set<string>();
@@ -221,6 +257,7 @@ export async function indexFolder(index: TraceIndex, root: string, options: Inde
       new Set([...pass.changedAt.keys(), ...pass.readAt.keys()]),
     );
     if (!cancelled) index.setMeta(READER_OPTIONS_KEY, readerOptions);
+    if (!cancelled) index.setMeta(MARKERS_LEXICON_KEY, lexicon);
     // samples a pass without the full-text index left out of it (`fts: false`) are added now (./searchIndex)
     if (!cancelled && fts && (await buildSearchIndex(index, { signal: options.signal })).cancelled)
       cancelled = pass.cancelled = true;

@@ -590,6 +590,22 @@ export function baseGuessNote(
 }
 
 /**
+ * The models `--model <text>` picks: the models whose display id, name or label equals the text
+ * (case-insensitive) when there is one (`Qwen2.5-Math-7B` is the base alone, not also `Qwen2.5-Math-7B-GRPO`), else
+ * those whose display id or label contains it (case-insensitive); an empty list when none does. `match` says which
+ * rule picked them. Used by `search --model` and `figure --model`, and by the views' figure export (display ids).
+ */
+export function pickModels<M extends { displayId: string; name: string; label: string }>(
+  models: readonly M[],
+  text: string,
+): { models: M[]; match: 'exact' | 'substring' } {
+  const q = text.toLowerCase();
+  const exact = models.filter((m) => [m.displayId, m.name, m.label].some((n) => n.toLowerCase() === q));
+  if (exact.length > 0) return { models: exact, match: 'exact' };
+  return { models: models.filter((m) => `${m.displayId}\n${m.label}`.toLowerCase().includes(q)), match: 'substring' };
+}
+
+/**
  * Picks a model by a case-insensitive substring of its display id or label (the CLI's `--base`).
  * Exact matches of the label or display id win over substring matches, and a substring that ends
  * at a word boundary wins over one that does not (`step-100` picks step-100, not step-1000). Returns -1 when nothing

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { FormatId, ReadEvent } from '../model';
 import { readFile } from '../readers';
 import type { ReaderContext } from '../readers/types';
+import type { MarkerLexicon } from '../text/markers';
 import { unpackEvents, type ReaderWorkerData, type ReaderWorkerReply, type ReaderWorkerRequest } from './eventBatch';
 
 /** Files at least this large (bytes) are read on a second thread; smaller ones are not worth its start-up (~40 ms). */
@@ -44,6 +45,8 @@ export async function* readFileParallel(
     failAfterBatches?: number;
     /** Samples without what the full-text index is given (`searchText`): for a pass with `fts: false`. */
     noSearchText?: boolean;
+    /** The lexicon the thread measures each sample with (`SampleRecord.measures`); none: not measured there. */
+    lexicon?: MarkerLexicon;
   } = {},
 ): AsyncGenerator<ReadEvent> {
   const path = readerWorkerPath();
@@ -57,6 +60,7 @@ export async function* readFileParallel(
     workerData: {
       failAfterBatches: options.failAfterBatches,
       noSearchText: options.noSearchText,
+      lexicon: options.lexicon,
     } satisfies ReaderWorkerData,
   });
   let delivered = 0;

@@ -15,6 +15,7 @@ import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ReadEvent } from '../model';
 import { readFile } from '../readers';
+import { MarkerCounter } from '../text/markers';
 import {
   BATCH_SAMPLES,
   MAX_IN_FLIGHT,
@@ -46,6 +47,8 @@ if (parentPort) {
   const port = parentPort;
   const failAfter = (workerData as ReaderWorkerData | undefined)?.failAfterBatches;
   const noSearchText = (workerData as ReaderWorkerData | undefined)?.noSearchText === true;
+  const lexicon = (workerData as ReaderWorkerData | undefined)?.lexicon;
+  const counter = lexicon ? new MarkerCounter(lexicon) : undefined;
   let posted = 0;
   let inFlight = 0;
   let wake: (() => void) | null = null;
@@ -67,7 +70,7 @@ if (parentPort) {
           if (posted === failAfter) throw new Error(`failure injected after ${posted} batches`);
           posted++;
           if (posted % GC_EVERY_BATCHES === 0) collectGarbage?.();
-          const { batch: packed, transfer } = packEvents(batch, noSearchText);
+          const { batch: packed, transfer } = packEvents(batch, noSearchText, counter);
           port.postMessage({ type: 'events', batch: packed } satisfies ReaderWorkerReply, transfer);
           batch = [];
           samples = 0;

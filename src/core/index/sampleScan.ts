@@ -5,7 +5,7 @@
  * its warnings, the reward-model section and maj@k each used to read the table again; at a million
  * samples each read costs about 0.3-0.7 s of CPU.
  */
-import type { TraceIndex } from './traceIndex';
+import { ERRORED_SAMPLE, type TraceIndex } from './traceIndex';
 
 /** One model's samples as columns, in (problem row id, sample index) order. */
 export interface ModelSamples {
@@ -16,7 +16,10 @@ export interface ModelSamples {
   id: Float64Array;
   /** Problem row id of each sample (ascending). */
   problem: Int32Array;
-  /** Verdict of each sample: 1 correct, 0 incorrect, -1 none. */
+  /**
+   * Verdict of each sample: 1 correct, 0 incorrect, -1 none, -2 none because the sample errored (finish reason
+   * `error`: the model gave no output, e.g. an Inspect sample whose `error` is set; traceIndex `ERRORED_SAMPLE`).
+   */
   correct: Int8Array;
   /** Reward score of each sample; NaN when it has none. */
   score: Float64Array;
@@ -42,7 +45,7 @@ export function scanSamples(
 ): SampleScan {
   const count = index.db.prepare('SELECT count(*) FROM samples WHERE model_id = ?').pluck();
   const query = index.db.prepare(
-    'SELECT id, problem_id AS p, correct AS c, reward_score AS s, extracted_answer AS a FROM samples WHERE model_id = ? ORDER BY problem_id, sample_index',
+    `SELECT id, problem_id AS p, correct AS c, ${ERRORED_SAMPLE} AS e, reward_score AS s, extracted_answer AS a FROM samples WHERE model_id = ? ORDER BY problem_id, sample_index`,
   );
   const out: SampleScan = new Map();
   for (const modelId of modelIds) {
@@ -60,6 +63,7 @@ export function scanSamples(
       id: number;
       p: number;
       c: number | null;
+      e: number;
       s: number | null;
       a: string | null;
     }>) {
@@ -70,7 +74,7 @@ export function scanSamples(
       }
       id[i] = r.id;
       problem[i] = r.p;
-      correct[i] = r.c === null ? -1 : r.c === 1 ? 1 : 0;
+      correct[i] = r.c === null ? (r.e === 1 ? -2 : -1) : r.c === 1 ? 1 : 0;
       // SQLite stores no NaN (it writes NULL), so NaN can stand for "no score"
       score[i] = r.s === null ? Number.NaN : r.s;
       answer[i] = r.a;
@@ -106,14 +110,24 @@ export function scoredByProblem(s: ModelSamples): Map<number, { score: number; c
   return out;
 }
 
-/** Answers and verdicts of a model's samples grouped by problem, in sample order, as `TraceIndex.answersByProblem` gives them. */
-export function answersByProblem(s: ModelSamples): Map<number, { answer: string | null; correct: boolean | null }[]> {
-  const out = new Map<number, { answer: string | null; correct: boolean | null }[]>();
+/**
+ * The votes of maj@k: answers and verdicts of a model's samples grouped by problem, in sample order, without the
+ * samples that errored (traceIndex `ERRORED_SAMPLE`: no output, so no vote); a problem whose every sample errored has
+ * no entry. `errored`: how many samples were left out.
+ */
+export function answersByProblem(s: ModelSamples): {
+  votes: Map<number, { answer: string | null; correct: boolean | null }[]>;
+  errored: number;
+} {
+  const votes = new Map<number, { answer: string | null; correct: boolean | null }[]>();
+  let errored = 0;
   for (let j = 0; j + 1 < s.runs.length; j++) {
     const list: { answer: string | null; correct: boolean | null }[] = [];
-    for (let i = s.runs[j]; i < s.runs[j + 1]; i++)
-      list.push({ answer: s.answer[i], correct: s.correct[i] < 0 ? null : s.correct[i] === 1 });
-    out.set(s.problem[s.runs[j]], list);
+    for (let i = s.runs[j]; i < s.runs[j + 1]; i++) {
+      if (s.correct[i] === -2) errored++;
+      else list.push({ answer: s.answer[i], correct: s.correct[i] < 0 ? null : s.correct[i] === 1 });
+    }
+    if (list.length) votes.set(s.problem[s.runs[j]], list);
   }
-  return out;
+  return { votes, errored };
 }

@@ -326,6 +326,17 @@ export const migrations: readonly (string | ((db: Database) => void))[] = [
   CREATE INDEX IF NOT EXISTS samples_by_file_line ON samples (file_id, line);
   DROP INDEX IF EXISTS samples_by_file;
   `,
+  // 15 -> 16: cheap measures of each sample's text made while it is indexed (issue 36; src/core/text/markers.ts),
+  // no copy of the text: `piece_count` (pieces by PIECE_RULE, the token approximation) and `markers` (the
+  // reasoning-marker counts, comma-separated in the order of the lexicon stored in meta `markers_lexicon`).
+  // NULL until the file is read again: every file is read again by the next pass (annotations are kept). A
+  // function so that a database that already has the columns (user_version set back by hand) is not altered twice.
+  (db: Database) => {
+    const cols = db.pragma('table_info(samples)') as { name: string }[];
+    if (!cols.some((c) => c.name === 'piece_count')) db.exec('ALTER TABLE samples ADD COLUMN piece_count INTEGER');
+    if (!cols.some((c) => c.name === 'markers')) db.exec('ALTER TABLE samples ADD COLUMN markers TEXT');
+    db.exec(`UPDATE files SET status = 'partial'`);
+  },
 ];
 
 /** Meta key set by a migration that freed much of the file ({@link reclaimSpace} gives it back, then clears it). */

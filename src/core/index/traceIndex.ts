@@ -6,6 +6,13 @@ import { type Database, type SqliteDriverName, openDatabase } from './sqlite';
 import type { Diagnostic } from '../model';
 import { ftsQuery } from './search';
 
+/**
+ * A sample that errored: finish reason `error` and no verdict (the model gave no output to grade or to vote with).
+ * Left out of every figure over graded samples (no verdict) and of maj@k's votes (sampleScan `answersByProblem`).
+ * With a verdict (Inspect's `--errored-samples incorrect`: a failure in n) it is an ordinary sample.
+ */
+export const ERRORED_SAMPLE = "(correct IS NULL AND finish_reason = 'error')";
+
 export { ftsQuery } from './search';
 
 export { UnsupportedRuntimeError } from './sqlite';
@@ -764,16 +771,23 @@ export class TraceIndex {
    * model "has no record of". A file no sample came from at all is not attributed to any model.
    */
   unreadableRecords(modelId: number): Diagnostic[] {
-    // most folders have no such diagnostic: then the model's files (a read of its samples) are not looked up
-    const any = this.db
-      .prepare(`SELECT 1 FROM diagnostics WHERE severity = 'error' AND (line > 0 OR entry IS NOT NULL) LIMIT 1`)
-      .get();
+    return this.modelFileDiagnostics(modelId, `d.severity = 'error' AND (d.line > 0 OR d.entry IS NOT NULL)`);
+  }
+
+  /**
+   * The diagnostics matching `where` (a condition on `diagnostics d`, no parameters) of the files where `modelId`
+   * has samples, by file and line. Cost: one read of the matching diagnostics (most folders have none, and then
+   * no sample is looked at); for each file they name, the file's samples up to the first of the model's
+   * (`samples_by_file`), never every sample of the model.
+   */
+  private modelFileDiagnostics(modelId: number, where: string): Diagnostic[] {
+    const any = this.db.prepare(`SELECT 1 FROM diagnostics d WHERE ${where} LIMIT 1`).get();
     if (any === undefined) return [];
     return this.db
       .prepare(
         `SELECT d.file, d.line, d.severity, d.message, d.entry FROM diagnostics d
-          WHERE d.severity = 'error' AND (d.line > 0 OR d.entry IS NOT NULL)
-            AND d.file IN (SELECT f.path FROM files f WHERE f.id IN (SELECT DISTINCT file_id FROM samples WHERE model_id = ?))
+          WHERE ${where}
+            AND EXISTS (SELECT 1 FROM files f JOIN samples s ON s.file_id = f.id WHERE f.path = d.file AND s.model_id = ?)
           ORDER BY d.file, d.line`,
       )
       .all(modelId)
@@ -788,16 +802,12 @@ export class TraceIndex {
    * {@link unreadableWarning} (report.ts), which counts `N - K` samples for each cut.
    */
   recordsWithSamplesLost(modelId: number): Diagnostic[] {
-    const cut = this.db
-      .prepare(
-        `SELECT d.file, d.line, d.severity, d.message, d.entry FROM diagnostics d
-          WHERE d.severity = 'warning' AND d.line > 0
-            AND (d.message LIKE '% but % has %; keeping the first %' OR d.message LIKE 'duplicate problem id %; skipped'
-              OR d.message LIKE 'and % more like this, the first at %: duplicate problem id %; skipped')
-            AND d.file IN (SELECT f.path FROM files f WHERE f.id IN (SELECT DISTINCT file_id FROM samples WHERE model_id = ?))`,
-      )
-      .all(modelId)
-      .map(withEntry);
+    const cut = this.modelFileDiagnostics(
+      modelId,
+      `d.severity = 'warning' AND d.line > 0
+        AND (d.message LIKE '% but % has %; keeping the first %' OR d.message LIKE 'duplicate problem id %; skipped'
+          OR d.message LIKE 'and % more like this, the first at %: duplicate problem id %; skipped')`,
+    );
     const all = [...this.unreadableRecords(modelId), ...cut];
     return all.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   }
@@ -863,13 +873,13 @@ export class TraceIndex {
   /**
    * Extracted answers and verdicts of every sample of one model, grouped by problem row id (for the
    * report's maj@k), in sample order. One query; samples without an extracted answer are included
-   * (`answer: null`, a non-vote).
+   * (`answer: null`, a non-vote), those that errored are not ({@link ERRORED_SAMPLE}).
    */
   answersByProblem(modelId: number): Map<number, { answer: string | null; correct: boolean | null }[]> {
     const out = new Map<number, { answer: string | null; correct: boolean | null }[]>();
     const rows = this.db
       .prepare(
-        'SELECT problem_id AS p, extracted_answer AS answer, correct FROM samples WHERE model_id = ? ORDER BY problem_id, sample_index',
+        `SELECT problem_id AS p, extracted_answer AS answer, correct FROM samples WHERE model_id = ? AND NOT ${ERRORED_SAMPLE} ORDER BY problem_id, sample_index`,
       )
       .iterate(modelId) as IterableIterator<{ p: number; answer: string | null; correct: number | null }>;
     for (const { p, answer, correct } of rows) {
@@ -881,14 +891,22 @@ export class TraceIndex {
   }
 
   /** Per-sample extracted answers and verdicts of a model for one problem, in sample order, with sample ids (maj@k, answer in base). */
-  answers(problemId: number, modelId: number): { id: number; answer: string | null; correct: boolean | null }[] {
+  answers(
+    problemId: number,
+    modelId: number,
+  ): { id: number; answer: string | null; correct: boolean | null; errored: boolean }[] {
     return (
       this.db
         .prepare(
-          'SELECT id, extracted_answer AS answer, correct FROM samples WHERE problem_id = ? AND model_id = ? ORDER BY sample_index',
+          `SELECT id, extracted_answer AS answer, correct, ${ERRORED_SAMPLE} AS errored FROM samples WHERE problem_id = ? AND model_id = ? ORDER BY sample_index`,
         )
-        .all(problemId, modelId) as { id: number; answer: string | null; correct: number | null }[]
-    ).map((r) => ({ id: r.id, answer: r.answer, correct: r.correct === null ? null : r.correct === 1 }));
+        .all(problemId, modelId) as { id: number; answer: string | null; correct: number | null; errored: number }[]
+    ).map((r) => ({
+      id: r.id,
+      answer: r.answer,
+      correct: r.correct === null ? null : r.correct === 1,
+      errored: r.errored === 1,
+    }));
   }
 
   /**

@@ -10,6 +10,7 @@ import { join, posix } from 'node:path';
 import type { Diagnostic, FormatId, NamedScore, ProblemRecord, SampleRecord } from '../model';
 import { type ReaderOptions, readFile } from '../readers';
 import { DATE_TIME_TOKEN, datasetKey, fileStep } from '../readers/util';
+import { DEFAULT_LEXICON, MarkerCounter } from '../text/markers';
 import { codePoints, contentHash, plural } from '../text/strings';
 import { DiagnosticCap } from './diagnosticCap';
 import { readFileParallel } from './parallelRead';
@@ -144,9 +145,14 @@ export class SampleWriter {
   private readonly models = new Map<string, number>();
   private readonly problems = new Map<string, number>();
 
+  /**
+   * @param counter measures each sample's text while it is written (pieces, reasoning markers: text/markers.ts);
+   *   the index's lexicon (meta `markers_lexicon`) must be the counter's.
+   */
   constructor(
     private readonly db: Database,
     fts: boolean,
+    private readonly counter: MarkerCounter = new MarkerCounter(DEFAULT_LEXICON),
   ) {
     // The full-text index is contentless: it is given the text as searchText() prepares it (UTF-8 bytes
     // from the parallel reader are bound as a BLOB and CAST to TEXT).
@@ -154,8 +160,8 @@ export class SampleWriter {
     this.insertFts = fts ? this.search.insertFts : null;
     this.insertSample = db.prepare(
       `INSERT INTO samples (file_id, line, model_id, problem_id, sample_index, correct, extracted_answer,
-         reward_score, finish_reason, token_count, content_hash, text, text_length)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?)`,
+         reward_score, finish_reason, token_count, content_hash, text, text_length, piece_count, markers)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?)`,
     );
     this.moveSample = db.prepare(
       'UPDATE samples SET sample_index = :to WHERE file_id = :f AND model_id = :m AND problem_id = :p AND sample_index = :from',
@@ -570,7 +576,7 @@ export class SampleWriter {
         options: a.readerOptions,
       };
       // without the full-text rows (fts: false) the reader's thread does not prepare their texts either
-      const parallelOpts = { noSearchText: this.insertFts === null };
+      const parallelOpts = { noSearchText: this.insertFts === null, lexicon: this.counter.lexicon };
       for await (const ev of a.parallel ? readFileParallel(ctx, a.format, parallelOpts) : readFile(ctx, a.format)) {
         if (a.signal?.aborted) {
           this.flushStats(p);
@@ -1035,6 +1041,8 @@ export class SampleWriter {
         }
         state.last = same;
       }
+      // lengths and marker counts, from the text at hand (the parallel reader measured its samples already)
+      const m = s.measures ?? this.counter.measure(s.text);
       const { lastInsertRowid } = this.insertSample.run(
         p.fileId,
         r.line,
@@ -1053,6 +1061,8 @@ export class SampleWriter {
         // CAST to TEXT (same bytes).
         r.span ? '' : (s.textUtf8 ?? s.text),
         s.textLength ?? codePoints(s.text),
+        m.pieces,
+        m.markers.join(','),
       );
       // where the text is read again from (sampleText.ts): the record's bytes, the sample's position in it
       if (r.span) this.insertSpan.run(lastInsertRowid, r.span.offset, r.span.bytes, pos);

@@ -143,7 +143,7 @@ class ErroredSamples {
   fate(): string {
     return this.policy === 'incorrect'
       ? 'counted as incorrect (--errored-samples incorrect)'
-      : 'left out of every figure over graded samples, as Inspect leaves it out of its metrics (maj@k, where every sample votes, credits it 0 as a sample without an answer)';
+      : "left out of every figure over graded samples and of maj@k's votes, as Inspect leaves it out of its metrics";
   }
 
   /** One warning on the log when some samples errored: how many, of which model, and what became of them. */
@@ -157,7 +157,7 @@ class ErroredSamples {
         message:
           this.policy === 'incorrect'
             ? `${what}: counted as incorrect, failures in n (--errored-samples incorrect, setting traceInspector.erroredSamples); by default they are left out of every figure, as Inspect's own metrics leave them out`
-            : `${what}: left out of every figure over graded samples, as Inspect's own metrics leave them out of their denominator (maj@k, where every sample votes, credits them 0 as samples without an answer); to count them as failures give --errored-samples incorrect (setting traceInspector.erroredSamples)`,
+            : `${what}: left out of every figure over graded samples and of maj@k's votes, as Inspect's own metrics leave them out of their denominator; to count them as failures give --errored-samples incorrect (setting traceInspector.erroredSamples)`,
       },
     ];
   }

@@ -23,11 +23,12 @@ export function referenceAnswers(index: TraceIndex): Map<number, string | null> 
 /**
  * Dataset maj@k curve of one model at k = 1, 2, 4, ..., n (metrics `majAtKCurve`: mean over problems
  * with n >= k of the expected majority-vote credit), by {@link MAJ_AT_K_RULE}: every sample votes (n
- * counts every sample, graded or not), the winning group judged by the problem's reference answer when
- * it has one, else by verdicts. Absent (`{}`) when no sample of the model has an extracted answer.
- * Denominator: problems without samples, problems no rule can judge (no reference answer and no graded
- * sample: `ungraded`), and problems with n < k are counted in `missing`. Also returns the note that
- * says why maj@1 differs from pass@1 ({@link majVsPassNote}).
+ * counts every sample, graded or not) but those that errored (traceIndex `ERRORED_SAMPLE`: no output), the
+ * winning group judged by the problem's reference answer when it has one, else by verdicts. Absent (`{}`) when
+ * no sample of the model has an extracted answer. Denominator: problems without samples, problems no rule can
+ * judge (no reference answer and no graded sample, or every sample errored: `ungraded`), and problems with
+ * n < k are counted in `missing`. Also returns the notes that say why maj@1 differs from pass@1
+ * ({@link majVsPassNote}) and how many samples errored ({@link erroredNote}).
  */
 export function modelMajAtK(
   samples: ModelSamples,
@@ -36,7 +37,7 @@ export function modelMajAtK(
   set: ProblemSet,
   references: Map<number, string | null>,
 ): { majAtK?: MajAtKReportPoint[]; note?: string } {
-  const byProblem = answersByProblem(samples);
+  const { votes: byProblem, errored } = answersByProblem(samples);
   const perProblem = [...byProblem.values()];
   if (!perProblem.some((list) => list.some((s) => s.answer !== null && s.answer !== ''))) return {};
   const maxN = perProblem.reduce((a, s) => Math.max(a, s.length), 0);
@@ -45,11 +46,13 @@ export function modelMajAtK(
   const hasRef = (p: number) => hasReference(references.get(p) ?? null);
   const judged = (r: StatRow) => r.graded > 0 || hasRef(r.problemId);
   let unjudged = 0;
-  // the judged problems' n, ascending: those below k are the n < k of each k (one sort, not a filter per k)
+  // the judged problems' votes, ascending: those below k are the n < k of each k (one sort, not a filter per k)
   const judgedN: number[] = [];
   for (const r of rows) {
     if (r.n === 0) continue;
-    if (judged(r)) judgedN.push(r.n);
+    const voters = byProblem.get(r.problemId)?.length ?? 0;
+    // every sample errored: no vote, and no verdict (pass@k counts the problem as ungraded too)
+    if (voters > 0 && judged(r)) judgedN.push(voters);
     else unjudged++;
   }
   judgedN.sort((a, b) => a - b);
@@ -63,12 +66,22 @@ export function modelMajAtK(
     };
   });
   const noAnswer = noAnswerCounts(byProblem);
-  return {
-    majAtK,
-    note:
-      majVsPassNote(m.displayId, rows, set, byProblem, references, majAtK[0], noAnswer) ??
+  const notes = [
+    majVsPassNote(m.displayId, rows, set, byProblem, references, majAtK[0], noAnswer, errored) ??
       noAnswerNote(m.displayId, noAnswer),
-  };
+    erroredNote(m.displayId, errored, !!majAtK.length),
+  ].filter(Boolean);
+  return { majAtK, note: notes.length ? notes.join('. ') : undefined };
+}
+
+/**
+ * `m: 3 samples that errored (finish reason error, no verdict) do not vote in maj@k (no output), as they are in no
+ * pass@k`, or undefined when none errored.
+ */
+export function erroredNote(model: string, errored: number, shown: boolean): string | undefined {
+  if (errored === 0 || !shown) return undefined;
+  const verb = errored === 1 ? 'does' : 'do';
+  return `${model}: ${plural(errored, 'sample')} that errored (finish reason error, no verdict) ${verb} not vote in maj@k (no output), as ${errored === 1 ? 'it is' : 'they are'} in no pass@k`;
 }
 
 /**
@@ -120,7 +133,8 @@ export function noAnswerNote(model: string, counts: ReturnType<typeof noAnswerCo
  * but are in no pass@k (no verdict), the problems maj@k counts that pass@k does not (a reference
  * answer, no graded sample), and the graded samples whose verdict disagrees with the reference answer
  * (maj@k judges by the reference). Undefined when maj@1 equals pass@1 (within 1e-9) or either is absent.
- * `noAnswer`: the model's {@link noAnswerCounts}, counted once by the caller.
+ * `answers`: the votes ({@link answersByProblem}); `noAnswer`: the model's {@link noAnswerCounts}, counted once
+ * by the caller; `errored`: the samples left out of the votes as errored.
  */
 export function majVsPassNote(
   model: string,
@@ -130,14 +144,16 @@ export function majVsPassNote(
   references: Map<number, string | null>,
   maj1: MajAtKReportPoint | undefined,
   noAnswer: ReturnType<typeof noAnswerCounts>,
+  errored = 0,
 ): string | undefined {
   const graded = set.graded;
   const pass1 = graded.length ? graded.reduce((a, p) => a + p.c / p.n, 0) / graded.length : null;
   if (!maj1 || maj1.value === null || pass1 === null || Math.abs(maj1.value - pass1) <= 1e-9) return undefined;
-  const samples = rows.reduce((a, r) => a + r.n, 0);
+  // the samples that vote: every sample but those that errored (`errored`, not in `answers`)
+  const samples = rows.reduce((a, r) => a + r.n, 0) - errored;
   const gradedSamples = rows.reduce((a, r) => a + r.graded, 0);
   const onlyMaj = rows.filter(
-    (r) => r.n > 0 && r.graded === 0 && hasReference(references.get(r.problemId) ?? null),
+    (r) => answers.has(r.problemId) && r.graded === 0 && hasReference(references.get(r.problemId) ?? null),
   ).length;
   let disagree = 0;
   let checked = 0;
@@ -155,7 +171,7 @@ export function majVsPassNote(
   const why: string[] = [];
   if (samples > gradedSamples)
     why.push(
-      `maj@k votes over all ${plural(samples, 'sample')}, ${samples - gradedSamples} of them without a verdict (in no pass@k)`,
+      `maj@k votes over all ${plural(samples, 'sample')}${errored ? ' that did not error' : ''}, ${samples - gradedSamples} of them without a verdict (in no pass@k)`,
     );
   if (onlyMaj > 0)
     why.push(`maj@k counts ${plural(onlyMaj, 'problem')} with a reference answer but no graded sample (in no pass@k)`);

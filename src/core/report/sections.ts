@@ -10,6 +10,7 @@ import { diagnosticsSection } from './sections/diagnostics';
 import { graderAuditSection } from './sections/graderAudit';
 import { gradingSection } from './sections/grading';
 import { majAtKSection } from './sections/majAtK';
+import { markersSection } from './sections/markers';
 import { modelsSection } from './sections/models';
 import { pathsSection } from './sections/paths';
 import { pplSection } from './sections/ppl';
@@ -38,6 +39,7 @@ export const REPORT_SECTIONS: readonly ReportSection[] = [
   rewardModelsSection,
   pplSection,
   trajectoriesSection,
+  markersSection,
   pathsSection,
   diagnosticsSection,
   warningsSection,
@@ -61,13 +63,14 @@ const TABLE_ORDER = [
   'regrade',
   'ppl',
   'trajectories',
+  'markers',
   'paths',
   'warnings',
   'diagnostics',
 ];
 
 /** The order of the sections' rows in the CSV (a model's rows by level are among its rows; per-dataset rows last). */
-const CSV_ORDER = ['models', 'comparisons', 'trajectories', 'rewardModels'];
+const CSV_ORDER = ['models', 'comparisons', 'trajectories', 'markers', 'rewardModels'];
 
 /** The sections of `order`, by name; throws at load when a renderer of a section is left out of its order. */
 function inOrder(order: readonly string[], has: (s: ReportSection) => boolean): ReportSection[] {
@@ -105,17 +108,36 @@ export function reportCsv(r: Report): string {
   );
 }
 
+/** Options of the tables for a paper: `ks`, the k of the pass@k columns (default every k of the text table). */
+export interface DocumentOptions {
+  ks?: readonly number[];
+}
+
+/**
+ * `r` with each model's pass@k points at the ks of `ks` only (the pass@k table's columns, and the footnotes of
+ * problems with n < k at those ks). @throws Error naming the ks the report has for a k no model has.
+ */
+export function reportAtKs(r: Report, ks: readonly number[]): Report {
+  const have = [...new Set(r.models.flatMap((m) => m.passAtK.map((p) => p.k)))].sort((a, b) => a - b);
+  const unknown = ks.filter((k) => !have.includes(k));
+  if (unknown.length)
+    throw new Error(`--k ${unknown.join(',')}: no model has pass@k at that k; the ks are ${have.join(', ')}`);
+  const keep = new Set(ks);
+  return { ...r, models: r.models.map((m) => ({ ...m, passAtK: m.passAtK.filter((p) => keep.has(p.k)) })) };
+}
+
 /** The report's tables for a paper, section by section ({@link DocTable}: plain text, escaped by each format). */
-export function reportDocument(r: Report): DocTable[] {
-  return DOCUMENT_SECTIONS.flatMap((s) => s.document?.(r) ?? []);
+export function reportDocument(r: Report, opts: DocumentOptions = {}): DocTable[] {
+  const report = opts.ks?.length ? reportAtKs(r, opts.ks) : r;
+  return DOCUMENT_SECTIONS.flatMap((s) => s.document?.(report) ?? []);
 }
 
 /** The report's tables as GitHub-flavoured Markdown (`report --format markdown`; document.ts `markdownTables`). */
-export function reportMarkdown(r: Report): string {
-  return markdownTables(reportDocument(r));
+export function reportMarkdown(r: Report, opts: DocumentOptions = {}): string {
+  return markdownTables(reportDocument(r, opts));
 }
 
 /** The report's tables as LaTeX tabulars in booktabs style (`report --format latex`; document.ts `latexTables`). */
-export function reportLatex(r: Report): string {
-  return latexTables(reportDocument(r));
+export function reportLatex(r: Report, opts: DocumentOptions = {}): string {
+  return latexTables(reportDocument(r, opts));
 }

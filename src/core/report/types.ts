@@ -1,6 +1,7 @@
 import { type Diagnostic } from '../model';
 import { type AuditEntry, type AuditResult } from '../analyses/summaryAudit';
 import { type GraderAudit, type Regrade } from '../analyses/graderAudit';
+import type { MarkersAnalysis } from '../analyses/reasoningMarkers';
 import {
   type CategoryCounts,
   type CoverageCounts,
@@ -254,6 +255,12 @@ export interface Report {
    */
   trajectories: Trajectory[];
   /**
+   * With {@link ReportOptions.markers}: lengths and reasoning-marker counts per 1,000 tokens per model and
+   * checkpoint, split by correct and incorrect samples, and each measure's within-problem association with
+   * correctness (src/core/analyses/reasoningMarkers.ts).
+   */
+  markers?: MarkersAnalysis;
+  /**
    * Per compared model: share of correct samples whose computation path is in the base, and the
    * boilerplate-discounted text measures with their baselines (src/core/similarity/pathSummary.ts); with `paths` only.
    */
@@ -271,7 +278,7 @@ export interface Report {
  * decides wherever the problem has one, with or without --tool-grading.
  */
 export const MAJ_AT_K_RULE =
-  "every sample of a problem votes (n = all its samples, with or without a verdict; a sample without an extracted answer never wins), answers grouped by answer equivalence; the winning answer is correct when it equals the problem's reference answer (the folder's verdicts are then not used), and only a problem without a reference answer is judged by the majority verdict of the winning group's graded samples (half credit when they are half correct); ties split the credit; over the problems with samples and a reference answer or a graded sample. pass@k counts only graded samples and the folder's verdicts: maj@1 equals pass@1 only when every sample is graded and every verdict agrees with the reference answer";
+  "every sample of a problem votes (n = all its samples, with or without a verdict, but those that errored: finish reason error and no verdict, no output to vote with; a sample without an extracted answer never wins), answers grouped by answer equivalence; the winning answer is correct when it equals the problem's reference answer (the folder's verdicts are then not used), and only a problem without a reference answer is judged by the majority verdict of the winning group's graded samples (half credit when they are half correct); ties split the credit; over the problems with samples and a reference answer or a graded sample. pass@k counts only graded samples and the folder's verdicts: maj@1 equals pass@1 only when every sample is graded and every verdict agrees with the reference answer";
 
 export interface ReportOptions {
   /** Substring of the base model's id or label; guessed from names when absent. */
@@ -295,6 +302,8 @@ export interface ReportOptions {
   majAtK?: boolean;
   /** Adds {@link Report.regrade} (every sample's verdict against answer equivalence with the reference). */
   regrade?: boolean;
+  /** Adds {@link Report.markers} (lengths and reasoning markers from the index; O(samples) plus the bootstraps). */
+  markers?: boolean;
   /**
    * Grades the samples that have no verdict but an extracted answer and a reference answer by answer
    * equivalence (the tool's grading, opt-in; stated in {@link Report.grading}). Verdicts the folder
