@@ -27,6 +27,23 @@ export function defaultDbPath(folder: string): string {
   return join(cache, 'trace-inspector', `${id}.db`);
 }
 
+/**
+ * The index file of `folder` for a command that reads an existing index (sql, mcp, export): `db` when given, else
+ * the folder's per-user cache file ({@link defaultDbPath}).
+ * @throws Error when that file does not exist, saying to index the folder first (or to give --db).
+ */
+export function existingIndex(folder: string, db: string | undefined): string {
+  const dbPath = db ? resolve(db) : defaultDbPath(resolve(folder));
+  if (!existsSync(dbPath)) {
+    throw new Error(
+      db
+        ? `no index at ${safe(dbPath)}`
+        : `${safe(folder)} has no index yet (${safe(dbPath)}): run trace-inspector index ${safe(folder)} first, or give --db`,
+    );
+  }
+  return dbPath;
+}
+
 function checkFolder(folder: string): string {
   const abs = resolve(folder);
   if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new InvalidArgumentError(`not a folder: ${folder}`);

@@ -7,9 +7,11 @@ import { pathLines } from '../core/report/sections/paths';
 import { rewardModelLines } from '../core/report/sections/rewardModels';
 import { trajectoryLines } from '../core/report/sections/trajectories';
 import { escapeControl } from '../core/text/strings';
+import { addExportCommand } from './commands/exportCommand';
 import { addFigureCommand } from './commands/figureCommand';
 import { addIndexCommand } from './commands/indexCommand';
 import { addInfoCommand } from './commands/infoCommand';
+import { addMcpCommand } from './commands/mcpCommand';
 import { addReportCommand } from './commands/reportCommand';
 import { addSearchCommand } from './commands/searchCommand';
 import { addSqlCommand } from './commands/sqlCommand';
@@ -52,6 +54,8 @@ export function program(): Command {
   addReportCommand(cmd);
   addSearchCommand(cmd);
   addSqlCommand(cmd);
+  addMcpCommand(cmd);
+  addExportCommand(cmd);
   addFigureCommand(cmd);
   return cmd;
 }

@@ -13,9 +13,9 @@
  */
 
 /** Formats the readers understand. `mapping` is the user-described format of a mapping file. */
-export type FormatId = 'qwen-math' | 'rollouts' | 'flat' | 'tot' | 'inspect' | 'mapping';
+export type FormatId = 'qwen-math' | 'rollouts' | 'flat' | 'tot' | 'inspect' | 'trl' | 'mapping';
 
-export const FORMAT_IDS: readonly FormatId[] = ['qwen-math', 'rollouts', 'flat', 'tot', 'inspect', 'mapping'];
+export const FORMAT_IDS: readonly FormatId[] = ['qwen-math', 'rollouts', 'flat', 'tot', 'inspect', 'trl', 'mapping'];
 
 /** One sampled trajectory. */
 export interface SampleRecord {

@@ -27,7 +27,7 @@ import { registerWalkthrough } from './walkthrough';
 import { isQuietRecheck, restoredTreeFilter, storedTreeFilter, TREE_FILTER_KEY } from './restore';
 import { treeRefreshNeeded } from './treeFilter';
 
-const INDEX_GLOB = '**/*.{jsonl,json,eval}';
+const INDEX_GLOB = '**/*.{jsonl,json,eval,parquet}';
 /** How long the tree must have been shown with no indexing pass before {@link Extension.onIdle} fires (ms). */
 const IDLE_DELAY_MS = 300;
 

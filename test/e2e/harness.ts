@@ -1117,6 +1117,25 @@ export async function openProblemViewFromRow(
     );
 }
 
+/**
+ * The rows one level under the row `label` of tree `viewTitle` (expanded first), once there are `count` of them.
+ * @throws when they do not appear within waitUntil's default time.
+ */
+export async function childRows(page: Page, viewTitle: string, label: string, count: number): Promise<TreeRow[]> {
+  await expandTreeRow(page, viewTitle, label);
+  return waitUntil(
+    page,
+    async () => {
+      const r = await treeRowDetails(page, viewTitle);
+      const i = r.findIndex((x) => x.label === label);
+      const level = r[i]?.level ?? 0;
+      const kids = r.slice(i + 1).filter((x) => x.level === level + 1);
+      return kids.length === count ? kids : undefined;
+    },
+    { what: `${count} rows under ${label}` },
+  );
+}
+
 /** Expands a collapsible tree row (no-op if expanded) and waits until it reports expanded. */
 export async function expandTreeRow(
   page: Page,

@@ -29,8 +29,11 @@ const text = fc.string({ unit: 'binary', maxLength: 24 });
 const verdict = fc.oneof(fc.boolean(), fc.constantFrom(0, 1, 'true', 'false', 'C', 'I', null, 0.5));
 const id = fc.oneof(fc.nat({ max: 20 }), fc.constantFrom('a', 'HumanEval/1', ''));
 
-/** A valid-looking record of each format (before mutation). */
-const RECORDS: Record<Exclude<FormatId, 'inspect'> | 'inspect-sample', fc.Arbitrary<Record<string, unknown>>> = {
+/** A valid-looking record of each JSON format (before mutation; TRL's Parquet files are tested in trl.test.ts). */
+const RECORDS: Record<
+  Exclude<FormatId, 'inspect' | 'trl'> | 'inspect-sample',
+  fc.Arbitrary<Record<string, unknown>>
+> = {
   'qwen-math': fc.record({
     idx: id,
     question: text,

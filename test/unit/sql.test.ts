@@ -238,6 +238,36 @@ describe('the worked questions of docs/sql.md on rlvr-probe-gsm8k', () => {
   });
 });
 
+test('README.md: its three questions give the answers it states, on rlvr-probe-gsm8k', async () => {
+  const readme = readFileSync(join(process.cwd(), 'README.md'), 'utf8');
+  const queries = [...readme.matchAll(/^\| [^|]+\? \| `(SELECT [^`]+)` \|/gm)].map((m) => m[1]);
+  assert.equal(queries.length, 3);
+  const { db } = await indexAndReport(RLVR);
+  const [lost, steps, totals] = queries.map((sql) => runQueryInProcess(db, sql).rows);
+  assert.deepEqual(lost, [
+    ['22', 3],
+    ['23', 2],
+  ]);
+  assert.deepEqual(
+    steps
+      .map(([rev, p]) => [rev as string, (p as number).toFixed(2)])
+      .sort((a, b) => Number(a[0].slice(5)) - Number(b[0].slice(5))),
+    [
+      ['step-100', '0.65'],
+      ['step-300', '0.62'],
+      ['step-500', '0.66'],
+      ['step-1000', '0.72'],
+    ],
+  );
+  assert.deepEqual(
+    totals.map(([m, c, g]) => [(m as string).includes('rlvr-ppo') ? 'RL' : 'SFT', c, g]),
+    [
+      ['RL', 175, 240],
+      ['SFT', 133, 240],
+    ],
+  );
+});
+
 describe('docs/sql.md', () => {
   const page = readFileSync(join(process.cwd(), 'docs', 'sql.md'), 'utf8');
 

@@ -1,10 +1,8 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { csvCell } from '../../core/report/csv';
 import { safe } from '../../core/report/render';
 import { DEFAULT_ROW_LIMIT, DEFAULT_TIMEOUT_MS, runQuery, type SqlResult } from '../../core/sql/query';
-import { defaultDbPath, integerOption } from '../indexing';
+import { existingIndex, integerOption } from '../indexing';
 import { terminalJson } from '../output';
 
 /** Longest cell of the table format, in characters: longer texts (questions) are cut with `…`. */
@@ -120,14 +118,7 @@ export function addSqlCommand(cmd: Command): void {
         query: string,
         opts: { db?: string; format: string; limit?: number; timeout?: number },
       ) => {
-        const dbPath = opts.db ? resolve(opts.db) : defaultDbPath(resolve(folder));
-        if (!existsSync(dbPath)) {
-          throw new Error(
-            opts.db
-              ? `no index at ${safe(dbPath)}`
-              : `${safe(folder)} has no index yet (${safe(dbPath)}): run trace-inspector index ${safe(folder)} first, or give --db`,
-          );
-        }
+        const dbPath = existingIndex(folder, opts.db);
         const result = await runQuery(dbPath, query, {
           limit: opts.limit ?? DEFAULT_ROW_LIMIT,
           timeoutMs: (opts.timeout ?? DEFAULT_TIMEOUT_MS / 1000) * 1000,

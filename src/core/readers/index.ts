@@ -16,6 +16,7 @@ import { MAPPING_FILE_NAME } from './mappingSchema';
 import { qwenMathReader } from './qwenMath';
 import { rolloutsReader } from './rollouts';
 import { totReader } from './tot';
+import { trlReader } from './trl';
 import type { Reader, ReaderContext, ReaderOptions } from './types';
 import { HEAD_BYTES, clip, concatenatedValues, hasNul, isObject, jsonErrorMessage, readHead } from './util';
 
@@ -28,6 +29,7 @@ export const READERS: Readonly<Record<FormatId, Reader>> = {
   flat: flatReader,
   tot: totReader,
   inspect: inspectReader,
+  trl: trlReader,
   mapping: mappingReader,
 };
 
@@ -56,7 +58,7 @@ function looksLikeJsonl(head: Buffer): boolean {
 }
 
 /** File extensions (lower case) that can hold results without a mapping file. */
-export const RESULT_EXTENSIONS: readonly string[] = ['.jsonl', '.ndjson', '.json', '.eval'];
+export const RESULT_EXTENSIONS: readonly string[] = ['.jsonl', '.ndjson', '.json', '.eval', '.parquet'];
 
 /** Default include globs of {@link listCandidateFiles}: every file with a result extension. */
 export const DEFAULT_INCLUDE: readonly string[] = RESULT_EXTENSIONS.map((e) => `*${e}`);
@@ -346,6 +348,8 @@ async function detectByFile(
     return { format: null, skipped: 'unsupported', diagnostics };
   }
   if (ext === '.eval') return { format: 'inspect', diagnostics };
+  // TRL's completions files (trl.ts); the reader says when a Parquet file lacks their columns
+  if (ext === '.parquet') return { format: 'trl', diagnostics };
 
   const head = await readHead(absPath);
   if (hasNul(head)) {
@@ -705,7 +709,7 @@ const UNREAD_NAMES_SHOWN = 10;
  * The diagnostics that name the files of a folder no reader is given (`unlisted` of
  * {@link listCandidateFiles}), so that every file is read or named (trial 10 finding 10f):
  * - a data-like file ({@link DATA_LIKE_EXTENSIONS}): one info each, on the file, line 0:
- *   `not a results file (no samples read): no reader takes .csv files; results are .jsonl, .ndjson, .json or .eval files`;
+ *   `not a results file (no samples read): no reader takes .csv files; results are .jsonl, .ndjson, .json, .eval or .parquet files`;
  * - any other file (documentation, images, code, a `LICENSE`): one info per kind (extension, or
  *   "without an extension"), on the kind's first file in path order, counting them all and naming up to
  *   {@link UNREAD_NAMES_SHOWN}: `not a results file: 2 .md files not read (README.md, docs/a.md)`.

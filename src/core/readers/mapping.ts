@@ -12,6 +12,7 @@ import type { Diagnostic, ModelRef, NamedScore, ProblemRecord, ReadEvent, Sample
 import { reduceSteps } from '../metrics/rewardModels';
 import { plural, problemTextKey } from '../text/strings';
 import { matchAny } from './glob';
+import { readParquet } from './parquet';
 import { MAPPING_FILE_NAME, MAPPING_SCHEMA, type MappingSpec } from './mappingSchema';
 import {
   KEY_PATH,
@@ -764,8 +765,29 @@ function listHit(l: ListResult): boolean {
 export async function* readWithMapping(ctx: ReaderContext, m: ResolvedMapping): AsyncGenerator<ReadEvent> {
   const f = mappedFile(ctx, m);
   yield* f.preamble;
-  if (ctx.relPath.toLowerCase().endsWith('.json')) yield* readDocumentRecords(f);
+  const lower = ctx.relPath.toLowerCase();
+  if (lower.endsWith('.json')) yield* readDocumentRecords(f);
+  else if (lower.endsWith('.parquet')) yield* readParquetRecords(f);
   else yield* readLineRecords(f);
+}
+
+/**
+ * The rows of a Parquet file read through a mapping: each row is a record, an object keyed by column (a list or
+ * struct column as a JSON list or object), its "line" the row's number (1-based), read one row group at a time
+ * (./parquet.ts). Its texts are kept in the index (no line to read them back from). Then the file's summary.
+ */
+async function* readParquetRecords(f: MappedFile): AsyncGenerator<ReadEvent> {
+  yield* readParquet(f.ctx, async function* (src) {
+    for await (const { row, line } of src.rows()) {
+      checkAbort(f.ctx);
+      const out: ReadEvent[] = [];
+      const r = recordOf(f, row, undefined, line, '', out);
+      yield* out;
+      if (r) yield { kind: 'problem', record: r };
+    }
+    yield* summary(f);
+    yield* f.verdicts.finish();
+  });
 }
 
 /**

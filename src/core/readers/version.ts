@@ -39,5 +39,6 @@
  * 7 — the Qwen2.5-Math reader reads a problem's `subject` (else `type`), the Inspect reader its metadata's
  * `subject` (else `type`): subject splits were empty for those files.
  * 8 — an errored Inspect sample's diagnostics say it is left out of maj@k's votes too (they said maj@k credited it 0).
+ * 9 — issue 37: `.parquet` files are read (TRL's completions files, trl.ts; were `not a results file`).
  */
-export const READER_VERSION = 8;
+export const READER_VERSION = 9;

@@ -1,6 +1,6 @@
 /**
- * The answer an agent's tool gets for a read-only SQL query over a folder's index (the VS Code language-model tool
- * `trace-inspector_sql`, src/extension/lmTools.ts): the rows as JSON lines under a header that marks them as data.
+ * The answer an agent's tool gets for a read-only SQL query over a folder's index (the `sql` tool of
+ * ../agent/tools.ts: VS Code's `trace-inspector_sql` and the MCP server's `sql`): the rows as JSON lines under a header that marks them as data.
  * Every string of a row may be model output (extracted answers, problem texts, annotation notes): the header says
  * so, and the values are JSON-encoded (quoted and escaped), never text an agent would read as its instructions.
  */
