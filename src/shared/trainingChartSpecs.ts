@@ -399,7 +399,7 @@ export function modelsMarkersSpec(m: MarkerFigures<string>, width = 900): Spec {
  */
 export function markersCaption(m: MarkerFigures<number | string>, place: (at: number | string) => string): string {
   const label = new Map(m.measures.map((d) => [d.id, `${d.label} (${d.unit})`]));
-  const related = m.within.filter((w) => w.relation !== 'no relation');
+  const related = m.within.filter((w) => w.relation === 'higher when correct' || w.relation === 'lower when correct');
   const found = related.length
     ? related
         .map(

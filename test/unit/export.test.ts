@@ -8,8 +8,8 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { exportViews } from '../../src/core/export/views';
@@ -213,4 +213,27 @@ test('the CLI writes every view, and refuses an output folder inside the results
   const noIndex = run(['export', folder, '--db', join(out, 'none.db')]);
   assert.equal(noIndex.status, 1);
   assert.match(noIndex.stderr, /no index at /);
+});
+
+test('all or nothing: an export that fails (a results file changed) leaves an earlier export as it was, and no partial file', async () => {
+  const folder = scoredFolder();
+  const db = await indexInto(folder);
+  const out = tempDir('ti-export-atomic-');
+  const before = await exportViews(db, out, { format: 'parquet', withText: true });
+  const bytes = new Map(before.map((v) => [v.file, readFileSync(v.file)]));
+  // a sample's text changed since the index was built: --with-text cannot read it back
+  const file = join(folder, 'gen.jsonl');
+  writeFileSync(file, readFileSync(file, 'utf8').replace('"x"', '"z"'));
+  await assert.rejects(exportViews(db, out, { format: 'parquet', withText: true }), /changed since it was indexed/);
+  assert.deepEqual(readdirSync(out).sort(), before.map((v) => basename(v.file)).sort());
+  for (const [f, b] of bytes) assert.ok(readFileSync(f).equals(b), `${f} changed`);
+});
+
+test('an output path that is a file is refused by name', async () => {
+  const db = await indexInto(scoredFolder());
+  const file = join(tempDir('ti-export-file-'), 'a-file');
+  writeFileSync(file, 'x');
+  await assert.rejects(exportViews(db, file, { format: 'csv' }), {
+    message: `${file} is a file: give a folder to write the views to`,
+  });
 });

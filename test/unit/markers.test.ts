@@ -96,15 +96,24 @@ describe('the lexicon', () => {
         hedging: { label: 'Hedging', phrases: ['maybe', 'perhaps'] },
         bad: { phrases: 'maybe' },
         empty: { phrases: ['...'] },
+        chars: { phrases: ['the'] },
+        tokens: { label: 'Tok', phrases: ['answer'] },
+        backtracking: { remove: ['not a phrase of it'] },
       },
     });
     const v = lexicon.behaviours.find((b) => b.id === 'verification');
     assert.ok(v?.phrases.includes('Cross-check'));
     assert.ok(!v?.phrases.includes('confirm'));
     assert.deepEqual(lexicon.behaviours.find((b) => b.id === 'hedging')?.phrases, ['maybe', 'perhaps']);
-    assert.equal(problems.length, 2, problems.join('\n'));
-    assert.match(problems[0], /bad\.phrases must be a list of strings/);
-    assert.match(problems[1], /"\.\.\." of empty has no word/);
+    assert.deepEqual(problems, [
+      '.trace-inspector/markers.json: bad.phrases must be a list of strings; left out',
+      '.trace-inspector/markers.json: new behaviour "bad" has no phrase; left out',
+      '.trace-inspector/markers.json: phrase "..." of empty has no word',
+      '.trace-inspector/markers.json: behaviour "chars" has the name of a length measure (chars, tokens); left out: give it another name',
+      '.trace-inspector/markers.json: behaviour "tokens" has the name of a length measure (chars, tokens); left out: give it another name',
+      '.trace-inspector/markers.json: backtracking.remove: "not a phrase of it" is not a phrase of backtracking; nothing removed',
+    ]);
+    assert.ok(!lexicon.behaviours.some((b) => b.id === 'chars' || b.id === 'tokens'));
     const c = new MarkerCounter(lexicon);
     const m = c.measure('Maybe we cross check; confirm.').markers;
     assert.equal(m[c.behaviours.indexOf('verification')], 1);

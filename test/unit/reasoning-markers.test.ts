@@ -92,6 +92,29 @@ describe('reasoning markers: means, intervals and the within-problem association
     index.close();
   });
 
+  test('no verdict from too few problems, none from no problem with both kinds of sample', async () => {
+    // 4 problems of the `longer` model (correct samples always longer): too few for a verdict; an all-correct
+    // model: no problem with an incorrect sample
+    const lines = (n: number, model: string, v: (q: number) => boolean[]) =>
+      Array.from({ length: n }, (_, q) => rolloutLine(q, model, v(q), text)).join('\n');
+    const dir = writeFolder({
+      'longer/r.jsonl': lines(4, 'longer', verdicts),
+      'right/r.jsonl': lines(4, 'right', () => Array.from({ length: 8 }, () => true)),
+    });
+    const index = TraceIndex.open(':memory:');
+    await indexFolder(index, dir);
+    const a = reasoningMarkers(index, { bootstrap: BOOT });
+    const chars = (label: string) =>
+      a.models.find((m) => m.label.includes(label))?.measures.find((x) => x.measure === 'chars')?.within;
+    assert.deepEqual([chars('longer')?.relation, chars('longer')?.problems], ['too few problems', 4]);
+    assert.ok((chars('longer')?.low ?? 0) > 0, 'the interval is still given');
+    assert.deepEqual(
+      [chars('right')?.relation, chars('right')?.problems, chars('right')?.mean],
+      ['not computable', 0, null],
+    );
+    index.close();
+  });
+
   test('the report section is opt-in (--markers): JSON, table and CSV', async () => {
     const dir = folder();
     const index = TraceIndex.open(':memory:');

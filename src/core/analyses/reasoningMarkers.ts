@@ -19,7 +19,8 @@
  * graded sample, d = (mean of its correct samples) - (mean of its incorrect samples); the estimate is the mean
  * of d over those problems, each problem a stratum of equal weight (a stratified comparison: Cochran 1954,
  * Mantel & Haenszel 1959 hold the stratum fixed the same way), with a percentile bootstrap interval over those
- * problems. An interval holding 0 is reported as "no relation". Comparing correct with incorrect samples
+ * problems. An interval holding 0 is reported as "no relation" (with no such problem "not computable", with fewer
+ * than MIN_WITHIN_PROBLEMS "too few problems"). Comparing correct with incorrect samples
  * across problems instead (`across`) mixes problem difficulty in: a hard problem has both longer answers and
  * fewer correct ones, which reads as "longer answers are wrong" though within each problem length may not
  * matter (Simpson's paradox).
@@ -55,8 +56,12 @@ export type ProblemMean = MeanCI & { problems: number };
 
 /** The within-problem difference correct - incorrect of one measure. */
 export interface WithinProblem extends ProblemMean {
-  /** "no relation" when the interval holds 0 (or there is no problem with both kinds of sample). */
-  relation: 'higher when correct' | 'lower when correct' | 'no relation';
+  /**
+   * By the interval: "no relation" when it holds 0; "not computable" when no problem has both a correct and an
+   * incorrect sample; "too few problems" when fewer than {@link MIN_WITHIN_PROBLEMS} have (the interval of a
+   * handful of differences is little more than their range, so no verdict is drawn from it).
+   */
+  relation: 'higher when correct' | 'lower when correct' | 'no relation' | 'not computable' | 'too few problems';
 }
 
 /** One measure of one model. */
@@ -312,6 +317,9 @@ export function reasoningMarkers(index: TraceIndex, opts: MarkersOptions = {}): 
   };
 }
 
+/** The fewest problems with both a correct and an incorrect sample for a within-problem verdict. */
+export const MIN_WITHIN_PROBLEMS = 10;
+
 function problemMean(values: number[], opts: BootstrapOptions | undefined): ProblemMean {
   return { ...bootstrapMeanCI(values, opts), problems: values.length };
 }
@@ -320,11 +328,15 @@ function measureStats(id: string, a: ModelAcc, k: number, opts: BootstrapOptions
   const [all, correct, incorrect] = a.means.map((split) => problemMean(split[k], opts));
   const w = problemMean(a.within[k], opts);
   const relation: WithinProblem['relation'] =
-    w.low === null || w.high === null || (w.low <= 0 && w.high >= 0)
-      ? 'no relation'
-      : w.low > 0
-        ? 'higher when correct'
-        : 'lower when correct';
+    w.problems === 0 || w.low === null || w.high === null
+      ? 'not computable'
+      : w.problems < MIN_WITHIN_PROBLEMS
+        ? 'too few problems'
+        : w.low <= 0 && w.high >= 0
+          ? 'no relation'
+          : w.low > 0
+            ? 'higher when correct'
+            : 'lower when correct';
   const [pc, pi] = a.pooledCount;
   const across = pc[k] > 0 && pi[k] > 0 ? a.pooledSum[0][k] / pc[k] - a.pooledSum[1][k] / pi[k] : null;
   return { measure: id, all, correct, incorrect, across, within: { ...w, relation } };

@@ -13,7 +13,7 @@
  * strings; every column is nullable. Values are written exactly as the views give them (CSV quotes per RFC 4180
  * and adds no spreadsheet formula guard: `trace-inspector sql --format csv` does).
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import * as parquetLib from 'hyparquet-writer';
 import { ParquetWriter, schemaFromColumnData, type Writer } from 'hyparquet-writer';
@@ -213,13 +213,20 @@ async function* viewRows(index: TraceIndex, view: string): AsyncGenerator<unknow
 /**
  * Writes the public views of the index at `dbPath` (opened read-only, twice with `withText`: rows and texts) to
  * `dir`, one file per view: `<view>.parquet`, `.csv` or `.jsonl` (an existing file of that name is replaced).
+ * All or nothing: each view is written to a temporary file beside its own (`<file>.partial-<pid>`), and the files
+ * take their names only once every view is written; on an error the temporary files are removed and the files
+ * already in `dir` (an earlier export) are left as they were.
  * @returns each view's file, row count and columns, in the views' order.
  * @throws SourceChangedError (`withText`) when a results file changed since it was indexed; Error when a value
- *   does not fit its column's type (the message names the view and column); the file system's and SQLite's errors.
+ *   does not fit its column's type (the message names the view and column), or when `dir` is a file; the file
+ *   system's and SQLite's errors.
  */
 export async function exportViews(dbPath: string, dir: string, options: ExportOptions): Promise<ExportedView[]> {
+  const existing = statSync(dir, { throwIfNoEntry: false });
+  if (existing && !existing.isDirectory()) throw new Error(`${dir} is a file: give a folder to write the views to`);
   const index = TraceIndex.open(dbPath, { readonly: true });
   const texts = options.withText ? TraceIndex.open(dbPath, { readonly: true }) : undefined;
+  const partial: string[] = [];
   try {
     installViews(index.db);
     mkdirSync(dir, { recursive: true });
@@ -230,24 +237,32 @@ export async function exportViews(dbPath: string, dir: string, options: ExportOp
         view.name === 'samples' && texts
           ? samplesWithText(index, texts, [...view.columns.map((c) => c.name)])
           : viewRows(index, view.name);
-      out.push(await exportView(view, rows, dir, { ...options, withText: view.name === 'samples' && !!texts }));
+      const file = join(dir, `${view.name}.${options.format}`);
+      partial.push(`${file}.partial-${process.pid}`);
+      const written = await exportView(view, rows, partial[partial.length - 1], {
+        ...options,
+        withText: view.name === 'samples' && !!texts,
+      });
+      out.push({ ...written, file });
     }
+    out.forEach((v, i) => renameSync(partial[i], v.file));
+    partial.length = 0;
     return out;
   } finally {
+    for (const p of partial) rmSync(p, { force: true });
     index.close();
     texts?.close();
   }
 }
 
-/** Writes one view's `rows` to its file in `dir` in batches ({@link BATCH_ROWS}, {@link BATCH_TEXT_CHARS}). */
+/** Writes one view's `rows` to `file` in batches ({@link BATCH_ROWS}, {@link BATCH_TEXT_CHARS}). */
 async function exportView(
   view: ViewSpec,
   rows: AsyncIterable<unknown[]>,
-  dir: string,
+  file: string,
   options: ExportOptions,
 ): Promise<ExportedView> {
   const columns = [...view.columns.map((c) => c.name), ...(options.withText ? ['text'] : [])];
-  const file = join(dir, `${view.name}.${options.format}`);
   const sink = sinkFor(options.format, file, view, columns);
   let batch: unknown[][] = [];
   let chars = 0;

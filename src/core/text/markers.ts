@@ -101,11 +101,16 @@ function lexiconFromJson(j: LexiconJson): MarkerLexicon {
   };
 }
 
+/** Measure ids the analysis gives the lengths (reasoningMarkers.ts): no behaviour may take one. */
+export const RESERVED_MEASURE_IDS: readonly string[] = ['chars', 'tokens'];
+
 /**
  * A lexicon with a folder's additions: `{"behaviours": {"<id>": {"phrases": [...], "remove": [...],
  * "label": "...", "description": "..."}}}`. Phrases of a known behaviour are added (and `remove`d, compared
  * after normalisation); an unknown id is a new behaviour, after the known ones. Bad parts are left out and
- * each named in `problems` (`source` names the file); never throws.
+ * each named in `problems` (`source` names the file): a behaviour named like a length measure
+ * ({@link RESERVED_MEASURE_IDS}), a new behaviour without phrases, a phrase to remove that the behaviour does not
+ * have. Never throws.
  */
 export function mergeLexicon(
   base: MarkerLexicon,
@@ -120,6 +125,12 @@ export function mergeLexicon(
     return { lexicon: { behaviours }, problems };
   }
   for (const [id, add] of Object.entries(bs)) {
+    if (RESERVED_MEASURE_IDS.includes(id)) {
+      problems.push(
+        `${source}: behaviour ${JSON.stringify(id)} has the name of a length measure (${RESERVED_MEASURE_IDS.join(', ')}); left out: give it another name`,
+      );
+      continue;
+    }
     if (typeof add !== 'object' || add === null) {
       problems.push(`${source}: behaviour ${JSON.stringify(id)} is not an object; left out`);
       continue;
@@ -130,7 +141,13 @@ export function mergeLexicon(
       if (phraseWords(p).length === 0) problems.push(`${source}: phrase ${JSON.stringify(p)} of ${id} has no word`);
     let b = behaviours.find((x) => x.id === id);
     // a new behaviour without phrases would be a column of zeros
-    if (!b && phrases.length === 0) continue;
+    if (!b && phrases.length === 0) {
+      problems.push(`${source}: new behaviour ${JSON.stringify(id)} has no phrase; left out`);
+      continue;
+    }
+    for (const p of remove)
+      if (!b?.phrases.some((q) => phraseWords(q).join(' ') === phraseWords(p).join(' ')))
+        problems.push(`${source}: ${id}.remove: ${JSON.stringify(p)} is not a phrase of ${id}; nothing removed`);
     if (!b) {
       b = { id, label: typeof add.label === 'string' ? add.label : id, description: '', phrases: [] };
       behaviours.push(b);
