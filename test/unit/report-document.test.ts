@@ -160,6 +160,20 @@ describe('report --format markdown and latex on real folders', async () => {
     assert.equal(out, `${reportMarkdown(qr, { ks: [1, 8] })}\n`);
   });
 
+  test('--k at a k one model has and another does not: "not computed" below its n, "k > n" above, each in the legend', () => {
+    // tot-game24: two models with n = 100 (ks 1, 2, 4, ..., 64, 100), one with n = 5 (ks 1, 2, 4, 5)
+    const md = reportMarkdown(tr, { ks: [1, 5, 100] });
+    const [t] = parseMarkdown(md);
+    const cell = (row: number, k: number) => t.rows[row][t.head.indexOf(`pass@${k}`)];
+    const byN = (n: number) => tr.models.findIndex((m) => Math.max(...m.passAtK.map((p) => p.k)) === n);
+    assert.equal(cell(byN(100), 5), 'not computed');
+    assert.match(cell(byN(100), 100), /^\d/);
+    assert.match(cell(byN(5), 5), /^\d/);
+    assert.equal(cell(byN(5), 100), '— (k \\> n)');
+    assert.match(md, /not computed: pass@k is computed at k = 1, 2, 4, 8, \.\.\. and each model's largest n/);
+    assert.match(md, /k is above the model's largest number of graded samples per problem/);
+  });
+
   test('markdown and latex of three models and two comparisons: both tables, the same cells', () => {
     const md = parseMarkdown(reportMarkdown(tr));
     const tex = parseLatex(reportLatex(tr));

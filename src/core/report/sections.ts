@@ -11,7 +11,7 @@ import { graderAuditSection } from './sections/graderAudit';
 import { gradingSection } from './sections/grading';
 import { majAtKSection } from './sections/majAtK';
 import { markersSection } from './sections/markers';
-import { modelsSection } from './sections/models';
+import { largestK, modelsSection } from './sections/models';
 import { pathsSection } from './sections/paths';
 import { pplSection } from './sections/ppl';
 import { regradeSection } from './sections/regrade';
@@ -115,7 +115,8 @@ export interface DocumentOptions {
 
 /**
  * `r` with each model's pass@k points at the ks of `ks` only (the pass@k table's columns, and the footnotes of
- * problems with n < k at those ks). @throws Error naming the ks the report has for a k no model has.
+ * problems with n < k at those ks), each model keeping its largest k (`largestK`) for the cells it has no point in.
+ * @throws Error naming the ks the report has for a k no model has.
  */
 export function reportAtKs(r: Report, ks: readonly number[]): Report {
   const have = [...new Set(r.models.flatMap((m) => m.passAtK.map((p) => p.k)))].sort((a, b) => a - b);
@@ -123,7 +124,10 @@ export function reportAtKs(r: Report, ks: readonly number[]): Report {
   if (unknown.length)
     throw new Error(`--k ${unknown.join(',')}: no model has pass@k at that k; the ks are ${have.join(', ')}`);
   const keep = new Set(ks);
-  return { ...r, models: r.models.map((m) => ({ ...m, passAtK: m.passAtK.filter((p) => keep.has(p.k)) })) };
+  return {
+    ...r,
+    models: r.models.map((m) => ({ ...m, largestK: largestK(m), passAtK: m.passAtK.filter((p) => keep.has(p.k)) })),
+  };
 }
 
 /** The report's tables for a paper, section by section ({@link DocTable}: plain text, escaped by each format). */

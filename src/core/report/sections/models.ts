@@ -18,6 +18,13 @@ import type { DocTable } from '../document';
 export const maxK = (m: Pick<ModelReport, 'passAtK'>) => m.passAtK.reduce((a, p) => Math.max(a, p.k), 0);
 
 /**
+ * A model's largest k for the tables of a paper: {@link maxK} of its points, or, in a report cut to the ks of
+ * `--k` (sections.ts `reportAtKs`), of the points it had before the cut (`largestK`), so that a k the model has
+ * no point at is "k > n" only when it is above the model's n.
+ */
+export const largestK = (m: Pick<ModelReport, 'passAtK'> & { largestK?: number }) => m.largestK ?? maxK(m);
+
+/**
  * Per model: problems, samples, pass@k with its bootstrap interval, best-of-k by reward score, maj@k
  * (with --maj-at-k), the accuracy histogram; with several datasets, each model's figures per dataset.
  */
@@ -256,6 +263,10 @@ const has = (n: number) => `${n} ${n === 1 ? 'has' : 'have'}`;
  * with its 95% bootstrap interval at every k of the table, as the text table rounds them; a footnote per model
  * with problems left out (no samples, no graded sample, n < k) saying how many and why.
  */
+/** The legend line of a "not computed" cell of the paper tables. */
+export const NOT_COMPUTED_NOTE =
+  "not computed: pass@k is computed at k = 1, 2, 4, 8, ... and each model's largest n; a k between those of a model has no value (choose the table's ks with --k among them)";
+
 function modelsDocument(r: Report): DocTable[] {
   if (r.models.length === 0) return [];
   const ks = [...new Set(r.models.flatMap((m) => m.passAtK.map((p) => p.k)))].sort((a, b) => a - b);
@@ -290,7 +301,7 @@ function modelsDocument(r: Report): DocTable[] {
           if (m.sampleAccuracy === null) return 'ungraded';
           const p = m.passAtK.find((x) => x.k === k);
           if (p) return passAtKCell(p, pct, denominatorMark, ', ');
-          return k > maxK(m) ? K_ABOVE_N : 'not computed';
+          return k > largestK(m) ? K_ABOVE_N : 'not computed';
         }),
       ],
       notes: own,
@@ -301,7 +312,12 @@ function modelsDocument(r: Report): DocTable[] {
     ...(r.models.some((m) => m.passAtK.some((p) => p.missing > 0))
       ? ["(a/b): over a of the model's b problems (the footnotes say why)"]
       : []),
-    ...(r.models.some((m) => m.sampleAccuracy !== null && ks.some((k) => k > maxK(m))) ? [K_ABOVE_N_NOTE] : []),
+    ...(r.models.some((m) => m.sampleAccuracy !== null && ks.some((k) => k > largestK(m))) ? [K_ABOVE_N_NOTE] : []),
+    ...(r.models.some(
+      (m) => m.sampleAccuracy !== null && ks.some((k) => k <= largestK(m) && !m.passAtK.some((p) => p.k === k)),
+    )
+      ? [NOT_COMPUTED_NOTE]
+      : []),
     ...(r.datasets.length > 1
       ? [
           `every value pools ${r.datasets.length} datasets: ${r.datasets.map((d) => `${safe(datasetName(d.dataset))} (${d.problems} problems)`).join(', ')}`,
