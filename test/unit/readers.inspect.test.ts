@@ -590,3 +590,44 @@ describe('Inspect: compared models graded by different scorers are flagged (tria
     index.close();
   });
 });
+
+describe("a reasoning model's sample: its reasoning is in the text", () => {
+  test('reasoning blocks before the answer are read, though output.completion holds the answer alone; a redacted one is not', async () => {
+    const dir = tempDir('ti-inspect-');
+    const withContent = (id: number, content: unknown[]) =>
+      sample(
+        id,
+        1,
+        '',
+        { match: { value: 'C' } },
+        {
+          output: {
+            completion: 'The answer is 4.',
+            choices: [{ message: { role: 'assistant', content }, stop_reason: 'stop' }],
+            usage: { output_tokens: 1010, reasoning_tokens: 1000 },
+          },
+        },
+      );
+    writeFileSync(
+      path.join(dir, 'log.json'),
+      JSON.stringify({
+        ...JSON.parse(header()),
+        samples: [
+          withContent(1, [
+            { type: 'reasoning', reasoning: 'Hmm. Wait, let me verify: 2 + 2 = 4.' },
+            { type: 'text', text: 'The answer is 4.' },
+          ]),
+          withContent(2, [
+            { type: 'reasoning', reasoning: 'gAAAAABencrypted', redacted: true },
+            { type: 'text', text: 'The answer is 4.' },
+          ]),
+        ],
+      }),
+    );
+    const c = await collect(dir, 'log.json');
+    assert.deepEqual(
+      c.records.map((r) => r.samples[0].text),
+      ['Hmm. Wait, let me verify: 2 + 2 = 4.\n\nThe answer is 4.', 'The answer is 4.'],
+    );
+  });
+});

@@ -83,17 +83,26 @@ function detect(relPath: string, first: unknown, head: Buffer): boolean {
   return /^\uFEFF?\s*\{/.test(text) && /"version"\s*:/.test(text) && /"eval"\s*:\s*\{/.test(text);
 }
 
-/** Text of message content: a string, or content blocks (`reasoning` blocks then `text` blocks joined by blank lines). */
+/**
+ * Text of message content: a string, or content blocks (`reasoning` and `text` blocks in their order, joined by
+ * blank lines). A reasoning block marked `redacted` holds no readable reasoning (an encrypted or withheld one) and
+ * is left out.
+ */
 export function contentText(content: unknown): string | null {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return null;
   const parts: string[] = [];
   for (const b of content) {
     if (!isObject(b)) continue;
-    if (b.type === 'reasoning' && typeof b.reasoning === 'string') parts.push(b.reasoning);
+    if (readableReasoning(b)) parts.push(b.reasoning as string);
     else if (b.type === 'text' && typeof b.text === 'string') parts.push(b.text);
   }
   return parts.join('\n\n');
+}
+
+/** A content block of readable reasoning: `{type: 'reasoning', reasoning: '...'}`, not redacted. */
+function readableReasoning(b: Record<string, unknown>): boolean {
+  return b.type === 'reasoning' && typeof b.reasoning === 'string' && b.reasoning !== '' && b.redacted !== true;
 }
 
 export { inspectScore } from './inspectScorer';
@@ -172,8 +181,9 @@ function hasScore(scores: unknown): boolean {
 
 /**
  * Builds a sample from an Inspect sample object.
- * - text = `output.completion` when a non-empty string, else `output.choices[0].message.content`
- *   ({@link contentText}); neither: empty text and a warning.
+ * - text = `output.choices[0].message.content` ({@link contentText}) when it has a block of readable reasoning
+ *   (a reasoning model's reasoning, which `output.completion` leaves out, and which `output.usage.output_tokens`
+ *   counts), else `output.completion` when a non-empty string, else that content; neither: empty text and a warning.
  * - correct and extractedAnswer (the score's `answer`) from the log's scorer ({@link ScorerRule}); no
  *   scores: ungraded. A graded sample has no reward score: the scorer's value is what its verdict is
  *   made of (C/I, P's 0.5), not a reward model's score, so best-of-k by it would only restate pass@k;
@@ -190,9 +200,12 @@ function toSample(
 ): SampleRecord {
   const output = isObject(s.output) ? s.output : {};
   const choice0 = Array.isArray(output.choices) && isObject(output.choices[0]) ? output.choices[0] : null;
+  const content = choice0 && isObject(choice0.message) ? choice0.message.content : undefined;
+  // `completion` is the answer's text only: a reasoning model's reasoning is in the message's content blocks
+  const reasons = Array.isArray(content) && content.some((b) => isObject(b) && readableReasoning(b));
   let text: string | null =
-    typeof output.completion === 'string' && output.completion !== '' ? output.completion : null;
-  if (text === null && choice0 && isObject(choice0.message)) text = contentText(choice0.message.content);
+    !reasons && typeof output.completion === 'string' && output.completion !== '' ? output.completion : null;
+  if (text === null && content !== undefined) text = contentText(content);
   const error = hasScore(s.scores) ? null : ErroredSamples.errorOf(s);
   errored.samples++;
   if (error !== null) {

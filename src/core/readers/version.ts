@@ -40,5 +40,7 @@
  * `subject` (else `type`): subject splits were empty for those files.
  * 8 — an errored Inspect sample's diagnostics say it is left out of maj@k's votes too (they said maj@k credited it 0).
  * 9 — issue 37: `.parquet` files are read (TRL's completions files, trl.ts; were `not a results file`).
+ * 10 — an Inspect sample's text has its reasoning blocks (was `output.completion` alone, the answer's text, when
+ * present); a redacted reasoning block is left out.
  */
-export const READER_VERSION = 9;
+export const READER_VERSION = 10;
