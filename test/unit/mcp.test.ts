@@ -8,7 +8,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -182,4 +182,32 @@ describe('trace-inspector mcp: a real MCP client over stdio', () => {
     assert.match(textOf(past), /no sample 8 .* \(it has 8 samples: 0 to 7\)/);
     assert.equal(statSync(db).mtimeMs, indexMtime);
   });
+});
+
+test('a folder not indexed yet is served: its tools are listed, and a call says to index the folder first', async () => {
+  const db = join(tempDir('ti-mcp-none-'), 'none.db');
+  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', FOLDER, '--db', db],
+      env: { ...process.env } as Record<string, string>,
+      stderr: 'pipe',
+    }),
+  );
+  try {
+    assert.deepEqual(
+      (await client.listTools()).tools.map((t) => t.name),
+      ['sql', 'sample', 'problem'],
+    );
+    const r = await client.callTool({ name: 'sql', arguments: { query: 'SELECT 1' } });
+    assert.equal((r as TextResult).isError, true);
+    assert.match(
+      textOf(r),
+      /^The query was not run: no index at .*none\.db: index the folder first \(run trace-inspector index ".*results_2048_batched"/,
+    );
+  } finally {
+    await client.close();
+  }
+  assert.ok(!existsSync(db), 'nothing written');
 });

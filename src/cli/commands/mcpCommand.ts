@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { safe } from '../../core/report/render';
-import { existingIndex } from '../indexing';
+import { defaultDbPath } from '../indexing';
 
 /** The `mcp` command. */
 export function addMcpCommand(cmd: Command): void {
@@ -20,9 +20,12 @@ export function addMcpCommand(cmd: Command): void {
     .action(async (folder: string, opts: { db?: string }) => {
       const abs = resolve(folder);
       if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new Error(`not a folder: ${safe(folder)}`);
-      const dbPath = existingIndex(folder, opts.db);
+      // a folder not indexed yet is served too: an agent's client shows a server that exits as "connection
+      // closed", while each tool call answers why and what to run (core openReadOnlyIndex)
+      const dbPath = opts.db ? resolve(opts.db) : defaultDbPath(abs);
       const { serveStdio } = await import('../mcpServer');
-      process.stderr.write(`trace-inspector mcp: serving ${safe(abs)} (index ${safe(dbPath)}) on stdio\n`);
+      const state = existsSync(dbPath) ? '' : ' (no index there yet: every tool answers "index the folder first")';
+      process.stderr.write(`trace-inspector mcp: serving ${safe(abs)} (index ${safe(dbPath)}${state}) on stdio\n`);
       await serveStdio({ dbPath, folder: abs });
     });
 }

@@ -185,12 +185,20 @@ function int(input: Input, key: string, min: number, fallback?: number): number 
   return v;
 }
 
+/** @throws ToolInputError saying what to run when the folder of `ctx` has no index yet. */
+function noIndexYet(ctx: AgentContext): void {
+  if (!existsSync(ctx.dbPath))
+    throw new ToolInputError(
+      `no index at ${ctx.dbPath}: index the folder first (run trace-inspector index ${JSON.stringify(ctx.folder)}, or open the folder in VS Code with Trace Inspector), then call again`,
+    );
+}
+
 /**
  * Opens the index of `ctx` read-only (the caller closes it).
  * @throws ToolInputError when there is no index there or it is of another schema version.
  */
 export function openReadOnlyIndex(ctx: AgentContext): TraceIndex {
-  if (!existsSync(ctx.dbPath)) throw new ToolInputError(`no index at ${ctx.dbPath}: index the folder first`);
+  noIndexYet(ctx);
   const index = TraceIndex.open(ctx.dbPath, { readonly: true, busyTimeoutMs: 5000 });
   const version = index.db.pragma('user_version', { simple: true }) as number;
   if (version !== SCHEMA_VERSION) {
@@ -400,6 +408,7 @@ export async function runAgentTool(name: string, input: unknown, ctx: AgentConte
   const args = (input && typeof input === 'object' ? input : {}) as Input;
   try {
     if (name === SQL_TOOL.name) {
+      noIndexYet(ctx);
       const result = await runQuery(ctx.dbPath, str(args, 'query'), { limit: SQL_TOOL_ROW_LIMIT });
       return { text: sqlToolText(result, ctx.folder), isError: false };
     }
