@@ -245,7 +245,7 @@ export async function exportViews(dbPath: string, dir: string, options: ExportOp
       });
       out.push({ ...written, file });
     }
-    out.forEach((v, i) => renameSync(partial[i], v.file));
+    for (const [i, v] of out.entries()) renameSync(partial[i], v.file);
     partial.length = 0;
     return out;
   } finally {
