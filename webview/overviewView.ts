@@ -23,7 +23,7 @@ import type { Rpc } from './rpc';
 import { exportActions } from './exportActions';
 import { CROSSOVER_NOTE, crossoverScope, crossoverText } from '../src/shared/claims';
 import { markersCaption, modelsMarkersSpec } from '../src/shared/trainingChartSpecs';
-import type { OverviewData, PanelState, WebviewFilter } from '../src/shared/protocol';
+import type { ModelMarkersData, OverviewData, PanelState, WebviewFilter } from '../src/shared/protocol';
 import { overviewModelsLine } from '../src/shared/modelRoles';
 
 /** A model's n over the compared problems: `100`, or `5..100` when it differs between problems. */
@@ -44,6 +44,8 @@ function brokenCurves(d: OverviewData): boolean {
 
 export class OverviewView {
   private data: OverviewData | undefined;
+  /** The lengths and reasoning markers (their own figures job, asked for once the figures are drawn); null: none. */
+  private markers: ModelMarkersData['markers'] | undefined;
   private charts: ChartHandle[] = [];
   private generation = 0;
   /** Model ids shown in the charts; kept across reloads of the data (new models follow the default). */
@@ -114,9 +116,28 @@ export class OverviewView {
       this.known = new Set(d.models.map((m) => m.id));
       this.render(d);
       this.persist();
+      void this.loadMarkers(gen);
     } catch (e) {
       if (gen !== this.generation) return;
       replace(this.root, h('p', { className: 'error' }, `Could not load the overview: ${(e as Error).message}`));
+    }
+  }
+
+  /**
+   * Asks for the lengths and reasoning markers (computed after the overview's figures, so that those never wait
+   * for their bootstraps) and shows their section once they come; nothing when the index has no measures.
+   */
+  private async loadMarkers(gen: number): Promise<void> {
+    try {
+      const r = await this.rpc.request('getModelMarkers', {});
+      if (gen !== this.generation || !this.data) return;
+      this.markers = r.markers;
+      const room = this.root.querySelector<HTMLElement>('#markers-room');
+      if (room)
+        room.replaceChildren(...(markersSection(this.markers) ? [markersSection(this.markers) as HTMLElement] : []));
+      this.renderCharts(this.data);
+    } catch (e) {
+      if (gen === this.generation) this.rpc.log('warn', `lengths and reasoning markers: ${(e as Error).message}`);
     }
   }
 
@@ -144,7 +165,7 @@ export class OverviewView {
       this.modelPicker(d),
       curvesSection(d, this.passAtKExport(d)),
       histogramSection(),
-      markersSection(d),
+      h('div', { id: 'markers-room' }, markersSection(this.markers)),
       this.coverageSection(d, label, perRunBases),
       // reasoning paths compare a model with base samples: not offered with one model (trial 13 finding 4)
       d.models.some((m) => m.onlyModel) ? null : pathsSection(this.rpc, label, perRunBases),
@@ -446,7 +467,7 @@ export class OverviewView {
     const markers = el('chart-markers');
     const width = (curves ?? this.root).clientWidth || 720;
     this.renderedWidth = width;
-    if (markers && d.markers) void showChart(markers, modelsMarkersSpec(d.markers, width)).then(keep);
+    if (markers && this.markers) void showChart(markers, modelsMarkersSpec(this.markers, width)).then(keep);
     const opts = { visible: this.visible, bands: this.bands, width };
     const none = (e: HTMLElement, text: string) => replace(e, h('p', { className: 'muted' }, text));
     const anyShown = d.models.some((m) => this.visible?.has(m.id));
@@ -528,8 +549,8 @@ function curvesSection(d: OverviewData, actions: HTMLElement): HTMLElement {
  * The "Length and reasoning markers" section (when the index has measures): its caption (the token rule, the
  * within-problem relations) and the room for the chart (drawn by renderCharts).
  */
-function markersSection(d: OverviewData): HTMLElement | null {
-  if (!d.markers) return null;
+function markersSection(markers: ModelMarkersData['markers'] | undefined): HTMLElement | null {
+  if (!markers) return null;
   return h(
     'section',
     null,
@@ -537,7 +558,7 @@ function markersSection(d: OverviewData): HTMLElement | null {
     h(
       'p',
       { className: 'muted' },
-      markersCaption(d.markers, (at) => `for ${at}`),
+      markersCaption(markers, (at) => `for ${at}`),
     ),
     h('div', { className: 'chart', id: 'chart-markers' }),
   );

@@ -16,7 +16,14 @@ import {
   type JobOf,
   validateFiguresRequest,
 } from './figuresWorkerProtocol';
-import { type OnFiguresProgress, overviewData, pathsData, rewardModelsData, trainingData } from './panelData';
+import {
+  modelMarkersData,
+  type OnFiguresProgress,
+  overviewData,
+  pathsData,
+  rewardModelsData,
+  trainingData,
+} from './panelData';
 import { splitsData } from './splitsData';
 import { exportFigure, figureData, loadChartTools, loadPngRenderer } from './figureExport';
 import type { ExportJob } from './figuresWorkerProtocol';
@@ -65,6 +72,9 @@ export async function runFiguresJob<K extends FiguresJob['kind']>(
       return rewardModelsData(index) as FiguresResults[K];
     case 'splits':
       return splitsData(index, j.roles, j.splits, onProgress) as FiguresResults[K];
+    case 'markers':
+      onProgress({ stage: 'the lengths and reasoning markers', done: 0, total: 0 });
+      return modelMarkersData(index) as FiguresResults[K];
     case 'exportFigure':
       onProgress({ stage: `the ${j.figure} figure`, done: 0, total: 0 });
       return (await runExportJob(index, j)) as FiguresResults[K];

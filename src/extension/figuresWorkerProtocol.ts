@@ -7,6 +7,7 @@
 import { SQLITE_DRIVERS, type SqliteDriverName } from '../core/index/sqlite';
 import {
   type FiguresProgress,
+  type ModelMarkersData,
   type OverviewData,
   type PathsData,
   type RewardModelsData,
@@ -53,7 +54,8 @@ export interface ExportJob {
  * What the worker computes, with what panelData computes it: `overview` overviewData (Models tab), `training`
  * trainingData (Training tab), `rewardModels` rewardModelsData (Reward models tab), `paths` pathsData (the
  * overview's reasoning paths, which read every sample's text), `splits` splitsData (Splits tab: the split matrix of
- * split kind `splits`, against the roles' base; without `splits` the tab's default kind). Each with the function's
+ * split kind `splits`, against the roles' base; without `splits` the tab's default kind), `markers` modelMarkersData (the
+ * Models tab's lengths and reasoning markers, asked for after `overview`). Each with the function's
  * default replicates and seed.
  */
 export type FiguresJob =
@@ -62,6 +64,7 @@ export type FiguresJob =
   | { kind: 'rewardModels' }
   | { kind: 'paths'; roles: Roles }
   | { kind: 'splits'; roles: Roles; splits?: SplitKindName }
+  | { kind: 'markers' }
   | ExportJob;
 
 export type FiguresKind = FiguresJob['kind'];
@@ -75,6 +78,7 @@ export interface FiguresResults {
   rewardModels: RewardModelsData;
   paths: PathsData;
   splits: SplitsData;
+  markers: ModelMarkersData;
   exportFigure: ExportedFile;
 }
 
@@ -85,6 +89,7 @@ export const FIGURES_NAMES: Record<FiguresKind, string> = {
   rewardModels: 'the reward-model evaluation',
   paths: 'the reasoning paths',
   splits: 'the split matrix',
+  markers: 'the lengths and reasoning markers',
   exportFigure: 'the figure to export',
 };
 
@@ -184,9 +189,9 @@ export function formatOf(file: string, data: boolean): ExportFormat {
 export function validateFiguresJob(v: unknown): FiguresJob | string {
   if (!isObj(v)) return 'job must be an object';
   if (v.kind === 'exportFigure') return validateExportJob(v);
-  if (v.kind === 'rewardModels') {
+  if (v.kind === 'rewardModels' || v.kind === 'markers') {
     const extra = extraKey(v, ['kind']);
-    return extra ? `job rewardModels: ${extra}` : { kind: 'rewardModels' };
+    return extra ? `job ${v.kind}: ${extra}` : { kind: v.kind };
   }
   if (v.kind === 'splits') {
     const extra = extraKey(v, ['kind', 'roles', 'splits']);

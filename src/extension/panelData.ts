@@ -105,6 +105,7 @@ import {
   MAX_TEXT,
   type KPoint,
   type MajorityData,
+  type ModelMarkersData,
   type FiguresProgress,
   type ModelInfo,
   type NoveltyData,
@@ -908,6 +909,24 @@ interface OverviewRows {
  *   may throw to stop the computation (the figures worker does so when a newer request superseded this one):
  *   the error propagates. The result does not depend on it.
  */
+/**
+ * The overview's "Length and reasoning markers" (Models tab): each model's lengths and marker rates with their
+ * intervals, by label (core reasoningMarkers: one read of the samples, then a bootstrap over problems per measure
+ * and split, O(replicates x problems) each). Its own figures job, asked for by the page after the overview's
+ * figures are drawn, so that they never wait for it. Null when the index has no measures.
+ */
+export function modelMarkersData(index: TraceIndex, replicates = 1000): ModelMarkersData {
+  const models = viewModels(index);
+  const stats = index.allStats();
+  const graded = new Set(stats.filter((r) => r.graded > 0).map((r) => r.modelId));
+  const withData = models.filter((m) => graded.has(m.id));
+  const markers = markerFigures(
+    reasoningMarkers(index, { models, bootstrap: { replicates, seed: 12345 } }),
+    withData.map((m) => ({ at: m.label, model: m.displayId })),
+  );
+  return { markers: markers ?? null };
+}
+
 export function overviewData(
   index: TraceIndex,
   roles: Roles,
@@ -970,16 +989,10 @@ export function overviewData(
         notComparedReason(x, (m) => m.label, EXTENSION_CHOOSE_BASE),
       ),
     );
-  // lengths and reasoning markers per model, by label (one read of the samples, then the bootstraps)
-  const markers = markerFigures(
-    reasoningMarkers(index, { models, bootstrap: { replicates, seed: 12345 } }),
-    withData.map((m) => ({ at: m.label, model: m.displayId })),
-  );
   return {
     models: withData.map((m) => modelInfo(m, roles, models.length === 1)),
     baseModelId: roles.baseId ?? null,
     levels,
-    ...(markers ? { markers } : {}),
     curves,
     histograms,
     coverage: cov,

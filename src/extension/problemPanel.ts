@@ -130,7 +130,7 @@ export interface PanelHooks {
 export const SELECTION_PREFETCH_DELAY_MS = 50;
 
 /** The figures computed in the figures worker, one job each per folder. */
-const FIGURES_KINDS: readonly FiguresKind[] = ['overview', 'training', 'rewardModels', 'paths', 'splits'];
+const FIGURES_KINDS: readonly FiguresKind[] = ['overview', 'training', 'rewardModels', 'paths', 'splits', 'markers'];
 
 /** The key of a folder's figures of one kind in the figures runner: a newer request of the key supersedes an older. */
 function figuresKey(s: FolderSession, kind: FiguresKind): string {
@@ -1108,6 +1108,8 @@ class Panel {
         const s = this.session();
         return this.figures(s, m.id, { kind: 'training', roles: this.roles(s) });
       }
+      case 'getModelMarkers':
+        return this.figures(this.session(), m.id, { kind: 'markers' });
       case 'getSplits': {
         // one job per folder: choosing another split kind supersedes the one computing (its figures are not wanted)
         const s = this.session();

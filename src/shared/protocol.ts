@@ -393,8 +393,6 @@ export interface OverviewData {
   models: ModelInfo[];
   baseModelId: number | null;
   levels: string[];
-  /** Lengths and reasoning markers per model (by label, in the models' order); absent when the index has no measures. */
-  markers?: MarkerFigures<string>;
   /** Dataset pass@k with bootstrap bands; `level` null = all problems. */
   curves: {
     modelId: number;
@@ -777,6 +775,11 @@ export interface SplitCellData {
   relative?: { passAt1: SplitDifferenceData; passAtK: SplitEstimateData };
 }
 
+/** Result of `getModelMarkers`: lengths and reasoning markers per model (by label); null when the index has no measures. */
+export interface ModelMarkersData {
+  markers: MarkerFigures<string> | null;
+}
+
 /**
  * Result of `getSplits`: the split matrix of one split kind (the CLI's `report --splits <kind>` with the same
  * defaults: 2000 replicates, seed 12345, k the largest power of two every model's largest n reaches), against the
@@ -893,6 +896,8 @@ export interface RequestParams {
   getRewardModels: Record<string, never>;
   getProblemRanking: { problemId: number; modelId: number };
   getTraining: Record<string, never>;
+  /** The overview's lengths and reasoning markers per model (a figures job of its own, asked for after getOverview). */
+  getModelMarkers: Record<string, never>;
   /** The split matrix of split kind `splits`; without it, the first of level, subject, dataset with two splits or more, else clusters. */
   getSplits: { splits?: SplitKindName };
   setAnnotation: { sampleId: number; labels: string[]; note: string };
@@ -921,6 +926,7 @@ export interface RequestResults {
   getRewardModels: RewardModelsData;
   getProblemRanking: ProblemRankingData;
   getTraining: TrainingData;
+  getModelMarkers: ModelMarkersData;
   getSplits: SplitsData;
   setAnnotation: AnnotationResult;
   filterProblems: { ok: true };
@@ -1068,6 +1074,7 @@ const REQUEST_KEYS: { [K in RequestKind]: readonly (keyof RequestParams[K])[] } 
   getProblemRanking: ['problemId', 'modelId'],
   getTraining: [],
   getSplits: ['splits'],
+  getModelMarkers: [],
   setAnnotation: ['sampleId', 'labels', 'note'],
   filterProblems: ['filter'],
   openSample: ['sampleId'],
@@ -1240,6 +1247,7 @@ function checkParams(k: RequestKind, v: Obj): string | undefined {
     case 'getPaths':
     case 'getRewardModels':
     case 'getTraining':
+    case 'getModelMarkers':
       return undefined;
     case 'exportFigure':
       return checkExport(v);
