@@ -38,6 +38,9 @@ interface Task {
   cancel: SharedArrayBuffer;
 }
 
+/** The kind of figures queued after every other: the overview's markers, which no other view waits for. */
+const LAST_KIND: FiguresKind = 'markers';
+
 /**
  * Runs the figures jobs of ./figuresWorkerProtocol.ts in one lazily started worker thread (`workerPath`, normally
  * dist/figuresWorker.js), one at a time in arrival order, so that the extension host's main thread never runs a
@@ -84,10 +87,19 @@ export class FiguresRunner {
       } else if (this.running?.key === key) {
         const stale = this.running;
         Atomics.store(new Int32Array(stale.cancel), 0, 1);
-        // its callers wait for the new job, which runs next (they asked for these figures first)
-        this.queue.unshift(this.task(key, source, job, [...stale.waiters, waiter]));
+        // its callers wait for the new job, which runs next (they asked for these figures first), unless it is
+        // the markers' (after every other kind)
+        const t = this.task(key, source, job, [...stale.waiters, waiter]);
+        if (job.kind === LAST_KIND) this.queue.push(t);
+        else this.queue.unshift(t);
         stale.waiters = [];
-      } else this.queue.push(this.task(key, source, job, [waiter]));
+      } else {
+        // the overview's markers (seconds of bootstraps on a large folder) wait for every other kind of figures
+        const t = this.task(key, source, job, [waiter]);
+        const before = job.kind === LAST_KIND ? -1 : this.queue.findIndex((q) => q.job.kind === LAST_KIND);
+        if (before < 0) this.queue.push(t);
+        else this.queue.splice(before, 0, t);
+      }
       this.tellWaiting();
       this.next();
     });

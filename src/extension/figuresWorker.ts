@@ -74,7 +74,7 @@ export async function runFiguresJob<K extends FiguresJob['kind']>(
       return splitsData(index, j.roles, j.splits, onProgress) as FiguresResults[K];
     case 'markers':
       onProgress({ stage: 'the lengths and reasoning markers', done: 0, total: 0 });
-      return modelMarkersData(index) as FiguresResults[K];
+      return modelMarkersData(index, undefined, onProgress) as FiguresResults[K];
     case 'exportFigure':
       onProgress({ stage: `the ${j.figure} figure`, done: 0, total: 0 });
       return (await runExportJob(index, j)) as FiguresResults[K];

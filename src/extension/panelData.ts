@@ -915,13 +915,22 @@ interface OverviewRows {
  * and split, O(replicates x problems) each). Its own figures job, asked for by the page after the overview's
  * figures are drawn, so that they never wait for it. Null when the index has no measures.
  */
-export function modelMarkersData(index: TraceIndex, replicates = 1000): ModelMarkersData {
+export function modelMarkersData(
+  index: TraceIndex,
+  replicates = 1000,
+  onProgress?: OnFiguresProgress,
+): ModelMarkersData {
   const models = viewModels(index);
   const stats = index.allStats();
   const graded = new Set(stats.filter((r) => r.graded > 0).map((r) => r.modelId));
   const withData = models.filter((m) => graded.has(m.id));
   const markers = markerFigures(
-    reasoningMarkers(index, { models, bootstrap: { replicates, seed: 12345 } }),
+    reasoningMarkers(index, {
+      models,
+      bootstrap: { replicates, seed: 12345 },
+      onModel: (label, done, total) =>
+        onProgress?.({ stage: `lengths and reasoning markers of ${label}`, done, total }),
+    }),
     withData.map((m) => ({ at: m.label, model: m.displayId })),
   );
   return { markers: markers ?? null };

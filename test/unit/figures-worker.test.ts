@@ -24,7 +24,7 @@ import {
   validateFiguresRequest,
   validateRoles,
 } from '../../src/extension/figuresWorkerProtocol';
-import { overviewData, pathsData, trainingData } from '../../src/extension/panelData';
+import { modelMarkersData, overviewData, pathsData, trainingData } from '../../src/extension/panelData';
 import { type FiguresProgress, progressText, validateHostMessage, validateProgress } from '../../src/shared/protocol';
 import { REAL, tempDir } from './helpers';
 
@@ -243,6 +243,23 @@ describe('figures computed in the worker thread equal the in-thread functions (r
       JSON.stringify(waiting),
     );
     assert.deepEqual(await other, trainingData(index, {}));
+  });
+
+  test("the overview's markers wait for every other kind of figures queued after them", async () => {
+    const order: string[] = [];
+    const done = (what: string) => (v: unknown) => {
+      order.push(what);
+      return v;
+    };
+    // the first job runs at once; of the queued, the markers come last though asked for first
+    const first = runner.run('m|overview', { dbPath, index }, { kind: 'overview', roles: {} }).then(done('overview'));
+    const markers = runner.run('m|markers', { dbPath, index }, { kind: 'markers' }).then(done('markers'));
+    const training = runner
+      .run('m|training', { dbPath, index }, { kind: 'training', roles: {} })
+      .then(done('training'));
+    await Promise.all([first, markers, training]);
+    assert.deepEqual(order, ['overview', 'training', 'markers']);
+    assert.deepEqual(await markers, modelMarkersData(index));
   });
 
   test('a closed panel drops its figures: the caller is told, the next job runs', async () => {

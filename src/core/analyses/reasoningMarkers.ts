@@ -213,6 +213,11 @@ export interface MarkersOptions {
   stepPattern?: string | null;
   /** The index's models, when the caller has them. */
   models?: ModelRow[];
+  /**
+   * Called before each model's intervals (`done` of `total` models measured): the figures worker's progress, which
+   * throws to stop a job a newer request superseded (the error propagates).
+   */
+  onModel?: (label: string, done: number, total: number) => void;
 }
 
 /** The lexicon the index's counts were made with (meta `markers_lexicon`); the shipped one when none is stored. */
@@ -287,9 +292,10 @@ export function reasoningMarkers(index: TraceIndex, opts: MarkersOptions = {}): 
   for (const s of series) for (const st of s.steps) stepOf.set(st.model.id, { series: s.name, step: st.step });
   const out: ModelMarkers[] = [];
   let unmeasured = 0;
-  for (const m of models) {
+  for (const [done, m] of models.entries()) {
     const a = accs.get(m.id);
     if (!a) continue;
+    opts.onModel?.(m.label, done, models.length);
     unmeasured += a.unmeasured;
     const st = stepOf.get(m.id);
     out.push({
