@@ -6,7 +6,7 @@
  * training against the report's comparisons and trajectories; the --width parser.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path, { join } from 'node:path';
 import { before, describe, test } from 'node:test';
@@ -130,6 +130,25 @@ describe('figure pass-at-k on the Qwen2.5-Math example', async () => {
     assert.equal(readFileSync(out, 'utf8'), await renderFigure(tools, fig));
     const prov = JSON.parse(readFileSync(`${out}.json`, 'utf8'));
     assert.deepEqual(prov, JSON.parse(JSON.stringify(figureProvenance(fig, dir, out, 336))));
+  });
+
+  test('-o into a folder that does not exist: said by name before anything is computed, nothing written', () => {
+    const missing = join(tempDir(), 'no', 'such');
+    const cli = join(process.cwd(), 'dist', 'cli.js');
+    const db = join(tempDir(), 'i.db');
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'figure', dir, 'pass-at-k', '-o', join(missing, 'x.png'), '--db', db, '-q'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    assert.equal(r.status, 1);
+    assert.match(
+      r.stderr,
+      new RegExp(`no folder ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} to write .*x\\.png in: create it first`),
+    );
+    assert.ok(!existsSync(missing));
   });
 
   test('a folder of one model has no coverage or training figure, and says why', () => {

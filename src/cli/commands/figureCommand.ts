@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { extname, resolve } from 'node:path';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { compileStepPattern } from '../../core/grouping/series';
 import {
@@ -123,6 +123,10 @@ export function addFigureCommand(cmd: Command): void {
       ) => {
         if (!(FIGURE_NAMES as readonly string[]).includes(name))
           throw new Error(`unknown figure "${name}": one of ${FIGURE_NAMES.join(', ')}`);
+        // said before the figure is computed (seconds on a large folder), not as the file system's ENOENT after
+        const outDir = dirname(resolve(opts.output));
+        if (!existsSync(outDir) || !statSync(outDir).isDirectory())
+          throw new Error(`no folder ${outDir} to write ${opts.output} in: create it first`);
         const format = outputFormat(opts.output);
         // before indexing: a build without the chart bundles, the PNG renderer or its font fails at once
         const tools = loadChartTools();
