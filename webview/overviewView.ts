@@ -133,8 +133,8 @@ export class OverviewView {
       if (gen !== this.generation || !this.data) return;
       this.markers = r.markers;
       const room = this.root.querySelector<HTMLElement>('#markers-room');
-      if (room)
-        room.replaceChildren(...(markersSection(this.markers) ? [markersSection(this.markers) as HTMLElement] : []));
+      const section = markersSection(this.markers);
+      if (room) room.replaceChildren(...(section ? [section] : []));
       this.renderCharts(this.data);
     } catch (e) {
       if (gen === this.generation) this.rpc.log('warn', `lengths and reasoning markers: ${(e as Error).message}`);
